@@ -1,0 +1,138 @@
+/*
+ * The abstract device: what mpi/ and coll/ call to move messages. It owns
+ * requests, the posted and unexpected queues (matching on context, source
+ * rank in the communicator and tag), the eager and rendezvous protocols,
+ * the table of peers (job rank -> channel) and the progress engine.
+ * It knows communicators only as a context id plus the sender's rank in
+ * them; mpi/ translates communicator ranks to job ranks before calling.
+ */
+#ifndef CANAL_ADI_H
+#define CANAL_ADI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+#include "datatype/dt.h"
+#include "pmi/pmi.h"
+
+enum { ADI_ANY_SOURCE = -2, ADI_ANY_TAG = -1, ADI_PROC_NULL = -1 };
+
+typedef enum {
+    ADI_MODE_STANDARD = 0,
+    ADI_MODE_SYNC = 1,  /* completes only when the receive matched */
+    ADI_MODE_READY = 2, /* standard on the wire; the receive is known to be posted */
+} adi_send_mode_t;
+
+typedef enum {
+    ADI_REQ_SEND = 1,
+    ADI_REQ_RECV,
+    ADI_REQ_GREQ,       /* generalized request: completed by the user */
+    ADI_REQ_COLL,       /* nonblocking collective: completed by coll/ */
+    ADI_REQ_PREQ_SEND,  /* persistent send: `inner` is the active send */
+    ADI_REQ_PREQ_RECV,  /* persistent receive */
+    ADI_REQ_PREQ_OTHER, /* other persistent operations: mpi_ext starts with mpi_persist_ops_t* */
+    ADI_REQ_OTHER,      /* anything else mpi/ completes itself */
+} adi_req_kind_t;
+
+typedef struct {
+    int source;       /* rank in the communicator, or ADI_PROC_NULL */
+    int tag;
+    int error;        /* canal_status_t of the operation */
+    int cancelled;
+    size_t bytes;     /* bytes received (or sent) */
+} adi_status_t;
+
+typedef struct adi_request adi_request_t;
+typedef void (*adi_complete_fn)(adi_request_t *req, void *arg);
+
+struct adi_request {
+    /* public to mpi/ and coll/ */
+    int index;                /* stable index: mpi/ derives the request handle from it */
+    adi_req_kind_t kind;
+    volatile int done;        /* set (release) when complete */
+    adi_status_t status;
+    adi_request_t *inner;     /* persistent requests: the active operation, or NULL */
+    void *mpi_ext;            /* owned by the layer that created the request */
+    adi_complete_fn on_complete; /* called once, from progress, when done is set */
+    void *on_complete_arg;
+    int user_freed;           /* MPI_Request_free'd while active: released at completion */
+    int owner_handle;         /* opaque to adi/: mpi/ keeps the communicator handle here */
+
+    /* private to adi/ */
+    uint8_t state;
+    uint8_t mode;
+    uint8_t proto;
+    uint8_t in_queue;
+    int context, rank, tag;   /* rank: source to match (recv) or my rank (send) */
+    int peer;                 /* job rank of the peer (send) */
+    void *buf;
+    size_t count;
+    dt_type_t *dt;
+    size_t size;              /* packed size of the message */
+    size_t offset;            /* bytes sent/received so far (rendezvous) */
+    uint32_t peer_req;        /* the other side's request index */
+    uint64_t rkey;
+    void *tmp;                /* bounce buffer (packed eager data, DATA chunk) */
+    size_t tmp_len;           /* bytes in tmp waiting to be sent */
+    uint64_t ctl_hdr[8];      /* control packet waiting to be sent (REQ_CTRL) */
+    dt_cursor_t cursor;
+    adi_request_t *next, *prev;
+    adi_request_t *send_next; /* per-peer pending-send queue */
+};
+
+/* A matched-but-not-received message (MPI_Mprobe). */
+typedef struct adi_message adi_message_t;
+
+/* Bring up channels and peers for the job described by pmi (pmi_init done). */
+canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple);
+canal_status_t adi_finalize(void);
+/* Rank in the job of this process, size of the job. */
+int adi_job_rank(void);
+int adi_job_size(void);
+/* Name of the channel serving `peer` ("self", "shm", "sock", "ofi"). */
+const char *adi_peer_channel(int peer);
+/* One line per channel and the thresholds (CANAL_SUMMARY, canal-info). */
+void adi_describe(char *buf, size_t len);
+
+/* Requests. */
+adi_request_t *adi_request_alloc(adi_req_kind_t kind);
+adi_request_t *adi_request_at(int index); /* NULL if not a live request */
+void adi_request_free(adi_request_t *req);
+/* Mark a request complete (generalized, collective, persistent...). */
+void adi_request_complete(adi_request_t *req);
+
+/* Point to point. `dest`/`src_rank` are job ranks / communicator ranks as named. */
+canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
+                         int my_comm_rank, int tag, int context, adi_send_mode_t mode,
+                         adi_request_t **req_out);
+canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src_comm_rank, int tag,
+                         int context, adi_request_t **req_out);
+/* Start a send/recv into an already allocated request (persistent requests). */
+canal_status_t adi_isend_into(adi_request_t *req, const void *buf, size_t count, dt_type_t *dt,
+                              int dest_job_rank, int my_comm_rank, int tag, int context,
+                              adi_send_mode_t mode);
+canal_status_t adi_irecv_into(adi_request_t *req, void *buf, size_t count, dt_type_t *dt,
+                              int src_comm_rank, int tag, int context);
+canal_status_t adi_iprobe(int src_comm_rank, int tag, int context, int *flag_out,
+                          adi_status_t *status_out);
+/* Matched probe: removes the message from the unexpected queue. */
+canal_status_t adi_improbe(int src_comm_rank, int tag, int context, int *flag_out,
+                           adi_message_t **msg_out, adi_status_t *status_out);
+canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t *msg,
+                          adi_request_t **req_out);
+/* Cancel: receives always (if not matched), sends while not yet transmitted. */
+canal_status_t adi_cancel(adi_request_t *req);
+
+/* Progress. */
+int adi_progress(void);
+/* Block until pred(arg) is nonzero, progressing all channels; spins, then
+ * yields, then sleeps (the wait policy of the design). */
+canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg);
+canal_status_t adi_wait(adi_request_t *req);
+
+/* The global device lock for MPI_THREAD_MULTIPLE (no-op otherwise). */
+void adi_lock(void);
+void adi_unlock(void);
+
+#endif

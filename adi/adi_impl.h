@@ -1,0 +1,124 @@
+/*
+ * Private to adi/: the wire header of the device's packets, the per-peer
+ * state, the matching queues and the functions the device's files share.
+ * Nothing outside adi/ includes this.
+ */
+#ifndef CANAL_ADI_IMPL_H
+#define CANAL_ADI_IMPL_H
+
+#include "adi/adi.h"
+#include "channels/channel.h"
+
+/* Packet types of the device protocol. */
+enum {
+    PKT_EAGER = 1,    /* header + whole message */
+    PKT_RTS = 2,      /* rendezvous request: size, sender request, maybe raddr */
+    PKT_CTS = 3,      /* receiver ready: send DATA for rreq */
+    PKT_DATA = 4,     /* a chunk of a rendezvous message */
+    PKT_FIN = 5,      /* receiver pulled the data with rdma_read */
+    PKT_SYNC_ACK = 6, /* a synchronous eager send was matched */
+};
+
+enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2 };
+
+typedef struct {
+    uint8_t type;
+    uint8_t flags;
+    uint16_t reserved;
+    int32_t context;
+    int32_t src_rank;  /* sender's rank in the communicator */
+    int32_t tag;
+    uint32_t sreq;     /* sender's request index */
+    uint32_t rreq;     /* receiver's request index */
+    uint64_t size;     /* whole message, bytes */
+    uint64_t raddr;    /* RTS with RDMA: sender's buffer; DATA: offset */
+    uint64_t rkey;
+} adi_pkt_t;
+
+_Static_assert(sizeof(adi_pkt_t) <= CH_HDR_MAX, "device header must fit a channel header");
+
+/* Request states. */
+enum {
+    REQ_FREE = 0,
+    REQ_IDLE,          /* allocated, nothing in flight */
+    REQ_SEND_QUEUED,   /* waiting in the peer's send queue */
+    REQ_SEND_WAIT_ACK, /* eager sync: sent, waiting for SYNC_ACK */
+    REQ_SEND_WAIT_CTS, /* RTS sent, waiting for CTS or FIN */
+    REQ_SEND_DATA,     /* streaming DATA (queued) */
+    REQ_RECV_POSTED,   /* in the posted queue */
+    REQ_RECV_DATA,     /* matched an RTS, receiving DATA */
+    REQ_RECV_RDMA,     /* matched an RTS, rdma_read in progress */
+    REQ_CTRL,          /* internal: a control packet waiting to be sent */
+    REQ_DONE,
+};
+
+/* Protocol of a queued send. */
+enum { PROTO_EAGER = 1, PROTO_RTS, PROTO_DATA, PROTO_CTRL };
+
+/* An arrived message nobody asked for yet (also the MPI_Message object). */
+struct adi_message {
+    struct adi_message *next, *prev;
+    int context, src_rank, tag;
+    int peer;            /* job rank of the sender */
+    uint8_t type;        /* PKT_EAGER or PKT_RTS */
+    uint8_t flags;
+    uint32_t sreq;
+    size_t size;
+    uint64_t raddr, rkey;
+    void *data;          /* eager payload copy (size bytes) */
+};
+
+typedef struct {
+    adi_request_t *head, *tail;
+} req_list_t;
+
+typedef struct {
+    adi_message_t *head, *tail;
+} msg_list_t;
+
+/* Matching queues of one context. */
+typedef struct {
+    req_list_t posted;
+    msg_list_t unexpected;
+} adi_ctx_queues_t;
+
+typedef struct {
+    const ch_ops_t *ch;
+    size_t eager_limit;   /* payload bytes sent eagerly to this peer */
+    size_t chunk;         /* DATA chunk size */
+    int has_rdma;
+    adi_request_t *sq_head, *sq_tail; /* pending sends, in order */
+    int in_pump_list;
+    int failed;
+} adi_peer_t;
+
+typedef struct {
+    int rank, size;
+    adi_peer_t *peers;
+    int oversubscribed;
+    long spin_count;
+    size_t unexpected_bytes, unexpected_limit;
+    int thread_multiple;
+    int npump;
+    int *pump_list;       /* peers with non-empty send queues */
+} adi_device_t;
+
+extern adi_device_t adi_dev;
+
+/* request.c */
+void adi_request_pool_finalize(void);
+/* Complete: set status, release datatype, run callbacks. */
+void adi_req_finish(adi_request_t *r);
+
+/* pt2pt.c */
+void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len);
+void adi_on_rdma_done(void *cookie, canal_status_t st);
+void adi_on_peer_failed(int peer, canal_status_t st);
+/* Try to send what is queued for `peer`; returns packets sent. */
+int adi_peer_pump(int peer);
+/* Send a control packet now or queue it. */
+void adi_send_ctrl(int peer, const adi_pkt_t *pkt);
+adi_ctx_queues_t *adi_ctx(int context);
+void adi_queues_finalize(void);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * The device's life cycle and progress engine: which channel serves which
+ * peer (self for this process, shm on this node, a network channel beyond),
+ * the eager limits per peer, polling every channel, and the wait policy:
+ * a blocked wait spins a little, then yields the CPU, then sleeps in the
+ * channel until a sender wakes it, so ranks that outnumber cores do not
+ * starve each other. With MPI_THREAD_MULTIPLE one recursive lock guards the
+ * device (documented in doc/design.md); progress drops it between polls.
+ */
+#include "adi/adi_impl.h"
+
+#include "common/cvar.h"
+#include "common/log.h"
+#include "config.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+extern const ch_ops_t ch_self_ops;
+/* Network channels are optional parts of the build: referenced weakly so the
+ * device works (and says what is missing) whichever are linked in. */
+extern const ch_ops_t ch_sock_ops __attribute__((weak));
+#ifdef CANAL_HAVE_OFI
+extern const ch_ops_t ch_ofi_ops __attribute__((weak));
+#endif
+
+adi_device_t adi_dev;
+
+static pthread_mutex_t dev_lock;
+static const ch_ops_t *active[4];
+static ch_caps_t active_caps[4];
+static int nactive;
+
+static const ch_upcalls_t upcalls = {
+    .on_packet = adi_on_packet,
+    .on_rdma_done = adi_on_rdma_done,
+    .on_peer_failed = adi_on_peer_failed,
+};
+
+void adi_lock(void)
+{
+    if (adi_dev.thread_multiple)
+        pthread_mutex_lock(&dev_lock);
+}
+
+void adi_unlock(void)
+{
+    if (adi_dev.thread_multiple)
+        pthread_mutex_unlock(&dev_lock);
+}
+
+int adi_job_rank(void) { return adi_dev.rank; }
+int adi_job_size(void) { return adi_dev.size; }
+
+const char *adi_peer_channel(int peer)
+{
+    if (peer < 0 || peer >= adi_dev.size || adi_dev.peers[peer].ch == NULL)
+        return "none";
+    return adi_dev.peers[peer].ch->name;
+}
+
+static int online_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set);
+    return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+static canal_status_t open_channel(const ch_ops_t *ch, const pmi_info_t *pmi, int *slot_out)
+{
+    canal_status_t st = ch->init(pmi, &upcalls, &active_caps[nactive]);
+    if (st < 0)
+        return st;
+    active[nactive] = ch;
+    *slot_out = nactive++;
+    return CANAL_OK;
+}
+
+canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
+{
+    pthread_mutexattr_t attr;
+    canal_status_t st;
+    int self_slot = -1, shm_slot = -1, net_slot = -1;
+    long long eager = common_cvar_int("EAGER_LIMIT");
+    long long chunk = common_cvar_int("RNDV_CHUNK");
+    const char *over = common_cvar_str("OVERSUBSCRIBED");
+    const char *force = common_cvar_str("CHANNEL");
+
+    memset(&adi_dev, 0, sizeof adi_dev);
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&dev_lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    adi_dev.thread_multiple = thread_multiple;
+    adi_dev.rank = pmi->rank;
+    adi_dev.size = pmi->size;
+    adi_dev.spin_count = common_cvar_int("SPIN_COUNT");
+    adi_dev.unexpected_limit = (size_t)common_cvar_int("UNEXPECTED_LIMIT");
+    if (strcmp(over, "yes") == 0)
+        adi_dev.oversubscribed = 1;
+    else if (strcmp(over, "no") == 0)
+        adi_dev.oversubscribed = 0;
+    else
+        adi_dev.oversubscribed = pmi->local_size > online_cpus();
+    adi_dev.peers = calloc((size_t)pmi->size, sizeof *adi_dev.peers);
+    adi_dev.pump_list = calloc((size_t)pmi->size, sizeof *adi_dev.pump_list);
+    if (adi_dev.peers == NULL || adi_dev.pump_list == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for %d peers", pmi->size);
+
+    if ((st = open_channel(&ch_self_ops, pmi, &self_slot)) < 0)
+        return st;
+    if (strcmp(force, "auto") != 0 && strcmp(force, "shm") != 0 && strcmp(force, "sock") != 0 &&
+        strcmp(force, "ofi") != 0)
+        return common_err_set(CANAL_ERR_ARG, "CANAL_CHANNEL=%s: expected auto, shm, sock or ofi",
+                              force);
+    if (pmi->local_size > 1 && strcmp(force, "sock") != 0 && strcmp(force, "ofi") != 0) {
+        if ((st = open_channel(&ch_shm_ops, pmi, &shm_slot)) < 0)
+            return st;
+    }
+    if (pmi->size > pmi->local_size || (pmi->local_size > 1 && shm_slot < 0)) {
+        /* Peers the shm channel does not serve need a network channel:
+         * ofi when a provider is usable, else sock (or what CANAL_CHANNEL says). */
+#ifdef CANAL_HAVE_OFI
+        if (net_slot < 0 && strcmp(force, "sock") != 0 && &ch_ofi_ops != NULL) {
+            st = open_channel(&ch_ofi_ops, pmi, &net_slot);
+            if (st < 0 && strcmp(force, "ofi") == 0)
+                return st;
+            if (st < 0)
+                LOG_INFO("ofi channel unusable (%s); using sock", common_err_detail());
+        }
+#endif
+        if (net_slot < 0 && strcmp(force, "ofi") != 0 && &ch_sock_ops != NULL) {
+            if ((st = open_channel(&ch_sock_ops, pmi, &net_slot)) < 0)
+                return st;
+        }
+        if (net_slot < 0)
+            return common_err_set(CANAL_ERR_UNSUPPORTED,
+                                  "ranks on other nodes (or CANAL_CHANNEL=%s) need a network "
+                                  "channel, and none is usable in this build",
+                                  force);
+    }
+    if (pmi->size > 1 && (st = pmi_fence()) < 0)
+        return st;
+    for (int i = 0; i < nactive; i++)
+        if (active[i]->post_fence != NULL && (st = active[i]->post_fence()) < 0)
+            return st;
+
+    for (int peer = 0; peer < pmi->size; peer++) {
+        adi_peer_t *p = &adi_dev.peers[peer];
+        int slot;
+        if (peer == pmi->rank)
+            slot = self_slot;
+        else if (shm_slot >= 0 && pmi->node_of[peer] == pmi->node_of[pmi->rank])
+            slot = shm_slot;
+        else
+            slot = net_slot;
+        if (slot < 0)
+            return common_err_set(CANAL_ERR_UNSUPPORTED, "no channel reaches rank %d", peer);
+        p->ch = active[slot];
+        p->has_rdma = active_caps[slot].has_rdma;
+        p->eager_limit = (size_t)eager;
+        if (p->eager_limit > active_caps[slot].max_payload)
+            p->eager_limit = active_caps[slot].max_payload;
+        p->chunk = (size_t)chunk;
+        if (p->chunk > active_caps[slot].max_payload)
+            p->chunk = active_caps[slot].max_payload;
+        if (p->chunk == 0)
+            p->chunk = 1;
+    }
+    return CANAL_OK;
+}
+
+void adi_describe(char *buf, size_t len)
+{
+    size_t off = 0;
+    off += (size_t)snprintf(buf + off, len - off,
+                            "canal: device: eager limit %lld, rendezvous chunk %lld, spin %ld, "
+                            "oversubscribed %s\n",
+                            common_cvar_int("EAGER_LIMIT"), common_cvar_int("RNDV_CHUNK"),
+                            adi_dev.spin_count, adi_dev.oversubscribed ? "yes" : "no");
+    for (int i = 0; i < nactive && off < len; i++) {
+        char line[512] = "";
+        if (active[i]->describe != NULL)
+            active[i]->describe(line, sizeof line);
+        off += (size_t)snprintf(buf + off, len - off,
+                                "canal: channel %s: max payload %zu, rdma %s%s%s\n",
+                                active[i]->name, active_caps[i].max_payload,
+                                active_caps[i].has_rdma ? "yes" : "no", line[0] ? ", " : "",
+                                line);
+    }
+}
+
+int adi_progress(void)
+{
+    int n = 0;
+
+    adi_lock();
+    for (int i = 0; i < nactive; i++) {
+        int k = ch_progress(active[i]);
+        if (k > 0)
+            n += k;
+    }
+    if (adi_dev.npump > 0) {
+        int keep = 0;
+        for (int i = 0; i < adi_dev.npump; i++) {
+            int peer = adi_dev.pump_list[i];
+            n += adi_peer_pump(peer);
+            if (adi_dev.peers[peer].sq_head != NULL)
+                adi_dev.pump_list[keep++] = peer;
+            else
+                adi_dev.peers[peer].in_pump_list = 0;
+        }
+        adi_dev.npump = keep;
+    }
+    adi_unlock();
+    return n;
+}
+
+static const ch_ops_t *sleep_channel(void)
+{
+    for (int i = 0; i < nactive; i++)
+        if (active[i]->block != NULL)
+            return active[i];
+    return NULL;
+}
+
+canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
+{
+    long idle = 0;
+    const ch_ops_t *sleeper = sleep_channel();
+
+    while (!pred(arg)) {
+        if (adi_progress() > 0) {
+            idle = 0;
+            continue;
+        }
+        idle++;
+        if (!adi_dev.oversubscribed && idle < adi_dev.spin_count)
+            continue;
+        if (sleeper != NULL && idle > adi_dev.spin_count + 20000 && !adi_dev.thread_multiple &&
+            adi_dev.npump == 0) {
+            /* Nothing for a long while: sleep until a sender rings or 1 ms passes. */
+            ch_block(sleeper, 1000);
+            continue;
+        }
+        sched_yield();
+    }
+    return CANAL_OK;
+}
+
+static int req_done(void *arg) { return __atomic_load_n(&((adi_request_t *)arg)->done, __ATOMIC_ACQUIRE); }
+
+canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until(req_done, req); }
+
+static int all_sent(void *arg)
+{
+    (void)arg;
+    return adi_dev.npump == 0;
+}
+
+canal_status_t adi_finalize(void)
+{
+    canal_status_t st;
+
+    /* Whatever is still queued (buffered sends, freed requests) goes out first. */
+    adi_wait_until(all_sent, NULL);
+    if (adi_dev.size > 1 && (st = pmi_fence()) < 0)
+        return st;
+    for (int i = nactive - 1; i >= 0; i--)
+        active[i]->finalize();
+    nactive = 0;
+    adi_queues_finalize();
+    free(adi_dev.peers);
+    free(adi_dev.pump_list);
+    adi_dev.peers = NULL;
+    adi_dev.pump_list = NULL;
+    return CANAL_OK;
+}

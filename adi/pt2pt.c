@@ -1,0 +1,762 @@
+/*
+ * The device's point-to-point protocols and matching. A send becomes either
+ * one EAGER packet (header + data) or, above the peer's eager limit, a
+ * rendezvous: RTS; then the receiver pulls the data with the channel's
+ * rdma_read and answers FIN, or, when it cannot (no RDMA, non-contiguous
+ * sides, CMA denied), answers CTS and the sender streams DATA chunks.
+ * Synchronous eager sends complete on SYNC_ACK. Arrivals match the posted
+ * queue of their context in order; the rest wait in the unexpected queue.
+ * Every function here runs with the device lock held.
+ */
+#include "adi/adi_impl.h"
+#include "common/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- queues */
+static adi_ctx_queues_t **ctx_tab;
+static int ctx_cap;
+
+adi_ctx_queues_t *adi_ctx(int context)
+{
+    if (context < 0)
+        return NULL;
+    if (context >= ctx_cap) {
+        int cap = ctx_cap ? ctx_cap : 64;
+        adi_ctx_queues_t **t;
+        while (cap <= context)
+            cap *= 2;
+        t = realloc(ctx_tab, sizeof *t * (size_t)cap);
+        if (t == NULL)
+            return NULL;
+        memset(t + ctx_cap, 0, sizeof *t * (size_t)(cap - ctx_cap));
+        ctx_tab = t;
+        ctx_cap = cap;
+    }
+    if (ctx_tab[context] == NULL)
+        ctx_tab[context] = calloc(1, sizeof **ctx_tab);
+    return ctx_tab[context];
+}
+
+void adi_queues_finalize(void)
+{
+    for (int i = 0; i < ctx_cap; i++) {
+        if (ctx_tab[i] == NULL)
+            continue;
+        for (adi_message_t *m = ctx_tab[i]->unexpected.head, *n; m != NULL; m = n) {
+            n = m->next;
+            free(m->data);
+            free(m);
+        }
+        free(ctx_tab[i]);
+    }
+    free(ctx_tab);
+    ctx_tab = NULL;
+    ctx_cap = 0;
+}
+
+static void rl_append(req_list_t *l, adi_request_t *r)
+{
+    r->next = NULL;
+    r->prev = l->tail;
+    if (l->tail)
+        l->tail->next = r;
+    else
+        l->head = r;
+    l->tail = r;
+}
+
+static void rl_remove(req_list_t *l, adi_request_t *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        l->head = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    else
+        l->tail = r->prev;
+    r->next = r->prev = NULL;
+}
+
+static void ml_append(msg_list_t *l, adi_message_t *m)
+{
+    m->next = NULL;
+    m->prev = l->tail;
+    if (l->tail)
+        l->tail->next = m;
+    else
+        l->head = m;
+    l->tail = m;
+}
+
+static void ml_remove(msg_list_t *l, adi_message_t *m)
+{
+    if (m->prev)
+        m->prev->next = m->next;
+    else
+        l->head = m->next;
+    if (m->next)
+        m->next->prev = m->prev;
+    else
+        l->tail = m->prev;
+    m->next = m->prev = NULL;
+}
+
+static int matches(int want_src, int want_tag, int src, int tag)
+{
+    return (want_src == ADI_ANY_SOURCE || want_src == src) &&
+           (want_tag == ADI_ANY_TAG || want_tag == tag);
+}
+
+static adi_message_t *find_unexpected(adi_ctx_queues_t *q, int src, int tag)
+{
+    for (adi_message_t *m = q->unexpected.head; m != NULL; m = m->next)
+        if (matches(src, tag, m->src_rank, m->tag))
+            return m;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- sending */
+static void sq_append(int peer, adi_request_t *r)
+{
+    adi_peer_t *p = &adi_dev.peers[peer];
+    r->send_next = NULL;
+    if (p->sq_tail)
+        p->sq_tail->send_next = r;
+    else
+        p->sq_head = r;
+    p->sq_tail = r;
+    r->in_queue = 1;
+    if (!p->in_pump_list) {
+        p->in_pump_list = 1;
+        adi_dev.pump_list[adi_dev.npump++] = peer;
+    }
+}
+
+static void sq_pop(int peer)
+{
+    adi_peer_t *p = &adi_dev.peers[peer];
+    adi_request_t *r = p->sq_head;
+    p->sq_head = r->send_next;
+    if (p->sq_head == NULL)
+        p->sq_tail = NULL;
+    r->send_next = NULL;
+    r->in_queue = 0;
+}
+
+static canal_status_t send_pkt(int peer, const adi_pkt_t *h, const void *data, size_t len)
+{
+    const ch_ops_t *ch = adi_dev.peers[peer].ch;
+    struct iovec iov[2] = {{(void *)h, sizeof *h}, {(void *)data, len}};
+    canal_status_t st = ch_sendv(ch, peer, iov, len ? 2 : 1);
+    if (st == CANAL_OK)
+        ch_wake(ch, peer);
+    return st;
+}
+
+static void fill_hdr(adi_pkt_t *h, const adi_request_t *r, int type)
+{
+    memset(h, 0, sizeof *h);
+    h->type = (uint8_t)type;
+    h->context = r->context;
+    h->src_rank = r->rank;
+    h->tag = r->tag;
+    h->sreq = (uint32_t)r->index;
+    h->size = r->size;
+}
+
+static const void *contig_ptr(const adi_request_t *r)
+{
+    return (const char *)r->buf + dt_true_lb(r->dt);
+}
+
+/* Try to transmit the head piece of request r; CANAL_OK when the request
+ * has nothing more to send right now, CANAL_AGAIN when the channel is full. */
+static canal_status_t send_step(int peer, adi_request_t *r)
+{
+    adi_pkt_t h;
+    canal_status_t st;
+
+    switch (r->proto) {
+    case PROTO_EAGER: {
+        const void *data = r->tmp ? r->tmp : (r->size ? contig_ptr(r) : NULL);
+        fill_hdr(&h, r, PKT_EAGER);
+        if (r->mode == ADI_MODE_SYNC)
+            h.flags |= PKT_FLAG_SYNC;
+        st = send_pkt(peer, &h, data, r->size);
+        if (st != CANAL_OK)
+            return st;
+        if (r->mode == ADI_MODE_SYNC) {
+            r->state = REQ_SEND_WAIT_ACK;
+        } else {
+            r->status.bytes = r->size;
+            adi_req_finish(r);
+        }
+        return CANAL_OK;
+    }
+    case PROTO_RTS:
+        fill_hdr(&h, r, PKT_RTS);
+        if (r->rkey != UINT64_MAX) {
+            h.flags |= PKT_FLAG_RDMA;
+            h.raddr = (uint64_t)(uintptr_t)contig_ptr(r);
+            h.rkey = r->rkey;
+        }
+        st = send_pkt(peer, &h, NULL, 0);
+        if (st != CANAL_OK)
+            return st;
+        r->state = REQ_SEND_WAIT_CTS;
+        return CANAL_OK;
+    case PROTO_DATA:
+        while (r->offset < r->size) {
+            size_t n = r->size - r->offset;
+            const void *data;
+            if (n > adi_dev.peers[peer].chunk)
+                n = adi_dev.peers[peer].chunk;
+            if (dt_is_contig(r->dt)) {
+                data = (const char *)contig_ptr(r) + r->offset;
+            } else {
+                if (r->tmp_len == 0) {
+                    if (r->tmp == NULL && (r->tmp = malloc(adi_dev.peers[peer].chunk)) == NULL)
+                        return CANAL_AGAIN; /* retry later; memory may come back */
+                    r->tmp_len = dt_pack_next(&r->cursor, r->buf, r->tmp, n);
+                }
+                n = r->tmp_len;
+                data = r->tmp;
+            }
+            memset(&h, 0, sizeof h);
+            h.type = PKT_DATA;
+            h.rreq = r->peer_req;
+            h.raddr = r->offset;
+            h.size = r->size;
+            st = send_pkt(peer, &h, data, n);
+            if (st != CANAL_OK)
+                return st;
+            r->offset += n;
+            r->tmp_len = 0;
+        }
+        r->status.bytes = r->size;
+        adi_req_finish(r);
+        return CANAL_OK;
+    case PROTO_CTRL:
+        st = send_pkt(peer, (const adi_pkt_t *)r->ctl_hdr, NULL, 0);
+        if (st != CANAL_OK)
+            return st;
+        r->user_freed = 1;
+        adi_req_finish(r);
+        return CANAL_OK;
+    }
+    return common_err_set(CANAL_ERR_INTERN, "send_step: bad protocol %d", r->proto);
+}
+
+int adi_peer_pump(int peer)
+{
+    adi_peer_t *p = &adi_dev.peers[peer];
+    int sent = 0;
+
+    while (p->sq_head != NULL) {
+        adi_request_t *r = p->sq_head;
+        canal_status_t st = send_step(peer, r);
+        if (st == CANAL_AGAIN)
+            break;
+        sq_pop(peer);
+        sent++;
+        (void)st;
+    }
+    return sent;
+}
+
+void adi_send_ctrl(int peer, const adi_pkt_t *pkt)
+{
+    adi_peer_t *p = &adi_dev.peers[peer];
+    adi_request_t *r;
+
+    if (p->sq_head == NULL && send_pkt(peer, pkt, NULL, 0) == CANAL_OK)
+        return;
+    r = adi_request_alloc(ADI_REQ_OTHER);
+    if (r == NULL) {
+        LOG_ERR("out of memory queueing a control packet for rank %d", peer);
+        abort();
+    }
+    memcpy(r->ctl_hdr, pkt, sizeof *pkt);
+    r->proto = PROTO_CTRL;
+    r->state = REQ_CTRL;
+    sq_append(peer, r);
+}
+
+canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, dt_type_t *dt,
+                              int dest, int my_rank, int tag, int context, adi_send_mode_t mode)
+{
+    adi_peer_t *p;
+    canal_status_t st;
+
+    if (dest < 0 || dest >= adi_dev.size)
+        return common_err_set(CANAL_ERR_ARG, "destination job rank %d out of range", dest);
+    adi_lock();
+    p = &adi_dev.peers[dest];
+    r->done = 0;
+    r->buf = (void *)buf;
+    r->count = count;
+    r->dt = dt;
+    dt_retain(dt);
+    r->size = count * dt_size(dt);
+    r->peer = dest;
+    r->rank = my_rank;
+    r->tag = tag;
+    r->context = context;
+    r->mode = (uint8_t)mode;
+    r->offset = 0;
+    r->tmp_len = 0;
+    r->status.source = my_rank;
+    r->status.tag = tag;
+    r->status.error = 0;
+    r->status.cancelled = 0;
+    r->status.bytes = 0;
+    if (p->failed) {
+        st = common_err_set(CANAL_ERR_PEER, "rank %d is gone", dest);
+        goto out_fail;
+    }
+    if (r->size <= p->eager_limit) {
+        r->proto = PROTO_EAGER;
+        if (!dt_is_contig(dt) && r->size > 0) {
+            dt_cursor_t c;
+            r->tmp = malloc(r->size);
+            if (r->tmp == NULL) {
+                st = common_err_set(CANAL_ERR_NOMEM, "no memory to pack %zu bytes", r->size);
+                goto out_fail;
+            }
+            dt_cursor_init(&c, dt, count);
+            dt_pack_next(&c, buf, r->tmp, r->size);
+        }
+    } else {
+        r->proto = PROTO_RTS;
+        r->rkey = UINT64_MAX;
+        if (p->has_rdma && dt_is_contig(dt) &&
+            ch_mem_register(p->ch, contig_ptr(r), r->size, &r->rkey) != CANAL_OK)
+            r->rkey = UINT64_MAX;
+        if (!dt_is_contig(dt))
+            dt_cursor_init(&r->cursor, dt, count);
+    }
+    r->state = REQ_SEND_QUEUED;
+    if (p->sq_head == NULL && send_step(dest, r) == CANAL_OK) {
+        adi_unlock();
+        return CANAL_OK;
+    }
+    sq_append(dest, r);
+    adi_unlock();
+    return CANAL_OK;
+out_fail:
+    dt_release(dt);
+    r->dt = NULL;
+    adi_unlock();
+    return st;
+}
+
+canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
+                         int tag, int context, adi_send_mode_t mode, adi_request_t **req_out)
+{
+    adi_request_t *r = adi_request_alloc(ADI_REQ_SEND);
+    canal_status_t st;
+
+    if (r == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a request");
+    st = adi_isend_into(r, buf, count, dt, dest, my_rank, tag, context, mode);
+    if (st < 0) {
+        adi_request_free(r);
+        return st;
+    }
+    *req_out = r;
+    return CANAL_OK;
+}
+
+/* ---------------------------------------------------------------- receiving */
+static size_t recv_capacity(const adi_request_t *r) { return r->count * dt_size(r->dt); }
+
+/* Copy `len` bytes of message data at message offset `off` into the receive. */
+static void recv_put(adi_request_t *r, const void *data, size_t len)
+{
+    size_t cap = recv_capacity(r);
+    if (r->offset >= cap) {
+        r->offset += len;
+        return;
+    }
+    size_t n = len < cap - r->offset ? len : cap - r->offset;
+    if (dt_is_contig(r->dt))
+        memcpy((char *)r->buf + dt_true_lb(r->dt) + r->offset, data, n);
+    else
+        dt_unpack_next(&r->cursor, r->buf, data, n);
+    r->offset += len;
+}
+
+static void recv_done(adi_request_t *r)
+{
+    size_t cap = recv_capacity(r);
+    r->status.bytes = r->size < cap ? r->size : cap;
+    if (r->size > cap && r->status.error == 0) {
+        common_err_set(CANAL_ERR_TRUNCATE,
+                       "message of %zu bytes from rank %d (tag %d) truncated to the %zu bytes "
+                       "of the receive buffer",
+                       r->size, r->status.source, r->status.tag, cap);
+        r->status.error = CANAL_ERR_TRUNCATE;
+    }
+    adi_req_finish(r);
+}
+
+static void send_fin_like(int peer, int type, uint32_t sreq)
+{
+    adi_pkt_t h;
+    memset(&h, 0, sizeof h);
+    h.type = (uint8_t)type;
+    h.sreq = sreq;
+    adi_send_ctrl(peer, &h);
+}
+
+/* A receive matched a rendezvous message: pull it or ask for it. */
+static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags, uint64_t raddr,
+                       uint64_t rkey)
+{
+    adi_peer_t *p = &adi_dev.peers[peer];
+    size_t cap = recv_capacity(r);
+    adi_pkt_t h;
+
+    r->peer = peer;
+    r->peer_req = sreq;
+    r->offset = 0;
+    if (!dt_is_contig(r->dt))
+        dt_cursor_init(&r->cursor, r->dt, r->count);
+    if ((flags & PKT_FLAG_RDMA) && p->has_rdma && dt_is_contig(r->dt)) {
+        size_t n = r->size < cap ? r->size : cap;
+        canal_status_t st;
+        r->state = REQ_RECV_RDMA;
+        st = ch_rdma_read(p->ch, peer, (char *)r->buf + dt_true_lb(r->dt), raddr, rkey, n, r);
+        if (st == CANAL_OK) {
+            send_fin_like(peer, PKT_FIN, sreq);
+            recv_done(r);
+            return;
+        }
+        if (st == CANAL_INPROGRESS)
+            return;
+        /* RDMA refused (e.g. CMA not permitted): use the pipelined protocol. */
+        LOG_DEBUG("rdma_read from rank %d failed (%s); falling back to CTS/DATA", peer,
+                  common_err_detail());
+        p->has_rdma = 0;
+    }
+    r->state = REQ_RECV_DATA;
+    memset(&h, 0, sizeof h);
+    h.type = PKT_CTS;
+    h.sreq = sreq;
+    h.rreq = (uint32_t)r->index;
+    adi_send_ctrl(peer, &h);
+}
+
+/* Deliver a matched message (arrived packet or unexpected entry) into r. */
+static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int src, int tag,
+                    size_t size, uint32_t sreq, uint64_t raddr, uint64_t rkey, const void *data)
+{
+    r->status.source = src;
+    r->status.tag = tag;
+    r->size = size;
+    r->offset = 0;
+    if (type == PKT_EAGER) {
+        if (!dt_is_contig(r->dt))
+            dt_cursor_init(&r->cursor, r->dt, r->count);
+        recv_put(r, data, size);
+        if (flags & PKT_FLAG_SYNC)
+            send_fin_like(peer, PKT_SYNC_ACK, sreq);
+        recv_done(r);
+    } else {
+        rndv_start(r, peer, sreq, flags, raddr, rkey);
+    }
+}
+
+canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type_t *dt, int src,
+                              int tag, int context)
+{
+    adi_ctx_queues_t *q;
+    adi_message_t *m;
+
+    adi_lock();
+    q = adi_ctx(context);
+    if (q == NULL) {
+        adi_unlock();
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for the queues of context %d", context);
+    }
+    r->done = 0;
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    dt_retain(dt);
+    r->rank = src;
+    r->tag = tag;
+    r->context = context;
+    r->status.error = 0;
+    r->status.cancelled = 0;
+    r->status.bytes = 0;
+    r->tmp_len = 0;
+    m = find_unexpected(q, src, tag);
+    if (m != NULL) {
+        ml_remove(&q->unexpected, m);
+        adi_dev.unexpected_bytes -= m->type == PKT_EAGER ? m->size : 0;
+        deliver(r, m->peer, m->type, m->flags, m->src_rank, m->tag, m->size, m->sreq, m->raddr,
+                m->rkey, m->data);
+        free(m->data);
+        free(m);
+    } else {
+        r->state = REQ_RECV_POSTED;
+        rl_append(&q->posted, r);
+    }
+    adi_unlock();
+    return CANAL_OK;
+}
+
+canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int tag, int context,
+                         adi_request_t **req_out)
+{
+    adi_request_t *r = adi_request_alloc(ADI_REQ_RECV);
+    canal_status_t st;
+
+    if (r == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a request");
+    st = adi_irecv_into(r, buf, count, dt, src, tag, context);
+    if (st < 0) {
+        adi_request_free(r);
+        return st;
+    }
+    *req_out = r;
+    return CANAL_OK;
+}
+
+canal_status_t adi_iprobe(int src, int tag, int context, int *flag_out, adi_status_t *st_out)
+{
+    adi_ctx_queues_t *q;
+    adi_message_t *m;
+
+    adi_lock();
+    adi_progress();
+    q = adi_ctx(context);
+    m = q ? find_unexpected(q, src, tag) : NULL;
+    *flag_out = m != NULL;
+    if (m != NULL && st_out != NULL) {
+        st_out->source = m->src_rank;
+        st_out->tag = m->tag;
+        st_out->bytes = m->size;
+        st_out->error = 0;
+        st_out->cancelled = 0;
+    }
+    adi_unlock();
+    return CANAL_OK;
+}
+
+canal_status_t adi_improbe(int src, int tag, int context, int *flag_out, adi_message_t **msg_out,
+                           adi_status_t *st_out)
+{
+    adi_ctx_queues_t *q;
+    adi_message_t *m;
+
+    adi_lock();
+    adi_progress();
+    q = adi_ctx(context);
+    m = q ? find_unexpected(q, src, tag) : NULL;
+    *flag_out = m != NULL;
+    if (m != NULL) {
+        ml_remove(&q->unexpected, m);
+        adi_dev.unexpected_bytes -= m->type == PKT_EAGER ? m->size : 0;
+        *msg_out = m;
+        if (st_out != NULL) {
+            st_out->source = m->src_rank;
+            st_out->tag = m->tag;
+            st_out->bytes = m->size;
+            st_out->error = 0;
+            st_out->cancelled = 0;
+        }
+    }
+    adi_unlock();
+    return CANAL_OK;
+}
+
+canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t *m,
+                          adi_request_t **req_out)
+{
+    adi_request_t *r = adi_request_alloc(ADI_REQ_RECV);
+
+    if (r == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a request");
+    adi_lock();
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    dt_retain(dt);
+    r->context = m->context;
+    deliver(r, m->peer, m->type, m->flags, m->src_rank, m->tag, m->size, m->sreq, m->raddr,
+            m->rkey, m->data);
+    free(m->data);
+    free(m);
+    adi_unlock();
+    *req_out = r;
+    return CANAL_OK;
+}
+
+canal_status_t adi_cancel(adi_request_t *r)
+{
+    adi_lock();
+    if (r->state == REQ_RECV_POSTED) {
+        rl_remove(&adi_ctx(r->context)->posted, r);
+        r->status.cancelled = 1;
+        adi_req_finish(r);
+    } else if (r->state == REQ_SEND_QUEUED && r->in_queue &&
+               (r->proto == PROTO_EAGER || r->proto == PROTO_RTS)) {
+        /* Not transmitted yet: take it out of the peer's queue. */
+        adi_peer_t *p = &adi_dev.peers[r->peer];
+        adi_request_t **pp = &p->sq_head, *prev = NULL;
+        while (*pp != NULL && *pp != r) {
+            prev = *pp;
+            pp = &(*pp)->send_next;
+        }
+        if (*pp == r) {
+            *pp = r->send_next;
+            if (p->sq_tail == r)
+                p->sq_tail = prev;
+            r->in_queue = 0;
+            if (r->rkey != UINT64_MAX && r->proto == PROTO_RTS)
+                ch_mem_deregister(p->ch, r->rkey);
+            r->status.cancelled = 1;
+            adi_req_finish(r);
+        }
+    }
+    adi_unlock();
+    return CANAL_OK;
+}
+
+/* ---------------------------------------------------------------- arrivals */
+static adi_request_t *req_for_packet(uint32_t index, int state1, int state2)
+{
+    adi_request_t *r = adi_request_at((int)index);
+    if (r == NULL || (r->state != state1 && r->state != state2))
+        return NULL;
+    return r;
+}
+
+void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len)
+{
+    adi_pkt_t h;
+    adi_ctx_queues_t *q;
+    adi_request_t *r;
+    adi_message_t *m;
+
+    if (hdr_len != sizeof h) {
+        LOG_ERR("dropping a packet from rank %d with a %zu-byte header", peer, hdr_len);
+        return;
+    }
+    memcpy(&h, hdr, sizeof h);
+    switch (h.type) {
+    case PKT_EAGER:
+    case PKT_RTS:
+        if (h.type == PKT_EAGER && len != h.size) {
+            LOG_ERR("dropping an eager packet from rank %d: %zu bytes, header says %llu", peer,
+                    len, (unsigned long long)h.size);
+            return;
+        }
+        q = adi_ctx(h.context);
+        if (q == NULL) {
+            LOG_ERR("out of memory for the queues of context %d", h.context);
+            return;
+        }
+        for (r = q->posted.head; r != NULL; r = r->next)
+            if (matches(r->rank, r->tag, h.src_rank, h.tag))
+                break;
+        if (r != NULL) {
+            rl_remove(&q->posted, r);
+            deliver(r, peer, h.type, h.flags, h.src_rank, h.tag, h.size, h.sreq, h.raddr,
+                    h.rkey, payload);
+            return;
+        }
+        m = calloc(1, sizeof *m);
+        if (m == NULL || (h.type == PKT_EAGER && len > 0 && (m->data = malloc(len)) == NULL)) {
+            LOG_ERR("out of memory buffering an unexpected message from rank %d", peer);
+            abort();
+        }
+        m->context = h.context;
+        m->src_rank = h.src_rank;
+        m->tag = h.tag;
+        m->peer = peer;
+        m->type = h.type;
+        m->flags = h.flags;
+        m->sreq = h.sreq;
+        m->size = h.size;
+        m->raddr = h.raddr;
+        m->rkey = h.rkey;
+        if (h.type == PKT_EAGER && len > 0) {
+            memcpy(m->data, payload, len);
+            adi_dev.unexpected_bytes += len;
+        }
+        ml_append(&q->unexpected, m);
+        return;
+    case PKT_SYNC_ACK:
+        r = req_for_packet(h.sreq, REQ_SEND_WAIT_ACK, -1);
+        if (r == NULL)
+            break;
+        r->status.bytes = r->size;
+        adi_req_finish(r);
+        return;
+    case PKT_FIN:
+        r = req_for_packet(h.sreq, REQ_SEND_WAIT_CTS, -1);
+        if (r == NULL)
+            break;
+        if (r->rkey != UINT64_MAX)
+            ch_mem_deregister(adi_dev.peers[peer].ch, r->rkey);
+        r->status.bytes = r->size;
+        adi_req_finish(r);
+        return;
+    case PKT_CTS:
+        r = req_for_packet(h.sreq, REQ_SEND_WAIT_CTS, -1);
+        if (r == NULL)
+            break;
+        if (r->rkey != UINT64_MAX) {
+            ch_mem_deregister(adi_dev.peers[peer].ch, r->rkey);
+            r->rkey = UINT64_MAX;
+        }
+        r->peer_req = h.rreq;
+        r->proto = PROTO_DATA;
+        r->state = REQ_SEND_DATA;
+        sq_append(peer, r);
+        return;
+    case PKT_DATA:
+        r = req_for_packet(h.rreq, REQ_RECV_DATA, -1);
+        if (r == NULL || h.raddr != r->offset)
+            break;
+        recv_put(r, payload, len);
+        if (r->offset >= r->size)
+            recv_done(r);
+        return;
+    default:
+        break;
+    }
+    LOG_ERR("dropping an unexpected packet of type %d from rank %d", h.type, peer);
+}
+
+void adi_on_rdma_done(void *cookie, canal_status_t st)
+{
+    adi_request_t *r = cookie;
+    if (st < 0) {
+        /* fall back: ask for the data instead */
+        adi_pkt_t h;
+        adi_dev.peers[r->peer].has_rdma = 0;
+        r->state = REQ_RECV_DATA;
+        r->offset = 0;
+        memset(&h, 0, sizeof h);
+        h.type = PKT_CTS;
+        h.sreq = r->peer_req;
+        h.rreq = (uint32_t)r->index;
+        adi_send_ctrl(r->peer, &h);
+        return;
+    }
+    send_fin_like(r->peer, PKT_FIN, r->peer_req);
+    recv_done(r);
+}
+
+void adi_on_peer_failed(int peer, canal_status_t st)
+{
+    LOG_ERR("lost the connection to rank %d (%s)", peer, common_status_name(st));
+    adi_dev.peers[peer].failed = 1;
+}

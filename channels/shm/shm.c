@@ -1,0 +1,279 @@
+/*
+ * The shared-memory channel: ch_shm_ops, serving the ranks on this node.
+ * The device (adi/) calls init() on every rank, then pmi_fence(), then
+ * post_fence(); this file sets up the segment in those two steps:
+ *   init:       every rank computes the layout; the lowest local rank
+ *               creates and sizes the segment and publishes its name (or
+ *               "!reason" if it failed) with pmi_put;
+ *   post_fence: the others attach; every rank zeroes its incoming rings
+ *               (first touch: the pages land near their reader) and writes
+ *               its pid; a second pmi_fence() (on every rank of the job, even
+ *               alone on its node) says everyone is attached, and the creator
+ *               unlinks the name. Then the CMA probe on a peer.
+ * The data path is in shm_ring.c, single-copy reads in shm_cma.c, the
+ * segment itself in shm_seg.c. Calls must be serialized by the caller (the
+ * device holds its lock around the channel).
+ */
+#include "channels/shm/shm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cvar.h"
+#include "common/log.h"
+
+shm_state_t ch_shm_state;
+
+static const char PMI_KEY_SEG[] = "canal-shm-seg";
+
+const char *ch_shm_segment_name(void) { return ch_shm_state.name; }
+
+static void state_reset(shm_state_t *st)
+{
+    free(st->local_of);
+    free(st->peers);
+    memset(st, 0, sizeof *st);
+}
+
+static canal_status_t check_pmi(const pmi_info_t *pmi)
+{
+    if (pmi->size < 1 || pmi->rank < 0 || pmi->rank >= pmi->size)
+        return common_err_set(CANAL_ERR_ARG, "shm init: rank %d of size %d", pmi->rank, pmi->size);
+    if (pmi->local_size < 1 || pmi->local_size > pmi->size || pmi->local_ranks == NULL ||
+        pmi->local_rank < 0 || pmi->local_rank >= pmi->local_size)
+        return common_err_set(CANAL_ERR_ARG, "shm init: local rank %d of %d (local_ranks %p)",
+                              pmi->local_rank, pmi->local_size, (void *)pmi->local_ranks);
+    if (pmi->local_ranks[pmi->local_rank] != pmi->rank)
+        return common_err_set(CANAL_ERR_ARG, "shm init: local_ranks[%d] = %d, not this rank %d",
+                              pmi->local_rank, pmi->local_ranks[pmi->local_rank], pmi->rank);
+    for (int i = 0; i < pmi->local_size; i++) {
+        int r = pmi->local_ranks[i];
+        if (r < 0 || r >= pmi->size || (i > 0 && r <= pmi->local_ranks[i - 1]))
+            return common_err_set(CANAL_ERR_ARG,
+                                  "shm init: local_ranks[%d] = %d is out of range or not increasing",
+                                  i, r);
+    }
+    return CANAL_OK;
+}
+
+static canal_status_t shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch_caps_t *caps_out)
+{
+    shm_state_t *st = &ch_shm_state;
+    long long cell, cells, segmax;
+    canal_status_t err;
+    int node;
+
+    if (pmi == NULL || up == NULL || up->on_packet == NULL || caps_out == NULL)
+        return common_err_set(CANAL_ERR_ARG, "shm init: %s is NULL",
+                              pmi == NULL ? "pmi" : up == NULL ? "up" :
+                              caps_out == NULL ? "caps_out" : "up->on_packet");
+    if (st->initialized)
+        return common_err_set(CANAL_ERR_PENDING, "shm init: already initialized");
+    if ((err = check_pmi(pmi)) != CANAL_OK)
+        return err;
+    state_reset(st);
+    st->up = *up;
+    st->world_rank = pmi->rank;
+    st->world_size = pmi->size;
+    st->local_rank = pmi->local_rank;
+    st->local_size = pmi->local_size;
+    st->creator = pmi->local_rank == 0;
+    st->anon = pmi->local_size == 1;
+
+    if ((err = shm_cma_parse_mode(common_cvar_str("SHM_CMA"), &st->cma_mode)) != CANAL_OK)
+        goto fail_state;
+    cell = common_cvar_int("SHM_CELL_SIZE");
+    cells = common_cvar_int("SHM_CELLS");
+    segmax = common_cvar_int("SHM_SEGMENT_MAX");
+    if (cell <= 0 || cells <= 0 || segmax <= 0) {
+        err = common_err_set(CANAL_ERR_ARG,
+                             "shm init: CANAL_SHM_CELL_SIZE=%lld, CANAL_SHM_CELLS=%lld, "
+                             "CANAL_SHM_SEGMENT_MAX=%lld must all be positive",
+                             cell, cells, segmax);
+        goto fail_state;
+    }
+    err = shm_layout_compute(pmi->local_size, (size_t)cell, (size_t)cells, (size_t)segmax,
+                             &st->lay);
+    if (err != CANAL_OK)
+        goto fail_state;
+    if (st->lay.over_budget && st->creator)
+        LOG_WARN("shm: %d local ranks need %zu bytes of shared memory, above "
+                 "CANAL_SHM_SEGMENT_MAX=%lld",
+                 pmi->local_size, st->lay.seg_size, segmax);
+
+    st->local_of = malloc((size_t)pmi->size * sizeof *st->local_of);
+    st->peers = calloc((size_t)pmi->local_size, sizeof *st->peers);
+    if (st->local_of == NULL || st->peers == NULL) {
+        err = common_err_set(CANAL_ERR_NOMEM, "shm init: peer tables for %d ranks", pmi->size);
+        goto fail_state;
+    }
+    for (int r = 0; r < pmi->size; r++)
+        st->local_of[r] = -1;
+    for (int i = 0; i < pmi->local_size; i++) {
+        st->local_of[pmi->local_ranks[i]] = i;
+        st->peers[i].world = pmi->local_ranks[i];
+    }
+
+    if ((err = shm_cma_probe_self(st)) != CANAL_OK)
+        goto fail_state;
+
+    if (st->creator) {
+        char val[PMI_VAL_MAX];
+        node = pmi->node_of != NULL ? pmi->node_of[pmi->rank] : 0;
+        if (!st->anon)
+            shm_seg_name(pmi->jobid, node, (long)getpid(), st->name, sizeof st->name);
+        err = shm_seg_create(st);
+        if (err != CANAL_OK) {
+            /* Tell the others why, so they fail with the reason, not a hang
+             * or a missing key. */
+            snprintf(val, sizeof val, "!%s", common_err_detail());
+            pmi_put(PMI_KEY_SEG, val);
+            goto fail_state;
+        }
+        if (!st->anon && (err = pmi_put(PMI_KEY_SEG, st->name)) != CANAL_OK)
+            goto fail_seg;
+    }
+
+    caps_out->max_payload = st->lay.payload_cap;
+    caps_out->has_rdma = st->cma_state != SHM_CMA_DENIED;
+    caps_out->local_only = 1;
+    st->initialized = 1;
+    return CANAL_OK;
+
+fail_seg:
+    shm_seg_detach(st);
+fail_state:
+    state_reset(st);
+    return err;
+}
+
+static void rings_wire(shm_state_t *st)
+{
+    const shm_layout_t *lay = &st->lay;
+    int me = st->local_rank;
+
+    st->slots = (shm_slot_t *)(void *)(st->base + lay->slots_off);
+    for (int li = 0; li < st->local_size; li++) {
+        /* Ring s -> r lives in r's block at index s. */
+        unsigned char *out = st->base + lay->rings_off + (size_t)li * lay->block_stride +
+                             (size_t)me * lay->ring_stride;
+        unsigned char *in = st->base + lay->rings_off + (size_t)me * lay->block_stride +
+                            (size_t)li * lay->ring_stride;
+        shm_peer_t *p = &st->peers[li];
+        p->out_blocked = (_Atomic uint32_t *)(void *)out;
+        p->out_cells = out + SHM_LINE;
+        p->in_blocked = (_Atomic uint32_t *)(void *)in;
+        p->in_cells = in + SHM_LINE;
+        p->send_idx = 0;
+        p->recv_idx = 0;
+        p->blocked = 0;
+    }
+}
+
+static canal_status_t shm_post_fence(void)
+{
+    shm_state_t *st = &ch_shm_state;
+    canal_status_t err = CANAL_OK, ferr, uerr;
+    shm_slot_t *me;
+
+    if (!st->initialized)
+        return common_err_set(CANAL_ERR_INTERN, "shm post_fence: init() did not succeed");
+    if (!st->creator) {
+        char val[PMI_VAL_MAX];
+        err = pmi_get(st->peers[0].world, PMI_KEY_SEG, val, sizeof val);
+        if (err != CANAL_OK)
+            err = common_err_set(err, "shm: no segment name from local rank 0 (rank %d): %s",
+                                 st->peers[0].world, common_err_detail());
+        else if (val[0] == '!')
+            err = common_err_set(CANAL_ERR_IO, "shm: local rank 0 (rank %d) could not create "
+                                 "the segment: %s", st->peers[0].world, val + 1);
+        else
+            err = shm_seg_attach(st, val);
+    }
+    if (err == CANAL_OK) {
+        rings_wire(st);
+        memset(st->base + st->lay.rings_off + (size_t)st->local_rank * st->lay.block_stride, 0,
+               (size_t)st->local_size * st->lay.ring_stride);
+        me = &st->slots[st->local_rank];
+        atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
+        me->pid = (int32_t)getpid();
+        me->probe_addr = shm_cma_probe_addr();
+    }
+    /* Every rank of the job takes part, whatever happened above, so that
+     * one failure does not leave the others waiting here. */
+    ferr = pmi_fence();
+    uerr = shm_seg_unlink(st);
+    /* For the others too: the creator removes the name right after this fence. */
+    if (err == CANAL_OK && ferr == CANAL_OK)
+        st->unlinked = 1;
+    if (err == CANAL_OK && ferr != CANAL_OK)
+        err = ferr;
+    if (err == CANAL_OK && uerr != CANAL_OK)
+        err = uerr;
+    if (err == CANAL_OK && st->local_size > 1)
+        err = shm_cma_probe_peer(st);
+    if (err != CANAL_OK) {
+        shm_seg_detach(st);
+        state_reset(st);
+        return err;
+    }
+    st->attached = 1;
+    return CANAL_OK;
+}
+
+static canal_status_t shm_finalize(void)
+{
+    shm_state_t *st = &ch_shm_state;
+
+    if (!st->initialized)
+        return CANAL_OK;
+    shm_seg_detach(st);
+    state_reset(st);
+    return CANAL_OK;
+}
+
+static int shm_reaches(int peer)
+{
+    shm_state_t *st = &ch_shm_state;
+    return st->initialized && peer >= 0 && peer < st->world_size && st->local_of[peer] >= 0;
+}
+
+static void shm_describe(char *buf, size_t len)
+{
+    shm_state_t *st = &ch_shm_state;
+    const char *cma;
+
+    if (buf == NULL || len == 0)
+        return;
+    if (!st->initialized) {
+        snprintf(buf, len, "shm: not initialized");
+        return;
+    }
+    cma = st->cma_state == SHM_CMA_WORKS ? "yes" : st->cma_state == SHM_CMA_DENIED ? "no" :
+                                                                                  "untested";
+    snprintf(buf, len,
+             "shm: %d local ranks, segment %.1f MiB (%s), %d rings x %zu cells x %zu B, "
+             "CMA %s%s%s%s",
+             st->local_size, (double)st->lay.seg_size / (1024.0 * 1024.0),
+             st->anon ? "anonymous" : st->unlinked ? "unlinked" : st->name,
+             st->local_size * st->local_size, st->lay.ncells, st->lay.payload_cap, cma,
+             st->cma_why[0] != '\0' ? " (" : "", st->cma_why, st->cma_why[0] != '\0' ? ")" : "");
+}
+
+const ch_ops_t ch_shm_ops = {
+    .name = "shm",
+    .init = shm_init,
+    .post_fence = shm_post_fence,
+    .finalize = shm_finalize,
+    .reaches = shm_reaches,
+    .sendv = shm_sendv,
+    .progress = shm_progress,
+    .mem_register = shm_mem_register,
+    .mem_deregister = shm_mem_deregister,
+    .rdma_read = shm_rdma_read,
+    .block = shm_block,
+    .wake = shm_wake,
+    .describe = shm_describe,
+};

@@ -1,0 +1,199 @@
+/*
+ * Single-copy reads between local ranks with process_vm_readv (Cross Memory
+ * Attach). The device's rendezvous calls mem_register() on the sender and
+ * rdma_read() on the receiver; the "key" means nothing here (the address and
+ * the owner's pid, published in the segment, are enough). CMA can be denied
+ * (Yama ptrace_scope, seccomp in containers, different credentials): it is
+ * probed on ourselves at init, on a peer after post_fence, and judged again
+ * at first use; once denied (with CANAL_SHM_CMA=auto) both calls return
+ * CANAL_ERR_UNSUPPORTED so the device uses its pipelined protocol instead.
+ */
+#include "channels/shm/shm.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "common/cvar.h"
+
+static volatile uint64_t cma_probe_word = SHM_CMA_PROBE;
+
+uint64_t shm_cma_probe_addr(void) { return (uint64_t)(uintptr_t)&cma_probe_word; }
+
+canal_status_t shm_cma_parse_mode(const char *text, int *mode_out)
+{
+    int b;
+
+    if (text == NULL || strcmp(text, "auto") == 0) {
+        *mode_out = SHM_CMA_AUTO;
+        return CANAL_OK;
+    }
+    if (common_parse_bool(text, &b) == 0) {
+        *mode_out = b ? SHM_CMA_YES : SHM_CMA_NO;
+        return CANAL_OK;
+    }
+    return common_err_set(CANAL_ERR_ARG, "CANAL_SHM_CMA=%s: expected auto, yes or no", text);
+}
+
+/* Read len bytes at raddr in pid into dst; 0 or an errno value. */
+static int cma_copy(pid_t pid, void *dst, uint64_t raddr, size_t len)
+{
+    size_t done = 0;
+
+    while (done < len) {
+        size_t chunk = len - done > ((size_t)1 << 30) ? (size_t)1 << 30 : len - done;
+        struct iovec l = {(unsigned char *)dst + done, chunk};
+        struct iovec r = {(void *)(uintptr_t)(raddr + done), chunk};
+        ssize_t got = process_vm_readv(pid, &l, 1, &r, 1, 0);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (got == 0)
+            return EFAULT;
+        done += (size_t)got;
+    }
+    return 0;
+}
+
+static int denied_errno(int e) { return e == EPERM || e == EACCES || e == ENOSYS; }
+
+static void cma_deny(shm_state_t *st, const char *what, int e)
+{
+    st->cma_state = SHM_CMA_DENIED;
+    snprintf(st->cma_why, sizeof st->cma_why, "%s: %s", what, strerror(e));
+}
+
+canal_status_t shm_cma_probe_self(shm_state_t *st)
+{
+    uint64_t v = 0;
+    int e;
+
+    if (st->cma_mode == SHM_CMA_NO) {
+        st->cma_state = SHM_CMA_DENIED;
+        snprintf(st->cma_why, sizeof st->cma_why, "disabled by CANAL_SHM_CMA=no");
+        return CANAL_OK;
+    }
+    /* Under Yama ptrace_scope=1 only ancestors may read us; allow our
+     * siblings (other ranks of this job, same user) to. Fails harmlessly
+     * without Yama. */
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    e = cma_copy(getpid(), &v, shm_cma_probe_addr(), sizeof v);
+    if (e == 0 && v == SHM_CMA_PROBE)
+        return CANAL_OK; /* still unknown for peers */
+    if (e == 0)
+        e = EIO;
+    cma_deny(st, "process_vm_readv on self", e);
+    if (st->cma_mode == SHM_CMA_YES)
+        return common_err_set(CANAL_ERR_UNSUPPORTED,
+                              "shm: CANAL_SHM_CMA=yes but CMA does not work here (%s)", st->cma_why);
+    return CANAL_OK;
+}
+
+/* After the second fence: read the next local rank's probe word. */
+canal_status_t shm_cma_probe_peer(shm_state_t *st)
+{
+    int li = (st->local_rank + 1) % st->local_size;
+    shm_slot_t *s = &st->slots[li];
+    uint64_t v = 0;
+    char what[96];
+    int e;
+
+    if (st->cma_state == SHM_CMA_DENIED)
+        return CANAL_OK;
+    e = cma_copy((pid_t)s->pid, &v, s->probe_addr, sizeof v);
+    if (e == 0 && v == SHM_CMA_PROBE) {
+        st->cma_state = SHM_CMA_WORKS;
+        snprintf(st->cma_why, sizeof st->cma_why, "probed on rank %d",
+                 st->peers[li].world);
+        return CANAL_OK;
+    }
+    if (e == 0)
+        e = EIO;
+    snprintf(what, sizeof what, "process_vm_readv on rank %d (pid %d)", st->peers[li].world,
+             (int)s->pid);
+    cma_deny(st, what, e);
+    if (st->cma_mode == SHM_CMA_YES)
+        return common_err_set(CANAL_ERR_UNSUPPORTED,
+                              "shm: CANAL_SHM_CMA=yes but CMA does not work here (%s)", st->cma_why);
+    return CANAL_OK;
+}
+
+canal_status_t shm_mem_register(const void *buf, size_t len, uint64_t *key_out)
+{
+    shm_state_t *st = &ch_shm_state;
+
+    if (key_out == NULL)
+        return common_err_set(CANAL_ERR_ARG, "shm mem_register: key_out is NULL");
+    if (buf == NULL && len > 0)
+        return common_err_set(CANAL_ERR_ARG, "shm mem_register: buf is NULL with length %zu", len);
+    if (!st->initialized)
+        return common_err_set(CANAL_ERR_INTERN, "shm mem_register: channel not initialized");
+    if (st->cma_state == SHM_CMA_DENIED)
+        return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)",
+                              st->cma_why);
+    *key_out = 0;
+    return CANAL_OK;
+}
+
+canal_status_t shm_mem_deregister(uint64_t key) { return CANAL_OK; }
+
+canal_status_t shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
+                             void *cookie)
+{
+    shm_state_t *st = &ch_shm_state;
+    int li, e;
+    pid_t pid;
+
+    if (!st->attached)
+        return common_err_set(CANAL_ERR_INTERN, "shm rdma_read: used before post_fence()");
+    if (peer < 0 || peer >= st->world_size || st->local_of[peer] < 0)
+        return common_err_set(CANAL_ERR_ARG, "shm rdma_read: rank %d is not a local peer", peer);
+    if (len == 0)
+        return CANAL_OK;
+    if (dst == NULL || raddr == 0)
+        return common_err_set(CANAL_ERR_ARG, "shm rdma_read: %s is NULL (len %zu)",
+                              dst == NULL ? "dst" : "remote address", len);
+    if (raddr + len < raddr)
+        return common_err_set(CANAL_ERR_ARG, "shm rdma_read: remote range %#llx + %zu wraps",
+                              (unsigned long long)raddr, len);
+    if (st->cma_state == SHM_CMA_DENIED)
+        return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)",
+                              st->cma_why);
+    li = st->local_of[peer];
+    pid = (pid_t)st->slots[li].pid;
+    e = cma_copy(pid, dst, raddr, len);
+    if (e == 0) {
+        if (st->cma_state == SHM_CMA_UNKNOWN) {
+            st->cma_state = SHM_CMA_WORKS;
+            snprintf(st->cma_why, sizeof st->cma_why, "worked at first use");
+        }
+        return CANAL_OK;
+    }
+    if (denied_errno(e)) {
+        char what[96];
+        snprintf(what, sizeof what, "process_vm_readv from rank %d (pid %d)", peer, (int)pid);
+        if (st->cma_mode == SHM_CMA_YES)
+            return common_err_set(CANAL_ERR_IO, "shm: %s with CANAL_SHM_CMA=yes: %s", what,
+                                  strerror(e));
+        cma_deny(st, what, e);
+        return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)",
+                              st->cma_why);
+    }
+    if (e == ESRCH)
+        return common_err_set(CANAL_ERR_PEER, "shm rdma_read: rank %d (pid %d) is gone", peer,
+                              (int)pid);
+    if (e == EFAULT)
+        return common_err_set(CANAL_ERR_ARG,
+                              "shm rdma_read: %zu bytes at %#llx in rank %d, or the local "
+                              "buffer %p, are not accessible",
+                              len, (unsigned long long)raddr, peer, dst);
+    if (e == ENOMEM)
+        return common_err_set(CANAL_ERR_NOMEM, "shm rdma_read: process_vm_readv: %s", strerror(e));
+    return common_err_set(CANAL_ERR_IO, "shm rdma_read from rank %d: process_vm_readv: %s", peer,
+                          strerror(e));
+}

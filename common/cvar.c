@@ -1,0 +1,197 @@
+/*
+ * The one table of configuration variables (see common/cvar.h). To add a
+ * tunable, add a row here, keep the rows sorted by layer, and read it with
+ * common_cvar_int/bool/str where it is used.
+ */
+#include "common/cvar.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const common_cvar_desc_t cvar_table[] = {
+    /* common */
+    {"DEBUG", CVAR_TYPE_INT, "1", NULL,
+     "log verbosity: 0 errors only, 1 warnings, 2 info, 3 debug"},
+    {"SUMMARY", CVAR_TYPE_BOOL, "0", NULL,
+     "rank 0 prints the chosen PMI, channels, thresholds and algorithms at MPI_Init"},
+    /* pmi */
+    {"PMI", CVAR_TYPE_STRING, "auto", NULL,
+     "process-management interface: auto, pmix, pmi2, pmi1 or singleton"},
+    /* adi */
+    {"EAGER_LIMIT", CVAR_TYPE_SIZE, "16K", "CH4_SHM_POSIX_EAGER_MAX_MSG_SIZE",
+     "messages up to this size are sent eagerly; larger ones use rendezvous"},
+    {"UNEXPECTED_LIMIT", CVAR_TYPE_SIZE, "256M", NULL,
+     "memory for buffered unexpected eager messages; beyond it senders use rendezvous"},
+    {"RNDV_CHUNK", CVAR_TYPE_SIZE, "64K", NULL,
+     "chunk size of the pipelined rendezvous when the channel cannot read remote memory"},
+    {"SPIN_COUNT", CVAR_TYPE_INT, "2000", "POLLS_BEFORE_YIELD",
+     "progress polls a blocked wait spins before it starts yielding the CPU"},
+    {"OVERSUBSCRIBED", CVAR_TYPE_STRING, "auto", NULL,
+     "auto, yes or no: with yes a blocked wait yields at once (auto: more local ranks than cores)"},
+    /* channels */
+    {"CHANNEL", CVAR_TYPE_STRING, "auto", NULL,
+     "force the channel for remote peers: auto, shm, sock or ofi"},
+    {"SHM_CMA", CVAR_TYPE_STRING, "auto", NULL,
+     "single-copy large messages with process_vm_readv: auto, yes or no"},
+    {"SHM_CELL_SIZE", CVAR_TYPE_SIZE, "16K", NULL,
+     "shm: payload bytes per ring cell (the channel's max_payload), 1K..1M"},
+    {"SHM_CELLS", CVAR_TYPE_INT, "16", NULL,
+     "shm: cells per ring (one ring per ordered pair of local ranks), 2..1024"},
+    {"SHM_SEGMENT_MAX", CVAR_TYPE_SIZE, "64M", NULL,
+     "shm: bound on the node's segment; cells and cell size shrink to fit it"},
+    {"SOCK_IFACE", CVAR_TYPE_STRING, "auto", NULL,
+     "sock: where to listen: an interface name (eth0), a CIDR subnet (10.1.0.0/16, fd00::/64) "
+     "or one address; auto: loopback when the job is on one node, else the first non-loopback "
+     "interface (IPv4 first)"},
+    {"SOCK_MAX_PAYLOAD", CVAR_TYPE_SIZE, "256K", NULL,
+     "sock: largest packet payload (the channel's max_payload), 1K..64M; equal on every rank"},
+    {"SOCK_OUTBUF_LIMIT", CVAR_TYPE_SIZE, "4M", NULL,
+     "sock: bytes queued per peer above which sendv says again (back-pressure to the device)"},
+    {"SOCK_HANDSHAKE_TIMEOUT", CVAR_TYPE_INT, "10", NULL,
+     "sock: seconds an incoming connection has to prove it belongs to the job before it is dropped"},
+    {"OFI_PROVIDER", CVAR_TYPE_STRING, "", NULL,
+     "ofi: libfabric provider to use (e.g. tcp;ofi_rxm, verbs;ofi_rxm, shm); empty: FI_PROVIDER "
+     "or libfabric's first choice"},
+    {"OFI_MAX_PAYLOAD", CVAR_TYPE_SIZE, "64K", NULL,
+     "ofi: payload bytes per packet (size of each send and receive buffer), 1K..16M"},
+    {"OFI_RX_BUFS", CVAR_TYPE_INT, "64", NULL,
+     "ofi: receive buffers kept posted, 2..65536"},
+    {"OFI_TX_BUFS", CVAR_TYPE_INT, "128", NULL,
+     "ofi: registered send buffers; when all are in flight sendv says try again, 2..65536"},
+    {"OFI_MR_CACHE", CVAR_TYPE_STRING, "auto", NULL,
+     "ofi: keep memory registrations after their last user: auto (only where registration "
+     "pins nothing), yes or no"},
+    {"OFI_MR_CACHE_ENTRIES", CVAR_TYPE_INT, "128", NULL,
+     "ofi: most registrations without users kept in the cache"},
+};
+
+int common_cvar_count(void) { return (int)(sizeof cvar_table / sizeof cvar_table[0]); }
+
+const common_cvar_desc_t *common_cvar_at(int i)
+{
+    if (i < 0 || i >= common_cvar_count())
+        return NULL;
+    return &cvar_table[i];
+}
+
+int common_cvar_find(const char *name)
+{
+    for (int i = 0; i < common_cvar_count(); i++)
+        if (strcmp(cvar_table[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static const common_cvar_desc_t *cvar_lookup(const char *name)
+{
+    int i = common_cvar_find(name);
+    if (i < 0) {
+        fprintf(stderr, "canal: internal error: configuration variable %s is not registered\n",
+                name);
+        abort();
+    }
+    return &cvar_table[i];
+}
+
+/* Returns the environment value and the name it was found under, or NULL. */
+static const char *cvar_env(const common_cvar_desc_t *d, char *which, size_t which_len)
+{
+    char key[128];
+    const char *v;
+
+    snprintf(key, sizeof key, "CANAL_%s", d->name);
+    v = getenv(key);
+    if (v == NULL && d->mpich_name != NULL) {
+        snprintf(key, sizeof key, "MPIR_CVAR_%s", d->mpich_name);
+        v = getenv(key);
+    }
+    if (v != NULL && which != NULL)
+        snprintf(which, which_len, "%s", key);
+    return v;
+}
+
+const char *common_cvar_str(const char *name)
+{
+    const common_cvar_desc_t *d = cvar_lookup(name);
+    const char *v = cvar_env(d, NULL, 0);
+    return v != NULL ? v : d->defval;
+}
+
+const char *common_cvar_source(const char *name)
+{
+    static _Thread_local char which[128];
+    const common_cvar_desc_t *d = cvar_lookup(name);
+    if (cvar_env(d, which, sizeof which) == NULL)
+        return "default";
+    return which;
+}
+
+int common_parse_size(const char *s, long long *out)
+{
+    char *end;
+    long long v;
+
+    if (s == NULL || *s == '\0')
+        return -1;
+    v = strtoll(s, &end, 0);
+    switch (*end) {
+    case 'k': case 'K': v <<= 10; end++; break;
+    case 'm': case 'M': v <<= 20; end++; break;
+    case 'g': case 'G': v <<= 30; end++; break;
+    default: break;
+    }
+    if (*end == 'b' || *end == 'B')
+        end++;
+    if (*end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int common_parse_bool(const char *s, int *out)
+{
+    static const char *const yes[] = {"1", "yes", "on", "true", "y"};
+    static const char *const no[] = {"0", "no", "off", "false", "n"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        if (strcasecmp(s, yes[i]) == 0) { *out = 1; return 0; }
+        if (strcasecmp(s, no[i]) == 0) { *out = 0; return 0; }
+    }
+    return -1;
+}
+
+long long common_cvar_int(const char *name)
+{
+    const common_cvar_desc_t *d = cvar_lookup(name);
+    const char *v = cvar_env(d, NULL, 0);
+    long long x = 0;
+
+    if (v != NULL) {
+        if (d->type == CVAR_TYPE_SIZE ? common_parse_size(v, &x) == 0
+                                      : (x = strtoll(v, (char **)&v, 0), *v == '\0'))
+            return x;
+        fprintf(stderr, "canal: ignoring bad value of CANAL_%s, using the default %s\n", d->name,
+                d->defval);
+    }
+    if (d->type == CVAR_TYPE_SIZE)
+        common_parse_size(d->defval, &x);
+    else
+        x = strtoll(d->defval, NULL, 0);
+    return x;
+}
+
+int common_cvar_bool(const char *name)
+{
+    const common_cvar_desc_t *d = cvar_lookup(name);
+    const char *v = cvar_env(d, NULL, 0);
+    int b = 0;
+
+    if (v != NULL && common_parse_bool(v, &b) == 0)
+        return b;
+    if (v != NULL)
+        fprintf(stderr, "canal: ignoring bad value of CANAL_%s, using the default %s\n", d->name,
+                d->defval);
+    common_parse_bool(d->defval, &b);
+    return b;
+}

@@ -1,0 +1,90 @@
+/*
+ * The predefined communicators and the handle lookup every other file uses
+ * (mpi_comm_get). MPI_COMM_WORLD has context 0 (collectives 1) and
+ * MPI_COMM_SELF context 2 (collectives 3); mpi/comm.c allocates the rest.
+ */
+#include "mpiimpl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+mpi_comm_t mpi_comm_world_obj;
+mpi_comm_t mpi_comm_self_obj;
+static int self_job_rank;
+
+int mpi_comm_init_builtin(void)
+{
+    mpi_comm_t *w = &mpi_comm_world_obj, *s = &mpi_comm_self_obj;
+
+    memset(w, 0, sizeof *w);
+    w->handle = MPI_COMM_WORLD;
+    w->refcount = 1;
+    w->context = 0;
+    w->rank = mpi_pmi.rank;
+    w->size = mpi_pmi.size;
+    w->peer_size = mpi_pmi.size;
+    w->errhandler = MPI_ERRORS_ARE_FATAL;
+    w->info = MPI_INFO_NULL;
+    strcpy(w->name, "MPI_COMM_WORLD");
+
+    memset(s, 0, sizeof *s);
+    s->handle = MPI_COMM_SELF;
+    s->refcount = 1;
+    s->context = 2;
+    s->rank = 0;
+    s->size = 1;
+    s->peer_size = 1;
+    self_job_rank = mpi_pmi.rank;
+    s->peer_job_ranks = &self_job_rank;
+    s->local_job_ranks = &self_job_rank;
+    s->errhandler = MPI_ERRORS_ARE_FATAL;
+    s->info = MPI_INFO_NULL;
+    strcpy(s->name, "MPI_COMM_SELF");
+
+    mpi_handle_builtin(MPI_OBJ_COMM, MPI_COMM_WORLD, w);
+    mpi_handle_builtin(MPI_OBJ_COMM, MPI_COMM_SELF, s);
+    return MPI_SUCCESS;
+}
+
+void mpi_comm_finalize_builtin(void) {}
+
+mpi_comm_t *mpi_comm_get(MPI_Comm h)
+{
+    if (h == MPI_COMM_WORLD)
+        return &mpi_comm_world_obj;
+    return mpi_handle_get(MPI_OBJ_COMM, h);
+}
+
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    static const char fn[] = "MPI_Comm_rank";
+    mpi_comm_t *c = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if ((c = mpi_comm_get(comm)) == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
+                             (unsigned)comm);
+    if (rank == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "rank is NULL");
+    *rank = c->rank;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_rank = PMPI_Comm_rank
+
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+    static const char fn[] = "MPI_Comm_size";
+    mpi_comm_t *c = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if ((c = mpi_comm_get(comm)) == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
+                             (unsigned)comm);
+    if (size == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "size is NULL");
+    *size = c->size;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_size = PMPI_Comm_size

@@ -1,0 +1,594 @@
+/*
+ * The one place where Canal's internal status codes become MPI error codes,
+ * and where error handlers run (MPI 4.0 chapter 9.3-9.5). Also the error
+ * classes and codes chapter: MPI_Error_string/class, MPI_Add_error_*,
+ * communicator error handlers, and the fatal path that ends the job.
+ *
+ * Error codes: a predefined class is its own code (1..127). A raised error
+ * gets a code "class | slot << 7" whose slot names a message kept in a ring,
+ * so MPI_Error_string can say which call, argument and value failed.
+ * User classes and codes (MPI_Add_error_class/code) are 0x40000000 + n,
+ * above MPI_ERR_LASTCODE as in MPICH.
+ */
+#include "mpiimpl.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- classes */
+typedef struct {
+    int cls;
+    const char *str;
+} class_str_t;
+
+static const class_str_t class_strings[] = {
+    {MPI_SUCCESS, "No MPI error"},
+    {MPI_ERR_BUFFER, "Invalid buffer pointer"},
+    {MPI_ERR_COUNT, "Invalid count"},
+    {MPI_ERR_TYPE, "Invalid datatype"},
+    {MPI_ERR_TAG, "Invalid tag"},
+    {MPI_ERR_COMM, "Invalid communicator"},
+    {MPI_ERR_RANK, "Invalid rank"},
+    {MPI_ERR_REQUEST, "Invalid MPI_Request"},
+    {MPI_ERR_ROOT, "Invalid root"},
+    {MPI_ERR_GROUP, "Invalid group"},
+    {MPI_ERR_OP, "Invalid MPI_Op"},
+    {MPI_ERR_TOPOLOGY, "Invalid topology"},
+    {MPI_ERR_DIMS, "Invalid dimension argument"},
+    {MPI_ERR_ARG, "Invalid argument"},
+    {MPI_ERR_UNKNOWN, "Unknown error"},
+    {MPI_ERR_TRUNCATE, "Message truncated"},
+    {MPI_ERR_OTHER, "Other MPI error"},
+    {MPI_ERR_INTERN, "Internal MPI error!"},
+    {MPI_ERR_IN_STATUS, "See the MPI_ERROR field in MPI_Status for the error code"},
+    {MPI_ERR_PENDING, "Pending request (no error)"},
+    {MPI_ERR_KEYVAL, "Invalid keyval"},
+    {MPI_ERR_NO_MEM, "Out of memory"},
+    {MPI_ERR_BASE, "Invalid base address"},
+    {MPI_ERR_INFO_KEY, "Invalid info key"},
+    {MPI_ERR_INFO_VALUE, "Invalid info value"},
+    {MPI_ERR_INFO_NOKEY, "Info key not found"},
+    {MPI_ERR_SPAWN, "Error in spawn call"},
+    {MPI_ERR_PORT, "Invalid port"},
+    {MPI_ERR_SERVICE, "Invalid service name"},
+    {MPI_ERR_NAME, "Invalid service name (see MPI_Publish_name)"},
+    {MPI_ERR_WIN, "Invalid MPI_Win"},
+    {MPI_ERR_SIZE, "Invalid size"},
+    {MPI_ERR_DISP, "Invalid displacement"},
+    {MPI_ERR_INFO, "Invalid MPI_Info"},
+    {MPI_ERR_LOCKTYPE, "Invalid locktype"},
+    {MPI_ERR_ASSERT, "Invalid assert"},
+    {MPI_ERR_RMA_CONFLICT, "Conflicting accesses to window"},
+    {MPI_ERR_RMA_SYNC, "Wrong synchronization of RMA calls"},
+    {MPI_ERR_RMA_RANGE, "Target memory is not part of the window"},
+    {MPI_ERR_RMA_ATTACH, "Memory cannot be attached"},
+    {MPI_ERR_RMA_SHARED, "Memory cannot be shared"},
+    {MPI_ERR_RMA_FLAVOR, "Passed window has incorrect flavor for the called function"},
+    {MPI_ERR_FILE, "Invalid MPI_File"},
+    {MPI_ERR_NOT_SAME, "Collective argument not identical on all processes"},
+    {MPI_ERR_AMODE, "Invalid amode value in MPI_File_open"},
+    {MPI_ERR_UNSUPPORTED_DATAREP, "Unsupported datarep passed to MPI_File_set_view"},
+    {MPI_ERR_UNSUPPORTED_OPERATION, "Unsupported operation"},
+    {MPI_ERR_NO_SUCH_FILE, "File does not exist"},
+    {MPI_ERR_FILE_EXISTS, "File exists"},
+    {MPI_ERR_BAD_FILE, "Invalid file name"},
+    {MPI_ERR_ACCESS, "Permission denied"},
+    {MPI_ERR_NO_SPACE, "Not enough space for file"},
+    {MPI_ERR_QUOTA, "Quota exceeded for files"},
+    {MPI_ERR_READ_ONLY, "Read-only file or filesystem name"},
+    {MPI_ERR_FILE_IN_USE, "File in use by some process"},
+    {MPI_ERR_DUP_DATAREP, "datarep name already in use"},
+    {MPI_ERR_CONVERSION, "An error occurred in a user-supplied data conversion function"},
+    {MPI_ERR_IO, "Other I/O error"},
+#ifdef MPI_ERR_SESSION
+    {MPI_ERR_SESSION, "Invalid session"},
+#endif
+#ifdef MPI_ERR_PROC_ABORTED
+    {MPI_ERR_PROC_ABORTED, "Process aborted"},
+#endif
+#ifdef MPI_ERR_VALUE_TOO_LARGE
+    {MPI_ERR_VALUE_TOO_LARGE, "Value is too large to store"},
+#endif
+#ifdef MPIX_ERR_PROC_FAILED
+    {MPIX_ERR_PROC_FAILED, "Process failed"},
+#endif
+#ifdef MPIX_ERR_PROC_FAILED_PENDING
+    {MPIX_ERR_PROC_FAILED_PENDING, "Process failed (pending)"},
+#endif
+#ifdef MPIX_ERR_REVOKED
+    {MPIX_ERR_REVOKED, "Communication object revoked"},
+#endif
+#ifdef MPIX_ERR_EAGAIN
+    {MPIX_ERR_EAGAIN, "Operation failed because of resource unavailability"},
+#endif
+#ifdef MPIX_ERR_NOREQ
+    {MPIX_ERR_NOREQ, "Cannot allocate request"},
+#endif
+};
+
+static const char *class_string(int cls)
+{
+    for (size_t i = 0; i < sizeof class_strings / sizeof class_strings[0]; i++)
+        if (class_strings[i].cls == cls)
+            return class_strings[i].str;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- codes */
+enum { MSG_RING = 4096, DYN_BASE = 0x40000000, DYN_MAX = 4096 };
+
+typedef struct {
+    int code;
+    char text[MPI_MAX_ERROR_STRING];
+} msg_slot_t;
+
+static msg_slot_t msg_ring[MSG_RING];
+static unsigned msg_next = 1;
+
+typedef struct {
+    int cls;           /* class of this dynamic code (itself for a class) */
+    char *text;        /* MPI_Add_error_string, or NULL */
+} dyn_entry_t;
+
+static dyn_entry_t dyn[DYN_MAX];
+static int ndyn;       /* dyn[1..ndyn] are in use */
+static pthread_mutex_t err_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int code_class(int code)
+{
+    if (code >= DYN_BASE && code - DYN_BASE <= ndyn && code - DYN_BASE > 0)
+        return dyn[code - DYN_BASE].cls;
+    if (code >= 0 && code < DYN_BASE)
+        return code & 0x7f;
+    return -1;
+}
+
+int mpi_err_code_new(int errclass, const char *fn, const char *detail)
+{
+    const char *cs = errclass >= DYN_BASE ? "User-defined error class" : class_string(errclass);
+    unsigned slot;
+    int code;
+
+    if (errclass >= DYN_BASE)
+        return errclass; /* user classes carry no ring slot */
+    pthread_mutex_lock(&err_lock);
+    slot = msg_next;
+    msg_next = msg_next + 1 < MSG_RING ? msg_next + 1 : 1;
+    code = errclass | (int)(slot << 7);
+    msg_ring[slot].code = code;
+    snprintf(msg_ring[slot].text, sizeof msg_ring[slot].text, "%s: %s%s%s", fn,
+             cs ? cs : "Unknown error class", detail && *detail ? ": " : "",
+             detail ? detail : "");
+    pthread_mutex_unlock(&err_lock);
+    return code;
+}
+
+/* ---------------------------------------------------------------- handlers */
+typedef struct {
+    int objtype;      /* MPI_OBJ_COMM, _WIN, _FILE, _SESSION */
+    void (*fn)(void); /* the user's function, cast back by objtype */
+    int refcount;
+} mpi_errhandler_t;
+
+static mpi_errhandler_t errh_fatal = {0, NULL, 1}, errh_return = {0, NULL, 1},
+                        errh_abort = {0, NULL, 1};
+
+static mpi_errhandler_t *errh_get(MPI_Errhandler h)
+{
+    return mpi_handle_get(MPI_OBJ_ERRHANDLER, h);
+}
+
+_Noreturn void mpi_err_fatal(int code, const char *fn)
+{
+    char text[MPI_MAX_ERROR_STRING], line[MPI_MAX_ERROR_STRING + 128];
+    int len = 0, cls = code_class(code);
+    int exit_code = cls > 0 && cls < 256 ? cls : 1;
+    size_t fnlen = strlen(fn);
+
+    PMPI_Error_string(code, text, &len);
+    /* Raised codes carry "MPI_X: class: detail"; others only the class text. */
+    if (strncmp(text, fn, fnlen) == 0 && text[fnlen] == ':')
+        snprintf(line, sizeof line, "Fatal error in %s", text);
+    else
+        snprintf(line, sizeof line, "Fatal error in %s: %s", fn, text);
+    if (mpi_state == MPI_STATE_INITIALIZED)
+        fprintf(stderr, "[canal:%d] %s (rank %d in MPI_COMM_WORLD)\n", mpi_pmi.rank, line,
+                mpi_pmi.rank);
+    else
+        fprintf(stderr, "[canal] %s\n", line);
+    fflush(stderr);
+    if (mpi_state == MPI_STATE_INITIALIZED && mpi_pmi.kind != PMI_KIND_SINGLETON)
+        pmi_abort(exit_code, line);
+    _exit(exit_code);
+}
+
+static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int code,
+                          const char *fn)
+{
+    mpi_errhandler_t *e;
+
+    if (eh == MPI_ERRORS_RETURN)
+        return code;
+    if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_ABORT || eh == MPI_ERRHANDLER_NULL ||
+        mpi_state != MPI_STATE_INITIALIZED)
+        mpi_err_fatal(code, fn);
+    e = errh_get(eh);
+    if (e == NULL || e->fn == NULL)
+        mpi_err_fatal(code, fn);
+    switch (objtype) {
+    case MPI_OBJ_COMM:
+        ((MPI_Comm_errhandler_function *)(void *)e->fn)((MPI_Comm *)objhandle, &code);
+        break;
+    case MPI_OBJ_WIN:
+        ((MPI_Win_errhandler_function *)(void *)e->fn)((MPI_Win *)objhandle, &code);
+        break;
+    case MPI_OBJ_FILE:
+        ((MPI_File_errhandler_function *)(void *)e->fn)((MPI_File *)objhandle, &code);
+        break;
+    case MPI_OBJ_SESSION:
+        ((MPI_Session_errhandler_function *)(void *)e->fn)((MPI_Session *)objhandle, &code);
+        break;
+    default:
+        mpi_err_fatal(code, fn);
+    }
+    return code;
+}
+
+int mpi_err_raise_errh(MPI_Errhandler errh, int objtype, void *objhandle, int errclass,
+                       const char *fn, const char *fmt, ...)
+{
+    char detail[MPI_MAX_ERROR_STRING];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    return invoke_handler(errh, objtype, objhandle, mpi_err_code_new(errclass, fn, detail), fn);
+}
+
+int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
+{
+    char detail[MPI_MAX_ERROR_STRING];
+    va_list ap;
+    MPI_Comm h;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (comm == NULL)
+        comm = &mpi_comm_world_obj;
+    h = comm->handle;
+    return invoke_handler(comm->errhandler, MPI_OBJ_COMM, &h,
+                          mpi_err_code_new(errclass, fn, detail), fn);
+}
+
+int mpi_err_raise_code(mpi_comm_t *comm, int code, const char *fn)
+{
+    MPI_Comm h;
+    if (comm == NULL)
+        comm = &mpi_comm_world_obj;
+    h = comm->handle;
+    return invoke_handler(comm->errhandler, MPI_OBJ_COMM, &h, code, fn);
+}
+
+int mpi_err_class_of_status(canal_status_t st)
+{
+    switch (st) {
+    case CANAL_OK: return MPI_SUCCESS;
+    case CANAL_ERR_NOMEM: return MPI_ERR_NO_MEM;
+    case CANAL_ERR_ARG: return MPI_ERR_ARG;
+    case CANAL_ERR_TRUNCATE: return MPI_ERR_TRUNCATE;
+    case CANAL_ERR_IO: return MPI_ERR_OTHER;
+    case CANAL_ERR_UNSUPPORTED: return MPI_ERR_UNSUPPORTED_OPERATION;
+    case CANAL_ERR_PROTO: return MPI_ERR_INTERN;
+    case CANAL_ERR_INTERN: return MPI_ERR_INTERN;
+    case CANAL_ERR_PEER: return MPI_ERR_OTHER;
+    case CANAL_ERR_LIMIT: return MPI_ERR_OTHER;
+    case CANAL_ERR_NOTFOUND: return MPI_ERR_ARG;
+    case CANAL_ERR_TYPE: return MPI_ERR_TYPE;
+    case CANAL_ERR_OP: return MPI_ERR_OP;
+    case CANAL_ERR_PENDING: return MPI_ERR_PENDING;
+    case CANAL_ERR_TIMEOUT: return MPI_ERR_OTHER;
+    default: return MPI_ERR_OTHER;
+    }
+}
+
+int mpi_err_status(mpi_comm_t *comm, canal_status_t st, const char *fn)
+{
+    if (st >= 0)
+        return MPI_SUCCESS;
+    return mpi_err_raise(comm, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
+}
+
+int mpi_err_unimplemented(const char *fn)
+{
+    if (mpi_state != MPI_STATE_INITIALIZED) {
+        int code = mpi_err_code_new(MPI_ERR_UNSUPPORTED_OPERATION, fn, "");
+        fprintf(stderr, "[canal] %s is not implemented in Canal yet\n", fn);
+        return code;
+    }
+    return mpi_err_raise(NULL, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s is not implemented in Canal yet",
+                         fn);
+}
+
+int mpi_enter(const char *fn)
+{
+    if (__builtin_expect(mpi_state == MPI_STATE_INITIALIZED, 1))
+        return MPI_SUCCESS;
+    mpi_err_fatal(mpi_err_code_new(MPI_ERR_OTHER, fn,
+                                   mpi_state == MPI_STATE_PRE_INIT
+                                       ? "the MPI function was called before MPI_Init"
+                                       : "the MPI function was called after MPI_Finalize"),
+                  fn);
+}
+
+int mpi_errors_init(void)
+{
+    mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_ARE_FATAL, &errh_fatal);
+    mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_RETURN, &errh_return);
+    mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_ABORT, &errh_abort);
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- MPI functions */
+int PMPI_Error_class(int errorcode, int *errorclass)
+{
+    int cls = code_class(errorcode);
+    if (cls < 0 || errorclass == NULL)
+        return mpi_state == MPI_STATE_INITIALIZED
+                   ? mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_class",
+                                   "errorcode=%d is not a valid error code", errorcode)
+                   : MPI_ERR_ARG;
+    *errorclass = cls;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Error_class = PMPI_Error_class
+
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    const char *s = NULL;
+    int cls = code_class(errorcode);
+
+    if (string == NULL || resultlen == NULL || cls < 0)
+        return mpi_state == MPI_STATE_INITIALIZED
+                   ? mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_string",
+                                   "errorcode=%d is not a valid error code", errorcode)
+                   : MPI_ERR_ARG;
+    pthread_mutex_lock(&err_lock);
+    if (errorcode >= DYN_BASE) {
+        s = dyn[errorcode - DYN_BASE].text ? dyn[errorcode - DYN_BASE].text : "";
+    } else if (errorcode > 0x7f) {
+        unsigned slot = (unsigned)errorcode >> 7;
+        if (slot < MSG_RING && msg_ring[slot].code == errorcode)
+            s = msg_ring[slot].text;
+    }
+    if (s == NULL)
+        s = class_string(cls) ? class_string(cls) : "Unknown error class";
+    snprintf(string, MPI_MAX_ERROR_STRING, "%s", s);
+    pthread_mutex_unlock(&err_lock);
+    *resultlen = (int)strlen(string);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Error_string = PMPI_Error_string
+
+static int dyn_add(int cls, int *out)
+{
+    int v;
+    pthread_mutex_lock(&err_lock);
+    if (ndyn + 1 >= DYN_MAX) {
+        pthread_mutex_unlock(&err_lock);
+        return -1;
+    }
+    v = ++ndyn;
+    dyn[v].cls = cls < 0 ? DYN_BASE + v : cls;
+    dyn[v].text = NULL;
+    pthread_mutex_unlock(&err_lock);
+    *out = DYN_BASE + v;
+    return 0;
+}
+
+int mpi_err_lastusedcode(void) { return ndyn ? DYN_BASE + ndyn : MPI_ERR_LASTCODE; }
+
+int PMPI_Add_error_class(int *errorclass)
+{
+    static const char fn[] = "MPI_Add_error_class";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (errorclass == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errorclass is NULL");
+    if (dyn_add(-1, errorclass) < 0)
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "no more than %d user error classes/codes",
+                             DYN_MAX - 1);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Add_error_class = PMPI_Add_error_class
+
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    static const char fn[] = "MPI_Add_error_code";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (errorcode == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errorcode is NULL");
+    if (code_class(errorclass) != errorclass || (errorclass < DYN_BASE && !class_string(errorclass)))
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errorclass=%d is not an error class",
+                             errorclass);
+    if (dyn_add(errorclass, errorcode) < 0)
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "no more than %d user error classes/codes",
+                             DYN_MAX - 1);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Add_error_code = PMPI_Add_error_code
+
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    static const char fn[] = "MPI_Add_error_string";
+    int err = mpi_enter(fn);
+    char *copy;
+    if (err)
+        return err;
+    if (string == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "string is NULL");
+    if (strlen(string) >= MPI_MAX_ERROR_STRING)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "string is longer than MPI_MAX_ERROR_STRING-1");
+    if (errorcode < DYN_BASE || errorcode - DYN_BASE > ndyn)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "errorcode=%d was not created by MPI_Add_error_class/code", errorcode);
+    copy = strdup(string);
+    if (copy == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    pthread_mutex_lock(&err_lock);
+    free(dyn[errorcode - DYN_BASE].text);
+    dyn[errorcode - DYN_BASE].text = copy;
+    pthread_mutex_unlock(&err_lock);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Add_error_string = PMPI_Add_error_string
+
+
+static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const char *fn)
+{
+    mpi_errhandler_t *e;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (f == NULL || out == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", f == NULL ? "function" : "errhandler");
+    e = malloc(sizeof *e);
+    if (e == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    e->objtype = objtype;
+    e->fn = f;
+    e->refcount = 1;
+    *out = mpi_handle_new(MPI_OBJ_ERRHANDLER, e);
+    if (*out == 0) {
+        free(e);
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of handles");
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler)
+{
+    return errh_create(MPI_OBJ_COMM, (void (*)(void))f, errhandler, "MPI_Comm_create_errhandler");
+}
+#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
+
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *f, MPI_Errhandler *errhandler)
+{
+    return errh_create(MPI_OBJ_WIN, (void (*)(void))f, errhandler, "MPI_Win_create_errhandler");
+}
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *f, MPI_Errhandler *errhandler)
+{
+    return errh_create(MPI_OBJ_FILE, (void (*)(void))f, errhandler, "MPI_File_create_errhandler");
+}
+#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
+
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *f, MPI_Errhandler *errhandler)
+{
+    return errh_create(MPI_OBJ_SESSION, (void (*)(void))f, errhandler,
+                       "MPI_Session_create_errhandler");
+}
+#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+
+/* Take a reference on an error handler that is being attached to an object. */
+int mpi_errhandler_retain(MPI_Errhandler h, int objtype)
+{
+    mpi_errhandler_t *e = errh_get(h);
+    if (e == NULL)
+        return -1;
+    if (mpi_handle_kind(h) == MPI_HKIND_DIRECT) {
+        if (e->objtype != objtype)
+            return -1;
+        __atomic_add_fetch(&e->refcount, 1, __ATOMIC_RELAXED);
+    }
+    return 0;
+}
+
+void mpi_errhandler_release(MPI_Errhandler h)
+{
+    mpi_errhandler_t *e = errh_get(h);
+    if (e == NULL || mpi_handle_kind(h) != MPI_HKIND_DIRECT)
+        return;
+    if (__atomic_sub_fetch(&e->refcount, 1, __ATOMIC_ACQ_REL) == 0) {
+        mpi_handle_del(MPI_OBJ_ERRHANDLER, h);
+        free(e);
+    }
+}
+
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    static const char fn[] = "MPI_Errhandler_free";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (errhandler == NULL || errh_get(*errhandler) == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid error handler",
+                             errhandler ? (unsigned)*errhandler : 0u);
+    mpi_errhandler_release(*errhandler);
+    *errhandler = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    static const char fn[] = "MPI_Comm_set_errhandler";
+    mpi_comm_t *c = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if ((c = mpi_comm_get(comm)) == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
+                             (unsigned)comm);
+    if (mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) < 0)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn,
+                             "errhandler=%#x is not a valid communicator error handler",
+                             (unsigned)errhandler);
+    mpi_errhandler_release(c->errhandler);
+    c->errhandler = errhandler;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    static const char fn[] = "MPI_Comm_get_errhandler";
+    mpi_comm_t *c = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if ((c = mpi_comm_get(comm)) == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
+                             (unsigned)comm);
+    if (errhandler == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "errhandler is NULL");
+    mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
+    *errhandler = c->errhandler;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
+
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    static const char fn[] = "MPI_Comm_call_errhandler";
+    mpi_comm_t *c = NULL;
+    MPI_Comm h = comm;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if ((c = mpi_comm_get(comm)) == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
+                             (unsigned)comm);
+    invoke_handler(c->errhandler, MPI_OBJ_COMM, &h, errorcode, fn);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler

@@ -1,0 +1,152 @@
+/*
+ * Handle tables: MPICH-ABI integer handles <-> Canal objects, one table per
+ * object type. Builtin handles (kind 1) map through a small array indexed by
+ * the handle's low byte (checked against the full handle); created objects
+ * get direct handles (kind 2) whose index addresses a two-level table whose
+ * blocks never move, so lookups need no lock. Freed indices are reused.
+ * Requests do not live here: their handles come from the device's indices.
+ */
+#include "mpiimpl.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+enum { HBLOCK = 1024, HBLOCKS = 65536, HBUILTIN = 256 };
+
+typedef struct {
+    int handle;
+    void *obj;
+} builtin_slot_t;
+
+typedef struct {
+    builtin_slot_t builtin[HBUILTIN];
+    builtin_slot_t *extra;     /* builtins whose low byte collides */
+    int nextra;
+    void **blocks[HBLOCKS];
+    int next_index;            /* never-used indices start here */
+    int *free_list;            /* reusable indices */
+    int nfree, free_cap;
+} handle_table_t;
+
+static handle_table_t tables[MPI_OBJ_NTYPES];
+static pthread_mutex_t handle_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj)
+{
+    handle_table_t *t = &tables[objtype];
+    builtin_slot_t *s = &t->builtin[h & 0xff];
+
+    if (s->handle == 0 || s->handle == h) {
+        s->handle = h;
+        s->obj = obj;
+        return;
+    }
+    t->extra = realloc(t->extra, sizeof *t->extra * (size_t)(t->nextra + 1));
+    if (t->extra == NULL)
+        abort(); /* only at MPI_Init, with a few hundred bytes */
+    t->extra[t->nextra].handle = h;
+    t->extra[t->nextra].obj = obj;
+    t->nextra++;
+}
+
+void *mpi_handle_get(mpi_objtype_t objtype, int h)
+{
+    handle_table_t *t;
+    int idx;
+    void **blk;
+
+    if (mpi_handle_objtype(h) != (int)objtype)
+        return NULL;
+    t = &tables[objtype];
+    switch (mpi_handle_kind(h)) {
+    case MPI_HKIND_BUILTIN:
+        if (t->builtin[h & 0xff].handle == h)
+            return t->builtin[h & 0xff].obj;
+        for (int i = 0; i < t->nextra; i++)
+            if (t->extra[i].handle == h)
+                return t->extra[i].obj;
+        return NULL;
+    case MPI_HKIND_DIRECT:
+        idx = mpi_handle_index(h);
+        if (idx / HBLOCK >= HBLOCKS)
+            return NULL;
+        blk = __atomic_load_n(&t->blocks[idx / HBLOCK], __ATOMIC_ACQUIRE);
+        return blk == NULL ? NULL : blk[idx % HBLOCK];
+    default:
+        return NULL;
+    }
+}
+
+void mpi_handle_reserve(mpi_objtype_t objtype, int h, void *obj)
+{
+    handle_table_t *t = &tables[objtype];
+    int idx = mpi_handle_index(h);
+
+    pthread_mutex_lock(&handle_lock);
+    if (t->blocks[idx / HBLOCK] == NULL)
+        t->blocks[idx / HBLOCK] = calloc(HBLOCK, sizeof(void *));
+    if (t->blocks[idx / HBLOCK] == NULL)
+        abort(); /* only at MPI_Init */
+    t->blocks[idx / HBLOCK][idx % HBLOCK] = obj;
+    if (t->next_index <= idx)
+        t->next_index = idx + 1;
+    pthread_mutex_unlock(&handle_lock);
+}
+
+int mpi_handle_new(mpi_objtype_t objtype, void *obj)
+{
+    handle_table_t *t = &tables[objtype];
+    int idx, h = 0;
+
+    pthread_mutex_lock(&handle_lock);
+    if (t->nfree > 0) {
+        idx = t->free_list[--t->nfree];
+    } else {
+        idx = t->next_index;
+        if (idx / HBLOCK >= HBLOCKS)
+            goto out_unlock;
+        if (t->blocks[idx / HBLOCK] == NULL) {
+            void **blk = calloc(HBLOCK, sizeof *blk);
+            if (blk == NULL)
+                goto out_unlock;
+            __atomic_store_n(&t->blocks[idx / HBLOCK], blk, __ATOMIC_RELEASE);
+        }
+        t->next_index++;
+    }
+    t->blocks[idx / HBLOCK][idx % HBLOCK] = obj;
+    h = mpi_handle_make(MPI_HKIND_DIRECT, objtype, idx);
+out_unlock:
+    pthread_mutex_unlock(&handle_lock);
+    return h;
+}
+
+void mpi_handle_del(mpi_objtype_t objtype, int h)
+{
+    handle_table_t *t = &tables[objtype];
+    int idx = mpi_handle_index(h);
+
+    if (mpi_handle_kind(h) != MPI_HKIND_DIRECT || mpi_handle_objtype(h) != (int)objtype)
+        return;
+    pthread_mutex_lock(&handle_lock);
+    if (t->blocks[idx / HBLOCK] != NULL && t->blocks[idx / HBLOCK][idx % HBLOCK] != NULL) {
+        t->blocks[idx / HBLOCK][idx % HBLOCK] = NULL;
+        if (t->nfree == t->free_cap) {
+            int cap = t->free_cap ? 2 * t->free_cap : 64;
+            int *fl = realloc(t->free_list, sizeof *fl * (size_t)cap);
+            if (fl == NULL)
+                goto out_unlock; /* the index is simply not reused */
+            t->free_list = fl;
+            t->free_cap = cap;
+        }
+        t->free_list[t->nfree++] = idx;
+    }
+out_unlock:
+    pthread_mutex_unlock(&handle_lock);
+}
+
+adi_request_t *mpi_request_get(MPI_Request h)
+{
+    if (mpi_handle_kind(h) != MPI_HKIND_DIRECT || mpi_handle_objtype(h) != MPI_OBJ_REQUEST)
+        return NULL;
+    return adi_request_at(mpi_handle_index(h));
+}

@@ -1,0 +1,269 @@
+/*
+ * Starting and ending MPI (MPI 4.0 chapter 11.2 and the environmental
+ * inquiries of chapter 9): MPI_Init(_thread), MPI_Finalize, MPI_Abort, the
+ * version and processor-name queries and the clock. MPI_Init brings the
+ * layers up bottom to top: logging and configuration, PMI, the builtin
+ * objects of mpi/, then the device with its channels.
+ */
+#include "mpiimpl.h"
+
+#include "common/cvar.h"
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+mpi_state_t mpi_state = MPI_STATE_PRE_INIT;
+int mpi_thread_level = MPI_THREAD_SINGLE;
+pmi_info_t mpi_pmi;
+static pthread_t main_thread;
+
+typedef struct init_hook {
+    int (*init)(void);
+    void (*finalize)(void);
+} init_hook_t;
+
+/* Layers above the device (collectives, RMA, ...) register here so that
+ * init.c need not know them; called in order at init, reversed at finalize. */
+enum { MAX_HOOKS = 16 };
+static init_hook_t hooks[MAX_HOOKS];
+static int nhooks;
+
+void mpi_register_hook(int (*init)(void), void (*finalize)(void))
+{
+    if (nhooks < MAX_HOOKS) {
+        hooks[nhooks].init = init;
+        hooks[nhooks].finalize = finalize;
+        nhooks++;
+    }
+}
+
+static void print_summary(void)
+{
+    char dev[2048];
+    adi_describe(dev, sizeof dev);
+    fprintf(stderr,
+            "canal: %s, %d ranks on %d node(s), %d on this node, thread level %d\n"
+            "canal: PMI: %s\n%s",
+            CANAL_VERSION, mpi_pmi.size, mpi_pmi.nnodes, mpi_pmi.local_size, mpi_thread_level,
+            pmi_describe(), dev);
+}
+
+static int init_common(int required, int *provided, const char *fn)
+{
+    canal_status_t st;
+    int code;
+
+    if (mpi_state != MPI_STATE_PRE_INIT) {
+        code = mpi_err_code_new(MPI_ERR_OTHER, fn,
+                                mpi_state == MPI_STATE_INITIALIZED ? "MPI is already initialized"
+                                                                   : "MPI was already finalized");
+        mpi_err_fatal(code, fn);
+    }
+    common_log_set_level((int)common_cvar_int("DEBUG"));
+    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
+        required = MPI_THREAD_MULTIPLE < required ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
+    mpi_thread_level = required;
+    main_thread = pthread_self();
+
+    st = pmi_init(&mpi_pmi);
+    if (st < 0) {
+        fprintf(stderr, "[canal] Fatal error in %s: cannot start: %s\n", fn, common_err_detail());
+        exit(1);
+    }
+    common_log_set_rank(mpi_pmi.rank);
+    mpi_errors_init();
+    mpi_dt_init();
+    if (mpi_comm_init_builtin() != MPI_SUCCESS) {
+        fprintf(stderr, "[canal:%d] Fatal error in %s: out of memory\n", mpi_pmi.rank, fn);
+        pmi_abort(1, "out of memory in MPI_Init");
+        exit(1);
+    }
+    st = adi_init(&mpi_pmi, mpi_thread_level == MPI_THREAD_MULTIPLE);
+    if (st < 0) {
+        fprintf(stderr, "[canal:%d] Fatal error in %s: cannot start the device: %s\n",
+                mpi_pmi.rank, fn, common_err_detail());
+        pmi_abort(1, "device initialization failed");
+        exit(1);
+    }
+    mpi_state = MPI_STATE_INITIALIZED;
+    for (int i = 0; i < nhooks; i++) {
+        if (hooks[i].init != NULL && (code = hooks[i].init()) != MPI_SUCCESS)
+            mpi_err_fatal(code, fn);
+    }
+    if (provided != NULL)
+        *provided = mpi_thread_level;
+    if (mpi_pmi.rank == 0 && common_cvar_bool("SUMMARY"))
+        print_summary();
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    const char *env = getenv("MPIR_CVAR_DEFAULT_THREAD_LEVEL");
+    int level = MPI_THREAD_SINGLE;
+    if (env != NULL && strcmp(env, "MPI_THREAD_MULTIPLE") == 0)
+        level = MPI_THREAD_MULTIPLE;
+    return init_common(level, NULL, "MPI_Init");
+}
+#pragma weak MPI_Init = PMPI_Init
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    return init_common(required, provided, "MPI_Init_thread");
+}
+#pragma weak MPI_Init_thread = PMPI_Init_thread
+
+int PMPI_Finalize(void)
+{
+    static const char fn[] = "MPI_Finalize";
+    canal_status_t st;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    for (int i = nhooks - 1; i >= 0; i--)
+        if (hooks[i].finalize != NULL)
+            hooks[i].finalize();
+    st = adi_finalize();
+    if (st < 0)
+        return mpi_err_status(NULL, st, fn);
+    mpi_comm_finalize_builtin();
+    mpi_state = MPI_STATE_FINALIZED;
+    pmi_finalize();
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Finalize = PMPI_Finalize
+
+int PMPI_Initialized(int *flag)
+{
+    if (flag == NULL)
+        return MPI_ERR_ARG;
+    *flag = mpi_state != MPI_STATE_PRE_INIT;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Initialized = PMPI_Initialized
+
+int PMPI_Finalized(int *flag)
+{
+    if (flag == NULL)
+        return MPI_ERR_ARG;
+    *flag = mpi_state == MPI_STATE_FINALIZED;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Finalized = PMPI_Finalized
+
+int PMPI_Query_thread(int *provided)
+{
+    static const char fn[] = "MPI_Query_thread";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (provided == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "provided is NULL");
+    *provided = mpi_thread_level;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Query_thread = PMPI_Query_thread
+
+int PMPI_Is_thread_main(int *flag)
+{
+    static const char fn[] = "MPI_Is_thread_main";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (flag == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "flag is NULL");
+    *flag = pthread_equal(pthread_self(), main_thread) != 0;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
+
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (version == NULL || subversion == NULL)
+        return MPI_ERR_ARG;
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Get_version = PMPI_Get_version
+
+/* The string starts "MPICH Version:" because tools (Julia's MPI.jl, mpi4py)
+ * recognise the MPICH ABI by that prefix; the lines after it say truthfully
+ * that this is Canal. */
+static const char library_version[] =
+    "MPICH Version:\t" MPICH_VERSION "\n"
+    "MPICH ABI:\tCanal implements the MPICH " MPICH_VERSION " ABI (libmpi.so.12); it is not MPICH\n"
+    "Canal Version:\t" CANAL_VERSION "\n"
+    "Canal Channels:\t" CANAL_CHANNELS "\n"
+    "Canal Configure:\t" CANAL_CONFIGURE_ARGS;
+
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (version == NULL || resultlen == NULL)
+        return MPI_ERR_ARG;
+    snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "%s", library_version);
+    *resultlen = (int)strlen(version);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Get_library_version = PMPI_Get_library_version
+
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    static const char fn[] = "MPI_Get_processor_name";
+    if (name == NULL || resultlen == NULL)
+        return mpi_state == MPI_STATE_INITIALIZED
+                   ? mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", name ? "resultlen" : "name")
+                   : MPI_ERR_ARG;
+    if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
+        snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");
+    name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
+
+double PMPI_Wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+#pragma weak MPI_Wtime = PMPI_Wtime
+
+double PMPI_Wtick(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+#pragma weak MPI_Wtick = PMPI_Wtick
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char msg[256];
+    int rank = mpi_state == MPI_STATE_INITIALIZED ? mpi_pmi.rank : 0;
+    int code = errorcode & 0xff;
+
+    snprintf(msg, sizeof msg, "MPI_Abort(comm=%#x, errorcode=%d) called by rank %d",
+             (unsigned)comm, errorcode, rank);
+    fprintf(stderr, "[canal:%d] %s\n", rank, msg);
+    fflush(stderr);
+    fflush(stdout);
+    if (mpi_state == MPI_STATE_INITIALIZED && mpi_pmi.kind != PMI_KIND_SINGLETON)
+        pmi_abort(code, msg);
+    _exit(code);
+}
+#pragma weak MPI_Abort = PMPI_Abort
+
+/* Profiling control: Canal has no built-in profiler, so levels are accepted
+ * and ignored, as the standard allows. */
+int PMPI_Pcontrol(const int level, ...)
+{
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Pcontrol = PMPI_Pcontrol

@@ -1,0 +1,230 @@
+/*
+ * What every file of mpi/ shares: the handle tables that map the MPICH-ABI
+ * integer handles to Canal's objects, the communicator object, the process
+ * state (initialized/finalized, thread level), and the one place where
+ * internal status codes become MPI error codes and error handlers run
+ * (mpi/errors.c). Only mpi/ includes this header.
+ *
+ * Handles follow MPICH's encoding: bits 31-30 kind (0 invalid, 1 builtin,
+ * 2 direct), bits 29-26 object type, low 26 bits an index.
+ *
+ * How an MPI function is written:
+ *     int PMPI_X(...)
+ *     {
+ *         static const char fn[] = "MPI_X";
+ *         int err = mpi_enter(fn);              // initialized? (raises if not)
+ *         if (err) return err;
+ *         ... check arguments, raising with
+ *             return mpi_err_raise(comm, MPI_ERR_RANK, fn, "dest=%d is not in [0, %d)", ...);
+ *         ... call the layers below; turn their canal_status_t into MPI errors with
+ *             return mpi_err_status(comm, st, fn);
+ *     }
+ *     #pragma weak MPI_X = PMPI_X
+ */
+#ifndef CANAL_MPIIMPL_H
+#define CANAL_MPIIMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+#include "adi/adi.h"
+#include "common/log.h"
+#include "common/status.h"
+#include "datatype/dt.h"
+#include "pmi/pmi.h"
+
+/* ---------------------------------------------------------------- handles */
+enum {
+    MPI_HKIND_INVALID = 0,
+    MPI_HKIND_BUILTIN = 1,
+    MPI_HKIND_DIRECT = 2,
+};
+
+typedef enum {
+    MPI_OBJ_COMM = 0x1,
+    MPI_OBJ_GROUP = 0x2,
+    MPI_OBJ_DATATYPE = 0x3,
+    MPI_OBJ_FILE = 0x4,
+    MPI_OBJ_ERRHANDLER = 0x5,
+    MPI_OBJ_OP = 0x6,
+    MPI_OBJ_INFO = 0x7,
+    MPI_OBJ_WIN = 0x8,
+    MPI_OBJ_KEYVAL = 0x9,
+    MPI_OBJ_ATTR = 0xa,
+    MPI_OBJ_REQUEST = 0xb,
+    MPI_OBJ_GREQ_CLASS = 0xc,
+    MPI_OBJ_SESSION = 0xd,
+    MPI_OBJ_MESSAGE = 0xe,
+    MPI_OBJ_NTYPES = 0x10,
+} mpi_objtype_t;
+
+static inline int mpi_handle_kind(int h) { return (int)(((unsigned)h >> 30) & 3u); }
+static inline int mpi_handle_objtype(int h) { return (int)(((unsigned)h >> 26) & 0xfu); }
+static inline int mpi_handle_index(int h) { return h & 0x03ffffff; }
+static inline int mpi_handle_make(int kind, int objtype, int index)
+{
+    return (int)(((unsigned)kind << 30) | ((unsigned)objtype << 26) | (unsigned)index);
+}
+
+/* Object of `objtype` named by handle h, or NULL if h is not a live handle of
+ * that type (builtin or created). */
+void *mpi_handle_get(mpi_objtype_t objtype, int h);
+/* Register a builtin handle (kind 1) for a static object. */
+void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj);
+/* A predefined object with a direct handle (MPICH's MPI_FLOAT_INT...). */
+void mpi_handle_reserve(mpi_objtype_t objtype, int h, void *obj);
+/* New direct handle for obj; returns the handle (never 0) or 0 when out of memory. */
+int mpi_handle_new(mpi_objtype_t objtype, void *obj);
+void mpi_handle_del(mpi_objtype_t objtype, int h);
+
+/* Requests: the handle is derived from the device request's index. */
+static inline MPI_Request mpi_request_handle(const adi_request_t *r)
+{
+    return mpi_handle_make(MPI_HKIND_DIRECT, MPI_OBJ_REQUEST, r->index);
+}
+adi_request_t *mpi_request_get(MPI_Request h); /* NULL if invalid */
+
+/* ---------------------------------------------------------------- objects */
+typedef struct mpi_group mpi_group_t; /* mpi/group.c */
+typedef struct mpi_attr mpi_attr_t;   /* mpi/attr.c */
+
+typedef struct mpi_comm {
+    MPI_Comm handle;
+    int refcount;
+    int context;             /* point to point; collectives use context + 1 */
+    int rank, size;          /* in the local group */
+    int is_inter;
+    /* Peers for point to point: the local group (intra) or the remote group
+     * (inter). peer_job_ranks == NULL means rank r is job rank r. */
+    int peer_size;
+    int *peer_job_ranks;
+    int *local_job_ranks;    /* local group -> job ranks, NULL = identity */
+    mpi_group_t *group;      /* local group (may be NULL until asked for) */
+    mpi_group_t *remote_group;
+    MPI_Errhandler errhandler;
+    char name[MPI_MAX_OBJECT_NAME];
+    mpi_attr_t *attrs;
+    MPI_Info info;
+    void *topo;              /* mpi/topo.c */
+    void *coll;              /* coll/ per-communicator state */
+    struct mpi_comm *local_comm; /* intercommunicators: the local intracomm for collectives */
+} mpi_comm_t;
+
+static inline int mpi_comm_peer_job_rank(const mpi_comm_t *c, int r)
+{
+    return c->peer_job_ranks != NULL ? c->peer_job_ranks[r] : r;
+}
+
+mpi_comm_t *mpi_comm_get(MPI_Comm h);   /* NULL if invalid */
+extern mpi_comm_t mpi_comm_world_obj;
+extern mpi_comm_t mpi_comm_self_obj;
+
+/* ---------------------------------------------------------------- state */
+typedef enum { MPI_STATE_PRE_INIT = 0, MPI_STATE_INITIALIZED, MPI_STATE_FINALIZED } mpi_state_t;
+extern mpi_state_t mpi_state;
+extern int mpi_thread_level;
+extern pmi_info_t mpi_pmi;
+
+/* MPI_SUCCESS if MPI is initialized and not finalized; otherwise reports
+ * "<fn> called before MPI_Init"/"after MPI_Finalize" fatally. */
+int mpi_enter(const char *fn);
+
+/* ---------------------------------------------------------------- errors */
+/* Build an error code of class `errclass` whose string is
+ * "<fn>: <class string>: <detail>", and invoke the error handler of comm
+ * (NULL: MPI_COMM_WORLD's, as MPICH does for calls without an object).
+ * Returns the error code for the call to return. */
+int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Invoke comm's handler for an existing error code. */
+int mpi_err_raise_code(mpi_comm_t *comm, int code, const char *fn);
+/* Same for windows, files and sessions (errhandler of that object). */
+int mpi_err_raise_errh(MPI_Errhandler errh, int objtype, void *objhandle, int errclass,
+                       const char *fn, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Convert a negative canal_status_t (with common_err_detail()) and raise it. */
+int mpi_err_status(mpi_comm_t *comm, canal_status_t st, const char *fn);
+int mpi_err_class_of_status(canal_status_t st);
+/* Create an error code for errclass + message without invoking a handler
+ * (for statuses of multi-request calls). */
+int mpi_err_code_new(int errclass, const char *fn, const char *detail);
+/* Error handlers attached to objects are reference counted. */
+int mpi_errhandler_retain(MPI_Errhandler h, int objtype);
+void mpi_errhandler_release(MPI_Errhandler h);
+int mpi_err_lastusedcode(void);
+/* MPI_File_close forgets the Fortran handle of the file (mpi/handles_f2c.c). */
+void mpi_file_f2c_forget(MPI_File fh);
+/* Register init/finalize functions of a module (collectives, RMA, ...). */
+void mpi_register_hook(int (*init)(void), void (*finalize)(void));
+/* The stub of every function that is not implemented yet. */
+int mpi_err_unimplemented(const char *fn);
+/* Print "Fatal error in <fn>..." and abort the job with a non-zero code. */
+_Noreturn void mpi_err_fatal(int code, const char *fn);
+
+/* ---------------------------------------------------------------- datatypes */
+/* The engine type behind a datatype handle, or NULL if invalid/null. */
+dt_type_t *mpi_dt_get(MPI_Datatype h);
+/* Check (datatype, count) at the boundary: committed, valid, count >= 0. */
+int mpi_check_dt(mpi_comm_t *comm, MPI_Datatype h, const char *fn, dt_type_t **dt_out);
+void mpi_dt_init(void);
+/* The handle of a builtin engine type (MPI_DATATYPE_NULL if none). */
+MPI_Datatype mpi_dt_builtin_handle(dt_builtin_t kind);
+
+/* ---------------------------------------------------------------- cross-file services */
+/* Reductions (mpi/op.c): apply op to count elements of datatype,
+ * inout[i] = in[i] op inout[i], for builtin and user-defined operations.
+ * Returns an MPI error class on failure (op not defined for the type). */
+int mpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Datatype datatype);
+int mpi_op_is_commutative(MPI_Op op);
+int mpi_op_valid(MPI_Op op);
+/* Attribute list of a datatype (mpi/type.c), for mpi/attr.c. NULL if invalid. */
+mpi_attr_t **mpi_type_attr_list(MPI_Datatype h);
+/* Copy attributes on dup (calls copy callbacks) and delete them on free
+ * (calls delete callbacks) -- mpi/attr.c. objtype: MPI_OBJ_COMM/DATATYPE/WIN. */
+int mpi_attr_dup_all(int objtype, int old_handle, mpi_attr_t *src, mpi_attr_t **dst_out);
+int mpi_attr_delete_all(int objtype, int handle, mpi_attr_t **list);
+/* Process topologies (mpi/topo.c): neighbours of comm for neighbourhood
+ * collectives in the order the standard defines; arrays owned by the topology.
+ * Returns MPI_ERR_TOPOLOGY class if comm has no topology. */
+int mpi_topo_neighbors(mpi_comm_t *c, int *indegree, const int **sources, int *outdegree,
+                       const int **destinations);
+/* Context ids (mpi/comm.c): agree on a fresh context (and context+1) among
+ * the members of parent (collective over parent). */
+int mpi_comm_context_alloc(mpi_comm_t *parent, int *context_out);
+void mpi_comm_context_free(int context);
+
+/* ---------------------------------------------------------------- pt2pt */
+/* The largest tag (the MPI_TAG_UB attribute). */
+enum { MPI_CANAL_TAG_UB = 0x3fffffff };
+/* Argument checks shared by the point-to-point and collective fronts. */
+int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out);
+int mpi_check_count(mpi_comm_t *c, MPI_Count count, const char *fn);
+int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt,
+                  const char *fn);
+/* Wait for one request and release it as MPI_Wait does (persistent ones
+ * become inactive); fills st unless it is MPI_STATUS_IGNORE. Returns the
+ * MPI error of the operation (not raised). */
+int mpi_request_complete_one(adi_request_t *r, MPI_Request *handle, MPI_Status *st);
+/* A request that is already complete with an empty status (MPI_PROC_NULL). */
+adi_request_t *mpi_request_null_proc(adi_req_kind_t kind);
+
+/* Persistent operations other than point to point (collectives, partitioned):
+ * the request's mpi_ext points to a struct whose first member is a pointer to
+ * these operations. start() makes r->inner the active operation; release()
+ * frees mpi_ext when the persistent request is freed. */
+typedef struct {
+    int (*start)(adi_request_t *r, const char *fn);
+    void (*release)(adi_request_t *r);
+} mpi_persist_ops_t;
+
+/* ---------------------------------------------------------------- status */
+void mpi_status_set(MPI_Status *st, const adi_status_t *as);
+void mpi_status_set_empty(MPI_Status *st);
+size_t mpi_status_bytes(const MPI_Status *st);
+
+/* Module init/finalize hooks called by MPI_Init/MPI_Finalize in order. */
+int mpi_errors_init(void);
+int mpi_comm_init_builtin(void);
+void mpi_comm_finalize_builtin(void);
+
+#endif

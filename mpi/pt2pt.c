@@ -1,0 +1,1074 @@
+/*
+ * Point-to-point communication, the MPI front (MPI 4.0 chapter 3): argument
+ * checks, rank translation (communicator rank -> job rank for the device),
+ * MPI_PROC_NULL, the four send modes, buffered sends through the attached
+ * buffer, probes and matched probes, and persistent requests. Completion
+ * (MPI_Wait and friends) is in mpi/request.c. The large-count _c variants
+ * share one implementation with the int ones.
+ */
+#include "mpiimpl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- checks */
+int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out)
+{
+    mpi_comm_t *c = mpi_comm_get(h);
+    if (c == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
+                             (unsigned)h, h == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int mpi_check_count(mpi_comm_t *c, MPI_Count count, const char *fn)
+{
+    if (count < 0)
+        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "count=%lld is negative", (long long)count);
+    return MPI_SUCCESS;
+}
+
+int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt, const char *fn)
+{
+    if (buf == NULL && count > 0 && mpi_handle_kind(dt) == MPI_HKIND_BUILTIN)
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "buf is NULL with count=%lld", (long long)count);
+    return MPI_SUCCESS;
+}
+
+static int check_send_args(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                           int dest, int tag, const char *fn, dt_type_t **dt_out)
+{
+    int err;
+    if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, dt_out)) ||
+        (err = mpi_check_buf(c, buf, count, datatype, fn)))
+        return err;
+    if (dest != MPI_PROC_NULL && (dest < 0 || dest >= c->peer_size))
+        return mpi_err_raise(c, MPI_ERR_RANK, fn, "dest=%d is not in [0, %d) or MPI_PROC_NULL",
+                             dest, c->peer_size);
+    if (tag < 0 || tag > MPI_CANAL_TAG_UB)
+        return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, MPI_TAG_UB=%d]", tag,
+                             MPI_CANAL_TAG_UB);
+    return MPI_SUCCESS;
+}
+
+static int check_recv_args(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                           int source, int tag, const char *fn, dt_type_t **dt_out)
+{
+    int err;
+    if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, dt_out)) ||
+        (err = mpi_check_buf(c, buf, count, datatype, fn)))
+        return err;
+    if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
+        (source < 0 || source >= c->peer_size))
+        return mpi_err_raise(c, MPI_ERR_RANK, fn,
+                             "source=%d is not in [0, %d), MPI_ANY_SOURCE or MPI_PROC_NULL",
+                             source, c->peer_size);
+    if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_CANAL_TAG_UB))
+        return mpi_err_raise(c, MPI_ERR_TAG, fn,
+                             "tag=%d is not in [0, MPI_TAG_UB=%d] or MPI_ANY_TAG", tag,
+                             MPI_CANAL_TAG_UB);
+    return MPI_SUCCESS;
+}
+
+adi_request_t *mpi_request_null_proc(adi_req_kind_t kind)
+{
+    adi_request_t *r = adi_request_alloc(kind);
+    if (r == NULL)
+        return NULL;
+    r->status.source = MPI_PROC_NULL;
+    r->status.tag = MPI_ANY_TAG;
+    r->status.bytes = 0;
+    adi_request_complete(r);
+    return r;
+}
+
+/* ---------------------------------------------------------------- buffered sends */
+/* The attached buffer is carved into segments, each a header followed by
+ * the packed message; a segment is reusable once its send completes. */
+typedef struct bseg {
+    struct bseg *next;
+    size_t size;              /* bytes after the header */
+    adi_request_t *req;       /* the send using it, NULL when free */
+} bseg_t;
+
+static char *bbuf;
+static size_t bbuf_size;
+static bseg_t *bseg_head;
+
+static void bsend_reclaim(void)
+{
+    adi_progress();
+    for (bseg_t *s = bseg_head; s != NULL; s = s->next) {
+        if (s->req != NULL && __atomic_load_n(&s->req->done, __ATOMIC_ACQUIRE)) {
+            adi_request_free(s->req);
+            s->req = NULL;
+        }
+    }
+    /* merge neighbouring free segments */
+    for (bseg_t *s = bseg_head; s != NULL && s->next != NULL;) {
+        if (s->req == NULL && s->next->req == NULL) {
+            s->size += sizeof(bseg_t) + s->next->size;
+            s->next = s->next->next;
+        } else {
+            s = s->next;
+        }
+    }
+}
+
+static bseg_t *bsend_alloc(size_t need)
+{
+    need = (need + 15) & ~(size_t)15;
+    bsend_reclaim();
+    for (bseg_t *s = bseg_head; s != NULL; s = s->next) {
+        if (s->req != NULL || s->size < need)
+            continue;
+        if (s->size >= need + sizeof(bseg_t) + 16) {
+            bseg_t *rest = (bseg_t *)((char *)(s + 1) + need);
+            rest->size = s->size - need - sizeof(bseg_t);
+            rest->req = NULL;
+            rest->next = s->next;
+            s->next = rest;
+            s->size = need;
+        }
+        return s;
+    }
+    return NULL;
+}
+
+static int bsend_start(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt, int dest,
+                       int tag, const char *fn, adi_request_t **req_out)
+{
+    size_t bytes = (size_t)count * dt_size(dt);
+    bseg_t *s;
+    dt_cursor_t cur;
+    canal_status_t st;
+
+    if (bbuf == NULL)
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
+                             "no buffer attached (MPI_Buffer_attach) for a %zu-byte buffered send",
+                             bytes);
+    s = bsend_alloc(bytes ? bytes : 1);
+    if (s == NULL)
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
+                             "the attached buffer (%zu bytes) has no room for %zu bytes + "
+                             "MPI_BSEND_OVERHEAD",
+                             bbuf_size, bytes);
+    dt_cursor_init(&cur, dt, (size_t)count);
+    dt_pack_next(&cur, buf, s + 1, bytes);
+    st = adi_isend(s + 1, bytes, dt_builtin(DT_BYTE), mpi_comm_peer_job_rank(c, dest), c->rank,
+                   tag, c->context, ADI_MODE_STANDARD, &s->req);
+    if (st < 0)
+        return mpi_err_status(c, st, fn);
+    if (req_out != NULL)
+        *req_out = mpi_request_null_proc(ADI_REQ_SEND); /* the user's request is done at once */
+    return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    static const char fn[] = "MPI_Buffer_attach";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (size < 0)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size=%d is negative", size);
+    if (buffer == NULL && size > 0)
+        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "buffer is NULL");
+    if (bbuf != NULL)
+        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "a buffer is already attached");
+    if ((size_t)size < sizeof(bseg_t) + 16)
+        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn,
+                             "size=%d is smaller than MPI_BSEND_OVERHEAD", size);
+    /* keep segments aligned */
+    bbuf = (char *)(((uintptr_t)buffer + 15) & ~(uintptr_t)15);
+    bbuf_size = (size_t)size - (size_t)(bbuf - (char *)buffer);
+    bseg_head = (bseg_t *)bbuf;
+    bseg_head->next = NULL;
+    bseg_head->size = bbuf_size - sizeof(bseg_t);
+    bseg_head->req = NULL;
+    bbuf = buffer; /* what detach returns */
+    bbuf_size = (size_t)size;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
+
+static int bsend_all_done(void *arg)
+{
+    (void)arg;
+    bsend_reclaim();
+    for (bseg_t *s = bseg_head; s != NULL; s = s->next)
+        if (s->req != NULL)
+            return 0;
+    return 1;
+}
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    static const char fn[] = "MPI_Buffer_detach";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (buffer_addr == NULL || size == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", size ? "buffer_addr" : "size");
+    if (bbuf == NULL) {
+        *(void **)buffer_addr = NULL;
+        *size = 0;
+        return MPI_SUCCESS;
+    }
+    adi_wait_until(bsend_all_done, NULL);
+    *(void **)buffer_addr = bbuf;
+    *size = (int)bbuf_size;
+    bbuf = NULL;
+    bbuf_size = 0;
+    bseg_head = NULL;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
+
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    if (size > 0x7fffffff)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Buffer_attach_c",
+                             "size=%lld is larger than Canal's buffered-send limit of 2 GiB",
+                             (long long)size);
+    return PMPI_Buffer_attach(buffer, (int)size);
+}
+#pragma weak MPI_Buffer_attach_c = PMPI_Buffer_attach_c
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    int isize = 0, err = PMPI_Buffer_detach(buffer_addr, &isize);
+    if (err == MPI_SUCCESS && size != NULL)
+        *size = isize;
+    return err;
+}
+#pragma weak MPI_Buffer_detach_c = PMPI_Buffer_detach_c
+
+/* ---------------------------------------------------------------- sends */
+typedef enum { SEND_STD, SEND_SYNC, SEND_READY, SEND_BUF } send_kind_t;
+
+static const adi_send_mode_t adi_mode_of[] = {ADI_MODE_STANDARD, ADI_MODE_SYNC, ADI_MODE_READY,
+                                              ADI_MODE_STANDARD};
+
+/* Start a send of any mode; *req_out is the started request. */
+static int send_start(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, send_kind_t kind, const char *fn, adi_request_t **req_out)
+{
+    mpi_comm_t *c = NULL;
+    dt_type_t *dt = NULL;
+    canal_status_t st;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
+        (err = check_send_args(c, buf, count, datatype, dest, tag, fn, &dt)))
+        return err;
+    if (dest == MPI_PROC_NULL) {
+        *req_out = mpi_request_null_proc(ADI_REQ_SEND);
+        return *req_out ? MPI_SUCCESS : mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
+    }
+    if (kind == SEND_BUF)
+        return bsend_start(c, buf, count, dt, dest, tag, fn, req_out);
+    st = adi_isend(buf, (size_t)count, dt, mpi_comm_peer_job_rank(c, dest), c->rank, tag,
+                   c->context, adi_mode_of[kind], req_out);
+    if (st < 0)
+        return mpi_err_status(c, st, fn);
+    (*req_out)->owner_handle = comm;
+    return MPI_SUCCESS;
+}
+
+static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, send_kind_t kind, const char *fn)
+{
+    adi_request_t *r = NULL;
+    int err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
+    if (err != MPI_SUCCESS || r == NULL)
+        return err;
+    err = mpi_request_complete_one(r, NULL, MPI_STATUS_IGNORE);
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(mpi_comm_get(comm), err, fn);
+}
+
+static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int tag, MPI_Comm comm, send_kind_t kind, MPI_Request *request,
+                            const char *fn)
+{
+    adi_request_t *r = NULL;
+    int err;
+    if (request == NULL)
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+    err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
+    if (err != MPI_SUCCESS)
+        return err;
+    r->owner_handle = comm;
+    *request = mpi_request_handle(r);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_STD, "MPI_Send");
+}
+#pragma weak MPI_Send = PMPI_Send
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_STD, "MPI_Send_c");
+}
+#pragma weak MPI_Send_c = PMPI_Send_c
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, "MPI_Ssend");
+}
+#pragma weak MPI_Ssend = PMPI_Ssend
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, "MPI_Ssend_c");
+}
+#pragma weak MPI_Ssend_c = PMPI_Ssend_c
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_READY, "MPI_Rsend");
+}
+#pragma weak MPI_Rsend = PMPI_Rsend
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_READY, "MPI_Rsend_c");
+}
+#pragma weak MPI_Rsend_c = PMPI_Rsend_c
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_BUF, "MPI_Bsend");
+}
+#pragma weak MPI_Bsend = PMPI_Bsend
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_BUF, "MPI_Bsend_c");
+}
+#pragma weak MPI_Bsend_c = PMPI_Bsend_c
+
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_STD, request, "MPI_Isend");
+}
+#pragma weak MPI_Isend = PMPI_Isend
+int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_STD, request, "MPI_Isend_c");
+}
+#pragma weak MPI_Isend_c = PMPI_Isend_c
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, request, "MPI_Issend");
+}
+#pragma weak MPI_Issend = PMPI_Issend
+int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, request,
+                            "MPI_Issend_c");
+}
+#pragma weak MPI_Issend_c = PMPI_Issend_c
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_READY, request,
+                            "MPI_Irsend");
+}
+#pragma weak MPI_Irsend = PMPI_Irsend
+int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_READY, request,
+                            "MPI_Irsend_c");
+}
+#pragma weak MPI_Irsend_c = PMPI_Irsend_c
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_BUF, request, "MPI_Ibsend");
+}
+#pragma weak MPI_Ibsend = PMPI_Ibsend
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_BUF, request,
+                            "MPI_Ibsend_c");
+}
+#pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
+
+/* ---------------------------------------------------------------- receives */
+static int recv_start(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                      MPI_Comm comm, const char *fn, adi_request_t **req_out)
+{
+    mpi_comm_t *c = NULL;
+    dt_type_t *dt = NULL;
+    canal_status_t st;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
+        (err = check_recv_args(c, buf, count, datatype, source, tag, fn, &dt)))
+        return err;
+    if (source == MPI_PROC_NULL) {
+        *req_out = mpi_request_null_proc(ADI_REQ_RECV);
+        return *req_out ? MPI_SUCCESS : mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
+    }
+    st = adi_irecv(buf, (size_t)count, dt, source, tag, c->context, req_out);
+    if (st < 0)
+        return mpi_err_status(c, st, fn);
+    (*req_out)->owner_handle = comm;
+    return MPI_SUCCESS;
+}
+
+static int recv_blocking(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Status *status, const char *fn)
+{
+    adi_request_t *r = NULL;
+    int err = recv_start(buf, count, datatype, source, tag, comm, fn, &r);
+    if (err != MPI_SUCCESS)
+        return err;
+    err = mpi_request_complete_one(r, NULL, status);
+    if (err != MPI_SUCCESS)
+        return mpi_err_raise_code(mpi_comm_get(comm), err, fn);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    return recv_blocking(buf, count, datatype, source, tag, comm, status, "MPI_Recv");
+}
+#pragma weak MPI_Recv = PMPI_Recv
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Status *status)
+{
+    return recv_blocking(buf, count, datatype, source, tag, comm, status, "MPI_Recv_c");
+}
+#pragma weak MPI_Recv_c = PMPI_Recv_c
+
+static int irecv_common(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                        MPI_Comm comm, MPI_Request *request, const char *fn)
+{
+    adi_request_t *r = NULL;
+    int err;
+    if (request == NULL)
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+    err = recv_start(buf, count, datatype, source, tag, comm, fn, &r);
+    if (err != MPI_SUCCESS)
+        return err;
+    r->owner_handle = comm;
+    *request = mpi_request_handle(r);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return irecv_common(buf, count, datatype, source, tag, comm, request, "MPI_Irecv");
+}
+#pragma weak MPI_Irecv = PMPI_Irecv
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return irecv_common(buf, count, datatype, source, tag, comm, request, "MPI_Irecv_c");
+}
+#pragma weak MPI_Irecv_c = PMPI_Irecv_c
+
+/* ---------------------------------------------------------------- sendrecv */
+static int sendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                           MPI_Status *status, const char *fn)
+{
+    adi_request_t *rr = NULL, *sr = NULL;
+    int err, serr;
+
+    if ((err = recv_start(recvbuf, recvcount, recvtype, source, recvtag, comm, fn, &rr)))
+        return err;
+    if ((err = send_start(sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STD, fn, &sr))) {
+        adi_cancel(rr);
+        mpi_request_complete_one(rr, NULL, MPI_STATUS_IGNORE);
+        return err;
+    }
+    serr = mpi_request_complete_one(sr, NULL, MPI_STATUS_IGNORE);
+    err = mpi_request_complete_one(rr, NULL, status);
+    if (err == MPI_SUCCESS)
+        err = serr;
+    if (err != MPI_SUCCESS)
+        return mpi_err_raise_code(mpi_comm_get(comm), err, fn);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                           recvtype, source, recvtag, comm, status, "MPI_Sendrecv");
+}
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                           recvtype, source, recvtag, comm, status, "MPI_Sendrecv_c");
+}
+#pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
+
+static int sendrecv_replace_common(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                   int sendtag, int source, int recvtag, MPI_Comm comm,
+                                   MPI_Status *status, const char *fn)
+{
+    mpi_comm_t *c = NULL;
+    dt_type_t *dt = NULL;
+    size_t bytes;
+    void *tmp;
+    dt_cursor_t cur;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
+        (err = check_send_args(c, buf, count, datatype, dest, sendtag, fn, &dt)) ||
+        (err = check_recv_args(c, buf, count, datatype, source, recvtag, fn, &dt)))
+        return err;
+    bytes = (size_t)count * dt_size(dt);
+    tmp = malloc(bytes ? bytes : 1);
+    if (tmp == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %zu bytes", bytes);
+    dt_cursor_init(&cur, dt, (size_t)count);
+    dt_pack_next(&cur, buf, tmp, bytes);
+    err = sendrecv_common(tmp, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
+                          source, recvtag, comm, status, fn);
+    free(tmp);
+    return err;
+}
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                   status, "MPI_Sendrecv_replace");
+}
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status)
+{
+    return sendrecv_replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                   status, "MPI_Sendrecv_replace_c");
+}
+#pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
+
+/* MPI_Isendrecv: a request that completes when both halves have. */
+typedef struct {
+    adi_request_t *send, *recv;
+    void *tmp;
+} isendrecv_t;
+
+static void isendrecv_part_done(adi_request_t *part, void *arg)
+{
+    adi_request_t *whole = arg;
+    isendrecv_t *x = whole->mpi_ext;
+    if (!__atomic_load_n(&x->send->done, __ATOMIC_ACQUIRE) ||
+        !__atomic_load_n(&x->recv->done, __ATOMIC_ACQUIRE))
+        return;
+    whole->status = x->recv->status;
+    if (whole->status.error == 0)
+        whole->status.error = x->send->status.error;
+    adi_request_free(x->send);
+    adi_request_free(x->recv);
+    free(x->tmp);
+    free(x);
+    whole->mpi_ext = NULL;
+    adi_request_complete(whole);
+}
+
+static int isendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                            MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                            MPI_Request *request, void *tmp, const char *fn)
+{
+    adi_request_t *whole, *rr = NULL, *sr = NULL;
+    isendrecv_t *x;
+    int err;
+
+    if (request == NULL)
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+    if ((err = recv_start(recvbuf, recvcount, recvtype, source, recvtag, comm, fn, &rr)))
+        return err;
+    if ((err = send_start(sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STD, fn, &sr))) {
+        adi_cancel(rr);
+        mpi_request_complete_one(rr, NULL, MPI_STATUS_IGNORE);
+        return err;
+    }
+    whole = adi_request_alloc(ADI_REQ_OTHER);
+    x = malloc(sizeof *x);
+    if (whole == NULL || x == NULL)
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_NO_MEM, fn, "no memory for a request");
+    x->send = sr;
+    x->recv = rr;
+    x->tmp = tmp;
+    whole->mpi_ext = x;
+    whole->owner_handle = comm;
+    *request = mpi_request_handle(whole);
+    adi_lock();
+    /* whichever completes last completes the whole */
+    if (!sr->done) {
+        sr->on_complete = isendrecv_part_done;
+        sr->on_complete_arg = whole;
+    }
+    if (!rr->done) {
+        rr->on_complete = isendrecv_part_done;
+        rr->on_complete_arg = whole;
+    }
+    if (sr->done && rr->done)
+        isendrecv_part_done(NULL, whole);
+    adi_unlock();
+    return MPI_SUCCESS;
+}
+
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                   int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    return isendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                            recvtype, source, recvtag, comm, request, NULL, "MPI_Isendrecv");
+}
+#pragma weak MPI_Isendrecv = PMPI_Isendrecv
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    return isendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                            recvtype, source, recvtag, comm, request, NULL, "MPI_Isendrecv_c");
+}
+#pragma weak MPI_Isendrecv_c = PMPI_Isendrecv_c
+
+static int isendrecv_replace_common(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                                    int sendtag, int source, int recvtag, MPI_Comm comm,
+                                    MPI_Request *request, const char *fn)
+{
+    mpi_comm_t *c = NULL;
+    dt_type_t *dt = NULL;
+    size_t bytes;
+    void *tmp;
+    dt_cursor_t cur;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
+        (err = check_send_args(c, buf, count, datatype, dest, sendtag, fn, &dt)))
+        return err;
+    bytes = (size_t)count * dt_size(dt);
+    tmp = malloc(bytes ? bytes : 1);
+    if (tmp == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %zu bytes", bytes);
+    dt_cursor_init(&cur, dt, (size_t)count);
+    dt_pack_next(&cur, buf, tmp, bytes);
+    err = isendrecv_common(tmp, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
+                           source, recvtag, comm, request, tmp, fn);
+    if (err != MPI_SUCCESS)
+        free(tmp);
+    return err;
+}
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    return isendrecv_replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                    request, "MPI_Isendrecv_replace");
+}
+#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return isendrecv_replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                    request, "MPI_Isendrecv_replace_c");
+}
+#pragma weak MPI_Isendrecv_replace_c = PMPI_Isendrecv_replace_c
+
+/* ---------------------------------------------------------------- probes */
+static int probe_args(int source, int tag, MPI_Comm comm, const char *fn, mpi_comm_t **c)
+{
+    int err;
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, c)))
+        return err;
+    if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
+        (source < 0 || source >= (*c)->peer_size))
+        return mpi_err_raise(*c, MPI_ERR_RANK, fn,
+                             "source=%d is not in [0, %d), MPI_ANY_SOURCE or MPI_PROC_NULL", source,
+                             (*c)->peer_size);
+    if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_CANAL_TAG_UB))
+        return mpi_err_raise(*c, MPI_ERR_TAG, fn, "tag=%d is not valid", tag);
+    return MPI_SUCCESS;
+}
+
+static void status_proc_null(MPI_Status *status)
+{
+    if (status != MPI_STATUS_IGNORE) {
+        adi_status_t as = {MPI_PROC_NULL, MPI_ANY_TAG, 0, 0, 0};
+        mpi_status_set(status, &as);
+    }
+}
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Iprobe";
+    mpi_comm_t *c = NULL;
+    adi_status_t as;
+    int err = probe_args(source, tag, comm, fn, &c);
+    if (err)
+        return err;
+    if (flag == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "flag is NULL");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    adi_iprobe(source, tag, c->context, flag, &as);
+    if (*flag && status != MPI_STATUS_IGNORE)
+        mpi_status_set(status, &as);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Iprobe = PMPI_Iprobe
+
+typedef struct {
+    int source, tag, context, flag;
+    adi_status_t as;
+    adi_message_t *msg;
+    int matched;
+} probe_wait_t;
+
+static int probe_pred(void *arg)
+{
+    probe_wait_t *p = arg;
+    adi_iprobe(p->source, p->tag, p->context, &p->flag, &p->as);
+    return p->flag;
+}
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Probe";
+    mpi_comm_t *c = NULL;
+    probe_wait_t p;
+    int err = probe_args(source, tag, comm, fn, &c);
+    if (err)
+        return err;
+    if (source == MPI_PROC_NULL) {
+        status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    memset(&p, 0, sizeof p);
+    p.source = source;
+    p.tag = tag;
+    p.context = c->context;
+    adi_wait_until(probe_pred, &p);
+    if (status != MPI_STATUS_IGNORE)
+        mpi_status_set(status, &p.as);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Probe = PMPI_Probe
+
+static MPI_Message message_handle(adi_message_t *m)
+{
+    return mpi_handle_new(MPI_OBJ_MESSAGE, m);
+}
+
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status)
+{
+    static const char fn[] = "MPI_Improbe";
+    mpi_comm_t *c = NULL;
+    adi_status_t as;
+    adi_message_t *m = NULL;
+    int err = probe_args(source, tag, comm, fn, &c);
+    if (err)
+        return err;
+    if (flag == NULL || message == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", flag ? "message" : "flag");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        *message = MPI_MESSAGE_NO_PROC;
+        status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    adi_improbe(source, tag, c->context, flag, &m, &as);
+    if (*flag) {
+        *message = message_handle(m);
+        if (status != MPI_STATUS_IGNORE)
+            mpi_status_set(status, &as);
+    }
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Improbe = PMPI_Improbe
+
+static int mprobe_pred(void *arg)
+{
+    probe_wait_t *p = arg;
+    adi_improbe(p->source, p->tag, p->context, &p->flag, &p->msg, &p->as);
+    return p->flag;
+}
+
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Mprobe";
+    mpi_comm_t *c = NULL;
+    probe_wait_t p;
+    int err = probe_args(source, tag, comm, fn, &c);
+    if (err)
+        return err;
+    if (message == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "message is NULL");
+    if (source == MPI_PROC_NULL) {
+        *message = MPI_MESSAGE_NO_PROC;
+        status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    memset(&p, 0, sizeof p);
+    p.source = source;
+    p.tag = tag;
+    p.context = c->context;
+    adi_wait_until(mprobe_pred, &p);
+    *message = message_handle(p.msg);
+    if (status != MPI_STATUS_IGNORE)
+        mpi_status_set(status, &p.as);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Mprobe = PMPI_Mprobe
+
+static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                         const char *fn, adi_request_t **req_out)
+{
+    adi_message_t *m;
+    dt_type_t *dt = NULL;
+    canal_status_t st;
+    int err;
+
+    if ((err = mpi_enter(fn)))
+        return err;
+    if (message == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "message is NULL");
+    if ((err = mpi_check_count(NULL, count, fn)) || (err = mpi_check_dt(NULL, datatype, fn, &dt)))
+        return err;
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        *req_out = mpi_request_null_proc(ADI_REQ_RECV);
+        *message = MPI_MESSAGE_NULL;
+        return MPI_SUCCESS;
+    }
+    m = mpi_handle_get(MPI_OBJ_MESSAGE, *message);
+    if (m == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "message=%#x is not a valid message",
+                             (unsigned)*message);
+    mpi_handle_del(MPI_OBJ_MESSAGE, *message);
+    *message = MPI_MESSAGE_NULL;
+    st = adi_imrecv(buf, (size_t)count, dt, m, req_out);
+    if (st < 0)
+        return mpi_err_status(NULL, st, fn);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status)
+{
+    adi_request_t *r = NULL;
+    int err = imrecv_common(buf, count, datatype, message, "MPI_Mrecv", &r);
+    if (err)
+        return err;
+    err = mpi_request_complete_one(r, NULL, status);
+    return err ? mpi_err_raise_code(NULL, err, "MPI_Mrecv") : err;
+}
+#pragma weak MPI_Mrecv = PMPI_Mrecv
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Status *status)
+{
+    adi_request_t *r = NULL;
+    int err = imrecv_common(buf, count, datatype, message, "MPI_Mrecv_c", &r);
+    if (err)
+        return err;
+    err = mpi_request_complete_one(r, NULL, status);
+    return err ? mpi_err_raise_code(NULL, err, "MPI_Mrecv_c") : err;
+}
+#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request)
+{
+    adi_request_t *r = NULL;
+    int err;
+    if (request == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Imrecv", "request is NULL");
+    err = imrecv_common(buf, count, datatype, message, "MPI_Imrecv", &r);
+    if (err == MPI_SUCCESS)
+        *request = mpi_request_handle(r);
+    return err;
+}
+#pragma weak MPI_Imrecv = PMPI_Imrecv
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                  MPI_Request *request)
+{
+    adi_request_t *r = NULL;
+    int err;
+    if (request == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Imrecv_c", "request is NULL");
+    err = imrecv_common(buf, count, datatype, message, "MPI_Imrecv_c", &r);
+    if (err == MPI_SUCCESS)
+        *request = mpi_request_handle(r);
+    return err;
+}
+#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
+
+/* ---------------------------------------------------------------- persistent */
+typedef struct {
+    int is_send;
+    send_kind_t kind;
+    void *buf;
+    MPI_Count count;
+    MPI_Datatype datatype;
+    int peer, tag;
+    MPI_Comm comm;
+} preq_args_t;
+
+static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype datatype, int peer,
+                           int tag, MPI_Comm comm, MPI_Request *request, int is_send,
+                           send_kind_t kind, const char *fn)
+{
+    mpi_comm_t *c = NULL;
+    dt_type_t *dt = NULL;
+    adi_request_t *r = NULL;
+    preq_args_t *a;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    err = is_send ? check_send_args(c, buf, count, datatype, peer, tag, fn, &dt)
+                  : check_recv_args(c, buf, count, datatype, peer, tag, fn, &dt);
+    if (err)
+        return err;
+    if (request == NULL)
+        return mpi_err_raise(c, MPI_ERR_REQUEST, fn, "request is NULL");
+    r = adi_request_alloc(is_send ? ADI_REQ_PREQ_SEND : ADI_REQ_PREQ_RECV);
+    a = malloc(sizeof *a);
+    if (r == NULL || a == NULL) {
+        free(a);
+        if (r)
+            adi_request_free(r);
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
+    }
+    a->is_send = is_send;
+    a->kind = kind;
+    a->buf = (void *)buf;
+    a->count = count;
+    a->datatype = datatype;
+    a->peer = peer;
+    a->tag = tag;
+    a->comm = comm;
+    r->mpi_ext = a;
+    r->owner_handle = comm;
+    r->status.source = MPI_ANY_SOURCE;
+    *request = mpi_request_handle(r);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_STD,
+                           "MPI_Send_init");
+}
+#pragma weak MPI_Send_init = PMPI_Send_init
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_STD,
+                           "MPI_Send_init_c");
+}
+#pragma weak MPI_Send_init_c = PMPI_Send_init_c
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_SYNC,
+                           "MPI_Ssend_init");
+}
+#pragma weak MPI_Ssend_init = PMPI_Ssend_init
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_SYNC,
+                           "MPI_Ssend_init_c");
+}
+#pragma weak MPI_Ssend_init_c = PMPI_Ssend_init_c
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_READY,
+                           "MPI_Rsend_init");
+}
+#pragma weak MPI_Rsend_init = PMPI_Rsend_init
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_READY,
+                           "MPI_Rsend_init_c");
+}
+#pragma weak MPI_Rsend_init_c = PMPI_Rsend_init_c
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_BUF,
+                           "MPI_Bsend_init");
+}
+#pragma weak MPI_Bsend_init = PMPI_Bsend_init
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_BUF,
+                           "MPI_Bsend_init_c");
+}
+#pragma weak MPI_Bsend_init_c = PMPI_Bsend_init_c
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, source, tag, comm, request, 0, SEND_STD,
+                           "MPI_Recv_init");
+}
+#pragma weak MPI_Recv_init = PMPI_Recv_init
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, source, tag, comm, request, 0, SEND_STD,
+                           "MPI_Recv_init_c");
+}
+#pragma weak MPI_Recv_init_c = PMPI_Recv_init_c
+
+/* Start one persistent point-to-point request (called by MPI_Start(all)). */
+int mpi_preq_start(adi_request_t *r, const char *fn)
+{
+    preq_args_t *a = r->mpi_ext;
+    adi_request_t *inner = NULL;
+    int err;
+
+    if (r->inner != NULL)
+        return mpi_err_raise(mpi_comm_get(a->comm), MPI_ERR_REQUEST, fn,
+                             "request %#x is already active", (unsigned)mpi_request_handle(r));
+    if (a->is_send)
+        err = send_start(a->buf, a->count, a->datatype, a->peer, a->tag, a->comm, a->kind, fn,
+                         &inner);
+    else
+        err = recv_start(a->buf, a->count, a->datatype, a->peer, a->tag, a->comm, fn, &inner);
+    if (err)
+        return err;
+    r->inner = inner;
+    return MPI_SUCCESS;
+}
+
+void mpi_preq_free_args(adi_request_t *r)
+{
+    free(r->mpi_ext);
+    r->mpi_ext = NULL;
+}

@@ -1,0 +1,833 @@
+/*
+ * Completion of requests (MPI 4.0 sections 3.7-3.9 and 13): MPI_Wait/Test
+ * and their any/some/all forms, MPI_Start(all), MPI_Request_free,
+ * MPI_Request_get_status, MPI_Cancel, status queries and setters, and
+ * generalized requests. A request handle is the device request's index, so
+ * looking one up costs an array access.
+ */
+#include "mpiimpl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mpi_preq_start(adi_request_t *r, const char *fn);
+void mpi_preq_free_args(adi_request_t *r);
+
+/* ---------------------------------------------------------------- status */
+static void status_set_bytes(MPI_Status *st, MPI_Count bytes, int cancelled)
+{
+    st->count_lo = (int)(bytes & 0xffffffff);
+    st->count_hi_and_cancelled = (int)(((bytes >> 32) << 1) | (cancelled ? 1 : 0));
+}
+
+size_t mpi_status_bytes(const MPI_Status *st)
+{
+    unsigned long long lo = (unsigned)st->count_lo;
+    unsigned long long hi = (unsigned)st->count_hi_and_cancelled >> 1;
+    return (size_t)(lo | (hi << 32));
+}
+
+void mpi_status_set(MPI_Status *st, const adi_status_t *as)
+{
+    if (st == MPI_STATUS_IGNORE || st == NULL)
+        return;
+    st->MPI_SOURCE = as->source;
+    st->MPI_TAG = as->tag;
+    status_set_bytes(st, (MPI_Count)as->bytes, as->cancelled);
+}
+
+void mpi_status_set_empty(MPI_Status *st)
+{
+    if (st == MPI_STATUS_IGNORE || st == NULL)
+        return;
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->MPI_ERROR = MPI_SUCCESS;
+    status_set_bytes(st, 0, 0);
+}
+
+/* ---------------------------------------------------------------- generalized */
+typedef struct {
+    MPI_Grequest_query_function *query;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel;
+    void *extra;
+} greq_t;
+
+/* ---------------------------------------------------------------- completion */
+static int req_is_done(adi_request_t *r)
+{
+    if (r->kind == ADI_REQ_PREQ_SEND || r->kind == ADI_REQ_PREQ_RECV ||
+        r->kind == ADI_REQ_PREQ_OTHER)
+        return r->inner == NULL || __atomic_load_n(&r->inner->done, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
+}
+
+static int op_error_code(adi_request_t *r)
+{
+    char detail[256];
+    if (r->status.error == 0)
+        return MPI_SUCCESS;
+    if (r->status.error == CANAL_ERR_TRUNCATE)
+        snprintf(detail, sizeof detail,
+                 "message from rank %d with tag %d had %zu bytes; the receive buffer holds %zu",
+                 r->status.source, r->status.tag, r->size, r->status.bytes);
+    else
+        snprintf(detail, sizeof detail, "the operation failed (%s)",
+                 common_status_name(r->status.error));
+    return mpi_err_code_new(r->status.error > 0 ? r->status.error
+                                                : mpi_err_class_of_status(r->status.error),
+                            "request completion", detail);
+}
+
+/* Request r is done (req_is_done): fill the status, release what must be
+ * released, and say whether the handle becomes MPI_REQUEST_NULL. */
+static int finish(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
+{
+    int err;
+
+    switch (r->kind) {
+    case ADI_REQ_PREQ_SEND:
+    case ADI_REQ_PREQ_RECV:
+    case ADI_REQ_PREQ_OTHER:
+        if (r->inner == NULL) {
+            mpi_status_set_empty(st);
+            return MPI_SUCCESS;
+        }
+        err = op_error_code(r->inner);
+        mpi_status_set(st, &r->inner->status);
+        adi_request_free(r->inner);
+        r->inner = NULL;
+        return err; /* persistent: the handle stays */
+    case ADI_REQ_GREQ: {
+        greq_t *g = r->mpi_ext;
+        MPI_Status tmp;
+        MPI_Status *sp = (st == MPI_STATUS_IGNORE || st == NULL) ? &tmp : st;
+        mpi_status_set_empty(sp);
+        err = g->query(g->extra, sp);
+        if (err == MPI_SUCCESS)
+            err = g->free_fn(g->extra);
+        free(g);
+        break;
+    }
+    default:
+        err = op_error_code(r);
+        mpi_status_set(st, &r->status);
+        break;
+    }
+    adi_request_free(r);
+    if (handle != NULL)
+        *handle = MPI_REQUEST_NULL;
+    return err;
+}
+
+static int wait_pred(void *arg) { return req_is_done(arg); }
+
+int mpi_request_complete_one(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
+{
+    if (!req_is_done(r))
+        adi_wait_until(wait_pred, r);
+    return finish(r, handle, st);
+}
+
+static int lookup(MPI_Request h, const char *fn, adi_request_t **out)
+{
+    adi_request_t *r = mpi_request_get(h);
+    if (r == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a valid request",
+                             (unsigned)h);
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+static mpi_comm_t *req_comm(adi_request_t *r)
+{
+    mpi_comm_t *c = r->owner_handle ? mpi_comm_get(r->owner_handle) : NULL;
+    return c;
+}
+
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Wait";
+    adi_request_t *r = NULL;
+    mpi_comm_t *c = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (request == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+    if (*request == MPI_REQUEST_NULL) {
+        mpi_status_set_empty(status);
+        return MPI_SUCCESS;
+    }
+    if ((err = lookup(*request, fn, &r)))
+        return err;
+    c = req_comm(r);
+    err = mpi_request_complete_one(r, request, status);
+    if (err) {
+        if (status != MPI_STATUS_IGNORE)
+            status->MPI_ERROR = err;
+        return mpi_err_raise_code(c, err, fn);
+    }
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Wait = PMPI_Wait
+
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Test";
+    adi_request_t *r = NULL;
+    mpi_comm_t *c = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (request == NULL || flag == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", request ? "flag" : "request");
+    if (*request == MPI_REQUEST_NULL) {
+        *flag = 1;
+        mpi_status_set_empty(status);
+        return MPI_SUCCESS;
+    }
+    if ((err = lookup(*request, fn, &r)))
+        return err;
+    if (!req_is_done(r))
+        adi_progress();
+    *flag = req_is_done(r);
+    if (!*flag)
+        return MPI_SUCCESS;
+    c = req_comm(r);
+    err = finish(r, request, status);
+    if (err) {
+        if (status != MPI_STATUS_IGNORE)
+            status->MPI_ERROR = err;
+        return mpi_err_raise_code(c, err, fn);
+    }
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Test = PMPI_Test
+
+/* Arrays of requests: validate once, NULL entries for MPI_REQUEST_NULL. */
+static int lookup_array(int count, MPI_Request reqs[], const char *fn, adi_request_t ***out)
+{
+    adi_request_t **rs;
+    if (count < 0)
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
+    if (count > 0 && reqs == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
+    rs = malloc(sizeof *rs * (size_t)(count ? count : 1));
+    if (rs == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for %d requests", count);
+    for (int i = 0; i < count; i++) {
+        if (reqs[i] == MPI_REQUEST_NULL) {
+            rs[i] = NULL;
+            continue;
+        }
+        rs[i] = mpi_request_get(reqs[i]);
+        if (rs[i] == NULL) {
+            free(rs);
+            return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
+                                 "array_of_requests[%d]=%#x is not a valid request", i,
+                                 (unsigned)reqs[i]);
+        }
+    }
+    *out = rs;
+    return MPI_SUCCESS;
+}
+
+static int is_inactive(adi_request_t *r)
+{
+    return r == NULL || ((r->kind == ADI_REQ_PREQ_SEND || r->kind == ADI_REQ_PREQ_RECV ||
+                          r->kind == ADI_REQ_PREQ_OTHER) &&
+                         r->inner == NULL);
+}
+
+typedef struct {
+    int count;
+    adi_request_t **rs;
+    int mode; /* 0 all, 1 any, 2 some */
+} multi_t;
+
+static int multi_pred(void *arg)
+{
+    multi_t *m = arg;
+    int active = 0;
+    for (int i = 0; i < m->count; i++) {
+        if (is_inactive(m->rs[i]))
+            continue;
+        active++;
+        if (req_is_done(m->rs[i])) {
+            if (m->mode != 0)
+                return 1;
+        } else if (m->mode == 0) {
+            return 0;
+        }
+    }
+    return m->mode == 0 ? 1 : active == 0;
+}
+
+static MPI_Status *status_at(MPI_Status statuses[], int i)
+{
+    return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], int test,
+                          int *flag, const char *fn)
+{
+    adi_request_t **rs = NULL;
+    multi_t m;
+    int err = mpi_enter(fn), any_err = 0;
+    mpi_comm_t *c = NULL;
+
+    if (err || (err = lookup_array(count, reqs, fn, &rs)))
+        return err;
+    m.count = count;
+    m.rs = rs;
+    m.mode = 0;
+    if (test) {
+        if (!multi_pred(&m)) {
+            adi_progress();
+            if (!multi_pred(&m)) {
+                *flag = 0;
+                free(rs);
+                return MPI_SUCCESS;
+            }
+        }
+        *flag = 1;
+    } else {
+        adi_wait_until(multi_pred, &m);
+    }
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = status_at(statuses, i);
+        if (rs[i] == NULL) {
+            mpi_status_set_empty(st);
+            continue;
+        }
+        if (c == NULL)
+            c = req_comm(rs[i]);
+        err = finish(rs[i], &reqs[i], st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = err;
+        if (err)
+            any_err = 1;
+    }
+    free(rs);
+    if (any_err)
+        return mpi_err_raise(c, MPI_ERR_IN_STATUS, fn,
+                             "one or more requests failed; see the MPI_ERROR field of the statuses");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    return waitall_common(count, array_of_requests, array_of_statuses, 0, NULL, "MPI_Waitall");
+}
+#pragma weak MPI_Waitall = PMPI_Waitall
+
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[])
+{
+    if (flag == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
+    return waitall_common(count, array_of_requests, array_of_statuses, 1, flag, "MPI_Testall");
+}
+#pragma weak MPI_Testall = PMPI_Testall
+
+static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status *status, int test,
+                          int *flag, const char *fn)
+{
+    adi_request_t **rs = NULL;
+    multi_t m;
+    int err = mpi_enter(fn);
+
+    if (err)
+        return err;
+    if (index == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "index is NULL");
+    if ((err = lookup_array(count, reqs, fn, &rs)))
+        return err;
+    m.count = count;
+    m.rs = rs;
+    m.mode = 1;
+    if (test) {
+        if (!multi_pred(&m))
+            adi_progress();
+        *flag = multi_pred(&m);
+        if (!*flag) {
+            free(rs);
+            return MPI_SUCCESS;
+        }
+    } else {
+        adi_wait_until(multi_pred, &m);
+    }
+    *index = MPI_UNDEFINED;
+    mpi_status_set_empty(status);
+    for (int i = 0; i < count; i++) {
+        if (is_inactive(rs[i]) || !req_is_done(rs[i]))
+            continue;
+        mpi_comm_t *c = req_comm(rs[i]);
+        *index = i;
+        err = finish(rs[i], &reqs[i], status);
+        free(rs);
+        if (err) {
+            if (status != MPI_STATUS_IGNORE)
+                status->MPI_ERROR = err;
+            return mpi_err_raise_code(c, err, fn);
+        }
+        return MPI_SUCCESS;
+    }
+    free(rs);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    return waitany_common(count, array_of_requests, index, status, 0, NULL, "MPI_Waitany");
+}
+#pragma weak MPI_Waitany = PMPI_Waitany
+
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                 MPI_Status *status)
+{
+    if (flag == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Testany", "flag is NULL");
+    return waitany_common(count, array_of_requests, index, status, 1, flag, "MPI_Testany");
+}
+#pragma weak MPI_Testany = PMPI_Testany
+
+static int waitsome_common(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                           MPI_Status statuses[], int test, const char *fn)
+{
+    adi_request_t **rs = NULL;
+    multi_t m;
+    int err = mpi_enter(fn), any_err = 0, n = 0, active = 0;
+    mpi_comm_t *c = NULL;
+
+    if (err)
+        return err;
+    if (outcount == NULL || (incount > 0 && indices == NULL))
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                             outcount ? "array_of_indices" : "outcount");
+    if ((err = lookup_array(incount, reqs, fn, &rs)))
+        return err;
+    m.count = incount;
+    m.rs = rs;
+    m.mode = 2;
+    if (test)
+        adi_progress();
+    else
+        adi_wait_until(multi_pred, &m);
+    for (int i = 0; i < incount; i++) {
+        if (is_inactive(rs[i]))
+            continue;
+        active++;
+        if (!req_is_done(rs[i]))
+            continue;
+        if (c == NULL)
+            c = req_comm(rs[i]);
+        MPI_Status *st = status_at(statuses, n);
+        err = finish(rs[i], &reqs[i], st);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = err;
+        if (err)
+            any_err = 1;
+        indices[n++] = i;
+    }
+    free(rs);
+    *outcount = active == 0 ? MPI_UNDEFINED : n;
+    if (any_err)
+        return mpi_err_raise(c, MPI_ERR_IN_STATUS, fn,
+                             "one or more requests failed; see the MPI_ERROR field of the statuses");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return waitsome_common(incount, array_of_requests, outcount, array_of_indices,
+                           array_of_statuses, 0, "MPI_Waitsome");
+}
+#pragma weak MPI_Waitsome = PMPI_Waitsome
+
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return waitsome_common(incount, array_of_requests, outcount, array_of_indices,
+                           array_of_statuses, 1, "MPI_Testsome");
+}
+#pragma weak MPI_Testsome = PMPI_Testsome
+
+/* ---------------------------------------------------------------- start, free, cancel */
+static int start_one(adi_request_t *r, const char *fn)
+{
+    if (r->kind == ADI_REQ_PREQ_SEND || r->kind == ADI_REQ_PREQ_RECV)
+        return mpi_preq_start(r, fn);
+    if (r->kind == ADI_REQ_PREQ_OTHER) {
+        const mpi_persist_ops_t *ops = *(const mpi_persist_ops_t **)r->mpi_ext;
+        if (r->inner != NULL)
+            return mpi_err_raise(req_comm(r), MPI_ERR_REQUEST, fn, "request %#x is already active",
+                                 (unsigned)mpi_request_handle(r));
+        return ops->start(r, fn);
+    }
+    return mpi_err_raise(req_comm(r), MPI_ERR_REQUEST, fn, "request %#x is not persistent",
+                         (unsigned)mpi_request_handle(r));
+}
+
+int PMPI_Start(MPI_Request *request)
+{
+    static const char fn[] = "MPI_Start";
+    adi_request_t *r = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (request == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+    if ((err = lookup(*request, fn, &r)))
+        return err;
+    return start_one(r, fn);
+}
+#pragma weak MPI_Start = PMPI_Start
+
+int PMPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    static const char fn[] = "MPI_Startall";
+    adi_request_t **rs = NULL;
+    int err = mpi_enter(fn);
+    if (err || (err = lookup_array(count, array_of_requests, fn, &rs)))
+        return err;
+    for (int i = 0; i < count && err == MPI_SUCCESS; i++) {
+        if (rs[i] == NULL)
+            err = mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
+                                "array_of_requests[%d] is MPI_REQUEST_NULL", i);
+        else
+            err = start_one(rs[i], fn);
+    }
+    free(rs);
+    return err;
+}
+#pragma weak MPI_Startall = PMPI_Startall
+
+int PMPI_Request_free(MPI_Request *request)
+{
+    static const char fn[] = "MPI_Request_free";
+    adi_request_t *r = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (request == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+    if (*request == MPI_REQUEST_NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
+    if ((err = lookup(*request, fn, &r)))
+        return err;
+    switch (r->kind) {
+    case ADI_REQ_PREQ_SEND:
+    case ADI_REQ_PREQ_RECV:
+    case ADI_REQ_PREQ_OTHER:
+        if (r->inner != NULL) {
+            adi_lock();
+            if (r->inner->done)
+                adi_request_free(r->inner);
+            else
+                r->inner->user_freed = 1;
+            adi_unlock();
+        }
+        if (r->kind == ADI_REQ_PREQ_OTHER)
+            (*(const mpi_persist_ops_t **)r->mpi_ext)->release(r);
+        else
+            mpi_preq_free_args(r);
+        adi_request_free(r);
+        break;
+    case ADI_REQ_GREQ:
+        if (r->done) {
+            greq_t *g = r->mpi_ext;
+            err = g->free_fn(g->extra);
+            free(g);
+            adi_request_free(r);
+        } else {
+            r->user_freed = 1; /* free_fn runs in MPI_Grequest_complete */
+        }
+        break;
+    default:
+        adi_lock();
+        if (r->done)
+            adi_request_free(r);
+        else
+            r->user_freed = 1;
+        adi_unlock();
+        break;
+    }
+    *request = MPI_REQUEST_NULL;
+    return err;
+}
+#pragma weak MPI_Request_free = PMPI_Request_free
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    static const char fn[] = "MPI_Request_get_status";
+    adi_request_t *r = NULL, *op;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (flag == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "flag is NULL");
+    if (request == MPI_REQUEST_NULL) {
+        *flag = 1;
+        mpi_status_set_empty(status);
+        return MPI_SUCCESS;
+    }
+    if ((err = lookup(request, fn, &r)))
+        return err;
+    if (!req_is_done(r))
+        adi_progress();
+    *flag = req_is_done(r);
+    if (!*flag)
+        return MPI_SUCCESS;
+    if (is_inactive(r)) {
+        mpi_status_set_empty(status);
+        return MPI_SUCCESS;
+    }
+    op = r->inner != NULL ? r->inner : r;
+    if (r->kind == ADI_REQ_GREQ) {
+        greq_t *g = r->mpi_ext;
+        MPI_Status tmp;
+        return g->query(g->extra, status == MPI_STATUS_IGNORE ? &tmp : status);
+    }
+    mpi_status_set(status, &op->status);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Request_get_status = PMPI_Request_get_status
+
+int PMPI_Cancel(MPI_Request *request)
+{
+    static const char fn[] = "MPI_Cancel";
+    adi_request_t *r = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (request == NULL || *request == MPI_REQUEST_NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is %s",
+                             request ? "MPI_REQUEST_NULL" : "NULL");
+    if ((err = lookup(*request, fn, &r)))
+        return err;
+    if (r->kind == ADI_REQ_GREQ) {
+        greq_t *g = r->mpi_ext;
+        return g->cancel(g->extra, r->done);
+    }
+    if (r->inner != NULL)
+        r = r->inner;
+    else if (is_inactive(r))
+        return mpi_err_raise(req_comm(r), MPI_ERR_REQUEST, fn,
+                             "request %#x is an inactive persistent request", (unsigned)*request);
+    adi_cancel(r);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Cancel = PMPI_Cancel
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    static const char fn[] = "MPI_Test_cancelled";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (status == NULL || status == MPI_STATUS_IGNORE || flag == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE",
+                             flag ? "status" : "flag");
+    *flag = status->count_hi_and_cancelled & 1;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
+
+/* ---------------------------------------------------------------- status queries */
+static int get_count_common(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count,
+                            const char *fn)
+{
+    dt_type_t *dt = NULL;
+    size_t bytes, sz;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE",
+                             count ? "status" : "count");
+    if ((err = mpi_check_dt(NULL, datatype, fn, &dt)))
+        return err;
+    bytes = mpi_status_bytes(status);
+    sz = dt_size(dt);
+    if (sz == 0)
+        *count = bytes == 0 ? 0 : MPI_UNDEFINED;
+    else
+        *count = bytes % sz ? MPI_UNDEFINED : (MPI_Count)(bytes / sz);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPI_Count c = 0;
+    int err = get_count_common(status, datatype, &c, "MPI_Get_count");
+    if (err == MPI_SUCCESS)
+        *count = c > 0x7fffffff ? MPI_UNDEFINED : (int)c;
+    return err;
+}
+#pragma weak MPI_Get_count = PMPI_Get_count
+
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return get_count_common(status, datatype, count, "MPI_Get_count_c");
+}
+#pragma weak MPI_Get_count_c = PMPI_Get_count_c
+
+static int get_elements_common(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count,
+                               const char *fn)
+{
+    dt_type_t *dt = NULL;
+    size_t elements = 0;
+    canal_status_t st;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE",
+                             count ? "status" : "count");
+    if ((err = mpi_check_dt(NULL, datatype, fn, &dt)))
+        return err;
+    st = dt_count_elements(dt, mpi_status_bytes(status), &elements);
+    if (st < 0) {
+        *count = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    *count = (MPI_Count)elements;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPI_Count c = 0;
+    int err = get_elements_common(status, datatype, &c, "MPI_Get_elements");
+    if (err == MPI_SUCCESS)
+        *count = c > 0x7fffffff ? MPI_UNDEFINED : (int)c;
+    return err;
+}
+#pragma weak MPI_Get_elements = PMPI_Get_elements
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return get_elements_common(status, datatype, count, "MPI_Get_elements_x");
+}
+#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
+
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return get_elements_common(status, datatype, count, "MPI_Get_elements_c");
+}
+#pragma weak MPI_Get_elements_c = PMPI_Get_elements_c
+
+static int set_elements_common(MPI_Status *status, MPI_Datatype datatype, MPI_Count count,
+                               const char *fn)
+{
+    dt_type_t *dt = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
+    if (count < 0)
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%lld is negative", (long long)count);
+    if ((err = mpi_check_dt(NULL, datatype, fn, &dt)))
+        return err;
+    /* count is in elements of the primitive types that make up datatype */
+    {
+        size_t elems_per = 0, sz = dt_size(dt);
+        if (dt_count_elements(dt, sz, &elems_per) < 0 || elems_per == 0)
+            elems_per = 1;
+        status_set_bytes(status, (MPI_Count)((size_t)count * sz / elems_per),
+                         status->count_hi_and_cancelled & 1);
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+    return set_elements_common(status, datatype, count, "MPI_Status_set_elements");
+}
+#pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    return set_elements_common(status, datatype, count, "MPI_Status_set_elements_x");
+}
+#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    return set_elements_common(status, datatype, count, "MPI_Status_set_elements_c");
+}
+#pragma weak MPI_Status_set_elements_c = PMPI_Status_set_elements_c
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    static const char fn[] = "MPI_Status_set_cancelled";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
+    status->count_hi_and_cancelled = (status->count_hi_and_cancelled & ~1) | (flag ? 1 : 0);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
+
+/* ---------------------------------------------------------------- generalized requests */
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+    static const char fn[] = "MPI_Grequest_start";
+    adi_request_t *r = NULL;
+    greq_t *g;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (query_fn == NULL || free_fn == NULL || cancel_fn == NULL || request == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "a function or the request is NULL");
+    g = malloc(sizeof *g);
+    r = adi_request_alloc(ADI_REQ_GREQ);
+    if (g == NULL || r == NULL) {
+        free(g);
+        if (r)
+            adi_request_free(r);
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for a request");
+    }
+    g->query = query_fn;
+    g->free_fn = free_fn;
+    g->cancel = cancel_fn;
+    g->extra = extra_state;
+    r->mpi_ext = g;
+    *request = mpi_request_handle(r);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Grequest_start = PMPI_Grequest_start
+
+int PMPI_Grequest_complete(MPI_Request request)
+{
+    static const char fn[] = "MPI_Grequest_complete";
+    adi_request_t *r = NULL;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if ((err = lookup(request, fn, &r)))
+        return err;
+    if (r->kind != ADI_REQ_GREQ)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a generalized request",
+                             (unsigned)request);
+    if (r->user_freed) {
+        greq_t *g = r->mpi_ext;
+        err = g->free_fn(g->extra);
+        free(g);
+        adi_request_free(r);
+        return err;
+    }
+    adi_request_complete(r);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete

@@ -1,0 +1,524 @@
+/*
+ * Starting the ranks of a job on the local host: the environment of each
+ * process (-genv*, -env*, and the PMI variables Hydra sets), pipes for its
+ * output, a socketpair for PMI, CPU binding, and fork/exec. Each rank leads its
+ * own process group so that signals and teardown reach whatever it started.
+ * Called once by main() in mpiexec/mpiexec.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mpiexec/mpiexec.h"
+
+extern char **environ;
+
+/* Variables of an outer launcher must not reach the ranks: they would make the
+ * PMI client choose that launcher instead of us. */
+static int env_is_launcher(const char *kv)
+{
+    return strncmp(kv, "PMI_", 4) == 0 || strncmp(kv, "PMIX_", 5) == 0 ||
+           strncmp(kv, "CANAL_PMI_PARENT=", 17) == 0 || strncmp(kv, "CANAL_PMI_PREPUT_", 17) == 0 ||
+           strncmp(kv, "MPI_LOCALNRANKS=", 16) == 0 || strncmp(kv, "MPI_LOCALRANKID=", 16) == 0;
+}
+
+static int name_in_list(const char *kv, const char *list)
+{
+    size_t n = strcspn(kv, "=");
+    const char *p = list;
+    while (p != NULL && *p != '\0') {
+        size_t k = strcspn(p, ",");
+        if (k == n && strncmp(p, kv, n) == 0)
+            return 1;
+        p += k;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+/* Set NAME=value in env, replacing an earlier NAME. */
+static int env_set(mpx_env_t *env, const char *kv)
+{
+    size_t n = strcspn(kv, "=");
+    for (int i = 0; i < env->n; i++) {
+        if (strncmp(env->kv[i], kv, n) == 0 && env->kv[i][n] == '=') {
+            char *c = strdup(kv);
+            if (c == NULL)
+                return -1;
+            free(env->kv[i]);
+            env->kv[i] = c;
+            return 0;
+        }
+    }
+    {
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(n < 255 ? n : 255), kv);
+        return mpx_env_add(env, name, kv[n] == '=' ? kv + n + 1 : "");
+    }
+}
+
+/* The environment every rank of a segment shares. */
+static int segment_env(const mpx_opts_t *o, const mpx_segment_t *s, mpx_env_t *out)
+{
+    mpx_env_mode_t mode = s->env_mode != MPX_ENV_DEFAULT ? s->env_mode : o->genv_mode;
+    const char *list = s->env_mode == MPX_ENV_LIST ? s->envlist : o->genvlist;
+
+    memset(out, 0, sizeof *out);
+    for (char **e = environ; *e != NULL; e++) {
+        if (env_is_launcher(*e) || strchr(*e, '=') == NULL)
+            continue;
+        if (mode == MPX_ENV_NONE || (mode == MPX_ENV_LIST && !name_in_list(*e, list)))
+            continue;
+        if (env_set(out, *e) != 0)
+            return -1;
+    }
+    for (int i = 0; i < o->genv.n; i++)
+        if (env_set(out, o->genv.kv[i]) != 0)
+            return -1;
+    for (int i = 0; i < s->env.n; i++)
+        if (env_set(out, s->env.kv[i]) != 0)
+            return -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------ binding */
+
+/* CPU sets to bind to, one per slot, in the order ranks take them. */
+typedef struct {
+    int n;
+    cpu_set_t *sets;
+} bind_plan_t;
+
+static int read_int_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int v = -1;
+    if (f == NULL)
+        return -1;
+    if (fscanf(f, "%d", &v) != 1)
+        v = -1;
+    fclose(f);
+    return v;
+}
+
+static int bind_plan(const mpx_opts_t *o, bind_plan_t *plan)
+{
+    cpu_set_t allowed;
+    int cpus[CPU_SETSIZE], ncpu = 0;
+    int core_of[CPU_SETSIZE], pkg_of[CPU_SETSIZE];
+
+    plan->n = 0;
+    plan->sets = NULL;
+    if (o->bind == MPX_BIND_NONE)
+        return 0;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return -1;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        char path[128];
+        if (!CPU_ISSET(c, &allowed))
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", c);
+        core_of[ncpu] = read_int_file(path);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+                 c);
+        pkg_of[ncpu] = read_int_file(path);
+        if (core_of[ncpu] < 0)
+            core_of[ncpu] = c; /* no topology: every CPU is its own core */
+        cpus[ncpu++] = c;
+    }
+    if (ncpu == 0)
+        return -1;
+    plan->sets = calloc((size_t)ncpu, sizeof *plan->sets);
+    if (plan->sets == NULL)
+        return -1;
+    if (o->bind == MPX_BIND_HWTHREAD) {
+        for (int i = 0; i < ncpu; i++)
+            CPU_SET(cpus[i], &plan->sets[plan->n++]);
+    } else {
+        /* one set per (package, core), with all its allowed hardware threads */
+        int owner[CPU_SETSIZE];
+        for (int i = 0; i < ncpu; i++) {
+            owner[i] = -1;
+            for (int j = 0; j < i; j++)
+                if (core_of[j] == core_of[i] && pkg_of[j] == pkg_of[i]) {
+                    owner[i] = owner[j];
+                    break;
+                }
+            if (owner[i] < 0)
+                owner[i] = plan->n++;
+            CPU_SET(cpus[i], &plan->sets[owner[i]]);
+        }
+    }
+    if (o->map_by_socket && plan->n > 1) {
+        /* round-robin over packages: reorder slots by (index in package, package) */
+        cpu_set_t *sorted = calloc((size_t)plan->n, sizeof *sorted);
+        int *pkg = calloc((size_t)plan->n, sizeof *pkg), k = 0, maxpkg = 0;
+        if (sorted == NULL || pkg == NULL) {
+            free(sorted);
+            free(pkg);
+            return 0;
+        }
+        for (int s = 0; s < plan->n; s++) {
+            for (int i = 0; i < ncpu; i++)
+                if (CPU_ISSET(cpus[i], &plan->sets[s])) {
+                    pkg[s] = pkg_of[i] < 0 ? 0 : pkg_of[i];
+                    break;
+                }
+            if (pkg[s] > maxpkg)
+                maxpkg = pkg[s];
+        }
+        for (int round = 0; k < plan->n; round++)
+            for (int p = 0; p <= maxpkg; p++) {
+                int seen = 0;
+                for (int s = 0; s < plan->n; s++)
+                    if (pkg[s] == p && seen++ == round)
+                        sorted[k++] = plan->sets[s];
+            }
+        free(plan->sets);
+        free(pkg);
+        plan->sets = sorted;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ start */
+
+/* Expand %r, %h and %% in an output file pattern. */
+static void expand_pattern(const char *pat, int rank, const char *host, char *out, size_t len)
+{
+    size_t k = 0;
+    for (const char *p = pat; *p != '\0' && k + 1 < len; p++) {
+        char tmp[300];
+        const char *ins = NULL;
+        if (*p == '%' && p[1] == 'r') {
+            snprintf(tmp, sizeof tmp, "%d", rank);
+            ins = tmp;
+        } else if (*p == '%' && p[1] == 'h') {
+            ins = host;
+        } else if (*p == '%' && p[1] == '%') {
+            ins = "%";
+        }
+        if (ins != NULL) {
+            for (; *ins != '\0' && k + 1 < len; ins++)
+                out[k++] = *ins;
+            p++;
+        } else {
+            out[k++] = *p;
+        }
+    }
+    out[k] = '\0';
+}
+
+int mpx_program_exists(const char *argv0, const char *dir)
+{
+    char path[4096];
+    const char *pathenv;
+
+    if (strchr(argv0, '/') != NULL) {
+        if (argv0[0] != '/' && dir != NULL)
+            snprintf(path, sizeof path, "%s/%s", dir, argv0);
+        else
+            snprintf(path, sizeof path, "%s", argv0);
+        return access(path, X_OK) == 0;
+    }
+    pathenv = getenv("PATH");
+    if (pathenv == NULL)
+        pathenv = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = pathenv; *p != '\0';) {
+        size_t n = strcspn(p, ":");
+        struct stat sb;
+        snprintf(path, sizeof path, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", argv0);
+        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0)
+            return 1;
+        p += n;
+        if (*p == ':')
+            p++;
+    }
+    return 0;
+}
+
+/* In the child, after fork: become the process that exec's the program. */
+static void child_exec(mpx_job_t *job, mpx_rank_t *r, int pmi_child, int out_w, int err_w,
+                       int in_fd, char **envp, const cpu_set_t *cpus)
+{
+    const mpx_segment_t *s = &job->opts->segs[r->seg];
+    sigset_t none;
+
+    setpgid(0, 0);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* mpiexec forwards these itself, so the program starts with the defaults
+     * even when mpiexec was started with them ignored (a background job) */
+    {
+        static const int sigs[] = {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
+        for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+            signal(sigs[k], SIG_DFL);
+    }
+    if (in_fd != 0) {
+        dup2(in_fd, 0);
+        close(in_fd);
+    }
+    dup2(out_w, 1);
+    dup2(err_w, 2);
+    fcntl(pmi_child, F_SETFD, 0); /* the one fd the program inherits */
+    if (cpus != NULL && sched_setaffinity(0, sizeof *cpus, cpus) != 0)
+        fprintf(stderr, "mpiexec: %s: cannot bind: %s\n", mpx_rank_name(job, r),
+                strerror(errno));
+    if (s->wdir != NULL && chdir(s->wdir) != 0) {
+        fprintf(stderr, "mpiexec: %s: cannot change to directory '%s': %s\n",
+                mpx_rank_name(job, r), s->wdir, strerror(errno));
+        _exit(127);
+    }
+    execvpe(s->argv[0], s->argv, envp);
+    fprintf(stderr, "mpiexec: %s: cannot run '%s': %s\n", mpx_rank_name(job, r), s->argv[0],
+            strerror(errno));
+    _exit(127);
+}
+
+static int open_pattern_file(const char *pat, int rank, const char *host)
+{
+    char path[4096];
+    expand_pattern(pat, rank, host, path, sizeof path);
+    return open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+
+int mpx_job_add(mpx_job_t *job, int seg0, int size, const char *spawner)
+{
+    mpx_pmijob_t *pjs, *pj;
+    int seg = seg0, left;
+
+    if (job->nranks + size > 1000000) {
+        fprintf(stderr, "mpiexec: more than 1000000 processes requested\n");
+        return -1;
+    }
+    pjs = realloc(job->pjobs, (size_t)(job->npjobs + 1) * sizeof *pjs);
+    if (pjs == NULL)
+        return -1;
+    job->pjobs = pjs;
+    pj = &pjs[job->npjobs];
+    memset(pj, 0, sizeof *pj);
+    if (job->npjobs == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        snprintf(pj->kvsname, sizeof pj->kvsname, "canal_%.100s_%ld_%lx", job->hostname,
+                 (long)getpid(), (unsigned long)(ts.tv_sec * 1000003L + ts.tv_nsec));
+    } else {
+        snprintf(pj->kvsname, sizeof pj->kvsname, "%.200s_spawn%d", job->pjobs[0].kvsname,
+                 job->npjobs);
+    }
+    snprintf(pj->spawner, sizeof pj->spawner, "%s", spawner != NULL ? spawner : "");
+    pj->size = size;
+    pj->first = job->nranks;
+    pj->kvs = mpx_kvs_create();
+    snprintf(pj->mapping, sizeof pj->mapping, "(vector,(0,1,%d))", size);
+    if (pj->kvs == NULL || mpx_kvs_put(pj->kvs, "PMI_process_mapping", pj->mapping) != 0)
+        return -1;
+    if (job->nranks + size > job->ranks_cap) {
+        int cap = job->ranks_cap ? job->ranks_cap : 16;
+        mpx_rank_t **rs;
+        while (cap < job->nranks + size)
+            cap *= 2;
+        rs = realloc(job->ranks, (size_t)cap * sizeof *rs);
+        if (rs == NULL)
+            return -1;
+        job->ranks = rs;
+        job->ranks_cap = cap;
+    }
+    left = job->opts->segs[seg].nprocs;
+    for (int k = 0; k < size; k++) {
+        mpx_rank_t *r = calloc(1, sizeof *r);
+        if (r == NULL || (r->rd = malloc(sizeof *r->rd)) == NULL) {
+            free(r);
+            fprintf(stderr, "mpiexec: no memory for %d ranks\n", job->nranks + size);
+            return -1;
+        }
+        while (left == 0)
+            left = job->opts->segs[++seg].nprocs;
+        left--;
+        r->rank = k;
+        r->idx = job->nranks;
+        r->pj = job->npjobs;
+        r->seg = seg;
+        r->appnum = seg - seg0;
+        r->pmi_fd = r->out.fd = r->err.fd = -1;
+        r->out.to = 1;
+        r->err.to = 2;
+        r->pmi_version = 1;
+        pmi_wire_reader_init(r->rd, 1);
+        job->ranks[job->nranks++] = r;
+    }
+    return job->npjobs++;
+}
+
+/* Ranks that never started count as exited with status 127. */
+static void mark_unstarted(mpx_job_t *job, int pj)
+{
+    const mpx_pmijob_t *p = &job->pjobs[pj];
+    for (int i = p->first; i < p->first + p->size; i++) {
+        mpx_rank_t *r = job->ranks[i];
+        if (r->pid == 0 && !r->exited) {
+            r->exited = 1;
+            r->status = 127 << 8;
+            job->nexited++;
+        }
+    }
+}
+
+int mpx_launch(mpx_job_t *job, int pj)
+{
+    static bind_plan_t plan;
+    static int have_plan;
+    mpx_opts_t *o = job->opts;
+    mpx_pmijob_t *p = &job->pjobs[pj];
+    int seg_lo = job->ranks[p->first]->seg, seg_hi = job->ranks[p->first + p->size - 1]->seg;
+    mpx_env_t *segenv = calloc((size_t)(seg_hi - seg_lo + 1), sizeof *segenv);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int rc = 0;
+
+    if (segenv == NULL || devnull < 0)
+        goto fail;
+    for (int s = seg_lo; s <= seg_hi; s++) {
+        if (!mpx_program_exists(o->segs[s].argv[0], o->segs[s].wdir)) {
+            fprintf(stderr, "mpiexec: cannot find an executable '%s'%s%s\n", o->segs[s].argv[0],
+                    strchr(o->segs[s].argv[0], '/') ? "" : " in PATH",
+                    o->segs[s].wdir != NULL ? " (from -wdir)" : "");
+            goto fail;
+        }
+        if (segment_env(o, &o->segs[s], &segenv[s - seg_lo]) != 0)
+            goto fail;
+    }
+    if (!have_plan) {
+        if (bind_plan(o, &plan) != 0) {
+            fprintf(stderr, "mpiexec: cannot read the CPU topology for -bind-to\n");
+            goto fail;
+        }
+        have_plan = 1;
+    }
+    /* Output files named by a pattern start empty; ranks then append. */
+    for (int i = p->first; pj == 0 && i < p->first + p->size; i++) {
+        const char *pats[2] = {o->outpat, o->errpat};
+        for (int k = 0; k < 2; k++) {
+            char path[4096];
+            int fd;
+            if (pats[k] == NULL)
+                continue;
+            expand_pattern(pats[k], i, job->hostname, path, sizeof path);
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+            if (fd < 0) {
+                fprintf(stderr, "mpiexec: cannot create output file '%s': %s\n", path,
+                        strerror(errno));
+                goto fail;
+            }
+            close(fd);
+        }
+    }
+
+    for (int i = p->first; i < p->first + p->size && rc == 0; i++) {
+        mpx_rank_t *r = job->ranks[i];
+        mpx_env_t *base = &segenv[r->seg - seg_lo];
+        int sv[2], outp[2] = {-1, -1}, errp[2] = {-1, -1}, in_fd;
+        mpx_env_t env;
+        char num[32];
+        pid_t pid;
+
+        /* the segment's environment plus this rank's PMI variables */
+        env.n = base->n;
+        env.cap = base->n + 8;
+        env.kv = malloc((size_t)env.cap * sizeof(char *));
+        if (env.kv == NULL)
+            goto fail;
+        memcpy(env.kv, base->kv, (size_t)env.n * sizeof(char *));
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+            fprintf(stderr, "mpiexec: socketpair: %s\n", strerror(errno));
+            free(env.kv);
+            goto fail;
+        }
+        if (o->outpat != NULL)
+            outp[1] = open_pattern_file(o->outpat, i, job->hostname);
+        else if (pipe2(outp, O_CLOEXEC) != 0)
+            outp[1] = -1;
+        if (o->errpat != NULL)
+            errp[1] = open_pattern_file(o->errpat, i, job->hostname);
+        else if (pipe2(errp, O_CLOEXEC) != 0)
+            errp[1] = -1;
+        if (outp[1] < 0 || errp[1] < 0) {
+            fprintf(stderr, "mpiexec: cannot create the output of rank %d: %s\n", i,
+                    strerror(errno));
+            free(env.kv);
+            close(sv[0]);
+            close(sv[1]);
+            goto fail;
+        }
+        snprintf(num, sizeof num, "%d", r->rank);
+        mpx_env_add(&env, "PMI_RANK", num);
+        snprintf(num, sizeof num, "%d", p->size);
+        mpx_env_add(&env, "PMI_SIZE", num);
+        snprintf(num, sizeof num, "%d", sv[1]);
+        mpx_env_add(&env, "PMI_FD", num);
+        mpx_env_add(&env, "PMI_JOBID", p->kvsname);
+        snprintf(num, sizeof num, "%d", p->size);
+        mpx_env_add(&env, "MPI_LOCALNRANKS", num);
+        snprintf(num, sizeof num, "%d", r->rank);
+        mpx_env_add(&env, "MPI_LOCALRANKID", num);
+        if (pj > 0)
+            mpx_env_add(&env, "PMI_SPAWNED", "1");
+        in_fd = i == 0 && job->stdin_child >= 0 ? job->stdin_child : devnull;
+
+        pid = fork();
+        if (pid < 0) {
+            fprintf(stderr, "mpiexec: fork for rank %d: %s\n", i, strerror(errno));
+            rc = -1;
+        } else if (pid == 0) {
+            child_exec(job, r, sv[1], outp[1], errp[1], in_fd, env.kv,
+                       plan.n > 0 ? &plan.sets[i % plan.n] : NULL);
+        } else {
+            setpgid(pid, pid); /* also in the parent, so a kill right away reaches the group */
+            r->pid = pid;
+            r->pmi_fd = sv[0];
+            r->out.fd = outp[0];
+            r->err.fd = errp[0];
+            mpx_loop_add_rank(job, r);
+        }
+        close(sv[1]);
+        close(outp[1]);
+        close(errp[1]);
+        if (pid < 0) {
+            close(sv[0]);
+            close(outp[0]);
+            close(errp[0]);
+        }
+        /* free only the per-rank strings; the segment's are shared */
+        for (int k = base->n; k < env.n; k++)
+            free(env.kv[k]);
+        free(env.kv);
+    }
+    if (rc != 0)
+        goto fail;
+    goto done;
+fail:
+    rc = -1;
+    mark_unstarted(job, pj);
+done:
+    if (devnull >= 0)
+        close(devnull);
+    if (pj == 0 && job->stdin_child > 0) {
+        close(job->stdin_child);
+        job->stdin_child = -1;
+    }
+    for (int s = 0; segenv != NULL && s <= seg_hi - seg_lo; s++) {
+        for (int k = 0; k < segenv[s].n; k++)
+            free(segenv[s].kv[k]);
+        free(segenv[s].kv);
+    }
+    free(segenv);
+    return rc;
+}

@@ -1,0 +1,165 @@
+/*
+ * Shared declarations of Canal's mpiexec: the parsed command line
+ * (mpiexec/options.c), the job and its ranks (mpiexec/mpiexec.c runs the event
+ * loop, mpiexec/launch.c starts processes), the PMI-1/PMI-2 server
+ * (mpiexec/server.c) and its key-value store (mpiexec/kvs.c).
+ */
+#ifndef CANAL_MPIEXEC_H
+#define CANAL_MPIEXEC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "pmi/wire.h"
+
+/* ------------------------------------------------------------ options */
+
+/* A list of "NAME=value" strings (environment to set). */
+typedef struct {
+    char **kv;
+    int n, cap;
+} mpx_env_t;
+
+typedef enum { MPX_ENV_DEFAULT = 0, MPX_ENV_ALL, MPX_ENV_NONE, MPX_ENV_LIST } mpx_env_mode_t;
+typedef enum { MPX_BIND_NONE = 0, MPX_BIND_CORE, MPX_BIND_HWTHREAD } mpx_bind_t;
+
+/* One MPMD segment: "-n 2 -env K V ./prog args". */
+typedef struct {
+    int nprocs;
+    char **argv; /* NULL-terminated */
+    const char *wdir;
+    mpx_env_t env;
+    mpx_env_mode_t env_mode;
+    const char *envlist;
+} mpx_segment_t;
+
+typedef struct {
+    mpx_segment_t *segs;
+    int nsegs;
+    mpx_env_t genv;
+    mpx_env_mode_t genv_mode;
+    const char *genvlist;
+    int label;
+    const char *outpat, *errpat;
+    const char *wdir;
+    mpx_bind_t bind;
+    int map_by_socket;
+    int ppn;
+    int verbose;
+} mpx_opts_t;
+
+/* Parse argv. Returns 0 to run the job, 1 when the command was fully handled
+ * (--help, --version, -info: exit 0), or 2 after printing a usage error. */
+int mpx_options_parse(int argc, char **argv, mpx_opts_t *opts);
+int mpx_env_add(mpx_env_t *env, const char *name, const char *value);
+void mpx_print_help(void);
+
+/* ------------------------------------------------------------ job */
+
+/* Output of one stream of one rank, cut into whole lines before it is written. */
+typedef struct {
+    int fd;     /* read end of the pipe, -1 once closed */
+    int to;     /* 1 or 2: mpiexec's stdout or stderr */
+    char *buf;
+    size_t len, cap;
+} mpx_stream_t;
+
+/* A PMI-1 or PMI-2 spawn request being collected (PMI-1 sends one block of
+ * lines per command) or parsed: its key=value pairs in order. */
+typedef struct {
+    int n, cap;
+    char **key, **val;
+    size_t bytes;
+} mpx_spawn_req_t;
+
+typedef struct {
+    int rank;                  /* rank in its PMI job */
+    int idx;                   /* index in mpx_job_t.ranks: the epoll token */
+    int pj;                    /* its PMI job (0: started from the command line) */
+    int appnum, seg;
+    pid_t pid;
+    int pmi_fd;                /* server end of the socketpair, -1 once closed */
+    int pmi_version;           /* framing: 1 lines, 2 length-prefixed */
+    int in_mcmd;               /* inside a PMI-1 multi-line "mcmd=spawn" */
+    mpx_spawn_req_t *spawn;    /* PMI-1 spawn blocks received so far */
+    pmi_wire_reader_t *rd;
+    int pmi_wantw;             /* EPOLLOUT registered for pmi_fd */
+    char *outq;                /* replies not yet written (socket full) */
+    size_t outq_len, outq_cap;
+    int initialized, finalized, in_barrier, waiting_nodeattr;
+    char wait_key[256];        /* node attribute a PMI-2 getnodeattr waits for */
+    int exited, status;
+    mpx_stream_t out, err;
+} mpx_rank_t;
+
+/* A PMI job: the ranks that share a KVS and barriers. Job 0 comes from the
+ * command line, each spawn adds one. */
+typedef struct mpx_kvs mpx_kvs_t;
+typedef struct {
+    char kvsname[256];
+    char spawner[256];         /* kvsname of the job that spawned it, "" for job 0 */
+    int size;
+    int first;                 /* index of its rank 0 in mpx_job_t.ranks */
+    int barrier_count;
+    char mapping[64];
+    mpx_kvs_t *kvs;
+} mpx_pmijob_t;
+
+typedef struct {
+    mpx_opts_t *opts;
+    int nranks;                /* processes of all PMI jobs */
+    int ranks_cap;
+    mpx_rank_t **ranks;        /* stable addresses: spawns grow the array */
+    int npjobs;
+    mpx_pmijob_t *pjobs;
+    char hostname[256];
+    int nexited;
+    /* first failure decides the exit code */
+    int failed, exit_code;
+    int tearing_down;
+    int timed_out;
+    int stdin_child; /* what rank 0 reads: 0 our stdin, >0 a forwarding pipe, -1 /dev/null */
+} mpx_job_t;
+
+/* Stop the job: print why (once), signal every rank still running. */
+void mpx_job_fail(mpx_job_t *job, int rank, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void mpx_job_teardown(mpx_job_t *job);
+/* "rank 3" for the command line's job, "rank 1 of spawned job 2" otherwise. */
+const char *mpx_rank_name(const mpx_job_t *job, const mpx_rank_t *r);
+
+/* ------------------------------------------------------------ launch */
+
+/* Add a PMI job of `size` ranks running segments seg0.. (each segment's
+ * nprocs ranks in turn). Returns its index or -1. */
+int mpx_job_add(mpx_job_t *job, int seg0, int size, const char *spawner);
+/* Start the ranks of PMI job pj; 0 or -1 after printing why (ranks that
+ * could not start are marked exited with status 127). */
+int mpx_launch(mpx_job_t *job, int pj);
+/* Is argv0 an executable (relative to dir when it has a '/')? */
+int mpx_program_exists(const char *argv0, const char *dir);
+
+/* ------------------------------------------------------------ PMI server */
+
+/* Data arrived on (or the peer closed) the PMI socket of rank r. */
+void mpx_server_readable(mpx_job_t *job, mpx_rank_t *r);
+/* The socket of rank r can take more of its queued replies. */
+void mpx_server_writable(mpx_job_t *job, mpx_rank_t *r);
+/* A rank exited: barriers that can no longer complete end the job. */
+void mpx_server_rank_exited(mpx_job_t *job, mpx_rank_t *r);
+int mpx_server_init(mpx_job_t *job);
+
+/* ------------------------------------------------------------ KVS */
+
+mpx_kvs_t *mpx_kvs_create(void);
+/* 0, or -1 when the store is full (a runaway or hostile client). */
+int mpx_kvs_put(mpx_kvs_t *kvs, const char *key, const char *val);
+const char *mpx_kvs_get(const mpx_kvs_t *kvs, const char *key);
+int mpx_kvs_remove(mpx_kvs_t *kvs, const char *key);
+
+/* mpiexec/mpiexec.c: register interest in writing to a rank's PMI socket;
+ * watch the fds of a newly started rank. */
+void mpx_loop_want_write(mpx_job_t *job, mpx_rank_t *r, int want);
+void mpx_loop_add_rank(mpx_job_t *job, mpx_rank_t *r);
+
+#endif

@@ -1,0 +1,87 @@
+#!/bin/bash
+# runtests.sh: build the MPI test programs of test/mpi with an installed
+# Canal's mpicc and run them through its mpiexec, as the testlist files say.
+#
+# Usage: test/mpi/runtests.sh PREFIX [BUILDDIR] [FILTER-REGEX]
+#
+# A testlist line is:  program nprocs [key=value ...]
+#   expect=N      exit code the job must end with (default 0)
+#   output=TEXT   text the output must contain, ~ for a space (default "No Errors" when
+#                 expect is 0; nothing otherwise)
+#   timeout=S     seconds before the test counts as hung (default 60)
+#   env=K=V       environment for the job (may repeat)
+#   launcher=X    start with X instead of PREFIX/bin/mpiexec ("none" runs the
+#                 program directly: a singleton)
+# Lines starting with # are comments. Every testlist* file in test/mpi is read.
+# Prints one line per test and ends with "N passed, M failed".
+set -u
+PREFIX=$(cd "${1:?usage: runtests.sh PREFIX [BUILDDIR] [FILTER]}" && pwd)
+SRC=$(cd "$(dirname "$0")" && pwd)
+BUILD=${2:-$(mktemp -d /tmp/canal-tests.XXXXXX)}
+FILTER=${3:-}
+mkdir -p "$BUILD"
+MPICC="$PREFIX/bin/mpicc"
+MPIEXEC="$PREFIX/bin/mpiexec"
+pass=0
+fail=0
+failed=()
+
+compile() {  # program -> 0 if built
+    local p=$1
+    [ -x "$BUILD/$p" ] && [ "$BUILD/$p" -nt "$SRC/$p.c" ] && return 0
+    "$MPICC" -O1 -g -Wall -o "$BUILD/$p" "$SRC/$p.c" -lm > "$BUILD/$p.build.log" 2>&1
+}
+
+for list in "$SRC"/testlist*; do
+    [ -f "$list" ] || continue
+    while read -r prog np rest; do
+        case "$prog" in ''|'#'*) continue ;; esac
+        if [ -n "$FILTER" ] && ! [[ "$prog" =~ $FILTER ]]; then continue; fi
+        expect=0; output=; output_set=no; timeout=60; launcher=; envs=()
+        for kv in $rest; do
+            case "$kv" in
+                expect=*) expect=${kv#expect=} ;;
+                output=*) output=${kv#output=}; output=${output//\~/ }; output_set=yes ;;
+                timeout=*) timeout=${kv#timeout=} ;;
+                env=*) envs+=("${kv#env=}") ;;
+                launcher=*) launcher=${kv#launcher=} ;;
+            esac
+        done
+        [ $output_set = no ] && [ "$expect" = 0 ] && output="No Errors"
+        name="$prog -n $np"
+        if ! compile "$prog"; then
+            echo "FAIL $name (does not compile; see $BUILD/$prog.build.log)"
+            sed 's/^/    /' "$BUILD/$prog.build.log" | head -20
+            fail=$((fail + 1)); failed+=("$name"); continue
+        fi
+        log="$BUILD/$prog.n$np.log"
+        start=$(date +%s.%N)
+        if [ "$launcher" = none ]; then
+            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "./$prog") > "$log" 2>&1
+        else
+            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" ${launcher:-$MPIEXEC} -n "$np" "./$prog") > "$log" 2>&1
+        fi
+        rc=$?
+        secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
+        ok=yes
+        why=
+        if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then ok=no; why="hung (killed after ${timeout}s)"
+        elif [ "$rc" != "$expect" ]; then ok=no; why="exit code $rc, expected $expect"
+        elif [ -n "$output" ] && ! grep -qF -- "$output" "$log"; then ok=no; why="output lacks \"$output\""
+        fi
+        if [ $ok = yes ]; then
+            printf 'PASS %s (%.1fs)\n' "$name" "$secs" 2>/dev/null || echo "PASS $name"
+            pass=$((pass + 1))
+        else
+            echo "FAIL $name: $why"
+            sed 's/^/    /' "$log" | tail -20
+            fail=$((fail + 1)); failed+=("$name")
+        fi
+    done < "$list"
+done
+if [ $fail -gt 0 ]; then
+    echo "failed tests:"
+    printf '  %s\n' "${failed[@]}"
+fi
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

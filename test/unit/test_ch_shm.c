@@ -1,0 +1,873 @@
+/*
+ * Unit tests of the shared-memory channel (channels/shm/) and its
+ * conformance to channels/channel.h: ordering per pair, every payload size,
+ * back-pressure, sendv() from inside on_packet(), rdma_read, block/wake,
+ * and the segment's life in /dev/shm. Each test forks a small job through
+ * test/unit/fake_pmi.c; the ranks check their own results and report by
+ * exit status, which the Check test asserts.
+ */
+#include <check.h>
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "channels/channel.h"
+#include "channels/shm/shm.h"
+#include "test/unit/fake_pmi.h"
+
+#define CH (&ch_shm_ops)
+
+/* ---- per-rank helpers --------------------------------------------------- */
+
+static pmi_info_t info;
+static ch_caps_t caps;
+
+static void rank_fail(int line, const char *cond, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "[rank %d] test_ch_shm.c:%d: check failed: %s: ", fake_pmi_rank(), line, cond);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (last error: %s)\n", common_err_detail());
+    fflush(NULL);
+    CH->finalize(); /* removes the segment name if we still own it */
+    _exit(1);
+}
+
+#define T_CHECK(cond, ...)                                                                         \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            rank_fail(__LINE__, #cond, __VA_ARGS__);                                               \
+    } while (0)
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* One poll; yield the CPU when nothing came, so that jobs with more ranks
+ * than cores (taskset -c 0) still make progress. */
+static int poll_once(void)
+{
+    int n = CH->progress();
+    if (n == 0)
+        sched_yield();
+    return n;
+}
+
+static unsigned char pattern(int src, unsigned seq, size_t i)
+{
+    return (unsigned char)(src * 131 + seq * 7 + i * 13 + (i >> 8));
+}
+
+/* The header our tests send: who, which message, how big. */
+typedef struct {
+    uint32_t magic;
+    uint32_t src;
+    uint32_t seq;
+    uint32_t len;
+} thdr_t;
+
+enum { THDR_MAGIC = 0x54534854 };
+
+/* What the receiving side has seen, per source rank. */
+static unsigned expect_seq[FAKE_PMI_MAX_PROCS];
+static unsigned received[FAKE_PMI_MAX_PROCS];
+static long delivered_total;
+
+static void on_packet_check(int peer, const void *hdr, size_t hdr_len, const void *payload,
+                            size_t len)
+{
+    thdr_t h;
+    const unsigned char *p = payload;
+
+    T_CHECK(hdr_len == sizeof h, "header length %zu from %d", hdr_len, peer);
+    memcpy(&h, hdr, sizeof h);
+    T_CHECK(h.magic == THDR_MAGIC, "bad magic from %d", peer);
+    T_CHECK((int)h.src == peer, "header says src %u, channel says %d", h.src, peer);
+    T_CHECK(h.seq == expect_seq[peer], "from %d: seq %u, expected %u (reordered or lost)", peer,
+            h.seq, expect_seq[peer]);
+    T_CHECK(h.len == len, "from %d seq %u: length %zu, header says %u", peer, h.seq, len, h.len);
+    for (size_t i = 0; i < len; i++)
+        T_CHECK(p[i] == pattern(peer, h.seq, i), "from %d seq %u: byte %zu of %zu wrong", peer,
+                h.seq, i, len);
+    expect_seq[peer]++;
+    received[peer]++;
+    delivered_total++;
+}
+
+static void on_rdma_done_unused(void *cookie, canal_status_t st) {}
+static void on_peer_failed_unused(int peer, canal_status_t st) {}
+
+static ch_upcalls_t up_check = {on_packet_check, on_rdma_done_unused, on_peer_failed_unused};
+
+/* pmi_init, channel init, fence, post_fence. */
+static void bring_up(ch_upcalls_t *up)
+{
+    canal_status_t st;
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    st = CH->init(&info, up, &caps);
+    T_CHECK(st == CANAL_OK, "init returned %d", st);
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    st = CH->post_fence();
+    T_CHECK(st == CANAL_OK, "post_fence returned %d", st);
+    memset(expect_seq, 0, sizeof expect_seq);
+    memset(received, 0, sizeof received);
+    delivered_total = 0;
+}
+
+static int tear_down(void)
+{
+    T_CHECK(pmi_fence() == CANAL_OK, "final fence");
+    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    return 0;
+}
+
+static void make_payload(unsigned char *buf, int src, unsigned seq, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        buf[i] = pattern(src, seq, i);
+}
+
+/* Send one checked message, progressing while the ring is full. */
+static void send_checked(int peer, unsigned seq, size_t len, unsigned char *scratch)
+{
+    thdr_t h = {THDR_MAGIC, (uint32_t)info.rank, seq, (uint32_t)len};
+    struct iovec iov[2] = {{&h, sizeof h}, {scratch, len}};
+    canal_status_t st;
+    double t0 = now_s();
+
+    make_payload(scratch, info.rank, seq, len);
+    while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < 20, "sendv to %d stuck in AGAIN", peer);
+    }
+    T_CHECK(st == CANAL_OK, "sendv to %d len %zu returned %d", peer, len, st);
+    CH->wake(peer);
+}
+
+static int run_job(int nprocs, int nnodes, fake_pmi_body_t body, void *arg)
+{
+    fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes, .timeout_s = 40};
+    return fake_pmi_run(&job, body, arg);
+}
+
+/* ---- layout ------------------------------------------------------------- */
+
+START_TEST(test_layout)
+{
+    shm_layout_t lay;
+    size_t prev = 0;
+
+    for (int L = 1; L <= 256; L *= 2) {
+        ck_assert_int_eq(shm_layout_compute(L, 16384, 16, 64u << 20, &lay), CANAL_OK);
+        ck_assert_int_eq(lay.local_size, L);
+        ck_assert(lay.ncells >= 2);
+        ck_assert(lay.payload_cap >= 1024);
+        ck_assert_int_eq(lay.cell_stride % 64, 0);
+        ck_assert(lay.cell_stride >= SHM_CELL_HEAD + CH_HDR_MAX + lay.payload_cap);
+        ck_assert_int_eq(lay.rings_off % 4096, 0);
+        ck_assert_int_eq(lay.block_stride % 4096, 0);
+        ck_assert(lay.block_stride >= (size_t)L * lay.ring_stride);
+        if (L <= 128)
+            ck_assert_msg(lay.seg_size <= 64u << 20, "L=%d: %zu bytes", L, lay.seg_size);
+        if (L <= 8)
+            ck_assert_int_eq(lay.payload_cap, 16384);
+        ck_assert(lay.seg_size >= prev || L > 16);
+        prev = lay.seg_size;
+    }
+    ck_assert_int_eq(shm_layout_compute(2, 16384, 16, 64u << 20, &lay), CANAL_OK);
+    ck_assert_int_eq(lay.ncells, 16);
+    ck_assert_int_eq(shm_layout_compute(0, 16384, 16, 64u << 20, &lay), CANAL_ERR_ARG);
+    ck_assert_int_eq(shm_layout_compute(-3, 16384, 16, 64u << 20, &lay), CANAL_ERR_ARG);
+    ck_assert_int_eq(shm_layout_compute(2, 16384, 16, 64u << 20, NULL), CANAL_ERR_ARG);
+}
+END_TEST
+
+/* ---- segment lifetime ------------------------------------------------- */
+
+static int body_segment(int rank, void *arg)
+{
+    char path[256];
+    canal_status_t st;
+
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    st = CH->init(&info, &up_check, &caps);
+    T_CHECK(st == CANAL_OK, "init: %d", st);
+    T_CHECK(caps.local_only == 1, "local_only");
+    T_CHECK(caps.max_payload == ch_shm_state.lay.payload_cap, "max_payload");
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    if (info.local_rank == 0) {
+        snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name());
+        T_CHECK(access(path, F_OK) == 0, "%s should exist between init and post_fence", path);
+    }
+    st = CH->post_fence();
+    T_CHECK(st == CANAL_OK, "post_fence: %d", st);
+    /* The creator unlinks right after the fence inside post_fence; when
+     * every rank has returned from post_fence, the name is gone. */
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name());
+    T_CHECK(strncmp(ch_shm_segment_name(), "/canal-", 7) == 0, "name %s",
+            ch_shm_segment_name());
+    T_CHECK(access(path, F_OK) != 0 && errno == ENOENT, "%s still exists after post_fence", path);
+    for (int r = 0; r < info.size; r++)
+        T_CHECK(CH->reaches(r), "reaches(%d)", r);
+    T_CHECK(!CH->reaches(-1) && !CH->reaches(info.size), "reaches out of range");
+    return tear_down();
+}
+
+START_TEST(test_segment_gone_2) { ck_assert_int_eq(run_job(2, 1, body_segment, NULL), 0); }
+END_TEST
+START_TEST(test_segment_gone_4) { ck_assert_int_eq(run_job(4, 1, body_segment, NULL), 0); }
+END_TEST
+
+/* The creator dies by a signal between create and unlink. */
+static char *crash_name; /* shared with the parent */
+
+static int body_crash(int rank, void *arg)
+{
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    if (rank != 0)
+        return 0;
+    /* Check's runner handler would take the whole test down with us. */
+    signal(SIGTERM, SIG_DFL);
+    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_OK, "init");
+    snprintf(crash_name, 256, "/dev/shm%s", ch_shm_segment_name());
+    T_CHECK(access(crash_name, F_OK) == 0, "%s should exist", crash_name);
+    raise(SIGTERM);
+    return 0;
+}
+
+START_TEST(test_crash_cleanup)
+{
+    int ws[2];
+    fake_pmi_job_t job = {.nprocs = 2, .timeout_s = 20, .wstatus_out = ws};
+
+    crash_name = mmap(NULL, 256, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    ck_assert(crash_name != MAP_FAILED);
+    crash_name[0] = '\0';
+    ck_assert_int_eq(fake_pmi_run(&job, body_crash, NULL), 1);
+    ck_assert(WIFSIGNALED(ws[0]) && WTERMSIG(ws[0]) == SIGTERM);
+    ck_assert(WIFEXITED(ws[1]) && WEXITSTATUS(ws[1]) == 0);
+    ck_assert_msg(crash_name[0] != '\0', "rank 0 never created the segment");
+    ck_assert_msg(access(crash_name, F_OK) != 0, "%s left behind", crash_name);
+    munmap(crash_name, 256);
+}
+END_TEST
+
+/* ---- ordering, sizes, back-pressure ------------------------------------ */
+
+enum { ORDER_MSGS = 3000 };
+
+static size_t order_len(unsigned seq, size_t max)
+{
+    static const size_t sizes[] = {0, 1, 8, 48, 100, 1024, 4000};
+    if (seq % 97 == 0)
+        return max;
+    return sizes[seq % 7];
+}
+
+/* Every rank sends ORDER_MSGS to every rank of the node, itself included,
+ * interleaving destinations, and checks what it receives. */
+static int body_order(int rank, void *arg)
+{
+    unsigned char *buf;
+    unsigned sent[FAKE_PMI_MAX_PROCS] = {0};
+    double t0;
+    int n;
+
+    bring_up(&up_check);
+    n = info.local_size;
+    buf = malloc(caps.max_payload);
+    T_CHECK(buf != NULL, "malloc");
+    for (unsigned i = 0; i < ORDER_MSGS; i++)
+        for (int k = 0; k < n; k++) {
+            int peer = info.local_ranks[(info.local_rank + k) % n];
+            send_checked(peer, sent[peer], order_len(sent[peer], caps.max_payload), buf);
+            sent[peer]++;
+            if (i % 16 == 0)
+                T_CHECK(poll_once() >= 0, "progress");
+        }
+    t0 = now_s();
+    while (delivered_total < (long)ORDER_MSGS * n) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < 20, "only %ld of %ld messages arrived", delivered_total,
+                (long)ORDER_MSGS * n);
+    }
+    for (int k = 0; k < n; k++)
+        T_CHECK(received[info.local_ranks[k]] == ORDER_MSGS, "from %d: %u", info.local_ranks[k],
+                received[info.local_ranks[k]]);
+    free(buf);
+    return tear_down();
+}
+
+START_TEST(test_order_2) { ck_assert_int_eq(run_job(2, 1, body_order, NULL), 0); }
+END_TEST
+START_TEST(test_order_4) { ck_assert_int_eq(run_job(4, 1, body_order, NULL), 0); }
+END_TEST
+
+/* Every header length with a few payload sizes, and every payload size at
+ * the interesting spots between 0 and max_payload, both directions. Both
+ * sides build the same list of cases; the receiver checks case k against
+ * the k-th packet. */
+typedef struct {
+    size_t hl, len;
+} size_case_t;
+
+static size_case_t cases[800];
+static int ncases;
+static int case_next;
+
+static unsigned char hdr_byte(unsigned seq, size_t i) { return (unsigned char)(0xa0 + i + seq); }
+
+static void on_packet_sizes(int peer, const void *hdr, size_t hdr_len, const void *payload,
+                            size_t len)
+{
+    const unsigned char *h = hdr, *p = payload;
+    unsigned seq = (unsigned)case_next;
+
+    T_CHECK(case_next < ncases, "more packets than cases");
+    T_CHECK(hdr_len == cases[seq].hl && len == cases[seq].len, "case %u: got hl %zu len %zu, sent %zu %zu",
+            seq, hdr_len, len, cases[seq].hl, cases[seq].len);
+    for (size_t i = 0; i < hdr_len; i++)
+        T_CHECK(h[i] == hdr_byte(seq, i), "case %u: header byte %zu", seq, i);
+    for (size_t i = 0; i < len; i++)
+        T_CHECK(p[i] == pattern(peer, seq, i), "case %u (hl %zu len %zu): byte %zu", seq, hdr_len,
+                len, i);
+    case_next++;
+}
+
+static ch_upcalls_t up_sizes = {on_packet_sizes, on_rdma_done_unused, on_peer_failed_unused};
+
+static void size_cases(size_t max)
+{
+    ncases = 0;
+    for (size_t hl = 0; hl <= CH_HDR_MAX; hl++) {
+        cases[ncases++] = (size_case_t){hl, 0};
+        cases[ncases++] = (size_case_t){hl, 9};
+        cases[ncases++] = (size_case_t){hl, max};
+    }
+    for (size_t s = 0; s <= 130; s++) {
+        cases[ncases++] = (size_case_t){24, s};
+        cases[ncases++] = (size_case_t){0, s};
+    }
+    for (size_t s = 256; s <= max / 2; s *= 2)
+        for (size_t d = 0; d < 3; d++) {
+            cases[ncases++] = (size_case_t){24, s + d - 1};
+            cases[ncases++] = (size_case_t){CH_HDR_MAX, s + d - 1};
+        }
+    for (size_t d = 0; d <= 72; d += 4)
+        cases[ncases++] = (size_case_t){d % 40, max - d};
+}
+
+static int body_sizes(int rank, void *arg)
+{
+    unsigned char *buf;
+    unsigned char hdr[CH_HDR_MAX];
+    double t0;
+
+    bring_up(&up_sizes);
+    size_t max = caps.max_payload;
+    buf = malloc(max);
+    T_CHECK(buf != NULL, "malloc");
+    size_cases(max);
+    for (int dir = 0; dir < 2; dir++) {
+        int sender = dir;
+        case_next = 0;
+        if (rank == sender) {
+            for (int k = 0; k < ncases; k++) {
+                size_t hl = cases[k].hl, len = cases[k].len;
+                /* Split the payload over three iovecs to test the gather. */
+                size_t a = len / 3, b = len / 2 - len / 3;
+                struct iovec iov[4] = {
+                    {hdr, hl}, {buf, a}, {buf + a, b}, {buf + a + b, len - a - b}};
+                canal_status_t st;
+                for (size_t i = 0; i < hl; i++)
+                    hdr[i] = hdr_byte((unsigned)k, i);
+                make_payload(buf, rank, (unsigned)k, len);
+                t0 = now_s();
+                while ((st = CH->sendv(1 - rank, iov, 4)) == CANAL_AGAIN && sched_yield() == 0)
+                    T_CHECK(now_s() - t0 < 20, "stuck at case %d", k);
+                T_CHECK(st == CANAL_OK, "sendv hl %zu len %zu: %d", hl, len, st);
+            }
+        } else {
+            t0 = now_s();
+            while (case_next < ncases) {
+                T_CHECK(poll_once() >= 0, "progress");
+                T_CHECK(now_s() - t0 < 20, "only %d of %d cases arrived", case_next, ncases);
+            }
+        }
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    }
+    free(buf);
+    return tear_down();
+}
+
+START_TEST(test_sizes) { ck_assert_int_eq(run_job(2, 1, body_sizes, NULL), 0); }
+END_TEST
+
+/* Rank 0 fills the ring while rank 1 does not read, must get AGAIN after
+ * exactly ncells packets; then rank 1 drains while rank 0 pushes the rest. */
+enum { BP_MSGS = 20000 };
+
+static int body_backpressure(int rank, void *arg)
+{
+    unsigned char *buf;
+    double t0;
+
+    bring_up(&up_check);
+    buf = malloc(caps.max_payload);
+    T_CHECK(buf != NULL, "malloc");
+    if (rank == 0) {
+        unsigned seq = 0;
+        canal_status_t st;
+        for (;;) {
+            size_t len = seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77;
+            thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
+            struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
+            make_payload(buf, 0, seq, len);
+            st = CH->sendv(1, iov, 2);
+            if (st == CANAL_AGAIN)
+                break;
+            T_CHECK(st == CANAL_OK, "sendv: %d", st);
+            seq++;
+            T_CHECK(seq <= 100000, "never got CANAL_AGAIN");
+        }
+        T_CHECK(seq == ch_shm_state.lay.ncells, "AGAIN after %u packets, ring has %zu cells", seq,
+                ch_shm_state.lay.ncells);
+        /* A second try without the reader moving must also say AGAIN. */
+        {
+            thdr_t h = {THDR_MAGIC, 0, seq, 0};
+            struct iovec iov[1] = {{&h, sizeof h}};
+            T_CHECK(CH->sendv(1, iov, 1) == CANAL_AGAIN, "second AGAIN");
+        }
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        for (; seq < BP_MSGS; seq++)
+            send_checked(1, seq, seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77, buf);
+    } else {
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        t0 = now_s();
+        while (received[0] < BP_MSGS) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 30, "only %u of %d arrived", received[0], BP_MSGS);
+        }
+    }
+    free(buf);
+    return tear_down();
+}
+
+START_TEST(test_backpressure) { ck_assert_int_eq(run_job(2, 1, body_backpressure, NULL), 0); }
+END_TEST
+
+/* ---- sendv from inside on_packet: ping-pong ----------------------------- */
+
+enum { PP_ROUNDS = 20000 };
+static unsigned pp_count;
+static int pp_peer;
+
+static void on_packet_pingpong(int peer, const void *hdr, size_t hdr_len, const void *payload,
+                               size_t len)
+{
+    unsigned v;
+    canal_status_t st;
+
+    T_CHECK(hdr_len == sizeof v && len == 8, "ping-pong packet hl %zu len %zu", hdr_len, len);
+    memcpy(&v, hdr, sizeof v);
+    T_CHECK(v == pp_count, "ping-pong: got %u, expected %u", v, pp_count);
+    pp_count++;
+    if (v + 1 < 2 * PP_ROUNDS) {
+        unsigned next = v + 1;
+        uint64_t data = next;
+        struct iovec iov[2] = {{&next, sizeof next}, {&data, sizeof data}};
+        st = CH->sendv(peer, iov, 2);
+        T_CHECK(st == CANAL_OK, "sendv inside on_packet: %d", st);
+        /* A nested progress() must deliver nothing. */
+        T_CHECK(CH->progress() == 0, "nested progress delivered");
+        pp_count++;
+    }
+}
+
+static ch_upcalls_t up_pingpong = {on_packet_pingpong, on_rdma_done_unused,
+                                   on_peer_failed_unused};
+
+static int body_pingpong(int rank, void *arg)
+{
+    double t0;
+
+    bring_up(&up_pingpong);
+    pp_peer = 1 - rank;
+    pp_count = 0;
+    if (rank == 0) {
+        unsigned v = 0;
+        uint64_t data = 0;
+        struct iovec iov[2] = {{&v, sizeof v}, {&data, sizeof data}};
+        T_CHECK(CH->sendv(1, iov, 2) == CANAL_OK, "first ping");
+        pp_count = 1;
+    }
+    t0 = now_s();
+    while (pp_count < 2 * PP_ROUNDS) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < 30, "ping-pong stuck at %u", pp_count);
+    }
+    return tear_down();
+}
+
+START_TEST(test_pingpong_callback) { ck_assert_int_eq(run_job(2, 1, body_pingpong, NULL), 0); }
+END_TEST
+
+/* ---- rdma_read through CMA ---------------------------------------------- */
+
+static int body_rdma(int rank, void *arg)
+{
+    size_t len = (4u << 20) + 123;
+    unsigned char *buf = malloc(len);
+    char val[64];
+    char desc[256];
+    uint64_t key = 99;
+    canal_status_t st;
+
+    T_CHECK(buf != NULL, "malloc");
+    bring_up(&up_check);
+    T_CHECK(CH->mem_register(buf, len, NULL) == CANAL_ERR_ARG, "NULL key_out");
+    if (rank == 0) {
+        make_payload(buf, 0, 5, len);
+        st = CH->mem_register(buf, len, &key);
+        T_CHECK(st == CANAL_OK || (st == CANAL_ERR_UNSUPPORTED && !caps.has_rdma),
+                "mem_register: %d", st);
+        snprintf(val, sizeof val, "%llx", (unsigned long long)(uintptr_t)buf);
+        T_CHECK(pmi_put("test-buf", val) == CANAL_OK, "put");
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    } else {
+        unsigned long long raddr;
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        T_CHECK(pmi_get(0, "test-buf", val, sizeof val) == CANAL_OK, "get");
+        raddr = strtoull(val, NULL, 16);
+        memset(buf, 0, len);
+        st = CH->rdma_read(0, buf, raddr, 0, len, NULL);
+        CH->describe(desc, sizeof desc);
+        if (st == CANAL_ERR_UNSUPPORTED) {
+            fprintf(stderr, "SKIP rdma_read: CMA denied here (%s); %s\n", common_err_detail(),
+                    desc);
+            T_CHECK(strstr(desc, "CMA no") != NULL, "describe should say CMA no: %s", desc);
+        } else {
+            T_CHECK(st == CANAL_OK, "rdma_read of %zu bytes: %d", len, st);
+            for (size_t i = 0; i < len; i++)
+                T_CHECK(buf[i] == pattern(0, 5, i), "byte %zu", i);
+            /* Unaligned pieces. */
+            for (size_t off = 1; off < len; off = off * 3 + 7) {
+                size_t l = off % 5000 + 1 < len - off ? off % 5000 + 1 : len - off;
+                memset(buf, 0, l);
+                T_CHECK(CH->rdma_read(0, buf, raddr + off, 0, l, NULL) == CANAL_OK, "piece");
+                for (size_t i = 0; i < l; i++)
+                    T_CHECK(buf[i] == pattern(0, 5, off + i), "piece at %zu byte %zu", off, i);
+            }
+            T_CHECK(CH->rdma_read(0, buf, raddr, 0, 0, NULL) == CANAL_OK, "len 0");
+            /* Bad remote addresses give an error, not a crash. */
+            st = CH->rdma_read(0, buf, 4096, 0, 64, NULL);
+            T_CHECK(st == CANAL_ERR_ARG, "unmapped remote address: %d", st);
+            st = CH->rdma_read(0, buf, ~0ULL - 8, 0, 64, NULL);
+            T_CHECK(st == CANAL_ERR_ARG, "wrapping remote range: %d", st);
+            T_CHECK(CH->rdma_read(0, NULL, raddr, 0, 64, NULL) == CANAL_ERR_ARG, "NULL dst");
+            T_CHECK(strstr(desc, "CMA yes") != NULL, "describe should say CMA yes: %s", desc);
+            T_CHECK(caps.has_rdma, "caps.has_rdma");
+        }
+        T_CHECK(CH->rdma_read(info.size, buf, raddr, 0, 8, NULL) == CANAL_ERR_ARG, "bad peer");
+    }
+    T_CHECK(CH->mem_deregister(key) == CANAL_OK, "deregister");
+    /* Rank 0's buffer must outlive rank 1's reads. */
+    tear_down();
+    free(buf);
+    return 0;
+}
+
+START_TEST(test_rdma_read) { ck_assert_int_eq(run_job(2, 1, body_rdma, NULL), 0); }
+END_TEST
+
+static int body_cma_off(int rank, void *arg)
+{
+    uint64_t key;
+    unsigned char b[8];
+    char desc[256];
+
+    setenv("CANAL_SHM_CMA", "no", 1);
+    bring_up(&up_check);
+    T_CHECK(!caps.has_rdma, "has_rdma with CANAL_SHM_CMA=no");
+    T_CHECK(CH->mem_register(b, sizeof b, &key) == CANAL_ERR_UNSUPPORTED, "mem_register");
+    T_CHECK(CH->rdma_read(1 - rank, b, (uintptr_t)b, 0, sizeof b, NULL) == CANAL_ERR_UNSUPPORTED,
+            "rdma_read");
+    CH->describe(desc, sizeof desc);
+    T_CHECK(strstr(desc, "CMA no") != NULL, "describe: %s", desc);
+    return tear_down();
+}
+
+START_TEST(test_cma_off) { ck_assert_int_eq(run_job(2, 1, body_cma_off, NULL), 0); }
+END_TEST
+
+static int body_cma_bad(int rank, void *arg)
+{
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    setenv("CANAL_SHM_CMA", "sometimes", 1);
+    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG, "bad CANAL_SHM_CMA accepted");
+    T_CHECK(strstr(common_err_detail(), "CANAL_SHM_CMA") != NULL, "message: %s",
+            common_err_detail());
+    return 0;
+}
+
+START_TEST(test_cma_bad_value) { ck_assert_int_eq(run_job(1, 1, body_cma_bad, NULL), 0); }
+END_TEST
+
+/* ---- block / wake -------------------------------------------------------- */
+
+static int body_block(int rank, void *arg)
+{
+    unsigned char buf[16];
+    double t0, dt;
+    unsigned long waits0, wakes0;
+
+    bring_up(&up_check);
+    /* Nothing arrives: block() returns after about its timeout. */
+    if (rank == 1) {
+        t0 = now_s();
+        waits0 = ch_shm_state.futex_waits;
+        T_CHECK(CH->block(100000) == CANAL_OK, "block");
+        dt = now_s() - t0;
+        T_CHECK(dt > 0.08 && dt < 2.0, "block(100 ms) took %.3f s", dt);
+        T_CHECK(ch_shm_state.futex_waits == waits0 + 1, "no futex wait");
+        T_CHECK(CH->block(0) == CANAL_OK, "block(0)");
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+
+    /* Rank 1 sleeps; rank 0 sends after 200 ms and wakes it. */
+    if (rank == 0) {
+        sleep_ms(200);
+        send_checked(1, 0, 8, buf);
+    } else {
+        int blocks = 0;
+        t0 = now_s();
+        while (received[0] == 0) {
+            T_CHECK(CH->block(10 * 1000000L) == CANAL_OK, "block");
+            blocks++;
+            T_CHECK(poll_once() >= 0, "progress");
+        }
+        dt = now_s() - t0;
+        T_CHECK(dt > 0.1 && dt < 3.0, "woken after %.3f s (%d blocks)", dt, blocks);
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+
+    /* A rank busy polling is not woken with a system call. */
+    wakes0 = ch_shm_state.futex_wakes;
+    for (unsigned i = 1; i < 500; i++) {
+        if (rank == 0) {
+            send_checked(1, i, 8, buf);
+            while (received[1] < i)
+                poll_once();
+        } else {
+            while (received[0] < i + 1)
+                poll_once();
+            send_checked(0, i - 1, 8, buf);
+        }
+    }
+    T_CHECK(ch_shm_state.futex_wakes == wakes0, "%lu futex wakes while nobody slept",
+            ch_shm_state.futex_wakes - wakes0);
+    return tear_down();
+}
+
+START_TEST(test_block_wake) { ck_assert_int_eq(run_job(2, 1, body_block, NULL), 0); }
+END_TEST
+
+/* A sender blocked on a full ring sleeps and is woken by the reader's drain. */
+static int body_block_full(int rank, void *arg)
+{
+    unsigned char buf[64];
+    double t0, dt;
+
+    bring_up(&up_check);
+    if (rank == 0) {
+        unsigned seq = 0;
+        thdr_t h;
+        struct iovec iov[2] = {{&h, sizeof h}, {buf, 0}};
+        canal_status_t st;
+        for (;; seq++) {
+            h = (thdr_t){THDR_MAGIC, 0, seq, 0};
+            if ((st = CH->sendv(1, iov, 2)) != CANAL_OK)
+                break;
+        }
+        T_CHECK(st == CANAL_AGAIN, "flood: %d", st);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        t0 = now_s();
+        while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN) {
+            T_CHECK(CH->block(10 * 1000000L) == CANAL_OK, "block");
+            T_CHECK(now_s() - t0 < 9, "never woken");
+        }
+        dt = now_s() - t0;
+        T_CHECK(st == CANAL_OK, "sendv after wake: %d", st);
+        T_CHECK(dt > 0.1 && dt < 3.0, "room after %.3f s", dt);
+        CH->wake(1);
+        seq++;
+        t0 = now_s();
+        while (received[1] == 0) {
+            poll_once();
+            T_CHECK(now_s() - t0 < 10, "no final ack");
+        }
+        (void)seq;
+    } else {
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        sleep_ms(300);
+        t0 = now_s();
+        while (received[0] < ch_shm_state.lay.ncells + 1) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 10, "only %u arrived", received[0]);
+        }
+        send_checked(0, 0, 0, buf);
+    }
+    return tear_down();
+}
+
+START_TEST(test_block_full_ring)
+{
+    ck_assert_int_eq(run_job(2, 1, body_block_full, NULL), 0);
+}
+END_TEST
+
+/* ---- bad input ----------------------------------------------------------- */
+
+static int body_bad_input(int rank, void *arg)
+{
+    unsigned char big[CH_HDR_MAX + 1];
+    unsigned char *pay;
+    struct iovec iov[3];
+    int other = 1 - rank;
+    ch_caps_t c2;
+
+    /* Before init. */
+    T_CHECK(CH->progress() == 0, "progress before init");
+    iov[0] = (struct iovec){big, 4};
+    T_CHECK(CH->sendv(rank, iov, 1) < 0, "sendv before init");
+    T_CHECK(CH->post_fence() < 0, "post_fence before init");
+
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    T_CHECK(CH->init(NULL, &up_check, &caps) == CANAL_ERR_ARG, "NULL pmi");
+    T_CHECK(CH->init(&info, NULL, &caps) == CANAL_ERR_ARG, "NULL up");
+    T_CHECK(CH->init(&info, &up_check, NULL) == CANAL_ERR_ARG, "NULL caps");
+    {
+        pmi_info_t bad = info;
+        int lr[1] = {other};
+        bad.local_ranks = lr;
+        T_CHECK(CH->init(&bad, &up_check, &caps) == CANAL_ERR_ARG, "wrong local_ranks");
+        bad = info;
+        bad.local_rank = 5;
+        T_CHECK(CH->init(&bad, &up_check, &caps) == CANAL_ERR_ARG, "local_rank out of range");
+    }
+    /* Two nodes of one rank each: the other rank is not local. */
+    bring_up(&up_check);
+    T_CHECK(info.local_size == 1, "local_size %d", info.local_size);
+    T_CHECK(CH->init(&info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
+    T_CHECK(CH->reaches(rank) && !CH->reaches(other), "reaches");
+    iov[0] = (struct iovec){big, 4};
+    T_CHECK(CH->sendv(other, iov, 1) == CANAL_ERR_ARG, "sendv to a remote rank");
+    T_CHECK(CH->sendv(-1, iov, 1) == CANAL_ERR_ARG, "sendv to -1");
+    T_CHECK(CH->sendv(info.size, iov, 1) == CANAL_ERR_ARG, "sendv to size");
+    T_CHECK(CH->sendv(rank, NULL, 1) == CANAL_ERR_ARG, "NULL iov");
+    T_CHECK(CH->sendv(rank, iov, 0) == CANAL_ERR_ARG, "n = 0");
+    iov[0] = (struct iovec){big, sizeof big};
+    T_CHECK(CH->sendv(rank, iov, 1) == CANAL_ERR_ARG, "header too long");
+    pay = malloc(caps.max_payload + 1);
+    T_CHECK(pay != NULL, "malloc");
+    iov[0] = (struct iovec){big, 4};
+    iov[1] = (struct iovec){pay, caps.max_payload};
+    iov[2] = (struct iovec){pay, 1};
+    T_CHECK(CH->sendv(rank, iov, 3) == CANAL_ERR_ARG, "payload too long");
+    iov[1] = (struct iovec){NULL, 5};
+    T_CHECK(CH->sendv(rank, iov, 2) == CANAL_ERR_ARG, "NULL payload base");
+    iov[1] = (struct iovec){(void *)-1, SIZE_MAX};
+    T_CHECK(CH->sendv(rank, iov, 2) == CANAL_ERR_ARG, "huge iov_len");
+    T_CHECK(CH->rdma_read(other, pay, (uintptr_t)pay, 0, 8, NULL) == CANAL_ERR_ARG,
+            "rdma_read from a remote rank");
+    /* Self delivery works on the one-rank (anonymous) segment. */
+    {
+        thdr_t h = {THDR_MAGIC, (uint32_t)rank, 0, 3};
+        struct iovec ok[2] = {{&h, sizeof h}, {pay, 3}};
+        make_payload(pay, rank, 0, 3);
+        T_CHECK(CH->sendv(rank, ok, 2) == CANAL_OK, "self send");
+        T_CHECK(CH->progress() == 1 && received[rank] == 1, "self delivery");
+    }
+    free(pay);
+    return tear_down();
+}
+
+START_TEST(test_bad_input) { ck_assert_int_eq(run_job(2, 2, body_bad_input, NULL), 0); }
+END_TEST
+
+static int body_describe(int rank, void *arg)
+{
+    char desc[256];
+
+    CH->describe(desc, sizeof desc);
+    T_CHECK(strstr(desc, "not initialized") != NULL, "%s", desc);
+    bring_up(&up_check);
+    CH->describe(desc, sizeof desc);
+    T_CHECK(strstr(desc, "unlinked") != NULL && strstr(desc, "CMA") != NULL, "%s", desc);
+    if (rank == 0)
+        fprintf(stderr, "describe: %s\n", desc);
+    CH->describe(desc, 0);
+    CH->describe(NULL, 10);
+    return tear_down();
+}
+
+START_TEST(test_describe) { ck_assert_int_eq(run_job(4, 1, body_describe, NULL), 0); }
+END_TEST
+
+static Suite *shm_suite(void)
+{
+    Suite *s = suite_create("ch_shm");
+    TCase *tc = tcase_create("core");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_layout);
+    tcase_add_test(tc, test_segment_gone_2);
+    tcase_add_test(tc, test_segment_gone_4);
+    tcase_add_test(tc, test_crash_cleanup);
+    tcase_add_test(tc, test_order_2);
+    tcase_add_test(tc, test_order_4);
+    tcase_add_test(tc, test_sizes);
+    tcase_add_test(tc, test_backpressure);
+    tcase_add_test(tc, test_pingpong_callback);
+    tcase_add_test(tc, test_rdma_read);
+    tcase_add_test(tc, test_cma_off);
+    tcase_add_test(tc, test_cma_bad_value);
+    tcase_add_test(tc, test_block_wake);
+    tcase_add_test(tc, test_block_full_ring);
+    tcase_add_test(tc, test_bad_input);
+    tcase_add_test(tc, test_describe);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(shm_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
