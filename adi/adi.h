@@ -58,6 +58,12 @@ struct adi_request {
     void *on_complete_arg;
     int user_freed;           /* MPI_Request_free'd while active: released at completion */
     int owner_handle;         /* opaque to adi/: mpi/ keeps the communicator handle here */
+    /* Receives only: when set, called once the message size is known (at
+     * match time, before any data lands) to supply the buffer; the receive
+     * then takes `bytes` bytes of dt (count is recomputed). Returning NULL
+     * fails the receive with CANAL_ERR_NOMEM. Runs inside progress. */
+    void *(*alloc_buf)(size_t bytes, void *arg);
+    void *alloc_arg;
 
     /* private to adi/ */
     uint8_t state;
@@ -130,6 +136,15 @@ int adi_progress(void);
  * yields, then sleeps (the wait policy of the design). */
 canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg);
 canal_status_t adi_wait(adi_request_t *req);
+
+/* Hooks for layers above the device (RMA agents, managed runtimes):
+ * - a progress hook runs at the end of every adi_progress() (device lock held);
+ * - the wait hook runs while a thread is blocked in adi_wait_until, every
+ *   `interval` empty polls, outside the device lock (a managed runtime's
+ *   safepoint: the collector may run there). Returns an id for removal. */
+int adi_progress_hook_add(void (*fn)(void *arg), void *arg);
+void adi_progress_hook_remove(int id);
+void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval);
 
 /* The global device lock for MPI_THREAD_MULTIPLE (no-op otherwise). */
 void adi_lock(void);

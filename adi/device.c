@@ -196,6 +196,52 @@ void adi_describe(char *buf, size_t len)
     }
 }
 
+enum { MAX_PROGRESS_HOOKS = 32 };
+static struct {
+    void (*fn)(void *);
+    void *arg;
+} progress_hooks[MAX_PROGRESS_HOOKS];
+static int nprogress_hooks;
+static void (*wait_hook)(void *);
+static void *wait_hook_arg;
+static long wait_hook_interval = 1000;
+
+int adi_progress_hook_add(void (*fn)(void *arg), void *arg)
+{
+    int id = -1;
+    adi_lock();
+    for (int i = 0; i < MAX_PROGRESS_HOOKS; i++) {
+        if (progress_hooks[i].fn == NULL) {
+            progress_hooks[i].fn = fn;
+            progress_hooks[i].arg = arg;
+            if (i >= nprogress_hooks)
+                nprogress_hooks = i + 1;
+            id = i;
+            break;
+        }
+    }
+    adi_unlock();
+    return id;
+}
+
+void adi_progress_hook_remove(int id)
+{
+    if (id < 0 || id >= MAX_PROGRESS_HOOKS)
+        return;
+    adi_lock();
+    progress_hooks[id].fn = NULL;
+    while (nprogress_hooks > 0 && progress_hooks[nprogress_hooks - 1].fn == NULL)
+        nprogress_hooks--;
+    adi_unlock();
+}
+
+void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval)
+{
+    wait_hook = fn;
+    wait_hook_arg = arg;
+    wait_hook_interval = interval > 0 ? interval : 1000;
+}
+
 int adi_progress(void)
 {
     int n = 0;
@@ -218,6 +264,9 @@ int adi_progress(void)
         }
         adi_dev.npump = keep;
     }
+    for (int i = 0; i < nprogress_hooks; i++)
+        if (progress_hooks[i].fn != NULL)
+            progress_hooks[i].fn(progress_hooks[i].arg);
     adi_unlock();
     return n;
 }
@@ -241,6 +290,8 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             continue;
         }
         idle++;
+        if (wait_hook != NULL && idle % wait_hook_interval == 0)
+            wait_hook(wait_hook_arg);
         if (!adi_dev.oversubscribed && idle < adi_dev.spin_count)
             continue;
         if (sleeper != NULL && idle > adi_dev.spin_count + 20000 && !adi_dev.thread_multiple &&

@@ -458,6 +458,19 @@ static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int
     r->status.tag = tag;
     r->size = size;
     r->offset = 0;
+    if (r->alloc_buf != NULL) {
+        size_t unit = dt_size(r->dt);
+        r->buf = r->alloc_buf(size, r->alloc_arg);
+        r->alloc_buf = NULL;
+        r->count = unit ? (size + unit - 1) / unit : 0;
+        if (r->buf == NULL && size > 0) {
+            r->count = 0;
+            r->status.error = common_err_set(CANAL_ERR_NOMEM,
+                                             "the buffer callback returned no buffer for a "
+                                             "%zu-byte message",
+                                             size);
+        }
+    }
     if (type == PKT_EAGER) {
         if (!dt_is_contig(r->dt))
             dt_cursor_init(&r->cursor, r->dt, r->count);

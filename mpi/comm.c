@@ -1,0 +1,1831 @@
+/*
+ * Communicators (MPI 4.0 sections 7.4-7.6 and 7.8): construction (dup,
+ * create, create_group, split, split_type, intercommunicators and their
+ * merge), comparison, naming, hints, freeing, and the context ids every
+ * communicator needs for its messages.
+ *
+ * Context ids. A communicator uses two device contexts: `context` for point
+ * to point and `context + 1` for collectives, so ids are even. Each process
+ * keeps a bitmask of free ids; the members of a new communicator agree on the
+ * lowest id free at all of them by AND-reducing their masks. Communicators
+ * whose groups are disjoint (the results of one split) may share an id: a
+ * process only ever receives on it from members of its own group. Under
+ * MPI_THREAD_MULTIPLE two threads may run agreements on different parents at
+ * once, so an id chosen by the reduction is reserved under the mask's mutex
+ * and a second AND-reduction confirms that every member got it; if not, the
+ * members that got it release it and the agreement starts over, searching
+ * from beyond the contested id (from a point that depends on the parent, so
+ * that different parents tend to look in different places).
+ *
+ * The small collectives this needs (reduce, broadcast, allgather, leader
+ * exchange for intercommunicators) are written here over adi_isend/adi_irecv
+ * on the parent's collective context with reserved tags (comm_impl.h), so
+ * that communicator construction does not depend on coll/.
+ *
+ * Called by the MPI_Comm_* / MPI_Intercomm_* fronts below, by mpi/topo.c
+ * (Cartesian and graph constructors) and through mpiimpl.h by the layers
+ * that need contexts of their own (mpi_comm_context_alloc).
+ */
+#include "comm_impl.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------------------------------------------------------- free hooks */
+enum { MAX_FREE_HOOKS = 8 };
+static void (*free_hooks[MAX_FREE_HOOKS])(mpi_comm_t *c);
+static int nfree_hooks;
+
+void mpi_comm_add_free_hook(void (*hook)(mpi_comm_t *c))
+{
+    if (nfree_hooks < MAX_FREE_HOOKS)
+        free_hooks[nfree_hooks++] = hook;
+}
+
+/* ---------------------------------------------------------------- exchanges */
+static int dom_job(const mpi_dom_t *d, int r)
+{
+    return d->job != NULL ? d->job[r] : r;
+}
+static int dom_vrank(const mpi_dom_t *d)
+{
+    return (d->rank - d->root + d->size) % d->size;
+}
+static int dom_real(const mpi_dom_t *d, int v)
+{
+    return (v + d->root) % d->size;
+}
+
+/* Wait for r, check it, free it. */
+static canal_status_t req_finish(adi_request_t *r, int is_recv, size_t expect)
+{
+    canal_status_t st = adi_wait(r);
+
+    if (st >= 0 && r->status.error < 0)
+        st = common_err_set(r->status.error,
+                            "a message of the communicator construction failed (%s)",
+                            common_status_name(r->status.error));
+    else if (st >= 0 && is_recv && r->status.bytes != expect)
+        st = common_err_set(CANAL_ERR_PROTO,
+                            "communicator construction: expected %zu bytes from rank %d, got %zu "
+                            "(mismatched collective calls?)",
+                            expect, r->status.source, r->status.bytes);
+    adi_request_free(r);
+    return st;
+}
+
+static canal_status_t raw_isend(const void *buf, size_t len, int job, int myrank, int tag,
+                                int context, adi_request_t **r)
+{
+    return adi_isend(buf, len, dt_builtin(DT_BYTE), job, myrank, tag, context, ADI_MODE_STANDARD,
+                     r);
+}
+
+static canal_status_t raw_irecv(void *buf, size_t len, int src, int tag, int context,
+                                adi_request_t **r)
+{
+    return adi_irecv(buf, len, dt_builtin(DT_BYTE), src, tag, context, r);
+}
+
+canal_status_t mpi_dom_send(const mpi_dom_t *d, int dest, const void *buf, size_t len)
+{
+    adi_request_t *r;
+    canal_status_t st = raw_isend(buf, len, dom_job(d, dest), d->rank, d->tag, d->context, &r);
+    return st < 0 ? st : req_finish(r, 0, 0);
+}
+
+canal_status_t mpi_dom_recv(const mpi_dom_t *d, int src, void *buf, size_t len)
+{
+    adi_request_t *r;
+    canal_status_t st = raw_irecv(buf, len, src, d->tag, d->context, &r);
+    return st < 0 ? st : req_finish(r, 1, len);
+}
+
+/* Binomial tree rooted at d->root. */
+canal_status_t mpi_dom_bcast(const mpi_dom_t *d, void *buf, size_t len)
+{
+    int v = dom_vrank(d), mask = 1;
+    canal_status_t st;
+
+    while (mask < d->size) {
+        if (v & mask) {
+            if ((st = mpi_dom_recv(d, dom_real(d, v - mask), buf, len)) < 0)
+                return st;
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (v + mask < d->size && (st = mpi_dom_send(d, dom_real(d, v + mask), buf, len)) < 0)
+            return st;
+    return CANAL_OK;
+}
+
+static canal_status_t dom_reduce_band(const mpi_dom_t *d, uint32_t *words, int n)
+{
+    int v = dom_vrank(d);
+    uint32_t *tmp = malloc(sizeof *tmp * (size_t)n);
+    canal_status_t st = CANAL_OK;
+
+    if (tmp == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a context-id reduction");
+    for (int mask = 1; mask < d->size; mask <<= 1) {
+        if (v & mask) {
+            st = mpi_dom_send(d, dom_real(d, v - mask), words, sizeof *words * (size_t)n);
+            break;
+        }
+        if (v + mask < d->size) {
+            st = mpi_dom_recv(d, dom_real(d, v + mask), tmp, sizeof *tmp * (size_t)n);
+            if (st < 0)
+                break;
+            for (int i = 0; i < n; i++)
+                words[i] &= tmp[i];
+        }
+    }
+    free(tmp);
+    return st;
+}
+
+/* The root and the peer root exchange equal-sized buffers. */
+static canal_status_t bridge_sendrecv(const mpi_dom_t *d, const void *sbuf, void *rbuf, size_t len)
+{
+    adi_request_t *rs, *rr;
+    canal_status_t st, st2;
+
+    st = raw_irecv(rbuf, len, d->b_peer_rank, d->b_tag, d->b_context, &rr);
+    if (st < 0)
+        return st;
+    st = raw_isend(sbuf, len, d->b_peer_job, d->b_my_rank, d->b_tag, d->b_context, &rs);
+    if (st < 0) {
+        adi_cancel(rr);
+        req_finish(rr, 1, len);
+        return st;
+    }
+    st = req_finish(rs, 0, 0);
+    st2 = req_finish(rr, 1, len);
+    return st < 0 ? st : st2;
+}
+
+canal_status_t mpi_dom_allreduce_band(const mpi_dom_t *d, uint32_t *words, int n)
+{
+    canal_status_t st = dom_reduce_band(d, words, n);
+
+    if (st < 0)
+        return st;
+    if (d->bridged && d->rank == d->root) {
+        uint32_t *theirs = malloc(sizeof *theirs * (size_t)n);
+        if (theirs == NULL)
+            return common_err_set(CANAL_ERR_NOMEM, "no memory for a context-id reduction");
+        st = bridge_sendrecv(d, words, theirs, sizeof *words * (size_t)n);
+        for (int i = 0; i < n && st >= 0; i++)
+            words[i] &= theirs[i];
+        free(theirs);
+        if (st < 0)
+            return st;
+    }
+    return mpi_dom_bcast(d, words, sizeof *words * (size_t)n);
+}
+
+canal_status_t mpi_dom_allgather(const mpi_dom_t *d, const void *mine, void *all, size_t len)
+{
+    canal_status_t st = CANAL_OK;
+
+    memcpy((char *)all + (size_t)d->rank * len, mine, len);
+    if (d->rank == d->root) {
+        for (int r = 0; r < d->size && st >= 0; r++)
+            if (r != d->root)
+                st = mpi_dom_recv(d, r, (char *)all + (size_t)r * len, len);
+    } else {
+        st = mpi_dom_send(d, d->root, mine, len);
+    }
+    if (st < 0)
+        return st;
+    return mpi_dom_bcast(d, all, len * (size_t)d->size);
+}
+
+canal_status_t mpi_dom_alltoallv(const mpi_dom_t *d, const void *sbuf, const size_t *scounts,
+                                 const size_t *sdispls, void *rbuf, const size_t *rcounts,
+                                 const size_t *rdispls)
+{
+    adi_request_t **reqs = calloc((size_t)d->size * 2, sizeof *reqs);
+    size_t *expect = calloc((size_t)d->size * 2, sizeof *expect); /* 0: a send */
+    canal_status_t st = CANAL_OK, st2;
+    int nr = 0;
+
+    if (reqs == NULL || expect == NULL) {
+        free(reqs);
+        free(expect);
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a topology exchange");
+    }
+    if (rcounts[d->rank] > 0)
+        memcpy((char *)rbuf + rdispls[d->rank], (const char *)sbuf + sdispls[d->rank],
+               rcounts[d->rank]);
+    for (int p = 0; p < d->size && st >= 0; p++)
+        if (p != d->rank && rcounts[p] > 0) {
+            st = raw_irecv((char *)rbuf + rdispls[p], rcounts[p], p, d->tag, d->context, &reqs[nr]);
+            if (st >= 0)
+                expect[nr++] = rcounts[p];
+        }
+    for (int p = 0; p < d->size && st >= 0; p++)
+        if (p != d->rank && scounts[p] > 0) {
+            st = raw_isend((const char *)sbuf + sdispls[p], scounts[p], dom_job(d, p), d->rank,
+                           d->tag, d->context, &reqs[nr]);
+            if (st >= 0)
+                expect[nr++] = 0;
+        }
+    for (int i = 0; i < nr; i++) {
+        if (st < 0 && expect[i] > 0)
+            adi_cancel(reqs[i]);
+        st2 = req_finish(reqs[i], expect[i] > 0 && st >= 0, expect[i]);
+        if (st >= 0)
+            st = st2;
+    }
+    free(reqs);
+    free(expect);
+    return st;
+}
+
+canal_status_t mpi_dom_bridge_swap(const mpi_dom_t *d, const void *mine, size_t mylen,
+                                   void **theirs_out, size_t *theirlen_out)
+{
+    uint64_t lens[2] = {mylen, 0};
+    void *theirs = NULL;
+    canal_status_t st = CANAL_OK;
+
+    if (d->rank == d->root) {
+        st = bridge_sendrecv(d, &lens[0], &lens[1], sizeof lens[0]);
+        if (st >= 0) {
+            theirs = malloc(lens[1] ? lens[1] : 1);
+            if (theirs == NULL)
+                st = common_err_set(CANAL_ERR_NOMEM,
+                                    "no memory for %llu bytes from the remote "
+                                    "group",
+                                    (unsigned long long)lens[1]);
+        }
+        /* Both sizes are known, so each side sends and receives exactly. */
+        if (st >= 0) {
+            adi_request_t *rs, *rr;
+            st = raw_irecv(theirs, lens[1], d->b_peer_rank, d->b_tag, d->b_context, &rr);
+            if (st >= 0) {
+                canal_status_t st2;
+                st = raw_isend(mine, mylen, d->b_peer_job, d->b_my_rank, d->b_tag, d->b_context,
+                               &rs);
+                if (st >= 0)
+                    st = req_finish(rs, 0, 0);
+                else
+                    adi_cancel(rr);
+                st2 = req_finish(rr, st >= 0, lens[1]);
+                if (st >= 0)
+                    st = st2;
+            }
+        }
+        if (st < 0)
+            lens[1] = UINT64_MAX; /* tell the local group it failed */
+    }
+    if (mpi_dom_bcast(d, &lens[1], sizeof lens[1]) < 0 && st >= 0)
+        st = common_err_set(CANAL_ERR_PEER, "broadcast of the remote group failed");
+    if (lens[1] == UINT64_MAX) {
+        free(theirs);
+        return st < 0
+                   ? st
+                   : common_err_set(CANAL_ERR_PEER, "the leader of this group failed "
+                                                    "(bad arguments at the leader, or it could not "
+                                                    "reach the remote group)");
+    }
+    if (d->rank != d->root) {
+        theirs = malloc(lens[1] ? lens[1] : 1);
+        if (theirs == NULL)
+            return common_err_set(CANAL_ERR_NOMEM, "no memory for the remote group");
+    }
+    if ((st = mpi_dom_bcast(d, theirs, lens[1])) < 0) {
+        free(theirs);
+        return st;
+    }
+    *theirs_out = theirs;
+    *theirlen_out = lens[1];
+    return CANAL_OK;
+}
+
+void mpi_dom_of_comm(mpi_comm_t *c, int tag, mpi_dom_t *d)
+{
+    memset(d, 0, sizeof *d);
+    d->tag = tag;
+    if (!c->is_inter) {
+        d->rank = c->rank;
+        d->size = c->size;
+        d->job = c->local_job_ranks;
+        d->context = c->context + 1;
+        return;
+    }
+    d->rank = c->local_comm->rank;
+    d->size = c->local_comm->size;
+    d->job = c->local_comm->local_job_ranks;
+    d->context = c->local_comm->context + 1;
+    d->bridged = 1;
+    d->b_context = c->context + 1;
+    d->b_tag = tag;
+    d->b_my_rank = 0;
+    d->b_peer_rank = 0;
+    d->b_peer_job = mpi_comm_peer_job_rank(c, 0);
+}
+
+/* ---------------------------------------------------------------- context ids */
+enum { CTX_PAIRS = 4096, CTX_WORDS = CTX_PAIRS / 32 };
+
+static uint32_t ctx_free_mask[CTX_WORDS]; /* bit set: the pair (2i, 2i+1) is free */
+static int ctx_mask_ready;
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void ctx_mask_init_locked(void)
+{
+    if (ctx_mask_ready)
+        return;
+    memset(ctx_free_mask, 0xff, sizeof ctx_free_mask);
+    ctx_free_mask[0] &= ~3u; /* 0: MPI_COMM_WORLD, 2: MPI_COMM_SELF */
+    ctx_mask_ready = 1;
+}
+
+static int ctx_find(const uint32_t *mask, int start)
+{
+    for (int k = 0; k < CTX_PAIRS; k++) {
+        int b = (start + k) % CTX_PAIRS;
+        if (mask[b / 32] & (1u << (b % 32)))
+            return b;
+    }
+    return -1;
+}
+
+int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out)
+{
+    uint32_t mask[CTX_WORDS];
+    int verify = mpi_thread_level == MPI_THREAD_MULTIPLE;
+    int start = verify ? (int)(((unsigned)d->context * 2654435761u) % CTX_PAIRS) : 0;
+    canal_status_t st;
+
+    for (;;) {
+        uint32_t flag;
+        int bit, got;
+
+        pthread_mutex_lock(&ctx_lock);
+        ctx_mask_init_locked();
+        memcpy(mask, ctx_free_mask, sizeof mask);
+        pthread_mutex_unlock(&ctx_lock);
+        if ((st = mpi_dom_allreduce_band(d, mask, CTX_WORDS)) < 0)
+            return st;
+        bit = ctx_find(mask, start);
+        if (bit < 0)
+            return common_err_set(CANAL_ERR_LIMIT,
+                                  "too many communicators: all %d context ids are in use by "
+                                  "communicators (and windows) not yet freed",
+                                  CTX_PAIRS);
+        pthread_mutex_lock(&ctx_lock);
+        got = (ctx_free_mask[bit / 32] >> (bit % 32)) & 1u;
+        if (got)
+            ctx_free_mask[bit / 32] &= ~(1u << (bit % 32));
+        pthread_mutex_unlock(&ctx_lock);
+        if (!verify) {
+            if (!got)
+                return common_err_set(CANAL_ERR_INTERN,
+                                      "context id %d was taken during its agreement although "
+                                      "MPI is not in MPI_THREAD_MULTIPLE",
+                                      2 * bit);
+            *context_out = 2 * bit;
+            return CANAL_OK;
+        }
+        flag = got ? 1u : 0u;
+        if ((st = mpi_dom_allreduce_band(d, &flag, 1)) < 0) {
+            if (got)
+                mpi_comm_context_free(2 * bit);
+            return st;
+        }
+        if (flag) {
+            *context_out = 2 * bit;
+            return CANAL_OK;
+        }
+        if (got)
+            mpi_comm_context_free(2 * bit);
+        start = bit + 1; /* another thread holds it somewhere: look further */
+    }
+}
+
+int mpi_comm_context_alloc(mpi_comm_t *parent, int *context_out)
+{
+    mpi_dom_t d;
+    mpi_dom_of_comm(parent, MPI_TAG_CTX_AGREE, &d);
+    return mpi_comm_context_agree(&d, context_out);
+}
+
+void mpi_comm_context_free(int context)
+{
+    int bit = context / 2;
+    if (context < 4 || bit >= CTX_PAIRS)
+        return; /* the predefined communicators keep theirs */
+    pthread_mutex_lock(&ctx_lock);
+    ctx_free_mask[bit / 32] |= 1u << (bit % 32);
+    pthread_mutex_unlock(&ctx_lock);
+}
+
+/* ---------------------------------------------------------------- objects */
+static pthread_mutex_t comm_group_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static mpi_comm_t *comm_alloc(mpi_comm_t *parent)
+{
+    mpi_comm_t *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->refcount = 1;
+    c->context = -1;
+    c->errhandler = parent != NULL ? parent->errhandler : MPI_ERRORS_ARE_FATAL;
+    mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
+    c->info = MPI_INFO_NULL;
+    return c;
+}
+
+void mpi_comm_destroy(mpi_comm_t *c)
+{
+    if (c == NULL)
+        return;
+    for (int i = 0; i < nfree_hooks; i++)
+        free_hooks[i](c);
+    if (c->local_comm != NULL)
+        mpi_comm_destroy(c->local_comm);
+    if (c->context >= 0)
+        mpi_comm_context_free(c->context);
+    if (c->is_inter)
+        free(c->peer_job_ranks);
+    free(c->local_job_ranks);
+    mpi_group_release(c->group);
+    mpi_group_release(c->remote_group);
+    mpi_errhandler_release(c->errhandler);
+    if (c->info != MPI_INFO_NULL)
+        mpi_info_release(c->info);
+    mpi_topo_free(c->topo);
+    if (c->handle != 0)
+        mpi_handle_del(MPI_OBJ_COMM, c->handle);
+    free(c);
+}
+
+static int comm_register(mpi_comm_t *c)
+{
+    c->handle = mpi_handle_new(MPI_OBJ_COMM, c);
+    return c->handle != 0 ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+int mpi_comm_new_intra(mpi_comm_t *parent, int context, mpi_group_t *g, mpi_comm_t **out)
+{
+    int identity;
+    mpi_comm_t *c = comm_alloc(parent);
+
+    if (c == NULL)
+        return MPI_ERR_NO_MEM;
+    c->local_job_ranks = mpi_group_job_array(g, mpi_pmi.size, &identity);
+    if (c->local_job_ranks == NULL && !identity) {
+        mpi_comm_destroy(c);
+        return MPI_ERR_NO_MEM;
+    }
+    c->peer_job_ranks = c->local_job_ranks;
+    c->size = c->peer_size = g->size;
+    c->rank = g->rank;
+    mpi_group_retain(g);
+    c->group = g;
+    if (comm_register(c) != MPI_SUCCESS) {
+        mpi_comm_destroy(c);
+        return MPI_ERR_NO_MEM;
+    }
+    c->context = context; /* only now: on failure the caller frees it */
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+/* An intercommunicator with context `context` and a local communicator for
+ * collectives with `local_context`; this process is a member of lg. */
+static int comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_group_t *rg,
+                          int local_context, mpi_comm_t **out)
+{
+    int identity, err;
+    mpi_comm_t *c = comm_alloc(parent);
+
+    if (c == NULL)
+        return MPI_ERR_NO_MEM;
+    c->is_inter = 1;
+    c->local_job_ranks = mpi_group_job_array(lg, mpi_pmi.size, &identity);
+    c->peer_job_ranks = mpi_group_job_array(rg, mpi_pmi.size, &identity);
+    if (c->local_job_ranks == NULL || c->peer_job_ranks == NULL) {
+        mpi_comm_destroy(c);
+        return MPI_ERR_NO_MEM;
+    }
+    c->size = lg->size;
+    c->rank = lg->rank;
+    c->peer_size = rg->size;
+    mpi_group_retain(lg);
+    c->group = lg;
+    mpi_group_retain(rg);
+    c->remote_group = rg;
+    if ((err = mpi_comm_new_intra(parent, local_context, lg, &c->local_comm)) != MPI_SUCCESS ||
+        comm_register(c) != MPI_SUCCESS) {
+        if (c->local_comm != NULL)
+            c->local_comm->context = -1; /* the caller frees both contexts */
+        mpi_comm_destroy(c);
+        return MPI_ERR_NO_MEM;
+    }
+    c->context = context;
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+mpi_group_t *mpi_comm_local_group(mpi_comm_t *c)
+{
+    pthread_mutex_lock(&comm_group_lock);
+    if (c->group == NULL)
+        c->group = c->local_job_ranks != NULL ? mpi_group_new_list(c->local_job_ranks, c->size)
+                                              : mpi_group_new_stride(0, 1, c->size);
+    pthread_mutex_unlock(&comm_group_lock);
+    return c->group;
+}
+
+mpi_group_t *mpi_comm_remote_group(mpi_comm_t *c)
+{
+    pthread_mutex_lock(&comm_group_lock);
+    if (c->remote_group == NULL)
+        c->remote_group = c->peer_job_ranks != NULL
+                              ? mpi_group_new_list(c->peer_job_ranks, c->peer_size)
+                              : mpi_group_new_stride(0, 1, c->peer_size);
+    pthread_mutex_unlock(&comm_group_lock);
+    return c->remote_group;
+}
+
+/* ---------------------------------------------------------------- hints */
+/* The communicator hints Canal knows (MPI 4.0 section 7.4.4); all boolean
+ * with default "false". Hints not in this table are ignored and are not
+ * returned by MPI_Comm_get_info, as MPI 4.0 asks. */
+static const char *const comm_hints[] = {
+    "mpi_assert_no_any_tag",
+    "mpi_assert_no_any_source",
+    "mpi_assert_exact_length",
+    "mpi_assert_allow_overtaking",
+};
+enum { NHINTS = sizeof comm_hints / sizeof comm_hints[0] };
+
+static int comm_put_hint(mpi_comm_t *c, const char *key, const char *value)
+{
+    int err;
+    if (c->info == MPI_INFO_NULL && (err = mpi_info_new(&c->info)) != MPI_SUCCESS)
+        return err;
+    return mpi_info_put(c->info, key, value);
+}
+
+static int comm_apply_hints(mpi_comm_t *c, MPI_Info info)
+{
+    int err;
+    if (info == MPI_INFO_NULL)
+        return MPI_SUCCESS;
+    for (int i = 0; i < NHINTS; i++) {
+        const char *v = mpi_info_lookup(info, comm_hints[i]);
+        if (v != NULL && (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) &&
+            (err = comm_put_hint(c, comm_hints[i], v)) != MPI_SUCCESS)
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
+static int comm_copy_hints(mpi_comm_t *to, mpi_comm_t *from)
+{
+    int err;
+    for (int i = 0; from->info != MPI_INFO_NULL && i < mpi_info_nkeys(from->info); i++) {
+        const char *v, *k = mpi_info_nth(from->info, i, &v);
+        if (k != NULL && (err = comm_put_hint(to, k, v)) != MPI_SUCCESS)
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- checks */
+static int check_intra(mpi_comm_t *c, const char *fn)
+{
+    if (c->is_inter)
+        return mpi_err_raise(c, MPI_ERR_COMM, fn,
+                             "comm=%#x is an intercommunicator; an intracommunicator is required",
+                             (unsigned)c->handle);
+    return MPI_SUCCESS;
+}
+
+static int check_newcomm(mpi_comm_t *c, void *p, const char *what, const char *fn)
+{
+    if (p == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    return MPI_SUCCESS;
+}
+
+static int raise_create(mpi_comm_t *c, int err, const char *fn)
+{
+    return mpi_err_raise(c, err, fn, "out of memory for the new communicator");
+}
+
+/* ---------------------------------------------------------------- dup */
+static int comm_dup_impl(mpi_comm_t *c, int use_info, MPI_Info info, mpi_comm_t **out,
+                         const char *fn)
+{
+    mpi_dom_t d;
+    mpi_comm_t *n = NULL;
+    int ctx, lctx = -1, err;
+    canal_status_t st;
+
+    /* Build the groups first: running out of memory then costs no agreement. */
+    if (mpi_comm_local_group(c) == NULL || (c->is_inter && mpi_comm_remote_group(c) == NULL))
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
+    if ((st = mpi_comm_context_agree(&d, &ctx)) < 0)
+        return mpi_err_status(c, st, fn);
+    if (c->is_inter) {
+        mpi_dom_of_comm(c->local_comm, MPI_TAG_CTX_AGREE, &d);
+        if ((st = mpi_comm_context_agree(&d, &lctx)) < 0) {
+            mpi_comm_context_free(ctx);
+            return mpi_err_status(c, st, fn);
+        }
+        err = comm_new_inter(c, ctx, mpi_comm_local_group(c), mpi_comm_remote_group(c), lctx, &n);
+    } else {
+        err = mpi_comm_new_intra(c, ctx, mpi_comm_local_group(c), &n);
+    }
+    if (err != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        mpi_comm_context_free(lctx);
+        return raise_create(c, err, fn);
+    }
+    err = use_info ? comm_apply_hints(n, info) : comm_copy_hints(n, c);
+    if (err != MPI_SUCCESS) {
+        mpi_comm_destroy(n);
+        return mpi_err_raise(c, err, fn, "out of memory for the hints");
+    }
+    if (c->topo != NULL && (n->topo = mpi_topo_dup(c->topo)) == NULL) {
+        mpi_comm_destroy(n);
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
+    }
+    err = mpi_attr_dup_all(MPI_OBJ_COMM, c->handle, c->attrs, &n->attrs);
+    if (err != MPI_SUCCESS) {
+        mpi_attr_delete_all(MPI_OBJ_COMM, n->handle, &n->attrs);
+        mpi_comm_destroy(n);
+        return mpi_err_raise_code(c, err, fn);
+    }
+    *out = n;
+    return MPI_SUCCESS;
+}
+
+static int dup_front(MPI_Comm comm, int use_info, MPI_Info info, MPI_Comm *newcomm,
+                     MPI_Request *request, const char *fn)
+{
+    mpi_comm_t *c = NULL, *n = NULL;
+    adi_request_t *r = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
+        (err = check_newcomm(c, newcomm, "newcomm", fn)))
+        return err;
+    if (use_info && info != MPI_INFO_NULL && !mpi_info_valid(info))
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                             (unsigned)info);
+    if (request != NULL) {
+        /* Nonblocking in name: the agreement runs now, the request is born complete. */
+        r = adi_request_alloc(ADI_REQ_OTHER);
+        if (r == NULL)
+            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
+    }
+    if ((err = comm_dup_impl(c, use_info, info, &n, fn)) != MPI_SUCCESS) {
+        if (r != NULL)
+            adi_request_free(r);
+        return err;
+    }
+    *newcomm = n->handle;
+    if (r != NULL) {
+        r->owner_handle = comm;
+        adi_request_complete(r);
+        *request = mpi_request_handle(r);
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return dup_front(comm, 0, MPI_INFO_NULL, newcomm, NULL, "MPI_Comm_dup");
+}
+#pragma weak MPI_Comm_dup = PMPI_Comm_dup
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    return dup_front(comm, 1, info, newcomm, NULL, "MPI_Comm_dup_with_info");
+}
+#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Comm_idup";
+    if (request == NULL)
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
+    return dup_front(comm, 0, MPI_INFO_NULL, newcomm, request, fn);
+}
+#pragma weak MPI_Comm_idup = PMPI_Comm_idup
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Comm_idup_with_info";
+    if (request == NULL)
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
+    return dup_front(comm, 1, info, newcomm, request, fn);
+}
+#pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
+
+/* ---------------------------------------------------------------- split */
+typedef struct {
+    int key, rank;
+} split_ent_t;
+
+static int split_cmp(const void *a, const void *b)
+{
+    const split_ent_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The job ranks of the members with colour `color` among n (color, key)
+ * pairs, ordered by key then rank; job[] maps rank -> job rank (NULL: identity). */
+static mpi_group_t *split_members(const int *pairs, int n, const int *job, int color)
+{
+    split_ent_t *e = malloc(sizeof *e * (size_t)(n > 0 ? n : 1));
+    int *ranks = malloc(sizeof *ranks * (size_t)(n > 0 ? n : 1));
+    mpi_group_t *g = NULL;
+    int k = 0;
+
+    if (e != NULL && ranks != NULL) {
+        for (int r = 0; r < n; r++)
+            if (pairs[2 * r] == color) {
+                e[k].key = pairs[2 * r + 1];
+                e[k].rank = r;
+                k++;
+            }
+        qsort(e, (size_t)k, sizeof *e, split_cmp);
+        for (int i = 0; i < k; i++)
+            ranks[i] = job != NULL ? job[e[i].rank] : e[i].rank;
+        g = mpi_group_new_list(ranks, k);
+    }
+    free(e);
+    free(ranks);
+    return g;
+}
+
+int mpi_comm_split_intra(mpi_comm_t *p, int color, int key, mpi_comm_t **out, const char *fn)
+{
+    mpi_dom_t d;
+    int mine[2] = {color, key}, *pairs, ctx, err;
+    mpi_group_t *g = NULL;
+    canal_status_t st;
+
+    pairs = malloc(sizeof *pairs * 2 * (size_t)p->size);
+    if (pairs == NULL)
+        return mpi_err_raise(p, MPI_ERR_NO_MEM, fn, "out of memory");
+    mpi_dom_of_comm(p, MPI_TAG_SPLIT, &d);
+    if ((st = mpi_dom_allgather(&d, mine, pairs, sizeof mine)) < 0) {
+        free(pairs);
+        return mpi_err_status(p, st, fn);
+    }
+    mpi_dom_of_comm(p, MPI_TAG_CTX_AGREE, &d);
+    if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
+        free(pairs);
+        return mpi_err_status(p, st, fn);
+    }
+    if (color == MPI_UNDEFINED) {
+        free(pairs);
+        mpi_comm_context_free(ctx);
+        *out = NULL;
+        return MPI_SUCCESS;
+    }
+    g = split_members(pairs, p->size, p->local_job_ranks, color);
+    free(pairs);
+    if (g == NULL) {
+        mpi_comm_context_free(ctx);
+        return mpi_err_raise(p, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    err = mpi_comm_new_intra(p, ctx, g, out);
+    mpi_group_release(g);
+    if (err != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        return raise_create(p, err, fn);
+    }
+    return MPI_SUCCESS;
+}
+
+/* Intercommunicator split: local (color, key) pairs are gathered, the leaders
+ * swap them, and each process builds its local and remote groups. */
+static int comm_split_inter(mpi_comm_t *p, int color, int key, mpi_comm_t **out, const char *fn)
+{
+    mpi_dom_t d;
+    int mine[2] = {color, key}, *pairs, *rpairs = NULL, ctx, lctx, err;
+    size_t rlen;
+    mpi_group_t *lg = NULL, *rg = NULL;
+    canal_status_t st;
+
+    pairs = malloc(sizeof *pairs * 2 * (size_t)p->size);
+    if (pairs == NULL)
+        return mpi_err_raise(p, MPI_ERR_NO_MEM, fn, "out of memory");
+    mpi_dom_of_comm(p, MPI_TAG_SPLIT, &d);
+    st = mpi_dom_allgather(&d, mine, pairs, sizeof mine);
+    if (st >= 0)
+        st = mpi_dom_bridge_swap(&d, pairs, sizeof mine * (size_t)p->size, (void **)&rpairs, &rlen);
+    if (st >= 0 && rlen != sizeof mine * (size_t)p->peer_size)
+        st = common_err_set(CANAL_ERR_PROTO,
+                            "the remote group sent %zu bytes of colours, "
+                            "expected %zu",
+                            rlen, sizeof mine * (size_t)p->peer_size);
+    if (st < 0) {
+        free(pairs);
+        free(rpairs);
+        return mpi_err_status(p, st, fn);
+    }
+    mpi_dom_of_comm(p, MPI_TAG_CTX_AGREE, &d);
+    if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
+        free(pairs);
+        free(rpairs);
+        return mpi_err_status(p, st, fn);
+    }
+    mpi_dom_of_comm(p->local_comm, MPI_TAG_CTX_AGREE, &d);
+    if ((st = mpi_comm_context_agree(&d, &lctx)) < 0) {
+        mpi_comm_context_free(ctx);
+        free(pairs);
+        free(rpairs);
+        return mpi_err_status(p, st, fn);
+    }
+    *out = NULL;
+    err = MPI_SUCCESS;
+    if (color != MPI_UNDEFINED) {
+        lg = split_members(pairs, p->size, p->local_job_ranks, color);
+        rg = split_members(rpairs, p->peer_size, p->peer_job_ranks, color);
+        if (lg == NULL || rg == NULL)
+            err = MPI_ERR_NO_MEM;
+        else if (rg->size > 0)
+            err = comm_new_inter(p, ctx, lg, rg, lctx, out);
+    }
+    free(pairs);
+    free(rpairs);
+    mpi_group_release(lg);
+    mpi_group_release(rg);
+    if (*out == NULL) {
+        mpi_comm_context_free(ctx);
+        mpi_comm_context_free(lctx);
+    }
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_create(p, err, fn);
+}
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_split";
+    mpi_comm_t *c = NULL, *n = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
+        (err = check_newcomm(c, newcomm, "newcomm", fn)))
+        return err;
+    if (color < 0 && color != MPI_UNDEFINED)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "color=%d is negative and not MPI_UNDEFINED",
+                             color);
+    err = c->is_inter ? comm_split_inter(c, color, key, &n, fn)
+                      : mpi_comm_split_intra(c, color, key, &n, fn);
+    if (err != MPI_SUCCESS)
+        return err;
+    *newcomm = n != NULL ? n->handle : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_split = PMPI_Comm_split
+
+/* ---------------------------------------------------------------- hardware levels */
+/* MPI_COMM_TYPE_HW_GUIDED / HW_UNGUIDED split by hardware resource. The
+ * levels carry hwloc's names (as MPICH accepts them) and are read from
+ * Linux's sysfs: a process belongs to a resource when every CPU it may run
+ * on (its affinity mask) lies in that one resource; an unbound process is
+ * in its node and package but not in one core. Each resource is named by
+ * the lowest CPU that shares it (or the NUMA node number), qualified by the
+ * node, so the colours of different nodes never meet. */
+typedef enum { HW_MACHINE, HW_PACKAGE, HW_NUMA, HW_L3, HW_L2, HW_L1, HW_CORE, HW_PU } hw_level_t;
+
+static const struct {
+    const char *name;
+    hw_level_t level;
+} hw_names[] = {
+    {"mpi_shared_memory", HW_MACHINE},
+    {"Machine", HW_MACHINE},
+    {"Package", HW_PACKAGE},
+    {"Socket", HW_PACKAGE},
+    {"NUMANode", HW_NUMA},
+    {"NUMA", HW_NUMA},
+    {"L3Cache", HW_L3},
+    {"L2Cache", HW_L2},
+    {"L1Cache", HW_L1},
+    {"Core", HW_CORE},
+    {"PU", HW_PU},
+};
+/* The name each level is reported under (mpi_hw_resource_type), largest first. */
+static const char *const hw_level_names[] = {"mpi_shared_memory", "Package", "NUMANode", "L3Cache",
+                                             "L2Cache",           "L1Cache", "Core",     "PU"};
+enum { HW_NLEVELS = 8 };
+
+static int hw_level_of(const char *v)
+{
+    for (size_t i = 0; v != NULL && i < sizeof hw_names / sizeof hw_names[0]; i++)
+        if (strcasecmp(v, hw_names[i].name) == 0)
+            return (int)hw_names[i].level;
+    return -1;
+}
+
+/* The first number of a sysfs file ("0-3,8" -> 0), or -1. */
+static int sysfs_first_int(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int v = -1;
+    if (f == NULL)
+        return -1;
+    if (fscanf(f, "%d", &v) != 1)
+        v = -1;
+    fclose(f);
+    return v;
+}
+
+/* The id of the resource of `level` that holds CPU `cpu`, or -1. */
+static int hw_resource_of_cpu(hw_level_t level, int cpu)
+{
+    char path[256];
+
+    switch (level) {
+    case HW_MACHINE:
+        return 0;
+    case HW_PU:
+        return cpu;
+    case HW_PACKAGE:
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/package_cpus_list",
+                 cpu);
+        if (sysfs_first_int(path) >= 0)
+            return sysfs_first_int(path);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+                 cpu);
+        return sysfs_first_int(path);
+    case HW_CORE:
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+                 cpu);
+        return sysfs_first_int(path);
+    case HW_NUMA: {
+        DIR *d;
+        struct dirent *e;
+        int node = -1;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d", cpu);
+        if ((d = opendir(path)) == NULL)
+            return -1;
+        while ((e = readdir(d)) != NULL)
+            if (strncmp(e->d_name, "node", 4) == 0 && e->d_name[4] >= '0' && e->d_name[4] <= '9') {
+                node = atoi(e->d_name + 4);
+                break;
+            }
+        closedir(d);
+        return node;
+    }
+    default: {
+        int want = level == HW_L3 ? 3 : level == HW_L2 ? 2 : 1;
+        for (int i = 0; i < 16; i++) {
+            char type[32] = "";
+            FILE *f;
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu,
+                     i);
+            if (sysfs_first_int(path) != want)
+                continue;
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, i);
+            if ((f = fopen(path, "r")) != NULL) {
+                if (fscanf(f, "%31s", type) != 1)
+                    type[0] = '\0';
+                fclose(f);
+            }
+            if (strcmp(type, "Instruction") == 0)
+                continue;
+            snprintf(path, sizeof path,
+                     "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu, i);
+            return sysfs_first_int(path);
+        }
+        return -1;
+    }
+    }
+}
+
+static int node_of_job(int j)
+{
+    return mpi_pmi.node_of != NULL && j >= 0 && j < mpi_pmi.size ? mpi_pmi.node_of[j] : 0;
+}
+
+/* This process's colour at `level`: MPI_UNDEFINED when its CPUs span
+ * several resources of that level (or sysfs does not say). */
+static int hw_color(hw_level_t level, int node)
+{
+    cpu_set_t set;
+    int id = -2;
+
+    if (level == HW_MACHINE)
+        return node;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return MPI_UNDEFINED;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        int r;
+        if (!CPU_ISSET(cpu, &set))
+            continue;
+        r = hw_resource_of_cpu(level, cpu);
+        if (r < 0 || (id != -2 && r != id))
+            return MPI_UNDEFINED;
+        id = r;
+    }
+    if (id < 0 || id >= 32768 || node >= 65536)
+        return MPI_UNDEFINED;
+    return node * 32768 + id;
+}
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_split_type";
+    mpi_comm_t *c = NULL, *n = NULL;
+    int err, color = MPI_UNDEFINED, my_node, level;
+    const char *level_name = NULL;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
+        (err = check_intra(c, fn)) || (err = check_newcomm(c, newcomm, "newcomm", fn)))
+        return err;
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                             (unsigned)info);
+    my_node = node_of_job(mpi_comm_peer_job_rank(c, c->rank));
+    switch (split_type) {
+    case MPI_COMM_TYPE_SHARED:
+        color = my_node;
+        break;
+    case MPI_COMM_TYPE_HW_GUIDED:
+        /* every process names the same level; unknown levels give MPI_COMM_NULL */
+        level_name = info != MPI_INFO_NULL ? mpi_info_lookup(info, "mpi_hw_resource_type") : NULL;
+        if ((level = hw_level_of(level_name)) >= 0)
+            color = hw_color((hw_level_t)level, my_node);
+        break;
+    case MPI_COMM_TYPE_HW_UNGUIDED: {
+        /* The largest level that every member belongs to one resource of and
+         * that splits the parent: all members must see the same choice, so
+         * the colours of every level are gathered first. */
+        int mine[HW_NLEVELS], *all = malloc(sizeof mine * (size_t)c->size);
+        mpi_dom_t d;
+        canal_status_t st;
+        if (all == NULL)
+            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        for (int l = 0; l < HW_NLEVELS; l++)
+            mine[l] = hw_color((hw_level_t)l, my_node);
+        mpi_dom_of_comm(c, MPI_TAG_SPLIT, &d);
+        if ((st = mpi_dom_allgather(&d, mine, all, sizeof mine)) < 0) {
+            free(all);
+            return mpi_err_status(c, st, fn);
+        }
+        for (int l = 0; l < HW_NLEVELS && level_name == NULL; l++) {
+            int usable = 1, splits = 0;
+            for (int r = 0; r < c->size; r++) {
+                usable &= all[r * HW_NLEVELS + l] != MPI_UNDEFINED;
+                splits |= all[r * HW_NLEVELS + l] != all[l];
+            }
+            if (usable && splits) {
+                color = mine[l];
+                level_name = hw_level_names[l];
+            }
+        }
+        free(all);
+        break;
+    }
+    default:
+        /* MPI_UNDEFINED and types Canal does not know: MPI_COMM_NULL. */
+        break;
+    }
+    if ((err = mpi_comm_split_intra(c, color, key, &n, fn)) != MPI_SUCCESS)
+        return err;
+    if (n != NULL && level_name != NULL &&
+        (err = comm_put_hint(n, "mpi_hw_resource_type", level_name))) {
+        mpi_comm_destroy(n);
+        return mpi_err_raise(c, err, fn, "out of memory for the hints");
+    }
+    if (n != NULL && (err = comm_apply_hints(n, info)) != MPI_SUCCESS) {
+        mpi_comm_destroy(n);
+        return mpi_err_raise(c, err, fn, "out of memory for the hints");
+    }
+    *newcomm = n != NULL ? n->handle : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
+
+/* ---------------------------------------------------------------- create */
+static int check_group_arg(mpi_comm_t *c, MPI_Group h, const char *fn, mpi_group_t **out)
+{
+    mpi_group_t *g = mpi_group_get(h);
+    if (g == NULL)
+        return mpi_err_raise(c, MPI_ERR_GROUP, fn, "group=%#x is not a valid group%s", (unsigned)h,
+                             h == MPI_GROUP_NULL ? " (MPI_GROUP_NULL)" : "");
+    *out = g;
+    return MPI_SUCCESS;
+}
+
+static int check_subset(mpi_comm_t *c, mpi_group_t *g, const char *fn)
+{
+    mpi_group_t *cg = mpi_comm_local_group(c);
+    if (cg == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < g->size; i++)
+        if (mpi_group_rank_of(cg, mpi_group_member(g, i)) == MPI_UNDEFINED)
+            return mpi_err_raise(c, MPI_ERR_GROUP, fn,
+                                 "rank %d of group (MPI_COMM_WORLD rank %d) is not in the "
+                                 "%sgroup of comm",
+                                 i, mpi_group_member(g, i), c->is_inter ? "local " : "");
+    return MPI_SUCCESS;
+}
+
+static int comm_create_inter(mpi_comm_t *c, mpi_group_t *g, mpi_comm_t **out, const char *fn)
+{
+    mpi_dom_t d;
+    int *mine, *theirs = NULL, ctx, lctx, identity, err = MPI_SUCCESS;
+    size_t tlen;
+    mpi_group_t *rg = NULL;
+    canal_status_t st;
+
+    mine = mpi_group_job_array(g, -1, &identity);
+    if (mine == NULL && g->size > 0)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    mpi_dom_of_comm(c, MPI_TAG_XCHG, &d);
+    st = mpi_dom_bridge_swap(&d, mine, sizeof *mine * (size_t)g->size, (void **)&theirs, &tlen);
+    free(mine);
+    if (st < 0)
+        return mpi_err_status(c, st, fn);
+    mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
+    if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
+        free(theirs);
+        return mpi_err_status(c, st, fn);
+    }
+    mpi_dom_of_comm(c->local_comm, MPI_TAG_CTX_AGREE, &d);
+    if ((st = mpi_comm_context_agree(&d, &lctx)) < 0) {
+        free(theirs);
+        mpi_comm_context_free(ctx);
+        return mpi_err_status(c, st, fn);
+    }
+    *out = NULL;
+    rg = mpi_group_new_list(theirs, (int)(tlen / sizeof *theirs));
+    free(theirs);
+    if (rg == NULL)
+        err = MPI_ERR_NO_MEM;
+    else if (g->rank != MPI_UNDEFINED && rg->size > 0)
+        err = comm_new_inter(c, ctx, g, rg, lctx, out);
+    mpi_group_release(rg);
+    if (*out == NULL) {
+        mpi_comm_context_free(ctx);
+        mpi_comm_context_free(lctx);
+    }
+    return err == MPI_SUCCESS ? MPI_SUCCESS : raise_create(c, err, fn);
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create";
+    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_group_t *g = NULL;
+    mpi_dom_t d;
+    int err, ctx;
+    canal_status_t st;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
+        (err = check_group_arg(c, group, fn, &g)) ||
+        (err = check_newcomm(c, newcomm, "newcomm", fn)) || (err = check_subset(c, g, fn)))
+        return err;
+    if (c->is_inter) {
+        if ((err = comm_create_inter(c, g, &n, fn)) != MPI_SUCCESS)
+            return err;
+        *newcomm = n != NULL ? n->handle : MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
+    if ((st = mpi_comm_context_agree(&d, &ctx)) < 0)
+        return mpi_err_status(c, st, fn);
+    if (g->rank == MPI_UNDEFINED) {
+        mpi_comm_context_free(ctx);
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    if ((err = mpi_comm_new_intra(c, ctx, g, &n)) != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        return raise_create(c, err, fn);
+    }
+    *newcomm = n->handle;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_create = PMPI_Comm_create
+
+/* A communicator over group g made by its members only: messages travel on
+ * base's collective context with `tag`, between group ranks. */
+static int comm_from_group(mpi_comm_t *base, mpi_group_t *g, int tag, mpi_comm_t **out,
+                           const char *fn)
+{
+    mpi_dom_t d;
+    int *job, identity, ctx, err;
+    canal_status_t st;
+
+    job = mpi_group_job_array(g, mpi_pmi.size, &identity);
+    if (job == NULL && !identity)
+        return mpi_err_raise(base, MPI_ERR_NO_MEM, fn, "out of memory");
+    memset(&d, 0, sizeof d);
+    d.rank = g->rank;
+    d.size = g->size;
+    d.job = job;
+    d.context = base->context + 1;
+    d.tag = tag;
+    st = mpi_comm_context_agree(&d, &ctx);
+    free(job);
+    if (st < 0)
+        return mpi_err_status(base, st, fn);
+    if ((err = mpi_comm_new_intra(base, ctx, g, out)) != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        return raise_create(base, err, fn);
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create_group";
+    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_group_t *g = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
+        (err = check_intra(c, fn)) || (err = check_group_arg(c, group, fn, &g)) ||
+        (err = check_newcomm(c, newcomm, "newcomm", fn)) || (err = check_subset(c, g, fn)))
+        return err;
+    if (tag < 0 || tag > MPI_CANAL_TAG_UB)
+        return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, MPI_TAG_UB=%d]", tag,
+                             MPI_CANAL_TAG_UB);
+    if (g->rank == MPI_UNDEFINED) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    if ((err = comm_from_group(c, g, tag, &n, fn)) != MPI_SUCCESS)
+        return err;
+    *newcomm = n->handle;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
+
+/* Sessions-style constructors name the operation by a string; the tag on
+ * MPI_COMM_WORLD's collective context is derived from it (even for the local
+ * step, odd for the leaders' bridge), below the reserved tags. */
+static int stringtag_hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s != '\0'; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return (int)(0x20000000u | (h & 0x0ffffffeu));
+}
+
+static int check_stringtag(const char *stringtag, const char *fn)
+{
+    if (stringtag == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag is NULL");
+    if (strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "stringtag is longer than MPI_MAX_STRINGTAG_LEN-1 (%d)",
+                             MPI_MAX_STRINGTAG_LEN - 1);
+    return MPI_SUCCESS;
+}
+
+static int set_errhandler(mpi_comm_t *n, MPI_Errhandler errhandler)
+{
+    if (errhandler == MPI_ERRHANDLER_NULL)
+        return MPI_SUCCESS;
+    if (mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) < 0)
+        return MPI_ERR_ARG;
+    mpi_errhandler_release(n->errhandler);
+    n->errhandler = errhandler;
+    if (n->local_comm != NULL && mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) == 0) {
+        mpi_errhandler_release(n->local_comm->errhandler);
+        n->local_comm->errhandler = errhandler;
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create_from_group";
+    mpi_group_t *g = NULL;
+    mpi_comm_t *n = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = check_group_arg(NULL, group, fn, &g)) ||
+        (err = check_stringtag(stringtag, fn)) ||
+        (err = check_newcomm(NULL, newcomm, "newcomm", fn)))
+        return err;
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
+        return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                             (unsigned)info);
+    if (g->rank == MPI_UNDEFINED)
+        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
+                             "the calling process is not a member of group");
+    if ((err = comm_from_group(&mpi_comm_world_obj, g, stringtag_hash(stringtag), &n, fn)))
+        return err;
+    if (set_errhandler(n, errhandler) != MPI_SUCCESS) {
+        mpi_comm_destroy(n);
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "errhandler=%#x is not a communicator error handler",
+                             (unsigned)errhandler);
+    }
+    if ((err = comm_apply_hints(n, info)) != MPI_SUCCESS) {
+        mpi_comm_destroy(n);
+        return mpi_err_raise(NULL, err, fn, "out of memory for the hints");
+    }
+    *newcomm = n->handle;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_create_from_group = PMPI_Comm_create_from_group
+
+/* ---------------------------------------------------------------- intercommunicators */
+static int groups_overlap(const mpi_group_t *a, const mpi_group_t *b)
+{
+    for (int i = 0; i < a->size; i++)
+        if (mpi_group_rank_of(b, mpi_group_member(a, i)) != MPI_UNDEFINED)
+            return 1;
+    return 0;
+}
+
+/* The common part of both intercommunicator constructors: d describes the
+ * local group and the bridge; lg is the local group and lbase the
+ * communicator (or, for the sessions form, the domain) the local
+ * communicator's context is agreed over. */
+static int intercomm_build(mpi_comm_t *errc, mpi_dom_t *d, mpi_dom_t *ldom, mpi_group_t *lg,
+                           mpi_comm_t **out, const char *fn)
+{
+    int *mine, *theirs = NULL, identity, ctx, lctx, err;
+    size_t tlen;
+    mpi_group_t *rg = NULL;
+    canal_status_t st;
+
+    if (lg == NULL || (mine = mpi_group_job_array(lg, -1, &identity)) == NULL)
+        return mpi_err_raise(errc, MPI_ERR_NO_MEM, fn, "out of memory");
+    st = mpi_dom_bridge_swap(d, mine, sizeof *mine * (size_t)lg->size, (void **)&theirs, &tlen);
+    free(mine);
+    if (st < 0)
+        return mpi_err_status(errc, st, fn);
+    rg = mpi_group_new_list(theirs, (int)(tlen / sizeof *theirs));
+    free(theirs);
+    if (rg == NULL)
+        return mpi_err_raise(errc, MPI_ERR_NO_MEM, fn, "out of memory");
+    /* Every process sees both lists, so all of them reach the same verdict. */
+    if (rg->size == 0 || groups_overlap(lg, rg)) {
+        mpi_group_release(rg);
+        return mpi_err_raise(errc, MPI_ERR_COMM, fn,
+                             "the local and remote groups overlap (or the remote one is empty); "
+                             "an intercommunicator joins two disjoint groups");
+    }
+    if ((st = mpi_comm_context_agree(d, &ctx)) < 0) {
+        mpi_group_release(rg);
+        return mpi_err_status(errc, st, fn);
+    }
+    if ((st = mpi_comm_context_agree(ldom, &lctx)) < 0) {
+        mpi_comm_context_free(ctx);
+        mpi_group_release(rg);
+        return mpi_err_status(errc, st, fn);
+    }
+    err = comm_new_inter(errc, ctx, lg, rg, lctx, out);
+    mpi_group_release(rg);
+    if (err != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        mpi_comm_context_free(lctx);
+        return raise_create(errc, err, fn);
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    static const char fn[] = "MPI_Intercomm_create";
+    mpi_comm_t *lc = NULL, *pc = NULL, *n = NULL;
+    mpi_dom_t d, ld;
+    int err, bad = 0;
+    char why[200] = "";
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(local_comm, fn, &lc)) ||
+        (err = check_intra(lc, fn)) || (err = check_newcomm(lc, newintercomm, "newintercomm", fn)))
+        return err;
+    if (local_leader < 0 || local_leader >= lc->size)
+        return mpi_err_raise(lc, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
+                             local_leader, lc->size);
+    if (lc->rank == local_leader) {
+        /* Arguments only the leader sees: on error it tells its group first,
+         * so that the other members fail too instead of waiting. */
+        if ((pc = mpi_comm_get(peer_comm)) == NULL) {
+            bad = MPI_ERR_COMM;
+            snprintf(why, sizeof why,
+                     "peer_comm=%#x is not a valid communicator (at the local "
+                     "leader)",
+                     (unsigned)peer_comm);
+        } else if (remote_leader < 0 || remote_leader >= pc->peer_size) {
+            bad = MPI_ERR_RANK;
+            snprintf(why, sizeof why,
+                     "remote_leader=%d is not in [0, %d) (the size of "
+                     "peer_comm)",
+                     remote_leader, pc->peer_size);
+        } else if (!pc->is_inter && remote_leader == pc->rank) {
+            bad = MPI_ERR_RANK;
+            snprintf(why, sizeof why, "remote_leader=%d is the local leader itself", remote_leader);
+        } else if (tag < 0 || tag > MPI_CANAL_TAG_UB) {
+            bad = MPI_ERR_TAG;
+            snprintf(why, sizeof why, "tag=%d is not in [0, MPI_TAG_UB=%d]", tag, MPI_CANAL_TAG_UB);
+        }
+    }
+    mpi_dom_of_comm(lc, MPI_TAG_XCHG, &d);
+    d.root = local_leader;
+    d.bridged = 1;
+    if (bad) {
+        uint64_t failed = UINT64_MAX; /* what mpi_dom_bridge_swap broadcasts on failure */
+        mpi_dom_bcast(&d, &failed, sizeof failed);
+        return mpi_err_raise(lc, bad, fn, "%s", why);
+    }
+    if (pc != NULL) {
+        d.b_context = pc->context + 1;
+        d.b_tag = tag;
+        d.b_my_rank = pc->rank;
+        d.b_peer_rank = remote_leader;
+        d.b_peer_job = mpi_comm_peer_job_rank(pc, remote_leader);
+    }
+    mpi_dom_of_comm(lc, MPI_TAG_CTX_AGREE, &ld);
+    if ((err = intercomm_build(lc, &d, &ld, mpi_comm_local_group(lc), &n, fn)) != MPI_SUCCESS)
+        return err;
+    *newintercomm = n->handle;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
+
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                      MPI_Group remote_group, int remote_leader,
+                                      const char *stringtag, MPI_Info info,
+                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    static const char fn[] = "MPI_Intercomm_create_from_groups";
+    mpi_group_t *lg = NULL, *rg = NULL;
+    mpi_comm_t *n = NULL, *w = &mpi_comm_world_obj;
+    mpi_dom_t d, ld;
+    int *job, identity, err, tag;
+
+    if ((err = mpi_enter(fn)) || (err = check_group_arg(NULL, local_group, fn, &lg)) ||
+        (err = check_group_arg(NULL, remote_group, fn, &rg)) ||
+        (err = check_stringtag(stringtag, fn)) ||
+        (err = check_newcomm(NULL, newintercomm, "newintercomm", fn)))
+        return err;
+    if (lg->rank == MPI_UNDEFINED)
+        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
+                             "the calling process is not a member of local_group");
+    if (local_leader < 0 || local_leader >= lg->size)
+        return mpi_err_raise(NULL, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
+                             local_leader, lg->size);
+    if (remote_leader < 0 || remote_leader >= rg->size)
+        return mpi_err_raise(NULL, MPI_ERR_RANK, fn, "remote_leader=%d is not in [0, %d)",
+                             remote_leader, rg->size);
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
+        return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                             (unsigned)info);
+    job = mpi_group_job_array(lg, mpi_pmi.size, &identity);
+    if (job == NULL && !identity)
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    tag = stringtag_hash(stringtag);
+    memset(&d, 0, sizeof d);
+    d.rank = lg->rank;
+    d.size = lg->size;
+    d.root = local_leader;
+    d.job = job;
+    d.context = w->context + 1;
+    d.tag = tag;
+    d.bridged = 1;
+    d.b_context = w->context + 1;
+    d.b_tag = tag | 1;
+    d.b_my_rank = mpi_pmi.rank;
+    d.b_peer_job = mpi_group_member(rg, remote_leader);
+    d.b_peer_rank = d.b_peer_job;
+    ld = d;
+    ld.bridged = 0;
+    ld.root = 0;
+    err = intercomm_build(w, &d, &ld, lg, &n, fn);
+    free(job);
+    if (err != MPI_SUCCESS)
+        return err;
+    if (set_errhandler(n, errhandler) != MPI_SUCCESS) {
+        mpi_comm_destroy(n);
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "errhandler=%#x is not a communicator error handler",
+                             (unsigned)errhandler);
+    }
+    if ((err = comm_apply_hints(n, info)) != MPI_SUCCESS) {
+        mpi_comm_destroy(n);
+        return mpi_err_raise(NULL, err, fn, "out of memory for the hints");
+    }
+    *newintercomm = n->handle;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Intercomm_create_from_groups = PMPI_Intercomm_create_from_groups
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    static const char fn[] = "MPI_Intercomm_merge";
+    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_group_t *lg = NULL, *rg = NULL, *g = NULL;
+    mpi_dom_t d;
+    int mine = high ? 1 : 0, *theirs = NULL, remote_high, local_first, ctx, err, k = 0, *buf;
+    size_t tlen;
+    canal_status_t st;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(intercomm, fn, &c)) ||
+        (err = check_newcomm(c, newintracomm, "newintracomm", fn)))
+        return err;
+    if (!c->is_inter)
+        return mpi_err_raise(c, MPI_ERR_COMM, fn,
+                             "intercomm=%#x is an intracommunicator; MPI_Intercomm_merge needs "
+                             "an intercommunicator",
+                             (unsigned)intercomm);
+    mpi_dom_of_comm(c, MPI_TAG_XCHG, &d);
+    /* The leaders swap their `high`; each side also broadcasts its own
+     * leader's value, so that all members order the groups alike. */
+    if ((st = mpi_dom_bcast(&d, &mine, sizeof mine)) < 0 ||
+        (st = mpi_dom_bridge_swap(&d, &mine, sizeof mine, (void **)&theirs, &tlen)) < 0)
+        return mpi_err_status(c, st, fn);
+    remote_high = tlen == sizeof(int) ? *theirs : 0;
+    free(theirs);
+    lg = mpi_comm_local_group(c);
+    rg = mpi_comm_remote_group(c);
+    if (lg == NULL || rg == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    if (mine != remote_high)
+        local_first = mine < remote_high;
+    else /* same value on both sides: the group holding the lower job rank goes first */
+        local_first = mpi_group_member(lg, 0) < mpi_group_member(rg, 0);
+    buf = malloc(sizeof *buf * ((size_t)lg->size + (size_t)rg->size));
+    if (buf == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int pass = 0; pass < 2; pass++) {
+        mpi_group_t *src = (pass == 0) == local_first ? lg : rg;
+        for (int i = 0; i < src->size; i++)
+            buf[k++] = mpi_group_member(src, i);
+    }
+    g = mpi_group_new_list(buf, k);
+    free(buf);
+    if (g == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
+    if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
+        mpi_group_release(g);
+        return mpi_err_status(c, st, fn);
+    }
+    err = mpi_comm_new_intra(c, ctx, g, &n);
+    mpi_group_release(g);
+    if (err != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        return raise_create(c, err, fn);
+    }
+    *newintracomm = n->handle;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
+
+/* ---------------------------------------------------------------- queries */
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    static const char fn[] = "MPI_Comm_group";
+    mpi_comm_t *c = NULL;
+    mpi_group_t *g = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (group == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "group is NULL");
+    if ((g = mpi_comm_local_group(c)) == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    mpi_group_retain(g);
+    if ((err = mpi_group_to_handle(g, group)) != MPI_SUCCESS)
+        return mpi_err_raise(c, err, fn, "out of group handles");
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_group = PMPI_Comm_group
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    static const char fn[] = "MPI_Comm_remote_group";
+    mpi_comm_t *c = NULL;
+    mpi_group_t *g = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (!c->is_inter)
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is not an intercommunicator",
+                             (unsigned)comm);
+    if (group == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "group is NULL");
+    if ((g = mpi_comm_remote_group(c)) == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    mpi_group_retain(g);
+    if ((err = mpi_group_to_handle(g, group)) != MPI_SUCCESS)
+        return mpi_err_raise(c, err, fn, "out of group handles");
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    static const char fn[] = "MPI_Comm_remote_size";
+    mpi_comm_t *c = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (!c->is_inter)
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is not an intercommunicator",
+                             (unsigned)comm);
+    if (size == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "size is NULL");
+    *size = c->peer_size;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    static const char fn[] = "MPI_Comm_test_inter";
+    mpi_comm_t *c = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (flag == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "flag is NULL");
+    *flag = c->is_inter;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
+
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    static const char fn[] = "MPI_Comm_compare";
+    mpi_comm_t *c1 = NULL, *c2 = NULL;
+    mpi_group_t *a = NULL, *b = NULL;
+    int err, r;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm1, fn, &c1)) ||
+        (err = mpi_check_comm(comm2, fn, &c2)))
+        return err;
+    if (result == NULL)
+        return mpi_err_raise(c1, MPI_ERR_ARG, fn, "result is NULL");
+    if (c1 == c2) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    if (c1->is_inter != c2->is_inter) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    a = mpi_comm_local_group(c1);
+    b = mpi_comm_local_group(c2);
+    if (a == NULL || b == NULL)
+        return mpi_err_raise(c1, MPI_ERR_NO_MEM, fn, "out of memory");
+    r = mpi_group_compare(a, b);
+    if (c1->is_inter && r != MPI_UNEQUAL) {
+        int r2;
+        a = mpi_comm_remote_group(c1);
+        b = mpi_comm_remote_group(c2);
+        if (a == NULL || b == NULL)
+            return mpi_err_raise(c1, MPI_ERR_NO_MEM, fn, "out of memory");
+        r2 = mpi_group_compare(a, b);
+        if (r2 > r)
+            r = r2;
+    }
+    *result = r == MPI_IDENT ? MPI_CONGRUENT : r;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_compare = PMPI_Comm_compare
+
+/* ---------------------------------------------------------------- free */
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    static const char fn[] = "MPI_Comm_free";
+    mpi_comm_t *c = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)))
+        return err;
+    if (comm == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "comm is NULL");
+    if ((err = mpi_check_comm(*comm, fn, &c)))
+        return err;
+    if (c == &mpi_comm_world_obj || c == &mpi_comm_self_obj)
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "%s cannot be freed", c->name);
+    /* Delete callbacks run first; if one fails the communicator stays. */
+    if ((err = mpi_attr_delete_all(MPI_OBJ_COMM, c->handle, &c->attrs)) != MPI_SUCCESS)
+        return mpi_err_raise_code(c, err, fn);
+    mpi_comm_destroy(c);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_free = PMPI_Comm_free
+
+/* ---------------------------------------------------------------- names */
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    static const char fn[] = "MPI_Comm_set_name";
+    mpi_comm_t *c = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (comm_name == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_name is NULL");
+    /* Longer names are truncated, as MPICH does. */
+    snprintf(c->name, sizeof c->name, "%s", comm_name);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+    static const char fn[] = "MPI_Comm_get_name";
+    mpi_comm_t *c = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (comm_name == NULL || resultlen == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL",
+                             comm_name == NULL ? "comm_name" : "resultlen");
+    snprintf(comm_name, MPI_MAX_OBJECT_NAME, "%s", c->name);
+    *resultlen = (int)strlen(comm_name);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
+
+/* ---------------------------------------------------------------- info */
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    static const char fn[] = "MPI_Comm_set_info";
+    mpi_comm_t *c = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (info == MPI_INFO_NULL || !mpi_info_valid(info))
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                             (unsigned)info);
+    if ((err = comm_apply_hints(c, info)) != MPI_SUCCESS)
+        return mpi_err_raise(c, err, fn, "out of memory for the hints");
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    static const char fn[] = "MPI_Comm_get_info";
+    mpi_comm_t *c = NULL;
+    MPI_Info info;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (info_used == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "info_used is NULL");
+    if ((err = mpi_info_new(&info)) != MPI_SUCCESS)
+        return mpi_err_raise(c, err, fn, "out of memory");
+    /* Every supported hint with its default, then what is in effect. */
+    for (int i = 0; i < NHINTS && err == MPI_SUCCESS; i++)
+        err = mpi_info_put(info, comm_hints[i], "false");
+    for (int i = 0; c->info != MPI_INFO_NULL && i < mpi_info_nkeys(c->info) && !err; i++) {
+        const char *v, *k = mpi_info_nth(c->info, i, &v);
+        if (k != NULL)
+            err = mpi_info_put(info, k, v);
+    }
+    if (err != MPI_SUCCESS) {
+        mpi_info_release(info);
+        return mpi_err_raise(c, err, fn, "out of memory");
+    }
+    *info_used = info;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
+
+/* MPI_Finalize deletes the attributes of MPI_COMM_SELF first (MPI 4.0
+ * section 11.2.3); the hook runs before the device goes down. */
+static void comm_module_finalize(void)
+{
+    mpi_attr_finalize();
+}
+
+__attribute__((constructor)) static void comm_module_register(void)
+{
+    mpi_register_hook(NULL, comm_module_finalize);
+}
