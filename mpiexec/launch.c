@@ -271,11 +271,10 @@ static void child_exec(mpx_job_t *job, mpx_rank_t *r, int pmi_child, int out_w, 
     dup2(err_w, 2);
     fcntl(pmi_child, F_SETFD, 0); /* the one fd the program inherits */
     if (cpus != NULL && sched_setaffinity(0, sizeof *cpus, cpus) != 0)
-        fprintf(stderr, "mpiexec: %s: cannot bind: %s\n", mpx_rank_name(job, r),
-                strerror(errno));
+        fprintf(stderr, "mpiexec: %s: cannot bind: %s\n", mpx_rank_name(job, r), strerror(errno));
     if (s->wdir != NULL && chdir(s->wdir) != 0) {
-        fprintf(stderr, "mpiexec: %s: cannot change to directory '%s': %s\n",
-                mpx_rank_name(job, r), s->wdir, strerror(errno));
+        fprintf(stderr, "mpiexec: %s: cannot change to directory '%s': %s\n", mpx_rank_name(job, r),
+                s->wdir, strerror(errno));
         _exit(127);
     }
     execvpe(s->argv[0], s->argv, envp);

@@ -57,7 +57,10 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+static void set_nonblock(int fd)
+{
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 static void loop_add(int fd, uint32_t events, uint64_t tok)
 {
@@ -129,7 +132,10 @@ static void teardown_with(mpx_job_t *job, int sig)
     }
 }
 
-void mpx_job_teardown(mpx_job_t *job) { teardown_with(job, SIGTERM); }
+void mpx_job_teardown(mpx_job_t *job)
+{
+    teardown_with(job, SIGTERM);
+}
 
 void mpx_job_fail(mpx_job_t *job, int rank, int code, const char *fmt, ...)
 {

@@ -58,8 +58,8 @@ void mpx_print_help(void);
 
 /* Output of one stream of one rank, cut into whole lines before it is written. */
 typedef struct {
-    int fd;     /* read end of the pipe, -1 once closed */
-    int to;     /* 1 or 2: mpiexec's stdout or stderr */
+    int fd; /* read end of the pipe, -1 once closed */
+    int to; /* 1 or 2: mpiexec's stdout or stderr */
     char *buf;
     size_t len, cap;
 } mpx_stream_t;
@@ -73,21 +73,21 @@ typedef struct {
 } mpx_spawn_req_t;
 
 typedef struct {
-    int rank;                  /* rank in its PMI job */
-    int idx;                   /* index in mpx_job_t.ranks: the epoll token */
-    int pj;                    /* its PMI job (0: started from the command line) */
+    int rank; /* rank in its PMI job */
+    int idx;  /* index in mpx_job_t.ranks: the epoll token */
+    int pj;   /* its PMI job (0: started from the command line) */
     int appnum, seg;
     pid_t pid;
-    int pmi_fd;                /* server end of the socketpair, -1 once closed */
-    int pmi_version;           /* framing: 1 lines, 2 length-prefixed */
-    int in_mcmd;               /* inside a PMI-1 multi-line "mcmd=spawn" */
-    mpx_spawn_req_t *spawn;    /* PMI-1 spawn blocks received so far */
+    int pmi_fd;             /* server end of the socketpair, -1 once closed */
+    int pmi_version;        /* framing: 1 lines, 2 length-prefixed */
+    int in_mcmd;            /* inside a PMI-1 multi-line "mcmd=spawn" */
+    mpx_spawn_req_t *spawn; /* PMI-1 spawn blocks received so far */
     pmi_wire_reader_t *rd;
-    int pmi_wantw;             /* EPOLLOUT registered for pmi_fd */
-    char *outq;                /* replies not yet written (socket full) */
+    int pmi_wantw; /* EPOLLOUT registered for pmi_fd */
+    char *outq;    /* replies not yet written (socket full) */
     size_t outq_len, outq_cap;
     int initialized, finalized, in_barrier, waiting_nodeattr;
-    char wait_key[256];        /* node attribute a PMI-2 getnodeattr waits for */
+    char wait_key[256]; /* node attribute a PMI-2 getnodeattr waits for */
     int exited, status;
     mpx_stream_t out, err;
 } mpx_rank_t;
@@ -97,9 +97,9 @@ typedef struct {
 typedef struct mpx_kvs mpx_kvs_t;
 typedef struct {
     char kvsname[256];
-    char spawner[256];         /* kvsname of the job that spawned it, "" for job 0 */
+    char spawner[256]; /* kvsname of the job that spawned it, "" for job 0 */
     int size;
-    int first;                 /* index of its rank 0 in mpx_job_t.ranks */
+    int first; /* index of its rank 0 in mpx_job_t.ranks */
     int barrier_count;
     char mapping[64];
     mpx_kvs_t *kvs;
@@ -107,9 +107,9 @@ typedef struct {
 
 typedef struct {
     mpx_opts_t *opts;
-    int nranks;                /* processes of all PMI jobs */
+    int nranks; /* processes of all PMI jobs */
     int ranks_cap;
-    mpx_rank_t **ranks;        /* stable addresses: spawns grow the array */
+    mpx_rank_t **ranks; /* stable addresses: spawns grow the array */
     int npjobs;
     mpx_pmijob_t *pjobs;
     char hostname[256];

@@ -49,38 +49,39 @@ int mpx_env_add(mpx_env_t *env, const char *name, const char *value)
 
 void mpx_print_help(void)
 {
-    printf("Usage: mpiexec [global options] [local options] program [args] [: [local options] "
-           "program [args] ...]\n"
-           "\n"
-           "Starts the processes of an MPI job on this host and serves them PMI-1 and PMI-2.\n"
-           "\n"
-           "Global options:\n"
-           "  -genv NAME VALUE      set an environment variable for every process\n"
-           "  -genvlist A,B,...     pass only these variables of mpiexec's environment\n"
-           "  -genvall              pass mpiexec's whole environment (the default)\n"
-           "  -genvnone             pass none of mpiexec's environment\n"
-           "  -l, -prepend-rank     prefix every output line with \"[rank] \"\n"
-           "  -outfile-pattern P    write each rank's stdout to file P (%%r rank, %%h host, %%%% %%)\n"
-           "  -errfile-pattern P    write each rank's stderr to file P\n"
-           "  -bind-to core|hwthread|none   pin each process to a core or hardware thread\n"
-           "  -map-by core|hwthread|socket|slot   order in which binding fills the machine\n"
-           "  -ppn N                processes per node (all run on this host)\n"
-           "  -hosts H1,H2 | -f FILE  hosts to use; only this host is supported\n"
-           "  -configfile FILE      read segments from FILE, one per line\n"
-           "  -v, -verbose          describe what mpiexec does\n"
-           "  -info                 print how this mpiexec was built\n"
-           "  -h, --help            this text\n"
-           "  --version             print the version\n"
-           "\n"
-           "Local options (per segment):\n"
-           "  -n, -np N             number of processes (default 1)\n"
-           "  -env NAME VALUE       set a variable for this segment's processes\n"
-           "  -envlist A,B | -envall | -envnone   like the -genv forms, for this segment\n"
-           "  -wdir DIR             working directory\n"
-           "\n"
-           "Environment: MPIEXEC_TIMEOUT=s kills the job after s seconds (exit code 255).\n"
-           "Exit code: 0 if every rank exits 0, else the code of the first rank that failed\n"
-           "(128+signal for a rank killed by a signal, the MPI_Abort code for an abort).\n");
+    printf(
+        "Usage: mpiexec [global options] [local options] program [args] [: [local options] "
+        "program [args] ...]\n"
+        "\n"
+        "Starts the processes of an MPI job on this host and serves them PMI-1 and PMI-2.\n"
+        "\n"
+        "Global options:\n"
+        "  -genv NAME VALUE      set an environment variable for every process\n"
+        "  -genvlist A,B,...     pass only these variables of mpiexec's environment\n"
+        "  -genvall              pass mpiexec's whole environment (the default)\n"
+        "  -genvnone             pass none of mpiexec's environment\n"
+        "  -l, -prepend-rank     prefix every output line with \"[rank] \"\n"
+        "  -outfile-pattern P    write each rank's stdout to file P (%%r rank, %%h host, %%%% %%)\n"
+        "  -errfile-pattern P    write each rank's stderr to file P\n"
+        "  -bind-to core|hwthread|none   pin each process to a core or hardware thread\n"
+        "  -map-by core|hwthread|socket|slot   order in which binding fills the machine\n"
+        "  -ppn N                processes per node (all run on this host)\n"
+        "  -hosts H1,H2 | -f FILE  hosts to use; only this host is supported\n"
+        "  -configfile FILE      read segments from FILE, one per line\n"
+        "  -v, -verbose          describe what mpiexec does\n"
+        "  -info                 print how this mpiexec was built\n"
+        "  -h, --help            this text\n"
+        "  --version             print the version\n"
+        "\n"
+        "Local options (per segment):\n"
+        "  -n, -np N             number of processes (default 1)\n"
+        "  -env NAME VALUE       set a variable for this segment's processes\n"
+        "  -envlist A,B | -envall | -envnone   like the -genv forms, for this segment\n"
+        "  -wdir DIR             working directory\n"
+        "\n"
+        "Environment: MPIEXEC_TIMEOUT=s kills the job after s seconds (exit code 255).\n"
+        "Exit code: 0 if every rank exits 0, else the code of the first rank that failed\n"
+        "(128+signal for a rank killed by a signal, the MPI_Abort code for an abort).\n");
 }
 
 static void print_version(void)
@@ -104,7 +105,8 @@ static void print_info(void)
 #ifdef CANAL_CONFIGURE_ARGS
            "Configure:          " CANAL_CONFIGURE_ARGS "\n"
 #endif
-           , host);
+           ,
+           host);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -279,36 +281,44 @@ static mpx_segment_t *new_segment(mpx_opts_t *o)
 
 static int parse_words(int argc, char **argv, mpx_opts_t *o, int depth);
 
+/* Option argv[i] takes k arguments: are they there? Sets *used. */
+static int need(int argc, char **argv, int i, int k, int *used)
+{
+    if (i + k >= argc) {
+        fprintf(stderr, "mpiexec: option %s needs %d argument%s\nmpiexec: see 'mpiexec --help'\n",
+                argv[i], k, k == 1 ? "" : "s");
+        return 2;
+    }
+    *used = 1 + k;
+    return 0;
+}
+
 /* Options from argv[i]; *used is how many words it took. 0, 1 (done: exit 0) or 2. */
-static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment_t *seg,
-                        int *used, int depth)
+static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment_t *seg, int *used,
+                        int depth)
 {
     const char *a = argv[i];
     const char *name = (a[1] == '-' && a[2] != '\0') ? a + 1 : a; /* --genv == -genv */
-    int have1 = i + 1 < argc, have2 = i + 2 < argc;
-
-#define NEED(k)                                                                                   \
-    do {                                                                                          \
-        if (!(k == 1 ? have1 : have2))                                                            \
-            return usage_error("option %s needs " #k " argument(s)", a);                          \
-        *used = 1 + k;                                                                            \
-    } while (0)
 
     *used = 1;
     if (strcmp(name, "-n") == 0 || strcmp(name, "-np") == 0) {
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         return parse_count(a, argv[i + 1], &seg->nprocs);
     }
     if (strcmp(name, "-genv") == 0) {
-        NEED(2);
+        if (need(argc, argv, i, 2, used) != 0)
+            return 2;
         return mpx_env_add(&o->genv, argv[i + 1], argv[i + 2]) == 0 ? 0 : 2;
     }
     if (strcmp(name, "-env") == 0) {
-        NEED(2);
+        if (need(argc, argv, i, 2, used) != 0)
+            return 2;
         return mpx_env_add(&seg->env, argv[i + 1], argv[i + 2]) == 0 ? 0 : 2;
     }
     if (strcmp(name, "-genvlist") == 0 || strcmp(name, "-envlist") == 0) {
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         if (name[1] == 'g') {
             o->genv_mode = MPX_ENV_LIST;
             o->genvlist = argv[i + 1];
@@ -318,12 +328,25 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         }
         return 0;
     }
-    if (strcmp(name, "-genvall") == 0) { o->genv_mode = MPX_ENV_ALL; return 0; }
-    if (strcmp(name, "-genvnone") == 0) { o->genv_mode = MPX_ENV_NONE; return 0; }
-    if (strcmp(name, "-envall") == 0) { seg->env_mode = MPX_ENV_ALL; return 0; }
-    if (strcmp(name, "-envnone") == 0) { seg->env_mode = MPX_ENV_NONE; return 0; }
+    if (strcmp(name, "-genvall") == 0) {
+        o->genv_mode = MPX_ENV_ALL;
+        return 0;
+    }
+    if (strcmp(name, "-genvnone") == 0) {
+        o->genv_mode = MPX_ENV_NONE;
+        return 0;
+    }
+    if (strcmp(name, "-envall") == 0) {
+        seg->env_mode = MPX_ENV_ALL;
+        return 0;
+    }
+    if (strcmp(name, "-envnone") == 0) {
+        seg->env_mode = MPX_ENV_NONE;
+        return 0;
+    }
     if (strcmp(name, "-wdir") == 0) {
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         if (o->nsegs == 1)
             o->wdir = argv[i + 1];
         else
@@ -335,7 +358,8 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         return 0;
     }
     if (strcmp(name, "-outfile-pattern") == 0 || strcmp(name, "-errfile-pattern") == 0) {
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         if (name[1] == 'o')
             o->outpat = argv[i + 1];
         else
@@ -344,7 +368,8 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
     }
     if (strcmp(name, "-bind-to") == 0 || strcmp(name, "-binding") == 0) {
         const char *v;
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         v = argv[i + 1];
         if (strcmp(v, "core") == 0 || strncmp(v, "core:", 5) == 0)
             o->bind = MPX_BIND_CORE;
@@ -358,7 +383,8 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
     }
     if (strcmp(name, "-map-by") == 0) {
         const char *v;
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         v = argv[i + 1];
         if (strcmp(v, "socket") == 0 || strcmp(v, "package") == 0 || strcmp(v, "numa") == 0)
             o->map_by_socket = 1;
@@ -370,22 +396,26 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         return 0;
     }
     if (strcmp(name, "-ppn") == 0) {
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         return parse_count(a, argv[i + 1], &o->ppn);
     }
     if (strcmp(name, "-hosts") == 0 || strcmp(name, "-host") == 0) {
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         return check_hosts(argv[i + 1]);
     }
     if (strcmp(name, "-f") == 0 || strcmp(name, "-hostfile") == 0 ||
         strcmp(name, "-machinefile") == 0) {
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         return check_hostfile(argv[i + 1]);
     }
     if (strcmp(name, "-configfile") == 0) {
         char **words;
         int n, rc;
-        NEED(1);
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
         if (depth > 0)
             return usage_error("%s cannot be nested", a);
         rc = read_configfile(argv[i + 1], &words, &n);
@@ -413,7 +443,6 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         print_version();
         return 1;
     }
-#undef NEED
     return usage_error("unrecognized option '%s'", a);
 }
 

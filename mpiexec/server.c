@@ -30,7 +30,10 @@ int mpx_server_init(mpx_job_t *job)
     return 0;
 }
 
-static mpx_pmijob_t *pjob_of(mpx_job_t *job, const mpx_rank_t *r) { return &job->pjobs[r->pj]; }
+static mpx_pmijob_t *pjob_of(mpx_job_t *job, const mpx_rank_t *r)
+{
+    return &job->pjobs[r->pj];
+}
 
 static void server_close(mpx_job_t *job, mpx_rank_t *r)
 {
@@ -67,7 +70,10 @@ static void server_flush(mpx_job_t *job, mpx_rank_t *r)
     mpx_loop_want_write(job, r, r->outq_len > 0);
 }
 
-void mpx_server_writable(mpx_job_t *job, mpx_rank_t *r) { server_flush(job, r); }
+void mpx_server_writable(mpx_job_t *job, mpx_rank_t *r)
+{
+    server_flush(job, r);
+}
 
 static void server_send(mpx_job_t *job, mpx_rank_t *r, pmi_wire_out_t *out)
 {
@@ -203,14 +209,19 @@ static void handle_abort(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
     if (pmi_wire_get_int(m, "exitcode", &code) != 0)
         code = 1;
     mpx_job_fail(job, r->rank, code, "%s (pid %ld) called MPI_Abort with exit code %d%s%.200s",
-                 mpx_rank_name(job, r), (long)r->pid, code,
-                 msg != NULL && *msg != '\0' ? ": " : "", msg != NULL ? msg : "");
+                 mpx_rank_name(job, r), (long)r->pid, code, msg != NULL && *msg != '\0' ? ": " : "",
+                 msg != NULL ? msg : "");
 }
 
 /* ------------------------------------------------------------ spawn */
 
-enum { SPAWN_CMDS_MAX = 64, SPAWN_ARGS_MAX = 256, SPAWN_PREPUT_MAX = 64,
-       SPAWN_PAIRS_MAX = 8192, SPAWN_BYTES_MAX = 1 << 20 };
+enum {
+    SPAWN_CMDS_MAX = 64,
+    SPAWN_ARGS_MAX = 256,
+    SPAWN_PREPUT_MAX = 64,
+    SPAWN_PAIRS_MAX = 8192,
+    SPAWN_BYTES_MAX = 1 << 20
+};
 
 typedef struct {
     const char *cmd;
@@ -226,7 +237,10 @@ typedef struct {
     const char *pkey[SPAWN_PREPUT_MAX], *pval[SPAWN_PREPUT_MAX];
 } spawn_plan_t;
 
-static char *dup_or_null(const char *s) { return s != NULL ? strdup(s) : NULL; }
+static char *dup_or_null(const char *s)
+{
+    return s != NULL ? strdup(s) : NULL;
+}
 
 /* Start the new PMI job; returns its index, or -1 with errmsg filled. */
 static int spawn_run(mpx_job_t *job, mpx_rank_t *r, const spawn_plan_t *sp, char *errmsg,
@@ -285,8 +299,8 @@ static int spawn_run(mpx_job_t *job, mpx_rank_t *r, const spawn_plan_t *sp, char
         if (sp->pkey[p] != NULL && sp->pval[p] != NULL)
             mpx_kvs_put(job->pjobs[pj].kvs, sp->pkey[p], sp->pval[p]);
     if (job->opts->verbose)
-        fprintf(stderr, "mpiexec: %s spawns %d process%s as job %s\n", mpx_rank_name(job, r),
-                total, total == 1 ? "" : "es", job->pjobs[pj].kvsname);
+        fprintf(stderr, "mpiexec: %s spawns %d process%s as job %s\n", mpx_rank_name(job, r), total,
+                total == 1 ? "" : "es", job->pjobs[pj].kvsname);
     if (mpx_launch(job, pj) != 0) {
         snprintf(errmsg, errlen, "could not start the spawned processes");
         return -1;
@@ -625,7 +639,10 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
 
 /* ------------------------------------------------------------ PMI-2 */
 
-static int is_true(const char *v) { return v != NULL && strcmp(v, "TRUE") == 0; }
+static int is_true(const char *v)
+{
+    return v != NULL && strcmp(v, "TRUE") == 0;
+}
 
 static void reply_found(mpx_job_t *job, mpx_rank_t *r, const char *cmd, const char *val)
 {
@@ -775,8 +792,10 @@ static int server_dispatch(mpx_job_t *job, mpx_rank_t *r, const char *body, size
     }
     st = r->pmi_version == 1 ? pmi_wire_parse1(body, len, m) : pmi_wire_parse2(body, len, m);
     if (st != 0) {
-        fprintf(stderr, "mpiexec: rank %d sent a malformed PMI-%d message (%s); closing its PMI "
-                "connection\n", r->rank, r->pmi_version, common_err_detail());
+        fprintf(stderr,
+                "mpiexec: rank %d sent a malformed PMI-%d message (%s); closing its PMI "
+                "connection\n",
+                r->rank, r->pmi_version, common_err_detail());
         free(m);
         return -1;
     }
@@ -789,8 +808,7 @@ static int server_dispatch(mpx_job_t *job, mpx_rank_t *r, const char *body, size
             spawn_req_free(r->spawn);
             r->spawn = calloc(1, sizeof *r->spawn);
         }
-    }
-    else if (r->pmi_version == 1)
+    } else if (r->pmi_version == 1)
         pmi1_handle(job, r, m);
     else
         pmi2_handle(job, r, m);
@@ -811,8 +829,10 @@ void mpx_server_readable(mpx_job_t *job, mpx_rank_t *r)
                (st = pmi_wire_reader_take(r->rd, server_msgbuf, sizeof server_msgbuf, &len)) != 0) {
             if (st < 0 || server_dispatch(job, r, server_msgbuf, len) != 0) {
                 if (st < 0)
-                    fprintf(stderr, "mpiexec: rank %d sent a bad PMI message (%s); closing its PMI "
-                            "connection\n", r->rank, common_err_detail());
+                    fprintf(stderr,
+                            "mpiexec: rank %d sent a bad PMI message (%s); closing its PMI "
+                            "connection\n",
+                            r->rank, common_err_detail());
                 server_close(job, r);
                 return;
             }

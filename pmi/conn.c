@@ -89,6 +89,9 @@ canal_status_t pmi_conn_send_raw(pmi_conn_t *c, const char *buf, size_t len)
 {
     size_t off = 0;
 
+    if (common_log_level() >= LOG_LVL_DEBUG)
+        LOG_DEBUG("PMI >> %.*s", (int)(len > 300 ? 300 : len), buf);
+
     if (c->fd < 0)
         return common_err_set(CANAL_ERR_PEER, "PMI connection is closed");
     while (off < len) {
@@ -132,12 +135,15 @@ canal_status_t pmi_conn_recv(pmi_conn_t *c, pmi_wire_msg_t *msg, const char *exp
                                   expect != NULL ? expect : "a reply");
         pmi_wire_reader_fill(&c->rd, (size_t)n);
     }
+    if (common_log_level() >= LOG_LVL_DEBUG)
+        LOG_DEBUG("PMI << %.300s", c->scratch);
     st = c->version == 1 ? pmi_wire_parse1(c->scratch, len, msg)
                          : pmi_wire_parse2(c->scratch, len, msg);
     if (st != CANAL_OK)
         return st;
     if (expect != NULL && strcmp(pmi_wire_cmd(msg), expect) != 0)
-        return common_err_set(CANAL_ERR_PROTO, "PMI server answered '%.40s' where '%s' was expected",
+        return common_err_set(CANAL_ERR_PROTO,
+                              "PMI server answered '%.40s' where '%s' was expected",
                               pmi_wire_cmd(msg), expect);
     return CANAL_OK;
 }

@@ -29,10 +29,11 @@ static struct {
 
 /* ------------------------------------------------------------ singleton */
 
-/* Keys and names of a singleton live in a process-local list. */
+/* Keys, names and node attributes of a singleton live in a process-local list. */
+enum { SINGLETON_KEY = 0, SINGLETON_NAME = 1, SINGLETON_NODE = 2 };
 typedef struct singleton_kv {
     struct singleton_kv *next;
-    int is_name; /* a published service name rather than a key */
+    int is_name; /* SINGLETON_KEY, _NAME (published service) or _NODE (node attribute) */
     char key[PMI_KEY_MAX];
     char val[PMI_VAL_MAX];
 } singleton_kv_t;
@@ -137,11 +138,12 @@ static canal_status_t launcher_unusable(void)
                               "so the PMIx server cannot be reached",
                               v);
     if (env_int("PMI_SIZE", 1) > 1 || getenv("PMI_RANK") != NULL)
-        return common_err_set(CANAL_ERR_UNSUPPORTED,
-                              "started by a PMI launcher (PMI_RANK=%s PMI_SIZE=%s) that set neither "
-                              "PMI_FD nor PMI_PORT, so the PMI server cannot be reached",
-                              getenv("PMI_RANK") ? getenv("PMI_RANK") : "unset",
-                              getenv("PMI_SIZE") ? getenv("PMI_SIZE") : "unset");
+        return common_err_set(
+            CANAL_ERR_UNSUPPORTED,
+            "started by a PMI launcher (PMI_RANK=%s PMI_SIZE=%s) that set neither "
+            "PMI_FD nor PMI_PORT, so the PMI server cannot be reached",
+            getenv("PMI_RANK") ? getenv("PMI_RANK") : "unset",
+            getenv("PMI_SIZE") ? getenv("PMI_SIZE") : "unset");
     if (env_int("SLURM_STEP_NUM_TASKS", 1) > 1)
         return common_err_set(CANAL_ERR_UNSUPPORTED,
                               "started by Slurm's srun as one of %s tasks, but srun provided no "
@@ -294,8 +296,10 @@ canal_status_t pmi_init(pmi_info_t *info_out)
             return st;
     } else if (strcmp(want, "auto") == 0) {
         if (have_wire) {
-            /* Hydra ignores PMI-2 aborts, so PMI-1 is the default; Slurm's
-             * pmi2 plugin is native PMI-2 (PMI-1 only as a fallback). */
+            /* PMI-1 is the default: Hydra (4.0.2) ignores PMI-2 aborts and
+             * answers a PMI-2 kvs-fence without waiting for the other ranks.
+             * Slurm's pmi2 plugin (SLURM_JOB_ID) and Canal's mpiexec
+             * (PMI_JOBID) are native PMI-2 servers with real fences. */
             int v = getenv("SLURM_JOB_ID") != NULL || getenv("PMI_JOBID") != NULL ? 2 : 1;
             st = init_wire(v, 1, &boot);
             if (st != CANAL_OK)
@@ -308,9 +312,8 @@ canal_status_t pmi_init(pmi_info_t *info_out)
             pmi_state.kind = PMI_KIND_SINGLETON;
         }
     } else {
-        return common_err_set(CANAL_ERR_ARG,
-                              "CANAL_PMI='%s' is not one of auto, pmix, pmi2, pmi1, singleton",
-                              want);
+        return common_err_set(
+            CANAL_ERR_ARG, "CANAL_PMI='%s' is not one of auto, pmix, pmi2, pmi1, singleton", want);
     }
     if (pmi_state.kind == PMI_KIND_SINGLETON)
         snprintf(pmi_state.describe, sizeof pmi_state.describe, "singleton (no launcher)");
@@ -402,7 +405,8 @@ canal_status_t pmi_put(const char *key, const char *value)
     char wk[PMI_KEY_MAX + 16];
     canal_status_t st;
 
-    if ((st = check_ready("pmi_put")) != CANAL_OK || (st = check_token("key", key, PMI_KEY_MAX)) != CANAL_OK)
+    if ((st = check_ready("pmi_put")) != CANAL_OK ||
+        (st = check_token("key", key, PMI_KEY_MAX)) != CANAL_OK)
         return st;
     if (value == NULL || strlen(value) >= (size_t)pmi_state.val_max)
         return common_err_set(CANAL_ERR_LIMIT, "PMI value for '%s' is %zu bytes, limit %d", key,
@@ -410,16 +414,19 @@ canal_status_t pmi_put(const char *key, const char *value)
     /* Slurm's PMI-2 server does not undo the ";;" escape, so ';' is refused
      * everywhere: a value that works under one launcher works under all. */
     if (*value != '\0' && (!pmi_wire_token_ok(value) || strchr(value, ';') != NULL))
-        return common_err_set(CANAL_ERR_ARG,
-                              "PMI value for '%s' has a blank, ';' or non-printable character",
-                              key);
+        return common_err_set(
+            CANAL_ERR_ARG, "PMI value for '%s' has a blank, ';' or non-printable character", key);
     if ((st = wire_key(pmi_state.rank, key, wk, sizeof wk)) != CANAL_OK)
         return st;
     switch (pmi_state.kind) {
-    case PMI_KIND_SINGLETON: return singleton_set(0, wk, value);
-    case PMI_KIND_PMI1: return pmi1_put(wk, value);
-    case PMI_KIND_PMI2: return pmi2_put(wk, value);
-    case PMI_KIND_PMIX: return pmix_backend_put(key, value);
+    case PMI_KIND_SINGLETON:
+        return singleton_set(SINGLETON_KEY, wk, value);
+    case PMI_KIND_PMI1:
+        return pmi1_put(wk, value);
+    case PMI_KIND_PMI2:
+        return pmi2_put(wk, value);
+    case PMI_KIND_PMIX:
+        return pmix_backend_put(key, value);
     }
     return common_err_set(CANAL_ERR_INTERN, "unknown PMI kind %d", pmi_state.kind);
 }
@@ -430,10 +437,14 @@ canal_status_t pmi_fence(void)
     if (st != CANAL_OK)
         return st;
     switch (pmi_state.kind) {
-    case PMI_KIND_SINGLETON: return CANAL_OK;
-    case PMI_KIND_PMI1: return pmi1_fence();
-    case PMI_KIND_PMI2: return pmi2_fence();
-    case PMI_KIND_PMIX: return pmix_backend_fence();
+    case PMI_KIND_SINGLETON:
+        return CANAL_OK;
+    case PMI_KIND_PMI1:
+        return pmi1_fence();
+    case PMI_KIND_PMI2:
+        return pmi2_fence();
+    case PMI_KIND_PMIX:
+        return pmix_backend_fence();
     }
     return common_err_set(CANAL_ERR_INTERN, "unknown PMI kind %d", pmi_state.kind);
 }
@@ -443,7 +454,8 @@ canal_status_t pmi_get(int rank, const char *key, char *value_out, size_t len)
     char wk[PMI_KEY_MAX + 16];
     canal_status_t st;
 
-    if ((st = check_ready("pmi_get")) != CANAL_OK || (st = check_token("key", key, PMI_KEY_MAX)) != CANAL_OK)
+    if ((st = check_ready("pmi_get")) != CANAL_OK ||
+        (st = check_token("key", key, PMI_KEY_MAX)) != CANAL_OK)
         return st;
     if (rank < 0 || rank >= pmi_state.size)
         return common_err_set(CANAL_ERR_ARG, "pmi_get: rank %d is not in 0..%d", rank,
@@ -454,17 +466,68 @@ canal_status_t pmi_get(int rank, const char *key, char *value_out, size_t len)
         return st;
     switch (pmi_state.kind) {
     case PMI_KIND_SINGLETON: {
-        singleton_kv_t *e = singleton_find(0, wk);
+        singleton_kv_t *e = singleton_find(SINGLETON_KEY, wk);
         if (e == NULL)
             return common_err_set(CANAL_ERR_NOTFOUND, "PMI key '%s' of rank %d not found", key,
                                   rank);
         return pmi_copy_value(e->val, value_out, len);
     }
-    case PMI_KIND_PMI1: return pmi1_get(rank, wk, value_out, len);
-    case PMI_KIND_PMI2: return pmi2_get(rank, wk, value_out, len);
-    case PMI_KIND_PMIX: return pmix_backend_get(rank, key, value_out, len);
+    case PMI_KIND_PMI1:
+        return pmi1_get(rank, wk, value_out, len);
+    case PMI_KIND_PMI2:
+        return pmi2_get(rank, wk, value_out, len);
+    case PMI_KIND_PMIX:
+        return pmix_backend_get(rank, key, value_out, len);
     }
     return common_err_set(CANAL_ERR_INTERN, "unknown PMI kind %d", pmi_state.kind);
+}
+
+canal_status_t pmi_node_put(const char *key, const char *value)
+{
+    canal_status_t st;
+
+    if ((st = check_ready("pmi_node_put")) != CANAL_OK ||
+        (st = check_token("key", key, PMI_KEY_MAX)) != CANAL_OK ||
+        (st = check_token("node attribute value", value, (size_t)pmi_state.val_max)) != CANAL_OK)
+        return st;
+    switch (pmi_state.kind) {
+    case PMI_KIND_SINGLETON:
+        return singleton_set(SINGLETON_NODE, key, value);
+    case PMI_KIND_PMI2:
+        return pmi2_node_put(key, value);
+    case PMI_KIND_PMI1:
+    case PMI_KIND_PMIX:
+        break;
+    }
+    return common_err_set(CANAL_ERR_UNSUPPORTED, "node attributes need PMI-2 (this is %s)",
+                          pmi_state.describe);
+}
+
+canal_status_t pmi_node_get(const char *key, int wait, char *value_out, size_t len)
+{
+    canal_status_t st;
+
+    if ((st = check_ready("pmi_node_get")) != CANAL_OK ||
+        (st = check_token("key", key, PMI_KEY_MAX)) != CANAL_OK)
+        return st;
+    if (value_out == NULL || len == 0)
+        return common_err_set(CANAL_ERR_ARG, "pmi_node_get: no room for the value of '%s'", key);
+    switch (pmi_state.kind) {
+    case PMI_KIND_SINGLETON: {
+        singleton_kv_t *e = singleton_find(SINGLETON_NODE, key);
+        /* alone on the node: waiting for another process would never end */
+        if (e == NULL)
+            return common_err_set(CANAL_ERR_NOTFOUND, "node attribute '%s' not found", key);
+        return pmi_copy_value(e->val, value_out, len);
+    }
+    case PMI_KIND_PMI2:
+        return pmi2_node_get(key, wait, value_out, len);
+    case PMI_KIND_PMI1:
+    case PMI_KIND_PMIX:
+        break;
+    }
+    return common_err_set(CANAL_ERR_UNSUPPORTED, "node attributes need PMI-2 (this is %s)",
+                          pmi_state.describe);
 }
 
 canal_status_t pmi_publish(const char *service, const char *port)
@@ -476,13 +539,15 @@ canal_status_t pmi_publish(const char *service, const char *port)
         return st;
     switch (pmi_state.kind) {
     case PMI_KIND_SINGLETON:
-        if (singleton_find(1, service) != NULL)
-            return common_err_set(CANAL_ERR_ARG, "service name '%s' is already published",
-                                  service);
-        return singleton_set(1, service, port);
-    case PMI_KIND_PMI1: return pmi1_publish(service, port);
-    case PMI_KIND_PMI2: return pmi2_publish(service, port);
-    case PMI_KIND_PMIX: return pmix_backend_publish(service, port);
+        if (singleton_find(SINGLETON_NAME, service) != NULL)
+            return common_err_set(CANAL_ERR_ARG, "service name '%s' is already published", service);
+        return singleton_set(SINGLETON_NAME, service, port);
+    case PMI_KIND_PMI1:
+        return pmi1_publish(service, port);
+    case PMI_KIND_PMI2:
+        return pmi2_publish(service, port);
+    case PMI_KIND_PMIX:
+        return pmix_backend_publish(service, port);
     }
     return common_err_set(CANAL_ERR_INTERN, "unknown PMI kind %d", pmi_state.kind);
 }
@@ -495,15 +560,18 @@ canal_status_t pmi_lookup(const char *service, char *port_out, size_t len)
         return st;
     switch (pmi_state.kind) {
     case PMI_KIND_SINGLETON: {
-        singleton_kv_t *e = singleton_find(1, service);
+        singleton_kv_t *e = singleton_find(SINGLETON_NAME, service);
         if (e == NULL)
             return common_err_set(CANAL_ERR_NOTFOUND, "service name '%s' is not published",
                                   service);
         return pmi_copy_value(e->val, port_out, len);
     }
-    case PMI_KIND_PMI1: return pmi1_lookup(service, port_out, len);
-    case PMI_KIND_PMI2: return pmi2_lookup(service, port_out, len);
-    case PMI_KIND_PMIX: return pmix_backend_lookup(service, port_out, len);
+    case PMI_KIND_PMI1:
+        return pmi1_lookup(service, port_out, len);
+    case PMI_KIND_PMI2:
+        return pmi2_lookup(service, port_out, len);
+    case PMI_KIND_PMIX:
+        return pmix_backend_lookup(service, port_out, len);
     }
     return common_err_set(CANAL_ERR_INTERN, "unknown PMI kind %d", pmi_state.kind);
 }
@@ -515,10 +583,14 @@ canal_status_t pmi_unpublish(const char *service)
         (st = check_token("service name", service, PMI_KEY_MAX)) != CANAL_OK)
         return st;
     switch (pmi_state.kind) {
-    case PMI_KIND_SINGLETON: return singleton_remove(1, service);
-    case PMI_KIND_PMI1: return pmi1_unpublish(service);
-    case PMI_KIND_PMI2: return pmi2_unpublish(service);
-    case PMI_KIND_PMIX: return pmix_backend_unpublish(service);
+    case PMI_KIND_SINGLETON:
+        return singleton_remove(SINGLETON_NAME, service);
+    case PMI_KIND_PMI1:
+        return pmi1_unpublish(service);
+    case PMI_KIND_PMI2:
+        return pmi2_unpublish(service);
+    case PMI_KIND_PMIX:
+        return pmix_backend_unpublish(service);
     }
     return common_err_set(CANAL_ERR_INTERN, "unknown PMI kind %d", pmi_state.kind);
 }
@@ -547,16 +619,16 @@ canal_status_t pmi_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
 
     if ((st = check_ready("pmi_spawn")) != CANAL_OK)
         return st;
-    if (ncmds < 1 || cmds == NULL || npreput < 0 || (npreput > 0 && (preput_keys == NULL ||
-                                                                    preput_vals == NULL)))
+    if (ncmds < 1 || cmds == NULL || npreput < 0 ||
+        (npreput > 0 && (preput_keys == NULL || preput_vals == NULL)))
         return common_err_set(CANAL_ERR_ARG, "pmi_spawn: %d commands, %d preput values", ncmds,
                               npreput);
     if (jobid_out == NULL || len == 0)
         return common_err_set(CANAL_ERR_ARG, "pmi_spawn: no room for the job id");
     for (int i = 0; i < ncmds; i++) {
         if (cmds[i].maxprocs < 1)
-            return common_err_set(CANAL_ERR_ARG, "pmi_spawn: command %d asks for %d processes",
-                                  i, cmds[i].maxprocs);
+            return common_err_set(CANAL_ERR_ARG, "pmi_spawn: command %d asks for %d processes", i,
+                                  cmds[i].maxprocs);
         if ((st = check_spawn_text("command", cmds[i].command)) != CANAL_OK)
             return st;
         for (int a = 0; cmds[i].argv != NULL && cmds[i].argv[a] != NULL; a++)
@@ -582,8 +654,7 @@ canal_status_t pmi_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
     case PMI_KIND_PMI2:
         return pmi2_spawn(ncmds, cmds, npreput, preput_keys, preput_vals, jobid_out, len);
     case PMI_KIND_PMIX:
-        return pmix_backend_spawn(ncmds, cmds, npreput, preput_keys, preput_vals, jobid_out,
-                                  len);
+        return pmix_backend_spawn(ncmds, cmds, npreput, preput_keys, preput_vals, jobid_out, len);
     }
     return common_err_set(CANAL_ERR_INTERN, "unknown PMI kind %d", pmi_state.kind);
 }
@@ -600,14 +671,20 @@ canal_status_t pmi_get_job(const char *key, char *value_out, size_t len)
     switch (pmi_state.kind) {
     case PMI_KIND_SINGLETON:
         return common_err_set(CANAL_ERR_NOTFOUND, "job key '%s': a singleton has none", key);
-    case PMI_KIND_PMI1: return pmi1_get(-1, key, value_out, len);
-    case PMI_KIND_PMI2: return pmi2_get(-1, key, value_out, len);
-    case PMI_KIND_PMIX: return pmix_backend_get_job(key, value_out, len);
+    case PMI_KIND_PMI1:
+        return pmi1_get(-1, key, value_out, len);
+    case PMI_KIND_PMI2:
+        return pmi2_get(-1, key, value_out, len);
+    case PMI_KIND_PMIX:
+        return pmix_backend_get_job(key, value_out, len);
     }
     return common_err_set(CANAL_ERR_INTERN, "unknown PMI kind %d", pmi_state.kind);
 }
 
-int pmi_spawned(void) { return pmi_state.initialized && pmi_state.spawned; }
+int pmi_spawned(void)
+{
+    return pmi_state.initialized && pmi_state.spawned;
+}
 
 canal_status_t pmi_abort(int code, const char *msg)
 {
@@ -616,10 +693,15 @@ canal_status_t pmi_abort(int code, const char *msg)
     if (!pmi_state.initialized)
         _exit(code);
     switch (pmi_state.kind) {
-    case PMI_KIND_SINGLETON: _exit(code);
-    case PMI_KIND_PMI1: return pmi1_abort(code, msg);
-    case PMI_KIND_PMI2: return pmi2_abort(code, msg);
-    case PMI_KIND_PMIX: pmix_backend_abort(code, msg); _exit(code);
+    case PMI_KIND_SINGLETON:
+        _exit(code);
+    case PMI_KIND_PMI1:
+        return pmi1_abort(code, msg);
+    case PMI_KIND_PMI2:
+        return pmi2_abort(code, msg);
+    case PMI_KIND_PMIX:
+        pmix_backend_abort(code, msg);
+        _exit(code);
     }
     _exit(code);
 }
@@ -638,9 +720,15 @@ canal_status_t pmi_finalize(void)
             free(e);
         }
         break;
-    case PMI_KIND_PMI1: st = pmi1_finalize(); break;
-    case PMI_KIND_PMI2: st = pmi2_finalize(); break;
-    case PMI_KIND_PMIX: st = pmix_backend_finalize(); break;
+    case PMI_KIND_PMI1:
+        st = pmi1_finalize();
+        break;
+    case PMI_KIND_PMI2:
+        st = pmi2_finalize();
+        break;
+    case PMI_KIND_PMIX:
+        st = pmix_backend_finalize();
+        break;
     }
     pmi_state.initialized = 0;
     return st;

@@ -22,19 +22,19 @@ typedef enum {
 
 typedef struct {
     pmi_kind_t kind;
-    int rank;           /* rank in the job (MPI_COMM_WORLD) */
-    int size;           /* size of the job */
-    int appnum;         /* MPMD application number (0 if unknown) */
-    int universe_size;  /* MPI_UNIVERSE_SIZE, or size if unknown */
-    char jobid[256];    /* kvsname / namespace: unique per job on this node */
+    int rank;          /* rank in the job (MPI_COMM_WORLD) */
+    int size;          /* size of the job */
+    int appnum;        /* MPMD application number (0 if unknown) */
+    int universe_size; /* MPI_UNIVERSE_SIZE, or size if unknown */
+    char jobid[256];   /* kvsname / namespace: unique per job on this node */
     /* Locality: which ranks share this node. node_of[r] is a node index for
      * every rank r (0..nodes-1), local_ranks lists the ranks on this node in
      * increasing order, local_rank is this rank's index in that list. */
     int nnodes;
-    int *node_of;       /* size entries */
+    int *node_of; /* size entries */
     int local_size;
     int local_rank;
-    int *local_ranks;   /* local_size entries */
+    int *local_ranks; /* local_size entries */
 } pmi_info_t;
 
 /* Connect to the process manager (or become a singleton) and fill *info_out.
@@ -54,6 +54,13 @@ canal_status_t pmi_fence(void);
 /* Read the value that `rank` put under `key` (after a fence). */
 canal_status_t pmi_get(int rank, const char *key, char *value_out, size_t len);
 
+/* Node attributes (PMI-2 info-putnodeattr/getnodeattr): a value shared by the
+ * processes of this node, visible at once without a fence. pmi_node_get with
+ * wait set blocks until some process of the node has put the key. Only PMI-2
+ * (and a singleton, trivially) has them: other kinds return UNSUPPORTED. */
+canal_status_t pmi_node_put(const char *key, const char *value);
+canal_status_t pmi_node_get(const char *key, int wait, char *value_out, size_t len);
+
 /* Name service (MPI_Publish_name and friends). */
 canal_status_t pmi_publish(const char *service, const char *port);
 canal_status_t pmi_lookup(const char *service, char *port_out, size_t len);
@@ -61,10 +68,10 @@ canal_status_t pmi_unpublish(const char *service);
 
 /* Dynamic processes (MPI_Comm_spawn). One program of a spawn: */
 typedef struct {
-    const char *command;          /* the program to run */
-    const char *const *argv;      /* its arguments after the program, NULL-terminated; may be NULL */
-    int maxprocs;                 /* how many processes */
-    int ninfo;                    /* launcher hints ("wdir", "host", ...) */
+    const char *command;     /* the program to run */
+    const char *const *argv; /* its arguments after the program, NULL-terminated; may be NULL */
+    int maxprocs;            /* how many processes */
+    int ninfo;               /* launcher hints ("wdir", "host", ...) */
     const char *const *info_keys;
     const char *const *info_vals;
 } pmi_spawn_cmd_t;

@@ -19,8 +19,14 @@ static pmi_conn_t pmi1_conn;
 static char pmi1_kvsname[256];
 static int pmi1_keymax = PMI_KEY_MAX, pmi1_valmax = PMI_VAL_MAX;
 
-int pmi1_key_max(void) { return pmi1_keymax; }
-int pmi1_val_max(void) { return pmi1_valmax; }
+int pmi1_key_max(void)
+{
+    return pmi1_keymax;
+}
+int pmi1_val_max(void)
+{
+    return pmi1_valmax;
+}
 
 /* Send a message and read the reply `expect`, checking its rc= if present. */
 static canal_status_t pmi1_call(pmi_wire_out_t *out, pmi_wire_msg_t *reply, const char *expect)

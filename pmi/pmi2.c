@@ -294,3 +294,33 @@ free_bufs:
     free(msg);
     return st;
 }
+
+canal_status_t pmi2_node_put(const char *key, const char *val)
+{
+    pmi_wire_out_t out;
+    pmi_wire_msg_t msg;
+
+    pmi_wire_begin(&out, 2, "info-putnodeattr");
+    pmi_wire_add(&out, "key", key);
+    pmi_wire_add(&out, "value", val);
+    return pmi2_call(&out, &msg, "info-putnodeattr-response");
+}
+
+canal_status_t pmi2_node_get(const char *key, int wait, char *val_out, size_t len)
+{
+    pmi_wire_out_t out;
+    pmi_wire_msg_t msg;
+    canal_status_t st;
+    const char *v;
+
+    pmi_wire_begin(&out, 2, "info-getnodeattr");
+    pmi_wire_add(&out, "key", key);
+    pmi_wire_add(&out, "wait", wait ? "TRUE" : "FALSE");
+    st = pmi2_call(&out, &msg, "info-getnodeattr-response");
+    if (st != CANAL_OK)
+        return st;
+    v = pmi_wire_get(&msg, "value");
+    if (!found_true(&msg) || v == NULL)
+        return common_err_set(CANAL_ERR_NOTFOUND, "PMI-2 node attribute '%s' not found", key);
+    return pmi_copy_value(v, val_out, len);
+}

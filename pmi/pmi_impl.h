@@ -21,12 +21,12 @@ typedef struct {
 
 /* How the server was reached, from the environment. */
 typedef struct {
-    int use_port;        /* PMI_PORT (+PMI_ID) rather than PMI_FD */
-    int fd;              /* PMI_FD */
-    char port[256];      /* PMI_PORT: host:port */
-    int id;              /* PMI_ID, -1 if unset */
-    int env_rank;        /* PMI_RANK, -1 if unset */
-    int env_size;        /* PMI_SIZE, -1 if unset */
+    int use_port;   /* PMI_PORT (+PMI_ID) rather than PMI_FD */
+    int fd;         /* PMI_FD */
+    char port[256]; /* PMI_PORT: host:port */
+    int id;         /* PMI_ID, -1 if unset */
+    int env_rank;   /* PMI_RANK, -1 if unset */
+    int env_size;   /* PMI_SIZE, -1 if unset */
 } pmi_endpoint_t;
 
 /* Open the connection (connect for PMI_PORT, adopt PMI_FD). */
@@ -80,6 +80,8 @@ canal_status_t pmi2_lookup(const char *service, char *port_out, size_t len);
 canal_status_t pmi2_unpublish(const char *service);
 canal_status_t pmi2_abort(int code, const char *msg);
 canal_status_t pmi2_finalize(void);
+canal_status_t pmi2_node_put(const char *key, const char *val);
+canal_status_t pmi2_node_get(const char *key, int wait, char *val_out, size_t len);
 canal_status_t pmi2_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
                           const char *const *keys, const char *const *vals, char *jobid_out,
                           size_t len);
@@ -99,8 +101,8 @@ canal_status_t pmix_backend_abort(int code, const char *msg);
 canal_status_t pmix_backend_finalize(void);
 const char *pmix_backend_version(void);
 canal_status_t pmix_backend_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
-                                  const char *const *keys, const char *const *vals,
-                                  char *jobid_out, size_t len);
+                                  const char *const *keys, const char *const *vals, char *jobid_out,
+                                  size_t len);
 /* A key the spawner (parent job, rank 0 of the spawn) put before spawning. */
 canal_status_t pmix_backend_get_job(const char *key, char *val_out, size_t len);
 

@@ -23,9 +23,15 @@
 
 static pmix_proc_t pmix_me;
 
-int pmix_available(void) { return 1; }
+int pmix_available(void)
+{
+    return 1;
+}
 
-const char *pmix_backend_version(void) { return PMIx_Get_version(); }
+const char *pmix_backend_version(void)
+{
+    return PMIx_Get_version();
+}
 
 static canal_status_t pmix_fail(pmix_status_t rc, const char *what)
 {
@@ -46,12 +52,23 @@ static long pmix_get_u32(pmix_rank_t rank, const char *key)
     if (PMIx_Get(&proc, key, NULL, 0, &val) != PMIX_SUCCESS || val == NULL)
         return -1;
     switch (val->type) {
-    case PMIX_UINT32: out = val->data.uint32; break;
-    case PMIX_UINT16: out = val->data.uint16; break;
-    case PMIX_INT: out = val->data.integer; break;
-    case PMIX_UINT: out = val->data.uint; break;
-    case PMIX_PROC_RANK: out = val->data.rank; break;
-    default: break;
+    case PMIX_UINT32:
+        out = val->data.uint32;
+        break;
+    case PMIX_UINT16:
+        out = val->data.uint16;
+        break;
+    case PMIX_INT:
+        out = val->data.integer;
+        break;
+    case PMIX_UINT:
+        out = val->data.uint;
+        break;
+    case PMIX_PROC_RANK:
+        out = val->data.rank;
+        break;
+    default:
+        break;
     }
     PMIX_VALUE_RELEASE(val);
     return out;
@@ -193,8 +210,7 @@ canal_status_t pmix_backend_get(int rank, const char *key, char *val_out, size_t
         return common_err_set(CANAL_ERR_NOTFOUND, "PMIx key '%s' of rank %d: %s", key, rank,
                               PMIx_Error_string(rc));
     if (val->type != PMIX_STRING || val->data.string == NULL)
-        st = common_err_set(CANAL_ERR_PROTO, "PMIx key '%s' of rank %d is not a string", key,
-                            rank);
+        st = common_err_set(CANAL_ERR_PROTO, "PMIx key '%s' of rank %d is not a string", key, rank);
     else
         st = pmi_copy_value(val->data.string, val_out, len);
     PMIX_VALUE_RELEASE(val);
@@ -256,8 +272,8 @@ canal_status_t pmix_backend_finalize(void)
 }
 
 canal_status_t pmix_backend_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
-                                  const char *const *keys, const char *const *vals,
-                                  char *jobid_out, size_t len)
+                                  const char *const *keys, const char *const *vals, char *jobid_out,
+                                  size_t len)
 {
     pmix_app_t *apps;
     pmix_nspace_t nspace;
@@ -370,14 +386,26 @@ static canal_status_t pmix_missing(void)
     return common_err_set(CANAL_ERR_UNSUPPORTED, "this Canal was built without PMIx");
 }
 
-int pmix_available(void) { return 0; }
-const char *pmix_backend_version(void) { return "(not built)"; }
+int pmix_available(void)
+{
+    return 0;
+}
+const char *pmix_backend_version(void)
+{
+    return "(not built)";
+}
 canal_status_t pmix_backend_init(pmi_boot_t *boot_out, int **node_of_out, int *nnodes_out)
 {
     return pmix_missing();
 }
-canal_status_t pmix_backend_put(const char *key, const char *val) { return pmix_missing(); }
-canal_status_t pmix_backend_fence(void) { return pmix_missing(); }
+canal_status_t pmix_backend_put(const char *key, const char *val)
+{
+    return pmix_missing();
+}
+canal_status_t pmix_backend_fence(void)
+{
+    return pmix_missing();
+}
 canal_status_t pmix_backend_get(int rank, const char *key, char *val_out, size_t len)
 {
     return pmix_missing();
@@ -390,12 +418,21 @@ canal_status_t pmix_backend_lookup(const char *service, char *port_out, size_t l
 {
     return pmix_missing();
 }
-canal_status_t pmix_backend_unpublish(const char *service) { return pmix_missing(); }
-canal_status_t pmix_backend_abort(int code, const char *msg) { return pmix_missing(); }
-canal_status_t pmix_backend_finalize(void) { return pmix_missing(); }
+canal_status_t pmix_backend_unpublish(const char *service)
+{
+    return pmix_missing();
+}
+canal_status_t pmix_backend_abort(int code, const char *msg)
+{
+    return pmix_missing();
+}
+canal_status_t pmix_backend_finalize(void)
+{
+    return pmix_missing();
+}
 canal_status_t pmix_backend_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
-                                  const char *const *keys, const char *const *vals,
-                                  char *jobid_out, size_t len)
+                                  const char *const *keys, const char *const *vals, char *jobid_out,
+                                  size_t len)
 {
     return pmix_missing();
 }

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 /* Printable ASCII without blanks: what fits in a PMI-1 token. */
 int pmi_wire_token_ok(const char *s)
@@ -147,8 +150,8 @@ canal_status_t pmi_wire_get_int(const pmi_wire_msg_t *msg, const char *key, int 
     long x;
 
     if (v == NULL)
-        return common_err_set(CANAL_ERR_NOTFOUND, "PMI message '%s' has no %s=",
-                              pmi_wire_cmd(msg), key);
+        return common_err_set(CANAL_ERR_NOTFOUND, "PMI message '%s' has no %s=", pmi_wire_cmd(msg),
+                              key);
     x = strtol(v, &end, 10);
     if (end == v || *end != '\0' || x < INT_MIN || x > INT_MAX)
         return common_err_set(CANAL_ERR_PROTO, "PMI message '%s': %s='%.40s' is not an integer",
@@ -164,8 +167,8 @@ static void out_append(pmi_wire_out_t *out, const char *s, size_t n)
     if (out->failed)
         return;
     if (out->len + n > PMI_WIRE_HDR_LEN + PMI_WIRE_MSG_MAX) {
-        out->failed = common_err_set(CANAL_ERR_LIMIT, "PMI message longer than %d bytes",
-                                     PMI_WIRE_MSG_MAX);
+        out->failed =
+            common_err_set(CANAL_ERR_LIMIT, "PMI message longer than %d bytes", PMI_WIRE_MSG_MAX);
         return;
     }
     memcpy(out->buf + out->len, s, n);
@@ -200,8 +203,8 @@ void pmi_wire_add(pmi_wire_out_t *out, const char *key, const char *val)
         return;
     }
     if (strpbrk(key, "=;") != NULL || *key == '\0') {
-        out->failed = common_err_set(CANAL_ERR_ARG, "PMI-2 key '%.40s' is empty or has '=' or ';'",
-                                     key);
+        out->failed =
+            common_err_set(CANAL_ERR_ARG, "PMI-2 key '%.40s' is empty or has '=' or ';'", key);
         return;
     }
     out_append(out, key, strlen(key));
@@ -303,8 +306,9 @@ canal_status_t pmi_wire_reader_take(pmi_wire_reader_t *r, char *out, size_t cap,
         if (digits == 0)
             return common_err_set(CANAL_ERR_PROTO, "empty PMI-2 length header");
         if (n > PMI_WIRE_MSG_MAX)
-            return common_err_set(CANAL_ERR_LIMIT, "PMI-2 message of %zu bytes exceeds the limit %d",
-                                  n, PMI_WIRE_MSG_MAX);
+            return common_err_set(CANAL_ERR_LIMIT,
+                                  "PMI-2 message of %zu bytes exceeds the limit %d", n,
+                                  PMI_WIRE_MSG_MAX);
         if (r->len < PMI_WIRE_HDR_LEN + n)
             return 0;
         body = n;
@@ -399,8 +403,8 @@ canal_status_t pmi_wire_parse_mapping(const char *text, int size, int *node_of, 
                         maxnode = node;
                 }
         if (rank == before)
-            return common_err_set(CANAL_ERR_PROTO,
-                                  "PMI_process_mapping '%.80s' places no rank (empty blocks)", text);
+            return common_err_set(
+                CANAL_ERR_PROTO, "PMI_process_mapping '%.80s' places no rank (empty blocks)", text);
     }
     *nnodes_out = maxnode + 1;
     return CANAL_OK;

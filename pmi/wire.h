@@ -49,9 +49,9 @@ canal_status_t pmi_wire_get_int(const pmi_wire_msg_t *msg, const char *key, int 
 /* Building a message: begin, add pairs, end. Errors (too long, a PMI-1 value
  * with a blank or newline) are remembered and returned by end. */
 typedef struct {
-    int version;   /* 1 or 2 */
-    int failed;    /* canal_status_t of the first error, 0 if none */
-    size_t len;    /* bytes in buf, including the PMI-2 header space */
+    int version; /* 1 or 2 */
+    int failed;  /* canal_status_t of the first error, 0 if none */
+    size_t len;  /* bytes in buf, including the PMI-2 header space */
     char buf[PMI_WIRE_HDR_LEN + PMI_WIRE_MSG_MAX + 2];
 } pmi_wire_out_t;
 

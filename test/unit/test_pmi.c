@@ -129,8 +129,9 @@ START_TEST(parse2_garbage)
 {
     pmi_wire_msg_t m;
     ck_assert_int_eq(pmi_wire_parse2("", 0, &m), CANAL_ERR_PROTO);
-    ck_assert_int_eq(pmi_wire_parse2("cmd=x", 5, &m), CANAL_ERR_PROTO);       /* no ';' */
-    ck_assert_int_eq(pmi_wire_parse2("cmd=x;;", 7, &m), CANAL_ERR_PROTO);     /* escaped, unterminated */
+    ck_assert_int_eq(pmi_wire_parse2("cmd=x", 5, &m), CANAL_ERR_PROTO); /* no ';' */
+    ck_assert_int_eq(pmi_wire_parse2("cmd=x;;", 7, &m),
+                     CANAL_ERR_PROTO); /* escaped, unterminated */
     ck_assert_int_eq(pmi_wire_parse2("cmd=x;novalue;", 14, &m), CANAL_ERR_PROTO);
     ck_assert_int_eq(pmi_wire_parse2("key=v;", 6, &m), CANAL_ERR_PROTO);
     ck_assert_int_eq(pmi_wire_parse2("cmd=x;=v;", 9, &m), CANAL_ERR_PROTO);
@@ -280,9 +281,20 @@ END_TEST
 START_TEST(mapping_garbage)
 {
     static const char *const bad[] = {
-        "", "(", "vector", "(vector)", "(vector,)", "(vector,(0,1))", "(vector,(0,1,1)",
-        "(vector,(0,1,1)) x", "(vector,(a,1,1))", "(vector,(0,0,0))", "(vector,(-1,1,1))",
-        "(vector,(0,1,99999999999))", "(scalar,(0,1,1))", "(vector;(0,1,1))",
+        "",
+        "(",
+        "vector",
+        "(vector)",
+        "(vector,)",
+        "(vector,(0,1))",
+        "(vector,(0,1,1)",
+        "(vector,(0,1,1)) x",
+        "(vector,(a,1,1))",
+        "(vector,(0,0,0))",
+        "(vector,(-1,1,1))",
+        "(vector,(0,1,99999999999))",
+        "(scalar,(0,1,1))",
+        "(vector;(0,1,1))",
     };
     int node_of[8], nn;
     char big[20000];
@@ -303,10 +315,19 @@ END_TEST
 
 static void clear_launcher_env(void)
 {
-    static const char *const vars[] = {"PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK", "PMI_SIZE",
-                                       "PMI_JOBID", "PMIX_NAMESPACE", "PMIX_RANK",
-                                       "PMIX_SERVER_URI41", "SLURM_STEP_NUM_TASKS", "SLURM_JOB_ID",
-                                       "OMPI_COMM_WORLD_SIZE", "CANAL_PMI"};
+    static const char *const vars[] = {"PMI_FD",
+                                       "PMI_PORT",
+                                       "PMI_ID",
+                                       "PMI_RANK",
+                                       "PMI_SIZE",
+                                       "PMI_JOBID",
+                                       "PMIX_NAMESPACE",
+                                       "PMIX_RANK",
+                                       "PMIX_SERVER_URI41",
+                                       "SLURM_STEP_NUM_TASKS",
+                                       "SLURM_JOB_ID",
+                                       "OMPI_COMM_WORLD_SIZE",
+                                       "CANAL_PMI"};
     extern char **environ;
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
@@ -354,6 +375,10 @@ START_TEST(singleton_kvs)
     memset(v, 'x', sizeof v - 1);
     v[sizeof v - 1] = '\0';
     ck_assert_int_eq(pmi_put("k", v), CANAL_ERR_LIMIT);
+    ck_assert_int_eq(pmi_node_get("na", 0, v, sizeof v), CANAL_ERR_NOTFOUND);
+    ck_assert_int_eq(pmi_node_put("na", "1"), 0);
+    ck_assert_int_eq(pmi_node_get("na", 1, v, sizeof v), 0);
+    ck_assert_str_eq(v, "1");
     ck_assert_int_eq(pmi_publish("svc", "port"), 0);
     ck_assert_int_eq(pmi_lookup("svc", v, sizeof v), 0);
     ck_assert_str_eq(v, "port");
@@ -403,7 +428,16 @@ typedef struct {
     const char *reply; /* PMI-2 replies get their length header, unless it starts with '!' */
 } step_t;
 
+static pid_t scripted_server_expect(const step_t *steps, const char *const *expects, int nsteps);
+
 static pid_t scripted_server(const step_t *steps, int nsteps)
+{
+    return scripted_server_expect(steps, NULL, nsteps);
+}
+
+/* As scripted_server; message i must contain expects[i] (when not NULL), or
+ * the server exits with status 4. A step whose reply is NULL answers nothing. */
+static pid_t scripted_server_expect(const step_t *steps, const char *const *expects, int nsteps)
 {
     int sv[2];
     pid_t pid;
@@ -434,6 +468,8 @@ static pid_t scripted_server(const step_t *steps, int nsteps)
                     _exit(0);
                 pmi_wire_reader_fill(&r, (size_t)n);
             }
+            if (expects != NULL && expects[i] != NULL && strstr(msg, expects[i]) == NULL)
+                _exit(4);
             if (steps[i].reply != NULL) {
                 char frame[PMI_WIRE_MSG_MAX + 8];
                 if (steps[i].reply[0] == '!')
@@ -518,6 +554,9 @@ START_TEST(pmi2_against_script)
         {"cmd=kvs-fence-response;rc=0;"},
         {"cmd=kvs-get-response;rc=0;found=TRUE;value=a;;b;"},
         {"cmd=kvs-get-response;rc=0;found=FALSE;"},
+        {"cmd=info-putnodeattr-response;rc=0;"},
+        {"cmd=info-getnodeattr-response;rc=0;found=TRUE;value=seg1;"},
+        {"cmd=info-getnodeattr-response;rc=0;found=FALSE;"},
         {"cmd=finalize-response;rc=0;"},
     };
     pmi_info_t info;
@@ -537,10 +576,147 @@ START_TEST(pmi2_against_script)
     ck_assert_int_eq(pmi_get(0, "k", v, sizeof v), 0);
     ck_assert_str_eq(v, "a;b");
     ck_assert_int_eq(pmi_get(2, "k", v, sizeof v), CANAL_ERR_NOTFOUND);
+    ck_assert_int_eq(pmi_node_put("shm", "seg1"), 0);
+    ck_assert_int_eq(pmi_node_get("shm", 1, v, sizeof v), 0);
+    ck_assert_str_eq(v, "seg1");
+    ck_assert_int_eq(pmi_node_get("none", 0, v, sizeof v), CANAL_ERR_NOTFOUND);
     ck_assert_int_eq(pmi_finalize(), 0);
     pmi_info_free(&info);
     waitpid(pid, &status, 0);
     ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+END_TEST
+
+/* Boot replies of a PMI-1 server, as pmi1_init asks for them. */
+#define PMI1_BOOT                                                                                  \
+    {"cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n"},                                \
+        {"cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024\n"},                             \
+        {"cmd=my_kvsname kvsname=kvs_1\n"}, {"cmd=appnum appnum=0\n"},                             \
+        {"cmd=universe_size size=2\n"},                                                            \
+    {                                                                                              \
+        "cmd=get_result rc=-1 msg=key_not_found\n"                                                 \
+    }
+
+START_TEST(pmi1_spawn_wire)
+{
+    static const step_t steps[] = {
+        PMI1_BOOT,
+        {NULL},
+        {NULL},
+        {NULL},
+        {NULL},
+        {NULL},
+        {NULL},
+        {NULL},
+        {NULL},
+        {NULL},
+        {NULL},
+        {NULL},
+        {NULL},
+        {"cmd=spawn_result rc=0 jobid=kvs_2\n"},
+        {"cmd=get_result rc=0 msg=success value=tcp://x\n"},
+    };
+    static const char *const expects[] = {
+        "pmi_version=1",
+        "get_maxes",
+        "get_my_kvsname",
+        "get_appnum",
+        "get_universe_size",
+        "get",
+        "mcmd=spawn",
+        "nprocs=3",
+        "execname=/bin/prog",
+        "totspawns=1",
+        "spawnssofar=1",
+        "argcnt=2",
+        "arg1=-x",
+        "arg2=y=z",
+        "preput_num=1",
+        "preput_key_0=PORT",
+        "preput_val_0=tcp://x",
+        "info_num=0",
+        "endcmd",
+        "key=PORT",
+    };
+    const char *args[] = {"-x", "y=z", NULL};
+    const char *k[] = {"PORT"}, *v[] = {"tcp://x"};
+    pmi_spawn_cmd_t cmd = {.command = "/bin/prog", .argv = args, .maxprocs = 3};
+    pmi_info_t info;
+    char job[64], val[64];
+    int status;
+    pid_t pid = scripted_server_expect(steps, expects, (int)(sizeof steps / sizeof steps[0]));
+
+    setenv("PMI_RANK", "0", 1);
+    setenv("PMI_SIZE", "2", 1);
+    setenv("PMI_SPAWNED", "1", 1);
+    setenv("CANAL_PMI", "pmi1", 1);
+    ck_assert_int_eq(pmi_init(&info), 0);
+    ck_assert_int_eq(pmi_spawned(), 1);
+    ck_assert_int_eq(pmi_spawn(1, &cmd, 1, k, v, job, sizeof job), 0);
+    ck_assert_str_eq(job, "kvs_2");
+    ck_assert_int_eq(pmi_get_job("PORT", val, sizeof val), 0);
+    ck_assert_str_eq(val, "tcp://x");
+    /* arguments no launcher can carry are refused before anything is sent */
+    args[0] = "a b";
+    ck_assert_int_eq(pmi_spawn(1, &cmd, 0, NULL, NULL, job, sizeof job), CANAL_ERR_ARG);
+    args[0] = "semi;colon";
+    cmd.maxprocs = 1;
+    ck_assert_int_eq(pmi_spawn(1, &cmd, 0, NULL, NULL, job, sizeof job), CANAL_ERR_ARG);
+    cmd.maxprocs = 0;
+    ck_assert_int_eq(pmi_spawn(1, &cmd, 0, NULL, NULL, job, sizeof job), CANAL_ERR_ARG);
+    (void)pmi_finalize(); /* the script has ended: this only resets the client */
+    pmi_info_free(&info);
+    waitpid(pid, &status, 0);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "server saw a wrong request");
+}
+END_TEST
+
+START_TEST(pmi2_spawn_wire)
+{
+    static const step_t steps[] = {
+        {"cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n"},
+        {"cmd=fullinit-response;rank=0;size=1;appnum=0;spawner-jobid=parentjob;rc=0;"},
+        {"cmd=job-getid-response;jobid=job1;rc=0;"},
+        {"cmd=info-getjobattr-response;found=FALSE;rc=0;"},
+        {"cmd=info-getjobattr-response;found=FALSE;rc=0;"},
+        {"cmd=spawn-response;rc=0;jobid=job2;nerrs=0;"},
+    };
+    static const char *const expects[] = {
+        "pmi_version=2",
+        "cmd=fullinit;",
+        "job-getid",
+        "universeSize",
+        "PMI_process_mapping",
+        "cmd=spawn;ncmds=2;preputcount=1;ppkey0=PORT;ppval0=p;subcmd=/bin/a;maxprocs=1;argc=1;"
+        "argv0=with blank;infokeycount=1;infokey0=wdir;infoval0=/tmp;subcmd=/bin/b;maxprocs=2;"
+        "argc=0;infokeycount=0;",
+    };
+    const char *args[] = {"with blank", NULL};
+    const char *ik[] = {"wdir"}, *iv[] = {"/tmp"};
+    const char *k[] = {"PORT"}, *v[] = {"p"};
+    pmi_spawn_cmd_t cmds[2] = {
+        {.command = "/bin/a",
+         .argv = args,
+         .maxprocs = 1,
+         .ninfo = 1,
+         .info_keys = ik,
+         .info_vals = iv},
+        {.command = "/bin/b", .maxprocs = 2},
+    };
+    pmi_info_t info;
+    char job[64];
+    int status;
+    pid_t pid = scripted_server_expect(steps, expects, (int)(sizeof steps / sizeof steps[0]));
+
+    setenv("CANAL_PMI", "pmi2", 1);
+    ck_assert_int_eq(pmi_init(&info), 0);
+    ck_assert_int_eq(pmi_spawned(), 1);
+    ck_assert_int_eq(pmi_spawn(2, cmds, 1, k, v, job, sizeof job), 0);
+    ck_assert_str_eq(job, "job2");
+    (void)pmi_finalize();
+    pmi_info_free(&info);
+    waitpid(pid, &status, 0);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "server saw a wrong request");
 }
 END_TEST
 
@@ -555,8 +731,7 @@ START_TEST(client_survives_hostile_server)
                                 {"cmd=maxes vallen_max=1024\n"},
                                 {"cmd=my_kvsname\n"}};
     static const step_t s4[] = {{"cmd=response_to_init pmi_version=3 rc=0\n"}};
-    static const step_t s5[] = {{"cmd=response_to_init pmi_version=2 rc=0\n"},
-                                {"!999999xxxx"}};
+    static const step_t s5[] = {{"cmd=response_to_init pmi_version=2 rc=0\n"}, {"!999999xxxx"}};
     static const step_t s6[] = {{"cmd=response_to_init pmi_version=2 rc=0\n"},
                                 {"cmd=fullinit-response;rank=7;size=3;rc=0;"}};
     struct {
@@ -601,6 +776,8 @@ static Suite *pmi_suite(void)
     tcase_add_test(client, launcher_refusals);
     tcase_add_test(client, pmi1_against_script);
     tcase_add_test(client, pmi2_against_script);
+    tcase_add_test(client, pmi1_spawn_wire);
+    tcase_add_test(client, pmi2_spawn_wire);
     tcase_add_test(client, client_survives_hostile_server);
     tcase_set_timeout(client, 20);
     suite_add_tcase(s, client);

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Launch a Canal program with Open MPI's mpirun, a PMIx server: the program
+# must find PMIX_NAMESPACE and use its PMIx client. As root, Open MPI needs
+# the two OMPI_ALLOW_RUN_AS_ROOT variables. Usage: openmpi.sh PREFIX PROGRAM [ARGS...]
+. "$(dirname "$0")/common.sh"
+launch_setup "$@"
+
+OMPIRUN=""
+for c in mpirun.openmpi orterun prterun mpirun; do
+    p=$(command -v $c) || continue
+    if "$p" --version 2>&1 | grep -qi -E "open mpi|openrte|prrte"; then
+        OMPIRUN=$p
+        break
+    fi
+done
+[ -n "$OMPIRUN" ] || launch_skip "Open MPI's mpirun (Debian package openmpi-bin) is not installed"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+check_run "openmpi: mpirun -n 2 (PMIx)" 2 "PMIx" \
+    "$OMPIRUN" --oversubscribe -x LD_LIBRARY_PATH -x CANAL_DEBUG -n 2 "$PROG" "${PROG_ARGS[@]}"
+if [ "$LAUNCH_FAILED" -gt 0 ] && grep -q "built without PMIx" "$LAUNCH_OUT"; then
+    launch_skip "this Canal was built without PMIx (libpmix-dev), so Open MPI cannot start it"
+fi
+launch_finish
