@@ -89,6 +89,7 @@ if [ $QUICK = no ] && [ -d "$TOP/test/launch" ]; then
     note "launch by other process managers"
     for t in "$TOP"/test/launch/*.sh; do
         [ -f "$t" ] || continue
+        [ "$(basename "$t")" = common.sh ] && continue
         timeout -k 10 600 bash "$t" "$PREFIX" "$BUILD/test-mpi/hello" > "$BUILD/launch-$(basename "$t").log" 2>&1
         rc=$?
         tail -3 "$BUILD/launch-$(basename "$t").log"
