@@ -17,7 +17,16 @@ enum {
     PKT_DATA = 4,     /* a chunk of a rendezvous message */
     PKT_FIN = 5,      /* receiver pulled the data with rdma_read */
     PKT_SYNC_ACK = 6, /* a synchronous eager send was matched */
+    PKT_CREDIT = 7,   /* the receiver released `size` bytes of eager buffering */
 };
+
+/* Eager flow control: a sender may have at most `credit` bytes of eager
+ * messages (payload + ADI_EAGER_COST each) that the receiver has not yet
+ * released; beyond that it uses rendezvous, which buffers nothing at the
+ * receiver. The receiver returns credit in PKT_CREDIT packets once a quarter
+ * of the window has been released, so unexpected messages are bounded by
+ * CANAL_UNEXPECTED_LIMIT in total. */
+enum { ADI_EAGER_COST = 64 };
 
 enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2 };
 
@@ -88,6 +97,9 @@ typedef struct {
     size_t chunk;         /* DATA chunk size */
     int has_rdma;
     adi_request_t *sq_head, *sq_tail; /* pending sends, in order */
+    size_t credit;        /* eager bytes we may still send to this peer */
+    size_t window;        /* the full credit window per peer */
+    size_t released;      /* eager bytes from this peer released, not yet returned */
     int in_pump_list;
     int failed;
 } adi_peer_t;

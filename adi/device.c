@@ -167,6 +167,11 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         p->eager_limit = (size_t)eager;
         if (p->eager_limit > active_caps[slot].max_payload)
             p->eager_limit = active_caps[slot].max_payload;
+        /* Each peer may fill its share of the unexpected-memory budget. */
+        p->window = adi_dev.unexpected_limit / (size_t)(pmi->size > 1 ? pmi->size - 1 : 1);
+        if (p->window < 4 * (p->eager_limit + ADI_EAGER_COST))
+            p->window = 4 * (p->eager_limit + ADI_EAGER_COST);
+        p->credit = p->window;
         p->chunk = (size_t)chunk;
         if (p->chunk > active_caps[slot].max_payload)
             p->chunk = active_caps[slot].max_payload;

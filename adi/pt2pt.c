@@ -317,7 +317,8 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
         st = common_err_set(CANAL_ERR_PEER, "rank %d is gone", dest);
         goto out_fail;
     }
-    if (r->size <= p->eager_limit) {
+    if (r->size <= p->eager_limit && p->credit >= r->size + ADI_EAGER_COST) {
+        p->credit -= r->size + ADI_EAGER_COST;
         r->proto = PROTO_EAGER;
         if (!dt_is_contig(dt) && r->size > 0) {
             dt_cursor_t c;
@@ -368,6 +369,22 @@ canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest,
     }
     *req_out = r;
     return CANAL_OK;
+}
+
+/* ---------------------------------------------------------------- flow control */
+/* The eager message of `len` bytes from `peer` no longer occupies buffering. */
+static void eager_released(int peer, size_t len)
+{
+    adi_peer_t *p = &adi_dev.peers[peer];
+    p->released += len + ADI_EAGER_COST;
+    if (p->released >= p->window / 4) {
+        adi_pkt_t h;
+        memset(&h, 0, sizeof h);
+        h.type = PKT_CREDIT;
+        h.size = p->released;
+        p->released = 0;
+        adi_send_ctrl(peer, &h);
+    }
 }
 
 /* ---------------------------------------------------------------- receiving */
@@ -475,6 +492,7 @@ static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int
         if (!dt_is_contig(r->dt))
             dt_cursor_init(&r->cursor, r->dt, r->count);
         recv_put(r, data, size);
+        eager_released(peer, size);
         if (flags & PKT_FLAG_SYNC)
             send_fin_like(peer, PKT_SYNC_ACK, sreq);
         recv_done(r);
@@ -704,6 +722,9 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             adi_dev.unexpected_bytes += len;
         }
         ml_append(&q->unexpected, m);
+        return;
+    case PKT_CREDIT:
+        adi_dev.peers[peer].credit += h.size;
         return;
     case PKT_SYNC_ACK:
         r = req_for_packet(h.sreq, REQ_SEND_WAIT_ACK, -1);
