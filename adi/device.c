@@ -276,18 +276,34 @@ int adi_progress(void)
     return n;
 }
 
-static const ch_ops_t *sleep_channel(void)
+/* The channel a blocked wait may sleep in: only when exactly one active
+ * channel other than self can block (sleeping in one would delay the
+ * others' packets). *fast_out: that channel wakes on arrival by itself. */
+static const ch_ops_t *sleep_channel(int *fast_out)
 {
-    for (int i = 0; i < nactive; i++)
-        if (active[i]->block != NULL)
-            return active[i];
-    return NULL;
+    const ch_ops_t *found = NULL;
+    *fast_out = 0;
+    for (int i = 0; i < nactive; i++) {
+        if (active[i] == &ch_self_ops)
+            continue;
+        if (active[i]->block == NULL)
+            return NULL;
+        if (found != NULL)
+            return NULL;
+        found = active[i];
+        *fast_out = active_caps[i].block_wakes_fast;
+    }
+    return found;
 }
 
 canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
 {
     long idle = 0;
-    const ch_ops_t *sleeper = sleep_channel();
+    int fast = 0;
+    const ch_ops_t *sleeper = sleep_channel(&fast);
+    /* Sleep early in channels the kernel wakes (sock); after a long idle
+     * stretch in the others (shm's doorbell costs the sender a syscall). */
+    long sleep_after = fast ? 64 : adi_dev.spin_count + 20000;
 
     while (!pred(arg)) {
         if (adi_progress() > 0) {
@@ -297,14 +313,14 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
         idle++;
         if (wait_hook != NULL && idle % wait_hook_interval == 0)
             wait_hook(wait_hook_arg);
-        if (!adi_dev.oversubscribed && idle < adi_dev.spin_count)
-            continue;
-        if (sleeper != NULL && idle > adi_dev.spin_count + 20000 && !adi_dev.thread_multiple &&
+        if (sleeper != NULL && idle > sleep_after && !adi_dev.thread_multiple &&
             adi_dev.npump == 0) {
             /* Nothing for a long while: sleep until a sender rings or 1 ms passes. */
             ch_block(sleeper, 1000);
             continue;
         }
+        if (!adi_dev.oversubscribed && idle < adi_dev.spin_count)
+            continue;
         sched_yield();
     }
     return CANAL_OK;
@@ -316,16 +332,33 @@ canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until(req_done, re
 
 static int all_sent(void *arg)
 {
-    (void)arg;
-    return adi_dev.npump == 0;
+    const double *deadline = arg;
+    struct timespec ts;
+
+    if (adi_dev.npump != 0)
+        return 0;
+    for (int i = 0; i < nactive; i++) {
+        if (active[i]->flush == NULL || active[i]->flush() == CANAL_OK)
+            continue;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if (ts.tv_sec + ts.tv_nsec * 1e-9 < *deadline)
+            return 0;
+        LOG_WARN("finalize: channel %s still holds unsent packets; going on", active[i]->name);
+    }
+    return 1;
 }
 
 canal_status_t adi_finalize(void)
 {
     canal_status_t st;
+    struct timespec ts;
+    double deadline;
 
-    /* Whatever is still queued (buffered sends, freed requests) goes out first. */
-    adi_wait_until(all_sent, NULL);
+    /* Whatever is still queued (buffered sends, freed requests, packets
+     * behind a connection handshake) goes out first, within 30 s. */
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    deadline = ts.tv_sec + ts.tv_nsec * 1e-9 + 30.0;
+    adi_wait_until(all_sent, &deadline);
     if (adi_dev.size > 1 && (st = pmi_fence()) < 0)
         return st;
     for (int i = nactive - 1; i >= 0; i--)

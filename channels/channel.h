@@ -37,6 +37,9 @@ typedef struct {
     size_t max_payload;   /* largest payload one sendv() may carry */
     int has_rdma;         /* rdma_read() and mem_register() work */
     int local_only;       /* serves only peers on this node */
+    int block_wakes_fast; /* block() returns as soon as a packet arrives (kernel
+                           * notification): waits should sleep there early
+                           * rather than spin, which starves the kernel */
 } ch_caps_t;
 
 typedef struct {
@@ -70,6 +73,12 @@ typedef struct ch_ops {
      * may be sleeping. */
     canal_status_t (*block)(long timeout_us);
     void (*wake)(int peer);
+    /* Optional: CANAL_OK when every packet sendv() accepted has left this
+     * process (handed to the kernel or the peer), CANAL_AGAIN while some
+     * still waits (a connection still handshaking, a full socket). The
+     * device calls progress() until it says CANAL_OK before the fence of its
+     * finalize; the peers are still progressing then. */
+    canal_status_t (*flush)(void);
     /* Optional: one line describing the configuration, for CANAL_SUMMARY. */
     void (*describe)(char *buf, size_t len);
 } ch_ops_t;

@@ -35,6 +35,16 @@ static const common_cvar_desc_t cvar_table[] = {
      "force the channel for remote peers: auto, shm, sock or ofi"},
     {"SHM_CMA", CVAR_TYPE_STRING, "auto", NULL,
      "single-copy large messages with process_vm_readv: auto, yes or no"},
+    {"SOCK_IFACE", CVAR_TYPE_STRING, "auto", NULL,
+     "sock: where to listen: an interface name (eth0), a CIDR subnet (10.1.0.0/16, fd00::/64) "
+     "or one address; auto: loopback when the job is on one node, else the first non-loopback "
+     "interface (IPv4 first)"},
+    {"SOCK_MAX_PAYLOAD", CVAR_TYPE_SIZE, "256K", NULL,
+     "sock: largest packet payload (the channel's max_payload), 1K..64M; equal on every rank"},
+    {"SOCK_OUTBUF_LIMIT", CVAR_TYPE_SIZE, "4M", NULL,
+     "sock: bytes queued per peer above which sendv says again (back-pressure to the device)"},
+    {"SOCK_HANDSHAKE_TIMEOUT", CVAR_TYPE_INT, "10", NULL,
+     "sock: seconds an incoming connection has to prove it belongs to the job before it is dropped"},
     {"SHM_CELL_SIZE", CVAR_TYPE_SIZE, "16K", NULL,
      "shm: payload bytes per ring cell (the channel's max_payload), 1K..1M"},
     {"SHM_CELLS", CVAR_TYPE_INT, "16", NULL,

@@ -1,0 +1,296 @@
+/*
+ * The sock channel's byte formats (see the picture in sock.h): frame heads,
+ * the three handshake messages, and the HMAC proofs in them. Pure functions
+ * over buffers, called by sock_conn.c and sock.c and fuzzed by the unit
+ * test: every length read from the wire is checked against a limit before
+ * anything is sized or read by it.
+ */
+#include "channels/sock/sock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "channels/sock/sha256.h"
+
+const unsigned char sock_magic[SOCK_MAGIC_LEN] = {'C', 'N', 'L', 'S', 'O', 'C', 'K', '1'};
+
+static const char LABEL_CONNECTOR[] = "canal-sock connector";
+static const char LABEL_ACCEPTOR[] = "canal-sock acceptor";
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+static uint32_t get_le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* ---- frames ------------------------------------------------------------ */
+
+void sock_frame_encode(unsigned char head[SOCK_FRAME_HEAD], int type, size_t hdr_len, size_t len)
+{
+    put_le32(head, (uint32_t)len);
+    head[4] = (unsigned char)hdr_len;
+    head[5] = (unsigned char)type;
+    head[6] = (unsigned char)(SOCK_FRAME_MAGIC & 0xff);
+    head[7] = (unsigned char)(SOCK_FRAME_MAGIC >> 8);
+}
+
+canal_status_t sock_frame_decode(const unsigned char head[SOCK_FRAME_HEAD], size_t max_payload,
+                                 sock_frame_t *out)
+{
+    uint32_t len = get_le32(head);
+    unsigned hl = head[4], type = head[5];
+    unsigned magic = (unsigned)head[6] | (unsigned)head[7] << 8;
+
+    if (magic != SOCK_FRAME_MAGIC)
+        return common_err_set(CANAL_ERR_PROTO, "frame magic 0x%04x, expected 0x%04x", magic,
+                              SOCK_FRAME_MAGIC);
+    if (type != SOCK_FRAME_DATA && type != SOCK_FRAME_GOODBYE)
+        return common_err_set(CANAL_ERR_PROTO, "frame type %u unknown", type);
+    if (hl > CH_HDR_MAX)
+        return common_err_set(CANAL_ERR_PROTO, "frame header length %u exceeds %d", hl, CH_HDR_MAX);
+    if (len > max_payload)
+        return common_err_set(CANAL_ERR_PROTO,
+                              "frame payload length %u exceeds the maximum %zu "
+                              "(CANAL_SOCK_MAX_PAYLOAD must be equal on every rank)",
+                              len, max_payload);
+    if (type == SOCK_FRAME_GOODBYE && (hl != 0 || len != 0))
+        return common_err_set(CANAL_ERR_PROTO, "goodbye frame with header %u, payload %u bytes", hl,
+                              len);
+    out->len = len;
+    out->hdr_len = hl;
+    out->type = (int)type;
+    out->wire_len = SOCK_FRAME_HEAD + sock_pad8(hl) + sock_pad8(len);
+    return CANAL_OK;
+}
+
+int sock_frame_scan(const unsigned char *buf, size_t avail, size_t max_payload, sock_frame_t *out,
+                    size_t *need_out)
+{
+    canal_status_t err;
+
+    *need_out = SOCK_FRAME_HEAD;
+    if (avail < SOCK_FRAME_HEAD)
+        return 0;
+    if ((err = sock_frame_decode(buf, max_payload, out)) != CANAL_OK)
+        return err;
+    *need_out = out->wire_len;
+    return avail >= out->wire_len ? 1 : 0;
+}
+
+/* ---- handshake --------------------------------------------------------- */
+
+static canal_status_t check_magic(const unsigned char *in, const char *what)
+{
+    if (memcmp(in, sock_magic, SOCK_MAGIC_LEN) != 0)
+        return common_err_set(CANAL_ERR_PROTO, "%s does not start with the canal sock magic", what);
+    return CANAL_OK;
+}
+
+void sock_hs_challenge_encode(unsigned char out[SOCK_CHALLENGE_LEN], int acceptor,
+                              const unsigned char nonce_a[SOCK_NONCE_LEN])
+{
+    memcpy(out, sock_magic, SOCK_MAGIC_LEN);
+    put_le32(out + 8, SOCK_VERSION);
+    put_le32(out + 12, (uint32_t)acceptor);
+    memcpy(out + 16, nonce_a, SOCK_NONCE_LEN);
+}
+
+canal_status_t sock_hs_challenge_decode(const unsigned char in[SOCK_CHALLENGE_LEN],
+                                        int *acceptor_out,
+                                        unsigned char nonce_a_out[SOCK_NONCE_LEN])
+{
+    canal_status_t err;
+    uint32_t version, rank;
+
+    if ((err = check_magic(in, "challenge")) != CANAL_OK)
+        return err;
+    version = get_le32(in + 8);
+    if (version != SOCK_VERSION)
+        return common_err_set(CANAL_ERR_PROTO, "challenge of protocol version %u, expected %d",
+                              version, SOCK_VERSION);
+    rank = get_le32(in + 12);
+    if (rank > INT32_MAX)
+        return common_err_set(CANAL_ERR_PROTO, "challenge names rank %u", rank);
+    *acceptor_out = (int)rank;
+    memcpy(nonce_a_out, in + 16, SOCK_NONCE_LEN);
+    return CANAL_OK;
+}
+
+static void proof(const unsigned char secret[SOCK_SECRET_LEN], const char *label, int with_verdict,
+                  int verdict, const unsigned char nonce_a[SOCK_NONCE_LEN],
+                  const unsigned char nonce_c[SOCK_NONCE_LEN], int connector, int acceptor,
+                  unsigned char mac_out[SOCK_MAC_LEN])
+{
+    sock_hmac_t h;
+    unsigned char w[4];
+
+    sock_hmac_init(&h, secret, SOCK_SECRET_LEN);
+    sock_hmac_update(&h, label, strlen(label));
+    if (with_verdict) {
+        put_le32(w, (uint32_t)verdict);
+        sock_hmac_update(&h, w, 4);
+    }
+    sock_hmac_update(&h, nonce_a, SOCK_NONCE_LEN);
+    sock_hmac_update(&h, nonce_c, SOCK_NONCE_LEN);
+    put_le32(w, (uint32_t)connector);
+    sock_hmac_update(&h, w, 4);
+    put_le32(w, (uint32_t)acceptor);
+    sock_hmac_update(&h, w, 4);
+    sock_hmac_final(&h, mac_out);
+}
+
+void sock_hs_connector_proof(const unsigned char secret[SOCK_SECRET_LEN],
+                             const unsigned char nonce_a[SOCK_NONCE_LEN],
+                             const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                             int acceptor, unsigned char mac_out[SOCK_MAC_LEN])
+{
+    proof(secret, LABEL_CONNECTOR, 0, 0, nonce_a, nonce_c, connector, acceptor, mac_out);
+}
+
+void sock_hs_acceptor_proof(const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                            const unsigned char nonce_a[SOCK_NONCE_LEN],
+                            const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                            int acceptor, unsigned char mac_out[SOCK_MAC_LEN])
+{
+    proof(secret, LABEL_ACCEPTOR, 1, verdict, nonce_a, nonce_c, connector, acceptor, mac_out);
+}
+
+void sock_hs_response_encode(unsigned char out[SOCK_RESPONSE_LEN],
+                             const unsigned char secret[SOCK_SECRET_LEN],
+                             const unsigned char nonce_a[SOCK_NONCE_LEN],
+                             const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                             int acceptor)
+{
+    memcpy(out, sock_magic, SOCK_MAGIC_LEN);
+    put_le32(out + 8, (uint32_t)connector);
+    put_le32(out + 12, (uint32_t)acceptor);
+    memcpy(out + 16, nonce_c, SOCK_NONCE_LEN);
+    sock_hs_connector_proof(secret, nonce_a, nonce_c, connector, acceptor, out + 48);
+}
+
+canal_status_t sock_hs_response_check(const unsigned char in[SOCK_RESPONSE_LEN],
+                                      const unsigned char secret[SOCK_SECRET_LEN],
+                                      const unsigned char nonce_a[SOCK_NONCE_LEN], int me, int size,
+                                      int *connector_out, unsigned char nonce_c_out[SOCK_NONCE_LEN])
+{
+    unsigned char mac[SOCK_MAC_LEN];
+    uint32_t c, a;
+    canal_status_t err;
+
+    if ((err = check_magic(in, "response")) != CANAL_OK)
+        return err;
+    c = get_le32(in + 8);
+    a = get_le32(in + 12);
+    if (c >= (uint32_t)size)
+        return common_err_set(CANAL_ERR_PROTO, "response claims rank %u of a job of %d", c, size);
+    if (c == (uint32_t)me)
+        return common_err_set(CANAL_ERR_PROTO, "response claims our own rank %u", c);
+    if (a != (uint32_t)me)
+        return common_err_set(CANAL_ERR_PROTO, "response is meant for rank %u, we are %d", a, me);
+    sock_hs_connector_proof(secret, nonce_a, in + 16, (int)c, me, mac);
+    if (!sock_ct_equal(mac, in + 48, SOCK_MAC_LEN))
+        return common_err_set(CANAL_ERR_PROTO, "wrong proof of the job secret (claims rank %u)", c);
+    *connector_out = (int)c;
+    memcpy(nonce_c_out, in + 16, SOCK_NONCE_LEN);
+    return CANAL_OK;
+}
+
+void sock_hs_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
+                            const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                            const unsigned char nonce_a[SOCK_NONCE_LEN],
+                            const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                            int acceptor)
+{
+    memcpy(out, sock_magic, SOCK_MAGIC_LEN);
+    put_le32(out + 8, (uint32_t)verdict);
+    put_le32(out + 12, 0);
+    sock_hs_acceptor_proof(secret, verdict, nonce_a, nonce_c, connector, acceptor, out + 16);
+}
+
+canal_status_t sock_hs_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
+                                     const unsigned char secret[SOCK_SECRET_LEN],
+                                     const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                     const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                                     int acceptor, int *verdict_out)
+{
+    unsigned char mac[SOCK_MAC_LEN];
+    uint32_t v;
+    canal_status_t err;
+
+    if ((err = check_magic(in, "verdict")) != CANAL_OK)
+        return err;
+    v = get_le32(in + 8);
+    if ((v != SOCK_VERDICT_ACCEPT && v != SOCK_VERDICT_REJECT) || get_le32(in + 12) != 0)
+        return common_err_set(CANAL_ERR_PROTO, "verdict %u unknown", v);
+    sock_hs_acceptor_proof(secret, (int)v, nonce_a, nonce_c, connector, acceptor, mac);
+    if (!sock_ct_equal(mac, in + 16, SOCK_MAC_LEN))
+        return common_err_set(CANAL_ERR_PROTO,
+                              "rank %d's answer carries a wrong proof of the job secret", acceptor);
+    *verdict_out = (int)v;
+    return CANAL_OK;
+}
+
+/* ---- the secret ---------------------------------------------------------- */
+
+void sock_hex_encode(const unsigned char *in, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+canal_status_t sock_hex_decode(const char *in, unsigned char *out, size_t n)
+{
+    if (in == NULL || strlen(in) != 2 * n)
+        return common_err_set(CANAL_ERR_PROTO, "expected %zu hex digits, got %zu", 2 * n,
+                              in == NULL ? (size_t)0 : strlen(in));
+    for (size_t i = 0; i < n; i++) {
+        int hi = hex_digit(in[2 * i]), lo = hex_digit(in[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return common_err_set(CANAL_ERR_PROTO, "not a hex digit at position %zu",
+                                  hi < 0 ? 2 * i : 2 * i + 1);
+        out[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return CANAL_OK;
+}
+
+canal_status_t sock_random(void *buf, size_t n)
+{
+    unsigned char *p = buf;
+    size_t got = 0;
+
+    while (got < n) {
+        ssize_t r = getrandom(p + got, n - got, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return common_err_set(CANAL_ERR_IO, "getrandom(%zu bytes): %s", n - got,
+                                  strerror(errno));
+        got += (size_t)r;
+    }
+    return CANAL_OK;
+}
