@@ -183,6 +183,9 @@ static void rank_exited(mpx_job_t *job, mpx_rank_t *r, int status)
                      "still run",
                      mpx_rank_name(job, r), (long)r->pid, job->opts->segs[r->seg].argv[0]);
     }
+    /* Judged by its exit status first: a rank killed by a signal reports the
+     * signal even when others wait for it in a PMI barrier. */
+    mpx_server_check_barriers(job, r);
     if (job->nexited == job->nranks)
         drain_deadline = now_ms() + DRAIN_GRACE_MS;
 }

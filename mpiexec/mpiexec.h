@@ -147,6 +147,8 @@ void mpx_server_readable(mpx_job_t *job, mpx_rank_t *r);
 void mpx_server_writable(mpx_job_t *job, mpx_rank_t *r);
 /* A rank exited: barriers that can no longer complete end the job. */
 void mpx_server_rank_exited(mpx_job_t *job, mpx_rank_t *r);
+/* After a rank's exit was judged: fail the job if a barrier now waits for it. */
+void mpx_server_check_barriers(mpx_job_t *job, mpx_rank_t *r);
 int mpx_server_init(mpx_job_t *job);
 
 /* ------------------------------------------------------------ KVS */

@@ -195,6 +195,10 @@ void mpx_server_rank_exited(mpx_job_t *job, mpx_rank_t *r)
         mpx_server_readable(job, r);
         server_close(job, r);
     }
+}
+
+void mpx_server_check_barriers(mpx_job_t *job, mpx_rank_t *r)
+{
     barrier_check_dead(job, r->pj);
 }
 

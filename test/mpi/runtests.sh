@@ -12,6 +12,8 @@
 #   env=K=V       environment for the job (may repeat)
 #   launcher=X    start with X instead of PREFIX/bin/mpiexec ("none" runs the
 #                 program directly: a singleton)
+#   args=A        arguments of the program, ~ for a space
+# A test also fails when it leaves files in /dev/shm (canal*).
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
 # Prints one line per test and ends with "N passed, M failed".
 set -u
@@ -37,7 +39,7 @@ for list in "$SRC"/testlist*; do
     while read -r prog np rest; do
         case "$prog" in ''|'#'*) continue ;; esac
         if [ -n "$FILTER" ] && ! [[ "$prog" =~ $FILTER ]]; then continue; fi
-        expect=0; output=; output_set=no; timeout=60; launcher=; envs=()
+        expect=0; output=; output_set=no; timeout=60; launcher=; envs=(); args=
         for kv in $rest; do
             case "$kv" in
                 expect=*) expect=${kv#expect=} ;;
@@ -45,6 +47,7 @@ for list in "$SRC"/testlist*; do
                 timeout=*) timeout=${kv#timeout=} ;;
                 env=*) envs+=("${kv#env=}") ;;
                 launcher=*) launcher=${kv#launcher=} ;;
+                args=*) args=${kv#args=}; args=${args//\~/ } ;;
             esac
         done
         [ $output_set = no ] && [ "$expect" = 0 ] && output="No Errors"
@@ -55,19 +58,29 @@ for list in "$SRC"/testlist*; do
             fail=$((fail + 1)); failed+=("$name"); continue
         fi
         log="$BUILD/$prog.n$np.log"
+        shm_before=$(ls /dev/shm 2>/dev/null | grep '^canal' | sort)
         start=$(date +%s.%N)
         if [ "$launcher" = none ]; then
-            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "./$prog") > "$log" 2>&1
+            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "./$prog" $args) < /dev/null > "$log" 2>&1
         else
-            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" ${launcher:-$MPIEXEC} -n "$np" "./$prog") > "$log" 2>&1
+            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" ${launcher:-$MPIEXEC} -n "$np" "./$prog" $args) < /dev/null > "$log" 2>&1
         fi
         rc=$?
         secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
         ok=yes
         why=
-        if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then ok=no; why="hung (killed after ${timeout}s)"
+        hung=no
+        if [ "$rc" = 124 ]; then hung=yes
+        elif [ "$rc" = 137 ] && [ "$(echo "$secs >= $timeout" | bc 2>/dev/null)" = 1 ]; then hung=yes
+        fi
+        if [ $hung = yes ]; then ok=no; why="hung (killed after ${timeout}s)"
         elif [ "$rc" != "$expect" ]; then ok=no; why="exit code $rc, expected $expect"
         elif [ -n "$output" ] && ! grep -qF -- "$output" "$log"; then ok=no; why="output lacks \"$output\""
+        fi
+        shm_after=$(ls /dev/shm 2>/dev/null | grep '^canal' | sort)
+        if [ "$shm_after" != "$shm_before" ] && [ -n "$(comm -13 <(echo "$shm_before") <(echo "$shm_after"))" ]; then
+            ok=no; why="${why:+$why; }left in /dev/shm: $(comm -13 <(echo "$shm_before") <(echo "$shm_after") | tr '\n' ' ')"
+            comm -13 <(echo "$shm_before") <(echo "$shm_after") | sed 's|^|/dev/shm/|' | xargs rm -f
         fi
         if [ $ok = yes ]; then
             printf 'PASS %s (%.1fs)\n' "$name" "$secs" 2>/dev/null || echo "PASS $name"

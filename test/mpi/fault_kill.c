@@ -1,0 +1,35 @@
+/* A rank killed with SIGKILL (before MPI_Init, in the middle of
+ * point-to-point traffic) ends the whole job within seconds: mpiexec names
+ * the rank and the signal and exits 128+9. argv[1]: "before" or "p2p". */
+#include <mpi.h>
+#include <signal.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, buf[1024] = {0};
+    const char *where = argc > 1 ? argv[1] : "p2p";
+
+    if (strcmp(where, "before") == 0 && getenv("PMI_RANK") && atoi(getenv("PMI_RANK")) == 1)
+        raise(SIGKILL);
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int it = 0;; it++) {
+        if (rank == 1 && it == 100)
+            raise(SIGKILL);
+        if (rank == 0) {
+            MPI_Send(buf, 1024, MPI_INT, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(buf, 1024, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Recv(buf, 1024, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, 1024, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(buf, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    }
+    MPI_Finalize();
+    return 0;
+}
