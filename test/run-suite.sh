@@ -3,7 +3,7 @@
 #   1. installs the Debian packages Canal needs (when run as root and missing),
 #   2. builds Canal in _build and installs it into _install,
 #   3. runs the unit tests (make check: Check tests per layer, doc checks),
-#   4. runs the MPI test programs through the installed mpiexec (test/mpi),
+#   4. checks the installed tools (test/tools.sh) and runs the MPI test programs through the installed mpiexec (test/mpi),
 #   5. runs the launch tests (Hydra, Open MPI, Slurm; skipped where absent),
 #   6. compares the ABI with Debian's MPICH when the checker is available.
 # The last line is "N passed, M failed"; the exit code is 0 only if M is 0.
@@ -76,6 +76,14 @@ if [ "$up" = 0 ] && [ "$uf" = 0 ] && ! grep -q "^PASS\|^SKIP" "$BUILD/check.out"
     tail -30 "$BUILD/check.out"; uf=1
 fi
 total_pass=$((total_pass + up)); total_fail=$((total_fail + uf))
+
+note "installed tools (mpicc, mpiexec, canal-info, files)"
+out=$(mktemp)
+bash "$TOP/test/tools.sh" "$PREFIX" | tee "$out"
+tp=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+tf=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+rm -f "$out"
+total_pass=$((total_pass + ${tp:-0})); total_fail=$((total_fail + ${tf:-1}))
 
 note "MPI programs through mpiexec"
 out=$(mktemp)

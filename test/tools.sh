@@ -1,0 +1,77 @@
+#!/bin/bash
+# tools.sh PREFIX: the installed tools behave as their users expect.
+#   mpicc: MPICH's options (-show, -compile-info, -link-info, -cc=, MPICH_CC),
+#          refuses Open MPI's -showme; builds and links a program.
+#   mpiexec: --help, --version, unknown option -> exit 2, non-MPI programs.
+#   canal-info: prints the version and the configuration variables.
+#   The installed files: libmpi.so.12 (soname), libmpich.so.12, pkg-config files.
+#   A binary built with Debian's MPICH runs on Canal by LD_LIBRARY_PATH alone.
+# Prints PASS/FAIL per check and "N passed, M failed" last.
+set -u
+PREFIX=$(cd "${1:?usage: tools.sh PREFIX}" && pwd)
+W=$(mktemp -d /tmp/canal-tools.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+pass=0
+fail=0
+check() {  # description, then a command whose success is the check
+    local d=$1
+    shift
+    if "$@" > "$W/out" 2>&1; then echo "PASS $d"; pass=$((pass + 1))
+    else echo "FAIL $d"; sed 's/^/    /' "$W/out" | tail -5; fail=$((fail + 1)); fi
+}
+not() { ! "$@"; }
+has() { local pat=$1; shift; "$@" 2>&1 | grep -q -- "$pat"; }
+
+cat > "$W/hello.c" <<'EOC'
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    int rank, len;
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Get_library_version(v, &len);
+    if (rank == 0)
+        printf("%s\n", v);
+    MPI_Finalize();
+    return 0;
+}
+EOC
+
+check "mpicc -show names the compiler and -lmpi" has "-lmpi" "$PREFIX/bin/mpicc" -show
+check "mpicc -compile-info has -I" has "-I$PREFIX/include" "$PREFIX/bin/mpicc" -compile-info
+check "mpicc -compile_info is accepted" has "-I" "$PREFIX/bin/mpicc" -compile_info
+check "mpicc -link-info has -L and -lmpi" has "-lmpi" "$PREFIX/bin/mpicc" -link-info
+check "mpicc -link_info is accepted" has "-L" "$PREFIX/bin/mpicc" -link_info
+check "mpicc -showme is refused" not "$PREFIX/bin/mpicc" -showme
+check "mpicc -showme:compile is refused" not "$PREFIX/bin/mpicc" -showme:compile
+check "mpicc -cc= picks the compiler" has "^clang-or-other" "$PREFIX/bin/mpicc" -cc=clang-or-other -show
+check "MPICH_CC picks the compiler" has "^mycc" env MPICH_CC=mycc "$PREFIX/bin/mpicc" -show
+check "CANAL_CC picks the compiler" has "^mycc2" env CANAL_CC=mycc2 "$PREFIX/bin/mpicc" -show
+check "mpicc builds a program" "$PREFIX/bin/mpicc" -o "$W/hello" "$W/hello.c"
+check "mpicc -c then link" bash -c "cd '$W' && '$PREFIX/bin/mpicc' -c hello.c -o h.o && '$PREFIX/bin/mpicc' h.o -o h2"
+check "the program runs as a singleton" has "Canal" "$W/hello"
+check "mpiexec -n 2 runs it" has "MPICH Version:" "$PREFIX/bin/mpiexec" -n 2 "$W/hello"
+check "mpirun is mpiexec" has "MPICH Version:" "$PREFIX/bin/mpirun" -n 2 "$W/hello"
+check "mpiexec -n 2 hostname (not an MPI program)" "$PREFIX/bin/mpiexec" -n 2 hostname
+check "mpiexec --help" has "-n" "$PREFIX/bin/mpiexec" --help
+check "mpiexec --version" has "Canal" "$PREFIX/bin/mpiexec" --version
+check "mpiexec rejects an unknown option with exit 2" bash -c "'$PREFIX/bin/mpiexec' --no-such-option -n 1 true; test \$? = 2"
+check "canal-info prints the version" has "Canal version" "$PREFIX/bin/canal-info"
+check "canal-info lists CANAL_EAGER_LIMIT" has "CANAL_EAGER_LIMIT" "$PREFIX/bin/canal-info"
+check "canal-info --help" has "Usage" "$PREFIX/bin/canal-info" --help
+check "canal-info rejects an unknown option" not "$PREFIX/bin/canal-info" --bogus
+check "libmpi.so.12 has soname libmpi.so.12" has "libmpi.so.12" readelf -d "$PREFIX/lib/libmpi.so.12"
+check "libmpich.so.12 is installed" test -e "$PREFIX/lib/libmpich.so.12"
+check "include/mpi.h is installed" test -f "$PREFIX/include/mpi.h"
+check "pkg-config mpich" has "-lmpi" env PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --libs mpich
+check "pkg-config canal" has "-lmpi" env PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --libs canal
+check "only MPI ABI symbols are exported" bash -c "nm -D --defined-only '$PREFIX/lib/libmpi.so.12' | awk '{print \$NF}' | grep -v -E '^(P?MPIX?_|QMPI_|MPIR_|_init|_fini|_edata|_end|__bss_start)' | grep -q . && exit 1 || exit 0"
+if command -v mpicc.mpich > /dev/null; then
+    check "a binary built with Debian's MPICH runs on Canal" bash -c "mpicc.mpich -o '$W/hello_mpich' '$W/hello.c' && LD_LIBRARY_PATH='$PREFIX/lib' '$PREFIX/bin/mpiexec' -n 2 '$W/hello_mpich' | grep -q Canal"
+else
+    echo "SKIP a binary built with Debian's MPICH (mpicc.mpich absent)"
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
