@@ -321,14 +321,14 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
         p->credit -= r->size + ADI_EAGER_COST;
         r->proto = PROTO_EAGER;
         if (!dt_is_contig(dt) && r->size > 0) {
-            dt_cursor_t c;
+            size_t packed = 0;
             r->tmp = malloc(r->size);
             if (r->tmp == NULL) {
                 st = common_err_set(CANAL_ERR_NOMEM, "no memory to pack %zu bytes", r->size);
                 goto out_fail;
             }
-            dt_cursor_init(&c, dt, count);
-            dt_pack_next(&c, buf, r->tmp, r->size);
+            if ((st = dt_pack(buf, count, dt, r->tmp, r->size, &packed)) < 0)
+                goto out_fail;
         }
     } else {
         r->proto = PROTO_RTS;
@@ -336,8 +336,8 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
         if (p->has_rdma && dt_is_contig(dt) &&
             ch_mem_register(p->ch, contig_ptr(r), r->size, &r->rkey) != CANAL_OK)
             r->rkey = UINT64_MAX;
-        if (!dt_is_contig(dt))
-            dt_cursor_init(&r->cursor, dt, count);
+        if (!dt_is_contig(dt) && (st = dt_cursor_init(&r->cursor, dt, count)) < 0)
+            goto out_fail;
     }
     r->state = REQ_SEND_QUEUED;
     if (p->sq_head == NULL && send_step(dest, r) == CANAL_OK) {
@@ -348,6 +348,8 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     adi_unlock();
     return CANAL_OK;
 out_fail:
+    free(r->tmp);
+    r->tmp = NULL;
     dt_release(dt);
     r->dt = NULL;
     adi_unlock();
@@ -394,7 +396,7 @@ static size_t recv_capacity(const adi_request_t *r) { return r->count * dt_size(
 static void recv_put(adi_request_t *r, const void *data, size_t len)
 {
     size_t cap = recv_capacity(r);
-    if (r->offset >= cap) {
+    if (r->offset >= cap || r->status.error != 0) {
         r->offset += len;
         return;
     }
@@ -440,8 +442,8 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
     r->peer = peer;
     r->peer_req = sreq;
     r->offset = 0;
-    if (!dt_is_contig(r->dt))
-        dt_cursor_init(&r->cursor, r->dt, r->count);
+    if (!dt_is_contig(r->dt) && dt_cursor_init(&r->cursor, r->dt, r->count) < 0)
+        r->status.error = CANAL_ERR_NOMEM; /* nothing lands; the message is drained */
     if ((flags & PKT_FLAG_RDMA) && p->has_rdma && dt_is_contig(r->dt)) {
         size_t n = r->size < cap ? r->size : cap;
         canal_status_t st;
@@ -489,8 +491,8 @@ static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int
         }
     }
     if (type == PKT_EAGER) {
-        if (!dt_is_contig(r->dt))
-            dt_cursor_init(&r->cursor, r->dt, r->count);
+        if (!dt_is_contig(r->dt) && dt_cursor_init(&r->cursor, r->dt, r->count) < 0)
+            r->status.error = CANAL_ERR_NOMEM;
         recv_put(r, data, size);
         eager_released(peer, size);
         if (flags & PKT_FLAG_SYNC)

@@ -86,6 +86,7 @@ void adi_request_free(adi_request_t *r)
 
 void adi_req_finish(adi_request_t *r)
 {
+    dt_cursor_fini(&r->cursor);
     if (r->dt != NULL) {
         dt_release(r->dt);
         r->dt = NULL;

@@ -11,10 +11,11 @@
  * depends only on common/.
  *
  * Lifetime: types are reference counted. A constructor returns a type with
- * one reference (the caller's); dt_release() drops one. A cursor holds its
- * own reference from dt_cursor_init() to dt_cursor_fini(), so a type freed by
- * the user while a message still uses it stays alive. Builtin types are
- * static and retain/release do nothing to them.
+ * one reference (the caller's); dt_release() drops one. Whoever keeps a
+ * type beyond the call that gave it (the device, for a message in flight)
+ * takes its own reference with dt_retain(), so a type freed by the user
+ * while a message still uses it stays alive. Builtin types are static and
+ * retain/release do nothing to them.
  */
 #ifndef CANAL_DATATYPE_DT_H
 #define CANAL_DATATYPE_DT_H
@@ -173,6 +174,10 @@ canal_status_t dt_create_darray(int size, int rank, int ndims, const size_t *gsi
                                 int order, dt_type_t *old, dt_type_t **out);
 canal_status_t dt_create_resized(dt_type_t *old, ptrdiff_t lb, ptrdiff_t extent, dt_type_t **out);
 canal_status_t dt_create_dup(dt_type_t *old, dt_type_t **out);
+/* A new object equal to old in every respect, its envelope included (for
+ * the datatypes MPI_Type_get_contents hands out); its name and user slot
+ * start empty. */
+canal_status_t dt_create_clone(dt_type_t *old, dt_type_t **out);
 
 /* Compile the block program; idempotent, cheap for builtins. Communication
  * needs committed types (mpi/ checks dt_is_committed). */
@@ -201,8 +206,9 @@ size_t dt_elements(const dt_type_t *t);
  * has no data); used to choose reduction kernels. */
 dt_builtin_t dt_basic_type(const dt_type_t *t);
 /* Number of basic elements in the first `bytes` packed bytes of (any count
- * of) t: MPI_Get_elements. *elements_out = SIZE_MAX when `bytes` ends inside
- * a basic element (MPI_UNDEFINED). */
+ * of) t: MPI_Get_elements. As in MPICH, a partial basic element at the end
+ * is not counted, except for a plain builtin type, where bytes that are not
+ * a multiple of its size give *elements_out = SIZE_MAX (MPI_UNDEFINED). */
 canal_status_t dt_count_elements(const dt_type_t *t, size_t bytes, size_t *elements_out);
 /* Number of blocks (iovec entries) one instance packs from, after merging:
  * a hint for choosing between gathering and packing. */
@@ -263,7 +269,7 @@ struct dt_node {
 };
 
 /* ------------------------------------------------------------ cursor */
-enum { DT_CURSOR_DEPTH = 8 };
+enum { DT_CURSOR_DEPTH = 16 };
 typedef struct {
     const dt_node_t *node;
     ptrdiff_t base;   /* offset of this instance from the user buffer */
@@ -282,11 +288,14 @@ typedef struct dt_cursor {
     dt_node_t root;   /* the count-fold repetition of the type */
 } dt_cursor_t;
 
-/* Start a cursor over (count, t) at packed offset 0; takes a reference on t
- * (commits it if needed). Always pair with dt_cursor_fini(), even when it
- * fails (then the cursor is empty: total 0). A cursor points into itself:
- * do not copy or move it while in use. Errors: CANAL_ERR_ARG when count*size
- * overflows, CANAL_ERR_NOMEM. */
+/* Start a cursor over (count, t) at packed offset 0 (commits t if needed).
+ * The cursor does not hold a reference: the caller keeps t alive while the
+ * cursor is used (the device's request holds one). dt_cursor_fini() frees
+ * what a type nested deeper than DT_CURSOR_DEPTH levels needed; call it
+ * when done (harmless otherwise, also after a failed init, which leaves an
+ * empty cursor: total 0). A cursor points into itself: do not copy or move
+ * it while in use. Errors: CANAL_ERR_ARG when count*size overflows,
+ * CANAL_ERR_NOMEM. */
 canal_status_t dt_cursor_init(dt_cursor_t *c, const dt_type_t *t, size_t count);
 void dt_cursor_fini(dt_cursor_t *c);
 /* Packs up to max bytes of the data at buf into out; returns the bytes

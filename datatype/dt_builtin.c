@@ -62,7 +62,7 @@ const dt_binfo_t dt_binfo[DT_NBUILTIN] = {
     [DT_UINT16_T] = PLAIN("MPI_UINT16_T", uint16_t, DT_CLASS_CINT, DT_K_U16, 2, DT_X_SWAP),
     [DT_UINT32_T] = PLAIN("MPI_UINT32_T", uint32_t, DT_CLASS_CINT, DT_K_U32, 4, DT_X_SWAP),
     [DT_UINT64_T] = PLAIN("MPI_UINT64_T", uint64_t, DT_CLASS_CINT, DT_K_U64, 8, DT_X_SWAP),
-    [DT_C_FLOAT_COMPLEX] = PLAIN("MPI_C_FLOAT_COMPLEX", float _Complex, DT_CLASS_COMPLEX, DT_K_C32, 8, DT_X_SWAP2),
+    [DT_C_FLOAT_COMPLEX] = PLAIN("MPI_C_COMPLEX", float _Complex, DT_CLASS_COMPLEX, DT_K_C32, 8, DT_X_SWAP2),
     [DT_C_DOUBLE_COMPLEX] = PLAIN("MPI_C_DOUBLE_COMPLEX", double _Complex, DT_CLASS_COMPLEX, DT_K_C64, 16, DT_X_SWAP2),
     [DT_C_LONG_DOUBLE_COMPLEX] = PLAIN("MPI_C_LONG_DOUBLE_COMPLEX", long double _Complex, DT_CLASS_COMPLEX, DT_K_CLD, 32, DT_X_LD2),
     [DT_AINT] = PLAIN("MPI_AINT", ptrdiff_t, DT_CLASS_MULTI, DT_K_I64, 8, DT_X_SWAP),
@@ -141,8 +141,6 @@ static void builtin_init_one(dt_builtin_t b)
     n->size = bi->size;
     n->extent = (ptrdiff_t)bi->extent;
     if (b == DT_LB || b == DT_UB) {
-        t->lb_marker = b == DT_LB;
-        t->ub_marker = b == DT_UB;
         t->ub = t->true_ub = 0;
         t->basic = DT_NBUILTIN;
         n->count = 0;

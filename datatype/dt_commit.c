@@ -15,6 +15,7 @@
  */
 #include "datatype/dt_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,13 @@ static dt_node_t *nd_copy(cc_t *cc, const dt_node_t *src)
     return n;
 }
 
+/* a * b == want, false when the product overflows */
+static int mul_eq(ptrdiff_t a, ptrdiff_t b, ptrdiff_t want)
+{
+    ptrdiff_t r;
+    return !__builtin_mul_overflow(a, b, &r) && r == want;
+}
+
 static int is_leaf(const dt_node_t *n) { return n->kind == DT_NODE_VEC && n->child == NULL; }
 static int is_chunk(const dt_node_t *n) { return is_leaf(n) && n->count == 1; }
 
@@ -164,7 +172,7 @@ const dt_node_t *dt_node_reps(const dt_type_t *t, size_t r, dt_node_t *tmp)
             leaf_vec_fill(tmp, 1, p->disp, 0, r * p->blen);
         else
             leaf_vec_fill(tmp, r, p->disp, e, p->blen);
-    } else if ((ptrdiff_t)p->count * p->stride == e)
+    } else if (mul_eq((ptrdiff_t)p->count, p->stride, e))
         leaf_vec_fill(tmp, r * p->count, p->disp, p->stride, p->blen);
     else
         return NULL;
@@ -222,12 +230,12 @@ static const dt_node_t *build_vec(cc_t *cc, size_t count, ptrdiff_t stride, cons
         if (is_leaf(ch)) {
             if (ch->count == 1)
                 return leaf_vec(cc, count, ch->disp, stride, ch->blen);
-            if ((ptrdiff_t)ch->count * ch->stride == stride)
+            if (mul_eq((ptrdiff_t)ch->count, ch->stride, stride))
                 return leaf_vec(cc, count * ch->count, ch->disp, ch->stride, ch->blen);
         }
         return with_child(cc, count, 0, stride, 1, ch);
     }
-    if (count == 1 || stride == (ptrdiff_t)reps * (c->ub - c->lb))
+    if (count == 1 || mul_eq((ptrdiff_t)reps, c->ub - c->lb, stride))
         return with_child(cc, 1, 0, 0, count * reps, ch);
     return with_child(cc, count, 0, stride, reps, ch);
 }
@@ -502,7 +510,10 @@ static size_t count_blocks(const dt_node_t *n)
     return total;
 }
 
-canal_status_t dt_compile(dt_type_t *t)
+static canal_status_t commit_locked(dt_type_t *t);
+
+/* Compiles t (its children first); the caller holds commit_lock. */
+static canal_status_t dt_compile_locked(dt_type_t *t)
 {
     cc_t cc = {.arena = &t->arena};
     const dt_node_t *root = NULL;
@@ -517,12 +528,12 @@ canal_status_t dt_compile(dt_type_t *t)
     case DT_KIND_HINDEXED:
     case DT_KIND_RESIZED:
     case DT_KIND_ALIAS:
-        if ((st = dt_commit(t->old)) != CANAL_OK)
+        if ((st = commit_locked(t->old)) != CANAL_OK)
             return st;
         break;
     case DT_KIND_STRUCT:
         for (size_t i = 0; i < t->count; i++)
-            if ((st = dt_commit(t->types[i])) != CANAL_OK)
+            if ((st = commit_locked(t->types[i])) != CANAL_OK)
                 return st;
         break;
     }
@@ -572,6 +583,22 @@ canal_status_t dt_compile(dt_type_t *t)
     return CANAL_OK;
 }
 
+/* Commits are rare and may share uncommitted children between threads
+ * (two types built on one uncommitted type, committed concurrently), so
+ * compiling is serialized. */
+static pthread_mutex_t commit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static canal_status_t commit_locked(dt_type_t *t)
+{
+    canal_status_t st;
+    if (__atomic_load_n(&t->committed, __ATOMIC_ACQUIRE))
+        return CANAL_OK;
+    st = dt_compile_locked(t);
+    if (st == CANAL_OK)
+        __atomic_store_n(&t->committed, 1, __ATOMIC_RELEASE);
+    return st;
+}
+
 canal_status_t dt_commit(dt_type_t *t)
 {
     canal_status_t st;
@@ -582,10 +609,8 @@ canal_status_t dt_commit(dt_type_t *t)
         return CANAL_OK;
     if (t->is_static)
         dt_builtins_init();
-    /* Two threads committing one type at once is erroneous MPI; compiling
-     * twice would only leak the first program, never corrupt. */
-    st = dt_compile(t);
-    if (st == CANAL_OK)
-        __atomic_store_n(&t->committed, 1, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&commit_lock);
+    st = commit_locked(t);
+    pthread_mutex_unlock(&commit_lock);
     return st;
 }

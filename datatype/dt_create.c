@@ -1,9 +1,8 @@
 /*
  * Datatype constructors, reference counting, queries and the envelope
  * record. A constructor validates its arguments, computes the new type's
- * size, bounds (with MPI-1's sticky LB/UB markers and the struct alignment
- * padding MPICH applies), element signature and envelope, and links the old
- * types into the tree; the program is compiled later by dt_commit()
+ * size, bounds (as MPICH 4 computes them, see "bounds" below), element
+ * signature and envelope, and links the old types into the tree; the program is compiled later by dt_commit()
  * (datatype/dt_commit.c). Called by mpi/type.c and by the subarray/darray
  * builders below.
  */
@@ -20,77 +19,65 @@ static int add_ovf(ptrdiff_t a, ptrdiff_t b, ptrdiff_t *r) { return __builtin_ad
 /* Largest count/length an argument may have: everything must fit ptrdiff_t. */
 static int too_big(size_t n) { return n > (size_t)PTRDIFF_MAX; }
 
-/* ------------------------------------------------------------ bounds */
+/* ------------------------------------------------------------ bounds
+ * Bounds follow MPICH 4 (whose ABI and behaviour Canal matches), not the
+ * sticky markers of MPI-1: a type's lb and ub are the lowest and highest
+ * bounds of the instances it is made of, whatever made them (resized types
+ * included); a struct pads its extent to the largest alignment of its
+ * members unless all members are of one type; MPI_LB and MPI_UB entries of
+ * a struct set the struct's bounds afterwards (the last one of each wins);
+ * no data at all (count 0, or a type of size 0) gives the empty type with
+ * all bounds 0. */
 typedef struct {
-    int lbm_set, ubm_set; /* sticky markers seen */
-    ptrdiff_t lbm, ubm;
-    int data_set;         /* bounds of marker-free children seen */
-    ptrdiff_t lb, ub;
-    int true_set;
-    ptrdiff_t tlb, tub;
+    int set, true_set;
+    ptrdiff_t lb, ub, tlb, tub;
     size_t align;
     int ovf;
 } bounds_t;
 
+static void bounds_point(bounds_t *b, ptrdiff_t lb, ptrdiff_t ub)
+{
+    if (!b->set || lb < b->lb)
+        b->lb = lb;
+    if (!b->set || ub > b->ub)
+        b->ub = ub;
+    b->set = 1;
+}
+
 /* One instance of c at displacement d. */
 static void bounds_add(bounds_t *b, const dt_type_t *c, ptrdiff_t d)
 {
-    ptrdiff_t v;
+    ptrdiff_t lo, hi;
 
     if (c->align > b->align)
         b->align = c->align;
-    if (c->lb_marker) {
-        b->ovf |= add_ovf(c->lb, d, &v);
-        if (!b->lbm_set || v < b->lbm)
-            b->lbm = v;
-        b->lbm_set = 1;
-    }
-    if (c->ub_marker) {
-        b->ovf |= add_ovf(c->ub, d, &v);
-        if (!b->ubm_set || v > b->ubm)
-            b->ubm = v;
-        b->ubm_set = 1;
-    }
+    b->ovf |= add_ovf(c->lb, d, &lo) | add_ovf(c->ub, d, &hi);
+    bounds_point(b, lo, hi);
     if (c->size > 0) {
-        /* The bounds a marker-free side of c contributes come from its data. */
-        if (!c->lb_marker) {
-            b->ovf |= add_ovf(c->lb, d, &v);
-            if (!b->data_set || v < b->lb)
-                b->lb = v;
-        }
-        if (!c->ub_marker) {
-            b->ovf |= add_ovf(c->ub, d, &v);
-            if (!b->data_set || v > b->ub)
-                b->ub = v;
-        }
-        if (!c->lb_marker && !c->ub_marker)
-            b->data_set = 1;
-        else if (!b->data_set) {
-            /* keep lb/ub consistent when only one side came from data */
-            if (c->lb_marker)
-                b->lb = b->ub;
-            if (c->ub_marker)
-                b->ub = b->lb;
-            b->data_set = 1;
-        }
-        b->ovf |= add_ovf(c->true_lb, d, &v);
-        if (!b->true_set || v < b->tlb)
-            b->tlb = v;
-        b->ovf |= add_ovf(c->true_ub, d, &v);
-        if (!b->true_set || v > b->tub)
-            b->tub = v;
+        /* the true bounds are those of data (MPICH also counts empty
+         * struct members here; Canal does not) */
+        b->ovf |= add_ovf(c->true_lb, d, &lo) | add_ovf(c->true_ub, d, &hi);
+        if (!b->true_set || lo < b->tlb)
+            b->tlb = lo;
+        if (!b->true_set || hi > b->tub)
+            b->tub = hi;
         b->true_set = 1;
     }
 }
 
 /* A block of r instances of c from displacement d, spaced by c's extent:
- * bounds are attained by the first or last instance. */
+ * bounds are attained by the first or last instance. An empty block of a
+ * vector or block-indexed type still marks its place (as MPICH's does). */
 static void bounds_add_block(bounds_t *b, const dt_type_t *c, ptrdiff_t d, size_t r)
 {
     ptrdiff_t last;
 
-    if (r == 0)
+    if (r == 0) {
+        ptrdiff_t at;
+        b->ovf |= add_ovf(c->lb, d, &at);
+        bounds_point(b, at, at);
         return;
+    }
     bounds_add(b, c, d);
     if (r > 1) {
         b->ovf |= mul_ovf((ptrdiff_t)(r - 1), c->ub - c->lb, &last);
@@ -99,38 +86,68 @@ static void bounds_add_block(bounds_t *b, const dt_type_t *c, ptrdiff_t d, size_
     }
 }
 
-/* Store the accumulated bounds in t; pad the extent to the alignment of the
- * members when no marker fixes it (struct only, as C compilers pad). */
+/* Store the accumulated bounds in t, the extent padded to the alignment of
+ * the members when pad is set. */
 static canal_status_t bounds_finish(dt_type_t *t, bounds_t *b, int pad, const char *what)
 {
+    ptrdiff_t ext;
+
     if (b->ovf)
         return common_err_set(CANAL_ERR_ARG, "%s: displacements overflow the address range", what);
-    if (b->lbm_set)
-        t->lb = b->lbm;
-    else if (b->data_set)
-        t->lb = b->lb;
-    else
-        t->lb = b->ubm_set ? b->ubm : 0;
-    if (b->ubm_set)
-        t->ub = b->ubm;
-    else if (b->data_set)
-        t->ub = b->ub;
-    else
-        t->ub = t->lb;
-    t->lb_marker = b->lbm_set;
-    t->ub_marker = b->ubm_set;
+    t->lb = b->set ? b->lb : 0;
+    t->ub = b->set ? b->ub : 0;
     t->true_lb = b->true_set ? b->tlb : 0;
     t->true_ub = b->true_set ? b->tub : 0;
     t->align = b->align ? b->align : 1;
-    if (pad && !b->lbm_set && !b->ubm_set && b->data_set && t->align > 1) {
-        ptrdiff_t ext = t->ub - t->lb;
+    if (add_ovf(t->ub, -t->lb, &ext))
+        return common_err_set(CANAL_ERR_ARG, "%s: extent overflows", what);
+    if (pad && b->set && t->align > 1) {
         ptrdiff_t rem = ext % (ptrdiff_t)t->align;
+        if (rem < 0)
+            rem += (ptrdiff_t)t->align;
         if (rem != 0 && add_ovf(t->ub, (ptrdiff_t)t->align - rem, &t->ub))
             return common_err_set(CANAL_ERR_ARG, "%s: extent overflows", what);
     }
-    if (add_ovf(t->ub, -t->lb, &(ptrdiff_t){0}))
-        return common_err_set(CANAL_ERR_ARG, "%s: extent overflows", what);
     return CANAL_OK;
+}
+
+/* Builtins MPICH treats as one type (integers of one size, synonyms of the
+ * floating and complex types); a struct of such members is not padded. */
+static int builtin_family(dt_builtin_t b)
+{
+    switch (b) {
+    case DT_SHORT: case DT_UNSIGNED_SHORT: case DT_INT16_T: case DT_UINT16_T: case DT_INTEGER2:
+        return DT_INT16_T;
+    case DT_INT: case DT_UNSIGNED: case DT_INT32_T: case DT_UINT32_T: case DT_INTEGER:
+    case DT_INTEGER4: case DT_LOGICAL:
+        return DT_INT32_T;
+    case DT_LONG: case DT_UNSIGNED_LONG: case DT_LONG_LONG: case DT_UNSIGNED_LONG_LONG:
+    case DT_INT64_T: case DT_UINT64_T: case DT_INTEGER8: case DT_AINT: case DT_OFFSET: case DT_COUNT:
+        return DT_INT64_T;
+    case DT_FLOAT: case DT_REAL: case DT_REAL4:
+        return DT_FLOAT;
+    case DT_DOUBLE: case DT_DOUBLE_PRECISION: case DT_REAL8:
+        return DT_DOUBLE;
+    case DT_C_FLOAT_COMPLEX: case DT_COMPLEX: case DT_COMPLEX8: case DT_CXX_FLOAT_COMPLEX: case DT_2REAL:
+        return DT_C_FLOAT_COMPLEX;
+    case DT_C_DOUBLE_COMPLEX: case DT_DOUBLE_COMPLEX: case DT_COMPLEX16: case DT_CXX_DOUBLE_COMPLEX:
+    case DT_2DOUBLE_PRECISION:
+        return DT_C_DOUBLE_COMPLEX;
+    case DT_C_LONG_DOUBLE_COMPLEX: case DT_CXX_LONG_DOUBLE_COMPLEX:
+        return DT_C_LONG_DOUBLE_COMPLEX;
+    case DT_2INT: case DT_2INTEGER:
+        return DT_2INT;
+    default:
+        return (int)b;
+    }
+}
+
+static int same_type(const dt_type_t *a, const dt_type_t *b)
+{
+    if (a == b)
+        return 1;
+    return a->builtin != DT_NBUILTIN && b->builtin != DT_NBUILTIN &&
+           builtin_family(a->builtin) == builtin_family(b->builtin);
 }
 
 /* ------------------------------------------------------------ element signature */
@@ -327,7 +344,8 @@ static canal_status_t make_hvector(dt_kind_t kind, size_t count, size_t blen, pt
         return common_err_set(CANAL_ERR_ARG, "%s: the size of the type overflows (count %zu, "
                               "blocklength %zu, old size %zu)", what, count, blen, old->size);
     }
-    if (count > 0 && blen > 0) {
+    /* count 0 or an empty old type: the empty type */
+    if (count > 0 && old->size > 0 && !(kind == DT_KIND_CONTIG && blen == 0)) {
         bounds_add_block(&b, old, 0, blen);
         if (count > 1) {
             b.ovf |= mul_ovf((ptrdiff_t)(count - 1), stride, &last);
@@ -344,7 +362,8 @@ static canal_status_t make_hvector(dt_kind_t kind, size_t count, size_t blen, pt
     t->stride = stride;
     dt_retain(old);
     t->old = old;
-    if (old->dense && (count <= 1 || stride == (ptrdiff_t)blen * (old->ub - old->lb)))
+    if (old->dense && (count <= 1 || (!mul_ovf((ptrdiff_t)blen, old->ub - old->lb, &last) &&
+                                      stride == last)))
         dense_finish(t, reps * old->dense);
     *out = t;
     return CANAL_OK;
@@ -404,8 +423,9 @@ static canal_status_t make_blocks(size_t count, const size_t *blens, size_t blen
     dt_type_t *t;
     canal_status_t st;
     size_t k = 0;
-    int adjacent = 1;
-    ptrdiff_t next = 0;
+    int adjacent = 1, empty = 0, has_lb = 0, has_ub = 0, mixed_types = 0, struct_data = 0;
+    ptrdiff_t next = 0, lb_mark = 0, ub_mark = 0;
+    const dt_type_t *first_type = NULL;
 
     if (too_big(count))
         return common_err_set(CANAL_ERR_ARG, "%s: count %zu is too large", what, count);
@@ -436,6 +456,15 @@ static canal_status_t make_blocks(size_t count, const size_t *blens, size_t blen
                 goto nomem;
         }
     }
+    /* the empty type when nothing holds data (indexed_block keeps the place
+     * of empty blocks, like vector) */
+    if (types == NULL && old->size == 0)
+        empty = 1;
+    for (size_t i = 0; i < count && types == NULL && blens != NULL && !empty; i++)
+        if (blens[i] > 0)
+            break;
+        else if (i + 1 == count)
+            empty = 1;
     for (size_t i = 0; i < count; i++) {
         const dt_type_t *c = types ? types[i] : old;
         size_t r = blens ? blens[i] : blen;
@@ -462,17 +491,39 @@ static canal_status_t make_blocks(size_t count, const size_t *blens, size_t blen
                                 what, i);
             goto fail;
         }
-        bounds_add_block(&b, c, d, r);
+        if (c->builtin == DT_LB || c->builtin == DT_UB) {
+            /* MPI-1 markers: set the bounds at the end, the last one wins */
+            if (c->builtin == DT_LB)
+                lb_mark = d, has_lb = 1;
+            else
+                ub_mark = d, has_ub = 1;
+        } else {
+            if (types != NULL && first_type == NULL)
+                first_type = c;
+            else if (types != NULL && !same_type(first_type, c))
+                mixed_types = 1;
+            if (!empty && (r > 0 || blens == NULL))
+                bounds_add_block(&b, c, d, r);
+            if (r > 0)
+                struct_data |= c->size > 0;
+        }
         sig_add(t, c, r);
         if (r > 0 && c->size > 0) {
             if (!c->dense || (k > 0 && d != next))
                 adjacent = 0;
             k += r * c->dense;
-            next = d + (ptrdiff_t)r * (c->ub - c->lb);
+            if (mul_ovf((ptrdiff_t)r, c->ub - c->lb, &next) || add_ovf(next, d, &next))
+                adjacent = 0; /* and bounds_finish() rejects the type */
         }
     }
-    if ((st = bounds_finish(t, &b, types != NULL, what)) != CANAL_OK)
+    if (types != NULL && !struct_data)
+        b = (bounds_t){0}; /* no data at all: the empty type */
+    if ((st = bounds_finish(t, &b, types != NULL && mixed_types, what)) != CANAL_OK)
         goto fail;
+    if (has_lb)
+        t->lb = lb_mark;
+    if (has_ub)
+        t->ub = ub_mark;
     if (old != NULL) {
         dt_retain(old);
         t->old = old;
@@ -633,7 +684,6 @@ static canal_status_t make_resized(dt_type_t *old, ptrdiff_t lb, ptrdiff_t exten
     t->x32_size = old->x32_size;
     t->lb = lb;
     t->ub = ub;
-    t->lb_marker = t->ub_marker = 1;
     t->true_lb = old->true_lb;
     t->true_ub = old->true_ub;
     t->align = old->align;
@@ -669,8 +719,6 @@ static canal_status_t make_alias(dt_type_t *inner, dt_type_t **out)
     t->x32_size = inner->x32_size;
     t->lb = inner->lb;
     t->ub = inner->ub;
-    t->lb_marker = inner->lb_marker;
-    t->ub_marker = inner->ub_marker;
     t->true_lb = inner->true_lb;
     t->true_ub = inner->true_ub;
     t->align = inner->align;
@@ -701,6 +749,34 @@ canal_status_t dt_create_dup(dt_type_t *old, dt_type_t **out)
         return st;
     }
     return type_done(t, DT_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old, out);
+}
+
+canal_status_t dt_create_clone(dt_type_t *old, dt_type_t **out)
+{
+    dt_type_t *t;
+    const dt_contents_t *e;
+    canal_status_t st;
+
+    if ((st = check_old(old, "clone")) != CANAL_OK)
+        return st;
+    dt_retain(old);
+    if ((st = make_alias(old, &t)) != CANAL_OK) {
+        dt_release(old);
+        return st;
+    }
+    if (old->committed && (st = dt_commit(t)) != CANAL_OK) {
+        type_free(t);
+        return st;
+    }
+    e = &old->env;
+    st = dt_contents_set(t, e->combiner, e->nints, e->ints, e->naddrs, e->addrs, e->ncounts,
+                         e->counts, e->ntypes, e->types);
+    if (st != CANAL_OK) {
+        type_free(t);
+        return st;
+    }
+    *out = t;
+    return CANAL_OK;
 }
 
 /* Subarray: nested (h)vectors from the fastest dimension out, moved to the

@@ -95,6 +95,26 @@ static inline int piece(int mode, char *p, char *s, size_t at, size_t k, iovs_t 
     return 1;
 }
 
+/* One whole instance of a raw node (no children) at b <-> stream s. */
+static inline void copy_instance(int mode, const dt_node_t *n, char *b, char *s)
+{
+    if (n->kind == DT_NODE_VEC) {
+        if (mode == MODE_PACK)
+            gather(s, b + n->disp, n->count, n->blen, n->stride);
+        else
+            scatter(b + n->disp, s, n->count, n->blen, n->stride);
+        return;
+    }
+    for (size_t i = 0; i < n->count; i++) {
+        size_t len = node_reps(n, i);
+        if (mode == MODE_PACK)
+            gather(s, b + n->offs[i], 1, len, 0);
+        else
+            scatter(b + n->offs[i], s, 1, len, 0);
+        s += len;
+    }
+}
+
 static inline __attribute__((always_inline)) size_t
 xfer(dt_cursor_t *c, char *buf, char *s, size_t max, int mode, iovs_t *v)
 {
@@ -124,6 +144,32 @@ xfer(dt_cursor_t *c, char *buf, char *s, size_t max, int mode, iovs_t *v)
             g->node = ch;
             g->base = f->base + node_off(n, i) + (ptrdiff_t)f->j * ch->extent;
             g->i = g->j = 0;
+            continue;
+        }
+        if (mode != MODE_IOV && depth >= 2 && i == 0 && leaf_off == 0 && n->childv == NULL &&
+            n->size <= max - done && fr[depth - 2].node->child == n &&
+            fr[depth - 2].node->childv == NULL) {
+            /* Whole instances of a small raw node repeated by its parent
+             * (count of a vector or a struct): loop here instead of popping
+             * and pushing a frame per instance. */
+            dt_frame_t *p = &fr[depth - 2];
+            const dt_node_t *pn = p->node;
+            for (;;) {
+                copy_instance(mode, n, buf + p->base + node_off(pn, p->i) +
+                                           (ptrdiff_t)p->j * n->extent, s + done);
+                done += n->size;
+                if (++p->j >= node_reps(pn, p->i)) {
+                    p->j = 0;
+                    if (++p->i >= pn->count)
+                        break;
+                }
+                if (max - done < n->size)
+                    break;
+            }
+            if (p->i >= pn->count)
+                depth--; /* the parent is done too; popped next round */
+            else
+                f->base = p->base + node_off(pn, p->i) + (ptrdiff_t)p->j * n->extent;
             continue;
         }
         if (n->kind == DT_NODE_VEC && mode != MODE_IOV && leaf_off == 0) {
@@ -210,15 +256,14 @@ static void cursor_reset(dt_cursor_t *c)
 
 canal_status_t dt_cursor_init(dt_cursor_t *c, const dt_type_t *t, size_t count)
 {
-    dt_type_t *tt = (dt_type_t *)t; /* the reference count is bookkeeping */
     const dt_node_t *root;
     canal_status_t st;
 
     memset(c, 0, offsetof(dt_cursor_t, frames));
     c->type = t;
     c->count = count;
-    dt_retain(tt);
-    if ((st = dt_commit(tt)) != CANAL_OK)
+    /* commit is idempotent; a committed type is never modified */
+    if ((st = dt_commit((dt_type_t *)t)) != CANAL_OK)
         return st;
     if (__builtin_mul_overflow(count, t->size, &c->total) || c->total > (size_t)PTRDIFF_MAX) {
         c->total = 0;
@@ -255,8 +300,6 @@ void dt_cursor_fini(dt_cursor_t *c)
 {
     free(c->heap);
     c->heap = NULL;
-    if (c->type != NULL)
-        dt_release((dt_type_t *)c->type);
     c->type = NULL;
     c->depth = 0;
 }

@@ -88,7 +88,6 @@ struct dt_type {
 
     size_t size;
     ptrdiff_t lb, ub, true_lb, true_ub;
-    int lb_marker, ub_marker; /* sticky bounds from MPI_LB/MPI_UB or resized */
     size_t align;
     dt_builtin_t basic;       /* the one basic type, DT_NBUILTIN if none or mixed */
     int mixed;
@@ -124,8 +123,6 @@ struct dt_type {
 typedef int (*dt_run_fn)(void *ctx, dt_builtin_t b, ptrdiff_t off, size_t n);
 int dt_walk(const dt_type_t *t, ptrdiff_t off, size_t reps, dt_run_fn fn, void *ctx);
 
-/* Compile t's program (datatype/dt_commit.c). */
-canal_status_t dt_compile(dt_type_t *t);
 /* The node for r repetitions of t (spaced by its extent) at offset 0, if it
  * is one strided raw loop, written into *tmp or returned shared; NULL when
  * the repetitions must be a block of r children t->prog. */

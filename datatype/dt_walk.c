@@ -53,7 +53,6 @@ int dt_walk(const dt_type_t *t, ptrdiff_t off, size_t reps, dt_run_fn fn, void *
 /* ------------------------------------------------------------ elements */
 typedef struct {
     size_t left, elems;
-    int undefined;
 } count_ctx_t;
 
 static int count_run(void *ctx, dt_builtin_t b, ptrdiff_t off, size_t n)
@@ -71,12 +70,9 @@ static int count_run(void *ctx, dt_builtin_t b, ptrdiff_t off, size_t n)
     rem = c->left - k * bi->size;
     c->elems += k * per;
     c->left = 0;
-    if (rem > 0) {
-        if (bi->cls == DT_CLASS_PAIR && rem == dt_binfo[bi->pair_value].size)
-            c->elems += 1;
-        else
-            c->undefined = 1;
-    }
+    /* a partial element is not counted (a pair's value alone is one) */
+    if (bi->cls == DT_CLASS_PAIR && rem >= dt_binfo[bi->pair_value].size)
+        c->elems += 1;
     return 1;
 }
 
@@ -88,11 +84,17 @@ canal_status_t dt_count_elements(const dt_type_t *t, size_t bytes, size_t *eleme
         *elements_out = 0;
         return CANAL_OK;
     }
+    /* As MPICH: a plain builtin type must fill the bytes exactly; other
+     * types count the whole basic elements and ignore a partial one. */
+    if (t->builtin != DT_NBUILTIN && dt_binfo[t->builtin].cls != DT_CLASS_PAIR) {
+        *elements_out = bytes % t->size ? SIZE_MAX : bytes / t->size;
+        return CANAL_OK;
+    }
     c.elems = bytes / t->size * t->nelems;
     c.left = bytes % t->size;
     if (c.left > 0)
         dt_walk(t, 0, 1, count_run, &c);
-    *elements_out = c.undefined ? SIZE_MAX : c.elems;
+    *elements_out = c.elems;
     return CANAL_OK;
 }
 

@@ -141,7 +141,7 @@ static int bsend_start(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_
 {
     size_t bytes = (size_t)count * dt_size(dt);
     bseg_t *s;
-    dt_cursor_t cur;
+    size_t packed = 0;
     canal_status_t st;
 
     if (bbuf == NULL)
@@ -154,8 +154,9 @@ static int bsend_start(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_
                              "the attached buffer (%zu bytes) has no room for %zu bytes + "
                              "MPI_BSEND_OVERHEAD",
                              bbuf_size, bytes);
-    dt_cursor_init(&cur, dt, (size_t)count);
-    dt_pack_next(&cur, buf, s + 1, bytes);
+    st = dt_pack(buf, (size_t)count, dt, s + 1, bytes, &packed);
+    if (st < 0)
+        return mpi_err_status(c, st, fn);
     st = adi_isend(s + 1, bytes, dt_builtin(DT_BYTE), mpi_comm_peer_job_rank(c, dest), c->rank,
                    tag, c->context, ADI_MODE_STANDARD, &s->req);
     if (st < 0)
@@ -529,7 +530,7 @@ static int sendrecv_replace_common(void *buf, MPI_Count count, MPI_Datatype data
     dt_type_t *dt = NULL;
     size_t bytes;
     void *tmp;
-    dt_cursor_t cur;
+    size_t packed = 0;
     int err;
 
     if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
@@ -540,8 +541,10 @@ static int sendrecv_replace_common(void *buf, MPI_Count count, MPI_Datatype data
     tmp = malloc(bytes ? bytes : 1);
     if (tmp == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %zu bytes", bytes);
-    dt_cursor_init(&cur, dt, (size_t)count);
-    dt_pack_next(&cur, buf, tmp, bytes);
+    if (dt_pack(buf, (size_t)count, dt, tmp, bytes, &packed) < 0) {
+        free(tmp);
+        return mpi_err_status(c, CANAL_ERR_NOMEM, fn);
+    }
     err = sendrecv_common(tmp, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
                           source, recvtag, comm, status, fn);
     free(tmp);
@@ -657,7 +660,7 @@ static int isendrecv_replace_common(void *buf, MPI_Count count, MPI_Datatype dat
     dt_type_t *dt = NULL;
     size_t bytes;
     void *tmp;
-    dt_cursor_t cur;
+    size_t packed = 0;
     int err;
 
     if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
@@ -667,8 +670,10 @@ static int isendrecv_replace_common(void *buf, MPI_Count count, MPI_Datatype dat
     tmp = malloc(bytes ? bytes : 1);
     if (tmp == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %zu bytes", bytes);
-    dt_cursor_init(&cur, dt, (size_t)count);
-    dt_pack_next(&cur, buf, tmp, bytes);
+    if (dt_pack(buf, (size_t)count, dt, tmp, bytes, &packed) < 0) {
+        free(tmp);
+        return mpi_err_status(c, CANAL_ERR_NOMEM, fn);
+    }
     err = isendrecv_common(tmp, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
                            source, recvtag, comm, request, tmp, fn);
     if (err != MPI_SUCCESS)

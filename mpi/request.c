@@ -692,7 +692,7 @@ static int get_elements_common(const MPI_Status *status, MPI_Datatype datatype, 
     if ((err = mpi_check_dt(NULL, datatype, fn, &dt)))
         return err;
     st = dt_count_elements(dt, mpi_status_bytes(status), &elements);
-    if (st < 0) {
+    if (st < 0 || elements == SIZE_MAX) {
         *count = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }

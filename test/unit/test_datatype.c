@@ -296,7 +296,7 @@ END_TEST
 START_TEST(ctor_markers)
 {
     dt_type_t *t, *u;
-    /* MPI_LB at -8, MPI_UB at 32: sticky through a contiguous */
+    /* MPI_LB at -8, MPI_UB at 32 set the bounds of the struct */
     ck_assert_int_eq(dt_create_struct(3, (size_t[]){1, 1, 1}, (ptrdiff_t[]){-8, 0, 32},
                                       (dt_type_t *[]){B(LB), B(INT), B(UB)}, &t), CANAL_OK);
     check_bounds(t, 4, -8, 40, 0, 4);
@@ -307,12 +307,90 @@ START_TEST(ctor_markers)
         check_int_elems(u, 1, idx, 2);
     }
     dt_release(u);
-    /* a later UB marker can move the bound up, data beyond it is not counted */
+    /* as in MPICH 4 the bounds are not sticky beyond the struct that has
+     * the markers: data further out extends the next struct (then padded) */
     ck_assert_int_eq(dt_create_struct(2, (size_t[]){1, 1}, (ptrdiff_t[]){0, 100},
                                       (dt_type_t *[]){t, B(DOUBLE)}, &u), CANAL_OK);
-    check_bounds(u, 12, -8, 40, 0, 108);
+    check_bounds(u, 12, -8, 120, 0, 108);
     dt_release(u);
     dt_release(t);
+    /* the last marker of each kind wins; markers alone give no data */
+    ck_assert_int_eq(dt_create_struct(3, (size_t[]){1, 1, 1}, (ptrdiff_t[]){4, 0, 8},
+                                      (dt_type_t *[]){B(LB), B(INT), B(LB)}, &t), CANAL_OK);
+    check_bounds(t, 4, 8, -4, 0, 4);
+    dt_release(t);
+    ck_assert_int_eq(dt_create_struct(1, (size_t[]){1}, (ptrdiff_t[]){12},
+                                      (dt_type_t *[]){B(LB)}, &t), CANAL_OK);
+    check_bounds(t, 0, 12, -12, 0, 0);
+    dt_release(t);
+    /* an UB marker stops the padding, a LB marker does not */
+    ck_assert_int_eq(dt_create_struct(3, (size_t[]){1, 1, 1}, (ptrdiff_t[]){0, 8, 20},
+                                      (dt_type_t *[]){B(DOUBLE), B(CHAR), B(UB)}, &t), CANAL_OK);
+    check_bounds(t, 9, 0, 20, 0, 9);
+    dt_release(t);
+    ck_assert_int_eq(dt_create_struct(3, (size_t[]){1, 1, 1}, (ptrdiff_t[]){0, 8, 0},
+                                      (dt_type_t *[]){B(DOUBLE), B(CHAR), B(LB)}, &t), CANAL_OK);
+    check_bounds(t, 9, 0, 16, 0, 9);
+    dt_release(t);
+}
+END_TEST
+
+START_TEST(ctor_struct_padding)
+{
+    /* MPICH pads a struct only when its members are of different types;
+     * integers of one size count as one type */
+    dt_type_t *t;
+    ck_assert_int_eq(dt_create_struct(2, (size_t[]){1, 1}, (ptrdiff_t[]){0, 6},
+                                      (dt_type_t *[]){B(INT), B(UNSIGNED)}, &t), CANAL_OK);
+    check_bounds(t, 8, 0, 10, 0, 10);
+    dt_release(t);
+    ck_assert_int_eq(dt_create_struct(2, (size_t[]){1, 1}, (ptrdiff_t[]){0, 6},
+                                      (dt_type_t *[]){B(FLOAT), B(INT)}, &t), CANAL_OK);
+    check_bounds(t, 8, 0, 12, 0, 10);
+    dt_release(t);
+    ck_assert_int_eq(dt_create_struct(2, (size_t[]){1, 1}, (ptrdiff_t[]){0, 9},
+                                      (dt_type_t *[]){B(DOUBLE), B(DOUBLE_PRECISION)}, &t),
+                     CANAL_OK);
+    check_bounds(t, 16, 0, 17, 0, 17);
+    dt_release(t);
+    {
+        dt_type_t *r;
+        /* resized members are not sticky either */
+        ck_assert_int_eq(dt_create_resized(B(DOUBLE), 0, 12, &r), CANAL_OK);
+        ck_assert_int_eq(dt_create_struct(2, (size_t[]){1, 1}, (ptrdiff_t[]){0, 12},
+                                          (dt_type_t *[]){r, B(CHAR)}, &t), CANAL_OK);
+        check_bounds(t, 9, 0, 16, 0, 13);
+        dt_release(t);
+        dt_release(r);
+    }
+    /* empty blocks in block-indexed types keep their place, not in indexed */
+    ck_assert_int_eq(dt_create_indexed_block(2, 0, (ptrdiff_t[]){1, 5}, B(INT), &t), CANAL_OK);
+    check_bounds(t, 0, 4, 16, 0, 0);
+    dt_release(t);
+    ck_assert_int_eq(dt_create_indexed(3, (size_t[]){0, 2, 0}, (ptrdiff_t[]){-5, 3, 20}, B(INT), &t),
+                     CANAL_OK);
+    check_bounds(t, 8, 12, 8, 12, 8);
+    dt_release(t);
+    /* an empty old type or count 0: the empty type */
+    {
+        dt_type_t *z, *rz;
+        ck_assert_int_eq(dt_create_contiguous(0, B(INT), &z), CANAL_OK);
+        ck_assert_int_eq(dt_create_resized(z, -5, 10, &rz), CANAL_OK);
+        check_bounds(rz, 0, -5, 10, 0, 0);
+        ck_assert_int_eq(dt_create_vector(2, 1, 2, rz, &t), CANAL_OK);
+        check_bounds(t, 0, 0, 0, 0, 0);
+        dt_release(t);
+        ck_assert_int_eq(dt_create_struct(2, (size_t[]){1, 1}, (ptrdiff_t[]){0, 20},
+                                          (dt_type_t *[]){rz, B(CHAR)}, &t), CANAL_OK);
+        check_bounds(t, 1, -5, 26, 20, 1); /* MPICH: true lb 0, text 21 */
+        dt_release(t);
+        ck_assert_int_eq(dt_create_struct(1, (size_t[]){1}, (ptrdiff_t[]){8},
+                                          (dt_type_t *[]){rz}, &t), CANAL_OK);
+        check_bounds(t, 0, 0, 0, 0, 0);
+        dt_release(t);
+        dt_release(rz);
+        dt_release(z);
+    }
 }
 END_TEST
 
@@ -359,6 +437,31 @@ START_TEST(ctor_dup)
         check_int_elems(d, 1, idx, 2);
     }
     dt_release(d);
+}
+END_TEST
+
+START_TEST(ctor_clone)
+{
+    dt_type_t *v, *c;
+    ck_assert_int_eq(dt_create_indexed_block(2, 2, (ptrdiff_t[]){0, 5}, B(INT), &v), CANAL_OK);
+    dt_set_name(v, "named");
+    *dt_user_slot(v) = (void *)v;
+    ck_assert_int_eq(dt_create_clone(v, &c), CANAL_OK);
+    /* same envelope and layout, own name and user slot */
+    ck_assert_int_eq(dt_contents(c)->combiner, DT_COMBINER_INDEXED_BLOCK);
+    ck_assert_uint_eq(dt_contents(c)->nints, 4);
+    ck_assert_int_eq(dt_contents(c)->ints[3], 5);
+    ck_assert_ptr_eq(dt_contents(c)->types[0], B(INT));
+    ck_assert_str_eq(dt_get_name(c), "");
+    ck_assert_ptr_null(*dt_user_slot(c));
+    check_bounds(c, dt_size(v), dt_lb(v), dt_extent(v), dt_true_lb(v), dt_true_extent(v));
+    dt_release(v);
+    {
+        static const int idx[] = {0, 1, 5, 6};
+        check_int_elems(c, 1, idx, 4);
+    }
+    dt_release(c);
+    ck_assert_int_eq(dt_create_clone(NULL, &c), CANAL_ERR_TYPE);
 }
 END_TEST
 
@@ -590,14 +693,16 @@ END_TEST
 
 /* ------------------------------------------------------------ random trees */
 /* Reference model: the byte offsets one instance packs, in order, and the
- * bounds by the MPI definition, computed instance by instance. */
+ * bounds by MPICH 4's rules, computed instance by instance. */
 typedef struct {
     size_t n;
     ptrdiff_t *off;
     ptrdiff_t lb, ub;
-    int lbm, ubm;
     size_t align;
+    long id; /* builtins: their number; derived types: unique */
 } ref_t;
+
+static long ref_next_id = 1000;
 
 static ref_t ref_builtin(dt_builtin_t b)
 {
@@ -617,64 +722,67 @@ static ref_t ref_builtin(dt_builtin_t b)
     r.lb = 0;
     r.ub = dt_extent(t);
     r.align = b == DT_CHAR ? 1 : b == DT_SHORT_INT || b == DT_INT ? 4 : 8;
+    r.id = b;
     return r;
 }
 
 typedef struct {
-    int lbs, ubs, data;
-    ptrdiff_t lbm, ubm, lb, ub;
+    int set;
+    ptrdiff_t lb, ub;
     size_t align;
 } racc_t;
 
-static void racc_add(racc_t *a, const ref_t *c, ptrdiff_t d)
+static void racc_point(racc_t *a, ptrdiff_t lb, ptrdiff_t ub)
 {
-    if (c->align > a->align)
-        a->align = c->align;
-    if (c->lbm) {
-        if (!a->lbs || c->lb + d < a->lbm)
-            a->lbm = c->lb + d;
-        a->lbs = 1;
-    }
-    if (c->ubm) {
-        if (!a->ubs || c->ub + d > a->ubm)
-            a->ubm = c->ub + d;
-        a->ubs = 1;
-    }
-    if (c->n > 0 && !c->lbm && !c->ubm) {
-        if (!a->data || c->lb + d < a->lb)
-            a->lb = c->lb + d;
-        if (!a->data || c->ub + d > a->ub)
-            a->ub = c->ub + d;
-        a->data = 1;
-    }
+    if (!a->set || lb < a->lb)
+        a->lb = lb;
+    if (!a->set || ub > a->ub)
+        a->ub = ub;
+    a->set = 1;
 }
 
-/* nb blocks of bl[i] instances of ch[i] at byte displacement d[i]. */
+/* nb blocks of bl[i] instances of ch[i] at byte displacement d[i]. kind 0:
+ * vector-like (an empty block keeps its place), 1: indexed (empty blocks
+ * skipped), 2: struct (also padded when the members differ). */
 static ref_t ref_blocks(size_t nb, const size_t *bl, const ptrdiff_t *d, ref_t *const *ch,
-                        int is_struct)
+                        int kind)
 {
     ref_t r = {0};
     racc_t a = {0};
     size_t total = 0;
-    for (size_t i = 0; i < nb; i++)
+    int data = 0, mixed = 0;
+    for (size_t i = 0; i < nb; i++) {
         total += bl[i] * ch[i]->n;
+        if (ch[i]->id != ch[0]->id)
+            mixed = 1;
+    }
+    r.id = ref_next_id++;
     r.off = malloc((total ? total : 1) * sizeof *r.off);
     for (size_t i = 0; i < nb; i++) {
         ptrdiff_t e = ch[i]->ub - ch[i]->lb;
+        if (bl[i] == 0 && kind == 0)
+            racc_point(&a, d[i] + ch[i]->lb, d[i] + ch[i]->lb);
         for (size_t j = 0; j < bl[i]; j++) {
             ptrdiff_t base = d[i] + (ptrdiff_t)j * e;
             for (size_t k = 0; k < ch[i]->n; k++)
                 r.off[r.n++] = base + ch[i]->off[k];
-            racc_add(&a, ch[i], base);
+            racc_point(&a, ch[i]->lb + base, ch[i]->ub + base);
+            if (ch[i]->align > a.align)
+                a.align = ch[i]->align;
+            data |= ch[i]->n > 0;
         }
     }
-    r.lb = a.lbs ? a.lbm : a.data ? a.lb : 0;
-    r.ub = a.ubs ? a.ubm : a.data ? a.ub : r.lb;
-    r.lbm = a.lbs;
-    r.ubm = a.ubs;
+    if (nb == 0 || (total == 0 && (kind == 2 || ch[0]->n == 0)) || !a.set) {
+        r.lb = r.ub = 0; /* the empty type */
+        r.align = 1;
+        return r;
+    }
+    r.lb = a.lb;
+    r.ub = a.ub;
     r.align = a.align ? a.align : 1;
-    if (is_struct && !a.lbs && !a.ubs && a.data && (r.ub - r.lb) % (ptrdiff_t)r.align)
+    if (kind == 2 && mixed && (r.ub - r.lb) % (ptrdiff_t)r.align)
         r.ub += (ptrdiff_t)r.align - (r.ub - r.lb) % (ptrdiff_t)r.align;
+    (void)data;
     return r;
 }
 
@@ -712,7 +820,7 @@ static dt_type_t *random_type(int depth, ref_t *ref)
             d[i] = (ptrdiff_t)rnd(64) - 16;
         }
         ck_assert_int_eq(dt_create_struct(n, bl, d, tt, &t), CANAL_OK);
-        *ref = ref_blocks(n, bl, d, rp, 1);
+        *ref = ref_blocks(n, bl, d, rp, 2);
         for (size_t i = 0; i < n; i++) {
             dt_release(tt[i]);
             ref_free(&rr[i]);
@@ -726,7 +834,7 @@ static dt_type_t *random_type(int depth, ref_t *ref)
         case 1: {
             size_t n = rnd(4);
             ck_assert_int_eq(dt_create_contiguous(n, c, &t), CANAL_OK);
-            *ref = ref_blocks(1, &n, (ptrdiff_t[]){0}, (ref_t *[]){&rc}, 0);
+            *ref = ref_blocks(1, &n, (ptrdiff_t[]){0}, (ref_t *[]){&rc}, 1);
             break;
         }
         case 2:
@@ -777,27 +885,25 @@ static dt_type_t *random_type(int depth, ref_t *ref)
                     ds[i] *= e;
                 ck_assert_int_eq(dt_create_hindexed_block(n, blk, ds, c, &t), CANAL_OK);
             }
-            *ref = ref_blocks(n, bls, bd, rp, 0);
+            *ref = ref_blocks(n, bls, bd, rp, kind == 6 ? 0 : 1);
             break;
         }
         case 7: {
             ptrdiff_t lb = (ptrdiff_t)rnd(16) - 8, ext = (ptrdiff_t)rnd(40);
             size_t one = 1;
             ck_assert_int_eq(dt_create_resized(c, lb, ext, &t), CANAL_OK);
-            *ref = ref_blocks(1, &one, (ptrdiff_t[]){0}, (ref_t *[]){&rc}, 0);
+            *ref = ref_blocks(1, &one, (ptrdiff_t[]){0}, (ref_t *[]){&rc}, 1);
             ref->lb = lb;
             ref->ub = lb + ext;
-            ref->lbm = ref->ubm = 1;
+            ref->align = rc.align;
             break;
         }
         default: {
             size_t one = 1;
             ck_assert_int_eq(dt_create_dup(c, &t), CANAL_OK);
-            *ref = ref_blocks(1, &one, (ptrdiff_t[]){0}, (ref_t *[]){&rc}, 0);
+            *ref = ref_blocks(1, &one, (ptrdiff_t[]){0}, (ref_t *[]){&rc}, 1);
             ref->lb = rc.lb;
             ref->ub = rc.ub;
-            ref->lbm = rc.lbm;
-            ref->ubm = rc.ubm;
             ref->align = rc.align;
             break;
         }
@@ -912,8 +1018,15 @@ static void check_against_model(dt_type_t *t, const ref_t *ref, size_t count, in
             ck_assert_uint_eq(dt_unpack_next(&c, back + base, exp, split), split);
             ck_assert_uint_eq(dt_unpack_next(&c, back + base, exp + split, total), total - split);
             dt_cursor_fini(&c);
-            for (ptrdiff_t o = 0; o < hi - lo; o++)
-                ck_assert_int_eq(back[o], mark[o] ? buf[o] : 0);
+            {
+                /* one assertion, not one per byte (each costs a syscall) */
+                ptrdiff_t bad = -1;
+                for (ptrdiff_t o = 0; o < hi - lo && bad < 0; o++)
+                    if (back[o] != (mark[o] ? buf[o] : 0))
+                        bad = o;
+                ck_assert_msg(bad < 0, "unpack split %zu: byte %td is %d", split, bad,
+                              bad < 0 ? 0 : back[bad]);
+            }
         }
     }
     free(buf);
@@ -948,7 +1061,8 @@ START_TEST(model_fixed_types)
     r1 = r0;
     r1.off = malloc(8 * sizeof *r1.off);
     memcpy(r1.off, r0.off, 8 * sizeof *r1.off);
-    for (int level = 0; level < 12; level++) {
+    /* 18 levels: deeper than the cursor's inline frames */
+    for (int level = 0; level < 18; level++) {
         /* each level doubles the data with a gap, so nothing merges */
         ptrdiff_t stride = (r1.ub - r1.lb) + 8 * (1 + level % 2);
         size_t bls[2] = {1, 1};
@@ -960,7 +1074,8 @@ START_TEST(model_fixed_types)
         ref_free(&r1);
         t = u;
         r1 = r2;
-        check_against_model(t, &r1, 2, level < 6);
+        if (level < 8 || level == 17)
+            check_against_model(t, &r1, level == 17 ? 1 : 2, level < 6);
     }
     dt_release(t);
     ref_free(&r1);
@@ -978,16 +1093,18 @@ START_TEST(refcount_cursor)
         buf[i] = i;
     ck_assert_int_eq(dt_create_vector(4, 1, 2, B(INT), &v), CANAL_OK);
     ck_assert_int_eq(dt_commit(v), CANAL_OK);
+    dt_retain(v); /* the message's reference, as the device takes it */
     ck_assert_int_eq(dt_cursor_init(&c, v, 2), CANAL_OK);
     ck_assert_uint_eq(dt_pack_next(&c, buf, out, 8), 8);
-    dt_release(v); /* the user frees it; the cursor's reference keeps it */
+    dt_release(v); /* the user frees it; the message's reference keeps it */
     ck_assert_uint_eq(dt_pack_next(&c, buf, (char *)out + 8, 100), 24);
     {
         static const int want[] = {0, 2, 4, 6, 7, 9, 11, 13}; /* extent is 7 ints */
         for (int i = 0; i < 8; i++)
             ck_assert_int_eq(out[i], want[i]);
     }
-    dt_cursor_fini(&c); /* frees it */
+    dt_cursor_fini(&c);
+    dt_release(v); /* the message completes: now it is freed */
 }
 END_TEST
 
@@ -1310,7 +1427,9 @@ START_TEST(count_elements)
     ck_assert_int_eq(dt_count_elements(B(DOUBLE_INT), 20, &n), CANAL_OK);
     ck_assert_uint_eq(n, 3);
     ck_assert_int_eq(dt_count_elements(B(DOUBLE_INT), 22, &n), CANAL_OK);
-    ck_assert_uint_eq(n, SIZE_MAX);
+    ck_assert_uint_eq(n, 3); /* as MPICH: the partial index is not counted */
+    ck_assert_int_eq(dt_count_elements(B(DOUBLE_INT), 7, &n), CANAL_OK);
+    ck_assert_uint_eq(n, 0);
     /* struct {char, double, int}: 13 bytes, 3 elements each */
     ck_assert_int_eq(dt_create_struct(3, (size_t[]){1, 1, 1}, (ptrdiff_t[]){0, 8, 16},
                                       (dt_type_t *[]){B(CHAR), B(DOUBLE), B(INT)}, &s), CANAL_OK);
@@ -1320,7 +1439,7 @@ START_TEST(count_elements)
     ck_assert_int_eq(dt_count_elements(s, 13 + 1, &n), CANAL_OK);
     ck_assert_uint_eq(n, 4);
     ck_assert_int_eq(dt_count_elements(s, 13 + 5, &n), CANAL_OK);
-    ck_assert_uint_eq(n, SIZE_MAX);
+    ck_assert_uint_eq(n, 4);
     ck_assert_int_eq(dt_count_elements(s, 0, &n), CANAL_OK);
     ck_assert_uint_eq(n, 0);
     dt_release(s);
@@ -1408,8 +1527,10 @@ static Suite *datatype_suite(void)
     tcase_add_test(tc, ctor_indexed_block);
     tcase_add_test(tc, ctor_struct);
     tcase_add_test(tc, ctor_markers);
+    tcase_add_test(tc, ctor_struct_padding);
     tcase_add_test(tc, ctor_resized);
     tcase_add_test(tc, ctor_dup);
+    tcase_add_test(tc, ctor_clone);
     tcase_add_test(tc, ctor_subarray);
     tcase_add_test(tc, ctor_darray);
     tcase_add_test(tc, ctor_nested);

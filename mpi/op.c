@@ -1,0 +1,238 @@
+/*
+ * Reduction operations (MPI 4.0 section 6.9): the predefined MPI_Op handles,
+ * user-defined operations (MPI_Op_create/_c, MPI_Op_free,
+ * MPI_Op_commutative), MPI_Reduce_local, and mpi_op_apply(), the one door
+ * through which collectives (coll/op.c) and one-sided accumulates apply an
+ * operation. Predefined operations run the datatype engine's kernels
+ * (dt_reduce); user functions are called with the datatype handle, in
+ * pieces of at most INT_MAX elements for the int-count form.
+ *
+ * Predefined handles are MPICH's builtin handles 0x58000001 (MPI_MAX) ...
+ * 0x5800000e (MPI_NO_OP), whose index follows dt_op_t's order; they need no
+ * table. User operations get direct handles. An operation freed while a
+ * nonblocking collective still uses it stays valid until that operation
+ * drops its reference (mpi_op_retain/mpi_op_release).
+ */
+#include "mpiimpl.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+typedef struct {
+    MPI_User_function *fn;
+    MPI_User_function_c *fn_c;
+    int commute;
+    int refs;
+    MPI_Op handle;
+} mpi_op_t;
+
+/* The engine operation of a predefined handle, or DT_OP_N. */
+static dt_op_t builtin_op(MPI_Op op)
+{
+    int idx;
+    if (mpi_handle_kind(op) != MPI_HKIND_BUILTIN || mpi_handle_objtype(op) != MPI_OBJ_OP)
+        return DT_OP_N;
+    idx = mpi_handle_index(op);
+    if (idx < 1 || idx > DT_OP_N)
+        return DT_OP_N;
+    return (dt_op_t)(idx - 1);
+}
+
+static mpi_op_t *user_op(MPI_Op op)
+{
+    if (mpi_handle_kind(op) != MPI_HKIND_DIRECT)
+        return NULL;
+    return mpi_handle_get(MPI_OBJ_OP, op);
+}
+
+int mpi_op_valid(MPI_Op op) { return builtin_op(op) != DT_OP_N || user_op(op) != NULL; }
+
+int mpi_op_is_commutative(MPI_Op op)
+{
+    mpi_op_t *o = user_op(op);
+    return o == NULL ? 1 : o->commute;
+}
+
+/* References held by operations in flight (nonblocking collectives, RMA). */
+void mpi_op_retain(MPI_Op op)
+{
+    mpi_op_t *o = user_op(op);
+    if (o != NULL)
+        __atomic_add_fetch(&o->refs, 1, __ATOMIC_RELAXED);
+}
+
+void mpi_op_release(MPI_Op op)
+{
+    mpi_op_t *o = user_op(op);
+    if (o != NULL && __atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        mpi_handle_del(MPI_OBJ_OP, o->handle);
+        free(o);
+    }
+}
+
+int mpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Datatype datatype)
+{
+    dt_op_t b = builtin_op(op);
+    dt_type_t *t = mpi_dt_get(datatype);
+    mpi_op_t *o;
+
+    if (t == NULL)
+        return MPI_ERR_TYPE;
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    if (b != DT_OP_N) {
+        canal_status_t st = dt_reduce(b, in, inout, (size_t)count, t);
+        return st == CANAL_OK ? MPI_SUCCESS : mpi_err_class_of_status(st);
+    }
+    if ((o = user_op(op)) == NULL)
+        return MPI_ERR_OP;
+    if (o->fn_c != NULL) {
+        MPI_Count n = count;
+        MPI_Datatype dh = datatype;
+        if (n > 0)
+            o->fn_c((void *)in, inout, &n, &dh);
+        return MPI_SUCCESS;
+    }
+    /* the int form sees at most INT_MAX elements per call */
+    {
+        ptrdiff_t ext = dt_extent(t);
+        MPI_Count done = 0;
+        while (done < count) {
+            int n = count - done > INT_MAX ? INT_MAX : (int)(count - done);
+            MPI_Datatype dh = datatype;
+            o->fn((char *)in + done * ext, (char *)inout + done * ext, &n, &dh);
+            done += count - done > INT_MAX ? INT_MAX : count - done;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+static int op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute, MPI_Op *op,
+                     const char *fn_name)
+{
+    mpi_op_t *o;
+    int h;
+
+    if (fn == NULL && fn_c == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn_name, "user_fn is NULL");
+    if (op == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn_name, "op is NULL");
+    o = calloc(1, sizeof *o);
+    if (o == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn_name, "operation object");
+    o->fn = fn;
+    o->fn_c = fn_c;
+    o->commute = commute != 0;
+    o->refs = 1;
+    h = mpi_handle_new(MPI_OBJ_OP, o);
+    if (h == 0) {
+        free(o);
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn_name, "no handle left for a new operation");
+    }
+    o->handle = h;
+    *op = h;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    static const char fn[] = "MPI_Op_create";
+    int err = mpi_enter(fn);
+    return err ? err : op_create(user_fn, NULL, commute, op, fn);
+}
+#pragma weak MPI_Op_create = PMPI_Op_create
+
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    static const char fn[] = "MPI_Op_create_c";
+    int err = mpi_enter(fn);
+    return err ? err : op_create(NULL, user_fn, commute, op, fn);
+}
+#pragma weak MPI_Op_create_c = PMPI_Op_create_c
+
+int PMPI_Op_free(MPI_Op *op)
+{
+    static const char fn[] = "MPI_Op_free";
+    int err = mpi_enter(fn);
+    mpi_op_t *o;
+
+    if (err)
+        return err;
+    if (op == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "op is NULL");
+    if (builtin_op(*op) != DT_OP_N)
+        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is predefined and cannot be freed",
+                             dt_op_name(builtin_op(*op)));
+    if ((o = user_op(*op)) == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "op=%#x is not a valid operation%s",
+                             (unsigned)*op, *op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
+    mpi_op_release(*op);
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Op_free = PMPI_Op_free
+
+int PMPI_Op_commutative(MPI_Op op, int *commute)
+{
+    static const char fn[] = "MPI_Op_commutative";
+    int err = mpi_enter(fn);
+
+    if (err)
+        return err;
+    if (!mpi_op_valid(op))
+        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "op=%#x is not a valid operation%s",
+                             (unsigned)op, op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
+    if (commute == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "commute is NULL");
+    *commute = mpi_op_is_commutative(op);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Op_commutative = PMPI_Op_commutative
+
+static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op, const char *fn)
+{
+    dt_type_t *t;
+    dt_op_t b;
+    int err;
+
+    if ((err = mpi_check_count(NULL, count, fn)) || (err = mpi_check_dt(NULL, datatype, fn, &t)))
+        return err;
+    if (op == MPI_OP_NULL || !mpi_op_valid(op))
+        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "op=%#x is not a valid operation%s",
+                             (unsigned)op, op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
+    if (count > 0 && (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE))
+        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed here");
+    if (count > 0 && dt_size(t) > 0 && (inbuf == NULL || inoutbuf == NULL) &&
+        dt_builtin_of(t) != DT_NBUILTIN)
+        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "%s is NULL with count=%lld",
+                             inbuf == NULL ? "inbuf" : "inoutbuf", (long long)count);
+    b = builtin_op(op);
+    if (b == DT_OP_REPLACE || b == DT_OP_NO_OP)
+        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is only for one-sided accumulate "
+                             "operations", dt_op_name(b));
+    if (b != DT_OP_N && dt_op_check(b, t) != CANAL_OK)
+        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s", common_err_detail());
+    err = mpi_op_apply(op, inbuf, inoutbuf, count, datatype);
+    if (err != MPI_SUCCESS)
+        return mpi_err_raise(NULL, err, fn, "the reduction failed");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op)
+{
+    static const char fn[] = "MPI_Reduce_local";
+    int err = mpi_enter(fn);
+    return err ? err : reduce_local(inbuf, inoutbuf, count, datatype, op, fn);
+}
+#pragma weak MPI_Reduce_local = PMPI_Reduce_local
+
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op)
+{
+    static const char fn[] = "MPI_Reduce_local_c";
+    int err = mpi_enter(fn);
+    return err ? err : reduce_local(inbuf, inoutbuf, count, datatype, op, fn);
+}
+#pragma weak MPI_Reduce_local_c = PMPI_Reduce_local_c
