@@ -266,6 +266,12 @@ int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fm
                           mpi_err_code_new(errclass, fn, detail), fn);
 }
 
+int mpi_err_invoke_errh(MPI_Errhandler errh, int objtype, void *objhandle, int code,
+                        const char *fn)
+{
+    return invoke_handler(errh, objtype, objhandle, code, fn);
+}
+
 int mpi_err_raise_code(mpi_comm_t *comm, int code, const char *fn)
 {
     MPI_Comm h;

@@ -137,6 +137,10 @@ int mpi_enter(const char *fn);
  * Returns the error code for the call to return. */
 int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Invoke an object's error handler for an existing error code
+ * (MPI_Win/File/Session_call_errhandler). */
+int mpi_err_invoke_errh(MPI_Errhandler errh, int objtype, void *objhandle, int code,
+                        const char *fn);
 /* Invoke comm's handler for an existing error code. */
 int mpi_err_raise_code(mpi_comm_t *comm, int code, const char *fn);
 /* Same for windows, files and sessions (errhandler of that object). */
