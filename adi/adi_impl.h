@@ -109,6 +109,7 @@ typedef struct {
     adi_peer_t *peers;
     int oversubscribed;
     long spin_count;
+    long long spin_us, sleep_after_us;
     size_t unexpected_bytes, unexpected_limit;
     int thread_multiple;
     int npump;

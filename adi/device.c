@@ -101,6 +101,8 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.rank = pmi->rank;
     adi_dev.size = pmi->size;
     adi_dev.spin_count = common_cvar_int("SPIN_COUNT");
+    adi_dev.spin_us = common_cvar_int("SPIN_US");
+    adi_dev.sleep_after_us = common_cvar_int("SLEEP_AFTER_US");
     adi_dev.unexpected_limit = (size_t)common_cvar_int("UNEXPECTED_LIMIT");
     if (strcmp(over, "yes") == 0)
         adi_dev.oversubscribed = 1;
@@ -185,10 +187,11 @@ void adi_describe(char *buf, size_t len)
 {
     size_t off = 0;
     off += (size_t)snprintf(buf + off, len - off,
-                            "canal: device: eager limit %lld, rendezvous chunk %lld, spin %ld, "
-                            "oversubscribed %s\n",
+                            "canal: device: eager limit %lld, rendezvous chunk %lld, spin %ld polls "
+                            "and %lld us, sleep after %lld us, oversubscribed %s\n",
                             common_cvar_int("EAGER_LIMIT"), common_cvar_int("RNDV_CHUNK"),
-                            adi_dev.spin_count, adi_dev.oversubscribed ? "yes" : "no");
+                            adi_dev.spin_count, adi_dev.spin_us, adi_dev.sleep_after_us,
+                            adi_dev.oversubscribed ? "yes" : "no");
     for (int i = 0; i < nactive && off < len; i++) {
         char line[512] = "";
         if (active[i]->describe != NULL)
@@ -296,30 +299,48 @@ static const ch_ops_t *sleep_channel(int *fast_out)
     return found;
 }
 
+static long long now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The wait policy. Spinning is cheapest while the peer answers within a few
+ * microseconds, so a wait polls without yielding for CANAL_SPIN_US (and at
+ * least CANAL_SPIN_COUNT polls) -- measured in time, not polls, so a busy
+ * machine does not cut the spin short. Then it yields on every empty poll,
+ * and after CANAL_SLEEP_AFTER_US it sleeps in the channel (a futex doorbell
+ * for shm, epoll for sock) for at most 1 ms at a time. Channels the kernel
+ * wakes (sock) are slept in almost at once: spinning there starves the
+ * kernel's network processing on small machines. Oversubscribed nodes yield
+ * from the first empty poll. */
 canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
 {
     long idle = 0;
+    long long t0 = 0, elapsed = 0;
     int fast = 0;
     const ch_ops_t *sleeper = sleep_channel(&fast);
-    /* Sleep early in channels the kernel wakes (sock); after a long idle
-     * stretch in the others (shm's doorbell costs the sender a syscall). */
-    long sleep_after = fast ? 64 : adi_dev.spin_count + 20000;
+    long long sleep_after = fast ? 50 : adi_dev.sleep_after_us;
 
     while (!pred(arg)) {
         if (adi_progress() > 0) {
             idle = 0;
             continue;
         }
-        idle++;
+        if (idle++ == 0)
+            t0 = now_us();
+        else if ((idle & 63) == 0 || adi_dev.oversubscribed)
+            elapsed = now_us() - t0;
         if (wait_hook != NULL && idle % wait_hook_interval == 0)
             wait_hook(wait_hook_arg);
-        if (sleeper != NULL && idle > sleep_after && !adi_dev.thread_multiple &&
+        if (sleeper != NULL && elapsed > sleep_after && !adi_dev.thread_multiple &&
             adi_dev.npump == 0) {
-            /* Nothing for a long while: sleep until a sender rings or 1 ms passes. */
+            /* Nothing for a while: sleep until a sender rings or 1 ms passes. */
             ch_block(sleeper, 1000);
             continue;
         }
-        if (!adi_dev.oversubscribed && idle < adi_dev.spin_count)
+        if (!adi_dev.oversubscribed && (idle < adi_dev.spin_count || elapsed < adi_dev.spin_us))
             continue;
         sched_yield();
     }

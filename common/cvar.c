@@ -27,7 +27,11 @@ static const common_cvar_desc_t cvar_table[] = {
     {"RNDV_CHUNK", CVAR_TYPE_SIZE, "64K", NULL,
      "chunk size of the pipelined rendezvous when the channel cannot read remote memory"},
     {"SPIN_COUNT", CVAR_TYPE_INT, "2000", "POLLS_BEFORE_YIELD",
-     "progress polls a blocked wait spins before it starts yielding the CPU"},
+     "progress polls a blocked wait spins at least before it starts yielding the CPU"},
+    {"SPIN_US", CVAR_TYPE_INT, "200", NULL,
+     "microseconds a blocked wait spins before it starts yielding (unless oversubscribed)"},
+    {"SLEEP_AFTER_US", CVAR_TYPE_INT, "20000", NULL,
+     "microseconds of idle waiting after which a wait sleeps in the channel until woken"},
     {"OVERSUBSCRIBED", CVAR_TYPE_STRING, "auto", NULL,
      "auto, yes or no: with yes a blocked wait yields at once (auto: more local ranks than cores)"},
     /* channels */
