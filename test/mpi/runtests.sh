@@ -13,7 +13,7 @@
 #   launcher=X    start with X instead of PREFIX/bin/mpiexec ("none" runs the
 #                 program directly: a singleton)
 #   args=A        arguments of the program, ~ for a space
-# A test also fails when it leaves files in /dev/shm (canal*).
+# A test also fails when it leaves files in /dev/shm (canal*) whose creator is gone.
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
 # Prints one line per test and ends with "N passed, M failed".
 set -u
@@ -77,10 +77,18 @@ for list in "$SRC"/testlist*; do
         elif [ "$rc" != "$expect" ]; then ok=no; why="exit code $rc, expected $expect"
         elif [ -n "$output" ] && ! grep -qF -- "$output" "$log"; then ok=no; why="output lacks \"$output\""
         fi
-        shm_after=$(ls /dev/shm 2>/dev/null | grep '^canal' | sort)
-        if [ "$shm_after" != "$shm_before" ] && [ -n "$(comm -13 <(echo "$shm_before") <(echo "$shm_after"))" ]; then
-            ok=no; why="${why:+$why; }left in /dev/shm: $(comm -13 <(echo "$shm_before") <(echo "$shm_after") | tr '\n' ' ')"
-            comm -13 <(echo "$shm_before") <(echo "$shm_after") | sed 's|^|/dev/shm/|' | xargs rm -f
+        # A segment counts as leaked when it is new and its creator (-p<pid>
+        # in the name) is gone: other jobs on the machine may own live ones.
+        leaked=
+        for f in $(comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | grep '^canal' | sort)); do
+            pid=$(echo "$f" | sed -n 's/.*-p\([0-9][0-9]*\)$/\1/p')
+            if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+                leaked="$leaked $f"
+                rm -f "/dev/shm/$f"
+            fi
+        done
+        if [ -n "$leaked" ]; then
+            ok=no; why="${why:+$why; }left in /dev/shm:$leaked"
         fi
         if [ $ok = yes ]; then
             printf 'PASS %s (%.1fs)\n' "$name" "$secs" 2>/dev/null || echo "PASS $name"
