@@ -146,6 +146,20 @@ int adi_progress_hook_add(void (*fn)(void *arg), void *arg);
 void adi_progress_hook_remove(int id);
 void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval);
 
+/* Statistics for the tools interface (MPI_T performance variables). Counters
+ * are updated with the device lock held (or relaxed atomics) and read as a
+ * snapshot. Channel slots: 0 self, 1 shm, 2 sock, 3 ofi. */
+#define ADI_HAVE_STATS 1
+enum { ADI_STATS_NCHANNELS = 4 };
+extern const char *const adi_stats_channel_names[ADI_STATS_NCHANNELS];
+typedef struct {
+    uint64_t msgs_sent[ADI_STATS_NCHANNELS], bytes_sent[ADI_STATS_NCHANNELS];
+    uint64_t msgs_recv[ADI_STATS_NCHANNELS], bytes_recv[ADI_STATS_NCHANNELS];
+    uint64_t unexpected_len, unexpected_hwm, posted_len, posted_hwm;
+    uint64_t rndv_sent, rndv_recv, wait_ns, waits;
+} adi_stats_t;
+void adi_stats_get(adi_stats_t *out);
+
 /* The global device lock for MPI_THREAD_MULTIPLE (no-op otherwise). */
 void adi_lock(void);
 void adi_unlock(void);

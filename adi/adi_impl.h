@@ -102,6 +102,7 @@ typedef struct {
     size_t released;      /* eager bytes from this peer released, not yet returned */
     int in_pump_list;
     int failed;
+    int stats_slot;       /* adi_stats_t channel slot of ch */
 } adi_peer_t;
 
 typedef struct {
@@ -117,6 +118,19 @@ typedef struct {
 } adi_device_t;
 
 extern adi_device_t adi_dev;
+extern adi_stats_t adi_stats;
+
+static inline void adi_stat_add(uint64_t *counter, uint64_t v)
+{
+    __atomic_add_fetch(counter, v, __ATOMIC_RELAXED);
+}
+
+static inline void adi_stat_level(uint64_t *level, uint64_t *hwm, int delta)
+{
+    uint64_t now = __atomic_add_fetch(level, (uint64_t)(int64_t)delta, __ATOMIC_RELAXED);
+    if (delta > 0 && now > *hwm)
+        *hwm = now;
+}
 
 /* request.c */
 void adi_request_pool_finalize(void);

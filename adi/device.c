@@ -30,6 +30,24 @@ extern const ch_ops_t ch_ofi_ops __attribute__((weak));
 #endif
 
 adi_device_t adi_dev;
+adi_stats_t adi_stats;
+const char *const adi_stats_channel_names[ADI_STATS_NCHANNELS] = {"self", "shm", "sock", "ofi"};
+
+void adi_stats_get(adi_stats_t *out)
+{
+    uint64_t *dst = (uint64_t *)out;
+    const uint64_t *src = (const uint64_t *)&adi_stats;
+    for (size_t i = 0; i < sizeof adi_stats / sizeof(uint64_t); i++)
+        dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+}
+
+static int stats_slot_of(const ch_ops_t *ch)
+{
+    for (int i = 0; i < ADI_STATS_NCHANNELS; i++)
+        if (strcmp(ch->name, adi_stats_channel_names[i]) == 0)
+            return i;
+    return 0;
+}
 
 static pthread_mutex_t dev_lock;
 static const ch_ops_t *active[4];
@@ -165,6 +183,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         if (slot < 0)
             return common_err_set(CANAL_ERR_UNSUPPORTED, "no channel reaches rank %d", peer);
         p->ch = active[slot];
+        p->stats_slot = stats_slot_of(p->ch);
         p->has_rdma = active_caps[slot].has_rdma;
         p->eager_limit = (size_t)eager;
         if (p->eager_limit > active_caps[slot].max_payload)
@@ -322,7 +341,11 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
     int fast = 0;
     const ch_ops_t *sleeper = sleep_channel(&fast);
     long long sleep_after = fast ? 50 : adi_dev.sleep_after_us;
+    long long entered;
 
+    if (pred(arg))
+        return CANAL_OK;
+    entered = now_us();
     while (!pred(arg)) {
         if (adi_progress() > 0) {
             idle = 0;
@@ -344,6 +367,8 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             continue;
         sched_yield();
     }
+    adi_stat_add(&adi_stats.wait_ns, (uint64_t)(now_us() - entered) * 1000);
+    adi_stat_add(&adi_stats.waits, 1);
     return CANAL_OK;
 }
 

@@ -339,6 +339,10 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
         if (!dt_is_contig(dt) && (st = dt_cursor_init(&r->cursor, dt, count)) < 0)
             goto out_fail;
     }
+    adi_stat_add(&adi_stats.msgs_sent[p->stats_slot], 1);
+    adi_stat_add(&adi_stats.bytes_sent[p->stats_slot], r->size);
+    if (r->proto == PROTO_RTS)
+        adi_stat_add(&adi_stats.rndv_sent, 1);
     r->state = REQ_SEND_QUEUED;
     if (p->sq_head == NULL && send_step(dest, r) == CANAL_OK) {
         adi_unlock();
@@ -530,6 +534,7 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
     m = find_unexpected(q, src, tag);
     if (m != NULL) {
         ml_remove(&q->unexpected, m);
+        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
         adi_dev.unexpected_bytes -= m->type == PKT_EAGER ? m->size : 0;
         deliver(r, m->peer, m->type, m->flags, m->src_rank, m->tag, m->size, m->sreq, m->raddr,
                 m->rkey, m->data);
@@ -538,6 +543,7 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
     } else {
         r->state = REQ_RECV_POSTED;
         rl_append(&q->posted, r);
+        adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, 1);
     }
     adi_unlock();
     return CANAL_OK;
@@ -594,6 +600,7 @@ canal_status_t adi_improbe(int src, int tag, int context, int *flag_out, adi_mes
     *flag_out = m != NULL;
     if (m != NULL) {
         ml_remove(&q->unexpected, m);
+        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
         adi_dev.unexpected_bytes -= m->type == PKT_EAGER ? m->size : 0;
         *msg_out = m;
         if (st_out != NULL) {
@@ -635,6 +642,7 @@ canal_status_t adi_cancel(adi_request_t *r)
     adi_lock();
     if (r->state == REQ_RECV_POSTED) {
         rl_remove(&adi_ctx(r->context)->posted, r);
+        adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
         r->status.cancelled = 1;
         adi_req_finish(r);
     } else if (r->state == REQ_SEND_QUEUED && r->in_queue &&
@@ -698,8 +706,13 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         for (r = q->posted.head; r != NULL; r = r->next)
             if (matches(r->rank, r->tag, h.src_rank, h.tag))
                 break;
+        adi_stat_add(&adi_stats.msgs_recv[adi_dev.peers[peer].stats_slot], 1);
+        adi_stat_add(&adi_stats.bytes_recv[adi_dev.peers[peer].stats_slot], h.size);
+        if (h.type == PKT_RTS)
+            adi_stat_add(&adi_stats.rndv_recv, 1);
         if (r != NULL) {
             rl_remove(&q->posted, r);
+            adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
             deliver(r, peer, h.type, h.flags, h.src_rank, h.tag, h.size, h.sreq, h.raddr,
                     h.rkey, payload);
             return;
@@ -724,6 +737,7 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             adi_dev.unexpected_bytes += len;
         }
         ml_append(&q->unexpected, m);
+        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, 1);
         return;
     case PKT_CREDIT:
         adi_dev.peers[peer].credit += h.size;
