@@ -677,7 +677,8 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
     }
     memcpy(t->index, index, sizeof *index * (size_t)nnodes);
-    memcpy(t->edges, edges, sizeof *edges * (size_t)nedges);
+    if (nedges > 0) /* edges may be NULL when there are none */
+        memcpy(t->edges, edges, sizeof *edges * (size_t)nedges);
     t->rank = n->rank;
     n->topo = t;
     *comm_graph = n->handle;
