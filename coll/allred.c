@@ -1,0 +1,490 @@
+/*
+ * Reductions whose result every rank gets a part of: allreduce (recursive
+ * doubling, Rabenseifner, ring, reduce + bcast, node-aware),
+ * reduce_scatter and reduce_scatter_block (recursive halving, ring, and
+ * reduce + scatter for non-commutative operations), scan and exscan
+ * (recursive doubling on the hypercube, and linear). Each records a walk of
+ * coll/topo.c's iterators into a schedule; coll/select.c chooses.
+ *
+ * Rabenseifner, halving and ring split the vector into blocks, one per
+ * rank (coll_split_off, or the user's recvcounts for reduce_scatter), so
+ * that an iterator's spans of blocks are element ranges of the vector; the
+ * reverse walk of recursive doubling is then recursive halving (a
+ * reduce-scatter) and the reverse walk of a ring a ring reduce-scatter.
+ */
+#include "coll/coll_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_in_place(const void *p)
+{
+    return p == MPI_IN_PLACE;
+}
+
+static int usable_commutative(const coll_args_t *a)
+{
+    return a->commutative;
+}
+
+static int usable_commutative_big(const coll_args_t *a)
+{
+    return a->commutative && a->recvcount >= a->comm->size;
+}
+
+static int red_empty(const coll_args_t *a)
+{
+    return a->recvcount == 0 || dt_size(a->rdt) == 0;
+}
+
+/* ---------------------------------------------------------------- allreduce */
+static canal_status_t allreduce_recdbl(coll_sched_t *s, const coll_args_t *a)
+{
+    size_t n = (size_t)a->recvcount;
+    if (red_empty(a))
+        return coll_sched_status(s);
+    if (!is_in_place(a->sendbuf))
+        coll_copy(s, a->sendbuf, n, a->rdt, a->recvbuf, n, a->rdt);
+    coll_rec_allreduce_recdbl(s, a->comm, coll_group_all(a->comm, 0), a->recvbuf, n, a->rdt,
+                              a->recvtype, a->op, a->commutative);
+    return coll_sched_status(s);
+}
+
+/* Element range of the span [first, first + count) of blocks. */
+typedef struct {
+    size_t total;
+    int nblocks;
+    const size_t *off; /* explicit offsets (nblocks + 1), or NULL: even split */
+} blocks_t;
+
+static size_t blk_off(const blocks_t *b, int i)
+{
+    return b->off != NULL ? b->off[i] : coll_split_off(b->total, b->nblocks, i);
+}
+
+/* Reduce-scatter by recursive halving (the reverse walk of recursive
+ * doubling) over acc (the whole vector); tmp is as large as acc. With
+ * `finish`, the extra ranks of a non-power-of-two size get their block
+ * back (reversed PRE); allreduce skips that (it sends everything in POST). */
+static void rec_halving(coll_sched_t *s, mpi_comm_t *c, const blocks_t *b, char *acc, char *tmp,
+                        const coll_args_t *a, int finish)
+{
+    ptrdiff_t ext = dt_extent(a->rdt);
+    coll_iter_t it;
+    coll_step_t st;
+
+    coll_iter_begin(&it, &coll_topo_recdbl, COLL_DIR_REVERSE, c->size, c->rank, 0, 0, NULL);
+    while (coll_iter_next(&it, &st)) {
+        size_t so = blk_off(b, st.send_first), sn = blk_off(b, st.send_first + st.send_count) - so;
+        size_t ro = blk_off(b, st.recv_first), rn = blk_off(b, st.recv_first + st.recv_count) - ro;
+        if (st.phase == COLL_PHASE_PRE) {
+            if (!finish)
+                continue;
+            if (st.send_peer >= 0 && sn > 0)
+                coll_send(s, c, st.send_peer, acc + (ptrdiff_t)so * ext, sn, a->rdt);
+            if (st.recv_peer >= 0 && rn > 0)
+                coll_recv(s, c, st.recv_peer, acc + (ptrdiff_t)ro * ext, rn, a->rdt);
+            coll_fence(s);
+            continue;
+        }
+        if (st.send_peer >= 0 && sn > 0)
+            coll_send(s, c, st.send_peer, acc + (ptrdiff_t)so * ext, sn, a->rdt);
+        if (st.recv_peer >= 0 && rn > 0)
+            coll_recv(s, c, st.recv_peer, tmp + (ptrdiff_t)ro * ext, rn, a->rdt);
+        coll_fence(s);
+        if (st.recv_peer >= 0 && rn > 0)
+            coll_reduce(s, tmp + (ptrdiff_t)ro * ext, acc + (ptrdiff_t)ro * ext, rn, a->rdt,
+                        a->recvtype, a->op);
+    }
+}
+
+/* Allgather of the blocks by recursive doubling, in place in acc. */
+static void rec_doubling_blocks(coll_sched_t *s, mpi_comm_t *c, const blocks_t *b, char *acc,
+                                const coll_args_t *a)
+{
+    ptrdiff_t ext = dt_extent(a->rdt);
+    coll_iter_t it;
+    coll_step_t st;
+
+    coll_iter_begin(&it, &coll_topo_recdbl, COLL_DIR_BIDIR, c->size, c->rank, 0, 0, NULL);
+    while (coll_iter_next(&it, &st)) {
+        size_t so = blk_off(b, st.send_first), sn = blk_off(b, st.send_first + st.send_count) - so;
+        size_t ro = blk_off(b, st.recv_first), rn = blk_off(b, st.recv_first + st.recv_count) - ro;
+        if (st.phase == COLL_PHASE_PRE)
+            continue; /* the extra ranks' data is already folded in */
+        if (st.recv_peer >= 0 && rn > 0)
+            coll_recv(s, c, st.recv_peer, acc + (ptrdiff_t)ro * ext, rn, a->rdt);
+        if (st.send_peer >= 0 && sn > 0)
+            coll_send(s, c, st.send_peer, acc + (ptrdiff_t)so * ext, sn, a->rdt);
+        coll_fence(s);
+    }
+}
+
+/* Rabenseifner: reduce-scatter by recursive halving, then allgather by
+ * recursive doubling: the same iterator reversed, then straight. */
+static canal_status_t allreduce_rabenseifner(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    size_t n = (size_t)a->recvcount;
+    blocks_t b = {n, c->size, NULL};
+    char *tmp;
+
+    if (red_empty(a) || c->size == 1)
+        return allreduce_recdbl(s, a);
+    if (!is_in_place(a->sendbuf))
+        coll_copy(s, a->sendbuf, n, a->rdt, a->recvbuf, n, a->rdt);
+    tmp = coll_tmp_typed(s, n, a->rdt);
+    if (tmp == NULL)
+        return coll_sched_status(s);
+    rec_halving(s, c, &b, a->recvbuf, tmp, a, 0);
+    rec_doubling_blocks(s, c, &b, a->recvbuf, a);
+    return coll_sched_status(s);
+}
+
+/* Ring reduce-scatter (the reverse ring walk) over acc; tmp holds one block. */
+static void ring_reduce_scatter(coll_sched_t *s, mpi_comm_t *c, const blocks_t *b, char *acc,
+                                char *tmp, const coll_args_t *a)
+{
+    ptrdiff_t ext = dt_extent(a->rdt);
+    coll_iter_t it;
+    coll_step_t st;
+
+    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_REVERSE, c->size, c->rank, 0, 0, NULL);
+    while (coll_iter_next(&it, &st)) {
+        size_t so = blk_off(b, st.send_first), sn = blk_off(b, st.send_first + 1) - so;
+        size_t ro = blk_off(b, st.recv_first), rn = blk_off(b, st.recv_first + 1) - ro;
+        if (rn > 0)
+            coll_recv(s, c, st.recv_peer, tmp, rn, a->rdt);
+        if (sn > 0)
+            coll_send(s, c, st.send_peer, acc + (ptrdiff_t)so * ext, sn, a->rdt);
+        coll_fence(s);
+        if (rn > 0)
+            coll_reduce(s, tmp, acc + (ptrdiff_t)ro * ext, rn, a->rdt, a->recvtype, a->op);
+    }
+}
+
+static size_t max_block(const blocks_t *b)
+{
+    size_t m = 0;
+    for (int i = 0; i < b->nblocks; i++) {
+        size_t k = blk_off(b, i + 1) - blk_off(b, i);
+        if (k > m)
+            m = k;
+    }
+    return m;
+}
+
+static canal_status_t allreduce_ring(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    size_t n = (size_t)a->recvcount;
+    blocks_t b = {n, c->size, NULL};
+    ptrdiff_t ext = dt_extent(a->rdt);
+    char *tmp, *acc = a->recvbuf;
+    coll_iter_t it;
+    coll_step_t st;
+
+    if (red_empty(a) || c->size == 1)
+        return allreduce_recdbl(s, a);
+    if (!is_in_place(a->sendbuf))
+        coll_copy(s, a->sendbuf, n, a->rdt, acc, n, a->rdt);
+    tmp = coll_tmp_typed(s, max_block(&b), a->rdt);
+    if (tmp == NULL)
+        return coll_sched_status(s);
+    ring_reduce_scatter(s, c, &b, acc, tmp, a);
+    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_BIDIR, c->size, c->rank, 0, 0, NULL);
+    while (coll_iter_next(&it, &st)) {
+        size_t so = blk_off(&b, st.send_first), sn = blk_off(&b, st.send_first + 1) - so;
+        size_t ro = blk_off(&b, st.recv_first), rn = blk_off(&b, st.recv_first + 1) - ro;
+        if (rn > 0)
+            coll_recv(s, c, st.recv_peer, acc + (ptrdiff_t)ro * ext, rn, a->rdt);
+        if (sn > 0)
+            coll_send(s, c, st.send_peer, acc + (ptrdiff_t)so * ext, sn, a->rdt);
+        coll_fence(s);
+    }
+    return coll_sched_status(s);
+}
+
+/* Reduce to rank 0 (in rank order), then broadcast: any operation. */
+static canal_status_t allreduce_reduce_bcast(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    size_t n = (size_t)a->recvcount;
+    const void *in = is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+    if (red_empty(a))
+        return coll_sched_status(s);
+    coll_rec_reduce_tree(s, c, coll_group_all(c, 0), &coll_topo_binomial, 2, in, a->recvbuf, n,
+                         a->rdt, a->recvtype, a->op, a->commutative);
+    coll_fence(s);
+    coll_rec_bcast_tree(s, c, coll_group_all(c, 0), &coll_topo_binomial, 2, a->recvbuf, n, a->rdt);
+    return coll_sched_status(s);
+}
+
+/* Node-aware, commutative: reduce to each node's leader, allreduce among
+ * leaders, broadcast inside each node. */
+static canal_status_t allreduce_node(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    coll_group_t leaders, members;
+    size_t n = (size_t)a->recvcount;
+    const void *in = is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+
+    if (red_empty(a))
+        return coll_sched_status(s);
+    if (!coll_node_groups(s, c, -1, &leaders, &members))
+        return allreduce_recdbl(s, a);
+    coll_rec_reduce_tree(s, c, members, &coll_topo_binomial, 2, in, a->recvbuf, n, a->rdt,
+                         a->recvtype, a->op, 1);
+    coll_fence(s);
+    coll_rec_allreduce_recdbl(s, c, leaders, a->recvbuf, n, a->rdt, a->recvtype, a->op, 1);
+    coll_fence(s);
+    coll_rec_bcast_tree(s, c, members, &coll_topo_binomial, 2, a->recvbuf, n, a->rdt);
+    return coll_sched_status(s);
+}
+
+static int usable_node_commutative(const coll_args_t *a)
+{
+    int nn;
+    return a->commutative && coll_comm_nodes(a->comm, &nn) != NULL;
+}
+
+const coll_algo_t coll_allreduce_recdbl = {"recursive_doubling", COLL_ALLREDUCE, allreduce_recdbl,
+                                           NULL};
+const coll_algo_t coll_allreduce_rabenseifner = {"rabenseifner", COLL_ALLREDUCE,
+                                                 allreduce_rabenseifner, usable_commutative_big};
+const coll_algo_t coll_allreduce_ring = {"ring", COLL_ALLREDUCE, allreduce_ring,
+                                         usable_commutative_big};
+const coll_algo_t coll_allreduce_reduce_bcast = {"reduce_bcast", COLL_ALLREDUCE,
+                                                 allreduce_reduce_bcast, NULL};
+const coll_algo_t coll_allreduce_node = {"node", COLL_ALLREDUCE, allreduce_node,
+                                         usable_node_commutative};
+
+/* ---------------------------------------------------------------- reduce_scatter */
+/* Block offsets (elements) of reduce_scatter's recvcounts, or of
+ * reduce_scatter_block's uniform recvcount. */
+static size_t *rs_offsets(coll_sched_t *s, const coll_args_t *a)
+{
+    int p = a->comm->size;
+    size_t *off = coll_tmp(s, sizeof(size_t) * (size_t)(p + 1));
+    if (off == NULL)
+        return NULL;
+    off[0] = 0;
+    for (int i = 0; i < p; i++)
+        off[i + 1] =
+            off[i] + (size_t)(a->kind == COLL_REDUCE_SCATTER ? a->recvcounts[i] : a->recvcount);
+    return off;
+}
+
+/* The vector to reduce: sendbuf, or recvbuf with MPI_IN_PLACE. */
+static const void *rs_input(const coll_args_t *a)
+{
+    return is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+}
+
+static canal_status_t rs_halving(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    size_t *off = rs_offsets(s, a);
+    blocks_t b;
+    char *acc, *tmp;
+    ptrdiff_t ext = dt_extent(a->rdt);
+
+    if (off == NULL)
+        return coll_sched_status(s);
+    b.total = off[c->size];
+    b.nblocks = c->size;
+    b.off = off;
+    if (b.total == 0 || dt_size(a->rdt) == 0)
+        return coll_sched_status(s);
+    acc = coll_tmp_typed(s, b.total, a->rdt);
+    tmp = coll_tmp_typed(s, b.total, a->rdt);
+    if (acc == NULL || tmp == NULL)
+        return coll_sched_status(s);
+    coll_copy(s, rs_input(a), b.total, a->rdt, acc, b.total, a->rdt);
+    rec_halving(s, c, &b, acc, tmp, a, 1);
+    coll_copy(s, acc + (ptrdiff_t)off[c->rank] * ext, off[c->rank + 1] - off[c->rank], a->rdt,
+              a->recvbuf, off[c->rank + 1] - off[c->rank], a->rdt);
+    return coll_sched_status(s);
+}
+
+static canal_status_t rs_ring(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    size_t *off = rs_offsets(s, a);
+    blocks_t b;
+    char *acc, *tmp;
+    ptrdiff_t ext = dt_extent(a->rdt);
+
+    if (off == NULL)
+        return coll_sched_status(s);
+    b.total = off[c->size];
+    b.nblocks = c->size;
+    b.off = off;
+    if (b.total == 0 || dt_size(a->rdt) == 0)
+        return coll_sched_status(s);
+    acc = coll_tmp_typed(s, b.total, a->rdt);
+    tmp = coll_tmp_typed(s, max_block(&b), a->rdt);
+    if (acc == NULL || tmp == NULL)
+        return coll_sched_status(s);
+    coll_copy(s, rs_input(a), b.total, a->rdt, acc, b.total, a->rdt);
+    ring_reduce_scatter(s, c, &b, acc, tmp, a);
+    coll_copy(s, acc + (ptrdiff_t)off[c->rank] * ext, off[c->rank + 1] - off[c->rank], a->rdt,
+              a->recvbuf, off[c->rank + 1] - off[c->rank], a->rdt);
+    return coll_sched_status(s);
+}
+
+/* Any operation: reduce the whole vector in rank order to rank 0, then
+ * scatter the blocks down a binomial tree (every rank knows the counts). */
+static canal_status_t rs_reduce_scatterv(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    size_t *off = rs_offsets(s, a);
+    size_t total;
+    ptrdiff_t ext = dt_extent(a->rdt);
+    char *full;
+    coll_iter_t it;
+    coll_step_t st;
+
+    if (off == NULL)
+        return coll_sched_status(s);
+    total = off[c->size];
+    if (total == 0 || dt_size(a->rdt) == 0)
+        return coll_sched_status(s);
+    full = coll_tmp_typed(s, total, a->rdt);
+    if (full == NULL)
+        return coll_sched_status(s);
+    coll_rec_reduce_tree(s, c, coll_group_all(c, 0), &coll_topo_binomial, 2, rs_input(a), full,
+                         total, a->rdt, a->recvtype, a->op, a->commutative);
+    coll_fence(s);
+    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_STRAIGHT, c->size, c->rank, 0, 2, NULL);
+    while (coll_iter_next(&it, &st)) {
+        if (st.recv_peer >= 0) {
+            size_t lo = off[st.recv_first], hi = off[st.recv_first + st.recv_count];
+            if (hi > lo)
+                coll_recv(s, c, st.recv_peer, full + (ptrdiff_t)lo * ext, hi - lo, a->rdt);
+            coll_fence(s);
+        }
+        if (st.send_peer >= 0) {
+            size_t lo = off[st.send_first], hi = off[st.send_first + st.send_count];
+            if (hi > lo)
+                coll_send(s, c, st.send_peer, full + (ptrdiff_t)lo * ext, hi - lo, a->rdt);
+        }
+    }
+    coll_copy(s, full + (ptrdiff_t)off[c->rank] * ext, off[c->rank + 1] - off[c->rank], a->rdt,
+              a->recvbuf, off[c->rank + 1] - off[c->rank], a->rdt);
+    return coll_sched_status(s);
+}
+
+const coll_algo_t coll_reduce_scatter_halving = {"halving", COLL_REDUCE_SCATTER, rs_halving,
+                                                 usable_commutative};
+const coll_algo_t coll_reduce_scatter_ring = {"ring", COLL_REDUCE_SCATTER, rs_ring,
+                                              usable_commutative};
+const coll_algo_t coll_reduce_scatter_reduce_scatterv = {"reduce_scatterv", COLL_REDUCE_SCATTER,
+                                                         rs_reduce_scatterv, NULL};
+const coll_algo_t coll_reduce_scatter_block_halving = {"halving", COLL_REDUCE_SCATTER_BLOCK,
+                                                       rs_halving, usable_commutative};
+const coll_algo_t coll_reduce_scatter_block_ring = {"ring", COLL_REDUCE_SCATTER_BLOCK, rs_ring,
+                                                    usable_commutative};
+const coll_algo_t coll_reduce_scatter_block_reduce_scatterv = {
+    "reduce_scatterv", COLL_REDUCE_SCATTER_BLOCK, rs_reduce_scatterv, NULL};
+
+/* ---------------------------------------------------------------- scan, exscan */
+/* On the hypercube: `partial` is the reduction of the aligned range this
+ * rank has seen, exchanged every round; what comes from below also goes
+ * into the result. */
+static canal_status_t scan_recdbl_common(coll_sched_t *s, const coll_args_t *a, int exclusive)
+{
+    mpi_comm_t *c = a->comm;
+    size_t n = (size_t)a->recvcount;
+    dt_type_t *dt = a->rdt;
+    const void *in = is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+    char *partial, *tmp;
+    int have = !exclusive;
+    coll_iter_t it;
+    coll_step_t st;
+
+    if (red_empty(a))
+        return coll_sched_status(s);
+    partial = coll_tmp_typed(s, n, dt);
+    tmp = coll_tmp_typed(s, n, dt);
+    if (partial == NULL || tmp == NULL)
+        return coll_sched_status(s);
+    coll_copy(s, in, n, dt, partial, n, dt);
+    if (!exclusive && !is_in_place(a->sendbuf))
+        coll_copy(s, a->sendbuf, n, dt, a->recvbuf, n, dt);
+    coll_iter_begin(&it, &coll_topo_hypercube, COLL_DIR_BIDIR, c->size, c->rank, 0, 0, NULL);
+    while (coll_iter_next(&it, &st)) {
+        coll_recv(s, c, st.recv_peer, tmp, n, dt);
+        coll_send(s, c, st.send_peer, partial, n, dt);
+        coll_fence(s);
+        if (st.recv_peer < c->rank) {
+            if (have)
+                coll_reduce(s, tmp, a->recvbuf, n, dt, a->recvtype, a->op);
+            else
+                coll_copy(s, tmp, n, dt, a->recvbuf, n, dt);
+            have = 1;
+            coll_reduce(s, tmp, partial, n, dt, a->recvtype, a->op);
+        } else if (a->commutative) {
+            coll_reduce(s, tmp, partial, n, dt, a->recvtype, a->op);
+        } else {
+            coll_reduce(s, partial, tmp, n, dt, a->recvtype, a->op);
+            coll_copy(s, tmp, n, dt, partial, n, dt);
+        }
+    }
+    return coll_sched_status(s);
+}
+
+static canal_status_t scan_recdbl(coll_sched_t *s, const coll_args_t *a)
+{
+    return scan_recdbl_common(s, a, 0);
+}
+
+static canal_status_t exscan_recdbl(coll_sched_t *s, const coll_args_t *a)
+{
+    return scan_recdbl_common(s, a, 1);
+}
+
+/* A chain: rank r waits for the prefix of r - 1, adds its own, passes on. */
+static canal_status_t scan_linear_common(coll_sched_t *s, const coll_args_t *a, int exclusive)
+{
+    mpi_comm_t *c = a->comm;
+    size_t n = (size_t)a->recvcount;
+    dt_type_t *dt = a->rdt;
+    const void *in = is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+    char *fwd;
+
+    if (red_empty(a))
+        return coll_sched_status(s);
+    fwd = coll_tmp_typed(s, n, dt); /* what goes to rank + 1: prefix through me */
+    if (fwd == NULL)
+        return coll_sched_status(s);
+    coll_copy(s, in, n, dt, fwd, n, dt);
+    if (c->rank > 0) {
+        char *prev = coll_tmp_typed(s, n, dt);
+        coll_recv(s, c, c->rank - 1, prev, n, dt);
+        coll_fence(s);
+        coll_reduce(s, prev, fwd, n, dt, a->recvtype, a->op);
+        if (exclusive)
+            coll_copy(s, prev, n, dt, a->recvbuf, n, dt);
+    }
+    if (c->rank + 1 < c->size)
+        coll_send(s, c, c->rank + 1, fwd, n, dt);
+    if (!exclusive)
+        coll_copy(s, fwd, n, dt, a->recvbuf, n, dt);
+    return coll_sched_status(s);
+}
+
+static canal_status_t scan_linear(coll_sched_t *s, const coll_args_t *a)
+{
+    return scan_linear_common(s, a, 0);
+}
+
+static canal_status_t exscan_linear(coll_sched_t *s, const coll_args_t *a)
+{
+    return scan_linear_common(s, a, 1);
+}
+
+const coll_algo_t coll_scan_recdbl = {"recursive_doubling", COLL_SCAN, scan_recdbl, NULL};
+const coll_algo_t coll_scan_linear = {"linear", COLL_SCAN, scan_linear, NULL};
+const coll_algo_t coll_exscan_recdbl = {"recursive_doubling", COLL_EXSCAN, exscan_recdbl, NULL};
+const coll_algo_t coll_exscan_linear = {"linear", COLL_EXSCAN, exscan_linear, NULL};

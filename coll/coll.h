@@ -1,0 +1,225 @@
+/*
+ * Collectives: the schedule engine, the algorithms and their selection.
+ *
+ * An algorithm walks a topology iterator (coll/topo.h) and records, for each
+ * round, the step action: sends, receives, and local copies or reductions,
+ * separated by fences ("wait until everything posted since the last fence is
+ * complete"). The recording is a schedule (coll_sched_t). One engine runs
+ * every schedule: it posts the device's nonblocking sends and receives up to
+ * the next fence, and the completion callback of the last request of a step
+ * (run by adi/ progress, device lock held) posts the next step. So:
+ *   - a blocking collective records, starts and waits;
+ *   - a nonblocking one records, starts and returns a request that the
+ *     engine completes when the walk ends;
+ *   - a persistent one records once at init and starts the same schedule at
+ *     every MPI_Start;
+ *   - a blocking one with the same arguments as a recent one replays that
+ *     one's schedule (a per-communicator cache), so that loops of identical
+ *     calls record nothing.
+ * Each send and receive action keeps its device request across runs, and
+ * finished schedules are pooled: the steady state allocates nothing.
+ *
+ * Messages of collectives travel on the communicator's collective context
+ * (context + 1) with a tag drawn from a per-communicator sequence, so that
+ * several nonblocking collectives can be in flight on one communicator.
+ *
+ * Callers: mpi/coll.c (the MPI front) only. coll/ uses mpi/'s communicator
+ * object, datatype lookups and mpi_op_apply, adi/ and datatype/.
+ */
+#ifndef CANAL_COLL_COLL_H
+#define CANAL_COLL_COLL_H
+
+#include <stdio.h>
+
+#include "mpiimpl.h"
+#include "coll/topo.h"
+
+/* ---------------------------------------------------------------- arguments */
+typedef enum {
+    COLL_BARRIER,
+    COLL_BCAST,
+    COLL_GATHER,
+    COLL_GATHERV,
+    COLL_SCATTER,
+    COLL_SCATTERV,
+    COLL_ALLGATHER,
+    COLL_ALLGATHERV,
+    COLL_ALLTOALL,
+    COLL_ALLTOALLV,
+    COLL_ALLTOALLW,
+    COLL_REDUCE,
+    COLL_ALLREDUCE,
+    COLL_REDUCE_SCATTER,
+    COLL_REDUCE_SCATTER_BLOCK,
+    COLL_SCAN,
+    COLL_EXSCAN,
+    COLL_NEIGHBOR_ALLGATHER,
+    COLL_NEIGHBOR_ALLGATHERV,
+    COLL_NEIGHBOR_ALLTOALL,
+    COLL_NEIGHBOR_ALLTOALLV,
+    COLL_NEIGHBOR_ALLTOALLW,
+    COLL_NKINDS
+} coll_kind_t;
+
+/* "MPI_Bcast" ... for messages. */
+const char *coll_kind_name(coll_kind_t k);
+
+/*
+ * The arguments of any collective, checked by the front. Conventions:
+ * - bcast: the buffer is recvbuf/recvcount/recvtype;
+ * - reduce, allreduce, scan, exscan: sendbuf, recvbuf, count = recvcount,
+ *   datatype = recvtype; reduce_scatter_block: recvcount per rank;
+ * - counts and displacements are MPI_Count/MPI_Aint whatever the MPI
+ *   function took (the front widens int arrays); displacements are in
+ *   extents of the datatype, except for the w variants (bytes);
+ * - sendbuf may be MPI_IN_PLACE where the standard allows it;
+ * - dt pointers are the engine types behind the handles (NULL when the
+ *   argument is not significant at this rank);
+ * - intercommunicators: root is MPI_ROOT, MPI_PROC_NULL or a remote rank.
+ */
+typedef struct {
+    coll_kind_t kind;
+    mpi_comm_t *comm;
+    const void *sendbuf;
+    MPI_Count sendcount;
+    const MPI_Count *sendcounts;
+    const MPI_Aint *sdispls;
+    MPI_Datatype sendtype;
+    const MPI_Datatype *sendtypes;
+    dt_type_t *sdt;
+    void *recvbuf;
+    MPI_Count recvcount;
+    const MPI_Count *recvcounts;
+    const MPI_Aint *rdispls;
+    MPI_Datatype recvtype;
+    const MPI_Datatype *recvtypes;
+    dt_type_t *rdt;
+    MPI_Op op;
+    int commutative;
+    int root;
+    /* neighbourhood collectives: the topology's neighbours, in order */
+    int indegree, outdegree;
+    const int *sources, *destinations;
+    int cartesian; /* the topology is Cartesian (see coll/neighbor.c) */
+} coll_args_t;
+
+/* ---------------------------------------------------------------- schedules */
+typedef struct coll_sched coll_sched_t;
+
+/* A new, empty schedule on communicator c with the next tag of c's
+ * collective sequence. */
+canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out);
+/* Free a schedule that is not running (or mark a running persistent one to
+ * be freed when it completes). */
+void coll_sched_free(coll_sched_t *s);
+
+/*
+ * Recording. These never fail on the spot: a failure (out of memory) is
+ * remembered and reported by coll_sched_status(), so algorithms read as
+ * plain sequences of steps. Peers are ranks of c (for an intercommunicator,
+ * ranks of the remote group). Buffers must stay valid until the schedule
+ * has completed (user buffers, or coll_tmp memory owned by the schedule).
+ * A datatype used by an action is retained until the schedule is freed.
+ */
+void coll_send(coll_sched_t *s, mpi_comm_t *c, int peer, const void *buf, size_t count,
+               dt_type_t *dt);
+void coll_recv(coll_sched_t *s, mpi_comm_t *c, int peer, void *buf, size_t count, dt_type_t *dt);
+/* Wait for every send and receive recorded since the previous fence. */
+void coll_fence(coll_sched_t *s);
+/* Copy (src, scount, sdt) into (dst, dcount, ddt) as packed bytes (the
+ * shorter of the two decides). */
+void coll_copy(coll_sched_t *s, const void *src, size_t scount, dt_type_t *sdt, void *dst,
+               size_t dcount, dt_type_t *ddt);
+/* inout = in op inout, count elements laid out as dt (handle dth). */
+void coll_reduce(coll_sched_t *s, const void *in, void *inout, size_t count, dt_type_t *dt,
+                 MPI_Datatype dth, MPI_Op op);
+/* Memory owned by the schedule (zeroed). */
+void *coll_tmp(coll_sched_t *s, size_t bytes);
+/* Memory for count elements laid out as dt: returns the buffer pointer to
+ * use with (count, dt) (true_lb is accounted for). */
+void *coll_tmp_typed(coll_sched_t *s, size_t count, dt_type_t *dt);
+/* Hand a type built for this schedule (one reference) to the schedule. */
+dt_type_t *coll_keep_type(coll_sched_t *s, canal_status_t st, dt_type_t *t);
+/* The first recording error, or CANAL_OK. */
+canal_status_t coll_sched_status(const coll_sched_t *s);
+int coll_sched_tag(const coll_sched_t *s);
+
+/*
+ * Running. start() posts the first step; req (may be NULL) is completed
+ * with the schedule's error in status.error when the walk ends. A schedule
+ * started with a request and not kept (persistent == 0) frees itself at the
+ * end. Call with nothing else running on s.
+ */
+canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persistent);
+int coll_sched_done(const coll_sched_t *s);
+/* Progress until s is done; returns the error of the run (CANAL_OK). */
+canal_status_t coll_sched_wait(coll_sched_t *s);
+/* Error of the last run (with common_err_detail set when it happened). */
+canal_status_t coll_sched_error(const coll_sched_t *s);
+/* Free the schedules kept for reuse (MPI_Finalize). */
+void coll_sched_pool_drain(void);
+/* A blocking collective with the same arguments as a recent one on c (same
+ * kind, buffers, counts, types, op, root) replays that one's schedule with
+ * a fresh tag: replay() returns it (or NULL), keep() stores a schedule
+ * that has run for later (or frees it). The v/w variants are not cached. */
+coll_sched_t *coll_sched_replay(mpi_comm_t *c, const coll_args_t *a);
+void coll_sched_keep(mpi_comm_t *c, const coll_args_t *a, coll_sched_t *s);
+
+/* ---------------------------------------------------------------- algorithms */
+typedef canal_status_t (*coll_record_fn)(coll_sched_t *s, const coll_args_t *a);
+
+typedef struct {
+    const char *name; /* as CANAL_COLL_<KIND>=name selects it */
+    coll_kind_t kind;
+    coll_record_fn record;
+    /* NULL or: 0 if the algorithm cannot serve these arguments (e.g. a
+     * non-commutative op for Rabenseifner); the selection then falls back. */
+    int (*usable)(const coll_args_t *a);
+} coll_algo_t;
+
+/* Record the collective described by a into s, with the algorithm the
+ * selection table (or a CANAL_COLL_* variable) picks. */
+canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a);
+/* The name of the algorithm coll_record would use. */
+const char *coll_algo_chosen(const coll_args_t *a);
+/* Write the selection table and the forced algorithms (CANAL_SUMMARY). */
+void coll_select_describe(FILE *f);
+
+/* The checking mode (CANAL_COLL_CHECK, coll/check.c): is it on, and do all
+ * ranks' calls of the collective described by a agree? Collective over
+ * a->comm; an error (same on every rank) names the disagreeing ranks. */
+int coll_check_enabled(void);
+canal_status_t coll_check_call(const coll_args_t *a);
+
+/* Per-communicator state (tag sequence, node layout), created on first
+ * use. The communicator's owner calls coll_comm_release when it frees a
+ * communicator. */
+typedef struct coll_comm coll_comm_t;
+coll_comm_t *coll_comm_state(mpi_comm_t *c);
+void coll_comm_release(mpi_comm_t *c);
+
+/* Node layout of c for node-aware algorithms: the node of each rank (from
+ * PMI, or CANAL_COLL_FAKE_NODES), or NULL when c is on one node. */
+const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out);
+
+/* Reductions through mpi_op_apply (mpi/op.c); builtin ops on builtin-based
+ * types fall back to dt_reduce while mpi/op.c is not linked. Returns an
+ * MPI error class. */
+int coll_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype dth,
+                  dt_type_t *dt);
+int coll_op_is_commutative(MPI_Op op);
+/* A schedule holds a reference on the user operations it applies, so that
+ * MPI_Op_free during a nonblocking or persistent collective is safe. */
+void coll_op_retain(MPI_Op op);
+void coll_op_release(MPI_Op op);
+int coll_op_valid(MPI_Op op);
+/* MPI_ERR_OP (and a message in buf) if op cannot reduce datatype dt. */
+int coll_op_check(MPI_Op op, dt_type_t *dt, char *buf, size_t len);
+
+/* Byte offset of block i when blocks are `count` elements of dt. */
+static inline ptrdiff_t coll_blk(ptrdiff_t i, size_t count, const dt_type_t *dt)
+{
+    return i * (ptrdiff_t)count * dt_extent(dt);
+}
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * Private to coll/: the algorithm objects the selection table names, and
+ * the building blocks the algorithm files share. A building block records
+ * one walk over a group of ranks of a communicator (the whole communicator,
+ * the members of one node, the node leaders), so that flat and node-aware
+ * algorithms are written once.
+ */
+#ifndef CANAL_COLL_IMPL_H
+#define CANAL_COLL_IMPL_H
+
+#include "coll/coll.h"
+
+/* A group of ranks of a communicator: member i is rank map[i] (map NULL:
+ * rank i); idx is this process's index (-1: not a member); root an index. */
+typedef struct {
+    int size, idx, root;
+    const int *map;
+} coll_group_t;
+
+/* The whole communicator, rooted at root. */
+static inline coll_group_t coll_group_all(const mpi_comm_t *c, int root)
+{
+    coll_group_t g = {c->size, c->rank, root, NULL};
+    return g;
+}
+
+static inline dt_type_t *coll_byte(void)
+{
+    return dt_builtin(DT_BYTE);
+}
+
+/* ---------------------------------------------------------------- building blocks */
+/* Broadcast (buf, count, dt) from g's root along a tree (binomial,
+ * k-nomial or linear) walked straight. */
+void coll_rec_bcast_tree(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, const coll_topo_t *topo,
+                         int radix, void *buf, size_t count, dt_type_t *dt);
+/* Reduce along a tree walked in reverse: every member contributes `in`
+ * (count elements of dt); the result lands in `out` at g's root (out may be
+ * equal to in there). Non-commutative operations need g rooted at index 0
+ * with members in rank order (the caller forwards to the real root). */
+void coll_rec_reduce_tree(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, const coll_topo_t *topo,
+                          int radix, const void *in, void *out, size_t count, dt_type_t *dt,
+                          MPI_Datatype dth, MPI_Op op, int commutative);
+/* Allreduce by recursive doubling over g; buf holds this member's
+ * contribution and receives the result. Members must be in rank order for
+ * non-commutative operations. */
+void coll_rec_allreduce_recdbl(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, void *buf,
+                               size_t count, dt_type_t *dt, MPI_Datatype dth, MPI_Op op,
+                               int commutative);
+/* Barrier by dissemination over g. */
+void coll_rec_barrier_dissem(coll_sched_t *s, mpi_comm_t *c, coll_group_t g);
+/* Zero-byte notifications along a tree: reverse (gather of arrivals) or
+ * straight (release). */
+void coll_rec_signal_tree(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, coll_dir_t dir);
+
+/* Node-aware groups of c for a collective rooted at root (-1: none):
+ * leaders (one per node; the root leads its node) and the members of this
+ * process's node, leader first. Arrays live in s. Returns 0 when c is on
+ * one node (or memory ran out). */
+int coll_node_groups(coll_sched_t *s, mpi_comm_t *c, int root, coll_group_t *leaders,
+                     coll_group_t *members);
+
+/* Blocks of an element vector split in n nearly equal parts: block i is
+ * elements [coll_split_off(total, n, i), coll_split_off(total, n, i + 1)). */
+static inline size_t coll_split_off(size_t total, int n, int i)
+{
+    size_t q = total / (size_t)n, r = total % (size_t)n;
+    return (size_t)i * q + ((size_t)i < r ? (size_t)i : r);
+}
+
+/* ---------------------------------------------------------------- algorithms */
+extern const coll_algo_t coll_barrier_dissemination, coll_barrier_node;
+extern const coll_algo_t coll_bcast_binomial, coll_bcast_knomial, coll_bcast_linear,
+    coll_bcast_scatter_ring, coll_bcast_node;
+extern const coll_algo_t coll_reduce_binomial, coll_reduce_knomial, coll_reduce_linear,
+    coll_reduce_node;
+extern const coll_algo_t coll_gather_binomial, coll_gather_linear, coll_gatherv_linear;
+extern const coll_algo_t coll_scatter_binomial, coll_scatter_linear, coll_scatterv_linear;
+extern const coll_algo_t coll_allreduce_recdbl, coll_allreduce_rabenseifner, coll_allreduce_ring,
+    coll_allreduce_reduce_bcast, coll_allreduce_node;
+extern const coll_algo_t coll_allgather_ring, coll_allgather_recdbl, coll_allgather_bruck,
+    coll_allgather_gather_bcast;
+extern const coll_algo_t coll_allgatherv_ring, coll_allgatherv_recdbl;
+extern const coll_algo_t coll_alltoall_pairwise, coll_alltoall_linear, coll_alltoall_bruck;
+extern const coll_algo_t coll_alltoallv_pairwise, coll_alltoallv_linear;
+extern const coll_algo_t coll_alltoallw_pairwise, coll_alltoallw_linear;
+extern const coll_algo_t coll_reduce_scatter_halving, coll_reduce_scatter_ring,
+    coll_reduce_scatter_reduce_scatterv;
+extern const coll_algo_t coll_reduce_scatter_block_halving, coll_reduce_scatter_block_ring,
+    coll_reduce_scatter_block_reduce_scatterv;
+extern const coll_algo_t coll_scan_recdbl, coll_scan_linear, coll_exscan_recdbl, coll_exscan_linear;
+extern const coll_algo_t coll_neighbor_allgather_linear, coll_neighbor_allgatherv_linear,
+    coll_neighbor_alltoall_linear, coll_neighbor_alltoallv_linear, coll_neighbor_alltoallw_linear;
+
+/* Intercommunicators (coll/inter.c): record the collective described by a
+ * on an intercommunicator (a->comm->is_inter). */
+canal_status_t coll_record_inter(coll_sched_t *s, const coll_args_t *a);
+
+#endif

@@ -1,0 +1,823 @@
+/*
+ * The schedule engine of coll/ (see coll/coll.h): recording of actions,
+ * and the one executor that runs them for blocking, nonblocking and
+ * persistent collectives. Also the per-communicator state (tag sequence,
+ * node layout). Called by the algorithms while they record, by mpi/coll.c
+ * to start and wait, and by adi/ progress through completion callbacks.
+ *
+ * Execution: actions run in order; a send or receive is posted and counted
+ * as pending; a fence stops the walk while anything is pending; the
+ * completion callback of the last pending request continues the walk.
+ * Each send and receive action owns its device request and reposts it at
+ * every run (adi_isend_into/adi_irecv_into), so replayed and persistent
+ * schedules allocate nothing. Callbacks run inside adi/ progress with the
+ * device lock held; a schedule freed from a callback must not free the
+ * request it is called for (adi/ still touches it): that one is marked
+ * user_freed and adi/ releases it after the callback.
+ */
+#include "coll/coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cvar.h"
+
+typedef enum {
+    ACT_SEND = 1,
+    ACT_RECV,
+    ACT_FENCE,
+    ACT_COPY,
+    ACT_REDUCE,
+} act_kind_t;
+
+typedef struct {
+    act_kind_t kind;
+    int peer;
+    mpi_comm_t *comm;
+    const void *src; /* send, copy: source; reduce: in */
+    void *dst;       /* recv, copy: destination; reduce: inout */
+    size_t count, dcount;
+    dt_type_t *dt, *ddt;
+    MPI_Datatype dth;
+    MPI_Op op;
+    adi_request_t *req; /* send, recv: the device request, reused run after run */
+} act_t;
+
+/* What makes two blocking calls the same collective (the schedule of one
+ * serves the other). */
+typedef struct {
+    coll_kind_t kind;
+    const void *sendbuf;
+    MPI_Count sendcount;
+    MPI_Datatype sendtype;
+    dt_type_t *sdt;
+    void *recvbuf;
+    MPI_Count recvcount;
+    MPI_Datatype recvtype;
+    dt_type_t *rdt;
+    MPI_Op op;
+    int root, commutative;
+} cache_key_t;
+
+enum { ARENA = 1024, POOL_MAX = 8 };
+
+struct coll_sched {
+    mpi_comm_t *comm;
+    int tag;
+    coll_sched_t *pool_next;
+    int cache_slot;  /* slot of the replay cache it was taken from, or -1 */
+    cache_key_t key; /* its key there */
+    act_t *acts;
+    int nacts, cap;
+    void **tmps;
+    int ntmps, tmpcap;
+    dt_type_t **owned;
+    int nowned, ownedcap;
+    canal_status_t rec_err;
+    /* run state */
+    int pc;
+    int pending;
+    canal_status_t err;
+    volatile int done;
+    int running;
+    int in_advance, again;
+    adi_request_t *cb_req; /* request whose completion callback is running */
+    adi_request_t *req;    /* completed at the end (nonblocking, persistent) */
+    int persistent;
+    int free_at_end;
+    size_t tmp_bytes; /* malloc'ed temporaries */
+    /* small temporaries come from here instead of malloc */
+    size_t arena_used;
+    _Alignas(16) char arena[ARENA];
+};
+
+enum { CACHE_WAYS = 4, CACHE_TMP_MAX = 256 * 1024 };
+
+struct coll_comm {
+    unsigned seq;
+    int active; /* schedules running on this communicator */
+    int nodes_known;
+    int nnodes;
+    int *node_of;                    /* comm rank -> node index, NULL when one node */
+    coll_sched_t *cache[CACHE_WAYS]; /* replay cache of blocking calls (keys in s->key) */
+    int cache_next;
+};
+
+/* ---------------------------------------------------------------- per communicator */
+coll_comm_t *coll_comm_state(mpi_comm_t *c)
+{
+    if (c->coll == NULL)
+        c->coll = calloc(1, sizeof(coll_comm_t));
+    return c->coll;
+}
+
+static void sched_destroy(coll_sched_t *s);
+
+static int comm_idle(void *arg)
+{
+    return __atomic_load_n(&((coll_comm_t *)arg)->active, __ATOMIC_ACQUIRE) == 0;
+}
+
+void coll_comm_release(mpi_comm_t *c)
+{
+    coll_comm_t *cs = c->coll;
+    if (cs == NULL)
+        return;
+    if (!comm_idle(cs)) {
+        /* MPI_Comm_free with nonblocking collectives still running: they
+         * use the communicator, so they finish first. */
+        LOG_DEBUG("freeing a communicator with %d collective(s) in progress: completing them",
+                  cs->active);
+        adi_wait_until(comm_idle, cs);
+    }
+    for (int i = 0; i < CACHE_WAYS; i++)
+        if (cs->cache[i] != NULL)
+            sched_destroy(cs->cache[i]);
+    free(cs->node_of);
+    free(cs);
+    c->coll = NULL;
+}
+
+/* CANAL_COLL_FAKE_NODES, read once. */
+static long long fake_nodes(void)
+{
+    static int known;
+    static long long fake;
+    if (!__atomic_load_n(&known, __ATOMIC_ACQUIRE)) {
+        fake = common_cvar_int("COLL_FAKE_NODES");
+        __atomic_store_n(&known, 1, __ATOMIC_RELEASE);
+    }
+    return fake;
+}
+
+const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    long long fake;
+    int *node_of, *seen, n = 0;
+
+    *nnodes_out = 1;
+    if (cs == NULL || c->is_inter || c->size < 2)
+        return NULL;
+    if (cs->nodes_known) {
+        *nnodes_out = cs->nnodes;
+        return cs->node_of;
+    }
+    fake = fake_nodes();
+    cs->nodes_known = 1;
+    cs->nnodes = 1;
+    if (fake <= 1 && (mpi_pmi.nnodes <= 1 || mpi_pmi.node_of == NULL))
+        return NULL;
+    node_of = malloc(sizeof(int) * (size_t)c->size);
+    seen = malloc(sizeof(int) * (size_t)(fake > 1 ? fake : mpi_pmi.nnodes));
+    if (node_of == NULL || seen == NULL) {
+        free(node_of);
+        free(seen);
+        return NULL;
+    }
+    if (fake > 1) {
+        /* Testing: pretend ranks are spread over `fake` nodes in blocks. */
+        if (fake > c->size)
+            fake = c->size;
+        for (int r = 0; r < c->size; r++)
+            node_of[r] = (int)((long long)r * fake / c->size);
+        n = (int)fake;
+    } else {
+        /* Renumber the job's nodes densely in order of first appearance. */
+        for (int i = 0; i < mpi_pmi.nnodes; i++)
+            seen[i] = -1;
+        for (int r = 0; r < c->size; r++) {
+            int node = mpi_pmi.node_of[mpi_comm_peer_job_rank(c, r)];
+            if (node < 0 || node >= mpi_pmi.nnodes)
+                node = 0;
+            if (seen[node] < 0)
+                seen[node] = n++;
+            node_of[r] = seen[node];
+        }
+    }
+    free(seen);
+    if (n <= 1) {
+        free(node_of);
+        return NULL;
+    }
+    cs->node_of = node_of;
+    cs->nnodes = n;
+    *nnodes_out = n;
+    return node_of;
+}
+
+/* ---------------------------------------------------------------- recording */
+static canal_status_t rec_fail(coll_sched_t *s, canal_status_t st)
+{
+    if (s->rec_err == CANAL_OK)
+        s->rec_err = st;
+    return st;
+}
+
+static act_t *act_new(coll_sched_t *s, act_kind_t kind)
+{
+    act_t *a;
+    if (s->rec_err != CANAL_OK)
+        return NULL;
+    if (s->nacts == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        act_t *n = realloc(s->acts, sizeof(act_t) * (size_t)cap);
+        if (n == NULL) {
+            rec_fail(s, common_err_set(CANAL_ERR_NOMEM, "no memory for a collective schedule"));
+            return NULL;
+        }
+        s->acts = n;
+        s->cap = cap;
+    }
+    a = &s->acts[s->nacts++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    return a;
+}
+
+static void keep_dt(dt_type_t *dt)
+{
+    if (dt != NULL)
+        dt_retain(dt);
+}
+
+/* Finished schedules keep their arrays for the next collective: most
+ * calls then allocate nothing. Guarded by the device lock. */
+static coll_sched_t *pool;
+static int pool_len;
+
+/* Tags of collectives stay below the ones mpi/comm.c reserves on the
+ * collective context for communicator construction. */
+enum { COLL_TAG_LIMIT = 0x3ff00000 };
+
+canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    coll_sched_t *s;
+
+    if (cs == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective schedule");
+    adi_lock();
+    s = pool;
+    if (s != NULL) {
+        pool = s->pool_next;
+        pool_len--;
+    }
+    adi_unlock();
+    if (s == NULL && (s = calloc(1, sizeof *s)) == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective schedule");
+    s->comm = c;
+    s->pool_next = NULL;
+    s->cache_slot = -1;
+    adi_lock();
+    s->tag = (int)(cs->seq++ % (unsigned)COLL_TAG_LIMIT);
+    adi_unlock();
+    s->done = 1;
+    *out = s;
+    return CANAL_OK;
+}
+
+int coll_sched_tag(const coll_sched_t *s)
+{
+    return s->tag;
+}
+canal_status_t coll_sched_status(const coll_sched_t *s)
+{
+    return s->rec_err;
+}
+
+void coll_send(coll_sched_t *s, mpi_comm_t *c, int peer, const void *buf, size_t count,
+               dt_type_t *dt)
+{
+    act_t *a = act_new(s, ACT_SEND);
+    if (a == NULL)
+        return;
+    a->comm = c;
+    a->peer = peer;
+    a->src = buf;
+    a->count = count;
+    a->dt = dt;
+    keep_dt(dt);
+}
+
+void coll_recv(coll_sched_t *s, mpi_comm_t *c, int peer, void *buf, size_t count, dt_type_t *dt)
+{
+    act_t *a = act_new(s, ACT_RECV);
+    if (a == NULL)
+        return;
+    a->comm = c;
+    a->peer = peer;
+    a->dst = buf;
+    a->count = count;
+    a->dt = dt;
+    keep_dt(dt);
+}
+
+void coll_fence(coll_sched_t *s)
+{
+    /* a fence right after a fence (or at the start) waits for nothing */
+    if (s->nacts == 0 || s->acts[s->nacts - 1].kind == ACT_FENCE)
+        return;
+    act_new(s, ACT_FENCE);
+}
+
+void coll_copy(coll_sched_t *s, const void *src, size_t scount, dt_type_t *sdt, void *dst,
+               size_t dcount, dt_type_t *ddt)
+{
+    act_t *a;
+    if (scount * dt_size(sdt) == 0 || dcount * dt_size(ddt) == 0)
+        return;
+    if ((a = act_new(s, ACT_COPY)) == NULL)
+        return;
+    a->src = src;
+    a->count = scount;
+    a->dt = sdt;
+    a->dst = dst;
+    a->dcount = dcount;
+    a->ddt = ddt;
+    keep_dt(sdt);
+    keep_dt(ddt);
+}
+
+void coll_reduce(coll_sched_t *s, const void *in, void *inout, size_t count, dt_type_t *dt,
+                 MPI_Datatype dth, MPI_Op op)
+{
+    act_t *a;
+    if (count == 0)
+        return;
+    if ((a = act_new(s, ACT_REDUCE)) == NULL)
+        return;
+    a->src = in;
+    a->dst = inout;
+    a->count = count;
+    a->dt = dt;
+    a->dth = dth;
+    a->op = op;
+    keep_dt(dt);
+    coll_op_retain(op);
+}
+
+void *coll_tmp(coll_sched_t *s, size_t bytes)
+{
+    void *p;
+    size_t need = (bytes + 15) & ~(size_t)15;
+    if (s->rec_err != CANAL_OK)
+        return NULL;
+    if (need <= ARENA - s->arena_used) {
+        p = s->arena + s->arena_used;
+        s->arena_used += need ? need : 16;
+        memset(p, 0, bytes);
+        return p;
+    }
+    if (s->ntmps == s->tmpcap) {
+        int cap = s->tmpcap ? 2 * s->tmpcap : 8;
+        void **n = realloc(s->tmps, sizeof(void *) * (size_t)cap);
+        if (n == NULL) {
+            rec_fail(s, common_err_set(CANAL_ERR_NOMEM, "no memory for a collective schedule"));
+            return NULL;
+        }
+        s->tmps = n;
+        s->tmpcap = cap;
+    }
+    p = calloc(1, bytes ? bytes : 1);
+    s->tmp_bytes += bytes;
+    if (p == NULL) {
+        rec_fail(s, common_err_set(CANAL_ERR_NOMEM,
+                                   "no memory for a %zu-byte temporary buffer of a collective",
+                                   bytes));
+        return NULL;
+    }
+    s->tmps[s->ntmps++] = p;
+    return p;
+}
+
+void *coll_tmp_typed(coll_sched_t *s, size_t count, dt_type_t *dt)
+{
+    ptrdiff_t ext = dt_extent(dt), lo, hi;
+    char *p;
+    if (count == 0)
+        return coll_tmp(s, 1);
+    /* the lowest and highest byte count elements of dt touch */
+    lo = dt_true_lb(dt) + (ext < 0 ? (ptrdiff_t)(count - 1) * ext : 0);
+    hi = dt_true_lb(dt) + dt_true_extent(dt) + (ext > 0 ? (ptrdiff_t)(count - 1) * ext : 0);
+    p = coll_tmp(s, (size_t)(hi - lo));
+    return p != NULL ? p - lo : NULL;
+}
+
+dt_type_t *coll_keep_type(coll_sched_t *s, canal_status_t st, dt_type_t *t)
+{
+    if (st < 0) {
+        rec_fail(s, st);
+        return NULL;
+    }
+    if ((st = dt_commit(t)) < 0) {
+        dt_release(t);
+        rec_fail(s, st);
+        return NULL;
+    }
+    if (s->nowned == s->ownedcap) {
+        int cap = s->ownedcap ? 2 * s->ownedcap : 8;
+        dt_type_t **n = realloc(s->owned, sizeof(dt_type_t *) * (size_t)cap);
+        if (n == NULL) {
+            dt_release(t);
+            rec_fail(s, common_err_set(CANAL_ERR_NOMEM, "no memory for a collective schedule"));
+            return NULL;
+        }
+        s->owned = n;
+        s->ownedcap = cap;
+    }
+    s->owned[s->nowned++] = t;
+    return t;
+}
+
+/* ---------------------------------------------------------------- freeing */
+
+/* Release what the schedule holds and put it back in the pool (or free
+ * it when the pool is full). */
+static void sched_destroy(coll_sched_t *s)
+{
+    for (int i = 0; i < s->nacts; i++) {
+        if (s->acts[i].dt != NULL)
+            dt_release(s->acts[i].dt);
+        if (s->acts[i].ddt != NULL)
+            dt_release(s->acts[i].ddt);
+        if (s->acts[i].kind == ACT_REDUCE)
+            coll_op_release(s->acts[i].op);
+        if (s->acts[i].req != NULL) {
+            if (s->acts[i].req == s->cb_req)
+                s->acts[i].req->user_freed = 1; /* adi/ frees it after our callback */
+            else
+                adi_request_free(s->acts[i].req);
+        }
+    }
+    s->cb_req = NULL;
+    for (int i = 0; i < s->nowned; i++)
+        dt_release(s->owned[i]);
+    for (int i = 0; i < s->ntmps; i++)
+        free(s->tmps[i]);
+    adi_lock();
+    if (pool_len < POOL_MAX && s->cap <= 256) {
+        s->nacts = s->ntmps = s->nowned = 0;
+        s->arena_used = s->tmp_bytes = 0;
+        s->rec_err = CANAL_OK;
+        s->running = s->persistent = s->free_at_end = 0;
+        s->req = NULL;
+        s->pool_next = pool;
+        pool = s;
+        pool_len++;
+        adi_unlock();
+        return;
+    }
+    adi_unlock();
+    free(s->owned);
+    free(s->tmps);
+    free(s->acts);
+    free(s);
+}
+
+/* Called at MPI_Finalize: free the pooled schedules. */
+void coll_sched_pool_drain(void)
+{
+    adi_lock();
+    while (pool != NULL) {
+        coll_sched_t *s = pool;
+        pool = s->pool_next;
+        free(s->owned);
+        free(s->tmps);
+        free(s->acts);
+            free(s);
+    }
+    pool_len = 0;
+    adi_unlock();
+}
+
+void coll_sched_free(coll_sched_t *s)
+{
+    if (s == NULL)
+        return;
+    adi_lock();
+    if (s->running) {
+        /* a persistent request freed while active: finish first */
+        s->persistent = 0;
+        s->free_at_end = 1;
+        adi_unlock();
+        return;
+    }
+    adi_unlock();
+    sched_destroy(s);
+}
+
+/* ---------------------------------------------------------------- local actions */
+/* Copy as packed bytes, through a bounce buffer when both sides are
+ * non-contiguous. */
+static canal_status_t do_copy(const act_t *a)
+{
+    size_t n = a->count * dt_size(a->dt), m = a->dcount * dt_size(a->ddt);
+    int sc = dt_is_contig_count(a->dt, a->count), dc = dt_is_contig_count(a->ddt, a->dcount);
+    const char *src = (const char *)a->src;
+    char *dst = (char *)a->dst;
+    dt_cursor_t in, out;
+
+    if (m < n)
+        n = m;
+    if (sc && dc) {
+        memmove(dst + dt_true_lb(a->ddt), src + dt_true_lb(a->dt), n);
+        return CANAL_OK;
+    }
+    if (sc) {
+        dt_cursor_init(&out, a->ddt, a->dcount);
+        dt_unpack_next(&out, dst, src + dt_true_lb(a->dt), n);
+        dt_cursor_fini(&out);
+        return CANAL_OK;
+    }
+    if (dc) {
+        dt_cursor_init(&in, a->dt, a->count);
+        dt_pack_next(&in, src, dst + dt_true_lb(a->ddt), n);
+        dt_cursor_fini(&in);
+        return CANAL_OK;
+    }
+    {
+        enum { CHUNK = 65536 };
+        char *bounce = malloc(n < CHUNK ? (n ? n : 1) : CHUNK);
+        if (bounce == NULL)
+            return common_err_set(CANAL_ERR_NOMEM, "no memory to copy %zu bytes in a collective",
+                                  n);
+        dt_cursor_init(&in, a->dt, a->count);
+        dt_cursor_init(&out, a->ddt, a->dcount);
+        while (n > 0) {
+            size_t k = dt_pack_next(&in, src, bounce, n < CHUNK ? n : CHUNK);
+            if (k == 0)
+                break;
+            dt_unpack_next(&out, dst, bounce, k);
+            n -= k;
+        }
+        dt_cursor_fini(&in);
+        dt_cursor_fini(&out);
+        free(bounce);
+    }
+    return CANAL_OK;
+}
+
+static canal_status_t do_reduce(const act_t *a)
+{
+    int cls = coll_op_apply(a->op, a->src, a->dst, a->count, a->dth, a->dt);
+    if (cls != MPI_SUCCESS)
+        return common_err_set(CANAL_ERR_OP,
+                              "the reduction operation %#x cannot be applied to "
+                              "datatype %#x",
+                              (unsigned)a->op, (unsigned)a->dth);
+    return CANAL_OK;
+}
+
+/* ---------------------------------------------------------------- execution */
+static void on_done(adi_request_t *r, void *arg);
+static int sched_advance(coll_sched_t *s);
+
+static void set_err(coll_sched_t *s, canal_status_t st)
+{
+    if (st < 0 && s->err == CANAL_OK)
+        s->err = st;
+}
+
+static void post(coll_sched_t *s, act_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    adi_request_t *r = a->req;
+    canal_status_t st;
+
+    if (r == NULL) {
+        r = adi_request_alloc(a->kind == ACT_SEND ? ADI_REQ_SEND : ADI_REQ_RECV);
+        if (r == NULL) {
+            set_err(s, common_err_set(CANAL_ERR_NOMEM, "no memory for a request of a collective"));
+            return;
+        }
+        a->req = r;
+    }
+    if (a->kind == ACT_SEND)
+        st = adi_isend_into(r, a->src, a->count, a->dt, mpi_comm_peer_job_rank(c, a->peer),
+                            c->rank, s->tag, c->context + 1, ADI_MODE_STANDARD);
+    else
+        st = adi_irecv_into(r, a->dst, a->count, a->dt, a->peer, s->tag, c->context + 1);
+    if (st < 0) {
+        set_err(s, st);
+        return;
+    }
+    if (r->done) {
+        set_err(s, r->status.error);
+        return;
+    }
+    r->on_complete = on_done;
+    r->on_complete_arg = s;
+    s->pending++;
+}
+
+/* The walk is over: hand the result to whoever waits. Returns 1 if s was
+ * freed. */
+static int sched_finish(coll_sched_t *s)
+{
+    adi_request_t *req = s->req;
+    int destroy = s->free_at_end;
+
+    s->running = 0;
+    s->req = NULL;
+    if (s->comm->coll != NULL)
+        __atomic_sub_fetch(&((coll_comm_t *)s->comm->coll)->active, 1, __ATOMIC_RELEASE);
+    if (req != NULL)
+        req->status.error = s->err;
+    /* after this store a blocking waiter may free s */
+    __atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+    if (destroy)
+        sched_destroy(s);
+    if (req != NULL)
+        adi_request_complete(req);
+    return destroy;
+}
+
+/* Run actions until a fence with pending requests or the end. Called with
+ * the device lock held. Returns 1 if s was freed. */
+static int sched_advance(coll_sched_t *s)
+{
+    if (s->in_advance) {
+        s->again = 1;
+        return 0;
+    }
+    s->in_advance = 1;
+    do {
+        s->again = 0;
+        if (s->pending > 0)
+            break;
+        while (s->pc < s->nacts) {
+            act_t *a = &s->acts[s->pc++];
+            if (a->kind == ACT_FENCE) {
+                if (s->pending > 0)
+                    break;
+                continue;
+            }
+            switch (a->kind) {
+            case ACT_SEND:
+            case ACT_RECV:
+                post(s, a);
+                break;
+            case ACT_COPY:
+                set_err(s, do_copy(a));
+                break;
+            case ACT_REDUCE:
+                set_err(s, do_reduce(a));
+                break;
+            default:
+                break;
+            }
+        }
+        if (s->pending == 0 && s->pc >= s->nacts) {
+            s->in_advance = 0;
+            return sched_finish(s);
+        }
+    } while (s->again);
+    s->in_advance = 0;
+    return 0;
+}
+
+static void on_done(adi_request_t *r, void *arg)
+{
+    coll_sched_t *s = arg;
+    set_err(s, r->status.error);
+    if (--s->pending == 0) {
+        s->cb_req = r;
+        if (!sched_advance(s))
+            s->cb_req = NULL;
+    }
+}
+
+canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persistent)
+{
+    if (s->rec_err != CANAL_OK)
+        return s->rec_err;
+    adi_lock();
+    s->pc = 0;
+    s->pending = 0;
+    s->err = CANAL_OK;
+    s->req = req;
+    s->persistent = persistent;
+    s->free_at_end = req != NULL && !persistent;
+    s->running = 1;
+    s->cb_req = NULL;
+    __atomic_add_fetch(&((coll_comm_t *)s->comm->coll)->active, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->done, 0, __ATOMIC_RELEASE);
+    sched_advance(s);
+    adi_unlock();
+    return CANAL_OK;
+}
+
+int coll_sched_done(const coll_sched_t *s)
+{
+    return __atomic_load_n(&s->done, __ATOMIC_ACQUIRE);
+}
+
+static int done_pred(void *arg)
+{
+    return coll_sched_done(arg);
+}
+
+canal_status_t coll_sched_wait(coll_sched_t *s)
+{
+    if (!coll_sched_done(s))
+        adi_wait_until(done_pred, s);
+    return s->err;
+}
+
+canal_status_t coll_sched_error(const coll_sched_t *s)
+{
+    return s->err;
+}
+
+/* ---------------------------------------------------------------- replay of blocking calls */
+/* Collectives whose arguments fit in a cache key (no arrays). */
+static int cacheable(const coll_args_t *a)
+{
+    switch (a->kind) {
+    case COLL_BARRIER:
+    case COLL_BCAST:
+    case COLL_GATHER:
+    case COLL_SCATTER:
+    case COLL_ALLGATHER:
+    case COLL_ALLTOALL:
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE:
+    case COLL_REDUCE_SCATTER_BLOCK:
+    case COLL_SCAN:
+    case COLL_EXSCAN:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void key_of(const coll_args_t *a, cache_key_t *k)
+{
+    memset(k, 0, sizeof *k); /* padding too: keys are compared with memcmp */
+    k->kind = a->kind;
+    k->sendbuf = a->sendbuf;
+    k->sendcount = a->sendcount;
+    k->sendtype = a->sendtype;
+    k->sdt = a->sdt;
+    k->recvbuf = a->recvbuf;
+    k->recvcount = a->recvcount;
+    k->recvtype = a->recvtype;
+    k->rdt = a->rdt;
+    k->op = a->op;
+    k->root = a->root;
+    k->commutative = a->commutative;
+}
+
+coll_sched_t *coll_sched_replay(mpi_comm_t *c, const coll_args_t *a)
+{
+    coll_comm_t *cs = c->coll;
+    cache_key_t k;
+    coll_sched_t *s = NULL;
+
+    if (cs == NULL || !cacheable(a))
+        return NULL;
+    key_of(a, &k);
+    adi_lock();
+    for (int i = 0; i < CACHE_WAYS; i++) {
+        if (cs->cache[i] != NULL && memcmp(&cs->cache[i]->key, &k, sizeof k) == 0) {
+            s = cs->cache[i];
+            cs->cache[i] = NULL; /* ours while it runs */
+            s->cache_slot = i;
+            s->tag = (int)(cs->seq++ % (unsigned)COLL_TAG_LIMIT);
+            break;
+        }
+    }
+    adi_unlock();
+    return s;
+}
+
+void coll_sched_keep(mpi_comm_t *c, const coll_args_t *a, coll_sched_t *s)
+{
+    coll_comm_t *cs = c->coll;
+    coll_sched_t *victim = NULL;
+    int slot = -1;
+
+    if (cs == NULL || !cacheable(a) || s->rec_err != CANAL_OK || s->tmp_bytes > CACHE_TMP_MAX) {
+        coll_sched_free(s);
+        return;
+    }
+    if (s->cache_slot < 0)
+        key_of(a, &s->key); /* (a replayed schedule has it already) */
+    adi_lock();
+    if (s->cache_slot >= 0 && cs->cache[s->cache_slot] == NULL)
+        slot = s->cache_slot;
+    for (int i = 0; i < CACHE_WAYS && slot < 0; i++)
+        if (cs->cache[i] == NULL)
+            slot = i;
+    if (slot < 0) {
+        slot = cs->cache_next;
+        cs->cache_next = (cs->cache_next + 1) % CACHE_WAYS;
+        victim = cs->cache[slot];
+    }
+    cs->cache[slot] = s;
+    s->cache_slot = -1;
+    adi_unlock();
+    if (victim != NULL)
+        sched_destroy(victim);
+}

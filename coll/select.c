@@ -1,0 +1,349 @@
+/*
+ * Which algorithm runs a collective: one readable table, first matching row
+ * wins. A row names the collective, a range of communicator sizes, a range
+ * of message sizes (bytes, as msg_bytes() measures them for that
+ * collective) and a condition; a row whose algorithm cannot serve the call
+ * (its usable() says no: e.g. Rabenseifner with a non-commutative op) is
+ * skipped. Every algorithm can be forced with CANAL_COLL_<COLLECTIVE>=<name>
+ * (e.g. CANAL_COLL_ALLREDUCE=ring), which is how the tests run each one at
+ * every size; a forced algorithm that cannot serve a call falls back to the
+ * table. coll_select_describe() prints all of it (CANAL_SUMMARY).
+ *
+ * Every rank must choose the same algorithm: the inputs (size, bytes,
+ * commutativity, counts) are the same everywhere by the rules of MPI.
+ */
+#include "coll/coll_impl.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/cvar.h"
+
+enum { ANY = INT_MAX, KiB = 1024 };
+
+typedef enum {
+    WHEN_ALWAYS,
+    WHEN_MULTINODE, /* ranks on more than one node */
+    WHEN_POF2,      /* communicator size is a power of two */
+} when_t;
+
+typedef struct {
+    coll_kind_t kind;
+    int min_size, max_size;      /* communicator size, inclusive */
+    size_t min_bytes, max_bytes; /* message size, [min, max) */
+    when_t when;
+    const coll_algo_t *algo;
+} rule_t;
+
+/* clang-format off */
+static const rule_t rules[] = {
+    /* collective               sizes    bytes from  bytes to    when            algorithm */
+    {COLL_BARRIER,               1, ANY, 0,         SIZE_MAX,  WHEN_MULTINODE, &coll_barrier_node},
+    {COLL_BARRIER,               1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_barrier_dissemination},
+
+    {COLL_BCAST,                 1, ANY, 0,         64 * KiB,  WHEN_MULTINODE, &coll_bcast_node},
+    {COLL_BCAST,                 1, ANY, 0,         12 * KiB,  WHEN_ALWAYS,    &coll_bcast_binomial},
+    {COLL_BCAST,                 1, 7,   12 * KiB,  512 * KiB, WHEN_ALWAYS,    &coll_bcast_binomial},
+    {COLL_BCAST,                 3, ANY, 12 * KiB,  SIZE_MAX,  WHEN_ALWAYS,    &coll_bcast_scatter_ring},
+    {COLL_BCAST,                 1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_bcast_binomial},
+
+    {COLL_REDUCE,                1, ANY, 0,         SIZE_MAX,  WHEN_MULTINODE, &coll_reduce_node},
+    {COLL_REDUCE,                1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_binomial},
+
+    {COLL_ALLREDUCE,             1, ANY, 0,         SIZE_MAX,  WHEN_MULTINODE, &coll_allreduce_node},
+    {COLL_ALLREDUCE,             1, ANY, 0,         2 * KiB,   WHEN_ALWAYS,    &coll_allreduce_recdbl},
+    {COLL_ALLREDUCE,             1, ANY, 2 * KiB,   SIZE_MAX,  WHEN_ALWAYS,    &coll_allreduce_rabenseifner},
+    {COLL_ALLREDUCE,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allreduce_recdbl},
+
+    {COLL_GATHER,                1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_gather_binomial},
+    {COLL_GATHERV,               1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_gatherv_linear},
+    {COLL_SCATTER,               1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_scatter_binomial},
+    {COLL_SCATTERV,              1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_scatterv_linear},
+
+    /* allgather: bytes are the whole result (size * block) */
+    {COLL_ALLGATHER,             1, ANY, 0,         80 * KiB,  WHEN_POF2,      &coll_allgather_recdbl},
+    {COLL_ALLGATHER,             1, ANY, 0,         80 * KiB,  WHEN_ALWAYS,    &coll_allgather_bruck},
+    {COLL_ALLGATHER,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allgather_ring},
+    {COLL_ALLGATHERV,            1, ANY, 0,         80 * KiB,  WHEN_ALWAYS,    &coll_allgatherv_recdbl},
+    {COLL_ALLGATHERV,            1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allgatherv_ring},
+
+    /* alltoall: bytes are one block */
+    {COLL_ALLTOALL,              8, ANY, 0,         257,       WHEN_ALWAYS,    &coll_alltoall_bruck},
+    {COLL_ALLTOALL,              1, ANY, 0,         32 * KiB,  WHEN_ALWAYS,    &coll_alltoall_linear},
+    {COLL_ALLTOALL,              1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoall_pairwise},
+    {COLL_ALLTOALLV,             1, 32,  0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoallv_linear},
+    {COLL_ALLTOALLV,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoallv_pairwise},
+    {COLL_ALLTOALLW,             1, 32,  0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoallw_linear},
+    {COLL_ALLTOALLW,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoallw_pairwise},
+
+    /* reduce_scatter: bytes are the whole vector */
+    {COLL_REDUCE_SCATTER,        1, ANY, 0,         512 * KiB, WHEN_ALWAYS,    &coll_reduce_scatter_halving},
+    {COLL_REDUCE_SCATTER,        1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_scatter_ring},
+    {COLL_REDUCE_SCATTER,        1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_scatter_reduce_scatterv},
+    {COLL_REDUCE_SCATTER_BLOCK,  1, ANY, 0,         512 * KiB, WHEN_ALWAYS,    &coll_reduce_scatter_block_halving},
+    {COLL_REDUCE_SCATTER_BLOCK,  1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_scatter_block_ring},
+    {COLL_REDUCE_SCATTER_BLOCK,  1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_scatter_block_reduce_scatterv},
+
+    {COLL_SCAN,                  1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_scan_recdbl},
+    {COLL_EXSCAN,                1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_exscan_recdbl},
+
+    {COLL_NEIGHBOR_ALLGATHER,    1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_neighbor_allgather_linear},
+    {COLL_NEIGHBOR_ALLGATHERV,   1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_neighbor_allgatherv_linear},
+    {COLL_NEIGHBOR_ALLTOALL,     1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_neighbor_alltoall_linear},
+    {COLL_NEIGHBOR_ALLTOALLV,    1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_neighbor_alltoallv_linear},
+    {COLL_NEIGHBOR_ALLTOALLW,    1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_neighbor_alltoallw_linear},
+};
+/* clang-format on */
+
+/* Every algorithm, for CANAL_COLL_<KIND>=<name>. */
+/* clang-format off */
+static const coll_algo_t *const algos[] = {
+    &coll_barrier_dissemination, &coll_barrier_node,
+    &coll_bcast_binomial, &coll_bcast_knomial, &coll_bcast_linear, &coll_bcast_scatter_ring,
+    &coll_bcast_node,
+    &coll_reduce_binomial, &coll_reduce_knomial, &coll_reduce_linear, &coll_reduce_node,
+    &coll_gather_binomial, &coll_gather_linear, &coll_gatherv_linear,
+    &coll_scatter_binomial, &coll_scatter_linear, &coll_scatterv_linear,
+    &coll_allreduce_recdbl, &coll_allreduce_rabenseifner, &coll_allreduce_ring,
+    &coll_allreduce_reduce_bcast, &coll_allreduce_node,
+    &coll_allgather_ring, &coll_allgather_recdbl, &coll_allgather_bruck,
+    &coll_allgather_gather_bcast,
+    &coll_allgatherv_ring, &coll_allgatherv_recdbl,
+    &coll_alltoall_pairwise, &coll_alltoall_linear, &coll_alltoall_bruck,
+    &coll_alltoallv_pairwise, &coll_alltoallv_linear,
+    &coll_alltoallw_pairwise, &coll_alltoallw_linear,
+    &coll_reduce_scatter_halving, &coll_reduce_scatter_ring,
+    &coll_reduce_scatter_reduce_scatterv,
+    &coll_reduce_scatter_block_halving, &coll_reduce_scatter_block_ring,
+    &coll_reduce_scatter_block_reduce_scatterv,
+    &coll_scan_recdbl, &coll_scan_linear, &coll_exscan_recdbl, &coll_exscan_linear,
+    &coll_neighbor_allgather_linear, &coll_neighbor_allgatherv_linear,
+    &coll_neighbor_alltoall_linear, &coll_neighbor_alltoallv_linear,
+    &coll_neighbor_alltoallw_linear,
+};
+/* clang-format on */
+
+static const struct {
+    const char *mpi;  /* MPI name */
+    const char *cvar; /* configuration variable without CANAL_, NULL: not forcible */
+} kinds[COLL_NKINDS] = {
+    [COLL_BARRIER] = {"MPI_Barrier", "COLL_BARRIER"},
+    [COLL_BCAST] = {"MPI_Bcast", "COLL_BCAST"},
+    [COLL_GATHER] = {"MPI_Gather", "COLL_GATHER"},
+    [COLL_GATHERV] = {"MPI_Gatherv", "COLL_GATHERV"},
+    [COLL_SCATTER] = {"MPI_Scatter", "COLL_SCATTER"},
+    [COLL_SCATTERV] = {"MPI_Scatterv", "COLL_SCATTERV"},
+    [COLL_ALLGATHER] = {"MPI_Allgather", "COLL_ALLGATHER"},
+    [COLL_ALLGATHERV] = {"MPI_Allgatherv", "COLL_ALLGATHERV"},
+    [COLL_ALLTOALL] = {"MPI_Alltoall", "COLL_ALLTOALL"},
+    [COLL_ALLTOALLV] = {"MPI_Alltoallv", "COLL_ALLTOALLV"},
+    [COLL_ALLTOALLW] = {"MPI_Alltoallw", "COLL_ALLTOALLW"},
+    [COLL_REDUCE] = {"MPI_Reduce", "COLL_REDUCE"},
+    [COLL_ALLREDUCE] = {"MPI_Allreduce", "COLL_ALLREDUCE"},
+    [COLL_REDUCE_SCATTER] = {"MPI_Reduce_scatter", "COLL_REDUCE_SCATTER"},
+    [COLL_REDUCE_SCATTER_BLOCK] = {"MPI_Reduce_scatter_block", "COLL_REDUCE_SCATTER_BLOCK"},
+    [COLL_SCAN] = {"MPI_Scan", "COLL_SCAN"},
+    [COLL_EXSCAN] = {"MPI_Exscan", "COLL_EXSCAN"},
+    [COLL_NEIGHBOR_ALLGATHER] = {"MPI_Neighbor_allgather", NULL},
+    [COLL_NEIGHBOR_ALLGATHERV] = {"MPI_Neighbor_allgatherv", NULL},
+    [COLL_NEIGHBOR_ALLTOALL] = {"MPI_Neighbor_alltoall", NULL},
+    [COLL_NEIGHBOR_ALLTOALLV] = {"MPI_Neighbor_alltoallv", NULL},
+    [COLL_NEIGHBOR_ALLTOALLW] = {"MPI_Neighbor_alltoallw", NULL},
+};
+
+const char *coll_kind_name(coll_kind_t k)
+{
+    return k >= 0 && k < COLL_NKINDS ? kinds[k].mpi : "collective";
+}
+
+/* ---------------------------------------------------------------- forcing */
+static const coll_algo_t *forced[COLL_NKINDS];
+static int forced_read;
+
+static void read_forced(void)
+{
+    for (int k = 0; k < COLL_NKINDS; k++) {
+        const char *v;
+        forced[k] = NULL;
+        if (kinds[k].cvar == NULL)
+            continue;
+        v = common_cvar_str(kinds[k].cvar);
+        if (v == NULL || *v == '\0' || strcasecmp(v, "auto") == 0)
+            continue;
+        for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++)
+            if (algos[i]->kind == (coll_kind_t)k && strcasecmp(algos[i]->name, v) == 0)
+                forced[k] = algos[i];
+        if (forced[k] == NULL) {
+            char names[512] = "";
+            for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
+                if (algos[i]->kind != (coll_kind_t)k)
+                    continue;
+                strncat(names, " ", sizeof names - strlen(names) - 1);
+                strncat(names, algos[i]->name, sizeof names - strlen(names) - 1);
+            }
+            LOG_WARN("CANAL_%s=%s is not an algorithm of %s (auto%s); using the table",
+                     kinds[k].cvar, v, kinds[k].mpi, names);
+        }
+    }
+    __atomic_store_n(&forced_read, 1, __ATOMIC_RELEASE);
+}
+
+/* ---------------------------------------------------------------- choosing */
+static size_t msg_bytes(const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    size_t esz = a->rdt != NULL ? dt_size(a->rdt) : 0, n = 0;
+    switch (a->kind) {
+    case COLL_BCAST:
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE:
+    case COLL_SCAN:
+    case COLL_EXSCAN:
+        return (size_t)a->recvcount * esz;
+    case COLL_GATHER:
+        if (c->rank == a->root)
+            return (size_t)a->recvcount * esz;
+        return a->sdt != NULL ? (size_t)a->sendcount * dt_size(a->sdt) : 0;
+    case COLL_SCATTER:
+        if (c->rank == a->root)
+            return a->sdt != NULL ? (size_t)a->sendcount * dt_size(a->sdt) : 0;
+        return (size_t)a->recvcount * esz;
+    case COLL_ALLGATHER:
+        return (size_t)a->recvcount * esz * (size_t)c->size;
+    case COLL_ALLTOALL:
+        return (size_t)a->recvcount * esz;
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return (size_t)a->recvcount * esz * (size_t)c->size;
+    case COLL_REDUCE_SCATTER:
+    case COLL_ALLGATHERV:
+        for (int i = 0; i < c->size; i++)
+            n += (size_t)a->recvcounts[i];
+        return n * esz;
+    default:
+        return 0;
+    }
+}
+
+static int when_holds(when_t w, const coll_args_t *a)
+{
+    int nn;
+    switch (w) {
+    case WHEN_MULTINODE:
+        return coll_comm_nodes(a->comm, &nn) != NULL;
+    case WHEN_POF2:
+        return (a->comm->size & (a->comm->size - 1)) == 0;
+    default:
+        return 1;
+    }
+}
+
+static int usable(const coll_algo_t *al, const coll_args_t *a)
+{
+    return al->usable == NULL || al->usable(a);
+}
+
+static const coll_algo_t *choose(const coll_args_t *a)
+{
+    const coll_algo_t *f;
+    size_t bytes;
+
+    if (!__atomic_load_n(&forced_read, __ATOMIC_ACQUIRE))
+        read_forced();
+    f = forced[a->kind];
+    if (f != NULL && usable(f, a))
+        return f;
+    bytes = msg_bytes(a);
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        const rule_t *r = &rules[i];
+        if (r->kind != a->kind || a->comm->size < r->min_size || a->comm->size > r->max_size ||
+            bytes < r->min_bytes || bytes >= r->max_bytes || !when_holds(r->when, a) ||
+            !usable(r->algo, a))
+            continue;
+        return r->algo;
+    }
+    return NULL;
+}
+
+canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a)
+{
+    const coll_algo_t *al;
+    if (a->comm->is_inter)
+        return coll_record_inter(s, a);
+    al = choose(a);
+    if (al == NULL)
+        return common_err_set(CANAL_ERR_INTERN, "no algorithm for %s on %d ranks",
+                              coll_kind_name(a->kind), a->comm->size);
+    LOG_DEBUG("%s: %s on %d ranks", kinds[a->kind].mpi, al->name, a->comm->size);
+    return al->record(s, a);
+}
+
+const char *coll_algo_chosen(const coll_args_t *a)
+{
+    const coll_algo_t *al;
+    if (a->comm->is_inter)
+        return "intercommunicator";
+    al = choose(a);
+    return al != NULL ? al->name : "none";
+}
+
+/* ---------------------------------------------------------------- printing */
+static void fmt_bytes(size_t x, char *o, size_t len)
+{
+    if (x != 0 && x % (1024 * 1024) == 0)
+        snprintf(o, len, "%zuM", x >> 20);
+    else if (x != 0 && x % 1024 == 0)
+        snprintf(o, len, "%zuK", x >> 10);
+    else
+        snprintf(o, len, "%zu", x);
+}
+
+static void print_range(char *buf, size_t len, size_t lo, size_t hi)
+{
+    char a[32], b[32];
+    if (lo == 0 && hi == SIZE_MAX) {
+        snprintf(buf, len, "any");
+        return;
+    }
+    fmt_bytes(lo, a, sizeof a);
+    if (hi == SIZE_MAX) {
+        snprintf(buf, len, ">= %s", a);
+        return;
+    }
+    fmt_bytes(hi, b, sizeof b);
+    snprintf(buf, len, "%s..%s", a, b);
+}
+
+void coll_select_describe(FILE *f)
+{
+    static const char *const when_names[] = {"", "multinode", "size pof2"};
+    int nn;
+    const int *nodes = coll_comm_nodes(&mpi_comm_world_obj, &nn);
+
+    if (!__atomic_load_n(&forced_read, __ATOMIC_ACQUIRE))
+        read_forced();
+    fprintf(f, "canal: collectives: first matching row wins (MPI_COMM_WORLD: %d node%s%s)\n",
+            nodes ? nn : 1, nodes && nn > 1 ? "s" : "",
+            common_cvar_int("COLL_FAKE_NODES") > 1 ? ", faked by CANAL_COLL_FAKE_NODES" : "");
+    fprintf(f, "canal:   %-26s %-9s %-14s %-10s %s\n", "collective", "ranks", "bytes", "when",
+            "algorithm");
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        const rule_t *r = &rules[i];
+        char sizes[32], bytes[80];
+        if (r->min_size <= 1 && r->max_size == ANY)
+            snprintf(sizes, sizeof sizes, "any");
+        else if (r->max_size == ANY)
+            snprintf(sizes, sizeof sizes, ">= %d", r->min_size);
+        else
+            snprintf(sizes, sizeof sizes, "%d..%d", r->min_size, r->max_size);
+        print_range(bytes, sizeof bytes, r->min_bytes, r->max_bytes);
+        fprintf(f, "canal:   %-26s %-9s %-14s %-10s %s%s\n", kinds[r->kind].mpi, sizes, bytes,
+                when_names[r->when], r->algo->name, r->algo->usable != NULL ? " (if usable)" : "");
+    }
+    for (int k = 0; k < COLL_NKINDS; k++)
+        if (forced[k] != NULL)
+            fprintf(f, "canal:   forced by CANAL_%s: %s uses %s\n", kinds[k].cvar, kinds[k].mpi,
+                    forced[k]->name);
+}

@@ -1,0 +1,114 @@
+/*
+ * Bad arguments to collectives come back as the right MPI error class
+ * under MPI_ERRORS_RETURN, never as a crash or a hang: invalid root, count,
+ * datatype, communicator, operation (null, undefined for the type,
+ * MPI_REPLACE), aliased send and receive buffers, MPI_IN_PLACE where it is
+ * not allowed, a NULL request, a neighbourhood collective without a
+ * topology, a truncated broadcast. Every case is erroneous on every rank,
+ * so no rank waits for another. After the errors, collectives still work.
+ */
+#include "coll_util.h"
+
+static void expect_class(int rc, int want, const char *what)
+{
+    int cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    CHECK(cls == want, "%s: error class %d, want %d", what, cls, want);
+    if (cls == want && rc != MPI_SUCCESS && wrank == 0 && getenv("COLL_ERRORS_VERBOSE")) {
+        char msg[MPI_MAX_ERROR_STRING];
+        int len;
+        MPI_Error_string(rc, msg, &len);
+        printf("%-28s -> %s\n", what, msg);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int buf[64], out[64], *big;
+    MPI_Request rq;
+
+    test_init(&argc, &argv);
+    for (int i = 0; i < 64; i++)
+        buf[i] = out[i] = i;
+    big = malloc(sizeof(int) * 64 * (size_t)wsize);
+
+    expect_class(MPI_Bcast(buf, 1, MPI_INT, wsize, MPI_COMM_WORLD), MPI_ERR_ROOT,
+                 "bcast root=size");
+    expect_class(MPI_Bcast(buf, 1, MPI_INT, -1, MPI_COMM_WORLD), MPI_ERR_ROOT, "bcast root=-1");
+    expect_class(MPI_Bcast(buf, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "bcast count=-1");
+    expect_class(MPI_Bcast(buf, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD), MPI_ERR_TYPE,
+                 "bcast datatype null");
+    expect_class(MPI_Bcast(buf, 1, MPI_INT, 0, MPI_COMM_NULL), MPI_ERR_COMM, "bcast comm null");
+    expect_class(MPI_Bcast(NULL, 3, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+                 "bcast buffer null");
+    expect_class(MPI_Reduce(buf, out, 1, MPI_INT, MPI_SUM, wsize + 3, MPI_COMM_WORLD), MPI_ERR_ROOT,
+                 "reduce bad root");
+    expect_class(MPI_Allreduce(buf, out, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP,
+                 "allreduce op null");
+    expect_class(MPI_Allreduce(buf, out, 1, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD), MPI_ERR_OP,
+                 "allreduce band on double");
+    expect_class(MPI_Allreduce(buf, out, 1, MPI_INT, MPI_REPLACE, MPI_COMM_WORLD), MPI_ERR_OP,
+                 "allreduce replace");
+    expect_class(MPI_Allreduce(buf, buf, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+                 "allreduce aliased");
+    expect_class(MPI_Allreduce(buf, out, -2, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_COUNT,
+                 "allreduce count=-2");
+    expect_class(MPI_Alltoall(big, 1, MPI_INT, big, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+                 "alltoall aliased");
+    expect_class(MPI_Allgather(buf, 1, MPI_INT, big, -1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_COUNT,
+                 "allgather recvcount=-1");
+    expect_class(MPI_Scan(buf, out, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP,
+                 "scan op null");
+    /* MPI_IN_PLACE away from the root; the root errs on its count */
+    if (wrank == 0)
+        expect_class(MPI_Gather(buf, 1, MPI_INT, big, -1, MPI_INT, 0, MPI_COMM_WORLD),
+                     MPI_ERR_COUNT, "gather root recvcount=-1");
+    else
+        expect_class(MPI_Gather(MPI_IN_PLACE, 1, MPI_INT, big, 1, MPI_INT, 0, MPI_COMM_WORLD),
+                     MPI_ERR_BUFFER, "gather in place at non-root");
+    /* negative entries of recvcounts at the root, negative sendcount elsewhere */
+    {
+        int *rc = malloc(sizeof(int) * (size_t)wsize), *dp = malloc(sizeof(int) * (size_t)wsize);
+        for (int p = 0; p < wsize; p++) {
+            rc[p] = p == wsize - 1 ? -4 : 1;
+            dp[p] = p;
+        }
+        if (wrank == 0)
+            expect_class(MPI_Gatherv(buf, 1, MPI_INT, big, rc, dp, MPI_INT, 0, MPI_COMM_WORLD),
+                         MPI_ERR_COUNT, "gatherv negative recvcounts");
+        else
+            expect_class(MPI_Gatherv(buf, -1, MPI_INT, big, rc, dp, MPI_INT, 0, MPI_COMM_WORLD),
+                         MPI_ERR_COUNT, "gatherv sendcount=-1");
+        expect_class(MPI_Reduce_scatter(buf, out, rc, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                     MPI_ERR_COUNT, "reduce_scatter negative count");
+        free(rc);
+        free(dp);
+    }
+    expect_class(MPI_Ibcast(buf, 1, MPI_INT, 0, MPI_COMM_WORLD, NULL), MPI_ERR_ARG,
+                 "ibcast request null");
+    expect_class(MPI_Iallreduce(buf, out, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, &rq), MPI_ERR_OP,
+                 "iallreduce op null");
+    expect_class(MPI_Neighbor_allgather(buf, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD),
+                 MPI_ERR_TOPOLOGY, "neighbor_allgather without topology");
+
+    /* a broadcast whose receivers expect less than the root sends */
+    if (wsize > 1) {
+        int rc = MPI_Bcast(buf, wrank == 0 ? 10 : 5, MPI_INT, 0, MPI_COMM_WORLD), cls = 0;
+        if (rc != MPI_SUCCESS)
+            MPI_Error_class(rc, &cls);
+        CHECK(rc == MPI_SUCCESS || cls == MPI_ERR_TRUNCATE, "truncated bcast: class %d", cls);
+        if (wrank == 1)
+            CHECK(cls == MPI_ERR_TRUNCATE, "rank 1 got class %d for a truncated bcast", cls);
+    }
+
+    /* everything still works */
+    for (int i = 0; i < 64; i++)
+        buf[i] = wrank + i;
+    OK(MPI_Allreduce(buf, out, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    for (int i = 0; i < 64; i++)
+        CHECK(out[i] == wsize * (wsize - 1) / 2 + wsize * i, "allreduce after errors [%d]", i);
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    free(big);
+    return test_finish();
+}

@@ -1,0 +1,83 @@
+/*
+ * The checking mode (CANAL_COLL_CHECK=1, set here before MPI_Init): calls
+ * whose arguments disagree across ranks -- different collectives, roots,
+ * operations, counts or datatype sizes -- fail on every rank with an error
+ * instead of hanging, and collectives that agree still work. With other
+ * MPI libraries the variable means nothing and the test only runs the
+ * agreeing calls. Needs 2 or more ranks to mismatch anything.
+ */
+#include "coll_util.h"
+
+static int canal;
+
+static void expect_fail(int rc, int want, const char *what)
+{
+    int cls = MPI_SUCCESS;
+    if (!canal)
+        return;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    CHECK(cls == want, "%s: class %d, want %d", what, cls, want);
+    if (rc != MPI_SUCCESS && wrank == 0 && getenv("COLL_MISMATCH_VERBOSE")) {
+        char msg[MPI_MAX_ERROR_STRING];
+        int len;
+        MPI_Error_string(rc, msg, &len);
+        printf("%s -> %s\n", what, msg);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int buf[16], out[16], *big;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len;
+
+    setenv("CANAL_COLL_CHECK", "1", 1);
+    test_init(&argc, &argv);
+    MPI_Get_library_version(version, &len);
+    canal = strstr(version, "Canal") != NULL || strstr(version, "canal") != NULL;
+    big = malloc(sizeof(int) * 16 * (size_t)wsize);
+    for (int i = 0; i < 16; i++)
+        buf[i] = wrank + i;
+
+    if (wsize > 1 && canal) {
+        expect_fail(MPI_Bcast(buf, 4, MPI_INT, wrank == 1 ? 1 : 0, MPI_COMM_WORLD), MPI_ERR_ARG,
+                    "bcast root mismatch");
+        expect_fail(MPI_Bcast(buf, wrank == 1 ? 3 : 4, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_TYPE,
+                    "bcast count mismatch");
+        expect_fail(MPI_Allreduce(buf, out, wrank == 0 ? 3 : 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                    MPI_ERR_TYPE, "allreduce count mismatch");
+        expect_fail(
+            MPI_Allreduce(buf, out, 4, wrank == 0 ? MPI_INT : MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
+            MPI_ERR_TYPE, "allreduce datatype mismatch");
+        expect_fail(
+            MPI_Allreduce(buf, out, 4, MPI_INT, wrank == 0 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD),
+            MPI_ERR_OP, "allreduce op mismatch");
+        if (wrank == 0)
+            expect_fail(MPI_Reduce(buf, out, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD), MPI_ERR_ARG,
+                        "reduce against allreduce");
+        else
+            expect_fail(MPI_Allreduce(buf, out, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_ARG,
+                        "allreduce against reduce");
+        expect_fail(MPI_Gather(buf, wrank == wsize - 1 ? 2 : 1, MPI_INT, big, 1, MPI_INT, 0,
+                               MPI_COMM_WORLD),
+                    MPI_ERR_TYPE, "gather count mismatch");
+        expect_fail(MPI_Alltoall(big, 1, wrank == 1 ? MPI_DOUBLE : MPI_INT, out, 1, MPI_INT,
+                                 MPI_COMM_WORLD),
+                    MPI_ERR_TYPE, "alltoall type size mismatch");
+    }
+    /* agreeing calls work, checked or not */
+    OK(MPI_Allreduce(buf, out, 16, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    for (int i = 0; i < 16; i++)
+        CHECK(out[i] == wsize * (wsize - 1) / 2 + wsize * i, "allreduce [%d]", i);
+    for (int root = 0; root < wsize; root++) {
+        for (int i = 0; i < 16; i++)
+            buf[i] = wrank == root ? root + i : -1;
+        OK(MPI_Bcast(buf, 16, MPI_INT, root, MPI_COMM_WORLD));
+        for (int i = 0; i < 16; i++)
+            CHECK(buf[i] == root + i, "bcast root %d [%d]", root, i);
+    }
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    free(big);
+    return test_finish();
+}

@@ -1,0 +1,77 @@
+/*
+ * Collectives from several threads at once (MPI_THREAD_MULTIPLE), each
+ * thread on its own duplicate of MPI_COMM_WORLD: blocking and nonblocking
+ * allreduce, bcast, allgather and barrier in a loop, checked exactly. The
+ * schedules, their reuse and the tag sequences are shared state of the
+ * library. Skipped (still "No Errors") when the thread level is lower.
+ */
+#include <pthread.h>
+
+#include "coll_util.h"
+
+enum { NTHREADS = 3, ITERS = 200, N = 64 };
+
+static MPI_Comm comms[NTHREADS];
+static int terrs[NTHREADS];
+
+static void *worker(void *arg)
+{
+    int t = (int)(long)arg, *s = malloc(sizeof(int) * N), *r = malloc(sizeof(int) * N * 16);
+    MPI_Comm c = comms[t];
+    for (int it = 0; it < ITERS; it++) {
+        MPI_Request rq;
+        for (int i = 0; i < N; i++)
+            s[i] = wrank + i + t + it;
+        if (MPI_Allreduce(s, r, N, MPI_INT, MPI_SUM, c) != MPI_SUCCESS)
+            terrs[t]++;
+        for (int i = 0; i < N; i++)
+            if (r[i] != wsize * (wsize - 1) / 2 + wsize * (i + t + it))
+                terrs[t]++;
+        for (int i = 0; i < N; i++)
+            r[i] = wrank == it % wsize ? it * 7 + i : -1;
+        if (MPI_Ibcast(r, N, MPI_INT, it % wsize, c, &rq) != MPI_SUCCESS ||
+            MPI_Wait(&rq, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            terrs[t]++;
+        for (int i = 0; i < N; i++)
+            if (r[i] != it * 7 + i)
+                terrs[t]++;
+        if (wsize <= 16) {
+            if (MPI_Allgather(s, 1, MPI_INT, r, 1, MPI_INT, c) != MPI_SUCCESS)
+                terrs[t]++;
+            for (int p = 0; p < wsize; p++)
+                if (r[p] != p + t + it)
+                    terrs[t]++;
+        }
+        if (it % 10 == 0 && MPI_Barrier(c) != MPI_SUCCESS)
+            terrs[t]++;
+    }
+    free(s);
+    free(r);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int provided = 0;
+    pthread_t th[NTHREADS];
+
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (provided < MPI_THREAD_MULTIPLE) {
+        skipped("threads (MPI_THREAD_MULTIPLE not provided)");
+        return test_finish();
+    }
+    for (int t = 0; t < NTHREADS; t++)
+        OK(MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]));
+    for (int t = 0; t < NTHREADS; t++)
+        pthread_create(&th[t], NULL, worker, (void *)(long)t);
+    for (int t = 0; t < NTHREADS; t++) {
+        pthread_join(th[t], NULL);
+        CHECK(terrs[t] == 0, "thread %d saw %d errors", t, terrs[t]);
+    }
+    for (int t = 0; t < NTHREADS; t++)
+        MPI_Comm_free(&comms[t]);
+    return test_finish();
+}
