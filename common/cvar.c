@@ -79,6 +79,15 @@ static const common_cvar_desc_t cvar_table[] = {
     {"COLL_FAKE_NODES", CVAR_TYPE_INT, "0", NULL,
      "testing: pretend each communicator's ranks are spread over this many nodes (blocks of "
      "consecutive ranks), so node-aware collectives run on one machine; 0 or 1: real nodes"},
+    /* rma */
+    {"RMA_DIRECT", CVAR_TYPE_BOOL, "1", NULL,
+     "MPI_Win_allocate windows whose ranks share a node live in one shared segment: operations are loads and stores"},
+    {"RMA_INLINE_MAX", CVAR_TYPE_SIZE, "15K", NULL,
+     "puts up to this size travel in the operation's message; larger ones follow it"},
+    {"RMA_PROGRESS_THREAD", CVAR_TYPE_BOOL, "0", NULL,
+     "with MPI_THREAD_MULTIPLE, a thread polls the device while active-message windows exist"},
+    {"RMA_PROGRESS_INTERVAL", CVAR_TYPE_INT, "50", NULL,
+     "microseconds between two polls of the RMA progress thread"},
     /* channels */
     {"CHANNEL", CVAR_TYPE_STRING, "auto", NULL,
      "force the channel for remote peers: auto, shm, sock or ofi"},

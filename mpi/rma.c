@@ -1,0 +1,1028 @@
+/*
+ * One-sided communication (MPI 4.0 chapter 12), the windows: creation
+ * (MPI_Win_create, _allocate, _allocate_shared, _create_dynamic and the _c
+ * variants), MPI_Win_free, attach/detach, MPI_Win_shared_query, the
+ * predefined and user attributes, info hints, names, error handlers and
+ * MPI_Win_get_group. Epochs are in rma_sync.c, the operations in
+ * rma_ops.c, the target side in rma_target.c; rma_impl.h holds what they
+ * share.
+ *
+ * Design
+ * ------
+ * Every window gets a private communicator over the group of the one it was
+ * created from, with a fresh context pair (mpi_comm_context_alloc): RMA
+ * traffic never mixes with the user's messages, and the few collectives a
+ * window needs (creation, fence, free) run on it through the PMPI entry
+ * points.
+ *
+ * Two ways to reach a target's memory:
+ *
+ * - Direct. When every rank of the window is on this node and the memory
+ *   is ours to place (MPI_Win_allocate, MPI_Win_allocate_shared), the
+ *   window is one POSIX shared-memory segment (shm_open + mmap, unlinked as
+ *   soon as everyone has attached) that every rank maps. Operations are
+ *   loads and stores through the datatype engine at the moment they are
+ *   called, accumulates take a per-target spin lock that lives in the
+ *   segment (so they are element-wise atomic with respect to each other,
+ *   MPI_REPLACE and MPI_NO_OP included), and MPI_Win_lock is a
+ *   reader/writer lock word in the segment (writers are preferred). Nothing
+ *   needs the target's cooperation, so passive-target epochs progress while
+ *   the target computes. Flushes are memory fences; a fence is a barrier.
+ *   MPI_Win_allocate_shared requires this mode (MPI_ERR_RMA_SHARED if the
+ *   group spans nodes); segments are contiguous across ranks unless
+ *   alloc_shared_noncontig is true (then each rank's part is page aligned).
+ *   An operation that targets the calling process's own memory is direct
+ *   in every window.
+ *
+ * - Active messages. Otherwise (MPI_Win_create, dynamic windows, groups
+ *   spanning nodes, or when the segment cannot be made) every process runs
+ *   a target-side agent: a receive posted on the window's context for
+ *   ANY_SOURCE and tag RMA_TAG_AM, whose completion callback (inside the
+ *   device's progress, device lock held) decodes one rma_hdr_t, performs it
+ *   on window memory and posts itself again. A header carries the kind, the
+ *   target byte offset, the target layout (a flattened list of (offset,
+ *   length) blocks unless the target datatype is contiguous), the
+ *   accumulate op and its basic type, and small data inline. Puts larger
+ *   than CANAL_RMA_INLINE_MAX send their data as a second message with a
+ *   per-operation tag that the agent receives straight into window memory
+ *   (rendezvous and rdma_read where the channel has it); gets and fetching
+ *   operations are answered with a message on a reply tag that the origin
+ *   posted a receive for before sending the request, so the reply lands in
+ *   the origin's buffer with the origin's datatype. Accumulates always
+ *   carry their data inline, so one agent applies them in arrival order:
+ *   element-wise atomic and ordered (accumulate_ordering rar,raw,war,waw).
+ *   The agent also keeps the lock queue of its window (FIFO; shared locks
+ *   granted together) and answers LOCK, UNLOCK, FLUSH, POST and COMPLETE
+ *   messages; an UNLOCK, FLUSH or COMPLETE waits for the large-put data of
+ *   that origin still in flight before it is acknowledged.
+ *
+ * Completion. Origin: each operation counts the device requests it still
+ *   waits for (data send, reply receive); flush_local waits for those.
+ *   Remote completion of puts and accumulates: flush and unlock send a
+ *   FLUSH/UNLOCK and wait for the acknowledgement; MPI_Win_complete sends
+ *   COMPLETE and MPI_Win_wait waits for one from each origin; a fence sums
+ *   the operations every origin sent to every target (reduce_scatter) and
+ *   waits until that many were applied here (counters per fence-epoch
+ *   parity, because operations of the next epoch may arrive before this
+ *   process leaves the fence).
+ *
+ * Progress. Active-message windows progress when the target is inside MPI
+ *   (any call that polls the device), as MPICH does without its progress
+ *   thread; a target that computes without calling MPI delays a lock grant,
+ *   a flush or a get until its next MPI call. Direct windows (all ranks on
+ *   one node, memory from MPI_Win_allocate*) need no target progress at
+ *   all. A progress thread that polls the device every
+ *   CANAL_RMA_PROGRESS_INTERVAL microseconds while active-message windows
+ *   exist is started with CANAL_RMA_PROGRESS_THREAD=1, only under
+ *   MPI_THREAD_MULTIPLE, because the device serializes threads only then.
+ *
+ * Errors. Argument and epoch errors are found at the origin and raised
+ *   through the window's error handler (MPI_ERRORS_ARE_FATAL by default):
+ *   target rank (MPI_ERR_RANK), displacement outside the target's window
+ *   (MPI_ERR_RMA_RANGE, checked against the sizes gathered at creation),
+ *   operation outside an epoch or overlapping epochs (MPI_ERR_RMA_SYNC),
+ *   lock type (MPI_ERR_LOCKTYPE), assertions (MPI_ERR_ASSERT), mismatched
+ *   datatypes (MPI_ERR_TYPE), ops (MPI_ERR_OP). The target checks every
+ *   address again (dynamic windows: against the attached regions) and
+ *   never touches memory outside the window; what it refuses is reported
+ *   to the origin in the next flush/unlock acknowledgement or as a short
+ *   reply, and raised at the origin's next synchronization call.
+ */
+#include "rma_impl.h"
+
+#include "common/cvar.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- helpers */
+long long rma_cvar_int(const char *name, long long def)
+{
+    /* The rows are added to common/cvar.c by the integrator; until then the
+     * defaults apply. */
+    return common_cvar_find(name) >= 0 ? common_cvar_int(name) : def;
+}
+
+int rma_cvar_bool(const char *name, int def)
+{
+    return common_cvar_find(name) >= 0 ? common_cvar_bool(name) : def;
+}
+
+rma_win_t *rma_win_get(MPI_Win h)
+{
+    if (mpi_handle_kind(h) != MPI_HKIND_DIRECT || mpi_handle_objtype(h) != MPI_OBJ_WIN)
+        return NULL;
+    return mpi_handle_get(MPI_OBJ_WIN, h);
+}
+
+int rma_win_check(MPI_Win h, const char *fn, rma_win_t **out)
+{
+    rma_win_t *w = rma_win_get(h);
+    if (w == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_WIN, fn, "win=%#x is not a valid window%s", (unsigned)h,
+                             h == MPI_WIN_NULL ? " (MPI_WIN_NULL)" : "");
+    *out = w;
+    return MPI_SUCCESS;
+}
+
+int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
+{
+    char detail[MPI_MAX_ERROR_STRING];
+    MPI_Win h = w->handle;
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    return mpi_err_raise_errh(w->errhandler, MPI_OBJ_WIN, &h, errclass, fn, "%s", detail);
+}
+
+/* Raise an existing error code (from the attribute functions, or the
+ * user's in MPI_Win_call_errhandler) through the window's handler. */
+static int raise_code(rma_win_t *w, int code, const char *fn)
+{
+    MPI_Win h = w->handle;
+    return mpi_err_invoke_errh(w->errhandler, MPI_OBJ_WIN, &h, code, fn);
+}
+
+int rma_dynamic_contains(rma_win_t *w, uintptr_t lo, uintptr_t hi)
+{
+    for (rma_region_t *r = w->regions; r != NULL; r = r->next)
+        if (lo >= r->base && hi <= r->base + r->size && lo <= hi)
+            return 1;
+    return 0;
+}
+
+char *rma_local_addr(rma_win_t *w, int target, MPI_Aint disp, int64_t lo, int64_t hi)
+{
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        uintptr_t a = (uintptr_t)disp;
+        if (hi > lo && !rma_dynamic_contains(w, a + (uintptr_t)lo, a + (uintptr_t)hi))
+            return NULL;
+        return (char *)a;
+    }
+    char *base = w->direct ? w->peer_base[target] : (target == w->rank ? w->base : NULL);
+    int64_t off = 0, a = 0, b = 0;
+    if (__builtin_mul_overflow((int64_t)disp, (int64_t)w->units[target], &off))
+        return NULL;
+    if (hi > lo && (base == NULL || __builtin_add_overflow(off, lo, &a) ||
+                    __builtin_add_overflow(off, hi, &b) || a < 0 || b > (int64_t)w->sizes[target]))
+        return NULL;
+    return base + off;
+}
+
+void rma_acc_lock(rma_win_t *w, int target)
+{
+    if (!w->direct) {
+        adi_lock(); /* serializes with the agent, which runs under it */
+        return;
+    }
+    volatile int *p = &w->slots[target].acc;
+    for (int spins = 0; __atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE) != 0;) {
+        while (__atomic_load_n(p, __ATOMIC_RELAXED) != 0)
+            if (++spins > 64)
+                sched_yield();
+    }
+}
+
+void rma_acc_unlock(rma_win_t *w, int target)
+{
+    if (!w->direct) {
+        adi_unlock();
+        return;
+    }
+    __atomic_store_n(&w->slots[target].acc, 0, __ATOMIC_RELEASE);
+}
+
+/* ---------------------------------------------------------------- progress thread */
+/* With CANAL_RMA_PROGRESS_THREAD=1 and MPI_THREAD_MULTIPLE (the device's
+ * lock is only active then), a thread polls the device while windows that
+ * need their agent exist, so passive-target epochs progress while the
+ * target computes. Off by default: it costs a core's share on busy nodes. */
+static pthread_mutex_t prog_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t prog_thread;
+static int prog_users, prog_stop;
+
+static void *prog_main(void *arg)
+{
+    long us = (long)rma_cvar_int("RMA_PROGRESS_INTERVAL", 50);
+    struct timespec ts = {0, (us > 0 ? us : 1) * 1000};
+    (void)arg;
+    while (!__atomic_load_n(&prog_stop, __ATOMIC_ACQUIRE)) {
+        adi_progress();
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+static int prog_retain(void)
+{
+    int on = 0;
+    if (mpi_thread_level != MPI_THREAD_MULTIPLE || !rma_cvar_bool("RMA_PROGRESS_THREAD", 0))
+        return 0;
+    pthread_mutex_lock(&prog_mu);
+    if (prog_users == 0) {
+        prog_stop = 0;
+        if (pthread_create(&prog_thread, NULL, prog_main, NULL) != 0) {
+            LOG_INFO("rma: cannot start the progress thread; passive targets progress when "
+                     "they call MPI");
+            pthread_mutex_unlock(&prog_mu);
+            return 0;
+        }
+    }
+    prog_users++;
+    on = 1;
+    pthread_mutex_unlock(&prog_mu);
+    return on;
+}
+
+static void prog_release(void)
+{
+    pthread_mutex_lock(&prog_mu);
+    if (--prog_users == 0) {
+        __atomic_store_n(&prog_stop, 1, __ATOMIC_RELEASE);
+        pthread_join(prog_thread, NULL);
+    }
+    pthread_mutex_unlock(&prog_mu);
+}
+
+/* ---------------------------------------------------------------- hints */
+static const char *const hint_keys[] = {"no_locks",       "accumulate_ordering",
+                                        "accumulate_ops", "same_size",
+                                        "same_disp_unit", "alloc_shared_noncontig"};
+static const char *const hint_defaults[] = {"false", "rar,raw,war,waw", "same_op_no_op",
+                                            "false", "false",           "false"};
+enum { NHINTS = 6 };
+
+static int truthy(const char *v)
+{
+    return v != NULL && strcmp(v, "true") == 0;
+}
+
+static int hints_apply(rma_win_t *w, MPI_Info info)
+{
+    int err;
+    if (w->hints == MPI_INFO_NULL) {
+        if ((err = mpi_info_new(&w->hints)) != MPI_SUCCESS)
+            return err;
+        for (int i = 0; i < NHINTS; i++) {
+            if (i == 5 && w->flavor != MPI_WIN_FLAVOR_SHARED)
+                continue;
+            if ((err = mpi_info_put(w->hints, hint_keys[i], hint_defaults[i])) != MPI_SUCCESS)
+                return err;
+        }
+    }
+    if (info == MPI_INFO_NULL)
+        return MPI_SUCCESS;
+    for (int i = 0; i < NHINTS; i++) {
+        const char *v = mpi_info_lookup(info, hint_keys[i]);
+        if (v == NULL || (i == 5 && w->flavor != MPI_WIN_FLAVOR_SHARED))
+            continue;
+        if ((err = mpi_info_put(w->hints, hint_keys[i], v)) != MPI_SUCCESS)
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- segments */
+/* Every rank of the window maps one segment: a page of lock slots, then
+ * each rank's memory. Collective over w->comm; *ok_out says whether every
+ * rank has it mapped (if not, nobody keeps it). */
+static int seg_setup(rma_win_t *w, int contiguous, int *ok_out)
+{
+    static unsigned counter;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t hdr =
+        ((size_t)w->size * sizeof(rma_shm_slot_t) + (size_t)page - 1) & ~((size_t)page - 1);
+    size_t *off = malloc(sizeof *off * (size_t)w->size);
+    size_t total = hdr;
+    char name[64] = "";
+    int fd = -1, ok = 1, all_ok = 0, err;
+    void *seg = MAP_FAILED;
+
+    *ok_out = 0;
+    if (off == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int r = 0; r < w->size; r++) {
+        if (!contiguous)
+            total = (total + (size_t)page - 1) & ~((size_t)page - 1);
+        off[r] = total;
+        total += (size_t)w->sizes[r];
+    }
+    if (total == hdr)
+        total += 1;
+    if (w->rank == 0) {
+        snprintf(name, sizeof name, "/canal-win-%d-%d-%u", (int)getpid(), w->ctx, counter++);
+        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd >= 0 &&
+            (ftruncate(fd, (off_t)total) != 0 || posix_fallocate(fd, 0, (off_t)total) != 0)) {
+            LOG_DEBUG("rma: no room for a %zu-byte window segment", total);
+            close(fd);
+            shm_unlink(name);
+            fd = -1;
+        }
+        if (fd < 0)
+            name[0] = '\0';
+    }
+    err = PMPI_Bcast(name, sizeof name, MPI_CHAR, 0, w->comm->handle);
+    if (err != MPI_SUCCESS) {
+        free(off);
+        return err;
+    }
+    if (name[0] == '\0') {
+        free(off);
+        return MPI_SUCCESS; /* no segment: the caller decides */
+    }
+    if (w->rank != 0)
+        fd = shm_open(name, O_RDWR, 0);
+    if (fd >= 0) {
+        seg = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+    }
+    ok = seg != MAP_FAILED;
+    err = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, w->comm->handle);
+    if (w->rank == 0)
+        shm_unlink(name); /* everyone who could attach has attached */
+    if (err != MPI_SUCCESS || !all_ok) {
+        if (seg != MAP_FAILED)
+            munmap(seg, total);
+        free(off);
+        return err;
+    }
+    w->seg = seg;
+    w->seg_len = total;
+    w->slots = seg;
+    w->peer_base = malloc(sizeof *w->peer_base * (size_t)w->size);
+    if (w->peer_base == NULL) {
+        free(off);
+        return MPI_ERR_NO_MEM; /* the others go on; this process reports */
+    }
+    for (int r = 0; r < w->size; r++)
+        w->peer_base[r] = (char *)seg + off[r];
+    free(off);
+    w->direct = 1;
+    w->base = w->peer_base[w->rank];
+    *ok_out = 1;
+    return MPI_SUCCESS;
+}
+
+static int all_on_this_node(mpi_comm_t *c)
+{
+    int me = mpi_pmi.node_of != NULL ? mpi_pmi.node_of[mpi_pmi.rank] : 0;
+    if (mpi_pmi.node_of == NULL)
+        return mpi_pmi.size == 1;
+    for (int r = 0; r < c->size; r++)
+        if (mpi_pmi.node_of[mpi_comm_peer_job_rank(c, r)] != me)
+            return 0;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- create/free */
+static void win_destroy(rma_win_t *w)
+{
+    if (w == NULL)
+        return;
+    if (w->progress_thread)
+        prog_release();
+    if (w->agent != NULL)
+        rma_agent_stop(w);
+    if (w->seg != NULL)
+        munmap(w->seg, w->seg_len);
+    free(w->owned_mem);
+    while (w->regions != NULL) {
+        rma_region_t *r = w->regions;
+        w->regions = r->next;
+        free(r);
+    }
+    while (w->lq_head != NULL) {
+        rma_lockreq_t *q = w->lq_head;
+        w->lq_head = q->next;
+        free(q);
+    }
+    if (w->hints != MPI_INFO_NULL)
+        mpi_info_release(w->hints);
+    mpi_errhandler_release(w->errhandler);
+    if (w->handle != 0)
+        mpi_handle_del(MPI_OBJ_WIN, w->handle);
+    if (w->comm != NULL)
+        mpi_comm_destroy(w->comm); /* frees the context */
+    free(w->peer_base);
+    free(w->sizes);
+    free(w->units);
+    free(w->job);
+    free(w->peer);
+    free(w->abuf);
+    free(w);
+}
+
+static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                    MPI_Comm comm, void *base, void *baseptr, MPI_Win *win_out)
+{
+    mpi_comm_t *c = NULL;
+    rma_win_t *w = NULL;
+    mpi_group_t *g;
+    int err, ctx = -1, shm_ok = 0;
+    const char *nc;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (c->is_inter)
+        return mpi_err_raise(c, MPI_ERR_COMM, fn,
+                             "comm=%#x is an intercommunicator; windows need an intracommunicator",
+                             (unsigned)comm);
+    if (win_out == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "win is NULL");
+    if (flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        if (size < 0)
+            return mpi_err_raise(c, MPI_ERR_SIZE, fn, "size=%lld is negative", (long long)size);
+        if (disp_unit <= 0)
+            return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%lld is not positive",
+                                 (long long)disp_unit);
+    }
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                             (unsigned)info);
+    if ((flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) && baseptr == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "baseptr is NULL");
+    if (flavor == MPI_WIN_FLAVOR_SHARED && !all_on_this_node(c))
+        return mpi_err_raise(c, MPI_ERR_RMA_SHARED, fn,
+                             "the processes of comm=%#x are not all on one node, so their "
+                             "memory cannot be shared",
+                             (unsigned)comm);
+
+    w = calloc(1, sizeof *w);
+    if (w == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for a window");
+    w->flavor = flavor;
+    w->errhandler = MPI_ERRORS_ARE_FATAL;
+    w->hints = MPI_INFO_NULL;
+    w->lock_excl = -1;
+    w->size = c->size;
+    w->rank = c->rank;
+    w->bytes = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : size;
+    w->disp_unit = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : disp_unit;
+    w->base = flavor == MPI_WIN_FLAVOR_CREATE ? base : NULL;
+    w->peer = calloc((size_t)w->size, sizeof *w->peer);
+    w->job = malloc(sizeof *w->job * (size_t)w->size);
+    w->sizes = malloc(sizeof *w->sizes * (size_t)w->size);
+    w->units = malloc(sizeof *w->units * (size_t)w->size);
+    if (w->peer == NULL || w->job == NULL || w->sizes == NULL || w->units == NULL) {
+        err =
+            mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for a window of %d ranks", w->size);
+        goto fail;
+    }
+    for (int r = 0; r < w->size; r++)
+        w->job[r] = mpi_comm_peer_job_rank(c, r);
+
+    /* A context of its own, and a communicator to run collectives on. */
+    if ((err = mpi_comm_context_alloc(c, &ctx)) != MPI_SUCCESS) {
+        err = mpi_err_raise(c, err, fn, "no communication context left for the window");
+        goto fail;
+    }
+    g = mpi_comm_local_group(c);
+    if (g == NULL || (err = mpi_comm_new_intra(c, ctx, g, &w->comm)) != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the window's communicator");
+        goto fail;
+    }
+    mpi_errhandler_release(w->comm->errhandler);
+    w->comm->errhandler = MPI_ERRORS_RETURN;
+    w->ctx = ctx;
+
+    if (flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        MPI_Aint mine[2] = {size, disp_unit};
+        MPI_Aint *all = malloc(sizeof *all * 2 * (size_t)w->size);
+        if (all == NULL) {
+            err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+            goto fail;
+        }
+        err = PMPI_Allgather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
+                             w->comm->handle);
+        for (int r = 0; r < w->size && err == MPI_SUCCESS; r++) {
+            w->sizes[r] = all[2 * r];
+            w->units[r] = all[2 * r + 1];
+        }
+        free(all);
+        if (err != MPI_SUCCESS) {
+            err = mpi_err_raise_code(c, err, fn);
+            goto fail;
+        }
+    }
+    if ((err = hints_apply(w, info)) != MPI_SUCCESS) {
+        err = mpi_err_raise(c, err, fn, "cannot record the window's info hints");
+        goto fail;
+    }
+    nc = mpi_info_lookup(w->hints, "alloc_shared_noncontig");
+    w->noncontig = truthy(nc);
+
+    if (flavor == MPI_WIN_FLAVOR_SHARED ||
+        (flavor == MPI_WIN_FLAVOR_ALLOCATE && rma_cvar_bool("RMA_DIRECT", 1) &&
+         all_on_this_node(c))) {
+        err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, &shm_ok);
+        if (err != MPI_SUCCESS) {
+            err = mpi_err_raise(c, err, fn, "cannot map the window's shared segment");
+            goto fail;
+        }
+        if (!shm_ok && flavor == MPI_WIN_FLAVOR_SHARED) {
+            err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
+                                "cannot create a %lld-byte shared-memory segment for the window "
+                                "(is /dev/shm large enough?)",
+                                (long long)size);
+            goto fail;
+        }
+    }
+    if (flavor == MPI_WIN_FLAVOR_ALLOCATE && !shm_ok) {
+        if (posix_memalign(&w->owned_mem, 64, size > 0 ? (size_t)size : 1) != 0) {
+            err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
+                                "cannot allocate %lld bytes of window memory", (long long)size);
+            goto fail;
+        }
+        w->base = w->owned_mem;
+    }
+    if (rma_agent_start(w) < 0) {
+        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "cannot start the window's target agent: %s",
+                            common_err_detail());
+        goto fail;
+    }
+    if (!w->direct)
+        w->progress_thread = prog_retain();
+    w->handle = mpi_handle_new(MPI_OBJ_WIN, w);
+    if (w->handle == 0) {
+        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of window handles");
+        goto fail;
+    }
+    if (baseptr != NULL)
+        *(void **)baseptr = w->base;
+    *win_out = w->handle;
+    return MPI_SUCCESS;
+fail:
+    win_destroy(w);
+    return err;
+}
+
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                    MPI_Win *win)
+{
+    return win_init("MPI_Win_create", MPI_WIN_FLAVOR_CREATE, size, disp_unit, info, comm, base,
+                    NULL, win);
+}
+#pragma weak MPI_Win_create = PMPI_Win_create
+
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                      MPI_Win *win)
+{
+    return win_init("MPI_Win_create_c", MPI_WIN_FLAVOR_CREATE, size, disp_unit, info, comm, base,
+                    NULL, win);
+}
+#pragma weak MPI_Win_create_c = PMPI_Win_create_c
+
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                      MPI_Win *win)
+{
+    return win_init("MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm, NULL,
+                    baseptr, win);
+}
+#pragma weak MPI_Win_allocate = PMPI_Win_allocate
+
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                        void *baseptr, MPI_Win *win)
+{
+    return win_init("MPI_Win_allocate_c", MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm,
+                    NULL, baseptr, win);
+}
+#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
+
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win)
+{
+    return win_init("MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm,
+                    NULL, baseptr, win);
+}
+#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                               void *baseptr, MPI_Win *win)
+{
+    return win_init("MPI_Win_allocate_shared_c", MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm,
+                    NULL, baseptr, win);
+}
+#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
+
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return win_init("MPI_Win_create_dynamic", MPI_WIN_FLAVOR_DYNAMIC, 0, 1, info, comm, NULL, NULL,
+                    win);
+}
+#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
+
+int PMPI_Win_free(MPI_Win *win)
+{
+    static const char fn[] = "MPI_Win_free";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)))
+        return err;
+    if (win == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "win is NULL");
+    if ((err = rma_win_check(*win, fn, &w)))
+        return err;
+    if (rma_win_busy(w))
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn,
+                       "the window still has an open epoch (%s); close it before MPI_Win_free",
+                       w->nlocks     ? "a lock"
+                       : w->lock_all ? "MPI_Win_lock_all"
+                       : w->access   ? "MPI_Win_start"
+                       : w->exposure ? "MPI_Win_post"
+                                     : "operations after the last fence");
+    if ((err = mpi_attr_delete_all(MPI_OBJ_WIN, w->handle, &w->attrs)) != MPI_SUCCESS)
+        return raise_code(w, err, fn);
+    /* Everyone has closed its epochs toward us once everyone is here. */
+    if ((err = PMPI_Barrier(w->comm->handle)) != MPI_SUCCESS)
+        return raise_code(w, err, fn);
+    win_destroy(w);
+    *win = MPI_WIN_NULL;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_free = PMPI_Win_free
+
+/* ---------------------------------------------------------------- dynamic memory */
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    static const char fn[] = "MPI_Win_attach";
+    rma_win_t *w = NULL;
+    rma_region_t *r;
+    uintptr_t lo = (uintptr_t)base, hi = lo + (uintptr_t)size;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
+                       "memory can be attached only to windows of MPI_Win_create_dynamic");
+    if (size < 0)
+        return rma_err(w, MPI_ERR_SIZE, fn, "size=%lld is negative", (long long)size);
+    if (base == NULL && size > 0)
+        return rma_err(w, MPI_ERR_ARG, fn, "base is NULL with size=%lld", (long long)size);
+    if (size == 0)
+        return MPI_SUCCESS;
+    for (r = w->regions; r != NULL; r = r->next)
+        if (lo < r->base + r->size && r->base < hi)
+            return rma_err(w, MPI_ERR_RMA_ATTACH, fn,
+                           "[%p, +%lld) overlaps memory already attached at [%p, +%zu)", base,
+                           (long long)size, (void *)r->base, r->size);
+    r = malloc(sizeof *r);
+    if (r == NULL)
+        return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
+    r->base = lo;
+    r->size = (size_t)size;
+    adi_lock(); /* the agent reads the list */
+    r->next = w->regions;
+    w->regions = r;
+    adi_unlock();
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_attach = PMPI_Win_attach
+
+int PMPI_Win_detach(MPI_Win win, const void *base)
+{
+    static const char fn[] = "MPI_Win_detach";
+    rma_win_t *w = NULL;
+    rma_region_t **pp, *r;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
+                       "memory can be detached only from windows of MPI_Win_create_dynamic");
+    adi_lock();
+    for (pp = &w->regions; *pp != NULL; pp = &(*pp)->next)
+        if ((*pp)->base == (uintptr_t)base)
+            break;
+    r = *pp;
+    if (r != NULL)
+        *pp = r->next;
+    adi_unlock();
+    if (r == NULL)
+        return rma_err(w, MPI_ERR_RMA_ATTACH, fn, "base=%p is not the start of attached memory",
+                       base);
+    free(r);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_detach = PMPI_Win_detach
+
+/* ---------------------------------------------------------------- shared query */
+static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *unit,
+                        void *baseptr)
+{
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (!w->direct)
+        return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
+                       "the window's memory is not shared (create it with "
+                       "MPI_Win_allocate_shared)");
+    if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
+        return rma_err(w, MPI_ERR_RANK, fn, "rank=%d is not in [0, %d) or MPI_PROC_NULL", rank,
+                       w->size);
+    if (size == NULL || unit == NULL || baseptr == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "%s is NULL",
+                       size == NULL   ? "size"
+                       : unit == NULL ? "disp_unit"
+                                      : "baseptr");
+    if (rank == MPI_PROC_NULL) {
+        for (rank = 0; rank < w->size && w->sizes[rank] == 0; rank++)
+            ;
+        if (rank == w->size) {
+            *size = 0;
+            *unit = 0;
+            *(void **)baseptr = NULL;
+            return MPI_SUCCESS;
+        }
+    }
+    *size = w->sizes[rank];
+    *unit = w->units[rank];
+    *(void **)baseptr = w->peer_base[rank];
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    MPI_Aint unit = 0;
+    int err =
+        shared_query("MPI_Win_shared_query", win, rank, size, disp_unit ? &unit : NULL, baseptr);
+    if (err == MPI_SUCCESS)
+        *disp_unit = (int)unit;
+    return err;
+}
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                            void *baseptr)
+{
+    return shared_query("MPI_Win_shared_query_c", win, rank, size, disp_unit, baseptr);
+}
+#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
+
+/* ---------------------------------------------------------------- group, info, name */
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
+{
+    static const char fn[] = "MPI_Win_get_group";
+    rma_win_t *w = NULL;
+    mpi_group_t *g;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (group == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "group is NULL");
+    g = mpi_comm_local_group(w->comm);
+    if (g == NULL)
+        return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
+    mpi_group_retain(g);
+    if ((err = mpi_group_to_handle(g, group)) != MPI_SUCCESS)
+        return rma_err(w, err, fn, "cannot make a group handle");
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_get_group = PMPI_Win_get_group
+
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+    static const char fn[] = "MPI_Win_set_info";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
+        return rma_err(w, MPI_ERR_INFO, fn, "info=%#x is not a valid info object", (unsigned)info);
+    if ((err = hints_apply(w, info)) != MPI_SUCCESS)
+        return rma_err(w, err, fn, "cannot record the hints");
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_set_info = PMPI_Win_set_info
+
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+    static const char fn[] = "MPI_Win_get_info";
+    rma_win_t *w = NULL;
+    MPI_Info out;
+    int err, n;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (info_used == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "info_used is NULL");
+    if ((err = mpi_info_new(&out)) != MPI_SUCCESS)
+        return rma_err(w, err, fn, "cannot create an info object");
+    n = mpi_info_nkeys(w->hints);
+    for (int i = 0; i < n; i++) {
+        const char *v = NULL, *k = mpi_info_nth(w->hints, i, &v);
+        if (k != NULL && (err = mpi_info_put(out, k, v)) != MPI_SUCCESS) {
+            mpi_info_release(out);
+            return rma_err(w, err, fn, "cannot fill the info object");
+        }
+    }
+    *info_used = out;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_get_info = PMPI_Win_get_info
+
+int PMPI_Win_set_name(MPI_Win win, const char *win_name)
+{
+    static const char fn[] = "MPI_Win_set_name";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (win_name == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "win_name is NULL");
+    snprintf(w->name, sizeof w->name, "%s", win_name);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_set_name = PMPI_Win_set_name
+
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+{
+    static const char fn[] = "MPI_Win_get_name";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (win_name == NULL || resultlen == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "%s is NULL",
+                       win_name == NULL ? "win_name" : "resultlen");
+    snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);
+    *resultlen = (int)strlen(win_name);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_get_name = PMPI_Win_get_name
+
+/* ---------------------------------------------------------------- error handlers */
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    static const char fn[] = "MPI_Win_set_errhandler";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (mpi_errhandler_retain(errhandler, MPI_OBJ_WIN) < 0)
+        return rma_err(w, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid window error handler",
+                       (unsigned)errhandler);
+    mpi_errhandler_release(w->errhandler);
+    w->errhandler = errhandler;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
+
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    static const char fn[] = "MPI_Win_get_errhandler";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (errhandler == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "errhandler is NULL");
+    mpi_errhandler_retain(w->errhandler, MPI_OBJ_WIN);
+    *errhandler = w->errhandler;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
+
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    static const char fn[] = "MPI_Win_call_errhandler";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    raise_code(w, errorcode, fn);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
+
+/* ---------------------------------------------------------------- attributes */
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                           void *extra_state)
+{
+    static const char fn[] = "MPI_Win_create_keyval";
+    int err;
+
+    if ((err = mpi_enter(fn)))
+        return err;
+    err = mpi_keyval_create(MPI_OBJ_WIN, (void (*)(void))win_copy_attr_fn,
+                            (void (*)(void))win_delete_attr_fn, extra_state, win_keyval, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+}
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+
+int PMPI_Win_free_keyval(int *win_keyval)
+{
+    static const char fn[] = "MPI_Win_free_keyval";
+    int err;
+
+    if ((err = mpi_enter(fn)))
+        return err;
+    err = mpi_keyval_free(MPI_OBJ_WIN, win_keyval, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+}
+#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
+
+static int predefined_keyval(int k)
+{
+    return k == MPI_WIN_BASE || k == MPI_WIN_SIZE || k == MPI_WIN_DISP_UNIT ||
+           k == MPI_WIN_CREATE_FLAVOR || k == MPI_WIN_MODEL;
+}
+
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+{
+    static const char fn[] = "MPI_Win_set_attr";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (predefined_keyval(win_keyval))
+        return rma_err(w, MPI_ERR_KEYVAL, fn, "keyval=%#x is predefined and cannot be set",
+                       (unsigned)win_keyval);
+    err = mpi_attr_set(MPI_OBJ_WIN, w->handle, &w->attrs, win_keyval, attribute_val, fn);
+    return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
+}
+#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
+
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+{
+    static const char fn[] = "MPI_Win_get_attr";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (attribute_val == NULL || flag == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "%s is NULL",
+                       attribute_val == NULL ? "attribute_val" : "flag");
+    if (predefined_keyval(win_keyval)) {
+        /* The values live in the window; the user gets their addresses
+         * (the base itself for MPI_WIN_BASE), as C asks. */
+        static int model = MPI_WIN_UNIFIED;
+        switch (win_keyval) {
+        case MPI_WIN_BASE:
+            *(void **)attribute_val = w->base;
+            break;
+        case MPI_WIN_SIZE:
+            *(MPI_Aint **)attribute_val = &w->bytes;
+            break;
+        case MPI_WIN_DISP_UNIT:
+            w->attr_disp_unit = (int)w->disp_unit;
+            *(int **)attribute_val = &w->attr_disp_unit;
+            break;
+        case MPI_WIN_CREATE_FLAVOR:
+            *(int **)attribute_val = &w->flavor;
+            break;
+        default:
+            *(int **)attribute_val = &model;
+            break;
+        }
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    err = mpi_attr_get(MPI_OBJ_WIN, w->attrs, win_keyval, attribute_val, flag, fn);
+    return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
+}
+#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
+
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
+{
+    static const char fn[] = "MPI_Win_delete_attr";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (predefined_keyval(win_keyval))
+        return rma_err(w, MPI_ERR_KEYVAL, fn, "keyval=%#x is predefined and cannot be deleted",
+                       (unsigned)win_keyval);
+    err = mpi_attr_delete(MPI_OBJ_WIN, w->handle, &w->attrs, win_keyval, fn);
+    return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
+}
+#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr

@@ -1,0 +1,273 @@
+/*
+ * What the files of one-sided communication share (MPI 4.0 chapter 12):
+ * the window object, the wire header of the active messages that carry
+ * operations and synchronization between windows, the target layouts
+ * (flattened (offset, length) lists of a target datatype) and the functions
+ * rma.c (windows), rma_sync.c (epochs), rma_ops.c (operations, origin side)
+ * and rma_target.c (the target-side agent and the code that applies an
+ * operation to window memory) call in each other. The design is described
+ * at the top of mpi/rma.c. Only mpi/rma*.c include this header.
+ */
+#ifndef CANAL_MPI_RMA_IMPL_H
+#define CANAL_MPI_RMA_IMPL_H
+
+#include "comm_impl.h"
+
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- wire */
+/* Kinds of active messages. Everything that must be handled in order with
+ * the operations of the same origin travels as one of these to the agent
+ * of the peer (tag RMA_TAG_AM); bulk data of large puts and the data of
+ * replies travel as plain messages with a per-operation tag. */
+enum {
+    RMA_AM_PUT = 1,
+    RMA_AM_GET,
+    RMA_AM_ACC,
+    RMA_AM_GACC, /* get_accumulate and fetch_and_op */
+    RMA_AM_CAS,
+    RMA_AM_LOCK, /* aux: MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
+    RMA_AM_LOCK_GRANT,
+    RMA_AM_UNLOCK,
+    RMA_AM_UNLOCK_ACK, /* aux: operations of this origin that failed at the target */
+    RMA_AM_FLUSH,
+    RMA_AM_FLUSH_ACK, /* aux: as for UNLOCK_ACK */
+    RMA_AM_POST,      /* PSCW: the target opened its exposure epoch */
+    RMA_AM_COMPLETE,  /* PSCW: the origin closed its access epoch */
+};
+
+enum {
+    RMA_F_INLINE = 1, /* the origin data follows the header (and the layout) */
+    RMA_F_LAYOUT = 2, /* a list of nblocks rma_block_t follows the header */
+    RMA_F_FENCE = 4,  /* an operation of a fence epoch: counted for MPI_Win_fence */
+    RMA_F_ACTIVE = 8, /* an operation of an MPI_Win_start epoch */
+};
+
+typedef struct {
+    uint8_t kind;
+    uint8_t flags;
+    uint8_t epoch; /* fence epoch parity of RMA_F_FENCE operations */
+    uint8_t reserved;
+    int32_t basic;    /* accumulates: dt_builtin_t of the elements */
+    int32_t op;       /* accumulates: the dt_op_t of the (predefined) MPI_Op */
+    int32_t tag;      /* data or reply tag of this operation */
+    uint64_t disp;    /* target byte offset from the window base (dynamic: address) */
+    uint64_t bytes;   /* packed bytes of the target data */
+    uint64_t nblocks; /* RMA_F_LAYOUT: entries of the list */
+    uint64_t aux;
+} rma_hdr_t;
+
+/* One contiguous piece of target memory, relative to the target address. */
+typedef struct {
+    int64_t off;
+    uint64_t len;
+} rma_block_t;
+
+/* Tags on the window's context. Replies to an origin use tags the origin
+ * chose from the upper half, data sent to a target tags from the lower
+ * half, so that a reply and a put going the same way never match each other. */
+enum {
+    RMA_TAG_AM = 1,
+    RMA_TAG_DATA_FIRST = 16,
+    RMA_TAG_REPLY_FIRST = 0x20000000,
+    RMA_TAG_SPAN = 0x1fffffe0,
+};
+
+/* ---------------------------------------------------------------- layouts */
+/* A target region: blocks relative to some address, sorted as the datatype
+ * visits them; lo/hi bound every byte touched. */
+typedef struct {
+    size_t n;
+    rma_block_t *b; /* &one or an owned array */
+    rma_block_t one;
+    int64_t lo, hi;
+    size_t bytes;
+} rma_layout_t;
+
+/* The layout of (count, t) relative to the buffer address. */
+canal_status_t rma_layout_from_dt(rma_layout_t *l, dt_type_t *t, size_t count);
+/* A layout over blocks received in a message (not copied; n may be 0 for
+ * the contiguous case [0, bytes)). */
+void rma_layout_from_wire(rma_layout_t *l, const rma_block_t *b, size_t n, size_t bytes);
+void rma_layout_fini(rma_layout_t *l);
+/* A device datatype that covers the layout at `base` (buf/count/type for
+ * adi_isend/adi_irecv); *t_out has one reference the caller drops. */
+canal_status_t rma_layout_dt(const rma_layout_t *l, char *base, void **buf_out, size_t *count_out,
+                             dt_type_t **t_out);
+
+/* Applying to memory (both the agent and the direct paths). `base` is the
+ * address the layout is relative to. */
+void rma_apply_unpack(char *base, const rma_layout_t *l, const void *data);
+void rma_apply_pack(const char *base, const rma_layout_t *l, void *out);
+/* target op= data for the packed elements of basic type `basic`. */
+canal_status_t rma_apply_acc(char *base, const rma_layout_t *l, const void *data, dt_op_t op,
+                             dt_builtin_t basic);
+
+/* ---------------------------------------------------------------- windows */
+/* A shared lock word per rank in a direct window's segment, and its
+ * accumulate lock. */
+typedef struct {
+    volatile int rw;  /* readers, or RMA_RW_EXCL */
+    volatile int acc; /* spin lock of accumulates */
+    char pad[56];
+} rma_shm_slot_t;
+
+enum { RMA_RW_EXCL = 0x40000000 };
+
+/* Origin-side lock state toward a target. */
+enum { RMA_LK_NONE = 0, RMA_LK_REQUESTED, RMA_LK_GRANTED, RMA_LK_NOCHECK };
+
+typedef struct rma_lockreq {
+    struct rma_lockreq *next;
+    int origin;
+    int type;
+} rma_lockreq_t;
+
+/* An operation of the next fence epoch that arrived before this process
+ * finished the current fence: applied when it does. */
+typedef struct rma_deferred {
+    struct rma_deferred *next;
+    int src;
+    size_t len;
+    char msg[];
+} rma_deferred_t;
+
+typedef struct rma_region {
+    struct rma_region *next;
+    uintptr_t base;
+    size_t size;
+} rma_region_t;
+
+/* What this process knows about one peer of the window, as origin toward
+ * that target and as target of that origin. Counters written by the agent
+ * are read by waiting loops: volatile. */
+typedef struct {
+    /* as origin */
+    uint8_t lock; /* RMA_LK_* */
+    uint8_t lock_type;
+    uint8_t in_access;   /* member of the MPI_Win_start group */
+    uint8_t post_ok;     /* its POST of this access epoch was consumed */
+    volatile int grants; /* LOCK_GRANT received, not yet consumed */
+    /* Remote completion: puts/accumulates sent, the count the last FLUSH
+     * or UNLOCK covered, those sent, and the acknowledgements received
+     * (they come back in order, so ack k answers the k-th request). */
+    unsigned issued, covered, sent;
+    volatile unsigned acks;
+    volatile int posts;         /* POST received, not yet consumed */
+    volatile int pending_local; /* operations not locally complete */
+    uint32_t fence_ops;         /* AM operations toward it in this fence epoch */
+    /* as target */
+    int pending_data;   /* large-put data still to arrive */
+    int deferred_flush; /* FLUSH waiting for pending_data == 0 */
+    int deferred_unlock;
+    int deferred_complete;
+    volatile int completes; /* COMPLETE received, not yet consumed */
+    int in_exposure;        /* member of the MPI_Win_post group */
+    int bad_ops;            /* its operations that failed here, not yet reported */
+} rma_peer_t;
+
+typedef struct rma_win {
+    MPI_Win handle;
+    int flavor;       /* MPI_WIN_FLAVOR_* */
+    mpi_comm_t *comm; /* private communicator (own context pair) */
+    int ctx;          /* comm->context: all RMA traffic of the window */
+    int rank, size;
+    int *job; /* window rank -> job rank */
+    void *base;
+    MPI_Aint bytes; /* this process's window size */
+    MPI_Aint disp_unit;
+    int attr_disp_unit;      /* MPI_WIN_DISP_UNIT points here */
+    MPI_Aint *sizes, *units; /* of every rank (not for dynamic windows) */
+    char name[MPI_MAX_OBJECT_NAME];
+    MPI_Errhandler errhandler;
+    mpi_attr_t *attrs;
+    MPI_Info hints; /* what MPI_Win_get_info returns */
+    int noncontig;
+    int progress_thread; /* holds a reference on the progress thread */
+
+    /* memory */
+    int direct;            /* every peer's memory is mapped here: loads and stores */
+    char **peer_base;      /* direct: base of every rank in this process */
+    rma_shm_slot_t *slots; /* direct: one per rank */
+    void *seg;
+    size_t seg_len;
+    void *owned_mem;       /* MPI_Win_allocate without a segment */
+    rma_region_t *regions; /* dynamic windows */
+
+    /* the agent */
+    adi_request_t *agent;
+    char *abuf;
+    size_t abuf_cap;
+    int agent_busy, agent_ready;
+
+    /* origin epochs */
+    int fence_open;       /* a fence started an epoch (not NOSUCCEED) */
+    int fence_used;       /* operations since that fence */
+    unsigned fence_epoch; /* fences completed */
+    int access;           /* an MPI_Win_start epoch is open */
+    int access_nocheck;
+    int nlocks;   /* targets locked with MPI_Win_lock */
+    int lock_all; /* 0, 1, or 2 with MPI_MODE_NOCHECK */
+    int exposure; /* an MPI_Win_post epoch is open */
+    int exposure_nocheck;
+    uint32_t next_tag;
+    volatile int pending_local;
+    int late_err; /* an MPI error class found at completion, raised at the next sync */
+    char late_msg[200];
+    int remote_bad; /* failed operations reported by targets */
+
+    /* target */
+    int lock_excl;   /* origin holding the exclusive lock, or -1 */
+    int lock_shared; /* holders of shared locks */
+    rma_lockreq_t *lq_head, *lq_tail;
+    volatile uint64_t fence_done[2];
+    rma_deferred_t *def_head, *def_tail;
+    int in_fence; /* completing a fence: lock requests wait */
+    int bad_here; /* failed operations of fence/PSCW epochs, raised at the target */
+
+    rma_peer_t *peer;
+} rma_win_t;
+
+/* ---------------------------------------------------------------- shared functions */
+/* rma.c */
+/* A CANAL_ variable if common/cvar.c has its row, else def. */
+long long rma_cvar_int(const char *name, long long def);
+int rma_cvar_bool(const char *name, int def);
+rma_win_t *rma_win_get(MPI_Win h);
+/* Look up and raise MPI_ERR_WIN on failure (on MPI_COMM_WORLD's handler). */
+int rma_win_check(MPI_Win h, const char *fn, rma_win_t **out);
+int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Address of `disp` at rank `target` in a direct window, after checking the
+ * region [lo, hi) of bytes relative to it; NULL when outside. For rank ==
+ * me of any window too (dynamic: the attached regions). */
+char *rma_local_addr(rma_win_t *w, int target, MPI_Aint disp, int64_t lo, int64_t hi);
+int rma_dynamic_contains(rma_win_t *w, uintptr_t lo, uintptr_t hi);
+/* Acquire/release the accumulate lock of `target` in a direct window (or
+ * the device lock for this process's own memory). */
+void rma_acc_lock(rma_win_t *w, int target);
+void rma_acc_unlock(rma_win_t *w, int target);
+
+/* rma_target.c */
+canal_status_t rma_agent_start(rma_win_t *w);
+void rma_agent_stop(rma_win_t *w);
+/* Apply the operations deferred until this fence completed (device lock held). */
+void rma_agent_replay(rma_win_t *w);
+/* Grant what the lock queue holds now that nothing stands in the way. */
+void rma_lock_drain(rma_win_t *w);
+/* Send a header-only control message to `peer`'s agent. */
+canal_status_t rma_send_ctrl(rma_win_t *w, int peer, int kind, uint64_t aux);
+/* Send len bytes of an owned malloc'ed buffer; it is freed when sent. */
+canal_status_t rma_send_owned(rma_win_t *w, int peer, void *buf, size_t len, int tag);
+
+/* rma_sync.c */
+/* Raise a problem that was found at completion (late_err, remote_bad). */
+int rma_raise_late(rma_win_t *w, const char *fn);
+/* Before an operation to target: wait for its lock grant or PSCW post. */
+void rma_wait_access(rma_win_t *w, int target);
+int rma_win_busy(rma_win_t *w); /* an epoch is open (MPI_Win_free refuses) */
+
+/* Predefined operation of an MPI_Op handle, or DT_OP_N. */
+dt_op_t rma_builtin_op(MPI_Op op);
+
+#endif

@@ -1,0 +1,745 @@
+/*
+ * One-sided operations, the origin side (MPI 4.0 sections 12.3 and 12.7):
+ * MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op,
+ * MPI_Compare_and_swap, the request-based MPI_Rput/Rget/Raccumulate/
+ * Rget_accumulate and the _c variants. One function checks the arguments
+ * and the epoch, computes the target layout and sends the operation either
+ * straight into mapped memory (direct windows, and the caller's own memory)
+ * or as an active message to the target's agent (rma_target.c). See the
+ * design at the top of mpi/rma.c.
+ */
+#include "rma_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+dt_op_t rma_builtin_op(MPI_Op op)
+{
+    int idx;
+    if (mpi_handle_kind(op) != MPI_HKIND_BUILTIN || mpi_handle_objtype(op) != MPI_OBJ_OP)
+        return DT_OP_N;
+    idx = mpi_handle_index(op); /* MPICH's MPI_MAX is index 1, in dt_op_t's order */
+    if (idx < 1 || idx > DT_OP_N)
+        return DT_OP_N;
+    return (dt_op_t)(idx - 1);
+}
+
+typedef struct {
+    int kind; /* RMA_AM_PUT .. RMA_AM_CAS */
+    const void *obuf;
+    MPI_Count ocount;
+    MPI_Datatype odt;
+    void *rbuf;
+    MPI_Count rcount;
+    MPI_Datatype rdt;
+    const void *cbuf;
+    int target;
+    MPI_Aint disp;
+    MPI_Count tcount;
+    MPI_Datatype tdt;
+    MPI_Op op;
+    int want_req;
+    MPI_Request *req;
+} rma_args_t;
+
+/* An operation sent as an active message, until it is locally complete. */
+typedef struct {
+    rma_win_t *w;
+    int target;
+    int hold;            /* device requests still running + the issuer */
+    int err;             /* MPI error class found at completion */
+    size_t expect;       /* reply bytes */
+    adi_request_t *ureq; /* the request of MPI_R*, or NULL */
+} rma_op_t;
+
+static void op_release(rma_op_t *op)
+{
+    rma_win_t *w = op->w;
+    if (--op->hold > 0)
+        return;
+    w->pending_local--;
+    w->peer[op->target].pending_local--;
+    if (op->err != MPI_SUCCESS && op->ureq == NULL && w->late_err == MPI_SUCCESS) {
+        w->late_err = op->err;
+        snprintf(w->late_msg, sizeof w->late_msg,
+                 "an earlier operation toward rank %d was refused by the target (its memory "
+                 "range is not in the window)",
+                 op->target);
+    }
+    if (op->ureq != NULL) {
+        op->ureq->status.error = op->err;
+        adi_request_complete(op->ureq);
+    }
+    free(op);
+}
+
+static void piece_check(rma_op_t *op, adi_request_t *r)
+{
+    if (r->kind != ADI_REQ_RECV)
+        return;
+    if (r->status.error != 0 || r->status.bytes != op->expect)
+        op->err = r->status.bytes == 0 && op->expect > 0 ? MPI_ERR_RMA_RANGE : MPI_ERR_TRUNCATE;
+}
+
+static void piece_done(adi_request_t *r, void *arg)
+{
+    piece_check(arg, r);
+    op_release(arg);
+}
+
+/* Called with the device lock held. */
+static void op_track(rma_op_t *op, adi_request_t *r)
+{
+    if (r->done) {
+        piece_check(op, r);
+        adi_request_free(r);
+        return;
+    }
+    op->hold++;
+    r->on_complete = piece_done;
+    r->on_complete_arg = op;
+    r->user_freed = 1;
+}
+
+/* The packed bytes of (buf, count, t): the buffer itself when contiguous,
+ * else a malloc'ed copy returned in *tmp too. */
+static const char *packed_origin(const void *buf, size_t count, dt_type_t *t, size_t bytes,
+                                 char **tmp)
+{
+    size_t done;
+    *tmp = NULL;
+    if (dt_is_contig_count(t, count))
+        return (const char *)buf + dt_true_lb(t);
+    *tmp = malloc(bytes ? bytes : 1);
+    if (*tmp == NULL)
+        return NULL;
+    dt_pack(buf, count, t, *tmp, bytes, &done);
+    return *tmp;
+}
+
+static int check_dt(rma_win_t *w, MPI_Datatype h, const char *what, const char *fn, dt_type_t **out)
+{
+    dt_type_t *t = mpi_dt_get(h);
+    if (t == NULL)
+        return rma_err(w, MPI_ERR_TYPE, fn, "%s=%#x is not a valid datatype%s", what, (unsigned)h,
+                       h == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
+    if (!dt_is_committed(t))
+        return rma_err(w, MPI_ERR_TYPE, fn, "%s=%#x is not committed", what, (unsigned)h);
+    *out = t;
+    return MPI_SUCCESS;
+}
+
+/* May the caller access target t now? Marks fence epochs as used. */
+static int epoch_allows(rma_win_t *w, int t, int passive_only, int *fence_out)
+{
+    *fence_out = 0;
+    if (w->peer[t].lock != RMA_LK_NONE)
+        return 1;
+    if (passive_only)
+        return 0;
+    if (w->access && w->peer[t].in_access)
+        return 1;
+    if (w->fence_open) {
+        w->fence_used = 1;
+        *fence_out = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- direct */
+static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *odt,
+                     dt_type_t *rdt, dt_type_t *tdt, const rma_layout_t *l, dt_op_t op)
+{
+    int t = a->target;
+    char *tp = rma_local_addr(w, t, a->disp, l->lo, l->hi);
+    char *tmp = NULL, *old = NULL;
+    const char *data = NULL;
+    canal_status_t st = CANAL_OK;
+    size_t bytes = l->bytes, done;
+
+    (void)tdt;
+    if (tp == NULL && bytes > 0)
+        return rma_err(w, MPI_ERR_RMA_RANGE, fn,
+                       "target_disp=%#llx with %zu bytes is not in memory attached to the window "
+                       "at rank %d",
+                       (unsigned long long)a->disp, bytes, t);
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    switch (a->kind) {
+    case RMA_AM_PUT:
+        if ((data = packed_origin(a->obuf, (size_t)a->ocount, odt, bytes, &tmp)) == NULL)
+            goto nomem;
+        rma_apply_unpack(tp, l, data);
+        break;
+    case RMA_AM_GET:
+        if (dt_is_contig_count(odt, (size_t)a->ocount)) {
+            rma_apply_pack(tp, l, (char *)a->obuf + dt_true_lb(odt));
+        } else {
+            if ((tmp = malloc(bytes)) == NULL)
+                goto nomem;
+            rma_apply_pack(tp, l, tmp);
+            dt_unpack(tmp, bytes, (void *)a->obuf, (size_t)a->ocount, odt, &done);
+        }
+        break;
+    case RMA_AM_ACC:
+        if ((data = packed_origin(a->obuf, (size_t)a->ocount, odt, bytes, &tmp)) == NULL)
+            goto nomem;
+        rma_acc_lock(w, t);
+        st = rma_apply_acc(tp, l, data, op, dt_basic_type(tdt));
+        rma_acc_unlock(w, t);
+        break;
+    case RMA_AM_GACC:
+    case RMA_AM_CAS:
+        if (op != DT_OP_NO_OP &&
+            (data = packed_origin(a->obuf, a->kind == RMA_AM_CAS ? 1 : (size_t)a->ocount, odt,
+                                  bytes, &tmp)) == NULL)
+            goto nomem;
+        if ((old = malloc(bytes)) == NULL)
+            goto nomem;
+        rma_acc_lock(w, t);
+        rma_apply_pack(tp, l, old);
+        if (a->kind == RMA_AM_CAS) {
+            if (memcmp(old, a->cbuf, bytes) == 0)
+                rma_apply_unpack(tp, l, data);
+        } else {
+            st = rma_apply_acc(tp, l, data, op, dt_basic_type(tdt));
+        }
+        rma_acc_unlock(w, t);
+        dt_unpack(old, bytes, a->rbuf, (size_t)a->rcount, rdt, &done);
+        break;
+    }
+    free(tmp);
+    free(old);
+    if (st < 0)
+        return rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
+    return MPI_SUCCESS;
+nomem:
+    free(tmp);
+    free(old);
+    return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory for a %zu-byte operation", bytes);
+}
+
+/* ---------------------------------------------------------------- active messages */
+static size_t inline_max(void)
+{
+    static long long v = -1;
+    if (v < 0) {
+        long long eager = rma_cvar_int("EAGER_LIMIT", 16384);
+        v = rma_cvar_int("RMA_INLINE_MAX", eager > 1024 ? eager - 1024 : eager);
+        if (v < 0)
+            v = 0;
+    }
+    return (size_t)v;
+}
+
+static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *odt, dt_type_t *rdt,
+                 dt_type_t *tdt, const rma_layout_t *l, dt_op_t op, int fence, adi_request_t *ureq)
+{
+    int t = a->target;
+    rma_op_t *o = calloc(1, sizeof *o);
+    rma_hdr_t h;
+    size_t nlist = l->n > 1 ? l->n : 0, inl = 0, len;
+    uint32_t tagn = __atomic_fetch_add(&w->next_tag, 1, __ATOMIC_RELAXED) % RMA_TAG_SPAN;
+    char *msg;
+    adi_request_t *r = NULL;
+    canal_status_t st = CANAL_OK;
+
+    memset(&h, 0, sizeof h);
+    h.kind = (uint8_t)a->kind;
+    h.tag =
+        a->kind == RMA_AM_PUT ? RMA_TAG_DATA_FIRST + (int)tagn : RMA_TAG_REPLY_FIRST + (int)tagn;
+    h.disp = (uint64_t)(w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? a->disp : a->disp * w->units[t]);
+    h.bytes = l->bytes;
+    h.op = (int32_t)op;
+    h.basic = a->kind == RMA_AM_PUT || a->kind == RMA_AM_GET ? 0 : (int32_t)dt_basic_type(tdt);
+    if (l->n == 1) {
+        h.disp += (uint64_t)l->b[0].off;
+    } else if (nlist > 0) {
+        h.flags |= RMA_F_LAYOUT;
+        h.nblocks = nlist;
+    }
+    if (fence) {
+        h.flags |= RMA_F_FENCE;
+        h.epoch = (uint8_t)(w->fence_epoch & 1);
+    } else if (w->peer[t].lock == RMA_LK_NONE) {
+        h.flags |= RMA_F_ACTIVE;
+    }
+    switch (a->kind) {
+    case RMA_AM_PUT:
+        inl = l->bytes <= inline_max() ? l->bytes : 0;
+        if (inl > 0 || l->bytes == 0)
+            h.flags |= RMA_F_INLINE;
+        break;
+    case RMA_AM_ACC:
+        inl = l->bytes;
+        h.flags |= RMA_F_INLINE;
+        break;
+    case RMA_AM_GACC:
+        if (op != DT_OP_NO_OP) {
+            inl = l->bytes;
+            h.flags |= RMA_F_INLINE;
+        }
+        break;
+    case RMA_AM_CAS:
+        inl = 2 * l->bytes;
+        h.flags |= RMA_F_INLINE;
+        break;
+    }
+    len = sizeof h + nlist * sizeof(rma_block_t) + inl;
+    msg = malloc(len);
+    if (o == NULL || msg == NULL) {
+        free(o);
+        free(msg);
+        if (ureq != NULL) {
+            ureq->status.error = MPI_ERR_NO_MEM;
+            adi_request_complete(ureq);
+        }
+        return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory for a %zu-byte operation", len);
+    }
+    memcpy(msg, &h, sizeof h);
+    for (size_t i = 0; i < nlist; i++)
+        memcpy(msg + sizeof h + i * sizeof(rma_block_t), &l->b[i], sizeof(rma_block_t));
+    if (inl > 0) {
+        char *d = msg + sizeof h + nlist * sizeof(rma_block_t);
+        size_t done, n = a->kind == RMA_AM_CAS ? 1 : (size_t)a->ocount;
+        dt_pack(a->obuf, n, odt, d, l->bytes, &done);
+        if (a->kind == RMA_AM_CAS)
+            memcpy(d + l->bytes, a->cbuf, l->bytes);
+    }
+
+    adi_lock();
+    o->w = w;
+    o->target = t;
+    o->hold = 1;
+    o->ureq = ureq;
+    w->pending_local++;
+    w->peer[t].pending_local++;
+    if (fence)
+        w->peer[t].fence_ops++;
+    if (a->kind == RMA_AM_PUT || a->kind == RMA_AM_ACC)
+        w->peer[t].issued++;
+    if (a->kind != RMA_AM_PUT && a->kind != RMA_AM_ACC) {
+        /* The reply's receive is posted before the request leaves. */
+        void *buf = a->kind == RMA_AM_GET ? (void *)a->obuf : a->rbuf;
+        size_t cnt = (size_t)(a->kind == RMA_AM_GET ? a->ocount : a->rcount);
+        o->expect = l->bytes;
+        st = adi_irecv(buf, cnt, a->kind == RMA_AM_GET ? odt : rdt, t, h.tag, w->ctx, &r);
+        if (st == CANAL_OK)
+            op_track(o, r);
+    }
+    if (st == CANAL_OK)
+        st = rma_send_owned(w, t, msg, len, RMA_TAG_AM);
+    else
+        free(msg);
+    if (st == CANAL_OK && a->kind == RMA_AM_PUT && !(h.flags & RMA_F_INLINE)) {
+        st = adi_isend(a->obuf, (size_t)a->ocount, odt, w->job[t], w->rank, h.tag, w->ctx,
+                       ADI_MODE_STANDARD, &r);
+        if (st == CANAL_OK)
+            op_track(o, r);
+    }
+    if (st < 0)
+        o->err = MPI_ERR_OTHER;
+    op_release(o);
+    adi_unlock();
+    if (st < 0)
+        return rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- the one entry */
+static int rma_issue(const char *fn, MPI_Win win, const rma_args_t *a)
+{
+    rma_win_t *w = NULL;
+    dt_type_t *odt = NULL, *rdt = NULL, *tdt = NULL;
+    int err, t = a->target, fence = 0;
+    int is_acc = a->kind == RMA_AM_ACC || a->kind == RMA_AM_GACC;
+    dt_op_t op = DT_OP_N;
+    size_t obytes = 0, tbytes = 0;
+    rma_layout_t l;
+    adi_request_t *ureq = NULL;
+    canal_status_t st;
+
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
+        return err;
+    if (a->want_req && a->req == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "request is NULL");
+    if (is_acc || a->kind == RMA_AM_CAS) {
+        op = a->kind == RMA_AM_CAS ? DT_OP_REPLACE : rma_builtin_op(a->op);
+        if (op == DT_OP_N)
+            return rma_err(w, MPI_ERR_OP, fn,
+                           "op=%#x is not a predefined operation (one-sided accumulates take "
+                           "only those, MPI_REPLACE and MPI_NO_OP included)",
+                           (unsigned)a->op);
+    }
+    if (a->ocount < 0 || a->tcount < 0 || a->rcount < 0)
+        return rma_err(w, MPI_ERR_COUNT, fn, "%s=%lld is negative",
+                       a->ocount < 0   ? "origin_count"
+                       : a->tcount < 0 ? "target_count"
+                                       : "result_count",
+                       (long long)(a->ocount < 0   ? a->ocount
+                                   : a->tcount < 0 ? a->tcount
+                                                   : a->rcount));
+    if ((err =
+             check_dt(w, a->tdt, a->kind == RMA_AM_CAS ? "datatype" : "target_datatype", fn, &tdt)))
+        return err;
+    if (__builtin_mul_overflow((size_t)a->tcount, dt_size(tdt), &tbytes) ||
+        tbytes > (size_t)INT64_MAX / 2)
+        return rma_err(w, MPI_ERR_COUNT, fn, "target_count=%lld of %zu-byte elements is too large",
+                       (long long)a->tcount, dt_size(tdt));
+    if (op != DT_OP_NO_OP || a->kind != RMA_AM_GACC) {
+        if ((err = check_dt(w, a->odt, "origin_datatype", fn, &odt)))
+            return err;
+        if (__builtin_mul_overflow((size_t)a->ocount, dt_size(odt), &obytes))
+            return rma_err(w, MPI_ERR_COUNT, fn, "origin_count=%lld is too large",
+                           (long long)a->ocount);
+        if (a->obuf == NULL && obytes > 0 && mpi_handle_kind(a->odt) == MPI_HKIND_BUILTIN)
+            return rma_err(w, MPI_ERR_BUFFER, fn, "origin_addr is NULL");
+        if (obytes != tbytes)
+            return rma_err(w, MPI_ERR_TYPE, fn,
+                           "the origin describes %zu bytes (origin_count=%lld) but the target "
+                           "%zu bytes (target_count=%lld): the datatypes do not match",
+                           obytes, (long long)a->ocount, tbytes, (long long)a->tcount);
+    }
+    if (a->kind == RMA_AM_GACC || a->kind == RMA_AM_CAS) {
+        if ((err = check_dt(w, a->rdt, "result_datatype", fn, &rdt)))
+            return err;
+        if ((size_t)a->rcount * dt_size(rdt) != tbytes)
+            return rma_err(w, MPI_ERR_TYPE, fn,
+                           "the result buffer holds %zu bytes but the target %zu bytes",
+                           (size_t)a->rcount * dt_size(rdt), tbytes);
+        if (a->rbuf == NULL && tbytes > 0)
+            return rma_err(w, MPI_ERR_BUFFER, fn, "result_addr is NULL");
+    }
+    if (a->kind == RMA_AM_CAS) {
+        if (dt_builtin_of(tdt) == DT_NBUILTIN || a->cbuf == NULL)
+            return rma_err(w, a->cbuf == NULL ? MPI_ERR_BUFFER : MPI_ERR_TYPE, fn,
+                           a->cbuf == NULL ? "compare_addr is NULL"
+                                           : "datatype=%#x is not a predefined datatype",
+                           (unsigned)a->tdt);
+    }
+    if ((is_acc || a->kind == RMA_AM_CAS) && tbytes > 0) {
+        dt_builtin_t b = dt_basic_type(tdt);
+        if (b == DT_NBUILTIN)
+            return rma_err(w, MPI_ERR_TYPE, fn,
+                           "target_datatype=%#x mixes basic types; accumulates need one",
+                           (unsigned)a->tdt);
+        if (odt != NULL && dt_basic_type(odt) != b)
+            return rma_err(w, MPI_ERR_TYPE, fn,
+                           "origin_datatype (%s) and target_datatype (%s) have different basic "
+                           "types",
+                           dt_basic_type(odt) == DT_NBUILTIN ? "mixed"
+                                                             : dt_builtin_name(dt_basic_type(odt)),
+                           dt_builtin_name(b));
+        if (op != DT_OP_REPLACE && op != DT_OP_NO_OP && dt_op_check(op, tdt) < 0)
+            return rma_err(w, MPI_ERR_OP, fn, "%s", common_err_detail());
+    }
+    if (t != MPI_PROC_NULL && (t < 0 || t >= w->size))
+        return rma_err(w, MPI_ERR_RANK, fn, "target_rank=%d is not in [0, %d) or MPI_PROC_NULL", t,
+                       w->size);
+    if (a->disp < 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return rma_err(w, MPI_ERR_DISP, fn, "target_disp=%lld is negative", (long long)a->disp);
+    if (t == MPI_PROC_NULL) {
+        if (a->want_req) {
+            adi_request_t *r = mpi_request_null_proc(ADI_REQ_OTHER);
+            if (r == NULL)
+                return rma_err(w, MPI_ERR_NO_MEM, fn, "out of requests");
+            *a->req = mpi_request_handle(r);
+        }
+        return MPI_SUCCESS;
+    }
+    if (!epoch_allows(w, t, a->want_req, &fence))
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn,
+                       a->want_req ? "request-based operations need a passive-target epoch "
+                                     "(MPI_Win_lock or MPI_Win_lock_all) toward target_rank=%d"
+                                   : "no epoch gives access to target_rank=%d (call "
+                                     "MPI_Win_fence, MPI_Win_start or MPI_Win_lock first)",
+                       t);
+    if ((st = rma_layout_from_dt(&l, tdt, (size_t)a->tcount)) < 0)
+        return rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC && l.bytes > 0) {
+        int64_t off = 0, lo = 0, hi = 0;
+        if (__builtin_mul_overflow((int64_t)a->disp, (int64_t)w->units[t], &off) ||
+            __builtin_add_overflow(off, l.lo, &lo) || __builtin_add_overflow(off, l.hi, &hi) ||
+            lo < 0 || hi > (int64_t)w->sizes[t]) {
+            rma_layout_fini(&l);
+            return rma_err(w, MPI_ERR_RMA_RANGE, fn,
+                           "target_disp=%lld (disp_unit %lld) with target_count=%lld touches "
+                           "bytes [%lld, %lld) but the window of rank %d has %lld bytes",
+                           (long long)a->disp, (long long)w->units[t], (long long)a->tcount,
+                           (long long)lo, (long long)hi, t, (long long)w->sizes[t]);
+        }
+    }
+    if (a->want_req) {
+        ureq = adi_request_alloc(ADI_REQ_OTHER);
+        if (ureq == NULL) {
+            rma_layout_fini(&l);
+            return rma_err(w, MPI_ERR_NO_MEM, fn, "out of requests");
+        }
+        ureq->status.source = MPI_ANY_SOURCE;
+        ureq->status.tag = MPI_ANY_TAG;
+        ureq->status.bytes = l.bytes;
+    }
+    rma_wait_access(w, t);
+    if (!w->direct && t == w->rank)
+        adi_progress(); /* a caller spinning on its own memory must still serve the others */
+    if (w->direct || t == w->rank) {
+        err = direct_op(w, a, fn, odt, rdt, tdt, &l, op);
+        if (ureq != NULL) {
+            if (err != MPI_SUCCESS)
+                PMPI_Error_class(err, &ureq->status.error);
+            adi_request_complete(ureq);
+        }
+    } else {
+        /* On failure the request stays with the operation's pieces, which
+         * complete it if they ever finish. */
+        err = am_op(w, a, fn, odt, rdt, tdt, &l, op, fence, ureq);
+    }
+    rma_layout_fini(&l);
+    if (ureq != NULL)
+        *a->req = mpi_request_handle(ureq);
+    return err;
+}
+
+/* ---------------------------------------------------------------- MPI functions */
+static int put_get(const char *fn, int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt,
+                   int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Win win,
+                   MPI_Request *req, int want_req)
+{
+    rma_args_t a = {.kind = kind,
+                    .obuf = obuf,
+                    .ocount = ocount,
+                    .odt = odt,
+                    .target = target,
+                    .disp = disp,
+                    .tcount = tcount,
+                    .tdt = tdt,
+                    .op = MPI_OP_NULL,
+                    .want_req = want_req,
+                    .req = req};
+    return rma_issue(fn, win, &a);
+}
+
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win)
+{
+    return put_get("MPI_Put", RMA_AM_PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, NULL, 0);
+}
+#pragma weak MPI_Put = PMPI_Put
+
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win)
+{
+    return put_get("MPI_Put_c", RMA_AM_PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, NULL, 0);
+}
+#pragma weak MPI_Put_c = PMPI_Put_c
+
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    return put_get("MPI_Get", RMA_AM_GET, origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, NULL, 0);
+}
+#pragma weak MPI_Get = PMPI_Get
+
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win)
+{
+    return put_get("MPI_Get_c", RMA_AM_GET, origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, NULL, 0);
+}
+#pragma weak MPI_Get_c = PMPI_Get_c
+
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request *request)
+{
+    return put_get("MPI_Rput", RMA_AM_PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, request, 1);
+}
+#pragma weak MPI_Rput = PMPI_Rput
+
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    return put_get("MPI_Rput_c", RMA_AM_PUT, origin_addr, origin_count, origin_datatype,
+                   target_rank, target_disp, target_count, target_datatype, win, request, 1);
+}
+#pragma weak MPI_Rput_c = PMPI_Rput_c
+
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    return put_get("MPI_Rget", RMA_AM_GET, origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, request, 1);
+}
+#pragma weak MPI_Rget = PMPI_Rget
+
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    return put_get("MPI_Rget_c", RMA_AM_GET, origin_addr, origin_count, origin_datatype,
+                   target_rank, target_disp, target_count, target_datatype, win, request, 1);
+}
+#pragma weak MPI_Rget_c = PMPI_Rget_c
+
+static int acc(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int target,
+               MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win,
+               MPI_Request *req, int want_req)
+{
+    rma_args_t a = {.kind = RMA_AM_ACC,
+                    .obuf = obuf,
+                    .ocount = ocount,
+                    .odt = odt,
+                    .target = target,
+                    .disp = disp,
+                    .tcount = tcount,
+                    .tdt = tdt,
+                    .op = op,
+                    .want_req = want_req,
+                    .req = req};
+    return rma_issue(fn, win, &a);
+}
+
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    return acc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, target_rank,
+               target_disp, target_count, target_datatype, op, win, NULL, 0);
+}
+#pragma weak MPI_Accumulate = PMPI_Accumulate
+
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    return acc("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype, target_rank,
+               target_disp, target_count, target_datatype, op, win, NULL, 0);
+}
+#pragma weak MPI_Accumulate_c = PMPI_Accumulate_c
+
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    return acc("MPI_Raccumulate", origin_addr, origin_count, origin_datatype, target_rank,
+               target_disp, target_count, target_datatype, op, win, request, 1);
+}
+#pragma weak MPI_Raccumulate = PMPI_Raccumulate
+
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+                       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                       MPI_Request *request)
+{
+    return acc("MPI_Raccumulate_c", origin_addr, origin_count, origin_datatype, target_rank,
+               target_disp, target_count, target_datatype, op, win, request, 1);
+}
+#pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
+
+static int gacc(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype odt, void *rbuf,
+                MPI_Count rcount, MPI_Datatype rdt, int target, MPI_Aint disp, MPI_Count tcount,
+                MPI_Datatype tdt, MPI_Op op, MPI_Win win, MPI_Request *req, int want_req)
+{
+    rma_args_t a = {.kind = RMA_AM_GACC,
+                    .obuf = obuf,
+                    .ocount = ocount,
+                    .odt = odt,
+                    .rbuf = rbuf,
+                    .rcount = rcount,
+                    .rdt = rdt,
+                    .target = target,
+                    .disp = disp,
+                    .tcount = tcount,
+                    .tdt = tdt,
+                    .op = op,
+                    .want_req = want_req,
+                    .req = req};
+    if (op == MPI_NO_OP)
+        a.ocount = 0; /* the origin arguments are ignored */
+    return rma_issue(fn, win, &a);
+}
+
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    return gacc("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+                result_count, result_datatype, target_rank, target_disp, target_count,
+                target_datatype, op, win, NULL, 0);
+}
+#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
+
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                          MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                          MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win)
+{
+    return gacc("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
+                result_count, result_datatype, target_rank, target_disp, target_count,
+                target_datatype, op, win, NULL, 0);
+}
+#pragma weak MPI_Get_accumulate_c = PMPI_Get_accumulate_c
+
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    return gacc("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+                result_count, result_datatype, target_rank, target_disp, target_count,
+                target_datatype, op, win, request, 1);
+}
+#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
+
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                           MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request)
+{
+    return gacc("MPI_Rget_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
+                result_count, result_datatype, target_rank, target_disp, target_count,
+                target_datatype, op, win, request, 1);
+}
+#pragma weak MPI_Rget_accumulate_c = PMPI_Rget_accumulate_c
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    return gacc("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
+                target_disp, 1, datatype, op, win, NULL, 0);
+}
+#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    rma_args_t a = {.kind = RMA_AM_CAS,
+                    .obuf = origin_addr,
+                    .ocount = 1,
+                    .odt = datatype,
+                    .rbuf = result_addr,
+                    .rcount = 1,
+                    .rdt = datatype,
+                    .cbuf = compare_addr,
+                    .target = target_rank,
+                    .disp = target_disp,
+                    .tcount = 1,
+                    .tdt = datatype,
+                    .op = MPI_REPLACE};
+    return rma_issue("MPI_Compare_and_swap", win, &a);
+}
+#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap

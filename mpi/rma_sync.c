@@ -1,0 +1,708 @@
+/*
+ * One-sided synchronization (MPI 4.0 section 12.5): MPI_Win_fence, general
+ * active target (MPI_Win_post/start/complete/wait/test), passive target
+ * (MPI_Win_lock/unlock, lock_all/unlock_all, flush, flush_all, flush_local,
+ * flush_local_all) and MPI_Win_sync, with the epoch bookkeeping that turns
+ * misuse into MPI_ERR_RMA_SYNC. Direct windows lock with reader/writer
+ * words in their segment; the others exchange LOCK/UNLOCK/FLUSH/POST/
+ * COMPLETE messages with the targets' agents (rma_target.c). See the design
+ * at the top of mpi/rma.c.
+ */
+#include "rma_impl.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- waiting */
+static int pred_le0(void *arg)
+{
+    return __atomic_load_n((volatile int *)arg, __ATOMIC_ACQUIRE) <= 0;
+}
+
+static void wait_zero(volatile int *p)
+{
+    if (!pred_le0((void *)p))
+        adi_wait_until(pred_le0, (void *)p);
+}
+
+typedef struct {
+    volatile uint64_t *p;
+    uint64_t v;
+} geq64_t;
+
+static int pred_geq64(void *arg)
+{
+    geq64_t *g = arg;
+    return __atomic_load_n(g->p, __ATOMIC_ACQUIRE) >= g->v;
+}
+
+/* The grant (or post) of target t has arrived, or another thread of this
+ * process has already taken it. */
+typedef struct {
+    rma_win_t *w;
+    int t;
+} access_t;
+
+static int access_ready(void *arg)
+{
+    access_t *a = arg;
+    rma_peer_t *p = &a->w->peer[a->t];
+    if (p->lock == RMA_LK_REQUESTED)
+        return __atomic_load_n(&p->grants, __ATOMIC_ACQUIRE) > 0;
+    if (p->lock == RMA_LK_NONE && a->w->access && p->in_access && !p->post_ok &&
+        !a->w->access_nocheck)
+        return __atomic_load_n(&p->posts, __ATOMIC_ACQUIRE) > 0;
+    return 1;
+}
+
+void rma_wait_access(rma_win_t *w, int t)
+{
+    rma_peer_t *p = &w->peer[t];
+    access_t a = {w, t};
+
+    for (;;) {
+        if (!access_ready(&a))
+            adi_wait_until(access_ready, &a);
+        adi_lock();
+        if (p->lock == RMA_LK_REQUESTED) {
+            if (p->grants > 0) {
+                p->grants--;
+                p->lock = RMA_LK_GRANTED;
+            }
+        } else if (p->lock == RMA_LK_NONE && w->access && p->in_access && !p->post_ok) {
+            if (w->access_nocheck) {
+                p->post_ok = 1;
+            } else if (p->posts > 0) {
+                p->posts--;
+                p->post_ok = 1;
+            }
+        }
+        adi_unlock();
+        if (access_ready(&a))
+            return;
+    }
+}
+
+int rma_win_busy(rma_win_t *w)
+{
+    return w->nlocks > 0 || w->lock_all || w->access || w->exposure ||
+           (w->fence_open && w->fence_used);
+}
+
+int rma_raise_late(rma_win_t *w, const char *fn)
+{
+    int cls, n, here;
+    char msg[sizeof w->late_msg];
+
+    adi_lock(); /* the agent and completion callbacks write these */
+    cls = w->late_err;
+    n = w->remote_bad;
+    here = w->bad_here;
+    memcpy(msg, w->late_msg, sizeof msg);
+    if (cls != MPI_SUCCESS) {
+        w->late_err = MPI_SUCCESS;
+        n = here = 0;
+    } else if (n > 0) {
+        w->remote_bad = 0;
+        here = 0;
+    } else {
+        w->bad_here = 0;
+    }
+    adi_unlock();
+    if (cls != MPI_SUCCESS)
+        return rma_err(w, cls, fn, "%s", msg);
+    if (n > 0)
+        return rma_err(w, MPI_ERR_RMA_RANGE, fn,
+                       "%d operation(s) of this epoch addressed memory outside the target's "
+                       "window and were refused by the target",
+                       n);
+    if (here > 0)
+        return rma_err(w, MPI_ERR_RMA_RANGE, fn,
+                       "%d operation(s) from other ranks addressed memory outside this "
+                       "process's window and were refused",
+                       here);
+    return MPI_SUCCESS;
+}
+
+static int check_assert(rma_win_t *w, int assert, int allowed, const char *fn)
+{
+    if (assert & ~allowed)
+        return rma_err(w, MPI_ERR_ASSERT, fn,
+                       "assert=%#x has bits that are not valid here (allowed: %#x)",
+                       (unsigned)assert, (unsigned)allowed);
+    return MPI_SUCCESS;
+}
+
+static int enter(const char *fn, MPI_Win win, rma_win_t **w)
+{
+    int err = mpi_enter(fn);
+    return err ? err : rma_win_check(win, fn, w);
+}
+
+/* ---------------------------------------------------------------- shm locks */
+enum { RW_WAIT = 0x20000000 };
+
+static void rw_acquire(rma_win_t *w, int t, int type)
+{
+    volatile int *p = &w->slots[t].rw;
+    for (int spins = 0;; spins++) {
+        int v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+        if (type == MPI_LOCK_EXCLUSIVE) {
+            if ((v & ~RW_WAIT) == 0) {
+                if (__atomic_compare_exchange_n(p, &v, RMA_RW_EXCL, 0, __ATOMIC_ACQUIRE,
+                                                __ATOMIC_RELAXED))
+                    return;
+                continue;
+            }
+            if (!(v & RW_WAIT))
+                __atomic_fetch_or(p, RW_WAIT, __ATOMIC_RELAXED);
+        } else if (!(v & (RMA_RW_EXCL | RW_WAIT))) {
+            if (__atomic_compare_exchange_n(p, &v, v + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+                return;
+            continue;
+        }
+        /* Keep the rest of MPI moving while we wait (PSCW messages, pt2pt). */
+        if (spins % 16 == 0)
+            adi_progress();
+        if (spins > 64)
+            sched_yield();
+    }
+}
+
+static void rw_release(rma_win_t *w, int t, int type)
+{
+    if (type == MPI_LOCK_EXCLUSIVE)
+        __atomic_fetch_and(&w->slots[t].rw, ~RMA_RW_EXCL, __ATOMIC_RELEASE);
+    else
+        __atomic_fetch_sub(&w->slots[t].rw, 1, __ATOMIC_RELEASE);
+}
+
+/* ---------------------------------------------------------------- completing a target */
+/* Phase one of flush/unlock toward t: sends FLUSH or UNLOCK when needed and
+ * returns the acknowledgement to wait for (0: none), for finish_wait. A
+ * flush with nothing new to cover waits for the one already in flight. */
+static unsigned finish_send(rma_win_t *w, int t, int release)
+{
+    rma_peer_t *p = &w->peer[t];
+    unsigned ticket = 0;
+    int kind = 0;
+
+    if (w->direct || p->lock == RMA_LK_NONE) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        if (release && w->direct && p->lock != RMA_LK_NONE)
+            rw_release(w, t, p->lock_type);
+    } else {
+        if (p->lock == RMA_LK_REQUESTED)
+            rma_wait_access(w, t);
+        adi_lock();
+        if (release && p->lock != RMA_LK_NOCHECK)
+            kind = RMA_AM_UNLOCK;
+        else if (p->issued != p->covered)
+            kind = RMA_AM_FLUSH;
+        if (kind != 0) {
+            p->covered = p->issued;
+            ticket = ++p->sent;
+            rma_send_ctrl(w, t, kind, 0);
+        } else if (p->sent != p->acks) {
+            ticket = p->sent;
+        }
+        adi_unlock();
+    }
+    if (release)
+        p->lock = RMA_LK_NONE;
+    return ticket;
+}
+
+typedef struct {
+    volatile unsigned *acks;
+    unsigned ticket;
+} ticket_t;
+
+static int ticket_done(void *arg)
+{
+    ticket_t *k = arg;
+    return (int)(__atomic_load_n(k->acks, __ATOMIC_ACQUIRE) - k->ticket) >= 0;
+}
+
+static void finish_wait(rma_win_t *w, int t, unsigned ticket)
+{
+    ticket_t k = {&w->peer[t].acks, ticket};
+    if (ticket != 0 && !ticket_done(&k))
+        adi_wait_until(ticket_done, &k);
+}
+
+/* Puts and accumulates toward every rank are complete (fence, complete). */
+static void all_covered(rma_win_t *w)
+{
+    for (int r = 0; r < w->size; r++)
+        w->peer[r].covered = w->peer[r].issued;
+}
+
+/* ---------------------------------------------------------------- fence */
+int PMPI_Win_fence(int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_fence";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = enter(fn, win, &w)))
+        return err;
+    if ((err = check_assert(
+             w, assert, MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED,
+             fn)))
+        return err;
+    if (w->nlocks > 0 || w->lock_all || w->access || w->exposure)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "MPI_Win_fence inside an epoch of %s",
+                       w->nlocks     ? "MPI_Win_lock"
+                       : w->lock_all ? "MPI_Win_lock_all"
+                       : w->access   ? "MPI_Win_start"
+                                     : "MPI_Win_post");
+    wait_zero(&w->pending_local);
+    if (w->direct) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        if (!((assert &MPI_MODE_NOPRECEDE) && (assert &MPI_MODE_NOSUCCEED)) &&
+            (err = PMPI_Barrier(w->comm->handle)) != MPI_SUCCESS)
+            return rma_err(w, MPI_ERR_OTHER, fn, "the fence's barrier failed");
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    } else if (!(assert &MPI_MODE_NOPRECEDE)) {
+        /* How many operations of this epoch target me: wait for them all. */
+        unsigned *cnt = malloc(sizeof *cnt * (size_t)w->size), expected = 0;
+        int par = (int)(w->fence_epoch & 1);
+        geq64_t g;
+        if (cnt == NULL)
+            return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
+        adi_lock();
+        w->in_fence = 1;
+        adi_unlock();
+        for (int r = 0; r < w->size; r++) {
+            cnt[r] = w->peer[r].fence_ops;
+            w->peer[r].fence_ops = 0;
+        }
+        err = PMPI_Reduce_scatter_block(cnt, &expected, 1, MPI_UNSIGNED, MPI_SUM, w->comm->handle);
+        free(cnt);
+        if (err != MPI_SUCCESS) {
+            adi_lock();
+            w->in_fence = 0;
+            rma_lock_drain(w);
+            adi_unlock();
+            return rma_err(w, MPI_ERR_OTHER, fn, "the fence's reduce_scatter failed");
+        }
+        g.p = &w->fence_done[par];
+        g.v = expected;
+        if (!pred_geq64(&g))
+            adi_wait_until(pred_geq64, &g);
+        adi_lock();
+        w->fence_done[par] -= expected;
+        w->fence_epoch++;
+        w->in_fence = 0;
+        rma_agent_replay(w); /* what arrived early from the next epoch */
+        rma_lock_drain(w);
+        adi_unlock();
+    } else {
+        if (!(assert &MPI_MODE_NOSUCCEED) && (err = PMPI_Barrier(w->comm->handle)) != MPI_SUCCESS)
+            return rma_err(w, MPI_ERR_OTHER, fn, "the fence's barrier failed");
+        adi_lock();
+        w->fence_epoch++;
+        rma_agent_replay(w);
+        adi_unlock();
+    }
+    all_covered(w);
+    w->fence_open = !(assert &MPI_MODE_NOSUCCEED);
+    w->fence_used = 0;
+    return rma_raise_late(w, fn);
+}
+#pragma weak MPI_Win_fence = PMPI_Win_fence
+
+/* ---------------------------------------------------------------- PSCW */
+/* Mark the window ranks of the members of group in the flag at offset
+ * `field` of each rma_peer_t (in_access or in_exposure). */
+static int mark_group(rma_win_t *w, MPI_Group group, const char *fn, int exposure)
+{
+    mpi_group_t *g = mpi_group_get(group), *wg = mpi_comm_local_group(w->comm);
+    if (g == NULL || wg == NULL)
+        return rma_err(w, MPI_ERR_GROUP, fn, "group=%#x is not a valid group", (unsigned)group);
+    for (int i = 0; i < g->size; i++) {
+        int r = mpi_group_rank_of(wg, mpi_group_member(g, i));
+        if (r == MPI_UNDEFINED) {
+            for (int k = 0; k < w->size; k++) {
+                if (exposure)
+                    w->peer[k].in_exposure = 0;
+                else
+                    w->peer[k].in_access = 0;
+            }
+            return rma_err(w, MPI_ERR_GROUP, fn,
+                           "member %d of group (rank %d of MPI_COMM_WORLD) is not in the window", i,
+                           mpi_group_member(g, i));
+        }
+        if (exposure)
+            w->peer[r].in_exposure = 1;
+        else
+            w->peer[r].in_access = 1;
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_post";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = enter(fn, win, &w)) ||
+        (err = check_assert(w, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, fn)))
+        return err;
+    if (w->exposure)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "an exposure epoch (MPI_Win_post) is already open");
+    if (w->fence_open && w->fence_used)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "a fence epoch with operations is still open");
+    if ((err = mark_group(w, group, fn, 1)))
+        return err;
+    w->fence_open = 0;
+    w->exposure = 1;
+    w->exposure_nocheck = (assert &MPI_MODE_NOCHECK) != 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (!w->exposure_nocheck)
+        for (int r = 0; r < w->size; r++)
+            if (w->peer[r].in_exposure)
+                rma_send_ctrl(w, r, RMA_AM_POST, 0);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_post = PMPI_Win_post
+
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_start";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = enter(fn, win, &w)) || (err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
+        return err;
+    if (w->access || w->nlocks > 0 || w->lock_all)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "an access epoch (%s) is already open",
+                       w->access ? "MPI_Win_start" : "a lock");
+    if (w->fence_open && w->fence_used)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "a fence epoch with operations is still open");
+    if ((err = mark_group(w, group, fn, 0)))
+        return err;
+    for (int r = 0; r < w->size; r++)
+        w->peer[r].post_ok = 0;
+    w->fence_open = 0;
+    w->access = 1;
+    w->access_nocheck = (assert &MPI_MODE_NOCHECK) != 0;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_start = PMPI_Win_start
+
+int PMPI_Win_complete(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_complete";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = enter(fn, win, &w)))
+        return err;
+    if (!w->access)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "no access epoch (MPI_Win_start) is open");
+    wait_zero(&w->pending_local);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (int r = 0; r < w->size; r++) {
+        rma_peer_t *p = &w->peer[r];
+        if (!p->in_access)
+            continue;
+        rma_wait_access(w, r); /* consume its POST */
+        rma_send_ctrl(w, r, RMA_AM_COMPLETE, 0);
+        p->in_access = 0;
+        p->post_ok = 0;
+        p->covered = p->issued;
+    }
+    w->access = 0;
+    return rma_raise_late(w, fn);
+}
+#pragma weak MPI_Win_complete = PMPI_Win_complete
+
+static int exposure_done(rma_win_t *w)
+{
+    for (int r = 0; r < w->size; r++)
+        if (w->peer[r].in_exposure && w->peer[r].completes < 1)
+            return 0;
+    return 1;
+}
+
+static int pred_exposure(void *arg)
+{
+    return exposure_done(arg);
+}
+
+static void exposure_close(rma_win_t *w)
+{
+    adi_lock();
+    for (int r = 0; r < w->size; r++) {
+        if (w->peer[r].in_exposure) {
+            w->peer[r].completes--;
+            w->peer[r].in_exposure = 0;
+        }
+    }
+    adi_unlock();
+    w->exposure = 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+int PMPI_Win_wait(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_wait";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = enter(fn, win, &w)))
+        return err;
+    if (!w->exposure)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post) is open");
+    if (!exposure_done(w))
+        adi_wait_until(pred_exposure, w);
+    exposure_close(w);
+    return rma_raise_late(w, fn);
+}
+#pragma weak MPI_Win_wait = PMPI_Win_wait
+
+int PMPI_Win_test(MPI_Win win, int *flag)
+{
+    static const char fn[] = "MPI_Win_test";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = enter(fn, win, &w)))
+        return err;
+    if (flag == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "flag is NULL");
+    if (!w->exposure)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post) is open");
+    adi_progress();
+    *flag = exposure_done(w);
+    if (!*flag)
+        return MPI_SUCCESS;
+    exposure_close(w);
+    return rma_raise_late(w, fn);
+}
+#pragma weak MPI_Win_test = PMPI_Win_test
+
+/* ---------------------------------------------------------------- passive target */
+static int check_rank(rma_win_t *w, int rank, const char *fn)
+{
+    if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
+        return rma_err(w, MPI_ERR_RANK, fn, "rank=%d is not in [0, %d) or MPI_PROC_NULL", rank,
+                       w->size);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_lock";
+    rma_win_t *w = NULL;
+    rma_peer_t *p;
+    int err;
+
+    if ((err = enter(fn, win, &w)))
+        return err;
+    if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
+        return rma_err(w, MPI_ERR_LOCKTYPE, fn,
+                       "lock_type=%d is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE", lock_type);
+    if ((err = check_rank(w, rank, fn)) || (err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
+        return err;
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    p = &w->peer[rank];
+    if (w->lock_all || w->access || (w->fence_open && w->fence_used) || p->lock != RMA_LK_NONE)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "%s",
+                       p->lock != RMA_LK_NONE ? "this process already holds a lock on that rank"
+                       : w->lock_all          ? "MPI_Win_lock inside MPI_Win_lock_all"
+                       : w->access            ? "MPI_Win_lock inside an MPI_Win_start epoch"
+                                              : "a fence epoch with operations is still open");
+    w->fence_open = 0;
+    p->lock_type = (uint8_t)lock_type;
+    if (w->direct) {
+        rw_acquire(w, rank, lock_type);
+        p->lock = RMA_LK_GRANTED;
+    } else if (assert & MPI_MODE_NOCHECK) {
+        p->lock = RMA_LK_NOCHECK;
+    } else {
+        rma_send_ctrl(w, rank, RMA_AM_LOCK, (uint64_t)lock_type);
+        p->lock = RMA_LK_REQUESTED;
+        if (rank == w->rank)
+            rma_wait_access(w, rank); /* the caller may touch its memory right away */
+    }
+    w->nlocks++;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_lock = PMPI_Win_lock
+
+int PMPI_Win_unlock(int rank, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_unlock";
+    rma_win_t *w = NULL;
+    rma_peer_t *p;
+    int err;
+
+    if ((err = enter(fn, win, &w)) || (err = check_rank(w, rank, fn)))
+        return err;
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    p = &w->peer[rank];
+    if (w->lock_all || p->lock == RMA_LK_NONE)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "%s",
+                       w->lock_all ? "use MPI_Win_unlock_all to end MPI_Win_lock_all"
+                                   : "rank is not locked by this process");
+    wait_zero(&p->pending_local);
+    finish_wait(w, rank, finish_send(w, rank, 1));
+    w->nlocks--;
+    return rma_raise_late(w, fn);
+}
+#pragma weak MPI_Win_unlock = PMPI_Win_unlock
+
+int PMPI_Win_lock_all(int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_lock_all";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = enter(fn, win, &w)) || (err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
+        return err;
+    if (w->lock_all || w->nlocks > 0 || w->access || (w->fence_open && w->fence_used))
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "%s",
+                       w->lock_all     ? "MPI_Win_lock_all is already active"
+                       : w->nlocks > 0 ? "this process holds locks from MPI_Win_lock"
+                       : w->access     ? "MPI_Win_lock_all inside an MPI_Win_start epoch"
+                                       : "a fence epoch with operations is still open");
+    w->fence_open = 0;
+    for (int r = 0; r < w->size; r++) {
+        rma_peer_t *p = &w->peer[r];
+        p->lock_type = MPI_LOCK_SHARED;
+        if (w->direct) {
+            rw_acquire(w, r, MPI_LOCK_SHARED);
+            p->lock = RMA_LK_GRANTED;
+        } else if (assert & MPI_MODE_NOCHECK) {
+            p->lock = RMA_LK_NOCHECK;
+        } else {
+            rma_send_ctrl(w, r, RMA_AM_LOCK, MPI_LOCK_SHARED);
+            p->lock = RMA_LK_REQUESTED;
+        }
+    }
+    if (!w->direct && !(assert &MPI_MODE_NOCHECK))
+        rma_wait_access(w, w->rank);
+    w->lock_all = 1;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
+
+int PMPI_Win_unlock_all(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_unlock_all";
+    rma_win_t *w = NULL;
+    unsigned *acks;
+    int err;
+
+    if ((err = enter(fn, win, &w)))
+        return err;
+    if (!w->lock_all)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "MPI_Win_lock_all is not active");
+    acks = calloc((size_t)w->size, sizeof *acks);
+    if (acks == NULL)
+        return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
+    wait_zero(&w->pending_local);
+    for (int r = 0; r < w->size; r++)
+        acks[r] = finish_send(w, r, 1);
+    for (int r = 0; r < w->size; r++)
+        finish_wait(w, r, acks[r]);
+    free(acks);
+    w->lock_all = 0;
+    return rma_raise_late(w, fn);
+}
+#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
+
+static int flush(const char *fn, int rank, MPI_Win win, int local)
+{
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = enter(fn, win, &w)) || (err = check_rank(w, rank, fn)))
+        return err;
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (w->peer[rank].lock == RMA_LK_NONE)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn,
+                       "no passive-target epoch (MPI_Win_lock/lock_all) toward rank=%d is open",
+                       rank);
+    adi_progress(); /* flushes in a polling loop must let the agent work */
+    wait_zero(&w->peer[rank].pending_local);
+    if (!local)
+        finish_wait(w, rank, finish_send(w, rank, 0));
+    return rma_raise_late(w, fn);
+}
+
+static int flush_all(const char *fn, MPI_Win win, int local)
+{
+    rma_win_t *w = NULL;
+    unsigned *acks;
+    int err;
+
+    if ((err = enter(fn, win, &w)))
+        return err;
+    if (!w->lock_all && w->nlocks == 0)
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn,
+                       "no passive-target epoch (MPI_Win_lock/lock_all) is open");
+    adi_progress();
+    wait_zero(&w->pending_local);
+    if (!local) {
+        acks = calloc((size_t)w->size, sizeof *acks);
+        if (acks == NULL)
+            return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
+        for (int r = 0; r < w->size; r++)
+            if (w->peer[r].lock != RMA_LK_NONE)
+                acks[r] = finish_send(w, r, 0);
+        for (int r = 0; r < w->size; r++)
+            finish_wait(w, r, acks[r]);
+        free(acks);
+    }
+    return rma_raise_late(w, fn);
+}
+
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    return flush("MPI_Win_flush", rank, win, 0);
+}
+#pragma weak MPI_Win_flush = PMPI_Win_flush
+
+int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+    return flush("MPI_Win_flush_local", rank, win, 1);
+}
+#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
+
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    return flush_all("MPI_Win_flush_all", win, 0);
+}
+#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
+
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    return flush_all("MPI_Win_flush_local_all", win, 1);
+}
+#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
+
+int PMPI_Win_sync(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_sync";
+    rma_win_t *w = NULL;
+    int err;
+
+    if ((err = enter(fn, win, &w)))
+        return err;
+    /* Memory is unified: public and private copies are the same bytes, so
+     * a full barrier orders this process's loads and stores. Polling lets
+     * the agent apply what has arrived. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    adi_progress();
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_sync = PMPI_Win_sync

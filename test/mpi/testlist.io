@@ -1,0 +1,15 @@
+# MPI-IO (issue 13). See runtests.sh.
+io_basic 1
+io_basic 3
+io_view 1
+io_view 2
+io_view 4
+io_view 7
+io_shared 1
+io_shared 3
+io_shared 8
+io_nonblock 1
+io_nonblock 2
+io_nonblock 5
+io_misc 1
+io_misc 4
