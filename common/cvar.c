@@ -109,16 +109,6 @@ static const common_cvar_desc_t cvar_table[] = {
      "shm: cells per ring (one ring per ordered pair of local ranks), 2..1024"},
     {"SHM_SEGMENT_MAX", CVAR_TYPE_SIZE, "64M", NULL,
      "shm: bound on the node's segment; cells and cell size shrink to fit it"},
-    {"SOCK_IFACE", CVAR_TYPE_STRING, "auto", NULL,
-     "sock: where to listen: an interface name (eth0), a CIDR subnet (10.1.0.0/16, fd00::/64) "
-     "or one address; auto: loopback when the job is on one node, else the first non-loopback "
-     "interface (IPv4 first)"},
-    {"SOCK_MAX_PAYLOAD", CVAR_TYPE_SIZE, "256K", NULL,
-     "sock: largest packet payload (the channel's max_payload), 1K..64M; equal on every rank"},
-    {"SOCK_OUTBUF_LIMIT", CVAR_TYPE_SIZE, "4M", NULL,
-     "sock: bytes queued per peer above which sendv says again (back-pressure to the device)"},
-    {"SOCK_HANDSHAKE_TIMEOUT", CVAR_TYPE_INT, "10", NULL,
-     "sock: seconds an incoming connection has to prove it belongs to the job before it is dropped"},
     {"OFI_PROVIDER", CVAR_TYPE_STRING, "", NULL,
      "ofi: libfabric provider to use (e.g. tcp;ofi_rxm, verbs;ofi_rxm, shm); empty: FI_PROVIDER "
      "or libfabric's first choice"},

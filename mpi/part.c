@@ -1,0 +1,563 @@
+/*
+ * Partitioned communication (MPI 4.0 chapter 4): MPI_Psend_init,
+ * MPI_Precv_init, MPI_Pready(_range, _list) and MPI_Parrived, built on the
+ * device's point-to-point operations. Started and completed through
+ * MPI_Start/MPI_Wait like every persistent request (ADI_REQ_PREQ_OTHER, see
+ * mpi_persist_ops_t in mpiimpl.h and mpi/request.c).
+ *
+ * The wire: all messages travel on the communicator's collective context
+ * (context + 1) with tags no collective uses, so that the user's wildcard
+ * receives never see them.
+ * - Matching. At its first start the sender sends a setup message with tag
+ *   0x40000000 | tag (above MPI_TAG_UB, below the sign bit) carrying an id
+ *   that is unique among its live partitioned sends, its partition count and
+ *   partition size. Setup messages between two processes with one tag match
+ *   in the order of the MPI_Psend_init/MPI_Precv_init calls, which is the
+ *   matching rule of the standard. The receiver learns the id once, from its
+ *   first round, and keeps it.
+ * - Data. Partition p of send id s goes as its own message with the negative
+ *   tag INT_MIN | s << 16 | p as soon as MPI_Pready marks it (so up to 65536
+ *   partitions); with more partitions the whole buffer goes as one message
+ *   when the last partition is ready. The receiver posts one receive per
+ *   partition (or one) at each start; data of a round that arrives before
+ *   the receiver started that round waits in the unexpected queue.
+ * The sender and receiver must use the same partitioning; a receiver whose
+ * partition count or size differs from the sender's fails the round with
+ * MPI_ERR_TRUNCATE and a message.
+ *
+ * Completion: each round has an umbrella request (r->inner) that completes
+ * when every partition message of the round has completed; the partition
+ * requests report to it from the device's completion callbacks (device
+ * lock held), which is also where a receiver that just learned the send id
+ * posts its receives. The device lock serializes MPI_Pready from several
+ * threads with those callbacks.
+ */
+#include "mpiimpl.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    PART_SETUP_TAG = 0x40000000,
+    PART_MAX_SPLIT = 65536, /* partitions sent one by one; more: one message */
+    PART_MAX_IDS = 0x7fff,  /* send ids 0..0x7ffe (0x7fff with p = 0xffff would be -1) */
+};
+
+static unsigned long long stat_starts, stat_ready, stat_msgs;
+
+void mpi_part_stats(unsigned long long *started_out, unsigned long long *partitions_out,
+                    unsigned long long *messages_out)
+{
+    *started_out = __atomic_load_n(&stat_starts, __ATOMIC_RELAXED);
+    *partitions_out = __atomic_load_n(&stat_ready, __ATOMIC_RELAXED);
+    *messages_out = __atomic_load_n(&stat_msgs, __ATOMIC_RELAXED);
+}
+
+typedef struct {
+    int32_t id, partitions;
+    int64_t part_bytes;
+} part_setup_t;
+
+typedef struct part {
+    const mpi_persist_ops_t *ops; /* first: the persistent-request convention */
+    adi_request_t *req;           /* the persistent request */
+    int is_send;
+    MPI_Comm comm;
+    void *buf;
+    MPI_Count count; /* elements per partition */
+    MPI_Datatype datatype;
+    int partitions, peer, tag;
+    int id;          /* send id (sender: own; receiver: learned, -1 until then) */
+    int split;       /* one message per partition */
+    size_t part_bytes;
+    ptrdiff_t part_stride; /* bytes between partition starts in buf */
+    /* the round */
+    int active;
+    int issued, total, pending; /* messages posted, per round, not yet complete */
+    int nready;
+    unsigned char *flags; /* sender: ready; receiver: arrived */
+    int error;            /* first error of the round (positive MPI class or canal status) */
+    part_setup_t setup;
+    adi_request_t *setup_req;
+} part_t;
+
+static unsigned char id_used[PART_MAX_IDS];
+
+/* ---------------------------------------------------------------- helpers */
+static mpi_comm_t *part_comm(part_t *p)
+{
+    mpi_comm_t *c = mpi_comm_get(p->comm);
+    return c != NULL ? c : &mpi_comm_world_obj;
+}
+
+static int data_tag(int id, int partition)
+{
+    return (int)(0x80000000u | ((unsigned)id << 16) | (unsigned)partition);
+}
+
+/* The round is over when every message was posted and has completed. */
+static void round_check(part_t *p)
+{
+    adi_request_t *u = p->req->inner;
+    if (!p->active || p->issued < p->total || p->pending > 0 || u == NULL)
+        return;
+    p->active = 0;
+    u->status.source = p->peer;
+    u->status.tag = p->tag;
+    u->status.bytes = p->error == 0 ? p->part_bytes * (size_t)p->partitions : 0;
+    u->status.error = p->error;
+    adi_request_complete(u);
+}
+
+typedef struct {
+    part_t *p;
+    int first, n; /* partitions this message covers */
+} sub_arg_t;
+
+/* Completion callback of a partition message (device lock held). */
+static void sub_done(adi_request_t *r, void *arg)
+{
+    sub_arg_t *a = arg;
+    part_t *p = a->p;
+    if (r->status.error != 0 && p->error == 0)
+        p->error = r->status.error;
+    if (!p->is_send)
+        for (int i = a->first; i < a->first + a->n; i++)
+            __atomic_store_n(&p->flags[i], 1, __ATOMIC_RELEASE);
+    free(a);
+    p->pending--;
+    round_check(p);
+}
+
+/* Post a message for partitions [first, first + n) (device lock held). */
+static void post(part_t *p, int first, int n)
+{
+    mpi_comm_t *c = part_comm(p);
+    dt_type_t *dt = mpi_dt_get(p->datatype);
+    char *base = (char *)p->buf + (ptrdiff_t)first * p->part_stride;
+    size_t count = (size_t)p->count * (size_t)n;
+    adi_request_t *r = NULL;
+    sub_arg_t *a = malloc(sizeof *a);
+    canal_status_t st;
+
+    p->issued++;
+    if (a == NULL || dt == NULL) {
+        free(a);
+        if (p->error == 0)
+            p->error = a == NULL ? MPI_ERR_NO_MEM : MPI_ERR_TYPE;
+        round_check(p);
+        return;
+    }
+    a->p = p;
+    a->first = first;
+    a->n = n;
+    if (p->is_send)
+        st = adi_isend(base, count, dt, mpi_comm_peer_job_rank(c, p->peer), c->rank,
+                       data_tag(p->id, first), c->context + 1, ADI_MODE_STANDARD, &r);
+    else
+        st = adi_irecv(base, count, dt, p->peer, data_tag(p->id, first), c->context + 1, &r);
+    if (st < 0) {
+        free(a);
+        if (p->error == 0)
+            p->error = st;
+        round_check(p);
+        return;
+    }
+    if (p->is_send)
+        __atomic_add_fetch(&stat_msgs, 1, __ATOMIC_RELAXED);
+    p->pending++;
+    if (r->done) {
+        sub_done(r, a);
+        adi_request_free(r);
+    } else {
+        r->on_complete = sub_done;
+        r->on_complete_arg = a;
+        r->user_freed = 1; /* the device frees it after the callback */
+    }
+}
+
+/* Receiver: the send id is known; post this round's receives. */
+static void post_recvs(part_t *p)
+{
+    if (!p->split) {
+        post(p, 0, p->partitions);
+        return;
+    }
+    for (int i = 0; i < p->partitions; i++)
+        post(p, i, 1);
+}
+
+/* Receiver: the setup message arrived (device lock held). */
+static void setup_done(adi_request_t *r, void *arg)
+{
+    part_t *p = arg;
+    if (r->status.error != 0 || r->status.cancelled) {
+        if (p->error == 0)
+            p->error = r->status.error != 0 ? r->status.error : MPI_ERR_OTHER;
+        p->issued = p->total;
+        round_check(p);
+        return;
+    }
+    if (p->setup.partitions != p->partitions || (size_t)p->setup.part_bytes != p->part_bytes) {
+        common_err_set(CANAL_ERR_TRUNCATE,
+                       "partitioned receive of %d partitions of %zu bytes matched a send of "
+                       "%d partitions of %lld bytes; Canal needs equal partitioning",
+                       p->partitions, p->part_bytes, (int)p->setup.partitions,
+                       (long long)p->setup.part_bytes);
+        p->error = MPI_ERR_TRUNCATE;
+        p->issued = p->total;
+        round_check(p);
+        return;
+    }
+    p->id = p->setup.id;
+    post_recvs(p);
+}
+
+/* ---------------------------------------------------------------- start, release */
+static int part_start(adi_request_t *r, const char *fn)
+{
+    part_t *p = r->mpi_ext;
+    mpi_comm_t *c = part_comm(p);
+    adi_request_t *u;
+    canal_status_t st;
+
+    if (mpi_dt_get(p->datatype) == NULL)
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "the datatype %#x of request %#x was freed",
+                             (unsigned)p->datatype, (unsigned)mpi_request_handle(r));
+    u = adi_request_alloc(ADI_REQ_OTHER);
+    if (u == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
+    u->owner_handle = p->comm;
+    __atomic_add_fetch(&stat_starts, 1, __ATOMIC_RELAXED);
+    adi_lock();
+    r->inner = u;
+    memset(p->flags, 0, (size_t)p->partitions);
+    p->nready = 0;
+    p->issued = 0;
+    p->pending = 0;
+    p->error = 0;
+    p->total = p->peer == MPI_PROC_NULL ? 0 : p->split ? p->partitions : 1;
+    p->active = 1;
+    if (p->peer == MPI_PROC_NULL) {
+        if (!p->is_send)
+            memset(p->flags, 1, (size_t)p->partitions);
+        round_check(p);
+        adi_unlock();
+        return MPI_SUCCESS;
+    }
+    if (p->is_send && p->setup_req == NULL) {
+        /* first start: tell the receiver our id (completes on its own) */
+        p->setup.id = p->id;
+        p->setup.partitions = p->partitions;
+        p->setup.part_bytes = (int64_t)p->part_bytes;
+        st = adi_isend(&p->setup, sizeof p->setup, dt_builtin(DT_BYTE),
+                       mpi_comm_peer_job_rank(c, p->peer), c->rank, PART_SETUP_TAG | p->tag,
+                       c->context + 1, ADI_MODE_STANDARD, &p->setup_req);
+        if (st < 0) {
+            p->active = 0;
+            r->inner = NULL;
+            adi_unlock();
+            adi_request_free(u);
+            return mpi_err_status(c, st, fn);
+        }
+    } else if (!p->is_send && p->setup_req == NULL) {
+        {
+            st = adi_irecv(&p->setup, sizeof p->setup, dt_builtin(DT_BYTE), p->peer,
+                           PART_SETUP_TAG | p->tag, c->context + 1, &p->setup_req);
+            if (st < 0) {
+                p->active = 0;
+                r->inner = NULL;
+                adi_unlock();
+                adi_request_free(u);
+                return mpi_err_status(c, st, fn);
+            }
+            if (p->setup_req->done)
+                setup_done(p->setup_req, p);
+            else {
+                p->setup_req->on_complete = setup_done;
+                p->setup_req->on_complete_arg = p;
+            }
+        }
+    } else if (!p->is_send && p->id < 0) {
+        /* the first round found the sender's partitioning different */
+        p->error = MPI_ERR_TRUNCATE;
+        p->issued = p->total;
+        round_check(p);
+    } else if (!p->is_send) {
+        post_recvs(p);
+    }
+    adi_unlock();
+    return MPI_SUCCESS;
+}
+
+static void part_release(adi_request_t *r)
+{
+    part_t *p = r->mpi_ext;
+    adi_lock();
+    if (p->active || (!p->is_send && p->setup_req != NULL && !p->setup_req->done)) {
+        /* Freed while a round is in flight: the partition messages still
+         * point at p, so it stays (a small leak rather than a crash). */
+        p->req = NULL;
+        adi_unlock();
+        return;
+    }
+    adi_unlock();
+    if (p->setup_req != NULL) {
+        if (!p->setup_req->done)
+            adi_wait(p->setup_req);
+        adi_request_free(p->setup_req);
+    }
+    if (p->is_send && p->id >= 0)
+        __atomic_store_n(&id_used[p->id], 0, __ATOMIC_RELEASE);
+    free(p->flags);
+    free(p);
+    r->mpi_ext = NULL;
+}
+
+static const mpi_persist_ops_t part_ops = {part_start, part_release};
+
+/* ---------------------------------------------------------------- init */
+static int alloc_id(void)
+{
+    for (int i = 0; i < PART_MAX_IDS; i++) {
+        unsigned char expect = 0;
+        if (__atomic_compare_exchange_n(&id_used[i], &expect, 1, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED))
+            return i;
+    }
+    return -1;
+}
+
+static int part_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int peer,
+                     int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request, int is_send,
+                     const char *fn)
+{
+    mpi_comm_t *c = NULL;
+    dt_type_t *dt = NULL;
+    adi_request_t *r;
+    part_t *p;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (c->is_inter)
+        return mpi_err_raise(c, MPI_ERR_COMM, fn,
+                             "comm=%#x is an intercommunicator; Canal's partitioned "
+                             "communication works on intracommunicators",
+                             (unsigned)comm);
+    if (partitions < 1)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "partitions=%d is not positive", partitions);
+    if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, &dt)) ||
+        (err = mpi_check_buf(c, buf, count, datatype, fn)))
+        return err;
+    if (peer != MPI_PROC_NULL && (peer < 0 || peer >= c->peer_size))
+        return mpi_err_raise(c, MPI_ERR_RANK, fn, "%s=%d is not in [0, %d) or MPI_PROC_NULL%s",
+                             is_send ? "dest" : "source", peer, c->peer_size,
+                             peer == MPI_ANY_SOURCE ? " (MPI_ANY_SOURCE is not allowed)" : "");
+    if (tag < 0 || tag > MPI_CANAL_TAG_UB)
+        return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, MPI_TAG_UB=%d]%s", tag,
+                             MPI_CANAL_TAG_UB,
+                             tag == MPI_ANY_TAG ? " (MPI_ANY_TAG is not allowed)" : "");
+    if (info != MPI_INFO_NULL && mpi_handle_get(MPI_OBJ_INFO, info) == NULL)
+        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                             (unsigned)info);
+    if (request == NULL)
+        return mpi_err_raise(c, MPI_ERR_REQUEST, fn, "request is NULL");
+    if ((size_t)count > SIZE_MAX / (size_t)partitions / (dt_size(dt) ? dt_size(dt) : 1))
+        return mpi_err_raise(c, MPI_ERR_COUNT, fn,
+                             "partitions=%d times count=%lld is too large", partitions,
+                             (long long)count);
+    p = calloc(1, sizeof *p);
+    if (p == NULL || (p->flags = calloc((size_t)partitions, 1)) == NULL) {
+        free(p);
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a partitioned request");
+    }
+    p->ops = &part_ops;
+    p->is_send = is_send;
+    p->comm = comm;
+    p->buf = buf;
+    p->count = count;
+    p->datatype = datatype;
+    p->partitions = partitions;
+    p->peer = peer;
+    p->tag = tag;
+    p->split = partitions <= PART_MAX_SPLIT;
+    p->part_bytes = (size_t)count * dt_size(dt);
+    p->part_stride = (ptrdiff_t)count * dt_extent(dt);
+    p->id = -1;
+    if (is_send && peer != MPI_PROC_NULL && (p->id = alloc_id()) < 0) {
+        free(p->flags);
+        free(p);
+        return mpi_err_raise(c, MPI_ERR_OTHER, fn,
+                             "too many partitioned send requests are alive (at most %d)",
+                             PART_MAX_IDS);
+    }
+    r = adi_request_alloc(ADI_REQ_PREQ_OTHER);
+    if (r == NULL) {
+        if (p->id >= 0 && is_send)
+            __atomic_store_n(&id_used[p->id], 0, __ATOMIC_RELEASE);
+        free(p->flags);
+        free(p);
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
+    }
+    p->req = r;
+    r->mpi_ext = p;
+    r->owner_handle = comm;
+    r->status.source = MPI_ANY_SOURCE;
+    *request = mpi_request_handle(r);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                    int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return part_init((void *)buf, partitions, count, datatype, dest, tag, comm, info, request, 1,
+                     "MPI_Psend_init");
+}
+#pragma weak MPI_Psend_init = PMPI_Psend_init
+
+int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
+                    int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return part_init(buf, partitions, count, datatype, source, tag, comm, info, request, 0,
+                     "MPI_Precv_init");
+}
+#pragma weak MPI_Precv_init = PMPI_Precv_init
+
+/* ---------------------------------------------------------------- ready, arrived */
+static int lookup(MPI_Request request, int want_send, const char *fn, part_t **out)
+{
+    adi_request_t *r = mpi_request_get(request);
+    part_t *p;
+    if (r == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a valid request%s",
+                             (unsigned)request,
+                             request == MPI_REQUEST_NULL ? " (MPI_REQUEST_NULL)" : "");
+    if (r->kind != ADI_REQ_PREQ_OTHER || r->mpi_ext == NULL ||
+        *(const mpi_persist_ops_t **)r->mpi_ext != &part_ops)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
+                             "request=%#x is not a partitioned request", (unsigned)request);
+    p = r->mpi_ext;
+    if (p->is_send != want_send)
+        return mpi_err_raise(part_comm(p), MPI_ERR_REQUEST, fn,
+                             "request=%#x is a partitioned %s request; %s needs a %s request",
+                             (unsigned)request, p->is_send ? "send" : "receive", fn,
+                             want_send ? "send" : "receive");
+    *out = p;
+    return MPI_SUCCESS;
+}
+
+/* Mark partitions ready (device lock held); returns an MPI error or 0. */
+static int ready_one(part_t *p, int i, const char *fn)
+{
+    if (i < 0 || i >= p->partitions)
+        return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn, "partition=%d is not in [0, %d)", i,
+                             p->partitions);
+    if (p->flags[i])
+        return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn,
+                             "partition %d was already marked ready in this round", i);
+    p->flags[i] = 1;
+    p->nready++;
+    __atomic_add_fetch(&stat_ready, 1, __ATOMIC_RELAXED);
+    if (p->peer == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (p->split)
+        post(p, i, 1);
+    else if (p->nready == p->partitions)
+        post(p, 0, p->partitions);
+    return MPI_SUCCESS;
+}
+
+static int check_active(part_t *p, MPI_Request request, const char *fn)
+{
+    if (p->req == NULL || p->req->inner == NULL)
+        return mpi_err_raise(part_comm(p), MPI_ERR_REQUEST, fn,
+                             "request=%#x is not active (call MPI_Start first)",
+                             (unsigned)request);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Pready(int partition, MPI_Request request)
+{
+    static const char fn[] = "MPI_Pready";
+    part_t *p = NULL;
+    int err = mpi_enter(fn);
+    if (err || (err = lookup(request, 1, fn, &p)))
+        return err;
+    adi_lock();
+    if ((err = check_active(p, request, fn)) == MPI_SUCCESS)
+        err = ready_one(p, partition, fn);
+    adi_unlock();
+    return err;
+}
+#pragma weak MPI_Pready = PMPI_Pready
+
+int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
+{
+    static const char fn[] = "MPI_Pready_range";
+    part_t *p = NULL;
+    int err = mpi_enter(fn);
+    if (err || (err = lookup(request, 1, fn, &p)))
+        return err;
+    adi_lock();
+    if ((err = check_active(p, request, fn)) != MPI_SUCCESS)
+        goto unlock;
+    if (partition_low < 0 || partition_high >= p->partitions || partition_low > partition_high) {
+        err = mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn,
+                            "[partition_low=%d, partition_high=%d] is not a range inside [0, %d)",
+                            partition_low, partition_high, p->partitions);
+        goto unlock;
+    }
+    for (int i = partition_low; i <= partition_high && err == MPI_SUCCESS; i++)
+        err = ready_one(p, i, fn);
+unlock:
+    adi_unlock();
+    return err;
+}
+#pragma weak MPI_Pready_range = PMPI_Pready_range
+
+int PMPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)
+{
+    static const char fn[] = "MPI_Pready_list";
+    part_t *p = NULL;
+    int err = mpi_enter(fn);
+    if (err || (err = lookup(request, 1, fn, &p)))
+        return err;
+    if (length < 0 || (length > 0 && array_of_partitions == NULL))
+        return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn,
+                             "length=%d with array_of_partitions=%p", length,
+                             (void *)array_of_partitions);
+    adi_lock();
+    if ((err = check_active(p, request, fn)) == MPI_SUCCESS)
+        for (int i = 0; i < length && err == MPI_SUCCESS; i++)
+            err = ready_one(p, array_of_partitions[i], fn);
+    adi_unlock();
+    return err;
+}
+#pragma weak MPI_Pready_list = PMPI_Pready_list
+
+int PMPI_Parrived(MPI_Request request, int partition, int *flag)
+{
+    static const char fn[] = "MPI_Parrived";
+    part_t *p = NULL;
+    int err = mpi_enter(fn);
+    if (err || (err = lookup(request, 0, fn, &p)))
+        return err;
+    if (flag == NULL)
+        return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn, "flag is NULL");
+    if (partition < 0 || partition >= p->partitions)
+        return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn, "partition=%d is not in [0, %d)",
+                             partition, p->partitions);
+    /* An inactive request has nothing pending: its data (if any) is there. */
+    if (p->req->inner == NULL) {
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (!__atomic_load_n(&p->flags[partition], __ATOMIC_ACQUIRE))
+        adi_progress();
+    *flag = __atomic_load_n(&p->flags[partition], __ATOMIC_ACQUIRE) != 0;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Parrived = PMPI_Parrived

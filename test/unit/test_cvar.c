@@ -1,0 +1,75 @@
+/*
+ * Unit tests of the configuration registry (common/cvar.c): every name is
+ * unique, every default parses as its type, the environment overrides the
+ * default under CANAL_ and MPIR_CVAR_ names, bad values fall back.
+ */
+#include "common/cvar.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(names_unique_and_defaults_parse)
+{
+    for (int i = 0; i < common_cvar_count(); i++) {
+        const common_cvar_desc_t *d = common_cvar_at(i);
+        long long v;
+        int b;
+        ck_assert_msg(common_cvar_find(d->name) == i, "%s is registered twice", d->name);
+        ck_assert_msg(d->desc != NULL && d->desc[0] != '\0', "%s has no description", d->name);
+        if (d->type == CVAR_TYPE_SIZE)
+            ck_assert_msg(common_parse_size(d->defval, &v) == 0, "%s: bad size default", d->name);
+        if (d->type == CVAR_TYPE_BOOL)
+            ck_assert_msg(common_parse_bool(d->defval, &b) == 0, "%s: bad bool default", d->name);
+    }
+}
+END_TEST
+
+START_TEST(environment_overrides)
+{
+    setenv("CANAL_EAGER_LIMIT", "64K", 1);
+    ck_assert_int_eq(common_cvar_int("EAGER_LIMIT"), 65536);
+    ck_assert_str_eq(common_cvar_source("EAGER_LIMIT"), "CANAL_EAGER_LIMIT");
+    unsetenv("CANAL_EAGER_LIMIT");
+    ck_assert_str_eq(common_cvar_source("EAGER_LIMIT"), "default");
+    setenv("MPIR_CVAR_POLLS_BEFORE_YIELD", "77", 1);
+    ck_assert_int_eq(common_cvar_int("SPIN_COUNT"), 77);
+    unsetenv("MPIR_CVAR_POLLS_BEFORE_YIELD");
+    setenv("CANAL_SPIN_COUNT", "many", 1); /* bad: the default applies */
+    ck_assert_int_eq(common_cvar_int("SPIN_COUNT"), 2000);
+    unsetenv("CANAL_SPIN_COUNT");
+    setenv("CANAL_SUMMARY", "yes", 1);
+    ck_assert_int_eq(common_cvar_bool("SUMMARY"), 1);
+    unsetenv("CANAL_SUMMARY");
+}
+END_TEST
+
+START_TEST(size_parser)
+{
+    long long v;
+    ck_assert_int_eq(common_parse_size("1G", &v), 0);
+    ck_assert_int_eq(v, 1LL << 30);
+    ck_assert_int_eq(common_parse_size("12kb", &v), 0);
+    ck_assert_int_eq(v, 12 * 1024);
+    ck_assert_int_eq(common_parse_size("", &v), -1);
+    ck_assert_int_eq(common_parse_size("12x", &v), -1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cvar");
+    TCase *tc = tcase_create("registry");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, names_unique_and_defaults_parse);
+    tcase_add_test(tc, environment_overrides);
+    tcase_add_test(tc, size_parser);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
