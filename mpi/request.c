@@ -83,7 +83,21 @@ static int op_error_code(adi_request_t *r)
 
 /* Request r is done (req_is_done): fill the status, release what must be
  * released, and say whether the handle becomes MPI_REQUEST_NULL. */
+static int finish_locked(adi_request_t *r, MPI_Request *handle, MPI_Status *st);
+
+/* Under the device lock: a completion callback (managed-runtime unpinning,
+ * isendrecv) may still be adjusting the status in another thread's progress
+ * after `done` became visible; the lock waits for it. */
 static int finish(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
+{
+    int err;
+    adi_lock();
+    err = finish_locked(r, handle, st);
+    adi_unlock();
+    return err;
+}
+
+static int finish_locked(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
 {
     int err;
 
