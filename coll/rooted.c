@@ -289,6 +289,18 @@ static canal_status_t barrier_node(coll_sched_t *s, const coll_args_t *a)
     return coll_sched_status(s);
 }
 
+/* Arrivals gathered up a binomial tree to rank 0, the release sent down
+ * it: 2(p-1) messages instead of p log p, and every rank waits for at most
+ * its children and its parent (kinder when ranks outnumber cores). */
+static canal_status_t barrier_tree(coll_sched_t *s, const coll_args_t *a)
+{
+    coll_group_t g = coll_group_all(a->comm, 0);
+    coll_rec_signal_tree(s, a->comm, g, COLL_DIR_REVERSE);
+    coll_rec_signal_tree(s, a->comm, g, COLL_DIR_STRAIGHT);
+    return coll_sched_status(s);
+}
+
+const coll_algo_t coll_barrier_tree = {"tree", COLL_BARRIER, barrier_tree, NULL};
 const coll_algo_t coll_barrier_dissemination = {"dissemination", COLL_BARRIER,
                                                 barrier_dissemination, NULL};
 const coll_algo_t coll_barrier_node = {"node", COLL_BARRIER, barrier_node, usable_multinode};

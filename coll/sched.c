@@ -485,7 +485,7 @@ void coll_sched_pool_drain(void)
         free(s->owned);
         free(s->tmps);
         free(s->acts);
-            free(s);
+        free(s);
     }
     pool_len = 0;
     adi_unlock();
@@ -594,8 +594,8 @@ static void post(coll_sched_t *s, act_t *a)
         a->req = r;
     }
     if (a->kind == ACT_SEND)
-        st = adi_isend_into(r, a->src, a->count, a->dt, mpi_comm_peer_job_rank(c, a->peer),
-                            c->rank, s->tag, c->context + 1, ADI_MODE_STANDARD);
+        st = adi_isend_into(r, a->src, a->count, a->dt, mpi_comm_peer_job_rank(c, a->peer), c->rank,
+                            s->tag, c->context + 1, ADI_MODE_STANDARD);
     else
         st = adi_irecv_into(r, a->dst, a->count, a->dt, a->peer, s->tag, c->context + 1);
     if (st < 0) {

@@ -101,7 +101,7 @@ static const rule_t rules[] = {
 /* Every algorithm, for CANAL_COLL_<KIND>=<name>. */
 /* clang-format off */
 static const coll_algo_t *const algos[] = {
-    &coll_barrier_dissemination, &coll_barrier_node,
+    &coll_barrier_dissemination, &coll_barrier_tree, &coll_barrier_node,
     &coll_bcast_binomial, &coll_bcast_knomial, &coll_bcast_linear, &coll_bcast_scatter_ring,
     &coll_bcast_node,
     &coll_reduce_binomial, &coll_reduce_knomial, &coll_reduce_linear, &coll_reduce_node,

@@ -36,7 +36,7 @@ static const common_cvar_desc_t cvar_table[] = {
      "auto, yes or no: with yes a blocked wait yields at once (auto: more local ranks than cores)"},
     /* coll: CANAL_COLL_<COLLECTIVE>=<algorithm> forces an algorithm (auto: coll/select.c) */
     {"COLL_BARRIER", CVAR_TYPE_STRING, "auto", "BARRIER_INTRA_ALGORITHM",
-     "barrier algorithm: auto, dissemination or node"},
+     "barrier algorithm: auto, dissemination, tree or node"},
     {"COLL_BCAST", CVAR_TYPE_STRING, "auto", "BCAST_INTRA_ALGORITHM",
      "bcast algorithm: auto, binomial, knomial, linear, scatter_ring or node"},
     {"COLL_GATHER", CVAR_TYPE_STRING, "auto", "GATHER_INTRA_ALGORITHM",

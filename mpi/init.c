@@ -42,6 +42,10 @@ void mpi_register_hook(int (*init)(void), void (*finalize)(void))
     }
 }
 
+/* Printed by rank 0 with CANAL_SUMMARY=1; coll/ adds its selection table
+ * (weak: the library also links without the collectives' summary). */
+void coll_select_describe(FILE *f) __attribute__((weak));
+
 static void print_summary(void)
 {
     char dev[2048];
@@ -51,6 +55,8 @@ static void print_summary(void)
             "canal: PMI: %s\n%s",
             CANAL_VERSION, mpi_pmi.size, mpi_pmi.nnodes, mpi_pmi.local_size, mpi_thread_level,
             pmi_describe(), dev);
+    if (coll_select_describe != NULL)
+        coll_select_describe(stderr);
 }
 
 static int init_common(int required, int *provided, const char *fn)

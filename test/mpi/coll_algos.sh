@@ -17,7 +17,7 @@ runs=0
 
 # program  variable  algorithms
 cat > "${TMPDIR:-/tmp}/coll_algos.$$" <<'LIST'
-coll_basic BARRIER dissemination
+coll_basic BARRIER dissemination tree
 coll_basic BCAST binomial knomial linear scatter_ring
 coll_basic GATHER binomial linear
 coll_basic SCATTER binomial linear

@@ -7,8 +7,8 @@
  *              [-m MAXBYTES] [-t SECONDS_PER_POINT]
  *
  * For each collective and message size (powers of 4 from 8 bytes; barrier
- * has none; pingpong, the point-to-point floor, only 8 bytes) it runs repeated trials of many iterations and prints, from
- * rank 0, the median over trials of the per-iteration latency in
+ * has none; pingpong, the point-to-point floor, only 8 bytes) it runs repeated trials of many
+ * iterations and prints, from rank 0, the median over trials of the per-iteration latency in
  * microseconds (the slowest rank of each trial counts), and the minimum.
  */
 #include <mpi.h>
