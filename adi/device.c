@@ -139,7 +139,9 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         strcmp(force, "ofi") != 0)
         return common_err_set(CANAL_ERR_ARG, "CANAL_CHANNEL=%s: expected auto, shm, sock or ofi",
                               force);
-    if (pmi->local_size > 1 && strcmp(force, "sock") != 0 && strcmp(force, "ofi") != 0) {
+    /* Every rank opens shm when any might (its post_fence fences the whole
+     * job); a rank alone on its node gets an anonymous segment. */
+    if (pmi->size > 1 && strcmp(force, "sock") != 0 && strcmp(force, "ofi") != 0) {
         if ((st = open_channel(&ch_shm_ops, pmi, &shm_slot)) < 0)
             return st;
     }

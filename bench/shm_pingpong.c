@@ -8,7 +8,7 @@
  *   - streaming bandwidth through the rings (max_payload packets);
  *   - single-copy bandwidth of rdma_read (process_vm_readv) for large reads.
  * Not built by `make`; a developer's tool:
- *   gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -o /tmp/shm_pingpong bench/shm_pingpong.c
+ *   gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -o /tmp/ch_shm_pingpong bench/shm_pingpong.c
  *       channels/shm/shm*.c common/status.c common/log.c common/cvar.c test/unit/fake_pmi.c
  */
 #include <sched.h>

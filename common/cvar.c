@@ -109,6 +109,8 @@ static const common_cvar_desc_t cvar_table[] = {
      "shm: cells per ring (one ring per ordered pair of local ranks), 2..1024"},
     {"SHM_SEGMENT_MAX", CVAR_TYPE_SIZE, "64M", NULL,
      "shm: bound on the node's segment; cells and cell size shrink to fit it"},
+    {"SHM_MEMBARRIER", CVAR_TYPE_BOOL, "1", NULL,
+     "shm: sleeping ranks use membarrier() so senders need no fence (0: fences on both sides)"},
     {"OFI_PROVIDER", CVAR_TYPE_STRING, "", NULL,
      "ofi: libfabric provider to use (e.g. tcp;ofi_rxm, verbs;ofi_rxm, shm); empty: FI_PROVIDER "
      "or libfabric's first choice"},

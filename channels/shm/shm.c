@@ -24,13 +24,17 @@
 #include "common/cvar.h"
 #include "common/log.h"
 
-shm_state_t ch_shm_state;
+ch_shm_state_t ch_shm_state;
+uint32_t ch_shm_test_count_base;
 
 static const char PMI_KEY_SEG[] = "canal-shm-seg";
 
-const char *ch_shm_segment_name(void) { return ch_shm_state.name; }
+const char *ch_shm_segment_name(void)
+{
+    return ch_shm_state.name;
+}
 
-static void state_reset(shm_state_t *st)
+static void state_reset(ch_shm_state_t *st)
 {
     free(st->local_of);
     free(st->peers);
@@ -51,24 +55,27 @@ static canal_status_t check_pmi(const pmi_info_t *pmi)
     for (int i = 0; i < pmi->local_size; i++) {
         int r = pmi->local_ranks[i];
         if (r < 0 || r >= pmi->size || (i > 0 && r <= pmi->local_ranks[i - 1]))
-            return common_err_set(CANAL_ERR_ARG,
-                                  "shm init: local_ranks[%d] = %d is out of range or not increasing",
-                                  i, r);
+            return common_err_set(
+                CANAL_ERR_ARG, "shm init: local_ranks[%d] = %d is out of range or not increasing",
+                i, r);
     }
     return CANAL_OK;
 }
 
-static canal_status_t shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch_caps_t *caps_out)
+static canal_status_t ch_shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up,
+                                  ch_caps_t *caps_out)
 {
-    shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = &ch_shm_state;
     long long cell, cells, segmax;
     canal_status_t err;
     int node;
 
     if (pmi == NULL || up == NULL || up->on_packet == NULL || caps_out == NULL)
         return common_err_set(CANAL_ERR_ARG, "shm init: %s is NULL",
-                              pmi == NULL ? "pmi" : up == NULL ? "up" :
-                              caps_out == NULL ? "caps_out" : "up->on_packet");
+                              pmi == NULL        ? "pmi"
+                              : up == NULL       ? "up"
+                              : caps_out == NULL ? "caps_out"
+                                                 : "up->on_packet");
     if (st->initialized)
         return common_err_set(CANAL_ERR_PENDING, "shm init: already initialized");
     if ((err = check_pmi(pmi)) != CANAL_OK)
@@ -82,7 +89,7 @@ static canal_status_t shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
     st->creator = pmi->local_rank == 0;
     st->anon = pmi->local_size == 1;
 
-    if ((err = shm_cma_parse_mode(common_cvar_str("SHM_CMA"), &st->cma_mode)) != CANAL_OK)
+    if ((err = ch_shm_cma_parse_mode(common_cvar_str("SHM_CMA"), &st->cma_mode)) != CANAL_OK)
         goto fail_state;
     cell = common_cvar_int("SHM_CELL_SIZE");
     cells = common_cvar_int("SHM_CELLS");
@@ -94,8 +101,8 @@ static canal_status_t shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
                              cell, cells, segmax);
         goto fail_state;
     }
-    err = shm_layout_compute(pmi->local_size, (size_t)cell, (size_t)cells, (size_t)segmax,
-                             &st->lay);
+    err = ch_shm_layout_compute(pmi->local_size, (size_t)cell, (size_t)cells, (size_t)segmax,
+                                &st->lay);
     if (err != CANAL_OK)
         goto fail_state;
     if (st->lay.over_budget && st->creator)
@@ -116,15 +123,16 @@ static canal_status_t shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
         st->peers[i].world = pmi->local_ranks[i];
     }
 
-    if ((err = shm_cma_probe_self(st)) != CANAL_OK)
+    if ((err = ch_shm_cma_probe_self(st)) != CANAL_OK)
         goto fail_state;
+    st->mb_registered = common_cvar_bool("SHM_MEMBARRIER") && ch_shm_membarrier_register();
 
     if (st->creator) {
         char val[PMI_VAL_MAX];
         node = pmi->node_of != NULL ? pmi->node_of[pmi->rank] : 0;
         if (!st->anon)
-            shm_seg_name(pmi->jobid, node, (long)getpid(), st->name, sizeof st->name);
-        err = shm_seg_create(st);
+            ch_shm_seg_name(pmi->jobid, node, (long)getpid(), st->name, sizeof st->name);
+        err = ch_shm_seg_create(st);
         if (err != CANAL_OK) {
             /* Tell the others why, so they fail with the reason, not a hang
              * or a missing key. */
@@ -143,40 +151,42 @@ static canal_status_t shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
     return CANAL_OK;
 
 fail_seg:
-    shm_seg_detach(st);
+    ch_shm_seg_detach(st);
 fail_state:
     state_reset(st);
     return err;
 }
 
-static void rings_wire(shm_state_t *st)
+static void rings_wire(ch_shm_state_t *st)
 {
-    const shm_layout_t *lay = &st->lay;
+    const ch_shm_layout_t *lay = &st->lay;
     int me = st->local_rank;
 
-    st->slots = (shm_slot_t *)(void *)(st->base + lay->slots_off);
+    st->slots = (ch_shm_slot_t *)(void *)(st->base + lay->slots_off);
     for (int li = 0; li < st->local_size; li++) {
         /* Ring s -> r lives in r's block at index s. */
         unsigned char *out = st->base + lay->rings_off + (size_t)li * lay->block_stride +
                              (size_t)me * lay->ring_stride;
         unsigned char *in = st->base + lay->rings_off + (size_t)me * lay->block_stride +
                             (size_t)li * lay->ring_stride;
-        shm_peer_t *p = &st->peers[li];
-        p->out_blocked = (_Atomic uint32_t *)(void *)out;
-        p->out_cells = out + SHM_LINE;
-        p->in_blocked = (_Atomic uint32_t *)(void *)in;
-        p->in_cells = in + SHM_LINE;
-        p->send_idx = 0;
-        p->recv_idx = 0;
+        ch_shm_peer_t *p = &st->peers[li];
+        p->out_ctl = (ch_shm_ring_ctl_t *)(void *)out;
+        p->out_cells = out + sizeof(ch_shm_ring_ctl_t);
+        p->in_ctl = (ch_shm_ring_ctl_t *)(void *)in;
+        p->in_cells = in + sizeof(ch_shm_ring_ctl_t);
+        p->sent = ch_shm_test_count_base;
+        p->peer_consumed = ch_shm_test_count_base;
+        p->received = ch_shm_test_count_base;
         p->blocked = 0;
+        p->dead = 0;
     }
 }
 
-static canal_status_t shm_post_fence(void)
+static canal_status_t ch_shm_post_fence(void)
 {
-    shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = &ch_shm_state;
     canal_status_t err = CANAL_OK, ferr, uerr;
-    shm_slot_t *me;
+    ch_shm_slot_t *me;
 
     if (!st->initialized)
         return common_err_set(CANAL_ERR_INTERN, "shm post_fence: init() did not succeed");
@@ -187,24 +197,30 @@ static canal_status_t shm_post_fence(void)
             err = common_err_set(err, "shm: no segment name from local rank 0 (rank %d): %s",
                                  st->peers[0].world, common_err_detail());
         else if (val[0] == '!')
-            err = common_err_set(CANAL_ERR_IO, "shm: local rank 0 (rank %d) could not create "
-                                 "the segment: %s", st->peers[0].world, val + 1);
+            err = common_err_set(CANAL_ERR_IO,
+                                 "shm: local rank 0 (rank %d) could not create "
+                                 "the segment: %s",
+                                 st->peers[0].world, val + 1);
         else
-            err = shm_seg_attach(st, val);
+            err = ch_shm_seg_attach(st, val);
     }
     if (err == CANAL_OK) {
         rings_wire(st);
         memset(st->base + st->lay.rings_off + (size_t)st->local_rank * st->lay.block_stride, 0,
                (size_t)st->local_size * st->lay.ring_stride);
+        for (int li = 0; li < st->local_size; li++)
+            atomic_store_explicit(&st->peers[li].in_ctl->consumed, ch_shm_test_count_base,
+                                  memory_order_relaxed);
         me = &st->slots[st->local_rank];
         atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
         me->pid = (int32_t)getpid();
-        me->probe_addr = shm_cma_probe_addr();
+        me->membarrier_ok = (uint32_t)st->mb_registered;
+        me->probe_addr = ch_shm_cma_probe_addr();
     }
     /* Every rank of the job takes part, whatever happened above, so that
      * one failure does not leave the others waiting here. */
     ferr = pmi_fence();
-    uerr = shm_seg_unlink(st);
+    uerr = ch_shm_seg_unlink(st);
     /* For the others too: the creator removes the name right after this fence. */
     if (err == CANAL_OK && ferr == CANAL_OK)
         st->unlinked = 1;
@@ -212,10 +228,16 @@ static canal_status_t shm_post_fence(void)
         err = ferr;
     if (err == CANAL_OK && uerr != CANAL_OK)
         err = uerr;
+    if (err == CANAL_OK && ferr == CANAL_OK) {
+        /* Asymmetric barriers only if every local rank receives them. */
+        st->mb = 1;
+        for (int li = 0; li < st->local_size; li++)
+            st->mb = st->mb && st->slots[li].membarrier_ok;
+    }
     if (err == CANAL_OK && st->local_size > 1)
-        err = shm_cma_probe_peer(st);
+        err = ch_shm_cma_probe_peer(st);
     if (err != CANAL_OK) {
-        shm_seg_detach(st);
+        ch_shm_seg_detach(st);
         state_reset(st);
         return err;
     }
@@ -223,26 +245,28 @@ static canal_status_t shm_post_fence(void)
     return CANAL_OK;
 }
 
-static canal_status_t shm_finalize(void)
+static canal_status_t ch_shm_finalize(void)
 {
-    shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = &ch_shm_state;
 
     if (!st->initialized)
         return CANAL_OK;
-    shm_seg_detach(st);
+    if (st->attached)
+        atomic_store_explicit(&st->slots[st->local_rank].finalized, 1, memory_order_release);
+    ch_shm_seg_detach(st);
     state_reset(st);
     return CANAL_OK;
 }
 
-static int shm_reaches(int peer)
+static int ch_shm_reaches(int peer)
 {
-    shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = &ch_shm_state;
     return st->initialized && peer >= 0 && peer < st->world_size && st->local_of[peer] >= 0;
 }
 
-static void shm_describe(char *buf, size_t len)
+static void ch_shm_describe(char *buf, size_t len)
 {
-    shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = &ch_shm_state;
     const char *cma;
 
     if (buf == NULL || len == 0)
@@ -251,29 +275,33 @@ static void shm_describe(char *buf, size_t len)
         snprintf(buf, len, "shm: not initialized");
         return;
     }
-    cma = st->cma_state == SHM_CMA_WORKS ? "yes" : st->cma_state == SHM_CMA_DENIED ? "no" :
-                                                                                  "untested";
+    cma = st->cma_state == SHM_CMA_WORKS    ? "yes"
+          : st->cma_state == SHM_CMA_DENIED ? "no"
+                                            : "untested";
     snprintf(buf, len,
              "shm: %d local ranks, segment %.1f MiB (%s), %d rings x %zu cells x %zu B, "
-             "CMA %s%s%s%s",
+             "wake-up barrier %s, CMA %s%s%s%s",
              st->local_size, (double)st->lay.seg_size / (1024.0 * 1024.0),
-             st->anon ? "anonymous" : st->unlinked ? "unlinked" : st->name,
-             st->local_size * st->local_size, st->lay.ncells, st->lay.payload_cap, cma,
-             st->cma_why[0] != '\0' ? " (" : "", st->cma_why, st->cma_why[0] != '\0' ? ")" : "");
+             st->anon       ? "anonymous"
+             : st->unlinked ? "unlinked"
+                            : st->name,
+             st->local_size * st->local_size, st->lay.ncells, st->lay.payload_cap,
+             st->mb ? "membarrier" : "fence", cma, st->cma_why[0] != '\0' ? " (" : "", st->cma_why,
+             st->cma_why[0] != '\0' ? ")" : "");
 }
 
 const ch_ops_t ch_shm_ops = {
     .name = "shm",
-    .init = shm_init,
-    .post_fence = shm_post_fence,
-    .finalize = shm_finalize,
-    .reaches = shm_reaches,
-    .sendv = shm_sendv,
-    .progress = shm_progress,
-    .mem_register = shm_mem_register,
-    .mem_deregister = shm_mem_deregister,
-    .rdma_read = shm_rdma_read,
-    .block = shm_block,
-    .wake = shm_wake,
-    .describe = shm_describe,
+    .init = ch_shm_init,
+    .post_fence = ch_shm_post_fence,
+    .finalize = ch_shm_finalize,
+    .reaches = ch_shm_reaches,
+    .sendv = ch_shm_sendv,
+    .progress = ch_shm_progress,
+    .mem_register = ch_shm_mem_register,
+    .mem_deregister = ch_shm_mem_deregister,
+    .rdma_read = ch_shm_rdma_read,
+    .block = ch_shm_block,
+    .wake = ch_shm_wake,
+    .describe = ch_shm_describe,
 };

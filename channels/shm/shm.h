@@ -8,14 +8,17 @@
  *   - one slot per local rank: a doorbell line (futex word + "I am asleep"
  *     flag) and a line with the rank's pid and a probe address for CMA;
  *   - the rings, grouped by receiver: receiver r's block holds one ring per
- *     sender s (self included), each a control line (the sender's "I am
- *     blocked on a full ring" flag) followed by `ncells` cells. Each block
+ *     sender s (self included), each two control lines (the sender's "I am
+ *     blocked on a full ring" flag; the receiver's count of consumed
+ *     packets) followed by `ncells` cells (a power of two). Each block
  *     starts on a page so that the receiver's first touch places it.
- * A cell is a 16-byte head (full flag, header length, payload length) and
- * then the header bytes and, 8-byte aligned after it, the payload. The
- * producer and consumer positions live in each process's private memory:
- * a ring has one writer and one reader, and the per-cell full flag (release
- * on publish, acquire on poll) is the only shared state on the fast path.
+ * A cell is a 16-byte head (sequence number, header length, payload
+ * length) and then the header bytes and, 8-byte aligned after it, the
+ * payload. Packet m of a ring goes to cell m % ncells with sequence m + 1;
+ * the receiver polls for the sequence it expects, and the sender reuses a
+ * cell once the receiver's consumed count says it was consumed. The
+ * receiver never writes a cell, so a small packet costs one cache-line
+ * transfer each way; the counts themselves live in each process's memory.
  */
 #ifndef CANAL_CH_SHM_H
 #define CANAL_CH_SHM_H
@@ -40,16 +43,16 @@ enum {
  * CANAL_SHM_* variables, and attachers check it against the creator's. */
 typedef struct {
     int local_size;
-    size_t payload_cap;   /* max_payload: payload bytes one cell carries */
-    size_t ncells;        /* cells per ring */
-    size_t cell_stride;   /* bytes from one cell to the next (cache-line multiple) */
-    size_t ring_stride;   /* control line + cells */
-    size_t block_stride;  /* one receiver's rings, page multiple */
-    size_t slots_off;     /* offset of the per-rank slots */
-    size_t rings_off;     /* offset of receiver 0's block (page multiple) */
+    size_t payload_cap;  /* max_payload: payload bytes one cell carries */
+    size_t ncells;       /* cells per ring, a power of two */
+    size_t cell_stride;  /* bytes from one cell to the next (cache-line multiple) */
+    size_t ring_stride;  /* control lines + cells */
+    size_t block_stride; /* one receiver's rings, page multiple */
+    size_t slots_off;    /* offset of the per-rank slots */
+    size_t rings_off;    /* offset of receiver 0's block (page multiple) */
     size_t seg_size;
-    int over_budget;      /* even the smallest layout exceeds the limit */
-} shm_layout_t;
+    int over_budget; /* even the smallest layout exceeds the limit */
+} ch_shm_layout_t;
 
 typedef struct {
     uint32_t magic;
@@ -61,7 +64,7 @@ typedef struct {
     uint64_t cell_stride;
     uint64_t block_stride;
     uint64_t seg_size;
-} shm_seg_head_t;
+} ch_shm_seg_head_t;
 
 typedef struct {
     /* Doorbell: written by its owner (sleeping) and by wakers (seq). */
@@ -69,29 +72,39 @@ typedef struct {
     _Atomic uint32_t sleeping;               /* owner is in (or entering) block() */
     /* Identity: written once by the owner before the second fence. */
     _Alignas(SHM_LINE) int32_t pid;
-    uint32_t pad;
+    uint32_t membarrier_ok; /* registered for MEMBARRIER_CMD_GLOBAL_EXPEDITED */
     uint64_t probe_addr;
-} shm_slot_t;
+    _Atomic uint32_t finalized; /* left cleanly: its exit is not a failure */
+} ch_shm_slot_t;
 
 typedef struct {
-    _Atomic uint32_t full; /* 1: written by the sender, not yet consumed */
+    /* Written by the sender when it found the ring full and may sleep. */
+    _Alignas(SHM_LINE) _Atomic uint32_t blocked;
+    /* Written by the receiver: packets consumed so far (wraps). */
+    _Alignas(SHM_LINE) _Atomic uint32_t consumed;
+} ch_shm_ring_ctl_t;
+
+typedef struct {
+    _Atomic uint32_t seq; /* packet number + 1 (wraps); 0: never written */
     uint32_t hdr_len;
     uint32_t len;
     uint32_t pad;
-    unsigned char bytes[]; /* header, then payload at shm_payload_off(hdr_len) */
-} shm_cell_t;
+    unsigned char bytes[]; /* header, then payload at ch_shm_payload_off(hdr_len) */
+} ch_shm_cell_t;
 
 /* Per local peer, in this process's memory. */
 typedef struct {
-    unsigned char *out_cells;        /* ring me -> peer */
-    _Atomic uint32_t *out_blocked;
-    unsigned char *in_cells;         /* ring peer -> me */
-    _Atomic uint32_t *in_blocked;
-    uint32_t send_idx;
-    uint32_t recv_idx;
-    int world;                       /* the peer's rank in the job */
-    int blocked;                     /* we set out_blocked and have not cleared it */
-} shm_peer_t;
+    unsigned char *out_cells; /* ring me -> peer */
+    ch_shm_ring_ctl_t *out_ctl;
+    unsigned char *in_cells; /* ring peer -> me */
+    ch_shm_ring_ctl_t *in_ctl;
+    uint32_t sent;          /* packets put into out ring */
+    uint32_t peer_consumed; /* out_ctl->consumed when last read */
+    uint32_t received;      /* packets consumed from in ring */
+    int world;              /* the peer's rank in the job */
+    int blocked;            /* we set out_ctl->blocked and have not cleared it */
+    int dead;               /* its process is gone (reported once) */
+} ch_shm_peer_t;
 
 enum { SHM_CMA_NO = 0, SHM_CMA_YES = 1, SHM_CMA_AUTO = 2 };
 enum { SHM_CMA_UNKNOWN = 0, SHM_CMA_WORKS = 1, SHM_CMA_DENIED = 2 };
@@ -103,64 +116,76 @@ typedef struct {
     int world_rank, world_size;
     int local_rank, local_size;
     int *local_of; /* world rank -> local index, -1 if not on this node */
-    shm_peer_t *peers;
-    shm_layout_t lay;
+    ch_shm_peer_t *peers;
+    ch_shm_layout_t lay;
 
-    char name[96];  /* "/canal-..." ; empty for the anonymous one-rank case */
+    char name[96]; /* "/canal-..." ; empty for the anonymous one-rank case */
     int creator;
     int anon;
     int unlinked;
     unsigned char *base;
-    shm_slot_t *slots;
+    ch_shm_slot_t *slots;
 
-    int rr_next;     /* where the next progress() starts polling */
-    int in_progress; /* progress() is on the stack (on_packet re-entry) */
-    int nblocked;    /* peers whose ring we are blocked on */
+    int rr_next;       /* where the next progress() starts polling */
+    int in_progress;   /* progress() is on the stack (on_packet re-entry) */
+    int nblocked;      /* peers whose ring we are blocked on */
+    int mb_registered; /* this process registered for global expedited membarrier */
+    int mb;            /* every local rank did: sleepers use membarrier(), the fast
+                        * paths only a compiler barrier (see shm_ring.c) */
 
     int cma_mode;
     int cma_state;
     char cma_why[160];
 
+    double last_alive_check; /* CLOCK_MONOTONIC seconds */
+    int ndead;               /* peers found dead */
+
     /* Counters for tests and describe(). */
     unsigned long futex_wakes;
     unsigned long futex_waits;
-} shm_state_t;
+} ch_shm_state_t;
 
-extern shm_state_t ch_shm_state;
+extern ch_shm_state_t ch_shm_state;
 
-static inline size_t shm_payload_off(size_t hdr_len) { return (hdr_len + 7) & ~(size_t)7; }
-
-static inline shm_cell_t *shm_cell_at(unsigned char *cells, uint32_t idx, size_t stride)
+static inline size_t ch_shm_payload_off(size_t hdr_len)
 {
-    return (shm_cell_t *)(void *)(cells + (size_t)idx * stride);
+    return (hdr_len + 7) & ~(size_t)7;
+}
+
+static inline ch_shm_cell_t *ch_shm_cell_at(unsigned char *cells, uint32_t idx, size_t stride)
+{
+    return (ch_shm_cell_t *)(void *)(cells + (size_t)idx * stride);
 }
 
 /* shm_seg.c */
-canal_status_t shm_layout_compute(int local_size, size_t payload_cap, size_t ncells,
-                                  size_t max_bytes, shm_layout_t *out);
-void shm_seg_name(const char *jobid, int node, long pid, char *out, size_t len);
-canal_status_t shm_seg_create(shm_state_t *st);
-canal_status_t shm_seg_attach(shm_state_t *st, const char *name);
-canal_status_t shm_seg_unlink(shm_state_t *st);
-void shm_seg_detach(shm_state_t *st);
+canal_status_t ch_shm_layout_compute(int local_size, size_t payload_cap, size_t ncells,
+                                     size_t max_bytes, ch_shm_layout_t *out);
+void ch_shm_seg_name(const char *jobid, int node, long pid, char *out, size_t len);
+canal_status_t ch_shm_seg_create(ch_shm_state_t *st);
+canal_status_t ch_shm_seg_attach(ch_shm_state_t *st, const char *name);
+canal_status_t ch_shm_seg_unlink(ch_shm_state_t *st);
+void ch_shm_seg_detach(ch_shm_state_t *st);
 
 /* shm_ring.c */
-canal_status_t shm_sendv(int peer, const struct iovec *iov, int n);
-int shm_progress(void);
-canal_status_t shm_block(long timeout_us);
-void shm_wake(int peer);
+int ch_shm_membarrier_register(void);
+canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n);
+int ch_shm_progress(void);
+canal_status_t ch_shm_block(long timeout_us);
+void ch_shm_wake(int peer);
 
 /* shm_cma.c */
-uint64_t shm_cma_probe_addr(void);
-canal_status_t shm_cma_parse_mode(const char *text, int *mode_out);
-canal_status_t shm_cma_probe_self(shm_state_t *st);
-canal_status_t shm_cma_probe_peer(shm_state_t *st);
-canal_status_t shm_mem_register(const void *buf, size_t len, uint64_t *key_out);
-canal_status_t shm_mem_deregister(uint64_t key);
-canal_status_t shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
-                             void *cookie);
+uint64_t ch_shm_cma_probe_addr(void);
+canal_status_t ch_shm_cma_parse_mode(const char *text, int *mode_out);
+canal_status_t ch_shm_cma_probe_self(ch_shm_state_t *st);
+canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st);
+canal_status_t ch_shm_mem_register(const void *buf, size_t len, uint64_t *key_out);
+canal_status_t ch_shm_mem_deregister(uint64_t key);
+canal_status_t ch_shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
+                                void *cookie);
 
-/* For tests: the segment's name ("" when anonymous). */
+/* For tests: the segment's name ("" when anonymous), and where the ring
+ * counters start (0; a test sets it near 2^32 to cross the wrap). */
 const char *ch_shm_segment_name(void);
+extern uint32_t ch_shm_test_count_base;
 
 #endif

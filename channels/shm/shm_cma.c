@@ -21,9 +21,12 @@
 
 static volatile uint64_t cma_probe_word = SHM_CMA_PROBE;
 
-uint64_t shm_cma_probe_addr(void) { return (uint64_t)(uintptr_t)&cma_probe_word; }
+uint64_t ch_shm_cma_probe_addr(void)
+{
+    return (uint64_t)(uintptr_t)&cma_probe_word;
+}
 
-canal_status_t shm_cma_parse_mode(const char *text, int *mode_out)
+canal_status_t ch_shm_cma_parse_mode(const char *text, int *mode_out)
 {
     int b;
 
@@ -60,15 +63,18 @@ static int cma_copy(pid_t pid, void *dst, uint64_t raddr, size_t len)
     return 0;
 }
 
-static int denied_errno(int e) { return e == EPERM || e == EACCES || e == ENOSYS; }
+static int denied_errno(int e)
+{
+    return e == EPERM || e == EACCES || e == ENOSYS;
+}
 
-static void cma_deny(shm_state_t *st, const char *what, int e)
+static void cma_deny(ch_shm_state_t *st, const char *what, int e)
 {
     st->cma_state = SHM_CMA_DENIED;
     snprintf(st->cma_why, sizeof st->cma_why, "%s: %s", what, strerror(e));
 }
 
-canal_status_t shm_cma_probe_self(shm_state_t *st)
+canal_status_t ch_shm_cma_probe_self(ch_shm_state_t *st)
 {
     uint64_t v = 0;
     int e;
@@ -82,7 +88,7 @@ canal_status_t shm_cma_probe_self(shm_state_t *st)
      * siblings (other ranks of this job, same user) to. Fails harmlessly
      * without Yama. */
     prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-    e = cma_copy(getpid(), &v, shm_cma_probe_addr(), sizeof v);
+    e = cma_copy(getpid(), &v, ch_shm_cma_probe_addr(), sizeof v);
     if (e == 0 && v == SHM_CMA_PROBE)
         return CANAL_OK; /* still unknown for peers */
     if (e == 0)
@@ -90,15 +96,16 @@ canal_status_t shm_cma_probe_self(shm_state_t *st)
     cma_deny(st, "process_vm_readv on self", e);
     if (st->cma_mode == SHM_CMA_YES)
         return common_err_set(CANAL_ERR_UNSUPPORTED,
-                              "shm: CANAL_SHM_CMA=yes but CMA does not work here (%s)", st->cma_why);
+                              "shm: CANAL_SHM_CMA=yes but CMA does not work here (%s)",
+                              st->cma_why);
     return CANAL_OK;
 }
 
 /* After the second fence: read the next local rank's probe word. */
-canal_status_t shm_cma_probe_peer(shm_state_t *st)
+canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st)
 {
     int li = (st->local_rank + 1) % st->local_size;
-    shm_slot_t *s = &st->slots[li];
+    ch_shm_slot_t *s = &st->slots[li];
     uint64_t v = 0;
     char what[96];
     int e;
@@ -108,8 +115,7 @@ canal_status_t shm_cma_probe_peer(shm_state_t *st)
     e = cma_copy((pid_t)s->pid, &v, s->probe_addr, sizeof v);
     if (e == 0 && v == SHM_CMA_PROBE) {
         st->cma_state = SHM_CMA_WORKS;
-        snprintf(st->cma_why, sizeof st->cma_why, "probed on rank %d",
-                 st->peers[li].world);
+        snprintf(st->cma_why, sizeof st->cma_why, "probed on rank %d", st->peers[li].world);
         return CANAL_OK;
     }
     if (e == 0)
@@ -119,13 +125,14 @@ canal_status_t shm_cma_probe_peer(shm_state_t *st)
     cma_deny(st, what, e);
     if (st->cma_mode == SHM_CMA_YES)
         return common_err_set(CANAL_ERR_UNSUPPORTED,
-                              "shm: CANAL_SHM_CMA=yes but CMA does not work here (%s)", st->cma_why);
+                              "shm: CANAL_SHM_CMA=yes but CMA does not work here (%s)",
+                              st->cma_why);
     return CANAL_OK;
 }
 
-canal_status_t shm_mem_register(const void *buf, size_t len, uint64_t *key_out)
+canal_status_t ch_shm_mem_register(const void *buf, size_t len, uint64_t *key_out)
 {
-    shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = &ch_shm_state;
 
     if (key_out == NULL)
         return common_err_set(CANAL_ERR_ARG, "shm mem_register: key_out is NULL");
@@ -134,18 +141,20 @@ canal_status_t shm_mem_register(const void *buf, size_t len, uint64_t *key_out)
     if (!st->initialized)
         return common_err_set(CANAL_ERR_INTERN, "shm mem_register: channel not initialized");
     if (st->cma_state == SHM_CMA_DENIED)
-        return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)",
-                              st->cma_why);
+        return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)", st->cma_why);
     *key_out = 0;
     return CANAL_OK;
 }
 
-canal_status_t shm_mem_deregister(uint64_t key) { return CANAL_OK; }
-
-canal_status_t shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
-                             void *cookie)
+canal_status_t ch_shm_mem_deregister(uint64_t key)
 {
-    shm_state_t *st = &ch_shm_state;
+    return CANAL_OK;
+}
+
+canal_status_t ch_shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
+                                void *cookie)
+{
+    ch_shm_state_t *st = &ch_shm_state;
     int li, e;
     pid_t pid;
 
@@ -162,8 +171,7 @@ canal_status_t shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey,
         return common_err_set(CANAL_ERR_ARG, "shm rdma_read: remote range %#llx + %zu wraps",
                               (unsigned long long)raddr, len);
     if (st->cma_state == SHM_CMA_DENIED)
-        return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)",
-                              st->cma_why);
+        return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)", st->cma_why);
     li = st->local_of[peer];
     pid = (pid_t)st->slots[li].pid;
     e = cma_copy(pid, dst, raddr, len);
@@ -181,8 +189,7 @@ canal_status_t shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey,
             return common_err_set(CANAL_ERR_IO, "shm: %s with CANAL_SHM_CMA=yes: %s", what,
                                   strerror(e));
         cma_deny(st, what, e);
-        return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)",
-                              st->cma_why);
+        return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)", st->cma_why);
     }
     if (e == ESRCH)
         return common_err_set(CANAL_ERR_PEER, "shm rdma_read: rank %d (pid %d) is gone", peer,

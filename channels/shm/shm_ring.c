@@ -6,22 +6,30 @@
  * system call unless a peer has announced that it is asleep.
  *
  * Memory ordering, in one place:
- *  - a cell is published by storing full=1 with release after its bytes, and
- *    consumed by loading full with acquire; it is freed by storing full=0
- *    with release after on_packet() returned, and a sender reuses it only
- *    after an acquire load sees 0;
- *  - sleep and wake are Dekker pairs, each side storing its flag, issuing a
- *    seq_cst fence, then loading the other's: a sender (store full=1; fence;
- *    load sleeping) against a sleeper (store sleeping=1; fence; load full),
- *    and a drainer (store full=0; fence; load blocked) against a blocked
- *    sender (store blocked=1; fence; load full). At least one side of each
- *    pair sees the other, so a wake-up is never lost.
+ *  - a packet is published by storing the cell's seq with release after its
+ *    bytes, and found by loading seq with acquire; it is given back by
+ *    storing the ring's consumed count with release after on_packet()
+ *    returned, and a sender reuses a cell only after an acquire load of
+ *    consumed says so;
+ *  - sleep and wake are Dekker pairs: a sender (store seq; barrier; load
+ *    sleeping) against a sleeper (store sleeping=1; barrier; load seq), and
+ *    a drainer (store consumed; barrier; load blocked, then sleeping)
+ *    against a blocked sender going to sleep (store blocked=1, sleeping=1;
+ *    barrier; load consumed). At least one side of each pair sees
+ *    the other, so a wake-up is never lost. The barriers are asymmetric
+ *    when the kernel allows: the sleeper (slow path, about to make a
+ *    futex call anyway) issues membarrier(GLOBAL_EXPEDITED), which makes
+ *    every registered running thread execute a full barrier, and the fast
+ *    paths need only a compiler barrier. Without membarrier both sides use
+ *    a seq_cst fence.
  */
 #include "channels/shm/shm.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -33,11 +41,40 @@ static long futex_call(_Atomic uint32_t *word, int op, uint32_t val, const struc
     return syscall(SYS_futex, (uint32_t *)word, op, val, ts, NULL, 0);
 }
 
-static void wake_local(shm_state_t *st, int li)
+/* 1 if this process will receive global expedited membarriers. */
+int ch_shm_membarrier_register(void)
 {
-    shm_slot_t *s = &st->slots[li];
+    long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) ||
+        !(cmds & MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED))
+        return 0;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0, 0) == 0;
+}
 
+/* The fast side of the Dekker pairs. */
+static inline void barrier_fast(const ch_shm_state_t *st)
+{
+    if (st->mb)
+        atomic_signal_fence(memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* The slow side: 0, or -1 if the barrier could not be issued (then the
+ * caller must not sleep). */
+static int barrier_slow(const ch_shm_state_t *st)
+{
+    if (st->mb)
+        return syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0) == 0 ? 0 : -1;
     atomic_thread_fence(memory_order_seq_cst);
+    return 0;
+}
+
+static void wake_local(ch_shm_state_t *st, int li)
+{
+    ch_shm_slot_t *s = &st->slots[li];
+
+    barrier_fast(st);
     if (atomic_load_explicit(&s->sleeping, memory_order_relaxed) != 0) {
         atomic_fetch_add_explicit(&s->seq, 1, memory_order_seq_cst);
         futex_call(&s->seq, FUTEX_WAKE, INT_MAX, NULL);
@@ -45,10 +82,11 @@ static void wake_local(shm_state_t *st, int li)
     }
 }
 
-static canal_status_t check_peer(shm_state_t *st, int peer, int *li_out)
+static canal_status_t check_peer(ch_shm_state_t *st, int peer, int *li_out)
 {
     if (!st->attached)
-        return common_err_set(CANAL_ERR_INTERN, "shm: used before post_fence() or after finalize()");
+        return common_err_set(CANAL_ERR_INTERN,
+                              "shm: used before post_fence() or after finalize()");
     if (peer < 0 || peer >= st->world_size)
         return common_err_set(CANAL_ERR_ARG, "shm: peer rank %d outside 0..%d", peer,
                               st->world_size - 1);
@@ -58,15 +96,16 @@ static canal_status_t check_peer(shm_state_t *st, int peer, int *li_out)
     return CANAL_OK;
 }
 
-canal_status_t shm_sendv(int peer, const struct iovec *iov, int n)
+canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
 {
-    shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = &ch_shm_state;
     size_t cap = st->lay.payload_cap;
     size_t hdr_len, len = 0;
     canal_status_t err;
-    shm_peer_t *p;
-    shm_cell_t *c;
+    ch_shm_peer_t *p;
+    ch_shm_cell_t *c;
     unsigned char *dst;
+    uint32_t ncells;
     int li = 0;
 
     if ((err = check_peer(st, peer, &li)) != CANAL_OK)
@@ -93,24 +132,32 @@ canal_status_t shm_sendv(int peer, const struct iovec *iov, int n)
     }
 
     p = &st->peers[li];
-    c = shm_cell_at(p->out_cells, p->send_idx, st->lay.cell_stride);
-    if (atomic_load_explicit(&c->full, memory_order_acquire) != 0) {
-        /* Ring full: tell the reader we wait for room, then look once more
-         * (see the Dekker note at the top). */
-        if (!p->blocked) {
-            atomic_store_explicit(p->out_blocked, 1, memory_order_relaxed);
-            p->blocked = 1;
-            st->nblocked++;
+    ncells = (uint32_t)st->lay.ncells;
+    if (p->sent - p->peer_consumed >= ncells) {
+        p->peer_consumed = atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire);
+        if (p->sent - p->peer_consumed >= ncells) {
+            /* Ring full: tell the reader we wait for room, then look once
+             * more (see the Dekker note at the top). */
+            if (!p->blocked) {
+                atomic_store_explicit(&p->out_ctl->blocked, 1, memory_order_relaxed);
+                p->blocked = 1;
+                st->nblocked++;
+            }
+            barrier_fast(st);
+            p->peer_consumed = atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire);
+            if (p->sent - p->peer_consumed >= ncells) {
+                if (p->dead)
+                    return common_err_set(CANAL_ERR_PEER, "shm: local rank %d has died", peer);
+                return CANAL_AGAIN;
+            }
         }
-        atomic_thread_fence(memory_order_seq_cst);
-        if (atomic_load_explicit(&c->full, memory_order_acquire) != 0)
-            return CANAL_AGAIN;
     }
 
+    c = ch_shm_cell_at(p->out_cells, p->sent & (ncells - 1), st->lay.cell_stride);
     dst = c->bytes;
     if (hdr_len > 0)
         memcpy(dst, iov[0].iov_base, hdr_len);
-    dst += shm_payload_off(hdr_len);
+    dst += ch_shm_payload_off(hdr_len);
     for (int i = 1; i < n; i++) {
         if (iov[i].iov_len > 0)
             memcpy(dst, iov[i].iov_base, iov[i].iov_len);
@@ -118,19 +165,19 @@ canal_status_t shm_sendv(int peer, const struct iovec *iov, int n)
     }
     c->hdr_len = (uint32_t)hdr_len;
     c->len = (uint32_t)len;
-    atomic_store_explicit(&c->full, 1, memory_order_release);
-    p->send_idx = p->send_idx + 1 == st->lay.ncells ? 0 : p->send_idx + 1;
+    p->sent++;
+    atomic_store_explicit(&c->seq, p->sent, memory_order_release);
     if (p->blocked) {
-        atomic_store_explicit(p->out_blocked, 0, memory_order_relaxed);
+        atomic_store_explicit(&p->out_ctl->blocked, 0, memory_order_relaxed);
         p->blocked = 0;
         st->nblocked--;
     }
     return CANAL_OK;
 }
 
-int shm_progress(void)
+int ch_shm_progress(void)
 {
-    shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = &ch_shm_state;
     size_t stride = st->lay.cell_stride;
     uint32_t ncells = (uint32_t)st->lay.ncells;
     int L = st->local_size;
@@ -144,14 +191,17 @@ int shm_progress(void)
     start = st->rr_next;
     for (int k = 0; k < L; k++) {
         int li = start + k < L ? start + k : start + k - L;
-        shm_peer_t *p = &st->peers[li];
+        ch_shm_peer_t *p = &st->peers[li];
         uint32_t got = 0;
 
+        /* Our own ring holds something only if we put it there. */
+        if (li == st->local_rank && p->sent == p->received)
+            continue;
         while (got < ncells) {
-            shm_cell_t *c = shm_cell_at(p->in_cells, p->recv_idx, stride);
+            ch_shm_cell_t *c = ch_shm_cell_at(p->in_cells, p->received & (ncells - 1), stride);
             uint32_t hl, len;
 
-            if (atomic_load_explicit(&c->full, memory_order_acquire) == 0)
+            if (atomic_load_explicit(&c->seq, memory_order_acquire) != p->received + 1)
                 break;
             hl = c->hdr_len;
             len = c->len;
@@ -161,17 +211,17 @@ int shm_progress(void)
                                       "shm: corrupt cell from rank %d: header %u B, payload %u B",
                                       p->world, hl, len);
             }
-            st->up.on_packet(p->world, c->bytes, hl, c->bytes + shm_payload_off(hl), len);
-            atomic_store_explicit(&c->full, 0, memory_order_release);
-            p->recv_idx = p->recv_idx + 1 == ncells ? 0 : p->recv_idx + 1;
+            st->up.on_packet(p->world, c->bytes, hl, c->bytes + ch_shm_payload_off(hl), len);
+            p->received++;
+            atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
             got++;
         }
         if (got > 0) {
             total += (int)got;
             /* The sender may be asleep waiting for room in this ring. */
-            atomic_thread_fence(memory_order_seq_cst);
+            barrier_fast(st);
             if (li != st->local_rank &&
-                atomic_load_explicit(p->in_blocked, memory_order_relaxed) != 0)
+                atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0)
                 wake_local(st, li);
         }
     }
@@ -182,36 +232,65 @@ int shm_progress(void)
 
 /* Something to do: a packet in an incoming ring, or room in a ring we were
  * blocked on. Called after announcing sleep (store; fence). */
-static int shm_ready(shm_state_t *st)
+static int ch_shm_ready(ch_shm_state_t *st)
 {
     size_t stride = st->lay.cell_stride;
+    uint32_t mask = (uint32_t)st->lay.ncells - 1;
+
     for (int li = 0; li < st->local_size; li++) {
-        shm_peer_t *p = &st->peers[li];
-        if (atomic_load_explicit(&shm_cell_at(p->in_cells, p->recv_idx, stride)->full,
-                                 memory_order_acquire) != 0)
+        ch_shm_peer_t *p = &st->peers[li];
+        ch_shm_cell_t *c = ch_shm_cell_at(p->in_cells, p->received & mask, stride);
+        if (atomic_load_explicit(&c->seq, memory_order_acquire) == p->received + 1)
             return 1;
         if (p->blocked &&
-            atomic_load_explicit(&shm_cell_at(p->out_cells, p->send_idx, stride)->full,
-                                 memory_order_acquire) == 0)
+            p->sent - atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire) <= mask)
             return 1;
     }
     return 0;
 }
 
-canal_status_t shm_block(long timeout_us)
+/* A local peer that dies cannot say so: while we sleep with nothing to do,
+ * look at the peers' pids now and then (never on the fast path). */
+static void check_peers_alive(ch_shm_state_t *st)
 {
-    shm_state_t *st = &ch_shm_state;
-    shm_slot_t *me;
+    struct timespec now;
+    double t;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    t = (double)now.tv_sec + now.tv_nsec * 1e-9;
+    if (t - st->last_alive_check < 0.1)
+        return;
+    st->last_alive_check = t;
+    for (int li = 0; li < st->local_size; li++) {
+        ch_shm_peer_t *p = &st->peers[li];
+        if (li == st->local_rank || p->dead ||
+            atomic_load_explicit(&st->slots[li].finalized, memory_order_acquire))
+            continue;
+        if (kill((pid_t)st->slots[li].pid, 0) != 0 && errno == ESRCH) {
+            p->dead = 1;
+            st->ndead++;
+            if (st->up.on_peer_failed != NULL)
+                st->up.on_peer_failed(p->world, CANAL_ERR_PEER);
+        }
+    }
+}
+
+/* One sleep of at most timeout_us (< 0: no limit). Returns CANAL_AGAIN if
+ * it timed out with nothing to do and no peer newly dead, else CANAL_OK. */
+static canal_status_t block_once(ch_shm_state_t *st, long timeout_us)
+{
+    ch_shm_slot_t *me = &st->slots[st->local_rank];
     struct timespec ts, *tsp = NULL;
+    int dead_before = st->ndead;
     uint32_t seen;
 
-    if (!st->attached)
-        return common_err_set(CANAL_ERR_INTERN, "shm block: used before post_fence()");
-    me = &st->slots[st->local_rank];
     atomic_store_explicit(&me->sleeping, 1, memory_order_seq_cst);
-    atomic_thread_fence(memory_order_seq_cst);
+    if (barrier_slow(st) != 0) {
+        atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
+        return CANAL_OK; /* cannot sleep safely; the device polls */
+    }
     seen = atomic_load_explicit(&me->seq, memory_order_acquire);
-    if (timeout_us == 0 || shm_ready(st)) {
+    if (timeout_us == 0 || ch_shm_ready(st)) {
         atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
         return CANAL_OK;
     }
@@ -223,19 +302,42 @@ canal_status_t shm_block(long timeout_us)
     st->futex_waits++;
     /* Returns on a wake, a timeout, a signal, or at once if seq moved since
      * we read it: the device polls after every outcome. */
-    if (futex_call(&me->seq, FUTEX_WAIT, seen, tsp) != 0 && errno != EAGAIN &&
-        errno != ETIMEDOUT && errno != EINTR) {
+    if (futex_call(&me->seq, FUTEX_WAIT, seen, tsp) != 0) {
         int e = errno;
-        atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
-        return common_err_set(CANAL_ERR_IO, "shm block: futex wait: %s", strerror(e));
+        if (e != EAGAIN && e != ETIMEDOUT && e != EINTR) {
+            atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
+            return common_err_set(CANAL_ERR_IO, "shm block: futex wait: %s", strerror(e));
+        }
+        if (e == ETIMEDOUT) {
+            atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
+            check_peers_alive(st);
+            return st->ndead != dead_before ? CANAL_OK : CANAL_AGAIN;
+        }
     }
     atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
     return CANAL_OK;
 }
 
-void shm_wake(int peer)
+canal_status_t ch_shm_block(long timeout_us)
 {
-    shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = &ch_shm_state;
+    canal_status_t err;
+
+    if (!st->attached)
+        return common_err_set(CANAL_ERR_INTERN, "shm block: used before post_fence()");
+    if (timeout_us >= 0 || st->local_size == 1) {
+        err = block_once(st, timeout_us);
+        return err == CANAL_AGAIN ? CANAL_OK : err;
+    }
+    /* No limit: sleep in slices so that a dead peer is still noticed. */
+    while ((err = block_once(st, 200000)) == CANAL_AGAIN)
+        ;
+    return err;
+}
+
+void ch_shm_wake(int peer)
+{
+    ch_shm_state_t *st = &ch_shm_state;
     int li;
 
     if (!st->attached || peer < 0 || peer >= st->world_size)

@@ -21,7 +21,10 @@
 
 #include "common/log.h"
 
-static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+static size_t round_up(size_t x, size_t a)
+{
+    return (x + a - 1) / a * a;
+}
 
 static size_t page_size(void)
 {
@@ -32,8 +35,8 @@ static size_t page_size(void)
 /* Try the requested geometry; while the segment is over max_bytes, shrink
  * first the number of cells (down to 4, keeping max_payload), then the cell
  * size (down to 4 KiB), then cells to 2, then cell size to 1 KiB. */
-canal_status_t shm_layout_compute(int local_size, size_t payload_cap, size_t ncells,
-                                  size_t max_bytes, shm_layout_t *out)
+canal_status_t ch_shm_layout_compute(int local_size, size_t payload_cap, size_t ncells,
+                                     size_t max_bytes, ch_shm_layout_t *out)
 {
     size_t pg = page_size();
     size_t L;
@@ -53,14 +56,16 @@ canal_status_t shm_layout_compute(int local_size, size_t payload_cap, size_t nce
         ncells = 2;
     if (ncells > 1024)
         ncells = 1024;
+    while (ncells & (ncells - 1)) /* a power of two: positions wrap cleanly */
+        ncells &= ncells - 1;
 
     memset(out, 0, sizeof *out);
     for (;;) {
         size_t cell = round_up(SHM_CELL_HEAD + CH_HDR_MAX + payload_cap, SHM_LINE);
-        size_t ring = SHM_LINE + ncells * cell;
+        size_t ring = sizeof(ch_shm_ring_ctl_t) + ncells * cell;
         size_t block = round_up(L * ring, pg);
-        size_t slots_off = round_up(sizeof(shm_seg_head_t), SHM_LINE);
-        size_t rings_off = round_up(slots_off + L * sizeof(shm_slot_t), pg);
+        size_t slots_off = round_up(sizeof(ch_shm_seg_head_t), SHM_LINE);
+        size_t rings_off = round_up(slots_off + L * sizeof(ch_shm_slot_t), pg);
         size_t total;
 
         if (__builtin_mul_overflow(L, block, &total) || total > SIZE_MAX - rings_off)
@@ -105,10 +110,9 @@ static unsigned long long hash_str(const char *s)
     return h;
 }
 
-void shm_seg_name(const char *jobid, int node, long pid, char *out, size_t len)
+void ch_shm_seg_name(const char *jobid, int node, long pid, char *out, size_t len)
 {
-    snprintf(out, len, "/canal-%016llx-n%d-p%ld", hash_str(jobid != NULL ? jobid : ""), node,
-             pid);
+    snprintf(out, len, "/canal-%016llx-n%d-p%ld", hash_str(jobid != NULL ? jobid : ""), node, pid);
 }
 
 /* ---- crash cleanup between create and unlink ---------------------------- */
@@ -188,9 +192,9 @@ static void cleanup_disarm(void)
 
 /* ---- create / attach / unlink ------------------------------------------ */
 
-static void head_fill(shm_state_t *st)
+static void head_fill(ch_shm_state_t *st)
 {
-    shm_seg_head_t *h = (shm_seg_head_t *)(void *)st->base;
+    ch_shm_seg_head_t *h = (ch_shm_seg_head_t *)(void *)st->base;
     h->version = SHM_VERSION;
     h->local_size = (uint32_t)st->lay.local_size;
     h->payload_cap = st->lay.payload_cap;
@@ -202,7 +206,7 @@ static void head_fill(shm_state_t *st)
     h->magic = SHM_MAGIC;
 }
 
-canal_status_t shm_seg_create(shm_state_t *st)
+canal_status_t ch_shm_seg_create(ch_shm_state_t *st)
 {
     size_t size = st->lay.seg_size;
     int fd = -1;
@@ -259,8 +263,8 @@ canal_status_t shm_seg_create(shm_state_t *st)
     }
     p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
-        canal_status_t st_err = common_err_set(CANAL_ERR_NOMEM, "shm: mmap(%s, %zu): %s",
-                                               st->name, size, strerror(errno));
+        canal_status_t st_err = common_err_set(CANAL_ERR_NOMEM, "shm: mmap(%s, %zu): %s", st->name,
+                                               size, strerror(errno));
         close(fd);
         shm_unlink(st->name);
         cleanup_disarm();
@@ -272,10 +276,10 @@ canal_status_t shm_seg_create(shm_state_t *st)
     return CANAL_OK;
 }
 
-canal_status_t shm_seg_attach(shm_state_t *st, const char *name)
+canal_status_t ch_shm_seg_attach(ch_shm_state_t *st, const char *name)
 {
     struct stat sb;
-    const shm_seg_head_t *h;
+    const ch_shm_seg_head_t *h;
     canal_status_t err;
     void *p;
     int fd;
@@ -305,9 +309,9 @@ canal_status_t shm_seg_attach(shm_state_t *st, const char *name)
                               strerror(errno));
     h = p;
     if (h->magic != SHM_MAGIC || h->version != SHM_VERSION ||
-        h->local_size != (uint32_t)st->lay.local_size ||
-        h->payload_cap != st->lay.payload_cap || h->ncells != st->lay.ncells ||
-        h->cell_stride != st->lay.cell_stride || h->block_stride != st->lay.block_stride) {
+        h->local_size != (uint32_t)st->lay.local_size || h->payload_cap != st->lay.payload_cap ||
+        h->ncells != st->lay.ncells || h->cell_stride != st->lay.cell_stride ||
+        h->block_stride != st->lay.block_stride) {
         err = common_err_set(CANAL_ERR_PROTO,
                              "shm: segment %s was laid out for %u ranks, %llu cells of %llu B "
                              "(magic %#x version %u); this rank computed %d ranks, %zu cells of "
@@ -323,7 +327,7 @@ canal_status_t shm_seg_attach(shm_state_t *st, const char *name)
     return CANAL_OK;
 }
 
-canal_status_t shm_seg_unlink(shm_state_t *st)
+canal_status_t ch_shm_seg_unlink(ch_shm_state_t *st)
 {
     if (st->anon || st->unlinked || !st->creator || st->name[0] == '\0')
         return CANAL_OK;
@@ -337,10 +341,10 @@ canal_status_t shm_seg_unlink(shm_state_t *st)
     return CANAL_OK;
 }
 
-void shm_seg_detach(shm_state_t *st)
+void ch_shm_seg_detach(ch_shm_state_t *st)
 {
     if (st->creator && !st->anon && !st->unlinked && st->name[0] != '\0')
-        shm_seg_unlink(st);
+        ch_shm_seg_unlink(st);
     if (st->base != NULL)
         munmap(st->base, st->lay.seg_size);
     st->base = NULL;

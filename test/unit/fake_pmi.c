@@ -54,8 +54,14 @@ static int my_epoch;
 static int *my_node_of;
 static int *my_local_ranks;
 
-int fake_pmi_rank(void) { return my_rank; }
-int fake_pmi_epoch(void) { return my_epoch; }
+int fake_pmi_rank(void)
+{
+    return my_rank;
+}
+int fake_pmi_epoch(void)
+{
+    return my_epoch;
+}
 
 static double now_s(void)
 {
@@ -84,7 +90,10 @@ static void lock(void)
     }
 }
 
-static void unlock(void) { atomic_store(&sh->lock, 0); }
+static void unlock(void)
+{
+    atomic_store(&sh->lock, 0);
+}
 
 static canal_status_t need_child(const char *what)
 {
@@ -135,7 +144,10 @@ canal_status_t pmi_init(pmi_info_t *info_out)
     return CANAL_OK;
 }
 
-const char *pmi_describe(void) { return "fake PMI (unit tests)"; }
+const char *pmi_describe(void)
+{
+    return "fake PMI (unit tests)";
+}
 
 canal_status_t pmi_put(const char *key, const char *value)
 {
@@ -179,8 +191,8 @@ canal_status_t pmi_fence(void)
                 return common_err_set(CANAL_ERR_PEER, "fake pmi_fence: job aborted");
             if (now_s() > deadline)
                 return common_err_set(CANAL_ERR_TIMEOUT,
-                                      "fake pmi_fence: rank %d waited %d s for the others",
-                                      my_rank, sh->timeout_s);
+                                      "fake pmi_fence: rank %d waited %d s for the others", my_rank,
+                                      sh->timeout_s);
             pause_briefly(spins++);
         }
     }
@@ -205,8 +217,8 @@ canal_status_t pmi_get(int rank, const char *key, char *value_out, size_t len)
             (e->epoch < my_epoch || rank == my_rank)) {
             if (strlen(e->val) >= len) {
                 unlock();
-                return common_err_set(CANAL_ERR_TRUNCATE, "fake pmi_get: value of %s longer than %zu",
-                                      key, len);
+                return common_err_set(CANAL_ERR_TRUNCATE,
+                                      "fake pmi_get: value of %s longer than %zu", key, len);
             }
             snprintf(value_out, len, "%s", e->val);
             unlock();
@@ -214,8 +226,9 @@ canal_status_t pmi_get(int rank, const char *key, char *value_out, size_t len)
         }
     }
     unlock();
-    return common_err_set(CANAL_ERR_NOTFOUND, "fake pmi_get: rank %d has no key %s (before fence %d)",
-                          rank, key, my_epoch);
+    return common_err_set(CANAL_ERR_NOTFOUND,
+                          "fake pmi_get: rank %d has no key %s (before fence %d)", rank, key,
+                          my_epoch);
 }
 
 canal_status_t pmi_publish(const char *service, const char *port)
@@ -231,8 +244,7 @@ canal_status_t pmi_publish(const char *service, const char *port)
     for (int i = 0; i < PUB_MAX; i++)
         if (sh->pub[i].used && strcmp(sh->pub[i].service, service) == 0) {
             unlock();
-            return common_err_set(CANAL_ERR_ARG, "fake pmi_publish: %s already published",
-                                  service);
+            return common_err_set(CANAL_ERR_ARG, "fake pmi_publish: %s already published", service);
         }
     for (int i = 0; i < PUB_MAX; i++)
         if (!sh->pub[i].used) {
@@ -293,7 +305,10 @@ canal_status_t pmi_abort(int code, const char *msg)
     _exit(code != 0 ? code : 1);
 }
 
-canal_status_t pmi_finalize(void) { return CANAL_OK; }
+canal_status_t pmi_finalize(void)
+{
+    return CANAL_OK;
+}
 
 /* ---- the job ----------------------------------------------------------- */
 

@@ -17,11 +17,11 @@
 enum { FAKE_PMI_MAX_PROCS = 64 };
 
 typedef struct {
-    int nprocs;        /* processes (ranks), 1..FAKE_PMI_MAX_PROCS */
-    int nnodes;        /* simulated nodes; 0 means 1 */
-    int cyclic;        /* 0: ranks fill node 0 first (block); 1: round robin */
-    int timeout_s;     /* kill the job after this many seconds; 0 means 60 */
-    int *wstatus_out;  /* optional: nprocs wait statuses (waitpid) */
+    int nprocs;       /* processes (ranks), 1..FAKE_PMI_MAX_PROCS */
+    int nnodes;       /* simulated nodes; 0 means 1 */
+    int cyclic;       /* 0: ranks fill node 0 first (block); 1: round robin */
+    int timeout_s;    /* kill the job after this many seconds; 0 means 60 */
+    int *wstatus_out; /* optional: nprocs wait statuses (waitpid) */
 } fake_pmi_job_t;
 
 /* The code each process runs; its return value is the exit status (0 = ok). */

@@ -174,11 +174,11 @@ static int run_job(int nprocs, int nnodes, fake_pmi_body_t body, void *arg)
 
 START_TEST(test_layout)
 {
-    shm_layout_t lay;
+    ch_shm_layout_t lay;
     size_t prev = 0;
 
     for (int L = 1; L <= 256; L *= 2) {
-        ck_assert_int_eq(shm_layout_compute(L, 16384, 16, 64u << 20, &lay), CANAL_OK);
+        ck_assert_int_eq(ch_shm_layout_compute(L, 16384, 16, 64u << 20, &lay), CANAL_OK);
         ck_assert_int_eq(lay.local_size, L);
         ck_assert(lay.ncells >= 2);
         ck_assert(lay.payload_cap >= 1024);
@@ -194,11 +194,11 @@ START_TEST(test_layout)
         ck_assert(lay.seg_size >= prev || L > 16);
         prev = lay.seg_size;
     }
-    ck_assert_int_eq(shm_layout_compute(2, 16384, 16, 64u << 20, &lay), CANAL_OK);
+    ck_assert_int_eq(ch_shm_layout_compute(2, 16384, 16, 64u << 20, &lay), CANAL_OK);
     ck_assert_int_eq(lay.ncells, 16);
-    ck_assert_int_eq(shm_layout_compute(0, 16384, 16, 64u << 20, &lay), CANAL_ERR_ARG);
-    ck_assert_int_eq(shm_layout_compute(-3, 16384, 16, 64u << 20, &lay), CANAL_ERR_ARG);
-    ck_assert_int_eq(shm_layout_compute(2, 16384, 16, 64u << 20, NULL), CANAL_ERR_ARG);
+    ck_assert_int_eq(ch_shm_layout_compute(0, 16384, 16, 64u << 20, &lay), CANAL_ERR_ARG);
+    ck_assert_int_eq(ch_shm_layout_compute(-3, 16384, 16, 64u << 20, &lay), CANAL_ERR_ARG);
+    ck_assert_int_eq(ch_shm_layout_compute(2, 16384, 16, 64u << 20, NULL), CANAL_ERR_ARG);
 }
 END_TEST
 
@@ -225,8 +225,7 @@ static int body_segment(int rank, void *arg)
      * every rank has returned from post_fence, the name is gone. */
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name());
-    T_CHECK(strncmp(ch_shm_segment_name(), "/canal-", 7) == 0, "name %s",
-            ch_shm_segment_name());
+    T_CHECK(strncmp(ch_shm_segment_name(), "/canal-", 7) == 0, "name %s", ch_shm_segment_name());
     T_CHECK(access(path, F_OK) != 0 && errno == ENOENT, "%s still exists after post_fence", path);
     for (int r = 0; r < info.size; r++)
         T_CHECK(CH->reaches(r), "reaches(%d)", r);
@@ -234,9 +233,15 @@ static int body_segment(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_segment_gone_2) { ck_assert_int_eq(run_job(2, 1, body_segment, NULL), 0); }
+START_TEST(test_segment_gone_2)
+{
+    ck_assert_int_eq(run_job(2, 1, body_segment, NULL), 0);
+}
 END_TEST
-START_TEST(test_segment_gone_4) { ck_assert_int_eq(run_job(4, 1, body_segment, NULL), 0); }
+START_TEST(test_segment_gone_4)
+{
+    ck_assert_int_eq(run_job(4, 1, body_segment, NULL), 0);
+}
 END_TEST
 
 /* The creator dies by a signal between create and unlink. */
@@ -273,6 +278,39 @@ START_TEST(test_crash_cleanup)
 }
 END_TEST
 
+/* The creator reports a failure through the KVS ("!reason"): the others'
+ * post_fence fails with that reason, and nobody hangs in the fence. */
+static int body_creator_failed(int rank, void *arg)
+{
+    canal_status_t st;
+    char path[256];
+
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_OK, "init");
+    if (rank == 0)
+        T_CHECK(pmi_put("canal-shm-seg", "!injected failure") == CANAL_OK, "put");
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name());
+    st = CH->post_fence();
+    if (rank == 0) {
+        T_CHECK(st == CANAL_OK, "creator's post_fence: %d", st);
+        T_CHECK(access(path, F_OK) != 0, "%s left behind", path);
+    } else {
+        T_CHECK(st == CANAL_ERR_IO, "post_fence: %d", st);
+        T_CHECK(strstr(common_err_detail(), "injected failure") != NULL, "message: %s",
+                common_err_detail());
+        T_CHECK(CH->sendv(0, NULL, 0) < 0 && CH->progress() == 0, "usable after failure");
+    }
+    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    return 0;
+}
+
+START_TEST(test_creator_failed)
+{
+    ck_assert_int_eq(run_job(3, 1, body_creator_failed, NULL), 0);
+}
+END_TEST
+
 /* ---- ordering, sizes, back-pressure ------------------------------------ */
 
 enum { ORDER_MSGS = 3000 };
@@ -282,7 +320,7 @@ static size_t order_len(unsigned seq, size_t max)
     static const size_t sizes[] = {0, 1, 8, 48, 100, 1024, 4000};
     if (seq % 97 == 0)
         return max;
-    return sizes[seq % 7];
+    return sizes[seq % 7] < max ? sizes[seq % 7] : max;
 }
 
 /* Every rank sends ORDER_MSGS to every rank of the node, itself included,
@@ -296,6 +334,8 @@ static int body_order(int rank, void *arg)
 
     bring_up(&up_check);
     n = info.local_size;
+    for (int r = 0; r < info.size; r++)
+        T_CHECK(CH->reaches(r) == (info.node_of[r] == info.node_of[info.rank]), "reaches(%d)", r);
     buf = malloc(caps.max_payload);
     T_CHECK(buf != NULL, "malloc");
     for (unsigned i = 0; i < ORDER_MSGS; i++)
@@ -319,9 +359,50 @@ static int body_order(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_order_2) { ck_assert_int_eq(run_job(2, 1, body_order, NULL), 0); }
+START_TEST(test_order_2)
+{
+    ck_assert_int_eq(run_job(2, 1, body_order, NULL), 0);
+}
 END_TEST
-START_TEST(test_order_4) { ck_assert_int_eq(run_job(4, 1, body_order, NULL), 0); }
+
+/* The same with the ring counters starting just below 2^32, so they wrap. */
+static int body_order_wrap(int rank, void *arg)
+{
+    ch_shm_test_count_base = UINT32_MAX - ORDER_MSGS / 2;
+    return body_order(rank, arg);
+}
+
+START_TEST(test_order_wrap)
+{
+    ck_assert_int_eq(run_job(3, 1, body_order_wrap, NULL), 0);
+}
+END_TEST
+START_TEST(test_order_4)
+{
+    ck_assert_int_eq(run_job(4, 1, body_order, NULL), 0);
+}
+END_TEST
+/* Two simulated nodes of two ranks: one segment each, peers on the other
+ * node not reached. */
+static int body_two_nodes(int rank, void *arg)
+{
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    for (int r = 0; r < info.size; r++)
+        T_CHECK(CH->reaches(r) == 0, "reaches before init");
+    return body_order(rank, arg);
+}
+
+START_TEST(test_two_nodes)
+{
+    ck_assert_int_eq(run_job(4, 2, body_two_nodes, NULL), 0);
+}
+END_TEST
+
+/* More ranks than cores: needs the waits to yield. */
+START_TEST(test_order_8)
+{
+    ck_assert_int_eq(run_job(8, 1, body_order, NULL), 0);
+}
 END_TEST
 
 /* Every header length with a few payload sizes, and every payload size at
@@ -336,7 +417,10 @@ static size_case_t cases[800];
 static int ncases;
 static int case_next;
 
-static unsigned char hdr_byte(unsigned seq, size_t i) { return (unsigned char)(0xa0 + i + seq); }
+static unsigned char hdr_byte(unsigned seq, size_t i)
+{
+    return (unsigned char)(0xa0 + i + seq);
+}
 
 static void on_packet_sizes(int peer, const void *hdr, size_t hdr_len, const void *payload,
                             size_t len)
@@ -345,8 +429,9 @@ static void on_packet_sizes(int peer, const void *hdr, size_t hdr_len, const voi
     unsigned seq = (unsigned)case_next;
 
     T_CHECK(case_next < ncases, "more packets than cases");
-    T_CHECK(hdr_len == cases[seq].hl && len == cases[seq].len, "case %u: got hl %zu len %zu, sent %zu %zu",
-            seq, hdr_len, len, cases[seq].hl, cases[seq].len);
+    T_CHECK(hdr_len == cases[seq].hl && len == cases[seq].len,
+            "case %u: got hl %zu len %zu, sent %zu %zu", seq, hdr_len, len, cases[seq].hl,
+            cases[seq].len);
     for (size_t i = 0; i < hdr_len; i++)
         T_CHECK(h[i] == hdr_byte(seq, i), "case %u: header byte %zu", seq, i);
     for (size_t i = 0; i < len; i++)
@@ -421,7 +506,10 @@ static int body_sizes(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_sizes) { ck_assert_int_eq(run_job(2, 1, body_sizes, NULL), 0); }
+START_TEST(test_sizes)
+{
+    ck_assert_int_eq(run_job(2, 1, body_sizes, NULL), 0);
+}
 END_TEST
 
 /* Rank 0 fills the ring while rank 1 does not read, must get AGAIN after
@@ -474,7 +562,10 @@ static int body_backpressure(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_backpressure) { ck_assert_int_eq(run_job(2, 1, body_backpressure, NULL), 0); }
+START_TEST(test_backpressure)
+{
+    ck_assert_int_eq(run_job(2, 1, body_backpressure, NULL), 0);
+}
 END_TEST
 
 /* ---- sendv from inside on_packet: ping-pong ----------------------------- */
@@ -505,8 +596,7 @@ static void on_packet_pingpong(int peer, const void *hdr, size_t hdr_len, const 
     }
 }
 
-static ch_upcalls_t up_pingpong = {on_packet_pingpong, on_rdma_done_unused,
-                                   on_peer_failed_unused};
+static ch_upcalls_t up_pingpong = {on_packet_pingpong, on_rdma_done_unused, on_peer_failed_unused};
 
 static int body_pingpong(int rank, void *arg)
 {
@@ -530,7 +620,10 @@ static int body_pingpong(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_pingpong_callback) { ck_assert_int_eq(run_job(2, 1, body_pingpong, NULL), 0); }
+START_TEST(test_pingpong_callback)
+{
+    ck_assert_int_eq(run_job(2, 1, body_pingpong, NULL), 0);
+}
 END_TEST
 
 /* ---- rdma_read through CMA ---------------------------------------------- */
@@ -598,7 +691,10 @@ static int body_rdma(int rank, void *arg)
     return 0;
 }
 
-START_TEST(test_rdma_read) { ck_assert_int_eq(run_job(2, 1, body_rdma, NULL), 0); }
+START_TEST(test_rdma_read)
+{
+    ck_assert_int_eq(run_job(2, 1, body_rdma, NULL), 0);
+}
 END_TEST
 
 static int body_cma_off(int rank, void *arg)
@@ -618,7 +714,10 @@ static int body_cma_off(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_cma_off) { ck_assert_int_eq(run_job(2, 1, body_cma_off, NULL), 0); }
+START_TEST(test_cma_off)
+{
+    ck_assert_int_eq(run_job(2, 1, body_cma_off, NULL), 0);
+}
 END_TEST
 
 static int body_cma_bad(int rank, void *arg)
@@ -631,7 +730,10 @@ static int body_cma_bad(int rank, void *arg)
     return 0;
 }
 
-START_TEST(test_cma_bad_value) { ck_assert_int_eq(run_job(1, 1, body_cma_bad, NULL), 0); }
+START_TEST(test_cma_bad_value)
+{
+    ck_assert_int_eq(run_job(1, 1, body_cma_bad, NULL), 0);
+}
 END_TEST
 
 /* ---- block / wake -------------------------------------------------------- */
@@ -690,7 +792,10 @@ static int body_block(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_block_wake) { ck_assert_int_eq(run_job(2, 1, body_block, NULL), 0); }
+START_TEST(test_block_wake)
+{
+    ck_assert_int_eq(run_job(2, 1, body_block, NULL), 0);
+}
 END_TEST
 
 /* A sender blocked on a full ring sleeps and is woken by the reader's drain. */
@@ -744,6 +849,149 @@ static int body_block_full(int rank, void *arg)
 START_TEST(test_block_full_ring)
 {
     ck_assert_int_eq(run_job(2, 1, body_block_full, NULL), 0);
+}
+END_TEST
+
+/* Both sides sleep whenever they cannot proceed: a lost wake-up shows as a
+ * block() that runs into its 5 s timeout. Streaming (sender sleeps on a full
+ * ring, reader on an empty one), then ping-pong. */
+enum { STRESS_MSGS = 20000, STRESS_ROUNDS = 3000 };
+
+static void block_checked(double *worst)
+{
+    double t0 = now_s(), dt;
+    T_CHECK(CH->block(5 * 1000000L) == CANAL_OK, "block");
+    dt = now_s() - t0;
+    if (dt > *worst)
+        *worst = dt;
+    T_CHECK(dt < 4.0, "block() slept %.3f s: a wake-up was lost", dt);
+}
+
+static int body_block_stress(int rank, void *arg)
+{
+    unsigned char *buf;
+    double worst = 0;
+
+    bring_up(&up_check);
+    buf = malloc(caps.max_payload);
+    T_CHECK(buf != NULL, "malloc");
+    if (rank == 0) {
+        for (unsigned seq = 0; seq < STRESS_MSGS; seq++) {
+            size_t len = (seq * 2654435761u) % (caps.max_payload + 1);
+            thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
+            struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
+            canal_status_t st;
+            make_payload(buf, 0, seq, len);
+            while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN)
+                block_checked(&worst);
+            T_CHECK(st == CANAL_OK, "sendv: %d", st);
+            CH->wake(1);
+        }
+    } else {
+        while (received[0] < STRESS_MSGS) {
+            int n = CH->progress();
+            T_CHECK(n >= 0, "progress");
+            if (n == 0)
+                block_checked(&worst);
+        }
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    for (unsigned i = 0; i < STRESS_ROUNDS; i++) {
+        int from = 1 - rank;
+        unsigned want = rank == 0 ? i : i + 1;
+        if (rank == 0)
+            send_checked(1, STRESS_MSGS + i, 8, buf);
+        while (received[from] < (rank == 0 ? want + 1 : want + (unsigned)STRESS_MSGS)) {
+            int n = CH->progress();
+            T_CHECK(n >= 0, "progress");
+            if (n == 0)
+                block_checked(&worst);
+        }
+        if (rank == 1)
+            send_checked(0, i, 8, buf);
+    }
+    if (rank == 0)
+        fprintf(stderr, "block stress: longest sleep %.1f ms\n", worst * 1e3);
+    free(buf);
+    return tear_down();
+}
+
+START_TEST(test_block_stress)
+{
+    ck_assert_int_eq(run_job(2, 1, body_block_stress, NULL), 0);
+}
+END_TEST
+
+/* A local peer dies: block() timeouts notice it and report it once through
+ * on_peer_failed; sendv to it then fails instead of saying AGAIN forever. */
+static int failed_peer = -1, failed_count;
+
+static void on_peer_failed_record(int peer, canal_status_t st)
+{
+    T_CHECK(st == CANAL_ERR_PEER, "status %d", st);
+    failed_peer = peer;
+    failed_count++;
+}
+
+static ch_upcalls_t up_death = {on_packet_check, on_rdma_done_unused, on_peer_failed_record};
+
+static int body_peer_death(int rank, void *arg)
+{
+    double t0;
+    thdr_t h = {THDR_MAGIC, 0, 0, 0};
+    struct iovec iov[1] = {{&h, sizeof h}};
+    canal_status_t st;
+
+    bring_up(&up_death);
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    if (rank == 1)
+        _exit(0); /* no finalize: as if killed */
+    t0 = now_s();
+    while (failed_count == 0) {
+        /* No time limit: block() must still come back for a dead peer. */
+        T_CHECK(CH->block(-1) == CANAL_OK, "block");
+        T_CHECK(now_s() - t0 < 10, "death of rank 1 not noticed");
+    }
+    T_CHECK(failed_peer == 1, "failed peer %d", failed_peer);
+    for (int i = 0; i < 5; i++)
+        T_CHECK(CH->block(50000) == CANAL_OK, "block");
+    sleep_ms(150);
+    T_CHECK(CH->block(50000) == CANAL_OK, "block");
+    T_CHECK(failed_count == 1, "reported %d times", failed_count);
+    for (int i = 0; i < 1000 && (st = CH->sendv(1, iov, 1)) == CANAL_OK; i++)
+        h.seq++;
+    T_CHECK(st == CANAL_ERR_PEER, "sendv to the dead rank: %d", st);
+    CH->finalize();
+    return 0;
+}
+
+START_TEST(test_peer_death)
+{
+    ck_assert_int_eq(run_job(2, 1, body_peer_death, NULL), 0);
+}
+END_TEST
+
+/* A peer that finalized and left is not a failure. */
+static int body_peer_finalized(int rank, void *arg)
+{
+    bring_up(&up_death);
+    if (rank == 1) {
+        CH->finalize();
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        _exit(0);
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    sleep_ms(100);
+    for (int i = 0; i < 4; i++)
+        T_CHECK(CH->block(150000) == CANAL_OK, "block");
+    T_CHECK(failed_count == 0, "a finalized peer was reported failed");
+    CH->finalize();
+    return 0;
+}
+
+START_TEST(test_peer_finalized)
+{
+    ck_assert_int_eq(run_job(2, 1, body_peer_finalized, NULL), 0);
 }
 END_TEST
 
@@ -813,7 +1061,10 @@ static int body_bad_input(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_bad_input) { ck_assert_int_eq(run_job(2, 2, body_bad_input, NULL), 0); }
+START_TEST(test_bad_input)
+{
+    ck_assert_int_eq(run_job(2, 2, body_bad_input, NULL), 0);
+}
 END_TEST
 
 static int body_describe(int rank, void *arg)
@@ -832,10 +1083,13 @@ static int body_describe(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_describe) { ck_assert_int_eq(run_job(4, 1, body_describe, NULL), 0); }
+START_TEST(test_describe)
+{
+    ck_assert_int_eq(run_job(4, 1, body_describe, NULL), 0);
+}
 END_TEST
 
-static Suite *shm_suite(void)
+static Suite *ch_shm_suite(void)
 {
     Suite *s = suite_create("ch_shm");
     TCase *tc = tcase_create("core");
@@ -845,8 +1099,12 @@ static Suite *shm_suite(void)
     tcase_add_test(tc, test_segment_gone_2);
     tcase_add_test(tc, test_segment_gone_4);
     tcase_add_test(tc, test_crash_cleanup);
+    tcase_add_test(tc, test_creator_failed);
     tcase_add_test(tc, test_order_2);
+    tcase_add_test(tc, test_order_wrap);
     tcase_add_test(tc, test_order_4);
+    tcase_add_test(tc, test_order_8);
+    tcase_add_test(tc, test_two_nodes);
     tcase_add_test(tc, test_sizes);
     tcase_add_test(tc, test_backpressure);
     tcase_add_test(tc, test_pingpong_callback);
@@ -855,6 +1113,9 @@ static Suite *shm_suite(void)
     tcase_add_test(tc, test_cma_bad_value);
     tcase_add_test(tc, test_block_wake);
     tcase_add_test(tc, test_block_full_ring);
+    tcase_add_test(tc, test_block_stress);
+    tcase_add_test(tc, test_peer_death);
+    tcase_add_test(tc, test_peer_finalized);
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_describe);
     suite_add_tcase(s, tc);
@@ -863,7 +1124,7 @@ static Suite *shm_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(shm_suite());
+    SRunner *sr = srunner_create(ch_shm_suite());
     int failed;
 
     srunner_run_all(sr, CK_NORMAL);
