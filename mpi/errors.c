@@ -598,3 +598,22 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
+
+/* The MPI-1 names that MPI-3 removed; MPICH still exports them. */
+int PMPI_Errhandler_create(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    return errh_create(MPI_OBJ_COMM, (void (*)(void))function, errhandler, "MPI_Errhandler_create");
+}
+#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
+
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return PMPI_Comm_set_errhandler(comm, errhandler);
+}
+#pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
+
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return PMPI_Comm_get_errhandler(comm, errhandler);
+}
+#pragma weak MPI_Errhandler_get = PMPI_Errhandler_get

@@ -5,10 +5,11 @@
 int main(int argc, char **argv)
 {
     int err, len;
-    char msg[MPI_MAX_ERROR_STRING], port[MPI_MAX_PORT_NAME];
+    char msg[MPI_MAX_ERROR_STRING];
+    MPI_Comm joined;
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    err = MPI_Open_port(MPI_INFO_NULL, port);
+    err = MPI_Comm_join(-1, &joined);
     CHECK(mtest_error_class(err) == MPI_ERR_UNSUPPORTED_OPERATION, "class %d",
           mtest_error_class(err));
     MPI_Error_string(err, msg, &len);
