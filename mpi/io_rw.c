@@ -395,7 +395,9 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
             goto out;
         }
         for (int a = 0; a < naggr; a++)
-            memcpy((char *)sp + sdsp[aggr_rank[a]], sx.per[a].p, sx.per[a].n * sizeof(piece_t));
+            if (sx.per[a].n > 0) /* p is NULL when there is nothing for this aggregator */
+                memcpy((char *)sp + sdsp[aggr_rank[a]], sx.per[a].p,
+                       sx.per[a].n * sizeof(piece_t));
         if (PMPI_Alltoallv(sp, scnt, sdsp, MPI_BYTE, rpieces, rcnt, rdsp, MPI_BYTE, f->comm) !=
             MPI_SUCCESS)
             cls = MPI_ERR_OTHER;

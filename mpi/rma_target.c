@@ -215,7 +215,19 @@ canal_status_t rma_apply_acc(char *base, const rma_layout_t *l, const void *data
                                       "a target block of %llu bytes splits "
                                       "an element of %s",
                                       (unsigned long long)l->b[i].len, dt_builtin_name(basic));
-            st = dt_reduce(op, p, base + l->b[i].off, l->b[i].len / esize, bt);
+            /* Operands sit at any offset of the received message; the
+             * kernels need them aligned for their type (long double: 16). */
+            if (((uintptr_t)p & (_Alignof(max_align_t) - 1)) != 0) {
+                void *tmp = malloc(l->b[i].len);
+                if (tmp == NULL)
+                    return common_err_set(CANAL_ERR_NOMEM, "no memory for %llu accumulate bytes",
+                                          (unsigned long long)l->b[i].len);
+                memcpy(tmp, p, l->b[i].len);
+                st = dt_reduce(op, tmp, base + l->b[i].off, l->b[i].len / esize, bt);
+                free(tmp);
+            } else {
+                st = dt_reduce(op, p, base + l->b[i].off, l->b[i].len / esize, bt);
+            }
             p += l->b[i].len;
         }
         return st;
