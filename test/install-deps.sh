@@ -3,7 +3,7 @@
 # Installs only what is missing; needs root (or does nothing when all exist).
 set -u
 PKGS="build-essential autoconf automake libtool pkg-config bc libfabric-dev libpmix-dev
-      libhwloc-dev check libmpich-dev mpich openmpi-bin libopenmpi-dev"
+      libhwloc-dev check libmpich-dev mpich openmpi-bin libopenmpi-dev valgrind"
 missing=
 for p in $PKGS; do
     dpkg -s "$p" > /dev/null 2>&1 || missing="$missing $p"

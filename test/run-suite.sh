@@ -4,7 +4,7 @@
 #   2. builds Canal in _build and installs it into _install,
 #   3. runs the unit tests (make check: Check tests per layer, doc checks),
 #   4. checks the installed tools (test/tools.sh) and runs the MPI test programs through the installed mpiexec (test/mpi),
-#   5. runs the Java binding's tests when a JDK is present, and the launch tests (Hydra, Open MPI, Slurm; skipped where absent),
+#   5. runs a valgrind subset (test/valgrind.sh), the Java binding's tests when a JDK is present, and the launch tests (Hydra, Open MPI, Slurm; skipped where absent),
 #   6. compares the ABI with Debian's MPICH when the checker is available.
 # The last line is "N passed, M failed"; the exit code is 0 only if M is 0.
 # Options: --sanitize (build with ASan+UBSan in _build-sanitize/_install-sanitize),
@@ -92,6 +92,16 @@ mp=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 mf=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 rm -f "$out"
 total_pass=$((total_pass + ${mp:-0})); total_fail=$((total_fail + ${mf:-1}))
+
+if [ $SANITIZE = no ]; then
+    note "valgrind memcheck of point-to-point and collective programs"
+    out=$(mktemp)
+    bash "$TOP/test/valgrind.sh" "$PREFIX" "$BUILD/test-valgrind" | tee "$out"
+    vp=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+    vf=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+    rm -f "$out"
+    total_pass=$((total_pass + ${vp:-0})); total_fail=$((total_fail + ${vf:-1}))
+fi
 
 if [ $SANITIZE = no ] && command -v javac > /dev/null && [ -f "$TOP/bindings/java/Makefile" ]; then
     note "Java binding (managed-runtime extension under a real JVM)"
