@@ -1,0 +1,53 @@
+/*
+ * What the ofi channel (channels/ofi/, libfabric) offers beyond ch_ofi_ops:
+ * reference-counted memory registration for the device's rendezvous and for
+ * the managed-runtime extension (MPIX buffer hooks), which needs to know
+ * when the last operation using a buffer has finished so that it can unpin
+ * the object. Only built when CANAL_HAVE_OFI is defined.
+ *
+ * A registration covers whole pages and is shared: acquiring a range that
+ * lies inside a live registration takes another reference to it (a cache
+ * hit) instead of registering again. The key returned is what a peer passes
+ * to rdma_read() together with the virtual address of the data; the channel
+ * turns that address into an offset itself when the provider wants offsets
+ * (no FI_MR_VIRT_ADDR). See ofi_mr.c for the cache and its invalidation.
+ */
+#ifndef CANAL_CH_OFI_H
+#define CANAL_CH_OFI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/status.h"
+
+/* Register [buf, buf+len) for remote reads (or take one more reference to a
+ * registration that covers it). *key_out is the remote key; *handle_out is
+ * given back to ch_ofi_mr_release(). Fails with CANAL_ERR_UNSUPPORTED when
+ * the channel has no RMA, CANAL_ERR_ARG on a NULL or empty range. */
+canal_status_t ch_ofi_mr_acquire(const void *buf, size_t len, uint64_t *key_out,
+                                 void **handle_out);
+
+/* Drop one reference. When it was the last, every callback passed to a
+ * release of this registration (this one included) is called, in order,
+ * before this returns; otherwise cb is remembered and called when the last
+ * user releases. cb may be NULL. */
+canal_status_t ch_ofi_mr_release(void *handle, void (*cb)(void *arg), void *arg);
+
+/* The memory [buf, buf+len) was freed, moved or remapped (a managed runtime
+ * moved an object, an allocator returned pages): idle registrations that
+ * overlap it are closed; live ones are no longer handed out and are closed
+ * when their last user releases them. */
+void ch_ofi_mr_invalidate(const void *buf, size_t len);
+
+typedef struct {
+    unsigned long hits;          /* acquires served by an existing registration */
+    unsigned long misses;        /* acquires that registered memory */
+    unsigned long evictions;     /* idle registrations closed to stay under the limit */
+    unsigned long invalidations; /* registrations dropped by ch_ofi_mr_invalidate */
+    int active;                  /* registrations with users */
+    int idle;                    /* registrations kept without users */
+} ch_ofi_mr_stats_t;
+
+void ch_ofi_mr_stats(ch_ofi_mr_stats_t *out);
+
+#endif

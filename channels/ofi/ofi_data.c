@@ -1,0 +1,647 @@
+/*
+ * The ofi channel's data path: sendv() into a registered bounce buffer, the
+ * completion queue, progress() delivering arrivals in per-pair order, and
+ * rdma_read() with fi_read. Called by the device through ch_ofi_ops.
+ *
+ * Back-pressure: sendv() never waits. When the bounce pool is empty or the
+ * provider answers FI_EAGAIN, it reads the completion queue once (which may
+ * return buffers, and lets manual-progress providers move) and returns
+ * CANAL_AGAIN; the device retries after its next progress().
+ *
+ * Up-calls happen only in progress(): ofi_cq_drive(), which sendv() also
+ * uses, only queues what completed (arrivals, finished reads, failed peers)
+ * so that the device is never re-entered from inside its own sendv().
+ */
+#include "channels/ofi/ofi_impl.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/log.h"
+
+static canal_status_t check_peer(ofi_state_t *st, int peer, const char *what)
+{
+    if (!st->ready)
+        return common_err_set(CANAL_ERR_INTERN, "ofi %s: used before post_fence() or after "
+                              "finalize()", what);
+    if (peer < 0 || peer >= st->size)
+        return common_err_set(CANAL_ERR_ARG, "ofi %s: peer rank %d outside 0..%d", what, peer,
+                              st->size - 1);
+    if (!st->peers[peer].reachable)
+        return common_err_set(CANAL_ERR_PEER, "ofi %s: rank %d is not reachable over %s: %s",
+                              what, peer, st->prov, ofi_unreach_reason(peer));
+    if (st->peers[peer].failed)
+        return common_err_set(CANAL_ERR_PEER, "ofi %s: the connection to rank %d failed earlier",
+                              what, peer);
+    return CANAL_OK;
+}
+
+/* ---- receive buffers ------------------------------------------------------ */
+
+canal_status_t ofi_rx_post(ofi_rxbuf_t *b)
+{
+    ofi_state_t *st = &ch_ofi_state;
+    ssize_t rc = fi_recv(st->ep, b->data, st->buf_size, st->rx_mr != NULL ? st->rx_mr->desc : NULL,
+                         FI_ADDR_UNSPEC, &b->op.ctx);
+    if (rc == 0) {
+        st->rx_posted++;
+        return CANAL_OK;
+    }
+    if (rc == -FI_EAGAIN) {
+        b->next = st->repost;
+        st->repost = b;
+        return CANAL_AGAIN;
+    }
+    return common_err_set(CANAL_ERR_IO, "ofi: fi_recv(%s): %s", st->prov, ofi_err((int)rc));
+}
+
+static canal_status_t rx_repost_waiting(ofi_state_t *st)
+{
+    ofi_rxbuf_t *list = st->repost;
+    canal_status_t err = CANAL_OK;
+
+    st->repost = NULL;
+    while (list != NULL) {
+        ofi_rxbuf_t *b = list;
+        list = b->next;
+        if (err < 0) { /* keep the rest for later */
+            b->next = st->repost;
+            st->repost = b;
+            continue;
+        }
+        canal_status_t e = ofi_rx_post(b);
+        if (e < 0)
+            err = e;
+    }
+    return err;
+}
+
+/* ---- RDMA reads ---------------------------------------------------------- */
+
+static void rma_finish(ofi_state_t *st, ofi_rma_t *r)
+{
+    r->next = NULL;
+    if (st->rma_done_tail != NULL)
+        st->rma_done_tail->next = r;
+    else
+        st->rma_done = r;
+    st->rma_done_tail = r;
+}
+
+/* Post the next piece of r; CANAL_AGAIN queues it for progress(). */
+static canal_status_t rma_post(ofi_state_t *st, ofi_rma_t *r)
+{
+    size_t piece = r->len - r->posted < st->rma_max ? r->len - r->posted : st->rma_max;
+    ssize_t rc = -FI_EAGAIN;
+
+    if (st->tx_inflight + st->rma_posted < st->tx_cap)
+        rc = fi_read(st->ep, r->dst + r->posted, piece, r->dst_mr != NULL ? r->dst_mr->desc : NULL,
+                     st->peers[r->peer].addr, r->addr + r->posted, r->key, &r->op.ctx);
+    if (rc == 0) {
+        r->piece = piece;
+        st->rma_posted++;
+        return CANAL_OK;
+    }
+    if (rc == -FI_EAGAIN) {
+        r->next = st->rma_wait;
+        st->rma_wait = r;
+        return CANAL_AGAIN;
+    }
+    return common_err_set(CANAL_ERR_IO, "ofi: fi_read of %zu bytes from rank %d: %s", piece,
+                          r->peer, ofi_err((int)rc));
+}
+
+static void rma_fail(ofi_state_t *st, ofi_rma_t *r, canal_status_t err)
+{
+    r->st = err;
+    snprintf(r->why, sizeof r->why, "%s", common_err_detail());
+    rma_finish(st, r);
+}
+
+static void rma_retry_waiting(ofi_state_t *st)
+{
+    ofi_rma_t *list = st->rma_wait;
+
+    st->rma_wait = NULL;
+    while (list != NULL) {
+        ofi_rma_t *r = list;
+        canal_status_t e;
+        list = r->next;
+        e = rma_post(st, r);
+        if (e < 0)
+            rma_fail(st, r, e);
+    }
+}
+
+canal_status_t ofi_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
+                             void *cookie)
+{
+    ofi_state_t *st = &ch_ofi_state;
+    canal_status_t err;
+    uint64_t addr = raddr;
+    ofi_rma_t *r;
+
+    if ((err = check_peer(st, peer, "rdma_read")) != CANAL_OK)
+        return err;
+    if (!st->has_rma)
+        return common_err_set(CANAL_ERR_UNSUPPORTED, "ofi: provider %s has no RMA reads here",
+                              st->prov);
+    if (dst == NULL)
+        return common_err_set(CANAL_ERR_ARG, "ofi rdma_read: dst is NULL");
+    if (len == 0)
+        return CANAL_OK;
+    if (raddr + len < raddr)
+        return common_err_set(CANAL_ERR_ARG, "ofi rdma_read: remote range 0x%llx + %zu wraps",
+                              (unsigned long long)raddr, len);
+    if (!st->mr_virt) {
+        /* The provider addresses registrations from 0: the key carries the
+         * registration's base (ofi_mr.c). */
+        uint64_t base = ofi_mr_key_base(rkey);
+        if (raddr < base)
+            return common_err_set(CANAL_ERR_ARG, "ofi rdma_read: address 0x%llx lies below the "
+                                  "registration of key 0x%llx", (unsigned long long)raddr,
+                                  (unsigned long long)rkey);
+        addr = raddr - base;
+    }
+    if ((r = calloc(1, sizeof *r)) == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "ofi rdma_read: operation");
+    r->op.kind = OFI_OP_RMA;
+    r->peer = peer;
+    r->dst = dst;
+    r->addr = addr;
+    r->key = rkey;
+    r->len = len;
+    r->cookie = cookie;
+    if (st->mr_local && (err = ofi_mr_get(dst, len, FI_READ, &r->dst_mr)) != CANAL_OK) {
+        free(r);
+        return err;
+    }
+    err = rma_post(st, r);
+    if (err < 0) {
+        if (r->dst_mr != NULL)
+            ofi_mr_put(r->dst_mr, NULL, NULL);
+        free(r);
+        return err;
+    }
+    st->rma_inflight++;
+    return CANAL_INPROGRESS;
+}
+
+/* ---- the completion queue -------------------------------------------------- */
+
+static void peer_fail(ofi_state_t *st, int peer, canal_status_t err)
+{
+    ofi_peer_t *p = &st->peers[peer];
+    if (!p->failed) {
+        p->failed = 1;
+        p->fail_pending = 1;
+        p->fail_st = err;
+        st->fail_pending = 1;
+    }
+}
+
+static void complete(ofi_state_t *st, const struct fi_cq_data_entry *e)
+{
+    ofi_op_t *op = e->op_context;
+
+    if (op == NULL) {
+        /* Only operations we posted, each with its context, can complete. */
+        LOG_ERR("ofi: %s reported a completion without an operation (flags 0x%llx)", st->prov,
+                (unsigned long long)e->flags);
+        return;
+    }
+    switch (op->kind) {
+    case OFI_OP_TX: {
+        ofi_txbuf_t *b = (ofi_txbuf_t *)op;
+        b->next = st->tx_free;
+        st->tx_free = b;
+        st->tx_inflight--;
+        st->peers[b->peer].tx_inflight--;
+        break;
+    }
+    case OFI_OP_RX: {
+        ofi_rxbuf_t *b = (ofi_rxbuf_t *)op;
+        b->got = e->len;
+        b->next = NULL;
+        if (st->arrived_tail != NULL)
+            st->arrived_tail->next = b;
+        else
+            st->arrived = b;
+        st->arrived_tail = b;
+        st->rx_posted--;
+        break;
+    }
+    case OFI_OP_RMA: {
+        ofi_rma_t *r = (ofi_rma_t *)op;
+        canal_status_t err;
+        st->rma_posted--;
+        r->posted += r->piece;
+        r->piece = 0;
+        if (r->posted < r->len) {
+            if ((err = rma_post(st, r)) < 0)
+                rma_fail(st, r, err);
+        } else {
+            r->st = CANAL_OK;
+            rma_finish(st, r);
+        }
+        break;
+    }
+    }
+}
+
+static canal_status_t complete_error(ofi_state_t *st)
+{
+    struct fi_cq_err_entry e;
+    char detail[128] = "";
+    ofi_op_t *op;
+    ssize_t rc;
+
+    memset(&e, 0, sizeof e);
+    rc = fi_cq_readerr(st->cq, &e, 0);
+    if (rc == -FI_EAGAIN)
+        return CANAL_OK;
+    if (rc < 0)
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_cq_readerr(%s): %s", st->prov,
+                              ofi_err((int)rc));
+    fi_cq_strerror(st->cq, e.prov_errno, e.err_data, detail, sizeof detail);
+    op = e.op_context;
+    if (op == NULL)
+        return common_err_set(CANAL_ERR_IO, "ofi: %s reported an error without an operation: "
+                              "%s (%s)", st->prov, ofi_err(e.err), detail);
+    switch (op->kind) {
+    case OFI_OP_TX: {
+        ofi_txbuf_t *b = (ofi_txbuf_t *)op;
+        b->next = st->tx_free;
+        st->tx_free = b;
+        st->tx_inflight--;
+        st->peers[b->peer].tx_inflight--;
+        LOG_ERR("ofi: a send to rank %d failed in %s: %s (%s)", b->peer, st->prov,
+                ofi_err(e.err), detail);
+        peer_fail(st, b->peer, CANAL_ERR_PEER);
+        return CANAL_OK;
+    }
+    case OFI_OP_RX: {
+        ofi_rxbuf_t *b = (ofi_rxbuf_t *)op;
+        st->rx_posted--;
+        if (e.err == FI_ECANCELED)
+            return CANAL_OK; /* endpoint closing */
+        ofi_rx_post(b);
+        return common_err_set(e.err == FI_ETRUNC ? CANAL_ERR_PROTO : CANAL_ERR_IO,
+                              "ofi: a receive failed in %s: %s (%s)%s", st->prov, ofi_err(e.err),
+                              detail, e.err == FI_ETRUNC ? "; a peer sent more than "
+                              "CANAL_OFI_MAX_PAYLOAD allows" : "");
+    }
+    case OFI_OP_RMA: {
+        ofi_rma_t *r = (ofi_rma_t *)op;
+        st->rma_posted--;
+        canal_status_t code = e.err == FI_EINVAL || e.err == FI_EACCES || e.err == FI_EFAULT ||
+                                      e.err == FI_EKEYREJECTED || e.err == FI_ENOKEY
+                                  ? CANAL_ERR_ARG
+                                  : CANAL_ERR_PEER;
+        common_err_set(code, "ofi: reading %zu bytes from rank %d (key 0x%llx) failed in %s: "
+                       "%s (%s)", r->len, r->peer, (unsigned long long)r->key, st->prov,
+                       ofi_err(e.err), detail);
+        rma_fail(st, r, code);
+        return CANAL_OK;
+    }
+    }
+    return CANAL_OK;
+}
+
+canal_status_t ofi_cq_drive(void)
+{
+    ofi_state_t *st = &ch_ofi_state;
+    struct fi_cq_data_entry ent[16];
+    canal_status_t err = CANAL_OK;
+
+    /* A bounded number of batches: a busy peer must not keep us here. */
+    for (int round = 0; round < 8; round++) {
+        ssize_t n = fi_cq_read(st->cq, ent, 16);
+        if (n == -FI_EAGAIN)
+            break;
+        if (n == -FI_EAVAIL) {
+            canal_status_t e = complete_error(st);
+            if (e < 0 && err == CANAL_OK)
+                err = e;
+            continue;
+        }
+        if (n < 0)
+            return common_err_set(CANAL_ERR_IO, "ofi: fi_cq_read(%s): %s", st->prov,
+                                  ofi_err((int)n));
+        for (ssize_t i = 0; i < n; i++)
+            complete(st, &ent[i]);
+        if (n < 16)
+            break;
+    }
+    return err;
+}
+
+/* Sends still waiting for a peer that has not failed. */
+static int tx_pending_live(ofi_state_t *st)
+{
+    int n = 0;
+    if (st->tx_inflight == 0)
+        return 0;
+    for (int r = 0; r < st->size; r++)
+        if (!st->peers[r].failed)
+            n += st->peers[r].tx_inflight;
+    return n;
+}
+
+/* CANAL_OK once every packet sendv() accepted has completed, that is
+ * reached the peer (the default completion level of reliable endpoints),
+ * except those to peers that failed. With manual-progress providers a
+ * packet leaves only while someone polls: the device polls until this says
+ * CANAL_OK before the fence of its finalize. */
+canal_status_t ofi_flush(void)
+{
+    ofi_state_t *st = &ch_ofi_state;
+    if (!st->ready)
+        return CANAL_OK;
+    return tx_pending_live(st) > 0 ? CANAL_AGAIN : CANAL_OK;
+}
+
+/* Sleep until the completion queue may have something or timeout_us
+ * passes. fi_trywait() says whether sleeping on the CQ's descriptor is
+ * safe now (nothing already completed or needing a poll to move). Without
+ * a descriptor, return at once: the device then yields instead. */
+canal_status_t ofi_block(long timeout_us)
+{
+    ofi_state_t *st = &ch_ofi_state;
+    struct fid *fids[1];
+    struct pollfd pfd;
+    int ms;
+
+    if (!st->ready)
+        return common_err_set(CANAL_ERR_INTERN, "ofi block: used before post_fence()");
+    if (st->wait_fd < 0 || timeout_us == 0 || st->arrived != NULL || st->rma_done != NULL ||
+        st->fail_pending)
+        return CANAL_OK;
+    fids[0] = &st->cq->fid;
+    if (fi_trywait(st->fabric, fids, 1) != FI_SUCCESS)
+        return CANAL_OK;
+    pfd.fd = st->wait_fd;
+    pfd.events = POLLIN;
+    pfd.revents = 0;
+    ms = timeout_us < 0 ? -1 : timeout_us >= 1000000000L ? 1000000 : (int)((timeout_us + 999) / 1000);
+    if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
+        return common_err_set(CANAL_ERR_IO, "ofi block: poll: %s", strerror(errno));
+    return CANAL_OK;
+}
+
+void ofi_drain_tx(double seconds)
+{
+    ofi_state_t *st = &ch_ofi_state;
+    struct timespec t0, t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (tx_pending_live(st) > 0 || st->rma_inflight > 0) {
+        if (ofi_cq_drive() < 0)
+            break;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 > seconds) {
+            LOG_WARN("ofi: finalize with %d sends and %d reads still in flight after %.1f s",
+                     st->tx_inflight, st->rma_inflight, seconds);
+            break;
+        }
+    }
+}
+
+/* ---- sendv ---------------------------------------------------------------- */
+
+static unsigned char *gather(unsigned char *dst, const ofi_wire_t *w, const struct iovec *iov,
+                             int n)
+{
+    unsigned char *p = dst + ofi_payload_off(w->hdr_len);
+
+    memcpy(dst, w, sizeof *w);
+    if (w->hdr_len > 0)
+        memcpy(dst + sizeof *w, iov[0].iov_base, w->hdr_len);
+    for (int i = 1; i < n; i++) {
+        if (iov[i].iov_len > 0)
+            memcpy(p, iov[i].iov_base, iov[i].iov_len);
+        p += iov[i].iov_len;
+    }
+    return p;
+}
+
+canal_status_t ofi_sendv(int peer, const struct iovec *iov, int n)
+{
+    ofi_state_t *st = &ch_ofi_state;
+    size_t hdr_len, len = 0, total;
+    canal_status_t err;
+    ofi_peer_t *p;
+    ofi_txbuf_t *b;
+    ofi_wire_t w;
+    ssize_t rc;
+
+    if ((err = check_peer(st, peer, "sendv")) != CANAL_OK)
+        return err;
+    if (iov == NULL || n < 1)
+        return common_err_set(CANAL_ERR_ARG, "ofi sendv: %s (n = %d); iov[0] is the header",
+                              iov == NULL ? "iov is NULL" : "no iovec", n);
+    hdr_len = iov[0].iov_len;
+    if (hdr_len > CH_HDR_MAX)
+        return common_err_set(CANAL_ERR_ARG, "ofi sendv: header of %zu bytes exceeds CH_HDR_MAX "
+                              "%d", hdr_len, CH_HDR_MAX);
+    if (hdr_len > 0 && iov[0].iov_base == NULL)
+        return common_err_set(CANAL_ERR_ARG, "ofi sendv: header base is NULL with length %zu",
+                              hdr_len);
+    for (int i = 1; i < n; i++) {
+        if (iov[i].iov_len > st->max_payload - len)
+            return common_err_set(CANAL_ERR_ARG, "ofi sendv: payload exceeds max_payload %zu "
+                                  "bytes (at iov[%d])", st->max_payload, i);
+        if (iov[i].iov_len > 0 && iov[i].iov_base == NULL)
+            return common_err_set(CANAL_ERR_ARG, "ofi sendv: iov[%d] base is NULL with length "
+                                  "%zu", i, iov[i].iov_len);
+        len += iov[i].iov_len;
+    }
+    p = &st->peers[peer];
+    w = (ofi_wire_t){(uint32_t)st->rank, p->tx_seq, (uint32_t)len, (uint16_t)hdr_len,
+                     OFI_WIRE_MAGIC};
+    total = ofi_payload_off(hdr_len) + len;
+
+    if (st->tx_free == NULL || st->tx_inflight + st->rma_posted >= st->tx_cap) {
+        st->tx_nobuf++;
+        if ((err = ofi_cq_drive()) < 0)
+            return err;
+        if (st->tx_free == NULL || st->tx_inflight + st->rma_posted >= st->tx_cap)
+            return CANAL_AGAIN;
+    }
+    b = st->tx_free;
+    st->tx_free = b->next;
+    gather(b->data, &w, iov, n);
+    rc = fi_send(st->ep, b->data, total, st->tx_mr != NULL ? st->tx_mr->desc : NULL, p->addr,
+                 &b->op.ctx);
+    if (rc == 0) {
+        b->peer = peer;
+        st->tx_inflight++;
+        p->tx_inflight++;
+        p->tx_seq++;
+        st->sends++;
+        return CANAL_OK;
+    }
+    b->next = st->tx_free;
+    st->tx_free = b;
+    if (rc == -FI_EAGAIN) {
+        st->tx_eagain++;
+        if ((err = ofi_cq_drive()) < 0)
+            return err;
+        return CANAL_AGAIN;
+    }
+    return common_err_set(CANAL_ERR_PEER, "ofi: sending %zu bytes to rank %d over %s failed: %s",
+                          total, peer, st->prov, ofi_err((int)rc));
+}
+
+/* ---- progress -------------------------------------------------------------- */
+
+static void deliver(ofi_state_t *st, ofi_rxbuf_t *b, int *count)
+{
+    ofi_wire_t w;
+
+    memcpy(&w, b->data, sizeof w);
+    st->up.on_packet((int)w.src, b->data + sizeof w, w.hdr_len, b->data + ofi_payload_off(w.hdr_len),
+                     w.len);
+    st->peers[w.src].rx_seq++;
+    (*count)++;
+    /* FI_EAGAIN: queued, reposted by a later progress(). */
+    if (ofi_rx_post(b) < 0)
+        LOG_ERR("%s; one receive buffer fewer", common_err_detail());
+}
+
+/* Check one arrival; CANAL_OK means b->src and b->seq are set. */
+static canal_status_t arrival_check(ofi_state_t *st, ofi_rxbuf_t *b)
+{
+    ofi_wire_t w;
+
+    if (b->got < sizeof w)
+        return common_err_set(CANAL_ERR_PROTO, "ofi: a %zu-byte message is too short for a "
+                              "Canal packet", b->got);
+    memcpy(&w, b->data, sizeof w);
+    if (w.magic != OFI_WIRE_MAGIC || w.src >= (uint32_t)st->size || w.hdr_len > CH_HDR_MAX ||
+        w.len > st->max_payload || b->got != ofi_payload_off(w.hdr_len) + w.len)
+        return common_err_set(CANAL_ERR_PROTO, "ofi: malformed packet (%zu bytes, magic 0x%x, "
+                              "claims rank %u, header %u B, payload %u B)", b->got, w.magic,
+                              w.src, w.hdr_len, w.len);
+    if ((int32_t)(w.seq - st->peers[w.src].rx_seq) < 0)
+        return common_err_set(CANAL_ERR_PROTO, "ofi: packet %u from rank %u arrived twice "
+                              "(expected %u)", w.seq, w.src, st->peers[w.src].rx_seq);
+    b->src = w.src;
+    b->seq = w.seq;
+    return CANAL_OK;
+}
+
+static canal_status_t deliver_arrivals(ofi_state_t *st, int *count)
+{
+    canal_status_t err = CANAL_OK;
+    ofi_rxbuf_t *b;
+
+    /* on_packet() may call sendv(), which may append to the list: take the
+     * head each time round. */
+    while ((b = st->arrived) != NULL) {
+        ofi_peer_t *p;
+        st->arrived = b->next;
+        if (st->arrived == NULL)
+            st->arrived_tail = NULL;
+        if (arrival_check(st, b) != CANAL_OK) {
+            if (err == CANAL_OK)
+                err = CANAL_ERR_PROTO;
+            ofi_rx_post(b);
+            continue;
+        }
+        p = &st->peers[b->src];
+        if (b->seq != p->rx_seq) {
+            /* Completed ahead of an earlier packet: hold it, sorted. */
+            ofi_rxbuf_t **pp = &p->held;
+            while (*pp != NULL && (int32_t)((*pp)->seq - b->seq) < 0)
+                pp = &(*pp)->next;
+            if (*pp != NULL && (*pp)->seq == b->seq) {
+                common_err_set(CANAL_ERR_PROTO, "ofi: packet %u from rank %u arrived twice",
+                               b->seq, b->src);
+                if (err == CANAL_OK)
+                    err = CANAL_ERR_PROTO;
+                ofi_rx_post(b);
+                continue;
+            }
+            b->next = *pp;
+            *pp = b;
+            st->reordered++;
+            continue;
+        }
+        deliver(st, b, count);
+        while (p->held != NULL && p->held->seq == p->rx_seq) {
+            ofi_rxbuf_t *h = p->held;
+            p->held = h->next;
+            deliver(st, h, count);
+        }
+    }
+    return err;
+}
+
+static int fire_rma_done(ofi_state_t *st)
+{
+    int n = 0;
+    ofi_rma_t *r;
+
+    while ((r = st->rma_done) != NULL) {
+        void *cookie = r->cookie;
+        canal_status_t res = r->st;
+        st->rma_done = r->next;
+        if (st->rma_done == NULL)
+            st->rma_done_tail = NULL;
+        st->rma_inflight--;
+        if (r->dst_mr != NULL)
+            ofi_mr_put(r->dst_mr, NULL, NULL);
+        if (res < 0)
+            common_err_set(res, "%s", r->why);
+        free(r);
+        if (st->up.on_rdma_done != NULL)
+            st->up.on_rdma_done(cookie, res);
+        n++;
+    }
+    return n;
+}
+
+static void fire_peer_failures(ofi_state_t *st)
+{
+    st->fail_pending = 0;
+    for (int r = 0; r < st->size; r++) {
+        ofi_peer_t *p = &st->peers[r];
+        if (!p->fail_pending)
+            continue;
+        p->fail_pending = 0;
+        common_err_set(p->fail_st, "ofi: the connection to rank %d over %s failed", r, st->prov);
+        if (st->up.on_peer_failed != NULL)
+            st->up.on_peer_failed(r, p->fail_st);
+    }
+}
+
+int ofi_progress(void)
+{
+    ofi_state_t *st = &ch_ofi_state;
+    canal_status_t err, e;
+    int count = 0;
+
+    /* A nested call from on_packet() would deliver out of order from under
+     * the outer loop: it does nothing (sendv still reads the CQ itself). */
+    if (!st->ready || st->in_progress)
+        return 0;
+    st->in_progress = 1;
+    err = ofi_cq_drive();
+    if (st->repost != NULL && (e = rx_repost_waiting(st)) < 0 && err == CANAL_OK)
+        err = e;
+    if (st->rma_wait != NULL)
+        rma_retry_waiting(st);
+    if ((e = deliver_arrivals(st, &count)) < 0 && err == CANAL_OK)
+        err = e;
+    if (st->rma_done != NULL)
+        count += fire_rma_done(st);
+    if (st->fail_pending)
+        fire_peer_failures(st);
+    st->in_progress = 0;
+    return err < 0 ? err : count;
+}

@@ -1,0 +1,213 @@
+/*
+ * Internals of the ofi channel (channels/ofi/), shared by its source files
+ * and by its unit test (test/unit/test_ch_ofi.c); the device sees only
+ * ch_ofi_ops (channels/channel.h) and channels/ofi/ofi.h.
+ *
+ * Every operation handed to libfabric carries an ofi_op_t first, whose
+ * struct fi_context2 satisfies the FI_CONTEXT/FI_CONTEXT2 modes and whose
+ * kind tells the completion handler what came back.
+ *
+ * On the wire a packet is one message: an ofi_wire_t, then the device's
+ * header, then (8-byte aligned) the payload. The sender's rank and a
+ * per-pair sequence number let the receiver deliver in order even where the
+ * provider completes receives out of order (comp_order FI_ORDER_NONE, as
+ * tcp;ofi_rxm does when a large message finishes after a later small one).
+ */
+#ifndef CANAL_CH_OFI_IMPL_H
+#define CANAL_CH_OFI_IMPL_H
+
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+#include <stdint.h>
+
+#include "channels/channel.h"
+#include "channels/ofi/ofi.h"
+
+enum {
+    OFI_WIRE_MAGIC = 0xca7f,
+    OFI_CARD_VERSION = 1,
+    OFI_ADDR_MAX = 480,       /* fi_getname bytes; hex-encoded it fits a PMI value */
+    OFI_PREFIX_MAX = 16 + 72, /* ofi_wire_t + CH_HDR_MAX rounded up to 8 */
+};
+
+/* The channel's own header, first in every message. */
+typedef struct {
+    uint32_t src;     /* sender's rank in the job */
+    uint32_t seq;     /* per (sender, receiver) pair, from 0 */
+    uint32_t len;     /* payload bytes */
+    uint16_t hdr_len; /* device header bytes (<= CH_HDR_MAX) */
+    uint16_t magic;
+} ofi_wire_t;
+
+static inline size_t ofi_payload_off(size_t hdr_len)
+{
+    return sizeof(ofi_wire_t) + ((hdr_len + 7) & ~(size_t)7);
+}
+
+typedef enum { OFI_OP_TX = 1, OFI_OP_RX, OFI_OP_RMA } ofi_op_kind_t;
+
+typedef struct {
+    struct fi_context2 ctx; /* must stay first: libfabric hands it back */
+    ofi_op_kind_t kind;
+} ofi_op_t;
+
+typedef struct ofi_txbuf {
+    ofi_op_t op;
+    struct ofi_txbuf *next;
+    int peer;
+    unsigned char *data;
+} ofi_txbuf_t;
+
+typedef struct ofi_rxbuf {
+    ofi_op_t op;
+    struct ofi_rxbuf *next;
+    size_t got;  /* bytes the completion reported */
+    uint32_t src, seq;
+    unsigned char *data;
+} ofi_rxbuf_t;
+
+typedef struct ofi_mr_entry ofi_mr_entry_t;
+
+typedef struct ofi_rma {
+    ofi_op_t op;
+    struct ofi_rma *next;
+    int peer;
+    unsigned char *dst;
+    uint64_t addr;   /* remote address or offset of the first byte */
+    uint64_t key;
+    size_t len;
+    size_t posted;   /* bytes covered by reads already posted */
+    size_t piece;    /* bytes of the read in flight */
+    void *cookie;
+    ofi_mr_entry_t *dst_mr; /* FI_MR_LOCAL: registration of dst */
+    canal_status_t st;
+    char why[160];          /* the error's detail, restored before the up-call */
+} ofi_rma_t;
+
+typedef struct {
+    fi_addr_t addr;
+    int reachable;        /* has a valid address card with our provider */
+    int failed;           /* a send to it failed; sendv refuses */
+    int fail_pending;     /* on_peer_failed not yet called */
+    canal_status_t fail_st;
+    int tx_inflight;      /* sends in bounce buffers not yet completed */
+    uint32_t tx_seq;      /* next sequence number we send */
+    uint32_t rx_seq;      /* next sequence number we deliver */
+    ofi_rxbuf_t *held;    /* arrived early, sorted by seq */
+} ofi_peer_t;
+
+/* Test switches, read at init (see test_ch_ofi.c). */
+enum {
+    OFI_TEST_FORCE_MR_LOCAL = 1,   /* act as if the provider required FI_MR_LOCAL */
+    OFI_TEST_NO_RMA = 2,           /* do not ask for FI_RMA */
+};
+extern int ch_ofi_test_flags;
+
+struct ofi_mr_entry {
+    ofi_mr_entry_t *prev, *next; /* the cache list, most recently used first */
+    uintptr_t base;
+    size_t len;
+    uint64_t access;
+    struct fid_mr *mr;
+    void *desc;
+    uint64_t key;
+    int refs;
+    int stale;       /* invalidated while in use: close at the last release */
+    int pool;        /* a channel buffer pool, not in the cache */
+    struct ofi_mr_cb *cbs;
+};
+
+typedef struct {
+    int initialized, ready;
+    ch_upcalls_t up;
+    int rank, size;
+    int node;            /* this rank's node index */
+    int *node_of;        /* copy of pmi->node_of (NULL if unknown) */
+
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_ep *ep;
+    int wait_fd;         /* the CQ's file descriptor for block(), or -1 */
+    char prov[64];
+    char fabric_name[128];
+    char domain_name[64];
+    char card[PMI_VAL_MAX];
+
+    int has_rma;
+    int mr_local, mr_virt, mr_prov_key, mr_allocated, mr_endpoint;
+    int local_only;      /* the provider reaches only this node (shm) */
+    int pins;            /* registration pins pages (hardware provider) */
+    int keep_idle;       /* the cache keeps registrations without users */
+    int idle_max;
+    size_t max_payload, buf_size, rma_max;
+    uint16_t key_tag;
+
+    ofi_peer_t *peers;
+    int nreachable;
+
+    /* Buffers: one allocation and one registration per pool. */
+    unsigned char *tx_mem, *rx_mem;
+    ofi_txbuf_t *tx_bufs, *tx_free;
+    ofi_rxbuf_t *rx_bufs;
+    ofi_mr_entry_t *tx_mr, *rx_mr;
+    int ntx, nrx, tx_inflight, rx_posted;
+
+    /* Queues between the completion queue and progress(). */
+    ofi_rxbuf_t *arrived, *arrived_tail;   /* completed receives, in CQ order */
+    ofi_rxbuf_t *repost;                   /* fi_recv said FI_EAGAIN */
+    ofi_rma_t *rma_wait;                   /* fi_read said FI_EAGAIN */
+    ofi_rma_t *rma_done, *rma_done_tail;   /* finished, callback not yet called */
+    int rma_inflight;                      /* reads not yet reported */
+    int rma_posted;                        /* reads with a piece at the provider */
+    int tx_cap;                            /* the provider's transmit queue depth */
+    int fail_pending;
+    int in_progress;
+
+    /* The registration cache. */
+    ofi_mr_entry_t *mr_head;
+    int mr_active, mr_idle;
+    ch_ofi_mr_stats_t mr_stats;
+
+    /* Counters for describe() and tests. */
+    unsigned long tx_eagain, tx_nobuf, reordered, sends;
+} ofi_state_t;
+
+extern ofi_state_t ch_ofi_state;
+/* Also declared by channels/channel.h when config.h's CANAL_HAVE_OFI is
+ * seen; repeated here so that this folder does not depend on config.h. */
+extern const ch_ops_t ch_ofi_ops;
+
+/* ofi.c */
+const char *ofi_err(int fi_rc);
+const char *ofi_unreach_reason(int peer);
+
+/* ofi_data.c */
+canal_status_t ofi_sendv(int peer, const struct iovec *iov, int n);
+int ofi_progress(void);
+canal_status_t ofi_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
+                             void *cookie);
+canal_status_t ofi_rx_post(ofi_rxbuf_t *b);
+/* Read the completion queue once: recycle send buffers, queue arrivals and
+ * finished reads for progress(). Never calls an up-call. */
+canal_status_t ofi_cq_drive(void);
+void ofi_drain_tx(double seconds);
+canal_status_t ofi_flush(void);
+canal_status_t ofi_block(long timeout_us);
+
+/* ofi_mr.c */
+canal_status_t ofi_mr_get(const void *buf, size_t len, uint64_t access, ofi_mr_entry_t **out);
+canal_status_t ofi_mr_put(ofi_mr_entry_t *e, void (*cb)(void *), void *arg);
+canal_status_t ofi_mr_pool(void *buf, size_t len, uint64_t access, ofi_mr_entry_t **out);
+void ofi_mr_close_all(void);
+uint64_t ofi_mr_key_base(uint64_t key);
+canal_status_t ofi_mem_register(const void *buf, size_t len, uint64_t *key_out);
+canal_status_t ofi_mem_deregister(uint64_t key);
+
+#endif
