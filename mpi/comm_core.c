@@ -62,9 +62,8 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
     int err = mpi_enter(fn);
     if (err)
         return err;
-    if ((c = mpi_comm_get(comm)) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
-                             (unsigned)comm);
+    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
+        return err;
     if (rank == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "rank is NULL");
     *rank = c->rank;
@@ -79,9 +78,8 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     int err = mpi_enter(fn);
     if (err)
         return err;
-    if ((c = mpi_comm_get(comm)) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
-                             (unsigned)comm);
+    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
+        return err;
     if (size == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "size is NULL");
     *size = c->size;

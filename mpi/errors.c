@@ -552,9 +552,8 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     int err = mpi_enter(fn);
     if (err)
         return err;
-    if ((c = mpi_comm_get(comm)) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
-                             (unsigned)comm);
+    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
+        return err;
     if (mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn,
                              "errhandler=%#x is not a valid communicator error handler",
@@ -572,9 +571,8 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     int err = mpi_enter(fn);
     if (err)
         return err;
-    if ((c = mpi_comm_get(comm)) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
-                             (unsigned)comm);
+    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
+        return err;
     if (errhandler == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "errhandler is NULL");
     mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
@@ -591,9 +589,8 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     int err = mpi_enter(fn);
     if (err)
         return err;
-    if ((c = mpi_comm_get(comm)) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
-                             (unsigned)comm);
+    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
+        return err;
     invoke_handler(c->errhandler, MPI_OBJ_COMM, &h, errorcode, fn);
     return MPI_SUCCESS;
 }
