@@ -13,7 +13,7 @@
 #   launcher=X    start with X instead of PREFIX/bin/mpiexec ("none" runs the
 #                 program directly: a singleton)
 #   args=A        arguments of the program, ~ for a space
-# A test also fails when it leaves files in /dev/shm (canal*) whose creator is gone.
+# A test also fails when it leaves shm segments (canal-...-p<pid>) whose creator is gone.
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
 # Prints one line per test and ends with "N passed, M failed".
 set -u
@@ -27,6 +27,8 @@ MPIEXEC="$PREFIX/bin/mpiexec"
 pass=0
 fail=0
 failed=()
+# The shm channel's segments: /canal-<hash>-n<node>-p<creator pid>
+SHM_SEG_RE='^canal-[0-9a-f]+-n[0-9]+-p[0-9]+$'
 
 compile() {  # program -> 0 if built
     local p=$1
@@ -58,7 +60,7 @@ for list in "$SRC"/testlist*; do
             fail=$((fail + 1)); failed+=("$name"); continue
         fi
         log="$BUILD/$prog.n$np.log"
-        shm_before=$(ls /dev/shm 2>/dev/null | grep '^canal' | sort)
+        shm_before=$(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)
         start=$(date +%s.%N)
         if [ "$launcher" = none ]; then
             (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "./$prog" $args) < /dev/null > "$log" 2>&1
@@ -80,7 +82,7 @@ for list in "$SRC"/testlist*; do
         # A segment counts as leaked when it is new and its creator (-p<pid>
         # in the name) is gone: other jobs on the machine may own live ones.
         leaked=
-        for f in $(comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | grep '^canal' | sort)); do
+        for f in $(comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)); do
             pid=$(echo "$f" | sed -n 's/.*-p\([0-9][0-9]*\)$/\1/p')
             if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
                 leaked="$leaked $f"
