@@ -234,7 +234,7 @@ static int nnodes_for(int pi)
 static int run_job(int nprocs, int pi, fake_pmi_body_t body)
 {
     fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes_for(pi), .cyclic = 1,
-                          .timeout_s = 100};
+                          .timeout_s = 300};
     return fake_pmi_run(&job, body, (void *)(intptr_t)pi);
 }
 
@@ -283,7 +283,7 @@ static int body_order(int rank, void *arg)
             if (i % 16 == 0)
                 T_CHECK(poll_once() >= 0, "progress");
         }
-    wait_all((long)ORDER_MSGS * n, 60);
+    wait_all((long)ORDER_MSGS * n, 240); /* a hang guard, not a speed test: udp;ofi_rxd is slow on a loaded machine */
     for (int k = 0; k < n; k++)
         T_CHECK(received[k] == ORDER_MSGS, "from %d: %u", k, received[k]);
     if (rank == 0)
@@ -481,7 +481,7 @@ static int body_backpressure(int rank, void *arg)
         }
     } else {
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
-        wait_all(BP_MSGS, 90);
+        wait_all(BP_MSGS, 240);
         send_checked(0, 1, 0, buf);
     }
     free(buf);
