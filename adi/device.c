@@ -154,7 +154,8 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
             if (st < 0 && strcmp(force, "ofi") == 0)
                 return st;
             if (st < 0)
-                LOG_INFO("ofi channel unusable (%s); using sock", common_err_detail());
+                LOG_WARN("ofi channel unusable (%s); using the sock channel",
+                         common_err_detail());
         }
 #endif
         if (net_slot < 0 && strcmp(force, "ofi") != 0 && &ch_sock_ops != NULL) {

