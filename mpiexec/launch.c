@@ -468,6 +468,11 @@ int mpx_launch(mpx_job_t *job, int pj)
         mpx_env_add(&env, "MPI_LOCALNRANKS", num);
         snprintf(num, sizeof num, "%d", r->rank);
         mpx_env_add(&env, "MPI_LOCALRANKID", num);
+        /* libfabric pulls in PSM's libinfinipath, whose constructor installs a
+         * SIGSEGV backtrace handler; managed runtimes (the JVM) take SIGSEGV
+         * in normal operation and die of it. Off unless the user asks. */
+        if (getenv("IPATH_NO_BACKTRACE") == NULL)
+            mpx_env_add(&env, "IPATH_NO_BACKTRACE", "1");
         if (pj > 0)
             mpx_env_add(&env, "PMI_SPAWNED", "1");
         in_fd = i == 0 && job->stdin_child >= 0 ? job->stdin_child : devnull;
