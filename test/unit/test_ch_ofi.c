@@ -1,7 +1,7 @@
 /*
  * Unit tests of the libfabric channel (channels/ofi/) and its conformance
- * to channels/channel.h, run once per provider (tcp;ofi_rxm, udp;ofi_rxd,
- * shm and net by default; CANAL_TEST_OFI_PROVIDERS="a,b" replaces the
+ * to channels/channel.h, run once per provider (tcp;ofi_rxm and net by
+ * default, udp;ofi_rxd and shm on request; CANAL_TEST_OFI_PROVIDERS="a,b" replaces the
  * list). The deprecated sockets provider passes too, but not reliably: now
  * and then it never completes a send its peer has received (libfabric's
  * own fi_pingpong hangs with it here), so it is left out of the default
@@ -46,8 +46,12 @@ static void providers_init(void)
     char buf[512];
     char *save = NULL;
 
+    /* The default is what CI can rely on: libfabric 1.17's udp;ofi_rxd stalls
+     * on a loaded machine and its shm provider sometimes refuses fi_enable
+     * (EBUSY) right after a killed peer. Both pass the suite when asked for:
+     * CANAL_TEST_OFI_PROVIDERS="tcp;ofi_rxm,udp;ofi_rxd,shm,net". */
     snprintf(buf, sizeof buf, "%s",
-             env != NULL && env[0] != '\0' ? env : "tcp;ofi_rxm,udp;ofi_rxd,shm,net");
+             env != NULL && env[0] != '\0' ? env : "tcp;ofi_rxm,net");
     nprov = 0;
     for (char *t = strtok_r(buf, ",", &save); t != NULL && nprov < NPROV_MAX - 1;
          t = strtok_r(NULL, ",", &save))
