@@ -602,17 +602,20 @@ static int isendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
 
     if (request == NULL)
         return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+    /* Allocate the whole first, so that no failure leaves a half started. */
+    whole = adi_request_alloc(ADI_REQ_OTHER);
+    x = malloc(sizeof *x);
+    if (whole == NULL || x == NULL) {
+        err = mpi_err_raise(mpi_comm_get(comm), MPI_ERR_NO_MEM, fn, "no memory for a request");
+        goto out_free;
+    }
     if ((err = recv_start(recvbuf, recvcount, recvtype, source, recvtag, comm, fn, &rr)))
-        return err;
+        goto out_free;
     if ((err = send_start(sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STD, fn, &sr))) {
         adi_cancel(rr);
         mpi_request_complete_one(rr, NULL, MPI_STATUS_IGNORE);
-        return err;
+        goto out_free;
     }
-    whole = adi_request_alloc(ADI_REQ_OTHER);
-    x = malloc(sizeof *x);
-    if (whole == NULL || x == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_NO_MEM, fn, "no memory for a request");
     x->send = sr;
     x->recv = rr;
     x->tmp = tmp;
@@ -633,6 +636,11 @@ static int isendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
         isendrecv_part_done(NULL, whole);
     adi_unlock();
     return MPI_SUCCESS;
+out_free:
+    free(x);
+    if (whole != NULL)
+        adi_request_free(whole);
+    return err;
 }
 
 int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
