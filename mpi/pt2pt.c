@@ -36,10 +36,19 @@ int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype 
     return MPI_SUCCESS;
 }
 
+/* MPICH accepts MPI_DATATYPE_NULL in point-to-point calls with count 0 (its
+ * own tests rely on it, e.g. a zero-byte receive from MPI_PROC_NULL); so do
+ * we, treating it as MPI_BYTE. With count > 0 it stays an MPI_ERR_TYPE. */
+static MPI_Datatype zero_count_type(MPI_Count count, MPI_Datatype datatype)
+{
+    return count == 0 && datatype == MPI_DATATYPE_NULL ? MPI_BYTE : datatype;
+}
+
 static int check_send_args(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
                            int dest, int tag, const char *fn, dt_type_t **dt_out)
 {
     int err;
+    datatype = zero_count_type(count, datatype);
     if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, dt_out)) ||
         (err = mpi_check_buf(c, buf, count, datatype, fn)))
         return err;
@@ -56,6 +65,7 @@ static int check_recv_args(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_
                            int source, int tag, const char *fn, dt_type_t **dt_out)
 {
     int err;
+    datatype = zero_count_type(count, datatype);
     if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, dt_out)) ||
         (err = mpi_check_buf(c, buf, count, datatype, fn)))
         return err;
@@ -253,17 +263,32 @@ static const adi_send_mode_t adi_mode_of[] = {ADI_MODE_STANDARD, ADI_MODE_SYNC, 
                                               ADI_MODE_STANDARD};
 
 /* Start a send of any mode; *req_out is the started request. */
+static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt, int dest,
+                     int tag, MPI_Comm comm, send_kind_t kind, const char *fn,
+                     adi_request_t **req_out);
+
 static int send_start(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, send_kind_t kind, const char *fn, adi_request_t **req_out)
 {
     mpi_comm_t *c = NULL;
     dt_type_t *dt = NULL;
-    canal_status_t st;
     int err;
 
     if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
         (err = check_send_args(c, buf, count, datatype, dest, tag, fn, &dt)))
         return err;
+    return send_post(c, buf, count, dt, dest, tag, comm, kind, fn, req_out);
+}
+
+/* Start a send whose arguments were checked (dt resolved): by send_start
+ * and by MPI_Start of a persistent send, which holds its own reference to
+ * the type so that MPI_Type_free after MPI_Send_init is harmless. */
+static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt, int dest,
+                     int tag, MPI_Comm comm, send_kind_t kind, const char *fn,
+                     adi_request_t **req_out)
+{
+    canal_status_t st;
+
     if (dest == MPI_PROC_NULL) {
         *req_out = mpi_request_null_proc(ADI_REQ_SEND);
         return *req_out ? MPI_SUCCESS : mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
@@ -404,17 +429,28 @@ int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
 #pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
 
 /* ---------------------------------------------------------------- receives */
+static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
+                     MPI_Comm comm, const char *fn, adi_request_t **req_out);
+
 static int recv_start(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                       MPI_Comm comm, const char *fn, adi_request_t **req_out)
 {
     mpi_comm_t *c = NULL;
     dt_type_t *dt = NULL;
-    canal_status_t st;
     int err;
 
     if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
         (err = check_recv_args(c, buf, count, datatype, source, tag, fn, &dt)))
         return err;
+    return recv_post(c, buf, count, dt, source, tag, comm, fn, req_out);
+}
+
+/* Start a checked receive (see send_post). */
+static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
+                     MPI_Comm comm, const char *fn, adi_request_t **req_out)
+{
+    canal_status_t st;
+
     if (source == MPI_PROC_NULL) {
         *req_out = mpi_request_null_proc(ADI_REQ_RECV);
         return *req_out ? MPI_SUCCESS : mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
@@ -942,7 +978,7 @@ typedef struct {
     send_kind_t kind;
     void *buf;
     MPI_Count count;
-    MPI_Datatype datatype;
+    dt_type_t *dt;    /* our own reference: the user may free the type */
     int peer, tag;
     MPI_Comm comm;
 } preq_args_t;
@@ -977,7 +1013,8 @@ static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype dataty
     a->kind = kind;
     a->buf = (void *)buf;
     a->count = count;
-    a->datatype = datatype;
+    a->dt = dt;
+    dt_retain(dt);
     a->peer = peer;
     a->tag = tag;
     a->comm = comm;
@@ -1064,16 +1101,18 @@ int mpi_preq_start(adi_request_t *r, const char *fn)
 {
     preq_args_t *a = r->mpi_ext;
     adi_request_t *inner = NULL;
+    mpi_comm_t *c = NULL;
     int err;
 
     if (r->inner != NULL)
         return mpi_err_raise(mpi_comm_get(a->comm), MPI_ERR_REQUEST, fn,
                              "request %#x is already active", (unsigned)mpi_request_handle(r));
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(a->comm, fn, &c)))
+        return err;
     if (a->is_send)
-        err = send_start(a->buf, a->count, a->datatype, a->peer, a->tag, a->comm, a->kind, fn,
-                         &inner);
+        err = send_post(c, a->buf, a->count, a->dt, a->peer, a->tag, a->comm, a->kind, fn, &inner);
     else
-        err = recv_start(a->buf, a->count, a->datatype, a->peer, a->tag, a->comm, fn, &inner);
+        err = recv_post(c, a->buf, a->count, a->dt, a->peer, a->tag, a->comm, fn, &inner);
     if (err)
         return err;
     r->inner = inner;
@@ -1082,6 +1121,10 @@ int mpi_preq_start(adi_request_t *r, const char *fn)
 
 void mpi_preq_free_args(adi_request_t *r)
 {
+    preq_args_t *a = r->mpi_ext;
+
+    if (a != NULL && a->dt != NULL)
+        dt_release(a->dt);
     free(r->mpi_ext);
     r->mpi_ext = NULL;
 }

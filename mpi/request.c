@@ -368,6 +368,8 @@ static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status 
             adi_progress();
         *flag = multi_pred(&m);
         if (!*flag) {
+            /* MPI 4.0 3.7.5: nothing completed -> index is MPI_UNDEFINED */
+            *index = MPI_UNDEFINED;
             free(rs);
             return MPI_SUCCESS;
         }
