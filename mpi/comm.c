@@ -35,6 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- free hooks */
 enum { MAX_FREE_HOOKS = 8 };
@@ -1045,6 +1048,81 @@ static int hw_color(hw_level_t level, int node)
     return node * 32768 + id;
 }
 
+/* MPIX_COMM_TYPE_NEIGHBORHOOD (MPICH's extension) with the hint
+ * "nbhd_common_dirname": the members that share access to that directory.
+ * Sharing is observed, not guessed from file system types: every member
+ * leaves a marker file in the directory, the names are gathered, and a
+ * member's colour is the lowest rank whose marker it can see (all of a
+ * node on a local file system, everyone on a shared one). The hint must
+ * be the same on every member; a missing, unknown or mismatched hint (and
+ * MPICH's "network_topo", whose network knowledge Canal does not have)
+ * gives MPI_COMM_NULL on every member, as in MPICH. Sets *color_out. */
+enum { NBHD_NAME_MAX = 96 };
+
+static int nbhd_color(mpi_comm_t *c, MPI_Info info, const char *fn, int *color_out)
+{
+    const char *dir = info != MPI_INFO_NULL ? mpi_info_lookup(info, "nbhd_common_dirname") : NULL;
+    char mine[NBHD_NAME_MAX + 8], *all = NULL;
+    uint64_t hash = 1469598103934665603ull;
+    mpi_dom_t d;
+    canal_status_t st;
+    int made = 0, same = 1, err = MPI_SUCCESS;
+
+    *color_out = MPI_UNDEFINED;
+    memset(mine, 0, sizeof mine);
+    if (dir != NULL) {
+        for (const char *p = dir; *p; p++)
+            hash = (hash ^ (unsigned char)*p) * 1099511628211ull;
+        snprintf(mine + 8, NBHD_NAME_MAX, ".canal-nbhd-%ld-%d-%d", (long)getpid(), c->context,
+                 c->rank);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, mine + 8);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd >= 0) {
+            close(fd);
+            made = 1;
+        } else {
+            mine[8] = '\0'; /* this member cannot write there: it gets MPI_COMM_NULL */
+        }
+    } else {
+        hash = 0;
+    }
+    memcpy(mine, &hash, sizeof hash);
+    if ((all = malloc(sizeof mine * (size_t)c->size)) == NULL) {
+        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        goto out_marker;
+    }
+    mpi_dom_of_comm(c, MPI_TAG_SPLIT, &d);
+    if ((st = mpi_dom_allgather(&d, mine, all, sizeof mine)) < 0) {
+        err = mpi_err_status(c, st, fn);
+        goto out_all;
+    }
+    for (int r = 0; r < c->size; r++)
+        same &= memcmp(all + r * sizeof mine, &hash, sizeof hash) == 0;
+    if (dir != NULL && same && made) {
+        for (int r = 0; r < c->size && *color_out == MPI_UNDEFINED; r++) {
+            const char *name = all + r * sizeof mine + 8;
+            char path[4096];
+            struct stat sb;
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            if (name[0] != '\0' && stat(path, &sb) == 0)
+                *color_out = r;
+        }
+    }
+    /* nobody removes a marker before everyone has looked */
+    if ((st = mpi_dom_allgather(&d, mine, all, sizeof mine)) < 0)
+        err = mpi_err_status(c, st, fn);
+out_all:
+    free(all);
+out_marker:
+    if (made) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, mine + 8);
+        unlink(path);
+    }
+    return err;
+}
+
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     static const char fn[] = "MPI_Comm_split_type";
@@ -1099,6 +1177,10 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         free(all);
         break;
     }
+    case MPIX_COMM_TYPE_NEIGHBORHOOD:
+        if ((err = nbhd_color(c, info, fn, &color)) != MPI_SUCCESS)
+            return err;
+        break;
     default:
         /* MPI_UNDEFINED and types Canal does not know: MPI_COMM_NULL. */
         break;
