@@ -55,6 +55,15 @@ static int dom_job(const mpi_dom_t *d, int r)
 {
     return d->job != NULL ? d->job[r] : r;
 }
+/* How this process, and local rank r, are named in the domain's messages. */
+static int dom_me(const mpi_dom_t *d)
+{
+    return d->by_job ? dom_job(d, d->rank) : d->rank;
+}
+static int dom_src(const mpi_dom_t *d, int r)
+{
+    return d->by_job ? dom_job(d, r) : r;
+}
 static int dom_vrank(const mpi_dom_t *d)
 {
     return (d->rank - d->root + d->size) % d->size;
@@ -98,14 +107,14 @@ static canal_status_t raw_irecv(void *buf, size_t len, int src, int tag, int con
 canal_status_t mpi_dom_send(const mpi_dom_t *d, int dest, const void *buf, size_t len)
 {
     adi_request_t *r;
-    canal_status_t st = raw_isend(buf, len, dom_job(d, dest), d->rank, d->tag, d->context, &r);
+    canal_status_t st = raw_isend(buf, len, dom_job(d, dest), dom_me(d), d->tag, d->context, &r);
     return st < 0 ? st : req_finish(r, 0, 0);
 }
 
 canal_status_t mpi_dom_recv(const mpi_dom_t *d, int src, void *buf, size_t len)
 {
     adi_request_t *r;
-    canal_status_t st = raw_irecv(buf, len, src, d->tag, d->context, &r);
+    canal_status_t st = raw_irecv(buf, len, dom_src(d, src), d->tag, d->context, &r);
     return st < 0 ? st : req_finish(r, 1, len);
 }
 
@@ -230,13 +239,14 @@ canal_status_t mpi_dom_alltoallv(const mpi_dom_t *d, const void *sbuf, const siz
                rcounts[d->rank]);
     for (int p = 0; p < d->size && st >= 0; p++)
         if (p != d->rank && rcounts[p] > 0) {
-            st = raw_irecv((char *)rbuf + rdispls[p], rcounts[p], p, d->tag, d->context, &reqs[nr]);
+            st = raw_irecv((char *)rbuf + rdispls[p], rcounts[p], dom_src(d, p), d->tag, d->context,
+                           &reqs[nr]);
             if (st >= 0)
                 expect[nr++] = rcounts[p];
         }
     for (int p = 0; p < d->size && st >= 0; p++)
         if (p != d->rank && scounts[p] > 0) {
-            st = raw_isend((const char *)sbuf + sdispls[p], scounts[p], dom_job(d, p), d->rank,
+            st = raw_isend((const char *)sbuf + sdispls[p], scounts[p], dom_job(d, p), dom_me(d),
                            d->tag, d->context, &reqs[nr]);
             if (st >= 0)
                 expect[nr++] = 0;
@@ -1322,6 +1332,7 @@ static int comm_from_group(mpi_comm_t *base, mpi_group_t *g, int tag, mpi_comm_t
     d.job = job;
     d.context = base->context + 1;
     d.tag = tag;
+    d.by_job = 1;
     st = mpi_comm_context_agree(&d, &ctx);
     free(job);
     if (st < 0)

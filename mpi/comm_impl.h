@@ -69,6 +69,11 @@ typedef struct {
     int rank, size, root;
     const int *job; /* local rank -> job rank, NULL: identity */
     int context, tag;
+    int by_job;     /* messages name sender and source by job rank, not local
+                     * rank: for domains that are subsets of the communicator
+                     * whose context they borrow (MPI_Comm_create_group), where
+                     * successive calls over different groups must not take
+                     * each other's messages */
     int bridged;
     int b_context, b_tag; /* the bridge between the two roots */
     int b_my_rank;        /* the root's rank as the peer root matches it */
