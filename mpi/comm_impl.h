@@ -115,6 +115,11 @@ int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out);
 int mpi_comm_new_intra(mpi_comm_t *parent, int context, mpi_group_t *g, mpi_comm_t **out);
 /* Free everything of c (no attribute callbacks). */
 void mpi_comm_destroy(mpi_comm_t *c);
+/* References beyond the user's handle (a pending MPI_Comm_idup): the
+ * communicator is destroyed when the last one goes, so MPI_Comm_free may
+ * come first (MPI 4.0 7.4.3: freeing marks it for deallocation). */
+void mpi_comm_retain(mpi_comm_t *c);
+void mpi_comm_release(mpi_comm_t *c);
 /* MPI_Comm_split over an intracommunicator, usable by the topology code. */
 int mpi_comm_split_intra(mpi_comm_t *parent, int color, int key, mpi_comm_t **out, const char *fn);
 /* Called by MPI_Comm_free on every communicator before it is destroyed

@@ -109,6 +109,7 @@ typedef struct mpi_comm {
     void *topo;              /* mpi/topo.c */
     void *coll;              /* coll/ per-communicator state */
     struct mpi_comm *local_comm; /* intercommunicators: the local intracomm for collectives */
+    int idup_seq;            /* MPI_Comm_idup calls so far (their tags, mpi/comm.c) */
 } mpi_comm_t;
 
 static inline int mpi_comm_peer_job_rank(const mpi_comm_t *c, int r)
