@@ -756,7 +756,10 @@ static int set_elements_common(MPI_Status *status, MPI_Datatype datatype, MPI_Co
         size_t elems_per = 0, sz = dt_size(dt);
         if (dt_count_elements(dt, sz, &elems_per) < 0 || elems_per == 0)
             elems_per = 1;
-        status_set_bytes(status, (MPI_Count)((size_t)count * sz / elems_per),
+        /* 128-bit product: count * size overflows 64 bits for types
+         * larger than 4 GiB (MPICH's datatype/large_count) */
+        status_set_bytes(status,
+                         (MPI_Count)((unsigned __int128)(uint64_t)count * sz / elems_per),
                          status->count_hi_and_cancelled & 1);
     }
     return MPI_SUCCESS;

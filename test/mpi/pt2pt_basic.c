@@ -216,6 +216,27 @@ static void mpich_compat(void)
     }
     MPI_Request_free(&sreq);
     MPI_Request_free(&rreq);
+
+    /* a status describing more than 2^32 elements of a type larger than
+     * 4 GiB (datatype/large_count): no 64-bit overflow */
+    {
+        MPI_Datatype four, big;
+        MPI_Status st;
+        MPI_Count ex = 0, want = 4LL * (0x7fffffff / 2);
+        int n = 0, cnt = 0;
+        MPI_Type_contiguous(4, MPI_INT, &four);
+        MPI_Type_vector(0x7fffffff / 2, 1, 3, four, &big);
+        MPI_Type_commit(&big);
+        MPI_Status_set_elements_x(&st, big, want);
+        MPI_Get_elements_x(&st, big, &ex);
+        MPI_Get_elements(&st, big, &n);
+        MPI_Get_count(&st, big, &cnt);
+        CHECK(ex == want && n == MPI_UNDEFINED && cnt == 1,
+              "large status: elements_x %lld (want %lld), elements %d, count %d", (long long)ex,
+              (long long)want, n, cnt);
+        MPI_Type_free(&big);
+        MPI_Type_free(&four);
+    }
 }
 
 static void derived(void)
