@@ -461,7 +461,10 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const char *fn)
 {
     mpi_errhandler_t *e;
-    int err = mpi_enter(fn);
+    /* MPI 4.0 11.4.1: MPI_Session_create_errhandler may be called at any
+     * time, before MPI_Init and after MPI_Finalize (to give to
+     * MPI_Session_init); the others need MPI initialised. */
+    int err = objtype == MPI_OBJ_SESSION ? MPI_SUCCESS : mpi_enter(fn);
     if (err)
         return err;
     if (f == NULL || out == NULL)
@@ -533,9 +536,7 @@ void mpi_errhandler_release(MPI_Errhandler h)
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     static const char fn[] = "MPI_Errhandler_free";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
+    /* callable at any time (MPI 4.0 11.4.1), like the session errhandlers */
     if (errhandler == NULL || errh_get(*errhandler) == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid error handler",
                              errhandler ? (unsigned)*errhandler : 0u);

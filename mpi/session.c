@@ -132,10 +132,13 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     if (session == NULL)
         return mpi_err_raise_errh(errhandler, MPI_OBJ_SESSION, &none, MPI_ERR_ARG, fn,
                                   "session is NULL");
-    /* A user-made handler can only exist once MPI is up. */
+    /* A user-made handler may come from MPI_Session_create_errhandler
+     * before MPI is up (callable at any time); anything else is refused. */
     if (mpi_state != MPI_STATE_INITIALIZED && errhandler != MPI_ERRORS_RETURN &&
         errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_ABORT &&
-        errhandler != MPI_ERRHANDLER_NULL)
+        errhandler != MPI_ERRHANDLER_NULL &&
+        (mpi_handle_kind(errhandler) != MPI_HKIND_DIRECT ||
+         mpi_handle_get(MPI_OBJ_ERRHANDLER, errhandler) == NULL))
         return mpi_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_OBJ_SESSION, &none, MPI_ERR_ARG, fn,
                                   "errhandler=%#x is not a valid session error handler",
                                   (unsigned)errhandler);
