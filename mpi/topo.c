@@ -484,31 +484,41 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
 }
 #pragma weak MPI_Cart_map = PMPI_Cart_map
 
-/* Balanced factorisation: d[0] >= d[1] >= ... with product n, the smallest
- * spread (largest minus smallest), ties broken by the smaller largest. The
- * search walks the divisors of n in decreasing order and stops a branch as
- * soon as it cannot beat the best spread found. */
+/* Balanced factorisation: d[0] >= d[1] >= ... with product n, chosen as
+ * MPICH chooses (its test topo/dims5 lists the expected answers): the
+ * smallest spread (largest minus smallest); among equal spreads the
+ * smallest factor as large as possible, then the next smallest, and so on
+ * (5040 in 3-D is 21 x 16 x 15, 7344 in 4-D is 17 x 9 x 8 x 6). The search
+ * walks the divisors of n in decreasing order and stops a branch as soon
+ * as it cannot reach the best spread found. */
 typedef struct {
     int k, ndiv;
     int *div; /* divisors of n, decreasing */
     int cur[32], best[32];
-    int best_spread, best_max, found;
+    int best_spread, found;
 } dims_search_t;
+
+/* Is cur better than best: compare from the smallest factor up. */
+static int dims_better(const dims_search_t *s)
+{
+    for (int j = s->k - 1; j >= 0; j--)
+        if (s->cur[j] != s->best[j])
+            return s->cur[j] > s->best[j];
+    return 0;
+}
 
 static void dims_dfs(dims_search_t *s, int i, long long rest, int maxd)
 {
     if (i == s->k - 1) {
-        int spread, mx;
         if (rest > maxd)
             return;
+        int spread;
         s->cur[i] = (int)rest;
         spread = s->cur[0] - s->cur[i];
-        mx = s->cur[0];
         if (!s->found || spread < s->best_spread ||
-            (spread == s->best_spread && mx < s->best_max)) {
+            (spread == s->best_spread && dims_better(s))) {
             memcpy(s->best, s->cur, sizeof s->cur[0] * (size_t)s->k);
             s->best_spread = spread;
-            s->best_max = mx;
             s->found = 1;
         }
         return;
