@@ -13,6 +13,8 @@
  *               order, into the address vector. A rank whose card is missing
  *               or names another provider stays unreachable (reaches() says
  *               so, sendv() says why) instead of failing the whole job.
+ * libfabric itself is loaded by init (ofi_dl.c), not linked: a process that
+ * never opens this channel never loads it.
  * The data path is in ofi_data.c, memory registration in ofi_mr.c.
  *
  * Why FI_MSG and not FI_TAGGED: the device (adi/) does its own matching on
@@ -428,6 +430,10 @@ static canal_status_t ofi_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
     if (pmi->size < 1 || pmi->rank < 0 || pmi->rank >= pmi->size)
         return common_err_set(CANAL_ERR_ARG, "ofi init: rank %d of size %d", pmi->rank, pmi->size);
     state_reset(st);
+    /* Before anything calls libfabric: no library, no channel (the device
+     * falls back to sock, or fails with this message when ofi was forced). */
+    if ((err = ofi_dl_open()) != CANAL_OK)
+        goto fail;
     st->up = *up;
     st->rank = pmi->rank;
     st->size = pmi->size;
@@ -649,9 +655,10 @@ static void ofi_describe(char *buf, size_t len)
              st->mr_virt ? " virt_addr" : "", st->mr_prov_key ? " prov_key" : "",
              st->mr_allocated ? " allocated" : "", st->mr_endpoint ? " endpoint" : "");
     snprintf(buf, len,
-             "ofi: provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
+             "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
              "RMA %s, mr_mode [%s ], %zu B packets, %d rx / %d tx buffers, block %s, "
              "MR cache %s (hits %lu, misses %lu)",
+             FI_MAJOR(fi_version()), FI_MINOR(fi_version()), ofi_dl_path(),
              st->prov, st->fabric_name, st->domain_name, st->local_only ? " (node-local)" : "",
              st->nreachable, st->size,
              !st->has_rma ? "no" : st->mr_virt ? "yes (virtual addresses)" : "yes (offsets)", mr,

@@ -188,6 +188,11 @@ extern const ch_ops_t ch_ofi_ops;
 const char *ofi_err(int fi_rc);
 const char *ofi_unreach_reason(int peer);
 
+/* ofi_dl.c: load libfabric (CANAL_OFI_LIBRARY, else libfabric.so.1) on
+ * first use; its path once loaded, else NULL. */
+canal_status_t ofi_dl_open(void);
+const char *ofi_dl_path(void);
+
 /* ofi_data.c */
 canal_status_t ofi_sendv(int peer, const struct iovec *iov, int n);
 int ofi_progress(void);
