@@ -135,6 +135,7 @@ typedef struct {
     struct fid_cq *cq;
     struct fid_ep *ep;
     int wait_fd;         /* the CQ's file descriptor for block(), or -1 */
+    int cq_wait_fd;      /* open the CQ with FI_WAIT_FD (-1: not yet decided) */
     char prov[64];
     char fabric_name[128];
     char domain_name[64];

@@ -746,13 +746,21 @@ END_TEST
 /* block() sleeps up to its timeout when nothing comes, and a packet sent
  * while a rank sleeps wakes it (or it returns at once where the provider
  * has no wait descriptor). */
+/* CANAL_OFI_CQ_WAIT for body_block: "fd" (sleep on the CQ's descriptor
+ * where the provider has one) or "none" (no descriptor: block() naps). */
+static const char *block_wait = "fd";
+
 static int body_block(int rank, void *arg)
 {
     unsigned char buf[16];
     double t0, dt;
 
+    setenv("CANAL_OFI_CQ_WAIT", block_wait, 1);
     if (!bring_up_prov(PI, &up_check))
         return 0;
+    unsetenv("CANAL_OFI_CQ_WAIT");
+    if (strcmp(block_wait, "none") == 0)
+        T_CHECK(ch_ofi_state.wait_fd < 0, "CANAL_OFI_CQ_WAIT=none, but the CQ has a descriptor");
     if (rank == 1) {
         /* Let any connection set-up traffic settle, then nothing arrives. */
         for (int i = 0; i < 50; i++)
@@ -765,7 +773,7 @@ static int body_block(int rank, void *arg)
         else
             T_CHECK(dt < 0.05, "block without a descriptor took %.3f s", dt);
         fprintf(stderr, "%s: block(100 ms) with nothing to do: %.3f s (%s)\n", prov, dt,
-                ch_ofi_state.wait_fd >= 0 ? "CQ descriptor" : "no descriptor");
+                ch_ofi_state.wait_fd >= 0 ? "CQ descriptor" : "no descriptor, naps");
         T_CHECK(CH->block(0) == CANAL_OK, "block(0)");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
@@ -789,7 +797,18 @@ static int body_block(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_block) { ck_assert_int_eq(run_job(2, _i, body_block), 0); }
+START_TEST(test_block)
+{
+    block_wait = "fd";
+    ck_assert_int_eq(run_job(2, _i, body_block), 0);
+}
+END_TEST
+
+START_TEST(test_block_nofd)
+{
+    block_wait = "none";
+    ck_assert_int_eq(run_job(2, _i, body_block), 0);
+}
 END_TEST
 
 /* ---- the registration cache ------------------------------------------------ */
@@ -1287,6 +1306,7 @@ static Suite *ofi_suite(void)
     tcase_add_loop_test(tc, test_backpressure_provider, 0, nprov);
     tcase_add_loop_test(tc, test_pingpong_callback, 0, nprov);
     tcase_add_loop_test(tc, test_block, 0, nprov);
+    tcase_add_loop_test(tc, test_block_nofd, 0, nprov);
     tcase_add_loop_test(tc, test_rdma_read, 0, nprov);
     tcase_add_loop_test(tc, test_rdma_read_mr_local, 0, nprov);
     tcase_add_loop_test(tc, test_mr_cache, 0, nprov);
