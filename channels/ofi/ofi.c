@@ -718,7 +718,7 @@ static void ofi_describe(char *buf, size_t len)
              st->nreachable, st->size,
              !st->has_rma ? "no" : st->mr_virt ? "yes (virtual addresses)" : "yes (offsets)", mr,
              st->max_payload, st->nrx, st->ntx,
-             st->wait_fd >= 0 ? "on a CQ fd" : st->cq_wait_fd ? "no" : "naps (no CQ fd)",
+             st->wait_fd >= 0 ? "on a CQ fd" : "naps (no CQ fd)",
              st->keep_idle ? "keeps idle registrations" : "live registrations only",
              st->mr_stats.hits, st->mr_stats.misses);
 }
