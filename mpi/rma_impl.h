@@ -215,6 +215,7 @@ typedef struct rma_win {
     int late_err; /* an MPI error class found at completion, raised at the next sync */
     char late_msg[200];
     int remote_bad; /* failed operations reported by targets */
+    unsigned flush_polls; /* flushes of a direct window (it polls every 16th) */
 
     /* target */
     int lock_excl;   /* origin holding the exclusive lock, or -1 */

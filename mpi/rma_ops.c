@@ -502,10 +502,75 @@ static int rma_issue(const char *fn, MPI_Win win, const rma_args_t *a)
     return err;
 }
 
+/* ---------------------------------------------------------------- the fast path */
+/* Element size of a predefined datatype whose elements lie back to back
+ * (any count of them is one block), or 0. A cache over the datatype engine
+ * keyed by the whole handle: predefined handles never change meaning. */
+static size_t builtin_contig_size(MPI_Datatype h)
+{
+    static uint64_t cache[256]; /* handle << 32 | size; 0: not known yet */
+    uint64_t e;
+    dt_type_t *t;
+    size_t sz = 0;
+
+    if (mpi_handle_kind(h) != MPI_HKIND_BUILTIN)
+        return 0;
+    e = __atomic_load_n(&cache[h & 0xff], __ATOMIC_RELAXED);
+    if (e != 0 && (uint32_t)(e >> 32) == (uint32_t)h)
+        return (size_t)(uint32_t)e;
+    t = mpi_dt_get(h);
+    if (t == NULL || !dt_is_committed(t))
+        return 0;
+    if (dt_true_lb(t) == 0 && dt_is_contig_count(t, 2))
+        sz = dt_size(t);
+    if (sz > 0 && sz <= UINT32_MAX)
+        __atomic_store_n(&cache[h & 0xff], (uint64_t)(uint32_t)h << 32 | sz, __ATOMIC_RELAXED);
+    return sz;
+}
+
+/* MPI_Put and MPI_Get of a contiguous predefined datatype, the same on
+ * both sides, into a direct window under a passive-target lock: the
+ * operation is one memcpy, and the general path's argument record, layout
+ * and datatype lookups cost more than the copy of a few bytes (measured:
+ * an 8-byte get took about twice Open MPI's time through rma_issue). Every
+ * condition that is not plainly valid sends the call to the general path,
+ * which checks again and raises the error. Returns 1 when done. */
+static int fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int t,
+                        MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Win win)
+{
+    rma_win_t *w;
+    size_t sz;
+    uint64_t bytes, off, end;
+    char *tp;
+
+    if (__builtin_expect(mpi_state != MPI_STATE_INITIALIZED, 0) || odt != tdt ||
+        ocount != tcount || ocount <= 0 || obuf == NULL || disp < 0)
+        return 0;
+    w = rma_win_get(win);
+    if (w == NULL || !w->direct || (unsigned)t >= (unsigned)w->size ||
+        (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK))
+        return 0;
+    if ((sz = builtin_contig_size(odt)) == 0 ||
+        __builtin_mul_overflow((uint64_t)ocount, (uint64_t)sz, &bytes) ||
+        __builtin_mul_overflow((uint64_t)disp, (uint64_t)w->units[t], &off) ||
+        __builtin_add_overflow(off, bytes, &end) || end > (uint64_t)w->sizes[t])
+        return 0;
+    tp = w->peer_base[t] + off;
+    if (kind == RMA_AM_GET)
+        memcpy((void *)obuf, tp, bytes);
+    else
+        memcpy(tp, obuf, bytes);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- MPI functions */
-static int put_get(const char *fn, int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt,
-                   int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Win win,
-                   MPI_Request *req, int want_req)
+/* Not inlined into put_get: its argument record would be zeroed on the
+ * fast path too. */
+static __attribute__((noinline)) int put_get_slow(const char *fn, int kind, const void *obuf,
+                                                  MPI_Count ocount, MPI_Datatype odt, int target,
+                                                  MPI_Aint disp, MPI_Count tcount,
+                                                  MPI_Datatype tdt, MPI_Win win, MPI_Request *req,
+                                                  int want_req)
 {
     rma_args_t a = {.kind = kind,
                     .obuf = obuf,
@@ -519,6 +584,15 @@ static int put_get(const char *fn, int kind, const void *obuf, MPI_Count ocount,
                     .want_req = want_req,
                     .req = req};
     return rma_issue(fn, win, &a);
+}
+
+static int put_get(const char *fn, int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt,
+                   int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Win win,
+                   MPI_Request *req, int want_req)
+{
+    if (!want_req && fast_put_get(kind, obuf, ocount, odt, target, disp, tcount, tdt, win))
+        return MPI_SUCCESS;
+    return put_get_slow(fn, kind, obuf, ocount, odt, target, disp, tcount, tdt, win, req, want_req);
 }
 
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
