@@ -8,7 +8,7 @@
 #   OUT=dir        results (default bench/out/rma_io): data/, tables.txt
 #   REPS=5         rounds; each round runs every library once per test, in
 #                  rotated order (A B C, B C A, ...)
-#   IO_NP="2 4"    rank counts for io; IO_DIRS="/tmp /dev/shm" where the
+#   IO_NP="2 4"    rank counts for io (IO_NP="" skips io); IO_DIRS="/tmp /dev/shm" where the
 #                  file goes; IO_EDGE=80 local block edge (80^3 doubles,
 #                  3.9 MiB per rank)
 #   RMA_SCALE=0.5  iteration scale of rma
@@ -35,7 +35,7 @@ esac
 PREFIX=${1:-}
 OUT=$(realpath -m "${OUT:-$bench_srcdir/out/rma_io}")
 REPS=${REPS:-5}
-IO_NP=${IO_NP:-"2 4"}
+IO_NP=${IO_NP-"2 4"}
 IO_DIRS=${IO_DIRS:-"/tmp /dev/shm"}
 IO_EDGE=${IO_EDGE:-80}
 RMA_SCALE=${RMA_SCALE:-0.5}
