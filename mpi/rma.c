@@ -477,15 +477,17 @@ static int hints_apply(rma_win_t *w, MPI_Info info)
 }
 
 /* ---------------------------------------------------------------- segments */
-/* Every rank of the window maps one segment: a page of lock slots, then
- * each rank's memory. Collective over w->comm; *ok_out says whether every
+/* Every rank of the window maps one segment: a page of lock slots (one
+ * per rank, and one more whose words are the fence's barrier), then each
+ * rank's memory. Collective over w->comm; *ok_out says whether every
  * rank has it mapped (if not, nobody keeps it). */
 static int seg_setup(rma_win_t *w, int contiguous, int *ok_out)
 {
     static unsigned counter;
     long page = sysconf(_SC_PAGESIZE);
-    size_t hdr =
-        ((size_t)w->size * sizeof(rma_shm_slot_t) + (size_t)page - 1) & ~((size_t)page - 1);
+    /* one slot per rank and one for the fence's barrier */
+    size_t hdr = ((size_t)(w->size + 1) * sizeof(rma_shm_slot_t) + (size_t)page - 1) &
+                 ~((size_t)page - 1);
     size_t *off = malloc(sizeof *off * (size_t)w->size);
     size_t total = hdr;
     char name[64] = "";

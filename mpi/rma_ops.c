@@ -563,6 +563,58 @@ static int fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Dataty
     return 1;
 }
 
+/* MPI_Accumulate and MPI_Fetch_and_op (fetch: rbuf receives the old
+ * value) with a predefined op on a contiguous predefined datatype, the
+ * same everywhere, into a direct window under a passive lock: as for
+ * fast_put_get, the general path's bookkeeping is most of the cost of a
+ * one-element accumulate. The element-wise atomicity is the general
+ * path's: the target's accumulate lock in the segment. Returns 1 when
+ * done; 0 sends the call (and any error) to the general path. */
+static int fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fetch,
+                    int t, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op mop,
+                    MPI_Win win)
+{
+    rma_win_t *w;
+    dt_type_t *dt;
+    dt_builtin_t basic;
+    dt_op_t op;
+    size_t sz;
+    uint64_t bytes, off, end;
+    rma_layout_t l;
+    canal_status_t st;
+    char *tp;
+
+    if (__builtin_expect(mpi_state != MPI_STATE_INITIALIZED, 0) || odt != tdt ||
+        count != tcount || count <= 0 || obuf == NULL || (fetch && rbuf == NULL) || disp < 0)
+        return 0;
+    w = rma_win_get(win);
+    if (w == NULL || !w->direct || (unsigned)t >= (unsigned)w->size ||
+        (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK))
+        return 0;
+    if ((op = rma_builtin_op(mop)) == DT_OP_N || (sz = builtin_contig_size(odt)) == 0 ||
+        __builtin_mul_overflow((uint64_t)count, (uint64_t)sz, &bytes) ||
+        __builtin_mul_overflow((uint64_t)disp, (uint64_t)w->units[t], &off) ||
+        __builtin_add_overflow(off, bytes, &end) || end > (uint64_t)w->sizes[t])
+        return 0;
+    dt = mpi_dt_get(odt);
+    if (dt == NULL || (basic = dt_basic_type(dt)) == DT_NBUILTIN ||
+        (op != DT_OP_REPLACE && op != DT_OP_NO_OP && dt_op_check(op, dt) < 0))
+        return 0;
+    memset(&l, 0, sizeof l);
+    l.n = 1;
+    l.b = &l.one;
+    l.one.len = bytes;
+    l.hi = (int64_t)bytes;
+    l.bytes = bytes;
+    tp = w->peer_base[t] + off;
+    rma_acc_lock(w, t);
+    if (fetch)
+        memcpy(rbuf, tp, bytes);
+    st = rma_apply_acc(tp, &l, obuf, op, basic);
+    rma_acc_unlock(w, t);
+    return st == CANAL_OK; /* the checks above leave no way to fail once applying */
+}
+
 /* ---------------------------------------------------------------- MPI functions */
 /* Not inlined into put_get: its argument record would be zeroed on the
  * fast path too. */
@@ -670,7 +722,11 @@ static int acc(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype 
                MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win,
                MPI_Request *req, int want_req)
 {
-    rma_args_t a = {.kind = RMA_AM_ACC,
+    rma_args_t a;
+
+    if (!want_req && fast_acc(obuf, ocount, odt, NULL, 0, target, disp, tcount, tdt, op, win))
+        return MPI_SUCCESS;
+    a = (rma_args_t){.kind = RMA_AM_ACC,
                     .obuf = obuf,
                     .ocount = ocount,
                     .odt = odt,
@@ -793,6 +849,9 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    if (fast_acc(origin_addr, 1, datatype, result_addr, 1, target_rank, target_disp, 1, datatype,
+                 op, win))
+        return MPI_SUCCESS;
     return gacc("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
                 target_disp, 1, datatype, op, win, NULL, 0);
 }

