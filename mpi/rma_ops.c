@@ -5,8 +5,13 @@
  * Rget_accumulate and the _c variants. One function checks the arguments
  * and the epoch, computes the target layout and sends the operation either
  * straight into mapped memory (direct windows, and the caller's own memory)
- * or as an active message to the target's agent (rma_target.c). See the
- * design at the top of mpi/rma.c.
+ * or as an active message to the target's agent (rma_target.c). The
+ * commonest calls on direct windows -- put, get, accumulate and
+ * fetch_and_op of one contiguous predefined type under a passive lock --
+ * take short paths first (fast_put_get, fast_acc) that do the same work
+ * with fewer checks and lookups and defer anything unusual, every error
+ * included, to the general path. See the design at the top of mpi/rma.c
+ * and doc/rma.md.
  */
 #include "rma_impl.h"
 
