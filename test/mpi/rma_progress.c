@@ -19,7 +19,9 @@
  * one node unless CANAL_RMA_DIRECT=0). With CANAL_RMA_PROGRESS_THREAD unset
  * (auto) it also checks from /proc/self/task that the thread exists exactly
  * while a window that needs it exists: one for create, none for a window
- * with no_locks=true or a direct one, and none after MPI_Win_free.
+ * with no_locks=true or a direct one, and none after MPI_Win_free. A third
+ * argument "nofree" leaves the window to MPI_Finalize, which must stop the
+ * thread before the device goes down.
  */
 #include "mtest.h"
 
@@ -189,6 +191,8 @@ int main(int argc, char **argv)
         origin(win, base0, stride, rank);
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    if (argc > 3 && strcmp(argv[3], "nofree") == 0)
+        return mtest_finish(); /* MPI_Finalize must stop the thread itself */
     if (strcmp(flavor, "dynamic") == 0)
         MPI_Win_detach(win, mem);
     MPI_Win_free(&win);
