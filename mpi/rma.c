@@ -292,11 +292,11 @@ static int prog_mode_get(void)
     return prog_mode;
 }
 
+static long prog_fast_us, prog_idle_us; /* read by prog_start, before the thread */
+
 static void *prog_main(void *arg)
 {
-    long fast = (long)rma_cvar_int("RMA_PROGRESS_INTERVAL", 50);
-    long idle = (long)rma_cvar_int("RMA_PROGRESS_IDLE_INTERVAL", 1000);
-    long us;
+    long fast = prog_fast_us, idle = prog_idle_us, us;
     uint64_t seen = __atomic_load_n(&prog_polls, __ATOMIC_RELAXED);
     struct timespec dl;
 
@@ -358,6 +358,8 @@ static int prog_start(void)
         return 0;
     }
     prog_stop = 0;
+    prog_fast_us = (long)rma_cvar_int("RMA_PROGRESS_INTERVAL", 50);
+    prog_idle_us = (long)rma_cvar_int("RMA_PROGRESS_IDLE_INTERVAL", 1000);
     /* Signals for the process stay with the application's threads. */
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
