@@ -87,10 +87,10 @@
  *   when idle, and it does not poll while the application itself polls
  *   (it is inside MPI): an idle window costs a few microseconds per
  *   millisecond, and a rank that communicates never fights it for the
- *   device lock. Its latency, measured on a target that computes: the
- *   first operation after a quiet period waits up to 1 ms, the ones that
- *   follow up to 50 us. doc/rma.md has the list of what is direct and what
- *   is an active message.
+ *   device lock. Measured on a target that computes on a 2-core machine
+ *   (the thread must be scheduled next to it): lock/get/unlock 0.5-1.5 ms.
+ *   doc/rma.md has the numbers and the list of what is direct and what is
+ *   an active message.
  *
  * Errors. Argument and epoch errors are found at the origin and raised
  *   through the window's error handler (MPI_ERRORS_ARE_FATAL by default):
@@ -293,10 +293,12 @@ static int prog_mode_get(void)
 }
 
 static long prog_fast_us, prog_idle_us; /* read by prog_start, before the thread */
+enum { PROG_QUIET_POLLS = 20 };         /* at the short interval after work */
 
 static void *prog_main(void *arg)
 {
     long fast = prog_fast_us, idle = prog_idle_us, us;
+    int quiet = PROG_QUIET_POLLS + 1; /* empty polls since the last work */
     uint64_t seen = __atomic_load_n(&prog_polls, __ATOMIC_RELAXED);
     struct timespec dl;
 
@@ -325,7 +327,12 @@ static void *prog_main(void *arg)
              * trip needs a few polls. */
             for (int i = 0; i < 64 && (k = adi_progress()) > 0; i++)
                 n += k;
-            us = n > 0 ? fast : us * 2 < idle ? us * 2 : idle;
+            /* After work, stay at the short interval for a while: the
+             * origin's next message of the epoch (the get after the lock
+             * grant, the unlock after the get) comes one round trip later. */
+            if (n > 0)
+                quiet = 0;
+            us = n > 0 || ++quiet <= PROG_QUIET_POLLS ? fast : us * 2 < idle ? us * 2 : idle;
         }
         seen = __atomic_load_n(&prog_polls, __ATOMIC_RELAXED);
         pthread_mutex_lock(&prog_mu);
