@@ -84,10 +84,15 @@ static const common_cvar_desc_t cvar_table[] = {
      "MPI_Win_allocate windows whose ranks share a node live in one shared segment: operations are loads and stores"},
     {"RMA_INLINE_MAX", CVAR_TYPE_SIZE, "15K", NULL,
      "puts up to this size travel in the operation's message; larger ones follow it"},
-    {"RMA_PROGRESS_THREAD", CVAR_TYPE_BOOL, "0", NULL,
-     "with MPI_THREAD_MULTIPLE, a thread polls the device while active-message windows exist"},
+    {"RMA_PROGRESS_THREAD", CVAR_TYPE_STRING, "auto", NULL,
+     "auto, 1 or 0: a thread serves passive-target operations while the process computes. auto: "
+     "while windows exist whose targets need it (not node-shared MPI_Win_allocate(_shared) "
+     "windows, not no_locks=true); 1: while any window exists; 0: never. Works at every thread level"},
     {"RMA_PROGRESS_INTERVAL", CVAR_TYPE_INT, "50", NULL,
-     "microseconds between two polls of the RMA progress thread"},
+     "microseconds the RMA progress thread sleeps between polls while operations arrive"},
+    {"RMA_PROGRESS_IDLE_INTERVAL", CVAR_TYPE_INT, "1000", NULL,
+     "longest sleep (microseconds) of the RMA progress thread when nothing arrives; it backs off "
+     "to this from RMA_PROGRESS_INTERVAL"},
     /* channels */
     {"CHANNEL", CVAR_TYPE_STRING, "auto", NULL,
      "force the channel for remote peers: auto, shm, sock or ofi"},
