@@ -229,7 +229,8 @@ static int lookup_array(int count, MPI_Request reqs[], const char *fn, adi_reque
 {
     adi_request_t **rs;
     if (count < 0)
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "%s=%d is negative",
+                             strstr(fn, "some") != NULL ? "incount" : "count", count);
     if (count > 0 && reqs == NULL)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
     rs = malloc(sizeof *rs * (size_t)(count ? count : 1));

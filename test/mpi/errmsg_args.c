@@ -168,6 +168,11 @@ static void test_pt2pt(void)
     req = (MPI_Request)0x12345;
     EXPECT(MPI_ERR_REQUEST, MPI_Test(&req, &flag, &st), "MPI_Test", "request");
     EXPECT(MPI_ERR_COUNT, MPI_Waitall(-1, reqs, sts), "MPI_Waitall", "count=-1");
+    EXPECT(MPI_ERR_COUNT, MPI_Waitany(-2, reqs, &flag, &st), "MPI_Waitany", "count=-2");
+    EXPECT(MPI_ERR_COUNT, MPI_Testsome(-3, reqs, &flag, &flag, sts), "MPI_Testsome",
+           "incount=-3");
+    EXPECT(MPI_ERR_ROOT, MPI_Ireduce(buf, buf + 1, 1, MPI_INT, MPI_SUM, 99, MPI_COMM_WORLD, &req),
+           "MPI_Ireduce", "root=99");
     EXPECT(MPI_ERR_ARG, MPI_Isend(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, NULL), "MPI_Isend",
            "request");
     EXPECT(MPI_ERR_TYPE, MPI_Get_count(&st, MPI_DATATYPE_NULL, &flag), "MPI_Get_count",
@@ -313,6 +318,7 @@ static void test_pack(void)
 static void test_comm_group(void)
 {
     MPI_Comm world = MPI_COMM_WORLD, self = MPI_COMM_SELF, cnull = MPI_COMM_NULL, nc;
+    MPI_Request req;
     MPI_Group g, gnull = MPI_GROUP_NULL;
     int r, ranks[3] = {0, 99, 0}, out[3], dup2[2] = {0, 0}, dup3[3] = {0, 1, 0}, range[1][3] = {{0, 1, 0}};
 
@@ -326,6 +332,12 @@ static void test_comm_group(void)
     EXPECT(MPI_ERR_GROUP, MPI_Comm_create_group(MPI_COMM_WORLD, MPI_GROUP_NULL, 0, &nc),
            "MPI_Comm_create_group", "group");
     EXPECT(MPI_ERR_COMM, MPI_Comm_rank(MPI_COMM_NULL, &r), "MPI_Comm_rank", "MPI_COMM_NULL");
+    EXPECT_NOT_MPICH(MPI_ERR_ARG, MPI_Comm_split(MPI_COMM_WORLD, -5, 0, &nc), "MPI_Comm_split",
+                     "color=-5");
+    EXPECT(MPI_ERR_RANK,
+           MPI_Intercomm_create(MPI_COMM_WORLD, 9, MPI_COMM_WORLD, 0, 0, &nc),
+           "MPI_Intercomm_create", "local_leader=9");
+    EXPECT(MPI_ERR_COMM, MPI_Comm_idup(MPI_COMM_NULL, &nc, &req), "MPI_Comm_idup", "comm");
     EXPECT(MPI_ERR_ARG, MPI_Comm_size(MPI_COMM_WORLD, NULL), "MPI_Comm_size", "size");
     EXPECT(MPI_ERR_COMM, MPI_Comm_group(MPI_COMM_NULL, &g), "MPI_Comm_group", "comm");
     EXPECT(MPI_ERR_COMM, MPI_Comm_compare(MPI_COMM_NULL, MPI_COMM_WORLD, &r), "MPI_Comm_compare",
@@ -365,6 +377,13 @@ static void test_info(void)
     EXPECT(MPI_ERR_INFO_NOKEY, MPI_Info_delete(info, "nosuchkey"), "MPI_Info_delete",
            "nosuchkey");
     EXPECT(MPI_ERR_ARG, MPI_Info_get_nthkey(info, 3, key), "MPI_Info_get_nthkey", "n=3");
+    {
+        int flag;
+        char v[8];
+        EXPECT(MPI_ERR_INFO_KEY, MPI_Info_get(info, key, 8, v, &flag), "MPI_Info_get", "key",
+               "MPI_MAX_INFO_KEY");
+        EXPECT(MPI_ERR_ARG, MPI_Info_get(info, "a", -1, v, &flag), "MPI_Info_get", "valuelen=-1");
+    }
     EXPECT_DIFF(MPI_ERR_INFO, MPI_ERR_ARG, MPI_Info_set(MPI_INFO_NULL, "a", "b"), "MPI_Info_set", "info",
            "MPI_INFO_NULL");
     EXPECT_DIFF(MPI_ERR_INFO, MPI_ERR_ARG, MPI_Info_free(&inull), "MPI_Info_free", "MPI_INFO_NULL");
