@@ -529,7 +529,7 @@ static void test_file(void)
            MPI_File_open(MPI_COMM_SELF, missing, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh),
            "MPI_File_open", missing);
     EXPECT(MPI_ERR_COMM, MPI_File_open(MPI_COMM_NULL, name, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh),
-           "MPI_File_open", "comm");
+           "MPI_File_open", "comm", "MPI_COMM_NULL");
     EXPECT(MPI_ERR_FILE, MPI_File_close(&fnull), "MPI_File_close", "MPI_FILE_NULL");
     EXPECT(MPI_ERR_NO_SUCH_FILE, MPI_File_delete(missing, MPI_INFO_NULL), "MPI_File_delete",
            missing);
