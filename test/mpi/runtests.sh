@@ -23,6 +23,7 @@ SRC=$(cd "$(dirname "$0")" && pwd)
 BUILD=${2:-$(mktemp -d /tmp/canal-tests.XXXXXX)}
 FILTER=${3:-}
 mkdir -p "$BUILD"
+BUILD=$(cd "$BUILD" && pwd -P)  # absolute: compared with /proc/<pid>/cwd below
 MPICC="$PREFIX/bin/mpicc"
 MPIEXEC="$PREFIX/bin/mpiexec"
 pass=0
