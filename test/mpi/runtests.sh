@@ -101,6 +101,8 @@ for list in "$SRC"/testlist*; do
         for try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
             left=
             for pid in $(pgrep -x "${prog:0:15}" 2>/dev/null); do
+                # (zombies do not count: they are only waiting to be reaped)
+                [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] && continue
                 [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$BUILD" ] && left="$left $pid"
             done
             [ -z "$left" ] && break
