@@ -173,7 +173,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     if (err)
         return err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
     if (*request == MPI_REQUEST_NULL) {
         mpi_status_set_empty(status);
         return MPI_SUCCESS;
@@ -507,7 +507,7 @@ int PMPI_Start(MPI_Request *request)
     if (err)
         return err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
     if ((err = lookup(*request, fn, &r)))
         return err;
     return start_one(r, fn);
@@ -541,7 +541,7 @@ int PMPI_Request_free(MPI_Request *request)
     if (err)
         return err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
     if (*request == MPI_REQUEST_NULL)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
     if ((err = lookup(*request, fn, &r)))

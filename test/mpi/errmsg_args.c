@@ -175,6 +175,8 @@ static void test_pt2pt(void)
            "MPI_Ireduce", "root=99");
     EXPECT(MPI_ERR_ARG, MPI_Isend(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, NULL), "MPI_Isend",
            "request");
+    EXPECT(MPI_ERR_ARG, MPI_Wait(NULL, &st), "MPI_Wait", "request is NULL");
+    EXPECT(MPI_ERR_ARG, MPI_Start(NULL), "MPI_Start", "request is NULL");
     EXPECT(MPI_ERR_TYPE, MPI_Get_count(&st, MPI_DATATYPE_NULL, &flag), "MPI_Get_count",
            "datatype");
     EXPECT(MPI_ERR_TYPE, MPI_Get_elements_x(&st, MPI_DATATYPE_NULL, &cnt), "MPI_Get_elements_x",
