@@ -533,13 +533,35 @@ void mpi_errhandler_release(MPI_Errhandler h)
     }
 }
 
+/* Why errhandler cannot go on a communicator, for the message: the null
+ * handle, or a handler made for another kind of object. */
+static const char *errh_kind_note(MPI_Errhandler h)
+{
+    mpi_errhandler_t *e;
+
+    if (h == MPI_ERRHANDLER_NULL)
+        return " (MPI_ERRHANDLER_NULL)";
+    e = errh_get(h);
+    if (e == NULL)
+        return "";
+    switch (e->objtype) {
+    case MPI_OBJ_WIN: return " (it was created for windows: MPI_Win_create_errhandler)";
+    case MPI_OBJ_FILE: return " (it was created for files: MPI_File_create_errhandler)";
+    case MPI_OBJ_SESSION: return " (it was created for sessions: MPI_Session_create_errhandler)";
+    default: return "";
+    }
+}
+
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     static const char fn[] = "MPI_Errhandler_free";
     /* callable at any time (MPI 4.0 11.4.1), like the session errhandlers */
     if (errhandler == NULL || errh_get(*errhandler) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid error handler",
-                             errhandler ? (unsigned)*errhandler : 0u);
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid error handler%s",
+                             errhandler ? (unsigned)*errhandler : 0u,
+                             errhandler == NULL                      ? " (NULL pointer)"
+                             : *errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)"
+                                                                   : "");
     mpi_errhandler_release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
@@ -557,8 +579,8 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return err;
     if (mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                             "errhandler=%#x is not a valid communicator error handler",
-                             (unsigned)errhandler);
+                             "errhandler=%#x is not a valid communicator error handler%s",
+                             (unsigned)errhandler, errh_kind_note(errhandler));
     mpi_errhandler_release(c->errhandler);
     c->errhandler = errhandler;
     return MPI_SUCCESS;

@@ -340,8 +340,8 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     if ((err = mpi_enter(fn)))
         return err;
     if ((c = mpi_comm_get(comm)) == NULL)
-        return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
-                      (unsigned)comm);
+        return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
+                      (unsigned)comm, comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
     if (c->is_inter)
         return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator", (unsigned)comm);
     if (fh == NULL)

@@ -892,7 +892,7 @@ static int nonblocking(MPI_File fh, int write, int coll, io_where_t where, MPI_O
             return err;
         if ((f = io_file_get(fh, fn, &err)) == NULL)
             return err;
-        return io_err(f, MPI_ERR_REQUEST, fn, "request is NULL");
+        return io_err(f, MPI_ERR_ARG, fn, "request is NULL");
     }
     err = io_access(fh, write, coll, where, offset, (void *)buf, count, datatype, &res, fn);
     if (err != MPI_SUCCESS) {

@@ -208,8 +208,9 @@ int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype 
                   const char *fn);
 /* Wait for one request and release it as MPI_Wait does (persistent ones
  * become inactive); fills st unless it is MPI_STATUS_IGNORE. Returns the
- * MPI error of the operation (not raised). */
-int mpi_request_complete_one(adi_request_t *r, MPI_Request *handle, MPI_Status *st);
+ * MPI error of the operation (not raised), its message naming fn. */
+int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
+                             MPI_Status *st);
 /* A request that is already complete with an empty status (MPI_PROC_NULL). */
 adi_request_t *mpi_request_null_proc(adi_req_kind_t kind);
 

@@ -442,7 +442,7 @@ static int part_init(void *buf, int partitions, MPI_Count count, MPI_Datatype da
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
     if (request == NULL)
-        return mpi_err_raise(c, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL");
     if ((size_t)count > SIZE_MAX / (size_t)partitions / (dt_size(dt) ? dt_size(dt) : 1))
         return mpi_err_raise(c, MPI_ERR_COUNT, fn,
                              "partitions=%d times count=%lld is too large", partitions,

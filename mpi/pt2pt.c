@@ -310,7 +310,7 @@ static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype datatype
     int err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
     if (err != MPI_SUCCESS || r == NULL)
         return err;
-    err = mpi_request_complete_one(r, NULL, MPI_STATUS_IGNORE);
+    err = mpi_request_complete_one(r, fn, NULL, MPI_STATUS_IGNORE);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(mpi_comm_get(comm), err, fn);
 }
 
@@ -321,7 +321,7 @@ static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype datat
     adi_request_t *r = NULL;
     int err;
     if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
     err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
@@ -469,7 +469,7 @@ static int recv_blocking(void *buf, MPI_Count count, MPI_Datatype datatype, int 
     int err = recv_start(buf, count, datatype, source, tag, comm, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
-    err = mpi_request_complete_one(r, NULL, status);
+    err = mpi_request_complete_one(r, fn, NULL, status);
     if (err != MPI_SUCCESS)
         return mpi_err_raise_code(mpi_comm_get(comm), err, fn);
     return MPI_SUCCESS;
@@ -494,7 +494,7 @@ static int irecv_common(void *buf, MPI_Count count, MPI_Datatype datatype, int s
     adi_request_t *r = NULL;
     int err;
     if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
     err = recv_start(buf, count, datatype, source, tag, comm, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
@@ -529,11 +529,11 @@ static int sendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
         return err;
     if ((err = send_start(sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STD, fn, &sr))) {
         adi_cancel(rr);
-        mpi_request_complete_one(rr, NULL, MPI_STATUS_IGNORE);
+        mpi_request_complete_one(rr, fn, NULL, MPI_STATUS_IGNORE);
         return err;
     }
-    serr = mpi_request_complete_one(sr, NULL, MPI_STATUS_IGNORE);
-    err = mpi_request_complete_one(rr, NULL, status);
+    serr = mpi_request_complete_one(sr, fn, NULL, MPI_STATUS_IGNORE);
+    err = mpi_request_complete_one(rr, fn, NULL, status);
     if (err == MPI_SUCCESS)
         err = serr;
     if (err != MPI_SUCCESS)
@@ -637,7 +637,7 @@ static int isendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     int err;
 
     if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
     /* Allocate the whole first, so that no failure leaves a half started. */
     whole = adi_request_alloc(ADI_REQ_OTHER);
     x = malloc(sizeof *x);
@@ -649,7 +649,7 @@ static int isendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
         goto out_free;
     if ((err = send_start(sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STD, fn, &sr))) {
         adi_cancel(rr);
-        mpi_request_complete_one(rr, NULL, MPI_STATUS_IGNORE);
+        mpi_request_complete_one(rr, fn, NULL, MPI_STATUS_IGNORE);
         goto out_free;
     }
     x->send = sr;
@@ -753,7 +753,9 @@ static int probe_args(int source, int tag, MPI_Comm comm, const char *fn, mpi_co
                              "source=%d is not in [0, %d), MPI_ANY_SOURCE or MPI_PROC_NULL", source,
                              (*c)->peer_size);
     if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_CANAL_TAG_UB))
-        return mpi_err_raise(*c, MPI_ERR_TAG, fn, "tag=%d is not valid", tag);
+        return mpi_err_raise(*c, MPI_ERR_TAG, fn,
+                             "tag=%d is not in [0, MPI_TAG_UB=%d] or MPI_ANY_TAG", tag,
+                             MPI_CANAL_TAG_UB);
     return MPI_SUCCESS;
 }
 
@@ -929,7 +931,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     int err = imrecv_common(buf, count, datatype, message, "MPI_Mrecv", &r);
     if (err)
         return err;
-    err = mpi_request_complete_one(r, NULL, status);
+    err = mpi_request_complete_one(r, "MPI_Mrecv", NULL, status);
     return err ? mpi_err_raise_code(NULL, err, "MPI_Mrecv") : err;
 }
 #pragma weak MPI_Mrecv = PMPI_Mrecv
@@ -940,7 +942,7 @@ int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     int err = imrecv_common(buf, count, datatype, message, "MPI_Mrecv_c", &r);
     if (err)
         return err;
-    err = mpi_request_complete_one(r, NULL, status);
+    err = mpi_request_complete_one(r, "MPI_Mrecv_c", NULL, status);
     return err ? mpi_err_raise_code(NULL, err, "MPI_Mrecv_c") : err;
 }
 #pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
@@ -951,7 +953,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     adi_request_t *r = NULL;
     int err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Imrecv", "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
     err = imrecv_common(buf, count, datatype, message, "MPI_Imrecv", &r);
     if (err == MPI_SUCCESS)
         *request = mpi_request_handle(r);
@@ -964,7 +966,7 @@ int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message
     adi_request_t *r = NULL;
     int err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Imrecv_c", "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv_c", "request is NULL");
     err = imrecv_common(buf, count, datatype, message, "MPI_Imrecv_c", &r);
     if (err == MPI_SUCCESS)
         *request = mpi_request_handle(r);
@@ -1000,7 +1002,7 @@ static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype dataty
     if (err)
         return err;
     if (request == NULL)
-        return mpi_err_raise(c, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL");
     r = adi_request_alloc(is_send ? ADI_REQ_PREQ_SEND : ADI_REQ_PREQ_RECV);
     a = malloc(sizeof *a);
     if (r == NULL || a == NULL) {

@@ -580,9 +580,9 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
         return MPI_SUCCESS;
     p = &w->peer[rank];
     if (w->lock_all || p->lock == RMA_LK_NONE)
-        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "%s",
-                       w->lock_all ? "use MPI_Win_unlock_all to end MPI_Win_lock_all"
-                                   : "rank is not locked by this process");
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "rank=%d %s", rank,
+                       w->lock_all ? "is locked by MPI_Win_lock_all: end it with MPI_Win_unlock_all"
+                                   : "is not locked by this process (no MPI_Win_lock)");
     wait_zero(&p->pending_local);
     finish_wait(w, rank, finish_send(w, rank, 1));
     w->nlocks--;

@@ -303,7 +303,8 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_cart is NULL");
     if (prod > c->size)
         return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                             "the grid has more processes than comm_old (size %d)", c->size);
+                             "the grid of dims has %lld processes, more than comm_old (size %d)",
+                             prod, c->size);
     if ((err = comm_first_n(c, (int)prod, &n, fn)))
         return err;
     if (n == NULL) {
@@ -611,8 +612,8 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
     }
     if (nnodes % fixed != 0)
         return mpi_err_raise(NULL, MPI_ERR_DIMS, fn,
-                             "nnodes=%d is not a multiple of the product of the nonzero dims",
-                             nnodes);
+                             "nnodes=%d is not a multiple of %lld, the product of the nonzero dims",
+                             nnodes, fixed);
     if (nfree == 0) {
         if (fixed != nnodes)
             return mpi_err_raise(NULL, MPI_ERR_DIMS, fn,
