@@ -461,6 +461,7 @@ static mpi_comm_t *comm_alloc(mpi_comm_t *parent)
     c->refcount = 1;
     c->context = -1;
     c->errhandler = parent != NULL ? parent->errhandler : MPI_ERRORS_ARE_FATAL;
+    c->errh_default = parent != NULL ? parent->errh_default : 1;
     mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
     c->info = MPI_INFO_NULL;
     return c;
@@ -1733,6 +1734,7 @@ static int set_errhandler(mpi_comm_t *n, MPI_Errhandler errhandler)
         return MPI_ERR_ARG;
     mpi_errhandler_release(n->errhandler);
     n->errhandler = errhandler;
+    n->errh_default = 0;
     if (n->local_comm != NULL && mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) == 0) {
         mpi_errhandler_release(n->local_comm->errhandler);
         n->local_comm->errhandler = errhandler;

@@ -262,7 +262,7 @@ int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fm
     if (comm == NULL)
         comm = &mpi_comm_world_obj;
     h = comm->handle;
-    return invoke_handler(comm->errhandler, MPI_OBJ_COMM, &h,
+    return invoke_handler(mpi_comm_errh(comm), MPI_OBJ_COMM, &h,
                           mpi_err_code_new(errclass, fn, detail), fn);
 }
 
@@ -278,7 +278,7 @@ int mpi_err_raise_code(mpi_comm_t *comm, int code, const char *fn)
     if (comm == NULL)
         comm = &mpi_comm_world_obj;
     h = comm->handle;
-    return invoke_handler(comm->errhandler, MPI_OBJ_COMM, &h, code, fn);
+    return invoke_handler(mpi_comm_errh(comm), MPI_OBJ_COMM, &h, code, fn);
 }
 
 int mpi_err_class_of_status(canal_status_t st)
@@ -583,6 +583,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
                              (unsigned)errhandler, errh_kind_note(errhandler));
     mpi_errhandler_release(c->errhandler);
     c->errhandler = errhandler;
+    c->errh_default = 0;
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
@@ -598,8 +599,8 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
         return err;
     if (errhandler == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "errhandler is NULL");
-    mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
-    *errhandler = c->errhandler;
+    *errhandler = mpi_comm_errh(c);
+    mpi_errhandler_retain(*errhandler, MPI_OBJ_COMM);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
@@ -614,7 +615,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
         return err;
     if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
         return err;
-    invoke_handler(c->errhandler, MPI_OBJ_COMM, &h, errorcode, fn);
+    invoke_handler(mpi_comm_errh(c), MPI_OBJ_COMM, &h, errorcode, fn);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler

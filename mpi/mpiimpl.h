@@ -110,7 +110,19 @@ typedef struct mpi_comm {
     void *coll;              /* coll/ per-communicator state */
     struct mpi_comm *local_comm; /* intercommunicators: the local intracomm for collectives */
     int idup_seq;            /* MPI_Comm_idup calls so far (their tags, mpi/comm.c) */
+    /* No error handler was ever set on this communicator or the ones it
+     * was made from: errors go to MPI_COMM_WORLD's current handler, as in
+     * MPICH (a program that sets MPI_ERRORS_RETURN on the world after
+     * making communicators gets it on them too). See mpi_comm_errh(). */
+    int errh_default;
 } mpi_comm_t;
+
+extern mpi_comm_t mpi_comm_world_obj;
+/* The handler that errors on c go to (see errh_default). */
+static inline MPI_Errhandler mpi_comm_errh(const mpi_comm_t *c)
+{
+    return c->errh_default ? mpi_comm_world_obj.errhandler : c->errhandler;
+}
 
 static inline int mpi_comm_peer_job_rank(const mpi_comm_t *c, int r)
 {

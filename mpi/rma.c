@@ -153,6 +153,18 @@ int rma_win_check(MPI_Win h, const char *fn, rma_win_t **out)
     return MPI_SUCCESS;
 }
 
+/* The window's handler; one never set follows MPI_COMM_WORLD's when that
+ * is predefined (MPICH does so: errors/attr/keyvalmis sets
+ * MPI_ERRORS_RETURN on the world after creating its window). */
+static MPI_Errhandler win_errh(const rma_win_t *w)
+{
+    MPI_Errhandler wh = mpi_comm_world_obj.errhandler;
+    if (w->errh_default && (wh == MPI_ERRORS_RETURN || wh == MPI_ERRORS_ARE_FATAL ||
+                            wh == MPI_ERRORS_ABORT))
+        return wh;
+    return w->errhandler;
+}
+
 int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
 {
     char detail[MPI_MAX_ERROR_STRING];
@@ -162,7 +174,7 @@ int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    return mpi_err_raise_errh(w->errhandler, MPI_OBJ_WIN, &h, errclass, fn, "%s", detail);
+    return mpi_err_raise_errh(win_errh(w), MPI_OBJ_WIN, &h, errclass, fn, "%s", detail);
 }
 
 /* Raise an existing error code (from the attribute functions, or the
@@ -170,7 +182,7 @@ int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
 static int raise_code(rma_win_t *w, int code, const char *fn)
 {
     MPI_Win h = w->handle;
-    return mpi_err_invoke_errh(w->errhandler, MPI_OBJ_WIN, &h, code, fn);
+    return mpi_err_invoke_errh(win_errh(w), MPI_OBJ_WIN, &h, code, fn);
 }
 
 int rma_dynamic_contains(rma_win_t *w, uintptr_t lo, uintptr_t hi)
@@ -658,6 +670,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for a window");
     w->flavor = flavor;
     w->errhandler = MPI_ERRORS_ARE_FATAL;
+    w->errh_default = 1;
     w->hints = MPI_INFO_NULL;
     w->lock_excl = -1;
     w->size = c->size;
@@ -690,6 +703,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     }
     mpi_errhandler_release(w->comm->errhandler);
     w->comm->errhandler = MPI_ERRORS_RETURN;
+    w->comm->errh_default = 0;
     w->ctx = ctx;
 
     if (flavor != MPI_WIN_FLAVOR_DYNAMIC) {
@@ -1079,6 +1093,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
                        (unsigned)errhandler);
     mpi_errhandler_release(w->errhandler);
     w->errhandler = errhandler;
+    w->errh_default = 0;
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
@@ -1093,8 +1108,8 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
         return err;
     if (errhandler == NULL)
         return rma_err(w, MPI_ERR_ARG, fn, "errhandler is NULL");
-    mpi_errhandler_retain(w->errhandler, MPI_OBJ_WIN);
-    *errhandler = w->errhandler;
+    *errhandler = win_errh(w);
+    mpi_errhandler_retain(*errhandler, MPI_OBJ_WIN);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler

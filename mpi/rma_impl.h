@@ -181,6 +181,7 @@ typedef struct rma_win {
     MPI_Aint *sizes, *units; /* of every rank (not for dynamic windows) */
     char name[MPI_MAX_OBJECT_NAME];
     MPI_Errhandler errhandler;
+    int errh_default; /* never set: MPI_COMM_WORLD's predefined handler applies, as in MPICH */
     mpi_attr_t *attrs;
     MPI_Info hints; /* what MPI_Win_get_info returns */
     int noncontig;

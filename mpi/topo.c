@@ -296,6 +296,9 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     long long prod;
     int err;
 
+    /* on any error the output is MPI_COMM_NULL, as in MPICH (errors/topo/cartsmall) */
+    if (comm_cart != NULL)
+        *comm_cart = MPI_COMM_NULL;
     if ((err = mpi_enter(fn)) || (err = check_intra_comm(comm_old, fn, &c)) ||
         (err = check_dims(c, ndims, dims, periods, fn, &prod)))
         return err;
