@@ -185,11 +185,25 @@ static int raise_code(rma_win_t *w, int code, const char *fn)
     return mpi_err_invoke_errh(win_errh(w), MPI_OBJ_WIN, &h, code, fn);
 }
 
+/* [lo, hi) lies in attached memory; it may span regions attached next to
+ * each other (MPICH rma/win_dynamic_rma_flush_get attaches two halves of
+ * one array and accesses across the seam). */
 int rma_dynamic_contains(rma_win_t *w, uintptr_t lo, uintptr_t hi)
 {
-    for (rma_region_t *r = w->regions; r != NULL; r = r->next)
-        if (lo >= r->base && hi <= r->base + r->size && lo <= hi)
-            return 1;
+    int advanced = 1;
+
+    if (lo > hi)
+        return 0;
+    while (advanced) {
+        advanced = 0;
+        for (rma_region_t *r = w->regions; r != NULL; r = r->next)
+            if (lo >= r->base && lo < r->base + r->size) {
+                if (hi <= r->base + r->size)
+                    return 1;
+                lo = r->base + r->size; /* covered up to here: look for the next piece */
+                advanced = 1;
+            }
+    }
     return 0;
 }
 
@@ -937,6 +951,8 @@ static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, M
 
     if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
         return err;
+    /* MPI 4.0 and MPICH 4.0: only shared windows (MPI 4.1 opens the call to
+     * every flavor, answering size 0 where memory is not shared) */
     if (!w->direct)
         return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
                        "the window's memory is not shared (create it with "
@@ -961,7 +977,8 @@ static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, M
     }
     *size = w->sizes[rank];
     *unit = w->units[rank];
-    *(void **)baseptr = w->peer_base[rank];
+    /* a process that gave no memory has no base (rma/win_shared_noncontig_put) */
+    *(void **)baseptr = w->sizes[rank] > 0 ? w->peer_base[rank] : NULL;
     return MPI_SUCCESS;
 }
 

@@ -225,7 +225,7 @@ typedef struct rma_win {
     rma_lockreq_t *lq_head, *lq_tail;
     volatile uint64_t fence_done[2];
     rma_deferred_t *def_head, *def_tail;
-    int in_fence; /* completing a fence: lock requests wait */
+    int in_fence; /* inside MPI_Win_fence (waiting for the epoch to complete) */
     int bad_here; /* failed operations of fence/PSCW epochs, raised at the target */
 
     rma_peer_t *peer;

@@ -317,10 +317,13 @@ static void reply_from_layout(rma_win_t *w, int origin, int tag, char *base, con
 }
 
 /* ---------------------------------------------------------------- the lock */
+/* A request that arrives while this process is inside MPI_Win_fence is
+ * granted like any other: it comes from a process that has not reached the
+ * fence yet (its passive epoch precedes its fence call) or that already
+ * left it; holding it until the fence completes here deadlocks the first
+ * kind, which needs the lock to get to the fence (MPICH rma/reqops). */
 static int lock_fits(rma_win_t *w, int type)
 {
-    if (w->in_fence)
-        return 0; /* a lock epoch starts after the fence completes here */
     if (type == MPI_LOCK_EXCLUSIVE)
         return w->lock_excl < 0 && w->lock_shared == 0;
     return w->lock_excl < 0;

@@ -105,6 +105,30 @@ int main(int argc, char **argv)
         MPI_Win_unlock(rank, win);
     }
 
+    /* two halves of one array attached separately: an access across the
+     * seam is inside attached memory (MPICH rma/win_dynamic_rma_flush_get) */
+    {
+        static int halves[64];
+        int src[16], back[16], rk;
+        MPI_Aint addr;
+        MPI_Win_attach(win, halves, sizeof(int) * 32);
+        MPI_Win_attach(win, halves + 32, sizeof(int) * 32);
+        MPI_Get_address(halves + 24, &addr);
+        for (int i = 0; i < 16; i++)
+            src[i] = rank * 100 + i;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rk);
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rk, 0, win);
+        err = MPI_Put(src, 16, MPI_INT, rk, addr, 16, MPI_INT, win);
+        CHECK(err == MPI_SUCCESS, "put across two attached regions: %d", err);
+        MPI_Win_flush(rk, win);
+        err = MPI_Get(back, 16, MPI_INT, rk, addr, 16, MPI_INT, win);
+        MPI_Win_unlock(rk, win);
+        CHECK(err == MPI_SUCCESS && back[0] == src[0] && back[15] == src[15],
+              "get across the seam: %d, %d %d", err, back[0], back[15]);
+        MPI_Win_detach(win, halves);
+        MPI_Win_detach(win, halves + 32);
+    }
+
     /* attach errors */
     err = MPI_Win_attach(win, b + 4, sizeof(int));
     CHECK(mtest_error_class(err) == MPI_ERR_RMA_ATTACH, "overlapping attach: class %d",

@@ -139,6 +139,23 @@ int main(int argc, char **argv)
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     run(node, 0);
     run(node, 1);
+    /* a process that gives no memory has a NULL base (MPICH's
+     * rma/win_shared_noncontig_put) */
+    {
+        int nrank, nsize, *mine = NULL;
+        MPI_Aint s;
+        int u;
+        void *p;
+        MPI_Comm_rank(node, &nrank);
+        MPI_Comm_size(node, &nsize);
+        MPI_Win_allocate_shared(nrank % 2 ? 0 : 64, 4, MPI_INFO_NULL, node, &mine, &w);
+        for (int r = 0; r < nsize; r++) {
+            MPI_Win_shared_query(w, r, &s, &u, &p);
+            CHECK(r % 2 ? (s == 0 && p == NULL) : (s == 64 && p != NULL),
+                  "shared_query(%d): size %ld base %p", r, (long)s, p);
+        }
+        MPI_Win_free(&w);
+    }
     /* a window of user memory is not shared */
     MPI_Win_create(&x, sizeof x, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
     MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
