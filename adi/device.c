@@ -4,8 +4,12 @@
  * the eager limits per peer, polling every channel, and the wait policy:
  * a blocked wait spins a little, then yields the CPU, then sleeps in the
  * channel until a sender wakes it, so ranks that outnumber cores do not
- * starve each other. With MPI_THREAD_MULTIPLE one recursive lock guards the
- * device (documented in doc/design.md); progress drops it between polls.
+ * starve each other. In locked mode (MPI_THREAD_MULTIPLE, or adi_lock_enable)
+ * the device lock guards the channels and per-peer send state; one thread at
+ * a time polls (a trylock: the others check their own requests and back off
+ * instead of queueing behind it). Matching queues and the request pool have
+ * their own locks (pt2pt.c, request.c). Why: doc/design.md, "Threads and
+ * locking".
  */
 #include "adi/adi_impl.h"
 
@@ -49,7 +53,10 @@ static int stats_slot_of(const ch_ops_t *ch)
     return 0;
 }
 
-static pthread_mutex_t dev_lock;
+/* Recursive: completion callbacks and progress hooks run with it held and
+ * may send (adi_isend takes it again). Statically initialized so that
+ * adi_lock_enable works whenever it is called. */
+static pthread_mutex_t dev_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static const ch_ops_t *active[4];
 static ch_caps_t active_caps[4];
 static int nactive;
@@ -62,14 +69,24 @@ static const ch_upcalls_t upcalls = {
 
 void adi_lock(void)
 {
-    if (adi_dev.thread_multiple)
+    if (adi_dev.locked)
         pthread_mutex_lock(&dev_lock);
 }
 
 void adi_unlock(void)
 {
-    if (adi_dev.thread_multiple)
+    if (adi_dev.locked)
         pthread_mutex_unlock(&dev_lock);
+}
+
+int adi_trylock(void) { return !adi_dev.locked || pthread_mutex_trylock(&dev_lock) == 0; }
+
+void adi_lock_enable(void)
+{
+    /* No other thread is inside the device (the caller's promise), so a
+     * plain store suffices: threads started later see it through
+     * pthread_create's ordering. */
+    adi_dev.locked = 1;
 }
 
 int adi_job_rank(void) { return adi_dev.rank; }
@@ -102,7 +119,6 @@ static canal_status_t open_channel(const ch_ops_t *ch, const pmi_info_t *pmi, in
 
 canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
 {
-    pthread_mutexattr_t attr;
     canal_status_t st;
     int self_slot = -1, shm_slot = -1, net_slot = -1;
     long long eager = common_cvar_int("EAGER_LIMIT");
@@ -111,11 +127,8 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     const char *force = common_cvar_str("CHANNEL");
 
     memset(&adi_dev, 0, sizeof adi_dev);
-    pthread_mutexattr_init(&attr);
-    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&dev_lock, &attr);
-    pthread_mutexattr_destroy(&attr);
     adi_dev.thread_multiple = thread_multiple;
+    adi_dev.locked = thread_multiple;
     adi_dev.rank = pmi->rank;
     adi_dev.size = pmi->size;
     adi_dev.spin_count = common_cvar_int("SPIN_COUNT");
@@ -272,11 +285,16 @@ void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval)
     wait_hook_interval = interval > 0 ? interval : 1000;
 }
 
-int adi_progress(void)
+/* Poll every channel, send what is queued, run the hooks. In locked mode
+ * only one thread polls at a time: a thread that finds the device lock
+ * taken returns -1 at once (the holder is polling, or sending, for
+ * everybody; the caller checks its own requests and backs off). */
+static int progress_poll(void)
 {
     int n = 0;
 
-    adi_lock();
+    if (!adi_trylock())
+        return -1;
     for (int i = 0; i < nactive; i++) {
         int k = ch_progress(active[i]);
         if (k > 0)
@@ -299,6 +317,12 @@ int adi_progress(void)
             progress_hooks[i].fn(progress_hooks[i].arg);
     adi_unlock();
     return n;
+}
+
+int adi_progress(void)
+{
+    int n = progress_poll();
+    return n > 0 ? n : 0;
 }
 
 /* The channel a blocked wait may sleep in: only when exactly one active
@@ -350,7 +374,8 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
         return CANAL_OK;
     entered = now_us();
     while (!pred(arg)) {
-        if (adi_progress() > 0) {
+        int n = progress_poll();
+        if (n > 0) {
             idle = 0;
             continue;
         }
@@ -360,7 +385,14 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             elapsed = now_us() - t0;
         if (wait_hook != NULL && idle % wait_hook_interval == 0)
             wait_hook(wait_hook_arg);
-        if (sleeper != NULL && elapsed > sleep_after && !adi_dev.thread_multiple &&
+        if (n < 0 && idle > 16) {
+            /* Another thread is polling for us all: give it the CPU
+             * rather than spin against it (2 threads per core is common
+             * with MPI_THREAD_MULTIPLE). */
+            sched_yield();
+            continue;
+        }
+        if (sleeper != NULL && elapsed > sleep_after && !adi_dev.locked &&
             adi_dev.npump == 0) {
             /* Nothing for a while: sleep until a sender rings or 1 ms passes. */
             ch_block(sleeper, 1000);
@@ -379,22 +411,28 @@ static int req_done(void *arg) { return __atomic_load_n(&((adi_request_t *)arg)-
 
 canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until(req_done, req); }
 
+/* Channels are called with the device lock held (flush included). */
 static int all_sent(void *arg)
 {
     const double *deadline = arg;
     struct timespec ts;
+    int done = 1;
 
+    adi_lock();
     if (adi_dev.npump != 0)
-        return 0;
-    for (int i = 0; i < nactive; i++) {
+        done = 0;
+    for (int i = 0; done && i < nactive; i++) {
         if (active[i]->flush == NULL || active[i]->flush() == CANAL_OK)
             continue;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        if (ts.tv_sec + ts.tv_nsec * 1e-9 < *deadline)
-            return 0;
+        if (ts.tv_sec + ts.tv_nsec * 1e-9 < *deadline) {
+            done = 0;
+            break;
+        }
         LOG_WARN("finalize: channel %s still holds unsent packets; going on", active[i]->name);
     }
-    return 1;
+    adi_unlock();
+    return done;
 }
 
 canal_status_t adi_finalize(void)
