@@ -310,7 +310,7 @@ static int progress_poll(void)
             else
                 adi_dev.peers[peer].in_pump_list = 0;
         }
-        adi_dev.npump = keep;
+        __atomic_store_n(&adi_dev.npump, keep, __ATOMIC_RELAXED); /* read unlocked in waits */
     }
     for (int i = 0; i < nprogress_hooks; i++)
         if (progress_hooks[i].fn != NULL)
@@ -392,8 +392,10 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             sched_yield();
             continue;
         }
+        /* (npump read atomically: the compiler may load it even in
+         * locked mode, where another thread writes it) */
         if (sleeper != NULL && elapsed > sleep_after && !adi_dev.locked &&
-            adi_dev.npump == 0) {
+            __atomic_load_n(&adi_dev.npump, __ATOMIC_RELAXED) == 0) {
             /* Nothing for a while: sleep until a sender rings or 1 ms passes. */
             ch_block(sleeper, 1000);
             continue;

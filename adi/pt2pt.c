@@ -160,7 +160,8 @@ static void sq_append(int peer, adi_request_t *r)
     r->in_queue = 1;
     if (!p->in_pump_list) {
         p->in_pump_list = 1;
-        adi_dev.pump_list[adi_dev.npump++] = peer;
+        adi_dev.pump_list[adi_dev.npump] = peer;
+        __atomic_store_n(&adi_dev.npump, adi_dev.npump + 1, __ATOMIC_RELAXED);
     }
 }
 
