@@ -17,11 +17,14 @@
 #include "common/log.h"
 #include "config.h"
 
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -285,6 +288,43 @@ void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval)
     wait_hook_interval = interval > 0 ? interval : 1000;
 }
 
+/* Threads waiting while another polls (locked mode) sleep on a futex
+ * instead of spinning against the poller for the CPU: with 2 ranks x T
+ * threads on a 2-core machine the spinners would take the poller's time.
+ * The poller bumps `wake_gen` and wakes them when a poll completed
+ * something, and when it stops polling (so another takes over); a sleeper
+ * also wakes after WAITER_SLEEP_US at most, so a completion nobody
+ * announced (another thread's isend, a generalized request) is seen late,
+ * never lost. */
+enum { WAITER_SLEEP_US = 200 };
+static uint32_t wake_gen;
+static int nsleepers;
+
+static void waiters_wake(void)
+{
+    if (__atomic_load_n(&nsleepers, __ATOMIC_SEQ_CST) == 0)
+        return;
+    __atomic_add_fetch(&wake_gen, 1, __ATOMIC_SEQ_CST);
+    syscall(SYS_futex, &wake_gen, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Sleep until a poller announces progress or stops, unless nobody polls. */
+static void waiter_sleep(void)
+{
+    struct timespec ts = {0, WAITER_SLEEP_US * 1000L};
+    uint32_t gen;
+
+    __atomic_add_fetch(&nsleepers, 1, __ATOMIC_SEQ_CST);
+    gen = __atomic_load_n(&wake_gen, __ATOMIC_SEQ_CST);
+    /* Registered before looking: a poller that unlocks after this trylock
+     * failed sees nsleepers > 0 and bumps the generation. */
+    if (adi_trylock())
+        adi_unlock(); /* nobody polls: the caller polls itself */
+    else
+        syscall(SYS_futex, &wake_gen, FUTEX_WAIT_PRIVATE, gen, &ts, NULL, 0);
+    __atomic_sub_fetch(&nsleepers, 1, __ATOMIC_SEQ_CST);
+}
+
 /* Poll every channel, send what is queued, run the hooks. In locked mode
  * only one thread polls at a time: a thread that finds the device lock
  * taken returns -1 at once (the holder is polling, or sending, for
@@ -316,6 +356,8 @@ static int progress_poll(void)
         if (progress_hooks[i].fn != NULL)
             progress_hooks[i].fn(progress_hooks[i].arg);
     adi_unlock();
+    if (n > 0 && adi_dev.locked)
+        waiters_wake();
     return n;
 }
 
@@ -389,7 +431,10 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             /* Another thread is polling for us all: give it the CPU
              * rather than spin against it (2 threads per core is common
              * with MPI_THREAD_MULTIPLE). */
-            sched_yield();
+            if (idle > 64)
+                waiter_sleep();
+            else
+                sched_yield();
             continue;
         }
         /* (npump read atomically: the compiler may load it even in
@@ -404,6 +449,8 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             continue;
         sched_yield();
     }
+    if (adi_dev.locked)
+        waiters_wake(); /* we may have been the poller: let another take over */
     adi_stat_add(&adi_stats.wait_ns, (uint64_t)(now_us() - entered) * 1000);
     adi_stat_add(&adi_stats.waits, 1);
     return CANAL_OK;
