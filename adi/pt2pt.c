@@ -567,20 +567,21 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
     r->tmp_len = 0;
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);
+    /* (queue-length statistics change under the queue's lock, so a level
+     * never dips below zero between a post and its match) */
     if (m != NULL) {
         ml_remove(&q->unexpected, m);
+        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
     } else {
         r->state = REQ_RECV_POSTED;
         rl_append(&q->posted, r);
+        adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, 1);
     }
     adi_q_unlock(q);
-    if (m == NULL) {
-        adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, 1);
+    if (m == NULL)
         return CANAL_OK;
-    }
     /* The message is ours alone now; delivering it may answer the sender
      * (credit, SYNC_ACK, CTS) and completes r: device lock. */
-    adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
     unexpected_sub(m);
     adi_lock();
     deliver(r, m->peer, m->type, m->flags, m->src_rank, m->tag, m->size, m->sreq, m->raddr,
@@ -647,12 +648,13 @@ canal_status_t adi_improbe(int src, int tag, int context, int *flag_out, adi_mes
     }
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);
-    if (m != NULL)
+    if (m != NULL) {
         ml_remove(&q->unexpected, m);
+        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
+    }
     adi_q_unlock(q);
     *flag_out = m != NULL;
     if (m != NULL) {
-        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
         unexpected_sub(m);
         *msg_out = m;
         if (st_out != NULL) {
@@ -702,13 +704,13 @@ canal_status_t adi_cancel(adi_request_t *r)
             if (r->state == REQ_RECV_POSTED) {
                 rl_remove(&q->posted, r);
                 r->state = REQ_IDLE;
+                adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
                 unposted = 1;
             }
             adi_q_unlock(q);
         }
     }
     if (unposted) {
-        adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
         r->status.cancelled = 1;
         adi_req_finish(r);
     } else if (r->state == REQ_SEND_QUEUED && r->in_queue &&
@@ -781,8 +783,8 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             /* Claimed: no longer cancellable (state changes under q's lock). */
             rl_remove(&q->posted, r);
             r->state = h.type == PKT_EAGER ? REQ_DONE : REQ_RECV_DATA;
-            adi_q_unlock(q);
             adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
+            adi_q_unlock(q);
             deliver(r, peer, h.type, h.flags, h.src_rank, h.tag, h.size, h.sreq, h.raddr,
                     h.rkey, payload);
             return;
@@ -807,8 +809,8 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
         }
         ml_append(&q->unexpected, m);
-        adi_q_unlock(q);
         adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, 1);
+        adi_q_unlock(q);
         return;
     case PKT_CREDIT:
         adi_dev.peers[peer].credit += h.size;
