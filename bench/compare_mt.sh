@@ -12,6 +12,8 @@
 #   MODES="dup shared"  one communicator per thread pair, or one for all
 #   WINDOWS=300    windows of 64 x 8 B per thread per batch; BATCHES=5
 #   TIMEOUT=120    seconds before one run is killed (counted as failed)
+#   RT=1           run the cases with no more busy threads than CPUs under
+#                  chrt -f 1 (root only; RT=0: normal scheduler everywhere)
 #
 # Two ranks, each with T threads; thread i of rank 0 streams to thread i of
 # rank 1. This machine has 2 cores: with T threads per rank there are 2T
@@ -68,7 +70,15 @@ rotated() {
     for ((i = 0; i < n; i++)); do echo "${LIBS[$(((i + r) % n))]}"; done
 }
 
-log "libraries: ${LIBS[*]}; threads: $THREADS; modes: $MODES; $REPS rounds; $bench_ncpu CPUs"
+# Real-time scheduling (chrt -f 1, as root) only while every busy thread has
+# a CPU of its own: with more threads than CPUs a real-time spinner starves
+# the others. Open MPI binds its ranks to cores by default; MPICH and Canal
+# do not, which on this loaded machine matters more than the library.
+RT=${RT:-1}
+[ "$(id -u)" = 0 ] && command -v chrt >/dev/null || RT=0
+sched_for() { if [ "$RT" = 1 ] && [ $((2 * $1)) -le "$bench_ncpu" ]; then echo rt; fi; }
+
+log "libraries: ${LIBS[*]}; threads: $THREADS; modes: $MODES; $REPS rounds; $bench_ncpu CPUs; rt for T=1: $RT"
 for ((rep = 1; rep <= REPS; rep++)); do
     for t in $THREADS; do
         for mode in $MODES; do
@@ -76,7 +86,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
                 [ -n "${BUILT[$lib]:-}" ] || continue
                 raw="$OUT/data/raw/$lib-t$t-$mode-$rep.txt"
                 f1=$("$OUT/bin/floor")
-                timeout -k 5 "$TIMEOUT" $(bench_launch "$lib" 2) "$OUT/bin/mt_rate_$lib" \
+                timeout -k 5 "$TIMEOUT" $(bench_launch "$lib" 2 "$(sched_for "$t")") "$OUT/bin/mt_rate_$lib" \
                     -t "$t" -m "$mode" -n "$WINDOWS" -b "$BATCHES" >"$raw" 2>"$raw.err" </dev/null
                 rc=$?
                 f2=$("$OUT/bin/floor")
@@ -100,6 +110,7 @@ done
     echo "# multithreaded message rate, 2 ranks x T threads, window 64 x 8 B (messages/s, higher is better)"
     echo "# this machine has $bench_ncpu CPUs; rows with 2 x T busy threads > $bench_ncpu CPUs are marked oversubscribed"
     echo "# ratios: canal/mpich and canal/ompi, above 1 means Canal is faster"
+    [ "$RT" = 1 ] && echo "# rows with 2 x T <= $bench_ncpu ran under chrt -f 1; the others under the normal scheduler"
     [ -s "$OUT/data/mt.dat" ] && awk -v libs="${LIBS[*]}" -v threads="$THREADS" -v modes="$MODES" -v ncpu="$bench_ncpu" '
         { k = $1 " " $3 " " $4; v[k, ++n[k]] = $5; fm[$3 " " $4] = fm[$3 " " $4] " " $2 }
         function median(k,   i, j, t, m) {
