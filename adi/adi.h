@@ -66,6 +66,7 @@ struct adi_request {
     void *alloc_arg;
 
     /* private to adi/ */
+    uint8_t live;             /* allocated (atomic: adi_request_at reads it unlocked) */
     uint8_t state;
     uint8_t mode;
     uint8_t proto;
@@ -138,7 +139,9 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg);
 canal_status_t adi_wait(adi_request_t *req);
 
 /* Hooks for layers above the device (RMA agents, managed runtimes):
- * - a progress hook runs at the end of every adi_progress() (device lock held);
+ * - a progress hook runs at the end of every adi_progress() that polled the
+ *   channels (device lock held; a call that found another thread polling
+ *   returns 0 at once and runs no hooks);
  * - the wait hook runs while a thread is blocked in adi_wait_until, every
  *   `interval` empty polls, outside the device lock (a managed runtime's
  *   safepoint: the collector may run there). Returns an id for removal. */
@@ -160,12 +163,19 @@ typedef struct {
 } adi_stats_t;
 void adi_stats_get(adi_stats_t *out);
 
-/* The global device lock for MPI_THREAD_MULTIPLE (no-op otherwise). */
+/* The device lock (a no-op until the device is in locked mode: with
+ * MPI_THREAD_MULTIPLE, or after adi_lock_enable). It is the "wire" lock:
+ * held while the channels are polled or sent on, around per-peer send
+ * state, and around every completion callback (on_complete). Matching
+ * queues and the request pool have their own locks, so holding it does not
+ * stop other threads from posting receives or allocating requests; it does
+ * exclude progress and completion callbacks, which is what callers outside
+ * adi/ use it for. Recursive. See doc/design.md, "Threads and locking". */
 void adi_lock(void);
 void adi_unlock(void);
-/* Switch the device to locked mode at run time; called by the main thread at
- * a point where no other thread is inside the device (the RMA progress
- * thread below MPI_THREAD_MULTIPLE). There is no way back. */
+/* Switch the device to locked mode at run time (below MPI_THREAD_MULTIPLE,
+ * e.g. to start an RMA progress thread). Called by the main thread at a
+ * point where no other thread is inside the device. Cannot be undone. */
 void adi_lock_enable(void);
 
 #endif

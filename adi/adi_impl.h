@@ -9,6 +9,8 @@
 #include "adi/adi.h"
 #include "channels/channel.h"
 
+#include <pthread.h>
+
 /* Packet types of the device protocol. */
 enum {
     PKT_EAGER = 1,    /* header + whole message */
@@ -85,8 +87,11 @@ typedef struct {
     adi_message_t *head, *tail;
 } msg_list_t;
 
-/* Matching queues of one context. */
+/* Matching queues of one context, with their own lock (locked mode): post,
+ * match and probe on one context never wait for another context, nor for a
+ * thread polling the channels. Lock order: device lock, then a context's. */
 typedef struct {
+    pthread_mutex_t lock;
     req_list_t posted;
     msg_list_t unexpected;
 } adi_ctx_queues_t;
@@ -113,6 +118,7 @@ typedef struct {
     long long spin_us, sleep_after_us;
     size_t unexpected_bytes, unexpected_limit;
     int thread_multiple;
+    int locked;           /* locks are taken (thread_multiple or adi_lock_enable) */
     int npump;
     int *pump_list;       /* peers with non-empty send queues */
 } adi_device_t;
@@ -128,13 +134,32 @@ static inline void adi_stat_add(uint64_t *counter, uint64_t v)
 static inline void adi_stat_level(uint64_t *level, uint64_t *hwm, int delta)
 {
     uint64_t now = __atomic_add_fetch(level, (uint64_t)(int64_t)delta, __ATOMIC_RELAXED);
-    if (delta > 0 && now > *hwm)
-        *hwm = now;
+    uint64_t seen = __atomic_load_n(hwm, __ATOMIC_RELAXED);
+    while (delta > 0 && now > seen &&
+           !__atomic_compare_exchange_n(hwm, &seen, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
 }
+
+/* The context queues' lock, taken only in locked mode. */
+static inline void adi_q_lock(adi_ctx_queues_t *q)
+{
+    if (adi_dev.locked)
+        pthread_mutex_lock(&q->lock);
+}
+
+static inline void adi_q_unlock(adi_ctx_queues_t *q)
+{
+    if (adi_dev.locked)
+        pthread_mutex_unlock(&q->lock);
+}
+
+/* device.c: take the device lock if no other thread holds it (always
+ * succeeds when not in locked mode); 1 when taken. */
+int adi_trylock(void);
 
 /* request.c */
 void adi_request_pool_finalize(void);
-/* Complete: set status, release datatype, run callbacks. */
+/* Complete: set status, release datatype, run callbacks. Device lock held. */
 void adi_req_finish(adi_request_t *r);
 
 /* pt2pt.c */

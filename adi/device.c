@@ -4,8 +4,12 @@
  * the eager limits per peer, polling every channel, and the wait policy:
  * a blocked wait spins a little, then yields the CPU, then sleeps in the
  * channel until a sender wakes it, so ranks that outnumber cores do not
- * starve each other. With MPI_THREAD_MULTIPLE one recursive lock guards the
- * device (documented in doc/design.md); progress drops it between polls.
+ * starve each other. In locked mode (MPI_THREAD_MULTIPLE, or adi_lock_enable)
+ * the device lock guards the channels and per-peer send state; one thread at
+ * a time polls (a trylock: the others check their own requests and back off
+ * instead of queueing behind it). Matching queues and the request pool have
+ * their own locks (pt2pt.c, request.c). Why: doc/design.md, "Threads and
+ * locking".
  */
 #include "adi/adi_impl.h"
 
@@ -13,11 +17,14 @@
 #include "common/log.h"
 #include "config.h"
 
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,7 +56,10 @@ static int stats_slot_of(const ch_ops_t *ch)
     return 0;
 }
 
-static pthread_mutex_t dev_lock;
+/* Recursive: completion callbacks and progress hooks run with it held and
+ * may send (adi_isend takes it again). Statically initialized so that
+ * adi_lock_enable works whenever it is called. */
+static pthread_mutex_t dev_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static const ch_ops_t *active[4];
 static ch_caps_t active_caps[4];
 static int nactive;
@@ -62,17 +72,25 @@ static const ch_upcalls_t upcalls = {
 
 void adi_lock(void)
 {
-    if (adi_dev.thread_multiple)
+    if (adi_dev.locked)
         pthread_mutex_lock(&dev_lock);
 }
 
 void adi_unlock(void)
 {
-    if (adi_dev.thread_multiple)
+    if (adi_dev.locked)
         pthread_mutex_unlock(&dev_lock);
 }
 
-void adi_lock_enable(void) { adi_dev.thread_multiple = 1; }
+int adi_trylock(void) { return !adi_dev.locked || pthread_mutex_trylock(&dev_lock) == 0; }
+
+void adi_lock_enable(void)
+{
+    /* No other thread is inside the device (the caller's promise), so a
+     * plain store suffices: threads started later see it through
+     * pthread_create's ordering. */
+    adi_dev.locked = 1;
+}
 
 int adi_job_rank(void) { return adi_dev.rank; }
 int adi_job_size(void) { return adi_dev.size; }
@@ -104,7 +122,6 @@ static canal_status_t open_channel(const ch_ops_t *ch, const pmi_info_t *pmi, in
 
 canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
 {
-    pthread_mutexattr_t attr;
     canal_status_t st;
     int self_slot = -1, shm_slot = -1, net_slot = -1;
     long long eager = common_cvar_int("EAGER_LIMIT");
@@ -113,11 +130,8 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     const char *force = common_cvar_str("CHANNEL");
 
     memset(&adi_dev, 0, sizeof adi_dev);
-    pthread_mutexattr_init(&attr);
-    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&dev_lock, &attr);
-    pthread_mutexattr_destroy(&attr);
     adi_dev.thread_multiple = thread_multiple;
+    adi_dev.locked = thread_multiple;
     adi_dev.rank = pmi->rank;
     adi_dev.size = pmi->size;
     adi_dev.spin_count = common_cvar_int("SPIN_COUNT");
@@ -274,11 +288,53 @@ void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval)
     wait_hook_interval = interval > 0 ? interval : 1000;
 }
 
-int adi_progress(void)
+/* Threads waiting while another polls (locked mode) sleep on a futex
+ * instead of spinning against the poller for the CPU: with 2 ranks x T
+ * threads on a 2-core machine the spinners would take the poller's time.
+ * The poller bumps `wake_gen` and wakes them when a poll completed
+ * something, and when it stops polling (so another takes over); a sleeper
+ * also wakes after WAITER_SLEEP_US at most, so a completion nobody
+ * announced (another thread's isend, a generalized request) is seen late,
+ * never lost. */
+enum { WAITER_SLEEP_US = 200 };
+static uint32_t wake_gen;
+static int nsleepers;
+
+static void waiters_wake(void)
+{
+    if (__atomic_load_n(&nsleepers, __ATOMIC_SEQ_CST) == 0)
+        return;
+    __atomic_add_fetch(&wake_gen, 1, __ATOMIC_SEQ_CST);
+    syscall(SYS_futex, &wake_gen, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Sleep until a poller announces progress or stops, unless nobody polls. */
+static void waiter_sleep(void)
+{
+    struct timespec ts = {0, WAITER_SLEEP_US * 1000L};
+    uint32_t gen;
+
+    __atomic_add_fetch(&nsleepers, 1, __ATOMIC_SEQ_CST);
+    gen = __atomic_load_n(&wake_gen, __ATOMIC_SEQ_CST);
+    /* Registered before looking: a poller that unlocks after this trylock
+     * failed sees nsleepers > 0 and bumps the generation. */
+    if (adi_trylock())
+        adi_unlock(); /* nobody polls: the caller polls itself */
+    else
+        syscall(SYS_futex, &wake_gen, FUTEX_WAIT_PRIVATE, gen, &ts, NULL, 0);
+    __atomic_sub_fetch(&nsleepers, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Poll every channel, send what is queued, run the hooks. In locked mode
+ * only one thread polls at a time: a thread that finds the device lock
+ * taken returns -1 at once (the holder is polling, or sending, for
+ * everybody; the caller checks its own requests and backs off). */
+static int progress_poll(void)
 {
     int n = 0;
 
-    adi_lock();
+    if (!adi_trylock())
+        return -1;
     for (int i = 0; i < nactive; i++) {
         int k = ch_progress(active[i]);
         if (k > 0)
@@ -294,13 +350,21 @@ int adi_progress(void)
             else
                 adi_dev.peers[peer].in_pump_list = 0;
         }
-        adi_dev.npump = keep;
+        __atomic_store_n(&adi_dev.npump, keep, __ATOMIC_RELAXED); /* read unlocked in waits */
     }
     for (int i = 0; i < nprogress_hooks; i++)
         if (progress_hooks[i].fn != NULL)
             progress_hooks[i].fn(progress_hooks[i].arg);
     adi_unlock();
+    if (n > 0 && adi_dev.locked)
+        waiters_wake();
     return n;
+}
+
+int adi_progress(void)
+{
+    int n = progress_poll();
+    return n > 0 ? n : 0;
 }
 
 /* The channel a blocked wait may sleep in: only when exactly one active
@@ -352,7 +416,8 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
         return CANAL_OK;
     entered = now_us();
     while (!pred(arg)) {
-        if (adi_progress() > 0) {
+        int n = progress_poll();
+        if (n > 0) {
             idle = 0;
             continue;
         }
@@ -362,8 +427,20 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             elapsed = now_us() - t0;
         if (wait_hook != NULL && idle % wait_hook_interval == 0)
             wait_hook(wait_hook_arg);
-        if (sleeper != NULL && elapsed > sleep_after && !adi_dev.thread_multiple &&
-            adi_dev.npump == 0) {
+        if (n < 0 && idle > 16) {
+            /* Another thread is polling for us all: give it the CPU
+             * rather than spin against it (2 threads per core is common
+             * with MPI_THREAD_MULTIPLE). */
+            if (idle > 64)
+                waiter_sleep();
+            else
+                sched_yield();
+            continue;
+        }
+        /* (npump read atomically: the compiler may load it even in
+         * locked mode, where another thread writes it) */
+        if (sleeper != NULL && elapsed > sleep_after && !adi_dev.locked &&
+            __atomic_load_n(&adi_dev.npump, __ATOMIC_RELAXED) == 0) {
             /* Nothing for a while: sleep until a sender rings or 1 ms passes. */
             ch_block(sleeper, 1000);
             continue;
@@ -372,6 +449,8 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             continue;
         sched_yield();
     }
+    if (adi_dev.locked)
+        waiters_wake(); /* we may have been the poller: let another take over */
     adi_stat_add(&adi_stats.wait_ns, (uint64_t)(now_us() - entered) * 1000);
     adi_stat_add(&adi_stats.waits, 1);
     return CANAL_OK;
@@ -381,22 +460,28 @@ static int req_done(void *arg) { return __atomic_load_n(&((adi_request_t *)arg)-
 
 canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until(req_done, req); }
 
+/* Channels are called with the device lock held (flush included). */
 static int all_sent(void *arg)
 {
     const double *deadline = arg;
     struct timespec ts;
+    int done = 1;
 
+    adi_lock();
     if (adi_dev.npump != 0)
-        return 0;
-    for (int i = 0; i < nactive; i++) {
+        done = 0;
+    for (int i = 0; done && i < nactive; i++) {
         if (active[i]->flush == NULL || active[i]->flush() == CANAL_OK)
             continue;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        if (ts.tv_sec + ts.tv_nsec * 1e-9 < *deadline)
-            return 0;
+        if (ts.tv_sec + ts.tv_nsec * 1e-9 < *deadline) {
+            done = 0;
+            break;
+        }
         LOG_WARN("finalize: channel %s still holds unsent packets; going on", active[i]->name);
     }
-    return 1;
+    adi_unlock();
+    return done;
 }
 
 canal_status_t adi_finalize(void)

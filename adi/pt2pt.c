@@ -6,7 +6,14 @@
  * sides, CMA denied), answers CTS and the sender streams DATA chunks.
  * Synchronous eager sends complete on SYNC_ACK. Arrivals match the posted
  * queue of their context in order; the rest wait in the unexpected queue.
- * Every function here runs with the device lock held.
+ *
+ * Locking (locked mode; doc/design.md, "Threads and locking"): the device
+ * lock (adi_lock) covers the channels, the per-peer send queues and credit,
+ * and every completion; each context's queues have their own lock, taken
+ * after the device lock when both are needed and never held while calling
+ * out. A receive is posted, or takes its unexpected message, under the
+ * context lock alone; only delivering the data (which may answer the
+ * sender and completes the request) takes the device lock.
  */
 #include "adi/adi_impl.h"
 #include "common/log.h"
@@ -15,45 +22,67 @@
 #include <string.h>
 
 /* ---------------------------------------------------------------- queues */
-static adi_ctx_queues_t **ctx_tab;
-static int ctx_cap;
+/* Contexts -> queues: a two-level table whose chunks and entries are
+ * created on first use with compare-and-swap and never move, so looking a
+ * context up takes no lock (threads on different communicators never meet
+ * here). Context ids are small (mpi/comm.c hands out < 8192). */
+enum { CTX_CHUNK = 256, CTX_CHUNKS = 4096 };
+static adi_ctx_queues_t **ctx_tab[CTX_CHUNKS];
 
 adi_ctx_queues_t *adi_ctx(int context)
 {
-    if (context < 0)
+    adi_ctx_queues_t **chunk, *q;
+
+    if (context < 0 || context >= CTX_CHUNK * CTX_CHUNKS)
         return NULL;
-    if (context >= ctx_cap) {
-        int cap = ctx_cap ? ctx_cap : 64;
-        adi_ctx_queues_t **t;
-        while (cap <= context)
-            cap *= 2;
-        t = realloc(ctx_tab, sizeof *t * (size_t)cap);
-        if (t == NULL)
+    chunk = __atomic_load_n(&ctx_tab[context / CTX_CHUNK], __ATOMIC_ACQUIRE);
+    if (chunk == NULL) {
+        adi_ctx_queues_t **fresh = calloc(CTX_CHUNK, sizeof *fresh);
+        if (fresh == NULL)
             return NULL;
-        memset(t + ctx_cap, 0, sizeof *t * (size_t)(cap - ctx_cap));
-        ctx_tab = t;
-        ctx_cap = cap;
+        if (__atomic_compare_exchange_n(&ctx_tab[context / CTX_CHUNK], &chunk, fresh, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            chunk = fresh;
+        else
+            free(fresh); /* another thread won; chunk is now its table */
     }
-    if (ctx_tab[context] == NULL)
-        ctx_tab[context] = calloc(1, sizeof **ctx_tab);
-    return ctx_tab[context];
+    q = __atomic_load_n(&chunk[context % CTX_CHUNK], __ATOMIC_ACQUIRE);
+    if (q == NULL) {
+        adi_ctx_queues_t *fresh = calloc(1, sizeof *fresh);
+        if (fresh == NULL)
+            return NULL;
+        pthread_mutex_init(&fresh->lock, NULL);
+        if (__atomic_compare_exchange_n(&chunk[context % CTX_CHUNK], &q, fresh, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            q = fresh;
+        } else {
+            pthread_mutex_destroy(&fresh->lock);
+            free(fresh);
+        }
+    }
+    return q;
 }
 
 void adi_queues_finalize(void)
 {
-    for (int i = 0; i < ctx_cap; i++) {
-        if (ctx_tab[i] == NULL)
+    for (int c = 0; c < CTX_CHUNKS; c++) {
+        if (ctx_tab[c] == NULL)
             continue;
-        for (adi_message_t *m = ctx_tab[i]->unexpected.head, *n; m != NULL; m = n) {
-            n = m->next;
-            free(m->data);
-            free(m);
+        for (int i = 0; i < CTX_CHUNK; i++) {
+            adi_ctx_queues_t *q = ctx_tab[c][i];
+            if (q == NULL)
+                continue;
+            for (adi_message_t *m = q->unexpected.head, *n; m != NULL; m = n) {
+                n = m->next;
+                free(m->data);
+                free(m);
+            }
+            pthread_mutex_destroy(&q->lock);
+            free(q);
         }
-        free(ctx_tab[i]);
+        free(ctx_tab[c]);
+        ctx_tab[c] = NULL;
     }
-    free(ctx_tab);
-    ctx_tab = NULL;
-    ctx_cap = 0;
 }
 
 static void rl_append(req_list_t *l, adi_request_t *r)
@@ -131,7 +160,8 @@ static void sq_append(int peer, adi_request_t *r)
     r->in_queue = 1;
     if (!p->in_pump_list) {
         p->in_pump_list = 1;
-        adi_dev.pump_list[adi_dev.npump++] = peer;
+        adi_dev.pump_list[adi_dev.npump] = peer;
+        __atomic_store_n(&adi_dev.npump, adi_dev.npump + 1, __ATOMIC_RELAXED);
     }
 }
 
@@ -293,9 +323,8 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
 
     if (dest < 0 || dest >= adi_dev.size)
         return common_err_set(CANAL_ERR_ARG, "destination job rank %d out of range", dest);
-    adi_lock();
     p = &adi_dev.peers[dest];
-    r->done = 0;
+    __atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);
     r->buf = (void *)buf;
     r->count = count;
     r->dt = dt;
@@ -313,6 +342,7 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     r->status.error = 0;
     r->status.cancelled = 0;
     r->status.bytes = 0;
+    adi_lock(); /* the peer's credit and send queue, the channel */
     if (p->failed) {
         st = common_err_set(CANAL_ERR_PEER, "rank %d is gone", dest);
         goto out_fail;
@@ -507,19 +537,23 @@ static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int
     }
 }
 
+/* An unexpected message left its queue. */
+static void unexpected_sub(const adi_message_t *m)
+{
+    if (m->type == PKT_EAGER)
+        __atomic_sub_fetch(&adi_dev.unexpected_bytes, m->size, __ATOMIC_RELAXED);
+}
+
 canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type_t *dt, int src,
                               int tag, int context)
 {
     adi_ctx_queues_t *q;
     adi_message_t *m;
 
-    adi_lock();
     q = adi_ctx(context);
-    if (q == NULL) {
-        adi_unlock();
+    if (q == NULL)
         return common_err_set(CANAL_ERR_NOMEM, "no memory for the queues of context %d", context);
-    }
-    r->done = 0;
+    __atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);
     r->buf = buf;
     r->count = count;
     r->dt = dt;
@@ -531,21 +565,30 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
     r->status.cancelled = 0;
     r->status.bytes = 0;
     r->tmp_len = 0;
+    adi_q_lock(q);
     m = find_unexpected(q, src, tag);
+    /* (queue-length statistics change under the queue's lock, so a level
+     * never dips below zero between a post and its match) */
     if (m != NULL) {
         ml_remove(&q->unexpected, m);
         adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
-        adi_dev.unexpected_bytes -= m->type == PKT_EAGER ? m->size : 0;
-        deliver(r, m->peer, m->type, m->flags, m->src_rank, m->tag, m->size, m->sreq, m->raddr,
-                m->rkey, m->data);
-        free(m->data);
-        free(m);
     } else {
         r->state = REQ_RECV_POSTED;
         rl_append(&q->posted, r);
         adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, 1);
     }
+    adi_q_unlock(q);
+    if (m == NULL)
+        return CANAL_OK;
+    /* The message is ours alone now; delivering it may answer the sender
+     * (credit, SYNC_ACK, CTS) and completes r: device lock. */
+    unexpected_sub(m);
+    adi_lock();
+    deliver(r, m->peer, m->type, m->flags, m->src_rank, m->tag, m->size, m->sreq, m->raddr,
+            m->rkey, m->data);
     adi_unlock();
+    free(m->data);
+    free(m);
     return CANAL_OK;
 }
 
@@ -571,10 +614,14 @@ canal_status_t adi_iprobe(int src, int tag, int context, int *flag_out, adi_stat
     adi_ctx_queues_t *q;
     adi_message_t *m;
 
-    adi_lock();
     adi_progress();
     q = adi_ctx(context);
-    m = q ? find_unexpected(q, src, tag) : NULL;
+    if (q == NULL) {
+        *flag_out = 0;
+        return CANAL_OK;
+    }
+    adi_q_lock(q);
+    m = find_unexpected(q, src, tag);
     *flag_out = m != NULL;
     if (m != NULL && st_out != NULL) {
         st_out->source = m->src_rank;
@@ -583,7 +630,7 @@ canal_status_t adi_iprobe(int src, int tag, int context, int *flag_out, adi_stat
         st_out->error = 0;
         st_out->cancelled = 0;
     }
-    adi_unlock();
+    adi_q_unlock(q);
     return CANAL_OK;
 }
 
@@ -593,15 +640,22 @@ canal_status_t adi_improbe(int src, int tag, int context, int *flag_out, adi_mes
     adi_ctx_queues_t *q;
     adi_message_t *m;
 
-    adi_lock();
     adi_progress();
     q = adi_ctx(context);
-    m = q ? find_unexpected(q, src, tag) : NULL;
-    *flag_out = m != NULL;
+    if (q == NULL) {
+        *flag_out = 0;
+        return CANAL_OK;
+    }
+    adi_q_lock(q);
+    m = find_unexpected(q, src, tag);
     if (m != NULL) {
         ml_remove(&q->unexpected, m);
         adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
-        adi_dev.unexpected_bytes -= m->type == PKT_EAGER ? m->size : 0;
+    }
+    adi_q_unlock(q);
+    *flag_out = m != NULL;
+    if (m != NULL) {
+        unexpected_sub(m);
         *msg_out = m;
         if (st_out != NULL) {
             st_out->source = m->src_rank;
@@ -611,7 +665,6 @@ canal_status_t adi_improbe(int src, int tag, int context, int *flag_out, adi_mes
             st_out->cancelled = 0;
         }
     }
-    adi_unlock();
     return CANAL_OK;
 }
 
@@ -622,12 +675,12 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
 
     if (r == NULL)
         return common_err_set(CANAL_ERR_NOMEM, "no memory for a request");
-    adi_lock();
     r->buf = buf;
     r->count = count;
     r->dt = dt;
     dt_retain(dt);
     r->context = m->context;
+    adi_lock();
     deliver(r, m->peer, m->type, m->flags, m->src_rank, m->tag, m->size, m->sreq, m->raddr,
             m->rkey, m->data);
     free(m->data);
@@ -639,10 +692,25 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
 
 canal_status_t adi_cancel(adi_request_t *r)
 {
+    int unposted = 0;
+
     adi_lock();
-    if (r->state == REQ_RECV_POSTED) {
-        rl_remove(&adi_ctx(r->context)->posted, r);
-        adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
+    if (r->state == REQ_RECV_POSTED || r->state == REQ_IDLE) {
+        /* A receive is posted, and claimed by an arrival, under its
+         * context's lock: look at its state under that lock too. */
+        adi_ctx_queues_t *q = adi_ctx(r->context);
+        if (q != NULL) {
+            adi_q_lock(q);
+            if (r->state == REQ_RECV_POSTED) {
+                rl_remove(&q->posted, r);
+                r->state = REQ_IDLE;
+                adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
+                unposted = 1;
+            }
+            adi_q_unlock(q);
+        }
+    }
+    if (unposted) {
         r->status.cancelled = 1;
         adi_req_finish(r);
     } else if (r->state == REQ_SEND_QUEUED && r->in_queue &&
@@ -703,16 +771,20 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             LOG_ERR("out of memory for the queues of context %d", h.context);
             return;
         }
-        for (r = q->posted.head; r != NULL; r = r->next)
-            if (matches(r->rank, r->tag, h.src_rank, h.tag))
-                break;
         adi_stat_add(&adi_stats.msgs_recv[adi_dev.peers[peer].stats_slot], 1);
         adi_stat_add(&adi_stats.bytes_recv[adi_dev.peers[peer].stats_slot], h.size);
         if (h.type == PKT_RTS)
             adi_stat_add(&adi_stats.rndv_recv, 1);
+        adi_q_lock(q);
+        for (r = q->posted.head; r != NULL; r = r->next)
+            if (matches(r->rank, r->tag, h.src_rank, h.tag))
+                break;
         if (r != NULL) {
+            /* Claimed: no longer cancellable (state changes under q's lock). */
             rl_remove(&q->posted, r);
+            r->state = h.type == PKT_EAGER ? REQ_DONE : REQ_RECV_DATA;
             adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
+            adi_q_unlock(q);
             deliver(r, peer, h.type, h.flags, h.src_rank, h.tag, h.size, h.sreq, h.raddr,
                     h.rkey, payload);
             return;
@@ -734,10 +806,11 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         m->rkey = h.rkey;
         if (h.type == PKT_EAGER && len > 0) {
             memcpy(m->data, payload, len);
-            adi_dev.unexpected_bytes += len;
+            __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
         }
         ml_append(&q->unexpected, m);
         adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, 1);
+        adi_q_unlock(q);
         return;
     case PKT_CREDIT:
         adi_dev.peers[peer].credit += h.size;

@@ -2,10 +2,14 @@
  * Request objects: allocated from blocks that never move, so an index names
  * a request for as long as it lives (mpi/ builds the MPI_Request handle from
  * it, and packets carry it to the peer). A free list makes allocation O(1)
- * with no malloc on the fast path once the pool has warmed up.
+ * with no malloc on the fast path once the pool has warmed up. In locked
+ * mode the free list has its own small lock (never held while calling
+ * out, innermost in the lock order), so allocating a request does not wait
+ * for the thread polling the channels.
  */
 #include "adi/adi_impl.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +18,31 @@ enum { RBLOCK = 256, RBLOCKS = 16384 };
 static adi_request_t *blocks[RBLOCKS];
 static int nblocks;
 static adi_request_t *free_head;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void pool_lock_take(void)
+{
+    if (adi_dev.locked)
+        pthread_mutex_lock(&pool_lock);
+}
+
+static void pool_lock_drop(void)
+{
+    if (adi_dev.locked)
+        pthread_mutex_unlock(&pool_lock);
+}
+
+/* Back to the free list; the caller has released what r owned. */
+static void pool_put(adi_request_t *r)
+{
+    r->state = REQ_FREE;
+    r->kind = 0;
+    __atomic_store_n(&r->live, 0, __ATOMIC_RELEASE);
+    pool_lock_take();
+    r->next = free_head;
+    free_head = r;
+    pool_lock_drop();
+}
 
 static int pool_grow(void)
 {
@@ -39,13 +68,14 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
     adi_request_t *r;
     int index;
 
-    adi_lock();
+    pool_lock_take();
     if (free_head == NULL && pool_grow() < 0) {
-        adi_unlock();
+        pool_lock_drop();
         return NULL;
     }
     r = free_head;
     free_head = r->next;
+    pool_lock_drop();
     index = r->index;
     memset(r, 0, sizeof *r);
     r->index = index;
@@ -53,7 +83,7 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
     r->state = REQ_IDLE;
     r->status.source = ADI_ANY_SOURCE;
     r->status.tag = ADI_ANY_TAG;
-    adi_unlock();
+    __atomic_store_n(&r->live, 1, __ATOMIC_RELEASE);
     return r;
 }
 
@@ -67,21 +97,16 @@ adi_request_t *adi_request_at(int index)
     if (blk == NULL)
         return NULL;
     r = &blk[index % RBLOCK];
-    return r->state == REQ_FREE ? NULL : r;
+    return __atomic_load_n(&r->live, __ATOMIC_ACQUIRE) ? r : NULL;
 }
 
 void adi_request_free(adi_request_t *r)
 {
-    if (r == NULL || r->state == REQ_FREE)
+    if (r == NULL || !__atomic_load_n(&r->live, __ATOMIC_ACQUIRE))
         return;
-    adi_lock();
     free(r->tmp);
     r->tmp = NULL;
-    r->state = REQ_FREE;
-    r->kind = 0;
-    r->next = free_head;
-    free_head = r;
-    adi_unlock();
+    pool_put(r);
 }
 
 void adi_req_finish(adi_request_t *r)
@@ -102,10 +127,7 @@ void adi_req_finish(adi_request_t *r)
     }
     if (r->user_freed) {
         /* MPI_Request_free'd while active: nobody will wait for it. */
-        r->state = REQ_FREE;
-        r->kind = 0;
-        r->next = free_head;
-        free_head = r;
+        pool_put(r);
     }
 }
 

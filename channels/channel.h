@@ -60,6 +60,11 @@ typedef struct ch_ops {
     canal_status_t (*finalize)(void);
     /* Nonzero if this channel can reach `peer`. */
     int (*reaches)(int peer);
+    /* Concurrency: the device serializes every call into a channel (its
+     * device lock is held around sendv, progress, rdma_read, mem_register,
+     * flush, wake), so a channel needs no locks of its own and sendv never
+     * runs concurrently with progress. block() is called only when the
+     * device is not in locked mode. See doc/design.md, "Threads and locking". */
     canal_status_t (*sendv)(int peer, const struct iovec *iov, int n);
     /* Poll once; returns the number of packets delivered, or an error. */
     int (*progress)(void);

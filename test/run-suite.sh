@@ -8,16 +8,20 @@
 #   6. compares the ABI with Debian's MPICH when the checker is available.
 # The last line is "N passed, M failed"; the exit code is 0 only if M is 0.
 # Options: --sanitize (build with ASan+UBSan in _build-sanitize/_install-sanitize),
-#          --quick (skip launch tests and the ABI check).
+#          --quick (skip launch tests and the ABI check),
+#          --tsan (also build with ThreadSanitizer in _build-tsan and run the
+#          multithreaded MPI programs under it: test/tsan.sh, a few minutes).
 set -u
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
 SANITIZE=no
 QUICK=no
+TSAN=no
 for a in "$@"; do
     case "$a" in
         --sanitize) SANITIZE=yes ;;
         --quick) QUICK=yes ;;
+        --tsan) TSAN=yes ;;
         -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run-suite.sh: unknown option $a" >&2; exit 2 ;;
     esac
@@ -135,6 +139,14 @@ if [ $QUICK = no ] && [ $SANITIZE = no ] && [ -f "$ABI_CHECK" ] && [ -e /usr/lib
     rc=$?
     tail -3 "$BUILD/abi.out"
     count "ABI check" $rc
+fi
+
+if [ $TSAN = yes ]; then
+    note "multithreaded programs under ThreadSanitizer (test/tsan.sh)"
+    bash "$TOP/test/tsan.sh" > "$BUILD/tsan.out" 2>&1
+    rc=$?
+    grep -E '^(FAIL|[0-9]+ passed)' "$BUILD/tsan.out"
+    count "ThreadSanitizer runs" $rc
 fi
 
 echo

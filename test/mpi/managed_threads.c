@@ -16,7 +16,7 @@
 #include <sched.h>
 
 static pthread_rwlock_t world;
-static volatile int stop;
+static int stop; /* atomic: the network thread polls it */
 static long net_polls;
 
 /* The collector runs with every mutator stopped at a safepoint. */
@@ -40,7 +40,7 @@ static void *network_thread(void *arg)
 {
     (void)arg;
     pthread_rwlock_rdlock(&world);
-    while (!stop) {
+    while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
         MPIX_Progress(NULL);
         net_polls++;
         if (net_polls % 8 == 0) { /* the thread's safepoint */
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
     }
     /* completions may still be running in the network thread: let it finish */
     pthread_rwlock_unlock(&world);
-    stop = 1;
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
     pthread_join(net, NULL);
     pthread_rwlock_rdlock(&world);
     toy_report("managed_threads");

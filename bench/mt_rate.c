@@ -1,0 +1,171 @@
+/*
+ * Multithreaded message rate between ranks 0 and 1 (MPI_THREAD_MULTIPLE).
+ * Each rank runs T threads; thread i of rank 0 streams to thread i of
+ * rank 1: a window of 64 MPI_Isend (rank 0) / MPI_Irecv (rank 1) of 8 bytes,
+ * MPI_Waitall, then a zero-byte acknowledgement back so the sender cannot
+ * run ahead of the receiver (osu_mbw_mr style). Two variants:
+ *   dup:    every thread pair has its own communicator (MPI_Comm_dup);
+ *   shared: all pairs use one communicator, told apart by tag = i.
+ *
+ * Plain MPI plus pthreads, so the same source is built against Canal, MPICH
+ * and Open MPI by bench/compare_mt.sh. The timed part is split into batches
+ * (all threads run each batch between two MPI_Barrier on the world, taken by
+ * the main thread); the median batch rate is printed with the slowest and
+ * the fastest, because on a shared 2-core machine one preemption inside a
+ * long average hides the real figure.
+ *
+ * Usage: mpiexec -n 2 ./mt_rate [-t threads] [-m dup|shared] [-n windows] [-b batches]
+ * Output: comment lines start with '#'; then one line
+ *   "threads mode median_msgs_per_s min max" (rank 0 prints it).
+ */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { WINDOW = 64, MSG = 8, MAX_THREADS = 64 };
+
+typedef struct {
+    int id;
+    MPI_Comm comm;
+    int tag;
+    long windows;
+    char buf[WINDOW][MSG];
+} worker_t;
+
+static int rank;
+static pthread_barrier_t start_bar, end_bar;
+static volatile int quit;
+
+static void stream(worker_t *w, long windows)
+{
+    MPI_Request req[WINDOW];
+    for (long k = 0; k < windows; k++) {
+        if (rank == 0) {
+            for (int j = 0; j < WINDOW; j++)
+                MPI_Isend(w->buf[j], MSG, MPI_CHAR, 1, w->tag, w->comm, &req[j]);
+            MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+            MPI_Recv(NULL, 0, MPI_CHAR, 1, w->tag, w->comm, MPI_STATUS_IGNORE);
+        } else {
+            for (int j = 0; j < WINDOW; j++)
+                MPI_Irecv(w->buf[j], MSG, MPI_CHAR, 0, w->tag, w->comm, &req[j]);
+            MPI_Waitall(WINDOW, req, MPI_STATUSES_IGNORE);
+            MPI_Send(NULL, 0, MPI_CHAR, 0, w->tag, w->comm);
+        }
+    }
+}
+
+/* A worker runs one batch per pass of the two barriers; the main thread
+ * synchronizes the ranks between passes. */
+static void *worker_main(void *arg)
+{
+    worker_t *w = arg;
+    stream(w, w->windows / 10 + 1); /* warm-up */
+    for (;;) {
+        pthread_barrier_wait(&start_bar);
+        if (quit)
+            break;
+        stream(w, w->windows);
+        pthread_barrier_wait(&end_bar);
+    }
+    return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    int nthreads = 1, batches = 5, provided, size, opt, shared = 0;
+    long windows = 400;
+    worker_t *w;
+    pthread_t tid[MAX_THREADS];
+    double rate[64];
+
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    while ((opt = getopt(argc, argv, "t:m:n:b:")) != -1) {
+        switch (opt) {
+        case 't': nthreads = atoi(optarg); break;
+        case 'm': shared = strcmp(optarg, "shared") == 0; break;
+        case 'n': windows = atol(optarg); break;
+        case 'b': batches = atoi(optarg); break;
+        default:
+            if (rank == 0)
+                fprintf(stderr, "usage: %s [-t threads] [-m dup|shared] [-n windows] [-b batches]\n",
+                        argv[0]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    if (provided < MPI_THREAD_MULTIPLE || size < 2 || nthreads < 1 || nthreads > MAX_THREADS ||
+        batches < 1 || batches > 64 || windows < 1) {
+        if (rank == 0)
+            fprintf(stderr, "mt_rate: need MPI_THREAD_MULTIPLE (got %d), 2 ranks (got %d), "
+                            "1..%d threads, 1..64 batches\n",
+                    provided, size, MAX_THREADS);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    w = calloc((size_t)nthreads, sizeof *w);
+    for (int i = 0; i < nthreads; i++) {
+        w[i].id = i;
+        w[i].windows = windows;
+        w[i].tag = shared ? i : 0;
+        if (shared || rank > 1)
+            w[i].comm = MPI_COMM_WORLD;
+        else
+            MPI_Comm_dup(MPI_COMM_WORLD, &w[i].comm);
+    }
+    if (rank > 1) { /* spectators */
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int b = 0; b < batches; b++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        MPI_Finalize();
+        return 0;
+    }
+    pthread_barrier_init(&start_bar, NULL, (unsigned)nthreads + 1);
+    pthread_barrier_init(&end_bar, NULL, (unsigned)nthreads + 1);
+    for (int i = 0; i < nthreads; i++)
+        pthread_create(&tid[i], NULL, worker_main, &w[i]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int b = 0; b < batches; b++) {
+        double t0, t1;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        pthread_barrier_wait(&start_bar);
+        pthread_barrier_wait(&end_bar);
+        t1 = MPI_Wtime();
+        MPI_Barrier(MPI_COMM_WORLD);
+        rate[b] = (double)nthreads * (double)windows * WINDOW / (t1 - t0);
+    }
+    quit = 1;
+    pthread_barrier_wait(&start_bar);
+    for (int i = 0; i < nthreads; i++)
+        pthread_join(tid[i], NULL);
+    qsort(rate, (size_t)batches, sizeof rate[0], cmp_double);
+    if (rank == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        printf("# mt_rate: %d threads per rank, %s, window %d x %d B, %ld windows per thread "
+               "per batch, %d batches, %ld online CPUs%s\n",
+               nthreads, shared ? "one shared communicator (tag = thread)" : "one communicator "
+               "per thread (dup)", WINDOW, MSG, windows, batches, cpus,
+               2L * nthreads > cpus ? " (oversubscribed: more threads than cores)" : "");
+        printf("%d %s %.0f %.0f %.0f\n", nthreads, shared ? "shared" : "dup",
+               rate[batches / 2], rate[0], rate[batches - 1]);
+    }
+    for (int i = 0; i < nthreads; i++)
+        if (w[i].comm != MPI_COMM_WORLD)
+            MPI_Comm_free(&w[i].comm);
+    free(w);
+    pthread_barrier_destroy(&start_bar);
+    pthread_barrier_destroy(&end_bar);
+    MPI_Finalize();
+    return 0;
+}
