@@ -538,6 +538,13 @@ static int comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_
     return MPI_SUCCESS;
 }
 
+/* For mpi/dynamic.c, whose remote group comes from another job. */
+int mpi_comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_group_t *rg,
+                       int local_context, mpi_comm_t **out)
+{
+    return comm_new_inter(parent, context, lg, rg, local_context, out);
+}
+
 mpi_group_t *mpi_comm_local_group(mpi_comm_t *c)
 {
     pthread_mutex_lock(&comm_group_lock);
