@@ -507,15 +507,17 @@ int mpi_comm_new_intra(mpi_comm_t *parent, int context, mpi_group_t *g, mpi_comm
 static int comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_group_t *rg,
                           int local_context, mpi_comm_t **out)
 {
-    int identity, err;
+    int lid, rid, err;
     mpi_comm_t *c = comm_alloc(parent);
 
     if (c == NULL)
         return MPI_ERR_NO_MEM;
     c->is_inter = 1;
-    c->local_job_ranks = mpi_group_job_array(lg, mpi_pmi.size, &identity);
-    c->peer_job_ranks = mpi_group_job_array(rg, mpi_pmi.size, &identity);
-    if (c->local_job_ranks == NULL || c->peer_job_ranks == NULL) {
+    /* NULL is the identity: one group may be all of MPI_COMM_WORLD when
+     * the other is of another job (mpi/dynamic.c). */
+    c->local_job_ranks = mpi_group_job_array(lg, mpi_pmi.size, &lid);
+    c->peer_job_ranks = mpi_group_job_array(rg, mpi_pmi.size, &rid);
+    if ((c->local_job_ranks == NULL && !lid) || (c->peer_job_ranks == NULL && !rid)) {
         mpi_comm_destroy(c);
         return MPI_ERR_NO_MEM;
     }
