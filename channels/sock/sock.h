@@ -313,6 +313,7 @@ typedef struct {
     unsigned long rejects_sent;
     unsigned long connects_started;
     unsigned long frames_in, frames_out;
+    unsigned long dyn_parked; /* dynamic connections that waited for peer_add */
 } sock_state_t;
 
 extern sock_state_t ch_sock_state;

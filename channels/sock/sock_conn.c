@@ -663,6 +663,7 @@ static void hs_on_dyn_response(sock_state_t *st, sock_conn_t *c)
         if (c->state != SOCK_CS_PARKED) {
             LOG_DEBUG("sock: parking a connection from unknown id %016llx", (unsigned long long)cid);
             c->state = SOCK_CS_PARKED;
+            st->dyn_parked++;
             c->dyn_cid = cid;
             c->deadline = sock_now() + SOCK_DYN_PARK_S;
             conn_watch(st, c);
