@@ -54,12 +54,6 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
 
 /* ---- the wire --------------------------------------------------------------- */
 
@@ -315,7 +309,10 @@ static int body_mesh(int rank, void *arg)
     share_cards(dyn_only, secret, 0);
     if (dyn_only)
         T_CHECK(!CH->reaches((rank + 1) % info.size), "a job rank is reachable in dyn-only mode");
-    sleep_ms(300 * rank);
+    /* progressing meanwhile, so that early connections are read and parked */
+    t0 = now_s();
+    while (now_s() - t0 < 0.3 * rank)
+        poll_once();
     add_all(secret, idx);
     for (unsigned s = 0; s < NMSG; s++)
         for (int r = 0; r < info.size; r++)
