@@ -31,6 +31,12 @@ static void exercise(MPI_Comm inter, int side)
     MPI_Comm_rank(merged, &mrank);
     CHECK(mrank == side, "merged rank %d", mrank);
     MPI_Comm_free(&merged);
+    /* the same high on both sides: any order, but one both agree on */
+    MPI_Intercomm_merge(inter, 0, &merged);
+    MPI_Comm_rank(merged, &mrank);
+    MPI_Allreduce(&mrank, &sum, 1, MPI_INT, MPI_SUM, merged);
+    CHECK(sum == 1, "merge with equal high: ranks add up to %d", sum);
+    MPI_Comm_free(&merged);
 }
 
 static void bad_input(void)

@@ -45,6 +45,12 @@ static void exercise(MPI_Comm inter, int is_b)
     CHECK(mrank == (is_b ? rsize + rank : rank), "merged rank %d", mrank);
     MPI_Barrier(merged);
     MPI_Comm_free(&merged);
+    /* the same high on both sides: any order both agree on */
+    MPI_Intercomm_merge(inter, 1, &merged);
+    MPI_Comm_rank(merged, &mrank);
+    MPI_Allreduce(&mrank, &sum, 1, MPI_INT, MPI_SUM, merged);
+    CHECK(sum == msize * (msize - 1) / 2, "merge with equal high: ranks add up to %d", sum);
+    MPI_Comm_free(&merged);
 }
 
 /* The mpiexec installed with the library this program runs on. */
