@@ -221,32 +221,38 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
 
 /* Other jobs are reached through the sock channel (the one channel with
  * dynamic peers): the one the job already uses, or opened now for them
- * alone. Called with the device lock held. */
+ * alone -- and polled only from the first dynamic peer on, so that a
+ * process that merely opens a port keeps its wait policy (one channel to
+ * sleep in). Called with the device lock held. */
+static const ch_ops_t *dyn_ch;   /* opened for other jobs, maybe not yet active */
+static ch_caps_t dyn_caps;
+
 canal_status_t adi_dev_dyn_channel(const ch_ops_t **ch_out)
 {
     canal_status_t st;
 
-    if (dyn_slot < 0) {
+    if (dyn_slot < 0 && dyn_ch == NULL) {
         for (int i = 0; i < nactive; i++)
             if (active[i]->dyn_peer_add != NULL)
                 dyn_slot = i;
     }
-    if (dyn_slot < 0) {
+    if (dyn_slot >= 0) {
+        if (active[dyn_slot]->dyn_open != NULL &&
+            (st = active[dyn_slot]->dyn_open(dev_pmi, &upcalls, &active_caps[dyn_slot])) < 0)
+            return st;
+        *ch_out = active[dyn_slot];
+        return CANAL_OK;
+    }
+    if (dyn_ch == NULL) {
         if (&ch_sock_ops == NULL || ch_sock_ops.dyn_open == NULL)
             return common_err_set(CANAL_ERR_UNSUPPORTED,
                                   "reaching other jobs needs the sock channel, which this build "
                                   "lacks");
-        if (nactive >= (int)(sizeof active / sizeof active[0]))
-            return common_err_set(CANAL_ERR_INTERN, "no room for another channel");
-        if ((st = ch_sock_ops.dyn_open(dev_pmi, &upcalls, &active_caps[nactive])) < 0)
+        if ((st = ch_sock_ops.dyn_open(dev_pmi, &upcalls, &dyn_caps)) < 0)
             return st;
-        active[nactive] = &ch_sock_ops;
-        dyn_slot = nactive++;
-    } else if (active[dyn_slot]->dyn_open != NULL &&
-               (st = active[dyn_slot]->dyn_open(dev_pmi, &upcalls, &active_caps[dyn_slot])) < 0) {
-        return st;
+        dyn_ch = &ch_sock_ops;
     }
-    *ch_out = active[dyn_slot];
+    *ch_out = dyn_ch;
     return CANAL_OK;
 }
 
@@ -254,10 +260,19 @@ canal_status_t adi_dev_dyn_channel(const ch_ops_t **ch_out)
 canal_status_t adi_dev_dyn_peer_init(int peer)
 {
     adi_peer_t *p = &adi_dev.peers[peer];
-    const ch_caps_t *caps = &active_caps[dyn_slot];
+    const ch_caps_t *caps;
 
+    if (dyn_slot < 0 && dyn_ch != NULL) {
+        /* The first dynamic peer: from now on the channel is polled. */
+        if (nactive >= (int)(sizeof active / sizeof active[0]))
+            return common_err_set(CANAL_ERR_INTERN, "no room for another channel");
+        active[nactive] = dyn_ch;
+        active_caps[nactive] = dyn_caps;
+        dyn_slot = nactive++;
+    }
     if (dyn_slot < 0 || peer < adi_dev.size || peer >= adi_dev.cap)
         return common_err_set(CANAL_ERR_INTERN, "dynamic peer %d without its channel", peer);
+    caps = &active_caps[dyn_slot];
     memset(p, 0, sizeof *p);
     p->ch = active[dyn_slot];
     p->stats_slot = stats_slot_of(p->ch);
@@ -484,8 +499,11 @@ canal_status_t adi_finalize(void)
         return st;
     for (int i = nactive - 1; i >= 0; i--)
         active[i]->finalize();
+    if (dyn_ch != NULL && dyn_slot < 0)
+        dyn_ch->finalize(); /* opened for other jobs, never polled */
     nactive = 0;
     dyn_slot = -1;
+    dyn_ch = NULL;
     adi_queues_finalize();
     adi_dyn_finalize();
     free(adi_dev.peers);
