@@ -702,11 +702,15 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
         return err;
     if (c == &mpi_comm_world_obj || c == &mpi_comm_self_obj)
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "%s cannot be disconnected", c->name);
-    /* Canal's sends complete only once the device has handed their data on
-     * and receives once matched, and the requests the user still holds keep
-     * their own reference, so freeing is what disconnect needs here. The
-     * device peers of another job stay known (and connected): a later
-     * connect to the same processes reuses them. */
+    /* Collective: a barrier over comm, so that both groups are done with it
+     * (and what either sent has been taken: Canal's sends complete once the
+     * device has handed their data on, receives once matched) before the
+     * context can be reused. Requests the user still holds keep their own
+     * reference. The device peers of another job stay known (and
+     * connected): a later connect to the same processes reuses them. */
+    err = PMPI_Barrier(*comm);
+    if (err != MPI_SUCCESS)
+        return err;
     return PMPI_Comm_free(comm);
 }
 #pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
