@@ -228,7 +228,7 @@ static canal_status_t sock_dyn_open(const pmi_info_t *pmi, const ch_upcalls_t *u
     if ((err = read_limits(st)) != CANAL_OK)
         goto fail_state;
     /* Other jobs may run on other nodes: prefer a non-loopback address. */
-    err = sock_addr_choose(common_cvar_str("SOCK_IFACE"), 1, &st->laddr, st->ifname,
+    err = sock_addr_choose(common_cvar_str("SOCK_IFACE"), 2, &st->laddr, st->ifname,
                            sizeof st->ifname);
     if (err != CANAL_OK)
         goto fail_state;

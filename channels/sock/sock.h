@@ -191,7 +191,9 @@ typedef struct {
 
 /* Choose the address to listen on: spec is CANAL_SOCK_IFACE ("auto", an
  * interface name, a CIDR subnet or one address); remote says whether some
- * peer is on another node (then "auto" avoids loopback). ifname_out gets the
+ * peer is on another node (then "auto" avoids loopback); remote == 2: peers
+ * may be elsewhere (other jobs), so avoid loopback, but quietly take it
+ * when nothing else is up. ifname_out gets the
  * interface's name. The port is 0. */
 canal_status_t sock_addr_choose(const char *spec, int remote, sock_addr_t *out, char *ifname_out,
                                 size_t ifname_len);
