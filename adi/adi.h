@@ -174,7 +174,8 @@ canal_status_t adi_dyn_peer_connect(const char *card, const unsigned char secret
 canal_status_t adi_dyn_random(void *buf, size_t n);
 canal_status_t adi_dyn_listen(adi_dyn_listener_t **l_out, char *addr_out, size_t len);
 void adi_dyn_listener_close(adi_dyn_listener_t *l);
-canal_status_t adi_dyn_accept(adi_dyn_listener_t *l, int *link_out);
+/* timeout_s < 0: wait as long as it takes; CANAL_ERR_TIMEOUT after it. */
+canal_status_t adi_dyn_accept(adi_dyn_listener_t *l, double timeout_s, int *link_out);
 canal_status_t adi_dyn_dial(const char *addr, int *link_out);
 canal_status_t adi_dyn_send(int link, const void *buf, size_t len);
 /* timeout_s < 0: wait as long as it takes. *buf_out is malloc'ed, NUL-terminated. */

@@ -247,13 +247,14 @@ void adi_dyn_listener_close(adi_dyn_listener_t *l)
     free(l);
 }
 
-canal_status_t adi_dyn_accept(adi_dyn_listener_t *l, int *link_out)
+canal_status_t adi_dyn_accept(adi_dyn_listener_t *l, double timeout_s, int *link_out)
 {
+    double deadline = timeout_s < 0 ? -1 : now_s() + timeout_s;
     canal_status_t st;
 
     for (;;) {
         int fd, one = 1;
-        if ((st = wait_fd(l->fd, POLLIN, -1, "accepting on a port")) < 0)
+        if ((st = wait_fd(l->fd, POLLIN, deadline, "accepting on a port")) < 0)
             return st;
         fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd >= 0) {

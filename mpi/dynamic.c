@@ -43,6 +43,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/cvar.h"
 #include "common/log.h"
 #include "comm_impl.h"
 #include "mpiimpl.h"
@@ -486,8 +487,8 @@ static int check_common(const char *fn, MPI_Info info, int root, MPI_Comm comm, 
 
 /* The accepting side, on an open port p (significant at the root only;
  * NULL there means a bad port name, why says so). */
-static int accept_on(dyn_port_t *p, const char *why_bad, int root, mpi_comm_t *c,
-                     MPI_Comm *newcomm, const char *fn)
+static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int root,
+                     mpi_comm_t *c, MPI_Comm *newcomm, const char *fn)
 {
     MPI_Comm comm = c->handle;
     dyn_hello_t hdr, req;
@@ -505,9 +506,16 @@ static int accept_on(dyn_port_t *p, const char *why_bad, int root, mpi_comm_t *c
              * refused with a reason and the port stays open. */
             for (;;) {
                 dyn_hello_t ans;
-                if ((st = adi_dyn_accept(p->listener, &link)) < 0) {
+                if ((st = adi_dyn_accept(p->listener, timeout_s, &link)) < 0) {
                     hdr.status = mpi_err_class_of_status(st);
                     snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
+                    if (st == CANAL_ERR_TIMEOUT) {
+                        hdr.status = MPI_ERR_SPAWN;
+                        snprintf(hdr.why, sizeof hdr.why,
+                                 "the spawned processes did not connect within %g s "
+                                 "(CANAL_SPAWN_TIMEOUT); did they start, and call MPI_Init?",
+                                 timeout_s);
+                    }
                     break;
                 }
                 st = blob_recv(link, magic_req, 30.0, &req, &remote);
@@ -671,7 +679,7 @@ int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm co
                      "at the root gives one)",
                      port_name);
     }
-    return accept_on(p, why, root, c, newcomm, fn);
+    return accept_on(p, why, -1, root, c, newcomm, fn);
 }
 #pragma weak MPI_Comm_accept = PMPI_Comm_accept
 
@@ -792,6 +800,32 @@ static char *path_resolve(const char *cmd, const char *path)
     return NULL;
 }
 
+/* Whether cmd names an executable this process can find: absolute, relative
+ * to wdir (or the current directory), or on PATH. */
+static int exec_findable(const char *cmd, const char *wdir)
+{
+    char full[4096];
+    const char *path;
+
+    if (strchr(cmd, '/') != NULL) {
+        if (cmd[0] == '/' || wdir == NULL)
+            return access(cmd, X_OK) == 0;
+        snprintf(full, sizeof full, "%s/%s", wdir, cmd);
+        return access(full, X_OK) == 0;
+    }
+    if ((path = getenv("PATH")) == NULL)
+        return 0;
+    for (const char *p = path; *p != '\0';) {
+        const char *e = strchr(p, ':');
+        size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+        snprintf(full, sizeof full, "%.*s/%s", (int)n, n > 0 ? p : ".", cmd);
+        if (access(full, X_OK) == 0)
+            return 1;
+        p += n + (e != NULL);
+    }
+    return 0;
+}
+
 /* The root's part of a spawn: check the commands, start them with the port
  * preput. MPI_SUCCESS, or an error class with why. */
 static int spawn_start(int count, char *commands[], char **argvs[], const int maxprocs[],
@@ -849,6 +883,18 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
         cmds[i].command = commands[i];
         if (path != NULL && (resolved[i] = path_resolve(commands[i], path)) != NULL)
             cmds[i].command = resolved[i];
+        /* Some launchers (Hydra) answer a spawn before the programs run, so
+         * a missing one would leave the parent waiting: look first. */
+        if (common_cvar_bool("SPAWN_CHECK") && !exec_findable(cmds[i].command, wdir)) {
+            snprintf(why, whylen,
+                     "cannot find an executable '%.100s'%s (command %d; CANAL_SPAWN_CHECK=0 "
+                     "leaves the search to the launcher)",
+                     cmds[i].command,
+                     strchr(cmds[i].command, '/') != NULL ? "" : " in PATH or the info key path",
+                     i);
+            err = MPI_ERR_SPAWN;
+            goto out;
+        }
         cmds[i].argv = argvs != NULL ? (const char *const *)argvs[i] : NULL;
         cmds[i].maxprocs = maxprocs[i];
         cmds[i].info_keys = keys + 2 * i;
@@ -916,7 +962,7 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
         return err;
     if (errcodes != MPI_ERRCODES_IGNORE)
         for (int i = 0; i < res.total; i++)
-            errcodes[i] = res.status == MPI_SUCCESS ? MPI_SUCCESS : res.status;
+            errcodes[i] = res.status;
     if (res.status != MPI_SUCCESS) {
         dyn_port_t *p = port[0] ? port_find(port, 1) : NULL;
         if (p != NULL)
@@ -927,9 +973,13 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
     }
     {
         dyn_port_t *p = c->rank == root ? port_find(port, 1) : NULL;
-        err = accept_on(p, "internal port lost", root, c, intercomm, fn);
+        long long t = common_cvar_int("SPAWN_TIMEOUT");
+        err = accept_on(p, "internal port lost", t > 0 ? (double)t : -1, root, c, intercomm, fn);
         if (p != NULL)
             port_free(p);
+        if (err != MPI_SUCCESS && errcodes != MPI_ERRCODES_IGNORE)
+            for (int i = 0; i < res.total; i++)
+                errcodes[i] = MPI_ERR_SPAWN;
     }
     return err;
 }

@@ -1,7 +1,9 @@
 /*
  * Spawning what cannot run: a missing executable (MPI_Comm_spawn and
- * spawn_multiple with one good and one missing command), maxprocs 0, a
- * negative count. Each fails with the MPICH class on every member of the
+ * spawn_multiple with one good and one missing command; found by the root's
+ * check, or with CANAL_SPAWN_CHECK=0 reported by the launcher), maxprocs 0,
+ * a negative count, and (with a short CANAL_SPAWN_TIMEOUT) a program that
+ * never connects. Each fails with the MPICH class on every member of the
  * parent communicator (MPI_ERR_SPAWN, or MPI_ERR_ARG for count), the
  * errcodes are set, the intercommunicator is MPI_COMM_NULL, nothing hangs,
  * and the job goes on (a point-to-point exchange afterwards).
@@ -59,6 +61,18 @@ int main(int argc, char **argv)
                          MPI_ERRCODES_IGNORE);
     cls = mtest_error_class(err);
     CHECK(cls == MPI_ERR_ROOT, "root=size: class %d", cls);
+
+    /* A program that never calls MPI_Init (and so never connects): with a
+     * short CANAL_SPAWN_TIMEOUT the spawn fails instead of waiting. */
+    if (getenv("CANAL_SPAWN_TIMEOUT") != NULL && atoi(getenv("CANAL_SPAWN_TIMEOUT")) <= 10) {
+        for (int i = 0; i < 4; i++)
+            codes[i] = -1;
+        err = MPI_Comm_spawn("/bin/true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
+                             &inter, codes);
+        cls = mtest_error_class(err);
+        CHECK(cls == MPI_ERR_SPAWN, "a program that never connects: class %d", cls);
+        CHECK(codes[0] == MPI_ERR_SPAWN, "errcodes[0] %d", codes[0]);
+    }
 
     /* the job is fine */
     {
