@@ -186,5 +186,9 @@ void adi_dyn_finalize(void);
 /* The global device lock for MPI_THREAD_MULTIPLE (no-op otherwise). */
 void adi_lock(void);
 void adi_unlock(void);
+/* Switch the device to locked mode at run time; called by the main thread at
+ * a point where no other thread is inside the device (the RMA progress
+ * thread below MPI_THREAD_MULTIPLE). There is no way back. */
+void adi_lock_enable(void);
 
 #endif

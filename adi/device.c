@@ -74,6 +74,8 @@ void adi_unlock(void)
         pthread_mutex_unlock(&dev_lock);
 }
 
+void adi_lock_enable(void) { adi_dev.thread_multiple = 1; }
+
 int adi_job_rank(void) { return adi_dev.rank; }
 int adi_job_size(void) { return adi_dev.size; }
 

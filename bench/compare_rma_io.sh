@@ -8,11 +8,13 @@
 #   OUT=dir        results (default bench/out/rma_io): data/, tables.txt
 #   REPS=5         rounds; each round runs every library once per test, in
 #                  rotated order (A B C, B C A, ...)
-#   IO_NP="2 4"    rank counts for io; IO_DIRS="/tmp /dev/shm" where the
+#   IO_NP="2 4"    rank counts for io (IO_NP="" skips io); IO_DIRS="/tmp /dev/shm" where the
 #                  file goes; IO_EDGE=80 local block edge (80^3 doubles,
 #                  3.9 MiB per rank)
 #   RMA_SCALE=0.5  iteration scale of rma
 #   TIMEOUT=120    seconds before one run is killed
+#   CANAL_BASE=prefix  a second installed Canal, measured as library "base"
+#                  in the same rounds (before/after comparisons of a change)
 #
 # rma runs with 2 ranks, each under `chrt -f 1` when root (as compare.sh's
 # stable runs); io runs under the normal scheduler (4 ranks outnumber the
@@ -33,7 +35,7 @@ esac
 PREFIX=${1:-}
 OUT=$(realpath -m "${OUT:-$bench_srcdir/out/rma_io}")
 REPS=${REPS:-5}
-IO_NP=${IO_NP:-"2 4"}
+IO_NP=${IO_NP-"2 4"}
 IO_DIRS=${IO_DIRS:-"/tmp /dev/shm"}
 IO_EDGE=${IO_EDGE:-80}
 RMA_SCALE=${RMA_SCALE:-0.5}
@@ -48,6 +50,27 @@ bench_libs_init "$PREFIX"
     exit 1
 }
 read -r -a LIBS <<<"$BENCH_LIBS"
+if [ -n "${CANAL_BASE:-}" ]; then
+    # "base": the same commands as canal, from another prefix.
+    [ -x "$CANAL_BASE/bin/mpicc" ] || { echo "compare_rma_io: no $CANAL_BASE/bin/mpicc" >&2; exit 1; }
+    LIBS+=(base)
+    eval "$(declare -f bench_cc | sed '1s/bench_cc/libs_bench_cc/')"
+    eval "$(declare -f bench_launch | sed '1s/bench_launch/libs_bench_launch/')"
+    bench_cc() {
+        if [ "$1" = base ]; then
+            local out=$2
+            shift 2
+            "$CANAL_BASE/bin/mpicc" -O2 -o "$out" "$@"
+        else libs_bench_cc "$@"; fi
+    }
+    bench_launch() {
+        if [ "$1" = base ]; then
+            local chrt=
+            [ "${3:-}" = rt ] && chrt="chrt -f 1"
+            echo "$CANAL_BASE/bin/mpiexec -n $2 $chrt"
+        else libs_bench_launch "$@"; fi
+    }
+fi
 log() { echo "compare_rma_io: $*" >&2; }
 declare -A FAILS BUILT
 
@@ -124,7 +147,7 @@ done
 # ---- table -----------------------------------------------------------------
 {
     echo "# bench/compare_rma_io.sh $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) CPUs, libraries: ${LIBS[*]}, rma sched $RMA_SCHED"
-    echo "# units: put_lock/put_fence/acc_lock us per op (lower is better); get_bw MB/s; io-* MiB/s aggregate (size column = MiB per rank)"
+    echo "# units: put_lock/put_fence/get_lock/get_flush/acc_lock us per op (lower is better); get_bw MB/s; io-* MiB/s aggregate (size column = MiB per rank)"
     [ -s "$OUT/data/all.dat" ] && awk -v libs="${LIBS[*]}" '
         function med(a, n,   i, j, t) {
             for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }

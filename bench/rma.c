@@ -6,6 +6,12 @@
  *   put_lock   SIZE us     MPI_Put latency, lock/put/unlock per operation
  *   put_fence  SIZE us     MPI_Put latency, put between two fences
  *   get_bw     SIZE MB/s   MPI_Get bandwidth, a window of gets per flush
+ *                          (osu_get_bw)
+ *   get_lock   SIZE us     MPI_Get latency, lock/get/unlock per operation
+ *                          (osu_get_latency, -s lock)
+ *   get_flush  SIZE us     MPI_Get latency, get + MPI_Win_flush per operation
+ *                          inside one MPI_Win_lock_all (osu_get_latency -s
+ *                          lock_all / flush)
  *   acc_lock   8    us     MPI_Accumulate latency, 1 double, MPI_SUM
  * Options: -i SCALE multiplies the iteration counts; -b N batches. */
 #include <mpi.h>
@@ -98,6 +104,41 @@ static double get_bw_batch(MPI_Win win, char *buf, int size, int iters)
     return t;
 }
 
+static double get_lock_batch(MPI_Win win, char *buf, int size, int iters)
+{
+    double t = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < iters; i++) {
+            MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
+            MPI_Get(buf, size, MPI_CHAR, 1, 0, size, MPI_CHAR, win);
+            MPI_Win_unlock(1, win);
+        }
+        t = (MPI_Wtime() - t0) * 1e6 / iters;
+    }
+    MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return t;
+}
+
+static double get_flush_batch(MPI_Win win, char *buf, int size, int iters)
+{
+    double t = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        MPI_Win_lock_all(0, win);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < iters; i++) {
+            MPI_Get(buf, size, MPI_CHAR, 1, 0, size, MPI_CHAR, win);
+            MPI_Win_flush(1, win);
+        }
+        t = (MPI_Wtime() - t0) * 1e6 / iters;
+        MPI_Win_unlock_all(win);
+    }
+    MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return t;
+}
+
 static double acc_lock_batch(MPI_Win win, char *buf, int size, int iters)
 {
     double t = 0;
@@ -164,6 +205,10 @@ int main(int argc, char **argv)
         run("put_fence", put_fence_batch, win, buf, sizes[k], 2000);
     for (int k = 0; k < nsizes; k++)
         run("get_bw", get_bw_batch, win, buf, sizes[k], 200);
+    for (int k = 0; k < 3; k++) /* 8, 64, 512 B */
+        run("get_lock", get_lock_batch, win, buf, sizes[k], 4000);
+    for (int k = 0; k < 3; k++)
+        run("get_flush", get_flush_batch, win, buf, sizes[k], 4000);
     {
         double one = 1.0;
         memcpy(buf, &one, sizeof one);

@@ -84,10 +84,15 @@ static const common_cvar_desc_t cvar_table[] = {
      "MPI_Win_allocate windows whose ranks share a node live in one shared segment: operations are loads and stores"},
     {"RMA_INLINE_MAX", CVAR_TYPE_SIZE, "15K", NULL,
      "puts up to this size travel in the operation's message; larger ones follow it"},
-    {"RMA_PROGRESS_THREAD", CVAR_TYPE_BOOL, "0", NULL,
-     "with MPI_THREAD_MULTIPLE, a thread polls the device while active-message windows exist"},
+    {"RMA_PROGRESS_THREAD", CVAR_TYPE_STRING, "auto", NULL,
+     "auto, 1 or 0: a thread serves passive-target operations while the process computes. auto: "
+     "while windows exist whose targets need it (not node-shared MPI_Win_allocate(_shared) "
+     "windows, not no_locks=true); 1: while any window exists; 0: never. Works at every thread level"},
     {"RMA_PROGRESS_INTERVAL", CVAR_TYPE_INT, "50", NULL,
-     "microseconds between two polls of the RMA progress thread"},
+     "microseconds the RMA progress thread sleeps between polls while operations arrive"},
+    {"RMA_PROGRESS_IDLE_INTERVAL", CVAR_TYPE_INT, "1000", NULL,
+     "longest sleep (microseconds) of the RMA progress thread when nothing arrives; it backs off "
+     "to this from RMA_PROGRESS_INTERVAL"},
     /* channels */
     {"CHANNEL", CVAR_TYPE_STRING, "auto", NULL,
      "force the channel for remote peers: auto, shm, sock or ofi"},
@@ -124,6 +129,13 @@ static const common_cvar_desc_t cvar_table[] = {
     {"OFI_PROVIDER", CVAR_TYPE_STRING, "", NULL,
      "ofi: libfabric provider to use (e.g. tcp;ofi_rxm, verbs;ofi_rxm, shm); empty: FI_PROVIDER "
      "or libfabric's first choice"},
+    {"OFI_LIBRARY", CVAR_TYPE_STRING, "libfabric.so.1", NULL,
+     "ofi: the libfabric shared library the ofi channel loads when it is opened (a dlopen "
+     "name or path)"},
+    {"OFI_CQ_WAIT", CVAR_TYPE_STRING, "auto", NULL,
+     "ofi: give the completion queue a wait descriptor (fd: waits sleep in the kernel; none: "
+     "about 1 us less per message, idle waits nap 100 us; auto: fd only when ranks outnumber "
+     "cores)"},
     {"OFI_MAX_PAYLOAD", CVAR_TYPE_SIZE, "64K", NULL,
      "ofi: payload bytes per packet (size of each send and receive buffer), 1K..16M"},
     {"OFI_RX_BUFS", CVAR_TYPE_INT, "64", NULL,

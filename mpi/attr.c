@@ -153,14 +153,18 @@ static void keyval_release(keyval_t *kv)
     }
 }
 
-/* The keyval named by h for objects of kind objtype, or an error code. */
-static int keyval_check(int objtype, int h, const char *fn, keyval_t **out)
+/* The keyval named by h for objects of kind objtype, or an error code.
+ * A keyval freed by the user but still used by attributes (alive) may be
+ * named by get, delete and free, as in MPICH (its tests attr/fkeyval and
+ * keyval_double_free rely on it); setting a new attribute needs a keyval
+ * that was not freed. */
+static int keyval_check(int objtype, int h, const char *fn, int allow_freed, keyval_t **out)
 {
     keyval_t *kv = NULL;
     if (h == MPI_KEYVAL_INVALID)
         return code_new(MPI_ERR_KEYVAL, fn, "keyval is MPI_KEYVAL_INVALID");
     kv = keyval_lookup(h);
-    if (kv == NULL || kv->freed)
+    if (kv == NULL || (kv->freed && !allow_freed))
         return code_new(MPI_ERR_KEYVAL, fn, "keyval=%#x is not a valid (or is a freed) keyval",
                         (unsigned)h);
     if (kv->objtype != objtype)
@@ -204,11 +208,13 @@ int mpi_keyval_free(int objtype, int *keyval, const char *fn)
     if (predefined_index(*keyval) >= 0)
         return code_new(MPI_ERR_KEYVAL, fn, "keyval %s is predefined and cannot be freed",
                         predefined_names[predefined_index(*keyval)]);
-    if ((err = keyval_check(objtype, *keyval, fn, &kv)) != MPI_SUCCESS)
+    if ((err = keyval_check(objtype, *keyval, fn, 1, &kv)) != MPI_SUCCESS)
         return err;
-    /* Attributes that use the keyval keep it alive (and its callbacks run). */
-    kv->freed = 1;
-    keyval_release(kv);
+    /* Attributes that use the keyval keep it alive (and its callbacks run).
+     * Freeing it again while it lives (e.g. from a delete callback, which
+     * gets its own copy of the handle) releases nothing more. */
+    if (!__atomic_exchange_n(&kv->freed, 1, __ATOMIC_ACQ_REL))
+        keyval_release(kv);
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -239,7 +245,7 @@ int mpi_attr_set(int objtype, int handle, mpi_attr_t **list, int keyval, void *v
     if (predefined_index(keyval) >= 0)
         return code_new(MPI_ERR_KEYVAL, fn, "keyval %s is predefined and cannot be set",
                         predefined_names[predefined_index(keyval)]);
-    if ((err = keyval_check(objtype, keyval, fn, &kv)) != MPI_SUCCESS)
+    if ((err = keyval_check(objtype, keyval, fn, 0, &kv)) != MPI_SUCCESS)
         return err;
     pthread_mutex_lock(&attr_lock);
     a = attr_find(*list, kv);
@@ -282,7 +288,7 @@ int mpi_attr_get(int objtype, mpi_attr_t *list, int keyval, void *attribute_val,
         *flag = 1;
         return MPI_SUCCESS;
     }
-    if ((err = keyval_check(objtype, keyval, fn, &kv)) != MPI_SUCCESS)
+    if ((err = keyval_check(objtype, keyval, fn, 1, &kv)) != MPI_SUCCESS)
         return err;
     pthread_mutex_lock(&attr_lock);
     a = attr_find(list, kv);
@@ -302,7 +308,7 @@ int mpi_attr_delete(int objtype, int handle, mpi_attr_t **list, int keyval, cons
     if (predefined_index(keyval) >= 0)
         return code_new(MPI_ERR_KEYVAL, fn, "keyval %s is predefined and cannot be deleted",
                         predefined_names[predefined_index(keyval)]);
-    if ((err = keyval_check(objtype, keyval, fn, &kv)) != MPI_SUCCESS)
+    if ((err = keyval_check(objtype, keyval, fn, 1, &kv)) != MPI_SUCCESS)
         return err;
     pthread_mutex_lock(&attr_lock);
     a = attr_find(*list, kv);

@@ -374,6 +374,17 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
         }
         if ((err = check_side(c, k->recvbuf, k->recvcount, k->recvtype, "recv", fn, &a->rdt)))
             return err;
+        /* sendbuf at this process's own block of recvbuf is the MPI_IN_PLACE
+         * layout without MPI_IN_PLACE: every process must see it (rank 0
+         * alone would see equal pointers and the others would hang) */
+        if (k->kind == COLL_ALLGATHER && !inter && k->recvcount > 0 && dt_size(a->rdt) > 0 &&
+            c->rank > 0 && k->sendbuf != NULL && !is_in_place(k->sendbuf) &&
+            k->sendbuf == (const char *)k->recvbuf +
+                              (ptrdiff_t)c->rank * (ptrdiff_t)k->recvcount * dt_extent(a->rdt))
+            return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
+                                 "sendbuf (%p) is the block of rank %d in recvbuf (%p); use "
+                                 "MPI_IN_PLACE",
+                                 k->sendbuf, c->rank, k->recvbuf);
         return check_alias(c, k->sendbuf, k->recvbuf, k->recvcount > 0 && dt_size(a->rdt) > 0, fn);
     }
 

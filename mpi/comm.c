@@ -35,6 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- free hooks */
 enum { MAX_FREE_HOOKS = 8 };
@@ -51,6 +54,15 @@ void mpi_comm_add_free_hook(void (*hook)(mpi_comm_t *c))
 static int dom_job(const mpi_dom_t *d, int r)
 {
     return d->job != NULL ? d->job[r] : r;
+}
+/* How this process, and local rank r, are named in the domain's messages. */
+static int dom_me(const mpi_dom_t *d)
+{
+    return d->by_job ? dom_job(d, d->rank) : d->rank;
+}
+static int dom_src(const mpi_dom_t *d, int r)
+{
+    return d->by_job ? dom_job(d, r) : r;
 }
 static int dom_vrank(const mpi_dom_t *d)
 {
@@ -95,14 +107,14 @@ static canal_status_t raw_irecv(void *buf, size_t len, int src, int tag, int con
 canal_status_t mpi_dom_send(const mpi_dom_t *d, int dest, const void *buf, size_t len)
 {
     adi_request_t *r;
-    canal_status_t st = raw_isend(buf, len, dom_job(d, dest), d->rank, d->tag, d->context, &r);
+    canal_status_t st = raw_isend(buf, len, dom_job(d, dest), dom_me(d), d->tag, d->context, &r);
     return st < 0 ? st : req_finish(r, 0, 0);
 }
 
 canal_status_t mpi_dom_recv(const mpi_dom_t *d, int src, void *buf, size_t len)
 {
     adi_request_t *r;
-    canal_status_t st = raw_irecv(buf, len, src, d->tag, d->context, &r);
+    canal_status_t st = raw_irecv(buf, len, dom_src(d, src), d->tag, d->context, &r);
     return st < 0 ? st : req_finish(r, 1, len);
 }
 
@@ -227,13 +239,14 @@ canal_status_t mpi_dom_alltoallv(const mpi_dom_t *d, const void *sbuf, const siz
                rcounts[d->rank]);
     for (int p = 0; p < d->size && st >= 0; p++)
         if (p != d->rank && rcounts[p] > 0) {
-            st = raw_irecv((char *)rbuf + rdispls[p], rcounts[p], p, d->tag, d->context, &reqs[nr]);
+            st = raw_irecv((char *)rbuf + rdispls[p], rcounts[p], dom_src(d, p), d->tag, d->context,
+                           &reqs[nr]);
             if (st >= 0)
                 expect[nr++] = rcounts[p];
         }
     for (int p = 0; p < d->size && st >= 0; p++)
         if (p != d->rank && scounts[p] > 0) {
-            st = raw_isend((const char *)sbuf + sdispls[p], scounts[p], dom_job(d, p), d->rank,
+            st = raw_isend((const char *)sbuf + sdispls[p], scounts[p], dom_job(d, p), dom_me(d),
                            d->tag, d->context, &reqs[nr]);
             if (st >= 0)
                 expect[nr++] = 0;
@@ -363,8 +376,15 @@ static int ctx_find(const uint32_t *mask, int start)
 int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out)
 {
     uint32_t mask[CTX_WORDS];
-    int verify = mpi_thread_level == MPI_THREAD_MULTIPLE;
-    int start = verify ? (int)(((unsigned)d->context * 2654435761u) % CTX_PAIRS) : 0;
+    /* The verification round (did every member get the bit?) is needed when
+     * other threads or a pending MPI_Comm_idup (which takes its bit from a
+     * progress hook) may take bits during the agreement. Whether an idup is
+     * pending differs between processes, and all members must run the same
+     * rounds, so it is always done; it costs one 4-byte reduction. */
+    int verify = 1;
+    int start = mpi_thread_level == MPI_THREAD_MULTIPLE
+                    ? (int)(((unsigned)d->context * 2654435761u) % CTX_PAIRS)
+                    : 0;
     canal_status_t st;
 
     for (;;) {
@@ -441,6 +461,7 @@ static mpi_comm_t *comm_alloc(mpi_comm_t *parent)
     c->refcount = 1;
     c->context = -1;
     c->errhandler = parent != NULL ? parent->errhandler : MPI_ERRORS_ARE_FATAL;
+    c->errh_default = parent != NULL ? parent->errh_default : 1;
     mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
     c->info = MPI_INFO_NULL;
     return c;
@@ -468,6 +489,17 @@ void mpi_comm_destroy(mpi_comm_t *c)
     if (c->handle != 0)
         mpi_handle_del(MPI_OBJ_COMM, c->handle);
     free(c);
+}
+
+void mpi_comm_retain(mpi_comm_t *c)
+{
+    __atomic_add_fetch(&c->refcount, 1, __ATOMIC_ACQ_REL);
+}
+
+void mpi_comm_release(mpi_comm_t *c)
+{
+    if (__atomic_sub_fetch(&c->refcount, 1, __ATOMIC_ACQ_REL) == 0)
+        mpi_comm_destroy(c);
 }
 
 static int comm_register(mpi_comm_t *c)
@@ -636,12 +668,54 @@ static int raise_create(mpi_comm_t *c, int err, const char *fn)
 }
 
 /* ---------------------------------------------------------------- dup */
+/* Build the duplicate of c once its context ids are agreed (ctx, and lctx
+ * for the local communicator of an intercommunicator). Returns an MPI error
+ * class, raising nothing (the nonblocking path reports through its request)
+ * and setting *why; on failure the contexts are released. */
+static int comm_dup_build(mpi_comm_t *c, int ctx, int lctx, int use_info, MPI_Info info,
+                          mpi_comm_t **out, const char **why)
+{
+    mpi_comm_t *n = NULL;
+    int err;
+
+    if (c->is_inter)
+        err = comm_new_inter(c, ctx, mpi_comm_local_group(c), mpi_comm_remote_group(c), lctx, &n);
+    else
+        err = mpi_comm_new_intra(c, ctx, mpi_comm_local_group(c), &n);
+    if (err != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        mpi_comm_context_free(lctx);
+        *why = "out of memory for the new communicator";
+        return err;
+    }
+    err = use_info ? comm_apply_hints(n, info) : comm_copy_hints(n, c);
+    if (err != MPI_SUCCESS) {
+        mpi_comm_destroy(n);
+        *why = "out of memory for the hints";
+        return err;
+    }
+    if (c->topo != NULL && (n->topo = mpi_topo_dup(c->topo)) == NULL) {
+        mpi_comm_destroy(n);
+        *why = "out of memory for the topology";
+        return MPI_ERR_NO_MEM;
+    }
+    err = mpi_attr_dup_all(MPI_OBJ_COMM, c->handle, c->attrs, &n->attrs);
+    if (err != MPI_SUCCESS) {
+        mpi_attr_delete_all(MPI_OBJ_COMM, n->handle, &n->attrs);
+        mpi_comm_destroy(n);
+        *why = "an attribute copy callback failed";
+        return err;
+    }
+    *out = n;
+    return MPI_SUCCESS;
+}
+
 static int comm_dup_impl(mpi_comm_t *c, int use_info, MPI_Info info, mpi_comm_t **out,
                          const char *fn)
 {
     mpi_dom_t d;
-    mpi_comm_t *n = NULL;
     int ctx, lctx = -1, err;
+    const char *why = NULL;
     canal_status_t st;
 
     /* Build the groups first: running out of memory then costs no agreement. */
@@ -656,31 +730,309 @@ static int comm_dup_impl(mpi_comm_t *c, int use_info, MPI_Info info, mpi_comm_t 
             mpi_comm_context_free(ctx);
             return mpi_err_status(c, st, fn);
         }
-        err = comm_new_inter(c, ctx, mpi_comm_local_group(c), mpi_comm_remote_group(c), lctx, &n);
-    } else {
-        err = mpi_comm_new_intra(c, ctx, mpi_comm_local_group(c), &n);
     }
-    if (err != MPI_SUCCESS) {
-        mpi_comm_context_free(ctx);
-        mpi_comm_context_free(lctx);
-        return raise_create(c, err, fn);
+    err = comm_dup_build(c, ctx, lctx, use_info, info, out, &why);
+    if (err == MPI_ERR_NO_MEM || err == MPI_ERR_INTERN)
+        return mpi_err_raise(c, err, fn, "%s", why);
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
+}
+
+/* ---------------------------------------------------------------- idup */
+/* MPI_Comm_idup and MPI_Comm_idup_with_info make progress without the
+ * caller: the context-id agreement of comm_dup_impl is split into steps
+ * (a binomial AND-reduction, the bridge between the roots of an
+ * intercommunicator, a binomial broadcast, then the same for the
+ * verification flag) that a progress hook advances whenever anybody
+ * progresses the device. Each idup uses its own tag on the parent's
+ * collective context, numbered by a per-communicator sequence that agrees
+ * across processes because idups of one communicator are ordered like all
+ * its collectives; so several idups, blocking constructors and user
+ * collectives can overlap. The new communicator is built from the hook and
+ * *newcomm is written when the request completes. */
+enum { IDUP_TAG_BASE = 0x3ffff000, IDUP_TAG_MASK = 0x7ff };
+
+/* A bitwise-AND allreduce over a domain, advanced by nb_band_step(). */
+typedef struct {
+    const mpi_dom_t *d;
+    uint32_t *words, *tmp;
+    int n, phase, and_pending, nr;
+    adi_request_t *r[34];
+} nb_band_t;
+
+enum { NB_REDUCE, NB_BRIDGE, NB_BCAST_RECV, NB_BCAST_SEND, NB_DONE };
+
+static void nb_band_init(nb_band_t *a, const mpi_dom_t *d, uint32_t *words, uint32_t *tmp, int n)
+{
+    memset(a, 0, sizeof *a);
+    a->d = d;
+    a->words = words;
+    a->tmp = tmp;
+    a->n = n;
+    a->phase = NB_REDUCE;
+}
+
+/* 1 done, 0 not yet, < 0 error (requests all finished). */
+static canal_status_t nb_band_step(nb_band_t *a, int *mask_io)
+{
+    const mpi_dom_t *d = a->d;
+    size_t len = sizeof *a->words * (size_t)a->n;
+    int v = dom_vrank(d), mask = *mask_io;
+    canal_status_t st = CANAL_OK;
+
+again:
+    for (int i = 0; i < a->nr; i++)
+        if (!__atomic_load_n(&a->r[i]->done, __ATOMIC_ACQUIRE))
+            return 0;
+    for (int i = 0; i < a->nr; i++) {
+        adi_request_t *r = a->r[i];
+        if (st >= 0 && r->status.error < 0)
+            st = common_err_set(r->status.error, "a message of MPI_Comm_idup failed (%s)",
+                                common_status_name(r->status.error));
+        adi_request_free(r);
     }
-    err = use_info ? comm_apply_hints(n, info) : comm_copy_hints(n, c);
-    if (err != MPI_SUCCESS) {
-        mpi_comm_destroy(n);
-        return mpi_err_raise(c, err, fn, "out of memory for the hints");
+    a->nr = 0;
+    if (st < 0)
+        return st;
+    if (a->and_pending) {
+        for (int i = 0; i < a->n; i++)
+            a->words[i] &= a->tmp[i];
+        a->and_pending = 0;
     }
-    if (c->topo != NULL && (n->topo = mpi_topo_dup(c->topo)) == NULL) {
-        mpi_comm_destroy(n);
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
+    switch (a->phase) {
+    case NB_REDUCE:
+        for (; mask < d->size; mask <<= 1) {
+            if (v & mask) {
+                st = raw_isend(a->words, len, dom_job(d, dom_real(d, v - mask)), dom_me(d), d->tag,
+                               d->context, &a->r[a->nr]);
+                a->nr += st >= 0;
+                a->phase = NB_BCAST_RECV;
+                break;
+            }
+            if (v + mask < d->size) {
+                st = raw_irecv(a->tmp, len, dom_src(d, dom_real(d, v + mask)), d->tag, d->context,
+                               &a->r[a->nr]);
+                a->nr += st >= 0;
+                a->and_pending = 1;
+                mask <<= 1;
+                break;
+            }
+        }
+        if (mask >= d->size && a->phase == NB_REDUCE)
+            a->phase = NB_BRIDGE;
+        break;
+    case NB_BRIDGE:
+        a->phase = NB_BCAST_RECV;
+        if (d->bridged && d->rank == d->root) {
+            st = raw_irecv(a->tmp, len, d->b_peer_rank, d->b_tag, d->b_context, &a->r[a->nr]);
+            a->nr += st >= 0;
+            if (st >= 0) {
+                st = raw_isend(a->words, len, d->b_peer_job, d->b_my_rank, d->b_tag, d->b_context,
+                               &a->r[a->nr]);
+                a->nr += st >= 0;
+            }
+            a->and_pending = 1;
+            break;
+        }
+        /* fall through */
+    case NB_BCAST_RECV:
+        a->phase = NB_BCAST_SEND;
+        if (v != 0) {
+            int low = v & -v;
+            st = raw_irecv(a->words, len, dom_src(d, dom_real(d, v - low)), d->tag, d->context,
+                           &a->r[a->nr]);
+            a->nr += st >= 0;
+            break;
+        }
+        /* fall through */
+    case NB_BCAST_SEND: {
+        int top = 1;
+        if (v != 0)
+            top = v & -v;
+        else
+            while (top < d->size)
+                top <<= 1;
+        for (int m = top >> 1; m > 0 && st >= 0; m >>= 1)
+            if (v + m < d->size) {
+                st = raw_isend(a->words, len, dom_job(d, dom_real(d, v + m)), dom_me(d), d->tag,
+                               d->context, &a->r[a->nr]);
+                a->nr += st >= 0;
+            }
+        a->phase = NB_DONE;
+        break;
     }
-    err = mpi_attr_dup_all(MPI_OBJ_COMM, c->handle, c->attrs, &n->attrs);
-    if (err != MPI_SUCCESS) {
-        mpi_attr_delete_all(MPI_OBJ_COMM, n->handle, &n->attrs);
-        mpi_comm_destroy(n);
-        return mpi_err_raise_code(c, err, fn);
+    default:
+        return 1;
     }
-    *out = n;
+    *mask_io = mask;
+    if (st < 0) {
+        /* let what was posted finish (cancel receives) before reporting */
+        for (int i = 0; i < a->nr; i++) {
+            adi_cancel(a->r[i]);
+            adi_wait(a->r[i]);
+            adi_request_free(a->r[i]);
+        }
+        a->nr = 0;
+        return st;
+    }
+    goto again; /* as far as it goes without waiting */
+}
+
+/* One context-id agreement (mask round, then verification round). */
+typedef struct {
+    mpi_dom_t d;
+    uint32_t mask[CTX_WORDS], tmp[CTX_WORDS], flag, ftmp;
+    nb_band_t ar;
+    int round_mask; /* the binomial cursor of ar */
+    int verifying, bit, got, start;
+} nb_agree_t;
+
+static void nb_agree_round(nb_agree_t *g)
+{
+    pthread_mutex_lock(&ctx_lock);
+    ctx_mask_init_locked();
+    memcpy(g->mask, ctx_free_mask, sizeof g->mask);
+    pthread_mutex_unlock(&ctx_lock);
+    g->verifying = 0;
+    g->round_mask = 1;
+    nb_band_init(&g->ar, &g->d, g->mask, g->tmp, CTX_WORDS);
+}
+
+/* 1 with *ctx_out set, 0 not yet, < 0 error. */
+static canal_status_t nb_agree_step(nb_agree_t *g, int *ctx_out)
+{
+    canal_status_t st;
+
+again:
+    if ((st = nb_band_step(&g->ar, &g->round_mask)) <= 0)
+        return st;
+    if (!g->verifying) {
+        g->bit = ctx_find(g->mask, g->start);
+        if (g->bit < 0)
+            return common_err_set(CANAL_ERR_LIMIT,
+                                  "too many communicators: all %d context ids are in use by "
+                                  "communicators (and windows) not yet freed",
+                                  CTX_PAIRS);
+        pthread_mutex_lock(&ctx_lock);
+        g->got = (ctx_free_mask[g->bit / 32] >> (g->bit % 32)) & 1u;
+        if (g->got)
+            ctx_free_mask[g->bit / 32] &= ~(1u << (g->bit % 32));
+        pthread_mutex_unlock(&ctx_lock);
+        g->flag = g->got ? 1u : 0u;
+        g->verifying = 1;
+        g->round_mask = 1;
+        nb_band_init(&g->ar, &g->d, &g->flag, &g->ftmp, 1);
+        goto again;
+    }
+    if (g->flag) {
+        *ctx_out = 2 * g->bit;
+        return 1;
+    }
+    if (g->got)
+        mpi_comm_context_free(2 * g->bit);
+    g->start = g->bit + 1;
+    nb_agree_round(g);
+    goto again;
+}
+
+typedef struct idup_op {
+    struct idup_op *next;
+    mpi_comm_t *c;
+    int use_info;
+    MPI_Info info;      /* our own copy, or MPI_INFO_NULL */
+    MPI_Comm *newcomm;
+    adi_request_t *req;
+    int stage;          /* 0: ctx over the whole communicator, 1: lctx (inter) */
+    int ctx, lctx, tag;
+    nb_agree_t g;
+} idup_op_t;
+
+static idup_op_t *idup_list;
+static int idup_hook_id = -1;
+
+static void idup_finish(idup_op_t *op, int err, const char *why)
+{
+    mpi_comm_t *n = NULL;
+
+    if (err == MPI_SUCCESS)
+        err = comm_dup_build(op->c, op->ctx, op->lctx, op->use_info, op->info, &n, &why);
+    else {
+        mpi_comm_context_free(op->ctx);
+        mpi_comm_context_free(op->lctx);
+    }
+    if (err == MPI_SUCCESS)
+        *op->newcomm = n->handle;
+    else
+        common_err_set(CANAL_ERR_INTERN, "MPI_Comm_idup: %s", why != NULL ? why : "failed");
+    op->req->status.error = err;
+    if (op->info != MPI_INFO_NULL)
+        PMPI_Info_free(&op->info);
+    mpi_comm_release(op->c);
+    adi_request_complete(op->req);
+    free(op);
+}
+
+/* The progress hook: advance every pending idup (device lock held). */
+static void idup_progress(void *arg)
+{
+    idup_op_t **pp = &idup_list;
+
+    while (*pp != NULL) {
+        idup_op_t *op = *pp;
+        int ctx = -1;
+        canal_status_t st = nb_agree_step(&op->g, &ctx);
+
+        if (st == 0) {
+            pp = &op->next;
+            continue;
+        }
+        if (st > 0 && op->stage == 0 && op->c->is_inter) {
+            op->ctx = ctx;
+            op->stage = 1;
+            memset(&op->g, 0, sizeof op->g);
+            mpi_dom_of_comm(op->c->local_comm, op->tag, &op->g.d);
+            nb_agree_round(&op->g);
+            continue; /* step the second agreement at once */
+        }
+        if (st > 0 && op->stage == 0)
+            op->ctx = ctx;
+        else if (st > 0)
+            op->lctx = ctx;
+        *pp = op->next;
+        idup_finish(op, st > 0 ? MPI_SUCCESS : mpi_err_class_of_status(st),
+                    st > 0 ? NULL : common_err_detail());
+    }
+}
+
+static int idup_start(mpi_comm_t *c, int use_info, MPI_Info info, MPI_Comm *newcomm,
+                      adi_request_t *r, const char *fn)
+{
+    idup_op_t *op;
+
+    if (mpi_comm_local_group(c) == NULL || (c->is_inter && mpi_comm_remote_group(c) == NULL) ||
+        (op = calloc(1, sizeof *op)) == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    op->c = c;
+    op->use_info = use_info;
+    op->info = MPI_INFO_NULL;
+    if (use_info && info != MPI_INFO_NULL && PMPI_Info_dup(info, &op->info) != MPI_SUCCESS) {
+        free(op);
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for a copy of the info");
+    }
+    op->newcomm = newcomm;
+    op->req = r;
+    op->ctx = op->lctx = -1;
+    op->tag = IDUP_TAG_BASE + (c->idup_seq++ & IDUP_TAG_MASK);
+    mpi_dom_of_comm(c, op->tag, &op->g.d);
+    nb_agree_round(&op->g);
+    mpi_comm_retain(c);
+    r->owner_handle = c->handle;
+    adi_lock();
+    if (idup_hook_id < 0)
+        idup_hook_id = adi_progress_hook_add(idup_progress, NULL);
+    op->next = idup_list;
+    idup_list = op;
+    adi_unlock();
+    adi_progress();
     return MPI_SUCCESS;
 }
 
@@ -698,22 +1050,18 @@ static int dup_front(MPI_Comm comm, int use_info, MPI_Info info, MPI_Comm *newco
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
     if (request != NULL) {
-        /* Nonblocking in name: the agreement runs now, the request is born complete. */
-        r = adi_request_alloc(ADI_REQ_OTHER);
-        if (r == NULL)
+        if ((r = adi_request_alloc(ADI_REQ_OTHER)) == NULL)
             return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
-    }
-    if ((err = comm_dup_impl(c, use_info, info, &n, fn)) != MPI_SUCCESS) {
-        if (r != NULL)
+        if ((err = idup_start(c, use_info, info, newcomm, r, fn)) != MPI_SUCCESS) {
             adi_request_free(r);
-        return err;
-    }
-    *newcomm = n->handle;
-    if (r != NULL) {
-        r->owner_handle = comm;
-        adi_request_complete(r);
+            return err;
+        }
         *request = mpi_request_handle(r);
+        return MPI_SUCCESS;
     }
+    if ((err = comm_dup_impl(c, use_info, info, &n, fn)) != MPI_SUCCESS)
+        return err;
+    *newcomm = n->handle;
     return MPI_SUCCESS;
 }
 
@@ -1054,6 +1402,81 @@ static int hw_color(hw_level_t level, int node)
     return node * 32768 + id;
 }
 
+/* MPIX_COMM_TYPE_NEIGHBORHOOD (MPICH's extension) with the hint
+ * "nbhd_common_dirname": the members that share access to that directory.
+ * Sharing is observed, not guessed from file system types: every member
+ * leaves a marker file in the directory, the names are gathered, and a
+ * member's colour is the lowest rank whose marker it can see (all of a
+ * node on a local file system, everyone on a shared one). The hint must
+ * be the same on every member; a missing, unknown or mismatched hint (and
+ * MPICH's "network_topo", whose network knowledge Canal does not have)
+ * gives MPI_COMM_NULL on every member, as in MPICH. Sets *color_out. */
+enum { NBHD_NAME_MAX = 96 };
+
+static int nbhd_color(mpi_comm_t *c, MPI_Info info, const char *fn, int *color_out)
+{
+    const char *dir = info != MPI_INFO_NULL ? mpi_info_lookup(info, "nbhd_common_dirname") : NULL;
+    char mine[NBHD_NAME_MAX + 8], *all = NULL;
+    uint64_t hash = 1469598103934665603ull;
+    mpi_dom_t d;
+    canal_status_t st;
+    int made = 0, same = 1, err = MPI_SUCCESS;
+
+    *color_out = MPI_UNDEFINED;
+    memset(mine, 0, sizeof mine);
+    if (dir != NULL) {
+        for (const char *p = dir; *p; p++)
+            hash = (hash ^ (unsigned char)*p) * 1099511628211ull;
+        snprintf(mine + 8, NBHD_NAME_MAX, ".canal-nbhd-%ld-%d-%d", (long)getpid(), c->context,
+                 c->rank);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, mine + 8);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd >= 0) {
+            close(fd);
+            made = 1;
+        } else {
+            mine[8] = '\0'; /* this member cannot write there: it gets MPI_COMM_NULL */
+        }
+    } else {
+        hash = 0;
+    }
+    memcpy(mine, &hash, sizeof hash);
+    if ((all = malloc(sizeof mine * (size_t)c->size)) == NULL) {
+        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        goto out_marker;
+    }
+    mpi_dom_of_comm(c, MPI_TAG_SPLIT, &d);
+    if ((st = mpi_dom_allgather(&d, mine, all, sizeof mine)) < 0) {
+        err = mpi_err_status(c, st, fn);
+        goto out_all;
+    }
+    for (int r = 0; r < c->size; r++)
+        same &= memcmp(all + r * sizeof mine, &hash, sizeof hash) == 0;
+    if (dir != NULL && same && made) {
+        for (int r = 0; r < c->size && *color_out == MPI_UNDEFINED; r++) {
+            const char *name = all + r * sizeof mine + 8;
+            char path[4096];
+            struct stat sb;
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            if (name[0] != '\0' && stat(path, &sb) == 0)
+                *color_out = r;
+        }
+    }
+    /* nobody removes a marker before everyone has looked */
+    if ((st = mpi_dom_allgather(&d, mine, all, sizeof mine)) < 0)
+        err = mpi_err_status(c, st, fn);
+out_all:
+    free(all);
+out_marker:
+    if (made) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, mine + 8);
+        unlink(path);
+    }
+    return err;
+}
+
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     static const char fn[] = "MPI_Comm_split_type";
@@ -1108,6 +1531,10 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         free(all);
         break;
     }
+    case MPIX_COMM_TYPE_NEIGHBORHOOD:
+        if ((err = nbhd_color(c, info, fn, &color)) != MPI_SUCCESS)
+            return err;
+        break;
     default:
         /* MPI_UNDEFINED and types Canal does not know: MPI_COMM_NULL. */
         break;
@@ -1249,6 +1676,7 @@ static int comm_from_group(mpi_comm_t *base, mpi_group_t *g, int tag, mpi_comm_t
     d.job = job;
     d.context = base->context + 1;
     d.tag = tag;
+    d.by_job = 1;
     st = mpi_comm_context_agree(&d, &ctx);
     free(job);
     if (st < 0)
@@ -1315,6 +1743,7 @@ static int set_errhandler(mpi_comm_t *n, MPI_Errhandler errhandler)
         return MPI_ERR_ARG;
     mpi_errhandler_release(n->errhandler);
     n->errhandler = errhandler;
+    n->errh_default = 0;
     if (n->local_comm != NULL && mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) == 0) {
         mpi_errhandler_release(n->local_comm->errhandler);
         n->local_comm->errhandler = errhandler;
@@ -1754,7 +2183,12 @@ int PMPI_Comm_free(MPI_Comm *comm)
     /* Delete callbacks run first; if one fails the communicator stays. */
     if ((err = mpi_attr_delete_all(MPI_OBJ_COMM, c->handle, &c->attrs)) != MPI_SUCCESS)
         return mpi_err_raise_code(c, err, fn);
-    mpi_comm_destroy(c);
+    if (__atomic_load_n(&c->refcount, __ATOMIC_ACQUIRE) > 1) {
+        /* still used (a pending idup): the handle goes now, the object later */
+        mpi_handle_del(MPI_OBJ_COMM, c->handle);
+        c->handle = 0;
+    }
+    mpi_comm_release(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

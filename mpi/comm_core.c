@@ -24,6 +24,7 @@ int mpi_comm_init_builtin(void)
     w->size = mpi_pmi.size;
     w->peer_size = mpi_pmi.size;
     w->errhandler = MPI_ERRORS_ARE_FATAL;
+    w->errh_default = 1;
     w->info = MPI_INFO_NULL;
     strcpy(w->name, "MPI_COMM_WORLD");
 
@@ -38,6 +39,7 @@ int mpi_comm_init_builtin(void)
     s->peer_job_ranks = &self_job_rank;
     s->local_job_ranks = &self_job_rank;
     s->errhandler = MPI_ERRORS_ARE_FATAL;
+    s->errh_default = 1;
     s->info = MPI_INFO_NULL;
     strcpy(s->name, "MPI_COMM_SELF");
 

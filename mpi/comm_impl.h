@@ -69,6 +69,11 @@ typedef struct {
     int rank, size, root;
     const int *job; /* local rank -> job rank, NULL: identity */
     int context, tag;
+    int by_job;     /* messages name sender and source by job rank, not local
+                     * rank: for domains that are subsets of the communicator
+                     * whose context they borrow (MPI_Comm_create_group), where
+                     * successive calls over different groups must not take
+                     * each other's messages */
     int bridged;
     int b_context, b_tag; /* the bridge between the two roots */
     int b_my_rank;        /* the root's rank as the peer root matches it */
@@ -116,6 +121,11 @@ int mpi_comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_gro
                        int local_context, mpi_comm_t **out);
 /* Free everything of c (no attribute callbacks). */
 void mpi_comm_destroy(mpi_comm_t *c);
+/* References beyond the user's handle (a pending MPI_Comm_idup): the
+ * communicator is destroyed when the last one goes, so MPI_Comm_free may
+ * come first (MPI 4.0 7.4.3: freeing marks it for deallocation). */
+void mpi_comm_retain(mpi_comm_t *c);
+void mpi_comm_release(mpi_comm_t *c);
 /* MPI_Comm_split over an intracommunicator, usable by the topology code. */
 int mpi_comm_split_intra(mpi_comm_t *parent, int color, int key, mpi_comm_t **out, const char *fn);
 /* Called by MPI_Comm_free on every communicator before it is destroyed

@@ -262,7 +262,7 @@ int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fm
     if (comm == NULL)
         comm = &mpi_comm_world_obj;
     h = comm->handle;
-    return invoke_handler(comm->errhandler, MPI_OBJ_COMM, &h,
+    return invoke_handler(mpi_comm_errh(comm), MPI_OBJ_COMM, &h,
                           mpi_err_code_new(errclass, fn, detail), fn);
 }
 
@@ -278,7 +278,7 @@ int mpi_err_raise_code(mpi_comm_t *comm, int code, const char *fn)
     if (comm == NULL)
         comm = &mpi_comm_world_obj;
     h = comm->handle;
-    return invoke_handler(comm->errhandler, MPI_OBJ_COMM, &h, code, fn);
+    return invoke_handler(mpi_comm_errh(comm), MPI_OBJ_COMM, &h, code, fn);
 }
 
 int mpi_err_class_of_status(canal_status_t st)
@@ -461,7 +461,10 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const char *fn)
 {
     mpi_errhandler_t *e;
-    int err = mpi_enter(fn);
+    /* MPI 4.0 11.4.1: MPI_Session_create_errhandler may be called at any
+     * time, before MPI_Init and after MPI_Finalize (to give to
+     * MPI_Session_init); the others need MPI initialised. */
+    int err = objtype == MPI_OBJ_SESSION ? MPI_SUCCESS : mpi_enter(fn);
     if (err)
         return err;
     if (f == NULL || out == NULL)
@@ -530,15 +533,35 @@ void mpi_errhandler_release(MPI_Errhandler h)
     }
 }
 
+/* Why errhandler cannot go on a communicator, for the message: the null
+ * handle, or a handler made for another kind of object. */
+static const char *errh_kind_note(MPI_Errhandler h)
+{
+    mpi_errhandler_t *e;
+
+    if (h == MPI_ERRHANDLER_NULL)
+        return " (MPI_ERRHANDLER_NULL)";
+    e = errh_get(h);
+    if (e == NULL)
+        return "";
+    switch (e->objtype) {
+    case MPI_OBJ_WIN: return " (it was created for windows: MPI_Win_create_errhandler)";
+    case MPI_OBJ_FILE: return " (it was created for files: MPI_File_create_errhandler)";
+    case MPI_OBJ_SESSION: return " (it was created for sessions: MPI_Session_create_errhandler)";
+    default: return "";
+    }
+}
+
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     static const char fn[] = "MPI_Errhandler_free";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
+    /* callable at any time (MPI 4.0 11.4.1), like the session errhandlers */
     if (errhandler == NULL || errh_get(*errhandler) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid error handler",
-                             errhandler ? (unsigned)*errhandler : 0u);
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid error handler%s",
+                             errhandler ? (unsigned)*errhandler : 0u,
+                             errhandler == NULL                      ? " (NULL pointer)"
+                             : *errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)"
+                                                                   : "");
     mpi_errhandler_release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
@@ -556,10 +579,11 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return err;
     if (mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                             "errhandler=%#x is not a valid communicator error handler",
-                             (unsigned)errhandler);
+                             "errhandler=%#x is not a valid communicator error handler%s",
+                             (unsigned)errhandler, errh_kind_note(errhandler));
     mpi_errhandler_release(c->errhandler);
     c->errhandler = errhandler;
+    c->errh_default = 0;
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
@@ -575,8 +599,8 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
         return err;
     if (errhandler == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "errhandler is NULL");
-    mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
-    *errhandler = c->errhandler;
+    *errhandler = mpi_comm_errh(c);
+    mpi_errhandler_retain(*errhandler, MPI_OBJ_COMM);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
@@ -591,7 +615,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
         return err;
     if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
         return err;
-    invoke_handler(c->errhandler, MPI_OBJ_COMM, &h, errorcode, fn);
+    invoke_handler(mpi_comm_errh(c), MPI_OBJ_COMM, &h, errorcode, fn);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler

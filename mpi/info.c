@@ -273,7 +273,28 @@ static int env_set(info_t *in, const char *key, const char *value)
     return info_set_raw(in, key, cut);
 }
 
-static int env_fill(info_t *in, int argc, char *argv[])
+/* The job size as the launcher announced it in the environment (PMI,
+ * PMIx/Open MPI, Slurm), so that it reads the same before MPI_Init. */
+static int env_maxprocs(void)
+{
+    static const char *const vars[] = {"PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE",
+                                       "SLURM_NTASKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        long n = v != NULL ? strtol(v, &end, 10) : 0;
+        if (v != NULL && *end == '\0' && n > 0 && n <= 0x7fffffff)
+            return (int)n;
+    }
+    return mpi_pmi.size > 0 ? mpi_pmi.size : 1;
+}
+
+/* MPI_INFO_ENV and MPI_Info_create_env describe the environment the
+ * process started in, so that they read the same before MPI_Init, after it
+ * and after MPI_Finalize (MPICH's info/infocreateenv checks this): maxprocs
+ * comes from the launcher's environment, and thread_level (only known once
+ * MPI_Init_thread ran) is in MPI_INFO_ENV only, which is built there. */
+static int env_fill(info_t *in, int argc, char *argv[], int with_thread_level)
 {
     char buf[4096], *cmd_buf = NULL, **cmd_argv = NULL, *args;
     struct utsname u;
@@ -291,8 +312,8 @@ static int env_fill(info_t *in, int argc, char *argv[])
             free(args);
         }
     }
-    if (err == MPI_SUCCESS && mpi_pmi.size > 0) {
-        snprintf(buf, sizeof buf, "%d", mpi_pmi.size);
+    if (err == MPI_SUCCESS) {
+        snprintf(buf, sizeof buf, "%d", env_maxprocs());
         err = env_set(in, "maxprocs", buf);
     }
     if (err == MPI_SUCCESS && gethostname(buf, sizeof buf) == 0) {
@@ -303,7 +324,7 @@ static int env_fill(info_t *in, int argc, char *argv[])
         err = env_set(in, "arch", u.machine);
     if (err == MPI_SUCCESS && getcwd(buf, sizeof buf) != NULL)
         err = env_set(in, "wdir", buf);
-    if (err == MPI_SUCCESS && mpi_state != MPI_STATE_PRE_INIT)
+    if (err == MPI_SUCCESS && with_thread_level)
         err = env_set(in, "thread_level", thread_level_name(mpi_thread_level));
     free(cmd_buf);
     free(cmd_argv);
@@ -313,7 +334,7 @@ static int env_fill(info_t *in, int argc, char *argv[])
 static void info_env_build(void)
 {
     info_env_obj.readonly = 0;
-    env_fill(&info_env_obj, 0, NULL); /* what fits in memory is kept */
+    env_fill(&info_env_obj, 0, NULL, 1); /* what fits in memory is kept */
     info_env_obj.readonly = 1;
 }
 
@@ -365,7 +386,7 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
         return info_err(MPI_ERR_ARG, fn, "argc=%d with argv %s", argc, argv ? "set" : "NULL");
     if (info_new_handle(info, &in) != MPI_SUCCESS)
         return info_err(MPI_ERR_NO_MEM, fn, "out of memory for an info object");
-    if (env_fill(in, argc, argv) != MPI_SUCCESS) {
+    if (env_fill(in, argc, argv, 0) != MPI_SUCCESS) {
         mpi_info_release(*info);
         *info = MPI_INFO_NULL;
         return info_err(MPI_ERR_NO_MEM, fn, "out of memory for an info object");

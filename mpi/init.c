@@ -258,8 +258,16 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     int rank = mpi_state == MPI_STATE_INITIALIZED ? mpi_pmi.rank : 0;
     int code = errorcode & 0xff;
 
-    snprintf(msg, sizeof msg, "MPI_Abort(comm=%#x, errorcode=%d) called by rank %d",
-             (unsigned)comm, errorcode, rank);
+    mpi_comm_t *c = mpi_state == MPI_STATE_INITIALIZED ? mpi_comm_get(comm) : NULL;
+
+    /* the communicator by name when it has one (MPI_COMM_WORLD, or what
+     * MPI_Comm_set_name gave it) */
+    if (c != NULL && c->name[0] != '\0')
+        snprintf(msg, sizeof msg, "MPI_Abort(comm=%s, errorcode=%d) called by rank %d",
+                 c->name, errorcode, rank);
+    else
+        snprintf(msg, sizeof msg, "MPI_Abort(comm=%#x, errorcode=%d) called by rank %d",
+                 (unsigned)comm, errorcode, rank);
     fprintf(stderr, "[canal:%d] %s\n", rank, msg);
     fflush(stderr);
     fflush(stdout);

@@ -286,6 +286,21 @@ static int open_flags(int amode)
     return flags;
 }
 
+/* Open with open_flags(amode) | extra. A write-only file is opened for
+ * reading too when the permissions allow it, because collective writes with
+ * holes read the gaps they rewrite (MPICH's io/i_hindexed opens
+ * MPI_MODE_WRONLY); reads stay refused at the MPI level by the amode. */
+static int open_fd(const char *path, int amode, int extra, int perm)
+{
+    int fd;
+    if (amode & MPI_MODE_WRONLY) {
+        fd = open(path, (open_flags(amode) & ~O_WRONLY) | O_RDWR | extra, perm);
+        if (fd >= 0 || (errno != EACCES && errno != EPERM && errno != EROFS))
+            return fd;
+    }
+    return open(path, open_flags(amode) | extra, perm);
+}
+
 /* What rank 0 tells the others after trying to create/open the file. */
 typedef struct {
     int errclass;
@@ -325,8 +340,8 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     if ((err = mpi_enter(fn)))
         return err;
     if ((c = mpi_comm_get(comm)) == NULL)
-        return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator",
-                      (unsigned)comm);
+        return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
+                      (unsigned)comm, comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
     if (c->is_inter)
         return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator", (unsigned)comm);
     if (fh == NULL)
@@ -401,12 +416,12 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     /* Rank 0 creates (or opens) first, so that MPI_MODE_EXCL has one winner. */
     memset(&res, 0, sizeof res);
     if (f->rank == 0) {
-        int flags = open_flags(amode);
+        int flags = 0;
         if (amode & MPI_MODE_CREATE)
             flags |= O_CREAT;
         if (amode & MPI_MODE_EXCL)
             flags |= O_EXCL;
-        f->fd = open(path, flags, perm);
+        f->fd = open_fd(path, amode, flags, perm);
         if (f->fd < 0) {
             res.eno = errno;
             res.errclass = io_errno_class(errno);
@@ -422,7 +437,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
         return io_err(NULL, MPI_ERR_OTHER, fn, "cannot share the outcome of opening %s", filename);
     }
     if (res.errclass == 0 && f->rank != 0) {
-        f->fd = open(path, open_flags(amode), perm);
+        f->fd = open_fd(path, amode, 0, perm);
         if (f->fd < 0) {
             res.eno = errno;
             res.errclass = io_errno_class(errno);

@@ -295,9 +295,15 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
     char *sbuf = NULL, *rbuf = NULL, *cbuf = NULL;
     piece_t *wpieces = NULL;
     MPI_Offset ntimes, fd_size;
+    MPI_Offset eof = -1; /* reads: bytes beyond it are not delivered (MPICH io/rd_end) */
     size_t rbuf_cap = 0;
 
     *got_out = 0;
+    if (!write) {
+        struct stat sb0;
+        if (fstat(f->fd, &sb0) == 0)
+            eof = sb0.st_size;
+    }
     *eno_out = 0;
     me.start = len > 0 ? io_view_byte(f, pos) : -1;
     me.end = len > 0 ? io_view_byte(f, pos + len - 1) + 1 : -1;
@@ -640,10 +646,15 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
                 if (we > gmax)
                     we = gmax;
                 for (size_t i = scur[a]; i < sx.per[a].n; i++) {
-                    MPI_Offset o, l = clip(&sx.per[a].p[i], ws, we, &o);
+                    MPI_Offset o, l = clip(&sx.per[a].p[i], ws, we, &o), lc = l;
                     if (sx.per[a].p[i].off >= we)
                         break;
-                    memcpy(stream + sx.per[a].spos[i] + (o - sx.per[a].p[i].off), src, (size_t)l);
+                    /* the caller's buffer past the end of the file stays as it was */
+                    if (eof >= 0 && o + lc > eof)
+                        lc = eof > o ? eof - o : 0;
+                    if (lc > 0)
+                        memcpy(stream + sx.per[a].spos[i] + (o - sx.per[a].p[i].off), src,
+                               (size_t)lc);
                     src += l;
                 }
             }
@@ -757,6 +768,14 @@ static int io_access(MPI_File fh, int write, int coll, io_where_t where, MPI_Off
                       "(%lld bytes each)", (long long)count, (unsigned)datatype,
                       (long long)bytes, (long long)f->esize);
     etypes = bytes / f->esize;
+    if (bytes > 0 && f->fsize == 0) {
+        if (coll)
+            io_agree(f, MPI_ERR_IO); /* the others learn it in their agreement below */
+        return io_err(f, MPI_ERR_IO, fn,
+                      "the view of this rank holds no data (its filetype has size 0) but "
+                      "count=%lld asks for %lld bytes",
+                      (long long)count, (long long)bytes);
+    }
 
     switch (where) {
     case IO_AT:
@@ -801,6 +820,13 @@ static int io_access(MPI_File fh, int write, int coll, io_where_t where, MPI_Off
         if (coll)
             io_agree(f, MPI_ERR_NO_MEM);
         return err;
+    }
+    /* a rank that failed above told the others through this agreement, so
+     * nobody is left alone in the collective exchange */
+    if (coll && (cls = io_agree(f, MPI_SUCCESS)) != MPI_SUCCESS) {
+        if (owned)
+            free(stream);
+        return io_err(f, cls, fn, "the access failed on another rank");
     }
     if (coll) {
         cls = rw_coll(f, write, pos, stream, bytes, &got, &eno);
@@ -866,7 +892,7 @@ static int nonblocking(MPI_File fh, int write, int coll, io_where_t where, MPI_O
             return err;
         if ((f = io_file_get(fh, fn, &err)) == NULL)
             return err;
-        return io_err(f, MPI_ERR_REQUEST, fn, "request is NULL");
+        return io_err(f, MPI_ERR_ARG, fn, "request is NULL");
     }
     err = io_access(fh, write, coll, where, offset, (void *)buf, count, datatype, &res, fn);
     if (err != MPI_SUCCESS) {

@@ -385,6 +385,8 @@ MPI_Offset io_view_byte(const struct ADIOI_FileD *f, MPI_Offset pos)
 
     if (fl->n == 1 && fl->len[0] == f->fextent)
         return f->disp + fl->off[0] + pos;
+    if (f->fsize == 0)
+        return f->disp; /* a view without data */
     k = pos / f->fsize;
     r = pos % f->fsize;
     b = flat_find(fl, r);
@@ -426,7 +428,7 @@ int io_view_walk(const struct ADIOI_FileD *f, MPI_Offset pos, MPI_Offset len,
     size_t b;
     int rc;
 
-    if (len <= 0)
+    if (len <= 0 || f->fsize == 0)
         return 0;
     if (fl->n == 1 && fl->len[0] == f->fextent)
         return fn(f->disp + fl->off[0] + pos, len, arg);
@@ -512,12 +514,13 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     MPI_Datatype e2 = MPI_DATATYPE_NULL, f2 = MPI_DATATYPE_NULL;
     MPI_Offset esize, fsize, fext;
     char why[256];
-    int err, cls;
+    int err, cls, bad = 0, any;
 
     if ((err = mpi_enter(fn)))
         return err;
     if ((f = io_file_get(fh, fn, &err)) == NULL)
         return err;
+    memset(&fl, 0, sizeof fl);
     if (f->split.active)
         return io_err(f, MPI_ERR_OTHER, fn, "a split collective is in progress");
     if (disp == MPI_DISPLACEMENT_CURRENT) {
@@ -532,44 +535,68 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     } else if (disp < 0) {
         return io_err(f, MPI_ERR_ARG, fn, "disp=%lld is negative", (long long)disp);
     }
+    /* Checks that fail on some ranks only must not leave the others in
+     * the collective below: each rank finds its verdict, then all agree. */
     et = mpi_dt_get(etype);
     ft = mpi_dt_get(filetype);
-    if (et == NULL || !dt_is_committed(et))
-        return io_err(f, MPI_ERR_TYPE, fn, "etype=%#x is not a valid committed datatype",
-                      (unsigned)etype);
-    if (ft == NULL || !dt_is_committed(ft))
-        return io_err(f, MPI_ERR_TYPE, fn, "filetype=%#x is not a valid committed datatype",
-                      (unsigned)filetype);
-    if (datarep == NULL)
-        return io_err(f, MPI_ERR_UNSUPPORTED_DATAREP, fn, "datarep is NULL");
-    if (strcmp(datarep, "native") == 0)
+    if (et == NULL || !dt_is_committed(et)) {
+        bad = MPI_ERR_TYPE;
+        snprintf(why, sizeof why, "etype=%#x is not a valid committed datatype", (unsigned)etype);
+    } else if (ft == NULL || !dt_is_committed(ft)) {
+        bad = MPI_ERR_TYPE;
+        snprintf(why, sizeof why, "filetype=%#x is not a valid committed datatype",
+                 (unsigned)filetype);
+    } else if (datarep == NULL) {
+        bad = MPI_ERR_UNSUPPORTED_DATAREP;
+        snprintf(why, sizeof why, "datarep is NULL");
+    } else if (strcmp(datarep, "native") == 0) {
         rep = IO_REP_NATIVE;
-    else if (strcmp(datarep, "internal") == 0)
+    } else if (strcmp(datarep, "internal") == 0) {
         rep = IO_REP_INTERNAL;
-    else if (strcmp(datarep, "external32") == 0)
+    } else if (strcmp(datarep, "external32") == 0) {
         rep = IO_REP_EXTERNAL32;
-    else if ((urep = rep_find(datarep)) != NULL)
+    } else if ((urep = rep_find(datarep)) != NULL) {
         rep = IO_REP_USER;
-    else
-        return io_err(f, MPI_ERR_UNSUPPORTED_DATAREP, fn, "datarep=\"%s\" is not known",
-                      datarep);
-    if (dt_size(et) == 0)
-        return io_err(f, MPI_ERR_TYPE, fn, "etype=%#x has size 0", (unsigned)etype);
-    if (dt_size(ft) % dt_size(et) != 0)
-        return io_err(f, MPI_ERR_TYPE, fn,
-                      "the size of filetype=%#x (%zu) is not a multiple of the etype's (%zu)",
-                      (unsigned)filetype, dt_size(ft), dt_size(et));
-    if (dt_size(ft) == 0 || dt_extent(ft) <= 0)
-        return io_err(f, MPI_ERR_TYPE, fn, "filetype=%#x has no data or a nonpositive extent",
-                      (unsigned)filetype);
-    cls = flatten(ft, &fl, why, sizeof why);
-    if (cls == MPI_SUCCESS && fl.overlap && !(f->amode & MPI_MODE_RDONLY)) {
-        snprintf(why, sizeof why, "the filetype has overlapping blocks on a writable file");
-        flat_free(&fl);
-        cls = MPI_ERR_TYPE;
+    } else {
+        bad = MPI_ERR_UNSUPPORTED_DATAREP;
+        snprintf(why, sizeof why, "datarep=\"%s\" is not known", datarep);
     }
-    if (cls != MPI_SUCCESS)
-        return io_err(f, cls, fn, "filetype=%#x: %s", (unsigned)filetype, why);
+    if (bad == 0 && dt_size(et) == 0) {
+        bad = MPI_ERR_TYPE;
+        snprintf(why, sizeof why, "etype=%#x has size 0", (unsigned)etype);
+    } else if (bad == 0 && dt_size(ft) % dt_size(et) != 0) {
+        bad = MPI_ERR_TYPE;
+        snprintf(why, sizeof why,
+                 "the size of filetype=%#x (%zu) is not a multiple of the etype's (%zu)",
+                 (unsigned)filetype, dt_size(ft), dt_size(et));
+    } else if (bad == 0 && dt_size(ft) > 0 && dt_extent(ft) <= 0) {
+        /* a filetype without data is fine: this rank's view holds nothing
+         * (MPICH's io/setview_zero) */
+        bad = MPI_ERR_TYPE;
+        snprintf(why, sizeof why, "filetype=%#x has data but a nonpositive extent",
+                 (unsigned)filetype);
+    }
+    if (bad == 0) {
+        char w2[200];
+        /* MPICH reports filetypes the file cannot follow as MPI_ERR_IO */
+        cls = flatten(ft, &fl, w2, sizeof w2);
+        if (cls == MPI_SUCCESS && fl.overlap && !(f->amode & MPI_MODE_RDONLY)) {
+            snprintf(w2, sizeof w2, "the filetype has overlapping blocks on a writable file");
+            flat_free(&fl);
+            cls = MPI_ERR_IO;
+        }
+        if (cls != MPI_SUCCESS) {
+            bad = cls == MPI_ERR_TYPE ? MPI_ERR_IO : cls;
+            snprintf(why, sizeof why, "filetype=%#x: %s", (unsigned)filetype, w2);
+        }
+    }
+    any = io_agree(f, bad);
+    if (bad != 0)
+        return io_err(f, bad, fn, "%s", why);
+    if (any != 0) {
+        flat_free(&fl);
+        return io_err(f, any, fn, "the view given on another rank is invalid");
+    }
 
     /* Sizes in the file's representation. A non-contiguous filetype must
      * have the same size in memory and in the file representation. */

@@ -90,7 +90,7 @@ static int finish_start(mpi_comm_t *c, MPI_Comm comm, adi_request_t *r, int bloc
         return MPI_SUCCESS;
     }
     adi_mgd_wait(r);
-    err = mpi_request_complete_one(r, NULL, status);
+    err = mpi_request_complete_one(r, fn, NULL, status);
     if (err != MPI_SUCCESS)
         return mpi_err_raise_code(c, err, fn);
     return MPI_SUCCESS;

@@ -109,7 +109,20 @@ typedef struct mpi_comm {
     void *topo;              /* mpi/topo.c */
     void *coll;              /* coll/ per-communicator state */
     struct mpi_comm *local_comm; /* intercommunicators: the local intracomm for collectives */
+    int idup_seq;            /* MPI_Comm_idup calls so far (their tags, mpi/comm.c) */
+    /* No error handler was ever set on this communicator or the ones it
+     * was made from: errors go to MPI_COMM_WORLD's current handler, as in
+     * MPICH (a program that sets MPI_ERRORS_RETURN on the world after
+     * making communicators gets it on them too). See mpi_comm_errh(). */
+    int errh_default;
 } mpi_comm_t;
+
+extern mpi_comm_t mpi_comm_world_obj;
+/* The handler that errors on c go to (see errh_default). */
+static inline MPI_Errhandler mpi_comm_errh(const mpi_comm_t *c)
+{
+    return c->errh_default ? mpi_comm_world_obj.errhandler : c->errhandler;
+}
 
 static inline int mpi_comm_peer_job_rank(const mpi_comm_t *c, int r)
 {
@@ -209,8 +222,9 @@ int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype 
                   const char *fn);
 /* Wait for one request and release it as MPI_Wait does (persistent ones
  * become inactive); fills st unless it is MPI_STATUS_IGNORE. Returns the
- * MPI error of the operation (not raised). */
-int mpi_request_complete_one(adi_request_t *r, MPI_Request *handle, MPI_Status *st);
+ * MPI error of the operation (not raised), its message naming fn. */
+int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
+                             MPI_Status *st);
 /* A request that is already complete with an empty status (MPI_PROC_NULL). */
 adi_request_t *mpi_request_null_proc(adi_req_kind_t kind);
 

@@ -526,8 +526,13 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
         *enumtype = d->type == CVAR_TYPE_BOOL ? &enum_bool : MPI_T_ENUM_NULL;
     if (bind != NULL)
         *bind = MPI_T_BIND_NO_OBJECT;
+    /* Writable (locally) only before MPI_Init: the layers read their
+     * variables when MPI starts and keep them (see MPI_T_cvar_write), so
+     * from then on every variable reports itself read-only, and tools
+     * that write what is not read-only (MPICH's mpi_t/cvarwrite) are told
+     * the truth. */
     if (scope != NULL)
-        *scope = MPI_T_SCOPE_LOCAL;
+        *scope = mpi_state == MPI_STATE_PRE_INIT ? MPI_T_SCOPE_LOCAL : MPI_T_SCOPE_READONLY;
     return t_leave(MPI_SUCCESS);
 }
 #pragma weak MPI_T_cvar_get_info = PMPI_T_cvar_get_info

@@ -8,22 +8,27 @@
  * The wire: all messages travel on the communicator's collective context
  * (context + 1) with tags no collective uses, so that the user's wildcard
  * receives never see them.
- * - Matching. At its first start the sender sends a setup message with tag
+ * - Matching. MPI_Psend_init sends a setup message with tag
  *   0x40000000 | tag (above MPI_TAG_UB, below the sign bit) carrying an id
  *   that is unique among its live partitioned sends, its partition count and
- *   partition size. Setup messages between two processes with one tag match
- *   in the order of the MPI_Psend_init/MPI_Precv_init calls, which is the
- *   matching rule of the standard. The receiver learns the id once, from its
- *   first round, and keeps it.
+ *   partition size, and MPI_Precv_init posts the receive for it. Both happen
+ *   in the order of the init calls, so setup messages between two processes
+ *   with one tag match in that order, which is the matching rule of the
+ *   standard, whatever order the requests are started in later. The
+ *   receiver learns the id once and keeps it.
  * - Data. Partition p of send id s goes as its own message with the negative
  *   tag INT_MIN | s << 16 | p as soon as MPI_Pready marks it (so up to 65536
  *   partitions); with more partitions the whole buffer goes as one message
  *   when the last partition is ready. The receiver posts one receive per
  *   partition (or one) at each start; data of a round that arrives before
  *   the receiver started that round waits in the unexpected queue.
- * The sender and receiver must use the same partitioning; a receiver whose
- * partition count or size differs from the sender's fails the round with
- * MPI_ERR_TRUNCATE and a message.
+ * The sender and receiver may partition the message differently (only the
+ * total size must agree, else the round fails with MPI_ERR_TRUNCATE). A
+ * receiver that learns from the setup message that the sender's
+ * partitioning differs from its own receives the sender's partitions as
+ * bytes into a staging buffer, and unpacks each of its own partitions into
+ * the user's buffer as soon as every sender partition overlapping it has
+ * arrived, so MPI_Parrived still reports partitions early.
  *
  * Completion: each round has an umbrella request (r->inner) that completes
  * when every partition message of the round has completed; the partition
@@ -67,7 +72,7 @@ typedef struct part {
     MPI_Comm comm;
     void *buf;
     MPI_Count count; /* elements per partition */
-    MPI_Datatype datatype;
+    dt_type_t *dt;   /* our own reference: the user may free the type after init */
     int partitions, peer, tag;
     int id;          /* send id (sender: own; receiver: learned, -1 until then) */
     int split;       /* one message per partition */
@@ -79,8 +84,15 @@ typedef struct part {
     int nready;
     unsigned char *flags; /* sender: ready; receiver: arrived */
     int error;            /* first error of the round (positive MPI class or canal status) */
+    int setup_error;      /* receiver: the setup failed or did not fit (fails every round) */
     part_setup_t setup;
     adi_request_t *setup_req;
+    /* receiver whose partitioning differs from the sender's */
+    int remap;
+    int s_parts, s_split;    /* the sender's partitions, one message each? */
+    size_t s_bytes;          /* bytes per sender partition */
+    unsigned char *staging;  /* the whole message, packed */
+    unsigned char *s_flags;  /* sender partition arrived */
 } part_t;
 
 static unsigned char id_used[PART_MAX_IDS];
@@ -116,6 +128,38 @@ typedef struct {
     int first, n; /* partitions this message covers */
 } sub_arg_t;
 
+/* Remapping receiver: sender partitions [first, first + n) arrived; unpack
+ * every own partition they complete (device lock held). */
+static void remap_arrived(part_t *p, int first, int n)
+{
+    dt_type_t *dt = p->dt;
+    size_t lo = (size_t)first * p->s_bytes, hi = (size_t)(first + n) * p->s_bytes;
+    size_t q0 = p->part_bytes ? lo / p->part_bytes : 0;
+
+    for (int i = first; i < first + n; i++)
+        p->s_flags[i] = 1;
+    for (size_t q = q0; q < (size_t)p->partitions; q++) {
+        size_t qlo = q * p->part_bytes, qhi = qlo + p->part_bytes, all = 1, done = 0;
+        if (qlo >= hi && q > q0)
+            break;
+        if (p->flags[q])
+            continue;
+        for (size_t s = p->s_bytes ? qlo / p->s_bytes : 0;
+             s < (size_t)p->s_parts && s * p->s_bytes < qhi; s++)
+            all &= p->s_flags[s];
+        if (!all)
+            continue;
+        if (dt == NULL || dt_unpack(p->staging + qlo, p->part_bytes,
+                                    (char *)p->buf + (ptrdiff_t)q * p->part_stride,
+                                    (size_t)p->count, dt, &done) < 0) {
+            if (p->error == 0)
+                p->error = MPI_ERR_TYPE;
+            continue;
+        }
+        __atomic_store_n(&p->flags[q], 1, __ATOMIC_RELEASE);
+    }
+}
+
 /* Completion callback of a partition message (device lock held). */
 static void sub_done(adi_request_t *r, void *arg)
 {
@@ -123,7 +167,9 @@ static void sub_done(adi_request_t *r, void *arg)
     part_t *p = a->p;
     if (r->status.error != 0 && p->error == 0)
         p->error = r->status.error;
-    if (!p->is_send)
+    if (!p->is_send && p->remap && r->status.error == 0)
+        remap_arrived(p, a->first, a->n);
+    else if (!p->is_send)
         for (int i = a->first; i < a->first + a->n; i++)
             __atomic_store_n(&p->flags[i], 1, __ATOMIC_RELEASE);
     free(a);
@@ -135,7 +181,7 @@ static void sub_done(adi_request_t *r, void *arg)
 static void post(part_t *p, int first, int n)
 {
     mpi_comm_t *c = part_comm(p);
-    dt_type_t *dt = mpi_dt_get(p->datatype);
+    dt_type_t *dt = p->dt;
     char *base = (char *)p->buf + (ptrdiff_t)first * p->part_stride;
     size_t count = (size_t)p->count * (size_t)n;
     adi_request_t *r = NULL;
@@ -156,6 +202,9 @@ static void post(part_t *p, int first, int n)
     if (p->is_send)
         st = adi_isend(base, count, dt, mpi_comm_peer_job_rank(c, p->peer), c->rank,
                        data_tag(p->id, first), c->context + 1, ADI_MODE_STANDARD, &r);
+    else if (p->remap)
+        st = adi_irecv(p->staging + (size_t)first * p->s_bytes, p->s_bytes * (size_t)n,
+                       dt_builtin(DT_BYTE), p->peer, data_tag(p->id, first), c->context + 1, &r);
     else
         st = adi_irecv(base, count, dt, p->peer, data_tag(p->id, first), c->context + 1, &r);
     if (st < 0) {
@@ -181,6 +230,15 @@ static void post(part_t *p, int first, int n)
 /* Receiver: the send id is known; post this round's receives. */
 static void post_recvs(part_t *p)
 {
+    if (p->remap) {
+        memset(p->s_flags, 0, (size_t)p->s_parts);
+        if (!p->s_split)
+            post(p, 0, p->s_parts);
+        else
+            for (int i = 0; i < p->s_parts; i++)
+                post(p, i, 1);
+        return;
+    }
     if (!p->split) {
         post(p, 0, p->partitions);
         return;
@@ -189,30 +247,80 @@ static void post_recvs(part_t *p)
         post(p, i, 1);
 }
 
-/* Receiver: the setup message arrived (device lock held). */
+/* Receiver: a failed setup fails the round in flight, if any. */
+static void setup_fail(part_t *p, int err)
+{
+    p->setup_error = err;
+    if (p->active) {
+        if (p->error == 0)
+            p->error = err;
+        p->issued = p->total;
+        round_check(p);
+    }
+}
+
+/* Receiver: the setup message arrived (device lock held); it may come
+ * before the first MPI_Start, in which case the start posts the receives. */
 static void setup_done(adi_request_t *r, void *arg)
 {
     part_t *p = arg;
     if (r->status.error != 0 || r->status.cancelled) {
-        if (p->error == 0)
-            p->error = r->status.error != 0 ? r->status.error : MPI_ERR_OTHER;
-        p->issued = p->total;
-        round_check(p);
+        setup_fail(p, r->status.error != 0 ? r->status.error : MPI_ERR_OTHER);
         return;
     }
     if (p->setup.partitions != p->partitions || (size_t)p->setup.part_bytes != p->part_bytes) {
-        common_err_set(CANAL_ERR_TRUNCATE,
-                       "partitioned receive of %d partitions of %zu bytes matched a send of "
-                       "%d partitions of %lld bytes; Canal needs equal partitioning",
-                       p->partitions, p->part_bytes, (int)p->setup.partitions,
-                       (long long)p->setup.part_bytes);
-        p->error = MPI_ERR_TRUNCATE;
-        p->issued = p->total;
-        round_check(p);
-        return;
+        size_t total = p->part_bytes * (size_t)p->partitions;
+        if (p->setup.partitions < 1 || p->setup.part_bytes < 0 ||
+            (size_t)p->setup.part_bytes * (size_t)p->setup.partitions != total ||
+            (p->staging = malloc(total ? total : 1)) == NULL ||
+            (p->s_flags = calloc((size_t)p->setup.partitions, 1)) == NULL) {
+            free(p->staging);
+            p->staging = NULL;
+            common_err_set(CANAL_ERR_TRUNCATE,
+                           "partitioned receive of %d partitions of %zu bytes matched a send of "
+                           "%d partitions of %lld bytes: the totals differ",
+                           p->partitions, p->part_bytes, (int)p->setup.partitions,
+                           (long long)p->setup.part_bytes);
+            setup_fail(p, MPI_ERR_TRUNCATE);
+            return;
+        }
+        p->remap = 1;
+        p->s_parts = p->setup.partitions;
+        p->s_bytes = (size_t)p->setup.part_bytes;
+        p->s_split = p->s_parts <= PART_MAX_SPLIT;
+        if (p->active)
+            p->total = p->s_split ? p->s_parts : 1;
     }
     p->id = p->setup.id;
-    post_recvs(p);
+    if (p->active)
+        post_recvs(p);
+}
+
+/* At init: the sender sends its setup message, the receiver posts the
+ * receive for it (device lock held). */
+static canal_status_t setup_post(part_t *p, mpi_comm_t *c)
+{
+    canal_status_t st;
+
+    if (p->is_send) {
+        p->setup.id = p->id;
+        p->setup.partitions = p->partitions;
+        p->setup.part_bytes = (int64_t)p->part_bytes;
+        return adi_isend(&p->setup, sizeof p->setup, dt_builtin(DT_BYTE),
+                         mpi_comm_peer_job_rank(c, p->peer), c->rank, PART_SETUP_TAG | p->tag,
+                         c->context + 1, ADI_MODE_STANDARD, &p->setup_req);
+    }
+    st = adi_irecv(&p->setup, sizeof p->setup, dt_builtin(DT_BYTE), p->peer,
+                   PART_SETUP_TAG | p->tag, c->context + 1, &p->setup_req);
+    if (st < 0)
+        return st;
+    if (p->setup_req->done)
+        setup_done(p->setup_req, p);
+    else {
+        p->setup_req->on_complete = setup_done;
+        p->setup_req->on_complete_arg = p;
+    }
+    return CANAL_OK;
 }
 
 /* ---------------------------------------------------------------- start, release */
@@ -221,11 +329,7 @@ static int part_start(adi_request_t *r, const char *fn)
     part_t *p = r->mpi_ext;
     mpi_comm_t *c = part_comm(p);
     adi_request_t *u;
-    canal_status_t st;
 
-    if (mpi_dt_get(p->datatype) == NULL)
-        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "the datatype %#x of request %#x was freed",
-                             (unsigned)p->datatype, (unsigned)mpi_request_handle(r));
     u = adi_request_alloc(ADI_REQ_OTHER);
     if (u == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
@@ -238,7 +342,10 @@ static int part_start(adi_request_t *r, const char *fn)
     p->issued = 0;
     p->pending = 0;
     p->error = 0;
-    p->total = p->peer == MPI_PROC_NULL ? 0 : p->split ? p->partitions : 1;
+    p->total = p->peer == MPI_PROC_NULL ? 0
+               : p->remap                 ? (p->s_split ? p->s_parts : 1)
+               : p->split                 ? p->partitions
+                                          : 1;
     p->active = 1;
     if (p->peer == MPI_PROC_NULL) {
         if (!p->is_send)
@@ -247,47 +354,15 @@ static int part_start(adi_request_t *r, const char *fn)
         adi_unlock();
         return MPI_SUCCESS;
     }
-    if (p->is_send && p->setup_req == NULL) {
-        /* first start: tell the receiver our id (completes on its own) */
-        p->setup.id = p->id;
-        p->setup.partitions = p->partitions;
-        p->setup.part_bytes = (int64_t)p->part_bytes;
-        st = adi_isend(&p->setup, sizeof p->setup, dt_builtin(DT_BYTE),
-                       mpi_comm_peer_job_rank(c, p->peer), c->rank, PART_SETUP_TAG | p->tag,
-                       c->context + 1, ADI_MODE_STANDARD, &p->setup_req);
-        if (st < 0) {
-            p->active = 0;
-            r->inner = NULL;
-            adi_unlock();
-            adi_request_free(u);
-            return mpi_err_status(c, st, fn);
-        }
-    } else if (!p->is_send && p->setup_req == NULL) {
-        {
-            st = adi_irecv(&p->setup, sizeof p->setup, dt_builtin(DT_BYTE), p->peer,
-                           PART_SETUP_TAG | p->tag, c->context + 1, &p->setup_req);
-            if (st < 0) {
-                p->active = 0;
-                r->inner = NULL;
-                adi_unlock();
-                adi_request_free(u);
-                return mpi_err_status(c, st, fn);
-            }
-            if (p->setup_req->done)
-                setup_done(p->setup_req, p);
-            else {
-                p->setup_req->on_complete = setup_done;
-                p->setup_req->on_complete_arg = p;
-            }
-        }
-    } else if (!p->is_send && p->id < 0) {
-        /* the first round found the sender's partitioning different */
-        p->error = MPI_ERR_TRUNCATE;
+    if (!p->is_send && p->setup_error != 0) {
+        if (p->error == 0)
+            p->error = p->setup_error;
         p->issued = p->total;
         round_check(p);
-    } else if (!p->is_send) {
+    } else if (!p->is_send && p->id >= 0) {
         post_recvs(p);
     }
+    /* else the receives are posted when the setup message arrives */
     adi_unlock();
     return MPI_SUCCESS;
 }
@@ -311,7 +386,10 @@ static void part_release(adi_request_t *r)
     }
     if (p->is_send && p->id >= 0)
         __atomic_store_n(&id_used[p->id], 0, __ATOMIC_RELEASE);
+    dt_release(p->dt);
     free(p->flags);
+    free(p->staging);
+    free(p->s_flags);
     free(p);
     r->mpi_ext = NULL;
 }
@@ -364,7 +442,7 @@ static int part_init(void *buf, int partitions, MPI_Count count, MPI_Datatype da
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
     if (request == NULL)
-        return mpi_err_raise(c, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL");
     if ((size_t)count > SIZE_MAX / (size_t)partitions / (dt_size(dt) ? dt_size(dt) : 1))
         return mpi_err_raise(c, MPI_ERR_COUNT, fn,
                              "partitions=%d times count=%lld is too large", partitions,
@@ -379,7 +457,7 @@ static int part_init(void *buf, int partitions, MPI_Count count, MPI_Datatype da
     p->comm = comm;
     p->buf = buf;
     p->count = count;
-    p->datatype = datatype;
+    p->dt = dt;
     p->partitions = partitions;
     p->peer = peer;
     p->tag = tag;
@@ -388,26 +466,42 @@ static int part_init(void *buf, int partitions, MPI_Count count, MPI_Datatype da
     p->part_stride = (ptrdiff_t)count * dt_extent(dt);
     p->id = -1;
     if (is_send && peer != MPI_PROC_NULL && (p->id = alloc_id()) < 0) {
-        free(p->flags);
-        free(p);
-        return mpi_err_raise(c, MPI_ERR_OTHER, fn,
-                             "too many partitioned send requests are alive (at most %d)",
-                             PART_MAX_IDS);
+        err = mpi_err_raise(c, MPI_ERR_OTHER, fn,
+                            "too many partitioned send requests are alive (at most %d)",
+                            PART_MAX_IDS);
+        goto out_part;
     }
-    r = adi_request_alloc(ADI_REQ_PREQ_OTHER);
-    if (r == NULL) {
-        if (p->id >= 0 && is_send)
-            __atomic_store_n(&id_used[p->id], 0, __ATOMIC_RELEASE);
-        free(p->flags);
-        free(p);
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
+    if ((r = adi_request_alloc(ADI_REQ_PREQ_OTHER)) == NULL) {
+        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
+        goto out_id;
     }
     p->req = r;
     r->mpi_ext = p;
     r->owner_handle = comm;
     r->status.source = MPI_ANY_SOURCE;
+    if (peer != MPI_PROC_NULL) {
+        canal_status_t st;
+        adi_lock();
+        st = setup_post(p, c);
+        adi_unlock();
+        if (st < 0) {
+            err = mpi_err_status(c, st, fn);
+            goto out_request;
+        }
+    }
+    dt_retain(dt);
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
+
+out_request:
+    adi_request_free(r);
+out_id:
+    if (p->id >= 0 && is_send)
+        __atomic_store_n(&id_used[p->id], 0, __ATOMIC_RELEASE);
+out_part:
+    free(p->flags);
+    free(p);
+    return err;
 }
 
 int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,

@@ -36,10 +36,19 @@ int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype 
     return MPI_SUCCESS;
 }
 
+/* MPICH accepts MPI_DATATYPE_NULL in point-to-point calls with count 0 (its
+ * own tests rely on it, e.g. a zero-byte receive from MPI_PROC_NULL); so do
+ * we, treating it as MPI_BYTE. With count > 0 it stays an MPI_ERR_TYPE. */
+static MPI_Datatype zero_count_type(MPI_Count count, MPI_Datatype datatype)
+{
+    return count == 0 && datatype == MPI_DATATYPE_NULL ? MPI_BYTE : datatype;
+}
+
 static int check_send_args(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
                            int dest, int tag, const char *fn, dt_type_t **dt_out)
 {
     int err;
+    datatype = zero_count_type(count, datatype);
     if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, dt_out)) ||
         (err = mpi_check_buf(c, buf, count, datatype, fn)))
         return err;
@@ -56,6 +65,7 @@ static int check_recv_args(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_
                            int source, int tag, const char *fn, dt_type_t **dt_out)
 {
     int err;
+    datatype = zero_count_type(count, datatype);
     if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, dt_out)) ||
         (err = mpi_check_buf(c, buf, count, datatype, fn)))
         return err;
@@ -253,17 +263,32 @@ static const adi_send_mode_t adi_mode_of[] = {ADI_MODE_STANDARD, ADI_MODE_SYNC, 
                                               ADI_MODE_STANDARD};
 
 /* Start a send of any mode; *req_out is the started request. */
+static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt, int dest,
+                     int tag, MPI_Comm comm, send_kind_t kind, const char *fn,
+                     adi_request_t **req_out);
+
 static int send_start(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, send_kind_t kind, const char *fn, adi_request_t **req_out)
 {
     mpi_comm_t *c = NULL;
     dt_type_t *dt = NULL;
-    canal_status_t st;
     int err;
 
     if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
         (err = check_send_args(c, buf, count, datatype, dest, tag, fn, &dt)))
         return err;
+    return send_post(c, buf, count, dt, dest, tag, comm, kind, fn, req_out);
+}
+
+/* Start a send whose arguments were checked (dt resolved): by send_start
+ * and by MPI_Start of a persistent send, which holds its own reference to
+ * the type so that MPI_Type_free after MPI_Send_init is harmless. */
+static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt, int dest,
+                     int tag, MPI_Comm comm, send_kind_t kind, const char *fn,
+                     adi_request_t **req_out)
+{
+    canal_status_t st;
+
     if (dest == MPI_PROC_NULL) {
         *req_out = mpi_request_null_proc(ADI_REQ_SEND);
         return *req_out ? MPI_SUCCESS : mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
@@ -285,7 +310,7 @@ static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype datatype
     int err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
     if (err != MPI_SUCCESS || r == NULL)
         return err;
-    err = mpi_request_complete_one(r, NULL, MPI_STATUS_IGNORE);
+    err = mpi_request_complete_one(r, fn, NULL, MPI_STATUS_IGNORE);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(mpi_comm_get(comm), err, fn);
 }
 
@@ -296,7 +321,7 @@ static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype datat
     adi_request_t *r = NULL;
     int err;
     if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
     err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
@@ -404,17 +429,28 @@ int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
 #pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
 
 /* ---------------------------------------------------------------- receives */
+static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
+                     MPI_Comm comm, const char *fn, adi_request_t **req_out);
+
 static int recv_start(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                       MPI_Comm comm, const char *fn, adi_request_t **req_out)
 {
     mpi_comm_t *c = NULL;
     dt_type_t *dt = NULL;
-    canal_status_t st;
     int err;
 
     if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
         (err = check_recv_args(c, buf, count, datatype, source, tag, fn, &dt)))
         return err;
+    return recv_post(c, buf, count, dt, source, tag, comm, fn, req_out);
+}
+
+/* Start a checked receive (see send_post). */
+static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
+                     MPI_Comm comm, const char *fn, adi_request_t **req_out)
+{
+    canal_status_t st;
+
     if (source == MPI_PROC_NULL) {
         *req_out = mpi_request_null_proc(ADI_REQ_RECV);
         return *req_out ? MPI_SUCCESS : mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
@@ -433,7 +469,7 @@ static int recv_blocking(void *buf, MPI_Count count, MPI_Datatype datatype, int 
     int err = recv_start(buf, count, datatype, source, tag, comm, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
-    err = mpi_request_complete_one(r, NULL, status);
+    err = mpi_request_complete_one(r, fn, NULL, status);
     if (err != MPI_SUCCESS)
         return mpi_err_raise_code(mpi_comm_get(comm), err, fn);
     return MPI_SUCCESS;
@@ -458,7 +494,7 @@ static int irecv_common(void *buf, MPI_Count count, MPI_Datatype datatype, int s
     adi_request_t *r = NULL;
     int err;
     if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
     err = recv_start(buf, count, datatype, source, tag, comm, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
@@ -493,11 +529,11 @@ static int sendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
         return err;
     if ((err = send_start(sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STD, fn, &sr))) {
         adi_cancel(rr);
-        mpi_request_complete_one(rr, NULL, MPI_STATUS_IGNORE);
+        mpi_request_complete_one(rr, fn, NULL, MPI_STATUS_IGNORE);
         return err;
     }
-    serr = mpi_request_complete_one(sr, NULL, MPI_STATUS_IGNORE);
-    err = mpi_request_complete_one(rr, NULL, status);
+    serr = mpi_request_complete_one(sr, fn, NULL, MPI_STATUS_IGNORE);
+    err = mpi_request_complete_one(rr, fn, NULL, status);
     if (err == MPI_SUCCESS)
         err = serr;
     if (err != MPI_SUCCESS)
@@ -601,7 +637,7 @@ static int isendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     int err;
 
     if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
     /* Allocate the whole first, so that no failure leaves a half started. */
     whole = adi_request_alloc(ADI_REQ_OTHER);
     x = malloc(sizeof *x);
@@ -613,7 +649,7 @@ static int isendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
         goto out_free;
     if ((err = send_start(sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STD, fn, &sr))) {
         adi_cancel(rr);
-        mpi_request_complete_one(rr, NULL, MPI_STATUS_IGNORE);
+        mpi_request_complete_one(rr, fn, NULL, MPI_STATUS_IGNORE);
         goto out_free;
     }
     x->send = sr;
@@ -717,7 +753,9 @@ static int probe_args(int source, int tag, MPI_Comm comm, const char *fn, mpi_co
                              "source=%d is not in [0, %d), MPI_ANY_SOURCE or MPI_PROC_NULL", source,
                              (*c)->peer_size);
     if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_CANAL_TAG_UB))
-        return mpi_err_raise(*c, MPI_ERR_TAG, fn, "tag=%d is not valid", tag);
+        return mpi_err_raise(*c, MPI_ERR_TAG, fn,
+                             "tag=%d is not in [0, MPI_TAG_UB=%d] or MPI_ANY_TAG", tag,
+                             MPI_CANAL_TAG_UB);
     return MPI_SUCCESS;
 }
 
@@ -893,7 +931,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     int err = imrecv_common(buf, count, datatype, message, "MPI_Mrecv", &r);
     if (err)
         return err;
-    err = mpi_request_complete_one(r, NULL, status);
+    err = mpi_request_complete_one(r, "MPI_Mrecv", NULL, status);
     return err ? mpi_err_raise_code(NULL, err, "MPI_Mrecv") : err;
 }
 #pragma weak MPI_Mrecv = PMPI_Mrecv
@@ -904,7 +942,7 @@ int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     int err = imrecv_common(buf, count, datatype, message, "MPI_Mrecv_c", &r);
     if (err)
         return err;
-    err = mpi_request_complete_one(r, NULL, status);
+    err = mpi_request_complete_one(r, "MPI_Mrecv_c", NULL, status);
     return err ? mpi_err_raise_code(NULL, err, "MPI_Mrecv_c") : err;
 }
 #pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
@@ -915,7 +953,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     adi_request_t *r = NULL;
     int err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Imrecv", "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
     err = imrecv_common(buf, count, datatype, message, "MPI_Imrecv", &r);
     if (err == MPI_SUCCESS)
         *request = mpi_request_handle(r);
@@ -928,7 +966,7 @@ int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message
     adi_request_t *r = NULL;
     int err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, "MPI_Imrecv_c", "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv_c", "request is NULL");
     err = imrecv_common(buf, count, datatype, message, "MPI_Imrecv_c", &r);
     if (err == MPI_SUCCESS)
         *request = mpi_request_handle(r);
@@ -942,7 +980,7 @@ typedef struct {
     send_kind_t kind;
     void *buf;
     MPI_Count count;
-    MPI_Datatype datatype;
+    dt_type_t *dt;    /* our own reference: the user may free the type */
     int peer, tag;
     MPI_Comm comm;
 } preq_args_t;
@@ -964,7 +1002,7 @@ static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype dataty
     if (err)
         return err;
     if (request == NULL)
-        return mpi_err_raise(c, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL");
     r = adi_request_alloc(is_send ? ADI_REQ_PREQ_SEND : ADI_REQ_PREQ_RECV);
     a = malloc(sizeof *a);
     if (r == NULL || a == NULL) {
@@ -977,7 +1015,8 @@ static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype dataty
     a->kind = kind;
     a->buf = (void *)buf;
     a->count = count;
-    a->datatype = datatype;
+    a->dt = dt;
+    dt_retain(dt);
     a->peer = peer;
     a->tag = tag;
     a->comm = comm;
@@ -1064,16 +1103,18 @@ int mpi_preq_start(adi_request_t *r, const char *fn)
 {
     preq_args_t *a = r->mpi_ext;
     adi_request_t *inner = NULL;
+    mpi_comm_t *c = NULL;
     int err;
 
     if (r->inner != NULL)
         return mpi_err_raise(mpi_comm_get(a->comm), MPI_ERR_REQUEST, fn,
                              "request %#x is already active", (unsigned)mpi_request_handle(r));
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(a->comm, fn, &c)))
+        return err;
     if (a->is_send)
-        err = send_start(a->buf, a->count, a->datatype, a->peer, a->tag, a->comm, a->kind, fn,
-                         &inner);
+        err = send_post(c, a->buf, a->count, a->dt, a->peer, a->tag, a->comm, a->kind, fn, &inner);
     else
-        err = recv_start(a->buf, a->count, a->datatype, a->peer, a->tag, a->comm, fn, &inner);
+        err = recv_post(c, a->buf, a->count, a->dt, a->peer, a->tag, a->comm, fn, &inner);
     if (err)
         return err;
     r->inner = inner;
@@ -1082,6 +1123,10 @@ int mpi_preq_start(adi_request_t *r, const char *fn)
 
 void mpi_preq_free_args(adi_request_t *r)
 {
+    preq_args_t *a = r->mpi_ext;
+
+    if (a != NULL && a->dt != NULL)
+        dt_release(a->dt);
     free(r->mpi_ext);
     r->mpi_ext = NULL;
 }

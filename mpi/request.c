@@ -64,7 +64,9 @@ static int req_is_done(adi_request_t *r)
     return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
 }
 
-static int op_error_code(adi_request_t *r)
+/* The error of a completed operation, named after the call that completed
+ * it (fn: MPI_Recv, MPI_Wait, ...). */
+static int op_error_code(adi_request_t *r, const char *fn)
 {
     char detail[256];
     if (r->status.error == 0)
@@ -78,26 +80,26 @@ static int op_error_code(adi_request_t *r)
                  common_status_name(r->status.error));
     return mpi_err_code_new(r->status.error > 0 ? r->status.error
                                                 : mpi_err_class_of_status(r->status.error),
-                            "request completion", detail);
+                            fn, detail);
 }
 
 /* Request r is done (req_is_done): fill the status, release what must be
  * released, and say whether the handle becomes MPI_REQUEST_NULL. */
-static int finish_locked(adi_request_t *r, MPI_Request *handle, MPI_Status *st);
+static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, MPI_Status *st);
 
 /* Under the device lock: a completion callback (managed-runtime unpinning,
  * isendrecv) may still be adjusting the status in another thread's progress
  * after `done` became visible; the lock waits for it. */
-static int finish(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
+static int finish(adi_request_t *r, const char *fn, MPI_Request *handle, MPI_Status *st)
 {
     int err;
     adi_lock();
-    err = finish_locked(r, handle, st);
+    err = finish_locked(r, fn, handle, st);
     adi_unlock();
     return err;
 }
 
-static int finish_locked(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
+static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, MPI_Status *st)
 {
     int err;
 
@@ -109,7 +111,7 @@ static int finish_locked(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
             mpi_status_set_empty(st);
             return MPI_SUCCESS;
         }
-        err = op_error_code(r->inner);
+        err = op_error_code(r->inner, fn);
         mpi_status_set(st, &r->inner->status);
         adi_request_free(r->inner);
         r->inner = NULL;
@@ -126,7 +128,7 @@ static int finish_locked(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
         break;
     }
     default:
-        err = op_error_code(r);
+        err = op_error_code(r, fn);
         mpi_status_set(st, &r->status);
         break;
     }
@@ -138,19 +140,20 @@ static int finish_locked(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
 
 static int wait_pred(void *arg) { return req_is_done(arg); }
 
-int mpi_request_complete_one(adi_request_t *r, MPI_Request *handle, MPI_Status *st)
+int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
+                             MPI_Status *st)
 {
     if (!req_is_done(r))
         adi_wait_until(wait_pred, r);
-    return finish(r, handle, st);
+    return finish(r, fn, handle, st);
 }
 
 static int lookup(MPI_Request h, const char *fn, adi_request_t **out)
 {
     adi_request_t *r = mpi_request_get(h);
     if (r == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a valid request",
-                             (unsigned)h);
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a valid request%s",
+                             (unsigned)h, h == MPI_REQUEST_NULL ? " (MPI_REQUEST_NULL)" : "");
     *out = r;
     return MPI_SUCCESS;
 }
@@ -170,7 +173,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     if (err)
         return err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
     if (*request == MPI_REQUEST_NULL) {
         mpi_status_set_empty(status);
         return MPI_SUCCESS;
@@ -178,7 +181,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     if ((err = lookup(*request, fn, &r)))
         return err;
     c = req_comm(r);
-    err = mpi_request_complete_one(r, request, status);
+    err = mpi_request_complete_one(r, fn, request, status);
     if (err) {
         if (status != MPI_STATUS_IGNORE)
             status->MPI_ERROR = err;
@@ -211,7 +214,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!*flag)
         return MPI_SUCCESS;
     c = req_comm(r);
-    err = finish(r, request, status);
+    err = finish(r, fn, request, status);
     if (err) {
         if (status != MPI_STATUS_IGNORE)
             status->MPI_ERROR = err;
@@ -226,7 +229,8 @@ static int lookup_array(int count, MPI_Request reqs[], const char *fn, adi_reque
 {
     adi_request_t **rs;
     if (count < 0)
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%d is negative", count);
+        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "%s=%d is negative",
+                             strstr(fn, "some") != NULL ? "incount" : "count", count);
     if (count > 0 && reqs == NULL)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
     rs = malloc(sizeof *rs * (size_t)(count ? count : 1));
@@ -260,13 +264,17 @@ typedef struct {
     int count;
     adi_request_t **rs;
     int mode; /* 0 all, 1 any, 2 some */
+    int next; /* mode 0: requests before it are known to be done */
 } multi_t;
 
 static int multi_pred(void *arg)
 {
     multi_t *m = arg;
     int active = 0;
-    for (int i = 0; i < m->count; i++) {
+    /* A request stays done once done, so MPI_Waitall resumes its scan where
+     * the last one stopped: rescanning from 0 at every progress poll made
+     * 100,000 outstanding requests quadratic (minutes). */
+    for (int i = m->mode == 0 ? m->next : 0; i < m->count; i++) {
         if (is_inactive(m->rs[i]))
             continue;
         active++;
@@ -274,6 +282,7 @@ static int multi_pred(void *arg)
             if (m->mode != 0)
                 return 1;
         } else if (m->mode == 0) {
+            m->next = i;
             return 0;
         }
     }
@@ -298,6 +307,7 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
     m.count = count;
     m.rs = rs;
     m.mode = 0;
+    m.next = 0;
     if (test) {
         if (!multi_pred(&m)) {
             adi_progress();
@@ -319,7 +329,7 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
         }
         if (c == NULL)
             c = req_comm(rs[i]);
-        err = finish(rs[i], &reqs[i], st);
+        err = finish(rs[i], fn, &reqs[i], st);
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = err;
         if (err)
@@ -363,11 +373,14 @@ static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status 
     m.count = count;
     m.rs = rs;
     m.mode = 1;
+    m.next = 0;
     if (test) {
         if (!multi_pred(&m))
             adi_progress();
         *flag = multi_pred(&m);
         if (!*flag) {
+            /* MPI 4.0 3.7.5: nothing completed -> index is MPI_UNDEFINED */
+            *index = MPI_UNDEFINED;
             free(rs);
             return MPI_SUCCESS;
         }
@@ -381,7 +394,7 @@ static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status 
             continue;
         mpi_comm_t *c = req_comm(rs[i]);
         *index = i;
-        err = finish(rs[i], &reqs[i], status);
+        err = finish(rs[i], fn, &reqs[i], status);
         free(rs);
         if (err) {
             if (status != MPI_STATUS_IGNORE)
@@ -427,6 +440,7 @@ static int waitsome_common(int incount, MPI_Request reqs[], int *outcount, int i
     m.count = incount;
     m.rs = rs;
     m.mode = 2;
+    m.next = 0;
     if (test)
         adi_progress();
     else
@@ -440,7 +454,7 @@ static int waitsome_common(int incount, MPI_Request reqs[], int *outcount, int i
         if (c == NULL)
             c = req_comm(rs[i]);
         MPI_Status *st = status_at(statuses, n);
-        err = finish(rs[i], &reqs[i], st);
+        err = finish(rs[i], fn, &reqs[i], st);
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = err;
         if (err)
@@ -495,7 +509,7 @@ int PMPI_Start(MPI_Request *request)
     if (err)
         return err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
     if ((err = lookup(*request, fn, &r)))
         return err;
     return start_one(r, fn);
@@ -529,7 +543,7 @@ int PMPI_Request_free(MPI_Request *request)
     if (err)
         return err;
     if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
     if (*request == MPI_REQUEST_NULL)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
     if ((err = lookup(*request, fn, &r)))
@@ -754,7 +768,10 @@ static int set_elements_common(MPI_Status *status, MPI_Datatype datatype, MPI_Co
         size_t elems_per = 0, sz = dt_size(dt);
         if (dt_count_elements(dt, sz, &elems_per) < 0 || elems_per == 0)
             elems_per = 1;
-        status_set_bytes(status, (MPI_Count)((size_t)count * sz / elems_per),
+        /* 128-bit product: count * size overflows 64 bits for types
+         * larger than 4 GiB (MPICH's datatype/large_count) */
+        status_set_bytes(status,
+                         (MPI_Count)((unsigned __int128)(uint64_t)count * sz / elems_per),
                          status->count_hi_and_cancelled & 1);
     }
     return MPI_SUCCESS;

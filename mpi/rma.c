@@ -66,15 +66,31 @@
  *   parity, because operations of the next epoch may arrive before this
  *   process leaves the fence).
  *
- * Progress. Active-message windows progress when the target is inside MPI
- *   (any call that polls the device), as MPICH does without its progress
- *   thread; a target that computes without calling MPI delays a lock grant,
- *   a flush or a get until its next MPI call. Direct windows (all ranks on
- *   one node, memory from MPI_Win_allocate*) need no target progress at
- *   all. A progress thread that polls the device every
- *   CANAL_RMA_PROGRESS_INTERVAL microseconds while active-message windows
- *   exist is started with CANAL_RMA_PROGRESS_THREAD=1, only under
- *   MPI_THREAD_MULTIPLE, because the device serializes threads only then.
+ * Progress. Passive-target epochs must complete while the target computes
+ *   without calling MPI. Direct windows need nothing from the target. An
+ *   active-message window needs its agent to run, which happens whenever
+ *   the process polls the device: inside any MPI call, or in the RMA
+ *   progress thread. The thread starts with the first window that needs it
+ *   and stops (joined) at the MPI_Win_free of the last one, or at
+ *   MPI_Finalize. CANAL_RMA_PROGRESS_THREAD: auto (the default) starts it
+ *   for windows that are not direct, span more than one process and whose
+ *   info does not say no_locks=true (no passive target, so fence and PSCW
+ *   progress in the calls that close them); 1 for every window; 0 never (a
+ *   computing target then delays lock grants, flushes and gets until its
+ *   next MPI call, as MPICH does without MPIR_CVAR_ASYNC_PROGRESS). It runs
+ *   at every thread level: below MPI_THREAD_MULTIPLE the device lock is
+ *   switched on for good when the thread first starts (adi_lock_enable),
+ *   which costs an uncontended mutex per device entry and makes blocked
+ *   waits yield instead of sleeping in the channel, as under MULTIPLE. The
+ *   thread sleeps between polls: RMA_PROGRESS_INTERVAL (50 us) while
+ *   operations arrive, backing off to RMA_PROGRESS_IDLE_INTERVAL (1 ms)
+ *   when idle, and it does not poll while the application itself polls
+ *   (it is inside MPI): an idle window costs a few microseconds per
+ *   millisecond, and a rank that communicates never fights it for the
+ *   device lock. Measured on a target that computes on a 2-core machine
+ *   (the thread must be scheduled next to it): lock/get/unlock 0.5-1.5 ms.
+ *   doc/rma.md has the numbers and the list of what is direct and what is
+ *   an active message.
  *
  * Errors. Argument and epoch errors are found at the origin and raised
  *   through the window's error handler (MPI_ERRORS_ARE_FATAL by default):
@@ -99,7 +115,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -135,6 +153,18 @@ int rma_win_check(MPI_Win h, const char *fn, rma_win_t **out)
     return MPI_SUCCESS;
 }
 
+/* The window's handler; one never set follows MPI_COMM_WORLD's when that
+ * is predefined (MPICH does so: errors/attr/keyvalmis sets
+ * MPI_ERRORS_RETURN on the world after creating its window). */
+static MPI_Errhandler win_errh(const rma_win_t *w)
+{
+    MPI_Errhandler wh = mpi_comm_world_obj.errhandler;
+    if (w->errh_default && (wh == MPI_ERRORS_RETURN || wh == MPI_ERRORS_ARE_FATAL ||
+                            wh == MPI_ERRORS_ABORT))
+        return wh;
+    return w->errhandler;
+}
+
 int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
 {
     char detail[MPI_MAX_ERROR_STRING];
@@ -144,7 +174,7 @@ int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    return mpi_err_raise_errh(w->errhandler, MPI_OBJ_WIN, &h, errclass, fn, "%s", detail);
+    return mpi_err_raise_errh(win_errh(w), MPI_OBJ_WIN, &h, errclass, fn, "%s", detail);
 }
 
 /* Raise an existing error code (from the attribute functions, or the
@@ -152,7 +182,7 @@ int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
 static int raise_code(rma_win_t *w, int code, const char *fn)
 {
     MPI_Win h = w->handle;
-    return mpi_err_invoke_errh(w->errhandler, MPI_OBJ_WIN, &h, code, fn);
+    return mpi_err_invoke_errh(win_errh(w), MPI_OBJ_WIN, &h, code, fn);
 }
 
 int rma_dynamic_contains(rma_win_t *w, uintptr_t lo, uintptr_t hi)
@@ -205,55 +235,228 @@ void rma_acc_unlock(rma_win_t *w, int target)
 }
 
 /* ---------------------------------------------------------------- progress thread */
-/* With CANAL_RMA_PROGRESS_THREAD=1 and MPI_THREAD_MULTIPLE (the device's
- * lock is only active then), a thread polls the device while windows that
- * need their agent exist, so passive-target epochs progress while the
- * target computes. Off by default: it costs a core's share on busy nodes. */
-static pthread_mutex_t prog_mu = PTHREAD_MUTEX_INITIALIZER;
+/* A thread that polls the device while windows that need it exist, so that
+ * passive-target operations complete while the target computes without
+ * calling MPI (see "Progress" at the top). CANAL_RMA_PROGRESS_THREAD says
+ * when: auto (windows whose targets must help: not direct, not no_locks),
+ * 1 (every window), 0 (never). Below MPI_THREAD_MULTIPLE the device lock is
+ * switched on first (adi_lock_enable), because the thread and the caller
+ * then share the device.
+ *
+ * It must not cost the computing ranks a core (ranks often outnumber the
+ * cores): it sleeps between polls, RMA_PROGRESS_INTERVAL (50 us) while
+ * operations arrive, doubling up to RMA_PROGRESS_IDLE_INTERVAL (1 ms) while
+ * nothing does; and when another thread has polled the device since its
+ * last look (the application is inside MPI and serves the windows itself),
+ * it does not poll at all, so it never contends for the device lock with a
+ * rank that is communicating. Idle, that is one wake-up per millisecond of a
+ * few microseconds. It sleeps on a condition variable so that the last
+ * MPI_Win_free (or MPI_Finalize) stops it at once. */
+enum { PROG_AUTO, PROG_ALWAYS, PROG_NEVER };
+
+static int truthy(const char *v);
+
+static pthread_mutex_t prog_life = PTHREAD_MUTEX_INITIALIZER; /* start/stop, prog_users */
+static pthread_mutex_t prog_mu = PTHREAD_MUTEX_INITIALIZER;   /* prog_cv, prog_stop */
+static pthread_cond_t prog_cv;
+static int prog_cv_ready;
 static pthread_t prog_thread;
-static int prog_users, prog_stop;
+static int prog_users, prog_stop, prog_hook = -1, prog_mode = -1;
+/* adi_progress() calls of every thread, counted by a progress hook (which
+ * runs with the device lock held, so plain increments do not race). */
+static uint64_t prog_polls;
+
+static void prog_count(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&prog_polls, __atomic_load_n(&prog_polls, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
+
+static int word_in(const char *v, const char *const *words)
+{
+    for (; *words != NULL; words++)
+        if (strcasecmp(v, *words) == 0)
+            return 1;
+    return 0;
+}
+
+/* CANAL_RMA_PROGRESS_THREAD, read once (prog_life held). */
+static int prog_mode_get(void)
+{
+    static const char *const on[] = {"1", "yes", "on", "true", "always", NULL};
+    static const char *const off[] = {"0", "no", "off", "false", "never", NULL};
+    const char *v;
+
+    if (prog_mode >= 0)
+        return prog_mode;
+    v = common_cvar_find("RMA_PROGRESS_THREAD") >= 0 ? common_cvar_str("RMA_PROGRESS_THREAD")
+                                                    : "auto";
+    if (word_in(v, on))
+        prog_mode = PROG_ALWAYS;
+    else if (word_in(v, off))
+        prog_mode = PROG_NEVER;
+    else {
+        if (strcasecmp(v, "auto") != 0)
+            LOG_WARN("CANAL_RMA_PROGRESS_THREAD=%s: expected auto, 1 or 0; using auto", v);
+        prog_mode = PROG_AUTO;
+    }
+    return prog_mode;
+}
+
+static long prog_fast_us, prog_idle_us; /* read by prog_start, before the thread */
+enum { PROG_QUIET_POLLS = 20 };         /* at the short interval after work */
 
 static void *prog_main(void *arg)
 {
-    long us = (long)rma_cvar_int("RMA_PROGRESS_INTERVAL", 50);
-    struct timespec ts = {0, (us > 0 ? us : 1) * 1000};
+    long fast = prog_fast_us, idle = prog_idle_us, us;
+    int quiet = PROG_QUIET_POLLS + 1; /* empty polls since the last work */
+    uint64_t seen = __atomic_load_n(&prog_polls, __ATOMIC_RELAXED);
+    struct timespec dl;
+
     (void)arg;
-    while (!__atomic_load_n(&prog_stop, __ATOMIC_ACQUIRE)) {
-        adi_progress();
-        nanosleep(&ts, NULL);
+    if (fast < 1)
+        fast = 1;
+    if (idle < fast)
+        idle = fast;
+    us = fast;
+    pthread_mutex_lock(&prog_mu);
+    while (!prog_stop) {
+        clock_gettime(CLOCK_MONOTONIC, &dl);
+        dl.tv_nsec += us * 1000;
+        dl.tv_sec += dl.tv_nsec / 1000000000;
+        dl.tv_nsec %= 1000000000;
+        pthread_cond_timedwait(&prog_cv, &prog_mu, &dl);
+        if (prog_stop)
+            break;
+        pthread_mutex_unlock(&prog_mu);
+        if (__atomic_load_n(&prog_polls, __ATOMIC_RELAXED) != seen) {
+            /* The application polled since our last look: it is in MPI. */
+            us = us * 2 < idle ? us * 2 : idle;
+        } else {
+            int n = 0, k;
+            /* Serve a burst before sleeping again: a get or a lock round
+             * trip needs a few polls. */
+            for (int i = 0; i < 64 && (k = adi_progress()) > 0; i++)
+                n += k;
+            /* After work, stay at the short interval for a while: the
+             * origin's next message of the epoch (the get after the lock
+             * grant, the unlock after the get) comes one round trip later. */
+            if (n > 0)
+                quiet = 0;
+            us = n > 0 || ++quiet <= PROG_QUIET_POLLS ? fast : us * 2 < idle ? us * 2 : idle;
+        }
+        seen = __atomic_load_n(&prog_polls, __ATOMIC_RELAXED);
+        pthread_mutex_lock(&prog_mu);
     }
+    pthread_mutex_unlock(&prog_mu);
     return NULL;
 }
 
-static int prog_retain(void)
+/* prog_life held. 1 when the thread runs. */
+static int prog_start(void)
+{
+    pthread_condattr_t ca;
+    sigset_t all, old;
+    int rc;
+
+    if (!prog_cv_ready) {
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&prog_cv, &ca);
+        pthread_condattr_destroy(&ca);
+        prog_cv_ready = 1;
+    }
+    /* Below MPI_THREAD_MULTIPLE the device is unlocked; the caller is the
+     * only thread inside MPI and is not inside the device now. */
+    if (mpi_thread_level != MPI_THREAD_MULTIPLE)
+        adi_lock_enable();
+    prog_hook = adi_progress_hook_add(prog_count, NULL);
+    if (prog_hook < 0) {
+        LOG_INFO("rma: no progress hook left; passive targets progress when they call MPI");
+        return 0;
+    }
+    prog_stop = 0;
+    prog_fast_us = (long)rma_cvar_int("RMA_PROGRESS_INTERVAL", 50);
+    prog_idle_us = (long)rma_cvar_int("RMA_PROGRESS_IDLE_INTERVAL", 1000);
+    /* Signals for the process stay with the application's threads. */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&prog_thread, NULL, prog_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        LOG_WARN("rma: cannot start the progress thread (%s); passive targets progress when "
+                 "they call MPI",
+                 strerror(rc));
+        adi_progress_hook_remove(prog_hook);
+        prog_hook = -1;
+        return 0;
+    }
+    return 1;
+}
+
+/* prog_life held. */
+static void prog_stop_join(void)
+{
+    pthread_mutex_lock(&prog_mu);
+    prog_stop = 1;
+    pthread_cond_signal(&prog_cv);
+    pthread_mutex_unlock(&prog_mu);
+    pthread_join(prog_thread, NULL);
+    adi_progress_hook_remove(prog_hook);
+    prog_hook = -1;
+}
+
+/* Does this window need the thread? Passive-target operations need the
+ * target's agent unless every origin reaches the memory directly (direct
+ * windows; a window of one process), or the info says the window is never
+ * locked. */
+static int prog_wanted(rma_win_t *w, int mode)
+{
+    if (mode == PROG_NEVER)
+        return 0;
+    if (mode == PROG_ALWAYS)
+        return 1;
+    return !w->direct && w->size > 1 && !truthy(mpi_info_lookup(w->hints, "no_locks"));
+}
+
+/* Called by win_init (not inside the device): 1 when the window holds a
+ * reference on the thread. */
+static int prog_retain(rma_win_t *w)
 {
     int on = 0;
-    if (mpi_thread_level != MPI_THREAD_MULTIPLE || !rma_cvar_bool("RMA_PROGRESS_THREAD", 0))
-        return 0;
-    pthread_mutex_lock(&prog_mu);
-    if (prog_users == 0) {
-        prog_stop = 0;
-        if (pthread_create(&prog_thread, NULL, prog_main, NULL) != 0) {
-            LOG_INFO("rma: cannot start the progress thread; passive targets progress when "
-                     "they call MPI");
-            pthread_mutex_unlock(&prog_mu);
-            return 0;
-        }
+    pthread_mutex_lock(&prog_life);
+    if (prog_wanted(w, prog_mode_get()) && (prog_users > 0 || prog_start())) {
+        prog_users++;
+        on = 1;
     }
-    prog_users++;
-    on = 1;
-    pthread_mutex_unlock(&prog_mu);
+    pthread_mutex_unlock(&prog_life);
     return on;
 }
 
 static void prog_release(void)
 {
-    pthread_mutex_lock(&prog_mu);
-    if (--prog_users == 0) {
-        __atomic_store_n(&prog_stop, 1, __ATOMIC_RELEASE);
-        pthread_join(prog_thread, NULL);
+    pthread_mutex_lock(&prog_life);
+    if (prog_users > 0 && --prog_users == 0)
+        prog_stop_join();
+    pthread_mutex_unlock(&prog_life);
+}
+
+/* MPI_Finalize with windows never freed: stop the thread before the device
+ * goes down. */
+static void rma_module_finalize(void)
+{
+    pthread_mutex_lock(&prog_life);
+    if (prog_users > 0) {
+        prog_users = 0;
+        prog_stop_join();
     }
-    pthread_mutex_unlock(&prog_mu);
+    pthread_mutex_unlock(&prog_life);
+}
+
+__attribute__((constructor)) static void rma_module_register(void)
+{
+    mpi_register_hook(NULL, rma_module_finalize);
 }
 
 /* ---------------------------------------------------------------- hints */
@@ -295,15 +498,17 @@ static int hints_apply(rma_win_t *w, MPI_Info info)
 }
 
 /* ---------------------------------------------------------------- segments */
-/* Every rank of the window maps one segment: a page of lock slots, then
- * each rank's memory. Collective over w->comm; *ok_out says whether every
+/* Every rank of the window maps one segment: a page of lock slots (one
+ * per rank, and one more whose words are the fence's barrier), then each
+ * rank's memory. Collective over w->comm; *ok_out says whether every
  * rank has it mapped (if not, nobody keeps it). */
 static int seg_setup(rma_win_t *w, int contiguous, int *ok_out)
 {
     static unsigned counter;
     long page = sysconf(_SC_PAGESIZE);
-    size_t hdr =
-        ((size_t)w->size * sizeof(rma_shm_slot_t) + (size_t)page - 1) & ~((size_t)page - 1);
+    /* one slot per rank and one for the fence's barrier */
+    size_t hdr = ((size_t)(w->size + 1) * sizeof(rma_shm_slot_t) + (size_t)page - 1) &
+                 ~((size_t)page - 1);
     size_t *off = malloc(sizeof *off * (size_t)w->size);
     size_t total = hdr;
     char name[64] = "";
@@ -465,6 +670,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for a window");
     w->flavor = flavor;
     w->errhandler = MPI_ERRORS_ARE_FATAL;
+    w->errh_default = 1;
     w->hints = MPI_INFO_NULL;
     w->lock_excl = -1;
     w->size = c->size;
@@ -497,6 +703,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     }
     mpi_errhandler_release(w->comm->errhandler);
     w->comm->errhandler = MPI_ERRORS_RETURN;
+    w->comm->errh_default = 0;
     w->ctx = ctx;
 
     if (flavor != MPI_WIN_FLAVOR_DYNAMIC) {
@@ -554,8 +761,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
                             common_err_detail());
         goto fail;
     }
-    if (!w->direct)
-        w->progress_thread = prog_retain();
+    w->progress_thread = prog_retain(w);
     w->handle = mpi_handle_new(MPI_OBJ_WIN, w);
     if (w->handle == 0) {
         err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of window handles");
@@ -887,6 +1093,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
                        (unsigned)errhandler);
     mpi_errhandler_release(w->errhandler);
     w->errhandler = errhandler;
+    w->errh_default = 0;
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
@@ -901,8 +1108,8 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
         return err;
     if (errhandler == NULL)
         return rma_err(w, MPI_ERR_ARG, fn, "errhandler is NULL");
-    mpi_errhandler_retain(w->errhandler, MPI_OBJ_WIN);
-    *errhandler = w->errhandler;
+    *errhandler = win_errh(w);
+    mpi_errhandler_retain(*errhandler, MPI_OBJ_WIN);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler

@@ -105,7 +105,8 @@ canal_status_t rma_apply_acc(char *base, const rma_layout_t *l, const void *data
 
 /* ---------------------------------------------------------------- windows */
 /* A shared lock word per rank in a direct window's segment, and its
- * accumulate lock. */
+ * accumulate lock. Slot [size] is the fence's barrier: rw counts the
+ * arrivals, acc is the generation. */
 typedef struct {
     volatile int rw;  /* readers, or RMA_RW_EXCL */
     volatile int acc; /* spin lock of accumulates */
@@ -180,6 +181,7 @@ typedef struct rma_win {
     MPI_Aint *sizes, *units; /* of every rank (not for dynamic windows) */
     char name[MPI_MAX_OBJECT_NAME];
     MPI_Errhandler errhandler;
+    int errh_default; /* never set: MPI_COMM_WORLD's predefined handler applies, as in MPICH */
     mpi_attr_t *attrs;
     MPI_Info hints; /* what MPI_Win_get_info returns */
     int noncontig;
@@ -188,7 +190,7 @@ typedef struct rma_win {
     /* memory */
     int direct;            /* every peer's memory is mapped here: loads and stores */
     char **peer_base;      /* direct: base of every rank in this process */
-    rma_shm_slot_t *slots; /* direct: one per rank */
+    rma_shm_slot_t *slots; /* direct: one per rank, and the fence's barrier */
     void *seg;
     size_t seg_len;
     void *owned_mem;       /* MPI_Win_allocate without a segment */
@@ -215,6 +217,7 @@ typedef struct rma_win {
     int late_err; /* an MPI error class found at completion, raised at the next sync */
     char late_msg[200];
     int remote_bad; /* failed operations reported by targets */
+    unsigned flush_polls; /* flushes of a direct window (it polls every 16th) */
 
     /* target */
     int lock_excl;   /* origin holding the exclusive lock, or -1 */

@@ -95,6 +95,13 @@ int rma_raise_late(rma_win_t *w, const char *fn)
     int cls, n, here;
     char msg[sizeof w->late_msg];
 
+    /* Direct windows never set these (their operations fail at once, and
+     * no agent applies operations to them): skip the lock on their fast
+     * unlock and flush. */
+    if (w->direct && __atomic_load_n(&w->late_err, __ATOMIC_RELAXED) == MPI_SUCCESS &&
+        __atomic_load_n(&w->remote_bad, __ATOMIC_RELAXED) == 0 &&
+        __atomic_load_n(&w->bad_here, __ATOMIC_RELAXED) == 0)
+        return MPI_SUCCESS;
     adi_lock(); /* the agent and completion callbacks write these */
     cls = w->late_err;
     n = w->remote_bad;
@@ -240,6 +247,31 @@ static void all_covered(rma_win_t *w)
 }
 
 /* ---------------------------------------------------------------- fence */
+/* The barrier of a direct window's fence, on two words of its segment
+ * (sense reversal: the last to arrive resets the count and moves the
+ * generation on). Every rank touches the same line once, so it costs a
+ * few cache-line transfers rather than the message rounds of a barrier
+ * through the collectives (measured: 8-byte put + fence 0.26 us with
+ * MPI_Barrier against Open MPI's 0.20). Waiting polls the device now and
+ * then, as rw_acquire does, and yields when it lasts. */
+static void seg_barrier(rma_win_t *w)
+{
+    rma_shm_slot_t *b = &w->slots[w->size];
+    int gen = __atomic_load_n(&b->acc, __ATOMIC_ACQUIRE);
+
+    if (__atomic_add_fetch(&b->rw, 1, __ATOMIC_ACQ_REL) == w->size) {
+        __atomic_store_n(&b->rw, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&b->acc, gen + 1, __ATOMIC_RELEASE);
+        return;
+    }
+    for (int spins = 1; __atomic_load_n(&b->acc, __ATOMIC_ACQUIRE) == gen; spins++) {
+        if (spins % 16 == 0)
+            adi_progress();
+        if (spins > 64)
+            sched_yield();
+    }
+}
+
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_fence";
@@ -261,9 +293,8 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     wait_zero(&w->pending_local);
     if (w->direct) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        if (!((assert &MPI_MODE_NOPRECEDE) && (assert &MPI_MODE_NOSUCCEED)) &&
-            (err = PMPI_Barrier(w->comm->handle)) != MPI_SUCCESS)
-            return rma_err(w, MPI_ERR_OTHER, fn, "the fence's barrier failed");
+        if (!((assert &MPI_MODE_NOPRECEDE) && (assert &MPI_MODE_NOSUCCEED)))
+            seg_barrier(w);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     } else if (!(assert &MPI_MODE_NOPRECEDE)) {
         /* How many operations of this epoch target me: wait for them all. */
@@ -549,9 +580,9 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
         return MPI_SUCCESS;
     p = &w->peer[rank];
     if (w->lock_all || p->lock == RMA_LK_NONE)
-        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "%s",
-                       w->lock_all ? "use MPI_Win_unlock_all to end MPI_Win_lock_all"
-                                   : "rank is not locked by this process");
+        return rma_err(w, MPI_ERR_RMA_SYNC, fn, "rank=%d %s", rank,
+                       w->lock_all ? "is locked by MPI_Win_lock_all: end it with MPI_Win_unlock_all"
+                                   : "is not locked by this process (no MPI_Win_lock)");
     wait_zero(&p->pending_local);
     finish_wait(w, rank, finish_send(w, rank, 1));
     w->nlocks--;
@@ -619,6 +650,21 @@ int PMPI_Win_unlock_all(MPI_Win win)
 }
 #pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
 
+/* A flush of a direct window: its operations completed when they were
+ * issued (loads and stores), so a flush only orders memory. It polls the
+ * device on every 16th call rather than every call -- a loop of flushes
+ * still lets point-to-point and PSCW traffic move, but an 8-byte get +
+ * flush does not pay a poll of every channel (measured: the poll was the
+ * larger part of the pair). Nothing is ever reported late on a direct
+ * window (rma_raise_late). */
+static int direct_flush(rma_win_t *w)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if ((__atomic_add_fetch(&w->flush_polls, 1, __ATOMIC_RELAXED) & 15) == 0)
+        adi_progress();
+    return MPI_SUCCESS;
+}
+
 static int flush(const char *fn, int rank, MPI_Win win, int local)
 {
     rma_win_t *w = NULL;
@@ -632,6 +678,8 @@ static int flush(const char *fn, int rank, MPI_Win win, int local)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn,
                        "no passive-target epoch (MPI_Win_lock/lock_all) toward rank=%d is open",
                        rank);
+    if (w->direct)
+        return direct_flush(w);
     adi_progress(); /* flushes in a polling loop must let the agent work */
     wait_zero(&w->peer[rank].pending_local);
     if (!local)
@@ -650,6 +698,8 @@ static int flush_all(const char *fn, MPI_Win win, int local)
     if (!w->lock_all && w->nlocks == 0)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn,
                        "no passive-target epoch (MPI_Win_lock/lock_all) is open");
+    if (w->direct)
+        return direct_flush(w);
     adi_progress();
     wait_zero(&w->pending_local);
     if (!local) {

@@ -123,7 +123,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
 {
     static const char fn[] = "MPI_Session_init";
     MPI_Session none = MPI_SESSION_NULL;
-    int level = MPI_THREAD_SINGLE, provided, err;
+    int level = -1, provided, err; /* -1: not requested */
     const char *v = NULL;
     mpi_session_t *s;
 
@@ -132,10 +132,13 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     if (session == NULL)
         return mpi_err_raise_errh(errhandler, MPI_OBJ_SESSION, &none, MPI_ERR_ARG, fn,
                                   "session is NULL");
-    /* A user-made handler can only exist once MPI is up. */
+    /* A user-made handler may come from MPI_Session_create_errhandler
+     * before MPI is up (callable at any time); anything else is refused. */
     if (mpi_state != MPI_STATE_INITIALIZED && errhandler != MPI_ERRORS_RETURN &&
         errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_ABORT &&
-        errhandler != MPI_ERRHANDLER_NULL)
+        errhandler != MPI_ERRHANDLER_NULL &&
+        (mpi_handle_kind(errhandler) != MPI_HKIND_DIRECT ||
+         mpi_handle_get(MPI_OBJ_ERRHANDLER, errhandler) == NULL))
         return mpi_err_raise_errh(MPI_ERRORS_ARE_FATAL, MPI_OBJ_SESSION, &none, MPI_ERR_ARG, fn,
                                   "errhandler=%#x is not a valid session error handler",
                                   (unsigned)errhandler);
@@ -158,7 +161,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
                                   "MPI_Session_finalize); Canal cannot start it again");
     }
     if (mpi_state == MPI_STATE_PRE_INIT) {
-        err = PMPI_Init_thread(NULL, NULL, level, &provided);
+        err = PMPI_Init_thread(NULL, NULL, level < 0 ? MPI_THREAD_SINGLE : level, &provided);
         if (err != MPI_SUCCESS) {
             pthread_mutex_unlock(&session_lock);
             return err;
@@ -184,7 +187,9 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
                                   "out of memory for a session");
     }
     s->errhandler = errhandler != MPI_ERRHANDLER_NULL ? errhandler : MPI_ERRORS_ARE_FATAL;
-    s->thread_level = level < provided ? level : provided;
+    /* Not requested: the level the process runs at, which is what the
+     * session really gets (as MPICH reports; threads/init/mult_session). */
+    s->thread_level = level < 0 || level > provided ? provided : level;
     nsessions++;
     pthread_mutex_unlock(&session_lock);
     *session = s->handle;

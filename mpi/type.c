@@ -1378,9 +1378,10 @@ static int pack(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, voi
     st = dt_pack(inbuf, (size_t)incount, t, (char *)outbuf + *position,
                  (size_t)(outsize - *position), &bytes);
     if (st == CANAL_ERR_TRUNCATE)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "pack buffer too small: %lld elements of %zu "
-                             "bytes need %llu bytes, %lld are left after position %lld",
-                             (long long)incount, dt_size(t),
+        return mpi_err_raise(c, MPI_ERR_ARG, fn,
+                             "outsize=%lld is too small: incount=%lld elements of %zu bytes need "
+                             "%llu bytes, %lld are left after position=%lld",
+                             (long long)outsize, (long long)incount, dt_size(t),
                              (unsigned long long)incount * dt_size(t),
                              (long long)(outsize - *position), (long long)*position);
     if (st != CANAL_OK)

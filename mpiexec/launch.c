@@ -470,7 +470,10 @@ int mpx_launch(mpx_job_t *job, int pj)
         mpx_env_add(&env, "MPI_LOCALRANKID", num);
         /* libfabric pulls in PSM's libinfinipath, whose constructor installs a
          * SIGSEGV backtrace handler; managed runtimes (the JVM) take SIGSEGV
-         * in normal operation and die of it. Off unless the user asks. */
+         * in normal operation and die of it. The ofi channel loads libfabric
+         * only when it is opened (inside MPI_Init, after the JVM set up its
+         * own handlers, which the constructor would then replace): still
+         * needed for forced or multi-node ofi. Off unless the user asks. */
         if (getenv("IPATH_NO_BACKTRACE") == NULL)
             mpx_env_add(&env, "IPATH_NO_BACKTRACE", "1");
         if (pj > 0)

@@ -6,6 +6,9 @@
 #   canal-info: prints the version and the configuration variables.
 #   The installed files: libmpi.so.12 (soname), libmpich.so.12, pkg-config files.
 #   A binary built with Debian's MPICH runs on Canal by LD_LIBRARY_PATH alone.
+#   libfabric is loaded only by the ofi channel: not linked, not loaded on
+#   shm, loaded with CANAL_CHANNEL=ofi; a missing CANAL_OFI_LIBRARY fails a
+#   forced ofi clearly and makes a 2-node job fall back to sock.
 # Prints PASS/FAIL per check and "N passed, M failed" last.
 set -u
 PREFIX=$(cd "${1:?usage: tools.sh PREFIX}" && pwd)
@@ -78,6 +81,24 @@ if command -v mpicc.mpich > /dev/null; then
 else
     echo "SKIP a binary built with Debian's MPICH (mpicc.mpich absent)"
 fi
+fi
+# libfabric is loaded by the ofi channel when it is opened (channels/ofi/ofi_dl.c),
+# never linked: programs that do not use it must not load it (nor PSM's
+# libinfinipath and its SIGSEGV handler).
+check "libmpi.so.12 does not link libfabric" not has fabric ldd "$PREFIX/lib/libmpi.so.12"
+if "$PREFIX/bin/canal-info" | grep -q '^Channels:.* ofi'; then
+    check "a job on shm does not load libfabric" not has "file=libfabric" env LD_DEBUG=files "$PREFIX/bin/mpiexec" -n 2 "$W/hello"
+    check "CANAL_CHANNEL=ofi loads libfabric and runs" has "file=libfabric" env LD_DEBUG=files CANAL_CHANNEL=ofi "$PREFIX/bin/mpiexec" -n 2 "$W/hello"
+    check "CANAL_CHANNEL=ofi with a missing CANAL_OFI_LIBRARY fails naming it" bash -c "! CANAL_CHANNEL=ofi CANAL_OFI_LIBRARY=/nonexistent/libfabric.so.1 '$PREFIX/bin/mpiexec' -n 2 '$W/hello' > '$W/o' 2>&1 && grep -q 'cannot load libfabric (CANAL_OFI_LIBRARY=/nonexistent/libfabric.so.1)' '$W/o'"
+    # Ranks on two "nodes" need a network channel: Hydra's fork launcher
+    # gives each host name its own node on this one machine.
+    if command -v mpiexec.mpich > /dev/null; then
+        check "ofi unloadable on 2 nodes: one warning line per rank, then sock" bash -c "CANAL_OFI_LIBRARY=/nonexistent mpiexec.mpich -launcher fork -hosts nodeA,nodeB -n 2 '$W/hello' > '$W/o' 2>&1 && grep -q 'MPICH Version' '$W/o' && test \$(grep -c 'ofi channel unusable (ofi: cannot load libfabric.*using the sock channel' '$W/o') = 2"
+    else
+        echo "SKIP ofi fallback on 2 nodes (mpiexec.mpich absent)"
+    fi
+else
+    echo "SKIP libfabric loading checks (built without the ofi channel)"
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -13,6 +13,8 @@
  *               order, into the address vector. A rank whose card is missing
  *               or names another provider stays unreachable (reaches() says
  *               so, sendv() says why) instead of failing the whole job.
+ * libfabric itself is loaded by init (ofi_dl.c), not linked: a process that
+ * never opens this channel never loads it.
  * The data path is in ofi_data.c, memory registration in ofi_mr.c.
  *
  * Why FI_MSG and not FI_TAGGED: the device (adi/) does its own matching on
@@ -29,6 +31,7 @@
  */
 #include "channels/ofi/ofi_impl.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,6 +304,7 @@ static canal_status_t read_config(ofi_state_t *st)
     long long nrx = common_cvar_int("OFI_RX_BUFS");
     long long idle = common_cvar_int("OFI_MR_CACHE_ENTRIES");
     const char *cache = common_cvar_str("OFI_MR_CACHE");
+    const char *wait = common_cvar_str("OFI_CQ_WAIT");
 
     if (pay < 1024 || pay > (16LL << 20))
         return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_MAX_PAYLOAD=%lld: expected 1K..16M", pay);
@@ -314,6 +318,9 @@ static canal_status_t read_config(ofi_state_t *st)
     if (strcmp(cache, "auto") != 0 && strcmp(cache, "yes") != 0 && strcmp(cache, "no") != 0)
         return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_MR_CACHE=%s: expected auto, yes or no",
                               cache);
+    if (strcmp(wait, "auto") != 0 && strcmp(wait, "fd") != 0 && strcmp(wait, "none") != 0)
+        return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_CQ_WAIT=%s: expected auto, fd or none",
+                              wait);
     st->max_payload = (size_t)pay;
     st->buf_size = (OFI_PREFIX_MAX + st->max_payload + 63) & ~(size_t)63;
     st->ntx = (int)ntx;
@@ -321,7 +328,54 @@ static canal_status_t read_config(ofi_state_t *st)
     st->idle_max = (int)idle;
     /* keep_idle is settled once the provider is known. */
     st->keep_idle = strcmp(cache, "yes") == 0 ? 1 : strcmp(cache, "no") == 0 ? 0 : -1;
+    st->cq_wait_fd = strcmp(wait, "fd") == 0 ? 1 : strcmp(wait, "none") == 0 ? 0 : -1;
     return CANAL_OK;
+}
+
+/* Whether the completion queue gets a wait file descriptor. With one,
+ * libfabric's utility providers (tcp;ofi_rxm, net, ...) signal it on every
+ * completion and clear it on every read: a write() and a read() per message,
+ * about 1 us of the 7.6 us one-way latency of tcp;ofi_rxm here (measured,
+ * doc/bench.md). The descriptor pays off only where ranks must sleep rather
+ * than spin, that is when they outnumber the cores (the device's
+ * CANAL_OVERSUBSCRIBED rule); elsewhere block() naps briefly instead. */
+static void cq_wait_choose(ofi_state_t *st, const pmi_info_t *pmi)
+{
+    const char *over = common_cvar_str("OVERSUBSCRIBED");
+    cpu_set_t set;
+    long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                           : sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (st->cq_wait_fd >= 0)
+        return;
+    if (strcmp(over, "yes") == 0)
+        st->cq_wait_fd = 1;
+    else if (strcmp(over, "no") == 0)
+        st->cq_wait_fd = 0;
+    else
+        st->cq_wait_fd = cpus > 0 && pmi->local_size > cpus;
+}
+
+/* tcp;ofi_rxm sends messages up to FI_OFI_RXM_BUFFER_SIZE (16 KiB by
+ * default, its header included) eagerly and larger ones through its own
+ * rendezvous, three times slower here at 16 KiB. The device's eager packets
+ * (CANAL_EAGER_LIMIT of payload behind our prefix) are just above that, so
+ * unless the user chose a size, ask for one that holds them (256 bytes for
+ * rxm's header). Must precede the first fi_getinfo, which reads it; a
+ * setenv in MPI_Init, as MPICH's and Open MPI's ofi layers do. */
+static void rxm_buffer_size_set(const ofi_state_t *st)
+{
+    long long eager = common_cvar_int("EAGER_LIMIT");
+    char val[32];
+
+    if (getenv("FI_OFI_RXM_BUFFER_SIZE") != NULL || eager <= 0)
+        return;
+    if ((size_t)eager > st->max_payload)
+        eager = (long long)st->max_payload;
+    if (eager + OFI_PREFIX_MAX + 256 <= 16384)
+        return;
+    snprintf(val, sizeof val, "%lld", eager + OFI_PREFIX_MAX + 256);
+    setenv("FI_OFI_RXM_BUFFER_SIZE", val, 0);
 }
 
 static canal_status_t open_endpoint(ofi_state_t *st)
@@ -340,13 +394,14 @@ static canal_status_t open_endpoint(ofi_state_t *st)
     if ((rc = fi_av_open(st->domain, &av_attr, &st->av, NULL)) != 0)
         return common_err_set(CANAL_ERR_IO, "ofi: fi_av_open(%s, %d entries): %s", st->prov,
                               st->size, ofi_err(rc));
-    /* A file descriptor to sleep on in block() where the provider has one;
-     * otherwise a plain polled queue (and no block()). */
+    /* A file descriptor to sleep on in block() where the provider has one,
+     * if wanted (cq_wait_fd: see cq_wait_choose); otherwise a plain polled
+     * queue, and block() naps instead. */
     cq_attr.format = FI_CQ_FORMAT_DATA;
     cq_attr.wait_obj = FI_WAIT_FD;
     cq_attr.size = (size_t)(st->ntx + st->nrx) + 256;
     st->wait_fd = -1;
-    if (fi_cq_open(st->domain, &cq_attr, &st->cq, NULL) == 0) {
+    if (st->cq_wait_fd && fi_cq_open(st->domain, &cq_attr, &st->cq, NULL) == 0) {
         if (fi_control(&st->cq->fid, FI_GETWAIT, &st->wait_fd) != 0 || st->wait_fd < 0) {
             fi_close(&st->cq->fid);
             st->cq = NULL;
@@ -428,6 +483,10 @@ static canal_status_t ofi_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
     if (pmi->size < 1 || pmi->rank < 0 || pmi->rank >= pmi->size)
         return common_err_set(CANAL_ERR_ARG, "ofi init: rank %d of size %d", pmi->rank, pmi->size);
     state_reset(st);
+    /* Before anything calls libfabric: no library, no channel (the device
+     * falls back to sock, or fails with this message when ofi was forced). */
+    if ((err = ofi_dl_open()) != CANAL_OK)
+        goto fail;
     st->up = *up;
     st->rank = pmi->rank;
     st->size = pmi->size;
@@ -448,6 +507,8 @@ static canal_status_t ofi_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
         st->node = pmi->node_of[pmi->rank];
     }
 
+    cq_wait_choose(st, pmi);
+    rxm_buffer_size_set(st);
     want = common_cvar_str("OFI_PROVIDER");
     if ((err = select_provider(st, want)) != CANAL_OK)
         goto fail;
@@ -649,13 +710,15 @@ static void ofi_describe(char *buf, size_t len)
              st->mr_virt ? " virt_addr" : "", st->mr_prov_key ? " prov_key" : "",
              st->mr_allocated ? " allocated" : "", st->mr_endpoint ? " endpoint" : "");
     snprintf(buf, len,
-             "ofi: provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
+             "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
              "RMA %s, mr_mode [%s ], %zu B packets, %d rx / %d tx buffers, block %s, "
              "MR cache %s (hits %lu, misses %lu)",
+             FI_MAJOR(fi_version()), FI_MINOR(fi_version()), ofi_dl_path(),
              st->prov, st->fabric_name, st->domain_name, st->local_only ? " (node-local)" : "",
              st->nreachable, st->size,
              !st->has_rma ? "no" : st->mr_virt ? "yes (virtual addresses)" : "yes (offsets)", mr,
-             st->max_payload, st->nrx, st->ntx, st->wait_fd >= 0 ? "on a CQ fd" : "no",
+             st->max_payload, st->nrx, st->ntx,
+             st->wait_fd >= 0 ? "on a CQ fd" : "naps (no CQ fd)",
              st->keep_idle ? "keeps idle registrations" : "live registrations only",
              st->mr_stats.hits, st->mr_stats.misses);
 }

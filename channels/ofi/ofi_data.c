@@ -378,9 +378,19 @@ canal_status_t ofi_block(long timeout_us)
 
     if (!st->ready)
         return common_err_set(CANAL_ERR_INTERN, "ofi block: used before post_fence()");
-    if (st->wait_fd < 0 || timeout_us == 0 || st->arrived != NULL || st->rma_done != NULL ||
-        st->fail_pending)
+    if (timeout_us == 0 || st->arrived != NULL || st->rma_done != NULL || st->fail_pending)
         return CANAL_OK;
+    if (st->wait_fd < 0) {
+        /* No descriptor (not chosen, CANAL_OFI_CQ_WAIT, or the provider has
+         * none, as udp;ofi_rxd and shm): the device asks to sleep only after
+         * a long idle spell (CANAL_SLEEP_AFTER_US), so a nap of at most
+         * 100 us keeps an idle rank off the CPU at a bounded cost. */
+        struct timespec ts = {0, 100000L};
+        if (timeout_us > 0 && timeout_us < 100)
+            ts.tv_nsec = timeout_us * 1000L;
+        nanosleep(&ts, NULL);
+        return CANAL_OK;
+    }
     fids[0] = &st->cq->fid;
     if (fi_trywait(st->fabric, fids, 1) != FI_SUCCESS)
         return CANAL_OK;

@@ -135,6 +135,7 @@ typedef struct {
     struct fid_cq *cq;
     struct fid_ep *ep;
     int wait_fd;         /* the CQ's file descriptor for block(), or -1 */
+    int cq_wait_fd;      /* open the CQ with FI_WAIT_FD (-1: not yet decided) */
     char prov[64];
     char fabric_name[128];
     char domain_name[64];
@@ -187,6 +188,11 @@ extern const ch_ops_t ch_ofi_ops;
 /* ofi.c */
 const char *ofi_err(int fi_rc);
 const char *ofi_unreach_reason(int peer);
+
+/* ofi_dl.c: load libfabric (CANAL_OFI_LIBRARY, else libfabric.so.1) on
+ * first use; its path once loaded, else NULL. */
+canal_status_t ofi_dl_open(void);
+const char *ofi_dl_path(void);
 
 /* ofi_data.c */
 canal_status_t ofi_sendv(int peer, const struct iovec *iov, int n);

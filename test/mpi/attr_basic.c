@@ -138,6 +138,31 @@ int main(int argc, char **argv)
     CHECK(mtest_error_class(err) == MPI_ERR_KEYVAL, "freeing MPI_KEYVAL_INVALID: class %d",
           mtest_error_class(err));
 
+    /* MPICH semantics its tests rely on (attr/fkeyval, keyval_double_free):
+     * a freed keyval that an attribute still uses can be read, deleted with,
+     * and freed again (a no-op), but not used to set new attributes */
+    {
+        int kv, saved, k2;
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup2);
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kv, NULL);
+        saved = kv;
+        MPI_Comm_set_attr(dup2, kv, (void *)7L);
+        MPI_Comm_free_keyval(&kv);
+        MPI_Comm_get_attr(dup2, saved, &v, &flag);
+        CHECK(flag && v == (void *)7L, "get through a freed, live keyval");
+        err = MPI_Comm_set_attr(MPI_COMM_WORLD, saved, (void *)8L);
+        CHECK(mtest_error_class(err) == MPI_ERR_KEYVAL, "set with a freed keyval: class %d",
+              mtest_error_class(err));
+        k2 = saved;
+        CHECK(MPI_Comm_free_keyval(&k2) == MPI_SUCCESS, "second free of a live keyval");
+        CHECK(MPI_Comm_delete_attr(dup2, saved) == MPI_SUCCESS, "delete through a freed keyval");
+        k2 = saved;
+        err = MPI_Comm_free_keyval(&k2);
+        CHECK(mtest_error_class(err) == MPI_ERR_KEYVAL, "free of a dead keyval: class %d",
+              mtest_error_class(err));
+        MPI_Comm_free(&dup2);
+    }
+
     /* a failing copy callback fails the dup */
     MPI_Comm_create_keyval(failing_copy, MPI_COMM_NULL_DELETE_FN, &kfail, NULL);
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);

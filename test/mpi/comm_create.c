@@ -89,6 +89,30 @@ int main(int argc, char **argv)
     MPI_Comm_create_group(MPI_COMM_SELF, MPI_GROUP_EMPTY, 0, &c);
     CHECK(c == MPI_COMM_NULL, "create_group with the empty group");
 
+    /* back-to-back create_group calls with one tag over different random
+     * subsets, no synchronisation between them: a member still in call j
+     * must not take a message of call j+1 (MPICH's comm/comm_group_rand) */
+    for (int j = 0; j < 50; j++) {
+        int ranks[64], n = 0, in = 0;
+        MPI_Group sub;
+        unsigned x = 2654435761u * (unsigned)(j + 1);
+        for (int i = 0; i < size && i < 64; i++) {
+            x = x * 1103515245u + 12345u;
+            if ((x >> 16) & 1) {
+                ranks[n++] = i;
+                in |= i == rank;
+            }
+        }
+        MPI_Group_incl(world, n, ranks, &sub);
+        if (in) {
+            MPI_Comm_create_group(MPI_COMM_WORLD, sub, 0, &c);
+            CHECK(c != MPI_COMM_NULL, "random create_group %d gave MPI_COMM_NULL", j);
+            MPI_Barrier(c);
+            MPI_Comm_free(&c);
+        }
+        MPI_Group_free(&sub);
+    }
+
     /* sessions-style constructor, from a group of the world model */
     MPI_Comm_create_from_group(world, "org.canal.test.world", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c);
     MPI_Comm_compare(c, MPI_COMM_WORLD, &res);

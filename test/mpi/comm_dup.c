@@ -113,6 +113,44 @@ int main(int argc, char **argv)
     CHECK(r == 1, "idup of self has size %d", r);
     MPI_Comm_free(&c);
 
+    /* idup makes progress without its caller: rank 0 waits in receives of
+     * synchronous sends that the others start only after their idup, then
+     * idups itself (MPICH's comm/comm_idup pattern; a blocking agreement
+     * inside MPI_Comm_idup deadlocks here) */
+    {
+        MPI_Comm nc;
+        int v = rank, sum = 0;
+        if (rank == 0) {
+            for (int i = 1; i < size; i++)
+                MPI_Recv(&r, 1, MPI_INT, i, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Comm_idup(MPI_COMM_WORLD, &nc, &req);
+        } else {
+            MPI_Comm_idup(MPI_COMM_WORLD, &nc, &req);
+            MPI_Ssend(&v, 1, MPI_INT, 0, 77, MPI_COMM_WORLD);
+        }
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, nc);
+        CHECK(sum == size * (size - 1) / 2, "allreduce over the idup'd communicator: %d", sum);
+        MPI_Comm_free(&nc);
+    }
+    /* several idups in flight at once, the parent freed before they complete */
+    {
+        MPI_Comm par, nc[3];
+        MPI_Request rq[3];
+        MPI_Comm_dup(MPI_COMM_WORLD, &par);
+        for (int i = 0; i < 3; i++)
+            MPI_Comm_idup(par, &nc[i], &rq[i]);
+        MPI_Comm_free(&par);
+        MPI_Waitall(3, rq, MPI_STATUSES_IGNORE);
+        for (int i = 0; i < 3; i++) {
+            MPI_Comm_compare(nc[i], MPI_COMM_WORLD, &r);
+            CHECK(r == MPI_CONGRUENT, "idup %d compares %d to the world", i, r);
+            ring(nc[i], 5 + i, "overlapping idup");
+        }
+        for (int i = 0; i < 3; i++)
+            MPI_Comm_free(&nc[i]);
+    }
+
     /* many communicators, created and freed: context ids are reused */
     for (int i = 0; i < 3000; i++) {
         MPI_Comm_dup(i % 2 ? dup : MPI_COMM_WORLD, &c);

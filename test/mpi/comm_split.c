@@ -115,6 +115,26 @@ int main(int argc, char **argv)
     CHECK(c == MPI_COMM_NULL, "split_type MPI_UNDEFINED gave a communicator");
     MPI_Comm_split_type(MPI_COMM_WORLD, 12345, rank, MPI_INFO_NULL, &c);
     CHECK(c == MPI_COMM_NULL, "unknown split_type gave a communicator");
+    /* MPICH's MPIX_COMM_TYPE_NEIGHBORHOOD: who shares a directory (all, here);
+     * no hint or mismatched hints give MPI_COMM_NULL everywhere */
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "nbhd_common_dirname", "/tmp");
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPIX_COMM_TYPE_NEIGHBORHOOD, rank, info, &c);
+    CHECK(c != MPI_COMM_NULL, "neighborhood of /tmp gave MPI_COMM_NULL");
+    if (c != MPI_COMM_NULL) {
+        MPI_Comm_size(c, &s);
+        CHECK(s == size, "neighborhood of /tmp: size %d of %d", s, size);
+        ring(c, 6, "neighborhood");
+        MPI_Comm_free(&c);
+    }
+    MPI_Info_set(info, "nbhd_common_dirname", rank == 0 ? "/tmp" : "/");
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPIX_COMM_TYPE_NEIGHBORHOOD, rank, info, &c);
+    CHECK(size == 1 || c == MPI_COMM_NULL, "mismatched neighborhood hints gave a communicator");
+    if (c != MPI_COMM_NULL)
+        MPI_Comm_free(&c);
+    MPI_Info_free(&info);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPIX_COMM_TYPE_NEIGHBORHOOD, rank, MPI_INFO_NULL, &c);
+    CHECK(c == MPI_COMM_NULL, "neighborhood without a hint gave a communicator");
     MPI_Info_create(&info);
     MPI_Info_set(info, "mpi_hw_resource_type", "mpi_shared_memory");
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, rank, info, &c);

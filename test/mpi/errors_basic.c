@@ -22,7 +22,42 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    /* MPICH compatibility (its errors/comm/*_nullarg, errors/attr/keyvalmis):
+     * objects made before any handler was set follow MPI_COMM_WORLD's
+     * handler when it is set later; one set explicitly stays */
+    {
+        MPI_Comm early, fixed;
+        MPI_Win w;
+        MPI_Datatype dt = MPI_DATATYPE_NULL;
+        int kv;
+        MPI_Comm_dup(MPI_COMM_WORLD, &early);
+        MPI_Comm_dup(MPI_COMM_WORLD, &fixed);
+        MPI_Comm_set_errhandler(fixed, MPI_ERRORS_ARE_FATAL);
+        MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        err = MPI_Comm_create(early, MPI_GROUP_EMPTY, NULL);
+        CHECK(mtest_error_class(err) == MPI_ERR_ARG, "early dup: class %d", mtest_error_class(err));
+        MPI_Comm_get_errhandler(early, &got);
+        CHECK(got == MPI_ERRORS_RETURN, "early dup reports handler %#x", (unsigned)got);
+        MPI_Comm_get_errhandler(fixed, &got);
+        CHECK(got == MPI_ERRORS_ARE_FATAL, "explicitly set handler became %#x", (unsigned)got);
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kv, NULL);
+        err = MPI_Win_set_attr(w, kv, NULL);
+        CHECK(mtest_error_class(err) == MPI_ERR_KEYVAL, "window: class %d", mtest_error_class(err));
+        MPI_Comm_free_keyval(&kv);
+        MPI_Win_free(&w);
+        MPI_Comm_free(&early);
+        MPI_Comm_free(&fixed);
+        (void)dt;
+    }
+    /* a failed MPI_Cart_create leaves MPI_COMM_NULL (errors/topo/cartsmall) */
+    {
+        MPI_Comm cart = MPI_COMM_WORLD;
+        int dims[2] = {size + 1, 1}, per[2] = {0, 0};
+        err = MPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &cart);
+        CHECK(err != MPI_SUCCESS && cart == MPI_COMM_NULL, "cart_create too large: %d, %#x", err,
+              (unsigned)cart);
+    }
 
     /* class strings */
     for (int c = MPI_SUCCESS; c <= MPI_ERR_LASTCODE && c < 80; c++) {

@@ -1,6 +1,9 @@
 /* A rank killed with SIGKILL (before MPI_Init, in the middle of
- * point-to-point traffic) ends the whole job within seconds: mpiexec names
- * the rank and the signal and exits 128+9. argv[1]: "before" or "p2p". */
+ * point-to-point traffic, in the middle of collectives) ends the whole job
+ * within seconds: mpiexec names the rank and the signal and exits 128+9.
+ * argv[1]: "before", "p2p" or "coll" (an MPI_Allreduce/MPI_Bcast loop on
+ * every rank; rank 1 dies between two of them while the others are inside
+ * the next one). */
 #include <mpi.h>
 #include <signal.h>
 #include <string.h>
@@ -17,6 +20,17 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (strcmp(where, "coll") == 0) {
+        for (int it = 0;; it++) {
+            int sum = 0;
+            if (rank == 1 && it == 200)
+                raise(SIGKILL);
+            MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            MPI_Bcast(buf, 1024, MPI_INT, it % size, MPI_COMM_WORLD);
+            if (sum != size * (size - 1) / 2)
+                abort(); /* wrong data: not the exit code the test expects */
+        }
+    }
     for (int it = 0;; it++) {
         if (rank == 1 && it == 100)
             raise(SIGKILL);

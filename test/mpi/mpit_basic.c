@@ -58,7 +58,8 @@ int main(int argc, char **argv)
             CHECK(count >= 1 && count <= (int)sizeof buf, "count %d", count);
         err = MPI_T_cvar_read(ch, buf);
         CHECK(err == MPI_SUCCESS, "read %s = %d", name, err);
-        /* nothing changes after MPI_Init */
+        /* nothing changes after MPI_Init, and the scope says so */
+        CHECK(scope == MPI_T_SCOPE_READONLY, "scope of %s after MPI_Init is %d", name, scope);
         err = MPI_T_cvar_write(ch, buf);
         CHECK(err == MPI_T_ERR_CVAR_SET_NEVER, "write %s after MPI_Init = %d", name, err);
         if (en != MPI_T_ENUM_NULL) {

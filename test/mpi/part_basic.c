@@ -122,6 +122,55 @@ int main(int argc, char **argv)
         }
     }
 
+    /* different partitioning on the two sides (only the totals agree):
+     * 3 sender partitions of 8 ints, 4 receiver partitions of 6 ints into a
+     * vector type (every other int), readied in reverse order; and a total
+     * that differs is MPI_ERR_TRUNCATE (MPICH's part/start_pready -spart -rpart) */
+    {
+        MPI_Datatype v;
+        int data[96], ok = 1;
+        MPI_Type_vector(6, 1, 2, MPI_INT, &v);
+        MPI_Type_commit(&v);
+        for (int i = 0; i < 96; i++)
+            data[i] = rank == 0 ? i * 7 : -1;
+        if (rank == 0)
+            MPI_Psend_init(data, 3, 8, MPI_INT, 1, 12, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+        else
+            MPI_Precv_init(data, 4, 1, v, 0, 12, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+        for (int round = 0; round < 2; round++) {
+            MPI_Start(&r);
+            if (rank == 0)
+                for (int p = 2; p >= 0; p--)
+                    MPI_Pready(p, r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+            if (rank == 1) {
+                for (int q = 0; q < 4; q++) {
+                    MPI_Parrived(r, q, &flag);
+                    ok &= flag;
+                }
+                for (int k = 0; k < 24; k++) /* element k lands at int 2k (stride 2, extent 11 ints) */
+                    ok &= data[(k / 6) * 11 + (k % 6) * 2] == k * 7;
+                CHECK(ok, "repartitioned data wrong in round %d", round);
+                for (int i = 0; i < 96; i++)
+                    data[i] = -1;
+            }
+        }
+        MPI_Request_free(&r);
+        MPI_Type_free(&v);
+        if (rank == 0)
+            MPI_Psend_init(data, 2, 8, MPI_INT, 1, 13, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+        else
+            MPI_Precv_init(data, 2, 7, MPI_INT, 0, 13, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+        MPI_Start(&r);
+        if (rank == 0)
+            MPI_Pready_range(0, 1, r);
+        err = MPI_Wait(&r, MPI_STATUS_IGNORE);
+        if (rank == 1)
+            CHECK(mtest_error_class(err) == MPI_ERR_TRUNCATE, "different totals: class %d",
+                  mtest_error_class(err));
+        MPI_Request_free(&r);
+    }
+
     /* bad input */
     if (rank == 0) {
         MPI_Psend_init(buf, 4, 4, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r);

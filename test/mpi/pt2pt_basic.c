@@ -168,6 +168,75 @@ static void waits(void)
     } while (!flag);
     MPI_Testany(N, sq, &idx, &flag, MPI_STATUS_IGNORE);
     CHECK(flag && idx == MPI_UNDEFINED, "testany on nulls: flag %d idx %d", flag, idx);
+
+    /* nothing completes: flag false and index MPI_UNDEFINED (not left as it was) */
+    {
+        MPI_Request pending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+        int dummy;
+        MPI_Irecv(&dummy, 1, MPI_INT, MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &pending[1]);
+        idx = 12345;
+        MPI_Testany(2, pending, &idx, &flag, MPI_STATUS_IGNORE);
+        CHECK(!flag && idx == MPI_UNDEFINED, "testany on a pending recv: flag %d idx %d", flag, idx);
+        MPI_Cancel(&pending[1]);
+        MPI_Wait(&pending[1], MPI_STATUS_IGNORE);
+    }
+}
+
+/* Found by MPICH's test suite (pt2pt/recvnull, pt2pt/multi_psend_derived):
+ * a zero-count MPI_DATATYPE_NULL is accepted as MPICH does, and a derived
+ * type freed right after MPI_Send_init/MPI_Recv_init stays usable by
+ * every later MPI_Start of the persistent request. */
+static void mpich_compat(void)
+{
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    MPI_Request sreq, rreq;
+    MPI_Datatype sdup, rdup;
+    int v, got = -1;
+
+    CHECK(MPI_Send(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 0, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "zero-count MPI_DATATYPE_NULL send refused");
+    CHECK(MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, MPI_PROC_NULL, 0, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE) == MPI_SUCCESS,
+          "zero-count MPI_DATATYPE_NULL recv refused");
+    MPI_Type_dup(MPI_INT, &sdup);
+    MPI_Type_dup(MPI_INT, &rdup);
+    MPI_Type_commit(&sdup);
+    MPI_Type_commit(&rdup);
+    MPI_Send_init(&v, 1, sdup, next, 40, MPI_COMM_WORLD, &sreq);
+    MPI_Recv_init(&got, 1, rdup, prev, 40, MPI_COMM_WORLD, &rreq);
+    MPI_Type_free(&sdup);
+    MPI_Type_free(&rdup);
+    for (int it = 0; it < 3; it++) {
+        v = rank * 10 + it;
+        CHECK(MPI_Start(&rreq) == MPI_SUCCESS && MPI_Start(&sreq) == MPI_SUCCESS,
+              "start after type free failed");
+        MPI_Wait(&rreq, MPI_STATUS_IGNORE);
+        MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+        CHECK(got == prev * 10 + it, "persistent with freed type: got %d", got);
+    }
+    MPI_Request_free(&sreq);
+    MPI_Request_free(&rreq);
+
+    /* a status describing more than 2^32 elements of a type larger than
+     * 4 GiB (datatype/large_count): no 64-bit overflow */
+    {
+        MPI_Datatype four, big;
+        MPI_Status st;
+        MPI_Count ex = 0, want = 4LL * (0x7fffffff / 2);
+        int n = 0, cnt = 0;
+        MPI_Type_contiguous(4, MPI_INT, &four);
+        MPI_Type_vector(0x7fffffff / 2, 1, 3, four, &big);
+        MPI_Type_commit(&big);
+        MPI_Status_set_elements_x(&st, big, want);
+        MPI_Get_elements_x(&st, big, &ex);
+        MPI_Get_elements(&st, big, &n);
+        MPI_Get_count(&st, big, &cnt);
+        CHECK(ex == want && n == MPI_UNDEFINED && cnt == 1,
+              "large status: elements_x %lld (want %lld), elements %d, count %d", (long long)ex,
+              (long long)want, n, cnt);
+        MPI_Type_free(&big);
+        MPI_Type_free(&four);
+    }
 }
 
 static void derived(void)
@@ -246,6 +315,7 @@ int main(int argc, char **argv)
     persistent_and_bsend();
     waits();
     derived();
+    mpich_compat();
     generalized();
     return mtest_finish();
 }

@@ -148,10 +148,40 @@ static void run(int flavor, int rank, int size)
         err = MPI_Put(&v, 1, MPI_LONG, 0, 0, 1, MPI_INT, win);
         CHECK(mtest_error_class(err) == MPI_ERR_TYPE, "mismatched types: class %d",
               mtest_error_class(err));
+        /* The same checks on MPI_Get, whose common case has a short path. */
+        err = MPI_Get(&v, 1, MPI_LONG, 0, n, 1, MPI_LONG, win);
+        CHECK(mtest_error_class(err) == MPI_ERR_RMA_RANGE, "get past the end: class %d",
+              mtest_error_class(err));
+        err = MPI_Get_c(&v, (MPI_Count)1 << 61, MPI_LONG, 0, 0, (MPI_Count)1 << 61, MPI_LONG, win);
+        CHECK(mtest_error_class(err) == MPI_ERR_RMA_RANGE || mtest_error_class(err) == MPI_ERR_COUNT,
+              "get of 2^61 longs: class %d", mtest_error_class(err));
+        err = MPI_Get(NULL, 1, MPI_LONG, 0, 0, 1, MPI_LONG, win);
+        CHECK(mtest_error_class(err) == MPI_ERR_BUFFER, "get into NULL: class %d",
+              mtest_error_class(err));
+        err = MPI_Get(&v, 1, MPI_DATATYPE_NULL, 0, 0, 1, MPI_DATATYPE_NULL, win);
+        CHECK(mtest_error_class(err) == MPI_ERR_TYPE, "get of MPI_DATATYPE_NULL: class %d",
+              mtest_error_class(err));
+        err = MPI_Get(&v, -1, MPI_LONG, 0, 0, -1, MPI_LONG, win);
+        CHECK(mtest_error_class(err) == MPI_ERR_COUNT, "get of count -1: class %d",
+              mtest_error_class(err));
+        err = MPI_Get(&v, 1, MPI_LONG, size, 0, 1, MPI_LONG, win);
+        CHECK(mtest_error_class(err) == MPI_ERR_RANK, "get from rank %d: class %d", size,
+              mtest_error_class(err));
+        err = MPI_Get(&v, 1, MPI_LONG, MPI_PROC_NULL, 0, 1, MPI_LONG, win);
+        CHECK(err == MPI_SUCCESS, "get from MPI_PROC_NULL: class %d", mtest_error_class(err));
+        if (size > 1) {
+            err = MPI_Get(&v, 1, MPI_LONG, 1, 0, 1, MPI_LONG, win);
+            CHECK(mtest_error_class(err) == MPI_ERR_RMA_SYNC, "get from an unlocked rank: class %d",
+                  mtest_error_class(err));
+        }
+        v = -7;
+        err = MPI_Get(&v, 1, MPI_LONG, 0, 2, 1, MPI_LONG, win);
+        CHECK(err == MPI_SUCCESS, "get under the lock: class %d", mtest_error_class(err));
         err = MPI_Win_free(&win);
         CHECK(mtest_error_class(err) == MPI_ERR_RMA_SYNC, "free inside a lock: class %d",
               mtest_error_class(err));
         MPI_Win_unlock(0, win);
+        CHECK(v == 50 + (size - 1) % size, "get under the lock: value %ld", v);
     }
     MPI_Win_free(&win);
     if (flavor == 0)

@@ -13,7 +13,8 @@
 #   launcher=X    start with X instead of PREFIX/bin/mpiexec ("none" runs the
 #                 program directly: a singleton)
 #   args=A        arguments of the program, ~ for a space
-# A test also fails when it leaves shm segments (canal-...-p<pid>) whose creator is gone.
+# A test also fails when it leaves shm segments (canal-...-p<pid>) whose creator is gone,
+# or processes of the program (started in BUILD) still running 2 s after the job ended.
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
 # Prints one line per test and ends with "N passed, M failed".
 set -u
@@ -22,6 +23,7 @@ SRC=$(cd "$(dirname "$0")" && pwd)
 BUILD=${2:-$(mktemp -d /tmp/canal-tests.XXXXXX)}
 FILTER=${3:-}
 mkdir -p "$BUILD"
+BUILD=$(cd "$BUILD" && pwd -P)  # absolute: compared with /proc/<pid>/cwd below
 MPICC="$PREFIX/bin/mpicc"
 MPIEXEC="$PREFIX/bin/mpiexec"
 pass=0
@@ -91,6 +93,24 @@ for list in "$SRC"/testlist*; do
         done
         if [ -n "$leaked" ]; then
             ok=no; why="${why:+$why; }left in /dev/shm:$leaked"
+        fi
+        # No rank may outlive the job: processes of this program started in
+        # $BUILD (other jobs on the machine run from other directories) that
+        # are still there after a grace period are reported and killed.
+        left=
+        for try in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+            left=
+            for pid in $(pgrep -x "${prog:0:15}" 2>/dev/null); do
+                # (zombies do not count: they are only waiting to be reaped)
+                [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] && continue
+                [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$BUILD" ] && left="$left $pid"
+            done
+            [ -z "$left" ] && break
+            sleep 0.1
+        done
+        if [ -n "$left" ]; then
+            ok=no; why="${why:+$why; }processes left running:$left"
+            kill -9 $left 2>/dev/null
         fi
         if [ $ok = yes ]; then
             printf 'PASS %s (%.1fs)\n' "$name" "$secs" 2>/dev/null || echo "PASS $name"

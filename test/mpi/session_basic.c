@@ -39,11 +39,25 @@ int main(void)
     int err, n, len, size, rank, flag, found_world = 0, found_self = 0, cls, initialized;
     char name[MPI_MAX_PSET_NAME_LEN], val[64];
 
+    /* a session error handler made before anything is initialised (MPI 4.0
+     * 11.4.1; MPICH's errhan/sessioncall) */
+    MPI_Session s0;
+    {
+        CHECK(MPI_Session_create_errhandler(on_error, &eh) == MPI_SUCCESS, "create before init");
+        CHECK(MPI_Session_init(MPI_INFO_NULL, eh, &s0) == MPI_SUCCESS, "init with it");
+        MPI_Session_call_errhandler(s0, MPI_ERR_OTHER);
+        CHECK(handler_calls == 1 && last_code == MPI_ERR_OTHER, "handler calls %d code %d",
+              handler_calls, last_code);
+        MPI_Errhandler_free(&eh);
+        handler_calls = 0;
+    }
+
     MPI_Info_create(&info);
     MPI_Info_set(info, "thread_level", "MPI_THREAD_SINGLE");
     err = MPI_Session_init(info, MPI_ERRORS_RETURN, &s);
     CHECK(err == MPI_SUCCESS, "init %d", err);
     MPI_Info_free(&info);
+    MPI_Session_finalize(&s0);
 
     CHECK(MPI_Session_get_num_psets(s, MPI_INFO_NULL, &n) == MPI_SUCCESS && n >= 2, "n %d", n);
     for (int i = 0; i < n; i++) {

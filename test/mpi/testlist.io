@@ -13,3 +13,6 @@ io_nonblock 2
 io_nonblock 5
 io_misc 1
 io_misc 4
+io_edges 1
+io_edges 3
+io_edges 4

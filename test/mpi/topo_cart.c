@@ -32,7 +32,8 @@ int main(int argc, char **argv)
         static const int z2[] = {0, 0}, z3[] = {0, 0, 0}, f3[] = {0, 3, 0};
         static const int e6[] = {3, 2}, e7[] = {7, 1}, e12[] = {3, 2, 2}, e16[] = {4, 2, 2},
                          e24[] = {4, 3, 2}, e36[] = {6, 6}, e1[] = {1, 1, 1}, e30[] = {5, 3, 2},
-                         e18f[] = {3, 3, 2}, e1024[] = {32, 32};
+                         e18f[] = {3, 3, 2}, e1024[] = {32, 32}, e5040[] = {21, 16, 15},
+                         e7344[] = {17, 9, 8, 6}, e3168[] = {18, 16, 11}, z4[] = {0, 0, 0, 0};
         dims_case(6, 2, z2, e6);
         dims_case(7, 2, z2, e7);
         dims_case(12, 3, z3, e12);
@@ -43,6 +44,10 @@ int main(int argc, char **argv)
         dims_case(30, 3, z3, e30);
         dims_case(18, 3, f3, e18f);
         dims_case(1024, 2, z2, e1024);
+        /* equal spreads: as in MPICH, the larger smallest factors win */
+        dims_case(5040, 3, z3, e5040);
+        dims_case(7344, 4, z4, e7344);
+        dims_case(3168, 3, z3, e3168);
         int d[2] = {0, 5};
         err = MPI_Dims_create(12, 2, d);
         CHECK(mtest_error_class(err) == MPI_ERR_DIMS, "12 with a fixed 5: class %d",

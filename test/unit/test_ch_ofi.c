@@ -11,7 +11,7 @@
  * ping-pong latency), block(), rdma_read through fi_read (also on the
  * FI_MR_LOCAL path), the registration cache, provider selection
  * (CANAL_OFI_PROVIDER, FI_PROVIDER, default), unreachable and dead peers,
- * bad input. Each test forks a small job through test/unit/fake_pmi.c;
+ * bad input, loading libfabric at init (CANAL_OFI_LIBRARY missing or wrong). Each test forks a small job through test/unit/fake_pmi.c;
  * ranks check their own results and report by exit status. A provider that
  * is absent, or lacks a capability a test needs, makes that test print
  * SKIP and pass.
@@ -746,13 +746,21 @@ END_TEST
 /* block() sleeps up to its timeout when nothing comes, and a packet sent
  * while a rank sleeps wakes it (or it returns at once where the provider
  * has no wait descriptor). */
+/* CANAL_OFI_CQ_WAIT for body_block: "fd" (sleep on the CQ's descriptor
+ * where the provider has one) or "none" (no descriptor: block() naps). */
+static const char *block_wait = "fd";
+
 static int body_block(int rank, void *arg)
 {
     unsigned char buf[16];
     double t0, dt;
 
+    setenv("CANAL_OFI_CQ_WAIT", block_wait, 1);
     if (!bring_up_prov(PI, &up_check))
         return 0;
+    unsetenv("CANAL_OFI_CQ_WAIT");
+    if (strcmp(block_wait, "none") == 0)
+        T_CHECK(ch_ofi_state.wait_fd < 0, "CANAL_OFI_CQ_WAIT=none, but the CQ has a descriptor");
     if (rank == 1) {
         /* Let any connection set-up traffic settle, then nothing arrives. */
         for (int i = 0; i < 50; i++)
@@ -765,7 +773,7 @@ static int body_block(int rank, void *arg)
         else
             T_CHECK(dt < 0.05, "block without a descriptor took %.3f s", dt);
         fprintf(stderr, "%s: block(100 ms) with nothing to do: %.3f s (%s)\n", prov, dt,
-                ch_ofi_state.wait_fd >= 0 ? "CQ descriptor" : "no descriptor");
+                ch_ofi_state.wait_fd >= 0 ? "CQ descriptor" : "no descriptor, naps");
         T_CHECK(CH->block(0) == CANAL_OK, "block(0)");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
@@ -789,7 +797,18 @@ static int body_block(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_block) { ck_assert_int_eq(run_job(2, _i, body_block), 0); }
+START_TEST(test_block)
+{
+    block_wait = "fd";
+    ck_assert_int_eq(run_job(2, _i, body_block), 0);
+}
+END_TEST
+
+START_TEST(test_block_nofd)
+{
+    block_wait = "none";
+    ck_assert_int_eq(run_job(2, _i, body_block), 0);
+}
 END_TEST
 
 /* ---- the registration cache ------------------------------------------------ */
@@ -1197,6 +1216,76 @@ START_TEST(test_peer_dies)
 }
 END_TEST
 
+/* ---- loading libfabric (channels/ofi/ofi_dl.c) ---------------------------
+ * The library is dlopen()ed by init. Where configure found it, loading must
+ * work: the tests above SKIP on CANAL_ERR_UNSUPPORTED, so a load failure
+ * must not pass for an absent provider. */
+static int body_library(int rank, void *arg)
+{
+    prov = "(library)";
+    unsetenv("CANAL_OFI_LIBRARY");
+    T_CHECK(ofi_dl_open() == CANAL_OK, "ofi_dl_open");
+    T_CHECK(ofi_dl_path() != NULL && strcmp(ofi_dl_path(), "libfabric.so.1") == 0, "path %s",
+            ofi_dl_path() ? ofi_dl_path() : "(null)");
+    T_CHECK(fi_version() >= FI_VERSION(1, 10), "fi_version %u.%u", FI_MAJOR(fi_version()),
+            FI_MINOR(fi_version()));
+    T_CHECK(ofi_dl_open() == CANAL_OK, "a second ofi_dl_open");
+    /* Another library once one is loaded: refused with both names. */
+    setenv("CANAL_OFI_LIBRARY", "/elsewhere/libfabric.so.1", 1);
+    T_CHECK(ofi_dl_open() == CANAL_ERR_UNSUPPORTED, "a different library");
+    T_CHECK(strstr(common_err_detail(), "/elsewhere/libfabric.so.1") != NULL &&
+                strstr(common_err_detail(), "already loaded") != NULL,
+            "message: %s", common_err_detail());
+    unsetenv("CANAL_OFI_LIBRARY");
+    return 0;
+}
+
+START_TEST(test_library)
+{
+    fake_pmi_job_t job = {.nprocs = 1, .timeout_s = 60};
+    ck_assert_int_eq(fake_pmi_run(&job, body_library, NULL), 0);
+}
+END_TEST
+
+/* CANAL_OFI_LIBRARY names a file that is missing (arg 0) or is not
+ * libfabric (arg 1, libc): init fails with a message naming the file and
+ * leaves the channel as it was, and then with the right library the same
+ * process initializes (nothing half-loaded stays behind). */
+static int body_library_bad(int rank, void *arg)
+{
+    const char *lib = arg == NULL ? "/nonexistent/libfabric.so.1" : "libc.so.6";
+    const char *why = arg == NULL ? "cannot load libfabric" : "not a usable libfabric";
+    canal_status_t st;
+
+    prov = lib;
+    setenv("CANAL_OFI_LIBRARY", lib, 1);
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    st = CH->init(&info, &up_check, &caps);
+    T_CHECK(st == CANAL_ERR_UNSUPPORTED, "init with CANAL_OFI_LIBRARY=%s returned %d", lib, st);
+    T_CHECK(strstr(common_err_detail(), lib) != NULL && strstr(common_err_detail(), why) != NULL,
+            "message: %s", common_err_detail());
+    T_CHECK(!ch_ofi_state.initialized && ofi_dl_path() == NULL, "state after the failure");
+    if (rank == 0)
+        fprintf(stderr, "bad library message: %s\n", common_err_detail());
+    unsetenv("CANAL_OFI_LIBRARY");
+    setenv("CANAL_OFI_PROVIDER", prov_names[0], 1);
+    st = CH->init(&info, &up_check, &caps);
+    if (st == CANAL_ERR_UNSUPPORTED && ofi_dl_path() != NULL) {
+        fprintf(stderr, "SKIP %s after a bad library: %s\n", prov_names[0], common_err_detail());
+        return 0;
+    }
+    T_CHECK(st == CANAL_OK, "init with the default library returned %d", st);
+    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    return 0;
+}
+
+START_TEST(test_library_bad)
+{
+    fake_pmi_job_t job = {.nprocs = 1, .timeout_s = 60};
+    ck_assert_int_eq(fake_pmi_run(&job, body_library_bad, (void *)(intptr_t)_i), 0);
+}
+END_TEST
+
 static Suite *ofi_suite(void)
 {
     Suite *s = suite_create("ch_ofi");
@@ -1204,6 +1293,8 @@ static Suite *ofi_suite(void)
 
     providers_init();
     tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, test_library);
+    tcase_add_loop_test(tc, test_library_bad, 0, 2);
     tcase_add_loop_test(tc, test_describe, 0, nprov);
     tcase_add_loop_test(tc, test_fi_provider_env, 0, nprov);
     tcase_add_test(tc, test_default_provider);
@@ -1215,6 +1306,7 @@ static Suite *ofi_suite(void)
     tcase_add_loop_test(tc, test_backpressure_provider, 0, nprov);
     tcase_add_loop_test(tc, test_pingpong_callback, 0, nprov);
     tcase_add_loop_test(tc, test_block, 0, nprov);
+    tcase_add_loop_test(tc, test_block_nofd, 0, nprov);
     tcase_add_loop_test(tc, test_rdma_read, 0, nprov);
     tcase_add_loop_test(tc, test_rdma_read_mr_local, 0, nprov);
     tcase_add_loop_test(tc, test_mr_cache, 0, nprov);
