@@ -13,6 +13,9 @@
  *   finalize:   a GOODBYE frame on every live connection (so that closing
  *               it is not mistaken for a failure by a peer still running),
  *               then everything is closed.
+ *   dyn_open:   (adi/dynamic.c) for other jobs: when init was not called,
+ *               listen without publishing anything and serve no job rank;
+ *               dyn_card gives "<address>#<random id>".
  * The secret lives only in the job's PMI key-value space and in the ranks'
  * memory: a process outside the job cannot complete the handshake.
  * Calls must be serialized by the caller (the device holds its lock).

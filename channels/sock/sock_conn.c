@@ -13,6 +13,13 @@
  * the queued packets then leave on the winner, so both sides agree on one
  * connection and order is kept.
  *
+ * Dynamic peers (processes of other jobs, indices from the job size on,
+ * added by sock_dyn_peer_add) run the dynamic form of the handshake
+ * (sock.h): ids and a pair secret instead of ranks and the job secret; an
+ * incoming one from an id not known yet waits parked (SOCK_CS_PARKED) until
+ * its peer_add or SOCK_DYN_PARK_S; simultaneous connects keep the lower
+ * id's connection.
+ *
  * Failures: a peer whose connection closes or resets without a GOODBYE frame
  * (or that cannot be reached, or that fails to prove it belongs to the job)
  * is reported once through up->on_peer_failed(), from progress(). A stranger
