@@ -163,6 +163,29 @@ typedef struct {
 } adi_stats_t;
 void adi_stats_get(adi_stats_t *out);
 
+/* Processes of other jobs (adi/dynamic.c): a card names this process to
+ * them; adi_dyn_peer_connect makes the process of a card a device peer
+ * (index >= the job size) that both sides authenticate with the pair secret.
+ * Bootstrap links carry the introductions: a listener (one per port), a
+ * connection to it, length-prefixed blobs; MPI_Comm_join passes its fd as
+ * the link. Links wait while progressing the device. */
+enum { ADI_DYN_CARD_MAX = 128, ADI_DYN_SECRET_LEN = 32, ADI_DYN_BLOB_MAX = 64 << 20 };
+typedef struct adi_dyn_listener adi_dyn_listener_t;
+canal_status_t adi_dyn_card(char *buf, size_t len);
+canal_status_t adi_dyn_peer_connect(const char *card, const unsigned char secret[ADI_DYN_SECRET_LEN],
+                                    int *peer_out);
+canal_status_t adi_dyn_random(void *buf, size_t n);
+canal_status_t adi_dyn_listen(adi_dyn_listener_t **l_out, char *addr_out, size_t len);
+void adi_dyn_listener_close(adi_dyn_listener_t *l);
+/* timeout_s < 0: wait as long as it takes; CANAL_ERR_TIMEOUT after it. */
+canal_status_t adi_dyn_accept(adi_dyn_listener_t *l, double timeout_s, int *link_out);
+canal_status_t adi_dyn_dial(const char *addr, int *link_out);
+canal_status_t adi_dyn_send(int link, const void *buf, size_t len);
+/* timeout_s < 0: wait as long as it takes. *buf_out is malloc'ed, NUL-terminated. */
+canal_status_t adi_dyn_recv(int link, void **buf_out, size_t *len_out, double timeout_s);
+void adi_dyn_close(int link);
+void adi_dyn_finalize(void);
+
 /* The device lock (a no-op until the device is in locked mode: with
  * MPI_THREAD_MULTIPLE, or after adi_lock_enable). It is the "wire" lock:
  * held while the channels are polled or sent on, around per-peer send

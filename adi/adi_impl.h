@@ -112,6 +112,8 @@ typedef struct {
 
 typedef struct {
     int rank, size;
+    int npeers;           /* size + dynamic peers (processes of other jobs) */
+    int cap;              /* size + CANAL_DYNAMIC_PEERS: room in peers and pump_list */
     adi_peer_t *peers;
     int oversubscribed;
     long spin_count;
@@ -171,6 +173,11 @@ int adi_peer_pump(int peer);
 /* Send a control packet now or queue it. */
 void adi_send_ctrl(int peer, const adi_pkt_t *pkt);
 adi_ctx_queues_t *adi_ctx(int context);
+
+/* device.c, for dynamic.c: the channel that serves other jobs (opened on
+ * first use) and the setup of a new dynamic peer's entry. */
+canal_status_t adi_dev_dyn_channel(const ch_ops_t **ch_out);
+canal_status_t adi_dev_dyn_peer_init(int peer);
 void adi_queues_finalize(void);
 
 #endif

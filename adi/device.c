@@ -60,6 +60,8 @@ static int stats_slot_of(const ch_ops_t *ch)
  * may send (adi_isend takes it again). Statically initialized so that
  * adi_lock_enable works whenever it is called. */
 static pthread_mutex_t dev_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static const pmi_info_t *dev_pmi; /* for opening a channel for other jobs later */
+static int dyn_slot = -1;         /* the active channel serving other jobs */
 static const ch_ops_t *active[4];
 static ch_caps_t active_caps[4];
 static int nactive;
@@ -97,7 +99,7 @@ int adi_job_size(void) { return adi_dev.size; }
 
 const char *adi_peer_channel(int peer)
 {
-    if (peer < 0 || peer >= adi_dev.size || adi_dev.peers[peer].ch == NULL)
+    if (peer < 0 || peer >= adi_dev.npeers || adi_dev.peers[peer].ch == NULL)
         return "none";
     return adi_dev.peers[peer].ch->name;
 }
@@ -144,10 +146,22 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         adi_dev.oversubscribed = 0;
     else
         adi_dev.oversubscribed = pmi->local_size > online_cpus();
-    adi_dev.peers = calloc((size_t)pmi->size, sizeof *adi_dev.peers);
-    adi_dev.pump_list = calloc((size_t)pmi->size, sizeof *adi_dev.pump_list);
+    {
+        /* Room for processes of other jobs is reserved (calloc: untouched
+         * pages cost nothing), so peers never moves under a running send. */
+        long long ndyn = common_cvar_int("DYNAMIC_PEERS");
+        if (ndyn < 0 || ndyn > 1000000)
+            return common_err_set(CANAL_ERR_ARG, "CANAL_DYNAMIC_PEERS=%lld must be 0..1000000",
+                                  ndyn);
+        adi_dev.cap = pmi->size + (int)ndyn;
+    }
+    adi_dev.npeers = pmi->size;
+    dev_pmi = pmi;
+    dyn_slot = -1;
+    adi_dev.peers = calloc((size_t)adi_dev.cap, sizeof *adi_dev.peers);
+    adi_dev.pump_list = calloc((size_t)adi_dev.cap, sizeof *adi_dev.pump_list);
     if (adi_dev.peers == NULL || adi_dev.pump_list == NULL)
-        return common_err_set(CANAL_ERR_NOMEM, "no memory for %d peers", pmi->size);
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for %d peers", adi_dev.cap);
 
     if ((st = open_channel(&ch_self_ops, pmi, &self_slot)) < 0)
         return st;
@@ -218,6 +232,79 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         if (p->chunk == 0)
             p->chunk = 1;
     }
+    return CANAL_OK;
+}
+
+/* Other jobs are reached through the sock channel (the one channel with
+ * dynamic peers): the one the job already uses, or opened now for them
+ * alone -- and polled only from the first dynamic peer on, so that a
+ * process that merely opens a port keeps its wait policy (one channel to
+ * sleep in). Called with the device lock held. */
+static const ch_ops_t *dyn_ch;   /* opened for other jobs, maybe not yet active */
+static ch_caps_t dyn_caps;
+
+canal_status_t adi_dev_dyn_channel(const ch_ops_t **ch_out)
+{
+    canal_status_t st;
+
+    if (dyn_slot < 0 && dyn_ch == NULL) {
+        for (int i = 0; i < nactive; i++)
+            if (active[i]->dyn_peer_add != NULL)
+                dyn_slot = i;
+    }
+    if (dyn_slot >= 0) {
+        if (active[dyn_slot]->dyn_open != NULL &&
+            (st = active[dyn_slot]->dyn_open(dev_pmi, &upcalls, &active_caps[dyn_slot])) < 0)
+            return st;
+        *ch_out = active[dyn_slot];
+        return CANAL_OK;
+    }
+    if (dyn_ch == NULL) {
+        if (&ch_sock_ops == NULL || ch_sock_ops.dyn_open == NULL)
+            return common_err_set(CANAL_ERR_UNSUPPORTED,
+                                  "reaching other jobs needs the sock channel, which this build "
+                                  "lacks");
+        if ((st = ch_sock_ops.dyn_open(dev_pmi, &upcalls, &dyn_caps)) < 0)
+            return st;
+        dyn_ch = &ch_sock_ops;
+    }
+    *ch_out = dyn_ch;
+    return CANAL_OK;
+}
+
+/* The entry of a new dynamic peer: like a job rank's on that channel. */
+canal_status_t adi_dev_dyn_peer_init(int peer)
+{
+    adi_peer_t *p = &adi_dev.peers[peer];
+    const ch_caps_t *caps;
+
+    if (dyn_slot < 0 && dyn_ch != NULL) {
+        /* The first dynamic peer: from now on the channel is polled. */
+        if (nactive >= (int)(sizeof active / sizeof active[0]))
+            return common_err_set(CANAL_ERR_INTERN, "no room for another channel");
+        active[nactive] = dyn_ch;
+        active_caps[nactive] = dyn_caps;
+        dyn_slot = nactive++;
+    }
+    if (dyn_slot < 0 || peer < adi_dev.size || peer >= adi_dev.cap)
+        return common_err_set(CANAL_ERR_INTERN, "dynamic peer %d without its channel", peer);
+    caps = &active_caps[dyn_slot];
+    memset(p, 0, sizeof *p);
+    p->ch = active[dyn_slot];
+    p->stats_slot = stats_slot_of(p->ch);
+    p->has_rdma = 0;
+    p->eager_limit = (size_t)common_cvar_int("EAGER_LIMIT");
+    if (p->eager_limit > caps->max_payload)
+        p->eager_limit = caps->max_payload;
+    /* Both sides must compute the same window (credit comes back after a
+     * quarter of the receiver's), and the job sizes differ: the minimum. */
+    p->window = 4 * (p->eager_limit + ADI_EAGER_COST);
+    p->credit = p->window;
+    p->chunk = (size_t)common_cvar_int("RNDV_CHUNK");
+    if (p->chunk > caps->max_payload)
+        p->chunk = caps->max_payload;
+    if (p->chunk == 0)
+        p->chunk = 1;
     return CANAL_OK;
 }
 
@@ -499,8 +586,13 @@ canal_status_t adi_finalize(void)
         return st;
     for (int i = nactive - 1; i >= 0; i--)
         active[i]->finalize();
+    if (dyn_ch != NULL && dyn_slot < 0)
+        dyn_ch->finalize(); /* opened for other jobs, never polled */
     nactive = 0;
+    dyn_slot = -1;
+    dyn_ch = NULL;
     adi_queues_finalize();
+    adi_dyn_finalize();
     free(adi_dev.peers);
     free(adi_dev.pump_list);
     adi_dev.peers = NULL;

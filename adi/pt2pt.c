@@ -321,7 +321,7 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     adi_peer_t *p;
     canal_status_t st;
 
-    if (dest < 0 || dest >= adi_dev.size)
+    if (dest < 0 || dest >= adi_dev.npeers)
         return common_err_set(CANAL_ERR_ARG, "destination job rank %d out of range", dest);
     p = &adi_dev.peers[dest];
     __atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);

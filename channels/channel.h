@@ -86,6 +86,17 @@ typedef struct ch_ops {
     canal_status_t (*flush)(void);
     /* Optional: one line describing the configuration, for CANAL_SUMMARY. */
     void (*describe)(char *buf, size_t len);
+    /* Optional: processes of other jobs ("dynamic peers", adi/dynamic.c).
+     * dyn_open makes the channel able to serve them; when init() was never
+     * called (this job did not need the channel) it opens the endpoint
+     * itself and then serves no job rank. dyn_card writes this process's
+     * card for other jobs. dyn_peer_add makes `peer` (an index >= the job
+     * size, each new one the next free index) the process named by `card`,
+     * authenticated both ways by the 32-byte pair secret. Only sock has
+     * them: shm is not used across jobs, even on one node. */
+    canal_status_t (*dyn_open)(const pmi_info_t *pmi, const ch_upcalls_t *up, ch_caps_t *caps_out);
+    canal_status_t (*dyn_card)(char *buf, size_t len);
+    canal_status_t (*dyn_peer_add)(int peer, const char *card, const unsigned char secret[32]);
 } ch_ops_t;
 
 extern const ch_ops_t ch_shm_ops;

@@ -108,6 +108,16 @@ static const common_cvar_desc_t cvar_table[] = {
      "sock: bytes queued per peer above which sendv says again (back-pressure to the device)"},
     {"SOCK_HANDSHAKE_TIMEOUT", CVAR_TYPE_INT, "10", NULL,
      "sock: seconds an incoming connection has to prove it belongs to the job before it is dropped"},
+    {"SPAWN_CHECK", CVAR_TYPE_BOOL, "1", NULL,
+     "MPI_Comm_spawn: the root checks that each command is an executable it can find (wdir, the "
+     "info key path, PATH) before asking the launcher, which may not report a failed start; "
+     "0 for launchers that start programs found only on other nodes"},
+    {"SPAWN_TIMEOUT", CVAR_TYPE_INT, "600", NULL,
+     "MPI_Comm_spawn: seconds the parent waits for the spawned processes to connect before it "
+     "fails with MPI_ERR_SPAWN; 0 waits as long as it takes"},
+    {"DYNAMIC_PEERS", CVAR_TYPE_INT, "1024", NULL,
+     "processes of other jobs (MPI_Comm_connect/accept, spawn, join) one process may talk to; "
+     "room for them is reserved in the device's and the sock channel's peer tables"},
     {"SHM_CELL_SIZE", CVAR_TYPE_SIZE, "16K", NULL,
      "shm: payload bytes per ring cell (the channel's max_payload), 1K..1M"},
     {"SHM_CELLS", CVAR_TYPE_INT, "16", NULL,

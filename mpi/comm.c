@@ -539,15 +539,17 @@ int mpi_comm_new_intra(mpi_comm_t *parent, int context, mpi_group_t *g, mpi_comm
 static int comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_group_t *rg,
                           int local_context, mpi_comm_t **out)
 {
-    int identity, err;
+    int lid, rid, err;
     mpi_comm_t *c = comm_alloc(parent);
 
     if (c == NULL)
         return MPI_ERR_NO_MEM;
     c->is_inter = 1;
-    c->local_job_ranks = mpi_group_job_array(lg, mpi_pmi.size, &identity);
-    c->peer_job_ranks = mpi_group_job_array(rg, mpi_pmi.size, &identity);
-    if (c->local_job_ranks == NULL || c->peer_job_ranks == NULL) {
+    /* NULL is the identity: one group may be all of MPI_COMM_WORLD when
+     * the other is of another job (mpi/dynamic.c). */
+    c->local_job_ranks = mpi_group_job_array(lg, mpi_pmi.size, &lid);
+    c->peer_job_ranks = mpi_group_job_array(rg, mpi_pmi.size, &rid);
+    if ((c->local_job_ranks == NULL && !lid) || (c->peer_job_ranks == NULL && !rid)) {
         mpi_comm_destroy(c);
         return MPI_ERR_NO_MEM;
     }
@@ -568,6 +570,13 @@ static int comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_
     c->context = context;
     *out = c;
     return MPI_SUCCESS;
+}
+
+/* For mpi/dynamic.c, whose remote group comes from another job. */
+int mpi_comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_group_t *rg,
+                       int local_context, mpi_comm_t **out)
+{
+    return comm_new_inter(parent, context, lg, rg, local_context, out);
 }
 
 mpi_group_t *mpi_comm_local_group(mpi_comm_t *c)
@@ -1983,19 +1992,34 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     mpi_dom_of_comm(c, MPI_TAG_XCHG, &d);
     /* The leaders swap their `high`; each side also broadcasts its own
      * leader's value, so that all members order the groups alike. */
-    if ((st = mpi_dom_bcast(&d, &mine, sizeof mine)) < 0 ||
-        (st = mpi_dom_bridge_swap(&d, &mine, sizeof mine, (void **)&theirs, &tlen)) < 0)
+    /* With `high` goes a hash of the job id: job ranks order the groups of
+     * one job, but not those of two jobs (mpi/dynamic.c), whose members each
+     * side numbers from its own job size on. */
+    struct {
+        int high, pad;
+        uint64_t job;
+    } me2 = {mine, 0, 1469598103934665603ULL}, *their2 = NULL;
+    for (const char *p = mpi_pmi.jobid; *p != '\0'; p++)
+        me2.job = (me2.job ^ (unsigned char)*p) * 1099511628211ULL;
+    (void)theirs;
+    if ((st = mpi_dom_bcast(&d, &me2, sizeof me2)) < 0 ||
+        (st = mpi_dom_bridge_swap(&d, &me2, sizeof me2, (void **)&their2, &tlen)) < 0)
         return mpi_err_status(c, st, fn);
-    remote_high = tlen == sizeof(int) ? *theirs : 0;
-    free(theirs);
+    mine = me2.high;
+    remote_high = tlen == sizeof me2 ? their2->high : 0;
     lg = mpi_comm_local_group(c);
     rg = mpi_comm_remote_group(c);
-    if (lg == NULL || rg == NULL)
+    if (lg == NULL || rg == NULL) {
+        free(their2);
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
     if (mine != remote_high)
         local_first = mine < remote_high;
+    else if (tlen == sizeof me2 && their2->job != me2.job && mpi_group_member(rg, 0) >= mpi_pmi.size)
+        local_first = me2.job < their2->job; /* two jobs: by job */
     else /* same value on both sides: the group holding the lower job rank goes first */
         local_first = mpi_group_member(lg, 0) < mpi_group_member(rg, 0);
+    free(their2);
     buf = malloc(sizeof *buf * ((size_t)lg->size + (size_t)rg->size));
     if (buf == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");

@@ -113,6 +113,12 @@ int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out);
  * given context; attributes, topology and info are left empty. On failure
  * the context is NOT freed. Returns an MPI error class. */
 int mpi_comm_new_intra(mpi_comm_t *parent, int context, mpi_group_t *g, mpi_comm_t **out);
+/* An intercommunicator over the local group lg (this process is a member)
+ * and the remote group rg with the two agreed contexts (mpi/dynamic.c,
+ * whose rg names processes of another job). MPI error class; on failure the
+ * contexts are NOT freed. */
+int mpi_comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_group_t *rg,
+                       int local_context, mpi_comm_t **out);
 /* Free everything of c (no attribute callbacks). */
 void mpi_comm_destroy(mpi_comm_t *c);
 /* References beyond the user's handle (a pending MPI_Comm_idup): the

@@ -1,69 +1,147 @@
 /*
  * Process management between communicators (MPI 4.0 chapter 11): ports,
- * MPI_Comm_accept/MPI_Comm_connect, MPI_Comm_disconnect, MPI_Comm_get_parent
- * and the name service (MPI_Publish_name and friends, over pmi/). Called by
- * applications only.
+ * MPI_Comm_accept/connect, MPI_Comm_spawn/spawn_multiple and the parent
+ * of a spawned job, MPI_Comm_join, MPI_Comm_disconnect and the name service
+ * (MPI_Publish_name and friends, over pmi/). Called by applications, and by
+ * mpi/init.c (mpi_dyn_init_parent) in a spawned process.
  *
- * What works today is connect/accept between groups of the SAME job (the
- * usual server/client pattern inside one mpiexec): a port name carries the
- * job id, the MPI_COMM_WORLD rank that opened it and a port number. The
- * connecting root sends a request to that rank on MPI_COMM_WORLD's
- * collective context with a tag reserved for the port, the owner (the root
- * of an accept) answers, and both groups then build the intercommunicator
- * with MPI_Intercomm_create over MPI_COMM_WORLD. Connecting to another job
- * needs connections between jobs, which the device does not have yet, so
- * such ports are refused with a clear message. MPI_Comm_spawn,
- * MPI_Comm_spawn_multiple and MPI_Comm_join stay stubs (mpi/stubs.c).
+ * One path serves every connect/accept, within a job or between jobs. A
+ * port is a capability: "canal-port:<jobid>:<rank>:<num>/<secret>@<addr>",
+ * where <addr> is a TCP listener the opening process owns (adi/dynamic.c)
+ * and <secret> 32 random bytes in hex. The connecting root dials <addr>
+ * and sends a request proving the secret with its group's members; the
+ * accepting root checks it (a wrong one is refused, the port stays open),
+ * answers with its group's members and a fresh pair secret, and closes the
+ * link. A member is named by its job rank when both groups are of one job,
+ * else by its card for other jobs (the sock address + a random id), and
+ * every member then makes every remote member a device peer with the pair
+ * secret (adi_dyn_peer_connect). The intercommunicator's context is agreed
+ * like any other (both groups AND their free-context masks, the roots over
+ * a bridge on MPI_COMM_WORLD's collective context with a reserved tag and
+ * source), so its remote group may hold device indices >= the job size:
+ * group operations see them as processes outside MPI_COMM_WORLD.
+ * Closing a port closes its listener: a connect waiting there, or coming
+ * later, fails with MPI_ERR_PORT instead of hanging.
+ *
+ * Spawn: the root opens a port, asks the process manager (pmi_spawn) to
+ * start the programs with the port preput under "canal-parent-port", and
+ * accepts; each child's MPI_Init connects MPI_COMM_WORLD to that port, and
+ * the intercommunicator is what MPI_Comm_get_parent returns. Join: the two
+ * processes swap their cards and half a secret each over the user's socket.
+ *
+ * Byte order: the bootstrap messages are native structs; jobs on machines
+ * of another byte order cannot connect (Canal assumes homogeneous nodes).
+ * A failure after the roots' exchange (a member that cannot reach a remote
+ * one) fails that member's calls later, not the construction.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "common/cvar.h"
+#include "common/log.h"
 #include "comm_impl.h"
 #include "mpiimpl.h"
 
 static const char port_prefix[] = "canal-port:";
+static const char parent_port_key[] = "canal-parent-port";
 
-/* Tags on MPI_COMM_WORLD's collective context (context + 1). The
- * collectives stay below 0x3ff00000 (coll/sched.c) and comm construction
- * uses 0x3ffffff0..3 (comm_impl.h), so these do not meet anybody else's.
- * Requests and answers carry the low 12 bits of the port number in the tag
- * so that several ports of one process do not take each other's requests. */
-enum {
-    DYN_TAG_REQ = 0x3fffe000,    /* + (port & 0xfff): connect request */
-    DYN_TAG_ANSWER = 0x3fffd000, /* + (port & 0xfff): accepted or refused */
-    DYN_TAG_BRIDGE = 0x3fffcfff, /* MPI_Intercomm_create between the roots */
-    DYN_PORT_MASK = 0xfff,
-};
+/* The bridge between the roots: MPI_COMM_WORLD's collective context, a tag
+ * the collectives (below 0x3ff00000) and comm construction (0x3ffffff0..3)
+ * do not use, and a source rank no communicator has. */
+enum { DYN_TAG_BRIDGE = 0x3fffcfff, DYN_BRIDGE_RANK = 0x7ffffff0 };
 
-/* A connect request, and the answer to it. */
+enum { DYN_SECRET = ADI_DYN_SECRET_LEN, DYN_WHY = 256 };
+
+/* A bootstrap message's head: a request (connector root -> acceptor root),
+ * an answer (back), the root's broadcast to its group, a join's half. */
 typedef struct {
-    int64_t port;   /* the full port number, to recognise stale requests */
-    int32_t source; /* the connecting root's rank in MPI_COMM_WORLD */
-    int32_t pad;
-} dyn_request_t;
+    char magic[8];
+    int32_t status;       /* MPI_SUCCESS or an MPI error class */
+    int32_t n;            /* members that follow */
+    int32_t root;         /* the sender group's root, as a rank in that group */
+    int32_t cross;        /* the two groups are of different jobs */
+    int64_t port;         /* request: the port's number */
+    unsigned char secret[DYN_SECRET]; /* request: the port's; answer: the pair's */
+    char jobid[256];
+    char why[DYN_WHY];    /* status != MPI_SUCCESS: the reason */
+} dyn_hello_t;
 
-enum { DYN_REFUSED = 0, DYN_ACCEPTED = 1 };
+typedef struct {
+    int32_t job_rank;
+    char card[ADI_DYN_CARD_MAX];
+} dyn_member_t;
+
+static const char magic_req[8] = "CNLPREQ", magic_ans[8] = "CNLPANS", magic_join[8] = "CNLJOIN";
 
 /* The ports this process has open. */
 typedef struct dyn_port {
     struct dyn_port *next;
     int64_t num;
+    unsigned char secret[DYN_SECRET];
+    adi_dyn_listener_t *listener;
 } dyn_port_t;
 
 static pthread_mutex_t port_lock = PTHREAD_MUTEX_INITIALIZER;
 static dyn_port_t *port_list;
 static int64_t port_next;
 
-/* ---------------------------------------------------------------- port names */
-/* Split "canal-port:<jobid>:<rank>:<num>" (the job id may itself contain
- * ':', so the numbers are taken from the right). 0 when well formed. */
-static int port_parse(const char *name, char *jobid_out, size_t len, int *rank_out,
-                      int64_t *num_out)
+/* The intercommunicator to the parent job (spawned processes), until freed. */
+static mpi_comm_t *parent_comm;
+
+/* ---------------------------------------------------------------- helpers */
+static void hex_encode(const unsigned char *in, size_t n, char *out)
 {
-    const char *c2, *c1, *job;
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+static int hex_decode(const char *in, size_t len, unsigned char *out, size_t n)
+{
+    if (len != 2 * n)
+        return -1;
+    for (size_t i = 0; i < 2 * n; i++) {
+        char c = in[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0)
+            return -1;
+        out[i / 2] = (unsigned char)(i % 2 ? out[i / 2] | d : d << 4);
+    }
+    return 0;
+}
+
+static int secret_equal(const unsigned char *a, const unsigned char *b)
+{
+    unsigned char d = 0;
+    for (int i = 0; i < DYN_SECRET; i++)
+        d |= (unsigned char)(a[i] ^ b[i]);
+    return d == 0;
+}
+
+/* ---------------------------------------------------------------- port names */
+typedef struct {
+    char jobid[sizeof mpi_pmi.jobid];
+    int rank;
+    int64_t num;
+    unsigned char secret[DYN_SECRET];
+    char addr[ADI_DYN_CARD_MAX];
+} port_parts_t;
+
+/* Split "canal-port:<jobid>:<rank>:<num>/<secret hex>@<addr>" (the job id
+ * may itself contain ':', so the rest is taken from the right). 0 when
+ * well formed. */
+static int port_parse(const char *name, port_parts_t *out)
+{
+    const char *at, *slash, *c2, *c1, *job;
     char *end;
     long r;
     long long n;
@@ -72,7 +150,16 @@ static int port_parse(const char *name, char *jobid_out, size_t len, int *rank_o
     if (strncmp(name, port_prefix, sizeof port_prefix - 1) != 0)
         return -1;
     job = name + sizeof port_prefix - 1;
-    if ((c2 = strrchr(job, ':')) == NULL || c2 == job)
+    if ((at = strrchr(job, '@')) == NULL || strlen(at + 1) >= sizeof out->addr ||
+        at[1] == '\0')
+        return -1;
+    for (slash = at; slash > job && *slash != '/'; slash--)
+        ;
+    if (*slash != '/' || hex_decode(slash + 1, (size_t)(at - slash - 1), out->secret, DYN_SECRET))
+        return -1;
+    for (c2 = slash - 1; c2 > job && *c2 != ':'; c2--)
+        ;
+    if (*c2 != ':')
         return -1;
     for (c1 = c2 - 1; c1 > job && *c1 != ':'; c1--)
         ;
@@ -82,92 +169,92 @@ static int port_parse(const char *name, char *jobid_out, size_t len, int *rank_o
     if (end != c2 || end == c1 + 1 || r < 0 || r > 0x7fffffffL)
         return -1;
     n = strtoll(c2 + 1, &end, 10);
-    if (*end != '\0' || end == c2 + 1 || n < 0)
+    if (end != slash || end == c2 + 1 || n < 0)
         return -1;
     jl = (size_t)(c1 - job);
-    if (jl >= len)
+    if (jl >= sizeof out->jobid)
         return -1;
-    memcpy(jobid_out, job, jl);
-    jobid_out[jl] = '\0';
-    *rank_out = (int)r;
-    *num_out = n;
+    memcpy(out->jobid, job, jl);
+    out->jobid[jl] = '\0';
+    out->rank = (int)r;
+    out->num = n;
+    snprintf(out->addr, sizeof out->addr, "%s", at + 1);
     return 0;
 }
 
-static int port_is_open(int64_t num)
+/* Open a port: a listener and a secret. MPI error class. */
+static int port_open(char *name, const char *fn, char *why, size_t whylen)
 {
-    int found = 0;
+    char addr[ADI_DYN_CARD_MAX], hex[2 * DYN_SECRET + 1];
+    dyn_port_t *p = calloc(1, sizeof *p);
+    canal_status_t st;
+    int n;
+
+    if (p == NULL) {
+        snprintf(why, whylen, "out of memory for a port");
+        return MPI_ERR_NO_MEM;
+    }
+    if ((st = adi_dyn_random(p->secret, DYN_SECRET)) < 0 ||
+        (st = adi_dyn_listen(&p->listener, addr, sizeof addr)) < 0) {
+        snprintf(why, whylen, "%s: cannot open a port: %s", fn, common_err_detail());
+        free(p);
+        return mpi_err_class_of_status(st);
+    }
+    hex_encode(p->secret, DYN_SECRET, hex);
     pthread_mutex_lock(&port_lock);
-    for (dyn_port_t *p = port_list; p != NULL; p = p->next)
-        if (p->num == num)
-            found = 1;
+    p->num = port_next++;
+    n = snprintf(name, MPI_MAX_PORT_NAME, "%s%s:%d:%" PRId64 "/%s@%s", port_prefix, mpi_pmi.jobid,
+                 mpi_comm_world_obj.rank, p->num, hex, addr);
+    if (n < 0 || n >= MPI_MAX_PORT_NAME) {
+        pthread_mutex_unlock(&port_lock);
+        adi_dyn_listener_close(p->listener);
+        free(p);
+        name[0] = '\0';
+        snprintf(why, whylen,
+                 "the job id '%.60s...' makes the port name longer than MPI_MAX_PORT_NAME=%d",
+                 mpi_pmi.jobid, MPI_MAX_PORT_NAME);
+        return MPI_ERR_INTERN;
+    }
+    p->next = port_list;
+    port_list = p;
+    pthread_mutex_unlock(&port_lock);
+    return MPI_SUCCESS;
+}
+
+/* The open port of this process that name names, or NULL. */
+static dyn_port_t *port_find(const char *name, int unlink)
+{
+    port_parts_t pp;
+    dyn_port_t *found = NULL;
+
+    if (name == NULL || port_parse(name, &pp) != 0 || strcmp(pp.jobid, mpi_pmi.jobid) != 0 ||
+        pp.rank != mpi_comm_world_obj.rank)
+        return NULL;
+    pthread_mutex_lock(&port_lock);
+    for (dyn_port_t **pp2 = &port_list; *pp2 != NULL; pp2 = &(*pp2)->next) {
+        if ((*pp2)->num == pp.num && secret_equal((*pp2)->secret, pp.secret)) {
+            found = *pp2;
+            if (unlink)
+                *pp2 = found->next;
+            break;
+        }
+    }
     pthread_mutex_unlock(&port_lock);
     return found;
 }
 
-/* ---------------------------------------------------------------- messages */
-static canal_status_t dyn_send(const void *buf, size_t len, int dest, int tag)
+static void port_free(dyn_port_t *p)
 {
-    adi_request_t *r;
-    canal_status_t st = adi_isend(buf, len, dt_builtin(DT_BYTE), dest, mpi_comm_world_obj.rank,
-                                  tag, mpi_comm_world_obj.context + 1, ADI_MODE_STANDARD, &r);
-    if (st < 0)
-        return st;
-    st = adi_wait(r);
-    if (st >= 0 && r->status.error < 0)
-        st = common_err_set(r->status.error, "sending a connect message to rank %d failed (%s)",
-                            dest, common_status_name(r->status.error));
-    adi_request_free(r);
-    return st;
+    adi_dyn_listener_close(p->listener);
+    memset(p->secret, 0, sizeof p->secret);
+    free(p);
 }
 
-static canal_status_t dyn_recv(void *buf, size_t len, int src, int tag, int *source_out)
-{
-    adi_request_t *r;
-    canal_status_t st = adi_irecv(buf, len, dt_builtin(DT_BYTE), src, tag,
-                                  mpi_comm_world_obj.context + 1, &r);
-    if (st < 0)
-        return st;
-    st = adi_wait(r);
-    if (st >= 0 && r->status.error < 0)
-        st = common_err_set(r->status.error, "receiving a connect message failed (%s)",
-                            common_status_name(r->status.error));
-    else if (st >= 0 && r->status.bytes != len)
-        st = common_err_set(CANAL_ERR_PROTO,
-                            "connect message of %zu bytes from rank %d, expected %zu",
-                            r->status.bytes, r->status.source, len);
-    if (st >= 0 && source_out != NULL)
-        *source_out = r->status.source;
-    adi_request_free(r);
-    return st;
-}
-
-/* Answer every request already waiting on a port that is being closed, so
- * that those connects fail instead of waiting forever. */
-static void port_refuse_pending(int64_t num)
-{
-    int tag = DYN_TAG_REQ + (int)(num & DYN_PORT_MASK);
-    for (;;) {
-        int flag = 0, src;
-        adi_status_t as;
-        dyn_request_t q;
-        int32_t answer = DYN_REFUSED;
-
-        if (adi_iprobe(ADI_ANY_SOURCE, tag, mpi_comm_world_obj.context + 1, &flag, &as) < 0 ||
-            !flag)
-            return;
-        if (dyn_recv(&q, sizeof q, as.source, tag, &src) < 0)
-            return;
-        dyn_send(&answer, sizeof answer, src, DYN_TAG_ANSWER + (int)(num & DYN_PORT_MASK));
-    }
-}
-
-/* ---------------------------------------------------------------- ports */
 int PMPI_Open_port(MPI_Info info, char *port_name)
 {
     static const char fn[] = "MPI_Open_port";
-    dyn_port_t *p;
-    int err, n;
+    char why[DYN_WHY];
+    int err;
 
     if ((err = mpi_enter(fn)))
         return err;
@@ -176,25 +263,8 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
                              (unsigned)info);
     if (port_name == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
-    if ((p = calloc(1, sizeof *p)) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory for a port");
-    pthread_mutex_lock(&port_lock);
-    p->num = port_next;
-    n = snprintf(port_name, MPI_MAX_PORT_NAME, "%s%s:%d:%" PRId64, port_prefix, mpi_pmi.jobid,
-                 mpi_comm_world_obj.rank, p->num);
-    if (n < 0 || n >= MPI_MAX_PORT_NAME) {
-        pthread_mutex_unlock(&port_lock);
-        free(p);
-        port_name[0] = '\0';
-        return mpi_err_raise(NULL, MPI_ERR_INTERN, fn,
-                             "the job id '%.60s...' makes the port name longer than "
-                             "MPI_MAX_PORT_NAME=%d",
-                             mpi_pmi.jobid, MPI_MAX_PORT_NAME);
-    }
-    port_next++;
-    p->next = port_list;
-    port_list = p;
-    pthread_mutex_unlock(&port_lock);
+    if ((err = port_open(port_name, fn, why, sizeof why)) != MPI_SUCCESS)
+        return mpi_err_raise(NULL, err, fn, "%s", why);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Open_port = PMPI_Open_port
@@ -202,37 +272,194 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
 int PMPI_Close_port(const char *port_name)
 {
     static const char fn[] = "MPI_Close_port";
-    char job[sizeof mpi_pmi.jobid];
-    int rank, err;
-    int64_t num;
-    dyn_port_t *found = NULL;
+    dyn_port_t *found;
+    int err;
 
     if ((err = mpi_enter(fn)))
         return err;
     if (port_name == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
-    if (port_parse(port_name, job, sizeof job, &rank, &num) == 0 &&
-        strcmp(job, mpi_pmi.jobid) == 0 && rank == mpi_comm_world_obj.rank) {
-        pthread_mutex_lock(&port_lock);
-        for (dyn_port_t **pp = &port_list; *pp != NULL; pp = &(*pp)->next) {
-            if ((*pp)->num == num) {
-                found = *pp;
-                *pp = found->next;
-                break;
-            }
-        }
-        pthread_mutex_unlock(&port_lock);
-    }
-    if (found == NULL)
+    if ((found = port_find(port_name, 1)) == NULL)
         return mpi_err_raise(NULL, MPI_ERR_PORT, fn,
                              "port_name='%.100s' is not a port this process opened (or it was "
                              "closed already)",
                              port_name);
-    free(found);
-    port_refuse_pending(num);
+    port_free(found);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Close_port = PMPI_Close_port
+
+/* ---------------------------------------------------------------- building the intercomm */
+/* Every member of c: this process as the other group will know it. */
+static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
+                          dyn_member_t **all_out)
+{
+    dyn_member_t me;
+    dyn_member_t *all = NULL;
+    int err;
+
+    memset(&me, 0, sizeof me);
+    me.job_rank = mpi_pmi.rank;
+    if (cross && adi_dyn_card(me.card, sizeof me.card) < 0) {
+        LOG_WARN("cannot open a channel to other jobs: %s", common_err_detail());
+        me.card[0] = '\0';
+    }
+    if (c->rank == root && (all = calloc((size_t)c->size, sizeof *all)) == NULL)
+        return MPI_ERR_NO_MEM; /* the others wait in the gather: fatal by class */
+    err = PMPI_Gather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, root, comm);
+    if (err != MPI_SUCCESS) {
+        free(all);
+        return err;
+    }
+    *all_out = all;
+    return MPI_SUCCESS;
+}
+
+/* Everybody: the remote group is known (hdr: its size, root, the pair
+ * secret; remote: its members); make them peers and build the
+ * intercommunicator. */
+static int build_inter(mpi_comm_t *c, int root, const dyn_hello_t *hdr, const dyn_member_t *remote,
+                       MPI_Comm *newcomm, const char *fn)
+{
+    int *idx = malloc(sizeof *idx * (size_t)(hdr->n > 0 ? hdr->n : 1));
+    mpi_group_t *rg = NULL;
+    mpi_comm_t *n = NULL;
+    mpi_dom_t d, ld;
+    canal_status_t st;
+    int ctx, lctx, err;
+
+    if (idx == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < hdr->n; i++) {
+        if (!hdr->cross) {
+            idx[i] = remote[i].job_rank;
+            continue;
+        }
+        if ((st = adi_dyn_peer_connect(remote[i].card, hdr->secret, &idx[i])) < 0) {
+            free(idx);
+            return mpi_err_raise(c, mpi_err_class_of_status(st), fn,
+                                 "cannot make remote process %d ('%.100s') a peer: %s", i,
+                                 remote[i].card, common_err_detail());
+        }
+    }
+    mpi_dom_of_comm(c, MPI_TAG_XCHG, &d);
+    d.root = root;
+    d.bridged = 1;
+    d.b_context = mpi_comm_world_obj.context + 1;
+    d.b_tag = DYN_TAG_BRIDGE;
+    d.b_my_rank = DYN_BRIDGE_RANK;
+    d.b_peer_rank = DYN_BRIDGE_RANK;
+    d.b_peer_job = idx[hdr->root];
+    mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &ld);
+    rg = mpi_group_new_list(idx, hdr->n);
+    free(idx);
+    if (rg == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
+        mpi_group_release(rg);
+        return mpi_err_status(c, st, fn);
+    }
+    if ((st = mpi_comm_context_agree(&ld, &lctx)) < 0) {
+        mpi_comm_context_free(ctx);
+        mpi_group_release(rg);
+        return mpi_err_status(c, st, fn);
+    }
+    err = mpi_comm_new_inter(c, ctx, mpi_comm_local_group(c), rg, lctx, &n);
+    mpi_group_release(rg);
+    if (err != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        mpi_comm_context_free(lctx);
+        return mpi_err_raise(c, err, fn, "cannot create the intercommunicator");
+    }
+    *newcomm = n->handle;
+    return MPI_SUCCESS;
+}
+
+/* The root's verdict reaches the group, then the remote members; a failed
+ * verdict is raised everywhere (the root's message at the root). */
+static int share_remote(mpi_comm_t *c, MPI_Comm comm, int root, dyn_hello_t *hdr,
+                        dyn_member_t **remote, const char *fn)
+{
+    int err = PMPI_Bcast(hdr, (int)sizeof *hdr, MPI_BYTE, root, comm);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (hdr->status != MPI_SUCCESS) {
+        if (c->rank == root)
+            return mpi_err_raise(c, hdr->status, fn, "%s", hdr->why);
+        return mpi_err_raise(c, hdr->status, fn, "the root (rank %d) failed: %s", root, hdr->why);
+    }
+    if (c->rank != root && (*remote = calloc((size_t)hdr->n, sizeof **remote)) == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    return PMPI_Bcast(*remote, (int)(sizeof **remote * (size_t)hdr->n), MPI_BYTE, root, comm);
+}
+
+/* A bootstrap message: hdr then n members. */
+static canal_status_t blob_send(int link, const dyn_hello_t *hdr, const dyn_member_t *m, int n)
+{
+    size_t len = sizeof *hdr + sizeof *m * (size_t)n;
+    unsigned char *buf = malloc(len);
+    canal_status_t st;
+
+    if (buf == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for %zu bytes", len);
+    memcpy(buf, hdr, sizeof *hdr);
+    if (n > 0)
+        memcpy(buf + sizeof *hdr, m, sizeof *m * (size_t)n);
+    st = adi_dyn_send(link, buf, len);
+    free(buf);
+    return st;
+}
+
+/* Receive one; checks the magic and that the members announced are there. */
+static canal_status_t blob_recv(int link, const char magic[8], double timeout, dyn_hello_t *hdr,
+                                dyn_member_t **m_out)
+{
+    void *buf;
+    size_t len;
+    canal_status_t st = adi_dyn_recv(link, &buf, &len, timeout);
+
+    if (st < 0)
+        return st;
+    if (len < sizeof *hdr) {
+        free(buf);
+        return common_err_set(CANAL_ERR_PROTO, "a message of %zu bytes is no Canal connect message",
+                              len);
+    }
+    memcpy(hdr, buf, sizeof *hdr);
+    hdr->jobid[sizeof hdr->jobid - 1] = '\0';
+    hdr->why[sizeof hdr->why - 1] = '\0';
+    if (memcmp(hdr->magic, magic, 8) != 0 || hdr->n < 0 || hdr->n > (1 << 22) ||
+        len != sizeof *hdr + sizeof **m_out * (size_t)hdr->n ||
+        (hdr->status == MPI_SUCCESS && (hdr->root < 0 || hdr->root >= hdr->n))) {
+        free(buf);
+        return common_err_set(CANAL_ERR_PROTO,
+                              "malformed connect message (%zu bytes; a Canal of another version "
+                              "or byte order?)",
+                              len);
+    }
+    if ((*m_out = malloc(sizeof **m_out * (size_t)(hdr->n > 0 ? hdr->n : 1))) == NULL) {
+        free(buf);
+        return common_err_set(CANAL_ERR_NOMEM, "no memory");
+    }
+    memcpy(*m_out, (unsigned char *)buf + sizeof *hdr, sizeof **m_out * (size_t)hdr->n);
+    for (int i = 0; i < hdr->n; i++)
+        (*m_out)[i].card[ADI_DYN_CARD_MAX - 1] = '\0';
+    free(buf);
+    return CANAL_OK;
+}
+
+static int cards_complete(const dyn_member_t *m, int n, char *why, size_t len)
+{
+    for (int i = 0; i < n; i++) {
+        if (m[i].card[0] == '\0') {
+            snprintf(why, len, "rank %d of the group cannot open a channel to other jobs (see "
+                     "its log)", i);
+            return 0;
+        }
+    }
+    return 1;
+}
 
 /* ---------------------------------------------------------------- accept/connect */
 /* The checks every process of accept/connect makes. */
@@ -258,23 +485,178 @@ static int check_common(const char *fn, MPI_Info info, int root, MPI_Comm comm, 
     return MPI_SUCCESS;
 }
 
-/* The root tells its group whether it found a peer (peer >= 0, its rank in
- * MPI_COMM_WORLD) or failed (-1 - error class); then everybody builds the
- * intercommunicator or raises. why is the root's message. */
-static int finish(mpi_comm_t *c, MPI_Comm comm, int root, int peer, const char *why,
-                  MPI_Comm *newcomm, const char *fn)
+/* The accepting side, on an open port p (significant at the root only;
+ * NULL there means a bad port name, why says so). */
+static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int root,
+                     mpi_comm_t *c, MPI_Comm *newcomm, const char *fn)
 {
-    int err = PMPI_Bcast(&peer, 1, MPI_INT, root, comm);
+    MPI_Comm comm = c->handle;
+    dyn_hello_t hdr, req;
+    dyn_member_t *remote = NULL, *mine = NULL;
+    int link = -1, err;
+    canal_status_t st;
 
-    if (err != MPI_SUCCESS)
-        return err;
-    if (peer < 0) {
-        if (c->rank == root)
-            return mpi_err_raise(c, -1 - peer, fn, "%s", why);
-        return mpi_err_raise(c, -1 - peer, fn, "the root (rank %d) failed; see its error", root);
+    memset(&hdr, 0, sizeof hdr);
+    if (c->rank == root) {
+        hdr.status = MPI_ERR_PORT;
+        if (p == NULL) {
+            snprintf(hdr.why, sizeof hdr.why, "%s", why_bad);
+        } else {
+            /* Wait for a connect proving this port's secret; others are
+             * refused with a reason and the port stays open. */
+            for (;;) {
+                dyn_hello_t ans;
+                if ((st = adi_dyn_accept(p->listener, timeout_s, &link)) < 0) {
+                    hdr.status = mpi_err_class_of_status(st);
+                    snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
+                    if (st == CANAL_ERR_TIMEOUT) {
+                        hdr.status = MPI_ERR_SPAWN;
+                        snprintf(hdr.why, sizeof hdr.why,
+                                 "the spawned processes did not connect within %g s "
+                                 "(CANAL_SPAWN_TIMEOUT); did they start, and call MPI_Init?",
+                                 timeout_s);
+                    }
+                    break;
+                }
+                st = blob_recv(link, magic_req, 30.0, &req, &remote);
+                if (st >= 0 && req.port == p->num && secret_equal(req.secret, p->secret) &&
+                    req.status == MPI_SUCCESS)
+                    break;
+                memset(&ans, 0, sizeof ans);
+                memcpy(ans.magic, magic_ans, 8);
+                ans.status = MPI_ERR_PORT;
+                snprintf(ans.why, sizeof ans.why, "%s",
+                         st < 0 ? common_err_detail() : "the port's secret does not match");
+                LOG_INFO("%s: refusing a connect: %s", fn, ans.why);
+                if (st >= 0)
+                    blob_send(link, &ans, NULL, 0);
+                free(remote);
+                remote = NULL;
+                adi_dyn_close(link);
+                link = -1;
+            }
+            if (link >= 0) {
+                hdr = req;
+                hdr.status = MPI_SUCCESS;
+                hdr.cross = strcmp(req.jobid, mpi_pmi.jobid) != 0;
+                if ((st = adi_dyn_random(hdr.secret, DYN_SECRET)) < 0) {
+                    hdr.status = mpi_err_class_of_status(st);
+                    snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
+                }
+            }
+        }
     }
-    return PMPI_Intercomm_create(comm, root, MPI_COMM_WORLD, c->rank == root ? peer : 0,
-                                 DYN_TAG_BRIDGE, newcomm);
+    if ((err = share_remote(c, comm, root, &hdr, &remote, fn)) != MPI_SUCCESS) {
+        free(remote);
+        if (link >= 0)
+            adi_dyn_close(link);
+        return err;
+    }
+    err = gather_members(c, comm, root, hdr.cross, &mine);
+    if (c->rank == root && link >= 0) {
+        dyn_hello_t ans;
+        memset(&ans, 0, sizeof ans);
+        memcpy(ans.magic, magic_ans, 8);
+        ans.n = c->size;
+        ans.root = root;
+        ans.cross = hdr.cross;
+        memcpy(ans.secret, hdr.secret, DYN_SECRET);
+        snprintf(ans.jobid, sizeof ans.jobid, "%s", mpi_pmi.jobid);
+        if (err != MPI_SUCCESS) {
+            ans.status = MPI_ERR_OTHER;
+            snprintf(ans.why, sizeof ans.why, "the accepting group failed");
+        } else if (hdr.cross && !cards_complete(mine, c->size, ans.why, sizeof ans.why)) {
+            ans.status = MPI_ERR_OTHER;
+        }
+        st = blob_send(link, &ans, mine, ans.status == MPI_SUCCESS ? c->size : 0);
+        adi_dyn_close(link);
+        if (err == MPI_SUCCESS && (ans.status != MPI_SUCCESS || st < 0))
+            err = MPI_ERR_OTHER; /* the group learns it below */
+    }
+    free(mine);
+    {
+        /* The root tells whether the answer went out. */
+        int ok = err == MPI_SUCCESS;
+        if (PMPI_Bcast(&ok, 1, MPI_INT, root, comm) != MPI_SUCCESS || !ok) {
+            free(remote);
+            return mpi_err_raise(c, MPI_ERR_OTHER, fn,
+                                 "the connect failed after the port was reached (see the "
+                                 "root's log)");
+        }
+    }
+    err = build_inter(c, root, &hdr, remote, newcomm, fn);
+    free(remote);
+    return err;
+}
+
+/* The connecting side. */
+static int connect_to(const char *port_name, int root, mpi_comm_t *c, MPI_Comm *newcomm,
+                      const char *fn)
+{
+    MPI_Comm comm = c->handle;
+    port_parts_t pp;
+    dyn_hello_t hdr, req;
+    dyn_member_t *remote = NULL, *mine = NULL;
+    int link = -1, err, pre[2] = {MPI_SUCCESS, 0};
+    canal_status_t st;
+    char why[DYN_WHY] = "";
+
+    memset(&hdr, 0, sizeof hdr);
+    if (c->rank == root) {
+        pre[0] = MPI_ERR_PORT;
+        if (port_name == NULL)
+            snprintf(why, sizeof why, "port_name is NULL (at the root)");
+        else if (port_parse(port_name, &pp) != 0)
+            snprintf(why, sizeof why, "port_name='%.100s' is not a port name of Canal", port_name);
+        else if (strcmp(pp.jobid, mpi_pmi.jobid) == 0 && pp.rank == mpi_pmi.rank)
+            snprintf(why, sizeof why,
+                     "port_name='%.100s' was opened by this very process; connecting a process "
+                     "to itself is not supported by Canal",
+                     port_name);
+        else
+            pre[0] = MPI_SUCCESS, pre[1] = strcmp(pp.jobid, mpi_pmi.jobid) != 0;
+    }
+    if ((err = PMPI_Bcast(pre, 2, MPI_INT, root, comm)) != MPI_SUCCESS)
+        return err;
+    if (pre[0] != MPI_SUCCESS)
+        return mpi_err_raise(c, pre[0], fn, "%s",
+                             c->rank == root ? why : "the root failed; see its error");
+    if ((err = gather_members(c, comm, root, pre[1], &mine)) != MPI_SUCCESS)
+        return err;
+    if (c->rank == root) {
+        hdr.status = MPI_ERR_PORT;
+        memset(&req, 0, sizeof req);
+        memcpy(req.magic, magic_req, 8);
+        req.n = c->size;
+        req.root = root;
+        req.cross = pre[1];
+        req.port = pp.num;
+        memcpy(req.secret, pp.secret, DYN_SECRET);
+        snprintf(req.jobid, sizeof req.jobid, "%s", mpi_pmi.jobid);
+        if (pre[1] && !cards_complete(mine, c->size, hdr.why, sizeof hdr.why)) {
+            hdr.status = MPI_ERR_OTHER;
+        } else if ((st = adi_dyn_dial(pp.addr, &link)) < 0 ||
+                   (st = blob_send(link, &req, mine, c->size)) < 0 ||
+                   (st = blob_recv(link, magic_ans, -1, &hdr, &remote)) < 0) {
+            hdr.status = MPI_ERR_PORT;
+            snprintf(hdr.why, sizeof hdr.why, "port_name='%.100s': %s", port_name,
+                     common_err_detail());
+        } else if (hdr.status != MPI_SUCCESS) {
+            char w[DYN_WHY];
+            snprintf(w, sizeof w, "%s", hdr.why);
+            snprintf(hdr.why, sizeof hdr.why, "port_name='%.60s' refused the connect: %.150s",
+                     port_name, w);
+        }
+        adi_dyn_close(link);
+    }
+    free(mine);
+    if ((err = share_remote(c, comm, root, &hdr, &remote, fn)) != MPI_SUCCESS) {
+        free(remote);
+        return err;
+    }
+    err = build_inter(c, root, &hdr, remote, newcomm, fn);
+    free(remote);
+    return err;
 }
 
 int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
@@ -282,50 +664,22 @@ int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm co
 {
     static const char fn[] = "MPI_Comm_accept";
     mpi_comm_t *c = NULL;
-    char job[sizeof mpi_pmi.jobid], why[400] = "";
-    int err, rank, peer = -1 - MPI_ERR_PORT;
-    int64_t num;
+    dyn_port_t *p = NULL;
+    char why[DYN_WHY] = "";
+    int err;
 
     if ((err = mpi_enter(fn)) || (err = check_common(fn, info, root, comm, newcomm, &c)))
         return err;
     if (c->rank == root) {
-        if (port_name == NULL) {
+        if (port_name == NULL)
             snprintf(why, sizeof why, "port_name is NULL (at the root)");
-        } else if (port_parse(port_name, job, sizeof job, &rank, &num) != 0 ||
-                   strcmp(job, mpi_pmi.jobid) != 0 || rank != mpi_comm_world_obj.rank ||
-                   !port_is_open(num)) {
+        else if ((p = port_find(port_name, 0)) == NULL)
             snprintf(why, sizeof why,
                      "port_name='%.100s' is not an open port of this process (MPI_Open_port "
                      "at the root gives one)",
                      port_name);
-        } else {
-            /* Wait for a connect on this port; requests left over from a
-             * closed port that had the same tag are refused. */
-            for (;;) {
-                dyn_request_t q;
-                int src, tag = (int)(num & DYN_PORT_MASK);
-                int32_t answer;
-                canal_status_t st = dyn_recv(&q, sizeof q, ADI_ANY_SOURCE, DYN_TAG_REQ + tag, &src);
-
-                if (st < 0) {
-                    peer = -1 - mpi_err_class_of_status(st);
-                    snprintf(why, sizeof why, "%s", common_err_detail());
-                    break;
-                }
-                answer = q.port == num ? DYN_ACCEPTED : DYN_REFUSED;
-                if ((st = dyn_send(&answer, sizeof answer, src, DYN_TAG_ANSWER + tag)) < 0) {
-                    peer = -1 - mpi_err_class_of_status(st);
-                    snprintf(why, sizeof why, "%s", common_err_detail());
-                    break;
-                }
-                if (answer == DYN_ACCEPTED) {
-                    peer = src;
-                    break;
-                }
-            }
-        }
     }
-    return finish(c, comm, root, peer, why, newcomm, fn);
+    return accept_on(p, why, -1, root, c, newcomm, fn);
 }
 #pragma weak MPI_Comm_accept = PMPI_Comm_accept
 
@@ -334,51 +688,11 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
 {
     static const char fn[] = "MPI_Comm_connect";
     mpi_comm_t *c = NULL;
-    char job[sizeof mpi_pmi.jobid], why[400] = "";
-    int err, owner, peer = -1 - MPI_ERR_PORT;
-    int64_t num;
+    int err;
 
     if ((err = mpi_enter(fn)) || (err = check_common(fn, info, root, comm, newcomm, &c)))
         return err;
-    if (c->rank == root) {
-        if (port_name == NULL) {
-            snprintf(why, sizeof why, "port_name is NULL (at the root)");
-        } else if (port_parse(port_name, job, sizeof job, &owner, &num) != 0) {
-            snprintf(why, sizeof why, "port_name='%.100s' is not a port name of Canal",
-                     port_name);
-        } else if (strcmp(job, mpi_pmi.jobid) != 0) {
-            snprintf(why, sizeof why,
-                     "port_name='%.100s' belongs to job '%.60s', not this one ('%.60s'): "
-                     "connecting to another job is not supported by Canal yet",
-                     port_name, job, mpi_pmi.jobid);
-        } else if (owner >= mpi_comm_world_obj.size) {
-            snprintf(why, sizeof why, "port_name='%.100s' names rank %d, but the job has %d",
-                     port_name, owner, mpi_comm_world_obj.size);
-        } else if (owner == mpi_comm_world_obj.rank) {
-            snprintf(why, sizeof why,
-                     "port_name='%.100s' was opened by this very process; connecting a "
-                     "process to itself is not supported by Canal yet",
-                     port_name);
-        } else {
-            dyn_request_t q = {.port = num, .source = mpi_comm_world_obj.rank};
-            int tag = (int)(num & DYN_PORT_MASK);
-            int32_t answer = DYN_REFUSED;
-            canal_status_t st = dyn_send(&q, sizeof q, owner, DYN_TAG_REQ + tag);
-
-            if (st >= 0)
-                st = dyn_recv(&answer, sizeof answer, owner, DYN_TAG_ANSWER + tag, NULL);
-            if (st < 0) {
-                peer = -1 - mpi_err_class_of_status(st);
-                snprintf(why, sizeof why, "%s", common_err_detail());
-            } else if (answer != DYN_ACCEPTED) {
-                snprintf(why, sizeof why, "port_name='%.100s' was closed before it was accepted",
-                         port_name);
-            } else {
-                peer = owner;
-            }
-        }
-    }
-    return finish(c, comm, root, peer, why, newcomm, fn);
+    return connect_to(port_name, root, c, newcomm, fn);
 }
 #pragma weak MPI_Comm_connect = PMPI_Comm_connect
 
@@ -396,31 +710,346 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
         return err;
     if (c == &mpi_comm_world_obj || c == &mpi_comm_self_obj)
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "%s cannot be disconnected", c->name);
-    /* Canal's sends complete only once the device has handed their data on
-     * and receives once matched, and the requests the user still holds keep
-     * their own reference, so freeing is what disconnect needs here. */
+    /* Collective: a barrier over comm, so that both groups are done with it
+     * (and what either sent has been taken: Canal's sends complete once the
+     * device has handed their data on, receives once matched) before the
+     * context can be reused. Requests the user still holds keep their own
+     * reference. The device peers of another job stay known (and
+     * connected): a later connect to the same processes reuses them. */
+    err = PMPI_Barrier(*comm);
+    if (err != MPI_SUCCESS)
+        return err;
     return PMPI_Comm_free(comm);
 }
 #pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
 
+/* ---------------------------------------------------------------- join */
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    static const char fn[] = "MPI_Comm_join";
+    mpi_comm_t *c = &mpi_comm_self_obj;
+    dyn_hello_t mine, theirs;
+    dyn_member_t me, *remote = NULL;
+    canal_status_t st;
+    int err;
+
+    if ((err = mpi_enter(fn)))
+        return err;
+    if (intercomm == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "intercomm is NULL");
+    if (fd < 0)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "fd=%d is not a file descriptor", fd);
+    memset(&mine, 0, sizeof mine);
+    memset(&me, 0, sizeof me);
+    memcpy(mine.magic, magic_join, 8);
+    mine.n = 1;
+    snprintf(mine.jobid, sizeof mine.jobid, "%s", mpi_pmi.jobid);
+    me.job_rank = mpi_pmi.rank;
+    /* The card is sent even within one job: the other side decides. */
+    if ((st = adi_dyn_card(me.card, sizeof me.card)) < 0 ||
+        (st = adi_dyn_random(mine.secret, DYN_SECRET)) < 0 ||
+        (st = blob_send(fd, &mine, &me, 1)) < 0 ||
+        (st = blob_recv(fd, magic_join, -1, &theirs, &remote)) < 0) {
+        free(remote);
+        return mpi_err_raise(NULL, mpi_err_class_of_status(st) == MPI_ERR_INTERN
+                                       ? MPI_ERR_INTERN
+                                       : MPI_ERR_OTHER,
+                             fn, "fd=%d: the exchange with the other process failed: %s", fd,
+                             common_err_detail());
+    }
+    if (theirs.n != 1) {
+        free(remote);
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "fd=%d: the other side is no MPI_Comm_join",
+                             fd);
+    }
+    for (int i = 0; i < DYN_SECRET; i++)
+        theirs.secret[i] ^= mine.secret[i];
+    theirs.root = 0;
+    theirs.cross = strcmp(theirs.jobid, mpi_pmi.jobid) != 0;
+    if (!theirs.cross && remote[0].job_rank == mpi_pmi.rank) {
+        free(remote);
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn,
+                             "fd=%d leads back to this very process; join needs two processes",
+                             fd);
+    }
+    err = build_inter(c, 0, &theirs, remote, intercomm, fn);
+    free(remote);
+    return err;
+}
+#pragma weak MPI_Comm_join = PMPI_Comm_join
+
+/* ---------------------------------------------------------------- spawn */
+/* Where `path` (info key "path": directories separated by ':') has an
+ * executable called cmd, or NULL. Commands with a '/' are taken as they are. */
+static char *path_resolve(const char *cmd, const char *path)
+{
+    if (path == NULL || strchr(cmd, '/') != NULL)
+        return NULL;
+    for (const char *p = path; *p != '\0';) {
+        const char *e = strchr(p, ':');
+        size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+        char *full = malloc(n + strlen(cmd) + 2);
+        if (full == NULL)
+            return NULL;
+        snprintf(full, n + strlen(cmd) + 2, "%.*s/%s", (int)n, p, cmd);
+        if (n > 0 && access(full, X_OK) == 0)
+            return full;
+        free(full);
+        p += n + (e != NULL);
+    }
+    return NULL;
+}
+
+/* Whether cmd names an executable this process can find: absolute, relative
+ * to wdir (or the current directory), or on PATH. */
+static int exec_findable(const char *cmd, const char *wdir)
+{
+    char full[4096];
+    const char *path;
+
+    if (strchr(cmd, '/') != NULL) {
+        if (cmd[0] == '/' || wdir == NULL)
+            return access(cmd, X_OK) == 0;
+        snprintf(full, sizeof full, "%s/%s", wdir, cmd);
+        return access(full, X_OK) == 0;
+    }
+    if ((path = getenv("PATH")) == NULL)
+        return 0;
+    for (const char *p = path; *p != '\0';) {
+        const char *e = strchr(p, ':');
+        size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+        snprintf(full, sizeof full, "%.*s/%s", (int)n, n > 0 ? p : ".", cmd);
+        if (access(full, X_OK) == 0)
+            return 1;
+        p += n + (e != NULL);
+    }
+    return 0;
+}
+
+/* The root's part of a spawn: check the commands, start them with the port
+ * preput. MPI_SUCCESS, or an error class with why. */
+static int spawn_start(int count, char *commands[], char **argvs[], const int maxprocs[],
+                       const MPI_Info infos[], const char *port, int *total_out, char *why,
+                       size_t whylen)
+{
+    pmi_spawn_cmd_t *cmds = calloc((size_t)count, sizeof *cmds);
+    /* Per command at most two info pairs go on: wdir and (resolved) path. */
+    const char **keys = calloc((size_t)count * 2 + 1, sizeof *keys);
+    const char **vals = calloc((size_t)count * 2 + 1, sizeof *vals);
+    char **resolved = calloc((size_t)count + 1, sizeof *resolved);
+    const char *pkey[1] = {parent_port_key}, *pval[1] = {port};
+    char jobid[256];
+    int err = MPI_SUCCESS, total = 0;
+    canal_status_t st;
+
+    if (cmds == NULL || keys == NULL || vals == NULL || resolved == NULL) {
+        snprintf(why, whylen, "out of memory");
+        err = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    for (int i = 0; i < count; i++) {
+        MPI_Info info = infos != NULL ? infos[i] : MPI_INFO_NULL;
+        const char *wdir = NULL, *path = NULL;
+        if (commands[i] == NULL || commands[i][0] == '\0') {
+            snprintf(why, whylen, "command %d is NULL or empty", i);
+            err = MPI_ERR_SPAWN;
+            goto out;
+        }
+        if (maxprocs[i] < 1) {
+            snprintf(why, whylen, "maxprocs=%d for command %d ('%.60s') is not positive",
+                     maxprocs[i], i, commands[i]);
+            err = MPI_ERR_SPAWN;
+            goto out;
+        }
+        if (total > INT32_MAX - maxprocs[i]) {
+            snprintf(why, whylen, "too many processes");
+            err = MPI_ERR_SPAWN;
+            goto out;
+        }
+        total += maxprocs[i];
+        if (info != MPI_INFO_NULL && !mpi_info_valid(info)) {
+            snprintf(why, whylen, "info=%#x for command %d is not a valid info object",
+                     (unsigned)info, i);
+            err = MPI_ERR_INFO;
+            goto out;
+        }
+        /* The reserved keys the launcher can honour: wdir, and path (done
+         * here). host, arch, file and soft are ignored, as the standard
+         * allows: Canal's mpiexec starts spawned processes on its own node. */
+        if (info != MPI_INFO_NULL) {
+            wdir = mpi_info_lookup(info, "wdir");
+            path = mpi_info_lookup(info, "path");
+        }
+        cmds[i].command = commands[i];
+        if (path != NULL && (resolved[i] = path_resolve(commands[i], path)) != NULL)
+            cmds[i].command = resolved[i];
+        /* Some launchers (Hydra) answer a spawn before the programs run, so
+         * a missing one would leave the parent waiting: look first. */
+        if (common_cvar_bool("SPAWN_CHECK") && !exec_findable(cmds[i].command, wdir)) {
+            snprintf(why, whylen,
+                     "cannot find an executable '%.100s'%s (command %d; CANAL_SPAWN_CHECK=0 "
+                     "leaves the search to the launcher)",
+                     cmds[i].command,
+                     strchr(cmds[i].command, '/') != NULL ? "" : " in PATH or the info key path",
+                     i);
+            err = MPI_ERR_SPAWN;
+            goto out;
+        }
+        cmds[i].argv = argvs != NULL ? (const char *const *)argvs[i] : NULL;
+        cmds[i].maxprocs = maxprocs[i];
+        cmds[i].info_keys = keys + 2 * i;
+        cmds[i].info_vals = vals + 2 * i;
+        if (wdir != NULL) {
+            keys[2 * i] = "wdir";
+            vals[2 * i] = wdir;
+            cmds[i].ninfo = 1;
+        }
+    }
+    adi_lock();
+    st = pmi_spawn(count, cmds, 1, pkey, pval, jobid, sizeof jobid);
+    adi_unlock();
+    if (st < 0) {
+        snprintf(why, whylen, "%s", common_err_detail());
+        err = MPI_ERR_SPAWN;
+    }
+out:
+    for (int i = 0; resolved != NULL && i < count; i++)
+        free(resolved[i]);
+    free(resolved);
+    free(cmds);
+    free(keys);
+    free(vals);
+    *total_out = total;
+    return err;
+}
+
+static int spawn_common(int count, char *commands[], char **argvs[], const int maxprocs[],
+                        const MPI_Info infos[], int root, MPI_Comm comm, MPI_Comm *intercomm,
+                        int errcodes[], const char *fn)
+{
+    mpi_comm_t *c = NULL;
+    char port[MPI_MAX_PORT_NAME] = "";
+    struct {
+        int status, total;
+        char why[DYN_WHY];
+    } res;
+    int err;
+
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
+        return err;
+    if (c->is_inter)
+        return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator; %s needs an "
+                             "intracommunicator", (unsigned)comm, fn);
+    if (root < 0 || root >= c->size)
+        return mpi_err_raise(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
+    if (intercomm == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "intercomm is NULL");
+    memset(&res, 0, sizeof res);
+    if (c->rank == root) {
+        if (count < 1) {
+            res.status = MPI_ERR_ARG;
+            snprintf(res.why, sizeof res.why, "count=%d is not positive", count);
+        } else if (commands == NULL || maxprocs == NULL) {
+            res.status = MPI_ERR_ARG;
+            snprintf(res.why, sizeof res.why, "%s is NULL",
+                     commands == NULL ? "the command array" : "the maxprocs array");
+        } else if ((res.status = port_open(port, fn, res.why, sizeof res.why)) == MPI_SUCCESS) {
+            res.status = spawn_start(count, commands, argvs, maxprocs, infos, port, &res.total,
+                                     res.why, sizeof res.why);
+        }
+    }
+    if ((err = PMPI_Bcast(&res, (int)sizeof res, MPI_BYTE, root, comm)) != MPI_SUCCESS)
+        return err;
+    if (errcodes != MPI_ERRCODES_IGNORE)
+        for (int i = 0; i < res.total; i++)
+            errcodes[i] = res.status;
+    if (res.status != MPI_SUCCESS) {
+        dyn_port_t *p = port[0] ? port_find(port, 1) : NULL;
+        if (p != NULL)
+            port_free(p);
+        *intercomm = MPI_COMM_NULL;
+        return mpi_err_raise(c, res.status, fn, "%s",
+                             c->rank == root ? res.why : "the root failed to spawn; see its error");
+    }
+    {
+        dyn_port_t *p = c->rank == root ? port_find(port, 1) : NULL;
+        long long t = common_cvar_int("SPAWN_TIMEOUT");
+        err = accept_on(p, "internal port lost", t > 0 ? (double)t : -1, root, c, intercomm, fn);
+        if (p != NULL)
+            port_free(p);
+        if (err != MPI_SUCCESS && errcodes != MPI_ERRCODES_IGNORE)
+            for (int i = 0; i < res.total; i++)
+                errcodes[i] = MPI_ERR_SPAWN;
+    }
+    return err;
+}
+
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    char *cmds[1] = {(char *)command};
+    char **argvs[1] = {argv};
+    int np[1] = {maxprocs};
+    MPI_Info infos[1] = {info};
+
+    return spawn_common(1, cmds, argv != MPI_ARGV_NULL ? argvs : NULL, np, infos, root, comm,
+                        intercomm, array_of_errcodes, "MPI_Comm_spawn");
+}
+#pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
+
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                             int root, MPI_Comm comm, MPI_Comm *intercomm,
+                             int array_of_errcodes[])
+{
+    return spawn_common(count, array_of_commands,
+                        array_of_argv != MPI_ARGVS_NULL ? array_of_argv : NULL, array_of_maxprocs,
+                        array_of_info, root, comm, intercomm, array_of_errcodes,
+                        "MPI_Comm_spawn_multiple");
+}
+#pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
+
+/* ---------------------------------------------------------------- the parent */
+static void parent_free_hook(mpi_comm_t *c)
+{
+    if (c == parent_comm)
+        parent_comm = NULL;
+}
+
+/* Called by MPI_Init once everything else is up: a spawned job connects its
+ * MPI_COMM_WORLD to the port its parent preput. */
+int mpi_dyn_init_parent(void)
+{
+    static const char fn[] = "MPI_Init";
+    char port[PMI_VAL_MAX];
+    MPI_Comm pc = MPI_COMM_NULL;
+    int err;
+
+    mpi_comm_add_free_hook(parent_free_hook);
+    if (!pmi_spawned())
+        return MPI_SUCCESS;
+    if (pmi_get_job(parent_port_key, port, sizeof port) < 0) {
+        LOG_WARN("this job was spawned, but not by Canal's MPI_Comm_spawn (no %s): "
+                 "MPI_Comm_get_parent gives MPI_COMM_NULL",
+                 parent_port_key);
+        return MPI_SUCCESS;
+    }
+    err = connect_to(port, 0, &mpi_comm_world_obj, &pc, fn);
+    if (err == MPI_SUCCESS)
+        parent_comm = mpi_comm_get(pc);
+    return err;
+}
+
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     static const char fn[] = "MPI_Comm_get_parent";
-    int spawned;
     int err;
 
     if ((err = mpi_enter(fn)))
         return err;
     if (parent == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "parent is NULL");
-    adi_lock();
-    spawned = pmi_spawned();
-    adi_unlock();
-    if (spawned)
-        return mpi_err_raise(NULL, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                             "this job was spawned by another one, but Canal cannot connect to "
-                             "the parent job yet");
-    *parent = MPI_COMM_NULL;
+    *parent = parent_comm != NULL ? parent_comm->handle : MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent

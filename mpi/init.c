@@ -101,6 +101,9 @@ static int init_common(int required, int *provided, const char *fn)
         if (hooks[i].init != NULL && (code = hooks[i].init()) != MPI_SUCCESS)
             mpi_err_fatal(code, fn);
     }
+    /* A spawned job connects to its parent (mpi/dynamic.c). */
+    if ((code = mpi_dyn_init_parent()) != MPI_SUCCESS)
+        mpi_err_fatal(code, fn);
     if (provided != NULL)
         *provided = mpi_thread_level;
     if (mpi_pmi.rank == 0 && common_cvar_bool("SUMMARY"))

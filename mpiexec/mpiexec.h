@@ -46,6 +46,7 @@ typedef struct {
     int map_by_socket;
     int ppn;
     int verbose;
+    int usize; /* -usize: MPI_UNIVERSE_SIZE; 0: the larger of the CPUs and the job */
 } mpx_opts_t;
 
 /* Parse argv. Returns 0 to run the job, 1 when the command was fully handled

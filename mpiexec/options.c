@@ -68,6 +68,8 @@ void mpx_print_help(void)
         "  -ppn N                processes per node (all run on this host)\n"
         "  -hosts H1,H2 | -f FILE  hosts to use; only this host is supported\n"
         "  -configfile FILE      read segments from FILE, one per line\n"
+        "  -usize N              MPI_UNIVERSE_SIZE: processes the job may have with its\n"
+        "                        spawned ones (default: the CPUs here, at least the job)\n"
         "  -v, -verbose          describe what mpiexec does\n"
         "  -info                 print how this mpiexec was built\n"
         "  -h, --help            this text\n"
@@ -305,6 +307,11 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         if (need(argc, argv, i, 1, used) != 0)
             return 2;
         return parse_count(a, argv[i + 1], &seg->nprocs);
+    }
+    if (strcmp(name, "-usize") == 0) {
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
+        return parse_count(a, argv[i + 1], &o->usize);
     }
     if (strcmp(name, "-genv") == 0) {
         if (need(argc, argv, i, 2, used) != 0)

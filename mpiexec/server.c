@@ -217,6 +217,17 @@ static void handle_abort(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
                  msg != NULL ? msg : "");
 }
 
+/* MPI_UNIVERSE_SIZE: what -usize says, else how many processes this node
+ * runs well (its CPUs), and never less than the first job. */
+static int universe_size(const mpx_job_t *job)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int u = job->opts->usize > 0 ? job->opts->usize : (int)(cpus > 0 ? cpus : 1);
+    if (job->opts->usize <= 0 && job->npjobs > 0 && job->pjobs[0].size > u)
+        u = job->pjobs[0].size;
+    return u;
+}
+
 /* ------------------------------------------------------------ spawn */
 
 enum {
@@ -581,7 +592,7 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         server_send(job, r, &out);
     } else if (strcmp(cmd, "get_universe_size") == 0) {
         pmi_wire_begin(&out, 1, "universe_size");
-        pmi_wire_add_int(&out, "size", pjob_of(job, r)->size);
+        pmi_wire_add_int(&out, "size", universe_size(job));
         pmi_wire_add_int(&out, "rc", 0);
         server_send(job, r, &out);
     } else if (strcmp(cmd, "put") == 0) {
@@ -701,7 +712,7 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         if (key != NULL && strcmp(key, "PMI_process_mapping") == 0) {
             val = pjob_of(job, r)->mapping;
         } else if (key != NULL && strcmp(key, "universeSize") == 0) {
-            snprintf(num, sizeof num, "%d", pjob_of(job, r)->size);
+            snprintf(num, sizeof num, "%d", universe_size(job));
             val = num;
         }
         reply_found(job, r, "info-getjobattr-response", val);

@@ -294,11 +294,16 @@ static void lines_add(spawn_lines_t *b, const char *key, const char *val)
 {
     if (b->failed)
         return;
-    /* Hydra splits request lines at blanks: a blank cannot travel in a value */
-    if (!pmi_wire_token_ok(val) || *val == '\0' || !pmi_wire_token_ok(key)) {
+    /* A spawn block is one "key=value" per line: values may hold blanks
+     * (arguments do), not newlines or other control characters. */
+    int val_ok = *val != '\0';
+    for (const char *p = val; *p != '\0'; p++)
+        if ((*p < ' ' && *p != '\t') || *p == 0x7f)
+            val_ok = 0;
+    if (!val_ok || !pmi_wire_token_ok(key)) {
         b->failed = common_err_set(CANAL_ERR_ARG,
-                                   "PMI-1 spawn: %s='%.40s' is empty or has a blank or "
-                                   "non-printable character",
+                                   "PMI-1 spawn: %s='%.40s' is empty or has a control "
+                                   "character",
                                    key, val);
         return;
     }

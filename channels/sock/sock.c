@@ -13,6 +13,9 @@
  *   finalize:   a GOODBYE frame on every live connection (so that closing
  *               it is not mistaken for a failure by a peer still running),
  *               then everything is closed.
+ *   dyn_open:   (adi/dynamic.c) for other jobs: when init was not called,
+ *               listen without publishing anything and serve no job rank;
+ *               dyn_card gives "<address>#<random id>".
  * The secret lives only in the job's PMI key-value space and in the ranks'
  * memory: a process outside the job cannot complete the handshake.
  * Calls must be serialized by the caller (the device holds its lock).
@@ -103,6 +106,26 @@ static canal_status_t listen_on(sock_state_t *st)
     return CANAL_OK;
 }
 
+/* The peer table has room for the job's ranks and CANAL_DYNAMIC_PEERS
+ * processes of other jobs (calloc'ed: untouched pages cost nothing). */
+static canal_status_t peers_alloc(sock_state_t *st)
+{
+    long long ndyn = common_cvar_int("DYNAMIC_PEERS");
+
+    if (ndyn < 0 || ndyn > 1000000)
+        return common_err_set(CANAL_ERR_ARG, "CANAL_DYNAMIC_PEERS=%lld must be 0..1000000", ndyn);
+    st->cap = st->size + (int)ndyn;
+    st->npeers = st->size;
+    st->peers = calloc((size_t)st->cap, sizeof *st->peers);
+    if (st->peers == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "sock init: peer table for %d ranks", st->cap);
+    do {
+        if (sock_random(&st->dyn_id, sizeof st->dyn_id) != CANAL_OK)
+            return CANAL_ERR_IO;
+    } while (st->dyn_id == 0);
+    return CANAL_OK;
+}
+
 static canal_status_t sock_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch_caps_t *caps_out)
 {
     sock_state_t *st = &ch_sock_state;
@@ -131,11 +154,8 @@ static canal_status_t sock_init(const pmi_info_t *pmi, const ch_upcalls_t *up, c
         goto fail_state;
     if ((err = listen_on(st)) != CANAL_OK)
         goto fail_state;
-    st->peers = calloc((size_t)pmi->size, sizeof *st->peers);
-    if (st->peers == NULL) {
-        err = common_err_set(CANAL_ERR_NOMEM, "sock init: peer table for %d ranks", pmi->size);
+    if ((err = peers_alloc(st)) != CANAL_OK)
         goto fail_state;
-    }
     snprintf(key, sizeof key, "sock-%d", pmi->rank);
     if ((err = pmi_put(key, st->card)) != CANAL_OK)
         goto fail_state;
@@ -184,6 +204,64 @@ static canal_status_t sock_post_fence(void)
     return CANAL_OK;
 }
 
+/* Open for dynamic peers only: the job did not need sock (one node), so
+ * nothing was published and no job rank is served (reaches() says no, and
+ * the job secret is random, so no job rank could complete a handshake). */
+static canal_status_t sock_dyn_open(const pmi_info_t *pmi, const ch_upcalls_t *up,
+                                    ch_caps_t *caps_out)
+{
+    sock_state_t *st = &ch_sock_state;
+    canal_status_t err;
+
+    if (st->initialized) {
+        caps_out->max_payload = st->max_payload;
+        caps_out->has_rdma = 0;
+        caps_out->local_only = 0;
+        caps_out->block_wakes_fast = 1;
+        return st->ready ? CANAL_OK
+                         : common_err_set(CANAL_ERR_INTERN, "sock dyn_open before post_fence");
+    }
+    if (pmi == NULL || up == NULL || up->on_packet == NULL || caps_out == NULL)
+        return common_err_set(CANAL_ERR_ARG, "sock dyn_open: NULL argument");
+    state_reset(st);
+    st->up = *up;
+    st->rank = pmi->rank;
+    st->size = pmi->size;
+    st->dyn_only = 1;
+    if ((err = read_limits(st)) != CANAL_OK)
+        goto fail_state;
+    /* Other jobs may run on other nodes: prefer a non-loopback address. */
+    err = sock_addr_choose(common_cvar_str("SOCK_IFACE"), 2, &st->laddr, st->ifname,
+                           sizeof st->ifname);
+    if (err != CANAL_OK)
+        goto fail_state;
+    if ((err = listen_on(st)) != CANAL_OK || (err = peers_alloc(st)) != CANAL_OK ||
+        (err = sock_random(st->secret, SOCK_SECRET_LEN)) != CANAL_OK)
+        goto fail_state;
+    caps_out->max_payload = st->max_payload;
+    caps_out->has_rdma = 0;
+    caps_out->local_only = 0;
+    caps_out->block_wakes_fast = 1;
+    st->initialized = 1;
+    st->ready = 1;
+    LOG_DEBUG("sock: opened for other jobs on %s (%s)", st->card, st->ifname);
+    return CANAL_OK;
+
+fail_state:
+    state_reset(st);
+    return err;
+}
+
+static canal_status_t sock_dyn_card(char *buf, size_t len)
+{
+    sock_state_t *st = &ch_sock_state;
+
+    if (!st->ready)
+        return common_err_set(CANAL_ERR_INTERN, "sock dyn_card: the channel is not open");
+    sock_dyn_card_format(st->card, st->dyn_id, buf, len);
+    return CANAL_OK;
+}
+
 static canal_status_t sock_finalize(void)
 {
     sock_state_t *st = &ch_sock_state;
@@ -193,7 +271,7 @@ static canal_status_t sock_finalize(void)
     if (st->ready)
         sock_conn_goodbye_all(st, 2.0);
     sock_conn_close_all(st);
-    for (int r = 0; r < st->size; r++) {
+    for (int r = 0; r < st->npeers; r++) {
         sock_chunk_t *k = st->peers[r].out_head;
         while (k != NULL) {
             sock_chunk_t *next = k->next;
@@ -208,7 +286,11 @@ static canal_status_t sock_finalize(void)
 static int sock_reaches(int peer)
 {
     sock_state_t *st = &ch_sock_state;
-    return st->initialized && peer >= 0 && peer < st->size && peer != st->rank;
+    if (!st->initialized || peer < 0 || peer == st->rank)
+        return 0;
+    if (peer < st->size)
+        return !st->dyn_only;
+    return peer < st->npeers;
 }
 
 static void sock_describe(char *buf, size_t len)
@@ -246,4 +328,7 @@ const ch_ops_t ch_sock_ops = {
     .flush = ch_sock_flush,
     .wake = NULL,
     .describe = sock_describe,
+    .dyn_open = sock_dyn_open,
+    .dyn_card = sock_dyn_card,
+    .dyn_peer_add = sock_dyn_peer_add,
 };

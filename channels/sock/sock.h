@@ -24,6 +24,21 @@
  *   nothing but the challenge until C has proved itself; C sends nothing but
  *   the response until A has. "Reject" settles simultaneous connects.
  *
+ *   dynamic peers (processes of other jobs, MPI_Comm_connect/spawn/join):
+ *   the same three messages, but C's RESPONSE is
+ *     C -> A  DYN RESP   "CNLSDYN1", u64 C's id, u64 A's id, nonce_c[32],
+ *                        HMAC(P, "canal-sock dynamic connector" | nonce_a |
+ *                                nonce_c | C's id | A's id)                    88 bytes
+ *   and A's VERDICT starts with "CNLSDYN1" and proves P with the label
+ *   "canal-sock dynamic acceptor" over verdict, nonces and ids. An id is
+ *   the 64-bit random number a process draws when it opens the channel
+ *   (part of its dynamic card "<addr>#<id hex>"); P is the pair secret the
+ *   two processes were given by whoever introduced them (adi/dynamic.c).
+ *   The acceptor looks C's id up among its dynamic peers; when it does not
+ *   know it yet (C's side learned of A first) the connection is parked,
+ *   unanswered, until peer_add() names that id or SOCK_DYN_PARK_S pass.
+ *   Simultaneous connects: the connection of the lower id wins.
+ *
  *   then frames, each a multiple of 8 bytes long (so headers and payloads
  *   arrive 8-byte aligned in the receive buffer):
  *     u32 payload length, u8 header length (<= CH_HDR_MAX), u8 type,
@@ -50,7 +65,9 @@ enum {
     SOCK_CHALLENGE_LEN = 48,
     SOCK_RESPONSE_LEN = 80,
     SOCK_VERDICT_LEN = 48,
-    SOCK_HS_MAX = 80,
+    SOCK_DYN_RESPONSE_LEN = 88,
+    SOCK_HS_MAX = 88,
+    SOCK_DYN_PARK_S = 30,
     SOCK_FRAME_HEAD = 8,
     SOCK_FRAME_MAGIC = 0xC5A1,
     SOCK_FRAME_DATA = 1,
@@ -66,6 +83,7 @@ enum {
 };
 
 extern const unsigned char sock_magic[SOCK_MAGIC_LEN];
+extern const unsigned char sock_dyn_magic[SOCK_MAGIC_LEN];
 
 /* ---- sock_wire.c: formats and proofs (pure functions) ------------------ */
 
@@ -130,6 +148,34 @@ canal_status_t sock_hs_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
                                      const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
                                      int acceptor, int *verdict_out);
 
+/* The dynamic handshake (pure, like the above). decode only parses the
+ * ids (the acceptor needs C's id to find the pair secret); check verifies
+ * the proof with that secret. */
+void sock_hs_dyn_response_encode(unsigned char out[SOCK_DYN_RESPONSE_LEN],
+                                 const unsigned char secret[SOCK_SECRET_LEN],
+                                 const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                 const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
+                                 uint64_t aid);
+canal_status_t sock_hs_dyn_response_decode(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
+                                           uint64_t *cid_out, uint64_t *aid_out);
+canal_status_t sock_hs_dyn_response_check(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
+                                          const unsigned char secret[SOCK_SECRET_LEN],
+                                          const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                          unsigned char nonce_c_out[SOCK_NONCE_LEN]);
+void sock_hs_dyn_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
+                                const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                                const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
+                                uint64_t aid);
+canal_status_t sock_hs_dyn_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
+                                         const unsigned char secret[SOCK_SECRET_LEN],
+                                         const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                         const unsigned char nonce_c[SOCK_NONCE_LEN],
+                                         uint64_t cid, uint64_t aid, int *verdict_out);
+/* Dynamic cards: "<address card>#<16 hex digits of the id>". */
+void sock_dyn_card_format(const char *addr, uint64_t id, char *out, size_t len);
+canal_status_t sock_dyn_card_parse(const char *card, char *addr_out, size_t len, uint64_t *id_out);
+
 /* Hex of the secret for the PMI KVS, and back (exactly 64 hex digits). */
 void sock_hex_encode(const unsigned char *in, size_t n, char *out);
 canal_status_t sock_hex_decode(const char *in, unsigned char *out, size_t n);
@@ -145,7 +191,9 @@ typedef struct {
 
 /* Choose the address to listen on: spec is CANAL_SOCK_IFACE ("auto", an
  * interface name, a CIDR subnet or one address); remote says whether some
- * peer is on another node (then "auto" avoids loopback). ifname_out gets the
+ * peer is on another node (then "auto" avoids loopback); remote == 2: peers
+ * may be elsewhere (other jobs), so avoid loopback, but quietly take it
+ * when nothing else is up. ifname_out gets the
  * interface's name. The port is 0. */
 canal_status_t sock_addr_choose(const char *spec, int remote, sock_addr_t *out, char *ifname_out,
                                 size_t ifname_len);
@@ -164,6 +212,7 @@ enum {
     SOCK_CS_WAIT_CHALLENGE, /* connector: connected, waiting for A's nonce */
     SOCK_CS_WAIT_VERDICT,   /* connector: response sent, waiting for A's proof */
     SOCK_CS_WAIT_RESPONSE,  /* acceptor: challenge sent, waiting for C's proof */
+    SOCK_CS_PARKED,         /* acceptor: dynamic response from an id not known yet */
     SOCK_CS_UP,             /* authenticated, carries frames */
     SOCK_CS_DEAD,           /* closed; freed at the end of progress() */
 };
@@ -177,6 +226,8 @@ typedef struct sock_conn {
     uint32_t events; /* what epoll watches now */
     double deadline; /* acceptor: the handshake must end by then */
     int got_goodbye;
+    int dyn;          /* speaks the dynamic handshake (a peer of another job) */
+    uint64_t dyn_cid; /* parked: the connector's id */
     unsigned char nonce_a[SOCK_NONCE_LEN];
     unsigned char nonce_c[SOCK_NONCE_LEN];
     unsigned char hs_out[SOCK_HS_MAX]; /* handshake bytes not yet written */
@@ -219,6 +270,11 @@ typedef struct {
     int fail_pending;  /* on_peer_failed still to be called */
     canal_status_t fail_status;
     char fail_why[200];
+    /* Dynamic peers (index >= the job size): who and how to prove it. */
+    int dyn;
+    uint64_t dyn_id;
+    unsigned char dyn_secret[SOCK_SECRET_LEN];
+    char dyn_addr[SOCK_CARD_MAX];
 } sock_peer_t;
 
 typedef struct {
@@ -235,7 +291,11 @@ typedef struct {
     size_t max_payload;
     size_t outbuf_limit;
     double hs_timeout;  /* seconds */
-    sock_peer_t *peers; /* size entries */
+    sock_peer_t *peers; /* cap entries: job ranks, then dynamic peers */
+    int npeers;         /* size + dynamic peers added */
+    int cap;            /* size + CANAL_DYNAMIC_PEERS */
+    uint64_t dyn_id;    /* our id towards other jobs (random, nonzero) */
+    int dyn_only;       /* opened for dynamic peers only: job ranks use other channels */
     sock_conn_t *conns; /* every connection, any state */
     int npending;       /* accepted, not yet authenticated */
     int nfail_pending;
@@ -255,6 +315,7 @@ typedef struct {
     unsigned long rejects_sent;
     unsigned long connects_started;
     unsigned long frames_in, frames_out;
+    unsigned long dyn_parked; /* dynamic connections that waited for peer_add */
 } sock_state_t;
 
 extern sock_state_t ch_sock_state;
@@ -263,6 +324,7 @@ extern sock_state_t ch_sock_state;
 canal_status_t sock_sendv(int peer, const struct iovec *iov, int n);
 int sock_progress(void);
 canal_status_t sock_block(long timeout_us);
+canal_status_t sock_dyn_peer_add(int peer, const char *card, const unsigned char secret[SOCK_SECRET_LEN]);
 void sock_conn_close_all(sock_state_t *st);
 void sock_conn_goodbye_all(sock_state_t *st, double timeout_s);
 double sock_now(void);

@@ -198,7 +198,7 @@ canal_status_t sock_addr_choose(const char *spec, int remote, sock_addr_t *out, 
     if (spec[0] == '\0' || strcmp(spec, "auto") == 0) {
         if (remote) {
             hit = pick(all, NULL, NULL, 0, 1);
-            if (hit == NULL)
+            if (hit == NULL && remote == 1)
                 LOG_WARN("sock: ranks are on several nodes but no interface other than loopback "
                          "is up (%s); listening on loopback",
                          names);
@@ -243,7 +243,8 @@ canal_status_t sock_addr_choose(const char *spec, int remote, sock_addr_t *out, 
     }
     addr_set(out, hit->ifa_addr);
     snprintf(ifname_out, ifname_len, "%s", hit->ifa_name);
-    if (remote && sock_addr_is_loopback(out) && spec[0] != '\0' && strcmp(spec, "auto") != 0)
+    if (remote == 1 && sock_addr_is_loopback(out) && spec[0] != '\0' &&
+        strcmp(spec, "auto") != 0)
         LOG_WARN("sock: CANAL_SOCK_IFACE=%s is loopback but ranks are on several nodes", spec);
 free_all:
     freeifaddrs(all);

@@ -13,6 +13,13 @@
  * the queued packets then leave on the winner, so both sides agree on one
  * connection and order is kept.
  *
+ * Dynamic peers (processes of other jobs, indices from the job size on,
+ * added by sock_dyn_peer_add) run the dynamic form of the handshake
+ * (sock.h): ids and a pair secret instead of ranks and the job secret; an
+ * incoming one from an id not known yet waits parked (SOCK_CS_PARKED) until
+ * its peer_add or SOCK_DYN_PARK_S; simultaneous connects keep the lower
+ * id's connection.
+ *
  * Failures: a peer whose connection closes or resets without a GOODBYE frame
  * (or that cannot be reached, or that fails to prove it belongs to the job)
  * is reported once through up->on_peer_failed(), from progress(). A stranger
@@ -64,6 +71,8 @@ static uint32_t conn_wanted(sock_state_t *st, sock_conn_t *c)
 
     if (c->state == SOCK_CS_CONNECTING)
         return EPOLLOUT;
+    if (c->state == SOCK_CS_PARKED)
+        return 0; /* only hang-ups: it waits for peer_add, not for bytes */
     if (c->hs_off < c->hs_len)
         ev |= EPOLLOUT;
     else if (c->state == SOCK_CS_UP && st->peers[c->peer].out_bytes > 0)
@@ -291,10 +300,14 @@ static canal_status_t peer_connect(sock_state_t *st, int peer)
     canal_status_t err;
     int fd, rc;
 
-    snprintf(key, sizeof key, "sock-%d", peer);
-    if ((err = pmi_get(peer, key, card, sizeof card)) != CANAL_OK)
-        return common_err_set(CANAL_ERR_PEER, "sock: no address card from rank %d: %s", peer,
-                              common_err_detail());
+    if (p->dyn) {
+        snprintf(card, sizeof card, "%s", p->dyn_addr);
+    } else {
+        snprintf(key, sizeof key, "sock-%d", peer);
+        if ((err = pmi_get(peer, key, card, sizeof card)) != CANAL_OK)
+            return common_err_set(CANAL_ERR_PEER, "sock: no address card from rank %d: %s", peer,
+                                  common_err_detail());
+    }
     if ((err = sock_addr_parse(card, &a)) != CANAL_OK)
         return common_err_set(CANAL_ERR_PEER, "sock: rank %d: %s", peer, common_err_detail());
     fd = socket(a.ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -316,6 +329,7 @@ static canal_status_t peer_connect(sock_state_t *st, int peer)
         return common_err_set(CANAL_ERR_NOMEM, "sock: connection to rank %d", peer);
     }
     c->state = rc == 0 ? SOCK_CS_WAIT_CHALLENGE : SOCK_CS_CONNECTING;
+    c->dyn = p->dyn;
     conn_watch(st, c);
     p->conn = c;
     peer_set_state(st, p, SOCK_PS_CONNECTING);
@@ -488,10 +502,12 @@ canal_status_t sock_sendv(int peer, const struct iovec *iov, int n)
     if (!st->ready)
         return common_err_set(CANAL_ERR_INTERN,
                               "sock: sendv before post_fence() or after finalize()");
-    if (peer < 0 || peer >= st->size || peer == st->rank)
+    if (peer < 0 || peer >= st->npeers || peer == st->rank || (peer < st->size && st->dyn_only))
         return common_err_set(CANAL_ERR_ARG,
-                              "sock sendv: peer rank %d is not another rank of 0..%d", peer,
-                              st->size - 1);
+                              "sock sendv: peer %d is not another rank of 0..%d nor a dynamic "
+                              "peer (%d..%d)%s",
+                              peer, st->size - 1, st->size, st->npeers - 1,
+                              st->dyn_only ? "; the channel serves other jobs only" : "");
     if (iov == NULL || n < 1)
         return common_err_set(CANAL_ERR_ARG, "sock sendv: %s (n = %d); iov[0] is the header",
                               iov == NULL ? "iov is NULL" : "no iovec", n);
@@ -595,14 +611,17 @@ static void hs_set(sock_conn_t *c, const unsigned char *msg, size_t len)
     c->hs_off = 0;
 }
 
+static void hs_accept(sock_state_t *st, sock_conn_t *c, int peer, int theirs_wins);
+
 /* Acceptor: a complete RESPONSE is in c->in. */
 static void hs_on_response(sock_state_t *st, sock_conn_t *c)
 {
-    unsigned char msg[SOCK_VERDICT_LEN];
-    sock_peer_t *p;
-    int peer = -1, verdict = SOCK_VERDICT_ACCEPT;
-    const char *why = "";
+    int peer = -1;
 
+    if (st->dyn_only) {
+        stranger_drop(st, c, "a job-rank handshake, but this channel serves other jobs only");
+        return;
+    }
     if (sock_hs_response_check(c->in, st->secret, c->nonce_a, st->rank, st->size, &peer,
                                c->nonce_c) != CANAL_OK) {
         stranger_drop(st, c, "%s", common_err_detail());
@@ -613,13 +632,77 @@ static void hs_on_response(sock_state_t *st, sock_conn_t *c)
         stranger_drop(st, c, "rank %d's connection sent data before the handshake ended", peer);
         return;
     }
+    /* Both connect at once: the lower rank's connection wins. */
+    hs_accept(st, c, peer, peer < st->rank);
+}
+
+static int dyn_find(const sock_state_t *st, uint64_t id)
+{
+    for (int r = st->size; r < st->npeers; r++)
+        if (st->peers[r].dyn && st->peers[r].dyn_id == id)
+            return r;
+    return -1;
+}
+
+/* Acceptor: a complete dynamic RESPONSE is in c->in (maybe again, after
+ * peer_add named its id). */
+static void hs_on_dyn_response(sock_state_t *st, sock_conn_t *c)
+{
+    uint64_t cid, aid;
+    int peer;
+
+    if (sock_hs_dyn_response_decode(c->in, &cid, &aid) != CANAL_OK) {
+        stranger_drop(st, c, "%s", common_err_detail());
+        return;
+    }
+    if (aid != st->dyn_id) {
+        stranger_drop(st, c, "dynamic response meant for id %016llx, we are %016llx",
+                      (unsigned long long)aid, (unsigned long long)st->dyn_id);
+        return;
+    }
+    if (c->in_len > SOCK_DYN_RESPONSE_LEN) {
+        stranger_drop(st, c, "id %016llx's connection sent data before the handshake ended",
+                      (unsigned long long)cid);
+        return;
+    }
+    c->dyn = 1;
+    if ((peer = dyn_find(st, cid)) < 0) {
+        if (c->state != SOCK_CS_PARKED) {
+            LOG_DEBUG("sock: parking a connection from unknown id %016llx", (unsigned long long)cid);
+            c->state = SOCK_CS_PARKED;
+            st->dyn_parked++;
+            c->dyn_cid = cid;
+            c->deadline = sock_now() + SOCK_DYN_PARK_S;
+            conn_watch(st, c);
+        }
+        return;
+    }
+    c->state = SOCK_CS_WAIT_RESPONSE;
+    if (sock_hs_dyn_response_check(c->in, st->peers[peer].dyn_secret, c->nonce_a, c->nonce_c) !=
+        CANAL_OK) {
+        stranger_drop(st, c, "%s", common_err_detail());
+        return;
+    }
+    consume(c, SOCK_DYN_RESPONSE_LEN);
+    /* Both connect at once: the lower id's connection wins. */
+    hs_accept(st, c, peer, cid < st->dyn_id);
+}
+
+/* Acceptor: the connector proved it is `peer`; keep its connection or
+ * reject it (theirs_wins: its connection beats ours to it). */
+static void hs_accept(sock_state_t *st, sock_conn_t *c, int peer, int theirs_wins)
+{
+    unsigned char msg[SOCK_VERDICT_LEN];
+    sock_peer_t *p;
+    int verdict = SOCK_VERDICT_ACCEPT;
+    const char *why = "";
+
     c->pending = 0;
     st->npending--;
     p = &st->peers[peer];
     switch (p->state) {
     case SOCK_PS_CONNECTING:
-        /* Both connect at once: the lower rank's connection wins. */
-        if (peer < st->rank) {
+        if (theirs_wins) {
             if (p->conn != NULL)
                 conn_kill(st, p->conn);
             LOG_DEBUG("sock: simultaneous connect with rank %d: keeping its connection", peer);
@@ -640,7 +723,11 @@ static void hs_on_response(sock_state_t *st, sock_conn_t *c)
     default:
         break;
     }
-    sock_hs_verdict_encode(msg, st->secret, verdict, c->nonce_a, c->nonce_c, peer, st->rank);
+    if (c->dyn)
+        sock_hs_dyn_verdict_encode(msg, p->dyn_secret, verdict, c->nonce_a, c->nonce_c, p->dyn_id,
+                                   st->dyn_id);
+    else
+        sock_hs_verdict_encode(msg, st->secret, verdict, c->nonce_a, c->nonce_c, peer, st->rank);
     hs_set(c, msg, sizeof msg);
     c->peer = peer;
     if (verdict == SOCK_VERDICT_REJECT) {
@@ -667,7 +754,7 @@ static void hs_on_response(sock_state_t *st, sock_conn_t *c)
 /* Connector: a complete CHALLENGE is in c->in. */
 static void hs_on_challenge(sock_state_t *st, sock_conn_t *c)
 {
-    unsigned char msg[SOCK_RESPONSE_LEN];
+    unsigned char msg[SOCK_DYN_RESPONSE_LEN];
     int acceptor;
 
     if (sock_hs_challenge_decode(c->in, &acceptor, c->nonce_a) != CANAL_OK) {
@@ -677,7 +764,8 @@ static void hs_on_challenge(sock_state_t *st, sock_conn_t *c)
                   c->peer, c->where, common_err_detail());
         return;
     }
-    if (acceptor != c->peer) {
+    /* A process of another job names its rank in its own job: not checked. */
+    if (!c->dyn && acceptor != c->peer) {
         peer_fail(st, c->peer, CANAL_ERR_PROTO,
                   "the process at %s (rank %d's address) says it is rank %d", c->where, c->peer,
                   acceptor);
@@ -693,8 +781,15 @@ static void hs_on_challenge(sock_state_t *st, sock_conn_t *c)
         peer_fail(st, c->peer, CANAL_ERR_IO, "%s", common_err_detail());
         return;
     }
-    sock_hs_response_encode(msg, st->secret, c->nonce_a, c->nonce_c, st->rank, c->peer);
-    hs_set(c, msg, sizeof msg);
+    if (c->dyn) {
+        const sock_peer_t *p = &st->peers[c->peer];
+        sock_hs_dyn_response_encode(msg, p->dyn_secret, c->nonce_a, c->nonce_c, st->dyn_id,
+                                    p->dyn_id);
+        hs_set(c, msg, SOCK_DYN_RESPONSE_LEN);
+    } else {
+        sock_hs_response_encode(msg, st->secret, c->nonce_a, c->nonce_c, st->rank, c->peer);
+        hs_set(c, msg, SOCK_RESPONSE_LEN);
+    }
     c->state = SOCK_CS_WAIT_VERDICT;
     conn_push(st, c);
 }
@@ -707,8 +802,13 @@ static void hs_on_verdict(sock_state_t *st, sock_conn_t *c)
     sock_peer_t *p = &st->peers[c->peer];
     int verdict;
 
-    if (sock_hs_verdict_check(c->in, st->secret, c->nonce_a, c->nonce_c, st->rank, c->peer,
-                              &verdict) != CANAL_OK) {
+    canal_status_t vst =
+        c->dyn ? sock_hs_dyn_verdict_check(c->in, p->dyn_secret, c->nonce_a, c->nonce_c,
+                                           st->dyn_id, p->dyn_id, &verdict)
+               : sock_hs_verdict_check(c->in, st->secret, c->nonce_a, c->nonce_c, st->rank,
+                                       c->peer, &verdict);
+
+    if (vst != CANAL_OK) {
         peer_fail(st, c->peer, CANAL_ERR_PROTO,
                   "the process at %s (rank %d's address) failed to prove it belongs to this "
                   "job: %s",
@@ -824,7 +924,10 @@ again:
      * that a stranger costs a small buffer and never a frame's worth. */
     switch (c->state) {
     case SOCK_CS_WAIT_RESPONSE:
-        want = SOCK_RESPONSE_LEN + 1;
+        want = (c->in_len >= SOCK_MAGIC_LEN && memcmp(c->in, sock_dyn_magic, SOCK_MAGIC_LEN) == 0
+                    ? SOCK_DYN_RESPONSE_LEN
+                    : SOCK_RESPONSE_LEN) +
+               1;
         break;
     case SOCK_CS_WAIT_CHALLENGE:
         want = SOCK_CHALLENGE_LEN + 1;
@@ -856,12 +959,18 @@ again:
     full = c->in_len == want;
 
     switch (c->state) {
-    case SOCK_CS_WAIT_RESPONSE:
-        if (memcmp(c->in, sock_magic, c->in_len < SOCK_MAGIC_LEN ? c->in_len : SOCK_MAGIC_LEN) != 0)
+    case SOCK_CS_WAIT_RESPONSE: {
+        size_t m = c->in_len < SOCK_MAGIC_LEN ? c->in_len : SOCK_MAGIC_LEN;
+        if (memcmp(c->in, sock_dyn_magic, m) == 0) {
+            if (c->in_len >= SOCK_DYN_RESPONSE_LEN)
+                hs_on_dyn_response(st, c);
+        } else if (memcmp(c->in, sock_magic, m) != 0) {
             stranger_drop(st, c, "sent bytes that are not a canal handshake");
-        else if (c->in_len >= SOCK_RESPONSE_LEN)
+        } else if (c->in_len >= SOCK_RESPONSE_LEN) {
             hs_on_response(st, c);
+        }
         break;
+    }
     case SOCK_CS_WAIT_CHALLENGE:
         if (c->in_len >= SOCK_CHALLENGE_LEN)
             hs_on_challenge(st, c);
@@ -947,6 +1056,11 @@ static void conn_event(sock_state_t *st, sock_conn_t *c, uint32_t events)
 {
     if (c->state == SOCK_CS_DEAD)
         return;
+    if (c->state == SOCK_CS_PARKED) {
+        if (events & (EPOLLHUP | EPOLLERR))
+            stranger_drop(st, c, "closed while waiting for its id to become known");
+        return;
+    }
     if (c->state == SOCK_CS_CONNECTING) {
         int err = 0;
         socklen_t l = sizeof err;
@@ -975,7 +1089,10 @@ static void timers(sock_state_t *st, double now)
     for (sock_conn_t *c = st->conns; c != NULL; c = c->next)
         if (c->state == SOCK_CS_WAIT_RESPONSE && now > c->deadline)
             stranger_drop(st, c, "no complete handshake within %g s", st->hs_timeout);
-    for (int r = 0; r < st->size; r++) {
+        else if (c->state == SOCK_CS_PARKED && now > c->deadline)
+            stranger_drop(st, c, "id %016llx did not become a known dynamic peer within %d s",
+                          (unsigned long long)c->dyn_cid, SOCK_DYN_PARK_S);
+    for (int r = 0; r < st->npeers; r++) {
         sock_peer_t *p = &st->peers[r];
         /* Rejected, and the peer's own connection never came: try ours again. */
         if (p->state == SOCK_PS_WAITING && now - p->wait_since > 4 * st->hs_timeout) {
@@ -998,7 +1115,7 @@ static void timers(sock_state_t *st, double now)
 
 static void report_failures(sock_state_t *st)
 {
-    for (int r = 0; r < st->size && st->nfail_pending > 0; r++) {
+    for (int r = 0; r < st->npeers && st->nfail_pending > 0; r++) {
         sock_peer_t *p = &st->peers[r];
         if (!p->fail_pending)
             continue;
@@ -1075,7 +1192,7 @@ canal_status_t sock_block(long timeout_us)
 
 static int anything_queued(const sock_state_t *st)
 {
-    for (int r = 0; r < st->size; r++) {
+    for (int r = 0; r < st->npeers; r++) {
         const sock_peer_t *p = &st->peers[r];
         if (p->out_bytes > 0)
             return 1;
@@ -1105,7 +1222,7 @@ void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
     int busy;
 
     st->finalizing = 1;
-    for (int r = 0; r < st->size; r++) {
+    for (int r = 0; r < st->npeers; r++) {
         sock_peer_t *p = &st->peers[r];
         unsigned char head[SOCK_FRAME_HEAD];
         struct iovec iov = {head, sizeof head};
@@ -1117,7 +1234,7 @@ void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
     }
     do {
         busy = 0;
-        for (int r = 0; r < st->size; r++) {
+        for (int r = 0; r < st->npeers; r++) {
             sock_peer_t *p = &st->peers[r];
             if (p->state != SOCK_PS_UP || p->conn == NULL || p->out_bytes == 0)
                 continue;
@@ -1129,7 +1246,7 @@ void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
             epoll_wait(st->epfd, &ev, 1, 5);
         }
     } while (busy && sock_now() < end);
-    for (int r = 0; r < st->size; r++) {
+    for (int r = 0; r < st->npeers; r++) {
         sock_peer_t *p = &st->peers[r];
         if (p->out_bytes > 0 && p->state != SOCK_PS_GONE && p->state != SOCK_PS_FAILED)
             LOG_WARN("sock: finalize: %zu bytes for rank %d could not be sent (%s)", p->out_bytes,
@@ -1148,4 +1265,45 @@ void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
         out_free(p);
     }
     sock_conn_close_all(st);
+}
+
+/* ---- dynamic peers ------------------------------------------------------------ */
+
+canal_status_t sock_dyn_peer_add(int peer, const char *card,
+                                 const unsigned char secret[SOCK_SECRET_LEN])
+{
+    sock_state_t *st = &ch_sock_state;
+    sock_peer_t *p;
+    uint64_t id;
+    canal_status_t err;
+
+    if (!st->ready)
+        return common_err_set(CANAL_ERR_INTERN, "sock dyn_peer_add: the channel is not open");
+    if (peer != st->npeers)
+        return common_err_set(CANAL_ERR_ARG, "sock dyn_peer_add: peer %d, expected %d", peer,
+                              st->npeers);
+    if (peer >= st->cap)
+        return common_err_set(CANAL_ERR_LIMIT,
+                              "more than CANAL_DYNAMIC_PEERS=%d processes of other jobs",
+                              st->cap - st->size);
+    if (secret == NULL)
+        return common_err_set(CANAL_ERR_ARG, "sock dyn_peer_add: secret is NULL");
+    p = &st->peers[peer];
+    memset(p, 0, sizeof *p);
+    if ((err = sock_dyn_card_parse(card, p->dyn_addr, sizeof p->dyn_addr, &id)) != CANAL_OK)
+        return err;
+    if (id == st->dyn_id)
+        return common_err_set(CANAL_ERR_ARG, "sock dyn_peer_add: card '%.80s' is our own", card);
+    if (dyn_find(st, id) >= 0)
+        return common_err_set(CANAL_ERR_ARG, "sock dyn_peer_add: id %016llx is already peer %d",
+                              (unsigned long long)id, dyn_find(st, id));
+    p->dyn = 1;
+    p->dyn_id = id;
+    memcpy(p->dyn_secret, secret, SOCK_SECRET_LEN);
+    st->npeers++;
+    /* Its connection may have come before we knew it. */
+    for (sock_conn_t *c = st->conns; c != NULL; c = c->next)
+        if (c->state == SOCK_CS_PARKED && c->dyn_cid == id)
+            hs_on_dyn_response(st, c);
+    return CANAL_OK;
 }

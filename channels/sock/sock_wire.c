@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
 #include <unistd.h>
@@ -292,5 +293,163 @@ canal_status_t sock_random(void *buf, size_t n)
                                   strerror(errno));
         got += (size_t)r;
     }
+    return CANAL_OK;
+}
+
+/* ---- dynamic peers (processes of other jobs) ------------------------------ */
+
+const unsigned char sock_dyn_magic[SOCK_MAGIC_LEN] = {'C', 'N', 'L', 'S', 'D', 'Y', 'N', '1'};
+
+static const char LABEL_DYN_CONNECTOR[] = "canal-sock dynamic connector";
+static const char LABEL_DYN_ACCEPTOR[] = "canal-sock dynamic acceptor";
+
+static void put_le64(unsigned char *p, uint64_t v)
+{
+    put_le32(p, (uint32_t)v);
+    put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint64_t get_le64(const unsigned char *p)
+{
+    return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+static void dyn_proof(const unsigned char secret[SOCK_SECRET_LEN], const char *label,
+                      int with_verdict, int verdict, const unsigned char nonce_a[SOCK_NONCE_LEN],
+                      const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid, uint64_t aid,
+                      unsigned char mac_out[SOCK_MAC_LEN])
+{
+    sock_hmac_t h;
+    unsigned char w[8];
+
+    sock_hmac_init(&h, secret, SOCK_SECRET_LEN);
+    sock_hmac_update(&h, label, strlen(label));
+    if (with_verdict) {
+        put_le32(w, (uint32_t)verdict);
+        sock_hmac_update(&h, w, 4);
+    }
+    sock_hmac_update(&h, nonce_a, SOCK_NONCE_LEN);
+    sock_hmac_update(&h, nonce_c, SOCK_NONCE_LEN);
+    put_le64(w, cid);
+    sock_hmac_update(&h, w, 8);
+    put_le64(w, aid);
+    sock_hmac_update(&h, w, 8);
+    sock_hmac_final(&h, mac_out);
+}
+
+void sock_hs_dyn_response_encode(unsigned char out[SOCK_DYN_RESPONSE_LEN],
+                                 const unsigned char secret[SOCK_SECRET_LEN],
+                                 const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                 const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
+                                 uint64_t aid)
+{
+    memcpy(out, sock_dyn_magic, SOCK_MAGIC_LEN);
+    put_le64(out + 8, cid);
+    put_le64(out + 16, aid);
+    memcpy(out + 24, nonce_c, SOCK_NONCE_LEN);
+    dyn_proof(secret, LABEL_DYN_CONNECTOR, 0, 0, nonce_a, nonce_c, cid, aid, out + 56);
+}
+
+canal_status_t sock_hs_dyn_response_decode(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
+                                           uint64_t *cid_out, uint64_t *aid_out)
+{
+    uint64_t c, a;
+
+    if (memcmp(in, sock_dyn_magic, SOCK_MAGIC_LEN) != 0)
+        return common_err_set(CANAL_ERR_PROTO, "dynamic response without the dynamic magic");
+    c = get_le64(in + 8);
+    a = get_le64(in + 16);
+    if (c == 0 || a == 0 || c == a)
+        return common_err_set(CANAL_ERR_PROTO,
+                              "dynamic response names ids %016llx and %016llx (zero or equal)",
+                              (unsigned long long)c, (unsigned long long)a);
+    *cid_out = c;
+    *aid_out = a;
+    return CANAL_OK;
+}
+
+canal_status_t sock_hs_dyn_response_check(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
+                                          const unsigned char secret[SOCK_SECRET_LEN],
+                                          const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                          unsigned char nonce_c_out[SOCK_NONCE_LEN])
+{
+    unsigned char mac[SOCK_MAC_LEN];
+    uint64_t c, a;
+    canal_status_t err;
+
+    if ((err = sock_hs_dyn_response_decode(in, &c, &a)) != CANAL_OK)
+        return err;
+    dyn_proof(secret, LABEL_DYN_CONNECTOR, 0, 0, nonce_a, in + 24, c, a, mac);
+    if (!sock_ct_equal(mac, in + 56, SOCK_MAC_LEN))
+        return common_err_set(CANAL_ERR_PROTO,
+                              "wrong proof of the pair secret (claims id %016llx)",
+                              (unsigned long long)c);
+    memcpy(nonce_c_out, in + 24, SOCK_NONCE_LEN);
+    return CANAL_OK;
+}
+
+void sock_hs_dyn_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
+                                const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                                const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
+                                uint64_t aid)
+{
+    memcpy(out, sock_dyn_magic, SOCK_MAGIC_LEN);
+    put_le32(out + 8, (uint32_t)verdict);
+    put_le32(out + 12, 0);
+    dyn_proof(secret, LABEL_DYN_ACCEPTOR, 1, verdict, nonce_a, nonce_c, cid, aid, out + 16);
+}
+
+canal_status_t sock_hs_dyn_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
+                                         const unsigned char secret[SOCK_SECRET_LEN],
+                                         const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                         const unsigned char nonce_c[SOCK_NONCE_LEN],
+                                         uint64_t cid, uint64_t aid, int *verdict_out)
+{
+    unsigned char mac[SOCK_MAC_LEN];
+    uint32_t v;
+
+    if (memcmp(in, sock_dyn_magic, SOCK_MAGIC_LEN) != 0)
+        return common_err_set(CANAL_ERR_PROTO, "dynamic verdict without the dynamic magic");
+    v = get_le32(in + 8);
+    if ((v != SOCK_VERDICT_ACCEPT && v != SOCK_VERDICT_REJECT) || get_le32(in + 12) != 0)
+        return common_err_set(CANAL_ERR_PROTO, "dynamic verdict %u unknown", v);
+    dyn_proof(secret, LABEL_DYN_ACCEPTOR, 1, (int)v, nonce_a, nonce_c, cid, aid, mac);
+    if (!sock_ct_equal(mac, in + 16, SOCK_MAC_LEN))
+        return common_err_set(CANAL_ERR_PROTO,
+                              "the answer of id %016llx carries a wrong proof of the pair secret",
+                              (unsigned long long)aid);
+    *verdict_out = (int)v;
+    return CANAL_OK;
+}
+
+void sock_dyn_card_format(const char *addr, uint64_t id, char *out, size_t len)
+{
+    snprintf(out, len, "%s#%016llx", addr, (unsigned long long)id);
+}
+
+canal_status_t sock_dyn_card_parse(const char *card, char *addr_out, size_t len, uint64_t *id_out)
+{
+    const char *h;
+    size_t al;
+    uint64_t id = 0;
+
+    if (card == NULL || (h = strrchr(card, '#')) == NULL)
+        return common_err_set(CANAL_ERR_PROTO, "dynamic card '%.80s' has no '#<id>'",
+                              card != NULL ? card : "(null)");
+    al = (size_t)(h - card);
+    if (al == 0 || al >= len || strlen(h + 1) != 16)
+        return common_err_set(CANAL_ERR_PROTO, "dynamic card '%.80s' is malformed", card);
+    for (int i = 1; i <= 16; i++) {
+        int d = hex_digit(h[i]);
+        if (d < 0)
+            return common_err_set(CANAL_ERR_PROTO, "dynamic card '%.80s': bad id", card);
+        id = id << 4 | (uint64_t)d;
+    }
+    if (id == 0)
+        return common_err_set(CANAL_ERR_PROTO, "dynamic card '%.80s' has id 0", card);
+    memcpy(addr_out, card, al);
+    addr_out[al] = '\0';
+    *id_out = id;
     return CANAL_OK;
 }

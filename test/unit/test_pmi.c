@@ -656,8 +656,9 @@ START_TEST(pmi1_spawn_wire)
     ck_assert_str_eq(job, "kvs_2");
     ck_assert_int_eq(pmi_get_job("PORT", val, sizeof val), 0);
     ck_assert_str_eq(val, "tcp://x");
-    /* arguments no launcher can carry are refused before anything is sent */
-    args[0] = "a b";
+    /* arguments no launcher can carry are refused before anything is sent
+     * (blanks travel: a PMI-1 spawn block has one key=value per line) */
+    args[0] = "a\nb";
     ck_assert_int_eq(pmi_spawn(1, &cmd, 0, NULL, NULL, job, sizeof job), CANAL_ERR_ARG);
     args[0] = "semi;colon";
     cmd.maxprocs = 1;
