@@ -109,8 +109,29 @@ void adi_request_free(adi_request_t *r)
     pool_put(r);
 }
 
+/* A receive that got fewer bytes than its buffer holds must end on a
+ * boundary of the buffer type's basic elements; a message ending inside one
+ * (3 bytes into an MPI_INT buffer) was sent with another type signature,
+ * which MPICH reports as truncation (its errors/pt2pt/truncmsg2). */
+static void recv_check_partial(adi_request_t *r)
+{
+    size_t want, at = 0, before = 0;
+
+    if (r->kind != ADI_REQ_RECV || r->dt == NULL || r->status.error != 0 || r->status.cancelled)
+        return;
+    want = r->count * dt_size(r->dt);
+    if (r->status.bytes >= want || r->status.bytes == 0)
+        return;
+    /* the last byte completes an element iff counting it adds one */
+    if (dt_count_elements(r->dt, r->status.bytes, &at) < 0 || at == SIZE_MAX ||
+        (dt_count_elements(r->dt, r->status.bytes - 1, &before) == 0 && before != SIZE_MAX &&
+         before == at))
+        r->status.error = CANAL_ERR_TRUNCATE;
+}
+
 void adi_req_finish(adi_request_t *r)
 {
+    recv_check_partial(r);
     dt_cursor_fini(&r->cursor);
     if (r->dt != NULL) {
         dt_release(r->dt);

@@ -217,6 +217,30 @@ static void mpich_compat(void)
     MPI_Request_free(&sreq);
     MPI_Request_free(&rreq);
 
+    /* a message that ends inside a basic element of the receive type (3
+     * chars into ints) is reported as truncation, as MPICH does
+     * (errors/pt2pt/truncmsg2); one that ends on a boundary is fine */
+    {
+        MPI_Comm c;
+        char bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        int ints[4], err, cnt = -1;
+        MPI_Request sr;
+        MPI_Status st;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+        MPI_Isend(bytes, 3, MPI_CHAR, next, 41, c, &sr);
+        err = MPI_Recv(ints, 4, MPI_INT, prev, 41, c, MPI_STATUS_IGNORE);
+        MPI_Wait(&sr, MPI_STATUS_IGNORE);
+        CHECK(mtest_error_class(err) == MPI_ERR_TRUNCATE, "3 bytes into ints: class %d",
+              mtest_error_class(err));
+        MPI_Isend(bytes, 8, MPI_CHAR, next, 42, c, &sr);
+        err = MPI_Recv(ints, 4, MPI_INT, prev, 42, c, &st);
+        MPI_Wait(&sr, MPI_STATUS_IGNORE);
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        CHECK(err == MPI_SUCCESS && cnt == 2, "8 bytes into ints: %d, count %d", err, cnt);
+        MPI_Comm_free(&c);
+    }
+
     /* a status describing more than 2^32 elements of a type larger than
      * 4 GiB (datatype/large_count): no 64-bit overflow */
     {
