@@ -3,7 +3,8 @@
 # number of iterations. Usage:
 #   test/fuzz/run.sh [--runs N | --seconds S] [--jobs J] [target...]
 # Targets are the test/fuzz/fuzz_<target>.c files (default: all). Prints one
-# line per target (PASS/FAIL, iterations, seconds) and exits nonzero if any
+# line per target (PASS/FAIL, iterations, seconds), then "N passed, M failed",
+# and exits nonzero if any
 # target crashed, leaked, hung or hit a sanitizer report; exits 77 when clang
 # or its fuzzer runtime (libclang-rt-14-dev) is missing.
 #
@@ -100,12 +101,15 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 unset PMI_FD PMI_PORT PMI_RANK PMI_SIZE PMIX_NAMESPACE PMIX_RANK OMPI_COMM_WORLD_SIZE
 
 fail=0
+npass=0
+nfail=0
 for t in "${TARGETS[@]}"; do
     src=$TOP/test/fuzz/fuzz_$t.c
     bin=$BUILD/fuzz/fuzz_$t
     if [ ! -f "$src" ]; then
         echo "FAIL fuzz $t: no $src"
         fail=1
+        nfail=$((nfail + 1))
         continue
     fi
     if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$BUILD/.libs/libmpi.a" -nt "$bin" ]; then
@@ -116,6 +120,7 @@ for t in "${TARGETS[@]}"; do
             cat "$BUILD/fuzz/build-$t.log"
             echo "FAIL fuzz $t (build)"
             fail=1
+            nfail=$((nfail + 1))
             continue
         fi
         grep -q "warning:" "$BUILD/fuzz/build-$t.log" && cat "$BUILD/fuzz/build-$t.log"
@@ -127,18 +132,22 @@ for t in "${TARGETS[@]}"; do
     [ -n "$SECONDS_EACH" ] && limit=(-max_total_time="$SECONDS_EACH")
     log=$BUILD/fuzz/run-$t.log
     start=$(date +%s)
-    "$bin" "${limit[@]}" -max_len=16384 -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
-        -artifact_prefix="$BUILD/fuzz/crashes/$t-" "$work" "$seeds" > "$log" 2>&1
+    # from the build dir: a crashing rank's helper libraries may drop files in the cwd
+    (cd "$BUILD/fuzz" && exec "$bin" "${limit[@]}" -max_len=16384 -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
+        -artifact_prefix="$BUILD/fuzz/crashes/$t-" "$work" "$seeds") > "$log" 2>&1
     rc=$?
     secs=$(($(date +%s) - start))
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
     if [ $rc = 0 ]; then
         echo "PASS fuzz $t (${runs:-?} runs, ${secs}s, $cov)"
+        npass=$((npass + 1))
     else
         fail=1
+        nfail=$((nfail + 1))
         echo "FAIL fuzz $t (exit $rc after ${runs:-?} runs, ${secs}s; log $log)"
         grep -E "ERROR:|runtime error|SUMMARY|Test unit written" "$log" | head -8 | sed 's/^/    /'
     fi
 done
+echo "$npass passed, $nfail failed"
 exit $fail
