@@ -143,7 +143,7 @@ void adi_req_finish(adi_request_t *r);
 
 /* pt2pt.c */
 /* The first thing adi_on_packet does: is this a packet the device can act on
- * at all (sender in the job, header size, type, flags, context, rank, tag,
+ * at all (sender in the job, header size, type, flags, context, source rank,
  * request indices, payload length consistent with the type)? A pure function
  * of its arguments: 0 and *pkt_out filled, or CANAL_ERR_PROTO with a message
  * naming the field. What needs device state (does the request exist and

@@ -704,10 +704,11 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
         if (h.context < 0 || h.context >= ADI_CONTEXT_MAX)
             return common_err_set(CANAL_ERR_PROTO, "packet from rank %d names context %d",
                                   peer, (int)h.context);
-        if (h.src_rank < 0 || h.tag < 0)
-            return common_err_set(CANAL_ERR_PROTO,
-                                  "packet from rank %d has source rank %d, tag %d", peer,
-                                  (int)h.src_rank, (int)h.tag);
+        /* Tags may be negative: partitioned communication (mpi/part.c) sets the
+         * top bit. A source rank never is. */
+        if (h.src_rank < 0)
+            return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has source rank %d",
+                                  peer, (int)h.src_rank);
         if (h.type == PKT_EAGER && h.size != len)
             return common_err_set(CANAL_ERR_PROTO,
                                   "eager packet from rank %d carries %zu bytes, header says %llu",
