@@ -5,14 +5,18 @@
  * with its self channel); each input then
  *   1. posts up to 4 receives (contiguous, strided and byte datatypes, exact
  *      size heap buffers so ASan sees any write past them) on contexts 100
- *      and 101, which MPI itself never uses in a singleton;
+ *      and 101, which MPI itself never uses in a singleton, or sends to self
+ *      on context 102 (a synchronous eager send waiting for SYNC_ACK, or a
+ *      rendezvous send waiting for CTS/FIN), so that control packets find a
+ *      sender in the state they act on;
  *   2. feeds a sequence of packets: [op][48-byte adi_pkt_t][len][len bytes].
  *      op may steer fields toward something the device will act on (a posted
  *      receive's index, a context with receives, an eager size equal to the
  *      payload), since pure noise is dropped by the first check;
  *   3. drives progress (control packets the device sends to itself come back
- *      through the same up-call), then cancels or abandons what is left and
- *      drains the unexpected queues, so every input starts from the same state.
+ *      through the same up-call), completes the sends by posting their
+ *      receives, then cancels or abandons what is left and drains the
+ *      unexpected queues, so every input starts from the same state.
  * RDMA is switched off for the self peer: the self channel's rdma_read is a
  * memmove from the address in the RTS, which only this process can send.
  * Built and run by test/fuzz/run.sh.
@@ -26,7 +30,7 @@
 #include "datatype/dt.h"
 #include "mpi.h"
 
-enum { NRECV_MAX = 4, CTX0 = 100 };
+enum { NRECV_MAX = 4, CTX0 = 100, CTX_SEND = 102, SEND_TAG = 0x7000 };
 
 static dt_type_t *vec; /* 3 blocks of 1 int, stride 2 */
 
@@ -44,14 +48,29 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
-    adi_request_t *rq[NRECV_MAX];
-    void *bufs[NRECV_MAX];
-    int nrecv = 0;
+    adi_request_t *rq[NRECV_MAX], *sink[NRECV_MAX];
+    void *bufs[NRECV_MAX], *sinkbuf[NRECV_MAX];
+    size_t sendlen[NRECV_MAX];
+    int nrecv = 0, is_send[NRECV_MAX];
     size_t pos = 1;
 
     if (n < 1)
         return 0;
     for (int i = 0; i < d[0] % (NRECV_MAX + 1) && pos + 4 <= n; i++, pos += 4) {
+        is_send[nrecv] = d[pos] % 4 == 3;
+        if (is_send[nrecv]) {
+            /* odd count: a 64-byte synchronous eager send; even: rendezvous */
+            int sync = d[pos + 1] & 1;
+            size_t len = sync ? 64 : adi_dev.peers[0].eager_limit + 1 + d[pos + 1];
+            sendlen[nrecv] = len;
+            bufs[nrecv] = calloc(1, len);
+            if (adi_isend(bufs[nrecv], len, dt_builtin(DT_BYTE), 0, 0, SEND_TAG + i, CTX_SEND,
+                          sync ? ADI_MODE_SYNC : ADI_MODE_STANDARD, &rq[nrecv]) != CANAL_OK)
+                abort();
+            adi_progress(); /* the EAGER or RTS reaches our own unexpected queue */
+            nrecv++;
+            continue;
+        }
         dt_type_t *t = d[pos] % 3 == 0 ? dt_builtin(DT_INT) : d[pos] % 3 == 1 ? vec : dt_builtin(DT_BYTE);
         size_t count = d[pos + 1] % 16, ext = d[pos] % 3 == 1 ? 5 * sizeof(int) : dt_size(t);
         int src = d[pos + 2] % 3 == 0 ? ADI_ANY_SOURCE : d[pos + 2] % 3;
@@ -107,8 +126,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     for (int i = 0; i < 4; i++)
         adi_progress();
     adi_unlock();
+    /* Receive what the sends sent, so that they complete the ordinary way. */
+    for (int i = 0; i < nrecv; i++) {
+        sink[i] = NULL;
+        sinkbuf[i] = NULL;
+        if (!is_send[i])
+            continue;
+        sinkbuf[i] = malloc(sendlen[i]);
+        if (adi_irecv(sinkbuf[i], sendlen[i], dt_builtin(DT_BYTE), 0, SEND_TAG + i, CTX_SEND,
+                      &sink[i]) != CANAL_OK)
+            abort();
+    }
+    for (int k = 0; k < 64; k++)
+        adi_progress();
+    for (int i = 0; i < nrecv; i++) {
+        adi_request_t *r = sink[i];
+        if (r == NULL)
+            continue;
+        if (!r->done && r->state == REQ_RECV_POSTED)
+            adi_cancel(r);
+        if (!r->done) {
+            adi_lock();
+            r->status.error = CANAL_ERR_PROTO;
+            adi_req_finish(r);
+            adi_unlock();
+        }
+        adi_request_free(r);
+        free(sinkbuf[i]);
+    }
     for (int i = 0; i < nrecv; i++) {
         adi_request_t *r = rq[i];
+        if (is_send[i]) {
+            /* a send the fuzzer's packets derailed (a CTS for the wrong
+             * receive, an RTS consumed elsewhere): nothing of it is queued
+             * any more after progress, so it can be abandoned */
+            if (!r->done) {
+                if (r->in_queue)
+                    abort();
+                adi_lock();
+                r->status.error = CANAL_ERR_PROTO;
+                adi_req_finish(r);
+                adi_unlock();
+            }
+            adi_request_free(r);
+            free(bufs[i]);
+            continue;
+        }
         if (!r->done && r->state == REQ_RECV_POSTED)
             adi_cancel(r);
         if (!r->done) { /* mid-rendezvous with a sender that does not exist */
