@@ -55,12 +55,12 @@ fi
 # targets that go through MPI calls ~10^3-10^4).
 default_runs() {
     case "$1" in
-        pmi_wire | sock_wire) echo 300000 ;;
-        pmi_client) echo 30000 ;;
-        pmi_server) echo 5000 ;;
+        pmi_wire | sock_wire) echo 200000 ;;
+        pmi_client) echo 20000 ;;
+        pmi_server) echo 3000 ;;
         adi_packet) echo 30000 ;;
         unpack_external) echo 30000 ;;
-        info) echo 3000 ;;
+        info) echo 2000 ;;
         *) echo 20000 ;;
     esac
 }
