@@ -115,7 +115,13 @@ for t in "${TARGETS[@]}"; do
         nfail=$((nfail + 1))
         continue
     fi
-    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$BUILD/.libs/libmpi.a" -nt "$bin" ]; then
+    # sources a target compiles in itself (#include "x.c") are dependencies too
+    stale=no
+    for dep in "$src" "$BUILD/.libs/libmpi.a" \
+        $(sed -n 's/^#include "\(.*\.c\)"$/\1/p' "$src" | sed "s|^|$TOP/|"); do
+        { [ ! -e "$dep" ] || [ "$dep" -nt "$bin" ]; } && stale=yes
+    done
+    if [ ! -x "$bin" ] || [ $stale = yes ]; then
         # shellcheck disable=SC2086
         if ! "$CC" -std=gnu11 $warn $FLAGS -fsanitize=fuzzer -I"$TOP" -I"$TOP/mpi" \
             -I"$BUILD" -D_GNU_SOURCE -DCANAL_BUILDING -o "$bin" "$src" "$BUILD/.libs/libmpi.a" \
