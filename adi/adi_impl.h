@@ -48,6 +48,10 @@ typedef struct {
 
 _Static_assert(sizeof(adi_pkt_t) <= CH_HDR_MAX, "device header must fit a channel header");
 
+/* Context ids on the wire are below this: mpi/comm.c hands out 2 * 4096 of
+ * them; the bound keeps a corrupt header from growing the queue table. */
+enum { ADI_CONTEXT_MAX = 1 << 16 };
+
 /* Request states. */
 enum {
     REQ_FREE = 0,
@@ -165,6 +169,15 @@ void adi_request_pool_finalize(void);
 void adi_req_finish(adi_request_t *r);
 
 /* pt2pt.c */
+/* The first thing adi_on_packet does: is this a packet the device can act on
+ * at all (sender in the job, header size, type, flags, context, source rank,
+ * request indices, payload length consistent with the type)? A pure function
+ * of its arguments: 0 and *pkt_out filled, or CANAL_ERR_PROTO with a message
+ * naming the field. What needs device state (does the request exist and
+ * belong to this sender, does DATA stay inside its message) is checked where
+ * the packet is used. */
+canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_len, size_t len,
+                             adi_pkt_t *pkt_out);
 void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len);
 void adi_on_rdma_done(void *cookie, canal_status_t st);
 void adi_on_peer_failed(int peer, canal_status_t st);

@@ -33,7 +33,7 @@ adi_ctx_queues_t *adi_ctx(int context)
 {
     adi_ctx_queues_t **chunk, *q;
 
-    if (context < 0 || context >= CTX_CHUNK * CTX_CHUNKS)
+    if (context < 0 || context >= ADI_CONTEXT_MAX || context >= CTX_CHUNK * CTX_CHUNKS)
         return NULL;
     chunk = __atomic_load_n(&ctx_tab[context / CTX_CHUNK], __ATOMIC_ACQUIRE);
     if (chunk == NULL) {
@@ -738,12 +738,77 @@ canal_status_t adi_cancel(adi_request_t *r)
 }
 
 /* ---------------------------------------------------------------- arrivals */
-static adi_request_t *req_for_packet(uint32_t index, int state1, int state2)
+/* The live request `index` in one of two states, that talks to `peer`:
+ * a packet naming another sender's request is not for it. */
+static adi_request_t *req_for_packet(uint32_t index, int peer, int state1, int state2)
 {
     adi_request_t *r = adi_request_at((int)index);
-    if (r == NULL || (r->state != state1 && r->state != state2))
+    if (r == NULL || (r->state != state1 && r->state != state2) || r->peer != peer)
         return NULL;
     return r;
+}
+
+canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_len, size_t len,
+                             adi_pkt_t *pkt_out)
+{
+    adi_pkt_t h;
+
+    if (peer < 0 || peer >= npeers)
+        return common_err_set(CANAL_ERR_PROTO, "packet from rank %d, the job has %d", peer,
+                              npeers);
+    if (hdr_len != sizeof h)
+        return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has a %zu-byte header, not %zu",
+                              peer, hdr_len, sizeof h);
+    memcpy(&h, hdr, sizeof h);
+    if (h.type < PKT_EAGER || h.type > PKT_CREDIT)
+        return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown type %u", peer,
+                              (unsigned)h.type);
+    if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA))
+        return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown flags 0x%x", peer,
+                              (unsigned)h.flags);
+    switch (h.type) {
+    case PKT_EAGER:
+    case PKT_RTS:
+        if (h.context < 0 || h.context >= ADI_CONTEXT_MAX)
+            return common_err_set(CANAL_ERR_PROTO, "packet from rank %d names context %d",
+                                  peer, (int)h.context);
+        /* Tags may be negative: partitioned communication (mpi/part.c) sets the
+         * top bit. A source rank never is. */
+        if (h.src_rank < 0)
+            return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has source rank %d",
+                                  peer, (int)h.src_rank);
+        if (h.type == PKT_EAGER && h.size != len)
+            return common_err_set(CANAL_ERR_PROTO,
+                                  "eager packet from rank %d carries %zu bytes, header says %llu",
+                                  peer, len, (unsigned long long)h.size);
+        if (h.type == PKT_RTS && (len != 0 || h.size > SIZE_MAX / 2))
+            return common_err_set(CANAL_ERR_PROTO,
+                                  "rendezvous request from rank %d: %zu bytes of payload, "
+                                  "message size %llu",
+                                  peer, len, (unsigned long long)h.size);
+        break;
+    case PKT_DATA:
+        if (h.rreq > INT32_MAX || h.raddr > SIZE_MAX / 2)
+            return common_err_set(CANAL_ERR_PROTO,
+                                  "data packet from rank %d: %zu bytes at offset %llu for "
+                                  "request %u",
+                                  peer, len, (unsigned long long)h.raddr, (unsigned)h.rreq);
+        break;
+    case PKT_CREDIT:
+        if (len != 0 || h.size == 0 || h.size > SIZE_MAX / 2)
+            return common_err_set(CANAL_ERR_PROTO, "credit packet from rank %d returns %llu bytes",
+                                  peer, (unsigned long long)h.size);
+        break;
+    default: /* CTS, FIN, SYNC_ACK: a request index and nothing else */
+        if (len != 0 || h.sreq > INT32_MAX)
+            return common_err_set(CANAL_ERR_PROTO,
+                                  "control packet of type %u from rank %d: %zu bytes of payload, "
+                                  "request %u",
+                                  (unsigned)h.type, peer, len, (unsigned)h.sreq);
+        break;
+    }
+    *pkt_out = h;
+    return CANAL_OK;
 }
 
 void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len)
@@ -753,19 +818,13 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
     adi_request_t *r;
     adi_message_t *m;
 
-    if (hdr_len != sizeof h) {
-        LOG_ERR("dropping a packet from rank %d with a %zu-byte header", peer, hdr_len);
+    if (adi_pkt_check(peer, adi_dev.size, hdr, hdr_len, len, &h) != CANAL_OK) {
+        LOG_ERR("dropping a packet: %s", common_err_detail());
         return;
     }
-    memcpy(&h, hdr, sizeof h);
     switch (h.type) {
     case PKT_EAGER:
     case PKT_RTS:
-        if (h.type == PKT_EAGER && len != h.size) {
-            LOG_ERR("dropping an eager packet from rank %d: %zu bytes, header says %llu", peer,
-                    len, (unsigned long long)h.size);
-            return;
-        }
         q = adi_ctx(h.context);
         if (q == NULL) {
             LOG_ERR("out of memory for the queues of context %d", h.context);
@@ -813,17 +872,20 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         adi_q_unlock(q);
         return;
     case PKT_CREDIT:
+        /* more credit than the window means the peer returns what it never had */
+        if (h.size > adi_dev.peers[peer].window - adi_dev.peers[peer].credit)
+            break;
         adi_dev.peers[peer].credit += h.size;
         return;
     case PKT_SYNC_ACK:
-        r = req_for_packet(h.sreq, REQ_SEND_WAIT_ACK, -1);
+        r = req_for_packet(h.sreq, peer, REQ_SEND_WAIT_ACK, -1);
         if (r == NULL)
             break;
         r->status.bytes = r->size;
         adi_req_finish(r);
         return;
     case PKT_FIN:
-        r = req_for_packet(h.sreq, REQ_SEND_WAIT_CTS, -1);
+        r = req_for_packet(h.sreq, peer, REQ_SEND_WAIT_CTS, -1);
         if (r == NULL)
             break;
         if (r->rkey != UINT64_MAX)
@@ -832,7 +894,7 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         adi_req_finish(r);
         return;
     case PKT_CTS:
-        r = req_for_packet(h.sreq, REQ_SEND_WAIT_CTS, -1);
+        r = req_for_packet(h.sreq, peer, REQ_SEND_WAIT_CTS, -1);
         if (r == NULL)
             break;
         if (r->rkey != UINT64_MAX) {
@@ -845,8 +907,9 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         sq_append(peer, r);
         return;
     case PKT_DATA:
-        r = req_for_packet(h.rreq, REQ_RECV_DATA, -1);
-        if (r == NULL || h.raddr != r->offset)
+        r = req_for_packet(h.rreq, peer, REQ_RECV_DATA, -1);
+        /* in order, and not past the end of the message the RTS announced */
+        if (r == NULL || h.raddr != r->offset || len > r->size - r->offset)
             break;
         recv_put(r, payload, len);
         if (r->offset >= r->size)

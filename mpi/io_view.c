@@ -307,6 +307,8 @@ static int flat_push(io_flat_t *fl, size_t *cap, MPI_Offset off, MPI_Offset len)
     return 0;
 }
 
+#define FLAT_BASE ((intptr_t)1 << 62)
+
 /* Flatten one instance of t. Returns an MPI error class (not raised) and a
  * reason in why. */
 static int flatten(dt_type_t *t, io_flat_t *fl, char *why, size_t wlen)
@@ -321,9 +323,13 @@ static int flatten(dt_type_t *t, io_flat_t *fl, char *why, size_t wlen)
         snprintf(why, wlen, "cannot walk the filetype");
         return MPI_ERR_TYPE;
     }
-    while (dt_iov_next(&c, NULL, iov, 64, SIZE_MAX, &n) > 0 || n > 0) {
+    /* The walk yields addresses buf + offset; offsets are what we want. buf
+     * is an address in the middle of the address space rather than NULL:
+     * arithmetic on a null pointer is undefined (UBSan reports it), and the
+     * middle leaves room for negative and large offsets either way. */
+    while (dt_iov_next(&c, (void *)FLAT_BASE, iov, 64, SIZE_MAX, &n) > 0 || n > 0) {
         for (int i = 0; i < n; i++)
-            if (flat_push(fl, &cap, (MPI_Offset)(intptr_t)iov[i].iov_base,
+            if (flat_push(fl, &cap, (MPI_Offset)((intptr_t)iov[i].iov_base - FLAT_BASE),
                           (MPI_Offset)iov[i].iov_len) < 0) {
                 dt_cursor_fini(&c);
                 flat_free(fl);

@@ -65,8 +65,10 @@ static void server_flush(mpx_job_t *job, mpx_rank_t *r)
         }
         off += (size_t)n;
     }
-    memmove(r->outq, r->outq + off, r->outq_len - off);
-    r->outq_len -= off;
+    if (off > 0) { /* outq is still NULL when nothing was ever queued */
+        memmove(r->outq, r->outq + off, r->outq_len - off);
+        r->outq_len -= off;
+    }
     mpx_loop_want_write(job, r, r->outq_len > 0);
 }
 

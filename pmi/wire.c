@@ -75,9 +75,10 @@ canal_status_t pmi_wire_parse1(const char *line, size_t len, pmi_wire_msg_t *msg
         if (st != CANAL_OK)
             return st;
     }
+    /* line is not NUL-terminated: quote at most its len bytes */
     if (m->npairs == 0 || (strcmp(m->key[0], "cmd") != 0 && strcmp(m->key[0], "mcmd") != 0))
-        return common_err_set(CANAL_ERR_PROTO, "PMI-1 line does not start with cmd=: '%.60s'",
-                              line);
+        return common_err_set(CANAL_ERR_PROTO, "PMI-1 line does not start with cmd=: '%.*s'",
+                              (int)(len < 60 ? len : 60), line);
     return CANAL_OK;
 }
 
@@ -188,10 +189,12 @@ void pmi_wire_add(pmi_wire_out_t *out, const char *key, const char *val)
     if (out->failed)
         return;
     if (out->version == 1) {
-        if (!pmi_wire_token_ok(key) || strchr(key, '=') != NULL || !pmi_wire_token_ok(val)) {
+        /* an empty key would build " =v", which no reader (ours included) accepts */
+        if (*key == '\0' || !pmi_wire_token_ok(key) || strchr(key, '=') != NULL ||
+            !pmi_wire_token_ok(val)) {
             out->failed = common_err_set(CANAL_ERR_ARG,
-                                         "PMI-1 key '%.40s' or its value contains a blank or "
-                                         "a non-printable character",
+                                         "PMI-1 key '%.40s' is empty or it or its value contains "
+                                         "a blank, '=' or a non-printable character",
                                          key);
             return;
         }

@@ -4,11 +4,12 @@
 #   2. builds Canal in _build and installs it into _install,
 #   3. runs the unit tests (make check: Check tests per layer, doc checks),
 #   4. checks the installed tools (test/tools.sh) and runs the MPI test programs through the installed mpiexec (test/mpi),
-#   5. runs a valgrind subset (test/valgrind.sh), the Java binding's tests when a JDK is present, and the launch tests (Hydra, Open MPI, Slurm; skipped where absent),
+#   5. runs a valgrind subset (test/valgrind.sh), the fuzzers (test/fuzz/run.sh: clang builds in _build-fuzz, skipped without clang),
+#      the Java binding's tests when a JDK is present, and the launch tests (Hydra, Open MPI, Slurm; skipped where absent),
 #   6. compares the ABI with Debian's MPICH when the checker is available.
 # The last line is "N passed, M failed"; the exit code is 0 only if M is 0.
 # Options: --sanitize (build with ASan+UBSan in _build-sanitize/_install-sanitize),
-#          --quick (skip launch tests and the ABI check),
+#          --quick (skip the fuzzers, launch tests and the ABI check),
 #          --tsan (also build with ThreadSanitizer in _build-tsan and run the
 #          multithreaded MPI programs under it: test/tsan.sh, a few minutes).
 set -u
@@ -22,7 +23,7 @@ for a in "$@"; do
         --sanitize) SANITIZE=yes ;;
         --quick) QUICK=yes ;;
         --tsan) TSAN=yes ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run-suite.sh: unknown option $a" >&2; exit 2 ;;
     esac
 done
@@ -105,6 +106,23 @@ if [ $SANITIZE = no ]; then
     vf=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
     rm -f "$out"
     total_pass=$((total_pass + ${vp:-0})); total_fail=$((total_fail + ${vf:-1}))
+fi
+
+if [ $QUICK = yes ]; then
+    note "fuzzers: skipped (--quick)"
+else
+    note "fuzzers (libFuzzer, a fixed number of iterations per target; test/fuzz/run.sh)"
+    out=$(mktemp)
+    bash "$TOP/test/fuzz/run.sh" | tee "$out"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" = 77 ]; then
+        echo "SKIP fuzzers (clang or libclang-rt-14-dev missing)"
+    else
+        fp=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+        ff=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+        total_pass=$((total_pass + ${fp:-0})); total_fail=$((total_fail + ${ff:-1}))
+    fi
+    rm -f "$out"
 fi
 
 if [ $SANITIZE = no ] && command -v javac > /dev/null && [ -f "$TOP/bindings/java/Makefile" ]; then

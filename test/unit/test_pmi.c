@@ -96,6 +96,29 @@ START_TEST(parse1_garbage)
 }
 END_TEST
 
+/* Found by test/fuzz/fuzz_pmi_wire: the error message for a line without
+ * cmd= quoted the caller's bytes with %s and read past a line that is not
+ * NUL-terminated (ASan: heap-buffer-overflow in common_err_set); and the
+ * PMI-1 builder accepted an empty key that no reader accepts back. */
+START_TEST(fuzz_findings_wire)
+{
+    static const char text[] = "\0cmgedr_et=sulp rc=0mg s=success";
+    pmi_wire_msg_t m;
+    pmi_wire_out_t out;
+    size_t n = sizeof text - 2; /* without the leading NUL and the final one */
+    char *line = malloc(n);    /* exactly n bytes, so a read past them is caught by ASan */
+
+    memcpy(line, text + 1, n);
+    ck_assert_int_eq(pmi_wire_parse1(line, n, &m), CANAL_ERR_PROTO);
+    ck_assert_ptr_nonnull(strstr(common_err_detail(), "cmgedr_et"));
+    free(line);
+
+    pmi_wire_begin(&out, 1, "get");
+    pmi_wire_add(&out, "", "v");
+    ck_assert_int_eq(pmi_wire_end(&out), CANAL_ERR_ARG);
+}
+END_TEST
+
 START_TEST(parse2_transcript)
 {
     static const char *const bodies[] = {
@@ -765,6 +788,7 @@ static Suite *pmi_suite(void)
 
     tcase_add_test(wire, parse1_transcript);
     tcase_add_test(wire, parse1_garbage);
+    tcase_add_test(wire, fuzz_findings_wire);
     tcase_add_test(wire, parse2_transcript);
     tcase_add_test(wire, parse2_garbage);
     tcase_add_test(wire, build_roundtrip);
