@@ -754,7 +754,7 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
     adi_pkt_t h;
 
     if (peer < 0 || peer >= npeers)
-        return common_err_set(CANAL_ERR_PROTO, "packet from rank %d, the job has %d", peer,
+        return common_err_set(CANAL_ERR_PROTO, "packet from peer %d, the device knows %d", peer,
                               npeers);
     if (hdr_len != sizeof h)
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has a %zu-byte header, not %zu",
@@ -818,7 +818,9 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
     adi_request_t *r;
     adi_message_t *m;
 
-    if (adi_pkt_check(peer, adi_dev.size, hdr, hdr_len, len, &h) != CANAL_OK) {
+    /* peers of other jobs (MPI_Comm_spawn, connect/accept) come after the job's */
+    if (adi_pkt_check(peer, __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE), hdr, hdr_len, len,
+                      &h) != CANAL_OK) {
         LOG_ERR("dropping a packet: %s", common_err_detail());
         return;
     }

@@ -50,6 +50,18 @@ int main(int argc, char **argv)
         MPI_Comm_free(&fixed);
         (void)dt;
     }
+    /* MPICH's GPU queries answer "no" (their result is the answer, not an
+     * error code: runtimes such as mpi4py decide from it where buffers live) */
+    {
+        int sup = -1;
+        CHECK(MPIX_Query_cuda_support() == 0 && MPIX_Query_hip_support() == 0 &&
+                  MPIX_Query_ze_support() == 0,
+              "a GPU query said yes");
+        err = MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &sup);
+        CHECK(err == MPI_SUCCESS && sup == 0, "MPIX_GPU_query_support: %d, %d", err, sup);
+        err = MPIX_GPU_query_support(42, &sup);
+        CHECK(mtest_error_class(err) == MPI_ERR_ARG, "gpu_type 42: class %d", mtest_error_class(err));
+    }
     /* a failed MPI_Cart_create leaves MPI_COMM_NULL (errors/topo/cartsmall) */
     {
         MPI_Comm cart = MPI_COMM_WORLD;
