@@ -106,8 +106,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "sock: largest packet payload (the channel's max_payload), 1K..64M; equal on every rank"},
     {"SOCK_OUTBUF_LIMIT", CVAR_TYPE_SIZE, "4M", NULL,
      "sock: bytes queued per peer above which sendv says again (back-pressure to the device)"},
-    {"SOCK_HANDSHAKE_TIMEOUT", CVAR_TYPE_INT, "10", NULL,
-     "sock: seconds an incoming connection has to prove it belongs to the job before it is dropped"},
+    {"SOCK_HANDSHAKE_TIMEOUT", CVAR_TYPE_INT, "120", NULL,
+     "sock: seconds an incoming connection has to prove it belongs to the job before it is "
+     "dropped (garbage and wrong proofs are dropped at once); generous because a rank that "
+     "computes without calling MPI answers only when it calls MPI again"},
     {"SPAWN_CHECK", CVAR_TYPE_BOOL, "1", NULL,
      "MPI_Comm_spawn: the root checks that each command is an executable it can find (wdir, the "
      "info key path, PATH) before asking the launcher, which may not report a failed start; "

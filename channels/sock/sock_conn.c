@@ -1088,7 +1088,10 @@ static void timers(sock_state_t *st, double now)
 {
     for (sock_conn_t *c = st->conns; c != NULL; c = c->next)
         if (c->state == SOCK_CS_WAIT_RESPONSE && now > c->deadline)
-            stranger_drop(st, c, "no complete handshake within %g s", st->hs_timeout);
+            stranger_drop(st, c,
+                          "no complete handshake within %g s (a rank that computes without "
+                          "calling MPI answers late: raise CANAL_SOCK_HANDSHAKE_TIMEOUT)",
+                          st->hs_timeout);
         else if (c->state == SOCK_CS_PARKED && now > c->deadline)
             stranger_drop(st, c, "id %016llx did not become a known dynamic peer within %d s",
                           (unsigned long long)c->dyn_cid, SOCK_DYN_PARK_S);
