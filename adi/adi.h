@@ -131,6 +131,10 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
 /* Cancel: receives always (if not matched), sends while not yet transmitted. */
 canal_status_t adi_cancel(adi_request_t *req);
 
+/* No receive is posted on `context` (mpi/ gives a freed communicator's
+ * context ids out again only then). */
+int adi_ctx_idle(int context);
+
 /* Progress. */
 int adi_progress(void);
 /* Block until pred(arg) is nonzero, progressing all channels; spins, then

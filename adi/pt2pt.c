@@ -63,6 +63,25 @@ adi_ctx_queues_t *adi_ctx(int context)
     return q;
 }
 
+int adi_ctx_idle(int context)
+{
+    adi_ctx_queues_t **chunk, *q;
+    int idle;
+
+    if (context < 0 || context >= ADI_CONTEXT_MAX || context >= CTX_CHUNK * CTX_CHUNKS)
+        return 1;
+    chunk = __atomic_load_n(&ctx_tab[context / CTX_CHUNK], __ATOMIC_ACQUIRE);
+    if (chunk == NULL)
+        return 1;
+    q = __atomic_load_n(&chunk[context % CTX_CHUNK], __ATOMIC_ACQUIRE);
+    if (q == NULL)
+        return 1;
+    adi_q_lock(q);
+    idle = q->posted.head == NULL;
+    adi_q_unlock(q);
+    return idle;
+}
+
 void adi_queues_finalize(void)
 {
     for (int c = 0; c < CTX_CHUNKS; c++) {

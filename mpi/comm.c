@@ -363,6 +363,8 @@ static void ctx_mask_init_locked(void)
     ctx_mask_ready = 1;
 }
 
+static void ctx_quarantine_sweep_locked(void);
+
 static int ctx_find(const uint32_t *mask, int start)
 {
     for (int k = 0; k < CTX_PAIRS; k++) {
@@ -393,6 +395,7 @@ int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out)
 
         pthread_mutex_lock(&ctx_lock);
         ctx_mask_init_locked();
+        ctx_quarantine_sweep_locked();
         memcpy(mask, ctx_free_mask, sizeof mask);
         pthread_mutex_unlock(&ctx_lock);
         if ((st = mpi_dom_allreduce_band(d, mask, CTX_WORDS)) < 0)
@@ -401,7 +404,8 @@ int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out)
         if (bit < 0)
             return common_err_set(CANAL_ERR_LIMIT,
                                   "too many communicators: all %d context ids are in use by "
-                                  "communicators (and windows) not yet freed",
+                                  "communicators (and windows) not yet freed, or by receives "
+                                  "still posted on freed ones",
                                   CTX_PAIRS);
         pthread_mutex_lock(&ctx_lock);
         got = (ctx_free_mask[bit / 32] >> (bit % 32)) & 1u;
@@ -440,13 +444,41 @@ int mpi_comm_context_alloc(mpi_comm_t *parent, int *context_out)
     return mpi_comm_context_agree(&d, context_out);
 }
 
+/* Context pairs of freed communicators on which receives are still posted
+ * (the standard lets pending operations complete after MPI_Comm_free): they
+ * go back to the free mask only once the device says nothing waits on them,
+ * checked whenever ids are handed out, so a new communicator never shares
+ * ids with receives of a freed one. */
+static uint32_t ctx_quarantine[CTX_WORDS];
+static int nquarantined;
+
+static int ctx_pair_idle(int bit)
+{
+    return adi_ctx_idle(2 * bit) && adi_ctx_idle(2 * bit + 1);
+}
+
+static void ctx_quarantine_sweep_locked(void)
+{
+    for (int b = 0; nquarantined > 0 && b < CTX_PAIRS; b++)
+        if ((ctx_quarantine[b / 32] & (1u << (b % 32))) && ctx_pair_idle(b)) {
+            ctx_quarantine[b / 32] &= ~(1u << (b % 32));
+            ctx_free_mask[b / 32] |= 1u << (b % 32);
+            nquarantined--;
+        }
+}
+
 void mpi_comm_context_free(int context)
 {
     int bit = context / 2;
     if (context < 4 || bit >= CTX_PAIRS)
         return; /* the predefined communicators keep theirs */
     pthread_mutex_lock(&ctx_lock);
-    ctx_free_mask[bit / 32] |= 1u << (bit % 32);
+    if (ctx_pair_idle(bit)) {
+        ctx_free_mask[bit / 32] |= 1u << (bit % 32);
+    } else if (!(ctx_quarantine[bit / 32] & (1u << (bit % 32)))) {
+        ctx_quarantine[bit / 32] |= 1u << (bit % 32);
+        nquarantined++;
+    }
     pthread_mutex_unlock(&ctx_lock);
 }
 
@@ -890,6 +922,7 @@ static void nb_agree_round(nb_agree_t *g)
 {
     pthread_mutex_lock(&ctx_lock);
     ctx_mask_init_locked();
+    ctx_quarantine_sweep_locked();
     memcpy(g->mask, ctx_free_mask, sizeof g->mask);
     pthread_mutex_unlock(&ctx_lock);
     g->verifying = 0;
@@ -910,7 +943,8 @@ again:
         if (g->bit < 0)
             return common_err_set(CANAL_ERR_LIMIT,
                                   "too many communicators: all %d context ids are in use by "
-                                  "communicators (and windows) not yet freed",
+                                  "communicators (and windows) not yet freed, or by receives "
+                                  "still posted on freed ones",
                                   CTX_PAIRS);
         pthread_mutex_lock(&ctx_lock);
         g->got = (ctx_free_mask[g->bit / 32] >> (g->bit % 32)) & 1u;

@@ -151,6 +151,32 @@ int main(int argc, char **argv)
             MPI_Comm_free(&nc[i]);
     }
 
+    /* a communicator freed with a receive still posted: a new communicator
+     * must not share its context ids while that receive waits (it would take
+     * the new communicator's message) */
+    if (size > 1) {
+        MPI_Comm a, b;
+        MPI_Request old = MPI_REQUEST_NULL;
+        int got = -1, v = 111, flag = 1;
+        MPI_Comm_dup(MPI_COMM_WORLD, &a);
+        if (rank == 0)
+            MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 5, a, &old);
+        MPI_Comm_free(&a);
+        MPI_Comm_dup(MPI_COMM_WORLD, &b);
+        if (rank == 1)
+            MPI_Send(&v, 1, MPI_INT, 0, 5, b);
+        if (rank == 0) {
+            int in = -1;
+            MPI_Recv(&in, 1, MPI_INT, 1, 5, b, MPI_STATUS_IGNORE);
+            CHECK(in == 111, "message on the new communicator: %d", in);
+            MPI_Test(&old, &flag, MPI_STATUS_IGNORE);
+            CHECK(!flag && got == -1, "the freed communicator's receive took a message (%d)", got);
+            MPI_Cancel(&old);
+            MPI_Wait(&old, MPI_STATUS_IGNORE);
+        }
+        MPI_Comm_free(&b);
+    }
+
     /* many communicators, created and freed: context ids are reused */
     for (int i = 0; i < 3000; i++) {
         MPI_Comm_dup(i % 2 ? dup : MPI_COMM_WORLD, &c);
