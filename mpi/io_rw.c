@@ -278,10 +278,14 @@ typedef struct {
     MPI_Offset start, end; /* end == -1: no data */
     int strided;
     int overlap;
+    int err; /* an MPI error class this rank met before the exchange */
 } span_t;
 
+/* local_err: this rank failed before the access (it passes len 0); every
+ * rank learns of it from the exchange of spans, which all ranks make
+ * anyway, and returns that class, so nobody is left alone in a collective. */
 static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *stream,
-                   MPI_Offset len, MPI_Offset *got_out, int *eno_out)
+                   MPI_Offset len, int local_err, MPI_Offset *got_out, int *eno_out)
 {
     int size = f->size, rank = f->rank, mode = write ? f->cb_write : f->cb_read;
     span_t me, *all = NULL;
@@ -309,6 +313,7 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
     me.end = len > 0 ? io_view_byte(f, pos + len - 1) + 1 : -1;
     me.strided = len > 0 && me.end - me.start != len;
     me.overlap = f->flat.overlap;
+    me.err = local_err;
     all = malloc((size_t)size * sizeof *all);
     if (all == NULL)
         return MPI_ERR_NO_MEM; /* every rank fails the same way only if all are short */
@@ -316,6 +321,12 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
         MPI_SUCCESS) {
         free(all);
         return MPI_ERR_OTHER;
+    }
+    for (int r = 0; r < size && cls == MPI_SUCCESS; r++)
+        cls = all[r].err;
+    if (cls != MPI_SUCCESS) {
+        free(all);
+        return local_err != MPI_SUCCESS ? local_err : cls;
     }
     for (int r = 0; r < size; r++) {
         any_overlap |= all[r].overlap;
@@ -733,6 +744,16 @@ static void status_fill(MPI_Status *st, MPI_Count bytes)
     st->MPI_ERROR = MPI_SUCCESS;
 }
 
+/* A rank that fails before a collective access still makes the same
+ * collective calls as the others (the exchange of spans, then the final
+ * agreement), carrying its error class. */
+static void coll_fail(struct ADIOI_FileD *f, int write, int cls)
+{
+    MPI_Offset got = 0;
+    int eno = 0;
+    io_agree(f, rw_coll(f, write, 0, NULL, 0, cls, &got, &eno));
+}
+
 static int io_access(MPI_File fh, int write, int coll, io_where_t where, MPI_Offset offset,
                      void *buf, MPI_Count count, MPI_Datatype datatype, io_result_t *res,
                      const char *fn)
@@ -770,7 +791,7 @@ static int io_access(MPI_File fh, int write, int coll, io_where_t where, MPI_Off
     etypes = bytes / f->esize;
     if (bytes > 0 && f->fsize == 0) {
         if (coll)
-            io_agree(f, MPI_ERR_IO); /* the others learn it in their agreement below */
+            coll_fail(f, write, MPI_ERR_IO);
         return io_err(f, MPI_ERR_IO, fn,
                       "the view of this rank holds no data (its filetype has size 0) but "
                       "count=%lld asks for %lld bytes",
@@ -818,18 +839,11 @@ static int io_access(MPI_File fh, int write, int coll, io_where_t where, MPI_Off
         err = io_stream_for_read(f, buf, count, dt, bytes, &stream, &owned, fn);
     if (err != MPI_SUCCESS) {
         if (coll)
-            io_agree(f, MPI_ERR_NO_MEM);
+            coll_fail(f, write, MPI_ERR_NO_MEM);
         return err;
     }
-    /* a rank that failed above told the others through this agreement, so
-     * nobody is left alone in the collective exchange */
-    if (coll && (cls = io_agree(f, MPI_SUCCESS)) != MPI_SUCCESS) {
-        if (owned)
-            free(stream);
-        return io_err(f, cls, fn, "the access failed on another rank");
-    }
     if (coll) {
-        cls = rw_coll(f, write, pos, stream, bytes, &got, &eno);
+        cls = rw_coll(f, write, pos, stream, bytes, MPI_SUCCESS, &got, &eno);
         /* every rank learns whether the collective failed somewhere */
         {
             int any = io_agree(f, cls);
