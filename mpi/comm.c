@@ -897,11 +897,15 @@ again:
     }
     *mask_io = mask;
     if (st < 0) {
-        /* let what was posted finish (cancel receives) before reporting */
+        /* This runs inside progress: no waiting here. Receives are
+         * cancelled; whatever is still in flight is freed by the device
+         * when it completes. */
         for (int i = 0; i < a->nr; i++) {
             adi_cancel(a->r[i]);
-            adi_wait(a->r[i]);
-            adi_request_free(a->r[i]);
+            if (__atomic_load_n(&a->r[i]->done, __ATOMIC_ACQUIRE))
+                adi_request_free(a->r[i]);
+            else
+                a->r[i]->user_freed = 1;
         }
         a->nr = 0;
         return st;

@@ -117,12 +117,6 @@ typedef struct mpi_comm {
     int errh_default;
 } mpi_comm_t;
 
-extern mpi_comm_t mpi_comm_world_obj;
-/* The handler that errors on c go to (see errh_default). */
-static inline MPI_Errhandler mpi_comm_errh(const mpi_comm_t *c)
-{
-    return c->errh_default ? mpi_comm_world_obj.errhandler : c->errhandler;
-}
 
 static inline int mpi_comm_peer_job_rank(const mpi_comm_t *c, int r)
 {
@@ -132,6 +126,12 @@ static inline int mpi_comm_peer_job_rank(const mpi_comm_t *c, int r)
 mpi_comm_t *mpi_comm_get(MPI_Comm h);   /* NULL if invalid */
 extern mpi_comm_t mpi_comm_world_obj;
 extern mpi_comm_t mpi_comm_self_obj;
+
+/* The handler that errors on c go to (see errh_default). */
+static inline MPI_Errhandler mpi_comm_errh(const mpi_comm_t *c)
+{
+    return c->errh_default ? mpi_comm_world_obj.errhandler : c->errhandler;
+}
 
 /* ---------------------------------------------------------------- state */
 typedef enum { MPI_STATE_PRE_INIT = 0, MPI_STATE_INITIALIZED, MPI_STATE_FINALIZED } mpi_state_t;
