@@ -997,9 +997,9 @@ static void idup_finish(idup_op_t *op, int err, const char *why)
         mpi_comm_context_free(op->ctx);
         mpi_comm_context_free(op->lctx);
     }
-    if (err == MPI_SUCCESS)
-        *op->newcomm = n->handle;
-    else
+    /* On failure the output is MPI_COMM_NULL, as MPICH leaves it. */
+    *op->newcomm = err == MPI_SUCCESS ? n->handle : MPI_COMM_NULL;
+    if (err != MPI_SUCCESS)
         common_err_set(CANAL_ERR_INTERN, "MPI_Comm_idup: %s", why != NULL ? why : "failed");
     op->req->status.error = err;
     if (op->info != MPI_INFO_NULL)
@@ -1097,8 +1097,12 @@ static int dup_front(MPI_Comm comm, int use_info, MPI_Info info, MPI_Comm *newco
         *request = mpi_request_handle(r);
         return MPI_SUCCESS;
     }
-    if ((err = comm_dup_impl(c, use_info, info, &n, fn)) != MPI_SUCCESS)
+    /* A duplication that fails after the arguments were accepted (an attribute
+     * copy callback, memory) leaves MPI_COMM_NULL, as MPICH does. */
+    if ((err = comm_dup_impl(c, use_info, info, &n, fn)) != MPI_SUCCESS) {
+        *newcomm = MPI_COMM_NULL;
         return err;
+    }
     *newcomm = n->handle;
     return MPI_SUCCESS;
 }

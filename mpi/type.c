@@ -962,6 +962,8 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (err || (err = type_arg(oldtype, "oldtype", fn, &old)) ||
         (err = ptr_arg(newtype, "newtype", fn)))
         return err;
+    /* A failed duplication leaves MPI_DATATYPE_NULL, as MPICH does. */
+    *newtype = MPI_DATATYPE_NULL;
     if ((st = dt_create_dup(old, &t)) != CANAL_OK)
         return engine_err(st, fn);
     err = mpi_attr_dup_all(MPI_OBJ_DATATYPE, oldtype, *(mpi_attr_t **)dt_user_slot(old), &attrs);
