@@ -130,18 +130,22 @@ static msg_slot_t msg_ring[MSG_RING];
 static unsigned msg_next = 1;
 
 typedef struct {
-    int cls;           /* class of this dynamic code (itself for a class) */
+    int cls;           /* class of this dynamic code (itself for a class); 0: slot free */
     char *text;        /* MPI_Add_error_string, or NULL */
 } dyn_entry_t;
 
+/* dyn[1..ndyn] have been handed out; a slot freed by MPIX_Delete_error_class/
+ * code has cls 0 and is reused by the next MPI_Add_error_class/code, so a
+ * program that adds and deletes in a loop never runs out. ndyn is the
+ * highest slot in use (MPI_LASTUSEDCODE). */
 static dyn_entry_t dyn[DYN_MAX];
-static int ndyn;       /* dyn[1..ndyn] are in use */
+static int ndyn;
 static pthread_mutex_t err_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int code_class(int code)
 {
     if (code >= DYN_BASE && code - DYN_BASE <= ndyn && code - DYN_BASE > 0)
-        return dyn[code - DYN_BASE].cls;
+        return dyn[code - DYN_BASE].cls != 0 ? dyn[code - DYN_BASE].cls : -1;
     if (code >= 0 && code < DYN_BASE)
         return code & 0x7f;
     return -1;
@@ -385,11 +389,14 @@ static int dyn_add(int cls, int *out)
 {
     int v;
     pthread_mutex_lock(&err_lock);
-    if (ndyn + 1 >= DYN_MAX) {
+    for (v = 1; v <= ndyn && dyn[v].cls != 0; v++)
+        ;
+    if (v >= DYN_MAX) {
         pthread_mutex_unlock(&err_lock);
         return -1;
     }
-    v = ++ndyn;
+    if (v > ndyn)
+        ndyn = v;
     dyn[v].cls = cls < 0 ? DYN_BASE + v : cls;
     dyn[v].text = NULL;
     pthread_mutex_unlock(&err_lock);
@@ -443,7 +450,7 @@ int PMPI_Add_error_string(int errorcode, const char *string)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "string is NULL");
     if (strlen(string) >= MPI_MAX_ERROR_STRING)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "string is longer than MPI_MAX_ERROR_STRING-1");
-    if (errorcode < DYN_BASE || errorcode - DYN_BASE > ndyn)
+    if (code_class(errorcode) < DYN_BASE)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
                              "errorcode=%d was not created by MPI_Add_error_class/code", errorcode);
     copy = strdup(string);
@@ -456,6 +463,73 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Add_error_string = PMPI_Add_error_string
+
+/* MPICH's MPIX_Delete_error_class/code/string (MPI 4.1 names them
+ * MPI_Remove_error_*): undo MPI_Add_error_*. A class may be deleted only
+ * once no code of it remains, as MPICH requires; deleting a string leaves
+ * the code with the empty string. The checks and the removal happen under
+ * one lock so that two threads cannot delete the same slot. */
+enum { DEL_CLASS, DEL_CODE, DEL_STRING };
+
+static int dyn_delete(int what, int code, const char *fn)
+{
+    const char *why = NULL;
+    int v = code - DYN_BASE, cls, i;
+
+    pthread_mutex_lock(&err_lock);
+    cls = code >= DYN_BASE && v <= ndyn && v > 0 ? dyn[v].cls : 0;
+    if (cls == 0)
+        why = "was not created by MPI_Add_error_class/code (or was deleted)";
+    else if (what == DEL_CLASS && cls != code)
+        why = "is an error code, not an error class";
+    else if (what == DEL_CODE && cls == code)
+        why = "is an error class, not an error code";
+    else if (what == DEL_CLASS) {
+        for (i = 1; i <= ndyn; i++)
+            if (i != v && dyn[i].cls == code)
+                break;
+        if (i <= ndyn)
+            why = "still has error codes (delete them first)";
+    }
+    if (why == NULL) {
+        free(dyn[v].text);
+        dyn[v].text = NULL;
+        if (what != DEL_STRING) {
+            dyn[v].cls = 0;
+            while (ndyn > 0 && dyn[ndyn].cls == 0)
+                ndyn--;
+        }
+    }
+    pthread_mutex_unlock(&err_lock);
+    if (why != NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s=%d %s",
+                             what == DEL_CLASS ? "errorclass" : "errorcode", code, why);
+    return MPI_SUCCESS;
+}
+
+int PMPIX_Delete_error_class(int errorclass)
+{
+    static const char fn[] = "MPIX_Delete_error_class";
+    int err = mpi_enter(fn);
+    return err ? err : dyn_delete(DEL_CLASS, errorclass, fn);
+}
+#pragma weak MPIX_Delete_error_class = PMPIX_Delete_error_class
+
+int PMPIX_Delete_error_code(int errorcode)
+{
+    static const char fn[] = "MPIX_Delete_error_code";
+    int err = mpi_enter(fn);
+    return err ? err : dyn_delete(DEL_CODE, errorcode, fn);
+}
+#pragma weak MPIX_Delete_error_code = PMPIX_Delete_error_code
+
+int PMPIX_Delete_error_string(int errorcode)
+{
+    static const char fn[] = "MPIX_Delete_error_string";
+    int err = mpi_enter(fn);
+    return err ? err : dyn_delete(DEL_STRING, errorcode, fn);
+}
+#pragma weak MPIX_Delete_error_string = PMPIX_Delete_error_string
 
 
 static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const char *fn)
