@@ -611,6 +611,21 @@ static canal_status_t check_spawn_text(const char *what, const char *s)
     return CANAL_OK;
 }
 
+/* A program argument is any C string, the empty one included (the standard
+ * allows it; mpi4py passes one): each backend carries it exactly or refuses
+ * what its wire cannot carry (a newline in a PMI-1 spawn line). */
+static canal_status_t check_spawn_arg(int cmd, int arg, const char *s)
+{
+    if (s == NULL)
+        return common_err_set(CANAL_ERR_ARG, "pmi_spawn: argument %d of command %d is NULL", arg,
+                              cmd);
+    if (strlen(s) >= PMI_VAL_MAX)
+        return common_err_set(CANAL_ERR_LIMIT,
+                              "pmi_spawn: argument %d of command %d is %zu bytes long (limit %d)",
+                              arg, cmd, strlen(s), PMI_VAL_MAX - 1);
+    return CANAL_OK;
+}
+
 canal_status_t pmi_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
                          const char *const *preput_keys, const char *const *preput_vals,
                          char *jobid_out, size_t len)
@@ -632,7 +647,7 @@ canal_status_t pmi_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
         if ((st = check_spawn_text("command", cmds[i].command)) != CANAL_OK)
             return st;
         for (int a = 0; cmds[i].argv != NULL && cmds[i].argv[a] != NULL; a++)
-            if ((st = check_spawn_text("argument", cmds[i].argv[a])) != CANAL_OK)
+            if ((st = check_spawn_arg(i, a, cmds[i].argv[a])) != CANAL_OK)
                 return st;
         for (int n = 0; n < cmds[i].ninfo; n++)
             if ((st = check_spawn_text("info key", cmds[i].info_keys[n])) != CANAL_OK ||
