@@ -85,6 +85,7 @@ typedef struct {
     mpx_spawn_req_t *spawn; /* PMI-1 spawn blocks received so far */
     pmi_wire_reader_t *rd;
     int pmi_wantw; /* EPOLLOUT registered for pmi_fd */
+    int trace_secret; /* its last message named a secret key (see pmi_wire_redact) */
     char *outq;    /* replies not yet written (socket full) */
     size_t outq_len, outq_cap;
     int initialized, finalized, in_barrier, waiting_nodeattr;

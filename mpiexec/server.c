@@ -20,9 +20,29 @@ enum { OUTQ_MAX = 1 << 20, KEY_MAX = 64, VAL_MAX = 1024 };
 
 static mpx_kvs_t *server_nodeattr, *server_names;
 static char server_msgbuf[PMI_WIRE_MSG_MAX + 1];
+/* CANAL_DEBUG=3 (the level at which the ranks trace their PMI calls) in
+ * mpiexec's environment traces every PMI message here too, secrets redacted. */
+static int server_trace;
+
+/* One traced message: dir "<<" from the rank, ">>" to it. */
+static void trace_msg(const mpx_job_t *job, mpx_rank_t *r, const char *dir, const char *msg,
+                      size_t len)
+{
+    char safe[301];
+    int names = pmi_wire_redact(msg, len, *dir == '>' ? r->trace_secret : r->trace_secret && r->in_mcmd,
+                                safe, sizeof safe);
+    size_t n = strlen(safe);
+    if (*dir == '<')
+        r->trace_secret = names;
+    while (n > 0 && safe[n - 1] == '\n')
+        safe[--n] = '\0';
+    fprintf(stderr, "mpiexec: PMI %s %s: %s\n", dir, mpx_rank_name(job, r), safe);
+}
 
 int mpx_server_init(mpx_job_t *job)
 {
+    const char *dbg = getenv("CANAL_DEBUG");
+    server_trace = dbg != NULL && atoi(dbg) >= 3;
     server_nodeattr = mpx_kvs_create();
     server_names = mpx_kvs_create();
     if (server_nodeattr == NULL || server_names == NULL)
@@ -85,6 +105,8 @@ static void server_send(mpx_job_t *job, mpx_rank_t *r, pmi_wire_out_t *out)
         fprintf(stderr, "mpiexec: internal error: PMI reply to rank %d too long\n", r->rank);
         return;
     }
+    if (server_trace)
+        trace_msg(job, r, ">>", out->buf, out->len);
     if (r->outq_len + out->len > OUTQ_MAX) {
         fprintf(stderr, "mpiexec: rank %d does not read its PMI replies; closing its connection\n",
                 r->rank);
@@ -802,6 +824,8 @@ static int server_dispatch(mpx_job_t *job, mpx_rank_t *r, const char *body, size
 
     if (m == NULL)
         return -1;
+    if (server_trace)
+        trace_msg(job, r, "<<", body, len);
     if (r->pmi_version == 1 && r->in_mcmd) {
         pmi1_spawn_line(job, r, body, len);
         free(m);

@@ -203,6 +203,9 @@ done:
     else
         snprintf(pmi_state.describe, sizeof pmi_state.describe, "PMI-%d over PMI_FD=%d", version,
                  ep.fd);
+    st = pmi_watch_start(version == 2 ? pmi2_fd() : pmi1_fd(), pmi_state.describe);
+    if (st != CANAL_OK)
+        LOG_WARN("%s; a dead launcher will not be noticed", common_err_detail());
     return CANAL_OK;
 }
 
@@ -707,6 +710,7 @@ canal_status_t pmi_abort(int code, const char *msg)
         LOG_ERR("aborting the job with exit code %d: %s", code, msg);
     if (!pmi_state.initialized)
         _exit(code);
+    pmi_watch_stop(0); /* the launcher closes the connection to end the job */
     switch (pmi_state.kind) {
     case PMI_KIND_SINGLETON:
         _exit(code);
@@ -727,6 +731,7 @@ canal_status_t pmi_finalize(void)
 
     if (!pmi_state.initialized)
         return CANAL_OK;
+    pmi_watch_stop(1); /* some launchers close the connection after finalize */
     switch (pmi_state.kind) {
     case PMI_KIND_SINGLETON:
         while (singleton_list != NULL) {

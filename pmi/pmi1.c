@@ -19,6 +19,11 @@ static pmi_conn_t pmi1_conn;
 static char pmi1_kvsname[256];
 static int pmi1_keymax = PMI_KEY_MAX, pmi1_valmax = PMI_VAL_MAX;
 
+int pmi1_fd(void)
+{
+    return pmi1_conn.fd;
+}
+
 int pmi1_key_max(void)
 {
     return pmi1_keymax;

@@ -64,15 +64,16 @@ check_run() {
     return 1
 }
 
-# launch_build NAME: compile test/mpi/NAME.c with PREFIX's mpicc into the
-# test's temporary directory and print the program's path (empty if it fails).
+# launch_build DIR/NAME: compile test/DIR/NAME.c with PREFIX's mpicc into
+# the test's temporary directory and print the program's path (empty if it
+# fails).
 launch_build() {
-    local src
-    src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../mpi" && pwd)/$1.c"
-    if "$PREFIX/bin/mpicc" -O1 -o "$LAUNCH_TMP/$1" "$src" > "$LAUNCH_TMP/$1.log" 2>&1; then
-        echo "$LAUNCH_TMP/$1"
+    local src name=${1##*/}
+    src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/$1.c"
+    if "$PREFIX/bin/mpicc" -O1 -o "$LAUNCH_TMP/$name" "$src" > "$LAUNCH_TMP/$name.log" 2>&1; then
+        echo "$LAUNCH_TMP/$name"
     else
-        sed 's/^/    /' "$LAUNCH_TMP/$1.log" >&2
+        sed 's/^/    /' "$LAUNCH_TMP/$name.log" >&2
     fi
 }
 

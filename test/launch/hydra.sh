@@ -16,7 +16,7 @@ check_run "hydra: mpiexec.mpich -pmi-port -n 4 (PMI_PORT)" 4 "PMI-1 over PMI_POR
     "$HYDRA" -pmi-port -n 4 "$PROG" "${PROG_ARGS[@]}"
 # MPI_Comm_spawn through Hydra's PMI-1 spawn: the children must get their
 # arguments exactly (empty strings, blanks, quotes, '=' and ';').
-SPAWN=$(launch_build dyn_spawn_args)
+SPAWN=$(launch_build mpi/dyn_spawn_args)
 if [ -z "$SPAWN" ]; then
     echo "FAIL: cannot build test/mpi/dyn_spawn_args.c"
     LAUNCH_FAILED=$((LAUNCH_FAILED + 1))

@@ -23,7 +23,7 @@ if [ "$LAUNCH_FAILED" -gt 0 ] && grep -q "built without PMIx" "$LAUNCH_OUT"; the
 fi
 # MPI_Comm_spawn through PMIx_Spawn: the children must get their arguments
 # exactly (empty strings, blanks, quotes, '=' and ';').
-SPAWN=$(launch_build dyn_spawn_args)
+SPAWN=$(launch_build mpi/dyn_spawn_args)
 if [ -z "$SPAWN" ]; then
     echo "FAIL: cannot build test/mpi/dyn_spawn_args.c"
     LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
