@@ -59,6 +59,14 @@ static void server_close(mpx_job_t *job, mpx_rank_t *r)
 {
     if (r->pmi_fd < 0)
         return;
+    if (r->pid == 0 && job->opts->singleton_fd >= 0) {
+        close(r->pmi_fd);
+        r->pmi_fd = -1;
+        r->pmi_wantw = 0;
+        r->outq_len = 0;
+        mpx_singleton_gone(job, r);
+        return;
+    }
     mpx_loop_want_write(job, r, 0);
     close(r->pmi_fd); /* also removes it from epoll */
     r->pmi_fd = -1;
@@ -90,6 +98,11 @@ static void server_flush(mpx_job_t *job, mpx_rank_t *r)
         r->outq_len -= off;
     }
     mpx_loop_want_write(job, r, r->outq_len > 0);
+}
+
+void mpx_server_close(mpx_job_t *job, mpx_rank_t *r)
+{
+    server_close(job, r);
 }
 
 void mpx_server_writable(mpx_job_t *job, mpx_rank_t *r)
@@ -232,12 +245,16 @@ static void handle_abort(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
 {
     int code = 1;
     const char *msg = pmi_wire_get(m, "error_msg");
+    char pid[32] = "";
+
     if (msg == NULL)
         msg = pmi_wire_get(m, "msg");
     if (pmi_wire_get_int(m, "exitcode", &code) != 0)
         code = 1;
-    mpx_job_fail(job, r->rank, code, "%s (pid %ld) called MPI_Abort with exit code %d%s%.200s",
-                 mpx_rank_name(job, r), (long)r->pid, code, msg != NULL && *msg != '\0' ? ": " : "",
+    if (r->pid > 0) /* a singleton is not ours, its pid unknown */
+        snprintf(pid, sizeof pid, " (pid %ld)", (long)r->pid);
+    mpx_job_fail(job, r->rank, code, "%s%s called MPI_Abort with exit code %d%s%.200s",
+                 mpx_rank_name(job, r), pid, code, msg != NULL && *msg != '\0' ? ": " : "",
                  msg != NULL ? msg : "");
 }
 

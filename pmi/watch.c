@@ -62,9 +62,9 @@ static void *watch_main(void *arg)
         if (p[0].revents & (POLLRDHUP | POLLHUP | POLLERR))
             break;
     }
-    LOG_ERR("the process manager closed its connection (%s) while the job was running: the "
-            "launcher (mpiexec) was killed or died; ending this process (pid %ld) as it would "
-            "have",
+    LOG_ERR("the process manager closed its connection (%s) while this process was running: "
+            "the launcher died (was mpiexec killed?) or ended the job; ending this process "
+            "(pid %ld) as it would have",
             watch.describe, (long)getpid());
     kill(getpid(), SIGTERM);
     {

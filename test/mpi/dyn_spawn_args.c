@@ -6,7 +6,9 @@
  * mpiexec for it) spawns N copies of this program (N = argv[1], default 2);
  * each child checks its arguments and reports to parent rank 0, which answers
  * every child (one message each way, child first). The children's verdicts
- * reach the parent, so a child's failure fails the test.
+ * reach the parent, so a child's failure fails the test. argv[2] (default 1)
+ * is how many times the parent spawns in turn (a singleton's later spawns
+ * reuse the mpiexec its first one started).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -18,52 +20,63 @@ static char *const kid_args[] = {
     "h\xc3\xa9llo", "", NULL,
 };
 
+/* One spawn of nkids children, one message each way with each, disconnect.
+ * Returns 0, or -1 when the spawn failed (reported). */
+static int spawn_round(const char *self, int nkids, int rank)
+{
+    int *codes = malloc(sizeof *codes * (size_t)nkids), err, bad = 0;
+    MPI_Comm inter;
+
+    for (int i = 0; i < nkids; i++)
+        codes[i] = -1;
+    err = MPI_Comm_spawn(self, (char **)kid_args, nkids, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                         codes);
+    if (err != MPI_SUCCESS) {
+        char msg[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(err, msg, &len);
+        CHECK(0, "MPI_Comm_spawn failed: %s", msg);
+        free(codes);
+        return -1;
+    }
+    for (int i = 0; i < nkids; i++)
+        CHECK(codes[i] == MPI_SUCCESS, "errcodes[%d] = %d", i, codes[i]);
+    free(codes);
+    if (rank == 0) {
+        for (int c = 0; c < nkids; c++) {
+            int verdict[2] = {-1, -1}, reply;
+            MPI_Status st;
+            MPI_Recv(verdict, 2, MPI_INT, MPI_ANY_SOURCE, 1, inter, &st);
+            CHECK(verdict[0] == st.MPI_SOURCE, "child %d says it is %d", st.MPI_SOURCE,
+                  verdict[0]);
+            bad += verdict[1];
+            reply = 1000 + st.MPI_SOURCE;
+            MPI_Send(&reply, 1, MPI_INT, st.MPI_SOURCE, 2, inter);
+        }
+        CHECK(bad == 0, "the children found %d wrong arguments", bad);
+    }
+    MPI_Comm_disconnect(&inter);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    MPI_Comm parent, inter;
-    int rank, size;
+    MPI_Comm parent;
+    int rank;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_get_parent(&parent);
     if (parent == MPI_COMM_NULL) {
-        int nkids = argc > 1 ? atoi(argv[1]) : 2, err, bad = 0;
-        int *codes = malloc(sizeof *codes * (size_t)nkids);
+        int nkids = argc > 1 ? atoi(argv[1]) : 2, rounds = argc > 2 ? atoi(argv[2]) : 1;
         char self[PATH_MAX];
 
         if (realpath(argv[0], self) == NULL)
             snprintf(self, sizeof self, "%s", argv[0]);
-        for (int i = 0; i < nkids; i++)
-            codes[i] = -1;
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-        err = MPI_Comm_spawn(self, (char **)kid_args, nkids, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
-                             &inter, codes);
-        if (err != MPI_SUCCESS) {
-            char msg[MPI_MAX_ERROR_STRING];
-            int len = 0;
-            MPI_Error_string(err, msg, &len);
-            CHECK(0, "MPI_Comm_spawn failed: %s", msg);
-            free(codes);
-            return mtest_finish();
-        }
-        for (int i = 0; i < nkids; i++)
-            CHECK(codes[i] == MPI_SUCCESS, "errcodes[%d] = %d", i, codes[i]);
-        free(codes);
-        if (rank == 0) {
-            for (int c = 0; c < nkids; c++) {
-                int verdict[2] = {-1, -1}, reply;
-                MPI_Status st;
-                MPI_Recv(verdict, 2, MPI_INT, MPI_ANY_SOURCE, 1, inter, &st);
-                CHECK(verdict[0] == st.MPI_SOURCE, "child %d says it is %d", st.MPI_SOURCE,
-                      verdict[0]);
-                bad += verdict[1];
-                reply = 1000 + st.MPI_SOURCE;
-                MPI_Send(&reply, 1, MPI_INT, st.MPI_SOURCE, 2, inter);
-            }
-            CHECK(bad == 0, "the children found %d wrong arguments", bad);
-        }
-        MPI_Comm_disconnect(&inter);
+        for (int round = 0; round < rounds; round++)
+            if (spawn_round(self, nkids, rank) != 0)
+                break;
     } else {
         int nargs = 0, verdict[2], reply = -1;
         while (kid_args[nargs] != NULL)
