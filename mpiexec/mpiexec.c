@@ -509,8 +509,7 @@ int main(int argc, char **argv)
         if (mpx_job_add(&job, 0, total, NULL) != 0)
             return 1;
         if (opts.singleton_fd >= 0)
-            snprintf(job.pjobs[0].kvsname, sizeof job.pjobs[0].kvsname, "%s",
-                     opts.singleton_jobid);
+            snprintf(job.pjobs[0].kvsname, sizeof job.pjobs[0].kvsname, "%s", opts.singleton_jobid);
     }
     if (mpx_server_init(&job) != 0)
         return 1;

@@ -89,9 +89,9 @@ typedef struct {
     int in_mcmd;            /* inside a PMI-1 multi-line "mcmd=spawn" */
     mpx_spawn_req_t *spawn; /* PMI-1 spawn blocks received so far */
     pmi_wire_reader_t *rd;
-    int pmi_wantw; /* EPOLLOUT registered for pmi_fd */
+    int pmi_wantw;    /* EPOLLOUT registered for pmi_fd */
     int trace_secret; /* its last message named a secret key (see pmi_wire_redact) */
-    char *outq;    /* replies not yet written (socket full) */
+    char *outq;       /* replies not yet written (socket full) */
     size_t outq_len, outq_cap;
     int initialized, finalized, in_barrier, waiting_nodeattr;
     char wait_key[256]; /* node attribute a PMI-2 getnodeattr waits for */

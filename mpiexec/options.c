@@ -444,7 +444,8 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
             return 2;
         fd = strtol(argv[i + 1], &end, 10);
         if (*end != '\0' || end == argv[i + 1] || fd < 3 || fd > 1 << 20 || *argv[i + 2] == '\0')
-            return usage_error("-singleton '%s': needs a file descriptor and a job id", argv[i + 1]);
+            return usage_error("-singleton '%s': needs a file descriptor and a job id",
+                               argv[i + 1]);
         o->singleton_fd = (int)fd;
         o->singleton_jobid = argv[i + 2];
         return 0;

@@ -29,8 +29,8 @@ static void trace_msg(const mpx_job_t *job, mpx_rank_t *r, const char *dir, cons
                       size_t len)
 {
     char safe[301];
-    int names = pmi_wire_redact(msg, len, *dir == '>' ? r->trace_secret : r->trace_secret && r->in_mcmd,
-                                safe, sizeof safe);
+    int names = pmi_wire_redact(
+        msg, len, *dir == '>' ? r->trace_secret : r->trace_secret && r->in_mcmd, safe, sizeof safe);
     size_t n = strlen(safe);
     if (*dir == '<')
         r->trace_secret = names;

@@ -49,7 +49,8 @@ static struct {
 
 static void *watch_main(void *arg)
 {
-    struct pollfd p[2] = {{.fd = watch.fd, .events = POLLRDHUP}, {.fd = watch.stop_fd, .events = POLLIN}};
+    struct pollfd p[2] = {{.fd = watch.fd, .events = POLLRDHUP},
+                          {.fd = watch.stop_fd, .events = POLLIN}};
     (void)arg;
     for (;;) {
         int n = poll(p, 2, -1);

@@ -16,8 +16,8 @@
 #include "mtest.h"
 
 static char *const kid_args[] = {
-    "", " ", "two words", "  lead", "trail  ", "a=b;c", ";", "=", "\"dq\" 'sq'", "tab\there",
-    "h\xc3\xa9llo", "", NULL,
+    "",  " ",           "two words", "  lead",       "trail  ", "a=b;c", ";",
+    "=", "\"dq\" 'sq'", "tab\there", "h\xc3\xa9llo", "",        NULL,
 };
 
 /* One spawn of nkids children, one message each way with each, disconnect.
@@ -47,8 +47,7 @@ static int spawn_round(const char *self, int nkids, int rank)
             int verdict[2] = {-1, -1}, reply;
             MPI_Status st;
             MPI_Recv(verdict, 2, MPI_INT, MPI_ANY_SOURCE, 1, inter, &st);
-            CHECK(verdict[0] == st.MPI_SOURCE, "child %d says it is %d", st.MPI_SOURCE,
-                  verdict[0]);
+            CHECK(verdict[0] == st.MPI_SOURCE, "child %d says it is %d", st.MPI_SOURCE, verdict[0]);
             bad += verdict[1];
             reply = 1000 + st.MPI_SOURCE;
             MPI_Send(&reply, 1, MPI_INT, st.MPI_SOURCE, 2, inter);

@@ -813,7 +813,8 @@ START_TEST(redact_secrets)
         {"cmd=publish_name service=s port=canal-port:x/ab@h\n", 0, 0,
          "cmd=publish_name service=s port=<secret>\n"},
         {"cmd=lookup_name service=s\n", 0, 1, "cmd=lookup_name service=s\n"},
-        {"cmd=kvs-put;key=sock-0;value=1.2.3.4:5;", 0, 0, "cmd=kvs-put;key=sock-0;value=1.2.3.4:5;"},
+        {"cmd=kvs-put;key=sock-0;value=1.2.3.4:5;", 0, 0,
+         "cmd=kvs-put;key=sock-0;value=1.2.3.4:5;"},
     };
     char out[512], tiny[8];
 
@@ -824,8 +825,8 @@ START_TEST(redact_secrets)
     ck_assert(!pmi_wire_key_secret("sock-secret-"));
     ck_assert(!pmi_wire_key_secret("sock-0"));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int names = pmi_wire_redact(cases[i].msg, strlen(cases[i].msg), cases[i].reply_secret,
-                                    out, sizeof out);
+        int names = pmi_wire_redact(cases[i].msg, strlen(cases[i].msg), cases[i].reply_secret, out,
+                                    sizeof out);
         ck_assert_msg(strcmp(out, cases[i].want) == 0, "case %zu: '%s'", i, out);
         ck_assert_msg(names == cases[i].names, "case %zu: names %d", i, names);
     }
