@@ -136,12 +136,38 @@ else
         env CANAL_PMI=pmi1 "$BLOCK"
 fi
 
+# A singleton's first MPI_Comm_spawn starts mpiexec -singleton (here through
+# CANAL_MPIEXEC, a wrapper that records its pid): the spawn must work, and
+# that mpiexec must be gone once the program and its children have ended.
+SPAWN=$(launch_build mpi/dyn_spawn_args)
+if [ -n "$SPAWN" ]; then
+    printf '#!/bin/sh\necho $$ > "%s/mpx.pid"\nexec "%s" "$@"\n' "$LAUNCH_TMP" "$MPX" \
+        > "$LAUNCH_TMP/mpx-wrap"
+    chmod +x "$LAUNCH_TMP/mpx-wrap"
+    rm -f "$LAUNCH_TMP/mpx.pid"
+    expect "a singleton spawns through the mpiexec it starts (CANAL_MPIEXEC)" 0 60 "No Errors" \
+        env CANAL_MPIEXEC="$LAUNCH_TMP/mpx-wrap" "$SPAWN" 2 2
+    mpid=$(cat "$LAUNCH_TMP/mpx.pid" 2>/dev/null)
+    for ((i = 0; i < 600; i++)); do
+        [ -n "$mpid" ] && [ -e "/proc/$mpid" ] &&
+            [ "$(awk '{print $3}' "/proc/$mpid/stat" 2>/dev/null)" != Z ] || break
+        sleep 0.1
+    done
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    if [ -z "$mpid" ] || [ "$i" -ge 600 ]; then
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: the singleton's mpiexec (pid ${mpid:-never started}) outlived the program by 60 s"
+        [ -n "$mpid" ] && kill -9 "$mpid" 2>/dev/null
+    else
+        echo "PASS: the singleton's mpiexec ends after the program"
+    fi
+fi
+
 # CANAL_DEBUG=3 traces every PMI message (the ranks and mpiexec): no secret
 # may appear. pmi_tap records the PMI traffic of the parent ranks, where the
 # secrets are: the sock channel's job secret, and the port (a capability) a
 # spawn preputs for its children.
 TAP=$(launch_build launch/pmi_tap)
-SPAWN=$(launch_build mpi/dyn_spawn_args)
 for pmi in pmi1 pmi2; do
     if [ -z "$TAP" ] || [ -z "$SPAWN" ]; then
         LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
