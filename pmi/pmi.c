@@ -171,7 +171,7 @@ static void singleton_exec(const char *path, char *const argv[], int fd)
  * PMI-2 client like any rank mpiexec started. */
 static canal_status_t singleton_upgrade(const char *jobid)
 {
-    char path[4096], fdnum[32];
+    char path[4096], fdnum[32], why[512];
     char *argv[5];
     int sv[2], status = 0;
     pid_t pid;
@@ -183,6 +183,19 @@ static canal_status_t singleton_upgrade(const char *jobid)
         return st;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
         return common_err_set(CANAL_ERR_IO, "singleton spawn: socketpair: %s", strerror(errno));
+    if (sv[1] < 3) {
+        /* a program that closed stdin/out/err got one of them back: mpiexec
+         * keeps 0-2 for its output */
+        int fd = fcntl(sv[1], F_DUPFD_CLOEXEC, 3);
+        if (fd < 0) {
+            st = common_err_set(CANAL_ERR_IO, "singleton spawn: dup: %s", strerror(errno));
+            close(sv[0]);
+            close(sv[1]);
+            return st;
+        }
+        close(sv[1]);
+        sv[1] = fd;
+    }
     snprintf(fdnum, sizeof fdnum, "%d", sv[1]);
     argv[0] = path;
     argv[1] = "-singleton";
@@ -210,9 +223,11 @@ static canal_status_t singleton_upgrade(const char *jobid)
     ep.env_size = 1;
     memset(&boot, 0, sizeof boot);
     st = pmi2_init(&ep, &boot); /* closes sv[0] when it fails */
-    if (st != CANAL_OK)
+    if (st != CANAL_OK) {
+        snprintf(why, sizeof why, "%s", common_err_detail()); /* err_set overwrites it */
         return common_err_set(st, "the singleton could not start %s to spawn processes: %s", path,
-                              common_err_detail());
+                              why);
+    }
     if (boot.rank != 0 || boot.size != 1) {
         pmi2_finalize();
         return common_err_set(CANAL_ERR_PROTO,
@@ -230,8 +245,8 @@ static canal_status_t singleton_upgrade(const char *jobid)
     if (st == CANAL_OK)
         st = pmi2_fence();
     if (st != CANAL_OK) {
-        st = common_err_set(st, "the singleton could not hand its keys to %s: %s", path,
-                            common_err_detail());
+        snprintf(why, sizeof why, "%s", common_err_detail());
+        st = common_err_set(st, "the singleton could not hand its keys to %s: %s", path, why);
         pmi2_finalize();
         return st;
     }
