@@ -329,9 +329,10 @@ static void lines_add_arg(spawn_lines_t *b, int cmd, int arg, const char *val)
         return;
     if (strchr(val, '\n') != NULL) {
         b->failed = common_err_set(CANAL_ERR_ARG,
-                                   "PMI-1 spawn cannot carry argument %d of command %d ('%.40s'): "
-                                   "it contains a newline, and PMI-1 sends one line per argument",
-                                   arg, cmd, val);
+                                   "PMI-1 spawn cannot carry argument %d of command %d: it "
+                                   "contains a newline, and PMI-1 sends one line per argument "
+                                   "(PMI-2 carries it)",
+                                   arg, cmd);
         return;
     }
     snprintf(key, sizeof key, "arg%d", arg + 1);

@@ -8,23 +8,26 @@
  * every child (one message each way, child first). The children's verdicts
  * reach the parent, so a child's failure fails the test. argv[2] (default 1)
  * is how many times the parent spawns in turn (a singleton's later spawns
- * reuse the mpiexec its first one started).
+ * reuse the mpiexec its first one started). argv[3] "nl" adds an argument
+ * with a newline (PMI-2 and PMIx carry it; PMI-1 cannot, and refuses it).
  */
 #include <limits.h>
 #include <stdlib.h>
 
 #include "mtest.h"
 
-static char *const kid_args[] = {
+/* the arguments every child gets; slot 12 takes the newline one ("nl") */
+static char *kid_args[] = {
     "",  " ",           "two words", "  lead",       "trail  ", "a=b;c", ";",
-    "=", "\"dq\" 'sq'", "tab\there", "h\xc3\xa9llo", "",        NULL,
+    "=", "\"dq\" 'sq'", "tab\there", "h\xc3\xa9llo", "",        NULL,    NULL,
 };
+static const char newline_arg[] = "line\nbreak";
 
 /* One spawn of nkids children, one message each way with each, disconnect.
  * Returns 0, or -1 when the spawn failed (reported). */
 static int spawn_round(const char *self, int nkids, int rank)
 {
-    int *codes = malloc(sizeof *codes * (size_t)nkids), err, bad = 0;
+    int *codes = malloc(sizeof *codes * (size_t)nkids), err, bad = 0, nargs = 0;
     MPI_Comm inter;
 
     for (int i = 0; i < nkids; i++)
@@ -42,12 +45,16 @@ static int spawn_round(const char *self, int nkids, int rank)
     for (int i = 0; i < nkids; i++)
         CHECK(codes[i] == MPI_SUCCESS, "errcodes[%d] = %d", i, codes[i]);
     free(codes);
+    while (kid_args[nargs] != NULL)
+        nargs++;
     if (rank == 0) {
         for (int c = 0; c < nkids; c++) {
-            int verdict[2] = {-1, -1}, reply;
+            int verdict[3] = {-1, -1, -1}, reply;
             MPI_Status st;
-            MPI_Recv(verdict, 2, MPI_INT, MPI_ANY_SOURCE, 1, inter, &st);
+            MPI_Recv(verdict, 3, MPI_INT, MPI_ANY_SOURCE, 1, inter, &st);
             CHECK(verdict[0] == st.MPI_SOURCE, "child %d says it is %d", st.MPI_SOURCE, verdict[0]);
+            CHECK(verdict[2] == nargs + 1, "child %d has argc %d, want %d", st.MPI_SOURCE,
+                  verdict[2], nargs + 1);
             bad += verdict[1];
             reply = 1000 + st.MPI_SOURCE;
             MPI_Send(&reply, 1, MPI_INT, st.MPI_SOURCE, 2, inter);
@@ -72,12 +79,17 @@ int main(int argc, char **argv)
 
         if (realpath(argv[0], self) == NULL)
             snprintf(self, sizeof self, "%s", argv[0]);
+        if (argc > 3 && strcmp(argv[3], "nl") == 0)
+            kid_args[12] = (char *)newline_arg;
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         for (int round = 0; round < rounds; round++)
             if (spawn_round(self, nkids, rank) != 0)
                 break;
     } else {
-        int nargs = 0, verdict[2], reply = -1;
+        int nargs = 0, verdict[3], reply = -1;
+        /* the parent checks argc: whether it passed the newline argument */
+        if (argc == 14)
+            kid_args[12] = (char *)newline_arg;
         while (kid_args[nargs] != NULL)
             nargs++;
         CHECK(argc == nargs + 1, "argc %d, want %d", argc, nargs + 1);
@@ -86,7 +98,8 @@ int main(int argc, char **argv)
                   argv[a + 1], kid_args[a]);
         verdict[0] = rank;
         verdict[1] = mtest_errors;
-        MPI_Send(verdict, 2, MPI_INT, 0, 1, parent);
+        verdict[2] = argc;
+        MPI_Send(verdict, 3, MPI_INT, 0, 1, parent);
         MPI_Recv(&reply, 1, MPI_INT, 0, 2, parent, MPI_STATUS_IGNORE);
         CHECK(reply == 1000 + rank, "parent answered %d", reply);
         MPI_Comm_disconnect(&parent);
