@@ -462,6 +462,25 @@ static void handle_signal(mpx_job_t *job, int sig)
     }
 }
 
+/* -singleton: the singleton is rank 0 of job 0 and already runs; its stdin
+ * and output are its own (spawned processes read /dev/null). */
+static int singleton_adopt(mpx_job_t *job)
+{
+    mpx_rank_t *r = job->ranks[0];
+
+    if (fcntl(job->opts->singleton_fd, F_SETFD, FD_CLOEXEC) != 0) {
+        fprintf(stderr, "mpiexec: -singleton %d: not an open file descriptor\n",
+                job->opts->singleton_fd);
+        return -1;
+    }
+    job->stdin_child = -1;
+    r->pmi_fd = job->opts->singleton_fd;
+    mpx_loop_add_rank(job, r);
+    if (job->opts->verbose)
+        fprintf(stderr, "mpiexec: serving the singleton of job %s\n", job->pjobs[0].kvsname);
+    return 0;
+}
+
 static int parse_timeout(int *secs_out)
 {
     const char *v = getenv("MPIEXEC_TIMEOUT");
@@ -533,38 +552,25 @@ int main(int argc, char **argv)
     }
     loop_add(sigfd, EPOLLIN, TOK_SIGNAL);
     if (opts.singleton_fd >= 0) {
-        /* The singleton is rank 0 of job 0 and already runs; its stdin and
-         * output are its own. Spawned processes read /dev/null. */
-        mpx_rank_t *r = job.ranks[0];
-        if (fcntl(opts.singleton_fd, F_SETFD, FD_CLOEXEC) != 0) {
-            fprintf(stderr, "mpiexec: -singleton %d: not an open file descriptor\n",
-                    opts.singleton_fd);
+        if (singleton_adopt(&job) != 0)
             return 2;
-        }
-        job.stdin_child = -1;
-        r->pmi_fd = opts.singleton_fd;
-        mpx_loop_add_rank(&job, r);
+    } else {
+        stdin_setup(&job);
         if (opts.verbose)
-            fprintf(stderr, "mpiexec: serving the singleton of job %s\n", job.pjobs[0].kvsname);
-        goto loop;
+            fprintf(stderr, "mpiexec: starting %d rank%s in %d segment%s, job %s\n", job.nranks,
+                    job.nranks == 1 ? "" : "s", opts.nsegs, opts.nsegs == 1 ? "" : "s",
+                    job.pjobs[0].kvsname);
+        if (mpx_launch(&job, 0) != 0) {
+            int started = 0;
+            for (int i = 0; i < job.nranks; i++)
+                started += job.ranks[i]->pid > 0;
+            if (started == 0)
+                return 1;
+            mpx_job_fail(&job, -1, 1, "could not start all ranks");
+        }
+        if (stdin_fwd_w >= 0)
+            loop_add(0, EPOLLIN, TOK_STDIN);
     }
-    stdin_setup(&job);
-
-    if (opts.verbose)
-        fprintf(stderr, "mpiexec: starting %d rank%s in %d segment%s, job %s\n", job.nranks,
-                job.nranks == 1 ? "" : "s", opts.nsegs, opts.nsegs == 1 ? "" : "s",
-                job.pjobs[0].kvsname);
-    if (mpx_launch(&job, 0) != 0) {
-        int started = 0;
-        for (int i = 0; i < job.nranks; i++)
-            started += job.ranks[i]->pid > 0;
-        if (started == 0)
-            return 1;
-        mpx_job_fail(&job, -1, 1, "could not start all ranks");
-    }
-    if (stdin_fwd_w >= 0)
-        loop_add(0, EPOLLIN, TOK_STDIN);
-loop:
     if (timeout_s > 0)
         timeout_deadline = now_ms() + (long long)timeout_s * 1000;
 
