@@ -19,6 +19,12 @@ static const common_cvar_desc_t cvar_table[] = {
     /* pmi */
     {"PMI", CVAR_TYPE_STRING, "auto", NULL,
      "process-management interface: auto, pmix, pmi2, pmi1 or singleton"},
+    {"PMI_WATCH", CVAR_TYPE_BOOL, "1", NULL,
+     "PMI-1/PMI-2: a thread watches the connection to the launcher, so that a process whose "
+     "launcher died (kill -9 of mpiexec) says so and ends instead of waiting for ever"},
+    {"MPIEXEC", CVAR_TYPE_STRING, "", NULL,
+     "the mpiexec a singleton (a program started without a launcher) starts on its first "
+     "MPI_Comm_spawn; default: the mpiexec installed with this library"},
     /* adi */
     {"EAGER_LIMIT", CVAR_TYPE_SIZE, "16K", "CH4_SHM_POSIX_EAGER_MAX_MSG_SIZE",
      "messages up to this size are sent eagerly; larger ones use rendezvous"},

@@ -205,7 +205,7 @@ _Noreturn void mpi_err_fatal(int code, const char *fn)
     else
         fprintf(stderr, "[canal] %s\n", line);
     fflush(stderr);
-    if (mpi_state == MPI_STATE_INITIALIZED && mpi_pmi.kind != PMI_KIND_SINGLETON)
+    if (mpi_state == MPI_STATE_INITIALIZED) /* a singleton's pmi_abort exits */
         pmi_abort(exit_code, line);
     _exit(exit_code);
 }

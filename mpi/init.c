@@ -271,7 +271,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     fprintf(stderr, "[canal:%d] %s\n", rank, msg);
     fflush(stderr);
     fflush(stdout);
-    if (mpi_state == MPI_STATE_INITIALIZED && mpi_pmi.kind != PMI_KIND_SINGLETON)
+    if (mpi_state == MPI_STATE_INITIALIZED) /* a singleton's pmi_abort exits */
         pmi_abort(code, msg);
     _exit(code);
 }

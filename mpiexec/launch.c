@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -248,11 +249,18 @@ int mpx_program_exists(const char *argv0, const char *dir)
 
 /* In the child, after fork: become the process that exec's the program. */
 static void child_exec(mpx_job_t *job, mpx_rank_t *r, int pmi_child, int out_w, int err_w,
-                       int in_fd, char **envp, const cpu_set_t *cpus)
+                       int in_fd, char **envp, const cpu_set_t *cpus, pid_t launcher)
 {
     const mpx_segment_t *s = &job->opts->segs[r->seg];
     sigset_t none;
 
+    /* If mpiexec dies (kill -9), the rank gets SIGTERM, as mpiexec's own
+     * teardown would send; a Canal rank replaces this with its PMI watch
+     * (pmi/watch.c), which says why. Checked after the prctl: mpiexec may
+     * have died before it. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != launcher)
+        _exit(127);
     setpgid(0, 0);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -382,6 +390,7 @@ int mpx_launch(mpx_job_t *job, int pj)
     mpx_env_t *segenv = calloc((size_t)(seg_hi - seg_lo + 1), sizeof *segenv);
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     int rc = 0;
+    pid_t launcher = getpid();
 
     if (segenv == NULL || devnull < 0)
         goto fail;
@@ -486,7 +495,7 @@ int mpx_launch(mpx_job_t *job, int pj)
             rc = -1;
         } else if (pid == 0) {
             child_exec(job, r, sv[1], outp[1], errp[1], in_fd, env.kv,
-                       plan.n > 0 ? &plan.sets[i % plan.n] : NULL);
+                       plan.n > 0 ? &plan.sets[i % plan.n] : NULL, launcher);
         } else {
             setpgid(pid, pid); /* also in the parent, so a kill right away reaches the group */
             r->pid = pid;

@@ -99,7 +99,9 @@ void mpx_loop_add_rank(mpx_job_t *job, mpx_rank_t *r)
 const char *mpx_rank_name(const mpx_job_t *job, const mpx_rank_t *r)
 {
     static char name[64];
-    if (r->pj == 0)
+    if (r->pj == 0 && job->opts->singleton_fd >= 0)
+        snprintf(name, sizeof name, "the singleton (rank 0 of job 0)");
+    else if (r->pj == 0)
         snprintf(name, sizeof name, "rank %d", r->rank);
     else
         snprintf(name, sizeof name, "rank %d of spawned job %d", r->rank, r->pj);
@@ -125,6 +127,10 @@ static void teardown_with(mpx_job_t *job, int sig)
         fprintf(stderr, "mpiexec: terminating the %d remaining rank%s\n", alive,
                 alive == 1 ? "" : "s");
     signal_all(job, sig);
+    /* The singleton is not ours to signal: closing its PMI connection tells
+     * it that the job is over (its PMI watch ends it, an abort returns). */
+    if (job->opts->singleton_fd >= 0 && job->nranks > 0 && !job->ranks[0]->exited)
+        mpx_server_close(job, job->ranks[0]);
     kill_deadline = now_ms() + KILL_GRACE_MS;
     if (stdin_fwd_w >= 0) {
         close(stdin_fwd_w);
@@ -186,6 +192,22 @@ static void rank_exited(mpx_job_t *job, mpx_rank_t *r, int status)
     /* Judged by its exit status first: a rank killed by a signal reports the
      * signal even when others wait for it in a PMI barrier. */
     mpx_server_check_barriers(job, r);
+    if (job->nexited == job->nranks)
+        drain_deadline = now_ms() + DRAIN_GRACE_MS;
+}
+
+void mpx_singleton_gone(mpx_job_t *job, mpx_rank_t *r)
+{
+    if (r->exited)
+        return;
+    r->exited = 1;
+    r->status = 0;
+    job->nexited++;
+    if (!r->finalized && !job->tearing_down)
+        mpx_job_fail(job, r->rank, 1,
+                     "the singleton (job %s) closed its PMI connection without MPI_Finalize: it "
+                     "exited or was killed; ending the processes it spawned",
+                     job->pjobs[0].kvsname);
     if (job->nexited == job->nranks)
         drain_deadline = now_ms() + DRAIN_GRACE_MS;
 }
@@ -440,6 +462,25 @@ static void handle_signal(mpx_job_t *job, int sig)
     }
 }
 
+/* -singleton: the singleton is rank 0 of job 0 and already runs; its stdin
+ * and output are its own (spawned processes read /dev/null). */
+static int singleton_adopt(mpx_job_t *job)
+{
+    mpx_rank_t *r = job->ranks[0];
+
+    if (fcntl(job->opts->singleton_fd, F_SETFD, FD_CLOEXEC) != 0) {
+        fprintf(stderr, "mpiexec: -singleton %d: not an open file descriptor\n",
+                job->opts->singleton_fd);
+        return -1;
+    }
+    job->stdin_child = -1;
+    r->pmi_fd = job->opts->singleton_fd;
+    mpx_loop_add_rank(job, r);
+    if (job->opts->verbose)
+        fprintf(stderr, "mpiexec: serving the singleton of job %s\n", job->pjobs[0].kvsname);
+    return 0;
+}
+
 static int parse_timeout(int *secs_out)
 {
     const char *v = getenv("MPIEXEC_TIMEOUT");
@@ -486,6 +527,8 @@ int main(int argc, char **argv)
         }
         if (mpx_job_add(&job, 0, total, NULL) != 0)
             return 1;
+        if (opts.singleton_fd >= 0)
+            snprintf(job.pjobs[0].kvsname, sizeof job.pjobs[0].kvsname, "%s", opts.singleton_jobid);
     }
     if (mpx_server_init(&job) != 0)
         return 1;
@@ -508,22 +551,26 @@ int main(int argc, char **argv)
         return 1;
     }
     loop_add(sigfd, EPOLLIN, TOK_SIGNAL);
-    stdin_setup(&job);
-
-    if (opts.verbose)
-        fprintf(stderr, "mpiexec: starting %d rank%s in %d segment%s, job %s\n", job.nranks,
-                job.nranks == 1 ? "" : "s", opts.nsegs, opts.nsegs == 1 ? "" : "s",
-                job.pjobs[0].kvsname);
-    if (mpx_launch(&job, 0) != 0) {
-        int started = 0;
-        for (int i = 0; i < job.nranks; i++)
-            started += job.ranks[i]->pid > 0;
-        if (started == 0)
-            return 1;
-        mpx_job_fail(&job, -1, 1, "could not start all ranks");
+    if (opts.singleton_fd >= 0) {
+        if (singleton_adopt(&job) != 0)
+            return 2;
+    } else {
+        stdin_setup(&job);
+        if (opts.verbose)
+            fprintf(stderr, "mpiexec: starting %d rank%s in %d segment%s, job %s\n", job.nranks,
+                    job.nranks == 1 ? "" : "s", opts.nsegs, opts.nsegs == 1 ? "" : "s",
+                    job.pjobs[0].kvsname);
+        if (mpx_launch(&job, 0) != 0) {
+            int started = 0;
+            for (int i = 0; i < job.nranks; i++)
+                started += job.ranks[i]->pid > 0;
+            if (started == 0)
+                return 1;
+            mpx_job_fail(&job, -1, 1, "could not start all ranks");
+        }
+        if (stdin_fwd_w >= 0)
+            loop_add(0, EPOLLIN, TOK_STDIN);
     }
-    if (stdin_fwd_w >= 0)
-        loop_add(0, EPOLLIN, TOK_STDIN);
     if (timeout_s > 0)
         timeout_deadline = now_ms() + (long long)timeout_s * 1000;
 
@@ -588,7 +635,8 @@ int main(int argc, char **argv)
      * written goes out now; after a failure the leftovers are killed too. */
     if (job.tearing_down)
         for (int i = 0; i < job.nranks; i++)
-            kill(-job.ranks[i]->pid, SIGKILL);
+            if (job.ranks[i]->pid > 0) /* never kill(0): a singleton's group is ours */
+                kill(-job.ranks[i]->pid, SIGKILL);
     for (int i = 0; i < job.nranks; i++) {
         mpx_rank_t *r = job.ranks[i];
         if (r->out.fd >= 0)

@@ -47,6 +47,11 @@ typedef struct {
     int ppn;
     int verbose;
     int usize; /* -usize: MPI_UNIVERSE_SIZE; 0: the larger of the CPUs and the job */
+    /* -singleton FD JOBID: serve a singleton (a program started without a
+     * launcher, which started us on its first MPI_Comm_spawn) as rank 0 of
+     * job JOBID over the PMI connection FD; -1 otherwise. */
+    int singleton_fd;
+    const char *singleton_jobid;
 } mpx_opts_t;
 
 /* Parse argv. Returns 0 to run the job, 1 when the command was fully handled
@@ -78,14 +83,15 @@ typedef struct {
     int idx;  /* index in mpx_job_t.ranks: the epoll token */
     int pj;   /* its PMI job (0: started from the command line) */
     int appnum, seg;
-    pid_t pid;
+    pid_t pid;              /* 0 for a singleton we serve: not our child, never signalled */
     int pmi_fd;             /* server end of the socketpair, -1 once closed */
     int pmi_version;        /* framing: 1 lines, 2 length-prefixed */
     int in_mcmd;            /* inside a PMI-1 multi-line "mcmd=spawn" */
     mpx_spawn_req_t *spawn; /* PMI-1 spawn blocks received so far */
     pmi_wire_reader_t *rd;
-    int pmi_wantw; /* EPOLLOUT registered for pmi_fd */
-    char *outq;    /* replies not yet written (socket full) */
+    int pmi_wantw;    /* EPOLLOUT registered for pmi_fd */
+    int trace_secret; /* its last message named a secret key (see pmi_wire_redact) */
+    char *outq;       /* replies not yet written (socket full) */
     size_t outq_len, outq_cap;
     int initialized, finalized, in_barrier, waiting_nodeattr;
     char wait_key[256]; /* node attribute a PMI-2 getnodeattr waits for */
@@ -122,6 +128,9 @@ typedef struct {
     int stdin_child; /* what rank 0 reads: 0 our stdin, >0 a forwarding pipe, -1 /dev/null */
 } mpx_job_t;
 
+/* The singleton's PMI connection closed: it finalized and left, or died. */
+void mpx_singleton_gone(mpx_job_t *job, mpx_rank_t *r);
+
 /* Stop the job: print why (once), signal every rank still running. */
 void mpx_job_fail(mpx_job_t *job, int rank, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -144,6 +153,8 @@ int mpx_program_exists(const char *argv0, const char *dir);
 
 /* Data arrived on (or the peer closed) the PMI socket of rank r. */
 void mpx_server_readable(mpx_job_t *job, mpx_rank_t *r);
+/* Close rank r's PMI connection (a singleton's: it is gone, see mpx_singleton_gone). */
+void mpx_server_close(mpx_job_t *job, mpx_rank_t *r);
 /* The socket of rank r can take more of its queued replies. */
 void mpx_server_writable(mpx_job_t *job, mpx_rank_t *r);
 /* A rank exited: barriers that can no longer complete end the job. */

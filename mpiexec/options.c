@@ -70,7 +70,10 @@ void mpx_print_help(void)
         "  -configfile FILE      read segments from FILE, one per line\n"
         "  -usize N              MPI_UNIVERSE_SIZE: processes the job may have with its\n"
         "                        spawned ones (default: the CPUs here, at least the job)\n"
-        "  -v, -verbose          describe what mpiexec does\n"
+        "  -v, -verbose          describe what mpiexec does (CANAL_DEBUG=3: trace PMI too)\n"
+        "  -singleton FD JOBID   serve a singleton as rank 0 of job JOBID over PMI-2 on FD\n"
+        "                        (a program started without mpiexec runs this on its\n"
+        "                        first MPI_Comm_spawn)\n"
         "  -info                 print how this mpiexec was built\n"
         "  -h, --help            this text\n"
         "  --version             print the version\n"
@@ -434,6 +437,19 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         o->nsegs--;
         return parse_words(n, words, o, depth + 1);
     }
+    if (strcmp(name, "-singleton") == 0) {
+        char *end;
+        long fd;
+        if (need(argc, argv, i, 2, used) != 0)
+            return 2;
+        fd = strtol(argv[i + 1], &end, 10);
+        if (*end != '\0' || end == argv[i + 1] || fd < 3 || fd > 1 << 20 || *argv[i + 2] == '\0')
+            return usage_error("-singleton '%s': needs a file descriptor and a job id",
+                               argv[i + 1]);
+        o->singleton_fd = (int)fd;
+        o->singleton_jobid = argv[i + 2];
+        return 0;
+    }
     if (strcmp(name, "-v") == 0 || strcmp(name, "-verbose") == 0) {
         o->verbose = 1;
         return 0;
@@ -508,9 +524,21 @@ int mpx_options_parse(int argc, char **argv, mpx_opts_t *opts)
 
     memset(opts, 0, sizeof *opts);
     opts->genv_mode = MPX_ENV_ALL;
+    opts->singleton_fd = -1;
     rc = parse_words(argc - 1, argv + 1, opts, 0);
     if (rc != 0)
         return rc;
+    if (opts->singleton_fd >= 0) {
+        /* job 0 is the singleton: one process, not started by us */
+        static char *sargv[] = {"(singleton)", NULL};
+        if (opts->nsegs > 1 || (opts->nsegs == 1 && opts->segs[0].argv != NULL))
+            return usage_error("%s", "-singleton takes no program");
+        if (opts->nsegs == 0 && new_segment(opts) == NULL)
+            return 2;
+        opts->segs[0].argv = sargv;
+        opts->segs[0].nprocs = 1;
+        return 0;
+    }
     /* A trailing segment with options but no program is an error; an empty one is not. */
     if (opts->nsegs > 0 && opts->segs[opts->nsegs - 1].argv == NULL) {
         mpx_segment_t *last = &opts->segs[opts->nsegs - 1];

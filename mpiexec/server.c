@@ -20,9 +20,29 @@ enum { OUTQ_MAX = 1 << 20, KEY_MAX = 64, VAL_MAX = 1024 };
 
 static mpx_kvs_t *server_nodeattr, *server_names;
 static char server_msgbuf[PMI_WIRE_MSG_MAX + 1];
+/* CANAL_DEBUG=3 (the level at which the ranks trace their PMI calls) in
+ * mpiexec's environment traces every PMI message here too, secrets redacted. */
+static int server_trace;
+
+/* One traced message: dir "<<" from the rank, ">>" to it. */
+static void trace_msg(const mpx_job_t *job, mpx_rank_t *r, const char *dir, const char *msg,
+                      size_t len)
+{
+    char safe[301];
+    int names = pmi_wire_redact(
+        msg, len, *dir == '>' ? r->trace_secret : r->trace_secret && r->in_mcmd, safe, sizeof safe);
+    size_t n = strlen(safe);
+    if (*dir == '<')
+        r->trace_secret = names;
+    while (n > 0 && safe[n - 1] == '\n')
+        safe[--n] = '\0';
+    fprintf(stderr, "mpiexec: PMI %s %s: %s\n", dir, mpx_rank_name(job, r), safe);
+}
 
 int mpx_server_init(mpx_job_t *job)
 {
+    const char *dbg = getenv("CANAL_DEBUG");
+    server_trace = dbg != NULL && atoi(dbg) >= 3;
     server_nodeattr = mpx_kvs_create();
     server_names = mpx_kvs_create();
     if (server_nodeattr == NULL || server_names == NULL)
@@ -39,6 +59,14 @@ static void server_close(mpx_job_t *job, mpx_rank_t *r)
 {
     if (r->pmi_fd < 0)
         return;
+    if (r->pid == 0 && job->opts->singleton_fd >= 0) {
+        close(r->pmi_fd);
+        r->pmi_fd = -1;
+        r->pmi_wantw = 0;
+        r->outq_len = 0;
+        mpx_singleton_gone(job, r);
+        return;
+    }
     mpx_loop_want_write(job, r, 0);
     close(r->pmi_fd); /* also removes it from epoll */
     r->pmi_fd = -1;
@@ -72,6 +100,11 @@ static void server_flush(mpx_job_t *job, mpx_rank_t *r)
     mpx_loop_want_write(job, r, r->outq_len > 0);
 }
 
+void mpx_server_close(mpx_job_t *job, mpx_rank_t *r)
+{
+    server_close(job, r);
+}
+
 void mpx_server_writable(mpx_job_t *job, mpx_rank_t *r)
 {
     server_flush(job, r);
@@ -85,6 +118,8 @@ static void server_send(mpx_job_t *job, mpx_rank_t *r, pmi_wire_out_t *out)
         fprintf(stderr, "mpiexec: internal error: PMI reply to rank %d too long\n", r->rank);
         return;
     }
+    if (server_trace)
+        trace_msg(job, r, ">>", out->buf, out->len);
     if (r->outq_len + out->len > OUTQ_MAX) {
         fprintf(stderr, "mpiexec: rank %d does not read its PMI replies; closing its connection\n",
                 r->rank);
@@ -210,12 +245,16 @@ static void handle_abort(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
 {
     int code = 1;
     const char *msg = pmi_wire_get(m, "error_msg");
+    char pid[32] = "";
+
     if (msg == NULL)
         msg = pmi_wire_get(m, "msg");
     if (pmi_wire_get_int(m, "exitcode", &code) != 0)
         code = 1;
-    mpx_job_fail(job, r->rank, code, "%s (pid %ld) called MPI_Abort with exit code %d%s%.200s",
-                 mpx_rank_name(job, r), (long)r->pid, code, msg != NULL && *msg != '\0' ? ": " : "",
+    if (r->pid > 0) /* a singleton is not ours, its pid unknown */
+        snprintf(pid, sizeof pid, " (pid %ld)", (long)r->pid);
+    mpx_job_fail(job, r->rank, code, "%s%s called MPI_Abort with exit code %d%s%.200s",
+                 mpx_rank_name(job, r), pid, code, msg != NULL && *msg != '\0' ? ": " : "",
                  msg != NULL ? msg : "");
 }
 
@@ -802,6 +841,8 @@ static int server_dispatch(mpx_job_t *job, mpx_rank_t *r, const char *body, size
 
     if (m == NULL)
         return -1;
+    if (server_trace)
+        trace_msg(job, r, "<<", body, len);
     if (r->pmi_version == 1 && r->in_mcmd) {
         pmi1_spawn_line(job, r, body, len);
         free(m);

@@ -7,6 +7,7 @@
 #include "pmi/pmi_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -65,6 +66,10 @@ canal_status_t pmi_conn_open(pmi_conn_t *c, const pmi_endpoint_t *ep)
     pmi_wire_reader_init(&c->rd, 1);
     if (ep->use_port)
         return conn_connect(c, ep->port);
+    if (fcntl(ep->fd, F_GETFD) < 0)
+        return common_err_set(CANAL_ERR_ARG, "PMI_FD=%d is not an open file descriptor", ep->fd);
+    /* programs this process runs must not hold the launcher's connection */
+    fcntl(ep->fd, F_SETFD, FD_CLOEXEC);
     c->fd = ep->fd;
     return CANAL_OK;
 }
@@ -89,8 +94,11 @@ canal_status_t pmi_conn_send_raw(pmi_conn_t *c, const char *buf, size_t len)
 {
     size_t off = 0;
 
-    if (common_log_level() >= LOG_LVL_DEBUG)
-        LOG_DEBUG("PMI >> %.*s", (int)(len > 300 ? 300 : len), buf);
+    if (common_log_level() >= LOG_LVL_DEBUG) {
+        char safe[301];
+        c->reply_secret = pmi_wire_redact(buf, len, 0, safe, sizeof safe);
+        LOG_DEBUG("PMI >> %s", safe);
+    }
 
     if (c->fd < 0)
         return common_err_set(CANAL_ERR_PEER, "PMI connection is closed");
@@ -135,8 +143,11 @@ canal_status_t pmi_conn_recv(pmi_conn_t *c, pmi_wire_msg_t *msg, const char *exp
                                   expect != NULL ? expect : "a reply");
         pmi_wire_reader_fill(&c->rd, (size_t)n);
     }
-    if (common_log_level() >= LOG_LVL_DEBUG)
-        LOG_DEBUG("PMI << %.300s", c->scratch);
+    if (common_log_level() >= LOG_LVL_DEBUG) {
+        char safe[301];
+        pmi_wire_redact(c->scratch, len, c->reply_secret, safe, sizeof safe);
+        LOG_DEBUG("PMI << %s", safe);
+    }
     st = c->version == 1 ? pmi_wire_parse1(c->scratch, len, msg)
                          : pmi_wire_parse2(c->scratch, len, msg);
     if (st != CANAL_OK)

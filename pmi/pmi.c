@@ -3,14 +3,21 @@
  * singleton start from the environment (or CANAL_PMI), refuses to start as a
  * silent singleton when a launcher is visible but unusable, builds the
  * locality part of pmi_info_t, and routes every call to the chosen backend.
- * Also the singleton backend itself: a process-local key-value table.
+ * Also the singleton backend itself: a process-local key-value table, until
+ * its first pmi_spawn starts Canal's mpiexec to serve it (singleton_upgrade).
  * Called by mpi/init.c and the channels.
  */
 #include "pmi/pmi.h"
 
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +32,7 @@ static struct {
     int spawned;
     char describe[320];
     int key_max, val_max; /* limits of the server, bounded by PMI_KEY_MAX/PMI_VAL_MAX */
+    char jobid[256];
 } pmi_state = {.key_max = PMI_KEY_MAX, .val_max = PMI_VAL_MAX};
 
 /* ------------------------------------------------------------ singleton */
@@ -92,6 +100,169 @@ static void singleton_boot(pmi_boot_t *boot)
     snprintf(boot->jobid, sizeof boot->jobid, "singleton-%s-%ld-%lld%09ld", host, (long)getpid(),
              (long long)ts.tv_sec, ts.tv_nsec);
     boot->mapping[0] = '\0';
+}
+
+/* The mpiexec a singleton starts: CANAL_MPIEXEC, else the one installed
+ * with this library (<libdir>/../bin, as found from where the library was
+ * loaded, then the configured bindir). Fills path or fails with a message. */
+static canal_status_t singleton_find_mpiexec(char *path, size_t len)
+{
+    const char *want = common_cvar_str("MPIEXEC");
+    char tried[1024] = "";
+    Dl_info dl;
+
+    if (want != NULL && *want != '\0') {
+        if (access(want, X_OK) != 0)
+            return common_err_set(CANAL_ERR_NOTFOUND, "CANAL_MPIEXEC='%s' is not an executable: %s",
+                                  want, strerror(errno));
+        snprintf(path, len, "%s", want);
+        return CANAL_OK;
+    }
+    if (dladdr((void *)singleton_find_mpiexec, &dl) != 0 && dl.dli_fname != NULL &&
+        strchr(dl.dli_fname, '/') != NULL) {
+        const char *slash = strrchr(dl.dli_fname, '/');
+        snprintf(path, len, "%.*s/../bin/mpiexec", (int)(slash - dl.dli_fname), dl.dli_fname);
+        if (access(path, X_OK) == 0)
+            return CANAL_OK;
+        snprintf(tried, sizeof tried, "%s, ", path);
+    }
+#ifdef CANAL_BINDIR
+    snprintf(path, len, "%s/mpiexec", CANAL_BINDIR);
+    if (access(path, X_OK) == 0)
+        return CANAL_OK;
+    snprintf(tried + strlen(tried), sizeof tried - strlen(tried), "%s, ", path);
+#endif
+    return common_err_set(CANAL_ERR_NOTFOUND,
+                          "a singleton (a program started without mpiexec) starts Canal's mpiexec "
+                          "to spawn processes, and none was found (tried %sCANAL_MPIEXEC is "
+                          "unset): set CANAL_MPIEXEC or start the program with mpiexec",
+                          tried);
+}
+
+/* In the child of fork(): become mpiexec serving the singleton on fd. A
+ * second fork detaches it (init reaps it, not the program, whose SIGCHLD
+ * handling and wait() calls stay its own). Only async-signal-safe calls. */
+static void singleton_exec(const char *path, char *const argv[], int fd)
+{
+    static const char msg[] = "canal: cannot run mpiexec for the singleton's MPI_Comm_spawn\n";
+    struct sigaction dfl;
+    sigset_t none;
+    pid_t pid = fork();
+
+    if (pid != 0)
+        _exit(pid < 0 ? 1 : 0);
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGCHLD, &dfl, NULL); /* mpiexec reaps its ranks */
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    fcntl(fd, F_SETFD, 0);
+    execv(path, argv);
+    if (write(2, msg, sizeof msg - 1) < 0) {
+        /* nothing more to do: the closed socket tells the singleton */
+    }
+    _exit(127);
+}
+
+/* A singleton's first spawn: start Canal's mpiexec on one end of a socket
+ * pair (as Hydra's singleton init does with MPICH), become rank 0 of its
+ * one-process job over PMI-2, and hand it what the singleton kept locally
+ * (keys, published names, node attributes). From then on this process is a
+ * PMI-2 client like any rank mpiexec started. */
+static canal_status_t singleton_upgrade(const char *jobid)
+{
+    char path[4096], fdnum[32], why[512];
+    char *argv[5];
+    int sv[2], status = 0;
+    pid_t pid;
+    pmi_endpoint_t ep;
+    pmi_boot_t boot;
+    canal_status_t st;
+
+    if ((st = singleton_find_mpiexec(path, sizeof path)) != CANAL_OK)
+        return st;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return common_err_set(CANAL_ERR_IO, "singleton spawn: socketpair: %s", strerror(errno));
+    if (sv[1] < 3) {
+        /* a program that closed stdin/out/err got one of them back: mpiexec
+         * keeps 0-2 for its output */
+        int fd = fcntl(sv[1], F_DUPFD_CLOEXEC, 3);
+        if (fd < 0) {
+            st = common_err_set(CANAL_ERR_IO, "singleton spawn: dup: %s", strerror(errno));
+            close(sv[0]);
+            close(sv[1]);
+            return st;
+        }
+        close(sv[1]);
+        sv[1] = fd;
+    }
+    snprintf(fdnum, sizeof fdnum, "%d", sv[1]);
+    argv[0] = path;
+    argv[1] = "-singleton";
+    argv[2] = fdnum;
+    argv[3] = (char *)jobid;
+    argv[4] = NULL;
+    pid = fork();
+    if (pid < 0) {
+        st = common_err_set(CANAL_ERR_IO, "singleton spawn: fork: %s", strerror(errno));
+        close(sv[0]);
+        close(sv[1]);
+        return st;
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        singleton_exec(path, argv, sv[1]);
+    }
+    close(sv[1]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    memset(&ep, 0, sizeof ep);
+    ep.fd = sv[0];
+    ep.id = -1;
+    ep.env_rank = 0;
+    ep.env_size = 1;
+    memset(&boot, 0, sizeof boot);
+    st = pmi2_init(&ep, &boot); /* closes sv[0] when it fails */
+    if (st != CANAL_OK) {
+        snprintf(why, sizeof why, "%s", common_err_detail()); /* err_set overwrites it */
+        return common_err_set(st, "the singleton could not start %s to spawn processes: %s", path,
+                              why);
+    }
+    if (boot.rank != 0 || boot.size != 1) {
+        pmi2_finalize();
+        return common_err_set(CANAL_ERR_PROTO,
+                              "%s serves the singleton as rank %d of %d, not rank 0 of 1", path,
+                              boot.rank, boot.size);
+    }
+    for (singleton_kv_t *e = singleton_list; e != NULL && st == CANAL_OK; e = e->next) {
+        if (e->is_name == SINGLETON_KEY)
+            st = pmi2_put(e->key, e->val);
+        else if (e->is_name == SINGLETON_NAME)
+            st = pmi2_publish(e->key, e->val);
+        else
+            st = pmi2_node_put(e->key, e->val);
+    }
+    if (st == CANAL_OK)
+        st = pmi2_fence();
+    if (st != CANAL_OK) {
+        snprintf(why, sizeof why, "%s", common_err_detail());
+        st = common_err_set(st, "the singleton could not hand its keys to %s: %s", path, why);
+        pmi2_finalize();
+        return st;
+    }
+    while (singleton_list != NULL) {
+        singleton_kv_t *e = singleton_list;
+        singleton_list = e->next;
+        free(e);
+    }
+    pmi_state.kind = PMI_KIND_PMI2;
+    snprintf(pmi_state.describe, sizeof pmi_state.describe,
+             "PMI-2 over fd %d to the mpiexec this singleton started", sv[0]);
+    LOG_INFO("PMI: %s (%s) serves this singleton from now on", pmi_state.describe, path);
+    st = pmi_watch_start(pmi2_fd(), pmi_state.describe);
+    if (st != CANAL_OK)
+        LOG_WARN("%s; a dead launcher will not be noticed", common_err_detail());
+    return CANAL_OK;
 }
 
 /* ------------------------------------------------------------ selection */
@@ -203,6 +374,9 @@ done:
     else
         snprintf(pmi_state.describe, sizeof pmi_state.describe, "PMI-%d over PMI_FD=%d", version,
                  ep.fd);
+    st = pmi_watch_start(version == 2 ? pmi2_fd() : pmi1_fd(), pmi_state.describe);
+    if (st != CANAL_OK)
+        LOG_WARN("%s; a dead launcher will not be noticed", common_err_detail());
     return CANAL_OK;
 }
 
@@ -320,6 +494,7 @@ canal_status_t pmi_init(pmi_info_t *info_out)
 
     pmi_state.rank = boot.rank;
     pmi_state.size = boot.size;
+    snprintf(pmi_state.jobid, sizeof pmi_state.jobid, "%s", boot.jobid);
     pmi_state.spawned = boot.spawned;
     info_out->kind = pmi_state.kind;
     info_out->rank = boot.rank;
@@ -611,6 +786,21 @@ static canal_status_t check_spawn_text(const char *what, const char *s)
     return CANAL_OK;
 }
 
+/* A program argument is any C string, the empty one included (the standard
+ * allows it; mpi4py passes one): each backend carries it exactly or refuses
+ * what its wire cannot carry (a newline in a PMI-1 spawn line). */
+static canal_status_t check_spawn_arg(int cmd, int arg, const char *s)
+{
+    if (s == NULL)
+        return common_err_set(CANAL_ERR_ARG, "pmi_spawn: argument %d of command %d is NULL", arg,
+                              cmd);
+    if (strlen(s) >= PMI_VAL_MAX)
+        return common_err_set(CANAL_ERR_LIMIT,
+                              "pmi_spawn: argument %d of command %d is %zu bytes long (limit %d)",
+                              arg, cmd, strlen(s), PMI_VAL_MAX - 1);
+    return CANAL_OK;
+}
+
 canal_status_t pmi_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
                          const char *const *preput_keys, const char *const *preput_vals,
                          char *jobid_out, size_t len)
@@ -632,7 +822,7 @@ canal_status_t pmi_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
         if ((st = check_spawn_text("command", cmds[i].command)) != CANAL_OK)
             return st;
         for (int a = 0; cmds[i].argv != NULL && cmds[i].argv[a] != NULL; a++)
-            if ((st = check_spawn_text("argument", cmds[i].argv[a])) != CANAL_OK)
+            if ((st = check_spawn_arg(i, a, cmds[i].argv[a])) != CANAL_OK)
                 return st;
         for (int n = 0; n < cmds[i].ninfo; n++)
             if ((st = check_spawn_text("info key", cmds[i].info_keys[n])) != CANAL_OK ||
@@ -646,9 +836,9 @@ canal_status_t pmi_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
     jobid_out[0] = '\0';
     switch (pmi_state.kind) {
     case PMI_KIND_SINGLETON:
-        return common_err_set(CANAL_ERR_UNSUPPORTED,
-                              "a singleton (no launcher) cannot spawn processes: start the "
-                              "program with mpiexec");
+        if ((st = singleton_upgrade(pmi_state.jobid)) != CANAL_OK)
+            return st;
+        return pmi2_spawn(ncmds, cmds, npreput, preput_keys, preput_vals, jobid_out, len);
     case PMI_KIND_PMI1:
         return pmi1_spawn(ncmds, cmds, npreput, preput_keys, preput_vals, jobid_out, len);
     case PMI_KIND_PMI2:
@@ -688,10 +878,13 @@ int pmi_spawned(void)
 
 canal_status_t pmi_abort(int code, const char *msg)
 {
+    /* A singleton without a launcher just exits (the caller said why); one
+     * that started mpiexec to spawn asks it to end the spawned jobs too. */
+    if (!pmi_state.initialized || pmi_state.kind == PMI_KIND_SINGLETON)
+        _exit(code);
     if (msg != NULL && *msg != '\0')
         LOG_ERR("aborting the job with exit code %d: %s", code, msg);
-    if (!pmi_state.initialized)
-        _exit(code);
+    pmi_watch_stop(0); /* the launcher closes the connection to end the job */
     switch (pmi_state.kind) {
     case PMI_KIND_SINGLETON:
         _exit(code);
@@ -712,6 +905,7 @@ canal_status_t pmi_finalize(void)
 
     if (!pmi_state.initialized)
         return CANAL_OK;
+    pmi_watch_stop(1); /* some launchers close the connection after finalize */
     switch (pmi_state.kind) {
     case PMI_KIND_SINGLETON:
         while (singleton_list != NULL) {

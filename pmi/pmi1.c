@@ -19,6 +19,11 @@ static pmi_conn_t pmi1_conn;
 static char pmi1_kvsname[256];
 static int pmi1_keymax = PMI_KEY_MAX, pmi1_valmax = PMI_VAL_MAX;
 
+int pmi1_fd(void)
+{
+    return pmi1_conn.fd;
+}
+
 int pmi1_key_max(void)
 {
     return pmi1_keymax;
@@ -295,10 +300,10 @@ static void lines_add(spawn_lines_t *b, const char *key, const char *val)
     if (b->failed)
         return;
     /* A spawn block is one "key=value" per line: values may hold blanks
-     * (arguments do), not newlines or other control characters. */
+     * (paths do), not newlines or other control characters. */
     int val_ok = *val != '\0';
     for (const char *p = val; *p != '\0'; p++)
-        if ((*p < ' ' && *p != '\t') || *p == 0x7f)
+        if ((*p >= 0 && *p < ' ' && *p != '\t') || *p == 0x7f)
             val_ok = 0;
     if (!val_ok || !pmi_wire_token_ok(key)) {
         b->failed = common_err_set(CANAL_ERR_ARG,
@@ -307,6 +312,30 @@ static void lines_add(spawn_lines_t *b, const char *key, const char *val)
                                    key, val);
         return;
     }
+    lines_raw(b, key);
+    lines_raw(b, "=");
+    lines_raw(b, val);
+    lines_raw(b, "\n");
+}
+
+/* A program argument goes as it is, the empty one included: the server
+ * (Hydra, Canal's mpiexec) takes the rest of the line after "argN=" (blanks,
+ * '=', ';', quotes, tabs, any byte). Only a newline cannot be carried. */
+static void lines_add_arg(spawn_lines_t *b, int cmd, int arg, const char *val)
+{
+    char key[32];
+
+    if (b->failed)
+        return;
+    if (strchr(val, '\n') != NULL) {
+        b->failed = common_err_set(CANAL_ERR_ARG,
+                                   "PMI-1 spawn cannot carry argument %d of command %d: it "
+                                   "contains a newline, and PMI-1 sends one line per argument "
+                                   "(PMI-2 carries it)",
+                                   arg, cmd);
+        return;
+    }
+    snprintf(key, sizeof key, "arg%d", arg + 1);
     lines_raw(b, key);
     lines_raw(b, "=");
     lines_raw(b, val);
@@ -341,10 +370,8 @@ canal_status_t pmi1_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
         lines_add_int(&b, "totspawns", ncmds);
         lines_add_int(&b, "spawnssofar", i + 1);
         lines_add_int(&b, "argcnt", argc);
-        for (int a = 0; a < argc; a++) {
-            snprintf(k, sizeof k, "arg%d", a + 1);
-            lines_add(&b, k, cmds[i].argv[a]);
-        }
+        for (int a = 0; a < argc; a++)
+            lines_add_arg(&b, i, a, cmds[i].argv[a]);
         lines_add_int(&b, "preput_num", npreput);
         for (int p = 0; p < npreput; p++) {
             snprintf(k, sizeof k, "preput_key_%d", p);

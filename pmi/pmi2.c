@@ -16,6 +16,11 @@
 static pmi_conn_t pmi2_conn;
 static char pmi2_jobid[256];
 
+int pmi2_fd(void)
+{
+    return pmi2_conn.fd;
+}
+
 /* Send, receive `expect`, and check rc=0. */
 static canal_status_t pmi2_call(pmi_wire_out_t *out, pmi_wire_msg_t *reply, const char *expect)
 {

@@ -16,6 +16,7 @@ typedef struct {
     int fd;
     int version; /* framing of replies: 1 lines, 2 length-prefixed */
     pmi_wire_reader_t rd;
+    int reply_secret; /* the last request named a secret key: redact the reply's trace */
     char scratch[PMI_WIRE_MSG_MAX + 1];
 } pmi_conn_t;
 
@@ -46,6 +47,14 @@ canal_status_t pmi_conn_handshake(pmi_conn_t *c, int version);
  * kill us (it closes the connection), then exit with code. */
 void pmi_conn_wait_death(pmi_conn_t *c, int code) __attribute__((noreturn));
 
+/* The watch on the launcher (pmi/watch.c): a thread that ends this process
+ * with a message when the PMI connection fd is hung up by the other side.
+ * Started by pmi.c once a PMI-1/PMI-2 connection is up (unless
+ * CANAL_PMI_WATCH=0); stopped before the connection is expected to close
+ * (finalize: join set, the thread is gone on return; abort: join clear). */
+canal_status_t pmi_watch_start(int fd, const char *describe);
+void pmi_watch_stop(int join);
+
 /* What a backend learned at init; pmi.c turns it into pmi_info_t. */
 typedef struct {
     int rank, size, appnum, universe_size;
@@ -69,9 +78,11 @@ canal_status_t pmi1_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
                           const char *const *keys, const char *const *vals, char *jobid_out,
                           size_t len);
 int pmi1_key_max(void);
+int pmi1_fd(void);
 int pmi1_val_max(void);
 
 canal_status_t pmi2_init(const pmi_endpoint_t *ep, pmi_boot_t *boot_out);
+int pmi2_fd(void);
 canal_status_t pmi2_put(const char *key, const char *val);
 canal_status_t pmi2_fence(void);
 canal_status_t pmi2_get(int rank, const char *key, char *val_out, size_t len);

@@ -25,6 +25,108 @@ int pmi_wire_token_ok(const char *s)
     return 1;
 }
 
+/* ------------------------------------------------------------ secrets */
+
+/* The keys whose values are secret: the sock channel's job secret
+ * (channels/sock/sock.c), the port a spawned job connects to its parent by
+ * (mpi/dynamic.c), and the port of a name-service entry. */
+static const char *const wire_secret_keys[] = {"sock-secret", "canal-parent-port", "port"};
+
+int pmi_wire_key_secret(const char *key)
+{
+    for (size_t i = 0; i < sizeof wire_secret_keys / sizeof wire_secret_keys[0]; i++) {
+        size_t n = strlen(wire_secret_keys[i]);
+        const char *p = key + n;
+        if (strncmp(key, wire_secret_keys[i], n) != 0)
+            continue;
+        if (*p == '\0')
+            return 1;
+        /* the wire key of a rank: "<key>-<rank>" */
+        if (*p++ != '-' || *p == '\0')
+            continue;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (*p == '\0')
+            return 1;
+    }
+    return 0;
+}
+
+/* Pairs that carry the value of a key named by an earlier pair. */
+static int redact_is_value_key(const char *k, size_t n)
+{
+    return (n == 5 && strncmp(k, "value", 5) == 0) || (n > 5 && strncmp(k, "ppval", 5) == 0) ||
+           (n > 11 && strncmp(k, "preput_val_", 11) == 0);
+}
+
+/* Append n bytes to out (cap bytes, one kept for the NUL), cutting what does not fit. */
+static void redact_put(char *out, size_t cap, size_t *k, const char *src, size_t n)
+{
+    size_t m = n < cap - 1 - *k ? n : cap - 1 - *k;
+    memcpy(out + *k, src, m);
+    *k += m;
+}
+
+int pmi_wire_redact(const char *msg, size_t len, int reply_secret, char *out, size_t cap)
+{
+    static const char mask[] = "<secret>";
+    size_t i = 0, k = 0;
+    int names_secret = 0, next_value_secret = 0;
+
+    if (cap == 0)
+        return 0;
+    while (i < len && k + 1 < cap) {
+        /* one token: up to a blank, a newline or ';' (PMI-2's ";;" is a ';'
+         * inside a value, so the two stay together) */
+        size_t t = i, eq = (size_t)-1, vlen;
+        while (t < len && msg[t] != ' ' && msg[t] != '\n' && msg[t] != '\t') {
+            if (msg[t] == ';') {
+                if (t + 1 < len && msg[t + 1] == ';') {
+                    t += 2;
+                    continue;
+                }
+                break;
+            }
+            if (msg[t] == '=' && eq == (size_t)-1)
+                eq = t;
+            t++;
+        }
+        if (eq != (size_t)-1) {
+            const char *key = msg + i, *val = msg + eq + 1;
+            size_t klen = eq - i;
+            char kbuf[128], vbuf[128];
+            int secret;
+            vlen = t - eq - 1;
+            snprintf(kbuf, sizeof kbuf, "%.*s", (int)(klen < 127 ? klen : 127), key);
+            snprintf(vbuf, sizeof vbuf, "%.*s", (int)(vlen < 127 ? vlen : 127), val);
+            secret = pmi_wire_key_secret(kbuf) ||
+                     (redact_is_value_key(key, klen) && (next_value_secret || reply_secret));
+            if (redact_is_value_key(key, klen))
+                next_value_secret = 0;
+            if (vlen > 0 && pmi_wire_key_secret(vbuf)) {
+                names_secret = 1;
+                next_value_secret = 1;
+            }
+            /* a name-service lookup is answered with a port */
+            if ((strcmp(kbuf, "cmd") == 0 || strcmp(kbuf, "mcmd") == 0) &&
+                (strcmp(vbuf, "lookup_name") == 0 || strcmp(vbuf, "name-lookup") == 0))
+                names_secret = 1;
+            redact_put(out, cap, &k, key, klen + 1);
+            if (secret && vlen > 0)
+                redact_put(out, cap, &k, mask, sizeof mask - 1);
+            else
+                redact_put(out, cap, &k, val, vlen);
+        } else {
+            redact_put(out, cap, &k, msg + i, t - i);
+        }
+        if (t < len)
+            redact_put(out, cap, &k, msg + t, 1); /* the separator */
+        i = t + 1;
+    }
+    out[k] = '\0';
+    return names_secret;
+}
+
 static canal_status_t msg_add_pair(pmi_wire_msg_t *m, char *key, char *val)
 {
     if (m->npairs >= PMI_WIRE_PAIRS_MAX)

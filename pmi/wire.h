@@ -89,4 +89,18 @@ canal_status_t pmi_wire_parse_mapping(const char *text, int size, int *node_of, 
 /* Printable, no blanks: what a PMI-1 key or value may contain. */
 int pmi_wire_token_ok(const char *s);
 
+/* Secrets travel through PMI (the sock channel's job secret; port names,
+ * which are capabilities) but never reach a log, at any verbosity. The one
+ * list of secret keys is in wire.c: pmi_wire_key_secret says whether a key
+ * (as the API names it, or on the wire with its "-<rank>" suffix) holds one. */
+int pmi_wire_key_secret(const char *key);
+/* A copy of a message for a log line (any framing: a PMI-1 line, the lines of
+ * a PMI-1 spawn, a PMI-2 message with or without its header), NUL-terminated
+ * and cut to cap-1 bytes, in which every secret value reads "<secret>": the
+ * value of a secret key, the value= or preput value that follows a pair
+ * naming a secret key, and, when reply_secret is set (the message answers a
+ * request that named one), every value=. Returns 1 when the message names a
+ * secret key (its answer then needs reply_secret), else 0. */
+int pmi_wire_redact(const char *msg, size_t len, int reply_secret, char *out, size_t cap);
+
 #endif

@@ -65,6 +65,7 @@ void mpx_loop_want_write(mpx_job_t *j, mpx_rank_t *r, int want)
     r->pmi_wantw = want;
 }
 void mpx_loop_add_rank(mpx_job_t *j, mpx_rank_t *r) { (void)j, (void)r; }
+void mpx_singleton_gone(mpx_job_t *j, mpx_rank_t *r) { (void)j, (void)r; }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -73,6 +74,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     seg.argv = seg_argv;
     opts.segs = &seg;
     opts.nsegs = 1;
+    opts.singleton_fd = -1; /* ranks of a job mpiexec started, not a singleton it serves */
     snprintf(pjob.kvsname, sizeof pjob.kvsname, "kvs_fuzz_0");
     snprintf(pjob.mapping, sizeof pjob.mapping, "(vector,(0,1,2))");
     pjob.size = 2;

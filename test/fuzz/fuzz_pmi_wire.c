@@ -9,6 +9,9 @@
  *   3 pmi_wire_parse_mapping with a rank count from the next two bytes
  *   4 building: key/value pairs from the input go through pmi_wire_add and
  *     must parse back to the same pairs (a property, not only "no crash").
+ * Cases 0 and 1 also run the log redaction (pmi_wire_redact) on the bytes,
+ * into a buffer of every size from 1 to 64 and a large one: it must stay
+ * within the buffer and terminate it.
  * Built and run by test/fuzz/run.sh.
  */
 #include <stdint.h>
@@ -162,6 +165,21 @@ static void fuzz_build(const uint8_t *d, size_t n)
     free(copy);
 }
 
+static void fuzz_redact(const char *m, size_t n)
+{
+    static char out[PMI_WIRE_MSG_MAX + 1];
+    char small[64];
+
+    for (size_t cap = 1; cap <= sizeof small; cap += 7) {
+        (void)pmi_wire_redact(m, n, (int)(cap & 1), small, cap);
+        if (memchr(small, '\0', cap) == NULL)
+            abort();
+    }
+    (void)pmi_wire_redact(m, n, 1, out, sizeof out);
+    if (memchr(out, '\0', sizeof out) == NULL)
+        abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
@@ -170,10 +188,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 0:
         if (pmi_wire_parse1((const char *)data + 1, size - 1, &msg) == CANAL_OK)
             walk(&msg);
+        fuzz_redact((const char *)data + 1, size - 1);
         break;
     case 1:
         if (pmi_wire_parse2((const char *)data + 1, size - 1, &msg) == CANAL_OK)
             walk(&msg);
+        fuzz_redact((const char *)data + 1, size - 1);
         break;
     case 2:
         fuzz_reader(data + 1, size - 1);

@@ -30,7 +30,8 @@ launch_setup() {
     LAUNCH_FAILED=0
     LAUNCH_RAN=0
     LAUNCH_OUT=$(mktemp)
-    trap 'rm -f "$LAUNCH_OUT"' EXIT
+    LAUNCH_TMP=$(mktemp -d)
+    trap 'rm -f "$LAUNCH_OUT"; rm -rf "$LAUNCH_TMP"' EXIT
 }
 
 launch_skip() { echo "SKIP: $*"; exit 77; }
@@ -59,6 +60,31 @@ check_run() {
         echo "FAIL: $name: no 'PMI: $kind ... rank R of $n' line for rank(s)$missing"
     fi
     echo "--- command: $*"
+    tail -n 30 "$LAUNCH_OUT" | sed 's/^/    /'
+    return 1
+}
+
+# launch_build DIR/NAME: compile test/DIR/NAME.c with PREFIX's mpicc into
+# the test's temporary directory and print the program's path (empty if it
+# fails).
+launch_build() {
+    local src name=${1##*/}
+    src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/$1.c"
+    if "$PREFIX/bin/mpicc" -O1 -o "$LAUNCH_TMP/$name" "$src" > "$LAUNCH_TMP/$name.log" 2>&1; then
+        echo "$LAUNCH_TMP/$name"
+    else
+        sed 's/^/    /' "$LAUNCH_TMP/$name.log" >&2
+    fi
+}
+
+# check_spawn NAME NPROCS PMI-REGEX COMMAND...: check_run, and the output
+# must also say "No Errors" (the verdict of a test/mpi program).
+check_spawn() {
+    local name=$1
+    check_run "$@" || return 1
+    grep -q "No Errors" "$LAUNCH_OUT" && return 0
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: $name: the program did not print \"No Errors\""
     tail -n 30 "$LAUNCH_OUT" | sed 's/^/    /'
     return 1
 }

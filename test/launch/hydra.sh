@@ -14,4 +14,14 @@ check_run "hydra: mpiexec.mpich -n 4 (PMI_FD)" 4 "PMI-1 over PMI_FD" \
     "$HYDRA" -n 4 "$PROG" "${PROG_ARGS[@]}"
 check_run "hydra: mpiexec.mpich -pmi-port -n 4 (PMI_PORT)" 4 "PMI-1 over PMI_PORT" \
     "$HYDRA" -pmi-port -n 4 "$PROG" "${PROG_ARGS[@]}"
+# MPI_Comm_spawn through Hydra's PMI-1 spawn: the children must get their
+# arguments exactly (empty strings, blanks, quotes, '=' and ';').
+SPAWN=$(launch_build mpi/dyn_spawn_args)
+if [ -z "$SPAWN" ]; then
+    echo "FAIL: cannot build test/mpi/dyn_spawn_args.c"
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+else
+    check_spawn "hydra: MPI_Comm_spawn with empty and blank arguments (PMI-1)" 2 "PMI-1" \
+        "$HYDRA" -n 2 "$SPAWN" 3
+fi
 launch_finish

@@ -71,4 +71,133 @@ if [ "$(grep -c '^\[1:[01]\] spawned-hello' "$LAUNCH_OUT")" != 2 ]; then
 fi
 expect "stdin goes to rank 0 only" 0 10 "^count=1$" \
     sh -c "echo line | '$MPX' -n 2 sh -c 'cat' | grep -c line | sed 's/^/count=/'"
+
+# kill -9 of mpiexec: every rank must end (the PMI watch in a Canal rank,
+# PR_SET_PDEATHSIG for any program). kill_test NAME NPROCS COMMAND...: each
+# rank prints "ready <pid>" and then waits; output goes to files, since the
+# pipes die with mpiexec.
+kill_test() {
+    local name=$1 n=$2 dir pids="" left mpx i
+    shift 2
+    dir=$(mktemp -d "$LAUNCH_TMP/kill.XXXXXX")
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    "$MPX" -outfile-pattern "$dir/out.%r" -errfile-pattern "$dir/err.%r" -n "$n" "$@" \
+        </dev/null >"$dir/mpiexec.out" 2>&1 &
+    mpx=$!
+    for ((i = 0; i < 600; i++)); do
+        [ "$(cat "$dir"/out.* 2>/dev/null | grep -c '^ready ')" -ge "$n" ] && break
+        sleep 0.1
+    done
+    pids=$(sed -n 's/^ready \([0-9]*\)$/\1/p' "$dir"/out.* 2>/dev/null | tr '\n' ' ')
+    kill -9 "$mpx" 2>/dev/null
+    wait "$mpx" 2>/dev/null
+    if [ "$(echo $pids | wc -w)" -ne "$n" ]; then
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: $name: the ranks did not all get ready within 60 s (pids: $pids)"
+        tail -n 5 "$dir"/* | sed 's/^/    /'
+        kill -9 $pids 2>/dev/null
+        return 1
+    fi
+    # a generous timeout turns a hang into a failure; zombies count as gone
+    for ((i = 0; i < 600; i++)); do
+        left=""
+        for p in $pids; do
+            [ -e "/proc/$p" ] && [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ] &&
+                left="$left $p"
+        done
+        [ -z "$left" ] && break
+        sleep 0.1
+    done
+    if [ -n "$left" ]; then
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: $name: ranks still running 60 s after kill -9 of mpiexec:$left"
+        kill -9 $left 2>/dev/null
+        return 1
+    fi
+    if [ -n "${KILL_MSG:-}" ] && [ "$(cat "$dir"/err.* | grep -c -- "$KILL_MSG")" -lt "$n" ]; then
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: $name: not every rank said '$KILL_MSG'"
+        tail -n 5 "$dir"/err.* | sed 's/^/    /'
+        return 1
+    fi
+    echo "PASS: $name"
+}
+BLOCK=$(launch_build launch/pm_block)
+KILL_MSG="" kill_test "kill -9 of mpiexec ends ranks that are not MPI programs" 2 \
+    sh -c 'echo "ready $$"; exec sleep 1000'
+if [ -z "$BLOCK" ]; then
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: cannot build test/launch/pm_block.c"
+else
+    KILL_MSG="process manager closed its connection" \
+        kill_test "kill -9 of mpiexec ends ranks blocked in MPI_Recv, with a message" 3 "$BLOCK"
+    KILL_MSG="process manager closed its connection" \
+        kill_test "kill -9 of mpiexec ends ranks blocked in MPI_Recv (PMI-1)" 2 \
+        env CANAL_PMI=pmi1 "$BLOCK"
+fi
+
+# A singleton's first MPI_Comm_spawn starts mpiexec -singleton (here through
+# CANAL_MPIEXEC, a wrapper that records its pid): the spawn must work, and
+# that mpiexec must be gone once the program and its children have ended.
+SPAWN=$(launch_build mpi/dyn_spawn_args)
+if [ -n "$SPAWN" ]; then
+    printf '#!/bin/sh\necho $$ > "%s/mpx.pid"\nexec "%s" "$@"\n' "$LAUNCH_TMP" "$MPX" \
+        > "$LAUNCH_TMP/mpx-wrap"
+    chmod +x "$LAUNCH_TMP/mpx-wrap"
+    rm -f "$LAUNCH_TMP/mpx.pid"
+    expect "a singleton spawns through the mpiexec it starts (CANAL_MPIEXEC)" 0 60 "No Errors" \
+        env CANAL_MPIEXEC="$LAUNCH_TMP/mpx-wrap" "$SPAWN" 2 2
+    mpid=$(cat "$LAUNCH_TMP/mpx.pid" 2>/dev/null)
+    for ((i = 0; i < 600; i++)); do
+        [ -n "$mpid" ] && [ -e "/proc/$mpid" ] &&
+            [ "$(awk '{print $3}' "/proc/$mpid/stat" 2>/dev/null)" != Z ] || break
+        sleep 0.1
+    done
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    if [ -z "$mpid" ] || [ "$i" -ge 600 ]; then
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: the singleton's mpiexec (pid ${mpid:-never started}) outlived the program by 60 s"
+        [ -n "$mpid" ] && kill -9 "$mpid" 2>/dev/null
+    else
+        echo "PASS: the singleton's mpiexec ends after the program"
+    fi
+fi
+
+# CANAL_DEBUG=3 traces every PMI message (the ranks and mpiexec): no secret
+# may appear. pmi_tap records the PMI traffic of the parent ranks, where the
+# secrets are: the sock channel's job secret, and the port (a capability) a
+# spawn preputs for its children.
+TAP=$(launch_build launch/pmi_tap)
+for pmi in pmi1 pmi2; do
+    if [ -z "$TAP" ] || [ -z "$SPAWN" ]; then
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: cannot build test/launch/pmi_tap.c or test/mpi/dyn_spawn_args.c"
+        break
+    fi
+    rm -f "$LAUNCH_TMP"/wire.*
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    CANAL_DEBUG=3 CANAL_CHANNEL=sock CANAL_PMI=$pmi timeout 120 "$MPX" -n 2 \
+        "$TAP" "$LAUNCH_TMP/wire" "$SPAWN" 1 </dev/null >"$LAUNCH_OUT" 2>&1
+    rc=$?
+    job=$(cat "$LAUNCH_TMP"/wire.* 2>/dev/null | grep -ao 'sock-secret-0[; ]value=[0-9a-fA-F]*' |
+        head -1 | sed 's/.*value=//')
+    port=$(cat "$LAUNCH_TMP"/wire.* 2>/dev/null | grep -ao 'canal-port:[^;@ ]*@' | head -1 |
+        sed 's/.*\/\([0-9a-fA-F]*\)@$/\1/')
+    why=""
+    [ $rc -ne 0 ] && why="exit code $rc"
+    [ -z "$job" ] && why="${why:+$why; }the tap saw no sock-secret"
+    [ -z "$port" ] && why="${why:+$why; }the tap saw no spawn port"
+    grep -q "PMI >> " "$LAUNCH_OUT" || why="${why:+$why; }no PMI trace at CANAL_DEBUG=3"
+    grep -q "mpiexec: PMI << " "$LAUNCH_OUT" || why="${why:+$why; }no mpiexec PMI trace"
+    [ -n "$job" ] && grep -qF -- "$job" "$LAUNCH_OUT" && why="${why:+$why; }the job secret is in the log"
+    [ -n "$port" ] && grep -qF -- "$port" "$LAUNCH_OUT" && why="${why:+$why; }the port secret is in the log"
+    if [ -z "$why" ]; then
+        echo "PASS: CANAL_DEBUG=3 shows no secret ($pmi)"
+    else
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: CANAL_DEBUG=3 shows no secret ($pmi): $why"
+        grep -n -F -e "${job:-@@none@@}" -e "${port:-@@none@@}" "$LAUNCH_OUT" | head -5 | sed 's/^/    /'
+        tail -n 10 "$LAUNCH_OUT" | sed 's/^/    /'
+    fi
+done
 launch_finish

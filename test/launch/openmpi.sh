@@ -21,4 +21,14 @@ check_run "openmpi: mpirun -n 2 (PMIx)" 2 "PMIx" \
 if [ "$LAUNCH_FAILED" -gt 0 ] && grep -q "built without PMIx" "$LAUNCH_OUT"; then
     launch_skip "this Canal was built without PMIx (libpmix-dev), so Open MPI cannot start it"
 fi
+# MPI_Comm_spawn through PMIx_Spawn: the children must get their arguments
+# exactly (empty strings, blanks, quotes, '=', ';' and a newline).
+SPAWN=$(launch_build mpi/dyn_spawn_args)
+if [ -z "$SPAWN" ]; then
+    echo "FAIL: cannot build test/mpi/dyn_spawn_args.c"
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+else
+    check_spawn "openmpi: MPI_Comm_spawn with empty and blank arguments (PMIx_Spawn)" 2 "PMIx" \
+        "$OMPIRUN" --oversubscribe -x LD_LIBRARY_PATH -x CANAL_DEBUG -n 2 "$SPAWN" 3 1 nl
+fi
 launch_finish
