@@ -119,7 +119,9 @@ typedef struct {
     int npeers;           /* size + dynamic peers (processes of other jobs) */
     int cap;              /* size + CANAL_DYNAMIC_PEERS: room in peers and pump_list */
     adi_peer_t *peers;
-    int oversubscribed;
+    int oversubscribed;   /* local ranks outnumber node_cpus (or CANAL_OVERSUBSCRIBED) */
+    int local_size;       /* ranks of this job on this node */
+    int node_cpus;        /* CPUs in the local ranks' affinity masks (0: not asked) */
     long spin_count;
     long long spin_us, sleep_after_us;
     size_t unexpected_bytes, unexpected_limit;

@@ -104,12 +104,95 @@ const char *adi_peer_channel(int peer)
     return adi_dev.peers[peer].ch->name;
 }
 
+/* ---------------------------------------------------------------- oversubscription */
+/* Whether the ranks of this node outnumber the CPUs the job may use here.
+ * That is the union of the local ranks' affinity masks (the kernel already
+ * restricts each to its cpuset), not this rank's own mask: a launcher that
+ * binds each rank to its own core (Open MPI's mpirun, mpiexec -bind-to
+ * core) gives every rank a one-CPU mask on a node that is not
+ * oversubscribed at all. Every rank puts its mask (hex, lowest CPUs last)
+ * before the device's fence; after it a rank reads the others' only when
+ * its own mask cannot decide: when it has fewer CPUs than there are local
+ * ranks and does not already hold every online CPU, and only until the
+ * union has enough. A mask that cannot be read counts as every online CPU. */
+#define ADI_KEY_CPUS "adi-cpus"
+
 static int online_cpus(void)
 {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static void cpus_encode(const cpu_set_t *set, char *out, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    int top = 0;
+    size_t o = 0;
+
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, set))
+            top = c / 4 + 1;
+    if (top == 0)
+        top = 1;
+    for (int nib = top - 1; nib >= 0 && o + 1 < len; nib--) {
+        int v = 0;
+        for (int b = 0; b < 4; b++)
+            if (CPU_ISSET(nib * 4 + b, set))
+                v |= 1 << b;
+        out[o++] = hex[v];
+    }
+    out[o] = '\0';
+}
+
+/* ORs the mask in s into *set; 0 if s is not a mask. */
+static int cpus_decode_or(const char *s, cpu_set_t *set)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > CPU_SETSIZE / 4)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[n - 1 - i];
+        int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+        if (v < 0)
+            return 0;
+        for (int b = 0; b < 4; b++)
+            if (v & (1 << b))
+                CPU_SET((int)i * 4 + b, set);
+    }
+    return 1;
+}
+
+static void cpus_put(void)
+{
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        return CPU_COUNT(&set);
-    return (int)sysconf(_SC_NPROCESSORS_ONLN);
+    char val[CPU_SETSIZE / 4 + 1];
+
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return; /* the others count every online CPU for us */
+    cpus_encode(&set, val, sizeof val);
+    if (pmi_put(ADI_KEY_CPUS, val) < 0)
+        LOG_DEBUG("device: cannot publish this rank's CPUs (%s)", common_err_detail());
+}
+
+/* The CPUs of this node the job's local ranks may run on (after the fence). */
+static int node_cpus(const pmi_info_t *pmi)
+{
+    cpu_set_t all;
+    char val[CPU_SETSIZE / 4 + 1];
+    int online = online_cpus(), n;
+
+    if (sched_getaffinity(0, sizeof all, &all) != 0)
+        return online;
+    n = CPU_COUNT(&all);
+    for (int i = 0; i < pmi->local_size && n < pmi->local_size && n < online; i++) {
+        int r = pmi->local_ranks[i];
+        if (r == pmi->rank)
+            continue;
+        if (pmi_get(r, ADI_KEY_CPUS, val, sizeof val) < 0 || !cpus_decode_or(val, &all))
+            return online;
+        n = CPU_COUNT(&all);
+    }
+    return n;
 }
 
 static canal_status_t open_channel(const ch_ops_t *ch, const pmi_info_t *pmi, int *slot_out)
@@ -125,7 +208,7 @@ static canal_status_t open_channel(const ch_ops_t *ch, const pmi_info_t *pmi, in
 canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
 {
     canal_status_t st;
-    int self_slot = -1, shm_slot = -1, net_slot = -1;
+    int self_slot = -1, shm_slot = -1, net_slot = -1, over_auto = 0;
     long long eager = common_cvar_int("EAGER_LIMIT");
     long long chunk = common_cvar_int("RNDV_CHUNK");
     const char *over = common_cvar_str("OVERSUBSCRIBED");
@@ -145,7 +228,9 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     else if (strcmp(over, "no") == 0)
         adi_dev.oversubscribed = 0;
     else
-        adi_dev.oversubscribed = pmi->local_size > online_cpus();
+        over_auto = 1; /* decided after the fence (node_cpus) */
+    if (over_auto && pmi->size > 1 && pmi->local_size > 1)
+        cpus_put();
     {
         /* Room for processes of other jobs is reserved (calloc: untouched
          * pages cost nothing), so peers never moves under a running send. */
@@ -200,6 +285,11 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     }
     if (pmi->size > 1 && (st = pmi_fence()) < 0)
         return st;
+    adi_dev.local_size = pmi->local_size;
+    if (over_auto) {
+        adi_dev.node_cpus = node_cpus(pmi);
+        adi_dev.oversubscribed = pmi->local_size > adi_dev.node_cpus;
+    }
     for (int i = 0; i < nactive; i++)
         if (active[i]->post_fence != NULL && (st = active[i]->post_fence()) < 0)
             return st;
@@ -311,12 +401,20 @@ canal_status_t adi_dev_dyn_peer_init(int peer)
 void adi_describe(char *buf, size_t len)
 {
     size_t off = 0;
+    char why[128];
+
+    if (adi_dev.node_cpus > 0)
+        snprintf(why, sizeof why, "%d local rank%s, %d CPU%s for %s", adi_dev.local_size,
+                 adi_dev.local_size == 1 ? "" : "s", adi_dev.node_cpus,
+                 adi_dev.node_cpus == 1 ? "" : "s", adi_dev.local_size == 1 ? "it" : "them");
+    else
+        snprintf(why, sizeof why, "set by CANAL_OVERSUBSCRIBED");
     off += (size_t)snprintf(buf + off, len - off,
                             "canal: device: eager limit %lld, rendezvous chunk %lld, spin %ld polls "
-                            "and %lld us, sleep after %lld us, oversubscribed %s\n",
+                            "and %lld us, sleep after %lld us, oversubscribed %s (%s)\n",
                             common_cvar_int("EAGER_LIMIT"), common_cvar_int("RNDV_CHUNK"),
                             adi_dev.spin_count, adi_dev.spin_us, adi_dev.sleep_after_us,
-                            adi_dev.oversubscribed ? "yes" : "no");
+                            adi_dev.oversubscribed ? "yes" : "no", why);
     for (int i = 0; i < nactive && off < len; i++) {
         char line[512] = "";
         if (active[i]->describe != NULL)

@@ -39,7 +39,8 @@ static const common_cvar_desc_t cvar_table[] = {
     {"SLEEP_AFTER_US", CVAR_TYPE_INT, "20000", NULL,
      "microseconds of idle waiting after which a wait sleeps in the channel until woken"},
     {"OVERSUBSCRIBED", CVAR_TYPE_STRING, "auto", NULL,
-     "auto, yes or no: with yes a blocked wait yields at once (auto: more local ranks than cores)"},
+     "auto, yes or no: with yes a blocked wait yields at once (auto: more local ranks than "
+     "the CPUs of their affinity masks together)"},
     /* coll: CANAL_COLL_<COLLECTIVE>=<algorithm> forces an algorithm (auto: coll/select.c) */
     {"COLL_BARRIER", CVAR_TYPE_STRING, "auto", "BARRIER_INTRA_ALGORITHM",
      "barrier algorithm: auto, dissemination, tree or node"},

@@ -25,7 +25,8 @@
  *   called, accumulates take a per-target spin lock that lives in the
  *   segment (so they are element-wise atomic with respect to each other,
  *   MPI_REPLACE and MPI_NO_OP included), and MPI_Win_lock is a
- *   reader/writer lock word in the segment (writers are preferred). Nothing
+ *   reader/writer lock word in the segment (writers are preferred; none is
+ *   taken under MPI_MODE_NOCHECK, in any window: rma_sync.c). Nothing
  *   needs the target's cooperation, so passive-target epochs progress while
  *   the target computes. Flushes are memory fences; a fence is a barrier.
  *   MPI_Win_allocate_shared requires this mode (MPI_ERR_RMA_SHARED if the

@@ -5,7 +5,8 @@
 #   mpiexec: --help, --version, unknown option -> exit 2, non-MPI programs.
 #   canal-info: prints the version and the configuration variables.
 #   The installed files: libmpi.so.12 (soname), libmpich.so.12, pkg-config files.
-#   A binary built with Debian's MPICH runs on Canal by LD_LIBRARY_PATH alone.
+#   A binary built with Debian's MPICH runs on Canal by LD_LIBRARY_PATH alone,
+#   and so does OpenCoarrays' asynchronous_hello_world when libcoarrays-mpich-dev is there.
 #   libfabric is loaded only by the ofi channel: not linked, not loaded on
 #   shm, loaded with CANAL_CHANNEL=ofi; a missing CANAL_OFI_LIBRARY fails a
 #   forced ofi clearly and makes a 2-node job fall back to sock.
@@ -80,6 +81,16 @@ if command -v mpicc.mpich > /dev/null; then
     check "a binary built with Debian's MPICH runs on Canal" bash -c "mpicc.mpich -o '$W/hello_mpich' '$W/hello.c' && LD_LIBRARY_PATH='$PREFIX/lib' '$PREFIX/bin/mpiexec' -n 2 '$W/hello_mpich' | grep -q Canal"
 else
     echo "SKIP a binary built with Debian's MPICH (mpicc.mpich absent)"
+fi
+# OpenCoarrays' event test (issue 18): an image waits for an event holding
+# MPI_Win_lock_all(MPI_MODE_NOCHECK) while another locks it exclusively.
+caf_hello=$(ls /usr/lib/*/open-coarrays/mpich/bin/OpenCoarrays-*-tests/asynchronous_hello_world 2>/dev/null | head -1)
+if [ -n "$caf_hello" ]; then
+    for n in 2 3; do
+        check "OpenCoarrays asynchronous_hello_world on $n images" has "Test passed" env LD_LIBRARY_PATH="$PREFIX/lib" timeout -k 5 120 "$PREFIX/bin/mpiexec" -n $n "$caf_hello"
+    done
+else
+    echo "SKIP OpenCoarrays asynchronous_hello_world (libcoarrays-mpich-dev absent)"
 fi
 fi
 # libfabric is loaded by the ofi channel when it is opened (channels/ofi/ofi_dl.c),

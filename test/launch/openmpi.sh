@@ -31,4 +31,21 @@ else
     check_spawn "openmpi: MPI_Comm_spawn with empty and blank arguments (PMIx_Spawn)" 2 "PMIx" \
         "$OMPIRUN" --oversubscribe -x LD_LIBRARY_PATH -x CANAL_DEBUG -n 2 "$SPAWN" 3 1 nl
 fi
+# mpirun binds 2 ranks one per core: each mask has one CPU, the node is not
+# oversubscribed, and the device must say so (issue 18).
+if [ "$(nproc)" -ge 2 ]; then
+    name="openmpi: mpirun -n 2, bound one per core, is not oversubscribed"
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    CANAL_SUMMARY=1 timeout 120 "$OMPIRUN" -x LD_LIBRARY_PATH -x CANAL_SUMMARY -n 2 "$PROG" "${PROG_ARGS[@]}" > "$LAUNCH_OUT" 2>&1
+    rc=$?
+    if [ $rc = 0 ] && grep -q "oversubscribed no (2 local ranks, 2 CPUs" "$LAUNCH_OUT"; then
+        echo "PASS: $name"
+    else
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: $name (exit code $rc; the summary says:)"
+        grep -i "oversubscribed" "$LAUNCH_OUT" | sed 's/^/    /'
+    fi
+else
+    echo "SKIP: mpirun -n 2 bound one per core (this runner has $(nproc) CPU)"
+fi
 launch_finish

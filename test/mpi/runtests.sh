@@ -13,10 +13,14 @@
 #   launcher=X    start with X instead of PREFIX/bin/mpiexec ("none" runs the
 #                 program directly: a singleton)
 #   args=A        arguments of the program, ~ for a space
+#   mpiexec_args=A  options of PREFIX/bin/mpiexec before -n, ~ for a space (e.g. -bind-to~core)
+#   cpus=LIST     run the job under `taskset -c LIST` (the launcher and every rank may use
+#                 only those CPUs); the test is a SKIP, with a message, where this runner
+#                 cannot use them all (fewer CPUs, or a narrower affinity/cpuset)
 # A test also fails when it leaves shm segments (canal-...-p<pid>) whose creator is gone,
 # or processes of the program (started in BUILD) still running 2 s after the job ended.
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
-# Prints one line per test and ends with "N passed, M failed".
+# Prints one line per test (PASS, FAIL or SKIP) and ends with "N passed, M failed".
 set -u
 PREFIX=$(cd "${1:?usage: runtests.sh PREFIX [BUILDDIR] [FILTER]}" && pwd)
 SRC=$(cd "$(dirname "$0")" && pwd)
@@ -43,7 +47,7 @@ for list in "$SRC"/testlist*; do
     while read -r prog np rest; do
         case "$prog" in ''|'#'*) continue ;; esac
         if [ -n "$FILTER" ] && ! [[ "$prog" =~ $FILTER ]]; then continue; fi
-        expect=0; output=; output_set=no; timeout=60; launcher=; envs=(); args=
+        expect=0; output=; output_set=no; timeout=60; launcher=; envs=(); args=; xargs=; cpus=
         for kv in $rest; do
             case "$kv" in
                 expect=*) expect=${kv#expect=} ;;
@@ -52,10 +56,22 @@ for list in "$SRC"/testlist*; do
                 env=*) envs+=("${kv#env=}") ;;
                 launcher=*) launcher=${kv#launcher=} ;;
                 args=*) args=${kv#args=}; args=${args//\~/ } ;;
+                mpiexec_args=*) xargs=${kv#mpiexec_args=}; xargs=${xargs//\~/ } ;;
+                cpus=*) cpus=${kv#cpus=} ;;
             esac
         done
         [ $output_set = no ] && [ "$expect" = 0 ] && output="No Errors"
         name="$prog -n $np"
+        pin=()
+        if [ -n "$cpus" ]; then
+            want=$(echo "$cpus" | tr ',' '\n' | awk -F- '{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }')
+            have=$(taskset -c "$cpus" nproc 2>/dev/null)
+            if [ "$have" != "$want" ]; then
+                echo "SKIP $name: needs CPUs $cpus ($want); this runner may use $(nproc) CPU(s): $(taskset -pc $$ 2>/dev/null | sed 's/.*: //')"
+                continue
+            fi
+            pin=(taskset -c "$cpus")
+        fi
         if ! compile "$prog"; then
             echo "FAIL $name (does not compile; see $BUILD/$prog.build.log)"
             sed 's/^/    /' "$BUILD/$prog.build.log" | head -20
@@ -65,9 +81,9 @@ for list in "$SRC"/testlist*; do
         shm_before=$(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)
         start=$(date +%s.%N)
         if [ "$launcher" = none ]; then
-            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "./$prog" $args) < /dev/null > "$log" 2>&1
+            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "${pin[@]}" "./$prog" $args) < /dev/null > "$log" 2>&1
         else
-            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" ${launcher:-$MPIEXEC} -n "$np" "./$prog" $args) < /dev/null > "$log" 2>&1
+            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "${pin[@]}" ${launcher:-$MPIEXEC $xargs} -n "$np" "./$prog" $args) < /dev/null > "$log" 2>&1
         fi
         rc=$?
         secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
