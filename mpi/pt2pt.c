@@ -95,7 +95,10 @@ adi_request_t *mpi_request_null_proc(adi_req_kind_t kind)
 
 /* ---------------------------------------------------------------- buffered sends */
 /* The attached buffer is carved into segments, each a header followed by
- * the packed message; a segment is reusable once its send completes. */
+ * the packed message; a segment is reusable once its send completes.
+ * Threads share the buffer (MPI_THREAD_MULTIPLE): the segment list is only
+ * read or changed under the device lock, which is recursive, so reclaiming
+ * may run the progress engine while holding it. */
 typedef struct bseg {
     struct bseg *next;
     size_t size;              /* bytes after the header */
@@ -106,7 +109,7 @@ static char *bbuf;
 static size_t bbuf_size;
 static bseg_t *bseg_head;
 
-static void bsend_reclaim(void)
+static void bsend_reclaim(void) /* device lock held */
 {
     adi_progress();
     for (bseg_t *s = bseg_head; s != NULL; s = s->next) {
@@ -126,7 +129,7 @@ static void bsend_reclaim(void)
     }
 }
 
-static bseg_t *bsend_alloc(size_t need)
+static bseg_t *bsend_alloc(size_t need) /* device lock held */
 {
     need = (need + 15) & ~(size_t)15;
     bsend_reclaim();
@@ -149,26 +152,31 @@ static bseg_t *bsend_alloc(size_t need)
 static int bsend_start(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt, int dest,
                        int tag, const char *fn, adi_request_t **req_out)
 {
-    size_t bytes = (size_t)count * dt_size(dt);
-    bseg_t *s;
+    size_t bytes = (size_t)count * dt_size(dt), total = 0;
+    bseg_t *s = NULL;
     size_t packed = 0;
-    canal_status_t st;
+    canal_status_t st = CANAL_OK;
+    int attached;
 
-    if (bbuf == NULL)
+    adi_lock();
+    attached = bbuf != NULL;
+    total = bbuf_size;
+    if (attached && (s = bsend_alloc(bytes ? bytes : 1)) != NULL) {
+        st = dt_pack(buf, (size_t)count, dt, s + 1, bytes, &packed);
+        if (st >= 0)
+            st = adi_isend(s + 1, bytes, dt_builtin(DT_BYTE), mpi_comm_peer_job_rank(c, dest),
+                           c->rank, tag, c->context, ADI_MODE_STANDARD, &s->req);
+    }
+    adi_unlock();
+    if (!attached)
         return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
                              "no buffer attached (MPI_Buffer_attach) for a %zu-byte buffered send",
                              bytes);
-    s = bsend_alloc(bytes ? bytes : 1);
     if (s == NULL)
         return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
                              "the attached buffer (%zu bytes) has no room for %zu bytes + "
                              "MPI_BSEND_OVERHEAD",
-                             bbuf_size, bytes);
-    st = dt_pack(buf, (size_t)count, dt, s + 1, bytes, &packed);
-    if (st < 0)
-        return mpi_err_status(c, st, fn);
-    st = adi_isend(s + 1, bytes, dt_builtin(DT_BYTE), mpi_comm_peer_job_rank(c, dest), c->rank,
-                   tag, c->context, ADI_MODE_STANDARD, &s->req);
+                             total, bytes);
     if (st < 0)
         return mpi_err_status(c, st, fn);
     if (req_out != NULL)
@@ -186,32 +194,39 @@ int PMPI_Buffer_attach(void *buffer, int size)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size=%d is negative", size);
     if (buffer == NULL && size > 0)
         return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "buffer is NULL");
-    if (bbuf != NULL)
-        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "a buffer is already attached");
-    if ((size_t)size < sizeof(bseg_t) + 16)
+    if ((size_t)size < sizeof(bseg_t) + 16 + 15)
         return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn,
                              "size=%d is smaller than MPI_BSEND_OVERHEAD", size);
+    adi_lock();
+    if (bbuf != NULL) {
+        adi_unlock();
+        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "a buffer is already attached");
+    }
     /* keep segments aligned */
-    bbuf = (char *)(((uintptr_t)buffer + 15) & ~(uintptr_t)15);
-    bbuf_size = (size_t)size - (size_t)(bbuf - (char *)buffer);
-    bseg_head = (bseg_t *)bbuf;
-    bseg_head->next = NULL;
-    bseg_head->size = bbuf_size - sizeof(bseg_t);
-    bseg_head->req = NULL;
+    {
+        char *aligned = (char *)(((uintptr_t)buffer + 15) & ~(uintptr_t)15);
+        bseg_head = (bseg_t *)aligned;
+        bseg_head->next = NULL;
+        bseg_head->size = (size_t)size - (size_t)(aligned - (char *)buffer) - sizeof(bseg_t);
+        bseg_head->req = NULL;
+    }
     bbuf = buffer; /* what detach returns */
     bbuf_size = (size_t)size;
+    adi_unlock();
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
 
 static int bsend_all_done(void *arg)
 {
+    int done = 1;
     (void)arg;
+    adi_lock();
     bsend_reclaim();
-    for (bseg_t *s = bseg_head; s != NULL; s = s->next)
-        if (s->req != NULL)
-            return 0;
-    return 1;
+    for (bseg_t *s = bseg_head; s != NULL && done; s = s->next)
+        done = s->req == NULL;
+    adi_unlock();
+    return done;
 }
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
@@ -228,11 +243,13 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
         return MPI_SUCCESS;
     }
     adi_wait_until(bsend_all_done, NULL);
+    adi_lock();
     *(void **)buffer_addr = bbuf;
     *size = (int)bbuf_size;
     bbuf = NULL;
     bbuf_size = 0;
     bseg_head = NULL;
+    adi_unlock();
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Buffer_detach = PMPI_Buffer_detach

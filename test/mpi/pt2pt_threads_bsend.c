@@ -1,0 +1,87 @@
+/*
+ * pt2pt_threads_bsend: buffered sends from several threads at once
+ * (MPI_THREAD_MULTIPLE), as MPICH's threads/pt2pt/mt_bsendrecv and
+ * mt_ibsendirecv do. Each thread of rank 0 sends ITERS messages with
+ * MPI_Bsend or MPI_Ibsend on its own tag while the matching thread of rank 1
+ * receives and checks them in order. The attached buffer is sized as in
+ * MPICH's test, so no send may fail for lack of room, and threads must never share a segment of it
+ * (which would deliver one thread's data under another's tag).
+ */
+#include "mtest.h"
+
+#include <pthread.h>
+
+enum { THREADS = 4, ITERS = 512, ROUNDS = 3 };
+
+static int rank;
+static int count = 1;
+static int thread_errors[THREADS];
+
+static void *worker(void *arg)
+{
+    int t = (int)(long)arg, *buf = malloc(sizeof(int) * (size_t)count);
+    for (int round = 0; round < ROUNDS; round++) {
+        MPI_Request *rq = malloc(sizeof(MPI_Request) * ITERS);
+        for (int it = 0; it < ITERS; it++) {
+            if (rank == 0) {
+                for (int i = 0; i < count; i++)
+                    buf[i] = t * 1000000 + round * 10000 + it + i;
+                int err = (round % 2) ? MPI_Ibsend(buf, count, MPI_INT, 1, t, MPI_COMM_WORLD, &rq[it])
+                                      : MPI_Bsend(buf, count, MPI_INT, 1, t, MPI_COMM_WORLD);
+                if (err != MPI_SUCCESS) {
+                    thread_errors[t]++;
+                    fprintf(stderr, "thread %d: buffered send %d of round %d failed\n", t, it, round);
+                    if (round % 2)
+                        rq[it] = MPI_REQUEST_NULL;
+                }
+            } else {
+                MPI_Recv(buf, count, MPI_INT, 0, t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                for (int i = 0; i < count; i++)
+                    if (buf[i] != t * 1000000 + round * 10000 + it + i) {
+                        if (thread_errors[t]++ < 5)
+                            fprintf(stderr, "thread %d round %d message %d: [%d] is %d, expected %d\n",
+                                    t, round, it, i, buf[i], t * 1000000 + round * 10000 + it + i);
+                        break;
+                    }
+            }
+        }
+        if (rank == 0 && round % 2)
+            MPI_Waitall(ITERS, rq, MPI_STATUSES_IGNORE);
+        free(rq);
+    }
+    free(buf);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, size, bufsize;
+    pthread_t th[THREADS];
+    void *bbuf, *detached;
+
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1)
+        count = atoi(argv[1]);
+    if (provided < MPI_THREAD_MULTIPLE || size != 2) {
+        CHECK(0, "needs 2 ranks and MPI_THREAD_MULTIPLE (size %d, provided %d)", size, provided);
+        return mtest_finish();
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    /* Sized as MPICH's test does: the data of one round's messages (all may
+     * be outstanding) and MPI_BSEND_OVERHEAD for every call of every round. */
+    bufsize = THREADS * ITERS * ((int)sizeof(int) * count + ROUNDS * MPI_BSEND_OVERHEAD);
+    bbuf = malloc((size_t)bufsize);
+    MPI_Buffer_attach(bbuf, bufsize);
+    for (long t = 0; t < THREADS; t++)
+        pthread_create(&th[t], NULL, worker, (void *)t);
+    for (int t = 0; t < THREADS; t++) {
+        pthread_join(th[t], NULL);
+        mtest_errors += thread_errors[t];
+    }
+    MPI_Buffer_detach(&detached, &bufsize);
+    CHECK(detached == bbuf, "MPI_Buffer_detach returned %p, attached %p", detached, bbuf);
+    free(bbuf);
+    return mtest_finish();
+}
