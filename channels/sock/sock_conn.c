@@ -620,8 +620,7 @@ static const char *peer_label(const sock_state_t *st, int peer, char *buf, size_
 {
     if (peer >= st->size && peer < st->npeers && st->peers[peer].dyn)
         snprintf(buf, len, "process %016llx of another job (peer %d; we are %016llx)",
-                 (unsigned long long)st->peers[peer].dyn_id, peer,
-                 (unsigned long long)st->dyn_id);
+                 (unsigned long long)st->peers[peer].dyn_id, peer, (unsigned long long)st->dyn_id);
     else
         snprintf(buf, len, "rank %d", peer);
     return buf;
