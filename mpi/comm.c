@@ -377,16 +377,27 @@ static int ctx_find(const uint32_t *mask, int start)
 
 int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out)
 {
-    uint32_t mask[CTX_WORDS];
+    /* The free mask, then one word for where the search starts. */
+    uint32_t mask[CTX_WORDS + 1];
     /* The verification round (did every member get the bit?) is needed when
      * other threads or a pending MPI_Comm_idup (which takes its bit from a
      * progress hook) may take bits during the agreement. Whether an idup is
      * pending differs between processes, and all members must run the same
      * rounds, so it is always done; it costs one 4-byte reduction. */
     int verify = 1;
-    int start = mpi_thread_level == MPI_THREAD_MULTIPLE
-                    ? (int)(((unsigned)d->context * 2654435761u) % CTX_PAIRS)
-                    : 0;
+    /* With threads, agreements on different communicators start their
+     * search at different bits (a hash of the local context), so that
+     * concurrent ones rarely want the same bit. The start must be the same
+     * on every member, and a bridged domain joins two groups whose local
+     * contexts, and even thread levels, may differ (a parent's
+     * MPI_COMM_SELF and its children's MPI_COMM_WORLD; a threaded parent
+     * and unthreaded children): so each member contributes its hash (0
+     * without threads) to the reduction, complemented, and everybody
+     * starts at the OR of them all. */
+    uint32_t hash = mpi_thread_level == MPI_THREAD_MULTIPLE
+                        ? (uint32_t)((unsigned)d->context * 2654435761u) % CTX_PAIRS
+                        : 0;
+    int start = 0, first = 1;
     canal_status_t st;
 
     for (;;) {
@@ -396,10 +407,14 @@ int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out)
         pthread_mutex_lock(&ctx_lock);
         ctx_mask_init_locked();
         ctx_quarantine_sweep_locked();
-        memcpy(mask, ctx_free_mask, sizeof mask);
+        memcpy(mask, ctx_free_mask, sizeof ctx_free_mask);
         pthread_mutex_unlock(&ctx_lock);
-        if ((st = mpi_dom_allreduce_band(d, mask, CTX_WORDS)) < 0)
+        mask[CTX_WORDS] = ~hash;
+        if ((st = mpi_dom_allreduce_band(d, mask, CTX_WORDS + 1)) < 0)
             return st;
+        if (first)
+            start = (int)(~mask[CTX_WORDS] % CTX_PAIRS);
+        first = 0;
         bit = ctx_find(mask, start);
         if (bit < 0)
             return common_err_set(CANAL_ERR_LIMIT,

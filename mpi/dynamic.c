@@ -18,7 +18,8 @@
  * secret (adi_dyn_peer_connect). The intercommunicator's context is agreed
  * like any other (both groups AND their free-context masks, the roots over
  * a bridge on MPI_COMM_WORLD's collective context with a reserved tag and
- * source), so its remote group may hold device indices >= the job size:
+ * a source rank drawn from the pair secret), so its remote group may hold
+ * device indices >= the job size:
  * group operations see them as processes outside MPI_COMM_WORLD.
  * Closing a port closes its listener: a connect waiting there, or coming
  * later, fails with MPI_ERR_PORT instead of hanging.
@@ -53,8 +54,11 @@ static const char parent_port_key[] = "canal-parent-port";
 
 /* The bridge between the roots: MPI_COMM_WORLD's collective context, a tag
  * the collectives (below 0x3ff00000) and comm construction (0x3ffffff0..3)
- * do not use, and a source rank no communicator has. */
-enum { DYN_TAG_BRIDGE = 0x3fffcfff, DYN_BRIDGE_RANK = 0x7ffffff0 };
+ * do not use, and a source rank no communicator has (>= 2^30), drawn from
+ * the pair secret: the device matches on (context, source, tag), not on the
+ * process a packet came from, so two introductions a process runs at once
+ * (threads accepting on two ports) must not share a source. */
+enum { DYN_TAG_BRIDGE = 0x3fffcfff, DYN_BRIDGE_RANK_BASE = 0x40000000 };
 
 enum { DYN_SECRET = ADI_DYN_SECRET_LEN, DYN_WHY = 256 };
 
@@ -315,6 +319,15 @@ static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
     return MPI_SUCCESS;
 }
 
+/* The bridge's source rank of one introduction: both roots know the pair
+ * secret, and no other introduction has it. */
+static int dyn_bridge_rank(const unsigned char secret[DYN_SECRET])
+{
+    uint32_t v = (uint32_t)secret[0] | (uint32_t)secret[1] << 8 | (uint32_t)secret[2] << 16 |
+                 (uint32_t)secret[3] << 24;
+    return DYN_BRIDGE_RANK_BASE | (int)(v & 0x3fffffffu);
+}
+
 /* Everybody: the remote group is known (hdr: its size, root, the pair
  * secret; remote: its members); make them peers and build the
  * intercommunicator. */
@@ -347,8 +360,8 @@ static int build_inter(mpi_comm_t *c, int root, const dyn_hello_t *hdr, const dy
     d.bridged = 1;
     d.b_context = mpi_comm_world_obj.context + 1;
     d.b_tag = DYN_TAG_BRIDGE;
-    d.b_my_rank = DYN_BRIDGE_RANK;
-    d.b_peer_rank = DYN_BRIDGE_RANK;
+    d.b_my_rank = dyn_bridge_rank(hdr->secret);
+    d.b_peer_rank = d.b_my_rank;
     d.b_peer_job = idx[hdr->root];
     mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &ld);
     rg = mpi_group_new_list(idx, hdr->n);

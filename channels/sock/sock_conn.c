@@ -613,6 +613,19 @@ static void hs_set(sock_conn_t *c, const unsigned char *msg, size_t len)
 
 static void hs_accept(sock_state_t *st, sock_conn_t *c, int peer, int theirs_wins);
 
+/* How log lines name a peer: a job rank, or a process of another job by its
+ * id (its index here is no rank: two processes of two jobs may well call
+ * each other "peer 1", and the ids, not the indices, settle their ties). */
+static const char *peer_label(const sock_state_t *st, int peer, char *buf, size_t len)
+{
+    if (peer >= st->size && peer < st->npeers && st->peers[peer].dyn)
+        snprintf(buf, len, "process %016llx of another job (peer %d; we are %016llx)",
+                 (unsigned long long)st->peers[peer].dyn_id, peer, (unsigned long long)st->dyn_id);
+    else
+        snprintf(buf, len, "rank %d", peer);
+    return buf;
+}
+
 /* Acceptor: a complete RESPONSE is in c->in. */
 static void hs_on_response(sock_state_t *st, sock_conn_t *c)
 {
@@ -693,6 +706,7 @@ static void hs_on_dyn_response(sock_state_t *st, sock_conn_t *c)
 static void hs_accept(sock_state_t *st, sock_conn_t *c, int peer, int theirs_wins)
 {
     unsigned char msg[SOCK_VERDICT_LEN];
+    char name[SOCK_CARD_MAX + 64];
     sock_peer_t *p;
     int verdict = SOCK_VERDICT_ACCEPT;
     const char *why = "";
@@ -705,10 +719,12 @@ static void hs_accept(sock_state_t *st, sock_conn_t *c, int peer, int theirs_win
         if (theirs_wins) {
             if (p->conn != NULL)
                 conn_kill(st, p->conn);
-            LOG_DEBUG("sock: simultaneous connect with rank %d: keeping its connection", peer);
+            LOG_DEBUG("sock: simultaneous connect with %s: keeping its connection",
+                      peer_label(st, peer, name, sizeof name));
         } else {
             verdict = SOCK_VERDICT_REJECT;
-            why = "ours to it wins";
+            why = c->dyn ? "our id is the lower: our connection to it wins"
+                         : "our rank is the lower: our connection to it wins";
         }
         break;
     case SOCK_PS_UP:
@@ -731,7 +747,8 @@ static void hs_accept(sock_state_t *st, sock_conn_t *c, int peer, int theirs_win
     hs_set(c, msg, sizeof msg);
     c->peer = peer;
     if (verdict == SOCK_VERDICT_REJECT) {
-        LOG_DEBUG("sock: rejecting a connection from rank %d: %s", peer, why);
+        LOG_DEBUG("sock: rejecting a connection from %s: %s",
+                  peer_label(st, peer, name, sizeof name), why);
         st->rejects_sent++;
         c->close_after_hs = 1;
         /* Not the peer's connection: keep conn_kill from touching p->conn. */
@@ -818,7 +835,9 @@ static void hs_on_verdict(sock_state_t *st, sock_conn_t *c)
     consume(c, SOCK_VERDICT_LEN);
     if (verdict == SOCK_VERDICT_REJECT) {
         /* Its own connection to us wins; the queue waits for it. */
-        LOG_DEBUG("sock: rank %d rejected our connection; waiting for its own", c->peer);
+        char name[SOCK_CARD_MAX + 64];
+        LOG_DEBUG("sock: %s rejected our connection; waiting for its own",
+                  peer_label(st, c->peer, name, sizeof name));
         conn_kill(st, c);
         peer_set_state(st, p, SOCK_PS_WAITING);
         p->wait_since = sock_now();
