@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dyn_util.h"
 #include "mtest.h"
 
 enum { ITER = 4, NCLIENT = 2, MANY = 3400 };
@@ -67,18 +68,6 @@ static void *serve(void *arg)
         fprintf(stderr, "server thread %d: wrong message from client %d\n", k, k);
     }
     return NULL;
-}
-
-static void find_mpiexec(char *out, size_t len)
-{
-    Dl_info di;
-    char lib[PATH_MAX];
-    if (dladdr((void *)MPI_Init, &di) != 0 && di.dli_fname != NULL) {
-        snprintf(lib, sizeof lib, "%s", di.dli_fname);
-        snprintf(out, len, "%s/../bin/mpiexec", dirname(lib));
-    } else {
-        snprintf(out, len, "mpiexec");
-    }
 }
 
 static int exists(const char *path)

@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dyn_util.h"
 #include "mtest.h"
 
 enum { BIG = 1 << 16 }; /* ints: 256 KiB, above every channel's eager limit */
@@ -161,19 +162,6 @@ static void parent_collect(MPI_Comm *inter, int nchild)
         MPI_Recv(&cerrs, 1, MPI_INT, 0, 9, *inter, MPI_STATUS_IGNORE);
     CHECK(cerrs == 0, "the %d-process other job found %d errors", nchild, cerrs);
     MPI_Comm_disconnect(inter);
-}
-
-/* The mpiexec installed with the library this program runs on. */
-static void find_mpiexec(char *out, size_t len)
-{
-    Dl_info di;
-    char lib[PATH_MAX];
-    if (dladdr((void *)MPI_Init, &di) != 0 && di.dli_fname != NULL) {
-        snprintf(lib, sizeof lib, "%s", di.dli_fname);
-        snprintf(out, len, "%s/../bin/mpiexec", dirname(lib));
-    } else {
-        snprintf(out, len, "mpiexec");
-    }
 }
 
 static int parse_counts(const char *s, int *out, int max)

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dyn_util.h"
 #include "mtest.h"
 
 static void exercise(MPI_Comm inter, int is_b)
@@ -51,19 +52,6 @@ static void exercise(MPI_Comm inter, int is_b)
     MPI_Allreduce(&mrank, &sum, 1, MPI_INT, MPI_SUM, merged);
     CHECK(sum == msize * (msize - 1) / 2, "merge with equal high: ranks add up to %d", sum);
     MPI_Comm_free(&merged);
-}
-
-/* The mpiexec installed with the library this program runs on. */
-static void find_mpiexec(char *out, size_t len)
-{
-    Dl_info di;
-    char lib[PATH_MAX];
-    if (dladdr((void *)MPI_Init, &di) != 0 && di.dli_fname != NULL) {
-        snprintf(lib, sizeof lib, "%s", di.dli_fname);
-        snprintf(out, len, "%s/../bin/mpiexec", dirname(lib));
-    } else {
-        snprintf(out, len, "mpiexec");
-    }
 }
 
 static int job_a(const char *self)
