@@ -1473,8 +1473,8 @@ static int body_strangers(int rank, void *arg)
                 close(fd); /* may reach rank 0 as a reset, which is no stranger's proof */
             }
         }
-        /* 9. A flood of connections that say nothing: beyond the cap they
-         * are closed at once, the rest time out. */
+        /* 9. A flood of connections that say nothing: beyond the cap each
+         * new one evicts the oldest, the rest time out. */
         {
             int fds[200];
             for (int k = 0; k < 200; k++)
@@ -1529,6 +1529,64 @@ START_TEST(test_strangers)
 {
     shared_setup();
     ck_assert_int_eq(run_job(3, 1, body_strangers, NULL), 0);
+    shared_teardown();
+}
+END_TEST
+
+enum { HOLD_STRANGERS = 400, HOLD_MSGS = 20 };
+
+/* Rank 2 holds HOLD_STRANGERS silent connections to rank 0, which accepts
+ * them all (the handshake timeout is the default 120 s, so none times out);
+ * only then does rank 1 connect to rank 0 for the first time. The newest
+ * connection must evict the oldest stranger and get through: before, a full
+ * table closed rank 1's attempts at accept until it gave rank 0 up. */
+static int body_strangers_hold(int rank, void *arg)
+{
+    (void)arg;
+    if (rank == 2) {
+        static int fds[HOLD_STRANGERS];
+        T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        for (int k = 0; k < HOLD_STRANGERS; k++)
+            fds[k] = raw_connect(0);
+        shared_flags[0] = 1;
+        while (!shared_flags[1])
+            sleep_ms(5);
+        for (int k = 0; k < HOLD_STRANGERS; k++)
+            close(fds[k]);
+        T_CHECK(pmi_fence() == CANAL_OK, "final fence");
+        return 0;
+    }
+    bring_up(&up_check);
+    if (rank == 0) {
+        double t0 = now_s();
+        /* Every stranger accepted: the table is full of them. */
+        while (!shared_flags[0] ||
+               ST->strangers_evicted < HOLD_STRANGERS - SOCK_PENDING_MAX) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 40, "%lu strangers evicted", ST->strangers_evicted);
+        }
+        T_CHECK(ST->npending == SOCK_PENDING_MAX, "%d pending", ST->npending);
+        shared_flags[2] = 1;
+        while (received[1] < HOLD_MSGS) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 40, "%u of %d messages from rank 1", received[1], HOLD_MSGS);
+        }
+        shared_flags[1] = 1;
+    } else {
+        unsigned char b[128];
+        while (!shared_flags[2])
+            T_CHECK(poll_once() >= 0, "progress");
+        for (unsigned i = 0; i < HOLD_MSGS; i++)
+            send_checked(0, i, i, b);
+    }
+    return tear_down();
+}
+
+START_TEST(test_strangers_hold)
+{
+    shared_setup();
+    ck_assert_int_eq(run_job(3, 1, body_strangers_hold, NULL), 0);
     shared_teardown();
 }
 END_TEST
@@ -2173,6 +2231,7 @@ static Suite *sock_suite(void)
 
     tcase_set_timeout(auth, 120);
     tcase_add_test(auth, test_strangers);
+    tcase_add_test(auth, test_strangers_hold);
     tcase_add_test(auth, test_impostor_bad_proof);
     tcase_add_test(auth, test_impostor_wrong_rank);
     tcase_add_test(auth, test_impostor_other_protocol);
