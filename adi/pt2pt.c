@@ -18,6 +18,7 @@
 #include "adi/adi_impl.h"
 #include "common/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1101,12 +1102,23 @@ void adi_on_peer_failed(int peer, canal_status_t st)
     p = &adi_dev.peers[peer];
     if (p->failed)
         return;
-    if (peer < adi_dev.size)
-        LOG_ERR("lost rank %d (%s): the requests that involve it fail", peer,
-                common_status_name(st));
-    else
-        LOG_ERR("lost the process of another job (peer %d, %s): the requests that involve it fail",
-                peer, common_status_name(st));
+    (void)st;
+    {
+        /* The channel's detail says how (it set it before calling us); it
+         * becomes the detail of the errors raised from here on. */
+        char how[200];
+        snprintf(how, sizeof how, "%s", common_err_detail());
+        if (peer < adi_dev.size) {
+            LOG_ERR("lost rank %d (%s): the requests that involve it fail", peer, how);
+            common_err_set(CANAL_ERR_PEER, "rank %d of MPI_COMM_WORLD failed: %s", peer, how);
+        } else {
+            LOG_ERR("lost the process of another job (peer %d: %s): the requests that involve "
+                    "it fail",
+                    peer, how);
+            common_err_set(CANAL_ERR_PEER, "a process of another job (peer %d) failed: %s", peer,
+                           how);
+        }
+    }
     /* Flag first, then look: a receive posted meanwhile sees the flag
      * (adi_irecv_into) or is found in its queue here. */
     __atomic_store_n(&p->failed, 1, __ATOMIC_SEQ_CST);

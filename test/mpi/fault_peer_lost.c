@@ -1,6 +1,8 @@
 /* Rank 0 waits on rank 1 (argv[2]: "recv", a receive of 8 bytes; "rndv",
  * a send of 1 MiB, beyond the eager limit; "eager", an 8-byte send, then a
- * receive) when rank 1 is lost (argv[1]):
+ * receive; "rrndv", a receive of 16 MiB that rank 1 has started to send;
+ * "any", a receive from MPI_ANY_SOURCE; "coll", an MPI_Allreduce) when
+ * rank 1 is lost (argv[1]):
  *   "cut"  rank 1 shuts its TCP connections down (a network failure: both
  *          processes live on; CANAL_CHANNEL=sock);
  *   "kill" rank 1 is killed with SIGKILL, "exit" it calls _exit(3), under a
@@ -43,7 +45,7 @@ static void stay_for_the_others(pid_t child)
         struct dirent *e;
         int others = 0;
         while (d != NULL && (e = readdir(d)) != NULL) {
-            char path[64], buf[512], state;
+            char path[300], buf[512], state;
             int ppid;
             FILE *f;
             char *p;
@@ -108,7 +110,7 @@ static int check_failed(int rc, const char *what, int rank)
 int main(int argc, char **argv)
 {
     int rank, size, errs = 0, x = 0;
-    static char big[1 << 20];
+    static char big[1 << 20], huge[16 << 20];
     double small = 1.0;
     const char *pmi_rank = getenv("PMI_RANK");
 
@@ -136,6 +138,16 @@ int main(int argc, char **argv)
         MPI_Sendrecv(&rank, 1, MPI_INT, 1 - rank, 0, &x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
     if (rank == 1) {
+        if (strcmp(where, "rrndv") == 0) {
+            /* The rendezvous starts; the data is still streaming when we go. */
+            MPI_Request req;
+            int flag;
+            MPI_Isend(huge, sizeof huge, MPI_CHAR, 0, 1, MPI_COMM_WORLD, &req);
+            for (int k = 0; k < 20; k++) {
+                MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+                usleep(1000);
+            }
+        }
         usleep(200000); /* (rank 0 is likely waiting by now; either order must work) */
         if (strcmp(how, "kill") == 0)
             raise(SIGKILL);
@@ -154,6 +166,16 @@ int main(int argc, char **argv)
         if (strcmp(where, "rndv") == 0) {
             rc = MPI_Send(big, sizeof big, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
             errs += check_failed(rc, "MPI_Send of 1 MiB to rank 1", rank);
+        } else if (strcmp(where, "rrndv") == 0) {
+            rc = MPI_Recv(huge, sizeof huge, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            errs += check_failed(rc, "MPI_Recv of 16 MiB from rank 1", rank);
+        } else if (strcmp(where, "any") == 0) {
+            rc = MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            errs += check_failed(rc, "MPI_Recv from MPI_ANY_SOURCE", rank);
+        } else if (strcmp(where, "coll") == 0) {
+            int sum = 0;
+            rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            errs += check_failed(rc, "MPI_Allreduce", rank);
         } else {
             if (strcmp(where, "eager") == 0) {
                 usleep(400000); /* (after the loss, most likely) */

@@ -78,6 +78,9 @@ static void stranger(const struct sockaddr_storage *ss, socklen_t len, int n, in
         _exit(1);
     while (read(hold, &c, 1) < 0 && errno == EINTR)
         ;
+    for (int k = 0; k < held; k++)
+        close(fds[k]);
+    free(fds);
     _exit(0);
 }
 
