@@ -82,7 +82,8 @@ enum {
     /* Connector attempts to one peer that end before the handshake did are
      * retried after pauses that double from 0.1 s up to SOCK_RETRY_PAUSE_MAX_MS;
      * the peer is declared failed once SOCK_RETRY_MIN attempts failed and the
-     * first of them is CANAL_SOCK_HANDSHAKE_TIMEOUT old. */
+     * first of them started CANAL_SOCK_HANDSHAKE_TIMEOUT ago (or twice that
+     * long ago, however many failed). */
     SOCK_RETRY_MIN = 8,
     SOCK_RETRY_PAUSE_MAX_MS = 2000,
 };
@@ -270,7 +271,7 @@ typedef struct {
     sock_chunk_t *out_head, *out_tail;
     size_t out_bytes;  /* queued, not yet written */
     int retries;       /* attempts that ended before authentication */
-    double retry_since; /* when the first of them ended */
+    double retry_since; /* when the first attempt of the series started */
     double wait_since; /* WAITING since then */
     double retry_at;   /* BACKOFF until then */
     int fail_pending;  /* on_peer_failed still to be called */

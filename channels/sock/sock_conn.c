@@ -335,6 +335,8 @@ static canal_status_t peer_connect(sock_state_t *st, int peer)
     c->dyn = p->dyn;
     conn_watch(st, c);
     p->conn = c;
+    if (p->retries == 0)
+        p->retry_since = sock_now(); /* the first attempt of a series */
     peer_set_state(st, p, SOCK_PS_CONNECTING);
     st->connects_started++;
     return CANAL_OK;
@@ -343,9 +345,10 @@ static canal_status_t peer_connect(sock_state_t *st, int peer)
 /* Our attempt ended before the handshake did: the acceptor may have timed
  * us out while we were not progressing, evicted us to make room for
  * strangers, or its backlog was full, so try again after pauses that double
- * up to SOCK_RETRY_PAUSE_MAX_MS. Only when attempts have failed for
- * CANAL_SOCK_HANDSHAKE_TIMEOUT (and at least SOCK_RETRY_MIN times) is the
- * peer declared failed. */
+ * up to SOCK_RETRY_PAUSE_MAX_MS. The peer is declared failed once the
+ * attempts started CANAL_SOCK_HANDSHAKE_TIMEOUT ago and SOCK_RETRY_MIN of
+ * them failed, or twice that time ago whatever their number (connects that
+ * end only in the kernel's own timeout). */
 static void peer_retry(sock_state_t *st, int peer, const char *what)
 {
     sock_peer_t *p = &st->peers[peer];
@@ -353,9 +356,9 @@ static void peer_retry(sock_state_t *st, int peer, const char *what)
 
     if (p->conn != NULL)
         conn_kill(st, p->conn);
-    if (p->retries++ == 0)
-        p->retry_since = now;
-    if (p->retries >= SOCK_RETRY_MIN && now - p->retry_since >= st->hs_timeout) {
+    p->retries++;
+    if ((p->retries >= SOCK_RETRY_MIN && now - p->retry_since >= st->hs_timeout) ||
+        now - p->retry_since >= 2 * st->hs_timeout) {
         peer_fail(st, peer, CANAL_ERR_PEER,
                   "connection to rank %d failed %d times in %.0f s before its handshake ended "
                   "(last: %s)",
