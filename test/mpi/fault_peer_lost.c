@@ -1,8 +1,9 @@
 /* Rank 0 waits on rank 1 (argv[2]: "recv", a receive of 8 bytes; "rndv",
  * a send of 1 MiB, beyond the eager limit; "eager", an 8-byte send, then a
- * receive; "rrndv", a receive of 16 MiB that rank 1 has started to send;
- * "any", a receive from MPI_ANY_SOURCE; "coll", an MPI_Allreduce) when
- * rank 1 is lost (argv[1]):
+ * receive; "rrndv", a receive of 16 MiB whose rendezvous rank 1 started;
+ * "any", a receive from MPI_ANY_SOURCE; "coll", an MPI_Allreduce; "flood",
+ * eager sends until the channel is full and they queue) when rank 1 is lost
+ * (argv[1]):
  *   "cut"  rank 1 shuts its TCP connections down (a network failure: both
  *          processes live on; CANAL_CHANNEL=sock);
  *   "kill" rank 1 is killed with SIGKILL, "exit" it calls _exit(3), under a
@@ -15,7 +16,8 @@
  * rank 0 involving rank 1 returns an error -- the wait, a send and a receive
  * started afterwards -- and rank 0 finishes; under "cut" rank 1's receive
  * from rank 0 fails too. Before Canal failed these requests, rank 0 waited
- * for ever. */
+ * for ever. argv[4] "mt": MPI_THREAD_MULTIPLE (the device's locked mode,
+ * whose waits never sleep in a channel). */
 #include <dirent.h>
 #include <errno.h>
 #include <mpi.h>
@@ -115,7 +117,8 @@ int main(int argc, char **argv)
     const char *pmi_rank = getenv("PMI_RANK");
 
     if (argc < 4) {
-        fprintf(stderr, "usage: fault_peer_lost cut|kill|exit recv|rndv|eager fatal|return\n");
+        fprintf(stderr, "usage: fault_peer_lost cut|kill|exit recv|rndv|rrndv|eager|any|coll|flood "
+                        "fatal|return [mt]\n");
         return 2;
     }
     how = argv[1];
@@ -128,7 +131,12 @@ int main(int argc, char **argv)
         if (child > 0)
             stay_for_the_others(child);
     }
-    MPI_Init(&argc, &argv);
+    if (argc > 4 && strcmp(argv[4], "mt") == 0) {
+        int provided;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (strcmp(handler, "return") == 0)
@@ -139,14 +147,12 @@ int main(int argc, char **argv)
                      MPI_STATUS_IGNORE);
     if (rank == 1) {
         if (strcmp(where, "rrndv") == 0) {
-            /* The rendezvous starts; the data is still streaming when we go. */
+            /* The rendezvous starts (the RTS goes out at once); rank 0
+             * matches it and asks for the data, which never comes: this
+             * rank calls MPI no more. (Over shm rank 0 pulls the data
+             * itself: a success there.) */
             MPI_Request req;
-            int flag;
             MPI_Isend(huge, sizeof huge, MPI_CHAR, 0, 1, MPI_COMM_WORLD, &req);
-            for (int k = 0; k < 20; k++) {
-                MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-                usleep(1000);
-            }
         }
         usleep(200000); /* (rank 0 is likely waiting by now; either order must work) */
         if (strcmp(how, "kill") == 0)
@@ -172,6 +178,27 @@ int main(int argc, char **argv)
         } else if (strcmp(where, "any") == 0) {
             rc = MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             errs += check_failed(rc, "MPI_Recv from MPI_ANY_SOURCE", rank);
+        } else if (strcmp(where, "flood") == 0) {
+            /* Rank 1 receives nothing: the channel fills (shm's ring, at
+             * least; the kernel may take all of it over TCP), sends queue
+             * in the device; the loss must fail what is still queued. */
+            enum { N = 100000 };
+            static MPI_Request reqs[N];
+            int nfailed = 0;
+            rc = MPI_SUCCESS;
+            for (int k = 0; k < N && rc == MPI_SUCCESS; k++)
+                rc = MPI_Isend(&small, 1, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD, &reqs[k]);
+            if (rc != MPI_SUCCESS)
+                nfailed++; /* the loss was seen while posting */
+            for (int k = 0; k < N; k++) {
+                if (reqs[k] == MPI_REQUEST_NULL)
+                    continue;
+                if (MPI_Wait(&reqs[k], MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                    nfailed++;
+            }
+            printf("rank 0: %d of %d eager sends to the lost rank failed\n", nfailed, N);
+            rc = MPI_Recv(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            errs += check_failed(rc, "MPI_Recv from rank 1 after the sends", rank);
         } else if (strcmp(where, "coll") == 0) {
             int sum = 0;
             rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
