@@ -257,7 +257,8 @@ static int ch_shm_ready(ch_shm_state_t *st)
 }
 
 /* A local peer that dies cannot say so: while we sleep with nothing to do,
- * look at the peers' pids now and then (never on the fast path). */
+ * or poll in vain (progress), look at the peers' pids now and then, at most
+ * every 0.1 s (never on the fast path). */
 static void check_peers_alive(ch_shm_state_t *st)
 {
     struct timespec now;
