@@ -20,8 +20,8 @@
 enum { RANKS_CHUNK = 256, RANKS_CHUNKS = ADI_CONTEXT_MAX / RANKS_CHUNK };
 
 typedef struct {
-    int n;       /* source ranks 0..n-1 */
-    int *ranks;  /* job rank of each; NULL: source rank r is job rank r */
+    int n;      /* source ranks 0..n-1 */
+    int *ranks; /* job rank of each; NULL: source rank r is job rank r */
 } ctx_ranks_t;
 
 static ctx_ranks_t *ranks_tab[RANKS_CHUNKS];

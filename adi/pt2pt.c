@@ -1041,8 +1041,7 @@ static void waiting_fail(adi_request_t *r, void *arg)
 
     if (r->peer != peer)
         return;
-    if (r->state == REQ_SEND_WAIT_ACK || r->state == REQ_SEND_WAIT_CTS ||
-        r->state == REQ_RECV_DATA)
+    if (r->state == REQ_SEND_WAIT_ACK || r->state == REQ_SEND_WAIT_CTS || r->state == REQ_RECV_DATA)
         req_fail(r, peer, CANAL_ERR_PEER);
     /* (REQ_RECV_RDMA ends through adi_on_rdma_done, which the channel
      * still calls; REQ_SEND_DATA sits in the send queue.) */

@@ -1102,8 +1102,8 @@ static void conn_event(sock_state_t *st, sock_conn_t *c, uint32_t events)
             err = errno;
         if (err == ECONNREFUSED && c->peer >= 0 && st->peers[c->peer].conn == c) {
             /* Nobody listens there any more: the process is gone. */
-            peer_fail(st, c->peer, CANAL_ERR_PEER, "cannot connect to rank %d at %s: %s",
-                      c->peer, c->where, strerror(err));
+            peer_fail(st, c->peer, CANAL_ERR_PEER, "cannot connect to rank %d at %s: %s", c->peer,
+                      c->where, strerror(err));
             return;
         }
         if (err != 0) {

@@ -1561,8 +1561,7 @@ static int body_strangers_hold(int rank, void *arg)
     if (rank == 0) {
         double t0 = now_s();
         /* Every stranger accepted: the table is full of them. */
-        while (!shared_flags[0] ||
-               ST->strangers_evicted < HOLD_STRANGERS - SOCK_PENDING_MAX) {
+        while (!shared_flags[0] || ST->strangers_evicted < HOLD_STRANGERS - SOCK_PENDING_MAX) {
             T_CHECK(poll_once() >= 0, "progress");
             T_CHECK(now_s() - t0 < 40, "%lu strangers evicted", ST->strangers_evicted);
         }
