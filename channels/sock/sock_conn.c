@@ -732,10 +732,17 @@ static void hs_accept(sock_state_t *st, sock_conn_t *c, int peer, int theirs_win
         why = "already connected";
         break;
     case SOCK_PS_GONE:
-    case SOCK_PS_FAILED:
         verdict = SOCK_VERDICT_REJECT;
-        why = p->state == SOCK_PS_GONE ? "it said goodbye" : "it was declared failed";
+        why = "it said goodbye";
         break;
+    case SOCK_PS_FAILED:
+        /* We gave it up (its connections kept failing, say) while it lives:
+         * no verdict, so that its own attempts run out and it gives us up
+         * too -- a reject would have it wait for a connection of ours that
+         * never comes, and its requests with it. */
+        LOG_DEBUG("sock: closing a connection from rank %d: it was declared failed", peer);
+        conn_kill(st, c);
+        return;
     default:
         break;
     }

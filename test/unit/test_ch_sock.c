@@ -1590,6 +1590,60 @@ START_TEST(test_strangers_hold)
 }
 END_TEST
 
+/* Rank 0 gives rank 1 up (rank 1's listener is gone: refused) while rank 1
+ * lives on; when rank 1 then connects to rank 0, its connection must end
+ * without a verdict, so that rank 1 gives rank 0 up in turn instead of
+ * waiting for ever (a reject made it wait for rank 0's own connection). */
+static int body_failed_both_ways(int rank, void *arg)
+{
+    unsigned char b[64];
+    double t0;
+
+    (void)arg;
+    setenv("CANAL_SOCK_HANDSHAKE_TIMEOUT", "2", 1);
+    bring_up(&up_check_record);
+    t0 = now_s();
+    if (rank == 1) {
+        close(ST->lfd);
+        ST->lfd = -1;
+        shared_flags[0] = 1;
+        while (!shared_flags[1])
+            sleep_ms(5);
+        send_checked(0, 0, sizeof b, b);
+        while (nfailures == 0) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 40, "rank 0 never counted as failed here");
+        }
+        T_CHECK(failed_peer == 0 && failed_status == CANAL_ERR_PEER, "failed peer %d, status %d",
+                failed_peer, failed_status);
+        shared_flags[2] = 1;
+    } else {
+        thdr_t h = {THDR_MAGIC, 0, 0, 0};
+        struct iovec iov[1] = {{&h, sizeof h}};
+        while (!shared_flags[0])
+            sleep_ms(5);
+        (void)CH->sendv(1, iov, 1); /* refused: now, or in progress */
+        while (nfailures == 0) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 20, "rank 1's refusal never counted");
+        }
+        shared_flags[1] = 1;
+        while (!shared_flags[2]) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 45, "rank 1 did not finish");
+        }
+    }
+    return tear_down();
+}
+
+START_TEST(test_failed_both_ways)
+{
+    shared_setup();
+    ck_assert_int_eq(run_job(2, 1, body_failed_both_ways, NULL), 0);
+    shared_teardown();
+}
+END_TEST
+
 /* The connector authenticates the acceptor: rank 1 is an impostor that
  * publishes a card and answers rank 0's connection without the secret (or
  * claims another rank, or speaks another protocol). Rank 0 must fail the
@@ -2242,6 +2296,7 @@ static Suite *sock_suite(void)
     tcase_add_test(fault, test_death_idle);
     tcase_add_test(fault, test_death_streaming);
     tcase_add_test(fault, test_death_before_connect);
+    tcase_add_test(fault, test_failed_both_ways);
     tcase_add_test(fault, test_clean_close);
     suite_add_tcase(s, fault);
 
