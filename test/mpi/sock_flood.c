@@ -84,19 +84,44 @@ static void stranger(const struct sockaddr_storage *ss, socklen_t len, int n, in
     _exit(0);
 }
 
-/* All ranks reached `step`: files in /tmp named after the launcher (the
- * ranks' common parent) -- nothing may go through the channel before. */
+/* The launcher (the ranks' common parent): its pid and start time, so that
+ * files left by an earlier job whose launcher had the same pid do not count. */
+static const char *job_key(void)
+{
+    static char key[64];
+    char path[64], buf[1024], *p;
+    unsigned long long start = 0;
+    FILE *f;
+
+    if (key[0] != '\0')
+        return key;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)getppid());
+    if ((f = fopen(path, "r")) != NULL) {
+        /* after the command's ")": state is field 3, the start time field 22 */
+        if (fgets(buf, sizeof buf, f) != NULL && (p = strrchr(buf, ')')) != NULL)
+            sscanf(p + 2,
+                   "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+                   "%*s %*s %llu",
+                   &start);
+        fclose(f);
+    }
+    snprintf(key, sizeof key, "%d-%llu", (int)getppid(), start);
+    return key;
+}
+
+/* All ranks reached `step`: files in /tmp named after the launcher -- nothing
+ * may go through the channel before. */
 static void file_barrier(int rank, int size, const char *step)
 {
     char path[256];
     int fd;
-    snprintf(path, sizeof path, "/tmp/canal-sock-flood-%d-%s-%d", (int)getppid(), step, rank);
+    snprintf(path, sizeof path, "/tmp/canal-sock-flood-%s-%s-%d", job_key(), step, rank);
     fd = open(path, O_CREAT | O_WRONLY, 0600);
     if (fd >= 0)
         close(fd);
     for (int r = 0; r < size; r++) {
         struct stat sb;
-        snprintf(path, sizeof path, "/tmp/canal-sock-flood-%d-%s-%d", (int)getppid(), step, r);
+        snprintf(path, sizeof path, "/tmp/canal-sock-flood-%s-%s-%d", job_key(), step, r);
         while (stat(path, &sb) != 0)
             usleep(10000);
     }
@@ -106,7 +131,7 @@ static void file_unlink(int size, const char *step)
 {
     char path[256];
     for (int r = 0; r < size; r++) {
-        snprintf(path, sizeof path, "/tmp/canal-sock-flood-%d-%s-%d", (int)getppid(), step, r);
+        snprintf(path, sizeof path, "/tmp/canal-sock-flood-%s-%s-%d", job_key(), step, r);
         unlink(path);
     }
 }
