@@ -41,6 +41,7 @@ typedef struct {
     int error;        /* canal_status_t of the operation */
     int cancelled;
     size_t bytes;     /* bytes received (or sent) */
+    int peer;         /* error CANAL_ERR_PEER: job rank of the peer that was lost */
 } adi_status_t;
 
 typedef struct adi_request adi_request_t;
@@ -130,6 +131,13 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
                           adi_request_t **req_out);
 /* Cancel: receives always (if not matched), sends while not yet transmitted. */
 canal_status_t adi_cancel(adi_request_t *req);
+
+/* The job ranks behind the source ranks of `context` (mpi/ calls it for
+ * each context of a new communicator): source rank r is job rank
+ * job_ranks[r], or r when job_ranks is NULL; n source ranks. The device
+ * copies the table and uses it to fail receives that wait for a peer it
+ * lost (adi_on_peer_failed). */
+canal_status_t adi_ctx_set_ranks(int context, int n, const int *job_ranks);
 
 /* No receive is posted on `context` (mpi/ gives a freed communicator's
  * context ids out again only then). */

@@ -129,6 +129,7 @@ typedef struct {
     int locked;           /* locks are taken (thread_multiple or adi_lock_enable) */
     int npump;
     int *pump_list;       /* peers with non-empty send queues */
+    int nfailed;          /* peers reported failed (atomic: read on the posting path) */
 } adi_device_t;
 
 extern adi_device_t adi_dev;
@@ -182,6 +183,9 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
                              adi_pkt_t *pkt_out);
 void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len);
 void adi_on_rdma_done(void *cookie, canal_status_t st);
+/* A channel lost `peer`: every request that involves it completes with
+ * CANAL_ERR_PEER (its send queue, sends waiting for its answer, receives
+ * matched to it or posted for it, by adi_ctx_src_failed). */
 void adi_on_peer_failed(int peer, canal_status_t st);
 /* Try to send what is queued for `peer`; returns packets sent. */
 int adi_peer_pump(int peer);
@@ -194,5 +198,14 @@ adi_ctx_queues_t *adi_ctx(int context);
 canal_status_t adi_dev_dyn_channel(const ch_ops_t **ch_out);
 canal_status_t adi_dev_dyn_peer_init(int peer);
 void adi_queues_finalize(void);
+
+/* failure.c: 1 (and *peer_out) when a receive on `context` from source
+ * rank `src` (or ADI_ANY_SOURCE: from any rank of the context) waits for a
+ * failed peer; 0 when not, or when mpi/ never described the context. */
+int adi_ctx_src_failed(int context, int src, int *peer_out);
+void adi_ctx_ranks_finalize(void);
+
+/* request.c: call fn on every live request (the device lock held). */
+void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg);
 
 #endif

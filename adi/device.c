@@ -680,7 +680,12 @@ canal_status_t adi_finalize(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     deadline = ts.tv_sec + ts.tv_nsec * 1e-9 + 30.0;
     adi_wait_until(all_sent, &deadline);
-    if (adi_dev.size > 1 && (st = pmi_fence()) < 0)
+    /* A rank we lost would never reach the fence: after a failure this
+     * rank finalizes without waiting for the others. */
+    if (__atomic_load_n(&adi_dev.nfailed, __ATOMIC_SEQ_CST) > 0)
+        LOG_INFO("finalize: %d peer(s) lost; not waiting for the other ranks",
+                 __atomic_load_n(&adi_dev.nfailed, __ATOMIC_SEQ_CST));
+    else if (adi_dev.size > 1 && (st = pmi_fence()) < 0)
         return st;
     for (int i = nactive - 1; i >= 0; i--)
         active[i]->finalize();
@@ -690,6 +695,7 @@ canal_status_t adi_finalize(void)
     dyn_slot = -1;
     dyn_ch = NULL;
     adi_queues_finalize();
+    adi_ctx_ranks_finalize();
     adi_dyn_finalize();
     free(adi_dev.peers);
     free(adi_dev.pump_list);

@@ -18,6 +18,7 @@
 #include "adi/adi_impl.h"
 #include "common/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,6 +222,24 @@ static const void *contig_ptr(const adi_request_t *r)
     return (const char *)r->buf + dt_true_lb(r->dt);
 }
 
+/* Complete r with the loss of `peer` (device lock held): a queued control
+ * packet is dropped; a send or receive reports st, naming the peer. */
+static void req_fail(adi_request_t *r, int peer, canal_status_t st)
+{
+    if (r->proto == PROTO_CTRL && r->state == REQ_CTRL) {
+        r->user_freed = 1;
+        adi_req_finish(r);
+        return;
+    }
+    if (r->proto == PROTO_RTS && r->rkey != UINT64_MAX) {
+        ch_mem_deregister(adi_dev.peers[peer].ch, r->rkey);
+        r->rkey = UINT64_MAX;
+    }
+    r->status.error = st;
+    r->status.peer = peer;
+    adi_req_finish(r);
+}
+
 /* Try to transmit the head piece of request r; CANAL_OK when the request
  * has nothing more to send right now, CANAL_AGAIN when the channel is full. */
 static canal_status_t send_step(int peer, adi_request_t *r)
@@ -311,7 +330,10 @@ int adi_peer_pump(int peer)
             break;
         sq_pop(peer);
         sent++;
-        (void)st;
+        /* The channel refused it for good (the peer is lost): the request
+         * ends with that error instead of waiting for ever. */
+        if (st < 0)
+            req_fail(r, peer, st);
     }
     return sent;
 }
@@ -321,6 +343,8 @@ void adi_send_ctrl(int peer, const adi_pkt_t *pkt)
     adi_peer_t *p = &adi_dev.peers[peer];
     adi_request_t *r;
 
+    if (p->failed)
+        return; /* nobody is there to answer */
     if (p->sq_head == NULL && send_pkt(peer, pkt, NULL, 0) == CANAL_OK)
         return;
     r = adi_request_alloc(ADI_REQ_OTHER);
@@ -361,9 +385,12 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     r->status.error = 0;
     r->status.cancelled = 0;
     r->status.bytes = 0;
+    r->status.peer = -1;
     adi_lock(); /* the peer's credit and send queue, the channel */
     if (p->failed) {
-        st = common_err_set(CANAL_ERR_PEER, "rank %d is gone", dest);
+        st = common_err_set(CANAL_ERR_PEER,
+                            "rank %d failed earlier (the process died or its connection was lost)",
+                            dest);
         goto out_fail;
     }
     if (r->size <= p->eager_limit && p->credit >= r->size + ADI_EAGER_COST) {
@@ -393,7 +420,10 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     if (r->proto == PROTO_RTS)
         adi_stat_add(&adi_stats.rndv_sent, 1);
     r->state = REQ_SEND_QUEUED;
-    if (p->sq_head == NULL && send_step(dest, r) == CANAL_OK) {
+    if (p->sq_head == NULL && (st = send_step(dest, r)) != CANAL_AGAIN) {
+        /* Sent, or refused for good: then the request reports the error. */
+        if (st < 0)
+            req_fail(r, dest, st);
         adi_unlock();
         return CANAL_OK;
     }
@@ -495,6 +525,12 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
     r->peer = peer;
     r->peer_req = sreq;
     r->offset = 0;
+    if (p->failed) {
+        /* The sender was lost after its RTS arrived: its data never will. */
+        r->state = REQ_RECV_DATA;
+        req_fail(r, peer, CANAL_ERR_PEER);
+        return;
+    }
     if (!dt_is_contig(r->dt) && dt_cursor_init(&r->cursor, r->dt, r->count) < 0)
         r->status.error = CANAL_ERR_NOMEM; /* nothing lands; the message is drained */
     if ((flags & PKT_FLAG_RDMA) && p->has_rdma && dt_is_contig(r->dt)) {
@@ -556,6 +592,8 @@ static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int
     }
 }
 
+static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer);
+
 /* An unexpected message left its queue. */
 static void unexpected_sub(const adi_message_t *m)
 {
@@ -583,6 +621,7 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
     r->status.error = 0;
     r->status.cancelled = 0;
     r->status.bytes = 0;
+    r->status.peer = -1;
     r->tmp_len = 0;
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);
@@ -597,8 +636,14 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
         adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, 1);
     }
     adi_q_unlock(q);
-    if (m == NULL)
+    if (m == NULL) {
+        int peer;
+        /* Posted for a peer already lost: it would wait for ever. (A failure
+         * reported while it was being posted finds it in the queue.) */
+        if (adi_ctx_src_failed(context, src, &peer))
+            posted_fail(q, r, peer);
         return CANAL_OK;
+    }
     /* The message is ours alone now; delivering it may answer the sender
      * (credit, SYNC_ACK, CTS) and completes r: device lock. */
     unexpected_sub(m);
@@ -945,6 +990,10 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
 void adi_on_rdma_done(void *cookie, canal_status_t st)
 {
     adi_request_t *r = cookie;
+    if (st < 0 && adi_dev.peers[r->peer].failed) {
+        req_fail(r, r->peer, CANAL_ERR_PEER);
+        return;
+    }
     if (st < 0) {
         /* fall back: ask for the data instead */
         adi_pkt_t h;
@@ -962,8 +1011,125 @@ void adi_on_rdma_done(void *cookie, canal_status_t st)
     recv_done(r);
 }
 
+/* ---------------------------------------------------------------- failures */
+/* Take r out of its posted queue, if it is still there, and fail it. */
+static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer)
+{
+    int took = 0;
+
+    adi_lock();
+    adi_q_lock(q);
+    if (r->state == REQ_RECV_POSTED) {
+        rl_remove(&q->posted, r);
+        r->state = REQ_IDLE;
+        adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
+        took = 1;
+    }
+    adi_q_unlock(q);
+    if (took) {
+        if (r->rank >= 0)
+            r->status.source = r->rank;
+        req_fail(r, peer, CANAL_ERR_PEER);
+    }
+    adi_unlock();
+}
+
+/* Requests that wait for an answer of `peer` and sit in no queue. */
+static void waiting_fail(adi_request_t *r, void *arg)
+{
+    int peer = *(int *)arg;
+
+    if (r->peer != peer)
+        return;
+    if (r->state == REQ_SEND_WAIT_ACK || r->state == REQ_SEND_WAIT_CTS || r->state == REQ_RECV_DATA)
+        req_fail(r, peer, CANAL_ERR_PEER);
+    /* (REQ_RECV_RDMA ends through adi_on_rdma_done, which the channel
+     * still calls; REQ_SEND_DATA sits in the send queue.) */
+}
+
+/* Posted receives that wait for a failed peer: out of their queues under
+ * each context's lock, failed after it is dropped (completion calls out). */
+static void posted_fail_all(void)
+{
+    for (int c = 0; c < CTX_CHUNKS; c++) {
+        adi_ctx_queues_t **chunk = __atomic_load_n(&ctx_tab[c], __ATOMIC_ACQUIRE);
+        if (chunk == NULL)
+            continue;
+        for (int i = 0; i < CTX_CHUNK; i++) {
+            adi_ctx_queues_t *q = __atomic_load_n(&chunk[i], __ATOMIC_ACQUIRE);
+            adi_request_t *fail = NULL, *r, *next;
+            int peer = -1;
+            if (q == NULL)
+                continue;
+            adi_q_lock(q);
+            for (r = q->posted.head; r != NULL; r = next) {
+                next = r->next;
+                if (!adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, &peer))
+                    continue;
+                rl_remove(&q->posted, r);
+                r->state = REQ_IDLE;
+                adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
+                r->peer = peer;
+                r->send_next = fail; /* (unused by receives) */
+                fail = r;
+            }
+            adi_q_unlock(q);
+            for (r = fail; r != NULL; r = next) {
+                next = r->send_next;
+                r->send_next = NULL;
+                if (r->rank >= 0)
+                    r->status.source = r->rank;
+                req_fail(r, r->peer, CANAL_ERR_PEER);
+            }
+        }
+    }
+}
+
+/* Called by a channel (from its progress, device lock held) once per lost
+ * peer. Every request involving the peer completes with CANAL_ERR_PEER:
+ * under MPI_ERRORS_ARE_FATAL the error handler then ends the job naming
+ * the peer, under MPI_ERRORS_RETURN the caller gets the error. Eager sends
+ * that completed before the loss cannot be recalled: their receivers see
+ * the loss from their side. */
 void adi_on_peer_failed(int peer, canal_status_t st)
 {
-    LOG_ERR("lost the connection to rank %d (%s)", peer, common_status_name(st));
-    adi_dev.peers[peer].failed = 1;
+    adi_peer_t *p;
+    adi_request_t *r, *next;
+
+    if (peer < 0 || peer >= adi_dev.npeers)
+        return;
+    p = &adi_dev.peers[peer];
+    if (p->failed)
+        return;
+    (void)st;
+    {
+        /* The channel's detail says how (it set it before calling us); it
+         * becomes the detail of the errors raised from here on. */
+        char how[200];
+        snprintf(how, sizeof how, "%s", common_err_detail());
+        if (peer < adi_dev.size) {
+            LOG_ERR("lost rank %d (%s): the requests that involve it fail", peer, how);
+            common_err_set(CANAL_ERR_PEER, "rank %d of MPI_COMM_WORLD failed: %s", peer, how);
+        } else {
+            LOG_ERR("lost the process of another job (peer %d: %s): the requests that involve "
+                    "it fail",
+                    peer, how);
+            common_err_set(CANAL_ERR_PEER, "a process of another job (peer %d) failed: %s", peer,
+                           how);
+        }
+    }
+    /* Flag first, then look: a receive posted meanwhile sees the flag
+     * (adi_irecv_into) or is found in its queue here. */
+    __atomic_store_n(&p->failed, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&adi_dev.nfailed, 1, __ATOMIC_SEQ_CST);
+    r = p->sq_head;
+    p->sq_head = p->sq_tail = NULL;
+    for (; r != NULL; r = next) {
+        next = r->send_next;
+        r->send_next = NULL;
+        r->in_queue = 0;
+        req_fail(r, peer, CANAL_ERR_PEER);
+    }
+    adi_request_each_live(waiting_fail, &peer);
+    posted_fail_all();
 }

@@ -83,6 +83,7 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
     r->state = REQ_IDLE;
     r->status.source = ADI_ANY_SOURCE;
     r->status.tag = ADI_ANY_TAG;
+    r->status.peer = -1;
     __atomic_store_n(&r->live, 1, __ATOMIC_RELEASE);
     return r;
 }
@@ -167,4 +168,16 @@ void adi_request_pool_finalize(void)
     }
     nblocks = 0;
     free_head = NULL;
+}
+
+void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg)
+{
+    int n = __atomic_load_n(&nblocks, __ATOMIC_ACQUIRE);
+
+    for (int b = 0; b < n; b++) {
+        adi_request_t *blk = __atomic_load_n(&blocks[b], __ATOMIC_ACQUIRE);
+        for (int i = 0; blk != NULL && i < RBLOCK; i++)
+            if (__atomic_load_n(&blk[i].live, __ATOMIC_ACQUIRE))
+                fn(&blk[i], arg);
+    }
 }

@@ -116,7 +116,8 @@ static const common_cvar_desc_t cvar_table[] = {
     {"SOCK_HANDSHAKE_TIMEOUT", CVAR_TYPE_INT, "120", NULL,
      "sock: seconds an incoming connection has to prove it belongs to the job before it is "
      "dropped (garbage and wrong proofs are dropped at once); generous because a rank that "
-     "computes without calling MPI answers only when it calls MPI again"},
+     "computes without calling MPI answers only when it calls MPI again; also how long a "
+     "rank's own attempts to reach a peer are retried before the peer is declared failed"},
     {"SPAWN_CHECK", CVAR_TYPE_BOOL, "1", NULL,
      "MPI_Comm_spawn: the root checks that each command is an executable it can find (wdir, the "
      "info key path, PATH) before asking the launcher, which may not report a failed start; "

@@ -572,7 +572,10 @@ int mpi_comm_new_intra(mpi_comm_t *parent, int context, mpi_group_t *g, mpi_comm
     c->rank = g->rank;
     mpi_group_retain(g);
     c->group = g;
-    if (comm_register(c) != MPI_SUCCESS) {
+    /* The device learns who the ranks are, to fail receives from a peer it loses. */
+    if (comm_register(c) != MPI_SUCCESS ||
+        adi_ctx_set_ranks(context, c->size, c->local_job_ranks) != CANAL_OK ||
+        adi_ctx_set_ranks(context + 1, c->size, c->local_job_ranks) != CANAL_OK) {
         mpi_comm_destroy(c);
         return MPI_ERR_NO_MEM;
     }
@@ -608,7 +611,9 @@ static int comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_
     mpi_group_retain(rg);
     c->remote_group = rg;
     if ((err = mpi_comm_new_intra(parent, local_context, lg, &c->local_comm)) != MPI_SUCCESS ||
-        comm_register(c) != MPI_SUCCESS) {
+        comm_register(c) != MPI_SUCCESS ||
+        adi_ctx_set_ranks(context, c->peer_size, c->peer_job_ranks) != CANAL_OK ||
+        adi_ctx_set_ranks(context + 1, c->peer_size, c->peer_job_ranks) != CANAL_OK) {
         if (c->local_comm != NULL)
             c->local_comm->context = -1; /* the caller frees both contexts */
         mpi_comm_destroy(c);

@@ -43,6 +43,12 @@ int mpi_comm_init_builtin(void)
     s->info = MPI_INFO_NULL;
     strcpy(s->name, "MPI_COMM_SELF");
 
+    /* (the device copies these: nothing to fail on here but memory) */
+    if (adi_ctx_set_ranks(w->context, w->size, NULL) != CANAL_OK ||
+        adi_ctx_set_ranks(w->context + 1, w->size, NULL) != CANAL_OK ||
+        adi_ctx_set_ranks(s->context, 1, s->peer_job_ranks) != CANAL_OK ||
+        adi_ctx_set_ranks(s->context + 1, 1, s->peer_job_ranks) != CANAL_OK)
+        return MPI_ERR_NO_MEM;
     mpi_handle_builtin(MPI_OBJ_COMM, MPI_COMM_WORLD, w);
     mpi_handle_builtin(MPI_OBJ_COMM, MPI_COMM_SELF, s);
     return MPI_SUCCESS;

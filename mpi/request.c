@@ -75,6 +75,16 @@ static int op_error_code(adi_request_t *r, const char *fn)
         snprintf(detail, sizeof detail,
                  "message from rank %d with tag %d had %zu bytes; the receive buffer holds %zu",
                  r->status.source, r->status.tag, r->size, r->status.bytes);
+    else if (r->status.error == CANAL_ERR_PEER && r->status.peer >= 0 &&
+             r->status.peer < adi_job_size())
+        snprintf(detail, sizeof detail,
+                 "rank %d of MPI_COMM_WORLD failed (the process died or its connection was "
+                 "lost) before the operation could complete",
+                 r->status.peer);
+    else if (r->status.error == CANAL_ERR_PEER && r->status.peer >= 0)
+        snprintf(detail, sizeof detail,
+                 "a process of another job (peer %d) failed before the operation could complete",
+                 r->status.peer);
     else
         snprintf(detail, sizeof detail, "the operation failed (%s)",
                  common_status_name(r->status.error));

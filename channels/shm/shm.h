@@ -138,6 +138,7 @@ typedef struct {
     char cma_why[160];
 
     double last_alive_check; /* CLOCK_MONOTONIC seconds */
+    unsigned idle_polls;     /* progress() calls that found nothing */
     int ndead;               /* peers found dead */
 
     /* Counters for tests and describe(). */

@@ -175,6 +175,8 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
     return CANAL_OK;
 }
 
+static void check_peers_alive(ch_shm_state_t *st);
+
 int ch_shm_progress(void)
 {
     ch_shm_state_t *st = &ch_shm_state;
@@ -227,6 +229,11 @@ int ch_shm_progress(void)
     }
     st->rr_next = start + 1 < L ? start + 1 : 0;
     st->in_progress = 0;
+    /* A dead peer is otherwise noticed only by a wait that sleeps; a rank
+     * whose ring to it is full, or that never sleeps (locked mode), looks
+     * too: at most every 0.1 s while blocked, every 4096th empty poll else. */
+    if (total == 0 && (st->nblocked > 0 || (++st->idle_polls & 4095) == 0))
+        check_peers_alive(st);
     return total;
 }
 
@@ -250,7 +257,8 @@ static int ch_shm_ready(ch_shm_state_t *st)
 }
 
 /* A local peer that dies cannot say so: while we sleep with nothing to do,
- * look at the peers' pids now and then (never on the fast path). */
+ * or poll in vain (progress), look at the peers' pids now and then, at most
+ * every 0.1 s (never on the fast path). */
 static void check_peers_alive(ch_shm_state_t *st)
 {
     struct timespec now;
@@ -269,6 +277,8 @@ static void check_peers_alive(ch_shm_state_t *st)
         if (kill((pid_t)st->slots[li].pid, 0) != 0 && errno == ESRCH) {
             p->dead = 1;
             st->ndead++;
+            common_err_set(CANAL_ERR_PEER, "shm: local rank %d (pid %ld) is gone", p->world,
+                           (long)st->slots[li].pid);
             if (st->up.on_peer_failed != NULL)
                 st->up.on_peer_failed(p->world, CANAL_ERR_PEER);
         }

@@ -308,9 +308,11 @@ static void sock_describe(char *buf, size_t len)
         hs += c->state != SOCK_CS_UP && c->state != SOCK_CS_DEAD;
     snprintf(buf, len,
              "sock: interface %s, listening on %s (%s), %d connections up, %d handshaking, "
-             "max payload %zu B, queue limit %zu B per peer, %lu strangers dropped",
+             "max payload %zu B, queue limit %zu B per peer, %lu strangers dropped (%lu to make "
+             "room)",
              st->ifname, st->card, st->laddr.ss.ss_family == AF_INET6 ? "IPv6" : "IPv4",
-             sock_count_up(st), hs, st->max_payload, st->outbuf_limit, st->strangers_dropped);
+             sock_count_up(st), hs, st->max_payload, st->outbuf_limit, st->strangers_dropped,
+             st->strangers_evicted);
 }
 
 const ch_ops_t ch_sock_ops = {

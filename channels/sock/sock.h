@@ -75,11 +75,17 @@ enum {
     SOCK_VERDICT_ACCEPT = 1,
     SOCK_VERDICT_REJECT = 2,
     SOCK_CARD_MAX = 80,
-    /* Unauthenticated connections held at once; more are closed at accept. */
+    /* Unauthenticated connections held at once: a new one beyond this evicts
+     * the one that has waited longest, so strangers cannot fill the table
+     * and keep the job's own connections out. */
     SOCK_PENDING_MAX = 128,
-    /* Connector attempts to one peer that end before the handshake did
-     * (with doubling pauses from 0.1 s: about 25 s in all). */
-    SOCK_RETRY_MAX = 8,
+    /* Connector attempts to one peer that end before the handshake did are
+     * retried after pauses that double from 0.1 s up to SOCK_RETRY_PAUSE_MAX_MS;
+     * the peer is declared failed once SOCK_RETRY_MIN attempts failed and the
+     * first of them started CANAL_SOCK_HANDSHAKE_TIMEOUT ago (or twice that
+     * long ago, however many failed). */
+    SOCK_RETRY_MIN = 8,
+    SOCK_RETRY_PAUSE_MAX_MS = 2000,
 };
 
 extern const unsigned char sock_magic[SOCK_MAGIC_LEN];
@@ -265,6 +271,7 @@ typedef struct {
     sock_chunk_t *out_head, *out_tail;
     size_t out_bytes;  /* queued, not yet written */
     int retries;       /* attempts that ended before authentication */
+    double retry_since; /* when the first attempt of the series started */
     double wait_since; /* WAITING since then */
     double retry_at;   /* BACKOFF until then */
     int fail_pending;  /* on_peer_failed still to be called */
@@ -311,6 +318,7 @@ typedef struct {
 
     /* Counters for tests and describe(). */
     unsigned long strangers_dropped;
+    unsigned long strangers_evicted; /* of those: to make room for a newer connection */
     unsigned long handshakes_ok;
     unsigned long rejects_sent;
     unsigned long connects_started;

@@ -24,8 +24,11 @@
  * (or that cannot be reached, or that fails to prove it belongs to the job)
  * is reported once through up->on_peer_failed(), from progress(). A stranger
  * (a connection that does not complete the handshake: garbage, a wrong or
- * replayed proof, silence past CANAL_SOCK_HANDSHAKE_TIMEOUT) is dropped with
- * a log line and nothing it sent reaches the device.
+ * replayed proof, silence past CANAL_SOCK_HANDSHAKE_TIMEOUT, or the oldest
+ * of SOCK_PENDING_MAX unauthenticated ones when a new one comes) is dropped
+ * with a log line and nothing it sent reaches the device. Our own attempts
+ * that end in the handshake are retried with growing pauses for
+ * CANAL_SOCK_HANDSHAKE_TIMEOUT before the peer counts as failed.
  */
 #include "channels/sock/sock.h"
 
@@ -332,29 +335,42 @@ static canal_status_t peer_connect(sock_state_t *st, int peer)
     c->dyn = p->dyn;
     conn_watch(st, c);
     p->conn = c;
+    if (p->retries == 0)
+        p->retry_since = sock_now(); /* the first attempt of a series */
     peer_set_state(st, p, SOCK_PS_CONNECTING);
     st->connects_started++;
     return CANAL_OK;
 }
 
 /* Our attempt ended before the handshake did: the acceptor may have timed
- * us out while we were not progressing, or been full of strangers, so try
- * again a few times, after pauses that double. */
+ * us out while we were not progressing, evicted us to make room for
+ * strangers, or its backlog was full, so try again after pauses that double
+ * up to SOCK_RETRY_PAUSE_MAX_MS. The peer is declared failed once the
+ * attempts started CANAL_SOCK_HANDSHAKE_TIMEOUT ago and SOCK_RETRY_MIN of
+ * them failed, or twice that time ago whatever their number (connects that
+ * end only in the kernel's own timeout). */
 static void peer_retry(sock_state_t *st, int peer, const char *what)
 {
     sock_peer_t *p = &st->peers[peer];
+    double now = sock_now(), pause;
 
     if (p->conn != NULL)
         conn_kill(st, p->conn);
-    if (++p->retries > SOCK_RETRY_MAX) {
+    p->retries++;
+    if ((p->retries >= SOCK_RETRY_MIN && now - p->retry_since >= st->hs_timeout) ||
+        now - p->retry_since >= 2 * st->hs_timeout) {
         peer_fail(st, peer, CANAL_ERR_PEER,
-                  "connection to rank %d failed %d times before its handshake ended (%s)", peer,
-                  p->retries, what);
+                  "connection to rank %d failed %d times in %.0f s before its handshake ended "
+                  "(last: %s)",
+                  peer, p->retries, now - p->retry_since, what);
         return;
     }
     LOG_DEBUG("sock: connection to rank %d ended in the handshake (%s); retrying", peer, what);
     peer_set_state(st, p, SOCK_PS_BACKOFF);
-    p->retry_at = sock_now() + 0.05 * (double)(1 << p->retries);
+    pause = 0.05 * (double)(1 << (p->retries < 16 ? p->retries : 16));
+    if (pause > SOCK_RETRY_PAUSE_MAX_MS / 1000.0)
+        pause = SOCK_RETRY_PAUSE_MAX_MS / 1000.0;
+    p->retry_at = now + pause;
 }
 
 /* ---- writing ------------------------------------------------------------- */
@@ -732,10 +748,17 @@ static void hs_accept(sock_state_t *st, sock_conn_t *c, int peer, int theirs_win
         why = "already connected";
         break;
     case SOCK_PS_GONE:
-    case SOCK_PS_FAILED:
         verdict = SOCK_VERDICT_REJECT;
-        why = p->state == SOCK_PS_GONE ? "it said goodbye" : "it was declared failed";
+        why = "it said goodbye";
         break;
+    case SOCK_PS_FAILED:
+        /* We gave it up (its connections kept failing, say) while it lives:
+         * no verdict, so that its own attempts run out and it gives us up
+         * too -- a reject would have it wait for a connection of ours that
+         * never comes, and its requests with it. */
+        LOG_DEBUG("sock: closing a connection from rank %d: it was declared failed", peer);
+        conn_kill(st, c);
+        return;
     default:
         break;
     }
@@ -873,11 +896,8 @@ static void conn_broken(sock_state_t *st, sock_conn_t *c, const char *what)
     } else if (c->peer < 0 || st->peers[c->peer].conn != c) {
         conn_kill(st, c); /* a rejected or abandoned one */
     } else if (c->state != SOCK_CS_UP) {
-        if (c->state == SOCK_CS_CONNECTING)
-            peer_fail(st, c->peer, CANAL_ERR_PEER, "cannot connect to rank %d at %s: %s", c->peer,
-                      c->where, what);
-        else
-            peer_retry(st, c->peer, what);
+        /* (a refused connect never comes here: conn_event fails the peer) */
+        peer_retry(st, c->peer, what);
     } else if (c->got_goodbye || st->finalizing) {
         conn_kill(st, c);
     } else {
@@ -1011,8 +1031,31 @@ again:
 
 /* ---- accepting --------------------------------------------------------------- */
 
+/* Make room for a new connection: drop the unauthenticated one that has
+ * waited longest (the list is newest first). 0 if there was none. */
+static int evict_oldest_stranger(sock_state_t *st)
+{
+    sock_conn_t *oldest = NULL;
+
+    for (sock_conn_t *c = st->conns; c != NULL; c = c->next)
+        if (c->pending && c->state != SOCK_CS_DEAD)
+            oldest = c;
+    if (oldest == NULL)
+        return 0;
+    st->strangers_evicted++;
+    stranger_drop(st, oldest,
+                  "%d connections were handshaking; the one that waited longest makes room",
+                  SOCK_PENDING_MAX);
+    return 1;
+}
+
+/* Accept everything the backlog holds (the listener is level-triggered, so
+ * more than ACCEPT_BATCH wait for the next progress). A full table evicts its
+ * oldest stranger; so does running out of descriptors, once per round. */
 static void accept_new(sock_state_t *st)
 {
+    int evicted_for_fd = 0;
+
     for (int k = 0; k < 64; k++) {
         struct sockaddr_storage ss;
         socklen_t sl = sizeof ss;
@@ -1025,6 +1068,11 @@ static void accept_new(sock_state_t *st)
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
+            if ((errno == EMFILE || errno == ENFILE) && !evicted_for_fd &&
+                evict_oldest_stranger(st)) {
+                evicted_for_fd = 1;
+                continue;
+            }
             /* Out of descriptors, say: the connection waits in the backlog;
              * say so now and then, not on every poll. */
             if (!would_block(errno) && st->accept_errors++ % 1000 == 0)
@@ -1037,17 +1085,8 @@ static void accept_new(sock_state_t *st)
             a.len = sl;
             sock_addr_format(&a, where, sizeof where);
         }
-        if (st->npending >= SOCK_PENDING_MAX) {
-            st->strangers_dropped++;
-            if (st->warn_lines < WARN_FREE || st->strangers_dropped % 100 == 0) {
-                st->warn_lines++;
-                LOG_WARN("sock: dropped a connection from %s: %d connections are already "
-                         "handshaking",
-                         where, st->npending);
-            }
-            close(fd);
-            continue;
-        }
+        if (st->npending >= SOCK_PENDING_MAX)
+            evict_oldest_stranger(st);
         c = conn_new(st, fd, 1, -1, where);
         if (c == NULL) {
             LOG_WARN("sock: no memory for a connection from %s", where);
@@ -1087,7 +1126,14 @@ static void conn_event(sock_state_t *st, sock_conn_t *c, uint32_t events)
             return;
         if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &l) != 0)
             err = errno;
+        if (err == ECONNREFUSED && c->peer >= 0 && st->peers[c->peer].conn == c) {
+            /* Nobody listens there any more: the process is gone. */
+            peer_fail(st, c->peer, CANAL_ERR_PEER, "cannot connect to rank %d at %s: %s", c->peer,
+                      c->where, strerror(err));
+            return;
+        }
         if (err != 0) {
+            /* A timeout while the peer's backlog was full, say: tried again. */
             conn_broken(st, c, strerror(err));
             return;
         }

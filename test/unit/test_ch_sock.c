@@ -1473,8 +1473,8 @@ static int body_strangers(int rank, void *arg)
                 close(fd); /* may reach rank 0 as a reset, which is no stranger's proof */
             }
         }
-        /* 9. A flood of connections that say nothing: beyond the cap they
-         * are closed at once, the rest time out. */
+        /* 9. A flood of connections that say nothing: beyond the cap each
+         * new one evicts the oldest, the rest time out. */
         {
             int fds[200];
             for (int k = 0; k < 200; k++)
@@ -1529,6 +1529,117 @@ START_TEST(test_strangers)
 {
     shared_setup();
     ck_assert_int_eq(run_job(3, 1, body_strangers, NULL), 0);
+    shared_teardown();
+}
+END_TEST
+
+enum { HOLD_STRANGERS = 400, HOLD_MSGS = 20 };
+
+/* Rank 2 holds HOLD_STRANGERS silent connections to rank 0, which accepts
+ * them all (the handshake timeout is the default 120 s, so none times out);
+ * only then does rank 1 connect to rank 0 for the first time. The newest
+ * connection must evict the oldest stranger and get through: before, a full
+ * table closed rank 1's attempts at accept until it gave rank 0 up. */
+static int body_strangers_hold(int rank, void *arg)
+{
+    (void)arg;
+    if (rank == 2) {
+        static int fds[HOLD_STRANGERS];
+        T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        for (int k = 0; k < HOLD_STRANGERS; k++)
+            fds[k] = raw_connect(0);
+        shared_flags[0] = 1;
+        while (!shared_flags[1])
+            sleep_ms(5);
+        for (int k = 0; k < HOLD_STRANGERS; k++)
+            close(fds[k]);
+        T_CHECK(pmi_fence() == CANAL_OK, "final fence");
+        return 0;
+    }
+    bring_up(&up_check);
+    if (rank == 0) {
+        double t0 = now_s();
+        /* Every stranger accepted: the table is full of them. */
+        while (!shared_flags[0] || ST->strangers_evicted < HOLD_STRANGERS - SOCK_PENDING_MAX) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 40, "%lu strangers evicted", ST->strangers_evicted);
+        }
+        T_CHECK(ST->npending == SOCK_PENDING_MAX, "%d pending", ST->npending);
+        shared_flags[2] = 1;
+        while (received[1] < HOLD_MSGS) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 40, "%u of %d messages from rank 1", received[1], HOLD_MSGS);
+        }
+        shared_flags[1] = 1;
+    } else {
+        unsigned char b[128];
+        while (!shared_flags[2])
+            T_CHECK(poll_once() >= 0, "progress");
+        for (unsigned i = 0; i < HOLD_MSGS; i++)
+            send_checked(0, i, i, b);
+    }
+    return tear_down();
+}
+
+START_TEST(test_strangers_hold)
+{
+    shared_setup();
+    ck_assert_int_eq(run_job(3, 1, body_strangers_hold, NULL), 0);
+    shared_teardown();
+}
+END_TEST
+
+/* Rank 0 gives rank 1 up (rank 1's listener is gone: refused) while rank 1
+ * lives on; when rank 1 then connects to rank 0, its connection must end
+ * without a verdict, so that rank 1 gives rank 0 up in turn instead of
+ * waiting for ever (a reject made it wait for rank 0's own connection). */
+static int body_failed_both_ways(int rank, void *arg)
+{
+    unsigned char b[64];
+    double t0;
+
+    (void)arg;
+    setenv("CANAL_SOCK_HANDSHAKE_TIMEOUT", "2", 1);
+    bring_up(&up_check_record);
+    t0 = now_s();
+    if (rank == 1) {
+        close(ST->lfd);
+        ST->lfd = -1;
+        shared_flags[0] = 1;
+        while (!shared_flags[1])
+            sleep_ms(5);
+        send_checked(0, 0, sizeof b, b);
+        while (nfailures == 0) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 40, "rank 0 never counted as failed here");
+        }
+        T_CHECK(failed_peer == 0 && failed_status == CANAL_ERR_PEER, "failed peer %d, status %d",
+                failed_peer, failed_status);
+        shared_flags[2] = 1;
+    } else {
+        thdr_t h = {THDR_MAGIC, 0, 0, 0};
+        struct iovec iov[1] = {{&h, sizeof h}};
+        while (!shared_flags[0])
+            sleep_ms(5);
+        (void)CH->sendv(1, iov, 1); /* refused: now, or in progress */
+        while (nfailures == 0) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 20, "rank 1's refusal never counted");
+        }
+        shared_flags[1] = 1;
+        while (!shared_flags[2]) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < 45, "rank 1 did not finish");
+        }
+    }
+    return tear_down();
+}
+
+START_TEST(test_failed_both_ways)
+{
+    shared_setup();
+    ck_assert_int_eq(run_job(2, 1, body_failed_both_ways, NULL), 0);
     shared_teardown();
 }
 END_TEST
@@ -2173,6 +2284,7 @@ static Suite *sock_suite(void)
 
     tcase_set_timeout(auth, 120);
     tcase_add_test(auth, test_strangers);
+    tcase_add_test(auth, test_strangers_hold);
     tcase_add_test(auth, test_impostor_bad_proof);
     tcase_add_test(auth, test_impostor_wrong_rank);
     tcase_add_test(auth, test_impostor_other_protocol);
@@ -2184,6 +2296,7 @@ static Suite *sock_suite(void)
     tcase_add_test(fault, test_death_idle);
     tcase_add_test(fault, test_death_streaming);
     tcase_add_test(fault, test_death_before_connect);
+    tcase_add_test(fault, test_failed_both_ways);
     tcase_add_test(fault, test_clean_close);
     suite_add_tcase(s, fault);
 
