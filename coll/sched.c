@@ -579,6 +579,38 @@ static void set_err(coll_sched_t *s, canal_status_t st)
         s->err = st;
 }
 
+/* The outcome of a finished send or receive. Every message of a collective
+ * carries exactly what its receive expects when the ranks' counts and
+ * datatypes pair up as the standard asks, so a shorter message means the
+ * ranks disagree (a broadcast whose root passed fewer elements): an error,
+ * as MPICH reports it, instead of silently stale data. (A longer one fails
+ * in adi/ as truncated.) The walk goes on either way, so that the ranks
+ * further down still get their messages and none of them waits for ever;
+ * once a schedule has failed, its later sends carry no data (see post()),
+ * and that is how the ranks they reach learn of the error: as in MPICH,
+ * which flags such messages in the tag, an error travels on with the
+ * collective's own messages. */
+static canal_status_t act_outcome(const act_t *a, const adi_request_t *r)
+{
+    size_t want;
+    if (r->status.error != CANAL_OK || a->kind != ACT_RECV)
+        return r->status.error;
+    want = a->count * dt_size(a->dt);
+    if (r->status.bytes == 0 && want > 0)
+        return common_err_set(CANAL_ERR_MISMATCH,
+                              "rank %d sent no data where %zu bytes were expected: this "
+                              "collective failed there, or the ranks passed counts or datatypes "
+                              "that do not match",
+                              a->peer, want);
+    if (r->status.bytes != want)
+        return common_err_set(CANAL_ERR_MISMATCH,
+                              "collective size mismatch: %zu bytes came from rank %d where %zu "
+                              "were expected (the ranks passed counts or datatypes that do not "
+                              "match)",
+                              r->status.bytes, a->peer, want);
+    return CANAL_OK;
+}
+
 static void post(coll_sched_t *s, act_t *a)
 {
     mpi_comm_t *c = a->comm;
@@ -594,8 +626,9 @@ static void post(coll_sched_t *s, act_t *a)
         a->req = r;
     }
     if (a->kind == ACT_SEND)
-        st = adi_isend_into(r, a->src, a->count, a->dt, mpi_comm_peer_job_rank(c, a->peer), c->rank,
-                            s->tag, c->context + 1, ADI_MODE_STANDARD);
+        st = adi_isend_into(r, a->src, s->err != CANAL_OK ? 0 : a->count, a->dt,
+                            mpi_comm_peer_job_rank(c, a->peer), c->rank, s->tag, c->context + 1,
+                            ADI_MODE_STANDARD);
     else
         st = adi_irecv_into(r, a->dst, a->count, a->dt, a->peer, s->tag, c->context + 1);
     if (st < 0) {
@@ -603,9 +636,10 @@ static void post(coll_sched_t *s, act_t *a)
         return;
     }
     if (r->done) {
-        set_err(s, r->status.error);
+        set_err(s, act_outcome(a, r));
         return;
     }
+    r->mpi_ext = a; /* (coll/'s own request: for on_done) */
     r->on_complete = on_done;
     r->on_complete_arg = s;
     s->pending++;
@@ -680,7 +714,7 @@ static int sched_advance(coll_sched_t *s)
 static void on_done(adi_request_t *r, void *arg)
 {
     coll_sched_t *s = arg;
-    set_err(s, r->status.error);
+    set_err(s, r->mpi_ext != NULL ? act_outcome(r->mpi_ext, r) : r->status.error);
     if (--s->pending == 0) {
         s->cb_req = r;
         if (!sched_advance(s))

@@ -31,6 +31,7 @@ enum {
     CANAL_ERR_OP = -12,          /* invalid reduction operation for the type */
     CANAL_ERR_PENDING = -13,     /* object still in use */
     CANAL_ERR_TIMEOUT = -14,
+    CANAL_ERR_MISMATCH = -15,    /* the peers of a collective disagree (sizes) */
 };
 
 /* Record the detail of an error for mpi/ to report, and return `st`, so a
