@@ -735,8 +735,15 @@ static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, co
         }
     }
     err = check_call(k, c, &a, &w, fn);
-    if (err)
+    if (err) {
+        /* (in the checking mode the others learn of it instead of waiting) */
+        if (coll_check_enabled()) {
+            int cls = MPI_ERR_OTHER;
+            PMPI_Error_class(err, &cls);
+            (void)coll_check_failed_call(c, k->kind, k->root, cls);
+        }
         goto out_widened;
+    }
     if (coll_check_enabled() && (st = coll_check_call(&a)) < 0) {
         widened_free(&w);
         return mpi_err_status(c, st, fn);
