@@ -662,7 +662,10 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             mpi_handle_kind(k->recvtype) == MPI_HKIND_BUILTIN)
             return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "recvbuf is NULL with count=%lld",
                                  (long long)total);
-        if (!send_side || !recv_side)
+        /* (on an intercommunicator the reduce_scatter layouts depend on the
+         * other group's counts: not judged here) */
+        if (!send_side || !recv_side ||
+            (inter && (k->kind == COLL_REDUCE_SCATTER || k->kind == COLL_REDUCE_SCATTER_BLOCK)))
             return MPI_SUCCESS;
         /* what this rank reads from sendbuf and writes into recvbuf */
         sblk = blocks_one(k->sendbuf, total, a->rdt);
