@@ -4,7 +4,8 @@
  * mpi4py passes one static pointer for every empty buffer, so a zero-count
  * Gatherv, Scatterv, Allgatherv, Alltoallv, Alltoallw (and their
  * nonblocking, persistent and large-count forms, and the other collectives)
- * arrives with sendbuf == recvbuf. Also: one allocation whose send blocks and
+ * arrives with sendbuf == recvbuf (the neighbourhood collectives too).
+ * Also: one allocation whose send blocks and
  * receive blocks lie side by side, and counts that are zero on some ranks
  * only. Every collective is then checked to still work.
  */
@@ -191,6 +192,26 @@ static void side_by_side(void)
     free(types);
 }
 
+/* Neighbourhood collectives on a ring, zero counts, one pointer. */
+static void zero_neighbor(void)
+{
+    MPI_Comm ring;
+    int dims[1] = {wsize}, periods[1] = {1}, zc[2] = {0, 0}, zd[2] = {0, 0};
+    MPI_Aint zad[2] = {0, 0};
+    MPI_Datatype types[2] = {MPI_INT, MPI_INT};
+    MPI_Request rq;
+    void *p = empty;
+    OK(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+    OK(MPI_Neighbor_allgather(p, 0, MPI_INT, p, 0, MPI_INT, ring));
+    OK(MPI_Neighbor_allgatherv(p, 0, MPI_INT, p, zc, zd, MPI_INT, ring));
+    OK(MPI_Neighbor_alltoall(p, 0, MPI_INT, p, 0, MPI_INT, ring));
+    OK(MPI_Neighbor_alltoallv(p, zc, zd, MPI_INT, p, zc, zd, MPI_INT, ring));
+    OK(MPI_Neighbor_alltoallw(p, zc, zad, types, p, zc, zad, types, ring));
+    OK(MPI_Ineighbor_alltoallv(p, zc, zd, MPI_INT, p, zc, zd, MPI_INT, ring, &rq));
+    OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    OK(MPI_Comm_free(&ring));
+}
+
 int main(int argc, char **argv)
 {
     int x, sum = 0;
@@ -198,6 +219,7 @@ int main(int argc, char **argv)
     zero_vector();
     zero_on_some();
     side_by_side();
+    zero_neighbor();
     /* everything still works */
     x = wrank + 1;
     OK(MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
