@@ -510,31 +510,52 @@ void coll_sched_free(coll_sched_t *s)
 /* ---------------------------------------------------------------- local actions */
 /* Copy as packed bytes, through a bounce buffer when both sides are
  * non-contiguous. */
+/* A copy within this rank (its own block: the send side of a rank's call
+ * into its receive side) moves the smaller of the two sizes; sizes that
+ * differ mean that the rank's own counts and datatypes do not pair up, an
+ * error that the walk then carries to the other ranks like a failed
+ * receive. */
+static canal_status_t copy_outcome(size_t n, size_t m)
+{
+    if (n > m)
+        return common_err_set(CANAL_ERR_TRUNCATE,
+                              "this rank's own contribution (%zu bytes) is larger than the "
+                              "%zu bytes its receive side expects from it",
+                              n, m);
+    if (n < m)
+        return common_err_set(CANAL_ERR_MISMATCH,
+                              "collective size mismatch: this rank's own contribution is %zu "
+                              "bytes where its receive side expects %zu",
+                              n, m);
+    return CANAL_OK;
+}
+
 static canal_status_t do_copy(const act_t *a)
 {
     size_t n = a->count * dt_size(a->dt), m = a->dcount * dt_size(a->ddt);
     int sc = dt_is_contig_count(a->dt, a->count), dc = dt_is_contig_count(a->ddt, a->dcount);
     const char *src = (const char *)a->src;
     char *dst = (char *)a->dst;
+    canal_status_t st = copy_outcome(n, m);
     dt_cursor_t in, out;
 
     if (m < n)
         n = m;
     if (sc && dc) {
         memmove(dst + dt_true_lb(a->ddt), src + dt_true_lb(a->dt), n);
-        return CANAL_OK;
+        return st;
     }
     if (sc) {
         dt_cursor_init(&out, a->ddt, a->dcount);
         dt_unpack_next(&out, dst, src + dt_true_lb(a->dt), n);
         dt_cursor_fini(&out);
-        return CANAL_OK;
+        return st;
     }
     if (dc) {
         dt_cursor_init(&in, a->dt, a->count);
         dt_pack_next(&in, src, dst + dt_true_lb(a->ddt), n);
         dt_cursor_fini(&in);
-        return CANAL_OK;
+        return st;
     }
     {
         enum { CHUNK = 65536 };
@@ -555,7 +576,7 @@ static canal_status_t do_copy(const act_t *a)
         dt_cursor_fini(&out);
         free(bounce);
     }
-    return CANAL_OK;
+    return st;
 }
 
 static canal_status_t do_reduce(const act_t *a)
