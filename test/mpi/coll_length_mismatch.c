@@ -9,7 +9,9 @@
  * (blocking, nonblocking and persistent forms; every root). Gather whose
  * root expects less: the root fails; scatter whose root sends less: the
  * others fail; allgather where rank 0 contributes less and alltoall where
- * it sends more: the ranks the MPICH tests name fail. Afterwards,
+ * it sends more: the ranks the MPICH tests name fail. With args=big (and an
+ * algorithm forced), also messages large enough to go by rendezvous.
+ * Afterwards,
  * collectives of matching lengths work again. Under MPI_ERRORS_RETURN.
  * (A count of 0 is a broadcast that does nothing on that rank, as in
  * MPICH: receivers passing 0 to a root that sends data are not detected.)
@@ -42,10 +44,12 @@ static int bcast(int *buf, int count, int root, int mode)
 
 static void mismatch(int root, int mode, int rootcount, int othercount)
 {
-    int buf[1000], rc, cls = MPI_SUCCESS;
-    for (int i = 0; i < 1000; i++)
+    int n = rootcount > othercount ? rootcount : othercount, rc, cls = MPI_SUCCESS;
+    int *buf = malloc(sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
         buf[i] = wrank == root ? i : -1;
     rc = bcast(buf, wrank == root ? rootcount : othercount, root, mode);
+    free(buf);
     if (rc != MPI_SUCCESS)
         MPI_Error_class(rc, &cls);
     if (wrank == root) {
@@ -122,6 +126,14 @@ int main(int argc, char **argv)
             mismatch(root, mode, 10, 1);  /* receivers expect less */
             mismatch(root, mode, 1000, 10); /* a large message */
             mismatch(root, mode, 10, 1000);
+            /* messages that go by rendezvous; only with an algorithm forced
+             * (args=big): the table picks algorithms by message size, so
+             * ranks whose sizes differ this much may otherwise run
+             * different algorithms and wait for each other */
+            if (argc > 1 && strcmp(argv[1], "big") == 0) {
+                mismatch(root, mode, 1 << 20, 10);
+                mismatch(root, mode, 10, 1 << 20);
+            }
         }
     }
     /* matching collectives work again */
