@@ -686,6 +686,18 @@ static int is_neighbor(coll_kind_t k)
     return k >= COLL_NEIGHBOR_ALLGATHER;
 }
 
+/* An argument error err of k on c, already raised: in the checking mode
+ * the other ranks learn of it instead of waiting (coll/check.c). */
+static int check_mode_failed(const call_t *k, mpi_comm_t *c, int err)
+{
+    if (coll_check_enabled()) {
+        int cls = MPI_ERR_OTHER;
+        PMPI_Error_class(err, &cls);
+        (void)coll_check_failed_call(c, k->kind, k->root, cls);
+    }
+    return err;
+}
+
 static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, const char *fn)
 {
     mpi_comm_t *c;
@@ -699,7 +711,7 @@ static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, co
     if (err || (err = mpi_check_comm(k->comm, fn, &c)))
         return err;
     if (mode != MODE_BLOCKING && request == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL");
+        return check_mode_failed(k, c, mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL"));
     /* (field by field: a memset of the whole struct shows in small-message latency) */
     a.sdt = a.rdt = NULL;
     a.sendcounts = a.recvcounts = NULL;
@@ -739,12 +751,7 @@ static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, co
     }
     err = check_call(k, c, &a, &w, fn);
     if (err) {
-        /* (in the checking mode the others learn of it instead of waiting) */
-        if (coll_check_enabled()) {
-            int cls = MPI_ERR_OTHER;
-            PMPI_Error_class(err, &cls);
-            (void)coll_check_failed_call(c, k->kind, k->root, cls);
-        }
+        check_mode_failed(k, c, err);
         goto out_widened;
     }
     if (coll_check_enabled() && (st = coll_check_call(&a)) < 0) {

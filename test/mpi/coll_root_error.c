@@ -72,6 +72,13 @@ int main(int argc, char **argv)
                "bcast count<0 at rank 1");
         expect(MPI_Allreduce(mine, out, 2, wrank == last ? MPI_DATATYPE_NULL : MPI_INT, MPI_SUM, w),
                last, MPI_ERR_TYPE, "allreduce null type at one rank");
+        rq = MPI_REQUEST_NULL;
+        expect(MPI_Iallreduce(mine, out, 2, MPI_INT, MPI_SUM, w, wrank == 1 ? NULL : &rq), 1,
+               MPI_ERR_ARG, "iallreduce request NULL at rank 1");
+        if (rq != MPI_REQUEST_NULL) {
+            CHECK(0, "iallreduce: a request came back with an error");
+            MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        }
     }
 
     /* everything still works */
