@@ -622,8 +622,11 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
         fprintf(stderr, "mpiexec: %d ranks on %d hosts, job %s, mapping %s\n", rm.size,
                 rm.nproxies, kvsname, mapping);
     for (int p = 0; p < rm.nproxies; p++) {
+        /* a launcher that exits at once breaks the pipe: its end of file
+         * then reports it with its exit status */
         if (rm_launch(&rm.proxies[p], self) != 0 ||
-            rm_send_job(&rm.proxies[p], kvsname, mapping, usize, segenv, cwd) != 0) {
+            (rm_send_job(&rm.proxies[p], kvsname, mapping, usize, segenv, cwd) != 0 &&
+             !rm.proxies[p].link.broken)) {
             rm_fail(1, "could not start the proxy on host %s", rm_host(rm.proxies[p].host));
             for (int q = p; q < rm.nproxies; q++)
                 if (rm.proxies[q].pid == 0)
@@ -647,14 +650,8 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
         int n = 0, open_links = 0, wait_ms = -1, nfd;
         long long t = rm_now_ms(), next = -1;
 
-        for (int p = 0; p < rm.nproxies; p++) {
-            rm_proxy_t *px = &rm.proxies[p];
-            /* a launcher that exited without closing (a stray holder of its
-             * pipe) or with its link closed: its ranks are judged */
-            if (px->reaped && !px->closed && px->link.broken)
-                rm_proxy_closed(px, "its link broke");
-            open_links += !px->closed;
-        }
+        for (int p = 0; p < rm.nproxies; p++)
+            open_links += !rm.proxies[p].closed;
         if (open_links == 0)
             break;
         if (timeout_deadline >= 0 && t >= timeout_deadline && !rm.tearing_down) {
