@@ -36,9 +36,12 @@ int mpx_host_is_local(const char *name)
     /* "node1" and "node1.cluster" name the same machine */
     if (strcspn(name, ".") == strcspn(me, ".") && strncasecmp(name, me, strcspn(me, ".")) == 0)
         return 1;
-    /* An address we can bind to belongs to this machine. */
+    /* A numeric address we can bind to belongs to this machine. Names are
+     * not resolved: a lost DNS reply costs the resolver's 5 s timeout, and a
+     * name of this machine we do not recognise only costs an ssh to it. */
     memset(&hints, 0, sizeof hints);
     hints.ai_socktype = SOCK_DGRAM;
+    hints.ai_flags = AI_NUMERICHOST;
     if (getaddrinfo(name, NULL, &hints, &res) != 0)
         return 0;
     for (struct addrinfo *ai = res; ai != NULL && !local; ai = ai->ai_next) {

@@ -721,8 +721,11 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
                     if (px->reaped && WIFSIGNALED(px->status))
                         snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(px->status));
                     else if (px->reaped)
-                        snprintf(why, sizeof why, "the launcher exited with code %d",
-                                 WEXITSTATUS(px->status));
+                        snprintf(why, sizeof why, "the launcher exited with code %d%s",
+                                 WEXITSTATUS(px->status),
+                                 WEXITSTATUS(px->status) == 255 && rm.o->launcher_exec == NULL
+                                     ? "; can 'ssh HOST true' run without a prompt?"
+                                     : "");
                     else
                         snprintf(why, sizeof why, "its connection closed");
                     rm_proxy_closed(px, why);
