@@ -41,7 +41,7 @@ typedef struct {
     int ver;
     pmi_wire_reader_t rd;
     int initialized, finalized, in_fence, exited;
-    int in_mcmd;
+    int in_mcmd, mcmd_total, mcmd_seen; /* a PMI-1 spawn request being read */
     int waiting_nodeattr;
     char wait_key[PX_KEY_MAX];
     char *outq;
@@ -370,20 +370,19 @@ static void px_pmi1(px_rank_t *r, const pmi_wire_msg_t *m)
 static void px_pmi1_mcmd_line(px_rank_t *r, const char *line, size_t len)
 {
     static const char tot[] = "totspawns=", sofar[] = "spawnssofar=";
-    static int total, seen;
     if (len >= sizeof tot - 1 && strncmp(line, tot, sizeof tot - 1) == 0)
-        total = atoi(line + sizeof tot - 1);
+        r->mcmd_total = atoi(line + sizeof tot - 1);
     if (len >= sizeof sofar - 1 && strncmp(line, sofar, sizeof sofar - 1) == 0)
-        seen = atoi(line + sizeof sofar - 1);
+        r->mcmd_seen = atoi(line + sizeof sofar - 1);
     if (len == 6 && strncmp(line, "endcmd", 6) == 0) {
         r->in_mcmd = 0;
-        if (seen >= total) {
+        if (r->mcmd_seen >= r->mcmd_total) {
             pmi_wire_out_t out;
             pmi_wire_begin(&out, 1, "spawn_result");
             pmi_wire_add_int(&out, "rc", -1);
             pmi_wire_add(&out, "errmsg", "MPI_Comm_spawn_is_not_supported_in_jobs_across_hosts");
             px_reply(r, &out);
-            total = seen = 0;
+            r->mcmd_total = r->mcmd_seen = 0;
         }
     }
 }

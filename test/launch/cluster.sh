@@ -5,7 +5,7 @@
 #
 # Part 1 (any user): placement, host files and errors with '-launcher fork'
 # (every proxy on this machine, host names only labels).
-# Part 2 (root; SKIP otherwise): a cluster of 4 namespace hosts
+# Part 2 (root; otherwise SKIP and exit 77 when part 1 passed): a cluster of 4 namespace hosts
 # (test/cluster/netns.sh, reached with -launcher-exec test/cluster/nsexec),
 # 2 ranks each: hello with hostnames, cluster_check.c (shm within a host, sock
 # or ofi between hosts, MPI_Comm_split_type per host, collectives), MPI_Abort
@@ -90,6 +90,11 @@ expect "PMI-1 abort on another host gives its code" 7 "rank 1 .*on host fake-b c
     "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 bash -c 'if [ "$PMI_RANK" = 1 ]; then
         printf "cmd=init pmi_version=1 pmi_subversion=1\ncmd=abort exitcode=7\n" >&"$PMI_FD"; fi
         sleep 60'
+expect "PMI-1 spawn across hosts is refused with an error reply" 0 \
+    "got: cmd=spawn_result rc=-1 errmsg=MPI_Comm_spawn_is_not_supported" \
+    "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 bash -c 'if [ "$PMI_RANK" = 1 ]; then
+        printf "cmd=init pmi_version=1 pmi_subversion=1\nmcmd=spawn\nnprocs=1\nexecname=/bin/true\ntotspawns=1\nspawnssofar=1\nargcnt=0\nendcmd\n" >&"$PMI_FD"
+        for i in 1 2; do read -t 60 l <&"$PMI_FD"; echo "got: $l"; done; fi'
 expect "bad slot count is a usage error" 2 "count after ':' must be" \
     "$MPX" -hosts fake-a:0 -n 1 true
 expect "two hosts on one line of a host file is an error" 2 "one 'host\[:N\]' per entry" \
@@ -103,12 +108,16 @@ expect "-hosts localhost:3 without -n runs 3 ranks here" 0 "r=2" \
     "$MPX" -hosts localhost:3 sh -c 'echo r=$PMI_RANK'
 
 # ------------------------------------------------------------ part 2: namespace cluster
-if [ "$(id -u)" != 0 ]; then
-    echo "SKIP: the namespace cluster needs root (network and UTS namespaces)"
-    launch_finish
-fi
+# skip_cluster WHY: part 1's failures still fail the script; else exit 77
+# (skipped), so that the suite reports that the cluster part did not run.
+skip_cluster() {
+    echo "SKIP: $*"
+    [ "$LAUNCH_FAILED" -gt 0 ] && launch_finish
+    exit 77
+}
+[ "$(id -u)" = 0 ] || skip_cluster "the namespace cluster needs root (network and UTS namespaces)"
 for t in ip unshare nsenter; do
-    command -v $t >/dev/null 2>&1 || { echo "SKIP: the namespace cluster needs '$t' (test/install-deps.sh)"; launch_finish; }
+    command -v $t >/dev/null 2>&1 || skip_cluster "the namespace cluster needs '$t' (test/install-deps.sh)"
 done
 CHECK=$(launch_build launch/cluster_check)
 [ -n "$CHECK" ] || { echo "FAIL: cannot build cluster_check.c"; exit 1; }
@@ -120,9 +129,8 @@ CLUSTER_NET=$((100 + $$ % 100))
 export CLUSTER_NET
 trap 'bash "$NETNS" down 4 "$P" >/dev/null 2>&1; rm -f "$LAUNCH_OUT"; rm -rf "$LAUNCH_TMP"' EXIT
 if ! bash "$NETNS" up 4 "$P" > "$LAUNCH_TMP/up.log" 2>&1; then
-    echo "SKIP: cannot create network namespaces here:"
     sed 's/^/    /' "$LAUNCH_TMP/up.log"
-    launch_finish
+    skip_cluster "cannot create network namespaces here (above)"
 fi
 printf '%s:2\n' "${P}1" "${P}2" "${P}3" "${P}4" > "$LAUNCH_TMP/cluster"
 RUN=("$MPX" -launcher-exec "$NSEXEC" -f "$LAUNCH_TMP/cluster")
