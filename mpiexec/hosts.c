@@ -72,8 +72,8 @@ static int host_add(mpx_opts_t *o, const char *spec, const char *where)
         errno = 0;
         v = strtol(colon + 1, &end, 10);
         if (errno != 0 || end == colon + 1 || end != spec + n || v < 1 || v > SLOTS_MAX) {
-            fprintf(stderr, "mpiexec: host '%.*s' %s: the count after ':' must be 1..%d\n",
-                    (int)n, spec, where, SLOTS_MAX);
+            fprintf(stderr, "mpiexec: host '%.*s' %s: the count after ':' must be 1..%d\n", (int)n,
+                    spec, where, SLOTS_MAX);
             return 2;
         }
         slots = (int)v;
@@ -101,8 +101,8 @@ static int host_add(mpx_opts_t *o, const char *spec, const char *where)
         }
     for (int h = 0; h < o->nhosts; h++)
         if (strcmp(o->hostv[h].name, name) == 0) {
-            o->hostv[h].slots = o->hostv[h].slots + slots > SLOTS_MAX ? SLOTS_MAX
-                                                                      : o->hostv[h].slots + slots;
+            o->hostv[h].slots =
+                o->hostv[h].slots + slots > SLOTS_MAX ? SLOTS_MAX : o->hostv[h].slots + slots;
             return 0;
         }
     if (o->nhosts == HOSTS_MAX) {

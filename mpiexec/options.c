@@ -114,7 +114,7 @@ static void print_info(void)
     gethostname(host, sizeof host - 1);
     print_version();
     printf("Launcher:           fork (local host %s); across hosts (-hosts, -f): one\n"
-           "                    'mpiexec -proxy HOST' per host through ssh, -launcher-exec or fork\n"
+           "                    'mpiexec -proxy HOST' per host (ssh, -launcher-exec, fork)\n"
            "PMI:                PMI-1 and PMI-2 over PMI_FD (socketpair)\n"
            "Binding:            -bind-to core|hwthread|none (sched_setaffinity, topology from "
            "/sys)\n"

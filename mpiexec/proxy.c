@@ -472,7 +472,8 @@ static void px_pmi2(px_rank_t *r, const pmi_wire_msg_t *m)
         snprintf(name, sizeof name, "%s-response", cmd);
         px_reply_rc(r, name, 1, "name publishing is not supported in jobs across hosts");
     } else if (strcmp(cmd, "spawn") == 0) {
-        px_reply_rc(r, "spawn-response", -1, "MPI_Comm_spawn is not supported in jobs across hosts");
+        px_reply_rc(r, "spawn-response", -1,
+                    "MPI_Comm_spawn is not supported in jobs across hosts");
     } else {
         char name[80];
         snprintf(name, sizeof name, "%.60s-response", cmd);
@@ -502,9 +503,8 @@ static void px_pmi_readable(px_rank_t *r)
                 continue;
             }
             m = malloc(sizeof *m);
-            if (m == NULL ||
-                (r->ver == 1 ? pmi_wire_parse1(px_msgbuf, len, m) : pmi_wire_parse2(px_msgbuf, len, m)) !=
-                    CANAL_OK) {
+            if (m == NULL || (r->ver == 1 ? pmi_wire_parse1(px_msgbuf, len, m)
+                                          : pmi_wire_parse2(px_msgbuf, len, m)) != CANAL_OK) {
                 px_error("rank %d sent a malformed PMI-%d message; closing its PMI connection",
                          r->rank, r->ver);
                 free(m);
@@ -893,8 +893,8 @@ int mpx_proxy_main(int argc, char **argv)
             return 1;
         pfd[n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
         pfd[n++] = (struct pollfd){.fd = px.up_gone ? -1 : 0, .events = POLLIN};
-        pfd[n++] = (struct pollfd){.fd = px.up.out_len > 0 && !px.up_gone ? 1 : -1,
-                                   .events = POLLOUT};
+        pfd[n++] =
+            (struct pollfd){.fd = px.up.out_len > 0 && !px.up_gone ? 1 : -1, .events = POLLOUT};
         for (int i = 0; i < px.nlocal; i++) {
             px_rank_t *r = &px.ranks[i];
             pfd[n++] = (struct pollfd){.fd = r->pmi_fd,

@@ -473,11 +473,11 @@ static int rm_send_job(rm_proxy_t *px, const char *kvsname, const char *mapping,
 /* Options that need this host's files or processes are refused across hosts. */
 static int rm_check_options(const mpx_opts_t *o)
 {
-    const char *what = o->outpat != NULL   ? "-outfile-pattern"
-                       : o->errpat != NULL ? "-errfile-pattern"
+    const char *what = o->outpat != NULL          ? "-outfile-pattern"
+                       : o->errpat != NULL        ? "-errfile-pattern"
                        : o->bind != MPX_BIND_NONE ? "-bind-to"
-                       : o->singleton_fd >= 0    ? "-singleton"
-                                                 : NULL;
+                       : o->singleton_fd >= 0     ? "-singleton"
+                                                  : NULL;
     if (what != NULL) {
         fprintf(stderr, "mpiexec: %s is not supported in jobs across hosts (-hosts/-f)\n", what);
         return -1;
@@ -565,8 +565,9 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
     }
     mpx_hosts_place(o->hostv, o->nhosts, rm.size, host_of);
     if (mpx_hosts_mapping(host_of, rm.size, mapping, sizeof mapping) != 0) {
-        fprintf(stderr, "mpiexec: the placement of %d ranks on %d hosts is too irregular for "
-                        "PMI_process_mapping; give the hosts equal slot counts or use -ppn\n",
+        fprintf(stderr,
+                "mpiexec: the placement of %d ranks on %d hosts is too irregular for "
+                "PMI_process_mapping; give the hosts equal slot counts or use -ppn\n",
                 rm.size, o->nhosts);
         return 2;
     }
@@ -619,8 +620,8 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
         return 1;
     }
     if (o->verbose)
-        fprintf(stderr, "mpiexec: %d ranks on %d hosts, job %s, mapping %s\n", rm.size,
-                rm.nproxies, kvsname, mapping);
+        fprintf(stderr, "mpiexec: %d ranks on %d hosts, job %s, mapping %s\n", rm.size, rm.nproxies,
+                kvsname, mapping);
     for (int p = 0; p < rm.nproxies; p++) {
         /* a launcher that exits at once breaks the pipe: its end of file
          * then reports it with its exit status */

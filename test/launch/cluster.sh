@@ -94,7 +94,27 @@ expect "PMI-1 spawn across hosts is refused with an error reply" 0 \
     "got: cmd=spawn_result rc=-1 errmsg=MPI_Comm_spawn_is_not_supported" \
     "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 bash -c 'if [ "$PMI_RANK" = 1 ]; then
         printf "cmd=init pmi_version=1 pmi_subversion=1\nmcmd=spawn\nnprocs=1\nexecname=/bin/true\ntotspawns=1\nspawnssofar=1\nargcnt=0\nendcmd\n" >&"$PMI_FD"
-        for i in 1 2; do read -t 60 l <&"$PMI_FD"; echo "got: $l"; done; fi'
+        for i in 1 2; do read -t 60 l <&"$PMI_FD"; echo "got: $l"; done
+        printf "cmd=finalize\n" >&"$PMI_FD"; read -t 60 l <&"$PMI_FD"; fi'
+# SIGUSR1 to mpiexec reaches the ranks on every host (through their proxies).
+"$MPX" -launcher fork -hosts fake-a,fake-b -n 2 sh -c \
+    'trap "echo got-usr1; exit 0" USR1; echo ready; while :; do sleep 0.1; done' \
+    >"$LAUNCH_OUT" 2>&1 </dev/null &
+MPID=$!
+for ((i = 0; i < 600; i++)); do [ "$(grep -c '^ready$' "$LAUNCH_OUT")" -ge 2 ] && break; sleep 0.1; done
+kill -USR1 $MPID
+timeout 120 tail --pid=$MPID -f /dev/null
+wait $MPID
+rc=$?
+LAUNCH_RAN=$((LAUNCH_RAN + 1))
+if [ $rc -eq 0 ] && [ "$(grep -c '^got-usr1$' "$LAUNCH_OUT")" -eq 2 ]; then
+    echo "PASS: SIGUSR1 is forwarded to the ranks on every host"
+else
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: SIGUSR1 forwarding: exit code $rc (want 0), want 2 'got-usr1' lines"
+    sed 's/^/    /' "$LAUNCH_OUT" | head
+    kill -9 $MPID 2>/dev/null
+fi
 expect "bad slot count is a usage error" 2 "count after ':' must be" \
     "$MPX" -hosts fake-a:0 -n 1 true
 expect "two hosts on one line of a host file is an error" 2 "one 'host\[:N\]' per entry" \

@@ -182,7 +182,8 @@ int main(int argc, char **argv)
         MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
         if (rank == 0)
-            fprintf(stderr, "usage: cluster_check check NHOSTS CHANNEL | abort RANK | kill RANK | hang\n");
+            fprintf(stderr,
+                    "usage: cluster_check check NHOSTS CHANNEL | abort RANK | kill RANK | hang\n");
         MPI_Finalize();
         return 2;
     }
