@@ -79,6 +79,11 @@ expect_lines "... 3 on a, 1 on b" "r=0 local=0/3" "r=2 local=2/3" "r=3 local=0/1
 expect "-ppn 1 replaces the slots" 0 "r=3" \
     "$MPX" -launcher fork -f "$LAUNCH_TMP/hosts" -ppn 1 -n 4 sh -c "$WHERE"
 expect_lines "... alternating" "r=0 local=0/2" "r=1 local=0/2" "r=2 local=1/2" "r=3 local=1/2"
+# the ranks' node map comes from PMI_process_mapping: a:0,1,2 b:3 a:4,5 is
+# (vector,(0,1,3),(1,1,1),(0,1,2)); rank 0's node holds 5 ranks
+expect "an irregular placement reaches the ranks' node map" 0 "6 ranks on 2 node\(s\), 5 on this node" \
+    "$MPX" -launcher fork -hosts fake-a:3,fake-b:1 -n 6 -genv CANAL_SUMMARY 1 \
+    -genv CANAL_SOCK_IFACE lo -genv CANAL_OFI_LIBRARY no-such-libfabric.so "$PROG" "${PROG_ARGS[@]}"
 expect "MPMD segments across hosts" 0 "seg2 r=2" \
     "$MPX" -launcher fork -hosts fake-a,fake-b -l -n 2 sh -c 'echo seg1 r=$PMI_RANK' : \
     -n 1 sh -c 'echo seg2 r=$PMI_RANK'
