@@ -39,7 +39,7 @@ typedef struct {
     int host; /* index in opts->hostv */
     int seg, appnum;
     pid_t pid;
-    int exited, status;
+    int exited, status, finalized;
     rm_buf_t out[2];
 } rm_rank_t;
 
@@ -193,6 +193,7 @@ static void rm_rank_exit(rm_proxy_t *px, int r, int status, int initialized, int
         return;
     k->exited = 1;
     k->status = status;
+    k->finalized = finalized;
     rm.nexited++;
     if (rm.tearing_down)
         return;
@@ -209,7 +210,7 @@ static void rm_rank_exit(rm_proxy_t *px, int r, int status, int initialized, int
                 "rank %d (pid %ld, %s) on host %s exited without calling MPI_Finalize while "
                 "other ranks still run",
                 r, (long)k->pid, prog, rm_host(k->host));
-    } else if (!finalized && rm.nfenced > 0) {
+    } else if (!finalized && rm.nfenced > 0 && rm.nexited < rm.size) {
         rm_fail(1,
                 "rank %d (pid %ld, %s) on host %s has exited, so the PMI barrier (MPI_Init, "
                 "fence) other ranks wait in can never complete",
@@ -230,6 +231,17 @@ static void rm_fence(rm_proxy_t *px, const char **fl, int nf, const char *body, 
     rm.nfenced++;
     mpx_frame_raw(&rm.batch, body + pairs_off, len - pairs_off);
     rm.nbatch += (int)n;
+    if (rm.nfenced < rm.nproxies && !rm.tearing_down) {
+        /* a rank that left without finalizing can never join this fence */
+        for (int r = 0; r < rm.size; r++)
+            if (rm.ranks[r].exited && !rm.ranks[r].finalized) {
+                rm_fail(1,
+                        "rank %d on host %s has exited, so the PMI barrier (MPI_Init, fence) "
+                        "other ranks wait in can never complete",
+                        r, rm_host(rm.ranks[r].host));
+                return;
+            }
+    }
     if (rm.nfenced == rm.nproxies) {
         mpx_frame_t f = {0};
         mpx_frame_begin(&f, MPX_F_FENCE);

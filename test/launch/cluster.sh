@@ -84,6 +84,12 @@ expect_lines "... alternating" "r=0 local=0/2" "r=1 local=0/2" "r=2 local=1/2" "
 expect "an irregular placement reaches the ranks' node map" 0 "6 ranks on 2 node\(s\), 5 on this node" \
     "$MPX" -launcher fork -hosts fake-a:3,fake-b:1 -n 6 -genv CANAL_SUMMARY 1 \
     -genv CANAL_SOCK_IFACE lo -genv CANAL_OFI_LIBRARY no-such-libfabric.so "$PROG" "${PROG_ARGS[@]}"
+# a rank that leaves without MPI while the others start: their fence can never
+# complete (this hung before: the check only ran once some host had fenced)
+expect "a rank gone before the others' fence ends the job" 1 \
+    "rank 0 on host fake-a has exited, so the PMI barrier" \
+    "$MPX" -launcher fork -hosts fake-a:2,fake-b:2 -n 1 true : -n 3 \
+    -genv CANAL_SOCK_IFACE lo -genv CANAL_OFI_LIBRARY no-such-libfabric.so "$PROG" "${PROG_ARGS[@]}"
 expect "MPMD segments across hosts" 0 "seg2 r=2" \
     "$MPX" -launcher fork -hosts fake-a,fake-b -l -n 2 sh -c 'echo seg1 r=$PMI_RANK' : \
     -n 1 sh -c 'echo seg2 r=$PMI_RANK'
