@@ -68,7 +68,7 @@ static int env_set(mpx_env_t *env, const char *kv)
 }
 
 /* The environment every rank of a segment shares. */
-static int segment_env(const mpx_opts_t *o, const mpx_segment_t *s, mpx_env_t *out)
+int mpx_segment_env(const mpx_opts_t *o, const mpx_segment_t *s, mpx_env_t *out)
 {
     mpx_env_mode_t mode = s->env_mode != MPX_ENV_DEFAULT ? s->env_mode : o->genv_mode;
     const char *list = s->env_mode == MPX_ENV_LIST ? s->envlist : o->genvlist;
@@ -401,7 +401,7 @@ int mpx_launch(mpx_job_t *job, int pj)
                     o->segs[s].wdir != NULL ? " (from -wdir)" : "");
             goto fail;
         }
-        if (segment_env(o, &o->segs[s], &segenv[s - seg_lo]) != 0)
+        if (mpx_segment_env(o, &o->segs[s], &segenv[s - seg_lo]) != 0)
             goto fail;
     }
     if (!have_plan) {

@@ -506,6 +506,8 @@ int main(int argc, char **argv)
     int sigfd, rc, timeout_s;
 
     ensure_std_fds();
+    if (argc >= 2 && strcmp(argv[1], "-proxy") == 0)
+        return mpx_proxy_main(argc, argv);
     rc = mpx_options_parse(argc, argv, &opts);
     if (rc == 1)
         return 0;
@@ -513,6 +515,8 @@ int main(int argc, char **argv)
         return 2;
     if (parse_timeout(&timeout_s) != 0)
         return 2;
+    if (mpx_hosts_remote(&opts))
+        return mpx_remote_main(&opts, timeout_s);
 
     job.opts = &opts;
     gethostname(job.hostname, sizeof job.hostname - 1);

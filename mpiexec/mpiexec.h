@@ -52,6 +52,13 @@ typedef struct {
      * job JOBID over the PMI connection FD; -1 otherwise. */
     int singleton_fd;
     const char *singleton_jobid;
+    /* Hosts (mpiexec/hosts.c): -hosts and -f as given, then the parsed list. */
+    const char *hosts_arg, *hostfile;
+    const char *launcher;      /* -launcher ssh|fork, NULL: ssh for remote hosts */
+    const char *launcher_exec; /* -launcher-exec PATH: the ssh program */
+    const char *iface;         /* -iface NAME: network interface of the ranks */
+    struct mpx_host *hostv;
+    int nhosts;
 } mpx_opts_t;
 
 /* Parse argv. Returns 0 to run the job, 1 when the command was fully handled
@@ -59,6 +66,36 @@ typedef struct {
 int mpx_options_parse(int argc, char **argv, mpx_opts_t *opts);
 int mpx_env_add(mpx_env_t *env, const char *name, const char *value);
 void mpx_print_help(void);
+
+/* ------------------------------------------------------------ hosts */
+
+/* One host of -hosts / -f: its name and slots (processes it takes per round). */
+typedef struct mpx_host {
+    char name[256];
+    int slots;
+    int local; /* this machine */
+} mpx_host_t;
+
+/* Is this host name (before any ':') this machine? */
+int mpx_host_is_local(const char *name);
+/* Read -hosts and -f into opts->hostv (merging repeated names, -ppn
+ * overriding the slots). 0, or 2 after printing a usage error. */
+int mpx_hosts_load(mpx_opts_t *o);
+/* Hydra's placement: fill each host's slots in turn, wrapping around while
+ * ranks are left. host_of[r] is the index in hosts of rank r. */
+void mpx_hosts_place(const mpx_host_t *hosts, int nhosts, int nranks, int *host_of);
+/* PMI_process_mapping for a placement, node ids in order of first use:
+ * "(vector,(node,count,ranks),...)". 0, or -1 when it does not fit. */
+int mpx_hosts_mapping(const int *host_of, int nranks, char *out, size_t len);
+/* Does this job go through proxies (a host that is not this one, or an
+ * explicit -launcher)? */
+int mpx_hosts_remote(const mpx_opts_t *o);
+
+/* mpiexec/remote.c: run the job through one proxy per host; the exit code. */
+int mpx_remote_main(mpx_opts_t *o, int timeout_s);
+/* mpiexec/proxy.c: "mpiexec -proxy HOST", started by mpiexec through the
+ * launcher; talks to it on stdin/stdout. The exit code. */
+int mpx_proxy_main(int argc, char **argv);
 
 /* ------------------------------------------------------------ job */
 
@@ -146,6 +183,8 @@ int mpx_job_add(mpx_job_t *job, int seg0, int size, const char *spawner);
 /* Start the ranks of PMI job pj; 0 or -1 after printing why (ranks that
  * could not start are marked exited with status 127). */
 int mpx_launch(mpx_job_t *job, int pj);
+/* The environment the ranks of segment s get (the -genv/-env rules). */
+int mpx_segment_env(const mpx_opts_t *o, const mpx_segment_t *s, mpx_env_t *out);
 /* Is argv0 an executable (relative to dir when it has a '/')? */
 int mpx_program_exists(const char *argv0, const char *dir);
 

@@ -9,14 +9,10 @@
 #include "config.h"
 #endif
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "mpiexec/mpiexec.h"
@@ -53,7 +49,8 @@ void mpx_print_help(void)
         "Usage: mpiexec [global options] [local options] program [args] [: [local options] "
         "program [args] ...]\n"
         "\n"
-        "Starts the processes of an MPI job on this host and serves them PMI-1 and PMI-2.\n"
+        "Starts the processes of an MPI job on this host or on the hosts given, and\n"
+        "serves them PMI-1 and PMI-2 (through one proxy per host for other hosts).\n"
         "\n"
         "Global options:\n"
         "  -genv NAME VALUE      set an environment variable for every process\n"
@@ -65,8 +62,18 @@ void mpx_print_help(void)
         "  -errfile-pattern P    write each rank's stderr to file P\n"
         "  -bind-to core|hwthread|none   pin each process to a core or hardware thread\n"
         "  -map-by core|hwthread|socket|slot   order in which binding fills the machine\n"
-        "  -ppn N                processes per node (all run on this host)\n"
-        "  -hosts H1,H2 | -f FILE  hosts to use; only this host is supported\n"
+        "  -hosts H1,H2,...      hosts to run on; H:N gives host H N slots (default 1)\n"
+        "  -f, -hostfile FILE    hosts from FILE: 'host[:N]' per line, '#' comments\n"
+        "  -ppn N                processes per host (replaces the hosts' slot counts)\n"
+        "                        Ranks fill each host's slots in turn, wrapping around\n"
+        "                        when -n exceeds the slots (as Hydra); without -n, one\n"
+        "                        process per slot.\n"
+        "  -launcher ssh|fork    how proxies start: ssh (default for other hosts; this\n"
+        "                        host uses fork) or fork (every proxy on this host)\n"
+        "  -launcher-exec PATH   program used instead of ssh, called as\n"
+        "                        'PATH -x HOST COMMAND'\n"
+        "  -iface NAME           network interface the ranks use between hosts (sets\n"
+        "                        CANAL_SOCK_IFACE)\n"
         "  -configfile FILE      read segments from FILE, one per line\n"
         "  -usize N              MPI_UNIVERSE_SIZE: processes the job may have with its\n"
         "                        spawned ones (default: the CPUs here, at least the job)\n"
@@ -84,6 +91,11 @@ void mpx_print_help(void)
         "  -envlist A,B | -envall | -envnone   like the -genv forms, for this segment\n"
         "  -wdir DIR             working directory\n"
         "\n"
+        "Across hosts, mpiexec starts 'mpiexec -proxy HOST' on every host (same path as\n"
+        "this mpiexec) through the launcher; the proxy starts the host's ranks and\n"
+        "serves their PMI. Rank 0's stdin is /dev/null there; -bind-to, output file\n"
+        "patterns and MPI_Comm_spawn are refused.\n"
+        "\n"
         "Environment: MPIEXEC_TIMEOUT=s kills the job after s seconds (exit code 255).\n"
         "Exit code: 0 if every rank exits 0, else the code of the first rank that failed\n"
         "(128+signal for a rank killed by a signal, the MPI_Abort code for an abort).\n");
@@ -92,7 +104,7 @@ void mpx_print_help(void)
 static void print_version(void)
 {
     printf("mpiexec (Canal) %s\n"
-           "PMI server: PMI-1 (simple), PMI-2; processes start on the local host\n",
+           "PMI server: PMI-1 (simple), PMI-2; launchers: fork, ssh (one proxy per host)\n",
            PACKAGE_VERSION);
 }
 
@@ -101,7 +113,8 @@ static void print_info(void)
     char host[256] = "?";
     gethostname(host, sizeof host - 1);
     print_version();
-    printf("Launcher:           fork (local host %s)\n"
+    printf("Launcher:           fork (local host %s); across hosts (-hosts, -f): one\n"
+           "                    'mpiexec -proxy HOST' per host (ssh, -launcher-exec, fork)\n"
            "PMI:                PMI-1 and PMI-2 over PMI_FD (socketpair)\n"
            "Binding:            -bind-to core|hwthread|none (sched_setaffinity, topology from "
            "/sys)\n"
@@ -134,81 +147,6 @@ static int parse_count(const char *opt, const char *s, int *out)
     }
     *out = (int)v;
     return 0;
-}
-
-/* Is this host name (optionally "name:slots") this machine? */
-static int host_is_local(const char *spec)
-{
-    char name[256], me[256] = "";
-    size_t n = strcspn(spec, ": \t");
-    struct addrinfo hints, *res = NULL;
-    int local = 0;
-
-    if (n == 0 || n >= sizeof name)
-        return 0;
-    memcpy(name, spec, n);
-    name[n] = '\0';
-    if (strcasecmp(name, "localhost") == 0 || strncmp(name, "127.", 4) == 0 ||
-        strcmp(name, "::1") == 0)
-        return 1;
-    gethostname(me, sizeof me - 1);
-    if (strcasecmp(name, me) == 0)
-        return 1;
-    if (strcspn(name, ".") == strcspn(me, ".") && strncasecmp(name, me, strcspn(me, ".")) == 0)
-        return 1;
-    /* An address we can bind to belongs to this machine. */
-    memset(&hints, 0, sizeof hints);
-    hints.ai_socktype = SOCK_DGRAM;
-    if (getaddrinfo(name, NULL, &hints, &res) != 0)
-        return 0;
-    for (struct addrinfo *ai = res; ai != NULL && !local; ai = ai->ai_next) {
-        int fd = socket(ai->ai_family, SOCK_DGRAM, 0);
-        if (fd < 0)
-            continue;
-        local = bind(fd, ai->ai_addr, ai->ai_addrlen) == 0;
-        close(fd);
-    }
-    freeaddrinfo(res);
-    return local;
-}
-
-static int check_hosts(const char *list)
-{
-    char *copy = strdup(list), *save = NULL;
-    int rc = 0;
-    if (copy == NULL)
-        return 2;
-    for (char *h = strtok_r(copy, ",", &save); h != NULL && rc == 0; h = strtok_r(NULL, ",", &save))
-        if (!host_is_local(h))
-            rc = usage_error("host '%s' is not this machine: this mpiexec starts processes on the "
-                             "local host only",
-                             h);
-    free(copy);
-    return rc;
-}
-
-static int check_hostfile(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char line[1024];
-    int rc = 0;
-
-    if (f == NULL) {
-        fprintf(stderr, "mpiexec: cannot read host file '%s': %s\n", path, strerror(errno));
-        return 2;
-    }
-    while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
-        char *p = line + strspn(line, " \t");
-        if (*p == '#' || *p == '\n' || *p == '\0')
-            continue;
-        p[strcspn(p, "\n#")] = '\0';
-        if (!host_is_local(p))
-            rc = usage_error("host '%s' (from the host file) is not this machine: this mpiexec "
-                             "starts processes on the local host only",
-                             p);
-    }
-    fclose(f);
-    return rc;
 }
 
 /* Split a config file into words (blanks separate, quotes group, '#' starts
@@ -413,13 +351,39 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
     if (strcmp(name, "-hosts") == 0 || strcmp(name, "-host") == 0) {
         if (need(argc, argv, i, 1, used) != 0)
             return 2;
-        return check_hosts(argv[i + 1]);
+        o->hosts_arg = argv[i + 1];
+        return 0;
     }
     if (strcmp(name, "-f") == 0 || strcmp(name, "-hostfile") == 0 ||
         strcmp(name, "-machinefile") == 0) {
         if (need(argc, argv, i, 1, used) != 0)
             return 2;
-        return check_hostfile(argv[i + 1]);
+        o->hostfile = argv[i + 1];
+        return 0;
+    }
+    if (strcmp(name, "-launcher") == 0 || strcmp(name, "-bootstrap") == 0) {
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
+        if (strcmp(argv[i + 1], "ssh") != 0 && strcmp(argv[i + 1], "fork") != 0)
+            return usage_error("-launcher '%s': use ssh or fork", argv[i + 1]);
+        o->launcher = argv[i + 1];
+        return 0;
+    }
+    if (strcmp(name, "-launcher-exec") == 0 || strcmp(name, "-bootstrap-exec") == 0) {
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
+        if (*argv[i + 1] == '\0')
+            return usage_error("%s needs a program", a);
+        o->launcher_exec = argv[i + 1];
+        return 0;
+    }
+    if (strcmp(name, "-iface") == 0) {
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
+        if (*argv[i + 1] == '\0' || strlen(argv[i + 1]) >= 16)
+            return usage_error("-iface '%s': not a network interface name", argv[i + 1]);
+        o->iface = argv[i + 1];
+        return 0;
     }
     if (strcmp(name, "-configfile") == 0) {
         char **words;
@@ -550,6 +514,20 @@ int mpx_options_parse(int argc, char **argv, mpx_opts_t *opts)
             return usage_error("%s", "no program given to run");
         }
         opts->nsegs--;
+    }
+    if (opts->hosts_arg != NULL || opts->hostfile != NULL) {
+        rc = mpx_hosts_load(opts);
+        if (rc != 0)
+            return rc;
+        /* As Hydra: without -n, one process per slot of the hosts. */
+        if (opts->nsegs == 1 && opts->segs[0].nprocs < 0) {
+            int slots = 0;
+            for (int h = 0; h < opts->nhosts; h++)
+                slots += opts->hostv[h].slots;
+            opts->segs[0].nprocs = slots;
+        }
+    } else if (opts->launcher != NULL || opts->launcher_exec != NULL) {
+        return usage_error("%s", "-launcher and -launcher-exec need hosts (-hosts or -f)");
     }
     for (int s = 0; s < opts->nsegs; s++) {
         if (opts->segs[s].nprocs < 0)

@@ -4,8 +4,9 @@
 set -u
 PKGS="build-essential autoconf automake libtool pkg-config bc libfabric-dev libpmix-dev
       libhwloc-dev check libmpich-dev mpich openmpi-bin libopenmpi-dev valgrind
-      clang libclang-rt-14-dev"
+      clang libclang-rt-14-dev iproute2 util-linux"
 # clang + libclang-rt-14-dev: the libFuzzer targets (test/fuzz/run.sh); Debian 12's clang is 14.
+# iproute2 + util-linux (unshare, nsenter): the namespace cluster (test/cluster/netns.sh).
 missing=
 for p in $PKGS; do
     dpkg -s "$p" > /dev/null 2>&1 || missing="$missing $p"

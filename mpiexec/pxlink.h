@@ -1,0 +1,63 @@
+/*
+ * Frames between mpiexec and its proxies (see mpiexec/pxlink.c), and the
+ * frame types. Down (mpiexec -> proxy): MPX_F_JOB, MPX_F_FENCE (the puts of
+ * all hosts), MPX_F_KILL, MPX_F_SIGNAL. Up (proxy -> mpiexec): MPX_F_HELLO,
+ * MPX_F_STARTED, MPX_F_OUTPUT, MPX_F_EXIT, MPX_F_FENCE (this host's puts),
+ * MPX_F_ABORT, MPX_F_ERROR.
+ */
+#ifndef CANAL_MPIEXEC_PXLINK_H
+#define CANAL_MPIEXEC_PXLINK_H
+
+#include <stddef.h>
+
+enum { MPX_FRAME_MAX = 16 << 20 };
+
+enum {
+    MPX_F_HELLO = 'H',   /* hostname */
+    MPX_F_JOB = 'J',     /* the job: see remote.c send_job() */
+    MPX_F_STARTED = 'S', /* rank pid */
+    MPX_F_OUTPUT = 'O',  /* rank stream(1|2) then raw bytes */
+    MPX_F_EXIT = 'X',    /* rank wait-status initialized finalized */
+    MPX_F_FENCE = 'F',   /* npairs key value ... */
+    MPX_F_ABORT = 'A',   /* rank code message */
+    MPX_F_ERROR = 'E',   /* message */
+    MPX_F_KILL = 'K',    /* end the ranks (SIGTERM, SIGKILL after a grace) */
+    MPX_F_SIGNAL = 'G',  /* signal number to forward */
+};
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    int bad;
+} mpx_frame_t;
+
+void mpx_frame_begin(mpx_frame_t *f, int type);
+void mpx_frame_raw(mpx_frame_t *f, const void *p, size_t n);
+void mpx_frame_str(mpx_frame_t *f, const char *s);
+void mpx_frame_int(mpx_frame_t *f, long long v);
+void mpx_frame_free(mpx_frame_t *f);
+/* Split a body (type byte first) into up to max fields; *rest is the offset
+ * after the last one. The number of fields, or -1 if one is not terminated. */
+int mpx_frame_fields(const char *body, size_t len, const char **fields, int max, size_t *rest);
+/* A decimal field in lo..hi; sets *bad otherwise. */
+long long mpx_field_int(const char *s, long long lo, long long hi, int *bad);
+
+typedef struct {
+    int rfd, wfd;
+    char *in;
+    size_t in_len, in_off, in_cap;
+    char *out;
+    size_t out_len, out_cap;
+    int broken; /* a write failed: the other side is gone */
+} mpx_link_t;
+
+void mpx_link_init(mpx_link_t *l, int rfd, int wfd);
+/* Queue a frame and write what the pipe takes. 0, or -1 when the link is broken. */
+int mpx_link_send(mpx_link_t *l, mpx_frame_t *f);
+int mpx_link_flush(mpx_link_t *l);
+/* Read what is there: 0, 1 at end of file, -1 on error. */
+int mpx_link_read(mpx_link_t *l);
+/* Next whole frame: 1 (body valid until the next read), 0 none yet, -1 malformed. */
+int mpx_link_take(mpx_link_t *l, const char **body, size_t *len);
+
+#endif

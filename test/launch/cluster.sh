@@ -1,0 +1,274 @@
+#!/bin/bash
+# Jobs across hosts with Canal's mpiexec (-hosts, -f, -ppn, -launcher,
+# -launcher-exec, -iface; one proxy per host). Usage: cluster.sh PREFIX PROGRAM
+# (PROGRAM: test/mpi/hello, which prints "Hello from rank R of N on HOST").
+#
+# Part 1 (any user): placement, host files and errors with '-launcher fork'
+# (every proxy on this machine, host names only labels).
+# Part 2 (root; otherwise SKIP and exit 77 when part 1 passed): a cluster of 4 namespace hosts
+# (test/cluster/netns.sh, reached with -launcher-exec test/cluster/nsexec),
+# 2 ranks each: hello with hostnames, cluster_check.c (shm within a host, sock
+# or ofi between hosts, MPI_Comm_split_type per host, collectives), MPI_Abort
+# and a killed rank on a remote host, MPIEXEC_TIMEOUT, a killed proxy, an
+# unreachable host, kill -9 of mpiexec, and the proxies' command lines; and
+# the same check under MPICH's Hydra (mpiexec.mpich) when it is installed.
+. "$(dirname "$0")/common.sh"
+launch_setup "$@"
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MPX=$PREFIX/bin/mpiexec
+[ -x "$MPX" ] || { echo "FAIL: $MPX is missing"; exit 1; }
+unset CANAL_DEBUG # the messages checked here are mpiexec's
+
+# expect NAME WANT-RC OUTPUT-REGEX COMMAND...: exit code and output (a
+# timeout only turns a hang into a failure).
+expect() {
+    local name=$1 want=$2 regex=$3 rc
+    shift 3
+    timeout 120 "$@" >"$LAUNCH_OUT" 2>&1 </dev/null
+    rc=$?
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    if [ "$rc" -eq "$want" ] && grep -Eq -- "$regex" "$LAUNCH_OUT"; then
+        echo "PASS: $name"
+        return 0
+    fi
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: $name: exit code $rc (want $want), output must match '$regex'"
+    echo "--- command: $*"
+    tail -n 20 "$LAUNCH_OUT" | sed 's/^/    /'
+    return 1
+}
+
+# expect_lines NAME LINE...: every LINE (a fixed string) is in the last output.
+expect_lines() {
+    local name=$1 l missing=""
+    shift
+    for l in "$@"; do
+        grep -Fxq -- "$l" "$LAUNCH_OUT" || missing="$missing '$l'"
+    done
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    if [ -z "$missing" ]; then
+        echo "PASS: $name"
+        return 0
+    fi
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: $name: missing lines:$missing"
+    sed 's/^/    /' "$LAUNCH_OUT" | head -20
+    return 1
+}
+
+# ------------------------------------------------------------ part 1: fork launcher
+# Each rank prints its rank and its place among the ranks of its host.
+WHERE='echo "r=$PMI_RANK local=$MPI_LOCALRANKID/$MPI_LOCALNRANKS"'
+expect "-hosts a:2,b:2 -n 6 (fork): Hydra's order" 0 "r=5" \
+    "$MPX" -launcher fork -hosts fake-a:2,fake-b:2 -n 6 sh -c "$WHERE"
+# a gets ranks 0,1 then 4,5 (wrap around); b gets 2,3
+expect_lines "... ranks 0,1,4,5 on a, 2,3 on b" \
+    "r=0 local=0/4" "r=1 local=1/4" "r=4 local=2/4" "r=5 local=3/4" "r=2 local=0/2" "r=3 local=1/2"
+expect "-hosts a,b,c -n 4: round robin, one slot each" 0 "r=3" \
+    "$MPX" -launcher fork -hosts fake-a,fake-b,fake-c -n 4 sh -c "$WHERE"
+expect_lines "... ranks 0,3 on a" "r=0 local=0/2" "r=3 local=1/2" "r=1 local=0/1" "r=2 local=0/1"
+cat > "$LAUNCH_TMP/hosts" <<'HOSTS'
+# a host file: host[:slots] per line
+fake-a:3   # three slots
+  fake-b
+HOSTS
+expect "-f hostfile without -n: one rank per slot" 0 "r=3" \
+    "$MPX" -launcher fork -f "$LAUNCH_TMP/hosts" sh -c "$WHERE"
+expect_lines "... 3 on a, 1 on b" "r=0 local=0/3" "r=2 local=2/3" "r=3 local=0/1"
+expect "-ppn 1 replaces the slots" 0 "r=3" \
+    "$MPX" -launcher fork -f "$LAUNCH_TMP/hosts" -ppn 1 -n 4 sh -c "$WHERE"
+expect_lines "... alternating" "r=0 local=0/2" "r=1 local=0/2" "r=2 local=1/2" "r=3 local=1/2"
+# the ranks' node map comes from PMI_process_mapping: a:0,1,2 b:3 a:4,5 is
+# (vector,(0,1,3),(1,1,1),(0,1,2)); rank 0's node holds 5 ranks
+expect "an irregular placement reaches the ranks' node map" 0 "6 ranks on 2 node\(s\), 5 on this node" \
+    "$MPX" -launcher fork -hosts fake-a:3,fake-b:1 -n 6 -genv CANAL_SUMMARY 1 \
+    -genv CANAL_SOCK_IFACE lo -genv CANAL_OFI_LIBRARY no-such-libfabric.so "$PROG" "${PROG_ARGS[@]}"
+# a rank that leaves without MPI while the others start: their fence can never
+# complete (this hung before: the check only ran once some host had fenced)
+expect "a rank gone before the others' fence ends the job" 1 \
+    "rank 0 on host fake-a has exited, so the PMI barrier" \
+    "$MPX" -launcher fork -hosts fake-a:2,fake-b:2 -n 1 true : -n 3 \
+    -genv CANAL_SOCK_IFACE lo -genv CANAL_OFI_LIBRARY no-such-libfabric.so "$PROG" "${PROG_ARGS[@]}"
+expect "MPMD segments across hosts" 0 "seg2 r=2" \
+    "$MPX" -launcher fork -hosts fake-a,fake-b -l -n 2 sh -c 'echo seg1 r=$PMI_RANK' : \
+    -n 1 sh -c 'echo seg2 r=$PMI_RANK'
+expect "-l labels output across hosts" 0 '^\[1\] two$' \
+    "$MPX" -launcher fork -hosts fake-a,fake-b -l -n 2 sh -c 'echo one; echo two'
+expect "a rank's exit code names rank and host" 5 "rank 1 .*on host fake-b exited with code 5" \
+    "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 sh -c '[ "$PMI_RANK" = 1 ] && exit 5; sleep 60'
+expect "PMI-1 abort on another host gives its code" 7 "rank 1 .*on host fake-b called MPI_Abort with exit code 7" \
+    "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 bash -c 'if [ "$PMI_RANK" = 1 ]; then
+        printf "cmd=init pmi_version=1 pmi_subversion=1\ncmd=abort exitcode=7\n" >&"$PMI_FD"; fi
+        sleep 60'
+expect "PMI-1 spawn across hosts is refused with an error reply" 0 \
+    "got: cmd=spawn_result rc=-1 errmsg=MPI_Comm_spawn_is_not_supported" \
+    "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 bash -c 'if [ "$PMI_RANK" = 1 ]; then
+        printf "cmd=init pmi_version=1 pmi_subversion=1\nmcmd=spawn\nnprocs=1\nexecname=/bin/true\ntotspawns=1\nspawnssofar=1\nargcnt=0\nendcmd\n" >&"$PMI_FD"
+        for i in 1 2; do read -t 60 l <&"$PMI_FD"; echo "got: $l"; done
+        printf "cmd=finalize\n" >&"$PMI_FD"; read -t 60 l <&"$PMI_FD"; fi'
+# SIGUSR1 to mpiexec reaches the ranks on every host (through their proxies).
+"$MPX" -launcher fork -hosts fake-a,fake-b -n 2 sh -c \
+    'trap "echo got-usr1; exit 0" USR1; echo ready; while :; do sleep 0.1; done' \
+    >"$LAUNCH_OUT" 2>&1 </dev/null &
+MPID=$!
+for ((i = 0; i < 600; i++)); do [ "$(grep -c '^ready$' "$LAUNCH_OUT")" -ge 2 ] && break; sleep 0.1; done
+kill -USR1 $MPID
+timeout 120 tail --pid=$MPID -f /dev/null
+wait $MPID
+rc=$?
+LAUNCH_RAN=$((LAUNCH_RAN + 1))
+if [ $rc -eq 0 ] && [ "$(grep -c '^got-usr1$' "$LAUNCH_OUT")" -eq 2 ]; then
+    echo "PASS: SIGUSR1 is forwarded to the ranks on every host"
+else
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: SIGUSR1 forwarding: exit code $rc (want 0), want 2 'got-usr1' lines"
+    sed 's/^/    /' "$LAUNCH_OUT" | head
+    kill -9 $MPID 2>/dev/null
+fi
+expect "bad slot count is a usage error" 2 "count after ':' must be" \
+    "$MPX" -hosts fake-a:0 -n 1 true
+expect "two hosts on one line of a host file is an error" 2 "one 'host\[:N\]' per entry" \
+    sh -c "printf 'a b\n' > '$LAUNCH_TMP/bad'; '$MPX' -f '$LAUNCH_TMP/bad' -n 1 true"
+expect "-launcher rsh is refused" 2 "use ssh or fork" "$MPX" -launcher rsh -hosts fake-a -n 1 true
+expect "-bind-to across hosts is refused" 2 "not supported in jobs across hosts" \
+    "$MPX" -launcher fork -hosts fake-a -bind-to core -n 1 true
+expect "a launcher that cannot reach the host ends the job" 255 "lost the proxy on host fake-[ab] .*code 1" \
+    "$MPX" -launcher-exec false -hosts fake-a,fake-b -n 2 true
+expect "-hosts localhost:3 without -n runs 3 ranks here" 0 "r=2" \
+    "$MPX" -hosts localhost:3 sh -c 'echo r=$PMI_RANK'
+
+# ------------------------------------------------------------ part 2: namespace cluster
+# skip_cluster WHY: part 1's failures still fail the script; else exit 77
+# (skipped), so that the suite reports that the cluster part did not run.
+skip_cluster() {
+    echo "SKIP: $*"
+    [ "$LAUNCH_FAILED" -gt 0 ] && launch_finish
+    exit 77
+}
+[ "$(id -u)" = 0 ] || skip_cluster "the namespace cluster needs root (network and UTS namespaces)"
+for t in ip unshare nsenter; do
+    command -v $t >/dev/null 2>&1 || skip_cluster "the namespace cluster needs '$t' (test/install-deps.sh)"
+done
+CHECK=$(launch_build launch/cluster_check)
+[ -n "$CHECK" ] || { echo "FAIL: cannot build cluster_check.c"; exit 1; }
+P=cc$$h
+P=${P:0:10}
+NETNS=$TOP/test/cluster/netns.sh
+NSEXEC=$TOP/test/cluster/nsexec
+CLUSTER_NET=$((100 + $$ % 100))
+export CLUSTER_NET
+trap 'bash "$NETNS" down 4 "$P" >/dev/null 2>&1; rm -f "$LAUNCH_OUT"; rm -rf "$LAUNCH_TMP"' EXIT
+if ! bash "$NETNS" up 4 "$P" > "$LAUNCH_TMP/up.log" 2>&1; then
+    sed 's/^/    /' "$LAUNCH_TMP/up.log"
+    skip_cluster "cannot create network namespaces here (above)"
+fi
+printf '%s:2\n' "${P}1" "${P}2" "${P}3" "${P}4" > "$LAUNCH_TMP/cluster"
+RUN=("$MPX" -launcher-exec "$NSEXEC" -f "$LAUNCH_TMP/cluster")
+NOOFI=(-genv CANAL_OFI_LIBRARY no-such-libfabric.so) # ofi unusable: sock between hosts
+
+expect "hello on 4 namespace hosts x 2" 0 "Hello from rank 7 of 8" \
+    "${RUN[@]}" -n 8 "${NOOFI[@]}" "$PROG" "${PROG_ARGS[@]}"
+expect_lines "... every rank on its host" \
+    "Hello from rank 0 of 8 on ${P}1" "Hello from rank 1 of 8 on ${P}1" \
+    "Hello from rank 2 of 8 on ${P}2" "Hello from rank 3 of 8 on ${P}2" \
+    "Hello from rank 4 of 8 on ${P}3" "Hello from rank 5 of 8 on ${P}3" \
+    "Hello from rank 6 of 8 on ${P}4" "Hello from rank 7 of 8 on ${P}4"
+expect "4 hosts: shm within, sock between, split_type per host, collectives" 0 \
+    "cluster check passed: 8 ranks on 4 hosts" "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" check 4 sock
+expect "... CANAL_SUMMARY sees 4 nodes" 0 "8 ranks on 4 node" \
+    "${RUN[@]}" -n 8 "${NOOFI[@]}" -genv CANAL_SUMMARY 1 "$PROG"
+expect "-iface eth0 (the sock channel's interface)" 0 "cluster check passed" \
+    "${RUN[@]}" -n 8 -iface eth0 "${NOOFI[@]}" "$CHECK" check 4 sock
+timeout 120 "${RUN[@]}" -n 8 -genv CANAL_OFI_PROVIDER "tcp;ofi_rxm" "$CHECK" check 4 ofi \
+    >"$LAUNCH_OUT" 2>&1 </dev/null
+if grep -q "ofi channel unusable" "$LAUNCH_OUT"; then
+    echo "SKIP: ofi between hosts: libfabric's tcp provider is not usable here"
+else
+    expect "4 hosts: ofi (tcp provider) between hosts" 0 "cluster check passed" \
+        "${RUN[@]}" -n 8 -genv CANAL_OFI_PROVIDER "tcp;ofi_rxm" "$CHECK" check 4 ofi
+fi
+if command -v mpiexec.mpich >/dev/null 2>&1; then
+    # Hydra's proxies connect back to mpiexec.mpich: over the bridge
+    expect "Canal's library under Hydra on the same hosts" 0 "cluster check passed" \
+        mpiexec.mpich -launcher ssh -launcher-exec "$NSEXEC" -iface "${P}br" \
+        -f "$LAUNCH_TMP/cluster" -n 8 -genv LD_LIBRARY_PATH "$PREFIX/lib" \
+        "${NOOFI[@]}" "$CHECK" check 4 sock
+else
+    echo "SKIP: Hydra across hosts: mpiexec.mpich is not installed"
+fi
+expect "MPI_Abort on a remote host" 7 "rank 5 .*on host ${P}3 called MPI_Abort with exit code 7" \
+    "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" abort 5
+expect "a rank killed on a remote host" 137 "rank 6 .*on host ${P}4 was killed by signal 9" \
+    "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" kill 6
+expect "MPIEXEC_TIMEOUT ends the job on every host" 255 "MPIEXEC_TIMEOUT=3 s expired" \
+    env MPIEXEC_TIMEOUT=3 "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" hang
+expect "an unreachable host ends the job" 255 "lost the proxy on host nohost.*code 255" \
+    "$MPX" -launcher-exec "$NSEXEC" -hosts "${P}1:2,nohost:2" -n 4 "$CHECK" hang
+
+# ranks_left: the cluster_check processes still running (ours)
+ranks_left() { pgrep -f "^$CHECK " | wc -l; }
+# wait_for N: until N ranks run (a hang guard only)
+wait_for() {
+    for ((i = 0; i < 600; i++)); do [ "$(ranks_left)" -ge "$1" ] && return 0; sleep 0.1; done
+    return 1
+}
+# wait_gone: until no rank runs; 1 if some still do after 60 s (a hang guard)
+wait_gone() {
+    for ((i = 0; i < 600; i++)); do [ "$(ranks_left)" -eq 0 ] && return 0; sleep 0.1; done
+    return 1
+}
+
+# A killed proxy; and the proxies' command lines carry no secret.
+"${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" hang >"$LAUNCH_OUT" 2>&1 </dev/null &
+MPID=$!
+LAUNCH_RAN=$((LAUNCH_RAN + 1))
+if wait_for 8; then
+    bad=""
+    for pid in $(pgrep -f -- "-proxy ${P}"); do
+        cmd=$(tr '\0' ' ' < /proc/$pid/cmdline)
+        [ "$cmd" = "$MPX -proxy ${cmd##* -proxy }" ] && [[ "$cmd" =~ -proxy\ ${P}[1-4]\ $ ]] || bad="$bad [$cmd]"
+    done
+    n=$(pgrep -f -- "-proxy ${P}" | wc -l)
+    if [ -z "$bad" ] && [ "$n" -eq 4 ]; then
+        echo "PASS: 4 proxies, command lines 'mpiexec -proxy HOST' only"
+    else
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: proxies: $n running (want 4), unexpected command lines:$bad"
+    fi
+    kill -9 "$(pgrep -f -- "-proxy ${P}2\$")"
+else
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: the 8 ranks did not start"
+fi
+timeout 120 tail --pid=$MPID -f /dev/null
+wait $MPID
+rc=$?
+LAUNCH_RAN=$((LAUNCH_RAN + 1))
+if [ $rc -eq 255 ] && grep -Eq "lost the proxy on host ${P}2 .*ranks 2, 3 ran there" "$LAUNCH_OUT" && wait_gone; then
+    echo "PASS: a killed proxy ends the job on every host, naming host and ranks"
+else
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: a killed proxy: exit code $rc (want 255), $(ranks_left) ranks left"
+    tail -n 10 "$LAUNCH_OUT" | sed 's/^/    /'
+fi
+
+# kill -9 of mpiexec: every proxy sees its link close and ends its ranks.
+"${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" hang >"$LAUNCH_OUT" 2>&1 </dev/null &
+MPID=$!
+LAUNCH_RAN=$((LAUNCH_RAN + 1))
+if wait_for 8; then
+    kill -9 $MPID
+    wait $MPID 2>/dev/null
+    if wait_gone; then
+        echo "PASS: kill -9 of mpiexec ends the ranks on every host"
+    else
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: kill -9 of mpiexec: $(ranks_left) ranks still run after 60 s"
+    fi
+else
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: the 8 ranks did not start"
+    kill -9 $MPID
+fi
+launch_finish

@@ -1,0 +1,193 @@
+/* A job across hosts (test/launch/cluster.sh): run as
+ *   cluster_check check NHOSTS CHANNEL   -- hostnames, placement, channels, collectives
+ *   cluster_check abort RANK             -- RANK calls MPI_Abort(7), the others wait
+ *   cluster_check kill RANK              -- RANK kills itself with SIGKILL, the others wait
+ *   cluster_check hang                   -- every rank waits for a message that never comes
+ * "check": every rank prints "rank R of N on HOST"; ranks with the same
+ * hostname must form one MPI_COMM_TYPE_SHARED communicator and there must be
+ * NHOSTS of them; a message to a rank on the same host must go through shm
+ * and one to another host through CHANNEL (sock or ofi), as the MPI_T
+ * counters canal_<channel>_messages_sent show; data is checked both ways,
+ * then Allreduce, Bcast and Barrier on COMM_WORLD and the node communicator. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int rank, size;
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "rank %d: FAILED: %s\n", rank, what);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+/* MPI_T counters canal_<channel>_messages_sent, started once (counters
+ * count only while started). */
+static MPI_T_pvar_session pv_session;
+static struct {
+    const char *chan;
+    MPI_T_pvar_handle h;
+    int ok;
+} pv[2] = {{"shm"}, {NULL}};
+
+static void pvar_setup(const char *netchan)
+{
+    int n;
+    pv[1].chan = netchan;
+    MPI_T_pvar_session_create(&pv_session);
+    MPI_T_pvar_get_num(&n);
+    for (int i = 0; i < n; i++) {
+        char name[128], desc[256], want[64];
+        int nl = sizeof name, dl = sizeof desc, verb, cls, bind, ro, cont, atomic, count;
+        MPI_Datatype dt;
+        MPI_T_enum en;
+        MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &en, desc, &dl, &bind, &ro, &cont,
+                            &atomic);
+        for (int c = 0; c < 2; c++) {
+            snprintf(want, sizeof want, "canal_%s_messages_sent", pv[c].chan);
+            if (strcmp(name, want) == 0 &&
+                MPI_T_pvar_handle_alloc(pv_session, i, NULL, &pv[c].h, &count) == MPI_SUCCESS) {
+                if (!cont)
+                    MPI_T_pvar_start(pv_session, pv[c].h);
+                pv[c].ok = 1;
+            }
+        }
+    }
+    if (!pv[0].ok || !pv[1].ok)
+        fail("the MPI_T counters canal_<channel>_messages_sent are missing");
+}
+
+static long long pvar_read(const char *chan)
+{
+    unsigned long long v = 0;
+    for (int c = 0; c < 2; c++)
+        if (strcmp(pv[c].chan, chan) == 0)
+            MPI_T_pvar_read(pv_session, pv[c].h, &v);
+    return (long long)v;
+}
+
+/* Send 64 KiB to peer and back; returns the messages the channel counted. */
+static long long exchange(int peer, const char *chan)
+{
+    long long before, after;
+    enum { N = 65536 };
+    static unsigned char out[N], in[N];
+    before = pvar_read(chan);
+    for (int i = 0; i < N; i++)
+        out[i] = (unsigned char)(rank * 31 + i);
+    MPI_Sendrecv(out, N, MPI_BYTE, peer, 5, in, N, MPI_BYTE, peer, 5, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    for (int i = 0; i < N; i++)
+        if (in[i] != (unsigned char)(peer * 31 + i))
+            fail("data from a peer is wrong");
+    after = pvar_read(chan);
+    return after - before;
+}
+
+static void check(int nhosts, const char *netchan)
+{
+    char host[MPI_MAX_PROCESSOR_NAME], *all;
+    int len, nodesize, noderank, nnodes, is_leader, sum;
+    MPI_Comm node;
+
+    pvar_setup(netchan);
+    MPI_Get_processor_name(host, &len);
+    printf("rank %d of %d on %s\n", rank, size, host);
+    fflush(stdout);
+    all = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
+    MPI_Allgather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  MPI_COMM_WORLD);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &nodesize);
+    MPI_Comm_rank(node, &noderank);
+    {
+        int same = 0;
+        for (int r = 0; r < size; r++)
+            same += strcmp(all + (size_t)r * MPI_MAX_PROCESSOR_NAME, host) == 0;
+        if (same != nodesize)
+            fail("the shared-memory communicator does not hold exactly the ranks with my hostname");
+    }
+    is_leader = noderank == 0;
+    MPI_Allreduce(&is_leader, &nnodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (nnodes != nhosts)
+        fail("the number of shared-memory communicators is not the number of hosts");
+    /* every pair of ranks exchanges; the channel it takes is checked */
+    for (int step = 1; step < size; step++) {
+        int to = (rank + step) % size, from = (rank - step + size) % size;
+        /* pair up: rank talks to to and from in a fixed order */
+        for (int k = 0; k < 2; k++) {
+            int peer = (k == 0) == (rank < to) ? to : from;
+            int same;
+            long long n;
+            if (peer == rank)
+                continue;
+            same = strcmp(all + (size_t)peer * MPI_MAX_PROCESSOR_NAME, host) == 0;
+            n = exchange(peer, same ? "shm" : netchan);
+            if (n == 0) {
+                char msg[200];
+                snprintf(msg, sizeof msg, "the message to rank %d (%s host) did not go through %s",
+                         peer, same ? "same" : "another", same ? "shm" : netchan);
+                fail(msg);
+            }
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    {
+        int v = rank, buf[4] = {0};
+        MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (sum != size * (size - 1) / 2)
+            fail("Allreduce on COMM_WORLD");
+        MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, node);
+        if (rank == size - 1)
+            buf[0] = 42, buf[3] = 7;
+        MPI_Bcast(buf, 4, MPI_INT, size - 1, MPI_COMM_WORLD);
+        if (buf[0] != 42 || buf[3] != 7)
+            fail("Bcast from the last rank");
+        MPI_Barrier(node);
+    }
+    MPI_Comm_free(&node);
+    free(all);
+    for (int c = 0; c < 2; c++)
+        MPI_T_pvar_handle_free(pv_session, &pv[c].h);
+    MPI_T_pvar_session_free(&pv_session);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("cluster check passed: %d ranks on %d hosts\n", size, nnodes);
+}
+
+int main(int argc, char **argv)
+{
+    int provided;
+    MPI_Init(&argc, &argv);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc >= 4 && strcmp(argv[1], "check") == 0) {
+        check(atoi(argv[2]), argv[3]);
+    } else if (argc >= 3 && (strcmp(argv[1], "abort") == 0 || strcmp(argv[1], "kill") == 0)) {
+        int victim = atoi(argv[2]), x;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == victim) {
+            if (argv[1][0] == 'a')
+                MPI_Abort(MPI_COMM_WORLD, 7);
+            raise(SIGKILL);
+        }
+        MPI_Recv(&x, 1, MPI_INT, victim, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (argc >= 2 && strcmp(argv[1], "hang") == 0) {
+        int x;
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        if (rank == 0)
+            fprintf(stderr,
+                    "usage: cluster_check check NHOSTS CHANNEL | abort RANK | kill RANK | hang\n");
+        MPI_Finalize();
+        return 2;
+    }
+    MPI_T_finalize();
+    MPI_Finalize();
+    return 0;
+}
