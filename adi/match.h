@@ -1,0 +1,68 @@
+/*
+ * Matching queues (private to adi/): one for the posted receives of a
+ * context, one for its unexpected messages. Entries are embedded in the
+ * request or the message; the queue keeps them in arrival order and, once
+ * searching it in order gets long, an index too, so that the first match
+ * costs O(1) however many entries wait (adi/match.c says how). The queue's
+ * owner locks it (adi_ctx_queues_t.lock); a search may build the index.
+ * No operation fails: the index is only an accelerator, and when memory for
+ * it runs out the queue is searched in order as a short one is.
+ */
+#ifndef CANAL_ADI_MATCH_H
+#define CANAL_ADI_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A queue is indexed once a search in order steps over more entries than this. */
+enum { ADI_MQ_LIST_MAX = 8 };
+
+typedef struct adi_mq_bin adi_mq_bin_t;
+typedef struct adi_mq_entry adi_mq_entry_t;
+
+/* An entry's place in one bin of the index. */
+typedef struct adi_mq_link {
+    struct adi_mq_link *next, *prev; /* in the bin, oldest first */
+    adi_mq_bin_t *bin;
+    adi_mq_entry_t *entry;
+} adi_mq_link_t;
+
+struct adi_mq_entry {
+    adi_mq_entry_t *next, *prev; /* in the queue, oldest first */
+    uint64_t seq;                /* order of arrival in the queue */
+    int src, tag;                /* posted: what to match (wildcards allowed);
+                                    unexpected: the message's envelope */
+    adi_mq_link_t link;          /* posted: its pattern's bin; unexpected: (src, tag)'s */
+    adi_mq_link_t *extra;        /* unexpected only: two more links, the bins of
+                                    (any source, tag) and (src, any tag) */
+};
+
+typedef struct {
+    adi_mq_entry_t *head, *tail;
+    size_t len;
+    uint64_t seq;
+    int unexpected;        /* concrete envelopes (indexed three ways) or patterns */
+    int indexed;           /* the bins below are up to date */
+    size_t retry_len;      /* after a failed index build: try again at this length */
+    adi_mq_bin_t **tab;    /* hash table of non-empty bins */
+    unsigned tab_mask;
+    size_t nbins;
+    size_t nkind[4];       /* posted: entries of each wildcard kind */
+    adi_mq_bin_t *spare;   /* emptied bins kept for reuse */
+    int nspare;
+} adi_mq_t;
+
+void adi_mq_init(adi_mq_t *q, int unexpected);
+/* Frees the index; the entries belong to their owners. */
+void adi_mq_fini(adi_mq_t *q);
+/* Append e with envelope or pattern (src, tag); an unexpected entry's extra
+ * must point to two links that live as long as the entry. */
+void adi_mq_add(adi_mq_t *q, adi_mq_entry_t *e, int src, int tag);
+void adi_mq_remove(adi_mq_t *q, adi_mq_entry_t *e);
+/* Posted queue: the oldest receive whose pattern takes a message (src, tag). */
+adi_mq_entry_t *adi_mq_find_posted(adi_mq_t *q, int src, int tag);
+/* Unexpected queue: the oldest message that a receive of (src, tag), each
+ * possibly a wildcard, takes. */
+adi_mq_entry_t *adi_mq_find_unexpected(adi_mq_t *q, int src, int tag);
+
+#endif
