@@ -30,6 +30,9 @@
 
 #include <stdlib.h>
 
+_Static_assert((int)ADI_MQ_ANY_SOURCE == (int)ADI_ANY_SOURCE && (int)ADI_MQ_ANY_TAG == (int)ADI_ANY_TAG,
+               "match.h's wildcards are adi.h's");
+
 enum { KIND_EXACT = 0, KIND_ANY_SRC = 1, KIND_ANY_TAG = 2, KIND_ALL = 3 };
 enum { TAB_MIN = 64, SPARE_MAX = 64 };
 
@@ -170,8 +173,10 @@ static int index_entry(adi_mq_t *q, adi_mq_entry_t *e)
 {
     int src = e->src, tag = e->tag;
 
+    e->seq = q->seq++;
     if (!q->unexpected) {
         int kind = pattern_kind(src, tag);
+        q->nkind[kind]++;
         return link_add(q, &e->link, e, kind, kind & KIND_ANY_SRC ? 0 : src,
                         kind & KIND_ANY_TAG ? 0 : tag);
     }
@@ -184,6 +189,8 @@ static int index_entry(adi_mq_t *q, adi_mq_entry_t *e)
 
 static void unindex_entry(adi_mq_t *q, adi_mq_entry_t *e)
 {
+    if (!q->unexpected && e->link.bin != NULL)
+        q->nkind[pattern_kind(e->src, e->tag)]--;
     link_remove(q, &e->link);
     if (q->unexpected) {
         link_remove(q, &e->extra[0]);
@@ -196,11 +203,23 @@ static void index_drop(adi_mq_t *q)
 {
     for (adi_mq_entry_t *e = q->head; e != NULL; e = e->next)
         unindex_entry(q, e);
+    for (int k = 0; k < 4; k++)
+        q->nkind[k] = 0; /* (an entry whose bin could not be made was counted) */
     q->indexed = 0;
+}
+
+/* Entries not in any bin yet (list mode leaves their links unset). */
+static void links_clear(adi_mq_t *q, adi_mq_entry_t *e)
+{
+    e->link.bin = NULL;
+    if (q->unexpected)
+        e->extra[0].bin = e->extra[1].bin = NULL;
 }
 
 static void index_build(adi_mq_t *q)
 {
+    for (adi_mq_entry_t *e = q->head; e != NULL; e = e->next)
+        links_clear(q, e);
     if (q->tab == NULL) {
         if ((q->tab = calloc(TAB_MIN, sizeof *q->tab)) == NULL)
             goto fail;
@@ -235,51 +254,21 @@ void adi_mq_fini(adi_mq_t *q)
     adi_mq_init(q, q->unexpected);
 }
 
-void adi_mq_add(adi_mq_t *q, adi_mq_entry_t *e, int src, int tag)
+void adi_mq_index_add(adi_mq_t *q, adi_mq_entry_t *e)
 {
-    e->src = src;
-    e->tag = tag;
-    e->seq = q->seq++;
-    e->link.bin = NULL;
-    if (q->unexpected) {
-        e->extra[0].bin = NULL;
-        e->extra[1].bin = NULL;
-    } else {
-        q->nkind[pattern_kind(src, tag)]++;
-    }
-    e->next = NULL;
-    e->prev = q->tail;
-    if (q->tail != NULL)
-        q->tail->next = e;
-    else
-        q->head = e;
-    q->tail = e;
-    q->len++;
-    if (q->indexed) {
-        if (index_entry(q, e) < 0) {
-            index_drop(q);
-            q->retry_len = q->len * 2;
-        }
+    links_clear(q, e);
+    if (index_entry(q, e) < 0) {
+        index_drop(q);
+        q->retry_len = q->len * 2;
     }
 }
 
-void adi_mq_remove(adi_mq_t *q, adi_mq_entry_t *e)
+void adi_mq_index_remove(adi_mq_t *q, adi_mq_entry_t *e)
 {
-    if (q->indexed)
-        unindex_entry(q, e);
-    if (!q->unexpected)
-        q->nkind[pattern_kind(e->src, e->tag)]--;
-    if (e->prev != NULL)
-        e->prev->next = e->next;
-    else
-        q->head = e->next;
-    if (e->next != NULL)
-        e->next->prev = e->prev;
-    else
-        q->tail = e->prev;
-    e->next = e->prev = NULL;
-    if (--q->len == 0) {
-        q->indexed = 0; /* every bin emptied, and went to the spares */
+    unindex_entry(q, e);
+    if (q->len == 1) {
+        /* the last entry: every bin emptied, and went to the spares */
+        q->indexed = 0;
         q->retry_len = 0;
     }
 }
@@ -312,17 +301,14 @@ static adi_mq_entry_t *searched(adi_mq_t *q, size_t steps, adi_mq_entry_t *found
     return found;
 }
 
-adi_mq_entry_t *adi_mq_find_posted(adi_mq_t *q, int src, int tag)
+/* The head did not match (adi_mq_find_posted looked). */
+adi_mq_entry_t *adi_mq_search_posted(adi_mq_t *q, int src, int tag)
 {
-    adi_mq_entry_t *best = q->head;
+    adi_mq_entry_t *best;
     size_t steps = 0;
 
-    /* the oldest receive is the answer when it matches (messages that
-     * arrive in the order their receives were posted) */
-    if (best == NULL || matches(best->src, best->tag, src, tag))
-        return best;
     if (!q->indexed) {
-        for (adi_mq_entry_t *e = best->next; e != NULL; e = e->next, steps++)
+        for (adi_mq_entry_t *e = q->head->next; e != NULL; e = e->next, steps++)
             if (matches(e->src, e->tag, src, tag))
                 return searched(q, steps, e);
         return searched(q, steps, NULL);
@@ -337,21 +323,21 @@ adi_mq_entry_t *adi_mq_find_posted(adi_mq_t *q, int src, int tag)
     return best;
 }
 
-adi_mq_entry_t *adi_mq_find_unexpected(adi_mq_t *q, int src, int tag)
+/* The head did not match (adi_mq_find_unexpected looked). */
+adi_mq_entry_t *adi_mq_search_unexpected(adi_mq_t *q, int src, int tag)
 {
     int kind = pattern_kind(src, tag);
-    adi_mq_entry_t *head = q->head;
     adi_mq_bin_t *b;
     size_t steps = 0;
 
-    if (head == NULL || matches(src, tag, head->src, head->tag))
-        return head;
     if (!q->indexed) {
-        for (adi_mq_entry_t *e = head->next; e != NULL; e = e->next, steps++)
+        for (adi_mq_entry_t *e = q->head->next; e != NULL; e = e->next, steps++)
             if (matches(src, tag, e->src, e->tag))
                 return searched(q, steps, e);
         return searched(q, steps, NULL);
     }
+    if (kind == KIND_ALL)
+        return q->head;
     b = bin_find(q, kind, kind & KIND_ANY_SRC ? 0 : src, kind & KIND_ANY_TAG ? 0 : tag);
     return b != NULL ? b->head->entry : NULL;
 }
