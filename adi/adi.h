@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "adi/match.h"
 #include "common/status.h"
 #include "datatype/dt.h"
 #include "pmi/pmi.h"
@@ -84,9 +85,10 @@ struct adi_request {
     void *tmp;                /* bounce buffer (packed eager data, DATA chunk) */
     size_t tmp_len;           /* bytes in tmp waiting to be sent */
     uint64_t ctl_hdr[8];      /* control packet waiting to be sent (REQ_CTRL) */
-    dt_cursor_t cursor;
-    adi_request_t *next, *prev;
+    adi_mq_entry_t match;     /* receives: place in the posted queue (adi/match.h) */
+    adi_request_t *next;      /* the pool's free list */
     adi_request_t *send_next; /* per-peer pending-send queue */
+    dt_cursor_t cursor;
 };
 
 /* A matched-but-not-received message (MPI_Mprobe). */

@@ -72,7 +72,8 @@ enum { PROTO_EAGER = 1, PROTO_RTS, PROTO_DATA, PROTO_CTRL };
 
 /* An arrived message nobody asked for yet (also the MPI_Message object). */
 struct adi_message {
-    struct adi_message *next, *prev;
+    adi_mq_entry_t match;   /* place in the unexpected queue; envelope (src_rank, tag) */
+    adi_mq_link_t links[2]; /* the entry's two extra index links */
     int context, src_rank, tag;
     int peer;            /* job rank of the sender */
     uint8_t type;        /* PKT_EAGER or PKT_RTS */
@@ -83,21 +84,13 @@ struct adi_message {
     void *data;          /* eager payload copy (size bytes) */
 };
 
-typedef struct {
-    adi_request_t *head, *tail;
-} req_list_t;
-
-typedef struct {
-    adi_message_t *head, *tail;
-} msg_list_t;
-
 /* Matching queues of one context, with their own lock (locked mode): post,
  * match and probe on one context never wait for another context, nor for a
  * thread polling the channels. Lock order: device lock, then a context's. */
 typedef struct {
     pthread_mutex_t lock;
-    req_list_t posted;
-    msg_list_t unexpected;
+    adi_mq_t posted;        /* receives (adi_request_t.match) */
+    adi_mq_t unexpected;    /* messages (adi_message_t.match) */
 } adi_ctx_queues_t;
 
 typedef struct {

@@ -5,7 +5,8 @@
  * rdma_read and answers FIN, or, when it cannot (no RDMA, non-contiguous
  * sides, CMA denied), answers CTS and the sender streams DATA chunks.
  * Synchronous eager sends complete on SYNC_ACK. Arrivals match the posted
- * queue of their context in order; the rest wait in the unexpected queue.
+ * queue of their context in order; the rest wait in the unexpected queue
+ * (both are adi/match.c's queues: O(1) per match however long they get).
  *
  * Locking (locked mode; doc/design.md, "Threads and locking"): the device
  * lock (adi_lock) covers the channels, the per-peer send queues and credit,
@@ -18,6 +19,7 @@
 #include "adi/adi_impl.h"
 #include "common/log.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +55,8 @@ adi_ctx_queues_t *adi_ctx(int context)
         if (fresh == NULL)
             return NULL;
         pthread_mutex_init(&fresh->lock, NULL);
+        adi_mq_init(&fresh->posted, 0);
+        adi_mq_init(&fresh->unexpected, 1);
         if (__atomic_compare_exchange_n(&chunk[context % CTX_CHUNK], &q, fresh, 0,
                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             q = fresh;
@@ -78,9 +82,24 @@ int adi_ctx_idle(int context)
     if (q == NULL)
         return 1;
     adi_q_lock(q);
-    idle = q->posted.head == NULL;
+    idle = q->posted.len == 0;
     adi_q_unlock(q);
     return idle;
+}
+
+static adi_request_t *req_of(adi_mq_entry_t *e)
+{
+    return e != NULL ? (adi_request_t *)((char *)e - offsetof(adi_request_t, match)) : NULL;
+}
+
+static adi_message_t *msg_of(adi_mq_entry_t *e)
+{
+    return e != NULL ? (adi_message_t *)((char *)e - offsetof(adi_message_t, match)) : NULL;
+}
+
+static adi_message_t *find_unexpected(adi_ctx_queues_t *q, int src, int tag)
+{
+    return msg_of(adi_mq_find_unexpected(&q->unexpected, src, tag));
 }
 
 void adi_queues_finalize(void)
@@ -92,79 +111,20 @@ void adi_queues_finalize(void)
             adi_ctx_queues_t *q = ctx_tab[c][i];
             if (q == NULL)
                 continue;
-            for (adi_message_t *m = q->unexpected.head, *n; m != NULL; m = n) {
-                n = m->next;
+            while (q->unexpected.head != NULL) {
+                adi_message_t *m = msg_of(q->unexpected.head);
+                adi_mq_remove(&q->unexpected, &m->match);
                 free(m->data);
                 free(m);
             }
+            adi_mq_fini(&q->unexpected);
+            adi_mq_fini(&q->posted);
             pthread_mutex_destroy(&q->lock);
             free(q);
         }
         free(ctx_tab[c]);
         ctx_tab[c] = NULL;
     }
-}
-
-static void rl_append(req_list_t *l, adi_request_t *r)
-{
-    r->next = NULL;
-    r->prev = l->tail;
-    if (l->tail)
-        l->tail->next = r;
-    else
-        l->head = r;
-    l->tail = r;
-}
-
-static void rl_remove(req_list_t *l, adi_request_t *r)
-{
-    if (r->prev)
-        r->prev->next = r->next;
-    else
-        l->head = r->next;
-    if (r->next)
-        r->next->prev = r->prev;
-    else
-        l->tail = r->prev;
-    r->next = r->prev = NULL;
-}
-
-static void ml_append(msg_list_t *l, adi_message_t *m)
-{
-    m->next = NULL;
-    m->prev = l->tail;
-    if (l->tail)
-        l->tail->next = m;
-    else
-        l->head = m;
-    l->tail = m;
-}
-
-static void ml_remove(msg_list_t *l, adi_message_t *m)
-{
-    if (m->prev)
-        m->prev->next = m->next;
-    else
-        l->head = m->next;
-    if (m->next)
-        m->next->prev = m->prev;
-    else
-        l->tail = m->prev;
-    m->next = m->prev = NULL;
-}
-
-static int matches(int want_src, int want_tag, int src, int tag)
-{
-    return (want_src == ADI_ANY_SOURCE || want_src == src) &&
-           (want_tag == ADI_ANY_TAG || want_tag == tag);
-}
-
-static adi_message_t *find_unexpected(adi_ctx_queues_t *q, int src, int tag)
-{
-    for (adi_message_t *m = q->unexpected.head; m != NULL; m = m->next)
-        if (matches(src, tag, m->src_rank, m->tag))
-            return m;
-    return NULL;
 }
 
 /* ---------------------------------------------------------------- sending */
@@ -628,11 +588,11 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
     /* (queue-length statistics change under the queue's lock, so a level
      * never dips below zero between a post and its match) */
     if (m != NULL) {
-        ml_remove(&q->unexpected, m);
+        adi_mq_remove(&q->unexpected, &m->match);
         adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
     } else {
         r->state = REQ_RECV_POSTED;
-        rl_append(&q->posted, r);
+        adi_mq_add(&q->posted, &r->match, src, tag);
         adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, 1);
     }
     adi_q_unlock(q);
@@ -713,7 +673,7 @@ canal_status_t adi_improbe(int src, int tag, int context, int *flag_out, adi_mes
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);
     if (m != NULL) {
-        ml_remove(&q->unexpected, m);
+        adi_mq_remove(&q->unexpected, &m->match);
         adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
     }
     adi_q_unlock(q);
@@ -766,7 +726,7 @@ canal_status_t adi_cancel(adi_request_t *r)
         if (q != NULL) {
             adi_q_lock(q);
             if (r->state == REQ_RECV_POSTED) {
-                rl_remove(&q->posted, r);
+                adi_mq_remove(&q->posted, &r->match);
                 r->state = REQ_IDLE;
                 adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
                 unposted = 1;
@@ -901,12 +861,10 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         if (h.type == PKT_RTS)
             adi_stat_add(&adi_stats.rndv_recv, 1);
         adi_q_lock(q);
-        for (r = q->posted.head; r != NULL; r = r->next)
-            if (matches(r->rank, r->tag, h.src_rank, h.tag))
-                break;
+        r = req_of(adi_mq_find_posted(&q->posted, h.src_rank, h.tag));
         if (r != NULL) {
             /* Claimed: no longer cancellable (state changes under q's lock). */
-            rl_remove(&q->posted, r);
+            adi_mq_remove(&q->posted, &r->match);
             r->state = h.type == PKT_EAGER ? REQ_DONE : REQ_RECV_DATA;
             adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
             adi_q_unlock(q);
@@ -933,7 +891,8 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             memcpy(m->data, payload, len);
             __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
         }
-        ml_append(&q->unexpected, m);
+        m->match.extra = m->links;
+        adi_mq_add(&q->unexpected, &m->match, h.src_rank, h.tag);
         adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, 1);
         adi_q_unlock(q);
         return;
@@ -1020,7 +979,7 @@ static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer)
     adi_lock();
     adi_q_lock(q);
     if (r->state == REQ_RECV_POSTED) {
-        rl_remove(&q->posted, r);
+        adi_mq_remove(&q->posted, &r->match);
         r->state = REQ_IDLE;
         adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
         took = 1;
@@ -1058,15 +1017,17 @@ static void posted_fail_all(void)
         for (int i = 0; i < CTX_CHUNK; i++) {
             adi_ctx_queues_t *q = __atomic_load_n(&chunk[i], __ATOMIC_ACQUIRE);
             adi_request_t *fail = NULL, *r, *next;
+            adi_mq_entry_t *e, *enext;
             int peer = -1;
             if (q == NULL)
                 continue;
             adi_q_lock(q);
-            for (r = q->posted.head; r != NULL; r = next) {
-                next = r->next;
+            for (e = q->posted.head; e != NULL; e = enext) {
+                enext = e->next;
+                r = req_of(e);
                 if (!adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, &peer))
                     continue;
-                rl_remove(&q->posted, r);
+                adi_mq_remove(&q->posted, &r->match);
                 r->state = REQ_IDLE;
                 adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
                 r->peer = peer;

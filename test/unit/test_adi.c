@@ -4,11 +4,16 @@
  * up. Each refused header here is a case the adi_packet fuzz target
  * (test/fuzz/fuzz_adi_packet.c) exercises; the check must refuse it with a
  * message naming the field and value, and accept what the device sends.
+ *
+ * And of the matching queues (adi/match.c): random posts, arrivals,
+ * receives and cancels, long enough that the queues get indexed, checked
+ * step by step against a plain list searched in order (MPI's rule).
  */
 #include "adi/adi_impl.h"
 
 #include <check.h>
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 static adi_pkt_t pkt(int type)
@@ -104,6 +109,208 @@ START_TEST(bad_headers_refused)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- matching */
+/* A model entry: what the queue holds, and the reference list's copy. */
+typedef struct {
+    adi_mq_entry_t e;
+    adi_mq_link_t links[2];
+    int src, tag, id;
+} tentry_t;
+
+enum { MODEL_MAX = 4096 };
+
+typedef struct {
+    tentry_t *v[MODEL_MAX]; /* oldest first */
+    int n;
+} model_t;
+
+static int wild_match(int want_src, int want_tag, int src, int tag)
+{
+    return (want_src == ADI_ANY_SOURCE || want_src == src) &&
+           (want_tag == ADI_ANY_TAG || want_tag == tag);
+}
+
+static void model_remove(model_t *m, int i)
+{
+    memmove(&m->v[i], &m->v[i + 1], sizeof m->v[0] * (size_t)(m->n - i - 1));
+    m->n--;
+}
+
+static tentry_t *entry_of(adi_mq_entry_t *e)
+{
+    return e != NULL ? (tentry_t *)((char *)e - offsetof(tentry_t, e)) : NULL;
+}
+
+static unsigned rnd_state = 12345;
+static unsigned rnd(unsigned n)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return (rnd_state >> 8) % n;
+}
+
+/* A pattern (posted) or an envelope (unexpected) from a small space, so
+ * that matches are frequent; wildcards with probability wild/8 each. */
+static void pick(int wild, int nsrc, int ntag, int *src, int *tag)
+{
+    *src = wild && rnd(8) < (unsigned)wild ? ADI_ANY_SOURCE : (int)rnd((unsigned)nsrc);
+    *tag = wild && rnd(8) < (unsigned)wild ? ADI_ANY_TAG : (int)rnd((unsigned)ntag);
+}
+
+/* Random traffic on one queue (posted or unexpected); every search's
+ * answer must be the list's. Returns how often the queue was indexed. */
+static int mq_random(int unexpected, int nsrc, int ntag, int wild, int steps, int grow)
+{
+    static tentry_t pool[MODEL_MAX];
+    static model_t m;
+    tentry_t *free_list[MODEL_MAX];
+    int nfree = 0, indexed = 0, id = 0;
+    adi_mq_t q;
+
+    adi_mq_init(&q, unexpected);
+    m.n = 0;
+    for (int i = MODEL_MAX - 1; i >= 0; i--)
+        free_list[nfree++] = &pool[i];
+    for (int s = 0; s < steps; s++) {
+        unsigned op = rnd(100);
+        int src, tag;
+        if (op < (unsigned)grow && nfree > 0) {
+            /* posted: a receive with a pattern; unexpected: a message */
+            tentry_t *t = free_list[--nfree];
+            pick(unexpected ? 0 : wild, nsrc, ntag, &src, &tag);
+            t->src = src;
+            t->tag = tag;
+            t->id = id++;
+            t->e.extra = t->links;
+            adi_mq_add(&q, &t->e, src, tag);
+            m.v[m.n++] = t;
+        } else if (op < 95) {
+            /* posted: a message arrives; unexpected: a receive (or probe) */
+            int i;
+            tentry_t *got;
+            pick(unexpected ? wild : 0, nsrc, ntag, &src, &tag);
+            got = entry_of(unexpected ? adi_mq_find_unexpected(&q, src, tag)
+                                      : adi_mq_find_posted(&q, src, tag));
+            for (i = 0; i < m.n; i++)
+                if (unexpected ? wild_match(src, tag, m.v[i]->src, m.v[i]->tag)
+                               : wild_match(m.v[i]->src, m.v[i]->tag, src, tag))
+                    break;
+            ck_assert_msg(got == (i < m.n ? m.v[i] : NULL),
+                          "step %d: (%d, %d) found entry %d, the list says %d (queue of %d, %s)",
+                          s, src, tag, got ? got->id : -1, i < m.n ? m.v[i]->id : -1, m.n,
+                          q.indexed ? "indexed" : "list");
+            indexed += q.indexed;
+            if (got != NULL && rnd(4) != 0) { /* a probe leaves it there */
+                adi_mq_remove(&q, &got->e);
+                model_remove(&m, i);
+                free_list[nfree++] = got;
+            }
+        } else if (m.n > 0) {
+            /* cancel (posted) or matched probe of a given message: any entry */
+            int i = (int)rnd((unsigned)m.n);
+            tentry_t *t = m.v[i];
+            adi_mq_remove(&q, &t->e);
+            model_remove(&m, i);
+            free_list[nfree++] = t;
+        }
+        ck_assert_int_eq((int)q.len, m.n);
+    }
+    while (m.n > 0) {
+        adi_mq_remove(&q, &m.v[m.n - 1]->e);
+        m.n--;
+    }
+    ck_assert_int_eq((int)q.len, 0);
+    ck_assert_int_eq(q.indexed, 0);
+    ck_assert_int_eq((int)q.nbins, 0);
+    adi_mq_fini(&q);
+    return indexed;
+}
+
+START_TEST(mq_posted_random)
+{
+    /* no wildcards; then some; then many, on few and many tags, with the
+     * queue mostly growing (long queues) or mostly draining (short ones) */
+    for (int wild = 0; wild <= 4; wild += 2) {
+        ck_assert_int_gt(mq_random(0, 3, 50, wild, 20000, 60), 0);
+        mq_random(0, 2, 3, wild, 20000, 45);
+        mq_random(0, 4, 1000, wild, 20000, 55);
+    }
+}
+END_TEST
+
+START_TEST(mq_unexpected_random)
+{
+    for (int wild = 0; wild <= 4; wild += 2) {
+        ck_assert_int_gt(mq_random(1, 3, 50, wild, 20000, 60), 0);
+        mq_random(1, 2, 3, wild, 20000, 45);
+        mq_random(1, 4, 1000, wild, 20000, 55);
+    }
+}
+END_TEST
+
+/* The worst case for a list, and the orders MPI fixes: receives posted for
+ * tags 0..n-1 take messages sent in tag order n-1..0; a wildcard posted in
+ * the middle takes the first message after it that no older receive takes. */
+START_TEST(mq_reverse_and_wildcards)
+{
+    enum { N = 1000 };
+    static tentry_t r[N + 3];
+    adi_mq_t q;
+
+    adi_mq_init(&q, 0);
+    for (int i = 0; i < N; i++) {
+        adi_mq_add(&q, &r[i].e, 1, i);
+        if (i == N / 2) {
+            adi_mq_add(&q, &r[N].e, ADI_ANY_SOURCE, 7);      /* after tag 7's own */
+            adi_mq_add(&q, &r[N + 1].e, 1, ADI_ANY_TAG);     /* takes tags > N/2 from 1 */
+            adi_mq_add(&q, &r[N + 2].e, ADI_ANY_SOURCE, ADI_ANY_TAG);
+        }
+    }
+    /* the last tag: its own receive is younger than the (1, any) one */
+    ck_assert_ptr_eq(entry_of(adi_mq_find_posted(&q, 1, N - 1)), &r[N + 1]);
+    ck_assert_int_eq(q.indexed, 1);
+    adi_mq_remove(&q, &r[N + 1].e);
+    /* now the (any, any) one, older than tag N-1's own */
+    ck_assert_ptr_eq(entry_of(adi_mq_find_posted(&q, 1, N - 1)), &r[N + 2]);
+    adi_mq_remove(&q, &r[N + 2].e);
+    for (int i = N - 1; i >= 0; i--) {
+        tentry_t *t = entry_of(adi_mq_find_posted(&q, 1, i));
+        ck_assert_ptr_eq(t, &r[i]);
+        adi_mq_remove(&q, &t->e);
+    }
+    /* tag 7 from another source: only the (any, 7) receive is left */
+    ck_assert_ptr_eq(entry_of(adi_mq_find_posted(&q, 3, 7)), &r[N]);
+    ck_assert_ptr_eq(entry_of(adi_mq_find_posted(&q, 3, 8)), NULL);
+    adi_mq_remove(&q, &r[N].e);
+    ck_assert_int_eq(q.indexed, 0);
+    adi_mq_fini(&q);
+
+    /* unexpected: messages of tags 0..n-1 from sources 0 and 1 alternating,
+     * received in reverse tag order, by source, and by (any, any) */
+    adi_mq_init(&q, 1);
+    for (int i = 0; i < N; i++) {
+        r[i].e.extra = r[i].links;
+        adi_mq_add(&q, &r[i].e, i % 2, i);
+    }
+    ck_assert_ptr_eq(entry_of(adi_mq_find_unexpected(&q, ADI_ANY_SOURCE, N - 1)), &r[N - 1]);
+    ck_assert_int_eq(q.indexed, 1);
+    ck_assert_ptr_eq(entry_of(adi_mq_find_unexpected(&q, 1, N - 2)), NULL); /* from 0 */
+    ck_assert_ptr_eq(entry_of(adi_mq_find_unexpected(&q, 1, ADI_ANY_TAG)), &r[1]);
+    adi_mq_remove(&q, &r[1].e);
+    ck_assert_ptr_eq(entry_of(adi_mq_find_unexpected(&q, 1, ADI_ANY_TAG)), &r[3]);
+    ck_assert_ptr_eq(entry_of(adi_mq_find_unexpected(&q, ADI_ANY_SOURCE, ADI_ANY_TAG)), &r[0]);
+    for (int i = N - 1; i >= 0; i--) {
+        tentry_t *t;
+        if (i == 1)
+            continue;
+        t = entry_of(adi_mq_find_unexpected(&q, i % 2, i));
+        ck_assert_ptr_eq(t, &r[i]);
+        adi_mq_remove(&q, &t->e);
+    }
+    ck_assert_int_eq((int)q.len, 0);
+    adi_mq_fini(&q);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("adi");
@@ -113,6 +320,12 @@ int main(void)
 
     tcase_add_test(tc, valid_packets_pass);
     tcase_add_test(tc, bad_headers_refused);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("matching queues");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, mq_posted_random);
+    tcase_add_test(tc, mq_unexpected_random);
+    tcase_add_test(tc, mq_reverse_and_wildcards);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,128 @@
+/*
+ * Matching queues (private to adi/): one for the posted receives of a
+ * context, one for its unexpected messages. Entries are embedded in the
+ * request or the message; the queue keeps them in arrival order and, once
+ * searching it in order gets long, an index too, so that the first match
+ * costs O(1) however many entries wait (adi/match.c says how). The queue's
+ * owner locks it (adi_ctx_queues_t.lock); a search may build the index.
+ * No operation fails: the index is only an accelerator, and when memory for
+ * it runs out the queue is searched in order as a short one is.
+ */
+#ifndef CANAL_ADI_MATCH_H
+#define CANAL_ADI_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A queue is indexed once a search in order steps over more entries than this. */
+enum { ADI_MQ_LIST_MAX = 8 };
+/* adi.h's ADI_ANY_SOURCE and ADI_ANY_TAG (adi.h includes this file). */
+enum { ADI_MQ_ANY_SOURCE = -2, ADI_MQ_ANY_TAG = -1 };
+
+typedef struct adi_mq_bin adi_mq_bin_t;
+typedef struct adi_mq_entry adi_mq_entry_t;
+
+/* An entry's place in one bin of the index. */
+typedef struct adi_mq_link {
+    struct adi_mq_link *next, *prev; /* in the bin, oldest first */
+    adi_mq_bin_t *bin;
+    adi_mq_entry_t *entry;
+} adi_mq_link_t;
+
+struct adi_mq_entry {
+    adi_mq_entry_t *next, *prev; /* in the queue, oldest first */
+    uint64_t seq;                /* order in the queue (set while indexed) */
+    int src, tag;                /* posted: what to match (wildcards allowed);
+                                    unexpected: the message's envelope */
+    adi_mq_link_t link;          /* posted: its pattern's bin; unexpected: (src, tag)'s */
+    adi_mq_link_t *extra;        /* unexpected only: two more links, the bins of
+                                    (any source, tag) and (src, any tag) */
+};
+
+typedef struct {
+    adi_mq_entry_t *head, *tail;
+    size_t len;
+    uint64_t seq;
+    int unexpected;        /* concrete envelopes (indexed three ways) or patterns */
+    int indexed;           /* the bins below are up to date */
+    size_t retry_len;      /* after a failed index build: try again at this length */
+    adi_mq_bin_t **tab;    /* hash table of non-empty bins */
+    unsigned tab_mask;
+    size_t nbins;
+    size_t nkind[4];       /* posted, while indexed: entries of each wildcard kind */
+    adi_mq_bin_t *spare;   /* emptied bins kept for reuse */
+    int nspare;
+} adi_mq_t;
+
+void adi_mq_init(adi_mq_t *q, int unexpected);
+/* Frees the index; the entries belong to their owners. */
+void adi_mq_fini(adi_mq_t *q);
+
+/* The index's side of adding and removing (adi/match.c). */
+void adi_mq_index_add(adi_mq_t *q, adi_mq_entry_t *e);
+void adi_mq_index_remove(adi_mq_t *q, adi_mq_entry_t *e);
+adi_mq_entry_t *adi_mq_search_posted(adi_mq_t *q, int src, int tag);
+adi_mq_entry_t *adi_mq_search_unexpected(adi_mq_t *q, int src, int tag);
+
+/* Append e with envelope or pattern (src, tag); an unexpected entry's extra
+ * must point to two links that live as long as the entry. (Inline, as are
+ * the removal and the first look of a search: a short queue costs what a
+ * plain list does.) */
+static inline void adi_mq_add(adi_mq_t *q, adi_mq_entry_t *e, int src, int tag)
+{
+    e->src = src;
+    e->tag = tag;
+    e->next = NULL;
+    e->prev = q->tail;
+    if (q->tail != NULL)
+        q->tail->next = e;
+    else
+        q->head = e;
+    q->tail = e;
+    q->len++;
+    if (q->indexed)
+        adi_mq_index_add(q, e);
+}
+
+static inline void adi_mq_remove(adi_mq_t *q, adi_mq_entry_t *e)
+{
+    if (q->indexed)
+        adi_mq_index_remove(q, e);
+    if (e->prev != NULL)
+        e->prev->next = e->next;
+    else
+        q->head = e->next;
+    if (e->next != NULL)
+        e->next->prev = e->prev;
+    else
+        q->tail = e->prev;
+    e->next = e->prev = NULL;
+    q->len--;
+}
+
+/* Posted queue: the oldest receive whose pattern takes a message (src, tag).
+ * (The oldest receive is the answer when it matches: messages that arrive
+ * in the order their receives were posted.) */
+static inline adi_mq_entry_t *adi_mq_find_posted(adi_mq_t *q, int src, int tag)
+{
+    adi_mq_entry_t *e = q->head;
+
+    if (e == NULL || ((e->src == src || e->src == ADI_MQ_ANY_SOURCE) &&
+                      (e->tag == tag || e->tag == ADI_MQ_ANY_TAG)))
+        return e;
+    return adi_mq_search_posted(q, src, tag);
+}
+
+/* Unexpected queue: the oldest message that a receive of (src, tag), each
+ * possibly a wildcard, takes. */
+static inline adi_mq_entry_t *adi_mq_find_unexpected(adi_mq_t *q, int src, int tag)
+{
+    adi_mq_entry_t *e = q->head;
+
+    if (e == NULL || ((src == e->src || src == ADI_MQ_ANY_SOURCE) &&
+                      (tag == e->tag || tag == ADI_MQ_ANY_TAG)))
+        return e;
+    return adi_mq_search_unexpected(q, src, tag);
+}
+
+#endif
