@@ -3,8 +3,9 @@
  * (MPI_THREAD_MULTIPLE), as MPICH's threads/pt2pt/mt_bsendrecv and
  * mt_ibsendirecv do. Each thread of rank 0 sends ITERS messages with
  * MPI_Bsend or MPI_Ibsend on its own tag while the matching thread of rank 1
- * receives and checks them in order. The attached buffer is sized as in
- * MPICH's test, so no send may fail for lack of room, and threads must never share a segment of it
+ * receives and checks them in order. The attached buffer holds every
+ * message that can be outstanding with MPI_BSEND_OVERHEAD each, so no send
+ * may fail for lack of room, and threads must never share a segment of it
  * (which would deliver one thread's data under another's tag).
  */
 #include "mtest.h"
@@ -30,7 +31,11 @@ static void *worker(void *arg)
                                       : MPI_Bsend(buf, count, MPI_INT, 1, t, MPI_COMM_WORLD);
                 if (err != MPI_SUCCESS) {
                     thread_errors[t]++;
-                    fprintf(stderr, "thread %d: buffered send %d of round %d failed\n", t, it, round);
+                    char msg[MPI_MAX_ERROR_STRING];
+                    int len = 0;
+                    MPI_Error_string(err, msg, &len);
+                    fprintf(stderr, "thread %d: buffered send %d of round %d failed: %s\n", t, it,
+                            round, msg);
                     if (round % 2)
                         rq[it] = MPI_REQUEST_NULL;
                 }
@@ -47,6 +52,13 @@ static void *worker(void *arg)
         }
         if (rank == 0 && round % 2)
             MPI_Waitall(ITERS, rq, MPI_STATUSES_IGNORE);
+        /* The receiving thread says when it has the round: only then are all
+         * of this thread's sends done and their space free again, so at no
+         * time are more than ITERS of its messages in the buffer. */
+        if (rank == 0)
+            MPI_Recv(NULL, 0, MPI_INT, 1, THREADS + t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        else
+            MPI_Send(NULL, 0, MPI_INT, 0, THREADS + t, MPI_COMM_WORLD);
         free(rq);
     }
     free(buf);
@@ -69,9 +81,9 @@ int main(int argc, char **argv)
         return mtest_finish();
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    /* Sized as MPICH's test does: the data of one round's messages (all may
-     * be outstanding) and MPI_BSEND_OVERHEAD for every call of every round. */
-    bufsize = THREADS * ITERS * ((int)sizeof(int) * count + ROUNDS * MPI_BSEND_OVERHEAD);
+    /* Room for one round of every thread's messages, MPI_BSEND_OVERHEAD
+     * each: the most that can be outstanding (see the end of a round). */
+    bufsize = THREADS * ITERS * ((int)sizeof(int) * count + MPI_BSEND_OVERHEAD);
     bbuf = malloc((size_t)bufsize);
     MPI_Buffer_attach(bbuf, bufsize);
     for (long t = 0; t < THREADS; t++)
