@@ -8,7 +8,8 @@
 #   expect=N      exit code the job must end with (default 0)
 #   output=TEXT   text the output must contain, ~ for a space (default "No Errors" when
 #                 expect is 0; nothing otherwise)
-#   timeout=S     seconds before the test counts as hung (default 60)
+#   timeout=S     the test's hang limit in seconds on an idle machine with a
+#                 core per rank (default 120); see "Hang limits" below
 #   env=K=V       environment for the job (may repeat)
 #   launcher=X    start with X instead of PREFIX/bin/mpiexec ("none" runs the
 #                 program directly: a singleton)
@@ -16,7 +17,15 @@
 # A test also fails when it leaves shm segments (canal-...-p<pid>) whose creator is gone,
 # or processes of the program (started in BUILD) still running 2 s after the job ended.
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
-# Prints one line per test and ends with "N passed, M failed".
+# Hang limits: no test depends on speed; a job is killed as hung only after
+#   S x max(1, nprocs / cores) x max(1, load average / cores) x CANAL_TEST_TIMEOUT_SCALE
+# seconds (cores from nproc, the 1-minute load average read as each test
+# starts), so oversubscribed jobs and a busy machine get proportionally longer.
+# A test that passes but prints a line starting "skipped:" or "SKIP" (a
+# resource or tool it needs is missing) is reported as SKIP, not PASS, unless
+# its output= expects that text.
+# Prints one line per test and ends with "N passed, M failed" (SKIPs are
+# counted on the line before).
 set -u
 PREFIX=$(cd "${1:?usage: runtests.sh PREFIX [BUILDDIR] [FILTER]}" && pwd)
 SRC=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +37,20 @@ MPICC="$PREFIX/bin/mpicc"
 MPIEXEC="$PREFIX/bin/mpiexec"
 pass=0
 fail=0
+skip=0
 failed=()
+NCORES=$(nproc 2>/dev/null || echo 1)
+SCALE=${CANAL_TEST_TIMEOUT_SCALE:-1}
+awk -v s="$SCALE" 'BEGIN { exit !(s > 0) }' || { echo "runtests.sh: CANAL_TEST_TIMEOUT_SCALE=$SCALE is not a positive number" >&2; exit 2; }
+hang_limit() {  # base-seconds nprocs -> seconds
+    local load
+    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+    awk -v b="$1" -v n="$2" -v c="$NCORES" -v l="$load" -v s="$SCALE" 'BEGIN {
+        f = 1
+        if (n / c > 1) f *= n / c
+        if (l / c > 1) f *= l / c
+        printf "%d\n", b * f * s + 0.5 }'
+}
 # The shm channel's segments: /canal-<hash>-n<node>-p<creator pid>
 SHM_SEG_RE='^canal-[0-9a-f]+-n[0-9]+-p[0-9]+$'
 
@@ -43,7 +65,7 @@ for list in "$SRC"/testlist*; do
     while read -r prog np rest; do
         case "$prog" in ''|'#'*) continue ;; esac
         if [ -n "$FILTER" ] && ! [[ "$prog" =~ $FILTER ]]; then continue; fi
-        expect=0; output=; output_set=no; timeout=60; launcher=; envs=(); args=
+        expect=0; output=; output_set=no; timeout=120; launcher=; envs=(); args=
         for kv in $rest; do
             case "$kv" in
                 expect=*) expect=${kv#expect=} ;;
@@ -62,6 +84,7 @@ for list in "$SRC"/testlist*; do
             fail=$((fail + 1)); failed+=("$name"); continue
         fi
         log="$BUILD/$prog.n$np.log"
+        timeout=$(hang_limit "$timeout" "$np")
         shm_before=$(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)
         start=$(date +%s.%N)
         if [ "$launcher" = none ]; then
@@ -112,7 +135,14 @@ for list in "$SRC"/testlist*; do
             ok=no; why="${why:+$why; }processes left running:$left"
             kill -9 $left 2>/dev/null
         fi
-        if [ $ok = yes ]; then
+        skipped=
+        if [ $ok = yes ] && [[ "$output" != *skipped* ]] && [[ "$output" != *SKIP* ]]; then
+            skipped=$(grep -m1 -E '^(skipped|SKIP)[: ]' "$log")
+        fi
+        if [ -n "$skipped" ]; then
+            echo "SKIP $name: $skipped"
+            skip=$((skip + 1))
+        elif [ $ok = yes ]; then
             printf 'PASS %s (%.1fs)\n' "$name" "$secs" 2>/dev/null || echo "PASS $name"
             pass=$((pass + 1))
         else
@@ -126,5 +156,6 @@ if [ $fail -gt 0 ]; then
     echo "failed tests:"
     printf '  %s\n' "${failed[@]}"
 fi
+[ $skip -gt 0 ] && echo "$skip skipped (a resource or tool they need is missing)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
