@@ -6,6 +6,7 @@
  * message naming the field and value, and accept what the device sends.
  */
 #include "adi/adi_impl.h"
+#include "test/unit/unit_limits.h"
 
 #include <check.h>
 #include <limits.h>
@@ -108,6 +109,7 @@ int main(void)
 {
     Suite *s = suite_create("adi");
     TCase *tc = tcase_create("packet check");
+    tcase_set_timeout(tc, unit_case_timeout_s());
     SRunner *sr;
     int failed;
 
