@@ -49,7 +49,9 @@ scaled() { awk -v s="$1" -v f="$SCALE" 'BEGIN { v = s * f; printf "%d\n", v < 1 
 
 total_pass=0
 total_fail=0
-note() { printf '\n=== %s\n' "$*"; }
+SUITE_START=$(date +%s)
+elapsed() { local t=$(($(date +%s) - SUITE_START)); printf '%dm%02ds' $((t / 60)) $((t % 60)); }
+note() { printf '\n=== %s (at %s)\n' "$*" "$(elapsed)"; }
 count() {  # name status
     if [ "$2" = 0 ]; then total_pass=$((total_pass + 1)); echo "PASS $1"
     else total_fail=$((total_fail + 1)); echo "FAIL $1"; fi
@@ -209,5 +211,6 @@ else
 fi
 
 echo
+echo "suite took $(elapsed) (load average now: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null), $(nproc) cores)"
 echo "$total_pass passed, $total_fail failed"
 [ $total_fail = 0 ]
