@@ -4,7 +4,8 @@
 #     configuration files ("deinstall ok config-files") as missing (a stub
 #     dpkg-query and id on PATH stand in for the system's);
 #   - test/mpi/runtests.sh reports a program that prints "skipped: ..." as
-#     SKIP, not PASS; kills a hung program as hung; and scales the hang limit
+#     SKIP, not PASS; fails one that leaves a segment in /dev/shm (in its
+#     private /dev/shm where it makes one); kills a hung program as hung; and scales the hang limit
 #     with CANAL_TEST_TIMEOUT_SCALE and with the ranks per core (a copy of the
 #     runner with its own testlist in a temporary directory).
 # Prints PASS/FAIL per check and "N passed, M failed" last.
@@ -50,12 +51,15 @@ R=$W/runner
 mkdir -p "$R/src" "$R/build"
 cp "$TOP/test/mpi/runtests.sh" "$R/src/"
 cat > "$R/src/selft.c" <<'EOC'
+#include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-/* selft MODE: "skip" prints a skip line, "sleep S" sleeps S seconds first. */
+/* selft MODE: "skip" prints a skip line, "sleep S" sleeps S seconds first,
+ * "leak" leaves a segment named like the shm channel's in /dev/shm. */
 int main(int argc, char **argv)
 {
     int rank;
@@ -63,6 +67,12 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc > 1 && strcmp(argv[1], "skip") == 0 && rank == 0)
         printf("skipped: needs a resource this machine lacks\n");
+    if (argc > 1 && strcmp(argv[1], "leak") == 0 && rank == 0) {
+        char name[64];
+        snprintf(name, sizeof name, "/canal-00000000000000aa-n0-p%ld", (long)getpid());
+        if (shm_open(name, O_CREAT | O_RDWR, 0600) < 0)
+            perror("shm_open");
+    }
     if (argc > 2 && strcmp(argv[1], "sleep") == 0)
         sleep((unsigned)atoi(argv[2]));
     MPI_Finalize();
@@ -82,6 +92,11 @@ runner_skip() {
     grep -q "^SKIP selft -n 1: skipped: needs" "$W/r" && grep -q "^0 passed, 0 failed" "$W/r"
 }
 check "runtests.sh: a program that prints 'skipped:' is a SKIP, not a PASS" runner_skip
+runner_leak() {
+    run_list "selft 2 args=leak" > "$W/r" 2>&1; cat "$W/r"
+    grep -q "^FAIL selft -n 2: left in /dev/shm: canal-00000000000000aa-n0-p" "$W/r"
+}
+check "runtests.sh: a segment left in /dev/shm fails the test" runner_leak
 runner_hang() {
     run_list "selft 1 args=sleep~100000 timeout=1" CANAL_TEST_TIMEOUT_SCALE=1 > "$W/r" 2>&1; cat "$W/r"
     grep -q "^FAIL selft -n 1: hung (killed after [0-9]*s)" "$W/r" && grep -q "^0 passed, 1 failed" "$W/r"

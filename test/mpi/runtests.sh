@@ -16,6 +16,10 @@
 #   args=A        arguments of the program, ~ for a space
 # A test also fails when it leaves shm segments (canal-...-p<pid>) whose creator is gone,
 # or processes of the program (started in BUILD) still running 2 s after the job ended.
+# Run as root where mount namespaces are allowed, each job gets a /dev/shm of
+# its own (unshare --mount, a fresh tmpfs): segments of other jobs on the
+# machine are then neither blamed on it nor removed. Otherwise (or with
+# CANAL_TEST_PRIVATE_SHM=0) /dev/shm is compared before and after the job.
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
 # Hang limits: no test depends on speed; a job is killed as hung only after
 #   S x max(1, nprocs / cores) x max(1, load average / cores) x CANAL_TEST_TIMEOUT_SCALE
@@ -53,6 +57,27 @@ hang_limit() {  # base-seconds nprocs -> seconds
 }
 # The shm channel's segments: /canal-<hash>-n<node>-p<creator pid>
 SHM_SEG_RE='^canal-[0-9a-f]+-n[0-9]+-p[0-9]+$'
+SHM_SIZE=$(df -k --output=size /dev/shm 2>/dev/null | tail -1 | tr -d ' ')
+SHM_SIZE=${SHM_SIZE:+${SHM_SIZE}k}
+SHM_SIZE=${SHM_SIZE:-50%}
+PRIVATE_SHM=()
+if [ "${CANAL_TEST_PRIVATE_SHM:-1}" != 0 ] && [ "$(id -u)" = 0 ] && command -v unshare > /dev/null &&
+    unshare --mount --propagation private sh -c "mount -t tmpfs -o size=$SHM_SIZE tmpfs /dev/shm" 2> /dev/null; then
+    # (inside the namespace) LEAKFILE COMMAND...: mount the private /dev/shm, run
+    # the job, list the segments left whose creator is gone.
+    cat > "$BUILD/.private-shm.sh" <<'EOS'
+leak=$1 size=$2 re=$3
+shift 3
+mount -t tmpfs -o size="$size" tmpfs /dev/shm || { echo "runtests.sh: cannot mount a private /dev/shm" >&2; exit 125; }
+"$@"
+rc=$?
+for f in $(ls /dev/shm | grep -E "$re"); do
+    kill -0 "${f##*-p}" 2> /dev/null || echo "$f"
+done > "$leak"
+exit $rc
+EOS
+    PRIVATE_SHM=(unshare --mount --propagation private bash "$BUILD/.private-shm.sh")
+fi
 
 compile() {  # program -> 0 if built
     local p=$1
@@ -86,11 +111,15 @@ for list in "$SRC"/testlist*; do
         log="$BUILD/$prog.n$np.log"
         timeout=$(hang_limit "$timeout" "$np")
         shm_before=$(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)
+        leakfile="$BUILD/.leaked-shm"
+        rm -f "$leakfile"
+        wrap=()
+        [ ${#PRIVATE_SHM[@]} -gt 0 ] && wrap=("${PRIVATE_SHM[@]}" "$leakfile" "$SHM_SIZE" "$SHM_SEG_RE")
         start=$(date +%s.%N)
         if [ "$launcher" = none ]; then
-            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "./$prog" $args) < /dev/null > "$log" 2>&1
+            (cd "$BUILD" && env "${envs[@]}" "${wrap[@]}" timeout -k 5 "$timeout" "./$prog" $args) < /dev/null > "$log" 2>&1
         else
-            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" ${launcher:-$MPIEXEC} -n "$np" "./$prog" $args) < /dev/null > "$log" 2>&1
+            (cd "$BUILD" && env "${envs[@]}" "${wrap[@]}" timeout -k 5 "$timeout" ${launcher:-$MPIEXEC} -n "$np" "./$prog" $args) < /dev/null > "$log" 2>&1
         fi
         rc=$?
         secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
@@ -107,13 +136,17 @@ for list in "$SRC"/testlist*; do
         # A segment counts as leaked when it is new and its creator (-p<pid>
         # in the name) is gone: other jobs on the machine may own live ones.
         leaked=
-        for f in $(comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)); do
-            pid=$(echo "$f" | sed -n 's/.*-p\([0-9][0-9]*\)$/\1/p')
-            if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-                leaked="$leaked $f"
-                rm -f "/dev/shm/$f"
-            fi
-        done
+        if [ ${#wrap[@]} -gt 0 ]; then
+            [ -s "$leakfile" ] && leaked=$(printf ' %s' $(cat "$leakfile"))
+        else
+            for f in $(comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)); do
+                pid=$(echo "$f" | sed -n 's/.*-p\([0-9][0-9]*\)$/\1/p')
+                if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+                    leaked="$leaked $f"
+                    rm -f "/dev/shm/$f"
+                fi
+            done
+        fi
         if [ -n "$leaked" ]; then
             ok=no; why="${why:+$why; }left in /dev/shm:$leaked"
         fi
