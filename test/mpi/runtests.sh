@@ -22,9 +22,11 @@
 # CANAL_TEST_PRIVATE_SHM=0) /dev/shm is compared before and after the job.
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
 # Hang limits: no test depends on speed; a job is killed as hung only after
-#   S x max(1, nprocs / cores) x max(1, load average / cores) x CANAL_TEST_TIMEOUT_SCALE
+#   S x max(1, (nprocs + load average) / cores) x CANAL_TEST_TIMEOUT_SCALE
 # seconds (cores from nproc, the 1-minute load average read as each test
-# starts), so oversubscribed jobs and a busy machine get proportionally longer.
+# starts): the share of a core each rank gets when it competes with its own
+# job and everything else running, so oversubscribed jobs and a busy machine
+# get proportionally longer.
 # A test that passes but prints a line starting "skipped:" or "SKIP" (a
 # resource or tool it needs is missing) is reported as SKIP, not PASS, unless
 # its output= expects that text.
@@ -50,9 +52,8 @@ hang_limit() {  # base-seconds nprocs -> seconds
     local load
     load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
     awk -v b="$1" -v n="$2" -v c="$NCORES" -v l="$load" -v s="$SCALE" 'BEGIN {
-        f = 1
-        if (n / c > 1) f *= n / c
-        if (l / c > 1) f *= l / c
+        f = (n + l) / c
+        if (f < 1) f = 1
         printf "%d\n", b * f * s + 0.5 }'
 }
 # The shm channel's segments: /canal-<hash>-n<node>-p<creator pid>
