@@ -12,7 +12,7 @@
 # 0 only if M is 0. A _build configured for another prefix is reconfigured.
 # Options: --sanitize (build with ASan+UBSan in _build-sanitize/_install-sanitize),
 #          --quick (leave out valgrind, the fuzzers, the Java binding and the
-#          launch tests: about a third of the time),
+#          launch tests; the unit tests and MPI programs, most of the time, stay),
 #          --tsan (also build with ThreadSanitizer in _build-tsan and run the
 #          multithreaded MPI programs under it: test/tsan.sh, a few minutes).
 # Timeouts: CANAL_TEST_TIMEOUT_SCALE=F multiplies every hang limit (unit tests
@@ -90,6 +90,10 @@ grep -E "warning:" "$BUILD/make.out" | sort -u | head -20
 note "unit tests (make check)"
 ( cd "$BUILD" && make -j"$JOBS" check > check.out 2>&1 )
 grep -E "^(PASS|FAIL|XFAIL|XPASS|ERROR|SKIP):" "$BUILD/check.out"
+# A skipped unit test says why in its log.
+for t in $(sed -n 's/^SKIP: //p' "$BUILD/check.out"); do
+    echo "    $(grep -m1 'SKIP' "$BUILD/$t.log" 2>/dev/null || echo "(no reason in $t.log)")"
+done
 up=$(grep -c "^PASS:" "$BUILD/check.out")
 uf=$(grep -cE "^(FAIL|ERROR|XPASS):" "$BUILD/check.out")
 if [ "$uf" != 0 ]; then
