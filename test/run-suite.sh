@@ -85,6 +85,12 @@ if [ $rc != 0 ]; then
     exit 1
 fi
 count "build and install" 0
+# What configure did not find is left out of the build and of "make check": say so.
+for c in "CHECK:the Check unit tests (Debian package check)" \
+         "OFI:the ofi channel and its unit test (libfabric-dev)" "PMIX:the PMIx client (libpmix-dev)"; do
+    grep -q "^S\[\"HAVE_${c%%:*}_TRUE\"\]=\"#\"" "$BUILD/config.status" 2>/dev/null &&
+        echo "SKIP ${c#*:}: configure did not find it"
+done
 grep -E "warning:" "$BUILD/make.out" | sort -u | head -20
 
 note "unit tests (make check)"
