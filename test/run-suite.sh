@@ -3,15 +3,20 @@
 #   1. installs the Debian packages Canal needs (when run as root and missing),
 #   2. builds Canal in _build and installs it into _install,
 #   3. runs the unit tests (make check: Check tests per layer, doc checks),
-#   4. checks the installed tools (test/tools.sh) and runs the MPI test programs through the installed mpiexec (test/mpi),
-#   5. runs a valgrind subset (test/valgrind.sh), the fuzzers (test/fuzz/run.sh: clang builds in _build-fuzz, skipped without clang),
-#      the Java binding's tests when a JDK is present, and the launch tests (Hydra, Open MPI, Slurm; skipped where absent),
-#   6. compares the ABI with Debian's MPICH when the checker is available.
-# The last line is "N passed, M failed"; the exit code is 0 only if M is 0.
+#   4. checks the installed tools (test/tools.sh) and the test machinery (test/selftest.sh), runs the MPI test programs through the installed mpiexec (test/mpi),
+#   5. runs a valgrind subset (test/valgrind.sh), the fuzzers (test/fuzz/run.sh: clang builds in _build-fuzz),
+#      the Java binding's tests and the launch tests (Hydra, Open MPI, Slurm),
+#   6. compares the ABI with Debian's MPICH (test/abi-check.sh).
+# A part that cannot run (a tool missing, an option leaving it out) prints a
+# SKIP line saying why. The last line is "N passed, M failed"; the exit code is
+# 0 only if M is 0. A _build configured for another prefix is reconfigured.
 # Options: --sanitize (build with ASan+UBSan in _build-sanitize/_install-sanitize),
-#          --quick (skip the fuzzers, launch tests and the ABI check),
+#          --quick (leave out valgrind, the fuzzers, the Java binding and the
+#          launch tests; the unit tests and MPI programs, most of the time, stay),
 #          --tsan (also build with ThreadSanitizer in _build-tsan and run the
 #          multithreaded MPI programs under it: test/tsan.sh, a few minutes).
+# Timeouts: CANAL_TEST_TIMEOUT_SCALE=F multiplies every hang limit (unit tests
+# and MPI programs); they already grow with the load and the rank count.
 set -u
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
@@ -23,7 +28,7 @@ for a in "$@"; do
         --sanitize) SANITIZE=yes ;;
         --quick) QUICK=yes ;;
         --tsan) TSAN=yes ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run-suite.sh: unknown option $a" >&2; exit 2 ;;
     esac
 done
@@ -38,10 +43,15 @@ if [ $SANITIZE = yes ]; then
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 JOBS=$(nproc 2>/dev/null || echo 2)
+# Hang limits of the parts run here (seconds): generous, times CANAL_TEST_TIMEOUT_SCALE.
+SCALE=${CANAL_TEST_TIMEOUT_SCALE:-1}
+scaled() { awk -v s="$1" -v f="$SCALE" 'BEGIN { v = s * f; printf "%d\n", v < 1 ? 1 : v }'; }
 
 total_pass=0
 total_fail=0
-note() { printf '\n=== %s\n' "$*"; }
+SUITE_START=$(date +%s)
+elapsed() { local t=$(($(date +%s) - SUITE_START)); printf '%dm%02ds' $((t / 60)) $((t % 60)); }
+note() { printf '\n=== %s (at %s)\n' "$*" "$(elapsed)"; }
 count() {  # name status
     if [ "$2" = 0 ]; then total_pass=$((total_pass + 1)); echo "PASS $1"
     else total_fail=$((total_fail + 1)); echo "FAIL $1"; fi
@@ -55,6 +65,16 @@ if [ ! -x "$TOP/configure" ] || [ "$TOP/configure.ac" -nt "$TOP/configure" ]; th
     ./autogen.sh > /tmp/canal-autogen.log 2>&1 || { cat /tmp/canal-autogen.log; echo "0 passed, 1 failed"; exit 1; }
 fi
 mkdir -p "$BUILD"
+# A build tree left by another configure (the README's first command, or a
+# person's own --prefix) is reused when its prefix is ours, compared as
+# canonical paths (_build/../_install is _install); otherwise reconfigured.
+if [ -f "$BUILD/Makefile" ]; then
+    built_prefix=$(sed -n 's/^prefix = //p' "$BUILD/Makefile")
+    if [ "$(readlink -m "$built_prefix")" != "$(readlink -m "$PREFIX")" ]; then
+        echo "$BUILD was configured for $built_prefix: reconfiguring for $PREFIX"
+        rm -f "$BUILD/Makefile"
+    fi
+fi
 ( cd "$BUILD" && { [ -f Makefile ] || "$TOP/configure" --prefix="$PREFIX" "${CONF_EXTRA[@]}" > configure.out 2>&1 || { cat configure.out; exit 1; }; } \
     && make -j"$JOBS" > make.out 2>&1 && make install > install.out 2>&1 )
 rc=$?
@@ -65,11 +85,21 @@ if [ $rc != 0 ]; then
     exit 1
 fi
 count "build and install" 0
+# What configure did not find is left out of the build and of "make check": say so.
+for c in "CHECK:the Check unit tests (Debian package check)" \
+         "OFI:the ofi channel and its unit test (libfabric-dev)" "PMIX:the PMIx client (libpmix-dev)"; do
+    grep -q "^S\[\"HAVE_${c%%:*}_TRUE\"\]=\"#\"" "$BUILD/config.status" 2>/dev/null &&
+        echo "SKIP ${c#*:}: configure did not find it"
+done
 grep -E "warning:" "$BUILD/make.out" | sort -u | head -20
 
 note "unit tests (make check)"
 ( cd "$BUILD" && make -j"$JOBS" check > check.out 2>&1 )
 grep -E "^(PASS|FAIL|XFAIL|XPASS|ERROR|SKIP):" "$BUILD/check.out"
+# A skipped unit test says why in its log.
+for t in $(sed -n 's/^SKIP: //p' "$BUILD/check.out"); do
+    echo "    $(grep 'SKIP' "$BUILD/$t.log" 2>/dev/null | grep -v 'exit status: 77' | tail -1 | grep . || echo "(no reason in $t.log)")"
+done
 up=$(grep -c "^PASS:" "$BUILD/check.out")
 uf=$(grep -cE "^(FAIL|ERROR|XPASS):" "$BUILD/check.out")
 if [ "$uf" != 0 ]; then
@@ -90,6 +120,14 @@ tf=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 rm -f "$out"
 total_pass=$((total_pass + ${tp:-0})); total_fail=$((total_fail + ${tf:-1}))
 
+note "the test machinery (test/selftest.sh: install-deps.sh, runtests.sh)"
+out=$(mktemp)
+bash "$TOP/test/selftest.sh" "$PREFIX" | tee "$out"
+sp=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+sf=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+rm -f "$out"
+total_pass=$((total_pass + ${sp:-0})); total_fail=$((total_fail + ${sf:-1}))
+
 note "MPI programs through mpiexec"
 out=$(mktemp)
 bash "$TOP/test/mpi/runtests.sh" "$PREFIX" "$BUILD/test-mpi" | tee "$out"
@@ -98,7 +136,11 @@ mf=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 rm -f "$out"
 total_pass=$((total_pass + ${mp:-0})); total_fail=$((total_fail + ${mf:-1}))
 
-if [ $SANITIZE = no ]; then
+if [ $SANITIZE = yes ]; then
+    echo "SKIP valgrind memcheck (a sanitizer build cannot run under valgrind)"
+elif [ $QUICK = yes ]; then
+    echo "SKIP valgrind memcheck (--quick)"
+else
     note "valgrind memcheck of point-to-point and collective programs"
     out=$(mktemp)
     bash "$TOP/test/valgrind.sh" "$PREFIX" "$BUILD/test-valgrind" | tee "$out"
@@ -109,7 +151,7 @@ if [ $SANITIZE = no ]; then
 fi
 
 if [ $QUICK = yes ]; then
-    note "fuzzers: skipped (--quick)"
+    echo "SKIP fuzzers (--quick)"
 else
     note "fuzzers (libFuzzer, a fixed number of iterations per target; test/fuzz/run.sh)"
     out=$(mktemp)
@@ -125,41 +167,52 @@ else
     rm -f "$out"
 fi
 
-if [ $SANITIZE = no ] && command -v javac > /dev/null && [ -f "$TOP/bindings/java/Makefile" ]; then
+if [ $SANITIZE = yes ] || [ $QUICK = yes ]; then
+    if [ $QUICK = yes ]; then echo "SKIP Java binding (--quick)"
+    else echo "SKIP Java binding (a sanitizer build cannot be loaded by the JVM)"; fi
+elif ! command -v javac > /dev/null; then
+    echo "SKIP Java binding (no JDK: javac not found; Debian package default-jdk-headless)"
+elif [ ! -f "$TOP/bindings/java/Makefile" ]; then
+    echo "SKIP Java binding (bindings/java/Makefile missing)"
+else
     note "Java binding (managed-runtime extension under a real JVM)"
-    timeout -k 10 600 make -C "$TOP/bindings/java" PREFIX="$PREFIX" check > "$BUILD/java.log" 2>&1
+    timeout -k 10 "$(scaled 1200)" make -C "$TOP/bindings/java" PREFIX="$PREFIX" check > "$BUILD/java.log" 2>&1
     rc=$?
     grep -E "^(PASS|FAIL)" "$BUILD/java.log"
     [ $rc != 0 ] && tail -20 "$BUILD/java.log"
     count "Java binding" $rc
 fi
 
-if [ $QUICK = no ] && [ -d "$TOP/test/launch" ]; then
+if [ $QUICK = yes ]; then
+    echo "SKIP launch tests (--quick)"
+else
     note "launch by other process managers"
     for t in "$TOP"/test/launch/*.sh; do
         [ -f "$t" ] || continue
         [ "$(basename "$t")" = common.sh ] && continue
-        timeout -k 10 600 bash "$t" "$PREFIX" "$BUILD/test-mpi/hello" > "$BUILD/launch-$(basename "$t").log" 2>&1
+        timeout -k 10 "$(scaled 1200)" bash "$t" "$PREFIX" "$BUILD/test-mpi/hello" > "$BUILD/launch-$(basename "$t").log" 2>&1
         rc=$?
         tail -3 "$BUILD/launch-$(basename "$t").log"
         case $rc in
             0) count "launch $(basename "$t")" 0 ;;
-            77) echo "SKIP launch $(basename "$t")" ;;
+            77) echo "SKIP launch $(basename "$t"): $(grep -m1 '^SKIP' "$BUILD/launch-$(basename "$t").log" | sed 's/^SKIP:* *//')" ;;
             *) count "launch $(basename "$t")" 1; tail -20 "$BUILD/launch-$(basename "$t").log" ;;
         esac
     done
 fi
 
-ABI_CHECK=${CANAL_ABI_CHECK:-$TOP/../shared/tools/abi-check.sh}
-if [ $QUICK = no ] && [ $SANITIZE = no ] && [ -f "$ABI_CHECK" ] && [ -e /usr/lib/x86_64-linux-gnu/libmpich.so.12 ]; then
-    note "ABI against Debian's MPICH"
-    bash "$ABI_CHECK" "$PREFIX" > "$BUILD/abi.out" 2>&1
-    rc=$?
-    tail -3 "$BUILD/abi.out"
-    count "ABI check" $rc
-fi
+note "ABI against Debian's MPICH (test/abi-check.sh)"
+bash "$TOP/test/abi-check.sh" "$PREFIX" > "$BUILD/abi.out" 2>&1
+rc=$?
+case $rc in
+    77) cat "$BUILD/abi.out" ;;
+    0) tail -1 "$BUILD/abi.out"; count "ABI check" 0 ;;
+    *) head -40 "$BUILD/abi.out"; tail -1 "$BUILD/abi.out"; count "ABI check" 1 ;;
+esac
 
-if [ $TSAN = yes ]; then
+if [ $TSAN = no ]; then
+    echo "SKIP ThreadSanitizer runs (only with --tsan)"
+else
     note "multithreaded programs under ThreadSanitizer (test/tsan.sh)"
     bash "$TOP/test/tsan.sh" > "$BUILD/tsan.out" 2>&1
     rc=$?
@@ -168,5 +221,6 @@ if [ $TSAN = yes ]; then
 fi
 
 echo
+echo "suite took $(elapsed) (load average now: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null), $(nproc) cores)"
 echo "$total_pass passed, $total_fail failed"
 [ $total_fail = 0 ]

@@ -17,7 +17,10 @@ for spec in "pt2pt_basic 2" "pt2pt_order 3" "type_send 2" "coll_basic 3" "coll_n
     "$PREFIX/bin/mpicc" -g -O1 -o "$W/$prog" "$SRC/$prog.c" -lm > "$W/$prog.build" 2>&1 || {
         echo "FAIL $prog (does not build)"; fail=$((fail + 1)); continue; }
     rm -f "$W/vg.$prog".*
-    (cd "$W" && timeout -k 5 300 "$PREFIX/bin/mpiexec" -n "$np" valgrind --leak-check=full \
+    # A hang limit, not a speed test: 300 s grown with the load and CANAL_TEST_TIMEOUT_SCALE.
+    limit=$(awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v c="$(nproc)" -v s="${CANAL_TEST_TIMEOUT_SCALE:-1}" \
+        'BEGIN { f = l / c > 1 ? l / c : 1; printf "%d\n", 300 * f * (s > 0 ? s : 1) + 0.5 }')
+    (cd "$W" && timeout -k 5 "$limit" "$PREFIX/bin/mpiexec" -n "$np" valgrind --leak-check=full \
         --log-file="$W/vg.$prog.%p" "./$prog") < /dev/null > "$W/$prog.out" 2>&1
     rc=$?
     bad=$(cat "$W/vg.$prog".* 2>/dev/null | grep -E "ERROR SUMMARY: [1-9]|definitely lost: [1-9]" | head -3)

@@ -36,12 +36,25 @@ launch_setup() {
 
 launch_skip() { echo "SKIP: $*"; exit 77; }
 
+# launch_hang_limit SECONDS: how long a launch may take before it counts as
+# hung. No launch test depends on speed: the base grows with the load average
+# per core and CANAL_TEST_TIMEOUT_SCALE, as in test/mpi/runtests.sh.
+launch_hang_limit() {
+    local load
+    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+    awk -v b="$1" -v l="$load" -v c="$(nproc 2>/dev/null || echo 1)" \
+        -v s="${CANAL_TEST_TIMEOUT_SCALE:-1}" 'BEGIN {
+        f = l / c > 1 ? l / c : 1
+        printf "%d\n", b * f * (s > 0 ? s : 1) + 0.5 }'
+}
+
 # check_run NAME NPROCS PMI-REGEX COMMAND...: run, expect exit 0 and one
 # "PMI: <kind>, rank R of N" line per rank with kind matching PMI-REGEX.
 check_run() {
-    local name=$1 n=$2 kind=$3 rc r missing=""
+    local name=$1 n=$2 kind=$3 rc r missing="" limit
     shift 3
-    timeout 120 "$@" >"$LAUNCH_OUT" 2>&1
+    limit=$(launch_hang_limit 120)
+    timeout "$limit" "$@" >"$LAUNCH_OUT" 2>&1
     rc=$?
     LAUNCH_RAN=$((LAUNCH_RAN + 1))
     for ((r = 0; r < n; r++)); do
@@ -53,7 +66,7 @@ check_run() {
     fi
     LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
     if [ $rc -eq 124 ]; then
-        echo "FAIL: $name: timed out after 120 s"
+        echo "FAIL: $name: hung (killed after $limit s)"
     elif [ $rc -ne 0 ]; then
         echo "FAIL: $name: exit code $rc"
     else

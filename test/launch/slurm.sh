@@ -115,7 +115,7 @@ else
     echo "SKIP: slurm: this Slurm has no mpi/pmix plugin"
 fi
 # Without any PMI the program must refuse to run as 4 silent singletons.
-timeout 60 srun --mpi=none -n 2 "$PROG" "${PROG_ARGS[@]}" >"$LAUNCH_OUT" 2>&1
+timeout "$(launch_hang_limit 60)" srun --mpi=none -n 2 "$PROG" "${PROG_ARGS[@]}" >"$LAUNCH_OUT" 2>&1
 if grep -q "srun" "$LAUNCH_OUT" && grep -q -- "--mpi=pmi2" "$LAUNCH_OUT"; then
     echo "PASS: slurm: srun --mpi=none -n 2 fails with a message naming srun --mpi=pmi2"
 else

@@ -38,7 +38,9 @@ static void run(int create, int rank, int size)
     if (rank == 0) {
         double t0 = now();
         int seen = 0;
-        while (now() - t0 < 45.0 && seen < size - 1) {
+        /* No time limit: if the puts never arrive, the runner's hang limit
+         * ends the job (a failure), however slow the machine is. */
+        while (seen < size - 1) {
             seen = 0;
             for (int r = 1; r < size; r++)
                 seen += __atomic_load_n(&mem[r], __ATOMIC_ACQUIRE) == 100 + r;

@@ -8,7 +8,8 @@
 #   expect=N      exit code the job must end with (default 0)
 #   output=TEXT   text the output must contain, ~ for a space (default "No Errors" when
 #                 expect is 0; nothing otherwise)
-#   timeout=S     seconds before the test counts as hung (default 60)
+#   timeout=S     the test's hang limit in seconds on an idle machine with a
+#                 core per rank (default 120); see "Hang limits" below
 #   env=K=V       environment for the job (may repeat)
 #   launcher=X    start with X instead of PREFIX/bin/mpiexec ("none" runs the
 #                 program directly: a singleton)
@@ -19,8 +20,22 @@
 #                 cannot use them all (fewer CPUs, or a narrower affinity/cpuset)
 # A test also fails when it leaves shm segments (canal-...-p<pid>) whose creator is gone,
 # or processes of the program (started in BUILD) still running 2 s after the job ended.
+# Run as root where mount namespaces are allowed, each job gets a /dev/shm of
+# its own (unshare --mount, a fresh tmpfs): segments of other jobs on the
+# machine are then neither blamed on it nor removed. Otherwise (or with
+# CANAL_TEST_PRIVATE_SHM=0) /dev/shm is compared before and after the job.
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
-# Prints one line per test (PASS, FAIL or SKIP) and ends with "N passed, M failed".
+# Hang limits: no test depends on speed; a job is killed as hung only after
+#   S x max(1, (nprocs + load average) / cores) x CANAL_TEST_TIMEOUT_SCALE
+# seconds (cores from nproc, the 1-minute load average read as each test
+# starts): the share of a core each rank gets when it competes with its own
+# job and everything else running, so oversubscribed jobs and a busy machine
+# get proportionally longer.
+# A test that passes but prints a line starting "skipped:" or "SKIP" (a
+# resource or tool it needs is missing) is reported as SKIP, not PASS, unless
+# its output= expects that text.
+# Prints one line per test (PASS, FAIL or SKIP) and ends with "N passed, M failed" (SKIPs are
+# counted on the line before).
 set -u
 PREFIX=$(cd "${1:?usage: runtests.sh PREFIX [BUILDDIR] [FILTER]}" && pwd)
 SRC=$(cd "$(dirname "$0")" && pwd)
@@ -32,9 +47,42 @@ MPICC="$PREFIX/bin/mpicc"
 MPIEXEC="$PREFIX/bin/mpiexec"
 pass=0
 fail=0
+skip=0
 failed=()
+NCORES=$(nproc 2>/dev/null || echo 1)
+SCALE=${CANAL_TEST_TIMEOUT_SCALE:-1}
+awk -v s="$SCALE" 'BEGIN { exit !(s > 0) }' || { echo "runtests.sh: CANAL_TEST_TIMEOUT_SCALE=$SCALE is not a positive number" >&2; exit 2; }
+hang_limit() {  # base-seconds nprocs -> seconds
+    local load
+    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+    awk -v b="$1" -v n="$2" -v c="$NCORES" -v l="$load" -v s="$SCALE" 'BEGIN {
+        f = (n + l) / c
+        if (f < 1) f = 1
+        printf "%d\n", b * f * s + 0.5 }'
+}
 # The shm channel's segments: /canal-<hash>-n<node>-p<creator pid>
 SHM_SEG_RE='^canal-[0-9a-f]+-n[0-9]+-p[0-9]+$'
+SHM_SIZE=$(df -k --output=size /dev/shm 2>/dev/null | tail -1 | tr -d ' ')
+SHM_SIZE=${SHM_SIZE:+${SHM_SIZE}k}
+SHM_SIZE=${SHM_SIZE:-50%}
+PRIVATE_SHM=()
+if [ "${CANAL_TEST_PRIVATE_SHM:-1}" != 0 ] && [ "$(id -u)" = 0 ] && command -v unshare > /dev/null &&
+    unshare --mount --propagation private sh -c "mount -t tmpfs -o size=$SHM_SIZE tmpfs /dev/shm" 2> /dev/null; then
+    # (inside the namespace) LEAKFILE COMMAND...: mount the private /dev/shm, run
+    # the job, list the segments left whose creator is gone.
+    cat > "$BUILD/.private-shm.sh" <<'EOS'
+leak=$1 size=$2 re=$3
+shift 3
+mount -t tmpfs -o size="$size" tmpfs /dev/shm || { echo "runtests.sh: cannot mount a private /dev/shm" >&2; exit 125; }
+"$@"
+rc=$?
+for f in $(ls /dev/shm | grep -E "$re"); do
+    kill -0 "${f##*-p}" 2> /dev/null || echo "$f"
+done > "$leak"
+exit $rc
+EOS
+    PRIVATE_SHM=(unshare --mount --propagation private bash "$BUILD/.private-shm.sh")
+fi
 
 compile() {  # program -> 0 if built
     local p=$1
@@ -47,7 +95,7 @@ for list in "$SRC"/testlist*; do
     while read -r prog np rest; do
         case "$prog" in ''|'#'*) continue ;; esac
         if [ -n "$FILTER" ] && ! [[ "$prog" =~ $FILTER ]]; then continue; fi
-        expect=0; output=; output_set=no; timeout=60; launcher=; envs=(); args=; xargs=; cpus=
+        expect=0; output=; output_set=no; timeout=120; launcher=; envs=(); args=; xargs=; cpus=
         for kv in $rest; do
             case "$kv" in
                 expect=*) expect=${kv#expect=} ;;
@@ -68,6 +116,7 @@ for list in "$SRC"/testlist*; do
             have=$(taskset -c "$cpus" nproc 2>/dev/null)
             if [ "$have" != "$want" ]; then
                 echo "SKIP $name: needs CPUs $cpus ($want); this runner may use $(nproc) CPU(s): $(taskset -pc $$ 2>/dev/null | sed 's/.*: //')"
+                skip=$((skip + 1))
                 continue
             fi
             pin=(taskset -c "$cpus")
@@ -78,12 +127,17 @@ for list in "$SRC"/testlist*; do
             fail=$((fail + 1)); failed+=("$name"); continue
         fi
         log="$BUILD/$prog.n$np.log"
+        timeout=$(hang_limit "$timeout" "$np")
         shm_before=$(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)
+        leakfile="$BUILD/.leaked-shm"
+        rm -f "$leakfile"
+        wrap=()
+        [ ${#PRIVATE_SHM[@]} -gt 0 ] && wrap=("${PRIVATE_SHM[@]}" "$leakfile" "$SHM_SIZE" "$SHM_SEG_RE")
         start=$(date +%s.%N)
         if [ "$launcher" = none ]; then
-            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "${pin[@]}" "./$prog" $args) < /dev/null > "$log" 2>&1
+            (cd "$BUILD" && env "${envs[@]}" "${wrap[@]}" timeout -k 5 "$timeout" "${pin[@]}" "./$prog" $args) < /dev/null > "$log" 2>&1
         else
-            (cd "$BUILD" && env "${envs[@]}" timeout -k 5 "$timeout" "${pin[@]}" ${launcher:-$MPIEXEC $xargs} -n "$np" "./$prog" $args) < /dev/null > "$log" 2>&1
+            (cd "$BUILD" && env "${envs[@]}" "${wrap[@]}" timeout -k 5 "$timeout" "${pin[@]}" ${launcher:-$MPIEXEC $xargs} -n "$np" "./$prog" $args) < /dev/null > "$log" 2>&1
         fi
         rc=$?
         secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
@@ -100,13 +154,17 @@ for list in "$SRC"/testlist*; do
         # A segment counts as leaked when it is new and its creator (-p<pid>
         # in the name) is gone: other jobs on the machine may own live ones.
         leaked=
-        for f in $(comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)); do
-            pid=$(echo "$f" | sed -n 's/.*-p\([0-9][0-9]*\)$/\1/p')
-            if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-                leaked="$leaked $f"
-                rm -f "/dev/shm/$f"
-            fi
-        done
+        if [ ${#wrap[@]} -gt 0 ]; then
+            [ -s "$leakfile" ] && leaked=$(printf ' %s' $(cat "$leakfile"))
+        else
+            for f in $(comm -13 <(echo "$shm_before") <(ls /dev/shm 2>/dev/null | grep -E "$SHM_SEG_RE" | sort)); do
+                pid=$(echo "$f" | sed -n 's/.*-p\([0-9][0-9]*\)$/\1/p')
+                if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+                    leaked="$leaked $f"
+                    rm -f "/dev/shm/$f"
+                fi
+            done
+        fi
         if [ -n "$leaked" ]; then
             ok=no; why="${why:+$why; }left in /dev/shm:$leaked"
         fi
@@ -128,7 +186,14 @@ for list in "$SRC"/testlist*; do
             ok=no; why="${why:+$why; }processes left running:$left"
             kill -9 $left 2>/dev/null
         fi
-        if [ $ok = yes ]; then
+        skipped=
+        if [ $ok = yes ] && [[ "$output" != *skipped* ]] && [[ "$output" != *SKIP* ]]; then
+            skipped=$(grep -m1 -E '^(skipped|SKIP)[: ]' "$log")
+        fi
+        if [ -n "$skipped" ]; then
+            echo "SKIP $name: $skipped"
+            skip=$((skip + 1))
+        elif [ $ok = yes ]; then
             printf 'PASS %s (%.1fs)\n' "$name" "$secs" 2>/dev/null || echo "PASS $name"
             pass=$((pass + 1))
         else
@@ -142,5 +207,6 @@ if [ $fail -gt 0 ]; then
     echo "failed tests:"
     printf '  %s\n' "${failed[@]}"
 fi
+[ $skip -gt 0 ] && echo "$skip skipped (a resource or tool they need is missing)"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -5,6 +5,7 @@
  * spinlock guards the table, the fence is a counting barrier with polling.
  */
 #include "test/unit/fake_pmi.h"
+#include "test/unit/unit_limits.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -334,7 +335,7 @@ int fake_pmi_run(const fake_pmi_job_t *job, fake_pmi_body_t body, void *arg)
     }
     sh->nprocs = n;
     sh->nnodes = nnodes;
-    sh->timeout_s = job->timeout_s > 0 ? job->timeout_s : 60;
+    sh->timeout_s = job->timeout_s > 0 ? job->timeout_s : (int)(2 * unit_hang_s());
     snprintf(sh->jobid, sizeof sh->jobid, "fakejob-%ld-%d", (long)getpid(), jobs++);
     for (int r = 0; r < n; r++)
         sh->node_of[r] = job->cyclic ? r % nnodes : r * nnodes / n;

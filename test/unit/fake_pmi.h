@@ -13,6 +13,7 @@
 #define CANAL_TEST_FAKE_PMI_H
 
 #include "pmi/pmi.h"
+#include "test/unit/unit_limits.h"
 
 enum { FAKE_PMI_MAX_PROCS = 64 };
 
@@ -20,7 +21,8 @@ typedef struct {
     int nprocs;       /* processes (ranks), 1..FAKE_PMI_MAX_PROCS */
     int nnodes;       /* simulated nodes; 0 means 1 */
     int cyclic;       /* 0: ranks fill node 0 first (block); 1: round robin */
-    int timeout_s;    /* kill the job after this many seconds; 0 means 60 */
+    int timeout_s;    /* kill the job after this many seconds; 0 (what tests use)
+                       * means twice unit_hang_s() (test/unit/unit_limits.h) */
     int *wstatus_out; /* optional: nprocs wait statuses (waitpid) */
 } fake_pmi_job_t;
 

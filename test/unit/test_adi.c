@@ -10,6 +10,7 @@
  * step by step against a plain list searched in order (MPI's rule).
  */
 #include "adi/adi_impl.h"
+#include "test/unit/unit_limits.h"
 
 #include <check.h>
 #include <limits.h>
@@ -315,6 +316,7 @@ int main(void)
 {
     Suite *s = suite_create("adi");
     TCase *tc = tcase_create("packet check");
+    tcase_set_timeout(tc, unit_case_timeout_s());
     SRunner *sr;
     int failed;
 

@@ -22,6 +22,7 @@
 #include "channels/channel.h"
 #include "channels/shm/shm.h"
 #include "test/unit/fake_pmi.h"
+#include "test/unit/unit_limits.h"
 
 #define CH (&ch_shm_ops)
 
@@ -158,7 +159,7 @@ static void send_checked(int peer, unsigned seq, size_t len, unsigned char *scra
     make_payload(scratch, info.rank, seq, len);
     while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN) {
         T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < 20, "sendv to %d stuck in AGAIN", peer);
+        T_CHECK(now_s() - t0 < unit_hang_s(), "sendv to %d stuck in AGAIN", peer);
     }
     T_CHECK(st == CANAL_OK, "sendv to %d len %zu returned %d", peer, len, st);
     CH->wake(peer);
@@ -166,7 +167,7 @@ static void send_checked(int peer, unsigned seq, size_t len, unsigned char *scra
 
 static int run_job(int nprocs, int nnodes, fake_pmi_body_t body, void *arg)
 {
-    fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes, .timeout_s = 40};
+    fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes};
     return fake_pmi_run(&job, body, arg);
 }
 
@@ -264,7 +265,7 @@ static int body_crash(int rank, void *arg)
 START_TEST(test_crash_cleanup)
 {
     int ws[2];
-    fake_pmi_job_t job = {.nprocs = 2, .timeout_s = 20, .wstatus_out = ws};
+    fake_pmi_job_t job = {.nprocs = 2, .wstatus_out = ws};
 
     crash_name = mmap(NULL, 256, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     ck_assert(crash_name != MAP_FAILED);
@@ -349,7 +350,7 @@ static int body_order(int rank, void *arg)
     t0 = now_s();
     while (delivered_total < (long)ORDER_MSGS * n) {
         T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < 20, "only %ld of %ld messages arrived", delivered_total,
+        T_CHECK(now_s() - t0 < unit_hang_s(), "only %ld of %ld messages arrived", delivered_total,
                 (long)ORDER_MSGS * n);
     }
     for (int k = 0; k < n; k++)
@@ -490,14 +491,14 @@ static int body_sizes(int rank, void *arg)
                 make_payload(buf, rank, (unsigned)k, len);
                 t0 = now_s();
                 while ((st = CH->sendv(1 - rank, iov, 4)) == CANAL_AGAIN && sched_yield() == 0)
-                    T_CHECK(now_s() - t0 < 20, "stuck at case %d", k);
+                    T_CHECK(now_s() - t0 < unit_hang_s(), "stuck at case %d", k);
                 T_CHECK(st == CANAL_OK, "sendv hl %zu len %zu: %d", hl, len, st);
             }
         } else {
             t0 = now_s();
             while (case_next < ncases) {
                 T_CHECK(poll_once() >= 0, "progress");
-                T_CHECK(now_s() - t0 < 20, "only %d of %d cases arrived", case_next, ncases);
+                T_CHECK(now_s() - t0 < unit_hang_s(), "only %d of %d cases arrived", case_next, ncases);
             }
         }
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
@@ -555,7 +556,7 @@ static int body_backpressure(int rank, void *arg)
         t0 = now_s();
         while (received[0] < BP_MSGS) {
             T_CHECK(poll_once() >= 0, "progress");
-            T_CHECK(now_s() - t0 < 30, "only %u of %d arrived", received[0], BP_MSGS);
+            T_CHECK(now_s() - t0 < unit_hang_s(), "only %u of %d arrived", received[0], BP_MSGS);
         }
     }
     free(buf);
@@ -615,7 +616,7 @@ static int body_pingpong(int rank, void *arg)
     t0 = now_s();
     while (pp_count < 2 * PP_ROUNDS) {
         T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < 30, "ping-pong stuck at %u", pp_count);
+        T_CHECK(now_s() - t0 < unit_hang_s(), "ping-pong stuck at %u", pp_count);
     }
     return tear_down();
 }
@@ -745,19 +746,21 @@ static int body_block(int rank, void *arg)
     unsigned long waits0, wakes0;
 
     bring_up(&up_check);
-    /* Nothing arrives: block() returns after about its timeout. */
+    /* Nothing arrives: block() sleeps in the kernel (one futex wait) and
+     * returns after its timeout (no sooner: a slow machine only adds). */
     if (rank == 1) {
         t0 = now_s();
         waits0 = ch_shm_state.futex_waits;
         T_CHECK(CH->block(100000) == CANAL_OK, "block");
         dt = now_s() - t0;
-        T_CHECK(dt > 0.08 && dt < 2.0, "block(100 ms) took %.3f s", dt);
+        T_CHECK(dt > 0.08, "block(100 ms) returned after %.3f s", dt);
         T_CHECK(ch_shm_state.futex_waits == waits0 + 1, "no futex wait");
         T_CHECK(CH->block(0) == CANAL_OK, "block(0)");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
 
-    /* Rank 1 sleeps; rank 0 sends after 200 ms and wakes it. */
+    /* Rank 1 sleeps; rank 0 sends after 200 ms and wakes it. The sleep
+     * outlasts the hang limit: only the wake-up can end it in time. */
     if (rank == 0) {
         sleep_ms(200);
         send_checked(1, 0, 8, buf);
@@ -765,12 +768,12 @@ static int body_block(int rank, void *arg)
         int blocks = 0;
         t0 = now_s();
         while (received[0] == 0) {
-            T_CHECK(CH->block(10 * 1000000L) == CANAL_OK, "block");
+            T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
             blocks++;
             T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "never woken (%d blocks)", blocks);
         }
-        dt = now_s() - t0;
-        T_CHECK(dt > 0.1 && dt < 3.0, "woken after %.3f s (%d blocks)", dt, blocks);
+        T_CHECK(blocks < 50, "%d blocks: block() does not sleep", blocks);
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
 
@@ -802,7 +805,7 @@ END_TEST
 static int body_block_full(int rank, void *arg)
 {
     unsigned char buf[64];
-    double t0, dt;
+    double t0;
 
     bring_up(&up_check);
     if (rank == 0) {
@@ -819,18 +822,16 @@ static int body_block_full(int rank, void *arg)
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         t0 = now_s();
         while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN) {
-            T_CHECK(CH->block(10 * 1000000L) == CANAL_OK, "block");
-            T_CHECK(now_s() - t0 < 9, "never woken");
+            T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "never woken");
         }
-        dt = now_s() - t0;
         T_CHECK(st == CANAL_OK, "sendv after wake: %d", st);
-        T_CHECK(dt > 0.1 && dt < 3.0, "room after %.3f s", dt);
         CH->wake(1);
         seq++;
         t0 = now_s();
         while (received[1] == 0) {
             poll_once();
-            T_CHECK(now_s() - t0 < 10, "no final ack");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "no final ack");
         }
         (void)seq;
     } else {
@@ -839,7 +840,7 @@ static int body_block_full(int rank, void *arg)
         t0 = now_s();
         while (received[0] < ch_shm_state.lay.ncells + 1) {
             T_CHECK(poll_once() >= 0, "progress");
-            T_CHECK(now_s() - t0 < 10, "only %u arrived", received[0]);
+            T_CHECK(now_s() - t0 < unit_hang_s(), "only %u arrived", received[0]);
         }
         send_checked(0, 0, 0, buf);
     }
@@ -853,18 +854,18 @@ START_TEST(test_block_full_ring)
 END_TEST
 
 /* Both sides sleep whenever they cannot proceed: a lost wake-up shows as a
- * block() that runs into its 5 s timeout. Streaming (sender sleeps on a full
+ * block() that sleeps past the hang limit. Streaming (sender sleeps on a full
  * ring, reader on an empty one), then ping-pong. */
 enum { STRESS_MSGS = 20000, STRESS_ROUNDS = 3000 };
 
 static void block_checked(double *worst)
 {
     double t0 = now_s(), dt;
-    T_CHECK(CH->block(5 * 1000000L) == CANAL_OK, "block");
+    T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
     dt = now_s() - t0;
     if (dt > *worst)
         *worst = dt;
-    T_CHECK(dt < 4.0, "block() slept %.3f s: a wake-up was lost", dt);
+    T_CHECK(dt < unit_hang_s(), "block() slept %.0f s: a wake-up was lost", dt);
 }
 
 static int body_block_stress(int rank, void *arg)
@@ -950,7 +951,7 @@ static int body_peer_death(int rank, void *arg)
     while (failed_count == 0) {
         /* No time limit: block() must still come back for a dead peer. */
         T_CHECK(CH->block(-1) == CANAL_OK, "block");
-        T_CHECK(now_s() - t0 < 10, "death of rank 1 not noticed");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "death of rank 1 not noticed");
     }
     T_CHECK(failed_peer == 1, "failed peer %d", failed_peer);
     for (int i = 0; i < 5; i++)
@@ -1094,7 +1095,7 @@ static Suite *ch_shm_suite(void)
     Suite *s = suite_create("ch_shm");
     TCase *tc = tcase_create("core");
 
-    tcase_set_timeout(tc, 60);
+    tcase_set_timeout(tc, unit_case_timeout_s());
     tcase_add_test(tc, test_layout);
     tcase_add_test(tc, test_segment_gone_2);
     tcase_add_test(tc, test_segment_gone_4);

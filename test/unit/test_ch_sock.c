@@ -34,6 +34,7 @@
 #include "channels/sock/sock.h"
 #include "common/log.h"
 #include "test/unit/fake_pmi.h"
+#include "test/unit/unit_limits.h"
 
 #define CH (&ch_sock_ops)
 #define ST (&ch_sock_state)
@@ -176,7 +177,7 @@ static void flush_all(void)
     double t0 = now_s();
     while (ch_sock_flush() == CANAL_AGAIN) {
         T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < 20, "flush stuck");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "flush stuck");
     }
 }
 
@@ -204,23 +205,23 @@ static void send_checked(int peer, unsigned seq, size_t len, unsigned char *scra
     make_payload(scratch, info.rank, seq, len);
     while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN) {
         T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < 30, "sendv to %d stuck in AGAIN", peer);
+        T_CHECK(now_s() - t0 < unit_hang_s(), "sendv to %d stuck in AGAIN", peer);
     }
     T_CHECK(st == CANAL_OK, "sendv to %d len %zu returned %d", peer, len, st);
 }
 
-static void wait_delivered(long n, double secs)
+static void wait_delivered(long n)
 {
     double t0 = now_s();
     while (delivered_total < n) {
         T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < secs, "only %ld of %ld messages arrived", delivered_total, n);
+        T_CHECK(now_s() - t0 < unit_hang_s(), "only %ld of %ld messages arrived", delivered_total, n);
     }
 }
 
 static int run_job(int nprocs, int nnodes, fake_pmi_body_t body, void *arg)
 {
-    fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes, .timeout_s = 50};
+    fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes};
     return fake_pmi_run(&job, body, arg);
 }
 
@@ -742,7 +743,7 @@ static int body_order(int rank, void *arg)
             if (i % 8 == 0)
                 T_CHECK(poll_once() >= 0, "progress");
         }
-    wait_delivered((long)ORDER_MSGS * (n - 1), 40);
+    wait_delivered((long)ORDER_MSGS * (n - 1));
     for (int k = 0; k < n; k++)
         T_CHECK(received[k] == (k == rank ? 0u : (unsigned)ORDER_MSGS), "from %d: %u", k,
                 received[k]);
@@ -859,7 +860,7 @@ static int body_sizes(int rank, void *arg)
                 t0 = now_s();
                 while ((st = CH->sendv(1 - rank, iov, 4)) == CANAL_AGAIN) {
                     poll_once();
-                    T_CHECK(now_s() - t0 < 20, "stuck at case %d", k);
+                    T_CHECK(now_s() - t0 < unit_hang_s(), "stuck at case %d", k);
                 }
                 T_CHECK(st == CANAL_OK, "sendv hl %zu len %zu: %d", hl, len, st);
             }
@@ -868,7 +869,7 @@ static int body_sizes(int rank, void *arg)
             t0 = now_s();
             while (case_next < ncases) {
                 T_CHECK(poll_once() >= 0, "progress");
-                T_CHECK(now_s() - t0 < 30, "only %d of %d cases arrived", case_next, ncases);
+                T_CHECK(now_s() - t0 < unit_hang_s(), "only %d of %d cases arrived", case_next, ncases);
             }
         }
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
@@ -893,7 +894,7 @@ static int body_sizes(int rank, void *arg)
             t0 = now_s();
             while (case_next < 1) {
                 poll_once();
-                T_CHECK(now_s() - t0 < 10, "many-iovec packet missing");
+                T_CHECK(now_s() - t0 < unit_hang_s(), "many-iovec packet missing");
             }
         }
     }
@@ -984,11 +985,11 @@ static int body_backpressure(int rank, void *arg)
         t0 = now_s();
         while (received[0] < BP_MSGS) {
             T_CHECK(poll_once() >= 0, "progress");
-            T_CHECK(now_s() - t0 < 30, "only %u of %d arrived", received[0], BP_MSGS);
+            T_CHECK(now_s() - t0 < unit_hang_s(), "only %u of %d arrived", received[0], BP_MSGS);
         }
         T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
         T_CHECK(pmi_fence() == CANAL_OK, "fence 3");
-        wait_delivered(shared_flags[0], 30);
+        wait_delivered(shared_flags[0]);
     }
     free(buf);
     return tear_down();
@@ -1049,7 +1050,7 @@ static int body_pingpong(int rank, void *arg)
         T_CHECK(n >= 0, "progress");
         if (n == 0)
             CH->block(1000);
-        T_CHECK(now_s() - t0 < 30, "ping-pong stuck at %u", pp_count);
+        T_CHECK(now_s() - t0 < unit_hang_s(), "ping-pong stuck at %u", pp_count);
     }
     if (rank == 0)
         fprintf(stderr, "sock ping-pong from on_packet: %u round trips in %.3f s\n", PP_ROUNDS,
@@ -1132,7 +1133,7 @@ static int body_bandwidth(int rank, void *arg)
         T_CHECK(CH->sendv(1, iov, 1) == CANAL_OK, "sendv");
         flush_all();
     } else {
-        wait_delivered(1, 10);
+        wait_delivered(1);
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     t0 = now_s();
@@ -1189,11 +1190,10 @@ START_TEST(test_latency)
     shared_setup();
     for (long mode = 0; mode < 3; mode++) {
         ck_assert_int_eq(run_job(2, 1, body_latency, (void *)mode), 0);
-        /* A sanity bound, not a benchmark: spinning ranks sharing one CPU wait
-         * a time slice per message. */
-        ck_assert_msg(shared_flags[1 + mode] > 0 &&
-                          shared_flags[1 + mode] < (mode == 0 ? 50000000 : 5000000),
-                      "latency %d ns", shared_flags[1 + mode]);
+        /* Measured and printed, never judged: on a loaded machine spinning
+         * ranks wait a time slice per message. Every message arrived in
+         * order (on_packet_check). */
+        ck_assert_msg(shared_flags[1 + mode] > 0, "no latency measured");
     }
     shared_teardown();
 }
@@ -1216,7 +1216,7 @@ static int body_simultaneous(int rank, void *arg)
     for (unsigned i = 0; i < SIM_MSGS; i++)
         for (int k = 1; k < n; k++)
             send_checked((rank + k) % n, i, i % 200, buf);
-    wait_delivered((long)SIM_MSGS * (n - 1), 30);
+    wait_delivered((long)SIM_MSGS * (n - 1));
     flush_all();
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     T_CHECK(sock_count_up(ST) == n - 1, "%d connections up for %d peers", sock_count_up(ST), n - 1);
@@ -1260,9 +1260,9 @@ static int body_many(int rank, void *arg)
     if (rank != 0) {
         for (unsigned i = 0; i < 20; i++)
             send_checked(0, i, 33, buf);
-        wait_delivered(20, 30);
+        wait_delivered(20);
     } else {
-        wait_delivered(20L * (n - 1), 30);
+        wait_delivered(20L * (n - 1));
         for (int k = 1; k < n; k++)
             for (unsigned i = 0; i < 20; i++)
                 send_checked(k, i, 33, buf);
@@ -1290,11 +1290,13 @@ static int body_block(int rank, void *arg)
         t0 = now_s();
         T_CHECK(CH->block(100000) == CANAL_OK, "block");
         dt = now_s() - t0;
-        T_CHECK(dt > 0.08 && dt < 2.0, "block(100 ms) took %.3f s", dt);
+        /* a lower bound only: a slow machine can only lengthen it */
+        T_CHECK(dt > 0.08, "block(100 ms) returned after %.3f s", dt);
         T_CHECK(CH->block(0) == CANAL_OK, "block(0)");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    /* Rank 1 sleeps in the kernel; rank 0 connects and sends after 200 ms. */
+    /* Rank 1 sleeps in the kernel; rank 0 connects and sends after 200 ms.
+     * The sleep outlasts the hang limit: only the wake-up can end it in time. */
     for (int round = 0; round < 2; round++) {
         if (rank == 0) {
             sleep_ms(200);
@@ -1304,13 +1306,11 @@ static int body_block(int rank, void *arg)
             int blocks = 0;
             t0 = now_s();
             while (received[0] < (unsigned)round + 1) {
-                T_CHECK(CH->block(10 * 1000000L) == CANAL_OK, "block");
+                T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
                 blocks++;
                 T_CHECK(CH->progress() >= 0, "progress");
-                T_CHECK(now_s() - t0 < 5, "never woken (%d blocks)", blocks);
+                T_CHECK(now_s() - t0 < unit_hang_s(), "never woken (%d blocks)", blocks);
             }
-            dt = now_s() - t0;
-            T_CHECK(dt > 0.1 && dt < 3.0, "woken after %.3f s (%d blocks)", dt, blocks);
             T_CHECK(blocks < 50, "%d blocks: block() does not sleep", blocks);
         }
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
@@ -1345,11 +1345,18 @@ static int raw_connect(int r)
     return fd;
 }
 
+/* The socket's 5 s receive timeout only lets the loop look at the clock. */
 static void read_full(int fd, void *buf, size_t n)
 {
     size_t got = 0;
+    double t0 = now_s();
     while (got < n) {
         ssize_t r = read(fd, (char *)buf + got, n - got);
+        if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+            T_CHECK(now_s() - t0 < unit_hang_s(), "read %zu of %zu bytes in %.0f s", got, n,
+                    now_s() - t0);
+            continue;
+        }
         T_CHECK(r > 0, "read %zu of %zu bytes: %s", got, n, r == 0 ? "EOF" : strerror(errno));
         got += (size_t)r;
     }
@@ -1363,7 +1370,7 @@ static void write_full(int fd, const void *buf, size_t n)
 
 /* Wait for the other side to close; returns seconds taken. Whatever it sends
  * before that must not be a verdict that accepts us. */
-static double expect_closed(int fd, double max_s)
+static double expect_closed(int fd)
 {
     double t0 = now_s();
     unsigned char b[256];
@@ -1372,7 +1379,7 @@ static double expect_closed(int fd, double max_s)
         if (r == 0 || (r < 0 && errno == ECONNRESET))
             break;
         T_CHECK(r > 0 || errno == EAGAIN || errno == EINTR, "read: %s", strerror(errno));
-        T_CHECK(now_s() - t0 < max_s, "connection still open after %.1f s", now_s() - t0);
+        T_CHECK(now_s() - t0 < unit_hang_s(), "connection still open after %.1f s", now_s() - t0);
     }
     close(fd);
     return now_s() - t0;
@@ -1408,14 +1415,14 @@ static int body_strangers(int rank, void *arg)
         /* 1. Garbage. */
         fd = raw_connect(0);
         write_full(fd, "GET / HTTP/1.0\r\n\r\n", 18);
-        expect_closed(fd, 5);
+        expect_closed(fd);
         /* 2. The magic, then random bytes. */
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
         memcpy(resp, sock_magic, 8);
         rnd_bytes(resp + 8, sizeof resp - 8);
         write_full(fd, resp, sizeof resp);
-        expect_closed(fd, 5);
+        expect_closed(fd);
         /* 3. A well-formed response made with the wrong key, claiming rank 1. */
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
@@ -1423,7 +1430,7 @@ static int body_strangers(int rank, void *arg)
         sock_random(nc, sizeof nc);
         sock_hs_response_encode(resp, wrong, na, nc, 1, 0);
         write_full(fd, resp, sizeof resp);
-        expect_closed(fd, 5);
+        expect_closed(fd);
         /* 4. Replay: a response valid for an earlier connection's nonce. */
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
@@ -1434,7 +1441,7 @@ static int body_strangers(int rank, void *arg)
             fd = raw_connect(0);
             read_full(fd, ch, sizeof ch);
             write_full(fd, resp, sizeof resp);
-            expect_closed(fd, 5);
+            expect_closed(fd);
         }
         /* 5. A truncated handshake. */
         fd = raw_connect(0);
@@ -1443,18 +1450,19 @@ static int body_strangers(int rank, void *arg)
         sock_hs_response_encode(resp, secret, na, nc, 1, 0);
         write_full(fd, resp, 40);
         shutdown(fd, SHUT_WR);
-        expect_closed(fd, 5);
+        expect_closed(fd);
         /* 6. Too much: bytes beyond the response, before any verdict. */
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
         memset(buf, 0, sizeof buf);
         memcpy(buf, sock_magic, 8);
         write_full(fd, buf, 200);
-        expect_closed(fd, 5);
-        /* 7. Silence: dropped after CANAL_SOCK_HANDSHAKE_TIMEOUT (1 s). */
+        expect_closed(fd);
+        /* 7. Silence: dropped after CANAL_SOCK_HANDSHAKE_TIMEOUT (1 s), not
+         * before (a lower bound only: a slow machine can only lengthen it). */
         fd = raw_connect(0);
-        dt = expect_closed(fd, 6);
-        T_CHECK(dt > 0.5 && dt < 4, "a silent stranger was dropped after %.2f s", dt);
+        dt = expect_closed(fd);
+        T_CHECK(dt > 0.5, "a silent stranger was dropped after %.2f s", dt);
         /* 8. Random garbage of random lengths on many connections, some of it
          * with the right magic in front (a fuzz of the live acceptor). */
         rng_state ^= (uint64_t)getpid();
@@ -1467,7 +1475,7 @@ static int body_strangers(int rank, void *arg)
             write_full(fd, buf, len);
             if (len >= 80 || k % 2 == 0 || k % 3 == 0) {
                 shutdown(fd, SHUT_WR);
-                expect_closed(fd, 5);
+                expect_closed(fd);
                 shared_flags[1]++; /* rank 0 saw these bytes: it must count a stranger */
             } else {
                 close(fd); /* may reach rank 0 as a reset, which is no stranger's proof */
@@ -1480,7 +1488,7 @@ static int body_strangers(int rank, void *arg)
             for (int k = 0; k < 200; k++)
                 fds[k] = raw_connect(0);
             for (int k = 0; k < 200; k++)
-                expect_closed(fds[k], 8);
+                expect_closed(fds[k]);
         }
         shared_flags[0] = 1; /* attacks done */
     } else {
@@ -1503,7 +1511,7 @@ static int body_strangers(int rank, void *arg)
             double t0 = now_s();
             while (!shared_flags[0] || received[1] < STRANGER_LEGIT_MSGS) {
                 T_CHECK(poll_once() >= 0, "progress");
-                T_CHECK(now_s() - t0 < 40, "stuck: attacks done %d, %u from rank 1",
+                T_CHECK(now_s() - t0 < unit_hang_s(), "stuck: attacks done %d, %u from rank 1",
                         shared_flags[0], received[1]);
             }
             T_CHECK(delivered_total == STRANGER_LEGIT_MSGS, "%ld packets delivered",
@@ -1692,7 +1700,7 @@ static int body_impostor(int rank, void *arg)
             memset(fr + 8, 0, 16);
             write_full(fd, fr, sizeof fr);
         }
-        expect_closed(fd, 10);
+        expect_closed(fd);
         close(lfd);
         T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
         return 0;
@@ -1706,7 +1714,7 @@ static int body_impostor(int rank, void *arg)
         T_CHECK(CH->sendv(1, iov, 2) == CANAL_OK, "sendv");
         while (nfailures == 0) {
             poll_once();
-            T_CHECK(now_s() - t0 < 10, "impostor not detected");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "impostor not detected");
         }
         T_CHECK(failed_peer == 1 && failed_status == CANAL_ERR_PROTO, "failed %d status %d",
                 failed_peer, failed_status);
@@ -1778,7 +1786,7 @@ static int body_oversized(int rank, void *arg)
             memcpy(fr, "\x00\x00\x00\x00\xc8\x01\xa1\xc5", 8); /* 200-byte header */
         memset(fr + 8, 0, 8);
         write_full(fd, fr, sizeof fr);
-        expect_closed(fd, 10);
+        expect_closed(fd);
         T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
         return 0;
     }
@@ -1787,7 +1795,7 @@ static int body_oversized(int rank, void *arg)
         double t0 = now_s();
         while (nfailures == 0) {
             poll_once();
-            T_CHECK(now_s() - t0 < 10, "bad frame not detected");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "bad frame not detected");
         }
         T_CHECK(failed_peer == 1 && failed_status == CANAL_ERR_PROTO, "failed %d status %d",
                 failed_peer, failed_status);
@@ -1827,7 +1835,7 @@ static int body_death(int rank, void *arg)
     if (rank == 1) {
         if (mode != 2) {
             send_checked(0, 0, 8, buf);
-            wait_delivered(1, 10);
+            wait_delivered(1);
             flush_all();
         }
         if (mode == 1) {
@@ -1843,7 +1851,7 @@ static int body_death(int rank, void *arg)
         unsigned seq = 0;
         canal_status_t st;
         if (mode != 2) {
-            wait_delivered(1, 10);
+            wait_delivered(1);
             send_checked(1, seq++, 8, buf);
         } else {
             sleep_ms(300); /* rank 1 is dead by now */
@@ -1860,7 +1868,7 @@ static int body_death(int rank, void *arg)
                     seq++;
             }
             poll_once();
-            T_CHECK(now_s() - t0 < 15, "rank 1's death not noticed");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "rank 1's death not noticed");
         }
         T_CHECK(failed_peer == 1 && failed_status == CANAL_ERR_PEER, "failed %d status %d",
                 failed_peer, failed_status);
@@ -1882,7 +1890,7 @@ static int body_death(int rank, void *arg)
 static void run_death(long mode)
 {
     int ws[2];
-    fake_pmi_job_t job = {.nprocs = 2, .timeout_s = 30, .wstatus_out = ws};
+    fake_pmi_job_t job = {.nprocs = 2, .wstatus_out = ws};
     ck_assert_int_eq(fake_pmi_run(&job, body_death, (void *)mode), 1);
     ck_assert_msg(WIFEXITED(ws[0]) && WEXITSTATUS(ws[0]) == 0, "rank 0 status 0x%x", ws[0]);
     ck_assert(WIFSIGNALED(ws[1]) && WTERMSIG(ws[1]) == SIGKILL);
@@ -1913,14 +1921,14 @@ static int body_clean_close(int rank, void *arg)
     bring_up(&up_check_record);
     if (rank == 1) {
         send_checked(0, 0, 8, buf);
-        wait_delivered(1, 10);
+        wait_delivered(1);
         flush_all();
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         T_CHECK(CH->finalize() == CANAL_OK, "finalize");
         T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
         return 0;
     }
-    wait_delivered(1, 10);
+    wait_delivered(1);
     send_checked(1, 0, 8, buf);
     flush_all();
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
@@ -1928,7 +1936,7 @@ static int body_clean_close(int rank, void *arg)
         double t0 = now_s();
         while (ST->peers[1].state != SOCK_PS_GONE) {
             poll_once();
-            T_CHECK(now_s() - t0 < 10, "no goodbye from rank 1 (state %d)", ST->peers[1].state);
+            T_CHECK(now_s() - t0 < unit_hang_s(), "no goodbye from rank 1 (state %d)", ST->peers[1].state);
         }
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
@@ -2060,7 +2068,7 @@ static int body_describe(int rank, void *arg)
     if (rank == 0)
         send_checked(1, 0, 8, b);
     else
-        wait_delivered(1, 10);
+        wait_delivered(1);
     flush_all();
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     CH->describe(desc, sizeof desc);
@@ -2088,7 +2096,7 @@ static int body_reinit(int rank, void *arg)
         bring_up(&up_check);
         for (unsigned i = 0; i < 50; i++)
             send_checked(1 - rank, i, i, b);
-        wait_delivered(50, 10);
+        wait_delivered(50);
         tear_down();
         T_CHECK(!ST->initialized && ST->conns == NULL && ST->peers == NULL, "state after finalize");
     }
@@ -2117,7 +2125,7 @@ static int body_remote_default(int rank, void *arg)
     if (rank == 0)
         fprintf(stderr, "remote peers: listening on %s (%s)\n", ST->card, ST->ifname);
     send_checked(1 - rank, 0, 8, b);
-    wait_delivered(1, 10);
+    wait_delivered(1);
     return tear_down();
 }
 
@@ -2186,7 +2194,7 @@ static int body_netns(int rank, void *arg)
             send_checked(peer, sent[peer], order_len(sent[peer], caps.max_payload), buf);
             sent[peer]++;
         }
-    wait_delivered(300L * (n - 1), 30);
+    wait_delivered(300L * (n - 1));
     free(buf);
     return tear_down();
 }
@@ -2225,7 +2233,7 @@ static void run_netns(const char *iface, const char *prefix)
         }
     }
     {
-        fake_pmi_job_t job = {.nprocs = 4, .nnodes = 2, .timeout_s = 40};
+        fake_pmi_job_t job = {.nprocs = 4, .nnodes = 2};
         failed = fake_pmi_run(&job, body_netns, &j);
     }
     sh("ip netns del %s; ip netns del %s", j.ns[0], j.ns[1]);
@@ -2252,7 +2260,7 @@ static Suite *sock_suite(void)
     TCase *fault = tcase_create("faults");
     TCase *perf = tcase_create("latency");
 
-    tcase_set_timeout(unit, 60);
+    tcase_set_timeout(unit, unit_case_timeout_s());
     tcase_add_test(unit, test_sha256_fips);
     tcase_add_test(unit, test_hmac_rfc4231);
     tcase_add_test(unit, test_frame_format);
@@ -2262,7 +2270,7 @@ static Suite *sock_suite(void)
     tcase_add_test(unit, test_addr_choose);
     suite_add_tcase(s, unit);
 
-    tcase_set_timeout(conf, 120);
+    tcase_set_timeout(conf, unit_case_timeout_s());
     tcase_add_test(conf, test_order_2);
     tcase_add_test(conf, test_order_4);
     tcase_add_test(conf, test_order_ipv6);
@@ -2282,7 +2290,7 @@ static Suite *sock_suite(void)
     tcase_add_test(conf, test_two_netns_ipv6);
     suite_add_tcase(s, conf);
 
-    tcase_set_timeout(auth, 120);
+    tcase_set_timeout(auth, unit_case_timeout_s());
     tcase_add_test(auth, test_strangers);
     tcase_add_test(auth, test_strangers_hold);
     tcase_add_test(auth, test_impostor_bad_proof);
@@ -2292,7 +2300,7 @@ static Suite *sock_suite(void)
     tcase_add_test(auth, test_oversized_header);
     suite_add_tcase(s, auth);
 
-    tcase_set_timeout(fault, 60);
+    tcase_set_timeout(fault, unit_case_timeout_s());
     tcase_add_test(fault, test_death_idle);
     tcase_add_test(fault, test_death_streaming);
     tcase_add_test(fault, test_death_before_connect);
@@ -2300,7 +2308,7 @@ static Suite *sock_suite(void)
     tcase_add_test(fault, test_clean_close);
     suite_add_tcase(s, fault);
 
-    tcase_set_timeout(perf, 120);
+    tcase_set_timeout(perf, unit_case_timeout_s());
     tcase_add_test(perf, test_latency);
     tcase_add_test(perf, test_bandwidth);
     suite_add_tcase(s, perf);

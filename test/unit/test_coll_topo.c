@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "coll/topo.h"
+#include "test/unit/unit_limits.h"
 
 enum { MAXP = 65, MAXE = 70000 };
 
@@ -604,7 +605,7 @@ static Suite *topo_suite(void)
 {
     Suite *s = suite_create("coll_topo");
     TCase *tc = tcase_create("iterators");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, unit_case_timeout_s());
     tcase_add_test(tc, helpers);
     tcase_add_test(tc, binomial_tree);
     tcase_add_loop_test(tc, knomial_tree, 3, 6);

@@ -4,6 +4,7 @@
  * default under CANAL_ and MPIR_CVAR_ names, bad values fall back.
  */
 #include "common/cvar.h"
+#include "test/unit/unit_limits.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ int main(void)
 {
     Suite *s = suite_create("cvar");
     TCase *tc = tcase_create("registry");
+    tcase_set_timeout(tc, unit_case_timeout_s());
     SRunner *sr;
     int failed;
 

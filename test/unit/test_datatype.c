@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "datatype/dt.h"
+#include "test/unit/unit_limits.h"
 
 #define B(x) dt_builtin(DT_##x)
 
@@ -1520,6 +1521,7 @@ static Suite *datatype_suite(void)
 {
     Suite *s = suite_create("datatype");
     TCase *tc = tcase_create("constructors");
+    tcase_set_timeout(tc, unit_case_timeout_s());
     tcase_add_test(tc, builtin_sizes);
     tcase_add_test(tc, builtin_pair_pack);
     tcase_add_test(tc, ctor_contiguous);
@@ -1542,7 +1544,7 @@ static Suite *datatype_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pack");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, unit_case_timeout_s());
     tcase_add_loop_test(tc, random_trees, 0, 25);
     tcase_add_test(tc, model_fixed_types);
     tcase_add_test(tc, refcount_cursor);
@@ -1552,6 +1554,7 @@ static Suite *datatype_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("reduce");
+    tcase_set_timeout(tc, unit_case_timeout_s());
     tcase_add_test(tc, reduce_table);
     tcase_add_test(tc, reduce_ints);
     tcase_add_test(tc, reduce_floats_logicals);

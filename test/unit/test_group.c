@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "mpi/group.c"
+#include "test/unit/unit_limits.h"
 
 /* ---------------------------------------------------------------- stand-ins */
 pmi_info_t mpi_pmi;
@@ -383,6 +384,7 @@ int main(void)
 {
     Suite *s = suite_create("group");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, unit_case_timeout_s());
     SRunner *sr;
     int failed;
 

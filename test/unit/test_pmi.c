@@ -15,6 +15,7 @@
 
 #include "pmi/pmi.h"
 #include "pmi/wire.h"
+#include "test/unit/unit_limits.h"
 
 /* ------------------------------------------------------------ parser */
 
@@ -840,6 +841,7 @@ static Suite *pmi_suite(void)
 {
     Suite *s = suite_create("pmi");
     TCase *wire = tcase_create("wire");
+    tcase_set_timeout(wire, unit_case_timeout_s());
     TCase *client = tcase_create("client");
 
     tcase_add_test(wire, parse1_transcript);
@@ -861,7 +863,7 @@ static Suite *pmi_suite(void)
     tcase_add_test(client, pmi1_spawn_wire);
     tcase_add_test(client, pmi2_spawn_wire);
     tcase_add_test(client, client_survives_hostile_server);
-    tcase_set_timeout(client, 20);
+    tcase_set_timeout(client, unit_case_timeout_s());
     suite_add_tcase(s, client);
     return s;
 }
