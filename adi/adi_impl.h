@@ -199,10 +199,18 @@ canal_status_t adi_dev_dyn_channel(const ch_ops_t **ch_out);
 canal_status_t adi_dev_dyn_peer_init(int peer);
 void adi_queues_finalize(void);
 
-/* failure.c: 1 (and *peer_out) when a receive on `context` from source
- * rank `src` (or ADI_ANY_SOURCE: from any rank of the context) waits for a
- * failed peer; 0 when not, or when mpi/ never described the context. */
-int adi_ctx_src_failed(int context, int src, int *peer_out);
+/* failure.c: the error a receive on `context` from source rank `src` (or
+ * ADI_ANY_SOURCE) must complete with, because it waits for a failed peer
+ * (CANAL_ERR_PEER, *peer_out its job rank; CANAL_ERR_PEER_PENDING for an
+ * any-source receive while a lost rank of the context is not acknowledged)
+ * or the context is revoked (CANAL_ERR_REVOKED); CANAL_OK when none, or
+ * when mpi/ never described the context. */
+canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out);
+/* pt2pt.c: fail the posted receives adi_ctx_src_failed condemns (device lock held). */
+void adi_posted_fail_all(void);
+/* failure.c: revoke context with the device lock held (from progress). */
+int adi_ctx_revoke_locked(int context);
+extern int adi_nrevoked;
 void adi_ctx_ranks_finalize(void);
 
 /* request.c: call fn on every live request (the device lock held). */

@@ -647,7 +647,15 @@ static int sched_advance(coll_sched_t *s)
         if (s->pending > 0)
             break;
         while (s->pc < s->nacts) {
-            act_t *a = &s->acts[s->pc++];
+            act_t *a;
+            if (s->err < 0) {
+                /* Failed (a lost peer, a revoked communicator): what is
+                 * left would send data that is not the result (a partial
+                 * sum) or wait for peers that stopped too. */
+                s->pc = s->nacts;
+                break;
+            }
+            a = &s->acts[s->pc++];
             if (a->kind == ACT_FENCE) {
                 if (s->pending > 0)
                     break;

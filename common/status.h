@@ -31,6 +31,8 @@ enum {
     CANAL_ERR_OP = -12,          /* invalid reduction operation for the type */
     CANAL_ERR_PENDING = -13,     /* object still in use */
     CANAL_ERR_TIMEOUT = -14,
+    CANAL_ERR_PEER_PENDING = -15, /* any-source receive: a possible sender died (not acknowledged) */
+    CANAL_ERR_REVOKED = -16,      /* the communicator was revoked (MPIX_Comm_revoke) */
 };
 
 /* Record the detail of an error for mpi/ to report, and return `st`, so a

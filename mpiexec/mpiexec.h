@@ -46,6 +46,7 @@ typedef struct {
     int map_by_socket;
     int ppn;
     int verbose;
+    int disable_auto_cleanup; /* a dead rank leaves the others running */
     int usize; /* -usize: MPI_UNIVERSE_SIZE; 0: the larger of the CPUs and the job */
     /* -singleton FD JOBID: serve a singleton (a program started without a
      * launcher, which started us on its first MPI_Comm_spawn) as rank 0 of
@@ -123,6 +124,9 @@ typedef struct {
     int nexited;
     /* first failure decides the exit code */
     int failed, exit_code;
+    /* -disable-auto-cleanup: ranks that failed while the others went on;
+     * the first one's code is the job's exit code if nothing else failed */
+    int nkept_failures, kept_exit_code;
     int tearing_down;
     int timed_out;
     int stdin_child; /* what rank 0 reads: 0 our stdin, >0 a forwarding pipe, -1 /dev/null */
