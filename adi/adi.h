@@ -145,6 +145,8 @@ canal_status_t adi_ctx_set_ranks(int context, int n, const int *job_ranks);
  * Revoke: every receive on the context (posted or later) and every later
  * send on it fails with CANAL_ERR_REVOKED; 1 if it was not revoked yet. */
 int adi_ctx_revoke(int context);
+/* The same inside progress (a request's on_complete: device lock held). */
+int adi_ctx_revoke_locked(int context);
 int adi_ctx_revoked(int context);
 /* Any-source receives on context ignore losses (the ULFM protocol's own). */
 canal_status_t adi_ctx_set_ft(int context);

@@ -208,8 +208,6 @@ void adi_queues_finalize(void);
 canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out);
 /* pt2pt.c: fail the posted receives adi_ctx_src_failed condemns (device lock held). */
 void adi_posted_fail_all(void);
-/* failure.c: revoke context with the device lock held (from progress). */
-int adi_ctx_revoke_locked(int context);
 extern int adi_nrevoked;
 void adi_ctx_ranks_finalize(void);
 
