@@ -2,8 +2,11 @@
  * rank `victim` (argv[2]) kills itself with SIGKILL while the others enter
  * argv[1]: "barrier" (MPI_Barrier), "allreduce" (MPI_Allreduce), "bcast"
  * (MPI_Bcast from the lowest survivor), "anyrecv" (MPI_Recv from
- * MPI_ANY_SOURCE). argv[3] "return" (MPI_ERRORS_RETURN): every survivor
- * gets MPIX_ERR_PROC_FAILED (MPIX_ERR_PROC_FAILED_PENDING for the
+ * MPI_ANY_SOURCE), "pending" (the lowest survivor receives from the victim,
+ * gets MPIX_ERR_PROC_FAILED and revokes MPI_COMM_WORLD; the others receive
+ * from it, a live rank that never sends, and get MPIX_ERR_REVOKED).
+ * argv[3] "return" (MPI_ERRORS_RETURN): every survivor gets
+ * MPIX_ERR_PROC_FAILED (MPIX_ERR_PROC_FAILED_PENDING for the
  * any-source receive; the root of a broadcast may finish, having only
  * sent), then:
  *   anyrecv: acknowledges the failure (MPIX_Comm_failure_ack), checks the
@@ -15,7 +18,9 @@
  *            it (the survivors, in order) and sum the survivors' world
  *            ranks on the new communicator.
  * argv[3] "fatal": MPI_ERRORS_ARE_FATAL ends the job naming the dead rank.
- * argv[4] "noulfm" stops after the first error (no revoke, agree, shrink). */
+ * argv[4] "noulfm" stops after the first error (no revoke, agree, shrink);
+ * "kill2": the lowest survivor, the agreement's coordinator, dies too, as
+ * the agreement starts (the next one takes over). */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int rank, size, victim;
+static int rank, size, victim, dead2 = -1;
 
 static int error_class(int rc)
 {
@@ -48,7 +53,7 @@ static int survivors_sum(void)
 {
     int s = 0;
     for (int r = 0; r < size; r++)
-        if (r != victim)
+        if (r != victim && r != dead2)
             s += r;
     return s;
 }
@@ -58,6 +63,7 @@ int main(int argc, char **argv)
     const char *phase = argc > 1 ? argv[1] : "barrier";
     const char *handler = argc > 3 ? argv[3] : "return";
     int ulfm = !(argc > 4 && strcmp(argv[4], "noulfm") == 0);
+    int kill2 = argc > 4 && strcmp(argv[4], "kill2") == 0;
     int rc, cls, x = 1, sum = 0, flag, first = 0;
     MPI_Comm shrunk;
     MPI_Group acked;
@@ -96,6 +102,16 @@ int main(int argc, char **argv)
             rc = MPI_Barrier(MPI_COMM_WORLD);
     } else if (strcmp(phase, "anyrecv") == 0) {
         rc = MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (strcmp(phase, "pending") == 0) {
+        if (rank == first) {
+            rc = MPI_Recv(&x, 1, MPI_INT, victim, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS && error_class(rc) == MPIX_ERR_PROC_FAILED &&
+                MPIX_Comm_revoke(MPI_COMM_WORLD) != MPI_SUCCESS)
+                fail("MPIX_Comm_revoke", MPI_SUCCESS);
+        } else {
+            /* From a live rank that never sends: only the revocation ends it. */
+            rc = MPI_Recv(&x, 1, MPI_INT, first, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
     } else {
         fail("unknown phase", MPI_SUCCESS);
         return 2;
@@ -103,8 +119,9 @@ int main(int argc, char **argv)
     if (rc == MPI_SUCCESS)
         fail("the operation succeeded although a rank it needs died", rc);
     cls = error_class(rc);
-    if (strcmp(phase, "anyrecv") == 0 ? cls != MPIX_ERR_PROC_FAILED_PENDING
-                                      : cls != MPIX_ERR_PROC_FAILED)
+    if (strcmp(phase, "anyrecv") == 0                    ? cls != MPIX_ERR_PROC_FAILED_PENDING
+        : strcmp(phase, "pending") == 0 && rank != first ? cls != MPIX_ERR_REVOKED
+                                                         : cls != MPIX_ERR_PROC_FAILED)
         fail("wrong error class", rc);
     printf("rank %d: %s failed with class %d\n", rank, phase, cls);
     fflush(stdout);
@@ -147,12 +164,20 @@ int main(int argc, char **argv)
         }
     }
 
+    if (kill2) {
+        dead2 = first;
+        if (rank == dead2) {
+            raise(SIGKILL);
+            pause();
+        }
+        first = first + 1 == victim ? first + 2 : first + 1;
+    }
     /* Agree first (MPI_COMM_WORLD is not revoked yet: every survivor has
      * seen its error before anyone revokes). The victim's failure is not
-     * acknowledged yet (but for anyrecv). */
+     * acknowledged yet (but for anyrecv, without kill2). */
     flag = rank == first ? 6 : 7;
     rc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
-    if (strcmp(phase, "anyrecv") == 0
+    if (strcmp(phase, "anyrecv") == 0 && !kill2
             ? rc != MPI_SUCCESS
             : (rc == MPI_SUCCESS || error_class(rc) != MPIX_ERR_PROC_FAILED))
         fail("MPIX_Comm_agree before the acknowledgement", rc);
@@ -178,10 +203,12 @@ int main(int argc, char **argv)
     if ((rc = MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk)) != MPI_SUCCESS)
         fail("MPIX_Comm_shrink", rc);
     {
-        int nsize, nrank, expect_rank = rank > victim ? rank - 1 : rank;
+        int ndead = dead2 >= 0 ? 2 : 1;
+        int expect_rank = rank - (rank > victim) - (dead2 >= 0 && rank > dead2);
+        int nsize, nrank;
         MPI_Comm_size(shrunk, &nsize);
         MPI_Comm_rank(shrunk, &nrank);
-        if (nsize != size - 1 || nrank != expect_rank)
+        if (nsize != size - ndead || nrank != expect_rank)
             fail("the shrunk communicator has the wrong size or rank", MPI_SUCCESS);
     }
     MPI_Comm_set_errhandler(shrunk, MPI_ERRORS_RETURN);
@@ -191,7 +218,7 @@ int main(int argc, char **argv)
         fail("wrong sum on the shrunk communicator", MPI_SUCCESS);
     if ((rc = MPI_Barrier(shrunk)) != MPI_SUCCESS)
         fail("MPI_Barrier on the shrunk communicator", rc);
-    printf("rank %d: shrunk to %d ranks, sum %d\n", rank, size - 1, sum);
+    printf("rank %d: shrunk to %d ranks, sum %d\n", rank, size - (dead2 >= 0 ? 2 : 1), sum);
     if (rank == first) /* (every survivor got here: the allreduce included them) */
         printf("No Errors\n");
     MPI_Comm_free(&shrunk);
