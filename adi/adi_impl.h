@@ -111,6 +111,7 @@ typedef struct {
     size_t released;      /* eager bytes from this peer released, not yet returned */
     int in_pump_list;
     int failed;
+    int launcher_failed;  /* the launcher said it failed; not yet taken (atomic) */
     int stats_slot;       /* adi_stats_t channel slot of ch */
 } adi_peer_t;
 
@@ -210,6 +211,12 @@ canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out);
 void adi_posted_fail_all(void);
 extern int adi_nrevoked;
 void adi_ctx_ranks_finalize(void);
+/* failure.c: the launcher's reports of failed ranks (pmi_set_rank_failed_
+ * handler, any thread) are noted, and taken (adi_on_peer_failed, under the
+ * device lock) by a wait that finds nothing to do. */
+void adi_launcher_failed(int rank);
+extern int adi_launcher_pending;
+void adi_launcher_take(void);
 
 /* request.c: call fn on every live request (the device lock held). */
 void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg);

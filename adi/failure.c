@@ -11,6 +11,11 @@
  * is innermost in the lock order (nothing is called while holding it), and
  * it is taken on the posting path only once some peer has failed.
  *
+ * The launcher may know of a loss before any channel does (a rank we never
+ * talked to): Canal's mpiexec -disable-auto-cleanup tells every rank over
+ * PMI, the PMI watch thread hands it to adi_launcher_failed, and the next
+ * wait with nothing to do fails the rank like a channel's report would.
+ *
  * The same entries hold what ULFM adds (mpi/ulfm.c): a context can be
  * revoked (every receive on it fails with CANAL_ERR_REVOKED, and so does
  * every send: adi_ctx_revoked), a point-to-point context remembers which
@@ -229,6 +234,30 @@ int adi_ctx_failed_ranks(int context, int acked_only, int *out, int max)
         }
     pthread_mutex_unlock(&ranks_lock);
     return k;
+}
+
+int adi_launcher_pending;
+
+void adi_launcher_failed(int rank)
+{
+    if (rank < 0 || rank >= adi_dev.size || adi_dev.peers == NULL || rank == adi_dev.rank)
+        return;
+    __atomic_store_n(&adi_dev.peers[rank].launcher_failed, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&adi_launcher_pending, 1, __ATOMIC_SEQ_CST);
+}
+
+void adi_launcher_take(void)
+{
+    adi_lock();
+    __atomic_store_n(&adi_launcher_pending, 0, __ATOMIC_SEQ_CST);
+    for (int r = 0; r < adi_dev.size; r++) {
+        if (!__atomic_exchange_n(&adi_dev.peers[r].launcher_failed, 0, __ATOMIC_ACQ_REL) ||
+            adi_dev.peers[r].failed)
+            continue;
+        common_err_set(CANAL_ERR_PEER, "the launcher reports that the process ended");
+        adi_on_peer_failed(r, CANAL_ERR_PEER);
+    }
+    adi_unlock();
 }
 
 void adi_ctx_ranks_finalize(void)

@@ -191,6 +191,7 @@ static void rank_fail(mpx_job_t *job, mpx_rank_t *r, int code, const char *fmt, 
     if (job->nkept_failures++ == 0)
         job->kept_exit_code = code;
     fprintf(stderr, "mpiexec: %s; the other ranks go on (-disable-auto-cleanup)\n", msg);
+    mpx_server_notify_failed(job, r);
 }
 
 static void rank_exited(mpx_job_t *job, mpx_rank_t *r, int status)

@@ -165,6 +165,9 @@ void mpx_server_writable(mpx_job_t *job, mpx_rank_t *r);
 void mpx_server_rank_exited(mpx_job_t *job, mpx_rank_t *r);
 /* After a rank's exit was judged: fail the job if a barrier now waits for it. */
 void mpx_server_check_barriers(mpx_job_t *job, mpx_rank_t *r);
+/* -disable-auto-cleanup: tell the other ranks of r's PMI job that r failed
+ * ("cmd=canal-rank-failed rank=N", unasked; pmi/conn.c reads it). */
+void mpx_server_notify_failed(mpx_job_t *job, mpx_rank_t *r);
 int mpx_server_init(mpx_job_t *job);
 
 /* ------------------------------------------------------------ KVS */

@@ -82,9 +82,26 @@ int main(int argc, char **argv)
     if (sum != size)
         fail("allreduce before the failure", MPI_SUCCESS);
 
-    if (rank == victim) {
-        raise(SIGKILL);
-        pause();
+    /* The victim dies once every rank is past the allreduce (it could
+     * finish its part before the others finished theirs): the others tell
+     * the rank after it, which tells the victim. (The victim talks to no
+     * other rank: under sock, ranks the collectives above did not connect
+     * to it learn of its death from mpiexec only.) */
+    {
+        int collector = (victim + 1) % size;
+        if (rank == victim) {
+            MPI_Recv(&x, 1, MPI_INT, collector, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            raise(SIGKILL);
+            pause();
+        }
+        if (rank == collector) {
+            for (int i = 0; i < size - 2; i++)
+                MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(&x, 1, MPI_INT, victim, 5, MPI_COMM_WORLD);
+        } else {
+            x = 1;
+            MPI_Send(&x, 1, MPI_INT, collector, 5, MPI_COMM_WORLD);
+        }
     }
 
     if (strcmp(phase, "barrier") == 0) {
