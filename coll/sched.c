@@ -648,10 +648,12 @@ static int sched_advance(coll_sched_t *s)
             break;
         while (s->pc < s->nacts) {
             act_t *a;
-            if (s->err < 0) {
-                /* Failed (a lost peer, a revoked communicator): what is
-                 * left would send data that is not the result (a partial
-                 * sum) or wait for peers that stopped too. */
+            if (s->err == CANAL_ERR_PEER || s->err == CANAL_ERR_PEER_PENDING ||
+                s->err == CANAL_ERR_REVOKED) {
+                /* A lost peer or a revoked communicator: what is left would
+                 * send data that is not the result (a partial sum) or wait
+                 * for peers that stopped too. (Other errors, a truncation,
+                 * go on: the other ranks wait for our part.) */
                 s->pc = s->nacts;
                 break;
             }

@@ -33,6 +33,7 @@ enum {
     CANAL_ERR_TIMEOUT = -14,
     CANAL_ERR_PEER_PENDING = -15, /* any-source receive: a possible sender died (not acknowledged) */
     CANAL_ERR_REVOKED = -16,      /* the communicator was revoked (MPIX_Comm_revoke) */
+    CANAL_ERR_REMOTE = -17,       /* another process of the operation reported an error */
 };
 
 /* Record the detail of an error for mpi/ to report, and return `st`, so a

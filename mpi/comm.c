@@ -306,7 +306,7 @@ canal_status_t mpi_dom_bridge_swap(const mpi_dom_t *d, const void *mine, size_t 
         free(theirs);
         return st < 0
                    ? st
-                   : common_err_set(CANAL_ERR_PEER, "the leader of this group failed "
+                   : common_err_set(CANAL_ERR_REMOTE, "the leader of this group failed "
                                                     "(bad arguments at the leader, or it could not "
                                                     "reach the remote group)");
     }
