@@ -15,6 +15,10 @@
  * scatter, allgather and alltoall (sizes only: the standard asks for equal
  * type signatures, which this approximates). The v and w variants and the
  * neighbourhood collectives are checked for the collective and root only.
+ * A rank whose own arguments are erroneous (an error only it can see: the
+ * root's receive buffers, say) still contributes its record, marked with
+ * the error class it returns, and every other rank then fails with
+ * MPI_ERR_OTHER naming it: no rank waits for a rank that gave up.
  * Called by mpi/coll.c; uses the schedule engine for its allgather.
  */
 #include "coll/coll_impl.h"
@@ -27,6 +31,7 @@
 
 typedef struct {
     int32_t kind, root, op, basic;
+    int32_t argerr, pad; /* the MPI error class of a rank whose arguments failed */
     int64_t count, esize;
     int64_t sends, expects; /* bytes per peer, -1: not significant here */
 } sig_t;
@@ -108,6 +113,12 @@ static canal_status_t judge(const coll_args_t *a, const sig_t *all, int p)
 {
     const sig_t *z = &all[0];
 
+    for (int r = 0; r < p; r++)
+        if (all[r].argerr != 0)
+            return common_err_set(CANAL_ERR_MISMATCH,
+                                  "rank %d called %s with erroneous arguments (error class %d "
+                                  "there), so the collective did not run",
+                                  r, coll_kind_name((coll_kind_t)all[r].kind), all[r].argerr);
     for (int r = 1; r < p; r++) {
         const sig_t *g = &all[r];
         if (g->kind != z->kind)
@@ -180,41 +191,74 @@ static canal_status_t judge(const coll_args_t *a, const sig_t *all, int p)
     return CANAL_OK;
 }
 
-canal_status_t coll_check_call(const coll_args_t *a)
+/* Allgather the records into all (c->size entries). */
+static canal_status_t exchange(mpi_comm_t *c, sig_t *mine, sig_t *all)
 {
-    mpi_comm_t *c = a->comm;
     coll_sched_t *s;
     coll_args_t ga;
-    sig_t mine, *all;
     canal_status_t st;
 
-    if (c->is_inter || a->kind >= COLL_NEIGHBOR_ALLGATHER || c->size < 2)
-        return CANAL_OK;
-    all = malloc(sizeof(sig_t) * (size_t)c->size);
-    if (all == NULL)
-        return common_err_set(CANAL_ERR_NOMEM, "no memory to check a collective call");
-    sig_of(a, &mine);
     memset(&ga, 0, sizeof ga);
     ga.kind = COLL_ALLGATHER;
     ga.comm = c;
-    ga.sendbuf = &mine;
-    ga.sendcount = sizeof mine;
+    ga.sendbuf = mine;
+    ga.sendcount = sizeof *mine;
     ga.sdt = coll_byte();
     ga.recvbuf = all;
-    ga.recvcount = sizeof mine;
+    ga.recvcount = sizeof *mine;
     ga.rdt = coll_byte();
     st = coll_sched_create(c, &s);
     if (st < 0)
-        goto out_all;
+        return st;
     st = coll_allgather_recdbl.record(s, &ga);
     if (st >= 0)
         st = coll_sched_start(s, NULL, 0);
     if (st >= 0)
         st = coll_sched_wait(s);
     coll_sched_free(s);
+    return st;
+}
+
+static int checked(mpi_comm_t *c, coll_kind_t kind)
+{
+    return !c->is_inter && kind < COLL_NEIGHBOR_ALLGATHER && c->size >= 2;
+}
+
+canal_status_t coll_check_call(const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    sig_t mine, *all;
+    canal_status_t st;
+
+    if (!checked(c, a->kind))
+        return CANAL_OK;
+    all = malloc(sizeof(sig_t) * (size_t)c->size);
+    if (all == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory to check a collective call");
+    sig_of(a, &mine);
+    st = exchange(c, &mine, all);
     if (st >= 0)
         st = judge(a, all, c->size);
-out_all:
+    free(all);
+    return st;
+}
+
+canal_status_t coll_check_failed_call(mpi_comm_t *c, coll_kind_t kind, int root, int mpi_class)
+{
+    sig_t mine, *all;
+    canal_status_t st;
+
+    if (!checked(c, kind))
+        return CANAL_OK;
+    all = malloc(sizeof(sig_t) * (size_t)c->size);
+    if (all == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory to check a collective call");
+    memset(&mine, 0, sizeof mine);
+    mine.kind = (int32_t)kind;
+    mine.root = root;
+    mine.sends = mine.expects = -1;
+    mine.argerr = mpi_class != 0 ? mpi_class : -1;
+    st = exchange(c, &mine, all);
     free(all);
     return st;
 }

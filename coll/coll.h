@@ -190,6 +190,10 @@ void coll_select_describe(FILE *f);
  * a->comm; an error (same on every rank) names the disagreeing ranks. */
 int coll_check_enabled(void);
 canal_status_t coll_check_call(const coll_args_t *a);
+/* In the checking mode, the part of a rank whose arguments failed mpi/'s
+ * checks (mpi_class: the class it returns): it still contributes a record,
+ * marked as failed, so that the other ranks fail too instead of waiting. */
+canal_status_t coll_check_failed_call(mpi_comm_t *c, coll_kind_t kind, int root, int mpi_class);
 
 /* Per-communicator state (tag sequence, node layout), created on first
  * use. The communicator's owner calls coll_comm_release when it frees a

@@ -336,7 +336,11 @@ static canal_status_t bcast_linear(coll_sched_t *s, const coll_args_t *a)
 }
 
 /* Large messages: scatter the packed message in size pieces down a
- * binomial tree, then circulate the pieces around a ring (van de Geijn). */
+ * binomial tree, then circulate the pieces around a ring (van de Geijn).
+ * Empty pieces (a message of fewer bytes than ranks) still travel, as
+ * empty messages: every rank then walks the same messages whatever count
+ * it passed, so a broadcast whose ranks disagree on the length fails on
+ * them (coll/sched.c checks each message's size) instead of hanging. */
 static canal_status_t bcast_scatter_ring(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
@@ -360,14 +364,12 @@ static canal_status_t bcast_scatter_ring(coll_sched_t *s, const coll_args_t *a)
     while (coll_iter_next(&it, &st)) {
         if (st.recv_peer >= 0) {
             size_t lo = BOFF(st.recv_first), hi = BOFF(st.recv_first + st.recv_count);
-            if (hi > lo)
-                coll_recv(s, c, st.recv_peer, pb + lo, hi - lo, coll_byte());
+            coll_recv(s, c, st.recv_peer, pb + lo, hi - lo, coll_byte());
             coll_fence(s);
         }
         if (st.send_peer >= 0) {
             size_t lo = BOFF(st.send_first), hi = BOFF(st.send_first + st.send_count);
-            if (hi > lo)
-                coll_send(s, c, st.send_peer, pb + lo, hi - lo, coll_byte());
+            coll_send(s, c, st.send_peer, pb + lo, hi - lo, coll_byte());
         }
     }
     coll_fence(s);
@@ -375,10 +377,8 @@ static canal_status_t bcast_scatter_ring(coll_sched_t *s, const coll_args_t *a)
     while (coll_iter_next(&it, &st)) {
         size_t rlo = BOFF(st.recv_first), rhi = BOFF(st.recv_first + 1);
         size_t slo = BOFF(st.send_first), shi = BOFF(st.send_first + 1);
-        if (rhi > rlo)
-            coll_recv(s, c, st.recv_peer, pb + rlo, rhi - rlo, coll_byte());
-        if (shi > slo)
-            coll_send(s, c, st.send_peer, pb + slo, shi - slo, coll_byte());
+        coll_recv(s, c, st.recv_peer, pb + rlo, rhi - rlo, coll_byte());
+        coll_send(s, c, st.send_peer, pb + slo, shi - slo, coll_byte());
         coll_fence(s);
     }
 #undef BOFF

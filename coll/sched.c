@@ -510,31 +510,52 @@ void coll_sched_free(coll_sched_t *s)
 /* ---------------------------------------------------------------- local actions */
 /* Copy as packed bytes, through a bounce buffer when both sides are
  * non-contiguous. */
+/* A copy within this rank (its own block: the send side of a rank's call
+ * into its receive side) moves the smaller of the two sizes; sizes that
+ * differ mean that the rank's own counts and datatypes do not pair up, an
+ * error that the walk then carries to the other ranks like a failed
+ * receive. */
+static canal_status_t copy_outcome(size_t n, size_t m)
+{
+    if (n > m)
+        return common_err_set(CANAL_ERR_TRUNCATE,
+                              "this rank's own contribution (%zu bytes) is larger than the "
+                              "%zu bytes its receive side expects from it",
+                              n, m);
+    if (n < m)
+        return common_err_set(CANAL_ERR_MISMATCH,
+                              "collective size mismatch: this rank's own contribution is %zu "
+                              "bytes where its receive side expects %zu",
+                              n, m);
+    return CANAL_OK;
+}
+
 static canal_status_t do_copy(const act_t *a)
 {
     size_t n = a->count * dt_size(a->dt), m = a->dcount * dt_size(a->ddt);
     int sc = dt_is_contig_count(a->dt, a->count), dc = dt_is_contig_count(a->ddt, a->dcount);
     const char *src = (const char *)a->src;
     char *dst = (char *)a->dst;
+    canal_status_t st = copy_outcome(n, m);
     dt_cursor_t in, out;
 
     if (m < n)
         n = m;
     if (sc && dc) {
         memmove(dst + dt_true_lb(a->ddt), src + dt_true_lb(a->dt), n);
-        return CANAL_OK;
+        return st;
     }
     if (sc) {
         dt_cursor_init(&out, a->ddt, a->dcount);
         dt_unpack_next(&out, dst, src + dt_true_lb(a->dt), n);
         dt_cursor_fini(&out);
-        return CANAL_OK;
+        return st;
     }
     if (dc) {
         dt_cursor_init(&in, a->dt, a->count);
         dt_pack_next(&in, src, dst + dt_true_lb(a->ddt), n);
         dt_cursor_fini(&in);
-        return CANAL_OK;
+        return st;
     }
     {
         enum { CHUNK = 65536 };
@@ -555,7 +576,7 @@ static canal_status_t do_copy(const act_t *a)
         dt_cursor_fini(&out);
         free(bounce);
     }
-    return CANAL_OK;
+    return st;
 }
 
 static canal_status_t do_reduce(const act_t *a)
@@ -579,6 +600,38 @@ static void set_err(coll_sched_t *s, canal_status_t st)
         s->err = st;
 }
 
+/* The outcome of a finished send or receive. Every message of a collective
+ * carries exactly what its receive expects when the ranks' counts and
+ * datatypes pair up as the standard asks, so a shorter message means the
+ * ranks disagree (a broadcast whose root passed fewer elements): an error,
+ * as MPICH reports it, instead of silently stale data. (A longer one fails
+ * in adi/ as truncated.) The walk goes on either way, so that the ranks
+ * further down still get their messages and none of them waits for ever;
+ * once a schedule has failed, its later sends carry no data (see post()),
+ * and that is how the ranks they reach learn of the error: as in MPICH,
+ * which flags such messages in the tag, an error travels on with the
+ * collective's own messages. */
+static canal_status_t act_outcome(const act_t *a, const adi_request_t *r)
+{
+    size_t want;
+    if (r->status.error != CANAL_OK || a->kind != ACT_RECV)
+        return r->status.error;
+    want = a->count * dt_size(a->dt);
+    if (r->status.bytes == 0 && want > 0)
+        return common_err_set(CANAL_ERR_MISMATCH,
+                              "rank %d sent no data where %zu bytes were expected: this "
+                              "collective failed there, or the ranks passed counts or datatypes "
+                              "that do not match",
+                              a->peer, want);
+    if (r->status.bytes != want)
+        return common_err_set(CANAL_ERR_MISMATCH,
+                              "collective size mismatch: %zu bytes came from rank %d where %zu "
+                              "were expected (the ranks passed counts or datatypes that do not "
+                              "match)",
+                              r->status.bytes, a->peer, want);
+    return CANAL_OK;
+}
+
 static void post(coll_sched_t *s, act_t *a)
 {
     mpi_comm_t *c = a->comm;
@@ -594,8 +647,9 @@ static void post(coll_sched_t *s, act_t *a)
         a->req = r;
     }
     if (a->kind == ACT_SEND)
-        st = adi_isend_into(r, a->src, a->count, a->dt, mpi_comm_peer_job_rank(c, a->peer), c->rank,
-                            s->tag, c->context + 1, ADI_MODE_STANDARD);
+        st = adi_isend_into(r, a->src, s->err != CANAL_OK ? 0 : a->count, a->dt,
+                            mpi_comm_peer_job_rank(c, a->peer), c->rank, s->tag, c->context + 1,
+                            ADI_MODE_STANDARD);
     else
         st = adi_irecv_into(r, a->dst, a->count, a->dt, a->peer, s->tag, c->context + 1);
     if (st < 0) {
@@ -603,9 +657,10 @@ static void post(coll_sched_t *s, act_t *a)
         return;
     }
     if (r->done) {
-        set_err(s, r->status.error);
+        set_err(s, act_outcome(a, r));
         return;
     }
+    r->mpi_ext = a; /* (coll/'s own request: for on_done) */
     r->on_complete = on_done;
     r->on_complete_arg = s;
     s->pending++;
@@ -652,8 +707,9 @@ static int sched_advance(coll_sched_t *s)
                 s->err == CANAL_ERR_REVOKED) {
                 /* A lost peer or a revoked communicator: what is left would
                  * send data that is not the result (a partial sum) or wait
-                 * for peers that stopped too. (Other errors, a truncation,
-                 * go on: the other ranks wait for our part.) */
+                 * for peers that stopped too; the other survivors learn
+                 * of the loss themselves. (Other errors go on, with empty
+                 * sends that tell the ranks further down: act_outcome.) */
                 s->pc = s->nacts;
                 break;
             }
@@ -690,7 +746,7 @@ static int sched_advance(coll_sched_t *s)
 static void on_done(adi_request_t *r, void *arg)
 {
     coll_sched_t *s = arg;
-    set_err(s, r->status.error);
+    set_err(s, r->mpi_ext != NULL ? act_outcome(r->mpi_ext, r) : r->status.error);
     if (--s->pending == 0) {
         s->cb_req = r;
         if (!sched_advance(s))

@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 #include <wchar.h>
@@ -30,6 +31,9 @@ struct p_ld_int { long double v; int i; };
 struct p_2float { float v; float i; };
 struct p_2double { double v; double i; };
 
+/* char is signed or not as the platform says, and reduced as such (MPICH
+ * reduces MPI_CHAR as C char) */
+#define DT_K_CHAR (CHAR_MIN < 0 ? DT_K_I8 : DT_K_U8)
 #define PLAIN(nm, ctype, cls, kern, x32, xc) \
     {nm, sizeof(ctype), sizeof(ctype), _Alignof(ctype), cls, kern, x32, xc, DT_NBUILTIN, DT_NBUILTIN, 0}
 #define PAIR(nm, st, vt, it, vb, ib, kern) \
@@ -37,7 +41,7 @@ struct p_2double { double v; double i; };
      DT_X_PAIR, vb, ib, offsetof(struct st, i)}
 
 const dt_binfo_t dt_binfo[DT_NBUILTIN] = {
-    [DT_CHAR] = PLAIN("MPI_CHAR", char, DT_CLASS_OTHER, DT_K_I8, 1, DT_X_SWAP),
+    [DT_CHAR] = PLAIN("MPI_CHAR", char, DT_CLASS_CHAR, DT_K_CHAR, 1, DT_X_SWAP),
     [DT_SIGNED_CHAR] = PLAIN("MPI_SIGNED_CHAR", signed char, DT_CLASS_CINT, DT_K_I8, 1, DT_X_SWAP),
     [DT_UNSIGNED_CHAR] = PLAIN("MPI_UNSIGNED_CHAR", unsigned char, DT_CLASS_CINT, DT_K_U8, 1, DT_X_SWAP),
     [DT_BYTE] = PLAIN("MPI_BYTE", unsigned char, DT_CLASS_BYTE, DT_K_U8, 1, DT_X_SWAP),
@@ -81,7 +85,7 @@ const dt_binfo_t dt_binfo[DT_NBUILTIN] = {
     [DT_COMPLEX] = PLAIN("MPI_COMPLEX", float _Complex, DT_CLASS_COMPLEX, DT_K_C32, 8, DT_X_SWAP2),
     [DT_DOUBLE_COMPLEX] = PLAIN("MPI_DOUBLE_COMPLEX", double _Complex, DT_CLASS_COMPLEX, DT_K_C64, 16, DT_X_SWAP2),
     [DT_LOGICAL] = PLAIN("MPI_LOGICAL", int32_t, DT_CLASS_LOGICAL, DT_K_FLOG, 4, DT_X_SWAP),
-    [DT_CHARACTER] = PLAIN("MPI_CHARACTER", char, DT_CLASS_OTHER, DT_K_I8, 1, DT_X_SWAP),
+    [DT_CHARACTER] = PLAIN("MPI_CHARACTER", char, DT_CLASS_CHAR, DT_K_CHAR, 1, DT_X_SWAP),
     [DT_2INTEGER] = PAIR("MPI_2INTEGER", p_2int, int, int, DT_INTEGER, DT_INTEGER, DT_K_P_2INT),
     [DT_2REAL] = PAIR("MPI_2REAL", p_2float, float, float, DT_REAL, DT_REAL, DT_K_P_2FLOAT),
     [DT_2DOUBLE_PRECISION] = PAIR("MPI_2DOUBLE_PRECISION", p_2double, double, double, DT_DOUBLE_PRECISION, DT_DOUBLE_PRECISION, DT_K_P_2DOUBLE),

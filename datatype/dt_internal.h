@@ -34,7 +34,8 @@ typedef enum {
     DT_CLASS_BYTE,
     DT_CLASS_MULTI,   /* multi-language: MPI_AINT, MPI_OFFSET, MPI_COUNT */
     DT_CLASS_PAIR,    /* MINLOC/MAXLOC pairs */
-    DT_CLASS_OTHER,   /* char, wchar, packed, character: only REPLACE/NO_OP */
+    DT_CLASS_CHAR,    /* MPI_CHAR, MPI_CHARACTER: reduced as integers (an MPICH extension) */
+    DT_CLASS_OTHER,   /* wchar, packed: only REPLACE/NO_OP */
 } dt_class_t;
 
 /* Machine representation, which selects the reduction kernel. */

@@ -1,7 +1,9 @@
 /*
  * Reduction kernels: inout = in op inout for every predefined operation on
- * the types the MPI standard allows it for (MPI 4.0, section 6.9.2), on
- * builtin types and on derived types made of one builtin. The type walker
+ * the types the MPI standard allows it for (MPI 4.0, section 6.9.2) and on
+ * those MPICH 4.0.2 allows beyond it, with MPICH's results (programs and
+ * benchmarks rely on them: OSU's osu_allreduce sums MPI_CHAR), on builtin
+ * types and on derived types made of one builtin. The type walker
  * (datatype/dt_walk.c) hands over runs of consecutive elements, so a
  * contiguous or vector buffer is reduced by plain loops the compiler can
  * vectorize. Called by mpi/op.c (MPI_Reduce_local), coll/ and RMA.
@@ -31,27 +33,32 @@ const char *dt_op_name(dt_op_t op)
     return (unsigned)op < DT_OP_N ? op_names[op] : "MPI_OP_NULL";
 }
 
-/* The standard's table: which classes each operation is defined on. */
+/* Which classes each operation is defined on: the standard's table, and
+ * MPICH 4.0.2's additions to it (doc/conformance.md): MPI_CHAR and
+ * MPI_CHARACTER wherever integers go; the logical operations on Fortran
+ * integers, on MPI_AINT, MPI_OFFSET and MPI_COUNT, and on floating types
+ * (a value is true when nonzero; the result is 1 or 0). */
 static int op_allows(dt_op_t op, dt_class_t cls)
 {
     switch (op) {
     case DT_OP_MAX:
     case DT_OP_MIN:
         return cls == DT_CLASS_CINT || cls == DT_CLASS_FINT || cls == DT_CLASS_FLOAT ||
-               cls == DT_CLASS_MULTI;
+               cls == DT_CLASS_MULTI || cls == DT_CLASS_CHAR;
     case DT_OP_SUM:
     case DT_OP_PROD:
         return cls == DT_CLASS_CINT || cls == DT_CLASS_FINT || cls == DT_CLASS_FLOAT ||
-               cls == DT_CLASS_COMPLEX || cls == DT_CLASS_MULTI;
+               cls == DT_CLASS_COMPLEX || cls == DT_CLASS_MULTI || cls == DT_CLASS_CHAR;
     case DT_OP_LAND:
     case DT_OP_LOR:
     case DT_OP_LXOR:
-        return cls == DT_CLASS_CINT || cls == DT_CLASS_LOGICAL;
+        return cls == DT_CLASS_CINT || cls == DT_CLASS_LOGICAL || cls == DT_CLASS_FINT ||
+               cls == DT_CLASS_MULTI || cls == DT_CLASS_CHAR || cls == DT_CLASS_FLOAT;
     case DT_OP_BAND:
     case DT_OP_BOR:
     case DT_OP_BXOR:
         return cls == DT_CLASS_CINT || cls == DT_CLASS_FINT || cls == DT_CLASS_BYTE ||
-               cls == DT_CLASS_MULTI;
+               cls == DT_CLASS_MULTI || cls == DT_CLASS_CHAR;
     case DT_OP_MINLOC:
     case DT_OP_MAXLOC:
         return cls == DT_CLASS_PAIR;
@@ -115,6 +122,9 @@ canal_status_t dt_op_check(dt_op_t op, const dt_type_t *t)
         case DT_OP_MIN: for (k = 0; k < n; k++) b[k] = a[k] < b[k] ? a[k] : b[k]; break;   \
         case DT_OP_SUM: for (k = 0; k < n; k++) b[k] = a[k] + b[k]; break;                 \
         case DT_OP_PROD: for (k = 0; k < n; k++) b[k] = a[k] * b[k]; break;                \
+        case DT_OP_LAND: for (k = 0; k < n; k++) b[k] = (T)(a[k] != 0 && b[k] != 0); break; \
+        case DT_OP_LOR: for (k = 0; k < n; k++) b[k] = (T)(a[k] != 0 || b[k] != 0); break; \
+        case DT_OP_LXOR: for (k = 0; k < n; k++) b[k] = (T)((a[k] != 0) != (b[k] != 0)); break; \
         default: break;                                                                    \
         }                                                                                  \
     }

@@ -189,18 +189,26 @@ static int take_displs(mpi_comm_t *c, const void *arr, int aint, int n, const ch
     return MPI_SUCCESS;
 }
 
-static int check_types(mpi_comm_t *c, const MPI_Datatype *types, const MPI_Count *counts, int n,
-                       const char *what, const char *fn)
+/* Check the datatypes of alltoallw and keep their engine types in
+ * *dts_out (malloc'd, n entries) for the aliasing check. */
+static int check_types(mpi_comm_t *c, const MPI_Datatype *types, int n, const char *what,
+                       const char *fn, dt_type_t ***dts_out)
 {
-    dt_type_t *dt;
+    dt_type_t **dts;
     int err;
+    *dts_out = NULL;
     if (n > 0 && types == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+    dts = malloc(sizeof(dt_type_t *) * (size_t)(n > 0 ? n : 1));
+    if (dts == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %d datatypes", n);
     for (int i = 0; i < n; i++) {
-        (void)counts;
-        if ((err = mpi_check_dt(c, types[i], fn, &dt)))
+        if ((err = mpi_check_dt(c, types[i], fn, &dts[i]))) {
+            free(dts);
             return err;
+        }
     }
+    *dts_out = dts;
     return MPI_SUCCESS;
 }
 
@@ -213,16 +221,179 @@ static int check_op(mpi_comm_t *c, MPI_Op op, dt_type_t *dt, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int check_alias(mpi_comm_t *c, const void *sendbuf, const void *recvbuf, int nonempty,
-                       const char *fn)
+/* ---------------------------------------------------------------- aliasing
+ * sendbuf and recvbuf alias when a byte this rank sends (or reads) is also a
+ * byte it receives into: the byte ranges of the blocks that really move data
+ * here are compared, so empty blocks (count 0, or a datatype of size 0) never
+ * alias, whatever their pointers (mpi4py passes one pointer for every empty
+ * buffer). A block spans its elements' true extents; holes inside a derived
+ * datatype are not looked into. */
+typedef struct {
+    intptr_t lo, hi; /* bytes [lo, hi); empty when lo == hi */
+} span_t;
+
+/* count elements of dt at buf + offset (bytes); empty if nothing moves or
+ * the arithmetic overflows (then there is nothing sound to check). */
+static span_t span_of(const void *buf, MPI_Aint offset, MPI_Count count, dt_type_t *dt)
 {
-    /* (on an intercommunicator the root's sendbuf or the others' recvbuf
-     * is not significant, so equal pointers are no aliasing) */
-    if (nonempty && !c->is_inter && sendbuf != NULL && !is_in_place(sendbuf) && sendbuf == recvbuf)
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
-                             "sendbuf and recvbuf are the same buffer (%p); use MPI_IN_PLACE",
-                             recvbuf);
-    return MPI_SUCCESS;
+    span_t s = {0, 0};
+    intptr_t base, last;
+    if (buf == NULL || buf == MPI_IN_PLACE || count <= 0 || dt == NULL || dt_size(dt) == 0)
+        return s;
+    if (__builtin_add_overflow((intptr_t)buf, (intptr_t)offset, &base) ||
+        __builtin_add_overflow(base, (intptr_t)dt_true_lb(dt), &base) ||
+        __builtin_mul_overflow((intptr_t)(count - 1), (intptr_t)dt_extent(dt), &last) ||
+        __builtin_add_overflow(base, last, &last))
+        return s;
+    s.lo = last < base ? last : base;
+    if (__builtin_add_overflow(last < base ? base : last, (intptr_t)dt_true_extent(dt), &s.hi) ||
+        s.hi <= s.lo)
+        s.lo = s.hi = 0;
+    return s;
+}
+
+/* The blocks one side of a collective moves at this rank: n blocks at buf;
+ * block i has counts[i] (or count) elements of dts[i] (or dt), at displs[i]
+ * extents of dt (bytes when displs_bytes), or right after block i-1 when
+ * displs is NULL. */
+typedef struct {
+    const void *buf;
+    int n;
+    MPI_Count count;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
+    int displs_bytes;
+    dt_type_t *dt;
+    dt_type_t *const *dts;
+} blocks_t;
+
+static span_t block_span(const blocks_t *b, int i)
+{
+    dt_type_t *dt = b->dts != NULL ? b->dts[i] : b->dt;
+    MPI_Count count = b->counts != NULL ? b->counts[i] : b->count;
+    MPI_Aint off;
+    if (dt == NULL)
+        return (span_t){0, 0};
+    if (b->displs == NULL) {
+        if (__builtin_mul_overflow((MPI_Aint)i, (MPI_Aint)count, &off) ||
+            __builtin_mul_overflow(off, (MPI_Aint)dt_extent(dt), &off))
+            return (span_t){0, 0};
+    } else if (b->displs_bytes) {
+        off = b->displs[i];
+    } else if (__builtin_mul_overflow(b->displs[i], (MPI_Aint)dt_extent(dt), &off)) {
+        return (span_t){0, 0};
+    }
+    return span_of(b->buf, off, count, dt);
+}
+
+typedef struct {
+    span_t s;
+    int side, block;
+} tagged_span_t;
+
+static int tagged_cmp(const void *x, const void *y)
+{
+    const tagged_span_t *a = x, *b = y;
+    return a->s.lo < b->s.lo ? -1 : a->s.lo > b->s.lo;
+}
+
+/* Whether a byte of x's blocks is also a byte of y's; the blocks found go
+ * to *xi_out and *yi_out. O(n) when the sides' bounds are apart (the common
+ * case), O(n log n) otherwise. */
+static int blocks_overlap(const blocks_t *x, const blocks_t *y, int *xi_out, int *yi_out)
+{
+    const blocks_t *side[2] = {x, y};
+    span_t bound[2];
+    tagged_span_t *all;
+    intptr_t reach[2];
+    int nall = 0, found = 0, reach_block[2] = {-1, -1};
+
+    for (int k = 0; k < 2; k++) {
+        bound[k] = (span_t){0, 0};
+        for (int i = 0; i < side[k]->n; i++) {
+            span_t s = block_span(side[k], i);
+            if (s.lo == s.hi)
+                continue;
+            if (bound[k].lo == bound[k].hi) {
+                bound[k] = s;
+            } else {
+                bound[k].lo = s.lo < bound[k].lo ? s.lo : bound[k].lo;
+                bound[k].hi = s.hi > bound[k].hi ? s.hi : bound[k].hi;
+            }
+        }
+        if (bound[k].lo == bound[k].hi)
+            return 0;
+    }
+    if (bound[0].hi <= bound[1].lo || bound[1].hi <= bound[0].lo)
+        return 0;
+    /* the bounds meet: look at the blocks themselves, sorted by start */
+    all = malloc(sizeof *all * ((size_t)x->n + (size_t)y->n));
+    if (all == NULL)
+        return 0; /* (a check, not the operation: no memory, no verdict) */
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < side[k]->n; i++) {
+            span_t s = block_span(side[k], i);
+            if (s.lo != s.hi)
+                all[nall++] = (tagged_span_t){s, k, i};
+        }
+    qsort(all, (size_t)nall, sizeof *all, tagged_cmp);
+    /* a block meets a block of the other side that starts before it iff that
+     * side's furthest end so far lies beyond its start */
+    reach[0] = reach[1] = INTPTR_MIN;
+    for (int j = 0; j < nall && !found; j++) {
+        int k = all[j].side;
+        if (reach[1 - k] > all[j].s.lo) {
+            found = 1;
+            *(k == 0 ? xi_out : yi_out) = all[j].block;
+            *(k == 0 ? yi_out : xi_out) = reach_block[1 - k];
+        } else if (all[j].s.hi > reach[k]) {
+            reach[k] = all[j].s.hi;
+            reach_block[k] = all[j].block;
+        }
+    }
+    free(all);
+    return found;
+}
+
+static int check_alias(mpi_comm_t *c, const blocks_t *snd, const blocks_t *rcv, const char *fn)
+{
+    char sblk[48] = "", rblk[48] = "";
+    int si = 0, ri = 0;
+    if (!blocks_overlap(snd, rcv, &si, &ri))
+        return MPI_SUCCESS;
+    if (snd->n > 1)
+        snprintf(sblk, sizeof sblk, " (send block %d)", si);
+    if (rcv->n > 1)
+        snprintf(rblk, sizeof rblk, " (receive block %d)", ri);
+    return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
+                         "sendbuf (%p) and recvbuf (%p) overlap: bytes sent%s are also bytes "
+                         "received%s; use MPI_IN_PLACE",
+                         snd->buf, rcv->buf, sblk, rblk);
+}
+
+/* The common shapes: one block of count elements; n consecutive blocks. */
+static blocks_t blocks_one(const void *buf, MPI_Count count, dt_type_t *dt)
+{
+    return (blocks_t){buf, 1, count, NULL, NULL, 0, dt, NULL};
+}
+
+static blocks_t blocks_run(const void *buf, int n, MPI_Count count, dt_type_t *dt)
+{
+    return (blocks_t){buf, n, count, NULL, NULL, 0, dt, NULL};
+}
+
+static blocks_t blocks_v(const void *buf, int n, const MPI_Count *counts, const MPI_Aint *displs,
+                         dt_type_t *dt)
+{
+    return (blocks_t){buf, n, 0, counts, displs, 0, dt, NULL};
+}
+
+int mpi_bufs_overlap(const void *a, MPI_Count acount, dt_type_t *adt, const void *b,
+                     MPI_Count bcount, dt_type_t *bdt)
+{
+    blocks_t x = blocks_one(a, acount, adt), y = blocks_one(b, bcount, bdt);
+    int xi, yi;
+    return blocks_overlap(&x, &y, &xi, &yi);
 }
 
 static int no_in_place(mpi_comm_t *c, const void *buf, const char *what, const char *why,
@@ -237,10 +408,13 @@ static int no_in_place(mpi_comm_t *c, const void *buf, const char *what, const c
 typedef struct {
     MPI_Count *sendcounts, *recvcounts;
     MPI_Aint *sdispls, *rdispls;
+    dt_type_t **sdts, **rdts; /* alltoallw */
 } widened_t;
 
 static void widened_free(widened_t *w)
 {
+    free(w->sdts);
+    free(w->rdts);
     free(w->sendcounts);
     free(w->recvcounts);
     free(w->sdispls);
@@ -253,6 +427,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
     int err = MPI_SUCCESS, inter = c->is_inter, rsize = c->is_inter ? c->peer_size : c->size;
     int is_root = !inter && c->rank == k->root;
     int sends, recvs; /* which sides are significant here (rooted, intercomm) */
+    blocks_t sblk, rblk; /* what moves here, for the aliasing check */
     const char *ip_root = "only allowed at the root";
 
     a->kind = k->kind;
@@ -300,17 +475,21 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
         if (k->kind == COLL_GATHER) {
             if ((err = check_side(c, k->recvbuf, k->recvcount, k->recvtype, "recv", fn, &a->rdt)))
                 return err;
-            return check_alias(c, k->sendbuf, k->recvbuf, k->recvcount > 0 && dt_size(a->rdt) > 0,
-                               fn);
+            rblk = blocks_run(k->recvbuf, rsize, k->recvcount, a->rdt);
+        } else {
+            if ((err = take_counts(c, k->recvcounts, k->big, rsize, "recvcounts", fn,
+                                   &w->recvcounts)) ||
+                (err = take_displs(c, k->rdispls, k->big, rsize, "displs", fn, &w->rdispls)) ||
+                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
+                return err;
+            a->recvcounts = w->recvcounts;
+            a->rdispls = w->rdispls;
+            rblk = blocks_v(k->recvbuf, rsize, w->recvcounts, w->rdispls, a->rdt);
         }
-        if ((err =
-                 take_counts(c, k->recvcounts, k->big, rsize, "recvcounts", fn, &w->recvcounts)) ||
-            (err = take_displs(c, k->rdispls, k->big, rsize, "displs", fn, &w->rdispls)) ||
-            (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
-            return err;
-        a->recvcounts = w->recvcounts;
-        a->rdispls = w->rdispls;
-        return check_alias(c, k->sendbuf, k->recvbuf, 1, fn);
+        if (!sends)
+            return MPI_SUCCESS;
+        sblk = blocks_one(k->sendbuf, k->sendcount, a->sdt);
+        return check_alias(c, &sblk, &rblk, fn);
 
     case COLL_SCATTER:
     case COLL_SCATTERV:
@@ -333,17 +512,21 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
         if (k->kind == COLL_SCATTER) {
             if ((err = check_side(c, k->sendbuf, k->sendcount, k->sendtype, "send", fn, &a->sdt)))
                 return err;
-            return check_alias(c, k->sendbuf, k->recvbuf, k->sendcount > 0 && dt_size(a->sdt) > 0,
-                               fn);
+            sblk = blocks_run(k->sendbuf, rsize, k->sendcount, a->sdt);
+        } else {
+            if ((err = take_counts(c, k->sendcounts, k->big, rsize, "sendcounts", fn,
+                                   &w->sendcounts)) ||
+                (err = take_displs(c, k->sdispls, k->big, rsize, "displs", fn, &w->sdispls)) ||
+                (err = mpi_check_dt(c, k->sendtype, fn, &a->sdt)))
+                return err;
+            a->sendcounts = w->sendcounts;
+            a->sdispls = w->sdispls;
+            sblk = blocks_v(k->sendbuf, rsize, w->sendcounts, w->sdispls, a->sdt);
         }
-        if ((err =
-                 take_counts(c, k->sendcounts, k->big, rsize, "sendcounts", fn, &w->sendcounts)) ||
-            (err = take_displs(c, k->sdispls, k->big, rsize, "displs", fn, &w->sdispls)) ||
-            (err = mpi_check_dt(c, k->sendtype, fn, &a->sdt)))
-            return err;
-        a->sendcounts = w->sendcounts;
-        a->sdispls = w->sdispls;
-        return check_alias(c, k->sendbuf, k->recvbuf, 1, fn);
+        if (!recvs)
+            return MPI_SUCCESS;
+        rblk = blocks_one(k->recvbuf, k->recvcount, a->rdt);
+        return check_alias(c, &sblk, &rblk, fn);
 
     case COLL_ALLGATHER:
     case COLL_ALLGATHERV:
@@ -370,22 +553,19 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                 return err;
             a->recvcounts = w->recvcounts;
             a->rdispls = w->rdispls;
-            return check_alias(c, k->sendbuf, k->recvbuf, 1, fn);
+            rblk = blocks_v(k->recvbuf, nrecv, w->recvcounts, w->rdispls, a->rdt);
+        } else {
+            if ((err = check_side(c, k->recvbuf, k->recvcount, k->recvtype, "recv", fn, &a->rdt)))
+                return err;
+            rblk = blocks_run(k->recvbuf, nrecv, k->recvcount, a->rdt);
         }
-        if ((err = check_side(c, k->recvbuf, k->recvcount, k->recvtype, "recv", fn, &a->rdt)))
-            return err;
-        /* sendbuf at this process's own block of recvbuf is the MPI_IN_PLACE
-         * layout without MPI_IN_PLACE: every process must see it (rank 0
-         * alone would see equal pointers and the others would hang) */
-        if (k->kind == COLL_ALLGATHER && !inter && k->recvcount > 0 && dt_size(a->rdt) > 0 &&
-            c->rank > 0 && k->sendbuf != NULL && !is_in_place(k->sendbuf) &&
-            k->sendbuf == (const char *)k->recvbuf +
-                              (ptrdiff_t)c->rank * (ptrdiff_t)k->recvcount * dt_extent(a->rdt))
-            return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
-                                 "sendbuf (%p) is the block of rank %d in recvbuf (%p); use "
-                                 "MPI_IN_PLACE",
-                                 k->sendbuf, c->rank, k->recvbuf);
-        return check_alias(c, k->sendbuf, k->recvbuf, k->recvcount > 0 && dt_size(a->rdt) > 0, fn);
+        /* (sendbuf at this process's own block of recvbuf, the MPI_IN_PLACE
+         * layout without MPI_IN_PLACE, is seen by every process) */
+        if (k->kind == COLL_ALLTOALL || k->kind == COLL_NEIGHBOR_ALLTOALL)
+            sblk = blocks_run(k->sendbuf, neighbor ? a->outdegree : rsize, k->sendcount, a->sdt);
+        else
+            sblk = blocks_one(k->sendbuf, k->sendcount, a->sdt);
+        return check_alias(c, &sblk, &rblk, fn);
     }
 
     case COLL_ALLTOALLV:
@@ -408,7 +588,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                 (err = take_displs(c, k->sdispls, daint, nsend, "sdispls", fn, &w->sdispls)))
                 return err;
             if (wvar)
-                err = check_types(c, k->sendtypes, w->sendcounts, nsend, "sendtypes", fn);
+                err = check_types(c, k->sendtypes, nsend, "sendtypes", fn, &w->sdts);
             else
                 err = mpi_check_dt(c, k->sendtype, fn, &a->sdt);
             if (err)
@@ -421,14 +601,18 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             (err = take_displs(c, k->rdispls, daint, nrecv, "rdispls", fn, &w->rdispls)))
             return err;
         if (wvar)
-            err = check_types(c, k->recvtypes, w->recvcounts, nrecv, "recvtypes", fn);
+            err = check_types(c, k->recvtypes, nrecv, "recvtypes", fn, &w->rdts);
         else
             err = mpi_check_dt(c, k->recvtype, fn, &a->rdt);
         if (err)
             return err;
         a->recvcounts = w->recvcounts;
         a->rdispls = w->rdispls;
-        return check_alias(c, k->sendbuf, k->recvbuf, 1, fn);
+        if (is_in_place(k->sendbuf))
+            return MPI_SUCCESS;
+        sblk = (blocks_t){k->sendbuf, nsend, 0, w->sendcounts, w->sdispls, wvar, a->sdt, w->sdts};
+        rblk = (blocks_t){k->recvbuf, nrecv, 0, w->recvcounts, w->rdispls, wvar, a->rdt, w->rdts};
+        return check_alias(c, &sblk, &rblk, fn);
     }
 
     case COLL_REDUCE:
@@ -478,9 +662,19 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             mpi_handle_kind(k->recvtype) == MPI_HKIND_BUILTIN)
             return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "recvbuf is NULL with count=%lld",
                                  (long long)total);
-        if (send_side && recv_side)
-            return check_alias(c, k->sendbuf, k->recvbuf, 1, fn);
-        return MPI_SUCCESS;
+        /* (on an intercommunicator the reduce_scatter layouts depend on the
+         * other group's counts: not judged here) */
+        if (!send_side || !recv_side ||
+            (inter && (k->kind == COLL_REDUCE_SCATTER || k->kind == COLL_REDUCE_SCATTER_BLOCK)))
+            return MPI_SUCCESS;
+        /* what this rank reads from sendbuf and writes into recvbuf */
+        sblk = blocks_one(k->sendbuf, total, a->rdt);
+        rblk = blocks_one(k->recvbuf, k->recvcount, a->rdt);
+        if (k->kind == COLL_REDUCE_SCATTER)
+            rblk.count = w->recvcounts[c->rank];
+        else if (k->kind == COLL_REDUCE_SCATTER_BLOCK)
+            sblk.count = (MPI_Count)c->size * k->recvcount;
+        return check_alias(c, &sblk, &rblk, fn);
     }
     default:
         return mpi_err_raise(c, MPI_ERR_INTERN, fn, "unknown collective %d", (int)k->kind);
@@ -492,11 +686,23 @@ static int is_neighbor(coll_kind_t k)
     return k >= COLL_NEIGHBOR_ALLGATHER;
 }
 
+/* An argument error err of k on c, already raised: in the checking mode
+ * the other ranks learn of it instead of waiting (coll/check.c). */
+static int check_mode_failed(const call_t *k, mpi_comm_t *c, int err)
+{
+    if (coll_check_enabled()) {
+        int cls = MPI_ERR_OTHER;
+        PMPI_Error_class(err, &cls);
+        (void)coll_check_failed_call(c, k->kind, k->root, cls);
+    }
+    return err;
+}
+
 static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, const char *fn)
 {
     mpi_comm_t *c;
     coll_args_t a;
-    widened_t w = {NULL, NULL, NULL, NULL};
+    widened_t w = {NULL, NULL, NULL, NULL, NULL, NULL};
     coll_sched_t *s = NULL;
     adi_request_t *r = NULL;
     canal_status_t st;
@@ -505,7 +711,7 @@ static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, co
     if (err || (err = mpi_check_comm(k->comm, fn, &c)))
         return err;
     if (mode != MODE_BLOCKING && request == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL");
+        return check_mode_failed(k, c, mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL"));
     /* (field by field: a memset of the whole struct shows in small-message latency) */
     a.sdt = a.rdt = NULL;
     a.sendcounts = a.recvcounts = NULL;
@@ -544,8 +750,10 @@ static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, co
         }
     }
     err = check_call(k, c, &a, &w, fn);
-    if (err)
+    if (err) {
+        check_mode_failed(k, c, err);
         goto out_widened;
+    }
     if (coll_check_enabled() && (st = coll_check_call(&a)) < 0) {
         widened_free(&w);
         return mpi_err_status(c, st, fn);

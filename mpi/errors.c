@@ -306,6 +306,7 @@ int mpi_err_class_of_status(canal_status_t st)
     case CANAL_ERR_OP: return MPI_ERR_OP;
     case CANAL_ERR_PENDING: return MPI_ERR_PENDING;
     case CANAL_ERR_TIMEOUT: return MPI_ERR_OTHER;
+    case CANAL_ERR_MISMATCH: return MPI_ERR_OTHER; /* MPICH: "collective size mismatch" */
     default: return MPI_ERR_OTHER;
     }
 }

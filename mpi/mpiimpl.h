@@ -203,6 +203,10 @@ mpi_attr_t **mpi_type_attr_list(MPI_Datatype h);
  * (calls delete callbacks) -- mpi/attr.c. objtype: MPI_OBJ_COMM/DATATYPE/WIN. */
 int mpi_attr_dup_all(int objtype, int old_handle, mpi_attr_t *src, mpi_attr_t **dst_out);
 int mpi_attr_delete_all(int objtype, int handle, mpi_attr_t **list);
+/* Whether the bytes of acount elements of adt at a and of bcount elements of
+ * bdt at b overlap (mpi/coll.c); never when either moves nothing. */
+int mpi_bufs_overlap(const void *a, MPI_Count acount, dt_type_t *adt, const void *b,
+                     MPI_Count bcount, dt_type_t *bdt);
 /* Process topologies (mpi/topo.c): neighbours of comm for neighbourhood
  * collectives in the order the standard defines; arrays owned by the topology.
  * Returns MPI_ERR_TOPOLOGY class if comm has no topology. */

@@ -207,6 +207,11 @@ static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_
         dt_builtin_of(t) != DT_NBUILTIN)
         return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "%s is NULL with count=%lld",
                              inbuf == NULL ? "inbuf" : "inoutbuf", (long long)count);
+    if (mpi_bufs_overlap(inbuf, count, t, inoutbuf, count, t))
+        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn,
+                             "inbuf (%p) and inoutbuf (%p) overlap with count=%lld; the "
+                             "buffers must be distinct",
+                             inbuf, inoutbuf, (long long)count);
     b = builtin_op(op);
     if (b == DT_OP_REPLACE || b == DT_OP_NO_OP)
         return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is only for one-sided accumulate "
