@@ -148,6 +148,9 @@ int adi_ctx_revoke(int context);
 /* The same inside progress (a request's on_complete: device lock held). */
 int adi_ctx_revoke_locked(int context);
 int adi_ctx_revoked(int context);
+/* Another process says that job rank `rank` failed (ULFM's agreement):
+ * the device fails it as if a channel had reported it; `how` is the detail. */
+void adi_peer_report_failed(int rank, const char *how);
 /* Any-source receives on context ignore losses (the ULFM protocol's own). */
 canal_status_t adi_ctx_set_ft(int context);
 /* Acknowledge the losses known now among the ranks of context: any-source

@@ -246,6 +246,18 @@ void adi_launcher_failed(int rank)
     __atomic_add_fetch(&adi_launcher_pending, 1, __ATOMIC_SEQ_CST);
 }
 
+void adi_peer_report_failed(int rank, const char *how)
+{
+    if (rank < 0 || rank >= adi_dev.size || rank == adi_dev.rank)
+        return;
+    adi_lock();
+    if (!adi_dev.peers[rank].failed) {
+        common_err_set(CANAL_ERR_PEER, "%s", how);
+        adi_on_peer_failed(rank, CANAL_ERR_PEER);
+    }
+    adi_unlock();
+}
+
 void adi_launcher_take(void)
 {
     adi_lock();

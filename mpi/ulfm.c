@@ -346,6 +346,13 @@ static canal_status_t ft_agree(mpi_comm_t *c, uint32_t *words, int nw, uint8_t *
                           ULFM_CTX_AGREE);
     memcpy(words, msg, (size_t)nw * 4);
     memcpy(failed, msg + (size_t)nw * 4, (size_t)n);
+    /* The agreed failures are known here from now on (ULFM: what
+     * MPIX_Comm_failure_ack acknowledges next), even those another member
+     * saw first. */
+    for (int i = 0; i < n; i++)
+        if (failed[i] && i != c->rank)
+            adi_peer_report_failed(mpi_comm_peer_job_rank(c, i),
+                                   "another process reported it failed (MPIX_Comm_agree)");
 out:
     free(msg);
     free(bufs);
