@@ -1,6 +1,7 @@
 /* A fault-tolerant program (ULFM, run under mpiexec -disable-auto-cleanup):
  * rank `victim` (argv[2]) kills itself with SIGKILL while the others enter
- * argv[1]: "barrier" (MPI_Barrier), "allreduce" (MPI_Allreduce), "bcast"
+ * argv[1]: "barrier" (MPI_Barrier), "allreduce" (MPI_Allreduce),
+ * "iallreduce" (MPI_Iallreduce and MPI_Wait), "bcast"
  * (MPI_Bcast from the lowest survivor), "anyrecv" (MPI_Recv from
  * MPI_ANY_SOURCE), "pending" (the lowest survivor receives from the victim,
  * gets MPIX_ERR_PROC_FAILED and revokes MPI_COMM_WORLD; the others receive
@@ -108,6 +109,11 @@ int main(int argc, char **argv)
         rc = MPI_Barrier(MPI_COMM_WORLD);
     } else if (strcmp(phase, "allreduce") == 0) {
         rc = MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    } else if (strcmp(phase, "iallreduce") == 0) {
+        MPI_Request rq = MPI_REQUEST_NULL;
+        rc = MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&rq, MPI_STATUS_IGNORE);
     } else if (strcmp(phase, "bcast") == 0) {
         x = rank == first ? 42 : 0;
         rc = MPI_Bcast(&x, 1, MPI_INT, first, MPI_COMM_WORLD);
