@@ -141,6 +141,27 @@ canal_status_t adi_cancel(adi_request_t *req);
  * lost (adi_on_peer_failed). */
 canal_status_t adi_ctx_set_ranks(int context, int n, const int *job_ranks);
 
+/* ULFM (adi/failure.c). mpi/ gives each communicator an even context for
+ * point-to-point and the odd one after it for collectives: after a loss,
+ * every receive on an odd context whose table holds the lost rank fails.
+ * Revoke: every receive on the context (posted or later) and every later
+ * send on it fails with CANAL_ERR_REVOKED; 1 if it was not revoked yet. */
+int adi_ctx_revoke(int context);
+/* The same inside progress (a request's on_complete: device lock held). */
+int adi_ctx_revoke_locked(int context);
+int adi_ctx_revoked(int context);
+/* Another process says that job rank `rank` failed (ULFM's agreement):
+ * the device fails it as if a channel had reported it; `how` is the detail. */
+void adi_peer_report_failed(int rank, const char *how);
+/* Any-source receives on context ignore losses (the ULFM protocol's own). */
+canal_status_t adi_ctx_set_ft(int context);
+/* Acknowledge the losses known now among the ranks of context: any-source
+ * receives no longer fail for them (MPIX_Comm_failure_ack). */
+canal_status_t adi_ctx_failure_ack(int context);
+/* The source ranks of context that failed (acked_only: whose failure was
+ * acknowledged), in order; up to max stored in out, the count returned. */
+int adi_ctx_failed_ranks(int context, int acked_only, int *out, int max);
+
 /* No receive is posted on `context` (mpi/ gives a freed communicator's
  * context ids out again only then). */
 int adi_ctx_idle(int context);

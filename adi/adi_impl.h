@@ -104,6 +104,7 @@ typedef struct {
     size_t released;      /* eager bytes from this peer released, not yet returned */
     int in_pump_list;
     int failed;
+    int launcher_failed;  /* the launcher said it failed; not yet taken (atomic) */
     int stats_slot;       /* adi_stats_t channel slot of ch */
 } adi_peer_t;
 
@@ -192,11 +193,23 @@ canal_status_t adi_dev_dyn_channel(const ch_ops_t **ch_out);
 canal_status_t adi_dev_dyn_peer_init(int peer);
 void adi_queues_finalize(void);
 
-/* failure.c: 1 (and *peer_out) when a receive on `context` from source
- * rank `src` (or ADI_ANY_SOURCE: from any rank of the context) waits for a
- * failed peer; 0 when not, or when mpi/ never described the context. */
-int adi_ctx_src_failed(int context, int src, int *peer_out);
+/* failure.c: the error a receive on `context` from source rank `src` (or
+ * ADI_ANY_SOURCE) must complete with, because it waits for a failed peer
+ * (CANAL_ERR_PEER, *peer_out its job rank; CANAL_ERR_PEER_PENDING for an
+ * any-source receive while a lost rank of the context is not acknowledged)
+ * or the context is revoked (CANAL_ERR_REVOKED); CANAL_OK when none, or
+ * when mpi/ never described the context. */
+canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out);
+/* pt2pt.c: fail the posted receives adi_ctx_src_failed condemns (device lock held). */
+void adi_posted_fail_all(void);
+extern int adi_nrevoked;
 void adi_ctx_ranks_finalize(void);
+/* failure.c: the launcher's reports of failed ranks (pmi_set_rank_failed_
+ * handler, any thread) are noted, and taken (adi_on_peer_failed, under the
+ * device lock) by a wait that finds nothing to do. */
+void adi_launcher_failed(int rank);
+extern int adi_launcher_pending;
+void adi_launcher_take(void);
 
 /* request.c: call fn on every live request (the device lock held). */
 void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg);

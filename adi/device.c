@@ -247,6 +247,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.pump_list = calloc((size_t)adi_dev.cap, sizeof *adi_dev.pump_list);
     if (adi_dev.peers == NULL || adi_dev.pump_list == NULL)
         return common_err_set(CANAL_ERR_NOMEM, "no memory for %d peers", adi_dev.cap);
+    pmi_set_rank_failed_handler(adi_launcher_failed);
 
     if ((st = open_channel(&ch_self_ops, pmi, &self_slot)) < 0)
         return st;
@@ -606,6 +607,8 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             idle = 0;
             continue;
         }
+        if (__atomic_load_n(&adi_launcher_pending, __ATOMIC_RELAXED) != 0)
+            adi_launcher_take(); /* (a rank the launcher saw fail) */
         if (idle++ == 0)
             t0 = now_us();
         else if ((idle & 63) == 0 || adi_dev.oversubscribed)
@@ -696,6 +699,7 @@ canal_status_t adi_finalize(void)
     dyn_ch = NULL;
     adi_queues_finalize();
     adi_ctx_ranks_finalize();
+    pmi_set_rank_failed_handler(NULL);
     adi_dyn_finalize();
     free(adi_dev.peers);
     free(adi_dev.pump_list);

@@ -10,22 +10,56 @@
  * context of a communicator already freed. One mutex guards the table; it
  * is innermost in the lock order (nothing is called while holding it), and
  * it is taken on the posting path only once some peer has failed.
+ *
+ * The launcher may know of a loss before any channel does (a rank we never
+ * talked to): Canal's mpiexec -disable-auto-cleanup tells every rank over
+ * PMI, the PMI watch thread hands it to adi_launcher_failed, and the next
+ * wait with nothing to do fails the rank like a channel's report would.
+ *
+ * The same entries hold what ULFM adds (mpi/ulfm.c): a context can be
+ * revoked (every receive on it fails with CANAL_ERR_REVOKED, and so does
+ * every send: adi_ctx_revoked), a point-to-point context remembers which
+ * of its failed ranks were acknowledged (MPIX_Comm_failure_ack: then an
+ * MPI_ANY_SOURCE receive no longer fails for them), and a context can be
+ * marked fault-tolerant (the ULFM protocol's own: MPI_ANY_SOURCE receives
+ * there never fail for a loss). mpi/ gives each communicator an even
+ * context for point-to-point and the odd one after it for collectives: a
+ * receive on an odd context fails as soon as any rank of the context is
+ * lost, whatever its source (a collective cannot complete without it, and
+ * the ranks it waits for may be waiting for the lost one).
  */
 #include "adi/adi_impl.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { RANKS_CHUNK = 256, RANKS_CHUNKS = ADI_CONTEXT_MAX / RANKS_CHUNK };
 
 typedef struct {
-    int n;      /* source ranks 0..n-1 */
-    int *ranks; /* job rank of each; NULL: source rank r is job rank r */
+    int n;          /* source ranks 0..n-1 */
+    int *ranks;     /* job rank of each; NULL: source rank r is job rank r */
+    uint8_t *acked; /* n flags: failure acknowledged (NULL: none yet) */
+    int revoked;
+    int ft; /* fault-tolerant: any-source receives ignore losses */
 } ctx_ranks_t;
 
 static ctx_ranks_t *ranks_tab[RANKS_CHUNKS];
 static pthread_mutex_t ranks_lock = PTHREAD_MUTEX_INITIALIZER;
+int adi_nrevoked; /* contexts revoked so far (atomic: read on the posting paths) */
+
+/* The entry of context, created if `create` (ranks_lock held). */
+static ctx_ranks_t *entry_locked(int context, int create)
+{
+    if (context < 0 || context >= ADI_CONTEXT_MAX)
+        return NULL;
+    if (ranks_tab[context / RANKS_CHUNK] == NULL &&
+        (!create ||
+         (ranks_tab[context / RANKS_CHUNK] = calloc(RANKS_CHUNK, sizeof(ctx_ranks_t))) == NULL))
+        return NULL;
+    return &ranks_tab[context / RANKS_CHUNK][context % RANKS_CHUNK];
+}
 
 canal_status_t adi_ctx_set_ranks(int context, int n, const int *job_ranks)
 {
@@ -49,8 +83,14 @@ canal_status_t adi_ctx_set_ranks(int context, int n, const int *job_ranks)
     }
     e = &ranks_tab[context / RANKS_CHUNK][context % RANKS_CHUNK];
     free(e->ranks);
+    free(e->acked);
     e->n = n;
     e->ranks = copy;
+    e->acked = NULL;
+    if (e->revoked)
+        __atomic_sub_fetch(&adi_nrevoked, 1, __ATOMIC_SEQ_CST);
+    e->revoked = 0;
+    e->ft = 0;
     pthread_mutex_unlock(&ranks_lock);
     return CANAL_OK;
 }
@@ -61,36 +101,175 @@ static int job_failed(int job)
            __atomic_load_n(&adi_dev.peers[job].failed, __ATOMIC_ACQUIRE);
 }
 
-int adi_ctx_src_failed(int context, int src, int *peer_out)
+canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out)
 {
     const ctx_ranks_t *e;
-    int found = 0;
+    canal_status_t st = CANAL_OK;
+    int coll = context & 1;
 
-    if (__atomic_load_n(&adi_dev.nfailed, __ATOMIC_SEQ_CST) == 0 || context < 0 ||
-        context >= ADI_CONTEXT_MAX)
-        return 0;
+    if ((__atomic_load_n(&adi_dev.nfailed, __ATOMIC_SEQ_CST) == 0 &&
+         __atomic_load_n(&adi_nrevoked, __ATOMIC_SEQ_CST) == 0) ||
+        context < 0 || context >= ADI_CONTEXT_MAX)
+        return CANAL_OK;
     pthread_mutex_lock(&ranks_lock);
-    if (ranks_tab[context / RANKS_CHUNK] == NULL)
+    if ((e = entry_locked(context, 0)) == NULL)
         goto out; /* not a context mpi/ described: nothing known */
-    e = &ranks_tab[context / RANKS_CHUNK][context % RANKS_CHUNK];
-    if (src == ADI_ANY_SOURCE) {
-        for (int r = 0; r < e->n && !found; r++) {
+    if (e->revoked) {
+        *peer_out = -1;
+        st = CANAL_ERR_REVOKED;
+    } else if (coll || (src == ADI_ANY_SOURCE && !e->ft)) {
+        for (int r = 0; r < e->n && st == CANAL_OK; r++) {
             int job = e->ranks != NULL ? e->ranks[r] : r;
-            if (job_failed(job)) {
-                found = 1;
+            if (job_failed(job) && (coll || e->acked == NULL || !e->acked[r])) {
+                st = coll ? CANAL_ERR_PEER : CANAL_ERR_PEER_PENDING;
                 *peer_out = job;
             }
         }
     } else if (src >= 0 && src < e->n) {
         int job = e->ranks != NULL ? e->ranks[src] : src;
         if (job_failed(job)) {
-            found = 1;
+            st = CANAL_ERR_PEER;
             *peer_out = job;
         }
     }
 out:
     pthread_mutex_unlock(&ranks_lock);
-    return found;
+    return st;
+}
+
+int adi_ctx_revoked(int context)
+{
+    const ctx_ranks_t *e;
+    int revoked = 0;
+
+    if (__atomic_load_n(&adi_nrevoked, __ATOMIC_SEQ_CST) == 0)
+        return 0;
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) != NULL)
+        revoked = e->revoked;
+    pthread_mutex_unlock(&ranks_lock);
+    return revoked;
+}
+
+/* Mark context revoked (ranks_lock only): 1 if it was not yet. */
+static int revoke_mark(int context)
+{
+    ctx_ranks_t *e;
+    int fresh = 0;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 1)) != NULL && !e->revoked) {
+        e->revoked = 1;
+        __atomic_add_fetch(&adi_nrevoked, 1, __ATOMIC_SEQ_CST);
+        fresh = 1;
+    }
+    pthread_mutex_unlock(&ranks_lock);
+    return fresh;
+}
+
+int adi_ctx_revoke_locked(int context)
+{
+    int fresh = revoke_mark(context);
+    if (fresh)
+        adi_posted_fail_all();
+    return fresh;
+}
+
+int adi_ctx_revoke(int context)
+{
+    int fresh;
+    adi_lock();
+    fresh = adi_ctx_revoke_locked(context);
+    adi_unlock();
+    return fresh;
+}
+
+canal_status_t adi_ctx_set_ft(int context)
+{
+    ctx_ranks_t *e;
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 1)) != NULL)
+        e->ft = 1;
+    pthread_mutex_unlock(&ranks_lock);
+    return e != NULL
+               ? CANAL_OK
+               : common_err_set(CANAL_ERR_NOMEM, "no memory for the ranks of context %d", context);
+}
+
+canal_status_t adi_ctx_failure_ack(int context)
+{
+    ctx_ranks_t *e;
+    canal_status_t st = CANAL_OK;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) == NULL || e->n == 0)
+        goto out;
+    if (e->acked == NULL && (e->acked = calloc((size_t)e->n, 1)) == NULL) {
+        st = common_err_set(CANAL_ERR_NOMEM, "no memory for the acknowledged failures");
+        goto out;
+    }
+    for (int r = 0; r < e->n; r++)
+        if (job_failed(e->ranks != NULL ? e->ranks[r] : r))
+            e->acked[r] = 1;
+out:
+    pthread_mutex_unlock(&ranks_lock);
+    return st;
+}
+
+int adi_ctx_failed_ranks(int context, int acked_only, int *out, int max)
+{
+    const ctx_ranks_t *e;
+    int k = 0;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) != NULL)
+        for (int r = 0; r < e->n; r++) {
+            int hit = acked_only ? e->acked != NULL && e->acked[r]
+                                 : job_failed(e->ranks != NULL ? e->ranks[r] : r);
+            if (hit) {
+                if (k < max)
+                    out[k] = r;
+                k++;
+            }
+        }
+    pthread_mutex_unlock(&ranks_lock);
+    return k;
+}
+
+int adi_launcher_pending;
+
+void adi_launcher_failed(int rank)
+{
+    if (rank < 0 || rank >= adi_dev.size || adi_dev.peers == NULL || rank == adi_dev.rank)
+        return;
+    __atomic_store_n(&adi_dev.peers[rank].launcher_failed, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&adi_launcher_pending, 1, __ATOMIC_SEQ_CST);
+}
+
+void adi_peer_report_failed(int rank, const char *how)
+{
+    if (rank < 0 || rank >= adi_dev.size || rank == adi_dev.rank)
+        return;
+    adi_lock();
+    if (!adi_dev.peers[rank].failed) {
+        common_err_set(CANAL_ERR_PEER, "%s", how);
+        adi_on_peer_failed(rank, CANAL_ERR_PEER);
+    }
+    adi_unlock();
+}
+
+void adi_launcher_take(void)
+{
+    adi_lock();
+    __atomic_store_n(&adi_launcher_pending, 0, __ATOMIC_SEQ_CST);
+    for (int r = 0; r < adi_dev.size; r++) {
+        if (!__atomic_exchange_n(&adi_dev.peers[r].launcher_failed, 0, __ATOMIC_ACQ_REL) ||
+            adi_dev.peers[r].failed)
+            continue;
+        common_err_set(CANAL_ERR_PEER, "the launcher reports that the process ended");
+        adi_on_peer_failed(r, CANAL_ERR_PEER);
+    }
+    adi_unlock();
 }
 
 void adi_ctx_ranks_finalize(void)
@@ -99,10 +278,13 @@ void adi_ctx_ranks_finalize(void)
     for (int c = 0; c < RANKS_CHUNKS; c++) {
         if (ranks_tab[c] == NULL)
             continue;
-        for (int i = 0; i < RANKS_CHUNK; i++)
+        for (int i = 0; i < RANKS_CHUNK; i++) {
             free(ranks_tab[c][i].ranks);
+            free(ranks_tab[c][i].acked);
+        }
         free(ranks_tab[c]);
         ranks_tab[c] = NULL;
     }
+    adi_nrevoked = 0;
     pthread_mutex_unlock(&ranks_lock);
 }

@@ -353,6 +353,10 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
                             dest);
         goto out_fail;
     }
+    if (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(context)) {
+        st = common_err_set(CANAL_ERR_REVOKED, "the communicator was revoked");
+        goto out_fail;
+    }
     if (r->size <= p->eager_limit && p->credit >= r->size + ADI_EAGER_COST) {
         p->credit -= r->size + ADI_EAGER_COST;
         r->proto = PROTO_EAGER;
@@ -552,7 +556,7 @@ static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int
     }
 }
 
-static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer);
+static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer, canal_status_t st);
 
 /* An unexpected message left its queue. */
 static void unexpected_sub(const adi_message_t *m)
@@ -597,11 +601,13 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
     }
     adi_q_unlock(q);
     if (m == NULL) {
-        int peer;
-        /* Posted for a peer already lost: it would wait for ever. (A failure
-         * reported while it was being posted finds it in the queue.) */
-        if (adi_ctx_src_failed(context, src, &peer))
-            posted_fail(q, r, peer);
+        int peer = -1;
+        canal_status_t fst;
+        /* Posted for a peer already lost (or on a revoked context): it would
+         * wait for ever. (A failure reported while it was being posted finds
+         * it in the queue.) */
+        if ((fst = adi_ctx_src_failed(context, src, &peer)) < 0)
+            posted_fail(q, r, peer, fst);
         return CANAL_OK;
     }
     /* The message is ours alone now; delivering it may answer the sender
@@ -972,7 +978,7 @@ void adi_on_rdma_done(void *cookie, canal_status_t st)
 
 /* ---------------------------------------------------------------- failures */
 /* Take r out of its posted queue, if it is still there, and fail it. */
-static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer)
+static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer, canal_status_t st)
 {
     int took = 0;
 
@@ -988,7 +994,7 @@ static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer)
     if (took) {
         if (r->rank >= 0)
             r->status.source = r->rank;
-        req_fail(r, peer, CANAL_ERR_PEER);
+        req_fail(r, peer, st);
     }
     adi_unlock();
 }
@@ -1006,9 +1012,10 @@ static void waiting_fail(adi_request_t *r, void *arg)
      * still calls; REQ_SEND_DATA sits in the send queue.) */
 }
 
-/* Posted receives that wait for a failed peer: out of their queues under
- * each context's lock, failed after it is dropped (completion calls out). */
-static void posted_fail_all(void)
+/* Posted receives that wait for a failed peer or sit on a revoked context:
+ * out of their queues under each context's lock, failed after it is
+ * dropped (completion calls out). */
+void adi_posted_fail_all(void)
 {
     for (int c = 0; c < CTX_CHUNKS; c++) {
         adi_ctx_queues_t **chunk = __atomic_load_n(&ctx_tab[c], __ATOMIC_ACQUIRE);
@@ -1019,14 +1026,16 @@ static void posted_fail_all(void)
             adi_request_t *fail = NULL, *r, *next;
             adi_mq_entry_t *e, *enext;
             int peer = -1;
+            canal_status_t fst;
             if (q == NULL)
                 continue;
             adi_q_lock(q);
             for (e = q->posted.head; e != NULL; e = enext) {
                 enext = e->next;
                 r = req_of(e);
-                if (!adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, &peer))
+                if ((fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, &peer)) >= 0)
                     continue;
+                r->status.error = fst;
                 adi_mq_remove(&q->posted, &r->match);
                 r->state = REQ_IDLE;
                 adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
@@ -1040,7 +1049,7 @@ static void posted_fail_all(void)
                 r->send_next = NULL;
                 if (r->rank >= 0)
                     r->status.source = r->rank;
-                req_fail(r, r->peer, CANAL_ERR_PEER);
+                req_fail(r, r->peer, r->status.error);
             }
         }
     }
@@ -1092,5 +1101,5 @@ void adi_on_peer_failed(int peer, canal_status_t st)
         req_fail(r, peer, CANAL_ERR_PEER);
     }
     adi_request_each_live(waiting_fail, &peer);
-    posted_fail_all();
+    adi_posted_fail_all();
 }

@@ -702,7 +702,18 @@ static int sched_advance(coll_sched_t *s)
         if (s->pending > 0)
             break;
         while (s->pc < s->nacts) {
-            act_t *a = &s->acts[s->pc++];
+            act_t *a;
+            if (s->err == CANAL_ERR_PEER || s->err == CANAL_ERR_PEER_PENDING ||
+                s->err == CANAL_ERR_REVOKED) {
+                /* A lost peer or a revoked communicator: what is left would
+                 * send data that is not the result (a partial sum) or wait
+                 * for peers that stopped too; the other survivors learn
+                 * of the loss themselves. (Other errors go on, with empty
+                 * sends that tell the ranks further down: act_outcome.) */
+                s->pc = s->nacts;
+                break;
+            }
+            a = &s->acts[s->pc++];
             if (a->kind == ACT_FENCE) {
                 if (s->pending > 0)
                     break;

@@ -44,6 +44,9 @@ const char *common_status_name(canal_status_t st)
     case CANAL_ERR_PENDING: return "CANAL_ERR_PENDING";
     case CANAL_ERR_TIMEOUT: return "CANAL_ERR_TIMEOUT";
     case CANAL_ERR_MISMATCH: return "CANAL_ERR_MISMATCH";
+    case CANAL_ERR_PEER_PENDING: return "CANAL_ERR_PEER_PENDING";
+    case CANAL_ERR_REVOKED: return "CANAL_ERR_REVOKED";
+    case CANAL_ERR_REMOTE: return "CANAL_ERR_REMOTE";
     }
     return "CANAL_ERR_UNKNOWN";
 }

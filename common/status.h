@@ -32,6 +32,9 @@ enum {
     CANAL_ERR_PENDING = -13,     /* object still in use */
     CANAL_ERR_TIMEOUT = -14,
     CANAL_ERR_MISMATCH = -15,    /* the peers of a collective disagree (sizes) */
+    CANAL_ERR_PEER_PENDING = -16, /* any-source receive: a possible sender died (not acknowledged) */
+    CANAL_ERR_REVOKED = -17,      /* the communicator was revoked (MPIX_Comm_revoke) */
+    CANAL_ERR_REMOTE = -18,       /* another process of the operation reported an error */
 };
 
 /* Record the detail of an error for mpi/ to report, and return `st`, so a

@@ -306,7 +306,7 @@ canal_status_t mpi_dom_bridge_swap(const mpi_dom_t *d, const void *mine, size_t 
         free(theirs);
         return st < 0
                    ? st
-                   : common_err_set(CANAL_ERR_PEER, "the leader of this group failed "
+                   : common_err_set(CANAL_ERR_REMOTE, "the leader of this group failed "
                                                     "(bad arguments at the leader, or it could not "
                                                     "reach the remote group)");
     }
@@ -457,6 +457,34 @@ int mpi_comm_context_alloc(mpi_comm_t *parent, int *context_out)
     mpi_dom_t d;
     mpi_dom_of_comm(parent, MPI_TAG_CTX_AGREE, &d);
     return mpi_comm_context_agree(&d, context_out);
+}
+
+/* For MPIX_Comm_shrink (mpi/ulfm.c), which agrees on a context with its
+ * fault-tolerant agreement instead of mpi_dom_allreduce_band: the free
+ * pairs now (bit i: contexts 2i, 2i+1), and taking one of them. */
+int mpi_comm_context_snapshot(uint32_t *mask, int words)
+{
+    if (words < CTX_WORDS)
+        return -1;
+    pthread_mutex_lock(&ctx_lock);
+    ctx_mask_init_locked();
+    ctx_quarantine_sweep_locked();
+    memcpy(mask, ctx_free_mask, sizeof ctx_free_mask);
+    pthread_mutex_unlock(&ctx_lock);
+    return CTX_WORDS;
+}
+
+int mpi_comm_context_take(int context)
+{
+    int bit = context / 2, got;
+    if (context < 4 || bit >= CTX_PAIRS)
+        return 0;
+    pthread_mutex_lock(&ctx_lock);
+    got = (ctx_free_mask[bit / 32] >> (bit % 32)) & 1u;
+    if (got)
+        ctx_free_mask[bit / 32] &= ~(1u << (bit % 32));
+    pthread_mutex_unlock(&ctx_lock);
+    return got;
 }
 
 /* Context pairs of freed communicators on which receives are still posted

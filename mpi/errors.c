@@ -296,7 +296,10 @@ int mpi_err_class_of_status(canal_status_t st)
     case CANAL_ERR_UNSUPPORTED: return MPI_ERR_UNSUPPORTED_OPERATION;
     case CANAL_ERR_PROTO: return MPI_ERR_INTERN;
     case CANAL_ERR_INTERN: return MPI_ERR_INTERN;
-    case CANAL_ERR_PEER: return MPI_ERR_OTHER;
+    case CANAL_ERR_PEER: return MPIX_ERR_PROC_FAILED;
+    case CANAL_ERR_PEER_PENDING: return MPIX_ERR_PROC_FAILED_PENDING;
+    case CANAL_ERR_REVOKED: return MPIX_ERR_REVOKED;
+    case CANAL_ERR_REMOTE: return MPI_ERR_OTHER;
     case CANAL_ERR_LIMIT: return MPI_ERR_OTHER;
     case CANAL_ERR_NOTFOUND: return MPI_ERR_ARG;
     case CANAL_ERR_TYPE: return MPI_ERR_TYPE;

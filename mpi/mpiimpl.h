@@ -110,6 +110,7 @@ typedef struct mpi_comm {
     void *coll;              /* coll/ per-communicator state */
     struct mpi_comm *local_comm; /* intercommunicators: the local intracomm for collectives */
     int idup_seq;            /* MPI_Comm_idup calls so far (their tags, mpi/comm.c) */
+    unsigned ulfm_seq;       /* MPIX_Comm_agree/shrink agreements so far (mpi/ulfm.c) */
     /* No error handler was ever set on this communicator or the ones it
      * was made from: errors go to MPI_COMM_WORLD's current handler, as in
      * MPICH (a program that sets MPI_ERRORS_RETURN on the world after
@@ -215,6 +216,10 @@ int mpi_topo_neighbors(mpi_comm_t *c, int *indegree, const int **sources, int *o
  * the members of parent (collective over parent). */
 int mpi_comm_context_alloc(mpi_comm_t *parent, int *context_out);
 void mpi_comm_context_free(int context);
+/* mpi/ulfm.c's agreement on a context: the free pairs (returns the words
+ * written, -1 if `words` is too small) and taking one (1 if it was free). */
+int mpi_comm_context_snapshot(uint32_t *mask, int words);
+int mpi_comm_context_take(int context);
 
 /* ---------------------------------------------------------------- pt2pt */
 /* The largest tag (the MPI_TAG_UB attribute). */

@@ -85,6 +85,13 @@ static int op_error_code(adi_request_t *r, const char *fn)
         snprintf(detail, sizeof detail,
                  "a process of another job (peer %d) failed before the operation could complete",
                  r->status.peer);
+    else if (r->status.error == CANAL_ERR_PEER_PENDING && r->status.peer >= 0)
+        snprintf(detail, sizeof detail,
+                 "rank %d of MPI_COMM_WORLD, a possible sender of this MPI_ANY_SOURCE receive, "
+                 "failed (MPIX_Comm_failure_ack lets such receives go on)",
+                 r->status.peer);
+    else if (r->status.error == CANAL_ERR_REVOKED)
+        snprintf(detail, sizeof detail, "the communicator was revoked (MPIX_Comm_revoke)");
     else
         snprintf(detail, sizeof detail, "the operation failed (%s)",
                  common_status_name(r->status.error));

@@ -165,6 +165,35 @@ static const char *sig_name(int sig)
     return d != NULL ? d : "unknown signal";
 }
 
+/* A rank failed (killed, nonzero exit, exit without MPI_Finalize). By
+ * default the job ends; under -disable-auto-cleanup the others keep
+ * running (they learn of the loss through their channels: shm sees the pid
+ * gone, sock the connection reset) and the failure only decides the exit
+ * code. A rank that exits while others wait for it in a PMI barrier still
+ * ends the job (mpx_server_check_barriers): that barrier can never end. */
+static void rank_fail(mpx_job_t *job, mpx_rank_t *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void rank_fail(mpx_job_t *job, mpx_rank_t *r, int code, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[1024];
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!job->opts->disable_auto_cleanup || job->nexited == job->nranks) {
+        if (job->nkept_failures == 0 || job->failed)
+            mpx_job_fail(job, r->rank, code, "%s", msg);
+        else
+            fprintf(stderr, "mpiexec: %s\n", msg);
+        return;
+    }
+    if (job->nkept_failures++ == 0)
+        job->kept_exit_code = code;
+    fprintf(stderr, "mpiexec: %s; the other ranks go on (-disable-auto-cleanup)\n", msg);
+    mpx_server_notify_failed(job, r);
+}
+
 static void rank_exited(mpx_job_t *job, mpx_rank_t *r, int status)
 {
     r->exited = 1;
@@ -175,19 +204,19 @@ static void rank_exited(mpx_job_t *job, mpx_rank_t *r, int status)
         return;
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        mpx_job_fail(job, r->rank, 128 + sig, "%s (pid %ld, %s) was killed by signal %d (%s)",
-                     mpx_rank_name(job, r), (long)r->pid, job->opts->segs[r->seg].argv[0], sig,
-                     sig_name(sig));
+        rank_fail(job, r, 128 + sig, "%s (pid %ld, %s) was killed by signal %d (%s)",
+                  mpx_rank_name(job, r), (long)r->pid, job->opts->segs[r->seg].argv[0], sig,
+                  sig_name(sig));
     } else if (WEXITSTATUS(status) != 0) {
-        mpx_job_fail(job, r->rank, WEXITSTATUS(status), "%s (pid %ld, %s) exited with code %d%s",
-                     mpx_rank_name(job, r), (long)r->pid, job->opts->segs[r->seg].argv[0],
-                     WEXITSTATUS(status),
-                     r->initialized && !r->finalized ? " before MPI_Finalize" : "");
+        rank_fail(job, r, WEXITSTATUS(status), "%s (pid %ld, %s) exited with code %d%s",
+                  mpx_rank_name(job, r), (long)r->pid, job->opts->segs[r->seg].argv[0],
+                  WEXITSTATUS(status),
+                  r->initialized && !r->finalized ? " before MPI_Finalize" : "");
     } else if (r->initialized && !r->finalized && job->nexited < job->nranks) {
-        mpx_job_fail(job, r->rank, 1,
-                     "%s (pid %ld, %s) exited without calling MPI_Finalize while other ranks "
-                     "still run",
-                     mpx_rank_name(job, r), (long)r->pid, job->opts->segs[r->seg].argv[0]);
+        rank_fail(job, r, 1,
+                  "%s (pid %ld, %s) exited without calling MPI_Finalize while other ranks "
+                  "still run",
+                  mpx_rank_name(job, r), (long)r->pid, job->opts->segs[r->seg].argv[0]);
     }
     /* Judged by its exit status first: a rank killed by a signal reports the
      * signal even when others wait for it in a PMI barrier. */
@@ -656,5 +685,7 @@ int main(int argc, char **argv)
         return 255;
     if (job.failed)
         return job.exit_code > 255 || job.exit_code < 0 ? 255 : job.exit_code;
+    if (job.nkept_failures > 0)
+        return job.kept_exit_code > 255 || job.kept_exit_code <= 0 ? 255 : job.kept_exit_code;
     return 0;
 }

@@ -46,6 +46,7 @@ typedef struct {
     int map_by_socket;
     int ppn;
     int verbose;
+    int disable_auto_cleanup; /* a dead rank leaves the others running */
     int usize; /* -usize: MPI_UNIVERSE_SIZE; 0: the larger of the CPUs and the job */
     /* -singleton FD JOBID: serve a singleton (a program started without a
      * launcher, which started us on its first MPI_Comm_spawn) as rank 0 of
@@ -160,6 +161,9 @@ typedef struct {
     int nexited;
     /* first failure decides the exit code */
     int failed, exit_code;
+    /* -disable-auto-cleanup: ranks that failed while the others went on;
+     * the first one's code is the job's exit code if nothing else failed */
+    int nkept_failures, kept_exit_code;
     int tearing_down;
     int timed_out;
     int stdin_child; /* what rank 0 reads: 0 our stdin, >0 a forwarding pipe, -1 /dev/null */
@@ -200,6 +204,9 @@ void mpx_server_writable(mpx_job_t *job, mpx_rank_t *r);
 void mpx_server_rank_exited(mpx_job_t *job, mpx_rank_t *r);
 /* After a rank's exit was judged: fail the job if a barrier now waits for it. */
 void mpx_server_check_barriers(mpx_job_t *job, mpx_rank_t *r);
+/* -disable-auto-cleanup: tell the other ranks of r's PMI job that r failed
+ * ("cmd=canal-rank-failed rank=N", unasked; pmi/conn.c reads it). */
+void mpx_server_notify_failed(mpx_job_t *job, mpx_rank_t *r);
 int mpx_server_init(mpx_job_t *job);
 
 /* ------------------------------------------------------------ KVS */

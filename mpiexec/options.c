@@ -78,6 +78,8 @@ void mpx_print_help(void)
         "  -usize N              MPI_UNIVERSE_SIZE: processes the job may have with its\n"
         "                        spawned ones (default: the CPUs here, at least the job)\n"
         "  -v, -verbose          describe what mpiexec does (CANAL_DEBUG=3: trace PMI too)\n"
+        "  -disable-auto-cleanup a rank that dies does not end the others (fault-tolerant\n"
+        "                        programs, ULFM); the exit code still says that one failed\n"
         "  -singleton FD JOBID   serve a singleton as rank 0 of job JOBID over PMI-2 on FD\n"
         "                        (a program started without mpiexec runs this on its\n"
         "                        first MPI_Comm_spawn)\n"
@@ -412,6 +414,10 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
                                argv[i + 1]);
         o->singleton_fd = (int)fd;
         o->singleton_jobid = argv[i + 2];
+        return 0;
+    }
+    if (strcmp(name, "-disable-auto-cleanup") == 0 || strcmp(name, "-disable_auto_cleanup") == 0) {
+        o->disable_auto_cleanup = 1;
         return 0;
     }
     if (strcmp(name, "-v") == 0 || strcmp(name, "-verbose") == 0) {

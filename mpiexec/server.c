@@ -239,6 +239,27 @@ void mpx_server_check_barriers(mpx_job_t *job, mpx_rank_t *r)
     barrier_check_dead(job, r->pj);
 }
 
+/* ------------------------------------------------------------ failures */
+
+/* Under -disable-auto-cleanup the other ranks go on after r failed; those
+ * that never talked to it would wait for it for ever (a collective, a
+ * receive from it): Canal's PMI clients take this message at any time and
+ * fail what involves r. (A PMI client of another MPI would take it for the
+ * reply to its next request: -disable-auto-cleanup is for Canal programs.) */
+void mpx_server_notify_failed(mpx_job_t *job, mpx_rank_t *r)
+{
+    mpx_pmijob_t *p = pjob_of(job, r);
+    for (int i = p->first; i < p->first + p->size; i++) {
+        mpx_rank_t *q = job->ranks[i];
+        pmi_wire_out_t out;
+        if (q == r || q->exited || q->pmi_fd < 0 || q->finalized)
+            continue;
+        pmi_wire_begin(&out, q->pmi_version, "canal-rank-failed");
+        pmi_wire_add_int(&out, "rank", r->rank);
+        server_send(job, q, &out);
+    }
+}
+
 /* ------------------------------------------------------------ abort */
 
 static void handle_abort(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)

@@ -3,6 +3,11 @@
  * connect to PMI_PORT, send built messages, receive and parse replies, and the
  * "cmd=init" handshake both protocol versions begin with. Called by
  * pmi/pmi1.c, pmi/pmi2.c and pmi/pmi.c (version negotiation).
+ *
+ * Canal's mpiexec may also send a message nobody asked for: under
+ * -disable-auto-cleanup, "cmd=canal-rank-failed rank=N" when a rank of the
+ * job died. A reply being awaited may come after it (pmi_conn_recv takes it
+ * on the way); otherwise the watch thread reads it (pmi_conn_drain).
  */
 #include "pmi/pmi_impl.h"
 
@@ -63,6 +68,7 @@ canal_status_t pmi_conn_open(pmi_conn_t *c, const pmi_endpoint_t *ep)
 {
     c->fd = -1;
     c->version = 1;
+    pthread_mutex_init(&c->lock, NULL);
     pmi_wire_reader_init(&c->rd, 1);
     if (ep->use_port)
         return conn_connect(c, ep->port);
@@ -114,6 +120,68 @@ canal_status_t pmi_conn_send_raw(pmi_conn_t *c, const char *buf, size_t len)
     return CANAL_OK;
 }
 
+/* A message the launcher sent unasked: handled here, 1; else 0. */
+static int conn_notice(const pmi_wire_msg_t *msg)
+{
+    int rank;
+    if (strcmp(pmi_wire_cmd(msg), PMI_CMD_RANK_FAILED) != 0)
+        return 0;
+    if (pmi_wire_get_int(msg, "rank", &rank) == CANAL_OK && rank >= 0)
+        pmi_note_rank_failed(rank);
+    return 1;
+}
+
+int pmi_conn_drain(pmi_conn_t *c)
+{
+    int ret = 1;
+
+    if (pthread_mutex_trylock(&c->lock) != 0)
+        return 0;
+    c->rd.version = c->version;
+    for (;;) {
+        size_t len, room;
+        char *space;
+        ssize_t n;
+        pmi_wire_msg_t msg;
+        canal_status_t st = pmi_wire_reader_take(&c->rd, c->scratch, sizeof c->scratch, &len);
+
+        if (st < 0)
+            break; /* malformed: the next request's reply will say so */
+        if (st == 1) {
+            st = c->version == 1 ? pmi_wire_parse1(c->scratch, len, &msg)
+                                 : pmi_wire_parse2(c->scratch, len, &msg);
+            if (st == CANAL_OK && !conn_notice(&msg))
+                LOG_WARN("PMI: the server sent '%.40s' unasked; ignored", pmi_wire_cmd(&msg));
+            continue;
+        }
+        if (c->fd < 0) {
+            ret = -1;
+            break;
+        }
+        space = pmi_wire_reader_space(&c->rd, &room);
+        n = recv(c->fd, space, room, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+            ret = -1;
+            break;
+        }
+        if (n < 0)
+            break;
+        pmi_wire_reader_fill(&c->rd, (size_t)n);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return ret;
+}
+
+void pmi_conn_unlock(pmi_conn_t *c)
+{
+    int more = c->rd.len > 0;
+    pthread_mutex_unlock(&c->lock);
+    if (more)
+        pmi_watch_kick();
+}
+
 canal_status_t pmi_conn_recv(pmi_conn_t *c, pmi_wire_msg_t *msg, const char *expect)
 {
     size_t len;
@@ -152,6 +220,8 @@ canal_status_t pmi_conn_recv(pmi_conn_t *c, pmi_wire_msg_t *msg, const char *exp
                          : pmi_wire_parse2(c->scratch, len, msg);
     if (st != CANAL_OK)
         return st;
+    if (conn_notice(msg))
+        return pmi_conn_recv(c, msg, expect); /* (one level per notice: a handful) */
     if (expect != NULL && strcmp(pmi_wire_cmd(msg), expect) != 0)
         return common_err_set(CANAL_ERR_PROTO,
                               "PMI server answered '%.40s' where '%s' was expected",

@@ -25,6 +25,8 @@
 #include "common/log.h"
 #include "pmi/pmi_impl.h"
 
+#include <pthread.h>
+
 static struct {
     int initialized;
     pmi_kind_t kind;
@@ -259,7 +261,7 @@ static canal_status_t singleton_upgrade(const char *jobid)
     snprintf(pmi_state.describe, sizeof pmi_state.describe,
              "PMI-2 over fd %d to the mpiexec this singleton started", sv[0]);
     LOG_INFO("PMI: %s (%s) serves this singleton from now on", pmi_state.describe, path);
-    st = pmi_watch_start(pmi2_fd(), pmi_state.describe);
+    st = pmi_watch_start(pmi2_conn_get(), pmi_state.describe);
     if (st != CANAL_OK)
         LOG_WARN("%s; a dead launcher will not be noticed", common_err_detail());
     return CANAL_OK;
@@ -374,7 +376,7 @@ done:
     else
         snprintf(pmi_state.describe, sizeof pmi_state.describe, "PMI-%d over PMI_FD=%d", version,
                  ep.fd);
-    st = pmi_watch_start(version == 2 ? pmi2_fd() : pmi1_fd(), pmi_state.describe);
+    st = pmi_watch_start(version == 2 ? pmi2_conn_get() : pmi1_conn_get(), pmi_state.describe);
     if (st != CANAL_OK)
         LOG_WARN("%s; a dead launcher will not be noticed", common_err_detail());
     return CANAL_OK;
@@ -874,6 +876,55 @@ canal_status_t pmi_get_job(const char *key, char *value_out, size_t len)
 int pmi_spawned(void)
 {
     return pmi_state.initialized && pmi_state.spawned;
+}
+
+/* Ranks the launcher reported failed, for a handler set later (the device
+ * sets it in adi_init; a report may come before). */
+static struct {
+    pthread_mutex_t lock;
+    void (*fn)(int rank);
+    int *early;
+    int nearly, capearly;
+} failed_reports = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void pmi_note_rank_failed(int rank)
+{
+    void (*fn)(int) = NULL;
+
+    pthread_mutex_lock(&failed_reports.lock);
+    fn = failed_reports.fn;
+    if (fn == NULL) {
+        if (failed_reports.nearly == failed_reports.capearly) {
+            int cap = failed_reports.capearly ? 2 * failed_reports.capearly : 16;
+            int *a = realloc(failed_reports.early, sizeof *a * (size_t)cap);
+            if (a != NULL) {
+                failed_reports.early = a;
+                failed_reports.capearly = cap;
+            }
+        }
+        if (failed_reports.nearly < failed_reports.capearly)
+            failed_reports.early[failed_reports.nearly++] = rank;
+    }
+    pthread_mutex_unlock(&failed_reports.lock);
+    LOG_INFO("PMI: the launcher reports that rank %d failed", rank);
+    if (fn != NULL)
+        fn(rank);
+}
+
+void pmi_set_rank_failed_handler(void (*fn)(int rank))
+{
+    int *early, n;
+
+    pthread_mutex_lock(&failed_reports.lock);
+    failed_reports.fn = fn;
+    early = failed_reports.early;
+    n = failed_reports.nearly;
+    failed_reports.early = NULL;
+    failed_reports.nearly = failed_reports.capearly = 0;
+    pthread_mutex_unlock(&failed_reports.lock);
+    for (int i = 0; fn != NULL && i < n; i++)
+        fn(early[i]);
+    free(early);
 }
 
 canal_status_t pmi_abort(int code, const char *msg)

@@ -88,6 +88,11 @@ canal_status_t pmi_get_job(const char *key, char *value_out, size_t len);
 /* 1 if this job was started by pmi_spawn of another job, else 0. */
 int pmi_spawned(void);
 
+/* Called (from any thread, at most once per rank) when the launcher says
+ * that a rank of this job failed (Canal's mpiexec -disable-auto-cleanup);
+ * ranks reported before the handler was set are given to it then. */
+void pmi_set_rank_failed_handler(void (*fn)(int rank));
+
 /* Tell the process manager to end the job with `code`; may not return. */
 canal_status_t pmi_abort(int code, const char *msg);
 /* Leave the job cleanly (after MPI_Finalize's last communication). */

@@ -24,6 +24,11 @@ int pmi1_fd(void)
     return pmi1_conn.fd;
 }
 
+pmi_conn_t *pmi1_conn_get(void)
+{
+    return &pmi1_conn;
+}
+
 int pmi1_key_max(void)
 {
     return pmi1_keymax;
@@ -36,12 +41,14 @@ int pmi1_val_max(void)
 /* Send a message and read the reply `expect`, checking its rc= if present. */
 static canal_status_t pmi1_call(pmi_wire_out_t *out, pmi_wire_msg_t *reply, const char *expect)
 {
-    canal_status_t st = pmi_conn_send(&pmi1_conn, out);
+    canal_status_t st;
     int rc;
 
-    if (st != CANAL_OK)
-        return st;
-    st = pmi_conn_recv(&pmi1_conn, reply, expect);
+    pthread_mutex_lock(&pmi1_conn.lock);
+    st = pmi_conn_send(&pmi1_conn, out);
+    if (st == CANAL_OK)
+        st = pmi_conn_recv(&pmi1_conn, reply, expect);
+    pmi_conn_unlock(&pmi1_conn);
     if (st != CANAL_OK)
         return st;
     if (pmi_wire_get_int(reply, "rc", &rc) == CANAL_OK && rc != 0) {
@@ -392,11 +399,12 @@ canal_status_t pmi1_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
         free(b.buf);
         return b.failed;
     }
+    pthread_mutex_lock(&pmi1_conn.lock);
     st = pmi_conn_send_raw(&pmi1_conn, b.buf, b.len);
     free(b.buf);
-    if (st != CANAL_OK)
-        return st;
-    st = pmi_conn_recv(&pmi1_conn, &msg, "spawn_result");
+    if (st == CANAL_OK)
+        st = pmi_conn_recv(&pmi1_conn, &msg, "spawn_result");
+    pmi_conn_unlock(&pmi1_conn);
     if (st != CANAL_OK)
         return st;
     if (pmi_wire_get_int(&msg, "rc", &rc) == CANAL_OK && rc != 0) {

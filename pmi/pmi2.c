@@ -21,15 +21,22 @@ int pmi2_fd(void)
     return pmi2_conn.fd;
 }
 
+pmi_conn_t *pmi2_conn_get(void)
+{
+    return &pmi2_conn;
+}
+
 /* Send, receive `expect`, and check rc=0. */
 static canal_status_t pmi2_call(pmi_wire_out_t *out, pmi_wire_msg_t *reply, const char *expect)
 {
-    canal_status_t st = pmi_conn_send(&pmi2_conn, out);
+    canal_status_t st;
     int rc;
 
-    if (st != CANAL_OK)
-        return st;
-    st = pmi_conn_recv(&pmi2_conn, reply, expect);
+    pthread_mutex_lock(&pmi2_conn.lock);
+    st = pmi_conn_send(&pmi2_conn, out);
+    if (st == CANAL_OK)
+        st = pmi_conn_recv(&pmi2_conn, reply, expect);
+    pmi_conn_unlock(&pmi2_conn);
     if (st != CANAL_OK)
         return st;
     if (pmi_wire_get_int(reply, "rc", &rc) == CANAL_OK && rc != 0) {

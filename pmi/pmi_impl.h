@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include <pthread.h>
+
 #include "pmi/pmi.h"
 #include "pmi/wire.h"
 
@@ -18,6 +20,9 @@ typedef struct {
     pmi_wire_reader_t rd;
     int reply_secret; /* the last request named a secret key: redact the reply's trace */
     char scratch[PMI_WIRE_MSG_MAX + 1];
+    /* Held from a request to its reply, and by the watch while it reads
+     * what the launcher sends unasked (pmi_conn_drain). */
+    pthread_mutex_t lock;
 } pmi_conn_t;
 
 /* How the server was reached, from the environment. */
@@ -52,8 +57,20 @@ void pmi_conn_wait_death(pmi_conn_t *c, int code) __attribute__((noreturn));
  * Started by pmi.c once a PMI-1/PMI-2 connection is up (unless
  * CANAL_PMI_WATCH=0); stopped before the connection is expected to close
  * (finalize: join set, the thread is gone on return; abort: join clear). */
-canal_status_t pmi_watch_start(int fd, const char *describe);
+canal_status_t pmi_watch_start(pmi_conn_t *c, const char *describe);
 void pmi_watch_stop(int join);
+/* conn.c, for the watch: read what the launcher sent unasked, if no request
+ * holds the connection. 1: read (or nothing to read), 0: the connection is
+ * busy (its holder reads), -1: the connection closed. */
+int pmi_conn_drain(pmi_conn_t *c);
+/* End a request: release the connection; if bytes beyond the reply wait in
+ * its buffer (a notice that came with it), the watch reads them. */
+void pmi_conn_unlock(pmi_conn_t *c);
+void pmi_watch_kick(void);
+/* pmi.c: the launcher says that rank `rank` of this job failed. */
+void pmi_note_rank_failed(int rank);
+/* The launcher's unasked message (Canal's mpiexec -disable-auto-cleanup). */
+#define PMI_CMD_RANK_FAILED "canal-rank-failed"
 
 /* What a backend learned at init; pmi.c turns it into pmi_info_t. */
 typedef struct {
@@ -79,10 +96,12 @@ canal_status_t pmi1_spawn(int ncmds, const pmi_spawn_cmd_t *cmds, int npreput,
                           size_t len);
 int pmi1_key_max(void);
 int pmi1_fd(void);
+pmi_conn_t *pmi1_conn_get(void);
 int pmi1_val_max(void);
 
 canal_status_t pmi2_init(const pmi_endpoint_t *ep, pmi_boot_t *boot_out);
 int pmi2_fd(void);
+pmi_conn_t *pmi2_conn_get(void);
 canal_status_t pmi2_put(const char *key, const char *val);
 canal_status_t pmi2_fence(void);
 canal_status_t pmi2_get(int rank, const char *key, char *val_out, size_t len);

@@ -119,6 +119,49 @@ static canal_status_t pmix_locality(int size, int **node_of_out)
     return CANAL_OK;
 }
 
+/* PMIx event notification: the server reports a process of our job that
+ * ended abnormally (its launcher must keep the job running: Open MPI's
+ * mpirun --enable-recovery, prterun --with-ft ulfm); the device fails the
+ * rank as it does for Canal's mpiexec's notice (pmi_note_rank_failed). A
+ * normal end (exit code 0 after MPI_Finalize) is not a failure. */
+static void pmix_on_proc_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                               pmix_info_t info[], size_t ninfo, pmix_info_t *results,
+                               size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                               void *cbdata)
+{
+    const pmix_proc_t *p = source;
+    int exit_code = -1;
+
+    (void)id;
+    (void)results;
+    (void)nresults;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) &&
+            info[i].value.type == PMIX_PROC)
+            p = info[i].value.data.proc;
+        else if (PMIX_CHECK_KEY(&info[i], PMIX_EXIT_CODE) && info[i].value.type == PMIX_INT)
+            exit_code = info[i].value.data.integer;
+    }
+    if (p != NULL && PMIX_CHECK_NSPACE(p->nspace, pmix_me.nspace) &&
+        p->rank < PMIX_RANK_VALID && p->rank != pmix_me.rank &&
+        !(status == PMIX_PROC_TERMINATED && exit_code == 0))
+        pmi_note_rank_failed((int)p->rank);
+    if (cbfunc != NULL)
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void pmix_watch_failures(void)
+{
+    pmix_status_t codes[] = {PMIX_ERR_PROC_ABORTED, PMIX_PROC_TERMINATED,
+                             PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_EVENT_PROC_TERMINATED};
+    pmix_status_t rc = PMIx_Register_event_handler(codes, sizeof codes / sizeof codes[0], NULL, 0,
+                                                   pmix_on_proc_event, NULL, NULL);
+    if (rc < 0)
+        LOG_INFO("PMIx: no notification of failed processes (%s): a rank that dies is "
+                 "noticed by the channels only",
+                 PMIx_Error_string(rc));
+}
+
 canal_status_t pmix_backend_init(pmi_boot_t *boot_out, int **node_of_out, int *nnodes_out)
 {
     pmix_status_t rc = PMIx_Init(&pmix_me, NULL, 0);
@@ -157,6 +200,7 @@ canal_status_t pmix_backend_init(pmi_boot_t *boot_out, int **node_of_out, int *n
         return st;
     }
     *nnodes_out = 0; /* pmi.c compacts and counts */
+    pmix_watch_failures();
     return CANAL_OK;
 }
 
