@@ -259,13 +259,21 @@ static void handle_abort(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
 }
 
 /* MPI_UNIVERSE_SIZE: what -usize says, else how many processes this node
- * runs well (its CPUs), and never less than the first job. */
+ * runs well (its CPUs), and never less than the processes the universe runs
+ * now (every job's live ranks: the first job, and spawned children, which
+ * ask while their parents wait in the spawn). A spawned job therefore never
+ * reads a universe its own parents and itself already overflow: MPICH's
+ * tests, and programs like them, decide in parent and children alike
+ * whether to spawn by comparing MPI_UNIVERSE_SIZE with the world's size. */
 static int universe_size(const mpx_job_t *job)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int u = job->opts->usize > 0 ? job->opts->usize : (int)(cpus > 0 ? cpus : 1);
+    int live = job->nranks - job->nexited;
     if (job->opts->usize <= 0 && job->npjobs > 0 && job->pjobs[0].size > u)
         u = job->pjobs[0].size;
+    if (job->opts->usize <= 0 && live > u)
+        u = live;
     return u;
 }
 
