@@ -533,8 +533,17 @@ static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int r
                 }
                 st = blob_recv(link, magic_req, 30.0, &req, &remote);
                 if (st >= 0 && req.port == p->num && secret_equal(req.secret, p->secret) &&
-                    req.status == MPI_SUCCESS)
-                    break;
+                    req.status == MPI_SUCCESS) {
+                    if (!adi_dyn_hung_up(link))
+                        break;
+                    /* its root gave up waiting (connect timeout) and left */
+                    LOG_INFO("%s: dropping a connect whose root stopped waiting", fn);
+                    free(remote);
+                    remote = NULL;
+                    adi_dyn_close(link);
+                    link = -1;
+                    continue;
+                }
                 memset(&ans, 0, sizeof ans);
                 memcpy(ans.magic, magic_ans, 8);
                 ans.status = MPI_ERR_PORT;
@@ -603,9 +612,37 @@ static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int r
 }
 
 /* The connecting side. */
-static int connect_to(const char *port_name, int root, mpi_comm_t *c, MPI_Comm *newcomm,
-                      const char *fn)
+/* How long the connecting root waits for an accept (seconds, < 0: for
+ * ever): the call's info key "timeout", else CANAL_CONNECT_TIMEOUT
+ * (MPIR_CVAR_CH4_COMM_CONNECT_TIMEOUT). 0 if the key is not a number of
+ * seconds (why says so). A spawned job's connect to its parent (spawned:
+ * the parent accepts, and CANAL_SPAWN_TIMEOUT bounds its wait) waits for
+ * ever. */
+static double connect_timeout(MPI_Info info, int spawned, char *why, size_t len)
 {
+    const char *v = info != MPI_INFO_NULL ? mpi_info_lookup(info, "timeout") : NULL;
+    long long t;
+
+    if (spawned)
+        return -1;
+    if (v != NULL) {
+        char *end;
+        errno = 0;
+        t = strtoll(v, &end, 10);
+        if (end == v || *end != '\0' || errno != 0 || t <= 0 || t > 1000000000) {
+            snprintf(why, len, "info key timeout='%.40s' is not a positive number of seconds", v);
+            return 0;
+        }
+        return (double)t;
+    }
+    t = common_cvar_int("CONNECT_TIMEOUT");
+    return t > 0 ? (double)t : -1;
+}
+
+static int connect_to(const char *port_name, MPI_Info info, int spawned, int root, mpi_comm_t *c,
+                      MPI_Comm *newcomm, const char *fn)
+{
+    double timeout = -1;
     MPI_Comm comm = c->handle;
     port_parts_t pp;
     dyn_hello_t hdr, req;
@@ -626,6 +663,8 @@ static int connect_to(const char *port_name, int root, mpi_comm_t *c, MPI_Comm *
                      "port_name='%.100s' was opened by this very process; connecting a process "
                      "to itself is not supported by Canal",
                      port_name);
+        else if ((timeout = connect_timeout(info, spawned, why, sizeof why)) == 0)
+            pre[0] = MPI_ERR_INFO;
         else
             pre[0] = MPI_SUCCESS, pre[1] = strcmp(pp.jobid, mpi_pmi.jobid) != 0;
     }
@@ -650,10 +689,17 @@ static int connect_to(const char *port_name, int root, mpi_comm_t *c, MPI_Comm *
             hdr.status = MPI_ERR_OTHER;
         } else if ((st = adi_dyn_dial(pp.addr, &link)) < 0 ||
                    (st = blob_send(link, &req, mine, c->size)) < 0 ||
-                   (st = blob_recv(link, magic_ans, -1, &hdr, &remote)) < 0) {
+                   (st = blob_recv(link, magic_ans, timeout, &hdr, &remote)) < 0) {
             hdr.status = MPI_ERR_PORT;
-            snprintf(hdr.why, sizeof hdr.why, "port_name='%.100s': %s", port_name,
-                     common_err_detail());
+            if (st == CANAL_ERR_TIMEOUT)
+                snprintf(hdr.why, sizeof hdr.why,
+                         "port_name='%.100s': nobody accepted within %g s (the info key "
+                         "\"timeout\", else CANAL_CONNECT_TIMEOUT or "
+                         "MPIR_CVAR_CH4_COMM_CONNECT_TIMEOUT)",
+                         port_name, timeout);
+            else
+                snprintf(hdr.why, sizeof hdr.why, "port_name='%.100s': %s", port_name,
+                         common_err_detail());
         } else if (hdr.status != MPI_SUCCESS) {
             char w[DYN_WHY];
             snprintf(w, sizeof w, "%s", hdr.why);
@@ -705,7 +751,7 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
 
     if ((err = mpi_enter(fn)) || (err = check_common(fn, info, root, comm, newcomm, &c)))
         return err;
-    return connect_to(port_name, root, c, newcomm, fn);
+    return connect_to(port_name, info, 0, root, c, newcomm, fn);
 }
 #pragma weak MPI_Comm_connect = PMPI_Comm_connect
 
@@ -1047,7 +1093,7 @@ int mpi_dyn_init_parent(void)
                  parent_port_key);
         return MPI_SUCCESS;
     }
-    err = connect_to(port, 0, &mpi_comm_world_obj, &pc, fn);
+    err = connect_to(port, MPI_INFO_NULL, 1, 0, &mpi_comm_world_obj, &pc, fn);
     if (err == MPI_SUCCESS)
         parent_comm = mpi_comm_get(pc);
     return err;
