@@ -1094,8 +1094,11 @@ int mpi_dyn_init_parent(void)
         return MPI_SUCCESS;
     }
     err = connect_to(port, MPI_INFO_NULL, 1, 0, &mpi_comm_world_obj, &pc, fn);
-    if (err == MPI_SUCCESS)
+    if (err == MPI_SUCCESS) {
         parent_comm = mpi_comm_get(pc);
+        /* MPI 4.0 11.8.2: its name, as MPI_COMM_WORLD's is "MPI_COMM_WORLD" */
+        snprintf(parent_comm->name, sizeof parent_comm->name, "MPI_COMM_PARENT");
+    }
     return err;
 }
 
