@@ -281,7 +281,7 @@ static int universe_size(const mpx_job_t *job)
 
 enum {
     SPAWN_CMDS_MAX = 64,
-    SPAWN_ARGS_MAX = 256,
+    SPAWN_ARGS_MAX = 2048,
     SPAWN_PREPUT_MAX = 64,
     SPAWN_PAIRS_MAX = 8192,
     SPAWN_BYTES_MAX = 1 << 20
@@ -457,6 +457,13 @@ static void pmi1_spawn_finish(mpx_job_t *job, mpx_rank_t *r)
         c->cmd = spawn_req_find(q, lo, hi, "execname");
         c->maxprocs = atoi_bounded(spawn_req_find(q, lo, hi, "nprocs"), 1, 100000);
         argc = atoi_bounded(spawn_req_find(q, lo, hi, "argcnt"), 0, SPAWN_ARGS_MAX);
+        if (argc < 0 && spawn_req_find(q, lo, hi, "argcnt") != NULL) {
+            /* never start a command without some of its arguments */
+            snprintf(errmsg, sizeof errmsg,
+                     "command %d has argcnt=%.20s arguments; this mpiexec takes 0 to %d",
+                     sp->ncmds - 1, spawn_req_find(q, lo, hi, "argcnt"), SPAWN_ARGS_MAX);
+            goto reply;
+        }
         for (int a = 0; a < argc; a++) {
             snprintf(key, sizeof key, "arg%d", a + 1);
             c->argv[c->argc++] = spawn_req_find(q, lo, hi, key);
