@@ -78,6 +78,7 @@ typedef struct {
 
 typedef struct {
     int32_t job_rank;
+    uint64_t job_hash; /* of its job id: a member of the receiver's own job is named by job_rank */
     char card[ADI_DYN_CARD_MAX];
 } dyn_member_t;
 
@@ -295,6 +296,14 @@ int PMPI_Close_port(const char *port_name)
 
 /* ---------------------------------------------------------------- building the intercomm */
 /* Every member of c: this process as the other group will know it. */
+static uint64_t job_hash(const char *jobid)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (const char *p = jobid; *p != '\0'; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    return h;
+}
+
 static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
                           dyn_member_t **all_out)
 {
@@ -304,6 +313,7 @@ static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
 
     memset(&me, 0, sizeof me);
     me.job_rank = mpi_pmi.rank;
+    me.job_hash = job_hash(mpi_pmi.jobid);
     if (cross && adi_dyn_card(me.card, sizeof me.card) < 0) {
         LOG_WARN("cannot open a channel to other jobs: %s", common_err_detail());
         me.card[0] = '\0';
@@ -344,7 +354,7 @@ static int build_inter(mpi_comm_t *c, int root, const dyn_hello_t *hdr, const dy
     if (idx == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int i = 0; i < hdr->n; i++) {
-        if (!hdr->cross) {
+        if (!hdr->cross || remote[i].job_hash == job_hash(mpi_pmi.jobid)) {
             idx[i] = remote[i].job_rank;
             continue;
         }
@@ -472,6 +482,86 @@ static int cards_complete(const dyn_member_t *m, int n, char *why, size_t len)
         }
     }
     return 1;
+}
+
+/* ---------------------------------------------------------------- intercomm_create */
+int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_Comm *newcomm,
+                            const char *fn)
+{
+    static const char magic_icc[8] = "CNLICRT";
+    dyn_hello_t hdr, rhdr;
+    dyn_member_t *mine = NULL, *remote = NULL;
+    unsigned char *blob = NULL, *theirs = NULL;
+    size_t len = 0, tlen = 0;
+    canal_status_t st;
+    int err;
+
+    if ((err = gather_members(lc, lc->handle, leader, 1, &mine)) != MPI_SUCCESS)
+        return err;
+    memset(&hdr, 0, sizeof hdr);
+    if (lc->rank == leader) {
+        memcpy(hdr.magic, magic_icc, 8);
+        hdr.n = lc->size;
+        hdr.root = leader;
+        hdr.cross = 1;
+        snprintf(hdr.jobid, sizeof hdr.jobid, "%s", mpi_pmi.jobid);
+        if ((st = adi_dyn_random(hdr.secret, DYN_SECRET)) < 0) {
+            hdr.status = mpi_err_class_of_status(st);
+            snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
+        } else if (!cards_complete(mine, lc->size, hdr.why, sizeof hdr.why)) {
+            hdr.status = MPI_ERR_OTHER;
+        }
+        len = sizeof hdr + (hdr.status == MPI_SUCCESS ? sizeof *mine * (size_t)lc->size : 0);
+        if ((blob = malloc(len)) == NULL) {
+            free(mine);
+            return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
+        }
+        memcpy(blob, &hdr, sizeof hdr);
+        if (len > sizeof hdr)
+            memcpy(blob + sizeof hdr, mine, len - sizeof hdr);
+    }
+    free(mine);
+    /* the remote leader's blob reaches every member, then this leader's head
+     * (the pair secret is both leaders' halves together) */
+    st = mpi_dom_bridge_swap(d, blob, len, (void **)&theirs, &tlen);
+    free(blob);
+    if (st < 0)
+        return mpi_err_status(lc, st, fn);
+    if ((err = PMPI_Bcast(&hdr, (int)sizeof hdr, MPI_BYTE, leader, lc->handle)) != MPI_SUCCESS) {
+        free(theirs);
+        return err;
+    }
+    if (tlen < sizeof rhdr) {
+        free(theirs);
+        return mpi_err_raise(lc, MPI_ERR_INTERN, fn, "the remote leader sent %zu bytes", tlen);
+    }
+    memcpy(&rhdr, theirs, sizeof rhdr);
+    rhdr.why[sizeof rhdr.why - 1] = '\0';
+    if (hdr.status != MPI_SUCCESS || rhdr.status != MPI_SUCCESS) {
+        int local = hdr.status != MPI_SUCCESS;
+        free(theirs);
+        return mpi_err_raise(lc, local ? hdr.status : rhdr.status, fn, "the %s group failed: %s",
+                             local ? "local" : "remote", local ? hdr.why : rhdr.why);
+    }
+    if (memcmp(rhdr.magic, magic_icc, 8) != 0 || rhdr.n < 1 || rhdr.root < 0 ||
+        rhdr.root >= rhdr.n || tlen != sizeof rhdr + sizeof *remote * (size_t)rhdr.n) {
+        free(theirs);
+        return mpi_err_raise(lc, MPI_ERR_INTERN, fn,
+                             "malformed group from the remote leader (%zu bytes)", tlen);
+    }
+    if ((remote = malloc(sizeof *remote * (size_t)rhdr.n)) == NULL) {
+        free(theirs);
+        return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    memcpy(remote, theirs + sizeof rhdr, sizeof *remote * (size_t)rhdr.n);
+    free(theirs);
+    for (int i = 0; i < rhdr.n; i++)
+        remote[i].card[ADI_DYN_CARD_MAX - 1] = '\0';
+    for (int i = 0; i < DYN_SECRET; i++)
+        rhdr.secret[i] ^= hdr.secret[i];
+    err = build_inter(lc, leader, &rhdr, remote, newcomm, fn);
+    free(remote);
+    return err;
 }
 
 /* ---------------------------------------------------------------- accept/connect */
