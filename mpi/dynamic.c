@@ -304,6 +304,19 @@ static uint64_t job_hash(const char *jobid)
     return h;
 }
 
+/* Whether c's group holds a process of another job (device index past the
+ * job's ranks); all members of c see it alike. */
+static int comm_mixes_jobs(mpi_comm_t *c)
+{
+    mpi_group_t *g = mpi_comm_local_group(c);
+    for (int i = 0; g != NULL && i < g->size; i++)
+        if (mpi_group_member(g, i) >= mpi_pmi.size)
+            return 1;
+    return 0;
+}
+
+/* cross: cards are needed (a failure to make one is logged); 2: they are
+ * wanted in case the other side needs them (a failure is quiet). */
 static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
                           dyn_member_t **all_out)
 {
@@ -315,7 +328,8 @@ static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
     me.job_rank = mpi_pmi.rank;
     me.job_hash = job_hash(mpi_pmi.jobid);
     if (cross && adi_dyn_card(me.card, sizeof me.card) < 0) {
-        LOG_WARN("cannot open a channel to other jobs: %s", common_err_detail());
+        if (cross == 1)
+            LOG_WARN("cannot open a channel to other jobs: %s", common_err_detail());
         me.card[0] = '\0';
     }
     if (c->rank == root && (all = calloc((size_t)c->size, sizeof *all)) == NULL)
@@ -650,10 +664,16 @@ static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int r
             if (link >= 0) {
                 hdr = req;
                 hdr.status = MPI_SUCCESS;
-                hdr.cross = strcmp(req.jobid, mpi_pmi.jobid) != 0;
+                /* cards name the members when a group holds processes of two
+                 * jobs (the connecting root's verdict on its group travels in
+                 * req.cross, and it sends cards anyway) */
+                hdr.cross =
+                    strcmp(req.jobid, mpi_pmi.jobid) != 0 || req.cross || comm_mixes_jobs(c);
                 if ((st = adi_dyn_random(hdr.secret, DYN_SECRET)) < 0) {
                     hdr.status = mpi_err_class_of_status(st);
                     snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
+                } else if (hdr.cross && !cards_complete(remote, req.n, hdr.why, sizeof hdr.why)) {
+                    hdr.status = MPI_ERR_OTHER;
                 }
             }
         }
@@ -756,14 +776,16 @@ static int connect_to(const char *port_name, MPI_Info info, int spawned, int roo
         else if ((timeout = connect_timeout(info, spawned, why, sizeof why)) == 0)
             pre[0] = MPI_ERR_INFO;
         else
-            pre[0] = MPI_SUCCESS, pre[1] = strcmp(pp.jobid, mpi_pmi.jobid) != 0;
+            pre[0] = MPI_SUCCESS,
+            pre[1] = strcmp(pp.jobid, mpi_pmi.jobid) != 0 || comm_mixes_jobs(c);
     }
     if ((err = PMPI_Bcast(pre, 2, MPI_INT, root, comm)) != MPI_SUCCESS)
         return err;
     if (pre[0] != MPI_SUCCESS)
         return mpi_err_raise(c, pre[0], fn, "%s",
                              c->rank == root ? why : "the root failed; see its error");
-    if ((err = gather_members(c, comm, root, pre[1], &mine)) != MPI_SUCCESS)
+    /* cards even within one job: the accepting group may mix jobs */
+    if ((err = gather_members(c, comm, root, pre[1] ? 1 : 2, &mine)) != MPI_SUCCESS)
         return err;
     if (c->rank == root) {
         hdr.status = MPI_ERR_PORT;

@@ -7,7 +7,8 @@
  * Second, the parents' and children's merged communicator is split into
  * even and odd ranks (each half mixes the two jobs) and the halves build an
  * intercommunicator over the merged one: a send-receive with the partner
- * of the same rank and a barrier must work.
+ * of the same rank and a barrier must work. Third, two other mixed halves
+ * connect and accept through a port and talk.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -64,6 +65,47 @@ int main(int argc, char **argv)
     /* merged ranks: the two halves' rank k are 2k and 2k+1 */
     CHECK(got == (mrank ^ 1), "merged rank %d got %d from its partner", mrank, got);
     MPI_Barrier(halves);
+
+    /* 3. connect/accept between groups that each mix the two jobs (MPICH
+     * disconnect_reconnect3): {parent 0, child 1} accepts, {parent 1,
+     * child 0} connects, so the two roots are of one job and the members'
+     * job ranks alone would name the wrong processes */
+    {
+        char port[MPI_MAX_PORT_NAME] = "";
+        MPI_Comm ca, mix;
+        int carank, rs, acceptor = mrank == 0 || mrank == 3;
+        MPI_Comm_split(merged, acceptor, mrank, &mix);
+        if (mrank == 0)
+            MPI_Open_port(MPI_INFO_NULL, port);
+        MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, merged);
+        for (int round = 0; round < 3; round++) {
+            if (acceptor)
+                MPI_Comm_accept(port, MPI_INFO_NULL, 0, mix, &ca);
+            else
+                MPI_Comm_connect(port, MPI_INFO_NULL, 0, mix, &ca);
+            MPI_Comm_rank(ca, &carank);
+            MPI_Comm_remote_size(ca, &rs);
+            got = -1;
+            MPI_Sendrecv(&mrank, 1, MPI_INT, carank, 9, &got, 1, MPI_INT, carank, 9, ca,
+                         MPI_STATUS_IGNORE);
+            CHECK(got == (mrank ^ 1), "round %d: merged rank %d got %d over connect/accept",
+                  round, mrank, got);
+            /* every member talks to every remote member: merged ranks 0+3 and 1+2 */
+            got = 0;
+            for (int r = 0; r < rs; r++) {
+                int v = -100;
+                MPI_Sendrecv(&mrank, 1, MPI_INT, r, 10, &v, 1, MPI_INT, r, 10, ca,
+                             MPI_STATUS_IGNORE);
+                got += v;
+            }
+            CHECK(got == 3 && rs == 2, "round %d: remote sum %d, remote size %d", round, got, rs);
+            MPI_Comm_disconnect(&ca);
+        }
+        MPI_Comm_free(&mix);
+        MPI_Barrier(merged);
+        if (mrank == 0)
+            MPI_Close_port(port);
+    }
 
     MPI_Comm_free(&halves);
     MPI_Comm_free(&half);
