@@ -53,8 +53,7 @@ int main(int argc, char **argv)
         MPI_Info_set(info, "timeout", "soon");
         err = MPI_Comm_connect(port, info, 0, group, &inter);
         CHECK(mtest_error_class(err) == MPI_ERR_INFO,
-              "connect with timeout=soon: class %d, expected MPI_ERR_INFO",
-              mtest_error_class(err));
+              "connect with timeout=soon: class %d, expected MPI_ERR_INFO", mtest_error_class(err));
         MPI_Info_free(&info);
     }
     MPI_Barrier(MPI_COMM_WORLD);

@@ -88,8 +88,8 @@ int main(int argc, char **argv)
             got = -1;
             MPI_Sendrecv(&mrank, 1, MPI_INT, carank, 9, &got, 1, MPI_INT, carank, 9, ca,
                          MPI_STATUS_IGNORE);
-            CHECK(got == (mrank ^ 1), "round %d: merged rank %d got %d over connect/accept",
-                  round, mrank, got);
+            CHECK(got == (mrank ^ 1), "round %d: merged rank %d got %d over connect/accept", round,
+                  mrank, got);
             /* every member talks to every remote member: merged ranks 0+3 and 1+2 */
             got = 0;
             for (int r = 0; r < rs; r++) {

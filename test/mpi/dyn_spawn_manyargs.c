@@ -35,8 +35,8 @@ int main(int argc, char **argv)
             char *saved = args[n];
             args[n] = NULL;
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-            err = MPI_Comm_spawn(self, args, NKIDS, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
-                                 codes);
+            err =
+                MPI_Comm_spawn(self, args, NKIDS, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes);
             args[n] = saved;
             CHECK(err == MPI_SUCCESS, "spawn with %d arguments failed (class %d)", n,
                   mtest_error_class(err));

@@ -40,8 +40,7 @@ int main(int argc, char **argv)
                 MPI_Recv(&ok, 1, MPI_INT, c, 7, inter, MPI_STATUS_IGNORE);
                 answers += ok == 1;
             }
-            CHECK(answers == nkids, "%d of %d children found room in the universe", answers,
-                  nkids);
+            CHECK(answers == nkids, "%d of %d children found room in the universe", answers, nkids);
         }
         MPI_Comm_disconnect(&inter);
     } else {
@@ -50,9 +49,8 @@ int main(int argc, char **argv)
         live = nparents + size;
         ok = flag && *universe >= live;
         if (!ok)
-            fprintf(stderr,
-                    "child %d: MPI_UNIVERSE_SIZE %d, but %d parents and %d children run\n", rank,
-                    flag ? *universe : -1, nparents, size);
+            fprintf(stderr, "child %d: MPI_UNIVERSE_SIZE %d, but %d parents and %d children run\n",
+                    rank, flag ? *universe : -1, nparents, size);
         MPI_Send(&ok, 1, MPI_INT, 0, 7, parent);
         MPI_Comm_disconnect(&parent);
         MPI_Finalize();

@@ -107,8 +107,8 @@ int main(int argc, char **argv)
                           "%s: result byte %zu is %d", good[i].name, b, result[b]);
         }
         MPI_Allreduce(&won, &winners, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-        CHECK(winners == 1, "%s: %d ranks saw the initial value, expected exactly 1",
-              good[i].name, winners);
+        CHECK(winners == 1, "%s: %d ranks saw the initial value, expected exactly 1", good[i].name,
+              winners);
     }
 
     MPI_Win_free(&win);
