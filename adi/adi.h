@@ -218,6 +218,9 @@ canal_status_t adi_dyn_dial(const char *addr, int *link_out);
 canal_status_t adi_dyn_send(int link, const void *buf, size_t len);
 /* timeout_s < 0: wait as long as it takes. *buf_out is malloc'ed, NUL-terminated. */
 canal_status_t adi_dyn_recv(int link, void **buf_out, size_t *len_out, double timeout_s);
+/* Whether the other side of a bootstrap link has closed it (a connecting
+ * root that gave up waiting leaves its request in the listener's queue). */
+int adi_dyn_hung_up(int link);
 void adi_dyn_close(int link);
 void adi_dyn_finalize(void);
 

@@ -373,6 +373,19 @@ canal_status_t adi_dyn_recv(int link, void **buf_out, size_t *len_out, double ti
     return CANAL_OK;
 }
 
+int adi_dyn_hung_up(int link)
+{
+    struct pollfd p = {.fd = link, .events = POLLIN | POLLRDHUP};
+    char c;
+
+    if (poll(&p, 1, 0) <= 0)
+        return 0;
+    if (p.revents & (POLLRDHUP | POLLHUP | POLLERR))
+        return 1;
+    /* readable: data (the link is alive) or end of file */
+    return recv(link, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 void adi_dyn_close(int link)
 {
     if (link >= 0)

@@ -125,6 +125,10 @@ static const common_cvar_desc_t cvar_table[] = {
     {"SPAWN_TIMEOUT", CVAR_TYPE_INT, "600", NULL,
      "MPI_Comm_spawn: seconds the parent waits for the spawned processes to connect before it "
      "fails with MPI_ERR_SPAWN; 0 waits as long as it takes"},
+    {"CONNECT_TIMEOUT", CVAR_TYPE_INT, "180", "CH4_COMM_CONNECT_TIMEOUT",
+     "MPI_Comm_connect: seconds the connecting root waits for an MPI_Comm_accept on the port "
+     "before the call fails with MPI_ERR_PORT (as MPICH); the info key \"timeout\" of the "
+     "call overrides it; 0 waits as long as it takes"},
     {"DYNAMIC_PEERS", CVAR_TYPE_INT, "1024", NULL,
      "processes of other jobs (MPI_Comm_connect/accept, spawn, join) one process may talk to; "
      "room for them is reserved in the device's and the sock channel's peer tables"},

@@ -1889,21 +1889,44 @@ static int groups_overlap(const mpi_group_t *a, const mpi_group_t *b)
  * local group and the bridge; lg is the local group and lbase the
  * communicator (or, for the sessions form, the domain) the local
  * communicator's context is agreed over. */
+/* The leaders swap [cross, member job ranks...]; cross is 1 when the remote
+ * leader is a process of another job (a device index past the job's ranks:
+ * both leaders see it alike) or the group holds one (all its members see
+ * that alike): then job ranks mean nothing to the other side, no members
+ * follow, and *cross_out tells the caller to introduce the groups as
+ * connect/accept does (mpi_dyn_intercomm_cross). */
 static int intercomm_build(mpi_comm_t *errc, mpi_dom_t *d, mpi_dom_t *ldom, mpi_group_t *lg,
-                           mpi_comm_t **out, const char *fn)
+                           mpi_comm_t **out, int *cross_out, const char *fn)
 {
-    int *mine, *theirs = NULL, identity, ctx, lctx, err;
+    int *mine, *theirs = NULL, ctx, lctx, err, cross, local_cross = 0;
     size_t tlen;
     mpi_group_t *rg = NULL;
     canal_status_t st;
 
-    if (lg == NULL || (mine = mpi_group_job_array(lg, -1, &identity)) == NULL)
+    *cross_out = 0;
+    if (lg == NULL || (mine = malloc(sizeof *mine * (size_t)(lg->size + 1))) == NULL)
         return mpi_err_raise(errc, MPI_ERR_NO_MEM, fn, "out of memory");
-    st = mpi_dom_bridge_swap(d, mine, sizeof *mine * (size_t)lg->size, (void **)&theirs, &tlen);
+    /* every member sees alike whether its group mixes jobs */
+    for (int i = 0; i < lg->size; i++)
+        if ((mine[i + 1] = mpi_group_member(lg, i)) >= mpi_pmi.size)
+            local_cross = 1;
+    cross = local_cross || (d->rank == d->root && d->b_peer_job >= mpi_pmi.size);
+    mine[0] = cross;
+    st = mpi_dom_bridge_swap(d, mine, sizeof *mine * (size_t)(cross ? 1 : lg->size + 1),
+                             (void **)&theirs, &tlen);
     free(mine);
     if (st < 0)
         return mpi_err_status(errc, st, fn);
-    rg = mpi_group_new_list(theirs, (int)(tlen / sizeof *theirs));
+    if (tlen < sizeof *theirs) {
+        free(theirs);
+        return mpi_err_raise(errc, MPI_ERR_INTERN, fn, "the remote leader sent no group");
+    }
+    if (theirs[0] || local_cross) { /* the remote leader's flag holds the bridge's verdict */
+        free(theirs);
+        *cross_out = 1;
+        return MPI_SUCCESS;
+    }
+    rg = mpi_group_new_list(theirs + 1, (int)(tlen / sizeof *theirs) - 1);
     free(theirs);
     if (rg == NULL)
         return mpi_err_raise(errc, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -1939,7 +1962,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     static const char fn[] = "MPI_Intercomm_create";
     mpi_comm_t *lc = NULL, *pc = NULL, *n = NULL;
     mpi_dom_t d, ld;
-    int err, bad = 0;
+    int err, bad = 0, cross = 0;
     char why[200] = "";
 
     if ((err = mpi_enter(fn)) || (err = mpi_check_comm(local_comm, fn, &lc)) ||
@@ -1987,8 +2010,11 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         d.b_peer_job = mpi_comm_peer_job_rank(pc, remote_leader);
     }
     mpi_dom_of_comm(lc, MPI_TAG_CTX_AGREE, &ld);
-    if ((err = intercomm_build(lc, &d, &ld, mpi_comm_local_group(lc), &n, fn)) != MPI_SUCCESS)
+    if ((err = intercomm_build(lc, &d, &ld, mpi_comm_local_group(lc), &n, &cross, fn)) !=
+        MPI_SUCCESS)
         return err;
+    if (cross) /* the groups are of two jobs (spawn, connect/accept) */
+        return mpi_dyn_intercomm_cross(lc, local_leader, &d, newintercomm, fn);
     *newintercomm = n->handle;
     return MPI_SUCCESS;
 }
@@ -2003,7 +2029,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     mpi_group_t *lg = NULL, *rg = NULL;
     mpi_comm_t *n = NULL, *w = &mpi_comm_world_obj;
     mpi_dom_t d, ld;
-    int *job, identity, err, tag;
+    int *job, identity, err, tag, cross = 0;
 
     if ((err = mpi_enter(fn)) || (err = check_group_arg(NULL, local_group, fn, &lg)) ||
         (err = check_group_arg(NULL, remote_group, fn, &rg)) ||
@@ -2042,10 +2068,14 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     ld = d;
     ld.bridged = 0;
     ld.root = 0;
-    err = intercomm_build(w, &d, &ld, lg, &n, fn);
+    err = intercomm_build(w, &d, &ld, lg, &n, &cross, fn);
     free(job);
     if (err != MPI_SUCCESS)
         return err;
+    if (cross) /* both leaders see it: both sides fail alike */
+        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
+                             "the remote leader is a process of another job; Canal builds "
+                             "such intercommunicators with MPI_Intercomm_create only");
     if (set_errhandler(n, errhandler) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn,

@@ -104,6 +104,11 @@ canal_status_t mpi_dom_alltoallv(const mpi_dom_t *d, const void *sbuf, const siz
 /* Roots swap a buffer over the bridge; the received one is bcast locally. */
 canal_status_t mpi_dom_bridge_swap(const mpi_dom_t *d, const void *mine, size_t mylen,
                                    void **theirs_out, size_t *theirlen_out);
+/* mpi/dynamic.c: MPI_Intercomm_create between groups of two jobs (the
+ * leaders' bridge d reaches a process of another job): the groups swap
+ * their members' cards over the bridge and connect as connect/accept does. */
+int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_Comm *newcomm,
+                            const char *fn);
 
 /* A fresh context agreed among the processes of d. */
 int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out);

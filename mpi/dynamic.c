@@ -78,6 +78,7 @@ typedef struct {
 
 typedef struct {
     int32_t job_rank;
+    uint64_t job_hash; /* of its job id: a member of the receiver's own job is named by job_rank */
     char card[ADI_DYN_CARD_MAX];
 } dyn_member_t;
 
@@ -295,6 +296,27 @@ int PMPI_Close_port(const char *port_name)
 
 /* ---------------------------------------------------------------- building the intercomm */
 /* Every member of c: this process as the other group will know it. */
+static uint64_t job_hash(const char *jobid)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (const char *p = jobid; *p != '\0'; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    return h;
+}
+
+/* Whether c's group holds a process of another job (device index past the
+ * job's ranks); all members of c see it alike. */
+static int comm_mixes_jobs(mpi_comm_t *c)
+{
+    mpi_group_t *g = mpi_comm_local_group(c);
+    for (int i = 0; g != NULL && i < g->size; i++)
+        if (mpi_group_member(g, i) >= mpi_pmi.size)
+            return 1;
+    return 0;
+}
+
+/* cross: cards are needed (a failure to make one is logged); 2: they are
+ * wanted in case the other side needs them (a failure is quiet). */
 static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
                           dyn_member_t **all_out)
 {
@@ -304,8 +326,10 @@ static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
 
     memset(&me, 0, sizeof me);
     me.job_rank = mpi_pmi.rank;
+    me.job_hash = job_hash(mpi_pmi.jobid);
     if (cross && adi_dyn_card(me.card, sizeof me.card) < 0) {
-        LOG_WARN("cannot open a channel to other jobs: %s", common_err_detail());
+        if (cross == 1)
+            LOG_WARN("cannot open a channel to other jobs: %s", common_err_detail());
         me.card[0] = '\0';
     }
     if (c->rank == root && (all = calloc((size_t)c->size, sizeof *all)) == NULL)
@@ -344,7 +368,7 @@ static int build_inter(mpi_comm_t *c, int root, const dyn_hello_t *hdr, const dy
     if (idx == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int i = 0; i < hdr->n; i++) {
-        if (!hdr->cross) {
+        if (!hdr->cross || remote[i].job_hash == job_hash(mpi_pmi.jobid)) {
             idx[i] = remote[i].job_rank;
             continue;
         }
@@ -474,6 +498,86 @@ static int cards_complete(const dyn_member_t *m, int n, char *why, size_t len)
     return 1;
 }
 
+/* ---------------------------------------------------------------- intercomm_create */
+int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_Comm *newcomm,
+                            const char *fn)
+{
+    static const char magic_icc[8] = "CNLICRT";
+    dyn_hello_t hdr, rhdr;
+    dyn_member_t *mine = NULL, *remote = NULL;
+    unsigned char *blob = NULL, *theirs = NULL;
+    size_t len = 0, tlen = 0;
+    canal_status_t st;
+    int err;
+
+    if ((err = gather_members(lc, lc->handle, leader, 1, &mine)) != MPI_SUCCESS)
+        return err;
+    memset(&hdr, 0, sizeof hdr);
+    if (lc->rank == leader) {
+        memcpy(hdr.magic, magic_icc, 8);
+        hdr.n = lc->size;
+        hdr.root = leader;
+        hdr.cross = 1;
+        snprintf(hdr.jobid, sizeof hdr.jobid, "%s", mpi_pmi.jobid);
+        if ((st = adi_dyn_random(hdr.secret, DYN_SECRET)) < 0) {
+            hdr.status = mpi_err_class_of_status(st);
+            snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
+        } else if (!cards_complete(mine, lc->size, hdr.why, sizeof hdr.why)) {
+            hdr.status = MPI_ERR_OTHER;
+        }
+        len = sizeof hdr + (hdr.status == MPI_SUCCESS ? sizeof *mine * (size_t)lc->size : 0);
+        if ((blob = malloc(len)) == NULL) {
+            free(mine);
+            return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
+        }
+        memcpy(blob, &hdr, sizeof hdr);
+        if (len > sizeof hdr)
+            memcpy(blob + sizeof hdr, mine, len - sizeof hdr);
+    }
+    free(mine);
+    /* the remote leader's blob reaches every member, then this leader's head
+     * (the pair secret is both leaders' halves together) */
+    st = mpi_dom_bridge_swap(d, blob, len, (void **)&theirs, &tlen);
+    free(blob);
+    if (st < 0)
+        return mpi_err_status(lc, st, fn);
+    if ((err = PMPI_Bcast(&hdr, (int)sizeof hdr, MPI_BYTE, leader, lc->handle)) != MPI_SUCCESS) {
+        free(theirs);
+        return err;
+    }
+    if (tlen < sizeof rhdr) {
+        free(theirs);
+        return mpi_err_raise(lc, MPI_ERR_INTERN, fn, "the remote leader sent %zu bytes", tlen);
+    }
+    memcpy(&rhdr, theirs, sizeof rhdr);
+    rhdr.why[sizeof rhdr.why - 1] = '\0';
+    if (hdr.status != MPI_SUCCESS || rhdr.status != MPI_SUCCESS) {
+        int local = hdr.status != MPI_SUCCESS;
+        free(theirs);
+        return mpi_err_raise(lc, local ? hdr.status : rhdr.status, fn, "the %s group failed: %s",
+                             local ? "local" : "remote", local ? hdr.why : rhdr.why);
+    }
+    if (memcmp(rhdr.magic, magic_icc, 8) != 0 || rhdr.n < 1 || rhdr.root < 0 ||
+        rhdr.root >= rhdr.n || tlen != sizeof rhdr + sizeof *remote * (size_t)rhdr.n) {
+        free(theirs);
+        return mpi_err_raise(lc, MPI_ERR_INTERN, fn,
+                             "malformed group from the remote leader (%zu bytes)", tlen);
+    }
+    if ((remote = malloc(sizeof *remote * (size_t)rhdr.n)) == NULL) {
+        free(theirs);
+        return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    memcpy(remote, theirs + sizeof rhdr, sizeof *remote * (size_t)rhdr.n);
+    free(theirs);
+    for (int i = 0; i < rhdr.n; i++)
+        remote[i].card[ADI_DYN_CARD_MAX - 1] = '\0';
+    for (int i = 0; i < DYN_SECRET; i++)
+        rhdr.secret[i] ^= hdr.secret[i];
+    err = build_inter(lc, leader, &rhdr, remote, newcomm, fn);
+    free(remote);
+    return err;
+}
+
 /* ---------------------------------------------------------------- accept/connect */
 /* The checks every process of accept/connect makes. */
 static int check_common(const char *fn, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm,
@@ -533,8 +637,17 @@ static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int r
                 }
                 st = blob_recv(link, magic_req, 30.0, &req, &remote);
                 if (st >= 0 && req.port == p->num && secret_equal(req.secret, p->secret) &&
-                    req.status == MPI_SUCCESS)
-                    break;
+                    req.status == MPI_SUCCESS) {
+                    if (!adi_dyn_hung_up(link))
+                        break;
+                    /* its root gave up waiting (connect timeout) and left */
+                    LOG_INFO("%s: dropping a connect whose root stopped waiting", fn);
+                    free(remote);
+                    remote = NULL;
+                    adi_dyn_close(link);
+                    link = -1;
+                    continue;
+                }
                 memset(&ans, 0, sizeof ans);
                 memcpy(ans.magic, magic_ans, 8);
                 ans.status = MPI_ERR_PORT;
@@ -551,10 +664,16 @@ static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int r
             if (link >= 0) {
                 hdr = req;
                 hdr.status = MPI_SUCCESS;
-                hdr.cross = strcmp(req.jobid, mpi_pmi.jobid) != 0;
+                /* cards name the members when a group holds processes of two
+                 * jobs (the connecting root's verdict on its group travels in
+                 * req.cross, and it sends cards anyway) */
+                hdr.cross =
+                    strcmp(req.jobid, mpi_pmi.jobid) != 0 || req.cross || comm_mixes_jobs(c);
                 if ((st = adi_dyn_random(hdr.secret, DYN_SECRET)) < 0) {
                     hdr.status = mpi_err_class_of_status(st);
                     snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
+                } else if (hdr.cross && !cards_complete(remote, req.n, hdr.why, sizeof hdr.why)) {
+                    hdr.status = MPI_ERR_OTHER;
                 }
             }
         }
@@ -603,9 +722,37 @@ static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int r
 }
 
 /* The connecting side. */
-static int connect_to(const char *port_name, int root, mpi_comm_t *c, MPI_Comm *newcomm,
-                      const char *fn)
+/* How long the connecting root waits for an accept (seconds, < 0: for
+ * ever): the call's info key "timeout", else CANAL_CONNECT_TIMEOUT
+ * (MPIR_CVAR_CH4_COMM_CONNECT_TIMEOUT). 0 if the key is not a number of
+ * seconds (why says so). A spawned job's connect to its parent (spawned:
+ * the parent accepts, and CANAL_SPAWN_TIMEOUT bounds its wait) waits for
+ * ever. */
+static double connect_timeout(MPI_Info info, int spawned, char *why, size_t len)
 {
+    const char *v = info != MPI_INFO_NULL ? mpi_info_lookup(info, "timeout") : NULL;
+    long long t;
+
+    if (spawned)
+        return -1;
+    if (v != NULL) {
+        char *end;
+        errno = 0;
+        t = strtoll(v, &end, 10);
+        if (end == v || *end != '\0' || errno != 0 || t <= 0 || t > 1000000000) {
+            snprintf(why, len, "info key timeout='%.40s' is not a positive number of seconds", v);
+            return 0;
+        }
+        return (double)t;
+    }
+    t = common_cvar_int("CONNECT_TIMEOUT");
+    return t > 0 ? (double)t : -1;
+}
+
+static int connect_to(const char *port_name, MPI_Info info, int spawned, int root, mpi_comm_t *c,
+                      MPI_Comm *newcomm, const char *fn)
+{
+    double timeout = -1;
     MPI_Comm comm = c->handle;
     port_parts_t pp;
     dyn_hello_t hdr, req;
@@ -626,15 +773,19 @@ static int connect_to(const char *port_name, int root, mpi_comm_t *c, MPI_Comm *
                      "port_name='%.100s' was opened by this very process; connecting a process "
                      "to itself is not supported by Canal",
                      port_name);
+        else if ((timeout = connect_timeout(info, spawned, why, sizeof why)) == 0)
+            pre[0] = MPI_ERR_INFO;
         else
-            pre[0] = MPI_SUCCESS, pre[1] = strcmp(pp.jobid, mpi_pmi.jobid) != 0;
+            pre[0] = MPI_SUCCESS,
+            pre[1] = strcmp(pp.jobid, mpi_pmi.jobid) != 0 || comm_mixes_jobs(c);
     }
     if ((err = PMPI_Bcast(pre, 2, MPI_INT, root, comm)) != MPI_SUCCESS)
         return err;
     if (pre[0] != MPI_SUCCESS)
         return mpi_err_raise(c, pre[0], fn, "%s",
                              c->rank == root ? why : "the root failed; see its error");
-    if ((err = gather_members(c, comm, root, pre[1], &mine)) != MPI_SUCCESS)
+    /* cards even within one job: the accepting group may mix jobs */
+    if ((err = gather_members(c, comm, root, pre[1] ? 1 : 2, &mine)) != MPI_SUCCESS)
         return err;
     if (c->rank == root) {
         hdr.status = MPI_ERR_PORT;
@@ -650,10 +801,17 @@ static int connect_to(const char *port_name, int root, mpi_comm_t *c, MPI_Comm *
             hdr.status = MPI_ERR_OTHER;
         } else if ((st = adi_dyn_dial(pp.addr, &link)) < 0 ||
                    (st = blob_send(link, &req, mine, c->size)) < 0 ||
-                   (st = blob_recv(link, magic_ans, -1, &hdr, &remote)) < 0) {
+                   (st = blob_recv(link, magic_ans, timeout, &hdr, &remote)) < 0) {
             hdr.status = MPI_ERR_PORT;
-            snprintf(hdr.why, sizeof hdr.why, "port_name='%.100s': %s", port_name,
-                     common_err_detail());
+            if (st == CANAL_ERR_TIMEOUT)
+                snprintf(hdr.why, sizeof hdr.why,
+                         "port_name='%.100s': nobody accepted within %g s (the info key "
+                         "\"timeout\", else CANAL_CONNECT_TIMEOUT or "
+                         "MPIR_CVAR_CH4_COMM_CONNECT_TIMEOUT)",
+                         port_name, timeout);
+            else
+                snprintf(hdr.why, sizeof hdr.why, "port_name='%.100s': %s", port_name,
+                         common_err_detail());
         } else if (hdr.status != MPI_SUCCESS) {
             char w[DYN_WHY];
             snprintf(w, sizeof w, "%s", hdr.why);
@@ -705,7 +863,7 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm c
 
     if ((err = mpi_enter(fn)) || (err = check_common(fn, info, root, comm, newcomm, &c)))
         return err;
-    return connect_to(port_name, root, c, newcomm, fn);
+    return connect_to(port_name, info, 0, root, c, newcomm, fn);
 }
 #pragma weak MPI_Comm_connect = PMPI_Comm_connect
 
@@ -1047,9 +1205,12 @@ int mpi_dyn_init_parent(void)
                  parent_port_key);
         return MPI_SUCCESS;
     }
-    err = connect_to(port, 0, &mpi_comm_world_obj, &pc, fn);
-    if (err == MPI_SUCCESS)
+    err = connect_to(port, MPI_INFO_NULL, 1, 0, &mpi_comm_world_obj, &pc, fn);
+    if (err == MPI_SUCCESS) {
         parent_comm = mpi_comm_get(pc);
+        /* MPI 4.0 11.8.2: its name, as MPI_COMM_WORLD's is "MPI_COMM_WORLD" */
+        snprintf(parent_comm->name, sizeof parent_comm->name, "MPI_COMM_PARENT");
+    }
     return err;
 }
 

@@ -354,6 +354,52 @@ static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *o
 }
 
 /* ---------------------------------------------------------------- the one entry */
+/* Whether MPI_Compare_and_swap takes builtin b: the standard's C integer,
+ * Fortran integer, logical, multi-language and byte types, and, as MPICH
+ * 4.0.2 does, MPI_CHAR and the sized Fortran integers. Floating, complex,
+ * pair and character types are refused with MPI_ERR_TYPE (MPICH's
+ * errors/rma/cas_type_check). */
+static int rma_cas_type_ok(dt_builtin_t b)
+{
+    switch (b) {
+    case DT_CHAR:
+    case DT_SIGNED_CHAR:
+    case DT_UNSIGNED_CHAR:
+    case DT_BYTE:
+    case DT_SHORT:
+    case DT_UNSIGNED_SHORT:
+    case DT_INT:
+    case DT_UNSIGNED:
+    case DT_LONG:
+    case DT_UNSIGNED_LONG:
+    case DT_LONG_LONG:
+    case DT_UNSIGNED_LONG_LONG:
+    case DT_C_BOOL:
+    case DT_INT8_T:
+    case DT_INT16_T:
+    case DT_INT32_T:
+    case DT_INT64_T:
+    case DT_UINT8_T:
+    case DT_UINT16_T:
+    case DT_UINT32_T:
+    case DT_UINT64_T:
+    case DT_AINT:
+    case DT_OFFSET:
+    case DT_COUNT:
+    case DT_INTEGER:
+    case DT_LOGICAL:
+    case DT_INTEGER1:
+    case DT_INTEGER2:
+    case DT_INTEGER4:
+    case DT_INTEGER8:
+    case DT_INTEGER16:
+    case DT_CXX_BOOL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static int rma_issue(const char *fn, MPI_Win win, const rma_args_t *a)
 {
     rma_win_t *w = NULL;
@@ -418,11 +464,16 @@ static int rma_issue(const char *fn, MPI_Win win, const rma_args_t *a)
             return rma_err(w, MPI_ERR_BUFFER, fn, "result_addr is NULL");
     }
     if (a->kind == RMA_AM_CAS) {
-        if (dt_builtin_of(tdt) == DT_NBUILTIN || a->cbuf == NULL)
-            return rma_err(w, a->cbuf == NULL ? MPI_ERR_BUFFER : MPI_ERR_TYPE, fn,
-                           a->cbuf == NULL ? "compare_addr is NULL"
-                                           : "datatype=%#x is not a predefined datatype",
+        if (a->cbuf == NULL)
+            return rma_err(w, MPI_ERR_BUFFER, fn, "compare_addr is NULL");
+        if (dt_builtin_of(tdt) == DT_NBUILTIN)
+            return rma_err(w, MPI_ERR_TYPE, fn, "datatype=%#x is not a predefined datatype",
                            (unsigned)a->tdt);
+        if (!rma_cas_type_ok(dt_builtin_of(tdt)))
+            return rma_err(w, MPI_ERR_TYPE, fn,
+                           "datatype=%s is not an integer, logical or byte type (compare-and-swap "
+                           "takes only those)",
+                           dt_builtin_name(dt_builtin_of(tdt)));
     }
     if ((is_acc || a->kind == RMA_AM_CAS) && tbytes > 0) {
         dt_builtin_t b = dt_basic_type(tdt);

@@ -280,13 +280,21 @@ static void handle_abort(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
 }
 
 /* MPI_UNIVERSE_SIZE: what -usize says, else how many processes this node
- * runs well (its CPUs), and never less than the first job. */
+ * runs well (its CPUs), and never less than the processes the universe runs
+ * now (every job's live ranks: the first job, and spawned children, which
+ * ask while their parents wait in the spawn). A spawned job therefore never
+ * reads a universe its own parents and itself already overflow: MPICH's
+ * tests, and programs like them, decide in parent and children alike
+ * whether to spawn by comparing MPI_UNIVERSE_SIZE with the world's size. */
 static int universe_size(const mpx_job_t *job)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int u = job->opts->usize > 0 ? job->opts->usize : (int)(cpus > 0 ? cpus : 1);
+    int live = job->nranks - job->nexited;
     if (job->opts->usize <= 0 && job->npjobs > 0 && job->pjobs[0].size > u)
         u = job->pjobs[0].size;
+    if (job->opts->usize <= 0 && live > u)
+        u = live;
     return u;
 }
 
@@ -294,7 +302,7 @@ static int universe_size(const mpx_job_t *job)
 
 enum {
     SPAWN_CMDS_MAX = 64,
-    SPAWN_ARGS_MAX = 256,
+    SPAWN_ARGS_MAX = 2048,
     SPAWN_PREPUT_MAX = 64,
     SPAWN_PAIRS_MAX = 8192,
     SPAWN_BYTES_MAX = 1 << 20
@@ -470,6 +478,13 @@ static void pmi1_spawn_finish(mpx_job_t *job, mpx_rank_t *r)
         c->cmd = spawn_req_find(q, lo, hi, "execname");
         c->maxprocs = atoi_bounded(spawn_req_find(q, lo, hi, "nprocs"), 1, 100000);
         argc = atoi_bounded(spawn_req_find(q, lo, hi, "argcnt"), 0, SPAWN_ARGS_MAX);
+        if (argc < 0 && spawn_req_find(q, lo, hi, "argcnt") != NULL) {
+            /* never start a command without some of its arguments */
+            snprintf(errmsg, sizeof errmsg,
+                     "command %d has argcnt=%.20s arguments; this mpiexec takes 0 to %d",
+                     sp->ncmds - 1, spawn_req_find(q, lo, hi, "argcnt"), SPAWN_ARGS_MAX);
+            goto reply;
+        }
         for (int a = 0; a < argc; a++) {
             snprintf(key, sizeof key, "arg%d", a + 1);
             c->argv[c->argc++] = spawn_req_find(q, lo, hi, key);

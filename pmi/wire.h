@@ -20,9 +20,9 @@
 #include "common/status.h"
 
 enum {
-    PMI_WIRE_MSG_MAX = 8192,  /* longest message body we accept or build */
-    PMI_WIRE_PAIRS_MAX = 256, /* most key=value pairs in one message (spawn has many) */
-    PMI_WIRE_HDR_LEN = 6,     /* PMI-2 length prefix */
+    PMI_WIRE_MSG_MAX = 32768,  /* longest message body we accept or build */
+    PMI_WIRE_PAIRS_MAX = 2100, /* most key=value pairs in one message (a spawn: one per argument) */
+    PMI_WIRE_HDR_LEN = 6,      /* PMI-2 length prefix */
 };
 
 /* A parsed message: pointers into buf, which holds the decoded copy. */

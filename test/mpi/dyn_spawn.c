@@ -7,7 +7,8 @@
  * allreduce, MPI_Intercomm_merge (parents first), and MPI_Comm_disconnect.
  * The children's error count travels to the parent, so a child's failure
  * fails the test. Also: MPI_APPNUM and MPI_UNIVERSE_SIZE are set, and
- * MPI_COMM_WORLD's group does not contain the remote processes.
+ * MPI_COMM_WORLD's group does not contain the remote processes, and the
+ * parent intercommunicator is named MPI_COMM_PARENT.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -156,6 +157,14 @@ int main(int argc, char **argv)
             CHECK(strcmp(argv[2], "two words") == 0, "argv[2] '%s'", argv[2]);
         }
         CHECK(getcwd(cwd, sizeof cwd) != NULL && strcmp(cwd, "/tmp") == 0, "cwd '%s'", cwd);
+        {
+            /* MPI 4.0 11.8.2: the parent intercommunicator is named MPI_COMM_PARENT */
+            char cname[MPI_MAX_OBJECT_NAME] = "";
+            int clen = -1;
+            MPI_Comm_get_name(parent, cname, &clen);
+            CHECK(strcmp(cname, "MPI_COMM_PARENT") == 0 && clen == 15,
+                  "the parent communicator is named '%s' (length %d)", cname, clen);
+        }
         exercise(parent, 1, nparent, size);
         errs = mtest_errors;
         MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &errs, &errs, 1, MPI_INT, MPI_SUM, 0,
