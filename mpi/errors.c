@@ -11,12 +11,14 @@
  * above MPI_ERR_LASTCODE as in MPICH.
  */
 #include "mpiimpl.h"
+#include "common/cvar.h"
 
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- classes */
@@ -186,6 +188,21 @@ static mpi_errhandler_t *errh_get(MPI_Errhandler h)
     return mpi_handle_get(MPI_OBJ_ERRHANDLER, h);
 }
 
+/* A rank that ends the job because a peer failed waits a moment first: the
+ * launcher usually learns of the death itself (the peer was killed, or
+ * exited) and then ends the job with the cause -- "rank 6 on host h4 was
+ * killed by signal 9" and that exit code -- which is what the user needs to
+ * read. Only when the launcher does not (a cut connection between live
+ * processes, -disable-auto-cleanup) does this rank's abort end the job,
+ * CANAL_FAILURE_GRACE seconds later. */
+static void failure_grace(void)
+{
+    long long ms = common_cvar_int("FAILURE_GRACE") * 1000;
+    struct timespec step = {0, 50 * 1000 * 1000};
+    for (long long waited = 0; waited < ms; waited += 50)
+        nanosleep(&step, NULL);
+}
+
 _Noreturn void mpi_err_fatal(int code, const char *fn)
 {
     char text[MPI_MAX_ERROR_STRING], line[MPI_MAX_ERROR_STRING + 128];
@@ -205,6 +222,9 @@ _Noreturn void mpi_err_fatal(int code, const char *fn)
     else
         fprintf(stderr, "[canal] %s\n", line);
     fflush(stderr);
+    if (mpi_state == MPI_STATE_INITIALIZED && mpi_pmi.kind != PMI_KIND_SINGLETON &&
+        (cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_PROC_FAILED_PENDING))
+        failure_grace();
     if (mpi_state == MPI_STATE_INITIALIZED) /* a singleton's pmi_abort exits */
         pmi_abort(exit_code, line);
     _exit(exit_code);
