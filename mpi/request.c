@@ -7,6 +7,8 @@
  */
 #include "mpiimpl.h"
 
+#include <pthread.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,12 +54,44 @@ typedef struct {
     MPI_Grequest_query_function *query;
     MPI_Grequest_free_function *free_fn;
     MPI_Grequest_cancel_function *cancel;
+    /* MPICH's extension (MPIX_Grequest_start/class): how MPI drives the
+     * operation while a program tests or waits on it; NULL for MPI's own */
+    MPIX_Grequest_poll_function *poll;
+    MPIX_Grequest_wait_function *wait;
+    int cb_err; /* the first error a poll or wait callback returned */
     void *extra;
 } greq_t;
+
+/* A generalized request of MPICH's extension is driven by MPI: each time a
+ * program tests or waits on it and it is not complete yet, its poll function
+ * (or, without one, its wait function with a timeout of 0) runs and may call
+ * MPI_Grequest_complete. A failing callback's error is kept and reported
+ * when the request is completed. */
+static void greq_drive(adi_request_t *r)
+{
+    greq_t *g = r->mpi_ext;
+    MPI_Status st;
+    void *state;
+    int err = MPI_SUCCESS;
+
+    if (g == NULL || (g->poll == NULL && g->wait == NULL))
+        return;
+    mpi_status_set_empty(&st);
+    if (g->poll != NULL) {
+        err = g->poll(g->extra, &st);
+    } else {
+        state = g->extra;
+        err = g->wait(1, &state, 0.0, &st);
+    }
+    if (err != MPI_SUCCESS && g->cb_err == MPI_SUCCESS)
+        g->cb_err = err;
+}
 
 /* ---------------------------------------------------------------- completion */
 static int req_is_done(adi_request_t *r)
 {
+    if (r->kind == ADI_REQ_GREQ && !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+        greq_drive(r);
     if (r->kind == ADI_REQ_PREQ_SEND || r->kind == ADI_REQ_PREQ_RECV ||
         r->kind == ADI_REQ_PREQ_OTHER)
         return r->inner == NULL || __atomic_load_n(&r->inner->done, __ATOMIC_ACQUIRE);
@@ -141,6 +175,8 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
         err = g->query(g->extra, sp);
         if (err == MPI_SUCCESS)
             err = g->free_fn(g->extra);
+        if (err == MPI_SUCCESS)
+            err = g->cb_err;
         free(g);
         break;
     }
@@ -826,18 +862,21 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 #pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
 
 /* ---------------------------------------------------------------- generalized requests */
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                        MPI_Request *request)
+/* Start a generalized request with its callbacks (poll and wait are NULL
+ * for MPI_Grequest_start). */
+static int greq_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                      MPI_Grequest_cancel_function *cancel_fn, MPIX_Grequest_poll_function *poll_fn,
+                      MPIX_Grequest_wait_function *wait_fn, void *extra_state,
+                      MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPI_Grequest_start";
     adi_request_t *r = NULL;
     greq_t *g;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
     if (query_fn == NULL || free_fn == NULL || cancel_fn == NULL || request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "a function or the request is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                             query_fn == NULL  ? "query_fn"
+                             : free_fn == NULL ? "free_fn"
+                             : cancel_fn == NULL ? "cancel_fn"
+                                                 : "request");
     g = malloc(sizeof *g);
     r = adi_request_alloc(ADI_REQ_GREQ);
     if (g == NULL || r == NULL) {
@@ -849,12 +888,111 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
     g->query = query_fn;
     g->free_fn = free_fn;
     g->cancel = cancel_fn;
+    g->poll = poll_fn;
+    g->wait = wait_fn;
+    g->cb_err = MPI_SUCCESS;
     g->extra = extra_state;
     r->mpi_ext = g;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
+
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+    static const char fn[] = "MPI_Grequest_start";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    return greq_start(query_fn, free_fn, cancel_fn, NULL, NULL, extra_state, request, fn);
+}
 #pragma weak MPI_Grequest_start = PMPI_Grequest_start
+
+int PMPIX_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                         MPI_Grequest_cancel_function *cancel_fn,
+                         MPIX_Grequest_poll_function *poll_fn, MPIX_Grequest_wait_function *wait_fn,
+                         void *extra_state, MPI_Request *request)
+{
+    static const char fn[] = "MPIX_Grequest_start";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    return greq_start(query_fn, free_fn, cancel_fn, poll_fn, wait_fn, extra_state, request, fn);
+}
+#pragma weak MPIX_Grequest_start = PMPIX_Grequest_start
+
+/* MPICH's generalized request classes: a class names a set of callbacks,
+ * and MPIX_Grequest_class_allocate starts a request of it. Classes live as
+ * long as the process (MPICH has no call that frees one). Handles are
+ * 1-based indices into a table that only grows. */
+typedef struct {
+    MPI_Grequest_query_function *query;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel;
+    MPIX_Grequest_poll_function *poll;
+    MPIX_Grequest_wait_function *wait;
+} greq_class_t;
+
+static greq_class_t *greq_classes;
+static int greq_nclasses, greq_classcap;
+static pthread_mutex_t greq_class_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int PMPIX_Grequest_class_create(MPI_Grequest_query_function *query_fn,
+                                MPI_Grequest_free_function *free_fn,
+                                MPI_Grequest_cancel_function *cancel_fn,
+                                MPIX_Grequest_poll_function *poll_fn,
+                                MPIX_Grequest_wait_function *wait_fn,
+                                MPIX_Grequest_class *greq_class)
+{
+    static const char fn[] = "MPIX_Grequest_class_create";
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if (query_fn == NULL || free_fn == NULL || cancel_fn == NULL || greq_class == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                             query_fn == NULL  ? "query_fn"
+                             : free_fn == NULL ? "free_fn"
+                             : cancel_fn == NULL ? "cancel_fn"
+                                                 : "greq_class");
+    pthread_mutex_lock(&greq_class_lock);
+    if (greq_nclasses == greq_classcap) {
+        int cap = greq_classcap ? 2 * greq_classcap : 8;
+        greq_class_t *t = realloc(greq_classes, sizeof *t * (size_t)cap);
+        if (t == NULL) {
+            pthread_mutex_unlock(&greq_class_lock);
+            return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for a request class");
+        }
+        greq_classes = t;
+        greq_classcap = cap;
+    }
+    greq_classes[greq_nclasses] = (greq_class_t){query_fn, free_fn, cancel_fn, poll_fn, wait_fn};
+    *greq_class = ++greq_nclasses;
+    pthread_mutex_unlock(&greq_class_lock);
+    return MPI_SUCCESS;
+}
+#pragma weak MPIX_Grequest_class_create = PMPIX_Grequest_class_create
+
+int PMPIX_Grequest_class_allocate(MPIX_Grequest_class greq_class, void *extra_state,
+                                  MPI_Request *request)
+{
+    static const char fn[] = "MPIX_Grequest_class_allocate";
+    greq_class_t k;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    pthread_mutex_lock(&greq_class_lock);
+    if (greq_class < 1 || greq_class > greq_nclasses) {
+        pthread_mutex_unlock(&greq_class_lock);
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "greq_class=%d was not made by MPIX_Grequest_class_create",
+                             greq_class);
+    }
+    k = greq_classes[greq_class - 1];
+    pthread_mutex_unlock(&greq_class_lock);
+    return greq_start(k.query, k.free_fn, k.cancel, k.poll, k.wait, extra_state, request, fn);
+}
+#pragma weak MPIX_Grequest_class_allocate = PMPIX_Grequest_class_allocate
 
 int PMPI_Grequest_complete(MPI_Request request)
 {
