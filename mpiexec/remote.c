@@ -714,7 +714,7 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
             if (pfd[2 + 2 * p].revents)
                 mpx_link_flush(&px->link);
             if (pfd[1 + 2 * p].revents) {
-                int rc = mpx_link_read(&px->link), tk;
+                int rc = mpx_link_read(&px->link), tk = 0;
                 const char *body;
                 size_t len;
                 while (!px->closed && (tk = mpx_link_take(&px->link, &body, &len)) == 1)
