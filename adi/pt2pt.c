@@ -448,6 +448,8 @@ static void recv_put(adi_request_t *r, const void *data, size_t len)
         return;
     }
     size_t n = len < cap - r->offset ? len : cap - r->offset;
+    if (n == 0) /* an empty message may come with no data pointer at all */
+        return;
     if (dt_is_contig(r->dt))
         memcpy((char *)r->buf + dt_true_lb(r->dt) + r->offset, data, n);
     else
