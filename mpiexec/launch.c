@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -247,30 +248,49 @@ int mpx_program_exists(const char *argv0, const char *dir)
     return 0;
 }
 
+int mpx_signals_open(int forward_user)
+{
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    sigaddset(&mask, SIGHUP);
+    if (forward_user) {
+        sigaddset(&mask, SIGQUIT);
+        sigaddset(&mask, SIGUSR1);
+        sigaddset(&mask, SIGUSR2);
+    }
+    sigprocmask(SIG_BLOCK, &mask, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+void mpx_child_reset(pid_t parent)
+{
+    static const int sigs[] = {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
+    sigset_t none;
+
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent)
+        _exit(127);
+    setpgid(0, 0);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+        signal(sigs[k], SIG_DFL);
+}
+
 /* In the child, after fork: become the process that exec's the program. */
 static void child_exec(mpx_job_t *job, mpx_rank_t *r, int pmi_child, int out_w, int err_w,
                        int in_fd, char **envp, const cpu_set_t *cpus, pid_t launcher)
 {
     const mpx_segment_t *s = &job->opts->segs[r->seg];
-    sigset_t none;
 
     /* If mpiexec dies (kill -9), the rank gets SIGTERM, as mpiexec's own
      * teardown would send; a Canal rank replaces this with its PMI watch
-     * (pmi/watch.c), which says why. Checked after the prctl: mpiexec may
-     * have died before it. */
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != launcher)
-        _exit(127);
-    setpgid(0, 0);
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    /* mpiexec forwards these itself, so the program starts with the defaults
-     * even when mpiexec was started with them ignored (a background job) */
-    {
-        static const int sigs[] = {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
-        for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
-            signal(sigs[k], SIG_DFL);
-    }
+     * (pmi/watch.c), which says why. */
+    mpx_child_reset(launcher);
     if (in_fd != 0) {
         dup2(in_fd, 0);
         close(in_fd);

@@ -531,7 +531,6 @@ int main(int argc, char **argv)
 {
     static mpx_opts_t opts;
     static mpx_job_t job;
-    sigset_t mask;
     int sigfd, rc, timeout_s;
 
     ensure_std_fds();
@@ -567,17 +566,7 @@ int main(int argc, char **argv)
         return 1;
 
     /* Signals arrive through a signalfd; the children get a clean mask back. */
-    sigemptyset(&mask);
-    sigaddset(&mask, SIGCHLD);
-    sigaddset(&mask, SIGINT);
-    sigaddset(&mask, SIGTERM);
-    sigaddset(&mask, SIGHUP);
-    sigaddset(&mask, SIGQUIT);
-    sigaddset(&mask, SIGUSR1);
-    sigaddset(&mask, SIGUSR2);
-    sigprocmask(SIG_BLOCK, &mask, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    sigfd = mpx_signals_open(1);
     loop_epfd = epoll_create1(EPOLL_CLOEXEC);
     if (sigfd < 0 || loop_epfd < 0) {
         fprintf(stderr, "mpiexec: signalfd/epoll: %s\n", strerror(errno));

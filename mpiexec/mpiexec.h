@@ -189,6 +189,16 @@ int mpx_job_add(mpx_job_t *job, int seg0, int size, const char *spawner);
 int mpx_launch(mpx_job_t *job, int pj);
 /* The environment the ranks of segment s get (the -genv/-env rules). */
 int mpx_segment_env(const mpx_opts_t *o, const mpx_segment_t *s, mpx_env_t *out);
+/* Block the signals a launcher handles itself (SIGCHLD, SIGINT, SIGTERM,
+ * SIGHUP, and with forward_user also SIGQUIT, SIGUSR1, SIGUSR2), ignore
+ * SIGPIPE, and return a non-blocking signalfd that delivers them, or -1. */
+int mpx_signals_open(int forward_user);
+/* In a child just forked by mpiexec or a proxy (parent: the forker's pid):
+ * die with SIGTERM when the parent dies (checked after the prctl, since the
+ * parent may be gone already), take a process group of its own, and start
+ * with no signal blocked and the launcher-handled signals at their defaults
+ * (even when the launcher was started with them ignored: a background job). */
+void mpx_child_reset(pid_t parent);
 /* Is argv0 an executable (relative to dir when it has a '/')? */
 int mpx_program_exists(const char *argv0, const char *dir);
 

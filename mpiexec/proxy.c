@@ -568,19 +568,8 @@ static void px_child(px_rank_t *r, int pmi_child, int out_w, int err_w, char **e
 {
     px_seg_t *s = &px.segs[r->seg];
     int devnull;
-    sigset_t none;
 
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != proxy)
-        _exit(127);
-    setpgid(0, 0);
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    {
-        static const int sigs[] = {SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
-        for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
-            signal(sigs[k], SIG_DFL);
-    }
+    mpx_child_reset(proxy);
     devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0 && devnull != 0) {
         dup2(devnull, 0);
@@ -838,7 +827,6 @@ static void px_down(const char *body, size_t len)
 
 int mpx_proxy_main(int argc, char **argv)
 {
-    sigset_t mask;
     int sigfd;
     struct pollfd *pfd = NULL;
 
@@ -854,14 +842,7 @@ int mpx_proxy_main(int argc, char **argv)
     px.nodeattr = mpx_kvs_create();
     if (px.kvs == NULL || px.nodeattr == NULL)
         return 1;
-    sigemptyset(&mask);
-    sigaddset(&mask, SIGCHLD);
-    sigaddset(&mask, SIGINT);
-    sigaddset(&mask, SIGTERM);
-    sigaddset(&mask, SIGHUP);
-    sigprocmask(SIG_BLOCK, &mask, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    sigfd = mpx_signals_open(0);
     if (sigfd < 0)
         return 1;
     {

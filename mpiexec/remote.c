@@ -547,7 +547,6 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
     long long timeout_deadline = -1;
     mpx_env_t *segenv = NULL;
     struct pollfd *pfd = NULL;
-    sigset_t mask;
     ssize_t sl;
 
     rm.o = o;
@@ -616,17 +615,7 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
     }
     usize = o->usize > 0 ? o->usize : rm.size;
 
-    sigemptyset(&mask);
-    sigaddset(&mask, SIGCHLD);
-    sigaddset(&mask, SIGINT);
-    sigaddset(&mask, SIGTERM);
-    sigaddset(&mask, SIGHUP);
-    sigaddset(&mask, SIGQUIT);
-    sigaddset(&mask, SIGUSR1);
-    sigaddset(&mask, SIGUSR2);
-    sigprocmask(SIG_BLOCK, &mask, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    sigfd = mpx_signals_open(1);
     if (sigfd < 0) {
         fprintf(stderr, "mpiexec: signalfd: %s\n", strerror(errno));
         return 1;
