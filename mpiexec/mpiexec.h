@@ -204,6 +204,9 @@ int mpx_program_exists(const char *argv0, const char *dir);
 
 /* ------------------------------------------------------------ PMI server */
 
+/* A client-supplied key or value of message m (mpiexec's server and the
+ * proxies): present, shorter than max, printable ASCII; else NULL. */
+const char *mpx_pmi_arg(const pmi_wire_msg_t *m, const char *name, size_t max);
 /* Data arrived on (or the peer closed) the PMI socket of rank r. */
 void mpx_server_readable(mpx_job_t *job, mpx_rank_t *r);
 /* Close rank r's PMI connection (a singleton's: it is gone, see mpx_singleton_gone). */

@@ -201,17 +201,6 @@ static void px_reply_found(px_rank_t *r, const char *cmd, const char *val)
     px_reply(r, &out);
 }
 
-static const char *px_arg(const pmi_wire_msg_t *m, const char *name, size_t max)
-{
-    const char *v = pmi_wire_get(m, name);
-    if (v == NULL || strlen(v) >= max)
-        return NULL;
-    for (const char *p = v; *p != '\0'; p++)
-        if (*p < ' ' || *p > '~')
-            return NULL;
-    return v;
-}
-
 /* ------------------------------------------------------------ KVS and fence */
 
 static int px_put(px_rank_t *r, const char *key, const char *val)
@@ -332,8 +321,8 @@ static void px_pmi1(px_rank_t *r, const pmi_wire_msg_t *m)
         pmi_wire_add_int(&out, "rc", 0);
         px_reply(r, &out);
     } else if (strcmp(cmd, "put") == 0) {
-        key = px_arg(m, "key", PX_KEY_MAX);
-        val = px_arg(m, "value", PX_VAL_MAX);
+        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
+        val = mpx_pmi_arg(m, "value", PX_VAL_MAX);
         if (key == NULL || val == NULL)
             px_reply_rc(r, "put_result", -1, "missing_or_oversized_key_or_value");
         else if (px_put(r, key, val) != 0)
@@ -341,7 +330,7 @@ static void px_pmi1(px_rank_t *r, const pmi_wire_msg_t *m)
         else
             px_reply_rc(r, "put_result", 0, "success");
     } else if (strcmp(cmd, "get") == 0) {
-        key = px_arg(m, "key", PX_KEY_MAX);
+        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
         val = key != NULL ? mpx_kvs_get(px.kvs, key) : NULL;
         pmi_wire_begin(&out, 1, "get_result");
         pmi_wire_add_int(&out, "rc", val != NULL ? 0 : -1);
@@ -423,8 +412,8 @@ static void px_pmi2(px_rank_t *r, const pmi_wire_msg_t *m)
         }
         px_reply_found(r, "info-getjobattr-response", val);
     } else if (strcmp(cmd, "kvs-put") == 0) {
-        key = px_arg(m, "key", PX_KEY_MAX);
-        val = px_arg(m, "value", PX_VAL_MAX);
+        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
+        val = mpx_pmi_arg(m, "value", PX_VAL_MAX);
         if (key == NULL || val == NULL)
             px_reply_rc(r, "kvs-put-response", -1, "missing or oversized key or value");
         else if (px_put(r, key, val) != 0)
@@ -434,11 +423,11 @@ static void px_pmi2(px_rank_t *r, const pmi_wire_msg_t *m)
     } else if (strcmp(cmd, "kvs-fence") == 0) {
         px_fence_enter(r);
     } else if (strcmp(cmd, "kvs-get") == 0) {
-        key = px_arg(m, "key", PX_KEY_MAX);
+        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
         px_reply_found(r, "kvs-get-response", key != NULL ? mpx_kvs_get(px.kvs, key) : NULL);
     } else if (strcmp(cmd, "info-putnodeattr") == 0) {
-        key = px_arg(m, "key", PX_KEY_MAX);
-        val = px_arg(m, "value", PX_VAL_MAX);
+        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
+        val = mpx_pmi_arg(m, "value", PX_VAL_MAX);
         if (key == NULL || val == NULL || mpx_kvs_put(px.nodeattr, key, val) != 0) {
             px_reply_rc(r, "info-putnodeattr-response", -1, "bad or oversized attribute");
         } else {
@@ -452,7 +441,7 @@ static void px_pmi2(px_rank_t *r, const pmi_wire_msg_t *m)
             }
         }
     } else if (strcmp(cmd, "info-getnodeattr") == 0) {
-        key = px_arg(m, "key", PX_KEY_MAX);
+        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
         val = key != NULL ? mpx_kvs_get(px.nodeattr, key) : NULL;
         if (val == NULL && key != NULL && pmi_wire_get(m, "wait") != NULL &&
             strcmp(pmi_wire_get(m, "wait"), "TRUE") == 0) {

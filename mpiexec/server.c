@@ -160,8 +160,7 @@ static void reply_rc(mpx_job_t *job, mpx_rank_t *r, const char *cmd, int rc, con
     server_send(job, r, &out);
 }
 
-/* Check a client-supplied key or value: present, bounded, printable. */
-static const char *arg_ok(const pmi_wire_msg_t *m, const char *name, size_t max)
+const char *mpx_pmi_arg(const pmi_wire_msg_t *m, const char *name, size_t max)
 {
     const char *v = pmi_wire_get(m, name);
     if (v == NULL || strlen(v) >= max)
@@ -673,8 +672,8 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         pmi_wire_add_int(&out, "rc", 0);
         server_send(job, r, &out);
     } else if (strcmp(cmd, "put") == 0) {
-        key = arg_ok(m, "key", KEY_MAX);
-        val = arg_ok(m, "value", VAL_MAX);
+        key = mpx_pmi_arg(m, "key", KEY_MAX);
+        val = mpx_pmi_arg(m, "value", VAL_MAX);
         if (key == NULL || val == NULL)
             reply_rc(job, r, "put_result", -1, "missing_or_oversized_key_or_value");
         else if (mpx_kvs_put(pjob_of(job, r)->kvs, key, val) != 0)
@@ -682,7 +681,7 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         else
             reply_rc(job, r, "put_result", 0, "success");
     } else if (strcmp(cmd, "get") == 0) {
-        key = arg_ok(m, "key", KEY_MAX);
+        key = mpx_pmi_arg(m, "key", KEY_MAX);
         val = key != NULL ? mpx_kvs_get(pjob_of(job, r)->kvs, key) : NULL;
         pmi_wire_begin(&out, 1, "get_result");
         pmi_wire_add_int(&out, "rc", val != NULL ? 0 : -1);
@@ -698,8 +697,8 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
     } else if (strcmp(cmd, "abort") == 0) {
         handle_abort(job, r, m);
     } else if (strcmp(cmd, "publish_name") == 0) {
-        key = arg_ok(m, "service", KEY_MAX);
-        val = arg_ok(m, "port", VAL_MAX);
+        key = mpx_pmi_arg(m, "service", KEY_MAX);
+        val = mpx_pmi_arg(m, "port", VAL_MAX);
         if (key == NULL || val == NULL)
             reply_rc(job, r, "publish_result", 1, "bad_service_or_port");
         else if (mpx_kvs_get(server_names, key) != NULL)
@@ -709,7 +708,7 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         else
             reply_rc(job, r, "publish_result", 0, "success");
     } else if (strcmp(cmd, "lookup_name") == 0) {
-        key = arg_ok(m, "service", KEY_MAX);
+        key = mpx_pmi_arg(m, "service", KEY_MAX);
         val = key != NULL ? mpx_kvs_get(server_names, key) : NULL;
         pmi_wire_begin(&out, 1, "lookup_result");
         if (val != NULL)
@@ -718,7 +717,7 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         pmi_wire_add(&out, "msg", val != NULL ? "success" : "service_not_found");
         server_send(job, r, &out);
     } else if (strcmp(cmd, "unpublish_name") == 0) {
-        key = arg_ok(m, "service", KEY_MAX);
+        key = mpx_pmi_arg(m, "service", KEY_MAX);
         if (key != NULL && mpx_kvs_remove(server_names, key) == 0)
             reply_rc(job, r, "unpublish_result", 0, "success");
         else
@@ -794,8 +793,8 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         }
         reply_found(job, r, "info-getjobattr-response", val);
     } else if (strcmp(cmd, "kvs-put") == 0) {
-        key = arg_ok(m, "key", KEY_MAX);
-        val = arg_ok(m, "value", VAL_MAX);
+        key = mpx_pmi_arg(m, "key", KEY_MAX);
+        val = mpx_pmi_arg(m, "value", VAL_MAX);
         if (key == NULL || val == NULL)
             reply_rc(job, r, "kvs-put-response", -1, "missing or oversized key or value");
         else if (mpx_kvs_put(pjob_of(job, r)->kvs, key, val) != 0)
@@ -805,12 +804,12 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
     } else if (strcmp(cmd, "kvs-fence") == 0) {
         barrier_enter(job, r);
     } else if (strcmp(cmd, "kvs-get") == 0) {
-        key = arg_ok(m, "key", KEY_MAX);
+        key = mpx_pmi_arg(m, "key", KEY_MAX);
         reply_found(job, r, "kvs-get-response",
                     key != NULL ? mpx_kvs_get(pjob_of(job, r)->kvs, key) : NULL);
     } else if (strcmp(cmd, "info-putnodeattr") == 0) {
-        key = arg_ok(m, "key", sizeof r->wait_key);
-        val = arg_ok(m, "value", VAL_MAX);
+        key = mpx_pmi_arg(m, "key", sizeof r->wait_key);
+        val = mpx_pmi_arg(m, "value", VAL_MAX);
         if (key == NULL || val == NULL || mpx_kvs_put(server_nodeattr, key, val) != 0) {
             reply_rc(job, r, "info-putnodeattr-response", -1, "bad or oversized attribute");
         } else {
@@ -818,7 +817,7 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
             nodeattr_wake(job, key, val);
         }
     } else if (strcmp(cmd, "info-getnodeattr") == 0) {
-        key = arg_ok(m, "key", sizeof r->wait_key);
+        key = mpx_pmi_arg(m, "key", sizeof r->wait_key);
         val = key != NULL ? mpx_kvs_get(server_nodeattr, key) : NULL;
         if (val == NULL && key != NULL && is_true(pmi_wire_get(m, "wait"))) {
             r->waiting_nodeattr = 1;
@@ -832,8 +831,8 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
     } else if (strcmp(cmd, "abort") == 0) {
         handle_abort(job, r, m);
     } else if (strcmp(cmd, "name-publish") == 0) {
-        key = arg_ok(m, "name", KEY_MAX);
-        val = arg_ok(m, "port", VAL_MAX);
+        key = mpx_pmi_arg(m, "name", KEY_MAX);
+        val = mpx_pmi_arg(m, "port", VAL_MAX);
         if (key == NULL || val == NULL)
             reply_rc(job, r, "name-publish-response", 1, "bad name or port");
         else if (mpx_kvs_get(server_names, key) != NULL)
@@ -843,7 +842,7 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         else
             reply_rc(job, r, "name-publish-response", 0, NULL);
     } else if (strcmp(cmd, "name-lookup") == 0) {
-        key = arg_ok(m, "name", KEY_MAX);
+        key = mpx_pmi_arg(m, "name", KEY_MAX);
         val = key != NULL ? mpx_kvs_get(server_names, key) : NULL;
         pmi_wire_begin(&out, 2, "name-lookup-response");
         pmi_wire_add_int(&out, "rc", val != NULL ? 0 : 1);
@@ -852,7 +851,7 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
             pmi_wire_add(&out, "port", val);
         server_send(job, r, &out);
     } else if (strcmp(cmd, "name-unpublish") == 0) {
-        key = arg_ok(m, "name", KEY_MAX);
+        key = mpx_pmi_arg(m, "name", KEY_MAX);
         if (key != NULL && mpx_kvs_remove(server_names, key) == 0)
             reply_rc(job, r, "name-unpublish-response", 0, NULL);
         else
