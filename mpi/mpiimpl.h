@@ -224,11 +224,20 @@ int mpi_comm_context_take(int context);
 /* ---------------------------------------------------------------- pt2pt */
 /* The largest tag (the MPI_TAG_UB attribute). */
 enum { MPI_CANAL_TAG_UB = 0x3fffffff };
-/* Argument checks shared by the point-to-point and collective fronts. */
+/* Argument checks by parameter kind (mpi/check.c), called by the generated
+ * entry points and by implementations: each raises through c's error handler
+ * (NULL: MPI_COMM_WORLD's) naming fn, the argument and its value. */
+enum { MPI_CANAL_ANY_COUNT = -1 }; /* check a datatype whatever the count */
 int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out);
 int mpi_check_count(mpi_comm_t *c, MPI_Count count, const char *fn);
+int mpi_check_count_arg(mpi_comm_t *c, MPI_Count count, const char *fn, const char *arg);
 int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt,
                   const char *fn);
+int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count, const char *fn,
+                           const char *arg);
+int mpi_check_rank_arg(mpi_comm_t *c, int rank, int any_ok, const char *fn, const char *arg);
+int mpi_check_tag_arg(mpi_comm_t *c, int tag, int any_ok, const char *fn, const char *arg);
+int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn, const char *arg);
 /* Wait for one request and release it as MPI_Wait does (persistent ones
  * become inactive); fills st unless it is MPI_STATUS_IGNORE. Returns the
  * MPI error of the operation (not raised), its message naming fn. */

@@ -7,35 +7,12 @@
  * share one implementation with the int ones.
  */
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- checks */
-int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out)
-{
-    mpi_comm_t *c = mpi_comm_get(h);
-    if (c == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
-                             (unsigned)h, h == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
-    *out = c;
-    return MPI_SUCCESS;
-}
-
-int mpi_check_count(mpi_comm_t *c, MPI_Count count, const char *fn)
-{
-    if (count < 0)
-        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "count=%lld is negative", (long long)count);
-    return MPI_SUCCESS;
-}
-
-int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt, const char *fn)
-{
-    if (buf == NULL && count > 0 && mpi_handle_kind(dt) == MPI_HKIND_BUILTIN)
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "buf is NULL with count=%lld", (long long)count);
-    return MPI_SUCCESS;
-}
-
 /* MPICH accepts MPI_DATATYPE_NULL in point-to-point calls with count 0 (its
  * own tests rely on it, e.g. a zero-byte receive from MPI_PROC_NULL); so do
  * we, treating it as MPI_BYTE. With count > 0 it stays an MPI_ERR_TYPE. */
@@ -320,130 +297,82 @@ static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t 
     return MPI_SUCCESS;
 }
 
-static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, send_kind_t kind, const char *fn)
+/* The sends of the table (mpi/api/03-pt2pt.api): their entry points have
+ * checked every argument and resolved the communicator. */
+static int send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                         int dest, int tag, send_kind_t kind, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
+    int err = send_post(c, buf, count, mpi_dt_get(zero_count_type(count, datatype)), dest, tag,
+                        c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS || r == NULL)
         return err;
     err = mpi_request_complete_one(r, fn, NULL, MPI_STATUS_IGNORE);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(mpi_comm_get(comm), err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
 
-static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                            int tag, MPI_Comm comm, send_kind_t kind, MPI_Request *request,
-                            const char *fn)
+static int send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag, send_kind_t kind,
+                            MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err;
-    if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
-    err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
+    int err = send_post(c, buf, count, mpi_dt_get(zero_count_type(count, datatype)), dest, tag,
+                        c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
-    r->owner_handle = comm;
+    r->owner_handle = c->handle;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
 
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+int mpi_send_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  mpi_comm_t *comm, const char *fn)
 {
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_STD, "MPI_Send");
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_STD, fn);
 }
-#pragma weak MPI_Send = PMPI_Send
-int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_STD, "MPI_Send_c");
-}
-#pragma weak MPI_Send_c = PMPI_Send_c
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, "MPI_Ssend");
-}
-#pragma weak MPI_Ssend = PMPI_Ssend
-int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, "MPI_Ssend_c");
-}
-#pragma weak MPI_Ssend_c = PMPI_Ssend_c
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_READY, "MPI_Rsend");
-}
-#pragma weak MPI_Rsend = PMPI_Rsend
-int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_READY, "MPI_Rsend_c");
-}
-#pragma weak MPI_Rsend_c = PMPI_Rsend_c
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_BUF, "MPI_Bsend");
-}
-#pragma weak MPI_Bsend = PMPI_Bsend
-int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_BUF, "MPI_Bsend_c");
-}
-#pragma weak MPI_Bsend_c = PMPI_Bsend_c
 
-int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
+int mpi_ssend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   mpi_comm_t *comm, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_STD, request, "MPI_Isend");
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_SYNC, fn);
 }
-#pragma weak MPI_Isend = PMPI_Isend
-int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm, MPI_Request *request)
+
+int mpi_rsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   mpi_comm_t *comm, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_STD, request, "MPI_Isend_c");
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_READY, fn);
 }
-#pragma weak MPI_Isend_c = PMPI_Isend_c
-int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+
+int mpi_bsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   mpi_comm_t *comm, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, request, "MPI_Issend");
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_BUF, fn);
 }
-#pragma weak MPI_Issend = PMPI_Issend
-int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
+
+int mpi_isend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, request,
-                            "MPI_Issend_c");
+    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_STD, request, fn);
 }
-#pragma weak MPI_Issend_c = PMPI_Issend_c
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+
+int mpi_issend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_READY, request,
-                            "MPI_Irsend");
+    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_SYNC, request, fn);
 }
-#pragma weak MPI_Irsend = PMPI_Irsend
-int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
+
+int mpi_irsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_READY, request,
-                            "MPI_Irsend_c");
+    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_READY, request, fn);
 }
-#pragma weak MPI_Irsend_c = PMPI_Irsend_c
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+
+int mpi_ibsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_BUF, request, "MPI_Ibsend");
+    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_BUF, request, fn);
 }
-#pragma weak MPI_Ibsend = PMPI_Ibsend
-int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_BUF, request,
-                            "MPI_Ibsend_c");
-}
-#pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
+
 
 /* ---------------------------------------------------------------- receives */
 static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,

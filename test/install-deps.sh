@@ -5,7 +5,7 @@
 # was removed but left its configuration files ("deinstall ok config-files")
 # is missing.
 set -u
-PKGS="build-essential autoconf automake libtool pkg-config bc procps libfabric-dev libpmix-dev
+PKGS="build-essential python3 autoconf automake libtool pkg-config bc procps libfabric-dev libpmix-dev
       libhwloc-dev check libmpich-dev mpich openmpi-bin libopenmpi-dev valgrind
       clang libclang-rt-14-dev slurmd slurmctld slurm-client default-jdk-headless
       iproute2 util-linux"
