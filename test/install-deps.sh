@@ -8,7 +8,7 @@ set -u
 PKGS="build-essential python3 autoconf automake libtool pkg-config bc procps libfabric-dev libpmix-dev
       libhwloc-dev check libmpich-dev mpich openmpi-bin libopenmpi-dev valgrind
       clang libclang-rt-14-dev slurmd slurmctld slurm-client default-jdk-headless
-      iproute2 util-linux"
+      iproute2 util-linux gfortran"
 # procps: pgrep, with which test/mpi/runtests.sh finds ranks left running.
 # libmpich-dev, mpich: the ABI check (test/abi-check.sh), Hydra launch tests, MPICH binaries on Canal.
 # openmpi-bin: the Open MPI launch test (test/launch/openmpi.sh).
@@ -16,6 +16,7 @@ PKGS="build-essential python3 autoconf automake libtool pkg-config bc procps lib
 # slurmd slurmctld slurm-client: the private Slurm of test/launch/slurm.sh.
 # default-jdk-headless: the Java binding's tests (bindings/java).
 # iproute2 + util-linux (unshare, nsenter): the namespace cluster (test/cluster/netns.sh).
+# gfortran: the mpi module and the Fortran programs of test/fortran/run.sh.
 missing=
 for p in $PKGS; do
     [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] || missing="$missing $p"
