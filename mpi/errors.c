@@ -9,6 +9,13 @@
  * so MPI_Error_string can say which call, argument and value failed.
  * User classes and codes (MPI_Add_error_class/code) are 0x40000000 + n,
  * above MPI_ERR_LASTCODE as in MPICH.
+ *
+ * For MPICH's C++ library: a handler made by MPI::Comm/Win/File::
+ * Create_errhandler has a proxy (mpi_errhandler_set_proxy, from
+ * MPII_Errhandler_set_cxx) that calls the user's C++ function; after it the
+ * failed call returns MPI_SUCCESS, as in MPICH. MPI::ERRORS_THROW_EXCEPTIONS
+ * (MPIR_ERRORS_THROW_EXCEPTIONS) returns the code like MPI_ERRORS_RETURN:
+ * the C++ wrapper that sees it throws MPI::Exception.
  */
 #include "mpiimpl.h"
 #include "common/cvar.h"
@@ -178,10 +185,11 @@ typedef struct {
     int objtype;      /* MPI_OBJ_COMM, _WIN, _FILE, _SESSION */
     void (*fn)(void); /* the user's function, cast back by objtype */
     int refcount;
+    mpi_errh_proxy_t *proxy; /* NULL: fn is C's */
 } mpi_errhandler_t;
 
-static mpi_errhandler_t errh_fatal = {0, NULL, 1}, errh_return = {0, NULL, 1},
-                        errh_abort = {0, NULL, 1};
+static mpi_errhandler_t errh_fatal = {0, NULL, 1, NULL}, errh_return = {0, NULL, 1, NULL},
+                        errh_abort = {0, NULL, 1, NULL}, errh_throw = {0, NULL, 1, NULL};
 
 static mpi_errhandler_t *errh_get(MPI_Errhandler h)
 {
@@ -235,7 +243,7 @@ static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int c
 {
     mpi_errhandler_t *e;
 
-    if (eh == MPI_ERRORS_RETURN)
+    if (eh == MPI_ERRORS_RETURN || eh == MPIR_ERRORS_THROW_EXCEPTIONS)
         return code;
     if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_ABORT || eh == MPI_ERRHANDLER_NULL ||
         mpi_state != MPI_STATE_INITIALIZED)
@@ -243,6 +251,11 @@ static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int c
     e = errh_get(eh);
     if (e == NULL || e->fn == NULL)
         mpi_err_fatal(code, fn);
+    if (e->proxy != NULL && objtype != MPI_OBJ_SESSION) {
+        int kind = objtype == MPI_OBJ_COMM ? 0 : objtype == MPI_OBJ_FILE ? 1 : 2;
+        e->proxy(kind, objhandle, &code, e->fn);
+        return MPI_SUCCESS;
+    }
     switch (objtype) {
     case MPI_OBJ_COMM:
         ((MPI_Comm_errhandler_function *)(void *)e->fn)((MPI_Comm *)objhandle, &code);
@@ -365,6 +378,7 @@ int mpi_errors_init(void)
     mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_ARE_FATAL, &errh_fatal);
     mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_RETURN, &errh_return);
     mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_ABORT, &errh_abort);
+    mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPIR_ERRORS_THROW_EXCEPTIONS, &errh_throw);
     return MPI_SUCCESS;
 }
 
@@ -573,6 +587,7 @@ static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const 
     e->objtype = objtype;
     e->fn = f;
     e->refcount = 1;
+    e->proxy = NULL;
     *out = mpi_handle_new(MPI_OBJ_ERRHANDLER, e);
     if (*out == 0) {
         free(e);
@@ -605,6 +620,15 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *f, MPI_Errha
                        "MPI_Session_create_errhandler");
 }
 #pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+
+int mpi_errhandler_set_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy)
+{
+    mpi_errhandler_t *e = errh_get(h);
+    if (e == NULL || mpi_handle_kind(h) != MPI_HKIND_DIRECT || e->objtype == MPI_OBJ_SESSION)
+        return -1;
+    e->proxy = proxy;
+    return 0;
+}
 
 /* Take a reference on an error handler that is being attached to an object. */
 int mpi_errhandler_retain(MPI_Errhandler h, int objtype)
