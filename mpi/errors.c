@@ -12,10 +12,17 @@
  *
  * For MPICH's C++ library: a handler made by MPI::Comm/Win/File::
  * Create_errhandler has a proxy (mpi_errhandler_set_proxy, from
- * MPII_Errhandler_set_cxx) that calls the user's C++ function; after it the
- * failed call returns MPI_SUCCESS, as in MPICH. MPI::ERRORS_THROW_EXCEPTIONS
- * (MPIR_ERRORS_THROW_EXCEPTIONS) returns the code like MPI_ERRORS_RETURN:
- * the C++ wrapper that sees it throws MPI::Exception.
+ * MPII_Errhandler_set_cxx) that calls the user's C++ function. The C++
+ * wrapper of every method calls the object's handler again (through
+ * MPI_*_call_errhandler) when the C call returns an error; MPICH avoids the
+ * second call by returning MPI_SUCCESS after a C++ handler, but Canal's calls
+ * stop on the non-zero code their checks return. So the failed call returns
+ * its code and the code a C++ handler was given is remembered (per thread):
+ * the wrapper's MPI_*_call_errhandler with that code right after is not
+ * delivered again, and the method returns as in MPICH, the handler having
+ * run once. MPI::ERRORS_THROW_EXCEPTIONS (MPIR_ERRORS_THROW_EXCEPTIONS)
+ * returns the code like MPI_ERRORS_RETURN: the C++ wrapper throws
+ * MPI::Exception.
  */
 #include "mpiimpl.h"
 #include "common/cvar.h"
@@ -238,10 +245,20 @@ _Noreturn void mpi_err_fatal(int code, const char *fn)
     _exit(exit_code);
 }
 
+/* The code of the error a C++ handler was last given by a failing call
+ * (0: none pending), see the top of the file. */
+static __thread int cxx_delivered;
+
 static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int code,
                           const char *fn)
 {
     mpi_errhandler_t *e;
+    int explicit_call = strstr(fn, "_call_errhandler") != NULL;
+
+    if (explicit_call && code != MPI_SUCCESS && code == cxx_delivered) {
+        cxx_delivered = 0; /* the C++ wrapper passing on what its handler saw */
+        return MPI_SUCCESS;
+    }
 
     if (eh == MPI_ERRORS_RETURN || eh == MPIR_ERRORS_THROW_EXCEPTIONS)
         return code;
@@ -252,9 +269,11 @@ static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int c
     if (e == NULL || e->fn == NULL)
         mpi_err_fatal(code, fn);
     if (e->proxy != NULL && objtype != MPI_OBJ_SESSION) {
-        int kind = objtype == MPI_OBJ_COMM ? 0 : objtype == MPI_OBJ_FILE ? 1 : 2;
-        e->proxy(kind, objhandle, &code, e->fn);
-        return MPI_SUCCESS;
+        int kind = objtype == MPI_OBJ_COMM ? 0 : objtype == MPI_OBJ_FILE ? 1 : 2, c = code;
+        if (!explicit_call)
+            cxx_delivered = code;
+        e->proxy(kind, objhandle, &c, e->fn);
+        return code;
     }
     switch (objtype) {
     case MPI_OBJ_COMM:

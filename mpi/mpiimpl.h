@@ -231,9 +231,8 @@ typedef void mpi_op_proxy_t(const void *in, void *inout, int len, MPI_Datatype d
                             MPI_User_function *user_fn);
 int mpi_op_set_proxy(MPI_Op op, mpi_op_proxy_t *proxy);
 /* mpi/errors.c: a C++ error handler is called as proxy(kind, handle, code,
- * user_fn), kind 0 communicator, 1 file, 2 window; the call that raised the
- * error then returns MPI_SUCCESS (the C++ handler throws if it wants the
- * caller to see it). -1: h is not a user error handler. */
+ * user_fn), kind 0 communicator, 1 file, 2 window, once per error (see
+ * errors.c). -1: h is not a user error handler. */
 typedef void mpi_errh_proxy_t(int kind, int *handle, int *code, void (*user_fn)(void));
 int mpi_errhandler_set_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy);
 /* mpi/request.c: the callbacks of a generalized request in another
