@@ -29,7 +29,8 @@
 # PROGRAM.cpp (PREFIX's mpicxx), or PROGRAM.f90 / PROGRAM.cxx, built with Debian's
 # MPICH wrappers mpif90.mpich / mpicxx.mpich (MPICH's own Fortran and C++
 # libraries) and run on Canal with LD_LIBRARY_PATH=PREFIX/lib; those are a SKIP
-# where the wrapper or its compiler is missing.
+# where the wrapper or its compiler is missing. CANAL_TEST_MPIF90 and
+# CANAL_TEST_MPICXX name other MPICH wrappers.
 # Hang limits: no test depends on speed; a job is killed as hung only after
 #   S x max(1, (nprocs + load average) / cores) x CANAL_TEST_TIMEOUT_SCALE
 # seconds (cores from nproc, the 1-minute load average read as each test
@@ -99,8 +100,8 @@ source_of() {  # program -> path
 }
 mpich_wrapper() {  # source -> Debian's MPICH wrapper that builds it, or nothing
     case $1 in
-        *.f90) echo mpif90.mpich ;;
-        *.cxx) echo mpicxx.mpich ;;
+        *.f90) echo "${CANAL_TEST_MPIF90:-mpif90.mpich}" ;;
+        *.cxx) echo "${CANAL_TEST_MPICXX:-mpicxx.mpich}" ;;
     esac
 }
 missing_tool() {  # source -> what is missing to build it, or nothing
@@ -112,7 +113,7 @@ missing_tool() {  # source -> what is missing to build it, or nothing
             w=$(mpich_wrapper "$1")
             if ! command -v "$w" > /dev/null; then echo "$w (package libmpich-dev)"; return; fi
             c=$("$w" -show 2>/dev/null | awk '{print $1}')
-            command -v "$c" > /dev/null || echo "the compiler $c of $w (package $( [ "$w" = mpif90.mpich ] && echo gfortran || echo g++))" ;;
+            command -v "$c" > /dev/null || echo "the compiler $c of $w (package $(case $1 in *.f90) echo gfortran ;; *) echo g++ ;; esac))" ;;
     esac
 }
 compile() {  # program -> 0 if built
@@ -122,8 +123,8 @@ compile() {  # program -> 0 if built
     case $src in
         *.c) "$MPICC" -O1 -g -Wall -o "$BUILD/$p" "$src" -lm ;;
         *.cpp) "$PREFIX/bin/mpicxx" -O1 -g -Wall -o "$BUILD/$p" "$src" ;;
-        *.f90) mpif90.mpich -O1 -g -Wall -Wno-unused-dummy-argument -J "$BUILD" -o "$BUILD/$p" "$src" ;;
-        *.cxx) mpicxx.mpich -O1 -g -Wall -o "$BUILD/$p" "$src" ;;
+        *.f90) "$(mpich_wrapper "$src")" -O1 -g -Wall -Wno-unused-dummy-argument -J "$BUILD" -o "$BUILD/$p" "$src" ;;
+        *.cxx) "$(mpich_wrapper "$src")" -O1 -g -Wall -o "$BUILD/$p" "$src" ;;
     esac > "$BUILD/$p.build.log" 2>&1
 }
 
