@@ -11,6 +11,8 @@ PKGS="build-essential python3 autoconf automake libtool pkg-config bc procps lib
       iproute2 util-linux gfortran"
 # procps: pgrep, with which test/mpi/runtests.sh finds ranks left running.
 # libmpich-dev, mpich: the ABI check (test/abi-check.sh), Hydra launch tests, MPICH binaries on Canal.
+# gfortran (and build-essential's g++): programs built with MPICH's mpif90.mpich and
+#   mpicxx.mpich run on Canal (test/mpi/testlist.lang), Canal's mpicxx.
 # openmpi-bin: the Open MPI launch test (test/launch/openmpi.sh).
 # clang + libclang-rt-14-dev: the libFuzzer targets (test/fuzz/run.sh); Debian 12's clang is 14.
 # slurmd slurmctld slurm-client: the private Slurm of test/launch/slurm.sh.

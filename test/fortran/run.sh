@@ -7,8 +7,10 @@
 #   3. the programs of this folder, compiled with Canal's mpifort, pass under
 #      Canal's mpiexec with 1 to 4 ranks;
 #   4. the same programs compiled with MPICH's mpif90.mpich (Debian) run on
-#      Canal by swapping the libraries (LD_LIBRARY_PATH=PREFIX/lib, where
-#      Canal installs libmpichfort.so.12 and libmpich.so.12).
+#      Canal's libmpifort by swapping the libraries: LD_LIBRARY_PATH names a
+#      folder where libmpichfort.so.12 is Canal's libmpifort.so.12, and
+#      PREFIX/lib (Canal's libmpich.so.12). Canal does not install that name
+#      until it has mpi_f08 (bindings/fortran/Makefile.inc).
 # A missing gfortran or Debian MPICH is a reported SKIP of the steps that
 # need it. Prints "N passed, M failed" last; exit 1 if anything failed.
 set -u
@@ -70,6 +72,9 @@ run() { # label exe nprocs [env...]
     fi
 }
 
+mkdir -p "$WORK/swap"
+ln -sf "$PREFIX/lib/libmpifort.so.12" "$WORK/swap/libmpichfort.so.12"
+
 if ! command -v gfortran > /dev/null; then
     echo "SKIP Fortran programs (no gfortran: apt-get install gfortran)"
 else
@@ -88,7 +93,7 @@ else
         base=${src%.*}
         [ -x "$WORK/$base" ] && run "fortran/$base" "$WORK/$base" "$np"
         if [ -x "$WORK/mpich_$base" ]; then
-            run "fortran-mpich-built/$base" "$WORK/mpich_$base" "$np" LD_LIBRARY_PATH="$PREFIX/lib"
+            run "fortran-mpich-built/$base" "$WORK/mpich_$base" "$np" LD_LIBRARY_PATH="$WORK/swap:$PREFIX/lib"
         elif [ "${CANAL_TEST_SANITIZED:-no}" = yes ]; then
             echo "SKIP fortran-mpich-built/$base (MPICH-built programs cannot load a sanitizer build)"
         elif ! command -v mpif90.mpich > /dev/null; then
