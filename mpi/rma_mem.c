@@ -26,7 +26,6 @@ int mpi_alloc_mem_impl(MPI_Aint size, MPI_Info info, void *baseptr, const char *
 
 int mpi_free_mem_impl(void *base, const char *fn)
 {
-    (void)fn;
     free(base);
     return MPI_SUCCESS;
 }

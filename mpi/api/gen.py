@@ -276,7 +276,8 @@ def entry_code(e, large):
                  and p.stars]
         for p in temps:
             lines.append('    %s %s_l = 0;' % (p.lbase, p.name))
-        lines.append('    int err;')
+        if not e.anytime or cks or temps:  # an anytime entry without checks has no err
+            lines.append('    int err;')
         lines.append('')
         if not e.anytime:
             # mpi_state inline: the call only when MPI is not running (the fast paths)
