@@ -1211,7 +1211,8 @@ static int check_name_args(const char *fn, const char *service_name, MPI_Info in
     return MPI_SUCCESS;
 }
 
-int mpi_publish_name_impl(const char *service_name, MPI_Info info, const char *port_name, const char *fn)
+int mpi_publish_name_impl(const char *service_name, MPI_Info info, const char *port_name,
+                          const char *fn)
 {
     canal_status_t st;
     int err;
@@ -1239,7 +1240,8 @@ int mpi_lookup_name_impl(const char *service_name, MPI_Info info, char *port_nam
     return st < 0 ? name_error(st, MPI_ERR_NAME, MPI_ERR_NAME, fn) : MPI_SUCCESS;
 }
 
-int mpi_unpublish_name_impl(const char *service_name, MPI_Info info, const char *port_name, const char *fn)
+int mpi_unpublish_name_impl(const char *service_name, MPI_Info info, const char *port_name,
+                            const char *fn)
 {
     canal_status_t st;
     int err;

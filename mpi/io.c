@@ -327,7 +327,8 @@ static void file_free(struct ADIOI_FileD *f)
     free(f);
 }
 
-int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh, const char *fn)
+int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh,
+                       const char *fn)
 {
     struct ADIOI_FileD *f = NULL;
     mpi_comm_t *c;

@@ -877,9 +877,9 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
     return MPI_SUCCESS;
 }
 
-static int blocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
-                    MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                    MPI_Status *status, const char *fn)
+static int blocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where, MPI_Offset offset,
+                    const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
+                    const char *fn)
 {
     io_result_t res;
     int err = io_access(f, write, coll, where, offset, (void *)buf, count, datatype, &res, fn);
@@ -953,172 +953,211 @@ static int split_end(struct ADIOI_FileD *f, int write, const void *buf, MPI_Stat
  * which have checked the initialization, the file and the request
  * pointers: one line each, the access described by (write, collective,
  * where). The int and _c forms share them. */
-int mpi_file_read_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_read_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Status *status, const char *fn)
 {
     return blocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, status, fn);
 }
 
-int mpi_file_read_all_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_read_all_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
     return blocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, status, fn);
 }
 
-int mpi_file_read_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_read_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
     return blocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, status, fn);
 }
 
-int mpi_file_read_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_read_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
     return blocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, status, fn);
 }
 
-int mpi_file_read_shared_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_read_shared_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
     return blocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, status, fn);
 }
 
-int mpi_file_read_ordered_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_read_ordered_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
     return blocking(fh, 0, 1, IO_ORDERED, 0, buf, count, datatype, status, fn);
 }
 
-int mpi_file_iread_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iread_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Request *request, const char *fn)
 {
     return nonblocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, request, fn);
 }
 
-int mpi_file_iread_all_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iread_all_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
     return nonblocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, request, fn);
 }
 
-int mpi_file_iread_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iread_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
     return nonblocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, request, fn);
 }
 
-int mpi_file_iread_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iread_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf,
+                               MPI_Count count, MPI_Datatype datatype, MPI_Request *request,
+                               const char *fn)
 {
     return nonblocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, request, fn);
 }
 
-int mpi_file_iread_shared_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iread_shared_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
     return nonblocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, request, fn);
 }
 
-int mpi_file_read_at_all_begin_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, const char *fn)
+int mpi_file_read_at_all_begin_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf,
+                                    MPI_Count count, MPI_Datatype datatype, const char *fn)
 {
     return split_begin(fh, 0, IO_AT, offset, buf, count, datatype, fn);
 }
 
-int mpi_file_read_at_all_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status, const char *fn)
+int mpi_file_read_at_all_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status,
+                                  const char *fn)
 {
     return split_end(fh, 0, buf, status, fn);
 }
 
-int mpi_file_read_all_begin_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype, const char *fn)
+int mpi_file_read_all_begin_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, const char *fn)
 {
     return split_begin(fh, 0, IO_IND, 0, buf, count, datatype, fn);
 }
 
-int mpi_file_read_all_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status, const char *fn)
+int mpi_file_read_all_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status,
+                               const char *fn)
 {
     return split_end(fh, 0, buf, status, fn);
 }
 
-int mpi_file_read_ordered_begin_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype, const char *fn)
+int mpi_file_read_ordered_begin_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                                     MPI_Datatype datatype, const char *fn)
 {
     return split_begin(fh, 0, IO_ORDERED, 0, buf, count, datatype, fn);
 }
 
-int mpi_file_read_ordered_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status, const char *fn)
+int mpi_file_read_ordered_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status,
+                                   const char *fn)
 {
     return split_end(fh, 0, buf, status, fn);
 }
 
-int mpi_file_write_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_write_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
     return blocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, status, fn);
 }
 
-int mpi_file_write_all_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_write_all_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
     return blocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, status, fn);
 }
 
-int mpi_file_write_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_write_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                           MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
+                           const char *fn)
 {
     return blocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, status, fn);
 }
 
-int mpi_file_write_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_write_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                               MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
+                               const char *fn)
 {
     return blocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, status, fn);
 }
 
-int mpi_file_write_shared_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_write_shared_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
     return blocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, status, fn);
 }
 
-int mpi_file_write_ordered_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, const char *fn)
+int mpi_file_write_ordered_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
     return blocking(fh, 1, 1, IO_ORDERED, 0, buf, count, datatype, status, fn);
 }
 
-int mpi_file_iwrite_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iwrite_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
     return nonblocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, request, fn);
 }
 
-int mpi_file_iwrite_all_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iwrite_all_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
     return nonblocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, request, fn);
 }
 
-int mpi_file_iwrite_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iwrite_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                            MPI_Count count, MPI_Datatype datatype, MPI_Request *request,
+                            const char *fn)
 {
     return nonblocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, request, fn);
 }
 
-int mpi_file_iwrite_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iwrite_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                                MPI_Count count, MPI_Datatype datatype, MPI_Request *request,
+                                const char *fn)
 {
     return nonblocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, request, fn);
 }
 
-int mpi_file_iwrite_shared_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request, const char *fn)
+int mpi_file_iwrite_shared_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
     return nonblocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, request, fn);
 }
 
-int mpi_file_write_at_all_begin_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, const char *fn)
+int mpi_file_write_at_all_begin_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                                     MPI_Count count, MPI_Datatype datatype, const char *fn)
 {
     return split_begin(fh, 1, IO_AT, offset, buf, count, datatype, fn);
 }
 
-int mpi_file_write_at_all_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status, const char *fn)
+int mpi_file_write_at_all_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status,
+                                   const char *fn)
 {
     return split_end(fh, 1, buf, status, fn);
 }
 
-int mpi_file_write_all_begin_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count, MPI_Datatype datatype, const char *fn)
+int mpi_file_write_all_begin_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                                  MPI_Datatype datatype, const char *fn)
 {
     return split_begin(fh, 1, IO_IND, 0, buf, count, datatype, fn);
 }
 
-int mpi_file_write_all_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status, const char *fn)
+int mpi_file_write_all_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status,
+                                const char *fn)
 {
     return split_end(fh, 1, buf, status, fn);
 }
 
-int mpi_file_write_ordered_begin_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count, MPI_Datatype datatype, const char *fn)
+int mpi_file_write_ordered_begin_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                                      MPI_Datatype datatype, const char *fn)
 {
     return split_begin(fh, 1, IO_ORDERED, 0, buf, count, datatype, fn);
 }
 
-int mpi_file_write_ordered_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status, const char *fn)
+int mpi_file_write_ordered_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status,
+                                    const char *fn)
 {
     return split_end(fh, 1, buf, status, fn);
 }

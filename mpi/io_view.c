@@ -82,10 +82,10 @@ static int register_datarep(const char *datarep, MPI_Datarep_conversion_function
 }
 
 int mpi_register_datarep_impl(const char *datarep,
-                               MPI_Datarep_conversion_function *read_conversion_fn,
-                               MPI_Datarep_conversion_function *write_conversion_fn,
-                               MPI_Datarep_extent_function *dtype_file_extent_fn,
-                               void *extra_state, const char *fn)
+                              MPI_Datarep_conversion_function *read_conversion_fn,
+                              MPI_Datarep_conversion_function *write_conversion_fn,
+                              MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state,
+                              const char *fn)
 {
     return register_datarep(datarep, read_conversion_fn, write_conversion_fn, NULL, NULL,
                             dtype_file_extent_fn, extra_state, fn);
@@ -676,8 +676,8 @@ int mpi_file_get_view_impl(struct ADIOI_FileD *f, MPI_Offset *disp, MPI_Datatype
     return MPI_SUCCESS;
 }
 
-int mpi_file_get_type_extent_impl(struct ADIOI_FileD *f, MPI_Datatype datatype,
-                                  MPI_Count *extent, const char *fn)
+int mpi_file_get_type_extent_impl(struct ADIOI_FileD *f, MPI_Datatype datatype, MPI_Count *extent,
+                                  const char *fn)
 {
     dt_type_t *dt;
     MPI_Offset bytes;
@@ -757,7 +757,8 @@ int mpi_file_get_position_impl(struct ADIOI_FileD *f, MPI_Offset *offset, const 
     return MPI_SUCCESS;
 }
 
-int mpi_file_get_byte_offset_impl(struct ADIOI_FileD *f, MPI_Offset offset, MPI_Offset *disp, const char *fn)
+int mpi_file_get_byte_offset_impl(struct ADIOI_FileD *f, MPI_Offset offset, MPI_Offset *disp,
+                                  const char *fn)
 {
     int err;
 

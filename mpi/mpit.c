@@ -446,7 +446,8 @@ int mpi_t_finalize_impl(const char *fn)
 }
 
 /* ---------------------------------------------------------------- enums */
-int mpi_t_enum_get_info_impl(MPI_T_enum enumtype, int *num, char *name, int *name_len, const char *fn)
+int mpi_t_enum_get_info_impl(MPI_T_enum enumtype, int *num, char *name, int *name_len,
+                             const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -460,7 +461,8 @@ int mpi_t_enum_get_info_impl(MPI_T_enum enumtype, int *num, char *name, int *nam
     return t_leave(MPI_SUCCESS);
 }
 
-int mpi_t_enum_get_item_impl(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len, const char *fn)
+int mpi_t_enum_get_item_impl(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len,
+                             const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -499,8 +501,8 @@ int mpi_t_cvar_get_num_impl(int *num_cvar, const char *fn)
 }
 
 int mpi_t_cvar_get_info_impl(int cvar_index, char *name, int *name_len, int *verbosity,
-                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
-                         int *bind, int *scope, const char *fn)
+                             MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                             int *desc_len, int *bind, int *scope, const char *fn)
 {
     const common_cvar_desc_t *d;
     char full[160];
@@ -567,7 +569,7 @@ static int cvar_handle_valid(MPI_T_cvar_handle h)
 }
 
 int mpi_t_cvar_handle_alloc_impl(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
-                             int *count, const char *fn)
+                                 int *count, const char *fn)
 {
     const common_cvar_desc_t *d;
     struct MPIR_T_cvar_handle_s *h;
@@ -692,9 +694,10 @@ int mpi_t_pvar_get_num_impl(int *num_pvar, const char *fn)
     return t_leave(MPI_SUCCESS);
 }
 
-int mpi_t_pvar_get_info_impl(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
-                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
-                         int *bind, int *readonly, int *continuous, int *atomic, const char *fn)
+int mpi_t_pvar_get_info_impl(int pvar_index, char *name, int *name_len, int *verbosity,
+                             int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                             char *desc, int *desc_len, int *bind, int *readonly, int *continuous,
+                             int *atomic, const char *fn)
 {
     const pvar_desc_t *p;
     int err = t_enter();
@@ -782,7 +785,7 @@ int mpi_t_pvar_session_free_impl(MPI_T_pvar_session *session, const char *fn)
 }
 
 int mpi_t_pvar_handle_alloc_impl(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
-                             MPI_T_pvar_handle *handle, int *count, const char *fn)
+                                 MPI_T_pvar_handle *handle, int *count, const char *fn)
 {
     struct MPIR_T_pvar_handle_s *h;
     int err = t_enter();
@@ -805,7 +808,8 @@ int mpi_t_pvar_handle_alloc_impl(MPI_T_pvar_session session, int pvar_index, voi
     return t_leave(MPI_SUCCESS);
 }
 
-int mpi_t_pvar_handle_free_impl(MPI_T_pvar_session session, MPI_T_pvar_handle *handle, const char *fn)
+int mpi_t_pvar_handle_free_impl(MPI_T_pvar_session session, MPI_T_pvar_handle *handle,
+                                const char *fn)
 {
     struct MPIR_T_pvar_handle_s **pp;
     int err = t_enter();
@@ -900,7 +904,8 @@ static int pvar_lookup(MPI_T_pvar_session session, MPI_T_pvar_handle handle, con
     return MPI_SUCCESS;
 }
 
-int mpi_t_pvar_read_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf, const char *fn)
+int mpi_t_pvar_read_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf,
+                         const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -911,7 +916,8 @@ int mpi_t_pvar_read_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, v
     return t_leave(MPI_SUCCESS);
 }
 
-int mpi_t_pvar_readreset_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf, const char *fn)
+int mpi_t_pvar_readreset_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf,
+                              const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -925,7 +931,8 @@ int mpi_t_pvar_readreset_impl(MPI_T_pvar_session session, MPI_T_pvar_handle hand
     return t_leave(MPI_SUCCESS);
 }
 
-int mpi_t_pvar_write_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf, const char *fn)
+int mpi_t_pvar_write_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf,
+                          const char *fn)
 {
     const pvar_desc_t *p;
     int err = t_enter();
@@ -978,8 +985,9 @@ static int cat_members(int cat, int kind, int len, int out[])
     return n;
 }
 
-int mpi_t_category_get_info_impl(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
-                             int *num_cvars, int *num_pvars, int *num_categories, const char *fn)
+int mpi_t_category_get_info_impl(int cat_index, char *name, int *name_len, char *desc,
+                                 int *desc_len, int *num_cvars, int *num_pvars, int *num_categories,
+                                 const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1085,9 +1093,10 @@ int mpi_t_source_get_num_impl(int *num_sources, const char *fn)
     return t_leave(MPI_SUCCESS);
 }
 
-int mpi_t_source_get_info_impl(int source_index, char *name, int *name_len, char *desc, int *desc_len,
-                           MPI_T_source_order *ordering, MPI_Count *ticks_per_second,
-                           MPI_Count *max_ticks, MPI_Info *info, const char *fn)
+int mpi_t_source_get_info_impl(int source_index, char *name, int *name_len, char *desc,
+                               int *desc_len, MPI_T_source_order *ordering,
+                               MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info,
+                               const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1136,9 +1145,9 @@ int mpi_t_event_get_num_impl(int *num_events, const char *fn)
 }
 
 int mpi_t_event_get_info_impl(int event_index, char *name, int *name_len, int *verbosity,
-                          MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
-                          int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
-                          int *desc_len, int *bind, const char *fn)
+                              MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                              int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                              int *desc_len, int *bind, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1157,7 +1166,7 @@ int mpi_t_event_get_index_impl(const char *name, int *event_index, const char *f
 }
 
 int mpi_t_event_handle_alloc_impl(int event_index, void *obj_handle, MPI_Info info,
-                              MPI_T_event_registration *event_registration, const char *fn)
+                                  MPI_T_event_registration *event_registration, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1174,42 +1183,46 @@ static int no_event_handle(void)
 }
 
 int mpi_t_event_handle_free_impl(MPI_T_event_registration event_registration, void *user_data,
-                             MPI_T_event_free_cb_function free_cb_function, const char *fn)
+                                 MPI_T_event_free_cb_function free_cb_function, const char *fn)
 {
     return no_event_handle();
 }
 
-int mpi_t_event_handle_get_info_impl(MPI_T_event_registration event_registration, MPI_Info *info_used, const char *fn)
+int mpi_t_event_handle_get_info_impl(MPI_T_event_registration event_registration,
+                                     MPI_Info *info_used, const char *fn)
 {
     return no_event_handle();
 }
 
-int mpi_t_event_handle_set_info_impl(MPI_T_event_registration event_registration, MPI_Info info, const char *fn)
+int mpi_t_event_handle_set_info_impl(MPI_T_event_registration event_registration, MPI_Info info,
+                                     const char *fn)
 {
     return no_event_handle();
 }
 
 int mpi_t_event_register_callback_impl(MPI_T_event_registration event_registration,
-                                   MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
-                                   MPI_T_event_cb_function event_cb_function, const char *fn)
+                                       MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+                                       MPI_T_event_cb_function event_cb_function, const char *fn)
 {
     return no_event_handle();
 }
 
 int mpi_t_event_callback_get_info_impl(MPI_T_event_registration event_registration,
-                                   MPI_T_cb_safety cb_safety, MPI_Info *info_used, const char *fn)
+                                       MPI_T_cb_safety cb_safety, MPI_Info *info_used,
+                                       const char *fn)
 {
     return no_event_handle();
 }
 
 int mpi_t_event_callback_set_info_impl(MPI_T_event_registration event_registration,
-                                   MPI_T_cb_safety cb_safety, MPI_Info info, const char *fn)
+                                       MPI_T_cb_safety cb_safety, MPI_Info info, const char *fn)
 {
     return no_event_handle();
 }
 
 int mpi_t_event_set_dropped_handler_impl(MPI_T_event_registration event_registration,
-                                     MPI_T_event_dropped_cb_function dropped_cb_function, const char *fn)
+                                         MPI_T_event_dropped_cb_function dropped_cb_function,
+                                         const char *fn)
 {
     return no_event_handle();
 }
@@ -1219,17 +1232,20 @@ int mpi_t_event_copy_impl(MPI_T_event_instance event_instance, void *buffer, con
     return no_event_handle();
 }
 
-int mpi_t_event_read_impl(MPI_T_event_instance event_instance, int element_index, void *buffer, const char *fn)
+int mpi_t_event_read_impl(MPI_T_event_instance event_instance, int element_index, void *buffer,
+                          const char *fn)
 {
     return no_event_handle();
 }
 
-int mpi_t_event_get_source_impl(MPI_T_event_instance event_instance, int *source_index, const char *fn)
+int mpi_t_event_get_source_impl(MPI_T_event_instance event_instance, int *source_index,
+                                const char *fn)
 {
     return no_event_handle();
 }
 
-int mpi_t_event_get_timestamp_impl(MPI_T_event_instance event_instance, MPI_Count *event_timestamp, const char *fn)
+int mpi_t_event_get_timestamp_impl(MPI_T_event_instance event_instance, MPI_Count *event_timestamp,
+                                   const char *fn)
 {
     return no_event_handle();
 }

@@ -800,8 +800,8 @@ int mpi_win_allocate_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, mpi_
     return win_init(fn, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm, NULL, baseptr, win);
 }
 
-int mpi_win_allocate_shared_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
-                                 mpi_comm_t *comm, void *baseptr, MPI_Win *win, const char *fn)
+int mpi_win_allocate_shared_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, mpi_comm_t *comm,
+                                 void *baseptr, MPI_Win *win, const char *fn)
 {
     return win_init(fn, MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm, NULL, baseptr, win);
 }
@@ -891,8 +891,8 @@ int mpi_win_detach_impl(rma_win_t *w, const void *base, const char *fn)
 }
 
 /* ---------------------------------------------------------------- shared query */
-int mpi_win_shared_query_impl(rma_win_t *w, int rank, MPI_Aint *size, MPI_Aint *unit,
-                              void *baseptr, const char *fn)
+int mpi_win_shared_query_impl(rma_win_t *w, int rank, MPI_Aint *size, MPI_Aint *unit, void *baseptr,
+                              const char *fn)
 {
     /* MPI 4.0 and MPICH 4.0: only shared windows (MPI 4.1 opens the call to
      * every flavor, answering size 0 where memory is not shared) */
@@ -1047,7 +1047,8 @@ int mpi_win_set_attr_impl(rma_win_t *w, int win_keyval, void *attribute_val, con
     return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
 }
 
-int mpi_win_get_attr_impl(rma_win_t *w, int win_keyval, void *attribute_val, int *flag, const char *fn)
+int mpi_win_get_attr_impl(rma_win_t *w, int win_keyval, void *attribute_val, int *flag,
+                          const char *fn)
 {
     int err;
 

@@ -589,8 +589,9 @@ static size_t builtin_contig_size(MPI_Datatype h)
  * an 8-byte get took about twice Open MPI's time through rma_issue). Every
  * condition that is not plainly valid sends the call to the general path,
  * which checks again and raises the error. Returns 1 when done. */
-static inline __attribute__((always_inline)) int fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int t,
-                        MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, rma_win_t *w)
+static inline __attribute__((always_inline)) int
+fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint disp,
+             MPI_Count tcount, MPI_Datatype tdt, rma_win_t *w)
 {
     size_t sz;
     uint64_t bytes, off, end;
@@ -621,9 +622,9 @@ static inline __attribute__((always_inline)) int fast_put_get(int kind, const vo
  * one-element accumulate. The element-wise atomicity is the general
  * path's: the target's accumulate lock in the segment. Returns 1 when
  * done; 0 sends the call (and any error) to the general path. */
-static inline __attribute__((always_inline)) int fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fetch,
-                    int t, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op mop,
-                    rma_win_t *w)
+static inline __attribute__((always_inline)) int
+fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fetch, int t,
+         MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op mop, rma_win_t *w)
 {
     dt_type_t *dt;
     dt_builtin_t basic;
@@ -669,12 +670,10 @@ static inline __attribute__((always_inline)) int fast_acc(const void *obuf, MPI_
  * which have checked the initialization, the window and the request
  * pointer. The int and _c forms share them. Not inlined into the short
  * paths: the argument record would be zeroed on the fast path too. */
-static __attribute__((noinline)) int issue_slow(const char *fn, rma_win_t *w, int kind,
-                                                const void *obuf, MPI_Count ocount,
-                                                MPI_Datatype odt, void *rbuf, MPI_Count rcount,
-                                                MPI_Datatype rdt, int target, MPI_Aint disp,
-                                                MPI_Count tcount, MPI_Datatype tdt, MPI_Op op,
-                                                MPI_Request *req)
+static __attribute__((noinline)) int
+issue_slow(const char *fn, rma_win_t *w, int kind, const void *obuf, MPI_Count ocount,
+           MPI_Datatype odt, void *rbuf, MPI_Count rcount, MPI_Datatype rdt, int target,
+           MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Request *req)
 {
     rma_args_t a = {.kind = kind,
                     .obuf = obuf,
@@ -763,27 +762,26 @@ int mpi_raccumulate_impl(const void *origin_addr, MPI_Count origin_count,
 }
 
 int mpi_get_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
-                            MPI_Datatype origin_datatype, void *result_addr,
-                            MPI_Count result_count, MPI_Datatype result_datatype,
-                            int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-                            MPI_Datatype target_datatype, MPI_Op op, rma_win_t *win,
-                            const char *fn)
+                            MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                            MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                            MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                            rma_win_t *win, const char *fn)
 {
-    return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype,
-                      result_addr, result_count, result_datatype, target_rank, target_disp,
-                      target_count, target_datatype, op, NULL);
+    return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
+                      result_count, result_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, NULL);
 }
 
 int mpi_rget_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
                              MPI_Datatype origin_datatype, void *result_addr,
-                             MPI_Count result_count, MPI_Datatype result_datatype,
-                             int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                             MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                             MPI_Aint target_disp, MPI_Count target_count,
                              MPI_Datatype target_datatype, MPI_Op op, rma_win_t *win,
                              MPI_Request *request, const char *fn)
 {
-    return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype,
-                      result_addr, result_count, result_datatype, target_rank, target_disp,
-                      target_count, target_datatype, op, request);
+    return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
+                      result_count, result_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, request);
 }
 
 int mpi_fetch_and_op_impl(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
@@ -797,9 +795,9 @@ int mpi_fetch_and_op_impl(const void *origin_addr, void *result_addr, MPI_Dataty
                       target_rank, target_disp, 1, datatype, op, NULL);
 }
 
-int mpi_compare_and_swap_impl(const void *origin_addr, const void *compare_addr,
-                              void *result_addr, MPI_Datatype datatype, int target_rank,
-                              MPI_Aint target_disp, rma_win_t *win, const char *fn)
+int mpi_compare_and_swap_impl(const void *origin_addr, const void *compare_addr, void *result_addr,
+                              MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                              rma_win_t *win, const char *fn)
 {
     rma_args_t a = {.kind = RMA_AM_CAS,
                     .obuf = origin_addr,
