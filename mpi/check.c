@@ -92,12 +92,9 @@ int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn, const char *
 #include "io_impl.h"
 #include "rma_impl.h"
 
-int mpi_check_win(MPI_Win h, const char *fn, struct rma_win **out)
+/* mpi_check_win (inline in mpiimpl.h) when the handle is not a live window */
+int mpi_check_win_slow(MPI_Win h, const char *fn, struct rma_win **out)
 {
-    /* rma_win_get, one call shorter: every MPI_Put and MPI_Get pays it */
-    if (__builtin_expect(mpi_handle_kind(h) == MPI_HKIND_DIRECT, 1) &&
-        (*out = mpi_handle_get(MPI_OBJ_WIN, h)) != NULL)
-        return MPI_SUCCESS;
     return rma_win_check(h, fn, out);
 }
 
