@@ -503,8 +503,8 @@ int mpi_psend_init_impl(const void *buf, int partitions, MPI_Count count, MPI_Da
 }
 
 int mpi_precv_init_impl(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
-                        int source, int tag, mpi_comm_t *comm, MPI_Info info,
-                        MPI_Request *request, const char *fn)
+                        int source, int tag, mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
+                        const char *fn)
 {
     return part_init(buf, partitions, count, datatype, source, tag, comm, info, request, 0, fn);
 }
@@ -598,8 +598,7 @@ unlock:
     return err;
 }
 
-int mpi_pready_list_impl(int length, int array_of_partitions[], MPI_Request request,
-                         const char *fn)
+int mpi_pready_list_impl(int length, int array_of_partitions[], MPI_Request request, const char *fn)
 {
     part_t *p = NULL;
     int err = lookup(request, 1, fn, &p);

@@ -30,7 +30,6 @@ static dt_type_t *checked_type(MPI_Count count, MPI_Datatype datatype)
     return mpi_dt_get(zero_count_type(count, datatype));
 }
 
-
 adi_request_t *mpi_request_null_proc(adi_req_kind_t kind)
 {
     adi_request_t *r = adi_request_alloc(kind);
@@ -42,7 +41,6 @@ adi_request_t *mpi_request_null_proc(adi_req_kind_t kind)
     adi_request_complete(r);
     return r;
 }
-
 
 /* ---------------------------------------------------------------- buffered sends */
 /* The attached buffer is carved into segments, each a header followed by
@@ -234,8 +232,8 @@ static int send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Da
                          int dest, int tag, send_kind_t kind, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = send_post(c, buf, count, checked_type(count, datatype), dest, tag,
-                        c->handle, kind, fn, &r);
+    int err =
+        send_post(c, buf, count, checked_type(count, datatype), dest, tag, c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS || r == NULL)
         return err;
     err = mpi_request_complete_one(r, fn, NULL, MPI_STATUS_IGNORE);
@@ -247,8 +245,8 @@ static int send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count,
                             MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = send_post(c, buf, count, checked_type(count, datatype), dest, tag,
-                        c->handle, kind, fn, &r);
+    int err =
+        send_post(c, buf, count, checked_type(count, datatype), dest, tag, c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
     r->owner_handle = c->handle;
@@ -304,7 +302,6 @@ int mpi_ibsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int
     return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_BUF, request, fn);
 }
 
-
 /* ---------------------------------------------------------------- receives */
 /* Start a checked receive (see send_post). */
 static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
@@ -348,18 +345,18 @@ int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source
 }
 
 /* ---------------------------------------------------------------- sendrecv */
-static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount,
-                           dt_type_t *sdt, int dest, int sendtag, void *recvbuf,
-                           MPI_Count recvcount, dt_type_t *rdt, int source, int recvtag,
-                           MPI_Status *status, const char *fn)
+static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount, dt_type_t *sdt,
+                           int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                           dt_type_t *rdt, int source, int recvtag, MPI_Status *status,
+                           const char *fn)
 {
     adi_request_t *rr = NULL, *sr = NULL;
     int err, serr;
 
     if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
         return err;
-    if ((err = send_post(c, sendbuf, sendcount, sdt, dest, sendtag, c->handle, SEND_STD, fn,
-                         &sr))) {
+    if ((err =
+             send_post(c, sendbuf, sendcount, sdt, dest, sendtag, c->handle, SEND_STD, fn, &sr))) {
         adi_cancel(rr);
         mpi_request_complete_one(rr, fn, NULL, MPI_STATUS_IGNORE);
         return err;
@@ -375,8 +372,7 @@ static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcou
 
 int mpi_sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
                       int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                      int source, int recvtag, mpi_comm_t *comm, MPI_Status *status,
-                      const char *fn)
+                      int source, int recvtag, mpi_comm_t *comm, MPI_Status *status, const char *fn)
 {
     return sendrecv_common(comm, sendbuf, sendcount, checked_type(sendcount, sendtype), dest,
                            sendtag, recvbuf, recvcount, checked_type(recvcount, recvtype), source,
@@ -442,11 +438,10 @@ static void isendrecv_part_done(adi_request_t *part, void *arg)
     adi_request_complete(whole);
 }
 
-
-static int isendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount,
-                            dt_type_t *sdt, int dest, int sendtag, void *recvbuf,
-                            MPI_Count recvcount, dt_type_t *rdt, int source, int recvtag,
-                            MPI_Request *request, void *tmp, const char *fn)
+static int isendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount, dt_type_t *sdt,
+                            int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                            dt_type_t *rdt, int source, int recvtag, MPI_Request *request,
+                            void *tmp, const char *fn)
 {
     adi_request_t *whole, *rr = NULL, *sr = NULL;
     isendrecv_t *x;
@@ -461,8 +456,8 @@ static int isendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendco
     }
     if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
         goto out_free;
-    if ((err = send_post(c, sendbuf, sendcount, sdt, dest, sendtag, c->handle, SEND_STD, fn,
-                         &sr))) {
+    if ((err =
+             send_post(c, sendbuf, sendcount, sdt, dest, sendtag, c->handle, SEND_STD, fn, &sr))) {
         adi_cancel(rr);
         mpi_request_complete_one(rr, fn, NULL, MPI_STATUS_IGNORE);
         goto out_free;
@@ -615,8 +610,8 @@ static int mprobe_pred(void *arg)
     return p->flag;
 }
 
-int mpi_mprobe_impl(int source, int tag, mpi_comm_t *comm, MPI_Message *message,
-                    MPI_Status *status, const char *fn)
+int mpi_mprobe_impl(int source, int tag, mpi_comm_t *comm, MPI_Message *message, MPI_Status *status,
+                    const char *fn)
 {
     probe_wait_t p;
 
@@ -730,20 +725,20 @@ int mpi_send_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, 
     return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_STD, fn);
 }
 
-int mpi_ssend_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                        int tag, mpi_comm_t *comm, MPI_Request *request, const char *fn)
+int mpi_ssend_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
     return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_SYNC, fn);
 }
 
-int mpi_rsend_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                        int tag, mpi_comm_t *comm, MPI_Request *request, const char *fn)
+int mpi_rsend_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
     return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_READY, fn);
 }
 
-int mpi_bsend_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                        int tag, mpi_comm_t *comm, MPI_Request *request, const char *fn)
+int mpi_bsend_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
     return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_BUF, fn);
 }

@@ -605,8 +605,7 @@ int mpi_request_free_impl(MPI_Request *request, const char *fn)
     return err;
 }
 
-int mpi_request_get_status_impl(MPI_Request request, int *flag, MPI_Status *status,
-                                const char *fn)
+int mpi_request_get_status_impl(MPI_Request request, int *flag, MPI_Status *status, const char *fn)
 {
     adi_request_t *r = NULL, *op;
     int err;
