@@ -87,6 +87,7 @@ class Entry:
         self.large = self.anytime = False
         self.hand = None
         self.stub = False
+        self.collective = False
         self.returns = 'int'
         self.impl = None
         for f in flags:
@@ -96,6 +97,8 @@ class Entry:
                 self.anytime = True
             elif f == 'stub':
                 self.stub = True
+            elif f == 'collective':
+                self.collective = True
             elif f.startswith('hand='):
                 self.hand = f[5:]
             elif f.startswith('returns='):
@@ -230,6 +233,8 @@ def checks(e, large):
     out = []
     if ep is not None:
         out.append('mpi_check_comm(%s, fn, &%s)' % (ep.name, cobj))
+    if e.collective:
+        return out, (cobj if ep is not None else None)  # the rest: the implementation
     byname = {p.name: p for p in e.params}
     late = []
     for p in e.params:
