@@ -1046,7 +1046,7 @@ static void idup_finish(idup_op_t *op, int err, const char *why)
         common_err_set(CANAL_ERR_INTERN, "MPI_Comm_idup: %s", why != NULL ? why : "failed");
     op->req->status.error = err;
     if (op->info != MPI_INFO_NULL)
-        PMPI_Info_free(&op->info);
+        mpi_info_release(op->info);
     mpi_comm_release(op->c);
     adi_request_complete(op->req);
     free(op);
@@ -1095,7 +1095,8 @@ static int idup_start(mpi_comm_t *c, int use_info, MPI_Info info, MPI_Comm *newc
     op->c = c;
     op->use_info = use_info;
     op->info = MPI_INFO_NULL;
-    if (use_info && info != MPI_INFO_NULL && PMPI_Info_dup(info, &op->info) != MPI_SUCCESS) {
+    if (use_info && info != MPI_INFO_NULL &&
+        mpi_info_dup_impl(info, &op->info, fn) != MPI_SUCCESS) {
         free(op);
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for a copy of the info");
     }

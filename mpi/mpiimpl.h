@@ -238,6 +238,7 @@ int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count, const
 int mpi_check_rank_arg(mpi_comm_t *c, int rank, int any_ok, const char *fn, const char *arg);
 int mpi_check_tag_arg(mpi_comm_t *c, int tag, int any_ok, const char *fn, const char *arg);
 int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn, const char *arg);
+int mpi_check_ptr_anytime(const void *p, const char *fn, const char *arg);
 /* Wait for one request and release it as MPI_Wait does (persistent ones
  * become inactive); fills st unless it is MPI_STATUS_IGNORE. Returns the
  * MPI error of the operation (not raised), its message naming fn. */

@@ -229,6 +229,8 @@ def checks(e, large):
             out.append('mpi_check_rank_arg(%s, %s, %d, fn, "%s")' % (cobj, p.name, k == 'source', p.name))
         elif k in ('tag', 'rtag') and not p.is_ptr:
             out.append('mpi_check_tag_arg(%s, %s, %d, fn, "%s")' % (cobj, p.name, k == 'rtag', p.name))
+        elif k in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout') and e.anytime:
+            out.append('mpi_check_ptr_anytime(%s, fn, "%s")' % (p.name, p.name))
         elif k in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
             out.append('mpi_check_ptr_arg(%s, %s, fn, "%s")' % (cobj, p.name, p.name))
     return out + late, (cobj if ep is not None else None)
@@ -258,7 +260,8 @@ def entry_code(e, large):
                  and p.stars]
         for p in temps:
             lines.append('    %s %s_l = 0;' % (p.lbase, p.name))
-        lines.append('    int err;')
+        if not e.anytime or cks or temps:  # an anytime entry may have nothing to check
+            lines.append('    int err;')
         lines.append('')
         if not e.anytime:
             lines.append('    if ((err = mpi_enter(fn)) != MPI_SUCCESS)')
