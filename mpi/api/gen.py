@@ -182,6 +182,8 @@ def impl_params(e):
     out = []
     ep = errh_param(e)
     for p in e.params:
+        if p.name == '...':  # variable arguments (MPI_Pcontrol) stay with the entry point
+            continue
         if p is ep and p.kind == 'comm' and e.returns == 'int' and not e.stub:
             out.append('mpi_comm_t *%s' % p.name)  # checked and resolved by the entry point
         elif p.differs and p.is_array:
@@ -272,6 +274,8 @@ def entry_code(e, large):
             lines.append('        return err;')
         args = []
         for p in e.params:
+            if p.name == '...':
+                continue
             if p in temps:
                 if p.direction == 'inout':
                     lines.append('    if (%s != NULL)' % p.name)
