@@ -14,6 +14,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,23 +108,31 @@ void mpi_file_f2c_forget(MPI_File file)
  * The three status forms (C struct, Fortran INTEGER array, Fortran 2008
  * type) have the same five ints in the same order; converting is copying.
  * The "ignore" sentinels are not statuses, so passing one is an argument
- * error, as is a null pointer; the error goes through MPI_COMM_WORLD's
- * handler as for every call without an object.
+ * error, as is a null pointer; while MPI runs the error goes through
+ * MPI_COMM_WORLD's handler as for every call without an object, and
+ * before MPI_Init or after MPI_Finalize (these calls are allowed then) it is
+ * only returned.
  */
+static int status_err(const char *fn, const char *what, const void *p)
+{
+    char detail[96];
+
+    snprintf(detail, sizeof detail, "%s is %s, not a status", what,
+             p == NULL ? "a null pointer" : "an \"ignore\" placeholder");
+    return mpi_state == MPI_STATE_INITIALIZED ? mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s", detail)
+                                              : mpi_err_code_new(MPI_ERR_ARG, fn, detail);
+}
+
 static int status_copy(const void *from, void *to, const char *fn)
 {
     if (from == NULL || from == (const void *)MPI_STATUS_IGNORE ||
         from == (const void *)MPI_F_STATUS_IGNORE || from == (const void *)MPI_F_STATUSES_IGNORE ||
         from == (const void *)MPI_F08_STATUS_IGNORE ||
         from == (const void *)MPI_F08_STATUSES_IGNORE)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "the status to convert is %s, not a status",
-                             from == NULL ? "a null pointer" : "an \"ignore\" placeholder");
+        return status_err(fn, "the status to convert", from);
     if (to == NULL || to == (void *)MPI_STATUS_IGNORE || to == (void *)MPI_F_STATUS_IGNORE ||
         to == (void *)MPI_F08_STATUS_IGNORE)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "the output status is %s, not a status",
-                             to == NULL ? "a null pointer" : "an \"ignore\" placeholder");
+        return status_err(fn, "the output status", to);
     memcpy(to, from, sizeof(MPI_Status));
     return MPI_SUCCESS;
 }
