@@ -16,6 +16,13 @@
  *
  * Called by the MPI functions below, by mpi/comm.c (dup, free) and by the
  * datatype code (mpi_attr_dup_all/delete_all through mpiimpl.h).
+ *
+ * MPICH's Fortran and C++ libraries (mpi/mpich_lang.c) add two things, with
+ * MPICH's semantics: a value has a kind (MPI_ATTR_KIND_PTR from C, _AINT or
+ * _INT when Fortran set it: an integer, not an address), and a keyval may
+ * have a language proxy through which its callbacks are called (the
+ * library's thunk, given the user's function, the kind and the raw value).
+ * C callbacks see an integer-kind value by address, as MPICH passes it.
  */
 #include "comm_impl.h"
 #include "mpi/api_impl.h"
@@ -33,6 +40,8 @@ typedef struct {
     int handle;
     attr_copy_fn_t *copy;  /* NULL: the attribute is not copied */
     attr_delete_fn_t *del; /* NULL: nothing to call */
+    mpi_attr_copy_proxy_t *copy_proxy;  /* NULL: C's convention */
+    mpi_attr_delete_proxy_t *del_proxy;
     void *extra;
     int refcount; /* user handle + attributes */
     int freed;    /* MPI_*_free_keyval was called */
@@ -43,6 +52,7 @@ struct mpi_attr {
     keyval_t *kv;
     int keyval;
     void *value;
+    mpi_attr_kind_t kind; /* how value was set */
 };
 
 /* Protects the attribute lists; callbacks run without it (they may call
@@ -76,8 +86,12 @@ static int code_new(int cls, const char *fn, const char *fmt, ...)
 }
 
 /* ---------------------------------------------------------------- predefined */
+/* Fortran's mpif.h names each predefined keyval by the C value + 1 (MPICH
+ * accepts both forms from either language). */
 static int predefined_index(int keyval)
 {
+    if (mpi_handle_kind(keyval) == MPI_HKIND_BUILTIN && (keyval & 1) == 0)
+        keyval -= 1;
     switch (keyval) {
     case MPI_TAG_UB:
         return 0;
@@ -106,7 +120,7 @@ static const char *const predefined_names[] = {
 /* The values live here and the user gets their addresses, as C asks. */
 static int predefined_values[7];
 
-static void *predefined_value(int idx)
+static int *predefined_value(int idx)
 {
     int v = 0;
     switch (idx) {
@@ -231,13 +245,46 @@ static mpi_attr_t *attr_find(mpi_attr_t *list, const keyval_t *kv)
 
 static int call_delete(int handle, const mpi_attr_t *a)
 {
+    void *value = a->value;
     if (a->kv->del == NULL)
         return MPI_SUCCESS;
-    return a->kv->del(handle, a->keyval, a->value, a->kv->extra);
+    if (a->kv->del_proxy != NULL)
+        return a->kv->del_proxy((MPI_Comm_delete_attr_function *)(void *)a->kv->del, handle,
+                                a->keyval, a->kind, a->value, a->kv->extra);
+    /* C's convention: an integer set from Fortran is passed by address */
+    return a->kv->del(handle, a->keyval, a->kind == MPI_ATTR_KIND_PTR ? value : (void *)&value,
+                      a->kv->extra);
+}
+
+static int call_copy(int handle, const mpi_attr_t *a, void **newval, int *flag)
+{
+    void *value = a->value;
+    if (a->kv->copy_proxy != NULL)
+        return a->kv->copy_proxy((MPI_Comm_copy_attr_function *)(void *)a->kv->copy, handle,
+                                 a->keyval, a->kv->extra, a->kind, a->value, newval, flag);
+    return a->kv->copy(handle, a->keyval, a->kv->extra,
+                       a->kind == MPI_ATTR_KIND_PTR ? value : (void *)&value, newval, flag);
+}
+
+int mpi_attr_keyval_set_proxy(int keyval, mpi_attr_copy_proxy_t *copy_proxy,
+                              mpi_attr_delete_proxy_t *delete_proxy)
+{
+    keyval_t *kv = keyval_lookup(keyval);
+    if (kv == NULL || kv->freed)
+        return -1;
+    kv->copy_proxy = copy_proxy;
+    kv->del_proxy = delete_proxy;
+    return 0;
 }
 
 int mpi_attr_set(int objtype, int handle, mpi_attr_t **list, int keyval, void *value,
                  const char *fn)
+{
+    return mpi_attr_set_kind(objtype, handle, list, keyval, value, MPI_ATTR_KIND_PTR, fn);
+}
+
+int mpi_attr_set_kind(int objtype, int handle, mpi_attr_t **list, int keyval, void *value,
+                      mpi_attr_kind_t kind, const char *fn)
 {
     keyval_t *kv = NULL;
     mpi_attr_t *a = NULL;
@@ -257,6 +304,7 @@ int mpi_attr_set(int objtype, int handle, mpi_attr_t **list, int keyval, void *v
             return err;
         pthread_mutex_lock(&attr_lock);
         a->value = value;
+        a->kind = kind;
         pthread_mutex_unlock(&attr_lock);
         return MPI_SUCCESS;
     }
@@ -267,6 +315,7 @@ int mpi_attr_set(int objtype, int handle, mpi_attr_t **list, int keyval, void *v
     a->kv = kv;
     a->keyval = keyval;
     a->value = value;
+    a->kind = kind;
     pthread_mutex_lock(&attr_lock);
     a->next = *list;
     *list = a;
@@ -277,6 +326,16 @@ int mpi_attr_set(int objtype, int handle, mpi_attr_t **list, int keyval, void *v
 int mpi_attr_get(int objtype, mpi_attr_t *list, int keyval, void *attribute_val, int *flag,
                  const char *fn)
 {
+    return mpi_attr_get_kind(objtype, list, keyval, attribute_val, flag, MPI_ATTR_KIND_PTR, fn);
+}
+
+/* As MPICH: a caller of kind PTR (C, C++) gets a value set from C as it was
+ * set and an integer set from Fortran by address; a Fortran caller gets the
+ * stored word as an integer (so a C pointer reads as its address), and a
+ * predefined attribute's value itself. */
+int mpi_attr_get_kind(int objtype, mpi_attr_t *list, int keyval, void *attribute_val, int *flag,
+                      mpi_attr_kind_t kind, const char *fn)
+{
     keyval_t *kv = NULL;
     mpi_attr_t *a = NULL;
     int err, idx = predefined_index(keyval);
@@ -285,7 +344,11 @@ int mpi_attr_get(int objtype, mpi_attr_t *list, int keyval, void *attribute_val,
         return code_new(MPI_ERR_ARG, fn, "%s is NULL",
                         attribute_val == NULL ? "attribute_val" : "flag");
     if (idx >= 0 && objtype == MPI_OBJ_COMM) {
-        *(void **)attribute_val = predefined_value(idx);
+        int *v = predefined_value(idx);
+        if (kind == MPI_ATTR_KIND_PTR)
+            *(void **)attribute_val = v;
+        else
+            *(intptr_t *)attribute_val = *v;
         *flag = 1;
         return MPI_SUCCESS;
     }
@@ -294,7 +357,8 @@ int mpi_attr_get(int objtype, mpi_attr_t *list, int keyval, void *attribute_val,
     pthread_mutex_lock(&attr_lock);
     a = attr_find(list, kv);
     if (a != NULL)
-        *(void **)attribute_val = a->value;
+        *(void **)attribute_val =
+            kind == MPI_ATTR_KIND_PTR && a->kind != MPI_ATTR_KIND_PTR ? (void *)&a->value : a->value;
     pthread_mutex_unlock(&attr_lock);
     *flag = a != NULL;
     return MPI_SUCCESS;
@@ -366,7 +430,7 @@ int mpi_attr_dup_all(int objtype, int old_handle, mpi_attr_t *src, mpi_attr_t **
 
         all[i] = NULL;
         if (err == MPI_SUCCESS && a->kv->copy != NULL) {
-            int rc = a->kv->copy(old_handle, a->keyval, a->kv->extra, a->value, &newval, &flag);
+            int rc = call_copy(old_handle, a, &newval, &flag);
             if (rc != MPI_SUCCESS)
                 err = rc;
         }

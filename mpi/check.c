@@ -87,6 +87,40 @@ int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn, const char *
     return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", arg);
 }
 
+/* ---------------------------------------------------------------- windows and files */
+/* The error objects of chapters 12 and 14 (the `win` and `file` kinds of
+ * the table): the entry point checks the object and resolves it, and the
+ * out-pointers are checked through the object's own error handler. */
+#include "io_impl.h"
+#include "rma_impl.h"
+
+/* mpi_check_win (inline in mpiimpl.h) when the handle is not a live window */
+int mpi_check_win_slow(MPI_Win h, const char *fn, struct rma_win **out)
+{
+    return rma_win_check(h, fn, out);
+}
+
+int mpi_check_win_ptr_arg(struct rma_win *w, const void *p, const char *fn, const char *arg)
+{
+    if (__builtin_expect(p != NULL, 1))
+        return MPI_SUCCESS;
+    return rma_err(w, MPI_ERR_ARG, fn, "%s is NULL", arg);
+}
+
+int mpi_check_file(MPI_File h, const char *fn, struct ADIOI_FileD **out)
+{
+    int err = MPI_SUCCESS;
+    *out = io_file_get(h, fn, &err);
+    return err;
+}
+
+int mpi_check_file_ptr_arg(struct ADIOI_FileD *f, const void *p, const char *fn, const char *arg)
+{
+    if (__builtin_expect(p != NULL, 1))
+        return MPI_SUCCESS;
+    return io_err(f, MPI_ERR_ARG, fn, "%s is NULL", arg);
+}
+
 /* The out-pointers of the functions callable before MPI_Init and after
  * MPI_Finalize (`anytime` entries): while MPI runs, a NULL one is raised
  * through MPI_COMM_WORLD's handler as above; outside, no handler exists and

@@ -9,6 +9,20 @@
  * so MPI_Error_string can say which call, argument and value failed.
  * User classes and codes (MPI_Add_error_class/code) are 0x40000000 + n,
  * above MPI_ERR_LASTCODE as in MPICH.
+ *
+ * For MPICH's C++ library: a handler made by MPI::Comm/Win/File::
+ * Create_errhandler has a proxy (mpi_errhandler_set_proxy, from
+ * MPII_Errhandler_set_cxx) that calls the user's C++ function. The C++
+ * wrapper of every method calls the object's handler again (through
+ * MPI_*_call_errhandler) when the C call returns an error; MPICH avoids the
+ * second call by returning MPI_SUCCESS after a C++ handler, but Canal's calls
+ * stop on the non-zero code their checks return. So the failed call returns
+ * its code and the code a C++ handler was given is remembered (per thread):
+ * the wrapper's MPI_*_call_errhandler with that code right after is not
+ * delivered again, and the method returns as in MPICH, the handler having
+ * run once. MPI::ERRORS_THROW_EXCEPTIONS (MPIR_ERRORS_THROW_EXCEPTIONS)
+ * returns the code like MPI_ERRORS_RETURN: the C++ wrapper throws
+ * MPI::Exception.
  */
 #include "mpiimpl.h"
 #include "common/cvar.h"
@@ -179,10 +193,11 @@ typedef struct {
     int objtype;      /* MPI_OBJ_COMM, _WIN, _FILE, _SESSION */
     void (*fn)(void); /* the user's function, cast back by objtype */
     int refcount;
+    mpi_errh_proxy_t *proxy; /* NULL: fn is C's */
 } mpi_errhandler_t;
 
-static mpi_errhandler_t errh_fatal = {0, NULL, 1}, errh_return = {0, NULL, 1},
-                        errh_abort = {0, NULL, 1};
+static mpi_errhandler_t errh_fatal = {0, NULL, 1, NULL}, errh_return = {0, NULL, 1, NULL},
+                        errh_abort = {0, NULL, 1, NULL}, errh_throw = {0, NULL, 1, NULL};
 
 static mpi_errhandler_t *errh_get(MPI_Errhandler h)
 {
@@ -231,12 +246,22 @@ _Noreturn void mpi_err_fatal(int code, const char *fn)
     _exit(exit_code);
 }
 
+/* The code of the error a C++ handler was last given by a failing call
+ * (0: none pending), see the top of the file. */
+static __thread int cxx_delivered;
+
 static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int code,
                           const char *fn)
 {
     mpi_errhandler_t *e;
+    int explicit_call = strstr(fn, "_call_errhandler") != NULL;
 
-    if (eh == MPI_ERRORS_RETURN)
+    if (explicit_call && code != MPI_SUCCESS && code == cxx_delivered) {
+        cxx_delivered = 0; /* the C++ wrapper passing on what its handler saw */
+        return MPI_SUCCESS;
+    }
+
+    if (eh == MPI_ERRORS_RETURN || eh == MPIR_ERRORS_THROW_EXCEPTIONS)
         return code;
     if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_ABORT || eh == MPI_ERRHANDLER_NULL ||
         mpi_state != MPI_STATE_INITIALIZED)
@@ -244,6 +269,13 @@ static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int c
     e = errh_get(eh);
     if (e == NULL || e->fn == NULL)
         mpi_err_fatal(code, fn);
+    if (e->proxy != NULL && objtype != MPI_OBJ_SESSION) {
+        int kind = objtype == MPI_OBJ_COMM ? 0 : objtype == MPI_OBJ_FILE ? 1 : 2, c = code;
+        if (!explicit_call)
+            cxx_delivered = code;
+        e->proxy(kind, objhandle, &c, e->fn);
+        return code;
+    }
     switch (objtype) {
     case MPI_OBJ_COMM:
         ((MPI_Comm_errhandler_function *)(void *)e->fn)((MPI_Comm *)objhandle, &code);
@@ -366,6 +398,7 @@ int mpi_errors_init(void)
     mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_ARE_FATAL, &errh_fatal);
     mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_RETURN, &errh_return);
     mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_ABORT, &errh_abort);
+    mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPIR_ERRORS_THROW_EXCEPTIONS, &errh_throw);
     return MPI_SUCCESS;
 }
 
@@ -553,6 +586,7 @@ static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const 
     e->objtype = objtype;
     e->fn = f;
     e->refcount = 1;
+    e->proxy = NULL;
     *out = mpi_handle_new(MPI_OBJ_ERRHANDLER, e);
     if (*out == 0) {
         free(e);
@@ -583,6 +617,15 @@ int mpi_session_create_errhandler_impl(MPI_Session_errhandler_function *f,
                                        MPI_Errhandler *errhandler, const char *fn)
 {
     return errh_create(MPI_OBJ_SESSION, (void (*)(void))f, errhandler, fn);
+}
+
+int mpi_errhandler_set_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy)
+{
+    mpi_errhandler_t *e = errh_get(h);
+    if (e == NULL || mpi_handle_kind(h) != MPI_HKIND_DIRECT || e->objtype == MPI_OBJ_SESSION)
+        return -1;
+    e->proxy = proxy;
+    return 0;
 }
 
 /* Take a reference on an error handler that is being attached to an object. */

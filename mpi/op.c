@@ -12,6 +12,10 @@
  * table. User operations get direct handles. An operation freed while a
  * nonblocking collective still uses it stays valid until that operation
  * drops its reference (mpi_op_retain/mpi_op_release).
+ *
+ * An operation made by MPICH's C++ library (MPI::Op::Init) has a proxy
+ * (mpi_op_set_proxy, from MPII_Op_set_cxx): the user's C++ function is
+ * called through it, with the count by value as C++ declares it.
  */
 #include "mpiimpl.h"
 #include "mpi/api_impl.h"
@@ -22,6 +26,7 @@
 typedef struct {
     MPI_User_function *fn;
     MPI_User_function_c *fn_c;
+    mpi_op_proxy_t *proxy; /* NULL: fn is called as C's MPI_User_function */
     int commute;
     int refs;
     MPI_Op handle;
@@ -101,11 +106,23 @@ int mpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Da
         while (done < count) {
             int n = count - done > INT_MAX ? INT_MAX : (int)(count - done);
             MPI_Datatype dh = datatype;
-            o->fn((char *)in + done * ext, (char *)inout + done * ext, &n, &dh);
+            if (o->proxy != NULL)
+                o->proxy((char *)in + done * ext, (char *)inout + done * ext, n, dh, o->fn);
+            else
+                o->fn((char *)in + done * ext, (char *)inout + done * ext, &n, &dh);
             done += count - done > INT_MAX ? INT_MAX : count - done;
         }
     }
     return MPI_SUCCESS;
+}
+
+int mpi_op_set_proxy(MPI_Op op, mpi_op_proxy_t *proxy)
+{
+    mpi_op_t *o = user_op(op);
+    if (o == NULL || o->fn == NULL)
+        return -1;
+    o->proxy = proxy;
+    return 0;
 }
 
 static int op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute, MPI_Op *op,

@@ -60,7 +60,25 @@ typedef struct {
     MPIX_Grequest_wait_function *wait;
     int cb_err; /* the first error a poll or wait callback returned */
     void *extra;
+    const mpi_greq_lang_t *lang; /* NULL: the callbacks are C functions */
 } greq_t;
+
+/* The three callbacks of MPI_Grequest_start, in the language they were
+ * written in (MPICH's Fortran library marks its requests, mpi/mpich_lang.c). */
+static int greq_query(greq_t *g, MPI_Status *st)
+{
+    return g->lang ? g->lang->query(g->query, g->extra, st) : g->query(g->extra, st);
+}
+
+static int greq_free(greq_t *g)
+{
+    return g->lang ? g->lang->free_fn(g->free_fn, g->extra) : g->free_fn(g->extra);
+}
+
+static int greq_cancel(greq_t *g, int complete)
+{
+    return g->lang ? g->lang->cancel(g->cancel, g->extra, complete) : g->cancel(g->extra, complete);
+}
 
 /* A generalized request of MPICH's extension is driven by MPI: each time a
  * program tests or waits on it and it is not complete yet, its poll function
@@ -172,9 +190,9 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
         MPI_Status tmp;
         MPI_Status *sp = (st == MPI_STATUS_IGNORE || st == NULL) ? &tmp : st;
         mpi_status_set_empty(sp);
-        err = g->query(g->extra, sp);
+        err = greq_query(g, sp);
         if (err == MPI_SUCCESS)
-            err = g->free_fn(g->extra);
+            err = greq_free(g);
         if (err == MPI_SUCCESS)
             err = g->cb_err;
         free(g);
@@ -622,7 +640,7 @@ int PMPI_Request_free(MPI_Request *request)
     case ADI_REQ_GREQ:
         if (r->done) {
             greq_t *g = r->mpi_ext;
-            err = g->free_fn(g->extra);
+            err = greq_free(g);
             free(g);
             adi_request_free(r);
         } else {
@@ -672,7 +690,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (r->kind == ADI_REQ_GREQ) {
         greq_t *g = r->mpi_ext;
         MPI_Status tmp;
-        return g->query(g->extra, status == MPI_STATUS_IGNORE ? &tmp : status);
+        return greq_query(g, status == MPI_STATUS_IGNORE ? &tmp : status);
     }
     mpi_status_set(status, &op->status);
     return MPI_SUCCESS;
@@ -693,7 +711,7 @@ int PMPI_Cancel(MPI_Request *request)
         return err;
     if (r->kind == ADI_REQ_GREQ) {
         greq_t *g = r->mpi_ext;
-        return g->cancel(g->extra, r->done);
+        return greq_cancel(g, r->done);
     }
     if (r->inner != NULL)
         r = r->inner;
@@ -892,6 +910,7 @@ static int greq_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_f
     g->wait = wait_fn;
     g->cb_err = MPI_SUCCESS;
     g->extra = extra_state;
+    g->lang = NULL;
     r->mpi_ext = g;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
@@ -921,6 +940,15 @@ int PMPIX_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_fre
     return greq_start(query_fn, free_fn, cancel_fn, poll_fn, wait_fn, extra_state, request, fn);
 }
 #pragma weak MPIX_Grequest_start = PMPIX_Grequest_start
+
+int mpi_greq_set_lang(MPI_Request request, const mpi_greq_lang_t *lang)
+{
+    adi_request_t *r = mpi_request_get(request);
+    if (r == NULL || r->kind != ADI_REQ_GREQ || r->mpi_ext == NULL)
+        return -1;
+    ((greq_t *)r->mpi_ext)->lang = lang;
+    return 0;
+}
 
 /* MPICH's generalized request classes: a class names a set of callbacks,
  * and MPIX_Grequest_class_allocate starts a request of it. Classes live as
@@ -1008,7 +1036,7 @@ int PMPI_Grequest_complete(MPI_Request request)
                              (unsigned)request);
     if (r->user_freed) {
         greq_t *g = r->mpi_ext;
-        err = g->free_fn(g->extra);
+        err = greq_free(g);
         free(g);
         adi_request_free(r);
         return err;

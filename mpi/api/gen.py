@@ -32,6 +32,10 @@ CHECKED_KINDS = ('comm', 'count', 'datatype', 'buffer', 'rank', 'source', 'tag',
 KNOWN_KINDS = CHECKED_KINDS + (
     'status', 'info', 'win', 'file', 'group', 'op', 'session', 'errhandler', 'string', 'array',
     'callback', 'value', 'pointer', 'root', 'handle', 'message', 'keyval', 'attr')
+# Error objects other than a communicator that the entry point checks and
+# resolves: kind -> (resolved C type, validity check, out-pointer check).
+OBJ_KINDS = {'win': ('struct rma_win', 'mpi_check_win', 'mpi_check_win_ptr_arg'),
+             'file': ('struct ADIOI_FileD', 'mpi_check_file', 'mpi_check_file_ptr_arg')}
 
 
 class Param:
@@ -186,6 +190,8 @@ def impl_params(e):
             continue
         if p is ep and p.kind == 'comm' and e.returns == 'int' and not e.stub:
             out.append('mpi_comm_t *%s' % p.name)  # checked and resolved by the entry point
+        elif p is ep and p.kind in OBJ_KINDS and e.returns == 'int' and not e.stub:
+            out.append('%s *%s' % (OBJ_KINDS[p.kind][0], p.name))  # likewise
         elif p.differs and p.is_array:
             out.append('%svoid *%s' % ('const ' if p.const else '', p.name))
         else:
@@ -210,8 +216,18 @@ def checks(e, large):
     error handler) or MPI_SUCCESS, in the order MPICH checks: the object
     first, then each parameter in order."""
     ep = errh_param(e)
+    if ep is not None and ep.kind in OBJ_KINDS:
+        # a window or a file: its validity and the out-pointers here, through
+        # its own handler; the rest is the implementation's
+        otype, ocheck, pcheck = OBJ_KINDS[ep.kind]
+        cobj = 'c_' + ep.name
+        out = ['%s(%s, fn, &%s)' % (ocheck, ep.name, cobj)]
+        for p in e.params:
+            if p.kind in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
+                out.append('%s(%s, %s, fn, "%s")' % (pcheck, cobj, p.name, p.name))
+        return out, cobj
     if ep is not None and ep.kind != 'comm':
-        return [], None  # window/file/session handlers: the implementation checks
+        return [], None  # session handlers: the implementation checks
     cobj = 'c_' + ep.name if ep is not None else 'NULL'
     out = []
     if ep is not None:
@@ -256,17 +272,21 @@ def entry_code(e, large):
         lines.append('    static const char fn[] = "%s";' % name)
         cks, cobj = checks(e, large)
         if cobj is not None:
-            lines.append('    mpi_comm_t *%s = NULL;' % cobj)
+            ep = errh_param(e)
+            otype = OBJ_KINDS[ep.kind][0] if ep.kind in OBJ_KINDS else 'mpi_comm_t'
+            lines.append('    %s *%s = NULL;' % (otype, cobj))
         # out-pointers of the int form that the implementation fills in the large type
         temps = [p for p in e.params if e.large and not large and p.differs and not p.is_array
                  and p.stars]
         for p in temps:
             lines.append('    %s %s_l = 0;' % (p.lbase, p.name))
-        if not e.anytime or cks or temps:  # an anytime entry may have nothing to check
+        if not e.anytime or cks or temps:  # an anytime entry without checks has no err
             lines.append('    int err;')
         lines.append('')
         if not e.anytime:
-            lines.append('    if ((err = mpi_enter(fn)) != MPI_SUCCESS)')
+            # mpi_state inline: the call only when MPI is not running (the fast paths)
+            lines.append('    if (__builtin_expect(mpi_state != MPI_STATE_INITIALIZED, 0) &&')
+            lines.append('        (err = mpi_enter(fn)) != MPI_SUCCESS)')
             lines.append('        return err;')
         if cks:
             lines.append('    if ((err = ' + ') != MPI_SUCCESS ||\n        (err = '.join(cks) +
@@ -344,7 +364,9 @@ def cmd_entries(src, out):
             ' *',
             ' * The implementation functions that the generated entry points call.',
             ' * The library calls these, never its own PMPI_ entry points. */',
-            '#ifndef CANAL_API_IMPL_H', '#define CANAL_API_IMPL_H', '', '#include "mpi.h"', '']
+            '#ifndef CANAL_API_IMPL_H', '#define CANAL_API_IMPL_H', '', '#include "mpi.h"', '',
+            '/* the resolved error objects of the OBJ_KINDS (mpi/rma_impl.h, mpi/io_impl.h) */',
+            'struct rma_win;', 'struct ADIOI_FileD;', '']
     for num, title, fname in chapters:
         text = [HEADER % (fname, title)]
         for e in entries:
