@@ -25,6 +25,7 @@
  * C callbacks see an integer-kind value by address, as MPICH passes it.
  */
 #include "comm_impl.h"
+#include "mpi/api_impl.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -479,120 +480,49 @@ int mpi_attr_finalize(void)
 }
 
 /* ---------------------------------------------------------------- communicator fronts */
-static int comm_keyval_create(void (*copy)(void), void (*del)(void), int *keyval, void *extra,
-                              const char *fn)
+/* The implementations of the generated entry points (mpi/api/07-communicators.api;
+ * MPI_Attr_* and MPI_Keyval_free of chapter 16 share them). */
+int mpi_comm_create_keyval_impl(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                int *comm_keyval, void *extra_state, const char *fn)
 {
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    err = mpi_keyval_create(MPI_OBJ_COMM, copy, del, extra, keyval, fn);
+    int err = mpi_keyval_create(MPI_OBJ_COMM, (void (*)(void))comm_copy_attr_fn,
+                                (void (*)(void))comm_delete_attr_fn, extra_state, comm_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-                            void *extra_state)
+int mpi_keyval_create_impl(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                           void *extra_state, const char *fn)
 {
-    return comm_keyval_create((void (*)(void))comm_copy_attr_fn,
-                              (void (*)(void))comm_delete_attr_fn, comm_keyval, extra_state,
-                              "MPI_Comm_create_keyval");
-}
-#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
-
-int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-                       void *extra_state)
-{
-    return comm_keyval_create((void (*)(void))copy_fn, (void (*)(void))delete_fn, keyval,
-                              extra_state, "MPI_Keyval_create");
-}
-#pragma weak MPI_Keyval_create = PMPI_Keyval_create
-
-static int comm_keyval_free(int *keyval, const char *fn)
-{
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    err = mpi_keyval_free(MPI_OBJ_COMM, keyval, fn);
+    int err = mpi_keyval_create(MPI_OBJ_COMM, (void (*)(void))copy_fn, (void (*)(void))delete_fn,
+                                extra_state, keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
 
-int PMPI_Comm_free_keyval(int *comm_keyval)
+int mpi_comm_free_keyval_impl(int *comm_keyval, const char *fn)
 {
-    return comm_keyval_free(comm_keyval, "MPI_Comm_free_keyval");
+    int err = mpi_keyval_free(MPI_OBJ_COMM, comm_keyval, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
 
-int PMPI_Keyval_free(int *keyval)
+int mpi_comm_set_attr_impl(mpi_comm_t *c, int comm_keyval, void *attribute_val, const char *fn)
 {
-    return comm_keyval_free(keyval, "MPI_Keyval_free");
-}
-#pragma weak MPI_Keyval_free = PMPI_Keyval_free
-
-static int comm_set(MPI_Comm comm, int keyval, void *value, const char *fn)
-{
-    mpi_comm_t *c = NULL;
-    int err;
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    err = mpi_attr_set(MPI_OBJ_COMM, comm, &c->attrs, keyval, value, fn);
+    int err = mpi_attr_set(MPI_OBJ_COMM, c->handle, &c->attrs, comm_keyval, attribute_val, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
 
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+int mpi_comm_get_attr_impl(mpi_comm_t *c, int comm_keyval, void *attribute_val, int *flag,
+                           const char *fn)
 {
-    return comm_set(comm, comm_keyval, attribute_val, "MPI_Comm_set_attr");
-}
-#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
-
-int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
-{
-    return comm_set(comm, keyval, attribute_val, "MPI_Attr_put");
-}
-#pragma weak MPI_Attr_put = PMPI_Attr_put
-
-static int comm_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag, const char *fn)
-{
-    mpi_comm_t *c = NULL;
-    int err;
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    err = mpi_attr_get(MPI_OBJ_COMM, c->attrs, keyval, attribute_val, flag, fn);
+    int err = mpi_attr_get(MPI_OBJ_COMM, c->attrs, comm_keyval, attribute_val, flag, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
 
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+int mpi_comm_delete_attr_impl(mpi_comm_t *c, int comm_keyval, const char *fn)
 {
-    return comm_get(comm, comm_keyval, attribute_val, flag, "MPI_Comm_get_attr");
-}
-#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
-
-int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
-{
-    return comm_get(comm, keyval, attribute_val, flag, "MPI_Attr_get");
-}
-#pragma weak MPI_Attr_get = PMPI_Attr_get
-
-static int comm_delete(MPI_Comm comm, int keyval, const char *fn)
-{
-    mpi_comm_t *c = NULL;
-    int err;
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    err = mpi_attr_delete(MPI_OBJ_COMM, comm, &c->attrs, keyval, fn);
+    int err = mpi_attr_delete(MPI_OBJ_COMM, c->handle, &c->attrs, comm_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
-
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
-{
-    return comm_delete(comm, comm_keyval, "MPI_Comm_delete_attr");
-}
-#pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
-
-int PMPI_Attr_delete(MPI_Comm comm, int keyval)
-{
-    return comm_delete(comm, keyval, "MPI_Attr_delete");
-}
-#pragma weak MPI_Attr_delete = PMPI_Attr_delete
 
 /* ---------------------------------------------------------------- datatype fronts */
 /* mpi/type.c provides the attribute list of a datatype; weak so that the
@@ -613,63 +543,49 @@ static int type_list(MPI_Datatype t, const char *fn, mpi_attr_t ***out)
     return MPI_SUCCESS;
 }
 
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                            void *extra_state)
+int mpi_type_create_keyval_impl(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                int *type_keyval, void *extra_state, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_keyval";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    err = mpi_keyval_create(MPI_OBJ_DATATYPE, (void (*)(void))type_copy_attr_fn,
-                            (void (*)(void))type_delete_attr_fn, extra_state, type_keyval, fn);
+    int err = mpi_keyval_create(MPI_OBJ_DATATYPE, (void (*)(void))type_copy_attr_fn,
+                                (void (*)(void))type_delete_attr_fn, extra_state, type_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
 
-int PMPI_Type_free_keyval(int *type_keyval)
+int mpi_type_free_keyval_impl(int *type_keyval, const char *fn)
 {
-    static const char fn[] = "MPI_Type_free_keyval";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    err = mpi_keyval_free(MPI_OBJ_DATATYPE, type_keyval, fn);
+    int err = mpi_keyval_free(MPI_OBJ_DATATYPE, type_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
 
-int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
+int mpi_type_set_attr_impl(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                           const char *fn)
 {
-    static const char fn[] = "MPI_Type_set_attr";
     mpi_attr_t **l = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = type_list(datatype, fn, &l)))
+    if ((err = type_list(datatype, fn, &l)))
         return err;
     err = mpi_attr_set(MPI_OBJ_DATATYPE, datatype, l, type_keyval, attribute_val, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
 
-int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
+int mpi_type_get_attr_impl(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag,
+                           const char *fn)
 {
-    static const char fn[] = "MPI_Type_get_attr";
     mpi_attr_t **l = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = type_list(datatype, fn, &l)))
+    if ((err = type_list(datatype, fn, &l)))
         return err;
     err = mpi_attr_get(MPI_OBJ_DATATYPE, *l, type_keyval, attribute_val, flag, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
 
-int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
+int mpi_type_delete_attr_impl(MPI_Datatype datatype, int type_keyval, const char *fn)
 {
-    static const char fn[] = "MPI_Type_delete_attr";
     mpi_attr_t **l = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = type_list(datatype, fn, &l)))
+    if ((err = type_list(datatype, fn, &l)))
         return err;
     err = mpi_attr_delete(MPI_OBJ_DATATYPE, datatype, l, type_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr

@@ -9,6 +9,8 @@
  */
 #include "mpiimpl.h"
 
+#include <stdio.h>
+
 int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out)
 {
     mpi_comm_t *c = mpi_comm_get(h);
@@ -117,4 +119,20 @@ int mpi_check_file_ptr_arg(struct ADIOI_FileD *f, const void *p, const char *fn,
     if (__builtin_expect(p != NULL, 1))
         return MPI_SUCCESS;
     return io_err(f, MPI_ERR_ARG, fn, "%s is NULL", arg);
+}
+
+/* The out-pointers of the functions callable before MPI_Init and after
+ * MPI_Finalize (`anytime` entries): while MPI runs, a NULL one is raised
+ * through MPI_COMM_WORLD's handler as above; outside, no handler exists and
+ * the code is only returned. */
+int mpi_check_ptr_anytime(const void *p, const char *fn, const char *arg)
+{
+    char detail[96];
+
+    if (__builtin_expect(p != NULL, 1))
+        return MPI_SUCCESS;
+    if (mpi_state == MPI_STATE_INITIALIZED)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", arg);
+    snprintf(detail, sizeof detail, "%s is NULL", arg);
+    return mpi_err_code_new(MPI_ERR_ARG, fn, detail);
 }

@@ -26,6 +26,7 @@
  */
 #include "mpiimpl.h"
 #include "common/cvar.h"
+#include "mpi/api_impl.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -225,7 +226,7 @@ _Noreturn void mpi_err_fatal(int code, const char *fn)
     int exit_code = cls > 0 && cls < 256 ? cls : 1;
     size_t fnlen = strlen(fn);
 
-    PMPI_Error_string(code, text, &len);
+    mpi_error_string_impl(code, text, &len, "MPI_Error_string");
     /* Raised codes carry "MPI_X: class: detail"; others only the class text. */
     if (strncmp(text, fn, fnlen) == 0 && text[fnlen] == ':')
         snprintf(line, sizeof line, "Fatal error in %s", text);
@@ -402,29 +403,39 @@ int mpi_errors_init(void)
 }
 
 /* ---------------------------------------------------------------- MPI functions */
-int PMPI_Error_class(int errorcode, int *errorclass)
+/* The implementations of the generated entry points (mpi/api/09-environment.api
+ * and its MPI-1 names in 17-removed.api). MPI_Error_class and _string may be
+ * called at any time: outside MPI_Init..MPI_Finalize an error only returns. */
+static int anytime_err(const char *fn, const char *detail)
 {
+    return mpi_state == MPI_STATE_INITIALIZED ? mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s", detail)
+                                              : mpi_err_code_new(MPI_ERR_ARG, fn, detail);
+}
+
+int mpi_error_class_impl(int errorcode, int *errorclass, const char *fn)
+{
+    char detail[64];
     int cls = code_class(errorcode);
-    if (cls < 0 || errorclass == NULL)
-        return mpi_state == MPI_STATE_INITIALIZED
-                   ? mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_class",
-                                   "errorcode=%d is not a valid error code", errorcode)
-                   : MPI_ERR_ARG;
+    if (cls < 0) {
+        snprintf(detail, sizeof detail, "errorcode=%d is not a valid error code", errorcode);
+        return anytime_err(fn, detail);
+    }
     *errorclass = cls;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Error_class = PMPI_Error_class
 
-int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+int mpi_error_string_impl(int errorcode, char *string, int *resultlen, const char *fn)
 {
+    char detail[64];
     const char *s = NULL;
     int cls = code_class(errorcode);
 
-    if (string == NULL || resultlen == NULL || cls < 0)
-        return mpi_state == MPI_STATE_INITIALIZED
-                   ? mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_string",
-                                   "errorcode=%d is not a valid error code", errorcode)
-                   : MPI_ERR_ARG;
+    if (string == NULL)
+        return anytime_err(fn, "string is NULL");
+    if (cls < 0) {
+        snprintf(detail, sizeof detail, "errorcode=%d is not a valid error code", errorcode);
+        return anytime_err(fn, detail);
+    }
     pthread_mutex_lock(&err_lock);
     if (errorcode >= DYN_BASE) {
         s = dyn[errorcode - DYN_BASE].text ? dyn[errorcode - DYN_BASE].text : "";
@@ -440,7 +451,6 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     *resultlen = (int)strlen(string);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Error_string = PMPI_Error_string
 
 static int dyn_add(int cls, int *out)
 {
@@ -463,29 +473,16 @@ static int dyn_add(int cls, int *out)
 
 int mpi_err_lastusedcode(void) { return ndyn ? DYN_BASE + ndyn : MPI_ERR_LASTCODE; }
 
-int PMPI_Add_error_class(int *errorclass)
+int mpi_add_error_class_impl(int *errorclass, const char *fn)
 {
-    static const char fn[] = "MPI_Add_error_class";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (errorclass == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errorclass is NULL");
     if (dyn_add(-1, errorclass) < 0)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "no more than %d user error classes/codes",
                              DYN_MAX - 1);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Add_error_class = PMPI_Add_error_class
 
-int PMPI_Add_error_code(int errorclass, int *errorcode)
+int mpi_add_error_code_impl(int errorclass, int *errorcode, const char *fn)
 {
-    static const char fn[] = "MPI_Add_error_code";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (errorcode == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errorcode is NULL");
     if (code_class(errorclass) != errorclass || (errorclass < DYN_BASE && !class_string(errorclass)))
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errorclass=%d is not an error class",
                              errorclass);
@@ -494,15 +491,10 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
                              DYN_MAX - 1);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Add_error_code = PMPI_Add_error_code
 
-int PMPI_Add_error_string(int errorcode, const char *string)
+int mpi_add_error_string_impl(int errorcode, const char *string, const char *fn)
 {
-    static const char fn[] = "MPI_Add_error_string";
-    int err = mpi_enter(fn);
     char *copy;
-    if (err)
-        return err;
     if (string == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "string is NULL");
     if (strlen(string) >= MPI_MAX_ERROR_STRING)
@@ -519,7 +511,6 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     pthread_mutex_unlock(&err_lock);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Add_error_string = PMPI_Add_error_string
 
 /* MPICH's MPIX_Delete_error_class/code/string (MPI 4.1 names them
  * MPI_Remove_error_*): undo MPI_Add_error_*. A class may be deleted only
@@ -564,42 +555,31 @@ static int dyn_delete(int what, int code, const char *fn)
     return MPI_SUCCESS;
 }
 
-int PMPIX_Delete_error_class(int errorclass)
+int mpix_delete_error_class_impl(int errorclass, const char *fn)
 {
-    static const char fn[] = "MPIX_Delete_error_class";
-    int err = mpi_enter(fn);
-    return err ? err : dyn_delete(DEL_CLASS, errorclass, fn);
+    return dyn_delete(DEL_CLASS, errorclass, fn);
 }
-#pragma weak MPIX_Delete_error_class = PMPIX_Delete_error_class
 
-int PMPIX_Delete_error_code(int errorcode)
+int mpix_delete_error_code_impl(int errorcode, const char *fn)
 {
-    static const char fn[] = "MPIX_Delete_error_code";
-    int err = mpi_enter(fn);
-    return err ? err : dyn_delete(DEL_CODE, errorcode, fn);
+    return dyn_delete(DEL_CODE, errorcode, fn);
 }
-#pragma weak MPIX_Delete_error_code = PMPIX_Delete_error_code
 
-int PMPIX_Delete_error_string(int errorcode)
+int mpix_delete_error_string_impl(int errorcode, const char *fn)
 {
-    static const char fn[] = "MPIX_Delete_error_string";
-    int err = mpi_enter(fn);
-    return err ? err : dyn_delete(DEL_STRING, errorcode, fn);
+    return dyn_delete(DEL_STRING, errorcode, fn);
 }
-#pragma weak MPIX_Delete_error_string = PMPIX_Delete_error_string
-
 
 static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const char *fn)
 {
     mpi_errhandler_t *e;
     /* MPI 4.0 11.4.1: MPI_Session_create_errhandler may be called at any
      * time, before MPI_Init and after MPI_Finalize (to give to
-     * MPI_Session_init); the others need MPI initialised. */
-    int err = objtype == MPI_OBJ_SESSION ? MPI_SUCCESS : mpi_enter(fn);
-    if (err)
-        return err;
-    if (f == NULL || out == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", f == NULL ? "function" : "errhandler");
+     * MPI_Session_init): its entry point is `anytime`. */
+    if (f == NULL)
+        return objtype == MPI_OBJ_SESSION
+                   ? anytime_err(fn, "the function is NULL")
+                   : mpi_err_raise(NULL, MPI_ERR_ARG, fn, "the function is NULL");
     e = malloc(sizeof *e);
     if (e == NULL)
         return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -615,30 +595,29 @@ static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const 
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler)
+int mpi_comm_create_errhandler_impl(MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler,
+                                    const char *fn)
 {
-    return errh_create(MPI_OBJ_COMM, (void (*)(void))f, errhandler, "MPI_Comm_create_errhandler");
+    return errh_create(MPI_OBJ_COMM, (void (*)(void))f, errhandler, fn);
 }
-#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
 
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *f, MPI_Errhandler *errhandler)
+int mpi_win_create_errhandler_impl(MPI_Win_errhandler_function *f, MPI_Errhandler *errhandler,
+                                   const char *fn)
 {
-    return errh_create(MPI_OBJ_WIN, (void (*)(void))f, errhandler, "MPI_Win_create_errhandler");
+    return errh_create(MPI_OBJ_WIN, (void (*)(void))f, errhandler, fn);
 }
-#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
 
-int PMPI_File_create_errhandler(MPI_File_errhandler_function *f, MPI_Errhandler *errhandler)
+int mpi_file_create_errhandler_impl(MPI_File_errhandler_function *f, MPI_Errhandler *errhandler,
+                                    const char *fn)
 {
-    return errh_create(MPI_OBJ_FILE, (void (*)(void))f, errhandler, "MPI_File_create_errhandler");
+    return errh_create(MPI_OBJ_FILE, (void (*)(void))f, errhandler, fn);
 }
-#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
 
-int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *f, MPI_Errhandler *errhandler)
+int mpi_session_create_errhandler_impl(MPI_Session_errhandler_function *f,
+                                       MPI_Errhandler *errhandler, const char *fn)
 {
-    return errh_create(MPI_OBJ_SESSION, (void (*)(void))f, errhandler,
-                       "MPI_Session_create_errhandler");
+    return errh_create(MPI_OBJ_SESSION, (void (*)(void))f, errhandler, fn);
 }
-#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
 
 int mpi_errhandler_set_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy)
 {
@@ -693,31 +672,24 @@ static const char *errh_kind_note(MPI_Errhandler h)
     }
 }
 
-int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+/* callable at any time (MPI 4.0 11.4.1), like the session errhandlers */
+int mpi_errhandler_free_impl(MPI_Errhandler *errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Errhandler_free";
-    /* callable at any time (MPI 4.0 11.4.1), like the session errhandlers */
-    if (errhandler == NULL || errh_get(*errhandler) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid error handler%s",
-                             errhandler ? (unsigned)*errhandler : 0u,
-                             errhandler == NULL                      ? " (NULL pointer)"
-                             : *errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)"
-                                                                   : "");
+    char detail[96];
+
+    if (errh_get(*errhandler) == NULL) {
+        snprintf(detail, sizeof detail, "errhandler=%#x is not a valid error handler%s",
+                 (unsigned)*errhandler,
+                 *errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
+        return anytime_err(fn, detail);
+    }
     mpi_errhandler_release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
 
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+int mpi_comm_set_errhandler_impl(mpi_comm_t *c, MPI_Errhandler errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_set_errhandler";
-    mpi_comm_t *c = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
     if (mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn,
                              "errhandler=%#x is not a valid communicator error handler%s",
@@ -727,55 +699,18 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     c->errh_default = 0;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
 
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int mpi_comm_get_errhandler_impl(mpi_comm_t *c, MPI_Errhandler *errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_get_errhandler";
-    mpi_comm_t *c = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
-    if (errhandler == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "errhandler is NULL");
+    (void)fn;
     *errhandler = mpi_comm_errh(c);
     mpi_errhandler_retain(*errhandler, MPI_OBJ_COMM);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
 
-int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+int mpi_comm_call_errhandler_impl(mpi_comm_t *c, int errorcode, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_call_errhandler";
-    mpi_comm_t *c = NULL;
-    MPI_Comm h = comm;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
+    MPI_Comm h = c->handle;
     invoke_handler(mpi_comm_errh(c), MPI_OBJ_COMM, &h, errorcode, fn);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
-
-/* The MPI-1 names that MPI-3 removed; MPICH still exports them. */
-int PMPI_Errhandler_create(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
-{
-    return errh_create(MPI_OBJ_COMM, (void (*)(void))function, errhandler, "MPI_Errhandler_create");
-}
-#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
-
-int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    return PMPI_Comm_set_errhandler(comm, errhandler);
-}
-#pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
-
-int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    return PMPI_Comm_get_errhandler(comm, errhandler);
-}
-#pragma weak MPI_Errhandler_get = PMPI_Errhandler_get

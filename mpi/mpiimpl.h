@@ -280,6 +280,7 @@ int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count, const
 int mpi_check_rank_arg(mpi_comm_t *c, int rank, int any_ok, const char *fn, const char *arg);
 int mpi_check_tag_arg(mpi_comm_t *c, int tag, int any_ok, const char *fn, const char *arg);
 int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn, const char *arg);
+int mpi_check_ptr_anytime(const void *p, const char *fn, const char *arg);
 /* The window and file error objects (kinds `win`, `file`): valid, else
  * MPI_ERR_WIN / MPI_ERR_FILE; out-pointers raise through the object's handler. */
 struct rma_win;

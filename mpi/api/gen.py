@@ -189,6 +189,8 @@ def impl_params(e):
     out = []
     ep = errh_param(e)
     for p in e.params:
+        if p.name == '...':  # variable arguments (MPI_Pcontrol) stay with the entry point
+            continue
         if p is ep and p.kind == 'comm' and e.returns == 'int' and not e.stub:
             out.append('mpi_comm_t *%s' % p.name)  # checked and resolved by the entry point
         elif p is ep and p.kind in OBJ_KINDS and e.returns == 'int' and not e.stub:
@@ -250,6 +252,8 @@ def checks(e, large):
             out.append('mpi_check_rank_arg(%s, %s, %d, fn, "%s")' % (cobj, p.name, k == 'source', p.name))
         elif k in ('tag', 'rtag') and not p.is_ptr:
             out.append('mpi_check_tag_arg(%s, %s, %d, fn, "%s")' % (cobj, p.name, k == 'rtag', p.name))
+        elif k in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout') and e.anytime:
+            out.append('mpi_check_ptr_anytime(%s, fn, "%s")' % (p.name, p.name))
         elif k in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
             out.append('mpi_check_ptr_arg(%s, %s, fn, "%s")' % (cobj, p.name, p.name))
     return out + late, (cobj if ep is not None else None)
@@ -295,6 +299,8 @@ def entry_code(e, large):
             lines.append('        return err;')
         args = []
         for p in e.params:
+            if p.name == '...':
+                continue
             if p in temps:
                 if p.direction == 'inout':
                     lines.append('    if (%s != NULL)' % p.name)
