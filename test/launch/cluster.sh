@@ -101,12 +101,15 @@ expect "PMI-1 abort on another host gives its code" 7 "rank 1 .*on host fake-b c
     "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 bash -c 'if [ "$PMI_RANK" = 1 ]; then
         printf "cmd=init pmi_version=1 pmi_subversion=1\ncmd=abort exitcode=7\n" >&"$PMI_FD"; fi
         sleep 60'
-expect "PMI-1 spawn across hosts is refused with an error reply" 0 \
-    "got: cmd=spawn_result rc=-1 errmsg=MPI_Comm_spawn_is_not_supported" \
+# A PMI-1 spawn from host b: round robin continues after the last host the
+# job filled (b), so the child starts on a; it knows it was spawned.
+expect "PMI-1 spawn across hosts starts the child on the next host" 0 \
+    "got: cmd=spawn_result rc=0 jobid=" \
     "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 bash -c 'if [ "$PMI_RANK" = 1 ]; then
-        printf "cmd=init pmi_version=1 pmi_subversion=1\nmcmd=spawn\nnprocs=1\nexecname=/bin/true\ntotspawns=1\nspawnssofar=1\nargcnt=0\nendcmd\n" >&"$PMI_FD"
+        printf "cmd=init pmi_version=1 pmi_subversion=1\nmcmd=spawn\nnprocs=1\nexecname=/bin/sh\ntotspawns=1\nspawnssofar=1\nargcnt=2\narg1=-c\narg2=echo child spawned=\$PMI_SPAWNED rank=\$PMI_RANK of \$PMI_SIZE\nendcmd\n" >&"$PMI_FD"
         for i in 1 2; do read -t 60 l <&"$PMI_FD"; echo "got: $l"; done
         printf "cmd=finalize\n" >&"$PMI_FD"; read -t 60 l <&"$PMI_FD"; fi'
+expect_lines "... the child ran" "child spawned=1 rank=0 of 1"
 # SIGUSR1 to mpiexec reaches the ranks on every host (through their proxies).
 "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 sh -c \
     'trap "echo got-usr1; exit 0" USR1; echo ready; while :; do sleep 0.1; done' \
@@ -201,6 +204,21 @@ expect "MPI_Abort on a remote host" 7 "rank 5 .*on host ${P}3 called MPI_Abort w
     "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" abort 5
 expect "a rank killed on a remote host" 137 "rank 6 .*on host ${P}4 was killed by signal 9" \
     "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" kill 6
+# A rank SIGKILLed on a remote host while every rank communicates: the
+# survivors on other hosts see the failure first and abort (exit code 101),
+# but mpiexec asks every proxy for the ranks dying there before it takes an
+# abort as the verdict (MPX_F_SYNC): the job names the killed rank and host,
+# with 128+9, every time. Before, whichever message reached mpiexec first won
+# (a survivor's abort, when the survivors did not wait CANAL_FAILURE_GRACE).
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    expect "a rank killed on a remote host while all communicate (run $i of 10)" 137 \
+        "rank 6 \(pid [0-9]+, [^)]*\) on host ${P}4 was killed by signal 9" \
+        "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" killcomm 6 &&
+        grep -q "called MPI_Abort" "$LAUNCH_OUT" && {
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: ... and a survivor's abort was reported too"
+    }
+done
 expect "MPIEXEC_TIMEOUT ends the job on every host" 255 "MPIEXEC_TIMEOUT=3 s expired" \
     env MPIEXEC_TIMEOUT=3 "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" hang
 expect "an unreachable host ends the job" 255 "lost the proxy on host nohost.*code 255" \

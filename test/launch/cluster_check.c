@@ -2,6 +2,9 @@
  *   cluster_check check NHOSTS CHANNEL   -- hostnames, placement, channels, collectives
  *   cluster_check abort RANK             -- RANK calls MPI_Abort(7), the others wait
  *   cluster_check kill RANK              -- RANK kills itself with SIGKILL, the others wait
+ *   cluster_check killcomm RANK          -- every rank exchanges with its ring neighbours and
+ *                                           allreduces; RANK kills itself with SIGKILL in the
+ *                                           middle; survivors see the failure and end the job
  *   cluster_check hang                   -- every rank waits for a message that never comes
  * "check": every rank prints "rank R of N on HOST"; ranks with the same
  * hostname must form one MPI_COMM_TYPE_SHARED communicator and there must be
@@ -176,6 +179,16 @@ int main(int argc, char **argv)
             raise(SIGKILL);
         }
         MPI_Recv(&x, 1, MPI_INT, victim, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (argc >= 3 && strcmp(argv[1], "killcomm") == 0) {
+        int victim = atoi(argv[2]);
+        for (int it = 0;; it++) {
+            int out = rank + it, in = -1, sum = 0;
+            if (rank == victim && it == 50)
+                raise(SIGKILL);
+            MPI_Sendrecv(&out, 1, MPI_INT, (rank + 1) % size, 5, &in, 1, MPI_INT,
+                         (rank + size - 1) % size, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Allreduce(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        }
     } else if (argc >= 2 && strcmp(argv[1], "hang") == 0) {
         int x;
         MPI_Barrier(MPI_COMM_WORLD);
@@ -183,7 +196,8 @@ int main(int argc, char **argv)
     } else {
         if (rank == 0)
             fprintf(stderr,
-                    "usage: cluster_check check NHOSTS CHANNEL | abort RANK | kill RANK | hang\n");
+                    "usage: cluster_check check NHOSTS CHANNEL | abort RANK | kill RANK | "
+                    "killcomm RANK | hang\n");
         MPI_Finalize();
         return 2;
     }
