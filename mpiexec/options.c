@@ -68,8 +68,10 @@ void mpx_print_help(void)
         "                        Ranks fill each host's slots in turn, wrapping around\n"
         "                        when -n exceeds the slots (as Hydra); without -n, one\n"
         "                        process per slot.\n"
-        "  -launcher ssh|fork    how proxies start: ssh (default for other hosts; this\n"
-        "                        host uses fork) or fork (every proxy on this host)\n"
+        "  -launcher ssh|fork|slurm  how proxies start: ssh (default for other hosts;\n"
+        "                        this host uses fork), fork (every proxy on this host),\n"
+        "                        or slurm (srun, inside an allocation; without -hosts/-f\n"
+        "                        the allocation's nodes and tasks per node)\n"
         "  -launcher-exec PATH   program used instead of ssh, called as\n"
         "                        'PATH -x HOST COMMAND'\n"
         "  -iface NAME           network interface the ranks use between hosts (sets\n"
@@ -366,8 +368,9 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
     if (strcmp(name, "-launcher") == 0 || strcmp(name, "-bootstrap") == 0) {
         if (need(argc, argv, i, 1, used) != 0)
             return 2;
-        if (strcmp(argv[i + 1], "ssh") != 0 && strcmp(argv[i + 1], "fork") != 0)
-            return usage_error("-launcher '%s': use ssh or fork", argv[i + 1]);
+        if (strcmp(argv[i + 1], "ssh") != 0 && strcmp(argv[i + 1], "fork") != 0 &&
+            strcmp(argv[i + 1], "slurm") != 0)
+            return usage_error("-launcher '%s': use ssh, fork or slurm", argv[i + 1]);
         o->launcher = argv[i + 1];
         return 0;
     }
@@ -521,7 +524,8 @@ int mpx_options_parse(int argc, char **argv, mpx_opts_t *opts)
         }
         opts->nsegs--;
     }
-    if (opts->hosts_arg != NULL || opts->hostfile != NULL) {
+    if (opts->hosts_arg != NULL || opts->hostfile != NULL ||
+        (opts->launcher != NULL && strcmp(opts->launcher, "slurm") == 0)) {
         rc = mpx_hosts_load(opts);
         if (rc != 0)
             return rc;

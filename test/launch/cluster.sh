@@ -133,7 +133,7 @@ expect "bad slot count is a usage error" 2 "count after ':' must be" \
     "$MPX" -hosts fake-a:0 -n 1 true
 expect "two hosts on one line of a host file is an error" 2 "one 'host\[:N\]' per entry" \
     sh -c "printf 'a b\n' > '$LAUNCH_TMP/bad'; '$MPX' -f '$LAUNCH_TMP/bad' -n 1 true"
-expect "-launcher rsh is refused" 2 "use ssh or fork" "$MPX" -launcher rsh -hosts fake-a -n 1 true
+expect "-launcher rsh is refused" 2 "use ssh, fork or slurm" "$MPX" -launcher rsh -hosts fake-a -n 1 true
 expect "-bind-to across hosts is refused" 2 "not supported in jobs across hosts" \
     "$MPX" -launcher fork -hosts fake-a -bind-to core -n 1 true
 expect "a launcher that cannot reach the host ends the job" 255 "lost the proxy on host fake-[ab] .*code 1" \
