@@ -200,6 +200,29 @@ if command -v mpiexec.mpich >/dev/null 2>&1; then
 else
     echo "SKIP: Hydra across hosts: mpiexec.mpich is not installed"
 fi
+# MPI_Comm_spawn from a job on 4 hosts: the child with info host=P3 runs
+# there, the others round robin from the host after the job's last (P1, P2,
+# P3); children fence among themselves and talk to their parents across hosts.
+expect "MPI_Comm_spawn_multiple across hosts (info 'host', round robin)" 0 \
+    "spawn across hosts passed: 12 processes" \
+    "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" spawn "${P}3"
+expect_lines "... each child on its host" "child 0 of 4 on ${P}3" "child 1 of 4 on ${P}1" \
+    "child 2 of 4 on ${P}2" "child 3 of 4 on ${P}3"
+expect "a spawn naming a host outside the job fails with MPI_ERR_SPAWN, naming it" 42 \
+    "MPI_Comm_spawn_multiple.*'no-such-host' is not one of this job's hosts" \
+    "${RUN[@]}" -n 2 "${NOOFI[@]}" "$CHECK" spawn no-such-host
+# mpiexec's stdin goes to rank 0 (on ${P}1), through its proxy; other ranks
+# read nothing. 3 MiB in, checked by size and checksum on the other side.
+head -c 3145728 /dev/urandom > "$LAUNCH_TMP/in"
+want=$(md5sum < "$LAUNCH_TMP/in" | cut -d' ' -f1)
+timeout 120 "${RUN[@]}" -n 4 sh -c 'echo "rank $PMI_RANK: $(md5sum | cut -d" " -f1)"' \
+    < "$LAUNCH_TMP/in" > "$LAUNCH_OUT" 2>&1
+rc=$?
+empty=$(md5sum < /dev/null | cut -d' ' -f1)
+expect_lines "stdin (3 MiB) reaches rank 0 on another host, others read nothing (exit $rc)" \
+    "rank 0: $want" "rank 1: $empty" "rank 2: $empty" "rank 3: $empty"
+printf 'one\ntwo\n' | timeout 120 "${RUN[@]}" -n 2 -l "${NOOFI[@]}" sh -c 'cat' > "$LAUNCH_OUT" 2>&1
+expect_lines "... lines of stdin come out of rank 0 only" "[0] one" "[0] two"
 expect "MPI_Abort on a remote host" 7 "rank 5 .*on host ${P}3 called MPI_Abort with exit code 7" \
     "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" abort 5
 expect "a rank killed on a remote host" 137 "rank 6 .*on host ${P}4 was killed by signal 9" \
