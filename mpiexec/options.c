@@ -97,8 +97,9 @@ void mpx_print_help(void)
         "\n"
         "Across hosts, mpiexec starts 'mpiexec -proxy HOST' on every host (same path as\n"
         "this mpiexec) through the launcher; the proxy starts the host's ranks and\n"
-        "serves their PMI. Rank 0's stdin is /dev/null there; -bind-to, output file\n"
-        "patterns and MPI_Comm_spawn are refused.\n"
+        "serves their PMI. mpiexec's stdin goes to rank 0; MPI_Comm_spawn places the\n"
+        "children on the info key 'host' or round robin over the hosts; -bind-to and\n"
+        "output file patterns are refused.\n"
         "\n"
         "Environment: MPIEXEC_TIMEOUT=s kills the job after s seconds (exit code 255).\n"
         "Exit code: 0 if every rank exits 0, else the code of the first rank that failed\n"
@@ -108,7 +109,8 @@ void mpx_print_help(void)
 static void print_version(void)
 {
     printf("mpiexec (Canal) %s\n"
-           "PMI server: PMI-1 (simple), PMI-2; launchers: fork, ssh (one proxy per host)\n",
+           "PMI server: PMI-1 (simple), PMI-2; launchers: fork, ssh, slurm (one proxy per "
+           "host)\n",
            PACKAGE_VERSION);
 }
 
@@ -118,7 +120,8 @@ static void print_info(void)
     gethostname(host, sizeof host - 1);
     print_version();
     printf("Launcher:           fork (local host %s); across hosts (-hosts, -f): one\n"
-           "                    'mpiexec -proxy HOST' per host (ssh, -launcher-exec, fork)\n"
+           "                    'mpiexec -proxy HOST' per host (ssh, -launcher-exec, fork,\n"
+           "                    slurm: srun inside an allocation)\n"
            "PMI:                PMI-1 and PMI-2 over PMI_FD (socketpair)\n"
            "Binding:            -bind-to core|hwthread|none (sched_setaffinity, topology from "
            "/sys)\n"
