@@ -127,27 +127,26 @@ if check_run "slurm: salloc -n 4 mpiexec -launcher slurm (slots from the allocat
 fi
 check_run "slurm: salloc -n 2 mpiexec -launcher slurm -n 3" 3 "PMI-[12] over PMI_FD" \
     salloc -Q -n 2 "$MPX" -launcher slurm -n 3 "$PROG" "${PROG_ARGS[@]}"
-timeout "$(launch_hang_limit 60)" salloc -Q -n 2 "$MPX" -launcher slurm -n 2 \
-    sh -c '[ "$PMI_RANK" = 1 ] && kill -9 $$; sleep 60' >"$LAUNCH_OUT" 2>&1
-rc=$?
-LAUNCH_RAN=$((LAUNCH_RAN + 1))
-if [ $rc = 137 ] && grep -Eq "rank 1 .*on host $H was killed by signal 9" "$LAUNCH_OUT"; then
-    echo "PASS: slurm: a killed rank under -launcher slurm names rank and host, exit code 137"
-else
+# slurm_expect NAME WANT-RC REGEX COMMAND...: exit code and output
+slurm_expect() {
+    local name=$1 want=$2 regex=$3 rc
+    shift 3
+    timeout "$(launch_hang_limit 60)" "$@" >"$LAUNCH_OUT" 2>&1
+    rc=$?
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    if [ $rc = "$want" ] && grep -Eq "$regex" "$LAUNCH_OUT"; then
+        echo "PASS: slurm: $name"
+        return 0
+    fi
     LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
-    echo "FAIL: slurm: a killed rank under -launcher slurm: exit code $rc (want 137)"
+    echo "FAIL: slurm: $name: exit code $rc (want $want), output must match '$regex'"
     tail -n 10 "$LAUNCH_OUT" | sed 's/^/    /'
-fi
-timeout 60 "$MPX" -launcher slurm -n 1 true >"$LAUNCH_OUT" 2>&1
-rc=$?
-LAUNCH_RAN=$((LAUNCH_RAN + 1))
-if [ $rc = 2 ] && grep -q "SLURM_JOB_NODELIST is not set" "$LAUNCH_OUT"; then
-    echo "PASS: slurm: -launcher slurm outside an allocation is a usage error naming it"
-else
-    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
-    echo "FAIL: slurm: -launcher slurm outside an allocation: exit code $rc (want 2)"
-    tail -n 5 "$LAUNCH_OUT" | sed 's/^/    /'
-fi
+}
+slurm_expect "a killed rank under -launcher slurm names rank and host, exit code 137" 137 \
+    "rank 1 .*on host $H was killed by signal 9" \
+    salloc -Q -n 2 "$MPX" -launcher slurm -n 2 sh -c '[ "$PMI_RANK" = 1 ] && kill -9 $$; sleep 60'
+slurm_expect "-launcher slurm outside an allocation is a usage error naming it" 2 \
+    "SLURM_JOB_NODELIST is not set" "$MPX" -launcher slurm -n 1 true
 # Without any PMI the program must refuse to run as 4 silent singletons.
 timeout "$(launch_hang_limit 60)" srun --mpi=none -n 2 "$PROG" "${PROG_ARGS[@]}" >"$LAUNCH_OUT" 2>&1
 if grep -q "srun" "$LAUNCH_OUT" && grep -q -- "--mpi=pmi2" "$LAUNCH_OUT"; then
