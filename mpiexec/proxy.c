@@ -227,11 +227,24 @@ static void px_output(mpx_rank_t *r, int stream)
     }
 }
 
+/* mpiexec sends rank 0's stdin ahead only so far: tell it what left the
+ * queue (written to rank 0, or dropped when it closed its stdin). */
+static void px_stdin_ack(size_t n)
+{
+    mpx_frame_t f = {0};
+    if (n == 0)
+        return;
+    mpx_frame_begin(&f, MPX_F_STDIN);
+    mpx_frame_int(&f, (long long)n);
+    px_send_up(&f);
+}
+
 static void px_stdin_close(void)
 {
     if (px.stdin_w >= 0)
         close(px.stdin_w);
     px.stdin_w = -1;
+    px_stdin_ack(px.stdin_len);
     px.stdin_len = 0;
 }
 
@@ -254,6 +267,7 @@ static void px_stdin_flush(void)
     if (off > 0) {
         memmove(px.stdin_q, px.stdin_q + off, px.stdin_len - off);
         px.stdin_len -= off;
+        px_stdin_ack(off);
     }
     if (px.stdin_eof && px.stdin_len == 0)
         px_stdin_close();
@@ -263,7 +277,9 @@ static void px_stdin_data(const char *data, size_t n)
 {
     if (n == 0) {
         px.stdin_eof = 1;
-    } else if (px.stdin_w >= 0) {
+    } else if (px.stdin_w < 0) {
+        px_stdin_ack(n); /* rank 0 is gone or closed its stdin */
+    } else {
         if (px.stdin_len + n > px.stdin_cap) {
             size_t cap = px.stdin_cap ? px.stdin_cap * 2 : 65536;
             char *q;
@@ -272,6 +288,7 @@ static void px_stdin_data(const char *data, size_t n)
             if ((q = realloc(px.stdin_q, cap)) == NULL) {
                 px_error("no memory for rank 0's stdin");
                 px_stdin_close();
+                px_stdin_ack(n);
                 return;
             }
             px.stdin_q = q;

@@ -5,7 +5,8 @@
  * a spawn), MPX_F_STDIN, MPX_F_SYNC, MPX_F_KILL, MPX_F_SIGNAL. Up (proxy ->
  * mpiexec): MPX_F_HELLO, MPX_F_STARTED, MPX_F_OUTPUT, MPX_F_EXIT, MPX_F_FENCE
  * (this host's puts), MPX_F_ABORT, MPX_F_SPAWN (a rank's request), MPX_F_SYNC
- * (answer: every rank that was dying here has been reported), MPX_F_ERROR.
+ * (answer: every rank that was dying here has been reported), MPX_F_STDIN
+ * (bytes of rank 0's stdin passed on), MPX_F_ERROR.
  * Ranks are named by their index in mpiexec's list of all ranks of all PMI
  * jobs (the command line's job first), PMI jobs by their number.
  */
@@ -29,7 +30,8 @@ enum {
     MPX_F_SIGNAL = 'G',  /* signal number to forward */
     MPX_F_ADDJOB = 'N',  /* a spawned PMI job: see remote.c rm_job_part() */
     MPX_F_SPAWN = 'P',   /* up: rank plan (see remote.c); down: rank jobid|"" errmsg */
-    MPX_F_STDIN = 'I',   /* raw bytes for rank 0's stdin; none: end of file */
+    MPX_F_STDIN = 'I',   /* down: raw bytes for rank 0's stdin, none: end of file;
+                          * up: how many bytes of it left the proxy's queue */
     MPX_F_SYNC = 'Y',    /* down: report the ranks that are dying now; up: done */
 };
 

@@ -86,6 +86,7 @@ static struct {
     char abort_msg[256];
     /* mpiexec's stdin for rank 0 (rm_stdin) */
     int stdin_open;
+    long long stdin_ahead; /* bytes sent that rank 0's proxy has not passed on */
 } rm;
 
 static long long rm_now_ms(void)
@@ -420,6 +421,9 @@ static void rm_frame(int p, const char *body, size_t len)
     }
     case MPX_F_SYNC:
         rm_synced(p);
+        break;
+    case MPX_F_STDIN: /* rank 0's proxy passed on (or dropped) so many bytes */
+        rm.stdin_ahead -= mpx_fields_int(&c, 0, RM_STDIN_QUEUE_MAX);
         break;
     case MPX_F_SPAWN:
         if (rm_spawn(p, &c) != 0)
@@ -861,9 +865,10 @@ static int rm_spawn(int p, mpx_fields_t *c)
 /* ------------------------------------------------------------ stdin */
 
 /* mpiexec's stdin goes to rank 0 (as Hydra does) through its proxy:
- * MPX_F_STDIN frames, an empty one at the end. Not read while the link is
- * full (rank 0 reads slowly), nor when it is a terminal we are not in the
- * foreground of. */
+ * MPX_F_STDIN frames, an empty one at the end. At most RM_STDIN_QUEUE_MAX
+ * bytes are ahead of rank 0 (the proxy acknowledges what it passed on with
+ * an MPX_F_STDIN frame up); not read either when it is a terminal we are not
+ * in the foreground of. */
 static int rm_stdin_wanted(void)
 {
     int p = rm.size > 0 ? rm.proxy_of_host[rm.ranks[0].host] : -1;
@@ -871,7 +876,7 @@ static int rm_stdin_wanted(void)
         rm.stdin_open = 0;
         return 0;
     }
-    return rm.proxies[p].link.out_len < RM_STDIN_QUEUE_MAX;
+    return rm.stdin_ahead < RM_STDIN_QUEUE_MAX;
 }
 
 static void rm_stdin_read(void)
@@ -883,10 +888,12 @@ static void rm_stdin_read(void)
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return;
     mpx_frame_begin(&f, MPX_F_STDIN);
-    if (n > 0)
+    if (n > 0) {
         mpx_frame_raw(&f, buf, (size_t)n);
-    else
+        rm.stdin_ahead += n;
+    } else {
         rm.stdin_open = 0;
+    }
     mpx_link_send(&rm.proxies[p].link, &f);
     mpx_frame_free(&f);
 }

@@ -221,6 +221,13 @@ rc=$?
 empty=$(md5sum < /dev/null | cut -d' ' -f1)
 expect_lines "stdin (3 MiB) reaches rank 0 on another host, others read nothing (exit $rc)" \
     "rank 0: $want" "rank 1: $empty" "rank 2: $empty" "rank 3: $empty"
+# 20 MiB to a rank 0 that sleeps before it reads: mpiexec keeps at most 1 MiB
+# ahead of it (the proxy acknowledges what it passed on), all of it arrives.
+head -c 20971520 /dev/urandom > "$LAUNCH_TMP/in"
+want=$(md5sum < "$LAUNCH_TMP/in" | cut -d' ' -f1)
+timeout 120 "${RUN[@]}" -n 2 sh -c 'if [ "$PMI_RANK" = 0 ]; then sleep 2; echo "slow rank 0: $(md5sum | cut -d" " -f1)"; fi' \
+    < "$LAUNCH_TMP/in" > "$LAUNCH_OUT" 2>&1
+expect_lines "... 20 MiB to a slow rank 0" "slow rank 0: $want"
 printf 'one\ntwo\n' | timeout 120 "${RUN[@]}" -n 2 -l "${NOOFI[@]}" sh -c 'cat' > "$LAUNCH_OUT" 2>&1
 expect_lines "... lines of stdin come out of rank 0 only" "[0] one" "[0] two"
 expect "MPI_Abort on a remote host" 7 "rank 5 .*on host ${P}3 called MPI_Abort with exit code 7" \
