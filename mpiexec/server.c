@@ -300,9 +300,12 @@ static void handle_abort(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
  * survivor aborts because a peer failed: the peer's death comes first) are
  * judged first (mpx_job_settle), so the job ends with the dead rank's signal
  * or exit code, not with the survivor's abort that names it. */
-static void local_abort(mpx_job_t *job, mpx_rank_t *r, int code, const char *msg)
+static void local_abort(mpx_job_t *job, mpx_rank_t *r, int code, const char *msg_in)
 {
-    char pid[32] = "";
+    char pid[32] = "", msg[256];
+    /* msg_in lies in the message buffer, which settling reuses (the dying
+     * ranks' last words are read first) */
+    snprintf(msg, sizeof msg, "%s", msg_in);
     mpx_job_settle(job);
     if (r->pid > 0) /* a singleton is not ours, its pid unknown */
         snprintf(pid, sizeof pid, " (pid %ld)", (long)r->pid);
