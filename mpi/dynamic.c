@@ -985,7 +985,7 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
     }
     for (int i = 0; i < count; i++) {
         MPI_Info info = infos != NULL ? infos[i] : MPI_INFO_NULL;
-        const char *wdir = NULL, *path = NULL;
+        const char *wdir = NULL, *path = NULL, *host = NULL;
         if (commands[i] == NULL || commands[i][0] == '\0') {
             snprintf(why, whylen, "command %d is NULL or empty", i);
             err = MPI_ERR_SPAWN;
@@ -1009,12 +1009,13 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
             err = MPI_ERR_INFO;
             goto out;
         }
-        /* The reserved keys the launcher can honour: wdir, and path (done
-         * here). host, arch, file and soft are ignored, as the standard
-         * allows: Canal's mpiexec starts spawned processes on its own node. */
+        /* The reserved keys the launcher can honour: wdir, host (Canal's
+         * mpiexec across hosts places the children there), and path (done
+         * here). arch, file and soft are ignored, as the standard allows. */
         if (info != MPI_INFO_NULL) {
             wdir = mpi_info_lookup(info, "wdir");
             path = mpi_info_lookup(info, "path");
+            host = mpi_info_lookup(info, "host");
         }
         cmds[i].command = commands[i];
         if (path != NULL && (resolved[i] = path_resolve(commands[i], path)) != NULL)
@@ -1036,9 +1037,12 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
         cmds[i].info_keys = keys + 2 * i;
         cmds[i].info_vals = vals + 2 * i;
         if (wdir != NULL) {
-            keys[2 * i] = "wdir";
-            vals[2 * i] = wdir;
-            cmds[i].ninfo = 1;
+            keys[2 * i + cmds[i].ninfo] = "wdir";
+            vals[2 * i + cmds[i].ninfo++] = wdir;
+        }
+        if (host != NULL) {
+            keys[2 * i + cmds[i].ninfo] = "host";
+            vals[2 * i + cmds[i].ninfo++] = host;
         }
     }
     adi_lock();

@@ -204,13 +204,14 @@ static mpi_errhandler_t *errh_get(MPI_Errhandler h)
     return mpi_handle_get(MPI_OBJ_ERRHANDLER, h);
 }
 
-/* A rank that ends the job because a peer failed waits a moment first: the
- * launcher usually learns of the death itself (the peer was killed, or
- * exited) and then ends the job with the cause -- "rank 6 on host h4 was
- * killed by signal 9" and that exit code -- which is what the user needs to
- * read. Only when the launcher does not (a cut connection between live
- * processes, -disable-auto-cleanup) does this rank's abort end the job,
- * CANAL_FAILURE_GRACE seconds later. */
+/* A rank that ends the job because a peer failed may wait a moment first,
+ * so that the launcher, which usually learns of the death itself, ends the
+ * job with the cause ("rank 6 on host h4 was killed by signal 9" and that
+ * exit code) rather than with this rank's abort. Canal's mpiexec needs no
+ * wait: it judges the ranks that are dying before it takes an abort as the
+ * verdict, and sets CANAL_FAILURE_GRACE=0 in its ranks. Other launchers
+ * (Hydra, srun) report whichever comes first: there the default, 1 s, covers
+ * the other host's launcher reaping the dead rank. */
 static void failure_grace(void)
 {
     long long ms = common_cvar_int("FAILURE_GRACE") * 1000;
