@@ -13,6 +13,7 @@
 #   SCHED="rt plain"  which scheduling to run (rt needs root)
 #   STARTUP=1      also run bench/startup.sh (0 to skip)
 #   TIMEOUT=120    seconds before one run is killed
+#   MAX_BYTES=4194304  largest message of the latency and bandwidth runs
 #   PLAIN_SCALE=0.2  iteration scale of latency/bw runs under the normal
 #                  scheduler (they are slow when other programs compete)
 #   CANAL_BASE=prefix  a second installed Canal, measured as library "base"
@@ -51,6 +52,7 @@ COLL_TIME=${COLL_TIME:-2}
 STARTUP=${STARTUP:-1}
 TIMEOUT=${TIMEOUT:-120}
 PLAIN_SCALE=${PLAIN_SCALE:-0.2}
+MAX_BYTES=${MAX_BYTES:-4194304}
 
 SCHEDS=$(bench_scheds "${SCHED:-rt plain}")
 [ "$(id -u)" = 0 ] && command -v chrt >/dev/null ||
@@ -123,7 +125,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
         for prog in latency bw; do
             scale=1
             [ "$sched" = plain ] && scale=$PLAIN_SCALE
-            for lib in $(rotated "$rep"); do run_one "$prog" "$lib" 2 "$sched" "$rep" -i "$scale"; done
+            for lib in $(rotated "$rep"); do run_one "$prog" "$lib" 2 "$sched" "$rep" -i "$scale" -m "$MAX_BYTES"; done
         done
     done
 done

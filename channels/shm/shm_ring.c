@@ -9,7 +9,8 @@
  *  - a packet is published by storing the cell's seq with release after its
  *    bytes, and found by loading seq with acquire; it is given back by
  *    storing the ring's consumed count with release after on_packet()
- *    returned, and a sender reuses a cell only after an acquire load of
+ *    returned (once per progress() for all the packets it took from the
+ *    ring), and a sender reuses a cell only after an acquire load of
  *    consumed says so;
  *  - sleep and wake are Dekker pairs: a sender (store seq; barrier; load
  *    sleeping) against a sleeper (store sleeping=1; barrier; load seq), and
@@ -213,6 +214,7 @@ int ch_shm_progress(void)
             hl = c->hdr_len;
             len = c->len;
             if (hl > CH_HDR_MAX || len > st->lay.payload_cap) {
+                atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
                 st->in_progress = 0;
                 return common_err_set(CANAL_ERR_PROTO,
                                       "shm: corrupt cell from rank %d: header %u B, payload %u B",
@@ -226,10 +228,13 @@ int ch_shm_progress(void)
                                0, 3);
             st->up.on_packet(p->world, c->bytes, hl, c->bytes + ch_shm_payload_off(hl), len);
             p->received++;
-            atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
             got++;
         }
         if (got > 0) {
+            /* One release for the whole batch: the sender reads this line
+             * when its ring looks full, and a store per packet sent the
+             * line back and forth once per message while messages stream. */
+            atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
             total += (int)got;
             /* The sender may be asleep waiting for room in this ring. */
             barrier_fast(st);
