@@ -149,8 +149,10 @@ void adi_req_finish(adi_request_t *r)
         dt_release(r->dt);
         r->dt = NULL;
     }
-    free(r->tmp);
-    r->tmp = NULL;
+    if (r->tmp != NULL) { /* (rare: a packed eager send, a DATA chunk) */
+        free(r->tmp);
+        r->tmp = NULL;
+    }
     r->state = REQ_DONE;
     __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
     if (r->on_complete != NULL) {
