@@ -115,7 +115,7 @@ def convert(e):
             raise Unsupported('array of files')
         if base == 'MPI_Status':
             fparams.append('MPI_Fint *%s' % n)
-            if arr:
+            if arr or n.startswith('array_of_'):
                 args.append('canal_f77_statuses(%s)' % n)
             else:
                 args.append('%scanal_f77_status(%s)' % ('(const MPI_Status *)' if const else '', n))

@@ -42,6 +42,11 @@ C     MPI_STATUSES_IGNORE, MPI_BOTTOM with MPI_Get_address, MPI_Wtime.
       CALL MPI_ISEND(MPI_BOTTOM, 1, TYPE, PEER, 3, MPI_COMM_WORLD,
      &               REQS(2), IERR)
       CALL MPI_WAITALL(2, REQS, MPI_STATUSES_IGNORE, IERR)
+C     MPI_STATUSES_IGNORE is a variable of mpif.h: no status may land in it.
+      IF (MPI_STATUSES_IGNORE(MPI_TAG, 1) .NE. 0) THEN
+         ERRS = ERRS + 1
+         PRINT *, 'a status was written into MPI_STATUSES_IGNORE'
+      ENDIF
       IF (RBUF .NE. MOD(RANK - 1 + SIZE, SIZE)) THEN
          ERRS = ERRS + 1
          PRINT *, 'bottom ', RBUF
