@@ -270,16 +270,63 @@ enum { MPI_CANAL_TAG_UB = 0x3fffffff };
  * entry points and by implementations: each raises through c's error handler
  * (NULL: MPI_COMM_WORLD's) naming fn, the argument and its value. */
 enum { MPI_CANAL_ANY_COUNT = -1 }; /* check a datatype whatever the count */
-int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out);
+/* The test of each check is inline: the generated entry points make them on
+ * every call, and a call each would cost more than the tests; the raising
+ * part (*_fail, *_slow) is in mpi/check.c. */
+int mpi_check_comm_fail(MPI_Comm h, const char *fn, mpi_comm_t **out);
+int mpi_check_count_fail(mpi_comm_t *c, MPI_Count count, const char *fn, const char *arg);
+int mpi_check_buf_fail(mpi_comm_t *c, MPI_Count count, MPI_Datatype dt, const char *fn);
+int mpi_check_datatype_slow(mpi_comm_t *c, MPI_Datatype h, MPI_Count count, const char *fn,
+                            const char *arg);
+int mpi_check_rank_fail(mpi_comm_t *c, int rank, int any_ok, const char *fn, const char *arg);
+int mpi_check_tag_fail(mpi_comm_t *c, int tag, int any_ok, const char *fn, const char *arg);
+int mpi_check_ptr_fail(mpi_comm_t *c, const char *fn, const char *arg);
 int mpi_check_count(mpi_comm_t *c, MPI_Count count, const char *fn);
-int mpi_check_count_arg(mpi_comm_t *c, MPI_Count count, const char *fn, const char *arg);
-int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt,
-                  const char *fn);
-int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count, const char *fn,
-                           const char *arg);
-int mpi_check_rank_arg(mpi_comm_t *c, int rank, int any_ok, const char *fn, const char *arg);
-int mpi_check_tag_arg(mpi_comm_t *c, int tag, int any_ok, const char *fn, const char *arg);
-int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn, const char *arg);
+
+static inline int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out)
+{
+    if (__builtin_expect(h == MPI_COMM_WORLD, 1)) {
+        *out = &mpi_comm_world_obj;
+        return MPI_SUCCESS;
+    }
+    return mpi_check_comm_fail(h, fn, out); /* looks the handle up; raises if invalid */
+}
+static inline int mpi_check_count_arg(mpi_comm_t *c, MPI_Count count, const char *fn,
+                                      const char *arg)
+{
+    return __builtin_expect(count >= 0, 1) ? MPI_SUCCESS : mpi_check_count_fail(c, count, fn, arg);
+}
+static inline int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt,
+                                const char *fn)
+{
+    return __builtin_expect(buf != NULL || count <= 0, 1) ? MPI_SUCCESS
+                                                          : mpi_check_buf_fail(c, count, dt, fn);
+}
+static inline int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count,
+                                         const char *fn, const char *arg)
+{
+    if (__builtin_expect(mpi_handle_kind(h) == MPI_HKIND_BUILTIN, 1) && h != MPI_DATATYPE_NULL)
+        return MPI_SUCCESS; /* predefined types are valid and committed */
+    return mpi_check_datatype_slow(c, h, count, fn, arg);
+}
+static inline int mpi_check_rank_arg(mpi_comm_t *c, int rank, int any_ok, const char *fn,
+                                     const char *arg)
+{
+    return __builtin_expect((unsigned)rank < (unsigned)c->peer_size, 1)
+               ? MPI_SUCCESS
+               : mpi_check_rank_fail(c, rank, any_ok, fn, arg);
+}
+static inline int mpi_check_tag_arg(mpi_comm_t *c, int tag, int any_ok, const char *fn,
+                                    const char *arg)
+{
+    return __builtin_expect((unsigned)tag <= (unsigned)MPI_CANAL_TAG_UB, 1)
+               ? MPI_SUCCESS
+               : mpi_check_tag_fail(c, tag, any_ok, fn, arg);
+}
+static inline int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn, const char *arg)
+{
+    return __builtin_expect(p != NULL, 1) ? MPI_SUCCESS : mpi_check_ptr_fail(c, fn, arg);
+}
 int mpi_check_ptr_anytime(const void *p, const char *fn, const char *arg);
 /* The window and file error objects (kinds `win`, `file`): valid, else
  * MPI_ERR_WIN / MPI_ERR_FILE; out-pointers raise through the object's handler. */
