@@ -167,21 +167,8 @@ else
     rm -f "$out"
 fi
 
-if [ $SANITIZE = yes ] || [ $QUICK = yes ]; then
-    if [ $QUICK = yes ]; then echo "SKIP Java binding (--quick)"
-    else echo "SKIP Java binding (a sanitizer build cannot be loaded by the JVM)"; fi
-elif ! command -v javac > /dev/null; then
-    echo "SKIP Java binding (no JDK: javac not found; Debian package default-jdk-headless)"
-elif [ ! -f "$TOP/bindings/java/Makefile" ]; then
-    echo "SKIP Java binding (bindings/java/Makefile missing)"
-else
-    note "Java binding (managed-runtime extension under a real JVM)"
-    timeout -k 10 "$(scaled 1200)" make -C "$TOP/bindings/java" PREFIX="$PREFIX" check > "$BUILD/java.log" 2>&1
-    rc=$?
-    grep -E "^(PASS|FAIL)" "$BUILD/java.log"
-    [ $rc != 0 ] && tail -20 "$BUILD/java.log"
-    count "Java binding" $rc
-fi
+# The Java binding's programs (test/mpi/java, testlist.java) run with the MPI
+# tests above; they SKIP without a JDK or a Canal built without it.
 
 if [ $QUICK = yes ]; then
     echo "SKIP launch tests (--quick)"

@@ -84,8 +84,27 @@ EOS
     PRIVATE_SHM=(unshare --mount --propagation private bash "$BUILD/.private-shm.sh")
 fi
 
+# Java programs (test/mpi/java/NAME.java, Open MPI's Java API) are compiled
+# with PREFIX/bin/mpijavac; BUILD/NAME becomes a script that runs the JVM.
+# Without a JDK or without Canal's mpi.jar the script prints a SKIP line.
+compile_java() {  # program -> 0 if built
+    local p=$1
+    if ! command -v javac > /dev/null || ! command -v java > /dev/null; then
+        printf '#!/bin/sh\necho "SKIP %s: no JDK (javac/java not found; Debian package default-jdk-headless)"\n' "$p" > "$BUILD/$p"
+    elif [ ! -f "$PREFIX/lib/mpi.jar" ] || [ ! -x "$PREFIX/bin/mpijavac" ]; then
+        printf '#!/bin/sh\necho "SKIP %s: Canal was built without the Java binding (no mpi.jar)"\n' "$p" > "$BUILD/$p"
+    else
+        mkdir -p "$BUILD/java" &&
+            "$PREFIX/bin/mpijavac" -Xlint:all -d "$BUILD/java" "$SRC/java/$p.java" > "$BUILD/$p.build.log" 2>&1 || return 1
+        printf '#!/bin/sh\nexec java ${CANAL_TEST_JAVA_OPTS:--XX:TieredStopAtLevel=1 -Xshare:auto} -cp "%s:%s" %s "$@"\n' \
+            "$PREFIX/lib/mpi.jar" "$BUILD/java" "$p" > "$BUILD/$p"
+    fi
+    chmod +x "$BUILD/$p"
+}
+
 compile() {  # program -> 0 if built
     local p=$1
+    if [ -f "$SRC/java/$p.java" ]; then compile_java "$p"; return; fi
     [ -x "$BUILD/$p" ] && [ "$BUILD/$p" -nt "$SRC/$p.c" ] && return 0
     "$MPICC" -O1 -g -Wall -o "$BUILD/$p" "$SRC/$p.c" -lm > "$BUILD/$p.build.log" 2>&1
 }
