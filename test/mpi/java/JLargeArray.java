@@ -18,7 +18,12 @@ public class JLargeArray {
             for (int r = 0; r < rounds; r++) {
                 if (rank == 0) {
                     for (int i = 0; i < n; i++) a[i] = i ^ r;
+                    long[] before = CanalExt.stats();
                     MPI.COMM_WORLD.send(a, n, MPI.INT, 1, r);
+                    long[] after = CanalExt.stats();
+                    /* one copy into the registered bounce buffer, nothing else
+                     * allocated for the span (it used to leak one) */
+                    check(after[1] == before[1] + 1 && after[4] == before[4], "large send: one bounce copy only");
                 } else {
                     long[] before = CanalExt.stats();
                     Status s = MPI.COMM_WORLD.recv(a, n, MPI.INT, 0, r);
