@@ -416,14 +416,18 @@ JNIEXPORT void JNICALL Java_mpi_Jni_enqueueRelease(JNIEnv *env, jclass c, jlong 
     pthread_mutex_unlock(&jni_pend_mutex);
 }
 
-/* The registration covering a direct buffer, and the offset of addr in it. */
-static MPIX_Buffer jni_reg_find(void *addr, MPI_Aint *offset)
+/* A registration covering the bytes [addr + lo, addr + hi) of a direct
+ * buffer, and the offset of addr in it (MPIX_BUFFER_NULL: none; the caller
+ * then uses the address). */
+static MPIX_Buffer jni_reg_find(char *addr, MPI_Aint lo, MPI_Aint hi, MPI_Aint *offset)
 {
     MPIX_Buffer h = MPIX_BUFFER_NULL;
+    if (addr == NULL)
+        return h;
     pthread_mutex_lock(&jni_reg_mutex);
     for (int i = 0; i < jni_nregs; i++)
-        if ((char *)addr >= (char *)jni_regs[i].base &&
-            (char *)addr < (char *)jni_regs[i].base + jni_regs[i].len) {
+        if (addr + lo >= (char *)jni_regs[i].base &&
+            addr + (hi > lo ? hi : lo + 1) <= (char *)jni_regs[i].base + jni_regs[i].len) {
             h = jni_regs[i].h;
             *offset = (char *)addr - (char *)jni_regs[i].base;
             break;
@@ -884,7 +888,7 @@ JNIEXPORT void JNICALL Java_mpi_Jni_send(JNIEnv *env, jclass c, jint mode, jobje
         p = jni_buf_open(env, &b, buf, off, cap, lo, hi, 0, name, &ok);
         if (!ok)
             return;
-        if (mode == 0 && (h = jni_reg_find(p, &roff)) != MPIX_BUFFER_NULL)
+        if (mode == 0 && (h = jni_reg_find(p, lo, hi, &roff)) != MPIX_BUFFER_NULL)
             rc = MPIX_Send_buffer(h, roff, count, (MPI_Datatype)dt, dest, tag, (MPI_Comm)comm);
         else
             rc = jni_send_mode(mode, p, count, (MPI_Datatype)dt, dest, tag, (MPI_Comm)comm);
@@ -914,8 +918,8 @@ JNIEXPORT void JNICALL Java_mpi_Jni_send(JNIEnv *env, jclass c, jint mode, jobje
             return;
         memcpy(bounce, a + off + lo, (size_t)(hi - lo));
         (*env)->ReleasePrimitiveArrayCritical(env, (jarray)buf, a, JNI_ABORT);
-        if (mode == 0 && jni_bounce.h != MPIX_BUFFER_NULL)
-            rc = MPIX_Send_buffer(jni_bounce.h, 0 - lo, count, (MPI_Datatype)dt, dest, tag,
+        if (mode == 0 && lo == 0 && jni_bounce.h != MPIX_BUFFER_NULL)
+            rc = MPIX_Send_buffer(jni_bounce.h, 0, count, (MPI_Datatype)dt, dest, tag,
                                   (MPI_Comm)comm);
         else
             rc = jni_send_mode(mode, bounce - lo, count, (MPI_Datatype)dt, dest, tag,
@@ -959,7 +963,7 @@ JNIEXPORT void JNICALL Java_mpi_Jni_recv(JNIEnv *env, jclass c, jobject buf, jin
         p = jni_buf_open(env, &b, buf, off, cap, lo, hi, 0, "MPI_Recv", &ok);
         if (!ok)
             return;
-        if (p != NULL && (h = jni_reg_find(p, &roff)) != MPIX_BUFFER_NULL)
+        if ((h = jni_reg_find(p, lo, hi, &roff)) != MPIX_BUFFER_NULL)
             rc = MPIX_Recv_buffer(h, roff, count, (MPI_Datatype)dt, source, tag, (MPI_Comm)comm,
                                   &st);
         else
@@ -1099,7 +1103,7 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_isend(JNIEnv *env, jclass c, jint mode, jbo
     MPI_Request r = MPI_REQUEST_NULL;
     MPI_Comm cm = (MPI_Comm)comm;
     MPI_Datatype t = (MPI_Datatype)dt;
-    MPI_Aint roff = 0;
+    MPI_Aint roff = 0, lo = 0, hi = 0;
     MPIX_Buffer h;
     char *p;
     int rc, ok;
@@ -1112,8 +1116,8 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_isend(JNIEnv *env, jclass c, jint mode, jbo
     p = jni_direct(env, buf, off, cap, count, dt, name, &ok);
     if (!ok)
         return 0;
-    if (!persistent && (mode == 0 || mode == 4) && p != NULL &&
-        (h = jni_reg_find(p, &roff)) != MPIX_BUFFER_NULL)
+    if (!persistent && (mode == 0 || mode == 4) && jni_span(count, t, 0, &lo, &hi) == MPI_SUCCESS &&
+        (h = jni_reg_find(p, lo, hi, &roff)) != MPIX_BUFFER_NULL)
         rc = mode == 0 ? MPIX_Isend_buffer(h, roff, count, t, peer, tag, cm, &r)
                        : MPIX_Irecv_buffer(h, roff, count, t, peer, tag, cm, &r);
     else if (!persistent)
@@ -1403,9 +1407,11 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_requestFree(JNIEnv *env, jclass c, jlong h)
         rc = MPI_Request_free(&q->req);
         if (jni_fail(env, rc, "MPI_Request_free"))
             return h;
+        /* the operation goes on and may still read its count arrays:
+         * those (a few ints) are left to the process */
+        free(q);
+        return 0;
     }
-    /* keep[] (count arrays of a collective) may still be read by the
-     * operation: the Java Request keeps those alive; here only the wrapper */
     jni_req_free(q);
     return 0;
 }
@@ -1495,7 +1501,7 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
     MPI_Datatype st = (MPI_Datatype)stype, rt = (MPI_Datatype)rtype;
     MPI_Request req = MPI_REQUEST_NULL;
     int *scounts = NULL, *sdispls = NULL, *rcounts = NULL, *rdispls = NULL;
-    int nsc = 0, nsd = 0, nrc = 0, nrd = 0, size = 0, rank = 0, inter = 0, is_root = 0;
+    int nsc = 0, nsd = 0, nrc = 0, nrd = 0, size = 0, lsize = 0, rank = 0, inter = 0, is_root = 0;
     int rc = MPI_SUCCESS, ok, sneed = 1, rneed = 1, npeers = 0;
     MPI_Aint slo = 0, shi = 0, rlo = 0, rhi = 0;
     jni_buf sb, rb;
@@ -1515,6 +1521,23 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
             return 0;
         }
         is_root = inter ? root == MPI_ROOT : rank == root;
+        MPI_Comm_size(cm, &lsize);
+    }
+    /* the single buffer of an "in place" rooted collective plays the
+     * non-root's part: send for gather and reduce, receive for scatter */
+    if (inplace && !is_root &&
+        (which == C_GATHER || which == C_GATHERV || which == C_REDUCE || which == C_SCATTER ||
+         which == C_SCATTERV)) {
+        inplace = 0;
+        if (which == C_SCATTER || which == C_SCATTERV) {
+            rbuf = sbuf, roff = soff, rcap = scap, rcount = scount, rtype = stype;
+            rt = st;
+            sbuf = NULL;
+        } else {
+            sbuf = rbuf, soff = roff, scap = rcap, scount = rcount, stype = rtype;
+            st = rt;
+            rbuf = NULL;
+        }
     }
     npeers = size;
     if (which >= C_NALLGATHER && which <= C_NALLTOALLV) {
@@ -1578,7 +1601,7 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
                                               "shorter than the number of processes");
             goto out;
         }
-        if (which == C_REDSCAT && nrc < (inter ? 0 : size)) {
+        if (which == C_REDSCAT && nrc < lsize) {
             jni_throw_class(env, MPI_ERR_ARG, "MPI_Reduce_scatter: the counts array is shorter "
                                               "than the communicator's size");
             goto out;
@@ -1644,7 +1667,7 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
         break;
     case C_REDSCAT: {
         MPI_Count total = 0;
-        for (int i = 0; i < size; i++)
+        for (int i = 0; i < lsize; i++)
             total += rcounts[i];
         if (sneed)
             rc = jni_span(total, rt, 0, &slo, &shi);
@@ -1690,7 +1713,9 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
             goto out;
         }
     }
-    if (inplace)
+    if (inplace && (which == C_SCATTER || which == C_SCATTERV))
+        rp = MPI_IN_PLACE;
+    else if (inplace)
         sp = MPI_IN_PLACE;
     if (which == C_BCAST && is_root) {
         /* the root's buffer is only read: nothing to copy back */
@@ -1781,8 +1806,7 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
         break;
     }
 #undef NBC
-    if (sneed && !inplace)
-        jni_buf_close(env, &sb, 0);
+    jni_buf_close(env, &sb, 0);
     if (rneed)
         jni_buf_close(env, &rb, rc == MPI_SUCCESS && jni_op_error == NULL);
     if (jni_op_error != NULL) {

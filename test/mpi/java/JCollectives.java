@@ -62,6 +62,24 @@ public class JCollectives {
         int[] ex = new int[1];
         w.exScan(new int[] { 1 }, ex, 1, MPI.INT, MPI.SUM);
         if (rank > 0) check(ex[0] == rank, "exScan");
+        /* the "in place" forms of the rooted collectives: the root's buffer
+         * holds its own part; the others pass their part in the same argument */
+        int[] ga = new int[size];
+        if (rank == root) ga[root] = 1000 + root; else ga[0] = 1000 + rank;
+        w.gather(ga, 1, MPI.INT, root);
+        if (rank == root) for (int i = 0; i < size; i++) check(ga[i] == 1000 + i, "gather in place " + i);
+        int[] rd = { rank + 1 };
+        w.reduce(rd, 1, MPI.INT, MPI.SUM, root);
+        if (rank == root) check(rd[0] == size * (size + 1) / 2, "reduce in place " + rd[0]);
+        int[] sa = new int[size];
+        if (rank == root) for (int i = 0; i < size; i++) sa[i] = 500 + i;
+        w.scatter(sa, 1, MPI.INT, root);
+        check(sa[rank == root ? root : 0] == 500 + rank, "scatter in place");
+        int[] gvi = new int[tot];
+        if (rank == 0) java.util.Arrays.fill(gvi, 0, 1, 0); /* rank 0's block: one 0 at 0 */
+        if (rank == 0) w.gatherv(gvi, counts, displs, MPI.INT, 0);
+        else w.gatherv(mine, rank + 1, MPI.INT, 0);
+        if (rank == 0) for (int i = 0; i < size; i++) for (int j = 0; j < counts[i]; j++) check(gvi[displs[i] + j] == i, "gatherv in place");
         w.barrier();
         /* nonblocking on direct buffers */
         IntBuffer ib = MPI.newIntBuffer(2), ir = MPI.newIntBuffer(2);
