@@ -15,3 +15,9 @@ JCollectives 4 timeout=300
 JDatatypes 3 timeout=240
 JComm 4 timeout=240
 JWinFile 2 timeout=240
+# collections (objects moving) while arrays and direct buffers are in use
+JGcStress 2 timeout=400 args=40
+JGcStress 4 timeout=600 args=24
+JGcStress 2 timeout=400 args=24 env=CANAL_JAVA_SPIN_US=0 env=CANAL_JAVA_ZEROCOPY_MAX=0
+JGcStress 2 timeout=400 args=24 env=CANAL_CHANNEL=sock
+JGcStress 4 timeout=600 args=16 env=CANAL_SHM_CMA=no

@@ -257,9 +257,12 @@ public final class MPI {
 
     /** Registers a direct buffer with Canal (MPIX_Buffer_register) the first
      *  time it is used; the registration is released once it is unreachable. */
+    private static volatile java.lang.ref.WeakReference<Object> lastRegistered = new java.lang.ref.WeakReference<>(null);
+
     static void register(Object b) {
-        if (!(b instanceof Buffer) || !((Buffer) b).isDirect())
-            return;
+        if (!(b instanceof Buffer) || !((Buffer) b).isDirect() || lastRegistered.get() == b)
+            return; /* a loop on one buffer asks the native cache only once */
+        lastRegistered = new java.lang.ref.WeakReference<>(b);
         int bytes = cap(b);
         long addr = Jni.registerBytes(b, bytes);
         if (addr != 0)
