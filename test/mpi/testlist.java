@@ -21,3 +21,8 @@ JGcStress 4 timeout=600 args=24
 JGcStress 2 timeout=400 args=24 env=CANAL_JAVA_SPIN_US=0 env=CANAL_JAVA_ZEROCOPY_MAX=0
 JGcStress 2 timeout=400 args=24 env=CANAL_CHANNEL=sock
 JGcStress 4 timeout=600 args=16 env=CANAL_SHM_CMA=no
+JP2PModes 2 timeout=240
+JP2PModes 3 timeout=240
+JTopoInter 4 timeout=240
+JTopoInter 1 timeout=180
+JWinFile 4 timeout=300

@@ -31,6 +31,25 @@ public class JWinFile {
         win.unlock(next);
         check(got.get(0) == rank + 1, "get under lock");
         win.fence(0);
+        /* atomics under an exclusive lock on rank 0 */
+        IntBuffer one = MPI.newIntBuffer(1), res = MPI.newIntBuffer(1), cmp = MPI.newIntBuffer(1);
+        one.put(0, 1);
+        win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+        win.fetchAndOp(one, res, MPI.INT, 0, size + 1, MPI.SUM);
+        win.unlock(0);
+        check(res.get(0) >= 0 && res.get(0) < size, "fetchAndOp " + res.get(0));
+        w.barrier();
+        if (rank == 0) check(mem.get(size + 1) == size, "fetchAndOp total");
+        w.barrier();
+        cmp.put(0, size);
+        IntBuffer nv = MPI.newIntBuffer(1);
+        nv.put(0, -1);
+        win.lockAll(0);
+        win.compareAndSwap(nv, cmp, res, MPI.INT, 0, size + 1);
+        win.flush(0);
+        win.unlockAll();
+        w.barrier();
+        if (rank == 0) check(mem.get(size + 1) == -1, "compareAndSwap");
         win.free();
         /* file */
         String name = System.getProperty("java.io.tmpdir") + "/canal-jwinfile-" + ProcessHandle.current().parent().map(p -> p.pid()).orElse(0L);
@@ -46,6 +65,16 @@ public class JWinFile {
         f.readAt(16L * next, dr, 2, MPI.DOUBLE);
         check(dr[0] == next && dr[1] == next + 0.25, "readAt");
         check(f.getSize() == 16L * size, "file size");
+        /* a view: each rank sees its own two doubles, then the individual pointer */
+        w.barrier();
+        f.setView(16L * rank, MPI.DOUBLE, MPI.DOUBLE, "native");
+        double[] mineBack = new double[2];
+        f.read(mineBack, 2, MPI.DOUBLE);
+        check(mineBack[0] == rank && mineBack[1] == rank + 0.25, "read through a view");
+        check(f.getPosition() == 2, "position in etypes");
+        f.seek(0, MPI.SEEK_SET);
+        f.readAll(mineBack, 1, MPI.DOUBLE);
+        check(mineBack[0] == rank, "readAll after seek");
         f.close();
         if (rank == 0) System.out.println("No Errors");
         MPI.Finalize();
