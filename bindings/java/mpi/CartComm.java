@@ -29,7 +29,7 @@ public final class CartComm extends Intracomm {
         return new CartParms(dims, periods, coords);
     }
 
-    public int getRank(int[] coords) throws MPIException { MPI.check(); return Jni.cartRank(handle, coords); }
+    public int getRank(int[] coords) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(coords, "getRank: coords"); return Jni.cartRank(handle, coords); }
 
     public int[] getCoords(int rank) throws MPIException { MPI.check(); return Jni.cartCoords(handle, rank); }
 
@@ -39,9 +39,9 @@ public final class CartComm extends Intracomm {
         return new ShiftParms((int) (v >> 32), (int) v);
     }
 
-    public CartComm sub(boolean[] remainDims) throws MPIException { MPI.check(); return new CartComm(Jni.cartSub(handle, remainDims)); }
+    public CartComm sub(boolean[] remainDims) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(remainDims, "sub: remainDims"); return new CartComm(Jni.cartSub(handle, remainDims)); }
 
-    public int map(int[] dims, boolean[] periods) throws MPIException { MPI.check(); return Jni.cartMap(handle, dims, periods); }
+    public int map(int[] dims, boolean[] periods) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(dims, "map: dims"); java.util.Objects.requireNonNull(periods, "map: periods"); return Jni.cartMap(handle, dims, periods); }
 
-    public static void createDims(int nnodes, int[] dims) throws MPIException { MPI.check(); Jni.dimsCreate(nnodes, dims); }
+    public static void createDims(int nnodes, int[] dims) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(dims, "createDims: dims"); Jni.dimsCreate(nnodes, dims); }
 }

@@ -95,7 +95,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final void deleteAttr(int keyval) throws MPIException { MPI.check(); attrs.remove(keyval); }
 
-    public final void setName(String name) throws MPIException { MPI.check(); Jni.setName(0, handle, name); }
+    public final void setName(String name) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(name, "setName: name"); Jni.setName(0, handle, name); }
 
     public final String getName() throws MPIException { MPI.check(); return Jni.getName(0, handle); }
 
@@ -212,6 +212,7 @@ public class Comm implements Freeable, Cloneable {
 
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(outbuf, "pack: outbuf");
         return Jni.pack(false, MPI.obj(inbuf), MPI.off(inbuf), MPI.cap(inbuf), incount, type.handle, outbuf,
                 position, handle);
     }
@@ -219,6 +220,7 @@ public class Comm implements Freeable, Cloneable {
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type)
             throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(inbuf, "unpack: inbuf");
         return Jni.pack(true, MPI.obj(outbuf), MPI.off(outbuf), MPI.cap(outbuf), outcount, type.handle, inbuf,
                 position, handle);
     }

@@ -96,21 +96,28 @@ public final class Datatype implements Freeable, Cloneable {
 
     public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(blockLengths, "createIndexed: blockLengths");
+        java.util.Objects.requireNonNull(displacements, "createIndexed: displacements");
         return new Datatype(oldType, Jni.typeCreate(3, 0, 0, 0, blockLengths, displacements, null, oldType.handle));
     }
 
     public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(blockLengths, "createHIndexed: blockLengths");
+        java.util.Objects.requireNonNull(displacements, "createHIndexed: displacements");
         return new Datatype(oldType, Jni.typeCreate(4, 0, 0, 0, blockLengths, displacements, null, oldType.handle));
     }
 
     public static Datatype createIndexedBlock(int blockLength, int[] displacements, Datatype oldType) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(displacements, "createIndexedBlock: displacements");
         return new Datatype(oldType, Jni.typeCreate(8, 0, blockLength, 0, null, displacements, null, oldType.handle));
     }
 
     public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(blockLengths, "createStruct: blockLengths");
+        java.util.Objects.requireNonNull(displacements, "createStruct: displacements");
         long[] t = new long[types.length];
         for (int i = 0; i < t.length; i++)
             t[i] = types[i].handle;
@@ -133,7 +140,7 @@ public final class Datatype implements Freeable, Cloneable {
         throw MPIException.unsupported("Datatype.createDArray");
     }
 
-    public void setName(String name) throws MPIException { MPI.check(); Jni.setName(2, handle, name); }
+    public void setName(String name) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(name, "setName: name"); Jni.setName(2, handle, name); }
 
     public String getName() throws MPIException { MPI.check(); return Jni.getName(2, handle); }
 

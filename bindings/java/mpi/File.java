@@ -13,14 +13,15 @@ public final class File {
 
     public File(Comm comm, String filename, int amode, Info info) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(filename, "File: filename");
         handle = Jni.fileOpen(comm.handle, filename, amode, Info.h(info));
     }
 
     public void close() throws MPIException { MPI.check(); handle = Jni.fileCtl(0, handle, 0, 0); }
 
-    public static void delete(String filename) throws MPIException { MPI.check(); Jni.fileDelete(filename, MPI.INFO_NULL_HANDLE); }
+    public static void delete(String filename) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(filename, "File.delete: filename"); Jni.fileDelete(filename, MPI.INFO_NULL_HANDLE); }
 
-    public static void delete(String filename, Info info) throws MPIException { MPI.check(); Jni.fileDelete(filename, Info.h(info)); }
+    public static void delete(String filename, Info info) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(filename, "File.delete: filename"); Jni.fileDelete(filename, Info.h(info)); }
 
     public void setSize(long size) throws MPIException { MPI.check(); Jni.fileCtl(1, handle, size, 0); }
 
@@ -42,6 +43,7 @@ public final class File {
 
     public void setView(long disp, Datatype etype, Datatype filetype, String datarep, Info info) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(datarep, "setView: datarep");
         Jni.fileSetView(handle, disp, etype.handle, filetype.handle, datarep, Info.h(info));
     }
 

@@ -27,5 +27,5 @@ public final class GraphComm extends Intracomm {
 
     public int[] getNeighbors(int rank) throws MPIException { MPI.check(); return Jni.graphQuery(1, handle, rank, null, null); }
 
-    public int map(int[] index, int[] edges) throws MPIException { MPI.check(); return Jni.graphQuery(2, handle, 0, index, edges)[0]; }
+    public int map(int[] index, int[] edges) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(index, "map: index"); java.util.Objects.requireNonNull(edges, "map: edges"); return Jni.graphQuery(2, handle, 0, index, edges)[0]; }
 }

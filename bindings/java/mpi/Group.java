@@ -16,6 +16,7 @@ public final class Group implements Freeable {
 
     public static int[] translateRanks(Group group1, int[] ranks1, Group group2) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(ranks1, "translateRanks: ranks");
         return Jni.groupTranslate(group1.handle, ranks1, group2.handle);
     }
 
@@ -30,9 +31,9 @@ public final class Group implements Freeable {
 
     public static Group difference(Group a, Group b) throws MPIException { MPI.check(); return new Group(Jni.groupPair(2, a.handle, b.handle)); }
 
-    public Group incl(int[] ranks) throws MPIException { MPI.check(); return new Group(Jni.groupSub(0, handle, ranks)); }
+    public Group incl(int[] ranks) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(ranks, "incl: ranks"); return new Group(Jni.groupSub(0, handle, ranks)); }
 
-    public Group excl(int[] ranks) throws MPIException { MPI.check(); return new Group(Jni.groupSub(1, handle, ranks)); }
+    public Group excl(int[] ranks) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(ranks, "excl: ranks"); return new Group(Jni.groupSub(1, handle, ranks)); }
 
     private static int[] flat(int[][] ranges) {
         int[] r = new int[ranges.length * 3];

@@ -8,11 +8,11 @@ public final class Info implements Freeable, Cloneable {
 
     public Info() throws MPIException { MPI.check(); handle = Jni.infoCreate(0); }
 
-    public void set(String key, String value) throws MPIException { MPI.check(); Jni.infoKey(0, handle, key, value); }
+    public void set(String key, String value) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(key, "Info.set: key"); java.util.Objects.requireNonNull(value, "Info.set: value"); Jni.infoKey(0, handle, key, value); }
 
-    public String get(String key) throws MPIException { MPI.check(); return Jni.infoKey(1, handle, key, null); }
+    public String get(String key) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(key, "Info.get: key"); return Jni.infoKey(1, handle, key, null); }
 
-    public void delete(String key) throws MPIException { MPI.check(); Jni.infoKey(2, handle, key, null); }
+    public void delete(String key) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(key, "Info.delete: key"); Jni.infoKey(2, handle, key, null); }
 
     public int size() throws MPIException { MPI.check(); return Integer.parseInt(Jni.infoNth(handle, -1)); }
 

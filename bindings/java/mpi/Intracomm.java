@@ -39,11 +39,15 @@ public class Intracomm extends Comm {
 
     public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(dims, "createCart: dims");
+        java.util.Objects.requireNonNull(periods, "createCart: periods");
         return new CartComm(Jni.cartCreate(handle, dims, periods, reorder));
     }
 
     public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
         MPI.check();
+        java.util.Objects.requireNonNull(index, "createGraph: index");
+        java.util.Objects.requireNonNull(edges, "createGraph: edges");
         return new GraphComm(Jni.graphCreate(handle, index, edges, reorder));
     }
 

@@ -160,5 +160,5 @@ public final class Win implements Freeable {
 
     public String getName() throws MPIException { MPI.check(); return Jni.getName(1, handle); }
 
-    public void setName(String name) throws MPIException { MPI.check(); Jni.setName(1, handle, name); }
+    public void setName(String name) throws MPIException { MPI.check(); java.util.Objects.requireNonNull(name, "setName: name"); Jni.setName(1, handle, name); }
 }

@@ -44,6 +44,21 @@ public class JErrors {
             check(e.getErrorClass() == MPI.ERR_UNSUPPORTED_OPERATION && e.getMessage().contains("not implemented"),
                     "unsupported: " + e.getMessage());
         }
+        /* null arrays and strings are Java errors, never a crash of the JVM */
+        int npe = 0;
+        try { MPI.COMM_WORLD.createCart(new int[] { size }, null, false); } catch (NullPointerException e) { npe++; }
+        try { new Info().set("k", null); } catch (NullPointerException e) { npe++; }
+        try { MPI.COMM_WORLD.pack(buf, 1, MPI.INT, null, 0); } catch (NullPointerException e) { npe++; }
+        try { Datatype.createStruct(new int[] { 1 }, null, new Datatype[] { MPI.INT }); } catch (NullPointerException e) { npe++; }
+        try { MPI.COMM_WORLD.getGroup().incl(null); } catch (NullPointerException e) { npe++; }
+        check(npe == 5, "null arguments: " + npe + " of 5 raised NullPointerException");
+        /* a null buffer with a nonzero count is ERR_BUFFER */
+        try {
+            MPI.COMM_WORLD.send(null, 1, MPI.INT, 0, 0);
+            check(false, "null buffer accepted");
+        } catch (MPIException e) {
+            check(e.getErrorClass() == MPI.ERR_BUFFER, "null buffer class " + e.getErrorClass());
+        }
         /* truncation is reported with ERR_TRUNCATE */
         int next = (rank + 1) % size, prev = (rank + size - 1) % size;
         MPI.COMM_WORLD.send(new int[3], 3, MPI.INT, next, 1);
