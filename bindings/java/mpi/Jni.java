@@ -127,7 +127,7 @@ final class Jni {
     static native long winCreate(Object base, int bytes, int dispUnit, long info, long comm) throws MPIException;
     static native void rma(int what, long win, Object origin, int ooff, int ocap, int ocount,
                            long otype, Object result, int resoff, int rescap, int rescount,
-                           long restype, Object compare, int target, long tdisp, int tcount,
+                           long restype, Object compare, int ccap, int target, long tdisp, int tcount,
                            long ttype, long op) throws MPIException;
     static native long winSync(int what, long win, int a, int b, int c, long group) throws MPIException;
 

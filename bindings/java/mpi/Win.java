@@ -7,10 +7,17 @@ public final class Win implements Freeable {
     public static final int WIN_NULL = 0, FLAVOR_PRIVATE = 0, FLAVOR_SHARED = 1;
     private long handle;
     private Buffer base; /* kept reachable while the window exists */
+    /* origin and result buffers of operations not yet completed by a
+     * synchronisation: kept reachable so their memory is not freed under them */
+    private final java.util.HashMap<Integer, java.util.ArrayList<Buffer>> inFlight = new java.util.HashMap<>();
 
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
         MPI.check();
         MPI.direct(base, "Win");
+        java.util.Objects.requireNonNull(base, "Win: base");
+        if (size < 0 || (long) size * MPI.elemSize(base) > MPI.cap(base))
+            throw new MPIException(MPI.ERR_SIZE, MPI.ERR_SIZE, "MPI_Win_create: size " + size
+                    + " exceeds the buffer's capacity of " + MPI.cap(base) / MPI.elemSize(base) + " elements");
         this.base = base;
         handle = Jni.winCreate(base, size * MPI.elemSize(base), dispUnit * MPI.elemSize(base), Info.h(info), comm.handle);
     }
@@ -35,8 +42,14 @@ public final class Win implements Freeable {
         MPI.direct(result, "Win");
         MPI.direct(compare, "Win");
         Jni.rma(what, handle, origin, 0, MPI.cap(origin), orgCount, Datatype.h(orgType), result, 0, MPI.cap(result),
-                resCount, Datatype.h(resType), compare, targetRank, targetDisp, targetCount, Datatype.h(targetType),
-                op == null ? MPI.OP_NULL : op.handle);
+                resCount, Datatype.h(resType), compare, MPI.cap(compare), targetRank, targetDisp, targetCount,
+                Datatype.h(targetType), op == null ? MPI.OP_NULL : op.handle);
+        synchronized (inFlight) {
+            java.util.ArrayList<Buffer> l = inFlight.computeIfAbsent(targetRank, k -> new java.util.ArrayList<>());
+            if (origin != null) l.add(origin);
+            if (result != null) l.add(result);
+            if (compare != null) l.add(compare);
+        }
     }
 
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount,
@@ -95,7 +108,16 @@ public final class Win implements Freeable {
 
     private long sync(int what, int a, int b, int c, Group g) throws MPIException {
         MPI.check();
-        return Jni.winSync(what, handle, a, b, c, g == null ? 0 : g.handle);
+        long r = Jni.winSync(what, handle, a, b, c, g == null ? 0 : g.handle);
+        /* unlock and flush of one target end its operations; fence, unlock
+         * all, flush all, complete and free end every one */
+        synchronized (inFlight) {
+            if (what == 2 || what == 5)
+                inFlight.remove(b);
+            else if (what == 0 || what == 4 || what == 6 || what == 10 || what == 12)
+                inFlight.clear();
+        }
+        return r;
     }
 
     public void fence(int assertion) throws MPIException { sync(0, assertion, 0, 0, null); }

@@ -2447,7 +2447,8 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_winCreate(JNIEnv *env, jclass c, jobject ba
 JNIEXPORT void JNICALL Java_mpi_Jni_rma(JNIEnv *env, jclass c, jint what, jlong win,
                                         jobject origin, jint ooff, jint ocap, jint ocount,
                                         jlong otype, jobject result, jint resoff, jint rescap,
-                                        jint rescount, jlong restype, jobject compare, jint target,
+                                        jint rescount, jlong restype, jobject compare, jint ccap,
+                                        jint target,
                                         jlong tdisp, jint tcount, jlong ttype, jlong op)
 {
     static const char *names[] = {"MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate",
@@ -2467,7 +2468,7 @@ JNIEXPORT void JNICALL Java_mpi_Jni_rma(JNIEnv *env, jclass c, jint what, jlong 
     if (!ok)
         return;
     if (compare != NULL)
-        cp = jni_direct(env, compare, 0, rescap, 1, ttype, name, &ok);
+        cp = jni_direct(env, compare, 0, ccap, 1, ttype, name, &ok);
     if (!ok)
         return;
     switch (what) {
