@@ -13,6 +13,12 @@ public class JWinFile {
         Intracomm w = MPI.COMM_WORLD;
         int rank = w.getRank(), size = w.getSize();
         int next = (rank + 1) % size;
+        try {
+            new Win(MPI.newIntBuffer(2), 3, 1, MPI.INFO_NULL, w); /* larger than its buffer */
+            check(false, "a window larger than its buffer was created");
+        } catch (MPIException e) {
+            check(e.getErrorClass() == MPI.ERR_SIZE, "window size class " + e.getErrorClass());
+        }
         IntBuffer mem = MPI.newIntBuffer(size + 2);
         Win win = new Win(mem, size + 2, 1, MPI.INFO_NULL, w);
         IntBuffer o = MPI.newIntBuffer(1);
