@@ -26,3 +26,5 @@ JP2PModes 3 timeout=240
 JTopoInter 4 timeout=240
 JTopoInter 1 timeout=180
 JWinFile 4 timeout=300
+JThreads 2 timeout=300
+JThreads 4 timeout=400
