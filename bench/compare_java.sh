@@ -26,12 +26,18 @@ function median(key,   n, i, j, v, tmp) {
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
     return v[int((n + 1) / 2)]
 }
-{ key = $1 " " $2; val[key, ++cnt[key]] = $3; sizes[$2] = 1 }
+{ key = $1 " " $2; val[key, ++cnt[key]] = $3; if (!(key in best) || $3 < best[key]) best[key] = $3 }
 END {
+    printf "median of the runs (one-way us):\n"
     printf "%-8s %12s %12s %12s %10s %10s\n", "size", "C us", "array us", "direct us", "array/C", "direct/C"
     n = split("8 65536 1048576", s, " ")
     for (i = 1; i <= n; i++) {
         c = median("c " s[i]); a = median("array " s[i]); d = median("direct " s[i])
+        printf "%-8s %12.2f %12.2f %12.2f %10.2f %10.2f\n", s[i], c, a, d, a / c, d / c
+    }
+    printf "best run (one-way us; on a loaded machine the least disturbed):\n"
+    for (i = 1; i <= n; i++) {
+        c = best["c " s[i]]; a = best["array " s[i]]; d = best["direct " s[i]]
         printf "%-8s %12.2f %12.2f %12.2f %10.2f %10.2f\n", s[i], c, a, d, a / c, d / c
     }
     printf "bandwidth at 1 MiB (MB/s): C %.0f, array %.0f, direct %.0f\n", 1048576 / median("c 1048576"), 1048576 / median("array 1048576"), 1048576 / median("direct 1048576")
