@@ -1,6 +1,9 @@
 #!/bin/bash
 # runtests.sh: build the MPI test programs of test/mpi with an installed
 # Canal's mpicc and run them through its mpiexec, as the testlist files say.
+# A program NAME with a test/mpi/java/NAME.java is a Java program (Open MPI's
+# Java API) built with the installed mpijavac and run in a JVM (see
+# compile_java below; a SKIP without a JDK).
 #
 # Usage: test/mpi/runtests.sh PREFIX [BUILDDIR] [FILTER-REGEX]
 #
