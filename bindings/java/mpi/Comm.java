@@ -247,7 +247,7 @@ public class Comm implements Freeable, Cloneable {
         }
         long h = Jni.coll(which, nb, inplace, MPI.obj(sb), MPI.off(sb), MPI.cap(sb), sc, scs, sds, Datatype.h(st),
                 MPI.obj(rb), MPI.off(rb), MPI.cap(rb), rc, rcs, rds, Datatype.h(rt),
-                op == null ? MPI.OP_NULL : op.handle, root, handle);
+                op == null ? MPI.OP_NULL : op.handle, root, handle, op != null && op.isUser());
         return nb ? new Request(h, new Object[] { sb, rb }) : null;
     }
 

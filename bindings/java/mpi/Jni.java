@@ -88,7 +88,7 @@ final class Jni {
     static native long coll(int which, boolean nb, boolean inplace, Object sbuf, int soff, int scap,
                             int scount, int[] scounts, int[] sdispls, long stype, Object rbuf,
                             int roff, int rcap, int rcount, int[] rcounts, int[] rdispls,
-                            long rtype, long op, int root, long comm) throws MPIException;
+                            long rtype, long op, int root, long comm, boolean userOp) throws MPIException;
     static native int pack(boolean unpack, Object buf, int off, int cap, int count, long type,
                            byte[] packed, int position, long comm) throws MPIException;
     static native int packSize(int count, long type, long comm) throws MPIException;

@@ -47,6 +47,8 @@ public final class Op implements Freeable {
         f.call(in.order(ByteOrder.nativeOrder()), inOut.order(ByteOrder.nativeOrder()), count, t);
     }
 
+    boolean isUser() { return slot >= 0; }
+
     public boolean isCommutative() throws MPIException { MPI.check(); return Jni.opQuery(1, handle) != 0; }
 
     @Override public void free() throws MPIException {

@@ -37,9 +37,20 @@
 static JavaVM *jni_vm;
 static long jni_zc_send_max = 16384; /* CANAL_JAVA_ZEROCOPY_MAX */
 static long jni_spin_us = 20;        /* CANAL_JAVA_SPIN_US */
+/* Collectives with a user operation in flight. Their operation may run in
+ * the progress of any MPI call, in any thread, and calls Java: no thread may
+ * then hold an array pinned (a JNI critical region forbids JNI calls and
+ * allocation), so while this is nonzero arrays are copied, never pinned. */
+static int jni_user_colls;
+
+static int jni_may_pin(void)
+{
+    return __atomic_load_n(&jni_user_colls, __ATOMIC_ACQUIRE) == 0;
+}
 /* counters for mpi.CanalExt.stats() */
 static long long st_send_pinned, st_send_copied, st_recv_pinned, st_recv_probed,
-    st_array_copies, st_registered;
+    st_array_copies, st_registered, st_op_pinned;
+static __thread int jni_pinned; /* this thread holds an array pinned */
 
 /* ---------------------------------------------------------------- errors */
 static void jni_throw_mpi(JNIEnv *env, int rc, const char *what)
@@ -209,6 +220,7 @@ static char *jni_buf_open(JNIEnv *env, jni_buf *b, jobject obj, jint off, jint c
         b->crit = (*env)->GetPrimitiveArrayCritical(env, b->arr, NULL);
         if (b->crit == NULL)
             return NULL;
+        jni_pinned++;
         *ok = 1;
         return b->crit + off;
     }
@@ -245,6 +257,7 @@ static void jni_buf_close(JNIEnv *env, jni_buf *b, int commit)
         (*env)->ReleasePrimitiveArrayCritical(env, b->arr, b->crit,
                                               (b->flags & JB_OUT) ? 0 : JNI_ABORT);
         b->crit = NULL;
+        jni_pinned--;
     }
     if (b->tmp != NULL) {
         if (commit && (b->flags & JB_OUT)) {
@@ -575,9 +588,9 @@ JNIEXPORT jstring JNICALL Java_mpi_Jni_libVersion(JNIEnv *env, jclass c)
 
 JNIEXPORT void JNICALL Java_mpi_Jni_stats(JNIEnv *env, jclass c, jlongArray out)
 {
-    jlong v[6] = {st_send_pinned, st_send_copied, st_recv_pinned,
-                  st_recv_probed, st_array_copies, st_registered};
-    (*env)->SetLongArrayRegion(env, out, 0, 6, v);
+    jlong v[7] = {st_send_pinned, st_send_copied, st_recv_pinned, st_recv_probed,
+                  st_array_copies, st_registered, st_op_pinned};
+    (*env)->SetLongArrayRegion(env, out, 0, 7, v);
 }
 
 JNIEXPORT jint JNICALL Java_mpi_Jni_errorClass(JNIEnv *env, jclass c, jint code)
@@ -895,7 +908,7 @@ JNIEXPORT void JNICALL Java_mpi_Jni_send(JNIEnv *env, jclass c, jint mode, jobje
         jni_fail(env, rc, name);
         return;
     }
-    if (hi - lo <= jni_zc_send_max && mode != 1) {
+    if (hi - lo <= jni_zc_send_max && mode != 1 && jni_may_pin()) {
         /* eager: complete once the channel has it, so it may run pinned */
         p = jni_buf_open(env, &b, buf, off, cap, lo, hi, JB_PIN, name, &ok);
         if (!ok)
@@ -972,6 +985,17 @@ JNIEXPORT void JNICALL Java_mpi_Jni_recv(JNIEnv *env, jclass c, jobject buf, jin
             jni_status_out(env, status, &st, 0);
         return;
     }
+    if (!jni_may_pin()) {
+        /* a user operation may run inside this wait: receive into a copy */
+        p = jni_buf_open(env, &b, buf, off, cap, lo, hi, JB_OUT, "MPI_Recv", &ok);
+        if (!ok)
+            return;
+        rc = MPI_Recv_c(p, count, (MPI_Datatype)dt, source, tag, (MPI_Comm)comm, &st);
+        jni_buf_close(env, &b, rc == MPI_SUCCESS);
+        if (!jni_fail(env, rc, "MPI_Recv"))
+            jni_status_out(env, status, &st, 0);
+        return;
+    }
     /* 1. pinned, briefly: in a busy exchange most messages arrive within the spin */
     p = jni_buf_open(env, &b, buf, off, cap, lo, hi, JB_PIN | JB_OUT, "MPI_Recv", &ok);
     if (!ok)
@@ -1001,7 +1025,8 @@ JNIEXPORT void JNICALL Java_mpi_Jni_recv(JNIEnv *env, jclass c, jobject buf, jin
     rc = MPI_Mprobe(source, tag, (MPI_Comm)comm, &msg, &st);
     if (jni_fail(env, rc, "MPI_Recv (MPI_Mprobe)"))
         return;
-    p = jni_buf_open(env, &b, buf, off, cap, lo, hi, JB_PIN | JB_OUT, "MPI_Recv", &ok);
+    p = jni_buf_open(env, &b, buf, off, cap, lo, hi, jni_may_pin() ? JB_PIN | JB_OUT : JB_OUT,
+                     "MPI_Recv", &ok);
     if (!ok)
         return;
     rc = MPI_Mrecv_c(p, count, (MPI_Datatype)dt, &msg, &st);
@@ -1052,6 +1077,7 @@ typedef struct {
     MPI_Request req;
     void *keep[4]; /* native copies of count/displacement arrays, freed at the end */
     int persistent;
+    int user_coll; /* counted in jni_user_colls until complete */
 } jni_req;
 
 static jlong jni_req_new(JNIEnv *env, MPI_Request r, int persistent, void **keep, int nkeep)
@@ -1070,6 +1096,8 @@ static jlong jni_req_new(JNIEnv *env, MPI_Request r, int persistent, void **keep
 
 static void jni_req_free(jni_req *q)
 {
+    if (q->user_coll)
+        __atomic_sub_fetch(&jni_user_colls, 1, __ATOMIC_RELEASE);
     for (int i = 0; i < 4; i++)
         free(q->keep[i]);
     free(q);
@@ -1211,7 +1239,11 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_mrecv(JNIEnv *env, jclass c, jlong msg, job
         return (jlong)m;
     }
     /* the message is here: pinning for the transfer does not wait for a peer */
-    p = jni_buf_open_n(env, &b, buf, off, cap, count, dt, JB_PIN | JB_OUT, "MPI_Mrecv", &ok);
+    p = jni_buf_open_n(env, &b, buf, off, cap, count, dt,
+                       jni_may_pin() && (*env)->GetDirectBufferAddress(env, buf) == NULL
+                           ? JB_PIN | JB_OUT
+                           : JB_OUT,
+                       "MPI_Mrecv", &ok);
     if (!ok)
         return msg;
     rc = MPI_Mrecv_c(p, count, (MPI_Datatype)dt, &m, &st);
@@ -1494,7 +1526,8 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
                                           jint scount, jintArray jscounts, jintArray jsdispls,
                                           jlong stype, jobject rbuf, jint roff, jint rcap,
                                           jint rcount, jintArray jrcounts, jintArray jrdispls,
-                                          jlong rtype, jlong op, jint root, jlong comm)
+                                          jlong rtype, jlong op, jint root, jlong comm,
+                                          jboolean user_op)
 {
     const char *name = jni_coll_names[which];
     MPI_Comm cm = (MPI_Comm)comm;
@@ -1721,6 +1754,8 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
         /* the root's buffer is only read: nothing to copy back */
         rb.flags &= ~JB_OUT;
     }
+    if (user_op)
+        __atomic_add_fetch(&jni_user_colls, 1, __ATOMIC_ACQ_REL);
 #define NBC(blocking_call, nonblocking_call) rc = nb ? nonblocking_call : blocking_call
     switch (which) {
     case C_BARRIER:
@@ -1806,6 +1841,8 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
         break;
     }
 #undef NBC
+    if (user_op && (!nb || rc != MPI_SUCCESS))
+        __atomic_sub_fetch(&jni_user_colls, 1, __ATOMIC_RELEASE);
     jni_buf_close(env, &sb, 0);
     if (rneed)
         jni_buf_close(env, &rb, rc == MPI_SUCCESS && jni_op_error == NULL);
@@ -1825,8 +1862,12 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
         keep[2] = rcounts;
         keep[3] = rdispls;
         result = jni_req_new(env, req, 0, keep, 4);
-        if (result != 0)
+        if (result != 0) {
+            ((jni_req *)(uintptr_t)result)->user_coll = user_op;
             return result;
+        }
+        /* no wrapper (out of memory): the operation runs on unseen, so its
+         * count in jni_user_colls stays (arrays are copied from now on) */
     }
 out:
     free(scounts);
@@ -2286,6 +2327,8 @@ static void jni_op_invoke(int slot, void *in, void *inout, int *len, MPI_Datatyp
     int attached = 0;
     if (jni_op_error != NULL)
         return; /* an earlier call of this operation threw: the result is discarded */
+    if (jni_pinned)
+        st_op_pinned++; /* must never happen: see jni_user_colls */
     if ((*jni_vm)->GetEnv(jni_vm, (void **)&env, JNI_VERSION_1_8) != JNI_OK) {
         if ((*jni_vm)->AttachCurrentThreadAsDaemon(jni_vm, (void **)&env, NULL) != JNI_OK)
             return;

@@ -78,6 +78,29 @@ public class JUserOp {
         }
         check(threw, "exception from a user op");
         bad.free();
+        /* a nonblocking reduction with a user op in flight while this rank
+         * moves arrays with blocking calls: the op may run inside those calls'
+         * progress, where the binding must not hold an array pinned */
+        for (int round = 0; round < 20; round++) {
+            java.nio.IntBuffer ib = MPI.newIntBuffer(64), ob = MPI.newIntBuffer(64);
+            for (int i = 0; i < 64; i++) ib.put(i, rank * i - 3);
+            Request ar = MPI.COMM_WORLD.iAllReduce(ib, ob, 64, MPI.INT, absmax);
+            int[] x = new int[4], y = new int[4];
+            int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+            for (int k = 0; k < 8; k++) {
+                x[0] = rank + k;
+                if (rank % 2 == 0) { MPI.COMM_WORLD.send(x, 4, MPI.INT, next, 50 + k); MPI.COMM_WORLD.recv(y, 4, MPI.INT, prev, 50 + k); }
+                else { MPI.COMM_WORLD.recv(y, 4, MPI.INT, prev, 50 + k); MPI.COMM_WORLD.send(x, 4, MPI.INT, next, 50 + k); }
+                check(y[0] == prev + k, "exchange beside a nonblocking user reduction");
+            }
+            ar.waitFor();
+            check(CanalExt.stats()[6] == 0, "a user op ran while its thread held an array pinned");
+            for (int i = 0; i < 64; i++) {
+                int e = 0;
+                for (int p = 0; p < size; p++) e = Math.max(e, Math.abs(p * i - 3));
+                check(ob.get(i) == e, "iAllReduce with a user op at " + i);
+            }
+        }
         absmax.free();
         ps.free();
         pair.free();
