@@ -6,7 +6,8 @@
 #   4. checks the installed tools (test/tools.sh) and the test machinery (test/selftest.sh), runs the MPI test programs through the installed mpiexec (test/mpi)
 #      and the Fortran library's tests (test/fortran/run.sh),
 #   5. runs a valgrind subset (test/valgrind.sh), the fuzzers (test/fuzz/run.sh: clang builds in _build-fuzz),
-#      the Java binding's tests and the launch tests (Hydra, Open MPI, Slurm),
+#      and the launch tests (Hydra, Open MPI, Slurm); the Java binding's programs
+#      run with the MPI programs of step 4 (test/mpi/testlist.java),
 #   6. compares the ABI with Debian's MPICH (test/abi-check.sh).
 # A part that cannot run (a tool missing, an option leaving it out) prints a
 # SKIP line saying why. The last line is "N passed, M failed"; the exit code is
@@ -39,7 +40,7 @@ CONF_EXTRA=()
 if [ $SANITIZE = yes ]; then
     BUILD=$TOP/_build-sanitize
     PREFIX=$TOP/_install-sanitize
-    CONF_EXTRA=(--enable-sanitize)
+    CONF_EXTRA=(--enable-sanitize --disable-java) # the JVM cannot load an ASan-built libmpi
     export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
@@ -131,6 +132,9 @@ total_pass=$((total_pass + ${sp:-0})); total_fail=$((total_fail + ${sf:-1}))
 
 note "MPI programs through mpiexec"
 out=$(mktemp)
+# the Java programs (testlist.java) print SKIP with --quick (CANAL_TEST_JAVA=0)
+# and --sanitize (built --disable-java)
+[ $QUICK = yes ] && export CANAL_TEST_JAVA=0
 bash "$TOP/test/mpi/runtests.sh" "$PREFIX" "$BUILD/test-mpi" | tee "$out"
 mp=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 mf=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
@@ -176,21 +180,8 @@ else
     rm -f "$out"
 fi
 
-if [ $SANITIZE = yes ] || [ $QUICK = yes ]; then
-    if [ $QUICK = yes ]; then echo "SKIP Java binding (--quick)"
-    else echo "SKIP Java binding (a sanitizer build cannot be loaded by the JVM)"; fi
-elif ! command -v javac > /dev/null; then
-    echo "SKIP Java binding (no JDK: javac not found; Debian package default-jdk-headless)"
-elif [ ! -f "$TOP/bindings/java/Makefile" ]; then
-    echo "SKIP Java binding (bindings/java/Makefile missing)"
-else
-    note "Java binding (managed-runtime extension under a real JVM)"
-    timeout -k 10 "$(scaled 1200)" make -C "$TOP/bindings/java" PREFIX="$PREFIX" check > "$BUILD/java.log" 2>&1
-    rc=$?
-    grep -E "^(PASS|FAIL)" "$BUILD/java.log"
-    [ $rc != 0 ] && tail -20 "$BUILD/java.log"
-    count "Java binding" $rc
-fi
+# The Java binding's programs (test/mpi/java, testlist.java) run with the MPI
+# tests above; they SKIP without a JDK or a Canal built without it.
 
 if [ $QUICK = yes ]; then
     echo "SKIP launch tests (--quick)"

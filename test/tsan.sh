@@ -22,7 +22,7 @@ if [ -z "$PREFIX" ]; then
         (cd "$TOP" && ./autogen.sh >/dev/null 2>&1) || { echo "tsan.sh: autogen failed" >&2; exit 1; }
     fi
     mkdir -p "$BUILD"
-    ( cd "$BUILD" && { [ -f Makefile ] || "$TOP/configure" --prefix="$PREFIX" --enable-sanitize=thread > configure.out 2>&1; } \
+    ( cd "$BUILD" && { [ -f Makefile ] || "$TOP/configure" --prefix="$PREFIX" --enable-sanitize=thread --disable-java > configure.out 2>&1; } \
         && make -j2 > make.out 2>&1 && make install > install.out 2>&1 ) \
         || { echo "tsan.sh: building with ThreadSanitizer failed (see $BUILD/*.out)" >&2; exit 1; }
 fi

@@ -1,6 +1,9 @@
 #!/bin/bash
 # runtests.sh: build the MPI test programs of test/mpi with an installed
 # Canal's mpicc and run them through its mpiexec, as the testlist files say.
+# A program NAME with a test/mpi/java/NAME.java is a Java program (Open MPI's
+# Java API) built with the installed mpijavac and run in a JVM (see
+# compile_java below; a SKIP without a JDK).
 #
 # Usage: test/mpi/runtests.sh PREFIX [BUILDDIR] [FILTER-REGEX]
 #
@@ -90,6 +93,30 @@ EOS
     PRIVATE_SHM=(unshare --mount --propagation private bash "$BUILD/.private-shm.sh")
 fi
 
+# Java programs (test/mpi/java/NAME.java, Open MPI's Java API) are compiled
+# with PREFIX/bin/mpijavac; BUILD/NAME becomes a script that runs the JVM
+# (options: CANAL_TEST_JAVA_OPTS). Without a JDK, without Canal's mpi.jar or
+# with CANAL_TEST_JAVA=0 the script prints a SKIP line.
+compile_java() {  # program -> 0 if built
+    local p=$1
+    if [ "${CANAL_TEST_JAVA:-1}" = 0 ]; then
+        printf '#!/bin/sh\necho "SKIP %s: Java programs left out (CANAL_TEST_JAVA=0)"\necho \"No Errors\"\n' "$p" > "$BUILD/$p"
+    elif ! command -v javac > /dev/null || ! command -v java > /dev/null; then
+        printf '#!/bin/sh\necho "SKIP %s: no JDK (javac/java not found; Debian package default-jdk-headless)"\necho \"No Errors\"\n' "$p" > "$BUILD/$p"
+    elif [ ! -f "$PREFIX/lib/mpi.jar" ] || [ ! -x "$PREFIX/bin/mpijavac" ]; then
+        printf '#!/bin/sh\necho "SKIP %s: Canal was built without the Java binding (no mpi.jar)"\necho \"No Errors\"\n' "$p" > "$BUILD/$p"
+    elif [ "$BUILD/java/$p.class" -nt "$SRC/java/$p.java" ] && [ "$BUILD/java/$p.class" -nt "$PREFIX/lib/mpi.jar" ] &&
+        grep -q '^exec java' "$BUILD/$p" 2> /dev/null; then
+        return 0
+    else
+        mkdir -p "$BUILD/java" &&
+            "$PREFIX/bin/mpijavac" -Xlint:all -d "$BUILD/java" "$SRC/java/$p.java" > "$BUILD/$p.build.log" 2>&1 || return 1
+        printf '#!/bin/sh\nexec java ${CANAL_TEST_JAVA_OPTS:--XX:TieredStopAtLevel=1 -Xshare:auto} -cp "%s:%s" %s "$@"\n' \
+            "$PREFIX/lib/mpi.jar" "$BUILD/java" "$p" > "$BUILD/$p"
+    fi
+    chmod +x "$BUILD/$p"
+}
+
 # The source of a program and the command that builds it (see the top).
 source_of() {  # program -> path
     local e
@@ -118,6 +145,7 @@ missing_tool() {  # source -> what is missing to build it, or nothing
 }
 compile() {  # program -> 0 if built
     local p=$1 src
+    if [ -f "$SRC/java/$p.java" ]; then compile_java "$p"; return; fi
     src=$(source_of "$p")
     [ -x "$BUILD/$p" ] && [ "$BUILD/$p" -nt "$src" ] && return 0
     case $src in
