@@ -1471,6 +1471,18 @@ static int hw_color(hw_level_t level, int node)
     return node * 32768 + id;
 }
 
+/* For MPI_Get_hw_resource_info (mpi/mpi41.c): the name of hardware level
+ * `i` (0 the largest) in *name_out and 1 when this process runs within one
+ * resource of it (MPI_COMM_TYPE_HW_GUIDED with that name splits it), 0 when
+ * not; -1 past the last level. */
+int mpi_comm_hw_level(int i, const char **name_out)
+{
+    if (i < 0 || i >= HW_NLEVELS)
+        return -1;
+    *name_out = hw_level_names[i];
+    return hw_color((hw_level_t)i, node_of_job(mpi_pmi.rank)) != MPI_UNDEFINED;
+}
+
 /* MPIX_COMM_TYPE_NEIGHBORHOOD (MPICH's extension) with the hint
  * "nbhd_common_dirname": the members that share access to that directory.
  * Sharing is observed, not guessed from file system types: every member

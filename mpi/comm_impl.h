@@ -141,6 +141,7 @@ void mpi_comm_add_free_hook(void (*hook)(mpi_comm_t *c));
 /* Internal access to info objects: NULL or -1 when h is not a valid info. */
 int mpi_info_valid(MPI_Info h);
 const char *mpi_info_lookup(MPI_Info h, const char *key);
+int mpi_comm_hw_level(int i, const char **name_out); /* mpi/comm.c */
 /* Create an empty info (MPI error class on failure). */
 int mpi_info_new(MPI_Info *out);
 int mpi_info_put(MPI_Info h, const char *key, const char *value);

@@ -317,6 +317,15 @@ typedef struct {
 /* ---------------------------------------------------------------- status */
 void mpi_status_set(MPI_Status *st, const adi_status_t *as);
 void mpi_status_set_empty(MPI_Status *st);
+
+/* Buffered-send buffers (mpi/pt2pt.c): the process's, a communicator's
+ * (MPI 4.1) and a session's (mpi/session.c holds its slot). Attach returns
+ * an MPI class and a reason for the caller to raise through its object. */
+typedef struct mpi_bbuf mpi_bbuf_t;
+int mpi_bbuf_attach(mpi_bbuf_t **slot, void *buffer, MPI_Count size, const char **why);
+void mpi_bbuf_detach(mpi_bbuf_t **slot, void *buffer_addr, MPI_Count *size);
+void mpi_bbuf_flush(mpi_bbuf_t **slot);
+int mpi_bbuf_iflush(mpi_bbuf_t **slot, MPI_Request *request, const char *fn);
 size_t mpi_status_bytes(const MPI_Status *st);
 
 /* Module init/finalize hooks called by MPI_Init/MPI_Finalize in order. */

@@ -38,6 +38,7 @@ typedef struct {
     MPI_Session handle;
     MPI_Errhandler errhandler;
     int thread_level;
+    mpi_bbuf_t *bbuf; /* MPI_Session_attach_buffer (mpi/pt2pt.c) */
 } mpi_session_t;
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -205,6 +206,11 @@ int mpi_session_finalize_impl(MPI_Session *session, const char *fn)
 
     if ((err = check_session(*session, fn, &s)))
         return err;
+    if (s->bbuf != NULL) { /* its buffered messages go out first (MPI 4.1 11.3.1) */
+        void *addr;
+        MPI_Count size;
+        mpi_bbuf_detach(&s->bbuf, &addr, &size);
+    }
     pthread_mutex_lock(&session_lock);
     mpi_handle_del(MPI_OBJ_SESSION, s->handle);
     mpi_errhandler_release(s->errhandler);
@@ -417,4 +423,60 @@ int mpi_session_call_errhandler_impl(MPI_Session session, int errorcode, const c
     mpi_error_string_impl(errorcode, text, &len, "MPI_Error_string");
     mpi_err_raise_errh(s->errhandler, MPI_OBJ_SESSION, &h, cls, fn, "%s", text);
     return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- buffered sends (MPI 4.1) */
+/* The session's buffer for buffered sends (mpi/pt2pt.c does the work):
+ * argument errors go to the session's handler. */
+int mpi_session_attach_buffer_impl(MPI_Session session, void *buffer, MPI_Count size,
+                                   const char *fn)
+{
+    mpi_session_t *s = NULL;
+    const char *why = NULL;
+    int err;
+
+    if ((err = check_session(session, fn, &s)))
+        return err;
+    if ((err = mpi_bbuf_attach(&s->bbuf, buffer, size, &why)) != MPI_SUCCESS)
+        return raise_s(s, err, fn, "buffer=%p size=%lld: %s", buffer, (long long)size, why);
+    return MPI_SUCCESS;
+}
+
+int mpi_session_detach_buffer_impl(MPI_Session session, void *buffer_addr, MPI_Count *size,
+                                   const char *fn)
+{
+    mpi_session_t *s = NULL;
+    int err;
+
+    if ((err = check_session(session, fn, &s)))
+        return err;
+    if (buffer_addr == NULL || size == NULL)
+        return raise_s(s, MPI_ERR_ARG, fn, "%s is NULL", buffer_addr == NULL ? "buffer_addr" : "size");
+    mpi_bbuf_detach(&s->bbuf, buffer_addr, size);
+    return MPI_SUCCESS;
+}
+
+int mpi_session_flush_buffer_impl(MPI_Session session, const char *fn)
+{
+    mpi_session_t *s = NULL;
+    int err;
+
+    if ((err = check_session(session, fn, &s)))
+        return err;
+    mpi_bbuf_flush(&s->bbuf);
+    return MPI_SUCCESS;
+}
+
+int mpi_session_iflush_buffer_impl(MPI_Session session, MPI_Request *request, const char *fn)
+{
+    mpi_session_t *s = NULL;
+    int err;
+
+    if ((err = check_session(session, fn, &s)))
+        return err;
+    if (request == NULL)
+        return raise_s(s, MPI_ERR_ARG, fn, "request is NULL");
+    if ((err = mpi_bbuf_iflush(&s->bbuf, request, fn)) == MPI_ERR_NO_MEM)
+        return raise_s(s, err, fn, "no memory for a request");
+    return err;
 }
