@@ -539,6 +539,7 @@ static mpi_comm_t *comm_alloc(mpi_comm_t *parent)
     c->context = -1;
     c->errhandler = parent != NULL ? parent->errhandler : MPI_ERRORS_ARE_FATAL;
     c->errh_default = parent != NULL ? parent->errh_default : 1;
+    c->session = parent != NULL ? parent->session : 0;
     mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
     c->info = MPI_INFO_NULL;
     return c;
@@ -1838,6 +1839,7 @@ int mpi_comm_create_from_group_impl(MPI_Group group, const char *stringtag, MPI_
                              "the calling process is not a member of group");
     if ((err = comm_from_group(&mpi_comm_world_obj, g, stringtag_hash(stringtag), &n, fn)))
         return err;
+    n->session = g->session;
     if (set_errhandler(n, errhandler) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn,

@@ -27,6 +27,7 @@ struct mpi_group {
     int first, stride; /* list == NULL: member i is job rank first + i * stride */
     int *list;         /* explicit job ranks, or NULL */
     int *order;        /* list form: indices into list sorted by job rank */
+    MPI_Session session; /* MPI_Group_from_session_pset's session, or 0 (buffered sends) */
 };
 
 static inline int mpi_group_member(const mpi_group_t *g, int i)

@@ -116,6 +116,10 @@ typedef struct mpi_comm {
      * MPICH (a program that sets MPI_ERRORS_RETURN on the world after
      * making communicators gets it on them too). See mpi_comm_errh(). */
     int errh_default;
+    /* The session it derives from (MPI_Comm_create_from_group of a session's
+     * group, and communicators made from that one), or 0: a buffered send
+     * without a communicator buffer uses that session's (MPI 4.1 3.6). */
+    MPI_Session session;
 } mpi_comm_t;
 
 
@@ -326,6 +330,7 @@ int mpi_bbuf_attach(mpi_bbuf_t **slot, void *buffer, MPI_Count size, const char 
 void mpi_bbuf_detach(mpi_bbuf_t **slot, void *buffer_addr, MPI_Count *size);
 void mpi_bbuf_flush(mpi_bbuf_t **slot);
 int mpi_bbuf_iflush(mpi_bbuf_t **slot, MPI_Request *request, const char *fn);
+mpi_bbuf_t *mpi_session_bbuf(MPI_Session h); /* mpi/session.c */
 size_t mpi_status_bytes(const MPI_Status *st);
 
 /* Module init/finalize hooks called by MPI_Init/MPI_Finalize in order. */

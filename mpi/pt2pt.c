@@ -49,7 +49,7 @@ adi_request_t *mpi_request_null_proc(adi_req_kind_t kind)
  * MPI 4.1 has three kinds of buffers: the process's (MPI_Buffer_attach), a
  * communicator's (MPI_Comm_attach_buffer) and a session's
  * (MPI_Session_attach_buffer, mpi/session.c keeps the pointer); a send uses
- * its communicator's buffer, else the process's. A buffer is either the
+ * its communicator's buffer, else its session's, else the process's. A buffer is either the
  * user's memory carved into segments, or MPI_BUFFER_AUTOMATIC: one
  * malloc'ed segment per message, freed when its send completes.
  * Threads share the buffers (MPI_THREAD_MULTIPLE): segment lists are only
@@ -145,12 +145,17 @@ static bseg_t *bsend_alloc(mpi_bbuf_t *b, size_t need) /* device lock held */
     return NULL;
 }
 
-/* The buffer a buffered send on c uses (device lock held). */
+/* The buffer a buffered send on c uses (device lock held): its own, else
+ * its session's, else the process's (MPI 4.1 3.6; MPICH also falls back to
+ * the process's buffer for a session's communicator). */
 static mpi_bbuf_t *bbuf_of(const mpi_comm_t *c)
 {
+    mpi_bbuf_t *b;
     for (comm_bbuf_t *e = comm_bbufs; e != NULL; e = e->next)
         if (e->comm == c)
             return e->b;
+    if (c->session != 0 && (b = mpi_session_bbuf(c->session)) != NULL)
+        return b;
     return proc_bbuf;
 }
 

@@ -347,6 +347,8 @@ int mpi_group_from_session_pset_impl(MPI_Session session, const char *pset_name,
     if (g == NULL)
         return raise_s(s, MPI_ERR_NO_MEM, fn, "out of memory for the group of %s",
                        pset_names[p]);
+    if (g->size > 0) /* not the shared empty group */
+        g->session = s->handle;
     if ((err = mpi_group_to_handle(g, newgroup)) != MPI_SUCCESS)
         return raise_s(s, err, fn, "cannot make a handle for the group of %s", pset_names[p]);
     return MPI_SUCCESS;
@@ -426,6 +428,14 @@ int mpi_session_call_errhandler_impl(MPI_Session session, int errorcode, const c
 }
 
 /* ---------------------------------------------------------------- buffered sends (MPI 4.1) */
+/* The buffer of session h, or NULL (for a buffered send on a communicator
+ * derived from it; device lock held). */
+mpi_bbuf_t *mpi_session_bbuf(MPI_Session h)
+{
+    mpi_session_t *s = session_get(h);
+    return s != NULL ? s->bbuf : NULL;
+}
+
 /* The session's buffer for buffered sends (mpi/pt2pt.c does the work):
  * argument errors go to the session's handler. */
 int mpi_session_attach_buffer_impl(MPI_Session session, void *buffer, MPI_Count size,
