@@ -181,27 +181,93 @@ int mpi_abi_set_fortran_booleans_impl(int logical_size, void *logical_true, void
 
 /* ---------------------------------------------------------------- integer handles */
 /* No checks: like MPI_Comm_c2f, these convert whatever they are given. */
-MPI_Comm mpi_comm_fromint_impl(int comm) { return (MPI_Comm)comm; }
-int mpi_comm_toint_impl(MPI_Comm comm) { return (int)comm; }
-MPI_Errhandler mpi_errhandler_fromint_impl(int errhandler) { return (MPI_Errhandler)errhandler; }
-int mpi_errhandler_toint_impl(MPI_Errhandler errhandler) { return (int)errhandler; }
-MPI_Group mpi_group_fromint_impl(int group) { return (MPI_Group)group; }
-int mpi_group_toint_impl(MPI_Group group) { return (int)group; }
-MPI_Info mpi_info_fromint_impl(int info) { return (MPI_Info)info; }
-int mpi_info_toint_impl(MPI_Info info) { return (int)info; }
-MPI_Message mpi_message_fromint_impl(int message) { return (MPI_Message)message; }
-int mpi_message_toint_impl(MPI_Message message) { return (int)message; }
-MPI_Op mpi_op_fromint_impl(int op) { return (MPI_Op)op; }
-int mpi_op_toint_impl(MPI_Op op) { return (int)op; }
-MPI_Request mpi_request_fromint_impl(int request) { return (MPI_Request)request; }
-int mpi_request_toint_impl(MPI_Request request) { return (int)request; }
-MPI_Session mpi_session_fromint_impl(int session) { return (MPI_Session)session; }
-int mpi_session_toint_impl(MPI_Session session) { return (int)session; }
-MPI_Datatype mpi_type_fromint_impl(int datatype) { return (MPI_Datatype)datatype; }
-int mpi_type_toint_impl(MPI_Datatype datatype) { return (int)datatype; }
-MPI_Win mpi_win_fromint_impl(int win) { return (MPI_Win)win; }
-int mpi_win_toint_impl(MPI_Win win) { return (int)win; }
+MPI_Comm mpi_comm_fromint_impl(int comm)
+{
+    return (MPI_Comm)comm;
+}
+int mpi_comm_toint_impl(MPI_Comm comm)
+{
+    return (int)comm;
+}
+MPI_Errhandler mpi_errhandler_fromint_impl(int errhandler)
+{
+    return (MPI_Errhandler)errhandler;
+}
+int mpi_errhandler_toint_impl(MPI_Errhandler errhandler)
+{
+    return (int)errhandler;
+}
+MPI_Group mpi_group_fromint_impl(int group)
+{
+    return (MPI_Group)group;
+}
+int mpi_group_toint_impl(MPI_Group group)
+{
+    return (int)group;
+}
+MPI_Info mpi_info_fromint_impl(int info)
+{
+    return (MPI_Info)info;
+}
+int mpi_info_toint_impl(MPI_Info info)
+{
+    return (int)info;
+}
+MPI_Message mpi_message_fromint_impl(int message)
+{
+    return (MPI_Message)message;
+}
+int mpi_message_toint_impl(MPI_Message message)
+{
+    return (int)message;
+}
+MPI_Op mpi_op_fromint_impl(int op)
+{
+    return (MPI_Op)op;
+}
+int mpi_op_toint_impl(MPI_Op op)
+{
+    return (int)op;
+}
+MPI_Request mpi_request_fromint_impl(int request)
+{
+    return (MPI_Request)request;
+}
+int mpi_request_toint_impl(MPI_Request request)
+{
+    return (int)request;
+}
+MPI_Session mpi_session_fromint_impl(int session)
+{
+    return (MPI_Session)session;
+}
+int mpi_session_toint_impl(MPI_Session session)
+{
+    return (int)session;
+}
+MPI_Datatype mpi_type_fromint_impl(int datatype)
+{
+    return (MPI_Datatype)datatype;
+}
+int mpi_type_toint_impl(MPI_Datatype datatype)
+{
+    return (int)datatype;
+}
+MPI_Win mpi_win_fromint_impl(int win)
+{
+    return (MPI_Win)win;
+}
+int mpi_win_toint_impl(MPI_Win win)
+{
+    return (int)win;
+}
 
 /* MPI_File is a pointer in MPICH's ABI: its integer form is its Fortran index. */
-MPI_File mpi_file_fromint_impl(int file) { return mpi_file_f2c_impl(file); }
-int mpi_file_toint_impl(MPI_File file) { return mpi_file_c2f_impl(file); }
+MPI_File mpi_file_fromint_impl(int file)
+{
+    return mpi_file_f2c_impl(file);
+}
+int mpi_file_toint_impl(MPI_File file)
+{
+    return mpi_file_c2f_impl(file);
+}

@@ -63,12 +63,12 @@ typedef struct bseg {
 } bseg_t;
 
 struct mpi_bbuf {
-    void *user;               /* what detach returns: the memory or MPI_BUFFER_AUTOMATIC */
-    size_t size;              /* its size (0 when automatic) */
+    void *user;  /* what detach returns: the memory or MPI_BUFFER_AUTOMATIC */
+    size_t size; /* its size (0 when automatic) */
     bseg_t *head;
     int automatic;
-    int refs;                 /* the attachment + each MPI_*_iflush request on it */
-    uint64_t seq;             /* buffered sends started on it so far */
+    int refs;     /* the attachment + each MPI_*_iflush request on it */
+    uint64_t seq; /* buffered sends started on it so far */
 };
 
 static mpi_bbuf_t *proc_bbuf;
@@ -304,7 +304,7 @@ void mpi_bbuf_detach(mpi_bbuf_t **slot, void *buffer_addr, MPI_Count *size)
  * form, driven by MPI through its poll function) that completes once the
  * messages buffered before the call have gone; later ones do not hold it. */
 typedef struct {
-    mpi_bbuf_t *b;            /* NULL: nothing was attached */
+    mpi_bbuf_t *b; /* NULL: nothing was attached */
     uint64_t upto;
     MPI_Request self;
     int completed;
@@ -384,10 +384,9 @@ int mpi_buffer_attach_impl(void *buffer, MPI_Count size, const char *fn)
 {
     const char *why = NULL;
     int cls = mpi_bbuf_attach(&proc_bbuf, buffer, size, &why);
-    return cls == MPI_SUCCESS
-               ? cls
-               : mpi_err_raise(NULL, cls, fn, "buffer=%p size=%lld: %s", buffer, (long long)size,
-                               why);
+    return cls == MPI_SUCCESS ? cls
+                              : mpi_err_raise(NULL, cls, fn, "buffer=%p size=%lld: %s", buffer,
+                                              (long long)size, why);
 }
 
 int mpi_buffer_detach_impl(void *buffer_addr, MPI_Count *size, const char *fn)

@@ -461,7 +461,8 @@ int mpi_session_detach_buffer_impl(MPI_Session session, void *buffer_addr, MPI_C
     if ((err = check_session(session, fn, &s)))
         return err;
     if (buffer_addr == NULL || size == NULL)
-        return raise_s(s, MPI_ERR_ARG, fn, "%s is NULL", buffer_addr == NULL ? "buffer_addr" : "size");
+        return raise_s(s, MPI_ERR_ARG, fn, "%s is NULL",
+                       buffer_addr == NULL ? "buffer_addr" : "size");
     mpi_bbuf_detach(&s->bbuf, buffer_addr, size);
     return MPI_SUCCESS;
 }

@@ -36,7 +36,8 @@ static void status_fields(const char *phase)
     MPI_Status st;
     int v = 0;
     memset(&st, 0, sizeof st);
-    CHECK(MPI_Status_set_source(&st, 7) == MPI_SUCCESS && MPI_Status_set_tag(&st, 42) == MPI_SUCCESS &&
+    CHECK(MPI_Status_set_source(&st, 7) == MPI_SUCCESS &&
+              MPI_Status_set_tag(&st, 42) == MPI_SUCCESS &&
               MPI_Status_set_error(&st, MPI_ERR_TAG) == MPI_SUCCESS,
           "%s: status setters failed", phase);
     CHECK(st.MPI_SOURCE == 7 && st.MPI_TAG == 42 && st.MPI_ERROR == MPI_ERR_TAG,
@@ -55,14 +56,17 @@ static void remove_errors(void)
 {
     int cls, code, c = -1, len;
     char s[MPI_MAX_ERROR_STRING];
-    CHECK(MPI_Add_error_class(&cls) == MPI_SUCCESS && MPI_Add_error_code(cls, &code) == MPI_SUCCESS &&
+    CHECK(MPI_Add_error_class(&cls) == MPI_SUCCESS &&
+              MPI_Add_error_code(cls, &code) == MPI_SUCCESS &&
               MPI_Add_error_string(code, "mine") == MPI_SUCCESS,
           "adding an error class/code failed");
     MPI_Error_string(code, s, &len);
     CHECK(strcmp(s, "mine") == 0, "the code's string is \"%s\"", s);
-    expect_class(MPI_Remove_error_class(cls), MPI_ERR_ARG, "MPI_Remove_error_class of a class with codes");
+    expect_class(MPI_Remove_error_class(cls), MPI_ERR_ARG,
+                 "MPI_Remove_error_class of a class with codes");
     expect_class(MPI_Remove_error_code(cls), MPI_ERR_ARG, "MPI_Remove_error_code of a class");
-    expect_class(MPI_Remove_error_class(MPI_ERR_TAG), MPI_ERR_ARG, "MPI_Remove_error_class(MPI_ERR_TAG)");
+    expect_class(MPI_Remove_error_class(MPI_ERR_TAG), MPI_ERR_ARG,
+                 "MPI_Remove_error_class(MPI_ERR_TAG)");
     CHECK(MPI_Remove_error_string(code) == MPI_SUCCESS, "MPI_Remove_error_string failed");
     MPI_Error_string(code, s, &len);
     CHECK(strcmp(s, "mine") != 0, "the removed string is still \"%s\"", s);
@@ -83,12 +87,17 @@ static void value_index(void)
 {
     static const struct {
         MPI_Datatype v, i, pair;
-    } t[] = {{MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},   {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
-             {MPI_LONG, MPI_INT, MPI_LONG_INT},     {MPI_SHORT, MPI_INT, MPI_SHORT_INT},
-             {MPI_INT, MPI_INT, MPI_2INT},          {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
-             {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER}, {MPI_REAL, MPI_REAL, MPI_2REAL},
+    } t[] = {{MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},
+             {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+             {MPI_LONG, MPI_INT, MPI_LONG_INT},
+             {MPI_SHORT, MPI_INT, MPI_SHORT_INT},
+             {MPI_INT, MPI_INT, MPI_2INT},
+             {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+             {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
+             {MPI_REAL, MPI_REAL, MPI_2REAL},
              {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
-             {MPI_INT, MPI_FLOAT, MPI_DATATYPE_NULL}, {MPI_CHAR, MPI_INT, MPI_DATATYPE_NULL}};
+             {MPI_INT, MPI_FLOAT, MPI_DATATYPE_NULL},
+             {MPI_CHAR, MPI_INT, MPI_DATATYPE_NULL}};
     MPI_Datatype p, vec;
     for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
         p = MPI_INT;

@@ -46,8 +46,8 @@ static void exchange(MPI_Comm comm, int n, const char *what)
         for (int m = 0; m < n; m++) {
             for (int i = 0; i < N; i++)
                 buf[i] = m * N + i;
-            CHECK(MPI_Bsend(buf, N, MPI_INT, size - 1, m, comm) == MPI_SUCCESS, "%s: bsend %d", what,
-                  m);
+            CHECK(MPI_Bsend(buf, N, MPI_INT, size - 1, m, comm) == MPI_SUCCESS, "%s: bsend %d",
+                  what, m);
         }
     memset(buf, 0, sizeof(int) * N); /* the message was copied out */
     if (size > 1)
@@ -102,7 +102,8 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_iflush_buffer(dup, &req) == MPI_SUCCESS &&
               MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS,
           "MPI_Comm_iflush_buffer with nothing buffered");
-    CHECK(MPI_Comm_detach_buffer(dup, &addr, &isize) == MPI_SUCCESS && addr == cmem && isize == bsize,
+    CHECK(MPI_Comm_detach_buffer(dup, &addr, &isize) == MPI_SUCCESS && addr == cmem &&
+              isize == bsize,
           "MPI_Comm_detach_buffer gave %p %d, expected %p %d", addr, isize, (void *)cmem, bsize);
     CHECK(MPI_Comm_detach_buffer_c(dup, &addr, &csize) == MPI_SUCCESS && addr == NULL && csize == 0,
           "MPI_Comm_detach_buffer_c without a buffer gave %p %lld", addr, (long long)csize);
@@ -161,15 +162,18 @@ int main(int argc, char **argv)
           "MPI_Buffer_detach of MPI_BUFFER_AUTOMATIC gave %p", addr);
 
     /* argument errors */
-    expect_class(MPI_Comm_attach_buffer(dup, cmem, -4), MPI_ERR_ARG, "MPI_Comm_attach_buffer size -4");
+    expect_class(MPI_Comm_attach_buffer(dup, cmem, -4), MPI_ERR_ARG,
+                 "MPI_Comm_attach_buffer size -4");
     expect_class(MPI_Comm_attach_buffer(dup, cmem, 8), MPI_ERR_BUFFER,
                  "MPI_Comm_attach_buffer smaller than MPI_BSEND_OVERHEAD");
     expect_class(MPI_Comm_attach_buffer(dup, NULL, bsize), MPI_ERR_BUFFER,
                  "MPI_Comm_attach_buffer(NULL)");
     expect_class(MPI_Comm_attach_buffer(MPI_COMM_NULL, cmem, bsize), MPI_ERR_COMM,
                  "MPI_Comm_attach_buffer(MPI_COMM_NULL)");
-    expect_class(MPI_Comm_flush_buffer(MPI_COMM_NULL), MPI_ERR_COMM, "MPI_Comm_flush_buffer(NULL comm)");
-    expect_class(MPI_Comm_iflush_buffer(dup, NULL), MPI_ERR_ARG, "MPI_Comm_iflush_buffer(.., NULL)");
+    expect_class(MPI_Comm_flush_buffer(MPI_COMM_NULL), MPI_ERR_COMM,
+                 "MPI_Comm_flush_buffer(NULL comm)");
+    expect_class(MPI_Comm_iflush_buffer(dup, NULL), MPI_ERR_ARG,
+                 "MPI_Comm_iflush_buffer(.., NULL)");
     expect_class(MPI_Comm_detach_buffer(dup, &addr, NULL), MPI_ERR_ARG,
                  "MPI_Comm_detach_buffer(.., NULL)");
     expect_class(MPI_Buffer_iflush(NULL), MPI_ERR_ARG, "MPI_Buffer_iflush(NULL)");
@@ -186,7 +190,8 @@ int main(int argc, char **argv)
     /* a session's buffer (its errors go to the session's handler) */
     CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session) == MPI_SUCCESS,
           "MPI_Session_init");
-    CHECK(MPI_Session_attach_buffer(session, mem, bsize) == MPI_SUCCESS, "MPI_Session_attach_buffer");
+    CHECK(MPI_Session_attach_buffer(session, mem, bsize) == MPI_SUCCESS,
+          "MPI_Session_attach_buffer");
     expect_class(MPI_Session_attach_buffer(session, mem, bsize), MPI_ERR_BUFFER,
                  "MPI_Session_attach_buffer twice");
     CHECK(MPI_Session_flush_buffer(session) == MPI_SUCCESS, "MPI_Session_flush_buffer");

@@ -62,8 +62,8 @@ int main(void)
 
     MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session);
     MPI_Group_from_session_pset(session, "mpi://WORLD", &group);
-    MPI_Comm_create_from_group(group, "canal.mpi41_session_bsend", MPI_INFO_NULL,
-                               MPI_ERRORS_RETURN, &comm);
+    MPI_Comm_create_from_group(group, "canal.mpi41_session_bsend", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                               &comm);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_dup(comm, &dup);
 

@@ -77,14 +77,16 @@ static void fortran_abi(void)
     MPI_Info_create(&mine);
     MPI_Info_set(mine, "mpi_integer_size", "8");
     MPI_Info_set(mine, "unrelated_key", "x");
-    expect_class(MPI_Abi_set_fortran_info(mine), MPI_ERR_ABI, "MPI_Abi_set_fortran_info(INTEGER*8)");
+    expect_class(MPI_Abi_set_fortran_info(mine), MPI_ERR_ABI,
+                 "MPI_Abi_set_fortran_info(INTEGER*8)");
     MPI_Info_free(&mine);
     MPI_Info_free(&info);
     expect_class(MPI_Abi_set_fortran_info(MPI_INFO_NULL), MPI_ERR_INFO,
                  "MPI_Abi_set_fortran_info(MPI_INFO_NULL)");
     expect_class(MPI_Abi_get_fortran_info(NULL), MPI_ERR_ARG, "MPI_Abi_get_fortran_info(NULL)");
 
-    CHECK(MPI_Abi_get_fortran_booleans(4, &t, &f, &is_set) == MPI_SUCCESS && is_set && t == 1 && f == 0,
+    CHECK(MPI_Abi_get_fortran_booleans(4, &t, &f, &is_set) == MPI_SUCCESS && is_set && t == 1 &&
+              f == 0,
           "MPI_Abi_get_fortran_booleans: set %d true %d false %d", is_set, t, f);
     CHECK(MPI_Abi_set_fortran_booleans(4, &t, &f) == MPI_SUCCESS,
           "MPI_Abi_set_fortran_booleans with the same values");
@@ -137,8 +139,9 @@ static void int_handles(void)
     CHECK(MPI_Session_fromint(MPI_Session_toint(s)) == s, "session round trip");
 
     snprintf(path, sizeof path, "/tmp/canal-mpi50-%d.dat", (int)getpid());
-    CHECK(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                        MPI_INFO_NULL, &fh) == MPI_SUCCESS,
+    CHECK(MPI_File_open(MPI_COMM_SELF, path,
+                        MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL,
+                        &fh) == MPI_SUCCESS,
           "MPI_File_open %s", path);
     CHECK(MPI_File_toint(fh) != 0 && MPI_File_fromint(MPI_File_toint(fh)) == fh &&
               MPI_File_toint(fh) == MPI_File_c2f(fh),
