@@ -409,7 +409,9 @@ int mpi_buffer_iflush_impl(MPI_Request *request, const char *fn)
     return err == MPI_ERR_NO_MEM ? mpi_err_raise(NULL, err, fn, "no memory for a request") : err;
 }
 
-/* A communicator's buffer: its slot in comm_bbufs (created when asked to). */
+/* A communicator's buffer: its slot in comm_bbufs (created when asked to;
+ * NULL when that needs memory there is not). Without one, a slot that
+ * holds no buffer. */
 static mpi_bbuf_t **comm_slot(const mpi_comm_t *c, int create) /* device lock held */
 {
     static mpi_bbuf_t *none;
@@ -424,6 +426,7 @@ static mpi_bbuf_t **comm_slot(const mpi_comm_t *c, int create) /* device lock he
             comm_bbufs = e;
             return &e->b;
         }
+        return NULL;
     }
     none = NULL;
     return &none;
@@ -444,8 +447,9 @@ static void comm_slots_prune(void)
 }
 
 /* A communicator freed with its buffer attached: the buffer is detached
- * (MPI 4.1 3.6.1: freeing the communicator detaches it) once its messages
- * have gone. Called by mpi_comm_destroy (a free hook). */
+ * once its messages have gone, so that the program may reuse the memory
+ * when the communicator is gone and no segment outlives its list entry.
+ * Called by mpi_comm_destroy (a free hook). */
 static void comm_bbuf_free_hook(mpi_comm_t *c)
 {
     mpi_bbuf_t **slot, *b;
@@ -476,6 +480,8 @@ int mpi_comm_attach_buffer_impl(mpi_comm_t *comm, void *buffer, MPI_Count size, 
     adi_lock();
     slot = comm_slot(comm, 1);
     adi_unlock();
+    if (slot == NULL)
+        return mpi_err_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory for the buffer's entry");
     cls = mpi_bbuf_attach(slot, buffer, size, &why);
     if (cls != MPI_SUCCESS) {
         adi_lock();
