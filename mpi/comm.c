@@ -539,6 +539,7 @@ static mpi_comm_t *comm_alloc(mpi_comm_t *parent)
     c->context = -1;
     c->errhandler = parent != NULL ? parent->errhandler : MPI_ERRORS_ARE_FATAL;
     c->errh_default = parent != NULL ? parent->errh_default : 1;
+    c->session = parent != NULL ? parent->session : 0;
     mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
     c->info = MPI_INFO_NULL;
     return c;
@@ -1471,6 +1472,18 @@ static int hw_color(hw_level_t level, int node)
     return node * 32768 + id;
 }
 
+/* For MPI_Get_hw_resource_info (mpi/mpi41.c): the name of hardware level
+ * `i` (0 the largest) in *name_out and 1 when this process runs within one
+ * resource of it (MPI_COMM_TYPE_HW_GUIDED with that name splits it), 0 when
+ * not; -1 past the last level. */
+int mpi_comm_hw_level(int i, const char **name_out)
+{
+    if (i < 0 || i >= HW_NLEVELS)
+        return -1;
+    *name_out = hw_level_names[i];
+    return hw_color((hw_level_t)i, node_of_job(mpi_pmi.rank)) != MPI_UNDEFINED;
+}
+
 /* MPIX_COMM_TYPE_NEIGHBORHOOD (MPICH's extension) with the hint
  * "nbhd_common_dirname": the members that share access to that directory.
  * Sharing is observed, not guessed from file system types: every member
@@ -1826,6 +1839,7 @@ int mpi_comm_create_from_group_impl(MPI_Group group, const char *stringtag, MPI_
                              "the calling process is not a member of group");
     if ((err = comm_from_group(&mpi_comm_world_obj, g, stringtag_hash(stringtag), &n, fn)))
         return err;
+    n->session = g->session;
     if (set_errhandler(n, errhandler) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn,

@@ -27,6 +27,7 @@ struct mpi_group {
     int first, stride; /* list == NULL: member i is job rank first + i * stride */
     int *list;         /* explicit job ranks, or NULL */
     int *order;        /* list form: indices into list sorted by job rank */
+    MPI_Session session; /* MPI_Group_from_session_pset's session, or 0 (buffered sends) */
 };
 
 static inline int mpi_group_member(const mpi_group_t *g, int i)
@@ -141,6 +142,7 @@ void mpi_comm_add_free_hook(void (*hook)(mpi_comm_t *c));
 /* Internal access to info objects: NULL or -1 when h is not a valid info. */
 int mpi_info_valid(MPI_Info h);
 const char *mpi_info_lookup(MPI_Info h, const char *key);
+int mpi_comm_hw_level(int i, const char **name_out); /* mpi/comm.c */
 /* Create an empty info (MPI error class on failure). */
 int mpi_info_new(MPI_Info *out);
 int mpi_info_put(MPI_Info h, const char *key, const char *value);

@@ -110,6 +110,9 @@ static const class_str_t class_strings[] = {
 #ifdef MPI_ERR_VALUE_TOO_LARGE
     {MPI_ERR_VALUE_TOO_LARGE, "Value is too large to store"},
 #endif
+    {MPI_T_ERR_NOT_ACCESSIBLE, "Requested functionality not accessible"},
+    {MPI_ERR_ERRHANDLER, "Invalid errhandler"},
+    {MPI_ERR_ABI, "The Fortran ABI is already set (or differs from this library's)"},
 #ifdef MPIX_ERR_PROC_FAILED
     {MPIX_ERR_PROC_FAILED, "Process failed"},
 #endif

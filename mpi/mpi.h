@@ -141,6 +141,8 @@ typedef struct {
 /* Special addresses and array placeholders */
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
+/* MPI 4.1: MPI_Buffer_attach and friends allocate as needed (MPICH 4.2's value) */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
 #define MPI_ERRCODES_IGNORE ((int *)0)
@@ -335,6 +337,7 @@ typedef void(MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
 #define MPI_COMM_TYPE_SHARED 1
 #define MPI_COMM_TYPE_HW_GUIDED 2
 #define MPI_COMM_TYPE_HW_UNGUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4 /* MPI 4.1 (MPICH 4.2's value) */
 #define MPIX_COMM_TYPE_NEIGHBORHOOD 4
 
 /* Predefined attribute keys of MPI_COMM_WORLD (the Fortran key is the C key + 1) */
@@ -475,6 +478,10 @@ typedef void(MPI_Handler_function)(MPI_Comm *comm, int *error_code, ...);
 #define MPI_ERR_SESSION 75
 #define MPI_ERR_PROC_ABORTED 76
 #define MPI_ERR_VALUE_TOO_LARGE 77
+/* MPI 4.1 and 5.0 classes, with MPICH 4.2's values. MPICH_ERR_LAST_CLASS
+ * keeps MPICH 4.0.2's value (part of its ABI); these come after it. */
+#define MPI_ERR_ERRHANDLER 80
+#define MPI_ERR_ABI 81
 #define MPICH_ERR_LAST_CLASS 78
 #define MPI_ERR_LASTCODE 0x3fffffff
 
@@ -697,6 +704,7 @@ typedef void(MPI_T_event_dropped_cb_function)(MPI_Count count,
 #define MPI_T_ERR_INVALID_NAME 73
 #define MPI_T_ERR_INVALID 74
 #define MPI_T_ERR_NOT_SUPPORTED 78
+#define MPI_T_ERR_NOT_ACCESSIBLE 79 /* MPI 4.1 (MPICH 4.2's value) */
 
 /* ------------------------------------------------------------------------- */
 /* Chapter 19: language bindings. In this ABI the Fortran handle of an       */
@@ -1690,6 +1698,7 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
                        MPI_Request *request);
 int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 
 /* 14. I/O */
@@ -1946,6 +1955,66 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
+/* Added by MPI 4.1 (additional to MPICH 4.0.2's ABI) */
+int MPI_Buffer_flush(void);
+int MPI_Buffer_iflush(MPI_Request *request);
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+int MPI_Comm_flush_buffer(MPI_Comm comm);
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
+int MPI_Remove_error_class(int errorclass);
+int MPI_Remove_error_code(int errorcode);
+int MPI_Remove_error_string(int errorcode);
+int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses);
+int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status);
+int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses);
+int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+int MPI_Session_flush_buffer(MPI_Session session);
+int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
+int MPI_Status_get_error(const MPI_Status *status, int *error);
+int MPI_Status_get_source(const MPI_Status *status, int *source);
+int MPI_Status_get_tag(const MPI_Status *status, int *tag);
+int MPI_Status_set_error(MPI_Status *status, int error);
+int MPI_Status_set_source(MPI_Status *status, int source);
+int MPI_Status_set_tag(MPI_Status *status, int tag);
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
+
+/* Added by MPI 5.0 (additional to MPICH 4.0.2's ABI) */
+int MPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+int MPI_Abi_get_fortran_info(MPI_Info *info);
+int MPI_Abi_get_info(MPI_Info *info);
+int MPI_Abi_get_version(int *abi_major, int *abi_minor);
+int MPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
+int MPI_Abi_set_fortran_info(MPI_Info info);
+MPI_Comm MPI_Comm_fromint(int comm);
+int MPI_Comm_toint(MPI_Comm comm);
+MPI_Errhandler MPI_Errhandler_fromint(int errhandler);
+int MPI_Errhandler_toint(MPI_Errhandler errhandler);
+MPI_File MPI_File_fromint(int file);
+int MPI_File_toint(MPI_File file);
+MPI_Group MPI_Group_fromint(int group);
+int MPI_Group_toint(MPI_Group group);
+MPI_Info MPI_Info_fromint(int info);
+int MPI_Info_toint(MPI_Info info);
+MPI_Message MPI_Message_fromint(int message);
+int MPI_Message_toint(MPI_Message message);
+MPI_Op MPI_Op_fromint(int op);
+int MPI_Op_toint(MPI_Op op);
+MPI_Request MPI_Request_fromint(int request);
+int MPI_Request_toint(MPI_Request request);
+MPI_Session MPI_Session_fromint(int session);
+int MPI_Session_toint(MPI_Session session);
+MPI_Datatype MPI_Type_fromint(int datatype);
+int MPI_Type_toint(MPI_Datatype datatype);
+MPI_Win MPI_Win_fromint(int win);
+int MPI_Win_toint(MPI_Win win);
 
 /* ------------------------------------------------------------------------- */
 /* The profiling interface: PMPI_ twins of every function above              */
@@ -2851,6 +2920,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
                         MPI_Request *request);
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 
 /* 14. I/O */
@@ -3108,6 +3178,66 @@ int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
+/* Added by MPI 4.1 (additional to MPICH 4.0.2's ABI) */
+int PMPI_Buffer_flush(void);
+int PMPI_Buffer_iflush(MPI_Request *request);
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+int PMPI_Comm_flush_buffer(MPI_Comm comm);
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
+int PMPI_Remove_error_class(int errorclass);
+int PMPI_Remove_error_code(int errorcode);
+int PMPI_Remove_error_string(int errorcode);
+int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses);
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status);
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses);
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+int PMPI_Session_flush_buffer(MPI_Session session);
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
+int PMPI_Status_get_error(const MPI_Status *status, int *error);
+int PMPI_Status_get_source(const MPI_Status *status, int *source);
+int PMPI_Status_get_tag(const MPI_Status *status, int *tag);
+int PMPI_Status_set_error(MPI_Status *status, int error);
+int PMPI_Status_set_source(MPI_Status *status, int source);
+int PMPI_Status_set_tag(MPI_Status *status, int tag);
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
+
+/* Added by MPI 5.0 (additional to MPICH 4.0.2's ABI) */
+int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+int PMPI_Abi_get_fortran_info(MPI_Info *info);
+int PMPI_Abi_get_info(MPI_Info *info);
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
+int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
+int PMPI_Abi_set_fortran_info(MPI_Info info);
+MPI_Comm PMPI_Comm_fromint(int comm);
+int PMPI_Comm_toint(MPI_Comm comm);
+MPI_Errhandler PMPI_Errhandler_fromint(int errhandler);
+int PMPI_Errhandler_toint(MPI_Errhandler errhandler);
+MPI_File PMPI_File_fromint(int file);
+int PMPI_File_toint(MPI_File file);
+MPI_Group PMPI_Group_fromint(int group);
+int PMPI_Group_toint(MPI_Group group);
+MPI_Info PMPI_Info_fromint(int info);
+int PMPI_Info_toint(MPI_Info info);
+MPI_Message PMPI_Message_fromint(int message);
+int PMPI_Message_toint(MPI_Message message);
+MPI_Op PMPI_Op_fromint(int op);
+int PMPI_Op_toint(MPI_Op op);
+MPI_Request PMPI_Request_fromint(int request);
+int PMPI_Request_toint(MPI_Request request);
+MPI_Session PMPI_Session_fromint(int session);
+int PMPI_Session_toint(MPI_Session session);
+MPI_Datatype PMPI_Type_fromint(int datatype);
+int PMPI_Type_toint(MPI_Datatype datatype);
+MPI_Win PMPI_Win_fromint(int win);
+int PMPI_Win_toint(MPI_Win win);
 
 /* ------------------------------------------------------------------------- */
 /* MPICH extensions (MPIX_, with PMPIX_ twins)                               */

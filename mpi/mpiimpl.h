@@ -116,6 +116,10 @@ typedef struct mpi_comm {
      * MPICH (a program that sets MPI_ERRORS_RETURN on the world after
      * making communicators gets it on them too). See mpi_comm_errh(). */
     int errh_default;
+    /* The session it derives from (MPI_Comm_create_from_group of a session's
+     * group, and communicators made from that one), or 0: a buffered send
+     * without a communicator buffer uses that session's (MPI 4.1 3.6). */
+    MPI_Session session;
 } mpi_comm_t;
 
 
@@ -364,6 +368,16 @@ typedef struct {
 /* ---------------------------------------------------------------- status */
 void mpi_status_set(MPI_Status *st, const adi_status_t *as);
 void mpi_status_set_empty(MPI_Status *st);
+
+/* Buffered-send buffers (mpi/pt2pt.c): the process's, a communicator's
+ * (MPI 4.1) and a session's (mpi/session.c holds its slot). Attach returns
+ * an MPI class and a reason for the caller to raise through its object. */
+typedef struct mpi_bbuf mpi_bbuf_t;
+int mpi_bbuf_attach(mpi_bbuf_t **slot, void *buffer, MPI_Count size, const char **why);
+void mpi_bbuf_detach(mpi_bbuf_t **slot, void *buffer_addr, MPI_Count *size);
+void mpi_bbuf_flush(mpi_bbuf_t **slot);
+int mpi_bbuf_iflush(mpi_bbuf_t **slot, MPI_Request *request, const char *fn);
+mpi_bbuf_t *mpi_session_bbuf(MPI_Session h); /* mpi/session.c */
 size_t mpi_status_bytes(const MPI_Status *st);
 
 /* Module init/finalize hooks called by MPI_Init/MPI_Finalize in order. */

@@ -9,6 +9,7 @@
  * share one implementation with the int ones.
  */
 #include "mpiimpl.h"
+#include "comm_impl.h"
 #include "mpi/api_impl.h"
 
 #include <stdlib.h>
@@ -43,32 +44,68 @@ adi_request_t *mpi_request_null_proc(adi_req_kind_t kind)
 }
 
 /* ---------------------------------------------------------------- buffered sends */
-/* The attached buffer is carved into segments, each a header followed by
- * the packed message; a segment is reusable once its send completes.
- * Threads share the buffer (MPI_THREAD_MULTIPLE): the segment list is only
+/* A buffered send packs the message into a segment of an attached buffer
+ * and sends from there; a segment is reusable once its send completes.
+ * MPI 4.1 has three kinds of buffers: the process's (MPI_Buffer_attach), a
+ * communicator's (MPI_Comm_attach_buffer) and a session's
+ * (MPI_Session_attach_buffer, mpi/session.c keeps the pointer); a send uses
+ * its communicator's buffer, else its session's, else the process's. A buffer is either the
+ * user's memory carved into segments, or MPI_BUFFER_AUTOMATIC: one
+ * malloc'ed segment per message, freed when its send completes.
+ * Threads share the buffers (MPI_THREAD_MULTIPLE): segment lists are only
  * read or changed under the device lock, which is recursive, so reclaiming
  * may run the progress engine while holding it. */
 typedef struct bseg {
     struct bseg *next;
     size_t size;              /* bytes after the header */
     adi_request_t *req;       /* the send using it, NULL when free */
+    uint64_t seq;             /* the buffer's send number (for MPI_Buffer_iflush) */
 } bseg_t;
 
-static char *bbuf;
-static size_t bbuf_size;
-static bseg_t *bseg_head;
+struct mpi_bbuf {
+    void *user;  /* what detach returns: the memory or MPI_BUFFER_AUTOMATIC */
+    size_t size; /* its size (0 when automatic) */
+    bseg_t *head;
+    int automatic;
+    int refs;     /* the attachment + each MPI_*_iflush request on it */
+    uint64_t seq; /* buffered sends started on it so far */
+};
 
-static void bsend_reclaim(void) /* device lock held */
+static mpi_bbuf_t *proc_bbuf;
+
+/* Communicators with a buffer of their own: a short list, looked at only
+ * when it is not empty (a bsend on a communicator without one pays a load). */
+typedef struct comm_bbuf {
+    struct comm_bbuf *next;
+    const mpi_comm_t *comm;
+    mpi_bbuf_t *b;
+} comm_bbuf_t;
+static comm_bbuf_t *comm_bbufs;
+
+static void bbuf_unref(mpi_bbuf_t *b) /* device lock held */
+{
+    if (--b->refs == 0)
+        free(b);
+}
+
+static void bsend_reclaim(mpi_bbuf_t *b) /* device lock held */
 {
     adi_progress();
-    for (bseg_t *s = bseg_head; s != NULL; s = s->next) {
+    for (bseg_t **pp = &b->head; *pp != NULL;) {
+        bseg_t *s = *pp;
         if (s->req != NULL && __atomic_load_n(&s->req->done, __ATOMIC_ACQUIRE)) {
             adi_request_free(s->req);
             s->req = NULL;
         }
+        if (b->automatic && s->req == NULL) {
+            *pp = s->next;
+            free(s);
+            continue;
+        }
+        pp = &s->next;
     }
     /* merge neighbouring free segments */
-    for (bseg_t *s = bseg_head; s != NULL && s->next != NULL;) {
+    for (bseg_t *s = b->head; !b->automatic && s != NULL && s->next != NULL;) {
         if (s->req == NULL && s->next->req == NULL) {
             s->size += sizeof(bseg_t) + s->next->size;
             s->next = s->next->next;
@@ -78,11 +115,21 @@ static void bsend_reclaim(void) /* device lock held */
     }
 }
 
-static bseg_t *bsend_alloc(size_t need) /* device lock held */
+static bseg_t *bsend_alloc(mpi_bbuf_t *b, size_t need) /* device lock held */
 {
     need = (need + 15) & ~(size_t)15;
-    bsend_reclaim();
-    for (bseg_t *s = bseg_head; s != NULL; s = s->next) {
+    bsend_reclaim(b);
+    if (b->automatic) {
+        bseg_t *s = malloc(sizeof *s + need);
+        if (s == NULL)
+            return NULL;
+        s->size = need;
+        s->req = NULL;
+        s->next = b->head;
+        b->head = s;
+        return s;
+    }
+    for (bseg_t *s = b->head; s != NULL; s = s->next) {
         if (s->req != NULL || s->size < need)
             continue;
         if (s->size >= need + sizeof(bseg_t) + 16) {
@@ -98,6 +145,20 @@ static bseg_t *bsend_alloc(size_t need) /* device lock held */
     return NULL;
 }
 
+/* The buffer a buffered send on c uses (device lock held): its own, else
+ * its session's, else the process's (MPI 4.1 3.6; MPICH also falls back to
+ * the process's buffer for a session's communicator). */
+static mpi_bbuf_t *bbuf_of(const mpi_comm_t *c)
+{
+    mpi_bbuf_t *b;
+    for (comm_bbuf_t *e = comm_bbufs; e != NULL; e = e->next)
+        if (e->comm == c)
+            return e->b;
+    if (c->session != 0 && (b = mpi_session_bbuf(c->session)) != NULL)
+        return b;
+    return proc_bbuf;
+}
+
 static int bsend_start(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt, int dest,
                        int tag, const char *fn, adi_request_t **req_out)
 {
@@ -105,12 +166,19 @@ static int bsend_start(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_
     bseg_t *s = NULL;
     size_t packed = 0;
     canal_status_t st = CANAL_OK;
-    int attached;
+    int attached, automatic = 0;
+    mpi_bbuf_t *b;
 
     adi_lock();
-    attached = bbuf != NULL;
-    total = bbuf_size;
-    if (attached && (s = bsend_alloc(bytes ? bytes : 1)) != NULL) {
+    b = bbuf_of(c);
+    attached = b != NULL;
+    if (attached) {
+        total = b->size;
+        automatic = b->automatic;
+        s = bsend_alloc(b, bytes ? bytes : 1);
+    }
+    if (s != NULL) {
+        s->seq = ++b->seq;
         st = dt_pack(buf, (size_t)count, dt, s + 1, bytes, &packed);
         if (st >= 0)
             st = adi_isend(s + 1, bytes, dt_builtin(DT_BYTE), mpi_comm_peer_job_rank(c, dest),
@@ -119,7 +187,12 @@ static int bsend_start(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_
     adi_unlock();
     if (!attached)
         return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
-                             "no buffer attached (MPI_Buffer_attach) for a %zu-byte buffered send",
+                             "no buffer attached (MPI_Buffer_attach or MPI_Comm_attach_buffer) "
+                             "for a %zu-byte buffered send",
+                             bytes);
+    if (s == NULL && automatic)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
+                             "out of memory for a %zu-byte buffered send (MPI_BUFFER_AUTOMATIC)",
                              bytes);
     if (s == NULL)
         return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
@@ -133,67 +206,328 @@ static int bsend_start(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_
     return MPI_SUCCESS;
 }
 
-int mpi_buffer_attach_impl(void *buffer, MPI_Count size, const char *fn)
+/* Attach to *slot (device lock taken here). Returns an MPI class with *why
+ * set for the caller to raise through its object's handler. */
+int mpi_bbuf_attach(mpi_bbuf_t **slot, void *buffer, MPI_Count size, const char **why)
 {
-    if (size < 0)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
-    if (size > 0x7fffffff)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "size=%lld is larger than Canal's buffered-send limit of 2 GiB",
-                             (long long)size);
-    if (buffer == NULL && size > 0)
-        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "buffer is NULL");
-    if ((size_t)size < sizeof(bseg_t) + 16 + 15)
-        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn,
-                             "size=%lld is smaller than MPI_BSEND_OVERHEAD", (long long)size);
-    adi_lock();
-    if (bbuf != NULL) {
-        adi_unlock();
-        return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "a buffer is already attached");
+    mpi_bbuf_t *b;
+    int automatic = buffer == MPI_BUFFER_AUTOMATIC;
+
+    if (!automatic) {
+        if (size < 0)
+            return *why = "size is negative", MPI_ERR_ARG;
+        if (size > 0x7fffffff)
+            return *why = "size is larger than Canal's buffered-send limit of 2 GiB", MPI_ERR_ARG;
+        if (buffer == NULL)
+            return *why = "buffer is NULL", MPI_ERR_BUFFER;
+        if ((size_t)size < sizeof(bseg_t) + 16 + 15)
+            return *why = "size is smaller than MPI_BSEND_OVERHEAD", MPI_ERR_BUFFER;
     }
-    /* keep segments aligned */
-    {
+    if ((b = calloc(1, sizeof *b)) == NULL)
+        return *why = "out of memory", MPI_ERR_NO_MEM;
+    b->user = buffer;
+    b->automatic = automatic;
+    b->refs = 1;
+    if (!automatic) {
+        /* keep segments aligned */
         char *aligned = (char *)(((uintptr_t)buffer + 15) & ~(uintptr_t)15);
-        bseg_head = (bseg_t *)aligned;
-        bseg_head->next = NULL;
-        bseg_head->size = (size_t)size - (size_t)(aligned - (char *)buffer) - sizeof(bseg_t);
-        bseg_head->req = NULL;
+        b->head = (bseg_t *)aligned;
+        b->head->next = NULL;
+        b->head->size = (size_t)size - (size_t)(aligned - (char *)buffer) - sizeof(bseg_t);
+        b->head->req = NULL;
+        b->size = (size_t)size;
     }
-    bbuf = buffer; /* what detach returns */
-    bbuf_size = (size_t)size;
+    adi_lock();
+    if (*slot != NULL) {
+        adi_unlock();
+        free(b);
+        return *why = "a buffer is already attached (detach it first)", MPI_ERR_BUFFER;
+    }
+    *slot = b;
     adi_unlock();
     return MPI_SUCCESS;
 }
 
-static int bsend_all_done(void *arg)
+static int bbuf_drained(void *arg)
 {
+    mpi_bbuf_t *b = arg;
     int done = 1;
-    (void)arg;
     adi_lock();
-    bsend_reclaim();
-    for (bseg_t *s = bseg_head; s != NULL && done; s = s->next)
+    bsend_reclaim(b);
+    for (bseg_t *s = b->head; s != NULL && done; s = s->next)
         done = s->req == NULL;
     adi_unlock();
     return done;
 }
 
+/* MPI_Buffer_flush and friends: every message in the buffer has gone. */
+void mpi_bbuf_flush(mpi_bbuf_t **slot)
+{
+    mpi_bbuf_t *b;
+    adi_lock();
+    if ((b = *slot) != NULL)
+        b->refs++;
+    adi_unlock();
+    if (b == NULL)
+        return;
+    adi_wait_until(bbuf_drained, b);
+    adi_lock();
+    bbuf_unref(b);
+    adi_unlock();
+}
+
+/* Detach (after the messages have gone); no buffer gives NULL and 0, as
+ * MPI_Buffer_detach does in MPICH. */
+void mpi_bbuf_detach(mpi_bbuf_t **slot, void *buffer_addr, MPI_Count *size)
+{
+    mpi_bbuf_t *b;
+
+    adi_lock();
+    b = *slot;
+    *slot = NULL; /* new buffered sends no longer find it */
+    adi_unlock();
+    if (b == NULL) {
+        *(void **)buffer_addr = NULL;
+        *size = 0;
+        return;
+    }
+    adi_wait_until(bbuf_drained, b);
+    *(void **)buffer_addr = b->user;
+    *size = (MPI_Count)b->size;
+    adi_lock();
+    b->head = NULL;
+    bbuf_unref(b);
+    adi_unlock();
+}
+
+/* MPI_Buffer_iflush and friends: a generalized request (MPICH's MPIX_
+ * form, driven by MPI through its poll function) that completes once the
+ * messages buffered before the call have gone; later ones do not hold it. */
+typedef struct {
+    mpi_bbuf_t *b; /* NULL: nothing was attached */
+    uint64_t upto;
+    MPI_Request self;
+    int completed;
+} bflush_t;
+
+static int bflush_poll(void *extra, MPI_Status *status)
+{
+    bflush_t *f = extra;
+    int done = 1;
+    (void)status;
+    if (f->completed)
+        return MPI_SUCCESS;
+    if (f->b != NULL) {
+        adi_lock();
+        bsend_reclaim(f->b);
+        for (bseg_t *s = f->b->head; s != NULL && done; s = s->next)
+            done = s->req == NULL || s->seq > f->upto;
+        adi_unlock();
+    }
+    if (done) {
+        f->completed = 1;
+        return mpi_grequest_complete_impl(f->self, "MPI_Buffer_iflush");
+    }
+    return MPI_SUCCESS;
+}
+
+static int bflush_query(void *extra, MPI_Status *status)
+{
+    (void)extra;
+    mpi_status_set_empty(status);
+    return MPI_SUCCESS;
+}
+
+static int bflush_free(void *extra)
+{
+    bflush_t *f = extra;
+    if (f->b != NULL) {
+        adi_lock();
+        bbuf_unref(f->b);
+        adi_unlock();
+    }
+    free(f);
+    return MPI_SUCCESS;
+}
+
+static int bflush_cancel(void *extra, int complete)
+{
+    (void)extra;
+    (void)complete;
+    return MPI_SUCCESS; /* a flush cannot be cancelled; it completes as usual */
+}
+
+int mpi_bbuf_iflush(mpi_bbuf_t **slot, MPI_Request *request, const char *fn)
+{
+    bflush_t *f = calloc(1, sizeof *f);
+    int err;
+    if (f == NULL)
+        return MPI_ERR_NO_MEM;
+    adi_lock();
+    if ((f->b = *slot) != NULL) {
+        f->b->refs++;
+        f->upto = f->b->seq;
+    }
+    adi_unlock();
+    err = mpix_grequest_start_impl(bflush_query, bflush_free, bflush_cancel, bflush_poll, NULL, f,
+                                   request, fn);
+    if (err != MPI_SUCCESS) {
+        bflush_free(f);
+        return err;
+    }
+    f->self = *request;
+    return bflush_poll(f, MPI_STATUS_IGNORE); /* nothing buffered: complete already */
+}
+
+/* The process's buffer */
+int mpi_buffer_attach_impl(void *buffer, MPI_Count size, const char *fn)
+{
+    const char *why = NULL;
+    int cls = mpi_bbuf_attach(&proc_bbuf, buffer, size, &why);
+    return cls == MPI_SUCCESS ? cls
+                              : mpi_err_raise(NULL, cls, fn, "buffer=%p size=%lld: %s", buffer,
+                                              (long long)size, why);
+}
+
 int mpi_buffer_detach_impl(void *buffer_addr, MPI_Count *size, const char *fn)
 {
     (void)fn;
-    if (bbuf == NULL) {
-        *(void **)buffer_addr = NULL;
-        *size = 0;
-        return MPI_SUCCESS;
+    mpi_bbuf_detach(&proc_bbuf, buffer_addr, size);
+    return MPI_SUCCESS;
+}
+
+int mpi_buffer_flush_impl(const char *fn)
+{
+    (void)fn;
+    mpi_bbuf_flush(&proc_bbuf);
+    return MPI_SUCCESS;
+}
+
+int mpi_buffer_iflush_impl(MPI_Request *request, const char *fn)
+{
+    int err = mpi_bbuf_iflush(&proc_bbuf, request, fn);
+    return err == MPI_ERR_NO_MEM ? mpi_err_raise(NULL, err, fn, "no memory for a request") : err;
+}
+
+/* A communicator's buffer: its slot in comm_bbufs (created when asked to;
+ * NULL when that needs memory there is not). Without one, a slot that
+ * holds no buffer. */
+static mpi_bbuf_t **comm_slot(const mpi_comm_t *c, int create) /* device lock held */
+{
+    static mpi_bbuf_t *none;
+    for (comm_bbuf_t *e = comm_bbufs; e != NULL; e = e->next)
+        if (e->comm == c)
+            return &e->b;
+    if (create) {
+        comm_bbuf_t *e = calloc(1, sizeof *e);
+        if (e != NULL) {
+            e->comm = c;
+            e->next = comm_bbufs;
+            comm_bbufs = e;
+            return &e->b;
+        }
+        return NULL;
     }
-    adi_wait_until(bsend_all_done, NULL);
+    none = NULL;
+    return &none;
+}
+
+/* Drop the list entries whose buffer was detached (device lock held). */
+static void comm_slots_prune(void)
+{
+    for (comm_bbuf_t **pp = &comm_bbufs; *pp != NULL;) {
+        comm_bbuf_t *e = *pp;
+        if (e->b == NULL) {
+            *pp = e->next;
+            free(e);
+        } else {
+            pp = &e->next;
+        }
+    }
+}
+
+/* A communicator freed with its buffer attached: the buffer is detached
+ * once its messages have gone, so that the program may reuse the memory
+ * when the communicator is gone and no segment outlives its list entry.
+ * Called by mpi_comm_destroy (a free hook). */
+static void comm_bbuf_free_hook(mpi_comm_t *c)
+{
+    mpi_bbuf_t **slot, *b;
+    void *addr;
+    MPI_Count size;
+    if (__atomic_load_n(&comm_bbufs, __ATOMIC_ACQUIRE) == NULL)
+        return;
     adi_lock();
-    *(void **)buffer_addr = bbuf;
-    *size = (MPI_Count)bbuf_size;
-    bbuf = NULL;
-    bbuf_size = 0;
-    bseg_head = NULL;
+    slot = comm_slot(c, 0);
+    b = *slot;
+    adi_unlock();
+    if (b != NULL)
+        mpi_bbuf_detach(slot, &addr, &size);
+    adi_lock();
+    comm_slots_prune();
+    adi_unlock();
+}
+
+int mpi_comm_attach_buffer_impl(mpi_comm_t *comm, void *buffer, MPI_Count size, const char *fn)
+{
+    static int hooked;
+    const char *why = NULL;
+    mpi_bbuf_t **slot;
+    int cls;
+
+    if (!__atomic_exchange_n(&hooked, 1, __ATOMIC_ACQ_REL))
+        mpi_comm_add_free_hook(comm_bbuf_free_hook);
+    adi_lock();
+    slot = comm_slot(comm, 1);
+    adi_unlock();
+    if (slot == NULL)
+        return mpi_err_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory for the buffer's entry");
+    cls = mpi_bbuf_attach(slot, buffer, size, &why);
+    if (cls != MPI_SUCCESS) {
+        adi_lock();
+        comm_slots_prune();
+        adi_unlock();
+        return mpi_err_raise(comm, cls, fn, "buffer=%p size=%lld: %s", buffer, (long long)size,
+                             why);
+    }
+    return MPI_SUCCESS;
+}
+
+int mpi_comm_detach_buffer_impl(mpi_comm_t *comm, void *buffer_addr, MPI_Count *size,
+                                const char *fn)
+{
+    mpi_bbuf_t **slot;
+    (void)fn;
+    adi_lock();
+    slot = comm_slot(comm, 0);
+    adi_unlock();
+    mpi_bbuf_detach(slot, buffer_addr, size);
+    adi_lock();
+    comm_slots_prune();
     adi_unlock();
     return MPI_SUCCESS;
+}
+
+int mpi_comm_flush_buffer_impl(mpi_comm_t *comm, const char *fn)
+{
+    mpi_bbuf_t **slot;
+    (void)fn;
+    adi_lock();
+    slot = comm_slot(comm, 0);
+    adi_unlock();
+    mpi_bbuf_flush(slot);
+    return MPI_SUCCESS;
+}
+
+int mpi_comm_iflush_buffer_impl(mpi_comm_t *comm, MPI_Request *request, const char *fn)
+{
+    mpi_bbuf_t **slot;
+    int err;
+    adi_lock();
+    slot = comm_slot(comm, 0);
+    adi_unlock();
+    err = mpi_bbuf_iflush(slot, request, fn);
+    return err == MPI_ERR_NO_MEM ? mpi_err_raise(comm, err, fn, "no memory for a request") : err;
 }
 
 /* ---------------------------------------------------------------- sends */

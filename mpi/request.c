@@ -623,9 +623,27 @@ int mpi_request_free_impl(MPI_Request *request, const char *fn)
     return err;
 }
 
+/* The status of a done request, left as it is (MPI_Request_get_status and
+ * the MPI 4.1 _any/_some/_all forms): an inactive one gives the empty
+ * status, a generalized request its query_fn's answer. */
+static int peek_status(adi_request_t *r, MPI_Status *status)
+{
+    if (is_inactive(r)) {
+        mpi_status_set_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (r->kind == ADI_REQ_GREQ) {
+        greq_t *g = r->mpi_ext;
+        MPI_Status tmp;
+        return greq_query(g, status == MPI_STATUS_IGNORE ? &tmp : status);
+    }
+    mpi_status_set(status, &(r->inner != NULL ? r->inner : r)->status);
+    return MPI_SUCCESS;
+}
+
 int mpi_request_get_status_impl(MPI_Request request, int *flag, MPI_Status *status, const char *fn)
 {
-    adi_request_t *r = NULL, *op;
+    adi_request_t *r = NULL;
     int err;
 
     if (request == MPI_REQUEST_NULL) {
@@ -640,18 +658,100 @@ int mpi_request_get_status_impl(MPI_Request request, int *flag, MPI_Status *stat
     *flag = req_is_done(r);
     if (!*flag)
         return MPI_SUCCESS;
-    if (is_inactive(r)) {
+    return peek_status(r, status);
+}
+
+/* MPI 4.1: MPI_Request_get_status_any/_some/_all are MPI_Testany/some/all
+ * that leave the requests alone (nothing freed, no handle set to
+ * MPI_REQUEST_NULL). Null and inactive requests count as MPI_Test*'s do.
+ * The array is const: lookup_array only reads it. */
+static int peek_array(int count, const MPI_Request reqs[], const char *fn, adi_request_t ***rs)
+{
+    if (count > 0 && (reqs == NULL))
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "array_of_requests is NULL");
+    return lookup_array(count, (MPI_Request *)reqs, fn, rs);
+}
+
+int mpi_request_get_status_any_impl(int count, const MPI_Request array_of_requests[], int *indx,
+                                    int *flag, MPI_Status *status, const char *fn)
+{
+    adi_request_t **rs = NULL;
+    int err, active = 0;
+
+    if ((err = peek_array(count, array_of_requests, fn, &rs)))
+        return err;
+    adi_progress();
+    *indx = MPI_UNDEFINED;
+    *flag = 0;
+    for (int i = 0; i < count; i++) {
+        if (is_inactive(rs[i]))
+            continue;
+        active++;
+        if (req_is_done(rs[i])) {
+            *indx = i;
+            *flag = 1;
+            err = peek_status(rs[i], status);
+            goto out;
+        }
+    }
+    if (active == 0) { /* nothing to wait for: true, with the empty status */
+        *flag = 1;
         mpi_status_set_empty(status);
-        return MPI_SUCCESS;
     }
-    op = r->inner != NULL ? r->inner : r;
-    if (r->kind == ADI_REQ_GREQ) {
-        greq_t *g = r->mpi_ext;
-        MPI_Status tmp;
-        return greq_query(g, status == MPI_STATUS_IGNORE ? &tmp : status);
+out:
+    free(rs);
+    return err;
+}
+
+int mpi_request_get_status_some_impl(int incount, const MPI_Request array_of_requests[],
+                                     int *outcount, int array_of_indices[],
+                                     MPI_Status *array_of_statuses, const char *fn)
+{
+    adi_request_t **rs = NULL;
+    int err, active = 0, n = 0;
+
+    if ((err = peek_array(incount, array_of_requests, fn, &rs)))
+        return err;
+    if (incount > 0 && array_of_indices == NULL) {
+        free(rs);
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "array_of_indices is NULL");
     }
-    mpi_status_set(status, &op->status);
-    return MPI_SUCCESS;
+    adi_progress();
+    for (int i = 0; i < incount && err == MPI_SUCCESS; i++) {
+        if (is_inactive(rs[i]))
+            continue;
+        active++;
+        if (!req_is_done(rs[i]))
+            continue;
+        array_of_indices[n] = i;
+        err = peek_status(rs[i], status_at(array_of_statuses, n));
+        n++;
+    }
+    *outcount = active == 0 ? MPI_UNDEFINED : n;
+    free(rs);
+    return err;
+}
+
+int mpi_request_get_status_all_impl(int count, const MPI_Request array_of_requests[], int *flag,
+                                    MPI_Status *array_of_statuses, const char *fn)
+{
+    adi_request_t **rs = NULL;
+    int err, done = 1;
+
+    if ((err = peek_array(count, array_of_requests, fn, &rs)))
+        return err;
+    adi_progress();
+    for (int i = 0; i < count && done; i++)
+        done = is_inactive(rs[i]) || req_is_done(rs[i]);
+    *flag = done;
+    for (int i = 0; done && i < count && err == MPI_SUCCESS; i++) {
+        if (rs[i] == NULL)
+            mpi_status_set_empty(status_at(array_of_statuses, i));
+        else
+            err = peek_status(rs[i], status_at(array_of_statuses, i));
+    }
+    free(rs);
+    return err;
 }
 
 int mpi_cancel_impl(MPI_Request *request, const char *fn)
@@ -754,7 +854,7 @@ static int set_elements_common(MPI_Status *status, MPI_Datatype datatype, MPI_Co
     return MPI_SUCCESS;
 }
 
-int mpi_status_set_elements_impl(MPI_Status *status, MPI_Datatype datatype, int count,
+int mpi_status_set_elements_impl(MPI_Status *status, MPI_Datatype datatype, MPI_Count count,
                                  const char *fn)
 {
     return set_elements_common(status, datatype, count, fn);

@@ -38,6 +38,7 @@ typedef struct {
     MPI_Session handle;
     MPI_Errhandler errhandler;
     int thread_level;
+    mpi_bbuf_t *bbuf; /* MPI_Session_attach_buffer (mpi/pt2pt.c) */
 } mpi_session_t;
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -205,6 +206,11 @@ int mpi_session_finalize_impl(MPI_Session *session, const char *fn)
 
     if ((err = check_session(*session, fn, &s)))
         return err;
+    if (s->bbuf != NULL) { /* its buffered messages go out first (MPI 4.1 11.3.1) */
+        void *addr;
+        MPI_Count size;
+        mpi_bbuf_detach(&s->bbuf, &addr, &size);
+    }
     pthread_mutex_lock(&session_lock);
     mpi_handle_del(MPI_OBJ_SESSION, s->handle);
     mpi_errhandler_release(s->errhandler);
@@ -341,6 +347,8 @@ int mpi_group_from_session_pset_impl(MPI_Session session, const char *pset_name,
     if (g == NULL)
         return raise_s(s, MPI_ERR_NO_MEM, fn, "out of memory for the group of %s",
                        pset_names[p]);
+    if (g->size > 0) /* not the shared empty group */
+        g->session = s->handle;
     if ((err = mpi_group_to_handle(g, newgroup)) != MPI_SUCCESS)
         return raise_s(s, err, fn, "cannot make a handle for the group of %s", pset_names[p]);
     return MPI_SUCCESS;
@@ -417,4 +425,69 @@ int mpi_session_call_errhandler_impl(MPI_Session session, int errorcode, const c
     mpi_error_string_impl(errorcode, text, &len, "MPI_Error_string");
     mpi_err_raise_errh(s->errhandler, MPI_OBJ_SESSION, &h, cls, fn, "%s", text);
     return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- buffered sends (MPI 4.1) */
+/* The buffer of session h, or NULL (for a buffered send on a communicator
+ * derived from it; device lock held). */
+mpi_bbuf_t *mpi_session_bbuf(MPI_Session h)
+{
+    mpi_session_t *s = session_get(h);
+    return s != NULL ? s->bbuf : NULL;
+}
+
+/* The session's buffer for buffered sends (mpi/pt2pt.c does the work):
+ * argument errors go to the session's handler. */
+int mpi_session_attach_buffer_impl(MPI_Session session, void *buffer, MPI_Count size,
+                                   const char *fn)
+{
+    mpi_session_t *s = NULL;
+    const char *why = NULL;
+    int err;
+
+    if ((err = check_session(session, fn, &s)))
+        return err;
+    if ((err = mpi_bbuf_attach(&s->bbuf, buffer, size, &why)) != MPI_SUCCESS)
+        return raise_s(s, err, fn, "buffer=%p size=%lld: %s", buffer, (long long)size, why);
+    return MPI_SUCCESS;
+}
+
+int mpi_session_detach_buffer_impl(MPI_Session session, void *buffer_addr, MPI_Count *size,
+                                   const char *fn)
+{
+    mpi_session_t *s = NULL;
+    int err;
+
+    if ((err = check_session(session, fn, &s)))
+        return err;
+    if (buffer_addr == NULL || size == NULL)
+        return raise_s(s, MPI_ERR_ARG, fn, "%s is NULL",
+                       buffer_addr == NULL ? "buffer_addr" : "size");
+    mpi_bbuf_detach(&s->bbuf, buffer_addr, size);
+    return MPI_SUCCESS;
+}
+
+int mpi_session_flush_buffer_impl(MPI_Session session, const char *fn)
+{
+    mpi_session_t *s = NULL;
+    int err;
+
+    if ((err = check_session(session, fn, &s)))
+        return err;
+    mpi_bbuf_flush(&s->bbuf);
+    return MPI_SUCCESS;
+}
+
+int mpi_session_iflush_buffer_impl(MPI_Session session, MPI_Request *request, const char *fn)
+{
+    mpi_session_t *s = NULL;
+    int err;
+
+    if ((err = check_session(session, fn, &s)))
+        return err;
+    if (request == NULL)
+        return raise_s(s, MPI_ERR_ARG, fn, "request is NULL");
+    if ((err = mpi_bbuf_iflush(&s->bbuf, request, fn)) == MPI_ERR_NO_MEM)
+        return raise_s(s, err, fn, "no memory for a request");
+    return err;
 }

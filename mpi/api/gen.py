@@ -89,6 +89,7 @@ class Entry:
         self.stub = False
         self.collective = False
         self.returns = 'int'
+        self.value_return = False  # returns= given: the result is a value, not an error code
         self.impl = None
         for f in flags:
             if f == 'large':
@@ -103,6 +104,7 @@ class Entry:
                 self.hand = f[5:]
             elif f.startswith('returns='):
                 self.returns = f[8:].replace('*', ' *').replace('  ', ' ').strip()
+                self.value_return = True
             elif f.startswith('impl='):
                 self.impl = f[5:]
             else:
@@ -191,15 +193,15 @@ def impl_params(e):
     for p in e.params:
         if p.name == '...':  # variable arguments (MPI_Pcontrol) stay with the entry point
             continue
-        if p is ep and p.kind == 'comm' and e.returns == 'int' and not e.stub:
+        if p is ep and p.kind == 'comm' and not e.value_return and not e.stub:
             out.append('mpi_comm_t *%s' % p.name)  # checked and resolved by the entry point
-        elif p is ep and p.kind in OBJ_KINDS and e.returns == 'int' and not e.stub:
+        elif p is ep and p.kind in OBJ_KINDS and not e.value_return and not e.stub:
             out.append('%s *%s' % (OBJ_KINDS[p.kind][0], p.name))  # likewise
         elif p.differs and p.is_array:
             out.append('%svoid *%s' % ('const ' if p.const else '', p.name))
         else:
             out.append(p.large if e.large else p.small)
-    if e.returns != 'int':
+    if e.value_return:
         return ', '.join(out) or 'void'
     if arrays_differ(e):
         out.append('int large')
@@ -270,7 +272,7 @@ def entry_code(e, large):
                 lines.append('    (void)%s;' % p.name)
         lines.append('    return mpi_err_unimplemented("%s");' % name)
         lines.append('}')
-    elif e.returns != 'int':
+    elif e.value_return:
         lines.append('    return %s(%s);' % (e.impl, ', '.join(p.name for p in e.params)))
         lines.append('}')
     else:
