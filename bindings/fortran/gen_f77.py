@@ -60,6 +60,8 @@ def has_binding(name):
         return False
     if name.endswith('_c'):  # large-count forms: mpi_f08 only
         return False
+    if name.endswith(('_toint', '_fromint')):  # C only in MPI 5.0 (they return a handle value)
+        return False
     if name.startswith(('MPIX_Delete_error_', 'MPIX_Grequest_')):
         return False  # Canal's additions to MPICH's C API; MPICH 4.0.2 has no Fortran binding
     return True
