@@ -143,88 +143,9 @@ def interface_body(e, large, ts, indent):
 # ------------------------------------------------------------------ C side
 def c_nonchoice(e, large):
     """C body of MPI_X_f08[_large] (no choice buffer): the Fortran 77
-    conversion with the large types and an optional ierror."""
-    fparams, pre, args, post = [], [], [], []
-    frees, hidden = [], []
-    for p in e.params:
-        base = ctype_of(p, large)
-        n, stars, arr, const = p.name, p.stars, p.arr, p.const
-        ptr = bool(stars) or bool(arr)
-        if base == 'char' and ((stars == '*' and not arr) or (not stars and arr == '[]')):
-            fparams.append('char *%s' % n)
-            hidden.append('size_t %s_len' % n)
-            if const:
-                pre.append('    char *%s_c = canal_f77_str_in(%s, %s_len);' % (n, n, n))
-            else:
-                pre.append('    char *%s_c = canal_f77_str_buf(%s_len);' % (n, n))
-                post.append('    if (rc == MPI_SUCCESS)')
-                post.append('        canal_f77_str_out(%s, %s_len, %s_c);' % (n, n, n))
-            args.append('%s_c' % n)
-            frees.append('%s_c' % n)
-            continue
-        if base == 'MPI_File':
-            fparams.append('MPI_Fint *%s' % n)
-            if not ptr:
-                args.append('MPI_File_f2c(*%s)' % n)
-            elif stars == '*' and not arr:
-                pre.append('    MPI_File %s_c = MPI_File_f2c(*%s);' % (n, n))
-                args.append('&%s_c' % n)
-                post.append('    *%s = MPI_File_c2f(%s_c);' % (n, n))
-            else:
-                raise Skip('array of files')
-            continue
-        if base == 'MPI_Status':
-            fparams.append('MPI_Fint *%s' % n)
-            if arr or n.startswith('array_of_'):
-                args.append('canal_f08_statuses(%s)' % n)
-            else:
-                args.append('%scanal_f08_status(%s)' % ('(const MPI_Status *)' if const else '', n))
-            continue
-        if base == 'int' or base in gen_f77.HANDLES:
-            fparams.append('MPI_Fint *%s' % n)
-            if not ptr:
-                args.append('(%s)*%s' % (base, n))
-            elif p.name == 'array_of_errcodes':
-                args.append('canal_f08_errcodes(%s)' % n)
-            elif p.name in ('sourceweights', 'destweights', 'weights'):
-                args.append('canal_f08_weights(%s)' % n)
-            elif arr == '[][3]':
-                args.append('(int (*)[3])%s' % n)
-            else:
-                args.append('(%s%s *)%s' % ('const ' if const else '', base, n))
-            continue
-        if base in gen_f77.WIDE:
-            fparams.append('%s *%s' % (base, n))
-            args.append(n if ptr else '*%s' % n)
-            continue
-        if base == 'double' and not ptr:
-            fparams.append('double *%s' % n)
-            args.append('*%s' % n)
-            continue
-        raise Skip('type %s%s%s' % (base, stars, arr))
-    fparams.append('MPI_Fint *ierror')
-    cname = e.name + ('_c' if large else '')
-    sym = fname(e, large, False).lower() + '_'
-    out = ['CANAL_F77_API void %s(%s)' % (sym, ', '.join(fparams + hidden)), '{']
-    out += pre
-    if frees:
-        out.append('    int rc;')
-        out.append('    if (%s) {' % ' || '.join('%s == NULL' % f for f in frees))
-        out += ['        free(%s);' % f for f in frees]
-        out.append('        rc = canal_f77_no_mem("%s");' % cname)
-        out.append('        if (ierror != NULL)')
-        out.append('            *ierror = rc;')
-        out.append('        return;')
-        out.append('    }')
-        out.append('    rc = %s(%s);' % (cname, ', '.join(args)))
-    else:
-        out.append('    int rc = %s(%s);' % (cname, ', '.join(args)))
-    out += post
-    out += ['    free(%s);' % f for f in frees]
-    out.append('    if (ierror != NULL)')
-    out.append('        *ierror = rc;')
-    out.append('}')
-    return out
+    conversion (gen_f77.c_binding) with the large types, mpi_f08's special
+    objects and an optional ierror."""
+    return gen_f77.c_binding(e, fname(e, large, False).lower() + '_', large, 'canal_f08', True)
 
 
 # Buffer -> (count, datatype) parameter names, for non-contiguous sections.

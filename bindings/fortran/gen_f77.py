@@ -75,13 +75,18 @@ class Unsupported(Exception):
     pass
 
 
-def convert(e):
-    """(fortran parameter list, prologue lines, C call arguments, epilogue lines)."""
+def convert(e, large=False, sentinel='canal_f77'):
+    """(parameters, prologue, call arguments, epilogue, temporaries to free)
+    of the C binding of e, in its int form or large-count form. sentinel
+    names the helpers that recognise the special addresses (canal_f77_status
+    for mpif.h's common blocks, canal_f08_status for mpi_f08's objects). The
+    epilogue may use rc, the C function's result."""
     fparams, pre, args, post, hidden, frees = [], [], [], [], [], []
     for p in e.params:
         if p.name == '...' or '(*' in p.decl:
             raise Unsupported('procedure argument')
-        base, stars, arr, const = p.base, p.stars, p.arr, p.const
+        base = p.lbase if large else p.base
+        stars, arr, const = p.stars, p.arr, p.const
         n = p.name
         ptr = bool(stars) or bool(arr)
         if base == 'void' and stars == '*' and not arr:
@@ -97,7 +102,7 @@ def convert(e):
                     pre.append('    char *%s_c = canal_f77_str_in(%s, %s_len);' % (n, n, n))
                 else:
                     pre.append('    char *%s_c = canal_f77_str_buf(%s_len);' % (n, n))
-                    post.append('    if (*ierror == MPI_SUCCESS)')
+                    post.append('    if (rc == MPI_SUCCESS)')
                     post.append('        canal_f77_str_out(%s, %s_len, %s_c);' % (n, n, n))
                 args.append('%s_c' % n)
                 frees.append('%s_c' % n)
@@ -118,9 +123,9 @@ def convert(e):
         if base == 'MPI_Status':
             fparams.append('MPI_Fint *%s' % n)
             if arr or n.startswith('array_of_'):
-                args.append('canal_f77_statuses(%s)' % n)
+                args.append('%s_statuses(%s)' % (sentinel, n))
             else:
-                args.append('%scanal_f77_status(%s)' % ('(const MPI_Status *)' if const else '', n))
+                args.append('%s%s_status(%s)' % ('(const MPI_Status *)' if const else '', sentinel, n))
             continue
         if base in ('int',) or base in HANDLES:
             if not ptr:
@@ -130,9 +135,9 @@ def convert(e):
                 fparams.append('MPI_Fint *%s' % n)
                 cast = '(%s%s *)' % ('const ' if const else '', base)
                 if n in ('array_of_errcodes',):
-                    args.append('canal_f77_errcodes(%s)' % n)
+                    args.append('%s_errcodes(%s)' % (sentinel, n))
                 elif n in ('sourceweights', 'destweights', 'weights'):
-                    args.append('canal_f77_weights(%s)' % n)
+                    args.append('%s_weights(%s)' % (sentinel, n))
                 else:
                     args.append('%s%s' % (cast, n))
             elif arr == '[][3]':
@@ -151,31 +156,39 @@ def convert(e):
             continue
         raise Unsupported('type %s%s%s' % (base, stars, arr))
     fparams.append('MPI_Fint *ierror')
+    return fparams + hidden, pre, args, post, frees
+
+
+def c_binding(e, symbol, large=False, sentinel='canal_f77', optional_ierror=False):
+    """The C function `symbol` that converts its Fortran arguments, calls
+    MPI_X (or MPI_X_c) and stores the result in ierror (which mpi_f08 may
+    leave out: NULL)."""
+    fparams, pre, args, post, frees = convert(e, large, sentinel)
+    cname = e.name + ('_c' if large else '')
+    store = ['    if (ierror != NULL)', '        *ierror = rc;'] if optional_ierror else \
+        ['    *ierror = rc;']
+    out = ['CANAL_F77_API void %s(%s)' % (symbol, ', '.join(fparams)), '{'] + pre
     if frees:
-        pre.append('    if (%s) {' % ' || '.join('%s == NULL' % f for f in frees))
-        pre += ['        free(%s);' % f for f in frees]
-        pre.append('        *ierror = canal_f77_no_mem("%s");' % e.name)
-        pre.append('        return;')
-        pre.append('    }')
-        post += ['    free(%s);' % f for f in frees]
-    return fparams + hidden, pre, args, post
-
-
-NAMES_FMT = ('%s_', '%s', '%s__')
+        out.append('    int rc;')
+        out.append('    if (%s) {' % ' || '.join('%s == NULL' % f for f in frees))
+        out += ['        free(%s);' % f for f in frees]
+        out.append('        rc = canal_f77_no_mem("%s");' % cname)
+        out += ['    ' + l for l in store]
+        out.append('        return;')
+        out.append('    }')
+        out.append('    rc = %s(%s);' % (cname, ', '.join(args)))
+    else:
+        out.append('    int rc = %s(%s);' % (cname, ', '.join(args)))
+    out += post
+    out += ['    free(%s);' % f for f in frees]
+    out += store
+    out.append('}')
+    return out
 
 
 def emit(e, out):
-    name = e.name
-    low = name.lower()
-    fparams, pre, args, post = convert(e)
-    fn = 'p' + low + '_'
-    out.append('CANAL_F77_API void %s(%s)' % (fn, ', '.join(fparams)))
-    out.append('{')
-    out += pre
-    out.append('    *ierror = %s(%s);' % (name, ', '.join(args)))
-    out += post
-    out.append('}')
-    out += aliases(name)
+    out += c_binding(e, 'p' + e.name.lower() + '_')
+    out += aliases(e.name)
     out.append('')
 
 
