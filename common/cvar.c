@@ -26,6 +26,9 @@ static const common_cvar_desc_t cvar_table[] = {
      "seconds a rank that must end the job because another process failed waits for the "
      "launcher to end it with the cause (the dead rank's signal or exit code) before it "
      "aborts the job itself; Canal's mpiexec sets 0 (it judges the dead rank first)"},
+    {"QMPI_TOOL_LIST", CVAR_TYPE_STRING, "", "QMPI_TOOL_LIST",
+     "QMPI tools to stack, in order, as NAME:NAME:...; each must have registered itself with "
+     "QMPI_Register_tool_name before MPI_Init (mpi/qmpi.c)"},
     {"MPIEXEC", CVAR_TYPE_STRING, "", NULL,
      "the mpiexec a singleton (a program started without a launcher) starts on its first "
      "MPI_Comm_spawn; default: the mpiexec installed with this library"},

@@ -185,6 +185,16 @@ int mpi_err_unimplemented(const char *fn);
 /* Print "Fatal error in <fn>..." and abort the job with a non-zero code. */
 _Noreturn void mpi_err_fatal(int code, const char *fn);
 
+/* ---------------------------------------------------------------- QMPI (mpi/qmpi.c) */
+typedef void (*mpi_qmpi_fn_t)(void);
+extern int mpi_qmpi_active; /* a QMPI tool intercepts some function */
+/* The first tool's function for QMPI function id fid (NULL: none, call the
+ * library); fills the context and the tool id to pass it, and remembers the
+ * caller's address for QMPI_Get_calling_address. */
+mpi_qmpi_fn_t mpi_qmpi_first(int fid, void *caller, QMPI_Context *context, int *tool_id);
+/* The library's own function for each QMPI id (generated: mpi/api_qmpi.c). */
+extern const mpi_qmpi_fn_t mpi_qmpi_base[];
+
 /* ---------------------------------------------------------------- datatypes */
 /* The engine type behind a datatype handle, or NULL if invalid/null. */
 dt_type_t *mpi_dt_get(MPI_Datatype h);

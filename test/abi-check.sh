@@ -73,6 +73,7 @@ make_probe() {  # names-file (V items) -> probe.c on stdout
     cat <<'EOC'
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <string.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <mpi.h>
@@ -83,8 +84,11 @@ static void show_s(const char *n, const char *v) { printf("%s \"%s\"\n", n, v); 
 static void show_p(const char *n, const void *v)
 {
     Dl_info d;
+    /* MPI_X and PMPI_X are one function (MPICH: an alias, which dladdr may
+     * name either way; Canal: MPI_X may be a separate weak function, for
+     * QMPI): both print as &MPI_X. */
     if (v != NULL && dladdr(v, &d) != 0 && d.dli_sname != NULL && d.dli_saddr == v)
-        printf("%s &%s\n", n, d.dli_sname);
+        printf("%s &%s\n", n, strncmp(d.dli_sname, "PMPI", 4) == 0 ? d.dli_sname + 1 : d.dli_sname);
     else
         printf("%s ptr %#lx\n", n, (unsigned long)v);
 }
