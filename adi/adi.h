@@ -153,6 +153,11 @@ int adi_ctx_revoked(int context);
 /* Another process says that job rank `rank` failed (ULFM's agreement):
  * the device fails it as if a channel had reported it; `how` is the detail. */
 void adi_peer_report_failed(int rank, const char *how);
+/* An MPI_ANY_SOURCE receive still posted on a point-to-point context that
+ * holds a failed rank not acknowledged yet: 1 (*peer_out: that job rank),
+ * and a wait returns MPIX_ERR_PROC_FAILED_PENDING without completing it
+ * (ULFM); 0 otherwise, at the cost of one load while nobody failed. */
+int adi_recv_failure_pending(adi_request_t *r, int *peer_out);
 /* Any-source receives on context ignore losses (the ULFM protocol's own). */
 canal_status_t adi_ctx_set_ft(int context);
 /* Acknowledge the losses known now among the ranks of context: any-source

@@ -19,15 +19,20 @@
  * The same entries hold what ULFM adds (mpi/ulfm.c): a context can be
  * revoked (every receive on it fails with CANAL_ERR_REVOKED, and so does
  * every send: adi_ctx_revoked), a point-to-point context remembers which
- * of its failed ranks were acknowledged (MPIX_Comm_failure_ack: then an
- * MPI_ANY_SOURCE receive no longer fails for them), and a context can be
+ * of its failed ranks were acknowledged (MPIX_Comm_failure_ack), and a
+ * context can be
  * marked fault-tolerant (the ULFM protocol's own: MPI_ANY_SOURCE receives
  * there never fail for a loss). mpi/ gives each communicator an even
  * context for point-to-point and the odd one after it for collectives: a
  * receive on an odd context fails as soon as any rank of the context is
  * lost, whatever its source (a collective cannot complete without it, and
  * the ranks it waits for may be waiting for the lost one).
- */
+ *
+ * An MPI_ANY_SOURCE receive on a point-to-point context is not failed by a
+ * loss (ULFM): it stays posted and may still match a message, and while a
+ * lost rank of its context is not acknowledged a wait on it returns
+ * CANAL_ERR_PEER_PENDING without completing it (adi_recv_failure_pending,
+ * asked by mpi/'s waits). */
 #include "adi/adi_impl.h"
 
 #include <pthread.h>
@@ -135,6 +140,21 @@ canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out)
 out:
     pthread_mutex_unlock(&ranks_lock);
     return st;
+}
+
+int adi_recv_failure_pending(adi_request_t *r, int *peer_out)
+{
+    int peer = -1;
+
+    if (__atomic_load_n(&adi_dev.nfailed, __ATOMIC_RELAXED) == 0 || r->kind != ADI_REQ_RECV ||
+        r->rank != ADI_ANY_SOURCE || __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != REQ_RECV_POSTED)
+        return 0;
+    if (adi_ctx_src_failed(r->context, ADI_ANY_SOURCE, &peer) != CANAL_ERR_PEER_PENDING)
+        return 0;
+    if (peer_out != NULL)
+        *peer_out = peer;
+    return 1;
 }
 
 int adi_ctx_revoked(int context)

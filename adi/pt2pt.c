@@ -608,7 +608,7 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
         /* Posted for a peer already lost (or on a revoked context): it would
          * wait for ever. (A failure reported while it was being posted finds
          * it in the queue.) */
-        if ((fst = adi_ctx_src_failed(context, src, &peer)) < 0)
+        if ((fst = adi_ctx_src_failed(context, src, &peer)) < 0 && fst != CANAL_ERR_PEER_PENDING)
             posted_fail(q, r, peer, fst);
         return CANAL_OK;
     }
@@ -1035,8 +1035,9 @@ void adi_posted_fail_all(void)
             for (e = q->posted.head; e != NULL; e = enext) {
                 enext = e->next;
                 r = req_of(e);
-                if ((fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, &peer)) >= 0)
-                    continue;
+                fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, &peer);
+                if (fst >= 0 || fst == CANAL_ERR_PEER_PENDING)
+                    continue; /* (any-source: stays posted, ULFM) */
                 r->status.error = fst;
                 adi_mq_remove(&q->posted, &r->match);
                 r->state = REQ_IDLE;

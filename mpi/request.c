@@ -94,8 +94,45 @@ static int req_is_done(adi_request_t *r)
         greq_drive(r);
     if (r->kind == ADI_REQ_PREQ_SEND || r->kind == ADI_REQ_PREQ_RECV ||
         r->kind == ADI_REQ_PREQ_OTHER)
-        return r->inner == NULL || __atomic_load_n(&r->inner->done, __ATOMIC_ACQUIRE);
-    return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
+        return r->inner == NULL || __atomic_load_n(&r->inner->done, __ATOMIC_ACQUIRE) ||
+               adi_recv_failure_pending(r->inner, NULL);
+    /* (ULFM: an any-source receive a failure holds up ends the wait, not the request) */
+    return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) || adi_recv_failure_pending(r, NULL);
+}
+
+/* The operation of r (the inner one of a persistent request) when it is
+ * still active: an MPI_ANY_SOURCE receive that req_is_done let go because a
+ * possible sender failed (ULFM); NULL otherwise. */
+static adi_request_t *req_held_up(adi_request_t *r)
+{
+    adi_request_t *op = r->kind == ADI_REQ_PREQ_RECV ? r->inner : r;
+    if (op == NULL || op->kind != ADI_REQ_RECV || __atomic_load_n(&op->done, __ATOMIC_ACQUIRE))
+        return NULL;
+    return op;
+}
+
+/* The error of a wait on op, held up (req_held_up): class
+ * MPIX_ERR_PROC_FAILED_PENDING, or MPIX_ERR_PROC_FAILED when the caller
+ * completes the receive itself (`blocking`). */
+static int held_up_code(adi_request_t *op, const char *fn, int blocking)
+{
+    char detail[256];
+    int peer = -1;
+    adi_recv_failure_pending(op, &peer);
+    if (blocking)
+        snprintf(detail, sizeof detail,
+                 "rank %d of MPI_COMM_WORLD, a possible sender of this MPI_ANY_SOURCE receive, "
+                 "failed; the receive was cancelled (MPIX_Comm_failure_ack lets such receives "
+                 "go on)",
+                 peer);
+    else
+        snprintf(detail, sizeof detail,
+                 "rank %d of MPI_COMM_WORLD, a possible sender of this MPI_ANY_SOURCE receive, "
+                 "failed; the request stays active (it may still match a message after "
+                 "MPIX_Comm_failure_ack, or be cancelled)",
+                 peer);
+    return mpi_err_code_new(blocking ? MPIX_ERR_PROC_FAILED : MPIX_ERR_PROC_FAILED_PENDING, fn,
+                            detail);
 }
 
 /* The error of a completed operation, named after the call that completed
@@ -154,6 +191,8 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
 {
     int err;
 
+    if (req_held_up(r) != NULL)
+        return held_up_code(req_held_up(r), fn, 0); /* the request stays active */
     switch (r->kind) {
     case ADI_REQ_PREQ_SEND:
     case ADI_REQ_PREQ_RECV:
@@ -198,6 +237,18 @@ int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *hand
 {
     if (!req_is_done(r))
         adi_wait_until(wait_pred, r);
+    if (handle == NULL && r->kind == ADI_REQ_RECV && req_held_up(r) != NULL) {
+        /* A blocking call's own receive (MPI_Recv from MPI_ANY_SOURCE) is
+         * cancelled and fails with MPIX_ERR_PROC_FAILED, as ULFM says; a
+         * message that matched meanwhile completes it instead. */
+        int err = held_up_code(r, fn, 1);
+        adi_cancel(r);
+        adi_wait(r);
+        if (r->status.cancelled) {
+            adi_request_free(r);
+            return err;
+        }
+    }
     return finish(r, fn, handle, st);
 }
 
@@ -267,6 +318,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!*flag)
         return MPI_SUCCESS;
     c = req_comm(r);
+    if (req_held_up(r) != NULL)
+        *flag = 0; /* not complete: the error says why (ULFM) */
     err = finish(r, fn, request, status);
     if (err) {
         if (status != MPI_STATUS_IGNORE)
@@ -664,6 +717,10 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     *flag = req_is_done(r);
     if (!*flag)
         return MPI_SUCCESS;
+    if (req_held_up(r) != NULL) {
+        *flag = 0; /* (ULFM: a possible sender failed; the request stays active) */
+        return mpi_err_raise_code(req_comm(r), held_up_code(req_held_up(r), fn, 0), fn);
+    }
     if (is_inactive(r)) {
         mpi_status_set_empty(status);
         return MPI_SUCCESS;
