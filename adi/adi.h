@@ -166,6 +166,11 @@ canal_status_t adi_ctx_failure_ack(int context);
 /* The source ranks of context that failed (acked_only: whose failure was
  * acknowledged), in order; up to max stored in out, the count returned. */
 int adi_ctx_failed_ranks(int context, int acked_only, int *out, int max);
+/* The failed source ranks of context in the order the device learnt of
+ * them (MPIX_Comm_get_failed), and acknowledging k of them by source rank
+ * (MPIX_Comm_ack_failed). */
+int adi_ctx_failed_ordered(int context, int *out, int max);
+canal_status_t adi_ctx_ack_ranks(int context, const int *ranks, int k);
 
 /* No receive is posted on `context` (mpi/ gives a freed communicator's
  * context ids out again only then). */

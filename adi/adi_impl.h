@@ -103,7 +103,7 @@ typedef struct {
     size_t window;        /* the full credit window per peer */
     size_t released;      /* eager bytes from this peer released, not yet returned */
     int in_pump_list;
-    int failed;
+    int failed;           /* lost: its place in the order of losses (1, 2, ...); 0 while alive */
     int launcher_failed;  /* the launcher said it failed; not yet taken (atomic) */
     int stats_slot;       /* adi_stats_t channel slot of ch */
 } adi_peer_t;

@@ -256,6 +256,56 @@ int adi_ctx_failed_ranks(int context, int acked_only, int *out, int max)
     return k;
 }
 
+int adi_ctx_failed_ordered(int context, int *out, int max)
+{
+    const ctx_ranks_t *e;
+    int k = 0;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) != NULL)
+        for (int r = 0; r < e->n; r++) {
+            int job = e->ranks != NULL ? e->ranks[r] : r, pos;
+            int order = job_failed(job) ? __atomic_load_n(&adi_dev.peers[job].failed,
+                                                          __ATOMIC_ACQUIRE)
+                                        : 0;
+            if (order == 0)
+                continue;
+            if (k < max) { /* insertion by the order of the losses (few) */
+                for (pos = k; pos > 0; pos--) {
+                    int prev = out[pos - 1];
+                    int pj = e->ranks != NULL ? e->ranks[prev] : prev;
+                    if (__atomic_load_n(&adi_dev.peers[pj].failed, __ATOMIC_ACQUIRE) <= order)
+                        break;
+                    out[pos] = prev;
+                }
+                out[pos] = r;
+            }
+            k++;
+        }
+    pthread_mutex_unlock(&ranks_lock);
+    return k;
+}
+
+canal_status_t adi_ctx_ack_ranks(int context, const int *ranks, int k)
+{
+    ctx_ranks_t *e;
+    canal_status_t st = CANAL_OK;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) == NULL || e->n == 0)
+        goto out;
+    if (e->acked == NULL && (e->acked = calloc((size_t)e->n, 1)) == NULL) {
+        st = common_err_set(CANAL_ERR_NOMEM, "no memory for the acknowledged failures");
+        goto out;
+    }
+    for (int i = 0; i < k; i++)
+        if (ranks[i] >= 0 && ranks[i] < e->n)
+            e->acked[ranks[i]] = 1;
+out:
+    pthread_mutex_unlock(&ranks_lock);
+    return st;
+}
+
 int adi_launcher_pending;
 
 void adi_launcher_failed(int rank)
