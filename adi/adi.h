@@ -158,6 +158,8 @@ void adi_peer_report_failed(int rank, const char *how);
  * and a wait returns MPIX_ERR_PROC_FAILED_PENDING without completing it
  * (ULFM); 0 otherwise, at the cost of one load while nobody failed. */
 int adi_recv_failure_pending(adi_request_t *r, int *peer_out);
+/* Job rank `job` is known lost (one load while nobody failed). */
+int adi_peer_failed(int job);
 /* Any-source receives on context ignore losses (the ULFM protocol's own). */
 canal_status_t adi_ctx_set_ft(int context);
 /* Acknowledge the losses known now among the ranks of context: any-source
@@ -170,6 +172,9 @@ int adi_ctx_failed_ranks(int context, int acked_only, int *out, int max);
  * them (MPIX_Comm_get_failed), and acknowledging k of them by source rank
  * (MPIX_Comm_ack_failed). */
 int adi_ctx_failed_ordered(int context, int *out, int max);
+/* The job ranks behind the source ranks of context (the table mpi/ gave):
+ * up to max stored in out, their number returned (0: none known). */
+int adi_ctx_job_ranks(int context, int *out, int max);
 canal_status_t adi_ctx_ack_ranks(int context, const int *ranks, int k);
 
 /* No receive is posted on `context` (mpi/ gives a freed communicator's

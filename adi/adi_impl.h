@@ -30,7 +30,9 @@ enum {
  * CANAL_UNEXPECTED_LIMIT in total. */
 enum { ADI_EAGER_COST = 64 };
 
-enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2 };
+/* PKT_FLAG_REVOKED, on FIN and SYNC_ACK: the receiver dropped the message
+ * unread, its communicator being revoked (ULFM). */
+enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2, PKT_FLAG_REVOKED = 4 };
 
 typedef struct {
     uint8_t type;
@@ -202,6 +204,12 @@ void adi_queues_finalize(void);
 canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out);
 /* pt2pt.c: fail the posted receives adi_ctx_src_failed condemns (device lock held). */
 void adi_posted_fail_all(void);
+/* pt2pt.c: context was just revoked (device lock held): the messages waiting
+ * in its unexpected queue are dropped, their senders answered (a FIN or
+ * SYNC_ACK flagged REVOKED: nobody waits for ever for a receive that will
+ * never be posted); its sends not transmitted yet fail, and those waiting
+ * for an answer will report CANAL_ERR_REVOKED when it comes. */
+void adi_revoked_sweep(int context);
 extern int adi_nrevoked;
 void adi_ctx_ranks_finalize(void);
 /* failure.c: the launcher's reports of failed ranks (pmi_set_rank_failed_

@@ -157,6 +157,11 @@ int adi_recv_failure_pending(adi_request_t *r, int *peer_out)
     return 1;
 }
 
+int adi_peer_failed(int job)
+{
+    return __atomic_load_n(&adi_dev.nfailed, __ATOMIC_RELAXED) != 0 && job_failed(job);
+}
+
 int adi_ctx_revoked(int context)
 {
     const ctx_ranks_t *e;
@@ -190,8 +195,10 @@ static int revoke_mark(int context)
 int adi_ctx_revoke_locked(int context)
 {
     int fresh = revoke_mark(context);
-    if (fresh)
+    if (fresh) {
         adi_posted_fail_all();
+        adi_revoked_sweep(context);
+    }
     return fresh;
 }
 
@@ -254,6 +261,21 @@ int adi_ctx_failed_ranks(int context, int acked_only, int *out, int max)
         }
     pthread_mutex_unlock(&ranks_lock);
     return k;
+}
+
+int adi_ctx_job_ranks(int context, int *out, int max)
+{
+    const ctx_ranks_t *e;
+    int n = 0;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) != NULL) {
+        n = e->n;
+        for (int r = 0; r < n && r < max; r++)
+            out[r] = e->ranks != NULL ? e->ranks[r] : r;
+    }
+    pthread_mutex_unlock(&ranks_lock);
+    return n;
 }
 
 int adi_ctx_failed_ordered(int context, int *out, int max)

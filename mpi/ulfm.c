@@ -13,7 +13,9 @@
  *    revoked communicator's context. Every process keeps one receive for
  *    them posted from MPI_Init on; its completion (inside progress, device
  *    lock held) revokes both contexts of the communicator in the device,
- *    which fails what is posted on them, and posts the next receive.
+ *    which fails what is posted on them, forwards the notice to the other
+ *    members the first time (the revoker may die before reaching them
+ *    all), and posts the next receive.
  *  - ULFM_CTX_AGREE: the agreement (ft_agree), a coordinator protocol. The
  *    coordinator is the lowest rank not known to have failed. Each other
  *    member sends it its contribution (words to AND, the failures it knows)
@@ -60,6 +62,25 @@ static int ulfm_ready;
 /* ---------------------------------------------------------------- revoke */
 static void listener_post(void);
 
+static void send_detached(const void *buf, size_t len, int job, int tag, int context);
+
+/* This process learnt from a notice of job rank `from` that `context` is
+ * revoked: it tells the other members in turn, so that a revoker that dies
+ * before reaching everybody still revokes the communicator everywhere
+ * (every member forwards once: n^2 notices in all). */
+static void revoke_forward(int context, int from)
+{
+    int n = adi_ctx_job_ranks(context, NULL, 0), *jobs;
+
+    if (n <= 0 || (jobs = malloc(sizeof *jobs * (size_t)n)) == NULL)
+        return; /* (the members still learn it from the revoker) */
+    n = adi_ctx_job_ranks(context, jobs, n);
+    for (int i = 0; i < n; i++)
+        if (jobs[i] != adi_job_rank() && jobs[i] != from && jobs[i] < adi_job_size())
+            send_detached(NULL, 0, jobs[i], context, ULFM_CTX_REVOKE);
+    free(jobs);
+}
+
 /* A revoke notice arrived (or the receive was cancelled). Inside progress,
  * with the device lock held; the request is released after this returns. */
 static void listener_done(adi_request_t *r, void *arg)
@@ -71,8 +92,10 @@ static void listener_done(adi_request_t *r, void *arg)
     if (r->status.cancelled || r->status.error != 0)
         return;
     if (r->status.tag >= 0 && r->status.tag < ULFM_CTX_REVOKE - 1) {
-        adi_ctx_revoke_locked(r->status.tag);
+        int fresh = adi_ctx_revoke_locked(r->status.tag);
         adi_ctx_revoke_locked(r->status.tag + 1);
+        if (fresh)
+            revoke_forward(r->status.tag, r->status.source);
     }
     if (listener_init)
         listener_fired = 1;
