@@ -156,8 +156,16 @@ void adi_peer_report_failed(int rank, const char *how);
 /* An MPI_ANY_SOURCE receive still posted on a point-to-point context that
  * holds a failed rank not acknowledged yet: 1 (*peer_out: that job rank),
  * and a wait returns MPIX_ERR_PROC_FAILED_PENDING without completing it
- * (ULFM); 0 otherwise, at the cost of one load while nobody failed. */
-int adi_recv_failure_pending(adi_request_t *r, int *peer_out);
+ * (ULFM); 0 otherwise, at the cost of one load while nobody failed
+ * (adi_nlost: peers lost so far, atomic). */
+extern int adi_nlost;
+int adi_recv_failure_pending_slow(adi_request_t *r, int *peer_out);
+static inline int adi_recv_failure_pending(adi_request_t *r, int *peer_out)
+{
+    if (__builtin_expect(__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) == 0, 1))
+        return 0;
+    return adi_recv_failure_pending_slow(r, peer_out);
+}
 /* Job rank `job` is known lost (one load while nobody failed). */
 int adi_peer_failed(int job);
 /* Any-source receives on context ignore losses (the ULFM protocol's own). */

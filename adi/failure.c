@@ -142,11 +142,13 @@ out:
     return st;
 }
 
-int adi_recv_failure_pending(adi_request_t *r, int *peer_out)
+int adi_nlost;
+
+int adi_recv_failure_pending_slow(adi_request_t *r, int *peer_out)
 {
     int peer = -1;
 
-    if (__atomic_load_n(&adi_dev.nfailed, __ATOMIC_RELAXED) == 0 || r->kind != ADI_REQ_RECV ||
+    if (r->kind != ADI_REQ_RECV ||
         r->rank != ADI_ANY_SOURCE || __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) ||
         __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != REQ_RECV_POSTED)
         return 0;

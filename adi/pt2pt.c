@@ -1186,6 +1186,7 @@ void adi_on_peer_failed(int peer, canal_status_t st)
      * (adi_irecv_into) or is found in its queue here. */
     __atomic_store_n(&p->failed, __atomic_add_fetch(&adi_dev.nfailed, 1, __ATOMIC_SEQ_CST),
                      __ATOMIC_SEQ_CST); /* (nonzero, and the order of the losses) */
+    __atomic_add_fetch(&adi_nlost, 1, __ATOMIC_SEQ_CST);
     r = p->sq_head;
     p->sq_head = p->sq_tail = NULL;
     for (; r != NULL; r = next) {

@@ -103,10 +103,12 @@ static int req_is_done(adi_request_t *r)
 /* The operation of r (the inner one of a persistent request) when it is
  * still active: an MPI_ANY_SOURCE receive that req_is_done let go because a
  * possible sender failed (ULFM); NULL otherwise. */
-static adi_request_t *req_held_up(adi_request_t *r)
+static inline adi_request_t *req_held_up(adi_request_t *r)
 {
     adi_request_t *op = r->kind == ADI_REQ_PREQ_RECV ? r->inner : r;
-    if (op == NULL || op->kind != ADI_REQ_RECV || __atomic_load_n(&op->done, __ATOMIC_ACQUIRE))
+    if (__builtin_expect(op == NULL || op->kind != ADI_REQ_RECV ||
+                             __atomic_load_n(&op->done, __ATOMIC_ACQUIRE),
+                         1))
         return NULL;
     return op;
 }
@@ -114,7 +116,8 @@ static adi_request_t *req_held_up(adi_request_t *r)
 /* The error of a wait on op, held up (req_held_up): class
  * MPIX_ERR_PROC_FAILED_PENDING, or MPIX_ERR_PROC_FAILED when the caller
  * completes the receive itself (`blocking`). */
-static int held_up_code(adi_request_t *op, const char *fn, int blocking)
+static __attribute__((noinline, cold)) int held_up_code(adi_request_t *op, const char *fn,
+                                                        int blocking)
 {
     char detail[256];
     int peer = -1;
@@ -191,8 +194,6 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
 {
     int err;
 
-    if (req_held_up(r) != NULL)
-        return held_up_code(req_held_up(r), fn, 0); /* the request stays active */
     switch (r->kind) {
     case ADI_REQ_PREQ_SEND:
     case ADI_REQ_PREQ_RECV:
@@ -201,6 +202,8 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
             mpi_status_set_empty(st);
             return MPI_SUCCESS;
         }
+        if (__builtin_expect(!__atomic_load_n(&r->inner->done, __ATOMIC_ACQUIRE), 0))
+            return held_up_code(r->inner, fn, 0); /* (req_held_up) the request stays active */
         err = op_error_code(r->inner, fn);
         mpi_status_set(st, &r->inner->status);
         adi_request_free(r->inner);
@@ -220,6 +223,8 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
         break;
     }
     default:
+        if (__builtin_expect(!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE), 0))
+            return held_up_code(r, fn, 0); /* (req_held_up) the request stays active */
         err = op_error_code(r, fn);
         mpi_status_set(st, &r->status);
         break;
@@ -232,23 +237,37 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
 
 static int wait_pred(void *arg) { return req_is_done(arg); }
 
+/* A blocking call's own receive (MPI_Recv from MPI_ANY_SOURCE) held up by a
+ * failure is cancelled and fails with MPIX_ERR_PROC_FAILED, as ULFM says; a
+ * message that matched meanwhile completes it instead. */
+static __attribute__((noinline, cold)) int blocking_held_up(adi_request_t *r, const char *fn,
+                                                            MPI_Status *st)
+{
+    int err = held_up_code(r, fn, 1);
+    adi_cancel(r);
+    adi_wait(r);
+    if (r->status.cancelled) {
+        adi_request_free(r);
+        return err;
+    }
+    return finish(r, fn, NULL, st);
+}
+
+static inline int complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
+                               MPI_Status *st)
+{
+    if (!req_is_done(r))
+        adi_wait_until(wait_pred, r);
+    return finish(r, fn, handle, st);
+}
+
 int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
                              MPI_Status *st)
 {
     if (!req_is_done(r))
         adi_wait_until(wait_pred, r);
-    if (handle == NULL && r->kind == ADI_REQ_RECV && req_held_up(r) != NULL) {
-        /* A blocking call's own receive (MPI_Recv from MPI_ANY_SOURCE) is
-         * cancelled and fails with MPIX_ERR_PROC_FAILED, as ULFM says; a
-         * message that matched meanwhile completes it instead. */
-        int err = held_up_code(r, fn, 1);
-        adi_cancel(r);
-        adi_wait(r);
-        if (r->status.cancelled) {
-            adi_request_free(r);
-            return err;
-        }
-    }
+    if (__builtin_expect(handle == NULL && req_held_up(r) != NULL, 0))
+        return blocking_held_up(r, fn, st);
     return finish(r, fn, handle, st);
 }
 
@@ -285,7 +304,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     if ((err = lookup(*request, fn, &r)))
         return err;
     c = req_comm(r);
-    err = mpi_request_complete_one(r, fn, request, status);
+    err = complete_one(r, fn, request, status);
     if (err) {
         if (status != MPI_STATUS_IGNORE)
             status->MPI_ERROR = err;
