@@ -88,7 +88,11 @@ struct adi_request {
     adi_mq_entry_t match;     /* receives: place in the posted queue (adi/match.h) */
     adi_request_t *next;      /* the pool's free list */
     adi_request_t *send_next; /* per-peer pending-send queue */
-    dt_cursor_t cursor;
+    /* Pack/unpack position of a non-contiguous message that is not moved in
+     * one piece (rendezvous DATA, eager receive): allocated on first use and
+     * kept with the pooled request, since most messages never need its
+     * ~660 bytes and clearing them was a tenth of a small message's cost. */
+    dt_cursor_t *cursor;
 };
 
 /* A matched-but-not-received message (MPI_Mprobe). */

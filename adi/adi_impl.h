@@ -10,6 +10,7 @@
 #include "channels/channel.h"
 
 #include <pthread.h>
+#include <stddef.h>
 
 /* Packet types of the device protocol. */
 enum {
@@ -49,6 +50,20 @@ typedef struct {
 } adi_pkt_t;
 
 _Static_assert(sizeof(adi_pkt_t) <= CH_HDR_MAX, "device header must fit a channel header");
+
+/* Packets that carry no address (EAGER, RTS without RDMA, CTS, FIN,
+ * SYNC_ACK, CREDIT) go with the header cut after `size`: the receiver reads
+ * raddr and rkey as 0. With the shm cell's 16-byte head an eager message of
+ * up to 16 bytes then fits one cache line instead of two, and the line is
+ * what a small message costs between cores (doc/bench.md). */
+enum { ADI_PKT_SHORT = offsetof(adi_pkt_t, raddr) };
+_Static_assert(ADI_PKT_SHORT == 32, "the short header is the first 32 bytes");
+
+/* The header length a packet is sent with. */
+static inline size_t adi_pkt_len(const adi_pkt_t *h)
+{
+    return h->type == PKT_DATA || (h->flags & PKT_FLAG_RDMA) ? sizeof *h : ADI_PKT_SHORT;
+}
 
 /* Context ids on the wire are below this: mpi/comm.c hands out 2 * 4096 of
  * them; the bound keeps a corrupt header from growing the queue table. */
@@ -131,15 +146,30 @@ typedef struct {
 extern adi_device_t adi_dev;
 extern adi_stats_t adi_stats;
 
+/* Statistics: relaxed atomics in locked mode (threads update them outside
+ * the device lock); plain arithmetic otherwise, where a locked
+ * read-modify-write per message cost more than the rest of the bookkeeping.
+ * (adi_lock_enable switches modes only while no other thread is inside.) */
 static inline void adi_stat_add(uint64_t *counter, uint64_t v)
 {
-    __atomic_add_fetch(counter, v, __ATOMIC_RELAXED);
+    if (adi_dev.locked)
+        __atomic_add_fetch(counter, v, __ATOMIC_RELAXED);
+    else
+        *counter += v;
 }
 
 static inline void adi_stat_level(uint64_t *level, uint64_t *hwm, int delta)
 {
-    uint64_t now = __atomic_add_fetch(level, (uint64_t)(int64_t)delta, __ATOMIC_RELAXED);
-    uint64_t seen = __atomic_load_n(hwm, __ATOMIC_RELAXED);
+    uint64_t now, seen;
+
+    if (!adi_dev.locked) {
+        now = *level += (uint64_t)(int64_t)delta;
+        if (delta > 0 && now > *hwm)
+            *hwm = now;
+        return;
+    }
+    now = __atomic_add_fetch(level, (uint64_t)(int64_t)delta, __ATOMIC_RELAXED);
+    seen = __atomic_load_n(hwm, __ATOMIC_RELAXED);
     while (delta > 0 && now > seen &&
            !__atomic_compare_exchange_n(hwm, &seen, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         ;
@@ -166,6 +196,9 @@ int adi_trylock(void);
 void adi_request_pool_finalize(void);
 /* Complete: set status, release datatype, run callbacks. Device lock held. */
 void adi_req_finish(adi_request_t *r);
+/* Start r's cursor over (r->count, r->dt), allocating it on first use; it
+ * is finished by adi_req_finish and freed with the pool. */
+canal_status_t adi_req_cursor_init(adi_request_t *r);
 
 /* pt2pt.c */
 /* The first thing adi_on_packet does: is this a packet the device can act on

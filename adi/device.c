@@ -591,41 +591,80 @@ static long long now_us(void)
  * for shm, epoll for sock) for at most 1 ms at a time. Channels the kernel
  * wakes (sock) are slept in almost at once: spinning there starves the
  * kernel's network processing on small machines. Oversubscribed nodes yield
- * from the first empty poll. */
+ * from the first empty poll.
+ *
+ * A CPU shared with other programs changes the trade: a waiter that spins
+ * or yields there keeps its partner (or whoever would answer) off a CPU
+ * and is itself run late, a time slice at a time (2-rank barriers of
+ * milliseconds on a loaded machine), while a sleeper is woken at once and
+ * runs ahead of the programs that used their share. So a wait that finds
+ * it was descheduled while polling (two clock readings further apart than
+ * WAIT_PREEMPTED_US) marks the process as contended, and for the next
+ * WAIT_CONTENDED_KEEP_US every wait sleeps after WAIT_CONTENDED_SLEEP_US.
+ * On a dedicated CPU nothing deschedules it and the long spin stays (a
+ * sleeping vCPU takes tens of microseconds to wake). */
+enum { WAIT_PREEMPTED_US = 200, WAIT_CONTENDED_SLEEP_US = 50, WAIT_CONTENDED_KEEP_US = 1000000 };
+static long long wait_contended_at; /* when a wait last saw itself descheduled */
+
 canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
 {
     long idle = 0;
-    long long t0 = 0, elapsed = 0;
+    long long t0 = 0, elapsed = 0, entered = 0, last = 0;
     int fast = 0;
-    const ch_ops_t *sleeper = sleep_channel(&fast);
-    long long sleep_after = fast ? 50 : adi_dev.sleep_after_us;
-    long long entered;
+    const ch_ops_t *sleeper;
+    long long sleep_after, contended_at;
 
     if (pred(arg))
         return CANAL_OK;
-    entered = now_us();
+    sleeper = sleep_channel(&fast);
+    sleep_after = fast ? 50 : adi_dev.sleep_after_us;
+    contended_at = __atomic_load_n(&wait_contended_at, __ATOMIC_RELAXED);
     while (!pred(arg)) {
         int n = progress_poll();
         if (n > 0) {
+            /* (a poll that delivered may have copied for long: no gap) */
             idle = 0;
+            t0 = elapsed = last = 0;
             continue;
         }
         if (__atomic_load_n(&adi_launcher_pending, __ATOMIC_RELAXED) != 0)
             adi_launcher_take(); /* (a rank the launcher saw fail) */
-        if (idle++ == 0)
-            t0 = now_us();
-        else if ((idle & 63) == 0 || adi_dev.oversubscribed)
-            elapsed = now_us() - t0;
-        if (wait_hook != NULL && idle % wait_hook_interval == 0)
+        /* The clock is read every 64th empty poll (every poll when
+         * oversubscribed, where each one yields anyway): a small message's
+         * whole wait is a few dozen polls, and reading the clock at its
+         * start and end was a seventh of a ping-pong's time. */
+        if ((++idle & 63) == 0 || adi_dev.oversubscribed) {
+            long long now = now_us();
+            if (entered == 0) {
+                entered = now;
+                if (contended_at != 0 && now - contended_at < WAIT_CONTENDED_KEEP_US &&
+                    sleep_after > WAIT_CONTENDED_SLEEP_US)
+                    sleep_after = WAIT_CONTENDED_SLEEP_US;
+            }
+            if (last != 0 && now - last > WAIT_PREEMPTED_US) {
+                __atomic_store_n(&wait_contended_at, now, __ATOMIC_RELAXED);
+                if (sleep_after > WAIT_CONTENDED_SLEEP_US)
+                    sleep_after = WAIT_CONTENDED_SLEEP_US;
+            }
+            last = now;
+            if (t0 == 0)
+                t0 = now;
+            elapsed = now - t0;
+        }
+        if (wait_hook != NULL && idle % wait_hook_interval == 0) {
             wait_hook(wait_hook_arg);
+            last = 0; /* (a collector may have run: not a preemption) */
+        }
         if (n < 0 && idle > 16) {
             /* Another thread is polling for us all: give it the CPU
              * rather than spin against it (2 threads per core is common
              * with MPI_THREAD_MULTIPLE). */
-            if (idle > 64)
+            if (idle > 64) {
                 waiter_sleep();
-            else
+                last = 0;
+            } else {
                 sched_yield();
+            }
             continue;
         }
         /* (npump read atomically: the compiler may load it even in
@@ -634,6 +673,7 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
             __atomic_load_n(&adi_dev.npump, __ATOMIC_RELAXED) == 0) {
             /* Nothing for a while: sleep until a sender rings or 1 ms passes. */
             ch_block(sleeper, 1000);
+            last = 0; /* (asleep by choice) */
             continue;
         }
         if (!adi_dev.oversubscribed && (idle < adi_dev.spin_count || elapsed < adi_dev.spin_us))
@@ -642,7 +682,10 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
     }
     if (adi_dev.locked)
         waiters_wake(); /* we may have been the poller: let another take over */
-    adi_stat_add(&adi_stats.wait_ns, (uint64_t)(now_us() - entered) * 1000);
+    /* (time from the first clock reading: waits shorter than 64 polls add
+     * nothing to canal_wait_time but count in canal_waits) */
+    if (entered != 0)
+        adi_stat_add(&adi_stats.wait_ns, (uint64_t)(now_us() - entered) * 1000);
     adi_stat_add(&adi_stats.waits, 1);
     return CANAL_OK;
 }

@@ -159,7 +159,7 @@ static void sq_pop(int peer)
 static canal_status_t send_pkt(int peer, const adi_pkt_t *h, const void *data, size_t len)
 {
     const ch_ops_t *ch = adi_dev.peers[peer].ch;
-    struct iovec iov[2] = {{(void *)h, sizeof *h}, {(void *)data, len}};
+    struct iovec iov[2] = {{(void *)h, adi_pkt_len(h)}, {(void *)data, len}};
     canal_status_t st = ch_sendv(ch, peer, iov, len ? 2 : 1);
     if (st == CANAL_OK)
         ch_wake(ch, peer);
@@ -248,7 +248,7 @@ static canal_status_t send_step(int peer, adi_request_t *r)
                 if (r->tmp_len == 0) {
                     if (r->tmp == NULL && (r->tmp = malloc(adi_dev.peers[peer].chunk)) == NULL)
                         return CANAL_AGAIN; /* retry later; memory may come back */
-                    r->tmp_len = dt_pack_next(&r->cursor, r->buf, r->tmp, n);
+                    r->tmp_len = dt_pack_next(r->cursor, r->buf, r->tmp, n);
                 }
                 n = r->tmp_len;
                 data = r->tmp;
@@ -376,7 +376,7 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
         if (p->has_rdma && dt_is_contig(dt) &&
             ch_mem_register(p->ch, contig_ptr(r), r->size, &r->rkey) != CANAL_OK)
             r->rkey = UINT64_MAX;
-        if (!dt_is_contig(dt) && (st = dt_cursor_init(&r->cursor, dt, count)) < 0)
+        if (!dt_is_contig(dt) && (st = adi_req_cursor_init(r)) < 0)
             goto out_fail;
     }
     adi_stat_add(&adi_stats.msgs_sent[p->stats_slot], 1);
@@ -453,7 +453,7 @@ static void recv_put(adi_request_t *r, const void *data, size_t len)
     if (dt_is_contig(r->dt))
         memcpy((char *)r->buf + dt_true_lb(r->dt) + r->offset, data, n);
     else
-        dt_unpack_next(&r->cursor, r->buf, data, n);
+        dt_unpack_next(r->cursor, r->buf, data, n);
     r->offset += len;
 }
 
@@ -515,7 +515,7 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
         req_fail(r, peer, CANAL_ERR_PEER);
         return;
     }
-    if (!dt_is_contig(r->dt) && dt_cursor_init(&r->cursor, r->dt, r->count) < 0)
+    if (!dt_is_contig(r->dt) && adi_req_cursor_init(r) < 0)
         r->status.error = CANAL_ERR_NOMEM; /* nothing lands; the message is drained */
     if ((flags & PKT_FLAG_RDMA) && p->has_rdma && dt_is_contig(r->dt)) {
         size_t n = r->size < cap ? r->size : cap;
@@ -564,7 +564,7 @@ static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int
         }
     }
     if (type == PKT_EAGER) {
-        if (!dt_is_contig(r->dt) && dt_cursor_init(&r->cursor, r->dt, r->count) < 0)
+        if (!dt_is_contig(r->dt) && adi_req_cursor_init(r) < 0)
             r->status.error = CANAL_ERR_NOMEM;
         recv_put(r, data, size);
         eager_released(peer, size);
@@ -806,16 +806,25 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
     if (peer < 0 || peer >= npeers)
         return common_err_set(CANAL_ERR_PROTO, "packet from peer %d, the device knows %d", peer,
                               npeers);
-    if (hdr_len != sizeof h)
-        return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has a %zu-byte header, not %zu",
-                              peer, hdr_len, sizeof h);
-    memcpy(&h, hdr, sizeof h);
+    if (hdr_len != sizeof h && hdr_len != ADI_PKT_SHORT)
+        return common_err_set(CANAL_ERR_PROTO,
+                              "packet from rank %d has a %zu-byte header, not %zu or %zu", peer,
+                              hdr_len, sizeof h, (size_t)ADI_PKT_SHORT);
+    memcpy(&h, hdr, hdr_len);
+    if (hdr_len == ADI_PKT_SHORT) {
+        h.raddr = 0;
+        h.rkey = 0;
+    }
     if (h.type < PKT_EAGER || h.type > PKT_CREDIT)
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown type %u", peer,
                               (unsigned)h.type);
     if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA | PKT_FLAG_REVOKED))
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown flags 0x%x", peer,
                               (unsigned)h.flags);
+    if (hdr_len != adi_pkt_len(&h))
+        return common_err_set(CANAL_ERR_PROTO,
+                              "packet of type %u from rank %d has a %zu-byte header, not %zu",
+                              (unsigned)h.type, peer, hdr_len, adi_pkt_len(&h));
     switch (h.type) {
     case PKT_EAGER:
     case PKT_RTS:

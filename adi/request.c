@@ -66,6 +66,7 @@ static int pool_grow(void)
 adi_request_t *adi_request_alloc(adi_req_kind_t kind)
 {
     adi_request_t *r;
+    dt_cursor_t *cursor;
     int index;
 
     pool_lock_take();
@@ -77,8 +78,10 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
     free_head = r->next;
     pool_lock_drop();
     index = r->index;
+    cursor = r->cursor;
     memset(r, 0, sizeof *r);
     r->index = index;
+    r->cursor = cursor;
     r->kind = kind;
     r->state = REQ_IDLE;
     r->status.source = ADI_ANY_SOURCE;
@@ -130,16 +133,26 @@ static void recv_check_partial(adi_request_t *r)
         r->status.error = CANAL_ERR_TRUNCATE;
 }
 
+canal_status_t adi_req_cursor_init(adi_request_t *r)
+{
+    if (r->cursor == NULL && (r->cursor = malloc(sizeof *r->cursor)) == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a datatype cursor");
+    return dt_cursor_init(r->cursor, r->dt, r->count);
+}
+
 void adi_req_finish(adi_request_t *r)
 {
     recv_check_partial(r);
-    dt_cursor_fini(&r->cursor);
+    if (r->cursor != NULL)
+        dt_cursor_fini(r->cursor); /* (the memory stays with the request) */
     if (r->dt != NULL) {
         dt_release(r->dt);
         r->dt = NULL;
     }
-    free(r->tmp);
-    r->tmp = NULL;
+    if (r->tmp != NULL) { /* (rare: a packed eager send, a DATA chunk) */
+        free(r->tmp);
+        r->tmp = NULL;
+    }
     r->state = REQ_DONE;
     __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
     if (r->on_complete != NULL) {
@@ -163,6 +176,11 @@ void adi_request_complete(adi_request_t *r)
 void adi_request_pool_finalize(void)
 {
     for (int i = 0; i < nblocks; i++) {
+        for (int k = 0; k < RBLOCK; k++)
+            if (blocks[i][k].cursor != NULL) {
+                dt_cursor_fini(blocks[i][k].cursor);
+                free(blocks[i][k].cursor);
+            }
         free(blocks[i]);
         blocks[i] = NULL;
     }

@@ -13,8 +13,11 @@
 #   SCHED="rt plain"  which scheduling to run (rt needs root)
 #   STARTUP=1      also run bench/startup.sh (0 to skip)
 #   TIMEOUT=120    seconds before one run is killed
+#   MAX_BYTES=4194304  largest message of the latency and bandwidth runs
 #   PLAIN_SCALE=0.2  iteration scale of latency/bw runs under the normal
 #                  scheduler (they are slow when other programs compete)
+#   CANAL_BASE=prefix  a second installed Canal, measured as library "base"
+#                  in the same rounds (before/after comparisons of a change)
 #   NO_INSTALL=1   never apt-get install gnuplot
 #   REPORT_ONLY=1  only redo the tables and plots from the data in $OUT
 #
@@ -35,7 +38,7 @@ set -u
 . "$(dirname "$0")/libs.sh"
 
 case ${1:-} in -h | --help)
-    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    bench_help "$0"
     exit 0
     ;;
 esac
@@ -49,13 +52,11 @@ COLL_TIME=${COLL_TIME:-2}
 STARTUP=${STARTUP:-1}
 TIMEOUT=${TIMEOUT:-120}
 PLAIN_SCALE=${PLAIN_SCALE:-0.2}
+MAX_BYTES=${MAX_BYTES:-4194304}
 
-SCHEDS=${SCHED:-"rt plain"}
-if [ "$(id -u)" != 0 ] || ! command -v chrt >/dev/null; then
-    SCHEDS=$(echo " $SCHEDS " | sed 's/ rt / /; s/^ *//; s/ *$//')
+SCHEDS=$(bench_scheds "${SCHED:-rt plain}")
+[ "$(id -u)" = 0 ] && command -v chrt >/dev/null ||
     echo "compare: not root, so no chrt -f 1 runs; expect noisier numbers" >&2
-fi
-[ -n "$SCHEDS" ] || SCHEDS=plain
 
 bench_libs_init "$PREFIX"
 [ -z "$PREFIX" ] && echo "compare: no CANAL_PREFIX given, measuring MPICH and Open MPI only" >&2
@@ -63,6 +64,7 @@ bench_libs_init "$PREFIX"
     echo "compare: no MPI library to measure" >&2
     exit 1
 }
+bench_base_init || exit 1
 read -r -a LIBS <<<"$BENCH_LIBS"
 log() { echo "compare: $*" >&2; }
 declare -A FAILS
@@ -72,7 +74,7 @@ mkdir -p "$OUT/bin" "$OUT/data/raw"
 rm -f "$OUT"/data/*.dat "$OUT"/data/raw/*
 
 # ---- build ----------------------------------------------------------------
-cc -O2 -o "$OUT/bin/floor" "$bench_srcdir/floor.c" || exit 1
+bench_floor_build "$OUT/bin" || exit 1
 declare -A BUILT
 for lib in "${LIBS[@]}"; do
     for prog in latency bw collbench; do
@@ -85,25 +87,11 @@ for lib in "${LIBS[@]}"; do
 done
 
 # ---- running ---------------------------------------------------------------
-floor_run() { # sched -> "us label"
-    if [ "$1" = rt ]; then chrt -f 1 "$OUT/bin/floor"; else "$OUT/bin/floor"; fi
-}
+floor_run() { bench_floor "$OUT/bin" "$1"; } # sched -> "us label"
 
-# Kill what a timed-out run left behind: only processes running one of our
-# own binaries from $OUT/bin.
-reap() {
-    local p exe
-    for p in /proc/[0-9]*; do
-        exe=$(readlink "$p/exe" 2>/dev/null) || continue
-        case $exe in "$OUT/bin/"*) kill -9 "${p#/proc/}" 2>/dev/null ;; esac
-    done
-}
+reap() { bench_reap "$OUT/bin"; }
 
-# rotated R: the libraries in round R's order (A B C, then B C A, ...).
-rotated() {
-    local r=$1 n=${#LIBS[@]} i
-    for ((i = 0; i < n; i++)); do echo "${LIBS[$(((i + r) % n))]}"; done
-}
+rotated() { bench_rotated "$1" "${LIBS[@]}"; }
 
 # run_one PROG LIB NP SCHED REP ARGS... : one bracketed run; appends its
 # data lines, prefixed by "sched mode lib rep np", to data/PROG.dat.
@@ -118,8 +106,8 @@ run_one() {
     rc=$?
     f2=$(floor_run "$sched")
     [ $rc -ge 124 ] && reap
+    mode=$(bench_mode "$f1" "$f2")
     set -- $f1 $f2
-    if [ "$2" = "$4" ]; then mode=$2; else mode=mixed; fi
     echo "# floor before $1 $2 after $3 $4 mode $mode rc $rc" >>"$raw"
     echo "$sched $mode $1 $3" >>"$OUT/data/floors.dat"
     if [ $rc -ne 0 ]; then
@@ -137,7 +125,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
         for prog in latency bw; do
             scale=1
             [ "$sched" = plain ] && scale=$PLAIN_SCALE
-            for lib in $(rotated "$rep"); do run_one "$prog" "$lib" 2 "$sched" "$rep" -i "$scale"; done
+            for lib in $(rotated "$rep"); do run_one "$prog" "$lib" 2 "$sched" "$rep" -i "$scale" -m "$MAX_BYTES"; done
         done
     done
 done

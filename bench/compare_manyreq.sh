@@ -26,7 +26,7 @@ set -u
 . "$(dirname "$0")/libs.sh"
 
 case ${1:-} in -h | --help)
-    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    bench_help "$0"
     exit 0
     ;;
 esac
@@ -38,44 +38,21 @@ COUNT=${COUNT:-100000}
 INNER=${INNER:-3}
 PATTERNS=${PATTERNS:-tags,same,anysrc,reverse,unexp,unexprev}
 TIMEOUT=${TIMEOUT:-900}
-SCHEDS=${SCHED:-"rt plain"}
-if [ "$(id -u)" != 0 ] || ! command -v chrt >/dev/null; then
-    SCHEDS=$(echo " $SCHEDS " | sed 's/ rt / /; s/^ *//; s/ *$//')
-fi
-[ -n "$SCHEDS" ] || SCHEDS=plain
+SCHEDS=$(bench_scheds "${SCHED:-rt plain}")
 
 bench_libs_init "$PREFIX"
 [ -n "$BENCH_LIBS" ] || {
     echo "compare_manyreq: no MPI library to measure" >&2
     exit 1
 }
+bench_base_init || exit 1
 read -r -a LIBS <<<"$BENCH_LIBS"
-if [ -n "${CANAL_BASE:-}" ]; then
-    [ -x "$CANAL_BASE/bin/mpicc" ] || { echo "compare_manyreq: no $CANAL_BASE/bin/mpicc" >&2; exit 1; }
-    LIBS+=(base)
-    eval "$(declare -f bench_cc | sed '1s/bench_cc/libs_bench_cc/')"
-    eval "$(declare -f bench_launch | sed '1s/bench_launch/libs_bench_launch/')"
-    bench_cc() {
-        if [ "$1" = base ]; then
-            local out=$2
-            shift 2
-            "$CANAL_BASE/bin/mpicc" -O2 -o "$out" "$@"
-        else libs_bench_cc "$@"; fi
-    }
-    bench_launch() {
-        if [ "$1" = base ]; then
-            local chrt=
-            [ "${3:-}" = rt ] && chrt="chrt -f 1"
-            echo "$CANAL_BASE/bin/mpiexec -n $2 $chrt"
-        else libs_bench_launch "$@"; fi
-    }
-fi
 log() { echo "compare_manyreq: $*" >&2; }
 declare -A FAILS BUILT
 
 mkdir -p "$OUT/bin" "$OUT/data/raw"
 rm -f "$OUT"/data/*.dat "$OUT"/data/raw/*
-cc -O2 -o "$OUT/bin/floor" "$bench_srcdir/floor.c" || exit 1
+bench_floor_build "$OUT/bin" || exit 1
 for lib in "${LIBS[@]}"; do
     if bench_cc "$lib" "$OUT/bin/manyreq_$lib" "$bench_srcdir/manyreq.c" 2>"$OUT/data/raw/build-$lib.err"; then
         BUILT[$lib]=1
@@ -84,21 +61,11 @@ for lib in "${LIBS[@]}"; do
     fi
 done
 
-floor_run() { if [ "$1" = rt ]; then chrt -f 1 "$OUT/bin/floor"; else "$OUT/bin/floor"; fi; }
+floor_run() { bench_floor "$OUT/bin" "$1"; }
 
-# Kill what a timed-out run left behind: only our own binaries from $OUT/bin.
-reap() {
-    local p exe
-    for p in /proc/[0-9]*; do
-        exe=$(readlink "$p/exe" 2>/dev/null) || continue
-        case $exe in "$OUT/bin/"*) kill -9 "${p#/proc/}" 2>/dev/null ;; esac
-    done
-}
+reap() { bench_reap "$OUT/bin"; }
 
-rotated() {
-    local r=$1 n=${#LIBS[@]} i
-    for ((i = 0; i < n; i++)); do echo "${LIBS[$(((i + r) % n))]}"; done
-}
+rotated() { bench_rotated "$1" "${LIBS[@]}"; }
 
 # run_one LIB SCHED REP: appends "lib rep sched mode pattern seconds" to data/all.dat
 run_one() {
@@ -112,8 +79,8 @@ run_one() {
     rc=$?
     f2=$(floor_run "$sched")
     [ $rc -ge 124 ] && reap
+    mode=$(bench_mode "$f1" "$f2")
     set -- $f1 $f2
-    if [ "$2" = "$4" ]; then mode=$2; else mode=mixed; fi
     if [ $rc -ne 0 ] || grep -q 'wrong-data' "$raw"; then
         FAILS[$lib-$sched]=$((${FAILS[$lib-$sched]:-0} + 1))
         log "$lib $sched #$rep: FAILED rc $rc: $(head -c 200 "$raw.err" | tr '\n' ' ')"

@@ -12,6 +12,7 @@
 #   MODES="dup shared"  one communicator per thread pair, or one for all
 #   WINDOWS=300    windows of 64 x 8 B per thread per batch; BATCHES=5
 #   TIMEOUT=120    seconds before one run is killed (counted as failed)
+#   CANAL_BASE=prefix  a second installed Canal, measured as library "base"
 #   RT=1           run the cases with no more busy threads than CPUs under
 #                  chrt -f 1 (root only; RT=0: normal scheduler everywhere)
 #
@@ -27,7 +28,7 @@ set -u
 . "$(dirname "$0")/libs.sh"
 
 case ${1:-} in -h | --help)
-    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    bench_help "$0"
     exit 0
     ;;
 esac
@@ -44,11 +45,12 @@ log() { echo "compare_mt: $*" >&2; }
 
 bench_libs_init "$PREFIX"
 [ -n "$BENCH_LIBS" ] || { log "no MPI library to measure"; exit 1; }
+bench_base_init || exit 1
 read -r -a LIBS <<<"$BENCH_LIBS"
 mkdir -p "$OUT/bin" "$OUT/data/raw"
 rm -f "$OUT"/data/*.dat "$OUT"/data/raw/*
 
-cc -O2 -o "$OUT/bin/floor" "$bench_srcdir/floor.c" || exit 1
+bench_floor_build "$OUT/bin" || exit 1
 declare -A BUILT FAILS
 for lib in "${LIBS[@]}"; do
     if bench_cc "$lib" "$OUT/bin/mt_rate_$lib" "$bench_srcdir/mt_rate.c" 2>"$OUT/data/raw/build-$lib.err"; then
@@ -58,17 +60,8 @@ for lib in "${LIBS[@]}"; do
     fi
 done
 
-reap() {
-    local p exe
-    for p in /proc/[0-9]*; do
-        exe=$(readlink "$p/exe" 2>/dev/null) || continue
-        case $exe in "$OUT/bin/"*) kill -9 "${p#/proc/}" 2>/dev/null ;; esac
-    done
-}
-rotated() {
-    local r=$1 n=${#LIBS[@]} i
-    for ((i = 0; i < n; i++)); do echo "${LIBS[$(((i + r) % n))]}"; done
-}
+reap() { bench_reap "$OUT/bin"; }
+rotated() { bench_rotated "$1" "${LIBS[@]}"; }
 
 # Real-time scheduling (chrt -f 1, as root) only while every busy thread has
 # a CPU of its own: with more threads than CPUs a real-time spinner starves
@@ -85,14 +78,13 @@ for ((rep = 1; rep <= REPS; rep++)); do
             for lib in $(rotated "$rep"); do
                 [ -n "${BUILT[$lib]:-}" ] || continue
                 raw="$OUT/data/raw/$lib-t$t-$mode-$rep.txt"
-                f1=$("$OUT/bin/floor")
+                f1=$(bench_floor "$OUT/bin")
                 timeout -k 5 "$TIMEOUT" $(bench_launch "$lib" 2 "$(sched_for "$t")") "$OUT/bin/mt_rate_$lib" \
                     -t "$t" -m "$mode" -n "$WINDOWS" -b "$BATCHES" >"$raw" 2>"$raw.err" </dev/null
                 rc=$?
-                f2=$("$OUT/bin/floor")
+                f2=$(bench_floor "$OUT/bin")
                 [ $rc -ge 124 ] && reap
-                set -- $f1 $f2
-                if [ "$2" = "$4" ]; then fmode=$2; else fmode=mixed; fi
+                fmode=$(bench_mode "$f1" "$f2")
                 if [ $rc -ne 0 ] || ! grep -q "^$t $mode " "$raw"; then
                     FAILS[$lib-$t-$mode]=$((${FAILS[$lib-$t-$mode]:-0} + 1))
                     log "$lib T=$t $mode #$rep: FAILED rc $rc: $(head -c 200 "$raw.err" | tr '\n' ' ')"

@@ -42,7 +42,7 @@ set -u
 . "$(dirname "$0")/libs.sh"
 
 case ${1:-} in -h | --help | '')
-    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    bench_help "$0"
     [ -n "${1:-}" ]; exit $?
     ;;
 esac
@@ -110,7 +110,7 @@ if [ -n "${REPORT_ONLY:-}" ]; then
 else
 mkdir -p "$OUT/bin" "$OUT/data/raw"
 rm -f "$OUT"/data/*.dat "$OUT"/data/*.txt "$OUT"/data/raw/*
-cc -O2 -o "$OUT/bin/floor" "$bench_srcdir/floor.c" || exit 1
+bench_floor_build "$OUT/bin" || exit 1
 for lib in canal mpich ompi; do
     case " $BENCH_LIBS " in *" $lib "*) ;; *) continue ;; esac
     for prog in latency bw; do
@@ -140,16 +140,9 @@ command_of() {
     CMD+=($CHRT "$OUT/bin/${prog}_$lib" "$@")
 }
 
-# Kill what a timed-out run left behind: only processes running our binaries.
-reap() {
-    local p exe
-    for p in /proc/[0-9]*; do
-        exe=$(readlink "$p/exe" 2>/dev/null) || continue
-        case $exe in "$OUT/bin/"*) kill -9 "${p#/proc/}" 2>/dev/null ;; esac
-    done
-}
+reap() { bench_reap "$OUT/bin"; }
 
-floor_run() { $CHRT "$OUT/bin/floor"; }
+floor_run() { $CHRT "$OUT/bin/floor"; } # (round-robin, as the runs: see above)
 
 # ---- probe: a configuration that cannot run short ping-pongs and a short
 # bandwidth test (the sockets provider loses send completions here) is skipped
@@ -184,8 +177,8 @@ run_one() {
     rc=$?
     f2=$(floor_run)
     [ $rc -ge 124 ] && reap
+    mode=$(bench_mode "$f1" "$f2")
     set -- $f1 $f2
-    if [ "$2" = "$4" ]; then mode=$2; else mode=mixed; fi
     echo "# floor before $1 $2 after $3 $4 mode $mode rc $rc load $(cut -d' ' -f1 /proc/loadavg)" >>"$raw"
     if [ $rc -ne 0 ]; then
         log "$prog $name #$rep: FAILED rc $rc: $(head -c 160 "$raw.err" | tr '\n' ' ')"

@@ -1,5 +1,7 @@
-# Sourced by bench/compare.sh and bench/startup.sh: which MPI libraries
-# are compared and how to compile and launch with each. Not a program.
+# Sourced by bench/compare*.sh and bench/startup.sh: which MPI libraries
+# are compared, how to compile and launch with each, and the scaffolding
+# every comparison script shares (help text, schedulings, the floor and the
+# near/far label, rotation, reaping timed-out runs). Not a program.
 #
 # The three libraries are named canal, mpich (Debian's, mpicc.mpich and
 # mpiexec.mpich) and ompi (Debian's Open MPI, mpicc.openmpi and
@@ -13,6 +15,16 @@
 #   bench_launch LIB NP [rt]       prints the launch command prefix (a
 #                                  program and its arguments follow it);
 #                                  with rt each rank runs under chrt -f 1.
+# With CANAL_BASE=prefix set, bench_base_init adds a library "base": a
+# second installed Canal measured in the same rounds (before/after a change).
+# The shared scaffolding:
+#   bench_help SCRIPT              prints SCRIPT's header comment (--help)
+#   bench_scheds "rt plain"        the schedulings this user can run
+#   bench_floor_build DIR          builds DIR/floor (bench/floor.c)
+#   bench_floor DIR [rt]           runs it: "<one-way us> <near|far|busy>"
+#   bench_mode "F1" "F2"           the run's label from the floors around it
+#   bench_rotated R LIB...         the libraries in round R's order
+#   bench_reap DIR                 kills processes running a binary in DIR
 
 bench_srcdir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bench_topdir=$(cd "$bench_srcdir/.." && pwd)
@@ -51,11 +63,24 @@ bench_libs_init() {
     BENCH_LIBS=${BENCH_LIBS# }
 }
 
+# bench_base_init: with CANAL_BASE set, check it and append "base" to
+# BENCH_LIBS (0), or fail with a message (1); nothing to do without it.
+bench_base_init() {
+    [ -n "${CANAL_BASE:-}" ] || return 0
+    if [ ! -x "$CANAL_BASE/bin/mpicc" ] || [ ! -x "$CANAL_BASE/bin/mpiexec" ]; then
+        echo "bench: CANAL_BASE=$CANAL_BASE has no bin/mpicc and bin/mpiexec" >&2
+        return 1
+    fi
+    BENCH_LIBS="$BENCH_LIBS base"
+    BENCH_LIBS=${BENCH_LIBS# }
+}
+
 bench_cc() {
     local lib=$1 out=$2
     shift 2
     case $lib in
     canal) $canal_cc -O2 -o "$out" "$@" $canal_libs ;;
+    base) "$CANAL_BASE/bin/mpicc" -O2 -o "$out" "$@" ;;
     mpich) mpicc.mpich -O2 -o "$out" "$@" ;;
     ompi) mpicc.openmpi -O2 -o "$out" "$@" ;;
     esac
@@ -66,6 +91,7 @@ bench_launch() {
     [ "$rt" = rt ] && chrt="chrt -f 1"
     case $lib in
     canal) echo "$canal_mpiexec -n $np $chrt" ;;
+    base) echo "$CANAL_BASE/bin/mpiexec -n $np $chrt" ;;
     mpich) echo "mpiexec.mpich -n $np $chrt" ;;
     ompi)
         # Shared memory only (vader); allow more ranks than cores.
@@ -74,4 +100,52 @@ bench_launch() {
         echo "mpirun.openmpi -n $np $over --mca btl self,vader $chrt"
         ;;
     esac
+}
+
+bench_help() {
+    sed -n '2,/^set -u/p' "$1" | sed '$d; s/^# \{0,1\}//'
+}
+
+# Real-time runs (chrt -f 1) need root and chrt; without them only "plain"
+# remains of the list (and "plain" when nothing would).
+bench_scheds() {
+    local s=" $1 "
+    if [ "$(id -u)" != 0 ] || ! command -v chrt >/dev/null; then
+        s=${s// rt / }
+    fi
+    s=$(echo $s)
+    echo "${s:-plain}"
+}
+
+bench_floor_build() {
+    cc -O2 -o "$1/floor" "$bench_srcdir/floor.c"
+}
+
+bench_floor() {
+    if [ "${2:-}" = rt ]; then chrt -f 1 "$1/floor"; else "$1/floor"; fi
+}
+
+# bench_mode "us label" "us label": the label when both agree, else mixed.
+bench_mode() {
+    local a b
+    a=${1#* } b=${2#* }
+    if [ "$a" = "$b" ]; then echo "$a"; else echo mixed; fi
+}
+
+# A B C, then B C A, ...: no library always runs first or after another.
+bench_rotated() {
+    local r=$1 i
+    shift
+    local -a l=("$@")
+    for ((i = 0; i < ${#l[@]}; i++)); do echo "${l[$(((i + r) % ${#l[@]}))]}"; done
+}
+
+# Kill what a timed-out run left behind: only processes running one of the
+# script's own binaries (their executable is under DIR).
+bench_reap() {
+    local p exe
+    for p in /proc/[0-9]*; do
+        exe=$(readlink "$p/exe" 2>/dev/null) || continue
+        case $exe in "$1/"*) kill -9 "${p#/proc/}" 2>/dev/null ;; esac
+    done
 }

@@ -183,11 +183,21 @@ const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out)
             node_of[r] = (int)((long long)r * fake / c->size);
         n = (int)fake;
     } else {
-        /* Renumber the job's nodes densely in order of first appearance. */
+        /* Renumber the job's nodes densely in order of first appearance.
+         * Processes of other jobs (a communicator merged after a spawn or
+         * a connect) are numbered beyond this job's ranks and their nodes
+         * are not known here (each job numbers its own nodes): the flat
+         * algorithms then, the same on both sides. */
         for (int i = 0; i < mpi_pmi.nnodes; i++)
             seen[i] = -1;
         for (int r = 0; r < c->size; r++) {
-            int node = mpi_pmi.node_of[mpi_comm_peer_job_rank(c, r)];
+            int j = mpi_comm_peer_job_rank(c, r), node;
+            if (j < 0 || j >= mpi_pmi.size) {
+                free(node_of);
+                free(seen);
+                return NULL;
+            }
+            node = mpi_pmi.node_of[j];
             if (node < 0 || node >= mpi_pmi.nnodes)
                 node = 0;
             if (seen[node] < 0)

@@ -22,10 +22,10 @@ static const common_cvar_desc_t cvar_table[] = {
     {"PMI_WATCH", CVAR_TYPE_BOOL, "1", NULL,
      "PMI-1/PMI-2: a thread watches the connection to the launcher, so that a process whose "
      "launcher died (kill -9 of mpiexec) says so and ends instead of waiting for ever"},
-    {"FAILURE_GRACE", CVAR_TYPE_INT, "3", NULL,
+    {"FAILURE_GRACE", CVAR_TYPE_INT, "1", NULL,
      "seconds a rank that must end the job because another process failed waits for the "
      "launcher to end it with the cause (the dead rank's signal or exit code) before it "
-     "aborts the job itself"},
+     "aborts the job itself; Canal's mpiexec sets 0 (it judges the dead rank first)"},
     {"MPIEXEC", CVAR_TYPE_STRING, "", NULL,
      "the mpiexec a singleton (a program started without a launcher) starts on its first "
      "MPI_Comm_spawn; default: the mpiexec installed with this library"},

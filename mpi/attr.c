@@ -16,8 +16,16 @@
  *
  * Called by the MPI functions below, by mpi/comm.c (dup, free) and by the
  * datatype code (mpi_attr_dup_all/delete_all through mpiimpl.h).
+ *
+ * MPICH's Fortran and C++ libraries (mpi/mpich_lang.c) add two things, with
+ * MPICH's semantics: a value has a kind (MPI_ATTR_KIND_PTR from C, _AINT or
+ * _INT when Fortran set it: an integer, not an address), and a keyval may
+ * have a language proxy through which its callbacks are called (the
+ * library's thunk, given the user's function, the kind and the raw value).
+ * C callbacks see an integer-kind value by address, as MPICH passes it.
  */
 #include "comm_impl.h"
+#include "mpi/api_impl.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -32,6 +40,8 @@ typedef struct {
     int handle;
     attr_copy_fn_t *copy;  /* NULL: the attribute is not copied */
     attr_delete_fn_t *del; /* NULL: nothing to call */
+    mpi_attr_copy_proxy_t *copy_proxy;  /* NULL: C's convention */
+    mpi_attr_delete_proxy_t *del_proxy;
     void *extra;
     int refcount; /* user handle + attributes */
     int freed;    /* MPI_*_free_keyval was called */
@@ -42,6 +52,7 @@ struct mpi_attr {
     keyval_t *kv;
     int keyval;
     void *value;
+    mpi_attr_kind_t kind; /* how value was set */
 };
 
 /* Protects the attribute lists; callbacks run without it (they may call
@@ -75,8 +86,12 @@ static int code_new(int cls, const char *fn, const char *fmt, ...)
 }
 
 /* ---------------------------------------------------------------- predefined */
+/* Fortran's mpif.h names each predefined keyval by the C value + 1 (MPICH
+ * accepts both forms from either language). */
 static int predefined_index(int keyval)
 {
+    if (mpi_handle_kind(keyval) == MPI_HKIND_BUILTIN && (keyval & 1) == 0)
+        keyval -= 1;
     switch (keyval) {
     case MPI_TAG_UB:
         return 0;
@@ -105,7 +120,7 @@ static const char *const predefined_names[] = {
 /* The values live here and the user gets their addresses, as C asks. */
 static int predefined_values[7];
 
-static void *predefined_value(int idx)
+static int *predefined_value(int idx)
 {
     int v = 0;
     switch (idx) {
@@ -230,13 +245,46 @@ static mpi_attr_t *attr_find(mpi_attr_t *list, const keyval_t *kv)
 
 static int call_delete(int handle, const mpi_attr_t *a)
 {
+    void *value = a->value;
     if (a->kv->del == NULL)
         return MPI_SUCCESS;
-    return a->kv->del(handle, a->keyval, a->value, a->kv->extra);
+    if (a->kv->del_proxy != NULL)
+        return a->kv->del_proxy((MPI_Comm_delete_attr_function *)(void *)a->kv->del, handle,
+                                a->keyval, a->kind, a->value, a->kv->extra);
+    /* C's convention: an integer set from Fortran is passed by address */
+    return a->kv->del(handle, a->keyval, a->kind == MPI_ATTR_KIND_PTR ? value : (void *)&value,
+                      a->kv->extra);
+}
+
+static int call_copy(int handle, const mpi_attr_t *a, void **newval, int *flag)
+{
+    void *value = a->value;
+    if (a->kv->copy_proxy != NULL)
+        return a->kv->copy_proxy((MPI_Comm_copy_attr_function *)(void *)a->kv->copy, handle,
+                                 a->keyval, a->kv->extra, a->kind, a->value, newval, flag);
+    return a->kv->copy(handle, a->keyval, a->kv->extra,
+                       a->kind == MPI_ATTR_KIND_PTR ? value : (void *)&value, newval, flag);
+}
+
+int mpi_attr_keyval_set_proxy(int keyval, mpi_attr_copy_proxy_t *copy_proxy,
+                              mpi_attr_delete_proxy_t *delete_proxy)
+{
+    keyval_t *kv = keyval_lookup(keyval);
+    if (kv == NULL || kv->freed)
+        return -1;
+    kv->copy_proxy = copy_proxy;
+    kv->del_proxy = delete_proxy;
+    return 0;
 }
 
 int mpi_attr_set(int objtype, int handle, mpi_attr_t **list, int keyval, void *value,
                  const char *fn)
+{
+    return mpi_attr_set_kind(objtype, handle, list, keyval, value, MPI_ATTR_KIND_PTR, fn);
+}
+
+int mpi_attr_set_kind(int objtype, int handle, mpi_attr_t **list, int keyval, void *value,
+                      mpi_attr_kind_t kind, const char *fn)
 {
     keyval_t *kv = NULL;
     mpi_attr_t *a = NULL;
@@ -256,6 +304,7 @@ int mpi_attr_set(int objtype, int handle, mpi_attr_t **list, int keyval, void *v
             return err;
         pthread_mutex_lock(&attr_lock);
         a->value = value;
+        a->kind = kind;
         pthread_mutex_unlock(&attr_lock);
         return MPI_SUCCESS;
     }
@@ -266,6 +315,7 @@ int mpi_attr_set(int objtype, int handle, mpi_attr_t **list, int keyval, void *v
     a->kv = kv;
     a->keyval = keyval;
     a->value = value;
+    a->kind = kind;
     pthread_mutex_lock(&attr_lock);
     a->next = *list;
     *list = a;
@@ -276,6 +326,16 @@ int mpi_attr_set(int objtype, int handle, mpi_attr_t **list, int keyval, void *v
 int mpi_attr_get(int objtype, mpi_attr_t *list, int keyval, void *attribute_val, int *flag,
                  const char *fn)
 {
+    return mpi_attr_get_kind(objtype, list, keyval, attribute_val, flag, MPI_ATTR_KIND_PTR, fn);
+}
+
+/* As MPICH: a caller of kind PTR (C, C++) gets a value set from C as it was
+ * set and an integer set from Fortran by address; a Fortran caller gets the
+ * stored word as an integer (so a C pointer reads as its address), and a
+ * predefined attribute's value itself. */
+int mpi_attr_get_kind(int objtype, mpi_attr_t *list, int keyval, void *attribute_val, int *flag,
+                      mpi_attr_kind_t kind, const char *fn)
+{
     keyval_t *kv = NULL;
     mpi_attr_t *a = NULL;
     int err, idx = predefined_index(keyval);
@@ -284,7 +344,11 @@ int mpi_attr_get(int objtype, mpi_attr_t *list, int keyval, void *attribute_val,
         return code_new(MPI_ERR_ARG, fn, "%s is NULL",
                         attribute_val == NULL ? "attribute_val" : "flag");
     if (idx >= 0 && objtype == MPI_OBJ_COMM) {
-        *(void **)attribute_val = predefined_value(idx);
+        int *v = predefined_value(idx);
+        if (kind == MPI_ATTR_KIND_PTR)
+            *(void **)attribute_val = v;
+        else
+            *(intptr_t *)attribute_val = *v;
         *flag = 1;
         return MPI_SUCCESS;
     }
@@ -293,7 +357,8 @@ int mpi_attr_get(int objtype, mpi_attr_t *list, int keyval, void *attribute_val,
     pthread_mutex_lock(&attr_lock);
     a = attr_find(list, kv);
     if (a != NULL)
-        *(void **)attribute_val = a->value;
+        *(void **)attribute_val =
+            kind == MPI_ATTR_KIND_PTR && a->kind != MPI_ATTR_KIND_PTR ? (void *)&a->value : a->value;
     pthread_mutex_unlock(&attr_lock);
     *flag = a != NULL;
     return MPI_SUCCESS;
@@ -365,7 +430,7 @@ int mpi_attr_dup_all(int objtype, int old_handle, mpi_attr_t *src, mpi_attr_t **
 
         all[i] = NULL;
         if (err == MPI_SUCCESS && a->kv->copy != NULL) {
-            int rc = a->kv->copy(old_handle, a->keyval, a->kv->extra, a->value, &newval, &flag);
+            int rc = call_copy(old_handle, a, &newval, &flag);
             if (rc != MPI_SUCCESS)
                 err = rc;
         }
@@ -415,120 +480,49 @@ int mpi_attr_finalize(void)
 }
 
 /* ---------------------------------------------------------------- communicator fronts */
-static int comm_keyval_create(void (*copy)(void), void (*del)(void), int *keyval, void *extra,
-                              const char *fn)
+/* The implementations of the generated entry points (mpi/api/07-communicators.api;
+ * MPI_Attr_* and MPI_Keyval_free of chapter 16 share them). */
+int mpi_comm_create_keyval_impl(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                int *comm_keyval, void *extra_state, const char *fn)
 {
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    err = mpi_keyval_create(MPI_OBJ_COMM, copy, del, extra, keyval, fn);
+    int err = mpi_keyval_create(MPI_OBJ_COMM, (void (*)(void))comm_copy_attr_fn,
+                                (void (*)(void))comm_delete_attr_fn, extra_state, comm_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-                            void *extra_state)
+int mpi_keyval_create_impl(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                           void *extra_state, const char *fn)
 {
-    return comm_keyval_create((void (*)(void))comm_copy_attr_fn,
-                              (void (*)(void))comm_delete_attr_fn, comm_keyval, extra_state,
-                              "MPI_Comm_create_keyval");
-}
-#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
-
-int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-                       void *extra_state)
-{
-    return comm_keyval_create((void (*)(void))copy_fn, (void (*)(void))delete_fn, keyval,
-                              extra_state, "MPI_Keyval_create");
-}
-#pragma weak MPI_Keyval_create = PMPI_Keyval_create
-
-static int comm_keyval_free(int *keyval, const char *fn)
-{
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    err = mpi_keyval_free(MPI_OBJ_COMM, keyval, fn);
+    int err = mpi_keyval_create(MPI_OBJ_COMM, (void (*)(void))copy_fn, (void (*)(void))delete_fn,
+                                extra_state, keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
 
-int PMPI_Comm_free_keyval(int *comm_keyval)
+int mpi_comm_free_keyval_impl(int *comm_keyval, const char *fn)
 {
-    return comm_keyval_free(comm_keyval, "MPI_Comm_free_keyval");
+    int err = mpi_keyval_free(MPI_OBJ_COMM, comm_keyval, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
 
-int PMPI_Keyval_free(int *keyval)
+int mpi_comm_set_attr_impl(mpi_comm_t *c, int comm_keyval, void *attribute_val, const char *fn)
 {
-    return comm_keyval_free(keyval, "MPI_Keyval_free");
-}
-#pragma weak MPI_Keyval_free = PMPI_Keyval_free
-
-static int comm_set(MPI_Comm comm, int keyval, void *value, const char *fn)
-{
-    mpi_comm_t *c = NULL;
-    int err;
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    err = mpi_attr_set(MPI_OBJ_COMM, comm, &c->attrs, keyval, value, fn);
+    int err = mpi_attr_set(MPI_OBJ_COMM, c->handle, &c->attrs, comm_keyval, attribute_val, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
 
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+int mpi_comm_get_attr_impl(mpi_comm_t *c, int comm_keyval, void *attribute_val, int *flag,
+                           const char *fn)
 {
-    return comm_set(comm, comm_keyval, attribute_val, "MPI_Comm_set_attr");
-}
-#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
-
-int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
-{
-    return comm_set(comm, keyval, attribute_val, "MPI_Attr_put");
-}
-#pragma weak MPI_Attr_put = PMPI_Attr_put
-
-static int comm_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag, const char *fn)
-{
-    mpi_comm_t *c = NULL;
-    int err;
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    err = mpi_attr_get(MPI_OBJ_COMM, c->attrs, keyval, attribute_val, flag, fn);
+    int err = mpi_attr_get(MPI_OBJ_COMM, c->attrs, comm_keyval, attribute_val, flag, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
 
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+int mpi_comm_delete_attr_impl(mpi_comm_t *c, int comm_keyval, const char *fn)
 {
-    return comm_get(comm, comm_keyval, attribute_val, flag, "MPI_Comm_get_attr");
-}
-#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
-
-int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
-{
-    return comm_get(comm, keyval, attribute_val, flag, "MPI_Attr_get");
-}
-#pragma weak MPI_Attr_get = PMPI_Attr_get
-
-static int comm_delete(MPI_Comm comm, int keyval, const char *fn)
-{
-    mpi_comm_t *c = NULL;
-    int err;
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    err = mpi_attr_delete(MPI_OBJ_COMM, comm, &c->attrs, keyval, fn);
+    int err = mpi_attr_delete(MPI_OBJ_COMM, c->handle, &c->attrs, comm_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
-
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
-{
-    return comm_delete(comm, comm_keyval, "MPI_Comm_delete_attr");
-}
-#pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
-
-int PMPI_Attr_delete(MPI_Comm comm, int keyval)
-{
-    return comm_delete(comm, keyval, "MPI_Attr_delete");
-}
-#pragma weak MPI_Attr_delete = PMPI_Attr_delete
 
 /* ---------------------------------------------------------------- datatype fronts */
 /* mpi/type.c provides the attribute list of a datatype; weak so that the
@@ -549,63 +543,49 @@ static int type_list(MPI_Datatype t, const char *fn, mpi_attr_t ***out)
     return MPI_SUCCESS;
 }
 
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                            void *extra_state)
+int mpi_type_create_keyval_impl(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                int *type_keyval, void *extra_state, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_keyval";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    err = mpi_keyval_create(MPI_OBJ_DATATYPE, (void (*)(void))type_copy_attr_fn,
-                            (void (*)(void))type_delete_attr_fn, extra_state, type_keyval, fn);
+    int err = mpi_keyval_create(MPI_OBJ_DATATYPE, (void (*)(void))type_copy_attr_fn,
+                                (void (*)(void))type_delete_attr_fn, extra_state, type_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
 
-int PMPI_Type_free_keyval(int *type_keyval)
+int mpi_type_free_keyval_impl(int *type_keyval, const char *fn)
 {
-    static const char fn[] = "MPI_Type_free_keyval";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    err = mpi_keyval_free(MPI_OBJ_DATATYPE, type_keyval, fn);
+    int err = mpi_keyval_free(MPI_OBJ_DATATYPE, type_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
 
-int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
+int mpi_type_set_attr_impl(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                           const char *fn)
 {
-    static const char fn[] = "MPI_Type_set_attr";
     mpi_attr_t **l = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = type_list(datatype, fn, &l)))
+    if ((err = type_list(datatype, fn, &l)))
         return err;
     err = mpi_attr_set(MPI_OBJ_DATATYPE, datatype, l, type_keyval, attribute_val, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
 
-int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
+int mpi_type_get_attr_impl(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag,
+                           const char *fn)
 {
-    static const char fn[] = "MPI_Type_get_attr";
     mpi_attr_t **l = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = type_list(datatype, fn, &l)))
+    if ((err = type_list(datatype, fn, &l)))
         return err;
     err = mpi_attr_get(MPI_OBJ_DATATYPE, *l, type_keyval, attribute_val, flag, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
 
-int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
+int mpi_type_delete_attr_impl(MPI_Datatype datatype, int type_keyval, const char *fn)
 {
-    static const char fn[] = "MPI_Type_delete_attr";
     mpi_attr_t **l = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = type_list(datatype, fn, &l)))
+    if ((err = type_list(datatype, fn, &l)))
         return err;
     err = mpi_attr_delete(MPI_OBJ_DATATYPE, datatype, l, type_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr

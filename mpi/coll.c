@@ -2,8 +2,11 @@
  * Collective communication, the MPI front (MPI 4.0 chapter 6, and the
  * neighbourhood collectives of chapter 8): every blocking, nonblocking
  * (MPI_I...) and persistent (..._init) collective, in int and large-count
- * (_c) forms. Each function fills a call_t with its arguments and hands it
- * to coll_call(), which checks the arguments (raising the MPICH error
+ * (_c) forms, whose entry points are generated from the API table
+ * (mpi/api/); they check the communicator only. Each implementation
+ * (mpi_gather_impl ..., shared by the int and _c forms) fills a call_t with
+ * its arguments and hands it to coll_call(), which checks the other
+ * arguments where they matter on this rank (raising the MPICH error
  * class: MPI_ERR_COMM, MPI_ERR_ROOT, MPI_ERR_COUNT, MPI_ERR_TYPE,
  * MPI_ERR_OP, MPI_ERR_BUFFER, MPI_ERR_ARG ...), widens int arrays to
  * MPI_Count/MPI_Aint, records the collective into a schedule (coll/) and
@@ -11,6 +14,7 @@
  * (nonblocking), or not yet (persistent: MPI_Start runs it).
  */
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +32,6 @@ typedef enum { MODE_BLOCKING, MODE_NONBLOCKING, MODE_PERSISTENT } coll_mode_t;
  * alltoallw takes even in its int form. */
 typedef struct {
     coll_kind_t kind;
-    MPI_Comm comm;
     const void *sendbuf;
     MPI_Count sendcount;
     const void *sendcounts, *sdispls;
@@ -698,18 +701,18 @@ static int check_mode_failed(const call_t *k, mpi_comm_t *c, int err)
     return err;
 }
 
-static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, const char *fn)
+/* k on the communicator c (checked by the entry point): check the other
+ * arguments and run it in mode. */
+static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Request *request,
+                     const char *fn)
 {
-    mpi_comm_t *c;
     coll_args_t a;
     widened_t w = {NULL, NULL, NULL, NULL, NULL, NULL};
     coll_sched_t *s = NULL;
     adi_request_t *r = NULL;
     canal_status_t st;
-    int err = mpi_enter(fn);
+    int err;
 
-    if (err || (err = mpi_check_comm(k->comm, fn, &c)))
-        return err;
     if (mode != MODE_BLOCKING && request == NULL)
         return check_mode_failed(k, c, mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL"));
     /* (field by field: a memset of the whole struct shows in small-message latency) */
@@ -725,12 +728,12 @@ static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, co
             return mpi_err_raise(c, MPI_ERR_COMM, fn,
                                  "comm=%#x is an intercommunicator; %s is defined on "
                                  "intracommunicators only",
-                                 (unsigned)k->comm, coll_kind_name(k->kind));
+                                 (unsigned)c->handle, coll_kind_name(k->kind));
         if (c->local_comm == NULL && !is_neighbor(k->kind))
             return mpi_err_raise(c, MPI_ERR_COMM, fn,
                                  "comm=%#x is an intercommunicator without a local "
                                  "communicator for collectives",
-                                 (unsigned)k->comm);
+                                 (unsigned)c->handle);
     }
     if (is_neighbor(k->kind)) {
         int cls;
@@ -738,14 +741,14 @@ static int coll_call(const call_t *k, coll_mode_t mode, MPI_Request *request, co
             return mpi_err_raise(c, MPI_ERR_TOPOLOGY, fn,
                                  "comm=%#x has no process topology (topologies are not "
                                  "available in this build)",
-                                 (unsigned)k->comm);
+                                 (unsigned)c->handle);
         cls = mpi_topo_neighbors(c, &a.indegree, &a.sources, &a.outdegree, &a.destinations);
         if (cls != MPI_SUCCESS)
             return mpi_err_raise(c, cls, fn, "comm=%#x has no Cartesian or graph topology",
-                                 (unsigned)k->comm);
+                                 (unsigned)c->handle);
         {
             int status = MPI_UNDEFINED;
-            a.cartesian = PMPI_Topo_test(k->comm, &status) == MPI_SUCCESS && status == MPI_CART &&
+            a.cartesian = PMPI_Topo_test(c->handle, &status) == MPI_SUCCESS && status == MPI_CART &&
                           a.indegree % 2 == 0;
         }
     }
@@ -826,2203 +829,708 @@ out_widened:
 }
 
 /* ---------------------------------------------------------------- the MPI functions */
-/* ---------------------------------------------------------------- barrier */
-int PMPI_Barrier(MPI_Comm comm)
-{
-    call_t k = {.kind = COLL_BARRIER, .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Barrier");
-}
-#pragma weak MPI_Barrier = PMPI_Barrier
+/* The implementations of the table's collectives (mpi/api/06-collectives.api
+ * and the neighbourhood collectives of 08-topologies.api, flagged
+ * `collective`): their entry points have checked the communicator only;
+ * each fills a call_t and coll_call() checks the rest. The int and _c forms
+ * share one implementation: `large` says whether the count and displacement
+ * arrays are MPI_Count[]/MPI_Aint[] or int[]. */
 
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+/* gather, scatter, allgather, alltoall and their neighbourhood forms */
+static int coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, mpi_comm_t *c, coll_mode_t mode,
+                       MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_BARRIER, .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ibarrier");
+    call_t k = {.kind = kind,
+                .sendbuf = sendbuf,
+                .sendcount = sendcount,
+                .sendtype = sendtype,
+                .recvbuf = recvbuf,
+                .recvcount = recvcount,
+                .recvtype = recvtype,
+                .root = root};
+    return coll_call(&k, c, mode, request, fn);
 }
-#pragma weak MPI_Ibarrier = PMPI_Ibarrier
 
-int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+/* gatherv, allgatherv, neighbor_allgatherv: receive counts and displacements */
+static int coll_recv_v(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, const void *recvcounts,
+                       const void *displs, MPI_Datatype recvtype, int root, mpi_comm_t *c,
+                       int large, coll_mode_t mode, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_BARRIER, .comm = comm};
+    call_t k = {.kind = kind,
+                .sendbuf = sendbuf,
+                .sendcount = sendcount,
+                .sendtype = sendtype,
+                .recvbuf = recvbuf,
+                .recvcounts = recvcounts,
+                .rdispls = displs,
+                .recvtype = recvtype,
+                .root = root,
+                .big = large};
+    return coll_call(&k, c, mode, request, fn);
+}
+
+static int coll_scatterv(const void *sendbuf, const void *sendcounts, const void *displs,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, mpi_comm_t *c, int large,
+                         coll_mode_t mode, MPI_Request *request, const char *fn)
+{
+    call_t k = {.kind = COLL_SCATTERV,
+                .sendbuf = sendbuf,
+                .sendcounts = sendcounts,
+                .sdispls = displs,
+                .sendtype = sendtype,
+                .recvbuf = recvbuf,
+                .recvcount = recvcount,
+                .recvtype = recvtype,
+                .root = root,
+                .big = large};
+    return coll_call(&k, c, mode, request, fn);
+}
+
+/* alltoallv and alltoallw (one type, or an array of types, per side) and
+ * their neighbourhood forms; displs_aint: MPI_Aint displacements in the int
+ * form too (neighbor_alltoallw) */
+static int coll_alltoall_v(coll_kind_t kind, const void *sendbuf, const void *sendcounts,
+                           const void *sdispls, MPI_Datatype sendtype,
+                           const MPI_Datatype *sendtypes, void *recvbuf, const void *recvcounts,
+                           const void *rdispls, MPI_Datatype recvtype,
+                           const MPI_Datatype *recvtypes, mpi_comm_t *c, int large, int displs_aint,
+                           coll_mode_t mode, MPI_Request *request, const char *fn)
+{
+    call_t k = {.kind = kind,
+                .sendbuf = sendbuf,
+                .sendcounts = sendcounts,
+                .sdispls = sdispls,
+                .sendtype = sendtype,
+                .sendtypes = sendtypes,
+                .recvbuf = recvbuf,
+                .recvcounts = recvcounts,
+                .rdispls = rdispls,
+                .recvtype = recvtype,
+                .recvtypes = recvtypes,
+                .big = large,
+                .displs_aint = displs_aint};
+    return coll_call(&k, c, mode, request, fn);
+}
+
+/* reduce, allreduce, scan, exscan, reduce_scatter(_block) */
+static int coll_reduction(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
+                          const void *recvcounts, MPI_Datatype datatype, MPI_Op op, int root,
+                          mpi_comm_t *c, int large, coll_mode_t mode, MPI_Request *request,
+                          const char *fn)
+{
+    call_t k = {.kind = kind,
+                .sendbuf = sendbuf,
+                .recvbuf = recvbuf,
+                .recvcount = count,
+                .recvcounts = recvcounts,
+                .recvtype = datatype,
+                .op = op,
+                .root = root,
+                .big = large};
+    return coll_call(&k, c, mode, request, fn);
+}
+
+/* ---------------------------------------------------------------- barrier, bcast */
+int mpi_barrier_impl(mpi_comm_t *comm, const char *fn)
+{
+    call_t k = {.kind = COLL_BARRIER};
+    return coll_call(&k, comm, MODE_BLOCKING, NULL, fn);
+}
+
+int mpi_ibarrier_impl(mpi_comm_t *comm, MPI_Request *request, const char *fn)
+{
+    call_t k = {.kind = COLL_BARRIER};
+    return coll_call(&k, comm, MODE_NONBLOCKING, request, fn);
+}
+
+int mpi_barrier_init_impl(mpi_comm_t *comm, MPI_Info info, MPI_Request *request, const char *fn)
+{
+    call_t k = {.kind = COLL_BARRIER};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Barrier_init");
+    return coll_call(&k, comm, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Barrier_init = PMPI_Barrier_init
 
-/* ---------------------------------------------------------------- bcast */
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+static int coll_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, mpi_comm_t *c,
+                      coll_mode_t mode, MPI_Request *request, const char *fn)
 {
     call_t k = {.kind = COLL_BCAST,
                 .recvbuf = buffer,
                 .recvcount = count,
                 .recvtype = datatype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Bcast");
+                .root = root};
+    return coll_call(&k, c, mode, request, fn);
 }
-#pragma weak MPI_Bcast = PMPI_Bcast
 
-int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int mpi_bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, mpi_comm_t *comm,
+                   const char *fn)
 {
-    call_t k = {.kind = COLL_BCAST,
-                .recvbuf = buffer,
-                .recvcount = count,
-                .recvtype = datatype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Bcast_c");
+    return coll_bcast(buffer, count, datatype, root, comm, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Bcast_c = PMPI_Bcast_c
 
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request)
+int mpi_ibcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_BCAST,
-                .recvbuf = buffer,
-                .recvcount = count,
-                .recvtype = datatype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ibcast");
+    return coll_bcast(buffer, count, datatype, root, comm, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Ibcast = PMPI_Ibcast
 
-int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                  MPI_Request *request)
+int mpi_bcast_init_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                        mpi_comm_t *comm, MPI_Info info, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_BCAST,
-                .recvbuf = buffer,
-                .recvcount = count,
-                .recvtype = datatype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ibcast_c");
-}
-#pragma weak MPI_Ibcast_c = PMPI_Ibcast_c
-
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_BCAST,
-                .recvbuf = buffer,
-                .recvcount = count,
-                .recvtype = datatype,
-                .root = root,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Bcast_init");
+    return coll_bcast(buffer, count, datatype, root, comm, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Bcast_init = PMPI_Bcast_init
-
-int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_BCAST,
-                .recvbuf = buffer,
-                .recvcount = count,
-                .recvtype = datatype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Bcast_init_c");
-}
-#pragma weak MPI_Bcast_init_c = PMPI_Bcast_init_c
-
 /* ---------------------------------------------------------------- gather */
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int mpi_gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int root, mpi_comm_t *comm,
+                    const char *fn)
 {
-    call_t k = {.kind = COLL_GATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Gather");
+    return coll_blocks(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       root, comm, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Gather = PMPI_Gather
 
-int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int mpi_igather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, int root, mpi_comm_t *comm,
+                     MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_GATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Gather_c");
+    return coll_blocks(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       root, comm, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Gather_c = PMPI_Gather_c
 
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request)
+int mpi_gather_init_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                         mpi_comm_t *comm, MPI_Info info, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_GATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Igather");
-}
-#pragma weak MPI_Igather = PMPI_Igather
-
-int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                   MPI_Request *request)
-{
-    call_t k = {.kind = COLL_GATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Igather_c");
-}
-#pragma weak MPI_Igather_c = PMPI_Igather_c
-
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *request)
-{
-    call_t k = {.kind = COLL_GATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Gather_init");
+    return coll_blocks(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       root, comm, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Gather_init = PMPI_Gather_init
-
-int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_GATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Gather_init_c");
-}
-#pragma weak MPI_Gather_init_c = PMPI_Gather_init_c
 
 /* ---------------------------------------------------------------- gatherv */
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
+int mpi_gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const void *recvcounts, const void *displs, MPI_Datatype recvtype, int root,
+                     mpi_comm_t *comm, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_GATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Gatherv");
+    return coll_recv_v(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                       recvtype, root, comm, large, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Gatherv = PMPI_Gatherv
 
-int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
-                   int root, MPI_Comm comm)
+int mpi_igatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const void *recvcounts, const void *displs,
+                      MPI_Datatype recvtype, int root, mpi_comm_t *comm, MPI_Request *request,
+                      int large, const char *fn)
 {
-    call_t k = {.kind = COLL_GATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Gatherv_c");
+    return coll_recv_v(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                       recvtype, root, comm, large, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Gatherv_c = PMPI_Gatherv_c
 
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request)
+int mpi_gatherv_init_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const void *recvcounts, const void *displs,
+                          MPI_Datatype recvtype, int root, mpi_comm_t *comm, MPI_Info info,
+                          MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_GATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Igatherv");
-}
-#pragma weak MPI_Igatherv = PMPI_Igatherv
-
-int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
-                    int root, MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_GATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Igatherv_c");
-}
-#pragma weak MPI_Igatherv_c = PMPI_Igatherv_c
-
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_GATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Gatherv_init");
+    return coll_recv_v(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                       recvtype, root, comm, large, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
-
-int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    call_t k = {.kind = COLL_GATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Gatherv_init_c");
-}
-#pragma weak MPI_Gatherv_init_c = PMPI_Gatherv_init_c
 
 /* ---------------------------------------------------------------- scatter */
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int mpi_scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, int root, mpi_comm_t *comm,
+                     const char *fn)
 {
-    call_t k = {.kind = COLL_SCATTER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Scatter");
+    return coll_blocks(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       root, comm, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Scatter = PMPI_Scatter
 
-int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int mpi_iscatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                      mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_SCATTER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Scatter_c");
+    return coll_blocks(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       root, comm, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Scatter_c = PMPI_Scatter_c
 
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
+int mpi_scatter_init_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                          mpi_comm_t *comm, MPI_Info info, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_SCATTER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iscatter");
-}
-#pragma weak MPI_Iscatter = PMPI_Iscatter
-
-int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    call_t k = {.kind = COLL_SCATTER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iscatter_c");
-}
-#pragma weak MPI_Iscatter_c = PMPI_Iscatter_c
-
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                      MPI_Request *request)
-{
-    call_t k = {.kind = COLL_SCATTER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Scatter_init");
+    return coll_blocks(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       root, comm, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Scatter_init = PMPI_Scatter_init
-
-int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_SCATTER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Scatter_init_c");
-}
-#pragma weak MPI_Scatter_init_c = PMPI_Scatter_init_c
 
 /* ---------------------------------------------------------------- scatterv */
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm)
+int mpi_scatterv_impl(const void *sendbuf, const void *sendcounts, const void *displs,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, int root, mpi_comm_t *comm, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_SCATTERV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = displs,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Scatterv");
+    return coll_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm, large, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Scatterv = PMPI_Scatterv
 
-int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                    MPI_Datatype recvtype, int root, MPI_Comm comm)
+int mpi_iscatterv_impl(const void *sendbuf, const void *sendcounts, const void *displs,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, mpi_comm_t *comm, MPI_Request *request,
+                       int large, const char *fn)
 {
-    call_t k = {.kind = COLL_SCATTERV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = displs,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Scatterv_c");
+    return coll_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm, large, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Scatterv_c = PMPI_Scatterv_c
 
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request)
+int mpi_scatterv_init_impl(const void *sendbuf, const void *sendcounts, const void *displs,
+                           MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, int root, mpi_comm_t *comm, MPI_Info info,
+                           MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_SCATTERV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = displs,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iscatterv");
-}
-#pragma weak MPI_Iscatterv = PMPI_Iscatterv
-
-int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_SCATTERV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = displs,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iscatterv_c");
-}
-#pragma weak MPI_Iscatterv_c = PMPI_Iscatterv_c
-
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_SCATTERV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = displs,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Scatterv_init");
+    return coll_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm, large, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
-
-int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                         MPI_Request *request)
-{
-    call_t k = {.kind = COLL_SCATTERV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = displs,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Scatterv_init_c");
-}
-#pragma weak MPI_Scatterv_init_c = PMPI_Scatterv_init_c
 
 /* ---------------------------------------------------------------- allgather */
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, mpi_comm_t *comm,
+                       const char *fn)
 {
-    call_t k = {.kind = COLL_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Allgather");
+    return coll_blocks(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       0, comm, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Allgather = PMPI_Allgather
 
-int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_iallgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, mpi_comm_t *comm,
+                        MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Allgather_c");
+    return coll_blocks(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       0, comm, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Allgather_c = PMPI_Allgather_c
 
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int mpi_allgather_init_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                            mpi_comm_t *comm, MPI_Info info, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iallgather");
-}
-#pragma weak MPI_Iallgather = PMPI_Iallgather
-
-int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                      MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iallgather_c");
-}
-#pragma weak MPI_Iallgather_c = PMPI_Iallgather_c
-
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Allgather_init");
+    return coll_blocks(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       0, comm, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Allgather_init = PMPI_Allgather_init
-
-int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                          MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Allgather_init_c");
-}
-#pragma weak MPI_Allgather_init_c = PMPI_Allgather_init_c
 
 /* ---------------------------------------------------------------- allgatherv */
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm)
+int mpi_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const void *recvcounts, const void *displs,
+                        MPI_Datatype recvtype, mpi_comm_t *comm, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Allgatherv");
+    return coll_recv_v(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                       recvtype, 0, comm, large, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Allgatherv = PMPI_Allgatherv
 
-int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                      MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_iallgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const void *recvcounts, const void *displs,
+                         MPI_Datatype recvtype, mpi_comm_t *comm, MPI_Request *request, int large,
+                         const char *fn)
 {
-    call_t k = {.kind = COLL_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Allgatherv_c");
+    return coll_recv_v(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                       recvtype, 0, comm, large, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Allgatherv_c = PMPI_Allgatherv_c
 
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request)
+int mpi_allgatherv_init_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const void *recvcounts, const void *displs,
+                             MPI_Datatype recvtype, mpi_comm_t *comm, MPI_Info info,
+                             MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iallgatherv");
-}
-#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
-
-int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iallgatherv_c");
-}
-#pragma weak MPI_Iallgatherv_c = PMPI_Iallgatherv_c
-
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Allgatherv_init");
+    return coll_recv_v(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                       recvtype, 0, comm, large, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
-
-int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                           MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Allgatherv_init_c");
-}
-#pragma weak MPI_Allgatherv_init_c = PMPI_Allgatherv_init_c
 
 /* ---------------------------------------------------------------- alltoall */
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, mpi_comm_t *comm,
+                      const char *fn)
 {
-    call_t k = {.kind = COLL_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Alltoall");
+    return coll_blocks(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                       comm, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Alltoall = PMPI_Alltoall
 
-int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_ialltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, mpi_comm_t *comm,
+                       MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Alltoall_c");
+    return coll_blocks(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                       comm, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Alltoall_c = PMPI_Alltoall_c
 
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int mpi_alltoall_init_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                           mpi_comm_t *comm, MPI_Info info, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ialltoall");
-}
-#pragma weak MPI_Ialltoall = PMPI_Ialltoall
-
-int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                     MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ialltoall_c");
-}
-#pragma weak MPI_Ialltoall_c = PMPI_Ialltoall_c
-
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Alltoall_init");
+    return coll_blocks(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                       comm, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
-
-int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                         MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Alltoall_init_c");
-}
-#pragma weak MPI_Alltoall_init_c = PMPI_Alltoall_init_c
 
 /* ---------------------------------------------------------------- alltoallv */
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_alltoallv_impl(const void *sendbuf, const void *sendcounts, const void *sdispls,
+                       MPI_Datatype sendtype, void *recvbuf, const void *recvcounts,
+                       const void *rdispls, MPI_Datatype recvtype, mpi_comm_t *comm, int large,
+                       const char *fn)
 {
-    call_t k = {.kind = COLL_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Alltoallv");
+    return coll_alltoall_v(COLL_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, NULL, recvbuf,
+                           recvcounts, rdispls, recvtype, NULL, comm, large, 0, MODE_BLOCKING, NULL,
+                           fn);
 }
-#pragma weak MPI_Alltoallv = PMPI_Alltoallv
 
-int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
-                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_ialltoallv_impl(const void *sendbuf, const void *sendcounts, const void *sdispls,
+                        MPI_Datatype sendtype, void *recvbuf, const void *recvcounts,
+                        const void *rdispls, MPI_Datatype recvtype, mpi_comm_t *comm,
+                        MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Alltoallv_c");
+    return coll_alltoall_v(COLL_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, NULL, recvbuf,
+                           recvcounts, rdispls, recvtype, NULL, comm, large, 0, MODE_NONBLOCKING,
+                           request, fn);
 }
-#pragma weak MPI_Alltoallv_c = PMPI_Alltoallv_c
 
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int mpi_alltoallv_init_impl(const void *sendbuf, const void *sendcounts, const void *sdispls,
+                            MPI_Datatype sendtype, void *recvbuf, const void *recvcounts,
+                            const void *rdispls, MPI_Datatype recvtype, mpi_comm_t *comm,
+                            MPI_Info info, MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ialltoallv");
-}
-#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
-
-int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
-                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                      MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ialltoallv_c");
-}
-#pragma weak MPI_Ialltoallv_c = PMPI_Ialltoallv_c
-
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Alltoallv_init");
+    return coll_alltoall_v(COLL_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, NULL, recvbuf,
+                           recvcounts, rdispls, recvtype, NULL, comm, large, 0, MODE_PERSISTENT,
+                           request, fn);
 }
-#pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
-
-int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Alltoallv_init_c");
-}
-#pragma weak MPI_Alltoallv_init_c = PMPI_Alltoallv_init_c
 
 /* ---------------------------------------------------------------- alltoallw */
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int mpi_alltoallw_impl(const void *sendbuf, const void *sendcounts, const void *sdispls,
+                       const MPI_Datatype sendtypes[], void *recvbuf, const void *recvcounts,
+                       const void *rdispls, const MPI_Datatype recvtypes[], mpi_comm_t *comm,
+                       int large, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Alltoallw");
+    return coll_alltoall_v(COLL_ALLTOALLW, sendbuf, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                           sendtypes, recvbuf, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes,
+                           comm, large, 0, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Alltoallw = PMPI_Alltoallw
 
-int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
-                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int mpi_ialltoallw_impl(const void *sendbuf, const void *sendcounts, const void *sdispls,
+                        const MPI_Datatype sendtypes[], void *recvbuf, const void *recvcounts,
+                        const void *rdispls, const MPI_Datatype recvtypes[], mpi_comm_t *comm,
+                        MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Alltoallw_c");
+    return coll_alltoall_v(COLL_ALLTOALLW, sendbuf, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                           sendtypes, recvbuf, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes,
+                           comm, large, 0, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Alltoallw_c = PMPI_Alltoallw_c
 
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                    MPI_Request *request)
+int mpi_alltoallw_init_impl(const void *sendbuf, const void *sendcounts, const void *sdispls,
+                            const MPI_Datatype sendtypes[], void *recvbuf, const void *recvcounts,
+                            const void *rdispls, const MPI_Datatype recvtypes[], mpi_comm_t *comm,
+                            MPI_Info info, MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ialltoallw");
-}
-#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
-
-int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
-                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                      MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ialltoallw_c");
-}
-#pragma weak MPI_Ialltoallw_c = PMPI_Ialltoallw_c
-
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Alltoallw_init");
+    return coll_alltoall_v(COLL_ALLTOALLW, sendbuf, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                           sendtypes, recvbuf, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes,
+                           comm, large, 0, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
-
-int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
-                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Alltoallw_init_c");
-}
-#pragma weak MPI_Alltoallw_init_c = PMPI_Alltoallw_init_c
 
 /* ---------------------------------------------------------------- reduce */
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+int mpi_reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, int root, mpi_comm_t *comm, const char *fn)
 {
-    call_t k = {.kind = COLL_REDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Reduce");
+    return coll_reduction(COLL_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root, comm, 0,
+                          MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Reduce = PMPI_Reduce
 
-int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                  MPI_Op op, int root, MPI_Comm comm)
+int mpi_ireduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, int root, mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_REDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Reduce_c");
+    return coll_reduction(COLL_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root, comm, 0,
+                          MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Reduce_c = PMPI_Reduce_c
 
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 int root, MPI_Comm comm, MPI_Request *request)
+int mpi_reduce_init_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Op op, int root, mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
+                         const char *fn)
 {
-    call_t k = {.kind = COLL_REDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .root = root,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ireduce");
-}
-#pragma weak MPI_Ireduce = PMPI_Ireduce
-
-int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_REDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ireduce_c");
-}
-#pragma weak MPI_Ireduce_c = PMPI_Ireduce_c
-
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_REDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .root = root,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Reduce_init");
+    return coll_reduction(COLL_REDUCE, sendbuf, recvbuf, count, NULL, datatype, op, root, comm, 0,
+                          MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Reduce_init = PMPI_Reduce_init
-
-int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_REDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .root = root,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Reduce_init_c");
-}
-#pragma weak MPI_Reduce_init_c = PMPI_Reduce_init_c
 
 /* ---------------------------------------------------------------- allreduce */
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
+int mpi_allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, mpi_comm_t *comm, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLREDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Allreduce");
+    return coll_reduction(COLL_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
+                          MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Allreduce = PMPI_Allreduce
 
-int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm)
+int mpi_iallreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op, mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLREDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Allreduce_c");
+    return coll_reduction(COLL_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
+                          MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Allreduce_c = PMPI_Allreduce_c
 
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *request)
+int mpi_allreduce_init_impl(const void *sendbuf, void *recvbuf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Op op, mpi_comm_t *comm, MPI_Info info,
+                            MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_ALLREDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iallreduce");
-}
-#pragma weak MPI_Iallreduce = PMPI_Iallreduce
-
-int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLREDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iallreduce_c");
-}
-#pragma weak MPI_Iallreduce_c = PMPI_Iallreduce_c
-
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLREDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Allreduce_init");
+    return coll_reduction(COLL_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
+                          MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
-
-int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request)
-{
-    call_t k = {.kind = COLL_ALLREDUCE,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Allreduce_init_c");
-}
-#pragma weak MPI_Allreduce_init_c = PMPI_Allreduce_init_c
 
 /* ---------------------------------------------------------------- reduce scatter */
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int mpi_reduce_scatter_impl(const void *sendbuf, void *recvbuf, const void *recvcounts,
+                            MPI_Datatype datatype, MPI_Op op, mpi_comm_t *comm, int large,
+                            const char *fn)
 {
-    call_t k = {.kind = COLL_REDUCE_SCATTER,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Reduce_scatter");
+    return coll_reduction(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0,
+                          comm, large, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
 
-int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int mpi_ireduce_scatter_impl(const void *sendbuf, void *recvbuf, const void *recvcounts,
+                             MPI_Datatype datatype, MPI_Op op, mpi_comm_t *comm,
+                             MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_REDUCE_SCATTER,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Reduce_scatter_c");
+    return coll_reduction(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0,
+                          comm, large, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Reduce_scatter_c = PMPI_Reduce_scatter_c
 
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int mpi_reduce_scatter_init_impl(const void *sendbuf, void *recvbuf, const void *recvcounts,
+                                 MPI_Datatype datatype, MPI_Op op, mpi_comm_t *comm, MPI_Info info,
+                                 MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_REDUCE_SCATTER,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ireduce_scatter");
-}
-#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
-
-int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
-                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_REDUCE_SCATTER,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ireduce_scatter_c");
-}
-#pragma weak MPI_Ireduce_scatter_c = PMPI_Ireduce_scatter_c
-
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                             MPI_Request *request)
-{
-    call_t k = {.kind = COLL_REDUCE_SCATTER,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Reduce_scatter_init");
+    return coll_reduction(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op, 0,
+                          comm, large, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
-
-int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                               MPI_Request *request)
-{
-    call_t k = {.kind = COLL_REDUCE_SCATTER,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Reduce_scatter_init_c");
-}
-#pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
 
 /* ---------------------------------------------------------------- reduce scatter block */
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int mpi_reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, mpi_comm_t *comm,
+                                  const char *fn)
 {
-    call_t k = {.kind = COLL_REDUCE_SCATTER_BLOCK,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Reduce_scatter_block");
+    return coll_reduction(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype,
+                          op, 0, comm, 0, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
 
-int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int mpi_ireduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, mpi_comm_t *comm,
+                                   MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_REDUCE_SCATTER_BLOCK,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Reduce_scatter_block_c");
+    return coll_reduction(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype,
+                          op, 0, comm, 0, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Reduce_scatter_block_c = PMPI_Reduce_scatter_block_c
 
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
+int mpi_reduce_scatter_block_init_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                       MPI_Datatype datatype, MPI_Op op, mpi_comm_t *comm,
+                                       MPI_Info info, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_REDUCE_SCATTER_BLOCK,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ireduce_scatter_block");
-}
-#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
-
-int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                 MPI_Request *request)
-{
-    call_t k = {.kind = COLL_REDUCE_SCATTER_BLOCK,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ireduce_scatter_block_c");
-}
-#pragma weak MPI_Ireduce_scatter_block_c = PMPI_Ireduce_scatter_block_c
-
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
-{
-    call_t k = {.kind = COLL_REDUCE_SCATTER_BLOCK,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Reduce_scatter_block_init");
+    return coll_reduction(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL, datatype,
+                          op, 0, comm, 0, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
-
-int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                     MPI_Request *request)
-{
-    call_t k = {.kind = COLL_REDUCE_SCATTER_BLOCK,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Reduce_scatter_block_init_c");
-}
-#pragma weak MPI_Reduce_scatter_block_init_c = PMPI_Reduce_scatter_block_init_c
 
 /* ---------------------------------------------------------------- scan */
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm)
+int mpi_scan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, mpi_comm_t *comm, const char *fn)
 {
-    call_t k = {.kind = COLL_SCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Scan");
+    return coll_reduction(COLL_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
+                          MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Scan = PMPI_Scan
 
-int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                MPI_Op op, MPI_Comm comm)
+int mpi_iscan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_SCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Scan_c");
+    return coll_reduction(COLL_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
+                          MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Scan_c = PMPI_Scan_c
 
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request)
+int mpi_scan_init_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
+                       const char *fn)
 {
-    call_t k = {.kind = COLL_SCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iscan");
-}
-#pragma weak MPI_Iscan = PMPI_Iscan
-
-int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_SCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iscan_c");
-}
-#pragma weak MPI_Iscan_c = PMPI_Iscan_c
-
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_SCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Scan_init");
+    return coll_reduction(COLL_SCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
+                          MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Scan_init = PMPI_Scan_init
-
-int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_SCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Scan_init_c");
-}
-#pragma weak MPI_Scan_init_c = PMPI_Scan_init_c
 
 /* ---------------------------------------------------------------- exscan */
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm)
+int mpi_exscan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, mpi_comm_t *comm, const char *fn)
 {
-    call_t k = {.kind = COLL_EXSCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Exscan");
+    return coll_reduction(COLL_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
+                          MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Exscan = PMPI_Exscan
 
-int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                  MPI_Op op, MPI_Comm comm)
+int mpi_iexscan_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_EXSCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Exscan_c");
+    return coll_reduction(COLL_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
+                          MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Exscan_c = PMPI_Exscan_c
 
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm, MPI_Request *request)
+int mpi_exscan_init_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Op op, mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
+                         const char *fn)
 {
-    call_t k = {.kind = COLL_EXSCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iexscan");
-}
-#pragma weak MPI_Iexscan = PMPI_Iexscan
-
-int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_EXSCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Iexscan_c");
-}
-#pragma weak MPI_Iexscan_c = PMPI_Iexscan_c
-
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_EXSCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Exscan_init");
+    return coll_reduction(COLL_EXSCAN, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
+                          MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Exscan_init = PMPI_Exscan_init
-
-int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_EXSCAN,
-                .sendbuf = sendbuf,
-                .recvbuf = recvbuf,
-                .recvcount = count,
-                .recvtype = datatype,
-                .op = op,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Exscan_init_c");
-}
-#pragma weak MPI_Exscan_init_c = PMPI_Exscan_init_c
 
 /* ---------------------------------------------------------------- neighbor allgather */
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_neighbor_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                mpi_comm_t *comm, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_allgather");
+    return coll_blocks(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, 0, comm, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
 
-int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                              MPI_Comm comm)
+int mpi_ineighbor_allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                 mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_allgather_c");
+    return coll_blocks(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, 0, comm, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Neighbor_allgather_c = PMPI_Neighbor_allgather_c
 
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
+int mpi_neighbor_allgather_init_impl(const void *sendbuf, MPI_Count sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype recvtype, mpi_comm_t *comm, MPI_Info info,
+                                     MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_allgather");
-}
-#pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
-
-int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_allgather_c");
-}
-#pragma weak MPI_Ineighbor_allgather_c = PMPI_Ineighbor_allgather_c
-
-int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_allgather_init");
+    return coll_blocks(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, 0, comm, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
-
-int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHER,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_allgather_init_c");
-}
-#pragma weak MPI_Neighbor_allgather_init_c = PMPI_Neighbor_allgather_init_c
 
 /* ---------------------------------------------------------------- neighbor allgatherv */
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_neighbor_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const void *recvcounts, const void *displs,
+                                 MPI_Datatype recvtype, mpi_comm_t *comm, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_allgatherv");
+    return coll_recv_v(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                       displs, recvtype, 0, comm, large, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
 
-int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                               MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_ineighbor_allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const void *recvcounts, const void *displs,
+                                  MPI_Datatype recvtype, mpi_comm_t *comm, MPI_Request *request,
+                                  int large, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_allgatherv_c");
+    return coll_recv_v(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                       displs, recvtype, 0, comm, large, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Neighbor_allgatherv_c = PMPI_Neighbor_allgatherv_c
 
-int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int mpi_neighbor_allgatherv_init_impl(const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, const void *recvcounts,
+                                      const void *displs, MPI_Datatype recvtype, mpi_comm_t *comm,
+                                      MPI_Info info, MPI_Request *request, int large,
+                                      const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_allgatherv");
-}
-#pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
-
-int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, const MPI_Count recvcounts[],
-                                const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_allgatherv_c");
-}
-#pragma weak MPI_Ineighbor_allgatherv_c = PMPI_Ineighbor_allgatherv_c
-
-int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                  MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_allgatherv_init");
+    return coll_recv_v(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                       displs, recvtype, 0, comm, large, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
-
-int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                    void *recvbuf, const MPI_Count recvcounts[],
-                                    const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                    MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLGATHERV,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = displs,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_allgatherv_init_c");
-}
-#pragma weak MPI_Neighbor_allgatherv_init_c = PMPI_Neighbor_allgatherv_init_c
 
 /* ---------------------------------------------------------------- neighbor alltoall */
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_neighbor_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                               mpi_comm_t *comm, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_alltoall");
+    return coll_blocks(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, 0, comm, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
 
-int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                             MPI_Comm comm)
+int mpi_ineighbor_alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_alltoall_c");
+    return coll_blocks(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, 0, comm, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Neighbor_alltoall_c = PMPI_Neighbor_alltoall_c
 
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
+int mpi_neighbor_alltoall_init_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                    mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
+                                    const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_alltoall");
-}
-#pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
-
-int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                              MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_alltoall_c");
-}
-#pragma weak MPI_Ineighbor_alltoall_c = PMPI_Ineighbor_alltoall_c
-
-int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_alltoall_init");
+    return coll_blocks(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, 0, comm, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
-
-int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALL,
-                .sendbuf = sendbuf,
-                .sendcount = sendcount,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcount = recvcount,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_alltoall_init_c");
-}
-#pragma weak MPI_Neighbor_alltoall_init_c = PMPI_Neighbor_alltoall_init_c
 
 /* ---------------------------------------------------------------- neighbor alltoallv */
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_neighbor_alltoallv_impl(const void *sendbuf, const void *sendcounts, const void *sdispls,
+                                MPI_Datatype sendtype, void *recvbuf, const void *recvcounts,
+                                const void *rdispls, MPI_Datatype recvtype, mpi_comm_t *comm,
+                                int large, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_alltoallv");
+    return coll_alltoall_v(COLL_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, NULL,
+                           recvbuf, recvcounts, rdispls, recvtype, NULL, comm, large, 0,
+                           MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
 
-int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                              MPI_Datatype recvtype, MPI_Comm comm)
+int mpi_ineighbor_alltoallv_impl(const void *sendbuf, const void *sendcounts, const void *sdispls,
+                                 MPI_Datatype sendtype, void *recvbuf, const void *recvcounts,
+                                 const void *rdispls, MPI_Datatype recvtype, mpi_comm_t *comm,
+                                 MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_alltoallv_c");
+    return coll_alltoall_v(COLL_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, NULL,
+                           recvbuf, recvcounts, rdispls, recvtype, NULL, comm, large, 0,
+                           MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Neighbor_alltoallv_c = PMPI_Neighbor_alltoallv_c
 
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
+int mpi_neighbor_alltoallv_init_impl(const void *sendbuf, const void *sendcounts,
+                                     const void *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                                     const void *recvcounts, const void *rdispls,
+                                     MPI_Datatype recvtype, mpi_comm_t *comm, MPI_Info info,
+                                     MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_alltoallv");
-}
-#pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
-
-int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
-                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_alltoallv_c");
-}
-#pragma weak MPI_Ineighbor_alltoallv_c = PMPI_Ineighbor_alltoallv_c
-
-int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_alltoallv_init");
+    return coll_alltoall_v(COLL_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, NULL,
+                           recvbuf, recvcounts, rdispls, recvtype, NULL, comm, large, 0,
+                           MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
-
-int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                                   const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLV,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtype = sendtype,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtype = recvtype,
-                .comm = comm,
-                .big = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_alltoallv_init_c");
-}
-#pragma weak MPI_Neighbor_alltoallv_init_c = PMPI_Neighbor_alltoallv_init_c
 
 /* ---------------------------------------------------------------- neighbor alltoallw */
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int mpi_neighbor_alltoallw_impl(const void *sendbuf, const void *sendcounts,
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const void *recvcounts, const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], mpi_comm_t *comm, int large,
+                                const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm,
-                .displs_aint = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_alltoallw");
+    return coll_alltoall_v(COLL_NEIGHBOR_ALLTOALLW, sendbuf, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                           sendtypes, recvbuf, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes,
+                           comm, large, 1, MODE_BLOCKING, NULL, fn);
 }
-#pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
 
-int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
-                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                              const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_BLOCKING, NULL, "MPI_Neighbor_alltoallw_c");
-}
-#pragma weak MPI_Neighbor_alltoallw_c = PMPI_Neighbor_alltoallw_c
-
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                             MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm,
-                .displs_aint = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_alltoallw");
-}
-#pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
-
-int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
-                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                               void *recvbuf, const MPI_Count recvcounts[],
-                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                               MPI_Comm comm, MPI_Request *request)
-{
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm,
-                .big = 1};
-    return coll_call(&k, MODE_NONBLOCKING, request, "MPI_Ineighbor_alltoallw_c");
-}
-#pragma weak MPI_Ineighbor_alltoallw_c = PMPI_Ineighbor_alltoallw_c
-
-int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+int mpi_ineighbor_alltoallw_impl(const void *sendbuf, const void *sendcounts,
                                  const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                                 MPI_Request *request)
+                                 void *recvbuf, const void *recvcounts, const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], mpi_comm_t *comm,
+                                 MPI_Request *request, int large, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm,
-                .displs_aint = 1};
-    (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_alltoallw_init");
+    return coll_alltoall_v(COLL_NEIGHBOR_ALLTOALLW, sendbuf, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                           sendtypes, recvbuf, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes,
+                           comm, large, 1, MODE_NONBLOCKING, request, fn);
 }
-#pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init
 
-int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                   void *recvbuf, const MPI_Count recvcounts[],
-                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int mpi_neighbor_alltoallw_init_impl(const void *sendbuf, const void *sendcounts,
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const void *recvcounts,
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
+                                     int large, const char *fn)
 {
-    call_t k = {.kind = COLL_NEIGHBOR_ALLTOALLW,
-                .sendbuf = sendbuf,
-                .sendcounts = sendcounts,
-                .sdispls = sdispls,
-                .sendtypes = sendtypes,
-                .recvbuf = recvbuf,
-                .recvcounts = recvcounts,
-                .rdispls = rdispls,
-                .recvtypes = recvtypes,
-                .comm = comm,
-                .big = 1};
     (void)info;
-    return coll_call(&k, MODE_PERSISTENT, request, "MPI_Neighbor_alltoallw_init_c");
+    return coll_alltoall_v(COLL_NEIGHBOR_ALLTOALLW, sendbuf, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                           sendtypes, recvbuf, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes,
+                           comm, large, 1, MODE_PERSISTENT, request, fn);
 }
-#pragma weak MPI_Neighbor_alltoallw_init_c = PMPI_Neighbor_alltoallw_init_c

@@ -22,11 +22,13 @@
  * on the parent's collective context with reserved tags (comm_impl.h), so
  * that communicator construction does not depend on coll/.
  *
- * Called by the MPI_Comm_* / MPI_Intercomm_* fronts below, by mpi/topo.c
+ * Called by the generated MPI_Comm_* / MPI_Intercomm_* entry points (the
+ * mpi_*_impl functions below take their checked arguments), by mpi/topo.c
  * (Cartesian and graph constructors) and through mpiimpl.h by the layers
  * that need contexts of their own (mpi_comm_context_alloc).
  */
 #include "comm_impl.h"
+#include "mpi/api_impl.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -735,13 +737,6 @@ static int check_intra(mpi_comm_t *c, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int check_newcomm(mpi_comm_t *c, void *p, const char *what, const char *fn)
-{
-    if (p == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
-    return MPI_SUCCESS;
-}
-
 static int raise_create(mpi_comm_t *c, int err, const char *fn)
 {
     return mpi_err_raise(c, err, fn, "out of memory for the new communicator");
@@ -1051,7 +1046,7 @@ static void idup_finish(idup_op_t *op, int err, const char *why)
         common_err_set(CANAL_ERR_INTERN, "MPI_Comm_idup: %s", why != NULL ? why : "failed");
     op->req->status.error = err;
     if (op->info != MPI_INFO_NULL)
-        PMPI_Info_free(&op->info);
+        mpi_info_release(op->info);
     mpi_comm_release(op->c);
     adi_request_complete(op->req);
     free(op);
@@ -1100,7 +1095,8 @@ static int idup_start(mpi_comm_t *c, int use_info, MPI_Info info, MPI_Comm *newc
     op->c = c;
     op->use_info = use_info;
     op->info = MPI_INFO_NULL;
-    if (use_info && info != MPI_INFO_NULL && PMPI_Info_dup(info, &op->info) != MPI_SUCCESS) {
+    if (use_info && info != MPI_INFO_NULL &&
+        mpi_info_dup_impl(info, &op->info, fn) != MPI_SUCCESS) {
         free(op);
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for a copy of the info");
     }
@@ -1122,16 +1118,13 @@ static int idup_start(mpi_comm_t *c, int use_info, MPI_Info info, MPI_Comm *newc
     return MPI_SUCCESS;
 }
 
-static int dup_front(MPI_Comm comm, int use_info, MPI_Info info, MPI_Comm *newcomm,
+static int dup_front(mpi_comm_t *c, int use_info, MPI_Info info, MPI_Comm *newcomm,
                      MPI_Request *request, const char *fn)
 {
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     adi_request_t *r = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
-        (err = check_newcomm(c, newcomm, "newcomm", fn)))
-        return err;
     if (use_info && info != MPI_INFO_NULL && !mpi_info_valid(info))
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
@@ -1155,35 +1148,26 @@ static int dup_front(MPI_Comm comm, int use_info, MPI_Info info, MPI_Comm *newco
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+int mpi_comm_dup_impl(mpi_comm_t *c, MPI_Comm *newcomm, const char *fn)
 {
-    return dup_front(comm, 0, MPI_INFO_NULL, newcomm, NULL, "MPI_Comm_dup");
+    return dup_front(c, 0, MPI_INFO_NULL, newcomm, NULL, fn);
 }
-#pragma weak MPI_Comm_dup = PMPI_Comm_dup
 
-int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+int mpi_comm_dup_with_info_impl(mpi_comm_t *c, MPI_Info info, MPI_Comm *newcomm, const char *fn)
 {
-    return dup_front(comm, 1, info, newcomm, NULL, "MPI_Comm_dup_with_info");
+    return dup_front(c, 1, info, newcomm, NULL, fn);
 }
-#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+int mpi_comm_idup_impl(mpi_comm_t *c, MPI_Comm *newcomm, MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_idup";
-    if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
-    return dup_front(comm, 0, MPI_INFO_NULL, newcomm, request, fn);
+    return dup_front(c, 0, MPI_INFO_NULL, newcomm, request, fn);
 }
-#pragma weak MPI_Comm_idup = PMPI_Comm_idup
 
-int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+int mpi_comm_idup_with_info_impl(mpi_comm_t *c, MPI_Info info, MPI_Comm *newcomm,
+                                 MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_idup_with_info";
-    if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
-    return dup_front(comm, 1, info, newcomm, request, fn);
+    return dup_front(c, 1, info, newcomm, request, fn);
 }
-#pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
 
 /* ---------------------------------------------------------------- split */
 typedef struct {
@@ -1326,15 +1310,11 @@ static int comm_split_inter(mpi_comm_t *p, int color, int key, mpi_comm_t **out,
     return err == MPI_SUCCESS ? MPI_SUCCESS : raise_create(p, err, fn);
 }
 
-int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+int mpi_comm_split_impl(mpi_comm_t *c, int color, int key, MPI_Comm *newcomm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_split";
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
-        (err = check_newcomm(c, newcomm, "newcomm", fn)))
-        return err;
     if (color < 0 && color != MPI_UNDEFINED)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "color=%d is negative and not MPI_UNDEFINED",
                              color);
@@ -1345,7 +1325,6 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     *newcomm = n != NULL ? n->handle : MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_split = PMPI_Comm_split
 
 /* ---------------------------------------------------------------- hardware levels */
 /* MPI_COMM_TYPE_HW_GUIDED / HW_UNGUIDED split by hardware resource. The
@@ -1567,15 +1546,14 @@ out_marker:
     return err;
 }
 
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+int mpi_comm_split_type_impl(mpi_comm_t *c, int split_type, int key, MPI_Info info,
+                             MPI_Comm *newcomm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_split_type";
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     int err, color = MPI_UNDEFINED, my_node, level;
     const char *level_name = NULL;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
-        (err = check_intra(c, fn)) || (err = check_newcomm(c, newcomm, "newcomm", fn)))
+    if ((err = check_intra(c, fn)))
         return err;
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
@@ -1643,7 +1621,6 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     *newcomm = n != NULL ? n->handle : MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
 
 /* ---------------------------------------------------------------- create */
 static int check_group_arg(mpi_comm_t *c, MPI_Group h, const char *fn, mpi_group_t **out)
@@ -1712,18 +1689,15 @@ static int comm_create_inter(mpi_comm_t *c, mpi_group_t *g, mpi_comm_t **out, co
     return err == MPI_SUCCESS ? MPI_SUCCESS : raise_create(c, err, fn);
 }
 
-int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+int mpi_comm_create_impl(mpi_comm_t *c, MPI_Group group, MPI_Comm *newcomm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_create";
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     mpi_group_t *g = NULL;
     mpi_dom_t d;
     int err, ctx;
     canal_status_t st;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
-        (err = check_group_arg(c, group, fn, &g)) ||
-        (err = check_newcomm(c, newcomm, "newcomm", fn)) || (err = check_subset(c, g, fn)))
+    if ((err = check_group_arg(c, group, fn, &g)) || (err = check_subset(c, g, fn)))
         return err;
     if (c->is_inter) {
         if ((err = comm_create_inter(c, g, &n, fn)) != MPI_SUCCESS)
@@ -1746,7 +1720,6 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     *newcomm = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_create = PMPI_Comm_create
 
 /* A communicator over group g made by its members only: messages travel on
  * base's collective context with `tag`, between group ranks. */
@@ -1778,20 +1751,16 @@ static int comm_from_group(mpi_comm_t *base, mpi_group_t *g, int tag, mpi_comm_t
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+int mpi_comm_create_group_impl(mpi_comm_t *c, MPI_Group group, int tag, MPI_Comm *newcomm,
+                               const char *fn)
 {
-    static const char fn[] = "MPI_Comm_create_group";
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     mpi_group_t *g = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
-        (err = check_intra(c, fn)) || (err = check_group_arg(c, group, fn, &g)) ||
-        (err = check_newcomm(c, newcomm, "newcomm", fn)) || (err = check_subset(c, g, fn)))
+    if ((err = check_intra(c, fn)) || (err = check_group_arg(c, group, fn, &g)) ||
+        (err = check_subset(c, g, fn)))
         return err;
-    if (tag < 0 || tag > MPI_CANAL_TAG_UB)
-        return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, MPI_TAG_UB=%d]", tag,
-                             MPI_CANAL_TAG_UB);
     if (g->rank == MPI_UNDEFINED) {
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
@@ -1801,7 +1770,6 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     *newcomm = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
 
 /* Sessions-style constructors name the operation by a string; the tag on
  * MPI_COMM_WORLD's collective context is derived from it (even for the local
@@ -1841,17 +1809,14 @@ static int set_errhandler(mpi_comm_t *n, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
-                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
+int mpi_comm_create_from_group_impl(MPI_Group group, const char *stringtag, MPI_Info info,
+                                    MPI_Errhandler errhandler, MPI_Comm *newcomm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_create_from_group";
     mpi_group_t *g = NULL;
     mpi_comm_t *n = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = check_group_arg(NULL, group, fn, &g)) ||
-        (err = check_stringtag(stringtag, fn)) ||
-        (err = check_newcomm(NULL, newcomm, "newcomm", fn)))
+    if ((err = check_group_arg(NULL, group, fn, &g)) || (err = check_stringtag(stringtag, fn)))
         return err;
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
         return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
@@ -1874,7 +1839,6 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     *newcomm = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_create_from_group = PMPI_Comm_create_from_group
 
 /* ---------------------------------------------------------------- intercommunicators */
 static int groups_overlap(const mpi_group_t *a, const mpi_group_t *b)
@@ -1956,17 +1920,16 @@ static int intercomm_build(mpi_comm_t *errc, mpi_dom_t *d, mpi_dom_t *ldom, mpi_
     return MPI_SUCCESS;
 }
 
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm)
+/* tag is significant at the leaders only: it is checked there (kind value). */
+int mpi_intercomm_create_impl(mpi_comm_t *lc, int local_leader, MPI_Comm peer_comm,
+                              int remote_leader, int tag, MPI_Comm *newintercomm, const char *fn)
 {
-    static const char fn[] = "MPI_Intercomm_create";
-    mpi_comm_t *lc = NULL, *pc = NULL, *n = NULL;
+    mpi_comm_t *pc = NULL, *n = NULL;
     mpi_dom_t d, ld;
     int err, bad = 0, cross = 0;
     char why[200] = "";
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(local_comm, fn, &lc)) ||
-        (err = check_intra(lc, fn)) || (err = check_newcomm(lc, newintercomm, "newintercomm", fn)))
+    if ((err = check_intra(lc, fn)))
         return err;
     if (local_leader < 0 || local_leader >= lc->size)
         return mpi_err_raise(lc, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
@@ -2018,23 +1981,21 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     *newintercomm = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
 
-int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
-                                      MPI_Group remote_group, int remote_leader,
-                                      const char *stringtag, MPI_Info info,
-                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+int mpi_intercomm_create_from_groups_impl(MPI_Group local_group, int local_leader,
+                                          MPI_Group remote_group, int remote_leader,
+                                          const char *stringtag, MPI_Info info,
+                                          MPI_Errhandler errhandler, MPI_Comm *newintercomm,
+                                          const char *fn)
 {
-    static const char fn[] = "MPI_Intercomm_create_from_groups";
     mpi_group_t *lg = NULL, *rg = NULL;
     mpi_comm_t *n = NULL, *w = &mpi_comm_world_obj;
     mpi_dom_t d, ld;
     int *job, identity, err, tag, cross = 0;
 
-    if ((err = mpi_enter(fn)) || (err = check_group_arg(NULL, local_group, fn, &lg)) ||
+    if ((err = check_group_arg(NULL, local_group, fn, &lg)) ||
         (err = check_group_arg(NULL, remote_group, fn, &rg)) ||
-        (err = check_stringtag(stringtag, fn)) ||
-        (err = check_newcomm(NULL, newintercomm, "newintercomm", fn)))
+        (err = check_stringtag(stringtag, fn)))
         return err;
     if (lg->rank == MPI_UNDEFINED)
         return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
@@ -2089,26 +2050,21 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     *newintercomm = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Intercomm_create_from_groups = PMPI_Intercomm_create_from_groups
 
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+int mpi_intercomm_merge_impl(mpi_comm_t *c, int high, MPI_Comm *newintracomm, const char *fn)
 {
-    static const char fn[] = "MPI_Intercomm_merge";
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     mpi_group_t *lg = NULL, *rg = NULL, *g = NULL;
     mpi_dom_t d;
     int mine = high ? 1 : 0, *theirs = NULL, remote_high, local_first, ctx, err, k = 0, *buf;
     size_t tlen;
     canal_status_t st;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(intercomm, fn, &c)) ||
-        (err = check_newcomm(c, newintracomm, "newintracomm", fn)))
-        return err;
     if (!c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn,
                              "intercomm=%#x is an intracommunicator; MPI_Intercomm_merge needs "
                              "an intercommunicator",
-                             (unsigned)intercomm);
+                             (unsigned)c->handle);
     mpi_dom_of_comm(c, MPI_TAG_XCHG, &d);
     /* The leaders swap their `high`; each side also broadcasts its own
      * leader's value, so that all members order the groups alike. */
@@ -2166,20 +2122,13 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     *newintracomm = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
 
 /* ---------------------------------------------------------------- queries */
-int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+int mpi_comm_group_impl(mpi_comm_t *c, MPI_Group *group, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_group";
-    mpi_comm_t *c = NULL;
     mpi_group_t *g = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    if (group == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "group is NULL");
     if ((g = mpi_comm_local_group(c)) == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
     mpi_group_retain(g);
@@ -2187,22 +2136,15 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
         return mpi_err_raise(c, err, fn, "out of group handles");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_group = PMPI_Comm_group
 
-int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+int mpi_comm_remote_group_impl(mpi_comm_t *c, MPI_Group *group, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_remote_group";
-    mpi_comm_t *c = NULL;
     mpi_group_t *g = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
     if (!c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is not an intercommunicator",
-                             (unsigned)comm);
-    if (group == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "group is NULL");
+                             (unsigned)c->handle);
     if ((g = mpi_comm_remote_group(c)) == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
     mpi_group_retain(g);
@@ -2210,53 +2152,31 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
         return mpi_err_raise(c, err, fn, "out of group handles");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
 
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+int mpi_comm_remote_size_impl(mpi_comm_t *c, int *size, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_remote_size";
-    mpi_comm_t *c = NULL;
-    int err;
-
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
     if (!c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is not an intercommunicator",
-                             (unsigned)comm);
-    if (size == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "size is NULL");
+                             (unsigned)c->handle);
     *size = c->peer_size;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
 
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+int mpi_comm_test_inter_impl(mpi_comm_t *c, int *flag, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_test_inter";
-    mpi_comm_t *c = NULL;
-    int err;
-
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    if (flag == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "flag is NULL");
+    (void)fn;
     *flag = c->is_inter;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
 
-int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+int mpi_comm_compare_impl(mpi_comm_t *c1, MPI_Comm comm2, int *result, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_compare";
-    mpi_comm_t *c1 = NULL, *c2 = NULL;
+    mpi_comm_t *c2 = NULL;
     mpi_group_t *a = NULL, *b = NULL;
     int err, r;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm1, fn, &c1)) ||
-        (err = mpi_check_comm(comm2, fn, &c2)))
+    if ((err = mpi_check_comm(comm2, fn, &c2)))
         return err;
-    if (result == NULL)
-        return mpi_err_raise(c1, MPI_ERR_ARG, fn, "result is NULL");
     if (c1 == c2) {
         *result = MPI_IDENT;
         return MPI_SUCCESS;
@@ -2283,19 +2203,13 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     *result = r == MPI_IDENT ? MPI_CONGRUENT : r;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_compare = PMPI_Comm_compare
 
 /* ---------------------------------------------------------------- free */
-int PMPI_Comm_free(MPI_Comm *comm)
+int mpi_comm_free_impl(MPI_Comm *comm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_free";
     mpi_comm_t *c = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if (comm == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "comm is NULL");
     if ((err = mpi_check_comm(*comm, fn, &c)))
         return err;
     if (c == &mpi_comm_world_obj || c == &mpi_comm_self_obj)
@@ -2312,51 +2226,31 @@ int PMPI_Comm_free(MPI_Comm *comm)
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_free = PMPI_Comm_free
 
 /* ---------------------------------------------------------------- names */
-int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+int mpi_comm_set_name_impl(mpi_comm_t *c, const char *comm_name, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_set_name";
-    mpi_comm_t *c = NULL;
-    int err;
-
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
     if (comm_name == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_name is NULL");
     /* Longer names are truncated, as MPICH does. */
     snprintf(c->name, sizeof c->name, "%s", comm_name);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
 
-int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+int mpi_comm_get_name_impl(mpi_comm_t *c, char *comm_name, int *resultlen, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_get_name";
-    mpi_comm_t *c = NULL;
-    int err;
-
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    if (comm_name == NULL || resultlen == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL",
-                             comm_name == NULL ? "comm_name" : "resultlen");
+    if (comm_name == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_name is NULL");
     snprintf(comm_name, MPI_MAX_OBJECT_NAME, "%s", c->name);
     *resultlen = (int)strlen(comm_name);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
 
 /* ---------------------------------------------------------------- info */
-int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+int mpi_comm_set_info_impl(mpi_comm_t *c, MPI_Info info, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_set_info";
-    mpi_comm_t *c = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
     if (info == MPI_INFO_NULL || !mpi_info_valid(info))
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
@@ -2364,19 +2258,12 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
         return mpi_err_raise(c, err, fn, "out of memory for the hints");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
 
-int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+int mpi_comm_get_info_impl(mpi_comm_t *c, MPI_Info *info_used, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_get_info";
-    mpi_comm_t *c = NULL;
     MPI_Info info;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    if (info_used == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "info_used is NULL");
     if ((err = mpi_info_new(&info)) != MPI_SUCCESS)
         return mpi_err_raise(c, err, fn, "out of memory");
     /* Every supported hint with its default, then what is in effect. */
@@ -2394,7 +2281,6 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     *info_used = info;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
 
 /* MPI_Finalize deletes the attributes of MPI_COMM_SELF first (MPI 4.0
  * section 11.2.3); the hook runs before the device goes down. */

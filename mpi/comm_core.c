@@ -4,6 +4,7 @@
  * MPI_COMM_SELF context 2 (collectives 3); mpi/comm.c allocates the rest.
  */
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,34 +64,16 @@ mpi_comm_t *mpi_comm_get(MPI_Comm h)
     return mpi_handle_get(MPI_OBJ_COMM, h);
 }
 
-int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+int mpi_comm_rank_impl(mpi_comm_t *c, int *rank, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_rank";
-    mpi_comm_t *c = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
-    if (rank == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "rank is NULL");
+    (void)fn;
     *rank = c->rank;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_rank = PMPI_Comm_rank
 
-int PMPI_Comm_size(MPI_Comm comm, int *size)
+int mpi_comm_size_impl(mpi_comm_t *c, int *size, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_size";
-    mpi_comm_t *c = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
-    if (size == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "size is NULL");
+    (void)fn;
     *size = c->size;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_size = PMPI_Comm_size

@@ -48,6 +48,7 @@
 #include "common/log.h"
 #include "comm_impl.h"
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 static const char port_prefix[] = "canal-port:";
 static const char parent_port_key[] = "canal-parent-port";
@@ -255,33 +256,23 @@ static void port_free(dyn_port_t *p)
     free(p);
 }
 
-int PMPI_Open_port(MPI_Info info, char *port_name)
+int mpi_open_port_impl(MPI_Info info, char *port_name, const char *fn)
 {
-    static const char fn[] = "MPI_Open_port";
     char why[DYN_WHY];
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
         return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
-    if (port_name == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
     if ((err = port_open(port_name, fn, why, sizeof why)) != MPI_SUCCESS)
         return mpi_err_raise(NULL, err, fn, "%s", why);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Open_port = PMPI_Open_port
 
-int PMPI_Close_port(const char *port_name)
+int mpi_close_port_impl(const char *port_name, const char *fn)
 {
-    static const char fn[] = "MPI_Close_port";
     dyn_port_t *found;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if (port_name == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
     if ((found = port_find(port_name, 1)) == NULL)
@@ -292,7 +283,6 @@ int PMPI_Close_port(const char *port_name)
     port_free(found);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Close_port = PMPI_Close_port
 
 /* ---------------------------------------------------------------- building the intercomm */
 /* Every member of c: this process as the other group will know it. */
@@ -580,25 +570,18 @@ int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_
 
 /* ---------------------------------------------------------------- accept/connect */
 /* The checks every process of accept/connect makes. */
-static int check_common(const char *fn, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm,
-                        mpi_comm_t **c_out)
+static int check_common(const char *fn, MPI_Info info, int root, mpi_comm_t *c)
 {
-    mpi_comm_t *c;
-    int err;
+    MPI_Comm comm = c->handle;
 
-    if ((err = mpi_check_comm(comm, fn, &c)))
-        return err;
     if (c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator; %s needs an "
                              "intracommunicator", (unsigned)comm, fn);
     if (root < 0 || root >= c->size)
         return mpi_err_raise(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
-    if (newcomm == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "newcomm is NULL");
     if (c->rank == root && info != MPI_INFO_NULL && !mpi_info_valid(info))
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
-    *c_out = c;
     return MPI_SUCCESS;
 }
 
@@ -830,16 +813,14 @@ static int connect_to(const char *port_name, MPI_Info info, int spawned, int roo
     return err;
 }
 
-int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
-                     MPI_Comm *newcomm)
+int mpi_comm_accept_impl(const char *port_name, MPI_Info info, int root, mpi_comm_t *c,
+                         MPI_Comm *newcomm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_accept";
-    mpi_comm_t *c = NULL;
     dyn_port_t *p = NULL;
     char why[DYN_WHY] = "";
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = check_common(fn, info, root, comm, newcomm, &c)))
+    if ((err = check_common(fn, info, root, c)))
         return err;
     if (c->rank == root) {
         if (port_name == NULL)
@@ -852,31 +833,22 @@ int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm co
     }
     return accept_on(p, why, -1, root, c, newcomm, fn);
 }
-#pragma weak MPI_Comm_accept = PMPI_Comm_accept
 
-int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
-                      MPI_Comm *newcomm)
+int mpi_comm_connect_impl(const char *port_name, MPI_Info info, int root, mpi_comm_t *c,
+                          MPI_Comm *newcomm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_connect";
-    mpi_comm_t *c = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = check_common(fn, info, root, comm, newcomm, &c)))
+    if ((err = check_common(fn, info, root, c)))
         return err;
     return connect_to(port_name, info, 0, root, c, newcomm, fn);
 }
-#pragma weak MPI_Comm_connect = PMPI_Comm_connect
 
-int PMPI_Comm_disconnect(MPI_Comm *comm)
+int mpi_comm_disconnect_impl(MPI_Comm *comm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_disconnect";
     mpi_comm_t *c = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if (comm == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "comm is NULL");
     if ((err = mpi_check_comm(*comm, fn, &c)))
         return err;
     if (c == &mpi_comm_world_obj || c == &mpi_comm_self_obj)
@@ -892,22 +864,16 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
         return err;
     return PMPI_Comm_free(comm);
 }
-#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
 
 /* ---------------------------------------------------------------- join */
-int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
+int mpi_comm_join_impl(int fd, MPI_Comm *intercomm, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_join";
     mpi_comm_t *c = &mpi_comm_self_obj;
     dyn_hello_t mine, theirs;
     dyn_member_t me, *remote = NULL;
     canal_status_t st;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if (intercomm == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "intercomm is NULL");
     if (fd < 0)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "fd=%d is not a file descriptor", fd);
     memset(&mine, 0, sizeof mine);
@@ -947,7 +913,6 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
     free(remote);
     return err;
 }
-#pragma weak MPI_Comm_join = PMPI_Comm_join
 
 /* ---------------------------------------------------------------- spawn */
 /* Where `path` (info key "path": directories separated by ':') has an
@@ -1020,7 +985,7 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
     }
     for (int i = 0; i < count; i++) {
         MPI_Info info = infos != NULL ? infos[i] : MPI_INFO_NULL;
-        const char *wdir = NULL, *path = NULL;
+        const char *wdir = NULL, *path = NULL, *host = NULL;
         if (commands[i] == NULL || commands[i][0] == '\0') {
             snprintf(why, whylen, "command %d is NULL or empty", i);
             err = MPI_ERR_SPAWN;
@@ -1044,12 +1009,13 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
             err = MPI_ERR_INFO;
             goto out;
         }
-        /* The reserved keys the launcher can honour: wdir, and path (done
-         * here). host, arch, file and soft are ignored, as the standard
-         * allows: Canal's mpiexec starts spawned processes on its own node. */
+        /* The reserved keys the launcher can honour: wdir, host (Canal's
+         * mpiexec across hosts places the children there), and path (done
+         * here). arch, file and soft are ignored, as the standard allows. */
         if (info != MPI_INFO_NULL) {
             wdir = mpi_info_lookup(info, "wdir");
             path = mpi_info_lookup(info, "path");
+            host = mpi_info_lookup(info, "host");
         }
         cmds[i].command = commands[i];
         if (path != NULL && (resolved[i] = path_resolve(commands[i], path)) != NULL)
@@ -1071,9 +1037,12 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
         cmds[i].info_keys = keys + 2 * i;
         cmds[i].info_vals = vals + 2 * i;
         if (wdir != NULL) {
-            keys[2 * i] = "wdir";
-            vals[2 * i] = wdir;
-            cmds[i].ninfo = 1;
+            keys[2 * i + cmds[i].ninfo] = "wdir";
+            vals[2 * i + cmds[i].ninfo++] = wdir;
+        }
+        if (host != NULL) {
+            keys[2 * i + cmds[i].ninfo] = "host";
+            vals[2 * i + cmds[i].ninfo++] = host;
         }
     }
     adi_lock();
@@ -1095,10 +1064,10 @@ out:
 }
 
 static int spawn_common(int count, char *commands[], char **argvs[], const int maxprocs[],
-                        const MPI_Info infos[], int root, MPI_Comm comm, MPI_Comm *intercomm,
+                        const MPI_Info infos[], int root, mpi_comm_t *c, MPI_Comm *intercomm,
                         int errcodes[], const char *fn)
 {
-    mpi_comm_t *c = NULL;
+    MPI_Comm comm = c->handle;
     char port[MPI_MAX_PORT_NAME] = "";
     struct {
         int status, total;
@@ -1106,15 +1075,11 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
     } res;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
     if (c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator; %s needs an "
                              "intracommunicator", (unsigned)comm, fn);
     if (root < 0 || root >= c->size)
         return mpi_err_raise(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
-    if (intercomm == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "intercomm is NULL");
     memset(&res, 0, sizeof res);
     if (c->rank == root) {
         if (count < 1) {
@@ -1155,8 +1120,9 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
     return err;
 }
 
-int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
-                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+int mpi_comm_spawn_impl(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                        mpi_comm_t *comm, MPI_Comm *intercomm, int array_of_errcodes[],
+                        const char *fn)
 {
     char *cmds[1] = {(char *)command};
     char **argvs[1] = {argv};
@@ -1164,21 +1130,18 @@ int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info in
     MPI_Info infos[1] = {info};
 
     return spawn_common(1, cmds, argv != MPI_ARGV_NULL ? argvs : NULL, np, infos, root, comm,
-                        intercomm, array_of_errcodes, "MPI_Comm_spawn");
+                        intercomm, array_of_errcodes, fn);
 }
-#pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
 
-int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
-                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
-                             int root, MPI_Comm comm, MPI_Comm *intercomm,
-                             int array_of_errcodes[])
+int mpi_comm_spawn_multiple_impl(int count, char *array_of_commands[], char **array_of_argv[],
+                                 const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                                 int root, mpi_comm_t *comm, MPI_Comm *intercomm,
+                                 int array_of_errcodes[], const char *fn)
 {
     return spawn_common(count, array_of_commands,
                         array_of_argv != MPI_ARGVS_NULL ? array_of_argv : NULL, array_of_maxprocs,
-                        array_of_info, root, comm, intercomm, array_of_errcodes,
-                        "MPI_Comm_spawn_multiple");
+                        array_of_info, root, comm, intercomm, array_of_errcodes, fn);
 }
-#pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
 
 /* ---------------------------------------------------------------- the parent */
 static void parent_free_hook(mpi_comm_t *c)
@@ -1214,19 +1177,11 @@ int mpi_dyn_init_parent(void)
     return err;
 }
 
-int PMPI_Comm_get_parent(MPI_Comm *parent)
+int mpi_comm_get_parent_impl(MPI_Comm *parent, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_get_parent";
-    int err;
-
-    if ((err = mpi_enter(fn)))
-        return err;
-    if (parent == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "parent is NULL");
     *parent = parent_comm != NULL ? parent_comm->handle : MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
 
 /* ---------------------------------------------------------------- name service */
 /* The MPI class of a failed name service call: `missing` for an unknown
@@ -1260,13 +1215,13 @@ static int check_name_args(const char *fn, const char *service_name, MPI_Info in
     return MPI_SUCCESS;
 }
 
-int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
+int mpi_publish_name_impl(const char *service_name, MPI_Info info, const char *port_name,
+                          const char *fn)
 {
-    static const char fn[] = "MPI_Publish_name";
     canal_status_t st;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = check_name_args(fn, service_name, info)))
+    if ((err = check_name_args(fn, service_name, info)))
         return err;
     if (port_name == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
@@ -1275,32 +1230,27 @@ int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_
     adi_unlock();
     return st < 0 ? name_error(st, MPI_ERR_SERVICE, MPI_ERR_SERVICE, fn) : MPI_SUCCESS;
 }
-#pragma weak MPI_Publish_name = PMPI_Publish_name
 
-int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
+int mpi_lookup_name_impl(const char *service_name, MPI_Info info, char *port_name, const char *fn)
 {
-    static const char fn[] = "MPI_Lookup_name";
     canal_status_t st;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = check_name_args(fn, service_name, info)))
+    if ((err = check_name_args(fn, service_name, info)))
         return err;
-    if (port_name == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
     adi_lock();
     st = pmi_lookup(service_name, port_name, MPI_MAX_PORT_NAME);
     adi_unlock();
     return st < 0 ? name_error(st, MPI_ERR_NAME, MPI_ERR_NAME, fn) : MPI_SUCCESS;
 }
-#pragma weak MPI_Lookup_name = PMPI_Lookup_name
 
-int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
+int mpi_unpublish_name_impl(const char *service_name, MPI_Info info, const char *port_name,
+                            const char *fn)
 {
-    static const char fn[] = "MPI_Unpublish_name";
     canal_status_t st;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = check_name_args(fn, service_name, info)))
+    if ((err = check_name_args(fn, service_name, info)))
         return err;
     if (port_name == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
@@ -1309,4 +1259,3 @@ int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *por
     adi_unlock();
     return st < 0 ? name_error(st, MPI_ERR_SERVICE, MPI_ERR_SERVICE, fn) : MPI_SUCCESS;
 }
-#pragma weak MPI_Unpublish_name = PMPI_Unpublish_name

@@ -9,9 +9,24 @@
  * so MPI_Error_string can say which call, argument and value failed.
  * User classes and codes (MPI_Add_error_class/code) are 0x40000000 + n,
  * above MPI_ERR_LASTCODE as in MPICH.
+ *
+ * For MPICH's C++ library: a handler made by MPI::Comm/Win/File::
+ * Create_errhandler has a proxy (mpi_errhandler_set_proxy, from
+ * MPII_Errhandler_set_cxx) that calls the user's C++ function. The C++
+ * wrapper of every method calls the object's handler again (through
+ * MPI_*_call_errhandler) when the C call returns an error; MPICH avoids the
+ * second call by returning MPI_SUCCESS after a C++ handler, but Canal's calls
+ * stop on the non-zero code their checks return. So the failed call returns
+ * its code and the code a C++ handler was given is remembered (per thread):
+ * the wrapper's MPI_*_call_errhandler with that code right after is not
+ * delivered again, and the method returns as in MPICH, the handler having
+ * run once. MPI::ERRORS_THROW_EXCEPTIONS (MPIR_ERRORS_THROW_EXCEPTIONS)
+ * returns the code like MPI_ERRORS_RETURN: the C++ wrapper throws
+ * MPI::Exception.
  */
 #include "mpiimpl.h"
 #include "common/cvar.h"
+#include "mpi/api_impl.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -178,23 +193,25 @@ typedef struct {
     int objtype;      /* MPI_OBJ_COMM, _WIN, _FILE, _SESSION */
     void (*fn)(void); /* the user's function, cast back by objtype */
     int refcount;
+    mpi_errh_proxy_t *proxy; /* NULL: fn is C's */
 } mpi_errhandler_t;
 
-static mpi_errhandler_t errh_fatal = {0, NULL, 1}, errh_return = {0, NULL, 1},
-                        errh_abort = {0, NULL, 1};
+static mpi_errhandler_t errh_fatal = {0, NULL, 1, NULL}, errh_return = {0, NULL, 1, NULL},
+                        errh_abort = {0, NULL, 1, NULL}, errh_throw = {0, NULL, 1, NULL};
 
 static mpi_errhandler_t *errh_get(MPI_Errhandler h)
 {
     return mpi_handle_get(MPI_OBJ_ERRHANDLER, h);
 }
 
-/* A rank that ends the job because a peer failed waits a moment first: the
- * launcher usually learns of the death itself (the peer was killed, or
- * exited) and then ends the job with the cause -- "rank 6 on host h4 was
- * killed by signal 9" and that exit code -- which is what the user needs to
- * read. Only when the launcher does not (a cut connection between live
- * processes, -disable-auto-cleanup) does this rank's abort end the job,
- * CANAL_FAILURE_GRACE seconds later. */
+/* A rank that ends the job because a peer failed may wait a moment first,
+ * so that the launcher, which usually learns of the death itself, ends the
+ * job with the cause ("rank 6 on host h4 was killed by signal 9" and that
+ * exit code) rather than with this rank's abort. Canal's mpiexec needs no
+ * wait: it judges the ranks that are dying before it takes an abort as the
+ * verdict, and sets CANAL_FAILURE_GRACE=0 in its ranks. Other launchers
+ * (Hydra, srun) report whichever comes first: there the default, 1 s, covers
+ * the other host's launcher reaping the dead rank. */
 static void failure_grace(void)
 {
     long long ms = common_cvar_int("FAILURE_GRACE") * 1000;
@@ -210,7 +227,7 @@ _Noreturn void mpi_err_fatal(int code, const char *fn)
     int exit_code = cls > 0 && cls < 256 ? cls : 1;
     size_t fnlen = strlen(fn);
 
-    PMPI_Error_string(code, text, &len);
+    mpi_error_string_impl(code, text, &len, "MPI_Error_string");
     /* Raised codes carry "MPI_X: class: detail"; others only the class text. */
     if (strncmp(text, fn, fnlen) == 0 && text[fnlen] == ':')
         snprintf(line, sizeof line, "Fatal error in %s", text);
@@ -230,12 +247,22 @@ _Noreturn void mpi_err_fatal(int code, const char *fn)
     _exit(exit_code);
 }
 
+/* The code of the error a C++ handler was last given by a failing call
+ * (0: none pending), see the top of the file. */
+static __thread int cxx_delivered;
+
 static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int code,
                           const char *fn)
 {
     mpi_errhandler_t *e;
+    int explicit_call = strstr(fn, "_call_errhandler") != NULL;
 
-    if (eh == MPI_ERRORS_RETURN)
+    if (explicit_call && code != MPI_SUCCESS && code == cxx_delivered) {
+        cxx_delivered = 0; /* the C++ wrapper passing on what its handler saw */
+        return MPI_SUCCESS;
+    }
+
+    if (eh == MPI_ERRORS_RETURN || eh == MPIR_ERRORS_THROW_EXCEPTIONS)
         return code;
     if (eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_ABORT || eh == MPI_ERRHANDLER_NULL ||
         mpi_state != MPI_STATE_INITIALIZED)
@@ -243,6 +270,13 @@ static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int c
     e = errh_get(eh);
     if (e == NULL || e->fn == NULL)
         mpi_err_fatal(code, fn);
+    if (e->proxy != NULL && objtype != MPI_OBJ_SESSION) {
+        int kind = objtype == MPI_OBJ_COMM ? 0 : objtype == MPI_OBJ_FILE ? 1 : 2, c = code;
+        if (!explicit_call)
+            cxx_delivered = code;
+        e->proxy(kind, objhandle, &c, e->fn);
+        return code;
+    }
     switch (objtype) {
     case MPI_OBJ_COMM:
         ((MPI_Comm_errhandler_function *)(void *)e->fn)((MPI_Comm *)objhandle, &code);
@@ -365,33 +399,44 @@ int mpi_errors_init(void)
     mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_ARE_FATAL, &errh_fatal);
     mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_RETURN, &errh_return);
     mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPI_ERRORS_ABORT, &errh_abort);
+    mpi_handle_builtin(MPI_OBJ_ERRHANDLER, MPIR_ERRORS_THROW_EXCEPTIONS, &errh_throw);
     return MPI_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- MPI functions */
-int PMPI_Error_class(int errorcode, int *errorclass)
+/* The implementations of the generated entry points (mpi/api/09-environment.api
+ * and its MPI-1 names in 17-removed.api). MPI_Error_class and _string may be
+ * called at any time: outside MPI_Init..MPI_Finalize an error only returns. */
+static int anytime_err(const char *fn, const char *detail)
 {
+    return mpi_state == MPI_STATE_INITIALIZED ? mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s", detail)
+                                              : mpi_err_code_new(MPI_ERR_ARG, fn, detail);
+}
+
+int mpi_error_class_impl(int errorcode, int *errorclass, const char *fn)
+{
+    char detail[64];
     int cls = code_class(errorcode);
-    if (cls < 0 || errorclass == NULL)
-        return mpi_state == MPI_STATE_INITIALIZED
-                   ? mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_class",
-                                   "errorcode=%d is not a valid error code", errorcode)
-                   : MPI_ERR_ARG;
+    if (cls < 0) {
+        snprintf(detail, sizeof detail, "errorcode=%d is not a valid error code", errorcode);
+        return anytime_err(fn, detail);
+    }
     *errorclass = cls;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Error_class = PMPI_Error_class
 
-int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+int mpi_error_string_impl(int errorcode, char *string, int *resultlen, const char *fn)
 {
+    char detail[64];
     const char *s = NULL;
     int cls = code_class(errorcode);
 
-    if (string == NULL || resultlen == NULL || cls < 0)
-        return mpi_state == MPI_STATE_INITIALIZED
-                   ? mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Error_string",
-                                   "errorcode=%d is not a valid error code", errorcode)
-                   : MPI_ERR_ARG;
+    if (string == NULL)
+        return anytime_err(fn, "string is NULL");
+    if (cls < 0) {
+        snprintf(detail, sizeof detail, "errorcode=%d is not a valid error code", errorcode);
+        return anytime_err(fn, detail);
+    }
     pthread_mutex_lock(&err_lock);
     if (errorcode >= DYN_BASE) {
         s = dyn[errorcode - DYN_BASE].text ? dyn[errorcode - DYN_BASE].text : "";
@@ -407,7 +452,6 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     *resultlen = (int)strlen(string);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Error_string = PMPI_Error_string
 
 static int dyn_add(int cls, int *out)
 {
@@ -430,29 +474,16 @@ static int dyn_add(int cls, int *out)
 
 int mpi_err_lastusedcode(void) { return ndyn ? DYN_BASE + ndyn : MPI_ERR_LASTCODE; }
 
-int PMPI_Add_error_class(int *errorclass)
+int mpi_add_error_class_impl(int *errorclass, const char *fn)
 {
-    static const char fn[] = "MPI_Add_error_class";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (errorclass == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errorclass is NULL");
     if (dyn_add(-1, errorclass) < 0)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "no more than %d user error classes/codes",
                              DYN_MAX - 1);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Add_error_class = PMPI_Add_error_class
 
-int PMPI_Add_error_code(int errorclass, int *errorcode)
+int mpi_add_error_code_impl(int errorclass, int *errorcode, const char *fn)
 {
-    static const char fn[] = "MPI_Add_error_code";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (errorcode == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errorcode is NULL");
     if (code_class(errorclass) != errorclass || (errorclass < DYN_BASE && !class_string(errorclass)))
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errorclass=%d is not an error class",
                              errorclass);
@@ -461,15 +492,10 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
                              DYN_MAX - 1);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Add_error_code = PMPI_Add_error_code
 
-int PMPI_Add_error_string(int errorcode, const char *string)
+int mpi_add_error_string_impl(int errorcode, const char *string, const char *fn)
 {
-    static const char fn[] = "MPI_Add_error_string";
-    int err = mpi_enter(fn);
     char *copy;
-    if (err)
-        return err;
     if (string == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "string is NULL");
     if (strlen(string) >= MPI_MAX_ERROR_STRING)
@@ -486,7 +512,6 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     pthread_mutex_unlock(&err_lock);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Add_error_string = PMPI_Add_error_string
 
 /* MPICH's MPIX_Delete_error_class/code/string (MPI 4.1 names them
  * MPI_Remove_error_*): undo MPI_Add_error_*. A class may be deleted only
@@ -531,48 +556,38 @@ static int dyn_delete(int what, int code, const char *fn)
     return MPI_SUCCESS;
 }
 
-int PMPIX_Delete_error_class(int errorclass)
+int mpix_delete_error_class_impl(int errorclass, const char *fn)
 {
-    static const char fn[] = "MPIX_Delete_error_class";
-    int err = mpi_enter(fn);
-    return err ? err : dyn_delete(DEL_CLASS, errorclass, fn);
+    return dyn_delete(DEL_CLASS, errorclass, fn);
 }
-#pragma weak MPIX_Delete_error_class = PMPIX_Delete_error_class
 
-int PMPIX_Delete_error_code(int errorcode)
+int mpix_delete_error_code_impl(int errorcode, const char *fn)
 {
-    static const char fn[] = "MPIX_Delete_error_code";
-    int err = mpi_enter(fn);
-    return err ? err : dyn_delete(DEL_CODE, errorcode, fn);
+    return dyn_delete(DEL_CODE, errorcode, fn);
 }
-#pragma weak MPIX_Delete_error_code = PMPIX_Delete_error_code
 
-int PMPIX_Delete_error_string(int errorcode)
+int mpix_delete_error_string_impl(int errorcode, const char *fn)
 {
-    static const char fn[] = "MPIX_Delete_error_string";
-    int err = mpi_enter(fn);
-    return err ? err : dyn_delete(DEL_STRING, errorcode, fn);
+    return dyn_delete(DEL_STRING, errorcode, fn);
 }
-#pragma weak MPIX_Delete_error_string = PMPIX_Delete_error_string
-
 
 static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const char *fn)
 {
     mpi_errhandler_t *e;
     /* MPI 4.0 11.4.1: MPI_Session_create_errhandler may be called at any
      * time, before MPI_Init and after MPI_Finalize (to give to
-     * MPI_Session_init); the others need MPI initialised. */
-    int err = objtype == MPI_OBJ_SESSION ? MPI_SUCCESS : mpi_enter(fn);
-    if (err)
-        return err;
-    if (f == NULL || out == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", f == NULL ? "function" : "errhandler");
+     * MPI_Session_init): its entry point is `anytime`. */
+    if (f == NULL)
+        return objtype == MPI_OBJ_SESSION
+                   ? anytime_err(fn, "the function is NULL")
+                   : mpi_err_raise(NULL, MPI_ERR_ARG, fn, "the function is NULL");
     e = malloc(sizeof *e);
     if (e == NULL)
         return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     e->objtype = objtype;
     e->fn = f;
     e->refcount = 1;
+    e->proxy = NULL;
     *out = mpi_handle_new(MPI_OBJ_ERRHANDLER, e);
     if (*out == 0) {
         free(e);
@@ -581,30 +596,38 @@ static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const 
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler)
+int mpi_comm_create_errhandler_impl(MPI_Comm_errhandler_function *f, MPI_Errhandler *errhandler,
+                                    const char *fn)
 {
-    return errh_create(MPI_OBJ_COMM, (void (*)(void))f, errhandler, "MPI_Comm_create_errhandler");
+    return errh_create(MPI_OBJ_COMM, (void (*)(void))f, errhandler, fn);
 }
-#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
 
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *f, MPI_Errhandler *errhandler)
+int mpi_win_create_errhandler_impl(MPI_Win_errhandler_function *f, MPI_Errhandler *errhandler,
+                                   const char *fn)
 {
-    return errh_create(MPI_OBJ_WIN, (void (*)(void))f, errhandler, "MPI_Win_create_errhandler");
+    return errh_create(MPI_OBJ_WIN, (void (*)(void))f, errhandler, fn);
 }
-#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
 
-int PMPI_File_create_errhandler(MPI_File_errhandler_function *f, MPI_Errhandler *errhandler)
+int mpi_file_create_errhandler_impl(MPI_File_errhandler_function *f, MPI_Errhandler *errhandler,
+                                    const char *fn)
 {
-    return errh_create(MPI_OBJ_FILE, (void (*)(void))f, errhandler, "MPI_File_create_errhandler");
+    return errh_create(MPI_OBJ_FILE, (void (*)(void))f, errhandler, fn);
 }
-#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
 
-int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *f, MPI_Errhandler *errhandler)
+int mpi_session_create_errhandler_impl(MPI_Session_errhandler_function *f,
+                                       MPI_Errhandler *errhandler, const char *fn)
 {
-    return errh_create(MPI_OBJ_SESSION, (void (*)(void))f, errhandler,
-                       "MPI_Session_create_errhandler");
+    return errh_create(MPI_OBJ_SESSION, (void (*)(void))f, errhandler, fn);
 }
-#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+
+int mpi_errhandler_set_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy)
+{
+    mpi_errhandler_t *e = errh_get(h);
+    if (e == NULL || mpi_handle_kind(h) != MPI_HKIND_DIRECT || e->objtype == MPI_OBJ_SESSION)
+        return -1;
+    e->proxy = proxy;
+    return 0;
+}
 
 /* Take a reference on an error handler that is being attached to an object. */
 int mpi_errhandler_retain(MPI_Errhandler h, int objtype)
@@ -650,31 +673,24 @@ static const char *errh_kind_note(MPI_Errhandler h)
     }
 }
 
-int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+/* callable at any time (MPI 4.0 11.4.1), like the session errhandlers */
+int mpi_errhandler_free_impl(MPI_Errhandler *errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Errhandler_free";
-    /* callable at any time (MPI 4.0 11.4.1), like the session errhandlers */
-    if (errhandler == NULL || errh_get(*errhandler) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid error handler%s",
-                             errhandler ? (unsigned)*errhandler : 0u,
-                             errhandler == NULL                      ? " (NULL pointer)"
-                             : *errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)"
-                                                                   : "");
+    char detail[96];
+
+    if (errh_get(*errhandler) == NULL) {
+        snprintf(detail, sizeof detail, "errhandler=%#x is not a valid error handler%s",
+                 (unsigned)*errhandler,
+                 *errhandler == MPI_ERRHANDLER_NULL ? " (MPI_ERRHANDLER_NULL)" : "");
+        return anytime_err(fn, detail);
+    }
     mpi_errhandler_release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
 
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+int mpi_comm_set_errhandler_impl(mpi_comm_t *c, MPI_Errhandler errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_set_errhandler";
-    mpi_comm_t *c = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
     if (mpi_errhandler_retain(errhandler, MPI_OBJ_COMM) < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn,
                              "errhandler=%#x is not a valid communicator error handler%s",
@@ -684,55 +700,18 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     c->errh_default = 0;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
 
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int mpi_comm_get_errhandler_impl(mpi_comm_t *c, MPI_Errhandler *errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_get_errhandler";
-    mpi_comm_t *c = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
-    if (errhandler == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "errhandler is NULL");
+    (void)fn;
     *errhandler = mpi_comm_errh(c);
     mpi_errhandler_retain(*errhandler, MPI_OBJ_COMM);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
 
-int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+int mpi_comm_call_errhandler_impl(mpi_comm_t *c, int errorcode, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_call_errhandler";
-    mpi_comm_t *c = NULL;
-    MPI_Comm h = comm;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
+    MPI_Comm h = c->handle;
     invoke_handler(mpi_comm_errh(c), MPI_OBJ_COMM, &h, errorcode, fn);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
-
-/* The MPI-1 names that MPI-3 removed; MPICH still exports them. */
-int PMPI_Errhandler_create(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
-{
-    return errh_create(MPI_OBJ_COMM, (void (*)(void))function, errhandler, "MPI_Errhandler_create");
-}
-#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
-
-int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    return PMPI_Comm_set_errhandler(comm, errhandler);
-}
-#pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
-
-int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    return PMPI_Comm_get_errhandler(comm, errhandler);
-}
-#pragma weak MPI_Errhandler_get = PMPI_Errhandler_get

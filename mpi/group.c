@@ -19,6 +19,7 @@
  * MPI_GROUP_EMPTY is a static object that is never freed.
  */
 #include "comm_impl.h"
+#include "mpi/api_impl.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -389,43 +390,30 @@ static int check_ranges(const mpi_group_t *g, int n, int ranges[][3], const char
 }
 
 /* ---------------------------------------------------------------- MPI functions */
-int PMPI_Group_size(MPI_Group group, int *size)
+int mpi_group_size_impl(MPI_Group group, int *size, const char *fn)
 {
-    static const char fn[] = "MPI_Group_size";
     mpi_group_t *g = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = check_group(group, fn, "group", &g)))
+    if ((err = check_group(group, fn, "group", &g)))
         return err;
-    if (size == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size is NULL");
     *size = g->size;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Group_size = PMPI_Group_size
 
-int PMPI_Group_rank(MPI_Group group, int *rank)
+int mpi_group_rank_impl(MPI_Group group, int *rank, const char *fn)
 {
-    static const char fn[] = "MPI_Group_rank";
     mpi_group_t *g = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = check_group(group, fn, "group", &g)))
+    if ((err = check_group(group, fn, "group", &g)))
         return err;
-    if (rank == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "rank is NULL");
     *rank = g->rank;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Group_rank = PMPI_Group_rank
 
-int PMPI_Group_free(MPI_Group *group)
+int mpi_group_free_impl(MPI_Group *group, const char *fn)
 {
-    static const char fn[] = "MPI_Group_free";
     mpi_group_t *g = NULL;
     int err;
-    if ((err = mpi_enter(fn)))
-        return err;
-    if (group == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "group is NULL");
     if ((err = check_group(*group, fn, "*group", &g)))
         return err;
     /* MPI_GROUP_EMPTY may be freed (a group operation may have returned it). */
@@ -433,15 +421,13 @@ int PMPI_Group_free(MPI_Group *group)
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Group_free = PMPI_Group_free
 
-int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
-                               int ranks2[])
+int mpi_group_translate_ranks_impl(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                                   int ranks2[], const char *fn)
 {
-    static const char fn[] = "MPI_Group_translate_ranks";
     mpi_group_t *g1 = NULL, *g2 = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = check_group(group1, fn, "group1", &g1)) ||
+    if ((err = check_group(group1, fn, "group1", &g1)) ||
         (err = check_group(group2, fn, "group2", &g2)))
         return err;
     if (n < 0)
@@ -460,64 +446,54 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
                         : mpi_group_rank_of(g2, mpi_group_member(g1, ranks1[i]));
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
 
-int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+int mpi_group_compare_impl(MPI_Group group1, MPI_Group group2, int *result, const char *fn)
 {
-    static const char fn[] = "MPI_Group_compare";
     mpi_group_t *g1 = NULL, *g2 = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = check_group(group1, fn, "group1", &g1)) ||
+    if ((err = check_group(group1, fn, "group1", &g1)) ||
         (err = check_group(group2, fn, "group2", &g2)))
         return err;
-    if (result == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "result is NULL");
     *result = mpi_group_compare(g1, g2);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Group_compare = PMPI_Group_compare
 
 static int set_op_front(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup, set_op_t op,
                         const char *fn)
 {
     mpi_group_t *g1 = NULL, *g2 = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = check_group(group1, fn, "group1", &g1)) ||
+    if ((err = check_group(group1, fn, "group1", &g1)) ||
         (err = check_group(group2, fn, "group2", &g2)))
         return err;
-    if (newgroup == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "newgroup is NULL");
     return give_group(group_set_op(g1, g2, op), newgroup, fn);
 }
 
-int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+int mpi_group_union_impl(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup, const char *fn)
 {
-    return set_op_front(group1, group2, newgroup, SET_UNION, "MPI_Group_union");
+    return set_op_front(group1, group2, newgroup, SET_UNION, fn);
 }
-#pragma weak MPI_Group_union = PMPI_Group_union
 
-int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+int mpi_group_intersection_impl(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup,
+                                const char *fn)
 {
-    return set_op_front(group1, group2, newgroup, SET_INTERSECTION, "MPI_Group_intersection");
+    return set_op_front(group1, group2, newgroup, SET_INTERSECTION, fn);
 }
-#pragma weak MPI_Group_intersection = PMPI_Group_intersection
 
-int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+int mpi_group_difference_impl(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup,
+                              const char *fn)
 {
-    return set_op_front(group1, group2, newgroup, SET_DIFFERENCE, "MPI_Group_difference");
+    return set_op_front(group1, group2, newgroup, SET_DIFFERENCE, fn);
 }
-#pragma weak MPI_Group_difference = PMPI_Group_difference
 
-int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+int mpi_group_incl_impl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup,
+                        const char *fn)
 {
-    static const char fn[] = "MPI_Group_incl";
     mpi_group_t *g = NULL, *ng = NULL;
     unsigned char *marks;
     int err, *buf;
-    if ((err = mpi_enter(fn)) || (err = check_group(group, fn, "group", &g)))
+    if ((err = check_group(group, fn, "group", &g)))
         return err;
-    if (newgroup == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "newgroup is NULL");
     if ((err = check_rank_list(g, n, ranks, fn, &marks)))
         return err;
     free(marks);
@@ -530,18 +506,15 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
     free(buf);
     return give_group(ng, newgroup, fn);
 }
-#pragma weak MPI_Group_incl = PMPI_Group_incl
 
-int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+int mpi_group_excl_impl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup,
+                        const char *fn)
 {
-    static const char fn[] = "MPI_Group_excl";
     mpi_group_t *g = NULL, *ng = NULL;
     unsigned char *marks;
     int err, k = 0, *buf;
-    if ((err = mpi_enter(fn)) || (err = check_group(group, fn, "group", &g)))
+    if ((err = check_group(group, fn, "group", &g)))
         return err;
-    if (newgroup == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "newgroup is NULL");
     if ((err = check_rank_list(g, n, ranks, fn, &marks)))
         return err;
     buf = malloc(sizeof *buf * (size_t)(g->size - n > 0 ? g->size - n : 1));
@@ -557,18 +530,15 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
     free(buf);
     return give_group(ng, newgroup, fn);
 }
-#pragma weak MPI_Group_excl = PMPI_Group_excl
 
-int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+int mpi_group_range_incl_impl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup,
+                              const char *fn)
 {
-    static const char fn[] = "MPI_Group_range_incl";
     mpi_group_t *g = NULL, *ng = NULL;
     unsigned char *marks;
     int err, count, k = 0, *buf;
-    if ((err = mpi_enter(fn)) || (err = check_group(group, fn, "group", &g)))
+    if ((err = check_group(group, fn, "group", &g)))
         return err;
-    if (newgroup == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "newgroup is NULL");
     if ((err = check_ranges(g, n, ranges, fn, &marks, &count)))
         return err;
     free(marks);
@@ -590,18 +560,15 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
     free(buf);
     return give_group(ng, newgroup, fn);
 }
-#pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
 
-int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+int mpi_group_range_excl_impl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup,
+                              const char *fn)
 {
-    static const char fn[] = "MPI_Group_range_excl";
     mpi_group_t *g = NULL, *ng = NULL;
     unsigned char *marks;
     int err, count, k = 0, *buf;
-    if ((err = mpi_enter(fn)) || (err = check_group(group, fn, "group", &g)))
+    if ((err = check_group(group, fn, "group", &g)))
         return err;
-    if (newgroup == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "newgroup is NULL");
     if ((err = check_ranges(g, n, ranges, fn, &marks, &count)))
         return err;
     buf = malloc(sizeof *buf * (size_t)(g->size - count > 0 ? g->size - count : 1));
@@ -617,4 +584,3 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
     free(buf);
     return give_group(ng, newgroup, fn);
 }
-#pragma weak MPI_Group_range_excl = PMPI_Group_range_excl

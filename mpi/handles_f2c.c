@@ -9,15 +9,17 @@
  * MPI_FILE_NULL. The I/O code calls mpi_file_f2c_forget when a file is
  * closed so that its slot can be reused.
  *
- * These functions do not return an error code (or, for the status ones, are
- * plain copies), so gen-stubs.sh never stubs them; they are written here.
+ * These are the implementations of generated `anytime` entry points
+ * (mpi/api/19-bindings.api, MPI_Aint_add/diff of 05-datatypes.api).
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 void mpi_file_f2c_forget(MPI_File file);
 
@@ -29,7 +31,7 @@ static MPI_File *file_table;
 static int file_table_len; /* slots in use, including slot 0 */
 static int file_table_cap;
 
-MPI_Fint PMPI_File_c2f(MPI_File file)
+MPI_Fint mpi_file_c2f_impl(MPI_File file)
 {
     MPI_Fint handle = 0;
     int i;
@@ -73,9 +75,8 @@ unlock:
     pthread_mutex_unlock(&file_table_lock);
     return handle;
 }
-#pragma weak MPI_File_c2f = PMPI_File_c2f
 
-MPI_File PMPI_File_f2c(MPI_Fint file)
+MPI_File mpi_file_f2c_impl(MPI_Fint file)
 {
     MPI_File result = MPI_FILE_NULL;
 
@@ -85,7 +86,6 @@ MPI_File PMPI_File_f2c(MPI_Fint file)
     pthread_mutex_unlock(&file_table_lock);
     return result;
 }
-#pragma weak MPI_File_f2c = PMPI_File_f2c
 
 /* Called by MPI_File_close: the file's Fortran handle becomes invalid. */
 void mpi_file_f2c_forget(MPI_File file)
@@ -108,62 +108,64 @@ void mpi_file_f2c_forget(MPI_File file)
  * The three status forms (C struct, Fortran INTEGER array, Fortran 2008
  * type) have the same five ints in the same order; converting is copying.
  * The "ignore" sentinels are not statuses, so passing one is an argument
- * error, as is a null pointer; the error goes through MPI_COMM_WORLD's
- * handler as for every call without an object.
+ * error, as is a null pointer; while MPI runs the error goes through
+ * MPI_COMM_WORLD's handler as for every call without an object, and
+ * before MPI_Init or after MPI_Finalize (these calls are allowed then) it is
+ * only returned.
  */
+static int status_err(const char *fn, const char *what, const void *p)
+{
+    char detail[96];
+
+    snprintf(detail, sizeof detail, "%s is %s, not a status", what,
+             p == NULL ? "a null pointer" : "an \"ignore\" placeholder");
+    return mpi_state == MPI_STATE_INITIALIZED ? mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s", detail)
+                                              : mpi_err_code_new(MPI_ERR_ARG, fn, detail);
+}
+
 static int status_copy(const void *from, void *to, const char *fn)
 {
     if (from == NULL || from == (const void *)MPI_STATUS_IGNORE ||
         from == (const void *)MPI_F_STATUS_IGNORE || from == (const void *)MPI_F_STATUSES_IGNORE ||
         from == (const void *)MPI_F08_STATUS_IGNORE ||
         from == (const void *)MPI_F08_STATUSES_IGNORE)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "the status to convert is %s, not a status",
-                             from == NULL ? "a null pointer" : "an \"ignore\" placeholder");
+        return status_err(fn, "the status to convert", from);
     if (to == NULL || to == (void *)MPI_STATUS_IGNORE || to == (void *)MPI_F_STATUS_IGNORE ||
         to == (void *)MPI_F08_STATUS_IGNORE)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "the output status is %s, not a status",
-                             to == NULL ? "a null pointer" : "an \"ignore\" placeholder");
+        return status_err(fn, "the output status", to);
     memcpy(to, from, sizeof(MPI_Status));
     return MPI_SUCCESS;
 }
 
-int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+int mpi_status_c2f_impl(const MPI_Status *c_status, MPI_Fint *f_status, const char *fn)
 {
-    return status_copy(c_status, f_status, "MPI_Status_c2f");
+    return status_copy(c_status, f_status, fn);
 }
-#pragma weak MPI_Status_c2f = PMPI_Status_c2f
 
-int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+int mpi_status_f2c_impl(const MPI_Fint *f_status, MPI_Status *c_status, const char *fn)
 {
-    return status_copy(f_status, c_status, "MPI_Status_f2c");
+    return status_copy(f_status, c_status, fn);
 }
-#pragma weak MPI_Status_f2c = PMPI_Status_f2c
 
-int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
+int mpi_status_c2f08_impl(const MPI_Status *c_status, MPI_F08_status *f08_status, const char *fn)
 {
-    return status_copy(c_status, f08_status, "MPI_Status_c2f08");
+    return status_copy(c_status, f08_status, fn);
 }
-#pragma weak MPI_Status_c2f08 = PMPI_Status_c2f08
 
-int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
+int mpi_status_f082c_impl(const MPI_F08_status *f08_status, MPI_Status *c_status, const char *fn)
 {
-    return status_copy(f08_status, c_status, "MPI_Status_f082c");
+    return status_copy(f08_status, c_status, fn);
 }
-#pragma weak MPI_Status_f082c = PMPI_Status_f082c
 
-int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
+int mpi_status_f082f_impl(const MPI_F08_status *f08_status, MPI_Fint *f_status, const char *fn)
 {
-    return status_copy(f08_status, f_status, "MPI_Status_f082f");
+    return status_copy(f08_status, f_status, fn);
 }
-#pragma weak MPI_Status_f082f = PMPI_Status_f082f
 
-int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
+int mpi_status_f2f08_impl(const MPI_Fint *f_status, MPI_F08_status *f08_status, const char *fn)
 {
-    return status_copy(f_status, f08_status, "MPI_Status_f2f08");
+    return status_copy(f_status, f08_status, fn);
 }
-#pragma weak MPI_Status_f2f08 = PMPI_Status_f2f08
 
 /* ---------------------------------------------------------------- address */
 
@@ -171,14 +173,12 @@ int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
  * Addresses are treated as unsigned integers so that the arithmetic wraps
  * like the hardware's instead of being undefined signed overflow.
  */
-MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+MPI_Aint mpi_aint_add_impl(MPI_Aint base, MPI_Aint disp)
 {
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
-#pragma weak MPI_Aint_add = PMPI_Aint_add
 
-MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+MPI_Aint mpi_aint_diff_impl(MPI_Aint addr1, MPI_Aint addr2)
 {
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }
-#pragma weak MPI_Aint_diff = PMPI_Aint_diff

@@ -16,6 +16,7 @@
  * internal functions at the end of comm_impl.h.
  */
 #include "comm_impl.h"
+#include "mpi/api_impl.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -365,23 +366,19 @@ static int check_key(const char *key, const char *fn)
 }
 
 /* ---------------------------------------------------------------- MPI functions */
-int PMPI_Info_create(MPI_Info *info)
+/* The implementations of the generated entry points (mpi/api/10-info.api):
+ * `anytime` entries, which check their out-pointers without a handler
+ * outside MPI_Init..MPI_Finalize, as info_err does here. */
+int mpi_info_create_impl(MPI_Info *info, const char *fn)
 {
-    static const char fn[] = "MPI_Info_create";
-    if (info == NULL)
-        return info_err(MPI_ERR_ARG, fn, "info is NULL");
     if (info_new_handle(info, NULL) != MPI_SUCCESS)
         return info_err(MPI_ERR_NO_MEM, fn, "out of memory for an info object");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_create = PMPI_Info_create
 
-int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+int mpi_info_create_env_impl(int argc, char *argv[], MPI_Info *info, const char *fn)
 {
-    static const char fn[] = "MPI_Info_create_env";
     info_t *in = NULL;
-    if (info == NULL)
-        return info_err(MPI_ERR_ARG, fn, "info is NULL");
     if (argc < 0 || (argc > 0 && argv == NULL))
         return info_err(MPI_ERR_ARG, fn, "argc=%d with argv %s", argc, argv ? "set" : "NULL");
     if (info_new_handle(info, &in) != MPI_SUCCESS)
@@ -393,15 +390,11 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_create_env = PMPI_Info_create_env
 
-int PMPI_Info_free(MPI_Info *info)
+int mpi_info_free_impl(MPI_Info *info, const char *fn)
 {
-    static const char fn[] = "MPI_Info_free";
     info_t *in = NULL;
     int err;
-    if (info == NULL)
-        return info_err(MPI_ERR_ARG, fn, "info is NULL");
     if ((err = check_info(*info, fn, &in)))
         return err;
     if (in->readonly)
@@ -410,17 +403,13 @@ int PMPI_Info_free(MPI_Info *info)
     *info = MPI_INFO_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_free = PMPI_Info_free
 
-int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+int mpi_info_dup_impl(MPI_Info info, MPI_Info *newinfo, const char *fn)
 {
-    static const char fn[] = "MPI_Info_dup";
     info_t *in = NULL, *out = NULL;
     int err;
     if ((err = check_info(info, fn, &in)))
         return err;
-    if (newinfo == NULL)
-        return info_err(MPI_ERR_ARG, fn, "newinfo is NULL");
     if (info_new_handle(newinfo, &out) != MPI_SUCCESS)
         return info_err(MPI_ERR_NO_MEM, fn, "out of memory for an info object");
     for (int i = 0; i < in->n; i++)
@@ -431,11 +420,9 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
         }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_dup = PMPI_Info_dup
 
-int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
+int mpi_info_set_impl(MPI_Info info, const char *key, const char *value, const char *fn)
 {
-    static const char fn[] = "MPI_Info_set";
     info_t *in = NULL;
     size_t vlen;
     int err;
@@ -455,11 +442,9 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
         return info_err(MPI_ERR_NO_MEM, fn, "out of memory");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_set = PMPI_Info_set
 
-int PMPI_Info_delete(MPI_Info info, const char *key)
+int mpi_info_delete_impl(MPI_Info info, const char *key, const char *fn)
 {
-    static const char fn[] = "MPI_Info_delete";
     info_t *in = NULL;
     info_ent_t *e = NULL;
     int err;
@@ -475,18 +460,15 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     in->n--;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_delete = PMPI_Info_delete
 
-int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+int mpi_info_get_impl(MPI_Info info, const char *key, int valuelen, char *value, int *flag,
+                      const char *fn)
 {
-    static const char fn[] = "MPI_Info_get";
     info_t *in = NULL;
     info_ent_t *e = NULL;
     int err;
     if ((err = check_info(info, fn, &in)) || (err = check_key(key, fn)))
         return err;
-    if (flag == NULL)
-        return info_err(MPI_ERR_ARG, fn, "flag is NULL");
     if (valuelen < 0)
         return info_err(MPI_ERR_ARG, fn, "valuelen=%d is negative", valuelen);
     if (value == NULL)
@@ -503,36 +485,30 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_get = PMPI_Info_get
 
-int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+int mpi_info_get_valuelen_impl(MPI_Info info, const char *key, int *valuelen, int *flag,
+                               const char *fn)
 {
-    static const char fn[] = "MPI_Info_get_valuelen";
     info_t *in = NULL;
     info_ent_t *e = NULL;
     int err;
     if ((err = check_info(info, fn, &in)) || (err = check_key(key, fn)))
         return err;
-    if (valuelen == NULL || flag == NULL)
-        return info_err(MPI_ERR_ARG, fn, "%s is NULL", valuelen == NULL ? "valuelen" : "flag");
     e = info_find(in, key);
     *flag = e != NULL;
     if (e != NULL)
         *valuelen = (int)strlen(e->value);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
 
-int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+int mpi_info_get_string_impl(MPI_Info info, const char *key, int *buflen, char *value, int *flag,
+                             const char *fn)
 {
-    static const char fn[] = "MPI_Info_get_string";
     info_t *in = NULL;
     info_ent_t *e = NULL;
     int err;
     if ((err = check_info(info, fn, &in)) || (err = check_key(key, fn)))
         return err;
-    if (buflen == NULL || flag == NULL)
-        return info_err(MPI_ERR_ARG, fn, "%s is NULL", buflen == NULL ? "buflen" : "flag");
     if (*buflen < 0)
         return info_err(MPI_ERR_ARG, fn, "*buflen=%d is negative", *buflen);
     if (*buflen > 0 && value == NULL)
@@ -551,25 +527,19 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_get_string = PMPI_Info_get_string
 
-int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+int mpi_info_get_nkeys_impl(MPI_Info info, int *nkeys, const char *fn)
 {
-    static const char fn[] = "MPI_Info_get_nkeys";
     info_t *in = NULL;
     int err;
     if ((err = check_info(info, fn, &in)))
         return err;
-    if (nkeys == NULL)
-        return info_err(MPI_ERR_ARG, fn, "nkeys is NULL");
     *nkeys = in->n;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
 
-int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+int mpi_info_get_nthkey_impl(MPI_Info info, int n, char *key, const char *fn)
 {
-    static const char fn[] = "MPI_Info_get_nthkey";
     info_t *in = NULL;
     int err;
     if ((err = check_info(info, fn, &in)))
@@ -581,4 +551,3 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     snprintf(key, MPI_MAX_INFO_KEY + 1, "%s", in->ents[n].key);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey

@@ -17,6 +17,7 @@
  * inherited by new handles.
  */
 #include "io_impl.h"
+#include "mpi/api_impl.h"
 #include "comm_impl.h"
 
 #include <errno.h>
@@ -334,9 +335,9 @@ static void file_free(struct ADIOI_FileD *f)
     free(f);
 }
 
-int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
+int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh,
+                       const char *fn)
 {
-    static const char fn[] = "MPI_File_open";
     struct ADIOI_FileD *f = NULL;
     mpi_comm_t *c;
     char why[256] = "";
@@ -345,8 +346,6 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     open_result_t res;
     struct stat sb;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if ((c = mpi_comm_get(comm)) == NULL)
         return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
                       (unsigned)comm, comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
@@ -492,7 +491,6 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     *fh = f;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_open = PMPI_File_open
 
 static void file_unlist(struct ADIOI_FileD *f)
 {
@@ -505,15 +503,12 @@ static void file_unlist(struct ADIOI_FileD *f)
     pthread_mutex_unlock(&io_lock);
 }
 
-int PMPI_File_close(MPI_File *fh)
+int mpi_file_close_impl(MPI_File *fh, const char *fn)
 {
-    static const char fn[] = "MPI_File_close";
     struct ADIOI_FileD *f;
-    int err, cls = 0;
+    int err = MPI_SUCCESS, cls = 0;
     char *name;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if (fh == NULL)
         return io_err(NULL, MPI_ERR_ARG, fn, "fh is NULL");
     if ((f = io_file_get(*fh, fn, &err)) == NULL)
@@ -551,17 +546,12 @@ int PMPI_File_close(MPI_File *fh)
     *fh = MPI_FILE_NULL;
     return err;
 }
-#pragma weak MPI_File_close = PMPI_File_close
 
-int PMPI_File_delete(const char *filename, MPI_Info info)
+int mpi_file_delete_impl(const char *filename, MPI_Info info, const char *fn)
 {
-    static const char fn[] = "MPI_File_delete";
     const char *path;
-    int err;
     struct stat sb;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if (filename == NULL || filename[0] == '\0')
         return io_err(NULL, MPI_ERR_BAD_FILE, fn, "filename is %s", filename ? "empty" : "NULL");
     if (info != MPI_INFO_NULL && mpi_info_valid(info) < 0)
@@ -575,7 +565,6 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
                       strerror(errno));
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_delete = PMPI_File_delete
 
 /* ---------------------------------------------------------------- size */
 /* All ranks pass the same size to set_size/preallocate. */
@@ -600,16 +589,10 @@ static int writable(struct ADIOI_FileD *f, const char *fn)
     return MPI_SUCCESS;
 }
 
-int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
+int mpi_file_set_size_impl(struct ADIOI_FileD *f, MPI_Offset size, const char *fn)
 {
-    static const char fn[] = "MPI_File_set_size";
-    struct ADIOI_FileD *f;
     int err, cls = 0, eno = 0;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     if (size < 0)
         return io_err(f, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
     if ((err = writable(f, fn)) || (err = agree_size(f, size, fn)))
@@ -624,19 +607,12 @@ int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
                       eno ? strerror(eno) : "failed on rank 0");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_set_size = PMPI_File_set_size
 
-int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
+int mpi_file_preallocate_impl(struct ADIOI_FileD *f, MPI_Offset size, const char *fn)
 {
-    static const char fn[] = "MPI_File_preallocate";
-    struct ADIOI_FileD *f;
     int err, cls = 0, eno = 0;
     struct stat sb;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     if (size < 0)
         return io_err(f, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
     if ((err = writable(f, fn)) || (err = agree_size(f, size, fn)))
@@ -655,77 +631,39 @@ int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
                       eno ? strerror(eno) : "failed on rank 0");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_preallocate = PMPI_File_preallocate
 
-int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
+int mpi_file_get_size_impl(struct ADIOI_FileD *f, MPI_Offset *size, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_size";
-    struct ADIOI_FileD *f;
     struct stat sb;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
-    if (size == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "size is NULL");
     if (fstat(f->fd, &sb) < 0)
         return io_err(f, io_errno_class(errno), fn, "fstat failed: %s", strerror(errno));
     *size = sb.st_size;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_get_size = PMPI_File_get_size
 
 /* ---------------------------------------------------------------- queries */
-int PMPI_File_get_amode(MPI_File fh, int *amode)
+int mpi_file_get_amode_impl(struct ADIOI_FileD *f, int *amode, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_amode";
-    struct ADIOI_FileD *f;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
-    if (amode == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "amode is NULL");
     *amode = f->amode;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_get_amode = PMPI_File_get_amode
 
-int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
+int mpi_file_get_group_impl(struct ADIOI_FileD *f, MPI_Group *group, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_group";
-    struct ADIOI_FileD *f;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
-    if (group == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "group is NULL");
     if ((err = PMPI_Comm_group(f->comm, group)) != MPI_SUCCESS)
         return io_err(f, MPI_ERR_OTHER, fn, "cannot make the group");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_get_group = PMPI_File_get_group
 
-int PMPI_File_set_info(MPI_File fh, MPI_Info info)
+int mpi_file_set_info_impl(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
 {
-    static const char fn[] = "MPI_File_set_info";
-    struct ADIOI_FileD *f;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     return hints_apply(f, info, fn);
 }
-#pragma weak MPI_File_set_info = PMPI_File_set_info
 
 /* For MPI_File_set_view's info argument (mpi/io_view.c). */
 int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn);
@@ -734,34 +672,18 @@ int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
     return hints_apply(f, info, fn);
 }
 
-int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+int mpi_file_get_info_impl(struct ADIOI_FileD *f, MPI_Info *info_used, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_info";
-    struct ADIOI_FileD *f;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
-    if (info_used == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "info_used is NULL");
     if (PMPI_Info_dup(f->hints, info_used) != MPI_SUCCESS)
         return io_err(f, MPI_ERR_NO_MEM, fn, "cannot copy the hints");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_get_info = PMPI_File_get_info
 
-int PMPI_File_sync(MPI_File fh)
+int mpi_file_sync_impl(struct ADIOI_FileD *f, const char *fn)
 {
-    static const char fn[] = "MPI_File_sync";
-    struct ADIOI_FileD *f;
-    int err, cls = 0, eno = 0;
+    int cls = 0, eno = 0;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     if (f->amode & MPI_MODE_RDONLY)
         return io_err(f, MPI_ERR_ACCESS, fn, "the file was opened with MPI_MODE_RDONLY");
     if (fsync(f->fd) < 0 && errno != EINVAL && errno != EROFS) {
@@ -775,18 +697,11 @@ int PMPI_File_sync(MPI_File fh)
         return io_err(f, cls, fn, "fsync failed: %s", eno ? strerror(eno) : "on another rank");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_sync = PMPI_File_sync
 
-int PMPI_File_set_atomicity(MPI_File fh, int flag)
+int mpi_file_set_atomicity_impl(struct ADIOI_FileD *f, int flag, const char *fn)
 {
-    static const char fn[] = "MPI_File_set_atomicity";
-    struct ADIOI_FileD *f;
-    int err, v[2], all[2];
+    int v[2], all[2];
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     v[0] = flag ? 1 : 0;
     v[1] = -v[0];
     if (PMPI_Allreduce(v, all, 2, MPI_INT, MPI_MAX, f->comm) != MPI_SUCCESS)
@@ -796,34 +711,20 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
     f->atomic = v[0];
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_set_atomicity = PMPI_File_set_atomicity
 
-int PMPI_File_get_atomicity(MPI_File fh, int *flag)
+int mpi_file_get_atomicity_impl(struct ADIOI_FileD *f, int *flag, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_atomicity";
-    struct ADIOI_FileD *f;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
-    if (flag == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "flag is NULL");
     *flag = f->atomic;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_get_atomicity = PMPI_File_get_atomicity
 
 /* ---------------------------------------------------------------- error handlers */
-int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+int mpi_file_set_errhandler_impl(MPI_File file, MPI_Errhandler errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_File_set_errhandler";
     struct ADIOI_FileD *f = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if (file != MPI_FILE_NULL && (f = io_file_get(file, fn, &err)) == NULL)
         return err;
     if (mpi_errhandler_retain(errhandler, MPI_OBJ_FILE) < 0)
@@ -838,17 +739,13 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
 
-int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+int mpi_file_get_errhandler_impl(MPI_File file, MPI_Errhandler *errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_errhandler";
     struct ADIOI_FileD *f = NULL;
     MPI_Errhandler h;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if (file != MPI_FILE_NULL && (f = io_file_get(file, fn, &err)) == NULL)
         return err;
     if (errhandler == NULL)
@@ -858,11 +755,9 @@ int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
     *errhandler = h;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
 
-int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+int mpi_file_call_errhandler_impl(MPI_File fh, int errorcode, const char *fn)
 {
-    static const char fn[] = "MPI_File_call_errhandler";
     struct ADIOI_FileD *f = NULL;
     MPI_Errhandler errh;
     MPI_File h = fh;
@@ -871,8 +766,6 @@ int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
     int err, cls = MPI_ERR_OTHER, len = 0;
     size_t fl = strlen(fn), cl;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if (fh != MPI_FILE_NULL && (f = io_file_get(fh, fn, &err)) == NULL)
         return err;
     errh = f != NULL ? f->errh : io_null_errh;
@@ -894,4 +787,3 @@ int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
     mpi_err_raise_errh(errh, MPI_OBJ_FILE, &h, cls, fn, "%s", detail);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler

@@ -5,7 +5,8 @@
  * mpi/io.c (open, close, hints, sizes, error handlers), mpi/io_view.c
  * (views, data representations, file pointers) and mpi/io_rw.c (data
  * access: independent, two-phase collective, shared pointers, nonblocking
- * and split collective forms). Only these files include it.
+ * and split collective forms). Only these files (and mpi/check.c, for
+ * the `file` kind of the API table) include it.
  *
  * Files live on a POSIX file system reached with pread/pwrite. Every file
  * handle owns a duplicate of the user's communicator, so that the

@@ -27,6 +27,7 @@
  * touches (shared for reads, exclusive for writes).
  */
 #include "io_impl.h"
+#include "mpi/api_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -754,21 +755,16 @@ static void coll_fail(struct ADIOI_FileD *f, int write, int cls)
     io_agree(f, rw_coll(f, write, 0, NULL, 0, cls, &got, &eno));
 }
 
-static int io_access(MPI_File fh, int write, int coll, io_where_t where, MPI_Offset offset,
-                     void *buf, MPI_Count count, MPI_Datatype datatype, io_result_t *res,
-                     const char *fn)
+static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
+                     MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                     io_result_t *res, const char *fn)
 {
-    struct ADIOI_FileD *f;
     dt_type_t *dt;
     MPI_Offset bytes, etypes, pos = 0, got = 0;
     void *stream = NULL;
     int owned = 0, err, cls, eno = 0;
 
     res->bytes = 0;
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     if ((err = io_check_buf(f, buf, count, datatype, fn, &dt)))
         return err;
     if (write && (f->amode & MPI_MODE_RDONLY))
@@ -883,41 +879,34 @@ static int io_access(MPI_File fh, int write, int coll, io_where_t where, MPI_Off
     return MPI_SUCCESS;
 }
 
-static int blocking(MPI_File fh, int write, int coll, io_where_t where, MPI_Offset offset,
+static int blocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where, MPI_Offset offset,
                     const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
                     const char *fn)
 {
     io_result_t res;
-    int err = io_access(fh, write, coll, where, offset, (void *)buf, count, datatype, &res, fn);
+    int err = io_access(f, write, coll, where, offset, (void *)buf, count, datatype, &res, fn);
     if (err == MPI_SUCCESS)
         status_fill(status, res.bytes);
     return err;
 }
 
-static int nonblocking(MPI_File fh, int write, int coll, io_where_t where, MPI_Offset offset,
-                       const void *buf, MPI_Count count, MPI_Datatype datatype,
+/* The entry point checked that request is not NULL. */
+static int nonblocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
+                       MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Request *request, const char *fn)
 {
     io_result_t res;
     adi_request_t *r;
     int err;
 
-    if (request == NULL) {
-        struct ADIOI_FileD *f;
-        if ((err = mpi_enter(fn)))
-            return err;
-        if ((f = io_file_get(fh, fn, &err)) == NULL)
-            return err;
-        return io_err(f, MPI_ERR_ARG, fn, "request is NULL");
-    }
-    err = io_access(fh, write, coll, where, offset, (void *)buf, count, datatype, &res, fn);
+    err = io_access(f, write, coll, where, offset, (void *)buf, count, datatype, &res, fn);
     if (err != MPI_SUCCESS) {
         *request = MPI_REQUEST_NULL;
         return err;
     }
     r = adi_request_alloc(ADI_REQ_OTHER);
     if (r == NULL)
-        return io_err(fh, MPI_ERR_NO_MEM, fn, "out of requests");
+        return io_err(f, MPI_ERR_NO_MEM, fn, "out of requests");
     r->status.source = MPI_ANY_SOURCE;
     r->status.tag = MPI_ANY_TAG;
     r->status.bytes = (size_t)res.bytes;
@@ -927,21 +916,16 @@ static int nonblocking(MPI_File fh, int write, int coll, io_where_t where, MPI_O
     return MPI_SUCCESS;
 }
 
-static int split_begin(MPI_File fh, int write, io_where_t where, MPI_Offset offset,
+static int split_begin(struct ADIOI_FileD *f, int write, io_where_t where, MPI_Offset offset,
                        const void *buf, MPI_Count count, MPI_Datatype datatype, const char *fn)
 {
-    struct ADIOI_FileD *f;
     io_result_t res;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     if (f->split.active)
         return io_err(f, MPI_ERR_OTHER, fn,
                       "another split collective is already in progress on this file");
-    err = io_access(fh, write, 1, where, offset, (void *)buf, count, datatype, &res, fn);
+    err = io_access(f, write, 1, where, offset, (void *)buf, count, datatype, &res, fn);
     f->split.active = 1;
     f->split.is_read = !write;
     f->split.buf = buf;
@@ -950,15 +934,9 @@ static int split_begin(MPI_File fh, int write, io_where_t where, MPI_Offset offs
     return err;
 }
 
-static int split_end(MPI_File fh, int write, const void *buf, MPI_Status *status, const char *fn)
+static int split_end(struct ADIOI_FileD *f, int write, const void *buf, MPI_Status *status,
+                     const char *fn)
 {
-    struct ADIOI_FileD *f;
-    int err;
-
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     if (!f->split.active)
         return io_err(f, MPI_ERR_OTHER, fn, "no split collective is in progress on this file");
     if (f->split.is_read == write)
@@ -972,456 +950,216 @@ static int split_end(MPI_File fh, int write, const void *buf, MPI_Status *status
     return f->split.err;
 }
 
-/* ---------------------------------------------------------------- explicit offsets */
-int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                      MPI_Status *status)
+/* ---------------------------------------------------------------- MPI functions */
+/* The implementations of the generated entry points (mpi/api/14-io.api),
+ * which have checked the initialization, the file and the request
+ * pointers: one line each, the access described by (write, collective,
+ * where). The int and _c forms share them. */
+int mpi_file_read_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, status, "MPI_File_read_at");
+    return blocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_read_at = PMPI_File_read_at
 
-int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
-                        MPI_Datatype datatype, MPI_Status *status)
+int mpi_file_read_all_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, status, "MPI_File_read_at_c");
+    return blocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_read_at_c = PMPI_File_read_at_c
 
-int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
-                          MPI_Datatype datatype, MPI_Status *status)
+int mpi_file_read_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, status, "MPI_File_read_at_all");
+    return blocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_read_at_all = PMPI_File_read_at_all
 
-int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
-                            MPI_Datatype datatype, MPI_Status *status)
+int mpi_file_read_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, status,
-                    "MPI_File_read_at_all_c");
+    return blocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_read_at_all_c = PMPI_File_read_at_all_c
 
-int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                       MPI_Datatype datatype, MPI_Status *status)
+int mpi_file_read_shared_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, status, "MPI_File_write_at");
+    return blocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_write_at = PMPI_File_write_at
 
-int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
-                         MPI_Datatype datatype, MPI_Status *status)
+int mpi_file_read_ordered_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, status, "MPI_File_write_at_c");
+    return blocking(fh, 0, 1, IO_ORDERED, 0, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_write_at_c = PMPI_File_write_at_c
 
-int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                           MPI_Datatype datatype, MPI_Status *status)
+int mpi_file_iread_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Request *request, const char *fn)
 {
-    return blocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, status,
-                    "MPI_File_write_at_all");
+    return nonblocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_write_at_all = PMPI_File_write_at_all
 
-int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
-                             MPI_Datatype datatype, MPI_Status *status)
+int mpi_file_iread_all_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
-    return blocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, status,
-                    "MPI_File_write_at_all_c");
+    return nonblocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_write_at_all_c = PMPI_File_write_at_all_c
 
-/* ---------------------------------------------------------------- individual pointer */
-int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+int mpi_file_iread_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
-    return blocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, status, "MPI_File_read");
+    return nonblocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_read = PMPI_File_read
 
-int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Status *status)
+int mpi_file_iread_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf,
+                               MPI_Count count, MPI_Datatype datatype, MPI_Request *request,
+                               const char *fn)
 {
-    return blocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, status, "MPI_File_read_c");
+    return nonblocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_read_c = PMPI_File_read_c
 
-int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                       MPI_Status *status)
+int mpi_file_iread_shared_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
-    return blocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, status, "MPI_File_read_all");
+    return nonblocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_read_all = PMPI_File_read_all
 
-int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
-                         MPI_Status *status)
+int mpi_file_read_at_all_begin_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf,
+                                    MPI_Count count, MPI_Datatype datatype, const char *fn)
 {
-    return blocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, status, "MPI_File_read_all_c");
+    return split_begin(fh, 0, IO_AT, offset, buf, count, datatype, fn);
 }
-#pragma weak MPI_File_read_all_c = PMPI_File_read_all_c
 
-int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                    MPI_Status *status)
+int mpi_file_read_at_all_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status,
+                                  const char *fn)
 {
-    return blocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, status, "MPI_File_write");
+    return split_end(fh, 0, buf, status, fn);
 }
-#pragma weak MPI_File_write = PMPI_File_write
 
-int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                      MPI_Status *status)
+int mpi_file_read_all_begin_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, const char *fn)
 {
-    return blocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, status, "MPI_File_write_c");
+    return split_begin(fh, 0, IO_IND, 0, buf, count, datatype, fn);
 }
-#pragma weak MPI_File_write_c = PMPI_File_write_c
 
-int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                        MPI_Status *status)
+int mpi_file_read_all_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status,
+                               const char *fn)
 {
-    return blocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, status, "MPI_File_write_all");
+    return split_end(fh, 0, buf, status, fn);
 }
-#pragma weak MPI_File_write_all = PMPI_File_write_all
 
-int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                          MPI_Status *status)
+int mpi_file_read_ordered_begin_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
+                                     MPI_Datatype datatype, const char *fn)
 {
-    return blocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, status, "MPI_File_write_all_c");
+    return split_begin(fh, 0, IO_ORDERED, 0, buf, count, datatype, fn);
 }
-#pragma weak MPI_File_write_all_c = PMPI_File_write_all_c
 
-/* ---------------------------------------------------------------- shared pointer */
-int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                          MPI_Status *status)
+int mpi_file_read_ordered_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status,
+                                   const char *fn)
 {
-    return blocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, status, "MPI_File_read_shared");
+    return split_end(fh, 0, buf, status, fn);
 }
-#pragma weak MPI_File_read_shared = PMPI_File_read_shared
 
-int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
-                            MPI_Status *status)
+int mpi_file_write_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, status,
-                    "MPI_File_read_shared_c");
+    return blocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_read_shared_c = PMPI_File_read_shared_c
 
-int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                           MPI_Status *status)
+int mpi_file_write_all_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, status,
-                    "MPI_File_write_shared");
+    return blocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_write_shared = PMPI_File_write_shared
 
-int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                             MPI_Status *status)
+int mpi_file_write_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                           MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
+                           const char *fn)
 {
-    return blocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, status,
-                    "MPI_File_write_shared_c");
+    return blocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_write_shared_c = PMPI_File_write_shared_c
 
-int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                           MPI_Status *status)
+int mpi_file_write_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                               MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
+                               const char *fn)
 {
-    return blocking(fh, 0, 1, IO_ORDERED, 0, buf, count, datatype, status,
-                    "MPI_File_read_ordered");
+    return blocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
 
-int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
-                             MPI_Status *status)
+int mpi_file_write_shared_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 0, 1, IO_ORDERED, 0, buf, count, datatype, status,
-                    "MPI_File_read_ordered_c");
+    return blocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_read_ordered_c = PMPI_File_read_ordered_c
 
-int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                            MPI_Status *status)
+int mpi_file_write_ordered_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Status *status, const char *fn)
 {
-    return blocking(fh, 1, 1, IO_ORDERED, 0, buf, count, datatype, status,
-                    "MPI_File_write_ordered");
+    return blocking(fh, 1, 1, IO_ORDERED, 0, buf, count, datatype, status, fn);
 }
-#pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
 
-int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
-                              MPI_Datatype datatype, MPI_Status *status)
+int mpi_file_iwrite_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
-    return blocking(fh, 1, 1, IO_ORDERED, 0, buf, count, datatype, status,
-                    "MPI_File_write_ordered_c");
+    return nonblocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_write_ordered_c = PMPI_File_write_ordered_c
 
-/* ---------------------------------------------------------------- nonblocking */
-int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                       MPI_Request *request)
+int mpi_file_iwrite_all_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
-    return nonblocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, request,
-                       "MPI_File_iread_at");
+    return nonblocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_iread_at = PMPI_File_iread_at
 
-int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
-                         MPI_Datatype datatype, MPI_Request *request)
+int mpi_file_iwrite_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                            MPI_Count count, MPI_Datatype datatype, MPI_Request *request,
+                            const char *fn)
 {
-    return nonblocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, request,
-                       "MPI_File_iread_at_c");
+    return nonblocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_iread_at_c = PMPI_File_iread_at_c
 
-int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
-                           MPI_Datatype datatype, MPI_Request *request)
+int mpi_file_iwrite_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                                MPI_Count count, MPI_Datatype datatype, MPI_Request *request,
+                                const char *fn)
 {
-    return nonblocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, request,
-                       "MPI_File_iread_at_all");
+    return nonblocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
 
-int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
-                             MPI_Datatype datatype, MPI_Request *request)
+int mpi_file_iwrite_shared_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                                MPI_Datatype datatype, MPI_Request *request, const char *fn)
 {
-    return nonblocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, request,
-                       "MPI_File_iread_at_all_c");
+    return nonblocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, request, fn);
 }
-#pragma weak MPI_File_iread_at_all_c = PMPI_File_iread_at_all_c
 
-int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                        MPI_Datatype datatype, MPI_Request *request)
+int mpi_file_write_at_all_begin_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
+                                     MPI_Count count, MPI_Datatype datatype, const char *fn)
 {
-    return nonblocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, request,
-                       "MPI_File_iwrite_at");
+    return split_begin(fh, 1, IO_AT, offset, buf, count, datatype, fn);
 }
-#pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
 
-int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
-                          MPI_Datatype datatype, MPI_Request *request)
+int mpi_file_write_at_all_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status,
+                                   const char *fn)
 {
-    return nonblocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, request,
-                       "MPI_File_iwrite_at_c");
+    return split_end(fh, 1, buf, status, fn);
 }
-#pragma weak MPI_File_iwrite_at_c = PMPI_File_iwrite_at_c
 
-int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                            MPI_Datatype datatype, MPI_Request *request)
+int mpi_file_write_all_begin_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                                  MPI_Datatype datatype, const char *fn)
 {
-    return nonblocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, request,
-                       "MPI_File_iwrite_at_all");
+    return split_begin(fh, 1, IO_IND, 0, buf, count, datatype, fn);
 }
-#pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
 
-int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
-                              MPI_Datatype datatype, MPI_Request *request)
+int mpi_file_write_all_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status,
+                                const char *fn)
 {
-    return nonblocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, request,
-                       "MPI_File_iwrite_at_all_c");
+    return split_end(fh, 1, buf, status, fn);
 }
-#pragma weak MPI_File_iwrite_at_all_c = PMPI_File_iwrite_at_all_c
 
-int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+int mpi_file_write_ordered_begin_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
+                                      MPI_Datatype datatype, const char *fn)
 {
-    return nonblocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, request, "MPI_File_iread");
+    return split_begin(fh, 1, IO_ORDERED, 0, buf, count, datatype, fn);
 }
-#pragma weak MPI_File_iread = PMPI_File_iread
 
-int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
-                      MPI_Request *request)
+int mpi_file_write_ordered_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status,
+                                    const char *fn)
 {
-    return nonblocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, request, "MPI_File_iread_c");
+    return split_end(fh, 1, buf, status, fn);
 }
-#pragma weak MPI_File_iread_c = PMPI_File_iread_c
-
-int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                        MPI_Request *request)
-{
-    return nonblocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, request, "MPI_File_iread_all");
-}
-#pragma weak MPI_File_iread_all = PMPI_File_iread_all
-
-int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
-                          MPI_Request *request)
-{
-    return nonblocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, request,
-                       "MPI_File_iread_all_c");
-}
-#pragma weak MPI_File_iread_all_c = PMPI_File_iread_all_c
-
-int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                     MPI_Request *request)
-{
-    return nonblocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, request, "MPI_File_iwrite");
-}
-#pragma weak MPI_File_iwrite = PMPI_File_iwrite
-
-int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Request *request)
-{
-    return nonblocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, request, "MPI_File_iwrite_c");
-}
-#pragma weak MPI_File_iwrite_c = PMPI_File_iwrite_c
-
-int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                         MPI_Request *request)
-{
-    return nonblocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, request, "MPI_File_iwrite_all");
-}
-#pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
-
-int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                           MPI_Request *request)
-{
-    return nonblocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, request,
-                       "MPI_File_iwrite_all_c");
-}
-#pragma weak MPI_File_iwrite_all_c = PMPI_File_iwrite_all_c
-
-int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                           MPI_Request *request)
-{
-    return nonblocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, request,
-                       "MPI_File_iread_shared");
-}
-#pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
-
-int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
-                             MPI_Request *request)
-{
-    return nonblocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, request,
-                       "MPI_File_iread_shared_c");
-}
-#pragma weak MPI_File_iread_shared_c = PMPI_File_iread_shared_c
-
-int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                            MPI_Request *request)
-{
-    return nonblocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, request,
-                       "MPI_File_iwrite_shared");
-}
-#pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
-
-int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                              MPI_Request *request)
-{
-    return nonblocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, request,
-                       "MPI_File_iwrite_shared_c");
-}
-#pragma weak MPI_File_iwrite_shared_c = PMPI_File_iwrite_shared_c
-
-/* ---------------------------------------------------------------- split collectives */
-int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
-                                MPI_Datatype datatype)
-{
-    return split_begin(fh, 0, IO_AT, offset, buf, count, datatype, "MPI_File_read_at_all_begin");
-}
-#pragma weak MPI_File_read_at_all_begin = PMPI_File_read_at_all_begin
-
-int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
-                                  MPI_Datatype datatype)
-{
-    return split_begin(fh, 0, IO_AT, offset, buf, count, datatype,
-                       "MPI_File_read_at_all_begin_c");
-}
-#pragma weak MPI_File_read_at_all_begin_c = PMPI_File_read_at_all_begin_c
-
-int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
-{
-    return split_end(fh, 0, buf, status, "MPI_File_read_at_all_end");
-}
-#pragma weak MPI_File_read_at_all_end = PMPI_File_read_at_all_end
-
-int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                                 MPI_Datatype datatype)
-{
-    return split_begin(fh, 1, IO_AT, offset, buf, count, datatype, "MPI_File_write_at_all_begin");
-}
-#pragma weak MPI_File_write_at_all_begin = PMPI_File_write_at_all_begin
-
-int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf,
-                                   MPI_Count count, MPI_Datatype datatype)
-{
-    return split_begin(fh, 1, IO_AT, offset, buf, count, datatype,
-                       "MPI_File_write_at_all_begin_c");
-}
-#pragma weak MPI_File_write_at_all_begin_c = PMPI_File_write_at_all_begin_c
-
-int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
-{
-    return split_end(fh, 1, buf, status, "MPI_File_write_at_all_end");
-}
-#pragma weak MPI_File_write_at_all_end = PMPI_File_write_at_all_end
-
-int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
-{
-    return split_begin(fh, 0, IO_IND, 0, buf, count, datatype, "MPI_File_read_all_begin");
-}
-#pragma weak MPI_File_read_all_begin = PMPI_File_read_all_begin
-
-int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
-{
-    return split_begin(fh, 0, IO_IND, 0, buf, count, datatype, "MPI_File_read_all_begin_c");
-}
-#pragma weak MPI_File_read_all_begin_c = PMPI_File_read_all_begin_c
-
-int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
-{
-    return split_end(fh, 0, buf, status, "MPI_File_read_all_end");
-}
-#pragma weak MPI_File_read_all_end = PMPI_File_read_all_end
-
-int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
-{
-    return split_begin(fh, 1, IO_IND, 0, buf, count, datatype, "MPI_File_write_all_begin");
-}
-#pragma weak MPI_File_write_all_begin = PMPI_File_write_all_begin
-
-int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
-                                MPI_Datatype datatype)
-{
-    return split_begin(fh, 1, IO_IND, 0, buf, count, datatype, "MPI_File_write_all_begin_c");
-}
-#pragma weak MPI_File_write_all_begin_c = PMPI_File_write_all_begin_c
-
-int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
-{
-    return split_end(fh, 1, buf, status, "MPI_File_write_all_end");
-}
-#pragma weak MPI_File_write_all_end = PMPI_File_write_all_end
-
-int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
-{
-    return split_begin(fh, 0, IO_ORDERED, 0, buf, count, datatype, "MPI_File_read_ordered_begin");
-}
-#pragma weak MPI_File_read_ordered_begin = PMPI_File_read_ordered_begin
-
-int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
-{
-    return split_begin(fh, 0, IO_ORDERED, 0, buf, count, datatype,
-                       "MPI_File_read_ordered_begin_c");
-}
-#pragma weak MPI_File_read_ordered_begin_c = PMPI_File_read_ordered_begin_c
-
-int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
-{
-    return split_end(fh, 0, buf, status, "MPI_File_read_ordered_end");
-}
-#pragma weak MPI_File_read_ordered_end = PMPI_File_read_ordered_end
-
-int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
-{
-    return split_begin(fh, 1, IO_ORDERED, 0, buf, count, datatype,
-                       "MPI_File_write_ordered_begin");
-}
-#pragma weak MPI_File_write_ordered_begin = PMPI_File_write_ordered_begin
-
-int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
-                                    MPI_Datatype datatype)
-{
-    return split_begin(fh, 1, IO_ORDERED, 0, buf, count, datatype,
-                       "MPI_File_write_ordered_begin_c");
-}
-#pragma weak MPI_File_write_ordered_begin_c = PMPI_File_write_ordered_begin_c
-
-int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
-{
-    return split_end(fh, 1, buf, status, "MPI_File_write_ordered_end");
-}
-#pragma weak MPI_File_write_ordered_end = PMPI_File_write_ordered_end

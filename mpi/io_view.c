@@ -18,6 +18,7 @@
  * first use and removed by MPI_File_close.
  */
 #include "io_impl.h"
+#include "mpi/api_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,10 +54,7 @@ static int register_datarep(const char *datarep, MPI_Datarep_conversion_function
                             MPI_Datarep_extent_function *extent, void *extra, const char *fn)
 {
     io_datarep_t *r;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if (datarep == NULL || datarep[0] == '\0' || strlen(datarep) >= MPI_MAX_DATAREP_STRING)
         return io_err(NULL, MPI_ERR_ARG, fn, "datarep is %s",
                       datarep == NULL ? "NULL" : datarep[0] ? "too long" : "empty");
@@ -83,24 +81,25 @@ static int register_datarep(const char *datarep, MPI_Datarep_conversion_function
     return MPI_SUCCESS;
 }
 
-int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
-                          MPI_Datarep_conversion_function *write_conversion_fn,
-                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+int mpi_register_datarep_impl(const char *datarep,
+                              MPI_Datarep_conversion_function *read_conversion_fn,
+                              MPI_Datarep_conversion_function *write_conversion_fn,
+                              MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state,
+                              const char *fn)
 {
     return register_datarep(datarep, read_conversion_fn, write_conversion_fn, NULL, NULL,
-                            dtype_file_extent_fn, extra_state, "MPI_Register_datarep");
+                            dtype_file_extent_fn, extra_state, fn);
 }
-#pragma weak MPI_Register_datarep = PMPI_Register_datarep
 
-int PMPI_Register_datarep_c(const char *datarep,
-                            MPI_Datarep_conversion_function_c *read_conversion_fn,
-                            MPI_Datarep_conversion_function_c *write_conversion_fn,
-                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+int mpi_register_datarep_c_impl(const char *datarep,
+                                MPI_Datarep_conversion_function_c *read_conversion_fn,
+                                MPI_Datarep_conversion_function_c *write_conversion_fn,
+                                MPI_Datarep_extent_function *dtype_file_extent_fn,
+                                void *extra_state, const char *fn)
 {
     return register_datarep(datarep, NULL, NULL, read_conversion_fn, write_conversion_fn,
-                            dtype_file_extent_fn, extra_state, "MPI_Register_datarep_c");
+                            dtype_file_extent_fn, extra_state, fn);
 }
-#pragma weak MPI_Register_datarep_c = PMPI_Register_datarep_c
 
 /* Bytes in the file of one element of the only basic type dt is made of
  * (user representations); -1 if dt mixes basic types. */
@@ -508,11 +507,10 @@ static int type_copy(MPI_Datatype t, MPI_Datatype *out)
     return PMPI_Type_dup(t, out);
 }
 
-int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
-                       const char *datarep, MPI_Info info)
+int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype etype,
+                           MPI_Datatype filetype, const char *datarep, MPI_Info info,
+                           const char *fn)
 {
-    static const char fn[] = "MPI_File_set_view";
-    struct ADIOI_FileD *f;
     dt_type_t *et, *ft;
     io_rep_kind_t rep;
     io_datarep_t *urep = NULL;
@@ -522,10 +520,6 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     char why[256];
     int err, cls, bad = 0, any;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     memset(&fl, 0, sizeof fl);
     if (f->split.active)
         return io_err(f, MPI_ERR_OTHER, fn, "a split collective is in progress");
@@ -665,23 +659,11 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
         return io_err(f, cls, fn, "cannot reset the shared file pointer");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_set_view = PMPI_File_set_view
 
-int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
-                       char *datarep)
+int mpi_file_get_view_impl(struct ADIOI_FileD *f, MPI_Offset *disp, MPI_Datatype *etype,
+                           MPI_Datatype *filetype, char *datarep, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_view";
-    struct ADIOI_FileD *f;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
-    if (disp == NULL || etype == NULL || filetype == NULL || datarep == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "%s is NULL",
-                      disp == NULL ? "disp" : etype == NULL ? "etype"
-                                          : filetype == NULL ? "filetype" : "datarep");
     if (type_copy(f->etype, etype) != MPI_SUCCESS)
         return io_err(f, MPI_ERR_NO_MEM, fn, "cannot copy the etype");
     if (type_copy(f->filetype, filetype) != MPI_SUCCESS) {
@@ -693,21 +675,14 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_D
     snprintf(datarep, MPI_MAX_DATAREP_STRING, "%s", f->datarep);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_get_view = PMPI_File_get_view
 
-static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent, const char *fn)
+int mpi_file_get_type_extent_impl(struct ADIOI_FileD *f, MPI_Datatype datatype, MPI_Count *extent,
+                                  const char *fn)
 {
-    struct ADIOI_FileD *f;
     dt_type_t *dt;
     MPI_Offset bytes;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
-    if (extent == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "extent is NULL");
     if ((dt = mpi_dt_get(datatype)) == NULL)
         return io_err(f, MPI_ERR_TYPE, fn, "datatype=%#x is not a valid datatype",
                       (unsigned)datatype);
@@ -721,25 +696,6 @@ static int type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent, co
     *extent = dt_extent(dt) - (MPI_Count)dt_size(dt) + bytes;
     return MPI_SUCCESS;
 }
-
-int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
-{
-    static const char fn[] = "MPI_File_get_type_extent";
-    MPI_Count e = 0;
-    int err;
-    if (extent == NULL)
-        return type_extent(fh, datatype, NULL, fn);
-    if ((err = type_extent(fh, datatype, &e, fn)) == MPI_SUCCESS)
-        *extent = (MPI_Aint)e;
-    return err;
-}
-#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
-
-int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
-{
-    return type_extent(fh, datatype, extent, "MPI_File_get_type_extent_c");
-}
-#pragma weak MPI_File_get_type_extent_c = PMPI_File_get_type_extent_c
 
 /* ---------------------------------------------------------------- individual pointer */
 static int no_sequential(struct ADIOI_FileD *f, const char *fn)
@@ -780,76 +736,46 @@ static int seek_target(struct ADIOI_FileD *f, MPI_Offset cur, MPI_Offset offset,
     return MPI_SUCCESS;
 }
 
-int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+int mpi_file_seek_impl(struct ADIOI_FileD *f, MPI_Offset offset, int whence, const char *fn)
 {
-    static const char fn[] = "MPI_File_seek";
-    struct ADIOI_FileD *f;
     MPI_Offset to;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     if ((err = no_sequential(f, fn)) || (err = seek_target(f, f->fp_ind, offset, whence, &to, fn)))
         return err;
     f->fp_ind = to;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_seek = PMPI_File_seek
 
-int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+int mpi_file_get_position_impl(struct ADIOI_FileD *f, MPI_Offset *offset, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_position";
-    struct ADIOI_FileD *f;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     if ((err = no_sequential(f, fn)))
         return err;
-    if (offset == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "offset is NULL");
     *offset = f->fp_ind;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_get_position = PMPI_File_get_position
 
-int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+int mpi_file_get_byte_offset_impl(struct ADIOI_FileD *f, MPI_Offset offset, MPI_Offset *disp,
+                                  const char *fn)
 {
-    static const char fn[] = "MPI_File_get_byte_offset";
-    struct ADIOI_FileD *f;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     if ((err = no_sequential(f, fn)))
         return err;
     if (offset < 0)
         return io_err(f, MPI_ERR_ARG, fn, "offset=%lld is negative", (long long)offset);
-    if (disp == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "disp is NULL");
     *disp = io_view_byte(f, offset * f->esize);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_get_byte_offset = PMPI_File_get_byte_offset
 
-int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+int mpi_file_seek_shared_impl(struct ADIOI_FileD *f, MPI_Offset offset, int whence, const char *fn)
 {
-    static const char fn[] = "MPI_File_seek_shared";
-    struct ADIOI_FileD *f;
     MPI_Offset cur = 0, to = 0;
     long long v[2], all[2];
-    int err, cls = 0;
+    int err = MPI_SUCCESS, cls = 0;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
     /* Collective: every rank passes the same arguments; rank 0 moves the pointer. */
     v[0] = offset ^ ((long long)whence << 48);
     v[1] = -v[0];
@@ -870,23 +796,12 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
         return f->rank == 0 ? err : io_err(f, cls, fn, "the seek failed on rank 0");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_File_seek_shared = PMPI_File_seek_shared
 
-int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+int mpi_file_get_position_shared_impl(struct ADIOI_FileD *f, MPI_Offset *offset, const char *fn)
 {
-    static const char fn[] = "MPI_File_get_position_shared";
-    struct ADIOI_FileD *f;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if ((f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
-    if (offset == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "offset is NULL");
     return io_shfp_fetch_add(f, 0, offset);
 }
-#pragma weak MPI_File_get_position_shared = PMPI_File_get_position_shared
 
 /* ---------------------------------------------------------------- shared pointer storage */
 int io_shfp_open(struct ADIOI_FileD *f, const char *token)

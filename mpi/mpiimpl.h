@@ -203,6 +203,48 @@ mpi_attr_t **mpi_type_attr_list(MPI_Datatype h);
  * (calls delete callbacks) -- mpi/attr.c. objtype: MPI_OBJ_COMM/DATATYPE/WIN. */
 int mpi_attr_dup_all(int objtype, int old_handle, mpi_attr_t *src, mpi_attr_t **dst_out);
 int mpi_attr_delete_all(int objtype, int handle, mpi_attr_t **list);
+/* ---------------------------------------------------------------- language hooks */
+/* What MPICH's Fortran and C++ libraries (libmpichfort.so.12,
+ * libmpichcxx.so.12) need of the library, called by mpi/mpich_lang.c's
+ * MPII_* hooks. The kinds and proxy signatures are MPICH's ABI. */
+typedef enum {
+    MPI_ATTR_KIND_PTR = 0,  /* set from C or C++: a pointer */
+    MPI_ATTR_KIND_AINT = 1, /* from Fortran, INTEGER(KIND=MPI_ADDRESS_KIND) */
+    MPI_ATTR_KIND_INT = 3,  /* from Fortran's MPI-1 MPI_Attr_put, INTEGER */
+} mpi_attr_kind_t;
+typedef int mpi_attr_copy_proxy_t(MPI_Comm_copy_attr_function *user_fn, int handle, int keyval,
+                                  void *extra, mpi_attr_kind_t kind, void *value, void **newval,
+                                  int *flag);
+typedef int mpi_attr_delete_proxy_t(MPI_Comm_delete_attr_function *user_fn, int handle,
+                                    int keyval, mpi_attr_kind_t kind, void *value, void *extra);
+/* mpi/attr.c: call keyval's callbacks through these (-1: not a live keyval). */
+int mpi_attr_keyval_set_proxy(int keyval, mpi_attr_copy_proxy_t *copy_proxy,
+                              mpi_attr_delete_proxy_t *delete_proxy);
+/* mpi_attr_set/get of comm_impl.h with the kind of the caller. */
+int mpi_attr_set_kind(int objtype, int handle, mpi_attr_t **list, int keyval, void *value,
+                      mpi_attr_kind_t kind, const char *fn);
+int mpi_attr_get_kind(int objtype, mpi_attr_t *list, int keyval, void *attribute_val, int *flag,
+                      mpi_attr_kind_t kind, const char *fn);
+/* mpi/op.c: a user operation of C++ is called as proxy(in, inout, len,
+ * datatype, user_fn) (-1: op is not a user operation). */
+typedef void mpi_op_proxy_t(const void *in, void *inout, int len, MPI_Datatype dt,
+                            MPI_User_function *user_fn);
+int mpi_op_set_proxy(MPI_Op op, mpi_op_proxy_t *proxy);
+/* mpi/errors.c: a C++ error handler is called as proxy(kind, handle, code,
+ * user_fn), kind 0 communicator, 1 file, 2 window, once per error (see
+ * errors.c). -1: h is not a user error handler. */
+typedef void mpi_errh_proxy_t(int kind, int *handle, int *code, void (*user_fn)(void));
+int mpi_errhandler_set_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy);
+/* mpi/request.c: the callbacks of a generalized request in another
+ * language's convention (mpi/mpich_lang.c's Fortran adapters). */
+typedef struct {
+    int (*query)(MPI_Grequest_query_function *fn, void *extra, MPI_Status *status);
+    int (*free_fn)(MPI_Grequest_free_function *fn, void *extra);
+    int (*cancel)(MPI_Grequest_cancel_function *fn, void *extra, int complete);
+} mpi_greq_lang_t;
+/* -1: request is not a generalized request. */
+int mpi_greq_set_lang(MPI_Request request, const mpi_greq_lang_t *lang);
+
 /* Whether the bytes of acount elements of adt at a and of bcount elements of
  * bdt at b overlap (mpi/coll.c); never when either moves nothing. */
 int mpi_bufs_overlap(const void *a, MPI_Count acount, dt_type_t *adt, const void *b,
@@ -224,11 +266,37 @@ int mpi_comm_context_take(int context);
 /* ---------------------------------------------------------------- pt2pt */
 /* The largest tag (the MPI_TAG_UB attribute). */
 enum { MPI_CANAL_TAG_UB = 0x3fffffff };
-/* Argument checks shared by the point-to-point and collective fronts. */
+/* Argument checks by parameter kind (mpi/check.c), called by the generated
+ * entry points and by implementations: each raises through c's error handler
+ * (NULL: MPI_COMM_WORLD's) naming fn, the argument and its value. */
+enum { MPI_CANAL_ANY_COUNT = -1 }; /* check a datatype whatever the count */
 int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out);
 int mpi_check_count(mpi_comm_t *c, MPI_Count count, const char *fn);
+int mpi_check_count_arg(mpi_comm_t *c, MPI_Count count, const char *fn, const char *arg);
 int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt,
                   const char *fn);
+int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count, const char *fn,
+                           const char *arg);
+int mpi_check_rank_arg(mpi_comm_t *c, int rank, int any_ok, const char *fn, const char *arg);
+int mpi_check_tag_arg(mpi_comm_t *c, int tag, int any_ok, const char *fn, const char *arg);
+int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn, const char *arg);
+int mpi_check_ptr_anytime(const void *p, const char *fn, const char *arg);
+/* The window and file error objects (kinds `win`, `file`): valid, else
+ * MPI_ERR_WIN / MPI_ERR_FILE; out-pointers raise through the object's handler. */
+struct rma_win;
+int mpi_check_win_slow(MPI_Win h, const char *fn, struct rma_win **out);
+/* Inline: MPI_Put and MPI_Get of a few bytes cost about 200 instructions,
+ * and a call more here was measured (callgrind) as 8% of them. */
+static inline int mpi_check_win(MPI_Win h, const char *fn, struct rma_win **out)
+{
+    if (__builtin_expect(mpi_handle_kind(h) == MPI_HKIND_DIRECT, 1) &&
+        (*out = mpi_handle_get(MPI_OBJ_WIN, h)) != NULL)
+        return MPI_SUCCESS;
+    return mpi_check_win_slow(h, fn, out);
+}
+int mpi_check_win_ptr_arg(struct rma_win *w, const void *p, const char *fn, const char *arg);
+int mpi_check_file(MPI_File h, const char *fn, struct ADIOI_FileD **out);
+int mpi_check_file_ptr_arg(struct ADIOI_FileD *f, const void *p, const char *fn, const char *arg);
 /* Wait for one request and release it as MPI_Wait does (persistent ones
  * become inactive); fills st unless it is MPI_STATUS_IGNORE. Returns the
  * MPI error of the operation (not raised), its message naming fn. */

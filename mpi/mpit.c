@@ -23,6 +23,7 @@
  * whatever thread level MPI itself runs at.
  */
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include "adi/managed.h"
 #include "common/cvar.h"
@@ -404,7 +405,7 @@ static void handle_store(MPI_T_pvar_handle h, void *buf)
 }
 
 /* ---------------------------------------------------------------- init, finalize */
-int PMPI_T_init_thread(int required, int *provided)
+int mpi_t_init_thread_impl(int required, int *provided, const char *fn)
 {
     if (provided == NULL)
         return MPI_T_ERR_INVALID;
@@ -422,9 +423,8 @@ int PMPI_T_init_thread(int required, int *provided)
                                                  : required;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_T_init_thread = PMPI_T_init_thread
 
-int PMPI_T_finalize(void)
+int mpi_t_finalize_impl(const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -444,10 +444,10 @@ int PMPI_T_finalize(void)
     }
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_finalize = PMPI_T_finalize
 
 /* ---------------------------------------------------------------- enums */
-int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
+int mpi_t_enum_get_info_impl(MPI_T_enum enumtype, int *num, char *name, int *name_len,
+                             const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -460,9 +460,9 @@ int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_le
     copy_str(enumtype->name, name, name_len);
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_enum_get_info = PMPI_T_enum_get_info
 
-int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len)
+int mpi_t_enum_get_item_impl(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len,
+                             const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -477,7 +477,6 @@ int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, 
     copy_str(enumtype->items[indx], name, name_len);
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_enum_get_item = PMPI_T_enum_get_item
 
 /* ---------------------------------------------------------------- control variables */
 static MPI_Datatype cvar_datatype(const common_cvar_desc_t *d)
@@ -490,7 +489,7 @@ static MPI_Datatype cvar_datatype(const common_cvar_desc_t *d)
     }
 }
 
-int PMPI_T_cvar_get_num(int *num_cvar)
+int mpi_t_cvar_get_num_impl(int *num_cvar, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -500,11 +499,10 @@ int PMPI_T_cvar_get_num(int *num_cvar)
     *num_cvar = common_cvar_count();
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_cvar_get_num = PMPI_T_cvar_get_num
 
-int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
-                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
-                         int *bind, int *scope)
+int mpi_t_cvar_get_info_impl(int cvar_index, char *name, int *name_len, int *verbosity,
+                             MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                             int *desc_len, int *bind, int *scope, const char *fn)
 {
     const common_cvar_desc_t *d;
     char full[160];
@@ -535,9 +533,8 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
         *scope = mpi_state == MPI_STATE_PRE_INIT ? MPI_T_SCOPE_LOCAL : MPI_T_SCOPE_READONLY;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_cvar_get_info = PMPI_T_cvar_get_info
 
-int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
+int mpi_t_cvar_get_index_impl(const char *name, int *cvar_index, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -556,7 +553,6 @@ int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
     }
     return t_leave(MPI_T_ERR_INVALID_NAME);
 }
-#pragma weak MPI_T_cvar_get_index = PMPI_T_cvar_get_index
 
 struct MPIR_T_cvar_handle_s {
     int index;
@@ -572,8 +568,8 @@ static int cvar_handle_valid(MPI_T_cvar_handle h)
     return 0;
 }
 
-int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
-                             int *count)
+int mpi_t_cvar_handle_alloc_impl(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
+                                 int *count, const char *fn)
 {
     const common_cvar_desc_t *d;
     struct MPIR_T_cvar_handle_s *h;
@@ -593,9 +589,8 @@ int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle
     *count = d->type == CVAR_TYPE_STRING ? CVAR_STRLEN : 1;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_cvar_handle_alloc = PMPI_T_cvar_handle_alloc
 
-int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
+int mpi_t_cvar_handle_free_impl(MPI_T_cvar_handle *handle, const char *fn)
 {
     struct MPIR_T_cvar_handle_s **pp;
     int err = t_enter();
@@ -614,9 +609,8 @@ int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
     }
     return t_leave(MPI_T_ERR_INVALID_HANDLE);
 }
-#pragma weak MPI_T_cvar_handle_free = PMPI_T_cvar_handle_free
 
-int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
+int mpi_t_cvar_read_impl(MPI_T_cvar_handle handle, void *buf, const char *fn)
 {
     const common_cvar_desc_t *d;
     int err = t_enter();
@@ -645,9 +639,8 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
     }
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_cvar_read = PMPI_T_cvar_read
 
-int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
+int mpi_t_cvar_write_impl(MPI_T_cvar_handle handle, const void *buf, const char *fn)
 {
     const common_cvar_desc_t *d;
     char key[160], text[CVAR_STRLEN];
@@ -688,10 +681,9 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
         return t_leave(MPI_T_ERR_MEMORY);
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_cvar_write = PMPI_T_cvar_write
 
 /* ---------------------------------------------------------------- performance variables */
-int PMPI_T_pvar_get_num(int *num_pvar)
+int mpi_t_pvar_get_num_impl(int *num_pvar, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -701,11 +693,11 @@ int PMPI_T_pvar_get_num(int *num_pvar)
     *num_pvar = npvars;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_pvar_get_num = PMPI_T_pvar_get_num
 
-int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
-                         MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
-                         int *bind, int *readonly, int *continuous, int *atomic)
+int mpi_t_pvar_get_info_impl(int pvar_index, char *name, int *name_len, int *verbosity,
+                             int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                             char *desc, int *desc_len, int *bind, int *readonly, int *continuous,
+                             int *atomic, const char *fn)
 {
     const pvar_desc_t *p;
     int err = t_enter();
@@ -734,9 +726,8 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosi
         *atomic = 0;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_pvar_get_info = PMPI_T_pvar_get_info
 
-int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
+int mpi_t_pvar_get_index_impl(const char *name, int var_class, int *pvar_index, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -751,9 +742,8 @@ int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
     }
     return t_leave(MPI_T_ERR_INVALID_NAME);
 }
-#pragma weak MPI_T_pvar_get_index = PMPI_T_pvar_get_index
 
-int PMPI_T_pvar_session_create(MPI_T_pvar_session *session)
+int mpi_t_pvar_session_create_impl(MPI_T_pvar_session *session, const char *fn)
 {
     struct MPIR_T_pvar_session_s *s;
     int err = t_enter();
@@ -768,9 +758,8 @@ int PMPI_T_pvar_session_create(MPI_T_pvar_session *session)
     *session = s;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_pvar_session_create = PMPI_T_pvar_session_create
 
-int PMPI_T_pvar_session_free(MPI_T_pvar_session *session)
+int mpi_t_pvar_session_free_impl(MPI_T_pvar_session *session, const char *fn)
 {
     struct MPIR_T_pvar_session_s **pp;
     int err = t_enter();
@@ -794,10 +783,9 @@ int PMPI_T_pvar_session_free(MPI_T_pvar_session *session)
     }
     return t_leave(MPI_T_ERR_INVALID_SESSION);
 }
-#pragma weak MPI_T_pvar_session_free = PMPI_T_pvar_session_free
 
-int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
-                             MPI_T_pvar_handle *handle, int *count)
+int mpi_t_pvar_handle_alloc_impl(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                                 MPI_T_pvar_handle *handle, int *count, const char *fn)
 {
     struct MPIR_T_pvar_handle_s *h;
     int err = t_enter();
@@ -819,9 +807,9 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *o
     *count = 1;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_pvar_handle_alloc = PMPI_T_pvar_handle_alloc
 
-int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle)
+int mpi_t_pvar_handle_free_impl(MPI_T_pvar_session session, MPI_T_pvar_handle *handle,
+                                const char *fn)
 {
     struct MPIR_T_pvar_handle_s **pp;
     int err = t_enter();
@@ -842,7 +830,6 @@ int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handl
     }
     return t_leave(MPI_T_ERR_INVALID_HANDLE);
 }
-#pragma weak MPI_T_pvar_handle_free = PMPI_T_pvar_handle_free
 
 static void handle_start(MPI_T_pvar_handle h)
 {
@@ -891,23 +878,20 @@ static int pvar_apply(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
     return t_leave(MPI_SUCCESS);
 }
 
-int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+int mpi_t_pvar_start_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const char *fn)
 {
     return pvar_apply(session, handle, handle_start, MPI_T_ERR_PVAR_NO_STARTSTOP);
 }
-#pragma weak MPI_T_pvar_start = PMPI_T_pvar_start
 
-int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+int mpi_t_pvar_stop_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const char *fn)
 {
     return pvar_apply(session, handle, handle_stop, MPI_T_ERR_PVAR_NO_STARTSTOP);
 }
-#pragma weak MPI_T_pvar_stop = PMPI_T_pvar_stop
 
-int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+int mpi_t_pvar_reset_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const char *fn)
 {
     return pvar_apply(session, handle, handle_reset, MPI_T_ERR_PVAR_NO_WRITE);
 }
-#pragma weak MPI_T_pvar_reset = PMPI_T_pvar_reset
 
 static int pvar_lookup(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
 {
@@ -920,7 +904,8 @@ static int pvar_lookup(MPI_T_pvar_session session, MPI_T_pvar_handle handle, con
     return MPI_SUCCESS;
 }
 
-int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
+int mpi_t_pvar_read_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf,
+                         const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -930,9 +915,9 @@ int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void 
     handle_store(handle, buf);
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_pvar_read = PMPI_T_pvar_read
 
-int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
+int mpi_t_pvar_readreset_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf,
+                              const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -945,9 +930,9 @@ int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, 
     handle_reset(handle);
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_pvar_readreset = PMPI_T_pvar_readreset
 
-int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
+int mpi_t_pvar_write_impl(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf,
+                          const char *fn)
 {
     const pvar_desc_t *p;
     int err = t_enter();
@@ -969,10 +954,9 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, cons
     handle->base = pvar_raw(p);
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_pvar_write = PMPI_T_pvar_write
 
 /* ---------------------------------------------------------------- categories */
-int PMPI_T_category_get_num(int *num_cat)
+int mpi_t_category_get_num_impl(int *num_cat, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -982,7 +966,6 @@ int PMPI_T_category_get_num(int *num_cat)
     *num_cat = CAT_COUNT;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_category_get_num = PMPI_T_category_get_num
 
 /* Members of category cat: kind 0 cvars, 1 pvars, 2 subcategories. Stores
  * up to len indices when out is given; returns the total. */
@@ -1002,8 +985,9 @@ static int cat_members(int cat, int kind, int len, int out[])
     return n;
 }
 
-int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
-                             int *num_cvars, int *num_pvars, int *num_categories)
+int mpi_t_category_get_info_impl(int cat_index, char *name, int *name_len, char *desc,
+                                 int *desc_len, int *num_cvars, int *num_pvars, int *num_categories,
+                                 const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1020,9 +1004,8 @@ int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *des
         *num_categories = cat_members(cat_index, 2, 0, NULL);
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_category_get_info = PMPI_T_category_get_info
 
-int PMPI_T_category_get_index(const char *name, int *cat_index)
+int mpi_t_category_get_index_impl(const char *name, int *cat_index, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1037,7 +1020,6 @@ int PMPI_T_category_get_index(const char *name, int *cat_index)
     }
     return t_leave(MPI_T_ERR_INVALID_NAME);
 }
-#pragma weak MPI_T_category_get_index = PMPI_T_category_get_index
 
 static int cat_list(int cat_index, int len, int indices[], int kind)
 {
@@ -1053,31 +1035,27 @@ static int cat_list(int cat_index, int len, int indices[], int kind)
     return t_leave(MPI_SUCCESS);
 }
 
-int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
+int mpi_t_category_get_cvars_impl(int cat_index, int len, int indices[], const char *fn)
 {
     return cat_list(cat_index, len, indices, 0);
 }
-#pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
 
-int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
+int mpi_t_category_get_pvars_impl(int cat_index, int len, int indices[], const char *fn)
 {
     return cat_list(cat_index, len, indices, 1);
 }
-#pragma weak MPI_T_category_get_pvars = PMPI_T_category_get_pvars
 
-int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
+int mpi_t_category_get_categories_impl(int cat_index, int len, int indices[], const char *fn)
 {
     return cat_list(cat_index, len, indices, 2);
 }
-#pragma weak MPI_T_category_get_categories = PMPI_T_category_get_categories
 
-int PMPI_T_category_get_events(int cat_index, int len, int indices[])
+int mpi_t_category_get_events_impl(int cat_index, int len, int indices[], const char *fn)
 {
     return cat_list(cat_index, len, indices, -1); /* no events */
 }
-#pragma weak MPI_T_category_get_events = PMPI_T_category_get_events
 
-int PMPI_T_category_get_num_events(int cat_index, int *num_events)
+int mpi_t_category_get_num_events_impl(int cat_index, int *num_events, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1089,9 +1067,8 @@ int PMPI_T_category_get_num_events(int cat_index, int *num_events)
     *num_events = 0;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_category_get_num_events = PMPI_T_category_get_num_events
 
-int PMPI_T_category_changed(int *update_number)
+int mpi_t_category_changed_impl(int *update_number, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1101,12 +1078,11 @@ int PMPI_T_category_changed(int *update_number)
     *update_number = 0; /* variables and categories never change after MPI_T_init_thread */
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_category_changed = PMPI_T_category_changed
 
 /* ---------------------------------------------------------------- sources */
 /* One time source, the monotonic clock in nanoseconds: what event
  * timestamps would use once events exist. */
-int PMPI_T_source_get_num(int *num_sources)
+int mpi_t_source_get_num_impl(int *num_sources, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1116,11 +1092,11 @@ int PMPI_T_source_get_num(int *num_sources)
     *num_sources = 1;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_source_get_num = PMPI_T_source_get_num
 
-int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len,
-                           MPI_T_source_order *ordering, MPI_Count *ticks_per_second,
-                           MPI_Count *max_ticks, MPI_Info *info)
+int mpi_t_source_get_info_impl(int source_index, char *name, int *name_len, char *desc,
+                               int *desc_len, MPI_T_source_order *ordering,
+                               MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info,
+                               const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1140,9 +1116,8 @@ int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *de
         *info = MPI_INFO_NULL;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_source_get_info = PMPI_T_source_get_info
 
-int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
+int mpi_t_source_get_timestamp_impl(int source_index, MPI_Count *timestamp, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1154,12 +1129,11 @@ int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
     *timestamp = (MPI_Count)now_ns();
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_source_get_timestamp = PMPI_T_source_get_timestamp
 
 /* ---------------------------------------------------------------- events */
 /* Canal defines no event types yet, so no registration or instance handle
  * can exist: every handle a caller passes is invalid. */
-int PMPI_T_event_get_num(int *num_events)
+int mpi_t_event_get_num_impl(int *num_events, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1169,21 +1143,19 @@ int PMPI_T_event_get_num(int *num_events)
     *num_events = 0;
     return t_leave(MPI_SUCCESS);
 }
-#pragma weak MPI_T_event_get_num = PMPI_T_event_get_num
 
-int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
-                          MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
-                          int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
-                          int *desc_len, int *bind)
+int mpi_t_event_get_info_impl(int event_index, char *name, int *name_len, int *verbosity,
+                              MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                              int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+                              int *desc_len, int *bind, const char *fn)
 {
     int err = t_enter();
     if (err)
         return err;
     return t_leave(MPI_T_ERR_INVALID_INDEX);
 }
-#pragma weak MPI_T_event_get_info = PMPI_T_event_get_info
 
-int PMPI_T_event_get_index(const char *name, int *event_index)
+int mpi_t_event_get_index_impl(const char *name, int *event_index, const char *fn)
 {
     int err = t_enter();
     if (err)
@@ -1192,17 +1164,15 @@ int PMPI_T_event_get_index(const char *name, int *event_index)
         return t_leave(MPI_T_ERR_INVALID);
     return t_leave(MPI_T_ERR_INVALID_NAME);
 }
-#pragma weak MPI_T_event_get_index = PMPI_T_event_get_index
 
-int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
-                              MPI_T_event_registration *event_registration)
+int mpi_t_event_handle_alloc_impl(int event_index, void *obj_handle, MPI_Info info,
+                                  MPI_T_event_registration *event_registration, const char *fn)
 {
     int err = t_enter();
     if (err)
         return err;
     return t_leave(MPI_T_ERR_INVALID_INDEX);
 }
-#pragma weak MPI_T_event_handle_alloc = PMPI_T_event_handle_alloc
 
 static int no_event_handle(void)
 {
@@ -1212,74 +1182,70 @@ static int no_event_handle(void)
     return t_leave(MPI_T_ERR_INVALID_HANDLE);
 }
 
-int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
-                             MPI_T_event_free_cb_function free_cb_function)
+int mpi_t_event_handle_free_impl(MPI_T_event_registration event_registration, void *user_data,
+                                 MPI_T_event_free_cb_function free_cb_function, const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_handle_free = PMPI_T_event_handle_free
 
-int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used)
+int mpi_t_event_handle_get_info_impl(MPI_T_event_registration event_registration,
+                                     MPI_Info *info_used, const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_handle_get_info = PMPI_T_event_handle_get_info
 
-int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
+int mpi_t_event_handle_set_info_impl(MPI_T_event_registration event_registration, MPI_Info info,
+                                     const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_handle_set_info = PMPI_T_event_handle_set_info
 
-int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
-                                   MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
-                                   MPI_T_event_cb_function event_cb_function)
+int mpi_t_event_register_callback_impl(MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+                                       MPI_T_event_cb_function event_cb_function, const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_register_callback = PMPI_T_event_register_callback
 
-int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
-                                   MPI_T_cb_safety cb_safety, MPI_Info *info_used)
+int mpi_t_event_callback_get_info_impl(MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, MPI_Info *info_used,
+                                       const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_callback_get_info = PMPI_T_event_callback_get_info
 
-int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
-                                   MPI_T_cb_safety cb_safety, MPI_Info info)
+int mpi_t_event_callback_set_info_impl(MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, MPI_Info info, const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_callback_set_info = PMPI_T_event_callback_set_info
 
-int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
-                                     MPI_T_event_dropped_cb_function dropped_cb_function)
+int mpi_t_event_set_dropped_handler_impl(MPI_T_event_registration event_registration,
+                                         MPI_T_event_dropped_cb_function dropped_cb_function,
+                                         const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_set_dropped_handler = PMPI_T_event_set_dropped_handler
 
-int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
+int mpi_t_event_copy_impl(MPI_T_event_instance event_instance, void *buffer, const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_copy = PMPI_T_event_copy
 
-int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer)
+int mpi_t_event_read_impl(MPI_T_event_instance event_instance, int element_index, void *buffer,
+                          const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_read = PMPI_T_event_read
 
-int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index)
+int mpi_t_event_get_source_impl(MPI_T_event_instance event_instance, int *source_index,
+                                const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_get_source = PMPI_T_event_get_source
 
-int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp)
+int mpi_t_event_get_timestamp_impl(MPI_T_event_instance event_instance, MPI_Count *event_timestamp,
+                                   const char *fn)
 {
     return no_event_handle();
 }
-#pragma weak MPI_T_event_get_timestamp = PMPI_T_event_get_timestamp

@@ -12,8 +12,13 @@
  * table. User operations get direct handles. An operation freed while a
  * nonblocking collective still uses it stays valid until that operation
  * drops its reference (mpi_op_retain/mpi_op_release).
+ *
+ * An operation made by MPICH's C++ library (MPI::Op::Init) has a proxy
+ * (mpi_op_set_proxy, from MPII_Op_set_cxx): the user's C++ function is
+ * called through it, with the count by value as C++ declares it.
  */
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -21,6 +26,7 @@
 typedef struct {
     MPI_User_function *fn;
     MPI_User_function_c *fn_c;
+    mpi_op_proxy_t *proxy; /* NULL: fn is called as C's MPI_User_function */
     int commute;
     int refs;
     MPI_Op handle;
@@ -100,11 +106,23 @@ int mpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Da
         while (done < count) {
             int n = count - done > INT_MAX ? INT_MAX : (int)(count - done);
             MPI_Datatype dh = datatype;
-            o->fn((char *)in + done * ext, (char *)inout + done * ext, &n, &dh);
+            if (o->proxy != NULL)
+                o->proxy((char *)in + done * ext, (char *)inout + done * ext, n, dh, o->fn);
+            else
+                o->fn((char *)in + done * ext, (char *)inout + done * ext, &n, &dh);
             done += count - done > INT_MAX ? INT_MAX : count - done;
         }
     }
     return MPI_SUCCESS;
+}
+
+int mpi_op_set_proxy(MPI_Op op, mpi_op_proxy_t *proxy)
+{
+    mpi_op_t *o = user_op(op);
+    if (o == NULL || o->fn == NULL)
+        return -1;
+    o->proxy = proxy;
+    return 0;
 }
 
 static int op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute, MPI_Op *op,
@@ -134,32 +152,21 @@ static int op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commu
     return MPI_SUCCESS;
 }
 
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* The implementations of the generated entry points (mpi/api/06-collectives.api). */
+int mpi_op_create_impl(MPI_User_function *user_fn, int commute, MPI_Op *op, const char *fn)
 {
-    static const char fn[] = "MPI_Op_create";
-    int err = mpi_enter(fn);
-    return err ? err : op_create(user_fn, NULL, commute, op, fn);
+    return op_create(user_fn, NULL, commute, op, fn);
 }
-#pragma weak MPI_Op_create = PMPI_Op_create
 
-int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+int mpi_op_create_c_impl(MPI_User_function_c *user_fn, int commute, MPI_Op *op, const char *fn)
 {
-    static const char fn[] = "MPI_Op_create_c";
-    int err = mpi_enter(fn);
-    return err ? err : op_create(NULL, user_fn, commute, op, fn);
+    return op_create(NULL, user_fn, commute, op, fn);
 }
-#pragma weak MPI_Op_create_c = PMPI_Op_create_c
 
-int PMPI_Op_free(MPI_Op *op)
+int mpi_op_free_impl(MPI_Op *op, const char *fn)
 {
-    static const char fn[] = "MPI_Op_free";
-    int err = mpi_enter(fn);
     mpi_op_t *o;
 
-    if (err)
-        return err;
-    if (op == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "op is NULL");
     if (builtin_op(*op) != DT_OP_N)
         return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is predefined and cannot be freed",
                              dt_op_name(builtin_op(*op)));
@@ -170,34 +177,24 @@ int PMPI_Op_free(MPI_Op *op)
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Op_free = PMPI_Op_free
 
-int PMPI_Op_commutative(MPI_Op op, int *commute)
+int mpi_op_commutative_impl(MPI_Op op, int *commute, const char *fn)
 {
-    static const char fn[] = "MPI_Op_commutative";
-    int err = mpi_enter(fn);
-
-    if (err)
-        return err;
     if (!mpi_op_valid(op))
         return mpi_err_raise(NULL, MPI_ERR_OP, fn, "op=%#x is not a valid operation%s",
                              (unsigned)op, op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
-    if (commute == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "commute is NULL");
     *commute = mpi_op_is_commutative(op);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Op_commutative = PMPI_Op_commutative
 
-static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
-                        MPI_Op op, const char *fn)
+/* count and datatype come checked by the entry point. */
+int mpi_reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Op op, const char *fn)
 {
-    dt_type_t *t;
+    dt_type_t *t = mpi_dt_get(datatype);
     dt_op_t b;
     int err;
 
-    if ((err = mpi_check_count(NULL, count, fn)) || (err = mpi_check_dt(NULL, datatype, fn, &t)))
-        return err;
     if (op == MPI_OP_NULL || !mpi_op_valid(op))
         return mpi_err_raise(NULL, MPI_ERR_OP, fn, "op=%#x is not a valid operation%s",
                              (unsigned)op, op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
@@ -223,21 +220,3 @@ static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_
         return mpi_err_raise(NULL, err, fn, "the reduction failed");
     return MPI_SUCCESS;
 }
-
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
-{
-    static const char fn[] = "MPI_Reduce_local";
-    int err = mpi_enter(fn);
-    return err ? err : reduce_local(inbuf, inoutbuf, count, datatype, op, fn);
-}
-#pragma weak MPI_Reduce_local = PMPI_Reduce_local
-
-int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
-                        MPI_Op op)
-{
-    static const char fn[] = "MPI_Reduce_local_c";
-    int err = mpi_enter(fn);
-    return err ? err : reduce_local(inbuf, inoutbuf, count, datatype, op, fn);
-}
-#pragma weak MPI_Reduce_local_c = PMPI_Reduce_local_c

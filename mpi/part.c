@@ -3,7 +3,9 @@
  * MPI_Precv_init, MPI_Pready(_range, _list) and MPI_Parrived, built on the
  * device's point-to-point operations. Started and completed through
  * MPI_Start/MPI_Wait like every persistent request (ADI_REQ_PREQ_OTHER, see
- * mpi_persist_ops_t in mpiimpl.h and mpi/request.c).
+ * mpi_persist_ops_t in mpiimpl.h and mpi/request.c). The entry points are
+ * generated from mpi/api/04-partitioned.api; they check count, datatype,
+ * buffer, peer rank, tag and the request pointer.
  *
  * The wire: all messages travel on the communicator's collective context
  * (context + 1) with tags no collective uses, so that the user's wildcard
@@ -38,6 +40,7 @@
  * threads with those callbacks.
  */
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -408,18 +411,18 @@ static int alloc_id(void)
     return -1;
 }
 
+/* count, datatype, buf, peer, tag and request are checked by the entry
+ * points. */
 static int part_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int peer,
-                     int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request, int is_send,
+                     int tag, mpi_comm_t *c, MPI_Info info, MPI_Request *request, int is_send,
                      const char *fn)
 {
-    mpi_comm_t *c = NULL;
-    dt_type_t *dt = NULL;
+    MPI_Comm comm = c->handle;
+    dt_type_t *dt = mpi_dt_get(datatype);
     adi_request_t *r;
     part_t *p;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
     if (c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn,
                              "comm=%#x is an intercommunicator; Canal's partitioned "
@@ -427,22 +430,9 @@ static int part_init(void *buf, int partitions, MPI_Count count, MPI_Datatype da
                              (unsigned)comm);
     if (partitions < 1)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "partitions=%d is not positive", partitions);
-    if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, &dt)) ||
-        (err = mpi_check_buf(c, buf, count, datatype, fn)))
-        return err;
-    if (peer != MPI_PROC_NULL && (peer < 0 || peer >= c->peer_size))
-        return mpi_err_raise(c, MPI_ERR_RANK, fn, "%s=%d is not in [0, %d) or MPI_PROC_NULL%s",
-                             is_send ? "dest" : "source", peer, c->peer_size,
-                             peer == MPI_ANY_SOURCE ? " (MPI_ANY_SOURCE is not allowed)" : "");
-    if (tag < 0 || tag > MPI_CANAL_TAG_UB)
-        return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, MPI_TAG_UB=%d]%s", tag,
-                             MPI_CANAL_TAG_UB,
-                             tag == MPI_ANY_TAG ? " (MPI_ANY_TAG is not allowed)" : "");
     if (info != MPI_INFO_NULL && mpi_handle_get(MPI_OBJ_INFO, info) == NULL)
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
-    if (request == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL");
     if ((size_t)count > SIZE_MAX / (size_t)partitions / (dt_size(dt) ? dt_size(dt) : 1))
         return mpi_err_raise(c, MPI_ERR_COUNT, fn,
                              "partitions=%d times count=%lld is too large", partitions,
@@ -504,21 +494,20 @@ out_part:
     return err;
 }
 
-int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
-                    int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int mpi_psend_init_impl(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                        int dest, int tag, mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
+                        const char *fn)
 {
     return part_init((void *)buf, partitions, count, datatype, dest, tag, comm, info, request, 1,
-                     "MPI_Psend_init");
+                     fn);
 }
-#pragma weak MPI_Psend_init = PMPI_Psend_init
 
-int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
-                    int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int mpi_precv_init_impl(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
+                        int source, int tag, mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
+                        const char *fn)
 {
-    return part_init(buf, partitions, count, datatype, source, tag, comm, info, request, 0,
-                     "MPI_Precv_init");
+    return part_init(buf, partitions, count, datatype, source, tag, comm, info, request, 0, fn);
 }
-#pragma weak MPI_Precv_init = PMPI_Precv_init
 
 /* ---------------------------------------------------------------- ready, arrived */
 static int lookup(MPI_Request request, int want_send, const char *fn, part_t **out)
@@ -573,12 +562,11 @@ static int check_active(part_t *p, MPI_Request request, const char *fn)
     return MPI_SUCCESS;
 }
 
-int PMPI_Pready(int partition, MPI_Request request)
+int mpi_pready_impl(int partition, MPI_Request request, const char *fn)
 {
-    static const char fn[] = "MPI_Pready";
     part_t *p = NULL;
-    int err = mpi_enter(fn);
-    if (err || (err = lookup(request, 1, fn, &p)))
+    int err = lookup(request, 1, fn, &p);
+    if (err)
         return err;
     adi_lock();
     if ((err = check_active(p, request, fn)) == MPI_SUCCESS)
@@ -586,14 +574,13 @@ int PMPI_Pready(int partition, MPI_Request request)
     adi_unlock();
     return err;
 }
-#pragma weak MPI_Pready = PMPI_Pready
 
-int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
+int mpi_pready_range_impl(int partition_low, int partition_high, MPI_Request request,
+                          const char *fn)
 {
-    static const char fn[] = "MPI_Pready_range";
     part_t *p = NULL;
-    int err = mpi_enter(fn);
-    if (err || (err = lookup(request, 1, fn, &p)))
+    int err = lookup(request, 1, fn, &p);
+    if (err)
         return err;
     adi_lock();
     if ((err = check_active(p, request, fn)) != MPI_SUCCESS)
@@ -610,14 +597,12 @@ unlock:
     adi_unlock();
     return err;
 }
-#pragma weak MPI_Pready_range = PMPI_Pready_range
 
-int PMPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)
+int mpi_pready_list_impl(int length, int array_of_partitions[], MPI_Request request, const char *fn)
 {
-    static const char fn[] = "MPI_Pready_list";
     part_t *p = NULL;
-    int err = mpi_enter(fn);
-    if (err || (err = lookup(request, 1, fn, &p)))
+    int err = lookup(request, 1, fn, &p);
+    if (err)
         return err;
     if (length < 0 || (length > 0 && array_of_partitions == NULL))
         return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn,
@@ -630,17 +615,13 @@ int PMPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)
     adi_unlock();
     return err;
 }
-#pragma weak MPI_Pready_list = PMPI_Pready_list
 
-int PMPI_Parrived(MPI_Request request, int partition, int *flag)
+int mpi_parrived_impl(MPI_Request request, int partition, int *flag, const char *fn)
 {
-    static const char fn[] = "MPI_Parrived";
     part_t *p = NULL;
-    int err = mpi_enter(fn);
-    if (err || (err = lookup(request, 0, fn, &p)))
+    int err = lookup(request, 0, fn, &p);
+    if (err)
         return err;
-    if (flag == NULL)
-        return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn, "flag is NULL");
     if (partition < 0 || partition >= p->partitions)
         return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn, "partition=%d is not in [0, %d)",
                              partition, p->partitions);
@@ -654,4 +635,3 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
     *flag = __atomic_load_n(&p->flags[partition], __ATOMIC_ACQUIRE) != 0;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Parrived = PMPI_Parrived

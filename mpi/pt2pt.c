@@ -1,84 +1,33 @@
 /*
- * Point-to-point communication, the MPI front (MPI 4.0 chapter 3): argument
- * checks, rank translation (communicator rank -> job rank for the device),
+ * Point-to-point communication, the MPI front (MPI 4.0 chapter 3): the
+ * implementations behind the generated entry points (mpi/api/03-pt2pt.api;
+ * the entry points check the arguments by kind), rank translation
+ * (communicator rank -> job rank for the device),
  * MPI_PROC_NULL, the four send modes, buffered sends through the attached
  * buffer, probes and matched probes, and persistent requests. Completion
  * (MPI_Wait and friends) is in mpi/request.c. The large-count _c variants
  * share one implementation with the int ones.
  */
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- checks */
-int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out)
-{
-    mpi_comm_t *c = mpi_comm_get(h);
-    if (c == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
-                             (unsigned)h, h == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
-    *out = c;
-    return MPI_SUCCESS;
-}
-
-int mpi_check_count(mpi_comm_t *c, MPI_Count count, const char *fn)
-{
-    if (count < 0)
-        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "count=%lld is negative", (long long)count);
-    return MPI_SUCCESS;
-}
-
-int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt, const char *fn)
-{
-    if (buf == NULL && count > 0 && mpi_handle_kind(dt) == MPI_HKIND_BUILTIN)
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "buf is NULL with count=%lld", (long long)count);
-    return MPI_SUCCESS;
-}
-
 /* MPICH accepts MPI_DATATYPE_NULL in point-to-point calls with count 0 (its
  * own tests rely on it, e.g. a zero-byte receive from MPI_PROC_NULL); so do
- * we, treating it as MPI_BYTE. With count > 0 it stays an MPI_ERR_TYPE. */
+ * we, treating it as MPI_BYTE. With count > 0 it stays an MPI_ERR_TYPE (the
+ * entry points check datatype(count), mpi/check.c). */
 static MPI_Datatype zero_count_type(MPI_Count count, MPI_Datatype datatype)
 {
     return count == 0 && datatype == MPI_DATATYPE_NULL ? MPI_BYTE : datatype;
 }
 
-static int check_send_args(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                           int dest, int tag, const char *fn, dt_type_t **dt_out)
+/* The engine type of a checked (count, datatype) pair. */
+static dt_type_t *checked_type(MPI_Count count, MPI_Datatype datatype)
 {
-    int err;
-    datatype = zero_count_type(count, datatype);
-    if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, dt_out)) ||
-        (err = mpi_check_buf(c, buf, count, datatype, fn)))
-        return err;
-    if (dest != MPI_PROC_NULL && (dest < 0 || dest >= c->peer_size))
-        return mpi_err_raise(c, MPI_ERR_RANK, fn, "dest=%d is not in [0, %d) or MPI_PROC_NULL",
-                             dest, c->peer_size);
-    if (tag < 0 || tag > MPI_CANAL_TAG_UB)
-        return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, MPI_TAG_UB=%d]", tag,
-                             MPI_CANAL_TAG_UB);
-    return MPI_SUCCESS;
-}
-
-static int check_recv_args(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                           int source, int tag, const char *fn, dt_type_t **dt_out)
-{
-    int err;
-    datatype = zero_count_type(count, datatype);
-    if ((err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, dt_out)) ||
-        (err = mpi_check_buf(c, buf, count, datatype, fn)))
-        return err;
-    if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
-        (source < 0 || source >= c->peer_size))
-        return mpi_err_raise(c, MPI_ERR_RANK, fn,
-                             "source=%d is not in [0, %d), MPI_ANY_SOURCE or MPI_PROC_NULL",
-                             source, c->peer_size);
-    if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_CANAL_TAG_UB))
-        return mpi_err_raise(c, MPI_ERR_TAG, fn,
-                             "tag=%d is not in [0, MPI_TAG_UB=%d] or MPI_ANY_TAG", tag,
-                             MPI_CANAL_TAG_UB);
-    return MPI_SUCCESS;
+    return mpi_dt_get(zero_count_type(count, datatype));
 }
 
 adi_request_t *mpi_request_null_proc(adi_req_kind_t kind)
@@ -184,19 +133,19 @@ static int bsend_start(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_
     return MPI_SUCCESS;
 }
 
-int PMPI_Buffer_attach(void *buffer, int size)
+int mpi_buffer_attach_impl(void *buffer, MPI_Count size, const char *fn)
 {
-    static const char fn[] = "MPI_Buffer_attach";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
     if (size < 0)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size=%d is negative", size);
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
+    if (size > 0x7fffffff)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
+                             "size=%lld is larger than Canal's buffered-send limit of 2 GiB",
+                             (long long)size);
     if (buffer == NULL && size > 0)
         return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "buffer is NULL");
     if ((size_t)size < sizeof(bseg_t) + 16 + 15)
         return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn,
-                             "size=%d is smaller than MPI_BSEND_OVERHEAD", size);
+                             "size=%lld is smaller than MPI_BSEND_OVERHEAD", (long long)size);
     adi_lock();
     if (bbuf != NULL) {
         adi_unlock();
@@ -215,7 +164,6 @@ int PMPI_Buffer_attach(void *buffer, int size)
     adi_unlock();
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
 
 static int bsend_all_done(void *arg)
 {
@@ -229,14 +177,9 @@ static int bsend_all_done(void *arg)
     return done;
 }
 
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
+int mpi_buffer_detach_impl(void *buffer_addr, MPI_Count *size, const char *fn)
 {
-    static const char fn[] = "MPI_Buffer_detach";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (buffer_addr == NULL || size == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", size ? "buffer_addr" : "size");
+    (void)fn;
     if (bbuf == NULL) {
         *(void **)buffer_addr = NULL;
         *size = 0;
@@ -245,33 +188,13 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     adi_wait_until(bsend_all_done, NULL);
     adi_lock();
     *(void **)buffer_addr = bbuf;
-    *size = (int)bbuf_size;
+    *size = (MPI_Count)bbuf_size;
     bbuf = NULL;
     bbuf_size = 0;
     bseg_head = NULL;
     adi_unlock();
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
-
-int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
-{
-    if (size > 0x7fffffff)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Buffer_attach_c",
-                             "size=%lld is larger than Canal's buffered-send limit of 2 GiB",
-                             (long long)size);
-    return PMPI_Buffer_attach(buffer, (int)size);
-}
-#pragma weak MPI_Buffer_attach_c = PMPI_Buffer_attach_c
-
-int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
-{
-    int isize = 0, err = PMPI_Buffer_detach(buffer_addr, &isize);
-    if (err == MPI_SUCCESS && size != NULL)
-        *size = isize;
-    return err;
-}
-#pragma weak MPI_Buffer_detach_c = PMPI_Buffer_detach_c
 
 /* ---------------------------------------------------------------- sends */
 typedef enum { SEND_STD, SEND_SYNC, SEND_READY, SEND_BUF } send_kind_t;
@@ -279,27 +202,10 @@ typedef enum { SEND_STD, SEND_SYNC, SEND_READY, SEND_BUF } send_kind_t;
 static const adi_send_mode_t adi_mode_of[] = {ADI_MODE_STANDARD, ADI_MODE_SYNC, ADI_MODE_READY,
                                               ADI_MODE_STANDARD};
 
-/* Start a send of any mode; *req_out is the started request. */
-static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt, int dest,
-                     int tag, MPI_Comm comm, send_kind_t kind, const char *fn,
-                     adi_request_t **req_out);
-
-static int send_start(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                      MPI_Comm comm, send_kind_t kind, const char *fn, adi_request_t **req_out)
-{
-    mpi_comm_t *c = NULL;
-    dt_type_t *dt = NULL;
-    int err;
-
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
-        (err = check_send_args(c, buf, count, datatype, dest, tag, fn, &dt)))
-        return err;
-    return send_post(c, buf, count, dt, dest, tag, comm, kind, fn, req_out);
-}
-
-/* Start a send whose arguments were checked (dt resolved): by send_start
- * and by MPI_Start of a persistent send, which holds its own reference to
- * the type so that MPI_Type_free after MPI_Send_init is harmless. */
+/* Start a send of any mode whose arguments were checked (dt resolved): by
+ * the sends and MPI_Sendrecv, and by MPI_Start of a persistent send, which
+ * holds its own reference to the type so that MPI_Type_free after
+ * MPI_Send_init is harmless; *req_out is the started request. */
 static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt, int dest,
                      int tag, MPI_Comm comm, send_kind_t kind, const char *fn,
                      adi_request_t **req_out)
@@ -320,148 +226,83 @@ static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t 
     return MPI_SUCCESS;
 }
 
-static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, send_kind_t kind, const char *fn)
+/* The sends of the table (mpi/api/03-pt2pt.api): their entry points have
+ * checked every argument and resolved the communicator. */
+static int send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                         int dest, int tag, send_kind_t kind, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
+    int err =
+        send_post(c, buf, count, checked_type(count, datatype), dest, tag, c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS || r == NULL)
         return err;
     err = mpi_request_complete_one(r, fn, NULL, MPI_STATUS_IGNORE);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(mpi_comm_get(comm), err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
 
-static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                            int tag, MPI_Comm comm, send_kind_t kind, MPI_Request *request,
-                            const char *fn)
+static int send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag, send_kind_t kind,
+                            MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err;
-    if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
-    err = send_start(buf, count, datatype, dest, tag, comm, kind, fn, &r);
+    int err =
+        send_post(c, buf, count, checked_type(count, datatype), dest, tag, c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
-    r->owner_handle = comm;
+    r->owner_handle = c->handle;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
 
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+int mpi_send_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  mpi_comm_t *comm, const char *fn)
 {
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_STD, "MPI_Send");
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_STD, fn);
 }
-#pragma weak MPI_Send = PMPI_Send
-int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_STD, "MPI_Send_c");
-}
-#pragma weak MPI_Send_c = PMPI_Send_c
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, "MPI_Ssend");
-}
-#pragma weak MPI_Ssend = PMPI_Ssend
-int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, "MPI_Ssend_c");
-}
-#pragma weak MPI_Ssend_c = PMPI_Ssend_c
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_READY, "MPI_Rsend");
-}
-#pragma weak MPI_Rsend = PMPI_Rsend
-int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_READY, "MPI_Rsend_c");
-}
-#pragma weak MPI_Rsend_c = PMPI_Rsend_c
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_BUF, "MPI_Bsend");
-}
-#pragma weak MPI_Bsend = PMPI_Bsend
-int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm)
-{
-    return send_blocking(buf, count, datatype, dest, tag, comm, SEND_BUF, "MPI_Bsend_c");
-}
-#pragma weak MPI_Bsend_c = PMPI_Bsend_c
 
-int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
+int mpi_ssend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   mpi_comm_t *comm, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_STD, request, "MPI_Isend");
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_SYNC, fn);
 }
-#pragma weak MPI_Isend = PMPI_Isend
-int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm, MPI_Request *request)
+
+int mpi_rsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   mpi_comm_t *comm, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_STD, request, "MPI_Isend_c");
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_READY, fn);
 }
-#pragma weak MPI_Isend_c = PMPI_Isend_c
-int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+
+int mpi_bsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   mpi_comm_t *comm, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, request, "MPI_Issend");
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_BUF, fn);
 }
-#pragma weak MPI_Issend = PMPI_Issend
-int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
+
+int mpi_isend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                   mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_SYNC, request,
-                            "MPI_Issend_c");
+    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_STD, request, fn);
 }
-#pragma weak MPI_Issend_c = PMPI_Issend_c
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+
+int mpi_issend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_READY, request,
-                            "MPI_Irsend");
+    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_SYNC, request, fn);
 }
-#pragma weak MPI_Irsend = PMPI_Irsend
-int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
+
+int mpi_irsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_READY, request,
-                            "MPI_Irsend_c");
+    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_READY, request, fn);
 }
-#pragma weak MPI_Irsend_c = PMPI_Irsend_c
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+
+int mpi_ibsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_BUF, request, "MPI_Ibsend");
+    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_BUF, request, fn);
 }
-#pragma weak MPI_Ibsend = PMPI_Ibsend
-int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SEND_BUF, request,
-                            "MPI_Ibsend_c");
-}
-#pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
 
 /* ---------------------------------------------------------------- receives */
-static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
-                     MPI_Comm comm, const char *fn, adi_request_t **req_out);
-
-static int recv_start(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                      MPI_Comm comm, const char *fn, adi_request_t **req_out)
-{
-    mpi_comm_t *c = NULL;
-    dt_type_t *dt = NULL;
-    int err;
-
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
-        (err = check_recv_args(c, buf, count, datatype, source, tag, fn, &dt)))
-        return err;
-    return recv_post(c, buf, count, dt, source, tag, comm, fn, req_out);
-}
-
 /* Start a checked receive (see send_post). */
 static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
                      MPI_Comm comm, const char *fn, adi_request_t **req_out)
@@ -479,72 +320,43 @@ static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, i
     return MPI_SUCCESS;
 }
 
-static int recv_blocking(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                         MPI_Comm comm, MPI_Status *status, const char *fn)
+int mpi_recv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                  mpi_comm_t *comm, MPI_Status *status, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = recv_start(buf, count, datatype, source, tag, comm, fn, &r);
+    int err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag, comm->handle,
+                        fn, &r);
     if (err != MPI_SUCCESS)
         return err;
     err = mpi_request_complete_one(r, fn, NULL, status);
-    if (err != MPI_SUCCESS)
-        return mpi_err_raise_code(mpi_comm_get(comm), err, fn);
-    return MPI_SUCCESS;
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(comm, err, fn);
 }
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
-{
-    return recv_blocking(buf, count, datatype, source, tag, comm, status, "MPI_Recv");
-}
-#pragma weak MPI_Recv = PMPI_Recv
-int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                MPI_Comm comm, MPI_Status *status)
-{
-    return recv_blocking(buf, count, datatype, source, tag, comm, status, "MPI_Recv_c");
-}
-#pragma weak MPI_Recv_c = PMPI_Recv_c
-
-static int irecv_common(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                        MPI_Comm comm, MPI_Request *request, const char *fn)
+int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                   mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err;
-    if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
-    err = recv_start(buf, count, datatype, source, tag, comm, fn, &r);
+    int err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag, comm->handle,
+                        fn, &r);
     if (err != MPI_SUCCESS)
         return err;
-    r->owner_handle = comm;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
 
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
-{
-    return irecv_common(buf, count, datatype, source, tag, comm, request, "MPI_Irecv");
-}
-#pragma weak MPI_Irecv = PMPI_Irecv
-int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                 MPI_Comm comm, MPI_Request *request)
-{
-    return irecv_common(buf, count, datatype, source, tag, comm, request, "MPI_Irecv_c");
-}
-#pragma weak MPI_Irecv_c = PMPI_Irecv_c
-
 /* ---------------------------------------------------------------- sendrecv */
-static int sendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount, dt_type_t *sdt,
                            int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
-                           MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                           MPI_Status *status, const char *fn)
+                           dt_type_t *rdt, int source, int recvtag, MPI_Status *status,
+                           const char *fn)
 {
     adi_request_t *rr = NULL, *sr = NULL;
     int err, serr;
 
-    if ((err = recv_start(recvbuf, recvcount, recvtype, source, recvtag, comm, fn, &rr)))
+    if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
         return err;
-    if ((err = send_start(sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STD, fn, &sr))) {
+    if ((err =
+             send_post(c, sendbuf, sendcount, sdt, dest, sendtag, c->handle, SEND_STD, fn, &sr))) {
         adi_cancel(rr);
         mpi_request_complete_one(rr, fn, NULL, MPI_STATUS_IGNORE);
         return err;
@@ -554,71 +366,53 @@ static int sendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     if (err == MPI_SUCCESS)
         err = serr;
     if (err != MPI_SUCCESS)
-        return mpi_err_raise_code(mpi_comm_get(comm), err, fn);
+        return mpi_err_raise_code(c, err, fn);
     return MPI_SUCCESS;
 }
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                  MPI_Comm comm, MPI_Status *status)
+int mpi_sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                      int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                      int source, int recvtag, mpi_comm_t *comm, MPI_Status *status, const char *fn)
 {
-    return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, status, "MPI_Sendrecv");
+    return sendrecv_common(comm, sendbuf, sendcount, checked_type(sendcount, sendtype), dest,
+                           sendtag, recvbuf, recvcount, checked_type(recvcount, recvtype), source,
+                           recvtag, status, fn);
 }
-#pragma weak MPI_Sendrecv = PMPI_Sendrecv
-int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, status, "MPI_Sendrecv_c");
-}
-#pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
 
-static int sendrecv_replace_common(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                                   int sendtag, int source, int recvtag, MPI_Comm comm,
-                                   MPI_Status *status, const char *fn)
+/* A packed copy of buf for the send half of the _replace forms (malloc'd). */
+static int replace_copy(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t *dt,
+                        const char *fn, void **tmp_out, size_t *bytes_out)
 {
-    mpi_comm_t *c = NULL;
-    dt_type_t *dt = NULL;
-    size_t bytes;
-    void *tmp;
-    size_t packed = 0;
-    int err;
+    size_t bytes = (size_t)count * dt_size(dt), packed = 0;
+    void *tmp = malloc(bytes ? bytes : 1);
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
-        (err = check_send_args(c, buf, count, datatype, dest, sendtag, fn, &dt)) ||
-        (err = check_recv_args(c, buf, count, datatype, source, recvtag, fn, &dt)))
-        return err;
-    bytes = (size_t)count * dt_size(dt);
-    tmp = malloc(bytes ? bytes : 1);
     if (tmp == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %zu bytes", bytes);
     if (dt_pack(buf, (size_t)count, dt, tmp, bytes, &packed) < 0) {
         free(tmp);
         return mpi_err_status(c, CANAL_ERR_NOMEM, fn);
     }
-    err = sendrecv_common(tmp, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
-                          source, recvtag, comm, status, fn);
+    *tmp_out = tmp;
+    *bytes_out = bytes;
+    return MPI_SUCCESS;
+}
+
+int mpi_sendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int sendtag, int source, int recvtag, mpi_comm_t *comm,
+                              MPI_Status *status, const char *fn)
+{
+    dt_type_t *dt = checked_type(count, datatype);
+    size_t bytes = 0;
+    void *tmp = NULL;
+    int err = replace_copy(comm, buf, count, dt, fn, &tmp, &bytes);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    err = sendrecv_common(comm, tmp, (MPI_Count)bytes, dt_builtin(DT_BYTE), dest, sendtag, buf,
+                          count, dt, source, recvtag, status, fn);
     free(tmp);
     return err;
 }
-
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv_replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                   status, "MPI_Sendrecv_replace");
-}
-#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
-int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                            int sendtag, int source, int recvtag, MPI_Comm comm,
-                            MPI_Status *status)
-{
-    return sendrecv_replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                   status, "MPI_Sendrecv_replace_c");
-}
-#pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
 
 /* MPI_Isendrecv: a request that completes when both halves have. */
 typedef struct {
@@ -644,27 +438,26 @@ static void isendrecv_part_done(adi_request_t *part, void *arg)
     adi_request_complete(whole);
 }
 
-static int isendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+static int isendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount, dt_type_t *sdt,
                             int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
-                            MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                            MPI_Request *request, void *tmp, const char *fn)
+                            dt_type_t *rdt, int source, int recvtag, MPI_Request *request,
+                            void *tmp, const char *fn)
 {
     adi_request_t *whole, *rr = NULL, *sr = NULL;
     isendrecv_t *x;
     int err;
 
-    if (request == NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_ARG, fn, "request is NULL");
     /* Allocate the whole first, so that no failure leaves a half started. */
     whole = adi_request_alloc(ADI_REQ_OTHER);
     x = malloc(sizeof *x);
     if (whole == NULL || x == NULL) {
-        err = mpi_err_raise(mpi_comm_get(comm), MPI_ERR_NO_MEM, fn, "no memory for a request");
+        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
         goto out_free;
     }
-    if ((err = recv_start(recvbuf, recvcount, recvtype, source, recvtag, comm, fn, &rr)))
+    if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
         goto out_free;
-    if ((err = send_start(sendbuf, sendcount, sendtype, dest, sendtag, comm, SEND_STD, fn, &sr))) {
+    if ((err =
+             send_post(c, sendbuf, sendcount, sdt, dest, sendtag, c->handle, SEND_STD, fn, &sr))) {
         adi_cancel(rr);
         mpi_request_complete_one(rr, fn, NULL, MPI_STATUS_IGNORE);
         goto out_free;
@@ -673,7 +466,7 @@ static int isendrecv_common(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     x->recv = rr;
     x->tmp = tmp;
     whole->mpi_ext = x;
-    whole->owner_handle = comm;
+    whole->owner_handle = c->handle;
     *request = mpi_request_handle(whole);
     adi_lock();
     /* whichever completes last completes the whole */
@@ -696,86 +489,35 @@ out_free:
     return err;
 }
 
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                   int recvtag, MPI_Comm comm, MPI_Request *request)
+int mpi_isendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                       int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                       int source, int recvtag, mpi_comm_t *comm, MPI_Request *request,
+                       const char *fn)
 {
-    return isendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                            recvtype, source, recvtag, comm, request, NULL, "MPI_Isendrecv");
+    return isendrecv_common(comm, sendbuf, sendcount, checked_type(sendcount, sendtype), dest,
+                            sendtag, recvbuf, recvcount, checked_type(recvcount, recvtype), source,
+                            recvtag, request, NULL, fn);
 }
-#pragma weak MPI_Isendrecv = PMPI_Isendrecv
-int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                     int source, int recvtag, MPI_Comm comm, MPI_Request *request)
-{
-    return isendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                            recvtype, source, recvtag, comm, request, NULL, "MPI_Isendrecv_c");
-}
-#pragma weak MPI_Isendrecv_c = PMPI_Isendrecv_c
 
-static int isendrecv_replace_common(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                                    int sendtag, int source, int recvtag, MPI_Comm comm,
-                                    MPI_Request *request, const char *fn)
+int mpi_isendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int sendtag, int source, int recvtag, mpi_comm_t *comm,
+                               MPI_Request *request, const char *fn)
 {
-    mpi_comm_t *c = NULL;
-    dt_type_t *dt = NULL;
-    size_t bytes;
-    void *tmp;
-    size_t packed = 0;
-    int err;
+    dt_type_t *dt = checked_type(count, datatype);
+    size_t bytes = 0;
+    void *tmp = NULL;
+    int err = replace_copy(comm, buf, count, dt, fn, &tmp, &bytes);
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)) ||
-        (err = check_send_args(c, buf, count, datatype, dest, sendtag, fn, &dt)))
+    if (err != MPI_SUCCESS)
         return err;
-    bytes = (size_t)count * dt_size(dt);
-    tmp = malloc(bytes ? bytes : 1);
-    if (tmp == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %zu bytes", bytes);
-    if (dt_pack(buf, (size_t)count, dt, tmp, bytes, &packed) < 0) {
-        free(tmp);
-        return mpi_err_status(c, CANAL_ERR_NOMEM, fn);
-    }
-    err = isendrecv_common(tmp, (MPI_Count)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
-                           source, recvtag, comm, request, tmp, fn);
+    err = isendrecv_common(comm, tmp, (MPI_Count)bytes, dt_builtin(DT_BYTE), dest, sendtag, buf,
+                           count, dt, source, recvtag, request, tmp, fn);
     if (err != MPI_SUCCESS)
         free(tmp);
     return err;
 }
 
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
-{
-    return isendrecv_replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                    request, "MPI_Isendrecv_replace");
-}
-#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
-int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                             int sendtag, int source, int recvtag, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    return isendrecv_replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                    request, "MPI_Isendrecv_replace_c");
-}
-#pragma weak MPI_Isendrecv_replace_c = PMPI_Isendrecv_replace_c
-
 /* ---------------------------------------------------------------- probes */
-static int probe_args(int source, int tag, MPI_Comm comm, const char *fn, mpi_comm_t **c)
-{
-    int err;
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, c)))
-        return err;
-    if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
-        (source < 0 || source >= (*c)->peer_size))
-        return mpi_err_raise(*c, MPI_ERR_RANK, fn,
-                             "source=%d is not in [0, %d), MPI_ANY_SOURCE or MPI_PROC_NULL", source,
-                             (*c)->peer_size);
-    if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_CANAL_TAG_UB))
-        return mpi_err_raise(*c, MPI_ERR_TAG, fn,
-                             "tag=%d is not in [0, MPI_TAG_UB=%d] or MPI_ANY_TAG", tag,
-                             MPI_CANAL_TAG_UB);
-    return MPI_SUCCESS;
-}
-
 static void status_proc_null(MPI_Status *status)
 {
     if (status != MPI_STATUS_IGNORE) {
@@ -784,27 +526,22 @@ static void status_proc_null(MPI_Status *status)
     }
 }
 
-int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+int mpi_iprobe_impl(int source, int tag, mpi_comm_t *comm, int *flag, MPI_Status *status,
+                    const char *fn)
 {
-    static const char fn[] = "MPI_Iprobe";
-    mpi_comm_t *c = NULL;
     adi_status_t as;
-    int err = probe_args(source, tag, comm, fn, &c);
-    if (err)
-        return err;
-    if (flag == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "flag is NULL");
+
+    (void)fn;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    adi_iprobe(source, tag, c->context, flag, &as);
+    adi_iprobe(source, tag, comm->context, flag, &as);
     if (*flag && status != MPI_STATUS_IGNORE)
         mpi_status_set(status, &as);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Iprobe = PMPI_Iprobe
 
 typedef struct {
     int source, tag, context, flag;
@@ -820,14 +557,11 @@ static int probe_pred(void *arg)
     return p->flag;
 }
 
-int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+int mpi_probe_impl(int source, int tag, mpi_comm_t *comm, MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Probe";
-    mpi_comm_t *c = NULL;
     probe_wait_t p;
-    int err = probe_args(source, tag, comm, fn, &c);
-    if (err)
-        return err;
+
+    (void)fn;
     if (source == MPI_PROC_NULL) {
         status_proc_null(status);
         return MPI_SUCCESS;
@@ -835,38 +569,32 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     memset(&p, 0, sizeof p);
     p.source = source;
     p.tag = tag;
-    p.context = c->context;
+    p.context = comm->context;
     adi_wait_until(probe_pred, &p);
     if (status != MPI_STATUS_IGNORE)
         mpi_status_set(status, &p.as);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Probe = PMPI_Probe
 
 static MPI_Message message_handle(adi_message_t *m)
 {
     return mpi_handle_new(MPI_OBJ_MESSAGE, m);
 }
 
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                 MPI_Status *status)
+int mpi_improbe_impl(int source, int tag, mpi_comm_t *comm, int *flag, MPI_Message *message,
+                     MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Improbe";
-    mpi_comm_t *c = NULL;
     adi_status_t as;
     adi_message_t *m = NULL;
-    int err = probe_args(source, tag, comm, fn, &c);
-    if (err)
-        return err;
-    if (flag == NULL || message == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", flag ? "message" : "flag");
+
+    (void)fn;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    adi_improbe(source, tag, c->context, flag, &m, &as);
+    adi_improbe(source, tag, comm->context, flag, &m, &as);
     if (*flag) {
         *message = message_handle(m);
         if (status != MPI_STATUS_IGNORE)
@@ -874,7 +602,6 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Improbe = PMPI_Improbe
 
 static int mprobe_pred(void *arg)
 {
@@ -883,16 +610,12 @@ static int mprobe_pred(void *arg)
     return p->flag;
 }
 
-int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+int mpi_mprobe_impl(int source, int tag, mpi_comm_t *comm, MPI_Message *message, MPI_Status *status,
+                    const char *fn)
 {
-    static const char fn[] = "MPI_Mprobe";
-    mpi_comm_t *c = NULL;
     probe_wait_t p;
-    int err = probe_args(source, tag, comm, fn, &c);
-    if (err)
-        return err;
-    if (message == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "message is NULL");
+
+    (void)fn;
     if (source == MPI_PROC_NULL) {
         *message = MPI_MESSAGE_NO_PROC;
         status_proc_null(status);
@@ -901,33 +624,26 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
     memset(&p, 0, sizeof p);
     p.source = source;
     p.tag = tag;
-    p.context = c->context;
+    p.context = comm->context;
     adi_wait_until(mprobe_pred, &p);
     *message = message_handle(p.msg);
     if (status != MPI_STATUS_IGNORE)
         mpi_status_set(status, &p.as);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Mprobe = PMPI_Mprobe
 
+/* The receive of a matched message (count, datatype, buf and the message
+ * pointer checked by the entry point). */
 static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                          const char *fn, adi_request_t **req_out)
 {
     adi_message_t *m;
-    dt_type_t *dt = NULL;
     canal_status_t st;
-    int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if (message == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "message is NULL");
-    if ((err = mpi_check_count(NULL, count, fn)) || (err = mpi_check_dt(NULL, datatype, fn, &dt)))
-        return err;
     if (*message == MPI_MESSAGE_NO_PROC) {
         *req_out = mpi_request_null_proc(ADI_REQ_RECV);
         *message = MPI_MESSAGE_NULL;
-        return MPI_SUCCESS;
+        return *req_out ? MPI_SUCCESS : mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no request");
     }
     m = mpi_handle_get(MPI_OBJ_MESSAGE, *message);
     if (m == NULL)
@@ -935,61 +651,32 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_
                              (unsigned)*message);
     mpi_handle_del(MPI_OBJ_MESSAGE, *message);
     *message = MPI_MESSAGE_NULL;
-    st = adi_imrecv(buf, (size_t)count, dt, m, req_out);
+    st = adi_imrecv(buf, (size_t)count, checked_type(count, datatype), m, req_out);
     if (st < 0)
         return mpi_err_status(NULL, st, fn);
     return MPI_SUCCESS;
 }
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Status *status)
+int mpi_mrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                   MPI_Status *status, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = imrecv_common(buf, count, datatype, message, "MPI_Mrecv", &r);
+    int err = imrecv_common(buf, count, datatype, message, fn, &r);
     if (err)
         return err;
-    err = mpi_request_complete_one(r, "MPI_Mrecv", NULL, status);
-    return err ? mpi_err_raise_code(NULL, err, "MPI_Mrecv") : err;
+    err = mpi_request_complete_one(r, fn, NULL, status);
+    return err ? mpi_err_raise_code(NULL, err, fn) : err;
 }
-#pragma weak MPI_Mrecv = PMPI_Mrecv
-int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-                 MPI_Status *status)
-{
-    adi_request_t *r = NULL;
-    int err = imrecv_common(buf, count, datatype, message, "MPI_Mrecv_c", &r);
-    if (err)
-        return err;
-    err = mpi_request_complete_one(r, "MPI_Mrecv_c", NULL, status);
-    return err ? mpi_err_raise_code(NULL, err, "MPI_Mrecv_c") : err;
-}
-#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request)
+int mpi_imrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                    MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err;
-    if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
-    err = imrecv_common(buf, count, datatype, message, "MPI_Imrecv", &r);
+    int err = imrecv_common(buf, count, datatype, message, fn, &r);
     if (err == MPI_SUCCESS)
         *request = mpi_request_handle(r);
     return err;
 }
-#pragma weak MPI_Imrecv = PMPI_Imrecv
-int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
-                  MPI_Request *request)
-{
-    adi_request_t *r = NULL;
-    int err;
-    if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv_c", "request is NULL");
-    err = imrecv_common(buf, count, datatype, message, "MPI_Imrecv_c", &r);
-    if (err == MPI_SUCCESS)
-        *request = mpi_request_handle(r);
-    return err;
-}
-#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
 
 /* ---------------------------------------------------------------- persistent */
 typedef struct {
@@ -1002,26 +689,14 @@ typedef struct {
     MPI_Comm comm;
 } preq_args_t;
 
+/* A persistent request of checked arguments. */
 static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype datatype, int peer,
-                           int tag, MPI_Comm comm, MPI_Request *request, int is_send,
+                           int tag, mpi_comm_t *c, MPI_Request *request, int is_send,
                            send_kind_t kind, const char *fn)
 {
-    mpi_comm_t *c = NULL;
-    dt_type_t *dt = NULL;
-    adi_request_t *r = NULL;
-    preq_args_t *a;
-    int err;
+    adi_request_t *r = adi_request_alloc(is_send ? ADI_REQ_PREQ_SEND : ADI_REQ_PREQ_RECV);
+    preq_args_t *a = malloc(sizeof *a);
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    err = is_send ? check_send_args(c, buf, count, datatype, peer, tag, fn, &dt)
-                  : check_recv_args(c, buf, count, datatype, peer, tag, fn, &dt);
-    if (err)
-        return err;
-    if (request == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL");
-    r = adi_request_alloc(is_send ? ADI_REQ_PREQ_SEND : ADI_REQ_PREQ_RECV);
-    a = malloc(sizeof *a);
     if (r == NULL || a == NULL) {
         free(a);
         if (r)
@@ -1032,88 +707,47 @@ static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype dataty
     a->kind = kind;
     a->buf = (void *)buf;
     a->count = count;
-    a->dt = dt;
-    dt_retain(dt);
+    a->dt = checked_type(count, datatype);
+    dt_retain(a->dt);
     a->peer = peer;
     a->tag = tag;
-    a->comm = comm;
+    a->comm = c->handle;
     r->mpi_ext = a;
-    r->owner_handle = comm;
+    r->owner_handle = c->handle;
     r->status.source = MPI_ANY_SOURCE;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
 
-int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+int mpi_send_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                       mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_STD,
-                           "MPI_Send_init");
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_STD, fn);
 }
-#pragma weak MPI_Send_init = PMPI_Send_init
-int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                     MPI_Comm comm, MPI_Request *request)
+
+int mpi_ssend_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_STD,
-                           "MPI_Send_init_c");
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_SYNC, fn);
 }
-#pragma weak MPI_Send_init_c = PMPI_Send_init_c
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
+
+int mpi_rsend_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_SYNC,
-                           "MPI_Ssend_init");
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_READY, fn);
 }
-#pragma weak MPI_Ssend_init = PMPI_Ssend_init
-int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                      MPI_Comm comm, MPI_Request *request)
+
+int mpi_bsend_init_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                        mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_SYNC,
-                           "MPI_Ssend_init_c");
+    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_BUF, fn);
 }
-#pragma weak MPI_Ssend_init_c = PMPI_Ssend_init_c
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
+
+int mpi_recv_init_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                       mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_READY,
-                           "MPI_Rsend_init");
+    return persistent_init(buf, count, datatype, source, tag, comm, request, 0, SEND_STD, fn);
 }
-#pragma weak MPI_Rsend_init = PMPI_Rsend_init
-int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                      MPI_Comm comm, MPI_Request *request)
-{
-    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_READY,
-                           "MPI_Rsend_init_c");
-}
-#pragma weak MPI_Rsend_init_c = PMPI_Rsend_init_c
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_BUF,
-                           "MPI_Bsend_init");
-}
-#pragma weak MPI_Bsend_init = PMPI_Bsend_init
-int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
-                      MPI_Comm comm, MPI_Request *request)
-{
-    return persistent_init(buf, count, datatype, dest, tag, comm, request, 1, SEND_BUF,
-                           "MPI_Bsend_init_c");
-}
-#pragma weak MPI_Bsend_init_c = PMPI_Bsend_init_c
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                   MPI_Comm comm, MPI_Request *request)
-{
-    return persistent_init(buf, count, datatype, source, tag, comm, request, 0, SEND_STD,
-                           "MPI_Recv_init");
-}
-#pragma weak MPI_Recv_init = PMPI_Recv_init
-int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                     MPI_Comm comm, MPI_Request *request)
-{
-    return persistent_init(buf, count, datatype, source, tag, comm, request, 0, SEND_STD,
-                           "MPI_Recv_init_c");
-}
-#pragma weak MPI_Recv_init_c = PMPI_Recv_init_c
 
 /* Start one persistent point-to-point request (called by MPI_Start(all)). */
 int mpi_preq_start(adi_request_t *r, const char *fn)

@@ -3,9 +3,11 @@
  * and their any/some/all forms, MPI_Start(all), MPI_Request_free,
  * MPI_Request_get_status, MPI_Cancel, status queries and setters, and
  * generalized requests. A request handle is the device request's index, so
- * looking one up costs an array access.
+ * looking one up costs an array access. The entry points are generated from
+ * the API table (mpi/api/); the functions here are their implementations.
  */
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include <pthread.h>
 
@@ -60,7 +62,25 @@ typedef struct {
     MPIX_Grequest_wait_function *wait;
     int cb_err; /* the first error a poll or wait callback returned */
     void *extra;
+    const mpi_greq_lang_t *lang; /* NULL: the callbacks are C functions */
 } greq_t;
+
+/* The three callbacks of MPI_Grequest_start, in the language they were
+ * written in (MPICH's Fortran library marks its requests, mpi/mpich_lang.c). */
+static int greq_query(greq_t *g, MPI_Status *st)
+{
+    return g->lang ? g->lang->query(g->query, g->extra, st) : g->query(g->extra, st);
+}
+
+static int greq_free(greq_t *g)
+{
+    return g->lang ? g->lang->free_fn(g->free_fn, g->extra) : g->free_fn(g->extra);
+}
+
+static int greq_cancel(greq_t *g, int complete)
+{
+    return g->lang ? g->lang->cancel(g->cancel, g->extra, complete) : g->cancel(g->extra, complete);
+}
 
 /* A generalized request of MPICH's extension is driven by MPI: each time a
  * program tests or waits on it and it is not complete yet, its poll function
@@ -214,9 +234,9 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
         MPI_Status tmp;
         MPI_Status *sp = (st == MPI_STATUS_IGNORE || st == NULL) ? &tmp : st;
         mpi_status_set_empty(sp);
-        err = g->query(g->extra, sp);
+        err = greq_query(g, sp);
         if (err == MPI_SUCCESS)
-            err = g->free_fn(g->extra);
+            err = greq_free(g);
         if (err == MPI_SUCCESS)
             err = g->cb_err;
         free(g);
@@ -287,16 +307,12 @@ static mpi_comm_t *req_comm(adi_request_t *r)
     return c;
 }
 
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+int mpi_wait_impl(MPI_Request *request, MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Wait";
     adi_request_t *r = NULL;
     mpi_comm_t *c = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
+    int err;
+
     if (*request == MPI_REQUEST_NULL) {
         mpi_status_set_empty(status);
         return MPI_SUCCESS;
@@ -312,18 +328,13 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Wait = PMPI_Wait
 
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+int mpi_test_impl(MPI_Request *request, int *flag, MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Test";
     adi_request_t *r = NULL;
     mpi_comm_t *c = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (request == NULL || flag == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", request ? "flag" : "request");
+    int err;
+
     if (*request == MPI_REQUEST_NULL) {
         *flag = 1;
         mpi_status_set_empty(status);
@@ -347,15 +358,12 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Test = PMPI_Test
 
-/* Arrays of requests: validate once, NULL entries for MPI_REQUEST_NULL. */
+/* Arrays of requests (count checked by the entry point): validate once,
+ * NULL entries for MPI_REQUEST_NULL. */
 static int lookup_array(int count, MPI_Request reqs[], const char *fn, adi_request_t ***out)
 {
     adi_request_t **rs;
-    if (count < 0)
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "%s=%d is negative",
-                             strstr(fn, "some") != NULL ? "incount" : "count", count);
     if (count > 0 && reqs == NULL)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
     rs = malloc(sizeof *rs * (size_t)(count ? count : 1));
@@ -424,10 +432,10 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
 {
     adi_request_t **rs = NULL;
     multi_t m;
-    int err = mpi_enter(fn), any_err = 0;
+    int err, any_err = 0;
     mpi_comm_t *c = NULL;
 
-    if (err || (err = lookup_array(count, reqs, fn, &rs)))
+    if ((err = lookup_array(count, reqs, fn, &rs)))
         return err;
     m.count = count;
     m.rs = rs;
@@ -467,32 +475,25 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
     return MPI_SUCCESS;
 }
 
-int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+int mpi_waitall_impl(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses,
+                     const char *fn)
 {
-    return waitall_common(count, array_of_requests, array_of_statuses, 0, NULL, "MPI_Waitall");
+    return waitall_common(count, array_of_requests, array_of_statuses, 0, NULL, fn);
 }
-#pragma weak MPI_Waitall = PMPI_Waitall
 
-int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                 MPI_Status array_of_statuses[])
+int mpi_testall_impl(int count, MPI_Request array_of_requests[], int *flag,
+                     MPI_Status *array_of_statuses, const char *fn)
 {
-    if (flag == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
-    return waitall_common(count, array_of_requests, array_of_statuses, 1, flag, "MPI_Testall");
+    return waitall_common(count, array_of_requests, array_of_statuses, 1, flag, fn);
 }
-#pragma weak MPI_Testall = PMPI_Testall
 
 static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status *status, int test,
                           int *flag, const char *fn)
 {
     adi_request_t **rs = NULL;
     multi_t m;
-    int err = mpi_enter(fn);
+    int err;
 
-    if (err)
-        return err;
-    if (index == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "index is NULL");
     if ((err = lookup_array(count, reqs, fn, &rs)))
         return err;
     m.count = count;
@@ -532,34 +533,28 @@ static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status 
     return MPI_SUCCESS;
 }
 
-int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+int mpi_waitany_impl(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status,
+                     const char *fn)
 {
-    return waitany_common(count, array_of_requests, index, status, 0, NULL, "MPI_Waitany");
+    return waitany_common(count, array_of_requests, indx, status, 0, NULL, fn);
 }
-#pragma weak MPI_Waitany = PMPI_Waitany
 
-int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
-                 MPI_Status *status)
+int mpi_testany_impl(int count, MPI_Request array_of_requests[], int *indx, int *flag,
+                     MPI_Status *status, const char *fn)
 {
-    if (flag == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Testany", "flag is NULL");
-    return waitany_common(count, array_of_requests, index, status, 1, flag, "MPI_Testany");
+    return waitany_common(count, array_of_requests, indx, status, 1, flag, fn);
 }
-#pragma weak MPI_Testany = PMPI_Testany
 
 static int waitsome_common(int incount, MPI_Request reqs[], int *outcount, int indices[],
                            MPI_Status statuses[], int test, const char *fn)
 {
     adi_request_t **rs = NULL;
     multi_t m;
-    int err = mpi_enter(fn), any_err = 0, n = 0, active = 0;
+    int err, any_err = 0, n = 0, active = 0;
     mpi_comm_t *c = NULL;
 
-    if (err)
-        return err;
-    if (outcount == NULL || (incount > 0 && indices == NULL))
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
-                             outcount ? "array_of_indices" : "outcount");
+    if (incount > 0 && indices == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "array_of_indices is NULL");
     if ((err = lookup_array(incount, reqs, fn, &rs)))
         return err;
     m.count = incount;
@@ -594,21 +589,19 @@ static int waitsome_common(int incount, MPI_Request reqs[], int *outcount, int i
     return MPI_SUCCESS;
 }
 
-int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+int mpi_waitsome_impl(int incount, MPI_Request array_of_requests[], int *outcount,
+                      int array_of_indices[], MPI_Status *array_of_statuses, const char *fn)
 {
     return waitsome_common(incount, array_of_requests, outcount, array_of_indices,
-                           array_of_statuses, 0, "MPI_Waitsome");
+                           array_of_statuses, 0, fn);
 }
-#pragma weak MPI_Waitsome = PMPI_Waitsome
 
-int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+int mpi_testsome_impl(int incount, MPI_Request array_of_requests[], int *outcount,
+                      int array_of_indices[], MPI_Status *array_of_statuses, const char *fn)
 {
     return waitsome_common(incount, array_of_requests, outcount, array_of_indices,
-                           array_of_statuses, 1, "MPI_Testsome");
+                           array_of_statuses, 1, fn);
 }
-#pragma weak MPI_Testsome = PMPI_Testsome
 
 /* ---------------------------------------------------------------- start, free, cancel */
 static int start_one(adi_request_t *r, const char *fn)
@@ -626,27 +619,20 @@ static int start_one(adi_request_t *r, const char *fn)
                          (unsigned)mpi_request_handle(r));
 }
 
-int PMPI_Start(MPI_Request *request)
+int mpi_start_impl(MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPI_Start";
     adi_request_t *r = NULL;
-    int err = mpi_enter(fn);
+    int err = lookup(*request, fn, &r);
     if (err)
-        return err;
-    if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
-    if ((err = lookup(*request, fn, &r)))
         return err;
     return start_one(r, fn);
 }
-#pragma weak MPI_Start = PMPI_Start
 
-int PMPI_Startall(int count, MPI_Request array_of_requests[])
+int mpi_startall_impl(int count, MPI_Request array_of_requests[], const char *fn)
 {
-    static const char fn[] = "MPI_Startall";
     adi_request_t **rs = NULL;
-    int err = mpi_enter(fn);
-    if (err || (err = lookup_array(count, array_of_requests, fn, &rs)))
+    int err = lookup_array(count, array_of_requests, fn, &rs);
+    if (err)
         return err;
     for (int i = 0; i < count && err == MPI_SUCCESS; i++) {
         if (rs[i] == NULL)
@@ -658,17 +644,12 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
     free(rs);
     return err;
 }
-#pragma weak MPI_Startall = PMPI_Startall
 
-int PMPI_Request_free(MPI_Request *request)
+int mpi_request_free_impl(MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPI_Request_free";
     adi_request_t *r = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (request == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "request is NULL");
+    int err;
+
     if (*request == MPI_REQUEST_NULL)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
     if ((err = lookup(*request, fn, &r)))
@@ -694,7 +675,7 @@ int PMPI_Request_free(MPI_Request *request)
     case ADI_REQ_GREQ:
         if (r->done) {
             greq_t *g = r->mpi_ext;
-            err = g->free_fn(g->extra);
+            err = greq_free(g);
             free(g);
             adi_request_free(r);
         } else {
@@ -713,17 +694,12 @@ int PMPI_Request_free(MPI_Request *request)
     *request = MPI_REQUEST_NULL;
     return err;
 }
-#pragma weak MPI_Request_free = PMPI_Request_free
 
-int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+int mpi_request_get_status_impl(MPI_Request request, int *flag, MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Request_get_status";
     adi_request_t *r = NULL, *op;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (flag == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "flag is NULL");
+    int err;
+
     if (request == MPI_REQUEST_NULL) {
         *flag = 1;
         mpi_status_set_empty(status);
@@ -748,28 +724,24 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (r->kind == ADI_REQ_GREQ) {
         greq_t *g = r->mpi_ext;
         MPI_Status tmp;
-        return g->query(g->extra, status == MPI_STATUS_IGNORE ? &tmp : status);
+        return greq_query(g, status == MPI_STATUS_IGNORE ? &tmp : status);
     }
     mpi_status_set(status, &op->status);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Request_get_status = PMPI_Request_get_status
 
-int PMPI_Cancel(MPI_Request *request)
+int mpi_cancel_impl(MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPI_Cancel";
     adi_request_t *r = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (request == NULL || *request == MPI_REQUEST_NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is %s",
-                             request ? "MPI_REQUEST_NULL" : "NULL");
+    int err;
+
+    if (*request == MPI_REQUEST_NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
     if ((err = lookup(*request, fn, &r)))
         return err;
     if (r->kind == ADI_REQ_GREQ) {
         greq_t *g = r->mpi_ext;
-        return g->cancel(g->extra, r->done);
+        return greq_cancel(g, r->done);
     }
     if (r->inner != NULL)
         r = r->inner;
@@ -779,35 +751,34 @@ int PMPI_Cancel(MPI_Request *request)
     adi_cancel(r);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Cancel = PMPI_Cancel
 
-int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+/* A status the call reads or writes: not NULL, not MPI_STATUS_IGNORE. */
+static int status_arg(const MPI_Status *status, const char *fn)
 {
-    static const char fn[] = "MPI_Test_cancelled";
-    int err = mpi_enter(fn);
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status is %s",
+                             status == NULL ? "NULL" : "MPI_STATUS_IGNORE");
+    return MPI_SUCCESS;
+}
+
+int mpi_test_cancelled_impl(const MPI_Status *status, int *flag, const char *fn)
+{
+    int err = status_arg(status, fn);
     if (err)
         return err;
-    if (status == NULL || status == MPI_STATUS_IGNORE || flag == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE",
-                             flag ? "status" : "flag");
     *flag = status->count_hi_and_cancelled & 1;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
 
 /* ---------------------------------------------------------------- status queries */
-static int get_count_common(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count,
-                            const char *fn)
+/* (the datatype is checked by the entry points) */
+int mpi_get_count_impl(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count,
+                       const char *fn)
 {
-    dt_type_t *dt = NULL;
+    dt_type_t *dt = mpi_dt_get(datatype);
     size_t bytes, sz;
-    int err = mpi_enter(fn);
+    int err = status_arg(status, fn);
     if (err)
-        return err;
-    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE",
-                             count ? "status" : "count");
-    if ((err = mpi_check_dt(NULL, datatype, fn, &dt)))
         return err;
     bytes = mpi_status_bytes(status);
     sz = dt_size(dt);
@@ -818,35 +789,15 @@ static int get_count_common(const MPI_Status *status, MPI_Datatype datatype, MPI
     return MPI_SUCCESS;
 }
 
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+/* MPI_Get_elements, _c and _x */
+int mpi_get_elements_impl(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count,
+                          const char *fn)
 {
-    MPI_Count c = 0;
-    int err = get_count_common(status, datatype, &c, "MPI_Get_count");
-    if (err == MPI_SUCCESS)
-        *count = c > 0x7fffffff ? MPI_UNDEFINED : (int)c;
-    return err;
-}
-#pragma weak MPI_Get_count = PMPI_Get_count
-
-int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    return get_count_common(status, datatype, count, "MPI_Get_count_c");
-}
-#pragma weak MPI_Get_count_c = PMPI_Get_count_c
-
-static int get_elements_common(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count,
-                               const char *fn)
-{
-    dt_type_t *dt = NULL;
+    dt_type_t *dt = mpi_dt_get(datatype);
     size_t elements = 0;
     canal_status_t st;
-    int err = mpi_enter(fn);
+    int err = status_arg(status, fn);
     if (err)
-        return err;
-    if (status == NULL || status == MPI_STATUS_IGNORE || count == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL or MPI_STATUS_IGNORE",
-                             count ? "status" : "count");
-    if ((err = mpi_check_dt(NULL, datatype, fn, &dt)))
         return err;
     st = dt_count_elements(dt, mpi_status_bytes(status), &elements);
     if (st < 0 || elements == SIZE_MAX) {
@@ -857,40 +808,13 @@ static int get_elements_common(const MPI_Status *status, MPI_Datatype datatype, 
     return MPI_SUCCESS;
 }
 
-int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    MPI_Count c = 0;
-    int err = get_elements_common(status, datatype, &c, "MPI_Get_elements");
-    if (err == MPI_SUCCESS)
-        *count = c > 0x7fffffff ? MPI_UNDEFINED : (int)c;
-    return err;
-}
-#pragma weak MPI_Get_elements = PMPI_Get_elements
-
-int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    return get_elements_common(status, datatype, count, "MPI_Get_elements_x");
-}
-#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
-
-int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
-{
-    return get_elements_common(status, datatype, count, "MPI_Get_elements_c");
-}
-#pragma weak MPI_Get_elements_c = PMPI_Get_elements_c
-
+/* MPI_Status_set_elements(_x): count and datatype checked by the entry points */
 static int set_elements_common(MPI_Status *status, MPI_Datatype datatype, MPI_Count count,
                                const char *fn)
 {
-    dt_type_t *dt = NULL;
-    int err = mpi_enter(fn);
+    dt_type_t *dt = mpi_dt_get(datatype);
+    int err = status_arg(status, fn);
     if (err)
-        return err;
-    if (status == NULL || status == MPI_STATUS_IGNORE)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
-    if (count < 0)
-        return mpi_err_raise(NULL, MPI_ERR_COUNT, fn, "count=%lld is negative", (long long)count);
-    if ((err = mpi_check_dt(NULL, datatype, fn, &dt)))
         return err;
     /* count is in elements of the primitive types that make up datatype */
     {
@@ -906,36 +830,26 @@ static int set_elements_common(MPI_Status *status, MPI_Datatype datatype, MPI_Co
     return MPI_SUCCESS;
 }
 
-int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+int mpi_status_set_elements_impl(MPI_Status *status, MPI_Datatype datatype, int count,
+                                 const char *fn)
 {
-    return set_elements_common(status, datatype, count, "MPI_Status_set_elements");
+    return set_elements_common(status, datatype, count, fn);
 }
-#pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
 
-int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+int mpi_status_set_elements_x_impl(MPI_Status *status, MPI_Datatype datatype, MPI_Count count,
+                                   const char *fn)
 {
-    return set_elements_common(status, datatype, count, "MPI_Status_set_elements_x");
+    return set_elements_common(status, datatype, count, fn);
 }
-#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 
-int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+int mpi_status_set_cancelled_impl(MPI_Status *status, int flag, const char *fn)
 {
-    return set_elements_common(status, datatype, count, "MPI_Status_set_elements_c");
-}
-#pragma weak MPI_Status_set_elements_c = PMPI_Status_set_elements_c
-
-int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
-{
-    static const char fn[] = "MPI_Status_set_cancelled";
-    int err = mpi_enter(fn);
+    int err = status_arg(status, fn);
     if (err)
         return err;
-    if (status == NULL || status == MPI_STATUS_IGNORE)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
     status->count_hi_and_cancelled = (status->count_hi_and_cancelled & ~1) | (flag ? 1 : 0);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
 
 /* ---------------------------------------------------------------- generalized requests */
 /* Start a generalized request with its callbacks (poll and wait are NULL
@@ -968,35 +882,38 @@ static int greq_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_f
     g->wait = wait_fn;
     g->cb_err = MPI_SUCCESS;
     g->extra = extra_state;
+    g->lang = NULL;
     r->mpi_ext = g;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
 
-int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                        MPI_Request *request)
+int mpi_grequest_start_impl(MPI_Grequest_query_function *query_fn,
+                            MPI_Grequest_free_function *free_fn,
+                            MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                            MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPI_Grequest_start";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
     return greq_start(query_fn, free_fn, cancel_fn, NULL, NULL, extra_state, request, fn);
 }
-#pragma weak MPI_Grequest_start = PMPI_Grequest_start
 
-int PMPIX_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                         MPI_Grequest_cancel_function *cancel_fn,
-                         MPIX_Grequest_poll_function *poll_fn, MPIX_Grequest_wait_function *wait_fn,
-                         void *extra_state, MPI_Request *request)
+int mpix_grequest_start_impl(MPI_Grequest_query_function *query_fn,
+                             MPI_Grequest_free_function *free_fn,
+                             MPI_Grequest_cancel_function *cancel_fn,
+                             MPIX_Grequest_poll_function *poll_fn,
+                             MPIX_Grequest_wait_function *wait_fn, void *extra_state,
+                             MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPIX_Grequest_start";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
     return greq_start(query_fn, free_fn, cancel_fn, poll_fn, wait_fn, extra_state, request, fn);
 }
-#pragma weak MPIX_Grequest_start = PMPIX_Grequest_start
+
+int mpi_greq_set_lang(MPI_Request request, const mpi_greq_lang_t *lang)
+{
+    adi_request_t *r = mpi_request_get(request);
+    if (r == NULL || r->kind != ADI_REQ_GREQ || r->mpi_ext == NULL)
+        return -1;
+    ((greq_t *)r->mpi_ext)->lang = lang;
+    return 0;
+}
 
 /* MPICH's generalized request classes: a class names a set of callbacks,
  * and MPIX_Grequest_class_allocate starts a request of it. Classes live as
@@ -1014,17 +931,13 @@ static greq_class_t *greq_classes;
 static int greq_nclasses, greq_classcap;
 static pthread_mutex_t greq_class_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int PMPIX_Grequest_class_create(MPI_Grequest_query_function *query_fn,
-                                MPI_Grequest_free_function *free_fn,
-                                MPI_Grequest_cancel_function *cancel_fn,
-                                MPIX_Grequest_poll_function *poll_fn,
-                                MPIX_Grequest_wait_function *wait_fn,
-                                MPIX_Grequest_class *greq_class)
+int mpix_grequest_class_create_impl(MPI_Grequest_query_function *query_fn,
+                                    MPI_Grequest_free_function *free_fn,
+                                    MPI_Grequest_cancel_function *cancel_fn,
+                                    MPIX_Grequest_poll_function *poll_fn,
+                                    MPIX_Grequest_wait_function *wait_fn,
+                                    MPIX_Grequest_class *greq_class, const char *fn)
 {
-    static const char fn[] = "MPIX_Grequest_class_create";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
     if (query_fn == NULL || free_fn == NULL || cancel_fn == NULL || greq_class == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
                              query_fn == NULL  ? "query_fn"
@@ -1047,16 +960,12 @@ int PMPIX_Grequest_class_create(MPI_Grequest_query_function *query_fn,
     pthread_mutex_unlock(&greq_class_lock);
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Grequest_class_create = PMPIX_Grequest_class_create
 
-int PMPIX_Grequest_class_allocate(MPIX_Grequest_class greq_class, void *extra_state,
-                                  MPI_Request *request)
+int mpix_grequest_class_allocate_impl(MPIX_Grequest_class greq_class, void *extra_state,
+                                      MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPIX_Grequest_class_allocate";
     greq_class_t k;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
+
     pthread_mutex_lock(&greq_class_lock);
     if (greq_class < 1 || greq_class > greq_nclasses) {
         pthread_mutex_unlock(&greq_class_lock);
@@ -1068,15 +977,12 @@ int PMPIX_Grequest_class_allocate(MPIX_Grequest_class greq_class, void *extra_st
     pthread_mutex_unlock(&greq_class_lock);
     return greq_start(k.query, k.free_fn, k.cancel, k.poll, k.wait, extra_state, request, fn);
 }
-#pragma weak MPIX_Grequest_class_allocate = PMPIX_Grequest_class_allocate
 
-int PMPI_Grequest_complete(MPI_Request request)
+int mpi_grequest_complete_impl(MPI_Request request, const char *fn)
 {
-    static const char fn[] = "MPI_Grequest_complete";
     adi_request_t *r = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
+    int err;
+
     if ((err = lookup(request, fn, &r)))
         return err;
     if (r->kind != ADI_REQ_GREQ)
@@ -1084,7 +990,7 @@ int PMPI_Grequest_complete(MPI_Request request)
                              (unsigned)request);
     if (r->user_freed) {
         greq_t *g = r->mpi_ext;
-        err = g->free_fn(g->extra);
+        err = greq_free(g);
         free(g);
         adi_request_free(r);
         return err;
@@ -1092,4 +998,3 @@ int PMPI_Grequest_complete(MPI_Request request)
     adi_request_complete(r);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete

@@ -106,6 +106,7 @@
  *   reply, and raised at the origin's next synchronization call.
  */
 #include "rma_impl.h"
+#include "mpi/api_impl.h"
 
 #include "common/cvar.h"
 
@@ -646,22 +647,18 @@ static void win_destroy(rma_win_t *w)
 }
 
 static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
-                    MPI_Comm comm, void *base, void *baseptr, MPI_Win *win_out)
+                    mpi_comm_t *c, void *base, void *baseptr, MPI_Win *win_out)
 {
-    mpi_comm_t *c = NULL;
+    MPI_Comm comm = c->handle;
     rma_win_t *w = NULL;
     mpi_group_t *g;
     int err, ctx = -1, shm_ok = 0;
     const char *nc;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
     if (c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn,
                              "comm=%#x is an intercommunicator; windows need an intracommunicator",
                              (unsigned)comm);
-    if (win_out == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "win is NULL");
     if (flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         if (size < 0)
             return mpi_err_raise(c, MPI_ERR_SIZE, fn, "size=%lld is negative", (long long)size);
@@ -791,71 +788,34 @@ fail:
     return err;
 }
 
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                    MPI_Win *win)
+int mpi_win_create_impl(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                        mpi_comm_t *comm, MPI_Win *win, const char *fn)
 {
-    return win_init("MPI_Win_create", MPI_WIN_FLAVOR_CREATE, size, disp_unit, info, comm, base,
-                    NULL, win);
+    return win_init(fn, MPI_WIN_FLAVOR_CREATE, size, disp_unit, info, comm, base, NULL, win);
 }
-#pragma weak MPI_Win_create = PMPI_Win_create
 
-int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
-                      MPI_Win *win)
+int mpi_win_allocate_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, mpi_comm_t *comm,
+                          void *baseptr, MPI_Win *win, const char *fn)
 {
-    return win_init("MPI_Win_create_c", MPI_WIN_FLAVOR_CREATE, size, disp_unit, info, comm, base,
-                    NULL, win);
+    return win_init(fn, MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm, NULL, baseptr, win);
 }
-#pragma weak MPI_Win_create_c = PMPI_Win_create_c
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                      MPI_Win *win)
+int mpi_win_allocate_shared_impl(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, mpi_comm_t *comm,
+                                 void *baseptr, MPI_Win *win, const char *fn)
 {
-    return win_init("MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm, NULL,
-                    baseptr, win);
+    return win_init(fn, MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm, NULL, baseptr, win);
 }
-#pragma weak MPI_Win_allocate = PMPI_Win_allocate
 
-int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
-                        void *baseptr, MPI_Win *win)
+int mpi_win_create_dynamic_impl(MPI_Info info, mpi_comm_t *comm, MPI_Win *win, const char *fn)
 {
-    return win_init("MPI_Win_allocate_c", MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit, info, comm,
-                    NULL, baseptr, win);
+    return win_init(fn, MPI_WIN_FLAVOR_DYNAMIC, 0, 1, info, comm, NULL, NULL, win);
 }
-#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
 
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                             void *baseptr, MPI_Win *win)
+int mpi_win_free_impl(MPI_Win *win, const char *fn)
 {
-    return win_init("MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm,
-                    NULL, baseptr, win);
-}
-#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
-
-int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
-                               void *baseptr, MPI_Win *win)
-{
-    return win_init("MPI_Win_allocate_shared_c", MPI_WIN_FLAVOR_SHARED, size, disp_unit, info, comm,
-                    NULL, baseptr, win);
-}
-#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
-
-int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
-{
-    return win_init("MPI_Win_create_dynamic", MPI_WIN_FLAVOR_DYNAMIC, 0, 1, info, comm, NULL, NULL,
-                    win);
-}
-#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
-
-int PMPI_Win_free(MPI_Win *win)
-{
-    static const char fn[] = "MPI_Win_free";
     rma_win_t *w = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)))
-        return err;
-    if (win == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "win is NULL");
     if ((err = rma_win_check(*win, fn, &w)))
         return err;
     if (rma_win_busy(w))
@@ -875,19 +835,13 @@ int PMPI_Win_free(MPI_Win *win)
     *win = MPI_WIN_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_free = PMPI_Win_free
 
 /* ---------------------------------------------------------------- dynamic memory */
-int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+int mpi_win_attach_impl(rma_win_t *w, void *base, MPI_Aint size, const char *fn)
 {
-    static const char fn[] = "MPI_Win_attach";
-    rma_win_t *w = NULL;
     rma_region_t *r;
     uintptr_t lo = (uintptr_t)base, hi = lo + (uintptr_t)size;
-    int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
     if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
                        "memory can be attached only to windows of MPI_Win_create_dynamic");
@@ -913,17 +867,11 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     adi_unlock();
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_attach = PMPI_Win_attach
 
-int PMPI_Win_detach(MPI_Win win, const void *base)
+int mpi_win_detach_impl(rma_win_t *w, const void *base, const char *fn)
 {
-    static const char fn[] = "MPI_Win_detach";
-    rma_win_t *w = NULL;
     rma_region_t **pp, *r;
-    int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
     if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
                        "memory can be detached only from windows of MPI_Win_create_dynamic");
@@ -941,17 +889,11 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
     free(r);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_detach = PMPI_Win_detach
 
 /* ---------------------------------------------------------------- shared query */
-static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *unit,
-                        void *baseptr)
+int mpi_win_shared_query_impl(rma_win_t *w, int rank, MPI_Aint *size, MPI_Aint *unit, void *baseptr,
+                              const char *fn)
 {
-    rma_win_t *w = NULL;
-    int err;
-
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
     /* MPI 4.0 and MPICH 4.0: only shared windows (MPI 4.1 opens the call to
      * every flavor, answering size 0 where memory is not shared) */
     if (!w->direct)
@@ -961,11 +903,8 @@ static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, M
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
         return rma_err(w, MPI_ERR_RANK, fn, "rank=%d is not in [0, %d) or MPI_PROC_NULL", rank,
                        w->size);
-    if (size == NULL || unit == NULL || baseptr == NULL)
-        return rma_err(w, MPI_ERR_ARG, fn, "%s is NULL",
-                       size == NULL   ? "size"
-                       : unit == NULL ? "disp_unit"
-                                      : "baseptr");
+    if (baseptr == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "baseptr is NULL");
     if (rank == MPI_PROC_NULL) {
         for (rank = 0; rank < w->size && w->sizes[rank] == 0; rank++)
             ;
@@ -983,36 +922,12 @@ static int shared_query(const char *fn, MPI_Win win, int rank, MPI_Aint *size, M
     return MPI_SUCCESS;
 }
 
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
-{
-    MPI_Aint unit = 0;
-    int err =
-        shared_query("MPI_Win_shared_query", win, rank, size, disp_unit ? &unit : NULL, baseptr);
-    if (err == MPI_SUCCESS)
-        *disp_unit = (int)unit;
-    return err;
-}
-#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
-
-int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
-                            void *baseptr)
-{
-    return shared_query("MPI_Win_shared_query_c", win, rank, size, disp_unit, baseptr);
-}
-#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
-
 /* ---------------------------------------------------------------- group, info, name */
-int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
+int mpi_win_get_group_impl(rma_win_t *w, MPI_Group *group, const char *fn)
 {
-    static const char fn[] = "MPI_Win_get_group";
-    rma_win_t *w = NULL;
     mpi_group_t *g;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
-    if (group == NULL)
-        return rma_err(w, MPI_ERR_ARG, fn, "group is NULL");
     g = mpi_comm_local_group(w->comm);
     if (g == NULL)
         return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -1021,35 +936,23 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
         return rma_err(w, err, fn, "cannot make a group handle");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_get_group = PMPI_Win_get_group
 
-int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+int mpi_win_set_info_impl(rma_win_t *w, MPI_Info info, const char *fn)
 {
-    static const char fn[] = "MPI_Win_set_info";
-    rma_win_t *w = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
         return rma_err(w, MPI_ERR_INFO, fn, "info=%#x is not a valid info object", (unsigned)info);
     if ((err = hints_apply(w, info)) != MPI_SUCCESS)
         return rma_err(w, err, fn, "cannot record the hints");
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_set_info = PMPI_Win_set_info
 
-int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+int mpi_win_get_info_impl(rma_win_t *w, MPI_Info *info_used, const char *fn)
 {
-    static const char fn[] = "MPI_Win_get_info";
-    rma_win_t *w = NULL;
     MPI_Info out;
     int err, n;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
-    if (info_used == NULL)
-        return rma_err(w, MPI_ERR_ARG, fn, "info_used is NULL");
     if ((err = mpi_info_new(&out)) != MPI_SUCCESS)
         return rma_err(w, err, fn, "cannot create an info object");
     n = mpi_info_nkeys(w->hints);
@@ -1063,49 +966,28 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     *info_used = out;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_get_info = PMPI_Win_get_info
 
-int PMPI_Win_set_name(MPI_Win win, const char *win_name)
+int mpi_win_set_name_impl(rma_win_t *w, const char *win_name, const char *fn)
 {
-    static const char fn[] = "MPI_Win_set_name";
-    rma_win_t *w = NULL;
-    int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
     if (win_name == NULL)
         return rma_err(w, MPI_ERR_ARG, fn, "win_name is NULL");
     snprintf(w->name, sizeof w->name, "%s", win_name);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_set_name = PMPI_Win_set_name
 
-int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+int mpi_win_get_name_impl(rma_win_t *w, char *win_name, int *resultlen, const char *fn)
 {
-    static const char fn[] = "MPI_Win_get_name";
-    rma_win_t *w = NULL;
-    int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
-    if (win_name == NULL || resultlen == NULL)
-        return rma_err(w, MPI_ERR_ARG, fn, "%s is NULL",
-                       win_name == NULL ? "win_name" : "resultlen");
     snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);
     *resultlen = (int)strlen(win_name);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_get_name = PMPI_Win_get_name
 
 /* ---------------------------------------------------------------- error handlers */
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+int mpi_win_set_errhandler_impl(rma_win_t *w, MPI_Errhandler errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Win_set_errhandler";
-    rma_win_t *w = NULL;
-    int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
     if (mpi_errhandler_retain(errhandler, MPI_OBJ_WIN) < 0)
         return rma_err(w, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid window error handler",
                        (unsigned)errhandler);
@@ -1114,64 +996,39 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     w->errh_default = 0;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
 
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+int mpi_win_get_errhandler_impl(rma_win_t *w, MPI_Errhandler *errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Win_get_errhandler";
-    rma_win_t *w = NULL;
-    int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
-    if (errhandler == NULL)
-        return rma_err(w, MPI_ERR_ARG, fn, "errhandler is NULL");
     *errhandler = win_errh(w);
     mpi_errhandler_retain(*errhandler, MPI_OBJ_WIN);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
 
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+int mpi_win_call_errhandler_impl(rma_win_t *w, int errorcode, const char *fn)
 {
-    static const char fn[] = "MPI_Win_call_errhandler";
-    rma_win_t *w = NULL;
-    int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
     raise_code(w, errorcode, fn);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
 
 /* ---------------------------------------------------------------- attributes */
-int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
-                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
-                           void *extra_state)
+int mpi_win_create_keyval_impl(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                               MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                               void *extra_state, const char *fn)
 {
-    static const char fn[] = "MPI_Win_create_keyval";
     int err;
-
-    if ((err = mpi_enter(fn)))
-        return err;
     err = mpi_keyval_create(MPI_OBJ_WIN, (void (*)(void))win_copy_attr_fn,
                             (void (*)(void))win_delete_attr_fn, extra_state, win_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
 
-int PMPI_Win_free_keyval(int *win_keyval)
+int mpi_win_free_keyval_impl(int *win_keyval, const char *fn)
 {
-    static const char fn[] = "MPI_Win_free_keyval";
     int err;
-
-    if ((err = mpi_enter(fn)))
-        return err;
     err = mpi_keyval_free(MPI_OBJ_WIN, win_keyval, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
-#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
 
 static int predefined_keyval(int k)
 {
@@ -1179,33 +1036,22 @@ static int predefined_keyval(int k)
            k == MPI_WIN_CREATE_FLAVOR || k == MPI_WIN_MODEL;
 }
 
-int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+int mpi_win_set_attr_impl(rma_win_t *w, int win_keyval, void *attribute_val, const char *fn)
 {
-    static const char fn[] = "MPI_Win_set_attr";
-    rma_win_t *w = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
     if (predefined_keyval(win_keyval))
         return rma_err(w, MPI_ERR_KEYVAL, fn, "keyval=%#x is predefined and cannot be set",
                        (unsigned)win_keyval);
     err = mpi_attr_set(MPI_OBJ_WIN, w->handle, &w->attrs, win_keyval, attribute_val, fn);
     return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
 }
-#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
 
-int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+int mpi_win_get_attr_impl(rma_win_t *w, int win_keyval, void *attribute_val, int *flag,
+                          const char *fn)
 {
-    static const char fn[] = "MPI_Win_get_attr";
-    rma_win_t *w = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
-    if (attribute_val == NULL || flag == NULL)
-        return rma_err(w, MPI_ERR_ARG, fn, "%s is NULL",
-                       attribute_val == NULL ? "attribute_val" : "flag");
     if (predefined_keyval(win_keyval)) {
         /* The values live in the window; the user gets their addresses
          * (the base itself for MPI_WIN_BASE), as C asks. */
@@ -1234,20 +1080,14 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
     err = mpi_attr_get(MPI_OBJ_WIN, w->attrs, win_keyval, attribute_val, flag, fn);
     return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
 }
-#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
 
-int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
+int mpi_win_delete_attr_impl(rma_win_t *w, int win_keyval, const char *fn)
 {
-    static const char fn[] = "MPI_Win_delete_attr";
-    rma_win_t *w = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
     if (predefined_keyval(win_keyval))
         return rma_err(w, MPI_ERR_KEYVAL, fn, "keyval=%#x is predefined and cannot be deleted",
                        (unsigned)win_keyval);
     err = mpi_attr_delete(MPI_OBJ_WIN, w->handle, &w->attrs, win_keyval, fn);
     return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
 }
-#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr

@@ -6,7 +6,8 @@
  * rma.c (windows), rma_sync.c (epochs), rma_ops.c (operations, origin side)
  * and rma_target.c (the target-side agent and the code that applies an
  * operation to window memory) call in each other. The design is described
- * at the top of mpi/rma.c. Only mpi/rma*.c include this header.
+ * at the top of mpi/rma.c. Only mpi/rma*.c (and mpi/check.c, for the `win`
+ * kind of the API table) include this header.
  */
 #ifndef CANAL_MPI_RMA_IMPL_H
 #define CANAL_MPI_RMA_IMPL_H

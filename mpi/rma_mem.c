@@ -5,21 +5,15 @@
  * Kept next to the one-sided code that is their main user.
  */
 #include "rma_impl.h"
+#include "mpi/api_impl.h"
 
 #include <stdlib.h>
 
-int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+int mpi_alloc_mem_impl(MPI_Aint size, MPI_Info info, void *baseptr, const char *fn)
 {
-    static const char fn[] = "MPI_Alloc_mem";
     void *p = NULL;
-    int err;
-
-    if ((err = mpi_enter(fn)))
-        return err;
     if (size < 0)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
-    if (baseptr == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "baseptr is NULL");
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
         return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
@@ -29,16 +23,9 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     *(void **)baseptr = p;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
 
-int PMPI_Free_mem(void *base)
+int mpi_free_mem_impl(void *base, const char *fn)
 {
-    static const char fn[] = "MPI_Free_mem";
-    int err;
-
-    if ((err = mpi_enter(fn)))
-        return err;
     free(base);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Free_mem = PMPI_Free_mem

@@ -14,6 +14,7 @@
  * and doc/rma.md.
  */
 #include "rma_impl.h"
+#include "mpi/api_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -400,9 +401,10 @@ static int rma_cas_type_ok(dt_builtin_t b)
     }
 }
 
-static int rma_issue(const char *fn, MPI_Win win, const rma_args_t *a)
+/* The general path. The entry point checked the window and the request
+ * pointer; everything else is checked here. */
+static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
 {
-    rma_win_t *w = NULL;
     dt_type_t *odt = NULL, *rdt = NULL, *tdt = NULL;
     int err, t = a->target, fence = 0;
     int is_acc = a->kind == RMA_AM_ACC || a->kind == RMA_AM_GACC;
@@ -412,10 +414,6 @@ static int rma_issue(const char *fn, MPI_Win win, const rma_args_t *a)
     adi_request_t *ureq = NULL;
     canal_status_t st;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
-    if (a->want_req && a->req == NULL)
-        return rma_err(w, MPI_ERR_ARG, fn, "request is NULL");
     if (is_acc || a->kind == RMA_AM_CAS) {
         op = a->kind == RMA_AM_CAS ? DT_OP_REPLACE : rma_builtin_op(a->op);
         if (op == DT_OP_N)
@@ -591,19 +589,17 @@ static size_t builtin_contig_size(MPI_Datatype h)
  * an 8-byte get took about twice Open MPI's time through rma_issue). Every
  * condition that is not plainly valid sends the call to the general path,
  * which checks again and raises the error. Returns 1 when done. */
-static int fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int t,
-                        MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Win win)
+static inline __attribute__((always_inline)) int
+fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint disp,
+             MPI_Count tcount, MPI_Datatype tdt, rma_win_t *w)
 {
-    rma_win_t *w;
     size_t sz;
     uint64_t bytes, off, end;
     char *tp;
 
-    if (__builtin_expect(mpi_state != MPI_STATE_INITIALIZED, 0) || odt != tdt ||
-        ocount != tcount || ocount <= 0 || obuf == NULL || disp < 0)
+    if (odt != tdt || ocount != tcount || ocount <= 0 || obuf == NULL || disp < 0)
         return 0;
-    w = rma_win_get(win);
-    if (w == NULL || !w->direct || (unsigned)t >= (unsigned)w->size ||
+    if (!w->direct || (unsigned)t >= (unsigned)w->size ||
         (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK))
         return 0;
     if ((sz = builtin_contig_size(odt)) == 0 ||
@@ -626,11 +622,10 @@ static int fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Dataty
  * one-element accumulate. The element-wise atomicity is the general
  * path's: the target's accumulate lock in the segment. Returns 1 when
  * done; 0 sends the call (and any error) to the general path. */
-static int fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fetch,
-                    int t, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op mop,
-                    MPI_Win win)
+static inline __attribute__((always_inline)) int
+fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fetch, int t,
+         MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op mop, rma_win_t *w)
 {
-    rma_win_t *w;
     dt_type_t *dt;
     dt_builtin_t basic;
     dt_op_t op;
@@ -640,11 +635,10 @@ static int fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *r
     canal_status_t st;
     char *tp;
 
-    if (__builtin_expect(mpi_state != MPI_STATE_INITIALIZED, 0) || odt != tdt ||
-        count != tcount || count <= 0 || obuf == NULL || (fetch && rbuf == NULL) || disp < 0)
+    if (odt != tdt || count != tcount || count <= 0 || obuf == NULL || (fetch && rbuf == NULL) ||
+        disp < 0)
         return 0;
-    w = rma_win_get(win);
-    if (w == NULL || !w->direct || (unsigned)t >= (unsigned)w->size ||
+    if (!w->direct || (unsigned)t >= (unsigned)w->size ||
         (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK))
         return 0;
     if ((op = rma_builtin_op(mop)) == DT_OP_N || (sz = builtin_contig_size(odt)) == 0 ||
@@ -672,172 +666,16 @@ static int fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *r
 }
 
 /* ---------------------------------------------------------------- MPI functions */
-/* Not inlined into put_get: its argument record would be zeroed on the
- * fast path too. */
-static __attribute__((noinline)) int put_get_slow(const char *fn, int kind, const void *obuf,
-                                                  MPI_Count ocount, MPI_Datatype odt, int target,
-                                                  MPI_Aint disp, MPI_Count tcount,
-                                                  MPI_Datatype tdt, MPI_Win win, MPI_Request *req,
-                                                  int want_req)
+/* The implementations of the generated entry points (mpi/api/12-rma.api),
+ * which have checked the initialization, the window and the request
+ * pointer. The int and _c forms share them. Not inlined into the short
+ * paths: the argument record would be zeroed on the fast path too. */
+static __attribute__((noinline)) int
+issue_slow(const char *fn, rma_win_t *w, int kind, const void *obuf, MPI_Count ocount,
+           MPI_Datatype odt, void *rbuf, MPI_Count rcount, MPI_Datatype rdt, int target,
+           MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Request *req)
 {
     rma_args_t a = {.kind = kind,
-                    .obuf = obuf,
-                    .ocount = ocount,
-                    .odt = odt,
-                    .target = target,
-                    .disp = disp,
-                    .tcount = tcount,
-                    .tdt = tdt,
-                    .op = MPI_OP_NULL,
-                    .want_req = want_req,
-                    .req = req};
-    return rma_issue(fn, win, &a);
-}
-
-static int put_get(const char *fn, int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt,
-                   int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Win win,
-                   MPI_Request *req, int want_req)
-{
-    if (!want_req && fast_put_get(kind, obuf, ocount, odt, target, disp, tcount, tdt, win))
-        return MPI_SUCCESS;
-    return put_get_slow(fn, kind, obuf, ocount, odt, target, disp, tcount, tdt, win, req, want_req);
-}
-
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-             MPI_Win win)
-{
-    return put_get("MPI_Put", RMA_AM_PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                   target_disp, target_count, target_datatype, win, NULL, 0);
-}
-#pragma weak MPI_Put = PMPI_Put
-
-int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-               MPI_Datatype target_datatype, MPI_Win win)
-{
-    return put_get("MPI_Put_c", RMA_AM_PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                   target_disp, target_count, target_datatype, win, NULL, 0);
-}
-#pragma weak MPI_Put_c = PMPI_Put_c
-
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-    return put_get("MPI_Get", RMA_AM_GET, origin_addr, origin_count, origin_datatype, target_rank,
-                   target_disp, target_count, target_datatype, win, NULL, 0);
-}
-#pragma weak MPI_Get = PMPI_Get
-
-int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-               MPI_Datatype target_datatype, MPI_Win win)
-{
-    return put_get("MPI_Get_c", RMA_AM_GET, origin_addr, origin_count, origin_datatype, target_rank,
-                   target_disp, target_count, target_datatype, win, NULL, 0);
-}
-#pragma weak MPI_Get_c = PMPI_Get_c
-
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-              MPI_Win win, MPI_Request *request)
-{
-    return put_get("MPI_Rput", RMA_AM_PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                   target_disp, target_count, target_datatype, win, request, 1);
-}
-#pragma weak MPI_Rput = PMPI_Rput
-
-int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-    return put_get("MPI_Rput_c", RMA_AM_PUT, origin_addr, origin_count, origin_datatype,
-                   target_rank, target_disp, target_count, target_datatype, win, request, 1);
-}
-#pragma weak MPI_Rput_c = PMPI_Rput_c
-
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-              MPI_Request *request)
-{
-    return put_get("MPI_Rget", RMA_AM_GET, origin_addr, origin_count, origin_datatype, target_rank,
-                   target_disp, target_count, target_datatype, win, request, 1);
-}
-#pragma weak MPI_Rget = PMPI_Rget
-
-int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-    return put_get("MPI_Rget_c", RMA_AM_GET, origin_addr, origin_count, origin_datatype,
-                   target_rank, target_disp, target_count, target_datatype, win, request, 1);
-}
-#pragma weak MPI_Rget_c = PMPI_Rget_c
-
-static int acc(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int target,
-               MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win,
-               MPI_Request *req, int want_req)
-{
-    rma_args_t a;
-
-    if (!want_req && fast_acc(obuf, ocount, odt, NULL, 0, target, disp, tcount, tdt, op, win))
-        return MPI_SUCCESS;
-    a = (rma_args_t){.kind = RMA_AM_ACC,
-                    .obuf = obuf,
-                    .ocount = ocount,
-                    .odt = odt,
-                    .target = target,
-                    .disp = disp,
-                    .tcount = tcount,
-                    .tdt = tdt,
-                    .op = op,
-                    .want_req = want_req,
-                    .req = req};
-    return rma_issue(fn, win, &a);
-}
-
-int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    return acc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, target_rank,
-               target_disp, target_count, target_datatype, op, win, NULL, 0);
-}
-#pragma weak MPI_Accumulate = PMPI_Accumulate
-
-int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-                      int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-    return acc("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype, target_rank,
-               target_disp, target_count, target_datatype, op, win, NULL, 0);
-}
-#pragma weak MPI_Accumulate_c = PMPI_Accumulate_c
-
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                     int target_rank, MPI_Aint target_disp, int target_count,
-                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
-{
-    return acc("MPI_Raccumulate", origin_addr, origin_count, origin_datatype, target_rank,
-               target_disp, target_count, target_datatype, op, win, request, 1);
-}
-#pragma weak MPI_Raccumulate = PMPI_Raccumulate
-
-int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
-                       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                       MPI_Request *request)
-{
-    return acc("MPI_Raccumulate_c", origin_addr, origin_count, origin_datatype, target_rank,
-               target_disp, target_count, target_datatype, op, win, request, 1);
-}
-#pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
-
-static int gacc(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype odt, void *rbuf,
-                MPI_Count rcount, MPI_Datatype rdt, int target, MPI_Aint disp, MPI_Count tcount,
-                MPI_Datatype tdt, MPI_Op op, MPI_Win win, MPI_Request *req, int want_req)
-{
-    rma_args_t a = {.kind = RMA_AM_GACC,
                     .obuf = obuf,
                     .ocount = ocount,
                     .odt = odt,
@@ -849,72 +687,117 @@ static int gacc(const char *fn, const void *obuf, MPI_Count ocount, MPI_Datatype
                     .tcount = tcount,
                     .tdt = tdt,
                     .op = op,
-                    .want_req = want_req,
+                    .want_req = req != NULL,
                     .req = req};
-    if (op == MPI_NO_OP)
+    if (kind == RMA_AM_GACC && op == MPI_NO_OP)
         a.ocount = 0; /* the origin arguments are ignored */
-    return rma_issue(fn, win, &a);
+    return rma_issue(fn, w, &a);
 }
 
-int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                        void *result_addr, int result_count, MPI_Datatype result_datatype,
-                        int target_rank, MPI_Aint target_disp, int target_count,
-                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+int mpi_put_impl(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                 MPI_Datatype target_datatype, rma_win_t *win, const char *fn)
 {
-    return gacc("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
-                result_count, result_datatype, target_rank, target_disp, target_count,
-                target_datatype, op, win, NULL, 0);
+    if (fast_put_get(RMA_AM_PUT, origin_addr, origin_count, origin_datatype, target_rank,
+                     target_disp, target_count, target_datatype, win))
+        return MPI_SUCCESS;
+    return issue_slow(fn, win, RMA_AM_PUT, origin_addr, origin_count, origin_datatype, NULL, 0,
+                      MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
+                      MPI_OP_NULL, NULL);
 }
-#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
 
-int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
-                          MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
-                          MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                          MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
-                          MPI_Win win)
+int mpi_get_impl(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                 MPI_Datatype target_datatype, rma_win_t *win, const char *fn)
 {
-    return gacc("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
-                result_count, result_datatype, target_rank, target_disp, target_count,
-                target_datatype, op, win, NULL, 0);
+    if (fast_put_get(RMA_AM_GET, origin_addr, origin_count, origin_datatype, target_rank,
+                     target_disp, target_count, target_datatype, win))
+        return MPI_SUCCESS;
+    return issue_slow(fn, win, RMA_AM_GET, origin_addr, origin_count, origin_datatype, NULL, 0,
+                      MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
+                      MPI_OP_NULL, NULL);
 }
-#pragma weak MPI_Get_accumulate_c = PMPI_Get_accumulate_c
 
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                         void *result_addr, int result_count, MPI_Datatype result_datatype,
-                         int target_rank, MPI_Aint target_disp, int target_count,
-                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+int mpi_rput_impl(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                  MPI_Datatype target_datatype, rma_win_t *win, MPI_Request *request,
+                  const char *fn)
 {
-    return gacc("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
-                result_count, result_datatype, target_rank, target_disp, target_count,
-                target_datatype, op, win, request, 1);
+    return issue_slow(fn, win, RMA_AM_PUT, origin_addr, origin_count, origin_datatype, NULL, 0,
+                      MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
+                      MPI_OP_NULL, request);
 }
-#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
 
-int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
-                           MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
-                           MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
-                           MPI_Win win, MPI_Request *request)
+int mpi_rget_impl(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                  MPI_Datatype target_datatype, rma_win_t *win, MPI_Request *request,
+                  const char *fn)
 {
-    return gacc("MPI_Rget_accumulate_c", origin_addr, origin_count, origin_datatype, result_addr,
-                result_count, result_datatype, target_rank, target_disp, target_count,
-                target_datatype, op, win, request, 1);
+    return issue_slow(fn, win, RMA_AM_GET, origin_addr, origin_count, origin_datatype, NULL, 0,
+                      MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
+                      MPI_OP_NULL, request);
 }
-#pragma weak MPI_Rget_accumulate_c = PMPI_Rget_accumulate_c
 
-int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
-                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+int mpi_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
+                        MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                        MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                        rma_win_t *win, const char *fn)
+{
+    if (fast_acc(origin_addr, origin_count, origin_datatype, NULL, 0, target_rank, target_disp,
+                 target_count, target_datatype, op, win))
+        return MPI_SUCCESS;
+    return issue_slow(fn, win, RMA_AM_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,
+                      MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
+                      op, NULL);
+}
+
+int mpi_raccumulate_impl(const void *origin_addr, MPI_Count origin_count,
+                         MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                         MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                         rma_win_t *win, MPI_Request *request, const char *fn)
+{
+    return issue_slow(fn, win, RMA_AM_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,
+                      MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
+                      op, request);
+}
+
+int mpi_get_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
+                            MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                            MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                            MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                            rma_win_t *win, const char *fn)
+{
+    return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
+                      result_count, result_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, NULL);
+}
+
+int mpi_rget_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
+                             MPI_Datatype origin_datatype, void *result_addr,
+                             MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                             MPI_Aint target_disp, MPI_Count target_count,
+                             MPI_Datatype target_datatype, MPI_Op op, rma_win_t *win,
+                             MPI_Request *request, const char *fn)
+{
+    return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
+                      result_count, result_datatype, target_rank, target_disp, target_count,
+                      target_datatype, op, request);
+}
+
+int mpi_fetch_and_op_impl(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Op op, rma_win_t *win,
+                          const char *fn)
 {
     if (fast_acc(origin_addr, 1, datatype, result_addr, 1, target_rank, target_disp, 1, datatype,
                  op, win))
         return MPI_SUCCESS;
-    return gacc("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
-                target_disp, 1, datatype, op, win, NULL, 0);
+    return issue_slow(fn, win, RMA_AM_GACC, origin_addr, 1, datatype, result_addr, 1, datatype,
+                      target_rank, target_disp, 1, datatype, op, NULL);
 }
-#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
 
-int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+int mpi_compare_and_swap_impl(const void *origin_addr, const void *compare_addr, void *result_addr,
+                              MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                              rma_win_t *win, const char *fn)
 {
     rma_args_t a = {.kind = RMA_AM_CAS,
                     .obuf = origin_addr,
@@ -929,6 +812,5 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                     .tcount = 1,
                     .tdt = datatype,
                     .op = MPI_REPLACE};
-    return rma_issue("MPI_Compare_and_swap", win, &a);
+    return rma_issue(fn, win, &a);
 }
-#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap

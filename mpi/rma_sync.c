@@ -9,6 +9,7 @@
  * at the top of mpi/rma.c.
  */
 #include "rma_impl.h"
+#include "mpi/api_impl.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -163,12 +164,6 @@ static int check_assert(rma_win_t *w, int assert, int allowed, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int enter(const char *fn, MPI_Win win, rma_win_t **w)
-{
-    int err = mpi_enter(fn);
-    return err ? err : rma_win_check(win, fn, w);
-}
-
 /* ---------------------------------------------------------------- shm locks */
 enum { RW_WAIT = 0x20000000 };
 
@@ -311,14 +306,10 @@ static int seg_barrier(rma_win_t *w)
     return MPI_SUCCESS;
 }
 
-int PMPI_Win_fence(int assert, MPI_Win win)
+int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_fence";
-    rma_win_t *w = NULL;
     int err;
 
-    if ((err = enter(fn, win, &w)))
-        return err;
     if ((err = check_assert(
              w, assert, MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED,
              fn)))
@@ -384,7 +375,6 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     w->fence_used = 0;
     return rma_raise_late(w, fn);
 }
-#pragma weak MPI_Win_fence = PMPI_Win_fence
 
 /* ---------------------------------------------------------------- PSCW */
 /* Mark the window ranks of the members of group in the flag at offset
@@ -415,14 +405,11 @@ static int mark_group(rma_win_t *w, MPI_Group group, const char *fn, int exposur
     return MPI_SUCCESS;
 }
 
-int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+int mpi_win_post_impl(MPI_Group group, int assert, rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_post";
-    rma_win_t *w = NULL;
     int err;
 
-    if ((err = enter(fn, win, &w)) ||
-        (err = check_assert(w, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, fn)))
+    if ((err = check_assert(w, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, fn)))
         return err;
     if (w->exposure)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "an exposure epoch (MPI_Win_post) is already open");
@@ -440,15 +427,12 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
                 rma_send_ctrl(w, r, RMA_AM_POST, 0);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_post = PMPI_Win_post
 
-int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+int mpi_win_start_impl(MPI_Group group, int assert, rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_start";
-    rma_win_t *w = NULL;
     int err;
 
-    if ((err = enter(fn, win, &w)) || (err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
+    if ((err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
         return err;
     if (w->access || w->nlocks > 0 || w->lock_all)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "an access epoch (%s) is already open",
@@ -464,16 +448,10 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     w->access_nocheck = (assert &MPI_MODE_NOCHECK) != 0;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_start = PMPI_Win_start
 
-int PMPI_Win_complete(MPI_Win win)
+int mpi_win_complete_impl(rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_complete";
-    rma_win_t *w = NULL;
-    int err;
 
-    if ((err = enter(fn, win, &w)))
-        return err;
     if (!w->access)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "no access epoch (MPI_Win_start) is open");
     wait_zero(&w->pending_local);
@@ -491,7 +469,6 @@ int PMPI_Win_complete(MPI_Win win)
     w->access = 0;
     return rma_raise_late(w, fn);
 }
-#pragma weak MPI_Win_complete = PMPI_Win_complete
 
 static int exposure_done(rma_win_t *w)
 {
@@ -520,14 +497,9 @@ static void exposure_close(rma_win_t *w)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-int PMPI_Win_wait(MPI_Win win)
+int mpi_win_wait_impl(rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_wait";
-    rma_win_t *w = NULL;
-    int err;
 
-    if ((err = enter(fn, win, &w)))
-        return err;
     if (!w->exposure)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post) is open");
     if (!exposure_done(w))
@@ -535,18 +507,10 @@ int PMPI_Win_wait(MPI_Win win)
     exposure_close(w);
     return rma_raise_late(w, fn);
 }
-#pragma weak MPI_Win_wait = PMPI_Win_wait
 
-int PMPI_Win_test(MPI_Win win, int *flag)
+int mpi_win_test_impl(rma_win_t *w, int *flag, const char *fn)
 {
-    static const char fn[] = "MPI_Win_test";
-    rma_win_t *w = NULL;
-    int err;
 
-    if ((err = enter(fn, win, &w)))
-        return err;
-    if (flag == NULL)
-        return rma_err(w, MPI_ERR_ARG, fn, "flag is NULL");
     if (!w->exposure)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "no exposure epoch (MPI_Win_post) is open");
     adi_progress();
@@ -556,7 +520,6 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     exposure_close(w);
     return rma_raise_late(w, fn);
 }
-#pragma weak MPI_Win_test = PMPI_Win_test
 
 /* ---------------------------------------------------------------- passive target */
 /* nocheck_note: MPI_MODE_NOCHECK on MPI_Win_lock and MPI_Win_lock_all
@@ -578,15 +541,11 @@ static int check_rank(rma_win_t *w, int rank, const char *fn)
     return MPI_SUCCESS;
 }
 
-int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+int mpi_win_lock_impl(int lock_type, int rank, int assert, rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_lock";
-    rma_win_t *w = NULL;
     rma_peer_t *p;
     int err;
 
-    if ((err = enter(fn, win, &w)))
-        return err;
     if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
         return rma_err(w, MPI_ERR_LOCKTYPE, fn,
                        "lock_type=%d is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE", lock_type);
@@ -621,16 +580,13 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     w->nlocks++;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_lock = PMPI_Win_lock
 
-int PMPI_Win_unlock(int rank, MPI_Win win)
+int mpi_win_unlock_impl(int rank, rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_unlock";
-    rma_win_t *w = NULL;
     rma_peer_t *p;
     int err;
 
-    if ((err = enter(fn, win, &w)) || (err = check_rank(w, rank, fn)))
+    if ((err = check_rank(w, rank, fn)))
         return err;
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
@@ -646,15 +602,12 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
         return err;
     return rma_raise_late(w, fn);
 }
-#pragma weak MPI_Win_unlock = PMPI_Win_unlock
 
-int PMPI_Win_lock_all(int assert, MPI_Win win)
+int mpi_win_lock_all_impl(int assert, rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_lock_all";
-    rma_win_t *w = NULL;
     int err;
 
-    if ((err = enter(fn, win, &w)) || (err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
+    if ((err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
         return err;
     if (w->lock_all || w->nlocks > 0 || w->access || (w->fence_open && w->fence_used))
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "%s",
@@ -690,17 +643,11 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     w->lock_all = 1;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
 
-int PMPI_Win_unlock_all(MPI_Win win)
+int mpi_win_unlock_all_impl(rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_unlock_all";
-    rma_win_t *w = NULL;
     unsigned *acks;
-    int err;
 
-    if ((err = enter(fn, win, &w)))
-        return err;
     if (!w->lock_all)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "MPI_Win_lock_all is not active");
     acks = calloc((size_t)w->size, sizeof *acks);
@@ -715,7 +662,6 @@ int PMPI_Win_unlock_all(MPI_Win win)
     w->lock_all = 0;
     return rma_raise_late(w, fn);
 }
-#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
 
 /* A flush of a direct window: its operations completed when they were
  * issued (loads and stores), so a flush only orders memory. It polls the
@@ -732,12 +678,11 @@ static int direct_flush(rma_win_t *w)
     return MPI_SUCCESS;
 }
 
-static int flush(const char *fn, int rank, MPI_Win win, int local)
+static int flush(const char *fn, int rank, rma_win_t *w, int local)
 {
-    rma_win_t *w = NULL;
     int err;
 
-    if ((err = enter(fn, win, &w)) || (err = check_rank(w, rank, fn)))
+    if ((err = check_rank(w, rank, fn)))
         return err;
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
@@ -754,14 +699,10 @@ static int flush(const char *fn, int rank, MPI_Win win, int local)
     return rma_raise_late(w, fn);
 }
 
-static int flush_all(const char *fn, MPI_Win win, int local)
+static int flush_all(const char *fn, rma_win_t *w, int local)
 {
-    rma_win_t *w = NULL;
     unsigned *acks;
-    int err;
 
-    if ((err = enter(fn, win, &w)))
-        return err;
     if (!w->lock_all && w->nlocks == 0)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn,
                        "no passive-target epoch (MPI_Win_lock/lock_all) is open");
@@ -783,38 +724,29 @@ static int flush_all(const char *fn, MPI_Win win, int local)
     return rma_raise_late(w, fn);
 }
 
-int PMPI_Win_flush(int rank, MPI_Win win)
+int mpi_win_flush_impl(int rank, rma_win_t *win, const char *fn)
 {
-    return flush("MPI_Win_flush", rank, win, 0);
+    return flush(fn, rank, win, 0);
 }
-#pragma weak MPI_Win_flush = PMPI_Win_flush
 
-int PMPI_Win_flush_local(int rank, MPI_Win win)
+int mpi_win_flush_local_impl(int rank, rma_win_t *win, const char *fn)
 {
-    return flush("MPI_Win_flush_local", rank, win, 1);
+    return flush(fn, rank, win, 1);
 }
-#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
 
-int PMPI_Win_flush_all(MPI_Win win)
+int mpi_win_flush_all_impl(rma_win_t *win, const char *fn)
 {
-    return flush_all("MPI_Win_flush_all", win, 0);
+    return flush_all(fn, win, 0);
 }
-#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
 
-int PMPI_Win_flush_local_all(MPI_Win win)
+int mpi_win_flush_local_all_impl(rma_win_t *win, const char *fn)
 {
-    return flush_all("MPI_Win_flush_local_all", win, 1);
+    return flush_all(fn, win, 1);
 }
-#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
 
-int PMPI_Win_sync(MPI_Win win)
+int mpi_win_sync_impl(rma_win_t *w, const char *fn)
 {
-    static const char fn[] = "MPI_Win_sync";
-    rma_win_t *w = NULL;
-    int err;
 
-    if ((err = enter(fn, win, &w)))
-        return err;
     /* Memory is unified: public and private copies are the same bytes, so
      * a full barrier orders this process's loads and stores. Polling lets
      * the agent apply what has arrived. */
@@ -822,4 +754,3 @@ int PMPI_Win_sync(MPI_Win win)
     adi_progress();
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_sync = PMPI_Win_sync

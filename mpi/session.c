@@ -8,9 +8,9 @@
  *
  * How MPI comes up: the device, PMI and the builtin objects are started by
  * init_common() in mpi/init.c, which is static; this file reaches it through
- * PMPI_Init_thread when MPI is not initialized yet, and remembers that the
+ * MPI_Init_thread's implementation when MPI is not initialized yet, and remembers that the
  * sessions started it. When the last session is finalized and the world
- * model was never entered, MPI is finalized again (PMPI_Finalize), which
+ * model was never entered, MPI is finalized again (as by MPI_Finalize), which
  * is collective over the job like MPI_Session_finalize itself may be.
  * Consequences until init.c separates "device up" from "world model
  * entered" (see the report of this change): MPI_Initialized says true while
@@ -20,6 +20,7 @@
 #include "mpiimpl.h"
 
 #include "comm_impl.h"
+#include "mpi/api_impl.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -119,9 +120,9 @@ static int thread_level_parse(const char *v, int *out)
 }
 
 /* ---------------------------------------------------------------- init, finalize */
-int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+int mpi_session_init_impl(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session,
+                          const char *fn)
 {
-    static const char fn[] = "MPI_Session_init";
     MPI_Session none = MPI_SESSION_NULL;
     int level = -1, provided, err; /* -1: not requested */
     const char *v = NULL;
@@ -161,7 +162,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
                                   "MPI_Session_finalize); Canal cannot start it again");
     }
     if (mpi_state == MPI_STATE_PRE_INIT) {
-        err = PMPI_Init_thread(NULL, NULL, level < 0 ? MPI_THREAD_SINGLE : level, &provided);
+        err =
+            mpi_init_thread_impl(NULL, NULL, level < 0 ? MPI_THREAD_SINGLE : level, &provided, fn);
         if (err != MPI_SUCCESS) {
             pthread_mutex_unlock(&session_lock);
             return err;
@@ -195,18 +197,12 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     *session = s->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Session_init = PMPI_Session_init
 
-int PMPI_Session_finalize(MPI_Session *session)
+int mpi_session_finalize_impl(MPI_Session *session, const char *fn)
 {
-    static const char fn[] = "MPI_Session_finalize";
     mpi_session_t *s = NULL;
     int err, last;
 
-    if (session == NULL)
-        return mpi_state == MPI_STATE_INITIALIZED
-                   ? mpi_err_raise(NULL, MPI_ERR_ARG, fn, "session is NULL")
-                   : MPI_ERR_ARG;
     if ((err = check_session(*session, fn, &s)))
         return err;
     pthread_mutex_lock(&session_lock);
@@ -217,12 +213,11 @@ int PMPI_Session_finalize(MPI_Session *session)
     last = --nsessions == 0 && started_by_sessions;
     if (last) {
         started_by_sessions = 0;
-        err = PMPI_Finalize();
+        err = mpi_finalize_impl(fn);
     }
     pthread_mutex_unlock(&session_lock);
     return err;
 }
-#pragma weak MPI_Session_finalize = PMPI_Session_finalize
 
 /* ---------------------------------------------------------------- process sets */
 enum { PSET_WORLD, PSET_SELF, PSET_NODE, PSET_COUNT };
@@ -255,9 +250,9 @@ static int check_pset_name(mpi_session_t *s, const char *name, const char *fn, i
     return MPI_SUCCESS;
 }
 
-int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
+int mpi_session_get_num_psets_impl(MPI_Session session, MPI_Info info, int *npset_names,
+                                   const char *fn)
 {
-    static const char fn[] = "MPI_Session_get_num_psets";
     mpi_session_t *s = NULL;
     int err;
 
@@ -271,12 +266,10 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
     *npset_names = PSET_COUNT;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Session_get_num_psets = PMPI_Session_get_num_psets
 
-int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
-                              char *pset_name)
+int mpi_session_get_nth_pset_impl(MPI_Session session, MPI_Info info, int n, int *pset_len,
+                                  char *pset_name, const char *fn)
 {
-    static const char fn[] = "MPI_Session_get_nth_pset";
     mpi_session_t *s = NULL;
     int err, len;
 
@@ -302,11 +295,10 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
     snprintf(pset_name, (size_t)*pset_len, "%s", pset_names[n]);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Session_get_nth_pset = PMPI_Session_get_nth_pset
 
-int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
+int mpi_session_get_pset_info_impl(MPI_Session session, const char *pset_name, MPI_Info *info,
+                                   const char *fn)
 {
-    static const char fn[] = "MPI_Session_get_pset_info";
     mpi_session_t *s = NULL;
     char size[32];
     int err, p;
@@ -325,11 +317,10 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Session_get_pset_info = PMPI_Session_get_pset_info
 
-int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
+int mpi_group_from_session_pset_impl(MPI_Session session, const char *pset_name,
+                                     MPI_Group *newgroup, const char *fn)
 {
-    static const char fn[] = "MPI_Group_from_session_pset";
     mpi_session_t *s = NULL;
     mpi_group_t *g;
     int err, p;
@@ -354,12 +345,10 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
         return raise_s(s, err, fn, "cannot make a handle for the group of %s", pset_names[p]);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Group_from_session_pset = PMPI_Group_from_session_pset
 
 /* ---------------------------------------------------------------- info */
-int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
+int mpi_session_get_info_impl(MPI_Session session, MPI_Info *info_used, const char *fn)
 {
-    static const char fn[] = "MPI_Session_get_info";
     mpi_session_t *s = NULL;
     int err;
 
@@ -377,12 +366,10 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Session_get_info = PMPI_Session_get_info
 
 /* ---------------------------------------------------------------- error handlers */
-int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
+int mpi_session_set_errhandler_impl(MPI_Session session, MPI_Errhandler errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Session_set_errhandler";
     mpi_session_t *s = NULL;
     int err;
 
@@ -395,11 +382,9 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     s->errhandler = errhandler;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Session_set_errhandler = PMPI_Session_set_errhandler
 
-int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
+int mpi_session_get_errhandler_impl(MPI_Session session, MPI_Errhandler *errhandler, const char *fn)
 {
-    static const char fn[] = "MPI_Session_get_errhandler";
     mpi_session_t *s = NULL;
     int err;
 
@@ -411,11 +396,9 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
     *errhandler = s->errhandler;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Session_get_errhandler = PMPI_Session_get_errhandler
 
-int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
+int mpi_session_call_errhandler_impl(MPI_Session session, int errorcode, const char *fn)
 {
-    static const char fn[] = "MPI_Session_call_errhandler";
     char text[MPI_MAX_ERROR_STRING];
     mpi_session_t *s = NULL;
     MPI_Session h = session;
@@ -429,10 +412,9 @@ int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
     }
     /* Without the export the handler gets a new code of the same class
      * whose text carries the original's. */
-    if (PMPI_Error_class(errorcode, &cls) != MPI_SUCCESS)
+    if (mpi_error_class_impl(errorcode, &cls, "MPI_Error_class") != MPI_SUCCESS)
         cls = MPI_ERR_OTHER;
-    PMPI_Error_string(errorcode, text, &len);
+    mpi_error_string_impl(errorcode, text, &len, "MPI_Error_string");
     mpi_err_raise_errh(s->errhandler, MPI_OBJ_SESSION, &h, cls, fn, "%s", text);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Session_call_errhandler = PMPI_Session_call_errhandler

@@ -18,6 +18,7 @@
  * order of MPI_Dist_graph_neighbors.
  */
 #include "comm_impl.h"
+#include "mpi/api_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -205,32 +206,23 @@ static const char *kind_name(int kind)
 }
 
 /* comm, valid and with a topology of `kind`. */
-static int get_topo(MPI_Comm comm, int kind, const char *fn, mpi_comm_t **c_out, topo_t **t_out)
+static int get_topo(mpi_comm_t *c, int kind, const char *fn, topo_t **t_out)
 {
-    mpi_comm_t *c = NULL;
-    topo_t *t = NULL;
-    int err;
-    if ((err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    t = c->topo;
+    topo_t *t = c->topo;
     if (t == NULL || t->kind != kind)
         return mpi_err_raise(c, MPI_ERR_TOPOLOGY, fn, "comm=%#x has %s topology, not %s one",
-                             (unsigned)comm, t ? kind_name(t->kind) : "no", kind_name(kind));
-    *c_out = c;
+                             (unsigned)c->handle, t ? kind_name(t->kind) : "no", kind_name(kind));
     *t_out = t;
     return MPI_SUCCESS;
 }
 
-static int check_intra_comm(MPI_Comm comm, const char *fn, mpi_comm_t **out)
+static int check_intra_comm(mpi_comm_t *c, const char *fn)
 {
-    int err = mpi_check_comm(comm, fn, out);
-    if (err)
-        return err;
-    if ((*out)->is_inter)
-        return mpi_err_raise(*out, MPI_ERR_COMM, fn,
+    if (c->is_inter)
+        return mpi_err_raise(c, MPI_ERR_COMM, fn,
                              "comm=%#x is an intercommunicator; topologies need an "
                              "intracommunicator",
-                             (unsigned)comm);
+                             (unsigned)c->handle);
     return MPI_SUCCESS;
 }
 
@@ -287,11 +279,10 @@ static int check_dims(mpi_comm_t *c, int ndims, const int dims[], const int peri
     return MPI_SUCCESS;
 }
 
-int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
-                     int reorder, MPI_Comm *comm_cart)
+int mpi_cart_create_impl(mpi_comm_t *c, int ndims, const int dims[], const int periods[],
+                         int reorder, MPI_Comm *comm_cart, const char *fn)
 {
-    static const char fn[] = "MPI_Cart_create";
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     topo_t *t = NULL;
     long long prod;
     int err;
@@ -299,11 +290,8 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     /* on any error the output is MPI_COMM_NULL, as in MPICH (errors/topo/cartsmall) */
     if (comm_cart != NULL)
         *comm_cart = MPI_COMM_NULL;
-    if ((err = mpi_enter(fn)) || (err = check_intra_comm(comm_old, fn, &c)) ||
-        (err = check_dims(c, ndims, dims, periods, fn, &prod)))
+    if ((err = check_intra_comm(c, fn)) || (err = check_dims(c, ndims, dims, periods, fn, &prod)))
         return err;
-    if (comm_cart == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_cart is NULL");
     if (prod > c->size)
         return mpi_err_raise(c, MPI_ERR_ARG, fn,
                              "the grid of dims has %lld processes, more than comm_old (size %d)",
@@ -327,20 +315,17 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     *comm_cart = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Cart_create = PMPI_Cart_create
 
-int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+int mpi_cart_sub_impl(mpi_comm_t *c, const int remain_dims[], MPI_Comm *newcomm, const char *fn)
 {
-    static const char fn[] = "MPI_Cart_sub";
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     topo_t *t = NULL, *nt = NULL;
     int err, color = 0, key = 0, k = 0;
 
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_CART, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
-    if (newcomm == NULL || (remain_dims == NULL && t->ndims > 0))
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL",
-                             newcomm == NULL ? "newcomm" : "remain_dims");
+    if (remain_dims == NULL && t->ndims > 0)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "remain_dims is NULL");
     for (int i = 0; i < t->ndims; i++) {
         if (remain_dims[i]) {
             key = key * t->dims[i] + t->coords[i];
@@ -367,30 +352,23 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     *newcomm = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Cart_sub = PMPI_Cart_sub
 
-int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
+int mpi_cartdim_get_impl(mpi_comm_t *c, int *ndims, const char *fn)
 {
-    static const char fn[] = "MPI_Cartdim_get";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_CART, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
-    if (ndims == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "ndims is NULL");
     *ndims = t->ndims;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Cartdim_get = PMPI_Cartdim_get
 
-int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
+int mpi_cart_get_impl(mpi_comm_t *c, int maxdims, int dims[], int periods[], int coords[],
+                      const char *fn)
 {
-    static const char fn[] = "MPI_Cart_get";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_CART, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
     if (maxdims < t->ndims)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "maxdims=%d is less than ndims=%d", maxdims,
@@ -407,18 +385,15 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Cart_get = PMPI_Cart_get
 
-int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
+int mpi_cart_rank_impl(mpi_comm_t *c, const int coords[], int *rank, const char *fn)
 {
-    static const char fn[] = "MPI_Cart_rank";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_CART, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
-    if (rank == NULL || (coords == NULL && t->ndims > 0))
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", rank == NULL ? "rank" : "coords");
+    if (coords == NULL && t->ndims > 0)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "coords is NULL");
     for (int i = 0; i < t->ndims; i++)
         if (!t->periods[i] && (coords[i] < 0 || coords[i] >= t->dims[i]))
             return mpi_err_raise(c, MPI_ERR_ARG, fn,
@@ -428,15 +403,12 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     *rank = cart_rank_of(t, coords);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Cart_rank = PMPI_Cart_rank
 
-int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
+int mpi_cart_coords_impl(mpi_comm_t *c, int rank, int maxdims, int coords[], const char *fn)
 {
-    static const char fn[] = "MPI_Cart_coords";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_CART, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
     if (rank < 0 || rank >= c->size)
         return mpi_err_raise(c, MPI_ERR_RANK, fn, "rank=%d is not in [0, %d)", rank, c->size);
@@ -448,45 +420,34 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     cart_coords_of(t, rank, coords);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Cart_coords = PMPI_Cart_coords
 
-int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
+int mpi_cart_shift_impl(mpi_comm_t *c, int direction, int disp, int *rank_source, int *rank_dest,
+                        const char *fn)
 {
-    static const char fn[] = "MPI_Cart_shift";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_CART, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
-    if (rank_source == NULL || rank_dest == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL",
-                             rank_source == NULL ? "rank_source" : "rank_dest");
     if (direction < 0 || direction >= t->ndims)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "direction=%d is not in [0, %d) (ndims)",
                              direction, t->ndims);
     cart_shift(t, direction, disp, rank_source, rank_dest);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Cart_shift = PMPI_Cart_shift
 
-int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
+int mpi_cart_map_impl(mpi_comm_t *c, int ndims, const int dims[], const int periods[], int *newrank,
+                      const char *fn)
 {
-    static const char fn[] = "MPI_Cart_map";
-    mpi_comm_t *c = NULL;
     long long prod;
     int err;
-    if ((err = mpi_enter(fn)) || (err = check_intra_comm(comm, fn, &c)) ||
-        (err = check_dims(c, ndims, dims, periods, fn, &prod)))
+    if ((err = check_intra_comm(c, fn)) || (err = check_dims(c, ndims, dims, periods, fn, &prod)))
         return err;
-    if (newrank == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "newrank is NULL");
     if (prod > c->size)
         return mpi_err_raise(c, MPI_ERR_DIMS, fn, "the grid has more processes than comm (size %d)",
                              c->size);
     *newrank = c->rank < prod ? c->rank : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Cart_map = PMPI_Cart_map
 
 /* Balanced factorisation: d[0] >= d[1] >= ... with product n, chosen as
  * MPICH chooses (its test topo/dims5 lists the expected answers): the
@@ -590,15 +551,12 @@ out_fail:
     return -1;
 }
 
-int PMPI_Dims_create(int nnodes, int ndims, int dims[])
+int mpi_dims_create_impl(int nnodes, int ndims, int dims[], const char *fn)
 {
-    static const char fn[] = "MPI_Dims_create";
     dims_search_t *s;
     long long fixed = 1;
-    int err, nfree = 0, k = 0;
+    int nfree = 0, k = 0;
 
-    if ((err = mpi_enter(fn)))
-        return err;
     if (nnodes <= 0)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "nnodes=%d is not positive", nnodes);
     if (ndims < 0)
@@ -638,7 +596,6 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
     free(s);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Dims_create = PMPI_Dims_create
 
 /* ---------------------------------------------------------------- graph */
 static int check_graph(mpi_comm_t *c, int nnodes, const int index[], const int edges[],
@@ -666,19 +623,15 @@ static int check_graph(mpi_comm_t *c, int nnodes, const int index[], const int e
     return MPI_SUCCESS;
 }
 
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
-                      int reorder, MPI_Comm *comm_graph)
+int mpi_graph_create_impl(mpi_comm_t *c, int nnodes, const int index[], const int edges[],
+                          int reorder, MPI_Comm *comm_graph, const char *fn)
 {
-    static const char fn[] = "MPI_Graph_create";
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     topo_t *t = NULL;
     int err, nedges;
 
-    if ((err = mpi_enter(fn)) || (err = check_intra_comm(comm_old, fn, &c)) ||
-        (err = check_graph(c, nnodes, index, edges, fn)))
+    if ((err = check_intra_comm(c, fn)) || (err = check_graph(c, nnodes, index, edges, fn)))
         return err;
-    if (comm_graph == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_graph is NULL");
     if ((err = comm_first_n(c, nnodes, &n, fn)))
         return err;
     if (n == NULL) {
@@ -698,47 +651,34 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     *comm_graph = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Graph_create = PMPI_Graph_create
 
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
+int mpi_graph_map_impl(mpi_comm_t *c, int nnodes, const int index[], const int edges[],
+                       int *newrank, const char *fn)
 {
-    static const char fn[] = "MPI_Graph_map";
-    mpi_comm_t *c = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = check_intra_comm(comm, fn, &c)) ||
-        (err = check_graph(c, nnodes, index, edges, fn)))
+    if ((err = check_intra_comm(c, fn)) || (err = check_graph(c, nnodes, index, edges, fn)))
         return err;
-    if (newrank == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "newrank is NULL");
     *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Graph_map = PMPI_Graph_map
 
-int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
+int mpi_graphdims_get_impl(mpi_comm_t *c, int *nnodes, int *nedges, const char *fn)
 {
-    static const char fn[] = "MPI_Graphdims_get";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_GRAPH, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_GRAPH, fn, &t)))
         return err;
-    if (nnodes == NULL || nedges == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL",
-                             nnodes == NULL ? "nnodes" : "nedges");
     *nnodes = t->nnodes;
     *nedges = t->index[t->nnodes - 1];
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Graphdims_get = PMPI_Graphdims_get
 
-int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
+int mpi_graph_get_impl(mpi_comm_t *c, int maxindex, int maxedges, int index[], int edges[],
+                       const char *fn)
 {
-    static const char fn[] = "MPI_Graph_get";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err, nedges;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_GRAPH, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_GRAPH, fn, &t)))
         return err;
     nedges = t->index[t->nnodes - 1];
     if (maxindex < 0 || maxedges < 0)
@@ -751,7 +691,6 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int e
     memcpy(edges, t->edges, sizeof *edges * (size_t)(maxedges < nedges ? maxedges : nedges));
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Graph_get = PMPI_Graph_get
 
 static int graph_check_rank(mpi_comm_t *c, topo_t *t, int rank, const char *fn)
 {
@@ -761,30 +700,22 @@ static int graph_check_rank(mpi_comm_t *c, topo_t *t, int rank, const char *fn)
     return MPI_SUCCESS;
 }
 
-int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
+int mpi_graph_neighbors_count_impl(mpi_comm_t *c, int rank, int *nneighbors, const char *fn)
 {
-    static const char fn[] = "MPI_Graph_neighbors_count";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_GRAPH, fn, &c, &t)) ||
-        (err = graph_check_rank(c, t, rank, fn)))
+    if ((err = get_topo(c, MPI_GRAPH, fn, &t)) || (err = graph_check_rank(c, t, rank, fn)))
         return err;
-    if (nneighbors == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "nneighbors is NULL");
     *nneighbors = t->index[rank] - (rank > 0 ? t->index[rank - 1] : 0);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Graph_neighbors_count = PMPI_Graph_neighbors_count
 
-int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
+int mpi_graph_neighbors_impl(mpi_comm_t *c, int rank, int maxneighbors, int neighbors[],
+                             const char *fn)
 {
-    static const char fn[] = "MPI_Graph_neighbors";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err, lo, n;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_GRAPH, fn, &c, &t)) ||
-        (err = graph_check_rank(c, t, rank, fn)))
+    if ((err = get_topo(c, MPI_GRAPH, fn, &t)) || (err = graph_check_rank(c, t, rank, fn)))
         return err;
     lo = rank > 0 ? t->index[rank - 1] : 0;
     n = t->index[rank] - lo;
@@ -796,7 +727,6 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
            sizeof *neighbors * (size_t)(maxneighbors < n ? maxneighbors : n));
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Graph_neighbors = PMPI_Graph_neighbors
 
 /* ---------------------------------------------------------------- distributed graph */
 static int weights_given(const int *w)
@@ -837,23 +767,21 @@ static int comm_for_dist(mpi_comm_t *c, mpi_comm_t **out, const char *fn)
     return comm_first_n(c, c->size, out, fn);
 }
 
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                    const int sourceweights[], int outdegree,
-                                    const int destinations[], const int destweights[],
-                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+int mpi_dist_graph_create_adjacent_impl(mpi_comm_t *c, int indegree, const int sources[],
+                                        const int sourceweights[], int outdegree,
+                                        const int destinations[], const int destweights[],
+                                        MPI_Info info, int reorder, MPI_Comm *comm_dist_graph,
+                                        const char *fn)
 {
-    static const char fn[] = "MPI_Dist_graph_create_adjacent";
-    mpi_comm_t *c = NULL, *n = NULL;
+    mpi_comm_t *n = NULL;
     topo_t *t = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = check_intra_comm(comm_old, fn, &c)) ||
+    if ((err = check_intra_comm(c, fn)) ||
         (err = check_adjacent(c, indegree, sources, sourceweights, "in", fn)) ||
         (err = check_adjacent(c, outdegree, destinations, destweights, "out", fn)) ||
         (err = check_info_arg(c, info, fn)))
         return err;
-    if (comm_dist_graph == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_dist_graph is NULL");
     if ((err = comm_for_dist(c, &n, fn)))
         return err;
     if ((t = topo_new(MPI_DIST_GRAPH, 0, 0, 0, indegree, outdegree)) == NULL) {
@@ -873,7 +801,6 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     *comm_dist_graph = n->handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
 
 /* One edge as it travels to one of its ends: `dir` 0 means "you are the
  * source, add other as a destination", 1 "you are the destination". */
@@ -881,12 +808,11 @@ typedef struct {
     int dir, other, weight;
 } edge_msg_t;
 
-int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
-                           const int destinations[], const int weights[], MPI_Info info,
-                           int reorder, MPI_Comm *comm_dist_graph)
+int mpi_dist_graph_create_impl(mpi_comm_t *c, int n, const int sources[], const int degrees[],
+                               const int destinations[], const int weights[], MPI_Info info,
+                               int reorder, MPI_Comm *comm_dist_graph, const char *fn)
 {
-    static const char fn[] = "MPI_Dist_graph_create";
-    mpi_comm_t *c = NULL, *nc = NULL;
+    mpi_comm_t *nc = NULL;
     topo_t *t = NULL;
     mpi_dom_t d;
     size_t *sc = NULL, *sd = NULL, *rc = NULL, *rd = NULL, *fill = NULL;
@@ -896,11 +822,8 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     int err, weighted, size, k, indeg = 0, outdeg = 0;
     canal_status_t st;
 
-    if ((err = mpi_enter(fn)) || (err = check_intra_comm(comm_old, fn, &c)) ||
-        (err = check_info_arg(c, info, fn)))
+    if ((err = check_intra_comm(c, fn)) || (err = check_info_arg(c, info, fn)))
         return err;
-    if (comm_dist_graph == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_dist_graph is NULL");
     if (n < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "n=%d is negative", n);
     if (n > 0 && (sources == NULL || degrees == NULL))
@@ -1036,36 +959,27 @@ out_free:
     free(rbuf);
     return err;
 }
-#pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
 
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
+int mpi_dist_graph_neighbors_count_impl(mpi_comm_t *c, int *indegree, int *outdegree, int *weighted,
+                                        const char *fn)
 {
-    static const char fn[] = "MPI_Dist_graph_neighbors_count";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_DIST_GRAPH, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_DIST_GRAPH, fn, &t)))
         return err;
-    if (indegree == NULL || outdegree == NULL || weighted == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL",
-                             indegree == NULL    ? "indegree"
-                             : outdegree == NULL ? "outdegree"
-                                                 : "weighted");
     *indegree = t->indegree;
     *outdegree = t->outdegree;
     *weighted = t->weighted;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
 
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
-                              int maxoutdegree, int destinations[], int destweights[])
+int mpi_dist_graph_neighbors_impl(mpi_comm_t *c, int maxindegree, int sources[],
+                                  int sourceweights[], int maxoutdegree, int destinations[],
+                                  int destweights[], const char *fn)
 {
-    static const char fn[] = "MPI_Dist_graph_neighbors";
-    mpi_comm_t *c = NULL;
     topo_t *t = NULL;
     int err, nin, nout;
-    if ((err = mpi_enter(fn)) || (err = get_topo(comm, MPI_DIST_GRAPH, fn, &c, &t)))
+    if ((err = get_topo(c, MPI_DIST_GRAPH, fn, &t)))
         return err;
     if (maxindegree < 0 || maxoutdegree < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is negative",
@@ -1087,19 +1001,11 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
 
 /* ---------------------------------------------------------------- any topology */
-int PMPI_Topo_test(MPI_Comm comm, int *status)
+int mpi_topo_test_impl(mpi_comm_t *c, int *status, const char *fn)
 {
-    static const char fn[] = "MPI_Topo_test";
-    mpi_comm_t *c = NULL;
-    int err;
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
-    if (status == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "status is NULL");
+    (void)fn;
     *status = c->topo != NULL ? ((topo_t *)c->topo)->kind : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Topo_test = PMPI_Topo_test

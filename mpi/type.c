@@ -10,6 +10,7 @@
  * kept in the engine object's user slot; mpi/attr.c manages them.
  */
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -37,7 +38,7 @@ static int type_raise(int cls, const char *fn, const char *fmt, ...)
 /* A valid datatype handle (committed or not). */
 static int type_arg(MPI_Datatype h, const char *what, const char *fn, dt_type_t **out)
 {
-    dt_type_t *t;
+    dt_type_t *t = NULL;
     if (h == MPI_DATATYPE_NULL)
         return type_raise(MPI_ERR_TYPE, fn, "%s is MPI_DATATYPE_NULL", what);
     t = mpi_dt_get(h);
@@ -111,11 +112,13 @@ static int displs_in(const void *a, int is_count, MPI_Count n, const char *what,
     return MPI_SUCCESS;
 }
 
-static int count_arg(MPI_Count count, const char *what, const char *fn)
+/* The large-count (_c) form of a constructor records a large-count
+ * envelope; both forms share one implementation, which tells them apart by
+ * the name of the call. */
+static int large_form(const char *fn)
 {
-    if (count < 0)
-        return type_raise(MPI_ERR_COUNT, fn, "%s=%lld is negative", what, (long long)count);
-    return MPI_SUCCESS;
+    size_t n = strlen(fn);
+    return n > 2 && strcmp(fn + n - 2, "_c") == 0;
 }
 
 /* a block length (MPICH reports negative ones as MPI_ERR_COUNT) */
@@ -172,8 +175,7 @@ static int contiguous(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newty
     canal_status_t st;
     int err;
 
-    if ((err = count_arg(count, "count", fn)) || (err = type_arg(oldtype, "oldtype", fn, &old)) ||
-        (err = ptr_arg(newtype, "newtype", fn)))
+    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
         return err;
     if ((st = dt_create_contiguous((size_t)count, old, &t)) != CANAL_OK)
         return engine_err(st, fn);
@@ -185,21 +187,13 @@ static int contiguous(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newty
     return type_out(t, newtype, fn);
 }
 
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* The implementations of the generated entry points (mpi/api/05-datatypes.api
+ * and the MPI-1 names of 17-removed.api). */
+int mpi_type_contiguous_impl(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype,
+                             const char *fn)
 {
-    static const char fn[] = "MPI_Type_contiguous";
-    int err = mpi_enter(fn);
-    return err ? err : contiguous(count, oldtype, newtype, 0, fn);
+    return contiguous(count, oldtype, newtype, large_form(fn), fn);
 }
-#pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
-
-int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_contiguous_c";
-    int err = mpi_enter(fn);
-    return err ? err : contiguous(count, oldtype, newtype, 1, fn);
-}
-#pragma weak MPI_Type_contiguous_c = PMPI_Type_contiguous_c
 
 /* vector (stride in extents) and hvector (stride in bytes) */
 static int vector(MPI_Count count, MPI_Count blocklength, MPI_Count stride, int bytes,
@@ -209,8 +203,8 @@ static int vector(MPI_Count count, MPI_Count blocklength, MPI_Count stride, int 
     canal_status_t st;
     int err;
 
-    if ((err = count_arg(count, "count", fn)) || (err = len_arg(blocklength, "blocklength", fn)) ||
-        (err = type_arg(oldtype, "oldtype", fn, &old)) || (err = ptr_arg(newtype, "newtype", fn)))
+    if ((err = len_arg(blocklength, "blocklength", fn)) ||
+        (err = type_arg(oldtype, "oldtype", fn, &old)))
         return err;
     st = bytes ? dt_create_hvector((size_t)count, (size_t)blocklength, stride, old, &t)
                : dt_create_vector((size_t)count, (size_t)blocklength, stride, old, &t);
@@ -225,50 +219,23 @@ static int vector(MPI_Count count, MPI_Count blocklength, MPI_Count stride, int 
     return type_out(t, newtype, fn);
 }
 
-int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                     MPI_Datatype *newtype)
+int mpi_type_vector_impl(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                         MPI_Datatype oldtype, MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_vector";
-    int err = mpi_enter(fn);
-    return err ? err : vector(count, blocklength, stride, 0, oldtype, newtype, 0, fn);
+    return vector(count, blocklength, stride, 0, oldtype, newtype, large_form(fn), fn);
 }
-#pragma weak MPI_Type_vector = PMPI_Type_vector
 
-int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+int mpi_type_create_hvector_impl(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+                                 MPI_Datatype oldtype, MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_vector_c";
-    int err = mpi_enter(fn);
-    return err ? err : vector(count, blocklength, stride, 0, oldtype, newtype, 1, fn);
+    return vector(count, blocklength, stride, 1, oldtype, newtype, large_form(fn), fn);
 }
-#pragma weak MPI_Type_vector_c = PMPI_Type_vector_c
 
-int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype)
+int mpi_type_hvector_impl(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                          MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_hvector";
-    int err = mpi_enter(fn);
-    return err ? err : vector(count, blocklength, stride, 1, oldtype, newtype, 0, fn);
+    return vector(count, blocklength, stride, 1, oldtype, newtype, 0, fn);
 }
-#pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
-
-int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                               MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_create_hvector_c";
-    int err = mpi_enter(fn);
-    return err ? err : vector(count, blocklength, stride, 1, oldtype, newtype, 1, fn);
-}
-#pragma weak MPI_Type_create_hvector_c = PMPI_Type_create_hvector_c
-
-int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                      MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_hvector";
-    int err = mpi_enter(fn);
-    return err ? err : vector(count, blocklength, stride, 1, oldtype, newtype, 0, fn);
-}
-#pragma weak MPI_Type_hvector = PMPI_Type_hvector
 
 /* The indexed family. kind: 0 indexed, 1 hindexed, 2 indexed_block, 3
  * hindexed_block. Block lengths and displacements come as int/MPI_Aint
@@ -285,8 +252,7 @@ static int indexed(int kind, MPI_Count count, const void *blens, MPI_Count block
     static const dt_combiner_t combs[4] = {DT_COMBINER_INDEXED, DT_COMBINER_HINDEXED,
                                            DT_COMBINER_INDEXED_BLOCK, DT_COMBINER_HINDEXED_BLOCK};
 
-    if ((err = count_arg(count, "count", fn)) || (err = type_arg(oldtype, "oldtype", fn, &old)) ||
-        (err = ptr_arg(newtype, "newtype", fn)))
+    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
         return err;
     if (block && (err = len_arg(blocklength, "blocklength", fn)))
         return err;
@@ -339,102 +305,45 @@ static int indexed(int kind, MPI_Count count, const void *blens, MPI_Count block
     return type_out(t, newtype, fn);
 }
 
-int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
-                      const int array_of_displacements[], MPI_Datatype oldtype,
-                      MPI_Datatype *newtype)
+int mpi_type_indexed_impl(MPI_Count count, const void *array_of_blocklengths,
+                          const void *array_of_displacements, MPI_Datatype oldtype,
+                          MPI_Datatype *newtype, int large, const char *fn)
 {
-    static const char fn[] = "MPI_Type_indexed";
-    int err = mpi_enter(fn);
-    return err ? err : indexed(0, count, array_of_blocklengths, 0, array_of_displacements,
-                               oldtype, newtype, 0, fn);
+    return indexed(0, count, array_of_blocklengths, 0, array_of_displacements, oldtype, newtype,
+                   large, fn);
 }
-#pragma weak MPI_Type_indexed = PMPI_Type_indexed
 
-int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                        const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                        MPI_Datatype *newtype)
+int mpi_type_create_hindexed_impl(MPI_Count count, const void *array_of_blocklengths,
+                                  const void *array_of_displacements, MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype, int large, const char *fn)
 {
-    static const char fn[] = "MPI_Type_indexed_c";
-    int err = mpi_enter(fn);
-    return err ? err : indexed(0, count, array_of_blocklengths, 0, array_of_displacements,
-                               oldtype, newtype, 1, fn);
+    return indexed(1, count, array_of_blocklengths, 0, array_of_displacements, oldtype, newtype,
+                   large, fn);
 }
-#pragma weak MPI_Type_indexed_c = PMPI_Type_indexed_c
 
-int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
-                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+int mpi_type_hindexed_impl(int count, int array_of_blocklengths[],
+                           MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                           MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_hindexed";
-    int err = mpi_enter(fn);
-    return err ? err : indexed(1, count, array_of_blocklengths, 0, array_of_displacements,
-                               oldtype, newtype, 0, fn);
+    return indexed(1, count, array_of_blocklengths, 0, array_of_displacements, oldtype, newtype, 0,
+                   fn);
 }
-#pragma weak MPI_Type_create_hindexed = PMPI_Type_create_hindexed
 
-int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                                const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
-                                MPI_Datatype *newtype)
+int mpi_type_create_indexed_block_impl(MPI_Count count, MPI_Count blocklength,
+                                       const void *array_of_displacements, MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype, int large, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_hindexed_c";
-    int err = mpi_enter(fn);
-    return err ? err : indexed(1, count, array_of_blocklengths, 0, array_of_displacements,
-                               oldtype, newtype, 1, fn);
+    return indexed(2, count, NULL, blocklength, array_of_displacements, oldtype, newtype, large,
+                   fn);
 }
-#pragma weak MPI_Type_create_hindexed_c = PMPI_Type_create_hindexed_c
 
-int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
-                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+int mpi_type_create_hindexed_block_impl(MPI_Count count, MPI_Count blocklength,
+                                        const void *array_of_displacements, MPI_Datatype oldtype,
+                                        MPI_Datatype *newtype, int large, const char *fn)
 {
-    static const char fn[] = "MPI_Type_hindexed";
-    int err = mpi_enter(fn);
-    return err ? err : indexed(1, count, array_of_blocklengths, 0, array_of_displacements,
-                               oldtype, newtype, 0, fn);
+    return indexed(3, count, NULL, blocklength, array_of_displacements, oldtype, newtype, large,
+                   fn);
 }
-#pragma weak MPI_Type_hindexed = PMPI_Type_hindexed
-
-int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
-                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_create_indexed_block";
-    int err = mpi_enter(fn);
-    return err ? err : indexed(2, count, NULL, blocklength, array_of_displacements, oldtype,
-                               newtype, 0, fn);
-}
-#pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
-
-int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                     const MPI_Count array_of_displacements[],
-                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_create_indexed_block_c";
-    int err = mpi_enter(fn);
-    return err ? err : indexed(2, count, NULL, blocklength, array_of_displacements, oldtype,
-                               newtype, 1, fn);
-}
-#pragma weak MPI_Type_create_indexed_block_c = PMPI_Type_create_indexed_block_c
-
-int PMPI_Type_create_hindexed_block(int count, int blocklength,
-                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                                    MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_create_hindexed_block";
-    int err = mpi_enter(fn);
-    return err ? err : indexed(3, count, NULL, blocklength, array_of_displacements, oldtype,
-                               newtype, 0, fn);
-}
-#pragma weak MPI_Type_create_hindexed_block = PMPI_Type_create_hindexed_block
-
-int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                      const MPI_Count array_of_displacements[],
-                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_create_hindexed_block_c";
-    int err = mpi_enter(fn);
-    return err ? err : indexed(3, count, NULL, blocklength, array_of_displacements, oldtype,
-                               newtype, 1, fn);
-}
-#pragma weak MPI_Type_create_hindexed_block_c = PMPI_Type_create_hindexed_block_c
 
 static int type_struct(MPI_Count count, const void *blens, const void *displs,
                        const MPI_Datatype types[], MPI_Datatype *newtype, int large,
@@ -446,8 +355,6 @@ static int type_struct(MPI_Count count, const void *blens, const void *displs,
     canal_status_t st;
     int err;
 
-    if ((err = count_arg(count, "count", fn)) || (err = ptr_arg(newtype, "newtype", fn)))
-        return err;
     if (count > 0 && types == NULL)
         return type_raise(MPI_ERR_ARG, fn, "array_of_types is NULL");
     if ((err = lens_in(blens, large, count, "array_of_blocklengths", fn, &bl)))
@@ -495,37 +402,21 @@ out_free:
     return err;
 }
 
-int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
-                            const MPI_Aint array_of_displacements[],
-                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+int mpi_type_create_struct_impl(MPI_Count count, const void *array_of_blocklengths,
+                                const void *array_of_displacements,
+                                const MPI_Datatype array_of_types[], MPI_Datatype *newtype,
+                                int large, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_struct";
-    int err = mpi_enter(fn);
-    return err ? err : type_struct(count, array_of_blocklengths, array_of_displacements,
-                                   array_of_types, newtype, 0, fn);
+    return type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types,
+                       newtype, large, fn);
 }
-#pragma weak MPI_Type_create_struct = PMPI_Type_create_struct
 
-int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[],
-                              const MPI_Count array_of_displacements[],
-                              const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+int mpi_type_struct_impl(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                         MPI_Datatype array_of_types[], MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_struct_c";
-    int err = mpi_enter(fn);
-    return err ? err : type_struct(count, array_of_blocklengths, array_of_displacements,
-                                   array_of_types, newtype, 1, fn);
+    return type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types,
+                       newtype, 0, fn);
 }
-#pragma weak MPI_Type_create_struct_c = PMPI_Type_create_struct_c
-
-int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
-                     MPI_Datatype array_of_types[], MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_struct";
-    int err = mpi_enter(fn);
-    return err ? err : type_struct(count, array_of_blocklengths, array_of_displacements,
-                                   array_of_types, newtype, 0, fn);
-}
-#pragma weak MPI_Type_struct = PMPI_Type_struct
 
 static int order_in(int order, int *out, const char *fn)
 {
@@ -548,7 +439,7 @@ static int subarray(int ndims, const void *sizes, const void *subsizes, const vo
     canal_status_t st;
     int err, ord = DT_ORDER_C;
 
-    if ((err = type_arg(oldtype, "oldtype", fn, &old)) || (err = ptr_arg(newtype, "newtype", fn)))
+    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
         return err;
     if (ndims <= 0)
         return type_raise(MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
@@ -593,28 +484,14 @@ out_free:
     return err;
 }
 
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
+int mpi_type_create_subarray_impl(int ndims, const void *array_of_sizes,
+                                  const void *array_of_subsizes, const void *array_of_starts,
+                                  int order, MPI_Datatype oldtype, MPI_Datatype *newtype, int large,
+                                  const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_subarray";
-    int err = mpi_enter(fn);
-    return err ? err : subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
-                                oldtype, newtype, 0, fn);
+    return subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype,
+                    newtype, large, fn);
 }
-#pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
-
-int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
-                                const MPI_Count array_of_subsizes[],
-                                const MPI_Count array_of_starts[], int order,
-                                MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_create_subarray_c";
-    int err = mpi_enter(fn);
-    return err ? err : subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
-                                oldtype, newtype, 1, fn);
-}
-#pragma weak MPI_Type_create_subarray_c = PMPI_Type_create_subarray_c
 
 static int darray(int size, int rank, int ndims, const void *gsizes, const int distribs[],
                   const int dargs[], const int psizes[], int order, MPI_Datatype oldtype,
@@ -625,7 +502,7 @@ static int darray(int size, int rank, int ndims, const void *gsizes, const int d
     int *dist = NULL, ord = DT_ORDER_C, err;
     canal_status_t st;
 
-    if ((err = type_arg(oldtype, "oldtype", fn, &old)) || (err = ptr_arg(newtype, "newtype", fn)))
+    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
         return err;
     if (ndims <= 0)
         return type_raise(MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
@@ -696,29 +573,14 @@ static int darray(int size, int rank, int ndims, const void *gsizes, const int d
     return type_out(t, newtype, fn);
 }
 
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+int mpi_type_create_darray_impl(int size, int rank, int ndims, const void *array_of_gsizes,
+                                const int array_of_distribs[], const int array_of_dargs[],
+                                const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype, int large, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_darray";
-    int err = mpi_enter(fn);
-    return err ? err : darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
-                              array_of_dargs, array_of_psizes, order, oldtype, newtype, 0, fn);
+    return darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                  array_of_psizes, order, oldtype, newtype, large, fn);
 }
-#pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
-
-int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
-                              const int array_of_distribs[], const int array_of_dargs[],
-                              const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                              MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_create_darray_c";
-    int err = mpi_enter(fn);
-    return err ? err : darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
-                              array_of_dargs, array_of_psizes, order, oldtype, newtype, 1, fn);
-}
-#pragma weak MPI_Type_create_darray_c = PMPI_Type_create_darray_c
 
 static int resized(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype,
                    int large, const char *fn)
@@ -727,7 +589,7 @@ static int resized(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Dat
     canal_status_t st;
     int err;
 
-    if ((err = type_arg(oldtype, "oldtype", fn, &old)) || (err = ptr_arg(newtype, "newtype", fn)))
+    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
         return err;
     if ((st = dt_create_resized(old, lb, extent, &t)) != CANAL_OK)
         return engine_err(st, fn);
@@ -739,23 +601,11 @@ static int resized(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Dat
     return type_out(t, newtype, fn);
 }
 
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                             MPI_Datatype *newtype)
+int mpi_type_create_resized_impl(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                                 MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_resized";
-    int err = mpi_enter(fn);
-    return err ? err : resized(oldtype, lb, extent, newtype, 0, fn);
+    return resized(oldtype, lb, extent, newtype, large_form(fn), fn);
 }
-#pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
-
-int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
-                               MPI_Datatype *newtype)
-{
-    static const char fn[] = "MPI_Type_create_resized_c";
-    int err = mpi_enter(fn);
-    return err ? err : resized(oldtype, lb, extent, newtype, 1, fn);
-}
-#pragma weak MPI_Type_create_resized_c = PMPI_Type_create_resized_c
 
 /* ---------------------------------------------------------------- Fortran 90 types */
 /* MPI_Type_create_f90_*: predefined-like types, one per (kind, p, r),
@@ -809,13 +659,11 @@ static dt_builtin_t f90_base(dt_combiner_t comb, int p, int r)
 static int f90_type(dt_combiner_t comb, int p, int r, MPI_Datatype *newtype, const char *fn)
 {
     dt_builtin_t b;
-    dt_type_t *t;
+    dt_type_t *t = NULL;
     canal_status_t st;
     int err = MPI_SUCCESS, h;
     int64_t ints[2] = {p, r};
 
-    if ((err = ptr_arg(newtype, "newtype", fn)))
-        return err;
     if (comb != DT_COMBINER_F90_INTEGER && p == MPI_UNDEFINED && r == MPI_UNDEFINED)
         return type_raise(MPI_ERR_ARG, fn, "p and r are both MPI_UNDEFINED");
     b = f90_base(comb, p, r);
@@ -859,40 +707,27 @@ out_unlock:
     return err;
 }
 
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+int mpi_type_create_f90_real_impl(int p, int r, MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_f90_real";
-    int err = mpi_enter(fn);
-    return err ? err : f90_type(DT_COMBINER_F90_REAL, p, r, newtype, fn);
+    return f90_type(DT_COMBINER_F90_REAL, p, r, newtype, fn);
 }
-#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
 
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+int mpi_type_create_f90_complex_impl(int p, int r, MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_f90_complex";
-    int err = mpi_enter(fn);
-    return err ? err : f90_type(DT_COMBINER_F90_COMPLEX, p, r, newtype, fn);
+    return f90_type(DT_COMBINER_F90_COMPLEX, p, r, newtype, fn);
 }
-#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
 
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+int mpi_type_create_f90_integer_impl(int r, MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_create_f90_integer";
-    int err = mpi_enter(fn);
-    return err ? err : f90_type(DT_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, newtype, fn);
+    return f90_type(DT_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, newtype, fn);
 }
-#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
 
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+int mpi_type_match_size_impl(int typeclass, int size, MPI_Datatype *datatype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_match_size";
-    int err = mpi_enter(fn);
     char cls;
     dt_builtin_t b;
     MPI_Datatype h;
 
-    if (err || (err = ptr_arg(datatype, "datatype", fn)))
-        return err;
     switch (typeclass) {
     case MPI_TYPECLASS_REAL: cls = 'r'; break;
     case MPI_TYPECLASS_INTEGER: cls = 'i'; break;
@@ -909,33 +744,27 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     *datatype = h;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_match_size = PMPI_Type_match_size
 
 /* ---------------------------------------------------------------- commit, free, dup */
-int PMPI_Type_commit(MPI_Datatype *datatype)
+int mpi_type_commit_impl(MPI_Datatype *datatype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_commit";
-    int err = mpi_enter(fn);
-    dt_type_t *t;
+    dt_type_t *t = NULL;
     canal_status_t st;
+    int err;
 
-    if (err || (err = ptr_arg(datatype, "datatype", fn)) ||
-        (err = type_arg(*datatype, "datatype", fn, &t)))
+    if ((err = type_arg(*datatype, "datatype", fn, &t)))
         return err;
     if ((st = dt_commit(t)) != CANAL_OK)
         return engine_err(st, fn);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_commit = PMPI_Type_commit
 
-int PMPI_Type_free(MPI_Datatype *datatype)
+int mpi_type_free_impl(MPI_Datatype *datatype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_free";
-    int err = mpi_enter(fn);
-    dt_type_t *t;
+    dt_type_t *t = NULL;
+    int err;
 
-    if (err || (err = ptr_arg(datatype, "datatype", fn)) ||
-        (err = type_arg(*datatype, "datatype", fn, &t)))
+    if ((err = type_arg(*datatype, "datatype", fn, &t)))
         return err;
     if (dt_builtin_of(t) != DT_NBUILTIN || is_f90(*datatype))
         return type_raise(MPI_ERR_TYPE, fn, "datatype %s is predefined and cannot be freed",
@@ -949,18 +778,15 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_free = PMPI_Type_free
 
-int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+int mpi_type_dup_impl(MPI_Datatype oldtype, MPI_Datatype *newtype, const char *fn)
 {
-    static const char fn[] = "MPI_Type_dup";
-    int err = mpi_enter(fn);
     dt_type_t *old, *t;
     mpi_attr_t *attrs = NULL;
     canal_status_t st;
+    int err;
 
-    if (err || (err = type_arg(oldtype, "oldtype", fn, &old)) ||
-        (err = ptr_arg(newtype, "newtype", fn)))
+    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
         return err;
     /* A failed duplication leaves MPI_DATATYPE_NULL, as MPICH does. */
     *newtype = MPI_DATATYPE_NULL;
@@ -974,7 +800,6 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     *dt_user_slot(t) = attrs;
     return type_out(t, newtype, fn);
 }
-#pragma weak MPI_Type_dup = PMPI_Type_dup
 
 mpi_attr_t **mpi_type_attr_list(MPI_Datatype h)
 {
@@ -983,202 +808,108 @@ mpi_attr_t **mpi_type_attr_list(MPI_Datatype h)
 }
 
 /* ---------------------------------------------------------------- queries */
-static int query_type(MPI_Datatype h, const void *out1, const void *out2, const char *fn,
-                      dt_type_t **t)
-{
-    int err = mpi_enter(fn);
-    if (err || (err = type_arg(h, "datatype", fn, t)))
-        return err;
-    if (out1 == NULL || out2 == NULL)
-        return type_raise(MPI_ERR_ARG, fn, "an output argument is NULL");
-    return MPI_SUCCESS;
-}
 
-int PMPI_Type_size(MPI_Datatype datatype, int *size)
+/* Any datatype, committed or not (kind handle in the table). */
+int mpi_type_size_impl(MPI_Datatype datatype, MPI_Count *size, const char *fn)
 {
-    dt_type_t *t;
-    int err = query_type(datatype, size, size, "MPI_Type_size", &t);
-    if (err)
-        return err;
-    *size = dt_size(t) > INT_MAX ? MPI_UNDEFINED : (int)dt_size(t);
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Type_size = PMPI_Type_size
-
-int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
-{
-    dt_type_t *t;
-    int err = query_type(datatype, size, size, "MPI_Type_size_c", &t);
+    dt_type_t *t = NULL;
+    int err = type_arg(datatype, "datatype", fn, &t);
     if (err)
         return err;
     *size = (MPI_Count)dt_size(t);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_size_c = PMPI_Type_size_c
 
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+int mpi_type_get_extent_impl(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent,
+                             const char *fn)
 {
-    dt_type_t *t;
-    int err = query_type(datatype, size, size, "MPI_Type_size_x", &t);
-    if (err)
-        return err;
-    *size = (MPI_Count)dt_size(t);
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Type_size_x = PMPI_Type_size_x
-
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
-{
-    dt_type_t *t;
-    int err = query_type(datatype, lb, extent, "MPI_Type_get_extent", &t);
+    dt_type_t *t = NULL;
+    int err = type_arg(datatype, "datatype", fn, &t);
     if (err)
         return err;
     *lb = dt_lb(t);
     *extent = dt_extent(t);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
 
-int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+int mpi_type_get_true_extent_impl(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent,
+                                  const char *fn)
 {
-    dt_type_t *t;
-    int err = query_type(datatype, lb, extent, "MPI_Type_get_extent_c", &t);
-    if (err)
-        return err;
-    *lb = dt_lb(t);
-    *extent = dt_extent(t);
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Type_get_extent_c = PMPI_Type_get_extent_c
-
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
-{
-    dt_type_t *t;
-    int err = query_type(datatype, lb, extent, "MPI_Type_get_extent_x", &t);
-    if (err)
-        return err;
-    *lb = dt_lb(t);
-    *extent = dt_extent(t);
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
-
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
-{
-    dt_type_t *t;
-    int err = query_type(datatype, true_lb, true_extent, "MPI_Type_get_true_extent", &t);
+    dt_type_t *t = NULL;
+    int err = type_arg(datatype, "datatype", fn, &t);
     if (err)
         return err;
     *true_lb = dt_true_lb(t);
     *true_extent = dt_true_extent(t);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
-
-int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
-{
-    dt_type_t *t;
-    int err = query_type(datatype, true_lb, true_extent, "MPI_Type_get_true_extent_c", &t);
-    if (err)
-        return err;
-    *true_lb = dt_true_lb(t);
-    *true_extent = dt_true_extent(t);
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Type_get_true_extent_c = PMPI_Type_get_true_extent_c
-
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
-{
-    dt_type_t *t;
-    int err = query_type(datatype, true_lb, true_extent, "MPI_Type_get_true_extent_x", &t);
-    if (err)
-        return err;
-    *true_lb = dt_true_lb(t);
-    *true_extent = dt_true_extent(t);
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
 
 /* MPI-1 queries, removed from the standard but still exported by MPICH. */
-int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
+int mpi_type_extent_impl(MPI_Datatype datatype, MPI_Aint *extent, const char *fn)
 {
-    dt_type_t *t;
-    int err = query_type(datatype, extent, extent, "MPI_Type_extent", &t);
+    dt_type_t *t = NULL;
+    int err = type_arg(datatype, "datatype", fn, &t);
     if (err)
         return err;
     *extent = dt_extent(t);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_extent = PMPI_Type_extent
 
-int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
+int mpi_type_lb_impl(MPI_Datatype datatype, MPI_Aint *displacement, const char *fn)
 {
-    dt_type_t *t;
-    int err = query_type(datatype, displacement, displacement, "MPI_Type_lb", &t);
+    dt_type_t *t = NULL;
+    int err = type_arg(datatype, "datatype", fn, &t);
     if (err)
         return err;
     *displacement = dt_lb(t);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_lb = PMPI_Type_lb
 
-int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
+int mpi_type_ub_impl(MPI_Datatype datatype, MPI_Aint *displacement, const char *fn)
 {
-    dt_type_t *t;
-    int err = query_type(datatype, displacement, displacement, "MPI_Type_ub", &t);
+    dt_type_t *t = NULL;
+    int err = type_arg(datatype, "datatype", fn, &t);
     if (err)
         return err;
     *displacement = dt_ub(t);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_ub = PMPI_Type_ub
 
-int PMPI_Get_address(const void *location, MPI_Aint *address)
+int mpi_get_address_impl(const void *location, MPI_Aint *address, const char *fn)
 {
-    static const char fn[] = "MPI_Get_address";
-    int err = mpi_enter(fn);
-    if (err || (err = ptr_arg(address, "address", fn)))
-        return err;
+    (void)fn;
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Get_address = PMPI_Get_address
 
-int PMPI_Address(void *location, MPI_Aint *address)
+int mpi_address_impl(void *location, MPI_Aint *address, const char *fn)
 {
-    static const char fn[] = "MPI_Address";
-    int err = mpi_enter(fn);
-    if (err || (err = ptr_arg(address, "address", fn)))
-        return err;
+    (void)fn;
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Address = PMPI_Address
 
 /* ---------------------------------------------------------------- names */
-int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+int mpi_type_set_name_impl(MPI_Datatype datatype, const char *type_name, const char *fn)
 {
-    static const char fn[] = "MPI_Type_set_name";
-    int err = mpi_enter(fn);
-    dt_type_t *t;
+    dt_type_t *t = NULL;
+    int err;
 
-    if (err || (err = type_arg(datatype, "datatype", fn, &t)) ||
+    if ((err = type_arg(datatype, "datatype", fn, &t)) ||
         (err = ptr_arg(type_name, "type_name", fn)))
         return err;
     dt_set_name(t, type_name);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_set_name = PMPI_Type_set_name
 
-int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+int mpi_type_get_name_impl(MPI_Datatype datatype, char *type_name, int *resultlen, const char *fn)
 {
-    static const char fn[] = "MPI_Type_get_name";
-    int err = mpi_enter(fn);
-    dt_type_t *t;
+    dt_type_t *t = NULL;
     size_t n;
+    int err;
 
-    if (err || (err = type_arg(datatype, "datatype", fn, &t)) ||
-        (err = ptr_arg(type_name, "type_name", fn)) || (err = ptr_arg(resultlen, "resultlen", fn)))
+    if ((err = type_arg(datatype, "datatype", fn, &t)) ||
+        (err = ptr_arg(type_name, "type_name", fn)))
         return err;
     n = strlen(dt_get_name(t));
     if (n > MPI_MAX_OBJECT_NAME - 1)
@@ -1188,7 +919,6 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     *resultlen = (int)n;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_get_name = PMPI_Type_get_name
 
 /* ---------------------------------------------------------------- envelope and contents */
 static int combiner_out(dt_combiner_t c)
@@ -1214,18 +944,15 @@ static int combiner_out(dt_combiner_t c)
     return MPI_COMBINER_NAMED;
 }
 
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
-                           int *num_datatypes, int *combiner)
+int mpi_type_get_envelope_impl(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                               int *num_datatypes, int *combiner, const char *fn)
 {
-    static const char fn[] = "MPI_Type_get_envelope";
-    int err = mpi_enter(fn);
-    dt_type_t *t;
+    dt_type_t *t = NULL;
     const dt_contents_t *e;
+    int err;
 
-    if (err || (err = type_arg(datatype, "datatype", fn, &t)))
+    if ((err = type_arg(datatype, "datatype", fn, &t)))
         return err;
-    if (num_integers == NULL || num_addresses == NULL || num_datatypes == NULL || combiner == NULL)
-        return type_raise(MPI_ERR_ARG, fn, "an output argument is NULL");
     e = dt_contents(t);
     if (e->ncounts > 0)
         return type_raise(MPI_ERR_TYPE, fn, "the datatype was made by a large-count constructor; "
@@ -1238,22 +965,17 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
     *combiner = combiner_out(e->combiner);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
 
-int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
-                             MPI_Count *num_addresses, MPI_Count *num_large_counts,
-                             MPI_Count *num_datatypes, int *combiner)
+int mpi_type_get_envelope_c_impl(MPI_Datatype datatype, MPI_Count *num_integers,
+                                 MPI_Count *num_addresses, MPI_Count *num_large_counts,
+                                 MPI_Count *num_datatypes, int *combiner, const char *fn)
 {
-    static const char fn[] = "MPI_Type_get_envelope_c";
-    int err = mpi_enter(fn);
-    dt_type_t *t;
+    dt_type_t *t = NULL;
     const dt_contents_t *e;
+    int err;
 
-    if (err || (err = type_arg(datatype, "datatype", fn, &t)))
+    if ((err = type_arg(datatype, "datatype", fn, &t)))
         return err;
-    if (num_integers == NULL || num_addresses == NULL || num_large_counts == NULL ||
-        num_datatypes == NULL || combiner == NULL)
-        return type_raise(MPI_ERR_ARG, fn, "an output argument is NULL");
     e = dt_contents(t);
     *num_integers = (MPI_Count)e->nints;
     *num_addresses = (MPI_Count)e->naddrs;
@@ -1262,7 +984,6 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
     *combiner = combiner_out(e->combiner);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_get_envelope_c = PMPI_Type_get_envelope_c
 
 /* Handles for the datatypes of an envelope: predefined ones are returned as
  * themselves, derived ones as new handles the caller must free. */
@@ -1301,11 +1022,11 @@ static int contents(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max
                     MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
                     MPI_Datatype array_of_datatypes[], int large, const char *fn)
 {
-    int err = mpi_enter(fn);
-    dt_type_t *t;
+    dt_type_t *t = NULL;
     const dt_contents_t *e;
+    int err;
 
-    if (err || (err = type_arg(datatype, "datatype", fn, &t)))
+    if ((err = type_arg(datatype, "datatype", fn, &t)))
         return err;
     e = dt_contents(t);
     if (e->combiner == DT_COMBINER_NAMED)
@@ -1337,39 +1058,35 @@ static int contents(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max
     return MPI_SUCCESS;
 }
 
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
-                           int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
-                           MPI_Datatype array_of_datatypes[])
+int mpi_type_get_contents_impl(MPI_Datatype datatype, int max_integers, int max_addresses,
+                               int max_datatypes, int array_of_integers[],
+                               MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[],
+                               const char *fn)
 {
     return contents(datatype, max_integers, max_addresses, 0, max_datatypes, array_of_integers,
-                    array_of_addresses, NULL, array_of_datatypes, 0, "MPI_Type_get_contents");
+                    array_of_addresses, NULL, array_of_datatypes, 0, fn);
 }
-#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
 
-int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
-                             MPI_Count max_large_counts, MPI_Count max_datatypes,
-                             int array_of_integers[], MPI_Aint array_of_addresses[],
-                             MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[])
+int mpi_type_get_contents_c_impl(MPI_Datatype datatype, MPI_Count max_integers,
+                                 MPI_Count max_addresses, MPI_Count max_large_counts,
+                                 MPI_Count max_datatypes, int array_of_integers[],
+                                 MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                 MPI_Datatype array_of_datatypes[], const char *fn)
 {
     return contents(datatype, max_integers, max_addresses, max_large_counts, max_datatypes,
                     array_of_integers, array_of_addresses, array_of_large_counts,
-                    array_of_datatypes, 1, "MPI_Type_get_contents_c");
+                    array_of_datatypes, 1, fn);
 }
-#pragma weak MPI_Type_get_contents_c = PMPI_Type_get_contents_c
 
 /* ---------------------------------------------------------------- pack and unpack */
-static int pack(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                MPI_Count outsize, MPI_Count *position, MPI_Comm comm, const char *fn)
+/* incount, datatype, position and the communicator come checked. */
+int mpi_pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+                  MPI_Count outsize, MPI_Count *position, mpi_comm_t *c, const char *fn)
 {
-    mpi_comm_t *c;
-    dt_type_t *t;
+    dt_type_t *t = mpi_dt_get(datatype);
     size_t bytes;
     canal_status_t st;
-    int err;
 
-    if ((err = mpi_check_comm(comm, fn, &c)) || (err = mpi_check_count(c, incount, fn)) ||
-        (err = mpi_check_dt(c, datatype, fn, &t)))
-        return err;
     if (outsize < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "outsize=%lld is negative", (long long)outsize);
     if (*position < 0 || *position > outsize)
@@ -1392,45 +1109,13 @@ static int pack(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, voi
     return MPI_SUCCESS;
 }
 
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-              int *position, MPI_Comm comm)
+int mpi_unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
+                    MPI_Count outcount, MPI_Datatype datatype, mpi_comm_t *c, const char *fn)
 {
-    static const char fn[] = "MPI_Pack";
-    int err = mpi_enter(fn);
-    MPI_Count pos;
-    if (err || (err = ptr_arg(position, "position", fn)))
-        return err;
-    pos = *position;
-    err = pack(inbuf, incount, datatype, outbuf, outsize, &pos, comm, fn);
-    if (err == MPI_SUCCESS)
-        *position = (int)pos;
-    return err;
-}
-#pragma weak MPI_Pack = PMPI_Pack
-
-int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-                MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
-{
-    static const char fn[] = "MPI_Pack_c";
-    int err = mpi_enter(fn);
-    if (err || (err = ptr_arg(position, "position", fn)))
-        return err;
-    return pack(inbuf, incount, datatype, outbuf, outsize, position, comm, fn);
-}
-#pragma weak MPI_Pack_c = PMPI_Pack_c
-
-static int unpack(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm, const char *fn)
-{
-    mpi_comm_t *c;
-    dt_type_t *t;
+    dt_type_t *t = mpi_dt_get(datatype);
     size_t bytes, need;
     canal_status_t st;
-    int err;
 
-    if ((err = mpi_check_comm(comm, fn, &c)) || (err = mpi_check_count(c, outcount, fn)) ||
-        (err = mpi_check_dt(c, datatype, fn, &t)))
-        return err;
     if (insize < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "insize=%lld is negative", (long long)insize);
     if (*position < 0 || *position > insize)
@@ -1450,74 +1135,20 @@ static int unpack(const void *inbuf, MPI_Count insize, MPI_Count *position, void
     return MPI_SUCCESS;
 }
 
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-                MPI_Datatype datatype, MPI_Comm comm)
+/* A size an int cannot hold is MPI_UNDEFINED in the int form (its entry
+ * point converts), as for MPI_Type_size. */
+int mpi_pack_size_impl(MPI_Count incount, MPI_Datatype datatype, mpi_comm_t *c, MPI_Count *size,
+                       const char *fn)
 {
-    static const char fn[] = "MPI_Unpack";
-    int err = mpi_enter(fn);
-    MPI_Count pos;
-    if (err || (err = ptr_arg(position, "position", fn)))
-        return err;
-    pos = *position;
-    err = unpack(inbuf, insize, &pos, outbuf, outcount, datatype, comm, fn);
-    if (err == MPI_SUCCESS)
-        *position = (int)pos;
-    return err;
-}
-#pragma weak MPI_Unpack = PMPI_Unpack
-
-int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                  MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    static const char fn[] = "MPI_Unpack_c";
-    int err = mpi_enter(fn);
-    if (err || (err = ptr_arg(position, "position", fn)))
-        return err;
-    return unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, fn);
-}
-#pragma weak MPI_Unpack_c = PMPI_Unpack_c
-
-static int pack_size(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size,
-                     const char *fn)
-{
-    mpi_comm_t *c;
-    dt_type_t *t;
+    dt_type_t *t = mpi_dt_get(datatype);
     size_t n;
-    int err;
 
-    if ((err = mpi_check_comm(comm, fn, &c)) || (err = mpi_check_count(c, incount, fn)) ||
-        (err = mpi_check_dt(c, datatype, fn, &t)))
-        return err;
-    if (size == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "size is NULL");
     if (__builtin_mul_overflow((size_t)incount, dt_size(t), &n) || n > (size_t)LLONG_MAX)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "%lld elements of %zu bytes overflow",
                              (long long)incount, dt_size(t));
     *size = (MPI_Count)n;
     return MPI_SUCCESS;
 }
-
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    static const char fn[] = "MPI_Pack_size";
-    int err = mpi_enter(fn);
-    MPI_Count n;
-    if (err || (err = ptr_arg(size, "size", fn)) ||
-        (err = pack_size(incount, datatype, comm, &n, fn)))
-        return err;
-    /* a size an int cannot hold is MPI_UNDEFINED, as for MPI_Type_size */
-    *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Pack_size = PMPI_Pack_size
-
-int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
-    static const char fn[] = "MPI_Pack_size_c";
-    int err = mpi_enter(fn);
-    return err ? err : pack_size(incount, datatype, comm, size, fn);
-}
-#pragma weak MPI_Pack_size_c = PMPI_Pack_size_c
 
 /* ---------------------------------------------------------------- external32 */
 static int datarep_arg(const char *datarep, const char *fn)
@@ -1530,17 +1161,16 @@ static int datarep_arg(const char *datarep, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int pack_external(const char *datarep, const void *inbuf, MPI_Count incount,
-                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
-                         MPI_Count *position, const char *fn)
+int mpi_pack_external_impl(const char *datarep, const void *inbuf, MPI_Count incount,
+                           MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                           MPI_Count *position, const char *fn)
 {
-    dt_type_t *t;
+    dt_type_t *t = mpi_dt_get(datatype);
     size_t bytes;
     canal_status_t st;
     int err;
 
-    if ((err = datarep_arg(datarep, fn)) || (err = ptr_arg(position, "position", fn)) ||
-        (err = mpi_check_count(NULL, incount, fn)) || (err = mpi_check_dt(NULL, datatype, fn, &t)))
+    if ((err = datarep_arg(datarep, fn)))
         return err;
     if (outsize < 0 || *position < 0 || *position > outsize)
         return type_raise(MPI_ERR_ARG, fn, "position=%lld is not in [0, outsize=%lld]",
@@ -1556,44 +1186,16 @@ static int pack_external(const char *datarep, const void *inbuf, MPI_Count incou
     return MPI_SUCCESS;
 }
 
-int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+int mpi_unpack_external_impl(const char datarep[], const void *inbuf, MPI_Count insize,
+                             MPI_Count *position, void *outbuf, MPI_Count outcount,
+                             MPI_Datatype datatype, const char *fn)
 {
-    static const char fn[] = "MPI_Pack_external";
-    int err = mpi_enter(fn);
-    MPI_Count pos;
-    if (err || (err = ptr_arg(position, "position", fn)))
-        return err;
-    pos = *position;
-    err = pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, &pos, fn);
-    if (err == MPI_SUCCESS)
-        *position = pos;
-    return err;
-}
-#pragma weak MPI_Pack_external = PMPI_Pack_external
-
-int PMPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount,
-                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
-                         MPI_Count *position)
-{
-    static const char fn[] = "MPI_Pack_external_c";
-    int err = mpi_enter(fn);
-    return err ? err : pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position,
-                                     fn);
-}
-#pragma weak MPI_Pack_external_c = PMPI_Pack_external_c
-
-static int unpack_external(const char *datarep, const void *inbuf, MPI_Count insize,
-                           MPI_Count *position, void *outbuf, MPI_Count outcount,
-                           MPI_Datatype datatype, const char *fn)
-{
-    dt_type_t *t;
+    dt_type_t *t = mpi_dt_get(datatype);
     size_t bytes;
     canal_status_t st;
     int err;
 
-    if ((err = datarep_arg(datarep, fn)) || (err = ptr_arg(position, "position", fn)) ||
-        (err = mpi_check_count(NULL, outcount, fn)) || (err = mpi_check_dt(NULL, datatype, fn, &t)))
+    if ((err = datarep_arg(datarep, fn)))
         return err;
     if (insize < 0 || *position < 0 || *position > insize)
         return type_raise(MPI_ERR_ARG, fn, "position=%lld is not in [0, insize=%lld]",
@@ -1609,68 +1211,18 @@ static int unpack_external(const char *datarep, const void *inbuf, MPI_Count ins
     return MPI_SUCCESS;
 }
 
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
+int mpi_pack_external_size_impl(const char *datarep, MPI_Count incount, MPI_Datatype datatype,
+                                MPI_Count *size, const char *fn)
 {
-    static const char fn[] = "MPI_Unpack_external";
-    int err = mpi_enter(fn);
-    MPI_Count pos;
-    if (err || (err = ptr_arg(position, "position", fn)))
-        return err;
-    pos = *position;
-    err = unpack_external(datarep, inbuf, insize, &pos, outbuf, outcount, datatype, fn);
-    if (err == MPI_SUCCESS)
-        *position = pos;
-    return err;
-}
-#pragma weak MPI_Unpack_external = PMPI_Unpack_external
-
-int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
-                           MPI_Count *position, void *outbuf, MPI_Count outcount,
-                           MPI_Datatype datatype)
-{
-    static const char fn[] = "MPI_Unpack_external_c";
-    int err = mpi_enter(fn);
-    return err ? err : unpack_external(datarep, inbuf, insize, position, outbuf, outcount,
-                                       datatype, fn);
-}
-#pragma weak MPI_Unpack_external_c = PMPI_Unpack_external_c
-
-static int pack_external_size(const char *datarep, MPI_Count incount, MPI_Datatype datatype,
-                              MPI_Count *size, const char *fn)
-{
-    dt_type_t *t;
+    dt_type_t *t = mpi_dt_get(datatype);
     size_t n;
     canal_status_t st;
     int err;
 
-    if ((err = datarep_arg(datarep, fn)) || (err = ptr_arg(size, "size", fn)) ||
-        (err = mpi_check_count(NULL, incount, fn)) || (err = mpi_check_dt(NULL, datatype, fn, &t)))
+    if ((err = datarep_arg(datarep, fn)))
         return err;
     if ((st = dt_external32_size(t, (size_t)incount, &n)) != CANAL_OK)
         return engine_err(st, fn);
     *size = (MPI_Count)n;
     return MPI_SUCCESS;
 }
-
-int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype,
-                            MPI_Aint *size)
-{
-    static const char fn[] = "MPI_Pack_external_size";
-    int err = mpi_enter(fn);
-    MPI_Count n;
-    if (err || (err = pack_external_size(datarep, incount, datatype, &n, fn)))
-        return err;
-    *size = n;
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
-
-int PMPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype,
-                              MPI_Count *size)
-{
-    static const char fn[] = "MPI_Pack_external_size_c";
-    int err = mpi_enter(fn);
-    return err ? err : pack_external_size(datarep, incount, datatype, size, fn);
-}
-#pragma weak MPI_Pack_external_size_c = PMPI_Pack_external_size_c

@@ -5,10 +5,14 @@
  * every host has one proxy). Placement follows Hydra: ranks fill the first
  * host's slots, then the next host's, and wrap around to the first host while
  * ranks are left. The placement becomes the PMI_process_mapping the ranks
- * read to tell which of them share a node. Used by options.c (parsing) and
- * remote.c (the job across hosts).
+ * read to tell which of them share a node. Under -launcher slurm without
+ * -hosts/-f, the hosts are the allocation's (SLURM_JOB_NODELIST, in Slurm's
+ * compressed form "node[01-04,07],gpu3") with SLURM_TASKS_PER_NODE ("2(x3),1")
+ * as slots, as Hydra reads them. Used by options.c (parsing) and remote.c
+ * (the job across hosts).
  */
 #include <errno.h>
+#include <limits.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +162,108 @@ static int hosts_from_file(mpx_opts_t *o, const char *path)
     return rc;
 }
 
+/* The next count of SLURM_TASKS_PER_NODE ("2(x3),1"): *left repeats left. */
+static int slurm_next_slots(const char **p, int *cur, int *left)
+{
+    char *end;
+    long v, rep = 1;
+    if (*left > 0) {
+        (*left)--;
+        return *cur;
+    }
+    if (**p == ',')
+        (*p)++;
+    v = strtol(*p, &end, 10);
+    if (end == *p || v < 1 || v > SLOTS_MAX)
+        return -1;
+    *p = end;
+    if (strncmp(*p, "(x", 2) == 0) {
+        rep = strtol(*p + 2, &end, 10);
+        if (end == *p + 2 || *end != ')' || rep < 1)
+            return -1;
+        *p = end + 1;
+    }
+    *cur = (int)v;
+    *left = (int)(rep > INT_MAX ? INT_MAX : rep) - 1;
+    return *cur;
+}
+
+/* The hosts of the Slurm allocation we run in. */
+static int hosts_from_slurm(mpx_opts_t *o)
+{
+    const char *list = getenv("SLURM_JOB_NODELIST"), *tasks = getenv("SLURM_TASKS_PER_NODE");
+    const char *tasks0;
+    int cur = 1, left = 0, rc = 0;
+    if (list == NULL)
+        list = getenv("SLURM_NODELIST");
+    if (tasks == NULL)
+        tasks = getenv("SLURM_JOB_CPUS_PER_NODE");
+    tasks0 = tasks;
+    if (list == NULL || *list == '\0') {
+        fprintf(stderr, "mpiexec: -launcher slurm without -hosts/-f runs inside a Slurm "
+                        "allocation (salloc, sbatch): SLURM_JOB_NODELIST is not set\n");
+        return 2;
+    }
+    for (const char *p = list; *p != '\0' && rc == 0;) {
+        /* one item: up to a ',' outside brackets */
+        size_t n = 0;
+        int depth = 0;
+        char item[512], spec[600];
+        const char *lb, *rb;
+        while (p[n] != '\0' && (depth > 0 || p[n] != ',')) {
+            depth += (p[n] == '[') - (p[n] == ']');
+            n++;
+        }
+        if (n == 0 || n >= sizeof item)
+            goto bad;
+        memcpy(item, p, n);
+        item[n] = '\0';
+        p += n + (p[n] == ',');
+        lb = strchr(item, '[');
+        rb = lb != NULL ? strchr(lb, ']') : NULL;
+        if (lb == NULL) {
+            int slots = tasks != NULL ? slurm_next_slots(&tasks, &cur, &left) : 1;
+            if (slots < 0)
+                goto bad;
+            snprintf(spec, sizeof spec, "%s:%d", item, slots);
+            rc = host_add(o, spec, "(from SLURM_JOB_NODELIST)");
+            continue;
+        }
+        if (rb == NULL || strchr(rb, '[') != NULL)
+            goto bad; /* one bracket group per item, as Slurm writes them here */
+        for (const char *r = lb + 1; r < rb && rc == 0;) {
+            char *end;
+            long a = strtol(r, &end, 10), b = a;
+            int width = (int)(end - r);
+            if (end == r)
+                goto bad;
+            if (*end == '-') {
+                const char *q = end + 1;
+                b = strtol(q, &end, 10);
+                if (end == q)
+                    goto bad;
+            }
+            if (b < a || b - a > HOSTS_MAX || (*end != ',' && end != rb))
+                goto bad;
+            for (long v = a; v <= b && rc == 0; v++) {
+                int slots = tasks != NULL ? slurm_next_slots(&tasks, &cur, &left) : 1;
+                if (slots < 0)
+                    goto bad;
+                snprintf(spec, sizeof spec, "%.*s%0*ld%s:%d", (int)(lb - item), item, width, v,
+                         rb + 1, slots);
+                rc = host_add(o, spec, "(from SLURM_JOB_NODELIST)");
+            }
+            r = *end == ',' ? end + 1 : end;
+        }
+    }
+    return rc;
+bad:
+    fprintf(stderr, "mpiexec: cannot read the Slurm allocation: SLURM_JOB_NODELIST='%s', "
+                    "SLURM_TASKS_PER_NODE='%s'\n",
+            list, tasks0 != NULL ? tasks0 : "");
+    return 2;
+}
+
 int mpx_hosts_load(mpx_opts_t *o)
 {
     int rc = 0;
@@ -165,6 +271,8 @@ int mpx_hosts_load(mpx_opts_t *o)
         rc = hosts_from_list(o, o->hosts_arg);
     if (rc == 0 && o->hostfile != NULL)
         rc = hosts_from_file(o, o->hostfile);
+    if (rc == 0 && o->hosts_arg == NULL && o->hostfile == NULL)
+        rc = hosts_from_slurm(o);
     if (rc != 0)
         return rc;
     if (o->nhosts == 0) {

@@ -16,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -220,6 +221,33 @@ static void expand_pattern(const char *pat, int rank, const char *host, char *ou
     out[k] = '\0';
 }
 
+int mpx_env_add_rank(mpx_env_t *env, const char *jobid, int rank, int size, int pmi_fd,
+                     int nlocal, int localid)
+{
+    const struct {
+        const char *name;
+        int v;
+    } nums[] = {{"PMI_RANK", rank},
+                {"PMI_SIZE", size},
+                {"PMI_FD", pmi_fd},
+                {"MPI_LOCALNRANKS", nlocal},
+                {"MPI_LOCALRANKID", localid}};
+    int rc = mpx_env_add(env, "PMI_JOBID", jobid);
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+        char num[32];
+        snprintf(num, sizeof num, "%d", nums[k].v);
+        rc |= mpx_env_add(env, nums[k].name, num);
+    }
+    /* This launcher judges the deaths of ranks before a survivor's abort
+     * (mpx_job_settle, and MPX_F_SYNC across hosts): a survivor that ends
+     * the job because a peer failed need not wait for it (mpi/errors.c),
+     * unless the user says otherwise. */
+    for (int i = 0; i < env->n; i++)
+        if (strncmp(env->kv[i], "CANAL_FAILURE_GRACE=", 20) == 0)
+            return rc;
+    return rc | mpx_env_add(env, "CANAL_FAILURE_GRACE", "0");
+}
+
 int mpx_program_exists(const char *argv0, const char *dir)
 {
     char path[4096];
@@ -244,6 +272,49 @@ int mpx_program_exists(const char *argv0, const char *dir)
         p += n;
         if (*p == ':')
             p++;
+    }
+    return 0;
+}
+
+/* Is pid (a child of ours) exiting: a zombie, or past the start of its exit
+ * (PF_EXITING in the flags of /proc/PID/stat)? A process that was killed has
+ * closed its sockets only once it is there: a peer that saw them close and
+ * aborted finds it at least exiting. */
+static int pid_exiting(pid_t pid)
+{
+    enum { PF_EXITING_FLAG = 0x4 };
+    char path[64], buf[1024], state = 0;
+    unsigned long flags = 0;
+    const char *p;
+    ssize_t n;
+    int fd;
+
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    p = strrchr(buf, ')'); /* the command may hold blanks and parentheses */
+    if (p == NULL || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+        return 0;
+    return state == 'Z' || state == 'X' || (flags & PF_EXITING_FLAG) != 0;
+}
+
+int mpx_reap_if_exiting(pid_t pid, int *status)
+{
+    struct timespec step = {0, 1000 * 1000};
+    /* the kernel takes microseconds to finish an exit; 5 s bounds a stuck one */
+    for (int i = 0; i < 5000; i++) {
+        pid_t w = waitpid(pid, status, WNOHANG);
+        if (w == pid)
+            return 1;
+        if (w < 0 || !pid_exiting(pid))
+            return 0;
+        nanosleep(&step, NULL);
     }
     return 0;
 }
@@ -320,70 +391,35 @@ static int open_pattern_file(const char *pat, int rank, const char *host)
 
 int mpx_job_add(mpx_job_t *job, int seg0, int size, const char *spawner)
 {
-    mpx_pmijob_t *pjs, *pj;
-    int seg = seg0, left;
+    mpx_pmijob_t *pj;
+    char kvsname[256];
+    int seg = seg0, left, idx;
 
-    if (job->nranks + size > 1000000) {
-        fprintf(stderr, "mpiexec: more than 1000000 processes requested\n");
-        return -1;
-    }
-    pjs = realloc(job->pjobs, (size_t)(job->npjobs + 1) * sizeof *pjs);
-    if (pjs == NULL)
-        return -1;
-    job->pjobs = pjs;
-    pj = &pjs[job->npjobs];
-    memset(pj, 0, sizeof *pj);
     if (job->npjobs == 0) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        snprintf(pj->kvsname, sizeof pj->kvsname, "canal_%.100s_%ld_%lx", job->hostname,
-                 (long)getpid(), (unsigned long)(ts.tv_sec * 1000003L + ts.tv_nsec));
+        snprintf(kvsname, sizeof kvsname, "canal_%.100s_%ld_%lx", job->hostname, (long)getpid(),
+                 (unsigned long)(ts.tv_sec * 1000003L + ts.tv_nsec));
     } else {
-        snprintf(pj->kvsname, sizeof pj->kvsname, "%.200s_spawn%d", job->pjobs[0].kvsname,
-                 job->npjobs);
+        snprintf(kvsname, sizeof kvsname, "%.200s_spawn%d", job->pjobs[0].kvsname, job->npjobs);
     }
-    snprintf(pj->spawner, sizeof pj->spawner, "%s", spawner != NULL ? spawner : "");
-    pj->size = size;
-    pj->first = job->nranks;
-    pj->kvs = mpx_kvs_create();
-    snprintf(pj->mapping, sizeof pj->mapping, "(vector,(0,1,%d))", size);
-    if (pj->kvs == NULL || mpx_kvs_put(pj->kvs, "PMI_process_mapping", pj->mapping) != 0)
+    idx = mpx_pjob_new(job, kvsname, size, size);
+    if (idx < 0)
         return -1;
-    if (job->nranks + size > job->ranks_cap) {
-        int cap = job->ranks_cap ? job->ranks_cap : 16;
-        mpx_rank_t **rs;
-        while (cap < job->nranks + size)
-            cap *= 2;
-        rs = realloc(job->ranks, (size_t)cap * sizeof *rs);
-        if (rs == NULL)
-            return -1;
-        job->ranks = rs;
-        job->ranks_cap = cap;
-    }
+    pj = &job->pjobs[idx];
+    snprintf(pj->spawner, sizeof pj->spawner, "%s", spawner != NULL ? spawner : "");
+    snprintf(pj->mapping, sizeof pj->mapping, "(vector,(0,1,%d))", size);
+    if (mpx_kvs_put(pj->kvs, "PMI_process_mapping", pj->mapping) != 0)
+        return -1;
     left = job->opts->segs[seg].nprocs;
     for (int k = 0; k < size; k++) {
-        mpx_rank_t *r = calloc(1, sizeof *r);
-        if (r == NULL || (r->rd = malloc(sizeof *r->rd)) == NULL) {
-            free(r);
-            fprintf(stderr, "mpiexec: no memory for %d ranks\n", job->nranks + size);
-            return -1;
-        }
         while (left == 0)
             left = job->opts->segs[++seg].nprocs;
         left--;
-        r->rank = k;
-        r->idx = job->nranks;
-        r->pj = job->npjobs;
-        r->seg = seg;
-        r->appnum = seg - seg0;
-        r->pmi_fd = r->out.fd = r->err.fd = -1;
-        r->out.to = 1;
-        r->err.to = 2;
-        r->pmi_version = 1;
-        pmi_wire_reader_init(r->rd, 1);
-        job->ranks[job->nranks++] = r;
+        if (mpx_rank_new(job, idx, k, seg, seg - seg0) == NULL)
+            return -1;
     }
-    return job->npjobs++;
+    return idx;
 }
 
 /* Ranks that never started count as exited with status 127. */
@@ -455,7 +491,6 @@ int mpx_launch(mpx_job_t *job, int pj)
         mpx_env_t *base = &segenv[r->seg - seg_lo];
         int sv[2], outp[2] = {-1, -1}, errp[2] = {-1, -1}, in_fd;
         mpx_env_t env;
-        char num[32];
         pid_t pid;
 
         /* the segment's environment plus this rank's PMI variables */
@@ -486,17 +521,7 @@ int mpx_launch(mpx_job_t *job, int pj)
             close(sv[1]);
             goto fail;
         }
-        snprintf(num, sizeof num, "%d", r->rank);
-        mpx_env_add(&env, "PMI_RANK", num);
-        snprintf(num, sizeof num, "%d", p->size);
-        mpx_env_add(&env, "PMI_SIZE", num);
-        snprintf(num, sizeof num, "%d", sv[1]);
-        mpx_env_add(&env, "PMI_FD", num);
-        mpx_env_add(&env, "PMI_JOBID", p->kvsname);
-        snprintf(num, sizeof num, "%d", p->size);
-        mpx_env_add(&env, "MPI_LOCALNRANKS", num);
-        snprintf(num, sizeof num, "%d", r->rank);
-        mpx_env_add(&env, "MPI_LOCALRANKID", num);
+        mpx_env_add_rank(&env, p->kvsname, r->rank, p->size, sv[1], p->size, r->rank);
         /* libfabric pulls in PSM's libinfinipath, whose constructor installs a
          * SIGSEGV backtrace handler; managed runtimes (the JVM) take SIGSEGV
          * in normal operation and die of it. The ofi channel loads libfabric

@@ -225,6 +225,16 @@ static void rank_exited(mpx_job_t *job, mpx_rank_t *r, int status)
         drain_deadline = now_ms() + DRAIN_GRACE_MS;
 }
 
+void mpx_job_settle(mpx_job_t *job)
+{
+    for (int i = 0; i < job->nranks; i++) {
+        mpx_rank_t *r = job->ranks[i];
+        int status;
+        if (r->pid > 0 && !r->exited && !r->aborted && mpx_reap_if_exiting(r->pid, &status))
+            rank_exited(job, r, status);
+    }
+}
+
 void mpx_singleton_gone(mpx_job_t *job, mpx_rank_t *r)
 {
     if (r->exited)
@@ -547,6 +557,7 @@ int main(int argc, char **argv)
         return mpx_remote_main(&opts, timeout_s);
 
     job.opts = &opts;
+    job.ops = &mpx_server_local_ops;
     gethostname(job.hostname, sizeof job.hostname - 1);
     {
         int total = 0;

@@ -66,6 +66,11 @@ typedef struct {
  * (--help, --version, -info: exit 0), or 2 after printing a usage error. */
 int mpx_options_parse(int argc, char **argv, mpx_opts_t *opts);
 int mpx_env_add(mpx_env_t *env, const char *name, const char *value);
+/* A rank's PMI variables (PMI_RANK, PMI_SIZE, PMI_FD, PMI_JOBID,
+ * MPI_LOCALNRANKS, MPI_LOCALRANKID) and CANAL_FAILURE_GRACE=0 unless env
+ * sets it. 0 or -1. */
+int mpx_env_add_rank(mpx_env_t *env, const char *jobid, int rank, int size, int pmi_fd,
+                     int nlocal, int localid);
 void mpx_print_help(void);
 
 /* ------------------------------------------------------------ hosts */
@@ -132,6 +137,7 @@ typedef struct {
     char *outq;       /* replies not yet written (socket full) */
     size_t outq_len, outq_cap;
     int initialized, finalized, in_barrier, waiting_nodeattr;
+    int aborted; /* it sent an abort: its own exit is no news */
     char wait_key[256]; /* node attribute a PMI-2 getnodeattr waits for */
     int exited, status;
     mpx_stream_t out, err;
@@ -144,14 +150,18 @@ typedef struct {
     char kvsname[256];
     char spawner[256]; /* kvsname of the job that spawned it, "" for job 0 */
     int size;
-    int first; /* index of its rank 0 in mpx_job_t.ranks */
+    int first;  /* index of its first rank served here in mpx_job_t.ranks */
+    int nlocal; /* its ranks served here: all of them in mpiexec, a host's in a proxy */
     int barrier_count;
-    char mapping[64];
+    char mapping[4096];
     mpx_kvs_t *kvs;
 } mpx_pmijob_t;
 
+typedef struct mpx_server_ops mpx_server_ops_t;
+
 typedef struct {
     mpx_opts_t *opts;
+    const mpx_server_ops_t *ops; /* mpiexec's own (mpx_server_local_ops) or a proxy's */
     int nranks; /* processes of all PMI jobs */
     int ranks_cap;
     mpx_rank_t **ranks; /* stable addresses: spawns grow the array */
@@ -176,6 +186,14 @@ void mpx_singleton_gone(mpx_job_t *job, mpx_rank_t *r);
 void mpx_job_fail(mpx_job_t *job, int rank, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void mpx_job_teardown(mpx_job_t *job);
+/* Judge the exits of ranks that are dying now (killed or exited, not yet
+ * reaped): called before an abort is reported, so that a survivor's abort
+ * that names a dead rank does not hide that rank's death. */
+void mpx_job_settle(mpx_job_t *job);
+/* Wait (a bounded poll, while the kernel finishes it) for pid, which is ours,
+ * if it is exiting now; 1 and its status when it was reaped, 0 if it is not
+ * exiting (or did not finish in time). */
+int mpx_reap_if_exiting(pid_t pid, int *status);
 /* "rank 3" for the command line's job, "rank 1 of spawned job 2" otherwise. */
 const char *mpx_rank_name(const mpx_job_t *job, const mpx_rank_t *r);
 
@@ -204,6 +222,48 @@ int mpx_program_exists(const char *argv0, const char *dir);
 
 /* ------------------------------------------------------------ PMI server */
 
+/* A spawn request, parsed from PMI-1 blocks or a PMI-2 message. The strings
+ * point into the request (or, in mpiexec across hosts, into a frame). */
+enum { MPX_SPAWN_CMDS_MAX = 64, MPX_SPAWN_ARGS_MAX = 2048, MPX_SPAWN_PREPUT_MAX = 64 };
+typedef struct {
+    const char *cmd;
+    int maxprocs;
+    int argc;
+    const char *argv[MPX_SPAWN_ARGS_MAX];
+    const char *wdir;
+    const char *host; /* the 'host' info key, NULL without */
+} mpx_spawn_cmd_t;
+typedef struct {
+    int ncmds, npreput;
+    mpx_spawn_cmd_t cmd[MPX_SPAWN_CMDS_MAX];
+    const char *pkey[MPX_SPAWN_PREPUT_MAX], *pval[MPX_SPAWN_PREPUT_MAX];
+} mpx_spawn_plan_t;
+
+/* The PMI server core (mpiexec/server.c) serves ranks on their PMI sockets
+ * for two owners: mpiexec on a single host (mpx_server_local_ops, everything
+ * decided here) and a proxy of a job across hosts (mpiexec/proxy.c, which
+ * passes what concerns the whole job up its link). What differs: */
+struct mpx_server_ops {
+    /* Every rank of PMI job pj served here entered its barrier. NULL: the
+     * barrier is complete (mpiexec serves the whole job); a proxy sends its
+     * puts up and calls mpx_server_fence_done when mpiexec answers. */
+    void (*fence)(mpx_job_t *job, int pj);
+    /* A key was put (and stored here) by rank r; NULL: nothing more to do. */
+    void (*put)(mpx_job_t *job, mpx_rank_t *r, const char *key, const char *val);
+    void (*abort)(mpx_job_t *job, mpx_rank_t *r, int code, const char *msg);
+    /* Start a spawn: the new PMI job's kvsname (reply now), or NULL with
+     * errmsg set, or MPX_SPAWN_LATER (the answer comes with
+     * mpx_server_spawn_reply). */
+    const char *(*spawn)(mpx_job_t *job, mpx_rank_t *r, const mpx_spawn_plan_t *sp, char *errmsg,
+                         size_t errlen);
+    /* EPOLLOUT for rank r's PMI socket; NULL: the owner polls outq_len. */
+    void (*want_write)(mpx_job_t *job, mpx_rank_t *r, int want);
+    /* Name publishing is served here; else refused, naming this text. */
+    const char *no_names;
+};
+extern const mpx_server_ops_t mpx_server_local_ops;
+extern const char MPX_SPAWN_LATER[];
+
 /* A client-supplied key or value of message m (mpiexec's server and the
  * proxies): present, shorter than max, printable ASCII; else NULL. */
 const char *mpx_pmi_arg(const pmi_wire_msg_t *m, const char *name, size_t max);
@@ -221,6 +281,15 @@ void mpx_server_check_barriers(mpx_job_t *job, mpx_rank_t *r);
  * ("cmd=canal-rank-failed rank=N", unasked; pmi/conn.c reads it). */
 void mpx_server_notify_failed(mpx_job_t *job, mpx_rank_t *r);
 int mpx_server_init(mpx_job_t *job);
+/* Release the ranks of PMI job pj waiting in its barrier (a proxy: the
+ * whole job's fence is complete). */
+void mpx_server_fence_done(mpx_job_t *job, int pj);
+/* Answer rank r's pending spawn: jobid, or NULL and errmsg. */
+void mpx_server_spawn_reply(mpx_job_t *job, mpx_rank_t *r, const char *jobid, const char *errmsg);
+/* Append a PMI job (kvsname, size, nlocal of its ranks served here) to job;
+ * its index or -1. Its ranks are added with mpx_rank_new. */
+int mpx_pjob_new(mpx_job_t *job, const char *kvsname, int size, int nlocal);
+mpx_rank_t *mpx_rank_new(mpx_job_t *job, int pj, int rank, int seg, int appnum);
 
 /* ------------------------------------------------------------ KVS */
 

@@ -68,8 +68,10 @@ void mpx_print_help(void)
         "                        Ranks fill each host's slots in turn, wrapping around\n"
         "                        when -n exceeds the slots (as Hydra); without -n, one\n"
         "                        process per slot.\n"
-        "  -launcher ssh|fork    how proxies start: ssh (default for other hosts; this\n"
-        "                        host uses fork) or fork (every proxy on this host)\n"
+        "  -launcher ssh|fork|slurm  how proxies start: ssh (default for other hosts;\n"
+        "                        this host uses fork), fork (every proxy on this host),\n"
+        "                        or slurm (srun, inside an allocation; without -hosts/-f\n"
+        "                        the allocation's nodes and tasks per node)\n"
         "  -launcher-exec PATH   program used instead of ssh, called as\n"
         "                        'PATH -x HOST COMMAND'\n"
         "  -iface NAME           network interface the ranks use between hosts (sets\n"
@@ -95,8 +97,9 @@ void mpx_print_help(void)
         "\n"
         "Across hosts, mpiexec starts 'mpiexec -proxy HOST' on every host (same path as\n"
         "this mpiexec) through the launcher; the proxy starts the host's ranks and\n"
-        "serves their PMI. Rank 0's stdin is /dev/null there; -bind-to, output file\n"
-        "patterns and MPI_Comm_spawn are refused.\n"
+        "serves their PMI. mpiexec's stdin goes to rank 0; MPI_Comm_spawn places the\n"
+        "children on the info key 'host' or round robin over the hosts; -bind-to and\n"
+        "output file patterns are refused.\n"
         "\n"
         "Environment: MPIEXEC_TIMEOUT=s kills the job after s seconds (exit code 255).\n"
         "Exit code: 0 if every rank exits 0, else the code of the first rank that failed\n"
@@ -106,7 +109,8 @@ void mpx_print_help(void)
 static void print_version(void)
 {
     printf("mpiexec (Canal) %s\n"
-           "PMI server: PMI-1 (simple), PMI-2; launchers: fork, ssh (one proxy per host)\n",
+           "PMI server: PMI-1 (simple), PMI-2; launchers: fork, ssh, slurm (one proxy per "
+           "host)\n",
            PACKAGE_VERSION);
 }
 
@@ -116,7 +120,8 @@ static void print_info(void)
     gethostname(host, sizeof host - 1);
     print_version();
     printf("Launcher:           fork (local host %s); across hosts (-hosts, -f): one\n"
-           "                    'mpiexec -proxy HOST' per host (ssh, -launcher-exec, fork)\n"
+           "                    'mpiexec -proxy HOST' per host (ssh, -launcher-exec, fork,\n"
+           "                    slurm: srun inside an allocation)\n"
            "PMI:                PMI-1 and PMI-2 over PMI_FD (socketpair)\n"
            "Binding:            -bind-to core|hwthread|none (sched_setaffinity, topology from "
            "/sys)\n"
@@ -366,8 +371,9 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
     if (strcmp(name, "-launcher") == 0 || strcmp(name, "-bootstrap") == 0) {
         if (need(argc, argv, i, 1, used) != 0)
             return 2;
-        if (strcmp(argv[i + 1], "ssh") != 0 && strcmp(argv[i + 1], "fork") != 0)
-            return usage_error("-launcher '%s': use ssh or fork", argv[i + 1]);
+        if (strcmp(argv[i + 1], "ssh") != 0 && strcmp(argv[i + 1], "fork") != 0 &&
+            strcmp(argv[i + 1], "slurm") != 0)
+            return usage_error("-launcher '%s': use ssh, fork or slurm", argv[i + 1]);
         o->launcher = argv[i + 1];
         return 0;
     }
@@ -521,7 +527,8 @@ int mpx_options_parse(int argc, char **argv, mpx_opts_t *opts)
         }
         opts->nsegs--;
     }
-    if (opts->hosts_arg != NULL || opts->hostfile != NULL) {
+    if (opts->hosts_arg != NULL || opts->hostfile != NULL ||
+        (opts->launcher != NULL && strcmp(opts->launcher, "slurm") == 0)) {
         rc = mpx_hosts_load(opts);
         if (rc != 0)
             return rc;

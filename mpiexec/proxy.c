@@ -1,16 +1,20 @@
 /*
  * "mpiexec -proxy HOST": the per-host proxy of a job across hosts. mpiexec
- * (mpiexec/remote.c) starts it through the launcher (ssh, or fork on its own
- * host) and talks to it over its stdin/stdout (mpiexec/pxlink.c). The proxy
- * starts this host's ranks (the job arrives in one MPX_F_JOB frame), serves
- * them PMI-1 and PMI-2 on a socketpair each (PMI_FD), keeps a copy of the
- * job's key-value store, and forwards their output, exits and aborts. A fence
- * costs mpiexec one message per host: the proxy sends up the puts of its
- * ranks once all of them entered the fence, and releases them when mpiexec
- * sends back the puts of every host. Node attributes are this host's own.
- * When mpiexec says so, or when its link closes (mpiexec or ssh died), the
- * ranks get SIGTERM, then SIGKILL after a grace; the proxy exits when they
- * are gone. Spawn and name publishing are refused with an error reply.
+ * (mpiexec/remote.c) starts it through the launcher (ssh, srun, or fork on its
+ * own host) and talks to it over its stdin/stdout (mpiexec/pxlink.c). The
+ * proxy starts this host's ranks (a PMI job arrives in one MPX_F_JOB or
+ * MPX_F_ADDJOB frame) and serves them PMI-1 and PMI-2 with the server core of
+ * mpiexec/server.c, whose job holds only this host's ranks. What concerns the
+ * whole job goes up the link (this file's mpx_server_ops_t): a fence costs
+ * mpiexec one message per host (the proxy sends up the puts of its ranks once
+ * all of them entered it, and releases them when mpiexec sends back the puts
+ * of every host), aborts and spawn requests are mpiexec's to decide. Up also
+ * go the ranks' output, starts and exits; down comes rank 0's stdin. Node
+ * attributes are this host's own; name publishing is refused. When mpiexec
+ * says so, or when its link closes (mpiexec or ssh died), the ranks get
+ * SIGTERM, then SIGKILL after a grace. The proxy exits when its ranks are
+ * gone and mpiexec closed the link: mpiexec does so once every rank of
+ * every host exited, since until then a spawn may add ranks here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -32,43 +35,41 @@
 
 extern char **environ;
 
-enum { PX_KILL_GRACE_MS = 3000, PX_DRAIN_MS = 2000, PX_KEY_MAX = 64, PX_VAL_MAX = 1024 };
-
-typedef struct {
-    int rank, seg, appnum;
-    pid_t pid;
-    int pmi_fd, out_fd, err_fd;
-    int ver;
-    pmi_wire_reader_t rd;
-    int initialized, finalized, in_fence, exited;
-    int in_mcmd, mcmd_total, mcmd_seen; /* a PMI-1 spawn request being read */
-    int waiting_nodeattr;
-    char wait_key[PX_KEY_MAX];
-    char *outq;
-    size_t outq_len, outq_cap;
-} px_rank_t;
+enum { PX_KILL_GRACE_MS = 3000, PX_DRAIN_MS = 2000 };
 
 typedef struct {
     char *wdir;
     char **argv, **env;
 } px_seg_t;
 
+/* What the proxy keeps beside the server's view of a PMI job. */
+typedef struct {
+    int gjob;         /* mpiexec's number of the PMI job */
+    mpx_frame_t pend; /* puts since the last fence: key, value fields */
+    int npend;
+} px_pjob_t;
+
 static struct {
     mpx_link_t up;
     char host[256];
-    char kvsname[256], mapping[4096], iface[64];
-    int size, usize, nlocal, nexited, nfenced, started;
-    px_rank_t *ranks;
+    char iface[64];
+    mpx_opts_t opts;
+    mpx_job_t job; /* this host's ranks, served by mpiexec/server.c */
+    int *gidx;     /* per rank of job: its index in mpiexec's list */
+    int gidx_cap;
+    px_pjob_t *pjx; /* per PMI job of job */
     int nsegs;
     px_seg_t *segs;
-    mpx_kvs_t *kvs, *nodeattr;
-    mpx_frame_t pend; /* puts since the last fence: key, value fields */
-    int npend;
-    int killing, up_gone;
+    char **frames; /* the job frames the segments point into */
+    int nframes;
+    int started, killing, up_gone;
+    int down_closed; /* mpiexec closed our stdin: it is gone, or every rank everywhere is */
+    int stdin_w;  /* rank 0's stdin when it runs here, else -1 */
+    char *stdin_q; /* bytes for it not written yet */
+    size_t stdin_len, stdin_cap;
+    int stdin_eof;
     long long kill_deadline, drain_deadline;
-} px;
-
-static char px_msgbuf[PMI_WIRE_MSG_MAX + 1];
+} px = {.stdin_w = -1};
 
 static long long px_now_ms(void)
 {
@@ -81,6 +82,7 @@ static void px_send_up(mpx_frame_t *f)
 {
     if (!px.up_gone && mpx_link_send(&px.up, f) != 0)
         px.up_gone = 1;
+    mpx_frame_free(f);
 }
 
 static void px_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -99,14 +101,13 @@ static void px_error(const char *fmt, ...)
     mpx_frame_begin(&f, MPX_F_ERROR);
     mpx_frame_str(&f, msg);
     px_send_up(&f);
-    mpx_frame_free(&f);
 }
 
 static void px_signal_all(int sig)
 {
-    for (int i = 0; i < px.nlocal; i++)
-        if (px.ranks[i].pid > 0 && !px.ranks[i].exited)
-            kill(-px.ranks[i].pid, sig);
+    for (int i = 0; i < px.job.nranks; i++)
+        if (px.job.ranks[i]->pid > 0 && !px.job.ranks[i]->exited)
+            kill(-px.job.ranks[i]->pid, sig);
 }
 
 static void px_teardown(int sig)
@@ -118,417 +119,93 @@ static void px_teardown(int sig)
     px.kill_deadline = px_now_ms() + PX_KILL_GRACE_MS;
 }
 
-/* ------------------------------------------------------------ PMI replies */
+/* ------------------------------------------------------------ server ops */
 
-static void px_pmi_close(px_rank_t *r)
+static void px_put(mpx_job_t *job, mpx_rank_t *r, const char *key, const char *val)
 {
-    if (r->pmi_fd < 0)
-        return;
-    close(r->pmi_fd);
-    r->pmi_fd = -1;
-    r->outq_len = 0;
-    if (r->in_fence) {
-        r->in_fence = 0;
-        px.nfenced--;
-    }
+    px_pjob_t *x = &px.pjx[r->pj];
+    (void)job;
+    mpx_frame_str(&x->pend, key);
+    mpx_frame_str(&x->pend, val);
+    x->npend++;
 }
 
-static void px_pmi_flush(px_rank_t *r)
+static void px_fence(mpx_job_t *job, int pj)
 {
-    size_t off = 0;
-    while (r->pmi_fd >= 0 && off < r->outq_len) {
-        ssize_t n = send(r->pmi_fd, r->outq + off, r->outq_len - off, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            break;
-        if (n <= 0) {
-            px_pmi_close(r);
-            return;
-        }
-        off += (size_t)n;
-    }
-    if (off > 0) {
-        memmove(r->outq, r->outq + off, r->outq_len - off);
-        r->outq_len -= off;
-    }
-}
-
-static void px_reply(px_rank_t *r, pmi_wire_out_t *out)
-{
-    if (r->pmi_fd < 0 || pmi_wire_end(out) != 0)
-        return;
-    if (r->outq_len + out->len > (1 << 20)) {
-        px_error("rank %d does not read its PMI replies; closing its connection", r->rank);
-        px_pmi_close(r);
-        return;
-    }
-    if (r->outq_len + out->len > r->outq_cap) {
-        size_t cap = r->outq_cap ? r->outq_cap * 2 : 4096;
-        char *q;
-        while (cap < r->outq_len + out->len)
-            cap *= 2;
-        if ((q = realloc(r->outq, cap)) == NULL) {
-            px_pmi_close(r);
-            return;
-        }
-        r->outq = q;
-        r->outq_cap = cap;
-    }
-    memcpy(r->outq + r->outq_len, out->buf, out->len);
-    r->outq_len += out->len;
-    px_pmi_flush(r);
-}
-
-static void px_reply_rc(px_rank_t *r, const char *cmd, int rc, const char *msg)
-{
-    pmi_wire_out_t out;
-    pmi_wire_begin(&out, r->ver, cmd);
-    pmi_wire_add_int(&out, "rc", rc);
-    if (msg != NULL)
-        pmi_wire_add(&out, r->ver == 1 ? "msg" : "errmsg", msg);
-    px_reply(r, &out);
-}
-
-static void px_reply_found(px_rank_t *r, const char *cmd, const char *val)
-{
-    pmi_wire_out_t out;
-    pmi_wire_begin(&out, 2, cmd);
-    pmi_wire_add_int(&out, "rc", 0);
-    pmi_wire_add(&out, "found", val != NULL ? "TRUE" : "FALSE");
-    if (val != NULL)
-        pmi_wire_add(&out, "value", val);
-    px_reply(r, &out);
-}
-
-/* ------------------------------------------------------------ KVS and fence */
-
-static int px_put(px_rank_t *r, const char *key, const char *val)
-{
-    (void)r;
-    if (mpx_kvs_put(px.kvs, key, val) != 0)
-        return -1;
-    mpx_frame_str(&px.pend, key);
-    mpx_frame_str(&px.pend, val);
-    px.npend++;
-    return px.pend.bad ? -1 : 0;
-}
-
-static void px_fence_enter(px_rank_t *r)
-{
+    px_pjob_t *x = &px.pjx[pj];
     mpx_frame_t f = {0};
-    if (!r->in_fence) {
-        r->in_fence = 1;
-        px.nfenced++;
-    }
-    if (px.nfenced < px.nlocal)
-        return;
+    (void)job;
     mpx_frame_begin(&f, MPX_F_FENCE);
-    mpx_frame_int(&f, px.npend);
-    mpx_frame_raw(&f, px.pend.buf, px.pend.len);
-    px_send_up(&f);
-    mpx_frame_free(&f);
-    px.pend.len = 0;
-    px.npend = 0;
-}
-
-/* mpiexec's answer: every host's puts; the fence is complete. */
-static void px_fence_done(const char **fl, int nf)
-{
-    int bad = 0;
-    long long n = nf > 0 ? mpx_field_int(fl[0], 0, 100000000, &bad) : 0;
-    if (bad || nf != 1 + 2 * n) {
-        px_error("malformed fence reply from mpiexec");
+    mpx_frame_int(&f, x->gjob);
+    mpx_frame_int(&f, x->npend);
+    mpx_frame_raw(&f, x->pend.buf, x->pend.len);
+    if (x->pend.bad || f.bad) {
+        px_error("no memory for the puts of a fence");
         px_teardown(SIGTERM);
-        return;
     }
-    for (long long i = 0; i < n; i++)
-        mpx_kvs_put(px.kvs, fl[1 + 2 * i], fl[2 + 2 * i]);
-    for (int i = 0; i < px.nlocal; i++) {
-        px_rank_t *r = &px.ranks[i];
-        if (!r->in_fence)
-            continue;
-        r->in_fence = 0;
-        if (r->ver == 1) {
-            pmi_wire_out_t out;
-            pmi_wire_begin(&out, 1, "barrier_out");
-            pmi_wire_add_int(&out, "rc", 0);
-            px_reply(r, &out);
-        } else {
-            px_reply_rc(r, "kvs-fence-response", 0, NULL);
-        }
-    }
-    px.nfenced = 0;
+    px_send_up(&f);
+    x->pend.len = 0;
+    x->npend = 0;
 }
 
-static void px_abort(px_rank_t *r, const pmi_wire_msg_t *m)
+static void px_abort(mpx_job_t *job, mpx_rank_t *r, int code, const char *msg)
 {
     mpx_frame_t f = {0};
-    const char *msg = pmi_wire_get(m, "error_msg");
-    int code = 1;
-    if (msg == NULL)
-        msg = pmi_wire_get(m, "msg");
-    if (pmi_wire_get_int(m, "exitcode", &code) != 0)
-        code = 1;
+    (void)job;
     mpx_frame_begin(&f, MPX_F_ABORT);
-    mpx_frame_int(&f, r->rank);
+    mpx_frame_int(&f, px.gidx[r->idx]);
     mpx_frame_int(&f, code);
-    mpx_frame_str(&f, msg != NULL ? msg : "");
+    mpx_frame_str(&f, msg);
     px_send_up(&f);
-    mpx_frame_free(&f);
 }
 
-/* ------------------------------------------------------------ PMI-1 */
-
-static void px_pmi1(px_rank_t *r, const pmi_wire_msg_t *m)
+/* mpiexec places and starts the children (remote.c rm_spawn); its answer
+ * comes back as MPX_F_SPAWN. */
+static const char *px_spawn(mpx_job_t *job, mpx_rank_t *r, const mpx_spawn_plan_t *sp,
+                            char *errmsg, size_t errlen)
 {
-    const char *cmd = pmi_wire_cmd(m), *key, *val;
-    pmi_wire_out_t out;
-
-    if (strcmp(cmd, "init") == 0) {
-        int v = 0;
-        pmi_wire_get_int(m, "pmi_version", &v);
-        pmi_wire_begin(&out, 1, "response_to_init");
-        pmi_wire_add_int(&out, "pmi_version", v == 2 ? 2 : 1);
-        pmi_wire_add_int(&out, "pmi_subversion", v == 2 ? 0 : 1);
-        pmi_wire_add_int(&out, "rc", v == 1 || v == 2 ? 0 : -1);
-        px_reply(r, &out);
-        if (v == 2) {
-            r->ver = 2;
-            r->rd.version = 2;
-        }
-        r->initialized = v == 1 || v == 2;
-    } else if (strcmp(cmd, "get_maxes") == 0) {
-        pmi_wire_begin(&out, 1, "maxes");
-        pmi_wire_add_int(&out, "kvsname_max", 256);
-        pmi_wire_add_int(&out, "keylen_max", PX_KEY_MAX);
-        pmi_wire_add_int(&out, "vallen_max", PX_VAL_MAX);
-        pmi_wire_add_int(&out, "rc", 0);
-        px_reply(r, &out);
-    } else if (strcmp(cmd, "get_appnum") == 0) {
-        pmi_wire_begin(&out, 1, "appnum");
-        pmi_wire_add_int(&out, "appnum", r->appnum);
-        pmi_wire_add_int(&out, "rc", 0);
-        px_reply(r, &out);
-    } else if (strcmp(cmd, "get_my_kvsname") == 0) {
-        pmi_wire_begin(&out, 1, "my_kvsname");
-        pmi_wire_add(&out, "kvsname", px.kvsname);
-        pmi_wire_add_int(&out, "rc", 0);
-        px_reply(r, &out);
-    } else if (strcmp(cmd, "get_universe_size") == 0) {
-        pmi_wire_begin(&out, 1, "universe_size");
-        pmi_wire_add_int(&out, "size", px.usize);
-        pmi_wire_add_int(&out, "rc", 0);
-        px_reply(r, &out);
-    } else if (strcmp(cmd, "put") == 0) {
-        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
-        val = mpx_pmi_arg(m, "value", PX_VAL_MAX);
-        if (key == NULL || val == NULL)
-            px_reply_rc(r, "put_result", -1, "missing_or_oversized_key_or_value");
-        else if (px_put(r, key, val) != 0)
-            px_reply_rc(r, "put_result", -1, "kvs_full");
-        else
-            px_reply_rc(r, "put_result", 0, "success");
-    } else if (strcmp(cmd, "get") == 0) {
-        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
-        val = key != NULL ? mpx_kvs_get(px.kvs, key) : NULL;
-        pmi_wire_begin(&out, 1, "get_result");
-        pmi_wire_add_int(&out, "rc", val != NULL ? 0 : -1);
-        pmi_wire_add(&out, "msg", val != NULL ? "success" : "key_not_found");
-        pmi_wire_add(&out, "value", val != NULL ? val : "unknown");
-        px_reply(r, &out);
-    } else if (strcmp(cmd, "barrier_in") == 0) {
-        px_fence_enter(r);
-    } else if (strcmp(cmd, "finalize") == 0) {
-        r->finalized = 1;
-        pmi_wire_begin(&out, 1, "finalize_ack");
-        px_reply(r, &out);
-    } else if (strcmp(cmd, "abort") == 0) {
-        px_abort(r, m);
-    } else if (strcmp(cmd, "publish_name") == 0 || strcmp(cmd, "unpublish_name") == 0) {
-        px_reply_rc(r, strcmp(cmd, "publish_name") == 0 ? "publish_result" : "unpublish_result", 1,
-                    "name_publishing_is_not_supported_in_jobs_across_hosts");
-    } else if (strcmp(cmd, "lookup_name") == 0) {
-        px_reply_rc(r, "lookup_result", 1, "name_publishing_is_not_supported_in_jobs_across_hosts");
-    } else {
-        px_reply_rc(r, "error", -1, "unknown_command");
+    mpx_frame_t f = {0};
+    (void)job;
+    mpx_frame_begin(&f, MPX_F_SPAWN);
+    mpx_frame_int(&f, px.gidx[r->idx]);
+    mpx_frame_int(&f, sp->ncmds);
+    for (int i = 0; i < sp->ncmds; i++) {
+        const mpx_spawn_cmd_t *c = &sp->cmd[i];
+        mpx_frame_str(&f, c->cmd != NULL ? c->cmd : "");
+        mpx_frame_int(&f, c->maxprocs);
+        mpx_frame_str(&f, c->wdir != NULL ? c->wdir : "");
+        mpx_frame_str(&f, c->host != NULL ? c->host : "");
+        mpx_frame_int(&f, c->argc);
+        for (int a = 0; a < c->argc; a++)
+            mpx_frame_str(&f, c->argv[a] != NULL ? c->argv[a] : "");
     }
-}
-
-/* PMI-1 spawn: the lines of "mcmd=spawn" blocks up to the last "endcmd". */
-static void px_pmi1_mcmd_line(px_rank_t *r, const char *line, size_t len)
-{
-    static const char tot[] = "totspawns=", sofar[] = "spawnssofar=";
-    if (len >= sizeof tot - 1 && strncmp(line, tot, sizeof tot - 1) == 0)
-        r->mcmd_total = atoi(line + sizeof tot - 1);
-    if (len >= sizeof sofar - 1 && strncmp(line, sofar, sizeof sofar - 1) == 0)
-        r->mcmd_seen = atoi(line + sizeof sofar - 1);
-    if (len == 6 && strncmp(line, "endcmd", 6) == 0) {
-        r->in_mcmd = 0;
-        if (r->mcmd_seen >= r->mcmd_total) {
-            pmi_wire_out_t out;
-            pmi_wire_begin(&out, 1, "spawn_result");
-            pmi_wire_add_int(&out, "rc", -1);
-            pmi_wire_add(&out, "errmsg", "MPI_Comm_spawn_is_not_supported_in_jobs_across_hosts");
-            px_reply(r, &out);
-            r->mcmd_total = r->mcmd_seen = 0;
-        }
+    mpx_frame_int(&f, sp->npreput);
+    for (int p = 0; p < sp->npreput; p++) {
+        mpx_frame_str(&f, sp->pkey[p] != NULL ? sp->pkey[p] : "");
+        mpx_frame_str(&f, sp->pval[p] != NULL ? sp->pval[p] : "");
     }
-}
-
-/* ------------------------------------------------------------ PMI-2 */
-
-static void px_pmi2(px_rank_t *r, const pmi_wire_msg_t *m)
-{
-    const char *cmd = pmi_wire_cmd(m), *key, *val;
-    pmi_wire_out_t out;
-
-    if (strcmp(cmd, "fullinit") == 0) {
-        r->initialized = 1;
-        pmi_wire_begin(&out, 2, "fullinit-response");
-        pmi_wire_add_int(&out, "pmi-version", 2);
-        pmi_wire_add_int(&out, "pmi-subversion", 0);
-        pmi_wire_add_int(&out, "rank", r->rank);
-        pmi_wire_add_int(&out, "size", px.size);
-        pmi_wire_add_int(&out, "appnum", r->appnum);
-        pmi_wire_add(&out, "debugged", "FALSE");
-        pmi_wire_add(&out, "pmiverbose", "FALSE");
-        pmi_wire_add_int(&out, "rc", 0);
-        px_reply(r, &out);
-    } else if (strcmp(cmd, "job-getid") == 0) {
-        pmi_wire_begin(&out, 2, "job-getid-response");
-        pmi_wire_add(&out, "jobid", px.kvsname);
-        pmi_wire_add_int(&out, "rc", 0);
-        px_reply(r, &out);
-    } else if (strcmp(cmd, "info-getjobattr") == 0) {
-        char num[32];
-        key = pmi_wire_get(m, "key");
-        val = NULL;
-        if (key != NULL && strcmp(key, "PMI_process_mapping") == 0) {
-            val = px.mapping;
-        } else if (key != NULL && strcmp(key, "universeSize") == 0) {
-            snprintf(num, sizeof num, "%d", px.usize);
-            val = num;
-        }
-        px_reply_found(r, "info-getjobattr-response", val);
-    } else if (strcmp(cmd, "kvs-put") == 0) {
-        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
-        val = mpx_pmi_arg(m, "value", PX_VAL_MAX);
-        if (key == NULL || val == NULL)
-            px_reply_rc(r, "kvs-put-response", -1, "missing or oversized key or value");
-        else if (px_put(r, key, val) != 0)
-            px_reply_rc(r, "kvs-put-response", -1, "KVS full");
-        else
-            px_reply_rc(r, "kvs-put-response", 0, NULL);
-    } else if (strcmp(cmd, "kvs-fence") == 0) {
-        px_fence_enter(r);
-    } else if (strcmp(cmd, "kvs-get") == 0) {
-        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
-        px_reply_found(r, "kvs-get-response", key != NULL ? mpx_kvs_get(px.kvs, key) : NULL);
-    } else if (strcmp(cmd, "info-putnodeattr") == 0) {
-        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
-        val = mpx_pmi_arg(m, "value", PX_VAL_MAX);
-        if (key == NULL || val == NULL || mpx_kvs_put(px.nodeattr, key, val) != 0) {
-            px_reply_rc(r, "info-putnodeattr-response", -1, "bad or oversized attribute");
-        } else {
-            px_reply_rc(r, "info-putnodeattr-response", 0, NULL);
-            for (int i = 0; i < px.nlocal; i++) {
-                px_rank_t *w = &px.ranks[i];
-                if (w->waiting_nodeattr && strcmp(w->wait_key, key) == 0) {
-                    w->waiting_nodeattr = 0;
-                    px_reply_found(w, "info-getnodeattr-response", val);
-                }
-            }
-        }
-    } else if (strcmp(cmd, "info-getnodeattr") == 0) {
-        key = mpx_pmi_arg(m, "key", PX_KEY_MAX);
-        val = key != NULL ? mpx_kvs_get(px.nodeattr, key) : NULL;
-        if (val == NULL && key != NULL && pmi_wire_get(m, "wait") != NULL &&
-            strcmp(pmi_wire_get(m, "wait"), "TRUE") == 0) {
-            r->waiting_nodeattr = 1;
-            snprintf(r->wait_key, sizeof r->wait_key, "%s", key);
-        } else {
-            px_reply_found(r, "info-getnodeattr-response", val);
-        }
-    } else if (strcmp(cmd, "finalize") == 0) {
-        r->finalized = 1;
-        px_reply_rc(r, "finalize-response", 0, NULL);
-    } else if (strcmp(cmd, "abort") == 0) {
-        px_abort(r, m);
-    } else if (strcmp(cmd, "name-publish") == 0 || strcmp(cmd, "name-unpublish") == 0 ||
-               strcmp(cmd, "name-lookup") == 0) {
-        char name[80];
-        snprintf(name, sizeof name, "%s-response", cmd);
-        px_reply_rc(r, name, 1, "name publishing is not supported in jobs across hosts");
-    } else if (strcmp(cmd, "spawn") == 0) {
-        px_reply_rc(r, "spawn-response", -1,
-                    "MPI_Comm_spawn is not supported in jobs across hosts");
-    } else {
-        char name[80];
-        snprintf(name, sizeof name, "%.60s-response", cmd);
-        px_reply_rc(r, name, -1, "unknown command");
+    if (f.bad || px.up_gone) {
+        mpx_frame_free(&f);
+        snprintf(errmsg, errlen, "cannot pass the spawn request to mpiexec");
+        return NULL;
     }
+    px_send_up(&f);
+    return MPX_SPAWN_LATER;
 }
 
-static void px_pmi_readable(px_rank_t *r)
+static const mpx_server_ops_t px_ops = {
+    .fence = px_fence,
+    .put = px_put,
+    .abort = px_abort,
+    .spawn = px_spawn,
+    .no_names = "name publishing is not supported in jobs across hosts",
+};
+
+/* ------------------------------------------------------------ output, stdin */
+
+static void px_output(mpx_rank_t *r, int stream)
 {
-    for (;;) {
-        size_t room, len;
-        char *space;
-        ssize_t n;
-        canal_status_t st;
-
-        while (r->pmi_fd >= 0 &&
-               (st = pmi_wire_reader_take(&r->rd, px_msgbuf, sizeof px_msgbuf, &len)) != 0) {
-            pmi_wire_msg_t *m;
-            if (st < 0) {
-                px_error("rank %d sent a bad PMI message (%s); closing its PMI connection", r->rank,
-                         common_err_detail());
-                px_pmi_close(r);
-                return;
-            }
-            if (r->ver == 1 && r->in_mcmd) {
-                px_pmi1_mcmd_line(r, px_msgbuf, len);
-                continue;
-            }
-            m = malloc(sizeof *m);
-            if (m == NULL || (r->ver == 1 ? pmi_wire_parse1(px_msgbuf, len, m)
-                                          : pmi_wire_parse2(px_msgbuf, len, m)) != CANAL_OK) {
-                px_error("rank %d sent a malformed PMI-%d message; closing its PMI connection",
-                         r->rank, r->ver);
-                free(m);
-                px_pmi_close(r);
-                return;
-            }
-            if (strcmp(m->key[0], "mcmd") == 0)
-                r->in_mcmd = 1;
-            else if (r->ver == 1)
-                px_pmi1(r, m);
-            else
-                px_pmi2(r, m);
-            free(m);
-        }
-        if (r->pmi_fd < 0)
-            return;
-        space = pmi_wire_reader_space(&r->rd, &room);
-        n = recv(r->pmi_fd, space, room, MSG_DONTWAIT);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return;
-        if (n <= 0) {
-            px_pmi_close(r);
-            return;
-        }
-        pmi_wire_reader_fill(&r->rd, (size_t)n);
-    }
-}
-
-/* ------------------------------------------------------------ output */
-
-static void px_output(px_rank_t *r, int stream)
-{
-    int *fd = stream == 1 ? &r->out_fd : &r->err_fd;
+    int *fd = stream == 1 ? &r->out.fd : &r->err.fd;
     char buf[65536];
     for (int rounds = 0; rounds < 4 && *fd >= 0; rounds++) {
         ssize_t n = read(*fd, buf, sizeof buf);
@@ -543,26 +220,99 @@ static void px_output(px_rank_t *r, int stream)
             return;
         }
         mpx_frame_begin(&f, MPX_F_OUTPUT);
-        mpx_frame_int(&f, r->rank);
+        mpx_frame_int(&f, px.gidx[r->idx]);
         mpx_frame_int(&f, stream);
         mpx_frame_raw(&f, buf, (size_t)n);
         px_send_up(&f);
-        mpx_frame_free(&f);
     }
+}
+
+/* mpiexec sends rank 0's stdin ahead only so far: tell it what left the
+ * queue (written to rank 0, or dropped when it closed its stdin). */
+static void px_stdin_ack(size_t n)
+{
+    mpx_frame_t f = {0};
+    if (n == 0)
+        return;
+    mpx_frame_begin(&f, MPX_F_STDIN);
+    mpx_frame_int(&f, (long long)n);
+    px_send_up(&f);
+}
+
+static void px_stdin_close(void)
+{
+    if (px.stdin_w >= 0)
+        close(px.stdin_w);
+    px.stdin_w = -1;
+    px_stdin_ack(px.stdin_len);
+    px.stdin_len = 0;
+}
+
+/* Write what rank 0 takes; at the end of mpiexec's stdin, close its pipe. */
+static void px_stdin_flush(void)
+{
+    size_t off = 0;
+    while (px.stdin_w >= 0 && off < px.stdin_len) {
+        ssize_t n = write(px.stdin_w, px.stdin_q + off, px.stdin_len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            break;
+        if (n <= 0) { /* rank 0 closed its stdin: drop the rest */
+            px_stdin_close();
+            return;
+        }
+        off += (size_t)n;
+    }
+    if (off > 0) {
+        memmove(px.stdin_q, px.stdin_q + off, px.stdin_len - off);
+        px.stdin_len -= off;
+        px_stdin_ack(off);
+    }
+    if (px.stdin_eof && px.stdin_len == 0)
+        px_stdin_close();
+}
+
+static void px_stdin_data(const char *data, size_t n)
+{
+    if (n == 0) {
+        px.stdin_eof = 1;
+    } else if (px.stdin_w < 0) {
+        px_stdin_ack(n); /* rank 0 is gone or closed its stdin */
+    } else {
+        if (px.stdin_len + n > px.stdin_cap) {
+            size_t cap = px.stdin_cap ? px.stdin_cap * 2 : 65536;
+            char *q;
+            while (cap < px.stdin_len + n)
+                cap *= 2;
+            if ((q = realloc(px.stdin_q, cap)) == NULL) {
+                px_error("no memory for rank 0's stdin");
+                px_stdin_close();
+                px_stdin_ack(n);
+                return;
+            }
+            px.stdin_q = q;
+            px.stdin_cap = cap;
+        }
+        memcpy(px.stdin_q + px.stdin_len, data, n);
+        px.stdin_len += n;
+    }
+    px_stdin_flush();
 }
 
 /* ------------------------------------------------------------ start */
 
-static void px_child(px_rank_t *r, int pmi_child, int out_w, int err_w, char **envp, pid_t proxy)
+static void px_child(mpx_rank_t *r, int pmi_child, int in_r, int out_w, int err_w, char **envp,
+                     pid_t proxy)
 {
     px_seg_t *s = &px.segs[r->seg];
-    int devnull;
 
     mpx_child_reset(proxy);
-    devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0 && devnull != 0) {
-        dup2(devnull, 0);
-        close(devnull);
+    if (in_r < 0)
+        in_r = open("/dev/null", O_RDONLY);
+    if (in_r >= 0 && in_r != 0) {
+        dup2(in_r, 0);
+        close(in_r);
     }
     dup2(out_w, 1);
     dup2(err_w, 2);
@@ -579,150 +329,208 @@ static void px_child(px_rank_t *r, int pmi_child, int out_w, int err_w, char **e
     _exit(127);
 }
 
-static int px_start(px_rank_t *r, int local_idx)
+static int px_start(mpx_rank_t *r, int local_idx)
 {
     px_seg_t *s = &px.segs[r->seg];
-    int sv[2], outp[2], errp[2];
+    const mpx_pmijob_t *pj = &px.job.pjobs[r->pj];
+    int sv[2], outp[2], errp[2], inp[2] = {-1, -1};
     mpx_env_t env = {0};
-    char num[32];
-    int has_iface = 0, has_ipath = 0;
+    int has_iface = 0, has_ipath = 0, rc = -1;
     pid_t pid, me = getpid();
     mpx_frame_t f = {0};
 
     for (char **e = s->env; *e != NULL; e++) {
+        const char *eq = strchr(*e, '=');
+        char name[256];
         has_iface |= strncmp(*e, "CANAL_SOCK_IFACE=", 17) == 0;
         has_ipath |= strncmp(*e, "IPATH_NO_BACKTRACE=", 19) == 0;
-        if (env.n + 1 >= env.cap) {
-            int cap = env.cap ? env.cap * 2 : 64;
-            char **kv = realloc(env.kv, (size_t)cap * sizeof *kv);
-            if (kv == NULL)
-                return -1;
-            env.kv = kv;
-            env.cap = cap;
-        }
-        env.kv[env.n++] = strdup(*e);
-        env.kv[env.n] = NULL;
+        if (eq == NULL || eq - *e >= (long)sizeof name)
+            continue;
+        snprintf(name, sizeof name, "%.*s", (int)(eq - *e), *e);
+        if (mpx_env_add(&env, name, eq + 1) != 0)
+            goto out;
     }
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-        return -1;
+        goto out;
     if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0)
-        return -1;
-    snprintf(num, sizeof num, "%d", r->rank);
-    mpx_env_add(&env, "PMI_RANK", num);
-    snprintf(num, sizeof num, "%d", px.size);
-    mpx_env_add(&env, "PMI_SIZE", num);
-    snprintf(num, sizeof num, "%d", sv[1]);
-    mpx_env_add(&env, "PMI_FD", num);
-    mpx_env_add(&env, "PMI_JOBID", px.kvsname);
-    snprintf(num, sizeof num, "%d", px.nlocal);
-    mpx_env_add(&env, "MPI_LOCALNRANKS", num);
-    snprintf(num, sizeof num, "%d", local_idx);
-    mpx_env_add(&env, "MPI_LOCALRANKID", num);
+        goto out;
+    /* rank 0 of the command line's job reads mpiexec's stdin (MPX_F_STDIN) */
+    if (px.gidx[r->idx] == 0 && pipe2(inp, O_CLOEXEC) != 0)
+        goto out;
+    mpx_env_add_rank(&env, pj->kvsname, r->rank, pj->size, sv[1], pj->nlocal, local_idx);
+    if (px.pjx[r->pj].gjob > 0)
+        mpx_env_add(&env, "PMI_SPAWNED", "1");
     if (!has_ipath)
         mpx_env_add(&env, "IPATH_NO_BACKTRACE", "1");
     if (px.iface[0] != '\0' && !has_iface)
         mpx_env_add(&env, "CANAL_SOCK_IFACE", px.iface);
     pid = fork();
     if (pid == 0)
-        px_child(r, sv[1], outp[1], errp[1], env.kv, me);
+        px_child(r, sv[1], inp[0], outp[1], errp[1], env.kv, me);
     close(sv[1]);
     close(outp[1]);
     close(errp[1]);
-    for (int k = 0; k < env.n; k++)
-        free(env.kv[k]);
-    free(env.kv);
+    if (inp[0] >= 0)
+        close(inp[0]);
     if (pid < 0) {
         close(sv[0]);
         close(outp[0]);
         close(errp[0]);
-        return -1;
+        if (inp[1] >= 0)
+            close(inp[1]);
+        goto out;
     }
     setpgid(pid, pid);
     r->pid = pid;
     r->pmi_fd = sv[0];
-    r->out_fd = outp[0];
-    r->err_fd = errp[0];
+    r->out.fd = outp[0];
+    r->err.fd = errp[0];
     fcntl(r->pmi_fd, F_SETFL, O_NONBLOCK);
-    fcntl(r->out_fd, F_SETFL, O_NONBLOCK);
-    fcntl(r->err_fd, F_SETFL, O_NONBLOCK);
+    fcntl(r->out.fd, F_SETFL, O_NONBLOCK);
+    fcntl(r->err.fd, F_SETFL, O_NONBLOCK);
+    if (inp[1] >= 0) {
+        fcntl(inp[1], F_SETFL, O_NONBLOCK);
+        px.stdin_w = inp[1];
+        px_stdin_flush();
+    }
     mpx_frame_begin(&f, MPX_F_STARTED);
-    mpx_frame_int(&f, r->rank);
+    mpx_frame_int(&f, px.gidx[r->idx]);
     mpx_frame_int(&f, pid);
     px_send_up(&f);
-    mpx_frame_free(&f);
+    rc = 0;
+out:
+    for (int k = 0; k < env.n; k++)
+        free(env.kv[k]);
+    free(env.kv);
+    return rc;
+}
+
+static void px_report_exit(mpx_rank_t *r, int status)
+{
+    mpx_frame_t f = {0};
+    mpx_frame_begin(&f, MPX_F_EXIT);
+    mpx_frame_int(&f, px.gidx[r->idx]);
+    mpx_frame_int(&f, status);
+    mpx_frame_int(&f, r->initialized);
+    mpx_frame_int(&f, r->finalized);
+    px_send_up(&f);
+}
+
+/* A PMI job (see remote.c rm_job_part): gjob kvsname spawner size mapping
+ * nsegs {wdir argc argv.. envc env..} nlocal {gidx rank seg appnum} npairs
+ * {key value}; then start its ranks. The fields point into a frame kept for
+ * good (px.frames). */
+static int px_add_job(mpx_fields_t *c)
+{
+    int gjob, size, nsegs, nlocal, npairs, seg0 = px.nsegs, pj, first;
+    const char *kvsname, *spawner, *mapping;
+    px_seg_t *segs;
+    px_pjob_t *pjx;
+
+    gjob = (int)mpx_fields_int(c, 0, 1000000);
+    kvsname = mpx_fields_str(c);
+    spawner = mpx_fields_str(c);
+    size = (int)mpx_fields_int(c, 1, 1000000);
+    mapping = mpx_fields_str(c);
+    nsegs = (int)mpx_fields_int(c, 1, 100000);
+    if (c->bad || (segs = realloc(px.segs, (size_t)(seg0 + nsegs) * sizeof *segs)) == NULL)
+        return -1;
+    px.segs = segs;
+    for (int s = 0; s < nsegs && !c->bad; s++) {
+        px_seg_t *g = &px.segs[px.nsegs];
+        int argc, envc;
+        memset(g, 0, sizeof *g);
+        g->wdir = (char *)mpx_fields_str(c);
+        argc = (int)mpx_fields_int(c, 1, 100000);
+        if (c->bad || (g->argv = calloc((size_t)argc + 1, sizeof(char *))) == NULL)
+            return -1;
+        px.nsegs++;
+        for (int a = 0; a < argc; a++)
+            g->argv[a] = (char *)mpx_fields_str(c);
+        envc = (int)mpx_fields_int(c, 0, 1000000);
+        if (c->bad || (g->env = calloc((size_t)envc + 1, sizeof(char *))) == NULL)
+            return -1;
+        for (int e = 0; e < envc; e++)
+            g->env[e] = (char *)mpx_fields_str(c);
+    }
+    nlocal = (int)mpx_fields_int(c, 1, size);
+    if (c->bad || (pj = mpx_pjob_new(&px.job, kvsname, size, nlocal)) < 0)
+        return -1;
+    if ((pjx = realloc(px.pjx, (size_t)px.job.npjobs * sizeof *pjx)) == NULL)
+        return -1;
+    px.pjx = pjx;
+    memset(&px.pjx[pj], 0, sizeof px.pjx[pj]);
+    px.pjx[pj].gjob = gjob;
+    snprintf(px.job.pjobs[pj].spawner, sizeof px.job.pjobs[pj].spawner, "%s", spawner);
+    snprintf(px.job.pjobs[pj].mapping, sizeof px.job.pjobs[pj].mapping, "%s", mapping);
+    if (px.job.nranks + nlocal > px.gidx_cap) {
+        int *g = realloc(px.gidx, (size_t)(px.job.nranks + nlocal) * sizeof *g);
+        if (g == NULL)
+            return -1;
+        px.gidx = g;
+        px.gidx_cap = px.job.nranks + nlocal;
+    }
+    first = px.job.nranks;
+    for (int i = 0; i < nlocal; i++) {
+        int gidx = (int)mpx_fields_int(c, 0, 100000000);
+        int rank = (int)mpx_fields_int(c, 0, size - 1);
+        int seg = (int)mpx_fields_int(c, 0, nsegs - 1);
+        int appnum = (int)mpx_fields_int(c, 0, nsegs - 1);
+        mpx_rank_t *r;
+        if (c->bad || (r = mpx_rank_new(&px.job, pj, rank, seg0 + seg, appnum)) == NULL)
+            return -1;
+        px.gidx[r->idx] = gidx;
+    }
+    npairs = (int)mpx_fields_int(c, 0, 100000);
+    for (int p = 0; p < npairs && !c->bad; p++) {
+        const char *k = mpx_fields_str(c), *v = mpx_fields_str(c);
+        if (mpx_kvs_put(px.job.pjobs[pj].kvs, k, v) != 0)
+            return -1;
+    }
+    if (c->bad || c->k != c->nf ||
+        mpx_kvs_put(px.job.pjobs[pj].kvs, "PMI_process_mapping", mapping) != 0)
+        return -1;
+    for (int i = first; i < px.job.nranks; i++) {
+        mpx_rank_t *r = px.job.ranks[i];
+        if (px_start(r, i - first) == 0)
+            continue;
+        px_error("cannot start rank %d: %s", r->rank, strerror(errno));
+        px_teardown(SIGTERM);
+        for (int j = i; j < px.job.nranks; j++)
+            if (px.job.ranks[j]->pid == 0) {
+                px.job.ranks[j]->exited = 1;
+                px.job.nexited++;
+                px_report_exit(px.job.ranks[j], 127 << 8);
+            }
+        break;
+    }
     return 0;
 }
 
-/* The job: kvsname size usize mapping iface nsegs {wdir argc argv.. envc env..}
- * nlocal {rank seg appnum}. */
-static int px_job(const char **fl, int nf)
+/* MPX_F_JOB: usize iface, then the first PMI job. */
+static int px_job(mpx_fields_t *c)
 {
-    int bad = 0, k = 0;
-#define NEXT() (k < nf ? fl[k++] : (bad = 1, ""))
-    snprintf(px.kvsname, sizeof px.kvsname, "%s", NEXT());
-    px.size = (int)mpx_field_int(NEXT(), 1, 1000000, &bad);
-    px.usize = (int)mpx_field_int(NEXT(), 1, 100000000, &bad);
-    snprintf(px.mapping, sizeof px.mapping, "%s", NEXT());
-    snprintf(px.iface, sizeof px.iface, "%s", NEXT());
-    px.nsegs = (int)mpx_field_int(NEXT(), 1, 100000, &bad);
-    if (bad || (px.segs = calloc((size_t)px.nsegs, sizeof *px.segs)) == NULL)
+    px.opts.usize = (int)mpx_fields_int(c, 1, 100000000);
+    snprintf(px.iface, sizeof px.iface, "%s", mpx_fields_str(c));
+    if (c->bad)
         return -1;
-    for (int s = 0; s < px.nsegs && !bad; s++) {
-        int argc, envc;
-        px.segs[s].wdir = (char *)NEXT();
-        argc = (int)mpx_field_int(NEXT(), 1, 100000, &bad);
-        if (bad || (px.segs[s].argv = calloc((size_t)argc + 1, sizeof(char *))) == NULL)
-            return -1;
-        for (int a = 0; a < argc; a++)
-            px.segs[s].argv[a] = (char *)NEXT();
-        envc = (int)mpx_field_int(NEXT(), 0, 1000000, &bad);
-        if (bad || (px.segs[s].env = calloc((size_t)envc + 1, sizeof(char *))) == NULL)
-            return -1;
-        for (int e = 0; e < envc; e++)
-            px.segs[s].env[e] = (char *)NEXT();
-    }
-    px.nlocal = (int)mpx_field_int(NEXT(), 1, 1000000, &bad);
-    if (bad || (px.ranks = calloc((size_t)px.nlocal, sizeof *px.ranks)) == NULL)
-        return -1;
-    for (int i = 0; i < px.nlocal; i++) {
-        px_rank_t *r = &px.ranks[i];
-        r->rank = (int)mpx_field_int(NEXT(), 0, px.size - 1, &bad);
-        r->seg = (int)mpx_field_int(NEXT(), 0, px.nsegs - 1, &bad);
-        r->appnum = (int)mpx_field_int(NEXT(), 0, px.nsegs - 1, &bad);
-        r->pmi_fd = r->out_fd = r->err_fd = -1;
-        r->ver = 1;
-        pmi_wire_reader_init(&r->rd, 1);
-    }
-#undef NEXT
-    if (bad || k != nf)
-        return -1;
-    if (mpx_kvs_put(px.kvs, "PMI_process_mapping", px.mapping) != 0)
-        return -1;
-    for (int i = 0; i < px.nlocal; i++) {
-        if (px_start(&px.ranks[i], i) != 0) {
-            px_error("cannot start rank %d: %s", px.ranks[i].rank, strerror(errno));
-            px_teardown(SIGTERM);
-            for (int j = i; j < px.nlocal; j++)
-                if (px.ranks[j].pid == 0) {
-                    mpx_frame_t f = {0};
-                    px.ranks[j].exited = 1;
-                    px.nexited++;
-                    mpx_frame_begin(&f, MPX_F_EXIT);
-                    mpx_frame_int(&f, px.ranks[j].rank);
-                    mpx_frame_int(&f, 127 << 8);
-                    mpx_frame_int(&f, 0);
-                    mpx_frame_int(&f, 0);
-                    px_send_up(&f);
-                    mpx_frame_free(&f);
-                }
-            break;
-        }
-    }
-    px.started = 1;
-    return 0;
+    return px_add_job(c);
 }
 
 /* ------------------------------------------------------------ loop */
+
+static void px_rank_exited(mpx_rank_t *r, int status)
+{
+    r->exited = 1;
+    r->status = status;
+    px.job.nexited++;
+    mpx_server_rank_exited(&px.job, r); /* its last words (an abort, finalize) come first */
+    if (px.gidx[r->idx] == 0)
+        px_stdin_close();
+    px_report_exit(r, status);
+    if (px.job.nexited == px.job.nranks)
+        px.drain_deadline = px_now_ms() + PX_DRAIN_MS;
+}
 
 static void px_reap(void)
 {
@@ -731,80 +539,118 @@ static void px_reap(void)
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid <= 0)
             return;
-        for (int i = 0; i < px.nlocal; i++) {
-            px_rank_t *r = &px.ranks[i];
-            mpx_frame_t f = {0};
-            if (r->pid != pid || r->exited)
-                continue;
-            if (r->pmi_fd >= 0) {
-                px_pmi_readable(r); /* its last words (an abort, finalize) come first */
-                px_pmi_close(r);
+        for (int i = 0; i < px.job.nranks; i++) {
+            mpx_rank_t *r = px.job.ranks[i];
+            if (r->pid == pid && !r->exited) {
+                px_rank_exited(r, status);
+                break;
             }
-            r->exited = 1;
-            px.nexited++;
-            mpx_frame_begin(&f, MPX_F_EXIT);
-            mpx_frame_int(&f, r->rank);
-            mpx_frame_int(&f, status);
-            mpx_frame_int(&f, r->initialized);
-            mpx_frame_int(&f, r->finalized);
-            px_send_up(&f);
-            mpx_frame_free(&f);
-            if (px.nexited == px.nlocal)
-                px.drain_deadline = px_now_ms() + PX_DRAIN_MS;
-            break;
         }
     }
 }
 
+/* MPX_F_SYNC: report the ranks that are dying now (a rank elsewhere aborted,
+ * maybe because one of ours died), then answer. */
+static void px_sync(void)
+{
+    mpx_frame_t f = {0};
+    for (int i = 0; i < px.job.nranks; i++) {
+        mpx_rank_t *r = px.job.ranks[i];
+        int status;
+        if (r->pid > 0 && !r->exited && mpx_reap_if_exiting(r->pid, &status))
+            px_rank_exited(r, status);
+    }
+    mpx_frame_begin(&f, MPX_F_SYNC);
+    px_send_up(&f);
+}
+
+/* mpiexec's answer to a spawn: rank jobid errmsg. */
+static void px_spawned(mpx_fields_t *c)
+{
+    int gidx = (int)mpx_fields_int(c, 0, 100000000);
+    const char *jobid = mpx_fields_str(c), *errmsg = mpx_fields_str(c);
+    if (c->bad)
+        return;
+    for (int i = 0; i < px.job.nranks; i++)
+        if (px.gidx[i] == gidx) {
+            mpx_server_spawn_reply(&px.job, px.job.ranks[i], *jobid != '\0' ? jobid : NULL,
+                                   errmsg);
+            return;
+        }
+}
+
+/* mpiexec's answer to a fence: gjob npairs {key value}. */
+static void px_fence_done(mpx_fields_t *c)
+{
+    int gjob = (int)mpx_fields_int(c, 0, 1000000);
+    long long n = mpx_fields_int(c, 0, 100000000);
+    int pj = -1;
+    for (int i = 0; i < px.job.npjobs; i++)
+        if (px.pjx[i].gjob == gjob)
+            pj = i;
+    if (c->bad || pj < 0 || c->nf != c->k + 2 * n) {
+        px_error("malformed fence reply from mpiexec");
+        px_teardown(SIGTERM);
+        return;
+    }
+    for (long long i = 0; i < n; i++) {
+        const char *k = mpx_fields_str(c), *v = mpx_fields_str(c);
+        mpx_kvs_put(px.job.pjobs[pj].kvs, k, v);
+    }
+    mpx_server_fence_done(&px.job, pj);
+}
+
 static void px_down(const char *body, size_t len)
 {
-    static const char **fl;
-    static int flcap;
-    int nf;
+    mpx_fields_t c;
+    size_t rest = 0;
 
-    /* the job frame has many fields: count the NULs first */
-    {
-        int need = 1;
-        for (size_t i = 1; i < len; i++)
-            need += body[i] == '\0';
-        if (need > flcap) {
-            const char **p = realloc(fl, (size_t)need * sizeof *p);
-            if (p == NULL) {
-                px_error("no memory for a message from mpiexec");
-                px_teardown(SIGTERM);
-                return;
-            }
-            fl = p;
-            flcap = need;
-        }
+    if (body[0] == MPX_F_STDIN) {
+        px_stdin_data(body + 1, len - 1);
+        return;
     }
-    nf = mpx_frame_fields(body, len, fl, flcap, NULL);
-    switch (body[0]) {
-    case MPX_F_JOB: {
-        /* the fields point into the link's buffer: keep a copy */
+    if (body[0] == MPX_F_JOB || body[0] == MPX_F_ADDJOB) {
+        /* the fields point into the link's buffer: keep a copy for good */
         char *copy = malloc(len);
-        if (copy == NULL || px.started) {
+        char **fr = realloc(px.frames, (size_t)(px.nframes + 1) * sizeof *fr);
+        if (fr != NULL)
+            px.frames = fr;
+        if (copy == NULL || fr == NULL || (body[0] == MPX_F_JOB) == (px.started != 0)) {
             free(copy);
-            break;
+            px_error("no memory for, or an unexpected, job description");
+            return;
         }
         memcpy(copy, body, len);
-        nf = mpx_frame_fields(copy, len, fl, flcap, NULL);
-        if (nf < 0 || px_job(fl, nf) != 0) {
+        px.frames[px.nframes++] = copy;
+        px.started = 1;
+        if (mpx_fields_split(copy, len, &c, NULL) != 0 ||
+            (body[0] == MPX_F_JOB ? px_job(&c) : px_add_job(&c)) != 0) {
             px_error("malformed job description from mpiexec");
-            px.started = 1;
+            px_teardown(SIGTERM);
         }
-        break;
+        free(c.fl);
+        return;
     }
+    if (mpx_fields_split(body, len, &c, &rest) != 0) {
+        px_error("malformed message '%c' from mpiexec", body[0]);
+        return;
+    }
+    switch (body[0]) {
     case MPX_F_FENCE:
-        px_fence_done(fl, nf);
+        px_fence_done(&c);
+        break;
+    case MPX_F_SPAWN:
+        px_spawned(&c);
+        break;
+    case MPX_F_SYNC:
+        px_sync();
         break;
     case MPX_F_KILL:
         px_teardown(SIGTERM);
         break;
     case MPX_F_SIGNAL: {
-        int bad = 0;
-        int sig = nf == 1 ? (int)mpx_field_int(fl[0], 1, 64, &bad) : 0;
-        if (!bad && sig > 0)
+        int sig = (int)mpx_fields_int(&c, 1, 64);
+        if (!c.bad)
             px_signal_all(sig);
         break;
     }
@@ -812,6 +658,7 @@ static void px_down(const char *body, size_t len)
         px_error("unknown message '%c' from mpiexec", body[0]);
         break;
     }
+    free(c.fl);
 }
 
 int mpx_proxy_main(int argc, char **argv)
@@ -824,12 +671,14 @@ int mpx_proxy_main(int argc, char **argv)
         return 2;
     }
     gethostname(px.host, sizeof px.host - 1);
+    px.opts.singleton_fd = -1;
+    px.job.opts = &px.opts;
+    px.job.ops = &px_ops;
+    snprintf(px.job.hostname, sizeof px.job.hostname, "%s", px.host);
     mpx_link_init(&px.up, 0, 1);
     fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
     fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK);
-    px.kvs = mpx_kvs_create();
-    px.nodeattr = mpx_kvs_create();
-    if (px.kvs == NULL || px.nodeattr == NULL)
+    if (mpx_server_init(&px.job) != 0)
         return 1;
     sigfd = mpx_signals_open(0);
     if (sigfd < 0)
@@ -839,42 +688,54 @@ int mpx_proxy_main(int argc, char **argv)
         mpx_frame_begin(&f, MPX_F_HELLO);
         mpx_frame_str(&f, px.host);
         px_send_up(&f);
-        mpx_frame_free(&f);
     }
 
     for (;;) {
-        int n = 0, nfd, wait_ms = -1;
+        int n = 0, nfd, wait_ms = -1, nranks = px.job.nranks;
         long long t = px_now_ms();
-        int streams = 0, built = px.nlocal;
+        int streams = 0, all_gone = px.started && px.job.nexited == px.job.nranks;
 
-        for (int i = 0; i < px.nlocal; i++)
-            streams += (px.ranks[i].out_fd >= 0) + (px.ranks[i].err_fd >= 0);
-        if (px.started && px.nexited == px.nlocal &&
-            (streams == 0 || t >= px.drain_deadline || px.up_gone))
+        for (int i = 0; i < nranks; i++)
+            streams += (px.job.ranks[i]->out.fd >= 0) + (px.job.ranks[i]->err.fd >= 0);
+        if (all_gone && streams > 0 && t >= px.drain_deadline) {
+            /* a process a rank left behind holds its output open */
+            for (int i = 0; i < nranks; i++) {
+                mpx_rank_t *r = px.job.ranks[i];
+                if (r->out.fd >= 0)
+                    close(r->out.fd);
+                if (r->err.fd >= 0)
+                    close(r->err.fd);
+                r->out.fd = r->err.fd = -1;
+            }
+            streams = 0;
+        }
+        /* (a spawn may still add ranks until mpiexec closes the link) */
+        if (all_gone && streams == 0 && (px.down_closed || px.up_gone))
             break;
-        if (px.up_gone && !px.started)
+        if ((px.up_gone || px.down_closed) && !px.started)
             break;
         if (px.killing && px.kill_deadline >= 0 && t >= px.kill_deadline) {
             px_signal_all(SIGKILL);
             px.kill_deadline = -1;
         }
-        pfd = realloc(pfd, (size_t)(3 + 3 * px.nlocal) * sizeof *pfd);
+        pfd = realloc(pfd, (size_t)(4 + 3 * nranks) * sizeof *pfd);
         if (pfd == NULL)
             return 1;
         pfd[n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
-        pfd[n++] = (struct pollfd){.fd = px.up_gone ? -1 : 0, .events = POLLIN};
+        pfd[n++] = (struct pollfd){.fd = px.up_gone || px.down_closed ? -1 : 0, .events = POLLIN};
         pfd[n++] =
             (struct pollfd){.fd = px.up.out_len > 0 && !px.up_gone ? 1 : -1, .events = POLLOUT};
-        for (int i = 0; i < px.nlocal; i++) {
-            px_rank_t *r = &px.ranks[i];
+        pfd[n++] = (struct pollfd){.fd = px.stdin_len > 0 ? px.stdin_w : -1, .events = POLLOUT};
+        for (int i = 0; i < nranks; i++) {
+            mpx_rank_t *r = px.job.ranks[i];
             pfd[n++] = (struct pollfd){.fd = r->pmi_fd,
                                        .events = POLLIN | (r->outq_len > 0 ? POLLOUT : 0)};
-            pfd[n++] = (struct pollfd){.fd = r->out_fd, .events = POLLIN};
-            pfd[n++] = (struct pollfd){.fd = r->err_fd, .events = POLLIN};
+            pfd[n++] = (struct pollfd){.fd = r->out.fd, .events = POLLIN};
+            pfd[n++] = (struct pollfd){.fd = r->err.fd, .events = POLLIN};
         }
         if (px.killing && px.kill_deadline >= 0)
             wait_ms = (int)(px.kill_deadline > t ? px.kill_deadline - t : 0);
-        if (px.started && px.nexited == px.nlocal) {
+        if (all_gone && streams > 0) {
             int d = (int)(px.drain_deadline > t ? px.drain_deadline - t : 0);
             wait_ms = wait_ms < 0 || d < wait_ms ? d : wait_ms;
         }
@@ -892,6 +753,22 @@ int mpx_proxy_main(int argc, char **argv)
         }
         if (pfd[2].revents && mpx_link_flush(&px.up) != 0)
             px.up_gone = 1;
+        if (pfd[3].revents)
+            px_stdin_flush();
+        for (int i = 0; i < nranks; i++) {
+            mpx_rank_t *r = px.job.ranks[i];
+            struct pollfd *p = &pfd[4 + 3 * i];
+            if (p[0].revents & POLLOUT)
+                mpx_server_writable(&px.job, r);
+            if (p[0].revents & (POLLIN | POLLHUP | POLLERR))
+                mpx_server_readable(&px.job, r);
+            if (p[1].revents)
+                px_output(r, 1);
+            if (p[2].revents)
+                px_output(r, 2);
+        }
+        px_reap();
+        /* mpiexec's messages last: a job frame adds ranks to the arrays above */
         if (pfd[1].revents) {
             int rc = mpx_link_read(&px.up);
             const char *body;
@@ -900,26 +777,17 @@ int mpx_proxy_main(int argc, char **argv)
             while ((t2 = mpx_link_take(&px.up, &body, &len)) == 1)
                 px_down(body, len);
             if (t2 < 0 || rc != 0) {
-                /* mpiexec (or the ssh carrying us) is gone: end the ranks */
+                /* mpiexec (or the ssh carrying us) is gone, or every rank
+                 * ended: end what still runs */
                 if (t2 < 0)
                     fprintf(stderr, "mpiexec proxy on %s: malformed data from mpiexec\n", px.host);
-                px.up_gone = 1;
-                px_teardown(SIGTERM);
+                if (t2 < 0 || rc < 0)
+                    px.up_gone = 1;
+                px.down_closed = 1;
+                if (px.job.nexited < px.job.nranks)
+                    px_teardown(SIGTERM);
             }
         }
-        for (int i = 0; i < built; i++) {
-            px_rank_t *r = &px.ranks[i];
-            struct pollfd *p = &pfd[3 + 3 * i];
-            if (p[0].revents & POLLOUT)
-                px_pmi_flush(r);
-            if (p[0].revents & (POLLIN | POLLHUP | POLLERR))
-                px_pmi_readable(r);
-            if (p[1].revents)
-                px_output(r, 1);
-            if (p[2].revents)
-                px_output(r, 2);
-        }
-        px_reap();
     }
     /* what is still queued for mpiexec goes out before we leave */
     if (!px.up_gone) {

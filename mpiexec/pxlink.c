@@ -92,6 +92,37 @@ long long mpx_field_int(const char *s, long long lo, long long hi, int *bad)
     return v;
 }
 
+const char *mpx_fields_str(mpx_fields_t *c)
+{
+    if (c->k < c->nf)
+        return c->fl[c->k++];
+    c->bad = 1;
+    return "";
+}
+
+long long mpx_fields_int(mpx_fields_t *c, long long lo, long long hi)
+{
+    return mpx_field_int(mpx_fields_str(c), lo, hi, &c->bad);
+}
+
+int mpx_fields_split(const char *body, size_t len, mpx_fields_t *c, size_t *rest)
+{
+    int need = 1;
+    memset(c, 0, sizeof *c);
+    for (size_t i = 1; i < len; i++)
+        need += body[i] == '\0';
+    c->fl = malloc((size_t)need * sizeof *c->fl);
+    if (c->fl == NULL)
+        return -1;
+    c->nf = mpx_frame_fields(body, len, c->fl, need, rest);
+    if (c->nf < 0) {
+        free(c->fl);
+        c->fl = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 void mpx_link_init(mpx_link_t *l, int rfd, int wfd)
 {
     memset(l, 0, sizeof *l);

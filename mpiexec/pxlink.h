@@ -1,9 +1,14 @@
 /*
  * Frames between mpiexec and its proxies (see mpiexec/pxlink.c), and the
- * frame types. Down (mpiexec -> proxy): MPX_F_JOB, MPX_F_FENCE (the puts of
- * all hosts), MPX_F_KILL, MPX_F_SIGNAL. Up (proxy -> mpiexec): MPX_F_HELLO,
- * MPX_F_STARTED, MPX_F_OUTPUT, MPX_F_EXIT, MPX_F_FENCE (this host's puts),
- * MPX_F_ABORT, MPX_F_ERROR.
+ * frame types. Down (mpiexec -> proxy): MPX_F_JOB, MPX_F_ADDJOB (a spawned
+ * PMI job), MPX_F_FENCE (the puts of all hosts), MPX_F_SPAWN (the answer to
+ * a spawn), MPX_F_STDIN, MPX_F_SYNC, MPX_F_KILL, MPX_F_SIGNAL. Up (proxy ->
+ * mpiexec): MPX_F_HELLO, MPX_F_STARTED, MPX_F_OUTPUT, MPX_F_EXIT, MPX_F_FENCE
+ * (this host's puts), MPX_F_ABORT, MPX_F_SPAWN (a rank's request), MPX_F_SYNC
+ * (answer: every rank that was dying here has been reported), MPX_F_STDIN
+ * (bytes of rank 0's stdin passed on), MPX_F_ERROR.
+ * Ranks are named by their index in mpiexec's list of all ranks of all PMI
+ * jobs (the command line's job first), PMI jobs by their number.
  */
 #ifndef CANAL_MPIEXEC_PXLINK_H
 #define CANAL_MPIEXEC_PXLINK_H
@@ -23,6 +28,11 @@ enum {
     MPX_F_ERROR = 'E',   /* message */
     MPX_F_KILL = 'K',    /* end the ranks (SIGTERM, SIGKILL after a grace) */
     MPX_F_SIGNAL = 'G',  /* signal number to forward */
+    MPX_F_ADDJOB = 'N',  /* a spawned PMI job: see remote.c rm_job_part() */
+    MPX_F_SPAWN = 'P',   /* up: rank plan (see remote.c); down: rank jobid|"" errmsg */
+    MPX_F_STDIN = 'I',   /* down: raw bytes for rank 0's stdin, none: end of file;
+                          * up: how many bytes of it left the proxy's queue */
+    MPX_F_SYNC = 'Y',    /* down: report the ranks that are dying now; up: done */
 };
 
 typedef struct {
@@ -41,6 +51,17 @@ void mpx_frame_free(mpx_frame_t *f);
 int mpx_frame_fields(const char *body, size_t len, const char **fields, int max, size_t *rest);
 /* A decimal field in lo..hi; sets *bad otherwise. */
 long long mpx_field_int(const char *s, long long lo, long long hi, int *bad);
+
+/* Reading the fields of a frame in order; bad is set when one is missing or
+ * out of range (then "" and lo are returned). */
+typedef struct {
+    const char **fl;
+    int nf, k, bad;
+} mpx_fields_t;
+const char *mpx_fields_str(mpx_fields_t *c);
+long long mpx_fields_int(mpx_fields_t *c, long long lo, long long hi);
+/* All fields of a frame body into a cursor (fl allocated, freed by the caller). */
+int mpx_fields_split(const char *body, size_t len, mpx_fields_t *c, size_t *rest);
 
 typedef struct {
     int rfd, wfd;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <termios.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,40 +29,64 @@
 #include "mpiexec/mpiexec.h"
 #include "mpiexec/pxlink.h"
 
-enum { RM_KILL_GRACE_MS = 3000, RM_PROXY_GRACE_MS = 4000, RM_LINE_MAX = 1 << 20 };
+enum { RM_KILL_GRACE_MS = 3000, RM_PROXY_GRACE_MS = 4000, RM_LINE_MAX = 1 << 20,
+       RM_STDIN_QUEUE_MAX = 1 << 20 };
 
 typedef struct {
     char *buf;
     size_t len, cap;
 } rm_buf_t;
 
+/* A rank of any PMI job; its index in rm.ranks names it on the links. */
 typedef struct {
     int host; /* index in opts->hostv */
-    int seg, appnum;
+    int pj, rank, seg, appnum;
     pid_t pid;
-    int exited, status, finalized;
+    int exited, status, finalized, aborted;
     rm_buf_t out[2];
 } rm_rank_t;
 
+/* A PMI job: the command line's (0), then one per spawn. */
+typedef struct {
+    char kvsname[256];
+    int size, first; /* its ranks are rm.ranks[first .. first+size) */
+    int nprox;       /* proxies that run some of them */
+    int nfenced;     /* of those, proxies that sent this fence's puts */
+    unsigned char *fenced; /* per host: its proxy sent them */
+    mpx_frame_t batch;     /* the puts of the current fence */
+    int nbatch;
+} rm_pjob_t;
+
 typedef struct {
     int host;
-    pid_t pid; /* the launcher (ssh, or the forked proxy) */
+    pid_t pid; /* the launcher (ssh, srun, or the forked proxy) */
     int reaped, status;
     mpx_link_t link;
     int closed; /* its stdout reached end of file */
-    int fenced;
     int nranks;
+    int syncing; /* an MPX_F_SYNC it has not answered */
 } rm_proxy_t;
 
 static struct {
     mpx_opts_t *o;
-    int size, nproxies, nexited;
+    const char *self, *cwd;
+    int size, nexited; /* ranks of all PMI jobs */
     rm_rank_t *ranks;
-    rm_proxy_t *proxies;
+    int nproxies;
+    rm_proxy_t *proxies; /* a host whose proxy ended gets a new one for a spawn */
+    int proxies_cap;
+    int *proxy_of_host;
+    int npjobs;
+    rm_pjob_t *pjobs;
+    int usize, spawn_next; /* the host a spawn without 'host' starts at */
     int failed, exit_code, tearing_down, timed_out;
     long long kill_deadline;
-    mpx_frame_t batch; /* the puts of the current fence */
-    int nbatch, nfenced;
+    /* an abort waits for the proxies' MPX_F_SYNC (rm_abort) */
+    int abort_wait, abort_rank, abort_code;
+    char abort_msg[256];
+    /* mpiexec's stdin for rank 0 (rm_stdin) */
+    int stdin_open;
+    long long stdin_ahead; /* bytes sent that rank 0's proxy has not passed on */
 } rm;
 
 static long long rm_now_ms(void)
@@ -74,6 +99,17 @@ static long long rm_now_ms(void)
 static const char *rm_host(int h)
 {
     return rm.o->hostv[h].name;
+}
+
+/* "rank 3" for the command line's job, "rank 1 of spawned job 2" otherwise. */
+static const char *rm_name(int g)
+{
+    static char name[64];
+    if (rm.ranks[g].pj == 0)
+        snprintf(name, sizeof name, "rank %d", rm.ranks[g].rank);
+    else
+        snprintf(name, sizeof name, "rank %d of spawned job %d", rm.ranks[g].rank, rm.ranks[g].pj);
+    return name;
 }
 
 static void rm_send_all(mpx_frame_t *f)
@@ -132,7 +168,9 @@ static void rm_emit(int r, int stream, int final)
     rm_buf_t *b = &rm.ranks[r].out[stream - 1];
     size_t end = b->len, i = 0;
     char label[32];
-    int llen = snprintf(label, sizeof label, "[%d] ", r);
+    int llen = rm.ranks[r].pj == 0
+                   ? snprintf(label, sizeof label, "[%d] ", rm.ranks[r].rank)
+                   : snprintf(label, sizeof label, "[%d:%d] ", rm.ranks[r].pj, rm.ranks[r].rank);
 
     if (!final) {
         while (end > 0 && b->buf[end - 1] != '\n')
@@ -185,171 +223,239 @@ static const char *rm_sig_name(int sig)
     return d != NULL ? d : "unknown signal";
 }
 
-static void rm_rank_exit(rm_proxy_t *px, int r, int status, int initialized, int finalized)
+/* A rank of PMI job pj left without finalizing while some host waits in
+ * its fence: that fence can never complete. */
+static void rm_check_fence(int pj)
+{
+    rm_pjob_t *j = &rm.pjobs[pj];
+    if (j->nfenced == 0 || rm.tearing_down)
+        return;
+    for (int g = j->first; g < j->first + j->size; g++)
+        if (rm.ranks[g].exited && !rm.ranks[g].finalized) {
+            rm_fail(1,
+                    "%s on host %s has exited, so the PMI barrier (MPI_Init, fence) other ranks "
+                    "wait in can never complete",
+                    rm_name(g), rm_host(rm.ranks[g].host));
+            return;
+        }
+}
+
+static void rm_rank_exit(int r, int status, int initialized, int finalized)
 {
     rm_rank_t *k = &rm.ranks[r];
     const char *prog = rm.o->segs[k->seg].argv[0];
-    if (k->exited || k->host != px->host)
+    if (k->exited)
         return;
     k->exited = 1;
     k->status = status;
     k->finalized = finalized;
     rm.nexited++;
-    if (rm.tearing_down)
+    /* a rank that aborted exits as it was told: its abort tells why */
+    if (rm.tearing_down || k->aborted)
         return;
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        rm_fail(128 + sig, "rank %d (pid %ld, %s) on host %s was killed by signal %d (%s)", r,
+        rm_fail(128 + sig, "%s (pid %ld, %s) on host %s was killed by signal %d (%s)", rm_name(r),
                 (long)k->pid, prog, rm_host(k->host), sig, rm_sig_name(sig));
     } else if (WEXITSTATUS(status) != 0) {
-        rm_fail(WEXITSTATUS(status), "rank %d (pid %ld, %s) on host %s exited with code %d%s", r,
-                (long)k->pid, prog, rm_host(k->host), WEXITSTATUS(status),
+        rm_fail(WEXITSTATUS(status), "%s (pid %ld, %s) on host %s exited with code %d%s",
+                rm_name(r), (long)k->pid, prog, rm_host(k->host), WEXITSTATUS(status),
                 initialized && !finalized ? " before MPI_Finalize" : "");
     } else if (initialized && !finalized && rm.nexited < rm.size) {
         rm_fail(1,
-                "rank %d (pid %ld, %s) on host %s exited without calling MPI_Finalize while "
+                "%s (pid %ld, %s) on host %s exited without calling MPI_Finalize while "
                 "other ranks still run",
-                r, (long)k->pid, prog, rm_host(k->host));
-    } else if (!finalized && rm.nfenced > 0 && rm.nexited < rm.size) {
-        rm_fail(1,
-                "rank %d (pid %ld, %s) on host %s has exited, so the PMI barrier (MPI_Init, "
-                "fence) other ranks wait in can never complete",
-                r, (long)k->pid, prog, rm_host(k->host));
+                rm_name(r), (long)k->pid, prog, rm_host(k->host));
     }
+    rm_check_fence(k->pj);
 }
 
-static void rm_fence(rm_proxy_t *px, const char **fl, int nf, const char *body, size_t len,
-                     size_t pairs_off)
+static void rm_fence(int p, mpx_fields_t *c, const char *body, size_t len)
 {
-    int bad = 0;
-    long long n = nf >= 1 ? mpx_field_int(fl[0], 0, 100000000, &bad) : -1;
-    if (bad || nf != 1 + 2 * n || px->fenced) {
-        rm_fail(255, "the proxy on host %s sent a malformed fence", rm_host(px->host));
+    int pj = (int)mpx_fields_int(c, 0, rm.npjobs - 1);
+    long long n = mpx_fields_int(c, 0, 100000000);
+    rm_pjob_t *j = &rm.pjobs[pj];
+    /* the pairs start after the count field */
+    size_t off = c->k < c->nf ? (size_t)(c->fl[c->k] - body) : len;
+
+    int h = rm.proxies[p].host;
+
+    if (c->bad || c->nf != c->k + 2 * n || j->fenced[h]) {
+        rm_fail(255, "the proxy on host %s sent a malformed fence",
+                rm_host(rm.proxies[p].host));
         return;
     }
-    px->fenced = 1;
-    rm.nfenced++;
-    mpx_frame_raw(&rm.batch, body + pairs_off, len - pairs_off);
-    rm.nbatch += (int)n;
-    if (rm.nfenced < rm.nproxies && !rm.tearing_down) {
-        /* a rank that left without finalizing can never join this fence */
-        for (int r = 0; r < rm.size; r++)
-            if (rm.ranks[r].exited && !rm.ranks[r].finalized) {
-                rm_fail(1,
-                        "rank %d on host %s has exited, so the PMI barrier (MPI_Init, fence) "
-                        "other ranks wait in can never complete",
-                        r, rm_host(rm.ranks[r].host));
-                return;
-            }
+    j->fenced[h] = 1;
+    j->nfenced++;
+    mpx_frame_raw(&j->batch, body + off, len - off);
+    j->nbatch += (int)n;
+    if (j->nfenced < j->nprox) {
+        rm_check_fence(pj);
+        return;
     }
-    if (rm.nfenced == rm.nproxies) {
+    {
         mpx_frame_t f = {0};
         mpx_frame_begin(&f, MPX_F_FENCE);
-        mpx_frame_int(&f, rm.nbatch);
-        mpx_frame_raw(&f, rm.batch.buf, rm.batch.len);
-        rm_send_all(&f);
+        mpx_frame_int(&f, pj);
+        mpx_frame_int(&f, j->nbatch);
+        mpx_frame_raw(&f, j->batch.buf, j->batch.len);
+        for (int q = 0; q < rm.nproxies; q++)
+            if (!rm.proxies[q].closed && j->fenced[rm.proxies[q].host])
+                mpx_link_send(&rm.proxies[q].link, &f);
         mpx_frame_free(&f);
-        rm.batch.len = 0;
-        rm.nbatch = 0;
-        rm.nfenced = 0;
-        for (int p = 0; p < rm.nproxies; p++)
-            rm.proxies[p].fenced = 0;
     }
+    j->batch.len = 0;
+    j->nbatch = 0;
+    j->nfenced = 0;
+    memset(j->fenced, 0, (size_t)rm.o->nhosts);
 }
 
-/* Is rank r one this proxy runs? */
-static int rm_rank_of(rm_proxy_t *px, const char *field, int *bad)
+/* A rank aborted. A survivor aborts when a peer failed, and the peer's
+ * death may still be on its way from another host: every proxy first
+ * reports the ranks that are dying there (MPX_F_SYNC), and a death reported
+ * meanwhile ends the job with that rank's signal or exit code. The abort is
+ * the verdict only when nobody died. */
+static void rm_abort(int r, int code, const char *msg)
 {
-    int r = (int)mpx_field_int(field, 0, rm.size - 1, bad);
-    if (!*bad && rm.ranks[r].host != px->host)
-        *bad = 1;
+    mpx_frame_t f = {0};
+    rm.ranks[r].aborted = 1;
+    if (rm.failed || rm.abort_wait > 0)
+        return;
+    rm.abort_rank = r;
+    rm.abort_code = code;
+    snprintf(rm.abort_msg, sizeof rm.abort_msg, "%s", msg);
+    mpx_frame_begin(&f, MPX_F_SYNC);
+    for (int p = 0; p < rm.nproxies; p++)
+        if (!rm.proxies[p].closed && mpx_link_send(&rm.proxies[p].link, &f) == 0) {
+            rm.proxies[p].syncing = 1;
+            rm.abort_wait++;
+        }
+    mpx_frame_free(&f);
+    if (rm.abort_wait == 0) /* no proxy left to ask */
+        rm_fail(code, "%s (pid %ld) on host %s called MPI_Abort with exit code %d%s%.200s",
+                rm_name(r), (long)rm.ranks[r].pid, rm_host(rm.ranks[r].host), code,
+                *msg ? ": " : "", msg);
+}
+
+/* Proxy p answered the MPX_F_SYNC (or is gone). */
+static void rm_synced(int p)
+{
+    int r = rm.abort_rank;
+    if (!rm.proxies[p].syncing)
+        return;
+    rm.proxies[p].syncing = 0;
+    if (--rm.abort_wait > 0)
+        return;
+    rm_fail(rm.abort_code, "%s (pid %ld) on host %s called MPI_Abort with exit code %d%s%.200s",
+            rm_name(r), (long)rm.ranks[r].pid, rm_host(rm.ranks[r].host), rm.abort_code,
+            rm.abort_msg[0] ? ": " : "", rm.abort_msg);
+}
+
+static int rm_spawn(int p, mpx_fields_t *c);
+
+/* Is rank r one this proxy runs? */
+static int rm_rank_of(int p, mpx_fields_t *c)
+{
+    int r = (int)mpx_fields_int(c, 0, rm.size - 1);
+    if (!c->bad && rm.ranks[r].host != rm.proxies[p].host)
+        c->bad = 1;
     return r;
 }
 
-static void rm_frame(rm_proxy_t *px, const char *body, size_t len)
+static void rm_frame(int p, const char *body, size_t len)
 {
-    const char *fl[8];
+    rm_proxy_t *px = &rm.proxies[p]; /* not after rm_spawn: it may add proxies */
+    mpx_fields_t c;
     size_t rest = 0;
-    int bad = 0, r, nf;
+    int r;
 
-    if (body[0] == MPX_F_FENCE) {
-        /* count the fields: the pairs of the whole host */
-        int need = 0;
-        const char **all;
-        for (size_t i = 1; i < len; i++)
-            need += body[i] == '\0';
-        all = malloc((size_t)(need + 1) * sizeof *all);
-        if (all == NULL) {
-            rm_fail(255, "no memory for a fence");
-            return;
-        }
-        nf = mpx_frame_fields(body, len, all, need + 1, NULL);
-        /* pairs start after the count field */
-        rest = nf >= 1 ? (size_t)(all[0] - body) + strlen(all[0]) + 1 : len;
-        rm_fence(px, all, nf, body, len, rest);
-        free(all);
-        return;
-    }
-    nf = mpx_frame_fields(body, len, fl, body[0] == MPX_F_OUTPUT ? 2 : 8, &rest);
-    switch (body[0]) {
-    case MPX_F_HELLO:
-        if (rm.o->verbose && nf >= 1)
-            fprintf(stderr, "mpiexec: proxy on host %s is up (hostname %s)\n", rm_host(px->host),
-                    fl[0]);
-        return;
-    case MPX_F_STARTED:
-        r = nf == 2 ? rm_rank_of(px, fl[0], &bad) : (bad = 1);
-        if (!bad)
-            rm.ranks[r].pid = (pid_t)mpx_field_int(fl[1], 1, INT_MAX, &bad);
-        break;
-    case MPX_F_OUTPUT: {
-        int stream;
-        r = nf == 2 ? rm_rank_of(px, fl[0], &bad) : (bad = 1);
+    if (body[0] == MPX_F_OUTPUT) {
+        const char *fl[2];
+        int bad = 0, nf = mpx_frame_fields(body, len, fl, 2, &rest), stream;
+        r = nf == 2 ? (int)mpx_field_int(fl[0], 0, rm.size - 1, &bad) : (bad = 1);
         stream = nf == 2 ? (int)mpx_field_int(fl[1], 1, 2, &bad) : 1;
-        if (!bad)
+        if (!bad && rm.ranks[r].host == px->host)
             rm_output(r, stream, body + rest, len - rest);
-        break;
+        else
+            rm_fail(255, "the proxy on host %s sent malformed output", rm_host(px->host));
+        return;
     }
-    case MPX_F_EXIT:
-        r = nf == 4 ? rm_rank_of(px, fl[0], &bad) : (bad = 1);
-        if (!bad) {
-            int status = (int)mpx_field_int(fl[1], 0, INT_MAX, &bad);
-            int ini = (int)mpx_field_int(fl[2], 0, 1, &bad);
-            int fin = (int)mpx_field_int(fl[3], 0, 1, &bad);
-            if (!bad)
-                rm_rank_exit(px, r, status, ini, fin);
-        }
-        break;
-    case MPX_F_ABORT:
-        r = nf == 3 ? rm_rank_of(px, fl[0], &bad) : (bad = 1);
-        if (!bad) {
-            int code = (int)mpx_field_int(fl[1], INT_MIN, INT_MAX, &bad);
-            rm_fail(code, "rank %d (pid %ld) on host %s called MPI_Abort with exit code %d%s%.200s",
-                    r, (long)rm.ranks[r].pid, rm_host(px->host), code, *fl[2] ? ": " : "", fl[2]);
-        }
-        break;
-    case MPX_F_ERROR:
-        if (nf >= 1)
-            fprintf(stderr, "mpiexec: host %s: %s\n", rm_host(px->host), fl[0]);
-        break;
-    default:
-        bad = 1;
-    }
-    if (bad)
+    if (mpx_fields_split(body, len, &c, &rest) != 0) {
         rm_fail(255, "the proxy on host %s sent a malformed message ('%c')", rm_host(px->host),
                 body[0]);
+        return;
+    }
+    switch (body[0]) {
+    case MPX_F_HELLO:
+        if (rm.o->verbose && c.nf >= 1)
+            fprintf(stderr, "mpiexec: proxy on host %s is up (hostname %s)\n", rm_host(px->host),
+                    c.fl[0]);
+        break;
+    case MPX_F_FENCE:
+        rm_fence(p, &c, body, len);
+        break;
+    case MPX_F_STARTED:
+        r = rm_rank_of(p, &c);
+        if (!c.bad)
+            rm.ranks[r].pid = (pid_t)mpx_fields_int(&c, 1, INT_MAX);
+        break;
+    case MPX_F_EXIT: {
+        int status, ini, fin;
+        r = rm_rank_of(p, &c);
+        status = (int)mpx_fields_int(&c, 0, INT_MAX);
+        ini = (int)mpx_fields_int(&c, 0, 1);
+        fin = (int)mpx_fields_int(&c, 0, 1);
+        if (!c.bad)
+            rm_rank_exit(r, status, ini, fin);
+        break;
+    }
+    case MPX_F_ABORT: {
+        int code;
+        const char *msg;
+        r = rm_rank_of(p, &c);
+        code = (int)mpx_fields_int(&c, INT_MIN, INT_MAX);
+        msg = mpx_fields_str(&c);
+        if (!c.bad)
+            rm_abort(r, code, msg);
+        break;
+    }
+    case MPX_F_SYNC:
+        rm_synced(p);
+        break;
+    case MPX_F_STDIN: /* rank 0's proxy passed on (or dropped) so many bytes */
+        rm.stdin_ahead -= mpx_fields_int(&c, 0, RM_STDIN_QUEUE_MAX);
+        break;
+    case MPX_F_SPAWN:
+        if (rm_spawn(p, &c) != 0)
+            c.bad = 1;
+        px = &rm.proxies[p];
+        break;
+    case MPX_F_ERROR:
+        if (c.nf >= 1)
+            fprintf(stderr, "mpiexec: host %s: %s\n", rm_host(px->host), c.fl[0]);
+        break;
+    default:
+        c.bad = 1;
+    }
+    if (c.bad)
+        rm_fail(255, "the proxy on host %s sent a malformed message ('%c')", rm_host(px->host),
+                body[0]);
+    free(c.fl);
 }
 
 /* The proxy's link closed: ranks it did not report are lost. */
-static void rm_proxy_closed(rm_proxy_t *px, const char *why)
+static void rm_proxy_closed(int p, const char *why)
 {
+    rm_proxy_t *px = &rm.proxies[p];
     int lost = 0;
     char names[200] = "";
     if (px->closed)
         return;
     px->closed = 1;
     close(px->link.rfd);
-    close(px->link.wfd);
+    if (px->link.wfd >= 0)
+        close(px->link.wfd);
+    px->link.wfd = -1;
     for (int r = 0; r < rm.size; r++)
         if (rm.ranks[r].host == px->host && !rm.ranks[r].exited) {
             size_t k = strlen(names);
@@ -366,6 +472,7 @@ static void rm_proxy_closed(rm_proxy_t *px, const char *why)
         rm_fail(255,
                 "lost the proxy on host %s (%s): rank%s %s ran there; ending the job on all hosts",
                 rm_host(px->host), why, lost > 1 ? "s" : "", names);
+    rm_synced(p);
 }
 
 /* ------------------------------------------------------------ start */
@@ -389,28 +496,43 @@ static void rm_quote(char *out, size_t len, const char *word)
     out[k] = '\0';
 }
 
-static int rm_launch(rm_proxy_t *px, const char *self)
+/* Start the proxy of host h: fork (this host, -launcher fork), srun
+ * (-launcher slurm: one step of one task on that node, inside the
+ * allocation, as Hydra does), or ssh / -launcher-exec. Its index, or -1. */
+static int rm_launch(int h)
 {
-    const mpx_host_t *h = &rm.o->hostv[px->host];
-    int fork_it = (rm.o->launcher != NULL && strcmp(rm.o->launcher, "fork") == 0) ||
-                  (h->local && rm.o->launcher_exec == NULL &&
-                   (rm.o->launcher == NULL || strcmp(rm.o->launcher, "fork") == 0));
-    const char *ssh = rm.o->launcher_exec != NULL ? rm.o->launcher_exec : "ssh";
-    int in[2], out[2];
-    char cmd[8192], qself[4200], qhost[600];
+    const mpx_host_t *host = &rm.o->hostv[h];
+    const char *how = rm.o->launcher;
+    int slurm = how != NULL && strcmp(how, "slurm") == 0;
+    int fork_it = !slurm && ((how != NULL && strcmp(how, "fork") == 0) ||
+                             (host->local && rm.o->launcher_exec == NULL && how == NULL));
+    const char *ssh = rm.o->launcher_exec != NULL ? rm.o->launcher_exec : slurm ? "srun" : "ssh";
+    int in[2], out[2], p = rm.nproxies;
+    char cmd[8192], qself[4200], qhost[600], nodelist[300];
+    rm_proxy_t *px;
     pid_t pid;
 
+    if (p == rm.proxies_cap) {
+        int cap = rm.proxies_cap * 2 + 4;
+        rm_proxy_t *v = realloc(rm.proxies, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        rm.proxies = v;
+        rm.proxies_cap = cap;
+    }
+    px = &rm.proxies[p];
     if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
         fprintf(stderr, "mpiexec: pipe: %s\n", strerror(errno));
         return -1;
     }
-    rm_quote(qself, sizeof qself, self);
-    rm_quote(qhost, sizeof qhost, h->name);
+    rm_quote(qself, sizeof qself, rm.self);
+    rm_quote(qhost, sizeof qhost, host->name);
     snprintf(cmd, sizeof cmd, "exec %s -proxy %s", qself, qhost);
+    snprintf(nodelist, sizeof nodelist, "--nodelist=%s", host->name);
     if (rm.o->verbose)
-        fprintf(stderr, "mpiexec: starting the proxy on host %s: %s%s%s %s\n", h->name,
-                fork_it ? "" : ssh, fork_it ? "" : " -x ", fork_it ? "" : h->name,
-                fork_it ? cmd + 5 : cmd);
+        fprintf(stderr, "mpiexec: starting the proxy on host %s: %s%s%s %s\n", host->name,
+                fork_it ? "" : ssh, fork_it ? "" : slurm ? " -N1 -n1 " : " -x ",
+                fork_it ? "" : slurm ? nodelist : host->name, fork_it ? cmd + 5 : cmd);
     pid = fork();
     if (pid < 0) {
         fprintf(stderr, "mpiexec: fork: %s\n", strerror(errno));
@@ -425,12 +547,21 @@ static int rm_launch(rm_proxy_t *px, const char *self)
         dup2(in[0], 0);
         dup2(out[1], 1);
         if (fork_it) {
-            execl(self, self, "-proxy", h->name, (char *)NULL);
-            fprintf(stderr, "mpiexec: cannot run '%s' as the proxy: %s\n", self, strerror(errno));
-        } else {
-            execlp(ssh, ssh, "-x", h->name, cmd, (char *)NULL);
-            fprintf(stderr, "mpiexec: cannot run the launcher '%s' for host %s: %s\n", ssh, h->name,
+            execl(rm.self, rm.self, "-proxy", host->name, (char *)NULL);
+            fprintf(stderr, "mpiexec: cannot run '%s' as the proxy: %s\n", rm.self,
                     strerror(errno));
+        } else if (slurm) {
+            /* stdin and stdout carry the link: unbuffered, not labelled, to
+             * the one task; the proxy's ranks are its own children */
+            execlp(ssh, ssh, "--nodes=1", "--ntasks=1", nodelist, "--unbuffered", "--quiet",
+                   "--overlap", "--cpu-bind=none", "--mpi=none", "--input=0", "--kill-on-bad-exit=1",
+                   rm.self, "-proxy", host->name, (char *)NULL);
+            fprintf(stderr, "mpiexec: cannot run '%s' for host %s: %s\n", ssh, host->name,
+                    strerror(errno));
+        } else {
+            execlp(ssh, ssh, "-x", host->name, cmd, (char *)NULL);
+            fprintf(stderr, "mpiexec: cannot run the launcher '%s' for host %s: %s\n", ssh,
+                    host->name, strerror(errno));
         }
         _exit(127);
     }
@@ -439,48 +570,340 @@ static int rm_launch(rm_proxy_t *px, const char *self)
     close(out[1]);
     fcntl(in[1], F_SETFL, O_NONBLOCK);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
+    memset(px, 0, sizeof *px);
+    px->host = h;
     px->pid = pid;
     mpx_link_init(&px->link, out[0], in[1]);
-    return 0;
+    rm.proxy_of_host[h] = p;
+    rm.nproxies++;
+    return p;
 }
 
-/* The job for proxy px: see proxy.c px_job(). */
-static int rm_send_job(rm_proxy_t *px, const char *kvsname, const char *mapping, int usize,
-                       mpx_env_t *segenv, const char *cwd)
+/* The part of a job frame that describes PMI job pj for proxy p: see
+ * proxy.c px_add_job(). segenv: the environment of segments seg0.. */
+static void rm_job_part(mpx_frame_t *f, int p, int pj, const char *spawner, const char *mapping,
+                        int seg0, int nsegs, const mpx_env_t *segenv, const mpx_spawn_plan_t *sp)
 {
-    mpx_frame_t f = {0};
-    int rc;
-    mpx_frame_begin(&f, MPX_F_JOB);
-    mpx_frame_str(&f, kvsname);
-    mpx_frame_int(&f, rm.size);
-    mpx_frame_int(&f, usize);
-    mpx_frame_str(&f, mapping);
-    mpx_frame_str(&f, rm.o->iface != NULL ? rm.o->iface : "");
-    mpx_frame_int(&f, rm.o->nsegs);
-    for (int s = 0; s < rm.o->nsegs; s++) {
+    const rm_pjob_t *j = &rm.pjobs[pj];
+    int host = rm.proxies[p].host, nlocal = 0;
+    mpx_frame_int(f, pj);
+    mpx_frame_str(f, j->kvsname);
+    mpx_frame_str(f, spawner);
+    mpx_frame_int(f, j->size);
+    mpx_frame_str(f, mapping);
+    mpx_frame_int(f, nsegs);
+    for (int s = seg0; s < seg0 + nsegs; s++) {
         const mpx_segment_t *g = &rm.o->segs[s];
         int argc = 0;
         while (g->argv[argc] != NULL)
             argc++;
-        mpx_frame_str(&f, g->wdir != NULL ? g->wdir : cwd);
-        mpx_frame_int(&f, argc);
+        mpx_frame_str(f, g->wdir != NULL ? g->wdir : rm.cwd);
+        mpx_frame_int(f, argc);
         for (int a = 0; a < argc; a++)
-            mpx_frame_str(&f, g->argv[a]);
-        mpx_frame_int(&f, segenv[s].n);
-        for (int e = 0; e < segenv[s].n; e++)
-            mpx_frame_str(&f, segenv[s].kv[e]);
+            mpx_frame_str(f, g->argv[a]);
+        mpx_frame_int(f, segenv[s - seg0].n);
+        for (int e = 0; e < segenv[s - seg0].n; e++)
+            mpx_frame_str(f, segenv[s - seg0].kv[e]);
     }
-    mpx_frame_int(&f, px->nranks);
-    for (int r = 0; r < rm.size; r++)
-        if (rm.ranks[r].host == px->host) {
-            mpx_frame_int(&f, r);
-            mpx_frame_int(&f, rm.ranks[r].seg);
-            mpx_frame_int(&f, rm.ranks[r].appnum);
+    for (int g = j->first; g < j->first + j->size; g++)
+        nlocal += rm.ranks[g].host == host;
+    mpx_frame_int(f, nlocal);
+    for (int g = j->first; g < j->first + j->size; g++)
+        if (rm.ranks[g].host == host) {
+            mpx_frame_int(f, g);
+            mpx_frame_int(f, rm.ranks[g].rank);
+            mpx_frame_int(f, rm.ranks[g].seg - seg0);
+            mpx_frame_int(f, rm.ranks[g].appnum);
         }
-    rc = mpx_link_send(&px->link, &f);
-    mpx_frame_free(&f);
+    mpx_frame_int(f, sp != NULL ? sp->npreput : 0);
+    for (int k = 0; sp != NULL && k < sp->npreput; k++) {
+        mpx_frame_str(f, sp->pkey[k]);
+        mpx_frame_str(f, sp->pval[k]);
+    }
+}
+
+/* Add PMI job pj (ranks already in rm.ranks, placed): start a proxy on the
+ * hosts that have none and send every host of it its part. 0 or -1. */
+static int rm_start_pjob(int pj, const char *spawner, int seg0, int nsegs,
+                         const mpx_spawn_plan_t *sp)
+{
+    rm_pjob_t *j = &rm.pjobs[pj];
+    mpx_env_t *segenv = calloc((size_t)nsegs, sizeof *segenv);
+    int *host_of = malloc((size_t)j->size * sizeof *host_of), rc = 0;
+    char *mapping = malloc(8192);
+
+    if (segenv == NULL || host_of == NULL || mapping == NULL)
+        goto fail;
+    for (int k = 0; k < j->size; k++)
+        host_of[k] = rm.ranks[j->first + k].host;
+    if (mpx_hosts_mapping(host_of, j->size, mapping, 8192) != 0) {
+        fprintf(stderr,
+                "mpiexec: the placement of %d ranks on %d hosts is too irregular for "
+                "PMI_process_mapping; give the hosts equal slot counts or use -ppn\n",
+                j->size, rm.o->nhosts);
+        goto fail;
+    }
+    for (int s = 0; s < nsegs; s++)
+        if (mpx_segment_env(rm.o, &rm.o->segs[seg0 + s], &segenv[s]) != 0)
+            goto fail;
+    if (pj > 0) /* the children know they were spawned */
+        for (int s = 0; s < nsegs; s++)
+            if (mpx_env_add(&segenv[s], "PMI_SPAWNED", "1") != 0)
+                goto fail;
+    for (int h = 0; h < rm.o->nhosts && rc == 0; h++) {
+        mpx_frame_t f = {0};
+        int p = rm.proxy_of_host[h], has = 0;
+        for (int k = 0; k < j->size; k++)
+            has |= host_of[k] == h;
+        if (!has)
+            continue;
+        /* a host without a proxy, or whose proxy ended (its ranks did), gets one */
+        if ((p < 0 || rm.proxies[p].closed) && (p = rm_launch(h)) < 0)
+            goto fail;
+        j->nprox++;
+        if (rm.proxies[p].nranks == 0) {
+            mpx_frame_begin(&f, MPX_F_JOB); /* a new proxy: the job frame first */
+            mpx_frame_int(&f, rm.usize);
+            mpx_frame_str(&f, rm.o->iface != NULL ? rm.o->iface : "");
+        } else {
+            mpx_frame_begin(&f, MPX_F_ADDJOB);
+        }
+        rm_job_part(&f, p, pj, spawner, mapping, seg0, nsegs, segenv, sp);
+        for (int k = 0; k < j->size; k++)
+            rm.proxies[p].nranks += host_of[k] == h;
+        /* a launcher that exits at once breaks the pipe: its end of file
+         * then reports it with its exit status */
+        if (f.bad || (mpx_link_send(&rm.proxies[p].link, &f) != 0 && !rm.proxies[p].link.broken))
+            rc = -1;
+        mpx_frame_free(&f);
+    }
+    goto done;
+fail:
+    rc = -1;
+done:
+    for (int s = 0; segenv != NULL && s < nsegs; s++) {
+        for (int k = 0; k < segenv[s].n; k++)
+            free(segenv[s].kv[k]);
+        free(segenv[s].kv);
+    }
+    free(segenv);
+    free(host_of);
+    free(mapping);
     return rc;
 }
+
+/* A new PMI job of size ranks; its index or -1. Its ranks get their hosts
+ * from the caller. */
+static int rm_new_pjob(int size)
+{
+    rm_pjob_t *pjs = realloc(rm.pjobs, (size_t)(rm.npjobs + 1) * sizeof *pjs);
+    rm_rank_t *rs;
+    rm_pjob_t *j;
+    if (pjs == NULL)
+        return -1;
+    rm.pjobs = pjs;
+    if (rm.size + size > 1000000 ||
+        (rs = realloc(rm.ranks, (size_t)(rm.size + size) * sizeof *rs)) == NULL)
+        return -1;
+    rm.ranks = rs;
+    memset(rs + rm.size, 0, (size_t)size * sizeof *rs);
+    j = &rm.pjobs[rm.npjobs];
+    memset(j, 0, sizeof *j);
+    if ((j->fenced = calloc((size_t)rm.o->nhosts, 1)) == NULL)
+        return -1;
+    j->size = size;
+    j->first = rm.size;
+    for (int k = 0; k < size; k++) {
+        rm.ranks[rm.size + k].pj = rm.npjobs;
+        rm.ranks[rm.size + k].rank = k;
+    }
+    rm.size += size;
+    if (rm.npjobs > 0)
+        snprintf(j->kvsname, sizeof j->kvsname, "%.200s_spawn%d", rm.pjobs[0].kvsname, rm.npjobs);
+    return rm.npjobs++;
+}
+
+/* ------------------------------------------------------------ spawn */
+
+static int rm_host_index(const char *name)
+{
+    for (int h = 0; h < rm.o->nhosts; h++)
+        if (strcmp(rm.o->hostv[h].name, name) == 0)
+            return h;
+    return -1;
+}
+
+/* Place, register and start a spawn; the kvsname of the new job, or NULL
+ * and errmsg. Children go to the host named by their command's 'host' info
+ * key, which must be one of the job's hosts, else round robin over the job's
+ * hosts, one child per host in turn, continuing where the last spawn
+ * stopped. */
+static const char *rm_spawn_run(int parent, const mpx_spawn_plan_t *sp, char *errmsg, size_t len)
+{
+    mpx_opts_t *o = rm.o;
+    int total = 0, seg0 = o->nsegs, pj, g, host[MPX_SPAWN_CMDS_MAX];
+    mpx_segment_t *segs;
+
+    if (sp->ncmds < 1) {
+        snprintf(errmsg, len, "spawn without commands");
+        return NULL;
+    }
+    for (int i = 0; i < sp->ncmds; i++) {
+        const mpx_spawn_cmd_t *c = &sp->cmd[i];
+        if (c->cmd == NULL || *c->cmd == '\0' || c->maxprocs < 1 || c->maxprocs > 100000) {
+            snprintf(errmsg, len, "spawn command %d has no program or a bad process count", i);
+            return NULL;
+        }
+        host[i] = -1;
+        if (c->host != NULL && (host[i] = rm_host_index(c->host)) < 0) {
+            snprintf(errmsg, len,
+                     "info key 'host' of spawn command %d: '%.100s' is not one of this job's "
+                     "hosts (-hosts/-f)",
+                     i, c->host);
+            return NULL;
+        }
+        total += c->maxprocs;
+    }
+    segs = realloc(o->segs, (size_t)(o->nsegs + sp->ncmds) * sizeof *segs);
+    if (segs == NULL)
+        goto nomem;
+    o->segs = segs;
+    for (int i = 0; i < sp->ncmds; i++) {
+        const mpx_spawn_cmd_t *c = &sp->cmd[i];
+        mpx_segment_t *s = &o->segs[o->nsegs];
+        memset(s, 0, sizeof *s);
+        s->nprocs = c->maxprocs;
+        if ((s->argv = calloc((size_t)c->argc + 2, sizeof(char *))) == NULL ||
+            (s->argv[0] = strdup(c->cmd)) == NULL)
+            goto nomem;
+        for (int a = 0; a < c->argc; a++)
+            if ((s->argv[a + 1] = strdup(c->argv[a] != NULL ? c->argv[a] : "")) == NULL)
+                goto nomem;
+        s->wdir = c->wdir != NULL && *c->wdir != '\0' ? strdup(c->wdir)
+                                                       : o->segs[rm.ranks[parent].seg].wdir;
+        o->nsegs++;
+    }
+    if ((pj = rm_new_pjob(total)) < 0)
+        goto nomem;
+    g = rm.pjobs[pj].first;
+    for (int i = 0; i < sp->ncmds; i++)
+        for (int k = 0; k < sp->cmd[i].maxprocs; k++, g++) {
+            rm.ranks[g].seg = seg0 + i;
+            rm.ranks[g].appnum = i;
+            if (host[i] >= 0) {
+                rm.ranks[g].host = host[i];
+            } else {
+                rm.ranks[g].host = rm.spawn_next;
+                rm.spawn_next = (rm.spawn_next + 1) % o->nhosts;
+            }
+        }
+    if (o->verbose)
+        fprintf(stderr, "mpiexec: %s spawns %d process%s as job %s\n", rm_name(parent), total,
+                total == 1 ? "" : "es", rm.pjobs[pj].kvsname);
+    if (rm_start_pjob(pj, rm.pjobs[rm.ranks[parent].pj].kvsname, seg0, sp->ncmds, sp) != 0) {
+        /* what did start is told to end with the rest of the job */
+        snprintf(errmsg, len, "could not start the spawned processes");
+        rm_fail(1, "could not start the processes %s spawned", rm_name(parent));
+        return NULL;
+    }
+    return rm.pjobs[pj].kvsname;
+nomem:
+    snprintf(errmsg, len, "no memory");
+    return NULL;
+}
+
+/* MPX_F_SPAWN from proxy p: rank ncmds {cmd maxprocs wdir host argc argv..}
+ * npreput {key value}; answer it. 0, or -1 when malformed. */
+static int rm_spawn(int p, mpx_fields_t *c)
+{
+    mpx_spawn_plan_t *sp = calloc(1, sizeof *sp);
+    char errmsg[300] = "";
+    const char *jobid = NULL;
+    mpx_frame_t f = {0};
+    int r;
+
+    if (sp == NULL)
+        return -1;
+    r = rm_rank_of(p, c);
+    sp->ncmds = (int)mpx_fields_int(c, 1, MPX_SPAWN_CMDS_MAX);
+    for (int i = 0; i < sp->ncmds && !c->bad; i++) {
+        mpx_spawn_cmd_t *k = &sp->cmd[i];
+        k->cmd = mpx_fields_str(c);
+        k->maxprocs = (int)mpx_fields_int(c, -1, 100000);
+        k->wdir = mpx_fields_str(c);
+        k->host = mpx_fields_str(c);
+        if (*k->host == '\0')
+            k->host = NULL;
+        k->argc = (int)mpx_fields_int(c, 0, MPX_SPAWN_ARGS_MAX);
+        for (int a = 0; a < k->argc; a++)
+            k->argv[a] = mpx_fields_str(c);
+    }
+    sp->npreput = (int)mpx_fields_int(c, 0, MPX_SPAWN_PREPUT_MAX);
+    for (int k = 0; k < sp->npreput; k++) {
+        sp->pkey[k] = mpx_fields_str(c);
+        sp->pval[k] = mpx_fields_str(c);
+    }
+    if (c->bad || c->k != c->nf) {
+        free(sp);
+        return -1;
+    }
+    if (rm.tearing_down)
+        snprintf(errmsg, sizeof errmsg, "the job is ending");
+    else
+        jobid = rm_spawn_run(r, sp, errmsg, sizeof errmsg);
+    mpx_frame_begin(&f, MPX_F_SPAWN);
+    mpx_frame_int(&f, r);
+    mpx_frame_str(&f, jobid != NULL ? jobid : "");
+    mpx_frame_str(&f, errmsg);
+    if (!rm.proxies[p].closed)
+        mpx_link_send(&rm.proxies[p].link, &f);
+    mpx_frame_free(&f);
+    free(sp);
+    return 0;
+}
+
+/* ------------------------------------------------------------ stdin */
+
+/* mpiexec's stdin goes to rank 0 (as Hydra does) through its proxy:
+ * MPX_F_STDIN frames, an empty one at the end. At most RM_STDIN_QUEUE_MAX
+ * bytes are ahead of rank 0 (the proxy acknowledges what it passed on with
+ * an MPX_F_STDIN frame up); not read either when it is a terminal we are not
+ * in the foreground of. */
+static int rm_stdin_wanted(void)
+{
+    int p = rm.size > 0 ? rm.proxy_of_host[rm.ranks[0].host] : -1;
+    if (!rm.stdin_open || p < 0 || rm.proxies[p].closed || rm.ranks[0].exited) {
+        rm.stdin_open = 0;
+        return 0;
+    }
+    return rm.stdin_ahead < RM_STDIN_QUEUE_MAX;
+}
+
+static void rm_stdin_read(void)
+{
+    char buf[65536];
+    mpx_frame_t f = {0};
+    ssize_t n = read(0, buf, sizeof buf);
+    int p = rm.proxy_of_host[rm.ranks[0].host];
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    mpx_frame_begin(&f, MPX_F_STDIN);
+    if (n > 0) {
+        mpx_frame_raw(&f, buf, (size_t)n);
+        rm.stdin_ahead += n;
+    } else {
+        rm.stdin_open = 0;
+    }
+    mpx_link_send(&rm.proxies[p].link, &f);
+    mpx_frame_free(&f);
+}
+
+static void rm_stdin_setup(void)
+{
+    rm.stdin_open = fcntl(0, F_GETFD) >= 0 && (!isatty(0) || tcgetpgrp(0) == getpgrp());
+}
+
+/* ------------------------------------------------------------ main */
 
 /* Options that need this host's files or processes are refused across hosts. */
 static int rm_check_options(const mpx_opts_t *o)
@@ -540,50 +963,67 @@ static void rm_signal(int sig)
     mpx_frame_free(&f);
 }
 
+/* The proxy's link closed or broke: its launcher's status says why. */
+static void rm_link_lost(int p)
+{
+    rm_proxy_t *px = &rm.proxies[p];
+    char why[128];
+    int st;
+    if (!px->reaped && waitpid(px->pid, &st, 0) == px->pid) {
+        px->reaped = 1;
+        px->status = st;
+    }
+    if (px->reaped && WIFSIGNALED(px->status))
+        snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(px->status));
+    else if (px->reaped)
+        snprintf(why, sizeof why, "the launcher exited with code %d%s", WEXITSTATUS(px->status),
+                 WEXITSTATUS(px->status) == 255 && rm.o->launcher_exec == NULL &&
+                         rm.o->launcher == NULL
+                     ? "; can 'ssh HOST true' run without a prompt?"
+                     : "");
+    else
+        snprintf(why, sizeof why, "its connection closed");
+    rm_proxy_closed(p, why);
+}
+
 int mpx_remote_main(mpx_opts_t *o, int timeout_s)
 {
-    static char self[4096], cwd[4096], kvsname[256], mapping[8192];
-    int *host_of = NULL, *proxy_of_host = NULL, sigfd, usize;
+    static char self[4096], cwd[4096];
+    int *host_of = NULL, sigfd, pj;
     long long timeout_deadline = -1;
-    mpx_env_t *segenv = NULL;
     struct pollfd *pfd = NULL;
     ssize_t sl;
 
     rm.o = o;
     if (rm_check_options(o) != 0)
         return 2;
-    for (int s = 0; s < o->nsegs; s++)
-        rm.size += o->segs[s].nprocs;
-    if (rm.size > 1000000) {
-        fprintf(stderr, "mpiexec: more than 1000000 processes requested\n");
-        return 2;
-    }
-    sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (sl <= 0 || getcwd(cwd, sizeof cwd) == NULL) {
-        fprintf(stderr, "mpiexec: cannot find this program's path or the working directory\n");
-        return 1;
-    }
-    self[sl] = '\0';
-    host_of = malloc((size_t)rm.size * sizeof *host_of);
-    proxy_of_host = malloc((size_t)o->nhosts * sizeof *proxy_of_host);
-    rm.ranks = calloc((size_t)rm.size, sizeof *rm.ranks);
-    rm.proxies = calloc((size_t)o->nhosts, sizeof *rm.proxies);
-    segenv = calloc((size_t)o->nsegs, sizeof *segenv);
-    if (host_of == NULL || proxy_of_host == NULL || rm.ranks == NULL || rm.proxies == NULL ||
-        segenv == NULL) {
-        fprintf(stderr, "mpiexec: no memory for %d ranks on %d hosts\n", rm.size, o->nhosts);
-        return 1;
-    }
-    mpx_hosts_place(o->hostv, o->nhosts, rm.size, host_of);
-    if (mpx_hosts_mapping(host_of, rm.size, mapping, sizeof mapping) != 0) {
-        fprintf(stderr,
-                "mpiexec: the placement of %d ranks on %d hosts is too irregular for "
-                "PMI_process_mapping; give the hosts equal slot counts or use -ppn\n",
-                rm.size, o->nhosts);
-        return 2;
+    {
+        long total = 0;
+        for (int s = 0; s < o->nsegs; s++)
+            total += o->segs[s].nprocs;
+        if (total > 1000000) {
+            fprintf(stderr, "mpiexec: more than 1000000 processes requested\n");
+            return 2;
+        }
+        sl = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (sl <= 0 || getcwd(cwd, sizeof cwd) == NULL) {
+            fprintf(stderr, "mpiexec: cannot find this program's path or the working directory\n");
+            return 1;
+        }
+        self[sl] = '\0';
+        rm.self = self;
+        rm.cwd = cwd;
+        rm.proxy_of_host = malloc((size_t)o->nhosts * sizeof *rm.proxy_of_host);
+        host_of = malloc((size_t)(total > 0 ? total : 1) * sizeof *host_of);
+        if (rm.proxy_of_host == NULL || host_of == NULL ||
+            (pj = rm_new_pjob((int)total)) < 0) {
+            fprintf(stderr, "mpiexec: no memory for %ld ranks on %d hosts\n", total, o->nhosts);
+            return 1;
+        }
     }
     for (int h = 0; h < o->nhosts; h++)
-        proxy_of_host[h] = -1;
+        rm.proxy_of_host[h] = -1;
+    mpx_hosts_place(o->hostv, o->nhosts, rm.size, host_of);
     {
         int seg = 0, left = o->segs[0].nprocs;
         for (int r = 0; r < rm.size; r++) {
@@ -593,67 +1033,56 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
             rm.ranks[r].host = host_of[r];
             rm.ranks[r].seg = seg;
             rm.ranks[r].appnum = seg;
-            if (proxy_of_host[host_of[r]] < 0) {
-                proxy_of_host[host_of[r]] = rm.nproxies;
-                rm.proxies[rm.nproxies++].host = host_of[r];
-            }
-            rm.proxies[proxy_of_host[host_of[r]]].nranks++;
         }
     }
-    for (int s = 0; s < o->nsegs; s++)
-        if (mpx_segment_env(o, &o->segs[s], &segenv[s]) != 0) {
-            fprintf(stderr, "mpiexec: no memory for the environment\n");
-            return 1;
-        }
+    /* spawns without a 'host' start after the last host the job filled */
+    rm.spawn_next = rm.size > 0 ? (host_of[rm.size - 1] + 1) % o->nhosts : 0;
     {
         char me[200] = "";
         struct timespec ts;
         gethostname(me, sizeof me - 1);
         clock_gettime(CLOCK_REALTIME, &ts);
-        snprintf(kvsname, sizeof kvsname, "canal_%.100s_%ld_%lx", me, (long)getpid(),
-                 (unsigned long)(ts.tv_sec * 1000003L + ts.tv_nsec));
+        snprintf(rm.pjobs[0].kvsname, sizeof rm.pjobs[0].kvsname, "canal_%.100s_%ld_%lx", me,
+                 (long)getpid(), (unsigned long)(ts.tv_sec * 1000003L + ts.tv_nsec));
     }
-    usize = o->usize > 0 ? o->usize : rm.size;
+    rm.usize = o->usize > 0 ? o->usize : rm.size;
 
     sigfd = mpx_signals_open(1);
     if (sigfd < 0) {
         fprintf(stderr, "mpiexec: signalfd: %s\n", strerror(errno));
         return 1;
     }
+    rm_stdin_setup();
     if (o->verbose)
-        fprintf(stderr, "mpiexec: %d ranks on %d hosts, job %s, mapping %s\n", rm.size, rm.nproxies,
-                kvsname, mapping);
-    for (int p = 0; p < rm.nproxies; p++) {
-        /* a launcher that exits at once breaks the pipe: its end of file
-         * then reports it with its exit status */
-        if (rm_launch(&rm.proxies[p], self) != 0 ||
-            (rm_send_job(&rm.proxies[p], kvsname, mapping, usize, segenv, cwd) != 0 &&
-             !rm.proxies[p].link.broken)) {
-            rm_fail(1, "could not start the proxy on host %s", rm_host(rm.proxies[p].host));
-            for (int q = p; q < rm.nproxies; q++)
-                if (rm.proxies[q].pid == 0)
-                    rm.proxies[q].closed = rm.proxies[q].reaped = 1;
-            break;
-        }
+        fprintf(stderr, "mpiexec: %d ranks on %d hosts, job %s\n", rm.size, o->nhosts,
+                rm.pjobs[0].kvsname);
+    if (rm_start_pjob(0, "", 0, o->nsegs, NULL) != 0) {
+        rm_fail(1, "could not start the proxies");
+        for (int p = 0; p < rm.nproxies; p++)
+            if (rm.proxies[p].link.broken)
+                rm_link_lost(p);
+        if (rm.nproxies == 0)
+            return 1;
     }
-    for (int s = 0; s < o->nsegs; s++) {
-        for (int k = 0; k < segenv[s].n; k++)
-            free(segenv[s].kv[k]);
-        free(segenv[s].kv);
-    }
-    free(segenv);
+    free(host_of);
     if (timeout_s > 0)
         timeout_deadline = rm_now_ms() + (long long)timeout_s * 1000;
-    pfd = calloc((size_t)(1 + 2 * rm.nproxies), sizeof *pfd);
-    if (pfd == NULL)
-        return 1;
 
     for (;;) {
-        int n = 0, open_links = 0, wait_ms = -1, nfd;
+        int n = 0, open_links = 0, wait_ms = -1, nfd, nprox = rm.nproxies, in = -1;
         long long t = rm_now_ms(), next = -1;
 
-        for (int p = 0; p < rm.nproxies; p++)
-            open_links += !rm.proxies[p].closed;
+        for (int p = 0; p < nprox; p++) {
+            rm_proxy_t *px = &rm.proxies[p];
+            open_links += !px->closed;
+            /* every rank everywhere exited: no spawn can add any; the end
+             * of its input tells a proxy to go once its output is out */
+            if (rm.nexited == rm.size && !px->closed && px->link.wfd >= 0 &&
+                px->link.out_len == 0) {
+                close(px->link.wfd);
+                px->link.wfd = -1;
+            }
+        }
         if (open_links == 0)
             break;
         if (timeout_deadline >= 0 && t >= timeout_deadline && !rm.tearing_down) {
@@ -664,11 +1093,11 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
         if (rm.tearing_down && rm.kill_deadline >= 0 && t >= rm.kill_deadline) {
             /* proxies that did not finish: kill the launchers (ssh ends the remote side) */
             rm.kill_deadline = -1;
-            for (int p = 0; p < rm.nproxies; p++)
+            for (int p = 0; p < nprox; p++)
                 if (!rm.proxies[p].reaped)
                     kill(-rm.proxies[p].pid, SIGKILL);
-            for (int p = 0; p < rm.nproxies; p++)
-                rm_proxy_closed(&rm.proxies[p], "killed after the grace period");
+            for (int p = 0; p < nprox; p++)
+                rm_proxy_closed(p, "killed after the grace period");
             break;
         }
         if (timeout_deadline >= 0 && !rm.tearing_down)
@@ -676,8 +1105,14 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
         if (rm.tearing_down && rm.kill_deadline >= 0 && (next < 0 || rm.kill_deadline < next))
             next = rm.kill_deadline;
         wait_ms = next < 0 ? -1 : (int)(next - t > 0 ? next - t : 0);
+        pfd = realloc(pfd, (size_t)(2 + 2 * nprox) * sizeof *pfd);
+        if (pfd == NULL)
+            return 1;
         pfd[n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
-        for (int p = 0; p < rm.nproxies; p++) {
+        if (!rm.tearing_down && rm_stdin_wanted())
+            in = 0;
+        pfd[n++] = (struct pollfd){.fd = in, .events = POLLIN};
+        for (int p = 0; p < nprox; p++) {
             rm_proxy_t *px = &rm.proxies[p];
             pfd[n++] = (struct pollfd){.fd = px->closed ? -1 : px->link.rfd, .events = POLLIN};
             pfd[n++] = (struct pollfd){
@@ -696,42 +1131,28 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
                 rm_signal((int)si.ssi_signo);
             rm_reap();
         }
-        for (int p = 0; p < rm.nproxies; p++) {
-            rm_proxy_t *px = &rm.proxies[p];
-            if (px->closed)
+        if (pfd[1].revents)
+            rm_stdin_read();
+        for (int p = 0; p < nprox; p++) {
+            /* rm.proxies[p], not a pointer: a spawn may move the array */
+            if (rm.proxies[p].closed)
                 continue;
-            if (pfd[2 + 2 * p].revents)
-                mpx_link_flush(&px->link);
-            if (pfd[1 + 2 * p].revents) {
-                int rc = mpx_link_read(&px->link), tk = 0;
+            if (pfd[3 + 2 * p].revents)
+                mpx_link_flush(&rm.proxies[p].link);
+            if (pfd[2 + 2 * p].revents) {
+                int rc = mpx_link_read(&rm.proxies[p].link), tk = 0;
                 const char *body;
                 size_t len;
-                while (!px->closed && (tk = mpx_link_take(&px->link, &body, &len)) == 1)
-                    rm_frame(px, body, len);
-                if (!px->closed && tk < 0) {
-                    rm_fail(255, "the proxy on host %s sent malformed data", rm_host(px->host));
+                while (!rm.proxies[p].closed &&
+                       (tk = mpx_link_take(&rm.proxies[p].link, &body, &len)) == 1)
+                    rm_frame(p, body, len);
+                if (!rm.proxies[p].closed && tk < 0) {
+                    rm_fail(255, "the proxy on host %s sent malformed data",
+                            rm_host(rm.proxies[p].host));
                     rc = 1;
                 }
-                if (rc != 0 && !px->closed) {
-                    char why[128];
-                    int st;
-                    /* the launcher's status says why (ssh: 255 cannot connect) */
-                    if (!px->reaped && waitpid(px->pid, &st, 0) == px->pid) {
-                        px->reaped = 1;
-                        px->status = st;
-                    }
-                    if (px->reaped && WIFSIGNALED(px->status))
-                        snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(px->status));
-                    else if (px->reaped)
-                        snprintf(why, sizeof why, "the launcher exited with code %d%s",
-                                 WEXITSTATUS(px->status),
-                                 WEXITSTATUS(px->status) == 255 && rm.o->launcher_exec == NULL
-                                     ? "; can 'ssh HOST true' run without a prompt?"
-                                     : "");
-                    else
-                        snprintf(why, sizeof why, "its connection closed");
-                    rm_proxy_closed(px, why);
-                }
+                if (rc != 0 && !rm.proxies[p].closed)
+                    rm_link_lost(p);
             }
         }
     }
@@ -746,8 +1167,6 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
             waitpid(rm.proxies[p].pid, NULL, 0);
         }
     free(pfd);
-    free(host_of);
-    free(proxy_of_host);
     if (rm.timed_out)
         return 255;
     if (rm.failed)

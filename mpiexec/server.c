@@ -1,11 +1,15 @@
 /*
- * mpiexec's PMI server: speaks PMI-1 and PMI-2 (switching a connection to
- * PMI-2 framing after "cmd=init pmi_version=2") on the socketpair each rank
- * got as PMI_FD. Holds the job's KVS, node attributes and published names;
- * the barrier is a counter (O(n) per fence: one message in and one out per
- * rank). Called by the event loop in mpiexec/mpiexec.c. Every message from a
- * rank is untrusted: malformed input closes that rank's connection with a
- * message, it never overflows or stops the server.
+ * The PMI server core of mpiexec and of its proxies: speaks PMI-1 and PMI-2
+ * (switching a connection to PMI-2 framing after "cmd=init pmi_version=2") on
+ * the socketpair each rank got as PMI_FD. Holds the KVS of each PMI job, node
+ * attributes and published names; the barrier is a counter of the ranks
+ * served here. What concerns the whole job goes through mpx_server_ops_t:
+ * mpiexec on one host decides it here (mpx_server_local_ops: the barrier is
+ * complete, an abort ends the job, a spawn starts processes), a proxy
+ * (mpiexec/proxy.c) sends it up its link and answers when mpiexec does.
+ * Called by the event loops of mpiexec/mpiexec.c and mpiexec/proxy.c. Every
+ * message from a rank is untrusted: malformed input closes that rank's
+ * connection with a message, it never overflows or stops the server.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -55,6 +59,12 @@ static mpx_pmijob_t *pjob_of(mpx_job_t *job, const mpx_rank_t *r)
     return &job->pjobs[r->pj];
 }
 
+static void want_write(mpx_job_t *job, mpx_rank_t *r, int want)
+{
+    if (job->ops->want_write != NULL)
+        job->ops->want_write(job, r, want);
+}
+
 static void server_close(mpx_job_t *job, mpx_rank_t *r)
 {
     if (r->pmi_fd < 0)
@@ -67,7 +77,7 @@ static void server_close(mpx_job_t *job, mpx_rank_t *r)
         mpx_singleton_gone(job, r);
         return;
     }
-    mpx_loop_want_write(job, r, 0);
+    want_write(job, r, 0);
     close(r->pmi_fd); /* also removes it from epoll */
     r->pmi_fd = -1;
     r->outq_len = 0;
@@ -97,7 +107,7 @@ static void server_flush(mpx_job_t *job, mpx_rank_t *r)
         memmove(r->outq, r->outq + off, r->outq_len - off);
         r->outq_len -= off;
     }
-    mpx_loop_want_write(job, r, r->outq_len > 0);
+    want_write(job, r, r->outq_len > 0);
 }
 
 void mpx_server_close(mpx_job_t *job, mpx_rank_t *r)
@@ -171,12 +181,21 @@ const char *mpx_pmi_arg(const pmi_wire_msg_t *m, const char *name, size_t max)
     return v;
 }
 
+static int server_put(mpx_job_t *job, mpx_rank_t *r, const char *key, const char *val)
+{
+    if (mpx_kvs_put(pjob_of(job, r)->kvs, key, val) != 0)
+        return -1;
+    if (job->ops->put != NULL)
+        job->ops->put(job, r, key, val);
+    return 0;
+}
+
 /* ------------------------------------------------------------ barrier */
 
-static void barrier_release(mpx_job_t *job, int pj)
+void mpx_server_fence_done(mpx_job_t *job, int pj)
 {
     mpx_pmijob_t *p = &job->pjobs[pj];
-    for (int i = p->first; i < p->first + p->size; i++) {
+    for (int i = p->first; i < p->first + p->nlocal; i++) {
         mpx_rank_t *r = job->ranks[i];
         if (!r->in_barrier)
             continue;
@@ -196,14 +215,15 @@ static void barrier_release(mpx_job_t *job, int pj)
 /* A barrier that waits for a rank that has exited can never complete: the
  * job ends. Under -disable-auto-cleanup the ranks that exited are left out
  * instead, and the barrier completes among the others (MPI_Finalize's fence
- * of a survivor that had not heard of the failure yet). */
+ * of a survivor that had not heard of the failure yet). A proxy leaves this
+ * to mpiexec, which knows every host's ranks (there the job still ends). */
 static void barrier_check_dead(mpx_job_t *job, int pj)
 {
     mpx_pmijob_t *p = &job->pjobs[pj];
     int gone = 0;
-    if (p->barrier_count == 0 || job->tearing_down)
+    if (p->barrier_count == 0 || job->tearing_down || job->ops->fence != NULL)
         return;
-    for (int i = p->first; i < p->first + p->size; i++) {
+    for (int i = p->first; i < p->first + p->nlocal; i++) {
         mpx_rank_t *r = job->ranks[i];
         if (r->exited && !r->in_barrier) {
             if (job->opts->disable_auto_cleanup) {
@@ -217,8 +237,8 @@ static void barrier_check_dead(mpx_job_t *job, int pj)
             return;
         }
     }
-    if (gone > 0 && p->barrier_count + gone == p->size)
-        barrier_release(job, pj);
+    if (gone > 0 && p->barrier_count + gone == p->nlocal)
+        mpx_server_fence_done(job, pj);
 }
 
 static void barrier_enter(mpx_job_t *job, mpx_rank_t *r)
@@ -228,10 +248,12 @@ static void barrier_enter(mpx_job_t *job, mpx_rank_t *r)
         r->in_barrier = 1;
         p->barrier_count++;
     }
-    if (p->barrier_count == p->size)
-        barrier_release(job, r->pj);
-    else
+    if (p->barrier_count < p->nlocal)
         barrier_check_dead(job, r->pj);
+    else if (job->ops->fence != NULL)
+        job->ops->fence(job, r->pj);
+    else
+        mpx_server_fence_done(job, r->pj);
 }
 
 void mpx_server_rank_exited(mpx_job_t *job, mpx_rank_t *r)
@@ -275,17 +297,30 @@ static void handle_abort(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
 {
     int code = 1;
     const char *msg = pmi_wire_get(m, "error_msg");
-    char pid[32] = "";
 
     if (msg == NULL)
         msg = pmi_wire_get(m, "msg");
     if (pmi_wire_get_int(m, "exitcode", &code) != 0)
         code = 1;
+    r->aborted = 1;
+    job->ops->abort(job, r, code, msg != NULL ? msg : "");
+}
+
+/* mpiexec on one host: a rank aborted. Ranks that died before it (a
+ * survivor aborts because a peer failed: the peer's death comes first) are
+ * judged first (mpx_job_settle), so the job ends with the dead rank's signal
+ * or exit code, not with the survivor's abort that names it. */
+static void local_abort(mpx_job_t *job, mpx_rank_t *r, int code, const char *msg_in)
+{
+    char pid[32] = "", msg[256];
+    /* msg_in lies in the message buffer, which settling reuses (the dying
+     * ranks' last words are read first) */
+    snprintf(msg, sizeof msg, "%s", msg_in);
+    mpx_job_settle(job);
     if (r->pid > 0) /* a singleton is not ours, its pid unknown */
         snprintf(pid, sizeof pid, " (pid %ld)", (long)r->pid);
     mpx_job_fail(job, r->rank, code, "%s%s called MPI_Abort with exit code %d%s%.200s",
-                 mpx_rank_name(job, r), pid, code, msg != NULL && *msg != '\0' ? ": " : "",
-                 msg != NULL ? msg : "");
+                 mpx_rank_name(job, r), pid, code, *msg != '\0' ? ": " : "", msg);
 }
 
 /* MPI_UNIVERSE_SIZE: what -usize says, else how many processes this node
@@ -310,35 +345,26 @@ static int universe_size(const mpx_job_t *job)
 /* ------------------------------------------------------------ spawn */
 
 enum {
-    SPAWN_CMDS_MAX = 64,
-    SPAWN_ARGS_MAX = 2048,
-    SPAWN_PREPUT_MAX = 64,
+    SPAWN_CMDS_MAX = MPX_SPAWN_CMDS_MAX,
+    SPAWN_ARGS_MAX = MPX_SPAWN_ARGS_MAX,
+    SPAWN_PREPUT_MAX = MPX_SPAWN_PREPUT_MAX,
     SPAWN_PAIRS_MAX = 8192,
     SPAWN_BYTES_MAX = 1 << 20
 };
+typedef mpx_spawn_cmd_t spawn_cmd_t;
+typedef mpx_spawn_plan_t spawn_plan_t;
 
-typedef struct {
-    const char *cmd;
-    int maxprocs;
-    int argc;
-    const char *argv[SPAWN_ARGS_MAX];
-    const char *wdir;
-} spawn_cmd_t;
-
-typedef struct {
-    int ncmds, npreput;
-    spawn_cmd_t cmd[SPAWN_CMDS_MAX];
-    const char *pkey[SPAWN_PREPUT_MAX], *pval[SPAWN_PREPUT_MAX];
-} spawn_plan_t;
+const char MPX_SPAWN_LATER[] = "(later)";
 
 static char *dup_or_null(const char *s)
 {
     return s != NULL ? strdup(s) : NULL;
 }
 
-/* Start the new PMI job; returns its index, or -1 with errmsg filled. */
-static int spawn_run(mpx_job_t *job, mpx_rank_t *r, const spawn_plan_t *sp, char *errmsg,
-                     size_t errlen)
+/* mpiexec on one host: start the new PMI job; its kvsname, or NULL with
+ * errmsg filled. */
+static const char *local_spawn(mpx_job_t *job, mpx_rank_t *r, const spawn_plan_t *sp,
+                               char *errmsg, size_t errlen)
 {
     mpx_opts_t *o = job->opts;
     int seg0 = o->nsegs, total = 0, pj;
@@ -348,24 +374,24 @@ static int spawn_run(mpx_job_t *job, mpx_rank_t *r, const spawn_plan_t *sp, char
 
     if (sp->ncmds < 1) {
         snprintf(errmsg, errlen, "spawn without commands");
-        return -1;
+        return NULL;
     }
     for (int i = 0; i < sp->ncmds; i++) {
         if (sp->cmd[i].cmd == NULL || sp->cmd[i].maxprocs < 1 || sp->cmd[i].maxprocs > 100000) {
             snprintf(errmsg, errlen, "spawn command %d has no program or a bad process count", i);
-            return -1;
+            return NULL;
         }
         total += sp->cmd[i].maxprocs;
         if (!mpx_program_exists(sp->cmd[i].cmd,
                                 sp->cmd[i].wdir != NULL ? sp->cmd[i].wdir : parent_wdir)) {
             snprintf(errmsg, errlen, "cannot find an executable '%.100s'", sp->cmd[i].cmd);
-            return -1;
+            return NULL;
         }
     }
     segs = realloc(o->segs, (size_t)(o->nsegs + sp->ncmds) * sizeof *segs);
     if (segs == NULL) {
         snprintf(errmsg, errlen, "no memory");
-        return -1;
+        return NULL;
     }
     o->segs = segs;
     for (int i = 0; i < sp->ncmds; i++) {
@@ -375,7 +401,7 @@ static int spawn_run(mpx_job_t *job, mpx_rank_t *r, const spawn_plan_t *sp, char
         g->argv = calloc((size_t)sp->cmd[i].argc + 2, sizeof(char *));
         if (g->argv == NULL) {
             snprintf(errmsg, errlen, "no memory");
-            return -1;
+            return NULL;
         }
         g->argv[0] = strdup(sp->cmd[i].cmd);
         for (int a = 0; a < sp->cmd[i].argc; a++)
@@ -387,7 +413,7 @@ static int spawn_run(mpx_job_t *job, mpx_rank_t *r, const spawn_plan_t *sp, char
     pj = mpx_job_add(job, seg0, total, spawner);
     if (pj < 0) {
         snprintf(errmsg, errlen, "cannot create a job of %d processes", total);
-        return -1;
+        return NULL;
     }
     for (int p = 0; p < sp->npreput; p++)
         if (sp->pkey[p] != NULL && sp->pval[p] != NULL)
@@ -397,9 +423,9 @@ static int spawn_run(mpx_job_t *job, mpx_rank_t *r, const spawn_plan_t *sp, char
                 total == 1 ? "" : "es", job->pjobs[pj].kvsname);
     if (mpx_launch(job, pj) != 0) {
         snprintf(errmsg, errlen, "could not start the spawned processes");
-        return -1;
+        return NULL;
     }
-    return pj;
+    return job->pjobs[pj].kvsname;
 }
 
 static void spawn_req_free(mpx_spawn_req_t *q)
@@ -466,6 +492,55 @@ static int atoi_bounded(const char *s, int lo, int hi)
     return (int)v;
 }
 
+void mpx_server_spawn_reply(mpx_job_t *job, mpx_rank_t *r, const char *jobid, const char *errmsg)
+{
+    pmi_wire_out_t out;
+    if (r->pmi_version == 1) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s", errmsg != NULL ? errmsg : "");
+        for (char *p = msg; *p != '\0'; p++)
+            if (*p == ' ')
+                *p = '_';
+        pmi_wire_begin(&out, 1, "spawn_result");
+        pmi_wire_add_int(&out, "rc", jobid != NULL ? 0 : -1);
+        if (jobid != NULL)
+            pmi_wire_add(&out, "jobid", jobid);
+        else
+            pmi_wire_add(&out, "errmsg", msg);
+    } else {
+        pmi_wire_begin(&out, 2, "spawn-response");
+        pmi_wire_add_int(&out, "rc", jobid != NULL ? 0 : -1);
+        if (jobid != NULL) {
+            pmi_wire_add(&out, "jobid", jobid);
+            pmi_wire_add_int(&out, "nerrs", 0);
+        } else {
+            pmi_wire_add(&out, "errmsg", errmsg);
+        }
+    }
+    server_send(job, r, &out);
+}
+
+/* The plan is complete (bad: refused with errmsg): start it, answer now or
+ * when the owner does. */
+static void spawn_start(mpx_job_t *job, mpx_rank_t *r, const spawn_plan_t *sp, int bad,
+                        char *errmsg, size_t errlen)
+{
+    const char *jobid = bad ? NULL : job->ops->spawn(job, r, sp, errmsg, errlen);
+    if (jobid != MPX_SPAWN_LATER)
+        mpx_server_spawn_reply(job, r, jobid, errmsg);
+}
+
+/* Info key k = v of a spawn command: those the launcher honours. */
+static void spawn_info(spawn_cmd_t *c, const char *k, const char *v)
+{
+    if (k == NULL)
+        return;
+    if (strcmp(k, "wdir") == 0)
+        c->wdir = v;
+    else if (strcmp(k, "host") == 0)
+        c->host = v;
+}
+
 /* PMI-1: the blocks are complete; build the plan and run it. */
 static void pmi1_spawn_finish(mpx_job_t *job, mpx_rank_t *r)
 {
@@ -473,8 +548,7 @@ static void pmi1_spawn_finish(mpx_job_t *job, mpx_rank_t *r)
     spawn_plan_t *sp = calloc(1, sizeof *sp);
     char errmsg[200] = "";
     char key[64];
-    int pj = -1, lo = 0;
-    pmi_wire_out_t out;
+    int bad = 1, lo = 0;
 
     if (sp == NULL)
         goto reply;
@@ -504,8 +578,7 @@ static void pmi1_spawn_finish(mpx_job_t *job, mpx_rank_t *r)
             if ((k = spawn_req_find(q, lo, hi, key)) == NULL)
                 break;
             snprintf(key, sizeof key, "info_val_%d", n);
-            if (strcmp(k, "wdir") == 0)
-                c->wdir = spawn_req_find(q, lo, hi, key);
+            spawn_info(c, k, spawn_req_find(q, lo, hi, key));
         }
         if (sp->ncmds == 1) {
             int np = atoi_bounded(spawn_req_find(q, lo, hi, "preput_num"), 0, SPAWN_PREPUT_MAX);
@@ -518,20 +591,11 @@ static void pmi1_spawn_finish(mpx_job_t *job, mpx_rank_t *r)
         }
         lo = hi;
     }
-    pj = spawn_run(job, r, sp, errmsg, sizeof errmsg);
+    bad = 0;
 reply:
     if (sp == NULL)
         snprintf(errmsg, sizeof errmsg, "no memory");
-    for (char *p = errmsg; *p != '\0'; p++)
-        if (*p == ' ')
-            *p = '_';
-    pmi_wire_begin(&out, 1, "spawn_result");
-    pmi_wire_add_int(&out, "rc", pj >= 0 ? 0 : -1);
-    if (pj >= 0)
-        pmi_wire_add(&out, "jobid", job->pjobs[pj].kvsname);
-    else
-        pmi_wire_add(&out, "errmsg", errmsg);
-    server_send(job, r, &out);
+    spawn_start(job, r, sp, bad, errmsg, sizeof errmsg);
     free(sp);
     spawn_req_free(r->spawn);
     r->spawn = NULL;
@@ -571,8 +635,7 @@ static void pmi2_spawn(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
     spawn_cmd_t *c = NULL;
     char errmsg[200] = "bad spawn request";
     const char *infokey = NULL;
-    int pj = -1, bad = sp == NULL;
-    pmi_wire_out_t out;
+    int bad = sp == NULL;
 
     for (int i = 1; !bad && i < m->npairs; i++) {
         const char *k = m->key[i], *v = m->val[i];
@@ -591,8 +654,7 @@ static void pmi2_spawn(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         } else if (strncmp(k, "infokey", 7) == 0 && c != NULL) {
             infokey = v;
         } else if (strncmp(k, "infoval", 7) == 0 && c != NULL) {
-            if (infokey != NULL && strcmp(infokey, "wdir") == 0)
-                c->wdir = v;
+            spawn_info(c, infokey, v);
         } else if (strncmp(k, "ppkey", 5) == 0) {
             if (sp->npreput == SPAWN_PREPUT_MAX)
                 bad = 1;
@@ -605,17 +667,10 @@ static void pmi2_spawn(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
                 sp->pval[sp->npreput++] = v;
         }
     }
-    if (!bad)
-        pj = spawn_run(job, r, sp, errmsg, sizeof errmsg);
-    pmi_wire_begin(&out, 2, "spawn-response");
-    pmi_wire_add_int(&out, "rc", pj >= 0 ? 0 : -1);
-    if (pj >= 0) {
-        pmi_wire_add(&out, "jobid", job->pjobs[pj].kvsname);
-        pmi_wire_add_int(&out, "nerrs", 0);
-    } else {
-        pmi_wire_add(&out, "errmsg", errmsg);
-    }
-    server_send(job, r, &out);
+    if (sp != NULL)
+        spawn_start(job, r, sp, bad, errmsg, sizeof errmsg);
+    else
+        mpx_server_spawn_reply(job, r, NULL, "no memory");
     free(sp);
 }
 
@@ -686,7 +741,7 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         val = mpx_pmi_arg(m, "value", VAL_MAX);
         if (key == NULL || val == NULL)
             reply_rc(job, r, "put_result", -1, "missing_or_oversized_key_or_value");
-        else if (mpx_kvs_put(pjob_of(job, r)->kvs, key, val) != 0)
+        else if (server_put(job, r, key, val) != 0)
             reply_rc(job, r, "put_result", -1, "kvs_full");
         else
             reply_rc(job, r, "put_result", 0, "success");
@@ -706,6 +761,16 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         server_send(job, r, &out);
     } else if (strcmp(cmd, "abort") == 0) {
         handle_abort(job, r, m);
+    } else if (job->ops->no_names != NULL &&
+               (strcmp(cmd, "publish_name") == 0 || strcmp(cmd, "unpublish_name") == 0 ||
+                strcmp(cmd, "lookup_name") == 0)) {
+        char name[40], msg[200];
+        snprintf(name, sizeof name, "%.20s_result", cmd[0] == 'p' ? "publish" : cmd[0] == 'u' ? "unpublish" : "lookup");
+        snprintf(msg, sizeof msg, "%s", job->ops->no_names);
+        for (char *p = msg; *p != '\0'; p++)
+            if (*p == ' ')
+                *p = '_';
+        reply_rc(job, r, name, 1, msg);
     } else if (strcmp(cmd, "publish_name") == 0) {
         key = mpx_pmi_arg(m, "service", KEY_MAX);
         val = mpx_pmi_arg(m, "port", VAL_MAX);
@@ -807,7 +872,7 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         val = mpx_pmi_arg(m, "value", VAL_MAX);
         if (key == NULL || val == NULL)
             reply_rc(job, r, "kvs-put-response", -1, "missing or oversized key or value");
-        else if (mpx_kvs_put(pjob_of(job, r)->kvs, key, val) != 0)
+        else if (server_put(job, r, key, val) != 0)
             reply_rc(job, r, "kvs-put-response", -1, "KVS full");
         else
             reply_rc(job, r, "kvs-put-response", 0, NULL);
@@ -840,6 +905,12 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         reply_rc(job, r, "finalize-response", 0, NULL);
     } else if (strcmp(cmd, "abort") == 0) {
         handle_abort(job, r, m);
+    } else if (job->ops->no_names != NULL &&
+               (strcmp(cmd, "name-publish") == 0 || strcmp(cmd, "name-unpublish") == 0 ||
+                strcmp(cmd, "name-lookup") == 0)) {
+        char name[80];
+        snprintf(name, sizeof name, "%.60s-response", cmd);
+        reply_rc(job, r, name, 1, job->ops->no_names);
     } else if (strcmp(cmd, "name-publish") == 0) {
         key = mpx_pmi_arg(m, "name", KEY_MAX);
         val = mpx_pmi_arg(m, "port", VAL_MAX);
@@ -955,3 +1026,69 @@ void mpx_server_readable(mpx_job_t *job, mpx_rank_t *r)
         pmi_wire_reader_fill(r->rd, (size_t)n);
     }
 }
+
+/* ------------------------------------------------------------ the job */
+
+int mpx_pjob_new(mpx_job_t *job, const char *kvsname, int size, int nlocal)
+{
+    mpx_pmijob_t *pjs, *pj;
+    if (job->nranks + nlocal > 1000000) {
+        fprintf(stderr, "mpiexec: more than 1000000 processes requested\n");
+        return -1;
+    }
+    pjs = realloc(job->pjobs, (size_t)(job->npjobs + 1) * sizeof *pjs);
+    if (pjs == NULL)
+        return -1;
+    job->pjobs = pjs;
+    pj = &pjs[job->npjobs];
+    memset(pj, 0, sizeof *pj);
+    snprintf(pj->kvsname, sizeof pj->kvsname, "%s", kvsname);
+    pj->size = size;
+    pj->nlocal = nlocal;
+    pj->first = job->nranks;
+    pj->kvs = mpx_kvs_create();
+    if (pj->kvs == NULL)
+        return -1;
+    if (job->nranks + nlocal > job->ranks_cap) {
+        int cap = job->ranks_cap ? job->ranks_cap : 16;
+        mpx_rank_t **rs;
+        while (cap < job->nranks + nlocal)
+            cap *= 2;
+        rs = realloc(job->ranks, (size_t)cap * sizeof *rs);
+        if (rs == NULL)
+            return -1;
+        job->ranks = rs;
+        job->ranks_cap = cap;
+    }
+    return job->npjobs++;
+}
+
+mpx_rank_t *mpx_rank_new(mpx_job_t *job, int pj, int rank, int seg, int appnum)
+{
+    mpx_rank_t *r = calloc(1, sizeof *r);
+    if (r == NULL || (r->rd = malloc(sizeof *r->rd)) == NULL || job->nranks == job->ranks_cap) {
+        if (r != NULL)
+            free(r->rd);
+        free(r);
+        fprintf(stderr, "mpiexec: no memory for %d ranks\n", job->nranks + 1);
+        return NULL;
+    }
+    r->rank = rank;
+    r->idx = job->nranks;
+    r->pj = pj;
+    r->seg = seg;
+    r->appnum = appnum;
+    r->pmi_fd = r->out.fd = r->err.fd = -1;
+    r->out.to = 1;
+    r->err.to = 2;
+    r->pmi_version = 1;
+    pmi_wire_reader_init(r->rd, 1);
+    job->ranks[job->nranks++] = r;
+    return r;
+}
+
+const mpx_server_ops_t mpx_server_local_ops = {
+    .abort = local_abort,
+    .spawn = local_spawn,
+    .want_write = mpx_loop_want_write,
+};

@@ -14,7 +14,10 @@
 #     other exported name MPICH's headers mention (data objects such as
 #     MPI_F_STATUS_IGNORE and MPIR_F08_*, MPIR_Dup_fn, MPIX_*), must be
 #     exported by PREFIX/lib/libmpi.so.12 as the same kind (function or data
-#     object) and, for data objects, with the same size.
+#     object) and, for data objects, with the same size; so must every name
+#     MPICH's own Fortran and C++ libraries (libmpichfort.so.12,
+#     libmpichcxx.so.12 next to the reference library) import from it: the
+#     MPII_* hooks (mpi/mpich_lang.c).
 # Prints the differences and a last line "ABI: N constants match, M differ,
 # K missing; symbols: X of Y". Exit 0 when everything matches, 1 when
 # something differs, 2 on a usage or tool error, 77 (SKIP) when Debian's MPICH
@@ -230,8 +233,13 @@ syms() {  # lib
 syms "$REF_LIB" > "$W/ref.syms"
 syms "$CAND_LIB" > "$W/cand.syms"
 grep -ohE '[A-Za-z_][A-Za-z0-9_]*' "$W/ref.i" "$W/ref.dM" | sort -u > "$W/ref.tokens"
+for l in libmpichfort.so.12 libmpichcxx.so.12; do
+    [ -e "$(dirname "$REF_LIB")/$l" ] || continue
+    nm -D --undefined-only "$(dirname "$REF_LIB")/$l" | awk '{sub(/@.*/, "", $NF); print $NF}'
+done | sort -u > "$W/lang.imports"
 { awk '$1 ~ /^P?MPI_/ && $2 == "F" {print $1}' "$W/ref.syms"
-  join "$W/ref.tokens" <(awk '{print $1}' "$W/ref.syms"); } | sort -u > "$W/want.syms"
+  join "$W/ref.tokens" <(awk '{print $1}' "$W/ref.syms")
+  join "$W/lang.imports" <(awk '{print $1}' "$W/ref.syms"); } | sort -u > "$W/want.syms"
 join "$W/want.syms" "$W/ref.syms" > "$W/want.kinds"
 join -a1 -e NONE -o 0,1.2,1.3,2.2,2.3 "$W/want.kinds" "$W/cand.syms" \
     | awk '$4 == "NONE" {print "    " $1 ": not exported"; next}
@@ -246,6 +254,7 @@ fi
 soname=$(readelf -d "$CAND_LIB" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = libmpi.so.12 ] || { echo "libmpi.so.12's SONAME is '$soname'"; nsymbad=$((nsymbad + 1)); }
 
-echo "compared: $nvals values and $nflags flags of MPICH's mpi.h ($(wc -l < "$W/ref.rejected") macros that are not values left out), $nsyms symbols"
+nlang=$(join "$W/lang.imports" <(awk '{print $1}' "$W/ref.syms") | grep -v -c -E '^P?MPIX?_')
+echo "compared: $nvals values and $nflags flags of MPICH's mpi.h ($(wc -l < "$W/ref.rejected") macros that are not values left out), $nsyms symbols ($nlang of them only for MPICH's Fortran/C++ libraries)"
 echo "ABI: $match constants match, $ndiffer differ, $nmissing missing; symbols: $((nsyms - nsymbad)) of $nsyms"
 [ "$ndiffer" = 0 ] && [ "$nmissing" = 0 ] && [ "$nsymbad" = 0 ]

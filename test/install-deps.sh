@@ -5,17 +5,20 @@
 # was removed but left its configuration files ("deinstall ok config-files")
 # is missing.
 set -u
-PKGS="build-essential autoconf automake libtool pkg-config bc procps libfabric-dev libpmix-dev
+PKGS="build-essential python3 autoconf automake libtool pkg-config bc procps libfabric-dev libpmix-dev
       libhwloc-dev check libmpich-dev mpich openmpi-bin libopenmpi-dev valgrind
       clang libclang-rt-14-dev slurmd slurmctld slurm-client default-jdk-headless
-      iproute2 util-linux"
+      iproute2 util-linux gfortran"
 # procps: pgrep, with which test/mpi/runtests.sh finds ranks left running.
 # libmpich-dev, mpich: the ABI check (test/abi-check.sh), Hydra launch tests, MPICH binaries on Canal.
+# gfortran (and build-essential's g++): programs built with MPICH's mpif90.mpich and
+#   mpicxx.mpich run on Canal (test/mpi/testlist.lang), Canal's mpicxx.
 # openmpi-bin: the Open MPI launch test (test/launch/openmpi.sh).
 # clang + libclang-rt-14-dev: the libFuzzer targets (test/fuzz/run.sh); Debian 12's clang is 14.
 # slurmd slurmctld slurm-client: the private Slurm of test/launch/slurm.sh.
 # default-jdk-headless: the Java binding's tests (bindings/java).
 # iproute2 + util-linux (unshare, nsenter): the namespace cluster (test/cluster/netns.sh).
+# gfortran: the mpi module and the Fortran programs of test/fortran/run.sh.
 missing=
 for p in $PKGS; do
     [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] || missing="$missing $p"

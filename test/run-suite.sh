@@ -3,7 +3,8 @@
 #   1. installs the Debian packages Canal needs (when run as root and missing),
 #   2. builds Canal in _build and installs it into _install,
 #   3. runs the unit tests (make check: Check tests per layer, doc checks),
-#   4. checks the installed tools (test/tools.sh) and the test machinery (test/selftest.sh), runs the MPI test programs through the installed mpiexec (test/mpi),
+#   4. checks the installed tools (test/tools.sh) and the test machinery (test/selftest.sh), runs the MPI test programs through the installed mpiexec (test/mpi)
+#      and the Fortran library's tests (test/fortran/run.sh),
 #   5. runs a valgrind subset (test/valgrind.sh), the fuzzers (test/fuzz/run.sh: clang builds in _build-fuzz),
 #      the Java binding's tests and the launch tests (Hydra, Open MPI, Slurm),
 #   6. compares the ABI with Debian's MPICH (test/abi-check.sh).
@@ -135,6 +136,14 @@ mp=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 mf=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 rm -f "$out"
 total_pass=$((total_pass + ${mp:-0})); total_fail=$((total_fail + ${mf:-1}))
+
+note "Fortran: mpif.h, libmpifort, programs built with mpifort and with MPICH's mpif90 (test/fortran/run.sh)"
+out=$(mktemp)
+CANAL_TEST_SANITIZED=$SANITIZE bash "$TOP/test/fortran/run.sh" "$PREFIX" "$BUILD/test-fortran" | tee "$out"
+fp=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+ff=$(tail -1 "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+rm -f "$out"
+total_pass=$((total_pass + ${fp:-0})); total_fail=$((total_fail + ${ff:-1}))
 
 if [ $SANITIZE = yes ]; then
     echo "SKIP valgrind memcheck (a sanitizer build cannot run under valgrind)"

@@ -6,8 +6,9 @@
 #   - test/mpi/runtests.sh reports a program that prints "skipped: ..." as
 #     SKIP, not PASS; fails one that leaves a segment in /dev/shm (in its
 #     private /dev/shm where it makes one); kills a hung program as hung; and scales the hang limit
-#     with CANAL_TEST_TIMEOUT_SCALE and with the ranks per core (a copy of the
-#     runner with its own testlist in a temporary directory).
+#     with CANAL_TEST_TIMEOUT_SCALE and with the ranks per core; reports a
+#     Fortran program as a SKIP naming the MPICH wrapper that is missing (a copy
+#     of the runner with its own testlist in a temporary directory).
 # Prints PASS/FAIL per check and "N passed, M failed" last.
 set -u
 PREFIX=$(cd "${1:?usage: selftest.sh PREFIX}" && pwd)
@@ -113,6 +114,12 @@ runner_ranks() {
     grep -q "^1 passed, 0 failed" "$W/r"
 }
 check "runtests.sh: the hang limit grows with the ranks per core" runner_ranks
+printf 'program selff\nend program\n' > "$R/src/selff.f90"
+runner_nowrapper() {
+    run_list "selff 1" CANAL_TEST_MPIF90=/nonexistent/mpif90.mpich > "$W/r" 2>&1; cat "$W/r"
+    grep -q "^SKIP selff -n 1: selff.f90 needs /nonexistent/mpif90.mpich" "$W/r" && grep -q "^0 passed, 0 failed" "$W/r"
+}
+check "runtests.sh: a Fortran program without MPICH's mpif90 is a SKIP naming it" runner_nowrapper
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

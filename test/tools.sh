@@ -2,10 +2,13 @@
 # tools.sh PREFIX: the installed tools behave as their users expect.
 #   mpicc: MPICH's options (-show, -compile-info, -link-info, -cc=, MPICH_CC),
 #          refuses Open MPI's -showme; builds and links a program.
+#   mpicxx (and mpic++): the same for C++ (-cxx=, MPICH_CXX); builds a C++ program.
 #   mpiexec: --help, --version, unknown option -> exit 2, non-MPI programs.
 #   canal-info: prints the version and the configuration variables.
 #   The installed files: libmpi.so.12 (soname), libmpich.so.12, pkg-config files.
 #   A binary built with Debian's MPICH runs on Canal by LD_LIBRARY_PATH alone,
+#   and MPICH's Fortran and C++ libraries (libmpichfort.so.12, libmpichcxx.so.12)
+#   find every symbol they import in Canal's library (ldd -r),
 #   and so does OpenCoarrays' asynchronous_hello_world when libcoarrays-mpich-dev is there.
 #   libfabric is loaded only by the ofi channel: not linked, not loaded on
 #   shm, loaded with CANAL_CHANNEL=ofi; a missing CANAL_OFI_LIBRARY fails a
@@ -66,6 +69,39 @@ check "CANAL_CC picks the compiler" has "^mycc2" env CANAL_CC=mycc2 "$PREFIX/bin
 check "mpicc builds a program" "$PREFIX/bin/mpicc" -o "$W/hello" "$W/hello.c"
 check "mpicc -c then link" bash -c "cd '$W' && '$PREFIX/bin/mpicc' -c hello.c -o h.o && '$PREFIX/bin/mpicc' h.o -o h2"
 check "the program runs as a singleton" has "Canal" "$W/hello"
+cat > "$W/hello.cpp" <<'EOC'
+#include <mpi.h>
+#include <iostream>
+#include <vector>
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    std::vector<int> all(size);
+    MPI_Allgather(&rank, 1, MPI_INT, all.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    if (rank == 0)
+        std::cout << "C++ ranks " << all.size() << std::endl;
+    MPI_Finalize();
+    return 0;
+}
+EOC
+check "mpicxx --help" has "-cxx=COMPILER" "$PREFIX/bin/mpicxx" --help
+check "mpicxx -show names the C++ compiler and -lmpi" bash -c "'$PREFIX/bin/mpicxx' -show | grep -q -- '-lmpi' && test \"\$('$PREFIX/bin/mpicxx' -show | awk '{print \$1}')\" != \"\$('$PREFIX/bin/mpicc' -show | awk '{print \$1}')\""
+check "mpicxx -compile_info has -I" has "-I" "$PREFIX/bin/mpicxx" -compile_info
+check "mpicxx -link_info has -lmpi" has "-lmpi" "$PREFIX/bin/mpicxx" -link_info
+check "mpicxx -cxx= picks the compiler" has "^clang-or-other" "$PREFIX/bin/mpicxx" -cxx=clang-or-other -show
+check "MPICH_CXX picks the compiler" has "^mycxx" env MPICH_CXX=mycxx "$PREFIX/bin/mpicxx" -show
+check "mpicxx -showme is refused" not "$PREFIX/bin/mpicxx" -showme
+check "mpic++ is mpicxx" has "-cxx=COMPILER" "$PREFIX/bin/mpic++" --help
+cxx=$("$PREFIX/bin/mpicxx" -show 2>/dev/null | awk '{print $1}')
+cxx=${cxx:-g++}
+if command -v "$cxx" > /dev/null; then
+    check "mpicxx builds a C++ program that runs on 2 ranks" bash -c "'$PREFIX/bin/mpicxx' -o '$W/hello_cxx' '$W/hello.cpp' && '$PREFIX/bin/mpiexec' -n 2 '$W/hello_cxx' | grep -q 'C++ ranks 2'"
+else
+    echo "SKIP mpicxx builds a C++ program ($cxx absent: package g++)"
+fi
 check "mpiexec -n 2 runs it" has "MPICH Version:" "$PREFIX/bin/mpiexec" -n 2 "$W/hello"
 check "mpirun is mpiexec" has "MPICH Version:" "$PREFIX/bin/mpirun" -n 2 "$W/hello"
 check "mpiexec -n 2 hostname (not an MPI program)" "$PREFIX/bin/mpiexec" -n 2 hostname
@@ -86,12 +122,22 @@ check "pkg-config canal" has "-lmpi" env PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
 if ldd "$PREFIX/lib/libmpi.so.12" | grep -q 'libasan\|libubsan'; then
     echo "SKIP exported symbols and MPICH binaries (sanitizer build)"
 else
-check "only MPI ABI symbols are exported" bash -c "nm -D --defined-only '$PREFIX/lib/libmpi.so.12' | awk '{print \$NF}' | grep -v -E '^(P?MPIX?_|QMPI_|MPIR_|_init|_fini|_edata|_end|__bss_start)' | grep -q . && exit 1 || exit 0"
+check "only MPI ABI symbols are exported" bash -c "nm -D --defined-only '$PREFIX/lib/libmpi.so.12' | awk '{print \$NF}' | grep -v -E '^(P?MPIX?_|QMPI_|MPIR_|MPII_|_init|_fini|_edata|_end|__bss_start)' | grep -q . && exit 1 || exit 0"
 if command -v mpicc.mpich > /dev/null; then
     check "a binary built with Debian's MPICH runs on Canal" bash -c "mpicc.mpich -o '$W/hello_mpich' '$W/hello.c' && LD_LIBRARY_PATH='$PREFIX/lib' '$PREFIX/bin/mpiexec' -n 2 '$W/hello_mpich' | grep -q Canal"
 else
     echo "SKIP a binary built with Debian's MPICH (mpicc.mpich absent)"
 fi
+# MPICH's Fortran and C++ libraries import MPICH-internal hooks (MPII_*,
+# mpi/mpich_lang.c): none may be left undefined against Canal's libmpich.so.12.
+for lib in libmpichfort.so.12 libmpichcxx.so.12; do
+    path=$(ls /usr/lib/*/"$lib" 2>/dev/null | head -1)
+    if [ -n "$path" ]; then
+        check "ldd -r $lib against Canal: no undefined symbol" bash -c "LD_LIBRARY_PATH='$PREFIX/lib' ldd -r '$path' > '$W/ldd.out' 2>&1; cat '$W/ldd.out'; grep -q 'libmpich.so.12 => $PREFIX/lib' '$W/ldd.out' && ! grep -q 'undefined symbol' '$W/ldd.out'"
+    else
+        echo "SKIP ldd -r $lib against Canal ($lib absent: package libmpich-dev)"
+    fi
+done
 # OpenCoarrays' event test (issue 18): an image waits for an event holding
 # MPI_Win_lock_all(MPI_MODE_NOCHECK) while another locks it exclusively.
 caf_hello=$(ls /usr/lib/*/open-coarrays/mpich/bin/OpenCoarrays-*-tests/asynchronous_hello_world 2>/dev/null | head -1)

@@ -9,7 +9,8 @@
  *  - a packet is published by storing the cell's seq with release after its
  *    bytes, and found by loading seq with acquire; it is given back by
  *    storing the ring's consumed count with release after on_packet()
- *    returned, and a sender reuses a cell only after an acquire load of
+ *    returned (once per progress() for all the packets it took from the
+ *    ring), and a sender reuses a cell only after an acquire load of
  *    consumed says so;
  *  - sleep and wake are Dekker pairs: a sender (store seq; barrier; load
  *    sleeping) against a sleeper (store sleeping=1; barrier; load seq), and
@@ -172,6 +173,11 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
         p->blocked = 0;
         st->nblocked--;
     }
+    /* The next cell, if the receiver is known to be done with it: take its
+     * first line for writing now, so the next send does not wait for it. */
+    if (p->sent - p->peer_consumed < ncells)
+        __builtin_prefetch(ch_shm_cell_at(p->out_cells, p->sent & (ncells - 1), st->lay.cell_stride),
+                           1, 3);
     return CANAL_OK;
 }
 
@@ -208,17 +214,27 @@ int ch_shm_progress(void)
             hl = c->hdr_len;
             len = c->len;
             if (hl > CH_HDR_MAX || len > st->lay.payload_cap) {
+                atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
                 st->in_progress = 0;
                 return common_err_set(CANAL_ERR_PROTO,
                                       "shm: corrupt cell from rank %d: header %u B, payload %u B",
                                       p->world, hl, len);
             }
+            /* Start pulling the next cell's first line from the sender's
+             * cache while this packet is handled: when messages stream it
+             * is already written, and its transfer overlaps this one's
+             * delivery instead of following it. */
+            __builtin_prefetch(ch_shm_cell_at(p->in_cells, (p->received + 1) & (ncells - 1), stride),
+                               0, 3);
             st->up.on_packet(p->world, c->bytes, hl, c->bytes + ch_shm_payload_off(hl), len);
             p->received++;
-            atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
             got++;
         }
         if (got > 0) {
+            /* One release for the whole batch: the sender reads this line
+             * when its ring looks full, and a store per packet sent the
+             * line back and forth once per message while messages stream. */
+            atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
             total += (int)got;
             /* The sender may be asleep waiting for room in this ring. */
             barrier_fast(st);
@@ -231,8 +247,10 @@ int ch_shm_progress(void)
     st->in_progress = 0;
     /* A dead peer is otherwise noticed only by a wait that sleeps; a rank
      * whose ring to it is full, or that never sleeps (locked mode), looks
-     * too: at most every 0.1 s while blocked, every 4096th empty poll else. */
-    if (total == 0 && (st->nblocked > 0 || (++st->idle_polls & 4095) == 0))
+     * too: every 256th empty poll while blocked (it reads the clock, which
+     * on every poll cost a sender waiting for room more than the polls),
+     * every 4096th else, and at most every 0.1 s. */
+    if (total == 0 && (++st->idle_polls & (st->nblocked > 0 ? 255 : 4095)) == 0)
         check_peers_alive(st);
     return total;
 }

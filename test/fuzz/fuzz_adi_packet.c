@@ -107,8 +107,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
             h.tag &= 7;
             h.flags &= PKT_FLAG_SYNC;
         }
+        hdr_len = adi_pkt_len(&h); /* what the device sends */
         if (op & 0x20)
-            hdr_len = op % sizeof hdr; /* a short header */
+            hdr_len = op % sizeof hdr; /* a header of any other length */
         memcpy(hdr, &h, sizeof h);
         {
             /* the payload in a buffer of exactly len bytes */

@@ -101,12 +101,15 @@ expect "PMI-1 abort on another host gives its code" 7 "rank 1 .*on host fake-b c
     "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 bash -c 'if [ "$PMI_RANK" = 1 ]; then
         printf "cmd=init pmi_version=1 pmi_subversion=1\ncmd=abort exitcode=7\n" >&"$PMI_FD"; fi
         sleep 60'
-expect "PMI-1 spawn across hosts is refused with an error reply" 0 \
-    "got: cmd=spawn_result rc=-1 errmsg=MPI_Comm_spawn_is_not_supported" \
+# A PMI-1 spawn from host b: round robin continues after the last host the
+# job filled (b), so the child starts on a; it knows it was spawned.
+expect "PMI-1 spawn across hosts starts the child on the next host" 0 \
+    "got: cmd=spawn_result rc=0 jobid=" \
     "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 bash -c 'if [ "$PMI_RANK" = 1 ]; then
-        printf "cmd=init pmi_version=1 pmi_subversion=1\nmcmd=spawn\nnprocs=1\nexecname=/bin/true\ntotspawns=1\nspawnssofar=1\nargcnt=0\nendcmd\n" >&"$PMI_FD"
+        printf "cmd=init pmi_version=1 pmi_subversion=1\nmcmd=spawn\nnprocs=1\nexecname=/bin/sh\ntotspawns=1\nspawnssofar=1\nargcnt=2\narg1=-c\narg2=echo child spawned=\$PMI_SPAWNED rank=\$PMI_RANK of \$PMI_SIZE\nendcmd\n" >&"$PMI_FD"
         for i in 1 2; do read -t 60 l <&"$PMI_FD"; echo "got: $l"; done
         printf "cmd=finalize\n" >&"$PMI_FD"; read -t 60 l <&"$PMI_FD"; fi'
+expect_lines "... the child ran" "child spawned=1 rank=0 of 1"
 # SIGUSR1 to mpiexec reaches the ranks on every host (through their proxies).
 "$MPX" -launcher fork -hosts fake-a,fake-b -n 2 sh -c \
     'trap "echo got-usr1; exit 0" USR1; echo ready; while :; do sleep 0.1; done' \
@@ -130,7 +133,7 @@ expect "bad slot count is a usage error" 2 "count after ':' must be" \
     "$MPX" -hosts fake-a:0 -n 1 true
 expect "two hosts on one line of a host file is an error" 2 "one 'host\[:N\]' per entry" \
     sh -c "printf 'a b\n' > '$LAUNCH_TMP/bad'; '$MPX' -f '$LAUNCH_TMP/bad' -n 1 true"
-expect "-launcher rsh is refused" 2 "use ssh or fork" "$MPX" -launcher rsh -hosts fake-a -n 1 true
+expect "-launcher rsh is refused" 2 "use ssh, fork or slurm" "$MPX" -launcher rsh -hosts fake-a -n 1 true
 expect "-bind-to across hosts is refused" 2 "not supported in jobs across hosts" \
     "$MPX" -launcher fork -hosts fake-a -bind-to core -n 1 true
 expect "a launcher that cannot reach the host ends the job" 255 "lost the proxy on host fake-[ab] .*code 1" \
@@ -197,10 +200,55 @@ if command -v mpiexec.mpich >/dev/null 2>&1; then
 else
     echo "SKIP: Hydra across hosts: mpiexec.mpich is not installed"
 fi
+# MPI_Comm_spawn from a job on 4 hosts: the child with info host=P3 runs
+# there, the others round robin from the host after the job's last (P1, P2,
+# P3); children fence among themselves and talk to their parents across hosts.
+expect "MPI_Comm_spawn_multiple across hosts (info 'host', round robin)" 0 \
+    "spawn across hosts passed: 12 processes" \
+    "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" spawn "${P}3"
+expect_lines "... each child on its host" "child 0 of 4 on ${P}3" "child 1 of 4 on ${P}1" \
+    "child 2 of 4 on ${P}2" "child 3 of 4 on ${P}3"
+expect "a spawn naming a host outside the job fails with MPI_ERR_SPAWN, naming it" 42 \
+    "MPI_Comm_spawn_multiple.*'no-such-host' is not one of this job's hosts" \
+    "${RUN[@]}" -n 2 "${NOOFI[@]}" "$CHECK" spawn no-such-host
+# mpiexec's stdin goes to rank 0 (on ${P}1), through its proxy; other ranks
+# read nothing. 3 MiB in, checked by size and checksum on the other side.
+head -c 3145728 /dev/urandom > "$LAUNCH_TMP/in"
+want=$(md5sum < "$LAUNCH_TMP/in" | cut -d' ' -f1)
+timeout 120 "${RUN[@]}" -n 4 sh -c 'echo "rank $PMI_RANK: $(md5sum | cut -d" " -f1)"' \
+    < "$LAUNCH_TMP/in" > "$LAUNCH_OUT" 2>&1
+rc=$?
+empty=$(md5sum < /dev/null | cut -d' ' -f1)
+expect_lines "stdin (3 MiB) reaches rank 0 on another host, others read nothing (exit $rc)" \
+    "rank 0: $want" "rank 1: $empty" "rank 2: $empty" "rank 3: $empty"
+# 20 MiB to a rank 0 that sleeps before it reads: mpiexec keeps at most 1 MiB
+# ahead of it (the proxy acknowledges what it passed on), all of it arrives.
+head -c 20971520 /dev/urandom > "$LAUNCH_TMP/in"
+want=$(md5sum < "$LAUNCH_TMP/in" | cut -d' ' -f1)
+timeout 120 "${RUN[@]}" -n 2 sh -c 'if [ "$PMI_RANK" = 0 ]; then sleep 2; echo "slow rank 0: $(md5sum | cut -d" " -f1)"; fi' \
+    < "$LAUNCH_TMP/in" > "$LAUNCH_OUT" 2>&1
+expect_lines "... 20 MiB to a slow rank 0" "slow rank 0: $want"
+printf 'one\ntwo\n' | timeout 120 "${RUN[@]}" -n 2 -l "${NOOFI[@]}" sh -c 'cat' > "$LAUNCH_OUT" 2>&1
+expect_lines "... lines of stdin come out of rank 0 only" "[0] one" "[0] two"
 expect "MPI_Abort on a remote host" 7 "rank 5 .*on host ${P}3 called MPI_Abort with exit code 7" \
     "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" abort 5
 expect "a rank killed on a remote host" 137 "rank 6 .*on host ${P}4 was killed by signal 9" \
     "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" kill 6
+# A rank SIGKILLed on a remote host while every rank communicates: the
+# survivors on other hosts see the failure first and abort (exit code 101),
+# but mpiexec asks every proxy for the ranks dying there before it takes an
+# abort as the verdict (MPX_F_SYNC): the job names the killed rank and host,
+# with 128+9, every time. Before, whichever message reached mpiexec first won
+# (a survivor's abort, when the survivors did not wait CANAL_FAILURE_GRACE).
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    expect "a rank killed on a remote host while all communicate (run $i of 10)" 137 \
+        "rank 6 \(pid [0-9]+, [^)]*\) on host ${P}4 was killed by signal 9" \
+        "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" killcomm 6 &&
+        grep -q "called MPI_Abort" "$LAUNCH_OUT" && {
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: ... and a survivor's abort was reported too"
+    }
+done
 expect "MPIEXEC_TIMEOUT ends the job on every host" 255 "MPIEXEC_TIMEOUT=3 s expired" \
     env MPIEXEC_TIMEOUT=3 "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" hang
 expect "an unreachable host ends the job" 255 "lost the proxy on host nohost.*code 255" \

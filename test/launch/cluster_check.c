@@ -2,7 +2,15 @@
  *   cluster_check check NHOSTS CHANNEL   -- hostnames, placement, channels, collectives
  *   cluster_check abort RANK             -- RANK calls MPI_Abort(7), the others wait
  *   cluster_check kill RANK              -- RANK kills itself with SIGKILL, the others wait
+ *   cluster_check killcomm RANK          -- every rank exchanges with its ring neighbours and
+ *                                           allreduces; RANK kills itself with SIGKILL in the
+ *                                           middle; survivors see the failure and end the job
  *   cluster_check hang                   -- every rank waits for a message that never comes
+ *   cluster_check spawn HOST             -- the job spawns 4 children with
+ *                                           MPI_Comm_spawn_multiple: 1 with info host=HOST,
+ *                                           3 without; rank 0 prints "child C of 4 on H"
+ *                                           for each; the children allreduce among
+ *                                           themselves and with the parents (merged)
  * "check": every rank prints "rank R of N on HOST"; ranks with the same
  * hostname must form one MPI_COMM_TYPE_SHARED communicator and there must be
  * NHOSTS of them; a message to a rank on the same host must go through shm
@@ -158,6 +166,56 @@ static void check(int nhosts, const char *netchan)
         printf("cluster check passed: %d ranks on %d hosts\n", size, nnodes);
 }
 
+/* "spawn": the parents' and the children's side. */
+static void spawn_check(int argc, char **argv)
+{
+    MPI_Comm parent, inter, merged;
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
+    int len, sum = 0, one = 1, msize;
+
+    MPI_Comm_get_parent(&parent);
+    MPI_Get_processor_name(host, &len);
+    if (parent != MPI_COMM_NULL) {
+        /* a child: its own world works, then it reports to the parents */
+        MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if (sum != size)
+            fail("the children's allreduce");
+        if (rank == 0)
+            MPI_Send(&size, 1, MPI_INT, 0, 1, parent);
+        MPI_Send(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, 2, parent);
+        inter = parent;
+    } else {
+        char *cmds[2] = {argv[0], argv[0]};
+        char *args[] = {"spawn", "-", NULL};
+        char **argvs[2] = {args, args};
+        int np[2] = {1, 3}, nchild = 0;
+        MPI_Info infos[2];
+        MPI_Info_create(&infos[0]);
+        MPI_Info_set(infos[0], "host", argc >= 3 ? argv[2] : "");
+        infos[1] = MPI_INFO_NULL;
+        MPI_Comm_spawn_multiple(2, cmds, argvs, np, infos, 0, MPI_COMM_WORLD, &inter,
+                                MPI_ERRCODES_IGNORE);
+        MPI_Info_free(&infos[0]);
+        if (rank == 0) {
+            MPI_Recv(&nchild, 1, MPI_INT, 0, 1, inter, MPI_STATUS_IGNORE);
+            for (int c = 0; c < nchild; c++) {
+                MPI_Recv(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, c, 2, inter, MPI_STATUS_IGNORE);
+                printf("child %d of %d on %s\n", c, nchild, host);
+            }
+            fflush(stdout);
+        }
+    }
+    MPI_Intercomm_merge(inter, parent != MPI_COMM_NULL, &merged);
+    MPI_Comm_size(merged, &msize);
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, merged);
+    if (sum != msize)
+        fail("the allreduce of parents and children");
+    if (parent == MPI_COMM_NULL && rank == 0)
+        printf("spawn across hosts passed: %d processes after the merge\n", msize);
+    MPI_Comm_free(&merged);
+    MPI_Comm_disconnect(&inter);
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -176,6 +234,18 @@ int main(int argc, char **argv)
             raise(SIGKILL);
         }
         MPI_Recv(&x, 1, MPI_INT, victim, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (argc >= 2 && strcmp(argv[1], "spawn") == 0) {
+        spawn_check(argc, argv);
+    } else if (argc >= 3 && strcmp(argv[1], "killcomm") == 0) {
+        int victim = atoi(argv[2]);
+        for (int it = 0;; it++) {
+            int out = rank + it, in = -1, sum = 0;
+            if (rank == victim && it == 50)
+                raise(SIGKILL);
+            MPI_Sendrecv(&out, 1, MPI_INT, (rank + 1) % size, 5, &in, 1, MPI_INT,
+                         (rank + size - 1) % size, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Allreduce(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        }
     } else if (argc >= 2 && strcmp(argv[1], "hang") == 0) {
         int x;
         MPI_Barrier(MPI_COMM_WORLD);
@@ -183,7 +253,8 @@ int main(int argc, char **argv)
     } else {
         if (rank == 0)
             fprintf(stderr,
-                    "usage: cluster_check check NHOSTS CHANNEL | abort RANK | kill RANK | hang\n");
+                    "usage: cluster_check check NHOSTS CHANNEL | abort RANK | kill RANK | "
+                    "killcomm RANK | spawn HOST | hang\n");
         MPI_Finalize();
         return 2;
     }

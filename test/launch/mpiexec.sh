@@ -203,4 +203,28 @@ for pmi in pmi1 pmi2; do
         tail -n 10 "$LAUNCH_OUT" | sed 's/^/    /'
     fi
 done
+# A rank SIGKILLed while the others communicate (ring exchange and
+# allreduce): the survivors see the failure and abort the job (exit code 101)
+# at once, but mpiexec judges the dead rank first, whichever message it reads
+# first: the job ends naming the killed rank, with 128+9, every time. Over
+# sock (a survivor sees the connection reset while the killed process still
+# exits) and over shm. Before the fix, without the survivors' wait (which
+# CANAL_FAILURE_GRACE=0 removes, as mpiexec now sets), a survivor's abort won.
+CHECK=$(launch_build launch/cluster_check)
+if [ -z "$CHECK" ]; then
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: cannot build cluster_check.c"
+else
+    for chan in sock shm; do
+        for i in 1 2 3 4 5 6 7 8 9 10; do
+            expect "killed rank while others communicate ($chan, run $i of 10)" 137 10 \
+                "rank 2 \(pid [0-9]+, [^)]*\) was killed by signal 9" \
+                "$MPX" -n 4 -genv CANAL_CHANNEL "$chan" "$CHECK" killcomm 2 &&
+                grep -q "called MPI_Abort" "$LAUNCH_OUT" && {
+                LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+                echo "FAIL: ... and a survivor's abort was reported too"
+            }
+        done
+    done
+fi
 launch_finish

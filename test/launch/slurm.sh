@@ -2,7 +2,8 @@
 # Launch a Canal program with Slurm on this one machine: starts a private
 # slurmctld and slurmd (auth/none, cred/none, proctrack/pgid, task/none, no
 # accounting) in a temporary directory, runs `srun --mpi=pmi2 -n 4` and
-# `srun --mpi=pmix -n 4`, and stops them again. Needs root; installs Debian's
+# `srun --mpi=pmix -n 4`, then Canal's `mpiexec -launcher slurm` inside an
+# allocation (salloc), and stops them again. Needs root; installs Debian's
 # slurmd, slurmctld and slurm-client if they are missing.
 # Usage: slurm.sh PREFIX PROGRAM [ARGS...]
 . "$(dirname "$0")/common.sh"
@@ -114,6 +115,38 @@ if srun --mpi=list 2>&1 | grep -q pmix; then
 else
     echo "SKIP: slurm: this Slurm has no mpi/pmix plugin"
 fi
+# Canal's mpiexec inside an allocation: one proxy per node through srun, the
+# nodes and slots from the allocation (as Hydra's slurm launcher).
+MPX=$PREFIX/bin/mpiexec
+if check_run "slurm: salloc -n 4 mpiexec -launcher slurm (slots from the allocation)" 4 \
+    "PMI-[12] over PMI_FD" salloc -Q -n 4 "$MPX" -v -launcher slurm "$PROG" "${PROG_ARGS[@]}" &&
+    ! grep -q "starting the proxy on host $H: srun" "$LAUNCH_OUT"; then
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: ... the proxy was not started through srun"
+    grep "mpiexec:" "$LAUNCH_OUT" | head -5 | sed 's/^/    /'
+fi
+check_run "slurm: salloc -n 2 mpiexec -launcher slurm -n 3" 3 "PMI-[12] over PMI_FD" \
+    salloc -Q -n 2 "$MPX" -launcher slurm -n 3 "$PROG" "${PROG_ARGS[@]}"
+# slurm_expect NAME WANT-RC REGEX COMMAND...: exit code and output
+slurm_expect() {
+    local name=$1 want=$2 regex=$3 rc
+    shift 3
+    timeout "$(launch_hang_limit 60)" "$@" >"$LAUNCH_OUT" 2>&1
+    rc=$?
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    if [ $rc = "$want" ] && grep -Eq "$regex" "$LAUNCH_OUT"; then
+        echo "PASS: slurm: $name"
+        return 0
+    fi
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: slurm: $name: exit code $rc (want $want), output must match '$regex'"
+    tail -n 10 "$LAUNCH_OUT" | sed 's/^/    /'
+}
+slurm_expect "a killed rank under -launcher slurm names rank and host, exit code 137" 137 \
+    "rank 1 .*on host $H was killed by signal 9" \
+    salloc -Q -n 2 "$MPX" -launcher slurm -n 2 sh -c '[ "$PMI_RANK" = 1 ] && kill -9 $$; sleep 60'
+slurm_expect "-launcher slurm outside an allocation is a usage error naming it" 2 \
+    "SLURM_JOB_NODELIST is not set" "$MPX" -launcher slurm -n 1 true
 # Without any PMI the program must refuse to run as 4 silent singletons.
 timeout "$(launch_hang_limit 60)" srun --mpi=none -n 2 "$PROG" "${PROG_ARGS[@]}" >"$LAUNCH_OUT" 2>&1
 if grep -q "srun" "$LAUNCH_OUT" && grep -q -- "--mpi=pmi2" "$LAUNCH_OUT"; then

@@ -164,6 +164,16 @@ static void test_pt2pt(void)
     EXPECT(MPI_ERR_REQUEST, MPI_Start(&req), "MPI_Start", "MPI_REQUEST_NULL");
     req = MPI_REQUEST_NULL;
     EXPECT(MPI_ERR_REQUEST, MPI_Cancel(&req), "MPI_Cancel", "MPI_REQUEST_NULL");
+    EXPECT(MPI_ERR_ARG, MPI_Cancel(NULL), "MPI_Cancel", "request is NULL");
+    /* a matched receive checks its buffer as MPI_Recv does, and takes
+     * MPI_DATATYPE_NULL with count 0 as MPI_Recv does */
+    {
+        MPI_Message msg = MPI_MESSAGE_NO_PROC;
+        EXPECT(MPI_ERR_BUFFER, MPI_Mrecv(NULL, 1, MPI_INT, &msg, &st), "MPI_Mrecv", "buf",
+               "NULL");
+        msg = MPI_MESSAGE_NO_PROC;
+        EXPECT(MPI_SUCCESS, MPI_Mrecv(NULL, 0, MPI_DATATYPE_NULL, &msg, &st), "MPI_Mrecv");
+    }
     req = (MPI_Request)0x12345;
     EXPECT(MPI_ERR_REQUEST, MPI_Wait(&req, &st), "MPI_Wait", "request", "0x12345");
     req = (MPI_Request)0x12345;

@@ -25,6 +25,12 @@
 # machine are then neither blamed on it nor removed. Otherwise (or with
 # CANAL_TEST_PRIVATE_SHM=0) /dev/shm is compared before and after the job.
 # Lines starting with # are comments. Every testlist* file in test/mpi is read.
+# A program is its source file in test/mpi: PROGRAM.c (built with PREFIX's mpicc),
+# PROGRAM.cpp (PREFIX's mpicxx), or PROGRAM.f90 / PROGRAM.cxx, built with Debian's
+# MPICH wrappers mpif90.mpich / mpicxx.mpich (MPICH's own Fortran and C++
+# libraries) and run on Canal with LD_LIBRARY_PATH=PREFIX/lib; those are a SKIP
+# where the wrapper or its compiler is missing. CANAL_TEST_MPIF90 and
+# CANAL_TEST_MPICXX name other MPICH wrappers.
 # Hang limits: no test depends on speed; a job is killed as hung only after
 #   S x max(1, (nprocs + load average) / cores) x CANAL_TEST_TIMEOUT_SCALE
 # seconds (cores from nproc, the 1-minute load average read as each test
@@ -84,10 +90,42 @@ EOS
     PRIVATE_SHM=(unshare --mount --propagation private bash "$BUILD/.private-shm.sh")
 fi
 
+# The source of a program and the command that builds it (see the top).
+source_of() {  # program -> path
+    local e
+    for e in c cpp f90 cxx; do
+        [ -f "$SRC/$1.$e" ] && { echo "$SRC/$1.$e"; return; }
+    done
+    echo "$SRC/$1.c"
+}
+mpich_wrapper() {  # source -> Debian's MPICH wrapper that builds it, or nothing
+    case $1 in
+        *.f90) echo "${CANAL_TEST_MPIF90:-mpif90.mpich}" ;;
+        *.cxx) echo "${CANAL_TEST_MPICXX:-mpicxx.mpich}" ;;
+    esac
+}
+missing_tool() {  # source -> what is missing to build it, or nothing
+    local w c
+    case $1 in
+        *.cpp) c=$("$PREFIX/bin/mpicxx" -show 2>/dev/null | awk '{print $1}')
+               command -v "${c:-g++}" > /dev/null || echo "the C++ compiler ${c:-g++} of mpicxx (package g++)" ;;
+        *.f90|*.cxx)
+            w=$(mpich_wrapper "$1")
+            if ! command -v "$w" > /dev/null; then echo "$w (package libmpich-dev)"; return; fi
+            c=$("$w" -show 2>/dev/null | awk '{print $1}')
+            command -v "$c" > /dev/null || echo "the compiler $c of $w (package $(case $1 in *.f90) echo gfortran ;; *) echo g++ ;; esac))" ;;
+    esac
+}
 compile() {  # program -> 0 if built
-    local p=$1
-    [ -x "$BUILD/$p" ] && [ "$BUILD/$p" -nt "$SRC/$p.c" ] && return 0
-    "$MPICC" -O1 -g -Wall -o "$BUILD/$p" "$SRC/$p.c" -lm > "$BUILD/$p.build.log" 2>&1
+    local p=$1 src
+    src=$(source_of "$p")
+    [ -x "$BUILD/$p" ] && [ "$BUILD/$p" -nt "$src" ] && return 0
+    case $src in
+        *.c) "$MPICC" -O1 -g -Wall -o "$BUILD/$p" "$src" -lm ;;
+        *.cpp) "$PREFIX/bin/mpicxx" -O1 -g -Wall -o "$BUILD/$p" "$src" ;;
+        *.f90) "$(mpich_wrapper "$src")" -O1 -g -Wall -Wno-unused-dummy-argument -J "$BUILD" -o "$BUILD/$p" "$src" ;;
+        *.cxx) "$(mpich_wrapper "$src")" -O1 -g -Wall -o "$BUILD/$p" "$src" ;;
+    esac > "$BUILD/$p.build.log" 2>&1
 }
 
 for list in "$SRC"/testlist*; do
@@ -121,6 +159,15 @@ for list in "$SRC"/testlist*; do
             fi
             pin=(taskset -c "$cpus")
         fi
+        src=$(source_of "$prog")
+        missing=$(missing_tool "$src")
+        if [ -n "$missing" ]; then
+            echo "SKIP $name: $(basename "$src") needs $missing"
+            skip=$((skip + 1))
+            continue
+        fi
+        # MPICH's Fortran/C++ library on Canal: libmpich.so.12 is Canal's
+        [ -n "$(mpich_wrapper "$src")" ] && envs+=("LD_LIBRARY_PATH=$PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
         if ! compile "$prog"; then
             echo "FAIL $name (does not compile; see $BUILD/$prog.build.log)"
             sed 's/^/    /' "$BUILD/$prog.build.log" | head -20

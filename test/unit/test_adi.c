@@ -39,29 +39,29 @@ START_TEST(valid_packets_pass)
     adi_pkt_t h = pkt(PKT_EAGER), out;
     h.size = 10;
     h.flags = PKT_FLAG_SYNC;
-    ck_assert_int_eq(adi_pkt_check(0, 2, &h, sizeof h, 10, &out), CANAL_OK);
+    ck_assert_int_eq(adi_pkt_check(0, 2, &h, adi_pkt_len(&h), 10, &out), CANAL_OK);
     ck_assert_int_eq(out.size, 10);
     h.tag = (int32_t)0x80010002u; /* partitioned communication's tags are negative */
-    ck_assert_int_eq(adi_pkt_check(0, 2, &h, sizeof h, 10, &out), CANAL_OK);
+    ck_assert_int_eq(adi_pkt_check(0, 2, &h, adi_pkt_len(&h), 10, &out), CANAL_OK);
     h = pkt(PKT_RTS);
     h.size = 1 << 20;
     h.flags = PKT_FLAG_RDMA;
-    ck_assert_int_eq(adi_pkt_check(1, 2, &h, sizeof h, 0, &out), CANAL_OK);
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
     h = pkt(PKT_CTS);
     h.sreq = 7;
     h.rreq = 9;
-    ck_assert_int_eq(adi_pkt_check(1, 2, &h, sizeof h, 0, &out), CANAL_OK);
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
     h = pkt(PKT_DATA);
     h.rreq = 9;
     h.raddr = 4096;
-    ck_assert_int_eq(adi_pkt_check(1, 2, &h, sizeof h, 4096, &out), CANAL_OK);
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 4096, &out), CANAL_OK);
     h = pkt(PKT_CREDIT);
     h.size = 4096;
-    ck_assert_int_eq(adi_pkt_check(1, 2, &h, sizeof h, 0, &out), CANAL_OK);
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
     h = pkt(PKT_FIN);
-    ck_assert_int_eq(adi_pkt_check(1, 2, &h, sizeof h, 0, &out), CANAL_OK);
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
     h = pkt(PKT_SYNC_ACK);
-    ck_assert_int_eq(adi_pkt_check(1, 2, &h, sizeof h, 0, &out), CANAL_OK);
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
 }
 END_TEST
 
@@ -69,44 +69,81 @@ START_TEST(bad_headers_refused)
 {
     adi_pkt_t h = pkt(PKT_EAGER), out;
 
-    ck_assert_int_eq(adi_pkt_check(4, 4, &h, sizeof h, 0, &out), CANAL_ERR_PROTO);
-    ck_assert_int_eq(adi_pkt_check(-1, 4, &h, sizeof h, 0, &out), CANAL_ERR_PROTO);
+    ck_assert_int_eq(adi_pkt_check(4, 4, &h, adi_pkt_len(&h), 0, &out), CANAL_ERR_PROTO);
+    ck_assert_int_eq(adi_pkt_check(-1, 4, &h, adi_pkt_len(&h), 0, &out), CANAL_ERR_PROTO);
     refused(&h, sizeof h - 1, 0, "header");
+    refused(&h, 0, 0, "0-byte header");
     h.type = 0;
-    refused(&h, sizeof h, 0, "unknown type 0");
+    refused(&h, adi_pkt_len(&h), 0, "unknown type 0");
     h.type = PKT_CREDIT + 1;
-    refused(&h, sizeof h, 0, "unknown type");
+    refused(&h, adi_pkt_len(&h), 0, "unknown type");
     h = pkt(PKT_EAGER);
     h.flags = 0x80;
-    refused(&h, sizeof h, 0, "flags 0x80");
+    refused(&h, adi_pkt_len(&h), 0, "flags 0x80");
     /* adi_ctx() used to double its table past INT_MAX for this context */
     h = pkt(PKT_RTS);
     h.context = INT_MAX;
-    refused(&h, sizeof h, 0, "context 2147483647");
+    refused(&h, adi_pkt_len(&h), 0, "context 2147483647");
     h.context = -3;
-    refused(&h, sizeof h, 0, "context -3");
+    refused(&h, adi_pkt_len(&h), 0, "context -3");
     h = pkt(PKT_EAGER);
     h.src_rank = -5;
-    refused(&h, sizeof h, 0, "source rank -5");
+    refused(&h, adi_pkt_len(&h), 0, "source rank -5");
     h = pkt(PKT_EAGER);
     h.size = 100;
-    refused(&h, sizeof h, 99, "header says 100");
+    refused(&h, adi_pkt_len(&h), 99, "header says 100");
     h = pkt(PKT_RTS);
     h.size = 100;
-    refused(&h, sizeof h, 8, "payload");
+    refused(&h, adi_pkt_len(&h), 8, "payload");
     h = pkt(PKT_CTS);
     h.sreq = 0x80000000u;
-    refused(&h, sizeof h, 0, "request 2147483648");
+    refused(&h, adi_pkt_len(&h), 0, "request 2147483648");
     h = pkt(PKT_FIN);
-    refused(&h, sizeof h, 16, "16 bytes of payload");
+    refused(&h, adi_pkt_len(&h), 16, "16 bytes of payload");
     h = pkt(PKT_DATA);
     h.rreq = UINT32_MAX;
-    refused(&h, sizeof h, 8, "request 4294967295");
+    refused(&h, adi_pkt_len(&h), 8, "request 4294967295");
     h = pkt(PKT_CREDIT);
     h.size = UINT64_MAX;
-    refused(&h, sizeof h, 0, "returns");
+    refused(&h, adi_pkt_len(&h), 0, "returns");
     h.size = 0;
-    refused(&h, sizeof h, 0, "returns 0");
+    refused(&h, adi_pkt_len(&h), 0, "returns 0");
+}
+END_TEST
+
+/* Packets without an address travel with the 32-byte header (one cache line
+ * with the shm cell's head and 16 bytes of payload); those with one (DATA,
+ * RTS with RDMA) with the whole header. Each length is accepted only for the
+ * packets that use it, and a short header reads as zero address and key. */
+START_TEST(header_lengths)
+{
+    adi_pkt_t h = pkt(PKT_EAGER), out;
+
+    ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_SHORT);
+    h.size = 8;
+    h.raddr = 0x1234; /* beyond the short header: not sent, not read */
+    h.rkey = 0x5678;
+    ck_assert_int_eq(adi_pkt_check(0, 2, &h, ADI_PKT_SHORT, 8, &out), CANAL_OK);
+    ck_assert_int_eq(out.size, 8);
+    ck_assert_uint_eq(out.raddr, 0);
+    ck_assert_uint_eq(out.rkey, 0);
+    refused(&h, sizeof h, 8, "type 1 from rank 1 has a 48-byte header, not 32");
+    h = pkt(PKT_RTS);
+    h.size = 1 << 20;
+    ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_SHORT);
+    h.flags = PKT_FLAG_RDMA;
+    ck_assert_int_eq(adi_pkt_len(&h), sizeof h);
+    refused(&h, ADI_PKT_SHORT, 0, "has a 32-byte header, not 48");
+    h = pkt(PKT_DATA);
+    ck_assert_int_eq(adi_pkt_len(&h), sizeof h);
+    refused(&h, ADI_PKT_SHORT, 0, "has a 32-byte header, not 48");
+    refused(&h, 40, 0, "40-byte header, not 48 or 32");
+    for (int t = PKT_CTS; t <= PKT_CREDIT; t++) {
+        if (t == PKT_DATA)
+            continue;
+        h = pkt(t);
+        ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_SHORT);
+    }
 }
 END_TEST
 
@@ -322,6 +359,7 @@ int main(void)
 
     tcase_add_test(tc, valid_packets_pass);
     tcase_add_test(tc, bad_headers_refused);
+    tcase_add_test(tc, header_lengths);
     suite_add_tcase(s, tc);
     tc = tcase_create("matching queues");
     tcase_set_timeout(tc, 120);

@@ -4,7 +4,9 @@
  * both ways, translate_ranks, the set operations, incl/excl and the range
  * forms, comparison, MPI_GROUP_EMPTY, and the error classes of bad
  * arguments. group.c is compiled into this program with small stand-ins for
- * the handle table and the error path, so no MPI job is needed.
+ * the handle table and the error path, so no MPI job is needed. It calls the
+ * implementation functions (mpi_group_*_impl) that the generated entry
+ * points call after their own checks.
  */
 #include <check.h>
 #include <stdarg.h>
@@ -157,20 +159,22 @@ START_TEST(large_world_stays_small)
     mpi_pmi.rank = 999999;
     mpi_pmi.size = 1000000;
     w = world_group(1000000);
-    ck_assert_int_eq(PMPI_Group_range_incl(w, 1, ranges, &evens), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_range_incl_impl(w, 1, ranges, &evens, "MPI_Group_range_incl"),
+                     MPI_SUCCESS);
     g = mpi_group_get(evens);
     ck_assert_ptr_null(g->list);
     ck_assert_int_eq(g->size, 500000);
     ck_assert_int_eq(g->rank, MPI_UNDEFINED);
-    ck_assert_int_eq(PMPI_Group_range_incl(w, 1, r2, &top), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_range_incl_impl(w, 1, r2, &top, "MPI_Group_range_incl"),
+                     MPI_SUCCESS);
     g = mpi_group_get(top);
     ck_assert_ptr_null(g->list);
     ck_assert_int_eq(g->size, 500000);
     ck_assert_int_eq(g->rank, 0);
     ck_assert_int_eq(mpi_group_member(g, 499999), 500000);
-    PMPI_Group_free(&evens);
-    PMPI_Group_free(&top);
-    PMPI_Group_free(&w);
+    mpi_group_free_impl(&evens, "MPI_Group_free");
+    mpi_group_free_impl(&top, "MPI_Group_free");
+    mpi_group_free_impl(&w, "MPI_Group_free");
 }
 END_TEST
 
@@ -182,27 +186,34 @@ START_TEST(translate)
 
     setup();
     w = world_group(8);
-    ck_assert_int_eq(PMPI_Group_incl(w, 3, incl, &g), MPI_SUCCESS);
-    ck_assert_int_eq(PMPI_Group_translate_ranks(g, 4, in, w, out), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_incl_impl(w, 3, incl, &g, "MPI_Group_incl"), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_translate_ranks_impl(g, 4, in, w, out, "MPI_Group_translate_ranks"),
+                     MPI_SUCCESS);
     ck_assert_int_eq(out[0], 5);
     ck_assert_int_eq(out[1], 1);
     ck_assert_int_eq(out[2], 3);
     ck_assert_int_eq(out[3], MPI_PROC_NULL);
-    ck_assert_int_eq(PMPI_Group_translate_ranks(w, 3, inw, g, out), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_translate_ranks_impl(w, 3, inw, g, out, "MPI_Group_translate_ranks"),
+                     MPI_SUCCESS);
     ck_assert_int_eq(out[0], 2);
     ck_assert_int_eq(out[1], MPI_UNDEFINED);
     ck_assert_int_eq(out[2], 0);
     /* to and from the empty group */
     h = MPI_GROUP_EMPTY;
-    ck_assert_int_eq(PMPI_Group_translate_ranks(w, 3, inw, h, out), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_translate_ranks_impl(w, 3, inw, h, out, "MPI_Group_translate_ranks"),
+                     MPI_SUCCESS);
     ck_assert_int_eq(out[1], MPI_UNDEFINED);
     /* errors */
     in[0] = 3;
-    ck_assert_int_eq(PMPI_Group_translate_ranks(g, 1, in, w, out), MPI_ERR_RANK);
-    ck_assert_int_eq(PMPI_Group_translate_ranks(g, -1, in, w, out), MPI_ERR_ARG);
-    ck_assert_int_eq(PMPI_Group_translate_ranks(MPI_GROUP_NULL, 1, in, w, out), MPI_ERR_GROUP);
-    PMPI_Group_free(&g);
-    PMPI_Group_free(&w);
+    ck_assert_int_eq(mpi_group_translate_ranks_impl(g, 1, in, w, out, "MPI_Group_translate_ranks"),
+                     MPI_ERR_RANK);
+    ck_assert_int_eq(mpi_group_translate_ranks_impl(g, -1, in, w, out, "MPI_Group_translate_ranks"),
+                     MPI_ERR_ARG);
+    ck_assert_int_eq(
+        mpi_group_translate_ranks_impl(MPI_GROUP_NULL, 1, in, w, out, "MPI_Group_translate_ranks"),
+        MPI_ERR_GROUP);
+    mpi_group_free_impl(&g, "MPI_Group_free");
+    mpi_group_free_impl(&w, "MPI_Group_free");
 }
 END_TEST
 
@@ -214,44 +225,44 @@ START_TEST(set_ops)
 
     setup();
     w = world_group(8);
-    PMPI_Group_incl(w, 4, ia, &a); /* 1 2 3 4 (compact) */
-    PMPI_Group_incl(w, 4, ib, &b); /* 6 4 2 0 (compact, stride -2) */
+    mpi_group_incl_impl(w, 4, ia, &a, "MPI_Group_incl"); /* 1 2 3 4 (compact) */
+    mpi_group_incl_impl(w, 4, ib, &b, "MPI_Group_incl"); /* 6 4 2 0 (compact, stride -2) */
     ck_assert_ptr_null(mpi_group_get(a)->list);
     ck_assert_ptr_null(mpi_group_get(b)->list);
 
-    ck_assert_int_eq(PMPI_Group_union(a, b, &u), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_union_impl(a, b, &u, "MPI_Group_union"), MPI_SUCCESS);
     members(u, m, 6);
     ck_assert_int_eq(m[0], 1);
     ck_assert_int_eq(m[3], 4);
     ck_assert_int_eq(m[4], 6);
     ck_assert_int_eq(m[5], 0);
-    ck_assert_int_eq(PMPI_Group_intersection(a, b, &i), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_intersection_impl(a, b, &i, "MPI_Group_intersection"), MPI_SUCCESS);
     members(i, m, 2);
     ck_assert_int_eq(m[0], 2);
     ck_assert_int_eq(m[1], 4);
     ck_assert_ptr_null(mpi_group_get(i)->list); /* 2, 4 is a progression */
-    ck_assert_int_eq(PMPI_Group_difference(a, b, &d), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_difference_impl(a, b, &d, "MPI_Group_difference"), MPI_SUCCESS);
     members(d, m, 2);
     ck_assert_int_eq(m[0], 1);
     ck_assert_int_eq(m[1], 3);
-    PMPI_Group_rank(d, &r);
+    mpi_group_rank_impl(d, &r, "MPI_Group_rank");
     ck_assert_int_eq(r, 1); /* job rank 3 */
-    PMPI_Group_free(&d);
+    mpi_group_free_impl(&d, "MPI_Group_free");
     /* difference with itself is empty: MPI_GROUP_EMPTY, which may be freed */
-    ck_assert_int_eq(PMPI_Group_difference(a, a, &d), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_difference_impl(a, a, &d, "MPI_Group_difference"), MPI_SUCCESS);
     ck_assert_int_eq(d, MPI_GROUP_EMPTY);
-    ck_assert_int_eq(PMPI_Group_free(&d), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_free_impl(&d, "MPI_Group_free"), MPI_SUCCESS);
     ck_assert_int_eq(d, MPI_GROUP_NULL);
     /* union with the empty group */
-    PMPI_Group_free(&u);
-    ck_assert_int_eq(PMPI_Group_union(MPI_GROUP_EMPTY, b, &u), MPI_SUCCESS);
-    PMPI_Group_compare(u, b, &r);
+    mpi_group_free_impl(&u, "MPI_Group_free");
+    ck_assert_int_eq(mpi_group_union_impl(MPI_GROUP_EMPTY, b, &u, "MPI_Group_union"), MPI_SUCCESS);
+    mpi_group_compare_impl(u, b, &r, "MPI_Group_compare");
     ck_assert_int_eq(r, MPI_IDENT);
-    PMPI_Group_free(&u);
-    PMPI_Group_free(&i);
-    PMPI_Group_free(&a);
-    PMPI_Group_free(&b);
-    PMPI_Group_free(&w);
+    mpi_group_free_impl(&u, "MPI_Group_free");
+    mpi_group_free_impl(&i, "MPI_Group_free");
+    mpi_group_free_impl(&a, "MPI_Group_free");
+    mpi_group_free_impl(&b, "MPI_Group_free");
+    mpi_group_free_impl(&w, "MPI_Group_free");
 }
 END_TEST
 
@@ -263,21 +274,23 @@ START_TEST(incl_excl_ranges)
 
     setup();
     w = world_group(8);
-    ck_assert_int_eq(PMPI_Group_range_incl(w, 3, ranges, &g), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_range_incl_impl(w, 3, ranges, &g, "MPI_Group_range_incl"),
+                     MPI_SUCCESS);
     members(g, m, 6); /* 0 1 2 7 5 4 */
     ck_assert_int_eq(m[3], 7);
     ck_assert_int_eq(m[4], 5);
     ck_assert_int_eq(m[5], 4);
     ck_assert_ptr_nonnull(mpi_group_get(g)->list);
-    PMPI_Group_free(&g);
-    ck_assert_int_eq(PMPI_Group_range_excl(w, 3, ranges, &g), MPI_SUCCESS);
+    mpi_group_free_impl(&g, "MPI_Group_free");
+    ck_assert_int_eq(mpi_group_range_excl_impl(w, 3, ranges, &g, "MPI_Group_range_excl"),
+                     MPI_SUCCESS);
     members(g, m, 2); /* 3 6 */
     ck_assert_int_eq(m[0], 3);
     ck_assert_int_eq(m[1], 6);
-    PMPI_Group_rank(g, &r);
+    mpi_group_rank_impl(g, &r, "MPI_Group_rank");
     ck_assert_int_eq(r, 0);
-    PMPI_Group_free(&g);
-    ck_assert_int_eq(PMPI_Group_excl(w, 2, ex, &g), MPI_SUCCESS);
+    mpi_group_free_impl(&g, "MPI_Group_free");
+    ck_assert_int_eq(mpi_group_excl_impl(w, 2, ex, &g, "MPI_Group_excl"), MPI_SUCCESS);
     members(g, m, 6);
     ck_assert_int_eq(m[0], 1);
     ck_assert_int_eq(m[5], 6);
@@ -285,22 +298,23 @@ START_TEST(incl_excl_ranges)
     /* a range of a strided group stays strided */
     {
         int rr[1][3] = {{5, 1, -2}};
-        ck_assert_int_eq(PMPI_Group_range_incl(g, 1, rr, &h), MPI_SUCCESS);
+        ck_assert_int_eq(mpi_group_range_incl_impl(g, 1, rr, &h, "MPI_Group_range_incl"),
+                         MPI_SUCCESS);
         members(h, m, 3); /* g = 1..6: ranks 5,3,1 -> 6,4,2 */
         ck_assert_int_eq(m[0], 6);
         ck_assert_int_eq(m[2], 2);
         ck_assert_ptr_null(mpi_group_get(h)->list);
-        PMPI_Group_free(&h);
+        mpi_group_free_impl(&h, "MPI_Group_free");
     }
-    PMPI_Group_free(&g);
+    mpi_group_free_impl(&g, "MPI_Group_free");
     /* n = 0 gives the empty group for incl, a copy for excl */
-    ck_assert_int_eq(PMPI_Group_incl(w, 0, NULL, &g), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_incl_impl(w, 0, NULL, &g, "MPI_Group_incl"), MPI_SUCCESS);
     ck_assert_int_eq(g, MPI_GROUP_EMPTY);
-    ck_assert_int_eq(PMPI_Group_excl(w, 0, NULL, &g), MPI_SUCCESS);
-    PMPI_Group_compare(g, w, &r);
+    ck_assert_int_eq(mpi_group_excl_impl(w, 0, NULL, &g, "MPI_Group_excl"), MPI_SUCCESS);
+    mpi_group_compare_impl(g, w, &r, "MPI_Group_compare");
     ck_assert_int_eq(r, MPI_IDENT);
-    PMPI_Group_free(&g);
-    PMPI_Group_free(&w);
+    mpi_group_free_impl(&g, "MPI_Group_free");
+    mpi_group_free_impl(&w, "MPI_Group_free");
 }
 END_TEST
 
@@ -311,50 +325,55 @@ START_TEST(compare)
 
     setup();
     w = world_group(4);
-    PMPI_Group_incl(w, 3, ra, &a);
-    PMPI_Group_incl(w, 3, rb, &b);
-    PMPI_Group_compare(a, a, &r);
+    mpi_group_incl_impl(w, 3, ra, &a, "MPI_Group_incl");
+    mpi_group_incl_impl(w, 3, rb, &b, "MPI_Group_incl");
+    mpi_group_compare_impl(a, a, &r, "MPI_Group_compare");
     ck_assert_int_eq(r, MPI_IDENT);
-    PMPI_Group_compare(a, b, &r);
+    mpi_group_compare_impl(a, b, &r, "MPI_Group_compare");
     ck_assert_int_eq(r, MPI_SIMILAR);
-    PMPI_Group_compare(a, w, &r);
+    mpi_group_compare_impl(a, w, &r, "MPI_Group_compare");
     ck_assert_int_eq(r, MPI_UNEQUAL);
-    PMPI_Group_compare(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, &r);
+    mpi_group_compare_impl(MPI_GROUP_EMPTY, MPI_GROUP_EMPTY, &r, "MPI_Group_compare");
     ck_assert_int_eq(r, MPI_IDENT);
-    PMPI_Group_free(&a);
-    PMPI_Group_free(&b);
-    PMPI_Group_free(&w);
+    mpi_group_free_impl(&a, "MPI_Group_free");
+    mpi_group_free_impl(&b, "MPI_Group_free");
+    mpi_group_free_impl(&w, "MPI_Group_free");
 }
 END_TEST
 
 START_TEST(errors)
 {
     MPI_Group w, g = MPI_GROUP_NULL;
-    int dup[] = {1, 1}, big[] = {8}, neg[] = {-1};
+    int size, dup[] = {1, 1}, big[] = {8}, neg[] = {-1};
     int bad_stride[1][3] = {{0, 3, 0}}, bad_first[1][3] = {{9, 3, 1}}, bad_dir[1][3] = {{3, 0, 1}},
         overlap[2][3] = {{0, 3, 1}, {3, 5, 1}};
 
     setup();
     w = world_group(8);
-    ck_assert_int_eq(PMPI_Group_incl(w, 2, dup, &g), MPI_ERR_RANK);
-    ck_assert_int_eq(PMPI_Group_incl(w, 1, big, &g), MPI_ERR_RANK);
-    ck_assert_int_eq(PMPI_Group_excl(w, 1, neg, &g), MPI_ERR_RANK);
-    ck_assert_int_eq(PMPI_Group_incl(w, 9, dup, &g), MPI_ERR_ARG);
-    ck_assert_int_eq(PMPI_Group_range_incl(w, 1, bad_stride, &g), MPI_ERR_ARG);
-    ck_assert_int_eq(PMPI_Group_range_incl(w, 1, bad_first, &g), MPI_ERR_RANK);
-    ck_assert_int_eq(PMPI_Group_range_excl(w, 1, bad_dir, &g), MPI_ERR_ARG);
-    ck_assert_int_eq(PMPI_Group_range_incl(w, 2, overlap, &g), MPI_ERR_RANK);
+    ck_assert_int_eq(mpi_group_incl_impl(w, 2, dup, &g, "MPI_Group_incl"), MPI_ERR_RANK);
+    ck_assert_int_eq(mpi_group_incl_impl(w, 1, big, &g, "MPI_Group_incl"), MPI_ERR_RANK);
+    ck_assert_int_eq(mpi_group_excl_impl(w, 1, neg, &g, "MPI_Group_excl"), MPI_ERR_RANK);
+    ck_assert_int_eq(mpi_group_incl_impl(w, 9, dup, &g, "MPI_Group_incl"), MPI_ERR_ARG);
+    ck_assert_int_eq(mpi_group_range_incl_impl(w, 1, bad_stride, &g, "MPI_Group_range_incl"),
+                     MPI_ERR_ARG);
+    ck_assert_int_eq(mpi_group_range_incl_impl(w, 1, bad_first, &g, "MPI_Group_range_incl"),
+                     MPI_ERR_RANK);
+    ck_assert_int_eq(mpi_group_range_excl_impl(w, 1, bad_dir, &g, "MPI_Group_range_excl"),
+                     MPI_ERR_ARG);
+    ck_assert_int_eq(mpi_group_range_incl_impl(w, 2, overlap, &g, "MPI_Group_range_incl"),
+                     MPI_ERR_RANK);
     ck_assert_int_eq(g, MPI_GROUP_NULL);
-    ck_assert_int_eq(PMPI_Group_union(w, MPI_GROUP_NULL, &g), MPI_ERR_GROUP);
-    ck_assert_int_eq(PMPI_Group_size((MPI_Group)0x12345, NULL), MPI_ERR_GROUP);
-    ck_assert_int_eq(PMPI_Group_free(NULL), MPI_ERR_ARG);
-    ck_assert_int_eq(PMPI_Group_free(&w), MPI_SUCCESS);
+    ck_assert_int_eq(mpi_group_union_impl(w, MPI_GROUP_NULL, &g, "MPI_Group_union"), MPI_ERR_GROUP);
+    /* NULL out-pointers are the generated entry points' checks (mpi/check.c) */
+    ck_assert_int_eq(mpi_group_size_impl((MPI_Group)0x12345, &size, "MPI_Group_size"),
+                     MPI_ERR_GROUP);
+    ck_assert_int_eq(mpi_group_free_impl(&w, "MPI_Group_free"), MPI_SUCCESS);
     /* a freed handle is invalid */
     g = world_group(2);
     {
         MPI_Group copy = g;
-        PMPI_Group_free(&g);
-        ck_assert_int_eq(PMPI_Group_free(&copy), MPI_ERR_GROUP);
+        mpi_group_free_impl(&g, "MPI_Group_free");
+        ck_assert_int_eq(mpi_group_free_impl(&copy, "MPI_Group_free"), MPI_ERR_GROUP);
     }
 }
 END_TEST
@@ -368,14 +387,14 @@ START_TEST(no_leaks)
     before = nlive;
     w = world_group(8);
     for (int k = 0; k < 100; k++) {
-        PMPI_Group_incl(w, 3, ia, &a);
-        PMPI_Group_excl(w, 3, ia, &b);
-        PMPI_Group_union(a, b, &u);
-        PMPI_Group_free(&a);
-        PMPI_Group_free(&b);
-        PMPI_Group_free(&u);
+        mpi_group_incl_impl(w, 3, ia, &a, "MPI_Group_incl");
+        mpi_group_excl_impl(w, 3, ia, &b, "MPI_Group_excl");
+        mpi_group_union_impl(a, b, &u, "MPI_Group_union");
+        mpi_group_free_impl(&a, "MPI_Group_free");
+        mpi_group_free_impl(&b, "MPI_Group_free");
+        mpi_group_free_impl(&u, "MPI_Group_free");
     }
-    PMPI_Group_free(&w);
+    mpi_group_free_impl(&w, "MPI_Group_free");
     ck_assert_int_eq(nlive, before);
 }
 END_TEST

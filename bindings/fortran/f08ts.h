@@ -1,0 +1,54 @@
+/*
+ * What the C side of the mpi_f08 bindings shares (bindings/fortran/): the
+ * special values of mpi_f08 (MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE
+ * are libmpi's MPIR_F08_* objects, as in MPICH; the others are defined in
+ * f08_special.c) and the conversion of an ISO_Fortran_binding descriptor
+ * into an address, a count and a datatype.
+ */
+#ifndef CANAL_F08TS_H
+#define CANAL_F08TS_H
+
+#include <ISO_Fortran_binding.h>
+
+#include "bindings/fortran/f77.h"
+
+extern MPI_Fint canal_f08_errcodes_ignore[1];
+extern MPI_Fint canal_f08_unweighted[1];
+extern MPI_Fint canal_f08_weights_empty[1];
+
+static inline MPI_Status *canal_f08_status(MPI_Fint *p)
+{
+    return (void *)p == (void *)&MPIR_F08_MPI_STATUS_IGNORE_OBJ ? MPI_STATUS_IGNORE
+                                                                 : (MPI_Status *)(void *)p;
+}
+static inline MPI_Status *canal_f08_statuses(MPI_Fint *p)
+{
+    return (void *)p == (void *)MPIR_F08_MPI_STATUSES_IGNORE_OBJ ? MPI_STATUSES_IGNORE
+                                                                  : (MPI_Status *)(void *)p;
+}
+static inline int *canal_f08_errcodes(MPI_Fint *p)
+{
+    return p == canal_f08_errcodes_ignore ? MPI_ERRCODES_IGNORE : p;
+}
+static inline int *canal_f08_weights(MPI_Fint *p)
+{
+    if (p == canal_f08_unweighted)
+        return MPI_UNWEIGHTED;
+    if (p == canal_f08_weights_empty)
+        return MPI_WEIGHTS_EMPTY;
+    return p;
+}
+
+/* The address to give the C function for the buffer described by d.
+ * MPI_BOTTOM and MPI_IN_PLACE become theirs. A contiguous array is its base
+ * address. A non-contiguous one (an array section) needs its count and
+ * datatype: when they are given and the datatype is predefined with the
+ * size of the array's elements, *type becomes a new committed datatype
+ * that picks the first *count elements of the section and *count becomes
+ * 1; otherwise *rc is set to an error (MPI_ERR_UNSUPPORTED_OPERATION with a
+ * message) and NULL returned. */
+void *canal_f08_buf(CFI_cdesc_t *d, MPI_Count *count, MPI_Datatype *type, int *rc);
+/* Free the datatype canal_f08_buf made, if it made one (type != user's). */
+void canal_f08_buf_done(CFI_cdesc_t *d, MPI_Datatype type, MPI_Datatype user);
+
+#endif

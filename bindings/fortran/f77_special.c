@@ -1,0 +1,788 @@
+/*
+ * The Fortran 77 bindings that the generator (gen_f77.py) cannot write:
+ * those that take Fortran procedures (user reductions, error handlers,
+ * attribute copy/delete functions, generalized-request callbacks, data
+ * representations), attribute values of Fortran kind, base addresses
+ * returned as INTEGER(KIND=MPI_ADDRESS_KIND), string arrays (spawn),
+ * functions that return a value (MPI_WTIME), and the helpers of f77.h.
+ *
+ * Fortran procedures pass every argument by reference. A reduction or an
+ * error handler has the C signature already (its C arguments are pointers)
+ * and is handed to libmpi as is. Attribute and generalized-request
+ * callbacks take values in C, so libmpi gets a C trampoline here whose
+ * extra_state is a record holding the Fortran procedures and the user's
+ * extra_state. The other names of these functions (mpi_x_, MPI_X, ...)
+ * are generated with the rest (CANAL_F77_ALIAS).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bindings/fortran/f77.h"
+
+/* ---------------------------------------------------------------- common blocks */
+CANAL_F77_API canal_f77_priv1_t mpipriv1_;
+CANAL_F77_API canal_f77_priv2_t mpipriv2_;
+CANAL_F77_API canal_f77_privc_t mpiprivc_;
+CANAL_F77_API MPI_Fint mpifcmb5_;
+CANAL_F77_API MPI_Fint mpifcmb9_;
+/* The same special values for C code that calls Fortran (MPICH exports them
+ * from its Fortran library too). */
+CANAL_F77_API void *MPI_F_ARGV_NULL = mpiprivc_.argv_null;
+CANAL_F77_API void *MPI_F_ARGVS_NULL = mpiprivc_.argvs_null;
+CANAL_F77_API MPI_Fint *MPI_F_ERRCODES_IGNORE = mpipriv2_.errcodes_ignore;
+
+/* ---------------------------------------------------------------- strings */
+char *canal_f77_str_in(const char *s, size_t len)
+{
+    char *c;
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    while (len > 0 && *s == ' ') { /* leading blanks are not part of names either */
+        s++;
+        len--;
+    }
+    c = malloc(len + 1);
+    if (c != NULL) {
+        memcpy(c, s, len);
+        c[len] = '\0';
+    }
+    return c;
+}
+
+char *canal_f77_str_buf(size_t len)
+{
+    /* The C functions write up to their MPI_MAX_* (at most
+     * MPI_MAX_LIBRARY_VERSION_STRING) whatever the Fortran length. */
+    return calloc(len + MPI_MAX_LIBRARY_VERSION_STRING + 1, 1);
+}
+
+void canal_f77_str_out(char *f, size_t len, const char *c)
+{
+    size_t n = strlen(c);
+    if (n > len)
+        n = len;
+    memcpy(f, c, n);
+    memset(f + n, ' ', len - n);
+}
+
+int canal_f77_no_mem(const char *fn)
+{
+    int code = MPI_ERR_NO_MEM;
+    (void)fn;
+    MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+    return code;
+}
+
+/* An error of class MPI_ERR_UNSUPPORTED_OPERATION whose string is msg,
+ * raised on MPI_COMM_WORLD. */
+static int canal_f77_unsupported(const char *msg)
+{
+    int code = MPI_ERR_UNSUPPORTED_OPERATION;
+    if (MPI_Add_error_code(MPI_ERR_UNSUPPORTED_OPERATION, &code) == MPI_SUCCESS)
+        MPI_Add_error_string(code, msg);
+    MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+    return code;
+}
+
+/* ---------------------------------------------------------------- values */
+CANAL_F77_API void pmpi_init_(MPI_Fint *ierror)
+{
+    *ierror = MPI_Init(NULL, NULL);
+}
+
+CANAL_F77_API void pmpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)
+{
+    *ierror = MPI_Init_thread(NULL, NULL, *required, provided);
+}
+
+CANAL_F77_API double pmpi_wtime_(void)
+{
+    return MPI_Wtime();
+}
+
+CANAL_F77_API double pmpi_wtick_(void)
+{
+    return MPI_Wtick();
+}
+
+CANAL_F77_API MPI_Aint pmpi_aint_add_(MPI_Aint *base, MPI_Aint *disp)
+{
+    return MPI_Aint_add(*base, *disp);
+}
+
+CANAL_F77_API MPI_Aint pmpi_aint_diff_(MPI_Aint *addr1, MPI_Aint *addr2)
+{
+    return MPI_Aint_diff(*addr1, *addr2);
+}
+
+/* MPI_PCONTROL(LEVEL) has no ierror. */
+CANAL_F77_API void pmpi_pcontrol_(MPI_Fint *level)
+{
+    MPI_Pcontrol(*level);
+}
+
+/* MPI_F_SYNC_REG(BUF): a call the compiler cannot see through, so that it
+ * keeps BUF in memory across it (MPI 4.0 section 19.1.17); nothing to do. */
+CANAL_F77_API void pmpi_f_sync_reg_(void *buf)
+{
+    __asm__ __volatile__("" : : "r"(buf) : "memory");
+}
+
+/* MPI_ADDRESS (MPI-1) returns the address in a default INTEGER. */
+CANAL_F77_API void pmpi_address_(void *location, MPI_Fint *address, MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Get_address(canal_f77_buf(location), &a);
+    if (*ierror != MPI_SUCCESS)
+        return;
+    if (a != (MPI_Aint)(MPI_Fint)a) {
+        *ierror = MPI_ERR_ARG;
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, *ierror);
+        return;
+    }
+    *address = (MPI_Fint)a;
+}
+
+/* MPI_INFO_CREATE_ENV(INFO, IERROR): no command line in Fortran. */
+CANAL_F77_API void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror)
+{
+    *ierror = MPI_Info_create_env(0, NULL, (MPI_Info *)info);
+}
+
+/* ---------------------------------------------------------------- base addresses */
+/* BASEPTR is INTEGER(KIND=MPI_ADDRESS_KIND): the C call stores the address in it. */
+CANAL_F77_API void pmpi_alloc_mem_(MPI_Aint *size, MPI_Fint *info, MPI_Aint *baseptr,
+                                   MPI_Fint *ierror)
+{
+    *ierror = MPI_Alloc_mem(*size, (MPI_Info)*info, (void *)baseptr);
+}
+
+CANAL_F77_API void pmpi_free_mem_(void *base, MPI_Fint *ierror)
+{
+    *ierror = MPI_Free_mem(base);
+}
+
+CANAL_F77_API void pmpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info,
+                                      MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win,
+                                      MPI_Fint *ierror)
+{
+    *ierror = MPI_Win_allocate(*size, *disp_unit, (MPI_Info)*info, (MPI_Comm)*comm,
+                               (void *)baseptr, (MPI_Win *)win);
+}
+
+CANAL_F77_API void pmpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info,
+                                             MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win,
+                                             MPI_Fint *ierror)
+{
+    *ierror = MPI_Win_allocate_shared(*size, *disp_unit, (MPI_Info)*info, (MPI_Comm)*comm,
+                                      (void *)baseptr, (MPI_Win *)win);
+}
+
+CANAL_F77_API void pmpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size,
+                                          MPI_Fint *disp_unit, MPI_Aint *baseptr,
+                                          MPI_Fint *ierror)
+{
+    *ierror = MPI_Win_shared_query((MPI_Win)*win, *rank, size, disp_unit, (void *)baseptr);
+}
+
+/* The address of the detached buffer means nothing to Fortran. */
+CANAL_F77_API void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
+{
+    void *addr = NULL;
+    (void)buffer_addr;
+    *ierror = MPI_Buffer_detach(&addr, size);
+}
+
+/* ---------------------------------------------------------------- procedures by reference */
+/* A Fortran reduction SUBROUTINE F(INVEC, INOUTVEC, LEN, DATATYPE) is a
+ * MPI_User_function; COMMUTE is a LOGICAL (1/0). */
+CANAL_F77_API void pmpi_op_create_(MPI_User_function *user_fn, MPI_Fint *commute, MPI_Fint *op,
+                                   MPI_Fint *ierror)
+{
+    *ierror = MPI_Op_create(user_fn, *commute != 0, (MPI_Op *)op);
+}
+
+/* A Fortran handler SUBROUTINE H(OBJ, ERRCODE) is called as the C one. */
+CANAL_F77_API void pmpi_comm_create_errhandler_(MPI_Comm_errhandler_function *fn,
+                                                MPI_Fint *errhandler, MPI_Fint *ierror)
+{
+    *ierror = MPI_Comm_create_errhandler(fn, (MPI_Errhandler *)errhandler);
+}
+
+CANAL_F77_API void pmpi_win_create_errhandler_(MPI_Win_errhandler_function *fn,
+                                               MPI_Fint *errhandler, MPI_Fint *ierror)
+{
+    *ierror = MPI_Win_create_errhandler(fn, (MPI_Errhandler *)errhandler);
+}
+
+CANAL_F77_API void pmpi_session_create_errhandler_(MPI_Session_errhandler_function *fn,
+                                                   MPI_Fint *errhandler, MPI_Fint *ierror)
+{
+    *ierror = MPI_Session_create_errhandler(fn, (MPI_Errhandler *)errhandler);
+}
+
+/* A file handler gets the Fortran file handle (an integer), not a C MPI_File. */
+typedef void(canal_f77_file_errh_t)(MPI_Fint *file, MPI_Fint *code);
+enum { F77_FILE_ERRH_MAX = 64 };
+static canal_f77_file_errh_t *file_errh_fn[F77_FILE_ERRH_MAX];
+static MPI_Errhandler file_errh_handle[F77_FILE_ERRH_MAX];
+static int file_errh_count;
+
+static void file_errh_call(MPI_File *file, int *code, MPI_Errhandler *used)
+{
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    MPI_Fint f = MPI_File_c2f(*file);
+    (void)used;
+    if (MPI_File_get_errhandler(*file, &eh) != MPI_SUCCESS)
+        return;
+    for (int i = 0; i < file_errh_count; i++)
+        if (file_errh_handle[i] == eh) {
+            MPI_Errhandler_free(&eh);
+            file_errh_fn[i](&f, code);
+            return;
+        }
+    MPI_Errhandler_free(&eh);
+}
+
+static void file_errh_trampoline(MPI_File *file, int *code, ...)
+{
+    file_errh_call(file, code, NULL);
+}
+
+CANAL_F77_API void pmpi_file_create_errhandler_(canal_f77_file_errh_t *fn, MPI_Fint *errhandler,
+                                                MPI_Fint *ierror)
+{
+    MPI_Errhandler eh;
+    if (file_errh_count == F77_FILE_ERRH_MAX) {
+        *ierror = MPI_ERR_INTERN;
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, *ierror);
+        return;
+    }
+    *ierror = MPI_File_create_errhandler(file_errh_trampoline, &eh);
+    if (*ierror != MPI_SUCCESS)
+        return;
+    file_errh_fn[file_errh_count] = fn;
+    file_errh_handle[file_errh_count++] = eh;
+    *errhandler = (MPI_Fint)eh;
+}
+
+CANAL_F77_API void pmpi_errhandler_create_(MPI_Comm_errhandler_function *fn, MPI_Fint *errhandler,
+                                           MPI_Fint *ierror)
+{
+    *ierror = MPI_Comm_create_errhandler(fn, (MPI_Errhandler *)errhandler);
+}
+
+/* ---------------------------------------------------------------- attributes */
+/* Fortran copy and delete procedures of communicator, datatype and window
+ * keyvals (and MPI-1's MPI_KEYVAL_CREATE):
+ *   SUBROUTINE COPY(OLDOBJ, KEYVAL, EXTRA_STATE, ATTRIBUTE_VAL_IN,
+ *                   ATTRIBUTE_VAL_OUT, FLAG, IERROR)
+ *   SUBROUTINE DELETE(OBJ, KEYVAL, ATTRIBUTE_VAL, EXTRA_STATE, IERROR)
+ * with attribute values and extra_state INTEGER(KIND=MPI_ADDRESS_KIND)
+ * (default INTEGER for MPI-1's keyvals). libmpi stores a Fortran
+ * attribute's value as the void * whose bits are the integer. */
+typedef void(canal_f77_copy_t)(MPI_Fint *oldobj, MPI_Fint *keyval, void *extra, void *in,
+                               void *out, MPI_Fint *flag, MPI_Fint *ierr);
+typedef void(canal_f77_delete_t)(MPI_Fint *obj, MPI_Fint *keyval, void *val, void *extra,
+                                 MPI_Fint *ierr);
+
+/* The predefined procedures of mpif.h (MPI_COMM_NULL_COPY_FN ...): Fortran
+ * programs pass their addresses; called directly they do what they say. */
+#define F77_PREDEF(lname, uname, body)                                                         \
+    CANAL_F77_API void p##lname##_(MPI_Fint *oldobj, MPI_Fint *keyval, void *extra, void *in,  \
+                                   void *out, MPI_Fint *flag, MPI_Fint *ierr)                  \
+    {                                                                                          \
+        (void)oldobj;                                                                          \
+        (void)keyval;                                                                          \
+        (void)extra;                                                                           \
+        body;                                                                                  \
+        *ierr = MPI_SUCCESS;                                                                   \
+    }
+#define F77_NULL_COPY (void)in, (void)out, *flag = 0
+#define F77_DUP memcpy(out, in, sizeof(MPI_Aint)), *flag = 1
+F77_PREDEF(mpi_comm_null_copy_fn, MPI_COMM_NULL_COPY_FN, F77_NULL_COPY)
+F77_PREDEF(mpi_comm_dup_fn, MPI_COMM_DUP_FN, F77_DUP)
+F77_PREDEF(mpi_type_null_copy_fn, MPI_TYPE_NULL_COPY_FN, F77_NULL_COPY)
+F77_PREDEF(mpi_type_dup_fn, MPI_TYPE_DUP_FN, F77_DUP)
+F77_PREDEF(mpi_win_null_copy_fn, MPI_WIN_NULL_COPY_FN, F77_NULL_COPY)
+F77_PREDEF(mpi_win_dup_fn, MPI_WIN_DUP_FN, F77_DUP)
+F77_PREDEF(mpi_null_copy_fn, MPI_NULL_COPY_FN, F77_NULL_COPY)
+#undef F77_NULL_COPY
+/* MPI-1's MPI_DUP_FN copies a default INTEGER. */
+CANAL_F77_API void pmpi_dup_fn_(MPI_Fint *oldobj, MPI_Fint *keyval, MPI_Fint *extra, MPI_Fint *in,
+                                MPI_Fint *out, MPI_Fint *flag, MPI_Fint *ierr)
+{
+    (void)oldobj;
+    (void)keyval;
+    (void)extra;
+    *out = *in;
+    *flag = 1;
+    *ierr = MPI_SUCCESS;
+}
+#undef F77_DUP
+#undef F77_PREDEF
+
+static void null_delete(MPI_Fint *obj, MPI_Fint *keyval, void *val, void *extra, MPI_Fint *ierr)
+{
+    (void)obj;
+    (void)keyval;
+    (void)val;
+    (void)extra;
+    *ierr = MPI_SUCCESS;
+}
+CANAL_F77_API void pmpi_comm_null_delete_fn_(MPI_Fint *o, MPI_Fint *k, void *v, void *e, MPI_Fint *r)
+{
+    null_delete(o, k, v, e, r);
+}
+CANAL_F77_API void pmpi_type_null_delete_fn_(MPI_Fint *o, MPI_Fint *k, void *v, void *e, MPI_Fint *r)
+{
+    null_delete(o, k, v, e, r);
+}
+CANAL_F77_API void pmpi_win_null_delete_fn_(MPI_Fint *o, MPI_Fint *k, void *v, void *e, MPI_Fint *r)
+{
+    null_delete(o, k, v, e, r);
+}
+CANAL_F77_API void pmpi_null_delete_fn_(MPI_Fint *o, MPI_Fint *k, void *v, void *e, MPI_Fint *r)
+{
+    null_delete(o, k, v, e, r);
+}
+CANAL_F77_API void pmpi_conversion_fn_null_(void *userbuf, MPI_Fint *datatype, MPI_Fint *count,
+                                            void *filebuf, MPI_Offset *position, void *extra,
+                                            MPI_Fint *ierr)
+{
+    (void)userbuf;
+    (void)datatype;
+    (void)count;
+    (void)filebuf;
+    (void)position;
+    (void)extra;
+    *ierr = MPI_SUCCESS;
+}
+
+/* One Fortran keyval: its procedures and the user's extra_state, which the
+ * procedures get by reference (so the record keeps it). */
+typedef struct {
+    canal_f77_copy_t *copy;
+    canal_f77_delete_t *del;
+    int mpi1; /* MPI_KEYVAL_CREATE: default-INTEGER values and extra_state */
+    MPI_Aint extra;
+} f77_keyval_t;
+
+static int f77_copy_call(f77_keyval_t *k, MPI_Fint oldobj, int keyval, void *in, void *out,
+                         int *flag)
+{
+    MPI_Fint fk = keyval, fflag = 0, ierr = MPI_SUCCESS;
+    if (k->mpi1) {
+        MPI_Fint vin = (MPI_Fint)(intptr_t)in, vout = 0, extra = (MPI_Fint)k->extra;
+        k->copy(&oldobj, &fk, &extra, &vin, &vout, &fflag, &ierr);
+        if (ierr == MPI_SUCCESS && fflag)
+            *(void **)out = (void *)(intptr_t)vout;
+    } else {
+        MPI_Aint vin = (MPI_Aint)(intptr_t)in, vout = 0;
+        k->copy(&oldobj, &fk, &k->extra, &vin, &vout, &fflag, &ierr);
+        if (ierr == MPI_SUCCESS && fflag)
+            *(void **)out = (void *)(intptr_t)vout;
+    }
+    *flag = fflag != 0;
+    return ierr;
+}
+
+static int f77_delete_call(f77_keyval_t *k, MPI_Fint obj, int keyval, void *val)
+{
+    MPI_Fint fk = keyval, ierr = MPI_SUCCESS;
+    if (k->mpi1) {
+        MPI_Fint v = (MPI_Fint)(intptr_t)val, extra = (MPI_Fint)k->extra;
+        k->del(&obj, &fk, &v, &extra, &ierr);
+    } else {
+        MPI_Aint v = (MPI_Aint)(intptr_t)val;
+        k->del(&obj, &fk, &v, &k->extra, &ierr);
+    }
+    return ierr;
+}
+
+static int comm_copy_tr(MPI_Comm o, int kv, void *x, void *in, void *out, int *flag)
+{
+    return f77_copy_call(x, (MPI_Fint)o, kv, in, out, flag);
+}
+static int comm_delete_tr(MPI_Comm o, int kv, void *val, void *x)
+{
+    return f77_delete_call(x, (MPI_Fint)o, kv, val);
+}
+static int type_copy_tr(MPI_Datatype o, int kv, void *x, void *in, void *out, int *flag)
+{
+    return f77_copy_call(x, (MPI_Fint)o, kv, in, out, flag);
+}
+static int type_delete_tr(MPI_Datatype o, int kv, void *val, void *x)
+{
+    return f77_delete_call(x, (MPI_Fint)o, kv, val);
+}
+static int win_copy_tr(MPI_Win o, int kv, void *x, void *in, void *out, int *flag)
+{
+    return f77_copy_call(x, (MPI_Fint)o, kv, in, out, flag);
+}
+static int win_delete_tr(MPI_Win o, int kv, void *val, void *x)
+{
+    return f77_delete_call(x, (MPI_Fint)o, kv, val);
+}
+
+/* The record of a new keyval, or NULL (*ierror set) when out of memory.
+ * Records live as long as the program: MPI lets attributes outlive the
+ * keyval's MPI_*_FREE_KEYVAL, and the copy/delete calls need them. */
+static f77_keyval_t *f77_keyval_new(canal_f77_copy_t *copy, canal_f77_delete_t *del, int mpi1,
+                                    MPI_Aint extra, MPI_Fint *ierror)
+{
+    f77_keyval_t *k = malloc(sizeof(*k));
+    if (k == NULL) {
+        *ierror = canal_f77_no_mem("MPI_KEYVAL_CREATE");
+        return NULL;
+    }
+    k->copy = copy;
+    k->del = del;
+    k->mpi1 = mpi1;
+    k->extra = extra;
+    return k;
+}
+
+#define F77_KEYVAL_CREATE(lname, ctype, copy_tr, delete_tr, cfun)                               \
+    CANAL_F77_API void p##lname##_(canal_f77_copy_t *copy, canal_f77_delete_t *del,            \
+                                   MPI_Fint *keyval, MPI_Aint *extra, MPI_Fint *ierror)        \
+    {                                                                                          \
+        f77_keyval_t *k = f77_keyval_new(copy, del, 0, *extra, ierror);                        \
+        if (k == NULL)                                                                         \
+            return;                                                                            \
+        *ierror = cfun(copy_tr, delete_tr, keyval, k);                                         \
+        if (*ierror != MPI_SUCCESS)                                                            \
+            free(k);                                                                           \
+    }
+/* The predefined procedures are called through the trampolines like any
+ * other, which gives them their meaning (no copy, or a copy of the value). */
+F77_KEYVAL_CREATE(mpi_comm_create_keyval, MPI_Comm, comm_copy_tr, comm_delete_tr,
+                  MPI_Comm_create_keyval)
+F77_KEYVAL_CREATE(mpi_type_create_keyval, MPI_Datatype, type_copy_tr, type_delete_tr,
+                  MPI_Type_create_keyval)
+F77_KEYVAL_CREATE(mpi_win_create_keyval, MPI_Win, win_copy_tr, win_delete_tr,
+                  MPI_Win_create_keyval)
+#undef F77_KEYVAL_CREATE
+
+/* MPI-1: MPI_KEYVAL_CREATE(COPY_FN, DELETE_FN, KEYVAL, EXTRA_STATE, IERROR), default INTEGERs. */
+CANAL_F77_API void pmpi_keyval_create_(canal_f77_copy_t *copy, canal_f77_delete_t *del,
+                                       MPI_Fint *keyval, MPI_Fint *extra, MPI_Fint *ierror)
+{
+    f77_keyval_t *k = f77_keyval_new(copy, del, 1, *extra, ierror);
+    if (k == NULL)
+        return;
+    *ierror = MPI_Comm_create_keyval(comm_copy_tr, comm_delete_tr, keyval, k);
+    if (*ierror != MPI_SUCCESS)
+        free(k);
+}
+
+/* MPICH's Fortran names the predefined attributes with the C keyval + 1
+ * (mpif.h, gen_mpif.py): the C keyval of Fortran keyval kv, and whether it
+ * is predefined. */
+static int attr_keyval(int kv, int *predef)
+{
+    static const int c_predef[] = {MPI_TAG_UB,        MPI_HOST,        MPI_IO,
+                                   MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE,
+                                   MPI_APPNUM,        MPI_WIN_BASE,    MPI_WIN_SIZE,
+                                   MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL};
+    for (size_t i = 0; i < sizeof(c_predef) / sizeof(c_predef[0]); i++)
+        if (kv == c_predef[i] + 1 || kv == c_predef[i]) {
+            *predef = 1;
+            return c_predef[i];
+        }
+    *predef = 0;
+    return kv;
+}
+
+/* The value a Fortran program sees for attribute pointer p of C keyval kv:
+ * libmpi gives the predefined attributes as pointers to their values
+ * (MPI_WIN_BASE as the base itself); the others are the integer that
+ * MPI_*_SET_ATTR stored. */
+static MPI_Aint attr_value(int kv, int predef, void *p)
+{
+    if (!predef || kv == MPI_WIN_BASE)
+        return (MPI_Aint)(intptr_t)p;
+    if (kv == MPI_WIN_SIZE)
+        return *(MPI_Aint *)p;
+    return *(int *)p;
+}
+
+CANAL_F77_API void pmpi_comm_set_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val,
+                                       MPI_Fint *ierror)
+{
+    *ierror = MPI_Comm_set_attr((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val);
+}
+
+CANAL_F77_API void pmpi_type_set_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val,
+                                       MPI_Fint *ierror)
+{
+    *ierror = MPI_Type_set_attr((MPI_Datatype)*type, *keyval, (void *)(intptr_t)*val);
+}
+
+CANAL_F77_API void pmpi_win_set_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val,
+                                      MPI_Fint *ierror)
+{
+    *ierror = MPI_Win_set_attr((MPI_Win)*win, *keyval, (void *)(intptr_t)*val);
+}
+
+CANAL_F77_API void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierror)
+{
+    *ierror = MPI_Comm_set_attr((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val);
+}
+
+CANAL_F77_API void pmpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val,
+                                       MPI_Fint *flag, MPI_Fint *ierror)
+{
+    void *p = NULL;
+    int f = 0, predef, kv = attr_keyval(*keyval, &predef);
+    *ierror = MPI_Comm_get_attr((MPI_Comm)*comm, kv, &p, &f);
+    if (*ierror == MPI_SUCCESS) {
+        *flag = f != 0;
+        if (f)
+            *val = attr_value(kv, predef, p);
+    }
+}
+
+CANAL_F77_API void pmpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val,
+                                       MPI_Fint *flag, MPI_Fint *ierror)
+{
+    void *p = NULL;
+    int f = 0;
+    *ierror = MPI_Type_get_attr((MPI_Datatype)*type, *keyval, &p, &f);
+    if (*ierror == MPI_SUCCESS) {
+        *flag = f != 0;
+        if (f)
+            *val = (MPI_Aint)(intptr_t)p;
+    }
+}
+
+CANAL_F77_API void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val,
+                                      MPI_Fint *flag, MPI_Fint *ierror)
+{
+    void *p = NULL;
+    int f = 0, predef, kv = attr_keyval(*keyval, &predef);
+    *ierror = MPI_Win_get_attr((MPI_Win)*win, kv, &p, &f);
+    if (*ierror == MPI_SUCCESS) {
+        *flag = f != 0;
+        if (f)
+            *val = attr_value(kv, predef, p);
+    }
+}
+
+/* MPI-1: a default INTEGER value. */
+CANAL_F77_API void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
+                                  MPI_Fint *ierror)
+{
+    void *p = NULL;
+    int f = 0, predef, kv = attr_keyval(*keyval, &predef);
+    *ierror = MPI_Comm_get_attr((MPI_Comm)*comm, kv, &p, &f);
+    if (*ierror == MPI_SUCCESS) {
+        *flag = f != 0;
+        if (f)
+            *val = (MPI_Fint)attr_value(kv, predef, p);
+    }
+}
+
+/* ---------------------------------------------------------------- generalized requests */
+/* SUBROUTINE QUERY(EXTRA_STATE, STATUS, IERROR), FREE(EXTRA_STATE, IERROR),
+ * CANCEL(EXTRA_STATE, COMPLETE, IERROR); EXTRA_STATE is ADDRESS_KIND. */
+typedef void(f77_greq_query_t)(MPI_Aint *extra, MPI_Fint *status, MPI_Fint *ierr);
+typedef void(f77_greq_free_t)(MPI_Aint *extra, MPI_Fint *ierr);
+typedef void(f77_greq_cancel_t)(MPI_Aint *extra, MPI_Fint *complete, MPI_Fint *ierr);
+typedef struct {
+    f77_greq_query_t *query;
+    f77_greq_free_t *free_fn;
+    f77_greq_cancel_t *cancel;
+    MPI_Aint extra;
+} f77_greq_t;
+
+static int greq_query_tr(void *x, MPI_Status *status)
+{
+    f77_greq_t *g = x;
+    MPI_Fint ierr = MPI_SUCCESS;
+    g->query(&g->extra, (MPI_Fint *)(void *)status, &ierr);
+    return ierr;
+}
+
+static int greq_free_tr(void *x)
+{
+    f77_greq_t *g = x;
+    MPI_Fint ierr = MPI_SUCCESS;
+    g->free_fn(&g->extra, &ierr);
+    free(g);
+    return ierr;
+}
+
+static int greq_cancel_tr(void *x, int complete)
+{
+    f77_greq_t *g = x;
+    MPI_Fint ierr = MPI_SUCCESS, c = complete != 0;
+    g->cancel(&g->extra, &c, &ierr);
+    return ierr;
+}
+
+CANAL_F77_API void pmpi_grequest_start_(f77_greq_query_t *query, f77_greq_free_t *free_fn,
+                                        f77_greq_cancel_t *cancel, MPI_Aint *extra,
+                                        MPI_Fint *request, MPI_Fint *ierror)
+{
+    f77_greq_t *g = malloc(sizeof(*g));
+    if (g == NULL) {
+        *ierror = canal_f77_no_mem("MPI_GREQUEST_START");
+        return;
+    }
+    g->query = query;
+    g->free_fn = free_fn;
+    g->cancel = cancel;
+    g->extra = *extra;
+    *ierror = MPI_Grequest_start(greq_query_tr, greq_free_tr, greq_cancel_tr, g,
+                                 (MPI_Request *)request);
+    if (*ierror != MPI_SUCCESS)
+        free(g);
+}
+
+/* ---------------------------------------------------------------- data representations */
+/* Fortran conversion procedures would need trampolines with the offset
+ * arithmetic of each call; Canal supports the null conversion (the
+ * representation only names an extent function), and says so otherwise. */
+typedef void(f77_extent_t)(MPI_Fint *datatype, MPI_Aint *extent, MPI_Aint *extra, MPI_Fint *ierr);
+typedef struct {
+    f77_extent_t *extent;
+    MPI_Aint extra;
+} f77_datarep_t;
+
+static int datarep_extent_tr(MPI_Datatype dt, MPI_Aint *extent, void *x)
+{
+    f77_datarep_t *d = x;
+    MPI_Fint fdt = (MPI_Fint)dt, ierr = MPI_SUCCESS;
+    d->extent(&fdt, extent, &d->extra, &ierr);
+    return ierr;
+}
+
+CANAL_F77_API void pmpi_register_datarep_(char *datarep, void *read_fn, void *write_fn,
+                                          f77_extent_t *extent_fn, MPI_Aint *extra,
+                                          MPI_Fint *ierror, size_t datarep_len)
+{
+    char *name;
+    f77_datarep_t *d;
+    if (read_fn != (void *)pmpi_conversion_fn_null_ || write_fn != (void *)pmpi_conversion_fn_null_) {
+        *ierror = canal_f77_unsupported("MPI_REGISTER_DATAREP: Fortran conversion functions are "
+                                        "not supported by Canal's Fortran library; pass "
+                                        "MPI_CONVERSION_FN_NULL");
+        return;
+    }
+    name = canal_f77_str_in(datarep, datarep_len);
+    d = malloc(sizeof(*d));
+    if (name == NULL || d == NULL) {
+        free(name);
+        free(d);
+        *ierror = canal_f77_no_mem("MPI_REGISTER_DATAREP");
+        return;
+    }
+    d->extent = extent_fn;
+    d->extra = *extra;
+    *ierror = MPI_Register_datarep(name, MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+                                   datarep_extent_tr, d);
+    if (*ierror != MPI_SUCCESS)
+        free(d);
+    free(name);
+}
+
+/* ---------------------------------------------------------------- spawn */
+/* A Fortran argument list: CHARACTER*(*) ARGV(*) ended by a blank element
+ * (column `col` of a count x * array for MPI_COMM_SPAWN_MULTIPLE), or
+ * MPI_ARGV_NULL. Returns a NULL-terminated C argv (malloc'ed), *out NULL
+ * for MPI_ARGV_NULL; MPI error class on failure. */
+static int f77_argv(const char *a, size_t len, size_t stride_elems, size_t col, char ***out)
+{
+    size_t n = 0, i;
+    char **v;
+    *out = NULL;
+    if (a == mpiprivc_.argv_null || a == mpiprivc_.argvs_null)
+        return MPI_SUCCESS;
+    for (;;) {
+        const char *e = a + (col + n * stride_elems) * len;
+        size_t k = 0;
+        while (k < len && e[k] == ' ')
+            k++;
+        if (k == len)
+            break;
+        n++;
+    }
+    v = calloc(n + 1, sizeof(*v));
+    if (v == NULL)
+        return MPI_ERR_NO_MEM;
+    for (i = 0; i < n; i++)
+        if ((v[i] = canal_f77_str_in(a + (col + i * stride_elems) * len, len)) == NULL)
+            break;
+    if (i < n) {
+        while (i > 0)
+            free(v[--i]);
+        free(v);
+        return MPI_ERR_NO_MEM;
+    }
+    *out = v;
+    return MPI_SUCCESS;
+}
+
+static void f77_argv_free(char **v)
+{
+    if (v == NULL)
+        return;
+    for (char **p = v; *p != NULL; p++)
+        free(*p);
+    free(v);
+}
+
+CANAL_F77_API void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                                    MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm,
+                                    MPI_Fint *errcodes, MPI_Fint *ierror, size_t command_len,
+                                    size_t argv_len)
+{
+    char *cmd = canal_f77_str_in(command, command_len);
+    char **cargv = NULL;
+    int err = cmd == NULL ? MPI_ERR_NO_MEM : f77_argv(argv, argv_len, 1, 0, &cargv);
+    if (err != MPI_SUCCESS) {
+        free(cmd);
+        *ierror = canal_f77_no_mem("MPI_COMM_SPAWN");
+        return;
+    }
+    *ierror = MPI_Comm_spawn(cmd, cargv, *maxprocs, (MPI_Info)*info, *root, (MPI_Comm)*comm,
+                             (MPI_Comm *)intercomm, canal_f77_errcodes(errcodes));
+    f77_argv_free(cargv);
+    free(cmd);
+}
+
+CANAL_F77_API void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs,
+                                             MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
+                                             MPI_Fint *comm, MPI_Fint *intercomm,
+                                             MPI_Fint *errcodes, MPI_Fint *ierror,
+                                             size_t commands_len, size_t argvs_len)
+{
+    int n = *count, i, err = MPI_SUCCESS;
+    char **cmds = n > 0 ? calloc((size_t)n, sizeof(*cmds)) : NULL;
+    char ***argv = n > 0 ? calloc((size_t)n, sizeof(*argv)) : NULL;
+    if (n > 0 && (cmds == NULL || argv == NULL))
+        err = MPI_ERR_NO_MEM;
+    for (i = 0; err == MPI_SUCCESS && i < n; i++) {
+        if ((cmds[i] = canal_f77_str_in(commands + (size_t)i * commands_len, commands_len)) == NULL)
+            err = MPI_ERR_NO_MEM;
+        else
+            err = f77_argv(argvs, argvs_len, (size_t)n, (size_t)i, &argv[i]);
+    }
+    if (err != MPI_SUCCESS)
+        *ierror = canal_f77_no_mem("MPI_COMM_SPAWN_MULTIPLE");
+    else
+        *ierror = MPI_Comm_spawn_multiple(n, cmds, argvs == mpiprivc_.argvs_null ? MPI_ARGVS_NULL : argv,
+                                          maxprocs, (MPI_Info *)infos, *root, (MPI_Comm)*comm,
+                                          (MPI_Comm *)intercomm, canal_f77_errcodes(errcodes));
+    for (i = 0; i < n && cmds != NULL; i++) {
+        free(cmds[i]);
+        if (argv != NULL)
+            f77_argv_free(argv[i]);
+    }
+    free(cmds);
+    free(argv);
+}
+
+#include "bindings/fortran/mpi_f77_aliases.h"

@@ -1,0 +1,400 @@
+#!/usr/bin/env python3
+"""gen_f08.py -- the mpi_f08 bindings of libmpifort, generated from the API
+table (mpi/api/*.api) like the Fortran 77 ones (gen_f77.py).
+
+    gen_f08.py SRCDIR OUTDIR
+
+writes in OUTDIR:
+  mpi_f08_c.c       the procedures without choice buffers, in C, under MPICH's
+                    names: MPI_X_f08 (symbol mpi_x_f08_) and its large-count
+                    form MPI_X_f08_large (mpi_x_f08_large_). They are external
+                    Fortran procedures in the interfaces of the module: handles
+                    are bind(C) derived types of one integer, passed by
+                    reference like the Fortran 77 integers, ierror is OPTIONAL
+                    (NULL when absent), strings carry hidden lengths.
+                    Also the C side of the choice-buffer procedures,
+                    canal_f08ts_x(), which take the buffers as ISO_Fortran_binding
+                    descriptors (f08ts.h).
+  mpi_f08_ts.f90    the choice-buffer procedures MPI_X_f08ts (mpi_x_f08ts_) and
+                    MPI_X_f08ts_large, in Fortran: the compiler hands their
+                    TYPE(*), DIMENSION(..) buffers to canal_f08ts_x as
+                    descriptors, so contiguous and non-contiguous arrays work.
+  mpi_f08_interfaces.f90  the generic interfaces of module mpi_f08 (included
+                    by bindings/fortran/mpi_f08.f90).
+Functions whose arguments this generator does not convert (procedure
+arguments, attribute values, base addresses, string arrays) are left out of
+the module and listed at the end of mpi_f08_c.c; a program that calls them
+does not compile, rather than getting a wrong binding.
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'mpi', 'api'))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+import gen_f77  # noqa: E402
+
+HANDLE_TYPES = {'MPI_Comm', 'MPI_Datatype', 'MPI_Group', 'MPI_Request', 'MPI_Op', 'MPI_Info',
+                'MPI_Errhandler', 'MPI_Win', 'MPI_File', 'MPI_Message', 'MPI_Session'}
+KINDS = {'MPI_Aint': 'MPI_ADDRESS_KIND', 'MPI_Offset': 'MPI_OFFSET_KIND', 'MPI_Count': 'MPI_COUNT_KIND'}
+LOGICAL_NAMES = {'flag', 'commute', 'reorder', 'periods', 'remain_dims'}
+# Left out of mpi_f08 (see the docstring): besides gen_f77's SPECIAL set.
+SKIP = (gen_f77.SPECIAL - {'MPI_Free_mem', 'MPI_Buffer_attach'}) | {'MPIX_Comm_agree', 'MPI_Pack_external', 'MPI_Unpack_external',
+                          'MPI_Buffer_detach', 'MPI_Pcontrol'}
+
+
+class Skip(Exception):
+    pass
+
+
+def is_choice(p):
+    return p.base == 'void' and p.stars == '*' and not p.arr
+
+
+def is_logical(e, p):
+    return p.name in LOGICAL_NAMES and p.base == 'int' and e.name != 'MPIX_Comm_agree'
+
+
+def ctype_of(p, large):
+    return p.lbase if large else p.base
+
+
+def fortran_decl(e, p, large, for_c=False):
+    """The Fortran declaration of parameter p (None for ierror handling)."""
+    if p.name == '...' or '(*' in p.decl:
+        raise Skip('procedure argument')
+    base = ctype_of(p, large)
+    arr = '(*)' if p.arr == '[]' or p.name.startswith('array_of_') else \
+        ('(3,*)' if p.arr == '[][3]' else '')
+    intent = '' if p.direction == 'inout' else ', intent(%s)' % p.direction
+    n = p.name
+    if is_choice(p):
+        if for_c:
+            return 'type(*), dimension(..) :: %s' % n
+        asyn = ', asynchronous' if e.name.startswith(('MPI_I', 'MPI_R', 'MPI_Put', 'MPI_Get',
+                                                       'MPI_Accumulate', 'MPI_Send_init',
+                                                       'MPI_Recv_init')) else ''
+        return 'type(*), dimension(..)%s%s :: %s' % (intent if p.const else '', asyn, n)
+    if base == 'void' or base == 'char' and (p.stars.count('*') > 1 or p.arr and p.stars):
+        raise Skip('untyped or string-array argument %s' % n)
+    if base == 'char':
+        if for_c:
+            raise Skip('string')
+        return 'character(len=*)%s :: %s' % (intent, n)
+    if base == 'MPI_Status':
+        return 'type(MPI_Status) :: %s%s' % (n, arr)
+    if base in HANDLE_TYPES:
+        return 'type(%s)%s :: %s%s' % (base, intent, n, arr)
+    if base in KINDS:
+        return 'integer(kind=%s)%s :: %s%s' % (KINDS[base], intent, n, arr)
+    if base == 'int':
+        if is_logical(e, p):
+            return '%s%s :: %s%s' % ('integer' if for_c else 'logical', intent, n, arr)
+        return 'integer%s :: %s%s' % (intent, n, arr)
+    if base == 'double':
+        return 'double precision%s :: %s%s' % (intent, n, arr)
+    raise Skip('type %s' % base)
+
+
+def types_used(e, large):
+    out = set()
+    for p in e.params:
+        b = ctype_of(p, large)
+        if b in HANDLE_TYPES or b == 'MPI_Status':
+            out.add(b)
+        if b in KINDS:
+            out.add(KINDS[b])
+    return sorted(out)
+
+
+def fname(e, large, ts):
+    return '%s_f08%s%s' % (e.name, 'ts' if ts else '', '_large' if large else '')
+
+
+def wrap(line, indent):
+    """Split a long Fortran line with & continuations (free form, 132 columns)."""
+    out, cur = [], line
+    while len(cur) > 100:
+        cut = cur.rfind(', ', 0, 100)
+        if cut < 0:
+            break
+        out.append(cur[:cut + 1] + ' &')
+        cur = ' ' * (indent + 4) + cur[cut + 2:]
+    out.append(cur)
+    return out
+
+
+def interface_body(e, large, ts, indent):
+    sp = ' ' * indent
+    names = [p.name for p in e.params] + ['ierror']
+    lines = wrap('%ssubroutine %s(%s)' % (sp, fname(e, large, ts), ', '.join(names)), indent)
+    used = types_used(e, large)
+    if used:
+        lines += wrap('%s    use :: mpi_f08_types, only : %s' % (sp, ', '.join(used)), indent + 4)
+    lines.append('%s    implicit none' % sp)
+    for p in e.params:
+        lines.append('%s    %s' % (sp, fortran_decl(e, p, large)))
+    lines.append('%s    integer, optional, intent(out) :: ierror' % sp)
+    return lines
+
+
+# ------------------------------------------------------------------ C side
+def c_nonchoice(e, large):
+    """C body of MPI_X_f08[_large] (no choice buffer): the Fortran 77
+    conversion with the large types and an optional ierror."""
+    fparams, pre, args, post = [], [], [], []
+    frees, hidden = [], []
+    for p in e.params:
+        base = ctype_of(p, large)
+        n, stars, arr, const = p.name, p.stars, p.arr, p.const
+        ptr = bool(stars) or bool(arr)
+        if base == 'char' and ((stars == '*' and not arr) or (not stars and arr == '[]')):
+            fparams.append('char *%s' % n)
+            hidden.append('size_t %s_len' % n)
+            if const:
+                pre.append('    char *%s_c = canal_f77_str_in(%s, %s_len);' % (n, n, n))
+            else:
+                pre.append('    char *%s_c = canal_f77_str_buf(%s_len);' % (n, n))
+                post.append('    if (rc == MPI_SUCCESS)')
+                post.append('        canal_f77_str_out(%s, %s_len, %s_c);' % (n, n, n))
+            args.append('%s_c' % n)
+            frees.append('%s_c' % n)
+            continue
+        if base == 'MPI_File':
+            fparams.append('MPI_Fint *%s' % n)
+            if not ptr:
+                args.append('MPI_File_f2c(*%s)' % n)
+            elif stars == '*' and not arr:
+                pre.append('    MPI_File %s_c = MPI_File_f2c(*%s);' % (n, n))
+                args.append('&%s_c' % n)
+                post.append('    *%s = MPI_File_c2f(%s_c);' % (n, n))
+            else:
+                raise Skip('array of files')
+            continue
+        if base == 'MPI_Status':
+            fparams.append('MPI_Fint *%s' % n)
+            if arr or n.startswith('array_of_'):
+                args.append('canal_f08_statuses(%s)' % n)
+            else:
+                args.append('%scanal_f08_status(%s)' % ('(const MPI_Status *)' if const else '', n))
+            continue
+        if base == 'int' or base in gen_f77.HANDLES:
+            fparams.append('MPI_Fint *%s' % n)
+            if not ptr:
+                args.append('(%s)*%s' % (base, n))
+            elif p.name == 'array_of_errcodes':
+                args.append('canal_f08_errcodes(%s)' % n)
+            elif p.name in ('sourceweights', 'destweights', 'weights'):
+                args.append('canal_f08_weights(%s)' % n)
+            elif arr == '[][3]':
+                args.append('(int (*)[3])%s' % n)
+            else:
+                args.append('(%s%s *)%s' % ('const ' if const else '', base, n))
+            continue
+        if base in gen_f77.WIDE:
+            fparams.append('%s *%s' % (base, n))
+            args.append(n if ptr else '*%s' % n)
+            continue
+        if base == 'double' and not ptr:
+            fparams.append('double *%s' % n)
+            args.append('*%s' % n)
+            continue
+        raise Skip('type %s%s%s' % (base, stars, arr))
+    fparams.append('MPI_Fint *ierror')
+    cname = e.name + ('_c' if large else '')
+    sym = fname(e, large, False).lower() + '_'
+    out = ['CANAL_F77_API void %s(%s)' % (sym, ', '.join(fparams + hidden)), '{']
+    out += pre
+    if frees:
+        out.append('    int rc;')
+        out.append('    if (%s) {' % ' || '.join('%s == NULL' % f for f in frees))
+        out += ['        free(%s);' % f for f in frees]
+        out.append('        rc = canal_f77_no_mem("%s");' % cname)
+        out.append('        if (ierror != NULL)')
+        out.append('            *ierror = rc;')
+        out.append('        return;')
+        out.append('    }')
+        out.append('    rc = %s(%s);' % (cname, ', '.join(args)))
+    else:
+        out.append('    int rc = %s(%s);' % (cname, ', '.join(args)))
+    out += post
+    out += ['    free(%s);' % f for f in frees]
+    out.append('    if (ierror != NULL)')
+    out.append('        *ierror = rc;')
+    out.append('}')
+    return out
+
+
+# Buffer -> (count, datatype) parameter names, for non-contiguous sections.
+PAIRS = {'buf': ('count', 'datatype'), 'sendbuf': ('sendcount', 'sendtype'),
+         'recvbuf': ('recvcount', 'recvtype'), 'origin_addr': ('origin_count', 'origin_datatype'),
+         'result_addr': ('result_count', 'result_datatype'), 'inbuf': ('incount', 'datatype'),
+         'buffer': ('count', 'datatype')}
+
+
+def c_choice(e, large):
+    """C side canal_f08ts_x[_large]() of a choice-buffer procedure."""
+    fparams, pre, args, post = [], [], [], []
+    names = {p.name for p in e.params}
+    for p in e.params:
+        base = ctype_of(p, large)
+        n = p.name
+        if is_choice(p):
+            fparams.append('CFI_cdesc_t *%s' % n)
+            cnt, dt = PAIRS.get(n, (None, None))
+            if cnt in names and dt in names and not [q for q in e.params if q.name == cnt][0].is_ptr:
+                pre.append('    MPI_Datatype %s_t = (MPI_Datatype)*%s;' % (n, dt))
+                pre.append('    MPI_Count %s_n = *%s;' % (n, cnt))
+                pre.append('    void *%s_p = canal_f08_buf(%s, &%s_n, &%s_t, &rc);' % (n, n, n, n))
+                args_map[n] = ('%s_p' % n, cnt, '%s_n' % n, dt, '%s_t' % n)
+                post.append('    canal_f08_buf_done(%s, %s_t, (MPI_Datatype)*%s);' % (n, n, dt))
+            else:
+                pre.append('    void *%s_p = canal_f08_buf(%s, NULL, NULL, &rc);' % (n, n))
+                args_map[n] = ('%s_p' % n,)
+            continue
+        fparams.append('%s *%s' % ('MPI_Fint' if base not in gen_f77.WIDE else base, n))
+    # the call, with the converted buffers and their counts/types
+    repl = {}
+    for n, v in args_map.items():
+        repl[n] = v[0]
+        if len(v) > 1:
+            repl[v[1]] = v[2]
+            repl[v[3]] = v[4]
+    for p in e.params:
+        base = ctype_of(p, large)
+        n, stars, arr, const = p.name, p.stars, p.arr, p.const
+        ptr = bool(stars) or bool(arr)
+        if n in repl:
+            args.append(repl[n])
+        elif base == 'MPI_Status':
+            args.append('canal_f08_statuses(%s)' % n if arr or n.startswith('array_of_')
+                        else 'canal_f08_status(%s)' % n)
+        elif base == 'MPI_File':
+            if ptr:
+                raise Skip('file pointer with a buffer')
+            args.append('MPI_File_f2c(*%s)' % n)
+        elif base == 'int' or base in gen_f77.HANDLES:
+            args.append('(%s)*%s' % (base, n) if not ptr else '(%s%s *)%s' % ('const ' if const else '', base, n))
+        elif base in gen_f77.WIDE:
+            args.append(n if ptr else '*%s' % n)
+        else:
+            raise Skip('type %s in a choice procedure' % base)
+    sym = 'canal_f08ts_%s%s' % (e.name.lower(), '_large' if large else '')
+    cname = e.name + ('_c' if large else '')
+    out = ['CANAL_F77_API int %s(%s)' % (sym, ', '.join(fparams)), '{', '    int rc = MPI_SUCCESS;']
+    out += pre
+    out.append('    if (rc != MPI_SUCCESS)')
+    out.append('        return rc;')
+    out.append('    rc = %s(%s);' % (cname, ', '.join(args)))
+    out += post
+    out.append('    return rc;')
+    out.append('}')
+    return out
+
+
+args_map = {}
+
+
+def ts_fortran(e, large):
+    """The Fortran external MPI_X_f08ts[_large] that calls canal_f08ts_x."""
+    sym = 'canal_f08ts_%s%s' % (e.name.lower(), '_large' if large else '')
+    lines = interface_body(e, large, True, 0)
+    lines.append('    interface')
+    cn = [p.name for p in e.params]
+    lines += wrap('        function c(%s) bind(C, name="%s") result(r)' % (', '.join(cn), sym), 8)
+    used = types_used(e, large)
+    if used:
+        lines += wrap('            use :: mpi_f08_types, only : %s' % ', '.join(used), 12)
+    lines.append('            implicit none')
+    for p in e.params:
+        lines.append('            %s' % fortran_decl(e, p, large, for_c=True))
+    lines.append('            integer :: r')
+    lines.append('        end function')
+    lines.append('    end interface')
+    call = []
+    for p in e.params:
+        if is_logical(e, p):
+            if p.direction == 'in' and not p.arr:
+                lines.insert(-0, '')
+            call.append(p.name)
+        else:
+            call.append(p.name)
+    logi = [p for p in e.params if is_logical(e, p)]
+    decls = []
+    body = []
+    for p in logi:
+        if p.arr:
+            raise Skip('logical array in a choice procedure')
+        decls.append('    integer :: %s_i' % p.name)
+        if p.direction in ('in', 'inout'):
+            body.append('    %s_i = merge(1, 0, %s)' % (p.name, p.name))
+        call[call.index(p.name)] = '%s_i' % p.name
+    lines += decls
+    lines.append('    integer :: r')
+    lines += body
+    lines += wrap('    r = c(%s)' % ', '.join(call), 4)
+    for p in logi:
+        if p.direction in ('out', 'inout'):
+            lines.append('    %s = %s_i /= 0' % (p.name, p.name))
+    lines.append('    if (present(ierror)) ierror = r')
+    lines.append('end subroutine')
+    return [l for l in lines if l != '']
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write(__doc__)
+        return 2
+    chapters, entries = gen.read_table(argv[1])
+    out = argv[2]
+    c = ['/*', ' * Generated by bindings/fortran/gen_f08.py from the API table -- do not edit.',
+         ' * The mpi_f08 procedures written in C (see gen_f08.py).', ' */',
+         '#include <stdlib.h>', '', '#include "bindings/fortran/f08ts.h"', '']
+    ts = ['! Generated by bindings/fortran/gen_f08.py from the API table -- do not edit.',
+          '! The choice-buffer procedures of mpi_f08 (see gen_f08.py).', '']
+    itf = ['! Generated by bindings/fortran/gen_f08.py from the API table -- do not edit.',
+           '! The generic interfaces of module mpi_f08 (included by mpi_f08.f90).', '']
+    left = []
+    n = 0
+    for e in entries:
+        if not gen_f77.has_binding(e.name) or e.name in SKIP or e.stub or e.returns != 'int':
+            continue
+        choice = any(is_choice(p) for p in e.params)
+        # A large form is a separate specific only when it differs to Fortran:
+        # MPI_Aint and MPI_Count are both kind 8, so MPI_Type_get_extent_c
+        # would be ambiguous with MPI_Type_get_extent (MPI 4.0 19.2 has one).
+        distinct = e.large and any(p.differs and p.base == 'int' for p in e.params)
+        forms = [False, True] if distinct else [False]
+        try:
+            pieces_c, pieces_ts, specifics = [], [], []
+            for large in forms:
+                specifics.append(interface_body(e, large, choice, 8) + ['        end subroutine'])
+                if choice:
+                    args_map.clear()
+                    pieces_c += c_choice(e, large) + ['']
+                    pieces_ts += ts_fortran(e, large) + ['']
+                else:
+                    pieces_c += c_nonchoice(e, large) + ['']
+        except (Skip, gen_f77.Unsupported) as why:
+            left.append('%s (%s)' % (e.name, why))
+            continue
+        n += 1
+        c += pieces_c
+        ts += pieces_ts
+        itf.append('interface %s' % e.name)
+        for s in specifics:
+            itf += s
+        itf.append('end interface %s' % e.name)
+        itf.append('')
+    c.append('/* %d functions in mpi_f08; left out: */' % n)
+    c += ['/*   %s */' % l for l in left]
+    gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_c.c'), '\n'.join(c) + '\n')
+    gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_ts.f90'), '\n'.join(ts) + '\n')
+    gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_interfaces.f90'), '\n'.join(itf) + '\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,484 @@
+#!/usr/bin/env python3
+"""gen.py -- Canal's MPI API table and the code generated from it.
+
+The table (mpi/api/*.api, one file per chapter of the MPI standard) lists
+every function of mpi.h: its parameters with their C declarations, each
+parameter's direction and kind, whether it has a large-count `_c` form, and
+how its entry point is made. The format is described in mpi/api/README.md.
+
+From the table this script writes:
+
+  gen.py entries SRCDIR OUTDIR   OUTDIR/mpi/api_<chapter>.c with the PMPI_
+                                 entry points (MPI_ names are weak aliases)
+                                 and OUTDIR/mpi/api_impl.h with the
+                                 prototypes of the implementation functions
+                                 they call. Files are rewritten only when
+                                 their content changes.
+  gen.py status SRCDIR           doc/status.md on stdout.
+  gen.py check SRCDIR            compares the table with mpi/mpi.h: every
+                                 prototype has its entry, with the same
+                                 parameter types (exit 1 and a list if not).
+
+Only the Python 3 standard library is used.
+"""
+import glob
+import os
+import re
+import sys
+
+# ------------------------------------------------------------------ table
+CHECKED_KINDS = ('comm', 'count', 'datatype', 'buffer', 'rank', 'source', 'tag', 'rtag',
+                 'request', 'out')
+KNOWN_KINDS = CHECKED_KINDS + (
+    'status', 'info', 'win', 'file', 'group', 'op', 'session', 'errhandler', 'string', 'array',
+    'callback', 'value', 'pointer', 'root', 'handle', 'message', 'keyval', 'attr')
+# Error objects other than a communicator that the entry point checks and
+# resolves: kind -> (resolved C type, validity check, out-pointer check).
+OBJ_KINDS = {'win': ('struct rma_win', 'mpi_check_win', 'mpi_check_win_ptr_arg'),
+             'file': ('struct ADIOI_FileD', 'mpi_check_file', 'mpi_check_file_ptr_arg')}
+
+
+class Param:
+    def __init__(self, direction, kind, decl, where):
+        self.direction = direction
+        m = re.match(r'(\w+)(?:\(([^)]*)\))?$', kind)
+        if not m or direction not in ('in', 'out', 'inout'):
+            raise SystemExit('%s: bad parameter line (direction kind declaration)' % where)
+        self.kind, self.kargs = m.group(1), [a.strip() for a in (m.group(2) or '').split(',') if a.strip()]
+        if self.kind not in KNOWN_KINDS:
+            raise SystemExit('%s: unknown kind %r (known: %s)' % (where, self.kind, ' '.join(KNOWN_KINDS)))
+        self.decl = decl
+        if decl == '...':
+            self.name, self.small, self.large, self.differs = '...', '...', '...', False
+            self.is_array = self.is_ptr = False
+            return
+        if '(*' in decl:  # function pointer: written out in full
+            self.name = re.search(r'\(\s*\*+\s*(\w+)\s*\)', decl).group(1)
+            self.small = self.large = decl
+            self.differs = False
+            self.is_array = False
+            self.is_ptr = True
+            return
+        m = re.match(r'(const\s+)?([\w ]*?\w)(?:\|(\w+))?\s*(\**)\s*(\w+)\s*((?:\[\])?(?:\[3\])?)$', decl)
+        if not m:
+            raise SystemExit('%s: cannot read declaration %r' % (where, decl))
+        const, base, lbase, stars, name, arr = m.groups()
+        const = const or ''
+        self.name = name
+        self.small = '%s%s %s%s%s' % (const, base, stars, name, arr)
+        self.large = '%s%s %s%s%s' % (const, lbase or base, stars, name, arr)
+        self.differs = lbase is not None
+        self.is_array = bool(arr)
+        self.is_ptr = bool(stars) or bool(arr)
+        self.base, self.lbase, self.const, self.stars, self.arr = base, lbase or base, const, stars, arr
+
+    def ctype(self, large):
+        """The C type alone (for comparisons with mpi.h)."""
+        d = self.large if large else self.small
+        if self.name == '...':
+            return '...'
+        return re.sub(r'\s+', ' ', re.sub(r'\b%s\b' % self.name, '', d, count=1)).strip()
+
+
+class Entry:
+    def __init__(self, name, flags, chapter, fname, where):
+        self.name, self.chapter, self.file, self.where = name, chapter, fname, where
+        self.params = []
+        self.large = self.anytime = False
+        self.hand = None
+        self.stub = False
+        self.collective = False
+        self.returns = 'int'
+        self.impl = None
+        for f in flags:
+            if f == 'large':
+                self.large = True
+            elif f == 'anytime':
+                self.anytime = True
+            elif f == 'stub':
+                self.stub = True
+            elif f == 'collective':
+                self.collective = True
+            elif f.startswith('hand='):
+                self.hand = f[5:]
+            elif f.startswith('returns='):
+                self.returns = f[8:].replace('*', ' *').replace('  ', ' ').strip()
+            elif f.startswith('impl='):
+                self.impl = f[5:]
+            else:
+                raise SystemExit('%s: unknown flag %r' % (where, f))
+        if self.impl is None:
+            self.impl = name.lower() + '_impl'
+
+    @property
+    def names(self):
+        return [self.name] + ([self.name + '_c'] if self.large else [])
+
+
+def read_table(src):
+    chapters, entries = [], []
+    for path in sorted(glob.glob(os.path.join(src, 'mpi', 'api', '*.api'))):
+        fname = os.path.basename(path)[:-4]
+        chapter, cur = None, None
+        for no, raw in enumerate(open(path), 1):
+            where = '%s:%d' % (os.path.relpath(path, src), no)
+            line = raw.split('#', 1)[0].rstrip()
+            if not line.strip():
+                continue
+            if line.startswith('= '):
+                num, title = (line[2:].split(' ', 1) + [''])[:2]
+                chapter = (num, title.strip(), fname)
+                chapters.append(chapter)
+            elif not line[0].isspace():
+                if chapter is None:
+                    raise SystemExit('%s: an entry before the "= N Title" line' % where)
+                words = line.split()
+                cur = Entry(words[0], words[1:], chapter, fname, where)
+                entries.append(cur)
+            else:
+                if cur is None:
+                    raise SystemExit('%s: a parameter outside an entry' % where)
+                words = line.split(None, 2)
+                if len(words) != 3:
+                    raise SystemExit('%s: a parameter is "direction kind declaration"' % where)
+                cur.params.append(Param(words[0], words[1], words[2], where))
+    return chapters, entries
+
+
+def read_header(src):
+    """name -> (return type, [parameter types]) from mpi/mpi.h."""
+    h = re.sub(r'/\*.*?\*/', '', open(os.path.join(src, 'mpi', 'mpi.h')).read(), flags=re.S)
+    out = {}
+    for m in re.finditer(r'^([A-Za-z_][\w ]*?\**)\s*\b((?:MPI|MPIX|QMPI)_\w+)\s*\(([^;]*?)\)\s*;', h, re.M):
+        ps = []
+        text = ' '.join(m.group(3).split())
+        depth, cur = 0, ''
+        for ch in text:
+            depth += ch == '('
+            depth -= ch == ')'
+            if ch == ',' and depth == 0:
+                ps.append(cur.strip())
+                cur = ''
+            else:
+                cur += ch
+        if cur.strip() and cur.strip() != 'void':
+            ps.append(cur.strip())
+        out.setdefault(m.group(2), (m.group(1).strip(), ps))
+    return out
+
+
+def norm(t):
+    t = re.sub(r'\s+', ' ', t.replace('*', ' * ').replace('[', ' [').replace(']', '] ')).strip()
+    return t.replace('[ ]', '[]').replace('] [', '][')
+
+# ------------------------------------------------------------------ entries
+
+
+def c_params(e, large):
+    return ', '.join(p.large if large else p.small for p in e.params) or 'void'
+
+
+def arrays_differ(e):
+    return any(p.differs and p.is_array for p in e.params)
+
+
+def impl_params(e):
+    """The implementation function's parameters: the large form's types,
+    except that arrays whose element type differs between the forms are
+    passed as void pointers with an `int large` flag; then `fn`."""
+    out = []
+    ep = errh_param(e)
+    for p in e.params:
+        if p.name == '...':  # variable arguments (MPI_Pcontrol) stay with the entry point
+            continue
+        if p is ep and p.kind == 'comm' and e.returns == 'int' and not e.stub:
+            out.append('mpi_comm_t *%s' % p.name)  # checked and resolved by the entry point
+        elif p is ep and p.kind in OBJ_KINDS and e.returns == 'int' and not e.stub:
+            out.append('%s *%s' % (OBJ_KINDS[p.kind][0], p.name))  # likewise
+        elif p.differs and p.is_array:
+            out.append('%svoid *%s' % ('const ' if p.const else '', p.name))
+        else:
+            out.append(p.large if e.large else p.small)
+    if e.returns != 'int':
+        return ', '.join(out) or 'void'
+    if arrays_differ(e):
+        out.append('int large')
+    out.append('const char *fn')
+    return ', '.join(out)
+
+
+def errh_param(e):
+    for p in e.params:
+        if p.direction == 'in' and p.kind in ('comm', 'win', 'file', 'session'):
+            return p
+    return None
+
+
+def checks(e, large):
+    """C expressions, each returning an MPI error code (raised through the
+    error handler) or MPI_SUCCESS, in the order MPICH checks: the object
+    first, then each parameter in order."""
+    ep = errh_param(e)
+    if ep is not None and ep.kind in OBJ_KINDS:
+        # a window or a file: its validity and the out-pointers here, through
+        # its own handler; the rest is the implementation's
+        otype, ocheck, pcheck = OBJ_KINDS[ep.kind]
+        cobj = 'c_' + ep.name
+        out = ['%s(%s, fn, &%s)' % (ocheck, ep.name, cobj)]
+        for p in e.params:
+            if p.kind in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
+                out.append('%s(%s, %s, fn, "%s")' % (pcheck, cobj, p.name, p.name))
+        return out, cobj
+    if ep is not None and ep.kind != 'comm':
+        return [], None  # session handlers: the implementation checks
+    cobj = 'c_' + ep.name if ep is not None else 'NULL'
+    out = []
+    if ep is not None:
+        out.append('mpi_check_comm(%s, fn, &%s)' % (ep.name, cobj))
+    if e.collective:
+        return out, (cobj if ep is not None else None)  # the rest: the implementation
+    byname = {p.name: p for p in e.params}
+    late = []
+    for p in e.params:
+        k, a = p.kind, p.kargs
+        if k == 'count' and not p.is_ptr:
+            out.append('mpi_check_count_arg(%s, %s, fn, "%s")' % (cobj, p.name, p.name))
+        elif k == 'datatype' and p.direction == 'in' and not p.is_ptr:
+            cnt = a[0] if a else 'MPI_CANAL_ANY_COUNT'
+            out.append('mpi_check_datatype_arg(%s, %s, %s, fn, "%s")' % (cobj, p.name, cnt, p.name))
+        elif k == 'buffer' and len(a) == 2:  # after its count and datatype
+            late.append('mpi_check_buf(%s, %s, %s, %s, fn)' % (cobj, p.name, a[0], a[1]))
+        elif k in ('rank', 'source') and a and a[0] in byname and ep is not None and a[0] == ep.name:
+            out.append('mpi_check_rank_arg(%s, %s, %d, fn, "%s")' % (cobj, p.name, k == 'source', p.name))
+        elif k in ('tag', 'rtag') and not p.is_ptr:
+            out.append('mpi_check_tag_arg(%s, %s, %d, fn, "%s")' % (cobj, p.name, k == 'rtag', p.name))
+        elif k in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout') and e.anytime:
+            out.append('mpi_check_ptr_anytime(%s, fn, "%s")' % (p.name, p.name))
+        elif k in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
+            out.append('mpi_check_ptr_arg(%s, %s, fn, "%s")' % (cobj, p.name, p.name))
+    return out + late, (cobj if ep is not None else None)
+
+
+def entry_code(e, large):
+    name = e.name + ('_c' if large else '')
+    pname = name if name.startswith('QMPI_') else 'P' + name
+    params = [p.large if large else p.small for p in e.params]
+    lines = ['%s %s(%s)' % (e.returns, pname, ', '.join(params) or 'void'), '{']
+    if e.stub:
+        for p in e.params:
+            if p.name != '...':
+                lines.append('    (void)%s;' % p.name)
+        lines.append('    return mpi_err_unimplemented("%s");' % name)
+        lines.append('}')
+    elif e.returns != 'int':
+        lines.append('    return %s(%s);' % (e.impl, ', '.join(p.name for p in e.params)))
+        lines.append('}')
+    else:
+        lines.append('    static const char fn[] = "%s";' % name)
+        cks, cobj = checks(e, large)
+        if cobj is not None:
+            ep = errh_param(e)
+            otype = OBJ_KINDS[ep.kind][0] if ep.kind in OBJ_KINDS else 'mpi_comm_t'
+            lines.append('    %s *%s = NULL;' % (otype, cobj))
+        # out-pointers of the int form that the implementation fills in the large type
+        temps = [p for p in e.params if e.large and not large and p.differs and not p.is_array
+                 and p.stars]
+        for p in temps:
+            lines.append('    %s %s_l = 0;' % (p.lbase, p.name))
+        if not e.anytime or cks or temps:  # an anytime entry without checks has no err
+            lines.append('    int err;')
+        lines.append('')
+        if not e.anytime:
+            # mpi_state inline: the call only when MPI is not running (the fast paths)
+            lines.append('    if (__builtin_expect(mpi_state != MPI_STATE_INITIALIZED, 0) &&')
+            lines.append('        (err = mpi_enter(fn)) != MPI_SUCCESS)')
+            lines.append('        return err;')
+        if cks:
+            lines.append('    if ((err = ' + ') != MPI_SUCCESS ||\n        (err = '.join(cks) +
+                         ') != MPI_SUCCESS)')
+            lines.append('        return err;')
+        args = []
+        for p in e.params:
+            if p.name == '...':
+                continue
+            if p in temps:
+                if p.direction == 'inout':
+                    lines.append('    if (%s != NULL)' % p.name)
+                    lines.append('        %s_l = *%s;' % (p.name, p.name))
+                args.append('%s != NULL ? &%s_l : NULL' % (p.name, p.name))
+            elif cobj is not None and p.name == cobj[2:]:
+                args.append(cobj)
+            else:
+                args.append(p.name)
+        if arrays_differ(e):
+            args.append('1' if large else '0')
+        args.append('fn')
+        call = '%s(%s)' % (e.impl, ', '.join(args))
+        if temps:
+            lines.append('    err = %s;' % call)
+            lines.append('    if (err == MPI_SUCCESS) {')
+            for p in temps:
+                lines.append('        if (%s != NULL)' % p.name)
+                if p.base == 'int':
+                    lines.append('            *%s = %s_l > INT_MAX || %s_l < INT_MIN ? MPI_UNDEFINED : (int)%s_l;'
+                                 % (p.name, p.name, p.name, p.name))
+                else:
+                    lines.append('            *%s = (%s)%s_l;' % (p.name, p.base, p.name))
+            lines.append('    }')
+            lines.append('    return err;')
+        else:
+            lines.append('    return %s;' % call)
+        lines.append('}')
+    if not name.startswith('QMPI_'):
+        lines.append('#pragma weak %s = %s' % (name, pname))
+    return '\n'.join(lines) + '\n'
+
+
+HEADER = '''/*
+ * Generated by mpi/api/gen.py from mpi/api/%s.api -- do not edit.
+ *
+ * The MPI_/PMPI_ entry points of "%s": each checks that MPI is
+ * initialized, checks its arguments by kind (mpi/check.c), and calls its
+ * implementation function (declared in mpi/api_impl.h), which raises its
+ * own errors through the error handler. MPI_X is a weak alias of PMPI_X, as
+ * in MPICH, so that profiling libraries can interpose MPI_X.
+ */
+#include <limits.h>
+
+#include "mpiimpl.h"
+#include "mpi/api_impl.h"
+'''
+
+
+def write_if_changed(path, text):
+    try:
+        if open(path).read() == text:
+            return
+    except OSError:
+        pass
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def cmd_entries(src, out):
+    chapters, entries = read_table(src)
+    os.makedirs(os.path.join(out, 'mpi'), exist_ok=True)
+    impl = ['/* Generated by mpi/api/gen.py from the .api files of mpi/api/ -- do not edit.',
+            ' *',
+            ' * The implementation functions that the generated entry points call.',
+            ' * The library calls these, never its own PMPI_ entry points. */',
+            '#ifndef CANAL_API_IMPL_H', '#define CANAL_API_IMPL_H', '', '#include "mpi.h"', '',
+            '/* the resolved error objects of the OBJ_KINDS (mpi/rma_impl.h, mpi/io_impl.h) */',
+            'struct rma_win;', 'struct ADIOI_FileD;', '']
+    for num, title, fname in chapters:
+        text = [HEADER % (fname, title)]
+        for e in entries:
+            if e.file != fname or e.hand:
+                continue
+            if not e.stub:
+                impl.append('%s %s(%s);' % (e.returns, e.impl, impl_params(e)))
+            text.append('\n' + entry_code(e, False))
+            if e.large:
+                text.append('\n' + entry_code(e, True))
+        write_if_changed(os.path.join(out, 'mpi', 'api_%s.c' % fname.replace('-', '_')), ''.join(text))
+    impl += ['', '#endif', '']
+    write_if_changed(os.path.join(out, 'mpi', 'api_impl.h'), '\n'.join(impl))
+
+
+def cmd_check(src):
+    chapters, entries = read_table(src)
+    hdr = read_header(src)
+    bad = []
+    seen = set()
+    for e in entries:
+        for large, name in ((False, e.name), (True, e.name + '_c')):
+            if large and not e.large:
+                continue
+            if name in seen:
+                bad.append('%s: %s is listed twice' % (e.where, name))
+            seen.add(name)
+            if name not in hdr:
+                bad.append('%s: %s is not declared in mpi/mpi.h' % (e.where, name))
+                continue
+            ret, hps = hdr[name]
+            mine = [p.ctype(large) for p in e.params]
+            theirs = []
+            for hp in hps:
+                if '(*' in hp or hp == '...':
+                    theirs.append(hp if hp == '...' else None)
+                    continue
+                m = re.match(r'(.*?)(\w+)\s*((?:\[\])?(?:\[3\])?)$', hp)
+                theirs.append(m.group(1).strip() + (' ' + m.group(3) if m.group(3) else ''))
+            if len(mine) != len(theirs):
+                bad.append('%s: %s has %d parameters in the table, %d in mpi.h' % (e.where, name, len(mine), len(theirs)))
+                continue
+            for p, a, b in zip(e.params, mine, theirs):
+                if b is None:
+                    continue
+                if norm(a) != norm(b):
+                    bad.append('%s: %s parameter %s is %r in the table, %r in mpi.h' % (e.where, name, p.name, a, b))
+            if norm(ret) != norm(e.returns):
+                bad.append('%s: %s returns %r in the table, %r in mpi.h' % (e.where, name, e.returns, ret))
+    for name in hdr:
+        if name not in seen:
+            bad.append('mpi/mpi.h: %s has no entry in mpi/api/*.api' % name)
+    for b in bad:
+        print(b)
+    print('gen.py check: %d entries, %d functions, %d problems' % (len(entries), len(seen), len(bad)))
+    return 1 if bad else 0
+
+
+def cmd_status(src):
+    chapters, entries = read_table(src)
+    out = ['# Implementation status', '',
+           'Generated by `mpi/api/gen.py status .` from the API table (`mpi/api/*.api`);',
+           '`test/check-api.sh` fails when this file is out of date. Do not edit by hand.', '',
+           'Every function of `mpi.h` exists in libmpi. A function is *implemented* unless the',
+           'table marks it `stub`: a stub raises `MPI_ERR_UNSUPPORTED_OPERATION` through the',
+           'error handler with the message "MPI_X is not implemented in Canal yet". Large-count',
+           '(`_c`) forms are listed separately; every function also has its `PMPI_` profiling',
+           'twin (QMPI_ functions excepted). *generated* entry points come from the table;',
+           '*by hand* ones are still written out in the file named (the table is their',
+           'description, and they move to generated entries as their chapter is converted).', '',
+           '| Chapter | Implemented | Not implemented | Total | Entry points by hand |',
+           '| --- | ---: | ---: | ---: | ---: |']
+    tot = [0, 0, 0, 0]
+    body = []
+    for num, title, fname in chapters:
+        es = [e for e in entries if e.file == fname]
+        rows = []
+        impl = stub = hand = 0
+        for e in es:
+            for name in e.names:
+                how = 'stub' if e.stub else 'implemented'
+                where = ('by hand in `%s`' % e.hand) if e.hand else 'generated'
+                rows.append('- `%s`: %s, %s' % (name, how, where))
+                stub += e.stub
+                impl += not e.stub
+                hand += bool(e.hand)
+        label = ('%s. %s' % (num, title)) if num[0].isdigit() else title
+        out.append('| %s | %d | %d | %d | %d |' % (label, impl, stub, impl + stub, hand))
+        for i, v in enumerate((impl, stub, impl + stub, hand)):
+            tot[i] += v
+        body += ['', '## %s (%d of %d implemented)' % (label, impl, impl + stub), ''] + sorted(rows)
+    out.append('| **All** | **%d** | **%d** | **%d** | **%d** |' % tuple(tot))
+    print('\n'.join(out + body))
+    return 0
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] not in ('entries', 'status', 'check') or (argv[1] == 'entries' and len(argv) != 4):
+        sys.stderr.write(__doc__)
+        return 2
+    if argv[1] == 'entries':
+        cmd_entries(argv[2], argv[3])
+        return 0
+    if argv[1] == 'status':
+        return cmd_status(argv[2])
+    return cmd_check(argv[2])
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

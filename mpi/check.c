@@ -1,0 +1,138 @@
+/*
+ * Argument checks at the MPI boundary, one function per parameter kind of
+ * the API table (the .api files of mpi/api/). The generated entry points call them in
+ * parameter order, the communicator first; implementations call them too
+ * for the checks that need more than one parameter. Each raises through the
+ * error handler of the communicator it is given (NULL: MPI_COMM_WORLD's) and
+ * names the call, the argument and the value; MPI_SUCCESS when the argument
+ * is acceptable. The error classes are MPICH's.
+ */
+#include "mpiimpl.h"
+
+#include <stdio.h>
+
+int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out)
+{
+    mpi_comm_t *c = mpi_comm_get(h);
+    if (__builtin_expect(c == NULL, 0))
+        return mpi_err_raise(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
+                             (unsigned)h, h == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int mpi_check_count(mpi_comm_t *c, MPI_Count count, const char *fn)
+{
+    return mpi_check_count_arg(c, count, fn, "count");
+}
+
+int mpi_check_count_arg(mpi_comm_t *c, MPI_Count count, const char *fn, const char *arg)
+{
+    if (__builtin_expect(count < 0, 0))
+        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s=%lld is negative", arg, (long long)count);
+    return MPI_SUCCESS;
+}
+
+int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt, const char *fn)
+{
+    if (__builtin_expect(buf == NULL && count > 0, 0) && mpi_handle_kind(dt) == MPI_HKIND_BUILTIN)
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "buf is NULL with count=%lld", (long long)count);
+    return MPI_SUCCESS;
+}
+
+/* MPICH accepts MPI_DATATYPE_NULL with a zero count in communication calls
+ * (a zero-byte receive from MPI_PROC_NULL in its own tests); count is
+ * MPI_CANAL_ANY_COUNT where the type is checked whatever the count. */
+int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count, const char *fn,
+                           const char *arg)
+{
+    dt_type_t *t;
+
+    if (__builtin_expect(mpi_handle_kind(h) == MPI_HKIND_BUILTIN, 1) && h != MPI_DATATYPE_NULL)
+        return MPI_SUCCESS; /* predefined types are valid and committed */
+    if (h == MPI_DATATYPE_NULL)
+        return count == 0 ? MPI_SUCCESS
+                          : mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s is MPI_DATATYPE_NULL", arg);
+    t = mpi_dt_get(h);
+    if (t == NULL)
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn, "%s=%#x is not a valid datatype", arg,
+                             (unsigned)h);
+    if (!dt_is_committed(t))
+        return mpi_err_raise(c, MPI_ERR_TYPE, fn,
+                             "%s=%#x has not been committed (MPI_Type_commit)", arg, (unsigned)h);
+    return MPI_SUCCESS;
+}
+
+int mpi_check_rank_arg(mpi_comm_t *c, int rank, int any_ok, const char *fn, const char *arg)
+{
+    if (__builtin_expect(rank >= 0 && rank < c->peer_size, 1) || rank == MPI_PROC_NULL ||
+        (any_ok && rank == MPI_ANY_SOURCE))
+        return MPI_SUCCESS;
+    return mpi_err_raise(c, MPI_ERR_RANK, fn, "%s=%d is not in [0, %d), %sMPI_PROC_NULL", arg, rank,
+                         c->peer_size, any_ok ? "MPI_ANY_SOURCE or " : "or ");
+}
+
+int mpi_check_tag_arg(mpi_comm_t *c, int tag, int any_ok, const char *fn, const char *arg)
+{
+    if (__builtin_expect(tag >= 0 && tag <= MPI_CANAL_TAG_UB, 1) || (any_ok && tag == MPI_ANY_TAG))
+        return MPI_SUCCESS;
+    return mpi_err_raise(c, MPI_ERR_TAG, fn, "%s=%d is not in [0, MPI_TAG_UB=%d]%s", arg, tag,
+                         MPI_CANAL_TAG_UB, any_ok ? " or MPI_ANY_TAG" : "");
+}
+
+int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn, const char *arg)
+{
+    if (__builtin_expect(p != NULL, 1))
+        return MPI_SUCCESS;
+    return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", arg);
+}
+
+/* ---------------------------------------------------------------- windows and files */
+/* The error objects of chapters 12 and 14 (the `win` and `file` kinds of
+ * the table): the entry point checks the object and resolves it, and the
+ * out-pointers are checked through the object's own error handler. */
+#include "io_impl.h"
+#include "rma_impl.h"
+
+/* mpi_check_win (inline in mpiimpl.h) when the handle is not a live window */
+int mpi_check_win_slow(MPI_Win h, const char *fn, struct rma_win **out)
+{
+    return rma_win_check(h, fn, out);
+}
+
+int mpi_check_win_ptr_arg(struct rma_win *w, const void *p, const char *fn, const char *arg)
+{
+    if (__builtin_expect(p != NULL, 1))
+        return MPI_SUCCESS;
+    return rma_err(w, MPI_ERR_ARG, fn, "%s is NULL", arg);
+}
+
+int mpi_check_file(MPI_File h, const char *fn, struct ADIOI_FileD **out)
+{
+    int err = MPI_SUCCESS;
+    *out = io_file_get(h, fn, &err);
+    return err;
+}
+
+int mpi_check_file_ptr_arg(struct ADIOI_FileD *f, const void *p, const char *fn, const char *arg)
+{
+    if (__builtin_expect(p != NULL, 1))
+        return MPI_SUCCESS;
+    return io_err(f, MPI_ERR_ARG, fn, "%s is NULL", arg);
+}
+
+/* The out-pointers of the functions callable before MPI_Init and after
+ * MPI_Finalize (`anytime` entries): while MPI runs, a NULL one is raised
+ * through MPI_COMM_WORLD's handler as above; outside, no handler exists and
+ * the code is only returned. */
+int mpi_check_ptr_anytime(const void *p, const char *fn, const char *arg)
+{
+    char detail[96];
+
+    if (__builtin_expect(p != NULL, 1))
+        return MPI_SUCCESS;
+    if (mpi_state == MPI_STATE_INITIALIZED)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", arg);
+    snprintf(detail, sizeof detail, "%s is NULL", arg);
+    return mpi_err_code_new(MPI_ERR_ARG, fn, detail);
+}

@@ -1,0 +1,111 @@
+#!/bin/bash
+# test/fortran/run.sh PREFIX WORKDIR -- Canal's Fortran library as users meet it.
+#
+#   1. mpif.h has every constant of Debian's MPICH mpif.h with the same value;
+#   2. libmpifort exports every Fortran 77 name of Debian's libmpichfort.so.12
+#      (the mpi_f08 module's symbols aside: not built yet);
+#   3. the programs of this folder, compiled with Canal's mpifort, pass under
+#      Canal's mpiexec with 1 to 4 ranks;
+#   4. the same programs (mpi_f08 ones aside: MPICH's mpi_f08 module has
+#      its own module procedures, operators included, that Canal's library
+#      does not provide) compiled with MPICH's mpif90.mpich (Debian) run on
+#      Canal's libmpifort by swapping the libraries: LD_LIBRARY_PATH names a
+#      folder where libmpichfort.so.12 is Canal's libmpifort.so.12, and
+#      PREFIX/lib (Canal's libmpich.so.12). Canal does not install that name
+#      until it has mpi_f08 (bindings/fortran/Makefile.inc).
+# A missing gfortran or Debian MPICH is a reported SKIP of the steps that
+# need it. Prints "N passed, M failed" last; exit 1 if anything failed.
+set -u
+PREFIX=$1
+WORK=${2:-$(mktemp -d)}
+HERE=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$WORK"
+pass=0
+fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+MPICH_MPIF=/usr/include/x86_64-linux-gnu/mpich/mpif.h
+MPICH_FORT=/usr/lib/x86_64-linux-gnu/libmpichfort.so.12
+TIMEOUT=$((180 * ${CANAL_TEST_TIMEOUT_SCALE:-1}))
+
+if [ -f "$MPICH_MPIF" ]; then
+    if python3 "$HERE/check_mpif.py" "$PREFIX/include/mpif.h" "$MPICH_MPIF" > "$WORK/mpif.out"; then
+        ok "mpif.h values ($(tail -1 "$WORK/mpif.out"))"
+    else
+        cat "$WORK/mpif.out"; ko "mpif.h values"
+    fi
+else
+    echo "SKIP mpif.h values (no $MPICH_MPIF: apt-get install libmpich-dev)"
+fi
+
+if [ -f "$MPICH_FORT" ]; then
+    nm -D --defined-only "$MPICH_FORT" | awk '{print $3}' |
+        grep -E '^(p?mpix?_[a-z0-9_]*|P?MPIX?_[A-Z0-9_]*)$' | grep -v 'f08' | sort > "$WORK/theirs.sym"
+    nm -D --defined-only "$PREFIX/lib/libmpifort.so.12" | awk '{print $3}' | sort > "$WORK/ours.sym"
+    comm -23 "$WORK/theirs.sym" "$WORK/ours.sym" > "$WORK/missing.sym"
+    if [ -s "$WORK/missing.sym" ]; then
+        echo "missing: $(tr '\n' ' ' < "$WORK/missing.sym")"; ko "libmpifort symbols"
+    else
+        ok "libmpifort symbols ($(wc -l < "$WORK/theirs.sym") Fortran 77 names of $MPICH_FORT)"
+    fi
+else
+    echo "SKIP libmpifort symbols (no $MPICH_FORT: apt-get install libmpich-dev)"
+fi
+
+# program nprocs
+PROGRAMS="ring.f90 2
+ring.f90 4
+attrs.f90 1
+attrs.f90 2
+userop.f90 3
+greq.f90 1
+f77basic.f 1
+f77basic.f 3
+f08basic.f90 1
+f08basic.f90 3"
+
+run() { # label exe nprocs [env...]
+    local label=$1 exe=$2 np=$3 out
+    shift 3
+    out="$WORK/$(echo "$label" | tr / _)-$np.out"
+    if env "$@" timeout -k 5 "$TIMEOUT" "$PREFIX/bin/mpiexec" -n "$np" "$exe" > "$out" 2>&1 &&
+        grep -q "^ No Errors" "$out"; then
+        ok "$label -n $np"
+    else
+        tail -20 "$out"; ko "$label -n $np"
+    fi
+}
+
+mkdir -p "$WORK/swap"
+ln -sf "$PREFIX/lib/libmpifort.so.12" "$WORK/swap/libmpichfort.so.12"
+
+if ! command -v gfortran > /dev/null; then
+    echo "SKIP Fortran programs (no gfortran: apt-get install gfortran)"
+else
+    for src in $(echo "$PROGRAMS" | cut -d' ' -f1 | sort -u); do
+        base=${src%.*}
+        # (in WORK: gfortran writes the programs' own .mod files in the current folder)
+        (cd "$WORK" && "$PREFIX/bin/mpifort" -o "$WORK/$base" "$HERE/$src") > "$WORK/$base.cc" 2>&1 ||
+            { cat "$WORK/$base.cc"; ko "mpifort $src"; }
+        case $src in f08*) continue ;; esac
+        if command -v mpif90.mpich > /dev/null && [ "${CANAL_TEST_SANITIZED:-no}" != yes ]; then
+            (cd "$WORK" && mpif90.mpich -o "$WORK/mpich_$base" "$HERE/$src") > "$WORK/mpich_$base.cc" 2>&1 ||
+                { cat "$WORK/mpich_$base.cc"; ko "mpif90.mpich $src"; }
+        fi
+    done
+    echo "$PROGRAMS" > "$WORK/list"
+    while read -r src np; do
+        base=${src%.*}
+        [ -x "$WORK/$base" ] && run "fortran/$base" "$WORK/$base" "$np"
+        case $src in f08*) continue ;; esac
+        if [ -x "$WORK/mpich_$base" ]; then
+            run "fortran-mpich-built/$base" "$WORK/mpich_$base" "$np" LD_LIBRARY_PATH="$WORK/swap:$PREFIX/lib"
+        elif [ "${CANAL_TEST_SANITIZED:-no}" = yes ]; then
+            echo "SKIP fortran-mpich-built/$base (MPICH-built programs cannot load a sanitizer build)"
+        elif ! command -v mpif90.mpich > /dev/null; then
+            echo "SKIP fortran-mpich-built/$base (no mpif90.mpich: apt-get install libmpich-dev)"
+        fi
+    done < "$WORK/list"
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
