@@ -157,6 +157,21 @@ int adi_ctx_revoked(int context);
 /* Another process says that job rank `rank` failed (ULFM's agreement):
  * the device fails it as if a channel had reported it; `how` is the detail. */
 void adi_peer_report_failed(int rank, const char *how);
+/* An MPI_ANY_SOURCE receive still posted on a point-to-point context that
+ * holds a failed rank not acknowledged yet: 1 (*peer_out: that job rank),
+ * and a wait returns MPIX_ERR_PROC_FAILED_PENDING without completing it
+ * (ULFM); 0 otherwise, at the cost of one load while nobody failed
+ * (adi_nlost: peers lost so far, atomic). */
+extern int adi_nlost;
+int adi_recv_failure_pending_slow(adi_request_t *r, int *peer_out);
+static inline int adi_recv_failure_pending(adi_request_t *r, int *peer_out)
+{
+    if (__builtin_expect(__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) == 0, 1))
+        return 0;
+    return adi_recv_failure_pending_slow(r, peer_out);
+}
+/* Job rank `job` is known lost (one load while nobody failed). */
+int adi_peer_failed(int job);
 /* Any-source receives on context ignore losses (the ULFM protocol's own). */
 canal_status_t adi_ctx_set_ft(int context);
 /* Acknowledge the losses known now among the ranks of context: any-source
@@ -165,6 +180,14 @@ canal_status_t adi_ctx_failure_ack(int context);
 /* The source ranks of context that failed (acked_only: whose failure was
  * acknowledged), in order; up to max stored in out, the count returned. */
 int adi_ctx_failed_ranks(int context, int acked_only, int *out, int max);
+/* The failed source ranks of context in the order the device learnt of
+ * them (MPIX_Comm_get_failed), and acknowledging k of them by source rank
+ * (MPIX_Comm_ack_failed). */
+int adi_ctx_failed_ordered(int context, int *out, int max);
+/* The job ranks behind the source ranks of context (the table mpi/ gave):
+ * up to max stored in out, their number returned (0: none known). */
+int adi_ctx_job_ranks(int context, int *out, int max);
+canal_status_t adi_ctx_ack_ranks(int context, const int *ranks, int k);
 
 /* No receive is posted on `context` (mpi/ gives a freed communicator's
  * context ids out again only then). */

@@ -31,7 +31,9 @@ enum {
  * CANAL_UNEXPECTED_LIMIT in total. */
 enum { ADI_EAGER_COST = 64 };
 
-enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2 };
+/* PKT_FLAG_REVOKED, on FIN and SYNC_ACK: the receiver dropped the message
+ * unread, its communicator being revoked (ULFM). */
+enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2, PKT_FLAG_REVOKED = 4 };
 
 typedef struct {
     uint8_t type;
@@ -118,7 +120,7 @@ typedef struct {
     size_t window;        /* the full credit window per peer */
     size_t released;      /* eager bytes from this peer released, not yet returned */
     int in_pump_list;
-    int failed;
+    int failed;           /* lost: its place in the order of losses (1, 2, ...); 0 while alive */
     int launcher_failed;  /* the launcher said it failed; not yet taken (atomic) */
     int stats_slot;       /* adi_stats_t channel slot of ch */
 } adi_peer_t;
@@ -229,12 +231,18 @@ void adi_queues_finalize(void);
 /* failure.c: the error a receive on `context` from source rank `src` (or
  * ADI_ANY_SOURCE) must complete with, because it waits for a failed peer
  * (CANAL_ERR_PEER, *peer_out its job rank; CANAL_ERR_PEER_PENDING for an
- * any-source receive while a lost rank of the context is not acknowledged)
- * or the context is revoked (CANAL_ERR_REVOKED); CANAL_OK when none, or
+ * any-source receive while a lost rank of the context is not acknowledged:
+ * that one stays posted, see adi_recv_failure_pending) or the context is revoked (CANAL_ERR_REVOKED); CANAL_OK when none, or
  * when mpi/ never described the context. */
 canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out);
 /* pt2pt.c: fail the posted receives adi_ctx_src_failed condemns (device lock held). */
 void adi_posted_fail_all(void);
+/* pt2pt.c: context was just revoked (device lock held): the messages waiting
+ * in its unexpected queue are dropped, their senders answered (a FIN or
+ * SYNC_ACK flagged REVOKED: nobody waits for ever for a receive that will
+ * never be posted); its sends not transmitted yet fail, and those waiting
+ * for an answer will report CANAL_ERR_REVOKED when it comes. */
+void adi_revoked_sweep(int context);
 extern int adi_nrevoked;
 void adi_ctx_ranks_finalize(void);
 /* failure.c: the launcher's reports of failed ranks (pmi_set_rank_failed_

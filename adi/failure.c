@@ -19,15 +19,20 @@
  * The same entries hold what ULFM adds (mpi/ulfm.c): a context can be
  * revoked (every receive on it fails with CANAL_ERR_REVOKED, and so does
  * every send: adi_ctx_revoked), a point-to-point context remembers which
- * of its failed ranks were acknowledged (MPIX_Comm_failure_ack: then an
- * MPI_ANY_SOURCE receive no longer fails for them), and a context can be
+ * of its failed ranks were acknowledged (MPIX_Comm_failure_ack), and a
+ * context can be
  * marked fault-tolerant (the ULFM protocol's own: MPI_ANY_SOURCE receives
  * there never fail for a loss). mpi/ gives each communicator an even
  * context for point-to-point and the odd one after it for collectives: a
  * receive on an odd context fails as soon as any rank of the context is
  * lost, whatever its source (a collective cannot complete without it, and
  * the ranks it waits for may be waiting for the lost one).
- */
+ *
+ * An MPI_ANY_SOURCE receive on a point-to-point context is not failed by a
+ * loss (ULFM): it stays posted and may still match a message, and while a
+ * lost rank of its context is not acknowledged a wait on it returns
+ * CANAL_ERR_PEER_PENDING without completing it (adi_recv_failure_pending,
+ * asked by mpi/'s waits). */
 #include "adi/adi_impl.h"
 
 #include <pthread.h>
@@ -137,6 +142,28 @@ out:
     return st;
 }
 
+int adi_nlost;
+
+int adi_recv_failure_pending_slow(adi_request_t *r, int *peer_out)
+{
+    int peer = -1;
+
+    if (r->kind != ADI_REQ_RECV ||
+        r->rank != ADI_ANY_SOURCE || __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != REQ_RECV_POSTED)
+        return 0;
+    if (adi_ctx_src_failed(r->context, ADI_ANY_SOURCE, &peer) != CANAL_ERR_PEER_PENDING)
+        return 0;
+    if (peer_out != NULL)
+        *peer_out = peer;
+    return 1;
+}
+
+int adi_peer_failed(int job)
+{
+    return __atomic_load_n(&adi_dev.nfailed, __ATOMIC_RELAXED) != 0 && job_failed(job);
+}
+
 int adi_ctx_revoked(int context)
 {
     const ctx_ranks_t *e;
@@ -170,8 +197,10 @@ static int revoke_mark(int context)
 int adi_ctx_revoke_locked(int context)
 {
     int fresh = revoke_mark(context);
-    if (fresh)
+    if (fresh) {
         adi_posted_fail_all();
+        adi_revoked_sweep(context);
+    }
     return fresh;
 }
 
@@ -234,6 +263,71 @@ int adi_ctx_failed_ranks(int context, int acked_only, int *out, int max)
         }
     pthread_mutex_unlock(&ranks_lock);
     return k;
+}
+
+int adi_ctx_job_ranks(int context, int *out, int max)
+{
+    const ctx_ranks_t *e;
+    int n = 0;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) != NULL) {
+        n = e->n;
+        for (int r = 0; r < n && r < max; r++)
+            out[r] = e->ranks != NULL ? e->ranks[r] : r;
+    }
+    pthread_mutex_unlock(&ranks_lock);
+    return n;
+}
+
+int adi_ctx_failed_ordered(int context, int *out, int max)
+{
+    const ctx_ranks_t *e;
+    int k = 0;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) != NULL)
+        for (int r = 0; r < e->n; r++) {
+            int job = e->ranks != NULL ? e->ranks[r] : r, pos;
+            int order = job_failed(job) ? __atomic_load_n(&adi_dev.peers[job].failed,
+                                                          __ATOMIC_ACQUIRE)
+                                        : 0;
+            if (order == 0)
+                continue;
+            if (k < max) { /* insertion by the order of the losses (few) */
+                for (pos = k; pos > 0; pos--) {
+                    int prev = out[pos - 1];
+                    int pj = e->ranks != NULL ? e->ranks[prev] : prev;
+                    if (__atomic_load_n(&adi_dev.peers[pj].failed, __ATOMIC_ACQUIRE) <= order)
+                        break;
+                    out[pos] = prev;
+                }
+                out[pos] = r;
+            }
+            k++;
+        }
+    pthread_mutex_unlock(&ranks_lock);
+    return k;
+}
+
+canal_status_t adi_ctx_ack_ranks(int context, const int *ranks, int k)
+{
+    ctx_ranks_t *e;
+    canal_status_t st = CANAL_OK;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) == NULL || e->n == 0)
+        goto out;
+    if (e->acked == NULL && (e->acked = calloc((size_t)e->n, 1)) == NULL) {
+        st = common_err_set(CANAL_ERR_NOMEM, "no memory for the acknowledged failures");
+        goto out;
+    }
+    for (int i = 0; i < k; i++)
+        if (ranks[i] >= 0 && ranks[i] < e->n)
+            e->acked[ranks[i]] = 1;
+out:
+    pthread_mutex_unlock(&ranks_lock);
+    return st;
 }
 
 int adi_launcher_pending;

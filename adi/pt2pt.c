@@ -480,6 +480,24 @@ static void send_fin_like(int peer, int type, uint32_t sreq)
     adi_send_ctrl(peer, &h);
 }
 
+/* A message arrived on (or waited in the unexpected queue of) a revoked
+ * context: dropped unread; its buffering is released, and a sender that
+ * waits for an answer gets one flagged REVOKED. */
+static void revoked_drop(int peer, uint8_t type, uint8_t flags, uint32_t sreq, size_t size)
+{
+    adi_pkt_t h;
+
+    if (type == PKT_EAGER)
+        eager_released(peer, size);
+    if (type == PKT_EAGER && !(flags & PKT_FLAG_SYNC))
+        return;
+    memset(&h, 0, sizeof h);
+    h.type = type == PKT_EAGER ? PKT_SYNC_ACK : PKT_FIN;
+    h.flags = PKT_FLAG_REVOKED;
+    h.sreq = sreq;
+    adi_send_ctrl(peer, &h);
+}
+
 /* A receive matched a rendezvous message: pull it or ask for it. */
 static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags, uint64_t raddr,
                        uint64_t rkey)
@@ -608,7 +626,7 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
         /* Posted for a peer already lost (or on a revoked context): it would
          * wait for ever. (A failure reported while it was being posted finds
          * it in the queue.) */
-        if ((fst = adi_ctx_src_failed(context, src, &peer)) < 0)
+        if ((fst = adi_ctx_src_failed(context, src, &peer)) < 0 && fst != CANAL_ERR_PEER_PENDING)
             posted_fail(q, r, peer, fst);
         return CANAL_OK;
     }
@@ -800,7 +818,7 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
     if (h.type < PKT_EAGER || h.type > PKT_CREDIT)
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown type %u", peer,
                               (unsigned)h.type);
-    if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA))
+    if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA | PKT_FLAG_REVOKED))
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown flags 0x%x", peer,
                               (unsigned)h.flags);
     if (hdr_len != adi_pkt_len(&h))
@@ -889,6 +907,12 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
                     h.rkey, payload);
             return;
         }
+        if (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(h.context)) {
+            /* No receive will ever be posted here (ULFM). */
+            adi_q_unlock(q);
+            revoked_drop(peer, h.type, h.flags, h.sreq, h.size);
+            return;
+        }
         m = calloc(1, sizeof *m);
         if (m == NULL || (h.type == PKT_EAGER && len > 0 && (m->data = malloc(len)) == NULL)) {
             LOG_ERR("out of memory buffering an unexpected message from rank %d", peer);
@@ -923,6 +947,8 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         r = req_for_packet(h.sreq, peer, REQ_SEND_WAIT_ACK, -1);
         if (r == NULL)
             break;
+        if (h.flags & PKT_FLAG_REVOKED)
+            r->status.error = CANAL_ERR_REVOKED;
         r->status.bytes = r->size;
         adi_req_finish(r);
         return;
@@ -932,6 +958,8 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             break;
         if (r->rkey != UINT64_MAX)
             ch_mem_deregister(adi_dev.peers[peer].ch, r->rkey);
+        if (h.flags & PKT_FLAG_REVOKED)
+            r->status.error = CANAL_ERR_REVOKED;
         r->status.bytes = r->size;
         adi_req_finish(r);
         return;
@@ -1044,8 +1072,9 @@ void adi_posted_fail_all(void)
             for (e = q->posted.head; e != NULL; e = enext) {
                 enext = e->next;
                 r = req_of(e);
-                if ((fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, &peer)) >= 0)
-                    continue;
+                fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, &peer);
+                if (fst >= 0 || fst == CANAL_ERR_PEER_PENDING)
+                    continue; /* (any-source: stays posted, ULFM) */
                 r->status.error = fst;
                 adi_mq_remove(&q->posted, &r->match);
                 r->state = REQ_IDLE;
@@ -1064,6 +1093,69 @@ void adi_posted_fail_all(void)
             }
         }
     }
+}
+
+/* Sends on a revoked context: those not transmitted fail now; those that
+ * wait for the receiver's answer report the revocation when it comes (the
+ * receiver answers every message of a revoked context: revoked_drop). */
+static void revoked_send(adi_request_t *r, void *arg)
+{
+    int context = *(int *)arg;
+
+    if (r->kind != ADI_REQ_SEND || r->context != context || r->status.error != 0)
+        return;
+    if (r->state == REQ_SEND_WAIT_ACK || r->state == REQ_SEND_WAIT_CTS) {
+        r->status.error = CANAL_ERR_REVOKED;
+    } else if (r->state == REQ_SEND_QUEUED && r->in_queue &&
+               (r->proto == PROTO_EAGER || r->proto == PROTO_RTS)) {
+        adi_peer_t *p = &adi_dev.peers[r->peer];
+        adi_request_t **pp = &p->sq_head, *prev = NULL;
+        while (*pp != NULL && *pp != r) {
+            prev = *pp;
+            pp = &(*pp)->send_next;
+        }
+        if (*pp != r)
+            return;
+        *pp = r->send_next;
+        if (p->sq_tail == r)
+            p->sq_tail = prev;
+        r->in_queue = 0;
+        r->send_next = NULL;
+        if (r->proto == PROTO_EAGER) /* (its credit was taken when it was queued) */
+            p->credit += r->size + ADI_EAGER_COST;
+        if (r->proto == PROTO_RTS && r->rkey != UINT64_MAX) {
+            ch_mem_deregister(p->ch, r->rkey);
+            r->rkey = UINT64_MAX;
+        }
+        r->status.error = CANAL_ERR_REVOKED;
+        adi_req_finish(r);
+    }
+}
+
+void adi_revoked_sweep(int context)
+{
+    adi_ctx_queues_t *q = adi_ctx(context);
+    adi_message_t *drop = NULL, *m, *next;
+
+    if (q != NULL) {
+        adi_q_lock(q);
+        while (q->unexpected.head != NULL) {
+            m = msg_of(q->unexpected.head);
+            adi_mq_remove(&q->unexpected, &m->match);
+            adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
+            m->match.next = (adi_mq_entry_t *)drop; /* (out of the queue: a free link) */
+            drop = m;
+        }
+        adi_q_unlock(q);
+    }
+    for (m = drop; m != NULL; m = next) {
+        next = (adi_message_t *)m->match.next;
+        unexpected_sub(m);
+        revoked_drop(m->peer, m->type, m->flags, m->sreq, m->size);
+        free(m->data);
+        free(m);
+    }
+    adi_request_each_live(revoked_send, &context);
 }
 
 /* Called by a channel (from its progress, device lock held) once per lost
@@ -1101,8 +1193,9 @@ void adi_on_peer_failed(int peer, canal_status_t st)
     }
     /* Flag first, then look: a receive posted meanwhile sees the flag
      * (adi_irecv_into) or is found in its queue here. */
-    __atomic_store_n(&p->failed, 1, __ATOMIC_SEQ_CST);
-    __atomic_add_fetch(&adi_dev.nfailed, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&p->failed, __atomic_add_fetch(&adi_dev.nfailed, 1, __ATOMIC_SEQ_CST),
+                     __ATOMIC_SEQ_CST); /* (nonzero, and the order of the losses) */
+    __atomic_add_fetch(&adi_nlost, 1, __ATOMIC_SEQ_CST);
     r = p->sq_head;
     p->sq_head = p->sq_tail = NULL;
     for (; r != NULL; r = next) {

@@ -126,11 +126,19 @@ int io_check_buf(struct ADIOI_FileD *f, const void *buf, MPI_Count count, MPI_Da
     return MPI_SUCCESS;
 }
 
+int io_member_lost(struct ADIOI_FileD *f)
+{
+    mpi_comm_t *c = mpi_comm_get(f->comm);
+    return c != NULL && adi_ctx_failed_ranks(c->context, 0, NULL, 0) > 0;
+}
+
 int io_agree(struct ADIOI_FileD *f, int errclass)
 {
-    int mine = errclass, all = errclass;
-    if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, f->comm) != MPI_SUCCESS)
-        return MPI_ERR_OTHER;
+    int mine = errclass, all = errclass, rc, cls = MPI_ERR_OTHER;
+    if ((rc = PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, f->comm)) != MPI_SUCCESS) {
+        PMPI_Error_class(rc, &cls); /* (a lost process or a revoked communicator stays so) */
+        return cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_REVOKED ? cls : MPI_ERR_OTHER;
+    }
     return all;
 }
 
@@ -527,7 +535,11 @@ int mpi_file_close_impl(MPI_File *fh, const char *fn)
     file_unlist(f);
     mpi_file_f2c_forget(*fh);
     name = strdup(f->filename);
-    if (cls != 0)
+    if (cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_REVOKED)
+        err = io_err(f, cls, fn, "closing failed: %s",
+                     cls == MPIX_ERR_REVOKED ? "the file's communicator was revoked"
+                                             : "a process of the file's communicator failed");
+    else if (cls != 0)
         err = io_err(f, cls, fn, "closing failed: %s", strerror(errno));
     file_free(f);
     free(name);

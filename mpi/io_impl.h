@@ -101,6 +101,9 @@ int io_check_buf(struct ADIOI_FileD *f, const void *buf, MPI_Count count, MPI_Da
                  const char *fn, dt_type_t **dt_out);
 /* Agree on an error among the ranks of the file (MPI_MAX of classes). */
 int io_agree(struct ADIOI_FileD *f, int errclass);
+/* A process of the file's communicator is known lost (ULFM): a collective
+ * that failed reports MPIX_ERR_PROC_FAILED. */
+int io_member_lost(struct ADIOI_FileD *f);
 
 /* ---------------------------------------------------------------- io_view.c */
 /* Reset the view to (0, MPI_BYTE, MPI_BYTE, "native") at open. */

@@ -849,6 +849,8 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
     } else {
         cls = rw_indep(f, write, pos, stream, bytes, &got, &eno);
     }
+    if (cls == MPI_ERR_OTHER && coll && io_member_lost(f))
+        cls = MPIX_ERR_PROC_FAILED; /* (its messages inside the collective failed) */
     if (cls != MPI_SUCCESS) {
         if (owned)
             free(stream);

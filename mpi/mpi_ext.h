@@ -1,6 +1,6 @@
 /*
- * mpi_ext.h: Canal's MPIX extension for managed (garbage-collected) language
- * runtimes. Installed beside mpi.h, which stays identical to MPICH's; a
+ * mpi_ext.h: Canal's MPIX extensions: for managed (garbage-collected) language
+ * runtimes, and (at the end) ULFM's MPI-5 era calls. Installed beside mpi.h, which stays identical to MPICH's; a
  * program includes <mpi_ext.h> after (or instead of) <mpi.h>. Every function
  * has a PMPIX_ twin for profiling tools. doc/managed.md is the manual: what
  * each call does, which thread runs the callbacks and what they may call.
@@ -226,6 +226,35 @@ int PMPIX_Request_set_upcall(MPI_Request request, MPIX_Request_upcall_function *
 int PMPIX_Wait_hook_set(MPIX_Wait_hook_function *fn, void *extra_state, int interval);
 int PMPIX_Progress(int *made_progress);
 
+#if defined(CANAL_BUILDING)
+#pragma GCC visibility pop
+#endif
+
+/* ---- ULFM's MPI-5 era calls (doc/design.md, "Failures and ULFM"). MPICH
+ * 4.0.2's mpi.h has none of them, so they are declared here, not in mpi.h,
+ * which stays MPICH 4.0.2's: a program that uses them says so by including
+ * this header (Open MPI's ULFM programs include <mpi-ext.h> for the same
+ * calls). MPICH's main branch spells MPIX_Comm_get_failed the same way;
+ * MPIX_Comm_ack_failed and MPIX_Comm_iagree follow ULFM (Open MPI). The
+ * rest of ULFM (MPIX_Comm_revoke, _shrink, _agree, _failure_ack,
+ * _failure_get_acked and the MPIX_ERR_ classes) is in mpi.h, as in MPICH. */
+#define CANAL_MPIX_FT 1 /* feature test: the calls below exist */
+
+#if defined(CANAL_BUILDING)
+#pragma GCC visibility push(default)
+#endif
+/* The group of the processes of comm this process knows to have failed,
+ * in the order it learnt of them. */
+int MPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+/* Acknowledge the first num_to_ack processes of MPIX_Comm_get_failed's
+ * group (MPI_ANY_SOURCE receives then ignore them); *num_acked: how many
+ * failed processes of comm are acknowledged now. */
+int MPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+/* MPIX_Comm_agree, nonblocking: *flag is read now and written at completion. */
+int MPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
 #if defined(CANAL_BUILDING)
 #pragma GCC visibility pop
 #endif

@@ -114,8 +114,48 @@ static int req_is_done(adi_request_t *r)
         greq_drive(r);
     if (r->kind == ADI_REQ_PREQ_SEND || r->kind == ADI_REQ_PREQ_RECV ||
         r->kind == ADI_REQ_PREQ_OTHER)
-        return r->inner == NULL || __atomic_load_n(&r->inner->done, __ATOMIC_ACQUIRE);
-    return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
+        return r->inner == NULL || __atomic_load_n(&r->inner->done, __ATOMIC_ACQUIRE) ||
+               adi_recv_failure_pending(r->inner, NULL);
+    /* (ULFM: an any-source receive a failure holds up ends the wait, not the request) */
+    return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) || adi_recv_failure_pending(r, NULL);
+}
+
+/* The operation of r (the inner one of a persistent request) when it is
+ * still active: an MPI_ANY_SOURCE receive that req_is_done let go because a
+ * possible sender failed (ULFM); NULL otherwise. */
+static inline adi_request_t *req_held_up(adi_request_t *r)
+{
+    adi_request_t *op = r->kind == ADI_REQ_PREQ_RECV ? r->inner : r;
+    if (__builtin_expect(op == NULL || op->kind != ADI_REQ_RECV ||
+                             __atomic_load_n(&op->done, __ATOMIC_ACQUIRE),
+                         1))
+        return NULL;
+    return op;
+}
+
+/* The error of a wait on op, held up (req_held_up): class
+ * MPIX_ERR_PROC_FAILED_PENDING, or MPIX_ERR_PROC_FAILED when the caller
+ * completes the receive itself (`blocking`). */
+static __attribute__((noinline, cold)) int held_up_code(adi_request_t *op, const char *fn,
+                                                        int blocking)
+{
+    char detail[256];
+    int peer = -1;
+    adi_recv_failure_pending(op, &peer);
+    if (blocking)
+        snprintf(detail, sizeof detail,
+                 "rank %d of MPI_COMM_WORLD, a possible sender of this MPI_ANY_SOURCE receive, "
+                 "failed; the receive was cancelled (MPIX_Comm_failure_ack lets such receives "
+                 "go on)",
+                 peer);
+    else
+        snprintf(detail, sizeof detail,
+                 "rank %d of MPI_COMM_WORLD, a possible sender of this MPI_ANY_SOURCE receive, "
+                 "failed; the request stays active (it may still match a message after "
+                 "MPIX_Comm_failure_ack, or be cancelled)",
+                 peer);
+    return mpi_err_code_new(blocking ? MPIX_ERR_PROC_FAILED : MPIX_ERR_PROC_FAILED_PENDING, fn,
+                            detail);
 }
 
 /* The error of a completed operation, named after the call that completed
@@ -182,6 +222,8 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
             mpi_status_set_empty(st);
             return MPI_SUCCESS;
         }
+        if (__builtin_expect(!__atomic_load_n(&r->inner->done, __ATOMIC_ACQUIRE), 0))
+            return held_up_code(r->inner, fn, 0); /* (req_held_up) the request stays active */
         err = op_error_code(r->inner, fn);
         mpi_status_set(st, &r->inner->status);
         adi_request_free(r->inner);
@@ -201,6 +243,8 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
         break;
     }
     default:
+        if (__builtin_expect(!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE), 0))
+            return held_up_code(r, fn, 0); /* (req_held_up) the request stays active */
         err = op_error_code(r, fn);
         mpi_status_set(st, &r->status);
         break;
@@ -213,11 +257,37 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
 
 static int wait_pred(void *arg) { return req_is_done(arg); }
 
+/* A blocking call's own receive (MPI_Recv from MPI_ANY_SOURCE) held up by a
+ * failure is cancelled and fails with MPIX_ERR_PROC_FAILED, as ULFM says; a
+ * message that matched meanwhile completes it instead. */
+static __attribute__((noinline, cold)) int blocking_held_up(adi_request_t *r, const char *fn,
+                                                            MPI_Status *st)
+{
+    int err = held_up_code(r, fn, 1);
+    adi_cancel(r);
+    adi_wait(r);
+    if (r->status.cancelled) {
+        adi_request_free(r);
+        return err;
+    }
+    return finish(r, fn, NULL, st);
+}
+
+static inline int complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
+                               MPI_Status *st)
+{
+    if (!req_is_done(r))
+        adi_wait_until(wait_pred, r);
+    return finish(r, fn, handle, st);
+}
+
 int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
                              MPI_Status *st)
 {
     if (!req_is_done(r))
         adi_wait_until(wait_pred, r);
+    if (__builtin_expect(handle == NULL && req_held_up(r) != NULL, 0))
+        return blocking_held_up(r, fn, st);
     return finish(r, fn, handle, st);
 }
 
@@ -250,7 +320,7 @@ int mpi_wait_impl(MPI_Request *request, MPI_Status *status, const char *fn)
     if ((err = lookup(*request, fn, &r)))
         return err;
     c = req_comm(r);
-    err = mpi_request_complete_one(r, fn, request, status);
+    err = complete_one(r, fn, request, status);
     if (err) {
         if (status != MPI_STATUS_IGNORE)
             status->MPI_ERROR = err;
@@ -278,6 +348,8 @@ int mpi_test_impl(MPI_Request *request, int *flag, MPI_Status *status, const cha
     if (!*flag)
         return MPI_SUCCESS;
     c = req_comm(r);
+    if (req_held_up(r) != NULL)
+        *flag = 0; /* not complete: the error says why (ULFM) */
     err = finish(r, fn, request, status);
     if (err) {
         if (status != MPI_STATUS_IGNORE)
@@ -658,6 +730,10 @@ int mpi_request_get_status_impl(MPI_Request request, int *flag, MPI_Status *stat
     *flag = req_is_done(r);
     if (!*flag)
         return MPI_SUCCESS;
+    if (req_held_up(r) != NULL) {
+        *flag = 0; /* (ULFM: a possible sender failed; the request stays active) */
+        return mpi_err_raise_code(req_comm(r), held_up_code(req_held_up(r), fn, 0), fn);
+    }
     return peek_status(r, status);
 }
 

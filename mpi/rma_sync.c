@@ -49,6 +49,8 @@ static int access_ready(void *arg)
 {
     access_t *a = arg;
     rma_peer_t *p = &a->w->peer[a->t];
+    if (adi_peer_failed(a->w->job[a->t]))
+        return 1; /* it never will (ULFM): the operations toward it fail */
     if (p->lock == RMA_LK_REQUESTED)
         return __atomic_load_n(&p->grants, __ATOMIC_ACQUIRE) > 0;
     if (p->lock == RMA_LK_NONE && a->w->access && p->in_access && !p->post_ok &&
@@ -83,6 +85,26 @@ void rma_wait_access(rma_win_t *w, int t)
         if (access_ready(&a))
             return;
     }
+}
+
+/* The target of w's rank t is lost (ULFM): what waits for it fails. */
+static int target_lost(rma_win_t *w, int t, const char *fn)
+{
+    if (!adi_peer_failed(w->job[t]))
+        return MPI_SUCCESS;
+    return rma_err(w, MPIX_ERR_PROC_FAILED, fn,
+                   "rank %d of the window (rank %d of MPI_COMM_WORLD) failed before the epoch "
+                   "toward it completed",
+                   t, w->job[t]);
+}
+
+/* The class to report when a collective inside an RMA call failed with
+ * code err: a lost process or a revoked communicator stays what it is. */
+static int coll_class(int err)
+{
+    int cls = MPI_ERR_OTHER;
+    PMPI_Error_class(err, &cls);
+    return cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_REVOKED ? cls : MPI_ERR_OTHER;
 }
 
 int rma_win_busy(rma_win_t *w)
@@ -145,7 +167,15 @@ static int check_assert(rma_win_t *w, int assert, int allowed, const char *fn)
 /* ---------------------------------------------------------------- shm locks */
 enum { RW_WAIT = 0x20000000 };
 
-static void rw_acquire(rma_win_t *w, int t, int type)
+/* A member of w is known to have failed (ULFM: its shared-memory lock words
+ * and barrier may never be released: a wait on them ends in an error). */
+static int direct_lost(rma_win_t *w)
+{
+    return adi_ctx_failed_ranks(w->ctx, 0, NULL, 0) > 0;
+}
+
+/* MPI_SUCCESS, or MPIX_ERR_PROC_FAILED when a member failed meanwhile. */
+static int rw_acquire(rma_win_t *w, int t, int type)
 {
     volatile int *p = &w->slots[t].rw;
     for (int spins = 0;; spins++) {
@@ -154,19 +184,22 @@ static void rw_acquire(rma_win_t *w, int t, int type)
             if ((v & ~RW_WAIT) == 0) {
                 if (__atomic_compare_exchange_n(p, &v, RMA_RW_EXCL, 0, __ATOMIC_ACQUIRE,
                                                 __ATOMIC_RELAXED))
-                    return;
+                    return MPI_SUCCESS;
                 continue;
             }
             if (!(v & RW_WAIT))
                 __atomic_fetch_or(p, RW_WAIT, __ATOMIC_RELAXED);
         } else if (!(v & (RMA_RW_EXCL | RW_WAIT))) {
             if (__atomic_compare_exchange_n(p, &v, v + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-                return;
+                return MPI_SUCCESS;
             continue;
         }
         /* Keep the rest of MPI moving while we wait (PSCW messages, pt2pt). */
-        if (spins % 16 == 0)
+        if (spins % 16 == 0) {
             adi_progress();
+            if (direct_lost(w))
+                return MPIX_ERR_PROC_FAILED; /* (the holder may be the lost one) */
+        }
         if (spins > 64)
             sched_yield();
     }
@@ -219,17 +252,19 @@ static unsigned finish_send(rma_win_t *w, int t, int release)
 typedef struct {
     volatile unsigned *acks;
     unsigned ticket;
+    int job; /* the target's job rank: a lost one never acknowledges */
 } ticket_t;
 
 static int ticket_done(void *arg)
 {
     ticket_t *k = arg;
-    return (int)(__atomic_load_n(k->acks, __ATOMIC_ACQUIRE) - k->ticket) >= 0;
+    return (int)(__atomic_load_n(k->acks, __ATOMIC_ACQUIRE) - k->ticket) >= 0 ||
+           adi_peer_failed(k->job);
 }
 
 static void finish_wait(rma_win_t *w, int t, unsigned ticket)
 {
-    ticket_t k = {&w->peer[t].acks, ticket};
+    ticket_t k = {&w->peer[t].acks, ticket, w->job[t]};
     if (ticket != 0 && !ticket_done(&k))
         adi_wait_until(ticket_done, &k);
 }
@@ -249,7 +284,7 @@ static void all_covered(rma_win_t *w)
  * through the collectives (measured: 8-byte put + fence 0.26 us with
  * MPI_Barrier against Open MPI's 0.20). Waiting polls the device now and
  * then, as rw_acquire does, and yields when it lasts. */
-static void seg_barrier(rma_win_t *w)
+static int seg_barrier(rma_win_t *w)
 {
     rma_shm_slot_t *b = &w->slots[w->size];
     int gen = __atomic_load_n(&b->acc, __ATOMIC_ACQUIRE);
@@ -257,14 +292,18 @@ static void seg_barrier(rma_win_t *w)
     if (__atomic_add_fetch(&b->rw, 1, __ATOMIC_ACQ_REL) == w->size) {
         __atomic_store_n(&b->rw, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&b->acc, gen + 1, __ATOMIC_RELEASE);
-        return;
+        return MPI_SUCCESS;
     }
     for (int spins = 1; __atomic_load_n(&b->acc, __ATOMIC_ACQUIRE) == gen; spins++) {
-        if (spins % 16 == 0)
+        if (spins % 16 == 0) {
             adi_progress();
+            if (direct_lost(w))
+                return MPIX_ERR_PROC_FAILED; /* it will never arrive (the window is unusable) */
+        }
         if (spins > 64)
             sched_yield();
     }
+    return MPI_SUCCESS;
 }
 
 int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
@@ -284,8 +323,10 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
     wait_zero(&w->pending_local);
     if (w->direct) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        if (!((assert &MPI_MODE_NOPRECEDE) && (assert &MPI_MODE_NOSUCCEED)))
-            seg_barrier(w);
+        if (!((assert &MPI_MODE_NOPRECEDE) && (assert &MPI_MODE_NOSUCCEED)) &&
+            seg_barrier(w) != MPI_SUCCESS)
+            return rma_err(w, MPIX_ERR_PROC_FAILED, fn,
+                           "a process of the window failed before it reached the fence");
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     } else if (!(assert &MPI_MODE_NOPRECEDE)) {
         /* How many operations of this epoch target me: wait for them all. */
@@ -308,7 +349,7 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
             w->in_fence = 0;
             rma_lock_drain(w);
             adi_unlock();
-            return rma_err(w, MPI_ERR_OTHER, fn, "the fence's reduce_scatter failed");
+            return rma_err(w, coll_class(err), fn, "the fence's reduce_scatter failed");
         }
         g.p = &w->fence_done[par];
         g.v = expected;
@@ -323,7 +364,7 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
         adi_unlock();
     } else {
         if (!(assert &MPI_MODE_NOSUCCEED) && (err = PMPI_Barrier(w->comm->handle)) != MPI_SUCCESS)
-            return rma_err(w, MPI_ERR_OTHER, fn, "the fence's barrier failed");
+            return rma_err(w, coll_class(err), fn, "the fence's barrier failed");
         adi_lock();
         w->fence_epoch++;
         rma_agent_replay(w);
@@ -524,7 +565,11 @@ int mpi_win_lock_impl(int lock_type, int rank, int assert, rma_win_t *w, const c
     if (assert & MPI_MODE_NOCHECK) {
         p->lock = RMA_LK_NOCHECK; /* no lock word, no message: see nocheck_note */
     } else if (w->direct) {
-        rw_acquire(w, rank, lock_type);
+        if (rw_acquire(w, rank, lock_type) != MPI_SUCCESS)
+            return rma_err(w, MPIX_ERR_PROC_FAILED, fn,
+                           "a process of the window failed while this one waited for the lock "
+                           "of rank %d (it may have held it)",
+                           rank);
         p->lock = RMA_LK_GRANTED;
     } else {
         rma_send_ctrl(w, rank, RMA_AM_LOCK, (uint64_t)lock_type);
@@ -553,6 +598,8 @@ int mpi_win_unlock_impl(int rank, rma_win_t *w, const char *fn)
     wait_zero(&p->pending_local);
     finish_wait(w, rank, finish_send(w, rank, 1));
     w->nlocks--;
+    if ((err = target_lost(w, rank, fn)) != MPI_SUCCESS)
+        return err;
     return rma_raise_late(w, fn);
 }
 
@@ -575,7 +622,16 @@ int mpi_win_lock_all_impl(int assert, rma_win_t *w, const char *fn)
         if (assert & MPI_MODE_NOCHECK) {
             p->lock = RMA_LK_NOCHECK;
         } else if (w->direct) {
-            rw_acquire(w, r, MPI_LOCK_SHARED);
+            if (rw_acquire(w, r, MPI_LOCK_SHARED) != MPI_SUCCESS) {
+                for (int k = 0; k < r; k++) {
+                    rw_release(w, k, MPI_LOCK_SHARED);
+                    w->peer[k].lock = RMA_LK_NONE;
+                }
+                return rma_err(w, MPIX_ERR_PROC_FAILED, fn,
+                               "a process of the window failed while this one waited for the "
+                               "lock of rank %d (it may have held it)",
+                               r);
+            }
             p->lock = RMA_LK_GRANTED;
         } else {
             rma_send_ctrl(w, r, RMA_AM_LOCK, MPI_LOCK_SHARED);

@@ -1,7 +1,10 @@
 /*
  * ULFM (User Level Failure Mitigation) with MPICH's names: MPIX_Comm_revoke,
  * MPIX_Comm_agree, MPIX_Comm_shrink, MPIX_Comm_failure_ack and
- * MPIX_Comm_failure_get_acked, for intracommunicators of the job's ranks.
+ * MPIX_Comm_failure_get_acked, for intracommunicators of the job's ranks;
+ * and the MPI-5 era MPIX_Comm_get_failed, MPIX_Comm_ack_failed and
+ * MPIX_Comm_iagree (ULFM's signatures; mpi_ext.h, as MPICH 4.0.2's mpi.h
+ * has none of them).
  *
  * Two contexts of their own, above the ones mpi/comm.c hands out, carry
  * the protocol; their source ranks are job ranks, and a receive posted
@@ -10,7 +13,9 @@
  *    revoked communicator's context. Every process keeps one receive for
  *    them posted from MPI_Init on; its completion (inside progress, device
  *    lock held) revokes both contexts of the communicator in the device,
- *    which fails what is posted on them, and posts the next receive.
+ *    which fails what is posted on them, forwards the notice to the other
+ *    members the first time (the revoker may die before reaching them
+ *    all), and posts the next receive.
  *  - ULFM_CTX_AGREE: the agreement (ft_agree), a coordinator protocol. The
  *    coordinator is the lowest rank not known to have failed. Each other
  *    member sends it its contribution (words to AND, the failures it knows)
@@ -26,10 +31,15 @@
  *    member): two live members never return different decisions. Failures
  *    are those the device knows (channels, adi/failure.c); the protocol
  *    assumes that a process the device gives up is dead (fail-stop).
+ *    An agreement is a state machine (agree_op_t) that the completions of
+ *    its own requests advance, inside progress: MPIX_Comm_agree and
+ *    MPIX_Comm_shrink wait for it, MPIX_Comm_iagree returns a request it
+ *    completes, and it goes on while the process waits in any other call.
  * Forwarded decisions that nobody waits for stay in the unexpected queue of
  * ULFM_CTX_AGREE (n small messages per member and agreement).
  */
 #include "comm_impl.h"
+#include "mpi_ext.h"
 #include "mpiimpl.h"
 
 #include <stdlib.h>
@@ -52,6 +62,25 @@ static int ulfm_ready;
 /* ---------------------------------------------------------------- revoke */
 static void listener_post(void);
 
+static void send_detached(const void *buf, size_t len, int job, int tag, int context);
+
+/* This process learnt from a notice of job rank `from` that `context` is
+ * revoked: it tells the other members in turn, so that a revoker that dies
+ * before reaching everybody still revokes the communicator everywhere
+ * (every member forwards once: n^2 notices in all). */
+static void revoke_forward(int context, int from)
+{
+    int n = adi_ctx_job_ranks(context, NULL, 0), *jobs;
+
+    if (n <= 0 || (jobs = malloc(sizeof *jobs * (size_t)n)) == NULL)
+        return; /* (the members still learn it from the revoker) */
+    n = adi_ctx_job_ranks(context, jobs, n);
+    for (int i = 0; i < n; i++)
+        if (jobs[i] != adi_job_rank() && jobs[i] != from && jobs[i] < adi_job_size())
+            send_detached(NULL, 0, jobs[i], context, ULFM_CTX_REVOKE);
+    free(jobs);
+}
+
 /* A revoke notice arrived (or the receive was cancelled). Inside progress,
  * with the device lock held; the request is released after this returns. */
 static void listener_done(adi_request_t *r, void *arg)
@@ -63,8 +92,10 @@ static void listener_done(adi_request_t *r, void *arg)
     if (r->status.cancelled || r->status.error != 0)
         return;
     if (r->status.tag >= 0 && r->status.tag < ULFM_CTX_REVOKE - 1) {
-        adi_ctx_revoke_locked(r->status.tag);
+        int fresh = adi_ctx_revoke_locked(r->status.tag);
         adi_ctx_revoke_locked(r->status.tag + 1);
+        if (fresh)
+            revoke_forward(r->status.tag, r->status.source);
     }
     if (listener_init)
         listener_fired = 1;
@@ -185,45 +216,65 @@ int PMPIX_Comm_revoke(MPI_Comm comm)
 #pragma weak MPIX_Comm_revoke = PMPIX_Comm_revoke
 
 /* ---------------------------------------------------------------- agreement */
-typedef struct {
-    adi_request_t *decide; /* from any source */
-    adi_request_t **contrib;
-    int n;
-} coord_wait_t;
+/* One agreement in flight: a state machine that the completions of its own
+ * requests drive (their on_complete, inside progress, device lock held),
+ * so that it goes on whatever call the process is blocked in: blocking
+ * agreements wait for it, MPIX_Comm_iagree returns at once. */
+typedef enum { AG_PICK, AG_MEMBER, AG_COORD, AG_DECIDED, AG_FINISHED } agree_phase_t;
 
-static int coord_ready(void *arg)
-{
-    const coord_wait_t *w = arg;
-    if (__atomic_load_n(&w->decide->done, __ATOMIC_ACQUIRE) && w->decide->status.error == 0)
-        return 1;
-    for (int i = 0; i < w->n; i++)
-        if (w->contrib[i] != NULL && !__atomic_load_n(&w->contrib[i]->done, __ATOMIC_ACQUIRE))
-            return 0;
-    return 1;
-}
-
-static int req_done(void *arg)
-{
-    return __atomic_load_n(&((adi_request_t *)arg)->done, __ATOMIC_ACQUIRE);
-}
-
-/* Wait for r, release it, return its status (CANAL_ERR_PEER: its peer failed). */
-static canal_status_t wait_free(adi_request_t *r)
-{
+typedef struct agree_op agree_op_t;
+struct agree_op {
+    mpi_comm_t *c;
+    int n, nw, coord;
+    unsigned seq;
+    size_t len;
+    agree_phase_t phase;
     canal_status_t st;
-    adi_wait_until(req_done, r);
-    st = r->status.error;
-    adi_request_free(r);
-    return st;
+    uint8_t *msg;  /* nw words, then the n failed flags: ours, then the decision */
+    uint8_t *bufs; /* n + 1 receive buffers of len bytes */
+    int *fl;
+    adi_request_t *send, *recv; /* a member's contribution and the coordinator's decision */
+    adi_request_t *decide;      /* the coordinator's: a decision from anybody */
+    adi_request_t **contrib;    /* the coordinator's: each member's contribution */
+    int busy, again;            /* agree_step is running / must run again */
+    /* MPIX_Comm_iagree: where the flag goes, and the request to complete */
+    int *user_flag;
+    adi_request_t *user_req;
+};
+
+static void agree_step(agree_op_t *op);
+
+static void agree_req_done(adi_request_t *r, void *arg)
+{
+    (void)r;
+    agree_step(arg);
 }
 
-static void cancel_free(adi_request_t *r)
+static int req_ok(const adi_request_t *r)
 {
+    return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) && r->status.error == 0;
+}
+
+static int req_is_over(const adi_request_t *r)
+{
+    return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
+}
+
+/* Let go of a request of the protocol (device lock held): cancelled if it
+ * can be, released now or when it completes, and never calls back. */
+static void agree_release(adi_request_t **rp)
+{
+    adi_request_t *r = *rp;
     if (r == NULL)
         return;
-    adi_cancel(r);
-    adi_wait_until(req_done, r);
-    adi_request_free(r);
+    *rp = NULL;
+    r->on_complete = NULL;
+    if (!req_is_over(r))
+        adi_cancel(r);
+    if (req_is_over(r))
+        adi_request_free(r);
+    else
+        r->user_freed = 1;
 }
 
 static int agree_tag(const mpi_comm_t *c, unsigned seq, int kind)
@@ -231,132 +282,267 @@ static int agree_tag(const mpi_comm_t *c, unsigned seq, int kind)
     return (c->context / 2) << 16 | (int)(seq & 0x3fffu) << 2 | kind;
 }
 
-/* Decide as coordinator: msg (words, then the failed flags of the n ranks)
- * holds our contribution and becomes the decision. */
-static canal_status_t coordinate(mpi_comm_t *c, unsigned seq, uint8_t *msg, int nw, uint8_t *bufs)
+static canal_status_t agree_irecv(agree_op_t *op, void *buf, int src_job, int kind,
+                                  adi_request_t **out)
 {
-    int n = c->size;
-    size_t len = (size_t)nw * 4 + (size_t)n;
-    uint8_t *failed = msg + (size_t)nw * 4;
-    coord_wait_t w = {NULL, NULL, n};
-    canal_status_t st = CANAL_OK;
-
-    if ((w.contrib = calloc((size_t)n, sizeof *w.contrib)) == NULL)
-        return common_err_set(CANAL_ERR_NOMEM, "no memory for an agreement of %d ranks", n);
-    if ((st = adi_irecv(bufs + (size_t)n * len, len, dt_builtin(DT_BYTE), ADI_ANY_SOURCE,
-                        agree_tag(c, seq, KIND_DECIDE), ULFM_CTX_AGREE, &w.decide)) < 0)
-        goto out;
-    for (int i = 0; i < n; i++) {
-        if (i == c->rank || failed[i])
-            continue;
-        if ((st = adi_irecv(bufs + (size_t)i * len, len, dt_builtin(DT_BYTE),
-                            mpi_comm_peer_job_rank(c, i), agree_tag(c, seq, KIND_CONTRIB),
-                            ULFM_CTX_AGREE, &w.contrib[i])) < 0)
-            goto out;
+    adi_request_t *r = adi_request_alloc(ADI_REQ_RECV);
+    canal_status_t st;
+    if (r == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a request of the agreement");
+    r->on_complete = agree_req_done;
+    r->on_complete_arg = op;
+    *out = r; /* (before posting: the callback may run at once) */
+    st = adi_irecv_into(r, buf, op->len, dt_builtin(DT_BYTE), src_job,
+                        agree_tag(op->c, op->seq, kind), ULFM_CTX_AGREE);
+    if (st < 0) {
+        *out = NULL;
+        adi_request_free(r);
     }
-    adi_wait_until(coord_ready, &w);
-    if (__atomic_load_n(&w.decide->done, __ATOMIC_ACQUIRE) && w.decide->status.error == 0) {
-        /* An earlier coordinator decided before it failed. */
-        memcpy(msg, bufs + (size_t)n * len, len);
+    return st;
+}
+
+/* Start a phase from the failures we know now: contribute to the lowest
+ * member not known failed, or coordinate when that is us. */
+static void agree_pick(agree_op_t *op)
+{
+    int n = op->n, me = op->c->rank;
+    uint8_t *f = op->msg + (size_t)op->nw * 4;
+    int k = adi_ctx_failed_ranks(op->c->context, 0, op->fl, n);
+    canal_status_t st;
+
+    for (int i = 0; i < k && i < n; i++)
+        f[op->fl[i]] = 1;
+    f[me] = 0; /* (we are alive, whatever a stale report says) */
+    op->coord = -1;
+    for (int i = 0; i < n && op->coord < 0; i++)
+        if (!f[i])
+            op->coord = i;
+    if (op->coord == me) {
+        op->phase = AG_COORD;
+        if ((st = agree_irecv(op, op->bufs + (size_t)n * op->len, ADI_ANY_SOURCE, KIND_DECIDE,
+                              &op->decide)) < 0)
+            goto fail;
+        for (int i = 0; i < n; i++)
+            if (i != me && !f[i] &&
+                (st = agree_irecv(op, op->bufs + (size_t)i * op->len,
+                                  mpi_comm_peer_job_rank(op->c, i), KIND_CONTRIB,
+                                  &op->contrib[i])) < 0)
+                goto fail;
+        op->again = 1;
+        return;
+    }
+    op->phase = AG_MEMBER;
+    if ((st = agree_irecv(op, op->bufs, mpi_comm_peer_job_rank(op->c, op->coord), KIND_DECIDE,
+                          &op->recv)) < 0)
+        goto fail;
+    if (adi_isend(op->msg, op->len, dt_builtin(DT_BYTE), mpi_comm_peer_job_rank(op->c, op->coord),
+                  adi_job_rank(), agree_tag(op->c, op->seq, KIND_CONTRIB), ULFM_CTX_AGREE,
+                  ADI_MODE_STANDARD, &op->send) < 0) {
+        op->send = NULL; /* (it failed: the next one coordinates) */
+        f[op->coord] = 1;
+        agree_release(&op->recv);
+        op->phase = AG_PICK;
     } else {
+        op->send->on_complete = agree_req_done;
+        op->send->on_complete_arg = op;
+    }
+    op->again = 1;
+    return;
+fail:
+    op->st = st;
+    op->phase = AG_FINISHED;
+}
+
+/* The coordinator: a decision from anybody (an earlier coordinator's, sent
+ * before it failed) or a contribution or a failure from every member. */
+static void agree_coord(agree_op_t *op)
+{
+    int n = op->n, nw = op->nw;
+    uint8_t *failed = op->msg + (size_t)nw * 4;
+
+    if (req_ok(op->decide)) {
+        memcpy(op->msg, op->bufs + (size_t)n * op->len, op->len);
+    } else {
+        for (int i = 0; i < n; i++)
+            if (op->contrib[i] != NULL && !req_is_over(op->contrib[i]))
+                return;
         for (int i = 0; i < n; i++) {
-            const uint8_t *in = bufs + (size_t)i * len;
-            if (w.contrib[i] == NULL)
+            const uint8_t *in = op->bufs + (size_t)i * op->len;
+            if (op->contrib[i] == NULL)
                 continue;
-            if (w.contrib[i]->status.error != 0) {
+            if (op->contrib[i]->status.error != 0) {
                 failed[i] = 1; /* it failed meanwhile */
                 continue;
             }
             for (int k = 0; k < nw; k++) {
                 uint32_t a, b;
-                memcpy(&a, msg + 4 * k, 4);
+                memcpy(&a, op->msg + 4 * k, 4);
                 memcpy(&b, in + 4 * k, 4);
                 a &= b;
-                memcpy(msg + 4 * k, &a, 4);
+                memcpy(op->msg + 4 * k, &a, 4);
             }
             for (int j = 0; j < n; j++)
                 failed[j] |= in[(size_t)nw * 4 + (size_t)j];
         }
     }
-out:
-    if (w.decide != NULL)
-        cancel_free(w.decide);
-    for (int i = 0; i < n; i++)
-        cancel_free(w.contrib[i]);
-    free(w.contrib);
-    return st;
+    op->phase = AG_DECIDED;
+    op->again = 1;
 }
 
-/* The fault-tolerant agreement on c: words[nw] becomes the AND of every
- * live member's, failed[n] (in: the failures we know) the union of the
- * failures the members knew; every member that returns gets the same. */
-static canal_status_t ft_agree(mpi_comm_t *c, uint32_t *words, int nw, uint8_t *failed)
+/* A member: the coordinator's decision, or its failure. */
+static void agree_member(agree_op_t *op)
 {
-    int n = c->size;
-    size_t len = (size_t)nw * 4 + (size_t)n;
-    unsigned seq = c->ulfm_seq++;
-    uint8_t *msg = malloc(len), *bufs = malloc(len * ((size_t)n + 1));
-    int *fl = malloc(sizeof *fl * (size_t)n);
-    canal_status_t st = CANAL_OK;
+    uint8_t *f = op->msg + (size_t)op->nw * 4;
 
-    if (msg == NULL || bufs == NULL || fl == NULL) {
-        st = common_err_set(CANAL_ERR_NOMEM, "no memory for an agreement of %d ranks", n);
-        goto out;
+    if (req_is_over(op->recv)) {
+        if (op->recv->status.error == 0) {
+            memcpy(op->msg, op->bufs, op->len);
+            op->phase = AG_DECIDED;
+            op->again = 1;
+            return;
+        }
+    } else if (!(op->send != NULL && req_is_over(op->send) && op->send->status.error != 0)) {
+        return; /* waiting */
     }
-    memcpy(msg, words, (size_t)nw * 4);
-    memcpy(msg + (size_t)nw * 4, failed, (size_t)n);
-    for (;;) {
-        uint8_t *f = msg + (size_t)nw * 4;
-        int coord = -1, k = adi_ctx_failed_ranks(c->context, 0, fl, n);
-        adi_request_t *r = NULL;
+    f[op->coord] = 1; /* it failed: the next one coordinates */
+    agree_release(&op->send);
+    agree_release(&op->recv);
+    op->phase = AG_PICK;
+    op->again = 1;
+}
 
-        for (int i = 0; i < k && i < n; i++)
-            f[fl[i]] = 1;
-        f[c->rank] = 0; /* (we are alive, whatever a stale report says) */
-        for (int i = 0; i < n && coord < 0; i++)
-            if (!f[i])
-                coord = i;
-        if (coord == c->rank) {
-            if ((st = coordinate(c, seq, msg, nw, bufs)) < 0)
-                goto out;
+/* Decided: tell everybody (a later coordinator must hear of it), and make
+ * the agreed failures known here (ULFM: what MPIX_Comm_failure_ack
+ * acknowledges next), even those another member saw first. */
+static void agree_decided(agree_op_t *op)
+{
+    int n = op->n;
+    const uint8_t *failed = op->msg + (size_t)op->nw * 4;
+
+    agree_release(&op->send);
+    agree_release(&op->recv);
+    agree_release(&op->decide);
+    for (int i = 0; i < n; i++)
+        agree_release(&op->contrib[i]);
+    for (int i = 0; i < n; i++)
+        if (i != op->c->rank && !failed[i])
+            send_detached(op->msg, op->len, mpi_comm_peer_job_rank(op->c, i),
+                          agree_tag(op->c, op->seq, KIND_DECIDE), ULFM_CTX_AGREE);
+    for (int i = 0; i < n; i++)
+        if (failed[i] && i != op->c->rank)
+            adi_peer_report_failed(mpi_comm_peer_job_rank(op->c, i),
+                                   "another process reported it failed (MPIX_Comm_agree)");
+    op->phase = AG_FINISHED;
+}
+
+static void agree_free(agree_op_t *op)
+{
+    agree_release(&op->send);
+    agree_release(&op->recv);
+    agree_release(&op->decide);
+    for (int i = 0; op->contrib != NULL && i < op->n; i++)
+        agree_release(&op->contrib[i]);
+    free(op->contrib);
+    free(op->msg);
+    free(op->bufs);
+    free(op->fl);
+    free(op);
+}
+
+static void iagree_finish(agree_op_t *op);
+
+static void agree_step(agree_op_t *op)
+{
+    adi_lock();
+    if (op->busy) {
+        op->again = 1; /* (a completion inside a step: the running step loops) */
+        adi_unlock();
+        return;
+    }
+    op->busy = 1;
+    do {
+        op->again = 0;
+        switch (op->phase) {
+        case AG_PICK:
+            agree_pick(op);
+            break;
+        case AG_MEMBER:
+            agree_member(op);
+            break;
+        case AG_COORD:
+            agree_coord(op);
+            break;
+        case AG_DECIDED:
+            agree_decided(op);
+            break;
+        case AG_FINISHED:
             break;
         }
-        /* A member: contribute, then wait for the coordinator's decision. */
-        if (adi_isend(msg, len, dt_builtin(DT_BYTE), mpi_comm_peer_job_rank(c, coord),
-                      adi_job_rank(), agree_tag(c, seq, KIND_CONTRIB), ULFM_CTX_AGREE,
-                      ADI_MODE_STANDARD, &r) < 0 ||
-            wait_free(r) < 0) {
-            f[coord] = 1;
-            continue;
-        }
-        if ((st = adi_irecv(bufs, len, dt_builtin(DT_BYTE), mpi_comm_peer_job_rank(c, coord),
-                            agree_tag(c, seq, KIND_DECIDE), ULFM_CTX_AGREE, &r)) < 0)
-            goto out;
-        if (wait_free(r) < 0) {
-            f[coord] = 1; /* it failed: the next one coordinates */
-            continue;
-        }
-        memcpy(msg, bufs, len);
-        break;
+    } while (op->again && op->phase != AG_FINISHED);
+    op->busy = 0;
+    if (op->phase == AG_FINISHED && op->user_req != NULL)
+        iagree_finish(op); /* frees op */
+    adi_unlock();
+}
+
+/* Start the fault-tolerant agreement on c: words[nw] becomes the AND of
+ * every live member's, failed[n] (in: the failures we know) the union of
+ * the failures the members knew; every member that finishes gets the same. */
+static canal_status_t agree_start(mpi_comm_t *c, const uint32_t *words, int nw,
+                                  const uint8_t *failed, agree_op_t **out)
+{
+    int n = c->size;
+    agree_op_t *op = calloc(1, sizeof *op);
+
+    if (op == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for an agreement of %d ranks", n);
+    op->c = c;
+    op->n = n;
+    op->nw = nw;
+    op->len = (size_t)nw * 4 + (size_t)n;
+    op->seq = c->ulfm_seq++;
+    op->phase = AG_PICK;
+    op->msg = malloc(op->len);
+    op->bufs = malloc(op->len * ((size_t)n + 1));
+    op->fl = malloc(sizeof *op->fl * (size_t)n);
+    op->contrib = calloc((size_t)n, sizeof *op->contrib);
+    if (op->msg == NULL || op->bufs == NULL || op->fl == NULL || op->contrib == NULL) {
+        agree_free(op);
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for an agreement of %d ranks", n);
     }
-    /* Tell everybody: a later coordinator must hear of this decision. */
-    for (int i = 0; i < n; i++)
-        if (i != c->rank && !msg[(size_t)nw * 4 + (size_t)i])
-            send_detached(msg, len, mpi_comm_peer_job_rank(c, i), agree_tag(c, seq, KIND_DECIDE),
-                          ULFM_CTX_AGREE);
-    memcpy(words, msg, (size_t)nw * 4);
-    memcpy(failed, msg + (size_t)nw * 4, (size_t)n);
-    /* The agreed failures are known here from now on (ULFM: what
-     * MPIX_Comm_failure_ack acknowledges next), even those another member
-     * saw first. */
-    for (int i = 0; i < n; i++)
-        if (failed[i] && i != c->rank)
-            adi_peer_report_failed(mpi_comm_peer_job_rank(c, i),
-                                   "another process reported it failed (MPIX_Comm_agree)");
-out:
-    free(msg);
-    free(bufs);
-    free(fl);
+    memcpy(op->msg, words, (size_t)nw * 4);
+    memcpy(op->msg + (size_t)nw * 4, failed, (size_t)n);
+    *out = op;
+    return CANAL_OK;
+}
+
+static int agree_finished(void *arg)
+{
+    const agree_op_t *op = arg;
+    int fin;
+    adi_lock();
+    fin = op->phase == AG_FINISHED;
+    adi_unlock();
+    return fin;
+}
+
+/* The blocking agreement (MPIX_Comm_agree, MPIX_Comm_shrink). */
+static canal_status_t ft_agree(mpi_comm_t *c, uint32_t *words, int nw, uint8_t *failed)
+{
+    agree_op_t *op = NULL;
+    canal_status_t st = agree_start(c, words, nw, failed, &op);
+
+    if (st < 0)
+        return st;
+    agree_step(op);
+    adi_wait_until(agree_finished, op);
+    if ((st = op->st) >= 0) {
+        memcpy(words, op->msg, (size_t)nw * 4);
+        memcpy(failed, op->msg + (size_t)nw * 4, (size_t)c->size);
+    }
+    adi_lock();
+    agree_free(op);
+    adi_unlock();
     return st;
 }
 
@@ -575,3 +761,133 @@ int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
     return MPI_SUCCESS;
 }
 #pragma weak MPIX_Comm_failure_get_acked = PMPIX_Comm_failure_get_acked
+
+/* ---------------------------------------------------------------- MPI-5 era names */
+/* (Not in MPICH 4.0.2's mpi.h: declared in mpi_ext.h.) */
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
+{
+    static const char fn[] = "MPIX_Comm_get_failed";
+    mpi_comm_t *c = NULL;
+    mpi_group_t *g;
+    int *ranks, k;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
+        return err;
+    if (failedgrp == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "failedgrp is NULL");
+    if ((ranks = malloc(sizeof *ranks * (size_t)(c->size > 0 ? c->size : 1))) == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for the failed group");
+    k = adi_ctx_failed_ordered(c->context, ranks, c->size);
+    if (k == 0) {
+        free(ranks);
+        *failedgrp = MPI_GROUP_EMPTY;
+        return MPI_SUCCESS;
+    }
+    for (int i = 0; i < k; i++)
+        ranks[i] = mpi_comm_peer_job_rank(c, ranks[i]);
+    g = mpi_group_new_list(ranks, k);
+    free(ranks);
+    if (g == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for the failed group");
+    if ((err = mpi_group_to_handle(g, failedgrp)) != MPI_SUCCESS)
+        return mpi_err_raise(c, err, fn, "no handle for the failed group");
+    return MPI_SUCCESS;
+}
+#pragma weak MPIX_Comm_get_failed = PMPIX_Comm_get_failed
+
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
+{
+    static const char fn[] = "MPIX_Comm_ack_failed";
+    mpi_comm_t *c = NULL;
+    int *ranks, k;
+    canal_status_t st;
+    int err = mpi_enter(fn);
+    if (err)
+        return err;
+    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
+        return err;
+    if (num_to_ack < 0)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "num_to_ack=%d is negative", num_to_ack);
+    if (num_acked == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "num_acked is NULL");
+    if ((ranks = malloc(sizeof *ranks * (size_t)(c->size > 0 ? c->size : 1))) == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for the failed ranks");
+    /* The first num_to_ack of MPIX_Comm_get_failed's group, in its order. */
+    k = adi_ctx_failed_ordered(c->context, ranks, c->size);
+    if ((st = adi_ctx_ack_ranks(c->context, ranks, k < num_to_ack ? k : num_to_ack)) < 0) {
+        free(ranks);
+        return mpi_err_status(c, st, fn);
+    }
+    *num_acked = adi_ctx_failed_ranks(c->context, 1, ranks, c->size);
+    free(ranks);
+    return MPI_SUCCESS;
+}
+#pragma weak MPIX_Comm_ack_failed = PMPIX_Comm_ack_failed
+
+/* The nonblocking agreement finished (inside agree_step, device lock held):
+ * the flag, the error of the request (as MPIX_Comm_agree's), completion. */
+static void iagree_finish(agree_op_t *op)
+{
+    adi_request_t *ur = op->user_req;
+    int n = op->n, un;
+
+    if (op->st < 0) {
+        ur->status.error = op->st;
+    } else {
+        uint32_t w;
+        memcpy(&w, op->msg, 4);
+        *op->user_flag = (int)w;
+        un = first_unacked(op->c, op->msg + 4);
+        if (un == -2) {
+            ur->status.error =
+                common_err_set(CANAL_ERR_NOMEM, "no memory for an agreement of %d ranks", n);
+        } else if (un >= 0) {
+            ur->status.error = CANAL_ERR_PEER;
+            ur->status.peer = mpi_comm_peer_job_rank(op->c, un);
+        }
+    }
+    op->user_req = NULL;
+    agree_free(op);
+    adi_request_complete(ur);
+}
+
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
+{
+    static const char fn[] = "MPIX_Comm_iagree";
+    mpi_comm_t *c = NULL;
+    uint8_t *failed = NULL;
+    agree_op_t *op = NULL;
+    adi_request_t *ur;
+    uint32_t w;
+    canal_status_t st;
+    int err = mpi_enter(fn);
+
+    if (err)
+        return err;
+    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
+        return err;
+    if (flag == NULL || request == NULL)
+        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", flag == NULL ? "flag" : "request");
+    if (known_failed(c, &failed) != MPI_SUCCESS)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for an agreement");
+    w = (uint32_t)*flag;
+    st = agree_start(c, &w, 1, failed, &op);
+    free(failed);
+    if (st < 0)
+        return mpi_err_status(c, st, fn);
+    if ((ur = adi_request_alloc(ADI_REQ_OTHER)) == NULL) {
+        adi_lock();
+        agree_free(op);
+        adi_unlock();
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
+    }
+    ur->owner_handle = comm;
+    op->user_flag = flag;
+    op->user_req = ur;
+    *request = mpi_request_handle(ur);
+    agree_step(op); /* (may finish at once: then the request is complete) */
+    return MPI_SUCCESS;
+}
+#pragma weak MPIX_Comm_iagree = PMPIX_Comm_iagree

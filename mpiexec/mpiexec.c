@@ -169,8 +169,8 @@ static const char *sig_name(int sig)
  * default the job ends; under -disable-auto-cleanup the others keep
  * running (they learn of the loss through their channels: shm sees the pid
  * gone, sock the connection reset) and the failure only decides the exit
- * code. A rank that exits while others wait for it in a PMI barrier still
- * ends the job (mpx_server_check_barriers): that barrier can never end. */
+ * code; a PMI barrier then completes without the ranks that exited
+ * (mpx_server_check_barriers; by default such a barrier ends the job). */
 static void rank_fail(mpx_job_t *job, mpx_rank_t *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void rank_fail(mpx_job_t *job, mpx_rank_t *r, int code, const char *fmt, ...)

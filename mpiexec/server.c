@@ -212,16 +212,24 @@ void mpx_server_fence_done(mpx_job_t *job, int pj)
     p->barrier_count = 0;
 }
 
-/* A barrier that waits for a rank that has exited can never complete (a
- * proxy leaves this to mpiexec, which knows every host's ranks). */
+/* A barrier that waits for a rank that has exited can never complete: the
+ * job ends. Under -disable-auto-cleanup the ranks that exited are left out
+ * instead, and the barrier completes among the others (MPI_Finalize's fence
+ * of a survivor that had not heard of the failure yet). A proxy leaves this
+ * to mpiexec, which knows every host's ranks (there the job still ends). */
 static void barrier_check_dead(mpx_job_t *job, int pj)
 {
     mpx_pmijob_t *p = &job->pjobs[pj];
+    int gone = 0;
     if (p->barrier_count == 0 || job->tearing_down || job->ops->fence != NULL)
         return;
     for (int i = p->first; i < p->first + p->nlocal; i++) {
         mpx_rank_t *r = job->ranks[i];
         if (r->exited && !r->in_barrier) {
+            if (job->opts->disable_auto_cleanup) {
+                gone++;
+                continue;
+            }
             mpx_job_fail(job, r->rank, 1,
                          "%s has exited, so the PMI barrier (MPI_Init, fence) other ranks "
                          "wait in can never complete",
@@ -229,6 +237,8 @@ static void barrier_check_dead(mpx_job_t *job, int pj)
             return;
         }
     }
+    if (gone > 0 && p->barrier_count + gone == p->nlocal)
+        mpx_server_fence_done(job, pj);
 }
 
 static void barrier_enter(mpx_job_t *job, mpx_rank_t *r)

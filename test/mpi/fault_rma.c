@@ -1,0 +1,125 @@
+/* A window's target dies in the middle of an epoch (issue 23), under
+ * mpiexec -disable-auto-cleanup with MPI_ERRORS_RETURN on the window:
+ *   argv[1] "lock": rank 1 (the target) locks its own window exclusively
+ *     and kills itself (SIGKILL) while rank 0 tries lock / put / unlock on
+ *     it (passive target); rank 0's epoch fails with MPIX_ERR_PROC_FAILED
+ *     instead of waiting for ever for the lock, and it goes on;
+ *   argv[1] "fence": rank 2 kills itself between two fences while every
+ *     rank puts into its right neighbour; each survivor's closing fence
+ *     fails with MPIX_ERR_PROC_FAILED.
+ * argv[2] "create" (MPI_Win_create: operations go through the target's
+ * agent) or "allocate" (MPI_Win_allocate: in shared memory on one node).
+ * Nobody hangs; the survivors then shrink MPI_COMM_WORLD and sum on it. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int rank;
+
+static int error_class(int rc)
+{
+    int cls;
+    MPI_Error_class(rc, &cls);
+    return cls;
+}
+
+static void fail(const char *what, int rc)
+{
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_string(rc, msg, &len);
+    fprintf(stderr, "rank %d: %s (class %d: %s)\n", rank, what,
+            rc != MPI_SUCCESS ? error_class(rc) : 0, msg);
+    MPI_Abort(MPI_COMM_SELF, 2); /* the job's exit code: 2, not the victim's 137 */
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "lock";
+    const char *flavor = argc > 2 ? argv[2] : "create";
+    int size, rc = MPI_SUCCESS, victim, *base = NULL, one = 1, all = 0, want = 0;
+    MPI_Win win;
+    MPI_Comm shrunk;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    victim = strcmp(mode, "lock") == 0 ? 1 : 2;
+    if (size < 3)
+        fail("run with 3 processes or more", MPI_SUCCESS);
+    if (strcmp(flavor, "allocate") == 0) {
+        rc = MPI_Win_allocate(64 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
+                              &win);
+    } else {
+        base = calloc(64, sizeof(int));
+        rc = MPI_Win_create(base, 64 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                            &win);
+    }
+    if (rc != MPI_SUCCESS)
+        fail("creating the window", rc);
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    if (strcmp(mode, "lock") == 0) {
+        /* The victim dies holding an exclusive lock on its own window. */
+        if (rank == victim && (rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, victim, 0, win)) != MPI_SUCCESS)
+            fail("the victim's lock", rc);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == victim) {
+            raise(SIGKILL);
+            pause();
+        }
+        if (rank == 0) {
+            /* Until the loss is seen: each epoch may still succeed before. */
+            for (long i = 0; rc == MPI_SUCCESS; i++) {
+                rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, victim, 0, win);
+                if (rc == MPI_SUCCESS) {
+                    rc = MPI_Put(&one, 1, MPI_INT, victim, (int)(i % 64), 1, MPI_INT, win);
+                    int rc2 = MPI_Win_unlock(victim, win);
+                    if (rc == MPI_SUCCESS)
+                        rc = rc2;
+                }
+            }
+            if (error_class(rc) != MPIX_ERR_PROC_FAILED)
+                fail("passive-target epoch on a dead target", rc);
+            printf("rank 0: lock/put/unlock on the dead target failed with "
+                   "MPIX_ERR_PROC_FAILED\n");
+        }
+    } else {
+        if ((rc = MPI_Win_fence(0, win)) != MPI_SUCCESS)
+            fail("the first fence", rc);
+        if (rank == victim) {
+            raise(SIGKILL);
+            pause();
+        }
+        rc = MPI_Put(&one, 1, MPI_INT, (rank + 1) % size, rank, 1, MPI_INT, win);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Win_fence(0, win);
+        if (rc == MPI_SUCCESS || error_class(rc) != MPIX_ERR_PROC_FAILED)
+            fail("a fence epoch whose member died", rc);
+        printf("rank %d: the fence failed with MPIX_ERR_PROC_FAILED\n", rank);
+    }
+    fflush(stdout);
+
+    /* The survivors go on without the window. */
+    if ((rc = MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk)) != MPI_SUCCESS)
+        fail("MPIX_Comm_shrink", rc);
+    if ((rc = MPI_Allreduce(&rank, &all, 1, MPI_INT, MPI_SUM, shrunk)) != MPI_SUCCESS)
+        fail("MPI_Allreduce on the shrunk communicator", rc);
+    for (int r = 0; r < size; r++)
+        want += r == victim ? 0 : r;
+    if (all != want)
+        fail("wrong sum on the shrunk communicator", MPI_SUCCESS);
+    MPI_Comm_free(&shrunk);
+    if (rank == 0)
+        printf("No Errors\n");
+    fflush(stdout);
+    MPI_Finalize(); /* (the window is left: freeing it is collective over a dead rank) */
+    return 0;
+}
