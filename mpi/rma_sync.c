@@ -301,7 +301,7 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
             cnt[r] = w->peer[r].fence_ops;
             w->peer[r].fence_ops = 0;
         }
-        err = PMPI_Reduce_scatter_block(cnt, &expected, 1, MPI_UNSIGNED, MPI_SUM, w->comm->handle);
+        err = mpi_reduce_scatter_block_impl(cnt, &expected, 1, MPI_UNSIGNED, MPI_SUM, w->comm, fn);
         free(cnt);
         if (err != MPI_SUCCESS) {
             adi_lock();
@@ -322,7 +322,7 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
         rma_lock_drain(w);
         adi_unlock();
     } else {
-        if (!(assert &MPI_MODE_NOSUCCEED) && (err = PMPI_Barrier(w->comm->handle)) != MPI_SUCCESS)
+        if (!(assert &MPI_MODE_NOSUCCEED) && (err = mpi_barrier_impl(w->comm, fn)) != MPI_SUCCESS)
             return rma_err(w, MPI_ERR_OTHER, fn, "the fence's barrier failed");
         adi_lock();
         w->fence_epoch++;
