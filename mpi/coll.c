@@ -691,11 +691,11 @@ static int is_neighbor(coll_kind_t k)
 
 /* An argument error err of k on c, already raised: in the checking mode
  * the other ranks learn of it instead of waiting (coll/check.c). */
-static int check_mode_failed(const call_t *k, mpi_comm_t *c, int err)
+static int check_mode_failed(const call_t *k, mpi_comm_t *c, int err, const char *fn)
 {
     if (coll_check_enabled()) {
         int cls = MPI_ERR_OTHER;
-        PMPI_Error_class(err, &cls);
+        mpi_error_class_impl(err, &cls, fn);
         (void)coll_check_failed_call(c, k->kind, k->root, cls);
     }
     return err;
@@ -714,7 +714,7 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
     int err;
 
     if (mode != MODE_BLOCKING && request == NULL)
-        return check_mode_failed(k, c, mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL"));
+        return check_mode_failed(k, c, mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL"), fn);
     /* (field by field: a memset of the whole struct shows in small-message latency) */
     a.sdt = a.rdt = NULL;
     a.sendcounts = a.recvcounts = NULL;
@@ -748,13 +748,13 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
                                  (unsigned)c->handle);
         {
             int status = MPI_UNDEFINED;
-            a.cartesian = PMPI_Topo_test(c->handle, &status) == MPI_SUCCESS && status == MPI_CART &&
+            a.cartesian = mpi_topo_test_impl(c, &status, fn) == MPI_SUCCESS && status == MPI_CART &&
                           a.indegree % 2 == 0;
         }
     }
     err = check_call(k, c, &a, &w, fn);
     if (err) {
-        check_mode_failed(k, c, err);
+        check_mode_failed(k, c, err, fn);
         goto out_widened;
     }
     if (coll_check_enabled() && (st = coll_check_call(&a)) < 0) {

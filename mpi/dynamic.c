@@ -307,8 +307,8 @@ static int comm_mixes_jobs(mpi_comm_t *c)
 
 /* cross: cards are needed (a failure to make one is logged); 2: they are
  * wanted in case the other side needs them (a failure is quiet). */
-static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
-                          dyn_member_t **all_out)
+static int gather_members(mpi_comm_t *c, int root, int cross, dyn_member_t **all_out,
+                          const char *fn)
 {
     dyn_member_t me;
     dyn_member_t *all = NULL;
@@ -324,7 +324,7 @@ static int gather_members(mpi_comm_t *c, MPI_Comm comm, int root, int cross,
     }
     if (c->rank == root && (all = calloc((size_t)c->size, sizeof *all)) == NULL)
         return MPI_ERR_NO_MEM; /* the others wait in the gather: fatal by class */
-    err = PMPI_Gather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, root, comm);
+    err = mpi_gather_impl(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, root, c, fn);
     if (err != MPI_SUCCESS) {
         free(all);
         return err;
@@ -404,10 +404,10 @@ static int build_inter(mpi_comm_t *c, int root, const dyn_hello_t *hdr, const dy
 
 /* The root's verdict reaches the group, then the remote members; a failed
  * verdict is raised everywhere (the root's message at the root). */
-static int share_remote(mpi_comm_t *c, MPI_Comm comm, int root, dyn_hello_t *hdr,
-                        dyn_member_t **remote, const char *fn)
+static int share_remote(mpi_comm_t *c, int root, dyn_hello_t *hdr, dyn_member_t **remote,
+                        const char *fn)
 {
-    int err = PMPI_Bcast(hdr, (int)sizeof *hdr, MPI_BYTE, root, comm);
+    int err = mpi_bcast_impl(hdr, sizeof *hdr, MPI_BYTE, root, c, fn);
 
     if (err != MPI_SUCCESS)
         return err;
@@ -418,7 +418,8 @@ static int share_remote(mpi_comm_t *c, MPI_Comm comm, int root, dyn_hello_t *hdr
     }
     if (c->rank != root && (*remote = calloc((size_t)hdr->n, sizeof **remote)) == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
-    return PMPI_Bcast(*remote, (int)(sizeof **remote * (size_t)hdr->n), MPI_BYTE, root, comm);
+    return mpi_bcast_impl(*remote, (MPI_Count)(sizeof **remote * (size_t)hdr->n), MPI_BYTE, root, c,
+                          fn);
 }
 
 /* A bootstrap message: hdr then n members. */
@@ -500,7 +501,7 @@ int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_
     canal_status_t st;
     int err;
 
-    if ((err = gather_members(lc, lc->handle, leader, 1, &mine)) != MPI_SUCCESS)
+    if ((err = gather_members(lc, leader, 1, &mine, fn)) != MPI_SUCCESS)
         return err;
     memset(&hdr, 0, sizeof hdr);
     if (lc->rank == leader) {
@@ -531,7 +532,7 @@ int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_
     free(blob);
     if (st < 0)
         return mpi_err_status(lc, st, fn);
-    if ((err = PMPI_Bcast(&hdr, (int)sizeof hdr, MPI_BYTE, leader, lc->handle)) != MPI_SUCCESS) {
+    if ((err = mpi_bcast_impl(&hdr, sizeof hdr, MPI_BYTE, leader, lc, fn)) != MPI_SUCCESS) {
         free(theirs);
         return err;
     }
@@ -590,7 +591,6 @@ static int check_common(const char *fn, MPI_Info info, int root, mpi_comm_t *c)
 static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int root,
                      mpi_comm_t *c, MPI_Comm *newcomm, const char *fn)
 {
-    MPI_Comm comm = c->handle;
     dyn_hello_t hdr, req;
     dyn_member_t *remote = NULL, *mine = NULL;
     int link = -1, err;
@@ -661,13 +661,13 @@ static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int r
             }
         }
     }
-    if ((err = share_remote(c, comm, root, &hdr, &remote, fn)) != MPI_SUCCESS) {
+    if ((err = share_remote(c, root, &hdr, &remote, fn)) != MPI_SUCCESS) {
         free(remote);
         if (link >= 0)
             adi_dyn_close(link);
         return err;
     }
-    err = gather_members(c, comm, root, hdr.cross, &mine);
+    err = gather_members(c, root, hdr.cross, &mine, fn);
     if (c->rank == root && link >= 0) {
         dyn_hello_t ans;
         memset(&ans, 0, sizeof ans);
@@ -692,7 +692,7 @@ static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int r
     {
         /* The root tells whether the answer went out. */
         int ok = err == MPI_SUCCESS;
-        if (PMPI_Bcast(&ok, 1, MPI_INT, root, comm) != MPI_SUCCESS || !ok) {
+        if (mpi_bcast_impl(&ok, 1, MPI_INT, root, c, fn) != MPI_SUCCESS || !ok) {
             free(remote);
             return mpi_err_raise(c, MPI_ERR_OTHER, fn,
                                  "the connect failed after the port was reached (see the "
@@ -736,7 +736,6 @@ static int connect_to(const char *port_name, MPI_Info info, int spawned, int roo
                       MPI_Comm *newcomm, const char *fn)
 {
     double timeout = -1;
-    MPI_Comm comm = c->handle;
     port_parts_t pp;
     dyn_hello_t hdr, req;
     dyn_member_t *remote = NULL, *mine = NULL;
@@ -762,13 +761,13 @@ static int connect_to(const char *port_name, MPI_Info info, int spawned, int roo
             pre[0] = MPI_SUCCESS,
             pre[1] = strcmp(pp.jobid, mpi_pmi.jobid) != 0 || comm_mixes_jobs(c);
     }
-    if ((err = PMPI_Bcast(pre, 2, MPI_INT, root, comm)) != MPI_SUCCESS)
+    if ((err = mpi_bcast_impl(pre, 2, MPI_INT, root, c, fn)) != MPI_SUCCESS)
         return err;
     if (pre[0] != MPI_SUCCESS)
         return mpi_err_raise(c, pre[0], fn, "%s",
                              c->rank == root ? why : "the root failed; see its error");
     /* cards even within one job: the accepting group may mix jobs */
-    if ((err = gather_members(c, comm, root, pre[1] ? 1 : 2, &mine)) != MPI_SUCCESS)
+    if ((err = gather_members(c, root, pre[1] ? 1 : 2, &mine, fn)) != MPI_SUCCESS)
         return err;
     if (c->rank == root) {
         hdr.status = MPI_ERR_PORT;
@@ -804,7 +803,7 @@ static int connect_to(const char *port_name, MPI_Info info, int spawned, int roo
         adi_dyn_close(link);
     }
     free(mine);
-    if ((err = share_remote(c, comm, root, &hdr, &remote, fn)) != MPI_SUCCESS) {
+    if ((err = share_remote(c, root, &hdr, &remote, fn)) != MPI_SUCCESS) {
         free(remote);
         return err;
     }
@@ -859,10 +858,10 @@ int mpi_comm_disconnect_impl(MPI_Comm *comm, const char *fn)
      * context can be reused. Requests the user still holds keep their own
      * reference. The device peers of another job stay known (and
      * connected): a later connect to the same processes reuses them. */
-    err = PMPI_Barrier(*comm);
+    err = mpi_barrier_impl(c, fn);
     if (err != MPI_SUCCESS)
         return err;
-    return PMPI_Comm_free(comm);
+    return mpi_comm_free_impl(comm, fn);
 }
 
 /* ---------------------------------------------------------------- join */
@@ -1094,7 +1093,7 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
                                      res.why, sizeof res.why);
         }
     }
-    if ((err = PMPI_Bcast(&res, (int)sizeof res, MPI_BYTE, root, comm)) != MPI_SUCCESS)
+    if ((err = mpi_bcast_impl(&res, sizeof res, MPI_BYTE, root, c, fn)) != MPI_SUCCESS)
         return err;
     if (errcodes != MPI_ERRCODES_IGNORE)
         for (int i = 0; i < res.total; i++)

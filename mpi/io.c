@@ -128,15 +128,14 @@ int io_check_buf(struct ADIOI_FileD *f, const void *buf, MPI_Count count, MPI_Da
 
 int io_member_lost(struct ADIOI_FileD *f)
 {
-    mpi_comm_t *c = mpi_comm_get(f->comm);
-    return c != NULL && adi_ctx_failed_ranks(c->context, 0, NULL, 0) > 0;
+    return adi_ctx_failed_ranks(f->comm->context, 0, NULL, 0) > 0;
 }
 
-int io_agree(struct ADIOI_FileD *f, int errclass)
+int io_agree(struct ADIOI_FileD *f, int errclass, const char *fn)
 {
     int mine = errclass, all = errclass, rc, cls = MPI_ERR_OTHER;
-    if ((rc = PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, f->comm)) != MPI_SUCCESS) {
-        PMPI_Error_class(rc, &cls); /* (a lost process or a revoked communicator stays so) */
+    if ((rc = mpi_allreduce_impl(&mine, &all, 1, MPI_INT, MPI_MAX, f->comm, fn)) != MPI_SUCCESS) {
+        mpi_error_class_impl(rc, &cls, fn); /* (a lost process or a revoked communicator stays so) */
         return cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_REVOKED ? cls : MPI_ERR_OTHER;
     }
     return all;
@@ -317,18 +316,21 @@ typedef struct {
     char token[32];
 } open_result_t;
 
-static void file_free(struct ADIOI_FileD *f)
+static void file_free(struct ADIOI_FileD *f, const char *fn)
 {
     if (f == NULL)
         return;
     if (f->fd >= 0)
         close(f->fd);
     io_shfp_close(f, 0);
-    io_view_free(f);
+    io_view_free(f, fn);
     if (f->hints != MPI_INFO_NULL)
-        PMPI_Info_free(&f->hints);
-    if (f->comm != MPI_COMM_NULL)
-        PMPI_Comm_free(&f->comm);
+        mpi_info_free_impl(&f->hints, fn);
+    if (f->comm != NULL) {
+        MPI_Comm h = f->comm->handle;
+        mpi_comm_free_impl(&h, fn);
+        f->comm = NULL;
+    }
     mpi_errhandler_release(f->errh);
     free(f->filename);
     f->magic = 0;
@@ -340,6 +342,7 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
 {
     struct ADIOI_FileD *f = NULL;
     mpi_comm_t *c;
+    MPI_Comm dup = MPI_COMM_NULL;
     char why[256] = "";
     int err, agree[3], all[3], perm = 0666;
     const char *path, *v;
@@ -369,24 +372,23 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     f->fd = -1;
     f->shfp_fd = -1;
     f->amode = amode;
-    f->comm = MPI_COMM_NULL;
+    f->comm = NULL;
     f->hints = MPI_INFO_NULL;
     f->errh = io_null_errh;
     mpi_errhandler_retain(f->errh, MPI_OBJ_FILE);
-    if (PMPI_Comm_dup(comm, &f->comm) != MPI_SUCCESS) {
-        f->comm = MPI_COMM_NULL;
-        file_free(f);
+    if (mpi_comm_dup_impl(c, &dup, fn) != MPI_SUCCESS || (f->comm = mpi_comm_get(dup)) == NULL) {
+        file_free(f, fn);
         return io_err(NULL, MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s",
                       (unsigned)comm, filename);
     }
-    PMPI_Comm_rank(f->comm, &f->rank);
-    PMPI_Comm_size(f->comm, &f->size);
+    f->rank = f->comm->rank;
+    f->size = f->comm->size;
     if ((err = hints_defaults(f)) != MPI_SUCCESS) {
-        file_free(f);
+        file_free(f, fn);
         return io_err(NULL, err, fn, "cannot create the hints of %s", filename);
     }
     if ((err = hints_apply(f, info, fn)) != MPI_SUCCESS) {
-        file_free(f);
+        file_free(f, fn);
         return err;
     }
     if ((v = mpi_info_lookup(info, "file_perm")) != NULL) {
@@ -400,21 +402,21 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     agree[0] = amode;
     agree[1] = -amode;
     agree[2] = check_amode(amode, why, sizeof why) < 0 ? 1 : 0;
-    if (PMPI_Allreduce(agree, all, 3, MPI_INT, MPI_MAX, f->comm) != MPI_SUCCESS) {
-        file_free(f);
+    if (mpi_allreduce_impl(agree, all, 3, MPI_INT, MPI_MAX, f->comm, fn) != MPI_SUCCESS) {
+        file_free(f, fn);
         return io_err(NULL, MPI_ERR_OTHER, fn, "cannot agree on the amode of %s", filename);
     }
     if (agree[2]) {
-        file_free(f);
+        file_free(f, fn);
         return io_err(NULL, MPI_ERR_AMODE, fn, "%s opening %s", why, filename);
     }
     if (all[2]) {
-        file_free(f);
+        file_free(f, fn);
         return io_err(NULL, MPI_ERR_AMODE, fn, "another rank passed an invalid amode for %s",
                       filename);
     }
     if (all[0] != amode || -all[1] != amode) {
-        file_free(f);
+        file_free(f, fn);
         return io_err(NULL, MPI_ERR_NOT_SAME, fn,
                       "amode=%#x differs between ranks (range %#x..%#x) opening %s",
                       (unsigned)amode, (unsigned)-all[1], (unsigned)all[0], filename);
@@ -439,8 +441,8 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
         snprintf(res.token, sizeof res.token, "%lx.%x", (unsigned long)getpid(),
                  (unsigned)random());
     }
-    if (PMPI_Bcast(&res, (int)sizeof res, MPI_BYTE, 0, f->comm) != MPI_SUCCESS) {
-        file_free(f);
+    if (mpi_bcast_impl(&res, sizeof res, MPI_BYTE, 0, f->comm, fn) != MPI_SUCCESS) {
+        file_free(f, fn);
         return io_err(NULL, MPI_ERR_OTHER, fn, "cannot share the outcome of opening %s", filename);
     }
     if (res.errclass == 0 && f->rank != 0) {
@@ -452,11 +454,11 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     }
     err = res.errclass;
     agree[0] = err;
-    if (PMPI_Allreduce(agree, all, 1, MPI_INT, MPI_MAX, f->comm) != MPI_SUCCESS)
+    if (mpi_allreduce_impl(agree, all, 1, MPI_INT, MPI_MAX, f->comm, fn) != MPI_SUCCESS)
         all[0] = MPI_ERR_OTHER;
     if (all[0] != 0) {
         int cls = err != 0 ? err : all[0];
-        file_free(f);
+        file_free(f, fn);
         if (err != 0)
             return io_err(NULL, cls, fn, "cannot open %s with amode=%#x: %s", filename,
                           (unsigned)amode, strerror(res.eno));
@@ -468,12 +470,12 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
         char side[64];
         snprintf(side, sizeof side, "shfp.%s", res.token);
         if ((err = io_shfp_open(f, side)) != MPI_SUCCESS) {
-            file_free(f);
+            file_free(f, fn);
             return io_err(NULL, err, fn, "cannot set up the shared file pointer of %s", filename);
         }
     }
     if ((err = io_view_default(f)) != MPI_SUCCESS) {
-        file_free(f);
+        file_free(f, fn);
         return io_err(NULL, err, fn, "cannot set up the view of %s", filename);
     }
     if (amode & MPI_MODE_APPEND) {
@@ -482,7 +484,7 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
         /* the shared pointer's initial value; rank 0 stores it lazily */
         if (f->rank == 0)
             io_shfp_store(f, f->fp_ind);
-        PMPI_Barrier(f->comm);
+        mpi_barrier_impl(f->comm, fn);
     }
     pthread_mutex_lock(&io_lock);
     f->next = io_files;
@@ -520,7 +522,7 @@ int mpi_file_close_impl(MPI_File *fh, const char *fn)
     if ((f->amode & (MPI_MODE_WRONLY | MPI_MODE_RDWR)) && fsync(f->fd) < 0 && errno != EINVAL &&
         errno != EROFS)
         cls = io_errno_class(errno);
-    PMPI_Barrier(f->comm);
+    mpi_barrier_impl(f->comm, fn);
     if (f->rank == 0) {
         io_shfp_close(f, 1);
         if ((f->amode & MPI_MODE_DELETE_ON_CLOSE) && unlink(f->filename) < 0 && errno != ENOENT)
@@ -528,7 +530,7 @@ int mpi_file_close_impl(MPI_File *fh, const char *fn)
     }
     /* the deletion is visible everywhere once close returns */
     if (f->amode & MPI_MODE_DELETE_ON_CLOSE) {
-        int any = io_agree(f, cls);
+        int any = io_agree(f, cls, fn);
         if (cls == 0)
             cls = any;
     }
@@ -541,7 +543,7 @@ int mpi_file_close_impl(MPI_File *fh, const char *fn)
                                              : "a process of the file's communicator failed");
     else if (cls != 0)
         err = io_err(f, cls, fn, "closing failed: %s", strerror(errno));
-    file_free(f);
+    file_free(f, fn);
     free(name);
     *fh = MPI_FILE_NULL;
     return err;
@@ -571,7 +573,7 @@ int mpi_file_delete_impl(const char *filename, MPI_Info info, const char *fn)
 static int agree_size(struct ADIOI_FileD *f, MPI_Offset size, const char *fn)
 {
     long long v[2] = {size, -size}, all[2];
-    if (PMPI_Allreduce(v, all, 2, MPI_LONG_LONG, MPI_MAX, f->comm) != MPI_SUCCESS)
+    if (mpi_allreduce_impl(v, all, 2, MPI_LONG_LONG, MPI_MAX, f->comm, fn) != MPI_SUCCESS)
         return io_err(f, MPI_ERR_OTHER, fn, "cannot agree on the size");
     if (all[0] != size || -all[1] != size)
         return io_err(f, MPI_ERR_NOT_SAME, fn, "size=%lld differs between ranks",
@@ -601,7 +603,7 @@ int mpi_file_set_size_impl(struct ADIOI_FileD *f, MPI_Offset size, const char *f
         eno = errno;
         cls = io_errno_class(errno);
     }
-    cls = io_agree(f, cls);
+    cls = io_agree(f, cls, fn);
     if (cls != 0)
         return io_err(f, cls, fn, "cannot set the size to %lld: %s", (long long)size,
                       eno ? strerror(eno) : "failed on rank 0");
@@ -625,7 +627,7 @@ int mpi_file_preallocate_impl(struct ADIOI_FileD *f, MPI_Offset size, const char
             cls = io_errno_class(errno);
         }
     }
-    cls = io_agree(f, cls);
+    cls = io_agree(f, cls, fn);
     if (cls != 0)
         return io_err(f, cls, fn, "cannot preallocate %lld bytes: %s", (long long)size,
                       eno ? strerror(eno) : "failed on rank 0");
@@ -654,7 +656,7 @@ int mpi_file_get_group_impl(struct ADIOI_FileD *f, MPI_Group *group, const char 
 {
     int err;
 
-    if ((err = PMPI_Comm_group(f->comm, group)) != MPI_SUCCESS)
+    if ((err = mpi_comm_group_impl(f->comm, group, fn)) != MPI_SUCCESS)
         return io_err(f, MPI_ERR_OTHER, fn, "cannot make the group");
     return MPI_SUCCESS;
 }
@@ -675,7 +677,7 @@ int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
 int mpi_file_get_info_impl(struct ADIOI_FileD *f, MPI_Info *info_used, const char *fn)
 {
 
-    if (PMPI_Info_dup(f->hints, info_used) != MPI_SUCCESS)
+    if (mpi_info_dup_impl(f->hints, info_used, fn) != MPI_SUCCESS)
         return io_err(f, MPI_ERR_NO_MEM, fn, "cannot copy the hints");
     return MPI_SUCCESS;
 }
@@ -692,7 +694,7 @@ int mpi_file_sync_impl(struct ADIOI_FileD *f, const char *fn)
     }
     /* Collective: data written by any rank before the sync is visible to
      * every rank after it. */
-    cls = io_agree(f, cls);
+    cls = io_agree(f, cls, fn);
     if (cls != 0)
         return io_err(f, cls, fn, "fsync failed: %s", eno ? strerror(eno) : "on another rank");
     return MPI_SUCCESS;
@@ -704,7 +706,7 @@ int mpi_file_set_atomicity_impl(struct ADIOI_FileD *f, int flag, const char *fn)
 
     v[0] = flag ? 1 : 0;
     v[1] = -v[0];
-    if (PMPI_Allreduce(v, all, 2, MPI_INT, MPI_MAX, f->comm) != MPI_SUCCESS)
+    if (mpi_allreduce_impl(v, all, 2, MPI_INT, MPI_MAX, f->comm, fn) != MPI_SUCCESS)
         return io_err(f, MPI_ERR_OTHER, fn, "cannot agree on the flag");
     if (all[0] != -all[1])
         return io_err(f, MPI_ERR_NOT_SAME, fn, "flag=%d differs between ranks", flag);
@@ -774,11 +776,11 @@ int mpi_file_call_errhandler_impl(MPI_File fh, int errorcode, const char *fn)
         return MPI_SUCCESS;
     }
     /* Without that service: raise a code of the same class and text. */
-    if (PMPI_Error_class(errorcode, &cls) != MPI_SUCCESS)
+    if (mpi_error_class_impl(errorcode, &cls, fn) != MPI_SUCCESS)
         cls = MPI_ERR_OTHER;
     text[0] = cstr[0] = '\0';
-    PMPI_Error_string(errorcode, text, &len);
-    PMPI_Error_string(cls, cstr, &len);
+    mpi_error_string_impl(errorcode, text, &len, fn);
+    mpi_error_string_impl(cls, cstr, &len, fn);
     cl = strlen(cstr);
     if (strncmp(detail, fn, fl) == 0 && detail[fl] == ':' && detail[fl + 1] == ' ')
         detail += fl + 2;

@@ -58,7 +58,7 @@ struct ADIOI_FileD {
     int fd;
     char *filename;
     int amode;
-    MPI_Comm comm; /* private duplicate of the user's communicator */
+    mpi_comm_t *comm; /* private duplicate of the user's communicator */
     int rank, size;
     MPI_Errhandler errh;
     MPI_Info hints;
@@ -99,8 +99,9 @@ int io_errno_class(int e);
 /* Check (count, datatype) of a data access; *dt_out is the engine type. */
 int io_check_buf(struct ADIOI_FileD *f, const void *buf, MPI_Count count, MPI_Datatype datatype,
                  const char *fn, dt_type_t **dt_out);
-/* Agree on an error among the ranks of the file (MPI_MAX of classes). */
-int io_agree(struct ADIOI_FileD *f, int errclass);
+/* Agree on an error among the ranks of the file (MPI_MAX of classes); fn
+ * names the call for an error of the exchange itself. */
+int io_agree(struct ADIOI_FileD *f, int errclass, const char *fn);
 /* A process of the file's communicator is known lost (ULFM): a collective
  * that failed reports MPIX_ERR_PROC_FAILED. */
 int io_member_lost(struct ADIOI_FileD *f);
@@ -108,7 +109,7 @@ int io_member_lost(struct ADIOI_FileD *f);
 /* ---------------------------------------------------------------- io_view.c */
 /* Reset the view to (0, MPI_BYTE, MPI_BYTE, "native") at open. */
 int io_view_default(struct ADIOI_FileD *f);
-void io_view_free(struct ADIOI_FileD *f);
+void io_view_free(struct ADIOI_FileD *f, const char *fn);
 /* Absolute file offset of data byte `pos` of the view stream (pos counts
  * bytes of the file representation from the view's start). */
 MPI_Offset io_view_byte(const struct ADIOI_FileD *f, MPI_Offset pos);

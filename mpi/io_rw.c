@@ -285,8 +285,8 @@ typedef struct {
 /* local_err: this rank failed before the access (it passes len 0); every
  * rank learns of it from the exchange of spans, which all ranks make
  * anyway, and returns that class, so nobody is left alone in a collective. */
-static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *stream,
-                   MPI_Offset len, int local_err, MPI_Offset *got_out, int *eno_out)
+static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *stream, MPI_Offset len,
+                   int local_err, MPI_Offset *got_out, int *eno_out, const char *fn)
 {
     int size = f->size, rank = f->rank, mode = write ? f->cb_write : f->cb_read;
     span_t me, *all = NULL;
@@ -318,7 +318,7 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
     all = malloc((size_t)size * sizeof *all);
     if (all == NULL)
         return MPI_ERR_NO_MEM; /* every rank fails the same way only if all are short */
-    if (PMPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, f->comm) !=
+    if (mpi_allgather_impl(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, f->comm, fn) !=
         MPI_SUCCESS) {
         free(all);
         return MPI_ERR_OTHER;
@@ -388,7 +388,7 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
     /* Metadata: how many pieces each aggregator gets, then the pieces. */
     for (int a = 0; a < naggr; a++)
         scnt[aggr_rank[a]] = (int)sx.per[a].n;
-    if (PMPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, f->comm) != MPI_SUCCESS) {
+    if (mpi_alltoall_impl(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, f->comm, fn) != MPI_SUCCESS) {
         cls = MPI_ERR_OTHER;
         goto out;
     }
@@ -416,8 +416,8 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
             if (sx.per[a].n > 0) /* p is NULL when there is nothing for this aggregator */
                 memcpy((char *)sp + sdsp[aggr_rank[a]], sx.per[a].p,
                        sx.per[a].n * sizeof(piece_t));
-        if (PMPI_Alltoallv(sp, scnt, sdsp, MPI_BYTE, rpieces, rcnt, rdsp, MPI_BYTE, f->comm) !=
-            MPI_SUCCESS)
+        if (mpi_alltoallv_impl(sp, scnt, sdsp, MPI_BYTE, rpieces, rcnt, rdsp, MPI_BYTE, f->comm, 0,
+                               fn) != MPI_SUCCESS)
             cls = MPI_ERR_OTHER;
         free(sp);
         if (cls != MPI_SUCCESS)
@@ -524,8 +524,8 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
                     dst += l;
                 }
             }
-            if (PMPI_Alltoallv(sbuf, scnt, sdsp, MPI_BYTE, rbuf, rcnt, rdsp, MPI_BYTE, f->comm) !=
-                MPI_SUCCESS) {
+            if (mpi_alltoallv_impl(sbuf, scnt, sdsp, MPI_BYTE, rbuf, rcnt, rdsp, MPI_BYTE, f->comm,
+                                   0, fn) != MPI_SUCCESS) {
                 cls = MPI_ERR_OTHER;
                 goto out;
             }
@@ -643,8 +643,8 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
                     }
             }
             static char nothing;
-            if (PMPI_Alltoallv(my_aggr >= 0 ? rbuf : &nothing, scnt, sdsp, MPI_BYTE, mine, rcnt, rdsp,
-                               MPI_BYTE, f->comm) != MPI_SUCCESS) {
+            if (mpi_alltoallv_impl(my_aggr >= 0 ? rbuf : &nothing, scnt, sdsp, MPI_BYTE, mine, rcnt,
+                                   rdsp, MPI_BYTE, f->comm, 0, fn) != MPI_SUCCESS) {
                 cls = MPI_ERR_OTHER;
                 goto out;
             }
@@ -748,11 +748,11 @@ static void status_fill(MPI_Status *st, MPI_Count bytes)
 /* A rank that fails before a collective access still makes the same
  * collective calls as the others (the exchange of spans, then the final
  * agreement), carrying its error class. */
-static void coll_fail(struct ADIOI_FileD *f, int write, int cls)
+static void coll_fail(struct ADIOI_FileD *f, int write, int cls, const char *fn)
 {
     MPI_Offset got = 0;
     int eno = 0;
-    io_agree(f, rw_coll(f, write, 0, NULL, 0, cls, &got, &eno));
+    io_agree(f, rw_coll(f, write, 0, NULL, 0, cls, &got, &eno, fn), fn);
 }
 
 static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
@@ -787,7 +787,7 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
     etypes = bytes / f->esize;
     if (bytes > 0 && f->fsize == 0) {
         if (coll)
-            coll_fail(f, write, MPI_ERR_IO);
+            coll_fail(f, write, MPI_ERR_IO, fn);
         return io_err(f, MPI_ERR_IO, fn,
                       "the view of this rank holds no data (its filetype has size 0) but "
                       "count=%lld asks for %lld bytes",
@@ -812,8 +812,10 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
         /* ranks take consecutive slices in rank order */
         long long mine = etypes, before = 0, total = 0, base = 0;
         int c2 = 0;
-        if (PMPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, f->comm) != MPI_SUCCESS ||
-            PMPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm) != MPI_SUCCESS)
+        if (mpi_exscan_impl(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, f->comm, fn) !=
+                MPI_SUCCESS ||
+            mpi_allreduce_impl(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm, fn) !=
+                MPI_SUCCESS)
             return io_err(f, MPI_ERR_OTHER, fn, "cannot order the ranks' accesses");
         if (f->rank == 0) {
             MPI_Offset old = 0;
@@ -822,7 +824,8 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
                 c2 = 1;
             base = old;
         }
-        if (PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f->comm) != MPI_SUCCESS || io_agree(f, c2))
+        if (mpi_bcast_impl(&base, 1, MPI_LONG_LONG, 0, f->comm, fn) != MPI_SUCCESS ||
+            io_agree(f, c2, fn))
             return io_err(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
         pos = (base + before) * f->esize;
         break;
@@ -835,14 +838,14 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
         err = io_stream_for_read(f, buf, count, dt, bytes, &stream, &owned, fn);
     if (err != MPI_SUCCESS) {
         if (coll)
-            coll_fail(f, write, MPI_ERR_NO_MEM);
+            coll_fail(f, write, MPI_ERR_NO_MEM, fn);
         return err;
     }
     if (coll) {
-        cls = rw_coll(f, write, pos, stream, bytes, MPI_SUCCESS, &got, &eno);
+        cls = rw_coll(f, write, pos, stream, bytes, MPI_SUCCESS, &got, &eno, fn);
         /* every rank learns whether the collective failed somewhere */
         {
-            int any = io_agree(f, cls);
+            int any = io_agree(f, cls, fn);
             if (cls == MPI_SUCCESS && any != MPI_SUCCESS)
                 cls = any;
         }

@@ -465,19 +465,19 @@ int io_view_walk(const struct ADIOI_FileD *f, MPI_Offset pos, MPI_Offset len,
 }
 
 /* ---------------------------------------------------------------- views */
-static void view_types_free(struct ADIOI_FileD *f)
+static void view_types_free(struct ADIOI_FileD *f, const char *fn)
 {
     /* only the duplicates we made (direct handles) are ours to free */
     if (mpi_handle_kind(f->etype) == MPI_HKIND_DIRECT)
-        PMPI_Type_free(&f->etype);
+        mpi_type_free_impl(&f->etype, fn);
     if (mpi_handle_kind(f->filetype) == MPI_HKIND_DIRECT)
-        PMPI_Type_free(&f->filetype);
+        mpi_type_free_impl(&f->filetype, fn);
     f->etype = f->filetype = MPI_DATATYPE_NULL;
 }
 
-void io_view_free(struct ADIOI_FileD *f)
+void io_view_free(struct ADIOI_FileD *f, const char *fn)
 {
-    view_types_free(f);
+    view_types_free(f, fn);
     flat_free(&f->flat);
 }
 
@@ -498,13 +498,13 @@ int io_view_default(struct ADIOI_FileD *f)
 }
 
 /* A handle the caller owns: builtins as they are, derived types duplicated. */
-static int type_copy(MPI_Datatype t, MPI_Datatype *out)
+static int type_copy(MPI_Datatype t, MPI_Datatype *out, const char *fn)
 {
     if (mpi_handle_kind(t) == MPI_HKIND_BUILTIN) {
         *out = t;
         return MPI_SUCCESS;
     }
-    return PMPI_Type_dup(t, out);
+    return mpi_type_dup_impl(t, out, fn);
 }
 
 int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype etype,
@@ -531,7 +531,7 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
         if ((err = io_shfp_fetch_add(f, 0, &sh)) != MPI_SUCCESS)
             return err;
         disp = io_view_byte(f, sh * f->esize);
-        PMPI_Barrier(f->comm);
+        mpi_barrier_impl(f->comm, fn);
     } else if (disp < 0) {
         return io_err(f, MPI_ERR_ARG, fn, "disp=%lld is negative", (long long)disp);
     }
@@ -590,7 +590,7 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
             snprintf(why, sizeof why, "filetype=%#x: %s", (unsigned)filetype, w2);
         }
     }
-    any = io_agree(f, bad);
+    any = io_agree(f, bad, fn);
     if (bad != 0)
         return io_err(f, bad, fn, "%s", why);
     if (any != 0) {
@@ -628,13 +628,13 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
         return io_err(f, MPI_ERR_TYPE, fn, "the etype does not divide the filetype in datarep \"%s\"",
                       datarep);
     }
-    if (type_copy(etype, &e2) != MPI_SUCCESS || type_copy(filetype, &f2) != MPI_SUCCESS) {
+    if (type_copy(etype, &e2, fn) != MPI_SUCCESS || type_copy(filetype, &f2, fn) != MPI_SUCCESS) {
         flat_free(&fl);
         if (mpi_handle_kind(e2) == MPI_HKIND_DIRECT)
-            PMPI_Type_free(&e2);
+            mpi_type_free_impl(&e2, fn);
         return io_err(f, MPI_ERR_NO_MEM, fn, "cannot keep the view's datatypes");
     }
-    io_view_free(f);
+    io_view_free(f, fn);
     f->disp = disp;
     f->etype = e2;
     f->filetype = f2;
@@ -654,7 +654,7 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
     cls = 0;
     if (f->rank == 0 && io_shfp_store(f, 0) != MPI_SUCCESS)
         cls = MPI_ERR_IO;
-    cls = io_agree(f, cls);
+    cls = io_agree(f, cls, fn);
     if (cls != 0)
         return io_err(f, cls, fn, "cannot reset the shared file pointer");
     return MPI_SUCCESS;
@@ -664,11 +664,11 @@ int mpi_file_get_view_impl(struct ADIOI_FileD *f, MPI_Offset *disp, MPI_Datatype
                            MPI_Datatype *filetype, char *datarep, const char *fn)
 {
 
-    if (type_copy(f->etype, etype) != MPI_SUCCESS)
+    if (type_copy(f->etype, etype, fn) != MPI_SUCCESS)
         return io_err(f, MPI_ERR_NO_MEM, fn, "cannot copy the etype");
-    if (type_copy(f->filetype, filetype) != MPI_SUCCESS) {
+    if (type_copy(f->filetype, filetype, fn) != MPI_SUCCESS) {
         if (mpi_handle_kind(*etype) == MPI_HKIND_DIRECT)
-            PMPI_Type_free(etype);
+            mpi_type_free_impl(etype, fn);
         return io_err(f, MPI_ERR_NO_MEM, fn, "cannot copy the filetype");
     }
     *disp = f->disp;
@@ -779,7 +779,7 @@ int mpi_file_seek_shared_impl(struct ADIOI_FileD *f, MPI_Offset offset, int when
     /* Collective: every rank passes the same arguments; rank 0 moves the pointer. */
     v[0] = offset ^ ((long long)whence << 48);
     v[1] = -v[0];
-    if (PMPI_Allreduce(v, all, 2, MPI_LONG_LONG, MPI_MAX, f->comm) != MPI_SUCCESS)
+    if (mpi_allreduce_impl(v, all, 2, MPI_LONG_LONG, MPI_MAX, f->comm, fn) != MPI_SUCCESS)
         return io_err(f, MPI_ERR_OTHER, fn, "cannot agree on the arguments");
     if (all[0] != -all[1])
         return io_err(f, MPI_ERR_NOT_SAME, fn, "offset=%lld whence=%d differ between ranks",
@@ -791,7 +791,7 @@ int mpi_file_seek_shared_impl(struct ADIOI_FileD *f, MPI_Offset offset, int when
         if (err != MPI_SUCCESS)
             cls = MPI_ERR_ARG;
     }
-    cls = io_agree(f, cls);
+    cls = io_agree(f, cls, fn);
     if (cls != 0)
         return f->rank == 0 ? err : io_err(f, cls, fn, "the seek failed on rank 0");
     return MPI_SUCCESS;

@@ -518,7 +518,7 @@ static int hints_apply(rma_win_t *w, MPI_Info info)
  * per rank, and one more whose words are the fence's barrier), then each
  * rank's memory. Collective over w->comm; *ok_out says whether every
  * rank has it mapped (if not, nobody keeps it). */
-static int seg_setup(rma_win_t *w, int contiguous, int *ok_out)
+static int seg_setup(rma_win_t *w, int contiguous, int *ok_out, const char *fn)
 {
     static unsigned counter;
     long page = sysconf(_SC_PAGESIZE);
@@ -555,7 +555,7 @@ static int seg_setup(rma_win_t *w, int contiguous, int *ok_out)
         if (fd < 0)
             name[0] = '\0';
     }
-    err = PMPI_Bcast(name, sizeof name, MPI_CHAR, 0, w->comm->handle);
+    err = mpi_bcast_impl(name, sizeof name, MPI_CHAR, 0, w->comm, fn);
     if (err != MPI_SUCCESS) {
         free(off);
         return err;
@@ -571,7 +571,7 @@ static int seg_setup(rma_win_t *w, int contiguous, int *ok_out)
         close(fd);
     }
     ok = seg != MAP_FAILED;
-    err = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, w->comm->handle);
+    err = mpi_allreduce_impl(&ok, &all_ok, 1, MPI_INT, MPI_MIN, w->comm, fn);
     if (w->rank == 0)
         shm_unlink(name); /* everyone who could attach has attached */
     if (err != MPI_SUCCESS || !all_ok) {
@@ -725,8 +725,8 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
             err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
             goto fail;
         }
-        err = PMPI_Allgather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
-                             w->comm->handle);
+        err = mpi_allgather_impl(mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, w->comm,
+                                 fn);
         for (int r = 0; r < w->size && err == MPI_SUCCESS; r++) {
             w->sizes[r] = all[2 * r];
             w->units[r] = all[2 * r + 1];
@@ -747,7 +747,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     if (flavor == MPI_WIN_FLAVOR_SHARED ||
         (flavor == MPI_WIN_FLAVOR_ALLOCATE && rma_cvar_bool("RMA_DIRECT", 1) &&
          all_on_this_node(c))) {
-        err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, &shm_ok);
+        err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, &shm_ok, fn);
         if (err != MPI_SUCCESS) {
             err = mpi_err_raise(c, err, fn, "cannot map the window's shared segment");
             goto fail;
@@ -829,7 +829,7 @@ int mpi_win_free_impl(MPI_Win *win, const char *fn)
     if ((err = mpi_attr_delete_all(MPI_OBJ_WIN, w->handle, &w->attrs)) != MPI_SUCCESS)
         return raise_code(w, err, fn);
     /* Everyone has closed its epochs toward us once everyone is here. */
-    if ((err = PMPI_Barrier(w->comm->handle)) != MPI_SUCCESS)
+    if ((err = mpi_barrier_impl(w->comm, fn)) != MPI_SUCCESS)
         return raise_code(w, err, fn);
     win_destroy(w);
     *win = MPI_WIN_NULL;

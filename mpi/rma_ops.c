@@ -542,7 +542,7 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
         err = direct_op(w, a, fn, odt, rdt, tdt, &l, op);
         if (ureq != NULL) {
             if (err != MPI_SUCCESS)
-                PMPI_Error_class(err, &ureq->status.error);
+                mpi_error_class_impl(err, &ureq->status.error, fn);
             adi_request_complete(ureq);
         }
     } else {

@@ -103,7 +103,7 @@ static int target_lost(rma_win_t *w, int t, const char *fn)
 static int coll_class(int err)
 {
     int cls = MPI_ERR_OTHER;
-    PMPI_Error_class(err, &cls);
+    mpi_error_class_impl(err, &cls, "MPI_Error_class");
     return cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_REVOKED ? cls : MPI_ERR_OTHER;
 }
 
@@ -342,7 +342,7 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
             cnt[r] = w->peer[r].fence_ops;
             w->peer[r].fence_ops = 0;
         }
-        err = PMPI_Reduce_scatter_block(cnt, &expected, 1, MPI_UNSIGNED, MPI_SUM, w->comm->handle);
+        err = mpi_reduce_scatter_block_impl(cnt, &expected, 1, MPI_UNSIGNED, MPI_SUM, w->comm, fn);
         free(cnt);
         if (err != MPI_SUCCESS) {
             adi_lock();
@@ -363,7 +363,7 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
         rma_lock_drain(w);
         adi_unlock();
     } else {
-        if (!(assert &MPI_MODE_NOSUCCEED) && (err = PMPI_Barrier(w->comm->handle)) != MPI_SUCCESS)
+        if (!(assert &MPI_MODE_NOSUCCEED) && (err = mpi_barrier_impl(w->comm, fn)) != MPI_SUCCESS)
             return rma_err(w, coll_class(err), fn, "the fence's barrier failed");
         adi_lock();
         w->fence_epoch++;
