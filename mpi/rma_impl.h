@@ -202,6 +202,7 @@ typedef struct rma_win {
     char *abuf;
     size_t abuf_cap;
     int agent_busy, agent_ready;
+    int agent_failed; /* the agent's receives that failed in a row (it stops at 2) */
 
     /* origin epochs */
     int fence_open;       /* a fence started an epoch (not NOSUCCEED) */

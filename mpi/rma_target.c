@@ -704,10 +704,19 @@ static void agent_done(adi_request_t *r, void *arg)
         w->agent_ready = 0;
         if (r->status.cancelled)
             break;
-        if (r->status.error == 0)
+        if (r->status.error == 0) {
+            w->agent_failed = 0;
             handle(w, r->status.source, w->abuf, r->status.bytes);
-        else
+        } else if (++w->agent_failed == 1) {
             LOG_ERR("rma: the agent's receive failed (%s)", common_status_name(r->status.error));
+        } else {
+            /* A second failure in a row would be followed by others for ever
+             * (the loop used to spin and log without end): stop. */
+            LOG_ERR("rma: the agent's receive failed again (%s); the agent stops: this process "
+                    "no longer serves the window's passive-target operations",
+                    common_status_name(r->status.error));
+            break;
+        }
         if (agent_post(w) < 0) {
             LOG_ERR("rma: cannot re-post the agent: %s", common_err_detail());
             break;

@@ -7,6 +7,11 @@
  *   argv[1] "fence": rank 2 kills itself between two fences while every
  *     rank puts into its right neighbour; each survivor's closing fence
  *     fails with MPIX_ERR_PROC_FAILED.
+ *   argv[1] "live": rank 2 kills itself; ranks 0 and 1 then lock, put to
+ *     and unlock each other's window 200 times (passive target between
+ *     live members): the live targets' agents keep serving them (before,
+ *     an agent whose any-source receive failed for the loss re-posted it
+ *     and failed again, for ever, logging each time).
  * argv[2] "create" (MPI_Win_create: operations go through the target's
  * agent) or "allocate" (MPI_Win_allocate: in shared memory on one node).
  * Nobody hangs; the survivors then shrink MPI_COMM_WORLD and sum on it. */
@@ -50,7 +55,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    victim = strcmp(mode, "lock") == 0 ? 1 : 2;
+    victim = strcmp(mode, "lock") == 0 ? 1 : 2; /* fence, live: 2 */
     if (size < 3)
         fail("run with 3 processes or more", MPI_SUCCESS);
     if (strcmp(flavor, "allocate") == 0) {
@@ -90,6 +95,39 @@ int main(int argc, char **argv)
                 fail("passive-target epoch on a dead target", rc);
             printf("rank 0: lock/put/unlock on the dead target failed with "
                    "MPIX_ERR_PROC_FAILED\n");
+        }
+    } else if (strcmp(mode, "live") == 0) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == victim) {
+            raise(SIGKILL);
+            pause();
+        }
+        sleep(1); /* (the survivors hear of the loss before their epochs) */
+        if (rank < 2) {
+            int peer = 1 - rank, got = -1;
+            for (int i = 0; i < 200 && rc == MPI_SUCCESS; i++) {
+                rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, peer, 0, win);
+                if (rc == MPI_SUCCESS) {
+                    int v = 1000 * rank + i;
+                    rc = MPI_Put(&v, 1, MPI_INT, peer, 10 + rank, 1, MPI_INT, win);
+                    int rc2 = MPI_Win_unlock(peer, win);
+                    if (rc == MPI_SUCCESS)
+                        rc = rc2;
+                }
+            }
+            if (rc != MPI_SUCCESS)
+                fail("passive-target epochs between live members after a loss", rc);
+            /* Both are done (a message between the two), then the last value
+             * the peer put here, read under our own lock. */
+            int token = 0;
+            MPI_Sendrecv_replace(&token, 1, MPI_INT, peer, 77, peer, 77, MPI_COMM_WORLD,
+                                 MPI_STATUS_IGNORE);
+            MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win);
+            got = base[10 + peer];
+            MPI_Win_unlock(rank, win);
+            if (got != 1000 * peer + 199)
+                fail("the peer's puts did not arrive", MPI_SUCCESS);
+            printf("rank %d: 200 epochs with the live peer after the loss\n", rank);
         }
     } else {
         if ((rc = MPI_Win_fence(0, win)) != MPI_SUCCESS)
