@@ -41,6 +41,7 @@
 #include "comm_impl.h"
 #include "mpi_ext.h"
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -173,12 +174,9 @@ static void send_detached(const void *buf, size_t len, int job, int tag, int con
 }
 
 /* The checks the ULFM calls share: an intracommunicator of the job's ranks. */
-static int check_ulfm_comm(MPI_Comm comm, const char *fn, mpi_comm_t **out)
+/* What ULFM needs of a (valid) communicator. */
+static int check_ulfm_obj(mpi_comm_t *c, const char *fn)
 {
-    mpi_comm_t *c;
-    int err = mpi_check_comm(comm, fn, &c);
-    if (err != MPI_SUCCESS)
-        return err;
     if (c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn,
                              "comm is an intercommunicator; Canal's ULFM takes "
@@ -191,18 +189,21 @@ static int check_ulfm_comm(MPI_Comm comm, const char *fn, mpi_comm_t **out)
                                  i);
     if (!ulfm_ready)
         return mpi_err_raise(c, MPI_ERR_INTERN, fn, "the ULFM protocol did not start");
-    *out = c;
     return MPI_SUCCESS;
 }
 
-int PMPIX_Comm_revoke(MPI_Comm comm)
+/* The same from a handle (the MPIX_ functions of mpi_ext.h, outside the table). */
+static int check_ulfm_comm(MPI_Comm comm, const char *fn, mpi_comm_t **out)
 {
-    static const char fn[] = "MPIX_Comm_revoke";
-    mpi_comm_t *c = NULL;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
+    int err = mpi_check_comm(comm, fn, out);
+    return err != MPI_SUCCESS ? err : check_ulfm_obj(*out, fn);
+}
+
+int mpix_comm_revoke_impl(mpi_comm_t *comm, const char *fn)
+{
+    mpi_comm_t *c = comm;
+    int err;
+    if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
         return err;
     adi_ctx_revoke(c->context);
     adi_ctx_revoke(c->context + 1);
@@ -213,7 +214,6 @@ int PMPIX_Comm_revoke(MPI_Comm comm)
             send_detached(NULL, 0, mpi_comm_peer_job_rank(c, i), c->context, ULFM_CTX_REVOKE);
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Comm_revoke = PMPIX_Comm_revoke
 
 /* ---------------------------------------------------------------- agreement */
 /* One agreement in flight: a state machine that the completions of its own
@@ -588,18 +588,15 @@ static int first_unacked(mpi_comm_t *c, const uint8_t *failed)
     return found;
 }
 
-int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
+int mpix_comm_agree_impl(mpi_comm_t *comm, int *flag, const char *fn)
 {
-    static const char fn[] = "MPIX_Comm_agree";
-    mpi_comm_t *c = NULL;
+    mpi_comm_t *c = comm;
     uint8_t *failed = NULL;
     uint32_t w;
     canal_status_t st;
-    int err = mpi_enter(fn), un;
+    int err, un;
 
-    if (err)
-        return err;
-    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
+    if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
         return err;
     if (flag == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "flag is NULL");
@@ -623,23 +620,19 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
                              un, mpi_comm_peer_job_rank(c, un));
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Comm_agree = PMPIX_Comm_agree
 
 /* ---------------------------------------------------------------- shrink */
-int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
+int mpix_comm_shrink_impl(mpi_comm_t *comm, MPI_Comm *newcomm, const char *fn)
 {
-    static const char fn[] = "MPIX_Comm_shrink";
-    mpi_comm_t *c = NULL, *nc = NULL;
+    mpi_comm_t *c = comm, *nc = NULL;
     uint8_t *failed = NULL;
     uint32_t mask[SHRINK_MASK_WORDS];
     int *ranks = NULL, nw, context = -1, nsurv = 0;
     mpi_group_t *g = NULL;
     canal_status_t st;
-    int err = mpi_enter(fn);
+    int err;
 
-    if (err)
-        return err;
-    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
+    if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
         return err;
     if (newcomm == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "newcomm is NULL");
@@ -710,35 +703,27 @@ out:
     free(failed);
     return err;
 }
-#pragma weak MPIX_Comm_shrink = PMPIX_Comm_shrink
 
 /* ---------------------------------------------------------------- acknowledgement */
-int PMPIX_Comm_failure_ack(MPI_Comm comm)
+int mpix_comm_failure_ack_impl(mpi_comm_t *comm, const char *fn)
 {
-    static const char fn[] = "MPIX_Comm_failure_ack";
-    mpi_comm_t *c = NULL;
+    mpi_comm_t *c = comm;
     canal_status_t st;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
+    int err;
+    if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
         return err;
     if ((st = adi_ctx_failure_ack(c->context)) < 0)
         return mpi_err_status(c, st, fn);
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Comm_failure_ack = PMPIX_Comm_failure_ack
 
-int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
+int mpix_comm_failure_get_acked_impl(mpi_comm_t *comm, MPI_Group *failedgrp, const char *fn)
 {
-    static const char fn[] = "MPIX_Comm_failure_get_acked";
-    mpi_comm_t *c = NULL;
+    mpi_comm_t *c = comm;
     mpi_group_t *g;
     int *ranks, k;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
+    int err;
+    if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
         return err;
     if (failedgrp == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "failedgrp is NULL");
@@ -760,7 +745,6 @@ int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
         return mpi_err_raise(c, err, fn, "no handle for the failed group");
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Comm_failure_get_acked = PMPIX_Comm_failure_get_acked
 
 /* ---------------------------------------------------------------- MPI-5 era names */
 /* (Not in MPICH 4.0.2's mpi.h: declared in mpi_ext.h.) */
