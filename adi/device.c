@@ -13,6 +13,7 @@
  */
 #include "adi/adi_impl.h"
 
+#include "common/clock.h"
 #include "common/cvar.h"
 #include "common/log.h"
 #include "config.h"
@@ -573,13 +574,6 @@ static const ch_ops_t *sleep_channel(int *fast_out)
     return found;
 }
 
-static long long now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 /* The wait policy. Spinning is cheapest while the peer answers within a few
  * microseconds, so a wait polls without yielding for CANAL_SPIN_US (and at
  * least CANAL_SPIN_COUNT polls) -- measured in time, not polls, so a busy
@@ -600,7 +594,7 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
 
     if (pred(arg))
         return CANAL_OK;
-    entered = now_us();
+    entered = common_now_us();
     while (!pred(arg)) {
         int n = progress_poll();
         if (n > 0) {
@@ -610,9 +604,9 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
         if (__atomic_load_n(&adi_launcher_pending, __ATOMIC_RELAXED) != 0)
             adi_launcher_take(); /* (a rank the launcher saw fail) */
         if (idle++ == 0)
-            t0 = now_us();
+            t0 = common_now_us();
         else if ((idle & 63) == 0 || adi_dev.oversubscribed)
-            elapsed = now_us() - t0;
+            elapsed = common_now_us() - t0;
         if (wait_hook != NULL && idle % wait_hook_interval == 0)
             wait_hook(wait_hook_arg);
         if (n < 0 && idle > 16) {
@@ -639,7 +633,7 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
     }
     if (adi_dev.locked)
         waiters_wake(); /* we may have been the poller: let another take over */
-    adi_stat_add(&adi_stats.wait_ns, (uint64_t)(now_us() - entered) * 1000);
+    adi_stat_add(&adi_stats.wait_ns, (uint64_t)(common_now_us() - entered) * 1000);
     adi_stat_add(&adi_stats.waits, 1);
     return CANAL_OK;
 }
@@ -652,7 +646,6 @@ canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until(req_done, re
 static int all_sent(void *arg)
 {
     const double *deadline = arg;
-    struct timespec ts;
     int done = 1;
 
     adi_lock();
@@ -661,8 +654,7 @@ static int all_sent(void *arg)
     for (int i = 0; done && i < nactive; i++) {
         if (active[i]->flush == NULL || active[i]->flush() == CANAL_OK)
             continue;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        if (ts.tv_sec + ts.tv_nsec * 1e-9 < *deadline) {
+        if (common_now_s() < *deadline) {
             done = 0;
             break;
         }
@@ -675,13 +667,11 @@ static int all_sent(void *arg)
 canal_status_t adi_finalize(void)
 {
     canal_status_t st;
-    struct timespec ts;
     double deadline;
 
     /* Whatever is still queued (buffered sends, freed requests, packets
      * behind a connection handshake) goes out first, within 30 s. */
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    deadline = ts.tv_sec + ts.tv_nsec * 1e-9 + 30.0;
+    deadline = common_now_s() + 30.0;
     adi_wait_until(all_sent, &deadline);
     /* A rank we lost would never reach the fence: after a failure this
      * rank finalizes without waiting for the others. */

@@ -29,6 +29,7 @@
 
 #include "mpiexec/mpiexec.h"
 #include "mpiexec/pxlink.h"
+#include "common/clock.h"
 
 extern char **environ;
 
@@ -70,13 +71,6 @@ static struct {
 
 static char px_msgbuf[PMI_WIRE_MSG_MAX + 1];
 
-static long long px_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void px_send_up(mpx_frame_t *f)
 {
     if (!px.up_gone && mpx_link_send(&px.up, f) != 0)
@@ -115,7 +109,7 @@ static void px_teardown(int sig)
         return;
     px.killing = 1;
     px_signal_all(sig);
-    px.kill_deadline = px_now_ms() + PX_KILL_GRACE_MS;
+    px.kill_deadline = common_now_ms() + PX_KILL_GRACE_MS;
 }
 
 /* ------------------------------------------------------------ PMI replies */
@@ -750,7 +744,7 @@ static void px_reap(void)
             px_send_up(&f);
             mpx_frame_free(&f);
             if (px.nexited == px.nlocal)
-                px.drain_deadline = px_now_ms() + PX_DRAIN_MS;
+                px.drain_deadline = common_now_ms() + PX_DRAIN_MS;
             break;
         }
     }
@@ -844,7 +838,7 @@ int mpx_proxy_main(int argc, char **argv)
 
     for (;;) {
         int n = 0, nfd, wait_ms = -1;
-        long long t = px_now_ms();
+        long long t = common_now_ms();
         int streams = 0, built = px.nlocal;
 
         for (int i = 0; i < px.nlocal; i++)

@@ -244,7 +244,7 @@ static void shared_teardown(void)
 
 static void hex_of(const unsigned char *d, size_t n, char *out)
 {
-    sock_hex_encode(d, n, out);
+    common_hex_encode(d, n, out);
 }
 
 static void unhex(const char *h, unsigned char *out, size_t *n_out)
@@ -519,10 +519,10 @@ START_TEST(test_handshake_fuzz)
     unsigned char m[SOCK_RESPONSE_LEN];
     int c = -1, a = -1, v = 0;
 
-    ck_assert_int_eq(sock_random(secret, sizeof secret), CANAL_OK);
-    ck_assert_int_eq(sock_random(other, sizeof other), CANAL_OK);
-    ck_assert_int_eq(sock_random(na, sizeof na), CANAL_OK);
-    ck_assert_int_eq(sock_random(nc, sizeof nc), CANAL_OK);
+    ck_assert_int_eq(common_random_bytes(secret, sizeof secret), CANAL_OK);
+    ck_assert_int_eq(common_random_bytes(other, sizeof other), CANAL_OK);
+    ck_assert_int_eq(common_random_bytes(na, sizeof na), CANAL_OK);
+    ck_assert_int_eq(common_random_bytes(nc, sizeof nc), CANAL_OK);
     ck_assert(memcmp(na, nc, 32) != 0);
 
     /* The good path: rank 3 connects to rank 5 of 8. */
@@ -547,7 +547,7 @@ START_TEST(test_handshake_fuzz)
     ck_assert(strstr(common_err_detail(), "wrong proof") != NULL);
     {
         unsigned char fresh[32];
-        sock_random(fresh, 32);
+        common_random_bytes(fresh, 32);
         ck_assert_int_eq(sock_hs_response_check(resp, secret, fresh, 5, 8, &c, got_nc),
                          CANAL_ERR_PROTO);
     }
@@ -605,7 +605,7 @@ START_TEST(test_handshake_fuzz)
     {
         char hex[65];
         unsigned char back[32];
-        sock_hex_encode(secret, 32, hex);
+        common_hex_encode(secret, 32, hex);
         ck_assert_int_eq(strlen(hex), 64);
         ck_assert_int_eq(sock_hex_decode(hex, back, 32), CANAL_OK);
         ck_assert(memcmp(back, secret, 32) == 0);
@@ -1410,7 +1410,7 @@ static int body_strangers(int rank, void *arg)
         T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         get_secret(secret);
-        sock_random(wrong, sizeof wrong);
+        common_random_bytes(wrong, sizeof wrong);
 
         /* 1. Garbage. */
         fd = raw_connect(0);
@@ -1427,7 +1427,7 @@ static int body_strangers(int rank, void *arg)
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
         T_CHECK(sock_hs_challenge_decode(ch, &a, na) == CANAL_OK && a == 0, "challenge");
-        sock_random(nc, sizeof nc);
+        common_random_bytes(nc, sizeof nc);
         sock_hs_response_encode(resp, wrong, na, nc, 1, 0);
         write_full(fd, resp, sizeof resp);
         expect_closed(fd);
@@ -1678,8 +1678,8 @@ static int body_impostor(int rank, void *arg)
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         fd = accept(lfd, NULL, NULL);
         T_CHECK(fd >= 0, "accept");
-        sock_random(na, 32);
-        sock_random(fake, 32);
+        common_random_bytes(na, 32);
+        common_random_bytes(fake, 32);
         if (mode == 2) {
             write_full(fd,
                        "SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n"
@@ -1767,7 +1767,7 @@ static int body_oversized(int rank, void *arg)
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
         T_CHECK(sock_hs_challenge_decode(ch, &a, na) == CANAL_OK, "challenge");
-        sock_random(nc, 32);
+        common_random_bytes(nc, 32);
         sock_hs_response_encode(resp, secret, na, nc, 1, 0);
         write_full(fd, resp, sizeof resp);
         read_full(fd, ver, sizeof ver);

@@ -242,7 +242,7 @@ static void share_cards(int dyn_only, unsigned char secret[SOCK_SECRET_LEN], int
     T_CHECK(pmi_put(key, card) == CANAL_OK, "put");
     if (info.rank == 0 || own_secret) {
         fill(secret, SOCK_SECRET_LEN, (unsigned)(own_secret ? 100 + info.rank : 100));
-        sock_hex_encode(secret, SOCK_SECRET_LEN, hex);
+        common_hex_encode(secret, SOCK_SECRET_LEN, hex);
         if (info.rank == 0)
             T_CHECK(pmi_put("dyn-secret", hex) == CANAL_OK, "put");
     }
