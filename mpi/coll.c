@@ -42,19 +42,6 @@ static const int *host_job_nodes(int *nnodes_out)
     return mpi_pmi.node_of;
 }
 
-/* The engine's operation for a predefined MPI_Op, or DT_OP_N. */
-static dt_op_t host_op_builtin(MPI_Op op)
-{
-    int idx;
-    if (mpi_handle_kind(op) != MPI_HKIND_BUILTIN || mpi_handle_objtype(op) != MPI_OBJ_OP)
-        return DT_OP_N;
-    idx = mpi_handle_index(op);
-    /* MPI_MAX (index 1) ... MPI_NO_OP (index 14) follow dt_op_t's order */
-    if (idx < 1 || idx > DT_OP_N)
-        return DT_OP_N;
-    return (dt_op_t)(idx - 1);
-}
-
 __attribute__((constructor)) static void coll_host_init(void)
 {
     static const coll_host_t host = {
@@ -71,7 +58,7 @@ __attribute__((constructor)) static void coll_host_init(void)
         .dt_get = mpi_dt_get,
         .op_valid = mpi_op_valid,
         .op_is_commutative = mpi_op_is_commutative,
-        .op_builtin = host_op_builtin,
+        .op_builtin = mpi_op_builtin,
         .op_apply = mpi_op_apply,
         .op_retain = mpi_op_retain,
         .op_release = mpi_op_release,
