@@ -1,10 +1,12 @@
 /*
  * Unit tests of the helpers in common/ that the layers share: hex text
  * (round trip, either case in, every kind of bad text refused), random bytes
- * (filled, not repeated), the monotonic clock (units agree, never goes back).
+ * (filled, not repeated), the monotonic clock (units agree, never goes back),
+ * the intrusive list (order, removal at either end and in the middle).
  */
 #include "common/clock.h"
 #include "common/hex.h"
+#include "common/list.h"
 #include "common/random.h"
 #include "test/unit/unit_limits.h"
 
@@ -89,6 +91,59 @@ START_TEST(clock_units_agree)
 }
 END_TEST
 
+typedef struct {
+    int value;
+    common_link_t link;
+} item_t;
+
+/* The values on the list, head to tail, checked against the walk back. */
+static int list_values(const common_list_t *l, int *out)
+{
+    int n = 0, m;
+    for (common_link_t *k = l->head; k != NULL; k = k->next)
+        out[n++] = common_list_entry(k, item_t, link)->value;
+    m = n;
+    for (common_link_t *k = l->tail; k != NULL; k = k->prev)
+        ck_assert_int_eq(common_list_entry(k, item_t, link)->value, out[--m]);
+    ck_assert_int_eq(m, 0);
+    return n;
+}
+
+START_TEST(list_order_and_removal)
+{
+    common_list_t l = {NULL, NULL};
+    item_t it[5];
+    int v[5];
+
+    ck_assert(common_list_empty(&l));
+    ck_assert_ptr_null(common_list_entry(l.head, item_t, link));
+    for (int i = 0; i < 5; i++)
+        it[i].value = i;
+    common_list_push_back(&l, &it[1].link);
+    common_list_push_back(&l, &it[2].link);
+    common_list_push_front(&l, &it[0].link);
+    common_list_push_back(&l, &it[3].link);
+    common_list_push_back(&l, &it[4].link);
+    ck_assert_int_eq(list_values(&l, v), 5);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(v[i], i);
+    common_list_remove(&l, &it[2].link); /* middle */
+    common_list_remove(&l, &it[0].link); /* head */
+    common_list_remove(&l, &it[4].link); /* tail */
+    ck_assert_ptr_null(it[2].link.next);
+    ck_assert_int_eq(list_values(&l, v), 2);
+    ck_assert_int_eq(v[0], 1);
+    ck_assert_int_eq(v[1], 3);
+    common_list_remove(&l, &it[1].link);
+    common_list_remove(&l, &it[3].link);
+    ck_assert(common_list_empty(&l));
+    ck_assert_ptr_null(l.tail);
+    common_list_push_front(&l, &it[4].link); /* an empty list again takes both ends */
+    ck_assert_ptr_eq(l.head, &it[4].link);
+    ck_assert_ptr_eq(l.tail, &it[4].link);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("common");
@@ -101,6 +156,7 @@ int main(void)
     tcase_add_test(tc, hex_decode_checks);
     tcase_add_test(tc, random_fills);
     tcase_add_test(tc, clock_units_agree);
+    tcase_add_test(tc, list_order_and_removal);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
