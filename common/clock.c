@@ -1,6 +1,6 @@
 /*
- * common/clock.c: readings of the monotonic clock (see clock.h). Each
- * function is one clock_gettime call and a conversion.
+ * common/clock.c: readings of the monotonic clock (see clock.h). One
+ * clock_gettime call per reading; the units are conversions of it.
  */
 #include "common/clock.h"
 
@@ -15,23 +15,17 @@ uint64_t common_now_ns(void)
 
 double common_now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return (double)common_now_ns() * 1e-9;
 }
 
 int64_t common_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)(common_now_ns() / 1000000u);
 }
 
 int64_t common_now_us(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    return (int64_t)(common_now_ns() / 1000u);
 }
 
 double common_now_coarse_s(void)
