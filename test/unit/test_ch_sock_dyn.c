@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "channels/channel.h"
 #include "channels/sock/sock.h"
 #include "common/log.h"
@@ -51,9 +52,7 @@ static void rank_fail(int line, const char *cond, const char *fmt, ...)
 
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
+    return common_now_s();
 }
 
 
