@@ -23,7 +23,7 @@
 typedef struct {
     const char *file;                /* the test's file name, for messages */
     const ch_ops_t *ops;
-    void (*idle)(void);              /* a poll found nothing: yield, or block in the channel */
+    void (*idle)(void);              /* a poll found nothing: NULL yields the CPU */
     void (*after_send)(int peer);    /* NULL, or what follows a sendv (shm: wake the peer) */
     void (*before_init)(void);       /* NULL, or after pmi_init, before ops->init */
     void (*flush)(void);             /* NULL, or push out what sendv accepted, before the fence */

@@ -65,11 +65,6 @@ static const char *prov;
 /* Shared by every forked test and rank: channel inits that succeeded. */
 static _Atomic int *prov_inits;
 
-static void ofi_idle(void)
-{
-    sched_yield();
-}
-
 static const char *ofi_label(void)
 {
     return prov ? prov : "-";
@@ -109,7 +104,6 @@ static void flush_sends(void)
 const conf_channel_t conf_channel = {
     .file = "test_ch_ofi.c",
     .ops = &ch_ofi_ops,
-    .idle = ofi_idle,
     .before_init = ofi_select_provider,
     .flush = flush_sends,
     .on_fail = ofi_dump_state,

@@ -23,11 +23,6 @@
 #include "channels/shm/shm.h"
 #include "test/unit/ch_conform.h"
 
-static void shm_idle(void)
-{
-    sched_yield();
-}
-
 static void shm_wake(int peer)
 {
     CH->wake(peer);
@@ -41,7 +36,6 @@ static void shm_on_fail(void)
 const conf_channel_t conf_channel = {
     .file = "test_ch_shm.c",
     .ops = &ch_shm_ops,
-    .idle = shm_idle,
     .after_send = shm_wake,
     .on_fail = shm_on_fail,
 };
