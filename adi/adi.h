@@ -236,7 +236,6 @@ typedef struct adi_dyn_listener adi_dyn_listener_t;
 canal_status_t adi_dyn_card(char *buf, size_t len);
 canal_status_t adi_dyn_peer_connect(const char *card, const unsigned char secret[ADI_DYN_SECRET_LEN],
                                     int *peer_out);
-canal_status_t adi_dyn_random(void *buf, size_t n);
 canal_status_t adi_dyn_listen(adi_dyn_listener_t **l_out, char *addr_out, size_t len);
 void adi_dyn_listener_close(adi_dyn_listener_t *l);
 /* timeout_s < 0: wait as long as it takes; CANAL_ERR_TIMEOUT after it. */

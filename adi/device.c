@@ -13,6 +13,7 @@
  */
 #include "adi/adi_impl.h"
 
+#include "common/clock.h"
 #include "common/cvar.h"
 #include "common/log.h"
 #include "config.h"
@@ -576,13 +577,6 @@ static const ch_ops_t *sleep_channel(int *fast_out)
     return found;
 }
 
-static long long now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 /* The wait policy. Spinning is cheapest while the peer answers within a few
  * microseconds, so a wait polls without yielding for CANAL_SPIN_US (and at
  * least CANAL_SPIN_COUNT polls) -- measured in time, not polls, so a busy
@@ -634,7 +628,7 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
          * whole wait is a few dozen polls, and reading the clock at its
          * start and end was a seventh of a ping-pong's time. */
         if ((++idle & 63) == 0 || adi_dev.oversubscribed) {
-            long long now = now_us();
+            long long now = common_now_us();
             if (entered == 0) {
                 entered = now;
                 if (contended_at != 0 && now - contended_at < WAIT_CONTENDED_KEEP_US &&
@@ -685,7 +679,7 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
     /* (time from the first clock reading: waits shorter than 64 polls add
      * nothing to canal_wait_time but count in canal_waits) */
     if (entered != 0)
-        adi_stat_add(&adi_stats.wait_ns, (uint64_t)(now_us() - entered) * 1000);
+        adi_stat_add(&adi_stats.wait_ns, (uint64_t)(common_now_us() - entered) * 1000);
     adi_stat_add(&adi_stats.waits, 1);
     return CANAL_OK;
 }
@@ -698,7 +692,6 @@ canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until(req_done, re
 static int all_sent(void *arg)
 {
     const double *deadline = arg;
-    struct timespec ts;
     int done = 1;
 
     adi_lock();
@@ -707,8 +700,7 @@ static int all_sent(void *arg)
     for (int i = 0; done && i < nactive; i++) {
         if (active[i]->flush == NULL || active[i]->flush() == CANAL_OK)
             continue;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        if (ts.tv_sec + ts.tv_nsec * 1e-9 < *deadline) {
+        if (common_now_s() < *deadline) {
             done = 0;
             break;
         }
@@ -721,13 +713,11 @@ static int all_sent(void *arg)
 canal_status_t adi_finalize(void)
 {
     canal_status_t st;
-    struct timespec ts;
     double deadline;
 
     /* Whatever is still queued (buffered sends, freed requests, packets
      * behind a connection handshake) goes out first, within 30 s. */
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    deadline = ts.tv_sec + ts.tv_nsec * 1e-9 + 30.0;
+    deadline = common_now_s() + 30.0;
     adi_wait_until(all_sent, &deadline);
     /* A rank we lost would never reach the fence: after a failure this
      * rank finalizes without waiting for the others. */

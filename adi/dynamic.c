@@ -33,11 +33,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 
 struct adi_dyn_listener {
@@ -46,23 +46,6 @@ struct adi_dyn_listener {
 
 /* The cards of the dynamic peers, index - size: to find a known one again. */
 static char (*dyn_cards)[ADI_DYN_CARD_MAX];
-
-canal_status_t adi_dyn_random(void *buf, size_t n)
-{
-    unsigned char *p = buf;
-    size_t got = 0;
-
-    while (got < n) {
-        ssize_t r = getrandom(p + got, n - got, 0);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return common_err_set(CANAL_ERR_IO, "getrandom(%zu bytes): %s", n - got,
-                                  strerror(errno));
-        got += (size_t)r;
-    }
-    return CANAL_OK;
-}
 
 canal_status_t adi_dyn_card(char *buf, size_t len)
 {
@@ -128,13 +111,6 @@ void adi_dyn_finalize(void)
 
 /* ---------------------------------------------------------------- bootstrap links */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Wait until fd is ready for `events`, progressing the device meanwhile
  * (the other side may need our messages to get there). deadline < 0: none. */
 static canal_status_t wait_fd(int fd, short events, double deadline, const char *what)
@@ -147,7 +123,7 @@ static canal_status_t wait_fd(int fd, short events, double deadline, const char 
         if (r < 0 && errno != EINTR)
             return common_err_set(CANAL_ERR_IO, "%s: poll: %s", what, strerror(errno));
         adi_progress();
-        if (deadline >= 0 && now_s() > deadline)
+        if (deadline >= 0 && common_now_s() > deadline)
             return common_err_set(CANAL_ERR_TIMEOUT, "%s: no answer in time", what);
     }
 }
@@ -249,7 +225,7 @@ void adi_dyn_listener_close(adi_dyn_listener_t *l)
 
 canal_status_t adi_dyn_accept(adi_dyn_listener_t *l, double timeout_s, int *link_out)
 {
-    double deadline = timeout_s < 0 ? -1 : now_s() + timeout_s;
+    double deadline = timeout_s < 0 ? -1 : common_now_s() + timeout_s;
     canal_status_t st;
 
     for (;;) {
@@ -285,7 +261,7 @@ canal_status_t adi_dyn_dial(const char *addr, int *link_out)
     if (rc != 0 && errno != EINPROGRESS) {
         err = errno;
     } else if (rc != 0) {
-        if ((st = wait_fd(fd, POLLOUT, now_s() + 60, "connecting to a port")) < 0) {
+        if ((st = wait_fd(fd, POLLOUT, common_now_s() + 60, "connecting to a port")) < 0) {
             close(fd);
             return st;
         }
@@ -337,7 +313,7 @@ canal_status_t adi_dyn_send(int link, const void *buf, size_t len)
     unsigned char head[4] = {(unsigned char)len, (unsigned char)(len >> 8),
                              (unsigned char)(len >> 16), (unsigned char)(len >> 24)};
     canal_status_t st;
-    double deadline = now_s() + 60;
+    double deadline = common_now_s() + 60;
 
     if (len > ADI_DYN_BLOB_MAX)
         return common_err_set(CANAL_ERR_LIMIT, "exchange of %zu bytes exceeds %d", len,
@@ -350,7 +326,7 @@ canal_status_t adi_dyn_send(int link, const void *buf, size_t len)
 canal_status_t adi_dyn_recv(int link, void **buf_out, size_t *len_out, double timeout_s)
 {
     unsigned char head[4];
-    double deadline = timeout_s < 0 ? -1 : now_s() + timeout_s;
+    double deadline = timeout_s < 0 ? -1 : common_now_s() + timeout_s;
     canal_status_t st;
     size_t len;
     void *buf;

@@ -29,7 +29,7 @@ static int usable_commutative(const coll_args_t *a)
 
 static int usable_commutative_big(const coll_args_t *a)
 {
-    return a->commutative && a->recvcount >= a->comm->size;
+    return a->commutative && a->recvcount >= coll_size(a->comm);
 }
 
 static int red_empty(const coll_args_t *a)
@@ -73,7 +73,7 @@ static void rec_halving(coll_sched_t *s, mpi_comm_t *c, const blocks_t *b, char 
     coll_iter_t it;
     coll_step_t st;
 
-    coll_iter_begin(&it, &coll_topo_recdbl, COLL_DIR_REVERSE, c->size, c->rank, 0, 0, NULL);
+    coll_iter_begin(&it, &coll_topo_recdbl, COLL_DIR_REVERSE, coll_size(c), coll_rank(c), 0, 0, NULL);
     while (coll_iter_next(&it, &st)) {
         size_t so = blk_off(b, st.send_first), sn = blk_off(b, st.send_first + st.send_count) - so;
         size_t ro = blk_off(b, st.recv_first), rn = blk_off(b, st.recv_first + st.recv_count) - ro;
@@ -106,7 +106,7 @@ static void rec_doubling_blocks(coll_sched_t *s, mpi_comm_t *c, const blocks_t *
     coll_iter_t it;
     coll_step_t st;
 
-    coll_iter_begin(&it, &coll_topo_recdbl, COLL_DIR_BIDIR, c->size, c->rank, 0, 0, NULL);
+    coll_iter_begin(&it, &coll_topo_recdbl, COLL_DIR_BIDIR, coll_size(c), coll_rank(c), 0, 0, NULL);
     while (coll_iter_next(&it, &st)) {
         size_t so = blk_off(b, st.send_first), sn = blk_off(b, st.send_first + st.send_count) - so;
         size_t ro = blk_off(b, st.recv_first), rn = blk_off(b, st.recv_first + st.recv_count) - ro;
@@ -126,10 +126,10 @@ static canal_status_t allreduce_rabenseifner(coll_sched_t *s, const coll_args_t 
 {
     mpi_comm_t *c = a->comm;
     size_t n = (size_t)a->recvcount;
-    blocks_t b = {n, c->size, NULL};
+    blocks_t b = {n, coll_size(c), NULL};
     char *tmp;
 
-    if (red_empty(a) || c->size == 1)
+    if (red_empty(a) || coll_size(c) == 1)
         return allreduce_recdbl(s, a);
     if (!is_in_place(a->sendbuf))
         coll_copy(s, a->sendbuf, n, a->rdt, a->recvbuf, n, a->rdt);
@@ -149,7 +149,7 @@ static void ring_reduce_scatter(coll_sched_t *s, mpi_comm_t *c, const blocks_t *
     coll_iter_t it;
     coll_step_t st;
 
-    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_REVERSE, c->size, c->rank, 0, 0, NULL);
+    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_REVERSE, coll_size(c), coll_rank(c), 0, 0, NULL);
     while (coll_iter_next(&it, &st)) {
         size_t so = blk_off(b, st.send_first), sn = blk_off(b, st.send_first + 1) - so;
         size_t ro = blk_off(b, st.recv_first), rn = blk_off(b, st.recv_first + 1) - ro;
@@ -178,13 +178,13 @@ static canal_status_t allreduce_ring(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
     size_t n = (size_t)a->recvcount;
-    blocks_t b = {n, c->size, NULL};
+    blocks_t b = {n, coll_size(c), NULL};
     ptrdiff_t ext = dt_extent(a->rdt);
     char *tmp, *acc = a->recvbuf;
     coll_iter_t it;
     coll_step_t st;
 
-    if (red_empty(a) || c->size == 1)
+    if (red_empty(a) || coll_size(c) == 1)
         return allreduce_recdbl(s, a);
     if (!is_in_place(a->sendbuf))
         coll_copy(s, a->sendbuf, n, a->rdt, acc, n, a->rdt);
@@ -192,7 +192,7 @@ static canal_status_t allreduce_ring(coll_sched_t *s, const coll_args_t *a)
     if (tmp == NULL)
         return coll_sched_status(s);
     ring_reduce_scatter(s, c, &b, acc, tmp, a);
-    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_BIDIR, c->size, c->rank, 0, 0, NULL);
+    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_BIDIR, coll_size(c), coll_rank(c), 0, 0, NULL);
     while (coll_iter_next(&it, &st)) {
         size_t so = blk_off(&b, st.send_first), sn = blk_off(&b, st.send_first + 1) - so;
         size_t ro = blk_off(&b, st.recv_first), rn = blk_off(&b, st.recv_first + 1) - ro;
@@ -264,7 +264,7 @@ const coll_algo_t coll_allreduce_node = {"node", COLL_ALLREDUCE, allreduce_node,
  * reduce_scatter_block's uniform recvcount. */
 static size_t *rs_offsets(coll_sched_t *s, const coll_args_t *a)
 {
-    int p = a->comm->size;
+    int p = coll_size(a->comm);
     size_t *off = coll_tmp(s, sizeof(size_t) * (size_t)(p + 1));
     if (off == NULL)
         return NULL;
@@ -291,8 +291,8 @@ static canal_status_t rs_halving(coll_sched_t *s, const coll_args_t *a)
 
     if (off == NULL)
         return coll_sched_status(s);
-    b.total = off[c->size];
-    b.nblocks = c->size;
+    b.total = off[coll_size(c)];
+    b.nblocks = coll_size(c);
     b.off = off;
     if (b.total == 0 || dt_size(a->rdt) == 0)
         return coll_sched_status(s);
@@ -302,8 +302,8 @@ static canal_status_t rs_halving(coll_sched_t *s, const coll_args_t *a)
         return coll_sched_status(s);
     coll_copy(s, rs_input(a), b.total, a->rdt, acc, b.total, a->rdt);
     rec_halving(s, c, &b, acc, tmp, a, 1);
-    coll_copy(s, acc + (ptrdiff_t)off[c->rank] * ext, off[c->rank + 1] - off[c->rank], a->rdt,
-              a->recvbuf, off[c->rank + 1] - off[c->rank], a->rdt);
+    coll_copy(s, acc + (ptrdiff_t)off[coll_rank(c)] * ext, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt,
+              a->recvbuf, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt);
     return coll_sched_status(s);
 }
 
@@ -317,8 +317,8 @@ static canal_status_t rs_ring(coll_sched_t *s, const coll_args_t *a)
 
     if (off == NULL)
         return coll_sched_status(s);
-    b.total = off[c->size];
-    b.nblocks = c->size;
+    b.total = off[coll_size(c)];
+    b.nblocks = coll_size(c);
     b.off = off;
     if (b.total == 0 || dt_size(a->rdt) == 0)
         return coll_sched_status(s);
@@ -328,8 +328,8 @@ static canal_status_t rs_ring(coll_sched_t *s, const coll_args_t *a)
         return coll_sched_status(s);
     coll_copy(s, rs_input(a), b.total, a->rdt, acc, b.total, a->rdt);
     ring_reduce_scatter(s, c, &b, acc, tmp, a);
-    coll_copy(s, acc + (ptrdiff_t)off[c->rank] * ext, off[c->rank + 1] - off[c->rank], a->rdt,
-              a->recvbuf, off[c->rank + 1] - off[c->rank], a->rdt);
+    coll_copy(s, acc + (ptrdiff_t)off[coll_rank(c)] * ext, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt,
+              a->recvbuf, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt);
     return coll_sched_status(s);
 }
 
@@ -347,7 +347,7 @@ static canal_status_t rs_reduce_scatterv(coll_sched_t *s, const coll_args_t *a)
 
     if (off == NULL)
         return coll_sched_status(s);
-    total = off[c->size];
+    total = off[coll_size(c)];
     if (total == 0 || dt_size(a->rdt) == 0)
         return coll_sched_status(s);
     full = coll_tmp_typed(s, total, a->rdt);
@@ -356,7 +356,7 @@ static canal_status_t rs_reduce_scatterv(coll_sched_t *s, const coll_args_t *a)
     coll_rec_reduce_tree(s, c, coll_group_all(c, 0), &coll_topo_binomial, 2, rs_input(a), full,
                          total, a->rdt, a->recvtype, a->op, a->commutative);
     coll_fence(s);
-    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_STRAIGHT, c->size, c->rank, 0, 2, NULL);
+    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_STRAIGHT, coll_size(c), coll_rank(c), 0, 2, NULL);
     while (coll_iter_next(&it, &st)) {
         if (st.recv_peer >= 0) {
             size_t lo = off[st.recv_first], hi = off[st.recv_first + st.recv_count];
@@ -370,8 +370,8 @@ static canal_status_t rs_reduce_scatterv(coll_sched_t *s, const coll_args_t *a)
                 coll_send(s, c, st.send_peer, full + (ptrdiff_t)lo * ext, hi - lo, a->rdt);
         }
     }
-    coll_copy(s, full + (ptrdiff_t)off[c->rank] * ext, off[c->rank + 1] - off[c->rank], a->rdt,
-              a->recvbuf, off[c->rank + 1] - off[c->rank], a->rdt);
+    coll_copy(s, full + (ptrdiff_t)off[coll_rank(c)] * ext, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt,
+              a->recvbuf, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt);
     return coll_sched_status(s);
 }
 
@@ -412,12 +412,12 @@ static canal_status_t scan_recdbl_common(coll_sched_t *s, const coll_args_t *a, 
     coll_copy(s, in, n, dt, partial, n, dt);
     if (!exclusive && !is_in_place(a->sendbuf))
         coll_copy(s, a->sendbuf, n, dt, a->recvbuf, n, dt);
-    coll_iter_begin(&it, &coll_topo_hypercube, COLL_DIR_BIDIR, c->size, c->rank, 0, 0, NULL);
+    coll_iter_begin(&it, &coll_topo_hypercube, COLL_DIR_BIDIR, coll_size(c), coll_rank(c), 0, 0, NULL);
     while (coll_iter_next(&it, &st)) {
         coll_recv(s, c, st.recv_peer, tmp, n, dt);
         coll_send(s, c, st.send_peer, partial, n, dt);
         coll_fence(s);
-        if (st.recv_peer < c->rank) {
+        if (st.recv_peer < coll_rank(c)) {
             if (have)
                 coll_reduce(s, tmp, a->recvbuf, n, dt, a->recvtype, a->op);
             else
@@ -459,16 +459,16 @@ static canal_status_t scan_linear_common(coll_sched_t *s, const coll_args_t *a, 
     if (fwd == NULL)
         return coll_sched_status(s);
     coll_copy(s, in, n, dt, fwd, n, dt);
-    if (c->rank > 0) {
+    if (coll_rank(c) > 0) {
         char *prev = coll_tmp_typed(s, n, dt);
-        coll_recv(s, c, c->rank - 1, prev, n, dt);
+        coll_recv(s, c, coll_rank(c) - 1, prev, n, dt);
         coll_fence(s);
         coll_reduce(s, prev, fwd, n, dt, a->recvtype, a->op);
         if (exclusive)
             coll_copy(s, prev, n, dt, a->recvbuf, n, dt);
     }
-    if (c->rank + 1 < c->size)
-        coll_send(s, c, c->rank + 1, fwd, n, dt);
+    if (coll_rank(c) + 1 < coll_size(c))
+        coll_send(s, c, coll_rank(c) + 1, fwd, n, dt);
     if (!exclusive)
         coll_copy(s, fwd, n, dt, a->recvbuf, n, dt);
     return coll_sched_status(s);

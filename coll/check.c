@@ -54,7 +54,7 @@ static int64_t bytes(MPI_Count count, dt_type_t *dt)
 static void sig_of(const coll_args_t *a, sig_t *g)
 {
     mpi_comm_t *c = a->comm;
-    int is_root = c->rank == a->root, in_place = a->sendbuf == MPI_IN_PLACE;
+    int is_root = coll_rank(c) == a->root, in_place = a->sendbuf == MPI_IN_PLACE;
 
     memset(g, 0, sizeof *g);
     g->kind = (int32_t)a->kind;
@@ -191,7 +191,7 @@ static canal_status_t judge(const coll_args_t *a, const sig_t *all, int p)
     return CANAL_OK;
 }
 
-/* Allgather the records into all (c->size entries). */
+/* Allgather the records into all (coll_size(c) entries). */
 static canal_status_t exchange(mpi_comm_t *c, sig_t *mine, sig_t *all)
 {
     coll_sched_t *s;
@@ -221,7 +221,7 @@ static canal_status_t exchange(mpi_comm_t *c, sig_t *mine, sig_t *all)
 
 static int checked(mpi_comm_t *c, coll_kind_t kind)
 {
-    return !c->is_inter && kind < COLL_NEIGHBOR_ALLGATHER && c->size >= 2;
+    return !coll_is_inter(c) && kind < COLL_NEIGHBOR_ALLGATHER && coll_size(c) >= 2;
 }
 
 canal_status_t coll_check_call(const coll_args_t *a)
@@ -232,13 +232,13 @@ canal_status_t coll_check_call(const coll_args_t *a)
 
     if (!checked(c, a->kind))
         return CANAL_OK;
-    all = malloc(sizeof(sig_t) * (size_t)c->size);
+    all = malloc(sizeof(sig_t) * (size_t)coll_size(c));
     if (all == NULL)
         return common_err_set(CANAL_ERR_NOMEM, "no memory to check a collective call");
     sig_of(a, &mine);
     st = exchange(c, &mine, all);
     if (st >= 0)
-        st = judge(a, all, c->size);
+        st = judge(a, all, coll_size(c));
     free(all);
     return st;
 }
@@ -250,7 +250,7 @@ canal_status_t coll_check_failed_call(mpi_comm_t *c, coll_kind_t kind, int root,
 
     if (!checked(c, kind))
         return CANAL_OK;
-    all = malloc(sizeof(sig_t) * (size_t)c->size);
+    all = malloc(sizeof(sig_t) * (size_t)coll_size(c));
     if (all == NULL)
         return common_err_set(CANAL_ERR_NOMEM, "no memory to check a collective call");
     memset(&mine, 0, sizeof mine);

@@ -23,16 +23,63 @@
  * (context + 1) with a tag drawn from a per-communicator sequence, so that
  * several nonblocking collectives can be in flight on one communicator.
  *
- * Callers: mpi/coll.c (the MPI front) only. coll/ uses mpi/'s communicator
- * object, datatype lookups and mpi_op_apply, adi/ and datatype/.
+ * Callers: mpi/coll.c (the MPI front) only. coll/ calls adi/ and datatype/
+ * and sees the MPI layer only through coll_host (below), which mpi/ fills
+ * at initialization: no file of coll/ includes a header of mpi/ other than
+ * the public mpi.h.
  */
 #ifndef CANAL_COLL_COLL_H
 #define CANAL_COLL_COLL_H
 
 #include <stdio.h>
 
-#include "mpiimpl.h"
+#include "mpi.h"
+#include "adi/adi.h"
 #include "coll/topo.h"
+#include "common/log.h"
+#include "common/status.h"
+#include "datatype/dt.h"
+
+/* ---------------------------------------------------------------- the host
+ * What coll/ needs from the layer above, and nothing more. A communicator
+ * is the caller's object (mpi/'s struct mpi_comm), opaque here: coll/ reads
+ * its group sizes, rank, context and job ranks, and keeps its own state in
+ * one slot of it, through these functions. The reduction operations and
+ * datatype handles are the caller's too. mpi/ fills the table once, with
+ * coll_host_set(), before the first collective.
+ */
+typedef struct mpi_comm mpi_comm_t;
+typedef struct {
+    int (*comm_rank)(const mpi_comm_t *c);       /* in the local group */
+    int (*comm_size)(const mpi_comm_t *c);       /* of the local group */
+    int (*comm_peer_size)(const mpi_comm_t *c);  /* of the group ranks address */
+    int (*comm_is_inter)(const mpi_comm_t *c);
+    int (*comm_context)(const mpi_comm_t *c);    /* point to point; coll/ uses + 1 */
+    int (*comm_peer_job_rank)(const mpi_comm_t *c, int r);
+    mpi_comm_t *(*comm_local)(const mpi_comm_t *c); /* an intercomm's local intracomm */
+    void **(*comm_coll_slot)(mpi_comm_t *c);     /* where coll/ keeps its state */
+    mpi_comm_t *(*comm_world)(void);
+    /* The job's node map: the node of each job rank (NULL if unknown). */
+    const int *(*job_nodes)(int *nnodes_out);
+    dt_type_t *(*dt_get)(MPI_Datatype h);        /* NULL if not a valid type */
+    int (*op_valid)(MPI_Op op);
+    int (*op_is_commutative)(MPI_Op op);
+    dt_op_t (*op_builtin)(MPI_Op op);            /* DT_OP_N for a user operation */
+    int (*op_apply)(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Datatype dt);
+    void (*op_retain)(MPI_Op op);
+    void (*op_release)(MPI_Op op);
+} coll_host_t;
+
+void coll_host_set(const coll_host_t *h);
+extern coll_host_t coll_host; /* (coll/op.c) */
+
+static inline int coll_rank(const mpi_comm_t *c) { return coll_host.comm_rank(c); }
+static inline int coll_size(const mpi_comm_t *c) { return coll_host.comm_size(c); }
+static inline int coll_peer_size(const mpi_comm_t *c) { return coll_host.comm_peer_size(c); }
+static inline int coll_is_inter(const mpi_comm_t *c) { return coll_host.comm_is_inter(c); }
+static inline int coll_context(const mpi_comm_t *c) { return coll_host.comm_context(c); }
+static inline mpi_comm_t *coll_local(const mpi_comm_t *c) { return coll_host.comm_local(c); }
+static inline dt_type_t *coll_dt_get(MPI_Datatype h) { return coll_host.dt_get(h); }
 
 /* ---------------------------------------------------------------- arguments */
 typedef enum {
@@ -206,9 +253,8 @@ void coll_comm_release(mpi_comm_t *c);
  * PMI, or CANAL_COLL_FAKE_NODES), or NULL when c is on one node. */
 const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out);
 
-/* Reductions through mpi_op_apply (mpi/op.c); builtin ops on builtin-based
- * types fall back to dt_reduce while mpi/op.c is not linked. Returns an
- * MPI error class. */
+/* Reductions through the host's operations (coll_host). Returns an MPI
+ * error class. */
 int coll_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype dth,
                   dt_type_t *dt);
 int coll_op_is_commutative(MPI_Op op);

@@ -20,7 +20,7 @@ typedef struct {
 /* The whole communicator, rooted at root. */
 static inline coll_group_t coll_group_all(const mpi_comm_t *c, int root)
 {
-    coll_group_t g = {c->size, c->rank, root, NULL};
+    coll_group_t g = {coll_size(c), coll_rank(c), root, NULL};
     return g;
 }
 
@@ -93,7 +93,7 @@ extern const coll_algo_t coll_neighbor_allgather_linear, coll_neighbor_allgather
     coll_neighbor_alltoall_linear, coll_neighbor_alltoallv_linear, coll_neighbor_alltoallw_linear;
 
 /* Intercommunicators (coll/inter.c): record the collective described by a
- * on an intercommunicator (a->comm->is_inter). */
+ * on an intercommunicator (coll_is_inter(a->comm)). */
 canal_status_t coll_record_inter(coll_sched_t *s, const coll_args_t *a);
 
 #endif

@@ -28,7 +28,7 @@ static void allgather_own(coll_sched_t *s, const coll_args_t *a)
     mpi_comm_t *c = a->comm;
     if (!is_in_place(a->sendbuf))
         coll_copy(s, a->sendbuf, (size_t)a->sendcount, a->sdt,
-                  (char *)a->recvbuf + coll_blk(c->rank, (size_t)a->recvcount, a->rdt),
+                  (char *)a->recvbuf + coll_blk(coll_rank(c), (size_t)a->recvcount, a->rdt),
                   (size_t)a->recvcount, a->rdt);
 }
 
@@ -50,7 +50,7 @@ static canal_status_t allgather_walk(coll_sched_t *s, const coll_args_t *a, cons
     allgather_own(s, a);
     if (allgather_empty(a))
         return coll_sched_status(s);
-    coll_iter_begin(&it, topo, COLL_DIR_BIDIR, c->size, c->rank, 0, 0, NULL);
+    coll_iter_begin(&it, topo, COLL_DIR_BIDIR, coll_size(c), coll_rank(c), 0, 0, NULL);
     while (coll_iter_next(&it, &st)) {
         if (st.recv_peer >= 0)
             coll_recv(s, c, st.recv_peer, rb + coll_blk(st.recv_first, rc, a->rdt),
@@ -79,7 +79,7 @@ static canal_status_t allgather_recdbl(coll_sched_t *s, const coll_args_t *a)
 static canal_status_t allgather_bruck(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
-    int p = c->size, me = c->rank;
+    int p = coll_size(c), me = coll_rank(c);
     size_t rc = (size_t)a->recvcount, B = rc * dt_size(a->rdt);
     char *rb = a->recvbuf, *t;
     coll_iter_t it;
@@ -118,7 +118,7 @@ static canal_status_t allgather_gather_bcast(coll_sched_t *s, const coll_args_t 
     mpi_comm_t *c = a->comm;
     size_t rc = (size_t)a->recvcount;
     char *rb = a->recvbuf;
-    int p = c->size;
+    int p = coll_size(c);
     coll_iter_t it;
     coll_step_t st;
 
@@ -126,7 +126,7 @@ static canal_status_t allgather_gather_bcast(coll_sched_t *s, const coll_args_t 
     if (allgather_empty(a))
         return coll_sched_status(s);
     /* reverse binomial rooted at 0: subtrees are contiguous blocks */
-    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_REVERSE, p, c->rank, 0, 2, NULL);
+    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_REVERSE, p, coll_rank(c), 0, 2, NULL);
     while (coll_iter_next(&it, &st)) {
         if (st.recv_peer >= 0)
             coll_recv(s, c, st.recv_peer, rb + coll_blk(st.recv_first, rc, a->rdt),
@@ -156,8 +156,8 @@ static void allgatherv_own(coll_sched_t *s, const coll_args_t *a)
     mpi_comm_t *c = a->comm;
     if (!is_in_place(a->sendbuf))
         coll_copy(s, a->sendbuf, (size_t)a->sendcount, a->sdt,
-                  (char *)a->recvbuf + (ptrdiff_t)a->rdispls[c->rank] * dt_extent(a->rdt),
-                  (size_t)a->recvcounts[c->rank], a->rdt);
+                  (char *)a->recvbuf + (ptrdiff_t)a->rdispls[coll_rank(c)] * dt_extent(a->rdt),
+                  (size_t)a->recvcounts[coll_rank(c)], a->rdt);
 }
 
 static canal_status_t allgatherv_ring(coll_sched_t *s, const coll_args_t *a)
@@ -172,7 +172,7 @@ static canal_status_t allgatherv_ring(coll_sched_t *s, const coll_args_t *a)
     allgatherv_own(s, a);
     if (esz == 0)
         return coll_sched_status(s);
-    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_BIDIR, c->size, c->rank, 0, 0, NULL);
+    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_BIDIR, coll_size(c), coll_rank(c), 0, 0, NULL);
     while (coll_iter_next(&it, &st)) {
         size_t rn = (size_t)a->recvcounts[st.recv_first], sn = (size_t)a->recvcounts[st.send_first];
         if (rn > 0)
@@ -218,7 +218,7 @@ static canal_status_t allgatherv_recdbl(coll_sched_t *s, const coll_args_t *a)
     allgatherv_own(s, a);
     if (dt_size(a->rdt) == 0)
         return coll_sched_status(s);
-    coll_iter_begin(&it, &coll_topo_recdbl, COLL_DIR_BIDIR, c->size, c->rank, 0, 0, NULL);
+    coll_iter_begin(&it, &coll_topo_recdbl, COLL_DIR_BIDIR, coll_size(c), coll_rank(c), 0, 0, NULL);
     while (coll_iter_next(&it, &st)) {
         if (st.recv_peer >= 0) {
             dt_type_t *t = v_span_type(s, a, st.recv_first, st.recv_count);
@@ -259,7 +259,7 @@ static blk_t send_block(const coll_args_t *a, int i)
     case COLL_ALLTOALLW:
         b.buf = (const char *)a->sendbuf + a->sdispls[i];
         b.count = (size_t)a->sendcounts[i];
-        b.dt = mpi_dt_get(a->sendtypes[i]);
+        b.dt = coll_dt_get(a->sendtypes[i]);
         break;
     default:
         b.buf = (const char *)a->sendbuf + coll_blk(i, (size_t)a->sendcount, a->sdt);
@@ -282,7 +282,7 @@ static blk_t recv_block(const coll_args_t *a, int i)
     case COLL_ALLTOALLW:
         b.buf = (const char *)a->recvbuf + a->rdispls[i];
         b.count = (size_t)a->recvcounts[i];
-        b.dt = mpi_dt_get(a->recvtypes[i]);
+        b.dt = coll_dt_get(a->recvtypes[i]);
         break;
     default:
         b.buf = (const char *)a->recvbuf + coll_blk(i, (size_t)a->recvcount, a->rdt);
@@ -307,7 +307,7 @@ typedef struct {
 
 static int inplace_prepare(coll_sched_t *s, const coll_args_t *a, inplace_t *ip)
 {
-    int p = a->comm->size;
+    int p = coll_size(a->comm);
     size_t total = 0;
     ip->packed = NULL;
     ip->offs = NULL;
@@ -326,7 +326,7 @@ static int inplace_prepare(coll_sched_t *s, const coll_args_t *a, inplace_t *ip)
         return 0;
     for (int i = 0; i < p; i++) {
         blk_t b = recv_block(a, i);
-        if (i != a->comm->rank)
+        if (i != coll_rank(a->comm))
             coll_copy(s, b.buf, b.count, b.dt, ip->packed + ip->offs[i], blk_bytes(b), coll_byte());
     }
     return 1;
@@ -354,7 +354,7 @@ static void post_recv_block(coll_sched_t *s, const coll_args_t *a, int i)
 
 static void alltoall_own(coll_sched_t *s, const coll_args_t *a)
 {
-    int me = a->comm->rank;
+    int me = coll_rank(a->comm);
     if (!is_in_place(a->sendbuf)) {
         blk_t sb = send_block(a, me), rb = recv_block(a, me);
         if (sb.dt != NULL && rb.dt != NULL)
@@ -372,7 +372,7 @@ static canal_status_t alltoall_pairwise(coll_sched_t *s, const coll_args_t *a)
     if (!inplace_prepare(s, a, &ip))
         return coll_sched_status(s);
     alltoall_own(s, a);
-    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, a->comm->size, a->comm->rank, 0, 0,
+    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, coll_size(a->comm), coll_rank(a->comm), 0, 0,
                     NULL);
     while (coll_iter_next(&it, &st)) {
         post_recv_block(s, a, st.recv_peer);
@@ -392,7 +392,7 @@ static canal_status_t alltoall_linear(coll_sched_t *s, const coll_args_t *a)
     if (!inplace_prepare(s, a, &ip))
         return coll_sched_status(s);
     alltoall_own(s, a);
-    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, a->comm->size, a->comm->rank, 0, 0,
+    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, coll_size(a->comm), coll_rank(a->comm), 0, 0,
                     NULL);
     while (coll_iter_next(&it, &st)) {
         post_recv_block(s, a, st.recv_peer);
@@ -411,7 +411,7 @@ static canal_status_t alltoall_linear(coll_sched_t *s, const coll_args_t *a)
 static canal_status_t alltoall_bruck(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
-    int p = c->size, me = c->rank;
+    int p = coll_size(c), me = coll_rank(c);
     size_t rc = (size_t)a->recvcount, B = rc * dt_size(a->rdt);
     const char *sb;
     size_t sc;

@@ -5,7 +5,7 @@
  * (the front refuses them).
  *
  * They are compositions: a walk inside the local group on the
- * communicator's local intracommunicator (c->local_comm, messages on its
+ * communicator's local intracommunicator (coll_local(c), messages on its
  * collective context), and edges across between the two groups' leaders
  * (local rank 0) or the root, on the intercommunicator's collective
  * context. Every part reuses the intracommunicator building blocks; all
@@ -33,7 +33,7 @@ static coll_args_t local_args(const coll_args_t *a, coll_kind_t kind)
     coll_args_t la;
     memset(&la, 0, sizeof la);
     la.kind = kind;
-    la.comm = a->comm->local_comm;
+    la.comm = coll_local(a->comm);
     la.op = a->op;
     la.commutative = a->commutative;
     return la;
@@ -42,10 +42,10 @@ static coll_args_t local_args(const coll_args_t *a, coll_kind_t kind)
 /* ---------------------------------------------------------------- barrier */
 static canal_status_t inter_barrier(coll_sched_t *s, const coll_args_t *a)
 {
-    mpi_comm_t *c = a->comm, *L = c->local_comm;
+    mpi_comm_t *c = a->comm, *L = coll_local(c);
     coll_group_t g = coll_group_all(L, 0);
     coll_rec_signal_tree(s, L, g, COLL_DIR_REVERSE);
-    if (L->rank == 0) {
+    if (coll_rank(L) == 0) {
         coll_recv(s, c, 0, NULL, 0, coll_byte());
         coll_send(s, c, 0, NULL, 0, coll_byte());
         coll_fence(s);
@@ -57,7 +57,7 @@ static canal_status_t inter_barrier(coll_sched_t *s, const coll_args_t *a)
 /* ---------------------------------------------------------------- bcast */
 static canal_status_t inter_bcast(coll_sched_t *s, const coll_args_t *a)
 {
-    mpi_comm_t *c = a->comm, *L = c->local_comm;
+    mpi_comm_t *c = a->comm, *L = coll_local(c);
     size_t n = (size_t)a->recvcount;
 
     if (is_idle(a))
@@ -68,7 +68,7 @@ static canal_status_t inter_bcast(coll_sched_t *s, const coll_args_t *a)
         coll_send(s, c, 0, a->recvbuf, n, a->rdt);
         return coll_sched_status(s);
     }
-    if (L->rank == 0) {
+    if (coll_rank(L) == 0) {
         coll_recv(s, c, a->root, a->recvbuf, n, a->rdt);
         coll_fence(s);
     }
@@ -82,10 +82,10 @@ static canal_status_t inter_bcast(coll_sched_t *s, const coll_args_t *a)
 static void local_gather_packed(coll_sched_t *s, const coll_args_t *a, const void *sbuf,
                                 size_t scount, dt_type_t *sdt, char **all)
 {
-    mpi_comm_t *L = a->comm->local_comm;
+    mpi_comm_t *L = coll_local(a->comm);
     size_t B = scount * dt_size(sdt);
     coll_args_t la = local_args(a, COLL_GATHER);
-    *all = L->rank == 0 ? coll_tmp(s, B * (size_t)L->size) : NULL;
+    *all = coll_rank(L) == 0 ? coll_tmp(s, B * (size_t)coll_size(L)) : NULL;
     la.sendbuf = sbuf;
     la.sendcount = (MPI_Count)scount;
     la.sdt = sdt;
@@ -99,13 +99,13 @@ static void local_gather_packed(coll_sched_t *s, const coll_args_t *a, const voi
 
 static canal_status_t inter_gather(coll_sched_t *s, const coll_args_t *a)
 {
-    mpi_comm_t *c = a->comm, *L = c->local_comm;
+    mpi_comm_t *c = a->comm, *L = coll_local(c);
     char *all;
 
     if (is_idle(a))
         return coll_sched_status(s);
     if (is_root_side(a)) {
-        size_t n = (size_t)a->recvcount * (size_t)c->peer_size;
+        size_t n = (size_t)a->recvcount * (size_t)coll_peer_size(c);
         if (n * dt_size(a->rdt) > 0)
             coll_recv(s, c, 0, a->recvbuf, n, a->rdt);
         return coll_sched_status(s);
@@ -113,8 +113,8 @@ static canal_status_t inter_gather(coll_sched_t *s, const coll_args_t *a)
     if ((size_t)a->sendcount * dt_size(a->sdt) == 0)
         return coll_sched_status(s);
     local_gather_packed(s, a, a->sendbuf, (size_t)a->sendcount, a->sdt, &all);
-    if (L->rank == 0)
-        coll_send(s, c, a->root, all, (size_t)a->sendcount * dt_size(a->sdt) * (size_t)L->size,
+    if (coll_rank(L) == 0)
+        coll_send(s, c, a->root, all, (size_t)a->sendcount * dt_size(a->sdt) * (size_t)coll_size(L),
                   coll_byte());
     return coll_sched_status(s);
 }
@@ -125,7 +125,7 @@ static canal_status_t inter_gatherv(coll_sched_t *s, const coll_args_t *a)
     if (is_idle(a))
         return coll_sched_status(s);
     if (is_root_side(a)) {
-        for (int i = 0; i < c->peer_size; i++)
+        for (int i = 0; i < coll_peer_size(c); i++)
             if (a->recvcounts[i] > 0 && dt_size(a->rdt) > 0)
                 coll_recv(s, c, i,
                           (char *)a->recvbuf + (ptrdiff_t)a->rdispls[i] * dt_extent(a->rdt),
@@ -139,7 +139,7 @@ static canal_status_t inter_gatherv(coll_sched_t *s, const coll_args_t *a)
 
 static canal_status_t inter_scatter(coll_sched_t *s, const coll_args_t *a)
 {
-    mpi_comm_t *c = a->comm, *L = c->local_comm;
+    mpi_comm_t *c = a->comm, *L = coll_local(c);
     size_t B;
     char *all = NULL;
     coll_args_t la;
@@ -147,7 +147,7 @@ static canal_status_t inter_scatter(coll_sched_t *s, const coll_args_t *a)
     if (is_idle(a))
         return coll_sched_status(s);
     if (is_root_side(a)) {
-        size_t n = (size_t)a->sendcount * (size_t)c->peer_size;
+        size_t n = (size_t)a->sendcount * (size_t)coll_peer_size(c);
         if (n * dt_size(a->sdt) > 0)
             coll_send(s, c, 0, a->sendbuf, n, a->sdt);
         return coll_sched_status(s);
@@ -155,9 +155,9 @@ static canal_status_t inter_scatter(coll_sched_t *s, const coll_args_t *a)
     B = (size_t)a->recvcount * dt_size(a->rdt);
     if (B == 0)
         return coll_sched_status(s);
-    if (L->rank == 0) {
-        all = coll_tmp(s, B * (size_t)L->size);
-        coll_recv(s, c, a->root, all, B * (size_t)L->size, coll_byte());
+    if (coll_rank(L) == 0) {
+        all = coll_tmp(s, B * (size_t)coll_size(L));
+        coll_recv(s, c, a->root, all, B * (size_t)coll_size(L), coll_byte());
         coll_fence(s);
     }
     la = local_args(a, COLL_SCATTER);
@@ -177,7 +177,7 @@ static canal_status_t inter_scatterv(coll_sched_t *s, const coll_args_t *a)
     if (is_idle(a))
         return coll_sched_status(s);
     if (is_root_side(a)) {
-        for (int i = 0; i < c->peer_size; i++)
+        for (int i = 0; i < coll_peer_size(c); i++)
             if (a->sendcounts[i] > 0 && dt_size(a->sdt) > 0)
                 coll_send(s, c, i,
                           (const char *)a->sendbuf + (ptrdiff_t)a->sdispls[i] * dt_extent(a->sdt),
@@ -194,18 +194,18 @@ static canal_status_t inter_scatterv(coll_sched_t *s, const coll_args_t *a)
  * broadcasts the other group's blocks in its group. */
 static canal_status_t inter_allgather(coll_sched_t *s, const coll_args_t *a)
 {
-    mpi_comm_t *c = a->comm, *L = c->local_comm;
+    mpi_comm_t *c = a->comm, *L = coll_local(c);
     size_t mine = (size_t)a->sendcount * dt_size(a->sdt);
-    size_t theirs = (size_t)a->recvcount * (size_t)c->peer_size;
+    size_t theirs = (size_t)a->recvcount * (size_t)coll_peer_size(c);
     char *all = NULL;
 
     if (mine > 0)
         local_gather_packed(s, a, a->sendbuf, (size_t)a->sendcount, a->sdt, &all);
-    if (L->rank == 0) {
+    if (coll_rank(L) == 0) {
         if (theirs * dt_size(a->rdt) > 0)
             coll_recv(s, c, 0, a->recvbuf, theirs, a->rdt);
         if (mine > 0)
-            coll_send(s, c, 0, all, mine * (size_t)L->size, coll_byte());
+            coll_send(s, c, 0, all, mine * (size_t)coll_size(L), coll_byte());
         coll_fence(s);
     }
     if (theirs * dt_size(a->rdt) > 0)
@@ -218,13 +218,13 @@ static canal_status_t inter_allgather(coll_sched_t *s, const coll_args_t *a)
 static canal_status_t inter_allgatherv(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
-    for (int i = 0; i < c->peer_size; i++) {
+    for (int i = 0; i < coll_peer_size(c); i++) {
         if (a->recvcounts[i] > 0 && dt_size(a->rdt) > 0)
             coll_recv(s, c, i, (char *)a->recvbuf + (ptrdiff_t)a->rdispls[i] * dt_extent(a->rdt),
                       (size_t)a->recvcounts[i], a->rdt);
     }
-    for (int k = 0; k < c->peer_size; k++) {
-        int i = (c->rank + k) % c->peer_size;
+    for (int k = 0; k < coll_peer_size(c); k++) {
+        int i = (coll_rank(c) + k) % coll_peer_size(c);
         if (a->sendcount > 0 && dt_size(a->sdt) > 0)
             coll_send(s, c, i, a->sendbuf, (size_t)a->sendcount, a->sdt);
     }
@@ -242,7 +242,7 @@ static void a2a_block(const coll_args_t *a, int send, int i, const char **buf, s
         *count = (size_t)(send ? a->sendcounts : a->recvcounts)[i];
         break;
     case COLL_ALLTOALLW:
-        *dt = mpi_dt_get((send ? a->sendtypes : a->recvtypes)[i]);
+        *dt = coll_dt_get((send ? a->sendtypes : a->recvtypes)[i]);
         *buf = base + (send ? a->sdispls : a->rdispls)[i];
         *count = (size_t)(send ? a->sendcounts : a->recvcounts)[i];
         break;
@@ -258,8 +258,8 @@ static void a2a_block(const coll_args_t *a, int send, int i, const char **buf, s
 static canal_status_t inter_alltoall(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
-    for (int k = 0; k < c->peer_size; k++) {
-        int i = (c->rank + k) % c->peer_size;
+    for (int k = 0; k < coll_peer_size(c); k++) {
+        int i = (coll_rank(c) + k) % coll_peer_size(c);
         const char *buf;
         size_t n;
         dt_type_t *dt;
@@ -278,8 +278,8 @@ static canal_status_t inter_alltoall(coll_sched_t *s, const coll_args_t *a)
  * into a temporary returned there. */
 static char *local_reduce(coll_sched_t *s, const coll_args_t *a, size_t count)
 {
-    mpi_comm_t *L = a->comm->local_comm;
-    char *res = L->rank == 0 ? coll_tmp_typed(s, count, a->rdt) : NULL;
+    mpi_comm_t *L = coll_local(a->comm);
+    char *res = coll_rank(L) == 0 ? coll_tmp_typed(s, count, a->rdt) : NULL;
     coll_rec_reduce_tree(s, L, coll_group_all(L, 0), &coll_topo_binomial, 2, a->sendbuf, res, count,
                          a->rdt, a->recvtype, a->op, a->commutative);
     coll_fence(s);
@@ -288,7 +288,7 @@ static char *local_reduce(coll_sched_t *s, const coll_args_t *a, size_t count)
 
 static canal_status_t inter_reduce(coll_sched_t *s, const coll_args_t *a)
 {
-    mpi_comm_t *c = a->comm, *L = c->local_comm;
+    mpi_comm_t *c = a->comm, *L = coll_local(c);
     size_t n = (size_t)a->recvcount;
     char *res;
 
@@ -299,7 +299,7 @@ static canal_status_t inter_reduce(coll_sched_t *s, const coll_args_t *a)
         return coll_sched_status(s);
     }
     res = local_reduce(s, a, n);
-    if (L->rank == 0)
+    if (coll_rank(L) == 0)
         coll_send(s, c, a->root, res, n, a->rdt);
     return coll_sched_status(s);
 }
@@ -308,9 +308,9 @@ static canal_status_t inter_reduce(coll_sched_t *s, const coll_args_t *a)
  * receives the other group's reduction. */
 static char *swap_reduced(coll_sched_t *s, const coll_args_t *a, size_t n, void *dst)
 {
-    mpi_comm_t *c = a->comm, *L = c->local_comm;
+    mpi_comm_t *c = a->comm, *L = coll_local(c);
     char *res = local_reduce(s, a, n);
-    if (L->rank == 0) {
+    if (coll_rank(L) == 0) {
         coll_recv(s, c, 0, dst, n, a->rdt);
         coll_send(s, c, 0, res, n, a->rdt);
         coll_fence(s);
@@ -320,7 +320,7 @@ static char *swap_reduced(coll_sched_t *s, const coll_args_t *a, size_t n, void 
 
 static canal_status_t inter_allreduce(coll_sched_t *s, const coll_args_t *a)
 {
-    mpi_comm_t *L = a->comm->local_comm;
+    mpi_comm_t *L = coll_local(a->comm);
     size_t n = (size_t)a->recvcount;
     if (n * dt_size(a->rdt) == 0)
         return coll_sched_status(s);
@@ -333,26 +333,26 @@ static canal_status_t inter_allreduce(coll_sched_t *s, const coll_args_t *a)
  * recvcounts from the leader. */
 static canal_status_t inter_reduce_scatter(coll_sched_t *s, const coll_args_t *a)
 {
-    mpi_comm_t *L = a->comm->local_comm;
+    mpi_comm_t *L = coll_local(a->comm);
     ptrdiff_t ext = dt_extent(a->rdt);
     size_t total = 0, off = 0;
     char *full = NULL;
 
-    for (int i = 0; i < L->size; i++)
+    for (int i = 0; i < coll_size(L); i++)
         total += a->kind == COLL_REDUCE_SCATTER ? (size_t)a->recvcounts[i] : (size_t)a->recvcount;
     if (total * dt_size(a->rdt) == 0)
         return coll_sched_status(s);
-    if (L->rank == 0)
+    if (coll_rank(L) == 0)
         full = coll_tmp_typed(s, total, a->rdt);
     swap_reduced(s, a, total, full);
-    for (int i = 0; i < L->size; i++) {
+    for (int i = 0; i < coll_size(L); i++) {
         size_t k = a->kind == COLL_REDUCE_SCATTER ? (size_t)a->recvcounts[i] : (size_t)a->recvcount;
         if (k > 0) {
-            if (L->rank == 0 && i == 0)
+            if (coll_rank(L) == 0 && i == 0)
                 coll_copy(s, full, k, a->rdt, a->recvbuf, k, a->rdt);
-            else if (L->rank == 0)
+            else if (coll_rank(L) == 0)
                 coll_send(s, L, i, full + (ptrdiff_t)off * ext, k, a->rdt);
-            else if (L->rank == i)
+            else if (coll_rank(L) == i)
                 coll_recv(s, L, 0, a->recvbuf, k, a->rdt);
         }
         off += k;
@@ -362,7 +362,7 @@ static canal_status_t inter_reduce_scatter(coll_sched_t *s, const coll_args_t *a
 
 canal_status_t coll_record_inter(coll_sched_t *s, const coll_args_t *a)
 {
-    if (a->comm->local_comm == NULL)
+    if (coll_local(a->comm) == NULL)
         return common_err_set(CANAL_ERR_ARG,
                               "%s: the intercommunicator has no local "
                               "communicator",

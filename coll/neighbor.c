@@ -39,7 +39,7 @@ static nblk_t nsend(const coll_args_t *a, int i)
     case COLL_NEIGHBOR_ALLTOALLW:
         b.buf += a->sdispls[i];
         b.count = (size_t)a->sendcounts[i];
-        b.dt = mpi_dt_get(a->sendtypes[i]);
+        b.dt = coll_dt_get(a->sendtypes[i]);
         break;
     default: /* allgather(v): the same buffer to everyone */
         break;
@@ -63,7 +63,7 @@ static nblk_t nrecv(const coll_args_t *a, int i)
     case COLL_NEIGHBOR_ALLTOALLW:
         b.buf += a->rdispls[i];
         b.count = (size_t)a->recvcounts[i];
-        b.dt = mpi_dt_get(a->recvtypes[i]);
+        b.dt = coll_dt_get(a->recvtypes[i]);
         break;
     default:
         break;

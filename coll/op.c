@@ -1,52 +1,28 @@
 /*
- * Reductions for coll/: one door to mpi_op_apply (mpi/op.c, the datatype
- * layer's MPI front), which applies every predefined and user-defined
- * operation. Until mpi/op.c is linked into libmpi the references below are
- * weak and resolve to NULL; then predefined operations on types made of one
- * builtin fall back to the engine's kernels (dt_reduce) and user-defined
- * operations are refused. Called by the schedule engine and the MPI front's
- * argument checks.
+ * Reductions for coll/: the host's operations (coll_host, filled by mpi/ at
+ * initialization: mpi/op.c applies every predefined and user-defined
+ * operation) behind the names the schedule engine and the MPI front's
+ * argument checks call. Also home of the host table itself.
  */
 #include "coll/coll.h"
 
 #include <stdio.h>
 
-/* References that keep a user operation alive while a schedule uses it
- * (mpi/op.c; not in mpiimpl.h). */
-void mpi_op_retain(MPI_Op op);
-void mpi_op_release(MPI_Op op);
+coll_host_t coll_host;
 
-#pragma weak mpi_op_apply
-#pragma weak mpi_op_is_commutative
-#pragma weak mpi_op_valid
-#pragma weak mpi_op_retain
-#pragma weak mpi_op_release
-
-/* The engine's operation for a predefined MPI_Op, or DT_OP_N. */
-static dt_op_t builtin_op(MPI_Op op)
+void coll_host_set(const coll_host_t *h)
 {
-    int idx;
-    if (mpi_handle_kind(op) != MPI_HKIND_BUILTIN || mpi_handle_objtype(op) != MPI_OBJ_OP)
-        return DT_OP_N;
-    idx = mpi_handle_index(op);
-    /* MPI_MAX (index 1) ... MPI_NO_OP (index 14) follow dt_op_t's order */
-    if (idx < 1 || idx > DT_OP_N)
-        return DT_OP_N;
-    return (dt_op_t)(idx - 1);
+    coll_host = *h;
 }
 
 int coll_op_valid(MPI_Op op)
 {
-    if (mpi_op_valid != NULL)
-        return mpi_op_valid(op);
-    return builtin_op(op) != DT_OP_N;
+    return coll_host.op_valid(op);
 }
 
 int coll_op_is_commutative(MPI_Op op)
 {
-    if (mpi_op_is_commutative != NULL)
-        return mpi_op_is_commutative(op);
-    return 1; /* every predefined operation is */
+    return coll_host.op_is_commutative(op);
 }
 
 int coll_op_check(MPI_Op op, dt_type_t *dt, char *buf, size_t len)
@@ -60,7 +36,7 @@ int coll_op_check(MPI_Op op, dt_type_t *dt, char *buf, size_t len)
         snprintf(buf, len, "op=%#x is not a valid operation", (unsigned)op);
         return MPI_ERR_OP;
     }
-    b = builtin_op(op);
+    b = coll_host.op_builtin(op);
     if (b == DT_OP_N)
         return MPI_SUCCESS; /* user-defined: any datatype */
     if (b == DT_OP_REPLACE || b == DT_OP_NO_OP) {
@@ -79,23 +55,16 @@ int coll_op_check(MPI_Op op, dt_type_t *dt, char *buf, size_t len)
 int coll_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype dth,
                   dt_type_t *dt)
 {
-    dt_op_t b;
-    if (mpi_op_apply != NULL)
-        return mpi_op_apply(op, in, inout, (MPI_Count)count, dth);
-    b = builtin_op(op);
-    if (b == DT_OP_N)
-        return MPI_ERR_OP;
-    return dt_reduce(b, in, inout, count, dt) == CANAL_OK ? MPI_SUCCESS : MPI_ERR_OP;
+    (void)dt;
+    return coll_host.op_apply(op, in, inout, (MPI_Count)count, dth);
 }
 
 void coll_op_retain(MPI_Op op)
 {
-    if (mpi_op_retain != NULL)
-        mpi_op_retain(op);
+    coll_host.op_retain(op);
 }
 
 void coll_op_release(MPI_Op op)
 {
-    if (mpi_op_release != NULL)
-        mpi_op_release(op);
+    coll_host.op_release(op);
 }

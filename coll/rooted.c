@@ -144,7 +144,7 @@ void coll_rec_allreduce_recdbl(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, v
             coll_recv(s, c, st.recv_peer, tmp, count, dt);
             coll_send(s, c, st.send_peer, buf, count, dt);
             coll_fence(s);
-            if (commutative || st.recv_peer < c->rank) {
+            if (commutative || st.recv_peer < coll_rank(c)) {
                 coll_reduce(s, tmp, buf, count, dt, dth, op);
             } else {
                 coll_reduce(s, buf, tmp, count, dt, dth, op);
@@ -204,24 +204,24 @@ int coll_node_groups(coll_sched_t *s, mpi_comm_t *c, int root, coll_group_t *lea
     if (node_of == NULL)
         return 0;
     lmap = coll_tmp(s, sizeof(int) * (size_t)nn);
-    mmap = coll_tmp(s, sizeof(int) * (size_t)c->size);
+    mmap = coll_tmp(s, sizeof(int) * (size_t)coll_size(c));
     if (lmap == NULL || mmap == NULL)
         return 0;
     for (int k = 0; k < nn; k++)
         lmap[k] = -1;
-    for (int r = 0; r < c->size; r++)
+    for (int r = 0; r < coll_size(c); r++)
         if (lmap[node_of[r]] < 0)
             lmap[node_of[r]] = r;
     if (root >= 0)
         lmap[node_of[root]] = root;
-    mynode = node_of[c->rank];
+    mynode = node_of[coll_rank(c)];
     myleader = lmap[mynode];
     mmap[nm++] = myleader;
-    members->idx = c->rank == myleader ? 0 : -1;
-    for (int r = 0; r < c->size; r++) {
+    members->idx = coll_rank(c) == myleader ? 0 : -1;
+    for (int r = 0; r < coll_size(c); r++) {
         if (node_of[r] != mynode || r == myleader)
             continue;
-        if (r == c->rank)
+        if (r == coll_rank(c))
             members->idx = nm;
         mmap[nm++] = r;
     }
@@ -229,7 +229,7 @@ int coll_node_groups(coll_sched_t *s, mpi_comm_t *c, int root, coll_group_t *lea
     members->root = 0;
     members->map = mmap;
     leaders->size = nn;
-    leaders->idx = c->rank == myleader ? mynode : -1;
+    leaders->idx = coll_rank(c) == myleader ? mynode : -1;
     leaders->root = root >= 0 ? node_of[root] : 0;
     leaders->map = lmap;
     return 1;
@@ -308,7 +308,7 @@ const coll_algo_t coll_barrier_node = {"node", COLL_BARRIER, barrier_node, usabl
 /* ---------------------------------------------------------------- bcast */
 static int bcast_empty(const coll_args_t *a)
 {
-    return a->recvcount == 0 || dt_size(a->rdt) == 0 || a->comm->size == 1;
+    return a->recvcount == 0 || dt_size(a->rdt) == 0 || coll_size(a->comm) == 1;
 }
 
 static canal_status_t bcast_tree(coll_sched_t *s, const coll_args_t *a, const coll_topo_t *topo,
@@ -344,7 +344,7 @@ static canal_status_t bcast_linear(coll_sched_t *s, const coll_args_t *a)
 static canal_status_t bcast_scatter_ring(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
-    int p = c->size;
+    int p = coll_size(c);
     size_t n = (size_t)a->recvcount, total = n * dt_size(a->rdt), chunk;
     int contig = dt_is_contig_count(a->rdt, n);
     char *pb;
@@ -356,11 +356,11 @@ static canal_status_t bcast_scatter_ring(coll_sched_t *s, const coll_args_t *a)
     pb = contig ? (char *)a->recvbuf + dt_true_lb(a->rdt) : coll_tmp(s, total);
     if (pb == NULL)
         return coll_sched_status(s);
-    if (!contig && c->rank == a->root)
+    if (!contig && coll_rank(c) == a->root)
         coll_copy(s, a->recvbuf, n, a->rdt, pb, total, coll_byte());
     chunk = (total + (size_t)p - 1) / (size_t)p;
 #define BOFF(i) ((size_t)(i)*chunk < total ? (size_t)(i)*chunk : total)
-    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_STRAIGHT, p, c->rank, a->root, 2, NULL);
+    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_STRAIGHT, p, coll_rank(c), a->root, 2, NULL);
     while (coll_iter_next(&it, &st)) {
         if (st.recv_peer >= 0) {
             size_t lo = BOFF(st.recv_first), hi = BOFF(st.recv_first + st.recv_count);
@@ -373,7 +373,7 @@ static canal_status_t bcast_scatter_ring(coll_sched_t *s, const coll_args_t *a)
         }
     }
     coll_fence(s);
-    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_BIDIR, p, c->rank, a->root, 0, NULL);
+    coll_iter_begin(&it, &coll_topo_ring, COLL_DIR_BIDIR, p, coll_rank(c), a->root, 0, NULL);
     while (coll_iter_next(&it, &st)) {
         size_t rlo = BOFF(st.recv_first), rhi = BOFF(st.recv_first + 1);
         size_t slo = BOFF(st.send_first), shi = BOFF(st.send_first + 1);
@@ -382,7 +382,7 @@ static canal_status_t bcast_scatter_ring(coll_sched_t *s, const coll_args_t *a)
         coll_fence(s);
     }
 #undef BOFF
-    if (!contig && c->rank != a->root)
+    if (!contig && coll_rank(c) != a->root)
         coll_copy(s, pb, total, coll_byte(), a->recvbuf, n, a->rdt);
     return coll_sched_status(s);
 }
@@ -434,19 +434,19 @@ static canal_status_t reduce_tree(coll_sched_t *s, const coll_args_t *a, const c
         return coll_sched_status(s);
     if (a->commutative || a->root == 0) {
         coll_rec_reduce_tree(s, c, coll_group_all(c, a->root), topo, radix, in,
-                             c->rank == a->root ? a->recvbuf : NULL, n, a->rdt, a->recvtype, a->op,
+                             coll_rank(c) == a->root ? a->recvbuf : NULL, n, a->rdt, a->recvtype, a->op,
                              a->commutative);
         return coll_sched_status(s);
     }
     /* Non-commutative with another root: reduce in rank order to rank 0,
      * then hand the result over. */
-    out0 = c->rank == 0 ? coll_tmp_typed(s, n, a->rdt) : NULL;
+    out0 = coll_rank(c) == 0 ? coll_tmp_typed(s, n, a->rdt) : NULL;
     coll_rec_reduce_tree(s, c, coll_group_all(c, 0), topo, radix, in, out0, n, a->rdt, a->recvtype,
                          a->op, 0);
     coll_fence(s);
-    if (c->rank == 0)
+    if (coll_rank(c) == 0)
         coll_send(s, c, a->root, out0, n, a->rdt);
-    else if (c->rank == a->root)
+    else if (coll_rank(c) == a->root)
         coll_recv(s, c, 0, a->recvbuf, n, a->rdt);
     return coll_sched_status(s);
 }
@@ -471,14 +471,14 @@ static canal_status_t reduce_linear(coll_sched_t *s, const coll_args_t *a)
 
     if (n == 0 || dt_size(a->rdt) == 0)
         return coll_sched_status(s);
-    if (c->rank != a->root) {
+    if (coll_rank(c) != a->root) {
         coll_send(s, c, a->root, in, n, a->rdt);
         return coll_sched_status(s);
     }
     acc = coll_tmp_typed(s, n, a->rdt);
     other = coll_tmp_typed(s, n, a->rdt);
-    for (int i = 0; i < c->size; i++) {
-        if (i == c->rank) {
+    for (int i = 0; i < coll_size(c); i++) {
+        if (i == coll_rank(c)) {
             coll_copy(s, in, n, a->rdt, other, n, a->rdt);
         } else {
             coll_recv(s, c, i, other, n, a->rdt);
@@ -508,7 +508,7 @@ static canal_status_t reduce_node(coll_sched_t *s, const coll_args_t *a)
         return reduce_binomial(s, a);
     mid = NULL;
     if (members.idx == 0)
-        mid = c->rank == a->root ? a->recvbuf : coll_tmp_typed(s, n, a->rdt);
+        mid = coll_rank(c) == a->root ? a->recvbuf : coll_tmp_typed(s, n, a->rdt);
     coll_rec_reduce_tree(s, c, members, &coll_topo_binomial, 2, in, mid, n, a->rdt, a->recvtype,
                          a->op, 1);
     coll_fence(s);
@@ -528,7 +528,7 @@ const coll_algo_t coll_reduce_node = {"node", COLL_REDUCE, reduce_node,
 static canal_status_t gather_binomial(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
-    int p = c->size, root = a->root, is_root = c->rank == root;
+    int p = coll_size(c), root = a->root, is_root = coll_rank(c) == root;
     size_t B =
         is_root ? (size_t)a->recvcount * dt_size(a->rdt) : (size_t)a->sendcount * dt_size(a->sdt);
     size_t nsub = 1;
@@ -537,11 +537,11 @@ static canal_status_t gather_binomial(coll_sched_t *s, const coll_args_t *a)
 
     if (B == 0)
         return coll_sched_status(s);
-    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_REVERSE, p, c->rank, root, 2, NULL);
+    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_REVERSE, p, coll_rank(c), root, 2, NULL);
     while (coll_iter_next(&it, &st))
         if (st.recv_peer >= 0)
             nsub += (size_t)st.recv_count;
-    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_REVERSE, p, c->rank, root, 2, NULL);
+    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_REVERSE, p, coll_rank(c), root, 2, NULL);
 
     if (is_root) {
         char *rb = a->recvbuf;
@@ -581,7 +581,7 @@ static canal_status_t gather_binomial(coll_sched_t *s, const coll_args_t *a)
         return coll_sched_status(s);
     }
     {
-        int rel = (c->rank - root + p) % p;
+        int rel = (coll_rank(c) - root + p) % p;
         char *t = coll_tmp(s, nsub * B);
         if (t == NULL)
             return coll_sched_status(s);
@@ -605,17 +605,17 @@ static canal_status_t gather_linear_common(coll_sched_t *s, const coll_args_t *a
                                            const MPI_Count *counts, const MPI_Aint *displs)
 {
     mpi_comm_t *c = a->comm;
-    if (c->rank != a->root) {
+    if (coll_rank(c) != a->root) {
         if (a->sendcount > 0 && dt_size(a->sdt) > 0)
             coll_send(s, c, a->root, a->sendbuf, (size_t)a->sendcount, a->sdt);
         return coll_sched_status(s);
     }
-    for (int i = 0; i < c->size; i++) {
+    for (int i = 0; i < coll_size(c); i++) {
         size_t n = counts ? (size_t)counts[i] : (size_t)a->recvcount;
         ptrdiff_t off = displs ? (ptrdiff_t)displs[i] * dt_extent(a->rdt)
                                : coll_blk(i, (size_t)a->recvcount, a->rdt);
         char *dst = (char *)a->recvbuf + off;
-        if (i == c->rank) {
+        if (i == coll_rank(c)) {
             if (!is_in_place(a->sendbuf))
                 coll_copy(s, a->sendbuf, (size_t)a->sendcount, a->sdt, dst, n, a->rdt);
         } else if (n * dt_size(a->rdt) > 0) {
@@ -643,7 +643,7 @@ const coll_algo_t coll_gatherv_linear = {"linear", COLL_GATHERV, gatherv_linear,
 static canal_status_t scatter_binomial(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
-    int p = c->size, root = a->root, is_root = c->rank == root;
+    int p = coll_size(c), root = a->root, is_root = coll_rank(c) == root;
     size_t B =
         is_root ? (size_t)a->sendcount * dt_size(a->sdt) : (size_t)a->recvcount * dt_size(a->rdt);
     size_t nsub = 0;
@@ -652,7 +652,7 @@ static canal_status_t scatter_binomial(coll_sched_t *s, const coll_args_t *a)
 
     if (B == 0)
         return coll_sched_status(s);
-    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_STRAIGHT, p, c->rank, root, 2, NULL);
+    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_STRAIGHT, p, coll_rank(c), root, 2, NULL);
 
     if (is_root) {
         const char *sb = a->sendbuf;
@@ -683,7 +683,7 @@ static canal_status_t scatter_binomial(coll_sched_t *s, const coll_args_t *a)
     while (coll_iter_next(&it, &st))
         if (st.recv_peer >= 0)
             nsub = (size_t)st.recv_count;
-    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_STRAIGHT, p, c->rank, root, 2, NULL);
+    coll_iter_begin(&it, &coll_topo_binomial, COLL_DIR_STRAIGHT, p, coll_rank(c), root, 2, NULL);
     if (nsub == 1) {
         while (coll_iter_next(&it, &st))
             if (st.recv_peer >= 0)
@@ -691,7 +691,7 @@ static canal_status_t scatter_binomial(coll_sched_t *s, const coll_args_t *a)
         return coll_sched_status(s);
     }
     {
-        int rel = (c->rank - root + p) % p;
+        int rel = (coll_rank(c) - root + p) % p;
         char *t = coll_tmp(s, nsub * B);
         if (t == NULL)
             return coll_sched_status(s);
@@ -713,17 +713,17 @@ static canal_status_t scatter_linear_common(coll_sched_t *s, const coll_args_t *
                                             const MPI_Count *counts, const MPI_Aint *displs)
 {
     mpi_comm_t *c = a->comm;
-    if (c->rank != a->root) {
+    if (coll_rank(c) != a->root) {
         if (a->recvcount > 0 && dt_size(a->rdt) > 0)
             coll_recv(s, c, a->root, a->recvbuf, (size_t)a->recvcount, a->rdt);
         return coll_sched_status(s);
     }
-    for (int i = 0; i < c->size; i++) {
+    for (int i = 0; i < coll_size(c); i++) {
         size_t n = counts ? (size_t)counts[i] : (size_t)a->sendcount;
         ptrdiff_t off = displs ? (ptrdiff_t)displs[i] * dt_extent(a->sdt)
                                : coll_blk(i, (size_t)a->sendcount, a->sdt);
         const char *src = (const char *)a->sendbuf + off;
-        if (i == c->rank) {
+        if (i == coll_rank(c)) {
             if (!is_in_place(a->recvbuf))
                 coll_copy(s, src, n, a->sdt, a->recvbuf, (size_t)a->recvcount, a->rdt);
         } else if (n * dt_size(a->sdt) > 0) {

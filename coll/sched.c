@@ -106,9 +106,10 @@ struct coll_comm {
 /* ---------------------------------------------------------------- per communicator */
 coll_comm_t *coll_comm_state(mpi_comm_t *c)
 {
-    if (c->coll == NULL)
-        c->coll = calloc(1, sizeof(coll_comm_t));
-    return c->coll;
+    void **slot = coll_host.comm_coll_slot(c);
+    if (*slot == NULL)
+        *slot = calloc(1, sizeof(coll_comm_t));
+    return *slot;
 }
 
 static void sched_destroy(coll_sched_t *s);
@@ -120,7 +121,7 @@ static int comm_idle(void *arg)
 
 void coll_comm_release(mpi_comm_t *c)
 {
-    coll_comm_t *cs = c->coll;
+    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
     if (cs == NULL)
         return;
     if (!comm_idle(cs)) {
@@ -135,7 +136,7 @@ void coll_comm_release(mpi_comm_t *c)
             sched_destroy(cs->cache[i]);
     free(cs->node_of);
     free(cs);
-    c->coll = NULL;
+    *coll_host.comm_coll_slot(c) = NULL;
 }
 
 /* CANAL_COLL_FAKE_NODES, read once. */
@@ -154,10 +155,11 @@ const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out)
 {
     coll_comm_t *cs = coll_comm_state(c);
     long long fake;
-    int *node_of, *seen, n = 0;
+    int *node_of, *seen, n = 0, job_nnodes = 0;
+    const int *job_node_of = coll_host.job_nodes(&job_nnodes);
 
     *nnodes_out = 1;
-    if (cs == NULL || c->is_inter || c->size < 2)
+    if (cs == NULL || coll_is_inter(c) || coll_size(c) < 2)
         return NULL;
     if (cs->nodes_known) {
         *nnodes_out = cs->nnodes;
@@ -166,10 +168,10 @@ const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out)
     fake = fake_nodes();
     cs->nodes_known = 1;
     cs->nnodes = 1;
-    if (fake <= 1 && (mpi_pmi.nnodes <= 1 || mpi_pmi.node_of == NULL))
+    if (fake <= 1 && (job_nnodes <= 1 || job_node_of == NULL))
         return NULL;
-    node_of = malloc(sizeof(int) * (size_t)c->size);
-    seen = malloc(sizeof(int) * (size_t)(fake > 1 ? fake : mpi_pmi.nnodes));
+    node_of = malloc(sizeof(int) * (size_t)coll_size(c));
+    seen = malloc(sizeof(int) * (size_t)(fake > 1 ? fake : job_nnodes));
     if (node_of == NULL || seen == NULL) {
         free(node_of);
         free(seen);
@@ -177,10 +179,10 @@ const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out)
     }
     if (fake > 1) {
         /* Testing: pretend ranks are spread over `fake` nodes in blocks. */
-        if (fake > c->size)
-            fake = c->size;
-        for (int r = 0; r < c->size; r++)
-            node_of[r] = (int)((long long)r * fake / c->size);
+        if (fake > coll_size(c))
+            fake = coll_size(c);
+        for (int r = 0; r < coll_size(c); r++)
+            node_of[r] = (int)((long long)r * fake / coll_size(c));
         n = (int)fake;
     } else {
         /* Renumber the job's nodes densely in order of first appearance.
@@ -188,17 +190,17 @@ const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out)
          * a connect) are numbered beyond this job's ranks and their nodes
          * are not known here (each job numbers its own nodes): the flat
          * algorithms then, the same on both sides. */
-        for (int i = 0; i < mpi_pmi.nnodes; i++)
+        for (int i = 0; i < job_nnodes; i++)
             seen[i] = -1;
-        for (int r = 0; r < c->size; r++) {
-            int j = mpi_comm_peer_job_rank(c, r), node;
-            if (j < 0 || j >= mpi_pmi.size) {
+        for (int r = 0; r < coll_size(c); r++) {
+            int j = coll_host.comm_peer_job_rank(c, r), node;
+            if (j < 0 || j >= adi_job_size()) {
                 free(node_of);
                 free(seen);
                 return NULL;
             }
-            node = mpi_pmi.node_of[j];
-            if (node < 0 || node >= mpi_pmi.nnodes)
+            node = job_node_of[j];
+            if (node < 0 || node >= job_nnodes)
                 node = 0;
             if (seen[node] < 0)
                 seen[node] = n++;
@@ -658,10 +660,10 @@ static void post(coll_sched_t *s, act_t *a)
     }
     if (a->kind == ACT_SEND)
         st = adi_isend_into(r, a->src, s->err != CANAL_OK ? 0 : a->count, a->dt,
-                            mpi_comm_peer_job_rank(c, a->peer), c->rank, s->tag, c->context + 1,
+                            coll_host.comm_peer_job_rank(c, a->peer), coll_rank(c), s->tag, coll_context(c) + 1,
                             ADI_MODE_STANDARD);
     else
-        st = adi_irecv_into(r, a->dst, a->count, a->dt, a->peer, s->tag, c->context + 1);
+        st = adi_irecv_into(r, a->dst, a->count, a->dt, a->peer, s->tag, coll_context(c) + 1);
     if (st < 0) {
         set_err(s, st);
         return;
@@ -682,11 +684,13 @@ static int sched_finish(coll_sched_t *s)
 {
     adi_request_t *req = s->req;
     int destroy = s->free_at_end;
+    coll_comm_t *cs;
 
     s->running = 0;
     s->req = NULL;
-    if (s->comm->coll != NULL)
-        __atomic_sub_fetch(&((coll_comm_t *)s->comm->coll)->active, 1, __ATOMIC_RELEASE);
+    cs = *coll_host.comm_coll_slot(s->comm);
+    if (cs != NULL)
+        __atomic_sub_fetch(&cs->active, 1, __ATOMIC_RELEASE);
     if (req != NULL)
         req->status.error = s->err;
     /* after this store a blocking waiter may free s */
@@ -777,7 +781,8 @@ canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persist
     s->free_at_end = req != NULL && !persistent;
     s->running = 1;
     s->cb_req = NULL;
-    __atomic_add_fetch(&((coll_comm_t *)s->comm->coll)->active, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&((coll_comm_t *)*coll_host.comm_coll_slot(s->comm))->active, 1,
+                       __ATOMIC_RELAXED);
     __atomic_store_n(&s->done, 0, __ATOMIC_RELEASE);
     sched_advance(s);
     adi_unlock();
@@ -847,7 +852,7 @@ static void key_of(const coll_args_t *a, cache_key_t *k)
 
 coll_sched_t *coll_sched_replay(mpi_comm_t *c, const coll_args_t *a)
 {
-    coll_comm_t *cs = c->coll;
+    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
     cache_key_t k;
     coll_sched_t *s = NULL;
 
@@ -870,7 +875,7 @@ coll_sched_t *coll_sched_replay(mpi_comm_t *c, const coll_args_t *a)
 
 void coll_sched_keep(mpi_comm_t *c, const coll_args_t *a, coll_sched_t *s)
 {
-    coll_comm_t *cs = c->coll;
+    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
     coll_sched_t *victim = NULL;
     int slot = -1;
 

@@ -204,22 +204,22 @@ static size_t msg_bytes(const coll_args_t *a)
     case COLL_EXSCAN:
         return (size_t)a->recvcount * esz;
     case COLL_GATHER:
-        if (c->rank == a->root)
+        if (coll_rank(c) == a->root)
             return (size_t)a->recvcount * esz;
         return a->sdt != NULL ? (size_t)a->sendcount * dt_size(a->sdt) : 0;
     case COLL_SCATTER:
-        if (c->rank == a->root)
+        if (coll_rank(c) == a->root)
             return a->sdt != NULL ? (size_t)a->sendcount * dt_size(a->sdt) : 0;
         return (size_t)a->recvcount * esz;
     case COLL_ALLGATHER:
-        return (size_t)a->recvcount * esz * (size_t)c->size;
+        return (size_t)a->recvcount * esz * (size_t)coll_size(c);
     case COLL_ALLTOALL:
         return (size_t)a->recvcount * esz;
     case COLL_REDUCE_SCATTER_BLOCK:
-        return (size_t)a->recvcount * esz * (size_t)c->size;
+        return (size_t)a->recvcount * esz * (size_t)coll_size(c);
     case COLL_REDUCE_SCATTER:
     case COLL_ALLGATHERV:
-        for (int i = 0; i < c->size; i++)
+        for (int i = 0; i < coll_size(c); i++)
             n += (size_t)a->recvcounts[i];
         return n * esz;
     default:
@@ -234,7 +234,7 @@ static int when_holds(when_t w, const coll_args_t *a)
     case WHEN_MULTINODE:
         return coll_comm_nodes(a->comm, &nn) != NULL;
     case WHEN_POF2:
-        return (a->comm->size & (a->comm->size - 1)) == 0;
+        return (coll_size(a->comm) & (coll_size(a->comm) - 1)) == 0;
     default:
         return 1;
     }
@@ -258,7 +258,7 @@ static const coll_algo_t *choose(const coll_args_t *a)
     bytes = msg_bytes(a);
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         const rule_t *r = &rules[i];
-        if (r->kind != a->kind || a->comm->size < r->min_size || a->comm->size > r->max_size ||
+        if (r->kind != a->kind || coll_size(a->comm) < r->min_size || coll_size(a->comm) > r->max_size ||
             bytes < r->min_bytes || bytes >= r->max_bytes || !when_holds(r->when, a) ||
             !usable(r->algo, a))
             continue;
@@ -270,20 +270,20 @@ static const coll_algo_t *choose(const coll_args_t *a)
 canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a)
 {
     const coll_algo_t *al;
-    if (a->comm->is_inter)
+    if (coll_is_inter(a->comm))
         return coll_record_inter(s, a);
     al = choose(a);
     if (al == NULL)
         return common_err_set(CANAL_ERR_INTERN, "no algorithm for %s on %d ranks",
-                              coll_kind_name(a->kind), a->comm->size);
-    LOG_DEBUG("%s: %s on %d ranks", kinds[a->kind].mpi, al->name, a->comm->size);
+                              coll_kind_name(a->kind), coll_size(a->comm));
+    LOG_DEBUG("%s: %s on %d ranks", kinds[a->kind].mpi, al->name, coll_size(a->comm));
     return al->record(s, a);
 }
 
 const char *coll_algo_chosen(const coll_args_t *a)
 {
     const coll_algo_t *al;
-    if (a->comm->is_inter)
+    if (coll_is_inter(a->comm))
         return "intercommunicator";
     al = choose(a);
     return al != NULL ? al->name : "none";
@@ -320,7 +320,7 @@ void coll_select_describe(FILE *f)
 {
     static const char *const when_names[] = {"", "multinode", "size pof2"};
     int nn;
-    const int *nodes = coll_comm_nodes(&mpi_comm_world_obj, &nn);
+    const int *nodes = coll_comm_nodes(coll_host.comm_world(), &nn);
 
     if (!__atomic_load_n(&forced_read, __ATOMIC_ACQUIRE))
         read_forced();

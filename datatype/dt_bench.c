@@ -11,13 +11,7 @@
 #include <time.h>
 
 #include "datatype/dt.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "common/clock.h"
 
 /* Best of a few runs, in GB/s of packed data. */
 static double run(const char *how, dt_type_t *t, size_t count, const char *src, char *dst,
@@ -25,7 +19,7 @@ static double run(const char *how, dt_type_t *t, size_t count, const char *src, 
 {
     double best = 0;
     for (int rep = 0; rep < 5; rep++) {
-        double t0 = now(), dt;
+        double t0 = common_now_s(), dt;
         size_t done = 0;
         if (strcmp(how, "memcpy") == 0) {
             memcpy(dst, src, bytes);
@@ -40,7 +34,7 @@ static double run(const char *how, dt_type_t *t, size_t count, const char *src, 
                 done += n;
             dt_cursor_fini(&c);
         }
-        dt = now() - t0;
+        dt = common_now_s() - t0;
         if (done != bytes) {
             fprintf(stderr, "dt_bench: %s packed %zu of %zu bytes\n", how, done, bytes);
             exit(1);

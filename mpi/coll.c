@@ -22,6 +22,50 @@
 #include "coll/coll.h"
 #include "comm_impl.h"
 
+/* ---------------------------------------------------------------- coll/'s host
+ * What coll/ reads of this layer (coll_host_t in coll/coll.h): the fields
+ * of a communicator, the node map, datatype handles and the reduction
+ * operations. Set when libmpi is loaded, before any collective can run. */
+static int host_rank(const mpi_comm_t *c) { return c->rank; }
+static int host_size(const mpi_comm_t *c) { return c->size; }
+static int host_peer_size(const mpi_comm_t *c) { return c->peer_size; }
+static int host_is_inter(const mpi_comm_t *c) { return c->is_inter; }
+static int host_context(const mpi_comm_t *c) { return c->context; }
+static int host_peer_job_rank(const mpi_comm_t *c, int r) { return mpi_comm_peer_job_rank(c, r); }
+static mpi_comm_t *host_local(const mpi_comm_t *c) { return c->local_comm; }
+static void **host_coll_slot(mpi_comm_t *c) { return &c->coll; }
+static mpi_comm_t *host_world(void) { return &mpi_comm_world_obj; }
+
+static const int *host_job_nodes(int *nnodes_out)
+{
+    *nnodes_out = mpi_pmi.nnodes;
+    return mpi_pmi.node_of;
+}
+
+__attribute__((constructor)) static void coll_host_init(void)
+{
+    static const coll_host_t host = {
+        .comm_rank = host_rank,
+        .comm_size = host_size,
+        .comm_peer_size = host_peer_size,
+        .comm_is_inter = host_is_inter,
+        .comm_context = host_context,
+        .comm_peer_job_rank = host_peer_job_rank,
+        .comm_local = host_local,
+        .comm_coll_slot = host_coll_slot,
+        .comm_world = host_world,
+        .job_nodes = host_job_nodes,
+        .dt_get = mpi_dt_get,
+        .op_valid = mpi_op_valid,
+        .op_is_commutative = mpi_op_is_commutative,
+        .op_builtin = mpi_op_builtin,
+        .op_apply = mpi_op_apply,
+        .op_retain = mpi_op_retain,
+        .op_release = mpi_op_release,
+    };
+    coll_host_set(&host);
+}
+
 #pragma weak mpi_topo_neighbors
 
 typedef enum { MODE_BLOCKING, MODE_NONBLOCKING, MODE_PERSISTENT } coll_mode_t;

@@ -45,7 +45,9 @@
 #include <unistd.h>
 
 #include "common/cvar.h"
+#include "common/hex.h"
 #include "common/log.h"
+#include "common/random.h"
 #include "comm_impl.h"
 #include "mpiimpl.h"
 #include "mpi/api_impl.h"
@@ -101,30 +103,6 @@ static int64_t port_next;
 static mpi_comm_t *parent_comm;
 
 /* ---------------------------------------------------------------- helpers */
-static void hex_encode(const unsigned char *in, size_t n, char *out)
-{
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = digits[in[i] >> 4];
-        out[2 * i + 1] = digits[in[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
-
-static int hex_decode(const char *in, size_t len, unsigned char *out, size_t n)
-{
-    if (len != 2 * n)
-        return -1;
-    for (size_t i = 0; i < 2 * n; i++) {
-        char c = in[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (d < 0)
-            return -1;
-        out[i / 2] = (unsigned char)(i % 2 ? out[i / 2] | d : d << 4);
-    }
-    return 0;
-}
-
 static int secret_equal(const unsigned char *a, const unsigned char *b)
 {
     unsigned char d = 0;
@@ -161,7 +139,7 @@ static int port_parse(const char *name, port_parts_t *out)
         return -1;
     for (slash = at; slash > job && *slash != '/'; slash--)
         ;
-    if (*slash != '/' || hex_decode(slash + 1, (size_t)(at - slash - 1), out->secret, DYN_SECRET))
+    if (*slash != '/' || common_hex_decode(slash + 1, (size_t)(at - slash - 1), out->secret, DYN_SECRET) != DYN_SECRET)
         return -1;
     for (c2 = slash - 1; c2 > job && *c2 != ':'; c2--)
         ;
@@ -200,13 +178,13 @@ static int port_open(char *name, const char *fn, char *why, size_t whylen)
         snprintf(why, whylen, "out of memory for a port");
         return MPI_ERR_NO_MEM;
     }
-    if ((st = adi_dyn_random(p->secret, DYN_SECRET)) < 0 ||
+    if ((st = common_random_bytes(p->secret, DYN_SECRET)) < 0 ||
         (st = adi_dyn_listen(&p->listener, addr, sizeof addr)) < 0) {
         snprintf(why, whylen, "%s: cannot open a port: %s", fn, common_err_detail());
         free(p);
         return mpi_err_class_of_status(st);
     }
-    hex_encode(p->secret, DYN_SECRET, hex);
+    common_hex_encode(p->secret, DYN_SECRET, hex);
     pthread_mutex_lock(&port_lock);
     p->num = port_next++;
     n = snprintf(name, MPI_MAX_PORT_NAME, "%s%s:%d:%" PRId64 "/%s@%s", port_prefix, mpi_pmi.jobid,
@@ -510,7 +488,7 @@ int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_
         hdr.root = leader;
         hdr.cross = 1;
         snprintf(hdr.jobid, sizeof hdr.jobid, "%s", mpi_pmi.jobid);
-        if ((st = adi_dyn_random(hdr.secret, DYN_SECRET)) < 0) {
+        if ((st = common_random_bytes(hdr.secret, DYN_SECRET)) < 0) {
             hdr.status = mpi_err_class_of_status(st);
             snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
         } else if (!cards_complete(mine, lc->size, hdr.why, sizeof hdr.why)) {
@@ -652,7 +630,7 @@ static int accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int r
                  * req.cross, and it sends cards anyway) */
                 hdr.cross =
                     strcmp(req.jobid, mpi_pmi.jobid) != 0 || req.cross || comm_mixes_jobs(c);
-                if ((st = adi_dyn_random(hdr.secret, DYN_SECRET)) < 0) {
+                if ((st = common_random_bytes(hdr.secret, DYN_SECRET)) < 0) {
                     hdr.status = mpi_err_class_of_status(st);
                     snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
                 } else if (hdr.cross && !cards_complete(remote, req.n, hdr.why, sizeof hdr.why)) {
@@ -883,7 +861,7 @@ int mpi_comm_join_impl(int fd, MPI_Comm *intercomm, const char *fn)
     me.job_rank = mpi_pmi.rank;
     /* The card is sent even within one job: the other side decides. */
     if ((st = adi_dyn_card(me.card, sizeof me.card)) < 0 ||
-        (st = adi_dyn_random(mine.secret, DYN_SECRET)) < 0 ||
+        (st = common_random_bytes(mine.secret, DYN_SECRET)) < 0 ||
         (st = blob_send(fd, &mine, &me, 1)) < 0 ||
         (st = blob_recv(fd, magic_join, -1, &theirs, &remote)) < 0) {
         free(remote);

@@ -8,6 +8,7 @@
 #include "mpiimpl.h"
 #include "mpi/api_impl.h"
 
+#include "common/clock.h"
 #include "common/cvar.h"
 #include "config.h"
 
@@ -224,9 +225,7 @@ int mpi_get_processor_name_impl(char *name, int *resultlen, const char *fn)
 
 double mpi_wtime_impl(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return common_now_s();
 }
 
 double mpi_wtick_impl(void)

@@ -211,6 +211,11 @@ MPI_Datatype mpi_dt_builtin_handle(dt_builtin_t kind);
 int mpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Datatype datatype);
 int mpi_op_is_commutative(MPI_Op op);
 int mpi_op_valid(MPI_Op op);
+/* The engine operation of a predefined handle, or DT_OP_N (mpi/op.c). */
+dt_op_t mpi_op_builtin(MPI_Op op);
+/* A reference that keeps a user operation alive while a schedule uses it. */
+void mpi_op_retain(MPI_Op op);
+void mpi_op_release(MPI_Op op);
 /* Attribute list of a datatype (mpi/type.c), for mpi/attr.c. NULL if invalid. */
 mpi_attr_t **mpi_type_attr_list(MPI_Datatype h);
 /* Copy attributes on dup (calls copy callbacks) and delete them on free

@@ -26,6 +26,7 @@
 #include "mpi/api_impl.h"
 
 #include "adi/managed.h"
+#include "common/clock.h"
 #include "common/cvar.h"
 
 #include <limits.h>
@@ -80,13 +81,6 @@ static int t_leave(int err)
 {
     pthread_mutex_unlock(&t_lock);
     return err;
-}
-
-static unsigned long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
 /* ---------------------------------------------------------------- enums */
@@ -1126,7 +1120,7 @@ int mpi_t_source_get_timestamp_impl(int source_index, MPI_Count *timestamp, cons
         return t_leave(MPI_T_ERR_INVALID_INDEX);
     if (timestamp == NULL)
         return t_leave(MPI_T_ERR_INVALID);
-    *timestamp = (MPI_Count)now_ns();
+    *timestamp = (MPI_Count)common_now_ns();
     return t_leave(MPI_SUCCESS);
 }
 

@@ -33,7 +33,7 @@ typedef struct {
 } mpi_op_t;
 
 /* The engine operation of a predefined handle, or DT_OP_N. */
-static dt_op_t builtin_op(MPI_Op op)
+dt_op_t mpi_op_builtin(MPI_Op op)
 {
     int idx;
     if (mpi_handle_kind(op) != MPI_HKIND_BUILTIN || mpi_handle_objtype(op) != MPI_OBJ_OP)
@@ -51,7 +51,7 @@ static mpi_op_t *user_op(MPI_Op op)
     return mpi_handle_get(MPI_OBJ_OP, op);
 }
 
-int mpi_op_valid(MPI_Op op) { return builtin_op(op) != DT_OP_N || user_op(op) != NULL; }
+int mpi_op_valid(MPI_Op op) { return mpi_op_builtin(op) != DT_OP_N || user_op(op) != NULL; }
 
 int mpi_op_is_commutative(MPI_Op op)
 {
@@ -78,7 +78,7 @@ void mpi_op_release(MPI_Op op)
 
 int mpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Datatype datatype)
 {
-    dt_op_t b = builtin_op(op);
+    dt_op_t b = mpi_op_builtin(op);
     dt_type_t *t = mpi_dt_get(datatype);
     mpi_op_t *o;
 
@@ -167,9 +167,9 @@ int mpi_op_free_impl(MPI_Op *op, const char *fn)
 {
     mpi_op_t *o;
 
-    if (builtin_op(*op) != DT_OP_N)
+    if (mpi_op_builtin(*op) != DT_OP_N)
         return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is predefined and cannot be freed",
-                             dt_op_name(builtin_op(*op)));
+                             dt_op_name(mpi_op_builtin(*op)));
     if ((o = user_op(*op)) == NULL)
         return mpi_err_raise(NULL, MPI_ERR_OP, fn, "op=%#x is not a valid operation%s",
                              (unsigned)*op, *op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
@@ -209,7 +209,7 @@ int mpi_reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count, MP
                              "inbuf (%p) and inoutbuf (%p) overlap with count=%lld; the "
                              "buffers must be distinct",
                              inbuf, inoutbuf, (long long)count);
-    b = builtin_op(op);
+    b = mpi_op_builtin(op);
     if (b == DT_OP_REPLACE || b == DT_OP_NO_OP)
         return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is only for one-sided accumulate "
                              "operations", dt_op_name(b));

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "mpiexec/mpiexec.h"
+#include "common/clock.h"
 
 enum {
     KILL_GRACE_MS = 3000,  /* SIGTERM, then SIGKILL after this */
@@ -49,13 +50,6 @@ static int stdin_fwd_w = -1;
 static char stdin_buf[65536];
 static size_t stdin_len, stdin_off;
 static int stdin_eof;
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void set_nonblock(int fd)
 {
@@ -131,7 +125,7 @@ static void teardown_with(mpx_job_t *job, int sig)
      * it that the job is over (its PMI watch ends it, an abort returns). */
     if (job->opts->singleton_fd >= 0 && job->nranks > 0 && !job->ranks[0]->exited)
         mpx_server_close(job, job->ranks[0]);
-    kill_deadline = now_ms() + KILL_GRACE_MS;
+    kill_deadline = common_now_ms() + KILL_GRACE_MS;
     if (stdin_fwd_w >= 0) {
         close(stdin_fwd_w);
         stdin_fwd_w = -1;
@@ -222,7 +216,7 @@ static void rank_exited(mpx_job_t *job, mpx_rank_t *r, int status)
      * signal even when others wait for it in a PMI barrier. */
     mpx_server_check_barriers(job, r);
     if (job->nexited == job->nranks)
-        drain_deadline = now_ms() + DRAIN_GRACE_MS;
+        drain_deadline = common_now_ms() + DRAIN_GRACE_MS;
 }
 
 void mpx_job_settle(mpx_job_t *job)
@@ -248,7 +242,7 @@ void mpx_singleton_gone(mpx_job_t *job, mpx_rank_t *r)
                      "exited or was killed; ending the processes it spawned",
                      job->pjobs[0].kvsname);
     if (job->nexited == job->nranks)
-        drain_deadline = now_ms() + DRAIN_GRACE_MS;
+        drain_deadline = common_now_ms() + DRAIN_GRACE_MS;
 }
 
 static void reap(mpx_job_t *job)
@@ -605,11 +599,11 @@ int main(int argc, char **argv)
             loop_add(0, EPOLLIN, TOK_STDIN);
     }
     if (timeout_s > 0)
-        timeout_deadline = now_ms() + (long long)timeout_s * 1000;
+        timeout_deadline = common_now_ms() + (long long)timeout_s * 1000;
 
-    while (job.nexited < job.nranks || (streams_open(&job) && now_ms() < drain_deadline)) {
+    while (job.nexited < job.nranks || (streams_open(&job) && common_now_ms() < drain_deadline)) {
         struct epoll_event evs[64];
-        long long t = now_ms(), next = -1;
+        long long t = common_now_ms(), next = -1;
         int n, wait_ms;
 
         if (timeout_deadline >= 0 && t >= timeout_deadline && !job.tearing_down) {

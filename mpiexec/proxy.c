@@ -32,6 +32,7 @@
 
 #include "mpiexec/mpiexec.h"
 #include "mpiexec/pxlink.h"
+#include "common/clock.h"
 
 extern char **environ;
 
@@ -71,13 +72,6 @@ static struct {
     long long kill_deadline, drain_deadline;
 } px = {.stdin_w = -1};
 
-static long long px_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void px_send_up(mpx_frame_t *f)
 {
     if (!px.up_gone && mpx_link_send(&px.up, f) != 0)
@@ -116,7 +110,7 @@ static void px_teardown(int sig)
         return;
     px.killing = 1;
     px_signal_all(sig);
-    px.kill_deadline = px_now_ms() + PX_KILL_GRACE_MS;
+    px.kill_deadline = common_now_ms() + PX_KILL_GRACE_MS;
 }
 
 /* ------------------------------------------------------------ server ops */
@@ -529,7 +523,7 @@ static void px_rank_exited(mpx_rank_t *r, int status)
         px_stdin_close();
     px_report_exit(r, status);
     if (px.job.nexited == px.job.nranks)
-        px.drain_deadline = px_now_ms() + PX_DRAIN_MS;
+        px.drain_deadline = common_now_ms() + PX_DRAIN_MS;
 }
 
 static void px_reap(void)
@@ -692,7 +686,7 @@ int mpx_proxy_main(int argc, char **argv)
 
     for (;;) {
         int n = 0, nfd, wait_ms = -1, nranks = px.job.nranks;
-        long long t = px_now_ms();
+        long long t = common_now_ms();
         int streams = 0, all_gone = px.started && px.job.nexited == px.job.nranks;
 
         for (int i = 0; i < nranks; i++)

@@ -28,6 +28,7 @@
 
 #include "mpiexec/mpiexec.h"
 #include "mpiexec/pxlink.h"
+#include "common/clock.h"
 
 enum { RM_KILL_GRACE_MS = 3000, RM_PROXY_GRACE_MS = 4000, RM_LINE_MAX = 1 << 20,
        RM_STDIN_QUEUE_MAX = 1 << 20 };
@@ -89,13 +90,6 @@ static struct {
     long long stdin_ahead; /* bytes sent that rank 0's proxy has not passed on */
 } rm;
 
-static long long rm_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static const char *rm_host(int h)
 {
     return rm.o->hostv[h].name;
@@ -128,7 +122,7 @@ static void rm_teardown(void)
     mpx_frame_begin(&f, MPX_F_KILL);
     rm_send_all(&f);
     mpx_frame_free(&f);
-    rm.kill_deadline = rm_now_ms() + RM_KILL_GRACE_MS + RM_PROXY_GRACE_MS;
+    rm.kill_deadline = common_now_ms() + RM_KILL_GRACE_MS + RM_PROXY_GRACE_MS;
 }
 
 static void rm_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1066,11 +1060,11 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
     }
     free(host_of);
     if (timeout_s > 0)
-        timeout_deadline = rm_now_ms() + (long long)timeout_s * 1000;
+        timeout_deadline = common_now_ms() + (long long)timeout_s * 1000;
 
     for (;;) {
         int n = 0, open_links = 0, wait_ms = -1, nfd, nprox = rm.nproxies, in = -1;
-        long long t = rm_now_ms(), next = -1;
+        long long t = common_now_ms(), next = -1;
 
         for (int p = 0; p < nprox; p++) {
             rm_proxy_t *px = &rm.proxies[p];

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 
 static canal_status_t conn_connect(pmi_conn_t *c, const char *hostport)
@@ -260,15 +261,13 @@ canal_status_t pmi_conn_handshake(pmi_conn_t *c, int version)
 
 void pmi_conn_wait_death(pmi_conn_t *c, int code)
 {
-    struct timespec t0, t;
+    int64_t t0 = common_now_ms();
     char buf[256];
 
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
         int ms;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        ms = 10000 - (int)((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+        ms = 10000 - (int)(common_now_ms() - t0);
         if (ms <= 0 || c->fd < 0)
             break;
         if (poll(&pfd, 1, ms) > 0) {

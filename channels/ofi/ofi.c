@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "common/cvar.h"
+#include "common/hex.h"
 #include "common/log.h"
 
 ofi_state_t ch_ofi_state;
@@ -54,42 +55,6 @@ static unsigned char *unreach_why;
 const char *ofi_err(int fi_rc) { return fi_strerror(fi_rc < 0 ? -fi_rc : fi_rc); }
 
 /* ---- address cards ------------------------------------------------------ */
-
-static void hex_encode(const unsigned char *in, size_t n, char *out)
-{
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = digits[in[i] >> 4];
-        out[2 * i + 1] = digits[in[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
-
-static int hex_val(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Returns the number of bytes, or -1 on bad text or overflow. */
-static long hex_decode(const char *in, unsigned char *out, size_t cap)
-{
-    size_t n = strlen(in);
-    if (n == 0 || n % 2 != 0 || n / 2 > cap)
-        return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-        int hi = hex_val(in[2 * i]), lo = hex_val(in[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return -1;
-        out[i] = (unsigned char)(hi << 4 | lo);
-    }
-    return (long)(n / 2);
-}
 
 /* PMI values may not contain blanks, ';' (Slurm's PMI-2 does not unescape
  * it) or non-printable characters, and provider names look like
@@ -111,7 +76,7 @@ static canal_status_t card_make(ofi_state_t *st, const unsigned char *addr, size
     char prov[sizeof st->prov];
     int n;
 
-    hex_encode(addr, alen, hex);
+    common_hex_encode(addr, alen, hex);
     card_escape(st->prov, prov, sizeof prov);
     n = snprintf(st->card, sizeof st->card, "%d|%s|%zu|%s", OFI_CARD_VERSION, prov,
                  st->max_payload, hex);
@@ -141,7 +106,7 @@ static int card_parse(const ofi_state_t *st, char *card, unsigned char *addr, lo
         return UNREACH_PROVIDER;
     if (strtoull(f[2], NULL, 10) != st->max_payload)
         return UNREACH_PAYLOAD;
-    *alen_out = hex_decode(f[3], addr, OFI_ADDR_MAX);
+    *alen_out = f[3][0] == '\0' ? -1 : common_hex_decode(f[3], strlen(f[3]), addr, OFI_ADDR_MAX);
     return *alen_out > 0 ? UNREACH_NONE : UNREACH_BAD_CARD;
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 
 static canal_status_t check_peer(ofi_state_t *st, int peer, const char *what)
@@ -406,14 +407,12 @@ canal_status_t ofi_block(long timeout_us)
 void ofi_drain_tx(double seconds)
 {
     ofi_state_t *st = &ch_ofi_state;
-    struct timespec t0, t;
+    double t0 = common_now_s();
 
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     while (tx_pending_live(st) > 0 || st->rma_inflight > 0) {
         if (ofi_cq_drive() < 0)
             break;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        if ((double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 > seconds) {
+        if (common_now_s() - t0 > seconds) {
             LOG_WARN("ofi: finalize with %d sends and %d reads still in flight after %.1f s",
                      st->tx_inflight, st->rma_inflight, seconds);
             break;

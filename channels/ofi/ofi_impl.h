@@ -24,6 +24,7 @@
 #include <rdma/fi_rma.h>
 #include <stdint.h>
 
+#include "common/list.h"
 #include "channels/channel.h"
 #include "channels/ofi/ofi.h"
 
@@ -108,7 +109,7 @@ enum {
 extern int ch_ofi_test_flags;
 
 struct ofi_mr_entry {
-    ofi_mr_entry_t *prev, *next; /* the cache list, most recently used first */
+    common_link_t link; /* on the cache list, most recently used first */
     uintptr_t base;
     size_t len;
     uint64_t access;
@@ -172,7 +173,7 @@ typedef struct {
     int in_progress;
 
     /* The registration cache. */
-    ofi_mr_entry_t *mr_head;
+    common_list_t mr_list; /* the registration cache, most recently used first */
     int mr_active, mr_idle;
     ch_ofi_mr_stats_t mr_stats;
 

@@ -71,24 +71,19 @@ static size_t page_size(void)
     return ps;
 }
 
+static ofi_mr_entry_t *mr_of(common_link_t *l)
+{
+    return common_list_entry(l, ofi_mr_entry_t, link);
+}
+
 static void list_unlink(ofi_state_t *st, ofi_mr_entry_t *e)
 {
-    if (e->prev != NULL)
-        e->prev->next = e->next;
-    else
-        st->mr_head = e->next;
-    if (e->next != NULL)
-        e->next->prev = e->prev;
-    e->prev = e->next = NULL;
+    common_list_remove(&st->mr_list, &e->link);
 }
 
 static void list_push_front(ofi_state_t *st, ofi_mr_entry_t *e)
 {
-    e->prev = NULL;
-    e->next = st->mr_head;
-    if (st->mr_head != NULL)
-        st->mr_head->prev = e;
-    st->mr_head = e;
+    common_list_push_front(&st->mr_list, &e->link);
 }
 
 static void run_callbacks(ofi_mr_entry_t *e)
@@ -201,7 +196,7 @@ canal_status_t ofi_mr_get(const void *buf, size_t len, uint64_t access, ofi_mr_e
                               "a NULL buffer" : "an empty range");
     if (b + len < b || b + len + page_size() < b + len)
         return common_err_set(CANAL_ERR_ARG, "ofi: range %p + %zu wraps around", buf, len);
-    for (e = st->mr_head; e != NULL; e = e->next) {
+    for (e = mr_of(st->mr_list.head); e != NULL; e = mr_of(e->link.next)) {
         if (e->pool || e->stale || (e->access & access) != access)
             continue;
         if (e->base <= b && b + len <= e->base + e->len) {
@@ -239,7 +234,7 @@ static void evict_idle(ofi_state_t *st)
 
     while (st->mr_idle > st->idle_max) {
         /* The least recently used idle entry is the last one in the list. */
-        for (e = st->mr_head; e != NULL; e = e->next)
+        for (e = mr_of(st->mr_list.head); e != NULL; e = mr_of(e->link.next))
             if (e->refs == 0 && !e->pool)
                 last = e;
         if (last == NULL)
@@ -285,8 +280,8 @@ void ofi_mr_close_all(void)
 {
     ofi_state_t *st = &ch_ofi_state;
 
-    while (st->mr_head != NULL) {
-        ofi_mr_entry_t *e = st->mr_head;
+    while (!common_list_empty(&st->mr_list)) {
+        ofi_mr_entry_t *e = mr_of(st->mr_list.head);
         /* Nothing in Canal uses the memory any more: tell whoever waits. */
         run_callbacks(e);
         entry_close(st, e);
@@ -325,7 +320,7 @@ canal_status_t ch_ofi_mr_release(void *handle, void (*cb)(void *arg), void *arg)
 
     if (!st->initialized)
         return common_err_set(CANAL_ERR_INTERN, "ofi mr_release: channel not initialized");
-    for (ofi_mr_entry_t *e = st->mr_head; e != NULL; e = e->next)
+    for (ofi_mr_entry_t *e = mr_of(st->mr_list.head); e != NULL; e = mr_of(e->link.next))
         if (e == handle && !e->pool)
             return ofi_mr_put(e, cb, arg);
     return common_err_set(CANAL_ERR_ARG, "ofi mr_release: %p is not a live registration", handle);
@@ -339,8 +334,8 @@ void ch_ofi_mr_invalidate(const void *buf, size_t len)
 
     if (!st->initialized || len == 0)
         return;
-    for (e = st->mr_head; e != NULL; e = next) {
-        next = e->next;
+    for (e = mr_of(st->mr_list.head); e != NULL; e = next) {
+        next = mr_of(e->link.next);
         if (e->pool || e->stale || e->base >= end || e->base + e->len <= b)
             continue;
         st->mr_stats.invalidations++;
@@ -377,7 +372,7 @@ canal_status_t ofi_mem_deregister(uint64_t key)
 
     if (!st->initialized)
         return common_err_set(CANAL_ERR_INTERN, "ofi mem_deregister: channel not initialized");
-    for (ofi_mr_entry_t *e = st->mr_head; e != NULL; e = e->next)
+    for (ofi_mr_entry_t *e = mr_of(st->mr_list.head); e != NULL; e = mr_of(e->link.next))
         if (!e->pool && e->refs > 0 && e->key == key)
             return ofi_mr_put(e, NULL, NULL);
     return common_err_set(CANAL_ERR_NOTFOUND, "ofi mem_deregister: no live registration has key "

@@ -35,6 +35,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/clock.h"
 
 static long futex_call(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *ts)
 {
@@ -279,11 +280,8 @@ static int ch_shm_ready(ch_shm_state_t *st)
  * every 0.1 s (never on the fast path). */
 static void check_peers_alive(ch_shm_state_t *st)
 {
-    struct timespec now;
-    double t;
+    double t = common_now_s();
 
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    t = (double)now.tv_sec + now.tv_nsec * 1e-9;
     if (t - st->last_alive_check < 0.1)
         return;
     st->last_alive_check = t;

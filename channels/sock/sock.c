@@ -120,7 +120,7 @@ static canal_status_t peers_alloc(sock_state_t *st)
     if (st->peers == NULL)
         return common_err_set(CANAL_ERR_NOMEM, "sock init: peer table for %d ranks", st->cap);
     do {
-        if (sock_random(&st->dyn_id, sizeof st->dyn_id) != CANAL_OK)
+        if (common_random_bytes(&st->dyn_id, sizeof st->dyn_id) != CANAL_OK)
             return CANAL_ERR_IO;
     } while (st->dyn_id == 0);
     return CANAL_OK;
@@ -161,9 +161,9 @@ static canal_status_t sock_init(const pmi_info_t *pmi, const ch_upcalls_t *up, c
         goto fail_state;
     if (pmi->rank == 0) {
         char hex[2 * SOCK_SECRET_LEN + 1];
-        if ((err = sock_random(st->secret, SOCK_SECRET_LEN)) != CANAL_OK)
+        if ((err = common_random_bytes(st->secret, SOCK_SECRET_LEN)) != CANAL_OK)
             goto fail_state;
-        sock_hex_encode(st->secret, SOCK_SECRET_LEN, hex);
+        common_hex_encode(st->secret, SOCK_SECRET_LEN, hex);
         err = pmi_put(PMI_KEY_SECRET, hex);
         memset(hex, 0, sizeof hex);
         if (err != CANAL_OK)
@@ -236,7 +236,7 @@ static canal_status_t sock_dyn_open(const pmi_info_t *pmi, const ch_upcalls_t *u
     if (err != CANAL_OK)
         goto fail_state;
     if ((err = listen_on(st)) != CANAL_OK || (err = peers_alloc(st)) != CANAL_OK ||
-        (err = sock_random(st->secret, SOCK_SECRET_LEN)) != CANAL_OK)
+        (err = common_random_bytes(st->secret, SOCK_SECRET_LEN)) != CANAL_OK)
         goto fail_state;
     caps_out->max_payload = st->max_payload;
     caps_out->has_rdma = 0;

@@ -55,6 +55,9 @@
 #include <sys/socket.h>
 
 #include "channels/channel.h"
+#include "common/clock.h"
+#include "common/hex.h"
+#include "common/random.h"
 
 enum {
     SOCK_SECRET_LEN = 32,
@@ -182,11 +185,10 @@ canal_status_t sock_hs_dyn_verdict_check(const unsigned char in[SOCK_VERDICT_LEN
 void sock_dyn_card_format(const char *addr, uint64_t id, char *out, size_t len);
 canal_status_t sock_dyn_card_parse(const char *card, char *addr_out, size_t len, uint64_t *id_out);
 
-/* Hex of the secret for the PMI KVS, and back (exactly 64 hex digits). */
-void sock_hex_encode(const unsigned char *in, size_t n, char *out);
+/* The secret's hex from the PMI KVS (common_hex_encode wrote it) back to
+ * bytes: exactly 2*n digits, else CANAL_ERR_PROTO saying why. Random bytes
+ * come from common_random_bytes (common/random.h). */
 canal_status_t sock_hex_decode(const char *in, unsigned char *out, size_t n);
-/* n bytes from getrandom() (the kernel's CSPRNG). */
-canal_status_t sock_random(void *buf, size_t n);
 
 /* ---- sock_addr.c: where to listen, how to write it down ---------------- */
 
@@ -335,7 +337,6 @@ canal_status_t sock_block(long timeout_us);
 canal_status_t sock_dyn_peer_add(int peer, const char *card, const unsigned char secret[SOCK_SECRET_LEN]);
 void sock_conn_close_all(sock_state_t *st);
 void sock_conn_goodbye_all(sock_state_t *st, double timeout_s);
-double sock_now(void);
 int sock_count_up(const sock_state_t *st);
 
 /* The device must call this, with progress, before the fence of its

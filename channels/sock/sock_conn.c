@@ -54,13 +54,6 @@ enum {
 
 static const unsigned char zeros[8];
 
-double sock_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int would_block(int e)
 {
     return e == EAGAIN || e == EWOULDBLOCK || e == EINTR;
@@ -336,7 +329,7 @@ static canal_status_t peer_connect(sock_state_t *st, int peer)
     conn_watch(st, c);
     p->conn = c;
     if (p->retries == 0)
-        p->retry_since = sock_now(); /* the first attempt of a series */
+        p->retry_since = common_now_s(); /* the first attempt of a series */
     peer_set_state(st, p, SOCK_PS_CONNECTING);
     st->connects_started++;
     return CANAL_OK;
@@ -352,7 +345,7 @@ static canal_status_t peer_connect(sock_state_t *st, int peer)
 static void peer_retry(sock_state_t *st, int peer, const char *what)
 {
     sock_peer_t *p = &st->peers[peer];
-    double now = sock_now(), pause;
+    double now = common_now_s(), pause;
 
     if (p->conn != NULL)
         conn_kill(st, p->conn);
@@ -701,7 +694,7 @@ static void hs_on_dyn_response(sock_state_t *st, sock_conn_t *c)
             c->state = SOCK_CS_PARKED;
             st->dyn_parked++;
             c->dyn_cid = cid;
-            c->deadline = sock_now() + SOCK_DYN_PARK_S;
+            c->deadline = common_now_s() + SOCK_DYN_PARK_S;
             conn_watch(st, c);
         }
         return;
@@ -817,7 +810,7 @@ static void hs_on_challenge(sock_state_t *st, sock_conn_t *c)
                   c->peer);
         return;
     }
-    if (sock_random(c->nonce_c, SOCK_NONCE_LEN) != CANAL_OK) {
+    if (common_random_bytes(c->nonce_c, SOCK_NONCE_LEN) != CANAL_OK) {
         peer_fail(st, c->peer, CANAL_ERR_IO, "%s", common_err_detail());
         return;
     }
@@ -863,7 +856,7 @@ static void hs_on_verdict(sock_state_t *st, sock_conn_t *c)
                   peer_label(st, c->peer, name, sizeof name));
         conn_kill(st, c);
         peer_set_state(st, p, SOCK_PS_WAITING);
-        p->wait_since = sock_now();
+        p->wait_since = common_now_s();
         return;
     }
     c->state = SOCK_CS_UP;
@@ -1096,8 +1089,8 @@ static void accept_new(sock_state_t *st)
         c->pending = 1;
         st->npending++;
         c->state = SOCK_CS_WAIT_RESPONSE;
-        c->deadline = sock_now() + st->hs_timeout;
-        if (sock_random(c->nonce_a, SOCK_NONCE_LEN) != CANAL_OK) {
+        c->deadline = common_now_s() + st->hs_timeout;
+        if (common_random_bytes(c->nonce_a, SOCK_NONCE_LEN) != CANAL_OK) {
             LOG_WARN("sock: %s", common_err_detail());
             conn_kill(st, c);
             continue;
@@ -1221,14 +1214,10 @@ int sock_progress(void)
         else
             conn_event(st, ev[i].data.ptr, ev[i].events);
     }
-    {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-        now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-        if (now >= st->next_timer) {
-            timers(st, sock_now());
-            st->next_timer = now + 0.05;
-        }
+    now = common_now_coarse_s();
+    if (now >= st->next_timer) {
+        timers(st, common_now_s());
+        st->next_timer = now + 0.05;
     }
     if (st->nfail_pending > 0)
         report_failures(st);
@@ -1286,7 +1275,7 @@ canal_status_t ch_sock_flush(void)
  * kernel takes it), then close everything. Nothing is read or delivered. */
 void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
 {
-    double end = sock_now() + timeout_s;
+    double end = common_now_s() + timeout_s;
     int busy;
 
     st->finalizing = 1;
@@ -1313,7 +1302,7 @@ void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
             struct epoll_event ev;
             epoll_wait(st->epfd, &ev, 1, 5);
         }
-    } while (busy && sock_now() < end);
+    } while (busy && common_now_s() < end);
     for (int r = 0; r < st->npeers; r++) {
         sock_peer_t *p = &st->peers[r];
         if (p->out_bytes > 0 && p->state != SOCK_PS_GONE && p->state != SOCK_PS_FAILED)

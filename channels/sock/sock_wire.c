@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "channels/sock/sha256.h"
@@ -243,56 +242,13 @@ canal_status_t sock_hs_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
 
 /* ---- the secret ---------------------------------------------------------- */
 
-void sock_hex_encode(const unsigned char *in, size_t n, char *out)
-{
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = digits[in[i] >> 4];
-        out[2 * i + 1] = digits[in[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
-
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 canal_status_t sock_hex_decode(const char *in, unsigned char *out, size_t n)
 {
     if (in == NULL || strlen(in) != 2 * n)
         return common_err_set(CANAL_ERR_PROTO, "expected %zu hex digits, got %zu", 2 * n,
                               in == NULL ? (size_t)0 : strlen(in));
-    for (size_t i = 0; i < n; i++) {
-        int hi = hex_digit(in[2 * i]), lo = hex_digit(in[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return common_err_set(CANAL_ERR_PROTO, "not a hex digit at position %zu",
-                                  hi < 0 ? 2 * i : 2 * i + 1);
-        out[i] = (unsigned char)(hi << 4 | lo);
-    }
-    return CANAL_OK;
-}
-
-canal_status_t sock_random(void *buf, size_t n)
-{
-    unsigned char *p = buf;
-    size_t got = 0;
-
-    while (got < n) {
-        ssize_t r = getrandom(p + got, n - got, 0);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return common_err_set(CANAL_ERR_IO, "getrandom(%zu bytes): %s", n - got,
-                                  strerror(errno));
-        got += (size_t)r;
-    }
+    if (common_hex_decode(in, 2 * n, out, n) < 0)
+        return common_err_set(CANAL_ERR_PROTO, "'%.80s' is not hexadecimal", in);
     return CANAL_OK;
 }
 
@@ -441,7 +397,7 @@ canal_status_t sock_dyn_card_parse(const char *card, char *addr_out, size_t len,
     if (al == 0 || al >= len || strlen(h + 1) != 16)
         return common_err_set(CANAL_ERR_PROTO, "dynamic card '%.80s' is malformed", card);
     for (int i = 1; i <= 16; i++) {
-        int d = hex_digit(h[i]);
+        int d = common_hex_digit(h[i]);
         if (d < 0)
             return common_err_set(CANAL_ERR_PROTO, "dynamic card '%.80s': bad id", card);
         id = id << 4 | (uint64_t)d;

@@ -13,7 +13,7 @@
  *  - MPI_Reduce_local with overlapping buffers.
  * Then collectives still work. Under MPI_ERRORS_RETURN.
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 #define NUM_INTS 2
 
@@ -27,7 +27,7 @@ static void expect_class(int rc, int want, const char *what)
         char msg[MPI_MAX_ERROR_STRING];
         int len;
         MPI_Error_string(rc, msg, &len);
-        printf("[%d] %-24s -> %s\n", wrank, what, msg);
+        printf("[%d] %-24s -> %s\n", mtest_rank, what, msg);
     }
 }
 
@@ -37,24 +37,24 @@ int main(int argc, char **argv)
     MPI_Datatype *types;
     MPI_Request rq = MPI_REQUEST_NULL;
 
-    test_init(&argc, &argv);
-    sbuf = malloc(sizeof(int) * NUM_INTS * (size_t)wsize);
-    cnt = malloc(sizeof(int) * (size_t)wsize);
-    dsp = malloc(sizeof(int) * (size_t)wsize);
-    bdsp = malloc(sizeof(int) * (size_t)wsize);
-    neg = malloc(sizeof(int) * (size_t)wsize);
-    types = malloc(sizeof(MPI_Datatype) * (size_t)wsize);
-    for (int i = 0; i < wsize; i++) {
+    mtest_init(&argc, &argv);
+    sbuf = malloc(sizeof(int) * NUM_INTS * (size_t)mtest_size);
+    cnt = malloc(sizeof(int) * (size_t)mtest_size);
+    dsp = malloc(sizeof(int) * (size_t)mtest_size);
+    bdsp = malloc(sizeof(int) * (size_t)mtest_size);
+    neg = malloc(sizeof(int) * (size_t)mtest_size);
+    types = malloc(sizeof(MPI_Datatype) * (size_t)mtest_size);
+    for (int i = 0; i < mtest_size; i++) {
         sbuf[NUM_INTS * i] = sbuf[NUM_INTS * i + 1] = i;
         cnt[i] = NUM_INTS;
         dsp[i] = NUM_INTS * i;
         bdsp[i] = (int)sizeof(int) * NUM_INTS * i;
-        neg[i] = i == wsize - 1 ? -1 : NUM_INTS;
+        neg[i] = i == mtest_size - 1 ? -1 : NUM_INTS;
         types[i] = MPI_INT;
     }
 
     /* the root alone, aliased buffers: the other ranks never call these */
-    if (wrank == 0) {
+    if (mtest_rank == 0) {
         MPI_Comm w = MPI_COMM_WORLD;
         expect_class(MPI_Gather(sbuf, NUM_INTS, MPI_INT, sbuf, NUM_INTS, MPI_INT, 0, w),
                      MPI_ERR_BUFFER, "gather");
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
         expect_class(MPI_Reduce(sbuf, sbuf, NUM_INTS, MPI_INT, MPI_SUM, 0, w), MPI_ERR_BUFFER,
                      "reduce");
         /* the send block is another rank's block of recvbuf: still aliased */
-        if (wsize > 1)
+        if (mtest_size > 1)
             expect_class(MPI_Gather(sbuf + NUM_INTS, NUM_INTS, MPI_INT, sbuf, NUM_INTS, MPI_INT,
                                     0, w),
                          MPI_ERR_BUFFER, "gather into rank 1's block");
@@ -96,12 +96,12 @@ int main(int argc, char **argv)
     }
 
     /* every rank, overlapping buffers: every rank finds it */
-    expect_class(MPI_Allgather(&sbuf[wrank], 1, MPI_INT, sbuf, 1, MPI_INT, MPI_COMM_WORLD),
+    expect_class(MPI_Allgather(&sbuf[mtest_rank], 1, MPI_INT, sbuf, 1, MPI_INT, MPI_COMM_WORLD),
                  MPI_ERR_BUFFER, "allgather own block");
-    expect_class(MPI_Allgatherv(&sbuf[dsp[wrank]], cnt[wrank], MPI_INT, sbuf, cnt, dsp, MPI_INT,
+    expect_class(MPI_Allgatherv(&sbuf[dsp[mtest_rank]], cnt[mtest_rank], MPI_INT, sbuf, cnt, dsp, MPI_INT,
                                 MPI_COMM_WORLD),
                  MPI_ERR_BUFFER, "allgatherv own block");
-    expect_class(MPI_Iallgatherv(&sbuf[dsp[wrank]], cnt[wrank], MPI_INT, sbuf, cnt, dsp, MPI_INT,
+    expect_class(MPI_Iallgatherv(&sbuf[dsp[mtest_rank]], cnt[mtest_rank], MPI_INT, sbuf, cnt, dsp, MPI_INT,
                                  MPI_COMM_WORLD, &rq),
                  MPI_ERR_BUFFER, "iallgatherv own block");
     expect_class(MPI_Alltoall(sbuf, NUM_INTS, MPI_INT, sbuf, NUM_INTS, MPI_INT, MPI_COMM_WORLD),
@@ -117,8 +117,8 @@ int main(int argc, char **argv)
     expect_class(MPI_Allreduce(sbuf, sbuf, NUM_INTS, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
                  MPI_ERR_BUFFER, "allreduce");
     /* overlapping by one int only */
-    expect_class(MPI_Allreduce(sbuf, sbuf + 1, 1 + (wsize > 1), MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-                 wsize > 1 ? MPI_ERR_BUFFER : MPI_SUCCESS, "allreduce shifted by one");
+    expect_class(MPI_Allreduce(sbuf, sbuf + 1, 1 + (mtest_size > 1), MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 mtest_size > 1 ? MPI_ERR_BUFFER : MPI_SUCCESS, "allreduce shifted by one");
     expect_class(MPI_Reduce_scatter(sbuf, sbuf, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
                  MPI_ERR_BUFFER, "reduce_scatter");
     expect_class(MPI_Reduce_scatter_block(sbuf, sbuf, NUM_INTS, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
@@ -143,19 +143,19 @@ int main(int argc, char **argv)
                  "reduce_local count 0");
 
     /* everything still works: nothing of the failed calls is left in flight */
-    for (int i = 0; i < NUM_INTS * wsize; i++)
-        sbuf[i] = wrank * 100 + i;
+    for (int i = 0; i < NUM_INTS * mtest_size; i++)
+        sbuf[i] = mtest_rank * 100 + i;
     {
-        int *all = malloc(sizeof(int) * NUM_INTS * (size_t)wsize), mine[NUM_INTS] = {wrank, -wrank};
+        int *all = malloc(sizeof(int) * NUM_INTS * (size_t)mtest_size), mine[NUM_INTS] = {mtest_rank, -mtest_rank};
         OK(MPI_Gather(mine, NUM_INTS, MPI_INT, all, NUM_INTS, MPI_INT, 0, MPI_COMM_WORLD));
-        if (wrank == 0)
-            for (int r = 0; r < wsize; r++)
+        if (mtest_rank == 0)
+            for (int r = 0; r < mtest_size; r++)
                 CHECK(all[2 * r] == r && all[2 * r + 1] == -r, "gather after errors: rank %d", r);
         OK(MPI_Scatter(all, NUM_INTS, MPI_INT, mine, NUM_INTS, MPI_INT, 0, MPI_COMM_WORLD));
-        CHECK(mine[0] == wrank && mine[1] == -wrank, "scatter after errors: %d %d", mine[0],
+        CHECK(mine[0] == mtest_rank && mine[1] == -mtest_rank, "scatter after errors: %d %d", mine[0],
               mine[1]);
         OK(MPI_Allreduce(mine, out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-        CHECK(out[0] == wsize * (wsize - 1) / 2, "allreduce after errors: %d", out[0]);
+        CHECK(out[0] == mtest_size * (mtest_size - 1) / 2, "allreduce after errors: %d", out[0]);
         free(all);
     }
     OK(MPI_Barrier(MPI_COMM_WORLD));
@@ -165,5 +165,5 @@ int main(int argc, char **argv)
     free(bdsp);
     free(neg);
     free(types);
-    return test_finish();
+    return mtest_finish();
 }

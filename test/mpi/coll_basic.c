@@ -6,7 +6,7 @@
  * number of ranks; CANAL_COLL_<NAME> forces each algorithm in turn
  * (test/mpi/coll_algos.sh).
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 static const int counts[] = {0, 1, 7, 1000, 40000};
 enum { NCOUNTS = sizeof counts / sizeof counts[0] };
@@ -21,9 +21,9 @@ static void test_bcast(void)
     for (int ci = 0; ci < NCOUNTS; ci++) {
         int n = counts[ci];
         int *v = malloc(sizeof(int) * (size_t)(n + 1));
-        for (int root = 0; root < wsize; root++) {
+        for (int root = 0; root < mtest_size; root++) {
             for (int i = 0; i < n; i++)
-                v[i] = wrank == root ? val(root, i, n) : -1;
+                v[i] = mtest_rank == root ? val(root, i, n) : -1;
             OK(MPI_Bcast(v, n, MPI_INT, root, MPI_COMM_WORLD));
             for (int i = 0; i < n; i++)
                 CHECK(v[i] == val(root, i, n), "bcast n=%d root=%d v[%d]=%d", n, root, i, v[i]);
@@ -34,18 +34,18 @@ static void test_bcast(void)
     {
         MPI_Datatype vec;
         int n = 500, *v;
-        if (unsupported(MPI_Type_vector(n, 1, 2, MPI_INT, &vec))) {
-            skipped("derived datatypes (MPI_Type_vector)");
+        if (mtest_unsupported(MPI_Type_vector(n, 1, 2, MPI_INT, &vec))) {
+            mtest_skipped("derived datatypes (MPI_Type_vector)");
             return;
         }
         v = malloc(sizeof(int) * 2 * (size_t)n);
         OK(MPI_Type_commit(&vec));
-        for (int root = 0; root < wsize; root++) {
+        for (int root = 0; root < mtest_size; root++) {
             for (int i = 0; i < 2 * n; i++)
-                v[i] = wrank == root ? (i % 2 ? -7 : val(root, i, 3)) : -1;
+                v[i] = mtest_rank == root ? (i % 2 ? -7 : val(root, i, 3)) : -1;
             OK(MPI_Bcast(v, 1, vec, root, MPI_COMM_WORLD));
             for (int i = 0; i < 2 * n; i++) {
-                int want = i % 2 ? (wrank == root ? -7 : -1) : val(root, i, 3);
+                int want = i % 2 ? (mtest_rank == root ? -7 : -1) : val(root, i, 3);
                 CHECK(v[i] == want, "bcast vector root=%d v[%d]=%d want %d", root, i, v[i], want);
             }
         }
@@ -59,15 +59,15 @@ static void test_gather_scatter(void)
     for (int ci = 0; ci < NCOUNTS; ci++) {
         int n = counts[ci] / (ci == NCOUNTS - 1 ? 4 : 1);
         int *s = malloc(sizeof(int) * (size_t)(n + 1));
-        int *r = malloc(sizeof(int) * (size_t)wsize * (size_t)(n + 1));
-        for (int root = 0; root < wsize; root++) {
+        int *r = malloc(sizeof(int) * (size_t)mtest_size * (size_t)(n + 1));
+        for (int root = 0; root < mtest_size; root++) {
             for (int inplace = 0; inplace < 2; inplace++) {
                 /* gather */
                 for (int i = 0; i < n; i++)
-                    s[i] = val(wrank, i, root);
-                for (int i = 0; i < wsize * n; i++)
+                    s[i] = val(mtest_rank, i, root);
+                for (int i = 0; i < mtest_size * n; i++)
                     r[i] = -1;
-                if (inplace && wrank == root) {
+                if (inplace && mtest_rank == root) {
                     for (int i = 0; i < n; i++)
                         r[root * n + i] = val(root, i, root);
                     OK(MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, n, MPI_INT, root,
@@ -75,18 +75,18 @@ static void test_gather_scatter(void)
                 } else {
                     OK(MPI_Gather(s, n, MPI_INT, r, n, MPI_INT, root, MPI_COMM_WORLD));
                 }
-                if (wrank == root)
-                    for (int p = 0; p < wsize; p++)
+                if (mtest_rank == root)
+                    for (int p = 0; p < mtest_size; p++)
                         for (int i = 0; i < n; i++)
                             CHECK(r[p * n + i] == val(p, i, root),
                                   "gather n=%d root=%d inplace=%d r[%d][%d]=%d", n, root, inplace,
                                   p, i, r[p * n + i]);
                 /* scatter */
-                for (int i = 0; i < wsize * n; i++)
-                    r[i] = wrank == root ? val(i / (n ? n : 1), i % (n ? n : 1), 5) : -1;
+                for (int i = 0; i < mtest_size * n; i++)
+                    r[i] = mtest_rank == root ? val(i / (n ? n : 1), i % (n ? n : 1), 5) : -1;
                 for (int i = 0; i < n; i++)
                     s[i] = -1;
-                if (inplace && wrank == root) {
+                if (inplace && mtest_rank == root) {
                     OK(MPI_Scatter(r, n, MPI_INT, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root,
                                    MPI_COMM_WORLD));
                     for (int i = 0; i < n; i++)
@@ -95,7 +95,7 @@ static void test_gather_scatter(void)
                     OK(MPI_Scatter(r, n, MPI_INT, s, n, MPI_INT, root, MPI_COMM_WORLD));
                 }
                 for (int i = 0; i < n; i++)
-                    CHECK(s[i] == val(wrank, i, 5), "scatter n=%d root=%d inplace=%d s[%d]=%d", n,
+                    CHECK(s[i] == val(mtest_rank, i, 5), "scatter n=%d root=%d inplace=%d s[%d]=%d", n,
                           root, inplace, i, s[i]);
             }
         }
@@ -106,16 +106,16 @@ static void test_gather_scatter(void)
     {
         MPI_Datatype vec;
         int n = 33, s[66], *r;
-        if (unsupported(MPI_Type_vector(n, 1, 2, MPI_INT, &vec)))
+        if (mtest_unsupported(MPI_Type_vector(n, 1, 2, MPI_INT, &vec)))
             return;
-        r = malloc(sizeof(int) * (size_t)wsize * 33);
+        r = malloc(sizeof(int) * (size_t)mtest_size * 33);
         OK(MPI_Type_commit(&vec));
         for (int i = 0; i < 2 * n; i++)
-            s[i] = i % 2 ? -9 : val(wrank, i / 2, 11);
-        for (int root = 0; root < wsize; root++) {
+            s[i] = i % 2 ? -9 : val(mtest_rank, i / 2, 11);
+        for (int root = 0; root < mtest_size; root++) {
             OK(MPI_Gather(s, 1, vec, r, n, MPI_INT, root, MPI_COMM_WORLD));
-            if (wrank == root)
-                for (int p = 0; p < wsize; p++)
+            if (mtest_rank == root)
+                for (int p = 0; p < mtest_size; p++)
                     for (int i = 0; i < n; i++)
                         CHECK(r[p * n + i] == val(p, i, 11), "gather vector root=%d [%d][%d]=%d",
                               root, p, i, r[p * n + i]);
@@ -130,21 +130,21 @@ static void test_allgather(void)
     for (int ci = 0; ci < NCOUNTS; ci++) {
         int n = counts[ci] / (ci == NCOUNTS - 1 ? 8 : 1);
         int *s = malloc(sizeof(int) * (size_t)(n + 1));
-        int *r = malloc(sizeof(int) * (size_t)wsize * (size_t)(n + 1));
+        int *r = malloc(sizeof(int) * (size_t)mtest_size * (size_t)(n + 1));
         for (int inplace = 0; inplace < 2; inplace++) {
             for (int i = 0; i < n; i++)
-                s[i] = val(wrank, i, 17);
-            for (int i = 0; i < wsize * n; i++)
+                s[i] = val(mtest_rank, i, 17);
+            for (int i = 0; i < mtest_size * n; i++)
                 r[i] = -1;
             if (inplace) {
                 for (int i = 0; i < n; i++)
-                    r[wrank * n + i] = s[i];
+                    r[mtest_rank * n + i] = s[i];
                 OK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, n, MPI_INT,
                                  MPI_COMM_WORLD));
             } else {
                 OK(MPI_Allgather(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD));
             }
-            for (int p = 0; p < wsize; p++)
+            for (int p = 0; p < mtest_size; p++)
                 for (int i = 0; i < n; i++)
                     CHECK(r[p * n + i] == val(p, i, 17), "allgather n=%d inplace=%d r[%d][%d]=%d",
                           n, inplace, p, i, r[p * n + i]);
@@ -156,14 +156,14 @@ static void test_allgather(void)
     {
         MPI_Datatype pair;
         int n = 10, s[20], *r;
-        if (unsupported(MPI_Type_contiguous(2, MPI_INT, &pair)))
+        if (mtest_unsupported(MPI_Type_contiguous(2, MPI_INT, &pair)))
             return;
-        r = malloc(sizeof(int) * (size_t)wsize * 20);
+        r = malloc(sizeof(int) * (size_t)mtest_size * 20);
         OK(MPI_Type_commit(&pair));
         for (int i = 0; i < 2 * n; i++)
-            s[i] = val(wrank, i, 23);
+            s[i] = val(mtest_rank, i, 23);
         OK(MPI_Allgather(s, 2 * n, MPI_INT, r, n, pair, MPI_COMM_WORLD));
-        for (int p = 0; p < wsize; p++)
+        for (int p = 0; p < mtest_size; p++)
             for (int i = 0; i < 2 * n; i++)
                 CHECK(r[p * 2 * n + i] == val(p, i, 23), "allgather pairs [%d][%d]", p, i);
         OK(MPI_Type_free(&pair));
@@ -175,24 +175,24 @@ static void test_alltoall(void)
 {
     for (int ci = 0; ci < NCOUNTS; ci++) {
         int n = counts[ci] / (ci == NCOUNTS - 1 ? 16 : 1);
-        int *s = malloc(sizeof(int) * (size_t)wsize * (size_t)(n + 1));
-        int *r = malloc(sizeof(int) * (size_t)wsize * (size_t)(n + 1));
+        int *s = malloc(sizeof(int) * (size_t)mtest_size * (size_t)(n + 1));
+        int *r = malloc(sizeof(int) * (size_t)mtest_size * (size_t)(n + 1));
         for (int inplace = 0; inplace < 2; inplace++) {
-            /* block for rank p: val(me * wsize + p, i) */
-            for (int p = 0; p < wsize; p++)
+            /* block for rank p: val(me * mtest_size + p, i) */
+            for (int p = 0; p < mtest_size; p++)
                 for (int i = 0; i < n; i++)
-                    s[p * n + i] = val(wrank * wsize + p, i, 29);
+                    s[p * n + i] = val(mtest_rank * mtest_size + p, i, 29);
             if (inplace) {
-                memcpy(r, s, sizeof(int) * (size_t)wsize * (size_t)n);
+                memcpy(r, s, sizeof(int) * (size_t)mtest_size * (size_t)n);
                 OK(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, n, MPI_INT, MPI_COMM_WORLD));
             } else {
-                for (int i = 0; i < wsize * n; i++)
+                for (int i = 0; i < mtest_size * n; i++)
                     r[i] = -1;
                 OK(MPI_Alltoall(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD));
             }
-            for (int p = 0; p < wsize; p++)
+            for (int p = 0; p < mtest_size; p++)
                 for (int i = 0; i < n; i++)
-                    CHECK(r[p * n + i] == val(p * wsize + wrank, i, 29),
+                    CHECK(r[p * n + i] == val(p * mtest_size + mtest_rank, i, 29),
                           "alltoall n=%d inplace=%d from %d [%d]=%d", n, inplace, p, i,
                           r[p * n + i]);
         }
@@ -203,7 +203,7 @@ static void test_alltoall(void)
 
 int main(int argc, char **argv)
 {
-    test_init(&argc, &argv);
+    mtest_init(&argc, &argv);
     for (int i = 0; i < 3; i++)
         OK(MPI_Barrier(MPI_COMM_WORLD));
     test_bcast();
@@ -211,5 +211,5 @@ int main(int argc, char **argv)
     test_allgather();
     test_alltoall();
     OK(MPI_Barrier(MPI_COMM_WORLD));
-    return test_finish();
+    return mtest_finish();
 }

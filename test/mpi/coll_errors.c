@@ -7,7 +7,7 @@
  * topology, a truncated broadcast. Every case is erroneous on every rank,
  * so no rank waits for another. After the errors, collectives still work.
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 static void expect_class(int rc, int want, const char *what)
 {
@@ -15,7 +15,7 @@ static void expect_class(int rc, int want, const char *what)
     if (rc != MPI_SUCCESS)
         MPI_Error_class(rc, &cls);
     CHECK(cls == want, "%s: error class %d, want %d", what, cls, want);
-    if (cls == want && rc != MPI_SUCCESS && wrank == 0 && getenv("COLL_ERRORS_VERBOSE")) {
+    if (cls == want && rc != MPI_SUCCESS && mtest_rank == 0 && getenv("COLL_ERRORS_VERBOSE")) {
         char msg[MPI_MAX_ERROR_STRING];
         int len;
         MPI_Error_string(rc, msg, &len);
@@ -28,12 +28,12 @@ int main(int argc, char **argv)
     int buf[64], out[64], *big;
     MPI_Request rq;
 
-    test_init(&argc, &argv);
+    mtest_init(&argc, &argv);
     for (int i = 0; i < 64; i++)
         buf[i] = out[i] = i;
-    big = malloc(sizeof(int) * 64 * (size_t)wsize);
+    big = malloc(sizeof(int) * 64 * (size_t)mtest_size);
 
-    expect_class(MPI_Bcast(buf, 1, MPI_INT, wsize, MPI_COMM_WORLD), MPI_ERR_ROOT,
+    expect_class(MPI_Bcast(buf, 1, MPI_INT, mtest_size, MPI_COMM_WORLD), MPI_ERR_ROOT,
                  "bcast root=size");
     expect_class(MPI_Bcast(buf, 1, MPI_INT, -1, MPI_COMM_WORLD), MPI_ERR_ROOT, "bcast root=-1");
     expect_class(MPI_Bcast(buf, -1, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "bcast count=-1");
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
     expect_class(MPI_Bcast(buf, 1, MPI_INT, 0, MPI_COMM_NULL), MPI_ERR_COMM, "bcast comm null");
     expect_class(MPI_Bcast(NULL, 3, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER,
                  "bcast buffer null");
-    expect_class(MPI_Reduce(buf, out, 1, MPI_INT, MPI_SUM, wsize + 3, MPI_COMM_WORLD), MPI_ERR_ROOT,
+    expect_class(MPI_Reduce(buf, out, 1, MPI_INT, MPI_SUM, mtest_size + 3, MPI_COMM_WORLD), MPI_ERR_ROOT,
                  "reduce bad root");
     expect_class(MPI_Allreduce(buf, out, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP,
                  "allreduce op null");
@@ -60,8 +60,8 @@ int main(int argc, char **argv)
                  "allgather recvcount=-1");
     expect_class(MPI_Scan(buf, out, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_ERR_OP,
                  "scan op null");
-    /* MPI_IN_PLACE away from the root; the root errs on its count */
-    if (wrank == 0)
+    /* MPI_IN_PLACE away from the root; the root mtest_errors on its count */
+    if (mtest_rank == 0)
         expect_class(MPI_Gather(buf, 1, MPI_INT, big, -1, MPI_INT, 0, MPI_COMM_WORLD),
                      MPI_ERR_COUNT, "gather root recvcount=-1");
     else
@@ -69,12 +69,12 @@ int main(int argc, char **argv)
                      MPI_ERR_BUFFER, "gather in place at non-root");
     /* negative entries of recvcounts at the root, negative sendcount elsewhere */
     {
-        int *rc = malloc(sizeof(int) * (size_t)wsize), *dp = malloc(sizeof(int) * (size_t)wsize);
-        for (int p = 0; p < wsize; p++) {
-            rc[p] = p == wsize - 1 ? -4 : 1;
+        int *rc = malloc(sizeof(int) * (size_t)mtest_size), *dp = malloc(sizeof(int) * (size_t)mtest_size);
+        for (int p = 0; p < mtest_size; p++) {
+            rc[p] = p == mtest_size - 1 ? -4 : 1;
             dp[p] = p;
         }
-        if (wrank == 0)
+        if (mtest_rank == 0)
             expect_class(MPI_Gatherv(buf, 1, MPI_INT, big, rc, dp, MPI_INT, 0, MPI_COMM_WORLD),
                          MPI_ERR_COUNT, "gatherv negative recvcounts");
         else
@@ -96,26 +96,26 @@ int main(int argc, char **argv)
      * (the root's child in every tree) finds the message truncated, the
      * ranks it forwards to learn that the broadcast failed (MPI_ERR_OTHER,
      * as in MPICH) */
-    if (wsize > 1) {
-        int rc = MPI_Bcast(buf, wrank == 0 ? 10 : 5, MPI_INT, 0, MPI_COMM_WORLD), cls = 0;
+    if (mtest_size > 1) {
+        int rc = MPI_Bcast(buf, mtest_rank == 0 ? 10 : 5, MPI_INT, 0, MPI_COMM_WORLD), cls = 0;
         if (rc != MPI_SUCCESS)
             MPI_Error_class(rc, &cls);
-        if (wrank == 0)
+        if (mtest_rank == 0)
             CHECK(rc == MPI_SUCCESS || cls == MPI_ERR_TRUNCATE, "truncated bcast: class %d", cls);
         else
             CHECK(cls == MPI_ERR_TRUNCATE || cls == MPI_ERR_OTHER,
-                  "truncated bcast: rank %d got class %d", wrank, cls);
-        if (wrank == 1)
+                  "truncated bcast: rank %d got class %d", mtest_rank, cls);
+        if (mtest_rank == 1)
             CHECK(cls == MPI_ERR_TRUNCATE, "rank 1 got class %d for a truncated bcast", cls);
     }
 
     /* everything still works */
     for (int i = 0; i < 64; i++)
-        buf[i] = wrank + i;
+        buf[i] = mtest_rank + i;
     OK(MPI_Allreduce(buf, out, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     for (int i = 0; i < 64; i++)
-        CHECK(out[i] == wsize * (wsize - 1) / 2 + wsize * i, "allreduce after errors [%d]", i);
+        CHECK(out[i] == mtest_size * (mtest_size - 1) / 2 + mtest_size * i, "allreduce after errors [%d]", i);
     OK(MPI_Barrier(MPI_COMM_WORLD));
     free(big);
-    return test_finish();
+    return mtest_finish();
 }

@@ -6,7 +6,7 @@
  * blocking and nonblocking; and MPI_Scan refused with MPI_ERR_COMM. Needs
  * at least 2 ranks (with 1 it only says "No Errors").
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 static MPI_Comm inter;
 static int lrank, lsize, rsize, low; /* low: this process is in the lower group */
@@ -205,15 +205,15 @@ static void test_all(void)
 int main(int argc, char **argv)
 {
     MPI_Comm local;
-    test_init(&argc, &argv);
-    if (wsize < 2 || wsize > 16)
-        return test_finish();
-    low = wrank < (wsize + 2) / 3;
-    OK(MPI_Comm_split(MPI_COMM_WORLD, low, wrank, &local));
-    if (unsupported(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, low ? (wsize + 2) / 3 : 0, 77,
+    mtest_init(&argc, &argv);
+    if (mtest_size < 2 || mtest_size > 16)
+        return mtest_finish();
+    low = mtest_rank < (mtest_size + 2) / 3;
+    OK(MPI_Comm_split(MPI_COMM_WORLD, low, mtest_rank, &local));
+    if (mtest_unsupported(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, low ? (mtest_size + 2) / 3 : 0, 77,
                                          &inter))) {
-        skipped("intercommunicators (MPI_Intercomm_create)");
-        return test_finish();
+        mtest_skipped("intercommunicators (MPI_Intercomm_create)");
+        return mtest_finish();
     }
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
     MPI_Comm_rank(inter, &lrank);
@@ -223,5 +223,5 @@ int main(int argc, char **argv)
     test_all();
     MPI_Comm_free(&inter);
     MPI_Comm_free(&local);
-    return test_finish();
+    return mtest_finish();
 }

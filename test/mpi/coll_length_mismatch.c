@@ -16,7 +16,7 @@
  * (A count of 0 is a broadcast that does nothing on that rank, as in
  * MPICH: receivers passing 0 to a root that sends data are not detected.)
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 enum { BLOCKING, NONBLOCKING, PERSISTENT };
 
@@ -47,24 +47,24 @@ static void mismatch(int root, int mode, int rootcount, int othercount)
     int n = rootcount > othercount ? rootcount : othercount, rc, cls = MPI_SUCCESS;
     int *buf = malloc(sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++)
-        buf[i] = wrank == root ? i : -1;
-    rc = bcast(buf, wrank == root ? rootcount : othercount, root, mode);
+        buf[i] = mtest_rank == root ? i : -1;
+    rc = bcast(buf, mtest_rank == root ? rootcount : othercount, root, mode);
     free(buf);
     if (rc != MPI_SUCCESS)
         MPI_Error_class(rc, &cls);
-    if (wrank == root) {
+    if (mtest_rank == root) {
         /* the root may not notice */
         CHECK(rc == MPI_SUCCESS || cls == MPI_ERR_OTHER || cls == MPI_ERR_TRUNCATE,
               "mode %d root %d: root got class %d", mode, root, cls);
     } else {
         CHECK(cls == MPI_ERR_OTHER || cls == MPI_ERR_TRUNCATE,
               "mode %d root %d count %d/%d: rank %d did not detect the mismatch (class %d)",
-              mode, root, rootcount, othercount, wrank, cls);
+              mode, root, rootcount, othercount, mtest_rank, cls);
         if (rc != MPI_SUCCESS && getenv("COLL_ERRORS_VERBOSE")) {
             char msg[MPI_MAX_ERROR_STRING];
             int len;
             MPI_Error_string(rc, msg, &len);
-            printf("[%d] %s\n", wrank, msg);
+            printf("[%d] %s\n", mtest_rank, msg);
         }
     }
 }
@@ -75,7 +75,7 @@ static int failed(int rc, const char *what)
     if (rc != MPI_SUCCESS)
         MPI_Error_class(rc, &cls);
     if (rc != MPI_SUCCESS && cls != MPI_ERR_OTHER && cls != MPI_ERR_TRUNCATE)
-        CHECK(0, "%s: rank %d got class %d, want MPI_ERR_OTHER or MPI_ERR_TRUNCATE", what, wrank,
+        CHECK(0, "%s: rank %d got class %d, want MPI_ERR_OTHER or MPI_ERR_TRUNCATE", what, mtest_rank,
               cls);
     return rc != MPI_SUCCESS;
 }
@@ -83,30 +83,30 @@ static int failed(int rc, const char *what)
 /* The other collectives, as MPICH's *length tests call them. */
 static void others(void)
 {
-    int buf[20] = {0}, *rbuf = malloc(sizeof(int) * 20 * (size_t)wsize), *sbuf;
+    int buf[20] = {0}, *rbuf = malloc(sizeof(int) * 20 * (size_t)mtest_size), *sbuf;
     MPI_Request rq;
     int rc;
-    sbuf = malloc(sizeof(int) * 20 * (size_t)wsize);
-    for (int i = 0; i < 20 * wsize; i++)
+    sbuf = malloc(sizeof(int) * 20 * (size_t)mtest_size);
+    for (int i = 0; i < 20 * mtest_size; i++)
         sbuf[i] = i;
     /* gather: the root expects 1 int from each, everybody sends 10 */
-    rc = MPI_Gather(buf, 10, MPI_INT, rbuf, wrank == 0 ? 1 : 10, MPI_INT, 0, MPI_COMM_WORLD);
-    if (wrank == 0)
+    rc = MPI_Gather(buf, 10, MPI_INT, rbuf, mtest_rank == 0 ? 1 : 10, MPI_INT, 0, MPI_COMM_WORLD);
+    if (mtest_rank == 0)
         CHECK(failed(rc, "gather"), "gather: the root did not detect the mismatch");
     /* scatter: the root sends 1 int to each, everybody expects 10 */
-    rc = MPI_Scatter(sbuf, wrank == 0 ? 1 : 10, MPI_INT, buf, 10, MPI_INT, 0, MPI_COMM_WORLD);
-    if (wrank != 0)
-        CHECK(failed(rc, "scatter"), "scatter: rank %d did not detect the mismatch", wrank);
+    rc = MPI_Scatter(sbuf, mtest_rank == 0 ? 1 : 10, MPI_INT, buf, 10, MPI_INT, 0, MPI_COMM_WORLD);
+    if (mtest_rank != 0)
+        CHECK(failed(rc, "scatter"), "scatter: rank %d did not detect the mismatch", mtest_rank);
     /* allgather: rank 0 contributes 1 int, everybody expects 10 from each */
-    rc = MPI_Allgather(buf, wrank == 0 ? 1 : 10, MPI_INT, rbuf, 10, MPI_INT, MPI_COMM_WORLD);
-    CHECK(failed(rc, "allgather"), "allgather: rank %d did not detect the mismatch", wrank);
-    rc = MPI_Iallgather(buf, wrank == 0 ? 1 : 10, MPI_INT, rbuf, 10, MPI_INT, MPI_COMM_WORLD, &rq);
+    rc = MPI_Allgather(buf, mtest_rank == 0 ? 1 : 10, MPI_INT, rbuf, 10, MPI_INT, MPI_COMM_WORLD);
+    CHECK(failed(rc, "allgather"), "allgather: rank %d did not detect the mismatch", mtest_rank);
+    rc = MPI_Iallgather(buf, mtest_rank == 0 ? 1 : 10, MPI_INT, rbuf, 10, MPI_INT, MPI_COMM_WORLD, &rq);
     if (rc == MPI_SUCCESS)
         rc = MPI_Wait(&rq, MPI_STATUS_IGNORE);
-    CHECK(failed(rc, "iallgather"), "iallgather: rank %d did not detect the mismatch", wrank);
+    CHECK(failed(rc, "iallgather"), "iallgather: rank %d did not detect the mismatch", mtest_rank);
     /* alltoall: rank 0 sends 2 ints to each, everybody expects 1 from each */
-    rc = MPI_Alltoall(sbuf, wrank == 0 ? 2 : 1, MPI_INT, rbuf, 1, MPI_INT, MPI_COMM_WORLD);
-    if (wrank == 0)
+    rc = MPI_Alltoall(sbuf, mtest_rank == 0 ? 2 : 1, MPI_INT, rbuf, 1, MPI_INT, MPI_COMM_WORLD);
+    if (mtest_rank == 0)
         CHECK(failed(rc, "alltoall"), "alltoall: rank 0 did not detect the mismatch");
     else
         (void)failed(rc, "alltoall");
@@ -117,11 +117,11 @@ static void others(void)
 int main(int argc, char **argv)
 {
     int buf[1000];
-    test_init(&argc, &argv);
-    if (wsize > 1)
+    mtest_init(&argc, &argv);
+    if (mtest_size > 1)
         others();
-    for (int mode = BLOCKING; mode <= PERSISTENT && wsize > 1; mode++) {
-        for (int root = 0; root < wsize; root++) {
+    for (int mode = BLOCKING; mode <= PERSISTENT && mtest_size > 1; mode++) {
+        for (int root = 0; root < mtest_size; root++) {
             mismatch(root, mode, 1, 10);  /* receivers expect more than comes */
             mismatch(root, mode, 10, 1);  /* receivers expect less */
             mismatch(root, mode, 1000, 10); /* a large message */
@@ -138,15 +138,15 @@ int main(int argc, char **argv)
     }
     /* matching collectives work again */
     {
-        int mine = wrank + 1, *all = malloc(sizeof(int) * (size_t)wsize);
+        int mine = mtest_rank + 1, *all = malloc(sizeof(int) * (size_t)mtest_size);
         OK(MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD));
-        for (int r = 0; r < wsize; r++)
+        for (int r = 0; r < mtest_size; r++)
             CHECK(all[r] == r + 1, "allgather after errors: [%d] = %d", r, all[r]);
         free(all);
     }
-    for (int root = 0; root < wsize; root++) {
+    for (int root = 0; root < mtest_size; root++) {
         for (int i = 0; i < 1000; i++)
-            buf[i] = wrank == root ? i * root : -1;
+            buf[i] = mtest_rank == root ? i * root : -1;
         OK(MPI_Bcast(buf, 1000, MPI_INT, root, MPI_COMM_WORLD));
         for (int i = 0; i < 1000; i++)
             if (buf[i] != i * root) {
@@ -155,5 +155,5 @@ int main(int argc, char **argv)
             }
     }
     OK(MPI_Barrier(MPI_COMM_WORLD));
-    return test_finish();
+    return mtest_finish();
 }

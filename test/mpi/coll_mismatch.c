@@ -6,7 +6,7 @@
  * MPI libraries the variable means nothing and the test only runs the
  * agreeing calls. Needs 2 or more ranks to mismatch anything.
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 static int canal;
 
@@ -18,7 +18,7 @@ static void expect_fail(int rc, int want, const char *what)
     if (rc != MPI_SUCCESS)
         MPI_Error_class(rc, &cls);
     CHECK(cls == want, "%s: class %d, want %d", what, cls, want);
-    if (rc != MPI_SUCCESS && wrank == 0 && getenv("COLL_MISMATCH_VERBOSE")) {
+    if (rc != MPI_SUCCESS && mtest_rank == 0 && getenv("COLL_MISMATCH_VERBOSE")) {
         char msg[MPI_MAX_ERROR_STRING];
         int len;
         MPI_Error_string(rc, msg, &len);
@@ -33,51 +33,51 @@ int main(int argc, char **argv)
     int len;
 
     setenv("CANAL_COLL_CHECK", "1", 1);
-    test_init(&argc, &argv);
+    mtest_init(&argc, &argv);
     MPI_Get_library_version(version, &len);
     canal = strstr(version, "Canal") != NULL || strstr(version, "canal") != NULL;
-    big = malloc(sizeof(int) * 16 * (size_t)wsize);
+    big = malloc(sizeof(int) * 16 * (size_t)mtest_size);
     for (int i = 0; i < 16; i++)
-        buf[i] = wrank + i;
+        buf[i] = mtest_rank + i;
 
-    if (wsize > 1 && canal) {
-        expect_fail(MPI_Bcast(buf, 4, MPI_INT, wrank == 1 ? 1 : 0, MPI_COMM_WORLD), MPI_ERR_ARG,
+    if (mtest_size > 1 && canal) {
+        expect_fail(MPI_Bcast(buf, 4, MPI_INT, mtest_rank == 1 ? 1 : 0, MPI_COMM_WORLD), MPI_ERR_ARG,
                     "bcast root mismatch");
-        expect_fail(MPI_Bcast(buf, wrank == 1 ? 3 : 4, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_TYPE,
+        expect_fail(MPI_Bcast(buf, mtest_rank == 1 ? 3 : 4, MPI_INT, 0, MPI_COMM_WORLD), MPI_ERR_TYPE,
                     "bcast count mismatch");
-        expect_fail(MPI_Allreduce(buf, out, wrank == 0 ? 3 : 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+        expect_fail(MPI_Allreduce(buf, out, mtest_rank == 0 ? 3 : 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
                     MPI_ERR_TYPE, "allreduce count mismatch");
         expect_fail(
-            MPI_Allreduce(buf, out, 4, wrank == 0 ? MPI_INT : MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
+            MPI_Allreduce(buf, out, 4, mtest_rank == 0 ? MPI_INT : MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD),
             MPI_ERR_TYPE, "allreduce datatype mismatch");
         expect_fail(
-            MPI_Allreduce(buf, out, 4, MPI_INT, wrank == 0 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD),
+            MPI_Allreduce(buf, out, 4, MPI_INT, mtest_rank == 0 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD),
             MPI_ERR_OP, "allreduce op mismatch");
-        if (wrank == 0)
+        if (mtest_rank == 0)
             expect_fail(MPI_Reduce(buf, out, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD), MPI_ERR_ARG,
                         "reduce against allreduce");
         else
             expect_fail(MPI_Allreduce(buf, out, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_ARG,
                         "allreduce against reduce");
-        expect_fail(MPI_Gather(buf, wrank == wsize - 1 ? 2 : 1, MPI_INT, big, 1, MPI_INT, 0,
+        expect_fail(MPI_Gather(buf, mtest_rank == mtest_size - 1 ? 2 : 1, MPI_INT, big, 1, MPI_INT, 0,
                                MPI_COMM_WORLD),
                     MPI_ERR_TYPE, "gather count mismatch");
-        expect_fail(MPI_Alltoall(big, 1, wrank == 1 ? MPI_DOUBLE : MPI_INT, out, 1, MPI_INT,
+        expect_fail(MPI_Alltoall(big, 1, mtest_rank == 1 ? MPI_DOUBLE : MPI_INT, out, 1, MPI_INT,
                                  MPI_COMM_WORLD),
                     MPI_ERR_TYPE, "alltoall type size mismatch");
     }
     /* agreeing calls work, checked or not */
     OK(MPI_Allreduce(buf, out, 16, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     for (int i = 0; i < 16; i++)
-        CHECK(out[i] == wsize * (wsize - 1) / 2 + wsize * i, "allreduce [%d]", i);
-    for (int root = 0; root < wsize; root++) {
+        CHECK(out[i] == mtest_size * (mtest_size - 1) / 2 + mtest_size * i, "allreduce [%d]", i);
+    for (int root = 0; root < mtest_size; root++) {
         for (int i = 0; i < 16; i++)
-            buf[i] = wrank == root ? root + i : -1;
+            buf[i] = mtest_rank == root ? root + i : -1;
         OK(MPI_Bcast(buf, 16, MPI_INT, root, MPI_COMM_WORLD));
         for (int i = 0; i < 16; i++)
             CHECK(buf[i] == root + i, "bcast root %d [%d]", root, i);
     }
     OK(MPI_Barrier(MPI_COMM_WORLD));
     free(big);
-    return test_finish();
+    return mtest_finish();
 }

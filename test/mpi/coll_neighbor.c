@@ -5,7 +5,7 @@
  * exactly: neighbor_allgather(v), neighbor_alltoall(v, w), in blocking,
  * nonblocking and persistent forms. Run with any number of ranks.
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 static int val(int from, int to, int i)
 {
@@ -47,7 +47,7 @@ static void check_topology(MPI_Comm comm, const char *name)
     /* allgather: everyone sends the same block */
     for (int form = 0; form < 3; form++) {
         for (int i = 0; i < N; i++)
-            sb[i] = val(wrank, 0, i);
+            sb[i] = val(mtest_rank, 0, i);
         for (int i = 0; i < N * indeg; i++)
             rb[i] = -1;
         if (form == 0) {
@@ -86,7 +86,7 @@ static void check_topology(MPI_Comm comm, const char *name)
      * of size 1 or 2) are told apart by position */
     for (int k = 0; k < outdeg; k++)
         for (int i = 0; i < N; i++)
-            sb[k * N + i] = val(wrank, k, i);
+            sb[k * N + i] = val(mtest_rank, k, i);
     for (int i = 0; i < N * indeg; i++)
         rb[i] = -1;
     OK(MPI_Neighbor_alltoall(sb, N, MPI_INT, rb, N, MPI_INT, comm));
@@ -100,7 +100,7 @@ static void check_topology(MPI_Comm comm, const char *name)
         CHECK(rb[k * N] / 10000 == src[k], "%s neighbor_alltoall slot %d from %d: got %d", name, k,
               src[k], rb[k * N]);
         if (status == MPI_CART)
-            CHECK(rb[k * N] % 10000 / 100 == (k ^ 1) || src[k] == wrank,
+            CHECK(rb[k * N] % 10000 / 100 == (k ^ 1) || src[k] == mtest_rank,
                   "%s neighbor_alltoall slot %d: sender's slot %d", name, k,
                   rb[k * N] % 10000 / 100);
     }
@@ -155,30 +155,30 @@ int main(int argc, char **argv)
 {
     MPI_Comm line, torus, graph;
     int dims[2] = {0, 0}, periods[2] = {1, 1}, np = 0;
-    test_init(&argc, &argv);
+    mtest_init(&argc, &argv);
 
-    if (unsupported(MPI_Cart_create(MPI_COMM_WORLD, 1, &wsize, &np, 0, &line))) {
-        skipped("neighbourhood collectives (MPI_Cart_create)");
-        return test_finish();
+    if (mtest_unsupported(MPI_Cart_create(MPI_COMM_WORLD, 1, &mtest_size, &np, 0, &line))) {
+        mtest_skipped("neighbourhood collectives (MPI_Cart_create)");
+        return mtest_finish();
     }
     MPI_Comm_set_errhandler(line, MPI_ERRORS_RETURN);
     check_topology(line, "line");
     MPI_Comm_free(&line);
 
-    OK(MPI_Dims_create(wsize, 2, dims));
+    OK(MPI_Dims_create(mtest_size, 2, dims));
     OK(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &torus));
     MPI_Comm_set_errhandler(torus, MPI_ERRORS_RETURN);
     check_topology(torus, "torus");
     MPI_Comm_free(&torus);
 
     {
-        int src[2] = {(wrank + wsize - 1) % wsize, (wrank + 2) % wsize};
-        int dst[2] = {(wrank + 1) % wsize, (wrank + wsize - 2) % wsize};
+        int src[2] = {(mtest_rank + mtest_size - 1) % mtest_size, (mtest_rank + 2) % mtest_size};
+        int dst[2] = {(mtest_rank + 1) % mtest_size, (mtest_rank + mtest_size - 2) % mtest_size};
         OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, src, MPI_UNWEIGHTED, 2, dst,
                                           MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph));
         MPI_Comm_set_errhandler(graph, MPI_ERRORS_RETURN);
         check_topology(graph, "graph");
         MPI_Comm_free(&graph);
     }
-    return test_finish();
+    return mtest_finish();
 }

@@ -5,7 +5,7 @@
  * scrambled order with MPI_Waitall, MPI_Test polling and MPI_Waitany, with
  * point-to-point traffic in between. Run with any number of ranks.
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 static int val(int r, int i)
 {
@@ -16,137 +16,137 @@ static void test_each(void)
 {
     MPI_Request rq;
     enum { N = 50 };
-    int *s = malloc(sizeof(int) * N * (size_t)wsize), *r = malloc(sizeof(int) * N * (size_t)wsize);
-    int *cnts = malloc(sizeof(int) * (size_t)wsize), *dsp = malloc(sizeof(int) * (size_t)wsize);
-    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)wsize);
-    int root = wsize - 1;
+    int *s = malloc(sizeof(int) * N * (size_t)mtest_size), *r = malloc(sizeof(int) * N * (size_t)mtest_size);
+    int *cnts = malloc(sizeof(int) * (size_t)mtest_size), *dsp = malloc(sizeof(int) * (size_t)mtest_size);
+    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)mtest_size);
+    int root = mtest_size - 1;
 
     OK(MPI_Ibarrier(MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     CHECK(rq == MPI_REQUEST_NULL, "request not freed by MPI_Wait");
 
     for (int i = 0; i < N; i++)
-        r[i] = wrank == root ? val(root, i) : -1;
+        r[i] = mtest_rank == root ? val(root, i) : -1;
     OK(MPI_Ibcast(r, N, MPI_INT, root, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int i = 0; i < N; i++)
         CHECK(r[i] == val(root, i), "ibcast [%d]", i);
 
     for (int i = 0; i < N; i++)
-        s[i] = val(wrank, i);
+        s[i] = val(mtest_rank, i);
     OK(MPI_Igather(s, N, MPI_INT, r, N, MPI_INT, root, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    if (wrank == root)
-        for (int i = 0; i < N * wsize; i++)
+    if (mtest_rank == root)
+        for (int i = 0; i < N * mtest_size; i++)
             CHECK(r[i] == val(i / N, i % N), "igather [%d]", i);
 
-    for (int p = 0; p < wsize; p++) {
+    for (int p = 0; p < mtest_size; p++) {
         cnts[p] = p % 3 + 1;
         dsp[p] = p * N;
         types[p] = MPI_INT;
     }
-    OK(MPI_Igatherv(s, cnts[wrank], MPI_INT, r, cnts, dsp, MPI_INT, 0, MPI_COMM_WORLD, &rq));
+    OK(MPI_Igatherv(s, cnts[mtest_rank], MPI_INT, r, cnts, dsp, MPI_INT, 0, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    if (wrank == 0)
-        for (int p = 0; p < wsize; p++)
+    if (mtest_rank == 0)
+        for (int p = 0; p < mtest_size; p++)
             for (int i = 0; i < cnts[p]; i++)
                 CHECK(r[p * N + i] == val(p, i), "igatherv [%d][%d]", p, i);
 
-    for (int i = 0; i < N * wsize; i++)
+    for (int i = 0; i < N * mtest_size; i++)
         s[i] = val(i / N, i % N);
     OK(MPI_Iscatter(s, N, MPI_INT, r, N, MPI_INT, 0, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int i = 0; i < N; i++)
-        CHECK(r[i] == val(wrank, i), "iscatter [%d]", i);
-    OK(MPI_Iscatterv(s, cnts, dsp, MPI_INT, r, cnts[wrank], MPI_INT, 0, MPI_COMM_WORLD, &rq));
+        CHECK(r[i] == val(mtest_rank, i), "iscatter [%d]", i);
+    OK(MPI_Iscatterv(s, cnts, dsp, MPI_INT, r, cnts[mtest_rank], MPI_INT, 0, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    for (int i = 0; i < cnts[wrank]; i++)
-        CHECK(r[i] == val(wrank, i), "iscatterv [%d]", i);
+    for (int i = 0; i < cnts[mtest_rank]; i++)
+        CHECK(r[i] == val(mtest_rank, i), "iscatterv [%d]", i);
 
     for (int i = 0; i < N; i++)
-        s[i] = val(wrank, i);
+        s[i] = val(mtest_rank, i);
     OK(MPI_Iallgather(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    for (int i = 0; i < N * wsize; i++)
+    for (int i = 0; i < N * mtest_size; i++)
         CHECK(r[i] == val(i / N, i % N), "iallgather [%d]", i);
-    OK(MPI_Iallgatherv(s, cnts[wrank], MPI_INT, r, cnts, dsp, MPI_INT, MPI_COMM_WORLD, &rq));
+    OK(MPI_Iallgatherv(s, cnts[mtest_rank], MPI_INT, r, cnts, dsp, MPI_INT, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    for (int p = 0; p < wsize; p++)
+    for (int p = 0; p < mtest_size; p++)
         for (int i = 0; i < cnts[p]; i++)
             CHECK(r[p * N + i] == val(p, i), "iallgatherv [%d][%d]", p, i);
 
-    for (int i = 0; i < N * wsize; i++)
-        s[i] = val(wrank, i);
+    for (int i = 0; i < N * mtest_size; i++)
+        s[i] = val(mtest_rank, i);
     OK(MPI_Ialltoall(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    for (int p = 0; p < wsize; p++)
+    for (int p = 0; p < mtest_size; p++)
         for (int i = 0; i < N; i++)
-            CHECK(r[p * N + i] == val(p, wrank * N + i), "ialltoall [%d][%d]", p, i);
+            CHECK(r[p * N + i] == val(p, mtest_rank * N + i), "ialltoall [%d][%d]", p, i);
     {
         /* pair counts must agree: (me, p) sends as many as (p, me) receives */
-        int *pc = malloc(sizeof(int) * (size_t)wsize);
-        for (int p = 0; p < wsize; p++)
-            pc[p] = (p + wrank) % 3 + 1;
-        for (int i = 0; i < N * wsize; i++)
+        int *pc = malloc(sizeof(int) * (size_t)mtest_size);
+        for (int p = 0; p < mtest_size; p++)
+            pc[p] = (p + mtest_rank) % 3 + 1;
+        for (int i = 0; i < N * mtest_size; i++)
             r[i] = -1;
         OK(MPI_Ialltoallv(s, pc, dsp, MPI_INT, r, pc, dsp, MPI_INT, MPI_COMM_WORLD, &rq));
         OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-        for (int p = 0; p < wsize; p++)
+        for (int p = 0; p < mtest_size; p++)
             for (int i = 0; i < N; i++)
-                CHECK(r[p * N + i] == (i < pc[p] ? val(p, wrank * N + i) : -1),
+                CHECK(r[p * N + i] == (i < pc[p] ? val(p, mtest_rank * N + i) : -1),
                       "ialltoallv [%d][%d]", p, i);
         free(pc);
     }
     {
-        int *sc = malloc(sizeof(int) * (size_t)wsize), *bd = malloc(sizeof(int) * (size_t)wsize);
-        for (int p = 0; p < wsize; p++) {
+        int *sc = malloc(sizeof(int) * (size_t)mtest_size), *bd = malloc(sizeof(int) * (size_t)mtest_size);
+        for (int p = 0; p < mtest_size; p++) {
             sc[p] = 2;
             bd[p] = p * N * (int)sizeof(int);
         }
         OK(MPI_Ialltoallw(s, sc, bd, types, r, sc, bd, types, MPI_COMM_WORLD, &rq));
         OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-        for (int p = 0; p < wsize; p++)
+        for (int p = 0; p < mtest_size; p++)
             for (int i = 0; i < 2; i++)
-                CHECK(r[p * N + i] == val(p, wrank * N + i), "ialltoallw [%d][%d]", p, i);
+                CHECK(r[p * N + i] == val(p, mtest_rank * N + i), "ialltoallw [%d][%d]", p, i);
         free(sc);
         free(bd);
     }
 
     for (int i = 0; i < N; i++)
-        s[i] = wrank + i;
+        s[i] = mtest_rank + i;
     OK(MPI_Ireduce(s, r, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    if (wrank == root)
+    if (mtest_rank == root)
         for (int i = 0; i < N; i++)
-            CHECK(r[i] == wsize * (wsize - 1) / 2 + wsize * i, "ireduce [%d]", i);
+            CHECK(r[i] == mtest_size * (mtest_size - 1) / 2 + mtest_size * i, "ireduce [%d]", i);
     OK(MPI_Iallreduce(s, r, N, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int i = 0; i < N; i++)
-        CHECK(r[i] == wsize - 1 + i, "iallreduce [%d]", i);
-    for (int i = 0; i < N * wsize; i++)
-        s[i] = wrank + i;
+        CHECK(r[i] == mtest_size - 1 + i, "iallreduce [%d]", i);
+    for (int i = 0; i < N * mtest_size; i++)
+        s[i] = mtest_rank + i;
     OK(MPI_Ireduce_scatter_block(s, r, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int i = 0; i < N; i++)
-        CHECK(r[i] == wsize * (wsize - 1) / 2 + wsize * (wrank * N + i), "ireduce_scatter_block");
+        CHECK(r[i] == mtest_size * (mtest_size - 1) / 2 + mtest_size * (mtest_rank * N + i), "ireduce_scatter_block");
     OK(MPI_Ireduce_scatter(s, r, cnts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     {
         int off = 0;
-        for (int p = 0; p < wrank; p++)
+        for (int p = 0; p < mtest_rank; p++)
             off += cnts[p];
-        for (int i = 0; i < cnts[wrank]; i++)
-            CHECK(r[i] == wsize * (wsize - 1) / 2 + wsize * (off + i), "ireduce_scatter [%d]", i);
+        for (int i = 0; i < cnts[mtest_rank]; i++)
+            CHECK(r[i] == mtest_size * (mtest_size - 1) / 2 + mtest_size * (off + i), "ireduce_scatter [%d]", i);
     }
     OK(MPI_Iscan(s, r, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int i = 0; i < N; i++)
-        CHECK(r[i] == wrank * (wrank + 1) / 2 + (wrank + 1) * i, "iscan [%d]", i);
+        CHECK(r[i] == mtest_rank * (mtest_rank + 1) / 2 + (mtest_rank + 1) * i, "iscan [%d]", i);
     OK(MPI_Iexscan(s, r, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-    if (wrank > 0)
+    if (mtest_rank > 0)
         for (int i = 0; i < N; i++)
-            CHECK(r[i] == (wrank - 1) * wrank / 2 + wrank * i, "iexscan [%d]", i);
+            CHECK(r[i] == (mtest_rank - 1) * mtest_rank / 2 + mtest_rank * i, "iexscan [%d]", i);
     free(s);
     free(r);
     free(cnts);
@@ -166,10 +166,10 @@ static void test_many(void)
     comms[0] = MPI_COMM_WORLD;
     if (MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]) == MPI_SUCCESS) {
         ncomms = 2;
-        if (MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, -wrank, &comms[2]) == MPI_SUCCESS)
+        if (MPI_Comm_split(MPI_COMM_WORLD, mtest_rank % 2, -mtest_rank, &comms[2]) == MPI_SUCCESS)
             ncomms = 3;
     } else {
-        skipped("several communicators (MPI_Comm_dup)");
+        mtest_skipped("several communicators (MPI_Comm_dup)");
     }
     for (int c = 0; c < ncomms; c++) {
         MPI_Comm_size(comms[c], &sizes[c]);
@@ -197,11 +197,11 @@ static void test_many(void)
             }
         }
         /* some point-to-point in between, on the same communicator */
-        if (wsize > 1) {
-            int x = wrank, y = -1;
-            OK(MPI_Sendrecv(&x, 1, MPI_INT, (wrank + 1) % wsize, 5, &y, 1, MPI_INT,
-                            (wrank + wsize - 1) % wsize, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-            CHECK(y == (wrank + wsize - 1) % wsize, "sendrecv between collectives");
+        if (mtest_size > 1) {
+            int x = mtest_rank, y = -1;
+            OK(MPI_Sendrecv(&x, 1, MPI_INT, (mtest_rank + 1) % mtest_size, 5, &y, 1, MPI_INT,
+                            (mtest_rank + mtest_size - 1) % mtest_size, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            CHECK(y == (mtest_rank + mtest_size - 1) % mtest_size, "sendrecv between collectives");
         }
         if (round == 0) {
             /* reverse order, one by one */
@@ -261,7 +261,7 @@ static void test_free_early(void)
 
     if (MPI_Op_create(sum_ints, 1, &op) != MPI_SUCCESS ||
         MPI_Type_contiguous(2, MPI_INT, &pair) != MPI_SUCCESS) {
-        skipped("freeing objects in use (MPI_Op_create, MPI_Type_contiguous)");
+        mtest_skipped("freeing objects in use (MPI_Op_create, MPI_Type_contiguous)");
         free(s);
         free(r);
         free(b);
@@ -269,16 +269,16 @@ static void test_free_early(void)
     }
     OK(MPI_Type_commit(&pair));
     for (int i = 0; i < 2 * N; i++) {
-        s[i] = wrank + i;
-        b[i] = wsize == 1 || wrank == 1 % wsize ? i * 3 : -1;
+        s[i] = mtest_rank + i;
+        b[i] = mtest_size == 1 || mtest_rank == 1 % mtest_size ? i * 3 : -1;
     }
     OK(MPI_Iallreduce(s, r, 2 * N, MPI_INT, op, MPI_COMM_WORLD, &rq[0]));
-    OK(MPI_Ibcast(b, N, pair, 1 % wsize, MPI_COMM_WORLD, &rq[1]));
+    OK(MPI_Ibcast(b, N, pair, 1 % mtest_size, MPI_COMM_WORLD, &rq[1]));
     OK(MPI_Op_free(&op));
     OK(MPI_Type_free(&pair));
     OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
     for (int i = 0; i < 2 * N; i++) {
-        CHECK(r[i] == wsize * (wsize - 1) / 2 + wsize * i, "iallreduce with freed op [%d]", i);
+        CHECK(r[i] == mtest_size * (mtest_size - 1) / 2 + mtest_size * i, "iallreduce with freed op [%d]", i);
         CHECK(b[i] == i * 3, "ibcast with freed type [%d]=%d", i, b[i]);
     }
     free(s);
@@ -288,9 +288,9 @@ static void test_free_early(void)
 
 int main(int argc, char **argv)
 {
-    test_init(&argc, &argv);
+    mtest_init(&argc, &argv);
     test_each();
     test_many();
     test_free_early();
-    return test_finish();
+    return mtest_finish();
 }

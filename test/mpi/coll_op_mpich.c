@@ -9,7 +9,7 @@
  * MPI_Reduce_local. Also OSU osu_allreduce's call: MPI_CHAR with MPI_SUM
  * over a large buffer. MPI_WCHAR stays outside every table (MPI_ERR_OP).
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 #include <limits.h>
 #include <wchar.h>
@@ -72,7 +72,7 @@ static long long expect_n(MPI_Op op, int i, int n)
 
 static long long expect(MPI_Op op, int i)
 {
-    return expect_n(op, i, wsize);
+    return expect_n(op, i, mtest_size);
 }
 
 static int is_logical(MPI_Op op)
@@ -86,15 +86,15 @@ static int is_logical(MPI_Op op)
         T in[N], out[N], loc[N];                                                               \
         MPI_Request rq;                                                                        \
         for (int i = 0; i < N; i++)                                                            \
-            in[i] = (T)val(wrank, i);                                                          \
+            in[i] = (T)val(mtest_rank, i);                                                          \
         OK(MPI_Allreduce(in, out, N, dt, (op)->op, MPI_COMM_WORLD));                           \
         for (int i = 0; i < N; i++)                                                            \
             CHECK(out[i] == (T)expect((op)->op, i), "allreduce %s on %s [%d]: %lld, want %lld", \
                   (op)->name, #dt, i, (long long)out[i], (long long)(T)expect((op)->op, i));  \
         for (int i = 0; i < N; i++)                                                            \
             out[i] = (T)99;                                                                    \
-        OK(MPI_Reduce(in, out, N, dt, (op)->op, wsize - 1, MPI_COMM_WORLD));                   \
-        if (wrank == wsize - 1)                                                                \
+        OK(MPI_Reduce(in, out, N, dt, (op)->op, mtest_size - 1, MPI_COMM_WORLD));                   \
+        if (mtest_rank == mtest_size - 1)                                                                \
             for (int i = 0; i < N; i++)                                                        \
                 CHECK(out[i] == (T)expect((op)->op, i), "reduce %s on %s [%d]: %lld",          \
                       (op)->name, #dt, i, (long long)out[i]);                                  \
@@ -116,7 +116,7 @@ static int is_logical(MPI_Op op)
 
 int main(int argc, char **argv)
 {
-    test_init(&argc, &argv);
+    mtest_init(&argc, &argv);
 
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         const op_t *op = &ops[k];
@@ -139,11 +139,11 @@ int main(int argc, char **argv)
         size_t n = 1 << 20;
         char *s = malloc(n), *r = malloc(n);
         for (size_t i = 0; i < n; i++)
-            s[i] = (char)((i + (size_t)wrank) % 5);
+            s[i] = (char)((i + (size_t)mtest_rank) % 5);
         OK(MPI_Allreduce(s, r, (int)n, MPI_CHAR, MPI_SUM, MPI_COMM_WORLD));
         for (size_t i = 0; i < n; i++) {
             int want = 0;
-            for (int q = 0; q < wsize; q++)
+            for (int q = 0; q < mtest_size; q++)
                 want += (int)((i + (size_t)q) % 5);
             if (r[i] != (char)want) {
                 CHECK(0, "osu-style allreduce [%zu]: %d, want %d", i, r[i], want);
@@ -162,5 +162,5 @@ int main(int argc, char **argv)
             MPI_Error_class(rc, &cls);
         CHECK(cls == MPI_ERR_OP, "MPI_SUM on MPI_WCHAR: class %d, want MPI_ERR_OP", cls);
     }
-    return test_finish();
+    return mtest_finish();
 }

@@ -6,7 +6,7 @@
  * persistent collectives started in a different order than they were
  * initialized. Run with any number of ranks.
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 enum { N = 300, ROUNDS = 4 };
 
@@ -16,16 +16,16 @@ int main(int argc, char **argv)
     int *bb, *ain, *aout, *ga, *gr, *ts, *tr, *rsin, *rsout, *scin, *scout;
     int root;
 
-    test_init(&argc, &argv);
-    root = wsize / 2;
+    mtest_init(&argc, &argv);
+    root = mtest_size / 2;
     bb = malloc(sizeof(int) * N);
     ain = malloc(sizeof(int) * N);
     aout = malloc(sizeof(int) * N);
     ga = malloc(sizeof(int) * N);
-    gr = malloc(sizeof(int) * N * (size_t)wsize);
-    ts = malloc(sizeof(int) * N * (size_t)wsize);
-    tr = malloc(sizeof(int) * N * (size_t)wsize);
-    rsin = malloc(sizeof(int) * N * (size_t)wsize);
+    gr = malloc(sizeof(int) * N * (size_t)mtest_size);
+    ts = malloc(sizeof(int) * N * (size_t)mtest_size);
+    tr = malloc(sizeof(int) * N * (size_t)mtest_size);
+    rsin = malloc(sizeof(int) * N * (size_t)mtest_size);
     rsout = malloc(sizeof(int) * N);
     scin = malloc(sizeof(int) * N);
     scout = malloc(sizeof(int) * N);
@@ -47,14 +47,14 @@ int main(int argc, char **argv)
 
     for (int round = 0; round < ROUNDS; round++) {
         for (int i = 0; i < N; i++) {
-            bb[i] = wrank == root ? round * 100 + i : -1;
-            ain[i] = wrank + i + round;
-            ga[i] = wrank * N + i + round;
-            scin[i] = wrank + round;
+            bb[i] = mtest_rank == root ? round * 100 + i : -1;
+            ain[i] = mtest_rank + i + round;
+            ga[i] = mtest_rank * N + i + round;
+            scin[i] = mtest_rank + round;
         }
-        for (int i = 0; i < N * wsize; i++) {
-            ts[i] = wrank * 100000 + i + round;
-            rsin[i] = (wrank * 31 + i + round) % 97;
+        for (int i = 0; i < N * mtest_size; i++) {
+            ts[i] = mtest_rank * 100000 + i + round;
+            rsin[i] = (mtest_rank * 31 + i + round) % 97;
         }
         if (round % 2 == 0) {
             /* start in a different order than initialized, wait one by one */
@@ -72,22 +72,22 @@ int main(int argc, char **argv)
             CHECK(rq[k] != MPI_REQUEST_NULL, "persistent request %d freed by completion", k);
         for (int i = 0; i < N; i++) {
             CHECK(bb[i] == round * 100 + i, "bcast_init round %d [%d]=%d", round, i, bb[i]);
-            CHECK(aout[i] == wsize * (wsize - 1) / 2 + wsize * (i + round),
+            CHECK(aout[i] == mtest_size * (mtest_size - 1) / 2 + mtest_size * (i + round),
                   "allreduce_init round %d [%d]=%d", round, i, aout[i]);
-            CHECK(scout[i] == wrank * (wrank + 1) / 2 + (wrank + 1) * round,
+            CHECK(scout[i] == mtest_rank * (mtest_rank + 1) / 2 + (mtest_rank + 1) * round,
                   "scan_init round %d [%d]", round, i);
         }
-        if (wrank == 0)
-            for (int i = 0; i < N * wsize; i++)
+        if (mtest_rank == 0)
+            for (int i = 0; i < N * mtest_size; i++)
                 CHECK(gr[i] == i + round, "gather_init round %d [%d]=%d", round, i, gr[i]);
-        for (int p = 0; p < wsize; p++)
+        for (int p = 0; p < mtest_size; p++)
             for (int i = 0; i < N; i++)
-                CHECK(tr[p * N + i] == p * 100000 + wrank * N + i + round,
+                CHECK(tr[p * N + i] == p * 100000 + mtest_rank * N + i + round,
                       "alltoall_init round %d [%d][%d]", round, p, i);
         for (int i = 0; i < N; i++) {
             int want = 0;
-            for (int p = 0; p < wsize; p++) {
-                int v = (p * 31 + wrank * N + i + round) % 97;
+            for (int p = 0; p < mtest_size; p++) {
+                int v = (p * 31 + mtest_rank * N + i + round) % 97;
                 if (v > want)
                     want = v;
             }
@@ -95,11 +95,11 @@ int main(int argc, char **argv)
         }
         /* the in-place one, alone */
         for (int i = 0; i < N; i++)
-            ain[i] = (wrank + i) % wsize + round;
+            ain[i] = (mtest_rank + i) % mtest_size + round;
         OK(MPI_Start(&rq[7]));
         OK(MPI_Wait(&rq[7], MPI_STATUS_IGNORE));
         for (int i = 0; i < N; i++)
-            CHECK(ain[i] == wsize - 1 + round, "allreduce_init_c in place round %d [%d]=%d", round,
+            CHECK(ain[i] == mtest_size - 1 + round, "allreduce_init_c in place round %d [%d]=%d", round,
                   i, ain[i]);
     }
     for (int k = 0; k < 8; k++)
@@ -115,5 +115,5 @@ int main(int argc, char **argv)
     free(rsout);
     free(scin);
     free(scout);
-    return test_finish();
+    return mtest_finish();
 }

@@ -7,7 +7,7 @@
  * (2x2 matrix product) whose result depends on rank order. Run with any
  * number of ranks; CANAL_COLL_<NAME> forces each algorithm in turn.
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 static const int counts[] = {0, 1, 5, 300, 20000};
 enum { NCOUNTS = sizeof counts / sizeof counts[0] };
@@ -83,33 +83,33 @@ static void test_reduce_allreduce(void)
             if (n > 1000 && op != MPI_SUM && op != MPI_MAX && op != MPI_BXOR)
                 continue;
             for (int inplace = 0; inplace < 2; inplace++) {
-                for (int root = 0; root < wsize; root++) {
+                for (int root = 0; root < mtest_size; root++) {
                     if (n > 1000 && root > 1)
                         break;
                     for (int i = 0; i < n; i++) {
-                        s[i] = contrib(op, wrank, i);
-                        r[i] = inplace && wrank == root ? s[i] : -1;
+                        s[i] = contrib(op, mtest_rank, i);
+                        r[i] = inplace && mtest_rank == root ? s[i] : -1;
                     }
-                    if (inplace && wrank == root)
+                    if (inplace && mtest_rank == root)
                         OK(MPI_Reduce(MPI_IN_PLACE, r, n, MPI_INT, op, root, MPI_COMM_WORLD));
                     else
                         OK(MPI_Reduce(s, r, n, MPI_INT, op, root, MPI_COMM_WORLD));
-                    if (wrank == root)
+                    if (mtest_rank == root)
                         for (int i = 0; i < n; i++)
-                            CHECK(r[i] == expect(op, 0, wsize, i),
+                            CHECK(r[i] == expect(op, 0, mtest_size, i),
                                   "reduce %s n=%d root=%d inplace=%d [%d]=%d want %d",
                                   int_ops[oi].name, n, root, inplace, i, r[i],
-                                  expect(op, 0, wsize, i));
+                                  expect(op, 0, mtest_size, i));
                 }
                 for (int i = 0; i < n; i++) {
-                    s[i] = contrib(op, wrank, i);
+                    s[i] = contrib(op, mtest_rank, i);
                     r[i] = inplace ? s[i] : -1;
                 }
                 OK(MPI_Allreduce(inplace ? MPI_IN_PLACE : s, r, n, MPI_INT, op, MPI_COMM_WORLD));
                 for (int i = 0; i < n; i++)
-                    CHECK(r[i] == expect(op, 0, wsize, i),
+                    CHECK(r[i] == expect(op, 0, mtest_size, i),
                           "allreduce %s n=%d inplace=%d [%d]=%d want %d", int_ops[oi].name, n,
-                          inplace, i, r[i], expect(op, 0, wsize, i));
+                          inplace, i, r[i], expect(op, 0, mtest_size, i));
             }
         }
     }
@@ -125,9 +125,9 @@ static void test_other_types(void)
     long long ll[N], llr[N];
     unsigned char uc[N], ucr[N];
     for (int i = 0; i < N; i++) {
-        d[i] = (double)cval(wrank, i) * 0.25;
-        ll[i] = (long long)cval(wrank, i) << 33;
-        uc[i] = (unsigned char)(1u << (unsigned)((wrank + i) % 8));
+        d[i] = (double)cval(mtest_rank, i) * 0.25;
+        ll[i] = (long long)cval(mtest_rank, i) << 33;
+        uc[i] = (unsigned char)(1u << (unsigned)((mtest_rank + i) % 8));
     }
     OK(MPI_Allreduce(d, dr, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
     OK(MPI_Allreduce(ll, llr, N, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));
@@ -136,7 +136,7 @@ static void test_other_types(void)
         double wd = 0;
         long long wl = 0;
         unsigned wu = 0;
-        for (int r = 0; r < wsize; r++) {
+        for (int r = 0; r < mtest_size; r++) {
             wd += (double)cval(r, i) * 0.25;
             wl += (long long)cval(r, i) << 33;
             wu |= 1u << (unsigned)((r + i) % 8);
@@ -148,7 +148,7 @@ static void test_other_types(void)
     OK(MPI_Allreduce(d, dr, N, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     for (int i = 0; i < N; i++) {
         double wd = 0;
-        for (int r = 0; r < wsize; r++)
+        for (int r = 0; r < mtest_size; r++)
             if ((double)cval(r, i) * 0.25 > wd)
                 wd = (double)cval(r, i) * 0.25;
         CHECK(dr[i] == wd, "double max [%d]", i);
@@ -165,10 +165,10 @@ static void test_other_types(void)
             int idx;
         } dp[7], dq[7];
         for (int i = 0; i < 7; i++) {
-            p[i].v = (wrank + i) % 3;
-            p[i].idx = wrank;
-            dp[i].v = (double)((wrank * 5 + i) % 4);
-            dp[i].idx = wrank;
+            p[i].v = (mtest_rank + i) % 3;
+            p[i].idx = mtest_rank;
+            dp[i].v = (double)((mtest_rank * 5 + i) % 4);
+            dp[i].idx = mtest_rank;
         }
         OK(MPI_Allreduce(p, q, 7, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD));
         OK(MPI_Allreduce(dp, dq, 7, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD));
@@ -176,7 +176,7 @@ static void test_other_types(void)
             int bv = 1 << 30, bi = -1;
             double dv = -1;
             int di = -1;
-            for (int r = 0; r < wsize; r++) {
+            for (int r = 0; r < mtest_size; r++) {
                 if ((r + i) % 3 < bv) {
                     bv = (r + i) % 3;
                     bi = r;
@@ -197,45 +197,45 @@ static void test_reduce_scatter(void)
 {
     for (int big = 0; big < 2; big++) {
         int per = big ? 3000 : 3;
-        int *rc = malloc(sizeof(int) * (size_t)wsize), total = 0, off = 0;
+        int *rc = malloc(sizeof(int) * (size_t)mtest_size), total = 0, off = 0;
         int *s, *r;
-        for (int p = 0; p < wsize; p++) {
+        for (int p = 0; p < mtest_size; p++) {
             rc[p] = (p % 3 == 1) ? 0 : per + p; /* some ranks get nothing */
             total += rc[p];
         }
-        for (int p = 0; p < wrank; p++)
+        for (int p = 0; p < mtest_rank; p++)
             off += rc[p];
         s = malloc(sizeof(int) * (size_t)(total + 1));
         r = malloc(sizeof(int) * (size_t)(total + 1));
         for (int inplace = 0; inplace < 2; inplace++) {
             for (int i = 0; i < total; i++)
-                s[i] = cval(wrank, i);
+                s[i] = cval(mtest_rank, i);
             if (inplace) {
                 memcpy(r, s, sizeof(int) * (size_t)total);
                 OK(MPI_Reduce_scatter(MPI_IN_PLACE, r, rc, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
             } else {
                 OK(MPI_Reduce_scatter(s, r, rc, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
             }
-            for (int i = 0; i < rc[wrank]; i++)
-                CHECK(r[i] == expect(MPI_SUM, 0, wsize, off + i),
+            for (int i = 0; i < rc[mtest_rank]; i++)
+                CHECK(r[i] == expect(MPI_SUM, 0, mtest_size, off + i),
                       "reduce_scatter per=%d inplace=%d [%d]=%d", per, inplace, i, r[i]);
         }
         /* block variant */
         {
-            int *bs = malloc(sizeof(int) * (size_t)per * (size_t)wsize);
-            int *br = malloc(sizeof(int) * (size_t)per * (size_t)wsize);
+            int *bs = malloc(sizeof(int) * (size_t)per * (size_t)mtest_size);
+            int *br = malloc(sizeof(int) * (size_t)per * (size_t)mtest_size);
             for (int inplace = 0; inplace < 2; inplace++) {
-                for (int i = 0; i < per * wsize; i++)
-                    bs[i] = cval(wrank, i);
+                for (int i = 0; i < per * mtest_size; i++)
+                    bs[i] = cval(mtest_rank, i);
                 if (inplace) {
-                    memcpy(br, bs, sizeof(int) * (size_t)per * (size_t)wsize);
+                    memcpy(br, bs, sizeof(int) * (size_t)per * (size_t)mtest_size);
                     OK(MPI_Reduce_scatter_block(MPI_IN_PLACE, br, per, MPI_INT, MPI_MAX,
                                                 MPI_COMM_WORLD));
                 } else {
                     OK(MPI_Reduce_scatter_block(bs, br, per, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
                 }
                 for (int i = 0; i < per; i++)
-                    CHECK(br[i] == expect(MPI_MAX, 0, wsize, wrank * per + i),
+                    CHECK(br[i] == expect(MPI_MAX, 0, mtest_size, mtest_rank * per + i),
                           "reduce_scatter_block per=%d inplace=%d [%d]=%d", per, inplace, i, br[i]);
             }
             free(bs);
@@ -254,21 +254,21 @@ static void test_scan(void)
         int *s = malloc(sizeof(int) * (size_t)(n + 1)), *r = malloc(sizeof(int) * (size_t)(n + 1));
         for (int inplace = 0; inplace < 2; inplace++) {
             for (int i = 0; i < n; i++) {
-                s[i] = cval(wrank, i);
+                s[i] = cval(mtest_rank, i);
                 r[i] = inplace ? s[i] : -1;
             }
             OK(MPI_Scan(inplace ? MPI_IN_PLACE : s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
             for (int i = 0; i < n; i++)
-                CHECK(r[i] == expect(MPI_SUM, 0, wrank + 1, i), "scan n=%d inplace=%d [%d]=%d", n,
+                CHECK(r[i] == expect(MPI_SUM, 0, mtest_rank + 1, i), "scan n=%d inplace=%d [%d]=%d", n,
                       inplace, i, r[i]);
             for (int i = 0; i < n; i++) {
-                s[i] = cval(wrank, i);
+                s[i] = cval(mtest_rank, i);
                 r[i] = inplace ? s[i] : -1;
             }
             OK(MPI_Exscan(inplace ? MPI_IN_PLACE : s, r, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-            if (wrank > 0)
+            if (mtest_rank > 0)
                 for (int i = 0; i < n; i++)
-                    CHECK(r[i] == expect(MPI_MAX, 0, wrank, i), "exscan n=%d inplace=%d [%d]=%d", n,
+                    CHECK(r[i] == expect(MPI_MAX, 0, mtest_rank, i), "exscan n=%d inplace=%d [%d]=%d", n,
                           inplace, i, r[i]);
         }
         free(s);
@@ -319,44 +319,44 @@ static void test_noncommutative(void)
     MPI_Op op;
     enum { M = 6 };
     int s[4 * M], r[4 * M], want[4];
-    if (unsupported(MPI_Op_create(matmul, 0, &op))) {
-        skipped("user-defined operations (MPI_Op_create)");
+    if (mtest_unsupported(MPI_Op_create(matmul, 0, &op))) {
+        mtest_skipped("user-defined operations (MPI_Op_create)");
         return;
     }
     for (int m = 0; m < M; m++)
-        mat_of(wrank, m, s + 4 * m);
-    for (int root = 0; root < wsize; root++) {
+        mat_of(mtest_rank, m, s + 4 * m);
+    for (int root = 0; root < mtest_size; root++) {
         OK(MPI_Reduce(s, r, 4 * M, MPI_INT, op, root, MPI_COMM_WORLD));
-        if (wrank == root)
+        if (mtest_rank == root)
             for (int m = 0; m < M; m++) {
-                mat_expect(0, wsize, m, want);
+                mat_expect(0, mtest_size, m, want);
                 CHECK(memcmp(r + 4 * m, want, sizeof want) == 0, "noncommutative reduce root=%d",
                       root);
             }
     }
     OK(MPI_Allreduce(s, r, 4 * M, MPI_INT, op, MPI_COMM_WORLD));
     for (int m = 0; m < M; m++) {
-        mat_expect(0, wsize, m, want);
+        mat_expect(0, mtest_size, m, want);
         CHECK(memcmp(r + 4 * m, want, sizeof want) == 0, "noncommutative allreduce m=%d", m);
     }
     OK(MPI_Scan(s, r, 4 * M, MPI_INT, op, MPI_COMM_WORLD));
     for (int m = 0; m < M; m++) {
-        mat_expect(0, wrank + 1, m, want);
+        mat_expect(0, mtest_rank + 1, m, want);
         CHECK(memcmp(r + 4 * m, want, sizeof want) == 0, "noncommutative scan m=%d", m);
     }
     OK(MPI_Exscan(s, r, 4 * M, MPI_INT, op, MPI_COMM_WORLD));
-    if (wrank > 0)
+    if (mtest_rank > 0)
         for (int m = 0; m < M; m++) {
-            mat_expect(0, wrank, m, want);
+            mat_expect(0, mtest_rank, m, want);
             CHECK(memcmp(r + 4 * m, want, sizeof want) == 0, "noncommutative exscan m=%d", m);
         }
     {
         /* reduce_scatter_block: each rank gets one matrix of the product */
-        int *bs = malloc(sizeof(int) * 4 * (size_t)wsize), br[4];
-        for (int p = 0; p < wsize; p++)
-            mat_of(wrank, p, bs + 4 * p);
+        int *bs = malloc(sizeof(int) * 4 * (size_t)mtest_size), br[4];
+        for (int p = 0; p < mtest_size; p++)
+            mat_of(mtest_rank, p, bs + 4 * p);
         OK(MPI_Reduce_scatter_block(bs, br, 4, MPI_INT, op, MPI_COMM_WORLD));
-        mat_expect(0, wsize, wrank, want);
+        mat_expect(0, mtest_size, mtest_rank, want);
         CHECK(memcmp(br, want, sizeof want) == 0, "noncommutative reduce_scatter_block");
         free(bs);
     }
@@ -370,8 +370,8 @@ static void test_derived(void)
 {
     MPI_Datatype vec;
     int counts_d[] = {1, 700};
-    if (unsupported(MPI_Type_vector(3, 1, 2, MPI_INT, &vec))) {
-        skipped("reductions over derived datatypes (MPI_Type_vector)");
+    if (mtest_unsupported(MPI_Type_vector(3, 1, 2, MPI_INT, &vec))) {
+        mtest_skipped("reductions over derived datatypes (MPI_Type_vector)");
         return;
     }
     OK(MPI_Type_commit(&vec));
@@ -381,23 +381,23 @@ static void test_derived(void)
         for (int inplace = 0; inplace < 2; inplace++) {
             for (int i = 0; i < len; i++) {
                 int data = i % 5 % 2 == 0;
-                s[i] = data ? cval(wrank, i) : -7;
+                s[i] = data ? cval(mtest_rank, i) : -7;
                 r[i] = inplace ? s[i] : -1;
             }
             OK(MPI_Allreduce(inplace ? MPI_IN_PLACE : s, r, n, vec, MPI_SUM, MPI_COMM_WORLD));
             for (int i = 0; i < len; i++) {
                 int data = i % 5 % 2 == 0;
-                int want = data ? expect(MPI_SUM, 0, wsize, i) : (inplace ? -7 : -1);
+                int want = data ? expect(MPI_SUM, 0, mtest_size, i) : (inplace ? -7 : -1);
                 CHECK(r[i] == want, "allreduce vector n=%d inplace=%d [%d]=%d want %d", n, inplace,
                       i, r[i], want);
             }
             for (int i = 0; i < len; i++)
                 r[i] = -1;
-            OK(MPI_Reduce(s, r, n, vec, MPI_MAX, wsize - 1, MPI_COMM_WORLD));
-            if (wrank == wsize - 1)
+            OK(MPI_Reduce(s, r, n, vec, MPI_MAX, mtest_size - 1, MPI_COMM_WORLD));
+            if (mtest_rank == mtest_size - 1)
                 for (int i = 0; i < len; i++) {
                     int data = i % 5 % 2 == 0;
-                    CHECK(r[i] == (data ? expect(MPI_MAX, 0, wsize, i) : -1),
+                    CHECK(r[i] == (data ? expect(MPI_MAX, 0, mtest_size, i) : -1),
                           "reduce vector n=%d [%d]=%d", n, i, r[i]);
                 }
         }
@@ -409,12 +409,12 @@ static void test_derived(void)
 
 int main(int argc, char **argv)
 {
-    test_init(&argc, &argv);
+    mtest_init(&argc, &argv);
     test_derived();
     test_reduce_allreduce();
     test_other_types();
     test_reduce_scatter();
     test_scan();
     test_noncommutative();
-    return test_finish();
+    return mtest_finish();
 }

@@ -7,7 +7,7 @@
  */
 #include <pthread.h>
 
-#include "coll_util.h"
+#include "mtest.h"
 
 enum { NTHREADS = 3, ITERS = 200, N = 64 };
 
@@ -21,24 +21,24 @@ static void *worker(void *arg)
     for (int it = 0; it < ITERS; it++) {
         MPI_Request rq;
         for (int i = 0; i < N; i++)
-            s[i] = wrank + i + t + it;
+            s[i] = mtest_rank + i + t + it;
         if (MPI_Allreduce(s, r, N, MPI_INT, MPI_SUM, c) != MPI_SUCCESS)
             terrs[t]++;
         for (int i = 0; i < N; i++)
-            if (r[i] != wsize * (wsize - 1) / 2 + wsize * (i + t + it))
+            if (r[i] != mtest_size * (mtest_size - 1) / 2 + mtest_size * (i + t + it))
                 terrs[t]++;
         for (int i = 0; i < N; i++)
-            r[i] = wrank == it % wsize ? it * 7 + i : -1;
-        if (MPI_Ibcast(r, N, MPI_INT, it % wsize, c, &rq) != MPI_SUCCESS ||
+            r[i] = mtest_rank == it % mtest_size ? it * 7 + i : -1;
+        if (MPI_Ibcast(r, N, MPI_INT, it % mtest_size, c, &rq) != MPI_SUCCESS ||
             MPI_Wait(&rq, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             terrs[t]++;
         for (int i = 0; i < N; i++)
             if (r[i] != it * 7 + i)
                 terrs[t]++;
-        if (wsize <= 16) {
+        if (mtest_size <= 16) {
             if (MPI_Allgather(s, 1, MPI_INT, r, 1, MPI_INT, c) != MPI_SUCCESS)
                 terrs[t]++;
-            for (int p = 0; p < wsize; p++)
+            for (int p = 0; p < mtest_size; p++)
                 if (r[p] != p + t + it)
                     terrs[t]++;
         }
@@ -56,12 +56,12 @@ int main(int argc, char **argv)
     pthread_t th[NTHREADS];
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    MPI_Comm_rank(MPI_COMM_WORLD, &mtest_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &mtest_size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (provided < MPI_THREAD_MULTIPLE) {
-        skipped("threads (MPI_THREAD_MULTIPLE not provided)");
-        return test_finish();
+        mtest_skipped("threads (MPI_THREAD_MULTIPLE not provided)");
+        return mtest_finish();
     }
     for (int t = 0; t < NTHREADS; t++)
         OK(MPI_Comm_dup(MPI_COMM_WORLD, &comms[t]));
@@ -73,5 +73,5 @@ int main(int argc, char **argv)
     }
     for (int t = 0; t < NTHREADS; t++)
         MPI_Comm_free(&comms[t]);
-    return test_finish();
+    return mtest_finish();
 }

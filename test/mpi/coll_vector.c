@@ -5,7 +5,7 @@
  * MPI_IN_PLACE where allowed, and the large-count (_c) forms. Gaps must
  * stay untouched. Run with any number of ranks.
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 static int val(int from, int to, int i)
 {
@@ -32,17 +32,17 @@ static int layout(int size, int salt, int *counts, int *displs)
 
 static void test_gatherv_scatterv(void)
 {
-    int *counts = malloc(sizeof(int) * (size_t)wsize),
-        *displs = malloc(sizeof(int) * (size_t)wsize);
-    for (int root = 0; root < wsize; root++) {
-        int total = layout(wsize, root, counts, displs), n = counts[wrank];
+    int *counts = malloc(sizeof(int) * (size_t)mtest_size),
+        *displs = malloc(sizeof(int) * (size_t)mtest_size);
+    for (int root = 0; root < mtest_size; root++) {
+        int total = layout(mtest_size, root, counts, displs), n = counts[mtest_rank];
         int *r = malloc(sizeof(int) * (size_t)total), s[16];
         for (int inplace = 0; inplace < 2; inplace++) {
             for (int i = 0; i < total; i++)
                 r[i] = -5;
             for (int i = 0; i < n; i++)
-                s[i] = val(wrank, root, i);
-            if (inplace && wrank == root) {
+                s[i] = val(mtest_rank, root, i);
+            if (inplace && mtest_rank == root) {
                 for (int i = 0; i < n; i++)
                     r[displs[root] + i] = s[i];
                 OK(MPI_Gatherv(MPI_IN_PLACE, 0, MPI_INT, r, counts, displs, MPI_INT, root,
@@ -50,11 +50,11 @@ static void test_gatherv_scatterv(void)
             } else {
                 OK(MPI_Gatherv(s, n, MPI_INT, r, counts, displs, MPI_INT, root, MPI_COMM_WORLD));
             }
-            if (wrank == root) {
+            if (mtest_rank == root) {
                 int *want = malloc(sizeof(int) * (size_t)total);
                 for (int i = 0; i < total; i++)
                     want[i] = -5;
-                for (int p = 0; p < wsize; p++)
+                for (int p = 0; p < mtest_size; p++)
                     for (int i = 0; i < counts[p]; i++)
                         want[displs[p] + i] = val(p, root, i);
                 for (int i = 0; i < total; i++)
@@ -65,13 +65,13 @@ static void test_gatherv_scatterv(void)
             /* scatterv back */
             for (int i = 0; i < total; i++)
                 r[i] = -5;
-            if (wrank == root)
-                for (int p = 0; p < wsize; p++)
+            if (mtest_rank == root)
+                for (int p = 0; p < mtest_size; p++)
                     for (int i = 0; i < counts[p]; i++)
                         r[displs[p] + i] = val(root, p, i);
             for (int i = 0; i < 16; i++)
                 s[i] = -6;
-            if (inplace && wrank == root) {
+            if (inplace && mtest_rank == root) {
                 OK(MPI_Scatterv(r, counts, displs, MPI_INT, MPI_IN_PLACE, 0, MPI_INT, root,
                                 MPI_COMM_WORLD));
                 for (int i = 0; i < n; i++)
@@ -80,7 +80,7 @@ static void test_gatherv_scatterv(void)
                 OK(MPI_Scatterv(r, counts, displs, MPI_INT, s, n, MPI_INT, root, MPI_COMM_WORLD));
             }
             for (int i = 0; i < 16; i++)
-                CHECK(s[i] == (i < n ? val(root, wrank, i) : -6),
+                CHECK(s[i] == (i < n ? val(root, mtest_rank, i) : -6),
                       "scatterv root=%d inplace=%d [%d]=%d", root, inplace, i, s[i]);
         }
         free(r);
@@ -91,25 +91,25 @@ static void test_gatherv_scatterv(void)
 
 static void test_allgatherv(void)
 {
-    int *counts = malloc(sizeof(int) * (size_t)wsize),
-        *displs = malloc(sizeof(int) * (size_t)wsize);
+    int *counts = malloc(sizeof(int) * (size_t)mtest_size),
+        *displs = malloc(sizeof(int) * (size_t)mtest_size);
     for (int salt = 0; salt < 3; salt++) {
-        int total = layout(wsize, salt, counts, displs), n = counts[wrank];
+        int total = layout(mtest_size, salt, counts, displs), n = counts[mtest_rank];
         int *r = malloc(sizeof(int) * (size_t)total), s[16];
         for (int inplace = 0; inplace < 2; inplace++) {
             for (int i = 0; i < total; i++)
                 r[i] = -5;
             for (int i = 0; i < n; i++)
-                s[i] = val(wrank, salt, i);
+                s[i] = val(mtest_rank, salt, i);
             if (inplace) {
                 for (int i = 0; i < n; i++)
-                    r[displs[wrank] + i] = s[i];
+                    r[displs[mtest_rank] + i] = s[i];
                 OK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_INT, r, counts, displs, MPI_INT,
                                   MPI_COMM_WORLD));
             } else {
                 OK(MPI_Allgatherv(s, n, MPI_INT, r, counts, displs, MPI_INT, MPI_COMM_WORLD));
             }
-            for (int p = 0; p < wsize; p++) {
+            for (int p = 0; p < mtest_size; p++) {
                 for (int i = 0; i < counts[p]; i++)
                     CHECK(r[displs[p] + i] == val(p, salt, i),
                           "allgatherv salt=%d inplace=%d "
@@ -121,16 +121,16 @@ static void test_allgatherv(void)
         }
         /* the large-count form */
         {
-            MPI_Count *cc = malloc(sizeof(MPI_Count) * (size_t)wsize);
-            MPI_Aint *cd = malloc(sizeof(MPI_Aint) * (size_t)wsize);
-            for (int p = 0; p < wsize; p++) {
+            MPI_Count *cc = malloc(sizeof(MPI_Count) * (size_t)mtest_size);
+            MPI_Aint *cd = malloc(sizeof(MPI_Aint) * (size_t)mtest_size);
+            for (int p = 0; p < mtest_size; p++) {
                 cc[p] = counts[p];
                 cd[p] = displs[p];
             }
             for (int i = 0; i < total; i++)
                 r[i] = -5;
             OK(MPI_Allgatherv_c(s, n, MPI_INT, r, cc, cd, MPI_INT, MPI_COMM_WORLD));
-            for (int p = 0; p < wsize; p++)
+            for (int p = 0; p < mtest_size; p++)
                 for (int i = 0; i < counts[p]; i++)
                     CHECK(r[displs[p] + i] == val(p, salt, i), "allgatherv_c from %d [%d]", p, i);
             free(cc);
@@ -145,42 +145,42 @@ static void test_allgatherv(void)
 /* Alltoallv: rank a sends cnt(a + b) elements to b. */
 static void test_alltoallv(void)
 {
-    int *sc = malloc(sizeof(int) * (size_t)wsize), *sd = malloc(sizeof(int) * (size_t)wsize);
-    int *rc = malloc(sizeof(int) * (size_t)wsize), *rd = malloc(sizeof(int) * (size_t)wsize);
+    int *sc = malloc(sizeof(int) * (size_t)mtest_size), *sd = malloc(sizeof(int) * (size_t)mtest_size);
+    int *rc = malloc(sizeof(int) * (size_t)mtest_size), *rd = malloc(sizeof(int) * (size_t)mtest_size);
     int so = 0, ro = 0, *s, *r;
-    for (int p = wsize - 1; p >= 0; p--) {
-        sc[p] = cnt(wrank + p, 1);
+    for (int p = mtest_size - 1; p >= 0; p--) {
+        sc[p] = cnt(mtest_rank + p, 1);
         sd[p] = so;
         so += sc[p] + 1;
-        rc[p] = cnt(p + wrank, 1);
+        rc[p] = cnt(p + mtest_rank, 1);
         rd[p] = ro;
         ro += rc[p] + 3;
     }
     s = malloc(sizeof(int) * (size_t)(so + 1));
     r = malloc(sizeof(int) * (size_t)(ro + 1));
-    for (int p = 0; p < wsize; p++)
+    for (int p = 0; p < mtest_size; p++)
         for (int i = 0; i < sc[p]; i++)
-            s[sd[p] + i] = val(wrank, p, i);
+            s[sd[p] + i] = val(mtest_rank, p, i);
     for (int i = 0; i < ro; i++)
         r[i] = -5;
     OK(MPI_Alltoallv(s, sc, sd, MPI_INT, r, rc, rd, MPI_INT, MPI_COMM_WORLD));
-    for (int p = 0; p < wsize; p++) {
+    for (int p = 0; p < mtest_size; p++) {
         for (int i = 0; i < rc[p]; i++)
-            CHECK(r[rd[p] + i] == val(p, wrank, i), "alltoallv from %d [%d]=%d", p, i,
+            CHECK(r[rd[p] + i] == val(p, mtest_rank, i), "alltoallv from %d [%d]=%d", p, i,
                   r[rd[p] + i]);
         CHECK(r[rd[p] + rc[p]] == -5, "alltoallv gap after %d", p);
     }
     /* in place: the send data is the receive layout */
     for (int i = 0; i < ro; i++)
         r[i] = -5;
-    for (int p = 0; p < wsize; p++)
+    for (int p = 0; p < mtest_size; p++)
         for (int i = 0; i < rc[p]; i++)
-            r[rd[p] + i] = val(wrank, p, i + 50);
+            r[rd[p] + i] = val(mtest_rank, p, i + 50);
     OK(MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, r, rc, rd, MPI_INT,
                      MPI_COMM_WORLD));
-    for (int p = 0; p < wsize; p++)
+    for (int p = 0; p < mtest_size; p++)
         for (int i = 0; i < rc[p]; i++)
-            CHECK(r[rd[p] + i] == val(p, wrank, i + 50), "alltoallv in place from %d [%d]=%d", p, i,
+            CHECK(r[rd[p] + i] == val(p, mtest_rank, i + 50), "alltoallv in place from %d [%d]=%d", p, i,
                   r[rd[p] + i]);
     free(s);
     free(r);
@@ -194,32 +194,32 @@ static void test_alltoallv(void)
 static void test_alltoallw(void)
 {
     int n = 5;
-    int *sc = malloc(sizeof(int) * (size_t)wsize), *sd = malloc(sizeof(int) * (size_t)wsize);
-    int *rc = malloc(sizeof(int) * (size_t)wsize), *rd = malloc(sizeof(int) * (size_t)wsize);
-    MPI_Datatype *st = malloc(sizeof(MPI_Datatype) * (size_t)wsize);
-    MPI_Datatype *rt = malloc(sizeof(MPI_Datatype) * (size_t)wsize);
-    char *s = malloc((size_t)wsize * 64), *r = malloc((size_t)wsize * 64);
-    for (int p = 0; p < wsize; p++) {
-        int odd_to = p % 2, odd_me = wrank % 2;
-        sc[p] = (p + wrank) % 3 == 2 ? 0 : n;
+    int *sc = malloc(sizeof(int) * (size_t)mtest_size), *sd = malloc(sizeof(int) * (size_t)mtest_size);
+    int *rc = malloc(sizeof(int) * (size_t)mtest_size), *rd = malloc(sizeof(int) * (size_t)mtest_size);
+    MPI_Datatype *st = malloc(sizeof(MPI_Datatype) * (size_t)mtest_size);
+    MPI_Datatype *rt = malloc(sizeof(MPI_Datatype) * (size_t)mtest_size);
+    char *s = malloc((size_t)mtest_size * 64), *r = malloc((size_t)mtest_size * 64);
+    for (int p = 0; p < mtest_size; p++) {
+        int odd_to = p % 2, odd_me = mtest_rank % 2;
+        sc[p] = (p + mtest_rank) % 3 == 2 ? 0 : n;
         sd[p] = p * 64;
         st[p] = odd_to ? MPI_SHORT : MPI_INT;
         rc[p] = sc[p];
-        rd[p] = (wsize - 1 - p) * 64;
+        rd[p] = (mtest_size - 1 - p) * 64;
         rt[p] = odd_me ? MPI_SHORT : MPI_INT;
         for (int i = 0; i < n; i++) {
             if (odd_to)
-                ((short *)(s + sd[p]))[i] = (short)(wrank * 100 + p * 10 + i);
+                ((short *)(s + sd[p]))[i] = (short)(mtest_rank * 100 + p * 10 + i);
             else
-                ((int *)(s + sd[p]))[i] = wrank * 100 + p * 10 + i;
+                ((int *)(s + sd[p]))[i] = mtest_rank * 100 + p * 10 + i;
         }
     }
-    memset(r, 0x55, (size_t)wsize * 64);
+    memset(r, 0x55, (size_t)mtest_size * 64);
     OK(MPI_Alltoallw(s, sc, sd, st, r, rc, rd, rt, MPI_COMM_WORLD));
-    for (int p = 0; p < wsize; p++)
+    for (int p = 0; p < mtest_size; p++)
         for (int i = 0; i < rc[p]; i++) {
-            int got = wrank % 2 ? ((short *)(r + rd[p]))[i] : ((int *)(r + rd[p]))[i];
-            CHECK(got == p * 100 + wrank * 10 + i, "alltoallw from %d [%d]=%d", p, i, got);
+            int got = mtest_rank % 2 ? ((short *)(r + rd[p]))[i] : ((int *)(r + rd[p]))[i];
+            CHECK(got == p * 100 + mtest_rank * 10 + i, "alltoallw from %d [%d]=%d", p, i, got);
         }
     free(sc);
     free(sd);
@@ -233,10 +233,10 @@ static void test_alltoallw(void)
 
 int main(int argc, char **argv)
 {
-    test_init(&argc, &argv);
+    mtest_init(&argc, &argv);
     test_gatherv_scatterv();
     test_allgatherv();
     test_alltoallv();
     test_alltoallw();
-    return test_finish();
+    return mtest_finish();
 }

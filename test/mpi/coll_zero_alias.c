@@ -9,7 +9,7 @@
  * receive blocks lie side by side, and counts that are zero on some ranks
  * only. Every collective is then checked to still work.
  */
-#include "coll_util.h"
+#include "mtest.h"
 
 static char empty[1]; /* the one pointer of every empty buffer */
 
@@ -17,16 +17,16 @@ static char empty[1]; /* the one pointer of every empty buffer */
  * collectives, with one pointer for both buffers and zero counts. */
 static void zero_vector(void)
 {
-    int *zc = calloc((size_t)wsize, sizeof(int)), *zd = calloc((size_t)wsize, sizeof(int));
-    MPI_Count *zcc = calloc((size_t)wsize, sizeof(MPI_Count));
-    MPI_Aint *zdc = calloc((size_t)wsize, sizeof(MPI_Aint));
-    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)wsize);
+    int *zc = calloc((size_t)mtest_size, sizeof(int)), *zd = calloc((size_t)mtest_size, sizeof(int));
+    MPI_Count *zcc = calloc((size_t)mtest_size, sizeof(MPI_Count));
+    MPI_Aint *zdc = calloc((size_t)mtest_size, sizeof(MPI_Aint));
+    MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)mtest_size);
     MPI_Request rq[8];
     void *p = empty;
 
-    for (int i = 0; i < wsize; i++)
+    for (int i = 0; i < mtest_size; i++)
         types[i] = MPI_INT;
-    for (int root = 0; root < wsize; root++) {
+    for (int root = 0; root < mtest_size; root++) {
         OK(MPI_Gatherv(p, 0, MPI_INT, p, zc, zd, MPI_INT, root, MPI_COMM_WORLD));
         OK(MPI_Scatterv(p, zc, zd, MPI_INT, p, 0, MPI_INT, root, MPI_COMM_WORLD));
         OK(MPI_Gather(p, 0, MPI_INT, p, 0, MPI_INT, root, MPI_COMM_WORLD));
@@ -53,7 +53,7 @@ static void zero_vector(void)
     for (int i = 0; i < 8; i++)
         rq[i] = MPI_REQUEST_NULL;
     OK(MPI_Igatherv(p, 0, MPI_INT, p, zc, zd, MPI_INT, 0, MPI_COMM_WORLD, &rq[0]));
-    OK(MPI_Iscatterv(p, zc, zd, MPI_INT, p, 0, MPI_INT, wsize - 1, MPI_COMM_WORLD, &rq[1]));
+    OK(MPI_Iscatterv(p, zc, zd, MPI_INT, p, 0, MPI_INT, mtest_size - 1, MPI_COMM_WORLD, &rq[1]));
     OK(MPI_Iallgatherv(p, 0, MPI_INT, p, zc, zd, MPI_INT, MPI_COMM_WORLD, &rq[2]));
     OK(MPI_Ialltoallv(p, zc, zd, MPI_INT, p, zc, zd, MPI_INT, MPI_COMM_WORLD, &rq[3]));
     OK(MPI_Ialltoallw(p, zc, zd, types, p, zc, zd, types, MPI_COMM_WORLD, &rq[4]));
@@ -99,39 +99,39 @@ static void zero_vector(void)
 /* Counts zero on some ranks only; where data moves, the buffers differ. */
 static void zero_on_some(void)
 {
-    int *rc = calloc((size_t)wsize, sizeof(int)), *dp = calloc((size_t)wsize, sizeof(int));
-    int *all = malloc(sizeof(int) * (size_t)wsize), mine = 100 + wrank;
-    int root = wsize - 1;
+    int *rc = calloc((size_t)mtest_size, sizeof(int)), *dp = calloc((size_t)mtest_size, sizeof(int));
+    int *all = malloc(sizeof(int) * (size_t)mtest_size), mine = 100 + mtest_rank;
+    int root = mtest_size - 1;
     /* ranks with an odd rank send one int; the root receives them; every
      * other rank (the root included, if even) passes its one pointer */
-    for (int i = 0, at = 0; i < wsize; i++) {
+    for (int i = 0, at = 0; i < mtest_size; i++) {
         rc[i] = i % 2;
         dp[i] = at;
         at += rc[i];
     }
-    for (int i = 0; i < wsize; i++)
+    for (int i = 0; i < mtest_size; i++)
         all[i] = -1;
-    if (wrank % 2)
+    if (mtest_rank % 2)
         OK(MPI_Gatherv(&mine, 1, MPI_INT, all, rc, dp, MPI_INT, root, MPI_COMM_WORLD));
-    else if (wrank == root)
+    else if (mtest_rank == root)
         OK(MPI_Gatherv(all, 0, MPI_INT, all, rc, dp, MPI_INT, root, MPI_COMM_WORLD));
     else
         OK(MPI_Gatherv(empty, 0, MPI_INT, empty, rc, dp, MPI_INT, root, MPI_COMM_WORLD));
-    if (wrank == root)
-        for (int i = 1, k = 0; i < wsize; i += 2, k++)
+    if (mtest_rank == root)
+        for (int i = 1, k = 0; i < mtest_size; i += 2, k++)
             CHECK(all[k] == 100 + i, "gatherv zero on some: [%d] = %d, want %d", k, all[k],
                   100 + i);
     /* allgatherv: every rank passes sendbuf == recvbuf; the odd ones send an
      * int that lands elsewhere in the same array */
     {
-        int *buf = malloc(sizeof(int) * (size_t)(2 * wsize + 1));
-        for (int i = 0; i < 2 * wsize + 1; i++)
+        int *buf = malloc(sizeof(int) * (size_t)(2 * mtest_size + 1));
+        for (int i = 0; i < 2 * mtest_size + 1; i++)
             buf[i] = -1;
-        buf[2 * wsize] = 200 + wrank;
+        buf[2 * mtest_size] = 200 + mtest_rank;
         /* receive blocks start at buf[0]; the send block is the array's last int */
-        OK(MPI_Allgatherv(&buf[2 * wsize], rc[wrank], MPI_INT, buf, rc, dp, MPI_INT,
+        OK(MPI_Allgatherv(&buf[2 * mtest_size], rc[mtest_rank], MPI_INT, buf, rc, dp, MPI_INT,
                           MPI_COMM_WORLD));
-        for (int i = 1, k = 0; i < wsize; i += 2, k++)
+        for (int i = 1, k = 0; i < mtest_size; i += 2, k++)
             CHECK(buf[k] == 200 + i, "allgatherv zero on some: [%d] = %d", k, buf[k]);
         free(buf);
     }
@@ -144,7 +144,7 @@ static void zero_on_some(void)
  * receive blocks in its second half: no byte is both sent and received. */
 static void side_by_side(void)
 {
-    int n = wsize;
+    int n = mtest_size;
     int *buf = malloc(sizeof(int) * (size_t)(2 * n));
     int *cnt = malloc(sizeof(int) * (size_t)n), *sd = malloc(sizeof(int) * (size_t)n);
     int *rd = malloc(sizeof(int) * (size_t)n), *bd = malloc(sizeof(int) * (size_t)n);
@@ -158,12 +158,12 @@ static void side_by_side(void)
         types[i] = MPI_INT;
     }
     for (int i = 0; i < n; i++) {
-        buf[i] = 1000 * wrank + i;
+        buf[i] = 1000 * mtest_rank + i;
         buf[n + i] = -1;
     }
     OK(MPI_Alltoallv(buf, cnt, sd, MPI_INT, buf, cnt, rd, MPI_INT, MPI_COMM_WORLD));
     for (int i = 0; i < n; i++)
-        CHECK(buf[n + i] == 1000 * i + wrank, "alltoallv side by side: [%d] = %d", i, buf[n + i]);
+        CHECK(buf[n + i] == 1000 * i + mtest_rank, "alltoallv side by side: [%d] = %d", i, buf[n + i]);
     for (int i = 0; i < n; i++)
         buf[n + i] = -1;
     for (int i = 0; i < n; i++)
@@ -171,12 +171,12 @@ static void side_by_side(void)
     OK(MPI_Ialltoallw(buf, cnt, sd, types, buf, cnt, bd, types, MPI_COMM_WORLD, &rq));
     OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int i = 0; i < n; i++)
-        CHECK(buf[n + i] == 1000 * i + wrank, "ialltoallw side by side: [%d] = %d", i, buf[n + i]);
+        CHECK(buf[n + i] == 1000 * i + mtest_rank, "ialltoallw side by side: [%d] = %d", i, buf[n + i]);
     /* gather to the second half at the root, from the first int */
     for (int i = 0; i < n; i++)
         buf[n + i] = -1;
-    OK(MPI_Gather(buf, 1, MPI_INT, wrank == 0 ? buf + n : NULL, 1, MPI_INT, 0, MPI_COMM_WORLD));
-    if (wrank == 0)
+    OK(MPI_Gather(buf, 1, MPI_INT, mtest_rank == 0 ? buf + n : NULL, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    if (mtest_rank == 0)
         for (int i = 0; i < n; i++)
             CHECK(buf[n + i] == 1000 * i, "gather side by side: [%d] = %d", i, buf[n + i]);
     /* allreduce from the first half into the second */
@@ -196,7 +196,7 @@ static void side_by_side(void)
 static void zero_neighbor(void)
 {
     MPI_Comm ring;
-    int dims[1] = {wsize}, periods[1] = {1}, zc[2] = {0, 0}, zd[2] = {0, 0};
+    int dims[1] = {mtest_size}, periods[1] = {1}, zc[2] = {0, 0}, zd[2] = {0, 0};
     MPI_Aint zad[2] = {0, 0};
     MPI_Datatype types[2] = {MPI_INT, MPI_INT};
     MPI_Request rq;
@@ -215,15 +215,15 @@ static void zero_neighbor(void)
 int main(int argc, char **argv)
 {
     int x, sum = 0;
-    test_init(&argc, &argv);
+    mtest_init(&argc, &argv);
     zero_vector();
     zero_on_some();
     side_by_side();
     zero_neighbor();
     /* everything still works */
-    x = wrank + 1;
+    x = mtest_rank + 1;
     OK(MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-    CHECK(sum == wsize * (wsize + 1) / 2, "allreduce after: %d", sum);
+    CHECK(sum == mtest_size * (mtest_size + 1) / 2, "allreduce after: %d", sum);
     OK(MPI_Barrier(MPI_COMM_WORLD));
-    return test_finish();
+    return mtest_finish();
 }

@@ -1,32 +1,78 @@
 /*
- * Tiny helpers shared by Canal's MPI test programs: CHECK(cond, fmt...)
- * records a failure with its line; mtest_finish() reduces the error count
- * over MPI_COMM_WORLD, prints "No Errors" from rank 0 when there were none
- * (the MPICH test-suite convention the runner looks for) and returns the
- * exit code.
+ * The one helper header of Canal's MPI test programs (test/mpi/*.c).
+ *   CHECK(cond, fmt...)  records a failure with its file, line and condition
+ *                        (the first 20 are printed; all are counted);
+ *   OK(call)             CHECKs that an MPI call returned MPI_SUCCESS and
+ *                        prints its error string if not;
+ *   mtest_init()         MPI_Init, mtest_rank/mtest_size, and MPI_ERRORS_RETURN
+ *                        on MPI_COMM_WORLD and MPI_COMM_SELF (for tests that
+ *                        check every call with OK);
+ *   mtest_finish()       adds up the failures of all ranks by point to point
+ *                        (so that a broken collective cannot hide its own
+ *                        failure), prints "No Errors" from rank 0 when there
+ *                        were none (the MPICH test-suite convention the runner
+ *                        looks for), finalizes and returns the exit status;
+ *   mtest_unsupported(), mtest_skipped(): parts whose MPI functions this build
+ *                        does not provide.
  */
 #ifndef CANAL_MTEST_H
 #define CANAL_MTEST_H
 
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int mtest_errors;
+static int mtest_errors __attribute__((unused));
+static int mtest_rank __attribute__((unused)), mtest_size __attribute__((unused));
 
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            int r_;                                                                        \
-            MPI_Comm_rank(MPI_COMM_WORLD, &r_);                                            \
-            fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", r_, __FILE__, __LINE__, \
-                    #cond);                                                                \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                         \
-            mtest_errors++;                                                                \
-        }                                                                                  \
+static inline void mtest_fail_at(const char *file, int line, const char *cond, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static inline void mtest_fail_at(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+    va_list ap;
+    int rank = -1, up = 0, down = 0;
+
+    if (++mtest_errors > 20)
+        return;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (up && !down)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", rank, file, line, cond);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+}
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            mtest_fail_at(__FILE__, __LINE__, #cond, __VA_ARGS__);                                 \
     } while (0)
+
+static inline void mtest_ok_at(int rc, const char *call, const char *file, int line)
+{
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (rc == MPI_SUCCESS)
+        return;
+    MPI_Error_string(rc, msg, &len);
+    mtest_fail_at(file, line, call, "failed: %s", msg);
+}
+
+#define OK(call) mtest_ok_at((call), #call, __FILE__, __LINE__)
+
+static inline void mtest_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &mtest_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &mtest_size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+}
 
 static inline int mtest_error_class(int code)
 {
@@ -35,6 +81,7 @@ static inline int mtest_error_class(int code)
     return cls;
 }
 
+/* Returns the exit status: 0 when no rank found an error. */
 static inline int mtest_finish(void)
 {
     int total = mtest_errors, rank, size, e;
@@ -46,17 +93,34 @@ static inline int mtest_finish(void)
             MPI_Recv(&e, 1, MPI_INT, i, 32767, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             total += e;
         }
-    } else {
-        MPI_Send(&mtest_errors, 1, MPI_INT, 0, 32767, MPI_COMM_WORLD);
-    }
-    if (rank == 0) {
         if (total == 0)
             printf(" No Errors\n");
         else
             printf(" Found %d errors\n", total);
+        fflush(stdout);
+    } else {
+        MPI_Send(&mtest_errors, 1, MPI_INT, 0, 32767, MPI_COMM_WORLD);
     }
     MPI_Finalize();
-    return total != 0;
+    return total != 0 || mtest_errors != 0;
+}
+
+/* Does this build provide the function? (Call it with MPI_ERRORS_RETURN
+ * set; an unimplemented function fails with MPI_ERR_UNSUPPORTED_OPERATION.) */
+static inline int mtest_unsupported(int rc)
+{
+    int cls = MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        return 0;
+    MPI_Error_class(rc, &cls);
+    return cls == MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+/* Note once that part of a test was skipped. */
+static inline void mtest_skipped(const char *what)
+{
+    if (mtest_rank == 0)
+        fprintf(stderr, "note: skipped %s (not in this build)\n", what);
 }
 
 #endif

@@ -5,7 +5,7 @@
  * get-increment-put, and MPI_Get_accumulate with MPI_SUM, MPI_NO_OP and
  * MPI_REPLACE; on both window kinds.
  */
-#include "mtest.h"
+#include "rma_util.h"
 
 enum { ITERS = 50, CAS_ITERS = 10, N = 8 };
 
@@ -21,14 +21,7 @@ static void run(int flavor, int rank, int size)
     MPI_Win win;
     const int n = 4 + N;
 
-    if (flavor == 0) {
-        mem = calloc(n, sizeof(long));
-        MPI_Win_create(mem, n * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-    } else {
-        MPI_Win_allocate(n * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
-        for (int i = 0; i < n; i++)
-            mem[i] = 0;
-    }
+    mem = rma_win_make(flavor, n, sizeof(long), &win);
     MPI_Barrier(MPI_COMM_WORLD);
 
     /* 1. fetch_and_op counter at rank 0, slot 0 */
@@ -117,18 +110,10 @@ static void run(int flavor, int rank, int size)
         MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
         CHECK(got == 0, "flavor %d: fetch_and_op NO_OP read %ld", flavor, got);
     }
-    MPI_Win_free(&win);
-    if (flavor == 0)
-        free(mem);
+    rma_win_free(flavor, mem, &win);
 }
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    run(0, rank, size);
-    run(1, rank, size);
-    return mtest_finish();
+    return rma_run_flavors(&argc, &argv, run);
 }

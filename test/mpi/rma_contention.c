@@ -4,7 +4,7 @@
  * may have written in between) or shared (then reads the array: it must be
  * uniform, since writers hold the lock exclusively). Both window kinds.
  */
-#include "mtest.h"
+#include "rma_util.h"
 
 enum { N = 256, ITERS = 12 };
 
@@ -13,14 +13,7 @@ static void run(int flavor, int rank)
     int *mem, mine[N], got[N];
     MPI_Win win;
 
-    if (flavor == 0) {
-        mem = calloc(N, sizeof(int));
-        MPI_Win_create(mem, N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-    } else {
-        MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
-        for (int i = 0; i < N; i++)
-            mem[i] = 0;
-    }
+    mem = rma_win_make(flavor, N, sizeof(int), &win);
     MPI_Barrier(MPI_COMM_WORLD);
     for (int i = 0; i < N; i++)
         mine[i] = rank + 1;
@@ -48,9 +41,7 @@ static void run(int flavor, int rank)
                 }
         }
     }
-    MPI_Win_free(&win);
-    if (flavor == 0)
-        free(mem);
+    rma_win_free(flavor, mem, &win);
 }
 
 int main(int argc, char **argv)

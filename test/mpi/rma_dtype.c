@@ -6,7 +6,7 @@
  * (elements with holes), get_accumulate with a derived result type, and a
  * resized struct type; on both window kinds.
  */
-#include "mtest.h"
+#include "rma_util.h"
 
 enum { N = 64, BIG = 20000 };
 
@@ -23,14 +23,7 @@ static void run(int flavor, int rank, int size)
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     const int n = 2 * BIG + 4 * N; /* doubles */
 
-    if (flavor == 0) {
-        mem = malloc(sizeof(double) * n);
-        MPI_Win_create(mem, sizeof(double) * n, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
-                       &win);
-    } else {
-        MPI_Win_allocate(sizeof(double) * n, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &mem,
-                         &win);
-    }
+    mem = rma_win_make(flavor, n, sizeof(double), &win);
     for (int i = 0; i < n; i++)
         mem[i] = -1;
     MPI_Type_vector(N / 2, 1, 2, MPI_DOUBLE, &vec2); /* every other double */
@@ -211,18 +204,10 @@ static void run(int flavor, int rank, int size)
     MPI_Type_free(&bigvec);
     MPI_Type_free(&pairvec);
     MPI_Type_free(&rs);
-    MPI_Win_free(&win);
-    if (flavor == 0)
-        free(mem);
+    rma_win_free(flavor, mem, &win);
 }
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    run(0, rank, size);
-    run(1, rank, size);
-    return mtest_finish();
+    return rma_run_flavors(&argc, &argv, run);
 }

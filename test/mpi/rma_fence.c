@@ -5,7 +5,7 @@
  * loads and stores when all ranks share a node). Also the assertions and
  * an operation after a MPI_MODE_NOSUCCEED fence (MPI_ERR_RMA_SYNC).
  */
-#include "mtest.h"
+#include "rma_util.h"
 
 enum { SMALL = 16, LARGE = 40000 };
 
@@ -17,14 +17,7 @@ static void run(int flavor, int rank, int size)
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     int *get = malloc(sizeof(int) * LARGE);
 
-    if (flavor == 0) {
-        buf = malloc(sizeof(int) * n);
-        MPI_Win_create(buf, (MPI_Aint)sizeof(int) * n, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
-                       &win);
-    } else {
-        MPI_Win_allocate((MPI_Aint)sizeof(int) * n, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
-                         &buf, &win);
-    }
+    buf = rma_win_make(flavor, n, sizeof(int), &win);
     for (int i = 0; i < n; i++)
         buf[i] = -1;
     big = malloc(sizeof(int) * LARGE);
@@ -117,21 +110,13 @@ static void run(int flavor, int rank, int size)
     CHECK(mtest_error_class(err) == MPI_ERR_ASSERT, "bad assert gave class %d",
           mtest_error_class(err));
 
-    MPI_Win_free(&win);
+    rma_win_free(flavor, buf, &win);
     CHECK(win == MPI_WIN_NULL, "MPI_Win_free did not reset the handle");
-    if (flavor == 0)
-        free(buf);
     free(big);
     free(get);
 }
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    run(0, rank, size);
-    run(1, rank, size);
-    return mtest_finish();
+    return rma_run_flavors(&argc, &argv, run);
 }

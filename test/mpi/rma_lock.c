@@ -5,7 +5,7 @@
  * for local load/store, MPI_MODE_NOCHECK; on MPI_Win_create (active
  * messages) and MPI_Win_allocate (direct) windows. Then the epoch errors.
  */
-#include "mtest.h"
+#include "rma_util.h"
 
 enum { ITERS = 20 };
 
@@ -16,18 +16,7 @@ static void run(int flavor, int rank, int size)
     int err;
     const int n = 4 + size;
 
-    if (flavor == 0) {
-        mem = calloc(n, sizeof(long));
-        MPI_Win_create(mem, (MPI_Aint)sizeof(long) * n, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
-                       &win);
-    } else {
-        MPI_Win_allocate((MPI_Aint)sizeof(long) * n, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
-                         &mem, &win);
-        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
-        for (int i = 0; i < n; i++)
-            mem[i] = 0;
-        MPI_Win_unlock(rank, win);
-    }
+    mem = rma_win_make(flavor, n, sizeof(long), &win);
     MPI_Barrier(MPI_COMM_WORLD);
 
     /* 1. exclusive lock as a mutex: counter at slot 0 of rank 0 */
@@ -183,18 +172,10 @@ static void run(int flavor, int rank, int size)
         MPI_Win_unlock(0, win);
         CHECK(v == 50 + (size - 1) % size, "get under the lock: value %ld", v);
     }
-    MPI_Win_free(&win);
-    if (flavor == 0)
-        free(mem);
+    rma_win_free(flavor, mem, &win);
 }
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    run(0, rank, size);
-    run(1, rank, size);
-    return mtest_finish();
+    return rma_run_flavors(&argc, &argv, run);
 }

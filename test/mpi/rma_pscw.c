@@ -6,7 +6,7 @@
  * in the last round (after a barrier that makes it true), then the epoch
  * errors.
  */
-#include "mtest.h"
+#include "rma_util.h"
 
 enum { ROUNDS = 6 };
 
@@ -21,15 +21,8 @@ static void run(int flavor, int rank, int size)
 
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Group_incl(world, nn, ranks, &nbrs);
-    if (flavor == 0) {
-        mem = calloc(4, sizeof(int));
-        MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-    } else {
-        MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
-        for (int i = 0; i < 4; i++)
-            mem[i] = 0;
-        MPI_Barrier(MPI_COMM_WORLD);
-    }
+    mem = rma_win_make(flavor, 4, sizeof(int), &win);
+    MPI_Barrier(MPI_COMM_WORLD);
     for (int round = 0; round < ROUNDS; round++) {
         int nocheck = round == ROUNDS - 1 ? MPI_MODE_NOCHECK : 0;
         int v = round * 100 + rank;
@@ -89,20 +82,12 @@ static void run(int flavor, int rank, int size)
         MPI_Win_complete(win);
         MPI_Win_wait(win);
     }
-    MPI_Win_free(&win);
+    rma_win_free(flavor, mem, &win);
     MPI_Group_free(&nbrs);
     MPI_Group_free(&world);
-    if (flavor == 0)
-        free(mem);
 }
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    run(0, rank, size);
-    run(1, rank, size);
-    return mtest_finish();
+    return rma_run_flavors(&argc, &argv, run);
 }

@@ -4,7 +4,7 @@
  * flushing its own operations. The counter must come out exact and the
  * fetched values distinct. Both window kinds.
  */
-#include "mtest.h"
+#include "rma_util.h"
 
 #include <pthread.h>
 
@@ -37,13 +37,7 @@ static void run(int flavor, int rank, int size)
     long *mem;
     pthread_t th[NT];
 
-    if (flavor == 0) {
-        mem = calloc(2, sizeof(long));
-        MPI_Win_create(mem, 2 * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-    } else {
-        MPI_Win_allocate(2 * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
-        mem[0] = mem[1] = 0;
-    }
+    mem = rma_win_make(flavor, 2, sizeof(long), &win);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_lock_all(0, win);
     for (int t = 0; t < NT; t++)
@@ -72,9 +66,7 @@ static void run(int flavor, int rank, int size)
               "flavor %d: counters %ld %ld", flavor, mem[0], mem[1]);
         MPI_Win_unlock(0, win);
     }
-    MPI_Win_free(&win);
-    if (flavor == 0)
-        free(mem);
+    rma_win_free(flavor, mem, &win);
 }
 
 int main(int argc, char **argv)

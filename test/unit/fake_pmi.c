@@ -4,6 +4,7 @@
  * tests (test_ch_shm, and the sock/ofi tests after it). Only for tests: a
  * spinlock guards the table, the fence is a counting barrier with polling.
  */
+#include "common/clock.h"
 #include "test/unit/fake_pmi.h"
 #include "test/unit/unit_limits.h"
 
@@ -66,9 +67,7 @@ int fake_pmi_epoch(void)
 
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
+    return common_now_s();
 }
 
 static void pause_briefly(int spins)

@@ -33,10 +33,7 @@
 #include "channels/channel.h"
 #include "channels/ofi/ofi.h"
 #include "channels/ofi/ofi_impl.h"
-#include "test/unit/fake_pmi.h"
-#include "test/unit/unit_limits.h"
-
-#define CH (&ch_ofi_ops)
+#include "test/unit/ch_conform.h"
 
 /* ---- providers ---------------------------------------------------------- */
 
@@ -62,23 +59,24 @@ static void providers_init(void)
         snprintf(prov_names[nprov++], sizeof prov_names[0], "%s", t);
 }
 
-/* ---- per-rank helpers --------------------------------------------------- */
+/* ---- the channel under test (test/unit/ch_conform.h) -------------------- */
 
-static pmi_info_t info;
-static ch_caps_t caps;
 static const char *prov;
 /* Shared by every forked test and rank: channel inits that succeeded. */
 static _Atomic int *prov_inits;
 
-static void rank_fail(int line, const char *cond, const char *fmt, ...)
+static const char *ofi_label(void)
 {
-    va_list ap;
-    fprintf(stderr, "[%s rank %d] test_ch_ofi.c:%d: check failed: %s: ", prov ? prov : "-",
-            fake_pmi_rank(), line, cond);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, " (last error: %s)\n", common_err_detail());
+    return prov ? prov : "-";
+}
+
+static void ofi_select_provider(void)
+{
+    setenv("CANAL_OFI_PROVIDER", prov, 1);
+}
+
+static void ofi_dump_state(void)
+{
     if (ch_ofi_state.ready) {
         const ofi_state_t *st = &ch_ofi_state;
         fprintf(stderr, "  state: rx posted %d, tx in flight %d, rma in flight %d, arrived %s, "
@@ -90,69 +88,28 @@ static void rank_fail(int line, const char *cond, const char *fmt, ...)
                     st->peers[r].tx_seq, st->peers[r].rx_seq, st->peers[r].held ? "yes" : "no",
                     st->peers[r].tx_inflight, st->peers[r].failed);
     }
-    fflush(NULL);
-    _exit(1);
 }
 
-#define T_CHECK(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            rank_fail(__LINE__, #cond, __VA_ARGS__);                                               \
-    } while (0)
-
-static double now_s(void)
+/* Progress until our sends have completed (reached the peer): datagram
+ * providers with manual progress (udp;ofi_rxd) need the sender to poll. */
+static void flush_sends(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
+    double t0 = now_s();
+    while (ch_ofi_state.tx_inflight > 0) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "%d sends never completed", ch_ofi_state.tx_inflight);
+    }
 }
 
-static int poll_once(void)
-{
-    int n = CH->progress();
-    if (n == 0)
-        sched_yield();
-    return n;
-}
-
-static unsigned char pattern(int src, unsigned seq, size_t i)
-{
-    return (unsigned char)(src * 131 + seq * 7 + i * 13 + (i >> 8));
-}
-
-typedef struct {
-    uint32_t magic;
-    uint32_t src;
-    uint32_t seq;
-    uint32_t len;
-} thdr_t;
-
-enum { THDR_MAGIC = 0x54534854 };
-
-static unsigned expect_seq[FAKE_PMI_MAX_PROCS];
-static unsigned received[FAKE_PMI_MAX_PROCS];
-static long delivered_total;
-
-static void on_packet_check(int peer, const void *hdr, size_t hdr_len, const void *payload,
-                            size_t len)
-{
-    thdr_t h;
-    const unsigned char *p = payload;
-
-    T_CHECK(hdr_len == sizeof h, "header length %zu from %d", hdr_len, peer);
-    memcpy(&h, hdr, sizeof h);
-    T_CHECK(h.magic == THDR_MAGIC, "bad magic from %d", peer);
-    T_CHECK((int)h.src == peer, "header says src %u, channel says %d", h.src, peer);
-    T_CHECK(h.seq == expect_seq[peer], "from %d: seq %u, expected %u (reordered or lost)", peer,
-            h.seq, expect_seq[peer]);
-    T_CHECK(h.len == len, "from %d seq %u: length %zu, header says %u", peer, h.seq, len, h.len);
-    for (size_t i = 0; i < len; i++)
-        T_CHECK(p[i] == pattern(peer, h.seq, i), "from %d seq %u: byte %zu of %zu wrong", peer,
-                h.seq, i, len);
-    expect_seq[peer]++;
-    received[peer]++;
-    delivered_total++;
-}
+const conf_channel_t conf_channel = {
+    .file = "test_ch_ofi.c",
+    .ops = &ch_ofi_ops,
+    .before_init = ofi_select_provider,
+    .flush = flush_sends,
+    .on_fail = ofi_dump_state,
+    .label = ofi_label,
+    .skip_unsupported = 1,
+};
 
 static int rdma_done_count;
 static canal_status_t rdma_last_st;
@@ -174,66 +131,11 @@ static ch_upcalls_t up_check = {on_packet_check, on_rdma_done_rec, on_peer_faile
  * post_fence. Returns 0 when the test should be skipped. */
 static int bring_up_prov(int pi, ch_upcalls_t *up)
 {
-    canal_status_t st;
-
     prov = prov_names[pi];
-    setenv("CANAL_OFI_PROVIDER", prov, 1);
-    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    st = CH->init(&info, up, &caps);
-    if (st == CANAL_ERR_UNSUPPORTED) {
-        if (info.rank == 0)
-            fprintf(stderr, "SKIP %s: %s\n", prov, common_err_detail());
+    if (!conf_bring_up(up))
         return 0;
-    }
-    T_CHECK(st == CANAL_OK, "init returned %d", st);
     atomic_fetch_add(prov_inits, 1);
-    T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    st = CH->post_fence();
-    T_CHECK(st == CANAL_OK, "post_fence returned %d", st);
-    memset(expect_seq, 0, sizeof expect_seq);
-    memset(received, 0, sizeof received);
-    delivered_total = 0;
     return 1;
-}
-
-/* Progress until our sends have completed (reached the peer): datagram
- * providers with manual progress (udp;ofi_rxd) need the sender to poll. */
-static void flush_sends(void)
-{
-    double t0 = now_s();
-    while (ch_ofi_state.tx_inflight > 0) {
-        T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < unit_hang_s(), "%d sends never completed", ch_ofi_state.tx_inflight);
-    }
-}
-
-static int tear_down(void)
-{
-    flush_sends();
-    T_CHECK(pmi_fence() == CANAL_OK, "final fence");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
-    return 0;
-}
-
-static void make_payload(unsigned char *buf, int src, unsigned seq, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        buf[i] = pattern(src, seq, i);
-}
-
-static void send_checked(int peer, unsigned seq, size_t len, unsigned char *scratch)
-{
-    thdr_t h = {THDR_MAGIC, (uint32_t)info.rank, seq, (uint32_t)len};
-    struct iovec iov[2] = {{&h, sizeof h}, {scratch, len}};
-    canal_status_t st;
-    double t0 = now_s();
-
-    make_payload(scratch, info.rank, seq, len);
-    while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN) {
-        T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < unit_hang_s(), "sendv to %d stuck in AGAIN", peer);
-    }
-    T_CHECK(st == CANAL_OK, "sendv to %d len %zu returned %d", peer, len, st);
 }
 
 static int nnodes_for(int pi)
@@ -242,7 +144,7 @@ static int nnodes_for(int pi)
     return strcmp(prov_names[pi], "shm") == 0 ? 1 : 2;
 }
 
-static int run_job(int nprocs, int pi, fake_pmi_body_t body)
+static int run_prov_job(int nprocs, int pi, fake_pmi_body_t body)
 {
     fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes_for(pi), .cyclic = 1};
     return fake_pmi_run(&job, body, (void *)(intptr_t)pi);
@@ -251,15 +153,6 @@ static int run_job(int nprocs, int pi, fake_pmi_body_t body)
 #define PI ((int)(intptr_t)arg)
 
 /* Wait until every rank has received `n` from every rank in `from`. */
-static void wait_all(long total)
-{
-    double t0 = now_s();
-    while (delivered_total < total) {
-        T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < unit_hang_s(), "only %ld of %ld messages arrived", delivered_total, total);
-    }
-}
-
 /* ---- ordering ------------------------------------------------------------ */
 
 enum { ORDER_MSGS = 2000 };
@@ -293,7 +186,7 @@ static int body_order(int rank, void *arg)
             if (i % 16 == 0)
                 T_CHECK(poll_once() >= 0, "progress");
         }
-    wait_all((long)ORDER_MSGS * n);
+    wait_delivered((long)ORDER_MSGS * n);
     for (int k = 0; k < n; k++)
         T_CHECK(received[k] == ORDER_MSGS, "from %d: %u", k, received[k]);
     if (rank == 0)
@@ -305,67 +198,14 @@ static int body_order(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_order_2) { ck_assert_int_eq(run_job(2, _i, body_order), 0); }
+START_TEST(test_order_2) { ck_assert_int_eq(run_prov_job(2, _i, body_order), 0); }
 END_TEST
-START_TEST(test_order_4) { ck_assert_int_eq(run_job(4, _i, body_order), 0); }
+START_TEST(test_order_4) { ck_assert_int_eq(run_prov_job(4, _i, body_order), 0); }
 END_TEST
 
 /* ---- sizes ---------------------------------------------------------------- */
 
-typedef struct {
-    size_t hl, len;
-} size_case_t;
-
-static size_case_t cases[800];
-static int ncases;
-static int case_next;
-
-static unsigned char hdr_byte(unsigned seq, size_t i) { return (unsigned char)(0xa0 + i + seq); }
-
-static void on_packet_sizes(int peer, const void *hdr, size_t hdr_len, const void *payload,
-                            size_t len)
-{
-    const unsigned char *h = hdr, *p = payload;
-    unsigned seq = (unsigned)case_next;
-
-    if (hdr_len == 4 && len == 0 && memcmp(hdr, "ack!", 4) == 0) {
-        received[peer]++;
-        return;
-    }
-    T_CHECK(case_next < ncases, "more packets than cases");
-    T_CHECK(hdr_len == cases[seq].hl && len == cases[seq].len,
-            "case %u: got hl %zu len %zu, sent %zu %zu", seq, hdr_len, len, cases[seq].hl,
-            cases[seq].len);
-    for (size_t i = 0; i < hdr_len; i++)
-        T_CHECK(h[i] == hdr_byte(seq, i), "case %u: header byte %zu", seq, i);
-    for (size_t i = 0; i < len; i++)
-        T_CHECK(p[i] == pattern(peer, seq, i), "case %u (hl %zu len %zu): byte %zu", seq, hdr_len,
-                len, i);
-    case_next++;
-}
-
 static ch_upcalls_t up_sizes = {on_packet_sizes, on_rdma_done_rec, on_peer_failed_rec};
-
-static void size_cases(size_t max)
-{
-    ncases = 0;
-    for (size_t hl = 0; hl <= CH_HDR_MAX; hl++) {
-        cases[ncases++] = (size_case_t){hl, 0};
-        cases[ncases++] = (size_case_t){hl, 9};
-        cases[ncases++] = (size_case_t){hl, max};
-    }
-    for (size_t s = 0; s <= 130; s++) {
-        cases[ncases++] = (size_case_t){24, s};
-        cases[ncases++] = (size_case_t){0, s};
-    }
-    for (size_t s = 256; s <= max / 2; s *= 2)
-        for (size_t d = 0; d < 3; d++) {
-            cases[ncases++] = (size_case_t){24, s + d - 1};
-            cases[ncases++] = (size_case_t){CH_HDR_MAX, s + d - 1};
-        }
-    for (size_t d = 0; d <= 72; d += 4)
-        cases[ncases++] = (size_case_t){d % 40, max - d};
-}
 
 static int body_sizes(int rank, void *arg)
 {
@@ -425,7 +265,7 @@ static int body_sizes(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_sizes) { ck_assert_int_eq(run_job(2, _i, body_sizes), 0); }
+START_TEST(test_sizes) { ck_assert_int_eq(run_prov_job(2, _i, body_sizes), 0); }
 END_TEST
 
 /* ---- back-pressure ---------------------------------------------------------- */
@@ -453,7 +293,7 @@ static int body_backpressure(int rank, void *arg)
         send_checked(0, 0, 8, buf);
         flush_sends();
     } else {
-        wait_all(1);
+        wait_delivered(1);
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     if (rank == 0) {
@@ -486,14 +326,14 @@ static int body_backpressure(int rank, void *arg)
         }
     } else {
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
-        wait_all(BP_MSGS);
+        wait_delivered(BP_MSGS);
         send_checked(0, 1, 0, buf);
     }
     free(buf);
     return tear_down();
 }
 
-START_TEST(test_backpressure) { ck_assert_int_eq(run_job(2, _i, body_backpressure), 0); }
+START_TEST(test_backpressure) { ck_assert_int_eq(run_prov_job(2, _i, body_backpressure), 0); }
 END_TEST
 
 /* With more send buffers than the provider's transmit queue, the provider's
@@ -511,7 +351,7 @@ START_TEST(test_backpressure_provider)
     setenv("CANAL_OFI_TX_BUFS", "8192", 1);
     setenv("CANAL_OFI_MAX_PAYLOAD", "4K", 1);
     setenv("TEST_BP_MSGS", "60000", 1);
-    ck_assert_int_eq(run_job(2, _i, body_backpressure), 0);
+    ck_assert_int_eq(run_prov_job(2, _i, body_backpressure), 0);
     unsetenv("CANAL_OFI_TX_BUFS");
     unsetenv("CANAL_OFI_MAX_PAYLOAD");
     unsetenv("TEST_BP_MSGS");
@@ -584,7 +424,7 @@ static int body_pingpong(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_pingpong_callback) { ck_assert_int_eq(run_job(2, _i, body_pingpong), 0); }
+START_TEST(test_pingpong_callback) { ck_assert_int_eq(run_prov_job(2, _i, body_pingpong), 0); }
 END_TEST
 
 /* ---- rdma_read ---------------------------------------------------------------- */
@@ -724,7 +564,7 @@ static int run_rdma(int pi)
     rdma_flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     ck_assert(rdma_flag != MAP_FAILED);
     *rdma_flag = 0;
-    rc = run_job(2, pi, body_rdma);
+    rc = run_prov_job(2, pi, body_rdma);
     munmap((void *)rdma_flag, 4096);
     return rc;
 }
@@ -807,14 +647,14 @@ static int body_block(int rank, void *arg)
 START_TEST(test_block)
 {
     block_wait = "fd";
-    ck_assert_int_eq(run_job(2, _i, body_block), 0);
+    ck_assert_int_eq(run_prov_job(2, _i, body_block), 0);
 }
 END_TEST
 
 START_TEST(test_block_nofd)
 {
     block_wait = "none";
-    ck_assert_int_eq(run_job(2, _i, body_block), 0);
+    ck_assert_int_eq(run_prov_job(2, _i, body_block), 0);
 }
 END_TEST
 
@@ -933,7 +773,7 @@ static int body_mr_cache(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_mr_cache) { ck_assert_int_eq(run_job(1, _i, body_mr_cache), 0); }
+START_TEST(test_mr_cache) { ck_assert_int_eq(run_prov_job(1, _i, body_mr_cache), 0); }
 END_TEST
 
 static int body_mr_cache_off(int rank, void *arg)
@@ -958,7 +798,7 @@ static int body_mr_cache_off(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_mr_cache_off) { ck_assert_int_eq(run_job(1, _i, body_mr_cache_off), 0); }
+START_TEST(test_mr_cache_off) { ck_assert_int_eq(run_prov_job(1, _i, body_mr_cache_off), 0); }
 END_TEST
 
 /* ---- unreachable peers, describe, bad input ------------------------------- */
@@ -1072,7 +912,7 @@ static int body_describe(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_describe) { ck_assert_int_eq(run_job(2, _i, body_describe), 0); }
+START_TEST(test_describe) { ck_assert_int_eq(run_prov_job(2, _i, body_describe), 0); }
 END_TEST
 
 static int body_bad_input(int rank, void *arg)
@@ -1124,24 +964,9 @@ static int body_bad_input(int rank, void *arg)
         return 0;
     T_CHECK(CH->init(&info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
     iov[0] = (struct iovec){big, 4};
-    T_CHECK(CH->sendv(-1, iov, 1) == CANAL_ERR_ARG, "sendv to -1");
-    T_CHECK(CH->sendv(info.size, iov, 1) == CANAL_ERR_ARG, "sendv to size");
-    T_CHECK(CH->sendv(rank, NULL, 1) == CANAL_ERR_ARG, "NULL iov");
-    T_CHECK(CH->sendv(rank, iov, 0) == CANAL_ERR_ARG, "n = 0");
-    iov[0] = (struct iovec){big, sizeof big};
-    T_CHECK(CH->sendv(rank, iov, 1) == CANAL_ERR_ARG, "header too long");
-    iov[0] = (struct iovec){NULL, 4};
-    T_CHECK(CH->sendv(rank, iov, 1) == CANAL_ERR_ARG, "NULL header");
+    conf_sendv_bad_args(rank, 1);
     pay = malloc(caps.max_payload + 1);
     T_CHECK(pay != NULL, "malloc");
-    iov[0] = (struct iovec){big, 4};
-    iov[1] = (struct iovec){pay, caps.max_payload};
-    iov[2] = (struct iovec){pay, 1};
-    T_CHECK(CH->sendv(rank, iov, 3) == CANAL_ERR_ARG, "payload too long");
-    iov[1] = (struct iovec){NULL, 5};
-    T_CHECK(CH->sendv(rank, iov, 2) == CANAL_ERR_ARG, "NULL payload base");
-    iov[1] = (struct iovec){(void *)-1, SIZE_MAX};
-    T_CHECK(CH->sendv(rank, iov, 2) == CANAL_ERR_ARG, "huge iov_len");
     T_CHECK(!CH->reaches(-1) && !CH->reaches(info.size), "reaches out of range");
     /* Self delivery through the provider. */
     {
@@ -1161,7 +986,7 @@ static int body_bad_input(int rank, void *arg)
     return tear_down();
 }
 
-START_TEST(test_bad_input) { ck_assert_int_eq(run_job(2, _i, body_bad_input), 0); }
+START_TEST(test_bad_input) { ck_assert_int_eq(run_prov_job(2, _i, body_bad_input), 0); }
 END_TEST
 
 /* A peer dies: sends to it fail with on_peer_failed or an error naming it,

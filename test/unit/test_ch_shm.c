@@ -21,154 +21,32 @@
 
 #include "channels/channel.h"
 #include "channels/shm/shm.h"
-#include "test/unit/fake_pmi.h"
-#include "test/unit/unit_limits.h"
+#include "test/unit/ch_conform.h"
 
-#define CH (&ch_shm_ops)
-
-/* ---- per-rank helpers --------------------------------------------------- */
-
-static pmi_info_t info;
-static ch_caps_t caps;
-
-static void rank_fail(int line, const char *cond, const char *fmt, ...)
+static void shm_wake(int peer)
 {
-    va_list ap;
-    fprintf(stderr, "[rank %d] test_ch_shm.c:%d: check failed: %s: ", fake_pmi_rank(), line, cond);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, " (last error: %s)\n", common_err_detail());
-    fflush(NULL);
+    CH->wake(peer);
+}
+
+static void shm_on_fail(void)
+{
     CH->finalize(); /* removes the segment name if we still own it */
-    _exit(1);
 }
 
-#define T_CHECK(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            rank_fail(__LINE__, #cond, __VA_ARGS__);                                               \
-    } while (0)
+const conf_channel_t conf_channel = {
+    .file = "test_ch_shm.c",
+    .ops = &ch_shm_ops,
+    .after_send = shm_wake,
+    .on_fail = shm_on_fail,
+};
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
-
-/* One poll; yield the CPU when nothing came, so that jobs with more ranks
- * than cores (taskset -c 0) still make progress. */
-static int poll_once(void)
-{
-    int n = CH->progress();
-    if (n == 0)
-        sched_yield();
-    return n;
-}
-
-static unsigned char pattern(int src, unsigned seq, size_t i)
-{
-    return (unsigned char)(src * 131 + seq * 7 + i * 13 + (i >> 8));
-}
-
-/* The header our tests send: who, which message, how big. */
-typedef struct {
-    uint32_t magic;
-    uint32_t src;
-    uint32_t seq;
-    uint32_t len;
-} thdr_t;
-
-enum { THDR_MAGIC = 0x54534854 };
-
-/* What the receiving side has seen, per source rank. */
-static unsigned expect_seq[FAKE_PMI_MAX_PROCS];
-static unsigned received[FAKE_PMI_MAX_PROCS];
-static long delivered_total;
-
-static void on_packet_check(int peer, const void *hdr, size_t hdr_len, const void *payload,
-                            size_t len)
-{
-    thdr_t h;
-    const unsigned char *p = payload;
-
-    T_CHECK(hdr_len == sizeof h, "header length %zu from %d", hdr_len, peer);
-    memcpy(&h, hdr, sizeof h);
-    T_CHECK(h.magic == THDR_MAGIC, "bad magic from %d", peer);
-    T_CHECK((int)h.src == peer, "header says src %u, channel says %d", h.src, peer);
-    T_CHECK(h.seq == expect_seq[peer], "from %d: seq %u, expected %u (reordered or lost)", peer,
-            h.seq, expect_seq[peer]);
-    T_CHECK(h.len == len, "from %d seq %u: length %zu, header says %u", peer, h.seq, len, h.len);
-    for (size_t i = 0; i < len; i++)
-        T_CHECK(p[i] == pattern(peer, h.seq, i), "from %d seq %u: byte %zu of %zu wrong", peer,
-                h.seq, i, len);
-    expect_seq[peer]++;
-    received[peer]++;
-    delivered_total++;
-}
-
-static void on_rdma_done_unused(void *cookie, canal_status_t st) {}
 static void on_peer_failed_unused(int peer, canal_status_t st) {}
 
 static ch_upcalls_t up_check = {on_packet_check, on_rdma_done_unused, on_peer_failed_unused};
 
-/* pmi_init, channel init, fence, post_fence. */
 static void bring_up(ch_upcalls_t *up)
 {
-    canal_status_t st;
-    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    st = CH->init(&info, up, &caps);
-    T_CHECK(st == CANAL_OK, "init returned %d", st);
-    T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    st = CH->post_fence();
-    T_CHECK(st == CANAL_OK, "post_fence returned %d", st);
-    memset(expect_seq, 0, sizeof expect_seq);
-    memset(received, 0, sizeof received);
-    delivered_total = 0;
-}
-
-static int tear_down(void)
-{
-    T_CHECK(pmi_fence() == CANAL_OK, "final fence");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
-    return 0;
-}
-
-static void make_payload(unsigned char *buf, int src, unsigned seq, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        buf[i] = pattern(src, seq, i);
-}
-
-/* Send one checked message, progressing while the ring is full. */
-static void send_checked(int peer, unsigned seq, size_t len, unsigned char *scratch)
-{
-    thdr_t h = {THDR_MAGIC, (uint32_t)info.rank, seq, (uint32_t)len};
-    struct iovec iov[2] = {{&h, sizeof h}, {scratch, len}};
-    canal_status_t st;
-    double t0 = now_s();
-
-    make_payload(scratch, info.rank, seq, len);
-    while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN) {
-        T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < unit_hang_s(), "sendv to %d stuck in AGAIN", peer);
-    }
-    T_CHECK(st == CANAL_OK, "sendv to %d len %zu returned %d", peer, len, st);
-    CH->wake(peer);
-}
-
-static int run_job(int nprocs, int nnodes, fake_pmi_body_t body, void *arg)
-{
-    fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes};
-    return fake_pmi_run(&job, body, arg);
+    conf_bring_up(up);
 }
 
 /* ---- layout ------------------------------------------------------------- */
@@ -406,63 +284,7 @@ START_TEST(test_order_8)
 }
 END_TEST
 
-/* Every header length with a few payload sizes, and every payload size at
- * the interesting spots between 0 and max_payload, both directions. Both
- * sides build the same list of cases; the receiver checks case k against
- * the k-th packet. */
-typedef struct {
-    size_t hl, len;
-} size_case_t;
-
-static size_case_t cases[800];
-static int ncases;
-static int case_next;
-
-static unsigned char hdr_byte(unsigned seq, size_t i)
-{
-    return (unsigned char)(0xa0 + i + seq);
-}
-
-static void on_packet_sizes(int peer, const void *hdr, size_t hdr_len, const void *payload,
-                            size_t len)
-{
-    const unsigned char *h = hdr, *p = payload;
-    unsigned seq = (unsigned)case_next;
-
-    T_CHECK(case_next < ncases, "more packets than cases");
-    T_CHECK(hdr_len == cases[seq].hl && len == cases[seq].len,
-            "case %u: got hl %zu len %zu, sent %zu %zu", seq, hdr_len, len, cases[seq].hl,
-            cases[seq].len);
-    for (size_t i = 0; i < hdr_len; i++)
-        T_CHECK(h[i] == hdr_byte(seq, i), "case %u: header byte %zu", seq, i);
-    for (size_t i = 0; i < len; i++)
-        T_CHECK(p[i] == pattern(peer, seq, i), "case %u (hl %zu len %zu): byte %zu", seq, hdr_len,
-                len, i);
-    case_next++;
-}
-
 static ch_upcalls_t up_sizes = {on_packet_sizes, on_rdma_done_unused, on_peer_failed_unused};
-
-static void size_cases(size_t max)
-{
-    ncases = 0;
-    for (size_t hl = 0; hl <= CH_HDR_MAX; hl++) {
-        cases[ncases++] = (size_case_t){hl, 0};
-        cases[ncases++] = (size_case_t){hl, 9};
-        cases[ncases++] = (size_case_t){hl, max};
-    }
-    for (size_t s = 0; s <= 130; s++) {
-        cases[ncases++] = (size_case_t){24, s};
-        cases[ncases++] = (size_case_t){0, s};
-    }
-    for (size_t s = 256; s <= max / 2; s *= 2)
-        for (size_t d = 0; d < 3; d++) {
-            cases[ncases++] = (size_case_t){24, s + d - 1};
-            cases[ncases++] = (size_case_t){CH_HDR_MAX, s + d - 1};
-        }
-    for (size_t d = 0; d <= 72; d += 4)
-        cases[ncases++] = (size_case_t){d % 40, max - d};
-}
 
 static int body_sizes(int rank, void *arg)
 {
@@ -571,54 +393,9 @@ END_TEST
 
 /* ---- sendv from inside on_packet: ping-pong ----------------------------- */
 
-enum { PP_ROUNDS = 20000 };
-static unsigned pp_count;
-static int pp_peer;
-
-static void on_packet_pingpong(int peer, const void *hdr, size_t hdr_len, const void *payload,
-                               size_t len)
-{
-    unsigned v;
-    canal_status_t st;
-
-    T_CHECK(hdr_len == sizeof v && len == 8, "ping-pong packet hl %zu len %zu", hdr_len, len);
-    memcpy(&v, hdr, sizeof v);
-    T_CHECK(v == pp_count, "ping-pong: got %u, expected %u", v, pp_count);
-    pp_count++;
-    if (v + 1 < 2 * PP_ROUNDS) {
-        unsigned next = v + 1;
-        uint64_t data = next;
-        struct iovec iov[2] = {{&next, sizeof next}, {&data, sizeof data}};
-        st = CH->sendv(peer, iov, 2);
-        T_CHECK(st == CANAL_OK, "sendv inside on_packet: %d", st);
-        /* A nested progress() must deliver nothing. */
-        T_CHECK(CH->progress() == 0, "nested progress delivered");
-        pp_count++;
-    }
-}
-
-static ch_upcalls_t up_pingpong = {on_packet_pingpong, on_rdma_done_unused, on_peer_failed_unused};
-
 static int body_pingpong(int rank, void *arg)
 {
-    double t0;
-
-    bring_up(&up_pingpong);
-    pp_peer = 1 - rank;
-    pp_count = 0;
-    if (rank == 0) {
-        unsigned v = 0;
-        uint64_t data = 0;
-        struct iovec iov[2] = {{&v, sizeof v}, {&data, sizeof data}};
-        T_CHECK(CH->sendv(1, iov, 2) == CANAL_OK, "first ping");
-        pp_count = 1;
-    }
-    t0 = now_s();
-    while (pp_count < 2 * PP_ROUNDS) {
-        T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < unit_hang_s(), "ping-pong stuck at %u", pp_count);
-    }
-    return tear_down();
+    return conf_pingpong(20000, on_peer_failed_unused);
 }
 
 START_TEST(test_pingpong_callback)
@@ -1032,22 +809,9 @@ static int body_bad_input(int rank, void *arg)
     T_CHECK(CH->reaches(rank) && !CH->reaches(other), "reaches");
     iov[0] = (struct iovec){big, 4};
     T_CHECK(CH->sendv(other, iov, 1) == CANAL_ERR_ARG, "sendv to a remote rank");
-    T_CHECK(CH->sendv(-1, iov, 1) == CANAL_ERR_ARG, "sendv to -1");
-    T_CHECK(CH->sendv(info.size, iov, 1) == CANAL_ERR_ARG, "sendv to size");
-    T_CHECK(CH->sendv(rank, NULL, 1) == CANAL_ERR_ARG, "NULL iov");
-    T_CHECK(CH->sendv(rank, iov, 0) == CANAL_ERR_ARG, "n = 0");
-    iov[0] = (struct iovec){big, sizeof big};
-    T_CHECK(CH->sendv(rank, iov, 1) == CANAL_ERR_ARG, "header too long");
+    conf_sendv_bad_args(rank, 0);
     pay = malloc(caps.max_payload + 1);
     T_CHECK(pay != NULL, "malloc");
-    iov[0] = (struct iovec){big, 4};
-    iov[1] = (struct iovec){pay, caps.max_payload};
-    iov[2] = (struct iovec){pay, 1};
-    T_CHECK(CH->sendv(rank, iov, 3) == CANAL_ERR_ARG, "payload too long");
-    iov[1] = (struct iovec){NULL, 5};
-    T_CHECK(CH->sendv(rank, iov, 2) == CANAL_ERR_ARG, "NULL payload base");
-    iov[1] = (struct iovec){(void *)-1, SIZE_MAX};
-    T_CHECK(CH->sendv(rank, iov, 2) == CANAL_ERR_ARG, "huge iov_len");
     T_CHECK(CH->rdma_read(other, pay, (uintptr_t)pay, 0, 8, NULL) == CANAL_ERR_ARG,
             "rdma_read from a remote rank");
     /* Self delivery works on the one-rank (anonymous) segment. */

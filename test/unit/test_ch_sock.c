@@ -33,104 +33,49 @@
 #include "channels/sock/sha256.h"
 #include "channels/sock/sock.h"
 #include "common/log.h"
-#include "test/unit/fake_pmi.h"
-#include "test/unit/unit_limits.h"
+#include "test/unit/ch_conform.h"
 
-#define CH (&ch_sock_ops)
 #define ST (&ch_sock_state)
 
-/* ---- per-rank helpers --------------------------------------------------- */
+/* ---- the channel under test (test/unit/ch_conform.h) -------------------- */
 
-static pmi_info_t info;
-static ch_caps_t caps;
-
-static void rank_fail(int line, const char *cond, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "[rank %d] test_ch_sock.c:%d: check failed: %s: ", fake_pmi_rank(), line, cond);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, " (last error: %s)\n", common_err_detail());
-    fflush(NULL);
-    _exit(1);
-}
-
-#define T_CHECK(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            rank_fail(__LINE__, #cond, __VA_ARGS__);                                               \
-    } while (0)
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
-
-/* One poll; when nothing came, sleep in block() for at most 1 ms, as the
+/* When a poll found nothing, sleep in block() for at most 1 ms, as the
  * device does, so that jobs with more ranks than cores still make progress
  * (and the kernel's network work is not starved by spinning ranks). */
-static int poll_once(void)
+static void sock_idle(void)
 {
-    int n = CH->progress();
-    if (n == 0 && ST->ready)
+    if (ST->ready)
         CH->block(1000);
-    return n;
 }
 
-static unsigned char pattern(int src, unsigned seq, size_t i)
+static void sock_log_rank(void)
 {
-    return (unsigned char)(src * 131 + seq * 7 + i * 13 + (i >> 8));
+    common_log_set_rank(info.rank);
 }
 
-typedef struct {
-    uint32_t magic;
-    uint32_t src;
-    uint32_t seq;
-    uint32_t len;
-} thdr_t;
+/* What the device must do at finalize: push out what sendv accepted (the
+ * connection may still be handshaking), then fence, then finalize. */
+static void flush_all(void)
+{
+    double t0 = now_s();
+    while (ch_sock_flush() == CANAL_AGAIN) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "flush stuck");
+    }
+}
 
-enum { THDR_MAGIC = 0x54534854 };
+const conf_channel_t conf_channel = {
+    .file = "test_ch_sock.c",
+    .ops = &ch_sock_ops,
+    .idle = sock_idle,
+    .before_init = sock_log_rank,
+    .flush = flush_all,
+    .check_alignment = 1,
+};
 
-static unsigned expect_seq[FAKE_PMI_MAX_PROCS];
-static unsigned received[FAKE_PMI_MAX_PROCS];
-static long delivered_total;
 static int failed_peer = -1;
 static canal_status_t failed_status;
 static int nfailures;
-
-static void on_packet_check(int peer, const void *hdr, size_t hdr_len, const void *payload,
-                            size_t len)
-{
-    thdr_t h;
-    const unsigned char *p = payload;
-
-    T_CHECK(((uintptr_t)hdr & 7) == 0 && ((uintptr_t)payload & 7) == 0, "unaligned delivery");
-    T_CHECK(hdr_len == sizeof h, "header length %zu from %d", hdr_len, peer);
-    memcpy(&h, hdr, sizeof h);
-    T_CHECK(h.magic == THDR_MAGIC, "bad magic from %d", peer);
-    T_CHECK((int)h.src == peer, "header says src %u, channel says %d", h.src, peer);
-    T_CHECK(h.seq == expect_seq[peer], "from %d: seq %u, expected %u (reordered or lost)", peer,
-            h.seq, expect_seq[peer]);
-    T_CHECK(h.len == len, "from %d seq %u: length %zu, header says %u", peer, h.seq, len, h.len);
-    for (size_t i = 0; i < len; i++)
-        T_CHECK(p[i] == pattern(peer, h.seq, i), "from %d seq %u: byte %zu of %zu wrong", peer,
-                h.seq, i, len);
-    expect_seq[peer]++;
-    received[peer]++;
-    delivered_total++;
-}
-
-static void on_rdma_done_unused(void *cookie, canal_status_t st) {}
 
 static void on_peer_failed_record(int peer, canal_status_t st)
 {
@@ -147,82 +92,12 @@ static void on_peer_failed_fatal(int peer, canal_status_t st)
 static ch_upcalls_t up_check = {on_packet_check, on_rdma_done_unused, on_peer_failed_fatal};
 static ch_upcalls_t up_check_record = {on_packet_check, on_rdma_done_unused, on_peer_failed_record};
 
-static void counters_reset(void)
-{
-    memset(expect_seq, 0, sizeof expect_seq);
-    memset(received, 0, sizeof received);
-    delivered_total = 0;
-    failed_peer = -1;
-    nfailures = 0;
-}
-
 /* pmi_init, channel init, fence, post_fence: what the device does. */
 static void bring_up(ch_upcalls_t *up)
 {
-    canal_status_t st;
-    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    common_log_set_rank(info.rank);
-    st = CH->init(&info, up, &caps);
-    T_CHECK(st == CANAL_OK, "init returned %d", st);
-    T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    st = CH->post_fence();
-    T_CHECK(st == CANAL_OK, "post_fence returned %d", st);
-    counters_reset();
-}
-
-/* What the device must do at finalize: push out what sendv accepted (the
- * connection may still be handshaking), then fence, then finalize. */
-static void flush_all(void)
-{
-    double t0 = now_s();
-    while (ch_sock_flush() == CANAL_AGAIN) {
-        T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < unit_hang_s(), "flush stuck");
-    }
-}
-
-static int tear_down(void)
-{
-    flush_all();
-    T_CHECK(pmi_fence() == CANAL_OK, "final fence");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
-    return 0;
-}
-
-static void make_payload(unsigned char *buf, int src, unsigned seq, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        buf[i] = pattern(src, seq, i);
-}
-
-static void send_checked(int peer, unsigned seq, size_t len, unsigned char *scratch)
-{
-    thdr_t h = {THDR_MAGIC, (uint32_t)info.rank, seq, (uint32_t)len};
-    struct iovec iov[2] = {{&h, sizeof h}, {scratch, len}};
-    canal_status_t st;
-    double t0 = now_s();
-
-    make_payload(scratch, info.rank, seq, len);
-    while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN) {
-        T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < unit_hang_s(), "sendv to %d stuck in AGAIN", peer);
-    }
-    T_CHECK(st == CANAL_OK, "sendv to %d len %zu returned %d", peer, len, st);
-}
-
-static void wait_delivered(long n)
-{
-    double t0 = now_s();
-    while (delivered_total < n) {
-        T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < unit_hang_s(), "only %ld of %ld messages arrived", delivered_total, n);
-    }
-}
-
-static int run_job(int nprocs, int nnodes, fake_pmi_body_t body, void *arg)
-{
-    fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes};
-    return fake_pmi_run(&job, body, arg);
+    conf_bring_up(up);
+    failed_peer = -1;
+    nfailures = 0;
 }
 
 /* A word of memory shared by the test process and its job (flags between ranks). */
@@ -244,7 +119,7 @@ static void shared_teardown(void)
 
 static void hex_of(const unsigned char *d, size_t n, char *out)
 {
-    sock_hex_encode(d, n, out);
+    common_hex_encode(d, n, out);
 }
 
 static void unhex(const char *h, unsigned char *out, size_t *n_out)
@@ -519,10 +394,10 @@ START_TEST(test_handshake_fuzz)
     unsigned char m[SOCK_RESPONSE_LEN];
     int c = -1, a = -1, v = 0;
 
-    ck_assert_int_eq(sock_random(secret, sizeof secret), CANAL_OK);
-    ck_assert_int_eq(sock_random(other, sizeof other), CANAL_OK);
-    ck_assert_int_eq(sock_random(na, sizeof na), CANAL_OK);
-    ck_assert_int_eq(sock_random(nc, sizeof nc), CANAL_OK);
+    ck_assert_int_eq(common_random_bytes(secret, sizeof secret), CANAL_OK);
+    ck_assert_int_eq(common_random_bytes(other, sizeof other), CANAL_OK);
+    ck_assert_int_eq(common_random_bytes(na, sizeof na), CANAL_OK);
+    ck_assert_int_eq(common_random_bytes(nc, sizeof nc), CANAL_OK);
     ck_assert(memcmp(na, nc, 32) != 0);
 
     /* The good path: rank 3 connects to rank 5 of 8. */
@@ -547,7 +422,7 @@ START_TEST(test_handshake_fuzz)
     ck_assert(strstr(common_err_detail(), "wrong proof") != NULL);
     {
         unsigned char fresh[32];
-        sock_random(fresh, 32);
+        common_random_bytes(fresh, 32);
         ck_assert_int_eq(sock_hs_response_check(resp, secret, fresh, 5, 8, &c, got_nc),
                          CANAL_ERR_PROTO);
     }
@@ -605,7 +480,7 @@ START_TEST(test_handshake_fuzz)
     {
         char hex[65];
         unsigned char back[32];
-        sock_hex_encode(secret, 32, hex);
+        common_hex_encode(secret, 32, hex);
         ck_assert_int_eq(strlen(hex), 64);
         ck_assert_int_eq(sock_hex_decode(hex, back, 32), CANAL_OK);
         ck_assert(memcmp(back, secret, 32) == 0);
@@ -777,59 +652,7 @@ START_TEST(test_order_ipv6)
 }
 END_TEST
 
-typedef struct {
-    size_t hl, len;
-} size_case_t;
-
-static size_case_t cases[1000];
-static int ncases;
-static int case_next;
-
-static unsigned char hdr_byte(unsigned seq, size_t i)
-{
-    return (unsigned char)(0xa0 + i + seq);
-}
-
-static void on_packet_sizes(int peer, const void *hdr, size_t hdr_len, const void *payload,
-                            size_t len)
-{
-    const unsigned char *h = hdr, *p = payload;
-    unsigned seq = (unsigned)case_next;
-
-    T_CHECK(case_next < ncases, "more packets than cases");
-    T_CHECK(hdr_len == cases[seq].hl && len == cases[seq].len,
-            "case %u: got hl %zu len %zu, sent %zu %zu", seq, hdr_len, len, cases[seq].hl,
-            cases[seq].len);
-    for (size_t i = 0; i < hdr_len; i++)
-        T_CHECK(h[i] == hdr_byte(seq, i), "case %u: header byte %zu", seq, i);
-    for (size_t i = 0; i < len; i++)
-        T_CHECK(p[i] == pattern(peer, seq, i), "case %u (hl %zu len %zu): byte %zu", seq, hdr_len,
-                len, i);
-    case_next++;
-}
-
 static ch_upcalls_t up_sizes = {on_packet_sizes, on_rdma_done_unused, on_peer_failed_fatal};
-
-static void size_cases(size_t max)
-{
-    ncases = 0;
-    for (size_t hl = 0; hl <= CH_HDR_MAX; hl++) {
-        cases[ncases++] = (size_case_t){hl, 0};
-        cases[ncases++] = (size_case_t){hl, 9};
-        cases[ncases++] = (size_case_t){hl, max};
-    }
-    for (size_t s = 0; s <= 130; s++) {
-        cases[ncases++] = (size_case_t){24, s};
-        cases[ncases++] = (size_case_t){0, s};
-    }
-    for (size_t s = 256; s <= max / 2; s *= 2)
-        for (size_t d = 0; d < 3; d++) {
-            cases[ncases++] = (size_case_t){24, s + d - 1};
-            cases[ncases++] = (size_case_t){CH_HDR_MAX, s + d - 1};
-        }
-    for (size_t d = 0; d <= 72; d += 4)
-        cases[ncases++] = (size_case_t){d % 40, max - d};
-}
 
 static int body_sizes(int rank, void *arg)
 {
@@ -1005,57 +828,9 @@ END_TEST
 
 /* ---- sendv from inside on_packet: ping-pong, and the latency ---------------------- */
 
-enum { PP_ROUNDS = 5000 };
-static unsigned pp_count;
-
-static void on_packet_pingpong(int peer, const void *hdr, size_t hdr_len, const void *payload,
-                               size_t len)
-{
-    unsigned v;
-    canal_status_t st;
-
-    T_CHECK(hdr_len == sizeof v && len == 8, "ping-pong packet hl %zu len %zu", hdr_len, len);
-    memcpy(&v, hdr, sizeof v);
-    T_CHECK(v == pp_count, "ping-pong: got %u, expected %u", v, pp_count);
-    pp_count++;
-    if (v + 1 < 2 * PP_ROUNDS) {
-        unsigned next = v + 1;
-        uint64_t data = next;
-        struct iovec iov[2] = {{&next, sizeof next}, {&data, sizeof data}};
-        st = CH->sendv(peer, iov, 2);
-        T_CHECK(st == CANAL_OK, "sendv inside on_packet: %d", st);
-        T_CHECK(CH->progress() == 0, "nested progress delivered");
-        pp_count++;
-    }
-}
-
-static ch_upcalls_t up_pingpong = {on_packet_pingpong, on_rdma_done_unused, on_peer_failed_fatal};
-
 static int body_pingpong(int rank, void *arg)
 {
-    double t0;
-
-    bring_up(&up_pingpong);
-    pp_count = 0;
-    if (rank == 0) {
-        unsigned v = 0;
-        uint64_t data = 0;
-        struct iovec iov[2] = {{&v, sizeof v}, {&data, sizeof data}};
-        T_CHECK(CH->sendv(1, iov, 2) == CANAL_OK, "first ping");
-        pp_count = 1;
-    }
-    t0 = now_s();
-    while (pp_count < 2 * PP_ROUNDS) {
-        int n = CH->progress();
-        T_CHECK(n >= 0, "progress");
-        if (n == 0)
-            CH->block(1000);
-        T_CHECK(now_s() - t0 < unit_hang_s(), "ping-pong stuck at %u", pp_count);
-    }
-    if (rank == 0)
-        fprintf(stderr, "sock ping-pong from on_packet: %u round trips in %.3f s\n", PP_ROUNDS,
-                now_s() - t0);
-    return tear_down();
+    return conf_pingpong(5000, on_peer_failed_fatal);
 }
 
 START_TEST(test_pingpong_callback)
@@ -1410,7 +1185,7 @@ static int body_strangers(int rank, void *arg)
         T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         get_secret(secret);
-        sock_random(wrong, sizeof wrong);
+        common_random_bytes(wrong, sizeof wrong);
 
         /* 1. Garbage. */
         fd = raw_connect(0);
@@ -1427,7 +1202,7 @@ static int body_strangers(int rank, void *arg)
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
         T_CHECK(sock_hs_challenge_decode(ch, &a, na) == CANAL_OK && a == 0, "challenge");
-        sock_random(nc, sizeof nc);
+        common_random_bytes(nc, sizeof nc);
         sock_hs_response_encode(resp, wrong, na, nc, 1, 0);
         write_full(fd, resp, sizeof resp);
         expect_closed(fd);
@@ -1678,8 +1453,8 @@ static int body_impostor(int rank, void *arg)
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         fd = accept(lfd, NULL, NULL);
         T_CHECK(fd >= 0, "accept");
-        sock_random(na, 32);
-        sock_random(fake, 32);
+        common_random_bytes(na, 32);
+        common_random_bytes(fake, 32);
         if (mode == 2) {
             write_full(fd,
                        "SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n"
@@ -1767,7 +1542,7 @@ static int body_oversized(int rank, void *arg)
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
         T_CHECK(sock_hs_challenge_decode(ch, &a, na) == CANAL_OK, "challenge");
-        sock_random(nc, 32);
+        common_random_bytes(nc, 32);
         sock_hs_response_encode(resp, secret, na, nc, 1, 0);
         write_full(fd, resp, sizeof resp);
         read_full(fd, ver, sizeof ver);
@@ -1966,7 +1741,6 @@ END_TEST
 static int body_bad_input(int rank, void *arg)
 {
     unsigned char big[CH_HDR_MAX + 1];
-    unsigned char *pay;
     struct iovec iov[3];
     int other = 1 - rank;
     ch_caps_t c2;
@@ -2010,26 +1784,8 @@ static int body_bad_input(int rank, void *arg)
     T_CHECK(!CH->reaches(-1) && !CH->reaches(info.size), "reaches out of range");
     iov[0] = (struct iovec){big, 4};
     T_CHECK(CH->sendv(rank, iov, 1) == CANAL_ERR_ARG, "sendv to self");
-    T_CHECK(CH->sendv(-1, iov, 1) == CANAL_ERR_ARG, "sendv to -1");
-    T_CHECK(CH->sendv(info.size, iov, 1) == CANAL_ERR_ARG, "sendv to size");
-    T_CHECK(CH->sendv(other, NULL, 1) == CANAL_ERR_ARG, "NULL iov");
-    T_CHECK(CH->sendv(other, iov, 0) == CANAL_ERR_ARG, "n = 0");
-    iov[0] = (struct iovec){big, sizeof big};
-    T_CHECK(CH->sendv(other, iov, 1) == CANAL_ERR_ARG, "header too long");
-    iov[0] = (struct iovec){NULL, 4};
-    T_CHECK(CH->sendv(other, iov, 1) == CANAL_ERR_ARG, "NULL header");
-    pay = malloc(caps.max_payload + 1);
-    T_CHECK(pay != NULL, "malloc");
-    iov[0] = (struct iovec){big, 4};
-    iov[1] = (struct iovec){pay, caps.max_payload};
-    iov[2] = (struct iovec){pay, 1};
-    T_CHECK(CH->sendv(other, iov, 3) == CANAL_ERR_ARG, "payload too long");
-    iov[1] = (struct iovec){NULL, 5};
-    T_CHECK(CH->sendv(other, iov, 2) == CANAL_ERR_ARG, "NULL payload base");
-    iov[1] = (struct iovec){(void *)-1, SIZE_MAX};
-    T_CHECK(CH->sendv(other, iov, 2) == CANAL_ERR_ARG, "huge iov_len");
+    conf_sendv_bad_args(other, 1);
     T_CHECK(ST->peers[other].state == SOCK_PS_IDLE, "a bad sendv started a connection");
-    free(pay);
     T_CHECK(CH->rdma_read == NULL && CH->mem_register == NULL, "no rdma");
     T_CHECK(ch_rdma_read(CH, other, big, 0, 0, 8, NULL) == CANAL_ERR_UNSUPPORTED, "rdma stub");
     return tear_down();

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "channels/channel.h"
 #include "channels/sock/sock.h"
 #include "common/log.h"
@@ -51,9 +52,7 @@ static void rank_fail(int line, const char *cond, const char *fmt, ...)
 
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
+    return common_now_s();
 }
 
 
@@ -242,7 +241,7 @@ static void share_cards(int dyn_only, unsigned char secret[SOCK_SECRET_LEN], int
     T_CHECK(pmi_put(key, card) == CANAL_OK, "put");
     if (info.rank == 0 || own_secret) {
         fill(secret, SOCK_SECRET_LEN, (unsigned)(own_secret ? 100 + info.rank : 100));
-        sock_hex_encode(secret, SOCK_SECRET_LEN, hex);
+        common_hex_encode(secret, SOCK_SECRET_LEN, hex);
         if (info.rank == 0)
             T_CHECK(pmi_put("dyn-secret", hex) == CANAL_OK, "put");
     }

@@ -1,0 +1,302 @@
+/*
+ * The channel tests' shared harness (see ch_conform.h): compiled into
+ * test_ch_shm, test_ch_sock and test_ch_ofi, each of which supplies
+ * conf_channel.
+ */
+#include "test/unit/ch_conform.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+
+pmi_info_t info;
+ch_caps_t caps;
+unsigned expect_seq[FAKE_PMI_MAX_PROCS];
+unsigned received[FAKE_PMI_MAX_PROCS];
+long delivered_total;
+size_case_t cases[SIZE_CASES_MAX];
+int ncases, case_next;
+
+void rank_fail(int line, const char *cond, const char *fmt, ...)
+{
+    const char *label = conf_channel.label != NULL ? conf_channel.label() : NULL;
+    va_list ap;
+
+    fprintf(stderr, "[%s%srank %d] %s:%d: check failed: %s: ", label ? label : "",
+            label ? " " : "", fake_pmi_rank(), conf_channel.file, line, cond);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (last error: %s)\n", common_err_detail());
+    if (conf_channel.on_fail != NULL)
+        conf_channel.on_fail();
+    fflush(NULL);
+    _exit(1);
+}
+
+double now_s(void)
+{
+    return common_now_s();
+}
+
+void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+int poll_once(void)
+{
+    int n = CH->progress();
+    if (n == 0) {
+        if (conf_channel.idle != NULL)
+            conf_channel.idle();
+        else
+            sched_yield();
+    }
+    return n;
+}
+
+unsigned char pattern(int src, unsigned seq, size_t i)
+{
+    return (unsigned char)(src * 131 + seq * 7 + i * 13 + (i >> 8));
+}
+
+void make_payload(unsigned char *buf, int src, unsigned seq, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        buf[i] = pattern(src, seq, i);
+}
+
+void counters_reset(void)
+{
+    memset(expect_seq, 0, sizeof expect_seq);
+    memset(received, 0, sizeof received);
+    delivered_total = 0;
+}
+
+void on_packet_check(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len)
+{
+    thdr_t h;
+    const unsigned char *p = payload;
+
+    T_CHECK(hdr_len == sizeof h, "header length %zu from %d", hdr_len, peer);
+    if (conf_channel.check_alignment)
+        T_CHECK(((uintptr_t)hdr & 7) == 0 && ((uintptr_t)payload & 7) == 0, "unaligned delivery");
+    memcpy(&h, hdr, sizeof h);
+    T_CHECK(h.magic == THDR_MAGIC, "bad magic from %d", peer);
+    T_CHECK((int)h.src == peer, "header says src %u, channel says %d", h.src, peer);
+    T_CHECK(h.seq == expect_seq[peer], "from %d: seq %u, expected %u (reordered or lost)", peer,
+            h.seq, expect_seq[peer]);
+    T_CHECK(h.len == len, "from %d seq %u: length %zu, header says %u", peer, h.seq, len, h.len);
+    for (size_t i = 0; i < len; i++)
+        T_CHECK(p[i] == pattern(peer, h.seq, i), "from %d seq %u: byte %zu of %zu wrong", peer,
+                h.seq, i, len);
+    expect_seq[peer]++;
+    received[peer]++;
+    delivered_total++;
+}
+
+void on_rdma_done_unused(void *cookie, canal_status_t st)
+{
+    (void)cookie;
+    (void)st;
+}
+
+void send_checked(int peer, unsigned seq, size_t len, unsigned char *scratch)
+{
+    thdr_t h = {THDR_MAGIC, (uint32_t)info.rank, seq, (uint32_t)len};
+    struct iovec iov[2] = {{&h, sizeof h}, {scratch, len}};
+    canal_status_t st;
+    double t0 = now_s();
+
+    make_payload(scratch, info.rank, seq, len);
+    while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "sendv to %d stuck in AGAIN", peer);
+    }
+    T_CHECK(st == CANAL_OK, "sendv to %d len %zu returned %d", peer, len, st);
+    if (conf_channel.after_send != NULL)
+        conf_channel.after_send(peer);
+}
+
+void wait_delivered(long n)
+{
+    double t0 = now_s();
+    while (delivered_total < n) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "only %ld of %ld messages arrived", delivered_total, n);
+    }
+}
+
+int conf_bring_up(ch_upcalls_t *up)
+{
+    canal_status_t st;
+
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    if (conf_channel.before_init != NULL)
+        conf_channel.before_init();
+    st = CH->init(&info, up, &caps);
+    if (st == CANAL_ERR_UNSUPPORTED && conf_channel.skip_unsupported) {
+        if (info.rank == 0)
+            fprintf(stderr, "SKIP %s: %s\n",
+                    conf_channel.label != NULL ? conf_channel.label() : conf_channel.file,
+                    common_err_detail());
+        return 0;
+    }
+    T_CHECK(st == CANAL_OK, "init returned %d", st);
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    st = CH->post_fence();
+    T_CHECK(st == CANAL_OK, "post_fence returned %d", st);
+    counters_reset();
+    return 1;
+}
+
+int tear_down(void)
+{
+    if (conf_channel.flush != NULL)
+        conf_channel.flush();
+    T_CHECK(pmi_fence() == CANAL_OK, "final fence");
+    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    return 0;
+}
+
+int run_job(int nprocs, int nnodes, fake_pmi_body_t body, void *arg)
+{
+    fake_pmi_job_t job = {.nprocs = nprocs, .nnodes = nnodes};
+    return fake_pmi_run(&job, body, arg);
+}
+
+unsigned char hdr_byte(unsigned seq, size_t i)
+{
+    return (unsigned char)(0xa0 + i + seq);
+}
+
+void size_cases(size_t max)
+{
+    ncases = 0;
+    for (size_t hl = 0; hl <= CH_HDR_MAX; hl++) {
+        cases[ncases++] = (size_case_t){hl, 0};
+        cases[ncases++] = (size_case_t){hl, 9};
+        cases[ncases++] = (size_case_t){hl, max};
+    }
+    for (size_t s = 0; s <= 130; s++) {
+        cases[ncases++] = (size_case_t){24, s};
+        cases[ncases++] = (size_case_t){0, s};
+    }
+    for (size_t s = 256; s <= max / 2; s *= 2)
+        for (size_t d = 0; d < 3; d++) {
+            cases[ncases++] = (size_case_t){24, s + d - 1};
+            cases[ncases++] = (size_case_t){CH_HDR_MAX, s + d - 1};
+        }
+    for (size_t d = 0; d <= 72; d += 4)
+        cases[ncases++] = (size_case_t){d % 40, max - d};
+}
+
+void on_packet_sizes(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len)
+{
+    const unsigned char *h = hdr, *p = payload;
+    unsigned seq = (unsigned)case_next;
+
+    if (hdr_len == 4 && len == 0 && memcmp(hdr, "ack!", 4) == 0) {
+        received[peer]++;
+        return;
+    }
+    T_CHECK(case_next < ncases, "more packets than cases");
+    T_CHECK(hdr_len == cases[seq].hl && len == cases[seq].len,
+            "case %u: got hl %zu len %zu, sent %zu %zu", seq, hdr_len, len, cases[seq].hl,
+            cases[seq].len);
+    for (size_t i = 0; i < hdr_len; i++)
+        T_CHECK(h[i] == hdr_byte(seq, i), "case %u: header byte %zu", seq, i);
+    for (size_t i = 0; i < len; i++)
+        T_CHECK(p[i] == pattern(peer, seq, i), "case %u (hl %zu len %zu): byte %zu", seq, hdr_len,
+                len, i);
+    case_next++;
+}
+
+static unsigned pp_count, pp_rounds;
+
+static void on_packet_pingpong(int peer, const void *hdr, size_t hdr_len, const void *payload,
+                               size_t len)
+{
+    unsigned v;
+    canal_status_t st;
+
+    (void)payload;
+    T_CHECK(hdr_len == sizeof v && len == 8, "ping-pong packet hl %zu len %zu", hdr_len, len);
+    memcpy(&v, hdr, sizeof v);
+    T_CHECK(v == pp_count, "ping-pong: got %u, expected %u", v, pp_count);
+    pp_count++;
+    if (v + 1 < 2 * pp_rounds) {
+        unsigned next = v + 1;
+        uint64_t data = next;
+        struct iovec iov[2] = {{&next, sizeof next}, {&data, sizeof data}};
+        st = CH->sendv(peer, iov, 2);
+        T_CHECK(st == CANAL_OK, "sendv inside on_packet: %d", st);
+        /* A nested progress() must deliver nothing. */
+        T_CHECK(CH->progress() == 0, "nested progress delivered");
+        pp_count++;
+    }
+}
+
+int conf_pingpong(unsigned rounds, void (*on_peer_failed)(int peer, canal_status_t st))
+{
+    ch_upcalls_t up = {on_packet_pingpong, on_rdma_done_unused, on_peer_failed};
+    double t0;
+
+    if (!conf_bring_up(&up))
+        return 0;
+    pp_rounds = rounds;
+    pp_count = 0;
+    if (info.rank == 0) {
+        unsigned v = 0;
+        uint64_t data = 0;
+        struct iovec iov[2] = {{&v, sizeof v}, {&data, sizeof data}};
+        T_CHECK(CH->sendv(1, iov, 2) == CANAL_OK, "first ping");
+        pp_count = 1;
+    }
+    t0 = now_s();
+    while (pp_count < 2 * pp_rounds) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "ping-pong stuck at %u", pp_count);
+    }
+    return tear_down();
+}
+
+void conf_sendv_bad_args(int peer, int null_header)
+{
+    unsigned char big[CH_HDR_MAX + 1] = {0};
+    struct iovec iov[3];
+    unsigned char *pay;
+
+    iov[0] = (struct iovec){big, 4};
+    T_CHECK(CH->sendv(-1, iov, 1) == CANAL_ERR_ARG, "sendv to -1");
+    T_CHECK(CH->sendv(info.size, iov, 1) == CANAL_ERR_ARG, "sendv to size");
+    T_CHECK(CH->sendv(peer, NULL, 1) == CANAL_ERR_ARG, "NULL iov");
+    T_CHECK(CH->sendv(peer, iov, 0) == CANAL_ERR_ARG, "n = 0");
+    iov[0] = (struct iovec){big, sizeof big};
+    T_CHECK(CH->sendv(peer, iov, 1) == CANAL_ERR_ARG, "header too long");
+    if (null_header) {
+        iov[0] = (struct iovec){NULL, 4};
+        T_CHECK(CH->sendv(peer, iov, 1) == CANAL_ERR_ARG, "NULL header");
+    }
+    pay = malloc(caps.max_payload + 1);
+    T_CHECK(pay != NULL, "malloc");
+    iov[0] = (struct iovec){big, 4};
+    iov[1] = (struct iovec){pay, caps.max_payload};
+    iov[2] = (struct iovec){pay, 1};
+    T_CHECK(CH->sendv(peer, iov, 3) == CANAL_ERR_ARG, "payload too long");
+    iov[1] = (struct iovec){NULL, 5};
+    T_CHECK(CH->sendv(peer, iov, 2) == CANAL_ERR_ARG, "NULL payload base");
+    iov[1] = (struct iovec){(void *)-1, SIZE_MAX};
+    T_CHECK(CH->sendv(peer, iov, 2) == CANAL_ERR_ARG, "huge iov_len");
+    free(pay);
+}

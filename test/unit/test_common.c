@@ -1,0 +1,166 @@
+/*
+ * Unit tests of the helpers in common/ that the layers share: hex text
+ * (round trip, either case in, every kind of bad text refused), random bytes
+ * (filled, not repeated), the monotonic clock (units agree, never goes back),
+ * the intrusive list (order, removal at either end and in the middle).
+ */
+#include "common/clock.h"
+#include "common/hex.h"
+#include "common/list.h"
+#include "common/random.h"
+#include "test/unit/unit_limits.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(hex_round_trip)
+{
+    unsigned char in[256], back[256];
+    char text[2 * sizeof in + 1];
+
+    for (size_t i = 0; i < sizeof in; i++)
+        in[i] = (unsigned char)i;
+    common_hex_encode(in, sizeof in, text);
+    ck_assert_uint_eq(strlen(text), 2 * sizeof in);
+    ck_assert_int_eq(strncmp(text, "000102", 6), 0);
+    ck_assert_str_eq(text + 2 * 250, "fafbfcfdfeff");
+    ck_assert_int_eq(common_hex_decode(text, strlen(text), back, sizeof back), (long)sizeof in);
+    ck_assert_int_eq(memcmp(in, back, sizeof in), 0);
+    common_hex_encode(in, 0, text);
+    ck_assert_str_eq(text, "");
+}
+END_TEST
+
+START_TEST(hex_decode_checks)
+{
+    unsigned char out[4] = {0};
+
+    ck_assert_int_eq(common_hex_decode("DEadBeEf", 8, out, sizeof out), 4);
+    ck_assert_uint_eq(out[0], 0xde);
+    ck_assert_uint_eq(out[3], 0xef);
+    ck_assert_int_eq(common_hex_decode("abc", 3, out, sizeof out), -1);         /* odd */
+    ck_assert_int_eq(common_hex_decode("0g", 2, out, sizeof out), -1);          /* not a digit */
+    ck_assert_int_eq(common_hex_decode("g0", 2, out, sizeof out), -1);
+    ck_assert_int_eq(common_hex_decode("0102030405", 10, out, sizeof out), -1); /* too long */
+    ck_assert_int_eq(common_hex_decode("0102@@", 4, out, sizeof out), 2);       /* only len chars */
+    ck_assert_int_eq(common_hex_decode("", 0, out, sizeof out), 0);
+    ck_assert_int_eq(common_hex_digit('7'), 7);
+    ck_assert_int_eq(common_hex_digit('F'), 15);
+    ck_assert_int_eq(common_hex_digit('x'), -1);
+    ck_assert_int_eq(common_hex_digit('\0'), -1);
+}
+END_TEST
+
+START_TEST(random_fills)
+{
+    unsigned char a[4096], b[4096];
+    size_t zero = 0;
+
+    memset(a, 0, sizeof a);
+    ck_assert_int_eq(common_random_bytes(a, sizeof a), CANAL_OK);
+    ck_assert_int_eq(common_random_bytes(b, sizeof b), CANAL_OK);
+    for (size_t i = 0; i < sizeof a; i++)
+        zero += a[i] == 0;
+    /* 4096 random bytes hold about 16 zeros; all-zero means nothing was written. */
+    ck_assert_uint_lt(zero, 200);
+    ck_assert_int_ne(memcmp(a, b, sizeof a), 0);
+    ck_assert_int_eq(common_random_bytes(a, 0), CANAL_OK);
+}
+END_TEST
+
+START_TEST(clock_units_agree)
+{
+    uint64_t ns0 = common_now_ns();
+    int64_t us0 = common_now_us(), ms0 = common_now_ms();
+    double s0 = common_now_s(), c0 = common_now_coarse_s();
+
+    for (int i = 0; i < 1000; i++) {
+        uint64_t ns = common_now_ns();
+        ck_assert_uint_ge(ns, ns0);
+        ns0 = ns;
+    }
+    /* Readings taken together tell the same time in every unit (the
+     * coarse clock may lag by its resolution, far below a second). */
+    ck_assert_int_ge(common_now_us() / 1000, ms0);
+    ck_assert_int_ge(common_now_ms(), us0 / 1000);
+    ck_assert(common_now_s() >= s0);
+    ck_assert(common_now_s() - (double)common_now_ms() / 1000 < 1.0);
+    ck_assert(common_now_s() - common_now_coarse_s() < 1.0);
+    ck_assert(common_now_coarse_s() >= c0);
+}
+END_TEST
+
+typedef struct {
+    int value;
+    common_link_t link;
+} item_t;
+
+/* The values on the list, head to tail, checked against the walk back. */
+static int list_values(const common_list_t *l, int *out)
+{
+    int n = 0, m;
+    for (common_link_t *k = l->head; k != NULL; k = k->next)
+        out[n++] = common_list_entry(k, item_t, link)->value;
+    m = n;
+    for (common_link_t *k = l->tail; k != NULL; k = k->prev)
+        ck_assert_int_eq(common_list_entry(k, item_t, link)->value, out[--m]);
+    ck_assert_int_eq(m, 0);
+    return n;
+}
+
+START_TEST(list_order_and_removal)
+{
+    common_list_t l = {NULL, NULL};
+    item_t it[5];
+    int v[5];
+
+    ck_assert(common_list_empty(&l));
+    ck_assert_ptr_null(common_list_entry(l.head, item_t, link));
+    for (int i = 0; i < 5; i++)
+        it[i].value = i;
+    common_list_push_back(&l, &it[1].link);
+    common_list_push_back(&l, &it[2].link);
+    common_list_push_front(&l, &it[0].link);
+    common_list_push_back(&l, &it[3].link);
+    common_list_push_back(&l, &it[4].link);
+    ck_assert_int_eq(list_values(&l, v), 5);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(v[i], i);
+    common_list_remove(&l, &it[2].link); /* middle */
+    common_list_remove(&l, &it[0].link); /* head */
+    common_list_remove(&l, &it[4].link); /* tail */
+    ck_assert_ptr_null(it[2].link.next);
+    ck_assert_int_eq(list_values(&l, v), 2);
+    ck_assert_int_eq(v[0], 1);
+    ck_assert_int_eq(v[1], 3);
+    common_list_remove(&l, &it[1].link);
+    common_list_remove(&l, &it[3].link);
+    ck_assert(common_list_empty(&l));
+    ck_assert_ptr_null(l.tail);
+    common_list_push_front(&l, &it[4].link); /* an empty list again takes both ends */
+    ck_assert_ptr_eq(l.head, &it[4].link);
+    ck_assert_ptr_eq(l.tail, &it[4].link);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("common");
+    TCase *tc = tcase_create("helpers");
+    SRunner *sr;
+    int failed;
+
+    tcase_set_timeout(tc, unit_case_timeout_s());
+    tcase_add_test(tc, hex_round_trip);
+    tcase_add_test(tc, hex_decode_checks);
+    tcase_add_test(tc, random_fills);
+    tcase_add_test(tc, clock_units_agree);
+    tcase_add_test(tc, list_order_and_removal);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
