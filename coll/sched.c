@@ -78,6 +78,7 @@ struct coll_sched {
     int pc;
     int pending;
     canal_status_t err;
+    int err_peer; /* job rank of the lost peer behind err (CANAL_ERR_PEER*), or -1 */
     volatile int done;
     int running;
     int in_advance, again;
@@ -608,8 +609,19 @@ static int sched_advance(coll_sched_t *s);
 
 static void set_err(coll_sched_t *s, canal_status_t st)
 {
-    if (st < 0 && s->err == CANAL_OK)
+    if (st < 0 && s->err == CANAL_OK) {
         s->err = st;
+        s->err_peer = -1;
+    }
+}
+
+/* The outcome of request r; a lost peer is remembered for the message. */
+static void set_err_req(coll_sched_t *s, canal_status_t st, const adi_request_t *r)
+{
+    int first = s->err == CANAL_OK;
+    set_err(s, st);
+    if (first && (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING))
+        s->err_peer = r->status.peer;
 }
 
 /* The outcome of a finished send or receive. Every message of a collective
@@ -666,10 +678,12 @@ static void post(coll_sched_t *s, act_t *a)
         st = adi_irecv_into(r, a->dst, a->count, a->dt, a->peer, s->tag, coll_context(c) + 1);
     if (st < 0) {
         set_err(s, st);
+        if (s->err == st && (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING))
+            s->err_peer = coll_host.comm_peer_job_rank(c, a->peer);
         return;
     }
     if (r->done) {
-        set_err(s, act_outcome(a, r));
+        set_err_req(s, act_outcome(a, r), r);
         return;
     }
     r->mpi_ext = a; /* (coll/'s own request: for on_done) */
@@ -691,8 +705,10 @@ static int sched_finish(coll_sched_t *s)
     cs = *coll_host.comm_coll_slot(s->comm);
     if (cs != NULL)
         __atomic_sub_fetch(&cs->active, 1, __ATOMIC_RELEASE);
-    if (req != NULL)
+    if (req != NULL) {
         req->status.error = s->err;
+        req->status.peer = s->err_peer; /* (mpi/ names the lost rank from it) */
+    }
     /* after this store a blocking waiter may free s */
     __atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
     if (destroy)
@@ -760,7 +776,7 @@ static int sched_advance(coll_sched_t *s)
 static void on_done(adi_request_t *r, void *arg)
 {
     coll_sched_t *s = arg;
-    set_err(s, r->mpi_ext != NULL ? act_outcome(r->mpi_ext, r) : r->status.error);
+    set_err_req(s, r->mpi_ext != NULL ? act_outcome(r->mpi_ext, r) : r->status.error, r);
     if (--s->pending == 0) {
         s->cb_req = r;
         if (!sched_advance(s))
@@ -776,6 +792,7 @@ canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persist
     s->pc = 0;
     s->pending = 0;
     s->err = CANAL_OK;
+    s->err_peer = -1;
     s->req = req;
     s->persistent = persistent;
     s->free_at_end = req != NULL && !persistent;
@@ -803,6 +820,16 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
 {
     if (!coll_sched_done(s))
         adi_wait_until(done_pred, s);
+    /* The message names the lost process, not whatever a channel said last
+     * (a shm detection of some peer, on this thread, in the meantime). */
+    if ((s->err == CANAL_ERR_PEER || s->err == CANAL_ERR_PEER_PENDING) && s->err_peer >= 0)
+        common_err_set(s->err,
+                       s->err_peer < adi_job_size()
+                           ? "rank %d of MPI_COMM_WORLD failed (the process died or its "
+                             "connection was lost) before the collective could complete"
+                           : "a process of another job (peer %d) failed before the collective "
+                             "could complete",
+                       s->err_peer);
     return s->err;
 }
 
