@@ -293,7 +293,7 @@ static void check_peers_alive(ch_shm_state_t *st)
         if (kill((pid_t)st->slots[li].pid, 0) != 0 && errno == ESRCH) {
             p->dead = 1;
             st->ndead++;
-            common_err_set(CANAL_ERR_PEER, "shm: local rank %d (pid %ld) is gone", p->world,
+            common_err_set(CANAL_ERR_PEER, "shm: the process of job rank %d (pid %ld) is gone", p->world,
                            (long)st->slots[li].pid);
             if (st->up.on_peer_failed != NULL)
                 st->up.on_peer_failed(p->world, CANAL_ERR_PEER);
