@@ -131,6 +131,7 @@ rm -f "$out"
 total_pass=$((total_pass + ${sp:-0})); total_fail=$((total_fail + ${sf:-1}))
 
 note "MPI programs through mpiexec"
+export CANAL_TEST_SANITIZED=$SANITIZE  # (runtests.sh: the lang_* programs need an unsanitized library)
 out=$(mktemp)
 # the Java programs (testlist.java) print SKIP with --quick (CANAL_TEST_JAVA=0)
 # and --sanitize (built --disable-java)

@@ -133,6 +133,11 @@ mpich_wrapper() {  # source -> Debian's MPICH wrapper that builds it, or nothing
 }
 missing_tool() {  # source -> what is missing to build it, or nothing
     local w c
+    # MPICH's language libraries (the lang_* programs) cannot load a library
+    # built with the sanitizers (ASan must come first); run-suite --sanitize.
+    case "${CANAL_TEST_SANITIZED:-no}:$(basename "$1")" in
+        yes:lang_*) echo "a library without sanitizers (MPICH's language libraries cannot load this build)"; return ;;
+    esac
     case $1 in
         *.cpp) c=$("$PREFIX/bin/mpicxx" -show 2>/dev/null | awk '{print $1}')
                command -v "${c:-g++}" > /dev/null || echo "the C++ compiler ${c:-g++} of mpicxx (package g++)" ;;
