@@ -759,6 +759,11 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
 
     if (mode != MODE_BLOCKING && request == NULL)
         return check_mode_failed(k, c, mpi_err_raise(c, MPI_ERR_ARG, fn, "request is NULL"), fn);
+    /* A revoked communicator fails every collective (ULFM), also one that has
+     * no message to exchange (a communicator of one process). One atomic load
+     * while nothing is revoked. */
+    if (adi_ctx_revoked(c->context + 1))
+        return mpi_err_raise(c, MPIX_ERR_REVOKED, fn, "the communicator was revoked (MPIX_Comm_revoke)");
     /* (field by field: a memset of the whole struct shows in small-message latency) */
     a.sdt = a.rdt = NULL;
     a.sendcounts = a.recvcounts = NULL;
@@ -985,7 +990,7 @@ int mpi_barrier_impl(mpi_comm_t *comm, const char *fn)
     /* Alone in an intracommunicator (MPI_COMM_SELF): nothing to wait for, no
      * schedule to build (513 instructions before); a revoked one still fails. */
     if (comm->size == 1 && !comm->is_inter && !adi_ctx_revoked(comm->context + 1))
-        return MPI_SUCCESS;
+        return MPI_SUCCESS; /* (revoked: coll_call says so) */
     return coll_call(&k, comm, MODE_BLOCKING, NULL, fn);
 }
 
