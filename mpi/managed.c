@@ -5,50 +5,18 @@
  * gather/scatter messages, size-known receives, completion upcalls and wait
  * hooks. The pinning policy and the bookkeeping live in adi/managed.c; this
  * file only decides whether a call is well formed and turns device statuses
- * into MPI errors.
+ * into MPI errors. The entry points are generated from mpi/api/ext-canal.api
+ * (they check the communicator, counts, datatypes, ranks, tags and out
+ * pointers); these are the mpix_*_impl functions behind them.
  */
 #include "mpiimpl.h"
 #include "mpi_ext.h"
+#include "mpi/api_impl.h"
 
 #include "adi/managed.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------------------------------------------------------------- shared checks */
-static int check_peer(mpi_comm_t *c, int is_send, int peer, int tag, const char *fn)
-{
-    if (is_send) {
-        if (peer != MPI_PROC_NULL && (peer < 0 || peer >= c->peer_size))
-            return mpi_err_raise(c, MPI_ERR_RANK, fn, "dest=%d is not in [0, %d) or MPI_PROC_NULL",
-                                 peer, c->peer_size);
-        if (tag < 0 || tag > MPI_CANAL_TAG_UB)
-            return mpi_err_raise(c, MPI_ERR_TAG, fn, "tag=%d is not in [0, MPI_TAG_UB=%d]", tag,
-                                 MPI_CANAL_TAG_UB);
-        return MPI_SUCCESS;
-    }
-    if (peer != MPI_PROC_NULL && peer != MPI_ANY_SOURCE && (peer < 0 || peer >= c->peer_size))
-        return mpi_err_raise(c, MPI_ERR_RANK, fn,
-                             "source=%d is not in [0, %d), MPI_ANY_SOURCE or MPI_PROC_NULL", peer,
-                             c->peer_size);
-    if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_CANAL_TAG_UB))
-        return mpi_err_raise(c, MPI_ERR_TAG, fn,
-                             "tag=%d is not in [0, MPI_TAG_UB=%d] or MPI_ANY_TAG", tag,
-                             MPI_CANAL_TAG_UB);
-    return MPI_SUCCESS;
-}
-
-/* comm, request pointer, peer and tag of any point-to-point MPIX call. */
-static int enter_p2p(const char *fn, MPI_Comm comm, int is_send, int peer, int tag, int blocking,
-                     MPI_Request *request, mpi_comm_t **c_out)
-{
-    int err;
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, c_out)))
-        return err;
-    if (!blocking && request == NULL)
-        return mpi_err_raise(*c_out, MPI_ERR_REQUEST, fn, "request is NULL");
-    return check_peer(*c_out, is_send, peer, tag, fn);
-}
 
 /* A device status about a reference or buffer: the data's fault, so MPI_ERR_BUFFER. */
 static int raise_buffer_status(mpi_comm_t *c, canal_status_t st, const char *fn)
@@ -80,11 +48,11 @@ static int proc_null(mpi_comm_t *c, int is_send, int blocking, MPI_Status *statu
 }
 
 /* Started operation r: wait for it (blocking) or hand out its handle. */
-static int finish_start(mpi_comm_t *c, MPI_Comm comm, adi_request_t *r, int blocking,
-                        MPI_Status *status, MPI_Request *request, const char *fn)
+static int finish_start(mpi_comm_t *c, adi_request_t *r, int blocking, MPI_Status *status,
+                        MPI_Request *request, const char *fn)
 {
     int err;
-    r->owner_handle = comm;
+    r->owner_handle = c->handle;
     if (!blocking) {
         *request = mpi_request_handle(r);
         return MPI_SUCCESS;
@@ -96,12 +64,12 @@ static int finish_start(mpi_comm_t *c, MPI_Comm comm, adi_request_t *r, int bloc
     return MPI_SUCCESS;
 }
 
-/* A typed operation on one piece: a managed object (ref) or a registered buffer. */
+/* A typed operation on one piece: a managed object (ref) or a registered
+ * buffer. The entry point checked comm, count, datatype, peer, tag and request. */
 static int typed_op(int is_send, MPIX_Ref ref, MPIX_Buffer buffer, MPI_Aint offset, MPI_Count count,
-                    MPI_Datatype datatype, int peer, int tag, MPI_Comm comm, adi_send_mode_t mode,
+                    MPI_Datatype datatype, int peer, int tag, mpi_comm_t *c, adi_send_mode_t mode,
                     int blocking, MPI_Status *status, MPI_Request *request, const char *fn)
 {
-    mpi_comm_t *c = NULL;
     dt_type_t *dt = NULL;
     adi_mgd_seg_t seg;
     adi_request_t *r = NULL;
@@ -109,8 +77,7 @@ static int typed_op(int is_send, MPIX_Ref ref, MPIX_Buffer buffer, MPI_Aint offs
     canal_status_t st;
     int err;
 
-    if ((err = enter_p2p(fn, comm, is_send, peer, tag, blocking, request, &c)) ||
-        (err = mpi_check_count(c, count, fn)) || (err = mpi_check_dt(c, datatype, fn, &dt)))
+    if ((err = mpi_check_dt(c, datatype, fn, &dt)) != MPI_SUCCESS) /* resolves it */
         return err;
     if (offset < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "offset=%ld is negative", (long)offset);
@@ -143,18 +110,14 @@ static int typed_op(int is_send, MPIX_Ref ref, MPIX_Buffer buffer, MPI_Aint offs
         st = adi_mgd_recv(&seg, 1, (size_t)count, dt, blocking, peer, tag, c->context, &r);
     if (st < 0)
         return raise_buffer_status(c, st, fn);
-    return finish_start(c, comm, r, blocking, status, request, fn);
+    return finish_start(c, r, blocking, status, request, fn);
 }
 
 /* ---------------------------------------------------------------- 1. hooks */
-int PMPIX_Managed_register(const MPIX_Managed_hooks *h)
+int mpix_managed_register_impl(const MPIX_Managed_hooks *h, const char *fn)
 {
-    static const char fn[] = "MPIX_Managed_register";
     adi_mgd_hooks_t ah;
     canal_status_t st;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
     if (h == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "hooks is NULL");
     if (h->version != MPIX_MANAGED_VERSION)
@@ -192,15 +155,10 @@ int PMPIX_Managed_register(const MPIX_Managed_hooks *h)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "%s", common_err_detail());
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Managed_register = PMPIX_Managed_register
 
-int PMPIX_Managed_deregister(void)
+int mpix_managed_deregister_impl(const char *fn)
 {
-    static const char fn[] = "MPIX_Managed_deregister";
     canal_status_t st;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
     st = adi_mgd_hooks_clear();
     if (st == CANAL_ERR_NOTFOUND)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "%s", common_err_detail());
@@ -208,17 +166,10 @@ int PMPIX_Managed_deregister(void)
         return mpi_err_status(NULL, st, fn);
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Managed_deregister = PMPIX_Managed_deregister
 
-int PMPIX_Managed_stats_get(MPIX_Managed_stats *stats)
+int mpix_managed_stats_get_impl(MPIX_Managed_stats *stats, const char *fn)
 {
-    static const char fn[] = "MPIX_Managed_stats_get";
     adi_mgd_stats_t s;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (stats == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stats is NULL");
     adi_mgd_stats(&s);
     stats->ops = s.ops;
     stats->pins = s.pins;
@@ -231,59 +182,48 @@ int PMPIX_Managed_stats_get(MPIX_Managed_stats *stats)
     stats->inflight = s.inflight;
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Managed_stats_get = PMPIX_Managed_stats_get
 
 /* ---------------------------------------------------------------- 2. references */
-int PMPIX_Send_ref(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype, int dest,
-                   int tag, MPI_Comm comm)
+int mpix_send_ref_impl(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
+                       int dest, int tag, mpi_comm_t *comm, const char *fn)
 {
     return typed_op(1, ref, MPIX_BUFFER_NULL, offset, count, datatype, dest, tag, comm,
-                    ADI_MODE_STANDARD, 1, NULL, NULL, "MPIX_Send_ref");
+                    ADI_MODE_STANDARD, 1, NULL, NULL, fn);
 }
-#pragma weak MPIX_Send_ref = PMPIX_Send_ref
 
-int PMPIX_Ssend_ref(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype, int dest,
-                    int tag, MPI_Comm comm)
+int mpix_ssend_ref_impl(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
+                        int dest, int tag, mpi_comm_t *comm, const char *fn)
 {
     return typed_op(1, ref, MPIX_BUFFER_NULL, offset, count, datatype, dest, tag, comm,
-                    ADI_MODE_SYNC, 1, NULL, NULL, "MPIX_Ssend_ref");
+                    ADI_MODE_SYNC, 1, NULL, NULL, fn);
 }
-#pragma weak MPIX_Ssend_ref = PMPIX_Ssend_ref
 
-int PMPIX_Recv_ref(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
-                   int source, int tag, MPI_Comm comm, MPI_Status *status)
+int mpix_recv_ref_impl(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
+                       int source, int tag, mpi_comm_t *comm, MPI_Status *status, const char *fn)
 {
     return typed_op(0, ref, MPIX_BUFFER_NULL, offset, count, datatype, source, tag, comm,
-                    ADI_MODE_STANDARD, 1, status, NULL, "MPIX_Recv_ref");
+                    ADI_MODE_STANDARD, 1, status, NULL, fn);
 }
-#pragma weak MPIX_Recv_ref = PMPIX_Recv_ref
 
-int PMPIX_Isend_ref(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype, int dest,
-                    int tag, MPI_Comm comm, MPI_Request *request)
+int mpix_isend_ref_impl(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
+                        int dest, int tag, mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
     return typed_op(1, ref, MPIX_BUFFER_NULL, offset, count, datatype, dest, tag, comm,
-                    ADI_MODE_STANDARD, 0, NULL, request, "MPIX_Isend_ref");
+                    ADI_MODE_STANDARD, 0, NULL, request, fn);
 }
-#pragma weak MPIX_Isend_ref = PMPIX_Isend_ref
 
-int PMPIX_Irecv_ref(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
-                    int source, int tag, MPI_Comm comm, MPI_Request *request)
+int mpix_irecv_ref_impl(MPIX_Ref ref, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
+                        int source, int tag, mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
     return typed_op(0, ref, MPIX_BUFFER_NULL, offset, count, datatype, source, tag, comm,
-                    ADI_MODE_STANDARD, 0, NULL, request, "MPIX_Irecv_ref");
+                    ADI_MODE_STANDARD, 0, NULL, request, fn);
 }
-#pragma weak MPIX_Irecv_ref = PMPIX_Irecv_ref
 
 /* ---------------------------------------------------------------- 3. the collector's query */
-int PMPIX_Managed_inflight(int maxuses, MPIX_Ref_use uses[], int *count)
+int mpix_managed_inflight_impl(int maxuses, MPIX_Ref_use uses[], int *count, const char *fn)
 {
-    static const char fn[] = "MPIX_Managed_inflight";
     adi_mgd_use_t *tmp = NULL;
-    int n = 0, err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (count == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "count is NULL");
+    int n = 0;
     if (maxuses < 0)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "maxuses=%d is negative", maxuses);
     if (maxuses > 0 && uses == NULL)
@@ -302,18 +242,12 @@ int PMPIX_Managed_inflight(int maxuses, MPIX_Ref_use uses[], int *count)
     *count = n;
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Managed_inflight = PMPIX_Managed_inflight
 
 /* ---------------------------------------------------------------- 4. registered buffers */
-int PMPIX_Buffer_register(void *base, MPI_Aint length, MPIX_Buffer *buffer)
+int mpix_buffer_register_impl(void *base, MPI_Aint length, MPIX_Buffer *buffer, const char *fn)
 {
-    static const char fn[] = "MPIX_Buffer_register";
     canal_status_t st;
-    int handle = 0, err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (buffer == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "buffer is NULL");
+    int handle = 0;
     if (base == NULL)
         return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "base is NULL");
     if (length <= 0)
@@ -323,17 +257,10 @@ int PMPIX_Buffer_register(void *base, MPI_Aint length, MPIX_Buffer *buffer)
     *buffer = handle;
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Buffer_register = PMPIX_Buffer_register
 
-int PMPIX_Buffer_deregister(MPIX_Buffer *buffer)
+int mpix_buffer_deregister_impl(MPIX_Buffer *buffer, const char *fn)
 {
-    static const char fn[] = "MPIX_Buffer_deregister";
     canal_status_t st;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (buffer == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "buffer is NULL");
     if (*buffer == MPIX_BUFFER_NULL)
         return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "*buffer is MPIX_BUFFER_NULL");
     st = adi_mgd_buf_deregister(*buffer);
@@ -344,7 +271,6 @@ int PMPIX_Buffer_deregister(MPIX_Buffer *buffer)
     *buffer = MPIX_BUFFER_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Buffer_deregister = PMPIX_Buffer_deregister
 
 typedef struct {
     MPIX_Buffer_release_function *fn;
@@ -358,17 +284,11 @@ static void release_trampoline(void *base, size_t len, void *arg)
     free(cb);
 }
 
-int PMPIX_Buffer_release(MPIX_Buffer *buffer, MPIX_Buffer_release_function *callback,
-                         void *extra_state)
+int mpix_buffer_release_impl(MPIX_Buffer *buffer, MPIX_Buffer_release_function *callback,
+                             void *extra_state, const char *fn)
 {
-    static const char fn[] = "MPIX_Buffer_release";
     release_cb_t *cb = NULL;
     canal_status_t st;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (buffer == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "buffer is NULL");
     if (*buffer == MPIX_BUFFER_NULL)
         return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "*buffer is MPIX_BUFFER_NULL");
     if (callback != NULL) {
@@ -387,17 +307,11 @@ int PMPIX_Buffer_release(MPIX_Buffer *buffer, MPIX_Buffer_release_function *call
     *buffer = MPIX_BUFFER_NULL;
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Buffer_release = PMPIX_Buffer_release
 
-int PMPIX_Buffer_in_use(MPIX_Buffer buffer, MPI_Aint offset, MPI_Aint length, int *flag)
+int mpix_buffer_in_use_impl(MPIX_Buffer buffer, MPI_Aint offset, MPI_Aint length, int *flag,
+                            const char *fn)
 {
-    static const char fn[] = "MPIX_Buffer_in_use";
     canal_status_t st;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if (flag == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "flag is NULL");
     if (offset < 0 || length < 0)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s=%ld is negative",
                              offset < 0 ? "offset" : "length",
@@ -407,67 +321,57 @@ int PMPIX_Buffer_in_use(MPIX_Buffer buffer, MPI_Aint offset, MPI_Aint length, in
         return raise_buffer_status(NULL, st, fn);
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Buffer_in_use = PMPIX_Buffer_in_use
 
-int PMPIX_Send_buffer(MPIX_Buffer buffer, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
-                      int dest, int tag, MPI_Comm comm)
+int mpix_send_buffer_impl(MPIX_Buffer buffer, MPI_Aint offset, MPI_Count count,
+                          MPI_Datatype datatype, int dest, int tag, mpi_comm_t *comm,
+                          const char *fn)
 {
     if (buffer == MPIX_BUFFER_NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_BUFFER, "MPIX_Send_buffer",
-                             "buffer is MPIX_BUFFER_NULL");
+        return mpi_err_raise(comm, MPI_ERR_BUFFER, fn, "buffer is MPIX_BUFFER_NULL");
     return typed_op(1, NULL, buffer, offset, count, datatype, dest, tag, comm, ADI_MODE_STANDARD, 1,
-                    NULL, NULL, "MPIX_Send_buffer");
+                    NULL, NULL, fn);
 }
-#pragma weak MPIX_Send_buffer = PMPIX_Send_buffer
 
-int PMPIX_Recv_buffer(MPIX_Buffer buffer, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
-                      int source, int tag, MPI_Comm comm, MPI_Status *status)
+int mpix_recv_buffer_impl(MPIX_Buffer buffer, MPI_Aint offset, MPI_Count count,
+                          MPI_Datatype datatype, int source, int tag, mpi_comm_t *comm,
+                          MPI_Status *status, const char *fn)
 {
     if (buffer == MPIX_BUFFER_NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_BUFFER, "MPIX_Recv_buffer",
-                             "buffer is MPIX_BUFFER_NULL");
+        return mpi_err_raise(comm, MPI_ERR_BUFFER, fn, "buffer is MPIX_BUFFER_NULL");
     return typed_op(0, NULL, buffer, offset, count, datatype, source, tag, comm, ADI_MODE_STANDARD,
-                    1, status, NULL, "MPIX_Recv_buffer");
+                    1, status, NULL, fn);
 }
-#pragma weak MPIX_Recv_buffer = PMPIX_Recv_buffer
 
-int PMPIX_Isend_buffer(MPIX_Buffer buffer, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
-                       int dest, int tag, MPI_Comm comm, MPI_Request *request)
+int mpix_isend_buffer_impl(MPIX_Buffer buffer, MPI_Aint offset, MPI_Count count,
+                           MPI_Datatype datatype, int dest, int tag, mpi_comm_t *comm,
+                           MPI_Request *request, const char *fn)
 {
     if (buffer == MPIX_BUFFER_NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_BUFFER, "MPIX_Isend_buffer",
-                             "buffer is MPIX_BUFFER_NULL");
+        return mpi_err_raise(comm, MPI_ERR_BUFFER, fn, "buffer is MPIX_BUFFER_NULL");
     return typed_op(1, NULL, buffer, offset, count, datatype, dest, tag, comm, ADI_MODE_STANDARD, 0,
-                    NULL, request, "MPIX_Isend_buffer");
+                    NULL, request, fn);
 }
-#pragma weak MPIX_Isend_buffer = PMPIX_Isend_buffer
 
-int PMPIX_Irecv_buffer(MPIX_Buffer buffer, MPI_Aint offset, MPI_Count count, MPI_Datatype datatype,
-                       int source, int tag, MPI_Comm comm, MPI_Request *request)
+int mpix_irecv_buffer_impl(MPIX_Buffer buffer, MPI_Aint offset, MPI_Count count,
+                           MPI_Datatype datatype, int source, int tag, mpi_comm_t *comm,
+                           MPI_Request *request, const char *fn)
 {
     if (buffer == MPIX_BUFFER_NULL)
-        return mpi_err_raise(mpi_comm_get(comm), MPI_ERR_BUFFER, "MPIX_Irecv_buffer",
-                             "buffer is MPIX_BUFFER_NULL");
+        return mpi_err_raise(comm, MPI_ERR_BUFFER, fn, "buffer is MPIX_BUFFER_NULL");
     return typed_op(0, NULL, buffer, offset, count, datatype, source, tag, comm, ADI_MODE_STANDARD,
-                    0, NULL, request, "MPIX_Irecv_buffer");
+                    0, NULL, request, fn);
 }
-#pragma weak MPIX_Irecv_buffer = PMPIX_Irecv_buffer
 
 /* ---------------------------------------------------------------- 5. gather/scatter */
+/* The entry point checked comm, nsegments, peer, tag and request. */
 static int vector_op(int is_send, const MPIX_Segment segments[], int nsegments, int peer, int tag,
-                     MPI_Comm comm, int blocking, MPI_Status *status, MPI_Request *request,
+                     mpi_comm_t *c, int blocking, MPI_Status *status, MPI_Request *request,
                      const char *fn)
 {
     adi_mgd_seg_t local[8], *segs = local;
-    mpi_comm_t *c = NULL;
     adi_request_t *r = NULL;
     canal_status_t st;
-    int err;
 
-    if ((err = enter_p2p(fn, comm, is_send, peer, tag, blocking, request, &c)))
-        return err;
-    if (nsegments < 0)
-        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "nsegments=%d is negative", nsegments);
     if (nsegments > 0 && segments == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "segments is NULL with nsegments=%d", nsegments);
     for (int i = 0; i < nsegments; i++) {
@@ -519,35 +423,32 @@ static int vector_op(int is_send, const MPIX_Segment segments[], int nsegments, 
         free(segs);
     if (st < 0)
         return raise_buffer_status(c, st, fn);
-    return finish_start(c, comm, r, blocking, status, request, fn);
+    return finish_start(c, r, blocking, status, request, fn);
 }
 
-int PMPIX_Sendv(const MPIX_Segment segments[], int nsegments, int dest, int tag, MPI_Comm comm)
+int mpix_sendv_impl(const MPIX_Segment segments[], int nsegments, int dest, int tag,
+                    mpi_comm_t *comm, const char *fn)
 {
-    return vector_op(1, segments, nsegments, dest, tag, comm, 1, NULL, NULL, "MPIX_Sendv");
+    return vector_op(1, segments, nsegments, dest, tag, comm, 1, NULL, NULL, fn);
 }
-#pragma weak MPIX_Sendv = PMPIX_Sendv
 
-int PMPIX_Recvv(const MPIX_Segment segments[], int nsegments, int source, int tag, MPI_Comm comm,
-                MPI_Status *status)
+int mpix_recvv_impl(const MPIX_Segment segments[], int nsegments, int source, int tag,
+                    mpi_comm_t *comm, MPI_Status *status, const char *fn)
 {
-    return vector_op(0, segments, nsegments, source, tag, comm, 1, status, NULL, "MPIX_Recvv");
+    return vector_op(0, segments, nsegments, source, tag, comm, 1, status, NULL, fn);
 }
-#pragma weak MPIX_Recvv = PMPIX_Recvv
 
-int PMPIX_Isendv(const MPIX_Segment segments[], int nsegments, int dest, int tag, MPI_Comm comm,
-                 MPI_Request *request)
+int mpix_isendv_impl(const MPIX_Segment segments[], int nsegments, int dest, int tag,
+                     mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return vector_op(1, segments, nsegments, dest, tag, comm, 0, NULL, request, "MPIX_Isendv");
+    return vector_op(1, segments, nsegments, dest, tag, comm, 0, NULL, request, fn);
 }
-#pragma weak MPIX_Isendv = PMPIX_Isendv
 
-int PMPIX_Irecvv(const MPIX_Segment segments[], int nsegments, int source, int tag, MPI_Comm comm,
-                 MPI_Request *request)
+int mpix_irecvv_impl(const MPIX_Segment segments[], int nsegments, int source, int tag,
+                     mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return vector_op(0, segments, nsegments, source, tag, comm, 0, NULL, request, "MPIX_Irecvv");
+    return vector_op(0, segments, nsegments, source, tag, comm, 0, NULL, request, fn);
 }
-#pragma weak MPIX_Irecvv = PMPIX_Irecvv
 
 /* ---------------------------------------------------------------- 5. size-known receives */
 typedef struct {
@@ -576,19 +477,18 @@ static int alloc_trampoline(size_t count, int source, int tag, void *arg, adi_mg
     return 0;
 }
 
+/* The entry point checked comm, datatype, source, tag and request. */
 static int recv_alloc_common(MPIX_Recv_alloc_function *afn, void *extra, MPI_Datatype datatype,
-                             int source, int tag, MPI_Comm comm, int blocking, MPI_Status *status,
+                             int source, int tag, mpi_comm_t *c, int blocking, MPI_Status *status,
                              MPI_Request *request, const char *fn)
 {
-    mpi_comm_t *c = NULL;
     dt_type_t *dt = NULL;
     adi_request_t *r = NULL;
     alloc_cb_t *cb;
     canal_status_t st;
     int err;
 
-    if ((err = enter_p2p(fn, comm, 0, source, tag, blocking, request, &c)) ||
-        (err = mpi_check_dt(c, datatype, fn, &dt)))
+    if ((err = mpi_check_dt(c, datatype, fn, &dt)) != MPI_SUCCESS) /* resolves it */
         return err;
     if (afn == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "fn is NULL");
@@ -601,24 +501,24 @@ static int recv_alloc_common(MPIX_Recv_alloc_function *afn, void *extra, MPI_Dat
     st = adi_mgd_recv_alloc(alloc_trampoline, cb, free, dt, blocking, source, tag, c->context, &r);
     if (st < 0)
         return mpi_err_status(c, st, fn);
-    return finish_start(c, comm, r, blocking, status, request, fn);
+    return finish_start(c, r, blocking, status, request, fn);
 }
 
-int PMPIX_Recv_alloc(MPIX_Recv_alloc_function *fn, void *extra_state, MPI_Datatype datatype,
-                     int source, int tag, MPI_Comm comm, MPI_Status *status)
+int mpix_recv_alloc_impl(MPIX_Recv_alloc_function *alloc_fn, void *extra_state,
+                         MPI_Datatype datatype, int source, int tag, mpi_comm_t *comm,
+                         MPI_Status *status, const char *fn)
 {
-    return recv_alloc_common(fn, extra_state, datatype, source, tag, comm, 1, status, NULL,
-                             "MPIX_Recv_alloc");
+    return recv_alloc_common(alloc_fn, extra_state, datatype, source, tag, comm, 1, status, NULL,
+                             fn);
 }
-#pragma weak MPIX_Recv_alloc = PMPIX_Recv_alloc
 
-int PMPIX_Irecv_alloc(MPIX_Recv_alloc_function *fn, void *extra_state, MPI_Datatype datatype,
-                      int source, int tag, MPI_Comm comm, MPI_Request *request)
+int mpix_irecv_alloc_impl(MPIX_Recv_alloc_function *alloc_fn, void *extra_state,
+                          MPI_Datatype datatype, int source, int tag, mpi_comm_t *comm,
+                          MPI_Request *request, const char *fn)
 {
-    return recv_alloc_common(fn, extra_state, datatype, source, tag, comm, 0, NULL, request,
-                             "MPIX_Irecv_alloc");
+    return recv_alloc_common(alloc_fn, extra_state, datatype, source, tag, comm, 0, NULL, request,
+                             fn);
 }
-#pragma weak MPIX_Irecv_alloc = PMPIX_Irecv_alloc
 
 /* ---------------------------------------------------------------- 5. upcalls */
 typedef struct {
@@ -653,16 +553,13 @@ static void upcall_run(adi_request_t *r, void *arg)
     free(u);
 }
 
-int PMPIX_Request_set_upcall(MPI_Request request, MPIX_Request_upcall_function *callback,
-                             void *extra_state)
+int mpix_request_set_upcall_impl(MPI_Request request, MPIX_Request_upcall_function *callback,
+                                 void *extra_state, const char *fn)
 {
-    static const char fn[] = "MPIX_Request_set_upcall";
     adi_request_t *r;
     upcall_t *u;
     MPI_Status st;
-    int done, err = mpi_enter(fn);
-    if (err)
-        return err;
+    int done;
     if (callback == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "fn is NULL");
     r = mpi_request_get(request);
@@ -698,34 +595,25 @@ int PMPIX_Request_set_upcall(MPI_Request request, MPIX_Request_upcall_function *
     }
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Request_set_upcall = PMPIX_Request_set_upcall
 
 /* ---------------------------------------------------------------- 5. waiting */
-int PMPIX_Wait_hook_set(MPIX_Wait_hook_function *hook, void *extra_state, int interval)
+int mpix_wait_hook_set_impl(MPIX_Wait_hook_function *hook, void *extra_state, int interval,
+                            const char *fn)
 {
-    static const char fn[] = "MPIX_Wait_hook_set";
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
     if (interval < 0)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "interval=%d is negative", interval);
     adi_mgd_wait_hook_set(hook, extra_state, interval);
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Wait_hook_set = PMPIX_Wait_hook_set
 
-int PMPIX_Progress(int *made_progress)
+int mpix_progress_impl(int *made_progress, const char *fn)
 {
-    static const char fn[] = "MPIX_Progress";
-    int n, err = mpi_enter(fn);
-    if (err)
-        return err;
+    int n;
     n = adi_progress();
     if (made_progress != NULL)
         *made_progress = n > 0;
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Progress = PMPIX_Progress
 
 /* ---------------------------------------------------------------- life cycle */
 static void managed_module_finalize(void)

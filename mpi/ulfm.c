@@ -192,13 +192,6 @@ static int check_ulfm_obj(mpi_comm_t *c, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* The same from a handle (the MPIX_ functions of mpi_ext.h, outside the table). */
-static int check_ulfm_comm(MPI_Comm comm, const char *fn, mpi_comm_t **out)
-{
-    int err = mpi_check_comm(comm, fn, out);
-    return err != MPI_SUCCESS ? err : check_ulfm_obj(*out, fn);
-}
-
 int mpix_comm_revoke_impl(mpi_comm_t *comm, const char *fn)
 {
     mpi_comm_t *c = comm;
@@ -747,20 +740,16 @@ int mpix_comm_failure_get_acked_impl(mpi_comm_t *comm, MPI_Group *failedgrp, con
 }
 
 /* ---------------------------------------------------------------- MPI-5 era names */
-/* (Not in MPICH 4.0.2's mpi.h: declared in mpi_ext.h.) */
-int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
+/* (Not in MPICH 4.0.2's mpi.h: declared in mpi_ext.h, described in
+ * mpi/api/ext-canal.api.) */
+int mpix_comm_get_failed_impl(mpi_comm_t *comm, MPI_Group *failedgrp, const char *fn)
 {
-    static const char fn[] = "MPIX_Comm_get_failed";
-    mpi_comm_t *c = NULL;
+    mpi_comm_t *c = comm;
     mpi_group_t *g;
     int *ranks, k;
-    int err = mpi_enter(fn);
-    if (err)
+    int err;
+    if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
         return err;
-    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
-    if (failedgrp == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "failedgrp is NULL");
     if ((ranks = malloc(sizeof *ranks * (size_t)(c->size > 0 ? c->size : 1))) == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for the failed group");
     k = adi_ctx_failed_ordered(c->context, ranks, c->size);
@@ -779,23 +768,17 @@ int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
         return mpi_err_raise(c, err, fn, "no handle for the failed group");
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Comm_get_failed = PMPIX_Comm_get_failed
 
-int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
+int mpix_comm_ack_failed_impl(mpi_comm_t *comm, int num_to_ack, int *num_acked, const char *fn)
 {
-    static const char fn[] = "MPIX_Comm_ack_failed";
-    mpi_comm_t *c = NULL;
+    mpi_comm_t *c = comm;
     int *ranks, k;
     canal_status_t st;
-    int err = mpi_enter(fn);
-    if (err)
-        return err;
-    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
+    int err;
+    if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
         return err;
     if (num_to_ack < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "num_to_ack=%d is negative", num_to_ack);
-    if (num_acked == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "num_acked is NULL");
     if ((ranks = malloc(sizeof *ranks * (size_t)(c->size > 0 ? c->size : 1))) == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for the failed ranks");
     /* The first num_to_ack of MPIX_Comm_get_failed's group, in its order. */
@@ -808,7 +791,6 @@ int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
     free(ranks);
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Comm_ack_failed = PMPIX_Comm_ack_failed
 
 /* The nonblocking agreement finished (inside agree_step, device lock held):
  * the flag, the error of the request (as MPIX_Comm_agree's), completion. */
@@ -837,23 +819,18 @@ static void iagree_finish(agree_op_t *op)
     adi_request_complete(ur);
 }
 
-int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
+int mpix_comm_iagree_impl(mpi_comm_t *comm, int *flag, MPI_Request *request, const char *fn)
 {
-    static const char fn[] = "MPIX_Comm_iagree";
-    mpi_comm_t *c = NULL;
+    mpi_comm_t *c = comm;
     uint8_t *failed = NULL;
     agree_op_t *op = NULL;
     adi_request_t *ur;
     uint32_t w;
     canal_status_t st;
-    int err = mpi_enter(fn);
+    int err;
 
-    if (err)
+    if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
         return err;
-    if ((err = check_ulfm_comm(comm, fn, &c)) != MPI_SUCCESS)
-        return err;
-    if (flag == NULL || request == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", flag == NULL ? "flag" : "request");
     if (known_failed(c, &failed) != MPI_SUCCESS)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for an agreement");
     w = (uint32_t)*flag;
@@ -867,11 +844,10 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
         adi_unlock();
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
     }
-    ur->owner_handle = comm;
+    ur->owner_handle = c->handle;
     op->user_flag = flag;
     op->user_req = ur;
     *request = mpi_request_handle(ur);
     agree_step(op); /* (may finish at once: then the request is complete) */
     return MPI_SUCCESS;
 }
-#pragma weak MPIX_Comm_iagree = PMPIX_Comm_iagree

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """gen.py -- Canal's MPI API table and the code generated from it.
 
-The table (mpi/api/*.api, one file per chapter of the MPI standard) lists
-every function of mpi.h: its parameters with their C declarations, each
+The table (mpi/api/*.api, one file per chapter of the MPI standard, and
+ext-canal.api for Canal's extensions of mpi_ext.h) lists every function of
+mpi.h and mpi_ext.h: its parameters with their C declarations, each
 parameter's direction and kind, whether it has a large-count `_c` form, and
 how its entry point is made. The format is described in mpi/api/README.md.
 
@@ -15,7 +16,8 @@ From the table this script writes:
                                  they call. Files are rewritten only when
                                  their content changes.
   gen.py status SRCDIR           doc/status.md on stdout.
-  gen.py check SRCDIR            compares the table with mpi/mpi.h: every
+  gen.py check SRCDIR            compares the table with mpi/mpi.h and
+                                 mpi/mpi_ext.h (a file's `header=`): every
                                  prototype has its entry, with the same
                                  parameter types (exit 1 and a list if not).
   gen.py internal SRCDIR         fails (exit 1, a list of the places) when
@@ -121,6 +123,12 @@ class Entry:
         return [self.name] + ([self.name + '_c'] if self.large else [])
 
 
+# table file -> the header of mpi/ that declares its functions
+HEADERS = {}
+# the headers whose every function must have an entry (gen.py check)
+CHECKED_HEADERS = ('mpi.h', 'mpi_ext.h')
+
+
 def read_table(src):
     chapters, entries = [], []
     for path in sorted(glob.glob(os.path.join(src, 'mpi', 'api', '*.api'))):
@@ -133,6 +141,11 @@ def read_table(src):
                 continue
             if line.startswith('= '):
                 num, title = (line[2:].split(' ', 1) + [''])[:2]
+                # `header=FILE` among the title's words: the header of mpi/
+                # that declares the file's functions (default mpi.h)
+                words = title.split()
+                HEADERS[fname] = next((w[7:] for w in words if w.startswith('header=')), 'mpi.h')
+                title = ' '.join(w for w in words if not w.startswith('header='))
                 chapter = (num, title.strip(), fname)
                 chapters.append(chapter)
             elif not line[0].isspace():
@@ -151,11 +164,13 @@ def read_table(src):
     return chapters, entries
 
 
-def read_header(src):
-    """name -> (return type, [parameter types]) from mpi/mpi.h."""
-    h = re.sub(r'/\*.*?\*/', '', open(os.path.join(src, 'mpi', 'mpi.h')).read(), flags=re.S)
+def read_header(src, header='mpi.h'):
+    """name -> (return type, [parameter types]) from mpi/HEADER."""
+    h = re.sub(r'/\*.*?\*/', '', open(os.path.join(src, 'mpi', header)).read(), flags=re.S)
     out = {}
     for m in re.finditer(r'^([A-Za-z_][\w ]*?\**)\s*\b((?:MPI|MPIX|QMPI)_\w+)\s*\(([^;]*?)\)\s*;', h, re.M):
+        if m.group(1).startswith('typedef'):  # a function type (MPIX_Recv_alloc_function)
+            continue
         ps = []
         text = ' '.join(m.group(3).split())
         depth, cur = 0, ''
@@ -435,11 +450,14 @@ def cmd_entries(src, out):
             ' *',
             ' * The implementation functions that the generated entry points call.',
             ' * The library calls these, never its own PMPI_ entry points. */',
-            '#ifndef CANAL_API_IMPL_H', '#define CANAL_API_IMPL_H', '', '#include "mpi.h"', '',
+            '#ifndef CANAL_API_IMPL_H', '#define CANAL_API_IMPL_H', '', '#include "mpi.h"'] + \
+           ['#include "%s"' % h for h in sorted(set(HEADERS.values()) - {'mpi.h'})] + ['',
             '/* the resolved error objects of the OBJ_KINDS (mpi/rma_impl.h, mpi/io_impl.h) */',
             'struct rma_win;', 'struct ADIOI_FileD;', '']
     for num, title, fname in chapters:
         text = [HEADER % (fname, title)]
+        if HEADERS[fname] != 'mpi.h':
+            text.append('#include "%s"\n' % HEADERS[fname])
         for e in entries:
             if e.file != fname or e.hand:
                 continue
@@ -474,10 +492,12 @@ def cmd_entries(src, out):
 
 def cmd_check(src):
     chapters, entries = read_table(src)
-    hdr = read_header(src)
+    hdrs = {h: read_header(src, h) for h in sorted(set(HEADERS.values()) | set(CHECKED_HEADERS))}
     bad = []
     seen = set()
     for e in entries:
+        header = HEADERS[e.file]
+        hdr = hdrs[header]
         for large, name in ((False, e.name), (True, e.name + '_c')):
             if large and not e.large:
                 continue
@@ -485,7 +505,7 @@ def cmd_check(src):
                 bad.append('%s: %s is listed twice' % (e.where, name))
             seen.add(name)
             if name not in hdr:
-                bad.append('%s: %s is not declared in mpi/mpi.h' % (e.where, name))
+                bad.append('%s: %s is not declared in mpi/%s' % (e.where, name, header))
                 continue
             ret, hps = hdr[name]
             mine = [p.ctype(large) for p in e.params]
@@ -497,18 +517,19 @@ def cmd_check(src):
                 m = re.match(r'(.*?)(\w+)\s*((?:\[\])?(?:\[3\])?)$', hp)
                 theirs.append(m.group(1).strip() + (' ' + m.group(3) if m.group(3) else ''))
             if len(mine) != len(theirs):
-                bad.append('%s: %s has %d parameters in the table, %d in mpi.h' % (e.where, name, len(mine), len(theirs)))
+                bad.append('%s: %s has %d parameters in the table, %d in %s' % (e.where, name, len(mine), len(theirs), header))
                 continue
             for p, a, b in zip(e.params, mine, theirs):
                 if b is None:
                     continue
                 if norm(a) != norm(b):
-                    bad.append('%s: %s parameter %s is %r in the table, %r in mpi.h' % (e.where, name, p.name, a, b))
+                    bad.append('%s: %s parameter %s is %r in the table, %r in %s' % (e.where, name, p.name, a, b, header))
             if norm(ret) != norm(e.returns):
-                bad.append('%s: %s returns %r in the table, %r in mpi.h' % (e.where, name, e.returns, ret))
-    for name in hdr:
-        if name not in seen:
-            bad.append('mpi/mpi.h: %s has no entry in mpi/api/*.api' % name)
+                bad.append('%s: %s returns %r in the table, %r in %s' % (e.where, name, e.returns, ret, header))
+    for header, hdr in hdrs.items():
+        for name in hdr:
+            if name not in seen:
+                bad.append('mpi/%s: %s has no entry in mpi/api/*.api' % (header, name))
     for b in bad:
         print(b)
     print('gen.py check: %d entries, %d functions, %d problems' % (len(entries), len(seen), len(bad)))

@@ -77,7 +77,7 @@ static void argument_errors(void)
     rc = MPIX_Send_ref(o, 0, 1, MPI_INT, 0, -5, MPI_COMM_WORLD);
     CHECK(mtest_error_class(rc) == MPI_ERR_TAG, "bad tag: class %d", mtest_error_class(rc));
     rc = MPIX_Isend_ref(o, 0, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, NULL);
-    CHECK(mtest_error_class(rc) == MPI_ERR_REQUEST, "NULL request: class %d",
+    CHECK(mtest_error_class(rc) == MPI_ERR_ARG, "NULL request: class %d",
           mtest_error_class(rc));
     rc = MPIX_Send_ref(o, 0, 1, MPI_INT, 0, 0, MPI_COMM_NULL);
     CHECK(mtest_error_class(rc) == MPI_ERR_COMM, "null comm: class %d", mtest_error_class(rc));
