@@ -58,15 +58,9 @@ SCHEDS=$(bench_scheds "${SCHED:-rt plain}")
 [ "$(id -u)" = 0 ] && command -v chrt >/dev/null ||
     echo "compare: not root, so no chrt -f 1 runs; expect noisier numbers" >&2
 
-bench_libs_init "$PREFIX"
 [ -z "$PREFIX" ] && echo "compare: no CANAL_PREFIX given, measuring MPICH and Open MPI only" >&2
-[ -n "$BENCH_LIBS" ] || {
-    echo "compare: no MPI library to measure" >&2
-    exit 1
-}
-bench_base_init || exit 1
+bench_setup compare "$PREFIX" || exit 1
 read -r -a LIBS <<<"$BENCH_LIBS"
-log() { echo "compare: $*" >&2; }
 declare -A FAILS
 
 if [ -z "${REPORT_ONLY:-}" ]; then

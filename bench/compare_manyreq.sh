@@ -40,14 +40,8 @@ PATTERNS=${PATTERNS:-tags,same,anysrc,reverse,unexp,unexprev}
 TIMEOUT=${TIMEOUT:-900}
 SCHEDS=$(bench_scheds "${SCHED:-rt plain}")
 
-bench_libs_init "$PREFIX"
-[ -n "$BENCH_LIBS" ] || {
-    echo "compare_manyreq: no MPI library to measure" >&2
-    exit 1
-}
-bench_base_init || exit 1
+bench_setup compare_manyreq "$PREFIX" || exit 1
 read -r -a LIBS <<<"$BENCH_LIBS"
-log() { echo "compare_manyreq: $*" >&2; }
 declare -A FAILS BUILT
 
 mkdir -p "$OUT/bin" "$OUT/data/raw"

@@ -41,11 +41,8 @@ MODES=${MODES:-"dup shared"}
 WINDOWS=${WINDOWS:-300}
 BATCHES=${BATCHES:-5}
 TIMEOUT=${TIMEOUT:-120}
-log() { echo "compare_mt: $*" >&2; }
 
-bench_libs_init "$PREFIX"
-[ -n "$BENCH_LIBS" ] || { log "no MPI library to measure"; exit 1; }
-bench_base_init || exit 1
+bench_setup compare_mt "$PREFIX" || exit 1
 read -r -a LIBS <<<"$BENCH_LIBS"
 mkdir -p "$OUT/bin" "$OUT/data/raw"
 rm -f "$OUT"/data/*.dat "$OUT"/data/raw/*

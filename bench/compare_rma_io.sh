@@ -44,14 +44,8 @@ TIMEOUT=${TIMEOUT:-120}
 RMA_SCHED=plain
 [ "$(id -u)" = 0 ] && command -v chrt >/dev/null && RMA_SCHED=rt
 
-bench_libs_init "$PREFIX"
-[ -n "$BENCH_LIBS" ] || {
-    echo "compare_rma_io: no MPI library to measure" >&2
-    exit 1
-}
-bench_base_init || exit 1
+bench_setup compare_rma_io "$PREFIX" || exit 1
 read -r -a LIBS <<<"$BENCH_LIBS"
-log() { echo "compare_rma_io: $*" >&2; }
 declare -A FAILS BUILT
 
 mkdir -p "$OUT/bin" "$OUT/data/raw"

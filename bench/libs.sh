@@ -63,6 +63,17 @@ bench_libs_init() {
     BENCH_LIBS=${BENCH_LIBS# }
 }
 
+# bench_setup NAME PREFIX: the libraries to measure (bench_libs_init, then
+# CANAL_BASE through bench_base_init) in BENCH_LIBS, and log() naming the
+# script; 1 with a message when there is nothing to measure.
+bench_setup() {
+    bench_name=$1
+    log() { echo "$bench_name: $*" >&2; }
+    bench_libs_init "$2"
+    [ -n "$BENCH_LIBS" ] || { log "no MPI library to measure"; return 1; }
+    bench_base_init
+}
+
 # bench_base_init: with CANAL_BASE set, check it and append "base" to
 # BENCH_LIBS (0), or fail with a message (1); nothing to do without it.
 bench_base_init() {
