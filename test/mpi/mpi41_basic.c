@@ -4,32 +4,10 @@
  * MPI_Request_get_status_any/some/all (which leave the requests alone),
  * MPI_Get_hw_resource_info and MPI_Status_set_elements_c, with their
  * argument errors. */
-#include <mpi.h>
+#include "mtest.h"
 #include <stdio.h>
 #include <string.h>
 
-static int errs;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            errs++;                                                                                \
-        }                                                                                          \
-    } while (0)
-
-static void expect_class(int code, int cls, const char *what)
-{
-    int c = -1;
-    if (code == MPI_SUCCESS) {
-        printf("%s: succeeded, expected an error\n", what);
-        errs++;
-        return;
-    }
-    MPI_Error_class(code, &c);
-    CHECK(c == cls, "%s: error class %d, expected %d", what, c, cls);
-}
 
 static void status_fields(const char *phase)
 {
@@ -46,10 +24,10 @@ static void status_fields(const char *phase)
     CHECK(MPI_Status_get_tag(&st, &v) == MPI_SUCCESS && v == 42, "%s: get_tag %d", phase, v);
     CHECK(MPI_Status_get_error(&st, &v) == MPI_SUCCESS && v == MPI_ERR_TAG, "%s: get_error %d",
           phase, v);
-    expect_class(MPI_Status_get_source(MPI_STATUS_IGNORE, &v), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Status_get_source(MPI_STATUS_IGNORE, &v), MPI_ERR_ARG,
                  "MPI_Status_get_source(MPI_STATUS_IGNORE)");
-    expect_class(MPI_Status_get_tag(&st, NULL), MPI_ERR_ARG, "MPI_Status_get_tag(.., NULL)");
-    expect_class(MPI_Status_set_error(NULL, 0), MPI_ERR_ARG, "MPI_Status_set_error(NULL)");
+    EXPECT_CLASS(MPI_Status_get_tag(&st, NULL), MPI_ERR_ARG, "MPI_Status_get_tag(.., NULL)");
+    EXPECT_CLASS(MPI_Status_set_error(NULL, 0), MPI_ERR_ARG, "MPI_Status_set_error(NULL)");
 }
 
 static void remove_errors(void)
@@ -62,18 +40,18 @@ static void remove_errors(void)
           "adding an error class/code failed");
     MPI_Error_string(code, s, &len);
     CHECK(strcmp(s, "mine") == 0, "the code's string is \"%s\"", s);
-    expect_class(MPI_Remove_error_class(cls), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Remove_error_class(cls), MPI_ERR_ARG,
                  "MPI_Remove_error_class of a class with codes");
-    expect_class(MPI_Remove_error_code(cls), MPI_ERR_ARG, "MPI_Remove_error_code of a class");
-    expect_class(MPI_Remove_error_class(MPI_ERR_TAG), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Remove_error_code(cls), MPI_ERR_ARG, "MPI_Remove_error_code of a class");
+    EXPECT_CLASS(MPI_Remove_error_class(MPI_ERR_TAG), MPI_ERR_ARG,
                  "MPI_Remove_error_class(MPI_ERR_TAG)");
     CHECK(MPI_Remove_error_string(code) == MPI_SUCCESS, "MPI_Remove_error_string failed");
     MPI_Error_string(code, s, &len);
     CHECK(strcmp(s, "mine") != 0, "the removed string is still \"%s\"", s);
     CHECK(MPI_Remove_error_code(code) == MPI_SUCCESS, "MPI_Remove_error_code failed");
-    expect_class(MPI_Remove_error_code(code), MPI_ERR_ARG, "MPI_Remove_error_code twice");
+    EXPECT_CLASS(MPI_Remove_error_code(code), MPI_ERR_ARG, "MPI_Remove_error_code twice");
     CHECK(MPI_Remove_error_class(cls) == MPI_SUCCESS, "MPI_Remove_error_class failed");
-    expect_class(MPI_Remove_error_class(cls), MPI_ERR_ARG, "MPI_Remove_error_class twice");
+    EXPECT_CLASS(MPI_Remove_error_class(cls), MPI_ERR_ARG, "MPI_Remove_error_class twice");
     /* the new classes are classes */
     MPI_Error_class(MPI_ERR_ABI, &c);
     CHECK(c == MPI_ERR_ABI && MPI_ERR_ABI == 81 && MPI_ERR_ERRHANDLER == 80 &&
@@ -110,9 +88,9 @@ static void value_index(void)
     CHECK(MPI_Type_get_value_index(vec, MPI_INT, &p) == MPI_SUCCESS && p == MPI_DATATYPE_NULL,
           "a derived value type gives %#x", (unsigned)p);
     MPI_Type_free(&vec);
-    expect_class(MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, &p), MPI_ERR_TYPE,
+    EXPECT_CLASS(MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, &p), MPI_ERR_TYPE,
                  "MPI_Type_get_value_index(MPI_DATATYPE_NULL, ..)");
-    expect_class(MPI_Type_get_value_index(MPI_INT, MPI_INT, NULL), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Type_get_value_index(MPI_INT, MPI_INT, NULL), MPI_ERR_ARG,
                  "MPI_Type_get_value_index(.., NULL)");
 }
 
@@ -169,14 +147,14 @@ static void get_status_multi(int rank, int size)
 
     /* errors */
     r[0] = (MPI_Request)0x12345;
-    expect_class(MPI_Request_get_status_any(1, r, &idx, &flag, &st[0]), MPI_ERR_REQUEST,
+    EXPECT_CLASS(MPI_Request_get_status_any(1, r, &idx, &flag, &st[0]), MPI_ERR_REQUEST,
                  "get_status_any of an invalid request");
-    expect_class(MPI_Request_get_status_all(-1, r, &flag, st), MPI_ERR_COUNT,
+    EXPECT_CLASS(MPI_Request_get_status_all(-1, r, &flag, st), MPI_ERR_COUNT,
                  "get_status_all with count -1");
     r[0] = MPI_REQUEST_NULL;
-    expect_class(MPI_Request_get_status_some(1, r, NULL, ind, st), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Request_get_status_some(1, r, NULL, ind, st), MPI_ERR_ARG,
                  "get_status_some with outcount NULL");
-    expect_class(MPI_Request_get_status_any(1, r, &idx, NULL, &st[0]), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Request_get_status_any(1, r, &idx, NULL, &st[0]), MPI_ERR_ARG,
                  "get_status_any with flag NULL");
 }
 
@@ -192,7 +170,7 @@ static void hw_info(void)
     MPI_Info_get_string(info, "mpi_shared_memory", &len, v, &flag);
     CHECK(flag && strcmp(v, "true") == 0, "mpi_shared_memory is %s", flag ? v : "absent");
     MPI_Info_free(&info);
-    expect_class(MPI_Get_hw_resource_info(NULL), MPI_ERR_ARG, "MPI_Get_hw_resource_info(NULL)");
+    EXPECT_CLASS(MPI_Get_hw_resource_info(NULL), MPI_ERR_ARG, "MPI_Get_hw_resource_info(NULL)");
 }
 
 static void set_elements_c(void)
@@ -203,7 +181,7 @@ static void set_elements_c(void)
           "MPI_Status_set_elements_c failed");
     MPI_Get_elements_c(&st, MPI_INT, &c);
     CHECK(c == (MPI_Count)3 << 32, "MPI_Get_elements_c after set_elements_c: %lld", (long long)c);
-    expect_class(MPI_Status_set_elements_c(&st, MPI_INT, -1), MPI_ERR_COUNT,
+    EXPECT_CLASS(MPI_Status_set_elements_c(&st, MPI_INT, -1), MPI_ERR_COUNT,
                  "MPI_Status_set_elements_c(count -1)");
 }
 
@@ -221,9 +199,9 @@ int main(int argc, char **argv)
     get_status_multi(rank, size);
     hw_info();
     set_elements_c();
-    MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0 && errs == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &mtest_errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && mtest_errors == 0)
         printf("No Errors\n");
     MPI_Finalize();
-    return errs != 0;
+    return mtest_errors != 0;
 }

@@ -5,33 +5,11 @@
  * when they have gone; a session's buffer (MPI_Session_attach_buffer) with
  * its flushes; and the argument errors. Run on 2 ranks (and 1: messages to
  * itself). */
-#include <mpi.h>
+#include "mtest.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int errs;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            errs++;                                                                                \
-        }                                                                                          \
-    } while (0)
-
-static void expect_class(int code, int cls, const char *what)
-{
-    int c = -1;
-    if (code == MPI_SUCCESS) {
-        printf("%s: succeeded, expected an error\n", what);
-        errs++;
-        return;
-    }
-    MPI_Error_class(code, &c);
-    CHECK(c == cls, "%s: error class %d, expected %d", what, c, cls);
-}
 
 enum { N = 1000, BIG = 200000 };
 
@@ -58,7 +36,7 @@ static void exchange(MPI_Comm comm, int n, const char *what)
             for (int i = 0; i < N; i++)
                 if (buf[i] != m * N + i) {
                     printf("%s: message %d element %d is %d\n", what, m, i, buf[i]);
-                    errs++;
+                    mtest_errors++;
                     break;
                 }
         }
@@ -84,18 +62,18 @@ int main(int argc, char **argv)
     /* no buffer at all: MPI_ERR_BUFFER */
     if (rank == 0) {
         int x = 1;
-        expect_class(MPI_Bsend(&x, 1, MPI_INT, size - 1, 0, dup), MPI_ERR_BUFFER,
+        EXPECT_CLASS(MPI_Bsend(&x, 1, MPI_INT, size - 1, 0, dup), MPI_ERR_BUFFER,
                      "MPI_Bsend without a buffer");
     }
 
     /* the communicator's buffer: used on dup only, room for 3 messages */
     CHECK(MPI_Comm_attach_buffer(dup, cmem, bsize) == MPI_SUCCESS, "MPI_Comm_attach_buffer");
-    expect_class(MPI_Comm_attach_buffer(dup, cmem, bsize), MPI_ERR_BUFFER,
+    EXPECT_CLASS(MPI_Comm_attach_buffer(dup, cmem, bsize), MPI_ERR_BUFFER,
                  "MPI_Comm_attach_buffer twice");
     exchange(dup, 3, "communicator buffer");
     if (rank == 0) {
         int x = 1;
-        expect_class(MPI_Bsend(&x, 1, MPI_INT, size - 1, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER,
+        EXPECT_CLASS(MPI_Bsend(&x, 1, MPI_INT, size - 1, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER,
                      "MPI_Bsend on a communicator without a buffer (the process has none)");
     }
     CHECK(MPI_Comm_flush_buffer(dup) == MPI_SUCCESS, "MPI_Comm_flush_buffer");
@@ -162,21 +140,21 @@ int main(int argc, char **argv)
           "MPI_Buffer_detach of MPI_BUFFER_AUTOMATIC gave %p", addr);
 
     /* argument errors */
-    expect_class(MPI_Comm_attach_buffer(dup, cmem, -4), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Comm_attach_buffer(dup, cmem, -4), MPI_ERR_ARG,
                  "MPI_Comm_attach_buffer size -4");
-    expect_class(MPI_Comm_attach_buffer(dup, cmem, 8), MPI_ERR_BUFFER,
+    EXPECT_CLASS(MPI_Comm_attach_buffer(dup, cmem, 8), MPI_ERR_BUFFER,
                  "MPI_Comm_attach_buffer smaller than MPI_BSEND_OVERHEAD");
-    expect_class(MPI_Comm_attach_buffer(dup, NULL, bsize), MPI_ERR_BUFFER,
+    EXPECT_CLASS(MPI_Comm_attach_buffer(dup, NULL, bsize), MPI_ERR_BUFFER,
                  "MPI_Comm_attach_buffer(NULL)");
-    expect_class(MPI_Comm_attach_buffer(MPI_COMM_NULL, cmem, bsize), MPI_ERR_COMM,
+    EXPECT_CLASS(MPI_Comm_attach_buffer(MPI_COMM_NULL, cmem, bsize), MPI_ERR_COMM,
                  "MPI_Comm_attach_buffer(MPI_COMM_NULL)");
-    expect_class(MPI_Comm_flush_buffer(MPI_COMM_NULL), MPI_ERR_COMM,
+    EXPECT_CLASS(MPI_Comm_flush_buffer(MPI_COMM_NULL), MPI_ERR_COMM,
                  "MPI_Comm_flush_buffer(NULL comm)");
-    expect_class(MPI_Comm_iflush_buffer(dup, NULL), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Comm_iflush_buffer(dup, NULL), MPI_ERR_ARG,
                  "MPI_Comm_iflush_buffer(.., NULL)");
-    expect_class(MPI_Comm_detach_buffer(dup, &addr, NULL), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Comm_detach_buffer(dup, &addr, NULL), MPI_ERR_ARG,
                  "MPI_Comm_detach_buffer(.., NULL)");
-    expect_class(MPI_Buffer_iflush(NULL), MPI_ERR_ARG, "MPI_Buffer_iflush(NULL)");
+    EXPECT_CLASS(MPI_Buffer_iflush(NULL), MPI_ERR_ARG, "MPI_Buffer_iflush(NULL)");
 
     /* a communicator freed with its buffer attached detaches it */
     {
@@ -192,7 +170,7 @@ int main(int argc, char **argv)
           "MPI_Session_init");
     CHECK(MPI_Session_attach_buffer(session, mem, bsize) == MPI_SUCCESS,
           "MPI_Session_attach_buffer");
-    expect_class(MPI_Session_attach_buffer(session, mem, bsize), MPI_ERR_BUFFER,
+    EXPECT_CLASS(MPI_Session_attach_buffer(session, mem, bsize), MPI_ERR_BUFFER,
                  "MPI_Session_attach_buffer twice");
     CHECK(MPI_Session_flush_buffer(session) == MPI_SUCCESS, "MPI_Session_flush_buffer");
     CHECK(MPI_Session_iflush_buffer(session, &req) == MPI_SUCCESS &&
@@ -203,20 +181,20 @@ int main(int argc, char **argv)
           "MPI_Session_detach_buffer_c gave %p %lld", addr, (long long)csize);
     CHECK(MPI_Session_attach_buffer_c(session, MPI_BUFFER_AUTOMATIC, 0) == MPI_SUCCESS,
           "MPI_Session_attach_buffer_c(MPI_BUFFER_AUTOMATIC)");
-    expect_class(MPI_Session_iflush_buffer(session, NULL), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Session_iflush_buffer(session, NULL), MPI_ERR_ARG,
                  "MPI_Session_iflush_buffer(.., NULL)");
-    expect_class(MPI_Session_detach_buffer(session, NULL, &isize), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Session_detach_buffer(session, NULL, &isize), MPI_ERR_ARG,
                  "MPI_Session_detach_buffer(NULL, ..)");
-    expect_class(MPI_Session_flush_buffer(MPI_SESSION_NULL), MPI_ERR_SESSION,
+    EXPECT_CLASS(MPI_Session_flush_buffer(MPI_SESSION_NULL), MPI_ERR_SESSION,
                  "MPI_Session_flush_buffer(MPI_SESSION_NULL)");
     MPI_Session_finalize(&session); /* detaches the automatic buffer */
 
     MPI_Comm_free(&dup);
-    MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0 && errs == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &mtest_errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && mtest_errors == 0)
         printf("No Errors\n");
     MPI_Finalize();
     free(mem);
     free(cmem);
-    return errs != 0;
+    return mtest_errors != 0;
 }

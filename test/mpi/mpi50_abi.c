@@ -3,34 +3,12 @@
  * too), the Fortran ABI info and booleans (fixed by libmpifort: setting the
  * same is accepted, anything else is MPI_ERR_ABI), and the integer handle
  * conversions, which give back the handle they were given. */
-#include <mpi.h>
+#include "mtest.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static int errs;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-            errs++;                                                                                \
-        }                                                                                          \
-    } while (0)
-
-static void expect_class(int code, int cls, const char *what)
-{
-    int c = -1;
-    if (code == MPI_SUCCESS) {
-        printf("%s: succeeded, expected an error\n", what);
-        errs++;
-        return;
-    }
-    MPI_Error_class(code, &c);
-    CHECK(c == cls, "%s: error class %d, expected %d", what, c, cls);
-}
 
 static void info_is(MPI_Info info, const char *key, const char *want)
 {
@@ -55,8 +33,8 @@ static void abi_info(const char *phase)
         info_is(info, "mpi_offset_size", "8");
         MPI_Info_free(&info);
     }
-    expect_class(MPI_Abi_get_version(NULL, &minor), MPI_ERR_ARG, "MPI_Abi_get_version(NULL, ..)");
-    expect_class(MPI_Abi_get_info(NULL), MPI_ERR_ARG, "MPI_Abi_get_info(NULL)");
+    EXPECT_CLASS(MPI_Abi_get_version(NULL, &minor), MPI_ERR_ARG, "MPI_Abi_get_version(NULL, ..)");
+    EXPECT_CLASS(MPI_Abi_get_info(NULL), MPI_ERR_ARG, "MPI_Abi_get_info(NULL)");
 }
 
 static void fortran_abi(void)
@@ -77,26 +55,26 @@ static void fortran_abi(void)
     MPI_Info_create(&mine);
     MPI_Info_set(mine, "mpi_integer_size", "8");
     MPI_Info_set(mine, "unrelated_key", "x");
-    expect_class(MPI_Abi_set_fortran_info(mine), MPI_ERR_ABI,
+    EXPECT_CLASS(MPI_Abi_set_fortran_info(mine), MPI_ERR_ABI,
                  "MPI_Abi_set_fortran_info(INTEGER*8)");
     MPI_Info_free(&mine);
     MPI_Info_free(&info);
-    expect_class(MPI_Abi_set_fortran_info(MPI_INFO_NULL), MPI_ERR_INFO,
+    EXPECT_CLASS(MPI_Abi_set_fortran_info(MPI_INFO_NULL), MPI_ERR_INFO,
                  "MPI_Abi_set_fortran_info(MPI_INFO_NULL)");
-    expect_class(MPI_Abi_get_fortran_info(NULL), MPI_ERR_ARG, "MPI_Abi_get_fortran_info(NULL)");
+    EXPECT_CLASS(MPI_Abi_get_fortran_info(NULL), MPI_ERR_ARG, "MPI_Abi_get_fortran_info(NULL)");
 
     CHECK(MPI_Abi_get_fortran_booleans(4, &t, &f, &is_set) == MPI_SUCCESS && is_set && t == 1 &&
               f == 0,
           "MPI_Abi_get_fortran_booleans: set %d true %d false %d", is_set, t, f);
     CHECK(MPI_Abi_set_fortran_booleans(4, &t, &f) == MPI_SUCCESS,
           "MPI_Abi_set_fortran_booleans with the same values");
-    expect_class(MPI_Abi_set_fortran_booleans(4, &bad, &f), MPI_ERR_ABI,
+    EXPECT_CLASS(MPI_Abi_set_fortran_booleans(4, &bad, &f), MPI_ERR_ABI,
                  "MPI_Abi_set_fortran_booleans(.TRUE. = 2)");
-    expect_class(MPI_Abi_get_fortran_booleans(1, &t, &f, &is_set), MPI_ERR_ABI,
+    EXPECT_CLASS(MPI_Abi_get_fortran_booleans(1, &t, &f, &is_set), MPI_ERR_ABI,
                  "MPI_Abi_get_fortran_booleans(logical_size 1)");
-    expect_class(MPI_Abi_get_fortran_booleans(4, NULL, &f, &is_set), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Abi_get_fortran_booleans(4, NULL, &f, &is_set), MPI_ERR_ARG,
                  "MPI_Abi_get_fortran_booleans(.., NULL, ..)");
-    expect_class(MPI_Abi_get_fortran_booleans(4, &t, &f, NULL), MPI_ERR_ARG,
+    EXPECT_CLASS(MPI_Abi_get_fortran_booleans(4, &t, &f, NULL), MPI_ERR_ARG,
                  "MPI_Abi_get_fortran_booleans(.., is_set NULL)");
 }
 
@@ -168,9 +146,9 @@ int main(int argc, char **argv)
     abi_info("while MPI runs");
     fortran_abi();
     int_handles();
-    MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0 && errs == 0)
+    MPI_Allreduce(MPI_IN_PLACE, &mtest_errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && mtest_errors == 0)
         printf("No Errors\n");
     MPI_Finalize();
-    return errs != 0;
+    return mtest_errors != 0;
 }

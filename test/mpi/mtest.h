@@ -81,6 +81,17 @@ static inline int mtest_error_class(int code)
     return cls;
 }
 
+/* An error of class cls was expected from what returned code. */
+#define EXPECT_CLASS(code, cls, what) mtest_expect_class_at((code), (cls), (what), __FILE__, __LINE__)
+static inline void mtest_expect_class_at(int code, int cls, const char *what, const char *file,
+                                         int line)
+{
+    if (code == MPI_SUCCESS)
+        mtest_fail_at(file, line, what, "succeeded, expected error class %d", cls);
+    else if (mtest_error_class(code) != cls)
+        mtest_fail_at(file, line, what, "error class %d, expected %d", mtest_error_class(code), cls);
+}
+
 /* Returns the exit status: 0 when no rank found an error. */
 static inline int mtest_finish(void)
 {
