@@ -1,5 +1,5 @@
 /*
- * The one helper header of Canal's MPI test programs (test/mpi/*.c).
+ * The one helper header of Canal's MPI test programs (the .c programs of test/mpi).
  *   CHECK(cond, fmt...)  records a failure with its file, line and condition
  *                        (the first 20 are printed; all are counted);
  *   OK(call)             CHECKs that an MPI call returned MPI_SUCCESS and
