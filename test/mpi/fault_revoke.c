@@ -20,24 +20,7 @@ enum { BIG = 1 << 20 }; /* above every channel's eager limit: rendezvous */
 
 static int rank;
 
-static int error_class(int rc)
-{
-    int cls;
-    MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-static void fail(const char *what, int rc)
-{
-    char msg[MPI_MAX_ERROR_STRING] = "";
-    int len = 0;
-    if (rc != MPI_SUCCESS)
-        MPI_Error_string(rc, msg, &len);
-    fprintf(stderr, "rank %d: %s (class %d: %s)\n", rank, what,
-            rc != MPI_SUCCESS ? error_class(rc) : 0, msg);
-    MPI_Abort(MPI_COMM_SELF, 2); /* the job's exit code: 2, not the victim's 137 */
-    exit(2);
-}
+#include "fault_util.h"
 
 static void expect_revoked(int rc, const char *what)
 {
