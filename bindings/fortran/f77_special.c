@@ -222,48 +222,52 @@ CANAL_F77_API void pmpi_session_create_errhandler_(MPI_Session_errhandler_functi
     *ierror = MPI_Session_create_errhandler(fn, (MPI_Errhandler *)errhandler);
 }
 
-/* A file handler gets the Fortran file handle (an integer), not a C MPI_File. */
+/* A file handler gets the Fortran file handle (an integer), not a C MPI_File:
+ * libmpi calls one trampoline, which finds the Fortran procedure of the
+ * file's handler. A freed handler's handle may name a new one later, so the
+ * newest registration of a handle wins. */
 typedef void(canal_f77_file_errh_t)(MPI_Fint *file, MPI_Fint *code);
-enum { F77_FILE_ERRH_MAX = 64 };
-static canal_f77_file_errh_t *file_errh_fn[F77_FILE_ERRH_MAX];
-static MPI_Errhandler file_errh_handle[F77_FILE_ERRH_MAX];
-static int file_errh_count;
-
-static void file_errh_call(MPI_File *file, int *code, MPI_Errhandler *used)
-{
-    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    MPI_Fint f = MPI_File_c2f(*file);
-    (void)used;
-    if (MPI_File_get_errhandler(*file, &eh) != MPI_SUCCESS)
-        return;
-    for (int i = 0; i < file_errh_count; i++)
-        if (file_errh_handle[i] == eh) {
-            MPI_Errhandler_free(&eh);
-            file_errh_fn[i](&f, code);
-            return;
-        }
-    MPI_Errhandler_free(&eh);
-}
+typedef struct {
+    canal_f77_file_errh_t *fn;
+    MPI_Errhandler handle;
+} f77_file_errh_t;
+static f77_file_errh_t *file_errh;
+static int file_errh_count, file_errh_cap;
 
 static void file_errh_trampoline(MPI_File *file, int *code, ...)
 {
-    file_errh_call(file, code, NULL);
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    MPI_Fint f = MPI_File_c2f(*file);
+    if (MPI_File_get_errhandler(*file, &eh) != MPI_SUCCESS)
+        return;
+    for (int i = file_errh_count - 1; i >= 0; i--)
+        if (file_errh[i].handle == eh) {
+            MPI_Errhandler_free(&eh);
+            file_errh[i].fn(&f, code);
+            return;
+        }
+    MPI_Errhandler_free(&eh);
 }
 
 CANAL_F77_API void pmpi_file_create_errhandler_(canal_f77_file_errh_t *fn, MPI_Fint *errhandler,
                                                 MPI_Fint *ierror)
 {
     MPI_Errhandler eh;
-    if (file_errh_count == F77_FILE_ERRH_MAX) {
-        *ierror = MPI_ERR_INTERN;
-        MPI_Comm_call_errhandler(MPI_COMM_WORLD, *ierror);
-        return;
+    if (file_errh_count == file_errh_cap) {
+        int cap = file_errh_cap ? 2 * file_errh_cap : 16;
+        f77_file_errh_t *n = realloc(file_errh, sizeof(*n) * (size_t)cap);
+        if (n == NULL) {
+            *ierror = canal_f77_no_mem("MPI_FILE_CREATE_ERRHANDLER");
+            return;
+        }
+        file_errh = n;
+        file_errh_cap = cap;
     }
     *ierror = MPI_File_create_errhandler(file_errh_trampoline, &eh);
     if (*ierror != MPI_SUCCESS)
         return;
-    file_errh_fn[file_errh_count] = fn;
-    file_errh_handle[file_errh_count++] = eh;
+    file_errh[file_errh_count].fn = fn;
+    file_errh[file_errh_count++].handle = eh;
     *errhandler = (MPI_Fint)eh;
 }
 

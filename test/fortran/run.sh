@@ -62,7 +62,9 @@ greq.f90 1
 f77basic.f 1
 f77basic.f 3
 f08basic.f90 1
-f08basic.f90 3"
+f08basic.f90 3
+fileerrh.f90 1
+fileerrh.f90 2"
 
 run() { # label exe nprocs [env...]
     local label=$1 exe=$2 np=$3 out
