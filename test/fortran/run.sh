@@ -12,7 +12,7 @@
 #      Canal's libmpifort by swapping the libraries: LD_LIBRARY_PATH names a
 #      folder where libmpichfort.so.12 is Canal's libmpifort.so.12, and
 #      PREFIX/lib (Canal's libmpich.so.12). Canal does not install that name
-#      until it has mpi_f08 (bindings/fortran/Makefile.inc).
+#      (bindings/fortran/Makefile.inc says why).
 # A missing gfortran or Debian MPICH is a reported SKIP of the steps that
 # need it. Prints "N passed, M failed" last; exit 1 if anything failed.
 set -u
