@@ -144,6 +144,13 @@ canal_status_t adi_cancel(adi_request_t *req);
  * copies the table and uses it to fail receives that wait for a peer it
  * lost (adi_on_peer_failed). */
 canal_status_t adi_ctx_set_ranks(int context, int n, const int *job_ranks);
+/* While a scope is pushed, a receive with `tag` on the collective (odd)
+ * `context` fails for the loss of one of the n processes job_ranks[] only,
+ * not of any rank of the context: for exchanges among a group's members on
+ * the parent's collective context (MPI_Comm_create_group). Pop it when the
+ * exchange is over. */
+canal_status_t adi_ctx_scope_push(int context, int tag, int n, const int *job_ranks);
+void adi_ctx_scope_pop(int context, int tag);
 
 /* ULFM (adi/failure.c). mpi/ gives each communicator an even context for
  * point-to-point and the odd one after it for collectives: after a loss,

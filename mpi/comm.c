@@ -1753,7 +1753,14 @@ static int comm_from_group(mpi_comm_t *base, mpi_group_t *g, int tag, mpi_comm_t
     d.context = base->context + 1;
     d.tag = tag;
     d.by_job = 1;
-    st = mpi_comm_context_agree(&d, &ctx);
+    /* Only the group's members take part: a loss elsewhere in base must not
+     * fail the exchange (the failure rule of a collective context). */
+    st = job != NULL ? adi_ctx_scope_push(d.context, tag, g->size, job) : CANAL_OK;
+    if (st >= 0) {
+        st = mpi_comm_context_agree(&d, &ctx);
+        if (job != NULL)
+            adi_ctx_scope_pop(d.context, tag);
+    }
     free(job);
     if (st < 0)
         return mpi_err_status(base, st, fn);
