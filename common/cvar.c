@@ -29,6 +29,13 @@ static const common_cvar_desc_t cvar_table[] = {
     {"QMPI_TOOL_LIST", CVAR_TYPE_STRING, "", "QMPI_TOOL_LIST",
      "QMPI tools to stack, in order, as NAME:NAME:...; each must have registered itself with "
      "QMPI_Register_tool_name before MPI_Init (mpi/qmpi.c)"},
+    {"MEMORY_ALLOC_KINDS", CVAR_TYPE_STRING, "", NULL,
+     "memory allocation kinds the program requests (MPI 4.1 section 11.4.3), as the value of "
+     "the info key mpi_memory_alloc_kinds: mpiexec -memory-alloc-kinds sets it"},
+    {"INITIAL_ERRHANDLER", CVAR_TYPE_STRING, "", NULL,
+     "the error handler of MPI_COMM_WORLD and MPI_COMM_SELF at MPI_Init (MPI 4.0 section "
+     "9.3): mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return; mpiexec "
+     "-initial-errhandler sets it"},
     {"MPIEXEC", CVAR_TYPE_STRING, "", NULL,
      "the mpiexec a singleton (a program started without a launcher) starts on its first "
      "MPI_Comm_spawn; default: the mpiexec installed with this library"},

@@ -5,7 +5,8 @@
  * (mpi/comm.c), the info objects (mpi/info.c), attribute lists
  * (mpi/attr.c) and topology copies (mpi/topo.c). Other layers use
  * mpiimpl.h; this header is included by group.c, comm.c, attr.c, info.c,
- * topo.c and the group unit test.
+ * topo.c, envkeys.c and the group unit test (and by the files that build
+ * objects with info: sessions, windows, files, dynamic processes).
  */
 #ifndef CANAL_MPI_COMM_IMPL_H
 #define CANAL_MPI_COMM_IMPL_H
@@ -149,6 +150,29 @@ int mpi_info_put(MPI_Info h, const char *key, const char *value);
 int mpi_info_nkeys(MPI_Info h);
 const char *mpi_info_nth(MPI_Info h, int n, const char **value_out);
 void mpi_info_release(MPI_Info h);
+
+/* mpi/envkeys.c: memory allocation kinds and the initial error handler. */
+/* "mpi,system" and the entries of `requested` Canal supports, into out. */
+void mpi_memkinds_supported(const char *requested, char *out, size_t outlen);
+/* The value of MPI_COMM_WORLD and MPI_COMM_SELF; the launch request as
+ * given (NULL without one), for MPI_INFO_ENV. */
+const char *mpi_memkinds_world(void);
+const char *mpi_memkinds_requested(void);
+/* The value in info (NULL without). */
+const char *mpi_memkinds_of(MPI_Info info);
+/* Put mpi_memory_alloc_kinds into `to`: the supported part of user's value
+ * when user has the key, else `inherited` (the world's when NULL). */
+int mpi_memkinds_put(MPI_Info to, const char *inherited, MPI_Info user);
+/* MPI_COMM_WORLD's and MPI_COMM_SELF's handler at MPI_Init. */
+MPI_Errhandler mpi_initial_errhandler(void);
+/* mpi/session.c: a session's memory allocation kinds (NULL: not a session). */
+const char *mpi_session_memkinds(MPI_Session h);
+int mpi_initial_errhandler_parse(const char *name, MPI_Errhandler *out);
+/* The spawn info keys mpi_memory_alloc_kinds and mpi_initial_errhandler of
+ * command `cmd` as keys for the new job's key-value space (appended at
+ * keys[*n], vals[*n], names kept in store); MPI_ERR_INFO_VALUE with why. */
+int mpi_spawn_keys_preput(MPI_Info info, int cmd, const char **keys, const char **vals, int *n,
+                          char (*store)[96], char *why, size_t whylen);
 
 /* ---------------------------------------------------------------- attributes */
 /* Delete the attributes of MPI_COMM_SELF then MPI_COMM_WORLD (MPI_Finalize). */

@@ -391,6 +391,11 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
         file_free(f, fn);
         return err;
     }
+    /* memory allocation kinds: the communicator's, or those of info */
+    if (mpi_memkinds_put(f->hints, mpi_memkinds_of(f->comm->info), info) != MPI_SUCCESS) {
+        file_free(f, fn);
+        return io_err(NULL, MPI_ERR_NO_MEM, fn, "cannot create the hints of %s", filename);
+    }
     if ((v = mpi_info_lookup(info, "file_perm")) != NULL) {
         char *end;
         long p = strtol(v, &end, 8);

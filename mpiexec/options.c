@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "mpiexec/mpiexec.h"
@@ -94,6 +95,11 @@ void mpx_print_help(void)
         "  -env NAME VALUE       set a variable for this segment's processes\n"
         "  -envlist A,B | -envall | -envnone   like the -genv forms, for this segment\n"
         "  -wdir DIR             working directory\n"
+        "  -memory-alloc-kinds KINDS   memory allocation kinds the program requests\n"
+        "                        (MPI 4.1: e.g. system,mpi:alloc_mem; Canal supports\n"
+        "                        system and mpi with its restrictors)\n"
+        "  -initial-errhandler NAME    MPI_COMM_WORLD's handler at MPI_Init:\n"
+        "                        mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return\n"
         "\n"
         "Across hosts, mpiexec starts 'mpiexec -proxy HOST' on every host (same path as\n"
         "this mpiexec) through the launcher; the proxy starts the host's ranks and\n"
@@ -298,6 +304,27 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
     if (strcmp(name, "-envnone") == 0) {
         seg->env_mode = MPX_ENV_NONE;
         return 0;
+    }
+    /* MPI 4.1 section 11.8.1: per segment, as the spawn info keys of the
+     * same names; the library reads them from the environment. */
+    if (strcmp(name, "-memory-alloc-kinds") == 0) {
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
+        return mpx_env_add(&seg->env, "CANAL_MEMORY_ALLOC_KINDS", argv[i + 1]) == 0 ? 0 : 2;
+    }
+    if (strcmp(name, "-initial-errhandler") == 0) {
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
+        if (strcasecmp(argv[i + 1], "mpi_errors_are_fatal") != 0 &&
+            strcasecmp(argv[i + 1], "mpi_errors_abort") != 0 &&
+            strcasecmp(argv[i + 1], "mpi_errors_return") != 0) {
+            fprintf(stderr,
+                    "mpiexec: -initial-errhandler %s: expected mpi_errors_are_fatal, "
+                    "mpi_errors_abort or mpi_errors_return\n",
+                    argv[i + 1]);
+            return 2;
+        }
+        return mpx_env_add(&seg->env, "CANAL_INITIAL_ERRHANDLER", argv[i + 1]) == 0 ? 0 : 2;
     }
     if (strcmp(name, "-wdir") == 0) {
         if (need(argc, argv, i, 1, used) != 0)
