@@ -28,6 +28,7 @@ typedef enum {
     WHEN_ALWAYS,
     WHEN_MULTINODE, /* ranks on more than one node */
     WHEN_POF2,      /* communicator size is a power of two */
+    WHEN_OVERSUB,   /* on one node whose ranks outnumber its CPUs */
 } when_t;
 
 typedef struct {
@@ -45,6 +46,9 @@ static const rule_t rules[] = {
     {COLL_BARRIER,               1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_barrier_dissemination},
 
     {COLL_BCAST,                 1, ANY, 0,         64 * KiB,  WHEN_MULTINODE, &coll_bcast_node},
+    /* more ranks than CPUs: the root sends to every rank, so a rank waits
+     * for the root only, not for a chain of parents to be scheduled */
+    {COLL_BCAST,                 1, 16,  0,         256 * KiB, WHEN_OVERSUB,   &coll_bcast_linear},
     {COLL_BCAST,                 1, ANY, 0,         12 * KiB,  WHEN_ALWAYS,    &coll_bcast_binomial},
     {COLL_BCAST,                 1, 7,   12 * KiB,  512 * KiB, WHEN_ALWAYS,    &coll_bcast_binomial},
     {COLL_BCAST,                 3, ANY, 12 * KiB,  SIZE_MAX,  WHEN_ALWAYS,    &coll_bcast_scatter_ring},
@@ -235,6 +239,8 @@ static int when_holds(when_t w, const coll_args_t *a)
         return coll_comm_nodes(a->comm, &nn) != NULL;
     case WHEN_POF2:
         return (coll_size(a->comm) & (coll_size(a->comm) - 1)) == 0;
+    case WHEN_OVERSUB:
+        return coll_comm_oversubscribed(a->comm);
     default:
         return 1;
     }
@@ -318,7 +324,7 @@ static void print_range(char *buf, size_t len, size_t lo, size_t hi)
 
 void coll_select_describe(FILE *f)
 {
-    static const char *const when_names[] = {"", "multinode", "size pof2"};
+    static const char *const when_names[] = {"", "multinode", "size pof2", "oversub"};
     int nn;
     const int *nodes = coll_comm_nodes(coll_host.comm_world(), &nn);
 
