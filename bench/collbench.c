@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 enum { OP_ALLREDUCE, OP_BARRIER, OP_BCAST, OP_REDUCE_SCATTER, OP_ALLGATHER, OP_ALLTOALL, OP_COUNT };
-static const char *const op_name[OP_COUNT] = {"allreduce", "barrier",   "bcast",
+static const char *const op_name[OP_COUNT] = {"allreduce",      "barrier",   "bcast",
                                               "reduce_scatter", "allgather", "alltoall"};
 /* Names printed for the IMB loop: IMB-MPI1's, so the two loops' lines differ. */
 static const char *const imb_name[OP_COUNT] = {"Allreduce",      "Barrier",   "Bcast",
@@ -181,11 +181,12 @@ int main(int argc, char **argv)
     if (bad || max_iters < 20 || max_iters > 10000000 || !(budget > 0) || warm < 1 ||
         warm > 1000000) {
         if (rank == 0)
-            fprintf(stderr,
-                    "usage: mpiexec -n N %s [-i max_iterations>=20] [-t seconds] [-w warmup]"
-                    " [-o op[,op...]|all] [-I] [-s bytes[,bytes...]]\n"
-                    "  ops: allreduce barrier; with -I also bcast reduce_scatter allgather alltoall\n",
-                    argv[0]);
+            fprintf(
+                stderr,
+                "usage: mpiexec -n N %s [-i max_iterations>=20] [-t seconds] [-w warmup]"
+                " [-o op[,op...]|all] [-I] [-s bytes[,bytes...]]\n"
+                "  ops: allreduce barrier; with -I also bcast reduce_scatter allgather alltoall\n",
+                argv[0]);
         MPI_Finalize();
         return 2;
     }
@@ -272,8 +273,8 @@ int main(int argc, char **argv)
                         acc[3] = other[3];
                 }
                 printf("%-15s %8ld %6d %10ld %12.3f %12.3f %12.3f %12.3f\n",
-                       imb ? imb_name[op] : op_name[op], bytes,
-                       nranks, n, acc[0] / nranks, acc[1] / nranks, acc[2] / nranks, acc[3]);
+                       imb ? imb_name[op] : op_name[op], bytes, nranks, n, acc[0] / nranks,
+                       acc[1] / nranks, acc[2] / nranks, acc[3]);
                 fflush(stdout);
             } else {
                 MPI_Send(mine, 4, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD);

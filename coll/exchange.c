@@ -128,7 +128,8 @@ static canal_status_t allgather_linear(coll_sched_t *s, const coll_args_t *a)
     allgather_own(s, a);
     if (allgather_empty(a))
         return coll_sched_status(s);
-    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, coll_size(c), coll_rank(c), 0, 0, NULL);
+    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, coll_size(c), coll_rank(c), 0, 0,
+                    NULL);
     while (coll_iter_next(&it, &st)) {
         coll_recv(s, c, st.recv_peer, rb + coll_blk(st.recv_peer, rc, a->rdt), rc, a->rdt);
         coll_send(s, c, st.send_peer, rb + coll_blk(coll_rank(c), rc, a->rdt), rc, a->rdt);
