@@ -104,6 +104,9 @@ canal_status_t adi_finalize(void);
 /* Rank in the job of this process, size of the job. */
 int adi_job_rank(void);
 int adi_job_size(void);
+/* Whether this node's ranks of the job outnumber its CPUs (or
+ * CANAL_OVERSUBSCRIBED says so): the same answer on every rank of a node. */
+int adi_oversubscribed(void);
 /* Name of the channel serving `peer` ("self", "shm", "sock", "ofi"). */
 const char *adi_peer_channel(int peer);
 /* One line per channel and the thresholds (CANAL_SUMMARY, canal-info). */

@@ -98,6 +98,8 @@ void adi_lock_enable(void)
 int adi_job_rank(void) { return adi_dev.rank; }
 int adi_job_size(void) { return adi_dev.size; }
 
+int adi_oversubscribed(void) { return adi_dev.oversubscribed; }
+
 const char *adi_peer_channel(int peer)
 {
     if (peer < 0 || peer >= adi_dev.npeers || adi_dev.peers[peer].ch == NULL)
