@@ -10,7 +10,8 @@
  * all of them entered it, and releases them when mpiexec sends back the puts
  * of every host), aborts and spawn requests are mpiexec's to decide. Up also
  * go the ranks' output, starts and exits; down comes rank 0's stdin. Node
- * attributes are this host's own; name publishing is refused. When mpiexec
+ * attributes are this host's own; published names are mpiexec's (requests
+ * go up as MPX_F_NAME). When mpiexec
  * says so, or when its link closes (mpiexec or ssh died), the ranks get
  * SIGTERM, then SIGKILL after a grace. The proxy exits when its ranks are
  * gone and mpiexec closed the link: mpiexec does so once every rank of
@@ -187,12 +188,32 @@ static const char *px_spawn(mpx_job_t *job, mpx_rank_t *r, const mpx_spawn_plan_
     return MPX_SPAWN_LATER;
 }
 
+/* Published names live in mpiexec, shared by every host and PMI job: the
+ * request goes up, the answer comes back as MPX_F_NAME. */
+static int px_names(mpx_job_t *job, mpx_rank_t *r, int op, const char *service, const char *port)
+{
+    mpx_frame_t f = {0};
+    char ops[2] = {(char)op, '\0'};
+    (void)job;
+    mpx_frame_begin(&f, MPX_F_NAME);
+    mpx_frame_int(&f, px.gidx[r->idx]);
+    mpx_frame_str(&f, ops);
+    mpx_frame_str(&f, service);
+    mpx_frame_str(&f, port != NULL ? port : "");
+    if (f.bad || px.up_gone) {
+        mpx_frame_free(&f);
+        return -1;
+    }
+    px_send_up(&f);
+    return 0;
+}
+
 static const mpx_server_ops_t px_ops = {
     .fence = px_fence,
     .put = px_put,
     .abort = px_abort,
     .spawn = px_spawn,
-    .no_names = "name publishing is not supported in jobs across hosts",
+    .names = px_names,
 };
 
 /* ------------------------------------------------------------ output, stdin */
@@ -573,6 +594,22 @@ static void px_spawned(mpx_fields_t *c)
         }
 }
 
+/* mpiexec's answer to a name request: rank op status port. */
+static void px_named(mpx_fields_t *c)
+{
+    int gidx = (int)mpx_fields_int(c, 0, 100000000);
+    const char *op = mpx_fields_str(c);
+    int status = (int)mpx_fields_int(c, MPX_NAME_OK, MPX_NAME_UNREACHABLE);
+    const char *port = mpx_fields_str(c);
+    if (c->bad || strlen(op) != 1 || strchr("plu", *op) == NULL)
+        return;
+    for (int i = 0; i < px.job.nranks; i++)
+        if (px.gidx[i] == gidx) {
+            mpx_server_names_reply(&px.job, px.job.ranks[i], *op, status, port);
+            return;
+        }
+}
+
 /* mpiexec's answer to a fence: gjob npairs {key value}. */
 static void px_fence_done(mpx_fields_t *c)
 {
@@ -635,6 +672,9 @@ static void px_down(const char *body, size_t len)
         break;
     case MPX_F_SPAWN:
         px_spawned(&c);
+        break;
+    case MPX_F_NAME:
+        px_named(&c);
         break;
     case MPX_F_SYNC:
         px_sync();

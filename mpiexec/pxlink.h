@@ -6,7 +6,8 @@
  * mpiexec): MPX_F_HELLO, MPX_F_STARTED, MPX_F_OUTPUT, MPX_F_EXIT, MPX_F_FENCE
  * (this host's puts), MPX_F_ABORT, MPX_F_SPAWN (a rank's request), MPX_F_SYNC
  * (answer: every rank that was dying here has been reported), MPX_F_STDIN
- * (bytes of rank 0's stdin passed on), MPX_F_ERROR.
+ * (bytes of rank 0's stdin passed on), MPX_F_ERROR; both ways MPX_F_NAME (a
+ * rank's name publishing request, and mpiexec's answer).
  * Ranks are named by their index in mpiexec's list of all ranks of all PMI
  * jobs (the command line's job first), PMI jobs by their number.
  */
@@ -33,6 +34,7 @@ enum {
     MPX_F_STDIN = 'I',   /* down: raw bytes for rank 0's stdin, none: end of file;
                           * up: how many bytes of it left the proxy's queue */
     MPX_F_SYNC = 'Y',    /* down: report the ranks that are dying now; up: done */
+    MPX_F_NAME = 'M',    /* up: rank op(p|l|u) service port; down: rank op status port */
 };
 
 typedef struct {

@@ -346,6 +346,7 @@ static void rm_synced(int p)
 }
 
 static int rm_spawn(int p, mpx_fields_t *c);
+static int rm_names(int p, mpx_fields_t *c);
 
 /* Is rank r one this proxy runs? */
 static int rm_rank_of(int p, mpx_fields_t *c)
@@ -423,6 +424,10 @@ static void rm_frame(int p, const char *body, size_t len)
         if (rm_spawn(p, &c) != 0)
             c.bad = 1;
         px = &rm.proxies[p];
+        break;
+    case MPX_F_NAME:
+        if (rm_names(p, &c) != 0)
+            c.bad = 1;
         break;
     case MPX_F_ERROR:
         if (c.nf >= 1)
@@ -853,6 +858,29 @@ static int rm_spawn(int p, mpx_fields_t *c)
         mpx_link_send(&rm.proxies[p].link, &f);
     mpx_frame_free(&f);
     free(sp);
+    return 0;
+}
+
+/* MPX_F_NAME from proxy p: rank op service port. Published names are this
+ * mpiexec's, shared by all its PMI jobs on every host; answer with the
+ * status (and the port of a lookup). 0, or -1 when malformed. */
+static int rm_names(int p, mpx_fields_t *c)
+{
+    int r = rm_rank_of(p, c), st;
+    const char *op = mpx_fields_str(c), *service = mpx_fields_str(c), *port = mpx_fields_str(c);
+    const char *found = NULL;
+    mpx_frame_t f = {0};
+    if (c->bad || c->k != c->nf || strlen(op) != 1 || strchr("plu", *op) == NULL)
+        return -1;
+    st = mpx_names_do(*op, service, *op == 'p' ? port : NULL, &found);
+    mpx_frame_begin(&f, MPX_F_NAME);
+    mpx_frame_int(&f, r);
+    mpx_frame_str(&f, op);
+    mpx_frame_int(&f, st);
+    mpx_frame_str(&f, found != NULL ? found : "");
+    if (!rm.proxies[p].closed)
+        mpx_link_send(&rm.proxies[p].link, &f);
+    mpx_frame_free(&f);
     return 0;
 }
 

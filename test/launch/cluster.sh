@@ -10,7 +10,8 @@
 # 2 ranks each: hello with hostnames, cluster_check.c (shm within a host, sock
 # or ofi between hosts, MPI_Comm_split_type per host, collectives), MPI_Abort
 # and a killed rank on a remote host, MPIEXEC_TIMEOUT, a killed proxy, an
-# unreachable host, kill -9 of mpiexec, and the proxies' command lines; and
+# unreachable host, kill -9 of mpiexec, the proxies' command lines, name
+# publishing between jobs on different hosts; and
 # the same check under MPICH's Hydra (mpiexec.mpich) when it is installed.
 . "$(dirname "$0")/common.sh"
 launch_setup "$@"
@@ -211,6 +212,17 @@ expect_lines "... each child on its host" "child 0 of 4 on ${P}3" "child 1 of 4 
 expect "a spawn naming a host outside the job fails with MPI_ERR_SPAWN, naming it" 42 \
     "MPI_Comm_spawn_multiple.*'no-such-host' is not one of this job's hosts" \
     "${RUN[@]}" -n 2 "${NOOFI[@]}" "$CHECK" spawn no-such-host
+# Published names are mpiexec's, shared by its PMI jobs on every host: rank 0
+# (${P}1) publishes, a second publish from ${P}4 fails with MPI_ERR_SERVICE,
+# child 0 of a spawned job on ${P}3 looks the name up and connects, parent 1
+# finds child 1's name (two jobs with ranks 0 and 1 each), and a lookup
+# after the unpublish fails with MPI_ERR_NAME. Before, a proxy refused every
+# name request ("name publishing is not supported in jobs across hosts").
+expect "MPI_Publish_name/Lookup_name/Unpublish_name between jobs on different hosts" 0 \
+    "names across hosts passed: parents 8, children 2" \
+    "${RUN[@]}" -n 8 "${NOOFI[@]}" "$CHECK" names "${P}3"
+expect_lines "... found by the other job" "child rank 0 on ${P}3 found the parents' port" \
+    "parent rank 1 on ${P}1 found the name of child rank 1: child-1-port"
 # mpiexec's stdin goes to rank 0 (on ${P}1), through its proxy; other ranks
 # read nothing. 3 MiB in, checked by size and checksum on the other side.
 head -c 3145728 /dev/urandom > "$LAUNCH_TMP/in"
