@@ -45,6 +45,7 @@ typedef struct {
     mpx_bind_t bind;
     int map_by_socket;
     int ppn;
+    int fanout; /* -fanout N: proxies per proxy in the tree; 0: mpx_tree_fanout's default */
     int verbose;
     int disable_auto_cleanup; /* a dead rank leaves the others running */
     int usize; /* -usize: MPI_UNIVERSE_SIZE; 0: the larger of the CPUs and the job */
@@ -102,6 +103,16 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s);
 /* mpiexec/proxy.c: "mpiexec -proxy HOST", started by mpiexec through the
  * launcher; talks to it on stdin/stdout. The exit code. */
 int mpx_proxy_main(int argc, char **argv);
+/* Start 'self -proxy host' with launcher how ("ssh" or NULL: launcher_exec
+ * or ssh; "fork"; "slurm": srun), its stdin and stdout pipes the link:
+ * *rfd reads it, *wfd writes it (non-blocking, close-on-exec). The
+ * launcher's pid (leader of its own process group), or -1 after a message.
+ * Used by mpiexec (remote.c) and by proxies that start proxies below them. */
+pid_t mpx_proxy_launch(const char *self, const char *how, const char *launcher_exec, int fork_it,
+                       const char *host, int verbose, int *rfd, int *wfd);
+/* The fan-out of the proxy tree: -fanout N, else CANAL_MPIEXEC_FANOUT,
+ * else 32 (up to 32 hosts, mpiexec starts every proxy itself). */
+int mpx_tree_fanout(const mpx_opts_t *o);
 
 /* ------------------------------------------------------------ job */
 

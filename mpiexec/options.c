@@ -74,6 +74,9 @@ void mpx_print_help(void)
         "                        the allocation's nodes and tasks per node)\n"
         "  -launcher-exec PATH   program used instead of ssh, called as\n"
         "                        'PATH -x HOST COMMAND'\n"
+        "  -fanout N             proxies each proxy starts (and mpiexec itself) when\n"
+        "                        there are more hosts: a tree of proxies (default 32,\n"
+        "                        or CANAL_MPIEXEC_FANOUT)\n"
         "  -iface NAME           network interface the ranks use between hosts (sets\n"
         "                        CANAL_SOCK_IFACE)\n"
         "  -configfile FILE      read segments from FILE, one per line\n"
@@ -358,6 +361,14 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         if (need(argc, argv, i, 1, used) != 0)
             return 2;
         return parse_count(a, argv[i + 1], &o->ppn);
+    }
+    if (strcmp(name, "-fanout") == 0) {
+        if (need(argc, argv, i, 1, used) != 0 || parse_count(a, argv[i + 1], &o->fanout) != 0)
+            return 2;
+        if (o->fanout < 2)
+            return usage_error("-fanout '%s': a proxy tree needs a fan-out of at least 2",
+                               argv[i + 1]);
+        return 0;
     }
     if (strcmp(name, "-hosts") == 0 || strcmp(name, "-host") == 0) {
         if (need(argc, argv, i, 1, used) != 0)

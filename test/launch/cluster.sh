@@ -11,7 +11,8 @@
 # or ofi between hosts, MPI_Comm_split_type per host, collectives), MPI_Abort
 # and a killed rank on a remote host, MPIEXEC_TIMEOUT, a killed proxy, an
 # unreachable host, kill -9 of mpiexec, the proxies' command lines, name
-# publishing between jobs on different hosts; and
+# publishing between jobs on different hosts, a proxy tree on 7 hosts with
+# -fanout 2 (a relay killed); and
 # the same check under MPICH's Hydra (mpiexec.mpich) when it is installed.
 . "$(dirname "$0")/common.sh"
 launch_setup "$@"
@@ -162,8 +163,9 @@ NETNS=$TOP/test/cluster/netns.sh
 NSEXEC=$TOP/test/cluster/nsexec
 CLUSTER_NET=$((100 + $$ % 100))
 export CLUSTER_NET
-trap 'bash "$NETNS" down 4 "$P" >/dev/null 2>&1; rm -f "$LAUNCH_OUT"; rm -rf "$LAUNCH_TMP"' EXIT
-if ! bash "$NETNS" up 4 "$P" > "$LAUNCH_TMP/up.log" 2>&1; then
+# 7 hosts: the first 4 for most tests, all 7 for the proxy tree
+trap 'bash "$NETNS" down 7 "$P" >/dev/null 2>&1; rm -f "$LAUNCH_OUT"; rm -rf "$LAUNCH_TMP"' EXIT
+if ! bash "$NETNS" up 7 "$P" > "$LAUNCH_TMP/up.log" 2>&1; then
     sed 's/^/    /' "$LAUNCH_TMP/up.log"
     skip_cluster "cannot create network namespaces here (above)"
 fi
@@ -341,5 +343,58 @@ else
     LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
     echo "FAIL: the 8 ranks did not start"
     kill -9 $MPID
+fi
+# A proxy tree: 7 hosts with -fanout 2. mpiexec starts the proxies of P1 and
+# P2; P1 starts P3 and P4, P2 starts P5 and P6, P3 starts P7 (breadth first,
+# host i below host i/2 - 1); frames go through the relays both ways.
+printf '%s\n' "${P}1" "${P}2" "${P}3" "${P}4" "${P}5" "${P}6" "${P}7" > "$LAUNCH_TMP/tree"
+TREE=("$MPX" -fanout 2 -launcher-exec "$NSEXEC" -f "$LAUNCH_TMP/tree")
+expect "proxy tree (7 hosts, fan-out 2): fences, channels, collectives through relays" 0 \
+    "cluster check passed: 14 ranks on 7 hosts" "${TREE[@]}" -n 14 "${NOOFI[@]}" "$CHECK" check 7 sock
+expect "... MPI_Abort two levels below mpiexec names rank and host" 7 \
+    "rank 6 .*on host ${P}7 called MPI_Abort with exit code 7" \
+    "${TREE[@]}" -n 7 "${NOOFI[@]}" "$CHECK" abort 6
+expect "... spawn and published names on a host two levels down" 0 \
+    "names across hosts passed: parents 7, children 2" "${TREE[@]}" -n 7 "${NOOFI[@]}" "$CHECK" names "${P}7"
+expect "-fanout 1 is a usage error" 2 "fan-out of at least 2" "${TREE[@]}" -fanout 1 -n 7 true
+# who started whom, then a relay (P3, which relays for P7) killed: the job
+# ends on every host, naming P3
+"${TREE[@]}" -n 7 "${NOOFI[@]}" "$CHECK" hang >"$LAUNCH_OUT" 2>&1 </dev/null &
+MPID=$!
+LAUNCH_RAN=$((LAUNCH_RAN + 1))
+if wait_for 7; then
+    bad=""
+    for pair in 1:mpiexec 2:mpiexec 3:1 4:1 5:2 6:2 7:3; do
+        h=${pair%%:*} want=${pair#*:}
+        pid=$(pgrep -f -- "-proxy ${P}$h\$" | head -1)
+        ppid=$(ps -o ppid= -p "$pid" 2>/dev/null | tr -d ' ')
+        if [ "$want" = mpiexec ]; then
+            [ "$ppid" = "$MPID" ] || bad="$bad ${P}$h(parent $ppid, want mpiexec $MPID)"
+        else
+            pcmd=$(tr '\0' ' ' < "/proc/$ppid/cmdline" 2>/dev/null)
+            [[ "$pcmd" == *"-proxy ${P}$want "* ]] || bad="$bad ${P}$h(parent '$pcmd')"
+        fi
+    done
+    if [ -z "$bad" ]; then
+        echo "PASS: proxy tree: P1, P2 started by mpiexec; P3, P4 by P1; P5, P6 by P2; P7 by P3"
+    else
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: proxy tree: wrong parents:$bad"
+    fi
+    kill -9 "$(pgrep -f -- "-proxy ${P}3\$")"
+else
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: the 7 ranks of the tree did not start"
+fi
+timeout 120 tail --pid=$MPID -f /dev/null
+wait $MPID
+rc=$?
+LAUNCH_RAN=$((LAUNCH_RAN + 1))
+if [ $rc -eq 255 ] && grep -Eq "lost the proxy on host ${P}3 .*rank 2 ran there" "$LAUNCH_OUT" && wait_gone; then
+    echo "PASS: a killed relay ends the job on every host (those below it too), naming its host"
+else
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: a killed relay: exit code $rc (want 255), $(ranks_left) ranks left"
+    tail -n 10 "$LAUNCH_OUT" | sed 's/^/    /'
 fi
 launch_finish
