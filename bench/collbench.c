@@ -12,7 +12,10 @@
  * so that MPICH's 18 ms oversubscribed barrier does not take an hour.
  *
  * Usage: mpiexec -n N ./collbench [-i max_iterations] [-t seconds_per_op] [-w warmup]
- *                                  [-o allreduce|barrier|all]
+ *                                  [-o OP[,OP...]]
+ * OP: allreduce (8 B), barrier, allreduce64k (8192 doubles), bcast1m (1 MiB
+ * from rank 0), all (the first two, the default), net (all four; what
+ * bench/netem.sh measures across namespace hosts).
  * Output: '#' comment lines, then per operation
  *   "op bytes ranks iterations median_us mean_us p99_us max_us"
  * where median, mean and p99 are averaged over ranks and max is the largest
@@ -24,9 +27,12 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OP_ALLREDUCE, OP_BARRIER, OP_COUNT };
-static const char *const op_name[OP_COUNT] = {"allreduce", "barrier"};
-static const int op_bytes[OP_COUNT] = {8, 0};
+enum { OP_ALLREDUCE, OP_BARRIER, OP_ALLREDUCE64K, OP_BCAST1M, OP_COUNT, OP_CLASSIC = 2 };
+static const char *const op_name[OP_COUNT] = {"allreduce", "barrier", "allreduce64k", "bcast1m"};
+static const int op_bytes[OP_COUNT] = {8, 0, 65536, 1048576};
+static double *big_in, *big_out; /* allreduce64k: 8192 doubles */
+static unsigned char *bc_buf;    /* bcast1m */
+static long bc_round;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -38,20 +44,38 @@ static int cmp_double(const void *a, const void *b)
 static int run_once(int op, int nranks, double *t_out)
 {
     double in = 1.0, out = 0.0;
-    double t0 = MPI_Wtime();
-    if (op == OP_ALLREDUCE)
-        MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    else
-        MPI_Barrier(MPI_COMM_WORLD);
+    int rank, bad = 0;
+    double t0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (op == OP_BCAST1M)
+        memset(bc_buf, rank == 0 ? (int)(bc_round & 0xff) : 0xee, op_bytes[op]);
+    t0 = MPI_Wtime();
+    switch (op) {
+    case OP_ALLREDUCE: MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
+    case OP_BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
+    case OP_ALLREDUCE64K:
+        MPI_Allreduce(big_in, big_out, op_bytes[op] / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case OP_BCAST1M: MPI_Bcast(bc_buf, op_bytes[op], MPI_BYTE, 0, MPI_COMM_WORLD); break;
+    }
     *t_out = MPI_Wtime() - t0;
-    return op == OP_ALLREDUCE && out != (double)nranks;
+    if (op == OP_ALLREDUCE)
+        bad = out != (double)nranks;
+    else if (op == OP_ALLREDUCE64K)
+        bad = big_out[0] != (double)nranks || big_out[op_bytes[op] / 8 - 1] != (double)nranks;
+    else if (op == OP_BCAST1M)
+        bad = bc_buf[0] != (unsigned char)(bc_round & 0xff) ||
+              bc_buf[op_bytes[op] - 1] != (unsigned char)(bc_round & 0xff);
+    bc_round++;
+    return bad;
 }
 
 int main(int argc, char **argv)
 {
     long max_iters = 20000, warm = 50;
     double budget = 3.0;
-    int rank, nranks, opt, bad = 0, errors = 0, only = -1;
+    int rank, nranks, opt, bad = 0, errors = 0;
+    int want[OP_COUNT] = {1, 1, 0, 0}; /* "all": the two small ones */
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -59,15 +83,17 @@ int main(int argc, char **argv)
 
     while ((opt = getopt(argc, argv, "i:t:w:o:")) != -1) {
         switch (opt) {
-        case 'o':
-            only = -2;
-            for (int k = 0; k < OP_COUNT; k++)
-                if (strcmp(optarg, op_name[k]) == 0)
-                    only = k;
-            if (strcmp(optarg, "all") == 0)
-                only = -1;
-            if (only == -2)
-                bad = 1;
+        case 'o': /* a comma-separated list */
+            memset(want, 0, sizeof want);
+            for (char *w = strtok(optarg, ","); w != NULL; w = strtok(NULL, ",")) {
+                int found = 0;
+                for (int k = 0; k < OP_COUNT; k++)
+                    if (strcmp(w, op_name[k]) == 0 || strcmp(w, "net") == 0 ||
+                        (k < OP_CLASSIC && strcmp(w, "all") == 0))
+                        want[k] = found = 1;
+                if (!found)
+                    bad = 1;
+            }
             break;
         case 'i':
             max_iters = strtol(optarg, NULL, 10);
@@ -86,14 +112,21 @@ int main(int argc, char **argv)
         warm > 1000000) {
         if (rank == 0)
             fprintf(stderr, "usage: mpiexec -n N %s [-i max_iterations>=20] [-t seconds] [-w warmup]"
-                    " [-o allreduce|barrier|all]\n",
+                    " [-o OP[,OP...]]\n  OP: allreduce barrier allreduce64k bcast1m,"
+                    " all (the first two), net (all four)\n",
                     argv[0]);
         MPI_Finalize();
         return 2;
     }
 
     double *t = malloc(sizeof(double) * max_iters);
-    if (t == NULL) {
+    big_in = malloc(65536);
+    big_out = malloc(65536);
+    bc_buf = malloc(1048576);
+    if (big_in != NULL)
+        for (int i = 0; i < 8192; i++)
+            big_in[i] = 1.0;
+    if (t == NULL || big_in == NULL || big_out == NULL || bc_buf == NULL) {
         fprintf(stderr, "collbench: cannot allocate %ld timings\n", max_iters);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -111,7 +144,7 @@ int main(int argc, char **argv)
     }
 
     for (int op = 0; op < OP_COUNT; op++) {
-        if (only >= 0 && op != only)
+        if (!want[op])
             continue;
         double dt, t0 = MPI_Wtime();
         long n;
@@ -158,9 +191,12 @@ int main(int argc, char **argv)
         }
     }
     if (errors)
-        fprintf(stderr, "collbench: rank %d: %d wrong allreduce results\n", rank, errors);
+        fprintf(stderr, "collbench: rank %d: %d wrong results\n", rank, errors);
 
     free(t);
+    free(big_in);
+    free(big_out);
+    free(bc_buf);
     MPI_Finalize();
     return errors ? 1 : 0;
 }
