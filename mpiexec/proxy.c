@@ -76,7 +76,10 @@ static struct {
     size_t stdin_len, stdin_cap;
     int stdin_eof;
     long long kill_deadline, drain_deadline;
-    /* the proxy tree: the proxies this one started (MPX_F_TREE) */
+    /* the proxy tree: the proxies this one started (MPX_F_TREE); name is
+     * this host as mpiexec calls it (-proxy NAME: a host file's name, which
+     * need not be the hostname) */
+    char name[256];
     struct px_kid {
         char host[256];
         pid_t pid;
@@ -677,7 +680,7 @@ static void px_route_down(const char *body, size_t len)
         px_error("malformed routed message from mpiexec");
         return;
     }
-    if (strcmp(host, px.host) == 0) {
+    if (strcmp(host, px.name) == 0) {
         if (inner[0] != MPX_F_ROUTE)
             px_down(inner, ilen);
         return;
@@ -726,7 +729,7 @@ static void px_kid_closed(int k)
     if (kd->reaped && WIFSIGNALED(kd->status))
         snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(kd->status));
     else if (kd->reaped)
-        snprintf(why, sizeof why, "its launcher (from host %.200s) exited with code %d", px.host,
+        snprintf(why, sizeof why, "its launcher (from host %.200s) exited with code %d", px.name,
                  WEXITSTATUS(kd->status));
     else
         snprintf(why, sizeof why, "its connection closed");
@@ -784,7 +787,7 @@ static void px_tree(mpx_fields_t *c)
     /* breadth first: a parent comes before its children */
     for (int i = 0; i < n; i++) {
         first[i] = -1;
-        if (strcmp(parent[i], px.host) == 0)
+        if (strcmp(parent[i], px.name) == 0)
             first[i] = i;
         else
             for (int j = 0; j < i; j++)
@@ -792,7 +795,7 @@ static void px_tree(mpx_fields_t *c)
                     first[i] = first[j];
         if (first[i] < 0) {
             px_error("proxy tree: host %s hangs below %s, which is not below %s", name[i],
-                     parent[i], px.host);
+                     parent[i], px.name);
             px_teardown(SIGTERM);
             goto out;
         }
@@ -932,6 +935,7 @@ int mpx_proxy_main(int argc, char **argv)
         return 2;
     }
     gethostname(px.host, sizeof px.host - 1);
+    snprintf(px.name, sizeof px.name, "%s", argv[2]);
     px.opts.singleton_fd = -1;
     px.job.opts = &px.opts;
     px.job.ops = &px_ops;

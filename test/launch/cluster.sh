@@ -131,6 +131,14 @@ else
     sed 's/^/    /' "$LAUNCH_OUT" | head
     kill -9 $MPID 2>/dev/null
 fi
+# A proxy tree (-fanout 2: 2 proxies below mpiexec, 3 below them) whose host
+# names are not the proxies' hostnames: a relay knows itself by the name
+# mpiexec gave it (-proxy NAME). Before, it compared with its hostname and
+# refused the tree ("host fake-c hangs below fake-a, which is not below ...").
+expect "a proxy tree with -launcher fork and host names that are not hostnames" 0 "^\[4\] r=4 of 5$" \
+    "$MPX" -launcher fork -fanout 2 -hosts fake-a,fake-b,fake-c,fake-d,fake-e -l -n 5 \
+    sh -c 'echo r=$PMI_RANK of $PMI_SIZE'
+expect_lines "... every rank ran" "[0] r=0 of 5" "[1] r=1 of 5" "[2] r=2 of 5" "[3] r=3 of 5"
 expect "bad slot count is a usage error" 2 "count after ':' must be" \
     "$MPX" -hosts fake-a:0 -n 1 true
 expect "two hosts on one line of a host file is an error" 2 "one 'host\[:N\]' per entry" \
