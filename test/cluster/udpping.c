@@ -83,6 +83,7 @@ int main(int argc, char **argv)
     }
     if (got == 0) {
         fprintf(stderr, "udpping: no answer from %s:%s\n", argv[1], argv[2]);
+        free(rtt);
         return 1;
     }
     qsort(rtt, (size_t)got, sizeof *rtt, ping_cmp);
