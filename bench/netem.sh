@@ -159,6 +159,16 @@ launch() {
     esac
 }
 
+# reap_ranks: kill what a run that was ended left of its ranks (processes
+# running a benchmark binary of ours; not udpping, which stays up)
+reap_ranks() {
+    local p exe
+    for p in /proc/[0-9]*; do
+        exe=$(readlink "$p/exe" 2>/dev/null) || continue
+        case $exe in "$OUT/bin/latency_"* | "$OUT/bin/bw_"* | "$OUT/bin/collbench_"*) kill -9 "${p#/proc/}" 2>/dev/null ;; esac
+    done
+}
+
 # run OUTFILE LIB NP WHERE PROGRAM ARGS...: one run, output in OUTFILE.
 # With DONE_LINES=N, the run is ended 10 s after its output holds N result
 # lines (collbench's): MPICH under Hydra here hangs in MPI_Finalize after
@@ -183,7 +193,7 @@ run() {
             kill -TERM $pid 2>/dev/null
             sleep 2
             kill -KILL $pid 2>/dev/null
-            bench_reap "$OUT/bin"
+            reap_ranks
             break
         fi
     done
