@@ -11,16 +11,16 @@
  * of every host), aborts and spawn requests are mpiexec's to decide. Up also
  * go the ranks' output, starts and exits; down comes rank 0's stdin. Node
  * attributes are this host's own; published names are mpiexec's (requests
- * go up as MPX_F_NAME). When mpiexec
- * says so, or when its link closes (mpiexec or ssh died), the ranks get
- * SIGTERM, then SIGKILL after a grace. In a tree (more hosts than the
- * fan-out, see remote.c rm_tree) a proxy also starts the proxies below it
- * (MPX_F_TREE) and relays: frames for them come down wrapped in
- * MPX_F_ROUTE, theirs go up wrapped with their host, a child that goes
- * away is reported as MPX_F_GONE for it and every host below it, and the
- * end of our input closes theirs. The proxy exits when its ranks (and the
- * proxies below it) are gone and mpiexec closed the link: mpiexec does so once every rank of
- * every host exited, since until then a spawn may add ranks here.
+ * go up as MPX_F_NAME). When mpiexec says so, or when its link closes
+ * (mpiexec or ssh died), the ranks get SIGTERM, then SIGKILL after a grace.
+ * In a tree (more hosts than the fan-out, see remote.c rm_tree) a proxy
+ * also starts the proxies below it (MPX_F_TREE) and relays: frames for them
+ * come down wrapped in MPX_F_ROUTE, theirs go up wrapped with their host, a
+ * child that goes away is reported as MPX_F_GONE for it and every host
+ * below it, and the end of our input closes theirs. The proxy exits when
+ * its ranks (and the proxies below it) are gone and mpiexec closed the
+ * link: mpiexec does so once every rank of every host exited, since until
+ * then a spawn may add ranks here.
  */
 #include <errno.h>
 #include <fcntl.h>
