@@ -20,7 +20,8 @@
 # (mpiexec's side) joins the switch through an uplink that is not delayed.
 # CLUSTER_HUB_OPTS adds delayhub options (-b: busy-poll); it runs under
 # chrt -f 50 (SCHED_FIFO) unless CLUSTER_HUB_RT=0. The hub's
-# statistics are written to /run/canal-cluster/hub-PREFIX.stats when it stops.
+# statistics are written to /run/canal-cluster/hub-PREFIX.stats when it stops
+# (a 'delay' restart stops it; 'down' removes the file).
 # State: /run/netns/HOST (ip netns) and /run/canal-cluster/uts/HOST (the UTS
 # namespace, kept by a bind mount).
 set -u
@@ -75,6 +76,7 @@ hub_start() {
 down() {
     local i
     hub_stop
+    rm -f "$STATE_DIR/hub-$prefix.log" "$STATE_DIR/hub-$prefix.stats"
     ip link del "${prefix}vu" 2>/dev/null
     for ((i = 1; i <= n; i++)); do
         if [ -e "$UTS_DIR/$prefix$i" ]; then
