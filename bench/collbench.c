@@ -6,8 +6,11 @@
  * time slice, one that yields late shows rare millisecond outliers.
  *
  * Two loops:
- *  - default: back-to-back MPI_Allreduce of 8 bytes (one double, MPI_SUM)
- *    and MPI_Barrier, as osu_allreduce/osu_barrier run them;
+ *  - default: back-to-back calls, as osu_allreduce/osu_barrier run them, of
+ *    the operations named by -o: allreduce (8 bytes: one double, MPI_SUM),
+ *    barrier, allreduce64k (65536 bytes of MPI_FLOAT, MPI_SUM), bcast1m
+ *    (1 MiB from rank 0); "all" is the first two, "net" all four (what
+ *    bench/netem.sh measures across namespace hosts);
  *  - -I (IMB): what IMB-MPI1 does for Bcast, Allreduce, Reduce_scatter,
  *    Allgather, Alltoall and Barrier: two barriers, then per call the time
  *    of that call alone followed by an untimed MPI_Barrier (IMB's "-sync
@@ -23,12 +26,13 @@
  * so that MPICH's 18 ms oversubscribed barrier does not take an hour.
  *
  * Usage: mpiexec -n N ./collbench [-i max_iterations] [-t seconds_per_op] [-w warmup]
- *                                  [-o op[,op...]|all] [-I] [-s bytes[,bytes...]]
- *   ops: allreduce barrier bcast reduce_scatter allgather alltoall
- *   (default: allreduce,barrier; with -I: all six, at -s sizes, default 4,65536)
+ *                                  [-o op[,op...]|all|net] [-I] [-s bytes[,bytes...]]
+ *   ops: allreduce barrier allreduce64k bcast1m (default: allreduce,barrier);
+ *   with -I: allreduce barrier bcast reduce_scatter allgather alltoall (default
+ *   all six) at the -s sizes (default 4,65536)
  * Output: '#' comment lines, then per operation and size
  *   "op bytes ranks iterations median_us mean_us p99_us max_us"
- * (op named as IMB names it in the IMB loop: Bcast, Allreduce, ...)
+ * (op as -o names it; in the IMB loop as IMB names it: Bcast, Allreduce, ...)
  * where median, mean and p99 are averaged over ranks and max is the largest
  * of any rank.
  */
@@ -66,7 +70,7 @@ static int run_once(int op, long bytes, int imb, bufs_t *b, double *t_out)
     int bad = 0, n = (int)(bytes / (long)sizeof(float));
     double in = 1.0, out = 0.0, t0;
 
-    if (!imb && op == OP_ALLREDUCE) {
+    if (!imb && op == OP_ALLREDUCE && bytes == 8) {
         t0 = MPI_Wtime();
         MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         *t_out = MPI_Wtime() - t0;
@@ -125,11 +129,43 @@ static int parse_list(const char *arg, long *out, int max)
     return k;
 }
 
+/* One measurement: an operation at a size. */
+typedef struct {
+    int op;
+    long bytes;
+    const char *label; /* the first column of its line */
+} item_t;
+enum { MAX_ITEMS = OP_COUNT * MAX_SIZES };
+
+/* The back-to-back loop's names: op and bytes (see the header). */
+static const struct {
+    const char *name;
+    int op;
+    long bytes;
+} plain_ops[] = {{"allreduce", OP_ALLREDUCE, 8},
+                 {"barrier", OP_BARRIER, 0},
+                 {"allreduce64k", OP_ALLREDUCE, 65536},
+                 {"bcast1m", OP_BCAST, 1048576}};
+enum { NPLAIN = sizeof plain_ops / sizeof plain_ops[0] };
+
+static int add_plain(const char *w, item_t *items, int *n)
+{
+    int all = strcmp(w, "all") == 0, net = strcmp(w, "net") == 0, found = 0;
+    for (int k = 0; k < NPLAIN; k++)
+        if (net || (all && k < 2) || strcmp(w, plain_ops[k].name) == 0) {
+            items[(*n)++] = (item_t){plain_ops[k].op, plain_ops[k].bytes, plain_ops[k].name};
+            found = 1;
+        }
+    return found;
+}
+
 int main(int argc, char **argv)
 {
     long max_iters = 20000, warm = 50, sizes[MAX_SIZES] = {4, 65536};
     double budget = 3.0;
     int rank, nranks, opt, bad = 0, errors = 0, imb = 0, nsizes = 2, want[OP_COUNT] = {0};
+    item_t items[MAX_ITEMS];
+    int nitems = 0;
     const char *ops = NULL;
     bufs_t b;
 
@@ -163,20 +199,30 @@ int main(int argc, char **argv)
             bad = 1;
         }
     }
-    if (ops == NULL || strcmp(ops, "all") == 0) {
-        for (int k = 0; k < OP_COUNT; k++)
-            want[k] = imb || k == OP_ALLREDUCE || k == OP_BARRIER;
+    if (imb) {
+        if (ops == NULL || strcmp(ops, "all") == 0) {
+            for (int k = 0; k < OP_COUNT; k++)
+                want[k] = 1;
+        } else {
+            char list[256], *save = NULL;
+            snprintf(list, sizeof list, "%s", ops);
+            for (char *w = strtok_r(list, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
+                int found = 0;
+                for (int k = 0; k < OP_COUNT; k++)
+                    if (strcmp(w, op_name[k]) == 0)
+                        want[k] = found = 1;
+                bad |= !found;
+            }
+        }
+        for (int op = 0; op < OP_COUNT; op++)
+            for (int si = 0; want[op] && si < (op != OP_BARRIER ? nsizes : 1); si++)
+                items[nitems++] = (item_t){op, op == OP_BARRIER ? 0 : sizes[si], imb_name[op]};
     } else {
         char list[256], *save = NULL;
-        snprintf(list, sizeof list, "%s", ops);
-        for (char *w = strtok_r(list, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
-            int found = 0;
-            for (int k = 0; k < OP_COUNT; k++)
-                if (strcmp(w, op_name[k]) == 0)
-                    want[k] = found = 1;
-            if (!found || (!imb && strcmp(w, "allreduce") != 0 && strcmp(w, "barrier") != 0))
-                bad = 1; /* the others exist only in the IMB loop */
-        }
+        snprintf(list, sizeof list, "%s", ops != NULL ? ops : "all");
+        for (char *w = strtok_r(list, ",", &save); w != NULL && nitems + NPLAIN <= MAX_ITEMS;
+             w = strtok_r(NULL, ",", &save))
+            bad |= !add_plain(w, items, &nitems);
     }
     if (bad || max_iters < 20 || max_iters > 10000000 || !(budget > 0) || warm < 1 ||
         warm > 1000000) {
@@ -184,17 +230,18 @@ int main(int argc, char **argv)
             fprintf(
                 stderr,
                 "usage: mpiexec -n N %s [-i max_iterations>=20] [-t seconds] [-w warmup]"
-                " [-o op[,op...]|all] [-I] [-s bytes[,bytes...]]\n"
-                "  ops: allreduce barrier; with -I also bcast reduce_scatter allgather alltoall\n",
+                " [-o op[,op...]|all|net] [-I] [-s bytes[,bytes...]]\n"
+                "  ops: allreduce barrier allreduce64k bcast1m; with -I: allreduce barrier bcast"
+                " reduce_scatter allgather alltoall\n",
                 argv[0]);
         MPI_Finalize();
         return 2;
     }
 
     long maxb = 8;
-    for (int i = 0; i < nsizes; i++)
-        if (sizes[i] > maxb)
-            maxb = sizes[i];
+    for (int i = 0; i < nitems; i++)
+        if (items[i].bytes > maxb)
+            maxb = items[i].bytes;
     b.nranks = nranks;
     b.rank = rank;
     b.send = malloc((size_t)maxb * (size_t)nranks);
@@ -221,64 +268,59 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
-    for (int op = 0; op < OP_COUNT; op++) {
-        if (!want[op])
-            continue;
-        for (int si = 0; si < (imb && op != OP_BARRIER ? nsizes : 1); si++) {
-            long bytes = !imb ? (op == OP_ALLREDUCE ? 8 : 0) : op == OP_BARRIER ? 0 : sizes[si];
-            double dt, t0;
-            long n;
-            if (imb) {
-                MPI_Barrier(MPI_COMM_WORLD);
-                MPI_Barrier(MPI_COMM_WORLD);
-            }
-            t0 = MPI_Wtime();
-            for (long i = 0; i < warm; i++)
-                errors += run_once(op, bytes, imb, &b, &dt);
-            /* Rank 0 turns the warm-up's pace into an iteration count for all. */
-            if (rank == 0) {
-                double per = (MPI_Wtime() - t0) / warm;
-                n = per > 0 ? (long)(budget / per) : max_iters;
-                if (n > max_iters)
-                    n = max_iters;
-                if (n < 20)
-                    n = 20;
-                for (int r = 1; r < nranks; r++)
-                    MPI_Send(&n, 1, MPI_LONG, r, 7, MPI_COMM_WORLD);
-            } else {
-                MPI_Recv(&n, 1, MPI_LONG, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            }
-            if (imb) {
-                MPI_Barrier(MPI_COMM_WORLD);
-                MPI_Barrier(MPI_COMM_WORLD);
-            }
-            for (long i = 0; i < n; i++)
-                errors += run_once(op, bytes, imb, &b, &t[i]);
+    for (int it = 0; it < nitems; it++) {
+        int op = items[it].op;
+        long bytes = items[it].bytes;
+        double dt, t0;
+        long n;
+        if (imb) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        t0 = MPI_Wtime();
+        for (long i = 0; i < warm; i++)
+            errors += run_once(op, bytes, imb, &b, &dt);
+        /* Rank 0 turns the warm-up's pace into an iteration count for all. */
+        if (rank == 0) {
+            double per = (MPI_Wtime() - t0) / warm;
+            n = per > 0 ? (long)(budget / per) : max_iters;
+            if (n > max_iters)
+                n = max_iters;
+            if (n < 20)
+                n = 20;
+            for (int r = 1; r < nranks; r++)
+                MPI_Send(&n, 1, MPI_LONG, r, 7, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(&n, 1, MPI_LONG, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        if (imb) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        for (long i = 0; i < n; i++)
+            errors += run_once(op, bytes, imb, &b, &t[i]);
 
-            double sum = 0;
-            for (long i = 0; i < n; i++)
-                sum += t[i];
-            qsort(t, n, sizeof t[0], cmp_double);
-            double mine[4] = {t[n / 2] * 1e6, sum / n * 1e6, t[(long)(n * 0.99)] * 1e6,
-                              t[n - 1] * 1e6};
+        double sum = 0;
+        for (long i = 0; i < n; i++)
+            sum += t[i];
+        qsort(t, n, sizeof t[0], cmp_double);
+        double mine[4] = {t[n / 2] * 1e6, sum / n * 1e6, t[(long)(n * 0.99)] * 1e6, t[n - 1] * 1e6};
 
-            /* Collect on rank 0 with point-to-point, not with the collective under test. */
-            if (rank == 0) {
-                double acc[4] = {mine[0], mine[1], mine[2], mine[3]}, other[4];
-                for (int r = 1; r < nranks; r++) {
-                    MPI_Recv(other, 4, MPI_DOUBLE, r, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    for (int k = 0; k < 3; k++)
-                        acc[k] += other[k];
-                    if (other[3] > acc[3])
-                        acc[3] = other[3];
-                }
-                printf("%-15s %8ld %6d %10ld %12.3f %12.3f %12.3f %12.3f\n",
-                       imb ? imb_name[op] : op_name[op], bytes, nranks, n, acc[0] / nranks,
-                       acc[1] / nranks, acc[2] / nranks, acc[3]);
-                fflush(stdout);
-            } else {
-                MPI_Send(mine, 4, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD);
+        /* Collect on rank 0 with point-to-point, not with the collective under test. */
+        if (rank == 0) {
+            double acc[4] = {mine[0], mine[1], mine[2], mine[3]}, other[4];
+            for (int r = 1; r < nranks; r++) {
+                MPI_Recv(other, 4, MPI_DOUBLE, r, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                for (int k = 0; k < 3; k++)
+                    acc[k] += other[k];
+                if (other[3] > acc[3])
+                    acc[3] = other[3];
             }
+            printf("%-15s %8ld %6d %10ld %12.3f %12.3f %12.3f %12.3f\n", items[it].label, bytes,
+                   nranks, n, acc[0] / nranks, acc[1] / nranks, acc[2] / nranks, acc[3]);
+            fflush(stdout);
+        } else {
+            MPI_Send(mine, 4, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD);
         }
     }
     if (errors)
