@@ -262,6 +262,9 @@ extern int mpi_abi_standard;
  * errors.c). -1: h is not a user error handler. */
 typedef void mpi_errh_proxy_t(int kind, int *handle, int *code, void (*user_fn)(void));
 int mpi_errhandler_set_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy);
+/* The standard ABI's proxy (mpi/abi/): for every kind, 3 a session, and the
+ * handler runs once per error, as C's (no C++ bookkeeping). */
+int mpi_errhandler_set_abi_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy);
 /* mpi/request.c: the callbacks of a generalized request in another
  * language's convention (mpi/mpich_lang.c's Fortran adapters). */
 typedef struct {

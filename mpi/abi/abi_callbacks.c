@@ -159,13 +159,16 @@ void mpi_abi_op_proxy_c(const void *in, void *inout, MPI_Count len, MPI_Datatype
     ((abi_User_function_c *)(void (*)(void))user_fn)((void *)in, inout, &len, &adt);
 }
 
-/* kind 0 communicator, 1 file, 2 window (mpi/errors.c) */
+/* kind 0 communicator, 1 file, 2 window, 3 session (mpi/errors.c) */
 void mpi_abi_errh_proxy(int kind, int *handle, int *code, void (*user_fn)(void))
 {
     int acode = mpi_abi_code_out(*code);
     if (kind == 1) {
         abi_File f = mpi_abi_from_file((MPI_File)(void *)*(void **)handle);
         ((abi_File_errhandler_function *)user_fn)(&f, &acode);
+    } else if (kind == 3) {
+        abi_Session s = mpi_abi_from_session(*handle);
+        ((abi_Session_errhandler_function *)user_fn)(&s, &acode);
     } else if (kind == 2) {
         abi_Win w = mpi_abi_from_win(*handle);
         ((abi_Win_errhandler_function *)user_fn)(&w, &acode);

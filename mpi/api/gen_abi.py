@@ -371,6 +371,8 @@ def param_conv(e, p, large, c):
             if p.direction in ('in', 'inout'):
                 c.pre.append('    for (int i = 0; i < n_%s; i++)\n        l_%s[i] = mpi_abi_to_%s(%s[i]);'
                              % (n, n, ty, n))
+            else:  # slots the call does not fill come back as the null handle
+                c.pre.append('    for (int i = 0; i < n_%s; i++)\n        l_%s[i] = 0;' % (n, n))
             if p.direction in ('out', 'inout'):
                 c.post.append('    for (int i = 0; i < n_%s; i++)\n        %s[i] = mpi_abi_from_%s(l_%s[i]);'
                               % (n, n, ty, n))
@@ -480,7 +482,7 @@ def after_create(e, large):
     if b == 'MPI_User_function_c':
         return ['    if (err == MPI_SUCCESS)\n        mpi_op_set_proxy_c(l_op, mpi_abi_op_proxy_c);']
     if b.endswith('errhandler_function'):
-        return ['    if (err == MPI_SUCCESS)\n        mpi_errhandler_set_proxy(l_errhandler, mpi_abi_errh_proxy);']
+        return ['    if (err == MPI_SUCCESS)\n        mpi_errhandler_set_abi_proxy(l_errhandler, mpi_abi_errh_proxy);']
     if 'copy' in b.lower():
         kv = [p for p in e.params if p.name.endswith('keyval')][0].name
         return ['    if (err == MPI_SUCCESS && %s != NULL)\n'

@@ -152,8 +152,11 @@ int main(int argc, char **argv)
         CHECK(handler_class == MPI_ERR_COUNT);
         MPI_Error_class(err, &cls);
         CHECK(cls == MPI_ERR_COUNT);
+        /* the user passes the code on to the handler: it runs again */
+        MPI_Comm_call_errhandler(half, err);
+        CHECK(handler_calls == 2 && handler_class == MPI_ERR_COUNT);
         MPI_Comm_call_errhandler(half, MPI_ERR_OTHER);
-        CHECK(handler_calls == 2 && handler_class == MPI_ERR_OTHER);
+        CHECK(handler_calls == 3 && handler_class == MPI_ERR_OTHER);
         MPI_Errhandler_free(&eh);
         CHECK(eh == MPI_ERRHANDLER_NULL);
     }

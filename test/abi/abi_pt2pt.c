@@ -73,6 +73,7 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Send(w, rank % 4 + 1, MPI_INT, 0, 200 + rank, MPI_COMM_WORLD);
     }
+    MPI_Barrier(MPI_COMM_WORLD); /* no later message meets rank 0's wildcards */
 
     /* 5 bytes are no whole number of ints: MPI_UNDEFINED */
     if (size > 1 && rank < 2) {
