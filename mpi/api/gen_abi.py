@@ -13,10 +13,11 @@ their standard values in mpi/abi/constants.txt). From the two this script writes
                                      OUTDIR/mpi/abi/abi_tables.c: the constant
                                      tables; OUTDIR/mpi/abi/libmpi_abi.sym: the
                                      exported symbols (nothing else of the core)
-  gen_abi.py check SRCDIR STUBS_H    compares every constant and prototype of
-                                     the generated header with the MPI Forum's
-                                     reference header STUBS_H (exit 1 if any
-                                     differs); used by test/abi/run.sh
+  gen_abi.py check SRCDIR STUBS_H MINE_H
+                                     compares every constant and prototype of
+                                     the MPI Forum's reference header STUBS_H
+                                     with the generated header MINE_H (exit 1
+                                     if any differs); used by test/abi/run.sh
 
 An ABI entry point translates its arguments (mpi/abi/abi_conv.h: O(1) per
 handle, a stack buffer for arrays) and runs the very body gen.py generates
