@@ -136,6 +136,30 @@ int mpi_abi_coll_ntypes(abi_Comm comm, int neighbor, int send)
     return send ? out : in;
 }
 
+/* The window's flavor and memory model attributes point at the core's int
+ * (MPICH's value); the standard ABI's caller gets a pointer to a constant
+ * with the standard's value instead. */
+void mpi_abi_win_attr_out(int abi_keyval, int **value)
+{
+    static int flavors[4], models[2];
+    int *slots;
+    const struct mpi_abi_pair *t;
+    int n, i;
+    if (abi_keyval == 604) { /* MPI_WIN_CREATE_FLAVOR */
+        t = mpi_abi_flavor_pairs, slots = flavors, n = 4;
+    } else if (abi_keyval == 605) { /* MPI_WIN_MODEL */
+        t = mpi_abi_model_pairs, slots = models, n = 2;
+    } else {
+        return;
+    }
+    for (i = 0; i < n && t[i].abi != INT_MIN; i++)
+        if (t[i].mpich == **value) {
+            slots[i] = t[i].abi; /* the same value on every call: no race to speak of */
+            *value = &slots[i];
+            return;
+        }
+}
+
 /* ---------------------------------------------------------------- callbacks */
 /* MPI_COMM_DUP_FN and friends are 1 in the standard ABI, MPIR_Dup_fn here */
 void (*mpi_abi_copy_fn(void (*f)(void)))(void)

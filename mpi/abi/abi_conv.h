@@ -243,6 +243,8 @@ extern const mpi_greq_lang_t mpi_abi_greq_lang;
 
 /* the number of datatypes of MPI_(Neighbor_)alltoallw's send or receive side */
 int mpi_abi_coll_ntypes(abi_Comm comm, int neighbor, int send);
+/* MPI_Win_get_attr: a flavor or memory model as the standard's value */
+void mpi_abi_win_attr_out(int abi_keyval, int **value);
 int mpi_abi_nomem(const char *fn);
 
 #endif

@@ -471,6 +471,14 @@ def param_conv(e, p, large, c):
     c.args.append(n)
 
 
+# Calls whose results need more than their parameters' conversions.
+FUNC_POST = {
+    # the values of MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL are the standard's
+    'MPI_Win_get_attr': ['    if (err == MPI_SUCCESS && flag != NULL && *flag && attribute_val != NULL)\n'
+                         '        mpi_abi_win_attr_out(win_keyval, (int **)attribute_val);'],
+}
+
+
 # what the library does after a call that creates an object with callbacks
 def after_create(e, large):
     cb = [p for p in e.params if p.name != '...' and getattr(p, 'base', '').endswith(('_function', '_function_c'))
@@ -519,7 +527,7 @@ def entry(e, large, name):
         out.append('}')
         out.append('#pragma weak %s = P%s\n' % (name, name))
         return '\n'.join(out)
-    post = c.post + after_create(e, large)
+    post = c.post + after_create(e, large) + FUNC_POST.get(e.name, [])
     if e.value_return:
         call = 'mpich_%s(%s)' % (e.name + ('_c' if large is True else ''), ', '.join(c.args))
         if ret in HANDLES:

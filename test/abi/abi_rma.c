@@ -58,9 +58,11 @@ int main(int argc, char **argv)
         CHECK(buf[2] == size);
     MPI_Win_unlock(rank, win);
     {
-        int *model;
+        int *model, *flavor;
         MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag);
-        CHECK(flag);
+        CHECK(flag && (*model == MPI_WIN_UNIFIED || *model == MPI_WIN_SEPARATE));
+        MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
+        CHECK(flag && *flavor == MPI_WIN_FLAVOR_CREATE);
     }
     MPI_Win_free(&win);
     CHECK(win == MPI_WIN_NULL);
