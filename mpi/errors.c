@@ -197,6 +197,7 @@ typedef struct {
     void (*fn)(void); /* the user's function, cast back by objtype */
     int refcount;
     mpi_errh_proxy_t *proxy; /* NULL: fn is C's */
+    int standard_abi;        /* proxy is the standard ABI's (mpi/abi/): every object, once */
 } mpi_errhandler_t;
 
 static mpi_errhandler_t errh_fatal = {0, NULL, 1, NULL}, errh_return = {0, NULL, 1, NULL},
@@ -273,9 +274,13 @@ static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int c
     e = errh_get(eh);
     if (e == NULL || e->fn == NULL)
         mpi_err_fatal(code, fn);
-    if (e->proxy != NULL && objtype != MPI_OBJ_SESSION) {
-        int kind = objtype == MPI_OBJ_COMM ? 0 : objtype == MPI_OBJ_FILE ? 1 : 2, c = code;
-        if (!explicit_call)
+    if (e->proxy != NULL && (objtype != MPI_OBJ_SESSION || e->standard_abi)) {
+        int kind = objtype == MPI_OBJ_COMM   ? 0
+                   : objtype == MPI_OBJ_FILE ? 1
+                   : objtype == MPI_OBJ_WIN  ? 2
+                                             : 3,
+            c = code;
+        if (!explicit_call && !e->standard_abi) /* C++'s wrappers call the handler again */
             cxx_delivered = code;
         e->proxy(kind, objhandle, &c, e->fn);
         return code;
@@ -629,6 +634,18 @@ int mpi_errhandler_set_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy)
     if (e == NULL || mpi_handle_kind(h) != MPI_HKIND_DIRECT || e->objtype == MPI_OBJ_SESSION)
         return -1;
     e->proxy = proxy;
+    return 0;
+}
+
+/* The standard ABI's binding (mpi/abi/): its proxy converts the handle and
+ * the code for handlers of every kind, sessions included (kind 3). */
+int mpi_errhandler_set_abi_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy)
+{
+    mpi_errhandler_t *e = errh_get(h);
+    if (e == NULL || mpi_handle_kind(h) != MPI_HKIND_DIRECT)
+        return -1;
+    e->proxy = proxy;
+    e->standard_abi = 1;
     return 0;
 }
 

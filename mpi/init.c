@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 mpi_state_t mpi_state = MPI_STATE_PRE_INIT;
+int mpi_abi_standard;
 int mpi_thread_level = MPI_THREAD_SINGLE;
 pmi_info_t mpi_pmi;
 static pthread_t main_thread;
@@ -205,7 +206,14 @@ int mpi_get_library_version_impl(char *version, int *resultlen, const char *fn)
         return mpi_state == MPI_STATE_INITIALIZED
                    ? mpi_err_raise(NULL, MPI_ERR_ARG, fn, "version is NULL")
                    : mpi_err_code_new(MPI_ERR_ARG, fn, "version is NULL");
-    snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "%s", library_version);
+    if (mpi_abi_standard) /* the standard ABI: no MPICH prefix, tools must not take it for MPICH */
+        snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                 "Canal Version:\t" CANAL_VERSION "\n"
+                 "Canal ABI:\tMPI 5.0 standard ABI 1.0 (libmpi_abi.so.1)\n"
+                 "Canal Channels:\t" CANAL_CHANNELS "\n"
+                 "Canal Configure:\t" CANAL_CONFIGURE_ARGS);
+    else
+        snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "%s", library_version);
     *resultlen = (int)strlen(version);
     return MPI_SUCCESS;
 }

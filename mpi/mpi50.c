@@ -5,8 +5,8 @@
  * (MPI_Comm_toint/fromint and the other pairs). Their entry points are
  * generated from mpi/api/mpi50.api.
  *
- * This library is not the standard ABI, so MPI_Abi_get_version answers
- * -1.-1 as MPICH does. Canal's Fortran library (libmpifort, built with
+ * In libmpi.so.12, which is not the standard ABI, MPI_Abi_get_version
+ * answers -1.-1 as MPICH does; in libmpi_abi.so.1 (mpi/abi/) it answers 1.0. Canal's Fortran library (libmpifort, built with
  * gfortran) fixes the Fortran ABI: INTEGER, REAL and LOGICAL of 4 bytes,
  * DOUBLE PRECISION of 8, .TRUE. = 1 and .FALSE. = 0 (bindings/fortran/f77.h);
  * MPI_Abi_set_fortran_* accept exactly that and answer MPI_ERR_ABI
@@ -24,8 +24,10 @@
 int mpi_abi_get_version_impl(int *abi_major, int *abi_minor, const char *fn)
 {
     (void)fn;
-    *abi_major = -1; /* MPICH's ABI, not the standard one (MPI 5.0 20.2) */
-    *abi_minor = -1;
+    /* libmpi.so.12 is MPICH's ABI, not the standard one (MPI 5.0 20.2): -1.-1;
+     * the same code in libmpi_abi.so.1 answers the standard ABI's version */
+    *abi_major = mpi_abi_standard ? 1 : -1;
+    *abi_minor = mpi_abi_standard ? 0 : -1;
     return MPI_SUCCESS;
 }
 

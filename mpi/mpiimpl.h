@@ -249,11 +249,22 @@ int mpi_attr_get_kind(int objtype, mpi_attr_t *list, int keyval, void *attribute
 typedef void mpi_op_proxy_t(const void *in, void *inout, int len, MPI_Datatype dt,
                             MPI_User_function *user_fn);
 int mpi_op_set_proxy(MPI_Op op, mpi_op_proxy_t *proxy);
+/* the same for a large-count operation (MPI_Op_create_c): the standard ABI's
+ * binding (mpi/abi/) converts the datatype handle */
+typedef void mpi_op_proxy_c_t(const void *in, void *inout, MPI_Count len, MPI_Datatype dt,
+                              MPI_User_function_c *user_fn);
+int mpi_op_set_proxy_c(MPI_Op op, mpi_op_proxy_c_t *proxy);
+/* 1 in libmpi_abi.so.1 (the MPI 5.0 standard ABI, set when mpi/abi/ is
+ * loaded), 0 in libmpi.so.12: the core is the same object code in both. */
+extern int mpi_abi_standard;
 /* mpi/errors.c: a C++ error handler is called as proxy(kind, handle, code,
  * user_fn), kind 0 communicator, 1 file, 2 window, once per error (see
  * errors.c). -1: h is not a user error handler. */
 typedef void mpi_errh_proxy_t(int kind, int *handle, int *code, void (*user_fn)(void));
 int mpi_errhandler_set_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy);
+/* The standard ABI's proxy (mpi/abi/): for every kind, 3 a session, and the
+ * handler runs once per error, as C's (no C++ bookkeeping). */
+int mpi_errhandler_set_abi_proxy(MPI_Errhandler h, mpi_errh_proxy_t *proxy);
 /* mpi/request.c: the callbacks of a generalized request in another
  * language's convention (mpi/mpich_lang.c's Fortran adapters). */
 typedef struct {

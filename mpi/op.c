@@ -26,6 +26,7 @@
 typedef struct {
     MPI_User_function *fn;
     MPI_User_function_c *fn_c;
+    mpi_op_proxy_c_t *proxy_c; /* NULL: fn_c is called as C's MPI_User_function_c */
     mpi_op_proxy_t *proxy; /* NULL: fn is called as C's MPI_User_function */
     int commute;
     int refs;
@@ -95,7 +96,9 @@ int mpi_op_apply(MPI_Op op, const void *in, void *inout, MPI_Count count, MPI_Da
     if (o->fn_c != NULL) {
         MPI_Count n = count;
         MPI_Datatype dh = datatype;
-        if (n > 0)
+        if (n > 0 && o->proxy_c != NULL)
+            o->proxy_c(in, inout, n, dh, o->fn_c);
+        else if (n > 0)
             o->fn_c((void *)in, inout, &n, &dh);
         return MPI_SUCCESS;
     }
@@ -122,6 +125,15 @@ int mpi_op_set_proxy(MPI_Op op, mpi_op_proxy_t *proxy)
     if (o == NULL || o->fn == NULL)
         return -1;
     o->proxy = proxy;
+    return 0;
+}
+
+int mpi_op_set_proxy_c(MPI_Op op, mpi_op_proxy_c_t *proxy)
+{
+    mpi_op_t *o = user_op(op);
+    if (o == NULL || o->fn_c == NULL)
+        return -1;
+    o->proxy_c = proxy;
     return 0;
 }
 

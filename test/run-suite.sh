@@ -8,7 +8,10 @@
 #   5. runs a valgrind subset (test/valgrind.sh), the fuzzers (test/fuzz/run.sh: clang builds in _build-fuzz),
 #      and the launch tests (Hydra, Open MPI, Slurm); the Java binding's programs
 #      run with the MPI programs of step 4 (test/mpi/testlist.java),
-#   6. compares the ABI with Debian's MPICH (test/abi-check.sh).
+#   6. compares the ABI with Debian's MPICH (test/abi-check.sh), and runs the
+#      MPI 5.0 standard ABI's programs on libmpi_abi.so.1 (test/abi/run.sh; with
+#      CANAL_ABI_STUBS=/path/to/mpi-abi-stubs also against the MPI Forum's
+#      reference header and stub library).
 # A part that cannot run (a tool missing, an option leaving it out) prints a
 # SKIP line saying why. The last line is "N passed, M failed"; the exit code is
 # 0 only if M is 0. A _build configured for another prefix is reconfigured.
@@ -216,6 +219,21 @@ else
         *) head -40 "$BUILD/abi.out"; tail -1 "$BUILD/abi.out"; count "ABI check" 1 ;;
     esac
 fi
+
+note "the MPI 5.0 standard ABI, libmpi_abi.so.1 (test/abi/run.sh)"
+abi_stubs=${CANAL_ABI_STUBS:-}
+if [ $SANITIZE = yes ] && [ -n "$abi_stubs" ]; then
+    # programs built on the reference stubs have no sanitizer runtime to load
+    # the sanitized library with; the normal run swaps the libraries
+    echo "SKIP standard ABI programs built on the reference stubs (a sanitizer build)"
+    abi_stubs=
+fi
+CANAL_ABI_STUBS=$abi_stubs bash "$TOP/test/abi/run.sh" "$PREFIX" "$BUILD/test-abi" > "$BUILD/abi-std.out" 2>&1
+rc=$?
+grep -E '^(FAIL|SKIP)' "$BUILD/abi-std.out"
+grep -A15 '^FAIL' "$BUILD/abi-std.out" | grep '^    ' | head -40
+tail -1 "$BUILD/abi-std.out"
+count "standard ABI (test/abi)" $rc
 
 if [ $TSAN = no ]; then
     echo "SKIP ThreadSanitizer runs (only with --tsan)"

@@ -60,7 +60,8 @@ int main(int argc, char **argv)
     }
     if (!vars_only) {
         printf("Canal version:     %s\n", PACKAGE_VERSION);
-        printf("MPICH ABI:         4.0.2 (libmpi.so.12, also libmpich.so.12)\n");
+        printf("MPICH ABI:         4.0.2 (libmpi.so.12, also libmpich.so.12; mpicc)\n");
+        printf("Standard ABI:      MPI 5.0 ABI 1.0 (libmpi_abi.so.1, include/abi/mpi.h; mpicc_abi)\n");
         printf("Configure options: %s\n", CANAL_CONFIGURE_ARGS);
         printf("Channels:          self %s\n", CANAL_CHANNELS);
 #ifdef CANAL_HAVE_PMIX
