@@ -4,7 +4,7 @@
  * collectives, their collective (_all), nonblocking (i...), split
  * collective (_begin/_end) and large-count (_c) forms. Every call goes
  * through io_access(): check, convert memory to the file representation
- * (mpi/io_view.c), move the bytes, convert back, advance the pointer.
+ * (io/io_view.c), move the bytes, convert back, advance the pointer.
  *
  * Independent access walks the view and issues one pread/pwrite per
  * contiguous file piece; small strided reads go through a sieve buffer
@@ -725,8 +725,6 @@ out:
 }
 
 /* ---------------------------------------------------------------- the common path */
-typedef enum { IO_AT, IO_IND, IO_SHARED, IO_ORDERED } io_where_t;
-
 typedef struct {
     int err;            /* MPI error code (raised) */
     MPI_Count bytes;    /* memory bytes moved, for the status */
@@ -882,9 +880,14 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
     return MPI_SUCCESS;
 }
 
-static int blocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where, MPI_Offset offset,
-                    const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
-                    const char *fn)
+/* ---------------------------------------------------------------- the entry points' four */
+/* The data-access entry points (mpi/api/14-io.api) call these with the
+ * constants of their call (impl=io_blocking(fh,0,1,IO_AT,offset,...)):
+ * the generated entry point has checked the initialization, the file and
+ * the status or request pointer. The int and _c forms share them. */
+int io_blocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where, MPI_Offset offset,
+                const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
+                const char *fn)
 {
     io_result_t res;
     int err = io_access(f, write, coll, where, offset, (void *)buf, count, datatype, &res, fn);
@@ -894,9 +897,9 @@ static int blocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where
 }
 
 /* The entry point checked that request is not NULL. */
-static int nonblocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
-                       MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Request *request, const char *fn)
+int io_nonblocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
+                   MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Request *request, const char *fn)
 {
     io_result_t res;
     adi_request_t *r;
@@ -919,8 +922,8 @@ static int nonblocking(struct ADIOI_FileD *f, int write, int coll, io_where_t wh
     return MPI_SUCCESS;
 }
 
-static int split_begin(struct ADIOI_FileD *f, int write, io_where_t where, MPI_Offset offset,
-                       const void *buf, MPI_Count count, MPI_Datatype datatype, const char *fn)
+int io_split_begin(struct ADIOI_FileD *f, int write, io_where_t where, MPI_Offset offset,
+                   const void *buf, MPI_Count count, MPI_Datatype datatype, const char *fn)
 {
     io_result_t res;
     int err;
@@ -937,8 +940,8 @@ static int split_begin(struct ADIOI_FileD *f, int write, io_where_t where, MPI_O
     return err;
 }
 
-static int split_end(struct ADIOI_FileD *f, int write, const void *buf, MPI_Status *status,
-                     const char *fn)
+int io_split_end(struct ADIOI_FileD *f, int write, const void *buf, MPI_Status *status,
+                 const char *fn)
 {
     if (!f->split.active)
         return io_err(f, MPI_ERR_OTHER, fn, "no split collective is in progress on this file");
@@ -951,218 +954,4 @@ static int split_end(struct ADIOI_FileD *f, int write, const void *buf, MPI_Stat
     if (f->split.err == MPI_SUCCESS)
         status_fill(status, f->split.bytes);
     return f->split.err;
-}
-
-/* ---------------------------------------------------------------- MPI functions */
-/* The implementations of the generated entry points (mpi/api/14-io.api),
- * which have checked the initialization, the file and the request
- * pointers: one line each, the access described by (write, collective,
- * where). The int and _c forms share them. */
-int mpi_file_read_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, status, fn);
-}
-
-int mpi_file_read_all_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
-                           MPI_Datatype datatype, MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, status, fn);
-}
-
-int mpi_file_read_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count,
-                          MPI_Datatype datatype, MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, status, fn);
-}
-
-int mpi_file_read_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count,
-                              MPI_Datatype datatype, MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, status, fn);
-}
-
-int mpi_file_read_shared_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
-                              MPI_Datatype datatype, MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, status, fn);
-}
-
-int mpi_file_read_ordered_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
-                               MPI_Datatype datatype, MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 0, 1, IO_ORDERED, 0, buf, count, datatype, status, fn);
-}
-
-int mpi_file_iread_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count, MPI_Datatype datatype,
-                        MPI_Request *request, const char *fn)
-{
-    return nonblocking(fh, 0, 0, IO_IND, 0, buf, count, datatype, request, fn);
-}
-
-int mpi_file_iread_all_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
-                            MPI_Datatype datatype, MPI_Request *request, const char *fn)
-{
-    return nonblocking(fh, 0, 1, IO_IND, 0, buf, count, datatype, request, fn);
-}
-
-int mpi_file_iread_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf, MPI_Count count,
-                           MPI_Datatype datatype, MPI_Request *request, const char *fn)
-{
-    return nonblocking(fh, 0, 0, IO_AT, offset, buf, count, datatype, request, fn);
-}
-
-int mpi_file_iread_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf,
-                               MPI_Count count, MPI_Datatype datatype, MPI_Request *request,
-                               const char *fn)
-{
-    return nonblocking(fh, 0, 1, IO_AT, offset, buf, count, datatype, request, fn);
-}
-
-int mpi_file_iread_shared_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
-                               MPI_Datatype datatype, MPI_Request *request, const char *fn)
-{
-    return nonblocking(fh, 0, 0, IO_SHARED, 0, buf, count, datatype, request, fn);
-}
-
-int mpi_file_read_at_all_begin_impl(struct ADIOI_FileD *fh, MPI_Offset offset, void *buf,
-                                    MPI_Count count, MPI_Datatype datatype, const char *fn)
-{
-    return split_begin(fh, 0, IO_AT, offset, buf, count, datatype, fn);
-}
-
-int mpi_file_read_at_all_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status,
-                                  const char *fn)
-{
-    return split_end(fh, 0, buf, status, fn);
-}
-
-int mpi_file_read_all_begin_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
-                                 MPI_Datatype datatype, const char *fn)
-{
-    return split_begin(fh, 0, IO_IND, 0, buf, count, datatype, fn);
-}
-
-int mpi_file_read_all_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status,
-                               const char *fn)
-{
-    return split_end(fh, 0, buf, status, fn);
-}
-
-int mpi_file_read_ordered_begin_impl(struct ADIOI_FileD *fh, void *buf, MPI_Count count,
-                                     MPI_Datatype datatype, const char *fn)
-{
-    return split_begin(fh, 0, IO_ORDERED, 0, buf, count, datatype, fn);
-}
-
-int mpi_file_read_ordered_end_impl(struct ADIOI_FileD *fh, void *buf, MPI_Status *status,
-                                   const char *fn)
-{
-    return split_end(fh, 0, buf, status, fn);
-}
-
-int mpi_file_write_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
-                        MPI_Datatype datatype, MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, status, fn);
-}
-
-int mpi_file_write_all_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
-                            MPI_Datatype datatype, MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, status, fn);
-}
-
-int mpi_file_write_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
-                           MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
-                           const char *fn)
-{
-    return blocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, status, fn);
-}
-
-int mpi_file_write_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
-                               MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
-                               const char *fn)
-{
-    return blocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, status, fn);
-}
-
-int mpi_file_write_shared_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
-                               MPI_Datatype datatype, MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, status, fn);
-}
-
-int mpi_file_write_ordered_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
-                                MPI_Datatype datatype, MPI_Status *status, const char *fn)
-{
-    return blocking(fh, 1, 1, IO_ORDERED, 0, buf, count, datatype, status, fn);
-}
-
-int mpi_file_iwrite_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
-                         MPI_Datatype datatype, MPI_Request *request, const char *fn)
-{
-    return nonblocking(fh, 1, 0, IO_IND, 0, buf, count, datatype, request, fn);
-}
-
-int mpi_file_iwrite_all_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
-                             MPI_Datatype datatype, MPI_Request *request, const char *fn)
-{
-    return nonblocking(fh, 1, 1, IO_IND, 0, buf, count, datatype, request, fn);
-}
-
-int mpi_file_iwrite_at_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
-                            MPI_Count count, MPI_Datatype datatype, MPI_Request *request,
-                            const char *fn)
-{
-    return nonblocking(fh, 1, 0, IO_AT, offset, buf, count, datatype, request, fn);
-}
-
-int mpi_file_iwrite_at_all_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
-                                MPI_Count count, MPI_Datatype datatype, MPI_Request *request,
-                                const char *fn)
-{
-    return nonblocking(fh, 1, 1, IO_AT, offset, buf, count, datatype, request, fn);
-}
-
-int mpi_file_iwrite_shared_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
-                                MPI_Datatype datatype, MPI_Request *request, const char *fn)
-{
-    return nonblocking(fh, 1, 0, IO_SHARED, 0, buf, count, datatype, request, fn);
-}
-
-int mpi_file_write_at_all_begin_impl(struct ADIOI_FileD *fh, MPI_Offset offset, const void *buf,
-                                     MPI_Count count, MPI_Datatype datatype, const char *fn)
-{
-    return split_begin(fh, 1, IO_AT, offset, buf, count, datatype, fn);
-}
-
-int mpi_file_write_at_all_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status,
-                                   const char *fn)
-{
-    return split_end(fh, 1, buf, status, fn);
-}
-
-int mpi_file_write_all_begin_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
-                                  MPI_Datatype datatype, const char *fn)
-{
-    return split_begin(fh, 1, IO_IND, 0, buf, count, datatype, fn);
-}
-
-int mpi_file_write_all_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status,
-                                const char *fn)
-{
-    return split_end(fh, 1, buf, status, fn);
-}
-
-int mpi_file_write_ordered_begin_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Count count,
-                                      MPI_Datatype datatype, const char *fn)
-{
-    return split_begin(fh, 1, IO_ORDERED, 0, buf, count, datatype, fn);
-}
-
-int mpi_file_write_ordered_end_impl(struct ADIOI_FileD *fh, const void *buf, MPI_Status *status,
-                                    const char *fn)
-{
-    return split_end(fh, 1, buf, status, fn);
 }

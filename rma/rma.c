@@ -1081,6 +1081,60 @@ int mpi_win_get_attr_impl(rma_win_t *w, int win_keyval, void *attribute_val, int
     return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
 }
 
+/* MPI_WIN_BASE ... MPI_WIN_MODEL in C's form or Fortran's (C's + 1), as
+ * C's; 0 for any other keyval (the hooks of MPICH's language libraries). */
+static int predefined_any_lang(int keyval)
+{
+    int k = keyval;
+    if (mpi_handle_kind(k) == MPI_HKIND_BUILTIN && (k & 1) == 0)
+        k -= 1;
+    return predefined_keyval(k) ? k : 0;
+}
+
+int rma_win_attr_set_kind(rma_win_t *w, int keyval, void *value, mpi_attr_kind_t kind,
+                          const char *fn)
+{
+    int err;
+
+    if (predefined_any_lang(keyval))
+        return rma_err(w, MPI_ERR_KEYVAL, fn, "keyval=%#x is predefined and cannot be set",
+                       (unsigned)keyval);
+    err = mpi_attr_set_kind(MPI_OBJ_WIN, w->handle, &w->attrs, keyval, value, kind, fn);
+    return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
+}
+
+int rma_win_attr_get_kind(rma_win_t *w, int keyval, void *attribute_val, int *flag,
+                          mpi_attr_kind_t kind, const char *fn)
+{
+    static int model = MPI_WIN_UNIFIED;
+    int err, k = predefined_any_lang(keyval);
+
+    if (k != 0 && kind != MPI_ATTR_KIND_PTR) {
+        /* Fortran: the values themselves (the base as an address) */
+        intptr_t *v = attribute_val;
+        *v = k == MPI_WIN_BASE            ? (intptr_t)w->base
+             : k == MPI_WIN_SIZE          ? (intptr_t)w->bytes
+             : k == MPI_WIN_DISP_UNIT     ? (intptr_t)w->disp_unit
+             : k == MPI_WIN_CREATE_FLAVOR ? (intptr_t)w->flavor
+                                          : (intptr_t)model;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (k != 0) {
+        /* C's convention, as MPI_Win_get_attr: the base, or addresses */
+        w->attr_disp_unit = (int)w->disp_unit;
+        *(void **)attribute_val = k == MPI_WIN_BASE            ? w->base
+                                  : k == MPI_WIN_SIZE          ? (void *)&w->bytes
+                                  : k == MPI_WIN_DISP_UNIT     ? (void *)&w->attr_disp_unit
+                                  : k == MPI_WIN_CREATE_FLAVOR ? (void *)&w->flavor
+                                                               : (void *)&model;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    err = mpi_attr_get_kind(MPI_OBJ_WIN, w->attrs, keyval, attribute_val, flag, kind, fn);
+    return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
+}
+
 int mpi_win_delete_attr_impl(rma_win_t *w, int win_keyval, const char *fn)
 {
     int err;

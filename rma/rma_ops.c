@@ -10,7 +10,7 @@
  * fetch_and_op of one contiguous predefined type under a passive lock --
  * take short paths first (fast_put_get, fast_acc) that do the same work
  * with fewer checks and lookups and defer anything unusual, every error
- * included, to the general path. See the design at the top of mpi/rma.c
+ * included, to the general path. See the design at the top of rma/rma.c
  * and doc/rma.md.
  */
 #include "rma_impl.h"

@@ -4,7 +4,7 @@
  * the view's data stream onto file bytes, conversion between memory and the
  * file representation (native, internal, external32 and user-registered
  * ones), the individual pointer (seek, get_position, get_byte_offset) and
- * the shared pointer's storage. mpi/io_rw.c moves data through these.
+ * the shared pointer's storage. io/io_rw.c moves data through these.
  *
  * A view is flattened once, when it is set: the data blocks of one filetype
  * instance become a sorted list of (offset, length) with prefix sums, so

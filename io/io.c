@@ -2,7 +2,7 @@
  * MPI-IO, file manipulation (MPI 4.0 sections 14.2 and 14.7): opening and
  * closing files, deleting them, sizes, hints, atomicity, the group and
  * access mode, and the error handlers of files. Views and file pointers are
- * in mpi/io_view.c, data access in mpi/io_rw.c.
+ * in io/io_view.c, data access in io/io_rw.c.
  *
  * A file handle is a pointer (MPICH ABI); live handles are kept in a list so
  * that a stale or garbage MPI_File is reported as MPI_ERR_FILE instead of
@@ -18,7 +18,6 @@
  */
 #include "io_impl.h"
 #include "mpi/api_impl.h"
-#include "comm_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -667,7 +666,7 @@ int mpi_file_set_info_impl(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
     return hints_apply(f, info, fn);
 }
 
-/* For MPI_File_set_view's info argument (mpi/io_view.c). */
+/* For MPI_File_set_view's info argument (io/io_view.c). */
 int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn);
 int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
 {
