@@ -285,40 +285,25 @@ typedef struct {
 /* local_err: this rank failed before the access (it passes len 0); every
  * rank learns of it from the exchange of spans, which all ranks make
  * anyway, and returns that class, so nobody is left alone in a collective. */
-static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *stream, MPI_Offset len,
-                   int local_err, MPI_Offset *got_out, int *eno_out, const char *fn)
+/* Phase 1 of a collective access: every rank learns every rank's span
+ * (and error), and all decide alike whether to use two-phase collective
+ * buffering over [*gmin_out, *gmax_out) (*gmin_out < 0: nobody has data).
+ * Returns the error class all ranks return, or MPI_SUCCESS. */
+static int rw_coll_plan(struct ADIOI_FileD *f, int write, const span_t *me, int local_err,
+                        MPI_Offset *gmin_out, MPI_Offset *gmax_out, int *use_cb_out,
+                        const char *fn)
 {
-    int size = f->size, rank = f->rank, mode = write ? f->cb_write : f->cb_read;
-    span_t me, *all = NULL;
-    MPI_Offset gmin = -1, gmax = -1, cb;
-    int use_cb = 0, any_overlap = 0, interleave = 0, naggr, my_aggr = -1;
-    int cls = MPI_SUCCESS, eno = 0;
-    split_ctx_t sx;
-    int *scnt = NULL, *rcnt = NULL, *sdsp = NULL, *rdsp = NULL, *aggr_rank = NULL;
-    piece_t *rpieces = NULL;
-    size_t *rstart = NULL, *rcur = NULL, *scur = NULL;
-    char *sbuf = NULL, *rbuf = NULL, *cbuf = NULL;
-    piece_t *wpieces = NULL;
-    MPI_Offset ntimes, fd_size;
-    MPI_Offset eof = -1; /* reads: bytes beyond it are not delivered (MPICH io/rd_end) */
-    size_t rbuf_cap = 0;
+    int size = f->size, mode = write ? f->cb_write : f->cb_read;
+    int any_overlap = 0, interleave = 0, cls = MPI_SUCCESS;
+    MPI_Offset gmin = -1, gmax = -1;
+    span_t *all;
 
-    *got_out = 0;
-    if (!write) {
-        struct stat sb0;
-        if (fstat(f->fd, &sb0) == 0)
-            eof = sb0.st_size;
-    }
-    *eno_out = 0;
-    me.start = len > 0 ? io_view_byte(f, pos) : -1;
-    me.end = len > 0 ? io_view_byte(f, pos + len - 1) + 1 : -1;
-    me.strided = len > 0 && me.end - me.start != len;
-    me.overlap = f->flat.overlap;
-    me.err = local_err;
+    *gmin_out = *gmax_out = -1;
+    *use_cb_out = 0;
     all = malloc((size_t)size * sizeof *all);
     if (all == NULL)
         return MPI_ERR_NO_MEM; /* every rank fails the same way only if all are short */
-    if (mpi_allgather_impl(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, f->comm, fn) !=
+    if (mpi_allgather_impl(me, sizeof *me, MPI_BYTE, all, sizeof *me, MPI_BYTE, f->comm, fn) !=
         MPI_SUCCESS) {
         free(all);
         return MPI_ERR_OTHER;
@@ -342,10 +327,48 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
                 interleave = 1;
     }
     free(all);
+    *gmin_out = gmin;
+    *gmax_out = gmax;
+    if (!any_overlap && size > 1)
+        *use_cb_out = mode == 1 || (mode == 2 && interleave);
+    return MPI_SUCCESS;
+}
+
+static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *stream, MPI_Offset len,
+                   int local_err, MPI_Offset *got_out, int *eno_out, const char *fn)
+{
+    int size = f->size, rank = f->rank;
+    span_t me;
+    MPI_Offset gmin = -1, gmax = -1, cb;
+    int use_cb = 0, naggr, my_aggr = -1;
+    int cls = MPI_SUCCESS, eno = 0;
+    split_ctx_t sx;
+    int *scnt = NULL, *rcnt = NULL, *sdsp = NULL, *rdsp = NULL, *aggr_rank = NULL;
+    piece_t *rpieces = NULL;
+    size_t *rstart = NULL, *rcur = NULL, *scur = NULL;
+    char *sbuf = NULL, *rbuf = NULL, *cbuf = NULL;
+    piece_t *wpieces = NULL;
+    MPI_Offset ntimes, fd_size;
+    MPI_Offset eof = -1; /* reads: bytes beyond it are not delivered (MPICH io/rd_end) */
+    size_t rbuf_cap = 0;
+
+    *got_out = 0;
+    if (!write) {
+        struct stat sb0;
+        if (fstat(f->fd, &sb0) == 0)
+            eof = sb0.st_size;
+    }
+    *eno_out = 0;
+    me.start = len > 0 ? io_view_byte(f, pos) : -1;
+    me.end = len > 0 ? io_view_byte(f, pos + len - 1) + 1 : -1;
+    me.strided = len > 0 && me.end - me.start != len;
+    me.overlap = f->flat.overlap;
+    me.err = local_err;
+    cls = rw_coll_plan(f, write, &me, local_err, &gmin, &gmax, &use_cb, fn);
+    if (cls != MPI_SUCCESS)
+        return cls;
     if (gmin < 0)
         return MPI_SUCCESS; /* nobody has data */
-    if (!any_overlap && size > 1)
-        use_cb = mode == 1 || (mode == 2 && interleave);
     if (!use_cb) {
         int c = rw_indep(f, write, pos, stream, len, got_out, eno_out);
         return c;
