@@ -334,29 +334,448 @@ static int rw_coll_plan(struct ADIOI_FileD *f, int write, const span_t *me, int 
     return MPI_SUCCESS;
 }
 
+/* The state of a two-phase access, shared by its phases. Aggregator a owns
+ * the file domain [gmin + a * fd_size, gmin + (a + 1) * fd_size) and moves
+ * it in rounds of at most cb bytes. */
+typedef struct {
+    struct ADIOI_FileD *f;
+    int write, size;
+    char *stream;
+    MPI_Offset len;
+    MPI_Offset gmin, gmax, cb, fd_size;
+    int naggr, my_aggr; /* my_aggr: my index among the aggregators, or -1 */
+    int *aggr_rank;
+    split_ctx_t sx; /* my pieces, per aggregator */
+    int *scnt, *rcnt, *sdsp, *rdsp;
+    piece_t *rpieces;      /* aggregators: every rank's pieces in my domain */
+    size_t *rstart, *rcur; /* per rank: its first and its current piece in rpieces */
+    size_t *scur;          /* per aggregator: my current piece in sx.per[a] */
+    char *sbuf, *rbuf, *cbuf;
+    size_t rbuf_cap;
+    piece_t *wpieces;
+    MPI_Offset eof; /* reads: bytes beyond it are not delivered (MPICH io/rd_end) */
+    int cls, eno;
+    const char *fn;
+} tp_t;
+
+/* What one round moves: my window [ws, we) as an aggregator, the extent
+ * [lo, hi) of the data in it and the number of pieces nw. */
+typedef struct {
+    MPI_Offset ws, we, lo, hi;
+    size_t nw;
+} tp_round_t;
+
+/* Aggregator a's window in round t. */
+static void tp_window(const tp_t *tp, int a, MPI_Offset t, MPI_Offset *ws, MPI_Offset *we)
+{
+    MPI_Offset dend = tp->gmin + (MPI_Offset)(a + 1) * tp->fd_size;
+    *ws = tp->gmin + (MPI_Offset)a * tp->fd_size + t * tp->cb;
+    *we = *ws + tp->cb;
+    if (*we > dend)
+        *we = dend;
+    if (*we > tp->gmax)
+        *we = tp->gmax;
+}
+
+/* Aggregators, file domains, and my pieces split at the domains' edges. */
+static int tp_setup(tp_t *tp, MPI_Offset pos)
+{
+    struct ADIOI_FileD *f = tp->f;
+    int size = tp->size;
+
+    tp->naggr = f->cb_nodes < 1 ? 1 : f->cb_nodes > size ? size : f->cb_nodes;
+    tp->cb = f->cb_buffer_size < 4096 ? 4096 : f->cb_buffer_size > (1 << 30) ? (1 << 30)
+                                                                            : f->cb_buffer_size;
+    tp->fd_size = (tp->gmax - tp->gmin + tp->naggr - 1) / tp->naggr;
+    if (tp->fd_size < 1)
+        tp->fd_size = 1;
+    tp->aggr_rank = malloc((size_t)tp->naggr * sizeof *tp->aggr_rank);
+    tp->sx.per = calloc((size_t)tp->naggr, sizeof *tp->sx.per);
+    tp->scnt = calloc((size_t)size, sizeof *tp->scnt);
+    tp->rcnt = calloc((size_t)size, sizeof *tp->rcnt);
+    tp->sdsp = calloc((size_t)size, sizeof *tp->sdsp);
+    tp->rdsp = calloc((size_t)size, sizeof *tp->rdsp);
+    tp->rstart = calloc((size_t)size + 1, sizeof *tp->rstart);
+    tp->rcur = calloc((size_t)size, sizeof *tp->rcur);
+    tp->scur = calloc((size_t)tp->naggr, sizeof *tp->scur);
+    if (tp->aggr_rank == NULL || tp->sx.per == NULL || tp->scnt == NULL || tp->rcnt == NULL ||
+        tp->sdsp == NULL || tp->rdsp == NULL || tp->rstart == NULL || tp->rcur == NULL ||
+        tp->scur == NULL)
+        /* the other ranks may then wait: out of memory is fatal in practice */
+        return MPI_ERR_NO_MEM;
+    for (int a = 0; a < tp->naggr; a++) {
+        tp->aggr_rank[a] = (int)((long long)a * size / tp->naggr);
+        if (tp->aggr_rank[a] == f->rank)
+            tp->my_aggr = a;
+    }
+    tp->sx.gmin = tp->gmin;
+    tp->sx.fd_size = tp->fd_size;
+    tp->sx.naggr = tp->naggr;
+    if (tp->len > 0)
+        io_view_walk(f, pos, tp->len, split_piece, &tp->sx);
+    return MPI_SUCCESS;
+}
+
+/* Metadata: how many pieces each aggregator gets, then the pieces; and
+ * the buffers of the rounds. */
+static int tp_exchange_pieces(tp_t *tp)
+{
+    int size = tp->size, naggr = tp->naggr, cls = MPI_SUCCESS;
+    size_t ns = 0, nr = 0;
+    piece_t *sp;
+
+    for (int a = 0; a < naggr; a++)
+        tp->scnt[tp->aggr_rank[a]] = (int)tp->sx.per[a].n;
+    if (mpi_alltoall_impl(tp->scnt, 1, MPI_INT, tp->rcnt, 1, MPI_INT, tp->f->comm, tp->fn) !=
+        MPI_SUCCESS)
+        return MPI_ERR_OTHER;
+    for (int r = 0; r < size; r++) {
+        tp->sdsp[r] = (int)(ns * sizeof(piece_t));
+        ns += (size_t)tp->scnt[r];
+        tp->scnt[r] = tp->scnt[r] * (int)sizeof(piece_t);
+        tp->rstart[r] = nr;
+        tp->rdsp[r] = (int)(nr * sizeof(piece_t));
+        nr += (size_t)tp->rcnt[r];
+        tp->rcnt[r] = tp->rcnt[r] * (int)sizeof(piece_t);
+    }
+    tp->rstart[size] = nr;
+    sp = malloc((ns ? ns : 1) * sizeof *sp);
+    tp->rpieces = malloc((nr ? nr : 1) * sizeof *tp->rpieces);
+    if (sp == NULL || tp->rpieces == NULL) {
+        free(sp);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int a = 0; a < naggr; a++)
+        if (tp->sx.per[a].n > 0) /* p is NULL when there is nothing for this aggregator */
+            memcpy((char *)sp + tp->sdsp[tp->aggr_rank[a]], tp->sx.per[a].p,
+                   tp->sx.per[a].n * sizeof(piece_t));
+    if (mpi_alltoallv_impl(sp, tp->scnt, tp->sdsp, MPI_BYTE, tp->rpieces, tp->rcnt, tp->rdsp,
+                           MPI_BYTE, tp->f->comm, 0, tp->fn) != MPI_SUCCESS)
+        cls = MPI_ERR_OTHER;
+    free(sp);
+    if (cls != MPI_SUCCESS)
+        return cls;
+    for (int r = 0; r < size; r++)
+        tp->rcur[r] = tp->rstart[r];
+
+    if (tp->my_aggr >= 0) {
+        tp->cbuf = malloc((size_t)tp->cb);
+        tp->wpieces = malloc((tp->rstart[size] ? tp->rstart[size] : 1) * sizeof *tp->wpieces);
+    }
+    /* sbuf: my own data of one round (sent for writes, received for reads) */
+    tp->sbuf = malloc((size_t)(tp->len < tp->cb * naggr ? (tp->len > 0 ? tp->len : 1)
+                                                        : tp->cb * naggr));
+    if (tp->sbuf == NULL || (tp->my_aggr >= 0 && (tp->cbuf == NULL || tp->wpieces == NULL)))
+        return MPI_ERR_NO_MEM;
+    return MPI_SUCCESS;
+}
+
+/* The byte counts of round t: as an aggregator, every rank's pieces in my
+ * window (into wpieces); my data for each aggregator's window; the
+ * displacements; rbuf grown to what I gather or hand out. */
+static int tp_round_counts(tp_t *tp, MPI_Offset t, tp_round_t *rd)
+{
+    int size = tp->size, write = tp->write, ssum = 0, rsum = 0;
+
+    memset(rd, 0, sizeof *rd);
+    rd->lo = rd->hi = -1;
+    memset(tp->scnt, 0, (size_t)size * sizeof *tp->scnt);
+    memset(tp->rcnt, 0, (size_t)size * sizeof *tp->rcnt);
+    if (tp->my_aggr >= 0) {
+        tp_window(tp, tp->my_aggr, t, &rd->ws, &rd->we);
+        /* the pieces of every rank in this round's window */
+        for (int r = 0; r < size; r++) {
+            int bytes = 0;
+            for (size_t i = tp->rcur[r]; i < tp->rstart[r + 1]; i++) {
+                MPI_Offset o, l = clip(&tp->rpieces[i], rd->ws, rd->we, &o);
+                if (tp->rpieces[i].off >= rd->we)
+                    break;
+                if (l == 0)
+                    continue;
+                tp->wpieces[rd->nw].off = o;
+                tp->wpieces[rd->nw].len = l;
+                rd->nw++;
+                bytes += (int)l;
+                if (rd->lo < 0 || o < rd->lo)
+                    rd->lo = o;
+                if (o + l > rd->hi)
+                    rd->hi = o + l;
+            }
+            (write ? tp->rcnt : tp->scnt)[r] = bytes;
+        }
+    }
+    /* my data for each aggregator's window this round */
+    for (int a = 0; a < tp->naggr; a++) {
+        MPI_Offset ws, we;
+        int bytes = 0;
+        tp_window(tp, a, t, &ws, &we);
+        for (size_t i = tp->scur[a]; i < tp->sx.per[a].n; i++) {
+            MPI_Offset o, l = clip(&tp->sx.per[a].p[i], ws, we, &o);
+            if (tp->sx.per[a].p[i].off >= we)
+                break;
+            bytes += (int)l;
+        }
+        (write ? tp->scnt : tp->rcnt)[tp->aggr_rank[a]] = bytes;
+    }
+    for (int r = 0; r < size; r++) {
+        tp->sdsp[r] = ssum;
+        ssum += tp->scnt[r];
+        tp->rdsp[r] = rsum;
+        rsum += tp->rcnt[r];
+    }
+    /* rbuf: what an aggregator gathers (writes) or hands out (reads);
+     * ranks may overlap, so it can exceed the window */
+    if (tp->my_aggr >= 0 && (size_t)(write ? rsum : ssum) > tp->rbuf_cap) {
+        char *nb = realloc(tp->rbuf, (size_t)(write ? rsum : ssum));
+        if (nb == NULL)
+            return MPI_ERR_NO_MEM;
+        tp->rbuf = nb;
+        tp->rbuf_cap = (size_t)(write ? rsum : ssum);
+    }
+    return MPI_SUCCESS;
+}
+
+/* An aggregator writes what it gathered into its window: read first only
+ * if the pieces leave holes. Errors go to tp->cls (the rounds go on: the
+ * others still exchange with this rank). Returns nonzero when out of memory. */
+static int tp_place_write(tp_t *tp, const tp_round_t *rd)
+{
+    struct ADIOI_FileD *f = tp->f;
+    MPI_Offset lo = rd->lo, hi = rd->hi, reach;
+    int holes = 0;
+    size_t k = 0, k2 = 0;
+    piece_t *cov;
+
+    for (int r = 0; r < tp->size; r++) {
+        char *src = tp->rbuf + tp->rdsp[r];
+        for (size_t i = tp->rcur[r]; i < tp->rstart[r + 1]; i++) {
+            MPI_Offset o, l = clip(&tp->rpieces[i], rd->ws, rd->we, &o);
+            if (tp->rpieces[i].off >= rd->we)
+                break;
+            if (l == 0)
+                continue;
+            tp->wpieces[k].off = o;
+            tp->wpieces[k].len = (MPI_Offset)(src - tp->rbuf); /* remember the source */
+            k++;
+            src += l;
+        }
+    }
+    /* sort a copy of (offset, length) to find holes */
+    cov = malloc(rd->nw * sizeof *cov);
+    if (cov == NULL) {
+        tp->cls = MPI_ERR_NO_MEM;
+        return -1;
+    }
+    for (int r = 0; r < tp->size; r++)
+        for (size_t i = tp->rcur[r]; i < tp->rstart[r + 1]; i++) {
+            MPI_Offset o, l = clip(&tp->rpieces[i], rd->ws, rd->we, &o);
+            if (tp->rpieces[i].off >= rd->we)
+                break;
+            if (l == 0)
+                continue;
+            cov[k2].off = o;
+            cov[k2].len = l;
+            k2++;
+        }
+    qsort(cov, rd->nw, sizeof *cov, cmp_piece);
+    reach = lo;
+    for (size_t i = 0; i < rd->nw; i++) {
+        if (cov[i].off > reach)
+            holes = 1;
+        if (cov[i].off + cov[i].len > reach)
+            reach = cov[i].off + cov[i].len;
+    }
+    free(cov);
+    if (f->atomic && range_lock(f->fd, F_WRLCK, lo, hi - lo) < 0 && tp->cls == 0) {
+        tp->eno = errno;
+        tp->cls = MPI_ERR_IO;
+    }
+    if (holes) {
+        MPI_Offset n = pread_full(f->fd, tp->cbuf, hi - lo, lo);
+        if (n < 0 && tp->cls == 0) {
+            tp->eno = errno;
+            tp->cls = io_errno_class(errno);
+        } else if (n >= 0 && n < hi - lo) {
+            memset(tp->cbuf + n, 0, (size_t)(hi - lo - n));
+        }
+    }
+    k = 0;
+    for (int r = 0; r < tp->size; r++)
+        for (size_t i = tp->rcur[r]; i < tp->rstart[r + 1]; i++) {
+            MPI_Offset o, l = clip(&tp->rpieces[i], rd->ws, rd->we, &o);
+            if (tp->rpieces[i].off >= rd->we)
+                break;
+            if (l == 0)
+                continue;
+            memcpy(tp->cbuf + (o - lo), tp->rbuf + tp->wpieces[k].len, (size_t)l);
+            k++;
+        }
+    if (tp->cls == MPI_SUCCESS && pwrite_full(f->fd, tp->cbuf, hi - lo, lo) < 0) {
+        tp->eno = errno;
+        tp->cls = io_errno_class(errno);
+    }
+    if (f->atomic)
+        range_lock(f->fd, F_UNLCK, lo, hi - lo);
+    return 0;
+}
+
+/* Round t of a write: pack my pieces for each aggregator, send them, and
+ * (aggregators) place what arrived. Nonzero: stop (tp->cls says why). */
+static int tp_round_write(tp_t *tp, MPI_Offset t, const tp_round_t *rd)
+{
+    for (int a = 0; a < tp->naggr; a++) {
+        MPI_Offset ws, we;
+        char *dst = tp->sbuf + tp->sdsp[tp->aggr_rank[a]];
+        tp_window(tp, a, t, &ws, &we);
+        for (size_t i = tp->scur[a]; i < tp->sx.per[a].n; i++) {
+            MPI_Offset o, l = clip(&tp->sx.per[a].p[i], ws, we, &o);
+            if (tp->sx.per[a].p[i].off >= we)
+                break;
+            memcpy(dst, tp->stream + tp->sx.per[a].spos[i] + (o - tp->sx.per[a].p[i].off),
+                   (size_t)l);
+            dst += l;
+        }
+    }
+    if (mpi_alltoallv_impl(tp->sbuf, tp->scnt, tp->sdsp, MPI_BYTE, tp->rbuf, tp->rcnt, tp->rdsp,
+                           MPI_BYTE, tp->f->comm, 0, tp->fn) != MPI_SUCCESS) {
+        tp->cls = MPI_ERR_OTHER;
+        return -1;
+    }
+    if (tp->my_aggr >= 0 && rd->nw > 0 && tp->cls == MPI_SUCCESS)
+        return tp_place_write(tp, rd);
+    return 0;
+}
+
+/* Round t of a read: aggregators read their window and hand every rank its
+ * pieces; I scatter mine into the stream. Nonzero: stop (tp->cls says why). */
+static int tp_round_read(tp_t *tp, MPI_Offset t, const tp_round_t *rd)
+{
+    static char nothing;
+    struct ADIOI_FileD *f = tp->f;
+    char *mine = tp->sbuf;
+
+    if (tp->my_aggr >= 0 && rd->nw > 0) {
+        MPI_Offset n, lo = rd->lo, hi = rd->hi;
+        char *dst;
+        if (f->atomic && range_lock(f->fd, F_RDLCK, lo, hi - lo) < 0 && tp->cls == 0) {
+            tp->eno = errno;
+            tp->cls = MPI_ERR_IO;
+        }
+        n = pread_full(f->fd, tp->cbuf, hi - lo, lo);
+        if (f->atomic)
+            range_lock(f->fd, F_UNLCK, lo, hi - lo);
+        if (n < 0) {
+            if (tp->cls == 0) {
+                tp->eno = errno;
+                tp->cls = io_errno_class(errno);
+            }
+            n = 0;
+        }
+        if (n < hi - lo)
+            memset(tp->cbuf + n, 0, (size_t)(hi - lo - n));
+        /* the send buffer must not overlap what I receive: use rbuf's head */
+        dst = tp->rbuf;
+        for (int r = 0; r < tp->size; r++)
+            for (size_t i = tp->rcur[r]; i < tp->rstart[r + 1]; i++) {
+                MPI_Offset o, l = clip(&tp->rpieces[i], rd->ws, rd->we, &o);
+                if (tp->rpieces[i].off >= rd->we)
+                    break;
+                if (l == 0)
+                    continue;
+                memcpy(dst, tp->cbuf + (o - lo), (size_t)l);
+                dst += l;
+            }
+    }
+    if (mpi_alltoallv_impl(tp->my_aggr >= 0 ? tp->rbuf : &nothing, tp->scnt, tp->sdsp, MPI_BYTE,
+                           mine, tp->rcnt, tp->rdsp, MPI_BYTE, f->comm, 0, tp->fn) != MPI_SUCCESS) {
+        tp->cls = MPI_ERR_OTHER;
+        return -1;
+    }
+    /* scatter what came back into the stream */
+    for (int a = 0; a < tp->naggr; a++) {
+        MPI_Offset ws, we;
+        char *src = mine + tp->rdsp[tp->aggr_rank[a]];
+        tp_window(tp, a, t, &ws, &we);
+        for (size_t i = tp->scur[a]; i < tp->sx.per[a].n; i++) {
+            MPI_Offset o, l = clip(&tp->sx.per[a].p[i], ws, we, &o), lc = l;
+            if (tp->sx.per[a].p[i].off >= we)
+                break;
+            /* the caller's buffer past the end of the file stays as it was */
+            if (tp->eof >= 0 && o + lc > tp->eof)
+                lc = tp->eof > o ? tp->eof - o : 0;
+            if (lc > 0)
+                memcpy(tp->stream + tp->sx.per[a].spos[i] + (o - tp->sx.per[a].p[i].off), src,
+                       (size_t)lc);
+            src += l;
+        }
+    }
+    return 0;
+}
+
+/* Advance the cursors past pieces that end inside round t's windows. */
+static void tp_advance(tp_t *tp, MPI_Offset t, const tp_round_t *rd)
+{
+    for (int a = 0; a < tp->naggr; a++) {
+        MPI_Offset we = tp->gmin + (MPI_Offset)a * tp->fd_size + (t + 1) * tp->cb;
+        while (tp->scur[a] < tp->sx.per[a].n &&
+               tp->sx.per[a].p[tp->scur[a]].off + tp->sx.per[a].p[tp->scur[a]].len <= we)
+            tp->scur[a]++;
+    }
+    if (tp->my_aggr >= 0)
+        for (int r = 0; r < tp->size; r++)
+            while (tp->rcur[r] < tp->rstart[r + 1] &&
+                   tp->rpieces[tp->rcur[r]].off + tp->rpieces[tp->rcur[r]].len <= rd->we)
+                tp->rcur[r]++;
+}
+
+static void tp_free(tp_t *tp)
+{
+    if (tp->sx.per != NULL)
+        for (int a = 0; a < tp->naggr; a++) {
+            free(tp->sx.per[a].p);
+            free(tp->sx.per[a].spos);
+        }
+    free(tp->sx.per);
+    free(tp->aggr_rank);
+    free(tp->scnt);
+    free(tp->rcnt);
+    free(tp->sdsp);
+    free(tp->rdsp);
+    free(tp->rstart);
+    free(tp->rcur);
+    free(tp->scur);
+    free(tp->rpieces);
+    free(tp->wpieces);
+    free(tp->sbuf);
+    free(tp->rbuf);
+    free(tp->cbuf);
+}
+
+/* A collective access of the stream bytes [pos, pos + len): the plan
+ * (rw_coll_plan), then either independent access or two-phase collective
+ * buffering in rounds (tp_*). */
 static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *stream, MPI_Offset len,
                    int local_err, MPI_Offset *got_out, int *eno_out, const char *fn)
 {
-    int size = f->size, rank = f->rank;
     span_t me;
-    MPI_Offset gmin = -1, gmax = -1, cb;
-    int use_cb = 0, naggr, my_aggr = -1;
-    int cls = MPI_SUCCESS, eno = 0;
-    split_ctx_t sx;
-    int *scnt = NULL, *rcnt = NULL, *sdsp = NULL, *rdsp = NULL, *aggr_rank = NULL;
-    piece_t *rpieces = NULL;
-    size_t *rstart = NULL, *rcur = NULL, *scur = NULL;
-    char *sbuf = NULL, *rbuf = NULL, *cbuf = NULL;
-    piece_t *wpieces = NULL;
-    MPI_Offset ntimes, fd_size;
-    MPI_Offset eof = -1; /* reads: bytes beyond it are not delivered (MPICH io/rd_end) */
-    size_t rbuf_cap = 0;
+    tp_t tp;
+    MPI_Offset ntimes;
+    int use_cb = 0, cls;
 
+    memset(&tp, 0, sizeof tp);
+    tp.f = f;
+    tp.write = write;
+    tp.size = f->size;
+    tp.stream = stream;
+    tp.len = len;
+    tp.my_aggr = -1;
+    tp.eof = -1;
+    tp.fn = fn;
     *got_out = 0;
     if (!write) {
         struct stat sb0;
         if (fstat(f->fd, &sb0) == 0)
-            eof = sb0.st_size;
+            tp.eof = sb0.st_size;
     }
     *eno_out = 0;
     me.start = len > 0 ? io_view_byte(f, pos) : -1;
@@ -364,349 +783,28 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
     me.strided = len > 0 && me.end - me.start != len;
     me.overlap = f->flat.overlap;
     me.err = local_err;
-    cls = rw_coll_plan(f, write, &me, local_err, &gmin, &gmax, &use_cb, fn);
+    cls = rw_coll_plan(f, write, &me, local_err, &tp.gmin, &tp.gmax, &use_cb, fn);
     if (cls != MPI_SUCCESS)
         return cls;
-    if (gmin < 0)
+    if (tp.gmin < 0)
         return MPI_SUCCESS; /* nobody has data */
-    if (!use_cb) {
-        int c = rw_indep(f, write, pos, stream, len, got_out, eno_out);
-        return c;
-    }
+    if (!use_cb)
+        return rw_indep(f, write, pos, stream, len, got_out, eno_out);
 
     /* Two-phase. Aggregators are spread evenly over the ranks. */
-    naggr = f->cb_nodes < 1 ? 1 : f->cb_nodes > size ? size : f->cb_nodes;
-    cb = f->cb_buffer_size < 4096 ? 4096 : f->cb_buffer_size > (1 << 30) ? (1 << 30)
-                                                                        : f->cb_buffer_size;
-    fd_size = (gmax - gmin + naggr - 1) / naggr;
-    if (fd_size < 1)
-        fd_size = 1;
-    ntimes = (fd_size + cb - 1) / cb;
-    memset(&sx, 0, sizeof sx);
-    aggr_rank = malloc((size_t)naggr * sizeof *aggr_rank);
-    sx.per = calloc((size_t)naggr, sizeof *sx.per);
-    scnt = calloc((size_t)size, sizeof *scnt);
-    rcnt = calloc((size_t)size, sizeof *rcnt);
-    sdsp = calloc((size_t)size, sizeof *sdsp);
-    rdsp = calloc((size_t)size, sizeof *rdsp);
-    rstart = calloc((size_t)size + 1, sizeof *rstart);
-    rcur = calloc((size_t)size, sizeof *rcur);
-    scur = calloc((size_t)naggr, sizeof *scur);
-    if (aggr_rank == NULL || sx.per == NULL || scnt == NULL || rcnt == NULL || sdsp == NULL ||
-        rdsp == NULL || rstart == NULL || rcur == NULL || scur == NULL) {
-        cls = MPI_ERR_NO_MEM;
-        goto out; /* note: the other ranks may then wait; out of memory is fatal in practice */
-    }
-    for (int a = 0; a < naggr; a++) {
-        aggr_rank[a] = (int)((long long)a * size / naggr);
-        if (aggr_rank[a] == rank)
-            my_aggr = a;
-    }
-    sx.gmin = gmin;
-    sx.fd_size = fd_size;
-    sx.naggr = naggr;
-    if (len > 0)
-        io_view_walk(f, pos, len, split_piece, &sx);
-
-    /* Metadata: how many pieces each aggregator gets, then the pieces. */
-    for (int a = 0; a < naggr; a++)
-        scnt[aggr_rank[a]] = (int)sx.per[a].n;
-    if (mpi_alltoall_impl(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, f->comm, fn) != MPI_SUCCESS) {
-        cls = MPI_ERR_OTHER;
+    if ((tp.cls = tp_setup(&tp, pos)) != MPI_SUCCESS ||
+        (tp.cls = tp_exchange_pieces(&tp)) != MPI_SUCCESS)
         goto out;
-    }
-    {
-        size_t ns = 0, nr = 0;
-        piece_t *sp;
-        for (int r = 0; r < size; r++) {
-            sdsp[r] = (int)(ns * sizeof(piece_t));
-            ns += (size_t)scnt[r];
-            scnt[r] = scnt[r] * (int)sizeof(piece_t);
-            rstart[r] = nr;
-            rdsp[r] = (int)(nr * sizeof(piece_t));
-            nr += (size_t)rcnt[r];
-            rcnt[r] = rcnt[r] * (int)sizeof(piece_t);
-        }
-        rstart[size] = nr;
-        sp = malloc((ns ? ns : 1) * sizeof *sp);
-        rpieces = malloc((nr ? nr : 1) * sizeof *rpieces);
-        if (sp == NULL || rpieces == NULL) {
-            free(sp);
-            cls = MPI_ERR_NO_MEM;
-            goto out;
-        }
-        for (int a = 0; a < naggr; a++)
-            if (sx.per[a].n > 0) /* p is NULL when there is nothing for this aggregator */
-                memcpy((char *)sp + sdsp[aggr_rank[a]], sx.per[a].p,
-                       sx.per[a].n * sizeof(piece_t));
-        if (mpi_alltoallv_impl(sp, scnt, sdsp, MPI_BYTE, rpieces, rcnt, rdsp, MPI_BYTE, f->comm, 0,
-                               fn) != MPI_SUCCESS)
-            cls = MPI_ERR_OTHER;
-        free(sp);
-        if (cls != MPI_SUCCESS)
-            goto out;
-        for (int r = 0; r < size; r++)
-            rcur[r] = rstart[r];
-    }
-    if (my_aggr >= 0) {
-        cbuf = malloc((size_t)cb);
-        wpieces = malloc((rstart[size] ? rstart[size] : 1) * sizeof *wpieces);
-    }
-    /* sbuf: my own data of one round (sent for writes, received for reads) */
-    sbuf = malloc((size_t)(len < cb * naggr ? (len > 0 ? len : 1) : cb * naggr));
-    if (sbuf == NULL || (my_aggr >= 0 && (cbuf == NULL || wpieces == NULL))) {
-        cls = MPI_ERR_NO_MEM;
-        goto out;
-    }
+    ntimes = (tp.fd_size + tp.cb - 1) / tp.cb;
     for (MPI_Offset t = 0; t < ntimes; t++) {
-        MPI_Offset my_ws = 0, my_we = 0, lo = -1, hi = -1;
-        size_t nw = 0;
-        int ssum = 0, rsum = 0;
-
-        memset(scnt, 0, (size_t)size * sizeof *scnt);
-        memset(rcnt, 0, (size_t)size * sizeof *rcnt);
-        if (my_aggr >= 0) {
-            my_ws = gmin + (MPI_Offset)my_aggr * fd_size + t * cb;
-            my_we = my_ws + cb;
-            if (my_we > gmin + (MPI_Offset)(my_aggr + 1) * fd_size)
-                my_we = gmin + (MPI_Offset)(my_aggr + 1) * fd_size;
-            if (my_we > gmax)
-                my_we = gmax;
-            /* the pieces of every rank in this round's window */
-            for (int r = 0; r < size; r++) {
-                size_t i = rcur[r];
-                int bytes = 0;
-                for (; i < rstart[r + 1]; i++) {
-                    MPI_Offset o, l = clip(&rpieces[i], my_ws, my_we, &o);
-                    if (rpieces[i].off >= my_we)
-                        break;
-                    if (l == 0)
-                        continue;
-                    wpieces[nw].off = o;
-                    wpieces[nw].len = l;
-                    nw++;
-                    bytes += (int)l;
-                    if (lo < 0 || o < lo)
-                        lo = o;
-                    if (o + l > hi)
-                        hi = o + l;
-                }
-                (write ? rcnt : scnt)[r] = bytes;
-            }
+        tp_round_t rd;
+        if ((cls = tp_round_counts(&tp, t, &rd)) != MPI_SUCCESS) {
+            tp.cls = cls;
+            goto out;
         }
-        /* my data for each aggregator's window this round */
-        for (int a = 0; a < naggr; a++) {
-            MPI_Offset ws = gmin + (MPI_Offset)a * fd_size + t * cb, we = ws + cb;
-            MPI_Offset dend = gmin + (MPI_Offset)(a + 1) * fd_size;
-            int bytes = 0;
-            if (we > dend)
-                we = dend;
-            if (we > gmax)
-                we = gmax;
-            for (size_t i = scur[a]; i < sx.per[a].n; i++) {
-                MPI_Offset o, l = clip(&sx.per[a].p[i], ws, we, &o);
-                if (sx.per[a].p[i].off >= we)
-                    break;
-                bytes += (int)l;
-            }
-            (write ? scnt : rcnt)[aggr_rank[a]] = bytes;
-        }
-        for (int r = 0; r < size; r++) {
-            sdsp[r] = ssum;
-            ssum += scnt[r];
-            rdsp[r] = rsum;
-            rsum += rcnt[r];
-        }
-        /* rbuf: what an aggregator gathers (writes) or hands out (reads);
-         * ranks may overlap, so it can exceed the window */
-        if (my_aggr >= 0 && (size_t)(write ? rsum : ssum) > rbuf_cap) {
-            char *nb = realloc(rbuf, (size_t)(write ? rsum : ssum));
-            if (nb == NULL) {
-                cls = MPI_ERR_NO_MEM;
-                goto out;
-            }
-            rbuf = nb;
-            rbuf_cap = (size_t)(write ? rsum : ssum);
-        }
-
-        if (write) {
-            /* pack my pieces for each aggregator */
-            for (int a = 0; a < naggr; a++) {
-                MPI_Offset ws = gmin + (MPI_Offset)a * fd_size + t * cb, we = ws + cb;
-                MPI_Offset dend = gmin + (MPI_Offset)(a + 1) * fd_size;
-                char *dst = sbuf + sdsp[aggr_rank[a]];
-                if (we > dend)
-                    we = dend;
-                if (we > gmax)
-                    we = gmax;
-                for (size_t i = scur[a]; i < sx.per[a].n; i++) {
-                    MPI_Offset o, l = clip(&sx.per[a].p[i], ws, we, &o);
-                    if (sx.per[a].p[i].off >= we)
-                        break;
-                    memcpy(dst, stream + sx.per[a].spos[i] + (o - sx.per[a].p[i].off), (size_t)l);
-                    dst += l;
-                }
-            }
-            if (mpi_alltoallv_impl(sbuf, scnt, sdsp, MPI_BYTE, rbuf, rcnt, rdsp, MPI_BYTE, f->comm,
-                                   0, fn) != MPI_SUCCESS) {
-                cls = MPI_ERR_OTHER;
-                goto out;
-            }
-            if (my_aggr >= 0 && nw > 0 && cls == MPI_SUCCESS) {
-                /* place the data; read first only if the pieces leave holes */
-                int holes = 0;
-                MPI_Offset reach;
-                size_t k = 0;
-                for (int r = 0; r < size; r++) {
-                    char *src = rbuf + rdsp[r];
-                    for (size_t i = rcur[r]; i < rstart[r + 1]; i++) {
-                        MPI_Offset o, l = clip(&rpieces[i], my_ws, my_we, &o);
-                        if (rpieces[i].off >= my_we)
-                            break;
-                        if (l == 0)
-                            continue;
-                        wpieces[k].off = o;
-                        wpieces[k].len = (MPI_Offset)(src - rbuf); /* remember the source */
-                        k++;
-                        src += l;
-                    }
-                }
-                /* sort a copy of (offset, length) to find holes */
-                {
-                    piece_t *cov = malloc(nw * sizeof *cov);
-                    size_t k2 = 0;
-                    if (cov == NULL) {
-                        cls = MPI_ERR_NO_MEM;
-                        goto out;
-                    }
-                    for (int r = 0; r < size; r++)
-                        for (size_t i = rcur[r]; i < rstart[r + 1]; i++) {
-                            MPI_Offset o, l = clip(&rpieces[i], my_ws, my_we, &o);
-                            if (rpieces[i].off >= my_we)
-                                break;
-                            if (l == 0)
-                                continue;
-                            cov[k2].off = o;
-                            cov[k2].len = l;
-                            k2++;
-                        }
-                    qsort(cov, nw, sizeof *cov, cmp_piece);
-                    reach = lo;
-                    for (size_t i = 0; i < nw; i++) {
-                        if (cov[i].off > reach)
-                            holes = 1;
-                        if (cov[i].off + cov[i].len > reach)
-                            reach = cov[i].off + cov[i].len;
-                    }
-                    free(cov);
-                }
-                if (f->atomic && range_lock(f->fd, F_WRLCK, lo, hi - lo) < 0 && cls == 0) {
-                    eno = errno;
-                    cls = MPI_ERR_IO;
-                }
-                if (holes) {
-                    MPI_Offset n = pread_full(f->fd, cbuf, hi - lo, lo);
-                    if (n < 0 && cls == 0) {
-                        eno = errno;
-                        cls = io_errno_class(errno);
-                    } else if (n >= 0 && n < hi - lo) {
-                        memset(cbuf + n, 0, (size_t)(hi - lo - n));
-                    }
-                }
-                k = 0;
-                for (int r = 0; r < size; r++)
-                    for (size_t i = rcur[r]; i < rstart[r + 1]; i++) {
-                        MPI_Offset o, l = clip(&rpieces[i], my_ws, my_we, &o);
-                        if (rpieces[i].off >= my_we)
-                            break;
-                        if (l == 0)
-                            continue;
-                        memcpy(cbuf + (o - lo), rbuf + wpieces[k].len, (size_t)l);
-                        k++;
-                    }
-                if (cls == MPI_SUCCESS && pwrite_full(f->fd, cbuf, hi - lo, lo) < 0) {
-                    eno = errno;
-                    cls = io_errno_class(errno);
-                }
-                if (f->atomic)
-                    range_lock(f->fd, F_UNLCK, lo, hi - lo);
-            }
-        } else {
-            char *mine = sbuf;
-            if (my_aggr >= 0 && nw > 0) {
-                MPI_Offset n;
-                char *dst = sbuf;
-                if (f->atomic && range_lock(f->fd, F_RDLCK, lo, hi - lo) < 0 && cls == 0) {
-                    eno = errno;
-                    cls = MPI_ERR_IO;
-                }
-                n = pread_full(f->fd, cbuf, hi - lo, lo);
-                if (f->atomic)
-                    range_lock(f->fd, F_UNLCK, lo, hi - lo);
-                if (n < 0) {
-                    if (cls == 0) {
-                        eno = errno;
-                        cls = io_errno_class(errno);
-                    }
-                    n = 0;
-                }
-                if (n < hi - lo)
-                    memset(cbuf + n, 0, (size_t)(hi - lo - n));
-                /* the send buffer must not overlap what I receive: use rbuf's head */
-                dst = rbuf;
-                for (int r = 0; r < size; r++)
-                    for (size_t i = rcur[r]; i < rstart[r + 1]; i++) {
-                        MPI_Offset o, l = clip(&rpieces[i], my_ws, my_we, &o);
-                        if (rpieces[i].off >= my_we)
-                            break;
-                        if (l == 0)
-                            continue;
-                        memcpy(dst, cbuf + (o - lo), (size_t)l);
-                        dst += l;
-                    }
-            }
-            static char nothing;
-            if (mpi_alltoallv_impl(my_aggr >= 0 ? rbuf : &nothing, scnt, sdsp, MPI_BYTE, mine, rcnt,
-                                   rdsp, MPI_BYTE, f->comm, 0, fn) != MPI_SUCCESS) {
-                cls = MPI_ERR_OTHER;
-                goto out;
-            }
-            /* scatter what came back into the stream */
-            for (int a = 0; a < naggr; a++) {
-                MPI_Offset ws = gmin + (MPI_Offset)a * fd_size + t * cb, we = ws + cb;
-                MPI_Offset dend = gmin + (MPI_Offset)(a + 1) * fd_size;
-                char *src = mine + rdsp[aggr_rank[a]];
-                if (we > dend)
-                    we = dend;
-                if (we > gmax)
-                    we = gmax;
-                for (size_t i = scur[a]; i < sx.per[a].n; i++) {
-                    MPI_Offset o, l = clip(&sx.per[a].p[i], ws, we, &o), lc = l;
-                    if (sx.per[a].p[i].off >= we)
-                        break;
-                    /* the caller's buffer past the end of the file stays as it was */
-                    if (eof >= 0 && o + lc > eof)
-                        lc = eof > o ? eof - o : 0;
-                    if (lc > 0)
-                        memcpy(stream + sx.per[a].spos[i] + (o - sx.per[a].p[i].off), src,
-                               (size_t)lc);
-                    src += l;
-                }
-            }
-        }
-
-        /* advance the cursors past pieces that end inside this round's windows */
-        for (int a = 0; a < naggr; a++) {
-            MPI_Offset we = gmin + (MPI_Offset)a * fd_size + (t + 1) * cb;
-            while (scur[a] < sx.per[a].n &&
-                   sx.per[a].p[scur[a]].off + sx.per[a].p[scur[a]].len <= we)
-                scur[a]++;
-        }
-        if (my_aggr >= 0)
-            for (int r = 0; r < size; r++)
-                while (rcur[r] < rstart[r + 1] &&
-                       rpieces[rcur[r]].off + rpieces[rcur[r]].len <= my_we)
-                    rcur[r]++;
+        if ((write ? tp_round_write(&tp, t, &rd) : tp_round_read(&tp, t, &rd)) != 0)
+            goto out;
+        tp_advance(&tp, t, &rd);
     }
     if (write) {
         *got_out = len;
@@ -724,27 +822,9 @@ static int rw_coll(struct ADIOI_FileD *f, int write, MPI_Offset pos, char *strea
     }
 
 out:
-    if (sx.per != NULL)
-        for (int a = 0; a < naggr; a++) {
-            free(sx.per[a].p);
-            free(sx.per[a].spos);
-        }
-    free(sx.per);
-    free(aggr_rank);
-    free(scnt);
-    free(rcnt);
-    free(sdsp);
-    free(rdsp);
-    free(rstart);
-    free(rcur);
-    free(scur);
-    free(rpieces);
-    free(wpieces);
-    free(sbuf);
-    free(rbuf);
-    free(cbuf);
-    *eno_out = eno;
-    return cls;
+    tp_free(&tp);
+    *eno_out = tp.eno;
+    return tp.cls;
 }
 
 /* ---------------------------------------------------------------- the common path */
@@ -776,17 +856,20 @@ static void coll_fail(struct ADIOI_FileD *f, int write, int cls, const char *fn)
     io_agree(f, rw_coll(f, write, 0, NULL, 0, cls, &got, &eno, fn), fn);
 }
 
-static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
-                     MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
-                     io_result_t *res, const char *fn)
+/* io_access, phase 1: the access is allowed and fits the view; the engine
+ * type and the bytes of (count, datatype) in the file's representation. A
+ * collective access that fails here still takes part (coll_fail) where the
+ * others may already be inside the collective. */
+static int access_check(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
+                        MPI_Offset offset, const void *buf, MPI_Count count,
+                        MPI_Datatype datatype, dt_type_t **dt_out, MPI_Offset *bytes_out,
+                        const char *fn)
 {
     dt_type_t *dt;
-    MPI_Offset bytes, etypes, pos = 0, got = 0;
-    void *stream = NULL;
-    int owned = 0, err, cls, eno = 0;
+    MPI_Offset bytes;
+    int err;
 
-    res->bytes = 0;
-    if ((err = io_check_buf(f, buf, count, datatype, fn, &dt)))
+    if ((err = io_check_buf(f, buf, count, datatype, fn, dt_out)))
         return err;
     if (write && (f->amode & MPI_MODE_RDONLY))
         return io_err(f, MPI_ERR_READ_ONLY, fn, "the file was opened with MPI_MODE_RDONLY");
@@ -798,14 +881,15 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
                       "MPI_MODE_SEQUENTIAL");
     if (where == IO_AT && offset < 0)
         return io_err(f, MPI_ERR_ARG, fn, "offset=%lld is negative", (long long)offset);
-    if ((err = io_rep_size(f, dt, datatype, count, &bytes, fn)))
+    dt = *dt_out;
+    if ((err = io_rep_size(f, dt, datatype, count, bytes_out, fn)))
         return err;
+    bytes = *bytes_out;
     if (bytes % f->esize != 0)
         return io_err(f, MPI_ERR_TYPE, fn,
                       "count=%lld of datatype=%#x is %lld bytes, not a whole number of etypes "
                       "(%lld bytes each)", (long long)count, (unsigned)datatype,
                       (long long)bytes, (long long)f->esize);
-    etypes = bytes / f->esize;
     if (bytes > 0 && f->fsize == 0) {
         if (coll)
             coll_fail(f, write, MPI_ERR_IO, fn);
@@ -815,18 +899,30 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
                       (long long)count, (long long)bytes);
     }
 
+    return MPI_SUCCESS;
+}
+
+/* Phase 2: where the access starts, in bytes of the view's stream (the
+ * shared pointer moves by the access's etypes; the _ordered forms take
+ * consecutive slices in rank order). */
+static int access_position(struct ADIOI_FileD *f, io_where_t where, MPI_Offset offset,
+                           MPI_Offset etypes, MPI_Offset *pos_out, const char *fn)
+{
+    int err;
+
+    *pos_out = 0;
     switch (where) {
     case IO_AT:
-        pos = offset * f->esize;
+        *pos_out = offset * f->esize;
         break;
     case IO_IND:
-        pos = f->fp_ind * f->esize;
+        *pos_out = f->fp_ind * f->esize;
         break;
     case IO_SHARED: {
         MPI_Offset old;
         if ((err = io_shfp_fetch_add(f, etypes, &old)))
             return err;
-        pos = old * f->esize;
+        *pos_out = old * f->esize;
         break;
     }
     case IO_ORDERED: {
@@ -848,10 +944,33 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
         if (mpi_bcast_impl(&base, 1, MPI_LONG_LONG, 0, f->comm, fn) != MPI_SUCCESS ||
             io_agree(f, c2, fn))
             return io_err(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
-        pos = (base + before) * f->esize;
+        *pos_out = (base + before) * f->esize;
         break;
     }
     }
+
+    return MPI_SUCCESS;
+}
+
+/* A data access, every form: check (access_check), find where it starts
+ * (access_position), convert to the file's representation, move the bytes
+ * (rw_coll or rw_indep), convert back, advance the individual pointer. */
+static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
+                     MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
+                     io_result_t *res, const char *fn)
+{
+    dt_type_t *dt;
+    MPI_Offset bytes, etypes, pos = 0, got = 0;
+    void *stream = NULL;
+    int owned = 0, err, cls, eno = 0;
+
+    res->bytes = 0;
+    if ((err = access_check(f, write, coll, where, offset, buf, count, datatype, &dt, &bytes,
+                            fn)) != MPI_SUCCESS)
+        return err;
+    etypes = bytes / f->esize;
+    if ((err = access_position(f, where, offset, etypes, &pos, fn)) != MPI_SUCCESS)
+        return err;
 
     if (write)
         err = io_stream_from_mem(f, buf, count, dt, datatype, bytes, &stream, &owned, fn);
