@@ -104,6 +104,9 @@ canal_status_t adi_finalize(void);
 /* Rank in the job of this process, size of the job. */
 int adi_job_rank(void);
 int adi_job_size(void);
+/* Whether this node's ranks of the job outnumber its CPUs (or
+ * CANAL_OVERSUBSCRIBED says so): the same answer on every rank of a node. */
+int adi_oversubscribed(void);
 /* Name of the channel serving `peer` ("self", "shm", "sock", "ofi"). */
 const char *adi_peer_channel(int peer);
 /* One line per channel and the thresholds (CANAL_SUMMARY, canal-info). */
@@ -144,6 +147,13 @@ canal_status_t adi_cancel(adi_request_t *req);
  * copies the table and uses it to fail receives that wait for a peer it
  * lost (adi_on_peer_failed). */
 canal_status_t adi_ctx_set_ranks(int context, int n, const int *job_ranks);
+/* While a scope is pushed, a receive with `tag` on the collective (odd)
+ * `context` fails for the loss of one of the n processes job_ranks[] only,
+ * not of any rank of the context: for exchanges among a group's members on
+ * the parent's collective context (MPI_Comm_create_group). Pop it when the
+ * exchange is over. */
+canal_status_t adi_ctx_scope_push(int context, int tag, int n, const int *job_ranks);
+void adi_ctx_scope_pop(int context, int tag);
 
 /* ULFM (adi/failure.c). mpi/ gives each communicator an even context for
  * point-to-point and the odd one after it for collectives: after a loss,

@@ -232,9 +232,11 @@ void adi_queues_finalize(void);
  * ADI_ANY_SOURCE) must complete with, because it waits for a failed peer
  * (CANAL_ERR_PEER, *peer_out its job rank; CANAL_ERR_PEER_PENDING for an
  * any-source receive while a lost rank of the context is not acknowledged:
- * that one stays posted, see adi_recv_failure_pending) or the context is revoked (CANAL_ERR_REVOKED); CANAL_OK when none, or
- * when mpi/ never described the context. */
-canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out);
+ * that one stays posted, see adi_recv_failure_pending) or the context is
+ * revoked (CANAL_ERR_REVOKED); CANAL_OK when none, or when mpi/ never
+ * described the context. `tag` is the receive's: a scope pushed for
+ * (context, tag) decides instead of the whole context. */
+canal_status_t adi_ctx_src_failed(int context, int src, int tag, int *peer_out);
 /* pt2pt.c: fail the posted receives adi_ctx_src_failed condemns (device lock held). */
 void adi_posted_fail_all(void);
 /* pt2pt.c: context was just revoked (device lock held): the messages waiting

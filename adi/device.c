@@ -35,6 +35,7 @@ extern const ch_ops_t ch_self_ops;
 extern const ch_ops_t ch_sock_ops __attribute__((weak));
 #ifdef CANAL_HAVE_OFI
 extern const ch_ops_t ch_ofi_ops __attribute__((weak));
+extern int ch_ofi_auto_worth(char *why, size_t len) __attribute__((weak));
 #endif
 
 adi_device_t adi_dev;
@@ -97,6 +98,8 @@ void adi_lock_enable(void)
 
 int adi_job_rank(void) { return adi_dev.rank; }
 int adi_job_size(void) { return adi_dev.size; }
+
+int adi_oversubscribed(void) { return adi_dev.oversubscribed; }
 
 const char *adi_peer_channel(int peer)
 {
@@ -264,9 +267,15 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     }
     if (pmi->size > pmi->local_size || (pmi->local_size > 1 && shm_slot < 0)) {
         /* Peers the shm channel does not serve need a network channel:
-         * ofi when a provider is usable, else sock (or what CANAL_CHANNEL says). */
+         * ofi when this node has fabric hardware (or libfabric is asked
+         * for) and a provider is usable, else sock (or what CANAL_CHANNEL
+         * says). */
 #ifdef CANAL_HAVE_OFI
-        if (net_slot < 0 && strcmp(force, "sock") != 0 && &ch_ofi_ops != NULL) {
+        char why[300];
+        if (net_slot < 0 && strcmp(force, "auto") == 0 && ch_ofi_auto_worth != NULL &&
+            !ch_ofi_auto_worth(why, sizeof why))
+            LOG_DEBUG("ofi channel not opened: %s", why); /* sock serves these peers */
+        else if (net_slot < 0 && strcmp(force, "sock") != 0 && &ch_ofi_ops != NULL) {
             st = open_channel(&ch_ofi_ops, pmi, &net_slot);
             if (st < 0 && strcmp(force, "ofi") == 0)
                 return st;

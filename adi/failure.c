@@ -32,7 +32,12 @@
  * loss (ULFM): it stays posted and may still match a message, and while a
  * lost rank of its context is not acknowledged a wait on it returns
  * CANAL_ERR_PEER_PENDING without completing it (adi_recv_failure_pending,
- * asked by mpi/'s waits). */
+ * asked by mpi/'s waits).
+ *
+ * A scope narrows that rule for the messages of one tag on a collective
+ * context: MPI_Comm_create_group and the sessions constructors talk among
+ * the members of a group on the parent's collective context, and a loss
+ * outside the group must not fail them (adi_ctx_scope_push/pop). */
 #include "adi/adi_impl.h"
 
 #include <pthread.h>
@@ -50,7 +55,15 @@ typedef struct {
     int ft; /* fault-tolerant: any-source receives ignore losses */
 } ctx_ranks_t;
 
+/* Exchanges among a subset (adi_ctx_scope_push): few at a time, a list. */
+typedef struct ctx_scope {
+    struct ctx_scope *next;
+    int context, tag, n;
+    int jobs[]; /* job ranks of the members */
+} ctx_scope_t;
+
 static ctx_ranks_t *ranks_tab[RANKS_CHUNKS];
+static ctx_scope_t *scopes;
 static pthread_mutex_t ranks_lock = PTHREAD_MUTEX_INITIALIZER;
 int adi_nrevoked; /* contexts revoked so far (atomic: read on the posting paths) */
 
@@ -106,9 +119,52 @@ static int job_failed(int job)
            __atomic_load_n(&adi_dev.peers[job].failed, __ATOMIC_ACQUIRE);
 }
 
-canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out)
+canal_status_t adi_ctx_scope_push(int context, int tag, int n, const int *job_ranks)
+{
+    ctx_scope_t *sc;
+
+    if (n < 0 || job_ranks == NULL || (sc = malloc(sizeof *sc + (size_t)n * sizeof(int))) == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for the scope of context %d tag %d",
+                              context, tag);
+    sc->context = context;
+    sc->tag = tag;
+    sc->n = n;
+    memcpy(sc->jobs, job_ranks, (size_t)n * sizeof(int));
+    pthread_mutex_lock(&ranks_lock);
+    sc->next = scopes;
+    scopes = sc;
+    pthread_mutex_unlock(&ranks_lock);
+    return CANAL_OK;
+}
+
+void adi_ctx_scope_pop(int context, int tag)
+{
+    ctx_scope_t **pp, *sc = NULL;
+
+    pthread_mutex_lock(&ranks_lock);
+    for (pp = &scopes; *pp != NULL; pp = &(*pp)->next)
+        if ((*pp)->context == context && (*pp)->tag == tag) {
+            sc = *pp;
+            *pp = sc->next;
+            break;
+        }
+    pthread_mutex_unlock(&ranks_lock);
+    free(sc);
+}
+
+/* The scope of (context, tag), or NULL (ranks_lock held). */
+static const ctx_scope_t *scope_locked(int context, int tag)
+{
+    for (const ctx_scope_t *sc = scopes; sc != NULL; sc = sc->next)
+        if (sc->context == context && sc->tag == tag)
+            return sc;
+    return NULL;
+}
+
+canal_status_t adi_ctx_src_failed(int context, int src, int tag, int *peer_out)
 {
     const ctx_ranks_t *e;
+    const ctx_scope_t *sc;
     canal_status_t st = CANAL_OK;
     int coll = context & 1;
 
@@ -122,6 +178,12 @@ canal_status_t adi_ctx_src_failed(int context, int src, int *peer_out)
     if (e->revoked) {
         *peer_out = -1;
         st = CANAL_ERR_REVOKED;
+    } else if (coll && scopes != NULL && (sc = scope_locked(context, tag)) != NULL) {
+        for (int r = 0; r < sc->n && st == CANAL_OK; r++)
+            if (job_failed(sc->jobs[r])) {
+                st = CANAL_ERR_PEER;
+                *peer_out = sc->jobs[r];
+            }
     } else if (coll || (src == ADI_ANY_SOURCE && !e->ft)) {
         for (int r = 0; r < e->n && st == CANAL_OK; r++) {
             int job = e->ranks != NULL ? e->ranks[r] : r;
@@ -152,7 +214,7 @@ int adi_recv_failure_pending_slow(adi_request_t *r, int *peer_out)
         r->rank != ADI_ANY_SOURCE || __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) ||
         __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != REQ_RECV_POSTED)
         return 0;
-    if (adi_ctx_src_failed(r->context, ADI_ANY_SOURCE, &peer) != CANAL_ERR_PEER_PENDING)
+    if (adi_ctx_src_failed(r->context, ADI_ANY_SOURCE, r->tag, &peer) != CANAL_ERR_PEER_PENDING)
         return 0;
     if (peer_out != NULL)
         *peer_out = peer;

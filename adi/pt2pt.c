@@ -626,7 +626,7 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
         /* Posted for a peer already lost (or on a revoked context): it would
          * wait for ever. (A failure reported while it was being posted finds
          * it in the queue.) */
-        if ((fst = adi_ctx_src_failed(context, src, &peer)) < 0 && fst != CANAL_ERR_PEER_PENDING)
+        if ((fst = adi_ctx_src_failed(context, src, tag, &peer)) < 0 && fst != CANAL_ERR_PEER_PENDING)
             posted_fail(q, r, peer, fst);
         return CANAL_OK;
     }
@@ -1072,7 +1072,7 @@ void adi_posted_fail_all(void)
             for (e = q->posted.head; e != NULL; e = enext) {
                 enext = e->next;
                 r = req_of(e);
-                fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, &peer);
+                fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, r->tag, &peer);
                 if (fst >= 0 || fst == CANAL_ERR_PEER_PENDING)
                     continue; /* (any-source: stays posted, ULFM) */
                 r->status.error = fst;

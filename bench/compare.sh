@@ -10,6 +10,9 @@
 #   REPS=5         rounds of latency and bandwidth per library and scheduling
 #   COLL_REPS=3    rounds of collbench; COLL_NP="2 4" rank counts for it
 #   COLL_TIME=2    seconds per collective operation per run
+#   COLL_IMB=      collbench's IMB loop at these sizes too (e.g. "4,65536":
+#                  bcast, allreduce, reduce_scatter, allgather, alltoall and
+#                  barrier as IMB-MPI1 times them; see bench/collbench.c)
 #   SCHED="rt plain"  which scheduling to run (rt needs root)
 #   STARTUP=1      also run bench/startup.sh (0 to skip)
 #   TIMEOUT=120    seconds before one run is killed
@@ -130,6 +133,8 @@ for ((rep = 1; rep <= COLL_REPS; rep++)); do
         for sched in $scheds; do
             for lib in $(rotated "$rep"); do
                 run_one collbench "$lib" "$np" "$sched" "$rep" -t "$COLL_TIME"
+                [ -n "${COLL_IMB:-}" ] &&
+                    run_one collbench "$lib" "$np" "$sched" "$rep" -t "$COLL_TIME" -I -s "$COLL_IMB"
             done
         done
     done
@@ -209,7 +214,7 @@ coll_table() {
     [ -s "$OUT/data/collbench.dat" ] || return
     echo
     echo "== collectives (us per call; each cell: median over runs of the run's median / mean)"
-    awk '{print $5, $1, $2, $6, $3, $10, $11}' "$OUT/data/collbench.dat" |
+    awk '{print $5, $1, $2, $6 "/" $7, $3, $10, $11}' "$OUT/data/collbench.dat" |
         sort -k1,1n -k2,2 -k3,3 -k4,4 -k5,5 -k6,6g | awk -v libs="${LIBS[*]}" '
         function med(a, n,   i, j, t) { # insertion sort, n is small
             for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
@@ -226,13 +231,13 @@ coll_table() {
         END {
             flush()
             nl = split(libs, L, " ")
-            hdr = sprintf("%-3s %-5s %-5s %-9s", "np", "sched", "mode", "op")
+            hdr = sprintf("%-3s %-5s %-5s %-21s", "np", "sched", "mode", "op/bytes")
             for (i = 1; i <= nl; i++) hdr = hdr sprintf(" %21s", L[i] " med/mean")
             if (L[1] == "canal") for (i = 2; i <= nl; i++) hdr = hdr sprintf(" %11s", "canal/" L[i])
             print hdr
             for (j = 1; j <= ng; j++) {
                 g = go[j]; split(g, P, " ")
-                line = sprintf("%-3s %-5s %-5s %-9s", P[1], P[2], P[3], P[4])
+                line = sprintf("%-3s %-5s %-5s %-21s", P[1], P[2], P[3], P[4])
                 for (i = 1; i <= nl; i++) {
                     k = g " " L[i]
                     if (k in mm) line = line sprintf(" %21s", sprintf("%.2f/%.2f (%d)", mm[k], ms[k], nr[k]))

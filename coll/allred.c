@@ -1,8 +1,8 @@
 /*
  * Reductions whose result every rank gets a part of: allreduce (recursive
  * doubling, Rabenseifner, ring, reduce + bcast, node-aware),
- * reduce_scatter and reduce_scatter_block (recursive halving, ring, and
- * reduce + scatter for non-commutative operations), scan and exscan
+ * reduce_scatter and reduce_scatter_block (recursive halving, ring, linear,
+ * and reduce + scatter for non-commutative operations), scan and exscan
  * (recursive doubling on the hypercube, and linear). Each records a walk of
  * coll/topo.c's iterators into a schedule; coll/select.c chooses.
  *
@@ -375,6 +375,53 @@ static canal_status_t rs_reduce_scatterv(coll_sched_t *s, const coll_args_t *a)
     return coll_sched_status(s);
 }
 
+/* Every block straight to its owner, all posted at once (the pairwise
+ * order, no hot spot); the owner reduces its p contributions in rank order
+ * (any operation: x0 op (x1 op (... op x(p-1)))). No message waits for
+ * another, so where ranks outnumber CPUs each process moves what it can
+ * whenever it runs, instead of a ring's or halving's steps each waiting for
+ * a partner to be scheduled. */
+static canal_status_t rs_linear(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    int p = coll_size(c), me = coll_rank(c);
+    size_t *off = rs_offsets(s, a), n;
+    ptrdiff_t ext = dt_extent(a->rdt), bext;
+    const char *in = rs_input(a);
+    char *t = NULL;
+    coll_iter_t it;
+    coll_step_t st;
+
+    if (off == NULL)
+        return coll_sched_status(s);
+    if (off[p] == 0 || dt_size(a->rdt) == 0)
+        return coll_sched_status(s);
+    n = off[me + 1] - off[me];
+    bext = (ptrdiff_t)n * ext;
+    if (n > 0) {
+        /* t holds p blocks of n elements: block r is rank r's contribution */
+        t = coll_tmp_typed(s, n * (size_t)p, a->rdt);
+        if (t == NULL)
+            return coll_sched_status(s);
+        coll_copy(s, in + (ptrdiff_t)off[me] * ext, n, a->rdt, t + me * bext, n, a->rdt);
+    }
+    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, p, me, 0, 0, NULL);
+    while (coll_iter_next(&it, &st)) {
+        size_t sn = off[st.send_peer + 1] - off[st.send_peer];
+        if (n > 0)
+            coll_recv(s, c, st.recv_peer, t + st.recv_peer * bext, n, a->rdt);
+        if (sn > 0)
+            coll_send(s, c, st.send_peer, in + (ptrdiff_t)off[st.send_peer] * ext, sn, a->rdt);
+    }
+    coll_fence(s); /* with MPI_IN_PLACE the sends read recvbuf, written below */
+    if (n == 0)
+        return coll_sched_status(s);
+    coll_copy(s, t + (p - 1) * bext, n, a->rdt, a->recvbuf, n, a->rdt);
+    for (int r = p - 2; r >= 0; r--)
+        coll_reduce(s, t + r * bext, a->recvbuf, n, a->rdt, a->recvtype, a->op);
+    return coll_sched_status(s);
+}
+
 const coll_algo_t coll_reduce_scatter_halving = {"halving", COLL_REDUCE_SCATTER, rs_halving,
                                                  usable_commutative};
 const coll_algo_t coll_reduce_scatter_ring = {"ring", COLL_REDUCE_SCATTER, rs_ring,
@@ -387,6 +434,9 @@ const coll_algo_t coll_reduce_scatter_block_ring = {"ring", COLL_REDUCE_SCATTER_
                                                     usable_commutative};
 const coll_algo_t coll_reduce_scatter_block_reduce_scatterv = {
     "reduce_scatterv", COLL_REDUCE_SCATTER_BLOCK, rs_reduce_scatterv, NULL};
+const coll_algo_t coll_reduce_scatter_linear = {"linear", COLL_REDUCE_SCATTER, rs_linear, NULL};
+const coll_algo_t coll_reduce_scatter_block_linear = {"linear", COLL_REDUCE_SCATTER_BLOCK,
+                                                      rs_linear, NULL};
 
 /* ---------------------------------------------------------------- scan, exscan */
 /* On the hypercube: `partial` is the reduction of the aligned range this

@@ -252,6 +252,10 @@ void coll_comm_release(mpi_comm_t *c);
 /* Node layout of c for node-aware algorithms: the node of each rank (from
  * PMI, or CANAL_COLL_FAKE_NODES), or NULL when c is on one node. */
 const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out);
+/* Whether all of c is on this node, of this job, and the node's ranks
+ * outnumber its CPUs (adi_oversubscribed): the selection table's
+ * "oversub" condition, the same on every rank of c. */
+int coll_comm_oversubscribed(mpi_comm_t *c);
 
 /* Reductions through the host's operations (coll_host). Returns an MPI
  * error class. */

@@ -79,15 +79,15 @@ extern const coll_algo_t coll_scatter_binomial, coll_scatter_linear, coll_scatte
 extern const coll_algo_t coll_allreduce_recdbl, coll_allreduce_rabenseifner, coll_allreduce_ring,
     coll_allreduce_reduce_bcast, coll_allreduce_node;
 extern const coll_algo_t coll_allgather_ring, coll_allgather_recdbl, coll_allgather_bruck,
-    coll_allgather_gather_bcast;
+    coll_allgather_gather_bcast, coll_allgather_linear;
 extern const coll_algo_t coll_allgatherv_ring, coll_allgatherv_recdbl;
 extern const coll_algo_t coll_alltoall_pairwise, coll_alltoall_linear, coll_alltoall_bruck;
 extern const coll_algo_t coll_alltoallv_pairwise, coll_alltoallv_linear;
 extern const coll_algo_t coll_alltoallw_pairwise, coll_alltoallw_linear;
 extern const coll_algo_t coll_reduce_scatter_halving, coll_reduce_scatter_ring,
-    coll_reduce_scatter_reduce_scatterv;
+    coll_reduce_scatter_reduce_scatterv, coll_reduce_scatter_linear;
 extern const coll_algo_t coll_reduce_scatter_block_halving, coll_reduce_scatter_block_ring,
-    coll_reduce_scatter_block_reduce_scatterv;
+    coll_reduce_scatter_block_reduce_scatterv, coll_reduce_scatter_block_linear;
 extern const coll_algo_t coll_scan_recdbl, coll_scan_linear, coll_exscan_recdbl, coll_exscan_linear;
 extern const coll_algo_t coll_neighbor_allgather_linear, coll_neighbor_allgatherv_linear,
     coll_neighbor_alltoall_linear, coll_neighbor_alltoallv_linear, coll_neighbor_alltoallw_linear;

@@ -1,6 +1,6 @@
 /*
  * Collectives where everyone sends to everyone: allgather (ring, recursive
- * doubling, Bruck, gather + bcast), allgatherv (ring, recursive doubling),
+ * doubling, Bruck, gather + bcast, linear), allgatherv (ring, recursive doubling),
  * alltoall (pairwise exchange, linear, Bruck) and alltoallv/w (pairwise,
  * linear). Each records a walk of coll/topo.c's bidirectional iterators;
  * coll/select.c chooses.
@@ -112,6 +112,31 @@ static canal_status_t allgather_bruck(coll_sched_t *s, const coll_args_t *a)
     return coll_sched_status(s);
 }
 
+/* Everything posted at once, in the pairwise order (no hot spot): this
+ * rank's block to every other rank, every other block from its owner. No
+ * message waits for another, so where ranks outnumber CPUs each process
+ * moves what it can whenever it runs, instead of a ring's p - 1 steps each
+ * waiting for a neighbour to be scheduled. */
+static canal_status_t allgather_linear(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    size_t rc = (size_t)a->recvcount;
+    char *rb = a->recvbuf;
+    coll_iter_t it;
+    coll_step_t st;
+
+    allgather_own(s, a);
+    if (allgather_empty(a))
+        return coll_sched_status(s);
+    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, coll_size(c), coll_rank(c), 0, 0,
+                    NULL);
+    while (coll_iter_next(&it, &st)) {
+        coll_recv(s, c, st.recv_peer, rb + coll_blk(st.recv_peer, rc, a->rdt), rc, a->rdt);
+        coll_send(s, c, st.send_peer, rb + coll_blk(coll_rank(c), rc, a->rdt), rc, a->rdt);
+    }
+    return coll_sched_status(s);
+}
+
 /* Gather to rank 0 along a binomial tree, then broadcast. */
 static canal_status_t allgather_gather_bcast(coll_sched_t *s, const coll_args_t *a)
 {
@@ -147,6 +172,7 @@ const coll_algo_t coll_allgather_ring = {"ring", COLL_ALLGATHER, allgather_ring,
 const coll_algo_t coll_allgather_recdbl = {"recursive_doubling", COLL_ALLGATHER, allgather_recdbl,
                                            NULL};
 const coll_algo_t coll_allgather_bruck = {"bruck", COLL_ALLGATHER, allgather_bruck, NULL};
+const coll_algo_t coll_allgather_linear = {"linear", COLL_ALLGATHER, allgather_linear, NULL};
 const coll_algo_t coll_allgather_gather_bcast = {"gather_bcast", COLL_ALLGATHER,
                                                  allgather_gather_bcast, NULL};
 

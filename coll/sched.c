@@ -100,6 +100,7 @@ struct coll_comm {
     int nodes_known;
     int nnodes;
     int *node_of;                    /* comm rank -> node index, NULL when one node */
+    int over_known, over;            /* coll_comm_oversubscribed's answer */
     coll_sched_t *cache[CACHE_WAYS]; /* replay cache of blocking calls (keys in s->key) */
     int cache_next;
 };
@@ -217,6 +218,37 @@ const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out)
     cs->nnodes = n;
     *nnodes_out = n;
     return node_of;
+}
+
+/* Oversubscribed is a property of a node, and each node decides its own;
+ * every rank of c must choose the same algorithm, so c counts as
+ * oversubscribed only when all of it is on this rank's node and of this
+ * job (a merged job has its own count of local ranks). */
+int coll_comm_oversubscribed(mpi_comm_t *c)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    int nn, job_nnodes = 0, me;
+    const int *job_node_of;
+
+    if (cs == NULL || coll_is_inter(c) || coll_size(c) < 2)
+        return 0;
+    if (cs->over_known)
+        return cs->over;
+    cs->over_known = 1;
+    cs->over = 0;
+    if (!adi_oversubscribed() || coll_comm_nodes(c, &nn) != NULL || fake_nodes() > 1)
+        return 0;
+    job_node_of = coll_host.job_nodes(&job_nnodes);
+    me = adi_job_rank();
+    for (int r = 0; r < coll_size(c); r++) {
+        int j = coll_host.comm_peer_job_rank(c, r);
+        if (j < 0 || j >= adi_job_size())
+            return 0;
+        if (job_node_of != NULL && job_nnodes > 1 && job_node_of[j] != job_node_of[me])
+            return 0;
+    }
+    cs->over = 1;
+    return 1;
 }
 
 /* ---------------------------------------------------------------- recording */

@@ -28,6 +28,7 @@ typedef enum {
     WHEN_ALWAYS,
     WHEN_MULTINODE, /* ranks on more than one node */
     WHEN_POF2,      /* communicator size is a power of two */
+    WHEN_OVERSUB,   /* on one node whose ranks outnumber its CPUs */
 } when_t;
 
 typedef struct {
@@ -45,6 +46,9 @@ static const rule_t rules[] = {
     {COLL_BARRIER,               1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_barrier_dissemination},
 
     {COLL_BCAST,                 1, ANY, 0,         64 * KiB,  WHEN_MULTINODE, &coll_bcast_node},
+    /* more ranks than CPUs: the root sends to every rank, so a rank waits
+     * for the root only, not for a chain of parents to be scheduled */
+    {COLL_BCAST,                 1, 16,  0,         256 * KiB, WHEN_OVERSUB,   &coll_bcast_linear},
     {COLL_BCAST,                 1, ANY, 0,         12 * KiB,  WHEN_ALWAYS,    &coll_bcast_binomial},
     {COLL_BCAST,                 1, 7,   12 * KiB,  512 * KiB, WHEN_ALWAYS,    &coll_bcast_binomial},
     {COLL_BCAST,                 3, ANY, 12 * KiB,  SIZE_MAX,  WHEN_ALWAYS,    &coll_bcast_scatter_ring},
@@ -64,6 +68,9 @@ static const rule_t rules[] = {
     {COLL_SCATTERV,              1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_scatterv_linear},
 
     /* allgather: bytes are the whole result (size * block) */
+    /* oversubscribed: everything posted at once, no step waits for a
+     * partner to be scheduled (also alltoall and reduce_scatter below) */
+    {COLL_ALLGATHER,             1, 32,  0,         SIZE_MAX,  WHEN_OVERSUB,   &coll_allgather_linear},
     {COLL_ALLGATHER,             1, ANY, 0,         80 * KiB,  WHEN_POF2,      &coll_allgather_recdbl},
     {COLL_ALLGATHER,             1, ANY, 0,         80 * KiB,  WHEN_ALWAYS,    &coll_allgather_bruck},
     {COLL_ALLGATHER,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allgather_ring},
@@ -72,6 +79,7 @@ static const rule_t rules[] = {
 
     /* alltoall: bytes are one block */
     {COLL_ALLTOALL,              8, ANY, 0,         257,       WHEN_ALWAYS,    &coll_alltoall_bruck},
+    {COLL_ALLTOALL,              1, 32,  0,         SIZE_MAX,  WHEN_OVERSUB,   &coll_alltoall_linear},
     {COLL_ALLTOALL,              1, ANY, 0,         32 * KiB,  WHEN_ALWAYS,    &coll_alltoall_linear},
     {COLL_ALLTOALL,              1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoall_pairwise},
     {COLL_ALLTOALLV,             1, 32,  0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoallv_linear},
@@ -80,9 +88,11 @@ static const rule_t rules[] = {
     {COLL_ALLTOALLW,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoallw_pairwise},
 
     /* reduce_scatter: bytes are the whole vector */
+    {COLL_REDUCE_SCATTER,        1, 32,  32 * KiB,  SIZE_MAX,  WHEN_OVERSUB,   &coll_reduce_scatter_linear},
     {COLL_REDUCE_SCATTER,        1, ANY, 0,         512 * KiB, WHEN_ALWAYS,    &coll_reduce_scatter_halving},
     {COLL_REDUCE_SCATTER,        1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_scatter_ring},
     {COLL_REDUCE_SCATTER,        1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_scatter_reduce_scatterv},
+    {COLL_REDUCE_SCATTER_BLOCK,  1, 32,  32 * KiB,  SIZE_MAX,  WHEN_OVERSUB,   &coll_reduce_scatter_block_linear},
     {COLL_REDUCE_SCATTER_BLOCK,  1, ANY, 0,         512 * KiB, WHEN_ALWAYS,    &coll_reduce_scatter_block_halving},
     {COLL_REDUCE_SCATTER_BLOCK,  1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_scatter_block_ring},
     {COLL_REDUCE_SCATTER_BLOCK,  1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_scatter_block_reduce_scatterv},
@@ -110,15 +120,15 @@ static const coll_algo_t *const algos[] = {
     &coll_allreduce_recdbl, &coll_allreduce_rabenseifner, &coll_allreduce_ring,
     &coll_allreduce_reduce_bcast, &coll_allreduce_node,
     &coll_allgather_ring, &coll_allgather_recdbl, &coll_allgather_bruck,
-    &coll_allgather_gather_bcast,
+    &coll_allgather_gather_bcast, &coll_allgather_linear,
     &coll_allgatherv_ring, &coll_allgatherv_recdbl,
     &coll_alltoall_pairwise, &coll_alltoall_linear, &coll_alltoall_bruck,
     &coll_alltoallv_pairwise, &coll_alltoallv_linear,
     &coll_alltoallw_pairwise, &coll_alltoallw_linear,
     &coll_reduce_scatter_halving, &coll_reduce_scatter_ring,
-    &coll_reduce_scatter_reduce_scatterv,
+    &coll_reduce_scatter_reduce_scatterv, &coll_reduce_scatter_linear,
     &coll_reduce_scatter_block_halving, &coll_reduce_scatter_block_ring,
-    &coll_reduce_scatter_block_reduce_scatterv,
+    &coll_reduce_scatter_block_reduce_scatterv, &coll_reduce_scatter_block_linear,
     &coll_scan_recdbl, &coll_scan_linear, &coll_exscan_recdbl, &coll_exscan_linear,
     &coll_neighbor_allgather_linear, &coll_neighbor_allgatherv_linear,
     &coll_neighbor_alltoall_linear, &coll_neighbor_alltoallv_linear,
@@ -235,6 +245,8 @@ static int when_holds(when_t w, const coll_args_t *a)
         return coll_comm_nodes(a->comm, &nn) != NULL;
     case WHEN_POF2:
         return (coll_size(a->comm) & (coll_size(a->comm) - 1)) == 0;
+    case WHEN_OVERSUB:
+        return coll_comm_oversubscribed(a->comm);
     default:
         return 1;
     }
@@ -276,7 +288,8 @@ canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a)
     if (al == NULL)
         return common_err_set(CANAL_ERR_INTERN, "no algorithm for %s on %d ranks",
                               coll_kind_name(a->kind), coll_size(a->comm));
-    LOG_DEBUG("%s: %s on %d ranks", kinds[a->kind].mpi, al->name, coll_size(a->comm));
+    LOG_DEBUG("%s: %s on %d ranks, %zu bytes", kinds[a->kind].mpi, al->name, coll_size(a->comm),
+              msg_bytes(a));
     return al->record(s, a);
 }
 
@@ -318,7 +331,7 @@ static void print_range(char *buf, size_t len, size_t lo, size_t hi)
 
 void coll_select_describe(FILE *f)
 {
-    static const char *const when_names[] = {"", "multinode", "size pof2"};
+    static const char *const when_names[] = {"", "multinode", "size pof2", "oversub"};
     int nn;
     const int *nodes = coll_comm_nodes(coll_host.comm_world(), &nn);
 

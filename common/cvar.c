@@ -29,6 +29,13 @@ static const common_cvar_desc_t cvar_table[] = {
     {"QMPI_TOOL_LIST", CVAR_TYPE_STRING, "", "QMPI_TOOL_LIST",
      "QMPI tools to stack, in order, as NAME:NAME:...; each must have registered itself with "
      "QMPI_Register_tool_name before MPI_Init (mpi/qmpi.c)"},
+    {"MEMORY_ALLOC_KINDS", CVAR_TYPE_STRING, "", NULL,
+     "memory allocation kinds the program requests (MPI 4.1 section 11.4.3), as the value of "
+     "the info key mpi_memory_alloc_kinds: mpiexec -memory-alloc-kinds sets it"},
+    {"INITIAL_ERRHANDLER", CVAR_TYPE_STRING, "", NULL,
+     "the error handler of MPI_COMM_WORLD and MPI_COMM_SELF at MPI_Init (MPI 4.0 section "
+     "9.3): mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return; mpiexec "
+     "-initial-errhandler sets it"},
     {"MPIEXEC", CVAR_TYPE_STRING, "", NULL,
      "the mpiexec a singleton (a program started without a launcher) starts on its first "
      "MPI_Comm_spawn; default: the mpiexec installed with this library"},
@@ -62,7 +69,7 @@ static const common_cvar_desc_t cvar_table[] = {
     {"COLL_SCATTERV", CVAR_TYPE_STRING, "auto", "SCATTERV_INTRA_ALGORITHM",
      "scatterv algorithm: auto or linear"},
     {"COLL_ALLGATHER", CVAR_TYPE_STRING, "auto", "ALLGATHER_INTRA_ALGORITHM",
-     "allgather algorithm: auto, ring, recursive_doubling, bruck or gather_bcast"},
+     "allgather algorithm: auto, ring, recursive_doubling, bruck, gather_bcast or linear"},
     {"COLL_ALLGATHERV", CVAR_TYPE_STRING, "auto", "ALLGATHERV_INTRA_ALGORITHM",
      "allgatherv algorithm: auto, ring or recursive_doubling"},
     {"COLL_ALLTOALL", CVAR_TYPE_STRING, "auto", "ALLTOALL_INTRA_ALGORITHM",
@@ -76,10 +83,10 @@ static const common_cvar_desc_t cvar_table[] = {
     {"COLL_ALLREDUCE", CVAR_TYPE_STRING, "auto", "ALLREDUCE_INTRA_ALGORITHM",
      "allreduce algorithm: auto, recursive_doubling, rabenseifner, ring, reduce_bcast or node"},
     {"COLL_REDUCE_SCATTER", CVAR_TYPE_STRING, "auto", "REDUCE_SCATTER_INTRA_ALGORITHM",
-     "reduce_scatter algorithm: auto, halving, ring or reduce_scatterv"},
+     "reduce_scatter algorithm: auto, halving, ring, reduce_scatterv or linear"},
     {"COLL_REDUCE_SCATTER_BLOCK", CVAR_TYPE_STRING, "auto",
      "REDUCE_SCATTER_BLOCK_INTRA_ALGORITHM",
-     "reduce_scatter_block algorithm: auto, halving, ring or reduce_scatterv"},
+     "reduce_scatter_block algorithm: auto, halving, ring, reduce_scatterv or linear"},
     {"COLL_SCAN", CVAR_TYPE_STRING, "auto", "SCAN_INTRA_ALGORITHM",
      "scan algorithm: auto, recursive_doubling or linear"},
     {"COLL_EXSCAN", CVAR_TYPE_STRING, "auto", "EXSCAN_INTRA_ALGORITHM",

@@ -402,6 +402,11 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
         file_free(f, fn);
         return err;
     }
+    /* memory allocation kinds: the communicator's, or those of info */
+    if (mpi_memkinds_put(f->hints, mpi_memkinds_of(f->comm->info), info) != MPI_SUCCESS) {
+        file_free(f, fn);
+        return io_err(NULL, MPI_ERR_NO_MEM, fn, "cannot create the hints of %s", filename);
+    }
     if ((v = mpi_info_lookup(info, "file_perm")) != NULL) {
         char *end;
         long p = strtol(v, &end, 8);

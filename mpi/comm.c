@@ -542,6 +542,17 @@ static mpi_comm_t *comm_alloc(mpi_comm_t *parent)
     c->session = parent != NULL ? parent->session : 0;
     mpi_errhandler_retain(c->errhandler, MPI_OBJ_COMM);
     c->info = MPI_INFO_NULL;
+    /* Memory allocation kinds: the parent's when they were set (none: the
+     * world's, which get_info reports). */
+    if (parent != NULL && mpi_memkinds_of(parent->info) != NULL &&
+        (mpi_info_new(&c->info) != MPI_SUCCESS ||
+         mpi_memkinds_put(c->info, mpi_memkinds_of(parent->info), MPI_INFO_NULL) != MPI_SUCCESS)) {
+        if (c->info != MPI_INFO_NULL)
+            mpi_info_release(c->info);
+        mpi_errhandler_release(c->errhandler);
+        free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -703,11 +714,17 @@ static int comm_put_hint(mpi_comm_t *c, const char *key, const char *value)
     return mpi_info_put(c->info, key, value);
 }
 
-static int comm_apply_hints(mpi_comm_t *c, MPI_Info info)
+/* The hints of info (and, when `creating` the communicator, its memory
+ * allocation kinds: MPI_Comm_set_info cannot change those). */
+static int comm_apply_hints(mpi_comm_t *c, MPI_Info info, int creating)
 {
     int err;
     if (info == MPI_INFO_NULL)
         return MPI_SUCCESS;
+    if (creating && mpi_memkinds_of(info) != NULL &&
+        ((c->info == MPI_INFO_NULL && (err = mpi_info_new(&c->info)) != MPI_SUCCESS) ||
+         (err = mpi_memkinds_put(c->info, NULL, info)) != MPI_SUCCESS))
+        return err;
     for (int i = 0; i < NHINTS; i++) {
         const char *v = mpi_info_lookup(info, comm_hints[i]);
         if (v != NULL && (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) &&
@@ -715,6 +732,20 @@ static int comm_apply_hints(mpi_comm_t *c, MPI_Info info)
             return err;
     }
     return MPI_SUCCESS;
+}
+
+/* A communicator made from a session's group reports that session's memory
+ * allocation kinds. */
+static int comm_session_kinds(mpi_comm_t *c, MPI_Session session)
+{
+    const char *v = session != 0 ? mpi_session_memkinds(session) : NULL;
+    int err;
+
+    if (v == NULL)
+        return MPI_SUCCESS;
+    if (c->info == MPI_INFO_NULL && (err = mpi_info_new(&c->info)) != MPI_SUCCESS)
+        return err;
+    return mpi_memkinds_put(c->info, v, MPI_INFO_NULL);
 }
 
 static int comm_copy_hints(mpi_comm_t *to, mpi_comm_t *from)
@@ -764,7 +795,7 @@ static int comm_dup_build(mpi_comm_t *c, int ctx, int lctx, int use_info, MPI_In
         *why = "out of memory for the new communicator";
         return err;
     }
-    err = use_info ? comm_apply_hints(n, info) : comm_copy_hints(n, c);
+    err = use_info ? comm_apply_hints(n, info, 1) : comm_copy_hints(n, c);
     if (err != MPI_SUCCESS) {
         mpi_comm_destroy(n);
         *why = "out of memory for the hints";
@@ -1627,7 +1658,7 @@ int mpi_comm_split_type_impl(mpi_comm_t *c, int split_type, int key, MPI_Info in
         mpi_comm_destroy(n);
         return mpi_err_raise(c, err, fn, "out of memory for the hints");
     }
-    if (n != NULL && (err = comm_apply_hints(n, info)) != MPI_SUCCESS) {
+    if (n != NULL && (err = comm_apply_hints(n, info, 1)) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
         return mpi_err_raise(c, err, fn, "out of memory for the hints");
     }
@@ -1753,7 +1784,14 @@ static int comm_from_group(mpi_comm_t *base, mpi_group_t *g, int tag, mpi_comm_t
     d.context = base->context + 1;
     d.tag = tag;
     d.by_job = 1;
-    st = mpi_comm_context_agree(&d, &ctx);
+    /* Only the group's members take part: a loss elsewhere in base must not
+     * fail the exchange (the failure rule of a collective context). */
+    st = job != NULL ? adi_ctx_scope_push(d.context, tag, g->size, job) : CANAL_OK;
+    if (st >= 0) {
+        st = mpi_comm_context_agree(&d, &ctx);
+        if (job != NULL)
+            adi_ctx_scope_pop(d.context, tag);
+    }
     free(job);
     if (st < 0)
         return mpi_err_status(base, st, fn);
@@ -1846,7 +1884,8 @@ int mpi_comm_create_from_group_impl(MPI_Group group, const char *stringtag, MPI_
                              "errhandler=%#x is not a communicator error handler",
                              (unsigned)errhandler);
     }
-    if ((err = comm_apply_hints(n, info)) != MPI_SUCCESS) {
+    if ((err = comm_session_kinds(n, g->session)) != MPI_SUCCESS ||
+        (err = comm_apply_hints(n, info, 1)) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
         return mpi_err_raise(NULL, err, fn, "out of memory for the hints");
     }
@@ -2057,7 +2096,8 @@ int mpi_intercomm_create_from_groups_impl(MPI_Group local_group, int local_leade
                              "errhandler=%#x is not a communicator error handler",
                              (unsigned)errhandler);
     }
-    if ((err = comm_apply_hints(n, info)) != MPI_SUCCESS) {
+    if ((err = comm_session_kinds(n, lg->session)) != MPI_SUCCESS ||
+        (err = comm_apply_hints(n, info, 1)) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
         return mpi_err_raise(NULL, err, fn, "out of memory for the hints");
     }
@@ -2268,7 +2308,7 @@ int mpi_comm_set_info_impl(mpi_comm_t *c, MPI_Info info, const char *fn)
     if (info == MPI_INFO_NULL || !mpi_info_valid(info))
         return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                              (unsigned)info);
-    if ((err = comm_apply_hints(c, info)) != MPI_SUCCESS)
+    if ((err = comm_apply_hints(c, info, 0)) != MPI_SUCCESS)
         return mpi_err_raise(c, err, fn, "out of memory for the hints");
     return MPI_SUCCESS;
 }
@@ -2288,6 +2328,8 @@ int mpi_comm_get_info_impl(mpi_comm_t *c, MPI_Info *info_used, const char *fn)
         if (k != NULL)
             err = mpi_info_put(info, k, v);
     }
+    if (err == MPI_SUCCESS && mpi_memkinds_of(c->info) == NULL)
+        err = mpi_memkinds_put(info, NULL, MPI_INFO_NULL); /* the world's */
     if (err != MPI_SUCCESS) {
         mpi_info_release(info);
         return mpi_err_raise(c, err, fn, "out of memory");

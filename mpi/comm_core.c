@@ -2,8 +2,10 @@
  * The predefined communicators and the handle lookup every other file uses
  * (mpi_comm_get). MPI_COMM_WORLD has context 0 (collectives 1) and
  * MPI_COMM_SELF context 2 (collectives 3); mpi/comm.c allocates the rest.
+ * Their error handler is the initial one (mpi/envkeys.c); their memory
+ * allocation kinds, which no info of theirs holds, the launch request's.
  */
-#include "mpiimpl.h"
+#include "comm_impl.h"
 #include "mpi/api_impl.h"
 
 #include <stdlib.h>
@@ -24,7 +26,9 @@ int mpi_comm_init_builtin(void)
     w->rank = mpi_pmi.rank;
     w->size = mpi_pmi.size;
     w->peer_size = mpi_pmi.size;
-    w->errhandler = MPI_ERRORS_ARE_FATAL;
+    /* MPI_ERRORS_ARE_FATAL unless the launch asked for another (mpiexec
+     * -initial-errhandler, a spawn's mpi_initial_errhandler key). */
+    w->errhandler = mpi_initial_errhandler();
     w->errh_default = 1;
     w->info = MPI_INFO_NULL;
     strcpy(w->name, "MPI_COMM_WORLD");
@@ -39,7 +43,7 @@ int mpi_comm_init_builtin(void)
     self_job_rank = mpi_pmi.rank;
     s->peer_job_ranks = &self_job_rank;
     s->local_job_ranks = &self_job_rank;
-    s->errhandler = MPI_ERRORS_ARE_FATAL;
+    s->errhandler = w->errhandler;
     s->errh_default = 1;
     s->info = MPI_INFO_NULL;
     strcpy(s->name, "MPI_COMM_SELF");

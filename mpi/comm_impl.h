@@ -67,6 +67,26 @@ int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_
 /* A fresh context agreed among the processes of d. */
 int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out);
 
+/* ---------------------------------------------------------------- info */
+/* mpi/envkeys.c: memory allocation kinds and the initial error handler
+ * (mpi_memkinds_of and mpi_memkinds_put are in mpi/objects.h). */
+/* "mpi,system" and the entries of `requested` Canal supports, into out. */
+void mpi_memkinds_supported(const char *requested, char *out, size_t outlen);
+/* The value of MPI_COMM_WORLD and MPI_COMM_SELF; the launch request as
+ * given (NULL without one), for MPI_INFO_ENV. */
+const char *mpi_memkinds_world(void);
+const char *mpi_memkinds_requested(void);
+/* MPI_COMM_WORLD's and MPI_COMM_SELF's handler at MPI_Init. */
+MPI_Errhandler mpi_initial_errhandler(void);
+/* mpi/session.c: a session's memory allocation kinds (NULL: not a session). */
+const char *mpi_session_memkinds(MPI_Session h);
+int mpi_initial_errhandler_parse(const char *name, MPI_Errhandler *out);
+/* The spawn info keys mpi_memory_alloc_kinds and mpi_initial_errhandler of
+ * command `cmd` as keys for the new job's key-value space (appended at
+ * keys[*n], vals[*n], names kept in store); MPI_ERR_INFO_VALUE with why. */
+int mpi_spawn_keys_preput(MPI_Info info, int cmd, const char **keys, const char **vals, int *n,
+                          char (*store)[96], char *why, size_t whylen);
+
 /* ---------------------------------------------------------------- topology */
 void *mpi_topo_dup(const void *topo);
 void mpi_topo_free(void *topo);

@@ -950,12 +950,17 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
     const char **keys = calloc((size_t)count * 2 + 1, sizeof *keys);
     const char **vals = calloc((size_t)count * 2 + 1, sizeof *vals);
     char **resolved = calloc((size_t)count + 1, sizeof *resolved);
-    const char *pkey[1] = {parent_port_key}, *pval[1] = {port};
+    /* Preput: the port, and per command its mpi_memory_alloc_kinds and
+     * mpi_initial_errhandler (mpi/envkeys.c) */
+    const char **pkey = calloc((size_t)count * 2 + 1, sizeof *pkey);
+    const char **pval = calloc((size_t)count * 2 + 1, sizeof *pval);
+    char(*pstore)[96] = calloc((size_t)count * 2 + 1, sizeof *pstore);
     char jobid[256];
-    int err = MPI_SUCCESS, total = 0;
+    int err = MPI_SUCCESS, total = 0, npre = 1;
     canal_status_t st;
 
-    if (cmds == NULL || keys == NULL || vals == NULL || resolved == NULL) {
+    if (cmds == NULL || keys == NULL || vals == NULL || resolved == NULL || pkey == NULL ||
+        pval == NULL || pstore == NULL) {
         snprintf(why, whylen, "out of memory");
         err = MPI_ERR_NO_MEM;
         goto out;
@@ -988,12 +993,17 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
         }
         /* The reserved keys the launcher can honour: wdir, host (Canal's
          * mpiexec across hosts places the children there), and path (done
-         * here). arch, file and soft are ignored, as the standard allows. */
+         * here); mpi_memory_alloc_kinds and mpi_initial_errhandler reach the
+         * children through the key-value space. arch, file and soft are
+         * ignored, as the standard allows. */
         if (info != MPI_INFO_NULL) {
             wdir = mpi_info_lookup(info, "wdir");
             path = mpi_info_lookup(info, "path");
             host = mpi_info_lookup(info, "host");
         }
+        if ((err = mpi_spawn_keys_preput(info, i, pkey, pval, &npre, pstore, why, whylen)) !=
+            MPI_SUCCESS)
+            goto out;
         cmds[i].command = commands[i];
         if (path != NULL && (resolved[i] = path_resolve(commands[i], path)) != NULL)
             cmds[i].command = resolved[i];
@@ -1023,7 +1033,9 @@ static int spawn_start(int count, char *commands[], char **argvs[], const int ma
         }
     }
     adi_lock();
-    st = pmi_spawn(count, cmds, 1, pkey, pval, jobid, sizeof jobid);
+    pkey[0] = parent_port_key;
+    pval[0] = port;
+    st = pmi_spawn(count, cmds, npre, pkey, pval, jobid, sizeof jobid);
     adi_unlock();
     if (st < 0) {
         snprintf(why, whylen, "%s", common_err_detail());
@@ -1036,6 +1048,9 @@ out:
     free(cmds);
     free(keys);
     free(vals);
+    free(pkey);
+    free(pval);
+    free(pstore);
     *total_out = total;
     return err;
 }

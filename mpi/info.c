@@ -327,6 +327,10 @@ static int env_fill(info_t *in, int argc, char *argv[], int with_thread_level)
         err = env_set(in, "wdir", buf);
     if (err == MPI_SUCCESS && with_thread_level)
         err = env_set(in, "thread_level", thread_level_name(mpi_thread_level));
+    /* As requested (MPI 4.1 section 11.4.3; what is supported is in the
+     * objects' info), in MPI_INFO_ENV only, like thread_level. */
+    if (err == MPI_SUCCESS && with_thread_level && mpi_memkinds_requested() != NULL)
+        err = env_set(in, "mpi_memory_alloc_kinds", mpi_memkinds_requested());
     free(cmd_buf);
     free(cmd_argv);
     return err;

@@ -97,6 +97,12 @@ int mpi_info_nkeys(MPI_Info h);
 const char *mpi_info_nth(MPI_Info h, int n, const char **value_out);
 void mpi_info_release(MPI_Info h);
 
+/* mpi/envkeys.c: the memory allocation kinds of an info (NULL without),
+ * and mpi_memory_alloc_kinds put into `to`: the supported part of user's
+ * value when user has the key, else `inherited` (the world's when NULL). */
+const char *mpi_memkinds_of(MPI_Info info);
+int mpi_memkinds_put(MPI_Info to, const char *inherited, MPI_Info user);
+
 /* ---------------------------------------------------------------- attributes */
 /* Delete the attributes of MPI_COMM_SELF then MPI_COMM_WORLD (MPI_Finalize). */
 int mpi_attr_finalize(void);

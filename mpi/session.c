@@ -39,6 +39,9 @@ typedef struct {
     MPI_Errhandler errhandler;
     int thread_level;
     mpi_bbuf_t *bbuf; /* MPI_Session_attach_buffer (mpi/pt2pt.c) */
+    /* mpi_memory_alloc_kinds: those of MPI_Session_init's info Canal
+     * supports, or the launch request's (mpi/envkeys.c) */
+    char memkinds[MPI_MAX_INFO_VAL];
 } mpi_session_t;
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -190,6 +193,10 @@ int mpi_session_init_impl(MPI_Info info, MPI_Errhandler errhandler, MPI_Session 
                                   "out of memory for a session");
     }
     s->errhandler = errhandler != MPI_ERRHANDLER_NULL ? errhandler : MPI_ERRORS_ARE_FATAL;
+    if (info != MPI_INFO_NULL && mpi_memkinds_of(info) != NULL)
+        mpi_memkinds_supported(mpi_memkinds_of(info), s->memkinds, sizeof s->memkinds);
+    else
+        snprintf(s->memkinds, sizeof s->memkinds, "%s", mpi_memkinds_world());
     /* Not requested: the level the process runs at, which is what the
      * session really gets (as MPICH reports; threads/init/mult_session). */
     s->thread_level = level < 0 || level > provided ? provided : level;
@@ -355,6 +362,12 @@ int mpi_group_from_session_pset_impl(MPI_Session session, const char *pset_name,
 }
 
 /* ---------------------------------------------------------------- info */
+const char *mpi_session_memkinds(MPI_Session h)
+{
+    mpi_session_t *s = session_get(h);
+    return s != NULL ? s->memkinds : NULL;
+}
+
 int mpi_session_get_info_impl(MPI_Session session, MPI_Info *info_used, const char *fn)
 {
     mpi_session_t *s = NULL;
@@ -367,7 +380,8 @@ int mpi_session_get_info_impl(MPI_Session session, MPI_Info *info_used, const ch
     if ((err = mpi_info_new(info_used)) != MPI_SUCCESS)
         return raise_s(s, err, fn, "cannot create the info object");
     if (mpi_info_put(*info_used, "thread_level", thread_level_name(s->thread_level)) !=
-        MPI_SUCCESS) {
+            MPI_SUCCESS ||
+        mpi_info_put(*info_used, "mpi_memory_alloc_kinds", s->memkinds) != MPI_SUCCESS) {
         mpi_info_release(*info_used);
         *info_used = MPI_INFO_NULL;
         return raise_s(s, MPI_ERR_NO_MEM, fn, "out of memory for the info object");

@@ -45,6 +45,7 @@ typedef struct {
     mpx_bind_t bind;
     int map_by_socket;
     int ppn;
+    int fanout; /* -fanout N: proxies per proxy in the tree; 0: mpx_tree_fanout's default */
     int verbose;
     int disable_auto_cleanup; /* a dead rank leaves the others running */
     int usize; /* -usize: MPI_UNIVERSE_SIZE; 0: the larger of the CPUs and the job */
@@ -102,6 +103,16 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s);
 /* mpiexec/proxy.c: "mpiexec -proxy HOST", started by mpiexec through the
  * launcher; talks to it on stdin/stdout. The exit code. */
 int mpx_proxy_main(int argc, char **argv);
+/* Start 'self -proxy host' with launcher how ("ssh" or NULL: launcher_exec
+ * or ssh; "fork"; "slurm": srun), its stdin and stdout pipes the link:
+ * *rfd reads it, *wfd writes it (non-blocking, close-on-exec). The
+ * launcher's pid (leader of its own process group), or -1 after a message.
+ * Used by mpiexec (remote.c) and by proxies that start proxies below them. */
+pid_t mpx_proxy_launch(const char *self, const char *how, const char *launcher_exec, int fork_it,
+                       const char *host, int verbose, int *rfd, int *wfd);
+/* The fan-out of the proxy tree: -fanout N, else CANAL_MPIEXEC_FANOUT,
+ * else 32 (up to 32 hosts, mpiexec starts every proxy itself). */
+int mpx_tree_fanout(const mpx_opts_t *o);
 
 /* ------------------------------------------------------------ job */
 
@@ -258,8 +269,11 @@ struct mpx_server_ops {
                          size_t errlen);
     /* EPOLLOUT for rank r's PMI socket; NULL: the owner polls outq_len. */
     void (*want_write)(mpx_job_t *job, mpx_rank_t *r, int want);
-    /* Name publishing is served here; else refused, naming this text. */
-    const char *no_names;
+    /* A rank's name request (op 'p' publish, 'l' lookup, 'u' unpublish;
+     * port only for 'p'): 0 when it was passed on (the answer comes with
+     * mpx_server_names_reply), -1 when it could not be. NULL: served from
+     * mpiexec's own table (mpx_names_do). */
+    int (*names)(mpx_job_t *job, mpx_rank_t *r, int op, const char *service, const char *port);
 };
 extern const mpx_server_ops_t mpx_server_local_ops;
 extern const char MPX_SPAWN_LATER[];
@@ -286,6 +300,14 @@ int mpx_server_init(mpx_job_t *job);
 void mpx_server_fence_done(mpx_job_t *job, int pj);
 /* Answer rank r's pending spawn: jobid, or NULL and errmsg. */
 void mpx_server_spawn_reply(mpx_job_t *job, mpx_rank_t *r, const char *jobid, const char *errmsg);
+/* Published names (MPI_Publish_name), one table per mpiexec shared by all
+ * its PMI jobs on every host: op 'p', 'l' or 'u' on it; an MPX_NAME_
+ * status, and for a lookup the port in *found. */
+enum { MPX_NAME_OK, MPX_NAME_BAD, MPX_NAME_EXISTS, MPX_NAME_NOMEM, MPX_NAME_NOT_FOUND,
+       MPX_NAME_UNREACHABLE };
+int mpx_names_do(int op, const char *service, const char *port, const char **found);
+/* Answer rank r's name request op with status (and the port of a lookup). */
+void mpx_server_names_reply(mpx_job_t *job, mpx_rank_t *r, int op, int status, const char *port);
 /* Append a PMI job (kvsname, size, nlocal of its ranks served here) to job;
  * its index or -1. Its ranks are added with mpx_rank_new. */
 int mpx_pjob_new(mpx_job_t *job, const char *kvsname, int size, int nlocal);

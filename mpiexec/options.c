@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "mpiexec/mpiexec.h"
@@ -74,6 +75,9 @@ void mpx_print_help(void)
         "                        the allocation's nodes and tasks per node)\n"
         "  -launcher-exec PATH   program used instead of ssh, called as\n"
         "                        'PATH -x HOST COMMAND'\n"
+        "  -fanout N             proxies each proxy starts (and mpiexec itself) when\n"
+        "                        there are more hosts: a tree of proxies (default 32,\n"
+        "                        or CANAL_MPIEXEC_FANOUT)\n"
         "  -iface NAME           network interface the ranks use between hosts (sets\n"
         "                        CANAL_SOCK_IFACE)\n"
         "  -configfile FILE      read segments from FILE, one per line\n"
@@ -94,12 +98,21 @@ void mpx_print_help(void)
         "  -env NAME VALUE       set a variable for this segment's processes\n"
         "  -envlist A,B | -envall | -envnone   like the -genv forms, for this segment\n"
         "  -wdir DIR             working directory\n"
+        "  -memory-alloc-kinds KINDS   memory allocation kinds the program requests\n"
+        "                        (MPI 4.1: e.g. system,mpi:alloc_mem; Canal supports\n"
+        "                        system and mpi with its restrictors)\n"
+        "  -initial-errhandler NAME    MPI_COMM_WORLD's handler at MPI_Init:\n"
+        "                        mpi_errors_are_fatal, mpi_errors_abort or mpi_errors_return\n"
         "\n"
         "Across hosts, mpiexec starts 'mpiexec -proxy HOST' on every host (same path as\n"
         "this mpiexec) through the launcher; the proxy starts the host's ranks and\n"
         "serves their PMI. mpiexec's stdin goes to rank 0; MPI_Comm_spawn places the\n"
-        "children on the info key 'host' or round robin over the hosts; -bind-to and\n"
-        "output file patterns are refused.\n"
+        "children on the info key 'host' or round robin over the hosts; names published\n"
+        "with MPI_Publish_name are shared by all jobs of this mpiexec on every host;\n"
+        "-bind-to and output file patterns are refused. Ranks on different hosts talk\n"
+        "over the sock channel unless the hosts have fabric hardware for libfabric\n"
+        "(CANAL_CHANNEL=ofi or CANAL_OFI_PROVIDER forces it). Hosts must be reachable\n"
+        "by ssh without a password (keys) and have this mpiexec at the same path.\n"
         "\n"
         "Environment: MPIEXEC_TIMEOUT=s kills the job after s seconds (exit code 255).\n"
         "Exit code: 0 if every rank exits 0, else the code of the first rank that failed\n"
@@ -299,6 +312,27 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         seg->env_mode = MPX_ENV_NONE;
         return 0;
     }
+    /* MPI 4.1 section 11.8.1: per segment, as the spawn info keys of the
+     * same names; the library reads them from the environment. */
+    if (strcmp(name, "-memory-alloc-kinds") == 0) {
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
+        return mpx_env_add(&seg->env, "CANAL_MEMORY_ALLOC_KINDS", argv[i + 1]) == 0 ? 0 : 2;
+    }
+    if (strcmp(name, "-initial-errhandler") == 0) {
+        if (need(argc, argv, i, 1, used) != 0)
+            return 2;
+        if (strcasecmp(argv[i + 1], "mpi_errors_are_fatal") != 0 &&
+            strcasecmp(argv[i + 1], "mpi_errors_abort") != 0 &&
+            strcasecmp(argv[i + 1], "mpi_errors_return") != 0) {
+            fprintf(stderr,
+                    "mpiexec: -initial-errhandler %s: expected mpi_errors_are_fatal, "
+                    "mpi_errors_abort or mpi_errors_return\n",
+                    argv[i + 1]);
+            return 2;
+        }
+        return mpx_env_add(&seg->env, "CANAL_INITIAL_ERRHANDLER", argv[i + 1]) == 0 ? 0 : 2;
+    }
     if (strcmp(name, "-wdir") == 0) {
         if (need(argc, argv, i, 1, used) != 0)
             return 2;
@@ -354,6 +388,14 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         if (need(argc, argv, i, 1, used) != 0)
             return 2;
         return parse_count(a, argv[i + 1], &o->ppn);
+    }
+    if (strcmp(name, "-fanout") == 0) {
+        if (need(argc, argv, i, 1, used) != 0 || parse_count(a, argv[i + 1], &o->fanout) != 0)
+            return 2;
+        if (o->fanout < 2)
+            return usage_error("-fanout '%s': a proxy tree needs a fan-out of at least 2",
+                               argv[i + 1]);
+        return 0;
     }
     if (strcmp(name, "-hosts") == 0 || strcmp(name, "-host") == 0) {
         if (need(argc, argv, i, 1, used) != 0)

@@ -10,11 +10,17 @@
  * all of them entered it, and releases them when mpiexec sends back the puts
  * of every host), aborts and spawn requests are mpiexec's to decide. Up also
  * go the ranks' output, starts and exits; down comes rank 0's stdin. Node
- * attributes are this host's own; name publishing is refused. When mpiexec
- * says so, or when its link closes (mpiexec or ssh died), the ranks get
- * SIGTERM, then SIGKILL after a grace. The proxy exits when its ranks are
- * gone and mpiexec closed the link: mpiexec does so once every rank of
- * every host exited, since until then a spawn may add ranks here.
+ * attributes are this host's own; published names are mpiexec's (requests
+ * go up as MPX_F_NAME). When mpiexec says so, or when its link closes
+ * (mpiexec or ssh died), the ranks get SIGTERM, then SIGKILL after a grace.
+ * In a tree (more hosts than the fan-out, see remote.c rm_tree) a proxy
+ * also starts the proxies below it (MPX_F_TREE) and relays: frames for them
+ * come down wrapped in MPX_F_ROUTE, theirs go up wrapped with their host, a
+ * child that goes away is reported as MPX_F_GONE for it and every host
+ * below it, and the end of our input closes theirs. The proxy exits when
+ * its ranks (and the proxies below it) are gone and mpiexec closed the
+ * link: mpiexec does so once every rank of every host exited, since until
+ * then a spawn may add ranks here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -70,6 +76,19 @@ static struct {
     size_t stdin_len, stdin_cap;
     int stdin_eof;
     long long kill_deadline, drain_deadline;
+    /* the proxy tree: the proxies this one started (MPX_F_TREE); name is
+     * this host as mpiexec calls it (-proxy NAME: a host file's name, which
+     * need not be the hostname) */
+    char name[256];
+    struct px_kid {
+        char host[256];
+        pid_t pid;
+        int reaped, status, closed;
+        mpx_link_t link;
+        char **below; /* the hosts it relays for, itself included */
+        int nbelow;
+    } *kids;
+    int nkids;
 } px = {.stdin_w = -1};
 
 static void px_send_up(mpx_frame_t *f)
@@ -187,12 +206,32 @@ static const char *px_spawn(mpx_job_t *job, mpx_rank_t *r, const mpx_spawn_plan_
     return MPX_SPAWN_LATER;
 }
 
+/* Published names live in mpiexec, shared by every host and PMI job: the
+ * request goes up, the answer comes back as MPX_F_NAME. */
+static int px_names(mpx_job_t *job, mpx_rank_t *r, int op, const char *service, const char *port)
+{
+    mpx_frame_t f = {0};
+    char ops[2] = {(char)op, '\0'};
+    (void)job;
+    mpx_frame_begin(&f, MPX_F_NAME);
+    mpx_frame_int(&f, px.gidx[r->idx]);
+    mpx_frame_str(&f, ops);
+    mpx_frame_str(&f, service);
+    mpx_frame_str(&f, port != NULL ? port : "");
+    if (f.bad || px.up_gone) {
+        mpx_frame_free(&f);
+        return -1;
+    }
+    px_send_up(&f);
+    return 0;
+}
+
 static const mpx_server_ops_t px_ops = {
     .fence = px_fence,
     .put = px_put,
     .abort = px_abort,
     .spawn = px_spawn,
-    .no_names = "name publishing is not supported in jobs across hosts",
+    .names = px_names,
 };
 
 /* ------------------------------------------------------------ output, stdin */
@@ -533,6 +572,11 @@ static void px_reap(void)
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid <= 0)
             return;
+        for (int k = 0; k < px.nkids; k++)
+            if (px.kids[k].pid == pid && !px.kids[k].reaped) {
+                px.kids[k].reaped = 1;
+                px.kids[k].status = status;
+            }
         for (int i = 0; i < px.job.nranks; i++) {
             mpx_rank_t *r = px.job.ranks[i];
             if (r->pid == pid && !r->exited) {
@@ -573,6 +617,22 @@ static void px_spawned(mpx_fields_t *c)
         }
 }
 
+/* mpiexec's answer to a name request: rank op status port. */
+static void px_named(mpx_fields_t *c)
+{
+    int gidx = (int)mpx_fields_int(c, 0, 100000000);
+    const char *op = mpx_fields_str(c);
+    int status = (int)mpx_fields_int(c, MPX_NAME_OK, MPX_NAME_UNREACHABLE);
+    const char *port = mpx_fields_str(c);
+    if (c->bad || strlen(op) != 1 || strchr("plu", *op) == NULL)
+        return;
+    for (int i = 0; i < px.job.nranks; i++)
+        if (px.gidx[i] == gidx) {
+            mpx_server_names_reply(&px.job, px.job.ranks[i], *op, status, port);
+            return;
+        }
+}
+
 /* mpiexec's answer to a fence: gjob npairs {key value}. */
 static void px_fence_done(mpx_fields_t *c)
 {
@@ -594,10 +654,217 @@ static void px_fence_done(mpx_fields_t *c)
     mpx_server_fence_done(&px.job, pj);
 }
 
+/* ------------------------------------------------------------ the tree */
+
+static void px_down(const char *body, size_t len);
+
+/* The child proxy that relays for host, or -1. */
+static int px_kid_of(const char *host)
+{
+    for (int k = 0; k < px.nkids; k++)
+        for (int b = 0; b < px.kids[k].nbelow; b++)
+            if (strcmp(px.kids[k].below[b], host) == 0)
+                return k;
+    return -1;
+}
+
+/* A frame for a proxy below: to the child that relays for its host (or, for
+ * this host, unwrapped and handled here). */
+static void px_route_down(const char *body, size_t len)
+{
+    const char *host, *inner;
+    size_t ilen;
+    mpx_frame_t f = {0};
+    int k;
+    if (mpx_frame_unwrap(body, len, &host, &inner, &ilen) != 0) {
+        px_error("malformed routed message from mpiexec");
+        return;
+    }
+    if (strcmp(host, px.name) == 0) {
+        if (inner[0] != MPX_F_ROUTE)
+            px_down(inner, ilen);
+        return;
+    }
+    if ((k = px_kid_of(host)) < 0 || px.kids[k].closed)
+        return; /* gone: mpiexec hears of it (MPX_F_GONE) */
+    mpx_frame_copy(&f, body, len);
+    if (!f.bad)
+        mpx_link_send(&px.kids[k].link, &f);
+    mpx_frame_free(&f);
+}
+
+/* Tell mpiexec that host's proxy is gone, and why. */
+static void px_gone(const char *host, const char *why)
+{
+    mpx_frame_t in = {0}, f = {0};
+    mpx_frame_begin(&in, MPX_F_GONE);
+    mpx_frame_str(&in, why);
+    if (!in.bad)
+        mpx_frame_wrap(&f, host, in.buf + 4, in.len - 4);
+    mpx_frame_free(&in);
+    if (f.bad)
+        mpx_frame_free(&f);
+    else
+        px_send_up(&f);
+}
+
+/* Child k's link closed: it and every proxy it relayed for are gone. */
+static void px_kid_closed(int k)
+{
+    struct px_kid *kd = &px.kids[k];
+    char why[400];
+    int st;
+    if (kd->closed)
+        return;
+    kd->closed = 1;
+    if (kd->link.rfd >= 0)
+        close(kd->link.rfd);
+    if (kd->link.wfd >= 0)
+        close(kd->link.wfd);
+    kd->link.rfd = kd->link.wfd = -1;
+    if (!kd->reaped && waitpid(kd->pid, &st, 0) == kd->pid) {
+        kd->reaped = 1;
+        kd->status = st;
+    }
+    if (kd->reaped && WIFSIGNALED(kd->status))
+        snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(kd->status));
+    else if (kd->reaped)
+        snprintf(why, sizeof why, "its launcher (from host %.200s) exited with code %d", px.name,
+                 WEXITSTATUS(kd->status));
+    else
+        snprintf(why, sizeof why, "its connection closed");
+    px_gone(kd->host, why);
+    snprintf(why, sizeof why, "the proxy on host %.300s, which relayed it, is gone", kd->host);
+    for (int b = 1; b < kd->nbelow; b++)
+        px_gone(kd->below[b], why);
+}
+
+/* Frames from child k: up, wrapped with its host unless already routed. */
+static void px_kid_frame(int k, const char *body, size_t len)
+{
+    mpx_frame_t f = {0};
+    if (body[0] == MPX_F_ROUTE)
+        mpx_frame_copy(&f, body, len);
+    else
+        mpx_frame_wrap(&f, px.kids[k].host, body, len);
+    if (f.bad)
+        mpx_frame_free(&f);
+    else
+        px_send_up(&f);
+}
+
+/* MPX_F_TREE: launcher launcher-exec n {host parent}: the proxies below this
+ * one, breadth first. Start those whose parent is this host and send each
+ * the part of the list below it. */
+static void px_tree(mpx_fields_t *c)
+{
+    const char *how = mpx_fields_str(c), *exec = mpx_fields_str(c);
+    int n = (int)mpx_fields_int(c, 1, 1000000);
+    const char **name, **parent;
+    int *first; /* per entry: the entry of its ancestor that is our child */
+    static char self[4096];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+
+    if (c->bad || c->nf != c->k + 2 * n || sl <= 0 || px.nkids > 0) {
+        px_error("malformed proxy tree from mpiexec");
+        px_teardown(SIGTERM);
+        return;
+    }
+    self[sl] = '\0';
+    name = calloc((size_t)n, sizeof *name);
+    parent = calloc((size_t)n, sizeof *parent);
+    first = calloc((size_t)n, sizeof *first);
+    px.kids = calloc((size_t)n, sizeof *px.kids);
+    if (name == NULL || parent == NULL || first == NULL || px.kids == NULL) {
+        px_error("no memory for the proxy tree");
+        px_teardown(SIGTERM);
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        name[i] = mpx_fields_str(c);
+        parent[i] = mpx_fields_str(c);
+    }
+    /* breadth first: a parent comes before its children */
+    for (int i = 0; i < n; i++) {
+        first[i] = -1;
+        if (strcmp(parent[i], px.name) == 0)
+            first[i] = i;
+        else
+            for (int j = 0; j < i; j++)
+                if (strcmp(name[j], parent[i]) == 0)
+                    first[i] = first[j];
+        if (first[i] < 0) {
+            px_error("proxy tree: host %s hangs below %s, which is not below %s", name[i],
+                     parent[i], px.name);
+            px_teardown(SIGTERM);
+            goto out;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        struct px_kid *kd;
+        mpx_frame_t f = {0};
+        int rfd, wfd, nb = 0;
+        if (first[i] != i)
+            continue;
+        kd = &px.kids[px.nkids++];
+        snprintf(kd->host, sizeof kd->host, "%s", name[i]);
+        mpx_link_init(&kd->link, -1, -1);
+        for (int j = 0; j < n; j++)
+            nb += first[j] == i;
+        kd->below = calloc((size_t)nb, sizeof *kd->below);
+        for (int j = 0; kd->below != NULL && j < n; j++)
+            if (first[j] == i && (kd->below[kd->nbelow] = strdup(name[j])) != NULL)
+                kd->nbelow++;
+        kd->pid = mpx_proxy_launch(self, *how != '\0' ? how : NULL, *exec != '\0' ? exec : NULL,
+                                   strcmp(how, "fork") == 0, name[i], 0, &rfd, &wfd);
+        if (kd->pid < 0 || kd->nbelow != nb) {
+            kd->reaped = 1;
+            kd->closed = 0;
+            px_kid_closed(px.nkids - 1);
+            continue;
+        }
+        mpx_link_init(&kd->link, rfd, wfd);
+        if (nb > 1) {
+            mpx_frame_begin(&f, MPX_F_TREE);
+            mpx_frame_str(&f, how);
+            mpx_frame_str(&f, exec);
+            mpx_frame_int(&f, nb - 1);
+            for (int j = 0; j < n; j++)
+                if (first[j] == i && j != i) {
+                    mpx_frame_str(&f, name[j]);
+                    mpx_frame_str(&f, parent[j]);
+                }
+            if (!f.bad)
+                mpx_link_send(&kd->link, &f);
+            mpx_frame_free(&f);
+        }
+    }
+out:
+    free(name);
+    free(parent);
+    free(first);
+}
+
+static void px_tree(mpx_fields_t *c);
+static void px_route_down(const char *body, size_t len);
+
 static void px_down(const char *body, size_t len)
 {
     mpx_fields_t c;
     size_t rest = 0;
+
+    if (body[0] == MPX_F_ROUTE) {
+        px_route_down(body, len);
+        return;
+    }
+    if (body[0] == MPX_F_TREE) {
+        if (mpx_fields_split(body, len, &c, NULL) == 0)
+            px_tree(&c);
+        else
+            px_error("no memory for the proxy tree");
+        free(c.fl);
+        return;
+    }
 
     if (body[0] == MPX_F_STDIN) {
         px_stdin_data(body + 1, len - 1);
@@ -636,6 +903,9 @@ static void px_down(const char *body, size_t len)
     case MPX_F_SPAWN:
         px_spawned(&c);
         break;
+    case MPX_F_NAME:
+        px_named(&c);
+        break;
     case MPX_F_SYNC:
         px_sync();
         break;
@@ -665,6 +935,7 @@ int mpx_proxy_main(int argc, char **argv)
         return 2;
     }
     gethostname(px.host, sizeof px.host - 1);
+    snprintf(px.name, sizeof px.name, "%s", argv[2]);
     px.opts.singleton_fd = -1;
     px.job.opts = &px.opts;
     px.job.ops = &px_ops;
@@ -685,9 +956,9 @@ int mpx_proxy_main(int argc, char **argv)
     }
 
     for (;;) {
-        int n = 0, nfd, wait_ms = -1, nranks = px.job.nranks;
+        int n = 0, nfd, wait_ms = -1, nranks = px.job.nranks, nkids = px.nkids;
         long long t = common_now_ms();
-        int streams = 0, all_gone = px.started && px.job.nexited == px.job.nranks;
+        int streams = 0, all_gone = px.started && px.job.nexited == px.job.nranks, kids_open = 0;
 
         for (int i = 0; i < nranks; i++)
             streams += (px.job.ranks[i]->out.fd >= 0) + (px.job.ranks[i]->err.fd >= 0);
@@ -703,8 +974,18 @@ int mpx_proxy_main(int argc, char **argv)
             }
             streams = 0;
         }
+        /* the proxies below: the end of our input is the end of theirs */
+        for (int k = 0; k < px.nkids; k++) {
+            struct px_kid *kd = &px.kids[k];
+            kids_open += !kd->closed;
+            if (!kd->closed && kd->link.wfd >= 0 &&
+                (px.up_gone || (px.down_closed && kd->link.out_len == 0))) {
+                close(kd->link.wfd);
+                kd->link.wfd = -1;
+            }
+        }
         /* (a spawn may still add ranks until mpiexec closes the link) */
-        if (all_gone && streams == 0 && (px.down_closed || px.up_gone))
+        if (all_gone && streams == 0 && (px.down_closed || px.up_gone) && kids_open == 0)
             break;
         if ((px.up_gone || px.down_closed) && !px.started)
             break;
@@ -712,7 +993,7 @@ int mpx_proxy_main(int argc, char **argv)
             px_signal_all(SIGKILL);
             px.kill_deadline = -1;
         }
-        pfd = realloc(pfd, (size_t)(4 + 3 * nranks) * sizeof *pfd);
+        pfd = realloc(pfd, (size_t)(4 + 3 * nranks + 2 * px.nkids) * sizeof *pfd);
         if (pfd == NULL)
             return 1;
         pfd[n++] = (struct pollfd){.fd = sigfd, .events = POLLIN};
@@ -726,6 +1007,12 @@ int mpx_proxy_main(int argc, char **argv)
                                        .events = POLLIN | (r->outq_len > 0 ? POLLOUT : 0)};
             pfd[n++] = (struct pollfd){.fd = r->out.fd, .events = POLLIN};
             pfd[n++] = (struct pollfd){.fd = r->err.fd, .events = POLLIN};
+        }
+        for (int k = 0; k < px.nkids; k++) {
+            struct px_kid *kd = &px.kids[k];
+            pfd[n++] = (struct pollfd){.fd = kd->closed ? -1 : kd->link.rfd, .events = POLLIN};
+            pfd[n++] = (struct pollfd){
+                .fd = !kd->closed && kd->link.out_len > 0 ? kd->link.wfd : -1, .events = POLLOUT};
         }
         if (px.killing && px.kill_deadline >= 0)
             wait_ms = (int)(px.kill_deadline > t ? px.kill_deadline - t : 0);
@@ -762,6 +1049,23 @@ int mpx_proxy_main(int argc, char **argv)
                 px_output(r, 2);
         }
         px_reap();
+        for (int k = 0, base = 4 + 3 * nranks; k < nkids; k++) {
+            struct px_kid *kd = &px.kids[k];
+            struct pollfd *p = &pfd[base + 2 * k];
+            if (kd->closed)
+                continue;
+            if ((p[1].revents & (POLLOUT | POLLERR)) && mpx_link_flush(&kd->link) != 0)
+                kd->link.broken = 1;
+            if (p[0].revents) {
+                int rc = mpx_link_read(&kd->link), tk;
+                const char *body;
+                size_t len;
+                while ((tk = mpx_link_take(&kd->link, &body, &len)) == 1)
+                    px_kid_frame(k, body, len);
+                if (tk < 0 || rc != 0)
+                    px_kid_closed(k);
+            }
+        }
         /* mpiexec's messages last: a job frame adds ranks to the arrays above */
         if (pfd[1].revents) {
             int rc = mpx_link_read(&px.up);

@@ -63,6 +63,34 @@ void mpx_frame_free(mpx_frame_t *f)
     memset(f, 0, sizeof *f);
 }
 
+void mpx_frame_copy(mpx_frame_t *out, const char *body, size_t len)
+{
+    mpx_frame_begin(out, len > 0 ? body[0] : 0);
+    if (len > 1)
+        mpx_frame_raw(out, body + 1, len - 1);
+}
+
+void mpx_frame_wrap(mpx_frame_t *out, const char *host, const char *body, size_t len)
+{
+    mpx_frame_begin(out, MPX_F_ROUTE);
+    mpx_frame_str(out, host);
+    mpx_frame_raw(out, body, len);
+}
+
+int mpx_frame_unwrap(const char *body, size_t len, const char **host, const char **inner,
+                     size_t *inner_len)
+{
+    const char *fl[1];
+    size_t rest = 0;
+    if (len < 1 || body[0] != MPX_F_ROUTE || mpx_frame_fields(body, len, fl, 1, &rest) != 1 ||
+        rest >= len)
+        return -1;
+    *host = fl[0];
+    *inner = body + rest;
+    *inner_len = len - rest;
+    return 0;
+}
+
 int mpx_frame_fields(const char *body, size_t len, const char **fields, int max, size_t *rest)
 {
     size_t off = 1; /* after the type */

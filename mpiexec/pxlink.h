@@ -6,7 +6,8 @@
  * mpiexec): MPX_F_HELLO, MPX_F_STARTED, MPX_F_OUTPUT, MPX_F_EXIT, MPX_F_FENCE
  * (this host's puts), MPX_F_ABORT, MPX_F_SPAWN (a rank's request), MPX_F_SYNC
  * (answer: every rank that was dying here has been reported), MPX_F_STDIN
- * (bytes of rank 0's stdin passed on), MPX_F_ERROR.
+ * (bytes of rank 0's stdin passed on), MPX_F_ERROR; both ways MPX_F_NAME (a
+ * rank's name publishing request, and mpiexec's answer).
  * Ranks are named by their index in mpiexec's list of all ranks of all PMI
  * jobs (the command line's job first), PMI jobs by their number.
  */
@@ -33,6 +34,12 @@ enum {
     MPX_F_STDIN = 'I',   /* down: raw bytes for rank 0's stdin, none: end of file;
                           * up: how many bytes of it left the proxy's queue */
     MPX_F_SYNC = 'Y',    /* down: report the ranks that are dying now; up: done */
+    MPX_F_NAME = 'M',    /* up: rank op(p|l|u) service port; down: rank op status port */
+    /* The proxy tree (fan-out, see remote.c): */
+    MPX_F_TREE = 'T',  /* down: launcher launcher-exec n {host parent}: the proxies below */
+    MPX_F_ROUTE = 'R', /* host, then a whole frame body: down, for that host's proxy;
+                        * up, from it (a relay wraps what its children send) */
+    MPX_F_GONE = 'Z',  /* up (routed): this host's proxy is gone: why */
 };
 
 typedef struct {
@@ -46,6 +53,13 @@ void mpx_frame_raw(mpx_frame_t *f, const void *p, size_t n);
 void mpx_frame_str(mpx_frame_t *f, const char *s);
 void mpx_frame_int(mpx_frame_t *f, long long v);
 void mpx_frame_free(mpx_frame_t *f);
+/* out = frame body (type byte first, len bytes) as a frame of its own. */
+void mpx_frame_copy(mpx_frame_t *out, const char *body, size_t len);
+/* out = MPX_F_ROUTE for host around frame body. */
+void mpx_frame_wrap(mpx_frame_t *out, const char *host, const char *body, size_t len);
+/* An MPX_F_ROUTE body: its host and the frame body inside; 0, or -1 when malformed. */
+int mpx_frame_unwrap(const char *body, size_t len, const char **host, const char **inner,
+                     size_t *inner_len);
 /* Split a body (type byte first) into up to max fields; *rest is the offset
  * after the last one. The number of fields, or -1 if one is not terminated. */
 int mpx_frame_fields(const char *body, size_t len, const char **fields, int max, size_t *rest);

@@ -1,6 +1,7 @@
 /*
  * A job across hosts: mpiexec places the ranks on the hosts (mpiexec/hosts.c),
- * starts one proxy per host that got ranks ("mpiexec -proxy HOST", same path
+ * starts one proxy per host that got ranks (beyond -fanout hosts, the
+ * proxies start each other as a tree: rm_tree) ("mpiexec -proxy HOST", same path
  * as this mpiexec) through the launcher -- ssh (or -launcher-exec) for other
  * hosts, fork for this one -- and sends each proxy the job over the proxy's
  * stdin (mpiexec/pxlink.c). Then it only relays: output lines (labelled with
@@ -66,6 +67,8 @@ typedef struct {
     int closed; /* its stdout reached end of file */
     int nranks;
     int syncing; /* an MPX_F_SYNC it has not answered */
+    int via;     /* -1: its own link; else the proxy below mpiexec whose link
+                  * carries its frames (MPX_F_ROUTE): it was started by a proxy */
 } rm_proxy_t;
 
 static struct {
@@ -106,11 +109,33 @@ static const char *rm_name(int g)
     return name;
 }
 
+/* The link that carries proxy p's frames. */
+static mpx_link_t *rm_link(int p)
+{
+    return &rm.proxies[rm.proxies[p].via >= 0 ? rm.proxies[p].via : p].link;
+}
+
+/* Send frame f to proxy p (wrapped for its route when a proxy started it);
+ * 0, or -1 when the link is broken. */
+static int rm_send(int p, mpx_frame_t *f)
+{
+    mpx_frame_t w = {0};
+    int rc;
+    if (rm.proxies[p].via < 0)
+        return mpx_link_send(&rm.proxies[p].link, f);
+    if (f->bad || f->len < 5)
+        return -1;
+    mpx_frame_wrap(&w, rm_host(rm.proxies[p].host), f->buf + 4, f->len - 4);
+    rc = w.bad ? -1 : mpx_link_send(rm_link(p), &w);
+    mpx_frame_free(&w);
+    return rc;
+}
+
 static void rm_send_all(mpx_frame_t *f)
 {
     for (int p = 0; p < rm.nproxies; p++)
         if (!rm.proxies[p].closed)
-            mpx_link_send(&rm.proxies[p].link, f);
+            rm_send(p, f);
 }
 
 static void rm_teardown(void)
@@ -295,7 +320,7 @@ static void rm_fence(int p, mpx_fields_t *c, const char *body, size_t len)
         mpx_frame_raw(&f, j->batch.buf, j->batch.len);
         for (int q = 0; q < rm.nproxies; q++)
             if (!rm.proxies[q].closed && j->fenced[rm.proxies[q].host])
-                mpx_link_send(&rm.proxies[q].link, &f);
+                rm_send(q, &f);
         mpx_frame_free(&f);
     }
     j->batch.len = 0;
@@ -320,7 +345,7 @@ static void rm_abort(int r, int code, const char *msg)
     snprintf(rm.abort_msg, sizeof rm.abort_msg, "%s", msg);
     mpx_frame_begin(&f, MPX_F_SYNC);
     for (int p = 0; p < rm.nproxies; p++)
-        if (!rm.proxies[p].closed && mpx_link_send(&rm.proxies[p].link, &f) == 0) {
+        if (!rm.proxies[p].closed && rm_send(p, &f) == 0) {
             rm.proxies[p].syncing = 1;
             rm.abort_wait++;
         }
@@ -346,6 +371,8 @@ static void rm_synced(int p)
 }
 
 static int rm_spawn(int p, mpx_fields_t *c);
+static int rm_names(int p, mpx_fields_t *c);
+static void rm_proxy_closed(int p, const char *why);
 
 /* Is rank r one this proxy runs? */
 static int rm_rank_of(int p, mpx_fields_t *c)
@@ -362,6 +389,30 @@ static void rm_frame(int p, const char *body, size_t len)
     mpx_fields_t c;
     size_t rest = 0;
     int r;
+
+    if (body[0] == MPX_F_ROUTE) {
+        /* from a proxy below the one on this link: as if from its own */
+        const char *host, *inner;
+        size_t ilen;
+        int q = -1;
+        if (mpx_frame_unwrap(body, len, &host, &inner, &ilen) == 0)
+            for (int k = 0; k < rm.nproxies; k++)
+                if (rm.proxies[k].via == p && strcmp(rm_host(rm.proxies[k].host), host) == 0)
+                    q = k;
+        if (q < 0 || inner[0] == MPX_F_ROUTE) {
+            rm_fail(255, "the proxy on host %s relayed a malformed message", rm_host(px->host));
+            return;
+        }
+        if (inner[0] == MPX_F_GONE) {
+            const char *fl[1];
+            int nf = mpx_frame_fields(inner, ilen, fl, 1, NULL);
+            rm_proxy_closed(q, nf == 1 ? fl[0] : "its relay says it is gone");
+            return;
+        }
+        if (!rm.proxies[q].closed)
+            rm_frame(q, inner, ilen);
+        return;
+    }
 
     if (body[0] == MPX_F_OUTPUT) {
         const char *fl[2];
@@ -424,6 +475,10 @@ static void rm_frame(int p, const char *body, size_t len)
             c.bad = 1;
         px = &rm.proxies[p];
         break;
+    case MPX_F_NAME:
+        if (rm_names(p, &c) != 0)
+            c.bad = 1;
+        break;
     case MPX_F_ERROR:
         if (c.nf >= 1)
             fprintf(stderr, "mpiexec: host %s: %s\n", rm_host(px->host), c.fl[0]);
@@ -446,10 +501,11 @@ static void rm_proxy_closed(int p, const char *why)
     if (px->closed)
         return;
     px->closed = 1;
-    close(px->link.rfd);
+    if (px->link.rfd >= 0)
+        close(px->link.rfd);
     if (px->link.wfd >= 0)
         close(px->link.wfd);
-    px->link.wfd = -1;
+    px->link.rfd = px->link.wfd = -1;
     for (int r = 0; r < rm.size; r++)
         if (rm.ranks[r].host == px->host && !rm.ranks[r].exited) {
             size_t k = strlen(names);
@@ -467,6 +523,14 @@ static void rm_proxy_closed(int p, const char *why)
                 "lost the proxy on host %s (%s): rank%s %s ran there; ending the job on all hosts",
                 rm_host(px->host), why, lost > 1 ? "s" : "", names);
     rm_synced(p);
+    /* the proxies whose frames came through it are cut off too */
+    for (int q = 0; q < rm.nproxies; q++)
+        if (rm.proxies[q].via == p && !rm.proxies[q].closed) {
+            char w[400];
+            snprintf(w, sizeof w, "the proxy on host %.300s, which relayed it, is gone",
+                     rm_host(rm.proxies[p].host));
+            rm_proxy_closed(q, w);
+        }
 }
 
 /* ------------------------------------------------------------ start */
@@ -490,46 +554,41 @@ static void rm_quote(char *out, size_t len, const char *word)
     out[k] = '\0';
 }
 
-/* Start the proxy of host h: fork (this host, -launcher fork), srun
- * (-launcher slurm: one step of one task on that node, inside the
- * allocation, as Hydra does), or ssh / -launcher-exec. Its index, or -1. */
-static int rm_launch(int h)
+pid_t mpx_proxy_launch(const char *self, const char *how, const char *launcher_exec, int fork_it,
+                       const char *host, int verbose, int *rfd, int *wfd)
 {
-    const mpx_host_t *host = &rm.o->hostv[h];
-    const char *how = rm.o->launcher;
     int slurm = how != NULL && strcmp(how, "slurm") == 0;
-    int fork_it = !slurm && ((how != NULL && strcmp(how, "fork") == 0) ||
-                             (host->local && rm.o->launcher_exec == NULL && how == NULL));
-    const char *ssh = rm.o->launcher_exec != NULL ? rm.o->launcher_exec : slurm ? "srun" : "ssh";
-    int in[2], out[2], p = rm.nproxies;
+    const char *ssh = launcher_exec != NULL ? launcher_exec : slurm ? "srun" : "ssh";
+    int in[2], out[2];
     char cmd[8192], qself[4200], qhost[600], nodelist[300];
-    rm_proxy_t *px;
     pid_t pid;
 
-    if (p == rm.proxies_cap) {
-        int cap = rm.proxies_cap * 2 + 4;
-        rm_proxy_t *v = realloc(rm.proxies, (size_t)cap * sizeof *v);
-        if (v == NULL)
-            return -1;
-        rm.proxies = v;
-        rm.proxies_cap = cap;
-    }
-    px = &rm.proxies[p];
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+    fork_it = fork_it && !slurm;
+    if (pipe2(in, O_CLOEXEC) != 0) {
         fprintf(stderr, "mpiexec: pipe: %s\n", strerror(errno));
         return -1;
     }
-    rm_quote(qself, sizeof qself, rm.self);
-    rm_quote(qhost, sizeof qhost, host->name);
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        fprintf(stderr, "mpiexec: pipe: %s\n", strerror(errno));
+        close(in[0]);
+        close(in[1]);
+        return -1;
+    }
+    rm_quote(qself, sizeof qself, self);
+    rm_quote(qhost, sizeof qhost, host);
     snprintf(cmd, sizeof cmd, "exec %s -proxy %s", qself, qhost);
-    snprintf(nodelist, sizeof nodelist, "--nodelist=%s", host->name);
-    if (rm.o->verbose)
-        fprintf(stderr, "mpiexec: starting the proxy on host %s: %s%s%s %s\n", host->name,
+    snprintf(nodelist, sizeof nodelist, "--nodelist=%s", host);
+    if (verbose)
+        fprintf(stderr, "mpiexec: starting the proxy on host %s: %s%s%s %s\n", host,
                 fork_it ? "" : ssh, fork_it ? "" : slurm ? " -N1 -n1 " : " -x ",
-                fork_it ? "" : slurm ? nodelist : host->name, fork_it ? cmd + 5 : cmd);
+                fork_it ? "" : slurm ? nodelist : host, fork_it ? cmd + 5 : cmd);
     pid = fork();
     if (pid < 0) {
         fprintf(stderr, "mpiexec: fork: %s\n", strerror(errno));
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
         return -1;
     }
     if (pid == 0) {
@@ -541,21 +600,20 @@ static int rm_launch(int h)
         dup2(in[0], 0);
         dup2(out[1], 1);
         if (fork_it) {
-            execl(rm.self, rm.self, "-proxy", host->name, (char *)NULL);
-            fprintf(stderr, "mpiexec: cannot run '%s' as the proxy: %s\n", rm.self,
-                    strerror(errno));
+            execl(self, self, "-proxy", host, (char *)NULL);
+            fprintf(stderr, "mpiexec: cannot run '%s' as the proxy: %s\n", self, strerror(errno));
         } else if (slurm) {
             /* stdin and stdout carry the link: unbuffered, not labelled, to
              * the one task; the proxy's ranks are its own children */
             execlp(ssh, ssh, "--nodes=1", "--ntasks=1", nodelist, "--unbuffered", "--quiet",
                    "--overlap", "--cpu-bind=none", "--mpi=none", "--input=0", "--kill-on-bad-exit=1",
-                   rm.self, "-proxy", host->name, (char *)NULL);
-            fprintf(stderr, "mpiexec: cannot run '%s' for host %s: %s\n", ssh, host->name,
+                   self, "-proxy", host, (char *)NULL);
+            fprintf(stderr, "mpiexec: cannot run '%s' for host %s: %s\n", ssh, host,
                     strerror(errno));
         } else {
-            execlp(ssh, ssh, "-x", host->name, cmd, (char *)NULL);
-            fprintf(stderr, "mpiexec: cannot run the launcher '%s' for host %s: %s\n", ssh,
-                    host->name, strerror(errno));
+            execlp(ssh, ssh, "-x", host, cmd, (char *)NULL);
+            fprintf(stderr, "mpiexec: cannot run the launcher '%s' for host %s: %s\n", ssh, host,
+                    strerror(errno));
         }
         _exit(127);
     }
@@ -564,13 +622,143 @@ static int rm_launch(int h)
     close(out[1]);
     fcntl(in[1], F_SETFL, O_NONBLOCK);
     fcntl(out[0], F_SETFL, O_NONBLOCK);
-    memset(px, 0, sizeof *px);
-    px->host = h;
-    px->pid = pid;
-    mpx_link_init(&px->link, out[0], in[1]);
+    *rfd = out[0];
+    *wfd = in[1];
+    return pid;
+}
+
+int mpx_tree_fanout(const mpx_opts_t *o)
+{
+    const char *e = getenv("CANAL_MPIEXEC_FANOUT");
+    if (o != NULL && o->fanout > 0)
+        return o->fanout;
+    if (e != NULL && atoi(e) >= 2)
+        return atoi(e);
+    return 32;
+}
+
+/* A new entry in rm.proxies for host h; its index, or -1. */
+static int rm_proxy_new(int h)
+{
+    int p = rm.nproxies;
+    if (p == rm.proxies_cap) {
+        int cap = rm.proxies_cap * 2 + 4;
+        rm_proxy_t *v = realloc(rm.proxies, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        rm.proxies = v;
+        rm.proxies_cap = cap;
+    }
+    memset(&rm.proxies[p], 0, sizeof rm.proxies[p]);
+    rm.proxies[p].host = h;
+    rm.proxies[p].via = -1;
+    mpx_link_init(&rm.proxies[p].link, -1, -1);
     rm.proxy_of_host[h] = p;
     rm.nproxies++;
     return p;
+}
+
+/* Start the proxy of host h: fork (this host, -launcher fork), srun
+ * (-launcher slurm: one step of one task on that node, inside the
+ * allocation, as Hydra does), or ssh / -launcher-exec. Its index, or -1. */
+static int rm_launch(int h)
+{
+    const mpx_host_t *host = &rm.o->hostv[h];
+    const char *how = rm.o->launcher;
+    int fork_it = (how != NULL && strcmp(how, "fork") == 0) ||
+                  (host->local && rm.o->launcher_exec == NULL && how == NULL);
+    int rfd, wfd, p;
+    pid_t pid = mpx_proxy_launch(rm.self, how, rm.o->launcher_exec, fork_it, host->name,
+                                 rm.o->verbose, &rfd, &wfd);
+    if (pid < 0)
+        return -1;
+    if ((p = rm_proxy_new(h)) < 0) {
+        close(rfd);
+        close(wfd);
+        return -1;
+    }
+    rm.proxies[p].pid = pid;
+    mpx_link_init(&rm.proxies[p].link, rfd, wfd);
+    return p;
+}
+
+/* More hosts than the fan-out F: mpiexec starts the proxies of the first F
+ * hosts (in host order), and each proxy starts up to F more, breadth first:
+ * host i (i >= F) hangs below host i/F - 1. A proxy below mpiexec gets the
+ * list of the proxies below it (MPX_F_TREE, before anything else), starts
+ * its own children with the same launcher, and relays frames both ways
+ * (MPX_F_ROUTE); mpiexec keeps an entry per host as before, whose frames go
+ * through the link of the proxy below mpiexec it hangs from (via). Every
+ * message still names its host, so the rest of this file does not change:
+ * what the tree saves is mpiexec's connections and launches (F instead of
+ * one per host), and the launches run in parallel down the tree. 0 or -1. */
+static int rm_tree(const int *host_of)
+{
+    int fan = mpx_tree_fanout(rm.o), n = 0, *list, *top, rc = 0;
+    unsigned char *used = calloc((size_t)rm.o->nhosts, 1);
+    if (used == NULL)
+        return -1;
+    for (int r = 0; r < rm.size; r++)
+        used[host_of[r]] = 1;
+    for (int h = 0; h < rm.o->nhosts; h++)
+        n += used[h];
+    if (n <= fan) {
+        free(used);
+        return 0;
+    }
+    list = malloc((size_t)n * sizeof *list);
+    top = malloc((size_t)n * sizeof *top);
+    if (list == NULL || top == NULL) {
+        free(used);
+        free(list);
+        free(top);
+        return -1;
+    }
+    n = 0;
+    for (int h = 0; h < rm.o->nhosts; h++)
+        if (used[h])
+            list[n++] = h;
+    for (int i = 0; i < n && rc == 0; i++) {
+        int p;
+        if (i < fan) {
+            top[i] = p = rm_launch(list[i]);
+        } else {
+            top[i] = top[i / fan - 1];
+            p = rm_proxy_new(list[i]);
+            if (p >= 0)
+                rm.proxies[p].via = top[i];
+        }
+        if (p < 0)
+            rc = -1;
+    }
+    for (int t = 0; t < fan && rc == 0; t++) {
+        mpx_frame_t f = {0};
+        int below = 0;
+        for (int i = fan; i < n; i++)
+            below += top[i] == top[t];
+        if (below == 0)
+            continue;
+        mpx_frame_begin(&f, MPX_F_TREE);
+        mpx_frame_str(&f, rm.o->launcher != NULL ? rm.o->launcher : "");
+        mpx_frame_str(&f, rm.o->launcher_exec != NULL ? rm.o->launcher_exec : "");
+        mpx_frame_int(&f, below);
+        for (int i = fan; i < n; i++)
+            if (top[i] == top[t]) {
+                mpx_frame_str(&f, rm_host(list[i]));
+                mpx_frame_str(&f, rm_host(list[i / fan - 1]));
+            }
+        if (rm.o->verbose)
+            fprintf(stderr, "mpiexec: the proxy on host %s starts %d proxies below it\n",
+                    rm_host(list[t]), below);
+        if (f.bad || (mpx_link_send(&rm.proxies[top[t]].link, &f) != 0 &&
+                      !rm.proxies[top[t]].link.broken))
+            rc = -1;
+        mpx_frame_free(&f);
+    }
+    free(used);
+    free(list);
+    free(top);
+    return rc;
 }
 
 /* The part of a job frame that describes PMI job pj for proxy p: see
@@ -667,7 +855,7 @@ static int rm_start_pjob(int pj, const char *spawner, int seg0, int nsegs,
             rm.proxies[p].nranks += host_of[k] == h;
         /* a launcher that exits at once breaks the pipe: its end of file
          * then reports it with its exit status */
-        if (f.bad || (mpx_link_send(&rm.proxies[p].link, &f) != 0 && !rm.proxies[p].link.broken))
+        if (f.bad || (rm_send(p, &f) != 0 && !rm_link(p)->broken))
             rc = -1;
         mpx_frame_free(&f);
     }
@@ -850,9 +1038,32 @@ static int rm_spawn(int p, mpx_fields_t *c)
     mpx_frame_str(&f, jobid != NULL ? jobid : "");
     mpx_frame_str(&f, errmsg);
     if (!rm.proxies[p].closed)
-        mpx_link_send(&rm.proxies[p].link, &f);
+        rm_send(p, &f);
     mpx_frame_free(&f);
     free(sp);
+    return 0;
+}
+
+/* MPX_F_NAME from proxy p: rank op service port. Published names are this
+ * mpiexec's, shared by all its PMI jobs on every host; answer with the
+ * status (and the port of a lookup). 0, or -1 when malformed. */
+static int rm_names(int p, mpx_fields_t *c)
+{
+    int r = rm_rank_of(p, c), st;
+    const char *op = mpx_fields_str(c), *service = mpx_fields_str(c), *port = mpx_fields_str(c);
+    const char *found = NULL;
+    mpx_frame_t f = {0};
+    if (c->bad || c->k != c->nf || strlen(op) != 1 || strchr("plu", *op) == NULL)
+        return -1;
+    st = mpx_names_do(*op, service, *op == 'p' ? port : NULL, &found);
+    mpx_frame_begin(&f, MPX_F_NAME);
+    mpx_frame_int(&f, r);
+    mpx_frame_str(&f, op);
+    mpx_frame_int(&f, st);
+    mpx_frame_str(&f, found != NULL ? found : "");
+    if (!rm.proxies[p].closed)
+        rm_send(p, &f);
+    mpx_frame_free(&f);
     return 0;
 }
 
@@ -888,7 +1099,7 @@ static void rm_stdin_read(void)
     } else {
         rm.stdin_open = 0;
     }
-    mpx_link_send(&rm.proxies[p].link, &f);
+    rm_send(p, &f);
     mpx_frame_free(&f);
 }
 
@@ -942,7 +1153,7 @@ static void rm_signal(int sig)
         rm_send_all(&f);
     } else if (rm.tearing_down) {
         for (int p = 0; p < rm.nproxies; p++)
-            if (!rm.proxies[p].reaped)
+            if (!rm.proxies[p].reaped && rm.proxies[p].pid > 0)
                 kill(-rm.proxies[p].pid, SIGKILL);
     } else {
         if (!rm.failed) {
@@ -963,7 +1174,7 @@ static void rm_link_lost(int p)
     rm_proxy_t *px = &rm.proxies[p];
     char why[128];
     int st;
-    if (!px->reaped && waitpid(px->pid, &st, 0) == px->pid) {
+    if (!px->reaped && px->pid > 0 && waitpid(px->pid, &st, 0) == px->pid) {
         px->reaped = 1;
         px->status = st;
     }
@@ -1050,7 +1261,7 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
     if (o->verbose)
         fprintf(stderr, "mpiexec: %d ranks on %d hosts, job %s\n", rm.size, o->nhosts,
                 rm.pjobs[0].kvsname);
-    if (rm_start_pjob(0, "", 0, o->nsegs, NULL) != 0) {
+    if (rm_tree(host_of) != 0 || rm_start_pjob(0, "", 0, o->nsegs, NULL) != 0) {
         rm_fail(1, "could not start the proxies");
         for (int p = 0; p < rm.nproxies; p++)
             if (rm.proxies[p].link.broken)
@@ -1088,7 +1299,7 @@ int mpx_remote_main(mpx_opts_t *o, int timeout_s)
             /* proxies that did not finish: kill the launchers (ssh ends the remote side) */
             rm.kill_deadline = -1;
             for (int p = 0; p < nprox; p++)
-                if (!rm.proxies[p].reaped)
+                if (!rm.proxies[p].reaped && rm.proxies[p].pid > 0)
                     kill(-rm.proxies[p].pid, SIGKILL);
             for (int p = 0; p < nprox; p++)
                 rm_proxy_closed(p, "killed after the grace period");

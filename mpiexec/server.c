@@ -170,6 +170,9 @@ static void reply_rc(mpx_job_t *job, mpx_rank_t *r, const char *cmd, int rc, con
     server_send(job, r, &out);
 }
 
+static void names_request(mpx_job_t *job, mpx_rank_t *r, int op, const char *service,
+                          const char *port);
+
 const char *mpx_pmi_arg(const pmi_wire_msg_t *m, const char *name, size_t max)
 {
     const char *v = pmi_wire_get(m, name);
@@ -761,42 +764,12 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         server_send(job, r, &out);
     } else if (strcmp(cmd, "abort") == 0) {
         handle_abort(job, r, m);
-    } else if (job->ops->no_names != NULL &&
-               (strcmp(cmd, "publish_name") == 0 || strcmp(cmd, "unpublish_name") == 0 ||
-                strcmp(cmd, "lookup_name") == 0)) {
-        char name[40], msg[200];
-        snprintf(name, sizeof name, "%.20s_result", cmd[0] == 'p' ? "publish" : cmd[0] == 'u' ? "unpublish" : "lookup");
-        snprintf(msg, sizeof msg, "%s", job->ops->no_names);
-        for (char *p = msg; *p != '\0'; p++)
-            if (*p == ' ')
-                *p = '_';
-        reply_rc(job, r, name, 1, msg);
     } else if (strcmp(cmd, "publish_name") == 0) {
-        key = mpx_pmi_arg(m, "service", KEY_MAX);
-        val = mpx_pmi_arg(m, "port", VAL_MAX);
-        if (key == NULL || val == NULL)
-            reply_rc(job, r, "publish_result", 1, "bad_service_or_port");
-        else if (mpx_kvs_get(server_names, key) != NULL)
-            reply_rc(job, r, "publish_result", 1, "service_already_published");
-        else if (mpx_kvs_put(server_names, key, val) != 0)
-            reply_rc(job, r, "publish_result", 1, "no_memory");
-        else
-            reply_rc(job, r, "publish_result", 0, "success");
+        names_request(job, r, 'p', mpx_pmi_arg(m, "service", KEY_MAX), mpx_pmi_arg(m, "port", VAL_MAX));
     } else if (strcmp(cmd, "lookup_name") == 0) {
-        key = mpx_pmi_arg(m, "service", KEY_MAX);
-        val = key != NULL ? mpx_kvs_get(server_names, key) : NULL;
-        pmi_wire_begin(&out, 1, "lookup_result");
-        if (val != NULL)
-            pmi_wire_add(&out, "port", val);
-        pmi_wire_add_int(&out, "rc", val != NULL ? 0 : 1);
-        pmi_wire_add(&out, "msg", val != NULL ? "success" : "service_not_found");
-        server_send(job, r, &out);
+        names_request(job, r, 'l', mpx_pmi_arg(m, "service", KEY_MAX), NULL);
     } else if (strcmp(cmd, "unpublish_name") == 0) {
-        key = mpx_pmi_arg(m, "service", KEY_MAX);
-        if (key != NULL && mpx_kvs_remove(server_names, key) == 0)
-            reply_rc(job, r, "unpublish_result", 0, "success");
-        else
-            reply_rc(job, r, "unpublish_result", 1, "service_not_found");
+        names_request(job, r, 'u', mpx_pmi_arg(m, "service", KEY_MAX), NULL);
     } else {
         fprintf(stderr, "mpiexec: rank %d sent an unknown PMI-1 command '%.60s'\n", r->rank, cmd);
         reply_rc(job, r, "error", -1, "unknown_command");
@@ -808,6 +781,93 @@ static void pmi1_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
 static int is_true(const char *v)
 {
     return v != NULL && strcmp(v, "TRUE") == 0;
+}
+
+/* ------------------------------------------------------------ names */
+
+int mpx_names_do(int op, const char *service, const char *port, const char **found)
+{
+    *found = NULL;
+    if (service == NULL || (op == 'p' && port == NULL))
+        return MPX_NAME_BAD;
+    if (server_names == NULL && (server_names = mpx_kvs_create()) == NULL)
+        return MPX_NAME_NOMEM; /* mpiexec across hosts: made on first use */
+    switch (op) {
+    case 'p':
+        if (mpx_kvs_get(server_names, service) != NULL)
+            return MPX_NAME_EXISTS;
+        return mpx_kvs_put(server_names, service, port) != 0 ? MPX_NAME_NOMEM : MPX_NAME_OK;
+    case 'l':
+        *found = mpx_kvs_get(server_names, service);
+        return *found != NULL ? MPX_NAME_OK : MPX_NAME_NOT_FOUND;
+    case 'u':
+        return mpx_kvs_remove(server_names, service) == 0 ? MPX_NAME_OK : MPX_NAME_NOT_FOUND;
+    default:
+        return MPX_NAME_BAD;
+    }
+}
+
+void mpx_server_names_reply(mpx_job_t *job, mpx_rank_t *r, int op, int status, const char *port)
+{
+    /* PMI-1's words (no blanks on its wire) and PMI-2's, per status */
+    static const char *const msg1[] = {"success", "bad_service_or_port", "service_already_published",
+                                       "no_memory", "service_not_found",
+                                       "cannot_reach_mpiexec's_name_service"};
+    static const char *const msg2[] = {NULL, "bad name or port", "name already published",
+                                       "no memory", "name not published",
+                                       "cannot reach mpiexec's name service"};
+    pmi_wire_out_t out;
+    const char *cmd;
+    if (status < 0 || status > MPX_NAME_UNREACHABLE)
+        status = MPX_NAME_BAD;
+    if (r->pmi_version == 1)
+        cmd = op == 'p' ? "publish_result" : op == 'l' ? "lookup_result" : "unpublish_result";
+    else
+        cmd = op == 'p' ? "name-publish-response" : op == 'l' ? "name-lookup-response"
+                                                             : "name-unpublish-response";
+    if (r->pmi_version == 1 && op == 'l' && status == MPX_NAME_BAD)
+        status = MPX_NAME_NOT_FOUND;
+    if (op != 'l') {
+        reply_rc(job, r, cmd, status == MPX_NAME_OK ? 0 : 1,
+                 r->pmi_version == 1 ? msg1[status] : msg2[status]);
+        return;
+    }
+    pmi_wire_begin(&out, r->pmi_version, cmd);
+    if (r->pmi_version == 1) {
+        if (status == MPX_NAME_OK)
+            pmi_wire_add(&out, "port", port);
+        pmi_wire_add_int(&out, "rc", status == MPX_NAME_OK ? 0 : 1);
+        pmi_wire_add(&out, "msg", msg1[status]);
+    } else {
+        pmi_wire_add_int(&out, "rc", status == MPX_NAME_OK ? 0 : 1);
+        pmi_wire_add(&out, "found", status == MPX_NAME_OK ? "TRUE" : "FALSE");
+        if (status == MPX_NAME_OK)
+            pmi_wire_add(&out, "port", port);
+        else if (status != MPX_NAME_NOT_FOUND)
+            pmi_wire_add(&out, "errmsg", msg2[status]);
+    }
+    server_send(job, r, &out);
+}
+
+/* A rank's publish ('p'), lookup ('l') or unpublish ('u'): served from this
+ * process's table (mpiexec), or passed up to mpiexec by a proxy, whose
+ * answer comes back through mpx_server_names_reply. */
+static void names_request(mpx_job_t *job, mpx_rank_t *r, int op, const char *service,
+                          const char *port)
+{
+    const char *found;
+    int st;
+    if (service == NULL || (op == 'p' && port == NULL)) {
+        mpx_server_names_reply(job, r, op, MPX_NAME_BAD, NULL);
+        return;
+    }
+    if (job->ops->names != NULL) {
+        if (job->ops->names(job, r, op, service, port) != 0)
+            mpx_server_names_reply(job, r, op, MPX_NAME_UNREACHABLE, NULL);
+        return;
+    }
+    st = mpx_names_do(op, service, port, &found);
+    mpx_server_names_reply(job, r, op, st, found);
 }
 
 static void reply_found(mpx_job_t *job, mpx_rank_t *r, const char *cmd, const char *val)
@@ -905,38 +965,12 @@ static void pmi2_handle(mpx_job_t *job, mpx_rank_t *r, const pmi_wire_msg_t *m)
         reply_rc(job, r, "finalize-response", 0, NULL);
     } else if (strcmp(cmd, "abort") == 0) {
         handle_abort(job, r, m);
-    } else if (job->ops->no_names != NULL &&
-               (strcmp(cmd, "name-publish") == 0 || strcmp(cmd, "name-unpublish") == 0 ||
-                strcmp(cmd, "name-lookup") == 0)) {
-        char name[80];
-        snprintf(name, sizeof name, "%.60s-response", cmd);
-        reply_rc(job, r, name, 1, job->ops->no_names);
     } else if (strcmp(cmd, "name-publish") == 0) {
-        key = mpx_pmi_arg(m, "name", KEY_MAX);
-        val = mpx_pmi_arg(m, "port", VAL_MAX);
-        if (key == NULL || val == NULL)
-            reply_rc(job, r, "name-publish-response", 1, "bad name or port");
-        else if (mpx_kvs_get(server_names, key) != NULL)
-            reply_rc(job, r, "name-publish-response", 1, "name already published");
-        else if (mpx_kvs_put(server_names, key, val) != 0)
-            reply_rc(job, r, "name-publish-response", 1, "no memory");
-        else
-            reply_rc(job, r, "name-publish-response", 0, NULL);
+        names_request(job, r, 'p', mpx_pmi_arg(m, "name", KEY_MAX), mpx_pmi_arg(m, "port", VAL_MAX));
     } else if (strcmp(cmd, "name-lookup") == 0) {
-        key = mpx_pmi_arg(m, "name", KEY_MAX);
-        val = key != NULL ? mpx_kvs_get(server_names, key) : NULL;
-        pmi_wire_begin(&out, 2, "name-lookup-response");
-        pmi_wire_add_int(&out, "rc", val != NULL ? 0 : 1);
-        pmi_wire_add(&out, "found", val != NULL ? "TRUE" : "FALSE");
-        if (val != NULL)
-            pmi_wire_add(&out, "port", val);
-        server_send(job, r, &out);
+        names_request(job, r, 'l', mpx_pmi_arg(m, "name", KEY_MAX), NULL);
     } else if (strcmp(cmd, "name-unpublish") == 0) {
-        key = mpx_pmi_arg(m, "name", KEY_MAX);
-        if (key != NULL && mpx_kvs_remove(server_names, key) == 0)
-            reply_rc(job, r, "name-unpublish-response", 0, NULL);
-        else
-            reply_rc(job, r, "name-unpublish-response", 1, "name not published");
+        names_request(job, r, 'u', mpx_pmi_arg(m, "name", KEY_MAX), NULL);
     } else if (strcmp(cmd, "spawn") == 0) {
         pmi2_spawn(job, r, m);
     } else {

@@ -207,11 +207,21 @@ canal_status_t pmi1_publish(const char *service, const char *port)
 {
     pmi_wire_out_t out;
     pmi_wire_msg_t msg;
+    canal_status_t st;
 
     pmi_wire_begin(&out, 1, "publish_name");
     pmi_wire_add(&out, "service", service);
     pmi_wire_add(&out, "port", port);
-    return pmi1_call(&out, &msg, "publish_result");
+    st = pmi1_call(&out, &msg, "publish_result");
+    /* the process manager answered no (the name is taken): the caller's
+     * argument (MPI_ERR_SERVICE), not a failed peer */
+    if (st == CANAL_ERR_PEER) {
+        char why[200];
+        snprintf(why, sizeof why, "%s", common_err_detail());
+        return common_err_set(CANAL_ERR_ARG, "service name '%s' cannot be published (%s)", service,
+                              why);
+    }
+    return st;
 }
 
 canal_status_t pmi1_lookup(const char *service, char *port_out, size_t len)

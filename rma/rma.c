@@ -789,7 +789,9 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     if (flavor != MPI_WIN_FLAVOR_DYNAMIC &&
         (err = win_exchange_sizes(fn, w, c, size, disp_unit)) != MPI_SUCCESS)
         goto fail;
-    if ((err = hints_apply(w, info)) != MPI_SUCCESS) {
+    /* (memory allocation kinds: the communicator's, or those of info) */
+    if ((err = hints_apply(w, info)) != MPI_SUCCESS ||
+        (err = mpi_memkinds_put(w->hints, mpi_memkinds_of(c->info), info)) != MPI_SUCCESS) {
         err = mpi_err_raise(c, err, fn, "cannot record the window's info hints");
         goto fail;
     }

@@ -24,7 +24,7 @@ allow="
 MPIR_ATTR_PTR MPIR_CVAR_CH4_COMM_CONNECT_TIMEOUT MPIR_ERRORS_THROW_EXCEPTIONS MPIR_F08_
 PMIX_ERR_PROC_ABORTED PMIX_ERR_PROC_TERM_WO_SYNC PMIX_EVENT_PROC_TERMINATED PMIX_PROC_TERMINATED
 PMIx_Register_event_handler PMIx_Spawn SLURM_JOB_NODELIST SLURM_TASKS_PER_NODE
-hydra_pmi_proxy PF_EXITING ISO_Fortran_binding mpipriv1_ MPIException
+hydra_pmi_proxy hydra_nameserver PF_EXITING ISO_Fortran_binding mpipriv1_ MPIException
 mpii_cxxinterface.h mpii_f77interface.h mpir_attr_generic.h mpi-ext.h
 MPI_X MPI_X_f08 MPI_X_f08ts PMPI_X mpi_x mpi_x_ mpi_x__ pmpi_x pmpi_x_ pmpi_x__
 ft/anysource ft/die errors/coll/noalias2

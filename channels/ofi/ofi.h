@@ -20,6 +20,17 @@
 
 #include "common/status.h"
 
+/* CANAL_CHANNEL=auto, peers on other nodes: is the ofi channel worth
+ * opening? 0, with why filled, when this node has no fabric hardware (no
+ * device in /sys/class/infiniband (InfiniBand, RoCE, iWARP, EFA) or
+ * /sys/class/cxi (Slingshot), no /dev/hfi1_* (Omni-Path)) and nothing asks
+ * for libfabric (CANAL_OFI_PROVIDER, CANAL_OFI_LIBRARY, FI_PROVIDER): its
+ * providers are then software over the kernel's sockets (tcp, udp), slower
+ * than the sock channel, and loading libfabric and opening an endpoint cost
+ * about a second of CPU per process. 1 otherwise. Reads only sysfs and the
+ * environment (libfabric is not loaded). */
+int ch_ofi_auto_worth(char *why, size_t len);
+
 /* Register [buf, buf+len) for remote reads (or take one more reference to a
  * registration that covers it). *key_out is the remote key; *handle_out is
  * given back to ch_ofi_mr_release(). Fails with CANAL_ERR_UNSUPPORTED when

@@ -26,11 +26,44 @@
  */
 #include "channels/ofi/ofi_impl.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "channels/ofi/ofi.h"
 #include "common/cvar.h"
+
+/* Does directory dir hold an entry whose name starts with prefix ("": any)? */
+static int ofi_dir_has(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+    if (d == NULL)
+        return 0;
+    while (!found && (e = readdir(d)) != NULL)
+        found = e->d_name[0] != '.' && strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return found;
+}
+
+int ch_ofi_auto_worth(char *why, size_t len)
+{
+    const char *fi_prov = getenv("FI_PROVIDER"), *prov = common_cvar_str("OFI_PROVIDER");
+    if ((prov != NULL && *prov != '\0') || strcmp(common_cvar_source("OFI_LIBRARY"), "default") != 0 ||
+        (fi_prov != NULL && *fi_prov != '\0'))
+        return 1; /* asked for by name */
+    if (ofi_dir_has("/sys/class/infiniband", "") || ofi_dir_has("/sys/class/cxi", "") ||
+        ofi_dir_has("/dev", "hfi1_"))
+        return 1;
+    snprintf(why, len,
+             "no fabric hardware on this node (no /sys/class/infiniband, /sys/class/cxi or "
+             "/dev/hfi1_*): libfabric would only offer sockets, slower than the sock channel; "
+             "CANAL_CHANNEL=ofi or CANAL_OFI_PROVIDER uses it anyway");
+    return 0;
+}
 
 typedef struct {
     void *handle;

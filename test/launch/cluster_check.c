@@ -11,6 +11,14 @@
  *                                           3 without; rank 0 prints "child C of 4 on H"
  *                                           for each; the children allreduce among
  *                                           themselves and with the parents (merged)
+ *   cluster_check names HOST             -- name publishing across hosts and jobs: rank 0
+ *                                           publishes an open port, a second publish of the
+ *                                           name fails (MPI_ERR_SERVICE); the job spawns 2
+ *                                           children on HOST (a second PMI job, ranks 0 and 1
+ *                                           like the parents'); child 0 looks the name up and
+ *                                           connects; child 1 publishes a name that parent 1
+ *                                           looks up; after rank 0 unpublishes, a lookup
+ *                                           fails with MPI_ERR_NAME
  * "check": every rank prints "rank R of N on HOST"; ranks with the same
  * hostname must form one MPI_COMM_TYPE_SHARED communicator and there must be
  * NHOSTS of them; a message to a rank on the same host must go through shm
@@ -216,6 +224,99 @@ static void spawn_check(int argc, char **argv)
     MPI_Comm_disconnect(&inter);
 }
 
+/* The class of an MPI error code (MPI_SUCCESS stays). */
+static int err_class(int err)
+{
+    int cls = err;
+    if (err != MPI_SUCCESS)
+        MPI_Error_class(err, &cls);
+    return cls;
+}
+
+/* "names": published names between two jobs of one mpiexec on several hosts. */
+static void names_check(int argc, char **argv)
+{
+    MPI_Comm parent, inter, conn;
+    char port[MPI_MAX_PORT_NAME] = "", found[MPI_MAX_PORT_NAME] = "";
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
+    int len, err, one = 1, sum = 0;
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_get_parent(&parent);
+    MPI_Get_processor_name(host, &len);
+    if (parent == MPI_COMM_NULL) {
+        MPI_Info info;
+        char *args[] = {"names", "-", NULL};
+        if (rank == 0) {
+            MPI_Open_port(MPI_INFO_NULL, port);
+            if ((err = MPI_Publish_name("canal-cluster-svc", MPI_INFO_NULL, port)) != MPI_SUCCESS) {
+                char msg[MPI_MAX_ERROR_STRING];
+                MPI_Error_string(err, msg, &len);
+                fprintf(stderr, "rank 0: MPI_Publish_name: %s\n", msg);
+                fail("MPI_Publish_name on a job across hosts");
+            }
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == size - 1 &&
+            err_class(MPI_Publish_name("canal-cluster-svc", MPI_INFO_NULL, "other")) != MPI_ERR_SERVICE)
+            fail("a second MPI_Publish_name of one name from another host did not fail with MPI_ERR_SERVICE");
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "host", argc >= 3 ? argv[2] : "");
+        MPI_Comm_spawn(argv[0], args, 2, info, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+        MPI_Info_free(&info);
+        /* the children look the name up and connect */
+        MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &conn);
+        MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, conn); /* over the children */
+        if (sum != 2)
+            fail("the allreduce over the connection made by name");
+        MPI_Barrier(inter); /* child 1 has published its name */
+        if (rank == 1) {
+            if (MPI_Lookup_name("canal-cluster-child", MPI_INFO_NULL, found) != MPI_SUCCESS ||
+                strcmp(found, "child-1-port") != 0)
+                fail("parent rank 1 cannot look up the name child rank 1 published");
+            printf("parent rank 1 on %s found the name of child rank 1: %s\n", host, found);
+            fflush(stdout);
+        }
+        if (rank == 0 && MPI_Unpublish_name("canal-cluster-svc", MPI_INFO_NULL, port) != MPI_SUCCESS)
+            fail("MPI_Unpublish_name");
+        MPI_Barrier(inter); /* unpublished */
+        MPI_Barrier(inter); /* the children checked */
+        if (rank == 0)
+            MPI_Close_port(port);
+        if (rank == 0)
+            printf("names across hosts passed: parents %d, children 2\n", size);
+    } else {
+        /* a child: ranks 0 and 1 of a second PMI job */
+        if (rank == 0) {
+            if ((err = MPI_Lookup_name("canal-cluster-svc", MPI_INFO_NULL, port)) != MPI_SUCCESS)
+                fail("child rank 0 cannot look up the parents' name");
+            printf("child rank 0 on %s found the parents' port\n", host);
+            fflush(stdout);
+        }
+        MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &conn);
+        MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, conn); /* over the parents */
+        MPI_Comm_remote_size(conn, &len);
+        if (sum != len)
+            fail("the children's allreduce over the connection");
+        if (rank == 1 && MPI_Publish_name("canal-cluster-child", MPI_INFO_NULL, "child-1-port") != MPI_SUCCESS)
+            fail("child rank 1 cannot publish");
+        MPI_Barrier(parent);
+        MPI_Barrier(parent); /* the parents unpublished */
+        if (rank == 1) {
+            err = MPI_Lookup_name("canal-cluster-svc", MPI_INFO_NULL, found);
+            if (err_class(err) != MPI_ERR_NAME)
+                fail("a lookup of an unpublished name did not fail with MPI_ERR_NAME");
+            if (MPI_Unpublish_name("canal-cluster-child", MPI_INFO_NULL, "child-1-port") != MPI_SUCCESS)
+                fail("child rank 1 cannot unpublish");
+        }
+        MPI_Barrier(parent);
+        inter = parent;
+    }
+    MPI_Comm_disconnect(&conn);
+    MPI_Comm_disconnect(&inter);
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -236,6 +337,8 @@ int main(int argc, char **argv)
         MPI_Recv(&x, 1, MPI_INT, victim, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (argc >= 2 && strcmp(argv[1], "spawn") == 0) {
         spawn_check(argc, argv);
+    } else if (argc >= 2 && strcmp(argv[1], "names") == 0) {
+        names_check(argc, argv);
     } else if (argc >= 3 && strcmp(argv[1], "killcomm") == 0) {
         int victim = atoi(argv[2]);
         for (int it = 0;; it++) {
@@ -254,7 +357,7 @@ int main(int argc, char **argv)
         if (rank == 0)
             fprintf(stderr,
                     "usage: cluster_check check NHOSTS CHANNEL | abort RANK | kill RANK | "
-                    "killcomm RANK | spawn HOST | hang\n");
+                    "killcomm RANK | spawn HOST | names HOST | hang\n");
         MPI_Finalize();
         return 2;
     }

@@ -21,12 +21,12 @@ coll_basic BARRIER dissemination tree
 coll_basic BCAST binomial knomial linear scatter_ring
 coll_basic GATHER binomial linear
 coll_basic SCATTER binomial linear
-coll_basic ALLGATHER ring recursive_doubling bruck gather_bcast
+coll_basic ALLGATHER ring recursive_doubling bruck gather_bcast linear
 coll_basic ALLTOALL pairwise linear bruck
 coll_reduce REDUCE binomial knomial linear
 coll_reduce ALLREDUCE recursive_doubling rabenseifner ring reduce_bcast
-coll_reduce REDUCE_SCATTER halving ring reduce_scatterv
-coll_reduce REDUCE_SCATTER_BLOCK halving ring reduce_scatterv
+coll_reduce REDUCE_SCATTER halving ring reduce_scatterv linear
+coll_reduce REDUCE_SCATTER_BLOCK halving ring reduce_scatterv linear
 coll_reduce SCAN recursive_doubling linear
 coll_reduce EXSCAN recursive_doubling linear
 coll_vector ALLGATHERV ring recursive_doubling

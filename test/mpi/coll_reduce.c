@@ -339,6 +339,29 @@ static void test_noncommutative(void)
         mat_expect(0, mtest_size, m, want);
         CHECK(memcmp(r + 4 * m, want, sizeof want) == 0, "noncommutative allreduce m=%d", m);
     }
+    /* reduce_scatter(_block): every rank's block is the same M matrices */
+    {
+        int *sv = malloc(sizeof(int) * 4 * M * (size_t)mtest_size);
+        int *rc = malloc(sizeof(int) * (size_t)mtest_size);
+        for (int p = 0; p < mtest_size; p++) {
+            memcpy(sv + (size_t)p * 4 * M, s, sizeof s);
+            rc[p] = 4 * M;
+        }
+        for (int block = 0; block < 2; block++) {
+            memset(r, 0, sizeof r);
+            if (block)
+                OK(MPI_Reduce_scatter_block(sv, r, 4 * M, MPI_INT, op, MPI_COMM_WORLD));
+            else
+                OK(MPI_Reduce_scatter(sv, r, rc, MPI_INT, op, MPI_COMM_WORLD));
+            for (int m = 0; m < M; m++) {
+                mat_expect(0, mtest_size, m, want);
+                CHECK(memcmp(r + 4 * m, want, sizeof want) == 0,
+                      "noncommutative reduce_scatter%s m=%d", block ? "_block" : "", m);
+            }
+        }
+        free(sv);
+        free(rc);
+    }
     OK(MPI_Scan(s, r, 4 * M, MPI_INT, op, MPI_COMM_WORLD));
     for (int m = 0; m < M; m++) {
         mat_expect(0, mtest_rank + 1, m, want);

@@ -1,7 +1,8 @@
 /*
  * Ports and the name service: MPI_Open_port/MPI_Close_port, publish, lookup
- * and unpublish of a name, the errors for unknown names and ports, and
- * MPI_Comm_get_parent (Canal jobs are never spawned: MPI_COMM_NULL).
+ * and unpublish of a name, the errors for a name published twice and for
+ * unknown names and ports, and MPI_Comm_get_parent (Canal jobs are never
+ * spawned: MPI_COMM_NULL).
  */
 #include "mtest.h"
 
@@ -31,6 +32,10 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     err = MPI_Lookup_name(service, MPI_INFO_NULL, found);
     CHECK(err == MPI_SUCCESS && strcmp(found, port) == 0, "lookup own: err=%d '%s'", err, found);
+    /* a name that is taken: the caller's argument, not a failed process manager */
+    err = MPI_Publish_name(service, MPI_INFO_NULL, port2);
+    CHECK(mtest_error_class(err) == MPI_ERR_SERVICE, "publish twice: class %d",
+          mtest_error_class(err));
     {
         int size, other;
         char other_service[64];
