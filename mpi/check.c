@@ -90,8 +90,8 @@ int mpi_check_ptr_fail(mpi_comm_t *c, const char *fn, const char *arg)
 /* The error objects of chapters 12 and 14 (the `win` and `file` kinds of
  * the table): the entry point checks the object and resolves it, and the
  * out-pointers are checked through the object's own error handler. */
-#include "io_impl.h"
-#include "rma_impl.h"
+#include "io/io.h"
+#include "rma/rma.h"
 
 /* mpi_check_win (inline in mpiimpl.h) when the handle is not a live window */
 int mpi_check_win_slow(MPI_Win h, const char *fn, struct rma_win **out)

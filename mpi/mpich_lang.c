@@ -27,7 +27,7 @@
  */
 #include "mpiimpl.h"
 #include "comm_impl.h"
-#include "rma_impl.h"
+#include "rma/rma.h"
 
 #include <string.h>
 
@@ -133,55 +133,27 @@ int MPII_Type_get_attr(MPI_Datatype type, int keyval, void *attribute_val, int *
 }
 
 /* ---------------------------------------------------------------- windows */
-/* The window's error handler, by mpi/rma.c's rule (win_errh there): one
- * never set follows MPI_COMM_WORLD's when that is predefined. */
-static int win_raise_code(rma_win_t *w, int code, const char *fn)
-{
-    MPI_Errhandler eh = w->errhandler, wh = mpi_comm_world_obj.errhandler;
-    MPI_Win h = w->handle;
-    if (w->errh_default &&
-        (wh == MPI_ERRORS_RETURN || wh == MPI_ERRORS_ARE_FATAL || wh == MPI_ERRORS_ABORT))
-        eh = wh;
-    return mpi_err_invoke_errh(eh, MPI_OBJ_WIN, &h, code, fn);
-}
-
-/* MPI_WIN_BASE ... MPI_WIN_MODEL in C's form or Fortran's (C's + 1), as
- * C's; 0 for any other keyval. */
-static int win_predefined(int keyval)
-{
-    int k = keyval;
-    if (mpi_handle_kind(k) == MPI_HKIND_BUILTIN && (k & 1) == 0)
-        k -= 1;
-    if (k == MPI_WIN_BASE || k == MPI_WIN_SIZE || k == MPI_WIN_DISP_UNIT ||
-        k == MPI_WIN_CREATE_FLAVOR || k == MPI_WIN_MODEL)
-        return k;
-    return 0;
-}
-
+/* The window is rma/'s (rma/rma.h): it checks the keyval and answers the
+ * predefined attributes from the window itself. */
 int MPII_Win_set_attr(MPI_Win win, int keyval, void *value, mpi_attr_kind_t kind)
 {
     static const char fn[] = "MPI_Win_set_attr";
-    rma_win_t *w = NULL;
+    struct rma_win *w = NULL;
     int err;
 
     if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
         return err;
     if (!kind_ok(kind))
         return rma_err(w, MPI_ERR_ARG, fn, KIND_MSG, (int)kind);
-    if (win_predefined(keyval))
-        return rma_err(w, MPI_ERR_KEYVAL, fn, "keyval=%#x is predefined and cannot be set",
-                       (unsigned)keyval);
-    err = mpi_attr_set_kind(MPI_OBJ_WIN, w->handle, &w->attrs, keyval, value, kind, fn);
-    return err == MPI_SUCCESS ? err : win_raise_code(w, err, fn);
+    return rma_win_attr_set_kind(w, keyval, value, kind, fn);
 }
 
 int MPII_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag,
                       mpi_attr_kind_t kind)
 {
     static const char fn[] = "MPI_Win_get_attr";
-    static int model = MPI_WIN_UNIFIED;
-    rma_win_t *w = NULL;
-    int err, k;
+    struct rma_win *w = NULL;
+    int err;
 
     if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
         return err;
@@ -190,31 +162,7 @@ int MPII_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag,
     if (attribute_val == NULL || flag == NULL)
         return rma_err(w, MPI_ERR_ARG, fn, "%s is NULL",
                        attribute_val == NULL ? "attribute_val" : "flag");
-    k = win_predefined(keyval);
-    if (k != 0 && kind != MPI_ATTR_KIND_PTR) {
-        /* Fortran: the values themselves (the base as an address) */
-        intptr_t *v = attribute_val;
-        *v = k == MPI_WIN_BASE          ? (intptr_t)w->base
-             : k == MPI_WIN_SIZE        ? (intptr_t)w->bytes
-             : k == MPI_WIN_DISP_UNIT   ? (intptr_t)w->disp_unit
-             : k == MPI_WIN_CREATE_FLAVOR ? (intptr_t)w->flavor
-                                          : (intptr_t)model;
-        *flag = 1;
-        return MPI_SUCCESS;
-    }
-    if (k != 0) {
-        /* C's convention, as MPI_Win_get_attr: the base, or addresses */
-        w->attr_disp_unit = (int)w->disp_unit;
-        *(void **)attribute_val = k == MPI_WIN_BASE          ? w->base
-                                  : k == MPI_WIN_SIZE        ? (void *)&w->bytes
-                                  : k == MPI_WIN_DISP_UNIT   ? (void *)&w->attr_disp_unit
-                                  : k == MPI_WIN_CREATE_FLAVOR ? (void *)&w->flavor
-                                                               : (void *)&model;
-        *flag = 1;
-        return MPI_SUCCESS;
-    }
-    err = mpi_attr_get_kind(MPI_OBJ_WIN, w->attrs, keyval, attribute_val, flag, kind, fn);
-    return err == MPI_SUCCESS ? err : win_raise_code(w, err, fn);
+    return rma_win_attr_get_kind(w, keyval, attribute_val, flag, kind, fn);
 }
 
 /* ---------------------------------------------------------------- proxies */

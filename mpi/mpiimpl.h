@@ -406,6 +406,16 @@ int mpi_bbuf_iflush(mpi_bbuf_t **slot, MPI_Request *request, const char *fn);
 mpi_bbuf_t *mpi_session_bbuf(MPI_Session h); /* mpi/session.c */
 size_t mpi_status_bytes(const MPI_Status *st);
 
+/* mpi/pt2pt.c: start a persistent point-to-point request (MPI_Start of
+ * mpi/request.c), and free the arguments it keeps. */
+int mpi_preq_start(adi_request_t *r, const char *fn);
+void mpi_preq_free_args(adi_request_t *r);
+/* For the MPI_T variables of mpi/mpit.c: partitioned requests started, their
+ * partitions and messages (mpi/part.c), and the live sessions (mpi/session.c). */
+void mpi_part_stats(unsigned long long *started_out, unsigned long long *partitions_out,
+                    unsigned long long *messages_out);
+int mpi_session_count(void);
+
 /* Module init/finalize hooks called by MPI_Init/MPI_Finalize in order. */
 int mpi_errors_init(void);
 int mpi_comm_init_builtin(void);

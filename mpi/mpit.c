@@ -40,11 +40,6 @@
  * (mpi/managed.inc); until then their variables are not offered. */
 void adi_mgd_stats(adi_mgd_stats_t *out) __attribute__((weak));
 
-/* Defined in mpi/part.c and mpi/session.c. */
-void mpi_part_stats(unsigned long long *started_out, unsigned long long *partitions_out,
-                    unsigned long long *messages_out);
-int mpi_session_count(void);
-
 static pthread_mutex_t t_lock = PTHREAD_MUTEX_INITIALIZER;
 static int t_refcount;
 

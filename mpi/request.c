@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mpi_preq_start(adi_request_t *r, const char *fn);
-void mpi_preq_free_args(adi_request_t *r);
 
 /* ---------------------------------------------------------------- status */
 static void status_set_bytes(MPI_Status *st, MPI_Count bytes, int cancelled)

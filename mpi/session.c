@@ -30,7 +30,7 @@
 #include <strings.h>
 
 /* Raise an existing code through a handler (mpi/errors.c, once it exports
- * it; see mpi/rma.c for the same arrangement). */
+ * it; see rma/rma.c for the same arrangement). */
 int mpi_err_invoke_errh(MPI_Errhandler errh, int objtype, void *objhandle, int code,
                         const char *fn) __attribute__((weak));
 

@@ -8,7 +8,7 @@
 # "make check", where automake sets $srcdir) fails when a prototype of mpi.h
 # has no entry or a different parameter list, when the committed
 # doc/status.md is out of date (regenerate: python3 mpi/api/gen.py status . > doc/status.md),
-# or when code of mpi/, coll/, adi/ or datatype/ calls a PMPI_X or MPI_X
+# or when code of mpi/, coll/, rma/, io/, adi/ or datatype/ calls a PMPI_X or MPI_X
 # entry point instead of its implementation mpi_x_impl (gen.py internal).
 set -eu
 

@@ -21,7 +21,7 @@ From the table this script writes:
                                  prototype has its entry, with the same
                                  parameter types (exit 1 and a list if not).
   gen.py internal SRCDIR         fails (exit 1, a list of the places) when
-                                 code of mpi/, coll/, adi/ or datatype/
+                                 code of mpi/, coll/, rma/, io/, adi/ or datatype/
                                  names an entry point of the table (PMPI_X
                                  or MPI_X) instead of its implementation.
 
@@ -97,6 +97,7 @@ class Entry:
         self.returns = 'int'
         self.value_return = False  # returns= given: the result is a value, not an error code
         self.impl = None
+        self.impl_args = None  # impl=NAME(ARGS): a shared implementation and its arguments
         for f in flags:
             if f == 'large':
                 self.large = True
@@ -113,10 +114,21 @@ class Entry:
                 self.value_return = True
             elif f.startswith('impl='):
                 self.impl = f[5:]
+                m = re.match(r'^([A-Za-z_]\w*)\((.*)\)$', self.impl)
+                if m:
+                    self.impl = m.group(1)
+                    self.impl_args = [a for a in m.group(2).split(',')]
+                    if not all(self.impl_args):
+                        raise SystemExit('%s: an empty argument in %r' % (where, f))
+                elif '(' in self.impl:
+                    raise SystemExit('%s: impl=NAME(ARG,...) without spaces: %r' % (where, f))
             else:
                 raise SystemExit('%s: unknown flag %r' % (where, f))
         if self.impl is None:
             self.impl = name.lower() + '_impl'
+        if self.impl_args is not None and (self.value_return or self.stub or self.hand):
+            raise SystemExit('%s: impl=NAME(ARGS) is for a generated entry point that returns '
+                             'an error code' % where)
 
     @property
     def names(self):
@@ -125,6 +137,9 @@ class Entry:
 
 # table file -> the header of mpi/ that declares its functions
 HEADERS = {}
+# table file -> the header (from the source tree's top) that declares the
+# shared implementations its impl=NAME(ARGS) entries call (`include=`)
+INCLUDES = {}
 # the headers whose every function must have an entry (gen.py check)
 CHECKED_HEADERS = ('mpi.h', 'mpi_ext.h')
 
@@ -145,7 +160,12 @@ def read_table(src):
                 # that declares the file's functions (default mpi.h)
                 words = title.split()
                 HEADERS[fname] = next((w[7:] for w in words if w.startswith('header=')), 'mpi.h')
-                title = ' '.join(w for w in words if not w.startswith('header='))
+                # `include=FILE`: the header of the shared implementations
+                inc = next((w[8:] for w in words if w.startswith('include=')), None)
+                if inc is not None:
+                    INCLUDES[fname] = inc
+                title = ' '.join(w for w in words
+                                 if not w.startswith('header=') and not w.startswith('include='))
                 chapter = (num, title.strip(), fname)
                 chapters.append(chapter)
             elif not line[0].isspace():
@@ -333,6 +353,13 @@ def entry_code(e, large):
                 args.append(p.name)
         if arrays_differ(e):
             args.append('1' if large else '0')
+        if e.impl_args is not None:
+            # impl=NAME(ARGS): a parameter's name stands for what the
+            # implementation function would get; anything else is a constant
+            byname = {p.name: a for p, a in zip([p for p in e.params if p.name != '...'], args)}
+            if arrays_differ(e):
+                raise SystemExit('%s: impl=NAME(ARGS) with arrays of two types' % e.where)
+            args = [byname.get(a, a) for a in e.impl_args]
         args.append('fn')
         call = '%s(%s)' % (e.impl, ', '.join(args))
         if temps:
@@ -452,16 +479,21 @@ def cmd_entries(src, out):
             ' * The library calls these, never its own PMPI_ entry points. */',
             '#ifndef CANAL_API_IMPL_H', '#define CANAL_API_IMPL_H', '', '#include "mpi.h"'] + \
            ['#include "%s"' % h for h in sorted(set(HEADERS.values()) - {'mpi.h'})] + ['',
-            '/* the resolved error objects of the OBJ_KINDS (mpi/rma_impl.h, mpi/io_impl.h) */',
+            '/* the resolved error objects of the OBJ_KINDS (rma/rma_impl.h, io/io_impl.h) */',
             'struct rma_win;', 'struct ADIOI_FileD;', '']
     for num, title, fname in chapters:
         text = [HEADER % (fname, title)]
         if HEADERS[fname] != 'mpi.h':
             text.append('#include "%s"\n' % HEADERS[fname])
+        if fname in INCLUDES:
+            text.append('#include "%s"\n' % INCLUDES[fname])
         for e in entries:
             if e.file != fname or e.hand:
                 continue
-            if not e.stub:
+            if e.impl_args is not None:
+                if fname not in INCLUDES:
+                    raise SystemExit('%s: impl=NAME(ARGS) in a file without include=' % e.where)
+            elif not e.stub:
                 impl.append('%s %s(%s);' % (e.returns, e.impl, impl_params(e)))
             text.append('\n' + entry_code(e, False))
             if e.large:
@@ -540,7 +572,7 @@ def cmd_check(src):
 # the entry points (which would check the arguments again, and name another
 # call than the user's in errors). The public headers declare the entry
 # points; the generated files (of an in-tree build) define them.
-INSIDE_DIRS = ('mpi', 'coll', 'adi', 'datatype')
+INSIDE_DIRS = ('mpi', 'coll', 'rma', 'io', 'adi', 'datatype')
 PUBLIC_HEADERS = ('mpi/mpi.h', 'mpi/mpio.h', 'mpi/mpi_ext.h')
 GENERATED_MARK = 'Generated by mpi/api/gen.py'
 # comments, string and character literals: not code

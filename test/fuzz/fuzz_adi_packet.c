@@ -29,6 +29,7 @@
 #include "common/log.h"
 #include "datatype/dt.h"
 #include "mpi.h"
+#include "fuzz.h"
 
 enum { NRECV_MAX = 4, CTX0 = 100, CTX_SEND = 102, SEND_TAG = 0x7000 };
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "mpi.h"
+#include "fuzz.h"
 
 static char path[64];
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "pmi/pmi_impl.h"
+#include "fuzz.h"
 
 static void check_mapping(const pmi_boot_t *b)
 {

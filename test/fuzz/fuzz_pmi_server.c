@@ -16,6 +16,7 @@
 
 #include <fcntl.h>
 #include <stdint.h>
+#include "fuzz.h"
 
 static mpx_opts_t opts;
 static mpx_segment_t seg;

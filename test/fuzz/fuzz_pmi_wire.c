@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "pmi/wire.h"
+#include "fuzz.h"
 
 static pmi_wire_msg_t msg;
 

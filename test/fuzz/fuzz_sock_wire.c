@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "channels/sock/sock.h"
+#include "fuzz.h"
 
 static const unsigned char secret[SOCK_SECRET_LEN] = "fuzz secret: 32 bytes of key...";
 static const unsigned char nonce_a[SOCK_NONCE_LEN] = "nonce of the acceptor, 32 bytes";

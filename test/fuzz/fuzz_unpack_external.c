@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mpi.h"
+#include "fuzz.h"
 
 enum { NTYPES_MAX = 40 };
 static MPI_Datatype types[NTYPES_MAX];

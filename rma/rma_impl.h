@@ -6,13 +6,14 @@
  * rma.c (windows), rma_sync.c (epochs), rma_ops.c (operations, origin side)
  * and rma_target.c (the target-side agent and the code that applies an
  * operation to window memory) call in each other. The design is described
- * at the top of mpi/rma.c. Only mpi/rma*.c (and mpi/check.c, for the `win`
- * kind of the API table) include this header.
+ * at the top of rma/rma.c. Only the files of rma/ include this header;
+ * mpi/ sees rma/rma.h.
  */
-#ifndef CANAL_MPI_RMA_IMPL_H
-#define CANAL_MPI_RMA_IMPL_H
+#ifndef CANAL_RMA_RMA_IMPL_H
+#define CANAL_RMA_RMA_IMPL_H
 
-#include "comm_impl.h"
+#include "mpi/objects.h"
+#include "rma/rma.h"
 
 #include <stdint.h>
 
@@ -239,10 +240,6 @@ typedef struct rma_win {
 long long rma_cvar_int(const char *name, long long def);
 int rma_cvar_bool(const char *name, int def);
 rma_win_t *rma_win_get(MPI_Win h);
-/* Look up and raise MPI_ERR_WIN on failure (on MPI_COMM_WORLD's handler). */
-int rma_win_check(MPI_Win h, const char *fn, rma_win_t **out);
-int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 /* Address of `disp` at rank `target` in a direct window, after checking the
  * region [lo, hi) of bytes relative to it; NULL when outside. For rank ==
  * me of any window too (dynamic: the attached regions). */

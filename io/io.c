@@ -2,7 +2,7 @@
  * MPI-IO, file manipulation (MPI 4.0 sections 14.2 and 14.7): opening and
  * closing files, deleting them, sizes, hints, atomicity, the group and
  * access mode, and the error handlers of files. Views and file pointers are
- * in mpi/io_view.c, data access in mpi/io_rw.c.
+ * in io/io_view.c, data access in io/io_rw.c.
  *
  * A file handle is a pointer (MPICH ABI); live handles are kept in a list so
  * that a stale or garbage MPI_File is reported as MPI_ERR_FILE instead of
@@ -18,7 +18,6 @@
  */
 #include "io_impl.h"
 #include "mpi/api_impl.h"
-#include "comm_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -337,17 +336,16 @@ static void file_free(struct ADIOI_FileD *f, const char *fn)
     free(f);
 }
 
-int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh,
-                       const char *fn)
+/* MPI_File_open, phase by phase: open_args, open_object, open_amode,
+ * open_fds, open_finish. Each raises its own error (through
+ * MPI_FILE_NULL's handler) and, from open_amode on, frees the file when it
+ * fails. */
+
+/* What every rank checks alone. */
+static int open_args(MPI_Comm comm, const char *filename, MPI_Info info, MPI_File *fh,
+                     mpi_comm_t **c_out, const char *fn)
 {
-    struct ADIOI_FileD *f = NULL;
     mpi_comm_t *c;
-    MPI_Comm dup = MPI_COMM_NULL;
-    char why[256] = "";
-    int err, agree[3], all[3], perm = 0666;
-    const char *path, *v;
-    open_result_t res;
-    struct stat sb;
 
     if ((c = mpi_comm_get(comm)) == NULL)
         return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
@@ -361,7 +359,20 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     if (info != MPI_INFO_NULL && mpi_info_valid(info) < 0)
         return io_err(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                       (unsigned)info);
-    path = strip_prefix(filename);
+    *c_out = c;
+    return MPI_SUCCESS;
+}
+
+/* The file object: its private communicator, its hints, and the
+ * permissions of a file it creates (the file_perm hint). */
+static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const char *path,
+                       int amode, MPI_Info info, struct ADIOI_FileD **f_out, int *perm_out,
+                       const char *fn)
+{
+    struct ADIOI_FileD *f;
+    MPI_Comm dup = MPI_COMM_NULL;
+    const char *v;
+    int err;
 
     f = calloc(1, sizeof *f);
     if (f == NULL || (f->filename = strdup(path)) == NULL) {
@@ -378,8 +389,8 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     mpi_errhandler_retain(f->errh, MPI_OBJ_FILE);
     if (mpi_comm_dup_impl(c, &dup, fn) != MPI_SUCCESS || (f->comm = mpi_comm_get(dup)) == NULL) {
         file_free(f, fn);
-        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s",
-                      (unsigned)comm, filename);
+        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s", (unsigned)comm,
+                      filename);
     }
     f->rank = f->comm->rank;
     f->size = f->comm->size;
@@ -400,10 +411,18 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
         char *end;
         long p = strtol(v, &end, 8);
         if (*end == '\0' && p >= 0 && p <= 07777)
-            perm = (int)p;
+            *perm_out = (int)p;
     }
+    *f_out = f;
+    return MPI_SUCCESS;
+}
 
-    /* Every rank must pass the same amode. */
+/* Every rank must pass the same valid amode. */
+static int open_amode(struct ADIOI_FileD *f, int amode, const char *filename, const char *fn)
+{
+    char why[256] = "";
+    int agree[3], all[3];
+
     agree[0] = amode;
     agree[1] = -amode;
     agree[2] = check_amode(amode, why, sizeof why) < 0 ? 1 : 0;
@@ -426,9 +445,19 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
                       "amode=%#x differs between ranks (range %#x..%#x) opening %s",
                       (unsigned)amode, (unsigned)-all[1], (unsigned)all[0], filename);
     }
+    return MPI_SUCCESS;
+}
 
-    /* Rank 0 creates (or opens) first, so that MPI_MODE_EXCL has one winner. */
-    memset(&res, 0, sizeof res);
+/* Open the descriptors: rank 0 creates (or opens) first, so that
+ * MPI_MODE_EXCL has one winner, and chooses the token of the side files;
+ * then the others; all agree on the outcome. */
+static int open_fds(struct ADIOI_FileD *f, const char *path, const char *filename, int amode,
+                    int perm, open_result_t *res, const char *fn)
+{
+    struct stat sb;
+    int err, agree[1], all[1];
+
+    memset(res, 0, sizeof *res);
     if (f->rank == 0) {
         int flags = 0;
         if (amode & MPI_MODE_CREATE)
@@ -437,27 +466,27 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
             flags |= O_EXCL;
         f->fd = open_fd(path, amode, flags, perm);
         if (f->fd < 0) {
-            res.eno = errno;
-            res.errclass = io_errno_class(errno);
+            res->eno = errno;
+            res->errclass = io_errno_class(errno);
         } else if (fstat(f->fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            res.eno = EISDIR;
-            res.errclass = MPI_ERR_BAD_FILE;
+            res->eno = EISDIR;
+            res->errclass = MPI_ERR_BAD_FILE;
         }
-        snprintf(res.token, sizeof res.token, "%lx.%x", (unsigned long)getpid(),
+        snprintf(res->token, sizeof res->token, "%lx.%x", (unsigned long)getpid(),
                  (unsigned)random());
     }
-    if (mpi_bcast_impl(&res, sizeof res, MPI_BYTE, 0, f->comm, fn) != MPI_SUCCESS) {
+    if (mpi_bcast_impl(res, sizeof *res, MPI_BYTE, 0, f->comm, fn) != MPI_SUCCESS) {
         file_free(f, fn);
         return io_err(NULL, MPI_ERR_OTHER, fn, "cannot share the outcome of opening %s", filename);
     }
-    if (res.errclass == 0 && f->rank != 0) {
+    if (res->errclass == 0 && f->rank != 0) {
         f->fd = open_fd(path, amode, 0, perm);
         if (f->fd < 0) {
-            res.eno = errno;
-            res.errclass = io_errno_class(errno);
+            res->eno = errno;
+            res->errclass = io_errno_class(errno);
         }
     }
-    err = res.errclass;
+    err = res->errclass;
     agree[0] = err;
     if (mpi_allreduce_impl(agree, all, 1, MPI_INT, MPI_MAX, f->comm, fn) != MPI_SUCCESS)
         all[0] = MPI_ERR_OTHER;
@@ -466,18 +495,26 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
         file_free(f, fn);
         if (err != 0)
             return io_err(NULL, cls, fn, "cannot open %s with amode=%#x: %s", filename,
-                          (unsigned)amode, strerror(res.eno));
+                          (unsigned)amode, strerror(res->eno));
         return io_err(NULL, cls, fn, "another rank cannot open %s with amode=%#x", filename,
                       (unsigned)amode);
     }
-    /* The shared file pointer lives in a side file next to the data. */
-    {
-        char side[64];
-        snprintf(side, sizeof side, "shfp.%s", res.token);
-        if ((err = io_shfp_open(f, side)) != MPI_SUCCESS) {
-            file_free(f, fn);
-            return io_err(NULL, err, fn, "cannot set up the shared file pointer of %s", filename);
-        }
+    return MPI_SUCCESS;
+}
+
+/* The shared file pointer (a side file next to the data), the default
+ * view, and the pointers of MPI_MODE_APPEND. */
+static int open_finish(struct ADIOI_FileD *f, const char *filename, int amode,
+                       const open_result_t *res, const char *fn)
+{
+    char side[64];
+    struct stat sb;
+    int err;
+
+    snprintf(side, sizeof side, "shfp.%s", res->token);
+    if ((err = io_shfp_open(f, side)) != MPI_SUCCESS) {
+        file_free(f, fn);
+        return io_err(NULL, err, fn, "cannot set up the shared file pointer of %s", filename);
     }
     if ((err = io_view_default(f)) != MPI_SUCCESS) {
         file_free(f, fn);
@@ -491,6 +528,26 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
             io_shfp_store(f, f->fp_ind);
         mpi_barrier_impl(f->comm, fn);
     }
+    return MPI_SUCCESS;
+}
+
+int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh,
+                       const char *fn)
+{
+    struct ADIOI_FileD *f = NULL;
+    mpi_comm_t *c = NULL;
+    int err, perm = 0666;
+    const char *path;
+    open_result_t res;
+
+    if ((err = open_args(comm, filename, info, fh, &c, fn)) != MPI_SUCCESS)
+        return err;
+    path = strip_prefix(filename);
+    if ((err = open_object(c, comm, filename, path, amode, info, &f, &perm, fn)) != MPI_SUCCESS ||
+        (err = open_amode(f, amode, filename, fn)) != MPI_SUCCESS ||
+        (err = open_fds(f, path, filename, amode, perm, &res, fn)) != MPI_SUCCESS ||
+        (err = open_finish(f, filename, amode, &res, fn)) != MPI_SUCCESS)
+        return err;
     pthread_mutex_lock(&io_lock);
     f->next = io_files;
     io_files = f;
@@ -672,7 +729,7 @@ int mpi_file_set_info_impl(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
     return hints_apply(f, info, fn);
 }
 
-/* For MPI_File_set_view's info argument (mpi/io_view.c). */
+/* For MPI_File_set_view's info argument (io/io_view.c). */
 int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn);
 int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
 {

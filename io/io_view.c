@@ -4,7 +4,7 @@
  * the view's data stream onto file bytes, conversion between memory and the
  * file representation (native, internal, external32 and user-registered
  * ones), the individual pointer (seek, get_position, get_byte_offset) and
- * the shared pointer's storage. mpi/io_rw.c moves data through these.
+ * the shared pointer's storage. io/io_rw.c moves data through these.
  *
  * A view is flattened once, when it is set: the data blocks of one filetype
  * instance become a sorted list of (offset, length) with prefix sums, so
@@ -507,18 +507,134 @@ static int type_copy(MPI_Datatype t, MPI_Datatype *out, const char *fn)
     return mpi_type_dup_impl(t, out, fn);
 }
 
+/* MPI_File_set_view, phase 1: this rank's verdict on the view, 0 or an
+ * error class (the reason in why); the engine types, the datarep and the
+ * flattened filetype. Checks that fail on some ranks only must not leave
+ * the others in the collective that follows: each rank finds its verdict,
+ * then all agree. */
+static int view_verdict(struct ADIOI_FileD *f, MPI_Datatype etype, MPI_Datatype filetype,
+                        const char *datarep, dt_type_t **et_out, dt_type_t **ft_out,
+                        io_rep_kind_t *rep_out, io_datarep_t **urep_out, io_flat_t *fl, char *why,
+                        size_t whylen)
+{
+    dt_type_t *et, *ft;
+    int cls, bad = 0;
+
+    et = mpi_dt_get(etype);
+    ft = mpi_dt_get(filetype);
+    if (et == NULL || !dt_is_committed(et)) {
+        bad = MPI_ERR_TYPE;
+        snprintf(why, whylen, "etype=%#x is not a valid committed datatype", (unsigned)etype);
+    } else if (ft == NULL || !dt_is_committed(ft)) {
+        bad = MPI_ERR_TYPE;
+        snprintf(why, whylen, "filetype=%#x is not a valid committed datatype",
+                 (unsigned)filetype);
+    } else if (datarep == NULL) {
+        bad = MPI_ERR_UNSUPPORTED_DATAREP;
+        snprintf(why, whylen, "datarep is NULL");
+    } else if (strcmp(datarep, "native") == 0) {
+        *rep_out = IO_REP_NATIVE;
+    } else if (strcmp(datarep, "internal") == 0) {
+        *rep_out = IO_REP_INTERNAL;
+    } else if (strcmp(datarep, "external32") == 0) {
+        *rep_out = IO_REP_EXTERNAL32;
+    } else if ((*urep_out = rep_find(datarep)) != NULL) {
+        *rep_out = IO_REP_USER;
+    } else {
+        bad = MPI_ERR_UNSUPPORTED_DATAREP;
+        snprintf(why, whylen, "datarep=\"%s\" is not known", datarep);
+    }
+    if (bad == 0 && dt_size(et) == 0) {
+        bad = MPI_ERR_TYPE;
+        snprintf(why, whylen, "etype=%#x has size 0", (unsigned)etype);
+    } else if (bad == 0 && dt_size(ft) % dt_size(et) != 0) {
+        bad = MPI_ERR_TYPE;
+        snprintf(why, whylen,
+                 "the size of filetype=%#x (%zu) is not a multiple of the etype's (%zu)",
+                 (unsigned)filetype, dt_size(ft), dt_size(et));
+    } else if (bad == 0 && dt_size(ft) > 0 && dt_extent(ft) <= 0) {
+        /* a filetype without data is fine: this rank's view holds nothing
+         * (MPICH's io/setview_zero) */
+        bad = MPI_ERR_TYPE;
+        snprintf(why, whylen, "filetype=%#x has data but a nonpositive extent",
+                 (unsigned)filetype);
+    }
+    if (bad == 0) {
+        char w2[200];
+        /* MPICH reports filetypes the file cannot follow as MPI_ERR_IO */
+        cls = flatten(ft, fl, w2, sizeof w2);
+        if (cls == MPI_SUCCESS && fl->overlap && !(f->amode & MPI_MODE_RDONLY)) {
+            snprintf(w2, sizeof w2, "the filetype has overlapping blocks on a writable file");
+            flat_free(fl);
+            cls = MPI_ERR_IO;
+        }
+        if (cls != MPI_SUCCESS) {
+            bad = cls == MPI_ERR_TYPE ? MPI_ERR_IO : cls;
+            snprintf(why, whylen, "filetype=%#x: %s", (unsigned)filetype, w2);
+        }
+    }
+    *et_out = et;
+    *ft_out = ft;
+    return bad;
+}
+
+/* Phase 2, once every rank accepted the view: the sizes of the etype and
+ * the filetype, and the filetype's extent, in the file's representation;
+ * frees fl on failure. */
+static int view_sizes(struct ADIOI_FileD *f, dt_type_t *et, dt_type_t *ft, MPI_Datatype etype,
+                      MPI_Datatype filetype, const char *datarep, io_rep_kind_t rep,
+                      io_datarep_t *urep, io_flat_t *fl, MPI_Offset *esize_out,
+                      MPI_Offset *fsize_out, MPI_Offset *fext_out, const char *fn)
+{
+    struct ADIOI_FileD tmp;
+    MPI_Offset esize, fsize;
+    int err;
+
+    /* Sizes in the file's representation. A non-contiguous filetype must
+     * have the same size in memory and in the file representation. */
+    tmp = *f;
+    tmp.rep = rep;
+    tmp.urep = urep;
+    snprintf(tmp.datarep, sizeof tmp.datarep, "%s", datarep);
+    if ((err = io_rep_size(&tmp, et, etype, 1, esize_out, fn)) ||
+        (err = io_rep_size(&tmp, ft, filetype, 1, fsize_out, fn))) {
+        flat_free(fl);
+        return err;
+    }
+    esize = *esize_out;
+    fsize = *fsize_out;
+    *fext_out = dt_extent(ft);
+    if (fsize != (MPI_Offset)dt_size(ft)) {
+        if (!(fl->n == 1 && fl->off[0] == 0 && fl->len[0] == *fext_out)) {
+            flat_free(fl);
+            return io_err(f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
+                          "a non-contiguous filetype whose size differs in datarep \"%s\" is "
+                          "not supported", datarep);
+        }
+        fl->len[0] = fsize;
+        fl->psum[1] = fsize;
+        *fext_out = fsize;
+    }
+    if (esize == 0 || fsize % esize != 0) {
+        flat_free(fl);
+        return io_err(f, MPI_ERR_TYPE, fn, "the etype does not divide the filetype in datarep \"%s\"",
+                      datarep);
+    }
+    return MPI_SUCCESS;
+}
+
 int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype etype,
                            MPI_Datatype filetype, const char *datarep, MPI_Info info,
                            const char *fn)
 {
     dt_type_t *et, *ft;
-    io_rep_kind_t rep;
+    io_rep_kind_t rep = IO_REP_NATIVE;
     io_datarep_t *urep = NULL;
     io_flat_t fl;
     MPI_Datatype e2 = MPI_DATATYPE_NULL, f2 = MPI_DATATYPE_NULL;
     MPI_Offset esize, fsize, fext;
     char why[256];
-    int err, cls, bad = 0, any;
+    int err, cls, bad, any;
 
     memset(&fl, 0, sizeof fl);
     if (f->split.active)
@@ -537,59 +653,7 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
     }
     /* Checks that fail on some ranks only must not leave the others in
      * the collective below: each rank finds its verdict, then all agree. */
-    et = mpi_dt_get(etype);
-    ft = mpi_dt_get(filetype);
-    if (et == NULL || !dt_is_committed(et)) {
-        bad = MPI_ERR_TYPE;
-        snprintf(why, sizeof why, "etype=%#x is not a valid committed datatype", (unsigned)etype);
-    } else if (ft == NULL || !dt_is_committed(ft)) {
-        bad = MPI_ERR_TYPE;
-        snprintf(why, sizeof why, "filetype=%#x is not a valid committed datatype",
-                 (unsigned)filetype);
-    } else if (datarep == NULL) {
-        bad = MPI_ERR_UNSUPPORTED_DATAREP;
-        snprintf(why, sizeof why, "datarep is NULL");
-    } else if (strcmp(datarep, "native") == 0) {
-        rep = IO_REP_NATIVE;
-    } else if (strcmp(datarep, "internal") == 0) {
-        rep = IO_REP_INTERNAL;
-    } else if (strcmp(datarep, "external32") == 0) {
-        rep = IO_REP_EXTERNAL32;
-    } else if ((urep = rep_find(datarep)) != NULL) {
-        rep = IO_REP_USER;
-    } else {
-        bad = MPI_ERR_UNSUPPORTED_DATAREP;
-        snprintf(why, sizeof why, "datarep=\"%s\" is not known", datarep);
-    }
-    if (bad == 0 && dt_size(et) == 0) {
-        bad = MPI_ERR_TYPE;
-        snprintf(why, sizeof why, "etype=%#x has size 0", (unsigned)etype);
-    } else if (bad == 0 && dt_size(ft) % dt_size(et) != 0) {
-        bad = MPI_ERR_TYPE;
-        snprintf(why, sizeof why,
-                 "the size of filetype=%#x (%zu) is not a multiple of the etype's (%zu)",
-                 (unsigned)filetype, dt_size(ft), dt_size(et));
-    } else if (bad == 0 && dt_size(ft) > 0 && dt_extent(ft) <= 0) {
-        /* a filetype without data is fine: this rank's view holds nothing
-         * (MPICH's io/setview_zero) */
-        bad = MPI_ERR_TYPE;
-        snprintf(why, sizeof why, "filetype=%#x has data but a nonpositive extent",
-                 (unsigned)filetype);
-    }
-    if (bad == 0) {
-        char w2[200];
-        /* MPICH reports filetypes the file cannot follow as MPI_ERR_IO */
-        cls = flatten(ft, &fl, w2, sizeof w2);
-        if (cls == MPI_SUCCESS && fl.overlap && !(f->amode & MPI_MODE_RDONLY)) {
-            snprintf(w2, sizeof w2, "the filetype has overlapping blocks on a writable file");
-            flat_free(&fl);
-            cls = MPI_ERR_IO;
-        }
-        if (cls != MPI_SUCCESS) {
-            bad = cls == MPI_ERR_TYPE ? MPI_ERR_IO : cls;
-            snprintf(why, sizeof why, "filetype=%#x: %s", (unsigned)filetype, w2);
-        }
-    }
+    bad = view_verdict(f, etype, filetype, datarep, &et, &ft, &rep, &urep, &fl, why, sizeof why);
     any = io_agree(f, bad, fn);
     if (bad != 0)
         return io_err(f, bad, fn, "%s", why);
@@ -598,36 +662,9 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
         return io_err(f, any, fn, "the view given on another rank is invalid");
     }
 
-    /* Sizes in the file's representation. A non-contiguous filetype must
-     * have the same size in memory and in the file representation. */
-    {
-        struct ADIOI_FileD tmp = *f;
-        tmp.rep = rep;
-        tmp.urep = urep;
-        snprintf(tmp.datarep, sizeof tmp.datarep, "%s", datarep);
-        if ((err = io_rep_size(&tmp, et, etype, 1, &esize, fn)) ||
-            (err = io_rep_size(&tmp, ft, filetype, 1, &fsize, fn))) {
-            flat_free(&fl);
-            return err;
-        }
-    }
-    fext = dt_extent(ft);
-    if (fsize != (MPI_Offset)dt_size(ft)) {
-        if (!(fl.n == 1 && fl.off[0] == 0 && fl.len[0] == fext)) {
-            flat_free(&fl);
-            return io_err(f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
-                          "a non-contiguous filetype whose size differs in datarep \"%s\" is "
-                          "not supported", datarep);
-        }
-        fl.len[0] = fsize;
-        fl.psum[1] = fsize;
-        fext = fsize;
-    }
-    if (esize == 0 || fsize % esize != 0) {
-        flat_free(&fl);
-        return io_err(f, MPI_ERR_TYPE, fn, "the etype does not divide the filetype in datarep \"%s\"",
-                      datarep);
-    }
+    if ((err = view_sizes(f, et, ft, etype, filetype, datarep, rep, urep, &fl, &esize, &fsize,
+                          &fext, fn)) != MPI_SUCCESS)
+        return err;
     if (type_copy(etype, &e2, fn) != MPI_SUCCESS || type_copy(filetype, &f2, fn) != MPI_SUCCESS) {
         flat_free(&fl);
         if (mpi_handle_kind(e2) == MPI_HKIND_DIRECT)

@@ -2,20 +2,21 @@
  * What the files of MPI-IO (MPI 4.0 chapter 14) share: Canal's file object
  * (the struct behind the MPICH-ABI pointer handle MPI_File), the file view
  * flattened into byte blocks, and the internal entry points between
- * mpi/io.c (open, close, hints, sizes, error handlers), mpi/io_view.c
- * (views, data representations, file pointers) and mpi/io_rw.c (data
+ * io/io.c (open, close, hints, sizes, error handlers), io/io_view.c
+ * (views, data representations, file pointers) and io/io_rw.c (data
  * access: independent, two-phase collective, shared pointers, nonblocking
- * and split collective forms). Only these files (and mpi/check.c, for
- * the `file` kind of the API table) include it.
+ * and split collective forms). Only these files include it; mpi/ sees
+ * io/io.h.
  *
  * Files live on a POSIX file system reached with pread/pwrite. Every file
  * handle owns a duplicate of the user's communicator, so that the
  * collectives of I/O never match the user's messages.
  */
-#ifndef CANAL_MPI_IO_IMPL_H
-#define CANAL_MPI_IO_IMPL_H
+#ifndef CANAL_IO_IO_IMPL_H
+#define CANAL_IO_IO_IMPL_H
 
-#include "mpiimpl.h"
+#include "mpi/objects.h"
+#include "io/io.h"
 
 #include <sys/types.h>
 
@@ -88,12 +89,6 @@ struct ADIOI_FileD {
 };
 
 /* ---------------------------------------------------------------- io.c */
-/* The live file named by fh, or NULL (and an MPI_ERR_FILE raised through
- * the handler of MPI_FILE_NULL in *err_out). */
-struct ADIOI_FileD *io_file_get(MPI_File fh, const char *fn, int *err_out);
-/* Raise through the file's handler (MPI_FILE_NULL's when f is NULL). */
-int io_err(struct ADIOI_FileD *f, int errclass, const char *fn, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 /* The MPI error class of an errno value from an I/O system call. */
 int io_errno_class(int e);
 /* Check (count, datatype) of a data access; *dt_out is the engine type. */

@@ -10,7 +10,7 @@
  * fetch_and_op of one contiguous predefined type under a passive lock --
  * take short paths first (fast_put_get, fast_acc) that do the same work
  * with fewer checks and lookups and defer anything unusual, every error
- * included, to the general path. See the design at the top of mpi/rma.c
+ * included, to the general path. See the design at the top of rma/rma.c
  * and doc/rma.md.
  */
 #include "rma_impl.h"
@@ -240,6 +240,63 @@ static size_t inline_max(void)
     return (size_t)v;
 }
 
+/* am_op, phase 1: the header of the active message (its reply or data
+ * tag, the target displacement, the layout and epoch flags) and the bytes
+ * of origin data that travel inline after it. */
+static void am_header(rma_win_t *w, const rma_args_t *a, dt_type_t *tdt, const rma_layout_t *l,
+                      dt_op_t op, int fence, rma_hdr_t *h, size_t *inl_out)
+{
+    int t = a->target;
+    size_t nlist = l->n > 1 ? l->n : 0;
+    uint32_t tagn = __atomic_fetch_add(&w->next_tag, 1, __ATOMIC_RELAXED) % RMA_TAG_SPAN;
+
+    *inl_out = 0;
+    memset(h, 0, sizeof *h);
+    h->kind = (uint8_t)a->kind;
+    h->tag =
+        a->kind == RMA_AM_PUT ? RMA_TAG_DATA_FIRST + (int)tagn : RMA_TAG_REPLY_FIRST + (int)tagn;
+    h->disp = (uint64_t)(w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? a->disp : a->disp * w->units[t]);
+    h->bytes = l->bytes;
+    h->op = (int32_t)op;
+    h->basic = a->kind == RMA_AM_PUT || a->kind == RMA_AM_GET ? 0 : (int32_t)dt_basic_type(tdt);
+    if (l->n == 1) {
+        h->disp += (uint64_t)l->b[0].off;
+    } else if (nlist > 0) {
+        h->flags |= RMA_F_LAYOUT;
+        h->nblocks = nlist;
+    }
+    if (fence) {
+        h->flags |= RMA_F_FENCE;
+        h->epoch = (uint8_t)(w->fence_epoch & 1);
+    } else if (w->peer[t].lock == RMA_LK_NONE) {
+        h->flags |= RMA_F_ACTIVE;
+    }
+    switch (a->kind) {
+    case RMA_AM_PUT:
+        *inl_out = l->bytes <= inline_max() ? l->bytes : 0;
+        if (*inl_out > 0 || l->bytes == 0)
+            h->flags |= RMA_F_INLINE;
+        break;
+    case RMA_AM_ACC:
+        *inl_out = l->bytes;
+        h->flags |= RMA_F_INLINE;
+        break;
+    case RMA_AM_GACC:
+        if (op != DT_OP_NO_OP) {
+            *inl_out = l->bytes;
+            h->flags |= RMA_F_INLINE;
+        }
+        break;
+    case RMA_AM_CAS:
+        *inl_out = 2 * l->bytes;
+        h->flags |= RMA_F_INLINE;
+        break;
+    }
+}
+
+/* An operation as an active message to the target's agent: the header
+ * (am_header), the layout and inline data in one message, the receive of
+ * the reply posted first, the bulk data of a large put after it. */
 static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *odt, dt_type_t *rdt,
                  dt_type_t *tdt, const rma_layout_t *l, dt_op_t op, int fence, adi_request_t *ureq)
 {
@@ -247,52 +304,11 @@ static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *o
     rma_op_t *o = calloc(1, sizeof *o);
     rma_hdr_t h;
     size_t nlist = l->n > 1 ? l->n : 0, inl = 0, len;
-    uint32_t tagn = __atomic_fetch_add(&w->next_tag, 1, __ATOMIC_RELAXED) % RMA_TAG_SPAN;
     char *msg;
     adi_request_t *r = NULL;
     canal_status_t st = CANAL_OK;
 
-    memset(&h, 0, sizeof h);
-    h.kind = (uint8_t)a->kind;
-    h.tag =
-        a->kind == RMA_AM_PUT ? RMA_TAG_DATA_FIRST + (int)tagn : RMA_TAG_REPLY_FIRST + (int)tagn;
-    h.disp = (uint64_t)(w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? a->disp : a->disp * w->units[t]);
-    h.bytes = l->bytes;
-    h.op = (int32_t)op;
-    h.basic = a->kind == RMA_AM_PUT || a->kind == RMA_AM_GET ? 0 : (int32_t)dt_basic_type(tdt);
-    if (l->n == 1) {
-        h.disp += (uint64_t)l->b[0].off;
-    } else if (nlist > 0) {
-        h.flags |= RMA_F_LAYOUT;
-        h.nblocks = nlist;
-    }
-    if (fence) {
-        h.flags |= RMA_F_FENCE;
-        h.epoch = (uint8_t)(w->fence_epoch & 1);
-    } else if (w->peer[t].lock == RMA_LK_NONE) {
-        h.flags |= RMA_F_ACTIVE;
-    }
-    switch (a->kind) {
-    case RMA_AM_PUT:
-        inl = l->bytes <= inline_max() ? l->bytes : 0;
-        if (inl > 0 || l->bytes == 0)
-            h.flags |= RMA_F_INLINE;
-        break;
-    case RMA_AM_ACC:
-        inl = l->bytes;
-        h.flags |= RMA_F_INLINE;
-        break;
-    case RMA_AM_GACC:
-        if (op != DT_OP_NO_OP) {
-            inl = l->bytes;
-            h.flags |= RMA_F_INLINE;
-        }
-        break;
-    case RMA_AM_CAS:
-        inl = 2 * l->bytes;
-        h.flags |= RMA_F_INLINE;
-        break;
-    }
+    am_header(w, a, tdt, l, op, fence, &h, &inl);
     len = sizeof h + nlist * sizeof(rma_block_t) + inl;
     msg = malloc(len);
     if (o == NULL || msg == NULL) {
@@ -403,16 +419,17 @@ static int rma_cas_type_ok(dt_builtin_t b)
 
 /* The general path. The entry point checked the window and the request
  * pointer; everything else is checked here. */
-static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
+/* rma_issue, phase 1: the operation, the counts, the three datatypes and
+ * the buffers agree with each other (*op_out, and the engine types of the
+ * origin, result and target: NULL when the operation has none). */
+static int issue_check_args(const char *fn, rma_win_t *w, const rma_args_t *a, dt_op_t *op_out,
+                            dt_type_t **odt_out, dt_type_t **rdt_out, dt_type_t **tdt_out)
 {
     dt_type_t *odt = NULL, *rdt = NULL, *tdt = NULL;
-    int err, t = a->target, fence = 0;
+    int err;
     int is_acc = a->kind == RMA_AM_ACC || a->kind == RMA_AM_GACC;
     dt_op_t op = DT_OP_N;
     size_t obytes = 0, tbytes = 0;
-    rma_layout_t l;
-    adi_request_t *ureq = NULL;
-    canal_status_t st;
 
     if (is_acc || a->kind == RMA_AM_CAS) {
         op = a->kind == RMA_AM_CAS ? DT_OP_REPLACE : rma_builtin_op(a->op);
@@ -489,6 +506,50 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
         if (op != DT_OP_REPLACE && op != DT_OP_NO_OP && dt_op_check(op, tdt) < 0)
             return rma_err(w, MPI_ERR_OP, fn, "%s", common_err_detail());
     }
+    *op_out = op;
+    *odt_out = odt;
+    *rdt_out = rdt;
+    *tdt_out = tdt;
+    return MPI_SUCCESS;
+}
+
+/* rma_issue, phase 3 (after the target rank, the displacement and the
+ * epoch): the target layout l lies inside the target's window (dynamic
+ * windows are checked where the bytes are). */
+static int issue_check_range(const char *fn, rma_win_t *w, const rma_args_t *a,
+                             const rma_layout_t *l)
+{
+    int t = a->target;
+    int64_t off = 0, lo = 0, hi = 0;
+
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC || l->bytes == 0)
+        return MPI_SUCCESS;
+    if (__builtin_mul_overflow((int64_t)a->disp, (int64_t)w->units[t], &off) ||
+        __builtin_add_overflow(off, l->lo, &lo) || __builtin_add_overflow(off, l->hi, &hi) ||
+        lo < 0 || hi > (int64_t)w->sizes[t])
+        return rma_err(w, MPI_ERR_RMA_RANGE, fn,
+                       "target_disp=%lld (disp_unit %lld) with target_count=%lld touches "
+                       "bytes [%lld, %lld) but the window of rank %d has %lld bytes",
+                       (long long)a->disp, (long long)w->units[t], (long long)a->tcount,
+                       (long long)lo, (long long)hi, t, (long long)w->sizes[t]);
+    return MPI_SUCCESS;
+}
+
+/* An RMA operation: check the arguments, the target and the epoch
+ * (phases 1 to 3), then run it directly on mapped memory (direct_op) or
+ * as an active message to the target's agent (am_op). */
+static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
+{
+    dt_type_t *odt = NULL, *rdt = NULL, *tdt = NULL;
+    int err, t = a->target, fence = 0;
+    dt_op_t op = DT_OP_N;
+    rma_layout_t l;
+    adi_request_t *ureq = NULL;
+    canal_status_t st;
+
+    if ((err = issue_check_args(fn, w, a, &op, &odt, &rdt, &tdt)) != MPI_SUCCESS)
+        return err;
+    /* phase 2: the target and the epoch */
     if (t != MPI_PROC_NULL && (t < 0 || t >= w->size))
         return rma_err(w, MPI_ERR_RANK, fn, "target_rank=%d is not in [0, %d) or MPI_PROC_NULL", t,
                        w->size);
@@ -512,18 +573,9 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
                        t);
     if ((st = rma_layout_from_dt(&l, tdt, (size_t)a->tcount)) < 0)
         return rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
-    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC && l.bytes > 0) {
-        int64_t off = 0, lo = 0, hi = 0;
-        if (__builtin_mul_overflow((int64_t)a->disp, (int64_t)w->units[t], &off) ||
-            __builtin_add_overflow(off, l.lo, &lo) || __builtin_add_overflow(off, l.hi, &hi) ||
-            lo < 0 || hi > (int64_t)w->sizes[t]) {
-            rma_layout_fini(&l);
-            return rma_err(w, MPI_ERR_RMA_RANGE, fn,
-                           "target_disp=%lld (disp_unit %lld) with target_count=%lld touches "
-                           "bytes [%lld, %lld) but the window of rank %d has %lld bytes",
-                           (long long)a->disp, (long long)w->units[t], (long long)a->tcount,
-                           (long long)lo, (long long)hi, t, (long long)w->sizes[t]);
-        }
+    if ((err = issue_check_range(fn, w, a, &l)) != MPI_SUCCESS) {
+        rma_layout_fini(&l);
+        return err;
     }
     if (a->want_req) {
         ureq = adi_request_alloc(ADI_REQ_OTHER);

@@ -6,7 +6,7 @@
  * misuse into MPI_ERR_RMA_SYNC. Direct windows lock with reader/writer
  * words in their segment; the others exchange LOCK/UNLOCK/FLUSH/POST/
  * COMPLETE messages with the targets' agents (rma_target.c). See the design
- * at the top of mpi/rma.c.
+ * at the top of rma/rma.c.
  */
 #include "rma_impl.h"
 #include "mpi/api_impl.h"

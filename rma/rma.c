@@ -646,14 +646,14 @@ static void win_destroy(rma_win_t *w)
     free(w);
 }
 
-static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
-                    mpi_comm_t *c, void *base, void *baseptr, MPI_Win *win_out)
+/* win_init, phase by phase: the arguments every rank checks alone, the
+ * window's own context and communicator, everybody's size and unit, the
+ * memory. Each raises its errors on the user's communicator c; win_init
+ * destroys the window when one fails. */
+static int win_check_args(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_unit,
+                          MPI_Info info, mpi_comm_t *c, void *baseptr)
 {
     MPI_Comm comm = c->handle;
-    rma_win_t *w = NULL;
-    mpi_group_t *g;
-    int err, ctx = -1, shm_ok = 0;
-    const char *nc;
 
     if (c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn,
@@ -676,6 +676,86 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
                              "the processes of comm=%#x are not all on one node, so their "
                              "memory cannot be shared",
                              (unsigned)comm);
+    return MPI_SUCCESS;
+}
+
+static int win_comm(const char *fn, rma_win_t *w, mpi_comm_t *c)
+{
+    mpi_group_t *g;
+    int err, ctx = -1;
+
+    /* A context of its own, and a communicator to run collectives on. */
+    if ((err = mpi_comm_context_alloc(c, &ctx)) != MPI_SUCCESS)
+        return mpi_err_raise(c, err, fn, "no communication context left for the window");
+    g = mpi_comm_local_group(c);
+    if (g == NULL || (err = mpi_comm_new_intra(c, ctx, g, &w->comm)) != MPI_SUCCESS) {
+        mpi_comm_context_free(ctx);
+        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the window's communicator");
+        return err;
+    }
+    mpi_errhandler_release(w->comm->errhandler);
+    w->comm->errhandler = MPI_ERRORS_RETURN;
+    w->comm->errh_default = 0;
+    w->ctx = ctx;
+    return MPI_SUCCESS;
+}
+
+static int win_exchange_sizes(const char *fn, rma_win_t *w, mpi_comm_t *c, MPI_Aint size,
+                              MPI_Aint disp_unit)
+{
+    MPI_Aint mine[2] = {size, disp_unit};
+    MPI_Aint *all = malloc(sizeof *all * 2 * (size_t)w->size);
+    int err;
+
+    if (all == NULL)
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+    err = mpi_allgather_impl(mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, w->comm, fn);
+    for (int r = 0; r < w->size && err == MPI_SUCCESS; r++) {
+        w->sizes[r] = all[2 * r];
+        w->units[r] = all[2 * r + 1];
+    }
+    free(all);
+    if (err != MPI_SUCCESS)
+        return mpi_err_raise_code(c, err, fn);
+    return MPI_SUCCESS;
+}
+
+/* Direct windows map a shared segment; MPI_Win_allocate without one gets
+ * aligned memory of its own. */
+static int win_memory(const char *fn, rma_win_t *w, mpi_comm_t *c, int flavor, MPI_Aint size)
+{
+    int err, shm_ok = 0;
+
+    if (flavor == MPI_WIN_FLAVOR_SHARED ||
+        (flavor == MPI_WIN_FLAVOR_ALLOCATE && rma_cvar_bool("RMA_DIRECT", 1) &&
+         all_on_this_node(c))) {
+        err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, &shm_ok, fn);
+        if (err != MPI_SUCCESS)
+            return mpi_err_raise(c, err, fn, "cannot map the window's shared segment");
+        if (!shm_ok && flavor == MPI_WIN_FLAVOR_SHARED)
+            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
+                                 "cannot create a %lld-byte shared-memory segment for the window "
+                                 "(is /dev/shm large enough?)",
+                                 (long long)size);
+    }
+    if (flavor == MPI_WIN_FLAVOR_ALLOCATE && !shm_ok) {
+        if (posix_memalign(&w->owned_mem, 64, size > 0 ? (size_t)size : 1) != 0)
+            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
+                                 "cannot allocate %lld bytes of window memory", (long long)size);
+        w->base = w->owned_mem;
+    }
+    return MPI_SUCCESS;
+}
+
+static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                    mpi_comm_t *c, void *base, void *baseptr, MPI_Win *win_out)
+{
+    rma_win_t *w = NULL;
+    int err;
+    const char *nc;
+
+    if ((err = win_check_args(fn, flavor, size, disp_unit, info, c, baseptr)) != MPI_SUCCESS)
+        return err;
 
     w = calloc(1, sizeof *w);
     if (w == NULL)
@@ -703,40 +783,12 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
         w->job[r] = mpi_comm_peer_job_rank(c, r);
 
     /* A context of its own, and a communicator to run collectives on. */
-    if ((err = mpi_comm_context_alloc(c, &ctx)) != MPI_SUCCESS) {
-        err = mpi_err_raise(c, err, fn, "no communication context left for the window");
+    if ((err = win_comm(fn, w, c)) != MPI_SUCCESS)
         goto fail;
-    }
-    g = mpi_comm_local_group(c);
-    if (g == NULL || (err = mpi_comm_new_intra(c, ctx, g, &w->comm)) != MPI_SUCCESS) {
-        mpi_comm_context_free(ctx);
-        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the window's communicator");
-        goto fail;
-    }
-    mpi_errhandler_release(w->comm->errhandler);
-    w->comm->errhandler = MPI_ERRORS_RETURN;
-    w->comm->errh_default = 0;
-    w->ctx = ctx;
 
-    if (flavor != MPI_WIN_FLAVOR_DYNAMIC) {
-        MPI_Aint mine[2] = {size, disp_unit};
-        MPI_Aint *all = malloc(sizeof *all * 2 * (size_t)w->size);
-        if (all == NULL) {
-            err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
-            goto fail;
-        }
-        err = mpi_allgather_impl(mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, w->comm,
-                                 fn);
-        for (int r = 0; r < w->size && err == MPI_SUCCESS; r++) {
-            w->sizes[r] = all[2 * r];
-            w->units[r] = all[2 * r + 1];
-        }
-        free(all);
-        if (err != MPI_SUCCESS) {
-            err = mpi_err_raise_code(c, err, fn);
-            goto fail;
-        }
-    }
+    if (flavor != MPI_WIN_FLAVOR_DYNAMIC &&
+        (err = win_exchange_sizes(fn, w, c, size, disp_unit)) != MPI_SUCCESS)
+        goto fail;
     /* (memory allocation kinds: the communicator's, or those of info) */
     if ((err = hints_apply(w, info)) != MPI_SUCCESS ||
         (err = mpi_memkinds_put(w->hints, mpi_memkinds_of(c->info), info)) != MPI_SUCCESS) {
@@ -746,30 +798,8 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     nc = mpi_info_lookup(w->hints, "alloc_shared_noncontig");
     w->noncontig = truthy(nc);
 
-    if (flavor == MPI_WIN_FLAVOR_SHARED ||
-        (flavor == MPI_WIN_FLAVOR_ALLOCATE && rma_cvar_bool("RMA_DIRECT", 1) &&
-         all_on_this_node(c))) {
-        err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, &shm_ok, fn);
-        if (err != MPI_SUCCESS) {
-            err = mpi_err_raise(c, err, fn, "cannot map the window's shared segment");
-            goto fail;
-        }
-        if (!shm_ok && flavor == MPI_WIN_FLAVOR_SHARED) {
-            err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
-                                "cannot create a %lld-byte shared-memory segment for the window "
-                                "(is /dev/shm large enough?)",
-                                (long long)size);
-            goto fail;
-        }
-    }
-    if (flavor == MPI_WIN_FLAVOR_ALLOCATE && !shm_ok) {
-        if (posix_memalign(&w->owned_mem, 64, size > 0 ? (size_t)size : 1) != 0) {
-            err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
-                                "cannot allocate %lld bytes of window memory", (long long)size);
-            goto fail;
-        }
-        w->base = w->owned_mem;
-    }
+    if ((err = win_memory(fn, w, c, flavor, size)) != MPI_SUCCESS)
+        goto fail;
     if (rma_agent_start(w) < 0) {
         err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "cannot start the window's target agent: %s",
                             common_err_detail());
@@ -1080,6 +1110,60 @@ int mpi_win_get_attr_impl(rma_win_t *w, int win_keyval, void *attribute_val, int
         return MPI_SUCCESS;
     }
     err = mpi_attr_get(MPI_OBJ_WIN, w->attrs, win_keyval, attribute_val, flag, fn);
+    return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
+}
+
+/* MPI_WIN_BASE ... MPI_WIN_MODEL in C's form or Fortran's (C's + 1), as
+ * C's; 0 for any other keyval (the hooks of MPICH's language libraries). */
+static int predefined_any_lang(int keyval)
+{
+    int k = keyval;
+    if (mpi_handle_kind(k) == MPI_HKIND_BUILTIN && (k & 1) == 0)
+        k -= 1;
+    return predefined_keyval(k) ? k : 0;
+}
+
+int rma_win_attr_set_kind(rma_win_t *w, int keyval, void *value, mpi_attr_kind_t kind,
+                          const char *fn)
+{
+    int err;
+
+    if (predefined_any_lang(keyval))
+        return rma_err(w, MPI_ERR_KEYVAL, fn, "keyval=%#x is predefined and cannot be set",
+                       (unsigned)keyval);
+    err = mpi_attr_set_kind(MPI_OBJ_WIN, w->handle, &w->attrs, keyval, value, kind, fn);
+    return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
+}
+
+int rma_win_attr_get_kind(rma_win_t *w, int keyval, void *attribute_val, int *flag,
+                          mpi_attr_kind_t kind, const char *fn)
+{
+    static int model = MPI_WIN_UNIFIED;
+    int err, k = predefined_any_lang(keyval);
+
+    if (k != 0 && kind != MPI_ATTR_KIND_PTR) {
+        /* Fortran: the values themselves (the base as an address) */
+        intptr_t *v = attribute_val;
+        *v = k == MPI_WIN_BASE            ? (intptr_t)w->base
+             : k == MPI_WIN_SIZE          ? (intptr_t)w->bytes
+             : k == MPI_WIN_DISP_UNIT     ? (intptr_t)w->disp_unit
+             : k == MPI_WIN_CREATE_FLAVOR ? (intptr_t)w->flavor
+                                          : (intptr_t)model;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (k != 0) {
+        /* C's convention, as MPI_Win_get_attr: the base, or addresses */
+        w->attr_disp_unit = (int)w->disp_unit;
+        *(void **)attribute_val = k == MPI_WIN_BASE            ? w->base
+                                  : k == MPI_WIN_SIZE          ? (void *)&w->bytes
+                                  : k == MPI_WIN_DISP_UNIT     ? (void *)&w->attr_disp_unit
+                                  : k == MPI_WIN_CREATE_FLAVOR ? (void *)&w->flavor
+                                                               : (void *)&model;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    err = mpi_attr_get_kind(MPI_OBJ_WIN, w->attrs, keyval, attribute_val, flag, kind, fn);
     return err == MPI_SUCCESS ? err : raise_code(w, err, fn);
 }
 

@@ -5,7 +5,7 @@
  * posts the receive again), the lock queue, the deferred acknowledgements,
  * and the code that applies an operation to memory through a layout, which
  * the direct paths of rma_ops.c use as well. Callbacks here run inside the
- * device's progress with the device lock held. See mpi/rma.c for the design.
+ * device's progress with the device lock held. See rma/rma.c for the design.
  */
 #include "rma_impl.h"
 
