@@ -520,6 +520,8 @@ def entry(e, large, name):
     ret = e.returns
     aret = abi_type(ret)
     out = [mpich_body(e, large is True)] if large != 'extra' else []
+    # (declared first: this file cannot include the standard header)
+    out.append('MPI_ABI_EXPORT %s P%s(%s);' % (aret, name, ', '.join(c.decls) or 'void'))
     out.append('MPI_ABI_EXPORT %s P%s(%s)' % (aret, name, ', '.join(c.decls) or 'void'))
     out.append('{')
     if any(p.name == '...' for p in e.params):  # MPI_Pcontrol: the level only
@@ -590,6 +592,8 @@ def cmd_entries(src, out):
                              '\n'.join('#undef %s%s' % (pre, n) for n in fnames for pre in ('', 'P')))]
         if gen.HEADERS[fname] != 'mpi.h':
             text.append('#include "%s"\n' % gen.HEADERS[fname])
+        if fname in gen.INCLUDES:  # the shared implementations of impl=NAME(ARGS)
+            text.append('#include "%s"\n' % gen.INCLUDES[fname])
         for e in es:
             for large, name in forms(e):
                 text.append('\n' + entry(e, large, name))
