@@ -192,6 +192,10 @@ extern int mpi_qmpi_active; /* a QMPI tool intercepts some function */
  * library); fills the context and the tool id to pass it, and remembers the
  * caller's address for QMPI_Get_calling_address. */
 mpi_qmpi_fn_t mpi_qmpi_first(int fid, void *caller, QMPI_Context *context, int *tool_id);
+/* MPI_Init and MPI_Init_thread, before anything else: start the tools of the
+ * tool list, so that they intercept these calls too (a problem with the
+ * list is raised later, by MPI_Init itself). */
+void mpi_qmpi_prestart(void);
 /* The library's own function for each QMPI id (generated: mpi/api_qmpi.c). */
 extern const mpi_qmpi_fn_t mpi_qmpi_base[];
 

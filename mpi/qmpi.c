@@ -31,6 +31,7 @@ static int nregistered;
 static mpi_qmpi_fn_t *functions[QMPI_MAX_TOOLS + 1]; /* [tool id][function id] */
 static void *storage[QMPI_MAX_TOOLS + 2];
 static int nstarted;
+static int tool_of[QMPI_MAX_TOOLS + 1]; /* started tool id -> registered[] */
 static __thread void *calling_address;
 int mpi_qmpi_active;
 
@@ -57,46 +58,6 @@ mpi_qmpi_fn_t mpi_qmpi_first(int fid, void *caller, QMPI_Context *context, int *
     return NULL;
 }
 
-/* MPI_Init: start the listed tools. */
-static int qmpi_start(void)
-{
-    const char *list = common_cvar_str("QMPI_TOOL_LIST");
-    char *copy, *save = NULL;
-    int err = MPI_SUCCESS;
-
-    if (list == NULL || *list == '\0')
-        return MPI_SUCCESS;
-    if ((copy = strdup(list)) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Init", "no memory for the QMPI tool list");
-    for (char *name = strtok_r(copy, ":", &save); name != NULL; name = strtok_r(NULL, ":", &save)) {
-        int i = 0;
-        while (i < nregistered && strcmp(registered[i].name, name) != 0)
-            i++;
-        if (i == nregistered) {
-            err = mpi_err_raise(NULL, MPI_ERR_OTHER, "MPI_Init",
-                                "QMPI tool '%s' of the tool list (CANAL_QMPI_TOOL_LIST) did not "
-                                "register itself with QMPI_Register_tool_name",
-                                name);
-            break;
-        }
-        if (nstarted == QMPI_MAX_TOOLS) {
-            err = mpi_err_raise(NULL, MPI_ERR_OTHER, "MPI_Init",
-                                "more than %d QMPI tools in the tool list", QMPI_MAX_TOOLS);
-            break;
-        }
-        functions[nstarted + 1] = calloc(MPI_LAST_FUNC_T, sizeof(mpi_qmpi_fn_t));
-        if (functions[nstarted + 1] == NULL) {
-            err = mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Init", "no memory for QMPI tool '%s'",
-                                name);
-            break;
-        }
-        nstarted++;
-        registered[i].init(nstarted);
-    }
-    free(copy);
-    return err;
-}
-
 static void qmpi_stop(void)
 {
     mpi_qmpi_active = 0;
@@ -105,6 +66,72 @@ static void qmpi_stop(void)
         functions[t] = NULL;
     }
     nstarted = 0;
+}
+
+/* Start the listed tools. Early (from MPI_Init and MPI_Init_thread, before
+ * the call itself, as MPICH does: tools then intercept MPI_Init too) a
+ * problem is not raised: the tools are left unstarted, and MPI_Init's hook
+ * (not early) meets the problem again and raises it. */
+static int qmpi_start_tools(int early)
+{
+    const char *list = common_cvar_str("QMPI_TOOL_LIST");
+    char *copy, *save = NULL;
+    int err = MPI_SUCCESS;
+
+    if (list == NULL || *list == '\0' || nstarted > 0)
+        return MPI_SUCCESS;
+    if ((copy = strdup(list)) == NULL)
+        return early ? MPI_ERR_NO_MEM
+                     : mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Init",
+                                     "no memory for the QMPI tool list");
+    /* every name first, so that no tool starts when the list is wrong */
+    for (char *name = strtok_r(copy, ":", &save); name != NULL; name = strtok_r(NULL, ":", &save)) {
+        int i = 0;
+        while (i < nregistered && strcmp(registered[i].name, name) != 0)
+            i++;
+        if (i == nregistered) {
+            err = early ? MPI_ERR_OTHER
+                        : mpi_err_raise(NULL, MPI_ERR_OTHER, "MPI_Init",
+                                        "QMPI tool '%s' of the tool list (CANAL_QMPI_TOOL_LIST) "
+                                        "did not register itself with QMPI_Register_tool_name",
+                                        name);
+            goto out;
+        }
+        if (nstarted == QMPI_MAX_TOOLS) {
+            err = early ? MPI_ERR_OTHER
+                        : mpi_err_raise(NULL, MPI_ERR_OTHER, "MPI_Init",
+                                        "more than %d QMPI tools in the tool list",
+                                        QMPI_MAX_TOOLS);
+            goto out;
+        }
+        functions[nstarted + 1] = calloc(MPI_LAST_FUNC_T, sizeof(mpi_qmpi_fn_t));
+        if (functions[nstarted + 1] == NULL) {
+            err = early ? MPI_ERR_NO_MEM
+                        : mpi_err_raise(NULL, MPI_ERR_NO_MEM, "MPI_Init",
+                                        "no memory for QMPI tool '%s'", name);
+            goto out;
+        }
+        tool_of[++nstarted] = i;
+    }
+    for (int t = 1; t <= nstarted; t++)
+        registered[tool_of[t]].init(t);
+out:
+    if (err != MPI_SUCCESS)
+        qmpi_stop();
+    free(copy);
+    return err;
+}
+
+void mpi_qmpi_prestart(void)
+{
+    if (mpi_state == MPI_STATE_PRE_INIT && nstarted == 0)
+        (void)qmpi_start_tools(1);
+}
+
+/* MPI_Init's hook: start the tools unless MPI_Init started them already. */
+static int qmpi_start(void)
+{
+    return qmpi_start_tools(0);
 }
 
 __attribute__((constructor)) static void qmpi_module_register(void)

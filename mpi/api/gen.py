@@ -389,6 +389,9 @@ def entry_code(e, large):
 # QMPI (MPICH's tool interface): name of the function identifier
 # (MPI_SEND_T ...) -> its value, from the enum QMPI_Functions_enum of mpi.h.
 QMPI_IDS = {}
+# The calls that start the tools of the tool list before their own work (as
+# MPICH does), so that tools intercept them too.
+QMPI_PRESTART = ('MPI_Init', 'MPI_Init_thread')
 
 
 def read_qmpi_ids(src):
@@ -426,7 +429,7 @@ def qmpi_entry(e, name, pname, params, lines, qid):
            '}',
            'int %s(%s) __attribute__((weak));' % (name, plist),
            'int %s(%s)' % (name, plist),
-           '{',
+           '{'] + (['    mpi_qmpi_prestart();'] if name in QMPI_PRESTART else []) + [
            '    if (__builtin_expect(mpi_qmpi_active, 0)) {',
            '        QMPI_Context context;',
            '        int tool_id;',
@@ -562,10 +565,37 @@ def cmd_check(src):
         for name in hdr:
             if name not in seen:
                 bad.append('mpi/%s: %s has no entry in mpi/api/*.api' % (header, name))
+    bad += check_qmpi_types(src, hdrs['mpi.h'])
     for b in bad:
         print(b)
     print('gen.py check: %d entries, %d functions, %d problems' % (len(entries), len(seen), len(bad)))
     return 1 if bad else 0
+
+
+def check_qmpi_types(src, hdr):
+    """Every QMPI function identifier MPI_X_T of mpi.h has its tool function
+    type QMPI_X_t (MPICH's), whose parameters are MPI_X's after the context
+    and the tool id."""
+    if not QMPI_IDS:
+        read_qmpi_ids(src)
+    text = re.sub(r'/\*.*?\*/', '', open(os.path.join(src, 'mpi', 'mpi.h')).read(), flags=re.S)
+    types = {}
+    for m in re.finditer(r'typedef\s+([\w ]+?\**)\s*\(Q((?:MPI|MPIX)_\w+)_t\)\s*\(([^;]*)\)\s*;', text):
+        types[m.group(2)] = (norm(m.group(1)), norm(' '.join(m.group(3).split())))
+    byupper = {n.upper(): n for n in hdr}
+    bad = []
+    for qid in QMPI_IDS:
+        if qid == 'MPI_LAST_FUNC_T':
+            continue
+        name = byupper.get(qid[:-2])
+        if name is None:
+            bad.append('mpi/mpi.h: %s names no function' % qid)
+            continue
+        ret, ps = hdr[name]
+        want = (norm(ret), norm(', '.join(['QMPI_Context context', 'int tool_id'] + ps)))
+        if types.get(name) != want:
+            bad.append('mpi/mpi.h: Q%s_t is %r, not %r' % (name, types.get(name), want))
+    return bad
 
 
 # The library's inside: its code calls the implementation functions, never

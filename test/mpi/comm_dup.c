@@ -150,6 +150,29 @@ int main(int argc, char **argv)
         for (int i = 0; i < 3; i++)
             MPI_Comm_free(&nc[i]);
     }
+    /* blocking dups while an idup is pending on some ranks only: even ranks
+     * start the idup first, odd ranks after their dups, so the members of
+     * each blocking agreement differ in whether a progress hook may take
+     * context ids meanwhile (they must still run the same rounds) */
+    {
+        MPI_Comm par, nc, d[4];
+        MPI_Request rq;
+        MPI_Comm_dup(MPI_COMM_WORLD, &par);
+        if (rank % 2 == 0)
+            MPI_Comm_idup(par, &nc, &rq);
+        for (int i = 0; i < 4; i++)
+            MPI_Comm_dup(MPI_COMM_WORLD, &d[i]);
+        if (rank % 2 == 1)
+            MPI_Comm_idup(par, &nc, &rq);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        ring(nc, 9, "idup beside dups");
+        for (int i = 0; i < 4; i++) {
+            ring(d[i], 10 + i, "dup beside an idup");
+            MPI_Comm_free(&d[i]);
+        }
+        MPI_Comm_free(&nc);
+        MPI_Comm_free(&par);
+    }
 
     /* a communicator freed with a receive still posted: a new communicator
      * must not share its context ids while that receive waits (it would take
