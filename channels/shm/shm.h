@@ -12,13 +12,23 @@
  *     blocked on a full ring" flag; the receiver's count of consumed
  *     packets) followed by `ncells` cells (a power of two). Each block
  *     starts on a page so that the receiver's first touch places it.
- * A cell is a 16-byte head (sequence number, header length, payload
- * length) and then the header bytes and, 8-byte aligned after it, the
- * payload. Packet m of a ring goes to cell m % ncells with sequence m + 1;
- * the receiver polls for the sequence it expects, and the sender reuses a
- * cell once the receiver's consumed count says it was consumed. The
- * receiver never writes a cell, so a small packet costs one cache-line
- * transfer each way; the counts themselves live in each process's memory.
+ * A ring is a byte ring of ncells * cell_stride bytes (the geometry is still
+ * given in cells: a cell is what the largest packet needs) holding records
+ * back to back, each 8-byte aligned: an 8-byte head (sequence number, header
+ * length and payload length in one word), the header bytes and, 8-byte
+ * aligned after them, the payload. A small message thus costs the bytes it
+ * needs, not a cell: an 8-byte eager message is 48 bytes, and a window of
+ * them shares cache lines and fills the ring only after thousands. Record m
+ * of a ring carries sequence m + 1; the receiver polls the head at its read
+ * position for the sequence it expects. The sender writes a record, then a
+ * stale sequence into the head that follows it (the "terminator"), then
+ * publishes the record's sequence: the receiver, at the next position, sees
+ * the terminator until the next record is published, never old bytes that
+ * happen to look like a head. A record that would run past the end leaves a
+ * skip record there and starts again at offset 0. The sender reuses bytes
+ * once the receiver's consumed count (bytes, wrapping) says they were
+ * consumed; the receiver never writes the ring, and the counts themselves
+ * live in each process's memory.
  */
 #ifndef CANAL_CH_SHM_H
 #define CANAL_CH_SHM_H
@@ -45,7 +55,8 @@ typedef struct {
     int local_size;
     size_t payload_cap;  /* max_payload: payload bytes one cell carries */
     size_t ncells;       /* cells per ring, a power of two */
-    size_t cell_stride;  /* bytes from one cell to the next (cache-line multiple) */
+    size_t cell_stride;  /* what the largest record needs (cache-line multiple) */
+    size_t ring_bytes;   /* ncells * cell_stride: the records' room in one ring */
     size_t ring_stride;  /* control lines + cells */
     size_t block_stride; /* one receiver's rings, page multiple */
     size_t slots_off;    /* offset of the per-rank slots */
@@ -80,27 +91,35 @@ typedef struct {
 typedef struct {
     /* Written by the sender when it found the ring full and may sleep. */
     _Alignas(SHM_LINE) _Atomic uint32_t blocked;
-    /* Written by the receiver: packets consumed so far (wraps). */
+    /* Written by the receiver: bytes consumed so far (wraps). */
     _Alignas(SHM_LINE) _Atomic uint32_t consumed;
 } ch_shm_ring_ctl_t;
 
+/* A record's head. lens: header length in the low 8 bits (SHM_REC_SKIP for
+ * a skip record, which carries nothing and sends the reader to offset 0),
+ * payload length above them (payload_cap is at most 1 MiB). */
 typedef struct {
-    _Atomic uint32_t seq; /* packet number + 1 (wraps); 0: never written */
-    uint32_t hdr_len;
-    uint32_t len;
-    uint32_t pad;
+    _Atomic uint32_t seq; /* record number + 1 (wraps) */
+    uint32_t lens;
     unsigned char bytes[]; /* header, then payload at ch_shm_payload_off(hdr_len) */
-} ch_shm_cell_t;
+} ch_shm_rec_t;
+
+enum { SHM_REC_HEAD = 8, SHM_REC_SKIP = 0xff };
+_Static_assert((int)CH_HDR_MAX < (int)SHM_REC_SKIP, "a header length fits the head's low byte");
 
 /* Per local peer, in this process's memory. */
 typedef struct {
-    unsigned char *out_cells; /* ring me -> peer */
+    unsigned char *out_ring; /* ring me -> peer */
     ch_shm_ring_ctl_t *out_ctl;
-    unsigned char *in_cells; /* ring peer -> me */
+    unsigned char *in_ring; /* ring peer -> me */
     ch_shm_ring_ctl_t *in_ctl;
-    uint32_t sent;          /* packets put into out ring */
+    uint32_t sent;          /* bytes put into out ring (wraps) */
+    uint32_t sent_recs;     /* records put into out ring (wraps) */
+    uint32_t out_pos;       /* offset of the next record in out ring */
     uint32_t peer_consumed; /* out_ctl->consumed when last read */
-    uint32_t received;      /* packets consumed from in ring */
+    uint32_t received;      /* bytes consumed from in ring (wraps) */
+    uint32_t received_recs; /* records consumed from in ring (wraps) */
+    uint32_t in_pos;        /* offset of the next record in in ring */
     int world;              /* the peer's rank in the job */
     int blocked;            /* we set out_ctl->blocked and have not cleared it */
     int dead;               /* its process is gone (reported once) */
@@ -153,9 +172,15 @@ static inline size_t ch_shm_payload_off(size_t hdr_len)
     return (hdr_len + 7) & ~(size_t)7;
 }
 
-static inline ch_shm_cell_t *ch_shm_cell_at(unsigned char *cells, uint32_t idx, size_t stride)
+/* Bytes a record of this header and payload takes in the ring. */
+static inline uint32_t ch_shm_rec_size(size_t hdr_len, size_t len)
 {
-    return (ch_shm_cell_t *)(void *)(cells + (size_t)idx * stride);
+    return (uint32_t)((SHM_REC_HEAD + ch_shm_payload_off(hdr_len) + len + 7) & ~(size_t)7);
+}
+
+static inline ch_shm_rec_t *ch_shm_rec_at(unsigned char *ring, uint32_t off)
+{
+    return (ch_shm_rec_t *)(void *)(ring + off);
 }
 
 /* shm_seg.c */
@@ -185,7 +210,8 @@ canal_status_t ch_shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rk
                                 void *cookie);
 
 /* For tests: the segment's name ("" when anonymous), and where the ring
- * counters start (0; a test sets it near 2^32 to cross the wrap). */
+ * counters start (0; a test sets it near 2^32 to cross the wrap; not
+ * UINT32_MAX, whose first record number 0 is what a fresh ring holds). */
 const char *ch_shm_segment_name(void);
 extern uint32_t ch_shm_test_count_base;
 
