@@ -178,6 +178,8 @@ static void rings_wire(ch_shm_state_t *st)
         p->sent = ch_shm_test_count_base & ~7u;
         p->peer_consumed = p->sent;
         p->received = p->sent;
+        p->released = p->sent;
+        p->rel_pos = 0;
         p->sent_recs = ch_shm_test_count_base;
         p->received_recs = ch_shm_test_count_base;
         p->out_pos = 0;

@@ -16,15 +16,20 @@
  * given in cells: a cell is what the largest packet needs) holding records
  * back to back, each 8-byte aligned: an 8-byte head (sequence number, header
  * length and payload length in one word), the header bytes and, 8-byte
- * aligned after them, the payload. A small message thus costs the bytes it
- * needs, not a cell: an 8-byte eager message is 48 bytes, and a window of
- * them shares cache lines and fills the ring only after thousands. Record m
+ * aligned after them, the payload; a record of more than 32 bytes, or one
+ * that leaves less than 32 in its line, is followed by padding to the next
+ * line. A small message
+ * thus costs the bytes it needs, not a cell: an 8-byte eager message takes
+ * 32 bytes, two share a cache line, and a window of them fills the ring only
+ * after thousands. Record m
  * of a ring carries sequence m + 1; the receiver polls the head at its read
  * position for the sequence it expects. The sender writes a record, then a
  * stale sequence into the head that follows it (the "terminator"), then
  * publishes the record's sequence: the receiver, at the next position, sees
  * the terminator until the next record is published, never old bytes that
- * happen to look like a head. A record that would run past the end leaves a
+ * happen to look like a head. The terminator is written only inside the
+ * record's last line; a line start gets a stale sequence from the receiver
+ * when the receiver gives back the bytes around it. A record that would run past the end leaves a
  * skip record there and starts again at offset 0. The sender reuses bytes
  * once the receiver's consumed count (bytes, wrapping) says they were
  * consumed; the receiver never writes the ring, and the counts themselves
@@ -120,6 +125,8 @@ typedef struct {
     uint32_t received;      /* bytes consumed from in ring (wraps) */
     uint32_t received_recs; /* records consumed from in ring (wraps) */
     uint32_t in_pos;        /* offset of the next record in in ring */
+    uint32_t released;      /* bytes given back to the sender (in_ctl->consumed) */
+    uint32_t rel_pos;       /* offset up to which they were given back */
     int world;              /* the peer's rank in the job */
     int blocked;            /* we set out_ctl->blocked and have not cleared it */
     int dead;               /* its process is gone (reported once) */
@@ -176,6 +183,23 @@ static inline size_t ch_shm_payload_off(size_t hdr_len)
 static inline uint32_t ch_shm_rec_size(size_t hdr_len, size_t len)
 {
     return (uint32_t)((SHM_REC_HEAD + ch_shm_payload_off(hdr_len) + len + 7) & ~(size_t)7);
+}
+
+/* Where the record after one of rec bytes at offset `at` starts: right after
+ * it if it has at most SHM_REC_PAD bytes and at least as many are left in
+ * its line, else at the next line. Records of up to 32 bytes (an eager
+ * message of up to 8 bytes) thus share lines two by two, and no record
+ * straddles a line it need not: a ping-pong message costs the lines it
+ * fills, as with a cell per packet. Sender and receiver both compute it;
+ * the caller maps `ring` to 0. */
+enum { SHM_REC_PAD = 32 };
+static inline uint32_t ch_shm_rec_next(uint32_t at, uint32_t rec)
+{
+    uint32_t end = at + rec, in_line = end & (SHM_LINE - 1);
+
+    if (in_line == 0 || (rec <= SHM_REC_PAD && SHM_LINE - in_line >= SHM_REC_PAD))
+        return end;
+    return end - in_line + SHM_LINE;
 }
 
 static inline ch_shm_rec_t *ch_shm_rec_at(unsigned char *ring, uint32_t off)

@@ -8,11 +8,12 @@
  * Memory ordering, in one place:
  *  - a record is published by storing its head's seq with release after its
  *    bytes and after the terminator (a stale seq in the head that follows
- *    it), and found by loading seq with acquire; a skip record is published
- *    after the record it skips to. Records are given back by storing the
- *    ring's consumed byte count with release after on_packet() returned
- *    (once per progress() for all the records it took from the ring), and
- *    a sender reuses bytes only after an acquire load of consumed says so;
+ *    it, when that is inside the record's last line), and found by loading
+ *    seq with acquire; a skip record is published after the record it skips
+ *    to. Records are given back by storing stale seqs into the line starts
+ *    inside them, then the ring's consumed byte count with release (once
+ *    per progress() for all the records the previous one took), and a
+ *    sender reuses bytes only after an acquire load of consumed says so;
  *  - sleep and wake are Dekker pairs: a sender (store seq; barrier; load
  *    sleeping) against a sleeper (store sleeping=1; barrier; load seq), and
  *    a drainer (store consumed; barrier; load blocked, then sleeping)
@@ -141,8 +142,11 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
     rec = ch_shm_rec_size(hdr_len, len);
     pos = p->out_pos;
     skip = pos + rec > ring ? ring - pos : 0;
-    /* Room for the record, a skip before it, and the terminator after it. */
-    need = skip + rec + SHM_REC_HEAD;
+    at = skip ? 0 : pos;
+    end = ch_shm_rec_next(at, rec);
+    /* Room for the record (with its padding), a skip before it, and the
+     * terminator after it. */
+    need = skip + (end - at) + SHM_REC_HEAD;
     if (p->sent - p->peer_consumed > ring - need) {
         p->peer_consumed = atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire);
         if (p->sent - p->peer_consumed > ring - need) {
@@ -160,7 +164,6 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
         }
     }
 
-    at = skip ? 0 : pos;
     r = ch_shm_rec_at(p->out_ring, at);
     dst = r->bytes;
     if (hdr_len > 0)
@@ -173,9 +176,15 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
     }
     r->lens = (uint32_t)hdr_len | (uint32_t)len << 8;
     seq = p->sent_recs + (skip ? 2 : 1);
-    end = at + rec == ring ? 0 : at + rec;
-    /* The terminator: a sequence the reader does not expect there. */
-    atomic_store_explicit(&ch_shm_rec_at(p->out_ring, end)->seq, seq, memory_order_relaxed);
+    p->sent += skip + (end - at);
+    end = end == ring ? 0 : end;
+    /* The terminator: a sequence the reader does not expect there. Only
+     * inside the record's last line: a store to the next line would have
+     * to take that line from the reader first, and the reader would take
+     * the record's line back meanwhile (one more transfer per message).
+     * A line start needs none: the reader cleans those (ring_release). */
+    if ((end & (SHM_LINE - 1)) != 0)
+        atomic_store_explicit(&ch_shm_rec_at(p->out_ring, end)->seq, seq, memory_order_relaxed);
     atomic_store_explicit(&r->seq, seq, memory_order_release);
     if (skip) {
         /* Published after the record at 0, so a reader that takes the skip
@@ -185,7 +194,6 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
         atomic_store_explicit(&r->seq, seq - 1, memory_order_release);
     }
     p->sent_recs = seq;
-    p->sent += skip + rec;
     p->out_pos = end;
     if (p->blocked) {
         atomic_store_explicit(&p->out_ctl->blocked, 0, memory_order_relaxed);
@@ -200,6 +208,34 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
 }
 
 static void check_peers_alive(ch_shm_state_t *st);
+
+/* Give the sender back what progress() consumed from ring li: first a stale
+ * sequence into every line start strictly inside the consumed bytes, where
+ * the sender writes no terminator and a later record's head may land on old
+ * payload; then the consumed count (release). Called at the start of the
+ * next progress() (so that a reply sent meanwhile does not wait behind these
+ * stores) and before sleeping. One store for the whole batch: the sender
+ * reads the count only when its ring looks full. */
+static void ring_release(ch_shm_state_t *st, int li)
+{
+    ch_shm_peer_t *p = &st->peers[li];
+    uint32_t ring = (uint32_t)st->lay.ring_bytes, n = p->received - p->released;
+
+    for (uint32_t off = SHM_LINE - (p->rel_pos & (SHM_LINE - 1)); off < n; off += SHM_LINE) {
+        uint32_t y = p->rel_pos + off;
+        if (y >= ring)
+            y -= ring;
+        atomic_store_explicit(&ch_shm_rec_at(p->in_ring, y)->seq, p->received_recs,
+                              memory_order_relaxed);
+    }
+    p->released = p->received;
+    p->rel_pos = p->in_pos;
+    atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
+    /* The sender may be asleep waiting for room in this ring. */
+    barrier_fast(st);
+    if (li != st->local_rank && atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0)
+        wake_local(st, li);
+}
 
 /* Records taken from one ring per progress() before the next ring's turn. */
 enum { SHM_POLL_BATCH = 256 };
@@ -220,14 +256,16 @@ int ch_shm_progress(void)
     for (int k = 0; k < L; k++) {
         int li = start + k < L ? start + k : start + k - L;
         ch_shm_peer_t *p = &st->peers[li];
-        uint32_t got = 0, taken = p->received;
+        uint32_t got = 0;
 
+        if (p->released != p->received)
+            ring_release(st, li);
         /* Our own ring holds something only if we put it there. */
         if (li == st->local_rank && p->sent == p->received)
             continue;
         while (got < SHM_POLL_BATCH) {
             ch_shm_rec_t *r = ch_shm_rec_at(p->in_ring, p->in_pos);
-            uint32_t hl, len, lens, rec;
+            uint32_t hl, len, lens, rec, next;
 
             if (atomic_load_explicit(&r->seq, memory_order_acquire) != p->received_recs + 1)
                 break;
@@ -256,23 +294,20 @@ int ch_shm_progress(void)
             if (p->in_pos + rec + SHM_LINE < ring)
                 __builtin_prefetch(p->in_ring + p->in_pos + rec + SHM_LINE, 0, 3);
             st->up.on_packet(p->world, r->bytes, hl, r->bytes + ch_shm_payload_off(hl), len);
-            p->received += rec;
+            next = ch_shm_rec_next(p->in_pos, rec);
+            p->received += next - p->in_pos;
             p->received_recs++;
-            p->in_pos = p->in_pos + rec == ring ? 0 : p->in_pos + rec;
+            p->in_pos = next == ring ? 0 : next;
             got++;
         }
-        if (p->received != taken) {
-            /* One release for the whole batch: the sender reads this line
-             * when its ring looks full, and a store per packet sent the
-             * line back and forth once per message while messages stream. */
-            atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
-            total += (int)got;
-            /* The sender may be asleep waiting for room in this ring. */
-            barrier_fast(st);
-            if (li != st->local_rank &&
-                atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0)
-                wake_local(st, li);
-        }
+        total += (int)got;
+        /* Given back at the next call, unless the sender waits for room, or
+         * the bytes held back could be all that keeps it from sending (then
+         * it could wait for a reader that has nothing left to read). */
+        if (p->released != p->received &&
+            (p->received - p->released > ring - 2 * (uint32_t)st->lay.cell_stride ||
+             atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0))
+            ring_release(st, li);
     }
     st->rr_next = start + 1 < L ? start + 1 : 0;
     st->in_progress = 0;
@@ -335,6 +370,11 @@ static canal_status_t block_once(ch_shm_state_t *st, long timeout_us)
     struct timespec ts, *tsp = NULL;
     int dead_before = st->ndead;
     uint32_t seen;
+
+    /* A sender may wait for what this rank consumed but has not given back. */
+    for (int li = 0; li < st->local_size; li++)
+        if (st->peers[li].released != st->peers[li].received)
+            ring_release(st, li);
 
     atomic_store_explicit(&me->sleeping, 1, memory_order_seq_cst);
     if (barrier_slow(st) != 0) {

@@ -335,6 +335,26 @@ START_TEST(test_sizes)
 }
 END_TEST
 
+/* Where the sender puts a record of rec bytes, as sendv does it: its offset;
+ * *pos and *recs move past it (and a skip record before it), and *bytes
+ * grows by the ring bytes it takes (skip and padding included). */
+static uint32_t ring_place(uint32_t *pos, uint32_t *recs, uint32_t rec, uint32_t ring,
+                           size_t *bytes)
+{
+    uint32_t at = *pos + rec > ring ? 0 : *pos, end = ch_shm_rec_next(at, rec);
+
+    *recs += *pos + rec > ring ? 2 : 1;
+    *bytes += (at == *pos ? 0 : ring - *pos) + (end - at);
+    *pos = end == ring ? 0 : end;
+    return at;
+}
+
+static uint32_t la_place(uint32_t *pos, uint32_t *recs, uint32_t rec, uint32_t ring)
+{
+    size_t bytes = 0;
+    return ring_place(pos, recs, rec, ring, &bytes);
+}
+
 /* Rank 0 fills the ring while rank 1 does not read, must get AGAIN once the
  * records (and at most one skip at the end of the ring) fill it; then rank 1
  * drains while rank 0 pushes the rest. */
@@ -350,26 +370,30 @@ static int body_backpressure(int rank, void *arg)
     T_CHECK(buf != NULL, "malloc");
     if (rank == 0) {
         unsigned seq = 0;
-        size_t used = 0, ring = ch_shm_state.lay.ring_bytes;
-        size_t rec_max = ch_shm_rec_size(sizeof(thdr_t), caps.max_payload), rec = 0;
+        size_t used = 0, next = 0;
+        uint32_t ring = (uint32_t)ch_shm_state.lay.ring_bytes, pos = 0, recs = 0;
         canal_status_t st;
         for (;;) {
             size_t len = seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77;
             thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
             struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
             make_payload(buf, 0, seq, len);
-            rec = ch_shm_rec_size(sizeof h, len);
+            uint32_t pos_next = pos, recs_next = recs;
+            next = 0;
+            ring_place(&pos_next, &recs_next, ch_shm_rec_size(sizeof h, len), ring, &next);
             st = CH->sendv(1, iov, 2);
             if (st == CANAL_AGAIN)
                 break;
             T_CHECK(st == CANAL_OK, "sendv: %d", st);
-            used += rec;
+            used += next;
+            pos = pos_next;
+            recs = recs_next;
             seq++;
             T_CHECK(seq <= 100000, "never got CANAL_AGAIN");
         }
-        T_CHECK(used + SHM_REC_HEAD <= ring && used + rec + SHM_REC_HEAD + rec_max > ring,
-                "AGAIN after %u packets of %zu bytes in all (the next %zu), ring of %zu", seq,
-                used, rec, ring);
+        T_CHECK(used + SHM_REC_HEAD <= ring && used + next + SHM_REC_HEAD > ring,
+                "AGAIN after %u packets of %zu bytes in all (the next %zu), ring of %u", seq,
+                used, next, ring);
         /* A second try of the same packet without the reader moving must
          * also say AGAIN. */
         {
@@ -611,16 +635,6 @@ static void la_on_packet(int peer, const void *hdr, size_t hdr_len, const void *
 }
 
 static ch_upcalls_t up_la = {la_on_packet, on_rdma_done_unused, on_peer_failed_unused};
-
-/* Where the sender puts a record of rec bytes, as sendv does it. */
-static uint32_t la_place(uint32_t *pos, uint32_t *recs, uint32_t rec, uint32_t ring)
-{
-    uint32_t at = *pos + rec > ring ? 0 : *pos;
-
-    *recs += *pos + rec > ring ? 2 : 1;
-    *pos = at + rec == ring ? 0 : at + rec;
-    return at;
-}
 
 static int body_lookalike(int rank, void *arg)
 {
