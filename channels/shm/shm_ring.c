@@ -168,7 +168,7 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
     dst = r->bytes;
     if (hdr_len > 0)
         memcpy(dst, iov[0].iov_base, hdr_len);
-    dst += ch_shm_payload_off(hdr_len);
+    dst += ch_shm_payload_off(hdr_len, len);
     for (int i = 1; i < n; i++) {
         if (iov[i].iov_len > 0)
             memcpy(dst, iov[i].iov_base, iov[i].iov_len);
@@ -293,7 +293,7 @@ int ch_shm_progress(void)
              * delivery instead of following it. */
             if (p->in_pos + rec + SHM_LINE < ring)
                 __builtin_prefetch(p->in_ring + p->in_pos + rec + SHM_LINE, 0, 3);
-            st->up.on_packet(p->world, r->bytes, hl, r->bytes + ch_shm_payload_off(hl), len);
+            st->up.on_packet(p->world, r->bytes, hl, r->bytes + ch_shm_payload_off(hl, len), len);
             next = ch_shm_rec_next(p->in_pos, rec);
             p->received += next - p->in_pos;
             p->received_recs++;

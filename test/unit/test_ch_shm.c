@@ -672,7 +672,7 @@ static int body_lookalike(int rank, void *arg)
 
             at = la_place(&pos, &recs, k < n1 ? big : small, ring);
             if (k < n1) {
-                uint32_t off = at + SHM_REC_HEAD + (uint32_t)ch_shm_payload_off(sizeof h);
+                uint32_t off = at + SHM_REC_HEAD + (uint32_t)ch_shm_payload_off(sizeof h, len);
                 for (size_t i = 0; i < LA_BIG_LEN / 4; i++)
                     payload[i] = map[off / 4 + i];
             } else {
