@@ -59,10 +59,20 @@ _Static_assert(sizeof(adi_pkt_t) <= CH_HDR_MAX, "device header must fit a channe
 enum { ADI_PKT_SHORT = offsetof(adi_pkt_t, raddr) };
 _Static_assert(ADI_PKT_SHORT == 32, "the short header is the first 32 bytes");
 
+/* An eager message that is not synchronous needs neither request index, and
+ * its size is the payload's: it goes with the first 16 bytes (type, flags,
+ * context, source, tag) and the receiver reads sreq and rreq as 0 and size
+ * as the payload length. On shm an eager message of up to 8 bytes is then a
+ * 32-byte record, two to a cache line (doc/bench.md). */
+enum { ADI_PKT_TINY = offsetof(adi_pkt_t, sreq) };
+_Static_assert(ADI_PKT_TINY == 16, "the tiny header is the first 16 bytes");
+
 /* The header length a packet is sent with. */
 static inline size_t adi_pkt_len(const adi_pkt_t *h)
 {
-    return h->type == PKT_DATA || (h->flags & PKT_FLAG_RDMA) ? sizeof *h : ADI_PKT_SHORT;
+    if (h->type == PKT_DATA || (h->flags & PKT_FLAG_RDMA))
+        return sizeof *h;
+    return h->type == PKT_EAGER && !(h->flags & PKT_FLAG_SYNC) ? ADI_PKT_TINY : ADI_PKT_SHORT;
 }
 
 /* Context ids on the wire are below this: mpi/comm.c hands out 2 * 4096 of

@@ -806,12 +806,18 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
     if (peer < 0 || peer >= npeers)
         return common_err_set(CANAL_ERR_PROTO, "packet from peer %d, the device knows %d", peer,
                               npeers);
-    if (hdr_len != sizeof h && hdr_len != ADI_PKT_SHORT)
+    if (hdr_len != sizeof h && hdr_len != ADI_PKT_SHORT && hdr_len != ADI_PKT_TINY)
         return common_err_set(CANAL_ERR_PROTO,
-                              "packet from rank %d has a %zu-byte header, not %zu or %zu", peer,
-                              hdr_len, sizeof h, (size_t)ADI_PKT_SHORT);
+                              "packet from rank %d has a %zu-byte header, not %zu, %zu or %zu",
+                              peer, hdr_len, sizeof h, (size_t)ADI_PKT_SHORT,
+                              (size_t)ADI_PKT_TINY);
     memcpy(&h, hdr, hdr_len);
-    if (hdr_len == ADI_PKT_SHORT) {
+    if (hdr_len == ADI_PKT_TINY) {
+        h.sreq = 0;
+        h.rreq = 0;
+        h.size = len;
+    }
+    if (hdr_len <= ADI_PKT_SHORT) {
         h.raddr = 0;
         h.rkey = 0;
     }

@@ -15,6 +15,12 @@
 
 enum { RBLOCK = 256, RBLOCKS = 16384 };
 
+#if defined(__x86_64__) && defined(__LP64__)
+/* adi_request_alloc initializes the request field by field: a field added to
+ * adi_request_t must be initialized there too (then update this size). */
+_Static_assert(sizeof(adi_request_t) == 360, "initialize the new field in adi_request_alloc");
+#endif
+
 static adi_request_t *blocks[RBLOCKS];
 static int nblocks;
 static adi_request_t *free_head;
@@ -66,8 +72,6 @@ static int pool_grow(void)
 adi_request_t *adi_request_alloc(adi_req_kind_t kind)
 {
     adi_request_t *r;
-    dt_cursor_t *cursor;
-    int index;
 
     pool_lock_take();
     if (free_head == NULL && pool_grow() < 0) {
@@ -77,16 +81,36 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
     r = free_head;
     free_head = r->next;
     pool_lock_drop();
-    index = r->index;
-    cursor = r->cursor;
-    memset(r, 0, sizeof *r);
-    r->index = index;
-    r->cursor = cursor;
+    /* Field by field rather than one memset of the whole request: a
+     * 360-byte memset is a `rep stos` whose start-up cost was a tenth of
+     * an 8-byte Isend (perf), and ctl_hdr (64 bytes) is written whole
+     * before it is read; index and cursor stay with the pooled request. */
     r->kind = kind;
+    r->done = 0;
+    r->status = (adi_status_t){.source = ADI_ANY_SOURCE, .tag = ADI_ANY_TAG, .peer = -1};
+    r->inner = NULL;
+    r->mpi_ext = NULL;
+    r->on_complete = NULL;
+    r->on_complete_arg = NULL;
+    r->user_freed = 0;
+    r->owner_handle = 0;
+    r->alloc_buf = NULL;
+    r->alloc_arg = NULL;
     r->state = REQ_IDLE;
-    r->status.source = ADI_ANY_SOURCE;
-    r->status.tag = ADI_ANY_TAG;
-    r->status.peer = -1;
+    r->mode = 0;
+    r->proto = 0;
+    r->in_queue = 0;
+    r->context = r->rank = r->tag = r->peer = 0;
+    r->buf = NULL;
+    r->count = 0;
+    r->dt = NULL;
+    r->size = r->offset = 0;
+    r->peer_req = 0;
+    r->rkey = 0;
+    r->tmp = NULL;
+    r->tmp_len = 0;
+    r->match = (adi_mq_entry_t){0};
+    r->next = r->send_next = NULL;
     __atomic_store_n(&r->live, 1, __ATOMIC_RELEASE);
     return r;
 }

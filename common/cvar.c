@@ -147,9 +147,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "processes of other jobs (MPI_Comm_connect/accept, spawn, join) one process may talk to; "
      "room for them is reserved in the device's and the sock channel's peer tables"},
     {"SHM_CELL_SIZE", CVAR_TYPE_SIZE, "16K", NULL,
-     "shm: payload bytes per ring cell (the channel's max_payload), 1K..1M"},
+     "shm: the largest packet's payload (the channel's max_payload), 1K..1M"},
     {"SHM_CELLS", CVAR_TYPE_INT, "16", NULL,
-     "shm: cells per ring (one ring per ordered pair of local ranks), 2..1024"},
+     "shm: ring size in largest packets (one ring per ordered pair of local ranks; "
+     "small packets share it byte by byte), 2..1024"},
     {"SHM_SEGMENT_MAX", CVAR_TYPE_SIZE, "64M", NULL,
      "shm: bound on the node's segment; cells and cell size shrink to fit it"},
     {"SHM_MEMBARRIER", CVAR_TYPE_BOOL, "1", NULL,

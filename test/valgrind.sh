@@ -11,7 +11,7 @@ mkdir -p "$W"
 command -v valgrind > /dev/null || { echo "SKIP valgrind (not installed)"; echo "0 passed, 0 failed"; exit 0; }
 pass=0
 fail=0
-for spec in "pt2pt_basic 2" "pt2pt_order 3" "type_send 2" "coll_basic 3" "coll_nonblocking 2" "comm_dup 2"; do
+for spec in "pt2pt_basic 2" "pt2pt_order 3" "pt2pt_packed 3" "type_send 2" "coll_basic 3" "coll_nonblocking 2" "comm_dup 2"; do
     set -- $spec
     prog=$1 np=$2
     "$PREFIX/bin/mpicc" -g -O1 -o "$W/$prog" "$SRC/$prog.c" -lm > "$W/$prog.build" 2>&1 || {

@@ -171,12 +171,19 @@ static void rings_wire(ch_shm_state_t *st)
                             (size_t)li * lay->ring_stride;
         ch_shm_peer_t *p = &st->peers[li];
         p->out_ctl = (ch_shm_ring_ctl_t *)(void *)out;
-        p->out_cells = out + sizeof(ch_shm_ring_ctl_t);
+        p->out_ring = out + sizeof(ch_shm_ring_ctl_t);
         p->in_ctl = (ch_shm_ring_ctl_t *)(void *)in;
-        p->in_cells = in + sizeof(ch_shm_ring_ctl_t);
-        p->sent = ch_shm_test_count_base;
-        p->peer_consumed = ch_shm_test_count_base;
-        p->received = ch_shm_test_count_base;
+        p->in_ring = in + sizeof(ch_shm_ring_ctl_t);
+        /* The byte counts start 8-aligned; records start at offset 0. */
+        p->sent = ch_shm_test_count_base & ~7u;
+        p->peer_consumed = p->sent;
+        p->received = p->sent;
+        p->released = p->sent;
+        p->rel_pos = 0;
+        p->sent_recs = ch_shm_test_count_base;
+        p->received_recs = ch_shm_test_count_base;
+        p->out_pos = 0;
+        p->in_pos = 0;
         p->blocked = 0;
         p->dead = 0;
     }
@@ -209,7 +216,7 @@ static canal_status_t ch_shm_post_fence(void)
         memset(st->base + st->lay.rings_off + (size_t)st->local_rank * st->lay.block_stride, 0,
                (size_t)st->local_size * st->lay.ring_stride);
         for (int li = 0; li < st->local_size; li++)
-            atomic_store_explicit(&st->peers[li].in_ctl->consumed, ch_shm_test_count_base,
+            atomic_store_explicit(&st->peers[li].in_ctl->consumed, st->peers[li].received,
                                   memory_order_relaxed);
         me = &st->slots[st->local_rank];
         atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
@@ -279,13 +286,13 @@ static void ch_shm_describe(char *buf, size_t len)
           : st->cma_state == SHM_CMA_DENIED ? "no"
                                             : "untested";
     snprintf(buf, len,
-             "shm: %d local ranks, segment %.1f MiB (%s), %d rings x %zu cells x %zu B, "
+             "shm: %d local ranks, segment %.1f MiB (%s), %d rings x %zu KiB (max payload %zu B), "
              "wake-up barrier %s, CMA %s%s%s%s",
              st->local_size, (double)st->lay.seg_size / (1024.0 * 1024.0),
              st->anon       ? "anonymous"
              : st->unlinked ? "unlinked"
                             : st->name,
-             st->local_size * st->local_size, st->lay.ncells, st->lay.payload_cap,
+             st->local_size * st->local_size, st->lay.ring_bytes / 1024, st->lay.payload_cap,
              st->mb ? "membarrier" : "fence", cma, st->cma_why[0] != '\0' ? " (" : "", st->cma_why,
              st->cma_why[0] != '\0' ? ")" : "");
 }

@@ -12,13 +12,27 @@
  *     blocked on a full ring" flag; the receiver's count of consumed
  *     packets) followed by `ncells` cells (a power of two). Each block
  *     starts on a page so that the receiver's first touch places it.
- * A cell is a 16-byte head (sequence number, header length, payload
- * length) and then the header bytes and, 8-byte aligned after it, the
- * payload. Packet m of a ring goes to cell m % ncells with sequence m + 1;
- * the receiver polls for the sequence it expects, and the sender reuses a
- * cell once the receiver's consumed count says it was consumed. The
- * receiver never writes a cell, so a small packet costs one cache-line
- * transfer each way; the counts themselves live in each process's memory.
+ * A ring is a byte ring of ncells * cell_stride bytes (the geometry is still
+ * given in cells: a cell is what the largest packet needs) holding records
+ * back to back, each 8-byte aligned: an 8-byte head (sequence number, header
+ * length and payload length in one word), the header bytes and, 8-byte
+ * aligned after them (32-byte aligned above 64 bytes), the payload. A record
+ * of more than 32 bytes, or one that leaves less than 32 in its line, is
+ * followed by padding to the next line. A small message thus costs the bytes
+ * it needs, not a cell: an 8-byte eager message takes 32 bytes, two share a
+ * cache line, and a window of them fills the ring only after thousands.
+ * Record m of a ring carries sequence m + 1; the receiver polls the head at its read
+ * position for the sequence it expects. The sender writes a record, then a
+ * stale sequence into the head that follows it (the "terminator"), then
+ * publishes the record's sequence: the receiver, at the next position, sees
+ * the terminator until the next record is published, never old bytes that
+ * happen to look like a head. The terminator is written only inside the
+ * record's last line; a line start gets a stale sequence from the receiver
+ * when the receiver gives back the bytes around it. A record that would run past the end leaves a
+ * skip record there and starts again at offset 0. The sender reuses bytes
+ * once the receiver's consumed count (bytes, wrapping) says they were
+ * consumed; the receiver never writes the ring, and the counts themselves
+ * live in each process's memory.
  */
 #ifndef CANAL_CH_SHM_H
 #define CANAL_CH_SHM_H
@@ -45,7 +59,8 @@ typedef struct {
     int local_size;
     size_t payload_cap;  /* max_payload: payload bytes one cell carries */
     size_t ncells;       /* cells per ring, a power of two */
-    size_t cell_stride;  /* bytes from one cell to the next (cache-line multiple) */
+    size_t cell_stride;  /* what the largest record needs (cache-line multiple) */
+    size_t ring_bytes;   /* ncells * cell_stride: the records' room in one ring */
     size_t ring_stride;  /* control lines + cells */
     size_t block_stride; /* one receiver's rings, page multiple */
     size_t slots_off;    /* offset of the per-rank slots */
@@ -80,27 +95,37 @@ typedef struct {
 typedef struct {
     /* Written by the sender when it found the ring full and may sleep. */
     _Alignas(SHM_LINE) _Atomic uint32_t blocked;
-    /* Written by the receiver: packets consumed so far (wraps). */
+    /* Written by the receiver: bytes consumed so far (wraps). */
     _Alignas(SHM_LINE) _Atomic uint32_t consumed;
 } ch_shm_ring_ctl_t;
 
+/* A record's head. lens: header length in the low 8 bits (SHM_REC_SKIP for
+ * a skip record, which carries nothing and sends the reader to offset 0),
+ * payload length above them (payload_cap is at most 1 MiB). */
 typedef struct {
-    _Atomic uint32_t seq; /* packet number + 1 (wraps); 0: never written */
-    uint32_t hdr_len;
-    uint32_t len;
-    uint32_t pad;
-    unsigned char bytes[]; /* header, then payload at ch_shm_payload_off(hdr_len) */
-} ch_shm_cell_t;
+    _Atomic uint32_t seq; /* record number + 1 (wraps) */
+    uint32_t lens;
+    unsigned char bytes[]; /* header, then payload at ch_shm_payload_off(hdr_len, len) */
+} ch_shm_rec_t;
+
+enum { SHM_REC_HEAD = 8, SHM_REC_SKIP = 0xff };
+_Static_assert((int)CH_HDR_MAX < (int)SHM_REC_SKIP, "a header length fits the head's low byte");
 
 /* Per local peer, in this process's memory. */
 typedef struct {
-    unsigned char *out_cells; /* ring me -> peer */
+    unsigned char *out_ring; /* ring me -> peer */
     ch_shm_ring_ctl_t *out_ctl;
-    unsigned char *in_cells; /* ring peer -> me */
+    unsigned char *in_ring; /* ring peer -> me */
     ch_shm_ring_ctl_t *in_ctl;
-    uint32_t sent;          /* packets put into out ring */
+    uint32_t sent;          /* bytes put into out ring (wraps) */
+    uint32_t sent_recs;     /* records put into out ring (wraps) */
+    uint32_t out_pos;       /* offset of the next record in out ring */
     uint32_t peer_consumed; /* out_ctl->consumed when last read */
-    uint32_t received;      /* packets consumed from in ring */
+    uint32_t received;      /* bytes consumed from in ring (wraps) */
+    uint32_t received_recs; /* records consumed from in ring (wraps) */
+    uint32_t in_pos;        /* offset of the next record in in ring */
+    uint32_t released;      /* bytes given back to the sender (in_ctl->consumed) */
+    uint32_t rel_pos;       /* offset up to which they were given back */
     int world;              /* the peer's rank in the job */
     int blocked;            /* we set out_ctl->blocked and have not cleared it */
     int dead;               /* its process is gone (reported once) */
@@ -148,14 +173,45 @@ typedef struct {
 
 extern ch_shm_state_t ch_shm_state;
 
-static inline size_t ch_shm_payload_off(size_t hdr_len)
+/* Where a record's payload starts after its head: 8-byte aligned after the
+ * header, or, above 64 bytes of payload, 32-byte aligned in the record (the
+ * record starts a line): 128-256 B ping-pong took 0.2 us longer far with the
+ * payload 24 bytes into the line (bench.md), and a small message keeps its
+ * 32-byte record. */
+enum { SHM_PAYLOAD_ALIGN_FROM = 64 };
+static inline size_t ch_shm_payload_off(size_t hdr_len, size_t len)
 {
+    if (len > SHM_PAYLOAD_ALIGN_FROM)
+        return ((SHM_REC_HEAD + hdr_len + 31) & ~(size_t)31) - SHM_REC_HEAD;
     return (hdr_len + 7) & ~(size_t)7;
 }
 
-static inline ch_shm_cell_t *ch_shm_cell_at(unsigned char *cells, uint32_t idx, size_t stride)
+/* Bytes a record of this header and payload takes in the ring. */
+static inline uint32_t ch_shm_rec_size(size_t hdr_len, size_t len)
 {
-    return (ch_shm_cell_t *)(void *)(cells + (size_t)idx * stride);
+    return (uint32_t)((SHM_REC_HEAD + ch_shm_payload_off(hdr_len, len) + len + 7) & ~(size_t)7);
+}
+
+/* Where the record after one of rec bytes at offset `at` starts: right after
+ * it if it has at most SHM_REC_PAD bytes and at least as many are left in
+ * its line, else at the next line. Records of up to 32 bytes (an eager
+ * message of up to 8 bytes) thus share lines two by two, and no record
+ * straddles a line it need not: a ping-pong message costs the lines it
+ * fills, as with a cell per packet. Sender and receiver both compute it;
+ * the caller maps `ring` to 0. */
+enum { SHM_REC_PAD = 32 };
+static inline uint32_t ch_shm_rec_next(uint32_t at, uint32_t rec)
+{
+    uint32_t end = at + rec, in_line = end & (SHM_LINE - 1);
+
+    if (in_line == 0 || (rec <= SHM_REC_PAD && SHM_LINE - in_line >= SHM_REC_PAD))
+        return end;
+    return end - in_line + SHM_LINE;
+}
+
+static inline ch_shm_rec_t *ch_shm_rec_at(unsigned char *ring, uint32_t off)
+{
+    return (ch_shm_rec_t *)(void *)(ring + off);
 }
 
 /* shm_seg.c */
@@ -185,7 +241,8 @@ canal_status_t ch_shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rk
                                 void *cookie);
 
 /* For tests: the segment's name ("" when anonymous), and where the ring
- * counters start (0; a test sets it near 2^32 to cross the wrap). */
+ * counters start (0; a test sets it near 2^32 to cross the wrap; not
+ * UINT32_MAX, whose first record number 0 is what a fresh ring holds). */
 const char *ch_shm_segment_name(void);
 extern uint32_t ch_shm_test_count_base;
 

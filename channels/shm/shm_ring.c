@@ -6,12 +6,14 @@
  * system call unless a peer has announced that it is asleep.
  *
  * Memory ordering, in one place:
- *  - a packet is published by storing the cell's seq with release after its
- *    bytes, and found by loading seq with acquire; it is given back by
- *    storing the ring's consumed count with release after on_packet()
- *    returned (once per progress() for all the packets it took from the
- *    ring), and a sender reuses a cell only after an acquire load of
- *    consumed says so;
+ *  - a record is published by storing its head's seq with release after its
+ *    bytes and after the terminator (a stale seq in the head that follows
+ *    it, when that is inside the record's last line), and found by loading
+ *    seq with acquire; a skip record is published after the record it skips
+ *    to. Records are given back by storing stale seqs into the line starts
+ *    inside them, then the ring's consumed byte count with release (once
+ *    per progress() for all the records the previous one took), and a
+ *    sender reuses bytes only after an acquire load of consumed says so;
  *  - sleep and wake are Dekker pairs: a sender (store seq; barrier; load
  *    sleeping) against a sleeper (store sleeping=1; barrier; load seq), and
  *    a drainer (store consumed; barrier; load blocked, then sleeping)
@@ -105,9 +107,9 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
     size_t hdr_len, len = 0;
     canal_status_t err;
     ch_shm_peer_t *p;
-    ch_shm_cell_t *c;
+    ch_shm_rec_t *r;
     unsigned char *dst;
-    uint32_t ncells;
+    uint32_t ring, rec, pos, skip, need, at, end, seq;
     int li = 0;
 
     if ((err = check_peer(st, peer, &li)) != CANAL_OK)
@@ -134,10 +136,20 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
     }
 
     p = &st->peers[li];
-    ncells = (uint32_t)st->lay.ncells;
-    if (p->sent - p->peer_consumed >= ncells) {
+    if (p->dead)
+        return common_err_set(CANAL_ERR_PEER, "shm: local rank %d has died", peer);
+    ring = (uint32_t)st->lay.ring_bytes;
+    rec = ch_shm_rec_size(hdr_len, len);
+    pos = p->out_pos;
+    skip = pos + rec > ring ? ring - pos : 0;
+    at = skip ? 0 : pos;
+    end = ch_shm_rec_next(at, rec);
+    /* Room for the record (with its padding), a skip before it, and the
+     * terminator after it. */
+    need = skip + (end - at) + SHM_REC_HEAD;
+    if (p->sent - p->peer_consumed > ring - need) {
         p->peer_consumed = atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire);
-        if (p->sent - p->peer_consumed >= ncells) {
+        if (p->sent - p->peer_consumed > ring - need) {
             /* Ring full: tell the reader we wait for room, then look once
              * more (see the Dekker note at the top). */
             if (!p->blocked) {
@@ -147,48 +159,91 @@ canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
             }
             barrier_fast(st);
             p->peer_consumed = atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire);
-            if (p->sent - p->peer_consumed >= ncells) {
-                if (p->dead)
-                    return common_err_set(CANAL_ERR_PEER, "shm: local rank %d has died", peer);
+            if (p->sent - p->peer_consumed > ring - need)
                 return CANAL_AGAIN;
-            }
         }
     }
 
-    c = ch_shm_cell_at(p->out_cells, p->sent & (ncells - 1), st->lay.cell_stride);
-    dst = c->bytes;
+    r = ch_shm_rec_at(p->out_ring, at);
+    dst = r->bytes;
     if (hdr_len > 0)
         memcpy(dst, iov[0].iov_base, hdr_len);
-    dst += ch_shm_payload_off(hdr_len);
+    dst += ch_shm_payload_off(hdr_len, len);
     for (int i = 1; i < n; i++) {
         if (iov[i].iov_len > 0)
             memcpy(dst, iov[i].iov_base, iov[i].iov_len);
         dst += iov[i].iov_len;
     }
-    c->hdr_len = (uint32_t)hdr_len;
-    c->len = (uint32_t)len;
-    p->sent++;
-    atomic_store_explicit(&c->seq, p->sent, memory_order_release);
+    r->lens = (uint32_t)hdr_len | (uint32_t)len << 8;
+    seq = p->sent_recs + (skip ? 2 : 1);
+    p->sent += skip + (end - at);
+    end = end == ring ? 0 : end;
+    /* The terminator: a sequence the reader does not expect there. Only
+     * inside the record's last line: a store to the next line would have
+     * to take that line from the reader first, and the reader would take
+     * the record's line back meanwhile (one more transfer per message).
+     * A line start needs none: the reader cleans those (ring_release). */
+    if ((end & (SHM_LINE - 1)) != 0)
+        atomic_store_explicit(&ch_shm_rec_at(p->out_ring, end)->seq, seq, memory_order_relaxed);
+    atomic_store_explicit(&r->seq, seq, memory_order_release);
+    if (skip) {
+        /* Published after the record at 0, so a reader that takes the skip
+         * finds that record already there. */
+        r = ch_shm_rec_at(p->out_ring, pos);
+        r->lens = SHM_REC_SKIP;
+        atomic_store_explicit(&r->seq, seq - 1, memory_order_release);
+    }
+    p->sent_recs = seq;
+    p->out_pos = end;
     if (p->blocked) {
         atomic_store_explicit(&p->out_ctl->blocked, 0, memory_order_relaxed);
         p->blocked = 0;
         st->nblocked--;
     }
-    /* The next cell, if the receiver is known to be done with it: take its
-     * first line for writing now, so the next send does not wait for it. */
-    if (p->sent - p->peer_consumed < ncells)
-        __builtin_prefetch(ch_shm_cell_at(p->out_cells, p->sent & (ncells - 1), st->lay.cell_stride),
-                           1, 3);
+    /* The line after the terminator's, if the record crossed into a new
+     * line: take it for writing now, so the next sends do not wait for it. */
+    if ((end & (SHM_LINE - 1)) < rec && end + SHM_LINE < ring)
+        __builtin_prefetch(p->out_ring + ((end + SHM_LINE) & ~(uint32_t)(SHM_LINE - 1)), 1, 3);
     return CANAL_OK;
 }
 
 static void check_peers_alive(ch_shm_state_t *st);
 
+/* Give the sender back what progress() consumed from ring li: first a stale
+ * sequence into every line start strictly inside the consumed bytes, where
+ * the sender writes no terminator and a later record's head may land on old
+ * payload; then the consumed count (release). Called at the start of the
+ * next progress() (so that a reply sent meanwhile does not wait behind these
+ * stores) and before sleeping. One store for the whole batch: the sender
+ * reads the count only when its ring looks full. */
+static void ring_release(ch_shm_state_t *st, int li)
+{
+    ch_shm_peer_t *p = &st->peers[li];
+    uint32_t ring = (uint32_t)st->lay.ring_bytes, n = p->received - p->released;
+
+    for (uint32_t off = SHM_LINE - (p->rel_pos & (SHM_LINE - 1)); off < n; off += SHM_LINE) {
+        uint32_t y = p->rel_pos + off;
+        if (y >= ring)
+            y -= ring;
+        atomic_store_explicit(&ch_shm_rec_at(p->in_ring, y)->seq, p->received_recs,
+                              memory_order_relaxed);
+    }
+    p->released = p->received;
+    p->rel_pos = p->in_pos;
+    atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
+    /* The sender may be asleep waiting for room in this ring. */
+    barrier_fast(st);
+    if (li != st->local_rank && atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0)
+        wake_local(st, li);
+}
+
+/* Records taken from one ring per progress() before the next ring's turn. */
+enum { SHM_POLL_BATCH = 256 };
+
 int ch_shm_progress(void)
 {
     ch_shm_state_t *st = &ch_shm_state;
-    size_t stride = st->lay.cell_stride;
-    uint32_t ncells = (uint32_t)st->lay.ncells;
+    uint32_t ring = (uint32_t)st->lay.ring_bytes;
     int L = st->local_size;
     int start, total = 0;
 
@@ -203,46 +258,56 @@ int ch_shm_progress(void)
         ch_shm_peer_t *p = &st->peers[li];
         uint32_t got = 0;
 
+        if (p->released != p->received)
+            ring_release(st, li);
         /* Our own ring holds something only if we put it there. */
         if (li == st->local_rank && p->sent == p->received)
             continue;
-        while (got < ncells) {
-            ch_shm_cell_t *c = ch_shm_cell_at(p->in_cells, p->received & (ncells - 1), stride);
-            uint32_t hl, len;
+        while (got < SHM_POLL_BATCH) {
+            ch_shm_rec_t *r = ch_shm_rec_at(p->in_ring, p->in_pos);
+            uint32_t hl, len, lens, rec, next;
 
-            if (atomic_load_explicit(&c->seq, memory_order_acquire) != p->received + 1)
+            if (atomic_load_explicit(&r->seq, memory_order_acquire) != p->received_recs + 1)
                 break;
-            hl = c->hdr_len;
-            len = c->len;
-            if (hl > CH_HDR_MAX || len > st->lay.payload_cap) {
+            lens = r->lens;
+            hl = lens & 0xff;
+            len = lens >> 8;
+            if (hl == SHM_REC_SKIP && len == 0) {
+                p->received += ring - p->in_pos;
+                p->received_recs++;
+                p->in_pos = 0;
+                continue;
+            }
+            rec = ch_shm_rec_size(hl, len);
+            if (hl > CH_HDR_MAX || len > st->lay.payload_cap || rec > ring - p->in_pos) {
                 atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
                 st->in_progress = 0;
                 return common_err_set(CANAL_ERR_PROTO,
-                                      "shm: corrupt cell from rank %d: header %u B, payload %u B",
-                                      p->world, hl, len);
+                                      "shm: corrupt record from rank %d at offset %u: header %u B, "
+                                      "payload %u B",
+                                      p->world, p->in_pos, hl, len);
             }
-            /* Start pulling the next cell's first line from the sender's
+            /* Start pulling the line after this record from the sender's
              * cache while this packet is handled: when messages stream it
              * is already written, and its transfer overlaps this one's
              * delivery instead of following it. */
-            __builtin_prefetch(ch_shm_cell_at(p->in_cells, (p->received + 1) & (ncells - 1), stride),
-                               0, 3);
-            st->up.on_packet(p->world, c->bytes, hl, c->bytes + ch_shm_payload_off(hl), len);
-            p->received++;
+            if (p->in_pos + rec + SHM_LINE < ring)
+                __builtin_prefetch(p->in_ring + p->in_pos + rec + SHM_LINE, 0, 3);
+            st->up.on_packet(p->world, r->bytes, hl, r->bytes + ch_shm_payload_off(hl, len), len);
+            next = ch_shm_rec_next(p->in_pos, rec);
+            p->received += next - p->in_pos;
+            p->received_recs++;
+            p->in_pos = next == ring ? 0 : next;
             got++;
         }
-        if (got > 0) {
-            /* One release for the whole batch: the sender reads this line
-             * when its ring looks full, and a store per packet sent the
-             * line back and forth once per message while messages stream. */
-            atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
-            total += (int)got;
-            /* The sender may be asleep waiting for room in this ring. */
-            barrier_fast(st);
-            if (li != st->local_rank &&
-                atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0)
-                wake_local(st, li);
-        }
+        total += (int)got;
+        /* Given back at the next call, unless the sender waits for room, or
+         * the bytes held back could be all that keeps it from sending (then
+         * it could wait for a reader that has nothing left to read). */
+        if (p->released != p->received &&
+            (p->received - p->released > ring - 2 * (uint32_t)st->lay.cell_stride ||
+             atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0))
+            ring_release(st, li);
     }
     st->rr_next = start + 1 < L ? start + 1 : 0;
     st->in_progress = 0;
@@ -256,25 +321,21 @@ int ch_shm_progress(void)
     return total;
 }
 
-/* Something to do: a packet in an incoming ring, or room in a ring we were
- * blocked on. Called after announcing sleep (store; fence). */
+/* Something to do: a record in an incoming ring, or room freed in a ring we
+ * were blocked on. Called after announcing sleep (store; fence). */
 static int ch_shm_ready(ch_shm_state_t *st)
 {
-    size_t stride = st->lay.cell_stride;
-    uint32_t mask = (uint32_t)st->lay.ncells - 1;
-
     for (int li = 0; li < st->local_size; li++) {
         ch_shm_peer_t *p = &st->peers[li];
-        ch_shm_cell_t *c = ch_shm_cell_at(p->in_cells, p->received & mask, stride);
-        if (atomic_load_explicit(&c->seq, memory_order_acquire) == p->received + 1)
+        ch_shm_rec_t *r = ch_shm_rec_at(p->in_ring, p->in_pos);
+        if (atomic_load_explicit(&r->seq, memory_order_acquire) == p->received_recs + 1)
             return 1;
         if (p->blocked &&
-            p->sent - atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire) <= mask)
+            atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire) != p->peer_consumed)
             return 1;
     }
     return 0;
 }
-
 /* A local peer that dies cannot say so: while we sleep with nothing to do,
  * or poll in vain (progress), look at the peers' pids now and then, at most
  * every 0.1 s (never on the fast path). */
@@ -309,6 +370,11 @@ static canal_status_t block_once(ch_shm_state_t *st, long timeout_us)
     struct timespec ts, *tsp = NULL;
     int dead_before = st->ndead;
     uint32_t seen;
+
+    /* A sender may wait for what this rank consumed but has not given back. */
+    for (int li = 0; li < st->local_size; li++)
+        if (st->peers[li].released != st->peers[li].received)
+            ring_release(st, li);
 
     atomic_store_explicit(&me->sleeping, 1, memory_order_seq_cst);
     if (barrier_slow(st) != 0) {

@@ -76,6 +76,7 @@ canal_status_t ch_shm_layout_compute(int local_size, size_t payload_cap, size_t 
         out->payload_cap = payload_cap;
         out->ncells = ncells;
         out->cell_stride = cell;
+        out->ring_bytes = ncells * cell;
         out->ring_stride = ring;
         out->block_stride = block;
         out->slots_off = slots_off;

@@ -91,6 +91,7 @@ START_TEST(bad_headers_refused)
     refused(&h, adi_pkt_len(&h), 0, "source rank -5");
     h = pkt(PKT_EAGER);
     h.size = 100;
+    h.flags = PKT_FLAG_SYNC; /* (a plain eager header has no size: the payload's is used) */
     refused(&h, adi_pkt_len(&h), 99, "header says 100");
     h = pkt(PKT_RTS);
     h.size = 100;
@@ -111,23 +112,34 @@ START_TEST(bad_headers_refused)
 }
 END_TEST
 
-/* Packets without an address travel with the 32-byte header (one cache line
- * with the shm cell's head and 16 bytes of payload); those with one (DATA,
- * RTS with RDMA) with the whole header. Each length is accepted only for the
- * packets that use it, and a short header reads as zero address and key. */
+/* A plain eager message travels with the 16-byte header (its size is the
+ * payload's, and it names no request); other packets without an address
+ * with the 32-byte header; those with one (DATA, RTS with RDMA) with the
+ * whole header. Each length is accepted only for the packets that use it,
+ * and a shorter header reads as zero requests, address and key. */
 START_TEST(header_lengths)
 {
     adi_pkt_t h = pkt(PKT_EAGER), out;
 
-    ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_SHORT);
+    ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_TINY);
     h.size = 8;
-    h.raddr = 0x1234; /* beyond the short header: not sent, not read */
+    h.sreq = 77; /* beyond the tiny header: not sent, not read */
+    h.raddr = 0x1234;
     h.rkey = 0x5678;
-    ck_assert_int_eq(adi_pkt_check(0, 2, &h, ADI_PKT_SHORT, 8, &out), CANAL_OK);
+    ck_assert_int_eq(adi_pkt_check(0, 2, &h, ADI_PKT_TINY, 8, &out), CANAL_OK);
     ck_assert_int_eq(out.size, 8);
+    ck_assert_uint_eq(out.sreq, 0);
     ck_assert_uint_eq(out.raddr, 0);
     ck_assert_uint_eq(out.rkey, 0);
-    refused(&h, sizeof h, 8, "type 1 from rank 1 has a 48-byte header, not 32");
+    ck_assert_int_eq(adi_pkt_check(0, 2, &h, ADI_PKT_TINY, 0, &out), CANAL_OK);
+    ck_assert_int_eq(out.size, 0); /* the size is the payload's */
+    refused(&h, sizeof h, 8, "type 1 from rank 1 has a 48-byte header, not 16");
+    refused(&h, ADI_PKT_SHORT, 8, "type 1 from rank 1 has a 32-byte header, not 16");
+    h.flags = PKT_FLAG_SYNC; /* the acknowledgement names the sender's request */
+    ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_SHORT);
+    ck_assert_int_eq(adi_pkt_check(0, 2, &h, ADI_PKT_SHORT, 8, &out), CANAL_OK);
+    ck_assert_uint_eq(out.sreq, 77);
+    refused(&h, ADI_PKT_TINY, 8, "has a 16-byte header, not 32");
     h = pkt(PKT_RTS);
     h.size = 1 << 20;
     ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_SHORT);
@@ -137,12 +149,13 @@ START_TEST(header_lengths)
     h = pkt(PKT_DATA);
     ck_assert_int_eq(adi_pkt_len(&h), sizeof h);
     refused(&h, ADI_PKT_SHORT, 0, "has a 32-byte header, not 48");
-    refused(&h, 40, 0, "40-byte header, not 48 or 32");
+    refused(&h, 40, 0, "40-byte header, not 48, 32 or 16");
     for (int t = PKT_CTS; t <= PKT_CREDIT; t++) {
         if (t == PKT_DATA)
             continue;
         h = pkt(t);
         ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_SHORT);
+        refused(&h, ADI_PKT_TINY, 0, "has a 16-byte header, not 32");
     }
 }
 END_TEST

@@ -335,8 +335,29 @@ START_TEST(test_sizes)
 }
 END_TEST
 
-/* Rank 0 fills the ring while rank 1 does not read, must get AGAIN after
- * exactly ncells packets; then rank 1 drains while rank 0 pushes the rest. */
+/* Where the sender puts a record of rec bytes, as sendv does it: its offset;
+ * *pos and *recs move past it (and a skip record before it), and *bytes
+ * grows by the ring bytes it takes (skip and padding included). */
+static uint32_t ring_place(uint32_t *pos, uint32_t *recs, uint32_t rec, uint32_t ring,
+                           size_t *bytes)
+{
+    uint32_t at = *pos + rec > ring ? 0 : *pos, end = ch_shm_rec_next(at, rec);
+
+    *recs += *pos + rec > ring ? 2 : 1;
+    *bytes += (at == *pos ? 0 : ring - *pos) + (end - at);
+    *pos = end == ring ? 0 : end;
+    return at;
+}
+
+static uint32_t la_place(uint32_t *pos, uint32_t *recs, uint32_t rec, uint32_t ring)
+{
+    size_t bytes = 0;
+    return ring_place(pos, recs, rec, ring, &bytes);
+}
+
+/* Rank 0 fills the ring while rank 1 does not read, must get AGAIN once the
+ * records (and at most one skip at the end of the ring) fill it; then rank 1
+ * drains while rank 0 pushes the rest. */
 enum { BP_MSGS = 20000 };
 
 static int body_backpressure(int rank, void *arg)
@@ -349,26 +370,37 @@ static int body_backpressure(int rank, void *arg)
     T_CHECK(buf != NULL, "malloc");
     if (rank == 0) {
         unsigned seq = 0;
+        size_t used = 0, next = 0;
+        uint32_t ring = (uint32_t)ch_shm_state.lay.ring_bytes, pos = 0, recs = 0;
         canal_status_t st;
         for (;;) {
             size_t len = seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77;
             thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
             struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
             make_payload(buf, 0, seq, len);
+            uint32_t pos_next = pos, recs_next = recs;
+            next = 0;
+            ring_place(&pos_next, &recs_next, ch_shm_rec_size(sizeof h, len), ring, &next);
             st = CH->sendv(1, iov, 2);
             if (st == CANAL_AGAIN)
                 break;
             T_CHECK(st == CANAL_OK, "sendv: %d", st);
+            used += next;
+            pos = pos_next;
+            recs = recs_next;
             seq++;
             T_CHECK(seq <= 100000, "never got CANAL_AGAIN");
         }
-        T_CHECK(seq == ch_shm_state.lay.ncells, "AGAIN after %u packets, ring has %zu cells", seq,
-                ch_shm_state.lay.ncells);
-        /* A second try without the reader moving must also say AGAIN. */
+        T_CHECK(used + SHM_REC_HEAD <= ring && used + next + SHM_REC_HEAD > ring,
+                "AGAIN after %u packets of %zu bytes in all (the next %zu), ring of %u", seq,
+                used, next, ring);
+        /* A second try of the same packet without the reader moving must
+         * also say AGAIN. */
         {
-            thdr_t h = {THDR_MAGIC, 0, seq, 0};
-            struct iovec iov[1] = {{&h, sizeof h}};
-            T_CHECK(CH->sendv(1, iov, 1) == CANAL_AGAIN, "second AGAIN");
+            size_t len = seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77;
+            thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
+            struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
+            T_CHECK(CH->sendv(1, iov, 2) == CANAL_AGAIN, "second AGAIN");
         }
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         for (; seq < BP_MSGS; seq++)
@@ -575,6 +607,112 @@ static int body_block(int rank, void *arg)
 START_TEST(test_block_wake)
 {
     ck_assert_int_eq(run_job(2, 1, body_block, NULL), 0);
+}
+END_TEST
+
+/* Records are packed back to back, so the reader polls heads at offsets
+ * where the last lap left payload bytes. Here the payload of a first phase
+ * of large records holds, at every offset where a record of the second
+ * phase will start, the very sequence number the reader will expect there:
+ * only the terminator (a stale sequence the sender writes after each record
+ * before publishing it) keeps the reader from taking those bytes for a
+ * record before the sender wrote it. The sender pauses between the small
+ * records so that the reader polls each new position first. */
+enum { LA_BIG_LEN = 2000, LA_SMALL_LEN = 8 };
+
+static unsigned la_got;
+
+static void la_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len)
+{
+    thdr_t h;
+
+    (void)payload;
+    T_CHECK(hdr_len == sizeof h, "header length %zu from %d (a stale head was read)", hdr_len, peer);
+    memcpy(&h, hdr, sizeof h);
+    T_CHECK(h.magic == THDR_MAGIC && h.seq == la_got && h.len == len,
+            "packet %u: magic %#x seq %u len %zu/%u", la_got, h.magic, h.seq, len, h.len);
+    la_got++;
+}
+
+static ch_upcalls_t up_la = {la_on_packet, on_rdma_done_unused, on_peer_failed_unused};
+
+static int body_lookalike(int rank, void *arg)
+{
+    uint32_t ring, big = ch_shm_rec_size(sizeof(thdr_t), LA_BIG_LEN);
+    uint32_t small = ch_shm_rec_size(sizeof(thdr_t), LA_SMALL_LEN);
+    uint32_t n1, n2, pos = 0, recs = 0;
+    uint32_t *map, *payload;
+    double t0;
+
+    (void)arg;
+    bring_up(&up_la);
+    ring = (uint32_t)ch_shm_state.lay.ring_bytes;
+    n1 = 2 * ring / big;
+    n2 = ring / small;
+    map = calloc(ring / 4, sizeof *map);
+    payload = malloc(LA_BIG_LEN);
+    T_CHECK(map != NULL && payload != NULL, "malloc");
+    la_got = 0;
+    if (rank == 0) {
+        ch_shm_peer_t *p = &ch_shm_state.peers[ch_shm_state.local_of[1]];
+        uint32_t at;
+
+        for (uint32_t k = 0; k < n1; k++)
+            la_place(&pos, &recs, big, ring);
+        for (uint32_t k = 0; k < n2; k++) {
+            at = la_place(&pos, &recs, small, ring);
+            map[at / 4] = recs; /* record number + 1, what the reader expects */
+        }
+        pos = recs = 0;
+        for (uint32_t k = 0; k < n1 + n2; k++) {
+            size_t len = k < n1 ? LA_BIG_LEN : LA_SMALL_LEN;
+            thdr_t h = {THDR_MAGIC, 0, k, (uint32_t)len};
+            struct iovec iov[2] = {{&h, sizeof h}, {payload, len}};
+            canal_status_t st;
+
+            at = la_place(&pos, &recs, k < n1 ? big : small, ring);
+            if (k < n1) {
+                uint32_t off = at + SHM_REC_HEAD + (uint32_t)ch_shm_payload_off(sizeof h, len);
+                for (size_t i = 0; i < LA_BIG_LEN / 4; i++)
+                    payload[i] = map[off / 4 + i];
+            } else {
+                memset(payload, 0, len);
+                if (k == n1) /* the reader has drained the first phase */
+                    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+                for (double t1 = now_s(); now_s() - t1 < 2e-6;)
+                    ;
+            }
+            t0 = now_s();
+            while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN) {
+                T_CHECK(poll_once() >= 0, "progress");
+                T_CHECK(now_s() - t0 < unit_hang_s(), "sendv stuck in AGAIN");
+            }
+            T_CHECK(st == CANAL_OK, "sendv: %d", st);
+            T_CHECK(p->out_pos == pos && p->sent_recs == recs, "the test's placement is not sendv's");
+        }
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    } else {
+        t0 = now_s();
+        while (la_got < n1) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "only %u of %u arrived", la_got, n1);
+        }
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        t0 = now_s();
+        while (la_got < n1 + n2) {
+            T_CHECK(ch_shm_progress() >= 0, "progress: %s", common_err_detail());
+            T_CHECK(now_s() - t0 < unit_hang_s(), "only %u of %u arrived", la_got, n1 + n2);
+        }
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    }
+    free(map);
+    free(payload);
+    return tear_down();
+}
+
+START_TEST(test_lookalike)
+{
+    ck_assert_int_eq(run_job(2, 1, body_lookalike, NULL), 0);
 }
 END_TEST
 
@@ -872,6 +1010,7 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_two_nodes);
     tcase_add_test(tc, test_sizes);
     tcase_add_test(tc, test_backpressure);
+    tcase_add_test(tc, test_lookalike);
     tcase_add_test(tc, test_pingpong_callback);
     tcase_add_test(tc, test_rdma_read);
     tcase_add_test(tc, test_cma_off);
