@@ -14,9 +14,6 @@
 
 #include "bindings/fortran/f08ts.h"
 
-CANAL_F77_API MPI_Fint canal_f08_errcodes_ignore[1];
-CANAL_F77_API MPI_Fint canal_f08_unweighted[1];
-CANAL_F77_API MPI_Fint canal_f08_weights_empty[1];
 
 static int unsupported(const char *msg)
 {
@@ -224,3 +221,14 @@ CANAL_F77_API void mpi_win_shared_query_f08_(MPI_Fint *win, MPI_Fint *rank, MPI_
     F08_CALL(pmpi_win_shared_query_(win, rank, size, du, baseptr, &e_));
 }
 #undef F08_CALL
+
+/* MPI_Wtime and MPI_Wtick are Fortran functions MPI_Wtime_f08 in MPICH's
+ * mpi_f08 (a DOUBLE PRECISION result is returned as C's double). */
+CANAL_F77_API double mpi_wtime_f08_(void)
+{
+    return MPI_Wtime();
+}
+CANAL_F77_API double mpi_wtick_f08_(void)
+{
+    return MPI_Wtick();
+}

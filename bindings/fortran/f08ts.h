@@ -1,8 +1,8 @@
 /*
  * What the C side of the mpi_f08 bindings shares (bindings/fortran/): the
  * special values of mpi_f08 (MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE
- * are libmpi's MPIR_F08_* objects, as in MPICH; the others are defined in
- * f08_special.c) and the conversion of an ISO_Fortran_binding descriptor
+ * are libmpi's MPIR_F08_* objects, as in MPICH; the others are module
+ * variables of mpi_f08_link_constants) and the conversion of an ISO_Fortran_binding descriptor
  * into an address, a count and a datatype.
  */
 #ifndef CANAL_F08TS_H
@@ -12,9 +12,13 @@
 
 #include "bindings/fortran/f77.h"
 
-extern MPI_Fint canal_f08_errcodes_ignore[1];
-extern MPI_Fint canal_f08_unweighted[1];
-extern MPI_Fint canal_f08_weights_empty[1];
+/* The arrays of module mpi_f08_link_constants (mpi_f08.f90), by the
+ * symbols gfortran gives them (MPICH's module has the same). */
+extern MPI_Fint __mpi_f08_link_constants_MOD_mpi_errcodes_ignore[1];
+extern MPI_Fint __mpi_f08_link_constants_MOD_mpi_unweighted[1];
+extern MPI_Fint __mpi_f08_link_constants_MOD_mpi_weights_empty[1];
+extern char __mpi_f08_link_constants_MOD_mpi_argv_null[1];
+extern char __mpi_f08_link_constants_MOD_mpi_argvs_null[1];
 
 static inline MPI_Status *canal_f08_status(MPI_Fint *p)
 {
@@ -28,13 +32,13 @@ static inline MPI_Status *canal_f08_statuses(MPI_Fint *p)
 }
 static inline int *canal_f08_errcodes(MPI_Fint *p)
 {
-    return p == canal_f08_errcodes_ignore ? MPI_ERRCODES_IGNORE : p;
+    return p == __mpi_f08_link_constants_MOD_mpi_errcodes_ignore ? MPI_ERRCODES_IGNORE : p;
 }
 static inline int *canal_f08_weights(MPI_Fint *p)
 {
-    if (p == canal_f08_unweighted)
+    if (p == __mpi_f08_link_constants_MOD_mpi_unweighted)
         return MPI_UNWEIGHTED;
-    if (p == canal_f08_weights_empty)
+    if (p == __mpi_f08_link_constants_MOD_mpi_weights_empty)
         return MPI_WEIGHTS_EMPTY;
     return p;
 }
