@@ -21,15 +21,51 @@
 #include "bindings/fortran/f77.h"
 
 /* ---------------------------------------------------------------- common blocks */
-CANAL_F77_API canal_f77_priv1_t mpipriv1_;
-CANAL_F77_API canal_f77_priv2_t mpipriv2_;
-CANAL_F77_API canal_f77_privc_t mpiprivc_;
-CANAL_F77_API MPI_Fint mpifcmb5_;
-CANAL_F77_API MPI_Fint mpifcmb9_;
+/* (aligned as gfortran aligns common blocks: the mpi module, compiled into
+ * the library, has them too) */
+CANAL_F77_API __attribute__((aligned(16))) canal_f77_priv1_t mpipriv1_;
+CANAL_F77_API __attribute__((aligned(16))) canal_f77_priv2_t mpipriv2_;
+CANAL_F77_API __attribute__((aligned(16))) canal_f77_privc_t mpiprivc_;
+CANAL_F77_API __attribute__((aligned(16))) MPI_Fint mpifcmb5_;
+CANAL_F77_API __attribute__((aligned(16))) MPI_Fint mpifcmb9_;
 /* The same special values for C code that calls Fortran (MPICH exports them
  * from its Fortran library too). */
 CANAL_F77_API void *MPI_F_ARGV_NULL = mpiprivc_.argv_null;
 CANAL_F77_API void *MPI_F_ARGVS_NULL = mpiprivc_.argvs_null;
+/* MPICH's names for the addresses of mpif.h's special values, set before
+ * any call by mpirinitc_ in MPICH (its Fortran code passes the common
+ * blocks): here they are known at link time, so MPIR_F_NeedInit is 0 and
+ * mpirinitf_ has nothing to do; mpirinitc_ records what it is given, as
+ * MPICH's does. The bindings compare with the common blocks themselves. */
+CANAL_F77_API int MPIR_F_NeedInit = 0;
+CANAL_F77_API void *MPIR_F_MPI_BOTTOM = &mpipriv1_.bottom;
+CANAL_F77_API void *MPIR_F_MPI_IN_PLACE = &mpipriv1_.in_place;
+CANAL_F77_API void *MPIR_F_MPI_UNWEIGHTED = &mpifcmb5_;
+CANAL_F77_API void *MPIR_F_MPI_WEIGHTS_EMPTY = &mpifcmb9_;
+/* The C values of MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (MPICH's mpi_f08
+ * compares with them), set when the library is loaded: they are addresses
+ * in libmpi. */
+CANAL_F77_API int *MPIR_C_MPI_UNWEIGHTED;
+CANAL_F77_API int *MPIR_C_MPI_WEIGHTS_EMPTY;
+__attribute__((constructor)) static void canal_f77_c_weights(void)
+{
+    MPIR_C_MPI_UNWEIGHTED = MPI_UNWEIGHTED;
+    MPIR_C_MPI_WEIGHTS_EMPTY = MPI_WEIGHTS_EMPTY;
+}
+
+CANAL_F77_API void mpirinitc_(void *si, void *ssi, void *bt, void *ip, void *uw, void *ecsi,
+                              void *an, void *asn, void *we, size_t an_len, size_t asn_len)
+{
+    (void)si, (void)ssi, (void)ecsi, (void)an, (void)asn, (void)an_len, (void)asn_len;
+    MPIR_F_MPI_BOTTOM = bt;
+    MPIR_F_MPI_IN_PLACE = ip;
+    MPIR_F_MPI_UNWEIGHTED = uw;
+    MPIR_F_MPI_WEIGHTS_EMPTY = we;
+}
+CANAL_F77_API void mpirinitf_(void)
+{
+    MPIR_F_NeedInit = 0;
+}
 CANAL_F77_API MPI_Fint *MPI_F_ERRCODES_IGNORE = mpipriv2_.errcodes_ignore;
 
 /* ---------------------------------------------------------------- strings */

@@ -49,7 +49,7 @@ import gen_f77  # noqa: E402
 HANDLE_TYPES = {'MPI_Comm', 'MPI_Datatype', 'MPI_Group', 'MPI_Request', 'MPI_Op', 'MPI_Info',
                 'MPI_Errhandler', 'MPI_Win', 'MPI_File', 'MPI_Message', 'MPI_Session'}
 KINDS = {'MPI_Aint': 'MPI_ADDRESS_KIND', 'MPI_Offset': 'MPI_OFFSET_KIND', 'MPI_Count': 'MPI_COUNT_KIND'}
-LOGICAL_NAMES = {'flag', 'commute', 'reorder', 'periods', 'remain_dims'}
+LOGICAL_NAMES = {'flag', 'commute', 'reorder', 'periods', 'remain_dims', 'weighted'}
 # Left out of mpi_f08 (see the docstring): besides gen_f77's SPECIAL set.
 SKIP = (gen_f77.SPECIAL - {'MPI_Free_mem', 'MPI_Buffer_attach'}) | {'MPIX_Comm_agree', 'MPI_Pack_external', 'MPI_Unpack_external',
                           'MPI_Buffer_detach', 'MPI_Pcontrol'}
