@@ -114,6 +114,21 @@ void pmpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *du, MPI_Fint *info, MPI
                                MPI_Aint *baseptr, MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *du,
                             MPI_Aint *baseptr, MPI_Fint *ierror);
+void pmpi_file_create_errhandler_(void *fn, MPI_Fint *eh, MPI_Fint *ierror);
+void pmpi_session_create_errhandler_(void *fn, MPI_Fint *eh, MPI_Fint *ierror);
+void pmpi_register_datarep_(char *datarep, void *read_fn, void *write_fn, void *extent_fn,
+                            MPI_Aint *extra, MPI_Fint *ierror, size_t datarep_len);
+void pmpi_conversion_fn_null_(void *userbuf, MPI_Fint *datatype, MPI_Fint *count, void *filebuf,
+                              MPI_Offset *position, void *extra, MPI_Fint *ierr);
+void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                      MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                      MPI_Fint *ierror, size_t command_len, size_t argv_len);
+void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs, MPI_Fint *maxprocs,
+                               MPI_Fint *infos, MPI_Fint *root, MPI_Fint *comm,
+                               MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
+                               size_t commands_len, size_t argvs_len);
+/* mpi_f08_callbacks' predefined conversion procedure (mpi_f08_callbacks.f90). */
+void __mpi_f08_callbacks_MOD_mpi_conversion_fn_null(void);
 
 static void set_ierror(MPI_Fint *ierror, MPI_Fint e)
 {
@@ -219,6 +234,134 @@ CANAL_F77_API void mpi_win_shared_query_f08_(MPI_Fint *win, MPI_Fint *rank, MPI_
                                              MPI_Fint *du, MPI_Aint *baseptr, MPI_Fint *ierror)
 {
     F08_CALL(pmpi_win_shared_query_(win, rank, size, du, baseptr, &e_));
+}
+CANAL_F77_API void mpi_file_create_errhandler_f08_(void *fn, MPI_Fint *eh, MPI_Fint *ierror)
+{
+    F08_CALL(pmpi_file_create_errhandler_(fn, eh, &e_));
+}
+CANAL_F77_API void mpi_session_create_errhandler_f08_(void *fn, MPI_Fint *eh, MPI_Fint *ierror)
+{
+    F08_CALL(pmpi_session_create_errhandler_(fn, eh, &e_));
+}
+
+/* The large forms: DISP_UNIT is INTEGER(KIND=MPI_ADDRESS_KIND). */
+CANAL_F77_API void mpi_win_allocate_f08_large_(MPI_Aint *size, MPI_Aint *du, MPI_Fint *info,
+                                               MPI_Fint *comm, void **baseptr, MPI_Fint *win,
+                                               MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Win_allocate_c(*size, *du, (MPI_Info)*info, (MPI_Comm)*comm,
+                                          (void *)baseptr, (MPI_Win *)win));
+}
+CANAL_F77_API void mpi_win_allocate_shared_f08_large_(MPI_Aint *size, MPI_Aint *du, MPI_Fint *info,
+                                                      MPI_Fint *comm, void **baseptr, MPI_Fint *win,
+                                                      MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Win_allocate_shared_c(*size, *du, (MPI_Info)*info, (MPI_Comm)*comm,
+                                                 (void *)baseptr, (MPI_Win *)win));
+}
+CANAL_F77_API void mpi_win_shared_query_f08_large_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size,
+                                                   MPI_Aint *du, void **baseptr, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Win_shared_query_c((MPI_Win)*win, *rank, size, du, (void *)baseptr));
+}
+
+/* BUFFER_ADDR is TYPE(C_PTR) in mpi_f08. */
+CANAL_F77_API void mpi_buffer_detach_f08_(void **buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
+{
+    int n = 0;
+    int rc = MPI_Buffer_detach((void *)buffer_addr, &n);
+    if (rc == MPI_SUCCESS)
+        *size = n;
+    set_ierror(ierror, rc);
+}
+CANAL_F77_API void mpi_buffer_detach_f08_large_(void **buffer_addr, MPI_Count *size,
+                                                MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Buffer_detach_c((void *)buffer_addr, size));
+}
+
+CANAL_F77_API MPI_Aint mpi_aint_add_f08_(MPI_Aint *base, MPI_Aint *disp)
+{
+    return MPI_Aint_add(*base, *disp);
+}
+CANAL_F77_API MPI_Aint mpi_aint_diff_f08_(MPI_Aint *addr1, MPI_Aint *addr2)
+{
+    return MPI_Aint_diff(*addr1, *addr2);
+}
+CANAL_F77_API void mpi_pcontrol_f08_(MPI_Fint *level)
+{
+    MPI_Pcontrol(*level);
+}
+/* MPI_F_sync_reg: the call itself is the barrier to the compiler's code motion. */
+CANAL_F77_API void mpi_f_sync_reg_f08ts_(void *buf)
+{
+    (void)buf;
+}
+CANAL_F77_API void mpi_info_create_env_f08_(MPI_Fint *info, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPI_Info_create_env(0, NULL, (MPI_Info *)info));
+}
+/* MPICH 4.0.2's names (from an MPI 4.1 draft) of MPI_Remove_error_class ... */
+CANAL_F77_API void mpi_delete_error_class_f08_(MPI_Fint *errorclass, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPIX_Delete_error_class(*errorclass));
+}
+CANAL_F77_API void mpi_delete_error_code_f08_(MPI_Fint *errorcode, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPIX_Delete_error_code(*errorcode));
+}
+CANAL_F77_API void mpi_delete_error_string_f08_(MPI_Fint *errorcode, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPIX_Delete_error_string(*errorcode));
+}
+/* FLAG is an INTEGER (the bitwise AND of the processes' values). */
+CANAL_F77_API void mpix_comm_agree_f08_(MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierror)
+{
+    set_ierror(ierror, MPIX_Comm_agree((MPI_Comm)*comm, flag));
+}
+
+/* Spawn: the strings as in Fortran 77 (hidden lengths last); mpi_f08's
+ * MPI_ARGV(S)_NULL and MPI_ERRCODES_IGNORE become mpif.h's. */
+CANAL_F77_API void mpi_comm_spawn_f08_(char *command, char *argv, MPI_Fint *maxprocs,
+                                       MPI_Fint *info, MPI_Fint *root, MPI_Fint *comm,
+                                       MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
+                                       size_t command_len, size_t argv_len)
+{
+    if (argv == __mpi_f08_link_constants_MOD_mpi_argv_null)
+        argv = mpiprivc_.argv_null;
+    if (errcodes == __mpi_f08_link_constants_MOD_mpi_errcodes_ignore)
+        errcodes = mpipriv2_.errcodes_ignore;
+    F08_CALL(pmpi_comm_spawn_(command, argv, maxprocs, info, root, comm, intercomm, errcodes, &e_,
+                              command_len, argv_len));
+}
+CANAL_F77_API void mpi_comm_spawn_multiple_f08_(MPI_Fint *count, char *commands, char *argvs,
+                                                MPI_Fint *maxprocs, MPI_Fint *infos,
+                                                MPI_Fint *root, MPI_Fint *comm,
+                                                MPI_Fint *intercomm, MPI_Fint *errcodes,
+                                                MPI_Fint *ierror, size_t commands_len,
+                                                size_t argvs_len)
+{
+    if (argvs == __mpi_f08_link_constants_MOD_mpi_argvs_null)
+        argvs = mpiprivc_.argvs_null;
+    if (errcodes == __mpi_f08_link_constants_MOD_mpi_errcodes_ignore)
+        errcodes = mpipriv2_.errcodes_ignore;
+    F08_CALL(pmpi_comm_spawn_multiple_(count, commands, argvs, maxprocs, infos, root, comm,
+                                       intercomm, errcodes, &e_, commands_len, argvs_len));
+}
+
+/* mpi_f08's MPI_CONVERSION_FN_NULL is a module procedure: mpif.h's is
+ * what the Fortran 77 binding recognizes. */
+CANAL_F77_API void mpi_register_datarep_f08_(char *datarep, void *read_fn, void *write_fn,
+                                             void *extent_fn, MPI_Aint *extra, MPI_Fint *ierror,
+                                             size_t datarep_len)
+{
+    void *null_f08 = (void *)__mpi_f08_callbacks_MOD_mpi_conversion_fn_null;
+    if (read_fn == null_f08)
+        read_fn = (void *)pmpi_conversion_fn_null_;
+    if (write_fn == null_f08)
+        write_fn = (void *)pmpi_conversion_fn_null_;
+    F08_CALL(pmpi_register_datarep_(datarep, read_fn, write_fn, extent_fn, extra, &e_,
+                                    datarep_len));
 }
 #undef F08_CALL
 

@@ -51,8 +51,8 @@ HANDLE_TYPES = {'MPI_Comm', 'MPI_Datatype', 'MPI_Group', 'MPI_Request', 'MPI_Op'
 KINDS = {'MPI_Aint': 'MPI_ADDRESS_KIND', 'MPI_Offset': 'MPI_OFFSET_KIND', 'MPI_Count': 'MPI_COUNT_KIND'}
 LOGICAL_NAMES = {'flag', 'commute', 'reorder', 'periods', 'remain_dims', 'weighted'}
 # Left out of mpi_f08 (see the docstring): besides gen_f77's SPECIAL set.
-SKIP = (gen_f77.SPECIAL - {'MPI_Free_mem', 'MPI_Buffer_attach'}) | {'MPIX_Comm_agree', 'MPI_Pack_external', 'MPI_Unpack_external',
-                          'MPI_Buffer_detach', 'MPI_Pcontrol'}
+SKIP = (gen_f77.SPECIAL - {'MPI_Free_mem', 'MPI_Buffer_attach'}) | {'MPIX_Comm_agree',
+                                                                   'MPI_Buffer_detach', 'MPI_Pcontrol'}
 
 
 class Skip(Exception):
@@ -90,8 +90,8 @@ def fortran_decl(e, p, large, for_c=False):
     if base == 'void' or base == 'char' and (p.stars.count('*') > 1 or p.arr and p.stars):
         raise Skip('untyped or string-array argument %s' % n)
     if base == 'char':
-        if for_c:
-            raise Skip('string')
+        if for_c:  # a choice procedure's string: passed NUL-terminated
+            return 'character(kind=c_char), dimension(*) :: %s' % n
         return 'character(len=*)%s :: %s' % (intent, n)
     if base == 'MPI_Status':
         return 'type(MPI_Status) :: %s%s' % (n, arr)
@@ -131,7 +131,14 @@ def use_lines(used, sp, indent):
     return lines
 
 
+# Large-count forms with their own table entry (more parameters than the int
+# form): MPICH's MPI_X_f08_large, a specific of the generic MPI_X.
+EXPLICIT_LARGE = {'MPI_Type_get_contents_c', 'MPI_Type_get_envelope_c'}
+
+
 def fname(e, large, ts):
+    if e.name in EXPLICIT_LARGE:
+        return '%s_f08%s_large' % (e.name[:-2], 'ts' if ts else '')
     return '%s_f08%s%s' % (e.name, 'ts' if ts else '', '_large' if large else '')
 
 
@@ -173,7 +180,7 @@ def c_nonchoice(e, large):
 PAIRS = {'buf': ('count', 'datatype'), 'sendbuf': ('sendcount', 'sendtype'),
          'recvbuf': ('recvcount', 'recvtype'), 'origin_addr': ('origin_count', 'origin_datatype'),
          'result_addr': ('result_count', 'result_datatype'), 'inbuf': ('incount', 'datatype'),
-         'buffer': ('count', 'datatype')}
+         'buffer': ('count', 'datatype'), 'outbuf': ('outcount', 'datatype')}
 
 
 def c_choice(e, large):
@@ -196,6 +203,9 @@ def c_choice(e, large):
                 pre.append('    void *%s_p = canal_f08_buf(%s, NULL, NULL, &rc);' % (n, n))
                 args_map[n] = ('%s_p' % n,)
             continue
+        if base == 'char':
+            fparams.append('const char *%s' % n)
+            continue
         fparams.append('%s *%s' % ('MPI_Fint' if base not in gen_f77.WIDE else base, n))
     # the call, with the converted buffers and their counts/types
     repl = {}
@@ -210,6 +220,8 @@ def c_choice(e, large):
         ptr = bool(stars) or bool(arr)
         if n in repl:
             args.append(repl[n])
+        elif base == 'char':
+            args.append(n)
         elif base == 'MPI_Status':
             args.append('canal_f08_statuses(%s)' % n if arr or n.startswith('array_of_')
                         else 'canal_f08_status(%s)' % n)
@@ -248,6 +260,9 @@ def ts_fortran(e, large):
     lines += wrap('        function c(%s) bind(C, name="%s") result(r)' % (', '.join(cn), sym), 8)
     used = types_used(e, large)
     lines += use_lines(used, '            ', 12)
+    strings = [p.name for p in e.params if ctype_of(p, large) == 'char']
+    if strings:
+        lines.append('            use, intrinsic :: iso_c_binding, only : c_char')
     lines.append('            implicit none')
     for p in e.params:
         lines.append('            %s' % fortran_decl(e, p, large, for_c=True))
@@ -262,6 +277,12 @@ def ts_fortran(e, large):
             call.append(p.name)
         else:
             call.append(p.name)
+    for n in strings:
+        call[call.index(n)] = 'trim(%s) // c_null_char' % n
+    if strings:  # after the USE statements of the procedure
+        at = max(i for i, l in enumerate(lines) if l.lstrip().startswith('use ') and i < 8) + 1 \
+            if any(l.lstrip().startswith('use ') for l in lines[:8]) else 1
+        lines.insert(at, '    use, intrinsic :: iso_c_binding, only : c_null_char')
     logi = [p for p in e.params if is_logical(e, p)]
     decls = []
     body = []
@@ -369,7 +390,8 @@ def main(argv):
     left = []
     n = 0
     for e in entries:
-        if not gen_f77.has_binding(e.name) or e.name in SKIP or e.stub or e.returns != 'int':
+        if (not gen_f77.has_binding(e.name) and e.name not in EXPLICIT_LARGE) or e.name in SKIP \
+                or e.stub or e.returns != 'int':
             continue
         choice = any(is_choice(p) for p in e.params)
         # A large form is a separate specific only when it differs to Fortran:
@@ -393,10 +415,11 @@ def main(argv):
         n += 1
         c += pieces_c
         ts += pieces_ts
-        itf.append('interface %s' % e.name)
+        generic = e.name[:-2] if e.name in EXPLICIT_LARGE else e.name
+        itf.append('interface %s' % generic)
         for s in specifics:
             itf += s
-        itf.append('end interface %s' % e.name)
+        itf.append('end interface %s' % generic)
         itf.append('')
     c.append('/* %d functions in mpi_f08; left out: */' % n)
     c += ['/*   %s */' % l for l in left]

@@ -7,6 +7,7 @@
 program f08mod
     use mpi_f08
     use pmpi_f08, only : PMPI_Comm_rank, PMPI_Allreduce, PMPI_Wtime
+    use, intrinsic :: iso_c_binding, only : c_ptr, c_associated
     implicit none
     type(MPI_Comm) :: dup, graph
     type(MPI_Request) :: req
@@ -20,6 +21,12 @@ program f08mod
     character(len=3) :: ch
     double precision :: t0, t1
     integer :: dests(1), degrees(1), srcs(1)
+    integer :: vals(6), back(6)
+    character(len=1), target :: packed(64)
+    integer(kind=MPI_ADDRESS_KIND) :: pos, psize, a1, a2
+    type(MPI_Info) :: env
+    type(c_ptr) :: detached
+    character(len=1), allocatable, target :: bsendbuf(:)
 
     errs = 0
     call MPI_Init()
@@ -87,6 +94,35 @@ program f08mod
     call MPI_Dist_graph_neighbors_count(graph, i, flagint, flag)
     if (i /= 1 .or. flagint /= 1 .or. flag) call bad('MPI_UNWEIGHTED')
     call MPI_Comm_free(graph)
+
+    ! MPI_Pack_external / MPI_Unpack_external (a string beside choice buffers),
+    ! unpacking into a strided section
+    vals = [1, 2, 3, 4, 5, 6]
+    call MPI_Pack_external_size('external32', 3, MPI_INTEGER, psize)
+    if (psize /= 12) call bad('MPI_Pack_external_size')
+    pos = 0
+    call MPI_Pack_external('external32', vals(1:5:2), 3, MPI_INTEGER, packed, 64_MPI_ADDRESS_KIND, pos)
+    if (pos /= 12 .or. ichar(packed(4)) /= 1 .or. ichar(packed(8)) /= 3) call bad('MPI_Pack_external')
+    back = 0
+    pos = 0
+    call MPI_Unpack_external('external32', packed, 64_MPI_ADDRESS_KIND, pos, back(2:6:2), 3, MPI_INTEGER)
+    if (any(back /= [0, 1, 0, 3, 0, 5])) call bad('MPI_Unpack_external')
+
+    ! MPI_Aint_add/diff, MPI_Buffer_detach (TYPE(C_PTR)), MPI_Info_create_env, MPI_F_sync_reg
+    a1 = MPI_Aint_add(1000_MPI_ADDRESS_KIND, 24_MPI_ADDRESS_KIND)
+    a2 = MPI_Aint_diff(a1, 1000_MPI_ADDRESS_KIND)
+    if (a1 /= 1024 .or. a2 /= 24) call bad('MPI_Aint_add/diff')
+    allocate(bsendbuf(1000))
+    call MPI_Buffer_attach(bsendbuf, 1000)
+    call MPI_Buffer_detach(detached, i)
+    ! (c_associated(detached, c_loc(bsendbuf)) crashes gfortran 12 with MPICH's modules)
+    if (i /= 1000 .or. .not. c_associated(detached)) call bad('MPI_Buffer_detach')
+    deallocate(bsendbuf)
+    call MPI_Info_create_env(env, ierr)
+    if (ierr /= MPI_SUCCESS .or. env == MPI_INFO_NULL) call bad('MPI_Info_create_env')
+    call MPI_Info_free(env)
+    call MPI_F_sync_reg(vals)
+    call MPI_Pcontrol(1)
 
     call PMPI_Allreduce(errs, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     if (rank == 0 .and. total == 0) print '(a)', ' No Errors'
