@@ -110,17 +110,6 @@ int canal_f77_no_mem(const char *fn)
     return code;
 }
 
-/* An error of class MPI_ERR_UNSUPPORTED_OPERATION whose string is msg,
- * raised on MPI_COMM_WORLD. */
-static int canal_f77_unsupported(const char *msg)
-{
-    int code = MPI_ERR_UNSUPPORTED_OPERATION;
-    if (MPI_Add_error_code(MPI_ERR_UNSUPPORTED_OPERATION, &code) == MPI_SUCCESS)
-        MPI_Add_error_string(code, msg);
-    MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
-    return code;
-}
-
 /* ---------------------------------------------------------------- values */
 CANAL_F77_API void pmpi_init_(MPI_Fint *ierror)
 {
@@ -682,12 +671,17 @@ CANAL_F77_API void pmpi_grequest_start_(f77_greq_query_t *query, f77_greq_free_t
 }
 
 /* ---------------------------------------------------------------- data representations */
-/* Fortran conversion procedures would need trampolines with the offset
- * arithmetic of each call; Canal supports the null conversion (the
- * representation only names an extent function), and says so otherwise. */
+/* The Fortran procedures of a data representation are called through C
+ * trampolines whose extra_state is a record of them and the user's
+ * extra_state. A conversion procedure has C's arguments by reference (the
+ * buffers are addresses either way: <type> BUF(*) in mpif.h, TYPE(C_PTR),
+ * VALUE in mpi_f08); MPI_CONVERSION_FN_NULL stays C's null conversion. */
 typedef void(f77_extent_t)(MPI_Fint *datatype, MPI_Aint *extent, MPI_Aint *extra, MPI_Fint *ierr);
+typedef void(f77_conv_t)(void *userbuf, MPI_Fint *datatype, MPI_Fint *count, void *filebuf,
+                         MPI_Offset *position, MPI_Aint *extra, MPI_Fint *ierr);
 typedef struct {
     f77_extent_t *extent;
+    f77_conv_t *read, *write;
     MPI_Aint extra;
 } f77_datarep_t;
 
@@ -699,18 +693,33 @@ static int datarep_extent_tr(MPI_Datatype dt, MPI_Aint *extent, void *x)
     return ierr;
 }
 
-CANAL_F77_API void pmpi_register_datarep_(char *datarep, void *read_fn, void *write_fn,
+static int datarep_conv(f77_conv_t *fn, void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                        MPI_Offset position, f77_datarep_t *d)
+{
+    MPI_Fint fdt = (MPI_Fint)dt, fcount = count, ierr = MPI_SUCCESS;
+    fn(userbuf, &fdt, &fcount, filebuf, &position, &d->extra, &ierr);
+    return ierr;
+}
+static int datarep_read_tr(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                           MPI_Offset position, void *x)
+{
+    f77_datarep_t *d = x;
+    return datarep_conv(d->read, userbuf, dt, count, filebuf, position, d);
+}
+static int datarep_write_tr(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                            MPI_Offset position, void *x)
+{
+    f77_datarep_t *d = x;
+    return datarep_conv(d->write, userbuf, dt, count, filebuf, position, d);
+}
+
+CANAL_F77_API void pmpi_register_datarep_(char *datarep, f77_conv_t *read_fn, f77_conv_t *write_fn,
                                           f77_extent_t *extent_fn, MPI_Aint *extra,
                                           MPI_Fint *ierror, size_t datarep_len)
 {
     char *name;
     f77_datarep_t *d;
-    if (read_fn != (void *)pmpi_conversion_fn_null_ || write_fn != (void *)pmpi_conversion_fn_null_) {
-        *ierror = canal_f77_unsupported("MPI_REGISTER_DATAREP: Fortran conversion functions are "
-                                        "not supported by Canal's Fortran library; pass "
-                                        "MPI_CONVERSION_FN_NULL");
-        return;
-    }
+    void *null_fn = (void *)pmpi_conversion_fn_null_;
     name = canal_f77_str_in(datarep, datarep_len);
     d = malloc(sizeof(*d));
     if (name == NULL || d == NULL) {
@@ -720,8 +729,13 @@ CANAL_F77_API void pmpi_register_datarep_(char *datarep, void *read_fn, void *wr
         return;
     }
     d->extent = extent_fn;
+    d->read = read_fn;
+    d->write = write_fn;
     d->extra = *extra;
-    *ierror = MPI_Register_datarep(name, MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+    *ierror = MPI_Register_datarep(name,
+                                   (void *)read_fn == null_fn ? MPI_CONVERSION_FN_NULL : datarep_read_tr,
+                                   (void *)write_fn == null_fn ? MPI_CONVERSION_FN_NULL
+                                                               : datarep_write_tr,
                                    datarep_extent_tr, d);
     if (*ierror != MPI_SUCCESS)
         free(d);

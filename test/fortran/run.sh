@@ -66,7 +66,9 @@ fileerrh.f90 2
 f08mod.f90 1
 f08mod.f90 4
 usempi.f90 1
-usempi.f90 2"
+usempi.f90 2
+datarep.f90 1
+datarep.f90 2"
 
 run() { # label exe nprocs [env...]
     local label=$1 exe=$2 np=$3 out
