@@ -24,35 +24,79 @@ static int unsupported(const char *msg)
     return code;
 }
 
-void *canal_f08_buf(CFI_cdesc_t *d, MPI_Count *count, MPI_Datatype *type, int *rc)
+/* The elements of a non-contiguous section in array element order (first
+ * index fastest): the byte offset of element i from d->base_addr. */
+static MPI_Aint section_offset(const CFI_cdesc_t *d, MPI_Count i)
+{
+    MPI_Aint off = 0;
+    for (int r = 0; r < d->rank; r++) {
+        off += (MPI_Aint)(i % d->dim[r].extent) * d->dim[r].sm;
+        i /= d->dim[r].extent;
+    }
+    return off;
+}
+
+static MPI_Count section_elements(const CFI_cdesc_t *d)
+{
+    MPI_Count n = 1;
+    for (int r = 0; r < d->rank; r++)
+        n *= d->dim[r].extent;
+    return n;
+}
+
+/* A contiguous copy of the section (copied in when copy != 0). */
+static void *section_copy(CFI_cdesc_t *d, int copy, int *rc)
+{
+    MPI_Count n = section_elements(d), i;
+    char *t = malloc(n > 0 ? (size_t)n * d->elem_len : 1);
+    if (t == NULL) {
+        *rc = canal_f77_no_mem("mpi_f08");
+        return NULL;
+    }
+    if (copy)
+        for (i = 0; i < n; i++)
+            memcpy(t + (size_t)i * d->elem_len, (char *)d->base_addr + section_offset(d, i),
+                   d->elem_len);
+    return t;
+}
+
+void *canal_f08_buf(CFI_cdesc_t *d, MPI_Count *count, MPI_Datatype *type, int may_copy,
+                    canal_f08_tmp_t *tmp, int *rc)
 {
     MPI_Count n, i;
     MPI_Aint *disp;
     MPI_Datatype t;
     int size = 0;
 
+    tmp->mem = NULL;
+    tmp->copy_out = 0;
+    if (*rc != MPI_SUCCESS) /* an earlier buffer of the call failed */
+        return NULL;
     if (d->base_addr == (void *)&MPIR_F08_MPI_BOTTOM)
         return MPI_BOTTOM;
     if (d->base_addr == (void *)&MPIR_F08_MPI_IN_PLACE)
         return MPI_IN_PLACE;
     if (d->rank == 0 || CFI_is_contiguous(d))
         return d->base_addr;
-    if (count == NULL || type == NULL) {
-        *rc = unsupported("mpi_f08: a non-contiguous array section is not supported for this "
-                          "argument (pass a contiguous array)");
-        return NULL;
-    }
-    if (*count == 0)
+    if (count != NULL && type != NULL && *count == 0)
         return d->base_addr;
-    if (MPI_Type_size(*type, &size) != MPI_SUCCESS || (size_t)size != d->elem_len) {
-        *rc = unsupported("mpi_f08: a non-contiguous array section needs a predefined datatype "
-                          "whose size is that of the array's elements");
-        return NULL;
+    if (count == NULL || type == NULL || MPI_Type_size(*type, &size) != MPI_SUCCESS ||
+        (size_t)size != d->elem_len) {
+        /* No datatype over the section: a blocking call may work on a copy. */
+        if (may_copy == CANAL_F08_NO_COPY) {
+            *rc = unsupported("mpi_f08: a non-contiguous array section needs a predefined "
+                              "datatype whose size is that of the array's elements in this "
+                              "call (it is nonblocking or keeps the buffer; pass a contiguous "
+                              "array)");
+            return NULL;
+        }
+        tmp->mem = section_copy(d, 1, rc);
+        tmp->copy_out = may_copy == CANAL_F08_COPY_INOUT;
+        return tmp->mem;
     }
-    /* Elements of the section in array element order (first index fastest). */
-    n = 1;
-    for (int r = 0; r < d->rank; r++)
-        n *= d->dim[r].extent;
+    /* A predefined element type: an hindexed datatype picks the first
+     * *count elements of the section, in place (no copy). */
+    n = section_elements(d);
     if (*count > n) {
         *rc = MPI_ERR_TRUNCATE;
         MPI_Comm_call_errhandler(MPI_COMM_WORLD, *rc);
@@ -63,15 +107,8 @@ void *canal_f08_buf(CFI_cdesc_t *d, MPI_Count *count, MPI_Datatype *type, int *r
         *rc = canal_f77_no_mem("mpi_f08");
         return NULL;
     }
-    for (i = 0; i < *count; i++) {
-        MPI_Count rest = i;
-        MPI_Aint off = 0;
-        for (int r = 0; r < d->rank; r++) {
-            off += (MPI_Aint)(rest % d->dim[r].extent) * d->dim[r].sm;
-            rest /= d->dim[r].extent;
-        }
-        disp[i] = off;
-    }
+    for (i = 0; i < *count; i++)
+        disp[i] = section_offset(d, i);
     *rc = MPI_Type_create_hindexed_block((int)*count, 1, disp, *type, &t);
     free(disp);
     if (*rc == MPI_SUCCESS)
@@ -83,11 +120,20 @@ void *canal_f08_buf(CFI_cdesc_t *d, MPI_Count *count, MPI_Datatype *type, int *r
     return d->base_addr;
 }
 
-void canal_f08_buf_done(CFI_cdesc_t *d, MPI_Datatype type, MPI_Datatype user)
+void canal_f08_buf_done(CFI_cdesc_t *d, MPI_Datatype type, MPI_Datatype user, canal_f08_tmp_t *tmp)
 {
-    (void)d;
     if (type != user)
         MPI_Type_free(&type); /* the operation keeps its own reference */
+    if (tmp->mem != NULL) {
+        if (tmp->copy_out) {
+            MPI_Count n = section_elements(d), i;
+            for (i = 0; i < n; i++)
+                memcpy((char *)d->base_addr + section_offset(d, i),
+                       (char *)tmp->mem + (size_t)i * d->elem_len, d->elem_len);
+        }
+        free(tmp->mem);
+        tmp->mem = NULL;
+    }
 }
 
 /* ---------------------------------------------------------------- hand-written procedures */

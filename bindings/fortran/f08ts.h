@@ -43,16 +43,31 @@ static inline int *canal_f08_weights(MPI_Fint *p)
     return p;
 }
 
+/* A temporary copy of a non-contiguous section (mem NULL if none). */
+typedef struct {
+    void *mem;
+    int copy_out;
+} canal_f08_tmp_t;
+/* may_copy: whether the call may work on a contiguous copy of a section
+ * (blocking calls only; MPI 4.0 19.1.12: a nonblocking or persistent call,
+ * or one that keeps the buffer, must see the user's memory). */
+enum { CANAL_F08_NO_COPY, CANAL_F08_COPY_IN, CANAL_F08_COPY_INOUT };
+
 /* The address to give the C function for the buffer described by d.
  * MPI_BOTTOM and MPI_IN_PLACE become theirs. A contiguous array is its base
- * address. A non-contiguous one (an array section) needs its count and
- * datatype: when they are given and the datatype is predefined with the
- * size of the array's elements, *type becomes a new committed datatype
- * that picks the first *count elements of the section and *count becomes
- * 1; otherwise *rc is set to an error (MPI_ERR_UNSUPPORTED_OPERATION with a
- * message) and NULL returned. */
-void *canal_f08_buf(CFI_cdesc_t *d, MPI_Count *count, MPI_Datatype *type, int *rc);
-/* Free the datatype canal_f08_buf made, if it made one (type != user's). */
-void canal_f08_buf_done(CFI_cdesc_t *d, MPI_Datatype type, MPI_Datatype user);
+ * address (no copy). A non-contiguous one (an array section): when its
+ * count and datatype are given and the datatype is predefined with the size
+ * of the array's elements, *type becomes a new committed datatype that picks
+ * the first *count elements of the section and *count becomes 1 (works for
+ * every call); otherwise, when may_copy allows it, the address of a
+ * contiguous copy of the section (tmp->mem; copied back by
+ * canal_f08_buf_done for COPY_INOUT); otherwise *rc is set to an error
+ * (MPI_ERR_UNSUPPORTED_OPERATION with a message) and NULL returned. Does
+ * nothing when *rc is already an error. */
+void *canal_f08_buf(CFI_cdesc_t *d, MPI_Count *count, MPI_Datatype *type, int may_copy,
+                    canal_f08_tmp_t *tmp, int *rc);
+/* Free the datatype canal_f08_buf made (type != user's), copy a temporary
+ * back and free it. */
+void canal_f08_buf_done(CFI_cdesc_t *d, MPI_Datatype type, MPI_Datatype user, canal_f08_tmp_t *tmp);
 
 #endif

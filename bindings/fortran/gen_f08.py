@@ -176,6 +176,15 @@ def c_nonchoice(e, large):
     return gen_f77.c_binding(e, fname(e, large, False).lower() + '_', large, 'canal_f08', True)
 
 
+# Blocking calls that neither keep their buffer nor return before it is
+# used: with a non-contiguous section and no datatype over it (a derived
+# datatype, or a buffer without one), they may work on a contiguous copy.
+BLOCKING = re.compile(r'^MPI_(Send|Recv|Mrecv|Sendrecv|Sendrecv_replace|Bsend|Ssend|Rsend|Bcast|'
+                      r'Reduce|Allreduce|Reduce_local|Gatherv?|Scatterv?|Allgatherv?|Alltoall[vw]?|'
+                      r'Reduce_scatter(_block)?|Scan|Exscan|Neighbor_all(gather|toall)[vw]?|'
+                      r'Pack|Unpack|Pack_external|Unpack_external|'
+                      r'File_(read|write)(_at)?(_all)?|File_(read|write)_(shared|ordered))$')
+
 # Buffer -> (count, datatype) parameter names, for non-contiguous sections.
 PAIRS = {'buf': ('count', 'datatype'), 'sendbuf': ('sendcount', 'sendtype'),
          'recvbuf': ('recvcount', 'recvtype'), 'origin_addr': ('origin_count', 'origin_datatype'),
@@ -193,15 +202,22 @@ def c_choice(e, large):
         if is_choice(p):
             fparams.append('CFI_cdesc_t *%s' % n)
             cnt, dt = PAIRS.get(n, (None, None))
+            copy = 'CANAL_F08_NO_COPY' if not BLOCKING.match(e.name) else \
+                ('CANAL_F08_COPY_IN' if p.const else 'CANAL_F08_COPY_INOUT')
+            pre.append('    canal_f08_tmp_t %s_x;' % n)
             if cnt in names and dt in names and not [q for q in e.params if q.name == cnt][0].is_ptr:
                 pre.append('    MPI_Datatype %s_t = (MPI_Datatype)*%s;' % (n, dt))
                 pre.append('    MPI_Count %s_n = *%s;' % (n, cnt))
-                pre.append('    void *%s_p = canal_f08_buf(%s, &%s_n, &%s_t, &rc);' % (n, n, n, n))
+                pre.append('    void *%s_p = canal_f08_buf(%s, &%s_n, &%s_t, %s, &%s_x, &rc);'
+                           % (n, n, n, n, copy, n))
                 args_map[n] = ('%s_p' % n, cnt, '%s_n' % n, dt, '%s_t' % n)
-                post.append('    canal_f08_buf_done(%s, %s_t, (MPI_Datatype)*%s);' % (n, n, dt))
+                post.append('    canal_f08_buf_done(%s, %s_t, (MPI_Datatype)*%s, &%s_x);' % (n, n, dt, n))
             else:
-                pre.append('    void *%s_p = canal_f08_buf(%s, NULL, NULL, &rc);' % (n, n))
+                pre.append('    void *%s_p = canal_f08_buf(%s, NULL, NULL, %s, &%s_x, &rc);'
+                           % (n, n, copy, n))
                 args_map[n] = ('%s_p' % n,)
+                post.append('    canal_f08_buf_done(%s, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, &%s_x);'
+                            % (n, n))
             continue
         if base == 'char':
             fparams.append('const char *%s' % n)
@@ -239,9 +255,8 @@ def c_choice(e, large):
     cname = e.name + ('_c' if large else '')
     out = ['CANAL_F77_API int %s(%s)' % (sym, ', '.join(fparams)), '{', '    int rc = MPI_SUCCESS;']
     out += pre
-    out.append('    if (rc != MPI_SUCCESS)')
-    out.append('        return rc;')
-    out.append('    rc = %s(%s);' % (cname, ', '.join(args)))
+    out.append('    if (rc == MPI_SUCCESS)')
+    out.append('        rc = %s(%s);' % (cname, ', '.join(args)))
     out += post
     out.append('    return rc;')
     out.append('}')

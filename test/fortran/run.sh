@@ -68,7 +68,9 @@ f08mod.f90 4
 usempi.f90 1
 usempi.f90 2
 datarep.f90 1
-datarep.f90 2"
+datarep.f90 2
+sections.f90 1
+sections.f90 3"
 
 run() { # label exe nprocs [env...]
     local label=$1 exe=$2 np=$3 out
