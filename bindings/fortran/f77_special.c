@@ -211,6 +211,78 @@ CANAL_F77_API void pmpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Ain
     *ierror = MPI_Win_shared_query((MPI_Win)*win, *rank, size, disp_unit, (void *)baseptr);
 }
 
+/* MPI-1's removed datatype functions have INTEGER displacements and
+ * extents in Fortran (as in MPICH's library; MPI-2 replaced them with the
+ * INTEGER(KIND=MPI_ADDRESS_KIND) ones). An extent that does not fit an
+ * INTEGER is an MPI_ERR_ARG error. */
+static void aint_to_fint(MPI_Aint a, MPI_Fint *out, MPI_Fint *ierror)
+{
+    if (*ierror != MPI_SUCCESS)
+        return;
+    if (a != (MPI_Aint)(MPI_Fint)a) {
+        *ierror = MPI_ERR_ARG;
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, *ierror);
+        return;
+    }
+    *out = (MPI_Fint)a;
+}
+CANAL_F77_API void pmpi_type_extent_(MPI_Fint *datatype, MPI_Fint *extent, MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_extent((MPI_Datatype)*datatype, &a);
+    aint_to_fint(a, extent, ierror);
+}
+CANAL_F77_API void pmpi_type_lb_(MPI_Fint *datatype, MPI_Fint *displacement, MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_lb((MPI_Datatype)*datatype, &a);
+    aint_to_fint(a, displacement, ierror);
+}
+CANAL_F77_API void pmpi_type_ub_(MPI_Fint *datatype, MPI_Fint *displacement, MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_ub((MPI_Datatype)*datatype, &a);
+    aint_to_fint(a, displacement, ierror);
+}
+CANAL_F77_API void pmpi_type_hvector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Fint *stride,
+                                      MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+{
+    *ierror = MPI_Type_hvector(*count, *blocklength, (MPI_Aint)*stride, (MPI_Datatype)*oldtype,
+                               (MPI_Datatype *)newtype);
+}
+/* The INTEGER displacements as MPI_Aint (NULL and MPI_ERR_NO_MEM if no memory). */
+static MPI_Aint *fint_displs(MPI_Fint count, const MPI_Fint *d, MPI_Fint *ierror)
+{
+    MPI_Aint *a = malloc((count > 0 ? (size_t)count : 1) * sizeof(*a));
+    if (a == NULL) {
+        *ierror = canal_f77_no_mem("MPI_TYPE_HINDEXED/MPI_TYPE_STRUCT");
+        return NULL;
+    }
+    for (MPI_Fint i = 0; i < count; i++)
+        a[i] = d[i];
+    return a;
+}
+CANAL_F77_API void pmpi_type_hindexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Fint *displs,
+                                       MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+{
+    MPI_Aint *a = fint_displs(*count, displs, ierror);
+    if (a == NULL)
+        return;
+    *ierror = MPI_Type_hindexed(*count, blocklengths, a, (MPI_Datatype)*oldtype,
+                                (MPI_Datatype *)newtype);
+    free(a);
+}
+CANAL_F77_API void pmpi_type_struct_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Fint *displs,
+                                     MPI_Fint *types, MPI_Fint *newtype, MPI_Fint *ierror)
+{
+    MPI_Aint *a = fint_displs(*count, displs, ierror);
+    if (a == NULL)
+        return;
+    *ierror = MPI_Type_struct(*count, blocklengths, a, (MPI_Datatype *)types,
+                              (MPI_Datatype *)newtype);
+    free(a);
+}
+
 /* The address of the detached buffer means nothing to Fortran. */
 CANAL_F77_API void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
 {
@@ -623,14 +695,14 @@ typedef struct {
     f77_greq_query_t *query;
     f77_greq_free_t *free_fn;
     f77_greq_cancel_t *cancel;
-    MPI_Aint extra;
+    MPI_Aint *extra; /* the caller's EXTRA_STATE variable itself, as MPICH passes it */
 } f77_greq_t;
 
 static int greq_query_tr(void *x, MPI_Status *status)
 {
     f77_greq_t *g = x;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->query(&g->extra, (MPI_Fint *)(void *)status, &ierr);
+    g->query(g->extra, (MPI_Fint *)(void *)status, &ierr);
     return ierr;
 }
 
@@ -638,7 +710,7 @@ static int greq_free_tr(void *x)
 {
     f77_greq_t *g = x;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->free_fn(&g->extra, &ierr);
+    g->free_fn(g->extra, &ierr);
     free(g);
     return ierr;
 }
@@ -647,7 +719,7 @@ static int greq_cancel_tr(void *x, int complete)
 {
     f77_greq_t *g = x;
     MPI_Fint ierr = MPI_SUCCESS, c = complete != 0;
-    g->cancel(&g->extra, &c, &ierr);
+    g->cancel(g->extra, &c, &ierr);
     return ierr;
 }
 
@@ -663,7 +735,7 @@ CANAL_F77_API void pmpi_grequest_start_(f77_greq_query_t *query, f77_greq_free_t
     g->query = query;
     g->free_fn = free_fn;
     g->cancel = cancel;
-    g->extra = *extra;
+    g->extra = extra;
     *ierror = MPI_Grequest_start(greq_query_tr, greq_free_tr, greq_cancel_tr, g,
                                  (MPI_Request *)request);
     if (*ierror != MPI_SUCCESS)
