@@ -70,7 +70,10 @@ usempi.f90 2
 datarep.f90 1
 datarep.f90 2
 sections.f90 1
-sections.f90 3"
+sections.f90 3
+reqindex.f90 1
+removed.f 1
+removed.f 2"
 
 run() { # label exe nprocs [env...]
     local label=$1 exe=$2 np=$3 out
