@@ -173,6 +173,8 @@ void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs, MPI
                                MPI_Fint *infos, MPI_Fint *root, MPI_Fint *comm,
                                MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
                                size_t commands_len, size_t argvs_len);
+void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value,
+                           MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len);
 /* mpi_f08_callbacks' predefined conversion procedure (mpi_f08_callbacks.f90). */
 void __mpi_f08_callbacks_MOD_mpi_conversion_fn_null(void);
 
@@ -408,6 +410,12 @@ CANAL_F77_API void mpi_register_datarep_f08_(char *datarep, void *read_fn, void 
         write_fn = (void *)pmpi_conversion_fn_null_;
     F08_CALL(pmpi_register_datarep_(datarep, read_fn, write_fn, extent_fn, extra, &e_,
                                     datarep_len));
+}
+CANAL_F77_API void mpi_info_get_string_f08_(MPI_Fint *info, char *key, MPI_Fint *buflen,
+                                            char *value, MPI_Fint *flag, MPI_Fint *ierror,
+                                            size_t key_len, size_t value_len)
+{
+    F08_CALL(pmpi_info_get_string_(info, key, buflen, value, flag, &e_, key_len, value_len));
 }
 #undef F08_CALL
 

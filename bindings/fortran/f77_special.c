@@ -283,6 +283,34 @@ CANAL_F77_API void pmpi_type_struct_(MPI_Fint *count, MPI_Fint *blocklengths, MP
     free(a);
 }
 
+/* MPI_INFO_GET_STRING: BUFLEN counts characters without C's NUL, in and
+ * out (as in MPICH); with BUFLEN 0 the value is left as it is, otherwise
+ * the first BUFLEN characters are copied and the rest is blank. */
+CANAL_F77_API void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value,
+                                         MPI_Fint *flag, MPI_Fint *ierror, size_t key_len,
+                                         size_t value_len)
+{
+    char *key_c = canal_f77_str_in(key, key_len), *value_c = NULL;
+    int want = *buflen > 0 ? *buflen + 1 : 0, n = want;
+    if (want > 0)
+        value_c = calloc((size_t)want, 1);
+    if (key_c == NULL || (want > 0 && value_c == NULL)) {
+        *ierror = canal_f77_no_mem("MPI_INFO_GET_STRING");
+        goto done;
+    }
+    *ierror = MPI_Info_get_string((MPI_Info)*info, key_c, &n, value_c, flag);
+    if (*ierror != MPI_SUCCESS || !*flag)
+        goto done;
+    if (want > 0)
+        canal_f77_str_out(value, value_len < (size_t)*buflen ? value_len : (size_t)*buflen, value_c);
+    if (want > 0 && value_len > (size_t)*buflen)
+        memset(value + *buflen, ' ', value_len - (size_t)*buflen);
+    *buflen = n - 1;
+done:
+    free(key_c);
+    free(value_c);
+}
+
 /* The address of the detached buffer means nothing to Fortran. */
 CANAL_F77_API void pmpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
 {

@@ -45,7 +45,7 @@ SPECIAL = {
     'MPI_Win_shared_query', 'MPI_Free_mem', 'MPI_Buffer_detach', 'MPI_Address', 'MPI_Info_create_env',
     # MPI-1's removed functions take and return INTEGER addresses in MPICH's Fortran
     'MPI_Type_extent', 'MPI_Type_lb', 'MPI_Type_ub', 'MPI_Type_hvector', 'MPI_Type_hindexed',
-    'MPI_Type_struct',
+    'MPI_Type_struct', 'MPI_Info_get_string',
 }
 # Procedures of mpif.h that are not C functions: the predefined attribute
 # and data-representation callbacks (EXTERNAL MPI_COMM_DUP_FN ...), and
@@ -105,7 +105,9 @@ def convert(e, large=False, sentinel='canal_f77'):
                     pre.append('    char *%s_c = canal_f77_str_in(%s, %s_len);' % (n, n, n))
                 else:
                     pre.append('    char *%s_c = canal_f77_str_buf(%s_len);' % (n, n))
-                    post.append('    if (rc == MPI_SUCCESS)')
+                    # a value not found (flag false) leaves the program's string as it was
+                    flagged = any(q.name == 'flag' for q in e.params)
+                    post.append('    if (rc == MPI_SUCCESS%s)' % (' && *flag' if flagged else ''))
                     post.append('        canal_f77_str_out(%s, %s_len, %s_c);' % (n, n, n))
                 args.append('%s_c' % n)
                 frees.append('%s_c' % n)

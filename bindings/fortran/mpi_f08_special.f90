@@ -344,3 +344,15 @@
             integer, optional, intent(out) :: ierror
         end subroutine
     end interface MPI_Register_datarep
+    interface MPI_Info_get_string
+        subroutine MPI_Info_get_string_f08(info, key, buflen, value, flag, ierror)
+            import :: MPI_Info
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            character(len=*), intent(in) :: key
+            integer, intent(inout) :: buflen
+            character(len=*), intent(out) :: value
+            logical, intent(out) :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine
+    end interface MPI_Info_get_string

@@ -73,7 +73,8 @@ sections.f90 1
 sections.f90 3
 reqindex.f90 1
 removed.f 1
-removed.f 2"
+removed.f 2
+infostr.f90 1"
 
 run() { # label exe nprocs [env...]
     local label=$1 exe=$2 np=$3 out
