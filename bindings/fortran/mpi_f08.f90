@@ -18,7 +18,7 @@
 !                        other special arrays, recognized by address.
 ! mpi_f08_callbacks      the procedure interfaces and the predefined
 !                        callbacks (MPI_COMM_DUP_FN ...).
-! mpi_f08, pmpi_f08      the generic interfaces (generated from the API table
+! pmpi_f08, mpi_f08      the generic interfaces (generated from the API table
 !                        by gen_f08.py: MPI_X -> MPI_X_f08 / MPI_X_f08ts and
 !                        their _large forms; PMPI_X -> PMPIR_X_f08..., the
 !                        same procedures under a second name).
@@ -285,17 +285,6 @@ module mpi_f08_callbacks
     include 'mpi_f08_callbacks.f90'
 end module mpi_f08_callbacks
 
-module mpi_f08
-    use :: mpi_f08_types
-    use :: mpi_f08_compile_constants
-    use :: mpi_f08_link_constants
-    use :: mpi_f08_callbacks
-    implicit none
-
-    include 'mpi_f08_interfaces.f90'
-    include 'mpi_f08_special.f90'
-end module mpi_f08
-
 ! The profiling interface (MPI 4.0 15.2.7): PMPI_X, specifics PMPIR_X_f08...
 module pmpi_f08
     use :: mpi_f08_types
@@ -307,3 +296,15 @@ module pmpi_f08
     include 'pmpi_f08_interfaces.f90'
     include 'pmpi_f08_special.f90'
 end module pmpi_f08
+
+module mpi_f08
+    use :: mpi_f08_types
+    use :: mpi_f08_compile_constants
+    use :: mpi_f08_link_constants
+    use :: mpi_f08_callbacks
+    use :: pmpi_f08 ! as MPICH's: PMPI_X is also in mpi_f08
+    implicit none
+
+    include 'mpi_f08_interfaces.f90'
+    include 'mpi_f08_special.f90'
+end module mpi_f08
