@@ -66,7 +66,7 @@ subroutine f08_indices(errs)
     type(MPI_Request) :: reqs(2)
     integer :: idx, outcount, indices(2), rank, v, s
     s = 1
-    call MPI_Comm_rank(MPI_COMM_SELF, rank)
+    call PMPI_Comm_rank(MPI_COMM_SELF, rank) ! PMPI_X comes with mpi_f08 too (as in MPICH)
     reqs = MPI_REQUEST_NULL
     call MPI_Irecv(v, 1, MPI_INTEGER, rank, 9, MPI_COMM_SELF, reqs(2))
     call MPI_Send(s, 1, MPI_INTEGER, rank, 9, MPI_COMM_SELF)
