@@ -847,6 +847,21 @@ CANAL_F77_API void pmpi_register_datarep_(char *datarep, f77_conv_t *read_fn, f7
  * (column `col` of a count x * array for MPI_COMM_SPAWN_MULTIPLE), or
  * MPI_ARGV_NULL. Returns a NULL-terminated C argv (malloc'ed), *out NULL
  * for MPI_ARGV_NULL; MPI error class on failure. */
+/* An argument of a spawned program: trailing blanks go, leading ones are
+ * part of it (as in MPICH: f77/spawn/spawnargvf passes " Ss"). */
+static char *f77_arg_in(const char *s, size_t len)
+{
+    char *c;
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    c = malloc(len + 1);
+    if (c != NULL) {
+        memcpy(c, s, len);
+        c[len] = '\0';
+    }
+    return c;
+}
+
 static int f77_argv(const char *a, size_t len, size_t stride_elems, size_t col, char ***out)
 {
     size_t n = 0, i;
@@ -867,7 +882,7 @@ static int f77_argv(const char *a, size_t len, size_t stride_elems, size_t col, 
     if (v == NULL)
         return MPI_ERR_NO_MEM;
     for (i = 0; i < n; i++)
-        if ((v[i] = canal_f77_str_in(a + (col + i * stride_elems) * len, len)) == NULL)
+        if ((v[i] = f77_arg_in(a + (col + i * stride_elems) * len, len)) == NULL)
             break;
     if (i < n) {
         while (i > 0)

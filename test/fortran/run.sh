@@ -74,7 +74,9 @@ sections.f90 3
 reqindex.f90 1
 removed.f 1
 removed.f 2
-infostr.f90 1"
+infostr.f90 1
+spawnargv.f90 1
+spawnargv.f90 2"
 
 run() { # label exe nprocs [env...]
     local label=$1 exe=$2 np=$3 out
