@@ -120,7 +120,10 @@ def convert(e, large=False, sentinel='canal_f77'):
                 continue
             if stars == '*' and not arr:
                 fparams.append('MPI_Fint *%s' % n)
-                pre.append('    MPI_File %s_c = MPI_File_f2c(*%s);' % (n, n))
+                if p.direction == 'out':  # (the program's variable is not set yet)
+                    pre.append('    MPI_File %s_c = MPI_FILE_NULL;' % n)
+                else:
+                    pre.append('    MPI_File %s_c = MPI_File_f2c(*%s);' % (n, n))
                 args.append('&%s_c' % n)
                 post.append('    *%s = MPI_File_c2f(%s_c);' % (n, n))
                 continue
