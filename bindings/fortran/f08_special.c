@@ -379,8 +379,8 @@ CANAL_F77_API void mpi_comm_spawn_f08_(char *command, char *argv, MPI_Fint *maxp
         argv = mpiprivc_.argv_null;
     if (errcodes == __mpi_f08_link_constants_MOD_mpi_errcodes_ignore)
         errcodes = mpipriv2_.errcodes_ignore;
-    F08_CALL(pmpi_comm_spawn_(command, argv, maxprocs, info, root, comm, intercomm, errcodes, &e_,
-                              command_len, argv_len));
+    F08_CALL(canal_f77_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, errcodes,
+                                  &e_, command_len, argv_len, 1));
 }
 CANAL_F77_API void mpi_comm_spawn_multiple_f08_(MPI_Fint *count, char *commands, char *argvs,
                                                 MPI_Fint *maxprocs, MPI_Fint *infos,
@@ -393,8 +393,8 @@ CANAL_F77_API void mpi_comm_spawn_multiple_f08_(MPI_Fint *count, char *commands,
         argvs = mpiprivc_.argvs_null;
     if (errcodes == __mpi_f08_link_constants_MOD_mpi_errcodes_ignore)
         errcodes = mpipriv2_.errcodes_ignore;
-    F08_CALL(pmpi_comm_spawn_multiple_(count, commands, argvs, maxprocs, infos, root, comm,
-                                       intercomm, errcodes, &e_, commands_len, argvs_len));
+    F08_CALL(canal_f77_comm_spawn_multiple(count, commands, argvs, maxprocs, infos, root, comm,
+                                           intercomm, errcodes, &e_, commands_len, argvs_len, 1));
 }
 
 /* mpi_f08's MPI_CONVERSION_FN_NULL is a module procedure: mpif.h's is

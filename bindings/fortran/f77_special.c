@@ -847,11 +847,15 @@ CANAL_F77_API void pmpi_register_datarep_(char *datarep, f77_conv_t *read_fn, f7
  * (column `col` of a count x * array for MPI_COMM_SPAWN_MULTIPLE), or
  * MPI_ARGV_NULL. Returns a NULL-terminated C argv (malloc'ed), *out NULL
  * for MPI_ARGV_NULL; MPI error class on failure. */
-/* An argument of a spawned program: trailing blanks go, leading ones are
- * part of it (as in MPICH: f77/spawn/spawnargvf passes " Ss"). */
-static char *f77_arg_in(const char *s, size_t len)
+/* An argument of a spawned program: trailing blanks go; leading ones too
+ * from mpif.h/use mpi, but mpi_f08 keeps them (both as in MPICH: its
+ * f77/spawn/spawnargvf expects " Ss" to arrive as "Ss", its
+ * f08/spawn/spawnargvf90 as " Ss"). */
+static char *f77_arg_in(const char *s, size_t len, int keep_leading)
 {
     char *c;
+    if (!keep_leading)
+        return canal_f77_str_in(s, len);
     while (len > 0 && s[len - 1] == ' ')
         len--;
     c = malloc(len + 1);
@@ -862,7 +866,8 @@ static char *f77_arg_in(const char *s, size_t len)
     return c;
 }
 
-static int f77_argv(const char *a, size_t len, size_t stride_elems, size_t col, char ***out)
+static int f77_argv(const char *a, size_t len, size_t stride_elems, size_t col, int keep_leading,
+                    char ***out)
 {
     size_t n = 0, i;
     char **v;
@@ -882,7 +887,7 @@ static int f77_argv(const char *a, size_t len, size_t stride_elems, size_t col, 
     if (v == NULL)
         return MPI_ERR_NO_MEM;
     for (i = 0; i < n; i++)
-        if ((v[i] = f77_arg_in(a + (col + i * stride_elems) * len, len)) == NULL)
+        if ((v[i] = f77_arg_in(a + (col + i * stride_elems) * len, len, keep_leading)) == NULL)
             break;
     if (i < n) {
         while (i > 0)
@@ -903,14 +908,13 @@ static void f77_argv_free(char **v)
     free(v);
 }
 
-CANAL_F77_API void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
-                                    MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm,
-                                    MPI_Fint *errcodes, MPI_Fint *ierror, size_t command_len,
-                                    size_t argv_len)
+void canal_f77_comm_spawn(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                          MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                          MPI_Fint *ierror, size_t command_len, size_t argv_len, int keep_leading)
 {
     char *cmd = canal_f77_str_in(command, command_len);
     char **cargv = NULL;
-    int err = cmd == NULL ? MPI_ERR_NO_MEM : f77_argv(argv, argv_len, 1, 0, &cargv);
+    int err = cmd == NULL ? MPI_ERR_NO_MEM : f77_argv(argv, argv_len, 1, 0, keep_leading, &cargv);
     if (err != MPI_SUCCESS) {
         free(cmd);
         *ierror = canal_f77_no_mem("MPI_COMM_SPAWN");
@@ -922,11 +926,20 @@ CANAL_F77_API void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxproc
     free(cmd);
 }
 
-CANAL_F77_API void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs,
-                                             MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
-                                             MPI_Fint *comm, MPI_Fint *intercomm,
-                                             MPI_Fint *errcodes, MPI_Fint *ierror,
-                                             size_t commands_len, size_t argvs_len)
+CANAL_F77_API void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                                    MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm,
+                                    MPI_Fint *errcodes, MPI_Fint *ierror, size_t command_len,
+                                    size_t argv_len)
+{
+    canal_f77_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, errcodes, ierror,
+                         command_len, argv_len, 0);
+}
+
+void canal_f77_comm_spawn_multiple(MPI_Fint *count, char *commands, char *argvs,
+                                   MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
+                                   MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                                   MPI_Fint *ierror, size_t commands_len, size_t argvs_len,
+                                   int keep_leading)
 {
     int n = *count, i, err = MPI_SUCCESS;
     char **cmds = n > 0 ? calloc((size_t)n, sizeof(*cmds)) : NULL;
@@ -937,7 +950,7 @@ CANAL_F77_API void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, ch
         if ((cmds[i] = canal_f77_str_in(commands + (size_t)i * commands_len, commands_len)) == NULL)
             err = MPI_ERR_NO_MEM;
         else
-            err = f77_argv(argvs, argvs_len, (size_t)n, (size_t)i, &argv[i]);
+            err = f77_argv(argvs, argvs_len, (size_t)n, (size_t)i, keep_leading, &argv[i]);
     }
     if (err != MPI_SUCCESS)
         *ierror = canal_f77_no_mem("MPI_COMM_SPAWN_MULTIPLE");
@@ -952,6 +965,16 @@ CANAL_F77_API void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, ch
     }
     free(cmds);
     free(argv);
+}
+
+CANAL_F77_API void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs,
+                                             MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
+                                             MPI_Fint *comm, MPI_Fint *intercomm,
+                                             MPI_Fint *errcodes, MPI_Fint *ierror,
+                                             size_t commands_len, size_t argvs_len)
+{
+    canal_f77_comm_spawn_multiple(count, commands, argvs, maxprocs, infos, root, comm, intercomm,
+                                  errcodes, ierror, commands_len, argvs_len, 0);
 }
 
 #include "bindings/fortran/mpi_f77_aliases.h"

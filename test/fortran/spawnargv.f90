@@ -1,11 +1,13 @@
-! MPI_Comm_spawn from Fortran with an argument list: each CHARACTER element
+! MPI_Comm_spawn from mpi_f08 with an argument list: each CHARACTER element
 ! loses its trailing blanks but keeps its leading ones (" Ss" arrives as
-! " Ss", as with MPICH: f08/spawn/spawnargvf90), the list ends at the first
-! blank element. The children check their arguments and report to the parent.
+! " Ss", as with MPICH's mpi_f08: f08/spawn/spawnargvf90; its mpif.h and
+! use mpi drop them: f77/spawn/spawnargvf), the list ends at the first blank
+! element. The children check their arguments and report to the parent.
 program spawnargv
-    use mpi
+    use mpi_f08
     implicit none
-    integer :: ierr, parent, intercomm, rank, errs, i, n, total, cerrs
+    type(MPI_Comm) :: parent, intercomm
+    integer :: ierr, rank, errs, i, n, total, cerrs
     integer :: errcodes(1)
     character(len=10) :: inargv(4)
     character(len=80) :: arg
