@@ -293,4 +293,8 @@
        USE MPI_CONSTANTS
        USE MPI_SIZEOFS
        IMPLICIT NONE
+!      Functions whose result is not a default INTEGER (mpif.h leaves them
+!      to the program, as MPICH's does; MPICH's mpi module declares them).
+       INTEGER(KIND=MPI_ADDRESS_KIND), EXTERNAL :: MPI_AINT_ADD, &
+     &     MPI_AINT_DIFF, PMPI_AINT_ADD, PMPI_AINT_DIFF
        END MODULE MPI

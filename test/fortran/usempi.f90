@@ -23,6 +23,10 @@ program usempi
     if (a .eq. b .or. .not. (a .ne. b)) errs = errs + 1
     b = a
     if (.not. (a == b)) errs = errs + 1
+    ! MPI_Aint_add/diff return INTEGER(KIND=MPI_ADDRESS_KIND) (the module declares them,
+    ! as MPICH's; MPICH's f90/rma/aintf90 relies on it)
+    if (MPI_Aint_add(40_MPI_ADDRESS_KIND, 2_MPI_ADDRESS_KIND) /= 42) errs = errs + 1
+    if (MPI_Aint_diff(40_MPI_ADDRESS_KIND, 2_MPI_ADDRESS_KIND) /= 38) errs = errs + 1
     if (errs /= 0) print '(a,i0,a,i0)', 'rank ', rank, ': errors ', errs
     call MPI_Allreduce(errs, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
     if (rank == 0 .and. total == 0) print '(a)', ' No Errors'
