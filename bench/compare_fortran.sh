@@ -5,6 +5,8 @@
 # to MAX_BYTES (default 1 MiB) with iteration scale SCALE (default 0.3);
 # prints per size the median over runs of each run's median one-way time
 # (us) and the Fortran/C ratio. Needs gfortran and a Canal built with it.
+# As bench/compare.sh, the runs are under chrt -f 1 (real-time FIFO) when
+# root, so other programs on the machine disturb them less (SCHED=plain: not).
 # See doc/bench.md for the numbers.
 set -eu
 PREFIX=$(cd "${1:?usage: compare_fortran.sh PREFIX [RUNS]}" && pwd)
@@ -17,10 +19,15 @@ OUT=$(mktemp -d /tmp/canal-fortran-bench.XXXXXX)
     { echo "SKIP: $PREFIX has no mpifort with mpi_f08 (Canal built without gfortran)"; exit 0; }
 "$PREFIX/bin/mpicc" -O2 -o "$OUT/latency" "$SRC/latency.c"
 (cd "$OUT" && "$PREFIX/bin/mpifort" -O2 -o "$OUT/f08_pingpong" "$SRC/f08_pingpong.f90")
+RT=
+if [ "${SCHED:-rt}" = rt ] && [ "$(id -u)" = 0 ] && command -v chrt > /dev/null; then
+    RT="chrt -f 1"
+fi
+echo "scheduling: ${RT:-normal}"
 for r in $(seq "$RUNS"); do
-    "$PREFIX/bin/mpiexec" -n 2 "$OUT/latency" -m "$MAX_BYTES" -i "$SCALE" |
+    $RT "$PREFIX/bin/mpiexec" -n 2 "$OUT/latency" -m "$MAX_BYTES" -i "$SCALE" |
         awk '!/^#/ { print "c", $1, $2 }' >> "$OUT/results"
-    "$PREFIX/bin/mpiexec" -n 2 "$OUT/f08_pingpong" -m "$MAX_BYTES" -i "$SCALE" |
+    $RT "$PREFIX/bin/mpiexec" -n 2 "$OUT/f08_pingpong" -m "$MAX_BYTES" -i "$SCALE" |
         awk '!/^#/ { print "f08", $1, $2 }' >> "$OUT/results"
 done
 awk '
