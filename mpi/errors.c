@@ -508,7 +508,8 @@ int mpi_add_error_string_impl(int errorcode, const char *string, const char *fn)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "string is NULL");
     if (strlen(string) >= MPI_MAX_ERROR_STRING)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "string is longer than MPI_MAX_ERROR_STRING-1");
-    if (code_class(errorcode) < DYN_BASE)
+    /* a user code or class (its class may be a predefined one) */
+    if (errorcode <= DYN_BASE || code_class(errorcode) < 0)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
                              "errorcode=%d was not created by MPI_Add_error_class/code", errorcode);
     copy = strdup(string);

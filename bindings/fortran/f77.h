@@ -78,4 +78,15 @@ void canal_f77_str_out(char *f, size_t len, const char *c);
 /* Raise MPI_ERR_NO_MEM on MPI_COMM_WORLD for a binding that ran out of memory. */
 int canal_f77_no_mem(const char *fn);
 
+/* MPI_COMM_SPAWN(_MULTIPLE) of f77_special.c; keep_leading: the arguments
+ * keep their leading blanks (mpi_f08's convention in MPICH). */
+void canal_f77_comm_spawn(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                          MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                          MPI_Fint *ierror, size_t command_len, size_t argv_len, int keep_leading);
+void canal_f77_comm_spawn_multiple(MPI_Fint *count, char *commands, char *argvs,
+                                   MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
+                                   MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                                   MPI_Fint *ierror, size_t commands_len, size_t argvs_len,
+                                   int keep_leading);
+
 #endif

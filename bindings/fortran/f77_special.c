@@ -21,15 +21,51 @@
 #include "bindings/fortran/f77.h"
 
 /* ---------------------------------------------------------------- common blocks */
-CANAL_F77_API canal_f77_priv1_t mpipriv1_;
-CANAL_F77_API canal_f77_priv2_t mpipriv2_;
-CANAL_F77_API canal_f77_privc_t mpiprivc_;
-CANAL_F77_API MPI_Fint mpifcmb5_;
-CANAL_F77_API MPI_Fint mpifcmb9_;
+/* (aligned as gfortran aligns common blocks: the mpi module, compiled into
+ * the library, has them too) */
+CANAL_F77_API __attribute__((aligned(16))) canal_f77_priv1_t mpipriv1_;
+CANAL_F77_API __attribute__((aligned(16))) canal_f77_priv2_t mpipriv2_;
+CANAL_F77_API __attribute__((aligned(16))) canal_f77_privc_t mpiprivc_;
+CANAL_F77_API __attribute__((aligned(16))) MPI_Fint mpifcmb5_;
+CANAL_F77_API __attribute__((aligned(16))) MPI_Fint mpifcmb9_;
 /* The same special values for C code that calls Fortran (MPICH exports them
  * from its Fortran library too). */
 CANAL_F77_API void *MPI_F_ARGV_NULL = mpiprivc_.argv_null;
 CANAL_F77_API void *MPI_F_ARGVS_NULL = mpiprivc_.argvs_null;
+/* MPICH's names for the addresses of mpif.h's special values, set before
+ * any call by mpirinitc_ in MPICH (its Fortran code passes the common
+ * blocks): here they are known at link time, so MPIR_F_NeedInit is 0 and
+ * mpirinitf_ has nothing to do; mpirinitc_ records what it is given, as
+ * MPICH's does. The bindings compare with the common blocks themselves. */
+CANAL_F77_API int MPIR_F_NeedInit = 0;
+CANAL_F77_API void *MPIR_F_MPI_BOTTOM = &mpipriv1_.bottom;
+CANAL_F77_API void *MPIR_F_MPI_IN_PLACE = &mpipriv1_.in_place;
+CANAL_F77_API void *MPIR_F_MPI_UNWEIGHTED = &mpifcmb5_;
+CANAL_F77_API void *MPIR_F_MPI_WEIGHTS_EMPTY = &mpifcmb9_;
+/* The C values of MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (MPICH's mpi_f08
+ * compares with them), set when the library is loaded: they are addresses
+ * in libmpi. */
+CANAL_F77_API int *MPIR_C_MPI_UNWEIGHTED;
+CANAL_F77_API int *MPIR_C_MPI_WEIGHTS_EMPTY;
+__attribute__((constructor)) static void canal_f77_c_weights(void)
+{
+    MPIR_C_MPI_UNWEIGHTED = MPI_UNWEIGHTED;
+    MPIR_C_MPI_WEIGHTS_EMPTY = MPI_WEIGHTS_EMPTY;
+}
+
+CANAL_F77_API void mpirinitc_(void *si, void *ssi, void *bt, void *ip, void *uw, void *ecsi,
+                              void *an, void *asn, void *we, size_t an_len, size_t asn_len)
+{
+    (void)si, (void)ssi, (void)ecsi, (void)an, (void)asn, (void)an_len, (void)asn_len;
+    MPIR_F_MPI_BOTTOM = bt;
+    MPIR_F_MPI_IN_PLACE = ip;
+    MPIR_F_MPI_UNWEIGHTED = uw;
+    MPIR_F_MPI_WEIGHTS_EMPTY = we;
+}
+CANAL_F77_API void mpirinitf_(void)
+{
+    MPIR_F_NeedInit = 0;
+}
 CANAL_F77_API MPI_Fint *MPI_F_ERRCODES_IGNORE = mpipriv2_.errcodes_ignore;
 
 /* ---------------------------------------------------------------- strings */
@@ -70,17 +106,6 @@ int canal_f77_no_mem(const char *fn)
 {
     int code = MPI_ERR_NO_MEM;
     (void)fn;
-    MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
-    return code;
-}
-
-/* An error of class MPI_ERR_UNSUPPORTED_OPERATION whose string is msg,
- * raised on MPI_COMM_WORLD. */
-static int canal_f77_unsupported(const char *msg)
-{
-    int code = MPI_ERR_UNSUPPORTED_OPERATION;
-    if (MPI_Add_error_code(MPI_ERR_UNSUPPORTED_OPERATION, &code) == MPI_SUCCESS)
-        MPI_Add_error_string(code, msg);
     MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
     return code;
 }
@@ -184,6 +209,106 @@ CANAL_F77_API void pmpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Ain
                                           MPI_Fint *ierror)
 {
     *ierror = MPI_Win_shared_query((MPI_Win)*win, *rank, size, disp_unit, (void *)baseptr);
+}
+
+/* MPI-1's removed datatype functions have INTEGER displacements and
+ * extents in Fortran (as in MPICH's library; MPI-2 replaced them with the
+ * INTEGER(KIND=MPI_ADDRESS_KIND) ones). An extent that does not fit an
+ * INTEGER is an MPI_ERR_ARG error. */
+static void aint_to_fint(MPI_Aint a, MPI_Fint *out, MPI_Fint *ierror)
+{
+    if (*ierror != MPI_SUCCESS)
+        return;
+    if (a != (MPI_Aint)(MPI_Fint)a) {
+        *ierror = MPI_ERR_ARG;
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, *ierror);
+        return;
+    }
+    *out = (MPI_Fint)a;
+}
+CANAL_F77_API void pmpi_type_extent_(MPI_Fint *datatype, MPI_Fint *extent, MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_extent((MPI_Datatype)*datatype, &a);
+    aint_to_fint(a, extent, ierror);
+}
+CANAL_F77_API void pmpi_type_lb_(MPI_Fint *datatype, MPI_Fint *displacement, MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_lb((MPI_Datatype)*datatype, &a);
+    aint_to_fint(a, displacement, ierror);
+}
+CANAL_F77_API void pmpi_type_ub_(MPI_Fint *datatype, MPI_Fint *displacement, MPI_Fint *ierror)
+{
+    MPI_Aint a = 0;
+    *ierror = MPI_Type_ub((MPI_Datatype)*datatype, &a);
+    aint_to_fint(a, displacement, ierror);
+}
+CANAL_F77_API void pmpi_type_hvector_(MPI_Fint *count, MPI_Fint *blocklength, MPI_Fint *stride,
+                                      MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+{
+    *ierror = MPI_Type_hvector(*count, *blocklength, (MPI_Aint)*stride, (MPI_Datatype)*oldtype,
+                               (MPI_Datatype *)newtype);
+}
+/* The INTEGER displacements as MPI_Aint (NULL and MPI_ERR_NO_MEM if no memory). */
+static MPI_Aint *fint_displs(MPI_Fint count, const MPI_Fint *d, MPI_Fint *ierror)
+{
+    MPI_Aint *a = malloc((count > 0 ? (size_t)count : 1) * sizeof(*a));
+    if (a == NULL) {
+        *ierror = canal_f77_no_mem("MPI_TYPE_HINDEXED/MPI_TYPE_STRUCT");
+        return NULL;
+    }
+    for (MPI_Fint i = 0; i < count; i++)
+        a[i] = d[i];
+    return a;
+}
+CANAL_F77_API void pmpi_type_hindexed_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Fint *displs,
+                                       MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+{
+    MPI_Aint *a = fint_displs(*count, displs, ierror);
+    if (a == NULL)
+        return;
+    *ierror = MPI_Type_hindexed(*count, blocklengths, a, (MPI_Datatype)*oldtype,
+                                (MPI_Datatype *)newtype);
+    free(a);
+}
+CANAL_F77_API void pmpi_type_struct_(MPI_Fint *count, MPI_Fint *blocklengths, MPI_Fint *displs,
+                                     MPI_Fint *types, MPI_Fint *newtype, MPI_Fint *ierror)
+{
+    MPI_Aint *a = fint_displs(*count, displs, ierror);
+    if (a == NULL)
+        return;
+    *ierror = MPI_Type_struct(*count, blocklengths, a, (MPI_Datatype *)types,
+                              (MPI_Datatype *)newtype);
+    free(a);
+}
+
+/* MPI_INFO_GET_STRING: BUFLEN counts characters without C's NUL, in and
+ * out (as in MPICH); with BUFLEN 0 the value is left as it is, otherwise
+ * the first BUFLEN characters are copied and the rest is blank. */
+CANAL_F77_API void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value,
+                                         MPI_Fint *flag, MPI_Fint *ierror, size_t key_len,
+                                         size_t value_len)
+{
+    char *key_c = canal_f77_str_in(key, key_len), *value_c = NULL;
+    int want = *buflen > 0 ? *buflen + 1 : 0, n = want;
+    if (want > 0)
+        value_c = calloc((size_t)want, 1);
+    if (key_c == NULL || (want > 0 && value_c == NULL)) {
+        *ierror = canal_f77_no_mem("MPI_INFO_GET_STRING");
+        goto done;
+    }
+    *ierror = MPI_Info_get_string((MPI_Info)*info, key_c, &n, value_c, flag);
+    if (*ierror != MPI_SUCCESS || !*flag)
+        goto done;
+    if (want > 0)
+        canal_f77_str_out(value, value_len < (size_t)*buflen ? value_len : (size_t)*buflen, value_c);
+    if (want > 0 && value_len > (size_t)*buflen)
+        memset(value + *buflen, ' ', value_len - (size_t)*buflen);
+    *buflen = n - 1;
+done:
+    free(key_c);
+    free(value_c);
 }
 
 /* The address of the detached buffer means nothing to Fortran. */
@@ -598,14 +723,14 @@ typedef struct {
     f77_greq_query_t *query;
     f77_greq_free_t *free_fn;
     f77_greq_cancel_t *cancel;
-    MPI_Aint extra;
+    MPI_Aint *extra; /* the caller's EXTRA_STATE variable itself, as MPICH passes it */
 } f77_greq_t;
 
 static int greq_query_tr(void *x, MPI_Status *status)
 {
     f77_greq_t *g = x;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->query(&g->extra, (MPI_Fint *)(void *)status, &ierr);
+    g->query(g->extra, (MPI_Fint *)(void *)status, &ierr);
     return ierr;
 }
 
@@ -613,7 +738,7 @@ static int greq_free_tr(void *x)
 {
     f77_greq_t *g = x;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->free_fn(&g->extra, &ierr);
+    g->free_fn(g->extra, &ierr);
     free(g);
     return ierr;
 }
@@ -622,7 +747,7 @@ static int greq_cancel_tr(void *x, int complete)
 {
     f77_greq_t *g = x;
     MPI_Fint ierr = MPI_SUCCESS, c = complete != 0;
-    g->cancel(&g->extra, &c, &ierr);
+    g->cancel(g->extra, &c, &ierr);
     return ierr;
 }
 
@@ -638,7 +763,7 @@ CANAL_F77_API void pmpi_grequest_start_(f77_greq_query_t *query, f77_greq_free_t
     g->query = query;
     g->free_fn = free_fn;
     g->cancel = cancel;
-    g->extra = *extra;
+    g->extra = extra;
     *ierror = MPI_Grequest_start(greq_query_tr, greq_free_tr, greq_cancel_tr, g,
                                  (MPI_Request *)request);
     if (*ierror != MPI_SUCCESS)
@@ -646,12 +771,17 @@ CANAL_F77_API void pmpi_grequest_start_(f77_greq_query_t *query, f77_greq_free_t
 }
 
 /* ---------------------------------------------------------------- data representations */
-/* Fortran conversion procedures would need trampolines with the offset
- * arithmetic of each call; Canal supports the null conversion (the
- * representation only names an extent function), and says so otherwise. */
+/* The Fortran procedures of a data representation are called through C
+ * trampolines whose extra_state is a record of them and the user's
+ * extra_state. A conversion procedure has C's arguments by reference (the
+ * buffers are addresses either way: <type> BUF(*) in mpif.h, TYPE(C_PTR),
+ * VALUE in mpi_f08); MPI_CONVERSION_FN_NULL stays C's null conversion. */
 typedef void(f77_extent_t)(MPI_Fint *datatype, MPI_Aint *extent, MPI_Aint *extra, MPI_Fint *ierr);
+typedef void(f77_conv_t)(void *userbuf, MPI_Fint *datatype, MPI_Fint *count, void *filebuf,
+                         MPI_Offset *position, MPI_Aint *extra, MPI_Fint *ierr);
 typedef struct {
     f77_extent_t *extent;
+    f77_conv_t *read, *write;
     MPI_Aint extra;
 } f77_datarep_t;
 
@@ -663,18 +793,33 @@ static int datarep_extent_tr(MPI_Datatype dt, MPI_Aint *extent, void *x)
     return ierr;
 }
 
-CANAL_F77_API void pmpi_register_datarep_(char *datarep, void *read_fn, void *write_fn,
+static int datarep_conv(f77_conv_t *fn, void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                        MPI_Offset position, f77_datarep_t *d)
+{
+    MPI_Fint fdt = (MPI_Fint)dt, fcount = count, ierr = MPI_SUCCESS;
+    fn(userbuf, &fdt, &fcount, filebuf, &position, &d->extra, &ierr);
+    return ierr;
+}
+static int datarep_read_tr(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                           MPI_Offset position, void *x)
+{
+    f77_datarep_t *d = x;
+    return datarep_conv(d->read, userbuf, dt, count, filebuf, position, d);
+}
+static int datarep_write_tr(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                            MPI_Offset position, void *x)
+{
+    f77_datarep_t *d = x;
+    return datarep_conv(d->write, userbuf, dt, count, filebuf, position, d);
+}
+
+CANAL_F77_API void pmpi_register_datarep_(char *datarep, f77_conv_t *read_fn, f77_conv_t *write_fn,
                                           f77_extent_t *extent_fn, MPI_Aint *extra,
                                           MPI_Fint *ierror, size_t datarep_len)
 {
     char *name;
     f77_datarep_t *d;
-    if (read_fn != (void *)pmpi_conversion_fn_null_ || write_fn != (void *)pmpi_conversion_fn_null_) {
-        *ierror = canal_f77_unsupported("MPI_REGISTER_DATAREP: Fortran conversion functions are "
-                                        "not supported by Canal's Fortran library; pass "
-                                        "MPI_CONVERSION_FN_NULL");
-        return;
-    }
+    void *null_fn = (void *)pmpi_conversion_fn_null_;
     name = canal_f77_str_in(datarep, datarep_len);
     d = malloc(sizeof(*d));
     if (name == NULL || d == NULL) {
@@ -684,8 +829,13 @@ CANAL_F77_API void pmpi_register_datarep_(char *datarep, void *read_fn, void *wr
         return;
     }
     d->extent = extent_fn;
+    d->read = read_fn;
+    d->write = write_fn;
     d->extra = *extra;
-    *ierror = MPI_Register_datarep(name, MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+    *ierror = MPI_Register_datarep(name,
+                                   (void *)read_fn == null_fn ? MPI_CONVERSION_FN_NULL : datarep_read_tr,
+                                   (void *)write_fn == null_fn ? MPI_CONVERSION_FN_NULL
+                                                               : datarep_write_tr,
                                    datarep_extent_tr, d);
     if (*ierror != MPI_SUCCESS)
         free(d);
@@ -697,7 +847,27 @@ CANAL_F77_API void pmpi_register_datarep_(char *datarep, void *read_fn, void *wr
  * (column `col` of a count x * array for MPI_COMM_SPAWN_MULTIPLE), or
  * MPI_ARGV_NULL. Returns a NULL-terminated C argv (malloc'ed), *out NULL
  * for MPI_ARGV_NULL; MPI error class on failure. */
-static int f77_argv(const char *a, size_t len, size_t stride_elems, size_t col, char ***out)
+/* An argument of a spawned program: trailing blanks go; leading ones too
+ * from mpif.h/use mpi, but mpi_f08 keeps them (both as in MPICH: its
+ * f77/spawn/spawnargvf expects " Ss" to arrive as "Ss", its
+ * f08/spawn/spawnargvf90 as " Ss"). */
+static char *f77_arg_in(const char *s, size_t len, int keep_leading)
+{
+    char *c;
+    if (!keep_leading)
+        return canal_f77_str_in(s, len);
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    c = malloc(len + 1);
+    if (c != NULL) {
+        memcpy(c, s, len);
+        c[len] = '\0';
+    }
+    return c;
+}
+
+static int f77_argv(const char *a, size_t len, size_t stride_elems, size_t col, int keep_leading,
+                    char ***out)
 {
     size_t n = 0, i;
     char **v;
@@ -717,7 +887,7 @@ static int f77_argv(const char *a, size_t len, size_t stride_elems, size_t col, 
     if (v == NULL)
         return MPI_ERR_NO_MEM;
     for (i = 0; i < n; i++)
-        if ((v[i] = canal_f77_str_in(a + (col + i * stride_elems) * len, len)) == NULL)
+        if ((v[i] = f77_arg_in(a + (col + i * stride_elems) * len, len, keep_leading)) == NULL)
             break;
     if (i < n) {
         while (i > 0)
@@ -738,14 +908,13 @@ static void f77_argv_free(char **v)
     free(v);
 }
 
-CANAL_F77_API void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
-                                    MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm,
-                                    MPI_Fint *errcodes, MPI_Fint *ierror, size_t command_len,
-                                    size_t argv_len)
+void canal_f77_comm_spawn(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                          MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                          MPI_Fint *ierror, size_t command_len, size_t argv_len, int keep_leading)
 {
     char *cmd = canal_f77_str_in(command, command_len);
     char **cargv = NULL;
-    int err = cmd == NULL ? MPI_ERR_NO_MEM : f77_argv(argv, argv_len, 1, 0, &cargv);
+    int err = cmd == NULL ? MPI_ERR_NO_MEM : f77_argv(argv, argv_len, 1, 0, keep_leading, &cargv);
     if (err != MPI_SUCCESS) {
         free(cmd);
         *ierror = canal_f77_no_mem("MPI_COMM_SPAWN");
@@ -757,11 +926,20 @@ CANAL_F77_API void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxproc
     free(cmd);
 }
 
-CANAL_F77_API void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs,
-                                             MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
-                                             MPI_Fint *comm, MPI_Fint *intercomm,
-                                             MPI_Fint *errcodes, MPI_Fint *ierror,
-                                             size_t commands_len, size_t argvs_len)
+CANAL_F77_API void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                                    MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm,
+                                    MPI_Fint *errcodes, MPI_Fint *ierror, size_t command_len,
+                                    size_t argv_len)
+{
+    canal_f77_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, errcodes, ierror,
+                         command_len, argv_len, 0);
+}
+
+void canal_f77_comm_spawn_multiple(MPI_Fint *count, char *commands, char *argvs,
+                                   MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
+                                   MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                                   MPI_Fint *ierror, size_t commands_len, size_t argvs_len,
+                                   int keep_leading)
 {
     int n = *count, i, err = MPI_SUCCESS;
     char **cmds = n > 0 ? calloc((size_t)n, sizeof(*cmds)) : NULL;
@@ -772,7 +950,7 @@ CANAL_F77_API void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, ch
         if ((cmds[i] = canal_f77_str_in(commands + (size_t)i * commands_len, commands_len)) == NULL)
             err = MPI_ERR_NO_MEM;
         else
-            err = f77_argv(argvs, argvs_len, (size_t)n, (size_t)i, &argv[i]);
+            err = f77_argv(argvs, argvs_len, (size_t)n, (size_t)i, keep_leading, &argv[i]);
     }
     if (err != MPI_SUCCESS)
         *ierror = canal_f77_no_mem("MPI_COMM_SPAWN_MULTIPLE");
@@ -787,6 +965,16 @@ CANAL_F77_API void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, ch
     }
     free(cmds);
     free(argv);
+}
+
+CANAL_F77_API void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs,
+                                             MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
+                                             MPI_Fint *comm, MPI_Fint *intercomm,
+                                             MPI_Fint *errcodes, MPI_Fint *ierror,
+                                             size_t commands_len, size_t argvs_len)
+{
+    canal_f77_comm_spawn_multiple(count, commands, argvs, maxprocs, infos, root, comm, intercomm,
+                                  errcodes, ierror, commands_len, argvs_len, 0);
 }
 
 #include "bindings/fortran/mpi_f77_aliases.h"

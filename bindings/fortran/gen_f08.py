@@ -21,6 +21,16 @@ writes in OUTDIR:
                     descriptors, so contiguous and non-contiguous arrays work.
   mpi_f08_interfaces.f90  the generic interfaces of module mpi_f08 (included
                     by bindings/fortran/mpi_f08.f90).
+  pmpi_f08_interfaces.f90, pmpi_f08_special.f90  the same for module pmpi_f08:
+                    generic PMPI_X with MPICH's specific names PMPIR_X_f08...
+                    (the second from the hand-written mpi_f08_special.f90).
+  pmpi_f08.ld       the symbols of those specifics (pmpir_x_f08_ ...): an
+                    implicit linker script that makes each an alias of the
+                    mpi_x_f08_ procedure, as the f77 PMPI names are.
+  mpi_f08_handles.f90, mpi_f08_handles_procs.f90  the operators ==, /= of
+                    the handle types (also against an INTEGER handle), their
+                    f2c/c2f functions and MPI_Sizeof, in module mpi_f08_types
+                    under MPICH's names (MPI_Comm_eq, MPI_Comm_f08_eq_f ...).
 Functions whose arguments this generator does not convert (procedure
 arguments, attribute values, base addresses, string arrays) are left out of
 the module and listed at the end of mpi_f08_c.c; a program that calls them
@@ -39,10 +49,10 @@ import gen_f77  # noqa: E402
 HANDLE_TYPES = {'MPI_Comm', 'MPI_Datatype', 'MPI_Group', 'MPI_Request', 'MPI_Op', 'MPI_Info',
                 'MPI_Errhandler', 'MPI_Win', 'MPI_File', 'MPI_Message', 'MPI_Session'}
 KINDS = {'MPI_Aint': 'MPI_ADDRESS_KIND', 'MPI_Offset': 'MPI_OFFSET_KIND', 'MPI_Count': 'MPI_COUNT_KIND'}
-LOGICAL_NAMES = {'flag', 'commute', 'reorder', 'periods', 'remain_dims'}
+LOGICAL_NAMES = {'flag', 'commute', 'reorder', 'periods', 'remain_dims', 'weighted'}
 # Left out of mpi_f08 (see the docstring): besides gen_f77's SPECIAL set.
-SKIP = (gen_f77.SPECIAL - {'MPI_Free_mem', 'MPI_Buffer_attach'}) | {'MPIX_Comm_agree', 'MPI_Pack_external', 'MPI_Unpack_external',
-                          'MPI_Buffer_detach', 'MPI_Pcontrol'}
+SKIP = (gen_f77.SPECIAL - {'MPI_Free_mem', 'MPI_Buffer_attach'}) | {'MPIX_Comm_agree',
+                                                                   'MPI_Buffer_detach', 'MPI_Pcontrol'}
 
 
 class Skip(Exception):
@@ -80,8 +90,8 @@ def fortran_decl(e, p, large, for_c=False):
     if base == 'void' or base == 'char' and (p.stars.count('*') > 1 or p.arr and p.stars):
         raise Skip('untyped or string-array argument %s' % n)
     if base == 'char':
-        if for_c:
-            raise Skip('string')
+        if for_c:  # a choice procedure's string: passed NUL-terminated
+            return 'character(kind=c_char), dimension(*) :: %s' % n
         return 'character(len=*)%s :: %s' % (intent, n)
     if base == 'MPI_Status':
         return 'type(MPI_Status) :: %s%s' % (n, arr)
@@ -109,7 +119,26 @@ def types_used(e, large):
     return sorted(out)
 
 
+def use_lines(used, sp, indent):
+    """The USE statements that give an interface body the names in used."""
+    types = [u for u in used if not u.endswith('_KIND')]
+    kinds = [u for u in used if u.endswith('_KIND')]
+    lines = []
+    if types:
+        lines += wrap('%suse :: mpi_f08_types, only : %s' % (sp, ', '.join(types)), indent)
+    if kinds:
+        lines += wrap('%suse :: mpi_f08_compile_constants, only : %s' % (sp, ', '.join(kinds)), indent)
+    return lines
+
+
+# Large-count forms with their own table entry (more parameters than the int
+# form): MPICH's MPI_X_f08_large, a specific of the generic MPI_X.
+EXPLICIT_LARGE = {'MPI_Type_get_contents_c', 'MPI_Type_get_envelope_c'}
+
+
 def fname(e, large, ts):
+    if e.name in EXPLICIT_LARGE:
+        return '%s_f08%s_large' % (e.name[:-2], 'ts' if ts else '')
     return '%s_f08%s%s' % (e.name, 'ts' if ts else '', '_large' if large else '')
 
 
@@ -131,8 +160,7 @@ def interface_body(e, large, ts, indent):
     names = [p.name for p in e.params] + ['ierror']
     lines = wrap('%ssubroutine %s(%s)' % (sp, fname(e, large, ts), ', '.join(names)), indent)
     used = types_used(e, large)
-    if used:
-        lines += wrap('%s    use :: mpi_f08_types, only : %s' % (sp, ', '.join(used)), indent + 4)
+    lines += use_lines(used, sp + '    ', indent + 4)
     lines.append('%s    implicit none' % sp)
     for p in e.params:
         lines.append('%s    %s' % (sp, fortran_decl(e, p, large)))
@@ -148,11 +176,20 @@ def c_nonchoice(e, large):
     return gen_f77.c_binding(e, fname(e, large, False).lower() + '_', large, 'canal_f08', True)
 
 
+# Blocking calls that neither keep their buffer nor return before it is
+# used: with a non-contiguous section and no datatype over it (a derived
+# datatype, or a buffer without one), they may work on a contiguous copy.
+BLOCKING = re.compile(r'^MPI_(Send|Recv|Mrecv|Sendrecv|Sendrecv_replace|Bsend|Ssend|Rsend|Bcast|'
+                      r'Reduce|Allreduce|Reduce_local|Gatherv?|Scatterv?|Allgatherv?|Alltoall[vw]?|'
+                      r'Reduce_scatter(_block)?|Scan|Exscan|Neighbor_all(gather|toall)[vw]?|'
+                      r'Pack|Unpack|Pack_external|Unpack_external|'
+                      r'File_(read|write)(_at)?(_all)?|File_(read|write)_(shared|ordered))$')
+
 # Buffer -> (count, datatype) parameter names, for non-contiguous sections.
 PAIRS = {'buf': ('count', 'datatype'), 'sendbuf': ('sendcount', 'sendtype'),
          'recvbuf': ('recvcount', 'recvtype'), 'origin_addr': ('origin_count', 'origin_datatype'),
          'result_addr': ('result_count', 'result_datatype'), 'inbuf': ('incount', 'datatype'),
-         'buffer': ('count', 'datatype')}
+         'buffer': ('count', 'datatype'), 'outbuf': ('outcount', 'datatype')}
 
 
 def c_choice(e, large):
@@ -165,15 +202,25 @@ def c_choice(e, large):
         if is_choice(p):
             fparams.append('CFI_cdesc_t *%s' % n)
             cnt, dt = PAIRS.get(n, (None, None))
+            copy = 'CANAL_F08_NO_COPY' if not BLOCKING.match(e.name) else \
+                ('CANAL_F08_COPY_IN' if p.const else 'CANAL_F08_COPY_INOUT')
+            pre.append('    canal_f08_tmp_t %s_x;' % n)
             if cnt in names and dt in names and not [q for q in e.params if q.name == cnt][0].is_ptr:
                 pre.append('    MPI_Datatype %s_t = (MPI_Datatype)*%s;' % (n, dt))
                 pre.append('    MPI_Count %s_n = *%s;' % (n, cnt))
-                pre.append('    void *%s_p = canal_f08_buf(%s, &%s_n, &%s_t, &rc);' % (n, n, n, n))
+                pre.append('    void *%s_p = canal_f08_buf(%s, &%s_n, &%s_t, %s, &%s_x, &rc);'
+                           % (n, n, n, n, copy, n))
                 args_map[n] = ('%s_p' % n, cnt, '%s_n' % n, dt, '%s_t' % n)
-                post.append('    canal_f08_buf_done(%s, %s_t, (MPI_Datatype)*%s);' % (n, n, dt))
+                post.append('    canal_f08_buf_done(%s, %s_t, (MPI_Datatype)*%s, &%s_x);' % (n, n, dt, n))
             else:
-                pre.append('    void *%s_p = canal_f08_buf(%s, NULL, NULL, &rc);' % (n, n))
+                pre.append('    void *%s_p = canal_f08_buf(%s, NULL, NULL, %s, &%s_x, &rc);'
+                           % (n, n, copy, n))
                 args_map[n] = ('%s_p' % n,)
+                post.append('    canal_f08_buf_done(%s, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, &%s_x);'
+                            % (n, n))
+            continue
+        if base == 'char':
+            fparams.append('const char *%s' % n)
             continue
         fparams.append('%s *%s' % ('MPI_Fint' if base not in gen_f77.WIDE else base, n))
     # the call, with the converted buffers and their counts/types
@@ -189,6 +236,8 @@ def c_choice(e, large):
         ptr = bool(stars) or bool(arr)
         if n in repl:
             args.append(repl[n])
+        elif base == 'char':
+            args.append(n)
         elif base == 'MPI_Status':
             args.append('canal_f08_statuses(%s)' % n if arr or n.startswith('array_of_')
                         else 'canal_f08_status(%s)' % n)
@@ -206,9 +255,8 @@ def c_choice(e, large):
     cname = e.name + ('_c' if large else '')
     out = ['CANAL_F77_API int %s(%s)' % (sym, ', '.join(fparams)), '{', '    int rc = MPI_SUCCESS;']
     out += pre
-    out.append('    if (rc != MPI_SUCCESS)')
-    out.append('        return rc;')
-    out.append('    rc = %s(%s);' % (cname, ', '.join(args)))
+    out.append('    if (rc == MPI_SUCCESS)')
+    out.append('        rc = %s(%s);' % (cname, ', '.join(args)))
     out += post
     out.append('    return rc;')
     out.append('}')
@@ -226,8 +274,10 @@ def ts_fortran(e, large):
     cn = [p.name for p in e.params]
     lines += wrap('        function c(%s) bind(C, name="%s") result(r)' % (', '.join(cn), sym), 8)
     used = types_used(e, large)
-    if used:
-        lines += wrap('            use :: mpi_f08_types, only : %s' % ', '.join(used), 12)
+    lines += use_lines(used, '            ', 12)
+    strings = [p.name for p in e.params if ctype_of(p, large) == 'char']
+    if strings:
+        lines.append('            use, intrinsic :: iso_c_binding, only : c_char')
     lines.append('            implicit none')
     for p in e.params:
         lines.append('            %s' % fortran_decl(e, p, large, for_c=True))
@@ -242,6 +292,12 @@ def ts_fortran(e, large):
             call.append(p.name)
         else:
             call.append(p.name)
+    for n in strings:
+        call[call.index(n)] = 'trim(%s) // c_null_char' % n
+    if strings:  # after the USE statements of the procedure
+        at = max(i for i, l in enumerate(lines) if l.lstrip().startswith('use ') and i < 8) + 1 \
+            if any(l.lstrip().startswith('use ') for l in lines[:8]) else 1
+        lines.insert(at, '    use, intrinsic :: iso_c_binding, only : c_null_char')
     logi = [p for p in e.params if is_logical(e, p)]
     decls = []
     body = []
@@ -264,6 +320,73 @@ def ts_fortran(e, large):
     return [l for l in lines if l != '']
 
 
+HANDLE_NAMES = ['Comm', 'Datatype', 'Group', 'Request', 'Op', 'Info', 'Errhandler', 'Win', 'File',
+                'Message', 'Session']
+SIZEOF_KINDS = [('character', 'character'), ('logical', 'logical'),
+                ('xint8', 'integer(int8)'), ('xint16', 'integer(int16)'),
+                ('xint32', 'integer(int32)'), ('xint64', 'integer(int64)'),
+                ('xreal32', 'real(real32)'), ('xreal64', 'real(real64)'),
+                ('xreal128', 'real(real128)'), ('xcomplex32', 'complex(real32)'),
+                ('xcomplex64', 'complex(real64)'), ('xcomplex128', 'complex(real128)')]
+
+
+def handles_spec():
+    """Declarations of module mpi_f08_types for the handle operators,
+    f2c/c2f functions and MPI_Sizeof (names as MPICH's)."""
+    out = ['! Generated by bindings/fortran/gen_f08.py -- do not edit.']
+    for op, sym in (('eq', '=='), ('neq', '/=')):
+        out.append('interface operator(%s)' % sym)
+        for h in HANDLE_NAMES:
+            out.append('    module procedure MPI_%s_%s, MPI_%s_f08_%s_f, MPI_%s_f_%s_f08'
+                       % (h, op, h, op, h, op))
+        out.append('end interface')
+        for h in HANDLE_NAMES:
+            out.append('private :: MPI_%s_%s, MPI_%s_f08_%s_f, MPI_%s_f_%s_f08' % (h, op, h, op, h, op))
+    out.append('interface MPI_Sizeof')
+    for k, _ in SIZEOF_KINDS:
+        out.append('    module procedure MPI_Sizeof_%s' % k)
+    out.append('end interface')
+    for k, _ in SIZEOF_KINDS:
+        out.append('private :: MPI_Sizeof_%s' % k)
+    return out
+
+
+def handles_procs():
+    out = ['! Generated by bindings/fortran/gen_f08.py -- do not edit.']
+    for op, sym in (('eq', '=='), ('neq', '/=')):
+        for h in HANDLE_NAMES:
+            out += ['elemental function MPI_%s_%s(x, y) result(res)' % (h, op),
+                    '    type(MPI_%s), intent(in) :: x, y' % h, '    logical :: res',
+                    '    res = x%%MPI_VAL %s y%%MPI_VAL' % sym, 'end function']
+            for a, b in (('f08', 'f'), ('f', 'f08')):
+                out += ['elemental function MPI_%s_%s_%s_%s(%s, %s) result(res)' % (h, a, op, b, a, b),
+                        '    type(MPI_%s), intent(in) :: f08' % h, '    integer, intent(in) :: f',
+                        '    logical :: res', '    res = f08%%MPI_VAL %s f' % sym, 'end function']
+    for h in HANDLE_NAMES:
+        if h == 'File':
+            continue
+        out += ['function MPI_%s_f2c(x) result(res)' % h,
+                '    use :: mpi_c_interface_types, only : c_%s' % h,
+                '    integer, value :: x', '    integer(c_%s) :: res' % h, '    res = x', 'end function',
+                'function MPI_%s_c2f(x) result(res)' % h,
+                '    use :: mpi_c_interface_types, only : c_%s' % h,
+                '    integer(c_%s), value :: x' % h, '    integer :: res', '    res = x', 'end function']
+    for k, t in SIZEOF_KINDS:
+        out.append('subroutine MPI_Sizeof_%s(x, size, ierror)' % k)
+        if k.startswith('x'):
+            out.append('    use, intrinsic :: iso_fortran_env, only : %s' % t[t.index('(') + 1:-1])
+        out += ['    %s, dimension(..) :: x' % t, '    integer, intent(out) :: size',
+                '    integer, optional, intent(out) :: ierror', '    size = storage_size(x) / 8',
+                '    if (present(ierror)) ierror = 0', 'end subroutine']
+    return out
+
+
+def pmpi_names(text):
+    """mpi_f08 interface text -> pmpi_f08's: generic PMPI_X, specifics PMPIR_X_f08..."""
+    text = re.sub(r'(?m)^(\s*(?:end )?interface )MPI(X?)_', r'\1PMPI\2_', text)
+    return re.sub(r'(?m)^(\s*(?:subroutine|function) )MPI(X?)_(\w+_f08)', r'\1PMPI\2R_\3', text)
+
+
 def main(argv):
     if len(argv) != 3:
         sys.stderr.write(__doc__)
@@ -282,7 +405,8 @@ def main(argv):
     left = []
     n = 0
     for e in entries:
-        if not gen_f77.has_binding(e.name) or e.name in SKIP or e.stub or e.returns != 'int':
+        if (not gen_f77.has_binding(e.name) and e.name not in EXPLICIT_LARGE) or e.name in SKIP \
+                or e.stub or e.returns != 'int':
             continue
         choice = any(is_choice(p) for p in e.params)
         # A large form is a separate specific only when it differs to Fortran:
@@ -306,16 +430,33 @@ def main(argv):
         n += 1
         c += pieces_c
         ts += pieces_ts
-        itf.append('interface %s' % e.name)
+        generic = e.name[:-2] if e.name in EXPLICIT_LARGE else e.name
+        itf.append('interface %s' % generic)
         for s in specifics:
             itf += s
-        itf.append('end interface %s' % e.name)
+        itf.append('end interface %s' % generic)
         itf.append('')
     c.append('/* %d functions in mpi_f08; left out: */' % n)
     c += ['/*   %s */' % l for l in left]
     gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_c.c'), '\n'.join(c) + '\n')
     gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_ts.f90'), '\n'.join(ts) + '\n')
-    gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_interfaces.f90'), '\n'.join(itf) + '\n')
+    itf_text = '\n'.join(itf) + '\n'
+    gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_interfaces.f90'), itf_text)
+    gen_f77.write_if_changed(os.path.join(out, 'pmpi_f08_interfaces.f90'), pmpi_names(itf_text))
+    special = open(os.path.join(argv[1], 'bindings', 'fortran', 'mpi_f08_special.f90')).read()
+    gen_f77.write_if_changed(os.path.join(out, 'pmpi_f08_special.f90'), pmpi_names(special))
+    gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_handles.f90'), '\n'.join(handles_spec()) + '\n')
+    gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_handles_procs.f90'),
+                             '\n'.join(handles_procs()) + '\n')
+    # every specific procedure of mpi_f08 (generated, and f08_special.c's)
+    csrc = open(os.path.join(argv[1], 'bindings', 'fortran', 'f08_special.c')).read()
+    syms = set(re.findall(r'(?m)^\s*(?:subroutine|function) (MPIX?_\w+_f08\w*)\(', itf_text + special))
+    syms = sorted({x.lower() + '_' for x in syms} |
+                  set(re.findall(r'CANAL_F77_API \w+ (mpix?_\w+_f08\w*_)\(', csrc)))
+    ld = ['/* Generated by bindings/fortran/gen_f08.py -- do not edit. The PMPI names of the',
+          '   mpi_f08 procedures (module pmpi_f08), aliases of the MPI ones. */']
+    ld += ['%s = %s;' % (re.sub(r'^mpi(x?)_', r'pmpi\1r_', x), x) for x in syms]
+    gen_f77.write_if_changed(os.path.join(out, 'pmpi_f08.ld'), '\n'.join(ld) + '\n')
     return 0
 
 

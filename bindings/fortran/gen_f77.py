@@ -43,6 +43,9 @@ SPECIAL = {
     'MPI_Wtime', 'MPI_Wtick', 'MPI_Aint_add', 'MPI_Aint_diff', 'MPI_Pcontrol',
     'MPI_Init', 'MPI_Init_thread', 'MPI_Alloc_mem', 'MPI_Win_allocate', 'MPI_Win_allocate_shared',
     'MPI_Win_shared_query', 'MPI_Free_mem', 'MPI_Buffer_detach', 'MPI_Address', 'MPI_Info_create_env',
+    # MPI-1's removed functions take and return INTEGER addresses in MPICH's Fortran
+    'MPI_Type_extent', 'MPI_Type_lb', 'MPI_Type_ub', 'MPI_Type_hvector', 'MPI_Type_hindexed',
+    'MPI_Type_struct', 'MPI_Info_get_string',
 }
 # Procedures of mpif.h that are not C functions: the predefined attribute
 # and data-representation callbacks (EXTERNAL MPI_COMM_DUP_FN ...), and
@@ -102,7 +105,9 @@ def convert(e, large=False, sentinel='canal_f77'):
                     pre.append('    char *%s_c = canal_f77_str_in(%s, %s_len);' % (n, n, n))
                 else:
                     pre.append('    char *%s_c = canal_f77_str_buf(%s_len);' % (n, n))
-                    post.append('    if (rc == MPI_SUCCESS)')
+                    # a value not found (flag false) leaves the program's string as it was
+                    flagged = any(q.name == 'flag' for q in e.params)
+                    post.append('    if (rc == MPI_SUCCESS%s)' % (' && *flag' if flagged else ''))
                     post.append('        canal_f77_str_out(%s, %s_len, %s_c);' % (n, n, n))
                 args.append('%s_c' % n)
                 frees.append('%s_c' % n)
@@ -115,7 +120,10 @@ def convert(e, large=False, sentinel='canal_f77'):
                 continue
             if stars == '*' and not arr:
                 fparams.append('MPI_Fint *%s' % n)
-                pre.append('    MPI_File %s_c = MPI_File_f2c(*%s);' % (n, n))
+                if p.direction == 'out':  # (the program's variable is not set yet)
+                    pre.append('    MPI_File %s_c = MPI_FILE_NULL;' % n)
+                else:
+                    pre.append('    MPI_File %s_c = MPI_File_f2c(*%s);' % (n, n))
                 args.append('&%s_c' % n)
                 post.append('    *%s = MPI_File_c2f(%s_c);' % (n, n))
                 continue
@@ -134,7 +142,17 @@ def convert(e, large=False, sentinel='canal_f77'):
             elif stars == '*' or arr == '[]':
                 fparams.append('MPI_Fint *%s' % n)
                 cast = '(%s%s *)' % ('const ' if const else '', base)
-                if n in ('array_of_errcodes',):
+                if n in ('indx', 'array_of_indices') and not const and \
+                        re.match(r'MPI_(Wait|Test)(any|some)$|MPI_Request_get_status_(any|some)$', e.name):
+                    # request indices count from 1 in Fortran (MPI_UNDEFINED stays)
+                    args.append('%s%s' % (cast, n))
+                    if n == 'indx':
+                        post.append('    if (*%s >= 0)' % n)
+                        post.append('        ++*%s;' % n)
+                    else:
+                        post.append('    for (int i_ = 0; *outcount != MPI_UNDEFINED && i_ < *outcount; i_++)')
+                        post.append('        %s[i_]++;' % n)
+                elif n in ('array_of_errcodes',):
                     args.append('%s_errcodes(%s)' % (sentinel, n))
                 elif n in ('sourceweights', 'destweights', 'weights'):
                     args.append('%s_weights(%s)' % (sentinel, n))

@@ -124,6 +124,8 @@ def main(argv):
             c.append('    printf(f08 ? "    logical, parameter :: %s = .false.\\n" : "       LOGICAL %s\\n       PARAMETER (%s=.FALSE.)\\n");' % (name, name, name))
             continue
         expr = FORTRAN_ONLY.get(name, '(long long)(%s)' % name)
+        if name in ('MPI_STATUS_SIZE', 'MPI_SOURCE', 'MPI_TAG', 'MPI_ERROR'):
+            c.append('    if (!f08) /* module mpi_f08_types has them */')
         c.append('    p("%s", "%s", %s, "%s");' % (ftype.upper() if ftype != 'integer*8' else 'INTEGER*8', name, expr, F08_TYPE_OF.get(name, '')))
     c.append('    if (f08)')
     c.append('        return 0;')

@@ -1,295 +1,310 @@
-! The mpi_f08 modules of Canal's Fortran library (MPI 4.0 section 19.2).
+! The mpi_f08 modules of Canal's Fortran library (MPI 4.0 section 19.2), with
+! the module names and module procedure names of MPICH 4.0.2: a program
+! compiled against MPICH's mpi_f08 calls procedures and uses variables of
+! these modules by their symbols (__mpi_f08_types_MOD_mpi_comm_eq ...), so
+! libmpifort defines the same ones and works in place of libmpichfort.
 !
-! mpi_f08_types: the handle types (one integer, MPI_VAL, equal to the C
-! handle as in MPICH), TYPE(MPI_Status) with the layout of the C MPI_Status,
-! the named constants (mpi_f08_constants.h, printed from mpi.h at build
-! time), and the special variables MPI_BOTTOM, MPI_IN_PLACE,
-! MPI_STATUS(ES)_IGNORE (libmpi's MPIR_F08_* objects, as in MPICH),
-! MPI_ERRCODES_IGNORE, MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY.
-! mpi_f08: the generic interfaces (mpi_f08_interfaces.f90, generated from
-! the API table by gen_f08.py; the procedures are MPICH's MPI_X_f08,
-! MPI_X_f08ts and their _large forms), the ones written here, and the
-! comparison operators of the handle types.
-module mpi_f08_types
-    use, intrinsic :: iso_c_binding, only : c_int, c_ptr, c_double
+! mpi_c_interface_types  the kinds of the C types and the C MPI_Status.
+! mpi_c_interface_glue   Fortran <-> C string conversions.
+! mpi_f08_types          the handle types (one integer, MPI_VAL, equal to the
+!                        C handle as in MPICH), TYPE(MPI_Status) with the
+!                        layout of the C MPI_Status, its conversions, the
+!                        comparison operators, the handle f2c/c2f functions
+!                        and MPI_Sizeof (mpi_f08_handles*.f90, generated).
+! mpi_f08_compile_constants  the named constants (mpi_f08_constants.h,
+!                        printed from mpi.h at build time).
+! mpi_f08_link_constants MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE
+!                        (libmpi's MPIR_F08_* objects, as in MPICH) and the
+!                        other special arrays, recognized by address.
+! mpi_f08_callbacks      the procedure interfaces and the predefined
+!                        callbacks (MPI_COMM_DUP_FN ...).
+! pmpi_f08, mpi_f08      the generic interfaces (generated from the API table
+!                        by gen_f08.py: MPI_X -> MPI_X_f08 / MPI_X_f08ts and
+!                        their _large forms; PMPI_X -> PMPIR_X_f08..., the
+!                        same procedures under a second name).
+module mpi_c_interface_types
+    use, intrinsic :: iso_c_binding
     implicit none
-    private :: c_int, c_ptr, c_double
 
-    type, bind(C) :: MPI_Comm
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Datatype
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Group
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Request
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Op
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Info
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Errhandler
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Win
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_File
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Message
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Session
-        integer(c_int) :: MPI_VAL
-    end type
-    type, bind(C) :: MPI_Status
+    integer, parameter :: c_Fint = kind(0)
+    integer, parameter :: c_Aint = c_intptr_t
+    integer, parameter :: c_Count = c_long_long
+    integer, parameter :: c_Offset = c_long_long
+    integer, parameter :: c_Datatype = c_int
+    integer, parameter :: c_Comm = c_int
+    integer, parameter :: c_Group = c_int
+    integer, parameter :: c_Win = c_int
+    integer, parameter :: c_Op = c_int
+    integer, parameter :: c_Info = c_int
+    integer, parameter :: c_Errhandler = c_int
+    integer, parameter :: c_Request = c_int
+    integer, parameter :: c_Message = c_int
+    integer, parameter :: c_Session = c_int
+    integer, parameter :: c_File = c_intptr_t
+
+    type, bind(C) :: c_Status
         integer(c_int) :: count_lo
         integer(c_int) :: count_hi_and_cancelled
         integer(c_int) :: MPI_SOURCE
         integer(c_int) :: MPI_TAG
         integer(c_int) :: MPI_ERROR
+    end type c_Status
+end module mpi_c_interface_types
+
+module mpi_c_interface_glue
+    use, intrinsic :: iso_c_binding, only : c_char, c_null_char
+    implicit none
+    private :: c_char, c_null_char
+contains
+    ! fstring without its leading and trailing blanks, NUL-terminated.
+    subroutine MPIR_Fortran_string_f2c(fstring, cstring)
+        character(len=*), intent(in) :: fstring
+        character(kind=c_char), intent(out) :: cstring(:)
+        integer :: first, last, k
+        first = verify(fstring, ' ')
+        last = len_trim(fstring)
+        k = 0
+        if (first > 0) then
+            do k = 1, last - first + 1
+                cstring(k) = fstring(first + k - 1:first + k - 1)
+            end do
+            k = last - first + 1
+        end if
+        cstring(k + 1) = c_null_char
+    end subroutine MPIR_Fortran_string_f2c
+
+    ! The NUL-terminated cstring in fstring, padded with blanks.
+    subroutine MPIR_Fortran_string_c2f(cstring, fstring)
+        character(kind=c_char), intent(in) :: cstring(:)
+        character(len=*), intent(out) :: fstring
+        integer :: k
+        fstring = ' '
+        k = 1
+        do while (k <= size(cstring) .and. k <= len(fstring))
+            if (cstring(k) == c_null_char) exit
+            fstring(k:k) = cstring(k)
+            k = k + 1
+        end do
+    end subroutine MPIR_Fortran_string_c2f
+end module mpi_c_interface_glue
+
+module mpi_f08_types
+    use, intrinsic :: iso_c_binding, only : c_int
+    use :: mpi_c_interface_types, only : c_Count, c_Status
+    implicit none
+    private :: c_int, c_Count, c_Status
+
+    type, bind(C) :: MPI_Comm
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Datatype
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Group
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Request
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Op
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Info
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Errhandler
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Win
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_File
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Message
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Session
+        integer :: MPI_VAL
+    end type
+    type, bind(C) :: MPI_Status
+        integer :: count_lo
+        integer :: count_hi_and_cancelled
+        integer :: MPI_SOURCE
+        integer :: MPI_TAG
+        integer :: MPI_ERROR
     end type
 
-    include 'mpi_f08_constants.h'
+    integer, parameter :: MPI_SOURCE = 3
+    integer, parameter :: MPI_TAG = 4
+    integer, parameter :: MPI_ERROR = 5
+    integer, parameter :: MPI_STATUS_SIZE = 5
 
-    integer(c_int), bind(C, name="MPIR_F08_MPI_BOTTOM"), target :: MPI_BOTTOM
-    integer(c_int), bind(C, name="MPIR_F08_MPI_IN_PLACE"), target :: MPI_IN_PLACE
-    type(MPI_Status), bind(C, name="MPIR_F08_MPI_STATUS_IGNORE_OBJ"), target :: MPI_STATUS_IGNORE
-    type(MPI_Status), bind(C, name="MPIR_F08_MPI_STATUSES_IGNORE_OBJ"), target :: &
-        MPI_STATUSES_IGNORE(1)
-    integer(c_int), bind(C, name="canal_f08_errcodes_ignore"), target :: MPI_ERRCODES_IGNORE(1)
-    integer(c_int), bind(C, name="canal_f08_unweighted"), target :: MPI_UNWEIGHTED(1)
-    integer(c_int), bind(C, name="canal_f08_weights_empty"), target :: MPI_WEIGHTS_EMPTY(1)
-end module mpi_f08_types
-
-module mpi_f08
-    use :: mpi_f08_types
-    implicit none
-
-    include 'mpi_f08_interfaces.f90'
-
-    ! Written by hand (f08_special.c): procedure and address arguments.
-    interface MPI_Init
-        subroutine MPI_Init_f08(ierror)
-            implicit none
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Init
-    interface MPI_Init_thread
-        subroutine MPI_Init_thread_f08(required, provided, ierror)
-            implicit none
-            integer, intent(in) :: required
-            integer, intent(out) :: provided
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Init_thread
+    ! MPI_File handles are not C ints: libmpi converts them.
     interface
-        function MPI_Wtime() bind(C, name="MPI_Wtime")
-            use, intrinsic :: iso_c_binding, only : c_double
-            implicit none
-            real(c_double) :: MPI_Wtime
+        function MPI_File_f2c(x) bind(C, name="MPI_File_f2c") result(res)
+            use :: mpi_c_interface_types, only : c_File
+            integer, value :: x
+            integer(c_File) :: res
         end function
-        function MPI_Wtick() bind(C, name="MPI_Wtick")
-            use, intrinsic :: iso_c_binding, only : c_double
-            implicit none
-            real(c_double) :: MPI_Wtick
+        function MPI_File_c2f(x) bind(C, name="MPI_File_c2f") result(res)
+            use :: mpi_c_interface_types, only : c_File
+            integer(c_File), value :: x
+            integer :: res
         end function
     end interface
-    abstract interface
-        subroutine MPI_User_function(invec, inoutvec, len, datatype)
-            use, intrinsic :: iso_c_binding, only : c_ptr
-            import :: MPI_Datatype
-            implicit none
-            type(c_ptr), value :: invec, inoutvec
-            integer :: len
-            type(MPI_Datatype) :: datatype
-        end subroutine
-        subroutine MPI_Comm_errhandler_function(comm, error_code)
-            import :: MPI_Comm
-            implicit none
-            type(MPI_Comm) :: comm
-            integer :: error_code
-        end subroutine
-        subroutine MPI_Win_errhandler_function(win, error_code)
-            import :: MPI_Win
-            implicit none
-            type(MPI_Win) :: win
-            integer :: error_code
-        end subroutine
-        subroutine MPI_Comm_copy_attr_function(oldcomm, comm_keyval, extra_state, &
-                attribute_val_in, attribute_val_out, flag, ierror)
-            import :: MPI_Comm, MPI_ADDRESS_KIND
-            implicit none
-            type(MPI_Comm) :: oldcomm
-            integer :: comm_keyval, ierror
-            integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
-            logical :: flag
-        end subroutine
-        subroutine MPI_Comm_delete_attr_function(comm, comm_keyval, attribute_val, extra_state, &
-                ierror)
-            import :: MPI_Comm, MPI_ADDRESS_KIND
-            implicit none
-            type(MPI_Comm) :: comm
-            integer :: comm_keyval, ierror
-            integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
-        end subroutine
-        subroutine MPI_Grequest_query_function(extra_state, status, ierror)
-            import :: MPI_Status, MPI_ADDRESS_KIND
-            implicit none
-            integer(kind=MPI_ADDRESS_KIND) :: extra_state
-            type(MPI_Status) :: status
-            integer :: ierror
-        end subroutine
-        subroutine MPI_Grequest_free_function(extra_state, ierror)
-            import :: MPI_ADDRESS_KIND
-            implicit none
-            integer(kind=MPI_ADDRESS_KIND) :: extra_state
-            integer :: ierror
-        end subroutine
-        subroutine MPI_Grequest_cancel_function(extra_state, complete, ierror)
-            import :: MPI_ADDRESS_KIND
-            implicit none
-            integer(kind=MPI_ADDRESS_KIND) :: extra_state
-            logical :: complete
-            integer :: ierror
-        end subroutine
-    end interface
-    interface MPI_Op_create
-        subroutine MPI_Op_create_f08(user_fn, commute, op, ierror)
-            import :: MPI_Op, MPI_User_function
-            implicit none
-            procedure(MPI_User_function) :: user_fn
-            logical, intent(in) :: commute
-            type(MPI_Op), intent(out) :: op
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Op_create
-    interface MPI_Comm_create_errhandler
-        subroutine MPI_Comm_create_errhandler_f08(comm_errhandler_fn, errhandler, ierror)
-            import :: MPI_Errhandler, MPI_Comm_errhandler_function
-            implicit none
-            procedure(MPI_Comm_errhandler_function) :: comm_errhandler_fn
-            type(MPI_Errhandler), intent(out) :: errhandler
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Comm_create_errhandler
-    interface MPI_Win_create_errhandler
-        subroutine MPI_Win_create_errhandler_f08(win_errhandler_fn, errhandler, ierror)
-            import :: MPI_Errhandler, MPI_Win_errhandler_function
-            implicit none
-            procedure(MPI_Win_errhandler_function) :: win_errhandler_fn
-            type(MPI_Errhandler), intent(out) :: errhandler
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Win_create_errhandler
-    interface MPI_Comm_create_keyval
-        subroutine MPI_Comm_create_keyval_f08(comm_copy_attr_fn, comm_delete_attr_fn, &
-                comm_keyval, extra_state, ierror)
-            import :: MPI_ADDRESS_KIND, MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function
-            implicit none
-            procedure(MPI_Comm_copy_attr_function) :: comm_copy_attr_fn
-            procedure(MPI_Comm_delete_attr_function) :: comm_delete_attr_fn
-            integer, intent(out) :: comm_keyval
-            integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Comm_create_keyval
-    interface MPI_Comm_set_attr
-        subroutine MPI_Comm_set_attr_f08(comm, comm_keyval, attribute_val, ierror)
-            import :: MPI_Comm, MPI_ADDRESS_KIND
-            implicit none
-            type(MPI_Comm), intent(in) :: comm
-            integer, intent(in) :: comm_keyval
-            integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Comm_set_attr
-    interface MPI_Comm_get_attr
-        subroutine MPI_Comm_get_attr_f08(comm, comm_keyval, attribute_val, flag, ierror)
-            import :: MPI_Comm, MPI_ADDRESS_KIND
-            implicit none
-            type(MPI_Comm), intent(in) :: comm
-            integer, intent(in) :: comm_keyval
-            integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val
-            logical, intent(out) :: flag
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Comm_get_attr
-    interface MPI_Win_get_attr
-        subroutine MPI_Win_get_attr_f08(win, win_keyval, attribute_val, flag, ierror)
-            import :: MPI_Win, MPI_ADDRESS_KIND
-            implicit none
-            type(MPI_Win), intent(in) :: win
-            integer, intent(in) :: win_keyval
-            integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val
-            logical, intent(out) :: flag
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Win_get_attr
-    interface MPI_Grequest_start
-        subroutine MPI_Grequest_start_f08(query_fn, free_fn, cancel_fn, extra_state, request, &
-                ierror)
-            import :: MPI_Request, MPI_ADDRESS_KIND, MPI_Grequest_query_function, &
-                MPI_Grequest_free_function, MPI_Grequest_cancel_function
-            implicit none
-            procedure(MPI_Grequest_query_function) :: query_fn
-            procedure(MPI_Grequest_free_function) :: free_fn
-            procedure(MPI_Grequest_cancel_function) :: cancel_fn
-            integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
-            type(MPI_Request), intent(out) :: request
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Grequest_start
-    interface MPI_Alloc_mem
-        subroutine MPI_Alloc_mem_f08(size, info, baseptr, ierror)
-            use, intrinsic :: iso_c_binding, only : c_ptr
-            import :: MPI_Info, MPI_ADDRESS_KIND
-            implicit none
-            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
-            type(MPI_Info), intent(in) :: info
-            type(c_ptr), intent(out) :: baseptr
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Alloc_mem
-    interface MPI_Win_allocate
-        subroutine MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierror)
-            use, intrinsic :: iso_c_binding, only : c_ptr
-            import :: MPI_Info, MPI_Comm, MPI_Win, MPI_ADDRESS_KIND
-            implicit none
-            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
-            integer, intent(in) :: disp_unit
-            type(MPI_Info), intent(in) :: info
-            type(MPI_Comm), intent(in) :: comm
-            type(c_ptr), intent(out) :: baseptr
-            type(MPI_Win), intent(out) :: win
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Win_allocate
 
-    interface operator(==)
-        module procedure canal_comm_eq, canal_datatype_eq, canal_group_eq, canal_request_eq, &
-            canal_op_eq, canal_info_eq, canal_errhandler_eq, canal_win_eq, canal_file_eq, &
-            canal_message_eq, canal_session_eq
+    interface assignment(=)
+        module procedure MPI_Status_f08_assign_c
+        module procedure MPI_Status_c_assign_f08
     end interface
-    interface operator(/=)
-        module procedure canal_comm_ne, canal_datatype_ne, canal_group_ne, canal_request_ne, &
-            canal_op_ne, canal_info_ne, canal_errhandler_ne, canal_win_ne, canal_file_ne, &
-            canal_message_ne, canal_session_ne
-    end interface
-    private :: canal_comm_eq, canal_datatype_eq, canal_group_eq, canal_request_eq, &
-        canal_op_eq, canal_info_eq, canal_errhandler_eq, canal_win_eq, canal_file_eq, &
-        canal_message_eq, canal_session_eq, canal_comm_ne, canal_datatype_ne, canal_group_ne, &
-        canal_request_ne, canal_op_ne, canal_info_ne, canal_errhandler_ne, canal_win_ne, &
-        canal_file_ne, canal_message_ne, canal_session_ne
+    private :: MPI_Status_f08_assign_c, MPI_Status_c_assign_f08
+
+    include 'mpi_f08_handles.f90'
 
 contains
 
-    include 'mpi_f08_operators.f90'
+    elemental subroutine MPI_Status_f08_assign_c(status_f08, status_c)
+        type(c_Status), intent(in) :: status_c
+        type(MPI_Status), intent(out) :: status_f08
+        status_f08%count_lo = status_c%count_lo
+        status_f08%count_hi_and_cancelled = status_c%count_hi_and_cancelled
+        status_f08%MPI_SOURCE = status_c%MPI_SOURCE
+        status_f08%MPI_TAG = status_c%MPI_TAG
+        status_f08%MPI_ERROR = status_c%MPI_ERROR
+    end subroutine
+    elemental subroutine MPI_Status_c_assign_f08(status_c, status_f08)
+        type(MPI_Status), intent(in) :: status_f08
+        type(c_Status), intent(out) :: status_c
+        status_c%count_lo = status_f08%count_lo
+        status_c%count_hi_and_cancelled = status_f08%count_hi_and_cancelled
+        status_c%MPI_SOURCE = status_f08%MPI_SOURCE
+        status_c%MPI_TAG = status_f08%MPI_TAG
+        status_c%MPI_ERROR = status_f08%MPI_ERROR
+    end subroutine
 
+    subroutine MPI_Status_f082f(f08_status, f_status, ierror)
+        type(MPI_Status), intent(in) :: f08_status
+        integer, intent(out) :: f_status(MPI_STATUS_SIZE)
+        integer, optional, intent(out) :: ierror
+        f_status(1) = f08_status%count_lo
+        f_status(2) = f08_status%count_hi_and_cancelled
+        f_status(MPI_SOURCE) = f08_status%MPI_SOURCE
+        f_status(MPI_TAG) = f08_status%MPI_TAG
+        f_status(MPI_ERROR) = f08_status%MPI_ERROR
+        if (present(ierror)) ierror = 0
+    end subroutine
+    subroutine MPI_Status_f2f08(f_status, f08_status, ierror)
+        integer, intent(in) :: f_status(MPI_STATUS_SIZE)
+        type(MPI_Status), intent(out) :: f08_status
+        integer, optional, intent(out) :: ierror
+        f08_status%count_lo = f_status(1)
+        f08_status%count_hi_and_cancelled = f_status(2)
+        f08_status%MPI_SOURCE = f_status(MPI_SOURCE)
+        f08_status%MPI_TAG = f_status(MPI_TAG)
+        f08_status%MPI_ERROR = f_status(MPI_ERROR)
+        if (present(ierror)) ierror = 0
+    end subroutine
+
+    ! The C functions of MPI 4.0 19.3.5 (MPICH defines them in Fortran too).
+    function MPI_Status_f082c(status_f08, status_c) bind(C, name="MPI_Status_f082c") result(res)
+        type(MPI_Status), intent(in) :: status_f08
+        type(c_Status), intent(out) :: status_c
+        integer(c_int) :: res
+        status_c = status_f08
+        res = 0
+    end function
+    function PMPI_Status_f082c(status_f08, status_c) bind(C, name="PMPI_Status_f082c") result(res)
+        type(MPI_Status), intent(in) :: status_f08
+        type(c_Status), intent(out) :: status_c
+        integer(c_int) :: res
+        status_c = status_f08
+        res = 0
+    end function
+    function MPI_Status_c2f08(status_c, status_f08) bind(C, name="MPI_Status_c2f08") result(res)
+        type(c_Status), intent(in) :: status_c
+        type(MPI_Status), intent(out) :: status_f08
+        integer(c_int) :: res
+        status_f08 = status_c
+        res = 0
+    end function
+    function PMPI_Status_c2f08(status_c, status_f08) bind(C, name="PMPI_Status_c2f08") result(res)
+        type(c_Status), intent(in) :: status_c
+        type(MPI_Status), intent(out) :: status_f08
+        integer(c_int) :: res
+        status_f08 = status_c
+        res = 0
+    end function
+
+    include 'mpi_f08_handles_procs.f90'
+end module mpi_f08_types
+
+module mpi_f08_compile_constants
+    use :: mpi_f08_types
+    implicit none
+    include 'mpi_f08_constants.h'
+end module mpi_f08_compile_constants
+
+module mpi_f08_link_constants
+    use, intrinsic :: iso_c_binding, only : c_int
+    use :: mpi_f08_types, only : MPI_Status
+    implicit none
+    private :: c_int, MPI_Status
+
+    type(MPI_Status), bind(C, name="MPIR_F08_MPI_STATUS_IGNORE_OBJ"), target :: MPI_STATUS_IGNORE
+    type(MPI_Status), dimension(1), bind(C, name="MPIR_F08_MPI_STATUSES_IGNORE_OBJ"), target :: &
+        MPI_STATUSES_IGNORE
+    integer(c_int), bind(C, name="MPIR_F08_MPI_IN_PLACE"), target :: MPI_IN_PLACE
+    integer(c_int), bind(C, name="MPIR_F08_MPI_BOTTOM"), target :: MPI_BOTTOM
+    ! f08ts.h compares the addresses of these module variables.
+    character(len=1), dimension(1), target :: MPI_ARGV_NULL
+    character(len=1), dimension(1, 1), target :: MPI_ARGVS_NULL
+    integer, dimension(1), target :: MPI_ERRCODES_IGNORE
+    integer, dimension(1), target :: MPI_UNWEIGHTED
+    integer, dimension(1), target :: MPI_WEIGHTS_EMPTY
+end module mpi_f08_link_constants
+
+module mpi_f08_callbacks
+    use :: mpi_f08_types
+    use :: mpi_f08_compile_constants, only : MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, &
+        MPI_SUCCESS
+    implicit none
+    private
+    public :: MPI_User_function, MPI_User_function_c, MPI_Comm_copy_attr_function, &
+        MPI_Comm_delete_attr_function, MPI_Win_copy_attr_function, MPI_Win_delete_attr_function, &
+        MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, &
+        MPI_Comm_errhandler_function, MPI_Win_errhandler_function, &
+        MPI_Session_errhandler_function, MPI_File_errhandler_function, &
+        MPI_Grequest_query_function, MPI_Grequest_free_function, MPI_Grequest_cancel_function, &
+        MPI_Datarep_extent_function, MPI_Datarep_conversion_function, &
+        MPI_Datarep_conversion_function_c
+    public :: MPI_COMM_DUP_FN, MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, MPI_TYPE_DUP_FN, &
+        MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, MPI_WIN_DUP_FN, MPI_WIN_NULL_COPY_FN, &
+        MPI_WIN_NULL_DELETE_FN, MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL_C
+
+    include 'mpi_f08_callbacks.f90'
+end module mpi_f08_callbacks
+
+! The profiling interface (MPI 4.0 15.2.7): PMPI_X, specifics PMPIR_X_f08...
+module pmpi_f08
+    use :: mpi_f08_types
+    use :: mpi_f08_compile_constants
+    use :: mpi_f08_link_constants
+    use :: mpi_f08_callbacks
+    implicit none
+
+    include 'pmpi_f08_interfaces.f90'
+    include 'pmpi_f08_special.f90'
+end module pmpi_f08
+
+module mpi_f08
+    use :: mpi_f08_types
+    use :: mpi_f08_compile_constants
+    use :: mpi_f08_link_constants
+    use :: mpi_f08_callbacks
+    use :: pmpi_f08 ! as MPICH's: PMPI_X is also in mpi_f08
+    implicit none
+
+    include 'mpi_f08_interfaces.f90'
+    include 'mpi_f08_special.f90'
 end module mpi_f08

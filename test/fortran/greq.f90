@@ -26,6 +26,7 @@ subroutine free_fn(extra, ierr)
   integer(kind=MPI_ADDRESS_KIND) :: extra
   integer :: ierr
   nfree = nfree + 1
+  extra = extra - 1 ! MPICH passes the program's variable (MPICH's f77/pt2pt/greqf checks it)
   ierr = MPI_SUCCESS
 end subroutine
 
@@ -62,6 +63,10 @@ program greq
   if (count /= 5 .or. status(MPI_TAG) /= 77 .or. nquery < 1 .or. nfree /= 1 .or. req /= MPI_REQUEST_NULL) then
      errs = errs + 1
      print *, 'greq', count, status(MPI_TAG), nquery, nfree, req
+  end if
+  if (extra /= 4) then
+     errs = errs + 1
+     print *, 'the free function did not update EXTRA_STATE: ', extra
   end if
   if (rank == 0 .and. errs == 0) print '(a)', ' No Errors'
   call MPI_Finalize(ierr)

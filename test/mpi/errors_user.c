@@ -5,6 +5,7 @@
  * the table holds never runs out, strings and classes read back right,
  * MPI_LASTUSEDCODE follows, and wrong deletions (a class that still has
  * codes, a code deleted twice, a predefined class) are MPI_ERR_ARG errors.
+ * A code added to a predefined class takes a string.
  */
 #include "mtest.h"
 
@@ -69,6 +70,20 @@ int main(int argc, char **argv)
         }
     CHECK(lastused() >= code[NCLASSES - 1][NCODES - 1], "MPI_LASTUSEDCODE %d below code %d",
           lastused(), code[NCLASSES - 1][NCODES - 1]);
+
+    /* A code of a predefined class takes a string too (MPI 4.0 9.5). */
+    {
+        int pcode;
+        CHECK(MPI_Add_error_code(MPI_ERR_UNSUPPORTED_OPERATION, &pcode) == MPI_SUCCESS,
+              "MPI_Add_error_code of a predefined class");
+        err = MPI_Add_error_string(pcode, "predefined class, user code");
+        CHECK(err == MPI_SUCCESS, "MPI_Add_error_string of a predefined class's code gave %d", err);
+        MPI_Error_string(pcode, got, &len);
+        CHECK(strcmp(got, "predefined class, user code") == 0, "its string reads '%s'", got);
+        MPI_Error_class(pcode, &out);
+        CHECK(out == MPI_ERR_UNSUPPORTED_OPERATION, "its class is %d", out);
+        CHECK(MPIX_Delete_error_code(pcode) == MPI_SUCCESS, "delete it");
+    }
 
     /* Wrong deletions. */
     err = MPIX_Delete_error_class(cls[0]);

@@ -1,0 +1,54 @@
+C MPI-1's removed datatype functions in mpif.h take and return INTEGER
+C displacements and extents (MPICH's Fortran ABI; MPICH's
+C f77/datatype/hindex1f calls MPI_TYPE_HINDEXED with INTEGER DISPLS(10)).
+      PROGRAM REMOVED
+      IMPLICIT NONE
+      INCLUDE 'mpif.h'
+      INTEGER IERR, ERRS, DISPLS(3), COUNTS(3), TYPES(3), T1, T2, T3
+      INTEGER EXT, LB, UB, SZ, I, BUF(12), RBUF(12), RANK
+      ERRS = 0
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
+      DO I = 1, 3
+         COUNTS(I) = 1
+         DISPLS(I) = 16 * (I - 1)
+         TYPES(I) = MPI_INTEGER
+      END DO
+      CALL MPI_TYPE_HINDEXED(3, COUNTS, DISPLS, MPI_INTEGER, T1, IERR)
+      CALL MPI_TYPE_EXTENT(T1, EXT, IERR)
+      CALL MPI_TYPE_LB(T1, LB, IERR)
+      CALL MPI_TYPE_UB(T1, UB, IERR)
+      IF (EXT .NE. 36 .OR. LB .NE. 0 .OR. UB .NE. 36) THEN
+         ERRS = ERRS + 1
+         PRINT *, 'HINDEXED EXTENT/LB/UB', EXT, LB, UB
+      END IF
+      CALL MPI_TYPE_HVECTOR(3, 1, 8, MPI_INTEGER, T2, IERR)
+      CALL MPI_TYPE_EXTENT(T2, EXT, IERR)
+      IF (EXT .NE. 20) THEN
+         ERRS = ERRS + 1
+         PRINT *, 'HVECTOR EXTENT', EXT
+      END IF
+      CALL MPI_TYPE_STRUCT(3, COUNTS, DISPLS, TYPES, T3, IERR)
+      CALL MPI_TYPE_SIZE(T3, SZ, IERR)
+      CALL MPI_TYPE_EXTENT(T3, EXT, IERR)
+      IF (SZ .NE. 12 .OR. EXT .NE. 36) THEN
+         ERRS = ERRS + 1
+         PRINT *, 'STRUCT SIZE/EXTENT', SZ, EXT
+      END IF
+      CALL MPI_TYPE_COMMIT(T1, IERR)
+      DO I = 1, 12
+         BUF(I) = I
+         RBUF(I) = 0
+      END DO
+      CALL MPI_SENDRECV(BUF, 1, T1, RANK, 1, RBUF, 3, MPI_INTEGER,
+     &     RANK, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE, IERR)
+      IF (RBUF(1) .NE. 1 .OR. RBUF(2) .NE. 5 .OR. RBUF(3) .NE. 9) THEN
+         ERRS = ERRS + 1
+         PRINT *, 'HINDEXED DATA', RBUF(1), RBUF(2), RBUF(3)
+      END IF
+      CALL MPI_TYPE_FREE(T1, IERR)
+      CALL MPI_TYPE_FREE(T2, IERR)
+      CALL MPI_TYPE_FREE(T3, IERR)
+      IF (ERRS .EQ. 0 .AND. RANK .EQ. 0) PRINT *, 'No Errors'
+      CALL MPI_FINALIZE(IERR)
+      END
