@@ -590,13 +590,12 @@ static int errh_create(int objtype, void (*f)(void), MPI_Errhandler *out, const 
         return objtype == MPI_OBJ_SESSION
                    ? anytime_err(fn, "the function is NULL")
                    : mpi_err_raise(NULL, MPI_ERR_ARG, fn, "the function is NULL");
-    e = malloc(sizeof *e);
+    e = calloc(1, sizeof *e); /* (no proxy, not the standard ABI's) */
     if (e == NULL)
         return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     e->objtype = objtype;
     e->fn = f;
     e->refcount = 1;
-    e->proxy = NULL;
     *out = mpi_handle_new(MPI_OBJ_ERRHANDLER, e);
     if (*out == 0) {
         free(e);

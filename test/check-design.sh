@@ -27,7 +27,7 @@ PMIx_Register_event_handler PMIx_Spawn SLURM_JOB_NODELIST SLURM_TASKS_PER_NODE
 hydra_pmi_proxy hydra_nameserver PF_EXITING ISO_Fortran_binding mpipriv1_ MPIException
 mpii_cxxinterface.h mpii_f77interface.h mpir_attr_generic.h mpi-ext.h
 MPI_X MPI_X_f08 MPI_X_f08ts PMPI_X mpi_x mpi_x_ mpi_x__ pmpi_x pmpi_x_ pmpi_x__
-ft/anysource ft/die errors/coll/noalias2
+ft/anysource ft/die errors/coll/noalias2 comm/ctxalloc
 mpi/api_impl.h
 "
 # (the last: generated in the build tree by mpi/api/gen.py; the tests of
