@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 mpi_state_t mpi_state = MPI_STATE_PRE_INIT;
+mpi_state_t mpi_world_state = MPI_STATE_PRE_INIT;
 int mpi_abi_standard;
 int mpi_thread_level = MPI_THREAD_SINGLE;
 pmi_info_t mpi_pmi;
@@ -62,7 +63,7 @@ static void print_summary(void)
         coll_select_describe(stderr);
 }
 
-static int init_common(int required, int *provided, const char *fn)
+int mpi_init_process(int required, int *provided, const char *fn)
 {
     canal_status_t st;
     int code;
@@ -118,6 +119,30 @@ static int init_common(int required, int *provided, const char *fn)
 /* The implementations of the generated entry points (chapters 9, 11 and
  * MPI_Pcontrol of 15). MPI_Init, MPI_Init_thread and MPI_Finalize are
  * `anytime` entries that keep their own state checks. */
+/* MPI_Init and MPI_Init_thread: the World Model starts, and with it the
+ * library unless a session started it already (then the thread level is
+ * the one the library runs at). */
+static int init_world(int required, int *provided, const char *fn)
+{
+    int err;
+
+    if (mpi_world_state != MPI_STATE_PRE_INIT || mpi_state == MPI_STATE_FINALIZED)
+        mpi_err_fatal(mpi_err_code_new(MPI_ERR_OTHER, fn,
+                                       mpi_world_state == MPI_STATE_INITIALIZED
+                                           ? "MPI is already initialized"
+                                           : "MPI was already finalized"),
+                      fn);
+    if (mpi_state == MPI_STATE_INITIALIZED) {
+        if (provided != NULL)
+            *provided = mpi_thread_level;
+        mpi_world_state = MPI_STATE_INITIALIZED;
+        return MPI_SUCCESS;
+    }
+    if ((err = mpi_init_process(required, provided, fn)) == MPI_SUCCESS)
+        mpi_world_state = MPI_STATE_INITIALIZED;
+    return err;
+}
+
 int mpi_init_impl(int *argc, char ***argv, const char *fn)
 {
     const char *env = getenv("MPIR_CVAR_DEFAULT_THREAD_LEVEL");
@@ -126,22 +151,33 @@ int mpi_init_impl(int *argc, char ***argv, const char *fn)
         level = MPI_THREAD_MULTIPLE;
     (void)argc;
     (void)argv;
-    return init_common(level, NULL, fn);
+    return init_world(level, NULL, fn);
 }
 
 int mpi_init_thread_impl(int *argc, char ***argv, int required, int *provided, const char *fn)
 {
     (void)argc;
     (void)argv;
-    return init_common(required, provided, fn);
+    return init_world(required, provided, fn);
 }
 
 int mpi_finalize_impl(const char *fn)
 {
-    canal_status_t st;
     int err = mpi_enter(fn);
     if (err)
         return err;
+    if (mpi_world_state != MPI_STATE_INITIALIZED) /* sessions run, MPI_Init never came */
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn,
+                             mpi_world_state == MPI_STATE_FINALIZED
+                                 ? "MPI_Finalize was already called"
+                                 : "MPI_Init was not called (only sessions are active)");
+    return mpi_session_world_finalize(fn);
+}
+
+int mpi_finalize_process(const char *fn)
+{
+    canal_status_t st;
+
     for (int i = nhooks - 1; i >= 0; i--)
         if (hooks[i].finalize != NULL)
             hooks[i].finalize();
@@ -157,14 +193,14 @@ int mpi_finalize_impl(const char *fn)
 int mpi_initialized_impl(int *flag, const char *fn)
 {
     (void)fn;
-    *flag = mpi_state != MPI_STATE_PRE_INIT;
+    *flag = mpi_world_state != MPI_STATE_PRE_INIT;
     return MPI_SUCCESS;
 }
 
 int mpi_finalized_impl(int *flag, const char *fn)
 {
     (void)fn;
-    *flag = mpi_state == MPI_STATE_FINALIZED;
+    *flag = mpi_world_state == MPI_STATE_FINALIZED;
     return MPI_SUCCESS;
 }
 

@@ -140,7 +140,20 @@ static inline MPI_Errhandler mpi_comm_errh(const mpi_comm_t *c)
 
 /* ---------------------------------------------------------------- state */
 typedef enum { MPI_STATE_PRE_INIT = 0, MPI_STATE_INITIALIZED, MPI_STATE_FINALIZED } mpi_state_t;
-extern mpi_state_t mpi_state;
+/* mpi_state: whether the library runs (the device is up), started by
+ * MPI_Init or by the first MPI_Session_init. mpi_world_state: the World
+ * Model's own (MPI_Init ... MPI_Finalize), which MPI_Initialized and
+ * MPI_Finalized report; the two models mix (MPI 4.0 section 11.3), so
+ * MPI_Init may come after MPI_Session_init, and the library stops when the
+ * World Model has finalized (or never started) and the last session ends. */
+extern mpi_state_t mpi_state, mpi_world_state;
+/* Start the library without the World Model (the first MPI_Session_init). */
+int mpi_init_process(int required, int *provided, const char *fn);
+/* Stop it (MPI_Finalize, or the last MPI_Session_finalize). */
+int mpi_finalize_process(const char *fn);
+/* mpi/session.c: MPI_Finalize's end of the World Model; the library stops
+ * unless sessions are active (the last MPI_Session_finalize stops it). */
+int mpi_session_world_finalize(const char *fn);
 extern int mpi_thread_level;
 extern pmi_info_t mpi_pmi;
 

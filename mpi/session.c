@@ -46,7 +46,6 @@ typedef struct {
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static int nsessions;
-static int started_by_sessions;
 
 int mpi_session_count(void)
 {
@@ -166,13 +165,11 @@ int mpi_session_init_impl(MPI_Info info, MPI_Errhandler errhandler, MPI_Session 
                                   "MPI_Session_finalize); Canal cannot start it again");
     }
     if (mpi_state == MPI_STATE_PRE_INIT) {
-        err =
-            mpi_init_thread_impl(NULL, NULL, level < 0 ? MPI_THREAD_SINGLE : level, &provided, fn);
+        err = mpi_init_process(level < 0 ? MPI_THREAD_SINGLE : level, &provided, fn);
         if (err != MPI_SUCCESS) {
             pthread_mutex_unlock(&session_lock);
             return err;
         }
-        started_by_sessions = 1;
     }
     /* The device runs at one thread level for the process: the first
      * initialization fixed it. */
@@ -223,11 +220,22 @@ int mpi_session_finalize_impl(MPI_Session *session, const char *fn)
     mpi_errhandler_release(s->errhandler);
     free(s);
     *session = MPI_SESSION_NULL;
-    last = --nsessions == 0 && started_by_sessions;
-    if (last) {
-        started_by_sessions = 0;
-        err = mpi_finalize_impl(fn);
-    }
+    /* The last session stops the library unless the World Model runs. */
+    last = --nsessions == 0 && mpi_world_state != MPI_STATE_INITIALIZED;
+    if (last)
+        err = mpi_finalize_process(fn);
+    pthread_mutex_unlock(&session_lock);
+    return err;
+}
+
+int mpi_session_world_finalize(const char *fn)
+{
+    int err = MPI_SUCCESS;
+
+    pthread_mutex_lock(&session_lock);
+    mpi_world_state = MPI_STATE_FINALIZED;
+    if (nsessions == 0)
+        err = mpi_finalize_process(fn);
     pthread_mutex_unlock(&session_lock);
     return err;
 }
