@@ -249,6 +249,8 @@ void adi_queues_finalize(void);
 canal_status_t adi_ctx_src_failed(int context, int src, int tag, int *peer_out);
 /* pt2pt.c: fail the posted receives adi_ctx_src_failed condemns (device lock held). */
 void adi_posted_fail_all(void);
+/* failure.c: a peer's answer says that context is revoked (device lock held). */
+void adi_ctx_revoked_by_peer_locked(int context);
 /* pt2pt.c: context was just revoked (device lock held): the messages waiting
  * in its unexpected queue are dropped, their senders answered (a FIN or
  * SYNC_ACK flagged REVOKED: nobody waits for ever for a receive that will

@@ -51,7 +51,7 @@ typedef struct {
     int n;          /* source ranks 0..n-1 */
     int *ranks;     /* job rank of each; NULL: source rank r is job rank r */
     uint8_t *acked; /* n flags: failure acknowledged (NULL: none yet) */
-    int revoked;
+    int revoked; /* 1: by a notice (ULFM's protocol), 2: by a peer's answer only */
     int ft; /* fault-tolerant: any-source receives ignore losses */
 } ctx_ranks_t;
 
@@ -247,9 +247,10 @@ static int revoke_mark(int context)
     int fresh = 0;
 
     pthread_mutex_lock(&ranks_lock);
-    if ((e = entry_locked(context, 1)) != NULL && !e->revoked) {
-        e->revoked = 1;
-        __atomic_add_fetch(&adi_nrevoked, 1, __ATOMIC_SEQ_CST);
+    if ((e = entry_locked(context, 1)) != NULL && !(e->revoked & 1)) {
+        if (e->revoked == 0)
+            __atomic_add_fetch(&adi_nrevoked, 1, __ATOMIC_SEQ_CST);
+        e->revoked |= 1;
         fresh = 1;
     }
     pthread_mutex_unlock(&ranks_lock);
@@ -264,6 +265,28 @@ int adi_ctx_revoke_locked(int context)
         adi_revoked_sweep(context);
     }
     return fresh;
+}
+
+/* A peer answered a send on context that it dropped the message because the
+ * context is revoked (PKT_FLAG_REVOKED), maybe before this process got the
+ * notice: later operations here fail at once too. The notice, when it
+ * comes, still counts as the first (mpi/ulfm.c forwards it then). */
+void adi_ctx_revoked_by_peer_locked(int context)
+{
+    ctx_ranks_t *e;
+    int fresh = 0;
+
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 1)) != NULL && e->revoked == 0) {
+        e->revoked = 2;
+        __atomic_add_fetch(&adi_nrevoked, 1, __ATOMIC_SEQ_CST);
+        fresh = 1;
+    }
+    pthread_mutex_unlock(&ranks_lock);
+    if (fresh) {
+        adi_posted_fail_all();
+        adi_revoked_sweep(context);
+    }
 }
 
 int adi_ctx_revoke(int context)

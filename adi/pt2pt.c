@@ -953,8 +953,14 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         r = req_for_packet(h.sreq, peer, REQ_SEND_WAIT_ACK, -1);
         if (r == NULL)
             break;
-        if (h.flags & PKT_FLAG_REVOKED)
+        if (h.flags & PKT_FLAG_REVOKED) {
+            int context = r->context; /* (r may be gone once finished) */
             r->status.error = CANAL_ERR_REVOKED;
+            r->status.bytes = r->size;
+            adi_req_finish(r);
+            adi_ctx_revoked_by_peer_locked(context);
+            return;
+        }
         r->status.bytes = r->size;
         adi_req_finish(r);
         return;
@@ -964,8 +970,14 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             break;
         if (r->rkey != UINT64_MAX)
             ch_mem_deregister(adi_dev.peers[peer].ch, r->rkey);
-        if (h.flags & PKT_FLAG_REVOKED)
+        if (h.flags & PKT_FLAG_REVOKED) {
+            int context = r->context; /* (r may be gone once finished) */
             r->status.error = CANAL_ERR_REVOKED;
+            r->status.bytes = r->size;
+            adi_req_finish(r);
+            adi_ctx_revoked_by_peer_locked(context);
+            return;
+        }
         r->status.bytes = r->size;
         adi_req_finish(r);
         return;
