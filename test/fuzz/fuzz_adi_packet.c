@@ -16,7 +16,8 @@
  *   3. drives progress (control packets the device sends to itself come back
  *      through the same up-call), completes the sends by posting their
  *      receives, then cancels or abandons what is left and drains the
- *      unexpected queues, so every input starts from the same state.
+ *      unexpected queues and un-revokes its contexts, so every input starts
+ *      from the same state.
  * RDMA is switched off for the self peer: the self channel's rdma_read is a
  * memmove from the address in the RTS, which only this process can send.
  * Built and run by test/fuzz/run.sh.
@@ -201,5 +202,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     adi_queues_finalize();
     adi_dev.unexpected_bytes = 0;
     adi_unlock();
+    /* A FIN or SYNC_ACK flagged REVOKED revokes its send's context (as a
+     * peer's answer does): the next input starts with none revoked. */
+    for (int c = CTX0; c <= CTX_SEND; c++)
+        if (adi_ctx_set_ranks(c, 1, NULL) != CANAL_OK)
+            abort();
     return 0;
 }
