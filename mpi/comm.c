@@ -29,6 +29,7 @@
  */
 #include "comm_impl.h"
 #include "mpi/api_impl.h"
+#include "dyn/dyn.h"
 
 #include <dirent.h>
 #include <pthread.h>

@@ -2,11 +2,12 @@
  * What the files of the "who talks to whom" chapters share among themselves
  * and nobody else needs: the small collective exchanges communicator
  * construction runs over the device (mpi/comm.c), the context agreement,
- * the cross-job intercommunicator of mpi/dynamic.c and topology copies
+ * the intercommunicators of dyn/ (dynamic processes) and topology copies
  * (mpi/topo.c); and, through mpi/objects.h, the groups, communicator
  * construction, info and attributes that the MPI-level layers rma/ and io/
  * use too. Other layers use mpiimpl.h (rma/ and io/: mpi/objects.h); this
- * header is included by files of mpi/ and the group unit test.
+ * header is included by files of mpi/, dyn/ (whose introductions build
+ * communicators with these exchanges) and the group unit test.
  */
 #ifndef CANAL_MPI_COMM_IMPL_H
 #define CANAL_MPI_COMM_IMPL_H
@@ -58,11 +59,6 @@ canal_status_t mpi_dom_alltoallv(const mpi_dom_t *d, const void *sbuf, const siz
 /* Roots swap a buffer over the bridge; the received one is bcast locally. */
 canal_status_t mpi_dom_bridge_swap(const mpi_dom_t *d, const void *mine, size_t mylen,
                                    void **theirs_out, size_t *theirlen_out);
-/* mpi/dynamic.c: MPI_Intercomm_create between groups of two jobs (the
- * leaders' bridge d reaches a process of another job): the groups swap
- * their members' cards over the bridge and connect as connect/accept does. */
-int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_Comm *newcomm,
-                            const char *fn);
 
 /* A fresh context agreed among the processes of d. */
 int mpi_comm_context_agree(const mpi_dom_t *d, int *context_out);

@@ -7,6 +7,7 @@
  */
 #include "mpiimpl.h"
 #include "mpi/api_impl.h"
+#include "dyn/dyn.h"
 
 #include "common/clock.h"
 #include "common/cvar.h"

@@ -191,8 +191,6 @@ int mpi_err_lastusedcode(void);
 void mpi_file_f2c_forget(MPI_File fh);
 /* Register init/finalize functions of a module (collectives, RMA, ...). */
 void mpi_register_hook(int (*init)(void), void (*finalize)(void));
-/* mpi/dynamic.c: in a spawned process, connect to the parent (MPI_Init). */
-int mpi_dyn_init_parent(void);
 /* The stub of every function that is not implemented yet. */
 int mpi_err_unimplemented(const char *fn);
 /* Print "Fatal error in <fn>..." and abort the job with a non-zero code. */

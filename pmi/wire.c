@@ -29,7 +29,7 @@ int pmi_wire_token_ok(const char *s)
 
 /* The keys whose values are secret: the sock channel's job secret
  * (channels/sock/sock.c), the port a spawned job connects to its parent by
- * (mpi/dynamic.c), and the port of a name-service entry. */
+ * (dyn/dyn_spawn.c), and the port of a name-service entry. */
 static const char *const wire_secret_keys[] = {"sock-secret", "canal-parent-port", "port"};
 
 int pmi_wire_key_secret(const char *key)

@@ -6,24 +6,29 @@
 #     installed), nor a header of rma/ or io/. The public headers (mpi.h,
 #     mpio.h, mpi_ext.h) are allowed. A lower layer that needs something of
 #     the MPI layer declares the interface itself and lets mpi/ fill it
-#     (coll/coll.h's coll_host_t is the example).
+#     (coll/coll.h's coll_host_t is the example). Nor a header of rma/, io/
+#     or dyn/.
 #  2. rma/ and io/, the MPI-level layers beside mpi/ (windows and files are
 #     MPI objects with error handlers, attributes and info), include of
 #     mpi/ only its named interface for them: mpiimpl.h, objects.h and the
-#     generated api_impl.h (and the public headers).
-#  3. rma/ and io/ include nothing of each other, and their private headers
-#     (rma/rma_impl.h, io/io_impl.h) only themselves: the rest of the tree
-#     sees rma/rma.h and io/io.h.
+#     generated api_impl.h (and the public headers). dyn/ (dynamic
+#     processes: its introductions build communicators) may include
+#     mpi/comm_impl.h besides, the exchanges and context agreement of
+#     communicator construction.
+#  3. rma/, io/ and dyn/ include nothing of each other, and their private
+#     headers (rma/rma_impl.h, io/io_impl.h, dyn/dyn_impl.h) only themselves:
+#     the rest of the tree sees rma/rma.h, io/io.h and dyn/dyn.h.
 # An include is resolved as the compiler does: "x.h" next to the including
 # file first, then the source tree's top (-I.), then mpi/ (-Impi).
 # Prints each offending line; exits 1 if there is one.
 srcdir=${srcdir:-.}
 cd "$srcdir" || exit 99
-[ -d mpi ] && [ -d coll ] && [ -d rma ] && [ -d io ] ||
+[ -d mpi ] && [ -d coll ] && [ -d rma ] && [ -d io ] && [ -d dyn ] ||
     { echo "check_layers: run from the source tree" >&2; exit 99; }
 
 public="mpi/mpi.h mpi/mpio.h mpi/mpi_ext.h"
 rma_io_may="mpi/mpiimpl.h mpi/objects.h mpi/api_impl.h"
+dyn_may="$rma_io_may mpi/comm_impl.h"
 
 # resolve FILE INC: the tree path the include names, or nothing (a system header)
 resolve() {
@@ -57,29 +62,31 @@ in_list() { # in_list WORD LIST...
 }
 
 out=$(mktemp) || exit 99
-for f in $(find coll adi channels datatype pmi common rma io mpi -name '*.[ch]' | sort); do
+for f in $(find coll adi channels datatype pmi common rma io dyn mpi -name '*.[ch]' | sort); do
     layer=${f%%/*}
     includes "$f" | while read -r no p; do
         case "$p" in
         mpi/*) in_list "$p" $public && continue ;;
-        rma/* | io/*) ;;
+        rma/* | io/* | dyn/*) ;;
         *) continue ;;
         esac
         top=${p%%/*}
         case "$layer" in
         coll | adi | channels | datatype | pmi | common)
             echo "$f:$no: a layer below mpi/ includes $p" ;;
-        rma | io)
+        rma | io | dyn)
+            may=$rma_io_may
+            [ "$layer" = dyn ] && may=$dyn_may
             if [ "$top" = mpi ]; then
-                in_list "$p" $rma_io_may ||
-                    echo "$f:$no: $layer/ includes $p (of mpi/ it may include: $rma_io_may)"
+                in_list "$p" $may ||
+                    echo "$f:$no: $layer/ includes $p (of mpi/ it may include: $may)"
             elif [ "$top" != "$layer" ]; then
-                echo "$f:$no: $layer/ includes $p of the other MPI-level layer"
+                echo "$f:$no: $layer/ includes $p of another MPI-level layer"
             fi ;;
         mpi)
             case "$p" in
-            rma/rma.h | io/io.h) ;;
-            rma/* | io/*) echo "$f:$no: mpi/ includes $p (it sees rma/rma.h and io/io.h only)" ;;
+            rma/rma.h | io/io.h | dyn/dyn.h) ;;
+            rma/* | io/* | dyn/*) echo "$f:$no: mpi/ includes $p (it sees rma/rma.h, io/io.h and dyn/dyn.h only)" ;;
             esac ;;
         esac
     done
@@ -91,6 +98,7 @@ if [ -s "$out" ]; then
     exit 1
 fi
 rm -f "$out"
-echo "check_layers: coll adi channels datatype pmi common include no private header of mpi/, rma/ or io/;"
-echo "check_layers: rma/ and io/ include of mpi/ only $rma_io_may, and mpi/ only rma/rma.h and io/io.h"
+echo "check_layers: coll adi channels datatype pmi common include no private header of mpi/, rma/, io/ or dyn/;"
+echo "check_layers: rma/ and io/ include of mpi/ only $rma_io_may (dyn/: and mpi/comm_impl.h),"
+echo "check_layers: and mpi/ only rma/rma.h, io/io.h and dyn/dyn.h"
 exit 0
