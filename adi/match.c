@@ -39,8 +39,13 @@ enum { TAB_MIN = 64, SPARE_MAX = 64 };
 struct adi_mq_bin {
     adi_mq_bin_t *hnext; /* hash chain */
     int kind, src, tag;  /* the key; a wildcard part is 0 */
-    adi_mq_link_t *head, *tail;
+    common_list_t links; /* of adi_mq_link_t.l, oldest first */
 };
+
+static adi_mq_link_t *bin_oldest(const adi_mq_bin_t *b)
+{
+    return common_list_entry(b->links.head, adi_mq_link_t, l);
+}
 
 static int pattern_kind(int src, int tag)
 {
@@ -103,7 +108,7 @@ static adi_mq_bin_t *bin_get(adi_mq_t *q, int kind, int src, int tag)
     b->kind = kind;
     b->src = src;
     b->tag = tag;
-    b->head = b->tail = NULL;
+    b->links = (common_list_t){NULL, NULL};
     h = bin_hash(kind, src, tag) & q->tab_mask;
     b->hnext = q->tab[h];
     q->tab[h] = b;
@@ -137,13 +142,7 @@ static int link_add(adi_mq_t *q, adi_mq_link_t *l, adi_mq_entry_t *e, int kind, 
         return -1;
     l->entry = e;
     l->bin = b;
-    l->next = NULL;
-    l->prev = b->tail;
-    if (b->tail != NULL)
-        b->tail->next = l;
-    else
-        b->head = l;
-    b->tail = l;
+    common_list_push_back(&b->links, &l->l);
     return 0;
 }
 
@@ -153,17 +152,9 @@ static void link_remove(adi_mq_t *q, adi_mq_link_t *l)
 
     if (b == NULL)
         return;
-    if (l->prev != NULL)
-        l->prev->next = l->next;
-    else
-        b->head = l->next;
-    if (l->next != NULL)
-        l->next->prev = l->prev;
-    else
-        b->tail = l->prev;
-    l->next = l->prev = NULL;
+    common_list_remove(&b->links, &l->l);
     l->bin = NULL;
-    if (b->head == NULL)
+    if (common_list_empty(&b->links))
         bin_drop(q, b);
 }
 
@@ -201,7 +192,7 @@ static void unindex_entry(adi_mq_t *q, adi_mq_entry_t *e)
 /* Forget the index: every entry leaves its bins, which become spares. */
 static void index_drop(adi_mq_t *q)
 {
-    for (adi_mq_entry_t *e = q->head; e != NULL; e = e->next)
+    for (adi_mq_entry_t *e = adi_mq_first(q); e != NULL; e = adi_mq_next(e))
         unindex_entry(q, e);
     for (int k = 0; k < 4; k++)
         q->nkind[k] = 0; /* (an entry whose bin could not be made was counted) */
@@ -218,7 +209,7 @@ static void links_clear(adi_mq_t *q, adi_mq_entry_t *e)
 
 static void index_build(adi_mq_t *q)
 {
-    for (adi_mq_entry_t *e = q->head; e != NULL; e = e->next)
+    for (adi_mq_entry_t *e = adi_mq_first(q); e != NULL; e = adi_mq_next(e))
         links_clear(q, e);
     if (q->tab == NULL) {
         if ((q->tab = calloc(TAB_MIN, sizeof *q->tab)) == NULL)
@@ -226,7 +217,7 @@ static void index_build(adi_mq_t *q)
         q->tab_mask = TAB_MIN - 1;
     }
     q->indexed = 1;
-    for (adi_mq_entry_t *e = q->head; e != NULL; e = e->next)
+    for (adi_mq_entry_t *e = adi_mq_first(q); e != NULL; e = adi_mq_next(e))
         if (index_entry(q, e) < 0)
             goto fail;
     return;
@@ -287,8 +278,8 @@ static adi_mq_entry_t *older_head(const adi_mq_t *q, adi_mq_entry_t *best, int k
 
     if (b == NULL)
         return best;
-    if (best == NULL || b->head->entry->seq < best->seq)
-        return b->head->entry;
+    if (best == NULL || bin_oldest(b)->entry->seq < best->seq)
+        return bin_oldest(b)->entry;
     return best;
 }
 
@@ -308,7 +299,7 @@ adi_mq_entry_t *adi_mq_search_posted(adi_mq_t *q, int src, int tag)
     size_t steps = 0;
 
     if (!q->indexed) {
-        for (adi_mq_entry_t *e = q->head->next; e != NULL; e = e->next, steps++)
+        for (adi_mq_entry_t *e = adi_mq_next(adi_mq_first(q)); e != NULL; e = adi_mq_next(e), steps++)
             if (matches(e->src, e->tag, src, tag))
                 return searched(q, steps, e);
         return searched(q, steps, NULL);
@@ -331,13 +322,13 @@ adi_mq_entry_t *adi_mq_search_unexpected(adi_mq_t *q, int src, int tag)
     size_t steps = 0;
 
     if (!q->indexed) {
-        for (adi_mq_entry_t *e = q->head->next; e != NULL; e = e->next, steps++)
+        for (adi_mq_entry_t *e = adi_mq_next(adi_mq_first(q)); e != NULL; e = adi_mq_next(e), steps++)
             if (matches(src, tag, e->src, e->tag))
                 return searched(q, steps, e);
         return searched(q, steps, NULL);
     }
     if (kind == KIND_ALL)
-        return q->head;
+        return adi_mq_first(q);
     b = bin_find(q, kind, kind & KIND_ANY_SRC ? 0 : src, kind & KIND_ANY_TAG ? 0 : tag);
-    return b != NULL ? b->head->entry : NULL;
+    return b != NULL ? bin_oldest(b)->entry : NULL;
 }

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/list.h"
+
 /* A queue is indexed once a search in order steps over more entries than this. */
 enum { ADI_MQ_LIST_MAX = 8 };
 /* adi.h's ADI_ANY_SOURCE and ADI_ANY_TAG (adi.h includes this file). */
@@ -24,13 +26,13 @@ typedef struct adi_mq_entry adi_mq_entry_t;
 
 /* An entry's place in one bin of the index. */
 typedef struct adi_mq_link {
-    struct adi_mq_link *next, *prev; /* in the bin, oldest first */
+    common_link_t l; /* in the bin, oldest first */
     adi_mq_bin_t *bin;
     adi_mq_entry_t *entry;
 } adi_mq_link_t;
 
 struct adi_mq_entry {
-    adi_mq_entry_t *next, *prev; /* in the queue, oldest first */
+    common_link_t qlink;         /* in the queue, oldest first */
     uint64_t seq;                /* order in the queue (set while indexed) */
     int src, tag;                /* posted: what to match (wildcards allowed);
                                     unexpected: the message's envelope */
@@ -40,7 +42,7 @@ struct adi_mq_entry {
 };
 
 typedef struct {
-    adi_mq_entry_t *head, *tail;
+    common_list_t list;    /* of adi_mq_entry_t.qlink, oldest first */
     size_t len;
     uint64_t seq;
     int unexpected;        /* concrete envelopes (indexed three ways) or patterns */
@@ -64,6 +66,17 @@ void adi_mq_index_remove(adi_mq_t *q, adi_mq_entry_t *e);
 adi_mq_entry_t *adi_mq_search_posted(adi_mq_t *q, int src, int tag);
 adi_mq_entry_t *adi_mq_search_unexpected(adi_mq_t *q, int src, int tag);
 
+/* The oldest entry of q, the one after e: NULL at the end. */
+static inline adi_mq_entry_t *adi_mq_first(const adi_mq_t *q)
+{
+    return common_list_entry(q->list.head, adi_mq_entry_t, qlink);
+}
+
+static inline adi_mq_entry_t *adi_mq_next(const adi_mq_entry_t *e)
+{
+    return common_list_entry(e->qlink.next, adi_mq_entry_t, qlink);
+}
+
 /* Append e with envelope or pattern (src, tag); an unexpected entry's extra
  * must point to two links that live as long as the entry. (Inline, as are
  * the removal and the first look of a search: a short queue costs what a
@@ -72,13 +85,7 @@ static inline void adi_mq_add(adi_mq_t *q, adi_mq_entry_t *e, int src, int tag)
 {
     e->src = src;
     e->tag = tag;
-    e->next = NULL;
-    e->prev = q->tail;
-    if (q->tail != NULL)
-        q->tail->next = e;
-    else
-        q->head = e;
-    q->tail = e;
+    common_list_push_back(&q->list, &e->qlink);
     q->len++;
     if (q->indexed)
         adi_mq_index_add(q, e);
@@ -88,15 +95,7 @@ static inline void adi_mq_remove(adi_mq_t *q, adi_mq_entry_t *e)
 {
     if (q->indexed)
         adi_mq_index_remove(q, e);
-    if (e->prev != NULL)
-        e->prev->next = e->next;
-    else
-        q->head = e->next;
-    if (e->next != NULL)
-        e->next->prev = e->prev;
-    else
-        q->tail = e->prev;
-    e->next = e->prev = NULL;
+    common_list_remove(&q->list, &e->qlink);
     q->len--;
 }
 
@@ -105,7 +104,7 @@ static inline void adi_mq_remove(adi_mq_t *q, adi_mq_entry_t *e)
  * in the order their receives were posted.) */
 static inline adi_mq_entry_t *adi_mq_find_posted(adi_mq_t *q, int src, int tag)
 {
-    adi_mq_entry_t *e = q->head;
+    adi_mq_entry_t *e = adi_mq_first(q);
 
     if (e == NULL || ((e->src == src || e->src == ADI_MQ_ANY_SOURCE) &&
                       (e->tag == tag || e->tag == ADI_MQ_ANY_TAG)))
@@ -117,7 +116,7 @@ static inline adi_mq_entry_t *adi_mq_find_posted(adi_mq_t *q, int src, int tag)
  * possibly a wildcard, takes. */
 static inline adi_mq_entry_t *adi_mq_find_unexpected(adi_mq_t *q, int src, int tag)
 {
-    adi_mq_entry_t *e = q->head;
+    adi_mq_entry_t *e = adi_mq_first(q);
 
     if (e == NULL || ((src == e->src || src == ADI_MQ_ANY_SOURCE) &&
                       (tag == e->tag || tag == ADI_MQ_ANY_TAG)))

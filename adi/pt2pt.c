@@ -111,8 +111,8 @@ void adi_queues_finalize(void)
             adi_ctx_queues_t *q = ctx_tab[c][i];
             if (q == NULL)
                 continue;
-            while (q->unexpected.head != NULL) {
-                adi_message_t *m = msg_of(q->unexpected.head);
+            while (adi_mq_first(&q->unexpected) != NULL) {
+                adi_message_t *m = msg_of(adi_mq_first(&q->unexpected));
                 adi_mq_remove(&q->unexpected, &m->match);
                 free(m->data);
                 free(m);
@@ -1087,8 +1087,8 @@ void adi_posted_fail_all(void)
             if (q == NULL)
                 continue;
             adi_q_lock(q);
-            for (e = q->posted.head; e != NULL; e = enext) {
-                enext = e->next;
+            for (e = adi_mq_first(&q->posted); e != NULL; e = enext) {
+                enext = adi_mq_next(e);
                 r = req_of(e);
                 fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, r->tag, &peer);
                 if (fst >= 0 || fst == CANAL_ERR_PEER_PENDING)
@@ -1157,17 +1157,17 @@ void adi_revoked_sweep(int context)
 
     if (q != NULL) {
         adi_q_lock(q);
-        while (q->unexpected.head != NULL) {
-            m = msg_of(q->unexpected.head);
+        while (adi_mq_first(&q->unexpected) != NULL) {
+            m = msg_of(adi_mq_first(&q->unexpected));
             adi_mq_remove(&q->unexpected, &m->match);
             adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
-            m->match.next = (adi_mq_entry_t *)drop; /* (out of the queue: a free link) */
+            m->match.qlink.next = (common_link_t *)drop; /* (out of the queue: a free link) */
             drop = m;
         }
         adi_q_unlock(q);
     }
     for (m = drop; m != NULL; m = next) {
-        next = (adi_message_t *)m->match.next;
+        next = (adi_message_t *)m->match.qlink.next;
         unexpected_sub(m);
         revoked_drop(m->peer, m->type, m->flags, m->sreq, m->size);
         free(m->data);
