@@ -375,7 +375,7 @@ int main(void)
     tcase_add_test(tc, header_lengths);
     suite_add_tcase(s, tc);
     tc = tcase_create("matching queues");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, unit_case_timeout_s());
     tcase_add_test(tc, mq_posted_random);
     tcase_add_test(tc, mq_unexpected_random);
     tcase_add_test(tc, mq_reverse_and_wildcards);
