@@ -16,6 +16,7 @@
 #include "adi/managed.h"
 #include "adi/adi_impl.h"
 
+#include "common/list.h"
 #include "common/log.h"
 
 #include <pthread.h>
@@ -61,7 +62,7 @@ typedef struct {
 } mgd_seg_t;
 
 typedef struct mgd_op {
-    struct mgd_op *next, *prev;
+    common_link_t reg; /* on reg_list while listed */
     adi_request_t *req;
     mgd_seg_t *segs;
     mgd_seg_t one; /* segs points here for single-piece operations */
@@ -89,16 +90,22 @@ typedef struct mgd_op {
     int err; /* status to report: < 0 canal_status_t, > 0 MPI error class */
 } mgd_op_t;
 
-static mgd_op_t *reg_head;
+static common_list_t reg_list; /* newest first */
 static long long reg_count;
+
+static mgd_op_t *reg_first(void)
+{
+    return common_list_entry(reg_list.head, mgd_op_t, reg);
+}
+
+static mgd_op_t *reg_next(const mgd_op_t *op)
+{
+    return common_list_entry(op->reg.next, mgd_op_t, reg);
+}
 
 static void reg_insert(mgd_op_t *op)
 {
-    op->prev = NULL;
-    op->next = reg_head;
-    if (reg_head != NULL)
-        reg_head->prev = op;
-    reg_head = op;
+    common_list_push_front(&reg_list, &op->reg);
     op->listed = 1;
     reg_count++;
 }
@@ -107,13 +114,7 @@ static void reg_remove(mgd_op_t *op)
 {
     if (!op->listed)
         return;
-    if (op->prev != NULL)
-        op->prev->next = op->next;
-    else
-        reg_head = op->next;
-    if (op->next != NULL)
-        op->next->prev = op->prev;
-    op->next = op->prev = NULL;
+    common_list_remove(&reg_list, &op->reg);
     op->listed = 0;
     reg_count--;
 }
@@ -228,7 +229,7 @@ canal_status_t adi_mgd_hooks_set(const adi_mgd_hooks_t *h)
 
 static int ops_on_refs(void)
 {
-    for (mgd_op_t *op = reg_head; op != NULL; op = op->next)
+    for (mgd_op_t *op = reg_first(); op != NULL; op = reg_next(op))
         for (int i = 0; i < op->nseg; i++)
             if (op->segs[i].ref != NULL)
                 return 1;
@@ -332,7 +333,7 @@ static int pin_held(void)
     int refused = 0;
     if (!hooks_on)
         return 0;
-    for (mgd_op_t *op = reg_head; op != NULL; op = op->next) {
+    for (mgd_op_t *op = reg_first(); op != NULL; op = reg_next(op)) {
         if (!op->held)
             continue;
         for (int i = 0; i < op->nseg; i++) {
@@ -1130,7 +1131,7 @@ canal_status_t adi_mgd_inflight(adi_mgd_use_t *uses, int max, int *count_out)
 {
     int n = 0;
     mgd_lock();
-    for (mgd_op_t *op = reg_head; op != NULL; op = op->next) {
+    for (mgd_op_t *op = reg_first(); op != NULL; op = reg_next(op)) {
         if (op->refs_done)
             continue;
         for (int i = 0; i < op->nseg; i++) {
@@ -1322,7 +1323,7 @@ canal_status_t adi_mgd_buf_in_use(int handle, size_t offset, size_t len, int *fl
                               "offset=%zu length=%zu is outside buffer=%d of %zu bytes", offset,
                               len, handle, blen);
     }
-    for (mgd_op_t *op = reg_head; op != NULL && !flag && len > 0; op = op->next) {
+    for (mgd_op_t *op = reg_first(); op != NULL && !flag && len > 0; op = reg_next(op)) {
         for (int i = 0; i < op->nseg; i++) {
             mgd_seg_t *s = &op->segs[i];
             ptrdiff_t a, z;
