@@ -209,8 +209,10 @@ static int check_name_args(const char *fn, const char *service_name, MPI_Info in
     return MPI_SUCCESS;
 }
 
-int mpi_publish_name_impl(const char *service_name, MPI_Info info, const char *port_name,
-                          const char *fn)
+/* MPI_Publish_name (publish) and MPI_Unpublish_name: the same checks, and
+ * the same errors from the process manager. */
+static int name_update(const char *service_name, MPI_Info info, const char *port_name,
+                       int publish, const char *fn)
 {
     canal_status_t st;
     int err;
@@ -220,9 +222,15 @@ int mpi_publish_name_impl(const char *service_name, MPI_Info info, const char *p
     if (port_name == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
     adi_lock(); /* pmi/ is not thread-safe */
-    st = pmi_publish(service_name, port_name);
+    st = publish ? pmi_publish(service_name, port_name) : pmi_unpublish(service_name);
     adi_unlock();
     return st < 0 ? name_error(st, MPI_ERR_SERVICE, MPI_ERR_SERVICE, fn) : MPI_SUCCESS;
+}
+
+int mpi_publish_name_impl(const char *service_name, MPI_Info info, const char *port_name,
+                          const char *fn)
+{
+    return name_update(service_name, info, port_name, 1, fn);
 }
 
 int mpi_lookup_name_impl(const char *service_name, MPI_Info info, char *port_name, const char *fn)
@@ -241,15 +249,5 @@ int mpi_lookup_name_impl(const char *service_name, MPI_Info info, char *port_nam
 int mpi_unpublish_name_impl(const char *service_name, MPI_Info info, const char *port_name,
                             const char *fn)
 {
-    canal_status_t st;
-    int err;
-
-    if ((err = check_name_args(fn, service_name, info)))
-        return err;
-    if (port_name == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
-    adi_lock();
-    st = pmi_unpublish(service_name);
-    adi_unlock();
-    return st < 0 ? name_error(st, MPI_ERR_SERVICE, MPI_ERR_SERVICE, fn) : MPI_SUCCESS;
+    return name_update(service_name, info, port_name, 0, fn);
 }
