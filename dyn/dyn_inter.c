@@ -241,10 +241,71 @@ int dyn_cards_complete(const dyn_member_t *m, int n, char *why, size_t len)
 }
 
 /* ---------------------------------------------------------------- intercomm_create */
+static const char magic_icc[8] = "CNLICRT";
+
+/* The local leader's message to the remote group: a head (with its half of
+ * the pair secret, or the local group's failure) and the members (mine). */
+static int icc_leader_blob(mpi_comm_t *lc, int leader, const dyn_member_t *mine, dyn_hello_t *hdr,
+                           unsigned char **blob, size_t *len)
+{
+    canal_status_t st;
+
+    memcpy(hdr->magic, magic_icc, 8);
+    hdr->n = lc->size;
+    hdr->root = leader;
+    hdr->cross = 1;
+    snprintf(hdr->jobid, sizeof hdr->jobid, "%s", mpi_pmi.jobid);
+    if ((st = common_random_bytes(hdr->secret, DYN_SECRET)) < 0) {
+        hdr->status = mpi_err_class_of_status(st);
+        snprintf(hdr->why, sizeof hdr->why, "%s", common_err_detail());
+    } else if (!dyn_cards_complete(mine, lc->size, hdr->why, sizeof hdr->why)) {
+        hdr->status = MPI_ERR_OTHER;
+    }
+    *len = sizeof *hdr + (hdr->status == MPI_SUCCESS ? sizeof *mine * (size_t)lc->size : 0);
+    if ((*blob = malloc(*len)) == NULL)
+        return MPI_ERR_NO_MEM;
+    memcpy(*blob, hdr, sizeof *hdr);
+    if (*len > sizeof *hdr)
+        memcpy(*blob + sizeof *hdr, mine, *len - sizeof *hdr);
+    return MPI_SUCCESS;
+}
+
+/* Every member: the remote leader's message (theirs, tlen bytes) checked
+ * against this group's head hdr; the remote head in rhdr (its secret made
+ * the pair's) and the remote members in *remote. */
+static int icc_remote_group(mpi_comm_t *lc, const dyn_hello_t *hdr, const unsigned char *theirs,
+                            size_t tlen, dyn_hello_t *rhdr, dyn_member_t **remote, const char *fn)
+{
+    if (tlen < sizeof *rhdr)
+        return mpi_err_raise(lc, MPI_ERR_INTERN, fn, "the remote leader sent %zu bytes", tlen);
+    memcpy(rhdr, theirs, sizeof *rhdr);
+    rhdr->why[sizeof rhdr->why - 1] = '\0';
+    if (hdr->status != MPI_SUCCESS || rhdr->status != MPI_SUCCESS) {
+        int local = hdr->status != MPI_SUCCESS;
+        return mpi_err_raise(lc, local ? hdr->status : rhdr->status, fn, "the %s group failed: %s",
+                             local ? "local" : "remote", local ? hdr->why : rhdr->why);
+    }
+    if (memcmp(rhdr->magic, magic_icc, 8) != 0 || rhdr->n < 1 || rhdr->root < 0 ||
+        rhdr->root >= rhdr->n || tlen != sizeof *rhdr + sizeof **remote * (size_t)rhdr->n)
+        return mpi_err_raise(lc, MPI_ERR_INTERN, fn,
+                             "malformed group from the remote leader (%zu bytes)", tlen);
+    if ((*remote = malloc(sizeof **remote * (size_t)rhdr->n)) == NULL)
+        return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
+    memcpy(*remote, theirs + sizeof *rhdr, sizeof **remote * (size_t)rhdr->n);
+    for (int i = 0; i < rhdr->n; i++)
+        (*remote)[i].card[ADI_DYN_CARD_MAX - 1] = '\0';
+    for (int i = 0; i < DYN_SECRET; i++)
+        rhdr->secret[i] ^= hdr->secret[i];
+    return MPI_SUCCESS;
+}
+
+/* The groups gather their members at their leaders, the leaders swap their
+ * messages over the bridge d (the remote one reaches every member, then the
+ * local head: the pair secret is both leaders' halves together), and
+ * everybody builds the intercommunicator. */
 int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_Comm *newcomm,
                             const char *fn)
 {
-    static const char magic_icc[8] = "CNLICRT";
     dyn_hello_t hdr, rhdr;
     dyn_member_t *mine = NULL, *remote = NULL;
     unsigned char *blob = NULL, *theirs = NULL;
@@ -255,30 +316,11 @@ int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_
     if ((err = dyn_gather_members(lc, leader, 1, &mine, fn)) != MPI_SUCCESS)
         return err;
     memset(&hdr, 0, sizeof hdr);
-    if (lc->rank == leader) {
-        memcpy(hdr.magic, magic_icc, 8);
-        hdr.n = lc->size;
-        hdr.root = leader;
-        hdr.cross = 1;
-        snprintf(hdr.jobid, sizeof hdr.jobid, "%s", mpi_pmi.jobid);
-        if ((st = common_random_bytes(hdr.secret, DYN_SECRET)) < 0) {
-            hdr.status = mpi_err_class_of_status(st);
-            snprintf(hdr.why, sizeof hdr.why, "%s", common_err_detail());
-        } else if (!dyn_cards_complete(mine, lc->size, hdr.why, sizeof hdr.why)) {
-            hdr.status = MPI_ERR_OTHER;
-        }
-        len = sizeof hdr + (hdr.status == MPI_SUCCESS ? sizeof *mine * (size_t)lc->size : 0);
-        if ((blob = malloc(len)) == NULL) {
-            free(mine);
-            return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
-        }
-        memcpy(blob, &hdr, sizeof hdr);
-        if (len > sizeof hdr)
-            memcpy(blob + sizeof hdr, mine, len - sizeof hdr);
+    if (lc->rank == leader && icc_leader_blob(lc, leader, mine, &hdr, &blob, &len) != MPI_SUCCESS) {
+        free(mine);
+        return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     free(mine);
-    /* the remote leader's blob reaches every member, then this leader's head
-     * (the pair secret is both leaders' halves together) */
     st = mpi_dom_bridge_swap(d, blob, len, (void **)&theirs, &tlen);
     free(blob);
     if (st < 0)
@@ -287,34 +329,10 @@ int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_
         free(theirs);
         return err;
     }
-    if (tlen < sizeof rhdr) {
-        free(theirs);
-        return mpi_err_raise(lc, MPI_ERR_INTERN, fn, "the remote leader sent %zu bytes", tlen);
-    }
-    memcpy(&rhdr, theirs, sizeof rhdr);
-    rhdr.why[sizeof rhdr.why - 1] = '\0';
-    if (hdr.status != MPI_SUCCESS || rhdr.status != MPI_SUCCESS) {
-        int local = hdr.status != MPI_SUCCESS;
-        free(theirs);
-        return mpi_err_raise(lc, local ? hdr.status : rhdr.status, fn, "the %s group failed: %s",
-                             local ? "local" : "remote", local ? hdr.why : rhdr.why);
-    }
-    if (memcmp(rhdr.magic, magic_icc, 8) != 0 || rhdr.n < 1 || rhdr.root < 0 ||
-        rhdr.root >= rhdr.n || tlen != sizeof rhdr + sizeof *remote * (size_t)rhdr.n) {
-        free(theirs);
-        return mpi_err_raise(lc, MPI_ERR_INTERN, fn,
-                             "malformed group from the remote leader (%zu bytes)", tlen);
-    }
-    if ((remote = malloc(sizeof *remote * (size_t)rhdr.n)) == NULL) {
-        free(theirs);
-        return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
-    }
-    memcpy(remote, theirs + sizeof rhdr, sizeof *remote * (size_t)rhdr.n);
+    err = icc_remote_group(lc, &hdr, theirs, tlen, &rhdr, &remote, fn);
     free(theirs);
-    for (int i = 0; i < rhdr.n; i++)
-        remote[i].card[ADI_DYN_CARD_MAX - 1] = '\0';
-    for (int i = 0; i < DYN_SECRET; i++)
-        rhdr.secret[i] ^= hdr.secret[i];
+    if (err != MPI_SUCCESS)
+        return err;
     err = dyn_build_inter(lc, leader, &rhdr, remote, newcomm, fn);
     free(remote);
     return err;
