@@ -625,9 +625,9 @@ static void win_destroy(rma_win_t *w)
         w->regions = r->next;
         free(r);
     }
-    while (w->lq_head != NULL) {
-        rma_lockreq_t *q = w->lq_head;
-        w->lq_head = q->next;
+    while (!common_list_empty(&w->lq)) {
+        rma_lockreq_t *q = common_list_entry(w->lq.head, rma_lockreq_t, link);
+        common_list_remove(&w->lq, &q->link);
         free(q);
     }
     if (w->hints != MPI_INFO_NULL)

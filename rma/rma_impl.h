@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include "common/list.h"
+
 /* ---------------------------------------------------------------- wire */
 /* Kinds of active messages. Everything that must be handled in order with
  * the operations of the same origin travels as one of these to the agent
@@ -121,7 +123,7 @@ enum { RMA_RW_EXCL = 0x40000000 };
 enum { RMA_LK_NONE = 0, RMA_LK_REQUESTED, RMA_LK_GRANTED, RMA_LK_NOCHECK };
 
 typedef struct rma_lockreq {
-    struct rma_lockreq *next;
+    common_link_t link; /* in rma_win_t.lq */
     int origin;
     int type;
 } rma_lockreq_t;
@@ -129,7 +131,7 @@ typedef struct rma_lockreq {
 /* An operation of the next fence epoch that arrived before this process
  * finished the current fence: applied when it does. */
 typedef struct rma_deferred {
-    struct rma_deferred *next;
+    common_link_t link; /* in rma_win_t.deferred */
     int src;
     size_t len;
     char msg[];
@@ -225,9 +227,9 @@ typedef struct rma_win {
     /* target */
     int lock_excl;   /* origin holding the exclusive lock, or -1 */
     int lock_shared; /* holders of shared locks */
-    rma_lockreq_t *lq_head, *lq_tail;
+    common_list_t lq;       /* of rma_lockreq_t, oldest first */
     volatile uint64_t fence_done[2];
-    rma_deferred_t *def_head, *def_tail;
+    common_list_t deferred; /* of rma_deferred_t, oldest first */
     int in_fence; /* inside MPI_Win_fence (waiting for the epoch to complete) */
     int bad_here; /* failed operations of fence/PSCW epochs, raised at the target */
 

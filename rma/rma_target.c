@@ -342,7 +342,7 @@ static void lock_request(rma_win_t *w, int origin, int type)
 {
     rma_lockreq_t *q;
 
-    if (w->lq_head == NULL && lock_fits(w, type)) {
+    if (common_list_empty(&w->lq) && lock_fits(w, type)) {
         lock_grant(w, origin, type);
         return;
     }
@@ -353,12 +353,7 @@ static void lock_request(rma_win_t *w, int origin, int type)
     }
     q->origin = origin;
     q->type = type;
-    q->next = NULL;
-    if (w->lq_tail != NULL)
-        w->lq_tail->next = q;
-    else
-        w->lq_head = q;
-    w->lq_tail = q;
+    common_list_push_back(&w->lq, &q->link);
 }
 
 static void lock_release(rma_win_t *w, int origin)
@@ -372,11 +367,11 @@ static void lock_release(rma_win_t *w, int origin)
 
 void rma_lock_drain(rma_win_t *w)
 {
-    while (w->lq_head != NULL && lock_fits(w, w->lq_head->type)) {
-        rma_lockreq_t *q = w->lq_head;
-        w->lq_head = q->next;
-        if (w->lq_head == NULL)
-            w->lq_tail = NULL;
+    rma_lockreq_t *q;
+
+    while ((q = common_list_entry(w->lq.head, rma_lockreq_t, link)) != NULL &&
+           lock_fits(w, q->type)) {
+        common_list_remove(&w->lq, &q->link);
         lock_grant(w, q->origin, q->type);
         free(q);
     }
@@ -573,15 +568,10 @@ static void handle(rma_win_t *w, int src, const char *msg, size_t len)
             LOG_ERR("rma: out of memory deferring an operation of rank %d", src);
             abort();
         }
-        d->next = NULL;
         d->src = src;
         d->len = len;
         memcpy(d->msg, msg, len);
-        if (w->def_tail != NULL)
-            w->def_tail->next = d;
-        else
-            w->def_head = d;
-        w->def_tail = d;
+        common_list_push_back(&w->deferred, &d->link);
         return;
     }
     need = sizeof h + ((h.flags & RMA_F_LAYOUT) ? h.nblocks * sizeof(rma_block_t) : 0);
@@ -651,13 +641,14 @@ static void handle(rma_win_t *w, int src, const char *msg, size_t len)
 
 void rma_agent_replay(rma_win_t *w)
 {
-    rma_deferred_t *d = w->def_head;
-    w->def_head = w->def_tail = NULL;
-    while (d != NULL) {
-        rma_deferred_t *next = d->next;
+    common_list_t todo = w->deferred; /* what handle() defers again goes on a new list */
+    rma_deferred_t *d;
+
+    w->deferred = (common_list_t){NULL, NULL};
+    while ((d = common_list_entry(todo.head, rma_deferred_t, link)) != NULL) {
+        common_list_remove(&todo, &d->link);
         handle(w, d->src, d->msg, d->len);
         free(d);
-        d = next;
     }
 }
 
@@ -758,12 +749,11 @@ void rma_agent_stop(rma_win_t *w)
     adi_wait_until(req_done, r);
     adi_request_free(r);
     w->agent = NULL;
-    while (w->def_head != NULL) {
-        rma_deferred_t *d = w->def_head;
-        w->def_head = d->next;
+    while (!common_list_empty(&w->deferred)) {
+        rma_deferred_t *d = common_list_entry(w->deferred.head, rma_deferred_t, link);
+        common_list_remove(&w->deferred, &d->link);
         free(d);
     }
-    w->def_tail = NULL;
     /* Nothing may stay behind on the context: it will be reused. */
     while (flag) {
         adi_message_t *m = NULL;
