@@ -649,7 +649,7 @@ static int comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_
         return MPI_ERR_NO_MEM;
     c->is_inter = 1;
     /* NULL is the identity: one group may be all of MPI_COMM_WORLD when
-     * the other is of another job (mpi/dynamic.c). */
+     * the other is of another job (dyn/). */
     c->local_job_ranks = mpi_group_job_array(lg, mpi_pmi.size, &lid);
     c->peer_job_ranks = mpi_group_job_array(rg, mpi_pmi.size, &rid);
     if ((c->local_job_ranks == NULL && !lid) || (c->peer_job_ranks == NULL && !rid)) {
@@ -677,7 +677,7 @@ static int comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_
     return MPI_SUCCESS;
 }
 
-/* For mpi/dynamic.c, whose remote group comes from another job. */
+/* For dyn/, whose remote group comes from another job. */
 int mpi_comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_group_t *rg,
                        int local_context, mpi_comm_t **out)
 {
@@ -2136,7 +2136,7 @@ int mpi_intercomm_merge_impl(mpi_comm_t *c, int high, MPI_Comm *newintracomm, co
     /* The leaders swap their `high`; each side also broadcasts its own
      * leader's value, so that all members order the groups alike. */
     /* With `high` goes a hash of the job id: job ranks order the groups of
-     * one job, but not those of two jobs (mpi/dynamic.c), whose members each
+     * one job, but not those of two jobs (dyn/), whose members each
      * side numbers from its own job size on. */
     struct {
         int high, pad;

@@ -106,7 +106,7 @@ int mpi_init_process(int required, int *provided, const char *fn)
         if (hooks[i].init != NULL && (code = hooks[i].init()) != MPI_SUCCESS)
             mpi_err_fatal(code, fn);
     }
-    /* A spawned job connects to its parent (mpi/dynamic.c). */
+    /* A spawned job connects to its parent (dyn/dyn_spawn.c). */
     if ((code = mpi_dyn_init_parent()) != MPI_SUCCESS)
         mpi_err_fatal(code, fn);
     if (provided != NULL)

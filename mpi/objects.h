@@ -67,7 +67,7 @@ mpi_group_t *mpi_comm_remote_group(mpi_comm_t *c);
  * the context is NOT freed. Returns an MPI error class. */
 int mpi_comm_new_intra(mpi_comm_t *parent, int context, mpi_group_t *g, mpi_comm_t **out);
 /* An intercommunicator over the local group lg (this process is a member)
- * and the remote group rg with the two agreed contexts (mpi/dynamic.c,
+ * and the remote group rg with the two agreed contexts (dyn/,
  * whose rg names processes of another job). MPI error class; on failure the
  * contexts are NOT freed. */
 int mpi_comm_new_inter(mpi_comm_t *parent, int context, mpi_group_t *lg, mpi_group_t *rg,
