@@ -33,7 +33,9 @@ writes in OUTDIR:
                     under MPICH's names (MPI_Comm_eq, MPI_Comm_f08_eq_f ...).
 Functions whose arguments this generator does not convert (procedure
 arguments, attribute values, base addresses, string arrays) are left out of
-the module and listed at the end of mpi_f08_c.c; a program that calls them
+the module and listed at the end of mpi_f08_c.c, or, when only their C side
+is special (INTERFACE_ONLY), get a generated interface and a C procedure in
+f08_special.c; a program that calls them
 does not compile, rather than getting a wrong binding.
 """
 import os
@@ -53,6 +55,20 @@ LOGICAL_NAMES = {'flag', 'commute', 'reorder', 'periods', 'remain_dims', 'weight
 # Left out of mpi_f08 (see the docstring): besides gen_f77's SPECIAL set.
 SKIP = (gen_f77.SPECIAL - {'MPI_Free_mem', 'MPI_Buffer_attach'}) | {'MPIX_Comm_agree',
                                                                    'MPI_Buffer_detach', 'MPI_Pcontrol'}
+
+
+# Procedures whose C side is written by hand in f08_special.c (Fortran
+# procedures passed to MPI, attribute values) but whose interface is regular:
+# the generator writes their interface bodies only. A callback parameter is
+# PROCEDURE(X_function) of module mpi_f08_callbacks; an attribute value or
+# extra_state (void *) is INTEGER(KIND=MPI_ADDRESS_KIND), as MPI 4.0 19.2 has it.
+INTERFACE_ONLY = {'MPI_Op_create', 'MPI_Comm_create_errhandler', 'MPI_Win_create_errhandler',
+                  'MPI_File_create_errhandler', 'MPI_Session_create_errhandler',
+                  'MPI_Comm_create_keyval', 'MPI_Type_create_keyval', 'MPI_Win_create_keyval',
+                  'MPI_Comm_set_attr', 'MPI_Type_set_attr', 'MPI_Win_set_attr',
+                  'MPI_Comm_get_attr', 'MPI_Type_get_attr', 'MPI_Win_get_attr',
+                  'MPI_Grequest_start'}
+ADDRESS_VALUES = {'attribute_val', 'extra_state'}
 
 
 class Skip(Exception):
@@ -76,6 +92,10 @@ def fortran_decl(e, p, large, for_c=False):
     if p.name == '...' or '(*' in p.decl:
         raise Skip('procedure argument')
     base = ctype_of(p, large)
+    if e.name in INTERFACE_ONLY and p.kind == 'callback':
+        return 'procedure(%s) :: %s' % (base, p.name)
+    if e.name in INTERFACE_ONLY and base == 'void' and p.name in ADDRESS_VALUES:
+        return 'integer(kind=MPI_ADDRESS_KIND), intent(%s) :: %s' % (p.direction, p.name)
     arr = '(*)' if p.arr == '[]' or p.name.startswith('array_of_') else \
         ('(3,*)' if p.arr == '[][3]' else '')
     intent = '' if p.direction == 'inout' else ', intent(%s)' % p.direction
@@ -116,16 +136,23 @@ def types_used(e, large):
             out.add(b)
         if b in KINDS:
             out.add(KINDS[b])
+        if e.name in INTERFACE_ONLY and p.kind == 'callback':
+            out.add(b)
+        if e.name in INTERFACE_ONLY and b == 'void' and p.name in ADDRESS_VALUES:
+            out.add('MPI_ADDRESS_KIND')
     return sorted(out)
 
 
 def use_lines(used, sp, indent):
     """The USE statements that give an interface body the names in used."""
-    types = [u for u in used if not u.endswith('_KIND')]
+    types = [u for u in used if not u.endswith(('_KIND', '_function'))]
     kinds = [u for u in used if u.endswith('_KIND')]
+    procs = [u for u in used if u.endswith('_function')]
     lines = []
     if types:
         lines += wrap('%suse :: mpi_f08_types, only : %s' % (sp, ', '.join(types)), indent)
+    if procs:
+        lines += wrap('%suse :: mpi_f08_callbacks, only : %s' % (sp, ', '.join(procs)), indent)
     if kinds:
         lines += wrap('%suse :: mpi_f08_compile_constants, only : %s' % (sp, ', '.join(kinds)), indent)
     return lines
@@ -405,6 +432,11 @@ def main(argv):
     left = []
     n = 0
     for e in entries:
+        if e.name in INTERFACE_ONLY:
+            itf.append('interface %s' % e.name)
+            itf += interface_body(e, False, False, 8) + ['        end subroutine']
+            itf += ['end interface %s' % e.name, '']
+            continue
         if (not gen_f77.has_binding(e.name) and e.name not in EXPLICIT_LARGE) or e.name in SKIP \
                 or e.stub or e.returns != 'int':
             continue

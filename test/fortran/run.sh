@@ -79,7 +79,9 @@ infostr.f90 1
 spawnargv.f90 1
 spawnargv.f90 2
 attrmix.f90 1
-attrmix.f90 2"
+attrmix.f90 2
+f08attr.f90 1
+f08attr.f90 2"
 
 run() { # label exe nprocs [env...]
     local label=$1 exe=$2 np=$3 out
