@@ -567,8 +567,8 @@ typedef int(f77_delete_proxy_t)(void *user_fn, int handle, int keyval, int kind,
 void MPII_Keyval_set_proxy(int keyval, f77_copy_proxy_t *copy_proxy,
                            f77_delete_proxy_t *delete_proxy);
 
-static int f77_copy_proxy(void *user_fn, int handle, int keyval, void *extra, int kind,
-                          void *value, void **newval, int *flag)
+static int f77_copy_proxy(void *user_fn, int handle, int keyval, void *extra, int kind, void *value,
+                          void **newval, int *flag)
 {
     (void)user_fn;
     (void)kind;
@@ -601,18 +601,18 @@ static f77_keyval_t *f77_keyval_new(canal_f77_copy_t *copy, canal_f77_delete_t *
     return k;
 }
 
-#define F77_KEYVAL_CREATE(lname, ctype, copy_tr, delete_tr, cfun)                               \
-    CANAL_F77_API void p##lname##_(canal_f77_copy_t *copy, canal_f77_delete_t *del,            \
-                                   MPI_Fint *keyval, MPI_Aint *extra, MPI_Fint *ierror)        \
-    {                                                                                          \
-        f77_keyval_t *k = f77_keyval_new(copy, del, 0, *extra, ierror);                        \
-        if (k == NULL)                                                                         \
-            return;                                                                            \
-        *ierror = cfun(copy_tr, delete_tr, keyval, k);                                         \
-        if (*ierror != MPI_SUCCESS)                                                            \
-            free(k);                                                                           \
-        else                                                                                   \
-            MPII_Keyval_set_proxy(*keyval, f77_copy_proxy, f77_delete_proxy);                  \
+#define F77_KEYVAL_CREATE(lname, ctype, copy_tr, delete_tr, cfun)                                  \
+    CANAL_F77_API void p##lname##_(canal_f77_copy_t *copy, canal_f77_delete_t *del,                \
+                                   MPI_Fint *keyval, MPI_Aint *extra, MPI_Fint *ierror)            \
+    {                                                                                              \
+        f77_keyval_t *k = f77_keyval_new(copy, del, 0, *extra, ierror);                            \
+        if (k == NULL)                                                                             \
+            return;                                                                                \
+        *ierror = cfun(copy_tr, delete_tr, keyval, k);                                             \
+        if (*ierror != MPI_SUCCESS)                                                                \
+            free(k);                                                                               \
+        else                                                                                       \
+            MPII_Keyval_set_proxy(*keyval, f77_copy_proxy, f77_delete_proxy);                      \
     }
 /* The predefined procedures are called through the trampolines like any
  * other, which gives them their meaning (no copy, or a copy of the value). */

@@ -18,16 +18,25 @@ void attrmix_c_set_ptr_(MPI_Fint *fcomm, MPI_Fint *keyval, MPI_Aint *address, MP
 
 static int target = 42; /* what the C-set attribute points to */
 
+/* What C read (flag, and the integer the attribute pointer points to, NULL
+ * for none) against what Fortran set. */
+static void check(const char *what, int flag, long got_valid, long got, long expected,
+                  MPI_Fint *errs)
+{
+    if (!flag || !got_valid || got != expected) {
+        printf("C: %s: flag %d, value %ld, expected %ld\n", what, flag, got_valid ? got : -1L,
+               expected);
+        (*errs)++;
+    }
+}
+
 void attrmix_c_read_aint_(MPI_Fint *fcomm, MPI_Fint *keyval, MPI_Aint *expected, MPI_Fint *errs)
 {
     MPI_Aint *val = NULL;
     int flag = 0;
     MPI_Comm_get_attr(MPI_Comm_f2c(*fcomm), *keyval, &val, &flag);
-    if (!flag || val == NULL || *val != *expected) {
-        printf("C: comm attribute set from Fortran: flag %d, value %ld, expected %ld\n", flag,
-               val == NULL ? -1L : (long)*val, (long)*expected);
-        (*errs)++;
-    }
+    check("comm attribute set from Fortran", flag, val != NULL, val ? (long)*val : 0,
+          (long)*expected, errs);
 }
 
 void attrmix_c_read_int_(MPI_Fint *fcomm, MPI_Fint *keyval, MPI_Fint *expected, MPI_Fint *errs)
@@ -35,11 +44,7 @@ void attrmix_c_read_int_(MPI_Fint *fcomm, MPI_Fint *keyval, MPI_Fint *expected, 
     MPI_Fint *val = NULL;
     int flag = 0;
     MPI_Attr_get(MPI_Comm_f2c(*fcomm), *keyval, &val, &flag);
-    if (!flag || val == NULL || *val != *expected) {
-        printf("C: MPI_ATTR_PUT value: flag %d, value %d, expected %d\n", flag,
-               val == NULL ? -1 : (int)*val, (int)*expected);
-        (*errs)++;
-    }
+    check("MPI_ATTR_PUT value", flag, val != NULL, val ? (long)*val : 0, (long)*expected, errs);
 }
 
 void attrmix_c_read_type_(MPI_Fint *ftype, MPI_Fint *keyval, MPI_Aint *expected, MPI_Fint *errs)
@@ -47,11 +52,8 @@ void attrmix_c_read_type_(MPI_Fint *ftype, MPI_Fint *keyval, MPI_Aint *expected,
     MPI_Aint *val = NULL;
     int flag = 0;
     MPI_Type_get_attr(MPI_Type_f2c(*ftype), *keyval, &val, &flag);
-    if (!flag || val == NULL || *val != *expected) {
-        printf("C: type attribute set from Fortran: flag %d, value %ld, expected %ld\n", flag,
-               val == NULL ? -1L : (long)*val, (long)*expected);
-        (*errs)++;
-    }
+    check("type attribute set from Fortran", flag, val != NULL, val ? (long)*val : 0,
+          (long)*expected, errs);
 }
 
 void attrmix_c_read_win_(MPI_Fint *fwin, MPI_Fint *keyval, MPI_Aint *expected, MPI_Fint *errs)
@@ -59,11 +61,8 @@ void attrmix_c_read_win_(MPI_Fint *fwin, MPI_Fint *keyval, MPI_Aint *expected, M
     MPI_Aint *val = NULL;
     int flag = 0;
     MPI_Win_get_attr(MPI_Win_f2c(*fwin), *keyval, &val, &flag);
-    if (!flag || val == NULL || *val != *expected) {
-        printf("C: window attribute set from Fortran: flag %d, value %ld, expected %ld\n", flag,
-               val == NULL ? -1L : (long)*val, (long)*expected);
-        (*errs)++;
-    }
+    check("window attribute set from Fortran", flag, val != NULL, val ? (long)*val : 0,
+          (long)*expected, errs);
 }
 
 /* Sets a pointer from C; *address is what Fortran must read. */
