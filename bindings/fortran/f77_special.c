@@ -555,6 +555,34 @@ static int win_delete_tr(MPI_Win o, int kv, void *val, void *x)
     return f77_delete_call(x, (MPI_Fint)o, kv, val);
 }
 
+/* The trampolines above are the C callbacks libmpi knows; the proxies
+ * (MPII_Keyval_set_proxy, MPICH's ABI) make libmpi call them with the raw
+ * stored word whatever its kind, so that a Fortran procedure gets a value
+ * set from Fortran as that integer (libmpi gives C callbacks an integer
+ * kind by address) and a C pointer as its address. */
+typedef int(f77_copy_proxy_t)(void *user_fn, int handle, int keyval, void *extra, int kind,
+                              void *value, void **newval, int *flag);
+typedef int(f77_delete_proxy_t)(void *user_fn, int handle, int keyval, int kind, void *value,
+                                void *extra);
+void MPII_Keyval_set_proxy(int keyval, f77_copy_proxy_t *copy_proxy,
+                           f77_delete_proxy_t *delete_proxy);
+
+static int f77_copy_proxy(void *user_fn, int handle, int keyval, void *extra, int kind, void *value,
+                          void **newval, int *flag)
+{
+    (void)user_fn;
+    (void)kind;
+    return f77_copy_call(extra, (MPI_Fint)handle, keyval, value, newval, flag);
+}
+
+static int f77_delete_proxy(void *user_fn, int handle, int keyval, int kind, void *value,
+                            void *extra)
+{
+    (void)user_fn;
+    (void)kind;
+    return f77_delete_call(extra, (MPI_Fint)handle, keyval, value);
+}
+
 /* The record of a new keyval, or NULL (*ierror set) when out of memory.
  * Records live as long as the program: MPI lets attributes outlive the
  * keyval's MPI_*_FREE_KEYVAL, and the copy/delete calls need them. */
@@ -573,16 +601,18 @@ static f77_keyval_t *f77_keyval_new(canal_f77_copy_t *copy, canal_f77_delete_t *
     return k;
 }
 
-#define F77_KEYVAL_CREATE(lname, ctype, copy_tr, delete_tr, cfun)                               \
-    CANAL_F77_API void p##lname##_(canal_f77_copy_t *copy, canal_f77_delete_t *del,            \
-                                   MPI_Fint *keyval, MPI_Aint *extra, MPI_Fint *ierror)        \
-    {                                                                                          \
-        f77_keyval_t *k = f77_keyval_new(copy, del, 0, *extra, ierror);                        \
-        if (k == NULL)                                                                         \
-            return;                                                                            \
-        *ierror = cfun(copy_tr, delete_tr, keyval, k);                                         \
-        if (*ierror != MPI_SUCCESS)                                                            \
-            free(k);                                                                           \
+#define F77_KEYVAL_CREATE(lname, ctype, copy_tr, delete_tr, cfun)                                  \
+    CANAL_F77_API void p##lname##_(canal_f77_copy_t *copy, canal_f77_delete_t *del,                \
+                                   MPI_Fint *keyval, MPI_Aint *extra, MPI_Fint *ierror)            \
+    {                                                                                              \
+        f77_keyval_t *k = f77_keyval_new(copy, del, 0, *extra, ierror);                            \
+        if (k == NULL)                                                                             \
+            return;                                                                                \
+        *ierror = cfun(copy_tr, delete_tr, keyval, k);                                             \
+        if (*ierror != MPI_SUCCESS)                                                                \
+            free(k);                                                                               \
+        else                                                                                       \
+            MPII_Keyval_set_proxy(*keyval, f77_copy_proxy, f77_delete_proxy);                      \
     }
 /* The predefined procedures are called through the trampolines like any
  * other, which gives them their meaning (no copy, or a copy of the value). */
@@ -604,112 +634,99 @@ CANAL_F77_API void pmpi_keyval_create_(canal_f77_copy_t *copy, canal_f77_delete_
     *ierror = MPI_Comm_create_keyval(comm_copy_tr, comm_delete_tr, keyval, k);
     if (*ierror != MPI_SUCCESS)
         free(k);
+    else
+        MPII_Keyval_set_proxy(*keyval, f77_copy_proxy, f77_delete_proxy);
 }
 
-/* MPICH's Fortran names the predefined attributes with the C keyval + 1
- * (mpif.h, gen_mpif.py): the C keyval of Fortran keyval kv, and whether it
- * is predefined. */
-static int attr_keyval(int kv, int *predef)
-{
-    static const int c_predef[] = {MPI_TAG_UB,        MPI_HOST,        MPI_IO,
-                                   MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE,
-                                   MPI_APPNUM,        MPI_WIN_BASE,    MPI_WIN_SIZE,
-                                   MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL};
-    for (size_t i = 0; i < sizeof(c_predef) / sizeof(c_predef[0]); i++)
-        if (kv == c_predef[i] + 1 || kv == c_predef[i]) {
-            *predef = 1;
-            return c_predef[i];
-        }
-    *predef = 0;
-    return kv;
-}
-
-/* The value a Fortran program sees for attribute pointer p of C keyval kv:
- * libmpi gives the predefined attributes as pointers to their values
- * (MPI_WIN_BASE as the base itself); the others are the integer that
- * MPI_*_SET_ATTR stored. */
-static MPI_Aint attr_value(int kv, int predef, void *p)
-{
-    if (!predef || kv == MPI_WIN_BASE)
-        return (MPI_Aint)(intptr_t)p;
-    if (kv == MPI_WIN_SIZE)
-        return *(MPI_Aint *)p;
-    return *(int *)p;
-}
+/* libmpi's attribute-kind hooks (MPICH's ABI, as libmpichfort uses them,
+ * mpi/mpich_lang.c): a Fortran value is stored as an integer of its kind
+ * (MPIR_ATTR_AINT 1, MPI-1's INTEGER MPIR_ATTR_INT 3), so that C reads it
+ * by address and C callbacks get its address (MPI 4.0 section 19.3.7); a
+ * Fortran get returns the stored word as an integer (a C-set pointer as its
+ * address) and a predefined attribute's value itself. libmpi accepts
+ * Fortran's predefined keyvals (C keyval + 1). */
+enum { F77_ATTR_AINT = 1, F77_ATTR_INT = 3 };
+int MPII_Comm_set_attr(MPI_Comm comm, int keyval, void *value, int kind);
+int MPII_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag, int kind);
+int MPII_Type_set_attr(MPI_Datatype type, int keyval, void *value, int kind);
+int MPII_Type_get_attr(MPI_Datatype type, int keyval, void *attribute_val, int *flag, int kind);
+int MPII_Win_set_attr(MPI_Win win, int keyval, void *value, int kind);
+int MPII_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag, int kind);
 
 CANAL_F77_API void pmpi_comm_set_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val,
                                        MPI_Fint *ierror)
 {
-    *ierror = MPI_Comm_set_attr((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val);
+    *ierror = MPII_Comm_set_attr((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val, F77_ATTR_AINT);
 }
 
 CANAL_F77_API void pmpi_type_set_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val,
                                        MPI_Fint *ierror)
 {
-    *ierror = MPI_Type_set_attr((MPI_Datatype)*type, *keyval, (void *)(intptr_t)*val);
+    *ierror =
+        MPII_Type_set_attr((MPI_Datatype)*type, *keyval, (void *)(intptr_t)*val, F77_ATTR_AINT);
 }
 
 CANAL_F77_API void pmpi_win_set_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val,
                                       MPI_Fint *ierror)
 {
-    *ierror = MPI_Win_set_attr((MPI_Win)*win, *keyval, (void *)(intptr_t)*val);
+    *ierror = MPII_Win_set_attr((MPI_Win)*win, *keyval, (void *)(intptr_t)*val, F77_ATTR_AINT);
 }
 
 CANAL_F77_API void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierror)
 {
-    *ierror = MPI_Comm_set_attr((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val);
+    *ierror = MPII_Comm_set_attr((MPI_Comm)*comm, *keyval, (void *)(intptr_t)*val, F77_ATTR_INT);
 }
 
 CANAL_F77_API void pmpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val,
                                        MPI_Fint *flag, MPI_Fint *ierror)
 {
-    void *p = NULL;
-    int f = 0, predef, kv = attr_keyval(*keyval, &predef);
-    *ierror = MPI_Comm_get_attr((MPI_Comm)*comm, kv, &p, &f);
+    intptr_t v = 0;
+    int f = 0;
+    *ierror = MPII_Comm_get_attr((MPI_Comm)*comm, *keyval, &v, &f, F77_ATTR_AINT);
     if (*ierror == MPI_SUCCESS) {
         *flag = f != 0;
         if (f)
-            *val = attr_value(kv, predef, p);
+            *val = (MPI_Aint)v;
     }
 }
 
 CANAL_F77_API void pmpi_type_get_attr_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val,
                                        MPI_Fint *flag, MPI_Fint *ierror)
 {
-    void *p = NULL;
+    intptr_t v = 0;
     int f = 0;
-    *ierror = MPI_Type_get_attr((MPI_Datatype)*type, *keyval, &p, &f);
+    *ierror = MPII_Type_get_attr((MPI_Datatype)*type, *keyval, &v, &f, F77_ATTR_AINT);
     if (*ierror == MPI_SUCCESS) {
         *flag = f != 0;
         if (f)
-            *val = (MPI_Aint)(intptr_t)p;
+            *val = (MPI_Aint)v;
     }
 }
 
 CANAL_F77_API void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val,
                                       MPI_Fint *flag, MPI_Fint *ierror)
 {
-    void *p = NULL;
-    int f = 0, predef, kv = attr_keyval(*keyval, &predef);
-    *ierror = MPI_Win_get_attr((MPI_Win)*win, kv, &p, &f);
+    intptr_t v = 0;
+    int f = 0;
+    *ierror = MPII_Win_get_attr((MPI_Win)*win, *keyval, &v, &f, F77_ATTR_AINT);
     if (*ierror == MPI_SUCCESS) {
         *flag = f != 0;
         if (f)
-            *val = attr_value(kv, predef, p);
+            *val = (MPI_Aint)v;
     }
 }
 
-/* MPI-1: a default INTEGER value. */
+/* MPI-1: a default INTEGER value (a wider one is truncated, as MPICH). */
 CANAL_F77_API void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
                                   MPI_Fint *ierror)
 {
-    void *p = NULL;
-    int f = 0, predef, kv = attr_keyval(*keyval, &predef);
-    *ierror = MPI_Comm_get_attr((MPI_Comm)*comm, kv, &p, &f);
+    intptr_t v = 0;
+    int f = 0;
+    *ierror = MPII_Comm_get_attr((MPI_Comm)*comm, *keyval, &v, &f, F77_ATTR_INT);
     if (*ierror == MPI_SUCCESS) {
         *flag = f != 0;
         if (f)
-            *val = (MPI_Fint)attr_value(kv, predef, p);
+            *val = (MPI_Fint)v;
     }
 }
 

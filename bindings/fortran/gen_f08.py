@@ -27,13 +27,22 @@ writes in OUTDIR:
   pmpi_f08.ld       the symbols of those specifics (pmpir_x_f08_ ...): an
                     implicit linker script that makes each an alias of the
                     mpi_x_f08_ procedure, as the f77 PMPI names are.
+  mpi_f08_callbacks_gen.f90, mpi_f08_callbacks_fns.f90  the interfaces of
+                    the attribute copy/delete and error-handler procedures
+                    of each object kind, and the predefined MPI_X_DUP_FN,
+                    MPI_X_NULL_COPY_FN, MPI_X_NULL_DELETE_FN (included by
+                    mpi_f08_callbacks.f90).
+  mpi_sizeofs.f90   the body of use mpi's module MPI_SIZEOFS (MPI_SIZEOF's
+                    specifics, included by mpi_mod.f90).
   mpi_f08_handles.f90, mpi_f08_handles_procs.f90  the operators ==, /= of
                     the handle types (also against an INTEGER handle), their
                     f2c/c2f functions and MPI_Sizeof, in module mpi_f08_types
                     under MPICH's names (MPI_Comm_eq, MPI_Comm_f08_eq_f ...).
 Functions whose arguments this generator does not convert (procedure
 arguments, attribute values, base addresses, string arrays) are left out of
-the module and listed at the end of mpi_f08_c.c; a program that calls them
+the module and listed at the end of mpi_f08_c.c, or, when only their C side
+is special (INTERFACE_ONLY), get a generated interface and a C procedure in
+f08_special.c; a program that calls them
 does not compile, rather than getting a wrong binding.
 """
 import os
@@ -53,6 +62,20 @@ LOGICAL_NAMES = {'flag', 'commute', 'reorder', 'periods', 'remain_dims', 'weight
 # Left out of mpi_f08 (see the docstring): besides gen_f77's SPECIAL set.
 SKIP = (gen_f77.SPECIAL - {'MPI_Free_mem', 'MPI_Buffer_attach'}) | {'MPIX_Comm_agree',
                                                                    'MPI_Buffer_detach', 'MPI_Pcontrol'}
+
+
+# Procedures whose C side is written by hand in f08_special.c (Fortran
+# procedures passed to MPI, attribute values) but whose interface is regular:
+# the generator writes their interface bodies only. A callback parameter is
+# PROCEDURE(X_function) of module mpi_f08_callbacks; an attribute value or
+# extra_state (void *) is INTEGER(KIND=MPI_ADDRESS_KIND), as MPI 4.0 19.2 has it.
+INTERFACE_ONLY = {'MPI_Op_create', 'MPI_Comm_create_errhandler', 'MPI_Win_create_errhandler',
+                  'MPI_File_create_errhandler', 'MPI_Session_create_errhandler',
+                  'MPI_Comm_create_keyval', 'MPI_Type_create_keyval', 'MPI_Win_create_keyval',
+                  'MPI_Comm_set_attr', 'MPI_Type_set_attr', 'MPI_Win_set_attr',
+                  'MPI_Comm_get_attr', 'MPI_Type_get_attr', 'MPI_Win_get_attr',
+                  'MPI_Grequest_start'}
+ADDRESS_VALUES = {'attribute_val', 'extra_state'}
 
 
 class Skip(Exception):
@@ -76,6 +99,10 @@ def fortran_decl(e, p, large, for_c=False):
     if p.name == '...' or '(*' in p.decl:
         raise Skip('procedure argument')
     base = ctype_of(p, large)
+    if e.name in INTERFACE_ONLY and p.kind == 'callback':
+        return 'procedure(%s) :: %s' % (base, p.name)
+    if e.name in INTERFACE_ONLY and base == 'void' and p.name in ADDRESS_VALUES:
+        return 'integer(kind=MPI_ADDRESS_KIND), intent(%s) :: %s' % (p.direction, p.name)
     arr = '(*)' if p.arr == '[]' or p.name.startswith('array_of_') else \
         ('(3,*)' if p.arr == '[][3]' else '')
     intent = '' if p.direction == 'inout' else ', intent(%s)' % p.direction
@@ -116,16 +143,23 @@ def types_used(e, large):
             out.add(b)
         if b in KINDS:
             out.add(KINDS[b])
+        if e.name in INTERFACE_ONLY and p.kind == 'callback':
+            out.add(b)
+        if e.name in INTERFACE_ONLY and b == 'void' and p.name in ADDRESS_VALUES:
+            out.add('MPI_ADDRESS_KIND')
     return sorted(out)
 
 
 def use_lines(used, sp, indent):
     """The USE statements that give an interface body the names in used."""
-    types = [u for u in used if not u.endswith('_KIND')]
+    types = [u for u in used if not u.endswith(('_KIND', '_function'))]
     kinds = [u for u in used if u.endswith('_KIND')]
+    procs = [u for u in used if u.endswith('_function')]
     lines = []
     if types:
         lines += wrap('%suse :: mpi_f08_types, only : %s' % (sp, ', '.join(types)), indent)
+    if procs:
+        lines += wrap('%suse :: mpi_f08_callbacks, only : %s' % (sp, ', '.join(procs)), indent)
     if kinds:
         lines += wrap('%suse :: mpi_f08_compile_constants, only : %s' % (sp, ', '.join(kinds)), indent)
     return lines
@@ -381,6 +415,94 @@ def handles_procs():
     return out
 
 
+# ------------------------------------------------------------------ callbacks
+# Objects with attribute keyvals: (X of MPI_X_copy_attr_function, handle type,
+# the copy procedure's object argument, the delete procedure's) and objects
+# with error handlers: (X of MPI_X_errhandler_function, handle type, argument).
+# MPI 4.0 section 19.2 names the dummy arguments (keywords are part of the API).
+ATTR_OBJECTS = [('Comm', 'MPI_Comm', 'oldcomm', 'comm'),
+                ('Win', 'MPI_Win', 'oldwin', 'win'),
+                ('Type', 'MPI_Datatype', 'oldtype', 'datatype')]
+ERRH_OBJECTS = [('Comm', 'MPI_Comm', 'comm'), ('Win', 'MPI_Win', 'win'),
+                ('Session', 'MPI_Session', 'session'), ('File', 'MPI_File', 'file')]
+
+
+def attr_procs(x, htype, old, obj, sp, body=None):
+    """The copy and delete procedures of object kind x: abstract interfaces
+    (body None) or, for each entry of body (name suffix, copy statements),
+    the predefined MPI_X_DUP_FN/NULL_COPY_FN and MPI_X_NULL_DELETE_FN."""
+    kv = '%s_keyval' % x.lower()
+    copy_args = '%s, %s, extra_state, attribute_val_in, attribute_val_out, flag, ierror' % (old, kv)
+    del_args = '%s, %s, attribute_val, extra_state, ierror' % (obj, kv)
+    copy_decl = ['type(%s) :: %s' % (htype, old), 'integer :: %s, ierror' % kv,
+                 'integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out',
+                 'logical :: flag']
+    del_decl = ['type(%s) :: %s' % (htype, obj), 'integer :: %s, ierror' % kv,
+                'integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state']
+    if body is None:
+        procs = [('MPI_%s_copy_attr_function' % x, copy_args, copy_decl, None),
+                 ('MPI_%s_delete_attr_function' % x, del_args, del_decl, None)]
+    else:
+        procs = [('MPI_%s_%s' % (x.upper(), suffix), del_args if 'DELETE' in suffix else copy_args,
+                  del_decl if 'DELETE' in suffix else copy_decl, stmts) for suffix, stmts in body]
+    lines = []
+    for name, args, decl, stmts in procs:
+        lines += wrap('%ssubroutine %s(%s)' % (sp, name, args), len(sp))
+        if stmts is None:
+            lines += ['%s    import :: %s, MPI_ADDRESS_KIND' % (sp, htype), '%s    implicit none' % sp]
+        lines += ['%s    %s' % (sp, d) for d in decl]
+        lines += ['%s    %s' % (sp, st) for st in (stmts or [])]
+        lines.append('%send subroutine' % sp)
+    return lines
+
+
+def callbacks():
+    """mpi_f08_callbacks_gen.f90 (abstract interfaces, inside the abstract
+    interface block of mpi_f08_callbacks.f90) and mpi_f08_callbacks_fns.f90
+    (the predefined procedures, after its CONTAINS)."""
+    itf = ['! Generated by bindings/fortran/gen_f08.py -- do not edit. Included by',
+           '! mpi_f08_callbacks.f90: the interfaces of the attribute copy/delete and',
+           '! error-handler procedures of each object kind.']
+    fns = ['! Generated by bindings/fortran/gen_f08.py -- do not edit. Included by',
+           '! mpi_f08_callbacks.f90: the predefined copy/delete procedures.']
+    predefined = [('DUP_FN', ['flag = .true.', 'attribute_val_out = attribute_val_in',
+                              'ierror = MPI_SUCCESS']),
+                  ('NULL_COPY_FN', ['flag = .false.', 'ierror = MPI_SUCCESS']),
+                  ('NULL_DELETE_FN', ['ierror = MPI_SUCCESS'])]
+    for x, htype, old, obj in ATTR_OBJECTS:
+        itf += attr_procs(x, htype, old, obj, ' ' * 8)
+        fns += attr_procs(x, htype, old, obj, ' ' * 4, predefined)
+    for x, htype, arg in ERRH_OBJECTS:
+        itf += ['        subroutine MPI_%s_errhandler_function(%s, error_code)' % (x, arg),
+                '            import :: %s' % htype, '            implicit none',
+                '            type(%s) :: %s' % (htype, arg), '            integer :: error_code',
+                '        end subroutine']
+    return itf, fns
+
+
+# The specifics of use mpi's MPI_SIZEOF (module MPI_SIZEOFS, MPICH's names):
+# (suffix, type, bytes); each has a scalar and an array (suffix V) form.
+SIZEOFS = [('I', 'INTEGER', 4), ('R', 'REAL', 4), ('L', 'LOGICAL', 4), ('CH', 'CHARACTER', 1),
+           ('CX', 'COMPLEX', 8), ('D', 'DOUBLE PRECISION', 8), ('I1', 'INTEGER*1', 1),
+           ('I2', 'INTEGER*2', 2), ('I8', 'INTEGER*8', 8)]
+
+
+def sizeofs():
+    """mpi_sizeofs.f90: the body of module MPI_SIZEOFS (included by mpi_mod.f90)."""
+    lines = ['! Generated by bindings/fortran/gen_f08.py -- do not edit. Included by',
+             '! mpi_mod.f90: the body of module MPI_SIZEOFS.',
+             '       PUBLIC :: MPI_SIZEOF', '       INTERFACE MPI_SIZEOF']
+    lines += ['          MODULE PROCEDURE MPI_SIZEOF_%s, MPI_SIZEOF_%sV' % (x, x) for x, _, _ in SIZEOFS]
+    lines += ['       END INTERFACE', '       CONTAINS']
+    for x, ftype, size in SIZEOFS:
+        for suffix, dim in (('', ''), ('V', '(*)')):
+            name = 'MPI_SIZEOF_%s%s' % (x, suffix)
+            lines += ['       SUBROUTINE %s(X, SIZE, IERROR)' % name, '       %s X%s' % (ftype, dim),
+                      '       INTEGER SIZE, IERROR', '       SIZE = %d' % size, '       IERROR = 0',
+                      '       END SUBROUTINE %s' % name]
+    return lines
+
+
 def pmpi_names(text):
     """mpi_f08 interface text -> pmpi_f08's: generic PMPI_X, specifics PMPIR_X_f08..."""
     text = re.sub(r'(?m)^(\s*(?:end )?interface )MPI(X?)_', r'\1PMPI\2_', text)
@@ -405,6 +527,11 @@ def main(argv):
     left = []
     n = 0
     for e in entries:
+        if e.name in INTERFACE_ONLY:
+            itf.append('interface %s' % e.name)
+            itf += interface_body(e, False, False, 8) + ['        end subroutine']
+            itf += ['end interface %s' % e.name, '']
+            continue
         if (not gen_f77.has_binding(e.name) and e.name not in EXPLICIT_LARGE) or e.name in SKIP \
                 or e.stub or e.returns != 'int':
             continue
@@ -448,6 +575,10 @@ def main(argv):
     gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_handles.f90'), '\n'.join(handles_spec()) + '\n')
     gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_handles_procs.f90'),
                              '\n'.join(handles_procs()) + '\n')
+    gen_f77.write_if_changed(os.path.join(out, 'mpi_sizeofs.f90'), '\n'.join(sizeofs()) + '\n')
+    cb_itf, cb_fns = callbacks()
+    gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_callbacks_gen.f90'), '\n'.join(cb_itf) + '\n')
+    gen_f77.write_if_changed(os.path.join(out, 'mpi_f08_callbacks_fns.f90'), '\n'.join(cb_fns) + '\n')
     # every specific procedure of mpi_f08 (generated, and f08_special.c's)
     csrc = open(os.path.join(argv[1], 'bindings', 'fortran', 'f08_special.c')).read()
     syms = set(re.findall(r'(?m)^\s*(?:subroutine|function) (MPIX?_\w+_f08\w*)\(', itf_text + special))

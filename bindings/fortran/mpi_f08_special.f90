@@ -1,7 +1,8 @@
-! The procedures of mpi_f08 (and, renamed by gen_f08.py, pmpi_f08) that
-! gen_f08.py does not generate: procedure and address arguments, MPI_Init,
-! MPI_Wtime. Included by mpi_f08.f90 in modules mpi_f08 and pmpi_f08; the
-! procedures are in f08_special.c.
+! The procedures of mpi_f08 (and, renamed by gen_f08.py, pmpi_f08) whose
+! interfaces gen_f08.py does not generate: base addresses, MPI_Init, MPI_Wtime
+! and other irregular ones (the callbacks' and attributes' interfaces are
+! generated: INTERFACE_ONLY of gen_f08.py). Included by mpi_f08.f90 in
+! modules mpi_f08 and pmpi_f08; the procedures are in f08_special.c.
     interface MPI_Init
         subroutine MPI_Init_f08(ierror)
             implicit none
@@ -28,92 +29,6 @@
             double precision :: res
         end function
     end interface MPI_Wtick
-    interface MPI_Op_create
-        subroutine MPI_Op_create_f08(user_fn, commute, op, ierror)
-            import :: MPI_Op, MPI_User_function
-            implicit none
-            procedure(MPI_User_function) :: user_fn
-            logical, intent(in) :: commute
-            type(MPI_Op), intent(out) :: op
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Op_create
-    interface MPI_Comm_create_errhandler
-        subroutine MPI_Comm_create_errhandler_f08(comm_errhandler_fn, errhandler, ierror)
-            import :: MPI_Errhandler, MPI_Comm_errhandler_function
-            implicit none
-            procedure(MPI_Comm_errhandler_function) :: comm_errhandler_fn
-            type(MPI_Errhandler), intent(out) :: errhandler
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Comm_create_errhandler
-    interface MPI_Win_create_errhandler
-        subroutine MPI_Win_create_errhandler_f08(win_errhandler_fn, errhandler, ierror)
-            import :: MPI_Errhandler, MPI_Win_errhandler_function
-            implicit none
-            procedure(MPI_Win_errhandler_function) :: win_errhandler_fn
-            type(MPI_Errhandler), intent(out) :: errhandler
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Win_create_errhandler
-    interface MPI_Comm_create_keyval
-        subroutine MPI_Comm_create_keyval_f08(comm_copy_attr_fn, comm_delete_attr_fn, &
-                comm_keyval, extra_state, ierror)
-            import :: MPI_ADDRESS_KIND, MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function
-            implicit none
-            procedure(MPI_Comm_copy_attr_function) :: comm_copy_attr_fn
-            procedure(MPI_Comm_delete_attr_function) :: comm_delete_attr_fn
-            integer, intent(out) :: comm_keyval
-            integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Comm_create_keyval
-    interface MPI_Comm_set_attr
-        subroutine MPI_Comm_set_attr_f08(comm, comm_keyval, attribute_val, ierror)
-            import :: MPI_Comm, MPI_ADDRESS_KIND
-            implicit none
-            type(MPI_Comm), intent(in) :: comm
-            integer, intent(in) :: comm_keyval
-            integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Comm_set_attr
-    interface MPI_Comm_get_attr
-        subroutine MPI_Comm_get_attr_f08(comm, comm_keyval, attribute_val, flag, ierror)
-            import :: MPI_Comm, MPI_ADDRESS_KIND
-            implicit none
-            type(MPI_Comm), intent(in) :: comm
-            integer, intent(in) :: comm_keyval
-            integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val
-            logical, intent(out) :: flag
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Comm_get_attr
-    interface MPI_Win_get_attr
-        subroutine MPI_Win_get_attr_f08(win, win_keyval, attribute_val, flag, ierror)
-            import :: MPI_Win, MPI_ADDRESS_KIND
-            implicit none
-            type(MPI_Win), intent(in) :: win
-            integer, intent(in) :: win_keyval
-            integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val
-            logical, intent(out) :: flag
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Win_get_attr
-    interface MPI_Grequest_start
-        subroutine MPI_Grequest_start_f08(query_fn, free_fn, cancel_fn, extra_state, request, &
-                ierror)
-            import :: MPI_Request, MPI_ADDRESS_KIND, MPI_Grequest_query_function, &
-                MPI_Grequest_free_function, MPI_Grequest_cancel_function
-            implicit none
-            procedure(MPI_Grequest_query_function) :: query_fn
-            procedure(MPI_Grequest_free_function) :: free_fn
-            procedure(MPI_Grequest_cancel_function) :: cancel_fn
-            integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
-            type(MPI_Request), intent(out) :: request
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Grequest_start
     interface MPI_Alloc_mem
         subroutine MPI_Alloc_mem_f08(size, info, baseptr, ierror)
             use, intrinsic :: iso_c_binding, only : c_ptr
@@ -140,24 +55,6 @@
         end subroutine
     end interface MPI_Win_allocate
 
-    interface MPI_File_create_errhandler
-        subroutine MPI_File_create_errhandler_f08(file_errhandler_fn, errhandler, ierror)
-            import :: MPI_Errhandler, MPI_File_errhandler_function
-            implicit none
-            procedure(MPI_File_errhandler_function) :: file_errhandler_fn
-            type(MPI_Errhandler), intent(out) :: errhandler
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_File_create_errhandler
-    interface MPI_Session_create_errhandler
-        subroutine MPI_Session_create_errhandler_f08(session_errhandler_fn, errhandler, ierror)
-            import :: MPI_Errhandler, MPI_Session_errhandler_function
-            implicit none
-            procedure(MPI_Session_errhandler_function) :: session_errhandler_fn
-            type(MPI_Errhandler), intent(out) :: errhandler
-            integer, optional, intent(out) :: ierror
-        end subroutine
-    end interface MPI_Session_create_errhandler
     interface MPI_Win_allocate
         subroutine MPI_Win_allocate_f08_large(size, disp_unit, info, comm, baseptr, win, ierror)
             use, intrinsic :: iso_c_binding, only : c_ptr

@@ -7,7 +7,8 @@
 #      their PMPI names pmpir_x_f08_ ...), and the module procedures and
 #      variables of MPICH's modules (__mpi_f08_types_MOD_mpi_comm_eq ...);
 #   3. the programs of this folder, compiled with Canal's mpifort, pass under
-#      Canal's mpiexec with 1 to 4 ranks;
+#      Canal's mpiexec with 1 to 4 ranks (a program X.f90 with a file X_c.c
+#      is a C+Fortran program: X_c.c is compiled with the matching mpicc);
 #   4. the same programs (mpif.h, use mpi and use mpi_f08 ones) compiled
 #      with MPICH's mpif90.mpich (Debian) run on Canal's libraries by
 #      swapping them: LD_LIBRARY_PATH=PREFIX/lib, where Canal installs
@@ -76,7 +77,11 @@ removed.f 1
 removed.f 2
 infostr.f90 1
 spawnargv.f90 1
-spawnargv.f90 2"
+spawnargv.f90 2
+attrmix.f90 1
+attrmix.f90 2
+f08attr.f90 1
+f08attr.f90 2"
 
 run() { # label exe nprocs [env...]
     local label=$1 exe=$2 np=$3 out
@@ -96,10 +101,19 @@ else
     for src in $(echo "$PROGRAMS" | cut -d' ' -f1 | sort -u); do
         base=${src%.*}
         # (in WORK: gfortran writes the programs' own .mod files in the current folder)
-        (cd "$WORK" && "$PREFIX/bin/mpifort" -o "$WORK/$base" "$HERE/$src") > "$WORK/$base.cc" 2>&1 ||
+        cpart="" mpich_cpart=""
+        if [ -f "$HERE/${base}_c.c" ]; then
+            "$PREFIX/bin/mpicc" -c -o "$WORK/${base}_c.o" "$HERE/${base}_c.c" > "$WORK/${base}_c.cc" 2>&1 &&
+                cpart="$WORK/${base}_c.o" || { cat "$WORK/${base}_c.cc"; ko "mpicc ${base}_c.c"; continue; }
+        fi
+        (cd "$WORK" && "$PREFIX/bin/mpifort" -o "$WORK/$base" "$HERE/$src" $cpart) > "$WORK/$base.cc" 2>&1 ||
             { cat "$WORK/$base.cc"; ko "mpifort $src"; }
         if command -v mpif90.mpich > /dev/null && [ "${CANAL_TEST_SANITIZED:-no}" != yes ]; then
-            (cd "$WORK" && mpif90.mpich -o "$WORK/mpich_$base" "$HERE/$src") > "$WORK/mpich_$base.cc" 2>&1 ||
+            if [ -n "$cpart" ]; then
+                mpicc.mpich -c -o "$WORK/mpich_${base}_c.o" "$HERE/${base}_c.c" > "$WORK/mpich_${base}_c.cc" 2>&1 &&
+                    mpich_cpart="$WORK/mpich_${base}_c.o" || { cat "$WORK/mpich_${base}_c.cc"; ko "mpicc.mpich ${base}_c.c"; continue; }
+            fi
+            (cd "$WORK" && mpif90.mpich -o "$WORK/mpich_$base" "$HERE/$src" $mpich_cpart) > "$WORK/mpich_$base.cc" 2>&1 ||
                 { cat "$WORK/mpich_$base.cc"; ko "mpif90.mpich $src"; }
         fi
     done
