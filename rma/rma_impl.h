@@ -190,8 +190,11 @@ typedef struct rma_win {
     int progress_thread; /* holds a reference on the progress thread */
 
     /* memory */
-    int direct;            /* every peer's memory is mapped here: loads and stores */
-    char **peer_base;      /* direct: base of every rank in this process */
+    int direct;            /* every peer's memory is reachable without its agent */
+    int cma;               /* direct through process_vm_readv/writev (MPI_Win_create) */
+    int *pids;             /* cma: every rank's pid */
+    char **peer_base;      /* direct: base of every rank in this process (cma: in that
+                            * rank's address space; only peer_base[rank] is ours) */
     rma_shm_slot_t *slots; /* direct: one per rank, and the fence's barrier */
     void *seg;
     size_t seg_len;
@@ -249,6 +252,19 @@ int rma_dynamic_contains(rma_win_t *w, uintptr_t lo, uintptr_t hi);
  * the device lock for this process's own memory). */
 void rma_acc_lock(rma_win_t *w, int target);
 void rma_acc_unlock(rma_win_t *w, int target);
+
+/* rma_cma.c */
+/* Collective over w->comm: whether every rank can reach every other's
+ * memory with CMA. On success with *bases_out set (malloc'ed: every rank's
+ * window base in its own address space) w->pids is filled; *bases_out NULL
+ * means active messages. */
+int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char *fn);
+/* Packed data to / from the layout l at raddr in rank t's address space. */
+canal_status_t rma_cma_write(rma_win_t *w, int t, char *raddr, const rma_layout_t *l,
+                             const void *data);
+canal_status_t rma_cma_read(rma_win_t *w, int t, char *raddr, const rma_layout_t *l, void *out);
+/* len contiguous bytes between local and raddr of rank t. */
+canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len);
 
 /* rma_target.c */
 canal_status_t rma_agent_start(rma_win_t *w);

@@ -1,0 +1,185 @@
+/*
+ * Single-copy access to MPI_Win_create memory of processes on this node
+ * (Cross Memory Attach: process_vm_readv/process_vm_writev into the
+ * target's address space). At window creation every rank publishes its
+ * pid, its window base and the address of a probe word; each rank reads
+ * every peer's probe word, and only if all of them succeed on every rank
+ * (an allreduce) does the window use CMA. The window then works like a
+ * direct one (lock words, accumulate locks and the fence's barrier in a
+ * small shared segment of slots, rma.c's seg_setup) except that the
+ * target's bytes are reached with a system call instead of a load or a
+ * store. CMA can be refused (Yama ptrace_scope, seccomp, different
+ * credentials, CANAL_SHM_CMA=no, CANAL_RMA_CMA=0): the window then uses
+ * active messages, as before. See doc/rma.md.
+ */
+#include "rma_impl.h"
+#include "mpi/api_impl.h"
+
+#include "common/cvar.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define RMA_CMA_PROBE 0x43414e414c524d41ull /* "CANALRMA" */
+#define RMA_CMA_BATCH 64                    /* remote iovecs per system call */
+
+static volatile uint64_t rma_cma_probe_word = RMA_CMA_PROBE;
+
+/* Whether the settings allow CMA for windows at all. */
+static int rma_cma_allowed(void)
+{
+    const char *v = common_cvar_find("SHM_CMA") >= 0 ? common_cvar_str("SHM_CMA") : NULL;
+    int b = 1;
+
+    if (!rma_cvar_bool("RMA_CMA", 1) || !rma_cvar_bool("RMA_DIRECT", 1))
+        return 0;
+    if (v != NULL && strcmp(v, "auto") != 0 && common_parse_bool(v, &b) == 0 && !b)
+        return 0;
+    return 1;
+}
+
+/* Move the bytes of n remote pieces to (write) or from the contiguous
+ * local buffer; 0 or an errno value. riov is consumed. */
+static int rma_cma_xfer(pid_t pid, int write, char *local, struct iovec *riov, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        size_t want = 0;
+        for (size_t k = i; k < n; k++)
+            want += riov[k].iov_len;
+        if (want == 0)
+            return 0;
+        struct iovec liov = {local, want};
+        ssize_t got = write ? process_vm_writev(pid, &liov, 1, riov + i, n - i, 0)
+                            : process_vm_readv(pid, &liov, 1, riov + i, n - i, 0);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (got == 0)
+            return EFAULT;
+        local += got;
+        while (i < n && (got > 0 || riov[i].iov_len == 0)) {
+            if (riov[i].iov_len <= (size_t)got) {
+                got -= (ssize_t)riov[i].iov_len;
+                i++;
+            } else {
+                riov[i].iov_base = (char *)riov[i].iov_base + got;
+                riov[i].iov_len -= (size_t)got;
+                got = 0;
+            }
+        }
+    }
+    return 0;
+}
+
+static canal_status_t rma_cma_status(rma_win_t *w, int t, int write, int e, size_t bytes)
+{
+    const char *call = write ? "process_vm_writev" : "process_vm_readv";
+    if (e == ESRCH)
+        return common_err_set(CANAL_ERR_PEER, "rma: rank %d of the window (pid %d) is gone", t,
+                              w->pids[t]);
+    return common_err_set(e == ENOMEM ? CANAL_ERR_NOMEM : CANAL_ERR_IO,
+                          "rma: %s of %zu bytes %s rank %d (pid %d) failed: %s", call, bytes,
+                          write ? "to" : "from", t, w->pids[t], strerror(e));
+}
+
+/* The packed bytes at data/out to or from the layout l at the remote
+ * address raddr of rank t. */
+static canal_status_t rma_cma_layout(rma_win_t *w, int t, int write, char *raddr,
+                                     const rma_layout_t *l, char *local)
+{
+    struct iovec riov[RMA_CMA_BATCH];
+    size_t j = 0;
+
+    while (j < l->n) {
+        size_t n = 0, bytes = 0;
+        for (; j < l->n && n < RMA_CMA_BATCH; j++) {
+            if (l->b[j].len == 0)
+                continue;
+            riov[n].iov_base = raddr + l->b[j].off;
+            riov[n].iov_len = l->b[j].len;
+            bytes += l->b[j].len;
+            n++;
+        }
+        int e = rma_cma_xfer((pid_t)w->pids[t], write, local, riov, n);
+        if (e != 0)
+            return rma_cma_status(w, t, write, e, bytes);
+        local += bytes;
+    }
+    return CANAL_OK;
+}
+
+canal_status_t rma_cma_write(rma_win_t *w, int t, char *raddr, const rma_layout_t *l,
+                             const void *data)
+{
+    return rma_cma_layout(w, t, 1, raddr, l, (char *)data);
+}
+
+canal_status_t rma_cma_read(rma_win_t *w, int t, char *raddr, const rma_layout_t *l, void *out)
+{
+    return rma_cma_layout(w, t, 0, raddr, l, out);
+}
+
+canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len)
+{
+    struct iovec riov = {raddr, len};
+    int e = rma_cma_xfer((pid_t)w->pids[t], write, local, &riov, 1);
+    return e == 0 ? CANAL_OK : rma_cma_status(w, t, write, e, len);
+}
+
+int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char *fn)
+{
+    uint64_t mine[3], *all = NULL, *bases = NULL;
+    int ok, all_ok = 0, err;
+
+    *bases_out = NULL;
+    ok = rma_cma_allowed();
+    /* Under Yama ptrace_scope=1 only ancestors may read us; let our
+     * siblings do (harmless elsewhere; the shm channel does the same). */
+    if (ok)
+        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    mine[0] = (uint64_t)getpid();
+    mine[1] = (uint64_t)(uintptr_t)w->base;
+    mine[2] = (uint64_t)(uintptr_t)&rma_cma_probe_word;
+    all = malloc(sizeof mine * (size_t)w->size);
+    bases = malloc(sizeof *bases * (size_t)w->size);
+    w->pids = malloc(sizeof *w->pids * (size_t)w->size);
+    if (all == NULL || bases == NULL || w->pids == NULL) {
+        err = MPI_ERR_NO_MEM; /* the others go on; this process reports (as seg_setup) */
+        goto done;
+    }
+    /* Everyone takes part in both collectives, whatever it found. */
+    err = mpi_allgather_impl(mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, w->comm, fn);
+    if (err != MPI_SUCCESS)
+        goto done;
+    for (int r = 0; ok && r < w->size; r++) {
+        uint64_t v = 0;
+        w->pids[r] = (int)all[3 * r];
+        bases[r] = all[3 * r + 1];
+        if (r == w->rank)
+            continue;
+        if (rma_cma_copy(w, r, 0, (char *)(uintptr_t)all[3 * r + 2], &v, sizeof v) != CANAL_OK ||
+            v != RMA_CMA_PROBE) {
+            LOG_DEBUG("rma: no single-copy access to rank %d: %s", r, common_err_detail());
+            ok = 0;
+        }
+    }
+    err = mpi_allreduce_impl(&ok, &all_ok, 1, MPI_INT, MPI_MIN, w->comm, fn);
+done:
+    free(all);
+    if (err != MPI_SUCCESS || !all_ok) {
+        free(bases);
+        free(w->pids);
+        w->pids = NULL;
+        return err;
+    }
+    *bases_out = bases;
+    return MPI_SUCCESS;
+}
