@@ -750,42 +750,56 @@ fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int
     return 1;
 }
 
-/* fast_acc on a CMA window toward another process: read, apply, write
- * back under the target's accumulate lock (cma_op's design), with a
- * buffer on the stack for small accumulates. 0 when the read failed
- * (nothing changed: the general path does it again and raises the
- * error); a failed write cannot be retried (part of it may have landed),
- * so it is recorded and raised at the next synchronization call. */
+/* fast_acc on a CMA window toward another process (bytes of elements of
+ * esz bytes): read, apply, write back under the target's accumulate lock
+ * (cma_op's design). 0 when nothing was written yet (a read failed: the
+ * general path does it again and raises the error); a failure after a
+ * write cannot be retried (part of it landed), so it is recorded and
+ * raised at the next synchronization call. */
 static int fast_acc_cma(rma_win_t *w, int t, char *tp, const void *obuf, void *rbuf, int fetch,
-                        const rma_layout_t *l, dt_op_t op, dt_builtin_t basic)
+                        size_t bytes, size_t esz, dt_op_t op, dt_builtin_t basic)
 {
-    char small[512], *buf = small;
-    size_t bytes = l->bytes;
-    canal_status_t st;
+    /* Large accumulates go through in pieces that stay in the cache: read
+     * a piece, apply, write it back, all under the one lock. */
+    enum { PIECE = 32768 };
+    char buf[PIECE] __attribute__((aligned(64)));
+    size_t done = 0, piece;
+    rma_layout_t pl;
+    canal_status_t st = CANAL_OK;
+    int wrote = 0;
 
-    if (bytes > sizeof small && (buf = malloc(bytes)) == NULL)
+    if (esz == 0 || esz > PIECE)
         return 0;
+    piece = PIECE - PIECE % esz;
     rma_acc_lock(w, t);
-    st = rma_cma_copy(w, t, 0, tp, buf, bytes);
-    if (st == CANAL_OK && fetch)
-        memcpy(rbuf, buf, bytes);
-    if (st == CANAL_OK && op != DT_OP_NO_OP) {
-        st = rma_apply_acc(buf, l, obuf, op, basic);
-        if (st == CANAL_OK && rma_cma_copy(w, t, 1, tp, buf, bytes) != CANAL_OK) {
-            adi_lock();
-            if (w->late_err == MPI_SUCCESS) {
-                w->late_err = MPI_ERR_RMA_RANGE;
-                snprintf(w->late_msg, sizeof w->late_msg,
-                         "an accumulate toward rank %d could not be written: %s", t,
-                         common_err_detail());
-            }
-            adi_unlock();
+    while (st == CANAL_OK && done < bytes) {
+        size_t n = bytes - done < piece ? bytes - done : piece;
+        st = rma_cma_copy(w, t, 0, tp + done, buf, n);
+        if (st != CANAL_OK)
+            break;
+        if (fetch)
+            memcpy((char *)rbuf + done, buf, n);
+        if (op != DT_OP_NO_OP) {
+            contig_layout(&pl, n);
+            st = rma_apply_acc(buf, &pl, (const char *)obuf + done, op, basic);
+            wrote = 1;
+            if (st == CANAL_OK)
+                st = rma_cma_copy(w, t, 1, tp + done, buf, n);
         }
+        done += n;
+    }
+    if (st != CANAL_OK && wrote) {
+        adi_lock();
+        if (w->late_err == MPI_SUCCESS) {
+            w->late_err = MPI_ERR_RMA_RANGE;
+            snprintf(w->late_msg, sizeof w->late_msg,
+                     "an accumulate toward rank %d could not be written: %s", t,
+                     common_err_detail());
+        }
+        adi_unlock();
     }
     rma_acc_unlock(w, t);
-    if (buf != small)
-        free(buf);
-    return st == CANAL_OK;
+    return st == CANAL_OK || wrote;
 }
 
 /* MPI_Accumulate and MPI_Fetch_and_op (fetch: rbuf receives the old
@@ -831,7 +845,7 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     l.bytes = bytes;
     tp = w->peer_base[t] + off;
     if (w->cma && t != w->rank)
-        return fast_acc_cma(w, t, tp, obuf, rbuf, fetch, &l, op, basic);
+        return fast_acc_cma(w, t, tp, obuf, rbuf, fetch, bytes, sz, op, basic);
     rma_acc_lock(w, t);
     if (fetch)
         memcpy(rbuf, tp, bytes);
