@@ -648,6 +648,7 @@ static void win_destroy(rma_win_t *w)
         mpi_comm_destroy(w->comm); /* frees the context */
     free(w->peer_base);
     free(w->pids);
+    free(w->cq);
     free(w->sizes);
     free(w->units);
     free(w->job);
@@ -881,6 +882,7 @@ int mpi_win_free_impl(MPI_Win *win, const char *fn)
                                      : "operations after the last fence");
     if ((err = mpi_attr_delete_all(MPI_OBJ_WIN, w->handle, &w->attrs)) != MPI_SUCCESS)
         return raise_code(w, err, fn);
+    rma_cma_flush_queue(w); /* (empty once the epochs are closed) */
     /* Everyone has closed its epochs toward us once everyone is here. */
     if ((err = mpi_barrier_impl(w->comm, fn)) != MPI_SUCCESS)
         return raise_code(w, err, fn);

@@ -18,6 +18,7 @@
 #include "common/cvar.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -132,6 +133,85 @@ canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *l
     struct iovec riov = {raddr, len};
     int e = rma_cma_xfer((pid_t)w->pids[t], write, local, &riov, 1);
     return e == 0 ? CANAL_OK : rma_cma_status(w, t, write, e, len);
+}
+
+int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len)
+{
+    rma_cma_pending_t *q;
+
+    if (len > RMA_CMA_QUEUE_MAX_BYTES || mpi_thread_level == MPI_THREAD_MULTIPLE)
+        return 0;
+    if (w->cq == NULL && (w->cq = calloc(RMA_CMA_QUEUE, sizeof *w->cq)) == NULL)
+        return 0; /* then at once */
+    if (w->ncq == RMA_CMA_QUEUE)
+        rma_cma_drain(w);
+    q = &w->cq[w->ncq++];
+    q->remote = raddr;
+    q->local = local;
+    q->len = len;
+    q->t = t;
+    q->write = write;
+    return 1;
+}
+
+static void rma_cma_late(rma_win_t *w, int t)
+{
+    adi_lock();
+    if (w->late_err == MPI_SUCCESS) {
+        w->late_err = MPI_ERR_OTHER;
+        snprintf(w->late_msg, sizeof w->late_msg, "a put or get toward rank %d failed: %s", t,
+                 common_err_detail());
+    }
+    adi_unlock();
+}
+
+canal_status_t rma_cma_drain(rma_win_t *w)
+{
+    canal_status_t first = CANAL_OK;
+    int i = 0, n = w->ncq;
+
+    w->ncq = 0;
+    while (i < n) {
+        struct iovec liov[RMA_CMA_QUEUE], riov[RMA_CMA_QUEUE];
+        rma_cma_pending_t *a = &w->cq[i];
+        size_t total = 0, done;
+        ssize_t got;
+        int j = i;
+
+        for (; j < n && w->cq[j].t == a->t && w->cq[j].write == a->write; j++) {
+            liov[j - i].iov_base = w->cq[j].local;
+            liov[j - i].iov_len = w->cq[j].len;
+            riov[j - i].iov_base = w->cq[j].remote;
+            riov[j - i].iov_len = w->cq[j].len;
+            total += w->cq[j].len;
+        }
+        got = a->write ? process_vm_writev((pid_t)w->pids[a->t], liov, (unsigned long)(j - i),
+                                           riov, (unsigned long)(j - i), 0)
+                       : process_vm_readv((pid_t)w->pids[a->t], liov, (unsigned long)(j - i), riov,
+                                          (unsigned long)(j - i), 0);
+        if (got != (ssize_t)total) {
+            /* the rest piece by piece (EINTR, a partial transfer, an error) */
+            done = got > 0 ? (size_t)got : 0;
+            for (int k = i; k < j; k++) {
+                rma_cma_pending_t *e = &w->cq[k];
+                canal_status_t st;
+                if (done >= e->len) {
+                    done -= e->len;
+                    continue;
+                }
+                st = rma_cma_copy(w, e->t, e->write, e->remote + done, (char *)e->local + done,
+                                  e->len - done);
+                done = 0;
+                if (st != CANAL_OK) {
+                    rma_cma_late(w, e->t);
+                    if (first == CANAL_OK)
+                        first = st;
+                }
+            }
+        }
+        i = j;
+    }
+    return first;
 }
 
 int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char *fn)

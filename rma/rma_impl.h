@@ -193,6 +193,8 @@ typedef struct rma_win {
     int direct;            /* every peer's memory is reachable without its agent */
     int cma;               /* direct through process_vm_readv/writev (MPI_Win_create) */
     int *pids;             /* cma: every rank's pid */
+    struct rma_cma_pending *cq; /* cma: small puts/gets not moved yet (rma_cma.c) */
+    int ncq;
     char **peer_base;      /* direct: base of every rank in this process (cma: in that
                             * rank's address space; only peer_base[rank] is ours) */
     rma_shm_slot_t *slots; /* direct: one per rank, and the fence's barrier */
@@ -265,6 +267,27 @@ canal_status_t rma_cma_write(rma_win_t *w, int t, char *raddr, const rma_layout_
 canal_status_t rma_cma_read(rma_win_t *w, int t, char *raddr, const rma_layout_t *l, void *out);
 /* len contiguous bytes between local and raddr of rank t. */
 canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len);
+/* Small contiguous puts and gets are queued (up to RMA_CMA_QUEUE) and moved
+ * together, one system call per run of the same target and direction, at
+ * the next synchronization call or when the queue is full: a put or get
+ * needs to be complete only then (MPI 4.0 section 12.5), and an 8-byte
+ * process_vm_readv costs as much as a hundred 8-byte copies. Returns 1 if
+ * queued, 0 if the caller must do it now. Below MPI_THREAD_MULTIPLE only. */
+enum { RMA_CMA_QUEUE = 64, RMA_CMA_QUEUE_MAX_BYTES = 4096 };
+typedef struct rma_cma_pending {
+    char *remote;
+    void *local;
+    size_t len;
+    int t, write;
+} rma_cma_pending_t;
+int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len);
+/* Move what is queued; a failure is recorded as the window's late error
+ * (raised by rma_raise_late). CANAL_OK or the first failure. */
+canal_status_t rma_cma_drain(rma_win_t *w);
+static inline canal_status_t rma_cma_flush_queue(rma_win_t *w)
+{
+    return w->ncq > 0 ? rma_cma_drain(w) : CANAL_OK;
+}
 
 /* rma_target.c */
 canal_status_t rma_agent_start(rma_win_t *w);

@@ -248,6 +248,7 @@ static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_
     if (bytes == 0)
         return MPI_SUCCESS;
     if (w->cma && t != w->rank) {
+        rma_cma_flush_queue(w); /* queued puts and gets first, in issue order */
         st = cma_op(w, a, odt, rdt, tdt, l, op, tp, &tmp, &old);
         if (st == CANAL_ERR_NOMEM)
             goto nomem;
@@ -742,7 +743,8 @@ fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int
         return 0;
     tp = w->peer_base[t] + off;
     if (w->cma && t != w->rank) /* a failure goes to the general path, which raises it */
-        return rma_cma_copy(w, t, kind == RMA_AM_PUT, tp, (void *)obuf, bytes) == CANAL_OK;
+        return rma_cma_enqueue(w, t, kind == RMA_AM_PUT, tp, (void *)obuf, bytes) ||
+               rma_cma_copy(w, t, kind == RMA_AM_PUT, tp, (void *)obuf, bytes) == CANAL_OK;
     if (kind == RMA_AM_GET)
         memcpy((void *)obuf, tp, bytes);
     else
@@ -771,6 +773,7 @@ static int fast_acc_cma(rma_win_t *w, int t, char *tp, const void *obuf, void *r
     if (esz == 0 || esz > PIECE)
         return 0;
     piece = PIECE - PIECE % esz;
+    rma_cma_flush_queue(w); /* puts and gets issued before, in order */
     rma_acc_lock(w, t);
     while (st == CANAL_OK && done < bytes) {
         size_t n = bytes - done < piece ? bytes - done : piece;

@@ -10,7 +10,8 @@
  * thread, which only an active-message window starts (auto mode).
  *
  * Checked: puts and gets in fence, lock/flush/unlock and PSCW epochs, with
- * contiguous and strided (many-block) target types; concurrent
+ * contiguous and strided (many-block) target types, and hundreds of small
+ * ones to every rank in one epoch (queued by Canal until the flush); concurrent
  * MPI_Accumulate (SUM, 8 B to 64 KiB), MPI_Get_accumulate, MPI_Fetch_and_op
  * and MPI_Compare_and_swap from every rank into rank 0 (the target
  * included), whose totals are exact only if each is atomic; 0-byte and
@@ -144,6 +145,47 @@ int main(int argc, char **argv)
                 CHECK(mem[7 + b * 5 + j] == -(q * 1000L + k), "remote put landed: [%d] = %ld",
                       7 + b * 5 + j, mem[7 + b * 5 + j]);
         MPI_Win_unlock(rank, win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    /* many small puts and gets in one passive epoch, to every rank in turn
+     * (Canal queues them and moves them at the flush) */
+    {
+        long *back = calloc(200, sizeof *back), *src = calloc(200, sizeof *src);
+        OK(MPI_Win_lock_all(0, win));
+        for (int i = 0; i < 200; i++) {
+            src[i] = rank * 1000L + i;
+            OK(MPI_Put(&src[i], 1, MPI_LONG, i % size, 1000 + rank * 200 + i, 1, MPI_LONG, win));
+        }
+        OK(MPI_Win_flush_all(win));
+        for (int i = 0; i < 200; i++)
+            OK(MPI_Get(&back[i], 1, MPI_LONG, i % size, 1000 + rank * 200 + i, 1, MPI_LONG, win));
+        OK(MPI_Win_flush_local_all(win));
+        for (int i = 0; i < 200; i++)
+            CHECK(back[i] == src[i], "small put/get %d: %ld, want %ld", i, back[i], src[i]);
+        OK(MPI_Win_unlock_all(win));
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win);
+        for (int o = 0; o < size; o++)
+            for (int i = rank; i < 200; i += size)
+                CHECK(mem[1000 + o * 200 + i] == o * 1000L + i, "small put from %d landed: %ld", o,
+                      mem[1000 + o * 200 + i]);
+        MPI_Win_unlock(rank, win);
+        MPI_Barrier(MPI_COMM_WORLD);
+        /* one put per exclusive epoch: complete at each unlock */
+        int p = (rank + 1) % size;
+        for (int i = 0; i < 50; i++) {
+            long v = 5000 + i, got = -1;
+            OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, p, 0, win));
+            OK(MPI_Put(&v, 1, MPI_LONG, p, 2000 + rank, 1, MPI_LONG, win));
+            OK(MPI_Win_unlock(p, win));
+            OK(MPI_Win_lock(MPI_LOCK_SHARED, p, 0, win));
+            OK(MPI_Get(&got, 1, MPI_LONG, p, 2000 + rank, 1, MPI_LONG, win));
+            OK(MPI_Win_unlock(p, win));
+            CHECK(got == v, "put/unlock/get/unlock %d: %ld", i, got);
+        }
+        free(back);
+        free(src);
     }
     MPI_Barrier(MPI_COMM_WORLD);
 
