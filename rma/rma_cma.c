@@ -150,7 +150,121 @@ int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, si
     q->local = local;
     q->len = len;
     q->t = t;
-    q->write = write;
+    q->kind = write ? RMA_CMA_PUT : RMA_CMA_GET;
+    return 1;
+}
+
+int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, size_t len,
+                        dt_op_t op, dt_builtin_t basic)
+{
+    if (len > 512 || !rma_cma_enqueue(w, t, 0, raddr, (void *)local, len))
+        return 0;
+    w->cq[w->ncq - 1].kind = RMA_CMA_ACC;
+    w->cq[w->ncq - 1].op = (int)op;
+    w->cq[w->ncq - 1].basic = (int)basic;
+    return 1;
+}
+
+/* One accumulate, alone: lock, read, apply, write, unlock. */
+static canal_status_t rma_cma_acc_one(rma_win_t *w, const rma_cma_pending_t *e)
+{
+    char buf[512];
+    rma_layout_t l;
+    canal_status_t st;
+
+    memset(&l, 0, sizeof l);
+    l.n = 1;
+    l.b = &l.one;
+    l.one.len = e->len;
+    l.hi = (int64_t)e->len;
+    l.bytes = e->len;
+    rma_acc_lock(w, e->t);
+    st = rma_cma_copy(w, e->t, 0, e->remote, buf, e->len);
+    if (st == CANAL_OK)
+        st = rma_apply_acc(buf, &l, e->local, (dt_op_t)e->op, (dt_builtin_t)e->basic);
+    if (st == CANAL_OK)
+        st = rma_cma_copy(w, e->t, 1, e->remote, buf, e->len);
+    rma_acc_unlock(w, e->t);
+    return st;
+}
+
+/* A run of n queued accumulates toward one target (see
+ * rma_cma_enqueue_acc); 0 when their span is too wide (the caller does
+ * them one by one). */
+static int rma_cma_acc_run(rma_win_t *w, rma_cma_pending_t *a, int n, canal_status_t *st_out)
+{
+    char buf[RMA_CMA_ACC_SPAN] __attribute__((aligned(64)));
+    struct iovec liov[RMA_CMA_QUEUE], riov[RMA_CMA_QUEUE];
+    int idx[RMA_CMA_QUEUE], m = 0;
+    char *lo = a[0].remote, *hi = a[0].remote + a[0].len;
+    rma_layout_t l;
+    canal_status_t st;
+
+    for (int k = 1; k < n; k++) {
+        if (a[k].remote < lo)
+            lo = a[k].remote;
+        if (a[k].remote + a[k].len > hi)
+            hi = a[k].remote + a[k].len;
+    }
+    if ((size_t)(hi - lo) > sizeof buf)
+        return 0;
+    /* the bytes to write back: the entries' ranges by address, merged */
+    for (int k = 0; k < n; k++) {
+        int j = k;
+        while (j > 0 && a[idx[j - 1]].remote > a[k].remote) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = k;
+    }
+    for (int k = 0; k < n; k++) {
+        char *b = a[idx[k]].remote, *e = b + a[idx[k]].len;
+        if (m > 0 && b <= (char *)riov[m - 1].iov_base + riov[m - 1].iov_len) {
+            char *end = (char *)riov[m - 1].iov_base + riov[m - 1].iov_len;
+            if (e > end)
+                riov[m - 1].iov_len += (size_t)(e - end);
+            continue;
+        }
+        riov[m].iov_base = b;
+        riov[m].iov_len = (size_t)(e - b);
+        m++;
+    }
+    for (int k = 0; k < m; k++) {
+        liov[k].iov_base = buf + ((char *)riov[k].iov_base - lo);
+        liov[k].iov_len = riov[k].iov_len;
+    }
+    memset(&l, 0, sizeof l);
+    l.n = 1;
+    l.b = &l.one;
+    rma_acc_lock(w, a[0].t);
+    st = rma_cma_copy(w, a[0].t, 0, lo, buf, (size_t)(hi - lo));
+    for (int k = 0; k < n && st == CANAL_OK; k++) {
+        l.one.len = a[k].len;
+        l.hi = (int64_t)a[k].len;
+        l.bytes = a[k].len;
+        st = rma_apply_acc(buf + (a[k].remote - lo), &l, a[k].local, (dt_op_t)a[k].op,
+                           (dt_builtin_t)a[k].basic);
+    }
+    if (st == CANAL_OK) {
+        size_t total = 0, done;
+        ssize_t got;
+        for (int k = 0; k < m; k++)
+            total += riov[k].iov_len;
+        got = process_vm_writev((pid_t)w->pids[a[0].t], liov, (unsigned long)m, riov,
+                                (unsigned long)m, 0);
+        done = got > 0 ? (size_t)got : 0;
+        for (int k = 0; k < m && st == CANAL_OK && got != (ssize_t)total; k++) {
+            if (done >= riov[k].iov_len) {
+                done -= riov[k].iov_len;
+                continue;
+            }
+            st = rma_cma_copy(w, a[0].t, 1, (char *)riov[k].iov_base + done,
+                              (char *)liov[k].iov_base + done, riov[k].iov_len - done);
+            done = 0;
+        }
+    }
+    rma_acc_unlock(w, a[0].t);
+    *st_out = st;
     return 1;
 }
 
@@ -178,14 +292,29 @@ canal_status_t rma_cma_drain(rma_win_t *w)
         ssize_t got;
         int j = i;
 
-        for (; j < n && w->cq[j].t == a->t && w->cq[j].write == a->write; j++) {
+        if (a->kind == RMA_CMA_ACC) {
+            canal_status_t st = CANAL_OK;
+            for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == a->kind; j++)
+                ;
+            if (!rma_cma_acc_run(w, a, j - i, &st))
+                for (int k = i; k < j && st == CANAL_OK; k++)
+                    st = rma_cma_acc_one(w, &w->cq[k]);
+            if (st != CANAL_OK) {
+                rma_cma_late(w, a->t);
+                if (first == CANAL_OK)
+                    first = st;
+            }
+            i = j;
+            continue;
+        }
+        for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == a->kind; j++) {
             liov[j - i].iov_base = w->cq[j].local;
             liov[j - i].iov_len = w->cq[j].len;
             riov[j - i].iov_base = w->cq[j].remote;
             riov[j - i].iov_len = w->cq[j].len;
             total += w->cq[j].len;
         }
-        got = a->write ? process_vm_writev((pid_t)w->pids[a->t], liov, (unsigned long)(j - i),
+        got = a->kind == RMA_CMA_PUT ? process_vm_writev((pid_t)w->pids[a->t], liov, (unsigned long)(j - i),
                                            riov, (unsigned long)(j - i), 0)
                        : process_vm_readv((pid_t)w->pids[a->t], liov, (unsigned long)(j - i), riov,
                                           (unsigned long)(j - i), 0);
@@ -199,7 +328,7 @@ canal_status_t rma_cma_drain(rma_win_t *w)
                     done -= e->len;
                     continue;
                 }
-                st = rma_cma_copy(w, e->t, e->write, e->remote + done, (char *)e->local + done,
+                st = rma_cma_copy(w, e->t, e->kind == RMA_CMA_PUT, e->remote + done, (char *)e->local + done,
                                   e->len - done);
                 done = 0;
                 if (st != CANAL_OK) {

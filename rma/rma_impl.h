@@ -273,14 +273,23 @@ canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *l
  * needs to be complete only then (MPI 4.0 section 12.5), and an 8-byte
  * process_vm_readv costs as much as a hundred 8-byte copies. Returns 1 if
  * queued, 0 if the caller must do it now. Below MPI_THREAD_MULTIPLE only. */
-enum { RMA_CMA_QUEUE = 64, RMA_CMA_QUEUE_MAX_BYTES = 4096 };
+enum { RMA_CMA_QUEUE = 64, RMA_CMA_QUEUE_MAX_BYTES = 4096, RMA_CMA_ACC_SPAN = 8192 };
+enum { RMA_CMA_GET = 0, RMA_CMA_PUT = 1, RMA_CMA_ACC = 2 };
 typedef struct rma_cma_pending {
     char *remote;
     void *local;
     size_t len;
-    int t, write;
+    int t, kind; /* RMA_CMA_* */
+    int op, basic; /* RMA_CMA_ACC: dt_op_t, dt_builtin_t */
 } rma_cma_pending_t;
 int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len);
+/* MPI_Accumulate (no fetch) of len bytes of contiguous basic elements:
+ * queued the same way; at the drain a run of them toward one target whose
+ * bytes lie within RMA_CMA_ACC_SPAN is one read, the ops in issue order,
+ * and one write of exactly the bytes they touch, under the target's
+ * accumulate lock. Returns 1 if queued. */
+int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, size_t len,
+                        dt_op_t op, dt_builtin_t basic);
 /* Move what is queued; a failure is recorded as the window's late error
  * (raised by rma_raise_late). CANAL_OK or the first failure. */
 canal_status_t rma_cma_drain(rma_win_t *w);

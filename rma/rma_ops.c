@@ -848,7 +848,8 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     l.bytes = bytes;
     tp = w->peer_base[t] + off;
     if (w->cma && t != w->rank)
-        return fast_acc_cma(w, t, tp, obuf, rbuf, fetch, bytes, sz, op, basic);
+        return (!fetch && rma_cma_enqueue_acc(w, t, tp, obuf, bytes, op, basic)) ||
+               fast_acc_cma(w, t, tp, obuf, rbuf, fetch, bytes, sz, op, basic);
     rma_acc_lock(w, t);
     if (fetch)
         memcpy(rbuf, tp, bytes);

@@ -100,10 +100,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < N; i++)
         mem[i] = 0;
     OK(MPI_Win_fence(0, win));
-    for (int p = 0; p < size; p++) {
-        long v = rank + 1;
-        OK(MPI_Put(&v, 1, MPI_LONG, p, rank, 1, MPI_LONG, win));
-    }
+    buf[0] = rank + 1; /* (origin buffers stay valid until the epoch ends) */
+    for (int p = 0; p < size; p++)
+        OK(MPI_Put(&buf[0], 1, MPI_LONG, p, rank, 1, MPI_LONG, win));
     OK(MPI_Win_fence(0, win));
     for (int p = 0; p < size; p++)
         CHECK(mem[p] == p + 1, "fence put: slot %d holds %ld, want %d", p, mem[p], p + 1);
@@ -193,10 +192,9 @@ int main(int argc, char **argv)
     MPI_Comm_group(MPI_COMM_WORLD, &world_g);
     OK(MPI_Win_post(world_g, 0, win));
     OK(MPI_Win_start(world_g, 0, win));
-    for (int p = 0; p < size; p++) {
-        long v = 7000 + rank;
-        OK(MPI_Put(&v, 1, MPI_LONG, p, 100 + rank, 1, MPI_LONG, win));
-    }
+    buf[0] = 7000 + rank;
+    for (int p = 0; p < size; p++)
+        OK(MPI_Put(&buf[0], 1, MPI_LONG, p, 100 + rank, 1, MPI_LONG, win));
     OK(MPI_Win_complete(win));
     OK(MPI_Win_wait(win));
     for (int p = 0; p < size; p++)
@@ -213,7 +211,7 @@ int main(int argc, char **argv)
     OK(MPI_Win_lock_all(0, win));
     for (int r = 0; r < ROUNDS; r++) {
         int counts[] = {1, 64, 1024, N - 64};
-        long one = 1, old = 0, cmp, got;
+        static long one = 1, old = 0, cmp, got;
         for (int c = 0; c < 4; c++)
             OK(MPI_Accumulate(buf, counts[c], MPI_LONG, 0, 64, counts[c],
                               MPI_LONG, MPI_SUM, win));
@@ -232,16 +230,34 @@ int main(int argc, char **argv)
             cmp = got;
         }
     }
-    /* many small ones in a row: the window for a lost update is small */
-    for (int r = 0; r < TIGHT; r++) {
-        long one = 1, old;
-        OK(MPI_Accumulate(&one, 1, MPI_LONG, 0, 3, 1, MPI_LONG, MPI_SUM, win));
-        OK(MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, 4, MPI_SUM, win));
+    /* many small ones in a row: the window for a lost update is small.
+     * (Origin and result buffers stay valid until the flush: static.) */
+    {
+        static long one[2] = {1, 2}, old;
+        for (int r = 0; r < TIGHT; r++) {
+            OK(MPI_Accumulate(one, 1, MPI_LONG, 0, 3, 1, MPI_LONG, MPI_SUM, win));
+            OK(MPI_Fetch_and_op(one, &old, MPI_LONG, 0, 4, MPI_SUM, win));
+        }
+        OK(MPI_Win_flush(0, win));
+        /* runs of accumulates only, to three nearby slots and a pair */
+        for (int r = 0; r < TIGHT; r++) {
+            OK(MPI_Accumulate(one, 1, MPI_LONG, 0, 5 + r % 3, 1, MPI_LONG, MPI_SUM, win));
+            if (r % 7 == 0)
+                OK(MPI_Accumulate(one, 2, MPI_LONG, 0, 9, 2, MPI_LONG, MPI_SUM, win));
+        }
     }
     OK(MPI_Win_unlock_all(win));
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+        for (int k = 0; k < 3; k++) {
+            long want = (long)((TIGHT - k + 2) / 3) * size;
+            CHECK(mem[5 + k] == want, "accumulate run total at %d: %ld, want %ld", 5 + k,
+                  mem[5 + k], want);
+        }
+        CHECK(mem[9] == (long)((TIGHT + 6) / 7) * size && mem[10] == 2 * mem[9],
+              "accumulate pair totals %ld %ld, want %ld and twice that", mem[9], mem[10],
+              (long)((TIGHT + 6) / 7) * size);
         CHECK(mem[3] == (long)TIGHT * size, "accumulate (tight loop) total %ld, want %ld", mem[3],
               (long)TIGHT * size);
         CHECK(mem[4] == (long)TIGHT * size, "fetch_and_op (tight loop) total %ld, want %ld",
@@ -284,7 +300,8 @@ int main(int argc, char **argv)
     CHECK(cls == MPI_ERR_RMA_RANGE, "put past the window: class %d, want MPI_ERR_RMA_RANGE", cls);
     OK(MPI_Win_unlock((rank + 1) % size, win));
     {
-        MPI_Aint sz, du;
+        MPI_Aint sz;
+        int du;
         void *bp;
         err = MPI_Win_shared_query(win, 0, &sz, &du, &bp);
         MPI_Error_class(err, &cls);
