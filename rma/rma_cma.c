@@ -279,6 +279,34 @@ static void rma_cma_late(rma_win_t *w, int t)
     adi_unlock();
 }
 
+/* A run of queued gets from one target starting at entry i whose bytes lie
+ * within RMA_CMA_ACC_SPAN: one read of the range that covers them (the
+ * kernel pins each remote piece separately, so 64 gets of one page cost 64
+ * pins; reading extra bytes is harmless) and a copy to each origin buffer.
+ * Returns 1 and *end if done; 0 leaves the run to the caller. */
+static int rma_cma_get_run(rma_win_t *w, int i, int n, int *end)
+{
+    char buf[RMA_CMA_ACC_SPAN] __attribute__((aligned(64)));
+    rma_cma_pending_t *a = &w->cq[i];
+    char *lo = a->remote, *hi = a->remote + a->len;
+    int j = i + 1;
+
+    for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == RMA_CMA_GET; j++) {
+        char *b = w->cq[j].remote < lo ? w->cq[j].remote : lo;
+        char *e = w->cq[j].remote + w->cq[j].len > hi ? w->cq[j].remote + w->cq[j].len : hi;
+        if ((size_t)(e - b) > sizeof buf)
+            break;
+        lo = b;
+        hi = e;
+    }
+    if (j - i < 2 || rma_cma_copy(w, a->t, 0, lo, buf, (size_t)(hi - lo)) != CANAL_OK)
+        return 0; /* (one get, or a failure: the caller does it piece by piece) */
+    for (int k = i; k < j; k++)
+        memcpy(w->cq[k].local, buf + (w->cq[k].remote - lo), w->cq[k].len);
+    *end = j;
+    return 1;
+}
+
 canal_status_t rma_cma_drain(rma_win_t *w)
 {
     canal_status_t first = CANAL_OK;
@@ -304,6 +332,10 @@ canal_status_t rma_cma_drain(rma_win_t *w)
                 if (first == CANAL_OK)
                     first = st;
             }
+            i = j;
+            continue;
+        }
+        if (a->kind == RMA_CMA_GET && rma_cma_get_run(w, i, n, &j)) {
             i = j;
             continue;
         }
