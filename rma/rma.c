@@ -649,6 +649,7 @@ static void win_destroy(rma_win_t *w)
     free(w->peer_base);
     free(w->pids);
     free(w->cq);
+    free(w->cq_stage);
     free(w->sizes);
     free(w->units);
     free(w->job);

@@ -141,12 +141,26 @@ int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, si
 
     if (len > RMA_CMA_QUEUE_MAX_BYTES || mpi_thread_level == MPI_THREAD_MULTIPLE)
         return 0;
-    if (w->cq == NULL && (w->cq = calloc(RMA_CMA_QUEUE, sizeof *w->cq)) == NULL)
-        return 0; /* then at once */
-    if (w->ncq == RMA_CMA_QUEUE)
+    if (w->cq == NULL) {
+        w->cq = calloc(RMA_CMA_QUEUE, sizeof *w->cq);
+        w->cq_stage = malloc(RMA_CMA_STAGE);
+        if (w->cq == NULL || w->cq_stage == NULL) {
+            free(w->cq);
+            free(w->cq_stage);
+            w->cq = NULL;
+            w->cq_stage = NULL;
+            return 0; /* then at once */
+        }
+    }
+    if (w->ncq == RMA_CMA_QUEUE || (write && w->cq_staged + len > RMA_CMA_STAGE))
         rma_cma_drain(w);
     q = &w->cq[w->ncq++];
     q->remote = raddr;
+    if (write) {
+        memcpy(w->cq_stage + w->cq_staged, local, len);
+        local = w->cq_stage + w->cq_staged;
+        w->cq_staged += (len + 15) & ~(size_t)15;
+    }
     q->local = local;
     q->len = len;
     q->t = t;
@@ -157,7 +171,7 @@ int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, si
 int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, size_t len,
                         dt_op_t op, dt_builtin_t basic)
 {
-    if (len > 512 || !rma_cma_enqueue(w, t, 0, raddr, (void *)local, len))
+    if (len > 512 || !rma_cma_enqueue(w, t, 1, raddr, (void *)local, len))
         return 0;
     w->cq[w->ncq - 1].kind = RMA_CMA_ACC;
     w->cq[w->ncq - 1].op = (int)op;
@@ -313,6 +327,7 @@ canal_status_t rma_cma_drain(rma_win_t *w)
     int i = 0, n = w->ncq;
 
     w->ncq = 0;
+    w->cq_staged = 0; /* (read below before anything is staged again) */
     while (i < n) {
         struct iovec liov[RMA_CMA_QUEUE], riov[RMA_CMA_QUEUE];
         rma_cma_pending_t *a = &w->cq[i];

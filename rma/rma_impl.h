@@ -195,6 +195,8 @@ typedef struct rma_win {
     int *pids;             /* cma: every rank's pid */
     struct rma_cma_pending *cq; /* cma: small puts/gets not moved yet (rma_cma.c) */
     int ncq;
+    char *cq_stage;   /* cma: copies of the queued puts' and accumulates' origin data */
+    size_t cq_staged; /* bytes of cq_stage in use */
     char **peer_base;      /* direct: base of every rank in this process (cma: in that
                             * rank's address space; only peer_base[rank] is ours) */
     rma_shm_slot_t *slots; /* direct: one per rank, and the fence's barrier */
@@ -271,9 +273,18 @@ canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *l
  * together, one system call per run of the same target and direction, at
  * the next synchronization call or when the queue is full: a put or get
  * needs to be complete only then (MPI 4.0 section 12.5), and an 8-byte
- * process_vm_readv costs as much as a hundred 8-byte copies. Returns 1 if
- * queued, 0 if the caller must do it now. Below MPI_THREAD_MULTIPLE only. */
-enum { RMA_CMA_QUEUE = 64, RMA_CMA_QUEUE_MAX_BYTES = 4096, RMA_CMA_ACC_SPAN = 8192 };
+ * process_vm_readv costs as much as a hundred 8-byte copies. The origin data
+ * of a put (or accumulate) is copied at the call, as an eager send's is: a
+ * program that reuses or leaves the scope of a small origin buffer before
+ * the flush (erroneous, but it works with MPICH and Open MPI) still puts
+ * what it meant. Returns 1 if queued, 0 if the caller must do it now.
+ * Below MPI_THREAD_MULTIPLE only. */
+enum {
+    RMA_CMA_QUEUE = 64,
+    RMA_CMA_QUEUE_MAX_BYTES = 4096,
+    RMA_CMA_ACC_SPAN = 8192,
+    RMA_CMA_STAGE = 65536
+};
 enum { RMA_CMA_GET = 0, RMA_CMA_PUT = 1, RMA_CMA_ACC = 2 };
 typedef struct rma_cma_pending {
     char *remote;
