@@ -181,8 +181,7 @@ int main(int argc, char **argv)
         float got = mem[0];
         MPI_Win_unlock(1, win);
         if ((long)got != acc_calls && acc_calls < (1L << 24))
-            fprintf(stderr, "imb_rma: accumulate check FAILED: %.0f, want %ld\n", got,
-                    acc_calls);
+            fprintf(stderr, "imb_rma: accumulate check FAILED: %.0f, want %ld\n", got, acc_calls);
     }
     MPI_Win_free(&win);
     free(mem);

@@ -168,8 +168,8 @@ int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, si
     return 1;
 }
 
-int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, size_t len,
-                        dt_op_t op, dt_builtin_t basic)
+int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, size_t len, dt_op_t op,
+                        dt_builtin_t basic)
 {
     if (len > 512 || !rma_cma_enqueue(w, t, 1, raddr, (void *)local, len))
         return 0;
@@ -361,10 +361,11 @@ canal_status_t rma_cma_drain(rma_win_t *w)
             riov[j - i].iov_len = w->cq[j].len;
             total += w->cq[j].len;
         }
-        got = a->kind == RMA_CMA_PUT ? process_vm_writev((pid_t)w->pids[a->t], liov, (unsigned long)(j - i),
-                                           riov, (unsigned long)(j - i), 0)
-                       : process_vm_readv((pid_t)w->pids[a->t], liov, (unsigned long)(j - i), riov,
-                                          (unsigned long)(j - i), 0);
+        got = a->kind == RMA_CMA_PUT
+                  ? process_vm_writev((pid_t)w->pids[a->t], liov, (unsigned long)(j - i), riov,
+                                      (unsigned long)(j - i), 0)
+                  : process_vm_readv((pid_t)w->pids[a->t], liov, (unsigned long)(j - i), riov,
+                                     (unsigned long)(j - i), 0);
         if (got != (ssize_t)total) {
             /* the rest piece by piece (EINTR, a partial transfer, an error) */
             done = got > 0 ? (size_t)got : 0;
@@ -375,8 +376,8 @@ canal_status_t rma_cma_drain(rma_win_t *w)
                     done -= e->len;
                     continue;
                 }
-                st = rma_cma_copy(w, e->t, e->kind == RMA_CMA_PUT, e->remote + done, (char *)e->local + done,
-                                  e->len - done);
+                st = rma_cma_copy(w, e->t, e->kind == RMA_CMA_PUT, e->remote + done,
+                                  (char *)e->local + done, e->len - done);
                 done = 0;
                 if (st != CANAL_OK) {
                     rma_cma_late(w, e->t);

@@ -865,9 +865,10 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
  * at once (MPI 4.0 section 12.3: nothing happens for them); anything else,
  * every error included, takes the general path, which checks everything
  * and does the same. Returns 1 when done. */
-static inline __attribute__((always_inline)) int
-zero_op(MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint disp, MPI_Count tcount,
-        MPI_Datatype tdt, MPI_Op mop, int is_acc, rma_win_t *w)
+static inline __attribute__((always_inline)) int zero_op(MPI_Count ocount, MPI_Datatype odt, int t,
+                                                         MPI_Aint disp, MPI_Count tcount,
+                                                         MPI_Datatype tdt, MPI_Op mop, int is_acc,
+                                                         rma_win_t *w)
 {
     if (__builtin_expect(t != MPI_PROC_NULL && tcount != 0, 1))
         return 0;

@@ -92,8 +92,8 @@ int main(int argc, char **argv)
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
     t1 = count_threads();
     CHECK(t1 - t0 == (want_cma ? 0 : 1),
-          "mode %s: %d RMA progress thread(s) started with the window, want %d (%s)", mode,
-          t1 - t0, want_cma ? 0 : 1, want_cma ? "CMA" : "active messages");
+          "mode %s: %d RMA progress thread(s) started with the window, want %d (%s)", mode, t1 - t0,
+          want_cma ? 0 : 1, want_cma ? "CMA" : "active messages");
 
     /* fence: rank r puts r+1 into slot r of everybody, strided gets after */
     OK(MPI_Win_fence(0, win));
@@ -213,8 +213,7 @@ int main(int argc, char **argv)
         int counts[] = {1, 64, 1024, N - 64};
         static long one = 1, old = 0, cmp, got;
         for (int c = 0; c < 4; c++)
-            OK(MPI_Accumulate(buf, counts[c], MPI_LONG, 0, 64, counts[c],
-                              MPI_LONG, MPI_SUM, win));
+            OK(MPI_Accumulate(buf, counts[c], MPI_LONG, 0, 64, counts[c], MPI_LONG, MPI_SUM, win));
         OK(MPI_Fetch_and_op(&one, &old, MPI_LONG, 0, 0, MPI_SUM, win));
         OK(MPI_Get_accumulate(&one, 1, MPI_LONG, res, 1, MPI_LONG, 0, 1, 1, MPI_LONG, MPI_SUM,
                               win));
@@ -260,8 +259,8 @@ int main(int argc, char **argv)
               (long)((TIGHT + 6) / 7) * size);
         CHECK(mem[3] == (long)TIGHT * size, "accumulate (tight loop) total %ld, want %ld", mem[3],
               (long)TIGHT * size);
-        CHECK(mem[4] == (long)TIGHT * size, "fetch_and_op (tight loop) total %ld, want %ld",
-              mem[4], (long)TIGHT * size);
+        CHECK(mem[4] == (long)TIGHT * size, "fetch_and_op (tight loop) total %ld, want %ld", mem[4],
+              (long)TIGHT * size);
         CHECK(mem[0] == (long)ROUNDS * size, "fetch_and_op total %ld, want %ld", mem[0],
               (long)ROUNDS * size);
         CHECK(mem[1] == (long)ROUNDS * size, "get_accumulate total %ld, want %ld", mem[1],
@@ -305,8 +304,7 @@ int main(int argc, char **argv)
         void *bp;
         err = MPI_Win_shared_query(win, 0, &sz, &du, &bp);
         MPI_Error_class(err, &cls);
-        CHECK(cls == MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query on a created window: class %d",
-              cls);
+        CHECK(cls == MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query on a created window: class %d", cls);
     }
 
     /* a dynamic window next to it (active messages) */
