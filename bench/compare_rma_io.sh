@@ -12,6 +12,9 @@
 #                  file goes; IO_EDGE=80 local block edge (80^3 doubles,
 #                  3.9 MiB per rank)
 #   RMA_SCALE=0.5  iteration scale of rma
+#   RMA_PROGS=rma  the one-sided programs to run (bench/PROG.c, 2 ranks, output
+#                  "test size value"): rma and/or imb_rma (IMB-RMA's Unidir_get/put and
+#                  Accumulate on an MPI_Win_create window, and 0-byte calls)
 #   TIMEOUT=120    seconds before one run is killed
 #   CANAL_BASE=prefix  a second installed Canal, measured as library "base"
 #                  in the same rounds (before/after comparisons of a change)
@@ -39,6 +42,7 @@ IO_NP=${IO_NP-"2 4"}
 IO_DIRS=${IO_DIRS:-"/tmp /dev/shm"}
 IO_EDGE=${IO_EDGE:-80}
 RMA_SCALE=${RMA_SCALE:-0.5}
+RMA_PROGS=${RMA_PROGS:-rma}
 TIMEOUT=${TIMEOUT:-120}
 
 RMA_SCHED=plain
@@ -53,7 +57,7 @@ rm -f "$OUT"/data/*.dat "$OUT"/data/raw/*
 
 bench_floor_build "$OUT/bin" || exit 1
 for lib in "${LIBS[@]}"; do
-    for prog in rma io; do
+    for prog in $RMA_PROGS io; do
         if bench_cc "$lib" "$OUT/bin/${prog}_$lib" "$bench_srcdir/$prog.c" 2>"$OUT/data/raw/build-$prog-$lib.err"; then
             BUILT[$prog-$lib]=1
         else
@@ -99,7 +103,9 @@ run_one() {
 
 log "libraries: ${LIBS[*]}; rma scheduling $RMA_SCHED; $REPS rounds"
 for ((rep = 1; rep <= REPS; rep++)); do
-    for lib in $(rotated "$rep"); do run_one rma "$lib" 2 "$RMA_SCHED" "$rep" np2 -i "$RMA_SCALE"; done
+    for prog in $RMA_PROGS; do
+        for lib in $(rotated "$rep"); do run_one "$prog" "$lib" 2 "$RMA_SCHED" "$rep" np2 -i "$RMA_SCALE"; done
+    done
     for np in $IO_NP; do
         for dir in $IO_DIRS; do
             tag="io${dir//\//_}-np$np"

@@ -103,6 +103,9 @@ static const common_cvar_desc_t cvar_table[] = {
     /* rma */
     {"RMA_DIRECT", CVAR_TYPE_BOOL, "1", NULL,
      "MPI_Win_allocate windows whose ranks share a node live in one shared segment: operations are loads and stores"},
+    {"RMA_CMA", CVAR_TYPE_BOOL, "1", NULL,
+     "MPI_Win_create windows whose ranks share a node reach each other's memory with "
+     "process_vm_readv/writev (single copy) instead of active messages, when CMA works"},
     {"RMA_INLINE_MAX", CVAR_TYPE_SIZE, "15K", NULL,
      "puts up to this size travel in the operation's message; larger ones follow it"},
     {"RMA_PROGRESS_THREAD", CVAR_TYPE_STRING, "auto", NULL,

@@ -35,7 +35,13 @@
  *   An operation that targets the calling process's own memory is direct
  *   in every window.
  *
- * - Active messages. Otherwise (MPI_Win_create, dynamic windows, groups
+ *   MPI_Win_create windows whose ranks share a node are direct too when
+ *   CMA works (rma_cma.c): the segment then holds only the slots, and the
+ *   target's bytes are moved with process_vm_readv/writev (peer_base holds
+ *   addresses in the peers' address spaces; w->cma says so). Accumulates
+ *   are read-modify-write under the same per-target lock.
+ *
+ * - Active messages. Otherwise (MPI_Win_create without CMA, dynamic windows, groups
  *   spanning nodes, or when the segment cannot be made) every process runs
  *   a target-side agent: a receive posted on the window's context for
  *   ANY_SOURCE and tag RMA_TAG_AM, whose completion callback (inside the
@@ -518,7 +524,8 @@ static int hints_apply(rma_win_t *w, MPI_Info info)
  * per rank, and one more whose words are the fence's barrier), then each
  * rank's memory. Collective over w->comm; *ok_out says whether every
  * rank has it mapped (if not, nobody keeps it). */
-static int seg_setup(rma_win_t *w, int contiguous, int *ok_out, const char *fn)
+static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int *ok_out,
+                     const char *fn)
 {
     static unsigned counter;
     long page = sysconf(_SC_PAGESIZE);
@@ -538,7 +545,8 @@ static int seg_setup(rma_win_t *w, int contiguous, int *ok_out, const char *fn)
         if (!contiguous)
             total = (total + (size_t)page - 1) & ~((size_t)page - 1);
         off[r] = total;
-        total += (size_t)w->sizes[r];
+        if (remote == NULL) /* a CMA window's segment holds the slots only */
+            total += (size_t)w->sizes[r];
     }
     if (total == hdr)
         total += 1;
@@ -589,9 +597,10 @@ static int seg_setup(rma_win_t *w, int contiguous, int *ok_out, const char *fn)
         return MPI_ERR_NO_MEM; /* the others go on; this process reports */
     }
     for (int r = 0; r < w->size; r++)
-        w->peer_base[r] = (char *)seg + off[r];
+        w->peer_base[r] = remote != NULL ? (char *)(uintptr_t)remote[r] : (char *)seg + off[r];
     free(off);
     w->direct = 1;
+    w->cma = remote != NULL;
     w->base = w->peer_base[w->rank];
     *ok_out = 1;
     return MPI_SUCCESS;
@@ -638,6 +647,9 @@ static void win_destroy(rma_win_t *w)
     if (w->comm != NULL)
         mpi_comm_destroy(w->comm); /* frees the context */
     free(w->peer_base);
+    free(w->pids);
+    free(w->cq);
+    free(w->cq_stage);
     free(w->sizes);
     free(w->units);
     free(w->job);
@@ -729,7 +741,7 @@ static int win_memory(const char *fn, rma_win_t *w, mpi_comm_t *c, int flavor, M
     if (flavor == MPI_WIN_FLAVOR_SHARED ||
         (flavor == MPI_WIN_FLAVOR_ALLOCATE && rma_cvar_bool("RMA_DIRECT", 1) &&
          all_on_this_node(c))) {
-        err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, &shm_ok, fn);
+        err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, NULL, &shm_ok, fn);
         if (err != MPI_SUCCESS)
             return mpi_err_raise(c, err, fn, "cannot map the window's shared segment");
         if (!shm_ok && flavor == MPI_WIN_FLAVOR_SHARED)
@@ -737,6 +749,17 @@ static int win_memory(const char *fn, rma_win_t *w, mpi_comm_t *c, int flavor, M
                                  "cannot create a %lld-byte shared-memory segment for the window "
                                  "(is /dev/shm large enough?)",
                                  (long long)size);
+    }
+    if (flavor == MPI_WIN_FLAVOR_CREATE && w->size > 1 && rma_cvar_bool("RMA_DIRECT", 1) &&
+        all_on_this_node(c)) {
+        /* The user's memory, reached with CMA; the locks in a segment. */
+        uint64_t *bases = NULL;
+        err = rma_cma_setup(w, c, &bases, fn);
+        if (err == MPI_SUCCESS && bases != NULL)
+            err = seg_setup(w, 0, bases, &shm_ok, fn);
+        free(bases);
+        if (err != MPI_SUCCESS)
+            return mpi_err_raise(c, err, fn, "cannot set up single-copy access to the window");
     }
     if (flavor == MPI_WIN_FLAVOR_ALLOCATE && !shm_ok) {
         if (posix_memalign(&w->owned_mem, 64, size > 0 ? (size_t)size : 1) != 0)
@@ -860,6 +883,7 @@ int mpi_win_free_impl(MPI_Win *win, const char *fn)
                                      : "operations after the last fence");
     if ((err = mpi_attr_delete_all(MPI_OBJ_WIN, w->handle, &w->attrs)) != MPI_SUCCESS)
         return raise_code(w, err, fn);
+    rma_cma_flush_queue(w); /* (empty once the epochs are closed) */
     /* Everyone has closed its epochs toward us once everyone is here. */
     if ((err = mpi_barrier_impl(w->comm, fn)) != MPI_SUCCESS)
         return raise_code(w, err, fn);
@@ -928,7 +952,7 @@ int mpi_win_shared_query_impl(rma_win_t *w, int rank, MPI_Aint *size, MPI_Aint *
 {
     /* MPI 4.0 and MPICH 4.0: only shared windows (MPI 4.1 opens the call to
      * every flavor, answering size 0 where memory is not shared) */
-    if (!w->direct)
+    if (!w->direct || w->cma)
         return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
                        "the window's memory is not shared (create it with "
                        "MPI_Win_allocate_shared)");

@@ -192,8 +192,15 @@ typedef struct rma_win {
     int progress_thread; /* holds a reference on the progress thread */
 
     /* memory */
-    int direct;            /* every peer's memory is mapped here: loads and stores */
-    char **peer_base;      /* direct: base of every rank in this process */
+    int direct;            /* every peer's memory is reachable without its agent */
+    int cma;               /* direct through process_vm_readv/writev (MPI_Win_create) */
+    int *pids;             /* cma: every rank's pid */
+    struct rma_cma_pending *cq; /* cma: small puts/gets not moved yet (rma_cma.c) */
+    int ncq;
+    char *cq_stage;   /* cma: copies of the queued puts' and accumulates' origin data */
+    size_t cq_staged; /* bytes of cq_stage in use */
+    char **peer_base;      /* direct: base of every rank in this process (cma: in that
+                            * rank's address space; only peer_base[rank] is ours) */
     rma_shm_slot_t *slots; /* direct: one per rank, and the fence's barrier */
     void *seg;
     size_t seg_len;
@@ -251,6 +258,58 @@ int rma_dynamic_contains(rma_win_t *w, uintptr_t lo, uintptr_t hi);
  * the device lock for this process's own memory). */
 void rma_acc_lock(rma_win_t *w, int target);
 void rma_acc_unlock(rma_win_t *w, int target);
+
+/* rma_cma.c */
+/* Collective over w->comm: whether every rank can reach every other's
+ * memory with CMA. On success with *bases_out set (malloc'ed: every rank's
+ * window base in its own address space) w->pids is filled; *bases_out NULL
+ * means active messages. */
+int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char *fn);
+/* Packed data to / from the layout l at raddr in rank t's address space. */
+canal_status_t rma_cma_write(rma_win_t *w, int t, char *raddr, const rma_layout_t *l,
+                             const void *data);
+canal_status_t rma_cma_read(rma_win_t *w, int t, char *raddr, const rma_layout_t *l, void *out);
+/* len contiguous bytes between local and raddr of rank t. */
+canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len);
+/* Small contiguous puts and gets are queued (up to RMA_CMA_QUEUE) and moved
+ * together, one system call per run of the same target and direction, at
+ * the next synchronization call or when the queue is full: a put or get
+ * needs to be complete only then (MPI 4.0 section 12.5), and an 8-byte
+ * process_vm_readv costs as much as a hundred 8-byte copies. The origin data
+ * of a put (or accumulate) is copied at the call, as an eager send's is: a
+ * program that reuses or leaves the scope of a small origin buffer before
+ * the flush (erroneous, but it works with MPICH and Open MPI) still puts
+ * what it meant. Returns 1 if queued, 0 if the caller must do it now.
+ * Below MPI_THREAD_MULTIPLE only. */
+enum {
+    RMA_CMA_QUEUE = 64,
+    RMA_CMA_QUEUE_MAX_BYTES = 4096,
+    RMA_CMA_ACC_SPAN = 8192,
+    RMA_CMA_STAGE = 65536
+};
+enum { RMA_CMA_GET = 0, RMA_CMA_PUT = 1, RMA_CMA_ACC = 2 };
+typedef struct rma_cma_pending {
+    char *remote;
+    void *local;
+    size_t len;
+    int t, kind; /* RMA_CMA_* */
+    int op, basic; /* RMA_CMA_ACC: dt_op_t, dt_builtin_t */
+} rma_cma_pending_t;
+int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len);
+/* MPI_Accumulate (no fetch) of len bytes of contiguous basic elements:
+ * queued the same way; at the drain a run of them toward one target whose
+ * bytes lie within RMA_CMA_ACC_SPAN is one read, the ops in issue order,
+ * and one write of exactly the bytes they touch, under the target's
+ * accumulate lock. Returns 1 if queued. */
+int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, size_t len,
+                        dt_op_t op, dt_builtin_t basic);
+/* Move what is queued; a failure is recorded as the window's late error
+ * (raised by rma_raise_late). CANAL_OK or the first failure. */
+canal_status_t rma_cma_drain(rma_win_t *w);
+static inline canal_status_t rma_cma_flush_queue(rma_win_t *w)
+{
+    return w->ncq > 0 ? rma_cma_drain(w) : CANAL_OK;
+}
 
 /* rma_target.c */
 canal_status_t rma_agent_start(rma_win_t *w);

@@ -154,6 +154,80 @@ static int epoch_allows(rma_win_t *w, int t, int passive_only, int *fence_out)
     return 0;
 }
 
+/* ---------------------------------------------------------------- single copy */
+/* A layout of `bytes` contiguous bytes from 0: the packed image of a
+ * target region read into a local buffer. */
+static void contig_layout(rma_layout_t *l, size_t bytes)
+{
+    memset(l, 0, sizeof *l);
+    l->n = 1;
+    l->b = &l->one;
+    l->one.len = bytes;
+    l->hi = (int64_t)bytes;
+    l->bytes = bytes;
+}
+
+/* direct_op on a CMA window toward another process: tp is the target
+ * address in that process. Accumulates read the target region into a
+ * local buffer, apply the op there and write the result back, all under
+ * the target's accumulate lock in the window's segment, which every
+ * accumulate to that target holds (the target's own included): element-wise
+ * atomic and ordered, as on load/store windows. */
+static canal_status_t cma_op(rma_win_t *w, const rma_args_t *a, dt_type_t *odt, dt_type_t *rdt,
+                             dt_type_t *tdt, const rma_layout_t *l, dt_op_t op, char *tp,
+                             char **tmp, char **old)
+{
+    int t = a->target;
+    size_t bytes = l->bytes, done;
+    const char *data = NULL;
+    char *nw;
+    rma_layout_t c;
+    canal_status_t st;
+
+    switch (a->kind) {
+    case RMA_AM_PUT:
+        if ((data = packed_origin(a->obuf, (size_t)a->ocount, odt, bytes, tmp)) == NULL)
+            return CANAL_ERR_NOMEM;
+        return rma_cma_write(w, t, tp, l, data);
+    case RMA_AM_GET:
+        if (dt_is_contig_count(odt, (size_t)a->ocount))
+            return rma_cma_read(w, t, tp, l, (char *)a->obuf + dt_true_lb(odt));
+        if ((*tmp = malloc(bytes)) == NULL)
+            return CANAL_ERR_NOMEM;
+        if ((st = rma_cma_read(w, t, tp, l, *tmp)) == CANAL_OK)
+            dt_unpack(*tmp, bytes, (void *)a->obuf, (size_t)a->ocount, odt, &done);
+        return st;
+    default:
+        break;
+    }
+    /* read-modify-write: old is the target's bytes, then (ACC) the result;
+     * GACC/CAS keep old for the caller and compute the result beside it */
+    if (!(a->kind == RMA_AM_GACC && op == DT_OP_NO_OP) &&
+        (data = packed_origin(a->obuf, a->kind == RMA_AM_CAS ? 1 : (size_t)a->ocount, odt, bytes,
+                              tmp)) == NULL)
+        return CANAL_ERR_NOMEM;
+    if ((*old = malloc(a->kind == RMA_AM_ACC ? bytes : 2 * bytes)) == NULL)
+        return CANAL_ERR_NOMEM;
+    nw = a->kind == RMA_AM_ACC ? *old : *old + bytes;
+    contig_layout(&c, bytes);
+    rma_acc_lock(w, t);
+    st = rma_cma_read(w, t, tp, l, *old);
+    if (st == CANAL_OK && a->kind == RMA_AM_CAS) {
+        if (memcmp(*old, a->cbuf, bytes) == 0)
+            st = rma_cma_write(w, t, tp, l, data);
+    } else if (st == CANAL_OK && op != DT_OP_NO_OP) {
+        if (nw != *old)
+            memcpy(nw, *old, bytes);
+        st = rma_apply_acc(nw, &c, data, op, dt_basic_type(tdt));
+        if (st == CANAL_OK)
+            st = rma_cma_write(w, t, tp, l, nw);
+    }
+    rma_acc_unlock(w, t);
+    if (st == CANAL_OK && a->kind != RMA_AM_ACC)
+        dt_unpack(*old, bytes, a->rbuf, (size_t)a->rcount, rdt, &done);
+    return st;
+}
+
 /* ---------------------------------------------------------------- direct */
 static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *odt,
                      dt_type_t *rdt, dt_type_t *tdt, const rma_layout_t *l, dt_op_t op)
@@ -173,6 +247,13 @@ static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_
                        (unsigned long long)a->disp, bytes, t);
     if (bytes == 0)
         return MPI_SUCCESS;
+    if (w->cma && t != w->rank) {
+        rma_cma_flush_queue(w); /* queued puts and gets first, in issue order */
+        st = cma_op(w, a, odt, rdt, tdt, l, op, tp, &tmp, &old);
+        if (st == CANAL_ERR_NOMEM)
+            goto nomem;
+        goto out;
+    }
     switch (a->kind) {
     case RMA_AM_PUT:
         if ((data = packed_origin(a->obuf, (size_t)a->ocount, odt, bytes, &tmp)) == NULL)
@@ -216,6 +297,7 @@ static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_
         dt_unpack(old, bytes, a->rbuf, (size_t)a->rcount, rdt, &done);
         break;
     }
+out:
     free(tmp);
     free(old);
     if (st < 0)
@@ -660,11 +742,67 @@ fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int
         __builtin_add_overflow(off, bytes, &end) || end > (uint64_t)w->sizes[t])
         return 0;
     tp = w->peer_base[t] + off;
+    if (w->cma && t != w->rank) /* a failure goes to the general path, which raises it */
+        return rma_cma_enqueue(w, t, kind == RMA_AM_PUT, tp, (void *)obuf, bytes) ||
+               rma_cma_copy(w, t, kind == RMA_AM_PUT, tp, (void *)obuf, bytes) == CANAL_OK;
     if (kind == RMA_AM_GET)
         memcpy((void *)obuf, tp, bytes);
     else
         memcpy(tp, obuf, bytes);
     return 1;
+}
+
+/* fast_acc on a CMA window toward another process (bytes of elements of
+ * esz bytes): read, apply, write back under the target's accumulate lock
+ * (cma_op's design). 0 when nothing was written yet (a read failed: the
+ * general path does it again and raises the error); a failure after a
+ * write cannot be retried (part of it landed), so it is recorded and
+ * raised at the next synchronization call. */
+static int fast_acc_cma(rma_win_t *w, int t, char *tp, const void *obuf, void *rbuf, int fetch,
+                        size_t bytes, size_t esz, dt_op_t op, dt_builtin_t basic)
+{
+    /* Large accumulates go through in pieces that stay in the cache: read
+     * a piece, apply, write it back, all under the one lock. */
+    enum { PIECE = 32768 };
+    char buf[PIECE] __attribute__((aligned(64)));
+    size_t done = 0, piece;
+    rma_layout_t pl;
+    canal_status_t st = CANAL_OK;
+    int wrote = 0;
+
+    if (esz == 0 || esz > PIECE)
+        return 0;
+    piece = PIECE - PIECE % esz;
+    rma_cma_flush_queue(w); /* puts and gets issued before, in order */
+    rma_acc_lock(w, t);
+    while (st == CANAL_OK && done < bytes) {
+        size_t n = bytes - done < piece ? bytes - done : piece;
+        st = rma_cma_copy(w, t, 0, tp + done, buf, n);
+        if (st != CANAL_OK)
+            break;
+        if (fetch)
+            memcpy((char *)rbuf + done, buf, n);
+        if (op != DT_OP_NO_OP) {
+            contig_layout(&pl, n);
+            st = rma_apply_acc(buf, &pl, (const char *)obuf + done, op, basic);
+            wrote = 1;
+            if (st == CANAL_OK)
+                st = rma_cma_copy(w, t, 1, tp + done, buf, n);
+        }
+        done += n;
+    }
+    if (st != CANAL_OK && wrote) {
+        adi_lock();
+        if (w->late_err == MPI_SUCCESS) {
+            w->late_err = MPI_ERR_RMA_RANGE;
+            snprintf(w->late_msg, sizeof w->late_msg,
+                     "an accumulate toward rank %d could not be written: %s", t,
+                     common_err_detail());
+        }
+        adi_unlock();
+    }
+    rma_acc_unlock(w, t);
+    return st == CANAL_OK || wrote;
 }
 
 /* MPI_Accumulate and MPI_Fetch_and_op (fetch: rbuf receives the old
@@ -709,12 +847,53 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     l.hi = (int64_t)bytes;
     l.bytes = bytes;
     tp = w->peer_base[t] + off;
+    if (w->cma && t != w->rank)
+        return (!fetch && rma_cma_enqueue_acc(w, t, tp, obuf, bytes, op, basic)) ||
+               fast_acc_cma(w, t, tp, obuf, rbuf, fetch, bytes, sz, op, basic);
     rma_acc_lock(w, t);
     if (fetch)
         memcpy(rbuf, tp, bytes);
     st = rma_apply_acc(tp, &l, obuf, op, basic);
     rma_acc_unlock(w, t);
     return st == CANAL_OK; /* the checks above leave no way to fail once applying */
+}
+
+/* Operations that move no data: target_rank MPI_PROC_NULL, or a count of
+ * 0 toward a target the caller may access now (a granted or NOCHECK lock,
+ * or an open fence epoch), with one predefined datatype and count on both
+ * sides (and, for accumulates, a predefined op valid for it). They return
+ * at once (MPI 4.0 section 12.3: nothing happens for them); anything else,
+ * every error included, takes the general path, which checks everything
+ * and does the same. Returns 1 when done. */
+static inline __attribute__((always_inline)) int zero_op(MPI_Count ocount, MPI_Datatype odt, int t,
+                                                         MPI_Aint disp, MPI_Count tcount,
+                                                         MPI_Datatype tdt, MPI_Op mop, int is_acc,
+                                                         rma_win_t *w)
+{
+    if (__builtin_expect(t != MPI_PROC_NULL && tcount != 0, 1))
+        return 0;
+    if (odt != tdt || ocount != tcount || tcount < 0 || builtin_contig_size(tdt) == 0)
+        return 0;
+    if (is_acc) {
+        dt_op_t op = rma_builtin_op(mop);
+        dt_type_t *dt;
+        if (op == DT_OP_N)
+            return 0;
+        if (op != DT_OP_REPLACE && op != DT_OP_NO_OP &&
+            ((dt = mpi_dt_get(tdt)) == NULL || dt_op_check(op, dt) < 0))
+            return 0;
+    }
+    if (t == MPI_PROC_NULL)
+        return 1;
+    if ((unsigned)t >= (unsigned)w->size || (disp < 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC))
+        return 0;
+    if (w->peer[t].lock == RMA_LK_GRANTED || w->peer[t].lock == RMA_LK_NOCHECK)
+        return 1;
+    if (w->fence_open && w->peer[t].lock == RMA_LK_NONE && !w->access) {
+        w->fence_used = 1;
+        return 1;
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- MPI functions */
@@ -751,7 +930,9 @@ int mpi_put_impl(const void *origin_addr, MPI_Count origin_count, MPI_Datatype o
                  MPI_Datatype target_datatype, rma_win_t *win, const char *fn)
 {
     if (fast_put_get(RMA_AM_PUT, origin_addr, origin_count, origin_datatype, target_rank,
-                     target_disp, target_count, target_datatype, win))
+                     target_disp, target_count, target_datatype, win) ||
+        zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, MPI_OP_NULL, 0, win))
         return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_PUT, origin_addr, origin_count, origin_datatype, NULL, 0,
                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
@@ -763,7 +944,9 @@ int mpi_get_impl(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_
                  MPI_Datatype target_datatype, rma_win_t *win, const char *fn)
 {
     if (fast_put_get(RMA_AM_GET, origin_addr, origin_count, origin_datatype, target_rank,
-                     target_disp, target_count, target_datatype, win))
+                     target_disp, target_count, target_datatype, win) ||
+        zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, MPI_OP_NULL, 0, win))
         return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GET, origin_addr, origin_count, origin_datatype, NULL, 0,
                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
@@ -796,7 +979,9 @@ int mpi_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
                         rma_win_t *win, const char *fn)
 {
     if (fast_acc(origin_addr, origin_count, origin_datatype, NULL, 0, target_rank, target_disp,
-                 target_count, target_datatype, op, win))
+                 target_count, target_datatype, op, win) ||
+        zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, op, 1, win))
         return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,
                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
@@ -819,6 +1004,11 @@ int mpi_get_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
                             MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                             rma_win_t *win, const char *fn)
 {
+    /* (MPI_NO_OP ignores the origin arguments: the general path then) */
+    if (op != MPI_NO_OP && result_count == target_count && result_datatype == target_datatype &&
+        zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, op, 1, win))
+        return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
                       result_count, result_datatype, target_rank, target_disp, target_count,
                       target_datatype, op, NULL);
@@ -841,7 +1031,9 @@ int mpi_fetch_and_op_impl(const void *origin_addr, void *result_addr, MPI_Dataty
                           const char *fn)
 {
     if (fast_acc(origin_addr, 1, datatype, result_addr, 1, target_rank, target_disp, 1, datatype,
-                 op, win))
+                 op, win) ||
+        (target_rank == MPI_PROC_NULL &&
+         zero_op(1, datatype, target_rank, target_disp, 1, datatype, op, 1, win)))
         return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GACC, origin_addr, 1, datatype, result_addr, 1, datatype,
                       target_rank, target_disp, 1, datatype, op, NULL);

@@ -224,6 +224,7 @@ static unsigned finish_send(rma_win_t *w, int t, int release)
     int kind = 0;
 
     if (w->direct || p->lock == RMA_LK_NONE) {
+        rma_cma_flush_queue(w); /* (an error is raised late, by the caller) */
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         if (release && w->direct && p->lock == RMA_LK_GRANTED)
             rw_release(w, t, p->lock_type);
@@ -322,6 +323,8 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
                                      : "MPI_Win_post");
     wait_zero(&w->pending_local);
     if (w->direct) {
+        if (rma_cma_flush_queue(w) != CANAL_OK)
+            return rma_raise_late(w, fn);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         if (!((assert &MPI_MODE_NOPRECEDE) && (assert &MPI_MODE_NOSUCCEED)) &&
             seg_barrier(w) != MPI_SUCCESS)
@@ -454,6 +457,7 @@ int mpi_win_complete_impl(rma_win_t *w, const char *fn)
 
     if (!w->access)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "no access epoch (MPI_Win_start) is open");
+    rma_cma_flush_queue(w); /* (an error is raised below) */
     wait_zero(&w->pending_local);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     for (int r = 0; r < w->size; r++) {
@@ -670,8 +674,10 @@ int mpi_win_unlock_all_impl(rma_win_t *w, const char *fn)
  * flush does not pay a poll of every channel (measured: the poll was the
  * larger part of the pair). Nothing is ever reported late on a direct
  * window (rma_raise_late). */
-static int direct_flush(rma_win_t *w)
+static int direct_flush(rma_win_t *w, const char *fn)
 {
+    if (rma_cma_flush_queue(w) != CANAL_OK)
+        return rma_raise_late(w, fn);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if ((__atomic_add_fetch(&w->flush_polls, 1, __ATOMIC_RELAXED) & 15) == 0)
         adi_progress();
@@ -691,7 +697,7 @@ static int flush(const char *fn, int rank, rma_win_t *w, int local)
                        "no passive-target epoch (MPI_Win_lock/lock_all) toward rank=%d is open",
                        rank);
     if (w->direct)
-        return direct_flush(w);
+        return direct_flush(w, fn);
     adi_progress(); /* flushes in a polling loop must let the agent work */
     wait_zero(&w->peer[rank].pending_local);
     if (!local)
@@ -707,7 +713,7 @@ static int flush_all(const char *fn, rma_win_t *w, int local)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn,
                        "no passive-target epoch (MPI_Win_lock/lock_all) is open");
     if (w->direct)
-        return direct_flush(w);
+        return direct_flush(w, fn);
     adi_progress();
     wait_zero(&w->pending_local);
     if (!local) {
@@ -750,6 +756,7 @@ int mpi_win_sync_impl(rma_win_t *w, const char *fn)
     /* Memory is unified: public and private copies are the same bytes, so
      * a full barrier orders this process's loads and stores. Polling lets
      * the agent apply what has arrived. */
+    rma_cma_flush_queue(w);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     adi_progress();
     return MPI_SUCCESS;

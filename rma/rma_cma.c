@@ -1,0 +1,442 @@
+/*
+ * Single-copy access to MPI_Win_create memory of processes on this node
+ * (Cross Memory Attach: process_vm_readv/process_vm_writev into the
+ * target's address space). At window creation every rank publishes its
+ * pid, its window base and the address of a probe word; each rank reads
+ * every peer's probe word, and only if all of them succeed on every rank
+ * (an allreduce) does the window use CMA. The window then works like a
+ * direct one (lock words, accumulate locks and the fence's barrier in a
+ * small shared segment of slots, rma.c's seg_setup) except that the
+ * target's bytes are reached with a system call instead of a load or a
+ * store. CMA can be refused (Yama ptrace_scope, seccomp, different
+ * credentials, CANAL_SHM_CMA=no, CANAL_RMA_CMA=0): the window then uses
+ * active messages, as before. See doc/rma.md.
+ */
+#include "rma_impl.h"
+#include "mpi/api_impl.h"
+
+#include "common/cvar.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define RMA_CMA_PROBE 0x43414e414c524d41ull /* "CANALRMA" */
+#define RMA_CMA_BATCH 64                    /* remote iovecs per system call */
+
+static volatile uint64_t rma_cma_probe_word = RMA_CMA_PROBE;
+
+/* Whether the settings allow CMA for windows at all. */
+static int rma_cma_allowed(void)
+{
+    const char *v = common_cvar_find("SHM_CMA") >= 0 ? common_cvar_str("SHM_CMA") : NULL;
+    int b = 1;
+
+    if (!rma_cvar_bool("RMA_CMA", 1) || !rma_cvar_bool("RMA_DIRECT", 1))
+        return 0;
+    if (v != NULL && strcmp(v, "auto") != 0 && common_parse_bool(v, &b) == 0 && !b)
+        return 0;
+    return 1;
+}
+
+/* Move the bytes of n remote pieces to (write) or from the contiguous
+ * local buffer; 0 or an errno value. riov is consumed. */
+static int rma_cma_xfer(pid_t pid, int write, char *local, struct iovec *riov, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        size_t want = 0;
+        for (size_t k = i; k < n; k++)
+            want += riov[k].iov_len;
+        if (want == 0)
+            return 0;
+        struct iovec liov = {local, want};
+        ssize_t got = write ? process_vm_writev(pid, &liov, 1, riov + i, n - i, 0)
+                            : process_vm_readv(pid, &liov, 1, riov + i, n - i, 0);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (got == 0)
+            return EFAULT;
+        local += got;
+        while (i < n && (got > 0 || riov[i].iov_len == 0)) {
+            if (riov[i].iov_len <= (size_t)got) {
+                got -= (ssize_t)riov[i].iov_len;
+                i++;
+            } else {
+                riov[i].iov_base = (char *)riov[i].iov_base + got;
+                riov[i].iov_len -= (size_t)got;
+                got = 0;
+            }
+        }
+    }
+    return 0;
+}
+
+static canal_status_t rma_cma_status(rma_win_t *w, int t, int write, int e, size_t bytes)
+{
+    const char *call = write ? "process_vm_writev" : "process_vm_readv";
+    if (e == ESRCH)
+        return common_err_set(CANAL_ERR_PEER, "rma: rank %d of the window (pid %d) is gone", t,
+                              w->pids[t]);
+    return common_err_set(e == ENOMEM ? CANAL_ERR_NOMEM : CANAL_ERR_IO,
+                          "rma: %s of %zu bytes %s rank %d (pid %d) failed: %s", call, bytes,
+                          write ? "to" : "from", t, w->pids[t], strerror(e));
+}
+
+/* The packed bytes at data/out to or from the layout l at the remote
+ * address raddr of rank t. */
+static canal_status_t rma_cma_layout(rma_win_t *w, int t, int write, char *raddr,
+                                     const rma_layout_t *l, char *local)
+{
+    struct iovec riov[RMA_CMA_BATCH];
+    size_t j = 0;
+
+    while (j < l->n) {
+        size_t n = 0, bytes = 0;
+        for (; j < l->n && n < RMA_CMA_BATCH; j++) {
+            if (l->b[j].len == 0)
+                continue;
+            riov[n].iov_base = raddr + l->b[j].off;
+            riov[n].iov_len = l->b[j].len;
+            bytes += l->b[j].len;
+            n++;
+        }
+        int e = rma_cma_xfer((pid_t)w->pids[t], write, local, riov, n);
+        if (e != 0)
+            return rma_cma_status(w, t, write, e, bytes);
+        local += bytes;
+    }
+    return CANAL_OK;
+}
+
+canal_status_t rma_cma_write(rma_win_t *w, int t, char *raddr, const rma_layout_t *l,
+                             const void *data)
+{
+    return rma_cma_layout(w, t, 1, raddr, l, (char *)data);
+}
+
+canal_status_t rma_cma_read(rma_win_t *w, int t, char *raddr, const rma_layout_t *l, void *out)
+{
+    return rma_cma_layout(w, t, 0, raddr, l, out);
+}
+
+canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len)
+{
+    struct iovec riov = {raddr, len};
+    int e = rma_cma_xfer((pid_t)w->pids[t], write, local, &riov, 1);
+    return e == 0 ? CANAL_OK : rma_cma_status(w, t, write, e, len);
+}
+
+int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len)
+{
+    rma_cma_pending_t *q;
+
+    if (len > RMA_CMA_QUEUE_MAX_BYTES || mpi_thread_level == MPI_THREAD_MULTIPLE)
+        return 0;
+    if (w->cq == NULL) {
+        w->cq = calloc(RMA_CMA_QUEUE, sizeof *w->cq);
+        w->cq_stage = malloc(RMA_CMA_STAGE);
+        if (w->cq == NULL || w->cq_stage == NULL) {
+            free(w->cq);
+            free(w->cq_stage);
+            w->cq = NULL;
+            w->cq_stage = NULL;
+            return 0; /* then at once */
+        }
+    }
+    if (w->ncq == RMA_CMA_QUEUE || (write && w->cq_staged + len > RMA_CMA_STAGE))
+        rma_cma_drain(w);
+    q = &w->cq[w->ncq++];
+    q->remote = raddr;
+    if (write) {
+        memcpy(w->cq_stage + w->cq_staged, local, len);
+        local = w->cq_stage + w->cq_staged;
+        w->cq_staged += (len + 15) & ~(size_t)15;
+    }
+    q->local = local;
+    q->len = len;
+    q->t = t;
+    q->kind = write ? RMA_CMA_PUT : RMA_CMA_GET;
+    return 1;
+}
+
+int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, size_t len, dt_op_t op,
+                        dt_builtin_t basic)
+{
+    if (len > 512 || !rma_cma_enqueue(w, t, 1, raddr, (void *)local, len))
+        return 0;
+    w->cq[w->ncq - 1].kind = RMA_CMA_ACC;
+    w->cq[w->ncq - 1].op = (int)op;
+    w->cq[w->ncq - 1].basic = (int)basic;
+    return 1;
+}
+
+/* One accumulate, alone: lock, read, apply, write, unlock. */
+static canal_status_t rma_cma_acc_one(rma_win_t *w, const rma_cma_pending_t *e)
+{
+    char buf[512];
+    rma_layout_t l;
+    canal_status_t st;
+
+    memset(&l, 0, sizeof l);
+    l.n = 1;
+    l.b = &l.one;
+    l.one.len = e->len;
+    l.hi = (int64_t)e->len;
+    l.bytes = e->len;
+    rma_acc_lock(w, e->t);
+    st = rma_cma_copy(w, e->t, 0, e->remote, buf, e->len);
+    if (st == CANAL_OK)
+        st = rma_apply_acc(buf, &l, e->local, (dt_op_t)e->op, (dt_builtin_t)e->basic);
+    if (st == CANAL_OK)
+        st = rma_cma_copy(w, e->t, 1, e->remote, buf, e->len);
+    rma_acc_unlock(w, e->t);
+    return st;
+}
+
+/* A run of n queued accumulates toward one target (see
+ * rma_cma_enqueue_acc); 0 when their span is too wide (the caller does
+ * them one by one). */
+static int rma_cma_acc_run(rma_win_t *w, rma_cma_pending_t *a, int n, canal_status_t *st_out)
+{
+    char buf[RMA_CMA_ACC_SPAN] __attribute__((aligned(64)));
+    struct iovec liov[RMA_CMA_QUEUE], riov[RMA_CMA_QUEUE];
+    int idx[RMA_CMA_QUEUE], m = 0;
+    char *lo = a[0].remote, *hi = a[0].remote + a[0].len;
+    rma_layout_t l;
+    canal_status_t st;
+
+    for (int k = 1; k < n; k++) {
+        if (a[k].remote < lo)
+            lo = a[k].remote;
+        if (a[k].remote + a[k].len > hi)
+            hi = a[k].remote + a[k].len;
+    }
+    if ((size_t)(hi - lo) > sizeof buf)
+        return 0;
+    /* the bytes to write back: the entries' ranges by address, merged */
+    for (int k = 0; k < n; k++) {
+        int j = k;
+        while (j > 0 && a[idx[j - 1]].remote > a[k].remote) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = k;
+    }
+    for (int k = 0; k < n; k++) {
+        char *b = a[idx[k]].remote, *e = b + a[idx[k]].len;
+        if (m > 0 && b <= (char *)riov[m - 1].iov_base + riov[m - 1].iov_len) {
+            char *end = (char *)riov[m - 1].iov_base + riov[m - 1].iov_len;
+            if (e > end)
+                riov[m - 1].iov_len += (size_t)(e - end);
+            continue;
+        }
+        riov[m].iov_base = b;
+        riov[m].iov_len = (size_t)(e - b);
+        m++;
+    }
+    for (int k = 0; k < m; k++) {
+        liov[k].iov_base = buf + ((char *)riov[k].iov_base - lo);
+        liov[k].iov_len = riov[k].iov_len;
+    }
+    memset(&l, 0, sizeof l);
+    l.n = 1;
+    l.b = &l.one;
+    rma_acc_lock(w, a[0].t);
+    st = rma_cma_copy(w, a[0].t, 0, lo, buf, (size_t)(hi - lo));
+    for (int k = 0; k < n && st == CANAL_OK; k++) {
+        l.one.len = a[k].len;
+        l.hi = (int64_t)a[k].len;
+        l.bytes = a[k].len;
+        st = rma_apply_acc(buf + (a[k].remote - lo), &l, a[k].local, (dt_op_t)a[k].op,
+                           (dt_builtin_t)a[k].basic);
+    }
+    if (st == CANAL_OK) {
+        size_t total = 0, done;
+        ssize_t got;
+        for (int k = 0; k < m; k++)
+            total += riov[k].iov_len;
+        got = process_vm_writev((pid_t)w->pids[a[0].t], liov, (unsigned long)m, riov,
+                                (unsigned long)m, 0);
+        done = got > 0 ? (size_t)got : 0;
+        for (int k = 0; k < m && st == CANAL_OK && got != (ssize_t)total; k++) {
+            if (done >= riov[k].iov_len) {
+                done -= riov[k].iov_len;
+                continue;
+            }
+            st = rma_cma_copy(w, a[0].t, 1, (char *)riov[k].iov_base + done,
+                              (char *)liov[k].iov_base + done, riov[k].iov_len - done);
+            done = 0;
+        }
+    }
+    rma_acc_unlock(w, a[0].t);
+    *st_out = st;
+    return 1;
+}
+
+static void rma_cma_late(rma_win_t *w, int t)
+{
+    adi_lock();
+    if (w->late_err == MPI_SUCCESS) {
+        w->late_err = MPI_ERR_OTHER;
+        snprintf(w->late_msg, sizeof w->late_msg, "a put or get toward rank %d failed: %s", t,
+                 common_err_detail());
+    }
+    adi_unlock();
+}
+
+/* A run of queued gets from one target starting at entry i whose bytes lie
+ * within RMA_CMA_ACC_SPAN: one read of the range that covers them (the
+ * kernel pins each remote piece separately, so 64 gets of one page cost 64
+ * pins; reading extra bytes is harmless) and a copy to each origin buffer.
+ * Returns 1 and *end if done; 0 leaves the run to the caller. */
+static int rma_cma_get_run(rma_win_t *w, int i, int n, int *end)
+{
+    char buf[RMA_CMA_ACC_SPAN] __attribute__((aligned(64)));
+    rma_cma_pending_t *a = &w->cq[i];
+    char *lo = a->remote, *hi = a->remote + a->len;
+    int j = i + 1;
+
+    for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == RMA_CMA_GET; j++) {
+        char *b = w->cq[j].remote < lo ? w->cq[j].remote : lo;
+        char *e = w->cq[j].remote + w->cq[j].len > hi ? w->cq[j].remote + w->cq[j].len : hi;
+        if ((size_t)(e - b) > sizeof buf)
+            break;
+        lo = b;
+        hi = e;
+    }
+    if (j - i < 2 || rma_cma_copy(w, a->t, 0, lo, buf, (size_t)(hi - lo)) != CANAL_OK)
+        return 0; /* (one get, or a failure: the caller does it piece by piece) */
+    for (int k = i; k < j; k++)
+        memcpy(w->cq[k].local, buf + (w->cq[k].remote - lo), w->cq[k].len);
+    *end = j;
+    return 1;
+}
+
+canal_status_t rma_cma_drain(rma_win_t *w)
+{
+    canal_status_t first = CANAL_OK;
+    int i = 0, n = w->ncq;
+
+    w->ncq = 0;
+    w->cq_staged = 0; /* (read below before anything is staged again) */
+    while (i < n) {
+        struct iovec liov[RMA_CMA_QUEUE], riov[RMA_CMA_QUEUE];
+        rma_cma_pending_t *a = &w->cq[i];
+        size_t total = 0, done;
+        ssize_t got;
+        int j = i;
+
+        if (a->kind == RMA_CMA_ACC) {
+            canal_status_t st = CANAL_OK;
+            for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == a->kind; j++)
+                ;
+            if (!rma_cma_acc_run(w, a, j - i, &st))
+                for (int k = i; k < j && st == CANAL_OK; k++)
+                    st = rma_cma_acc_one(w, &w->cq[k]);
+            if (st != CANAL_OK) {
+                rma_cma_late(w, a->t);
+                if (first == CANAL_OK)
+                    first = st;
+            }
+            i = j;
+            continue;
+        }
+        if (a->kind == RMA_CMA_GET && rma_cma_get_run(w, i, n, &j)) {
+            i = j;
+            continue;
+        }
+        for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == a->kind; j++) {
+            liov[j - i].iov_base = w->cq[j].local;
+            liov[j - i].iov_len = w->cq[j].len;
+            riov[j - i].iov_base = w->cq[j].remote;
+            riov[j - i].iov_len = w->cq[j].len;
+            total += w->cq[j].len;
+        }
+        got = a->kind == RMA_CMA_PUT
+                  ? process_vm_writev((pid_t)w->pids[a->t], liov, (unsigned long)(j - i), riov,
+                                      (unsigned long)(j - i), 0)
+                  : process_vm_readv((pid_t)w->pids[a->t], liov, (unsigned long)(j - i), riov,
+                                     (unsigned long)(j - i), 0);
+        if (got != (ssize_t)total) {
+            /* the rest piece by piece (EINTR, a partial transfer, an error) */
+            done = got > 0 ? (size_t)got : 0;
+            for (int k = i; k < j; k++) {
+                rma_cma_pending_t *e = &w->cq[k];
+                canal_status_t st;
+                if (done >= e->len) {
+                    done -= e->len;
+                    continue;
+                }
+                st = rma_cma_copy(w, e->t, e->kind == RMA_CMA_PUT, e->remote + done,
+                                  (char *)e->local + done, e->len - done);
+                done = 0;
+                if (st != CANAL_OK) {
+                    rma_cma_late(w, e->t);
+                    if (first == CANAL_OK)
+                        first = st;
+                }
+            }
+        }
+        i = j;
+    }
+    return first;
+}
+
+int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char *fn)
+{
+    uint64_t mine[3], *all = NULL, *bases = NULL;
+    int ok, all_ok = 0, err;
+
+    *bases_out = NULL;
+    ok = rma_cma_allowed();
+    /* Under Yama ptrace_scope=1 only ancestors may read us; let our
+     * siblings do (harmless elsewhere; the shm channel does the same). */
+    if (ok)
+        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    mine[0] = (uint64_t)getpid();
+    mine[1] = (uint64_t)(uintptr_t)w->base;
+    mine[2] = (uint64_t)(uintptr_t)&rma_cma_probe_word;
+    all = malloc(sizeof mine * (size_t)w->size);
+    bases = malloc(sizeof *bases * (size_t)w->size);
+    w->pids = malloc(sizeof *w->pids * (size_t)w->size);
+    if (all == NULL || bases == NULL || w->pids == NULL) {
+        err = MPI_ERR_NO_MEM; /* the others go on; this process reports (as seg_setup) */
+        goto done;
+    }
+    /* Everyone takes part in both collectives, whatever it found. */
+    err = mpi_allgather_impl(mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, w->comm, fn);
+    if (err != MPI_SUCCESS)
+        goto done;
+    for (int r = 0; ok && r < w->size; r++) {
+        uint64_t v = 0;
+        w->pids[r] = (int)all[3 * r];
+        bases[r] = all[3 * r + 1];
+        if (r == w->rank)
+            continue;
+        if (rma_cma_copy(w, r, 0, (char *)(uintptr_t)all[3 * r + 2], &v, sizeof v) != CANAL_OK ||
+            v != RMA_CMA_PROBE) {
+            LOG_DEBUG("rma: no single-copy access to rank %d: %s", r, common_err_detail());
+            ok = 0;
+        }
+    }
+    err = mpi_allreduce_impl(&ok, &all_ok, 1, MPI_INT, MPI_MIN, w->comm, fn);
+done:
+    free(all);
+    if (err != MPI_SUCCESS || !all_ok) {
+        free(bases);
+        free(w->pids);
+        w->pids = NULL;
+        return err;
+    }
+    *bases_out = bases;
+    return MPI_SUCCESS;
+}
