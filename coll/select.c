@@ -237,6 +237,27 @@ static size_t msg_bytes(const coll_args_t *a)
     }
 }
 
+int coll_moves_nothing(const coll_args_t *a)
+{
+    switch (a->kind) {
+    case COLL_BCAST:
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE:
+    case COLL_SCAN:
+    case COLL_EXSCAN:
+    case COLL_GATHER:
+    case COLL_SCATTER:
+    case COLL_ALLGATHER:
+    case COLL_ALLGATHERV:
+    case COLL_ALLTOALL:
+    case COLL_REDUCE_SCATTER:
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return !coll_is_inter(a->comm) && msg_bytes(a) == 0;
+    default:
+        return 0;
+    }
+}
+
 static int when_holds(when_t w, const coll_args_t *a)
 {
     int nn;
