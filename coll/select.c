@@ -58,6 +58,9 @@ static const rule_t rules[] = {
     {COLL_REDUCE,                1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_binomial},
 
     {COLL_ALLREDUCE,             1, ANY, 0,         SIZE_MAX,  WHEN_MULTINODE, &coll_allreduce_node},
+    /* more ranks than CPUs: all to rank 0 and back, one hand-off per rank
+     * instead of log2(size) rounds that each wait for a partner */
+    {COLL_ALLREDUCE,             1, 16,  0,         32 * KiB,  WHEN_OVERSUB,   &coll_allreduce_linear},
     {COLL_ALLREDUCE,             1, ANY, 0,         2 * KiB,   WHEN_ALWAYS,    &coll_allreduce_recdbl},
     {COLL_ALLREDUCE,             1, ANY, 2 * KiB,   SIZE_MAX,  WHEN_ALWAYS,    &coll_allreduce_rabenseifner},
     {COLL_ALLREDUCE,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allreduce_recdbl},
@@ -118,7 +121,7 @@ static const coll_algo_t *const algos[] = {
     &coll_gather_binomial, &coll_gather_linear, &coll_gatherv_linear,
     &coll_scatter_binomial, &coll_scatter_linear, &coll_scatterv_linear,
     &coll_allreduce_recdbl, &coll_allreduce_rabenseifner, &coll_allreduce_ring,
-    &coll_allreduce_reduce_bcast, &coll_allreduce_node,
+    &coll_allreduce_reduce_bcast, &coll_allreduce_node, &coll_allreduce_linear,
     &coll_allgather_ring, &coll_allgather_recdbl, &coll_allgather_bruck,
     &coll_allgather_gather_bcast, &coll_allgather_linear,
     &coll_allgatherv_ring, &coll_allgatherv_recdbl,
