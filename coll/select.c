@@ -47,8 +47,9 @@ static const rule_t rules[] = {
 
     {COLL_BCAST,                 1, ANY, 0,         64 * KiB,  WHEN_MULTINODE, &coll_bcast_node},
     /* more ranks than CPUs: the root sends to every rank, so a rank waits
-     * for the root only, not for a chain of parents to be scheduled */
-    {COLL_BCAST,                 1, 16,  0,         256 * KiB, WHEN_OVERSUB,   &coll_bcast_linear},
+     * for the root only, not for a chain of parents to be scheduled (at
+     * any size: 0.25-0.4 of scatter_ring's time at 0.5-4 MiB) */
+    {COLL_BCAST,                 1, 16,  0,         SIZE_MAX,  WHEN_OVERSUB,   &coll_bcast_linear},
     {COLL_BCAST,                 1, ANY, 0,         12 * KiB,  WHEN_ALWAYS,    &coll_bcast_binomial},
     {COLL_BCAST,                 1, 7,   12 * KiB,  512 * KiB, WHEN_ALWAYS,    &coll_bcast_binomial},
     {COLL_BCAST,                 3, ANY, 12 * KiB,  SIZE_MAX,  WHEN_ALWAYS,    &coll_bcast_scatter_ring},
