@@ -66,8 +66,11 @@ static const rule_t rules[] = {
     {COLL_ALLREDUCE,             1, ANY, 2 * KiB,   SIZE_MAX,  WHEN_ALWAYS,    &coll_allreduce_rabenseifner},
     {COLL_ALLREDUCE,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allreduce_recdbl},
 
+    /* more ranks than CPUs: straight from/to the root, as bcast above */
+    {COLL_GATHER,                1, 16,  0,         SIZE_MAX,  WHEN_OVERSUB,   &coll_gather_linear},
     {COLL_GATHER,                1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_gather_binomial},
     {COLL_GATHERV,               1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_gatherv_linear},
+    {COLL_SCATTER,               1, 16,  0,         SIZE_MAX,  WHEN_OVERSUB,   &coll_scatter_linear},
     {COLL_SCATTER,               1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_scatter_binomial},
     {COLL_SCATTERV,              1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_scatterv_linear},
 
