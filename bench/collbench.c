@@ -9,10 +9,13 @@
  *  - default: back-to-back calls, as osu_allreduce/osu_barrier run them, of
  *    the operations named by -o: allreduce (8 bytes: one double, MPI_SUM),
  *    barrier, allreduce64k (65536 bytes of MPI_FLOAT, MPI_SUM), bcast1m
- *    (1 MiB from rank 0); "all" is the first two, "net" all four (what
- *    bench/netem.sh measures across namespace hosts);
+ *    (1 MiB from rank 0); "all" is the first two, "net" those four (what
+ *    bench/netem.sh measures across namespace hosts); "zero" the cost of
+ *    a call with count 0: ibcast0, iallreduce0 (MPI_Ibcast/MPI_Iallreduce
+ *    and MPI_Wait), bcast0, allreduce0, each timed over 100 calls and
+ *    reported per call (a single call is below the clock's resolution);
  *  - -I (IMB): what IMB-MPI1 does for Bcast, Allreduce, Reduce_scatter,
- *    Allgather, Alltoall and Barrier: two barriers, then per call the time
+ *    Allgather, Alltoall, Barrier, Reduce, Gather and Scatter: two barriers, then per call the time
  *    of that call alone followed by an untimed MPI_Barrier (IMB's "-sync
  *    1"), bytes as IMB counts them (MPI_BYTE for bcast/allgather/alltoall,
  *    per-rank block for allgather/alltoall; MPI_FLOAT MPI_SUM with
@@ -26,10 +29,11 @@
  * so that MPICH's 18 ms oversubscribed barrier does not take an hour.
  *
  * Usage: mpiexec -n N ./collbench [-i max_iterations] [-t seconds_per_op] [-w warmup]
- *                                  [-o op[,op...]|all|net] [-I] [-s bytes[,bytes...]]
- *   ops: allreduce barrier allreduce64k bcast1m (default: allreduce,barrier);
- *   with -I: allreduce barrier bcast reduce_scatter allgather alltoall (default
- *   all six) at the -s sizes (default 4,65536)
+ *                                  [-o op[,op...]|all|net|zero] [-I] [-s bytes[,bytes...]]
+ *   ops: allreduce barrier allreduce64k bcast1m ibcast0 iallreduce0 bcast0
+ *   allreduce0 (default: allreduce,barrier);
+ *   with -I: allreduce barrier bcast reduce_scatter allgather alltoall reduce
+ *   gather scatter (default all nine) at the -s sizes (default 4,65536)
  * Output: '#' comment lines, then per operation and size
  *   "op bytes ranks iterations median_us mean_us p99_us max_us"
  * (op as -o names it; in the IMB loop as IMB names it: Bcast, Allreduce, ...)
@@ -42,12 +46,32 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OP_ALLREDUCE, OP_BARRIER, OP_BCAST, OP_REDUCE_SCATTER, OP_ALLGATHER, OP_ALLTOALL, OP_COUNT };
-static const char *const op_name[OP_COUNT] = {"allreduce",      "barrier",   "bcast",
-                                              "reduce_scatter", "allgather", "alltoall"};
+enum {
+    OP_ALLREDUCE,
+    OP_BARRIER,
+    OP_BCAST,
+    OP_REDUCE_SCATTER,
+    OP_ALLGATHER,
+    OP_ALLTOALL,
+    OP_REDUCE,
+    OP_GATHER,
+    OP_SCATTER,
+    OP_COUNT,
+    /* the back-to-back loop only: ZERO_CALLS calls with count 0 per timed
+     * "call" (reported per call), nonblocking ones each followed by MPI_Wait */
+    OP_ZERO_IBCAST = OP_COUNT,
+    OP_ZERO_IALLREDUCE,
+    OP_ZERO_BCAST,
+    OP_ZERO_ALLREDUCE,
+};
+enum { ZERO_CALLS = 100 };
+static const char *const op_name[OP_COUNT] = {"allreduce", "barrier", "bcast",
+                                              "reduce_scatter", "allgather", "alltoall",
+                                              "reduce", "gather", "scatter"};
 /* Names printed for the IMB loop: IMB-MPI1's, so the two loops' lines differ. */
-static const char *const imb_name[OP_COUNT] = {"Allreduce",      "Barrier",   "Bcast",
-                                               "Reduce_scatter", "Allgather", "Alltoall"};
+static const char *const imb_name[OP_COUNT] = {"Allreduce", "Barrier", "Bcast",
+                                               "Reduce_scatter", "Allgather", "Alltoall",
+                                               "Reduce", "Gather", "Scatter"};
 enum { MAX_SIZES = 32 };
 
 static int cmp_double(const void *a, const void *b)
@@ -76,6 +100,30 @@ static int run_once(int op, long bytes, int imb, bufs_t *b, double *t_out)
         *t_out = MPI_Wtime() - t0;
         return out != (double)b->nranks;
     }
+    if (op >= OP_ZERO_IBCAST) {
+        MPI_Request rq;
+        double dummy = 0;
+        t0 = MPI_Wtime();
+        for (int i = 0; i < ZERO_CALLS; i++) {
+            switch (op) {
+            case OP_ZERO_IBCAST:
+                MPI_Ibcast(b->recv, 0, MPI_BYTE, 0, MPI_COMM_WORLD, &rq);
+                MPI_Wait(&rq, MPI_STATUS_IGNORE);
+                break;
+            case OP_ZERO_IALLREDUCE:
+                MPI_Iallreduce(&in, &dummy, 0, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &rq);
+                MPI_Wait(&rq, MPI_STATUS_IGNORE);
+                break;
+            case OP_ZERO_BCAST:
+                MPI_Bcast(b->recv, 0, MPI_BYTE, 0, MPI_COMM_WORLD);
+                break;
+            default:
+                MPI_Allreduce(&in, &dummy, 0, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            }
+        }
+        *t_out = (MPI_Wtime() - t0) / ZERO_CALLS;
+        return 0;
+    }
     if (op == OP_REDUCE_SCATTER)
         for (int r = 0; r < b->nranks; r++)
             b->counts[r] = n;
@@ -93,6 +141,15 @@ static int run_once(int op, long bytes, int imb, bufs_t *b, double *t_out)
     case OP_REDUCE_SCATTER:
         MPI_Reduce_scatter(b->send, b->recv, b->counts, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
         break;
+    case OP_REDUCE:
+        MPI_Reduce(b->send, b->recv, n, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+        break;
+    case OP_GATHER:
+        MPI_Gather(b->send, (int)bytes, MPI_BYTE, b->recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+        break;
+    case OP_SCATTER:
+        MPI_Scatter(b->send, (int)bytes, MPI_BYTE, b->recv, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+        break;
     case OP_ALLGATHER:
         MPI_Allgather(b->send, (int)bytes, MPI_BYTE, b->recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
         break;
@@ -102,7 +159,8 @@ static int run_once(int op, long bytes, int imb, bufs_t *b, double *t_out)
     }
     *t_out = MPI_Wtime() - t0;
     /* The send buffer holds floats of 1.0 (bytes 0x3f800000 repeated). */
-    if ((op == OP_ALLREDUCE || op == OP_REDUCE_SCATTER) && n > 0)
+    if ((op == OP_ALLREDUCE || op == OP_REDUCE_SCATTER || (op == OP_REDUCE && b->rank == 0)) &&
+        n > 0)
         bad = ((float *)b->recv)[n - 1] != (float)b->nranks;
     else if (op == OP_BCAST && bytes > 0)
         bad = memcmp(b->recv, b->send, (size_t)bytes) != 0 && b->rank != 0;
@@ -145,14 +203,20 @@ static const struct {
 } plain_ops[] = {{"allreduce", OP_ALLREDUCE, 8},
                  {"barrier", OP_BARRIER, 0},
                  {"allreduce64k", OP_ALLREDUCE, 65536},
-                 {"bcast1m", OP_BCAST, 1048576}};
+                 {"bcast1m", OP_BCAST, 1048576},
+                 {"ibcast0", OP_ZERO_IBCAST, 0},
+                 {"iallreduce0", OP_ZERO_IALLREDUCE, 0},
+                 {"bcast0", OP_ZERO_BCAST, 0},
+                 {"allreduce0", OP_ZERO_ALLREDUCE, 0}};
 enum { NPLAIN = sizeof plain_ops / sizeof plain_ops[0] };
 
 static int add_plain(const char *w, item_t *items, int *n)
 {
-    int all = strcmp(w, "all") == 0, net = strcmp(w, "net") == 0, found = 0;
+    int all = strcmp(w, "all") == 0, net = strcmp(w, "net") == 0, zero = strcmp(w, "zero") == 0;
+    int found = 0;
     for (int k = 0; k < NPLAIN; k++)
-        if (net || (all && k < 2) || strcmp(w, plain_ops[k].name) == 0) {
+        if ((net && k < 4) || (all && k < 2) || (zero && k >= 4) ||
+            strcmp(w, plain_ops[k].name) == 0) {
             items[(*n)++] = (item_t){plain_ops[k].op, plain_ops[k].bytes, plain_ops[k].name};
             found = 1;
         }
@@ -230,9 +294,10 @@ int main(int argc, char **argv)
             fprintf(
                 stderr,
                 "usage: mpiexec -n N %s [-i max_iterations>=20] [-t seconds] [-w warmup]"
-                " [-o op[,op...]|all|net] [-I] [-s bytes[,bytes...]]\n"
-                "  ops: allreduce barrier allreduce64k bcast1m; with -I: allreduce barrier bcast"
-                " reduce_scatter allgather alltoall\n",
+                " [-o op[,op...]|all|net|zero] [-I] [-s bytes[,bytes...]]\n"
+                "  ops: allreduce barrier allreduce64k bcast1m ibcast0 iallreduce0 bcast0"
+                " allreduce0; with -I: allreduce barrier bcast reduce_scatter allgather alltoall"
+                " reduce gather scatter\n",
                 argv[0]);
         MPI_Finalize();
         return 2;

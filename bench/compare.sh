@@ -11,8 +11,9 @@
 #   COLL_REPS=3    rounds of collbench; COLL_NP="2 4" rank counts for it
 #   COLL_TIME=2    seconds per collective operation per run
 #   COLL_IMB=      collbench's IMB loop at these sizes too (e.g. "4,65536":
-#                  bcast, allreduce, reduce_scatter, allgather, alltoall and
-#                  barrier as IMB-MPI1 times them; see bench/collbench.c)
+#                  bcast, allreduce, reduce_scatter, allgather, alltoall,
+#                  barrier, reduce, gather and scatter as IMB-MPI1 times
+#                  them; see bench/collbench.c)
 #   SCHED="rt plain"  which scheduling to run (rt needs root)
 #   STARTUP=1      also run bench/startup.sh (0 to skip)
 #   TIMEOUT=120    seconds before one run is killed

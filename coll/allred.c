@@ -220,6 +220,53 @@ static canal_status_t allreduce_reduce_bcast(coll_sched_t *s, const coll_args_t 
     return coll_sched_status(s);
 }
 
+/* More ranks than CPUs, small vectors: every rank sends its contribution to
+ * rank 0 and posts the receive of the result in the same step; rank 0
+ * receives all contributions at once, reduces them in rank order (any
+ * operation) and sends the result to every rank at once. A rank other
+ * than 0 then waits for one message, and rank 0 for one step of
+ * arrivals, where recursive doubling needs each round's partner to be
+ * scheduled before either can go on (log2 p hand-offs per rank). */
+static canal_status_t allreduce_linear(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    int p = coll_size(c);
+    size_t n = (size_t)a->recvcount;
+    const void *in = is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+    void **from, *acc;
+
+    if (red_empty(a))
+        return coll_sched_status(s);
+    if (coll_rank(c) != 0) {
+        coll_send(s, c, 0, in, n, a->rdt);
+        coll_recv(s, c, 0, a->recvbuf, n, a->rdt);
+        return coll_sched_status(s);
+    }
+    if (p == 1) {
+        if (in != a->recvbuf)
+            coll_copy(s, in, n, a->rdt, a->recvbuf, n, a->rdt);
+        return coll_sched_status(s);
+    }
+    from = coll_tmp(s, sizeof(void *) * (size_t)p);
+    if (from == NULL)
+        return coll_sched_status(s);
+    for (int i = 1; i < p; i++) {
+        from[i] = coll_tmp_typed(s, n, a->rdt);
+        coll_recv(s, c, i, from[i], n, a->rdt);
+    }
+    coll_fence(s);
+    /* x0 op (x1 op (... op x(p-1))): from the right, so that rank order
+     * holds for a non-commutative operation (coll_reduce: inout = in op inout) */
+    acc = from[p - 1];
+    for (int i = p - 2; i >= 1; i--)
+        coll_reduce(s, from[i], acc, n, a->rdt, a->recvtype, a->op);
+    coll_reduce(s, in, acc, n, a->rdt, a->recvtype, a->op);
+    coll_copy(s, acc, n, a->rdt, a->recvbuf, n, a->rdt);
+    for (int i = 1; i < p; i++)
+        coll_send(s, c, i, acc, n, a->rdt);
+    return coll_sched_status(s);
+}
+
 /* Node-aware, commutative: reduce to each node's leader, allreduce among
  * leaders, broadcast inside each node. */
 static canal_status_t allreduce_node(coll_sched_t *s, const coll_args_t *a)
@@ -256,6 +303,7 @@ const coll_algo_t coll_allreduce_ring = {"ring", COLL_ALLREDUCE, allreduce_ring,
                                          usable_commutative_big};
 const coll_algo_t coll_allreduce_reduce_bcast = {"reduce_bcast", COLL_ALLREDUCE,
                                                  allreduce_reduce_bcast, NULL};
+const coll_algo_t coll_allreduce_linear = {"linear", COLL_ALLREDUCE, allreduce_linear, NULL};
 const coll_algo_t coll_allreduce_node = {"node", COLL_ALLREDUCE, allreduce_node,
                                          usable_node_commutative};
 

@@ -229,6 +229,22 @@ typedef struct {
 canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a);
 /* The name of the algorithm coll_record would use. */
 const char *coll_algo_chosen(const coll_args_t *a);
+/*
+ * Whether the call described by a moves no data at any rank, so that it
+ * may return at once (MPI lets a collective synchronize or not). Decided
+ * from this rank's arguments alone, by the standard's matching rules: on
+ * an intracommunicator the type signature this rank passes for the data
+ * equals every other rank's (bcast, reduce, allreduce, scan, exscan,
+ * reduce_scatter(_block): same counts everywhere; gather, scatter,
+ * allgather(v), alltoall: every block's send signature equals its receive
+ * signature, and a rank's own blocks are empty only if all are), so an
+ * empty one here is empty everywhere and every rank takes the same path.
+ * Not for the barrier (synchronizing is its purpose), the v/w forms whose
+ * per-rank counts may differ (gatherv, scatterv, alltoallv/w), the
+ * neighbourhood collectives, or intercommunicators (a group's receive
+ * signature constrains the other group's sends only).
+ */
+int coll_moves_nothing(const coll_args_t *a);
 /* Write the selection table and the forced algorithms (CANAL_SUMMARY). */
 void coll_select_describe(FILE *f);
 

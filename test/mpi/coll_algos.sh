@@ -24,7 +24,7 @@ coll_basic SCATTER binomial linear
 coll_basic ALLGATHER ring recursive_doubling bruck gather_bcast linear
 coll_basic ALLTOALL pairwise linear bruck
 coll_reduce REDUCE binomial knomial linear
-coll_reduce ALLREDUCE recursive_doubling rabenseifner ring reduce_bcast
+coll_reduce ALLREDUCE recursive_doubling rabenseifner ring reduce_bcast linear
 coll_reduce REDUCE_SCATTER halving ring reduce_scatterv linear
 coll_reduce REDUCE_SCATTER_BLOCK halving ring reduce_scatterv linear
 coll_reduce SCAN recursive_doubling linear
@@ -32,7 +32,7 @@ coll_reduce EXSCAN recursive_doubling linear
 coll_vector ALLGATHERV ring recursive_doubling
 coll_vector ALLTOALLV pairwise linear
 coll_vector ALLTOALLW pairwise linear
-coll_nonblocking ALLREDUCE recursive_doubling rabenseifner ring
+coll_nonblocking ALLREDUCE recursive_doubling rabenseifner ring linear
 LIST
 
 run() { # env-assignment program np

@@ -30,6 +30,22 @@ static void test_bcast(void)
         }
         free(v);
     }
+    /* 1.2 MB from every root: above the sizes of counts[] (where the
+     * selection table changes algorithm, e.g. oversubscribed) */
+    {
+        int n = 300000, *v = malloc(sizeof(int) * (size_t)n);
+        for (int root = 0; root < mtest_size; root++) {
+            for (int i = 0; i < n; i++)
+                v[i] = mtest_rank == root ? val(root, i, n) : -1;
+            OK(MPI_Bcast(v, n, MPI_INT, root, MPI_COMM_WORLD));
+            for (int i = 0; i < n; i++)
+                if (v[i] != val(root, i, n)) {
+                    CHECK(0, "bcast n=%d root=%d v[%d]=%d", n, root, i, v[i]);
+                    break;
+                }
+        }
+        free(v);
+    }
     /* a strided type: every other int, holes untouched */
     {
         MPI_Datatype vec;
