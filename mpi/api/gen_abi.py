@@ -394,9 +394,12 @@ def param_conv(e, p, large, c):
             if p.direction == 'inout':
                 c.pre.append('    if (%s != NULL)\n        l_%s = mpi_abi_to_%s(*%s);' % (n, n, ty, n))
                 c.post.append('    if (%s != NULL)\n        *%s = mpi_abi_from_%s(l_%s);' % (n, n, ty, n))
-            else:
+            elif base == 'MPI_File':  # MPICH's MPI_FILE_NULL is 0: written or not, no telling
                 c.post.append('    if (err == MPI_SUCCESS && %s != NULL)\n        *%s = mpi_abi_from_%s(l_%s);'
                               % (n, n, ty, n))
+            else:  # also what a failed call wrote (MPI_COMM_NULL ...); 0 is no MPICH handle
+                c.post.append('    if (%s != NULL && (err == MPI_SUCCESS || l_%s != 0))\n'
+                              '        *%s = mpi_abi_from_%s(l_%s);' % (n, n, n, ty, n))
             c.args.append('%s != NULL ? &l_%s : NULL' % (n, n))
         elif arr and not stars:
             ln = array_len(e, p)

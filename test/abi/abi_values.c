@@ -9,7 +9,8 @@
  *  - the conversion and extent functions of a user data representation
  *    (MPI_Register_datarep) receive the datatype handle of the standard;
  *  - the error codes of a failed MPI_Comm_spawn and MPI_Comm_spawn_multiple
- *    are the standard's (class MPI_ERR_SPAWN).
+ *    are the standard's (class MPI_ERR_SPAWN), and the intercommunicator
+ *    the failed call set is MPI_COMM_NULL (not the caller's old value).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -154,15 +155,16 @@ static void check_spawn(void)
     err = MPI_Comm_spawn_multiple(2, cmds, MPI_ARGVS_NULL, maxprocs, infos, 0, MPI_COMM_WORLD,
                                   &inter, codes);
     MPI_Error_class(err, &cls);
-    CHECK(cls == MPI_ERR_SPAWN);
+    CHECK(cls == MPI_ERR_SPAWN && inter == MPI_COMM_NULL);
     for (int i = 0; i < 3; i++) {
         MPI_Error_class(codes[i], &cls);
         CHECK(cls == MPI_ERR_SPAWN);
     }
     codes[0] = codes[1] = -1;
+    inter = MPI_COMM_SELF;
     err = MPI_Comm_spawn(cmds[0], MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes);
     MPI_Error_class(err, &cls);
-    CHECK(cls == MPI_ERR_SPAWN);
+    CHECK(cls == MPI_ERR_SPAWN && inter == MPI_COMM_NULL);
     for (int i = 0; i < 2; i++) {
         MPI_Error_class(codes[i], &cls);
         CHECK(cls == MPI_ERR_SPAWN);
