@@ -187,6 +187,23 @@ const mpi_datarep_proxy_t mpi_abi_datarep_proxy = {datarep_convert, datarep_exte
 
 int mpi_abi_spawn_written(void) { return mpi_spawn_codes_written(); }
 
+/* MPI_HOST and MPI_IO point at the core's rank (or MPICH's MPI_PROC_NULL,
+ * MPI_ANY_SOURCE); the standard ABI's caller gets a pointer to the
+ * standard's value, the same on every call. */
+void mpi_abi_comm_attr_out(int abi_keyval, int **value)
+{
+    static int host, io;
+    int *slot;
+    if (abi_keyval == 503) /* MPI_HOST */
+        slot = &host;
+    else if (abi_keyval == 502) /* MPI_IO */
+        slot = &io;
+    else
+        return;
+    *slot = mpi_abi_rank_out(**value);
+    *value = slot;
+}
+
 /* The window's flavor and memory model attributes point at the core's int
  * (MPICH's value); the standard ABI's caller gets a pointer to a constant
  * with the standard's value instead. */

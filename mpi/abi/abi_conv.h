@@ -350,6 +350,16 @@ void mpi_abi_contents_out(MPI_Datatype dt, int *ints);
 int mpi_abi_spawn_written(void);
 /* the number of datatypes of MPI_(Neighbor_)alltoallw's send or receive side */
 int mpi_abi_coll_ntypes(abi_Comm comm, int neighbor, int send);
+/* MPI_Comm_get_attr, MPI_Attr_get: MPI_HOST and MPI_IO as the standard's ranks */
+void mpi_abi_comm_attr_out(int abi_keyval, int **value);
+/* MPI_Comm_idup ...: the MPICH handle a failed call left in the low half */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "late handles need a little-endian int");
+static inline void mpi_abi_late_handle_out(void **p)
+{
+    int h;
+    memcpy(&h, p, sizeof h);
+    *p = h == 0 ? *p : mpi_abi_from_handle(h);
+}
 /* MPI_Win_get_attr: a flavor or memory model as the standard's value */
 void mpi_abi_win_attr_out(int abi_keyval, int **value);
 int mpi_abi_nomem(const char *fn);

@@ -108,6 +108,12 @@ ATTACH_NAMES = {'MPI_Buffer_attach': 'buffer', 'MPI_Comm_attach_buffer': 'buffer
 DETACH_NAMES = {'MPI_Buffer_detach': 'buffer_addr', 'MPI_Comm_detach_buffer': 'buffer_addr',
                 'MPI_Session_detach_buffer': 'buffer_addr'}
 STACK = 32  # elements converted on the stack; more are malloc'ed
+# Output handles the core writes when the operation completes, after the
+# call returned (a local copy would be gone by then): the core writes the
+# MPICH int into the low half of the caller's zeroed pointer, which is then
+# the standard handle of a user object (abi_conv.h, mpi_abi_from_handle of a
+# direct handle); after a failed call it is converted as any other.
+LATE_OUT_HANDLES = (('MPI_Comm_idup', 'newcomm'), ('MPI_Comm_idup_with_info', 'newcomm'))
 # The request-array path (doc/design.md, "The standard ABI"): up to STACK
 # entries are converted into a copy on the stack (measured faster than in
 # place for small counts); more, where a copy would be malloc'ed, in the
@@ -389,6 +395,11 @@ def param_conv(e, p, large, c):
         ty = base[4:].lower()
         if not stars and not arr:
             c.args.append('mpi_abi_to_%s(%s)' % (ty, n))
+        elif stars == '*' and not arr and (e.name, n) in LATE_OUT_HANDLES:
+            c.pre.append('    if (%s != NULL)\n        *%s = (abi_%s)0;' % (n, n, base[4:]))
+            c.post.append('    if (%s != NULL && err != MPI_SUCCESS)\n        mpi_abi_late_handle_out((void **)%s);'
+                          % (n, n))
+            c.args.append('(%s *)(void *)%s' % (base, n))
         elif stars == '*' and not arr:
             c.pre.append('    %s l_%s = 0;' % (base, n))
             if p.direction == 'inout':
@@ -574,6 +585,11 @@ FUNC_POST = {
     'MPI_Type_get_contents_c': ['    if (err == MPI_SUCCESS && array_of_integers != NULL)\n'
                                 '        mpi_abi_contents_out(mpi_abi_to_datatype(datatype), array_of_integers);'],
     # the values of MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL are the standard's
+    # MPI_HOST and MPI_IO are ranks (MPI_PROC_NULL, MPI_ANY_SOURCE ...)
+    'MPI_Comm_get_attr': ['    if (err == MPI_SUCCESS && flag != NULL && *flag && attribute_val != NULL)\n'
+                          '        mpi_abi_comm_attr_out(comm_keyval, (int **)attribute_val);'],
+    'MPI_Attr_get': ['    if (err == MPI_SUCCESS && flag != NULL && *flag && attribute_val != NULL)\n'
+                     '        mpi_abi_comm_attr_out(keyval, (int **)attribute_val);'],
     'MPI_Win_get_attr': ['    if (err == MPI_SUCCESS && flag != NULL && *flag && attribute_val != NULL)\n'
                          '        mpi_abi_win_attr_out(win_keyval, (int **)attribute_val);'],
 }

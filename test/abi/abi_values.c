@@ -10,7 +10,12 @@
  *    (MPI_Register_datarep) receive the datatype handle of the standard;
  *  - the error codes of a failed MPI_Comm_spawn and MPI_Comm_spawn_multiple
  *    are the standard's (class MPI_ERR_SPAWN), and the intercommunicator
- *    the failed call set is MPI_COMM_NULL (not the caller's old value).
+ *    the failed call set is MPI_COMM_NULL (not the caller's old value);
+ *  - MPI_Get_version answers the header's MPI_VERSION and MPI_SUBVERSION;
+ *  - MPI_Comm_idup's new communicator, which exists only once the request
+ *    completes, is a usable handle then;
+ *  - the MPI_HOST and MPI_IO attributes are ranks or the standard's
+ *    MPI_PROC_NULL / MPI_ANY_SOURCE.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -176,6 +181,11 @@ int main(int argc, char **argv)
     int rank, size;
 
     MPI_Init(&argc, &argv);
+    {
+        /* the version the header says (MPI 5.0 in the standard's; MPICH's ABI 4.0) */
+        int v = -1, sv = -1;
+        CHECK(MPI_Get_version(&v, &sv) == MPI_SUCCESS && v == MPI_VERSION && sv == MPI_SUBVERSION);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -188,6 +198,20 @@ int main(int argc, char **argv)
     if (size == 1) /* a distribution NONE needs one process in its dimension */
         check_darray(size, rank, MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_DFLT_DARG, MPI_ORDER_FORTRAN);
     check_datarep(rank);
+    {
+        MPI_Comm dup = MPI_COMM_NULL;
+        MPI_Request r;
+        int n = -1, flag = 0, *v = NULL;
+        CHECK(MPI_Comm_idup(MPI_COMM_WORLD, &dup, &r) == MPI_SUCCESS);
+        CHECK(MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+        CHECK(MPI_Comm_size(dup, &n) == MPI_SUCCESS && n == size);
+        CHECK(MPI_Barrier(dup) == MPI_SUCCESS);
+        CHECK(MPI_Comm_free(&dup) == MPI_SUCCESS && dup == MPI_COMM_NULL);
+        CHECK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_HOST, &v, &flag) == MPI_SUCCESS && flag);
+        CHECK(flag && (*v == MPI_PROC_NULL || (*v >= 0 && *v < size)));
+        CHECK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_IO, &v, &flag) == MPI_SUCCESS && flag);
+        CHECK(flag && (*v == MPI_ANY_SOURCE || *v == MPI_PROC_NULL || (*v >= 0 && *v < size)));
+    }
     check_spawn();
     return abi_finish();
 }
