@@ -483,6 +483,8 @@ def param_conv(e, p, large, c):
             c.args.append('l_%s' % n)
             return
         c.pre.append('    MPI_Status l_%s = {0};' % n)
+        if p.direction == 'out':  # single-completion calls leave MPI_ERROR as it was
+            c.pre.append('    if (%s != NULL)\n        l_%s.MPI_ERROR = mpi_abi_code_in(%s->MPI_ERROR);' % (n, n, n))
         if p.direction in ('in', 'inout'):
             c.pre.append('    if (%s != NULL)\n        mpi_abi_status_in(&l_%s, %s);' % (n, n, n))
         if p.direction in ('out', 'inout'):

@@ -199,6 +199,18 @@ int main(int argc, char **argv)
         check_darray(size, rank, MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_DFLT_DARG, MPI_ORDER_FORTRAN);
     check_datarep(rank);
     {
+        /* a single-completion call leaves the status's MPI_ERROR as it was */
+        int a = rank, b = -1;
+        MPI_Status st;
+        MPI_Message msg;
+        st.MPI_ERROR = MPI_ERR_DIMS;
+        CHECK(MPI_Sendrecv(&a, 1, MPI_INT, rank, 5, &b, 1, MPI_INT, rank, 5, MPI_COMM_WORLD, &st) ==
+              MPI_SUCCESS);
+        CHECK(b == rank && st.MPI_ERROR == MPI_ERR_DIMS && st.MPI_TAG == 5);
+        CHECK(MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &msg, &st) == MPI_SUCCESS);
+        CHECK(msg == MPI_MESSAGE_NO_PROC && st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_ERROR == MPI_ERR_DIMS);
+    }
+    {
         MPI_Comm dup = MPI_COMM_NULL;
         MPI_Request r;
         int n = -1, flag = 0, *v = NULL;
