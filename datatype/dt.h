@@ -97,6 +97,16 @@ typedef enum {
     DT_CXX_LONG_DOUBLE_COMPLEX,
     /* MPICH extension MPIX_C_FLOAT16 (_Float16) */
     DT_C_FLOAT16,
+    /* MPICH 4.2's Fortran types of fixed size (and the MPI 5.0 standard ABI's):
+     * LOGICALk are k-byte integers, nonzero true; REAL2 _Float16 and COMPLEX4 a
+     * pair of them */
+    DT_LOGICAL1,
+    DT_LOGICAL2,
+    DT_LOGICAL4,
+    DT_LOGICAL8,
+    DT_LOGICAL16,
+    DT_REAL2,
+    DT_COMPLEX4,
     /* MPI-1 bound markers (size 0; only meaningful inside struct types) */
     DT_LB,
     DT_UB,

@@ -46,6 +46,8 @@ typedef enum {
     DT_K_C32, DT_K_C64, DT_K_CLD, DT_K_C128,
     DT_K_BOOL,  /* C _Bool / C++ bool: one byte */
     DT_K_FLOG,  /* Fortran LOGICAL: a 4-byte integer, nonzero is true */
+    DT_K_FLOG1, DT_K_FLOG2, DT_K_FLOG8, DT_K_FLOG16, /* LOGICAL1 ... of other sizes */
+    DT_K_C16,   /* complex of two _Float16 (MPI_COMPLEX4) */
     DT_K_P_FLOAT_INT, DT_K_P_DOUBLE_INT, DT_K_P_LONG_INT, DT_K_P_2INT, DT_K_P_SHORT_INT,
     DT_K_P_LD_INT, DT_K_P_2FLOAT, DT_K_P_2DOUBLE,
 } dt_kern_t;

@@ -207,11 +207,16 @@ K_FLOAT(k_f32, float)
 K_FLOAT(k_f64, double)
 K_FLOAT(k_ld, long double)
 K_FLOAT(k_f128, quad_t_)
+K_COMPLEX(k_c16, _Complex _Float16)
 K_COMPLEX(k_c32, float _Complex)
 K_COMPLEX(k_c64, double _Complex)
 K_COMPLEX(k_cld, long double _Complex)
 K_LOGICAL(k_bool, unsigned char) /* any nonzero byte is true */
 K_LOGICAL(k_flog, int32_t)
+K_LOGICAL(k_flog1, int8_t)
+K_LOGICAL(k_flog2, int16_t)
+K_LOGICAL(k_flog8, int64_t)
+K_LOGICAL(k_flog16, __int128)
 K_PAIR(k_p_float_int, p_float_int_t)
 K_PAIR(k_p_double_int, p_double_int_t)
 K_PAIR(k_p_long_int, p_long_int_t)
@@ -249,6 +254,8 @@ static const kernel_fn kernels[] = {
     [DT_K_F128] = k_f128,
     [DT_K_C32] = k_c32, [DT_K_C64] = k_c64, [DT_K_CLD] = k_cld, [DT_K_C128] = k_c128,
     [DT_K_BOOL] = k_bool, [DT_K_FLOG] = k_flog,
+    [DT_K_FLOG1] = k_flog1, [DT_K_FLOG2] = k_flog2, [DT_K_FLOG8] = k_flog8, [DT_K_FLOG16] = k_flog16,
+    [DT_K_C16] = k_c16,
     [DT_K_P_FLOAT_INT] = k_p_float_int, [DT_K_P_DOUBLE_INT] = k_p_double_int,
     [DT_K_P_LONG_INT] = k_p_long_int, [DT_K_P_2INT] = k_p_2int,
     [DT_K_P_SHORT_INT] = k_p_short_int, [DT_K_P_LD_INT] = k_p_ld_int,

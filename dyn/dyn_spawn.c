@@ -225,6 +225,20 @@ out:
     return err;
 }
 
+/* The processes a spawn asked for, as far as maxprocs[] is valid: a failed
+ * spawn gives each of them an error code (MPI 4.0 10.3.3), not only those of
+ * the commands before the failing one. */
+static int spawn_requested(int count, const int maxprocs[])
+{
+    int total = 0;
+    for (int i = 0; i < count && maxprocs[i] >= 1 && total <= INT32_MAX - maxprocs[i]; i++)
+        total += maxprocs[i];
+    return total;
+}
+
+static _Thread_local int spawn_codes;
+int mpi_spawn_codes_written(void) { return spawn_codes; }
+
 static int spawn_common(int count, char *commands[], char **argvs[], const int maxprocs[],
                         const MPI_Info infos[], int root, mpi_comm_t *c, MPI_Comm *intercomm,
                         int errcodes[], const char *fn)
@@ -237,6 +251,7 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
     } res;
     int err;
 
+    spawn_codes = 0;
     if (c->is_inter)
         return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator; %s needs an "
                              "intracommunicator", (unsigned)comm, fn);
@@ -254,13 +269,17 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
         } else if ((res.status = dyn_port_open(port, fn, res.why, sizeof res.why)) == MPI_SUCCESS) {
             res.status = spawn_start(count, commands, argvs, maxprocs, infos, port, &res.total,
                                      res.why, sizeof res.why);
+            if (res.status != MPI_SUCCESS)
+                res.total = spawn_requested(count, maxprocs);
         }
     }
     if ((err = mpi_bcast_impl(&res, sizeof res, MPI_BYTE, root, c, fn)) != MPI_SUCCESS)
         return err;
-    if (errcodes != MPI_ERRCODES_IGNORE)
+    if (errcodes != MPI_ERRCODES_IGNORE) {
         for (int i = 0; i < res.total; i++)
             errcodes[i] = res.status;
+        spawn_codes = res.total;
+    }
     if (res.status != MPI_SUCCESS) {
         dyn_port_t *p = port[0] ? dyn_port_find(port, 1) : NULL;
         if (p != NULL)

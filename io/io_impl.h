@@ -32,6 +32,7 @@ typedef struct io_datarep {
     MPI_Datarep_conversion_function *read_fn_i, *write_fn_i;
     MPI_Datarep_extent_function *extent_fn;
     void *extra;
+    const mpi_datarep_proxy_t *proxy; /* the standard ABI's (NULL: called directly) */
     struct io_datarep *next;
 } io_datarep_t;
 

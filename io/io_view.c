@@ -101,6 +101,15 @@ int mpi_register_datarep_c_impl(const char *datarep,
                             dtype_file_extent_fn, extra_state, fn);
 }
 
+int mpi_datarep_set_proxy(const char *datarep, const mpi_datarep_proxy_t *proxy)
+{
+    io_datarep_t *r = rep_find(datarep);
+    if (r == NULL)
+        return -1;
+    r->proxy = proxy;
+    return 0;
+}
+
 /* Bytes in the file of one element of the only basic type dt is made of
  * (user representations); -1 if dt mixes basic types. */
 static MPI_Offset user_elem_extent(io_datarep_t *r, dt_type_t *dt)
@@ -109,7 +118,9 @@ static MPI_Offset user_elem_extent(io_datarep_t *r, dt_type_t *dt)
     MPI_Aint ext = 0;
     if (b == DT_NBUILTIN)
         return dt_size(dt) == 0 ? 0 : -1;
-    if (r->extent_fn(mpi_dt_builtin_handle(b), &ext, r->extra) != MPI_SUCCESS || ext < 0)
+    if ((r->proxy != NULL ? r->proxy->extent(r->extent_fn, mpi_dt_builtin_handle(b), &ext, r->extra)
+                          : r->extent_fn(mpi_dt_builtin_handle(b), &ext, r->extra)) != MPI_SUCCESS ||
+        ext < 0)
         return -1;
     return ext;
 }
@@ -150,6 +161,12 @@ static int user_has_fn(io_datarep_t *r, int write)
 static int user_convert(io_datarep_t *r, int write, void *userbuf, MPI_Datatype h,
                         MPI_Count count, void *filebuf)
 {
+    if (r->proxy != NULL) {
+        int large = write ? r->write_fn != NULL : r->read_fn != NULL;
+        void (*f)(void) = write ? (large ? (void (*)(void))r->write_fn : (void (*)(void))r->write_fn_i)
+                                : (large ? (void (*)(void))r->read_fn : (void (*)(void))r->read_fn_i);
+        return r->proxy->convert(f, large, userbuf, h, count, filebuf, 0, r->extra);
+    }
     if (write) {
         if (r->write_fn != NULL)
             return r->write_fn(userbuf, h, count, filebuf, 0, r->extra);

@@ -222,8 +222,10 @@ int mpi_is_thread_main_impl(int *flag, const char *fn)
 int mpi_get_version_impl(int *version, int *subversion, const char *fn)
 {
     (void)fn;
-    *version = MPI_VERSION;
-    *subversion = MPI_SUBVERSION;
+    /* the version of the header the program was built with: MPICH 4.0.2's
+     * (4.0) for libmpi.so.12, the standard ABI's (5.0) for libmpi_abi.so.1 */
+    *version = mpi_abi_standard ? 5 : MPI_VERSION;
+    *subversion = mpi_abi_standard ? 0 : MPI_SUBVERSION;
     return MPI_SUCCESS;
 }
 

@@ -250,6 +250,15 @@ typedef struct {
 #define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x4c001041)
 #define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c002042)
 #define MPIX_C_FLOAT16 ((MPI_Datatype)0x4c000246)
+/* MPICH 4.2's Fortran types of fixed size, with MPICH's values (not in MPICH
+   4.0.2: additional handles that collide with none of its) */
+#define MPI_LOGICAL1 ((MPI_Datatype)0x4c000147)
+#define MPI_LOGICAL2 ((MPI_Datatype)0x4c000248)
+#define MPI_LOGICAL4 ((MPI_Datatype)0x4c000449)
+#define MPI_LOGICAL8 ((MPI_Datatype)0x4c00084a)
+#define MPI_LOGICAL16 ((MPI_Datatype)0x4c00104b)
+#define MPI_REAL2 ((MPI_Datatype)0x4c000226)
+#define MPI_COMPLEX4 ((MPI_Datatype)0x4c00042e)
 #define MPI_AINT ((MPI_Datatype)0x4c000843)
 #define MPI_OFFSET ((MPI_Datatype)0x4c000844)
 #define MPI_COUNT ((MPI_Datatype)0x4c000845)

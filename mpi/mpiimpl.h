@@ -191,6 +191,9 @@ int mpi_err_lastusedcode(void);
 void mpi_file_f2c_forget(MPI_File fh);
 /* Register init/finalize functions of a module (collectives, RMA, ...). */
 void mpi_register_hook(int (*init)(void), void (*finalize)(void));
+/* dyn/dyn_spawn.c: the error codes the calling thread's last MPI_Comm_spawn(_multiple)
+ * wrote (the standard ABI's binding converts that many in place). */
+int mpi_spawn_codes_written(void);
 /* The stub of every function that is not implemented yet. */
 int mpi_err_unimplemented(const char *fn);
 /* Print "Fatal error in <fn>..." and abort the job with a non-zero code. */
@@ -269,6 +272,16 @@ int mpi_op_set_proxy(MPI_Op op, mpi_op_proxy_t *proxy);
 typedef void mpi_op_proxy_c_t(const void *in, void *inout, MPI_Count len, MPI_Datatype dt,
                               MPI_User_function_c *user_fn);
 int mpi_op_set_proxy_c(MPI_Op op, mpi_op_proxy_c_t *proxy);
+/* io/io_view.c: the functions of a user data representation (MPI_Register_datarep)
+ * called through the standard ABI's binding, which converts the datatype
+ * handle and the returned code (mpi/abi/). -1: no such datarep. */
+typedef struct {
+    int (*convert)(void (*user_fn)(void), int large, void *userbuf, MPI_Datatype dt,
+                   MPI_Count count, void *filebuf, MPI_Offset position, void *extra);
+    int (*extent)(MPI_Datarep_extent_function *user_fn, MPI_Datatype dt, MPI_Aint *extent,
+                  void *extra);
+} mpi_datarep_proxy_t;
+int mpi_datarep_set_proxy(const char *datarep, const mpi_datarep_proxy_t *proxy);
 /* 1 in libmpi_abi.so.1 (the MPI 5.0 standard ABI, set when mpi/abi/ is
  * loaded), 0 in libmpi.so.12: the core is the same object code in both. */
 extern int mpi_abi_standard;

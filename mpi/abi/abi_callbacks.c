@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "mpiimpl.h"
+#include "mpi/api_impl.h"
 #include "mpi/abi/abi_conv.h"
 
 uint16_t mpi_abi_handle_out[2][16][256];
@@ -134,6 +135,73 @@ int mpi_abi_coll_ntypes(abi_Comm comm, int neighbor, int send)
     if (mpi_topo_neighbors(c, &in, &s, &out, &d) != 0)
         return 0;
     return send ? out : in;
+}
+
+/* The integers of a subarray's or darray's envelope carry the order, the
+ * distributions and the dargs the core stored as MPICH's values (mpi/type.c:
+ * subarray [ndims, sizes, subsizes, starts, order], darray [size, rank,
+ * ndims, gsizes, distribs, dargs, psizes, order]; the large-count forms move
+ * the sizes to the counts). */
+void mpi_abi_contents_out(MPI_Datatype dt, int *ints)
+{
+    MPI_Count ni = 0, na, nc = 0, nd;
+    int comb = 0;
+    if (mpi_type_get_envelope_c_impl(dt, &ni, &na, &nc, &nd, &comb, "MPI_Type_get_contents") !=
+        MPI_SUCCESS)
+        return;
+    if (comb == MPI_COMBINER_SUBARRAY && ni >= 2) {
+        ints[ni - 1] = mpi_abi_order_out(ints[ni - 1]);
+    } else if (comb == MPI_COMBINER_DARRAY && ni >= 4) {
+        int n = ints[2], k = 3 + (nc > 0 ? 0 : n);
+        if (n < 0 || k + 3 * (MPI_Count)n + 1 != ni)
+            return; /* not the layout above: nothing to convert */
+        for (int i = 0; i < n; i++) {
+            ints[k + i] = mpi_abi_distrib_out(ints[k + i]);
+            ints[k + n + i] = mpi_abi_darg_out(ints[k + n + i]);
+        }
+        ints[ni - 1] = mpi_abi_order_out(ints[ni - 1]);
+    }
+}
+
+/* The functions of a user data representation: the standard datatype handle
+ * in, the standard error code back. */
+static int datarep_convert(void (*user_fn)(void), int large, void *userbuf, MPI_Datatype dt,
+                           MPI_Count count, void *filebuf, MPI_Offset position, void *extra)
+{
+    abi_Datatype t = mpi_abi_from_datatype(dt);
+    int rc = large ? ((abi_Datarep_conversion_function_c *)user_fn)(userbuf, t, count, filebuf,
+                                                                    position, extra)
+                   : ((abi_Datarep_conversion_function *)user_fn)(userbuf, t, (int)count, filebuf,
+                                                                  position, extra);
+    return mpi_abi_code_in(rc);
+}
+
+static int datarep_extent(MPI_Datarep_extent_function *user_fn, MPI_Datatype dt, MPI_Aint *extent,
+                          void *extra)
+{
+    abi_Datarep_extent_function *f = (abi_Datarep_extent_function *)(void (*)(void))user_fn;
+    return mpi_abi_code_in(f(mpi_abi_from_datatype(dt), extent, extra));
+}
+
+const mpi_datarep_proxy_t mpi_abi_datarep_proxy = {datarep_convert, datarep_extent};
+
+int mpi_abi_spawn_written(void) { return mpi_spawn_codes_written(); }
+
+/* MPI_HOST and MPI_IO point at the core's rank (or MPICH's MPI_PROC_NULL,
+ * MPI_ANY_SOURCE); the standard ABI's caller gets a pointer to the
+ * standard's value, the same on every call. */
+void mpi_abi_comm_attr_out(int abi_keyval, int **value)
+{
+    static int host, io;
+    int *slot;
+    if (abi_keyval == 503) /* MPI_HOST */
+        slot = &host;
+    else if (abi_keyval == 502) /* MPI_IO */
+        slot = &io;
+    else
+        return;
+    *slot = mpi_abi_rank_out(**value);
+    *value = slot;
 }
 
 /* The window's flavor and memory model attributes point at the core's int

@@ -27,7 +27,9 @@
 #ifndef CANAL_MPI_ABI_CONV_H
 #define CANAL_MPI_ABI_CONV_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mpiimpl.h"
 
@@ -91,7 +93,9 @@ extern const struct mpi_abi_pair mpi_abi_class_pairs[], mpi_abi_rank_pairs[],
     mpi_abi_assert_pairs[], mpi_abi_order_pairs[], mpi_abi_distrib_pairs[],
     mpi_abi_combiner_pairs[], mpi_abi_typeclass_pairs[], mpi_abi_compare_pairs[],
     mpi_abi_topo_pairs[], mpi_abi_split_pairs[], mpi_abi_lock_pairs[], mpi_abi_flavor_pairs[],
-    mpi_abi_model_pairs[], mpi_abi_whence_pairs[], mpi_abi_keyval_pairs[];
+    mpi_abi_model_pairs[], mpi_abi_whence_pairs[], mpi_abi_keyval_pairs[],
+    mpi_abi_verbosity_pairs[], mpi_abi_bind_pairs[], mpi_abi_scope_pairs[],
+    mpi_abi_pvarclass_pairs[], mpi_abi_cbsafety_pairs[], mpi_abi_sourceorder_pairs[];
 
 /* ---------------------------------------------------------------- handles */
 static inline int mpi_abi_to_handle(const void *p)
@@ -120,8 +124,14 @@ MPI_ABI_HANDLE_TYPE(info, Info)
 MPI_ABI_HANDLE_TYPE(errhandler, Errhandler)
 MPI_ABI_HANDLE_TYPE(win, Win)
 MPI_ABI_HANDLE_TYPE(session, Session)
-MPI_ABI_HANDLE_TYPE(request, Request)
 #undef MPI_ABI_HANDLE_TYPE
+/* requests: MPI_REQUEST_NULL (0x180 in the standard, the value of most
+ * entries after an MPI_Waitall) without the table */
+static inline int mpi_abi_to_request(abi_Request h) { return mpi_abi_to_handle(h); }
+static inline abi_Request mpi_abi_from_request(int h)
+{
+    return h == MPI_REQUEST_NULL ? (abi_Request)(uintptr_t)0x180 : (abi_Request)mpi_abi_from_handle(h);
+}
 
 static inline int mpi_abi_to_datatype(abi_Datatype h) { return mpi_abi_to_handle(h); }
 /* MPICH's MPI_FLOAT_INT .. MPI_LONG_DOUBLE_INT are direct handles 0x8c000000 + i */
@@ -185,7 +195,23 @@ MPI_ABI_INT_GROUP(split)
 MPI_ABI_INT_GROUP(lock)
 MPI_ABI_INT_GROUP(whence)
 MPI_ABI_INT_GROUP(keyval)
+MPI_ABI_INT_GROUP(verbosity)
+MPI_ABI_INT_GROUP(bind)
+MPI_ABI_INT_GROUP(scope)
+MPI_ABI_INT_GROUP(pvarclass)
+MPI_ABI_INT_GROUP(cbsafety)
+MPI_ABI_INT_GROUP(sourceorder)
 #undef MPI_ABI_INT_GROUP
+/* a darg of MPI_Type_create_darray is a block size; only MPI_DISTRIBUTE_DFLT_DARG
+ * is a constant (19 in the standard ABI, whatever 19 would mean as a size) */
+static inline int mpi_abi_darg_in(int v)
+{
+    return mpi_abi_distrib_in(v) == MPI_DISTRIBUTE_DFLT_DARG ? MPI_DISTRIBUTE_DFLT_DARG : v;
+}
+static inline int mpi_abi_darg_out(int v)
+{
+    return v == MPI_DISTRIBUTE_DFLT_DARG ? mpi_abi_distrib_out(v) : v;
+}
 static inline int mpi_abi_amode_in(int v) { return mpi_abi_bits_in(mpi_abi_amode_pairs, v); }
 static inline int mpi_abi_amode_out(int v) { return mpi_abi_bits_out(mpi_abi_amode_pairs, v); }
 static inline int mpi_abi_assert_in(int v) { return mpi_abi_bits_in(mpi_abi_assert_pairs, v); }
@@ -221,6 +247,81 @@ static inline void mpi_abi_status_in(MPI_Status *m, const abi_Status *a)
     m->count_hi_and_cancelled = a->MPI_internal[1];
 }
 
+/* ---------------------------------------------------------------- arrays in place
+ * The request-array path (MPI_Waitall ...) converts more entries than fit
+ * the stack copy in the user's memory rather than into a malloc'ed copy
+ * (mpi/api/gen_abi.py, REQ_IN_PLACE, STATUS_IN_PLACE): a standard request is a pointer, an MPICH request
+ * an int, so the ints are packed into the first half of the array (entry i
+ * is written at byte 4i after entry i, at 8i >= 4i, and every entry before
+ * it were read) and expanded back from the last entry down; a standard status
+ * (32 bytes) holds MPICH's (20), so the implementation writes its statuses
+ * into the user's array with MPICH's stride and they are expanded from the
+ * last down (status i of MPICH's layout ends at 20(i+1) <= 32(i+1)). memcpy
+ * keeps the accesses of the two types of one memory defined; it compiles to
+ * plain loads and stores. While the call runs the array holds MPICH's values
+ * (the user may not touch it then); an invalid handle comes back as what the
+ * invalid MPICH handle it became translates to. */
+_Static_assert(sizeof(MPI_Request) <= sizeof(abi_Request), "requests convert in place");
+_Static_assert(sizeof(MPI_Status) <= sizeof(abi_Status), "statuses convert in place");
+
+static inline MPI_Request *mpi_abi_requests_in(abi_Request *a, int n)
+{
+    char *p = (char *)a;
+    for (int i = 0; i < n; i++) {
+        abi_Request v;
+        MPI_Request h;
+        memcpy(&v, p + sizeof v * (size_t)i, sizeof v);
+        h = mpi_abi_to_request(v);
+        memcpy(p + sizeof h * (size_t)i, &h, sizeof h);
+    }
+    return (MPI_Request *)(void *)a;
+}
+static inline void mpi_abi_requests_out(abi_Request *a, int n)
+{
+    char *p = (char *)a;
+    for (int i = n - 1; i >= 0; i--) {
+        MPI_Request h;
+        abi_Request v;
+        memcpy(&h, p + sizeof h * (size_t)i, sizeof h);
+        v = mpi_abi_from_request(h);
+        memcpy(p + sizeof v * (size_t)i, &v, sizeof v);
+    }
+}
+static inline MPI_Request *mpi_abi_requests_copy(MPI_Request *l, const abi_Request *a, int n)
+{
+    for (int i = 0; i < n; i++)
+        l[i] = mpi_abi_to_request(a[i]);
+    return l;
+}
+/* MPI_Waitany/Waitsome ...: entry i of a copy back into the user's array if
+ * the call changed it (an index out of range, from a call that failed before
+ * writing it, is ignored) */
+static inline void mpi_abi_request_back(abi_Request *a, const MPI_Request *l, int n, int i)
+{
+    if (i >= 0 && i < n && l[i] != mpi_abi_to_request(a[i]))
+        a[i] = mpi_abi_from_request(l[i]);
+}
+/* a call of the MPI_Waitall family wrote its statuses (MPI_ERR_IN_STATUS included) */
+static inline int mpi_abi_statuses_written(int err)
+{
+    return err == MPI_SUCCESS || (err >= 0 && err < MPI_ABI_USER_CODES && (err & 127) == MPI_ERR_IN_STATUS);
+}
+static inline void mpi_abi_statuses_out(abi_Status *a, int n)
+{
+    /* field by field: one wide load of the implementation's five int stores
+     * would wait for them to leave the store buffer */
+    for (int i = n - 1; i >= 0; i--) {
+        const char *p = (const char *)a + sizeof(MPI_Status) * (size_t)i;
+        MPI_Status m;
+        memcpy(&m.count_lo, p + offsetof(MPI_Status, count_lo), sizeof(int));
+        memcpy(&m.count_hi_and_cancelled, p + offsetof(MPI_Status, count_hi_and_cancelled), sizeof(int));
+        memcpy(&m.MPI_SOURCE, p + offsetof(MPI_Status, MPI_SOURCE), sizeof(int));
+        memcpy(&m.MPI_TAG, p + offsetof(MPI_Status, MPI_TAG), sizeof(int));
+        memcpy(&m.MPI_ERROR, p + offsetof(MPI_Status, MPI_ERROR), sizeof(int));
+        mpi_abi_status_out(&a[i], &m);
+    }
+}
+
 /* ---------------------------------------------------------------- buffers */
 static inline void *mpi_abi_buf(const void *p)
 {
@@ -240,9 +341,25 @@ mpi_errh_proxy_t mpi_abi_errh_proxy;
 mpi_attr_copy_proxy_t mpi_abi_copy_proxy;
 mpi_attr_delete_proxy_t mpi_abi_delete_proxy;
 extern const mpi_greq_lang_t mpi_abi_greq_lang;
+extern const mpi_datarep_proxy_t mpi_abi_datarep_proxy;
 
+/* MPI_Type_get_contents(_c): the order, distributions and dargs of a subarray or
+ * darray's integers as the standard's values (the core keeps MPICH's) */
+void mpi_abi_contents_out(MPI_Datatype dt, int *ints);
+/* MPI_Comm_spawn(_multiple): the number of error codes the call wrote */
+int mpi_abi_spawn_written(void);
 /* the number of datatypes of MPI_(Neighbor_)alltoallw's send or receive side */
 int mpi_abi_coll_ntypes(abi_Comm comm, int neighbor, int send);
+/* MPI_Comm_get_attr, MPI_Attr_get: MPI_HOST and MPI_IO as the standard's ranks */
+void mpi_abi_comm_attr_out(int abi_keyval, int **value);
+/* MPI_Comm_idup ...: the MPICH handle a failed call left in the low half */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "late handles need a little-endian int");
+static inline void mpi_abi_late_handle_out(void **p)
+{
+    int h;
+    memcpy(&h, p, sizeof h);
+    *p = h == 0 ? *p : mpi_abi_from_handle(h);
+}
 /* MPI_Win_get_attr: a flavor or memory model as the standard's value */
 void mpi_abi_win_attr_out(int abi_keyval, int **value);
 int mpi_abi_nomem(const char *fn);

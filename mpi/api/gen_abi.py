@@ -56,13 +56,28 @@ ARG_CONV = {
     'keyval': 'keyval', 'comm_keyval': 'keyval', 'type_keyval': 'keyval', 'win_keyval': 'keyval',
     'errorcode': 'code', 'errorclass': 'class', 'error': 'code',
     'result': 'compare', 'combiner': 'combiner',
+    # the tool interface's value sets (MPI_T_cvar/pvar/event_get_info, MPI_T_pvar_get_index,
+    # MPI_T_event_register_callback ..., MPI_T_source_get_info)
+    'verbosity': 'verbosity', 'bind': 'bind', 'scope': 'scope', 'var_class': 'pvarclass',
+    'cb_safety': 'cbsafety', 'ordering': 'sourceorder',
 }
 ARG_CONV_FUNC = {('MPI_Abort', 'errorcode'): None, ('MPI_Topo_test', 'status'): 'topo',
                  ('MPI_Type_create_darray', 'array_of_distribs'): 'distrib',
-                 ('MPI_Type_create_darray', 'array_of_dargs'): 'distrib',
+                 # a darg is a block size: only MPI_DISTRIBUTE_DFLT_DARG is a constant
+                 ('MPI_Type_create_darray', 'array_of_dargs'): 'darg',
                  ('MPI_Group_translate_ranks', 'ranks1'): 'rank',
                  ('MPI_Group_translate_ranks', 'ranks2'): 'rank',
-                 ('MPI_Comm_spawn', 'array_of_errcodes'): 'code'}
+                 ('MPI_Comm_spawn', 'array_of_errcodes'): 'code',
+                 ('MPI_Comm_spawn_multiple', 'array_of_errcodes'): 'code'}
+# typed enums of the tool interface: the conversion of the same name as an int
+T_ENUM_CONV = {'MPI_T_cb_safety': 'cbsafety', 'MPI_T_source_order': 'sourceorder'}
+# (the tables of mpi/abi/abi_conv.h of these enum types of constants.txt)
+T_ENUM_GROUP = {'MPI_T_cb_safety': 'cbsafety', 'MPI_T_source_order': 'sourceorder'}
+# int arrays whose entries the call writes in place (the same int in both
+# ABIs) and whose length only the implementation knows: the length after the
+# call, the C expression (mpi_abi_spawn_written: the processes the call tried)
+ARRAY_OUT_IN_PLACE = {('MPI_Comm_spawn', 'array_of_errcodes'): 'mpi_abi_spawn_written()',
+                      ('MPI_Comm_spawn_multiple', 'array_of_errcodes'): 'mpi_abi_spawn_written()'}
 # keyvals that are created (out): the implementation's values pass unchanged
 KEYVAL_OUT_PLAIN = True
 # The length of array arguments (C expression over the ABI parameters).
@@ -71,7 +86,7 @@ ARRAY_LEN = {
     'array_of_types': 'count', 'array_of_info': 'count',
     'array_of_datatypes': 'max_datatypes',
     'array_of_distribs': 'ndims', 'array_of_dargs': 'ndims',
-    'ranks1': 'n', 'ranks2': 'n', 'array_of_errcodes': 'maxprocs',
+    'ranks1': 'n', 'ranks2': 'n',
 }
 ARRAY_LEN_FUNC = {
     ('MPI_Waitsome', 'array_of_requests'): 'incount', ('MPI_Waitsome', 'array_of_statuses'): 'incount',
@@ -79,7 +94,6 @@ ARRAY_LEN_FUNC = {
     ('MPI_Request_get_status_some', 'array_of_requests'): 'incount',
     ('MPI_Request_get_status_some', 'array_of_statuses'): 'incount',
     ('MPI_T_event_get_info', 'array_of_datatypes'): '(num_elements != NULL ? *num_elements : 0)',
-    ('MPI_Comm_spawn_multiple', 'array_of_errcodes'): None,  # not converted (see design.md)
 }
 for f in ('MPI_Alltoallw', 'MPI_Ialltoallw', 'MPI_Alltoallw_init'):
     ARRAY_LEN_FUNC[(f, 'sendtypes')] = 'mpi_abi_coll_ntypes(comm, 0, 1)'
@@ -94,6 +108,35 @@ ATTACH_NAMES = {'MPI_Buffer_attach': 'buffer', 'MPI_Comm_attach_buffer': 'buffer
 DETACH_NAMES = {'MPI_Buffer_detach': 'buffer_addr', 'MPI_Comm_detach_buffer': 'buffer_addr',
                 'MPI_Session_detach_buffer': 'buffer_addr'}
 STACK = 32  # elements converted on the stack; more are malloc'ed
+# Output handles the core writes when the operation completes, after the
+# call returned (a local copy would be gone by then): the core writes the
+# MPICH int into the low half of the caller's zeroed pointer, which is then
+# the standard handle of a user object (abi_conv.h, mpi_abi_from_handle of a
+# direct handle); after a failed call it is converted as any other.
+LATE_OUT_HANDLES = (('MPI_Comm_idup', 'newcomm'), ('MPI_Comm_idup_with_info', 'newcomm'))
+# The request-array path (doc/design.md, "The standard ABI"): up to STACK
+# entries are converted into a copy on the stack (measured faster than in
+# place for small counts); more, where a copy would be malloc'ed, in the
+# user's own memory: a standard request is pointer-sized, MPICH's an int, so
+# the ints are packed into the array's first half and expanded back
+# afterwards (mpi_abi_requests_in/out).
+REQ_IN_PLACE = ('MPI_Waitall', 'MPI_Testall', 'MPI_Startall')
+# Calls that change only the completed entries: a copy on the stack, and only
+# the one index (any) or the outcount indices (some) converted back.
+REQ_SPARSE = {'MPI_Waitany': 'any', 'MPI_Testany': 'any', 'MPI_Waitsome': 'some',
+              'MPI_Testsome': 'some'}
+# Status arrays the call writes in full or not at all (a failure of a request
+# is MPI_ERR_IN_STATUS with every status written; a bad argument writes none):
+# only the entries written (the C expression) are converted, nothing is zeroed
+# before; up to STACK into a stack array, more written by the implementation
+# with MPICH's 20-byte stride into the user's array of 32-byte standard
+# statuses and expanded in place afterwards (mpi_abi_statuses_out).
+STATUS_IN_PLACE = {
+    'MPI_Waitall': 'count',
+    'MPI_Testall': '(flag != NULL && *flag ? count : 0)',
+    'MPI_Waitsome': '(outcount != NULL && *outcount != MPI_UNDEFINED ? *outcount : 0)',
+    'MPI_Testsome': '(outcount != NULL && *outcount != MPI_UNDEFINED ? *outcount : 0)',
+}
 # Where the standard's prototype differs from MPICH 4.0.2's (whose partitioned
 # init functions take an MPI_Count and have no _c form): the ABI declaration
 # of the parameter, per form (int form, _c form), and the extra _c names.
@@ -352,19 +395,39 @@ def param_conv(e, p, large, c):
         ty = base[4:].lower()
         if not stars and not arr:
             c.args.append('mpi_abi_to_%s(%s)' % (ty, n))
+        elif stars == '*' and not arr and (e.name, n) in LATE_OUT_HANDLES:
+            c.pre.append('    if (%s != NULL)\n        *%s = (abi_%s)0;' % (n, n, base[4:]))
+            c.post.append('    if (%s != NULL && err != MPI_SUCCESS)\n        mpi_abi_late_handle_out((void **)%s);'
+                          % (n, n))
+            c.args.append('(%s *)(void *)%s' % (base, n))
         elif stars == '*' and not arr:
             c.pre.append('    %s l_%s = 0;' % (base, n))
             if p.direction == 'inout':
                 c.pre.append('    if (%s != NULL)\n        l_%s = mpi_abi_to_%s(*%s);' % (n, n, ty, n))
                 c.post.append('    if (%s != NULL)\n        *%s = mpi_abi_from_%s(l_%s);' % (n, n, ty, n))
-            else:
+            elif base == 'MPI_File':  # MPICH's MPI_FILE_NULL is 0: written or not, no telling
                 c.post.append('    if (err == MPI_SUCCESS && %s != NULL)\n        *%s = mpi_abi_from_%s(l_%s);'
                               % (n, n, ty, n))
+            else:  # also what a failed call wrote (MPI_COMM_NULL ...); 0 is no MPICH handle
+                c.post.append('    if (%s != NULL && (err == MPI_SUCCESS || l_%s != 0))\n'
+                              '        *%s = mpi_abi_from_%s(l_%s);' % (n, n, n, ty, n))
             c.args.append('%s != NULL ? &l_%s : NULL' % (n, n))
         elif arr and not stars:
             ln = array_len(e, p)
             if ln is None:
                 raise SystemExit('gen_abi.py: %s: no length for array %s' % (e.name, n))
+            if base == 'MPI_Request' and e.name in REQ_IN_PLACE:
+                c.pre.append('    MPI_Request s_%s[%d];' % (n, STACK))
+                c.pre.append('    int n_%s = %s != NULL ? (int)(%s) : 0;' % (n, n, ln))
+                c.pre.append('    MPI_Request *l_%s = %s == NULL ? NULL : n_%s <= %d ? mpi_abi_requests_copy(s_%s, %s, n_%s)\n'
+                             '                                              : mpi_abi_requests_in(%s, n_%s);'
+                             % (n, n, n, STACK, n, n, n, n, n))
+                c.post.append('    if (l_%s == s_%s)\n        for (int i = 0; i < n_%s; i++)\n'
+                              '            %s[i] = mpi_abi_from_request(s_%s[i]);\n'
+                              '    else if (%s != NULL)\n        mpi_abi_requests_out(%s, n_%s);'
+                              % (n, n, n, n, n, n, n, n))
+                c.args.append('l_%s' % n)
+                return
             c.pre.append('    %s s_%s[%d], *l_%s = NULL;' % (base, n, STACK, n))
             c.pre.append('    int n_%s = %s != NULL ? (int)(%s) : 0;' % (n, n, ln))
             c.pre.append('    if (n_%s > 0 && (l_%s = n_%s <= %d ? s_%s : malloc(sizeof(*l_%s) * (size_t)n_%s)) == NULL)\n'
@@ -374,7 +437,15 @@ def param_conv(e, p, large, c):
                              % (n, n, ty, n))
             else:  # slots the call does not fill come back as the null handle
                 c.pre.append('    for (int i = 0; i < n_%s; i++)\n        l_%s[i] = 0;' % (n, n))
-            if p.direction in ('out', 'inout'):
+            if base == 'MPI_Request' and REQ_SPARSE.get(e.name) == 'any':
+                c.post.append('    if (%s != NULL && indx != NULL)\n'
+                              '        mpi_abi_request_back(%s, l_%s, n_%s, *indx);' % (n, n, n, n))
+            elif base == 'MPI_Request' and REQ_SPARSE.get(e.name) == 'some':
+                c.post.append('    if (%s != NULL && outcount != NULL && array_of_indices != NULL)\n'
+                              '        for (int k = 0; k < *outcount && k < n_%s; k++)\n'
+                              '            mpi_abi_request_back(%s, l_%s, n_%s, array_of_indices[k]);'
+                              % (n, n, n, n, n))
+            elif p.direction in ('out', 'inout'):
                 c.post.append('    for (int i = 0; i < n_%s; i++)\n        %s[i] = mpi_abi_from_%s(l_%s[i]);'
                               % (n, n, ty, n))
             c.cleanup.append('    if (l_%s != s_%s)\n        free(l_%s);' % (n, n, n))
@@ -384,6 +455,21 @@ def param_conv(e, p, large, c):
         return
     if base == 'MPI_Status':
         ln = array_len(e, p) if n.startswith('array_of') else None
+        if ln is not None and e.name in STATUS_IN_PLACE:
+            c.pre.append('    MPI_Status s_%s[%d];' % (n, STACK))
+            c.pre.append('    MPI_Status *l_%s = %s == NULL ? MPI_STATUSES_IGNORE : (int)(%s) <= %d ? s_%s\n'
+                         '                                             : (MPI_Status *)(void *)%s;'
+                         % (n, n, ln, STACK, n, n))
+            c.post.append('    if (%s != NULL && mpi_abi_statuses_written(err)) {\n'
+                          '        int w_%s = %s;\n'
+                          '        if (l_%s == s_%s)\n'
+                          '            for (int i = 0; i < w_%s; i++)\n'
+                          '                mpi_abi_status_out(&%s[i], &s_%s[i]);\n'
+                          '        else\n'
+                          '            mpi_abi_statuses_out(%s, w_%s);\n'
+                          '    }' % (n, n, STATUS_IN_PLACE[e.name], n, n, n, n, n, n, n))
+            c.args.append('l_%s' % n)
+            return
         if ln is not None:
             c.pre.append('    MPI_Status s_%s[%d], *l_%s = MPI_STATUSES_IGNORE;' % (n, STACK, n))
             c.pre.append('    int n_%s = %s != NULL ? (int)(%s) : 0;' % (n, n, ln))
@@ -397,6 +483,8 @@ def param_conv(e, p, large, c):
             c.args.append('l_%s' % n)
             return
         c.pre.append('    MPI_Status l_%s = {0};' % n)
+        if p.direction == 'out':  # single-completion calls leave MPI_ERROR as it was
+            c.pre.append('    if (%s != NULL)\n        l_%s.MPI_ERROR = mpi_abi_code_in(%s->MPI_ERROR);' % (n, n, n))
         if p.direction in ('in', 'inout'):
             c.pre.append('    if (%s != NULL)\n        mpi_abi_status_in(&l_%s, %s);' % (n, n, n))
         if p.direction in ('out', 'inout'):
@@ -406,6 +494,18 @@ def param_conv(e, p, large, c):
         else:
             c.args.append('%s != NULL ? &l_%s : NULL' % (n, n))
         return
+    if base in T_ENUM_CONV:
+        conv = T_ENUM_CONV[base]
+        if not stars and not arr and p.direction == 'in':
+            c.args.append('(%s)mpi_abi_%s_in((int)%s)' % (base, conv, n))
+            return
+        if stars == '*' and not arr and p.direction == 'out':
+            c.pre.append('    %s l_%s = (%s)0;' % (base, n, base))
+            c.post.append('    if (err == MPI_SUCCESS && %s != NULL)\n        *%s = (%s)mpi_abi_%s_out((int)l_%s);'
+                          % (n, n, base, conv, n))
+            c.args.append('%s != NULL ? &l_%s : NULL' % (n, n))
+            return
+        raise SystemExit('gen_abi.py: %s: cannot convert %s' % (e.name, decl))
     if base.startswith('MPI_T_'):  # the tool interface: the same types in both
         c.args.append(n)
         return
@@ -415,7 +515,7 @@ def param_conv(e, p, large, c):
         else:
             c.args.append('(%s *)(void (*)(void))%s' % (base, n))
         return
-    if base in T_HANDLES or base == 'MPI_T_source_order' or base == 'MPI_T_cb_safety':
+    if base in T_HANDLES:
         c.args.append(n)
         return
     # integers that carry constants
@@ -434,6 +534,14 @@ def param_conv(e, p, large, c):
             c.post.append('    if (err == MPI_SUCCESS && %s != NULL)\n        *%s = mpi_abi_%s_out(l_%s);'
                           % (n, n, conv, n))
             c.args.append('%s != NULL ? &l_%s : NULL' % (n, n))
+            return
+        if arr and (e.name, n) in ARRAY_OUT_IN_PLACE and p.direction == 'out':
+            c.post.append('    if (%s != NULL) {\n'
+                          '        int w_%s = %s;\n'
+                          '        for (int i = 0; i < w_%s; i++)\n'
+                          '            %s[i] = mpi_abi_%s_out(%s[i]);\n'
+                          '    }' % (n, n, ARRAY_OUT_IN_PLACE[(e.name, n)], n, n, conv, n))
+            c.args.append(n)
             return
         if arr:
             ln = array_len(e, p)
@@ -473,7 +581,17 @@ def param_conv(e, p, large, c):
 
 # Calls whose results need more than their parameters' conversions.
 FUNC_POST = {
+    # the order, distributions and dargs of a subarray or darray as the standard's values
+    'MPI_Type_get_contents': ['    if (err == MPI_SUCCESS && array_of_integers != NULL)\n'
+                              '        mpi_abi_contents_out(mpi_abi_to_datatype(datatype), array_of_integers);'],
+    'MPI_Type_get_contents_c': ['    if (err == MPI_SUCCESS && array_of_integers != NULL)\n'
+                                '        mpi_abi_contents_out(mpi_abi_to_datatype(datatype), array_of_integers);'],
     # the values of MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL are the standard's
+    # MPI_HOST and MPI_IO are ranks (MPI_PROC_NULL, MPI_ANY_SOURCE ...)
+    'MPI_Comm_get_attr': ['    if (err == MPI_SUCCESS && flag != NULL && *flag && attribute_val != NULL)\n'
+                          '        mpi_abi_comm_attr_out(comm_keyval, (int **)attribute_val);'],
+    'MPI_Attr_get': ['    if (err == MPI_SUCCESS && flag != NULL && *flag && attribute_val != NULL)\n'
+                     '        mpi_abi_comm_attr_out(keyval, (int **)attribute_val);'],
     'MPI_Win_get_attr': ['    if (err == MPI_SUCCESS && flag != NULL && *flag && attribute_val != NULL)\n'
                          '        mpi_abi_win_attr_out(win_keyval, (int **)attribute_val);'],
 }
@@ -498,8 +616,8 @@ def after_create(e, large):
                 '        mpi_attr_keyval_set_proxy(*%s, mpi_abi_copy_proxy, mpi_abi_delete_proxy);' % (kv, kv)]
     if b.startswith('MPI_Grequest'):
         return ['    if (err == MPI_SUCCESS)\n        mpi_greq_set_lang(l_request, &mpi_abi_greq_lang);']
-    if b.startswith('MPI_Datarep'):
-        return []  # see doc/design.md: the conversion functions get the MPICH handle
+    if b.startswith('MPI_Datarep'):  # the conversion and extent functions get standard handles
+        return ['    if (err == MPI_SUCCESS)\n        mpi_datarep_set_proxy(datarep, &mpi_abi_datarep_proxy);']
     raise SystemExit('gen_abi.py: %s: callback %s without a proxy' % (e.name, b))
 
 
@@ -630,7 +748,9 @@ def tables(consts, names):
     t.append('    {INT_MIN, INT_MIN}\n};')
     groups = {}
     for g, ty, n, v in consts:
-        if g in ('handle', 'define', 'int', 'mpit', 'enum'):
+        if g == 'enum' and ty in T_ENUM_GROUP:
+            g = T_ENUM_GROUP[ty]
+        if g in ('handle', 'define', 'int', 'enum'):
             continue
         groups.setdefault(g, []).append((n, v))
     for g, members in groups.items():

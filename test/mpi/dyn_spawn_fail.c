@@ -49,6 +49,22 @@ int main(int argc, char **argv)
               codes[1]);
     }
 
+    {
+        /* the missing command first: every process asked for gets its code,
+         * those of the commands after it too (not only the ones before) */
+        char *cmds[2] = {"canal-no-such-program-either", argv[0]};
+        int np[2] = {1, 2};
+        for (int i = 0; i < 4; i++)
+            codes[i] = -1;
+        err = MPI_Comm_spawn_multiple(2, cmds, MPI_ARGVS_NULL, np, NULL, 0, MPI_COMM_WORLD, &inter,
+                                      codes);
+        cls = mtest_error_class(err);
+        CHECK(cls == MPI_ERR_SPAWN, "spawn_multiple, the first missing: class %d", cls);
+        CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN && codes[2] == MPI_ERR_SPAWN &&
+                  codes[3] == -1,
+              "errcodes %d %d %d %d", codes[0], codes[1], codes[2], codes[3]);
+    }
+
     err = MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 0, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
                          MPI_ERRCODES_IGNORE);
     cls = mtest_error_class(err);

@@ -1154,6 +1154,8 @@ static const tclass_t classes[] = {
     {DT_REAL8, 'r'}, {DT_REAL16, 'r'}, {DT_COMPLEX8, 'c'}, {DT_COMPLEX16, 'c'},
     {DT_COMPLEX32, 'c'}, {DT_CXX_BOOL, 'l'}, {DT_CXX_FLOAT_COMPLEX, 'c'},
     {DT_CXX_DOUBLE_COMPLEX, 'c'}, {DT_CXX_LONG_DOUBLE_COMPLEX, 'c'}, {DT_C_FLOAT16, 'r'},
+    {DT_LOGICAL1, 'l'}, {DT_LOGICAL2, 'l'}, {DT_LOGICAL4, 'l'}, {DT_LOGICAL8, 'l'},
+    {DT_LOGICAL16, 'l'}, {DT_REAL2, 'r'}, {DT_COMPLEX4, 'c'},
 };
 
 /* MPI 4.0 section 6.9.2, written out again independently of the engine,
