@@ -197,6 +197,12 @@ void adi_request_complete(adi_request_t *r)
     adi_unlock();
 }
 
+void adi_request_done_fresh(adi_request_t *r)
+{
+    r->state = REQ_DONE;
+    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+}
+
 void adi_request_pool_finalize(void)
 {
     for (int i = 0; i < nblocks; i++) {
