@@ -118,6 +118,10 @@ adi_request_t *adi_request_at(int index); /* NULL if not a live request */
 void adi_request_free(adi_request_t *req);
 /* Mark a request complete (generalized, collective, persistent...). */
 void adi_request_complete(adi_request_t *req);
+/* Complete a request just allocated that nothing else has seen and that
+ * holds nothing (no type, buffer or callback): no lock, no release work
+ * (the MPI_PROC_NULL requests of mpi/). */
+void adi_request_done_fresh(adi_request_t *req);
 
 /* Point to point. `dest`/`src_rank` are job ranks / communicator ranks as named. */
 canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,

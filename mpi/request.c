@@ -358,13 +358,15 @@ int mpi_test_impl(MPI_Request *request, int *flag, MPI_Status *status, const cha
 }
 
 /* Arrays of requests (count checked by the entry point): validate once,
- * NULL entries for MPI_REQUEST_NULL. */
-static int lookup_array(int count, MPI_Request reqs[], const char *fn, adi_request_t ***out)
+ * NULL entries for MPI_REQUEST_NULL. The array is `small` (of `nsmall`
+ * entries) when it fits, else malloc'd: free it only if it is not `small`. */
+static int lookup_array_buf(int count, MPI_Request reqs[], const char *fn, adi_request_t **small,
+                            int nsmall, adi_request_t ***out)
 {
     adi_request_t **rs;
     if (count > 0 && reqs == NULL)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
-    rs = malloc(sizeof *rs * (size_t)(count ? count : 1));
+    rs = count <= nsmall ? small : malloc(sizeof *rs * (size_t)(count ? count : 1));
     if (rs == NULL)
         return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for %d requests", count);
     for (int i = 0; i < count; i++) {
@@ -374,7 +376,8 @@ static int lookup_array(int count, MPI_Request reqs[], const char *fn, adi_reque
         }
         rs[i] = mpi_request_get(reqs[i]);
         if (rs[i] == NULL) {
-            free(rs);
+            if (rs != small)
+                free(rs);
             return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
                                  "array_of_requests[%d]=%#x is not a valid request", i,
                                  (unsigned)reqs[i]);
@@ -382,6 +385,11 @@ static int lookup_array(int count, MPI_Request reqs[], const char *fn, adi_reque
     }
     *out = rs;
     return MPI_SUCCESS;
+}
+
+static int lookup_array(int count, MPI_Request reqs[], const char *fn, adi_request_t ***out)
+{
+    return lookup_array_buf(count, reqs, fn, NULL, -1, out);
 }
 
 static int is_inactive(adi_request_t *r)
@@ -428,12 +436,13 @@ static MPI_Status *status_at(MPI_Status statuses[], int i)
 static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], int test,
                           int *flag, const char *fn)
 {
-    adi_request_t **rs = NULL;
+    /* A window of requests (osu_bw's 64) needs no allocation. */
+    adi_request_t *small[64], **rs = NULL;
     multi_t m;
     int err, any_err = 0;
     mpi_comm_t *c = NULL;
 
-    if ((err = lookup_array(count, reqs, fn, &rs)))
+    if ((err = lookup_array_buf(count, reqs, fn, small, 64, &rs)))
         return err;
     m.count = count;
     m.rs = rs;
@@ -444,7 +453,8 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
             adi_progress();
             if (!multi_pred(&m)) {
                 *flag = 0;
-                free(rs);
+                if (rs != small)
+                    free(rs);
                 return MPI_SUCCESS;
             }
         }
@@ -452,6 +462,8 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
     } else {
         adi_wait_until(multi_pred, &m);
     }
+    /* One device lock for the whole array (finish() takes it per request). */
+    adi_lock();
     for (int i = 0; i < count; i++) {
         MPI_Status *st = status_at(statuses, i);
         if (rs[i] == NULL) {
@@ -460,13 +472,15 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
         }
         if (c == NULL)
             c = req_comm(rs[i]);
-        err = finish(rs[i], fn, &reqs[i], st);
+        err = finish_locked(rs[i], fn, &reqs[i], st);
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = err;
         if (err)
             any_err = 1;
     }
-    free(rs);
+    adi_unlock();
+    if (rs != small)
+        free(rs);
     if (any_err)
         return mpi_err_raise(c, MPI_ERR_IN_STATUS, fn,
                              "one or more requests failed; see the MPI_ERROR field of the statuses");
