@@ -49,10 +49,11 @@ static int ofi_dir_has(const char *dir, const char *prefix)
     return found;
 }
 
-int ch_ofi_auto_worth(char *why, size_t len)
+int ch_ofi_remote_worth(ch_endpoint_t *ep, char *why, size_t len)
 {
     const char *fi_prov = getenv("FI_PROVIDER"), *prov = common_cvar_str("OFI_PROVIDER");
-    if ((prov != NULL && *prov != '\0') || strcmp(common_cvar_source("OFI_LIBRARY"), "default") != 0 ||
+    if (ep->provider[0] != '\0' || (prov != NULL && *prov != '\0') ||
+        strcmp(common_cvar_source("OFI_LIBRARY"), "default") != 0 ||
         (fi_prov != NULL && *fi_prov != '\0'))
         return 1; /* asked for by name */
     if (ofi_dir_has("/sys/class/infiniband", "") || ofi_dir_has("/sys/class/cxi", "") ||

@@ -290,6 +290,7 @@ typedef struct {
     int initialized; /* init() succeeded */
     int ready;       /* post_fence() succeeded */
     ch_upcalls_t up;
+    const ch_endpoint_t *ep; /* the endpoint holding this state (its PMI keys) */
     int rank, size;
     unsigned char secret[SOCK_SECRET_LEN];
     int lfd; /* listening socket */
@@ -328,13 +329,12 @@ typedef struct {
     unsigned long dyn_parked; /* dynamic connections that waited for peer_add */
 } sock_state_t;
 
-extern sock_state_t ch_sock_state;
-
 /* sock_conn.c */
-canal_status_t sock_sendv(int peer, const struct iovec *iov, int n);
-int sock_progress(void);
-canal_status_t sock_block(long timeout_us);
-canal_status_t sock_dyn_peer_add(int peer, const char *card, const unsigned char secret[SOCK_SECRET_LEN]);
+canal_status_t sock_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
+int sock_progress(ch_endpoint_t *ep);
+canal_status_t sock_block(ch_endpoint_t *ep, long timeout_us);
+canal_status_t sock_dyn_peer_add(ch_endpoint_t *ep, int peer, const char *card,
+                                 const unsigned char secret[SOCK_SECRET_LEN]);
 void sock_conn_close_all(sock_state_t *st);
 void sock_conn_goodbye_all(sock_state_t *st, double timeout_s);
 int sock_count_up(const sock_state_t *st);
@@ -344,6 +344,6 @@ int sock_count_up(const sock_state_t *st);
  * connection handshakes only when the peer progresses). Returns CANAL_OK
  * when everything is handed to the kernel, CANAL_AGAIN if not yet. Proposed
  * as an optional ch_ops_t.flush; see the report of issue 8. */
-canal_status_t ch_sock_flush(void);
+canal_status_t ch_sock_flush(ch_endpoint_t *ep);
 
 #endif

@@ -299,7 +299,9 @@ static canal_status_t peer_connect(sock_state_t *st, int peer)
     if (p->dyn) {
         snprintf(card, sizeof card, "%s", p->dyn_addr);
     } else {
-        snprintf(key, sizeof key, "sock-%d", peer);
+        char base[PMI_KEY_MAX];
+        snprintf(base, sizeof base, "sock-%d", peer);
+        ch_endpoint_key(st->ep, base, key, sizeof key);
         if ((err = pmi_get(peer, key, card, sizeof card)) != CANAL_OK)
             return common_err_set(CANAL_ERR_PEER, "sock: no address card from rank %d: %s", peer,
                                   common_err_detail());
@@ -498,9 +500,9 @@ static void conn_push(sock_state_t *st, sock_conn_t *c)
     conn_watch(st, c);
 }
 
-canal_status_t sock_sendv(int peer, const struct iovec *iov, int n)
+canal_status_t sock_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     struct iovec fiov_small[IOV_BATCH], *fiov = fiov_small;
     unsigned char head[SOCK_FRAME_HEAD];
     size_t hdr_len, len = 0, total;
@@ -1188,9 +1190,9 @@ static void report_failures(sock_state_t *st)
     }
 }
 
-int sock_progress(void)
+int sock_progress(ch_endpoint_t *ep)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     struct epoll_event ev[64];
     double now;
     int n;
@@ -1227,9 +1229,9 @@ int sock_progress(void)
     return st->delivered;
 }
 
-canal_status_t sock_block(long timeout_us)
+canal_status_t sock_block(ch_endpoint_t *ep, long timeout_us)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     struct epoll_event ev;
     int ms;
 
@@ -1259,9 +1261,9 @@ static int anything_queued(const sock_state_t *st)
     return 0;
 }
 
-canal_status_t ch_sock_flush(void)
+canal_status_t ch_sock_flush(ch_endpoint_t *ep)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
 
     if (!st->ready)
         return CANAL_OK;
@@ -1326,10 +1328,10 @@ void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
 
 /* ---- dynamic peers ------------------------------------------------------------ */
 
-canal_status_t sock_dyn_peer_add(int peer, const char *card,
+canal_status_t sock_dyn_peer_add(ch_endpoint_t *ep, int peer, const char *card,
                                  const unsigned char secret[SOCK_SECRET_LEN])
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     sock_peer_t *p;
     uint64_t id;
     canal_status_t err;

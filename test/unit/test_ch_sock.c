@@ -35,7 +35,7 @@
 #include "common/log.h"
 #include "test/unit/ch_conform.h"
 
-#define ST (&ch_sock_state)
+#define ST ((sock_state_t *)EP->state)
 
 /* ---- the channel under test (test/unit/ch_conform.h) -------------------- */
 
@@ -45,7 +45,7 @@
 static void sock_idle(void)
 {
     if (ST->ready)
-        CH->block(1000);
+        ch_block(EP, 1000);
 }
 
 static void sock_log_rank(void)
@@ -58,7 +58,7 @@ static void sock_log_rank(void)
 static void flush_all(void)
 {
     double t0 = now_s();
-    while (ch_sock_flush() == CANAL_AGAIN) {
+    while (ch_flush(EP) == CANAL_AGAIN) {
         T_CHECK(poll_once() >= 0, "progress");
         T_CHECK(now_s() - t0 < unit_hang_s(), "flush stuck");
     }
@@ -681,7 +681,7 @@ static int body_sizes(int rank, void *arg)
                     hdr[i] = hdr_byte((unsigned)k, i);
                 make_payload(buf, rank, (unsigned)k, len);
                 t0 = now_s();
-                while ((st = CH->sendv(1 - rank, iov, 4)) == CANAL_AGAIN) {
+                while ((st = ch_sendv(EP, 1 - rank, iov, 4)) == CANAL_AGAIN) {
                     poll_once();
                     T_CHECK(now_s() - t0 < unit_hang_s(), "stuck at case %d", k);
                 }
@@ -711,7 +711,7 @@ static int body_sizes(int rank, void *arg)
             iov[0] = (struct iovec){hdr, 8};
             for (int i = 0; i < NIOV; i++)
                 iov[i + 1] = (struct iovec){buf + 7 * i, 7};
-            T_CHECK(CH->sendv(1, iov, NIOV + 1) == CANAL_OK, "sendv of %d iovecs", NIOV + 1);
+            T_CHECK(ch_sendv(EP, 1, iov, NIOV + 1) == CANAL_OK, "sendv of %d iovecs", NIOV + 1);
             flush_all();
         } else {
             t0 = now_s();
@@ -754,7 +754,7 @@ static int body_backpressure(int rank, void *arg)
             thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
             struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
             make_payload(buf, 0, seq, len);
-            st = CH->sendv(1, iov, 2);
+            st = ch_sendv(EP, 1, iov, 2);
             if (st == CANAL_AGAIN)
                 break;
             T_CHECK(st == CANAL_OK, "sendv: %d", st);
@@ -768,7 +768,7 @@ static int body_backpressure(int rank, void *arg)
         {
             thdr_t h = {THDR_MAGIC, 0, seq, 0};
             struct iovec iov[1] = {{&h, sizeof h}};
-            T_CHECK(CH->sendv(1, iov, 1) == CANAL_AGAIN, "second AGAIN");
+            T_CHECK(ch_sendv(EP, 1, iov, 1) == CANAL_AGAIN, "second AGAIN");
         }
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         /* Rank 1 reads now; once the kernel's buffers are full too, the
@@ -784,7 +784,7 @@ static int body_backpressure(int rank, void *arg)
                 thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)caps.max_payload};
                 struct iovec iov[2] = {{&h, sizeof h}, {buf, caps.max_payload}};
                 make_payload(buf, 0, seq, caps.max_payload);
-                st = CH->sendv(1, iov, 2);
+                st = ch_sendv(EP, 1, iov, 2);
                 if (st == CANAL_AGAIN) {
                     again++;
                     break;
@@ -792,7 +792,7 @@ static int body_backpressure(int rank, void *arg)
                 T_CHECK(st == CANAL_OK, "sendv: %d", st);
                 seq++;
                 sent++;
-                CH->progress();
+                ch_progress(EP);
             }
             T_CHECK(again == 1, "no AGAIN after %u packets over a live connection", sent);
             T_CHECK(ST->peers[1].out_bytes <= ST->outbuf_limit + caps.max_payload + 128,
@@ -850,12 +850,12 @@ static const char *const lat_mode_name[] = {"busy polling", "polling + sched_yie
 static void lat_wait(unsigned *counter, unsigned target, long mode)
 {
     while (*counter < target) {
-        if (CH->progress() > 0 || mode == 0)
+        if (ch_progress(EP) > 0 || mode == 0)
             continue;
         if (mode == 1)
             sched_yield();
         else
-            CH->block(1000);
+            ch_block(EP, 1000);
     }
 }
 
@@ -905,7 +905,7 @@ static int body_bandwidth(int rank, void *arg)
     if (rank == 0) {
         thdr_t h = {THDR_MAGIC, 0, 0, 0};
         struct iovec iov[1] = {{&h, sizeof h}};
-        T_CHECK(CH->sendv(1, iov, 1) == CANAL_OK, "sendv");
+        T_CHECK(ch_sendv(EP, 1, iov, 1) == CANAL_OK, "sendv");
         flush_all();
     } else {
         wait_delivered(1);
@@ -919,9 +919,9 @@ static int body_bandwidth(int rank, void *arg)
             canal_status_t st;
             h.seq = i;
             buf[0] = pattern(0, i, 0);
-            while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN)
-                if (CH->progress() == 0)
-                    CH->block(1000);
+            while ((st = ch_sendv(EP, 1, iov, 2)) == CANAL_AGAIN)
+                if (ch_progress(EP) == 0)
+                    ch_block(EP, 1000);
             T_CHECK(st == CANAL_OK, "sendv %d", st);
         }
         flush_all();
@@ -929,8 +929,8 @@ static int body_bandwidth(int rank, void *arg)
     } else {
         /* Count without checking every byte: the conformance tests do that. */
         while (delivered_total < MSGS + 1)
-            if (CH->progress() == 0)
-                CH->block(1000);
+            if (ch_progress(EP) == 0)
+                ch_block(EP, 1000);
         dt = now_s() - t0;
         fprintf(stderr, "sock bandwidth (%zu B packets, loopback): %.0f MB/s\n", caps.max_payload,
                 (double)MSGS * caps.max_payload / dt / 1e6);
@@ -1063,11 +1063,11 @@ static int body_block(int rank, void *arg)
     bring_up(&up_check);
     if (rank == 1) {
         t0 = now_s();
-        T_CHECK(CH->block(100000) == CANAL_OK, "block");
+        T_CHECK(ch_block(EP, 100000) == CANAL_OK, "block");
         dt = now_s() - t0;
         /* a lower bound only: a slow machine can only lengthen it */
         T_CHECK(dt > 0.08, "block(100 ms) returned after %.3f s", dt);
-        T_CHECK(CH->block(0) == CANAL_OK, "block(0)");
+        T_CHECK(ch_block(EP, 0) == CANAL_OK, "block(0)");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     /* Rank 1 sleeps in the kernel; rank 0 connects and sends after 200 ms.
@@ -1081,9 +1081,9 @@ static int body_block(int rank, void *arg)
             int blocks = 0;
             t0 = now_s();
             while (received[0] < (unsigned)round + 1) {
-                T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
+                T_CHECK(ch_block(EP, unit_block_forever_us()) == CANAL_OK, "block");
                 blocks++;
-                T_CHECK(CH->progress() >= 0, "progress");
+                T_CHECK(ch_progress(EP) >= 0, "progress");
                 T_CHECK(now_s() - t0 < unit_hang_s(), "never woken (%d blocks)", blocks);
             }
             T_CHECK(blocks < 50, "%d blocks: block() does not sleep", blocks);
@@ -1274,10 +1274,10 @@ static int body_strangers(int rank, void *arg)
             for (unsigned i = 0; i < STRANGER_LEGIT_MSGS / 2; i++) {
                 send_checked(0, i, i % 100, b);
                 sleep_ms(5);
-                CH->progress();
+                ch_progress(EP);
             }
             while (!shared_flags[0]) {
-                CH->progress();
+                ch_progress(EP);
                 sleep_ms(1);
             }
             for (unsigned i = STRANGER_LEGIT_MSGS / 2; i < STRANGER_LEGIT_MSGS; i++)
@@ -1405,7 +1405,7 @@ static int body_failed_both_ways(int rank, void *arg)
         struct iovec iov[1] = {{&h, sizeof h}};
         while (!shared_flags[0])
             sleep_ms(5);
-        (void)CH->sendv(1, iov, 1); /* refused: now, or in progress */
+        (void)ch_sendv(EP, 1, iov, 1); /* refused: now, or in progress */
         while (nfailures == 0) {
             T_CHECK(poll_once() >= 0, "progress");
             T_CHECK(now_s() - t0 < 20, "rank 1's refusal never counted");
@@ -1486,7 +1486,7 @@ static int body_impostor(int rank, void *arg)
         thdr_t h = {THDR_MAGIC, 0, 0, 8};
         struct iovec iov[2] = {{&h, sizeof h}, {b, 8}};
         double t0 = now_s();
-        T_CHECK(CH->sendv(1, iov, 2) == CANAL_OK, "sendv");
+        T_CHECK(ch_sendv(EP, 1, iov, 2) == CANAL_OK, "sendv");
         while (nfailures == 0) {
             poll_once();
             T_CHECK(now_s() - t0 < unit_hang_s(), "impostor not detected");
@@ -1498,13 +1498,13 @@ static int body_impostor(int rank, void *arg)
                                                         : "not as a canal sock endpoint") != NULL,
                 "detail: %s", common_err_detail());
         T_CHECK(delivered_total == 0, "delivered %ld", delivered_total);
-        T_CHECK(CH->sendv(1, iov, 2) == CANAL_ERR_PEER, "sendv to a failed peer");
+        T_CHECK(ch_sendv(EP, 1, iov, 2) == CANAL_ERR_PEER, "sendv to a failed peer");
         for (int k = 0; k < 20; k++)
             poll_once();
         T_CHECK(nfailures == 1, "%d failure reports", nfailures);
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -1580,7 +1580,7 @@ static int body_oversized(int rank, void *arg)
         T_CHECK(sock_count_up(ST) == 0, "connection still up");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -1636,7 +1636,7 @@ static int body_death(int rank, void *arg)
                 thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)caps.max_payload};
                 struct iovec iov[2] = {{&h, sizeof h}, {buf, caps.max_payload}};
                 make_payload(buf, 0, seq, caps.max_payload);
-                st = CH->sendv(1, iov, 2);
+                st = ch_sendv(EP, 1, iov, 2);
                 T_CHECK(st == CANAL_OK || st == CANAL_AGAIN || st == CANAL_ERR_PEER, "sendv: %d",
                         st);
                 if (st == CANAL_OK)
@@ -1650,7 +1650,7 @@ static int body_death(int rank, void *arg)
         T_CHECK(strstr(common_err_detail(), "rank 1") != NULL, "detail: %s", common_err_detail());
         fprintf(stderr, "death mode %ld noticed after %.3f s: %s\n", mode, now_s() - t0,
                 common_err_detail());
-        T_CHECK(CH->sendv(1, (struct iovec[]){{buf, 8}}, 1) == CANAL_ERR_PEER,
+        T_CHECK(ch_sendv(EP, 1, (struct iovec[]){{buf, 8}}, 1) == CANAL_ERR_PEER,
                 "sendv after failure");
         for (int k = 0; k < 20; k++)
             poll_once();
@@ -1658,7 +1658,7 @@ static int body_death(int rank, void *arg)
     }
     free(buf);
     /* No fence: rank 1 is gone. */
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -1699,7 +1699,7 @@ static int body_clean_close(int rank, void *arg)
         wait_delivered(1);
         flush_all();
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
-        T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+        T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
         T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
         return 0;
     }
@@ -1723,10 +1723,10 @@ static int body_clean_close(int rank, void *arg)
     {
         thdr_t h = {THDR_MAGIC, 0, 1, 0};
         struct iovec iov[1] = {{&h, sizeof h}};
-        T_CHECK(CH->sendv(1, iov, 1) == CANAL_ERR_PEER, "sendv to a finalized rank");
+        T_CHECK(ch_sendv(EP, 1, iov, 1) == CANAL_ERR_PEER, "sendv to a finalized rank");
         T_CHECK(strstr(common_err_detail(), "finalized") != NULL, "%s", common_err_detail());
     }
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -1745,49 +1745,51 @@ static int body_bad_input(int rank, void *arg)
     int other = 1 - rank;
     ch_caps_t c2;
 
-    T_CHECK(CH->progress() == 0, "progress before init");
+    T_CHECK(ch_progress(EP) == 0, "progress before init");
     iov[0] = (struct iovec){big, 4};
-    T_CHECK(CH->sendv(other, iov, 1) < 0, "sendv before init");
-    T_CHECK(CH->post_fence() < 0, "post_fence before init");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize before init");
+    T_CHECK(ch_sendv(EP, other, iov, 1) < 0, "sendv before init");
+    T_CHECK(ch_post_fence(EP) < 0, "post_fence before init");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize before init");
 
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    T_CHECK(CH->init(NULL, &up_check, &caps) == CANAL_ERR_ARG, "NULL pmi");
-    T_CHECK(CH->init(&info, NULL, &caps) == CANAL_ERR_ARG, "NULL up");
-    T_CHECK(CH->init(&info, &up_check, NULL) == CANAL_ERR_ARG, "NULL caps");
+    T_CHECK(ch_init(EP, NULL, &up_check, &caps) == CANAL_ERR_ARG, "NULL pmi");
+    T_CHECK(ch_init(EP, &info, NULL, &caps) == CANAL_ERR_ARG, "NULL up");
+    T_CHECK(ch_init(EP, &info, &up_check, NULL) == CANAL_ERR_ARG, "NULL caps");
     {
         pmi_info_t bad = info;
         bad.rank = 7;
-        T_CHECK(CH->init(&bad, &up_check, &caps) == CANAL_ERR_ARG, "rank out of range");
+        T_CHECK(ch_init(EP, &bad, &up_check, &caps) == CANAL_ERR_ARG, "rank out of range");
     }
     setenv("CANAL_SOCK_IFACE", "nosuchif0", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_NOTFOUND, "bad interface");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_NOTFOUND, "bad interface");
     T_CHECK(strstr(common_err_detail(), "CANAL_SOCK_IFACE=nosuchif0") != NULL, "%s",
             common_err_detail());
     setenv("CANAL_SOCK_IFACE", "lo", 1);
     setenv("CANAL_SOCK_MAX_PAYLOAD", "100", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG, "tiny max payload");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG, "tiny max payload");
     T_CHECK(strstr(common_err_detail(), "CANAL_SOCK_MAX_PAYLOAD") != NULL, "%s",
             common_err_detail());
     setenv("CANAL_SOCK_MAX_PAYLOAD", "64K", 1);
     setenv("CANAL_SOCK_OUTBUF_LIMIT", "1K", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG, "limit below max payload");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG, "limit below max payload");
     unsetenv("CANAL_SOCK_OUTBUF_LIMIT");
     setenv("CANAL_SOCK_HANDSHAKE_TIMEOUT", "0", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG, "zero timeout");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG, "zero timeout");
     unsetenv("CANAL_SOCK_HANDSHAKE_TIMEOUT");
 
     bring_up(&up_check);
     T_CHECK(caps.max_payload == 64 * 1024, "max payload %zu", caps.max_payload);
-    T_CHECK(CH->init(&info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
-    T_CHECK(CH->reaches(other) && !CH->reaches(rank), "reaches");
-    T_CHECK(!CH->reaches(-1) && !CH->reaches(info.size), "reaches out of range");
+    T_CHECK(ch_init(EP, &info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
+    T_CHECK(ch_reaches(EP, other) && !ch_reaches(EP, rank), "reaches");
+    T_CHECK(!ch_reaches(EP, -1) && !ch_reaches(EP, info.size), "reaches out of range");
     iov[0] = (struct iovec){big, 4};
-    T_CHECK(CH->sendv(rank, iov, 1) == CANAL_ERR_ARG, "sendv to self");
+    T_CHECK(ch_sendv(EP, rank, iov, 1) == CANAL_ERR_ARG, "sendv to self");
     conf_sendv_bad_args(other, 1);
     T_CHECK(ST->peers[other].state == SOCK_PS_IDLE, "a bad sendv started a connection");
-    T_CHECK(CH->rdma_read == NULL && CH->mem_register == NULL, "no rdma");
-    T_CHECK(ch_rdma_read(CH, other, big, 0, 0, 8, NULL) == CANAL_ERR_UNSUPPORTED, "rdma stub");
+    T_CHECK(!caps.has_rdma && CH->rdma_read == ch_no_rdma_read &&
+                CH->mem_register == ch_no_mem_register,
+            "no rdma");
+    T_CHECK(ch_rdma_read(EP, other, big, 0, 0, 8, NULL) == CANAL_ERR_UNSUPPORTED, "rdma stub");
     return tear_down();
 }
 
@@ -1801,9 +1803,9 @@ END_TEST
 static int body_single(int rank, void *arg)
 {
     bring_up(&up_check);
-    T_CHECK(!CH->reaches(0), "reaches self");
-    T_CHECK(CH->progress() == 0, "progress");
-    T_CHECK(CH->block(1000) == CANAL_OK, "block");
+    T_CHECK(!ch_reaches(EP, 0), "reaches self");
+    T_CHECK(ch_progress(EP) == 0, "progress");
+    T_CHECK(ch_block(EP, 1000) == CANAL_OK, "block");
     return tear_down();
 }
 
@@ -1818,7 +1820,7 @@ static int body_describe(int rank, void *arg)
     char desc[512];
     unsigned char b[8];
 
-    CH->describe(desc, sizeof desc);
+    ch_describe(EP, desc, sizeof desc);
     T_CHECK(strstr(desc, "not initialized") != NULL, "%s", desc);
     bring_up(&up_check);
     if (rank == 0)
@@ -1827,12 +1829,12 @@ static int body_describe(int rank, void *arg)
         wait_delivered(1);
     flush_all();
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    CH->describe(desc, sizeof desc);
+    ch_describe(EP, desc, sizeof desc);
     T_CHECK(strstr(desc, "1 connections up") != NULL && strstr(desc, ST->card) != NULL, "%s", desc);
     if (rank == 0)
         fprintf(stderr, "describe: %s\n", desc);
-    CH->describe(desc, 0);
-    CH->describe(NULL, 10);
+    ch_describe(EP, desc, 0);
+    ch_describe(EP, NULL, 10);
     return tear_down();
 }
 
