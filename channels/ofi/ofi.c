@@ -58,7 +58,10 @@ enum {
     UNREACH_AV
 };
 
-const char *ofi_err(int fi_rc) { return fi_strerror(fi_rc < 0 ? -fi_rc : fi_rc); }
+const char *ch_ofi_err(int fi_rc)
+{
+    return fi_strerror(fi_rc < 0 ? -fi_rc : fi_rc);
+}
 
 /* ---- address cards ------------------------------------------------------ */
 
@@ -220,7 +223,7 @@ static canal_status_t select_provider(ofi_state_t *st, const char *want)
                               "(FI_EP_RDM) with FI_MSG, ordered sends and %zu-byte messages "
                               "(fi_getinfo: %s)",
                               who ? " matching \"" : "", who ? who : "", who ? "\"" : "",
-                              st->buf_size, rc != 0 ? ofi_err(rc) : "too small");
+                              st->buf_size, rc != 0 ? ch_ofi_err(rc) : "too small");
     }
     st->info = chosen;
     return CANAL_OK;
@@ -249,10 +252,10 @@ static void close_fids(ofi_state_t *st)
      * them first. Otherwise close the endpoint first, which also cancels
      * the posted receives that still use the pool registration. */
     if (st->mr_endpoint)
-        ofi_mr_close_all(st);
+        ch_ofi_mr_close_all(st);
     if (st->ep != NULL)
         fi_close(&st->ep->fid);
-    ofi_mr_close_all(st);
+    ch_ofi_mr_close_all(st);
     if (st->cq != NULL)
         fi_close(&st->cq->fid);
     if (st->av != NULL)
@@ -356,15 +359,15 @@ static canal_status_t open_endpoint(ofi_state_t *st)
     int rc;
 
     if ((rc = fi_fabric(st->info->fabric_attr, &st->fabric, NULL)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_fabric(%s): %s", st->prov, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_fabric(%s): %s", st->prov, ch_ofi_err(rc));
     if ((rc = fi_domain(st->fabric, st->info, &st->domain, NULL)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_domain(%s, %s): %s", st->prov,
-                              st->domain_name, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_domain(%s, %s): %s", st->prov, st->domain_name,
+                              ch_ofi_err(rc));
     av_attr.type = FI_AV_TABLE;
     av_attr.count = (size_t)st->size;
     if ((rc = fi_av_open(st->domain, &av_attr, &st->av, NULL)) != 0)
         return common_err_set(CANAL_ERR_IO, "ofi: fi_av_open(%s, %d entries): %s", st->prov,
-                              st->size, ofi_err(rc));
+                              st->size, ch_ofi_err(rc));
     /* A file descriptor to sleep on in block() where the provider has one,
      * if wanted (cq_wait_fd: see cq_wait_choose); otherwise a plain polled
      * queue, and block() naps instead. */
@@ -383,15 +386,15 @@ static canal_status_t open_endpoint(ofi_state_t *st)
         cq_attr.wait_obj = FI_WAIT_NONE;
         if ((rc = fi_cq_open(st->domain, &cq_attr, &st->cq, NULL)) != 0)
             return common_err_set(CANAL_ERR_IO, "ofi: fi_cq_open(%s): %s", st->prov,
-                                  ofi_err(rc));
+                                  ch_ofi_err(rc));
     }
     if ((rc = fi_endpoint(st->domain, st->info, &st->ep, NULL)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_endpoint(%s): %s", st->prov, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_endpoint(%s): %s", st->prov, ch_ofi_err(rc));
     if ((rc = fi_ep_bind(st->ep, &st->av->fid, 0)) != 0 ||
         (rc = fi_ep_bind(st->ep, &st->cq->fid, FI_TRANSMIT | FI_RECV)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_ep_bind(%s): %s", st->prov, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_ep_bind(%s): %s", st->prov, ch_ofi_err(rc));
     if ((rc = fi_enable(st->ep)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_enable(%s): %s", st->prov, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_enable(%s): %s", st->prov, ch_ofi_err(rc));
     return CANAL_OK;
 }
 
@@ -413,9 +416,9 @@ static canal_status_t pools_make(ofi_state_t *st)
     memset(st->tx_mem, 0, txbytes);
     memset(st->rx_mem, 0, rxbytes);
     if (st->mr_local) {
-        if ((err = ofi_mr_pool(st, st->tx_mem, txbytes, FI_SEND, &st->tx_mr)) != CANAL_OK)
+        if ((err = ch_ofi_mr_pool(st, st->tx_mem, txbytes, FI_SEND, &st->tx_mr)) != CANAL_OK)
             return err;
-        if ((err = ofi_mr_pool(st, st->rx_mem, rxbytes, FI_RECV, &st->rx_mr)) != CANAL_OK)
+        if ((err = ch_ofi_mr_pool(st, st->rx_mem, rxbytes, FI_RECV, &st->rx_mr)) != CANAL_OK)
             return err;
     }
     for (int i = st->ntx - 1; i >= 0; i--) {
@@ -429,7 +432,7 @@ static canal_status_t pools_make(ofi_state_t *st)
         ofi_rxbuf_t *b = &st->rx_bufs[i];
         b->op.kind = OFI_OP_RX;
         b->data = st->rx_mem + (size_t)i * st->buf_size;
-        if ((err = ofi_rx_post(st, b)) < 0)
+        if ((err = ch_ofi_rx_post(st, b)) < 0)
             return err;
     }
     return CANAL_OK;
@@ -458,7 +461,7 @@ static canal_status_t ofi_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const c
     state_reset(st);
     /* Before anything calls libfabric: no library, no channel (the device
      * falls back to sock, or fails with this message when ofi was forced). */
-    if ((err = ofi_dl_open()) != CANAL_OK)
+    if ((err = ch_ofi_dl_open()) != CANAL_OK)
         goto fail;
     st->up = *up;
     st->rank = pmi->rank;
@@ -530,9 +533,9 @@ static canal_status_t ofi_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const c
     if ((err = open_endpoint(st)) != CANAL_OK)
         goto fail_fids;
     if ((rc = fi_getname(&st->ep->fid, addr, &alen)) != 0) {
-        err = common_err_set(CANAL_ERR_IO, "ofi: fi_getname(%s): %s%s", st->prov, ofi_err(rc),
-                             rc == -FI_ETOOSMALL ? " (address longer than Canal's cards allow)"
-                                                 : "");
+        err =
+            common_err_set(CANAL_ERR_IO, "ofi: fi_getname(%s): %s%s", st->prov, ch_ofi_err(rc),
+                           rc == -FI_ETOOSMALL ? " (address longer than Canal's cards allow)" : "");
         goto fail_fids;
     }
     if ((err = pools_make(st)) < 0)
@@ -600,7 +603,8 @@ static canal_status_t ofi_post_fence(ch_endpoint_t *ep)
             int rc = fi_av_insert(st->av, addr, 1, &p->addr, 0, NULL);
             if (rc != 1) {
                 LOG_WARN("ofi: cannot insert the address of rank %d into the address vector "
-                         "(%s)", r, rc < 0 ? ofi_err(rc) : "not inserted");
+                         "(%s)",
+                         r, rc < 0 ? ch_ofi_err(rc) : "not inserted");
                 why = UNREACH_AV;
             }
         }
@@ -624,7 +628,7 @@ static canal_status_t ofi_post_fence(ch_endpoint_t *ep)
 }
 
 /* The reason `peer` cannot be reached, as text (for sendv's message). */
-const char *ofi_unreach_reason(ofi_state_t *st, int peer)
+const char *ch_ofi_unreach_reason(ofi_state_t *st, int peer)
 {
     switch (st->unreach_why != NULL ? st->unreach_why[peer] : UNREACH_NO_CARD) {
     case UNREACH_NO_CARD: return "it published no ofi address card";
@@ -647,7 +651,7 @@ static canal_status_t ofi_finalize(ch_endpoint_t *ep)
         return CANAL_OK;
     /* sendv() promised delivery: give queued sends a moment to leave. */
     if (st->ready)
-        ofi_drain_tx(st, 2.0);
+        ch_ofi_drain_tx(st, 2.0);
     close_fids(st);
     /* Reads that never started or whose callback never ran; reads still
      * with the provider when the endpoint closed cannot be found (and are
@@ -686,18 +690,19 @@ static void ofi_describe(ch_endpoint_t *ep, char *buf, size_t len)
     snprintf(mr, sizeof mr, "%s%s%s%s%s", st->mr_local ? " local" : "",
              st->mr_virt ? " virt_addr" : "", st->mr_prov_key ? " prov_key" : "",
              st->mr_allocated ? " allocated" : "", st->mr_endpoint ? " endpoint" : "");
-    snprintf(buf, len,
-             "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
-             "RMA %s, mr_mode [%s ], %zu B packets, %d rx / %d tx buffers, block %s, "
-             "MR cache %s (hits %lu, misses %lu)",
-             FI_MAJOR(fi_version()), FI_MINOR(fi_version()), ofi_dl_path(),
-             st->prov, st->fabric_name, st->domain_name, st->local_only ? " (node-local)" : "",
-             st->nreachable, st->size,
-             !st->has_rma ? "no" : st->mr_virt ? "yes (virtual addresses)" : "yes (offsets)", mr,
-             st->max_payload, st->nrx, st->ntx,
-             st->wait_fd >= 0 ? "on a CQ fd" : "naps (no CQ fd)",
-             st->keep_idle ? "keeps idle registrations" : "live registrations only",
-             st->mr_stats.hits, st->mr_stats.misses);
+    snprintf(
+        buf, len,
+        "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
+        "RMA %s, mr_mode [%s ], %zu B packets, %d rx / %d tx buffers, block %s, "
+        "MR cache %s (hits %lu, misses %lu)",
+        FI_MAJOR(fi_version()), FI_MINOR(fi_version()), ch_ofi_dl_path(), st->prov, st->fabric_name,
+        st->domain_name, st->local_only ? " (node-local)" : "", st->nreachable, st->size,
+        !st->has_rma  ? "no"
+        : st->mr_virt ? "yes (virtual addresses)"
+                      : "yes (offsets)",
+        mr, st->max_payload, st->nrx, st->ntx, st->wait_fd >= 0 ? "on a CQ fd" : "naps (no CQ fd)",
+        st->keep_idle ? "keeps idle registrations" : "live registrations only", st->mr_stats.hits,
+        st->mr_stats.misses);
 }
 
 const ch_ops_t ch_ofi_ops = {
@@ -708,14 +713,14 @@ const ch_ops_t ch_ofi_ops = {
     .post_fence = ofi_post_fence,
     .finalize = ofi_finalize,
     .reaches = ofi_reaches,
-    .sendv = ofi_sendv,
-    .progress = ofi_progress,
-    .mem_register = ofi_mem_register,
-    .mem_deregister = ofi_mem_deregister,
-    .rdma_read = ofi_rdma_read,
-    .block = ofi_block,
+    .sendv = ch_ofi_sendv,
+    .progress = ch_ofi_progress,
+    .mem_register = ch_ofi_mem_register,
+    .mem_deregister = ch_ofi_mem_deregister,
+    .rdma_read = ch_ofi_rdma_read,
+    .block = ch_ofi_block,
     .wake = ch_no_wake,
-    .flush = ofi_flush,
+    .flush = ch_ofi_flush,
     .describe = ofi_describe,
     .dyn_open = ch_no_dyn_open,
     .dyn_card = ch_no_dyn_card,

@@ -59,7 +59,10 @@ struct ofi_mr_cb {
 enum { KEY_BASE_BITS = 48 };
 static const uint64_t KEY_BASE_MASK = ((uint64_t)1 << KEY_BASE_BITS) - 1;
 
-uint64_t ofi_mr_key_base(uint64_t key) { return key & KEY_BASE_MASK; }
+uint64_t ch_ofi_mr_key_base(uint64_t key)
+{
+    return key & KEY_BASE_MASK;
+}
 
 static size_t page_size(void)
 {
@@ -105,7 +108,7 @@ static void entry_close(ofi_state_t *st, ofi_mr_entry_t *e)
         int rc = fi_close(&e->mr->fid);
         if (rc != 0)
             LOG_WARN("ofi: closing the registration of %zu bytes at %p: %s", e->len,
-                     (void *)e->base, ofi_err(rc));
+                     (void *)e->base, ch_ofi_err(rc));
     }
     free(e);
 }
@@ -140,12 +143,14 @@ static canal_status_t mr_register(ofi_state_t *st, uintptr_t base, size_t len, u
     }
     if (rc != 0)
         return common_err_set(CANAL_ERR_IO, "ofi: registering %zu bytes at %p with %s: %s", len,
-                              (void *)base, st->prov, ofi_err(rc));
+                              (void *)base, st->prov, ch_ofi_err(rc));
     if (st->mr_endpoint) {
         if ((rc = fi_mr_bind(mr, &st->ep->fid, 0)) != 0 || (rc = fi_mr_enable(mr)) != 0) {
             fi_close(&mr->fid);
-            return common_err_set(CANAL_ERR_IO, "ofi: binding a registration to the endpoint "
-                                  "(%s): %s", st->prov, ofi_err(rc));
+            return common_err_set(CANAL_ERR_IO,
+                                  "ofi: binding a registration to the endpoint "
+                                  "(%s): %s",
+                                  st->prov, ch_ofi_err(rc));
         }
     }
     e->mr = mr;
@@ -163,8 +168,8 @@ static canal_status_t mr_register(ofi_state_t *st, uintptr_t base, size_t len, u
     return CANAL_OK;
 }
 
-canal_status_t ofi_mr_pool(ofi_state_t *st, void *buf, size_t len, uint64_t access,
-                           ofi_mr_entry_t **out)
+canal_status_t ch_ofi_mr_pool(ofi_state_t *st, void *buf, size_t len, uint64_t access,
+                              ofi_mr_entry_t **out)
 {
     ofi_mr_entry_t *e = calloc(1, sizeof *e);
     canal_status_t err;
@@ -182,8 +187,8 @@ canal_status_t ofi_mr_pool(ofi_state_t *st, void *buf, size_t len, uint64_t acce
     return CANAL_OK;
 }
 
-canal_status_t ofi_mr_get(ofi_state_t *st, const void *buf, size_t len, uint64_t access,
-                          ofi_mr_entry_t **out)
+canal_status_t ch_ofi_mr_get(ofi_state_t *st, const void *buf, size_t len, uint64_t access,
+                             ofi_mr_entry_t **out)
 {
     uintptr_t b = (uintptr_t)buf, base, end;
     ofi_mr_entry_t *e;
@@ -246,7 +251,7 @@ static void evict_idle(ofi_state_t *st)
     }
 }
 
-canal_status_t ofi_mr_put(ofi_state_t *st, ofi_mr_entry_t *e, void (*cb)(void *), void *arg)
+canal_status_t ch_ofi_mr_put(ofi_state_t *st, ofi_mr_entry_t *e, void (*cb)(void *), void *arg)
 {
 
     if (e == NULL || e->refs <= 0 || e->pool)
@@ -275,7 +280,7 @@ canal_status_t ofi_mr_put(ofi_state_t *st, ofi_mr_entry_t *e, void (*cb)(void *)
     return CANAL_OK;
 }
 
-void ofi_mr_close_all(ofi_state_t *st)
+void ch_ofi_mr_close_all(ofi_state_t *st)
 {
 
     while (!common_list_empty(&st->mr_list)) {
@@ -305,7 +310,7 @@ canal_status_t ch_ofi_mr_acquire(ch_endpoint_t *ep, const void *buf, size_t len,
     if (!st->has_rma)
         return common_err_set(CANAL_ERR_UNSUPPORTED, "ofi: provider %s has no RMA reads here",
                               st->prov);
-    if ((err = ofi_mr_get(st, buf, len, FI_REMOTE_READ, &e)) != CANAL_OK)
+    if ((err = ch_ofi_mr_get(st, buf, len, FI_REMOTE_READ, &e)) != CANAL_OK)
         return err;
     *key_out = e->key;
     *handle_out = e;
@@ -320,7 +325,7 @@ canal_status_t ch_ofi_mr_release(ch_endpoint_t *ep, void *handle, void (*cb)(voi
         return common_err_set(CANAL_ERR_INTERN, "ofi mr_release: channel not initialized");
     for (ofi_mr_entry_t *e = mr_of(st->mr_list.head); e != NULL; e = mr_of(e->link.next))
         if (e == handle && !e->pool)
-            return ofi_mr_put(st, e, cb, arg);
+            return ch_ofi_mr_put(st, e, cb, arg);
     return common_err_set(CANAL_ERR_ARG, "ofi mr_release: %p is not a live registration", handle);
 }
 
@@ -356,7 +361,8 @@ void ch_ofi_mr_stats(ch_endpoint_t *ep, ch_ofi_mr_stats_t *out)
     out->idle = st->mr_idle;
 }
 
-canal_status_t ofi_mem_register(ch_endpoint_t *ep, const void *buf, size_t len, uint64_t *key_out)
+canal_status_t ch_ofi_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
+                                   uint64_t *key_out)
 {
     void *handle;
     if (key_out == NULL)
@@ -364,7 +370,7 @@ canal_status_t ofi_mem_register(ch_endpoint_t *ep, const void *buf, size_t len, 
     return ch_ofi_mr_acquire(ep, buf, len, key_out, &handle);
 }
 
-canal_status_t ofi_mem_deregister(ch_endpoint_t *ep, uint64_t key)
+canal_status_t ch_ofi_mem_deregister(ch_endpoint_t *ep, uint64_t key)
 {
     ofi_state_t *st = ep->state;
 
@@ -372,7 +378,7 @@ canal_status_t ofi_mem_deregister(ch_endpoint_t *ep, uint64_t key)
         return common_err_set(CANAL_ERR_INTERN, "ofi mem_deregister: channel not initialized");
     for (ofi_mr_entry_t *e = mr_of(st->mr_list.head); e != NULL; e = mr_of(e->link.next))
         if (!e->pool && e->refs > 0 && e->key == key)
-            return ofi_mr_put(st, e, NULL, NULL);
+            return ch_ofi_mr_put(st, e, NULL, NULL);
     return common_err_set(CANAL_ERR_NOTFOUND, "ofi mem_deregister: no live registration has key "
                           "0x%llx", (unsigned long long)key);
 }

@@ -85,7 +85,7 @@ static canal_status_t listen_on(sock_state_t *st)
         setsockopt(st->lfd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
     if (bind(st->lfd, (struct sockaddr *)&st->laddr.ss, st->laddr.len) != 0) {
         char a[SOCK_CARD_MAX] = "?";
-        sock_addr_format(&st->laddr, a, sizeof a);
+        ch_sock_addr_format(&st->laddr, a, sizeof a);
         return common_err_set(CANAL_ERR_IO, "sock: bind to %s (interface %s): %s", a, st->ifname,
                               strerror(errno));
     }
@@ -94,7 +94,7 @@ static canal_status_t listen_on(sock_state_t *st)
     st->laddr.len = sizeof st->laddr.ss;
     if (getsockname(st->lfd, (struct sockaddr *)&st->laddr.ss, &st->laddr.len) != 0)
         return common_err_set(CANAL_ERR_IO, "sock: getsockname: %s", strerror(errno));
-    if (sock_addr_format(&st->laddr, st->card, sizeof st->card) != CANAL_OK)
+    if (ch_sock_addr_format(&st->laddr, st->card, sizeof st->card) != CANAL_OK)
         return CANAL_ERR_INTERN;
     st->epfd = epoll_create1(EPOLL_CLOEXEC);
     if (st->epfd < 0)
@@ -151,8 +151,8 @@ static canal_status_t sock_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const 
     st->size = pmi->size;
     if ((err = read_limits(st)) != CANAL_OK)
         goto fail_state;
-    err = sock_addr_choose(common_cvar_str("SOCK_IFACE"), pmi->nnodes > 1, &st->laddr, st->ifname,
-                           sizeof st->ifname);
+    err = ch_sock_addr_choose(common_cvar_str("SOCK_IFACE"), pmi->nnodes > 1, &st->laddr,
+                              st->ifname, sizeof st->ifname);
     if (err != CANAL_OK)
         goto fail_state;
     if ((err = listen_on(st)) != CANAL_OK)
@@ -202,7 +202,7 @@ static canal_status_t sock_post_fence(ch_endpoint_t *ep)
         err = pmi_get(0, key, hex, sizeof hex);
         if (err != CANAL_OK)
             return common_err_set(err, "sock: no job secret from rank 0: %s", common_err_detail());
-        err = sock_hex_decode(hex, st->secret, SOCK_SECRET_LEN);
+        err = ch_sock_hex_decode(hex, st->secret, SOCK_SECRET_LEN);
         memset(hex, 0, sizeof hex);
         if (err != CANAL_OK)
             return common_err_set(CANAL_ERR_PROTO, "sock: rank 0's job secret is malformed: %s",
@@ -242,8 +242,8 @@ static canal_status_t sock_dyn_open(ch_endpoint_t *ep, const pmi_info_t *pmi,
     if ((err = read_limits(st)) != CANAL_OK)
         goto fail_state;
     /* Other jobs may run on other nodes: prefer a non-loopback address. */
-    err = sock_addr_choose(common_cvar_str("SOCK_IFACE"), 2, &st->laddr, st->ifname,
-                           sizeof st->ifname);
+    err = ch_sock_addr_choose(common_cvar_str("SOCK_IFACE"), 2, &st->laddr, st->ifname,
+                              sizeof st->ifname);
     if (err != CANAL_OK)
         goto fail_state;
     if ((err = listen_on(st)) != CANAL_OK || (err = peers_alloc(st)) != CANAL_OK ||
@@ -271,7 +271,7 @@ static canal_status_t sock_dyn_card(ch_endpoint_t *ep, char *buf, size_t len)
 
     if (!st->ready)
         return common_err_set(CANAL_ERR_INTERN, "sock dyn_card: the channel is not open");
-    sock_dyn_card_format(st->card, st->dyn_id, buf, len);
+    ch_sock_dyn_card_format(st->card, st->dyn_id, buf, len);
     return CANAL_OK;
 }
 
@@ -282,8 +282,8 @@ static canal_status_t sock_finalize(ch_endpoint_t *ep)
     if (!st->initialized)
         return CANAL_OK;
     if (st->ready)
-        sock_conn_goodbye_all(st, 2.0);
-    sock_conn_close_all(st);
+        ch_sock_conn_goodbye_all(st, 2.0);
+    ch_sock_conn_close_all(st);
     for (int r = 0; r < st->npeers; r++) {
         sock_chunk_t *k = st->peers[r].out_head;
         while (k != NULL) {
@@ -324,7 +324,7 @@ static void sock_describe(ch_endpoint_t *ep, char *buf, size_t len)
              "max payload %zu B, queue limit %zu B per peer, %lu strangers dropped (%lu to make "
              "room)",
              st->ifname, st->card, st->laddr.ss.ss_family == AF_INET6 ? "IPv6" : "IPv4",
-             sock_count_up(st), hs, st->max_payload, st->outbuf_limit, st->strangers_dropped,
+             ch_sock_count_up(st), hs, st->max_payload, st->outbuf_limit, st->strangers_dropped,
              st->strangers_evicted);
 }
 
@@ -336,16 +336,16 @@ const ch_ops_t ch_sock_ops = {
     .post_fence = sock_post_fence,
     .finalize = sock_finalize,
     .reaches = sock_reaches,
-    .sendv = sock_sendv,
-    .progress = sock_progress,
+    .sendv = ch_sock_sendv,
+    .progress = ch_sock_progress,
     .mem_register = ch_no_mem_register,
     .mem_deregister = ch_no_mem_deregister,
     .rdma_read = ch_no_rdma_read,
-    .block = sock_block,
+    .block = ch_sock_block,
     .flush = ch_sock_flush,
     .wake = ch_no_wake,
     .describe = sock_describe,
     .dyn_open = sock_dyn_open,
     .dyn_card = sock_dyn_card,
-    .dyn_peer_add = sock_dyn_peer_add,
+    .dyn_peer_add = ch_sock_dyn_peer_add,
 };

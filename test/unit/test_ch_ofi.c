@@ -1064,15 +1064,15 @@ static int body_library(int rank, void *arg)
 {
     prov = "(library)";
     unsetenv("CANAL_OFI_LIBRARY");
-    T_CHECK(ofi_dl_open() == CANAL_OK, "ofi_dl_open");
-    T_CHECK(ofi_dl_path() != NULL && strcmp(ofi_dl_path(), "libfabric.so.1") == 0, "path %s",
-            ofi_dl_path() ? ofi_dl_path() : "(null)");
+    T_CHECK(ch_ofi_dl_open() == CANAL_OK, "ch_ofi_dl_open");
+    T_CHECK(ch_ofi_dl_path() != NULL && strcmp(ch_ofi_dl_path(), "libfabric.so.1") == 0, "path %s",
+            ch_ofi_dl_path() ? ch_ofi_dl_path() : "(null)");
     T_CHECK(fi_version() >= FI_VERSION(1, 10), "fi_version %u.%u", FI_MAJOR(fi_version()),
             FI_MINOR(fi_version()));
-    T_CHECK(ofi_dl_open() == CANAL_OK, "a second ofi_dl_open");
+    T_CHECK(ch_ofi_dl_open() == CANAL_OK, "a second ch_ofi_dl_open");
     /* Another library once one is loaded: refused with both names. */
     setenv("CANAL_OFI_LIBRARY", "/elsewhere/libfabric.so.1", 1);
-    T_CHECK(ofi_dl_open() == CANAL_ERR_UNSUPPORTED, "a different library");
+    T_CHECK(ch_ofi_dl_open() == CANAL_ERR_UNSUPPORTED, "a different library");
     T_CHECK(strstr(common_err_detail(), "/elsewhere/libfabric.so.1") != NULL &&
                 strstr(common_err_detail(), "already loaded") != NULL,
             "message: %s", common_err_detail());
@@ -1104,13 +1104,13 @@ static int body_library_bad(int rank, void *arg)
     T_CHECK(st == CANAL_ERR_UNSUPPORTED, "init with CANAL_OFI_LIBRARY=%s returned %d", lib, st);
     T_CHECK(strstr(common_err_detail(), lib) != NULL && strstr(common_err_detail(), why) != NULL,
             "message: %s", common_err_detail());
-    T_CHECK(!OFI_ST->initialized && ofi_dl_path() == NULL, "state after the failure");
+    T_CHECK(!OFI_ST->initialized && ch_ofi_dl_path() == NULL, "state after the failure");
     if (rank == 0)
         fprintf(stderr, "bad library message: %s\n", common_err_detail());
     unsetenv("CANAL_OFI_LIBRARY");
     setenv("CANAL_OFI_PROVIDER", prov_names[0], 1);
     st = ch_init(EP, &info, &up_check, &caps);
-    if (st == CANAL_ERR_UNSUPPORTED && ofi_dl_path() != NULL) {
+    if (st == CANAL_ERR_UNSUPPORTED && ch_ofi_dl_path() != NULL) {
         fprintf(stderr, "SKIP %s after a bad library: %s\n", prov_names[0], common_err_detail());
         return 0;
     }

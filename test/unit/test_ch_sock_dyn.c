@@ -87,46 +87,46 @@ START_TEST(test_dyn_wire)
     fill(s2, sizeof s2, 2);
     fill(na, sizeof na, 3);
     fill(nc, sizeof nc, 4);
-    sock_hs_dyn_response_encode(resp, s, na, nc, cid, aid);
-    ck_assert_int_eq(sock_hs_dyn_response_decode(resp, &c, &a), CANAL_OK);
+    ch_sock_hs_dyn_response_encode(resp, s, na, nc, cid, aid);
+    ck_assert_int_eq(ch_sock_hs_dyn_response_decode(resp, &c, &a), CANAL_OK);
     ck_assert(c == cid && a == aid);
-    ck_assert_int_eq(sock_hs_dyn_response_check(resp, s, na, got), CANAL_OK);
+    ck_assert_int_eq(ch_sock_hs_dyn_response_check(resp, s, na, got), CANAL_OK);
     ck_assert(memcmp(got, nc, sizeof nc) == 0);
     /* another secret, another challenge */
-    ck_assert_int_lt(sock_hs_dyn_response_check(resp, s2, na, got), 0);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_check(resp, s2, na, got), 0);
     na[5] ^= 1;
-    ck_assert_int_lt(sock_hs_dyn_response_check(resp, s, na, got), 0);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_check(resp, s, na, got), 0);
     na[5] ^= 1;
     /* every byte matters */
     for (size_t i = 0; i < sizeof resp; i++) {
         resp[i] ^= 0x40;
-        ck_assert_msg(sock_hs_dyn_response_check(resp, s, na, got) < 0, "byte %zu", i);
+        ck_assert_msg(ch_sock_hs_dyn_response_check(resp, s, na, got) < 0, "byte %zu", i);
         resp[i] ^= 0x40;
     }
     /* a job-rank response is not a dynamic one, and zero/equal ids are refused */
-    memcpy(resp, sock_magic, SOCK_MAGIC_LEN);
-    ck_assert_int_lt(sock_hs_dyn_response_decode(resp, &c, &a), 0);
-    sock_hs_dyn_response_encode(resp, s, na, nc, 0, aid);
-    ck_assert_int_lt(sock_hs_dyn_response_decode(resp, &c, &a), 0);
-    sock_hs_dyn_response_encode(resp, s, na, nc, aid, aid);
-    ck_assert_int_lt(sock_hs_dyn_response_decode(resp, &c, &a), 0);
+    memcpy(resp, ch_sock_magic, SOCK_MAGIC_LEN);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_decode(resp, &c, &a), 0);
+    ch_sock_hs_dyn_response_encode(resp, s, na, nc, 0, aid);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_decode(resp, &c, &a), 0);
+    ch_sock_hs_dyn_response_encode(resp, s, na, nc, aid, aid);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_decode(resp, &c, &a), 0);
 
     for (int vd = SOCK_VERDICT_ACCEPT; vd <= SOCK_VERDICT_REJECT; vd++) {
-        sock_hs_dyn_verdict_encode(v, s, vd, na, nc, cid, aid);
-        ck_assert_int_eq(sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict), CANAL_OK);
+        ch_sock_hs_dyn_verdict_encode(v, s, vd, na, nc, cid, aid);
+        ck_assert_int_eq(ch_sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict), CANAL_OK);
         ck_assert_int_eq(verdict, vd);
-        ck_assert_int_lt(sock_hs_dyn_verdict_check(v, s2, na, nc, cid, aid, &verdict), 0);
-        ck_assert_int_lt(sock_hs_dyn_verdict_check(v, s, na, nc, aid, cid, &verdict), 0);
+        ck_assert_int_lt(ch_sock_hs_dyn_verdict_check(v, s2, na, nc, cid, aid, &verdict), 0);
+        ck_assert_int_lt(ch_sock_hs_dyn_verdict_check(v, s, na, nc, aid, cid, &verdict), 0);
         for (size_t i = 0; i < sizeof v; i++) {
             v[i] ^= 0x01;
-            ck_assert_msg(sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict) < 0,
+            ck_assert_msg(ch_sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict) < 0,
                           "verdict byte %zu", i);
             v[i] ^= 0x01;
         }
     }
     /* the job-rank verdict of the same secret does not pass as a dynamic one */
-    sock_hs_verdict_encode(v, s, SOCK_VERDICT_ACCEPT, na, nc, 1, 2);
-    ck_assert_int_lt(sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict), 0);
+    ch_sock_hs_verdict_encode(v, s, SOCK_VERDICT_ACCEPT, na, nc, 1, 2);
+    ck_assert_int_lt(ch_sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict), 0);
 }
 END_TEST
 
@@ -146,10 +146,10 @@ START_TEST(test_dyn_wire_fuzz)
             buf[i] = (unsigned char)(seed >> 16);
         }
         if (round % 2)
-            memcpy(buf, sock_dyn_magic, SOCK_MAGIC_LEN);
-        ck_assert_int_lt(sock_hs_dyn_response_check(buf, s, na, got), 0);
-        (void)sock_hs_dyn_response_decode(buf, &c, &a);
-        ck_assert_int_lt(sock_hs_dyn_verdict_check(buf, s, na, na, 1, 2, &verdict), 0);
+            memcpy(buf, ch_sock_dyn_magic, SOCK_MAGIC_LEN);
+        ck_assert_int_lt(ch_sock_hs_dyn_response_check(buf, s, na, got), 0);
+        (void)ch_sock_hs_dyn_response_decode(buf, &c, &a);
+        ck_assert_int_lt(ch_sock_hs_dyn_verdict_check(buf, s, na, na, 1, 2, &verdict), 0);
     }
 }
 END_TEST
@@ -159,24 +159,27 @@ START_TEST(test_dyn_cards)
     char card[SOCK_CARD_MAX + 20], addr[SOCK_CARD_MAX];
     uint64_t id = 0;
 
-    sock_dyn_card_format("10.1.2.3:4567", 0xdeadbeef01ULL, card, sizeof card);
+    ch_sock_dyn_card_format("10.1.2.3:4567", 0xdeadbeef01ULL, card, sizeof card);
     ck_assert_str_eq(card, "10.1.2.3:4567#000000deadbeef01");
-    ck_assert_int_eq(sock_dyn_card_parse(card, addr, sizeof addr, &id), CANAL_OK);
+    ck_assert_int_eq(ch_sock_dyn_card_parse(card, addr, sizeof addr, &id), CANAL_OK);
     ck_assert_str_eq(addr, "10.1.2.3:4567");
     ck_assert(id == 0xdeadbeef01ULL);
-    sock_dyn_card_format("[::1]:80", ~0ULL, card, sizeof card);
-    ck_assert_int_eq(sock_dyn_card_parse(card, addr, sizeof addr, &id), CANAL_OK);
+    ch_sock_dyn_card_format("[::1]:80", ~0ULL, card, sizeof card);
+    ck_assert_int_eq(ch_sock_dyn_card_parse(card, addr, sizeof addr, &id), CANAL_OK);
     ck_assert_str_eq(addr, "[::1]:80");
     ck_assert(id == ~0ULL);
-    ck_assert_int_lt(sock_dyn_card_parse("10.1.2.3:4567", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("#0000000000000001", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#000000000000000", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#00000000000000001", addr, sizeof addr, &id),
+    ck_assert_int_lt(ch_sock_dyn_card_parse("10.1.2.3:4567", addr, sizeof addr, &id), 0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("#0000000000000001", addr, sizeof addr, &id), 0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#000000000000000", addr, sizeof addr, &id),
                      0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#000000000000000g", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#0000000000000000", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse(NULL, addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#0000000000000001", addr, 4, &id), 0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#00000000000000001", addr, sizeof addr, &id),
+                     0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#000000000000000g", addr, sizeof addr, &id),
+                     0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#0000000000000000", addr, sizeof addr, &id),
+                     0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse(NULL, addr, sizeof addr, &id), 0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#0000000000000001", addr, 4, &id), 0);
 }
 END_TEST
 
@@ -260,7 +263,7 @@ static void share_cards(int dyn_only, unsigned char secret[SOCK_SECRET_LEN], int
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     if (info.rank != 0 && !own_secret) {
         T_CHECK(pmi_get(0, "dyn-secret", hex, sizeof hex) == CANAL_OK, "get");
-        T_CHECK(sock_hex_decode(hex, secret, SOCK_SECRET_LEN) == CANAL_OK, "hex");
+        T_CHECK(ch_sock_hex_decode(hex, secret, SOCK_SECRET_LEN) == CANAL_OK, "hex");
     }
 }
 
