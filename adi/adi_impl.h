@@ -121,7 +121,7 @@ typedef struct {
 } adi_ctx_queues_t;
 
 typedef struct {
-    const ch_ops_t *ch;
+    ch_endpoint_t *ch;
     size_t eager_limit;   /* payload bytes sent eagerly to this peer */
     size_t chunk;         /* DATA chunk size */
     int has_rdma;
@@ -234,7 +234,7 @@ adi_ctx_queues_t *adi_ctx(int context);
 
 /* device.c, for dynamic.c: the channel that serves other jobs (opened on
  * first use) and the setup of a new dynamic peer's entry. */
-canal_status_t adi_dev_dyn_channel(const ch_ops_t **ch_out);
+canal_status_t adi_dev_dyn_channel(ch_endpoint_t **ch_out);
 canal_status_t adi_dev_dyn_peer_init(int peer);
 void adi_queues_finalize(void);
 

@@ -29,15 +29,6 @@
 #include <time.h>
 #include <unistd.h>
 
-extern const ch_ops_t ch_self_ops;
-/* Network channels are optional parts of the build: referenced weakly so the
- * device works (and says what is missing) whichever are linked in. */
-extern const ch_ops_t ch_sock_ops __attribute__((weak));
-#ifdef CANAL_HAVE_OFI
-extern const ch_ops_t ch_ofi_ops __attribute__((weak));
-extern int ch_ofi_auto_worth(char *why, size_t len) __attribute__((weak));
-#endif
-
 adi_device_t adi_dev;
 adi_stats_t adi_stats;
 const char *const adi_stats_channel_names[ADI_STATS_NCHANNELS] = {"self", "shm", "sock", "ofi"};
@@ -50,10 +41,10 @@ void adi_stats_get(adi_stats_t *out)
         dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
-static int stats_slot_of(const ch_ops_t *ch)
+static int stats_slot_of(const ch_endpoint_t *ch)
 {
     for (int i = 0; i < ADI_STATS_NCHANNELS; i++)
-        if (strcmp(ch->name, adi_stats_channel_names[i]) == 0)
+        if (strcmp(ch_name(ch), adi_stats_channel_names[i]) == 0)
             return i;
     return 0;
 }
@@ -64,7 +55,7 @@ static int stats_slot_of(const ch_ops_t *ch)
 static pthread_mutex_t dev_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static const pmi_info_t *dev_pmi; /* for opening a channel for other jobs later */
 static int dyn_slot = -1;         /* the active channel serving other jobs */
-static const ch_ops_t *active[4];
+static ch_endpoint_t *active[4];  /* one endpoint per opened channel */
 static ch_caps_t active_caps[4];
 static int nactive;
 
@@ -105,7 +96,7 @@ const char *adi_peer_channel(int peer)
 {
     if (peer < 0 || peer >= adi_dev.npeers || adi_dev.peers[peer].ch == NULL)
         return "none";
-    return adi_dev.peers[peer].ch->name;
+    return ch_name(adi_dev.peers[peer].ch);
 }
 
 /* ---------------------------------------------------------------- oversubscription */
@@ -199,14 +190,32 @@ static int node_cpus(const pmi_info_t *pmi)
     return n;
 }
 
-static canal_status_t open_channel(const ch_ops_t *ch, const pmi_info_t *pmi, int *slot_out)
+/* Open the endpoint ep (made by ch_endpoint_new) as the next active
+ * channel; on failure it is freed. */
+static canal_status_t open_endpoint(ch_endpoint_t *ep, const pmi_info_t *pmi, int *slot_out)
 {
-    canal_status_t st = ch->init(pmi, &upcalls, &active_caps[nactive]);
-    if (st < 0)
+    canal_status_t st;
+
+    if (nactive >= (int)(sizeof active / sizeof active[0])) {
+        ch_endpoint_free(ep);
+        return common_err_set(CANAL_ERR_INTERN, "no room for another channel");
+    }
+    memset(&active_caps[nactive], 0, sizeof active_caps[nactive]);
+    if ((st = ch_init(ep, pmi, &upcalls, &active_caps[nactive])) < 0) {
+        ch_endpoint_free(ep);
         return st;
-    active[nactive] = ch;
+    }
+    active[nactive] = ep;
     *slot_out = nactive++;
     return CANAL_OK;
+}
+
+/* The job's one endpoint of channel `ops` (no options). */
+static canal_status_t open_channel(const ch_ops_t *ops, const pmi_info_t *pmi, int *slot_out)
+{
+    ch_endpoint_t *ep;
+    canal_status_t st = ch_endpoint_new(ops, NULL, &ep);
+    return st < 0 ? st : open_endpoint(ep, pmi, slot_out);
 }
 
 canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
@@ -271,20 +280,25 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
          * for) and a provider is usable, else sock (or what CANAL_CHANNEL
          * says). */
 #ifdef CANAL_HAVE_OFI
-        char why[300];
-        if (net_slot < 0 && strcmp(force, "auto") == 0 && ch_ofi_auto_worth != NULL &&
-            !ch_ofi_auto_worth(why, sizeof why))
-            LOG_DEBUG("ofi channel not opened: %s", why); /* sock serves these peers */
-        else if (net_slot < 0 && strcmp(force, "sock") != 0 && &ch_ofi_ops != NULL) {
-            st = open_channel(&ch_ofi_ops, pmi, &net_slot);
-            if (st < 0 && strcmp(force, "ofi") == 0)
+        if (net_slot < 0 && strcmp(force, "sock") != 0) {
+            char why[300];
+            ch_endpoint_t *ep;
+            if ((st = ch_endpoint_new(&ch_ofi_ops, NULL, &ep)) < 0)
                 return st;
-            if (st < 0)
-                LOG_WARN("ofi channel unusable (%s); using the sock channel",
-                         common_err_detail());
+            if (strcmp(force, "auto") == 0 && !ch_remote_worth(ep, why, sizeof why)) {
+                LOG_DEBUG("ofi channel not opened: %s", why); /* sock serves these peers */
+                ch_endpoint_free(ep);
+            } else {
+                st = open_endpoint(ep, pmi, &net_slot);
+                if (st < 0 && strcmp(force, "ofi") == 0)
+                    return st;
+                if (st < 0)
+                    LOG_WARN("ofi channel unusable (%s); using the sock channel",
+                             common_err_detail());
+            }
         }
 #endif
-        if (net_slot < 0 && strcmp(force, "ofi") != 0 && &ch_sock_ops != NULL) {
+        if (net_slot < 0 && strcmp(force, "ofi") != 0) {
             if ((st = open_channel(&ch_sock_ops, pmi, &net_slot)) < 0)
                 return st;
         }
@@ -302,7 +316,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         adi_dev.oversubscribed = pmi->local_size > adi_dev.node_cpus;
     }
     for (int i = 0; i < nactive; i++)
-        if (active[i]->post_fence != NULL && (st = active[i]->post_fence()) < 0)
+        if ((st = ch_post_fence(active[i])) < 0)
             return st;
 
     for (int peer = 0; peer < pmi->size; peer++) {
@@ -341,33 +355,34 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
  * alone -- and polled only from the first dynamic peer on, so that a
  * process that merely opens a port keeps its wait policy (one channel to
  * sleep in). Called with the device lock held. */
-static const ch_ops_t *dyn_ch;   /* opened for other jobs, maybe not yet active */
+static ch_endpoint_t *dyn_ch; /* opened for other jobs, maybe not yet active */
 static ch_caps_t dyn_caps;
 
-canal_status_t adi_dev_dyn_channel(const ch_ops_t **ch_out)
+canal_status_t adi_dev_dyn_channel(ch_endpoint_t **ch_out)
 {
     canal_status_t st;
 
     if (dyn_slot < 0 && dyn_ch == NULL) {
         for (int i = 0; i < nactive; i++)
-            if (active[i]->dyn_peer_add != NULL)
+            if (active_caps[i].has_dyn)
                 dyn_slot = i;
     }
     if (dyn_slot >= 0) {
-        if (active[dyn_slot]->dyn_open != NULL &&
-            (st = active[dyn_slot]->dyn_open(dev_pmi, &upcalls, &active_caps[dyn_slot])) < 0)
+        if ((st = ch_dyn_open(active[dyn_slot], dev_pmi, &upcalls, &active_caps[dyn_slot])) < 0)
             return st;
         *ch_out = active[dyn_slot];
         return CANAL_OK;
     }
     if (dyn_ch == NULL) {
-        if (&ch_sock_ops == NULL || ch_sock_ops.dyn_open == NULL)
-            return common_err_set(CANAL_ERR_UNSUPPORTED,
-                                  "reaching other jobs needs the sock channel, which this build "
-                                  "lacks");
-        if ((st = ch_sock_ops.dyn_open(dev_pmi, &upcalls, &dyn_caps)) < 0)
+        ch_endpoint_t *ep;
+        if ((st = ch_endpoint_new(&ch_sock_ops, NULL, &ep)) < 0)
             return st;
-        dyn_ch = &ch_sock_ops;
+        memset(&dyn_caps, 0, sizeof dyn_caps);
+        if ((st = ch_dyn_open(ep, dev_pmi, &upcalls, &dyn_caps)) < 0) {
+            ch_endpoint_free(ep);
+            return st;
+        }
+        dyn_ch = ep;
     }
     *ch_out = dyn_ch;
     return CANAL_OK;
@@ -428,13 +443,11 @@ void adi_describe(char *buf, size_t len)
                             adi_dev.oversubscribed ? "yes" : "no", why);
     for (int i = 0; i < nactive && off < len; i++) {
         char line[512] = "";
-        if (active[i]->describe != NULL)
-            active[i]->describe(line, sizeof line);
+        ch_describe(active[i], line, sizeof line);
         off += (size_t)snprintf(buf + off, len - off,
                                 "canal: channel %s: max payload %zu, rdma %s%s%s\n",
-                                active[i]->name, active_caps[i].max_payload,
-                                active_caps[i].has_rdma ? "yes" : "no", line[0] ? ", " : "",
-                                line);
+                                ch_name(active[i]), active_caps[i].max_payload,
+                                active_caps[i].has_rdma ? "yes" : "no", line[0] ? ", " : "", line);
     }
 }
 
@@ -569,14 +582,14 @@ int adi_progress(void)
 /* The channel a blocked wait may sleep in: only when exactly one active
  * channel other than self can block (sleeping in one would delay the
  * others' packets). *fast_out: that channel wakes on arrival by itself. */
-static const ch_ops_t *sleep_channel(int *fast_out)
+static ch_endpoint_t *sleep_channel(int *fast_out)
 {
-    const ch_ops_t *found = NULL;
+    ch_endpoint_t *found = NULL;
     *fast_out = 0;
     for (int i = 0; i < nactive; i++) {
-        if (active[i] == &ch_self_ops)
+        if (active[i]->ops == &ch_self_ops)
             continue;
-        if (active[i]->block == NULL)
+        if (!active_caps[i].can_block)
             return NULL;
         if (found != NULL)
             return NULL;
@@ -614,7 +627,7 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
     long idle = 0;
     long long t0 = 0, elapsed = 0, entered = 0, last = 0;
     int fast = 0;
-    const ch_ops_t *sleeper;
+    ch_endpoint_t *sleeper;
     long long sleep_after, contended_at;
 
     if (pred(arg))
@@ -707,13 +720,13 @@ static int all_sent(void *arg)
     if (adi_dev.npump != 0)
         done = 0;
     for (int i = 0; done && i < nactive; i++) {
-        if (active[i]->flush == NULL || active[i]->flush() == CANAL_OK)
+        if (ch_flush(active[i]) == CANAL_OK)
             continue;
         if (common_now_s() < *deadline) {
             done = 0;
             break;
         }
-        LOG_WARN("finalize: channel %s still holds unsent packets; going on", active[i]->name);
+        LOG_WARN("finalize: channel %s still holds unsent packets; going on", ch_name(active[i]));
     }
     adi_unlock();
     return done;
@@ -735,10 +748,15 @@ canal_status_t adi_finalize(void)
                  __atomic_load_n(&adi_dev.nfailed, __ATOMIC_SEQ_CST));
     else if (adi_dev.size > 1 && (st = pmi_fence()) < 0)
         return st;
-    for (int i = nactive - 1; i >= 0; i--)
-        active[i]->finalize();
-    if (dyn_ch != NULL && dyn_slot < 0)
-        dyn_ch->finalize(); /* opened for other jobs, never polled */
+    for (int i = nactive - 1; i >= 0; i--) {
+        ch_finalize(active[i]);
+        ch_endpoint_free(active[i]);
+        active[i] = NULL;
+    }
+    if (dyn_ch != NULL && dyn_slot < 0) { /* opened for other jobs, never polled */
+        ch_finalize(dyn_ch);
+        ch_endpoint_free(dyn_ch);
+    }
     nactive = 0;
     dyn_slot = -1;
     dyn_ch = NULL;

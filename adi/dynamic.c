@@ -49,13 +49,13 @@ static char (*dyn_cards)[ADI_DYN_CARD_MAX];
 
 canal_status_t adi_dyn_card(char *buf, size_t len)
 {
-    const ch_ops_t *ch;
+    ch_endpoint_t *ch;
     canal_status_t st;
 
     adi_lock();
     st = adi_dev_dyn_channel(&ch);
     if (st >= 0)
-        st = ch->dyn_card(buf, len);
+        st = ch_dyn_card(ch, buf, len);
     adi_unlock();
     return st;
 }
@@ -63,7 +63,7 @@ canal_status_t adi_dyn_card(char *buf, size_t len)
 canal_status_t adi_dyn_peer_connect(const char *card, const unsigned char secret[ADI_DYN_SECRET_LEN],
                                     int *peer_out)
 {
-    const ch_ops_t *ch;
+    ch_endpoint_t *ch;
     canal_status_t st;
     int peer;
 
@@ -92,7 +92,8 @@ canal_status_t adi_dyn_peer_connect(const char *card, const unsigned char secret
                             adi_dev.cap - adi_dev.size);
         goto out;
     }
-    if ((st = adi_dev_dyn_peer_init(peer)) < 0 || (st = ch->dyn_peer_add(peer, card, secret)) < 0)
+    if ((st = adi_dev_dyn_peer_init(peer)) < 0 ||
+        (st = ch_dyn_peer_add(ch, peer, card, secret)) < 0)
         goto out;
     snprintf(dyn_cards[peer - adi_dev.size], ADI_DYN_CARD_MAX, "%s", card);
     adi_dev.npeers = peer + 1;

@@ -141,7 +141,7 @@ typedef struct {
     jbuf_cb_t *cbs; /* to run when the buffer is finally gone */
     int nregs;
     struct {
-        const ch_ops_t *ch;
+        ch_endpoint_t *ch;
         uint64_t key;
     } regs[4];
 } jbuf_t;
@@ -1216,9 +1216,9 @@ canal_status_t adi_mgd_buf_register(void *base, size_t len, int *handle_out)
      * registration), so later rendezvous from the buffer hit the channel's
      * cache. Best effort: a refusal only costs the speed-up. */
     for (int peer = 0; peer < adi_dev.size && adi_dev.peers != NULL; peer++) {
-        const ch_ops_t *ch = adi_dev.peers[peer].ch;
+        ch_endpoint_t *ch = adi_dev.peers[peer].ch;
         int seen = 0;
-        if (ch == NULL || ch->mem_register == NULL || !adi_dev.peers[peer].has_rdma)
+        if (ch == NULL || !adi_dev.peers[peer].has_rdma)
             continue;
         for (int k = 0; k < b->nregs; k++)
             seen |= b->regs[k].ch == ch;
@@ -1228,8 +1228,8 @@ canal_status_t adi_mgd_buf_register(void *base, size_t len, int *handle_out)
             b->regs[b->nregs].ch = ch;
             b->nregs++;
         } else {
-            LOG_INFO("channel %s did not register buffer %p (%zu bytes): %s", ch->name, base, len,
-                     common_err_detail());
+            LOG_INFO("channel %s did not register buffer %p (%zu bytes): %s", ch_name(ch), base,
+                     len, common_err_detail());
         }
     }
     *handle_out = jbuf_handle(slot);

@@ -158,7 +158,7 @@ static void sq_pop(int peer)
 
 static canal_status_t send_pkt(int peer, const adi_pkt_t *h, const void *data, size_t len)
 {
-    const ch_ops_t *ch = adi_dev.peers[peer].ch;
+    ch_endpoint_t *ch = adi_dev.peers[peer].ch;
     struct iovec iov[2] = {{(void *)h, adi_pkt_len(h)}, {(void *)data, len}};
     canal_status_t st = ch_sendv(ch, peer, iov, len ? 2 : 1);
     if (st == CANAL_OK)

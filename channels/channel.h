@@ -3,9 +3,18 @@
  * processes. A channel knows nothing of tags, communicators or datatypes: it
  * carries a small opaque header plus a contiguous payload to a peer (named by
  * its rank in the job) and hands arriving packets up through one callback.
- * Channels: shm (same node), sock (TCP), ofi (libfabric). Each fills a
- * ch_ops_t statically; the device calls them through the inline wrappers at
- * the end, so a missing optional operation is an "unsupported" stub, never NULL.
+ * Channels: self (a process to itself), shm (same node), sock (TCP), ofi
+ * (libfabric). Each fills a ch_ops_t statically, every operation set: an
+ * optional operation a channel lacks is one of the ch_no_* stubs below, never
+ * NULL. The device calls them only through the inline wrappers at the end.
+ *
+ * Endpoints: an opened channel is a ch_endpoint_t, made by ch_endpoint_new()
+ * from the ops table and options (ch_opts_t) and opened by ch_init() with the
+ * PMI info; every operation takes the endpoint it acts on, and the channel's
+ * state lives in ep->state (ops->state_size bytes, zeroed at creation), so
+ * one process may open two endpoints of one channel (an options' instance
+ * name keeps their PMI keys apart). ch_endpoint_free() releases it after
+ * finalize.
  *
  * Contract:
  *  - sendv() either takes the whole packet (copies it or queues it
@@ -40,6 +49,8 @@ typedef struct {
     int block_wakes_fast; /* block() returns as soon as a packet arrives (kernel
                            * notification): waits should sleep there early
                            * rather than spin, which starves the kernel */
+    int can_block;        /* block() sleeps (else it is ch_no_block) */
+    int has_dyn;          /* serves processes of other jobs (dyn_* work) */
 } ch_caps_t;
 
 typedef struct {
@@ -50,100 +61,209 @@ typedef struct {
     void (*on_peer_failed)(int peer, canal_status_t st);
 } ch_upcalls_t;
 
+typedef struct ch_endpoint ch_endpoint_t;
+
+/* What selects an endpoint besides its channel. */
+typedef struct {
+    /* NULL or "": the job's one endpoint of this channel (PMI keys as ever);
+     * else a short name ([A-Za-z0-9_], at most 15) appended to the channel's
+     * PMI keys, so that a second endpoint publishes beside the first. */
+    const char *instance;
+    /* ofi: the provider to open (NULL: CANAL_OFI_PROVIDER / the default);
+     * ignored by the other channels. At most 63 characters. */
+    const char *provider;
+} ch_opts_t;
+
 typedef struct ch_ops {
     const char *name;
+    size_t state_size; /* bytes of per-endpoint state (ep->state) */
+    /* Optional: is this channel worth opening for peers on other nodes
+     * (CANAL_CHANNEL=auto)? 0 with the reason in `why` when it is not. */
+    int (*remote_worth)(ch_endpoint_t *ep, char *why, size_t len);
     /* Open the endpoint, publish its address card through PMI (the device
      * calls pmi_fence() after every channel's init). */
-    canal_status_t (*init)(const pmi_info_t *pmi, const ch_upcalls_t *up, ch_caps_t *caps_out);
-    /* After the fence: finish setup that needs the others' cards. */
-    canal_status_t (*post_fence)(void);
-    canal_status_t (*finalize)(void);
-    /* Nonzero if this channel can reach `peer`. */
-    int (*reaches)(int peer);
+    canal_status_t (*init)(ch_endpoint_t *ep, const pmi_info_t *pmi, const ch_upcalls_t *up,
+                           ch_caps_t *caps_out);
+    /* Optional: after the fence, finish setup that needs the others' cards. */
+    canal_status_t (*post_fence)(ch_endpoint_t *ep);
+    canal_status_t (*finalize)(ch_endpoint_t *ep);
+    /* Nonzero if this endpoint can reach `peer`. */
+    int (*reaches)(ch_endpoint_t *ep, int peer);
     /* Concurrency: the device serializes every call into a channel (its
      * device lock is held around sendv, progress, rdma_read, mem_register,
      * flush, wake), so a channel needs no locks of its own and sendv never
      * runs concurrently with progress. block() is called only when the
      * device is not in locked mode. See doc/design.md, "Threads and locking". */
-    canal_status_t (*sendv)(int peer, const struct iovec *iov, int n);
+    canal_status_t (*sendv)(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
     /* Poll once; returns the number of packets delivered, or an error. */
-    int (*progress)(void);
-    /* Optional: zero-copy reads of large payloads. */
-    canal_status_t (*mem_register)(const void *buf, size_t len, uint64_t *key_out);
-    canal_status_t (*mem_deregister)(uint64_t key);
-    canal_status_t (*rdma_read)(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
-                                void *cookie);
-    /* Optional: sleep until a packet may have arrived or timeout_us passes;
-     * wake(peer) is called by a sender after it queued a packet to a peer that
-     * may be sleeping. */
-    canal_status_t (*block)(long timeout_us);
-    void (*wake)(int peer);
+    int (*progress)(ch_endpoint_t *ep);
+    /* Optional: zero-copy reads of large payloads (caps.has_rdma). */
+    canal_status_t (*mem_register)(ch_endpoint_t *ep, const void *buf, size_t len,
+                                   uint64_t *key_out);
+    canal_status_t (*mem_deregister)(ch_endpoint_t *ep, uint64_t key);
+    canal_status_t (*rdma_read)(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
+                                uint64_t rkey, size_t len, void *cookie);
+    /* Optional: sleep until a packet may have arrived or timeout_us passes
+     * (caps.can_block); wake(peer) is called by a sender after it queued a
+     * packet to a peer that may be sleeping. */
+    canal_status_t (*block)(ch_endpoint_t *ep, long timeout_us);
+    void (*wake)(ch_endpoint_t *ep, int peer);
     /* Optional: CANAL_OK when every packet sendv() accepted has left this
      * process (handed to the kernel or the peer), CANAL_AGAIN while some
      * still waits (a connection still handshaking, a full socket). The
      * device calls progress() until it says CANAL_OK before the fence of its
      * finalize; the peers are still progressing then. */
-    canal_status_t (*flush)(void);
+    canal_status_t (*flush)(ch_endpoint_t *ep);
     /* Optional: one line describing the configuration, for CANAL_SUMMARY. */
-    void (*describe)(char *buf, size_t len);
-    /* Optional: processes of other jobs ("dynamic peers", adi/dynamic.c).
-     * dyn_open makes the channel able to serve them; when init() was never
-     * called (this job did not need the channel) it opens the endpoint
-     * itself and then serves no job rank. dyn_card writes this process's
-     * card for other jobs. dyn_peer_add makes `peer` (an index >= the job
-     * size, each new one the next free index) the process named by `card`,
-     * authenticated both ways by the 32-byte pair secret. Only sock has
-     * them: shm is not used across jobs, even on one node. */
-    canal_status_t (*dyn_open)(const pmi_info_t *pmi, const ch_upcalls_t *up, ch_caps_t *caps_out);
-    canal_status_t (*dyn_card)(char *buf, size_t len);
-    canal_status_t (*dyn_peer_add)(int peer, const char *card, const unsigned char secret[32]);
+    void (*describe)(ch_endpoint_t *ep, char *buf, size_t len);
+    /* Optional (caps.has_dyn): processes of other jobs ("dynamic peers",
+     * adi/dynamic.c). dyn_open makes the endpoint able to serve them; when
+     * init() was never called (this job did not need the channel) it opens
+     * the endpoint itself and then serves no job rank. dyn_card writes this
+     * process's card for other jobs. dyn_peer_add makes `peer` (an index >=
+     * the job size, each new one the next free index) the process named by
+     * `card`, authenticated both ways by the 32-byte pair secret. Only sock
+     * has them: shm is not used across jobs, even on one node. */
+    canal_status_t (*dyn_open)(ch_endpoint_t *ep, const pmi_info_t *pmi, const ch_upcalls_t *up,
+                               ch_caps_t *caps_out);
+    canal_status_t (*dyn_card)(ch_endpoint_t *ep, char *buf, size_t len);
+    canal_status_t (*dyn_peer_add)(ch_endpoint_t *ep, int peer, const char *card,
+                                   const unsigned char secret[32]);
 } ch_ops_t;
 
+struct ch_endpoint {
+    const ch_ops_t *ops;
+    void *state;       /* the channel's, ops->state_size bytes */
+    char instance[16]; /* ch_opts_t.instance, "" for the job's one */
+    char provider[64]; /* ch_opts_t.provider, "" for the default */
+};
+
+/* The channels (channels/<name>/), declared here for the device. */
+extern const ch_ops_t ch_self_ops;
 extern const ch_ops_t ch_shm_ops;
 extern const ch_ops_t ch_sock_ops;
-#ifdef CANAL_HAVE_OFI
-extern const ch_ops_t ch_ofi_ops;
-#endif
+extern const ch_ops_t ch_ofi_ops; /* defined only when CANAL_HAVE_OFI */
 
-static inline canal_status_t ch_sendv(const ch_ops_t *ch, int peer, const struct iovec *iov, int n)
+/* channels/channel.c: endpoints, and the stubs of the optional operations. */
+canal_status_t ch_endpoint_new(const ch_ops_t *ops, const ch_opts_t *opts, ch_endpoint_t **ep_out);
+void ch_endpoint_free(ch_endpoint_t *ep);
+/* The PMI key `base` of this endpoint: base, or base.<instance>. */
+void ch_endpoint_key(const ch_endpoint_t *ep, const char *base, char *out, size_t len);
+
+int ch_no_remote_worth(ch_endpoint_t *ep, char *why, size_t len);
+canal_status_t ch_no_post_fence(ch_endpoint_t *ep);
+canal_status_t ch_no_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
+                                  uint64_t *key_out);
+canal_status_t ch_no_mem_deregister(ch_endpoint_t *ep, uint64_t key);
+canal_status_t ch_no_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
+                               uint64_t rkey, size_t len, void *cookie);
+canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us);
+void ch_no_wake(ch_endpoint_t *ep, int peer);
+canal_status_t ch_no_flush(ch_endpoint_t *ep);
+void ch_no_describe(ch_endpoint_t *ep, char *buf, size_t len);
+canal_status_t ch_no_dyn_open(ch_endpoint_t *ep, const pmi_info_t *pmi, const ch_upcalls_t *up,
+                              ch_caps_t *caps_out);
+canal_status_t ch_no_dyn_card(ch_endpoint_t *ep, char *buf, size_t len);
+canal_status_t ch_no_dyn_peer_add(ch_endpoint_t *ep, int peer, const char *card,
+                                  const unsigned char secret[32]);
+/* The name of the first operation of `ops` that is NULL, or NULL when every
+ * one is set (the conformance test checks each channel's table). */
+const char *ch_ops_missing(const ch_ops_t *ops);
+
+/* ---- the wrappers: the device's only way into a channel ---------------- */
+static inline const char *ch_name(const ch_endpoint_t *ep)
 {
-    return ch->sendv(peer, iov, n);
+    return ep->ops->name;
 }
 
-static inline int ch_progress(const ch_ops_t *ch) { return ch->progress(); }
+static inline int ch_remote_worth(ch_endpoint_t *ep, char *why, size_t len)
+{
+    return ep->ops->remote_worth(ep, why, len);
+}
 
-static inline canal_status_t ch_mem_register(const ch_ops_t *ch, const void *buf, size_t len,
+static inline canal_status_t ch_init(ch_endpoint_t *ep, const pmi_info_t *pmi,
+                                     const ch_upcalls_t *up, ch_caps_t *caps_out)
+{
+    return ep->ops->init(ep, pmi, up, caps_out);
+}
+
+static inline canal_status_t ch_post_fence(ch_endpoint_t *ep)
+{
+    return ep->ops->post_fence(ep);
+}
+
+static inline canal_status_t ch_finalize(ch_endpoint_t *ep)
+{
+    return ep->ops->finalize(ep);
+}
+
+static inline int ch_reaches(ch_endpoint_t *ep, int peer)
+{
+    return ep->ops->reaches(ep, peer);
+}
+
+static inline canal_status_t ch_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
+{
+    return ep->ops->sendv(ep, peer, iov, n);
+}
+
+static inline int ch_progress(ch_endpoint_t *ep)
+{
+    return ep->ops->progress(ep);
+}
+
+static inline canal_status_t ch_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
                                              uint64_t *key_out)
 {
-    if (ch->mem_register == NULL)
-        return common_err_set(CANAL_ERR_UNSUPPORTED, "channel %s cannot register memory",
-                              ch->name);
-    return ch->mem_register(buf, len, key_out);
+    return ep->ops->mem_register(ep, buf, len, key_out);
 }
 
-static inline canal_status_t ch_mem_deregister(const ch_ops_t *ch, uint64_t key)
+static inline canal_status_t ch_mem_deregister(ch_endpoint_t *ep, uint64_t key)
 {
-    return ch->mem_deregister == NULL ? CANAL_OK : ch->mem_deregister(key);
+    return ep->ops->mem_deregister(ep, key);
 }
 
-static inline canal_status_t ch_rdma_read(const ch_ops_t *ch, int peer, void *dst, uint64_t raddr,
+static inline canal_status_t ch_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
                                           uint64_t rkey, size_t len, void *cookie)
 {
-    if (ch->rdma_read == NULL)
-        return common_err_set(CANAL_ERR_UNSUPPORTED, "channel %s cannot read remote memory",
-                              ch->name);
-    return ch->rdma_read(peer, dst, raddr, rkey, len, cookie);
+    return ep->ops->rdma_read(ep, peer, dst, raddr, rkey, len, cookie);
 }
 
-static inline canal_status_t ch_block(const ch_ops_t *ch, long timeout_us)
+static inline canal_status_t ch_block(ch_endpoint_t *ep, long timeout_us)
 {
-    return ch->block == NULL ? CANAL_AGAIN : ch->block(timeout_us);
+    return ep->ops->block(ep, timeout_us);
 }
 
-static inline void ch_wake(const ch_ops_t *ch, int peer)
+static inline void ch_wake(ch_endpoint_t *ep, int peer)
 {
-    if (ch->wake != NULL)
-        ch->wake(peer);
+    ep->ops->wake(ep, peer);
+}
+
+static inline canal_status_t ch_flush(ch_endpoint_t *ep)
+{
+    return ep->ops->flush(ep);
+}
+
+static inline void ch_describe(ch_endpoint_t *ep, char *buf, size_t len)
+{
+    ep->ops->describe(ep, buf, len);
+}
+
+static inline canal_status_t ch_dyn_open(ch_endpoint_t *ep, const pmi_info_t *pmi,
+                                         const ch_upcalls_t *up, ch_caps_t *caps_out)
+{
+    return ep->ops->dyn_open(ep, pmi, up, caps_out);
+}
+
+static inline canal_status_t ch_dyn_card(ch_endpoint_t *ep, char *buf, size_t len)
+{
+    return ep->ops->dyn_card(ep, buf, len);
+}
+
+static inline canal_status_t ch_dyn_peer_add(ch_endpoint_t *ep, int peer, const char *card,
+                                             const unsigned char secret[32])
+{
+    return ep->ops->dyn_peer_add(ep, peer, card, secret);
 }
 
 #endif

@@ -41,18 +41,27 @@
 #include "common/hex.h"
 #include "common/log.h"
 
-ofi_state_t ch_ofi_state;
 int ch_ofi_test_flags;
 
 static const char PMI_KEY_CARD[] = "canal-ofi";
 enum { OFI_API = FI_VERSION(1, 10) };
 
 /* Why a peer cannot be reached, for sendv's message. */
-enum { UNREACH_NONE = 0, UNREACH_NO_CARD, UNREACH_INIT_FAILED, UNREACH_PROVIDER,
-       UNREACH_PAYLOAD, UNREACH_BAD_CARD, UNREACH_NODE, UNREACH_AV };
-static unsigned char *unreach_why;
+enum {
+    UNREACH_NONE = 0,
+    UNREACH_NO_CARD,
+    UNREACH_INIT_FAILED,
+    UNREACH_PROVIDER,
+    UNREACH_PAYLOAD,
+    UNREACH_BAD_CARD,
+    UNREACH_NODE,
+    UNREACH_AV
+};
 
-const char *ofi_err(int fi_rc) { return fi_strerror(fi_rc < 0 ? -fi_rc : fi_rc); }
+const char *ch_ofi_err(int fi_rc)
+{
+    return fi_strerror(fi_rc < 0 ? -fi_rc : fi_rc);
+}
 
 /* ---- address cards ------------------------------------------------------ */
 
@@ -214,7 +223,7 @@ static canal_status_t select_provider(ofi_state_t *st, const char *want)
                               "(FI_EP_RDM) with FI_MSG, ordered sends and %zu-byte messages "
                               "(fi_getinfo: %s)",
                               who ? " matching \"" : "", who ? who : "", who ? "\"" : "",
-                              st->buf_size, rc != 0 ? ofi_err(rc) : "too small");
+                              st->buf_size, rc != 0 ? ch_ofi_err(rc) : "too small");
     }
     st->info = chosen;
     return CANAL_OK;
@@ -230,8 +239,8 @@ static void state_reset(ofi_state_t *st)
     free(st->rx_bufs);
     free(st->tx_mem);
     free(st->rx_mem);
-    free(unreach_why);
-    unreach_why = NULL;
+    free(st->unreach_why);
+    st->unreach_why = NULL;
     if (st->info != NULL)
         fi_freeinfo(st->info);
     memset(st, 0, sizeof *st);
@@ -243,10 +252,10 @@ static void close_fids(ofi_state_t *st)
      * them first. Otherwise close the endpoint first, which also cancels
      * the posted receives that still use the pool registration. */
     if (st->mr_endpoint)
-        ofi_mr_close_all();
+        ch_ofi_mr_close_all(st);
     if (st->ep != NULL)
         fi_close(&st->ep->fid);
-    ofi_mr_close_all();
+    ch_ofi_mr_close_all(st);
     if (st->cq != NULL)
         fi_close(&st->cq->fid);
     if (st->av != NULL)
@@ -350,15 +359,15 @@ static canal_status_t open_endpoint(ofi_state_t *st)
     int rc;
 
     if ((rc = fi_fabric(st->info->fabric_attr, &st->fabric, NULL)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_fabric(%s): %s", st->prov, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_fabric(%s): %s", st->prov, ch_ofi_err(rc));
     if ((rc = fi_domain(st->fabric, st->info, &st->domain, NULL)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_domain(%s, %s): %s", st->prov,
-                              st->domain_name, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_domain(%s, %s): %s", st->prov, st->domain_name,
+                              ch_ofi_err(rc));
     av_attr.type = FI_AV_TABLE;
     av_attr.count = (size_t)st->size;
     if ((rc = fi_av_open(st->domain, &av_attr, &st->av, NULL)) != 0)
         return common_err_set(CANAL_ERR_IO, "ofi: fi_av_open(%s, %d entries): %s", st->prov,
-                              st->size, ofi_err(rc));
+                              st->size, ch_ofi_err(rc));
     /* A file descriptor to sleep on in block() where the provider has one,
      * if wanted (cq_wait_fd: see cq_wait_choose); otherwise a plain polled
      * queue, and block() naps instead. */
@@ -377,15 +386,15 @@ static canal_status_t open_endpoint(ofi_state_t *st)
         cq_attr.wait_obj = FI_WAIT_NONE;
         if ((rc = fi_cq_open(st->domain, &cq_attr, &st->cq, NULL)) != 0)
             return common_err_set(CANAL_ERR_IO, "ofi: fi_cq_open(%s): %s", st->prov,
-                                  ofi_err(rc));
+                                  ch_ofi_err(rc));
     }
     if ((rc = fi_endpoint(st->domain, st->info, &st->ep, NULL)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_endpoint(%s): %s", st->prov, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_endpoint(%s): %s", st->prov, ch_ofi_err(rc));
     if ((rc = fi_ep_bind(st->ep, &st->av->fid, 0)) != 0 ||
         (rc = fi_ep_bind(st->ep, &st->cq->fid, FI_TRANSMIT | FI_RECV)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_ep_bind(%s): %s", st->prov, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_ep_bind(%s): %s", st->prov, ch_ofi_err(rc));
     if ((rc = fi_enable(st->ep)) != 0)
-        return common_err_set(CANAL_ERR_IO, "ofi: fi_enable(%s): %s", st->prov, ofi_err(rc));
+        return common_err_set(CANAL_ERR_IO, "ofi: fi_enable(%s): %s", st->prov, ch_ofi_err(rc));
     return CANAL_OK;
 }
 
@@ -407,9 +416,9 @@ static canal_status_t pools_make(ofi_state_t *st)
     memset(st->tx_mem, 0, txbytes);
     memset(st->rx_mem, 0, rxbytes);
     if (st->mr_local) {
-        if ((err = ofi_mr_pool(st->tx_mem, txbytes, FI_SEND, &st->tx_mr)) != CANAL_OK)
+        if ((err = ch_ofi_mr_pool(st, st->tx_mem, txbytes, FI_SEND, &st->tx_mr)) != CANAL_OK)
             return err;
-        if ((err = ofi_mr_pool(st->rx_mem, rxbytes, FI_RECV, &st->rx_mr)) != CANAL_OK)
+        if ((err = ch_ofi_mr_pool(st, st->rx_mem, rxbytes, FI_RECV, &st->rx_mr)) != CANAL_OK)
             return err;
     }
     for (int i = st->ntx - 1; i >= 0; i--) {
@@ -423,18 +432,20 @@ static canal_status_t pools_make(ofi_state_t *st)
         ofi_rxbuf_t *b = &st->rx_bufs[i];
         b->op.kind = OFI_OP_RX;
         b->data = st->rx_mem + (size_t)i * st->buf_size;
-        if ((err = ofi_rx_post(b)) < 0)
+        if ((err = ch_ofi_rx_post(st, b)) < 0)
             return err;
     }
     return CANAL_OK;
 }
 
-static canal_status_t ofi_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch_caps_t *caps_out)
+static canal_status_t ofi_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const ch_upcalls_t *up,
+                               ch_caps_t *caps_out)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     unsigned char addr[OFI_ADDR_MAX];
     size_t alen = sizeof addr;
     const char *want;
+    char card_key[PMI_KEY_MAX];
     canal_status_t err;
     struct fi_info *in;
     int rc;
@@ -450,16 +461,17 @@ static canal_status_t ofi_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
     state_reset(st);
     /* Before anything calls libfabric: no library, no channel (the device
      * falls back to sock, or fails with this message when ofi was forced). */
-    if ((err = ofi_dl_open()) != CANAL_OK)
+    if ((err = ch_ofi_dl_open()) != CANAL_OK)
         goto fail;
     st->up = *up;
     st->rank = pmi->rank;
     st->size = pmi->size;
+    ch_endpoint_key(ep, PMI_KEY_CARD, card_key, sizeof card_key);
     if ((err = read_config(st)) != CANAL_OK)
         goto fail;
     st->peers = calloc((size_t)pmi->size, sizeof *st->peers);
-    unreach_why = calloc((size_t)pmi->size, 1);
-    if (st->peers == NULL || unreach_why == NULL) {
+    st->unreach_why = calloc((size_t)pmi->size, 1);
+    if (st->peers == NULL || st->unreach_why == NULL) {
         err = common_err_set(CANAL_ERR_NOMEM, "ofi init: peer table for %d ranks", pmi->size);
         goto fail;
     }
@@ -474,7 +486,7 @@ static canal_status_t ofi_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
 
     cq_wait_choose(st, pmi);
     rxm_buffer_size_set(st);
-    want = common_cvar_str("OFI_PROVIDER");
+    want = ep->provider[0] != '\0' ? ep->provider : common_cvar_str("OFI_PROVIDER");
     if ((err = select_provider(st, want)) != CANAL_OK)
         goto fail;
     in = st->info;
@@ -521,21 +533,23 @@ static canal_status_t ofi_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch
     if ((err = open_endpoint(st)) != CANAL_OK)
         goto fail_fids;
     if ((rc = fi_getname(&st->ep->fid, addr, &alen)) != 0) {
-        err = common_err_set(CANAL_ERR_IO, "ofi: fi_getname(%s): %s%s", st->prov, ofi_err(rc),
-                             rc == -FI_ETOOSMALL ? " (address longer than Canal's cards allow)"
-                                                 : "");
+        err =
+            common_err_set(CANAL_ERR_IO, "ofi: fi_getname(%s): %s%s", st->prov, ch_ofi_err(rc),
+                           rc == -FI_ETOOSMALL ? " (address longer than Canal's cards allow)" : "");
         goto fail_fids;
     }
     if ((err = pools_make(st)) < 0)
         goto fail_fids;
     if ((err = card_make(st, addr, alen)) != CANAL_OK)
         goto fail_fids;
-    if ((err = pmi_put(PMI_KEY_CARD, st->card)) != CANAL_OK)
+    if ((err = pmi_put(card_key, st->card)) != CANAL_OK)
         goto fail_fids;
 
     caps_out->max_payload = st->max_payload;
     caps_out->has_rdma = st->has_rma;
     caps_out->local_only = st->local_only;
+    caps_out->can_block = 1;
+    caps_out->has_dyn = 0;
     st->initialized = 1;
     LOG_DEBUG("ofi: provider %s, fabric %s, domain %s", st->prov, st->fabric_name,
               st->domain_name);
@@ -550,7 +564,7 @@ fail:
         char val[512];
         val[0] = '!';
         card_escape(common_err_detail(), val + 1, sizeof val - 1);
-        pmi_put(PMI_KEY_CARD, val);
+        pmi_put(card_key, val);
     }
     state_reset(st);
     return err;
@@ -558,15 +572,16 @@ fail:
 
 /* ---- post_fence ---------------------------------------------------------- */
 
-static canal_status_t ofi_post_fence(void)
+static canal_status_t ofi_post_fence(ch_endpoint_t *ep)
 {
-    ofi_state_t *st = &ch_ofi_state;
-    char card[PMI_VAL_MAX];
+    ofi_state_t *st = ep->state;
+    char card[PMI_VAL_MAX], card_key[PMI_KEY_MAX];
     unsigned char addr[OFI_ADDR_MAX];
     int first_bad = -1;
 
     if (!st->initialized)
         return common_err_set(CANAL_ERR_INTERN, "ofi post_fence: init() did not succeed");
+    ch_endpoint_key(ep, PMI_KEY_CARD, card_key, sizeof card_key);
     st->nreachable = 0;
     for (int r = 0; r < st->size; r++) {
         ofi_peer_t *p = &st->peers[r];
@@ -576,7 +591,7 @@ static canal_status_t ofi_post_fence(void)
         p->addr = FI_ADDR_NOTAVAIL;
         if (r == st->rank)
             memcpy(card, st->card, sizeof card);
-        else if (pmi_get(r, PMI_KEY_CARD, card, sizeof card) != CANAL_OK)
+        else if (pmi_get(r, card_key, card, sizeof card) != CANAL_OK)
             card[0] = '\0';
         if (card[0] == '\0')
             why = UNREACH_NO_CARD;
@@ -588,13 +603,14 @@ static canal_status_t ofi_post_fence(void)
             int rc = fi_av_insert(st->av, addr, 1, &p->addr, 0, NULL);
             if (rc != 1) {
                 LOG_WARN("ofi: cannot insert the address of rank %d into the address vector "
-                         "(%s)", r, rc < 0 ? ofi_err(rc) : "not inserted");
+                         "(%s)",
+                         r, rc < 0 ? ch_ofi_err(rc) : "not inserted");
                 why = UNREACH_AV;
             }
         }
         if (why == UNREACH_INIT_FAILED)
             LOG_DEBUG("ofi: rank %d could not initialize its ofi channel: %s", r, card + 1);
-        unreach_why[r] = (unsigned char)why;
+        st->unreach_why[r] = (unsigned char)why;
         p->reachable = why == UNREACH_NONE;
         if (p->reachable)
             st->nreachable++;
@@ -612,9 +628,9 @@ static canal_status_t ofi_post_fence(void)
 }
 
 /* The reason `peer` cannot be reached, as text (for sendv's message). */
-const char *ofi_unreach_reason(int peer)
+const char *ch_ofi_unreach_reason(ofi_state_t *st, int peer)
 {
-    switch (unreach_why != NULL ? unreach_why[peer] : UNREACH_NO_CARD) {
+    switch (st->unreach_why != NULL ? st->unreach_why[peer] : UNREACH_NO_CARD) {
     case UNREACH_NO_CARD: return "it published no ofi address card";
     case UNREACH_INIT_FAILED: return "its ofi channel failed to initialize";
     case UNREACH_PROVIDER: return "it chose a different libfabric provider "
@@ -627,15 +643,15 @@ const char *ofi_unreach_reason(int peer)
     }
 }
 
-static canal_status_t ofi_finalize(void)
+static canal_status_t ofi_finalize(ch_endpoint_t *ep)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
 
     if (!st->initialized)
         return CANAL_OK;
     /* sendv() promised delivery: give queued sends a moment to leave. */
     if (st->ready)
-        ofi_drain_tx(2.0);
+        ch_ofi_drain_tx(st, 2.0);
     close_fids(st);
     /* Reads that never started or whose callback never ran; reads still
      * with the provider when the endpoint closed cannot be found (and are
@@ -654,15 +670,15 @@ static canal_status_t ofi_finalize(void)
     return CANAL_OK;
 }
 
-static int ofi_reaches(int peer)
+static int ofi_reaches(ch_endpoint_t *ep, int peer)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     return st->ready && peer >= 0 && peer < st->size && st->peers[peer].reachable;
 }
 
-static void ofi_describe(char *buf, size_t len)
+static void ofi_describe(ch_endpoint_t *ep, char *buf, size_t len)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     char mr[96];
 
     if (buf == NULL || len == 0)
@@ -674,32 +690,39 @@ static void ofi_describe(char *buf, size_t len)
     snprintf(mr, sizeof mr, "%s%s%s%s%s", st->mr_local ? " local" : "",
              st->mr_virt ? " virt_addr" : "", st->mr_prov_key ? " prov_key" : "",
              st->mr_allocated ? " allocated" : "", st->mr_endpoint ? " endpoint" : "");
-    snprintf(buf, len,
-             "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
-             "RMA %s, mr_mode [%s ], %zu B packets, %d rx / %d tx buffers, block %s, "
-             "MR cache %s (hits %lu, misses %lu)",
-             FI_MAJOR(fi_version()), FI_MINOR(fi_version()), ofi_dl_path(),
-             st->prov, st->fabric_name, st->domain_name, st->local_only ? " (node-local)" : "",
-             st->nreachable, st->size,
-             !st->has_rma ? "no" : st->mr_virt ? "yes (virtual addresses)" : "yes (offsets)", mr,
-             st->max_payload, st->nrx, st->ntx,
-             st->wait_fd >= 0 ? "on a CQ fd" : "naps (no CQ fd)",
-             st->keep_idle ? "keeps idle registrations" : "live registrations only",
-             st->mr_stats.hits, st->mr_stats.misses);
+    snprintf(
+        buf, len,
+        "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
+        "RMA %s, mr_mode [%s ], %zu B packets, %d rx / %d tx buffers, block %s, "
+        "MR cache %s (hits %lu, misses %lu)",
+        FI_MAJOR(fi_version()), FI_MINOR(fi_version()), ch_ofi_dl_path(), st->prov, st->fabric_name,
+        st->domain_name, st->local_only ? " (node-local)" : "", st->nreachable, st->size,
+        !st->has_rma  ? "no"
+        : st->mr_virt ? "yes (virtual addresses)"
+                      : "yes (offsets)",
+        mr, st->max_payload, st->nrx, st->ntx, st->wait_fd >= 0 ? "on a CQ fd" : "naps (no CQ fd)",
+        st->keep_idle ? "keeps idle registrations" : "live registrations only", st->mr_stats.hits,
+        st->mr_stats.misses);
 }
 
 const ch_ops_t ch_ofi_ops = {
     .name = "ofi",
+    .state_size = sizeof(ofi_state_t),
+    .remote_worth = ch_ofi_remote_worth,
     .init = ofi_init,
     .post_fence = ofi_post_fence,
     .finalize = ofi_finalize,
     .reaches = ofi_reaches,
-    .sendv = ofi_sendv,
-    .progress = ofi_progress,
-    .mem_register = ofi_mem_register,
-    .mem_deregister = ofi_mem_deregister,
-    .rdma_read = ofi_rdma_read,
-    .block = ofi_block,
-    .flush = ofi_flush,
+    .sendv = ch_ofi_sendv,
+    .progress = ch_ofi_progress,
+    .mem_register = ch_ofi_mem_register,
+    .mem_deregister = ch_ofi_mem_deregister,
+    .rdma_read = ch_ofi_rdma_read,
+    .block = ch_ofi_block,
+    .wake = ch_no_wake,
+    .flush = ch_ofi_flush,
     .describe = ofi_describe,
+    .dyn_open = ch_no_dyn_open,
+    .dyn_card = ch_no_dyn_card,
+    .dyn_peer_add = ch_no_dyn_peer_add,
 };

@@ -18,37 +18,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "channels/channel.h"
 #include "common/status.h"
 
-/* CANAL_CHANNEL=auto, peers on other nodes: is the ofi channel worth
- * opening? 0, with why filled, when this node has no fabric hardware (no
- * device in /sys/class/infiniband (InfiniBand, RoCE, iWARP, EFA) or
- * /sys/class/cxi (Slingshot), no /dev/hfi1_* (Omni-Path)) and nothing asks
- * for libfabric (CANAL_OFI_PROVIDER, CANAL_OFI_LIBRARY, FI_PROVIDER): its
- * providers are then software over the kernel's sockets (tcp, udp), slower
- * than the sock channel, and loading libfabric and opening an endpoint cost
- * about a second of CPU per process. 1 otherwise. Reads only sysfs and the
+/* The remote_worth operation of ch_ofi_ops. CANAL_CHANNEL=auto, peers on
+ * other nodes: is the ofi channel worth opening? 0, with why filled, when this node has no fabric
+ * hardware (no device in /sys/class/infiniband (InfiniBand, RoCE, iWARP, EFA) or /sys/class/cxi
+ * (Slingshot), no /dev/hfi1_* (Omni-Path)) and nothing asks for libfabric (the endpoint's provider
+ * option, CANAL_OFI_PROVIDER, CANAL_OFI_LIBRARY, FI_PROVIDER): its providers are then software over
+ * the kernel's sockets (tcp, udp), slower than the sock channel, and loading libfabric and opening
+ * an endpoint cost about a second of CPU per process. 1 otherwise. Reads only sysfs and the
  * environment (libfabric is not loaded). */
-int ch_ofi_auto_worth(char *why, size_t len);
+int ch_ofi_remote_worth(ch_endpoint_t *ep, char *why, size_t len);
 
 /* Register [buf, buf+len) for remote reads (or take one more reference to a
  * registration that covers it). *key_out is the remote key; *handle_out is
  * given back to ch_ofi_mr_release(). Fails with CANAL_ERR_UNSUPPORTED when
  * the channel has no RMA, CANAL_ERR_ARG on a NULL or empty range. */
-canal_status_t ch_ofi_mr_acquire(const void *buf, size_t len, uint64_t *key_out,
+canal_status_t ch_ofi_mr_acquire(ch_endpoint_t *ep, const void *buf, size_t len, uint64_t *key_out,
                                  void **handle_out);
 
 /* Drop one reference. When it was the last, every callback passed to a
  * release of this registration (this one included) is called, in order,
  * before this returns; otherwise cb is remembered and called when the last
  * user releases. cb may be NULL. */
-canal_status_t ch_ofi_mr_release(void *handle, void (*cb)(void *arg), void *arg);
+canal_status_t ch_ofi_mr_release(ch_endpoint_t *ep, void *handle, void (*cb)(void *arg), void *arg);
 
 /* The memory [buf, buf+len) was freed, moved or remapped (a managed runtime
  * moved an object, an allocator returned pages): idle registrations that
  * overlap it are closed; live ones are no longer handed out and are closed
  * when their last user releases them. */
-void ch_ofi_mr_invalidate(const void *buf, size_t len);
+void ch_ofi_mr_invalidate(ch_endpoint_t *ep, const void *buf, size_t len);
 
 typedef struct {
     unsigned long hits;          /* acquires served by an existing registration */
@@ -59,6 +59,6 @@ typedef struct {
     int idle;                    /* registrations kept without users */
 } ch_ofi_mr_stats_t;
 
-void ch_ofi_mr_stats(ch_ofi_mr_stats_t *out);
+void ch_ofi_mr_stats(ch_endpoint_t *ep, ch_ofi_mr_stats_t *out);
 
 #endif

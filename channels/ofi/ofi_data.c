@@ -8,7 +8,7 @@
  * return buffers, and lets manual-progress providers move) and returns
  * CANAL_AGAIN; the device retries after its next progress().
  *
- * Up-calls happen only in progress(): ofi_cq_drive(), which sendv() also
+ * Up-calls happen only in progress(): ch_ofi_cq_drive(), which sendv() also
  * uses, only queues what completed (arrivals, finished reads, failed peers)
  * so that the device is never re-entered from inside its own sendv().
  */
@@ -33,8 +33,8 @@ static canal_status_t check_peer(ofi_state_t *st, int peer, const char *what)
         return common_err_set(CANAL_ERR_ARG, "ofi %s: peer rank %d outside 0..%d", what, peer,
                               st->size - 1);
     if (!st->peers[peer].reachable)
-        return common_err_set(CANAL_ERR_PEER, "ofi %s: rank %d is not reachable over %s: %s",
-                              what, peer, st->prov, ofi_unreach_reason(peer));
+        return common_err_set(CANAL_ERR_PEER, "ofi %s: rank %d is not reachable over %s: %s", what,
+                              peer, st->prov, ch_ofi_unreach_reason(st, peer));
     if (st->peers[peer].failed)
         return common_err_set(CANAL_ERR_PEER, "ofi %s: the connection to rank %d failed earlier",
                               what, peer);
@@ -43,9 +43,8 @@ static canal_status_t check_peer(ofi_state_t *st, int peer, const char *what)
 
 /* ---- receive buffers ------------------------------------------------------ */
 
-canal_status_t ofi_rx_post(ofi_rxbuf_t *b)
+canal_status_t ch_ofi_rx_post(ofi_state_t *st, ofi_rxbuf_t *b)
 {
-    ofi_state_t *st = &ch_ofi_state;
     ssize_t rc = fi_recv(st->ep, b->data, st->buf_size, st->rx_mr != NULL ? st->rx_mr->desc : NULL,
                          FI_ADDR_UNSPEC, &b->op.ctx);
     if (rc == 0) {
@@ -57,7 +56,7 @@ canal_status_t ofi_rx_post(ofi_rxbuf_t *b)
         st->repost = b;
         return CANAL_AGAIN;
     }
-    return common_err_set(CANAL_ERR_IO, "ofi: fi_recv(%s): %s", st->prov, ofi_err((int)rc));
+    return common_err_set(CANAL_ERR_IO, "ofi: fi_recv(%s): %s", st->prov, ch_ofi_err((int)rc));
 }
 
 static canal_status_t rx_repost_waiting(ofi_state_t *st)
@@ -74,7 +73,7 @@ static canal_status_t rx_repost_waiting(ofi_state_t *st)
             st->repost = b;
             continue;
         }
-        canal_status_t e = ofi_rx_post(b);
+        canal_status_t e = ch_ofi_rx_post(st, b);
         if (e < 0)
             err = e;
     }
@@ -113,7 +112,7 @@ static canal_status_t rma_post(ofi_state_t *st, ofi_rma_t *r)
         return CANAL_AGAIN;
     }
     return common_err_set(CANAL_ERR_IO, "ofi: fi_read of %zu bytes from rank %d: %s", piece,
-                          r->peer, ofi_err((int)rc));
+                          r->peer, ch_ofi_err((int)rc));
 }
 
 static void rma_fail(ofi_state_t *st, ofi_rma_t *r, canal_status_t err)
@@ -138,10 +137,10 @@ static void rma_retry_waiting(ofi_state_t *st)
     }
 }
 
-canal_status_t ofi_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
-                             void *cookie)
+canal_status_t ch_ofi_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
+                                uint64_t rkey, size_t len, void *cookie)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     canal_status_t err;
     uint64_t addr = raddr;
     ofi_rma_t *r;
@@ -161,7 +160,7 @@ canal_status_t ofi_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey,
     if (!st->mr_virt) {
         /* The provider addresses registrations from 0: the key carries the
          * registration's base (ofi_mr.c). */
-        uint64_t base = ofi_mr_key_base(rkey);
+        uint64_t base = ch_ofi_mr_key_base(rkey);
         if (raddr < base)
             return common_err_set(CANAL_ERR_ARG, "ofi rdma_read: address 0x%llx lies below the "
                                   "registration of key 0x%llx", (unsigned long long)raddr,
@@ -177,14 +176,14 @@ canal_status_t ofi_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey,
     r->key = rkey;
     r->len = len;
     r->cookie = cookie;
-    if (st->mr_local && (err = ofi_mr_get(dst, len, FI_READ, &r->dst_mr)) != CANAL_OK) {
+    if (st->mr_local && (err = ch_ofi_mr_get(st, dst, len, FI_READ, &r->dst_mr)) != CANAL_OK) {
         free(r);
         return err;
     }
     err = rma_post(st, r);
     if (err < 0) {
         if (r->dst_mr != NULL)
-            ofi_mr_put(r->dst_mr, NULL, NULL);
+            ch_ofi_mr_put(st, r->dst_mr, NULL, NULL);
         free(r);
         return err;
     }
@@ -267,12 +266,14 @@ static canal_status_t complete_error(ofi_state_t *st)
         return CANAL_OK;
     if (rc < 0)
         return common_err_set(CANAL_ERR_IO, "ofi: fi_cq_readerr(%s): %s", st->prov,
-                              ofi_err((int)rc));
+                              ch_ofi_err((int)rc));
     fi_cq_strerror(st->cq, e.prov_errno, e.err_data, detail, sizeof detail);
     op = e.op_context;
     if (op == NULL)
-        return common_err_set(CANAL_ERR_IO, "ofi: %s reported an error without an operation: "
-                              "%s (%s)", st->prov, ofi_err(e.err), detail);
+        return common_err_set(CANAL_ERR_IO,
+                              "ofi: %s reported an error without an operation: "
+                              "%s (%s)",
+                              st->prov, ch_ofi_err(e.err), detail);
     switch (op->kind) {
     case OFI_OP_TX: {
         ofi_txbuf_t *b = (ofi_txbuf_t *)op;
@@ -281,7 +282,7 @@ static canal_status_t complete_error(ofi_state_t *st)
         st->tx_inflight--;
         st->peers[b->peer].tx_inflight--;
         LOG_ERR("ofi: a send to rank %d failed in %s: %s (%s)", b->peer, st->prov,
-                ofi_err(e.err), detail);
+                ch_ofi_err(e.err), detail);
         peer_fail(st, b->peer, CANAL_ERR_PEER);
         return CANAL_OK;
     }
@@ -290,11 +291,13 @@ static canal_status_t complete_error(ofi_state_t *st)
         st->rx_posted--;
         if (e.err == FI_ECANCELED)
             return CANAL_OK; /* endpoint closing */
-        ofi_rx_post(b);
+        ch_ofi_rx_post(st, b);
         return common_err_set(e.err == FI_ETRUNC ? CANAL_ERR_PROTO : CANAL_ERR_IO,
-                              "ofi: a receive failed in %s: %s (%s)%s", st->prov, ofi_err(e.err),
-                              detail, e.err == FI_ETRUNC ? "; a peer sent more than "
-                              "CANAL_OFI_MAX_PAYLOAD allows" : "");
+                              "ofi: a receive failed in %s: %s (%s)%s", st->prov, ch_ofi_err(e.err),
+                              detail,
+                              e.err == FI_ETRUNC ? "; a peer sent more than "
+                                                   "CANAL_OFI_MAX_PAYLOAD allows"
+                                                 : "");
     }
     case OFI_OP_RMA: {
         ofi_rma_t *r = (ofi_rma_t *)op;
@@ -303,9 +306,11 @@ static canal_status_t complete_error(ofi_state_t *st)
                                       e.err == FI_EKEYREJECTED || e.err == FI_ENOKEY
                                   ? CANAL_ERR_ARG
                                   : CANAL_ERR_PEER;
-        common_err_set(code, "ofi: reading %zu bytes from rank %d (key 0x%llx) failed in %s: "
-                       "%s (%s)", r->len, r->peer, (unsigned long long)r->key, st->prov,
-                       ofi_err(e.err), detail);
+        common_err_set(code,
+                       "ofi: reading %zu bytes from rank %d (key 0x%llx) failed in %s: "
+                       "%s (%s)",
+                       r->len, r->peer, (unsigned long long)r->key, st->prov, ch_ofi_err(e.err),
+                       detail);
         rma_fail(st, r, code);
         return CANAL_OK;
     }
@@ -313,9 +318,8 @@ static canal_status_t complete_error(ofi_state_t *st)
     return CANAL_OK;
 }
 
-canal_status_t ofi_cq_drive(void)
+canal_status_t ch_ofi_cq_drive(ofi_state_t *st)
 {
-    ofi_state_t *st = &ch_ofi_state;
     struct fi_cq_data_entry ent[16];
     canal_status_t err = CANAL_OK;
 
@@ -332,7 +336,7 @@ canal_status_t ofi_cq_drive(void)
         }
         if (n < 0)
             return common_err_set(CANAL_ERR_IO, "ofi: fi_cq_read(%s): %s", st->prov,
-                                  ofi_err((int)n));
+                                  ch_ofi_err((int)n));
         for (ssize_t i = 0; i < n; i++)
             complete(st, &ent[i]);
         if (n < 16)
@@ -358,9 +362,9 @@ static int tx_pending_live(ofi_state_t *st)
  * except those to peers that failed. With manual-progress providers a
  * packet leaves only while someone polls: the device polls until this says
  * CANAL_OK before the fence of its finalize. */
-canal_status_t ofi_flush(void)
+canal_status_t ch_ofi_flush(ch_endpoint_t *ep)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     if (!st->ready)
         return CANAL_OK;
     return tx_pending_live(st) > 0 ? CANAL_AGAIN : CANAL_OK;
@@ -370,9 +374,9 @@ canal_status_t ofi_flush(void)
  * passes. fi_trywait() says whether sleeping on the CQ's descriptor is
  * safe now (nothing already completed or needing a poll to move). Without
  * a descriptor, return at once: the device then yields instead. */
-canal_status_t ofi_block(long timeout_us)
+canal_status_t ch_ofi_block(ch_endpoint_t *ep, long timeout_us)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     struct fid *fids[1];
     struct pollfd pfd;
     int ms;
@@ -404,13 +408,12 @@ canal_status_t ofi_block(long timeout_us)
     return CANAL_OK;
 }
 
-void ofi_drain_tx(double seconds)
+void ch_ofi_drain_tx(ofi_state_t *st, double seconds)
 {
-    ofi_state_t *st = &ch_ofi_state;
     double t0 = common_now_s();
 
     while (tx_pending_live(st) > 0 || st->rma_inflight > 0) {
-        if (ofi_cq_drive() < 0)
+        if (ch_ofi_cq_drive(st) < 0)
             break;
         if (common_now_s() - t0 > seconds) {
             LOG_WARN("ofi: finalize with %d sends and %d reads still in flight after %.1f s",
@@ -438,9 +441,9 @@ static unsigned char *gather(unsigned char *dst, const ofi_wire_t *w, const stru
     return p;
 }
 
-canal_status_t ofi_sendv(int peer, const struct iovec *iov, int n)
+canal_status_t ch_ofi_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     size_t hdr_len, len = 0, total;
     canal_status_t err;
     ofi_peer_t *p;
@@ -476,7 +479,7 @@ canal_status_t ofi_sendv(int peer, const struct iovec *iov, int n)
 
     if (st->tx_free == NULL || st->tx_inflight + st->rma_posted >= st->tx_cap) {
         st->tx_nobuf++;
-        if ((err = ofi_cq_drive()) < 0)
+        if ((err = ch_ofi_cq_drive(st)) < 0)
             return err;
         if (st->tx_free == NULL || st->tx_inflight + st->rma_posted >= st->tx_cap)
             return CANAL_AGAIN;
@@ -498,12 +501,12 @@ canal_status_t ofi_sendv(int peer, const struct iovec *iov, int n)
     st->tx_free = b;
     if (rc == -FI_EAGAIN) {
         st->tx_eagain++;
-        if ((err = ofi_cq_drive()) < 0)
+        if ((err = ch_ofi_cq_drive(st)) < 0)
             return err;
         return CANAL_AGAIN;
     }
     return common_err_set(CANAL_ERR_PEER, "ofi: sending %zu bytes to rank %d over %s failed: %s",
-                          total, peer, st->prov, ofi_err((int)rc));
+                          total, peer, st->prov, ch_ofi_err((int)rc));
 }
 
 /* ---- progress -------------------------------------------------------------- */
@@ -518,7 +521,7 @@ static void deliver(ofi_state_t *st, ofi_rxbuf_t *b, int *count)
     st->peers[w.src].rx_seq++;
     (*count)++;
     /* FI_EAGAIN: queued, reposted by a later progress(). */
-    if (ofi_rx_post(b) < 0)
+    if (ch_ofi_rx_post(st, b) < 0)
         LOG_ERR("%s; one receive buffer fewer", common_err_detail());
 }
 
@@ -559,7 +562,7 @@ static canal_status_t deliver_arrivals(ofi_state_t *st, int *count)
         if (arrival_check(st, b) != CANAL_OK) {
             if (err == CANAL_OK)
                 err = CANAL_ERR_PROTO;
-            ofi_rx_post(b);
+            ch_ofi_rx_post(st, b);
             continue;
         }
         p = &st->peers[b->src];
@@ -573,7 +576,7 @@ static canal_status_t deliver_arrivals(ofi_state_t *st, int *count)
                                b->seq, b->src);
                 if (err == CANAL_OK)
                     err = CANAL_ERR_PROTO;
-                ofi_rx_post(b);
+                ch_ofi_rx_post(st, b);
                 continue;
             }
             b->next = *pp;
@@ -604,7 +607,7 @@ static int fire_rma_done(ofi_state_t *st)
             st->rma_done_tail = NULL;
         st->rma_inflight--;
         if (r->dst_mr != NULL)
-            ofi_mr_put(r->dst_mr, NULL, NULL);
+            ch_ofi_mr_put(st, r->dst_mr, NULL, NULL);
         if (res < 0)
             common_err_set(res, "%s", r->why);
         free(r);
@@ -629,9 +632,9 @@ static void fire_peer_failures(ofi_state_t *st)
     }
 }
 
-int ofi_progress(void)
+int ch_ofi_progress(ch_endpoint_t *ep)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     canal_status_t err, e;
     int count = 0;
 
@@ -640,7 +643,7 @@ int ofi_progress(void)
     if (!st->ready || st->in_progress)
         return 0;
     st->in_progress = 1;
-    err = ofi_cq_drive();
+    err = ch_ofi_cq_drive(st);
     if (st->repost != NULL && (e = rx_repost_waiting(st)) < 0 && err == CANAL_OK)
         err = e;
     if (st->rma_wait != NULL)

@@ -1,6 +1,6 @@
 /*
  * libfabric, loaded only when the ofi channel is opened. ofi_init() calls
- * ofi_dl_open() before anything else; the rest of the channel calls
+ * ch_ofi_dl_open() before anything else; the rest of the channel calls
  * libfabric by its usual names.
  *
  * Why: libmpi.so.12 used to link libfabric.so.1, and Debian's libfabric
@@ -49,10 +49,11 @@ static int ofi_dir_has(const char *dir, const char *prefix)
     return found;
 }
 
-int ch_ofi_auto_worth(char *why, size_t len)
+int ch_ofi_remote_worth(ch_endpoint_t *ep, char *why, size_t len)
 {
     const char *fi_prov = getenv("FI_PROVIDER"), *prov = common_cvar_str("OFI_PROVIDER");
-    if ((prov != NULL && *prov != '\0') || strcmp(common_cvar_source("OFI_LIBRARY"), "default") != 0 ||
+    if (ep->provider[0] != '\0' || (prov != NULL && *prov != '\0') ||
+        strcmp(common_cvar_source("OFI_LIBRARY"), "default") != 0 ||
         (fi_prov != NULL && *fi_prov != '\0'))
         return 1; /* asked for by name */
     if (ofi_dir_has("/sys/class/infiniband", "") || ofi_dir_has("/sys/class/cxi", "") ||
@@ -87,7 +88,7 @@ typedef struct {
     const char *version;
 } ofi_dl_sym_t;
 
-canal_status_t ofi_dl_open(void)
+canal_status_t ch_ofi_dl_open(void)
 {
     const char *path = common_cvar_str("OFI_LIBRARY");
     /* Filled into a local copy, published only when complete. */
@@ -148,10 +149,13 @@ fail_close:
     return CANAL_ERR_UNSUPPORTED;
 }
 
-const char *ofi_dl_path(void) { return ofi_dl.handle != NULL ? ofi_dl.path : NULL; }
+const char *ch_ofi_dl_path(void)
+{
+    return ofi_dl.handle != NULL ? ofi_dl.path : NULL;
+}
 
 /* ---- the forwarders --------------------------------------------------------
- * Reached only after ofi_dl_open() succeeded (ofi_init() returns before any
+ * Reached only after ch_ofi_dl_open() succeeded (ofi_init() returns before any
  * of them otherwise); the checks keep a mistake from becoming a jump to 0. */
 
 int fi_getinfo(uint32_t version, const char *node, const char *service, uint64_t flags,

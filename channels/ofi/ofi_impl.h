@@ -153,6 +153,7 @@ typedef struct {
 
     ofi_peer_t *peers;
     int nreachable;
+    unsigned char *unreach_why; /* per rank: why it is unreachable (UNREACH_*) */
 
     /* Buffers: one allocation and one registration per pool. */
     unsigned char *tx_mem, *rx_mem;
@@ -181,40 +182,38 @@ typedef struct {
     unsigned long tx_eagain, tx_nobuf, reordered, sends;
 } ofi_state_t;
 
-extern ofi_state_t ch_ofi_state;
-/* Also declared by channels/channel.h when config.h's CANAL_HAVE_OFI is
- * seen; repeated here so that this folder does not depend on config.h. */
-extern const ch_ops_t ch_ofi_ops;
-
 /* ofi.c */
-const char *ofi_err(int fi_rc);
-const char *ofi_unreach_reason(int peer);
+const char *ch_ofi_err(int fi_rc);
+const char *ch_ofi_unreach_reason(ofi_state_t *st, int peer);
 
 /* ofi_dl.c: load libfabric (CANAL_OFI_LIBRARY, else libfabric.so.1) on
  * first use; its path once loaded, else NULL. */
-canal_status_t ofi_dl_open(void);
-const char *ofi_dl_path(void);
+canal_status_t ch_ofi_dl_open(void);
+const char *ch_ofi_dl_path(void);
 
 /* ofi_data.c */
-canal_status_t ofi_sendv(int peer, const struct iovec *iov, int n);
-int ofi_progress(void);
-canal_status_t ofi_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
-                             void *cookie);
-canal_status_t ofi_rx_post(ofi_rxbuf_t *b);
+canal_status_t ch_ofi_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
+int ch_ofi_progress(ch_endpoint_t *ep);
+canal_status_t ch_ofi_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
+                                uint64_t rkey, size_t len, void *cookie);
+canal_status_t ch_ofi_rx_post(ofi_state_t *st, ofi_rxbuf_t *b);
 /* Read the completion queue once: recycle send buffers, queue arrivals and
  * finished reads for progress(). Never calls an up-call. */
-canal_status_t ofi_cq_drive(void);
-void ofi_drain_tx(double seconds);
-canal_status_t ofi_flush(void);
-canal_status_t ofi_block(long timeout_us);
+canal_status_t ch_ofi_cq_drive(ofi_state_t *st);
+void ch_ofi_drain_tx(ofi_state_t *st, double seconds);
+canal_status_t ch_ofi_flush(ch_endpoint_t *ep);
+canal_status_t ch_ofi_block(ch_endpoint_t *ep, long timeout_us);
 
 /* ofi_mr.c */
-canal_status_t ofi_mr_get(const void *buf, size_t len, uint64_t access, ofi_mr_entry_t **out);
-canal_status_t ofi_mr_put(ofi_mr_entry_t *e, void (*cb)(void *), void *arg);
-canal_status_t ofi_mr_pool(void *buf, size_t len, uint64_t access, ofi_mr_entry_t **out);
-void ofi_mr_close_all(void);
-uint64_t ofi_mr_key_base(uint64_t key);
-canal_status_t ofi_mem_register(const void *buf, size_t len, uint64_t *key_out);
-canal_status_t ofi_mem_deregister(uint64_t key);
+canal_status_t ch_ofi_mr_get(ofi_state_t *st, const void *buf, size_t len, uint64_t access,
+                             ofi_mr_entry_t **out);
+canal_status_t ch_ofi_mr_put(ofi_state_t *st, ofi_mr_entry_t *e, void (*cb)(void *), void *arg);
+canal_status_t ch_ofi_mr_pool(ofi_state_t *st, void *buf, size_t len, uint64_t access,
+                              ofi_mr_entry_t **out);
+void ch_ofi_mr_close_all(ofi_state_t *st);
+uint64_t ch_ofi_mr_key_base(uint64_t key);
+canal_status_t ch_ofi_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
+                                   uint64_t *key_out);
+canal_status_t ch_ofi_mem_deregister(ch_endpoint_t *ep, uint64_t key);
 
 #endif

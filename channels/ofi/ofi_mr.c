@@ -59,7 +59,10 @@ struct ofi_mr_cb {
 enum { KEY_BASE_BITS = 48 };
 static const uint64_t KEY_BASE_MASK = ((uint64_t)1 << KEY_BASE_BITS) - 1;
 
-uint64_t ofi_mr_key_base(uint64_t key) { return key & KEY_BASE_MASK; }
+uint64_t ch_ofi_mr_key_base(uint64_t key)
+{
+    return key & KEY_BASE_MASK;
+}
 
 static size_t page_size(void)
 {
@@ -105,7 +108,7 @@ static void entry_close(ofi_state_t *st, ofi_mr_entry_t *e)
         int rc = fi_close(&e->mr->fid);
         if (rc != 0)
             LOG_WARN("ofi: closing the registration of %zu bytes at %p: %s", e->len,
-                     (void *)e->base, ofi_err(rc));
+                     (void *)e->base, ch_ofi_err(rc));
     }
     free(e);
 }
@@ -140,12 +143,14 @@ static canal_status_t mr_register(ofi_state_t *st, uintptr_t base, size_t len, u
     }
     if (rc != 0)
         return common_err_set(CANAL_ERR_IO, "ofi: registering %zu bytes at %p with %s: %s", len,
-                              (void *)base, st->prov, ofi_err(rc));
+                              (void *)base, st->prov, ch_ofi_err(rc));
     if (st->mr_endpoint) {
         if ((rc = fi_mr_bind(mr, &st->ep->fid, 0)) != 0 || (rc = fi_mr_enable(mr)) != 0) {
             fi_close(&mr->fid);
-            return common_err_set(CANAL_ERR_IO, "ofi: binding a registration to the endpoint "
-                                  "(%s): %s", st->prov, ofi_err(rc));
+            return common_err_set(CANAL_ERR_IO,
+                                  "ofi: binding a registration to the endpoint "
+                                  "(%s): %s",
+                                  st->prov, ch_ofi_err(rc));
         }
     }
     e->mr = mr;
@@ -163,9 +168,9 @@ static canal_status_t mr_register(ofi_state_t *st, uintptr_t base, size_t len, u
     return CANAL_OK;
 }
 
-canal_status_t ofi_mr_pool(void *buf, size_t len, uint64_t access, ofi_mr_entry_t **out)
+canal_status_t ch_ofi_mr_pool(ofi_state_t *st, void *buf, size_t len, uint64_t access,
+                              ofi_mr_entry_t **out)
 {
-    ofi_state_t *st = &ch_ofi_state;
     ofi_mr_entry_t *e = calloc(1, sizeof *e);
     canal_status_t err;
 
@@ -182,9 +187,9 @@ canal_status_t ofi_mr_pool(void *buf, size_t len, uint64_t access, ofi_mr_entry_
     return CANAL_OK;
 }
 
-canal_status_t ofi_mr_get(const void *buf, size_t len, uint64_t access, ofi_mr_entry_t **out)
+canal_status_t ch_ofi_mr_get(ofi_state_t *st, const void *buf, size_t len, uint64_t access,
+                             ofi_mr_entry_t **out)
 {
-    ofi_state_t *st = &ch_ofi_state;
     uintptr_t b = (uintptr_t)buf, base, end;
     ofi_mr_entry_t *e;
     canal_status_t err;
@@ -246,9 +251,8 @@ static void evict_idle(ofi_state_t *st)
     }
 }
 
-canal_status_t ofi_mr_put(ofi_mr_entry_t *e, void (*cb)(void *), void *arg)
+canal_status_t ch_ofi_mr_put(ofi_state_t *st, ofi_mr_entry_t *e, void (*cb)(void *), void *arg)
 {
-    ofi_state_t *st = &ch_ofi_state;
 
     if (e == NULL || e->refs <= 0 || e->pool)
         return common_err_set(CANAL_ERR_ARG, "ofi: releasing a registration that has no users");
@@ -276,9 +280,8 @@ canal_status_t ofi_mr_put(ofi_mr_entry_t *e, void (*cb)(void *), void *arg)
     return CANAL_OK;
 }
 
-void ofi_mr_close_all(void)
+void ch_ofi_mr_close_all(ofi_state_t *st)
 {
-    ofi_state_t *st = &ch_ofi_state;
 
     while (!common_list_empty(&st->mr_list)) {
         ofi_mr_entry_t *e = mr_of(st->mr_list.head);
@@ -292,10 +295,10 @@ void ofi_mr_close_all(void)
 
 /* ---- the device's interface and ofi.h -------------------------------------- */
 
-canal_status_t ch_ofi_mr_acquire(const void *buf, size_t len, uint64_t *key_out,
+canal_status_t ch_ofi_mr_acquire(ch_endpoint_t *ep, const void *buf, size_t len, uint64_t *key_out,
                                  void **handle_out)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     ofi_mr_entry_t *e;
     canal_status_t err;
 
@@ -307,28 +310,28 @@ canal_status_t ch_ofi_mr_acquire(const void *buf, size_t len, uint64_t *key_out,
     if (!st->has_rma)
         return common_err_set(CANAL_ERR_UNSUPPORTED, "ofi: provider %s has no RMA reads here",
                               st->prov);
-    if ((err = ofi_mr_get(buf, len, FI_REMOTE_READ, &e)) != CANAL_OK)
+    if ((err = ch_ofi_mr_get(st, buf, len, FI_REMOTE_READ, &e)) != CANAL_OK)
         return err;
     *key_out = e->key;
     *handle_out = e;
     return CANAL_OK;
 }
 
-canal_status_t ch_ofi_mr_release(void *handle, void (*cb)(void *arg), void *arg)
+canal_status_t ch_ofi_mr_release(ch_endpoint_t *ep, void *handle, void (*cb)(void *arg), void *arg)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
 
     if (!st->initialized)
         return common_err_set(CANAL_ERR_INTERN, "ofi mr_release: channel not initialized");
     for (ofi_mr_entry_t *e = mr_of(st->mr_list.head); e != NULL; e = mr_of(e->link.next))
         if (e == handle && !e->pool)
-            return ofi_mr_put(e, cb, arg);
+            return ch_ofi_mr_put(st, e, cb, arg);
     return common_err_set(CANAL_ERR_ARG, "ofi mr_release: %p is not a live registration", handle);
 }
 
-void ch_ofi_mr_invalidate(const void *buf, size_t len)
+void ch_ofi_mr_invalidate(ch_endpoint_t *ep, const void *buf, size_t len)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     uintptr_t b = (uintptr_t)buf, end = b + len < b ? UINTPTR_MAX : b + len;
     ofi_mr_entry_t *e, *next;
 
@@ -348,9 +351,9 @@ void ch_ofi_mr_invalidate(const void *buf, size_t len)
     }
 }
 
-void ch_ofi_mr_stats(ch_ofi_mr_stats_t *out)
+void ch_ofi_mr_stats(ch_endpoint_t *ep, ch_ofi_mr_stats_t *out)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
     if (out == NULL)
         return;
     *out = st->mr_stats;
@@ -358,23 +361,24 @@ void ch_ofi_mr_stats(ch_ofi_mr_stats_t *out)
     out->idle = st->mr_idle;
 }
 
-canal_status_t ofi_mem_register(const void *buf, size_t len, uint64_t *key_out)
+canal_status_t ch_ofi_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
+                                   uint64_t *key_out)
 {
     void *handle;
     if (key_out == NULL)
         return common_err_set(CANAL_ERR_ARG, "ofi mem_register: key_out is NULL");
-    return ch_ofi_mr_acquire(buf, len, key_out, &handle);
+    return ch_ofi_mr_acquire(ep, buf, len, key_out, &handle);
 }
 
-canal_status_t ofi_mem_deregister(uint64_t key)
+canal_status_t ch_ofi_mem_deregister(ch_endpoint_t *ep, uint64_t key)
 {
-    ofi_state_t *st = &ch_ofi_state;
+    ofi_state_t *st = ep->state;
 
     if (!st->initialized)
         return common_err_set(CANAL_ERR_INTERN, "ofi mem_deregister: channel not initialized");
     for (ofi_mr_entry_t *e = mr_of(st->mr_list.head); e != NULL; e = mr_of(e->link.next))
         if (!e->pool && e->refs > 0 && e->key == key)
-            return ofi_mr_put(e, NULL, NULL);
+            return ch_ofi_mr_put(st, e, NULL, NULL);
     return common_err_set(CANAL_ERR_NOTFOUND, "ofi mem_deregister: no live registration has key "
                           "0x%llx", (unsigned long long)key);
 }

@@ -3,6 +3,7 @@
  * packet into a queue that progress() delivers, so sends to self behave like
  * any other (ordering, unexpected messages, rendezvous); rdma_read is a
  * memcpy within the process, so large self-messages are single copy.
+ * Its state (the queue) is the endpoint's, like every channel's.
  */
 #include "channels/channel.h"
 
@@ -15,37 +16,55 @@ typedef struct self_pkt {
     unsigned char data[]; /* header then payload */
 } self_pkt_t;
 
-static const ch_upcalls_t *self_up;
-static int self_rank;
-static self_pkt_t *q_head, *q_tail;
+typedef struct {
+    ch_upcalls_t up;
+    int rank;
+    self_pkt_t *q_head, *q_tail;
+} self_state_t;
 
-static canal_status_t self_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch_caps_t *caps)
+static canal_status_t self_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const ch_upcalls_t *up,
+                                ch_caps_t *caps)
 {
-    self_up = up;
-    self_rank = pmi->rank;
+    self_state_t *st = ep->state;
+
+    if (pmi == NULL || up == NULL || up->on_packet == NULL || caps == NULL)
+        return common_err_set(CANAL_ERR_ARG, "self init: a NULL argument");
+    st->up = *up;
+    st->rank = pmi->rank;
     caps->max_payload = (size_t)1 << 62;
     caps->has_rdma = 1;
     caps->local_only = 1;
+    caps->block_wakes_fast = 0;
+    caps->can_block = 0;
+    caps->has_dyn = 0;
     return CANAL_OK;
 }
 
-static canal_status_t self_finalize(void)
+static canal_status_t self_finalize(ch_endpoint_t *ep)
 {
-    while (q_head != NULL) {
-        self_pkt_t *p = q_head;
-        q_head = p->next;
+    self_state_t *st = ep->state;
+
+    while (st->q_head != NULL) {
+        self_pkt_t *p = st->q_head;
+        st->q_head = p->next;
         free(p);
     }
-    q_tail = NULL;
+    st->q_tail = NULL;
     return CANAL_OK;
 }
 
-static int self_reaches(int peer) { return peer == self_rank; }
-
-static canal_status_t self_sendv(int peer, const struct iovec *iov, int n)
+static int self_reaches(ch_endpoint_t *ep, int peer)
 {
+    return peer == ((self_state_t *)ep->state)->rank;
+}
+
+static canal_status_t self_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
+{
+    self_state_t *st = ep->state;
     size_t total = 0, off = 0;
     self_pkt_t *p;
+
+    (void)peer;
 
     for (int i = 0; i < n; i++)
         total += iov[i].iov_len;
@@ -60,27 +79,28 @@ static canal_status_t self_sendv(int peer, const struct iovec *iov, int n)
     p->hdr_len = iov[0].iov_len;
     p->len = total - p->hdr_len;
     p->next = NULL;
-    if (q_tail)
-        q_tail->next = p;
+    if (st->q_tail)
+        st->q_tail->next = p;
     else
-        q_head = p;
-    q_tail = p;
+        st->q_head = p;
+    st->q_tail = p;
     return CANAL_OK;
 }
 
-static int self_progress(void)
+static int self_progress(ch_endpoint_t *ep)
 {
+    self_state_t *st = ep->state;
     int n = 0;
     /* Only what is queued now: packets sent by the callbacks wait a round. */
-    self_pkt_t *p = q_head, *end = q_tail;
+    self_pkt_t *p = st->q_head, *end = st->q_tail;
 
     if (p == NULL)
         return 0;
-    q_head = q_tail = NULL;
+    st->q_head = st->q_tail = NULL;
     for (;;) {
         self_pkt_t *next = p->next;
         int last = p == end;
-        self_up->on_packet(self_rank, p->data, p->hdr_len, p->data + p->hdr_len, p->len);
+        st->up.on_packet(st->rank, p->data, p->hdr_len, p->data + p->hdr_len, p->len);
         free(p);
         n++;
         if (last)
@@ -90,26 +110,40 @@ static int self_progress(void)
     return n;
 }
 
-static canal_status_t self_mem_register(const void *buf, size_t len, uint64_t *key_out)
+static canal_status_t self_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
+                                        uint64_t *key_out)
 {
+    (void)ep, (void)buf, (void)len;
     *key_out = 0;
     return CANAL_OK;
 }
 
-static canal_status_t self_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey,
-                                     size_t len, void *cookie)
+static canal_status_t self_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
+                                     uint64_t rkey, size_t len, void *cookie)
 {
+    (void)ep, (void)peer, (void)rkey, (void)cookie;
     memmove(dst, (const void *)(uintptr_t)raddr, len);
     return CANAL_OK;
 }
 
 const ch_ops_t ch_self_ops = {
     .name = "self",
+    .state_size = sizeof(self_state_t),
+    .remote_worth = ch_no_remote_worth,
     .init = self_init,
+    .post_fence = ch_no_post_fence,
     .finalize = self_finalize,
     .reaches = self_reaches,
     .sendv = self_sendv,
     .progress = self_progress,
     .mem_register = self_mem_register,
+    .mem_deregister = ch_no_mem_deregister,
     .rdma_read = self_rdma_read,
+    .block = ch_no_block,
+    .wake = ch_no_wake,
+    .flush = ch_no_flush,
+    .describe = ch_no_describe,
+    .dyn_open = ch_no_dyn_open,
+    .dyn_card = ch_no_dyn_card,
+    .dyn_peer_add = ch_no_dyn_peer_add,
 };

@@ -24,14 +24,13 @@
 #include "common/cvar.h"
 #include "common/log.h"
 
-ch_shm_state_t ch_shm_state;
 uint32_t ch_shm_test_count_base;
 
 static const char PMI_KEY_SEG[] = "canal-shm-seg";
 
-const char *ch_shm_segment_name(void)
+const char *ch_shm_segment_name(ch_endpoint_t *ep)
 {
-    return ch_shm_state.name;
+    return ((ch_shm_state_t *)ep->state)->name;
 }
 
 static void state_reset(ch_shm_state_t *st)
@@ -62,10 +61,11 @@ static canal_status_t check_pmi(const pmi_info_t *pmi)
     return CANAL_OK;
 }
 
-static canal_status_t ch_shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up,
+static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const ch_upcalls_t *up,
                                   ch_caps_t *caps_out)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
+    char seg_key[PMI_KEY_MAX];
     long long cell, cells, segmax;
     canal_status_t err;
     int node;
@@ -127,6 +127,7 @@ static canal_status_t ch_shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up,
         goto fail_state;
     st->mb_registered = common_cvar_bool("SHM_MEMBARRIER") && ch_shm_membarrier_register();
 
+    ch_endpoint_key(ep, PMI_KEY_SEG, seg_key, sizeof seg_key);
     if (st->creator) {
         char val[PMI_VAL_MAX];
         node = pmi->node_of != NULL ? pmi->node_of[pmi->rank] : 0;
@@ -137,16 +138,19 @@ static canal_status_t ch_shm_init(const pmi_info_t *pmi, const ch_upcalls_t *up,
             /* Tell the others why, so they fail with the reason, not a hang
              * or a missing key. */
             snprintf(val, sizeof val, "!%s", common_err_detail());
-            pmi_put(PMI_KEY_SEG, val);
+            pmi_put(seg_key, val);
             goto fail_state;
         }
-        if (!st->anon && (err = pmi_put(PMI_KEY_SEG, st->name)) != CANAL_OK)
+        if (!st->anon && (err = pmi_put(seg_key, st->name)) != CANAL_OK)
             goto fail_seg;
     }
 
     caps_out->max_payload = st->lay.payload_cap;
     caps_out->has_rdma = st->cma_state != SHM_CMA_DENIED;
     caps_out->local_only = 1;
+    caps_out->block_wakes_fast = 0;
+    caps_out->can_block = 1;
+    caps_out->has_dyn = 0;
     st->initialized = 1;
     return CANAL_OK;
 
@@ -189,17 +193,18 @@ static void rings_wire(ch_shm_state_t *st)
     }
 }
 
-static canal_status_t ch_shm_post_fence(void)
+static canal_status_t ch_shm_post_fence(ch_endpoint_t *ep)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
     canal_status_t err = CANAL_OK, ferr, uerr;
     ch_shm_slot_t *me;
 
     if (!st->initialized)
         return common_err_set(CANAL_ERR_INTERN, "shm post_fence: init() did not succeed");
     if (!st->creator) {
-        char val[PMI_VAL_MAX];
-        err = pmi_get(st->peers[0].world, PMI_KEY_SEG, val, sizeof val);
+        char val[PMI_VAL_MAX], seg_key[PMI_KEY_MAX];
+        ch_endpoint_key(ep, PMI_KEY_SEG, seg_key, sizeof seg_key);
+        err = pmi_get(st->peers[0].world, seg_key, val, sizeof val);
         if (err != CANAL_OK)
             err = common_err_set(err, "shm: no segment name from local rank 0 (rank %d): %s",
                                  st->peers[0].world, common_err_detail());
@@ -252,9 +257,9 @@ static canal_status_t ch_shm_post_fence(void)
     return CANAL_OK;
 }
 
-static canal_status_t ch_shm_finalize(void)
+static canal_status_t ch_shm_finalize(ch_endpoint_t *ep)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
 
     if (!st->initialized)
         return CANAL_OK;
@@ -265,15 +270,15 @@ static canal_status_t ch_shm_finalize(void)
     return CANAL_OK;
 }
 
-static int ch_shm_reaches(int peer)
+static int ch_shm_reaches(ch_endpoint_t *ep, int peer)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
     return st->initialized && peer >= 0 && peer < st->world_size && st->local_of[peer] >= 0;
 }
 
-static void ch_shm_describe(char *buf, size_t len)
+static void ch_shm_describe(ch_endpoint_t *ep, char *buf, size_t len)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
     const char *cma;
 
     if (buf == NULL || len == 0)
@@ -299,6 +304,8 @@ static void ch_shm_describe(char *buf, size_t len)
 
 const ch_ops_t ch_shm_ops = {
     .name = "shm",
+    .state_size = sizeof(ch_shm_state_t),
+    .remote_worth = ch_no_remote_worth,
     .init = ch_shm_init,
     .post_fence = ch_shm_post_fence,
     .finalize = ch_shm_finalize,
@@ -310,5 +317,9 @@ const ch_ops_t ch_shm_ops = {
     .rdma_read = ch_shm_rdma_read,
     .block = ch_shm_block,
     .wake = ch_shm_wake,
+    .flush = ch_no_flush,
     .describe = ch_shm_describe,
+    .dyn_open = ch_no_dyn_open,
+    .dyn_card = ch_no_dyn_card,
+    .dyn_peer_add = ch_no_dyn_peer_add,
 };

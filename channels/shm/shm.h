@@ -171,8 +171,6 @@ typedef struct {
     unsigned long futex_waits;
 } ch_shm_state_t;
 
-extern ch_shm_state_t ch_shm_state;
-
 /* Where a record's payload starts after its head: 8-byte aligned after the
  * header, or, above 64 bytes of payload, 32-byte aligned in the record (the
  * record starts a line): 128-256 B ping-pong took 0.2 us longer far with the
@@ -225,25 +223,26 @@ void ch_shm_seg_detach(ch_shm_state_t *st);
 
 /* shm_ring.c */
 int ch_shm_membarrier_register(void);
-canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n);
-int ch_shm_progress(void);
-canal_status_t ch_shm_block(long timeout_us);
-void ch_shm_wake(int peer);
+canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
+int ch_shm_progress(ch_endpoint_t *ep);
+canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us);
+void ch_shm_wake(ch_endpoint_t *ep, int peer);
 
 /* shm_cma.c */
 uint64_t ch_shm_cma_probe_addr(void);
 canal_status_t ch_shm_cma_parse_mode(const char *text, int *mode_out);
 canal_status_t ch_shm_cma_probe_self(ch_shm_state_t *st);
 canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st);
-canal_status_t ch_shm_mem_register(const void *buf, size_t len, uint64_t *key_out);
-canal_status_t ch_shm_mem_deregister(uint64_t key);
-canal_status_t ch_shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
-                                void *cookie);
+canal_status_t ch_shm_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
+                                   uint64_t *key_out);
+canal_status_t ch_shm_mem_deregister(ch_endpoint_t *ep, uint64_t key);
+canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
+                                uint64_t rkey, size_t len, void *cookie);
 
 /* For tests: the segment's name ("" when anonymous), and where the ring
  * counters start (0; a test sets it near 2^32 to cross the wrap; not
  * UINT32_MAX, whose first record number 0 is what a fresh ring holds). */
-const char *ch_shm_segment_name(void);
+const char *ch_shm_segment_name(ch_endpoint_t *ep);
 extern uint32_t ch_shm_test_count_base;
 
 #endif

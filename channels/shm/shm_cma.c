@@ -130,9 +130,10 @@ canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st)
     return CANAL_OK;
 }
 
-canal_status_t ch_shm_mem_register(const void *buf, size_t len, uint64_t *key_out)
+canal_status_t ch_shm_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
+                                   uint64_t *key_out)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
 
     if (key_out == NULL)
         return common_err_set(CANAL_ERR_ARG, "shm mem_register: key_out is NULL");
@@ -146,15 +147,15 @@ canal_status_t ch_shm_mem_register(const void *buf, size_t len, uint64_t *key_ou
     return CANAL_OK;
 }
 
-canal_status_t ch_shm_mem_deregister(uint64_t key)
+canal_status_t ch_shm_mem_deregister(ch_endpoint_t *ep, uint64_t key)
 {
     return CANAL_OK;
 }
 
-canal_status_t ch_shm_rdma_read(int peer, void *dst, uint64_t raddr, uint64_t rkey, size_t len,
-                                void *cookie)
+canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
+                                uint64_t rkey, size_t len, void *cookie)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
     int li, e;
     pid_t pid;
 

@@ -100,9 +100,9 @@ static canal_status_t check_peer(ch_shm_state_t *st, int peer, int *li_out)
     return CANAL_OK;
 }
 
-canal_status_t ch_shm_sendv(int peer, const struct iovec *iov, int n)
+canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
     size_t cap = st->lay.payload_cap;
     size_t hdr_len, len = 0;
     canal_status_t err;
@@ -240,9 +240,9 @@ static void ring_release(ch_shm_state_t *st, int li)
 /* Records taken from one ring per progress() before the next ring's turn. */
 enum { SHM_POLL_BATCH = 256 };
 
-int ch_shm_progress(void)
+int ch_shm_progress(ch_endpoint_t *ep)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
     uint32_t ring = (uint32_t)st->lay.ring_bytes;
     int L = st->local_size;
     int start, total = 0;
@@ -410,9 +410,9 @@ static canal_status_t block_once(ch_shm_state_t *st, long timeout_us)
     return CANAL_OK;
 }
 
-canal_status_t ch_shm_block(long timeout_us)
+canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
     canal_status_t err;
 
     if (!st->attached)
@@ -427,9 +427,9 @@ canal_status_t ch_shm_block(long timeout_us)
     return err;
 }
 
-void ch_shm_wake(int peer)
+void ch_shm_wake(ch_endpoint_t *ep, int peer)
 {
-    ch_shm_state_t *st = &ch_shm_state;
+    ch_shm_state_t *st = ep->state;
     int li;
 
     if (!st->attached || peer < 0 || peer >= st->world_size)

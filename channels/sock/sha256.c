@@ -62,7 +62,7 @@ static void compress(uint32_t h[8], const unsigned char block[SHA256_BLOCK])
     h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
 }
 
-void sock_sha256_init(sock_sha256_t *c)
+void ch_sock_sha256_init(sock_sha256_t *c)
 {
     static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -71,7 +71,7 @@ void sock_sha256_init(sock_sha256_t *c)
     c->buflen = 0;
 }
 
-void sock_sha256_update(sock_sha256_t *c, const void *data, size_t len)
+void ch_sock_sha256_update(sock_sha256_t *c, const void *data, size_t len)
 {
     const unsigned char *p = data;
 
@@ -95,7 +95,7 @@ void sock_sha256_update(sock_sha256_t *c, const void *data, size_t len)
     }
 }
 
-void sock_sha256_final(sock_sha256_t *c, unsigned char out[SHA256_LEN])
+void ch_sock_sha256_final(sock_sha256_t *c, unsigned char out[SHA256_LEN])
 {
     uint64_t bits = c->nbytes * 8;
     unsigned char pad[SHA256_BLOCK + 8] = {0x80};
@@ -105,67 +105,67 @@ void sock_sha256_final(sock_sha256_t *c, unsigned char out[SHA256_LEN])
 
     for (int i = 0; i < 8; i++)
         lenbuf[i] = (unsigned char)(bits >> (56 - 8 * i));
-    sock_sha256_update(c, pad, padlen);
-    sock_sha256_update(c, lenbuf, 8);
+    ch_sock_sha256_update(c, pad, padlen);
+    ch_sock_sha256_update(c, lenbuf, 8);
     for (int i = 0; i < 8; i++)
         store_be32(out + 4 * i, c->h[i]);
     memset(c, 0, sizeof *c);
 }
 
-void sock_sha256(const void *data, size_t len, unsigned char out[SHA256_LEN])
+void ch_sock_sha256(const void *data, size_t len, unsigned char out[SHA256_LEN])
 {
     sock_sha256_t c;
-    sock_sha256_init(&c);
-    sock_sha256_update(&c, data, len);
-    sock_sha256_final(&c, out);
+    ch_sock_sha256_init(&c);
+    ch_sock_sha256_update(&c, data, len);
+    ch_sock_sha256_final(&c, out);
 }
 
-void sock_hmac_init(sock_hmac_t *h, const void *key, size_t keylen)
+void ch_sock_hmac_init(sock_hmac_t *h, const void *key, size_t keylen)
 {
     unsigned char k[SHA256_BLOCK] = {0}, pad[SHA256_BLOCK];
 
     /* Keys longer than a block are hashed first (RFC 2104 section 2). */
     if (keylen > SHA256_BLOCK)
-        sock_sha256(key, keylen, k);
+        ch_sock_sha256(key, keylen, k);
     else if (keylen > 0)
         memcpy(k, key, keylen);
     for (int i = 0; i < SHA256_BLOCK; i++)
         pad[i] = k[i] ^ 0x36;
-    sock_sha256_init(&h->inner);
-    sock_sha256_update(&h->inner, pad, sizeof pad);
+    ch_sock_sha256_init(&h->inner);
+    ch_sock_sha256_update(&h->inner, pad, sizeof pad);
     for (int i = 0; i < SHA256_BLOCK; i++)
         pad[i] = k[i] ^ 0x5c;
-    sock_sha256_init(&h->outer);
-    sock_sha256_update(&h->outer, pad, sizeof pad);
+    ch_sock_sha256_init(&h->outer);
+    ch_sock_sha256_update(&h->outer, pad, sizeof pad);
     memset(k, 0, sizeof k);
     memset(pad, 0, sizeof pad);
 }
 
-void sock_hmac_update(sock_hmac_t *h, const void *data, size_t len)
+void ch_sock_hmac_update(sock_hmac_t *h, const void *data, size_t len)
 {
-    sock_sha256_update(&h->inner, data, len);
+    ch_sock_sha256_update(&h->inner, data, len);
 }
 
-void sock_hmac_final(sock_hmac_t *h, unsigned char out[SHA256_LEN])
+void ch_sock_hmac_final(sock_hmac_t *h, unsigned char out[SHA256_LEN])
 {
     unsigned char inner[SHA256_LEN];
 
-    sock_sha256_final(&h->inner, inner);
-    sock_sha256_update(&h->outer, inner, sizeof inner);
-    sock_sha256_final(&h->outer, out);
+    ch_sock_sha256_final(&h->inner, inner);
+    ch_sock_sha256_update(&h->outer, inner, sizeof inner);
+    ch_sock_sha256_final(&h->outer, out);
     memset(inner, 0, sizeof inner);
 }
 
-void sock_hmac_sha256(const void *key, size_t keylen, const void *data, size_t len,
-                      unsigned char out[SHA256_LEN])
+void ch_sock_hmac_sha256(const void *key, size_t keylen, const void *data, size_t len,
+                         unsigned char out[SHA256_LEN])
 {
     sock_hmac_t h;
-    sock_hmac_init(&h, key, keylen);
-    sock_hmac_update(&h, data, len);
-    sock_hmac_final(&h, out);
+    ch_sock_hmac_init(&h, key, keylen);
+    ch_sock_hmac_update(&h, data, len);
+    ch_sock_hmac_final(&h, out);
 }
 
-int sock_ct_equal(const void *a, const void *b, size_t n)
+int ch_sock_ct_equal(const void *a, const void *b, size_t n)
 {
     const volatile unsigned char *x = a, *y = b;
     unsigned char diff = 0;

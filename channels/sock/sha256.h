@@ -22,19 +22,19 @@ typedef struct {
     sock_sha256_t inner, outer;
 } sock_hmac_t;
 
-void sock_sha256_init(sock_sha256_t *c);
-void sock_sha256_update(sock_sha256_t *c, const void *data, size_t len);
-void sock_sha256_final(sock_sha256_t *c, unsigned char out[SHA256_LEN]);
-void sock_sha256(const void *data, size_t len, unsigned char out[SHA256_LEN]);
+void ch_sock_sha256_init(sock_sha256_t *c);
+void ch_sock_sha256_update(sock_sha256_t *c, const void *data, size_t len);
+void ch_sock_sha256_final(sock_sha256_t *c, unsigned char out[SHA256_LEN]);
+void ch_sock_sha256(const void *data, size_t len, unsigned char out[SHA256_LEN]);
 
-void sock_hmac_init(sock_hmac_t *h, const void *key, size_t keylen);
-void sock_hmac_update(sock_hmac_t *h, const void *data, size_t len);
-void sock_hmac_final(sock_hmac_t *h, unsigned char out[SHA256_LEN]);
-void sock_hmac_sha256(const void *key, size_t keylen, const void *data, size_t len,
-                      unsigned char out[SHA256_LEN]);
+void ch_sock_hmac_init(sock_hmac_t *h, const void *key, size_t keylen);
+void ch_sock_hmac_update(sock_hmac_t *h, const void *data, size_t len);
+void ch_sock_hmac_final(sock_hmac_t *h, unsigned char out[SHA256_LEN]);
+void ch_sock_hmac_sha256(const void *key, size_t keylen, const void *data, size_t len,
+                         unsigned char out[SHA256_LEN]);
 
 /* 1 if the n bytes at a and b are equal; the time taken does not depend on
  * where they differ (for comparing MACs). */
-int sock_ct_equal(const void *a, const void *b, size_t n);
+int ch_sock_ct_equal(const void *a, const void *b, size_t n);
 
 #endif

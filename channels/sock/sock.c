@@ -19,6 +19,9 @@
  * The secret lives only in the job's PMI key-value space and in the ranks'
  * memory: a process outside the job cannot complete the handshake.
  * Calls must be serialized by the caller (the device holds its lock).
+ * All state is the endpoint's (ep->state, a sock_state_t); a second endpoint
+ * in one process (ch_opts_t.instance) publishes "sock-<rank>.<instance>" and
+ * "sock-secret.<instance>".
  */
 #include "channels/sock/sock.h"
 
@@ -31,8 +34,6 @@
 
 #include "common/cvar.h"
 #include "common/log.h"
-
-sock_state_t ch_sock_state;
 
 static const char PMI_KEY_SECRET[] = "sock-secret";
 
@@ -84,7 +85,7 @@ static canal_status_t listen_on(sock_state_t *st)
         setsockopt(st->lfd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
     if (bind(st->lfd, (struct sockaddr *)&st->laddr.ss, st->laddr.len) != 0) {
         char a[SOCK_CARD_MAX] = "?";
-        sock_addr_format(&st->laddr, a, sizeof a);
+        ch_sock_addr_format(&st->laddr, a, sizeof a);
         return common_err_set(CANAL_ERR_IO, "sock: bind to %s (interface %s): %s", a, st->ifname,
                               strerror(errno));
     }
@@ -93,7 +94,7 @@ static canal_status_t listen_on(sock_state_t *st)
     st->laddr.len = sizeof st->laddr.ss;
     if (getsockname(st->lfd, (struct sockaddr *)&st->laddr.ss, &st->laddr.len) != 0)
         return common_err_set(CANAL_ERR_IO, "sock: getsockname: %s", strerror(errno));
-    if (sock_addr_format(&st->laddr, st->card, sizeof st->card) != CANAL_OK)
+    if (ch_sock_addr_format(&st->laddr, st->card, sizeof st->card) != CANAL_OK)
         return CANAL_ERR_INTERN;
     st->epfd = epoll_create1(EPOLL_CLOEXEC);
     if (st->epfd < 0)
@@ -126,10 +127,11 @@ static canal_status_t peers_alloc(sock_state_t *st)
     return CANAL_OK;
 }
 
-static canal_status_t sock_init(const pmi_info_t *pmi, const ch_upcalls_t *up, ch_caps_t *caps_out)
+static canal_status_t sock_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const ch_upcalls_t *up,
+                                ch_caps_t *caps_out)
 {
-    sock_state_t *st = &ch_sock_state;
-    char key[PMI_KEY_MAX];
+    sock_state_t *st = ep->state;
+    char key[PMI_KEY_MAX], base[PMI_KEY_MAX];
     canal_status_t err;
 
     if (pmi == NULL || up == NULL || up->on_packet == NULL || caps_out == NULL)
@@ -143,20 +145,22 @@ static canal_status_t sock_init(const pmi_info_t *pmi, const ch_upcalls_t *up, c
     if (pmi->size < 1 || pmi->rank < 0 || pmi->rank >= pmi->size)
         return common_err_set(CANAL_ERR_ARG, "sock init: rank %d of size %d", pmi->rank, pmi->size);
     state_reset(st);
+    st->ep = ep;
     st->up = *up;
     st->rank = pmi->rank;
     st->size = pmi->size;
     if ((err = read_limits(st)) != CANAL_OK)
         goto fail_state;
-    err = sock_addr_choose(common_cvar_str("SOCK_IFACE"), pmi->nnodes > 1, &st->laddr, st->ifname,
-                           sizeof st->ifname);
+    err = ch_sock_addr_choose(common_cvar_str("SOCK_IFACE"), pmi->nnodes > 1, &st->laddr,
+                              st->ifname, sizeof st->ifname);
     if (err != CANAL_OK)
         goto fail_state;
     if ((err = listen_on(st)) != CANAL_OK)
         goto fail_state;
     if ((err = peers_alloc(st)) != CANAL_OK)
         goto fail_state;
-    snprintf(key, sizeof key, "sock-%d", pmi->rank);
+    snprintf(base, sizeof base, "sock-%d", pmi->rank);
+    ch_endpoint_key(ep, base, key, sizeof key);
     if ((err = pmi_put(key, st->card)) != CANAL_OK)
         goto fail_state;
     if (pmi->rank == 0) {
@@ -164,7 +168,8 @@ static canal_status_t sock_init(const pmi_info_t *pmi, const ch_upcalls_t *up, c
         if ((err = common_random_bytes(st->secret, SOCK_SECRET_LEN)) != CANAL_OK)
             goto fail_state;
         common_hex_encode(st->secret, SOCK_SECRET_LEN, hex);
-        err = pmi_put(PMI_KEY_SECRET, hex);
+        ch_endpoint_key(ep, PMI_KEY_SECRET, key, sizeof key);
+        err = pmi_put(key, hex);
         memset(hex, 0, sizeof hex);
         if (err != CANAL_OK)
             goto fail_state;
@@ -173,6 +178,8 @@ static canal_status_t sock_init(const pmi_info_t *pmi, const ch_upcalls_t *up, c
     caps_out->has_rdma = 0;
     caps_out->local_only = 0;
     caps_out->block_wakes_fast = 1;
+    caps_out->can_block = 1;
+    caps_out->has_dyn = 1;
     st->initialized = 1;
     LOG_DEBUG("sock: listening on %s (%s)", st->card, st->ifname);
     return CANAL_OK;
@@ -182,19 +189,20 @@ fail_state:
     return err;
 }
 
-static canal_status_t sock_post_fence(void)
+static canal_status_t sock_post_fence(ch_endpoint_t *ep)
 {
-    sock_state_t *st = &ch_sock_state;
-    char hex[PMI_VAL_MAX];
+    sock_state_t *st = ep->state;
+    char hex[PMI_VAL_MAX], key[PMI_KEY_MAX];
     canal_status_t err;
 
     if (!st->initialized)
         return common_err_set(CANAL_ERR_INTERN, "sock post_fence: init() did not succeed");
     if (st->rank != 0) {
-        err = pmi_get(0, PMI_KEY_SECRET, hex, sizeof hex);
+        ch_endpoint_key(ep, PMI_KEY_SECRET, key, sizeof key);
+        err = pmi_get(0, key, hex, sizeof hex);
         if (err != CANAL_OK)
             return common_err_set(err, "sock: no job secret from rank 0: %s", common_err_detail());
-        err = sock_hex_decode(hex, st->secret, SOCK_SECRET_LEN);
+        err = ch_sock_hex_decode(hex, st->secret, SOCK_SECRET_LEN);
         memset(hex, 0, sizeof hex);
         if (err != CANAL_OK)
             return common_err_set(CANAL_ERR_PROTO, "sock: rank 0's job secret is malformed: %s",
@@ -207,10 +215,10 @@ static canal_status_t sock_post_fence(void)
 /* Open for dynamic peers only: the job did not need sock (one node), so
  * nothing was published and no job rank is served (reaches() says no, and
  * the job secret is random, so no job rank could complete a handshake). */
-static canal_status_t sock_dyn_open(const pmi_info_t *pmi, const ch_upcalls_t *up,
-                                    ch_caps_t *caps_out)
+static canal_status_t sock_dyn_open(ch_endpoint_t *ep, const pmi_info_t *pmi,
+                                    const ch_upcalls_t *up, ch_caps_t *caps_out)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     canal_status_t err;
 
     if (st->initialized) {
@@ -218,12 +226,15 @@ static canal_status_t sock_dyn_open(const pmi_info_t *pmi, const ch_upcalls_t *u
         caps_out->has_rdma = 0;
         caps_out->local_only = 0;
         caps_out->block_wakes_fast = 1;
+        caps_out->can_block = 1;
+        caps_out->has_dyn = 1;
         return st->ready ? CANAL_OK
                          : common_err_set(CANAL_ERR_INTERN, "sock dyn_open before post_fence");
     }
     if (pmi == NULL || up == NULL || up->on_packet == NULL || caps_out == NULL)
         return common_err_set(CANAL_ERR_ARG, "sock dyn_open: NULL argument");
     state_reset(st);
+    st->ep = ep;
     st->up = *up;
     st->rank = pmi->rank;
     st->size = pmi->size;
@@ -231,8 +242,8 @@ static canal_status_t sock_dyn_open(const pmi_info_t *pmi, const ch_upcalls_t *u
     if ((err = read_limits(st)) != CANAL_OK)
         goto fail_state;
     /* Other jobs may run on other nodes: prefer a non-loopback address. */
-    err = sock_addr_choose(common_cvar_str("SOCK_IFACE"), 2, &st->laddr, st->ifname,
-                           sizeof st->ifname);
+    err = ch_sock_addr_choose(common_cvar_str("SOCK_IFACE"), 2, &st->laddr, st->ifname,
+                              sizeof st->ifname);
     if (err != CANAL_OK)
         goto fail_state;
     if ((err = listen_on(st)) != CANAL_OK || (err = peers_alloc(st)) != CANAL_OK ||
@@ -242,6 +253,8 @@ static canal_status_t sock_dyn_open(const pmi_info_t *pmi, const ch_upcalls_t *u
     caps_out->has_rdma = 0;
     caps_out->local_only = 0;
     caps_out->block_wakes_fast = 1;
+    caps_out->can_block = 1;
+    caps_out->has_dyn = 1;
     st->initialized = 1;
     st->ready = 1;
     LOG_DEBUG("sock: opened for other jobs on %s (%s)", st->card, st->ifname);
@@ -252,25 +265,25 @@ fail_state:
     return err;
 }
 
-static canal_status_t sock_dyn_card(char *buf, size_t len)
+static canal_status_t sock_dyn_card(ch_endpoint_t *ep, char *buf, size_t len)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
 
     if (!st->ready)
         return common_err_set(CANAL_ERR_INTERN, "sock dyn_card: the channel is not open");
-    sock_dyn_card_format(st->card, st->dyn_id, buf, len);
+    ch_sock_dyn_card_format(st->card, st->dyn_id, buf, len);
     return CANAL_OK;
 }
 
-static canal_status_t sock_finalize(void)
+static canal_status_t sock_finalize(ch_endpoint_t *ep)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
 
     if (!st->initialized)
         return CANAL_OK;
     if (st->ready)
-        sock_conn_goodbye_all(st, 2.0);
-    sock_conn_close_all(st);
+        ch_sock_conn_goodbye_all(st, 2.0);
+    ch_sock_conn_close_all(st);
     for (int r = 0; r < st->npeers; r++) {
         sock_chunk_t *k = st->peers[r].out_head;
         while (k != NULL) {
@@ -283,9 +296,9 @@ static canal_status_t sock_finalize(void)
     return CANAL_OK;
 }
 
-static int sock_reaches(int peer)
+static int sock_reaches(ch_endpoint_t *ep, int peer)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     if (!st->initialized || peer < 0 || peer == st->rank)
         return 0;
     if (peer < st->size)
@@ -293,9 +306,9 @@ static int sock_reaches(int peer)
     return peer < st->npeers;
 }
 
-static void sock_describe(char *buf, size_t len)
+static void sock_describe(ch_endpoint_t *ep, char *buf, size_t len)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     int hs = 0;
 
     if (buf == NULL || len == 0)
@@ -311,26 +324,28 @@ static void sock_describe(char *buf, size_t len)
              "max payload %zu B, queue limit %zu B per peer, %lu strangers dropped (%lu to make "
              "room)",
              st->ifname, st->card, st->laddr.ss.ss_family == AF_INET6 ? "IPv6" : "IPv4",
-             sock_count_up(st), hs, st->max_payload, st->outbuf_limit, st->strangers_dropped,
+             ch_sock_count_up(st), hs, st->max_payload, st->outbuf_limit, st->strangers_dropped,
              st->strangers_evicted);
 }
 
 const ch_ops_t ch_sock_ops = {
     .name = "sock",
+    .state_size = sizeof(sock_state_t),
+    .remote_worth = ch_no_remote_worth,
     .init = sock_init,
     .post_fence = sock_post_fence,
     .finalize = sock_finalize,
     .reaches = sock_reaches,
-    .sendv = sock_sendv,
-    .progress = sock_progress,
-    .mem_register = NULL,
-    .mem_deregister = NULL,
-    .rdma_read = NULL,
-    .block = sock_block,
+    .sendv = ch_sock_sendv,
+    .progress = ch_sock_progress,
+    .mem_register = ch_no_mem_register,
+    .mem_deregister = ch_no_mem_deregister,
+    .rdma_read = ch_no_rdma_read,
+    .block = ch_sock_block,
     .flush = ch_sock_flush,
-    .wake = NULL,
+    .wake = ch_no_wake,
     .describe = sock_describe,
     .dyn_open = sock_dyn_open,
     .dyn_card = sock_dyn_card,
-    .dyn_peer_add = sock_dyn_peer_add,
+    .dyn_peer_add = ch_sock_dyn_peer_add,
 };

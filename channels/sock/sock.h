@@ -91,8 +91,8 @@ enum {
     SOCK_RETRY_PAUSE_MAX_MS = 2000,
 };
 
-extern const unsigned char sock_magic[SOCK_MAGIC_LEN];
-extern const unsigned char sock_dyn_magic[SOCK_MAGIC_LEN];
+extern const unsigned char ch_sock_magic[SOCK_MAGIC_LEN];
+extern const unsigned char ch_sock_dyn_magic[SOCK_MAGIC_LEN];
 
 /* ---- sock_wire.c: formats and proofs (pure functions) ------------------ */
 
@@ -108,87 +108,89 @@ static inline size_t sock_pad8(size_t x)
     return (x + 7) & ~(size_t)7;
 }
 
-void sock_frame_encode(unsigned char head[SOCK_FRAME_HEAD], int type, size_t hdr_len, size_t len);
+void ch_sock_frame_encode(unsigned char head[SOCK_FRAME_HEAD], int type, size_t hdr_len,
+                          size_t len);
 /* Check the head at p against the limits; CANAL_ERR_PROTO with a detail
  * naming the bad field otherwise. Never trusts a length before checking it. */
-canal_status_t sock_frame_decode(const unsigned char head[SOCK_FRAME_HEAD], size_t max_payload,
-                                 sock_frame_t *out);
+canal_status_t ch_sock_frame_decode(const unsigned char head[SOCK_FRAME_HEAD], size_t max_payload,
+                                    sock_frame_t *out);
 /* Scan buf[0..avail): 1 and *out if a whole frame starts at buf, 0 if more
  * bytes are needed (*need_out says how many the frame needs in all, once the
  * head is there), or an error. */
-int sock_frame_scan(const unsigned char *buf, size_t avail, size_t max_payload, sock_frame_t *out,
-                    size_t *need_out);
+int ch_sock_frame_scan(const unsigned char *buf, size_t avail, size_t max_payload,
+                       sock_frame_t *out, size_t *need_out);
 
-void sock_hs_challenge_encode(unsigned char out[SOCK_CHALLENGE_LEN], int acceptor,
-                              const unsigned char nonce_a[SOCK_NONCE_LEN]);
-canal_status_t sock_hs_challenge_decode(const unsigned char in[SOCK_CHALLENGE_LEN],
-                                        int *acceptor_out,
-                                        unsigned char nonce_a_out[SOCK_NONCE_LEN]);
-void sock_hs_connector_proof(const unsigned char secret[SOCK_SECRET_LEN],
-                             const unsigned char nonce_a[SOCK_NONCE_LEN],
-                             const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                             int acceptor, unsigned char mac_out[SOCK_MAC_LEN]);
-void sock_hs_acceptor_proof(const unsigned char secret[SOCK_SECRET_LEN], int verdict,
-                            const unsigned char nonce_a[SOCK_NONCE_LEN],
-                            const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                            int acceptor, unsigned char mac_out[SOCK_MAC_LEN]);
-void sock_hs_response_encode(unsigned char out[SOCK_RESPONSE_LEN],
-                             const unsigned char secret[SOCK_SECRET_LEN],
-                             const unsigned char nonce_a[SOCK_NONCE_LEN],
-                             const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                             int acceptor);
+void ch_sock_hs_challenge_encode(unsigned char out[SOCK_CHALLENGE_LEN], int acceptor,
+                                 const unsigned char nonce_a[SOCK_NONCE_LEN]);
+canal_status_t ch_sock_hs_challenge_decode(const unsigned char in[SOCK_CHALLENGE_LEN],
+                                           int *acceptor_out,
+                                           unsigned char nonce_a_out[SOCK_NONCE_LEN]);
+void ch_sock_hs_connector_proof(const unsigned char secret[SOCK_SECRET_LEN],
+                                const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                                int acceptor, unsigned char mac_out[SOCK_MAC_LEN]);
+void ch_sock_hs_acceptor_proof(const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                               const unsigned char nonce_a[SOCK_NONCE_LEN],
+                               const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                               int acceptor, unsigned char mac_out[SOCK_MAC_LEN]);
+void ch_sock_hs_response_encode(unsigned char out[SOCK_RESPONSE_LEN],
+                                const unsigned char secret[SOCK_SECRET_LEN],
+                                const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                                int acceptor);
 /* The acceptor's check of a response: the ranks are in range, name us and
  * not us, and the proof is right (constant-time compare). On success
  * *connector_out and nonce_c_out are set. */
-canal_status_t sock_hs_response_check(const unsigned char in[SOCK_RESPONSE_LEN],
-                                      const unsigned char secret[SOCK_SECRET_LEN],
-                                      const unsigned char nonce_a[SOCK_NONCE_LEN], int me, int size,
-                                      int *connector_out,
-                                      unsigned char nonce_c_out[SOCK_NONCE_LEN]);
-void sock_hs_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
-                            const unsigned char secret[SOCK_SECRET_LEN], int verdict,
-                            const unsigned char nonce_a[SOCK_NONCE_LEN],
-                            const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                            int acceptor);
+canal_status_t ch_sock_hs_response_check(const unsigned char in[SOCK_RESPONSE_LEN],
+                                         const unsigned char secret[SOCK_SECRET_LEN],
+                                         const unsigned char nonce_a[SOCK_NONCE_LEN], int me,
+                                         int size, int *connector_out,
+                                         unsigned char nonce_c_out[SOCK_NONCE_LEN]);
+void ch_sock_hs_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
+                               const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                               const unsigned char nonce_a[SOCK_NONCE_LEN],
+                               const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                               int acceptor);
 /* The connector's check of a verdict; *verdict_out is ACCEPT or REJECT. */
-canal_status_t sock_hs_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
-                                     const unsigned char secret[SOCK_SECRET_LEN],
-                                     const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                     const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                                     int acceptor, int *verdict_out);
+canal_status_t ch_sock_hs_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
+                                        const unsigned char secret[SOCK_SECRET_LEN],
+                                        const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                        const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                                        int acceptor, int *verdict_out);
 
 /* The dynamic handshake (pure, like the above). decode only parses the
  * ids (the acceptor needs C's id to find the pair secret); check verifies
  * the proof with that secret. */
-void sock_hs_dyn_response_encode(unsigned char out[SOCK_DYN_RESPONSE_LEN],
-                                 const unsigned char secret[SOCK_SECRET_LEN],
-                                 const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                 const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
-                                 uint64_t aid);
-canal_status_t sock_hs_dyn_response_decode(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
-                                           uint64_t *cid_out, uint64_t *aid_out);
-canal_status_t sock_hs_dyn_response_check(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
-                                          const unsigned char secret[SOCK_SECRET_LEN],
-                                          const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                          unsigned char nonce_c_out[SOCK_NONCE_LEN]);
-void sock_hs_dyn_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
-                                const unsigned char secret[SOCK_SECRET_LEN], int verdict,
-                                const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
-                                uint64_t aid);
-canal_status_t sock_hs_dyn_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
-                                         const unsigned char secret[SOCK_SECRET_LEN],
-                                         const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                         const unsigned char nonce_c[SOCK_NONCE_LEN],
-                                         uint64_t cid, uint64_t aid, int *verdict_out);
+void ch_sock_hs_dyn_response_encode(unsigned char out[SOCK_DYN_RESPONSE_LEN],
+                                    const unsigned char secret[SOCK_SECRET_LEN],
+                                    const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                    const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
+                                    uint64_t aid);
+canal_status_t ch_sock_hs_dyn_response_decode(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
+                                              uint64_t *cid_out, uint64_t *aid_out);
+canal_status_t ch_sock_hs_dyn_response_check(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
+                                             const unsigned char secret[SOCK_SECRET_LEN],
+                                             const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                             unsigned char nonce_c_out[SOCK_NONCE_LEN]);
+void ch_sock_hs_dyn_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
+                                   const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                                   const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                   const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
+                                   uint64_t aid);
+canal_status_t ch_sock_hs_dyn_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
+                                            const unsigned char secret[SOCK_SECRET_LEN],
+                                            const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                            const unsigned char nonce_c[SOCK_NONCE_LEN],
+                                            uint64_t cid, uint64_t aid, int *verdict_out);
 /* Dynamic cards: "<address card>#<16 hex digits of the id>". */
-void sock_dyn_card_format(const char *addr, uint64_t id, char *out, size_t len);
-canal_status_t sock_dyn_card_parse(const char *card, char *addr_out, size_t len, uint64_t *id_out);
+void ch_sock_dyn_card_format(const char *addr, uint64_t id, char *out, size_t len);
+canal_status_t ch_sock_dyn_card_parse(const char *card, char *addr_out, size_t len,
+                                      uint64_t *id_out);
 
 /* The secret's hex from the PMI KVS (common_hex_encode wrote it) back to
  * bytes: exactly 2*n digits, else CANAL_ERR_PROTO saying why. Random bytes
  * come from common_random_bytes (common/random.h). */
-canal_status_t sock_hex_decode(const char *in, unsigned char *out, size_t n);
+canal_status_t ch_sock_hex_decode(const char *in, unsigned char *out, size_t n);
 
 /* ---- sock_addr.c: where to listen, how to write it down ---------------- */
 
@@ -203,13 +205,13 @@ typedef struct {
  * may be elsewhere (other jobs), so avoid loopback, but quietly take it
  * when nothing else is up. ifname_out gets the
  * interface's name. The port is 0. */
-canal_status_t sock_addr_choose(const char *spec, int remote, sock_addr_t *out, char *ifname_out,
-                                size_t ifname_len);
+canal_status_t ch_sock_addr_choose(const char *spec, int remote, sock_addr_t *out, char *ifname_out,
+                                   size_t ifname_len);
 /* "1.2.3.4:80" or "[::1]:80". */
-canal_status_t sock_addr_format(const sock_addr_t *a, char *out, size_t len);
+canal_status_t ch_sock_addr_format(const sock_addr_t *a, char *out, size_t len);
 /* Parse a card; numeric addresses only (no name service). */
-canal_status_t sock_addr_parse(const char *card, sock_addr_t *out);
-int sock_addr_is_loopback(const sock_addr_t *a);
+canal_status_t ch_sock_addr_parse(const char *card, sock_addr_t *out);
+int ch_sock_addr_is_loopback(const sock_addr_t *a);
 
 /* ---- sock_conn.c and sock.c: the channel's state ----------------------- */
 
@@ -290,6 +292,7 @@ typedef struct {
     int initialized; /* init() succeeded */
     int ready;       /* post_fence() succeeded */
     ch_upcalls_t up;
+    const ch_endpoint_t *ep; /* the endpoint holding this state (its PMI keys) */
     int rank, size;
     unsigned char secret[SOCK_SECRET_LEN];
     int lfd; /* listening socket */
@@ -328,22 +331,21 @@ typedef struct {
     unsigned long dyn_parked; /* dynamic connections that waited for peer_add */
 } sock_state_t;
 
-extern sock_state_t ch_sock_state;
-
 /* sock_conn.c */
-canal_status_t sock_sendv(int peer, const struct iovec *iov, int n);
-int sock_progress(void);
-canal_status_t sock_block(long timeout_us);
-canal_status_t sock_dyn_peer_add(int peer, const char *card, const unsigned char secret[SOCK_SECRET_LEN]);
-void sock_conn_close_all(sock_state_t *st);
-void sock_conn_goodbye_all(sock_state_t *st, double timeout_s);
-int sock_count_up(const sock_state_t *st);
+canal_status_t ch_sock_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
+int ch_sock_progress(ch_endpoint_t *ep);
+canal_status_t ch_sock_block(ch_endpoint_t *ep, long timeout_us);
+canal_status_t ch_sock_dyn_peer_add(ch_endpoint_t *ep, int peer, const char *card,
+                                    const unsigned char secret[SOCK_SECRET_LEN]);
+void ch_sock_conn_close_all(sock_state_t *st);
+void ch_sock_conn_goodbye_all(sock_state_t *st, double timeout_s);
+int ch_sock_count_up(const sock_state_t *st);
 
 /* The device must call this, with progress, before the fence of its
  * finalize: packets accepted by sendv may still sit in our queues (a lazy
  * connection handshakes only when the peer progresses). Returns CANAL_OK
  * when everything is handed to the kernel, CANAL_AGAIN if not yet. Proposed
  * as an optional ch_ops_t.flush; see the report of issue 8. */
-canal_status_t ch_sock_flush(void);
+canal_status_t ch_sock_flush(ch_endpoint_t *ep);
 
 #endif

@@ -17,7 +17,7 @@
 
 #include "common/log.h"
 
-int sock_addr_is_loopback(const sock_addr_t *a)
+int ch_sock_addr_is_loopback(const sock_addr_t *a)
 {
     if (a->ss.ss_family == AF_INET) {
         const struct sockaddr_in *s = (const struct sockaddr_in *)(const void *)&a->ss;
@@ -179,8 +179,8 @@ static const struct ifaddrs *pick(const struct ifaddrs *all, const char *name,
     return v6;
 }
 
-canal_status_t sock_addr_choose(const char *spec, int remote, sock_addr_t *out, char *ifname_out,
-                                size_t ifname_len)
+canal_status_t ch_sock_addr_choose(const char *spec, int remote, sock_addr_t *out, char *ifname_out,
+                                   size_t ifname_len)
 {
     struct ifaddrs *all = NULL;
     const struct ifaddrs *hit = NULL;
@@ -190,7 +190,7 @@ canal_status_t sock_addr_choose(const char *spec, int remote, sock_addr_t *out, 
     int is_subnet;
 
     if (spec == NULL || out == NULL || ifname_out == NULL || ifname_len == 0)
-        return common_err_set(CANAL_ERR_ARG, "sock_addr_choose: NULL argument");
+        return common_err_set(CANAL_ERR_ARG, "ch_sock_addr_choose: NULL argument");
     if (getifaddrs(&all) != 0)
         return common_err_set(CANAL_ERR_IO, "sock: getifaddrs: %s", strerror(errno));
     list_ifaces(all, names, sizeof names);
@@ -243,7 +243,7 @@ canal_status_t sock_addr_choose(const char *spec, int remote, sock_addr_t *out, 
     }
     addr_set(out, hit->ifa_addr);
     snprintf(ifname_out, ifname_len, "%s", hit->ifa_name);
-    if (remote == 1 && sock_addr_is_loopback(out) && spec[0] != '\0' &&
+    if (remote == 1 && ch_sock_addr_is_loopback(out) && spec[0] != '\0' &&
         strcmp(spec, "auto") != 0)
         LOG_WARN("sock: CANAL_SOCK_IFACE=%s is loopback but ranks are on several nodes", spec);
 free_all:
@@ -251,7 +251,7 @@ free_all:
     return err;
 }
 
-canal_status_t sock_addr_format(const sock_addr_t *a, char *out, size_t len)
+canal_status_t ch_sock_addr_format(const sock_addr_t *a, char *out, size_t len)
 {
     char host[INET6_ADDRSTRLEN];
     int n;
@@ -272,7 +272,7 @@ canal_status_t sock_addr_format(const sock_addr_t *a, char *out, size_t len)
     return CANAL_OK;
 }
 
-canal_status_t sock_addr_parse(const char *card, sock_addr_t *out)
+canal_status_t ch_sock_addr_parse(const char *card, sock_addr_t *out)
 {
     char host[INET6_ADDRSTRLEN];
     const char *port_s, *end_host;

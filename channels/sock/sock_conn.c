@@ -14,7 +14,7 @@
  * connection and order is kept.
  *
  * Dynamic peers (processes of other jobs, indices from the job size on,
- * added by sock_dyn_peer_add) run the dynamic form of the handshake
+ * added by ch_sock_dyn_peer_add) run the dynamic form of the handshake
  * (sock.h): ids and a pair secret instead of ranks and the job secret; an
  * incoming one from an id not known yet waits parked (SOCK_CS_PARKED) until
  * its peer_add or SOCK_DYN_PARK_S; simultaneous connects keep the lower
@@ -165,14 +165,14 @@ static void conns_reap(sock_state_t *st)
     }
 }
 
-void sock_conn_close_all(sock_state_t *st)
+void ch_sock_conn_close_all(sock_state_t *st)
 {
     for (sock_conn_t *c = st->conns; c != NULL; c = c->next)
         conn_kill(st, c);
     conns_reap(st);
 }
 
-int sock_count_up(const sock_state_t *st)
+int ch_sock_count_up(const sock_state_t *st)
 {
     int n = 0;
     for (const sock_conn_t *c = st->conns; c != NULL; c = c->next)
@@ -299,12 +299,14 @@ static canal_status_t peer_connect(sock_state_t *st, int peer)
     if (p->dyn) {
         snprintf(card, sizeof card, "%s", p->dyn_addr);
     } else {
-        snprintf(key, sizeof key, "sock-%d", peer);
+        char base[PMI_KEY_MAX];
+        snprintf(base, sizeof base, "sock-%d", peer);
+        ch_endpoint_key(st->ep, base, key, sizeof key);
         if ((err = pmi_get(peer, key, card, sizeof card)) != CANAL_OK)
             return common_err_set(CANAL_ERR_PEER, "sock: no address card from rank %d: %s", peer,
                                   common_err_detail());
     }
-    if ((err = sock_addr_parse(card, &a)) != CANAL_OK)
+    if ((err = ch_sock_addr_parse(card, &a)) != CANAL_OK)
         return common_err_set(CANAL_ERR_PEER, "sock: rank %d: %s", peer, common_err_detail());
     fd = socket(a.ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
@@ -498,9 +500,9 @@ static void conn_push(sock_state_t *st, sock_conn_t *c)
     conn_watch(st, c);
 }
 
-canal_status_t sock_sendv(int peer, const struct iovec *iov, int n)
+canal_status_t ch_sock_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     struct iovec fiov_small[IOV_BATCH], *fiov = fiov_small;
     unsigned char head[SOCK_FRAME_HEAD];
     size_t hdr_len, len = 0, total;
@@ -555,7 +557,7 @@ canal_status_t sock_sendv(int peer, const struct iovec *iov, int n)
     /* The frame as an iovec list: head, header, padding, payload, padding. */
     if (n + 3 > IOV_BATCH && (fiov = malloc(((size_t)n + 3) * sizeof *fiov)) == NULL)
         return CANAL_AGAIN;
-    sock_frame_encode(head, SOCK_FRAME_DATA, hdr_len, len);
+    ch_sock_frame_encode(head, SOCK_FRAME_DATA, hdr_len, len);
     fiov[nf++] = (struct iovec){head, SOCK_FRAME_HEAD};
     if (hdr_len > 0)
         fiov[nf++] = iov[0];
@@ -644,8 +646,8 @@ static void hs_on_response(sock_state_t *st, sock_conn_t *c)
         stranger_drop(st, c, "a job-rank handshake, but this channel serves other jobs only");
         return;
     }
-    if (sock_hs_response_check(c->in, st->secret, c->nonce_a, st->rank, st->size, &peer,
-                               c->nonce_c) != CANAL_OK) {
+    if (ch_sock_hs_response_check(c->in, st->secret, c->nonce_a, st->rank, st->size, &peer,
+                                  c->nonce_c) != CANAL_OK) {
         stranger_drop(st, c, "%s", common_err_detail());
         return;
     }
@@ -673,7 +675,7 @@ static void hs_on_dyn_response(sock_state_t *st, sock_conn_t *c)
     uint64_t cid, aid;
     int peer;
 
-    if (sock_hs_dyn_response_decode(c->in, &cid, &aid) != CANAL_OK) {
+    if (ch_sock_hs_dyn_response_decode(c->in, &cid, &aid) != CANAL_OK) {
         stranger_drop(st, c, "%s", common_err_detail());
         return;
     }
@@ -700,7 +702,7 @@ static void hs_on_dyn_response(sock_state_t *st, sock_conn_t *c)
         return;
     }
     c->state = SOCK_CS_WAIT_RESPONSE;
-    if (sock_hs_dyn_response_check(c->in, st->peers[peer].dyn_secret, c->nonce_a, c->nonce_c) !=
+    if (ch_sock_hs_dyn_response_check(c->in, st->peers[peer].dyn_secret, c->nonce_a, c->nonce_c) !=
         CANAL_OK) {
         stranger_drop(st, c, "%s", common_err_detail());
         return;
@@ -756,10 +758,10 @@ static void hs_accept(sock_state_t *st, sock_conn_t *c, int peer, int theirs_win
         break;
     }
     if (c->dyn)
-        sock_hs_dyn_verdict_encode(msg, p->dyn_secret, verdict, c->nonce_a, c->nonce_c, p->dyn_id,
-                                   st->dyn_id);
+        ch_sock_hs_dyn_verdict_encode(msg, p->dyn_secret, verdict, c->nonce_a, c->nonce_c,
+                                      p->dyn_id, st->dyn_id);
     else
-        sock_hs_verdict_encode(msg, st->secret, verdict, c->nonce_a, c->nonce_c, peer, st->rank);
+        ch_sock_hs_verdict_encode(msg, st->secret, verdict, c->nonce_a, c->nonce_c, peer, st->rank);
     hs_set(c, msg, sizeof msg);
     c->peer = peer;
     if (verdict == SOCK_VERDICT_REJECT) {
@@ -790,7 +792,7 @@ static void hs_on_challenge(sock_state_t *st, sock_conn_t *c)
     unsigned char msg[SOCK_DYN_RESPONSE_LEN];
     int acceptor;
 
-    if (sock_hs_challenge_decode(c->in, &acceptor, c->nonce_a) != CANAL_OK) {
+    if (ch_sock_hs_challenge_decode(c->in, &acceptor, c->nonce_a) != CANAL_OK) {
         peer_fail(st, c->peer, CANAL_ERR_PROTO,
                   "rank %d's address %s answers, but not as a "
                   "canal sock endpoint: %s",
@@ -816,11 +818,11 @@ static void hs_on_challenge(sock_state_t *st, sock_conn_t *c)
     }
     if (c->dyn) {
         const sock_peer_t *p = &st->peers[c->peer];
-        sock_hs_dyn_response_encode(msg, p->dyn_secret, c->nonce_a, c->nonce_c, st->dyn_id,
-                                    p->dyn_id);
+        ch_sock_hs_dyn_response_encode(msg, p->dyn_secret, c->nonce_a, c->nonce_c, st->dyn_id,
+                                       p->dyn_id);
         hs_set(c, msg, SOCK_DYN_RESPONSE_LEN);
     } else {
-        sock_hs_response_encode(msg, st->secret, c->nonce_a, c->nonce_c, st->rank, c->peer);
+        ch_sock_hs_response_encode(msg, st->secret, c->nonce_a, c->nonce_c, st->rank, c->peer);
         hs_set(c, msg, SOCK_RESPONSE_LEN);
     }
     c->state = SOCK_CS_WAIT_VERDICT;
@@ -836,10 +838,10 @@ static void hs_on_verdict(sock_state_t *st, sock_conn_t *c)
     int verdict;
 
     canal_status_t vst =
-        c->dyn ? sock_hs_dyn_verdict_check(c->in, p->dyn_secret, c->nonce_a, c->nonce_c,
-                                           st->dyn_id, p->dyn_id, &verdict)
-               : sock_hs_verdict_check(c->in, st->secret, c->nonce_a, c->nonce_c, st->rank,
-                                       c->peer, &verdict);
+        c->dyn ? ch_sock_hs_dyn_verdict_check(c->in, p->dyn_secret, c->nonce_a, c->nonce_c,
+                                              st->dyn_id, p->dyn_id, &verdict)
+               : ch_sock_hs_verdict_check(c->in, st->secret, c->nonce_a, c->nonce_c, st->rank,
+                                          c->peer, &verdict);
 
     if (vst != CANAL_OK) {
         peer_fail(st, c->peer, CANAL_ERR_PROTO,
@@ -911,7 +913,7 @@ static void frames_deliver(sock_state_t *st, sock_conn_t *c)
     while (c->state == SOCK_CS_UP) {
         sock_frame_t f;
         size_t need;
-        int r = sock_frame_scan(c->in + off, c->in_len - off, st->max_payload, &f, &need);
+        int r = ch_sock_frame_scan(c->in + off, c->in_len - off, st->max_payload, &f, &need);
         if (r < 0) {
             peer_fail(st, peer, CANAL_ERR_PROTO,
                       "rank %d sent a bad frame, dropping its "
@@ -956,7 +958,7 @@ again:
      * that a stranger costs a small buffer and never a frame's worth. */
     switch (c->state) {
     case SOCK_CS_WAIT_RESPONSE:
-        want = (c->in_len >= SOCK_MAGIC_LEN && memcmp(c->in, sock_dyn_magic, SOCK_MAGIC_LEN) == 0
+        want = (c->in_len >= SOCK_MAGIC_LEN && memcmp(c->in, ch_sock_dyn_magic, SOCK_MAGIC_LEN) == 0
                     ? SOCK_DYN_RESPONSE_LEN
                     : SOCK_RESPONSE_LEN) +
                1;
@@ -993,10 +995,10 @@ again:
     switch (c->state) {
     case SOCK_CS_WAIT_RESPONSE: {
         size_t m = c->in_len < SOCK_MAGIC_LEN ? c->in_len : SOCK_MAGIC_LEN;
-        if (memcmp(c->in, sock_dyn_magic, m) == 0) {
+        if (memcmp(c->in, ch_sock_dyn_magic, m) == 0) {
             if (c->in_len >= SOCK_DYN_RESPONSE_LEN)
                 hs_on_dyn_response(st, c);
-        } else if (memcmp(c->in, sock_magic, m) != 0) {
+        } else if (memcmp(c->in, ch_sock_magic, m) != 0) {
             stranger_drop(st, c, "sent bytes that are not a canal handshake");
         } else if (c->in_len >= SOCK_RESPONSE_LEN) {
             hs_on_response(st, c);
@@ -1076,7 +1078,7 @@ static void accept_new(sock_state_t *st)
         if (sl <= sizeof a.ss) {
             memcpy(&a.ss, &ss, sl);
             a.len = sl;
-            sock_addr_format(&a, where, sizeof where);
+            ch_sock_addr_format(&a, where, sizeof where);
         }
         if (st->npending >= SOCK_PENDING_MAX)
             evict_oldest_stranger(st);
@@ -1095,7 +1097,7 @@ static void accept_new(sock_state_t *st)
             conn_kill(st, c);
             continue;
         }
-        sock_hs_challenge_encode(msg, st->rank, c->nonce_a);
+        ch_sock_hs_challenge_encode(msg, st->rank, c->nonce_a);
         hs_set(c, msg, sizeof msg);
         conn_push(st, c);
     }
@@ -1188,9 +1190,9 @@ static void report_failures(sock_state_t *st)
     }
 }
 
-int sock_progress(void)
+int ch_sock_progress(ch_endpoint_t *ep)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     struct epoll_event ev[64];
     double now;
     int n;
@@ -1227,9 +1229,9 @@ int sock_progress(void)
     return st->delivered;
 }
 
-canal_status_t sock_block(long timeout_us)
+canal_status_t ch_sock_block(ch_endpoint_t *ep, long timeout_us)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     struct epoll_event ev;
     int ms;
 
@@ -1259,9 +1261,9 @@ static int anything_queued(const sock_state_t *st)
     return 0;
 }
 
-canal_status_t ch_sock_flush(void)
+canal_status_t ch_sock_flush(ch_endpoint_t *ep)
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
 
     if (!st->ready)
         return CANAL_OK;
@@ -1273,7 +1275,7 @@ canal_status_t ch_sock_flush(void)
 /* Called by finalize(): queue GOODBYE on every live connection, write what
  * is queued for up to timeout_s (peers need not progress for that: the
  * kernel takes it), then close everything. Nothing is read or delivered. */
-void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
+void ch_sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
 {
     double end = common_now_s() + timeout_s;
     int busy;
@@ -1285,7 +1287,7 @@ void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
         struct iovec iov = {head, sizeof head};
         if (p->state != SOCK_PS_UP || p->conn == NULL)
             continue;
-        sock_frame_encode(head, SOCK_FRAME_GOODBYE, 0, 0);
+        ch_sock_frame_encode(head, SOCK_FRAME_GOODBYE, 0, 0);
         if (out_append(p, &iov, 1, 0) != 0)
             LOG_DEBUG("sock: no memory for the goodbye to rank %d", r);
     }
@@ -1321,15 +1323,15 @@ void sock_conn_goodbye_all(sock_state_t *st, double timeout_s)
         }
         out_free(p);
     }
-    sock_conn_close_all(st);
+    ch_sock_conn_close_all(st);
 }
 
 /* ---- dynamic peers ------------------------------------------------------------ */
 
-canal_status_t sock_dyn_peer_add(int peer, const char *card,
-                                 const unsigned char secret[SOCK_SECRET_LEN])
+canal_status_t ch_sock_dyn_peer_add(ch_endpoint_t *ep, int peer, const char *card,
+                                    const unsigned char secret[SOCK_SECRET_LEN])
 {
-    sock_state_t *st = &ch_sock_state;
+    sock_state_t *st = ep->state;
     sock_peer_t *p;
     uint64_t id;
     canal_status_t err;
@@ -1347,7 +1349,7 @@ canal_status_t sock_dyn_peer_add(int peer, const char *card,
         return common_err_set(CANAL_ERR_ARG, "sock dyn_peer_add: secret is NULL");
     p = &st->peers[peer];
     memset(p, 0, sizeof *p);
-    if ((err = sock_dyn_card_parse(card, p->dyn_addr, sizeof p->dyn_addr, &id)) != CANAL_OK)
+    if ((err = ch_sock_dyn_card_parse(card, p->dyn_addr, sizeof p->dyn_addr, &id)) != CANAL_OK)
         return err;
     if (id == st->dyn_id)
         return common_err_set(CANAL_ERR_ARG, "sock dyn_peer_add: card '%.80s' is our own", card);

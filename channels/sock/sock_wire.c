@@ -15,7 +15,7 @@
 
 #include "channels/sock/sha256.h"
 
-const unsigned char sock_magic[SOCK_MAGIC_LEN] = {'C', 'N', 'L', 'S', 'O', 'C', 'K', '1'};
+const unsigned char ch_sock_magic[SOCK_MAGIC_LEN] = {'C', 'N', 'L', 'S', 'O', 'C', 'K', '1'};
 
 static const char LABEL_CONNECTOR[] = "canal-sock connector";
 static const char LABEL_ACCEPTOR[] = "canal-sock acceptor";
@@ -35,7 +35,7 @@ static uint32_t get_le32(const unsigned char *p)
 
 /* ---- frames ------------------------------------------------------------ */
 
-void sock_frame_encode(unsigned char head[SOCK_FRAME_HEAD], int type, size_t hdr_len, size_t len)
+void ch_sock_frame_encode(unsigned char head[SOCK_FRAME_HEAD], int type, size_t hdr_len, size_t len)
 {
     put_le32(head, (uint32_t)len);
     head[4] = (unsigned char)hdr_len;
@@ -44,8 +44,8 @@ void sock_frame_encode(unsigned char head[SOCK_FRAME_HEAD], int type, size_t hdr
     head[7] = (unsigned char)(SOCK_FRAME_MAGIC >> 8);
 }
 
-canal_status_t sock_frame_decode(const unsigned char head[SOCK_FRAME_HEAD], size_t max_payload,
-                                 sock_frame_t *out)
+canal_status_t ch_sock_frame_decode(const unsigned char head[SOCK_FRAME_HEAD], size_t max_payload,
+                                    sock_frame_t *out)
 {
     uint32_t len = get_le32(head);
     unsigned hl = head[4], type = head[5];
@@ -73,15 +73,15 @@ canal_status_t sock_frame_decode(const unsigned char head[SOCK_FRAME_HEAD], size
     return CANAL_OK;
 }
 
-int sock_frame_scan(const unsigned char *buf, size_t avail, size_t max_payload, sock_frame_t *out,
-                    size_t *need_out)
+int ch_sock_frame_scan(const unsigned char *buf, size_t avail, size_t max_payload,
+                       sock_frame_t *out, size_t *need_out)
 {
     canal_status_t err;
 
     *need_out = SOCK_FRAME_HEAD;
     if (avail < SOCK_FRAME_HEAD)
         return 0;
-    if ((err = sock_frame_decode(buf, max_payload, out)) != CANAL_OK)
+    if ((err = ch_sock_frame_decode(buf, max_payload, out)) != CANAL_OK)
         return err;
     *need_out = out->wire_len;
     return avail >= out->wire_len ? 1 : 0;
@@ -91,23 +91,23 @@ int sock_frame_scan(const unsigned char *buf, size_t avail, size_t max_payload, 
 
 static canal_status_t check_magic(const unsigned char *in, const char *what)
 {
-    if (memcmp(in, sock_magic, SOCK_MAGIC_LEN) != 0)
+    if (memcmp(in, ch_sock_magic, SOCK_MAGIC_LEN) != 0)
         return common_err_set(CANAL_ERR_PROTO, "%s does not start with the canal sock magic", what);
     return CANAL_OK;
 }
 
-void sock_hs_challenge_encode(unsigned char out[SOCK_CHALLENGE_LEN], int acceptor,
-                              const unsigned char nonce_a[SOCK_NONCE_LEN])
+void ch_sock_hs_challenge_encode(unsigned char out[SOCK_CHALLENGE_LEN], int acceptor,
+                                 const unsigned char nonce_a[SOCK_NONCE_LEN])
 {
-    memcpy(out, sock_magic, SOCK_MAGIC_LEN);
+    memcpy(out, ch_sock_magic, SOCK_MAGIC_LEN);
     put_le32(out + 8, SOCK_VERSION);
     put_le32(out + 12, (uint32_t)acceptor);
     memcpy(out + 16, nonce_a, SOCK_NONCE_LEN);
 }
 
-canal_status_t sock_hs_challenge_decode(const unsigned char in[SOCK_CHALLENGE_LEN],
-                                        int *acceptor_out,
-                                        unsigned char nonce_a_out[SOCK_NONCE_LEN])
+canal_status_t ch_sock_hs_challenge_decode(const unsigned char in[SOCK_CHALLENGE_LEN],
+                                           int *acceptor_out,
+                                           unsigned char nonce_a_out[SOCK_NONCE_LEN])
 {
     canal_status_t err;
     uint32_t version, rank;
@@ -134,54 +134,55 @@ static void proof(const unsigned char secret[SOCK_SECRET_LEN], const char *label
     sock_hmac_t h;
     unsigned char w[4];
 
-    sock_hmac_init(&h, secret, SOCK_SECRET_LEN);
-    sock_hmac_update(&h, label, strlen(label));
+    ch_sock_hmac_init(&h, secret, SOCK_SECRET_LEN);
+    ch_sock_hmac_update(&h, label, strlen(label));
     if (with_verdict) {
         put_le32(w, (uint32_t)verdict);
-        sock_hmac_update(&h, w, 4);
+        ch_sock_hmac_update(&h, w, 4);
     }
-    sock_hmac_update(&h, nonce_a, SOCK_NONCE_LEN);
-    sock_hmac_update(&h, nonce_c, SOCK_NONCE_LEN);
+    ch_sock_hmac_update(&h, nonce_a, SOCK_NONCE_LEN);
+    ch_sock_hmac_update(&h, nonce_c, SOCK_NONCE_LEN);
     put_le32(w, (uint32_t)connector);
-    sock_hmac_update(&h, w, 4);
+    ch_sock_hmac_update(&h, w, 4);
     put_le32(w, (uint32_t)acceptor);
-    sock_hmac_update(&h, w, 4);
-    sock_hmac_final(&h, mac_out);
+    ch_sock_hmac_update(&h, w, 4);
+    ch_sock_hmac_final(&h, mac_out);
 }
 
-void sock_hs_connector_proof(const unsigned char secret[SOCK_SECRET_LEN],
-                             const unsigned char nonce_a[SOCK_NONCE_LEN],
-                             const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                             int acceptor, unsigned char mac_out[SOCK_MAC_LEN])
+void ch_sock_hs_connector_proof(const unsigned char secret[SOCK_SECRET_LEN],
+                                const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                                int acceptor, unsigned char mac_out[SOCK_MAC_LEN])
 {
     proof(secret, LABEL_CONNECTOR, 0, 0, nonce_a, nonce_c, connector, acceptor, mac_out);
 }
 
-void sock_hs_acceptor_proof(const unsigned char secret[SOCK_SECRET_LEN], int verdict,
-                            const unsigned char nonce_a[SOCK_NONCE_LEN],
-                            const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                            int acceptor, unsigned char mac_out[SOCK_MAC_LEN])
+void ch_sock_hs_acceptor_proof(const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                               const unsigned char nonce_a[SOCK_NONCE_LEN],
+                               const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                               int acceptor, unsigned char mac_out[SOCK_MAC_LEN])
 {
     proof(secret, LABEL_ACCEPTOR, 1, verdict, nonce_a, nonce_c, connector, acceptor, mac_out);
 }
 
-void sock_hs_response_encode(unsigned char out[SOCK_RESPONSE_LEN],
-                             const unsigned char secret[SOCK_SECRET_LEN],
-                             const unsigned char nonce_a[SOCK_NONCE_LEN],
-                             const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                             int acceptor)
+void ch_sock_hs_response_encode(unsigned char out[SOCK_RESPONSE_LEN],
+                                const unsigned char secret[SOCK_SECRET_LEN],
+                                const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                                int acceptor)
 {
-    memcpy(out, sock_magic, SOCK_MAGIC_LEN);
+    memcpy(out, ch_sock_magic, SOCK_MAGIC_LEN);
     put_le32(out + 8, (uint32_t)connector);
     put_le32(out + 12, (uint32_t)acceptor);
     memcpy(out + 16, nonce_c, SOCK_NONCE_LEN);
-    sock_hs_connector_proof(secret, nonce_a, nonce_c, connector, acceptor, out + 48);
+    ch_sock_hs_connector_proof(secret, nonce_a, nonce_c, connector, acceptor, out + 48);
 }
 
-canal_status_t sock_hs_response_check(const unsigned char in[SOCK_RESPONSE_LEN],
-                                      const unsigned char secret[SOCK_SECRET_LEN],
-                                      const unsigned char nonce_a[SOCK_NONCE_LEN], int me, int size,
-                                      int *connector_out, unsigned char nonce_c_out[SOCK_NONCE_LEN])
+canal_status_t ch_sock_hs_response_check(const unsigned char in[SOCK_RESPONSE_LEN],
+                                         const unsigned char secret[SOCK_SECRET_LEN],
+                                         const unsigned char nonce_a[SOCK_NONCE_LEN], int me,
+                                         int size, int *connector_out,
+                                         unsigned char nonce_c_out[SOCK_NONCE_LEN])
 {
     unsigned char mac[SOCK_MAC_LEN];
     uint32_t c, a;
@@ -197,31 +198,31 @@ canal_status_t sock_hs_response_check(const unsigned char in[SOCK_RESPONSE_LEN],
         return common_err_set(CANAL_ERR_PROTO, "response claims our own rank %u", c);
     if (a != (uint32_t)me)
         return common_err_set(CANAL_ERR_PROTO, "response is meant for rank %u, we are %d", a, me);
-    sock_hs_connector_proof(secret, nonce_a, in + 16, (int)c, me, mac);
-    if (!sock_ct_equal(mac, in + 48, SOCK_MAC_LEN))
+    ch_sock_hs_connector_proof(secret, nonce_a, in + 16, (int)c, me, mac);
+    if (!ch_sock_ct_equal(mac, in + 48, SOCK_MAC_LEN))
         return common_err_set(CANAL_ERR_PROTO, "wrong proof of the job secret (claims rank %u)", c);
     *connector_out = (int)c;
     memcpy(nonce_c_out, in + 16, SOCK_NONCE_LEN);
     return CANAL_OK;
 }
 
-void sock_hs_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
-                            const unsigned char secret[SOCK_SECRET_LEN], int verdict,
-                            const unsigned char nonce_a[SOCK_NONCE_LEN],
-                            const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                            int acceptor)
+void ch_sock_hs_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
+                               const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                               const unsigned char nonce_a[SOCK_NONCE_LEN],
+                               const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                               int acceptor)
 {
-    memcpy(out, sock_magic, SOCK_MAGIC_LEN);
+    memcpy(out, ch_sock_magic, SOCK_MAGIC_LEN);
     put_le32(out + 8, (uint32_t)verdict);
     put_le32(out + 12, 0);
-    sock_hs_acceptor_proof(secret, verdict, nonce_a, nonce_c, connector, acceptor, out + 16);
+    ch_sock_hs_acceptor_proof(secret, verdict, nonce_a, nonce_c, connector, acceptor, out + 16);
 }
 
-canal_status_t sock_hs_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
-                                     const unsigned char secret[SOCK_SECRET_LEN],
-                                     const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                     const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
-                                     int acceptor, int *verdict_out)
+canal_status_t ch_sock_hs_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
+                                        const unsigned char secret[SOCK_SECRET_LEN],
+                                        const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                        const unsigned char nonce_c[SOCK_NONCE_LEN], int connector,
+                                        int acceptor, int *verdict_out)
 {
     unsigned char mac[SOCK_MAC_LEN];
     uint32_t v;
@@ -232,8 +233,8 @@ canal_status_t sock_hs_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
     v = get_le32(in + 8);
     if ((v != SOCK_VERDICT_ACCEPT && v != SOCK_VERDICT_REJECT) || get_le32(in + 12) != 0)
         return common_err_set(CANAL_ERR_PROTO, "verdict %u unknown", v);
-    sock_hs_acceptor_proof(secret, (int)v, nonce_a, nonce_c, connector, acceptor, mac);
-    if (!sock_ct_equal(mac, in + 16, SOCK_MAC_LEN))
+    ch_sock_hs_acceptor_proof(secret, (int)v, nonce_a, nonce_c, connector, acceptor, mac);
+    if (!ch_sock_ct_equal(mac, in + 16, SOCK_MAC_LEN))
         return common_err_set(CANAL_ERR_PROTO,
                               "rank %d's answer carries a wrong proof of the job secret", acceptor);
     *verdict_out = (int)v;
@@ -242,7 +243,7 @@ canal_status_t sock_hs_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
 
 /* ---- the secret ---------------------------------------------------------- */
 
-canal_status_t sock_hex_decode(const char *in, unsigned char *out, size_t n)
+canal_status_t ch_sock_hex_decode(const char *in, unsigned char *out, size_t n)
 {
     if (in == NULL || strlen(in) != 2 * n)
         return common_err_set(CANAL_ERR_PROTO, "expected %zu hex digits, got %zu", 2 * n,
@@ -254,7 +255,7 @@ canal_status_t sock_hex_decode(const char *in, unsigned char *out, size_t n)
 
 /* ---- dynamic peers (processes of other jobs) ------------------------------ */
 
-const unsigned char sock_dyn_magic[SOCK_MAGIC_LEN] = {'C', 'N', 'L', 'S', 'D', 'Y', 'N', '1'};
+const unsigned char ch_sock_dyn_magic[SOCK_MAGIC_LEN] = {'C', 'N', 'L', 'S', 'D', 'Y', 'N', '1'};
 
 static const char LABEL_DYN_CONNECTOR[] = "canal-sock dynamic connector";
 static const char LABEL_DYN_ACCEPTOR[] = "canal-sock dynamic acceptor";
@@ -278,40 +279,40 @@ static void dyn_proof(const unsigned char secret[SOCK_SECRET_LEN], const char *l
     sock_hmac_t h;
     unsigned char w[8];
 
-    sock_hmac_init(&h, secret, SOCK_SECRET_LEN);
-    sock_hmac_update(&h, label, strlen(label));
+    ch_sock_hmac_init(&h, secret, SOCK_SECRET_LEN);
+    ch_sock_hmac_update(&h, label, strlen(label));
     if (with_verdict) {
         put_le32(w, (uint32_t)verdict);
-        sock_hmac_update(&h, w, 4);
+        ch_sock_hmac_update(&h, w, 4);
     }
-    sock_hmac_update(&h, nonce_a, SOCK_NONCE_LEN);
-    sock_hmac_update(&h, nonce_c, SOCK_NONCE_LEN);
+    ch_sock_hmac_update(&h, nonce_a, SOCK_NONCE_LEN);
+    ch_sock_hmac_update(&h, nonce_c, SOCK_NONCE_LEN);
     put_le64(w, cid);
-    sock_hmac_update(&h, w, 8);
+    ch_sock_hmac_update(&h, w, 8);
     put_le64(w, aid);
-    sock_hmac_update(&h, w, 8);
-    sock_hmac_final(&h, mac_out);
+    ch_sock_hmac_update(&h, w, 8);
+    ch_sock_hmac_final(&h, mac_out);
 }
 
-void sock_hs_dyn_response_encode(unsigned char out[SOCK_DYN_RESPONSE_LEN],
-                                 const unsigned char secret[SOCK_SECRET_LEN],
-                                 const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                 const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
-                                 uint64_t aid)
+void ch_sock_hs_dyn_response_encode(unsigned char out[SOCK_DYN_RESPONSE_LEN],
+                                    const unsigned char secret[SOCK_SECRET_LEN],
+                                    const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                    const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
+                                    uint64_t aid)
 {
-    memcpy(out, sock_dyn_magic, SOCK_MAGIC_LEN);
+    memcpy(out, ch_sock_dyn_magic, SOCK_MAGIC_LEN);
     put_le64(out + 8, cid);
     put_le64(out + 16, aid);
     memcpy(out + 24, nonce_c, SOCK_NONCE_LEN);
     dyn_proof(secret, LABEL_DYN_CONNECTOR, 0, 0, nonce_a, nonce_c, cid, aid, out + 56);
 }
 
-canal_status_t sock_hs_dyn_response_decode(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
-                                           uint64_t *cid_out, uint64_t *aid_out)
+canal_status_t ch_sock_hs_dyn_response_decode(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
+                                              uint64_t *cid_out, uint64_t *aid_out)
 {
     uint64_t c, a;
 
-    if (memcmp(in, sock_dyn_magic, SOCK_MAGIC_LEN) != 0)
+    if (memcmp(in, ch_sock_dyn_magic, SOCK_MAGIC_LEN) != 0)
         return common_err_set(CANAL_ERR_PROTO, "dynamic response without the dynamic magic");
     c = get_le64(in + 8);
     a = get_le64(in + 16);
@@ -324,19 +325,19 @@ canal_status_t sock_hs_dyn_response_decode(const unsigned char in[SOCK_DYN_RESPO
     return CANAL_OK;
 }
 
-canal_status_t sock_hs_dyn_response_check(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
-                                          const unsigned char secret[SOCK_SECRET_LEN],
-                                          const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                          unsigned char nonce_c_out[SOCK_NONCE_LEN])
+canal_status_t ch_sock_hs_dyn_response_check(const unsigned char in[SOCK_DYN_RESPONSE_LEN],
+                                             const unsigned char secret[SOCK_SECRET_LEN],
+                                             const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                             unsigned char nonce_c_out[SOCK_NONCE_LEN])
 {
     unsigned char mac[SOCK_MAC_LEN];
     uint64_t c, a;
     canal_status_t err;
 
-    if ((err = sock_hs_dyn_response_decode(in, &c, &a)) != CANAL_OK)
+    if ((err = ch_sock_hs_dyn_response_decode(in, &c, &a)) != CANAL_OK)
         return err;
     dyn_proof(secret, LABEL_DYN_CONNECTOR, 0, 0, nonce_a, in + 24, c, a, mac);
-    if (!sock_ct_equal(mac, in + 56, SOCK_MAC_LEN))
+    if (!ch_sock_ct_equal(mac, in + 56, SOCK_MAC_LEN))
         return common_err_set(CANAL_ERR_PROTO,
                               "wrong proof of the pair secret (claims id %016llx)",
                               (unsigned long long)c);
@@ -344,34 +345,34 @@ canal_status_t sock_hs_dyn_response_check(const unsigned char in[SOCK_DYN_RESPON
     return CANAL_OK;
 }
 
-void sock_hs_dyn_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
-                                const unsigned char secret[SOCK_SECRET_LEN], int verdict,
-                                const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
-                                uint64_t aid)
+void ch_sock_hs_dyn_verdict_encode(unsigned char out[SOCK_VERDICT_LEN],
+                                   const unsigned char secret[SOCK_SECRET_LEN], int verdict,
+                                   const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                   const unsigned char nonce_c[SOCK_NONCE_LEN], uint64_t cid,
+                                   uint64_t aid)
 {
-    memcpy(out, sock_dyn_magic, SOCK_MAGIC_LEN);
+    memcpy(out, ch_sock_dyn_magic, SOCK_MAGIC_LEN);
     put_le32(out + 8, (uint32_t)verdict);
     put_le32(out + 12, 0);
     dyn_proof(secret, LABEL_DYN_ACCEPTOR, 1, verdict, nonce_a, nonce_c, cid, aid, out + 16);
 }
 
-canal_status_t sock_hs_dyn_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
-                                         const unsigned char secret[SOCK_SECRET_LEN],
-                                         const unsigned char nonce_a[SOCK_NONCE_LEN],
-                                         const unsigned char nonce_c[SOCK_NONCE_LEN],
-                                         uint64_t cid, uint64_t aid, int *verdict_out)
+canal_status_t ch_sock_hs_dyn_verdict_check(const unsigned char in[SOCK_VERDICT_LEN],
+                                            const unsigned char secret[SOCK_SECRET_LEN],
+                                            const unsigned char nonce_a[SOCK_NONCE_LEN],
+                                            const unsigned char nonce_c[SOCK_NONCE_LEN],
+                                            uint64_t cid, uint64_t aid, int *verdict_out)
 {
     unsigned char mac[SOCK_MAC_LEN];
     uint32_t v;
 
-    if (memcmp(in, sock_dyn_magic, SOCK_MAGIC_LEN) != 0)
+    if (memcmp(in, ch_sock_dyn_magic, SOCK_MAGIC_LEN) != 0)
         return common_err_set(CANAL_ERR_PROTO, "dynamic verdict without the dynamic magic");
     v = get_le32(in + 8);
     if ((v != SOCK_VERDICT_ACCEPT && v != SOCK_VERDICT_REJECT) || get_le32(in + 12) != 0)
         return common_err_set(CANAL_ERR_PROTO, "dynamic verdict %u unknown", v);
     dyn_proof(secret, LABEL_DYN_ACCEPTOR, 1, (int)v, nonce_a, nonce_c, cid, aid, mac);
-    if (!sock_ct_equal(mac, in + 16, SOCK_MAC_LEN))
+    if (!ch_sock_ct_equal(mac, in + 16, SOCK_MAC_LEN))
         return common_err_set(CANAL_ERR_PROTO,
                               "the answer of id %016llx carries a wrong proof of the pair secret",
                               (unsigned long long)aid);
@@ -379,12 +380,13 @@ canal_status_t sock_hs_dyn_verdict_check(const unsigned char in[SOCK_VERDICT_LEN
     return CANAL_OK;
 }
 
-void sock_dyn_card_format(const char *addr, uint64_t id, char *out, size_t len)
+void ch_sock_dyn_card_format(const char *addr, uint64_t id, char *out, size_t len)
 {
     snprintf(out, len, "%s#%016llx", addr, (unsigned long long)id);
 }
 
-canal_status_t sock_dyn_card_parse(const char *card, char *addr_out, size_t len, uint64_t *id_out)
+canal_status_t ch_sock_dyn_card_parse(const char *card, char *addr_out, size_t len,
+                                      uint64_t *id_out)
 {
     const char *h;
     size_t al;

@@ -2,13 +2,13 @@
  * libFuzzer target: the sock channel's wire formats (channels/sock/sock_wire.c),
  * which read bytes from any process that can reach the listening port before
  * it has proved it knows the job secret. The first byte picks:
- *   0 a byte stream cut into frames with sock_frame_scan, as sock_conn.c does
- *   1 a challenge (sock_hs_challenge_decode)
- *   2 a response checked against a fixed secret (sock_hs_response_check)
- *   3 a verdict checked against a fixed secret (sock_hs_verdict_check)
+ *   0 a byte stream cut into frames with ch_sock_frame_scan, as sock_conn.c does
+ *   1 a challenge (ch_sock_hs_challenge_decode)
+ *   2 a response checked against a fixed secret (ch_sock_hs_response_check)
+ *   3 a verdict checked against a fixed secret (ch_sock_hs_verdict_check)
  *   4 round trip: a response and a verdict encoded from input values must be
  *     accepted by the checks, and one flipped byte must make them refuse
- *   5 sock_hex_decode of the rest as text (the secret from the environment)
+ *   5 ch_sock_hex_decode of the rest as text (the secret from the environment)
  * Built and run by test/fuzz/run.sh.
  */
 #include <stdint.h>
@@ -42,7 +42,7 @@ static void fuzz_frames(const uint8_t *d, size_t n)
     while (off < n) {
         sock_frame_t f;
         size_t need = 0;
-        int r = sock_frame_scan(buf + off, n - off, max_payload, &f, &need);
+        int r = ch_sock_frame_scan(buf + off, n - off, max_payload, &f, &need);
         if (r < 0)
             break; /* the connection would be closed */
         if (need < SOCK_FRAME_HEAD)
@@ -70,19 +70,19 @@ static void fuzz_roundtrip(const uint8_t *d, size_t n)
     size = 2 + (int)(le32(d) % 100000);
     me = (int)(le32(d + 4) % (uint32_t)size);
     conn = (me + 1 + d[8] % (size - 1)) % size;
-    sock_hs_response_encode(resp, secret, nonce_a, nonce_c, conn, me);
-    if (sock_hs_response_check(resp, secret, nonce_a, me, size, &got, nc) != CANAL_OK ||
+    ch_sock_hs_response_encode(resp, secret, nonce_a, nonce_c, conn, me);
+    if (ch_sock_hs_response_check(resp, secret, nonce_a, me, size, &got, nc) != CANAL_OK ||
         got != conn || memcmp(nc, nonce_c, SOCK_NONCE_LEN) != 0)
         abort();
     resp[d[9] % SOCK_RESPONSE_LEN] ^= (unsigned char)(1u << (d[9] % 8));
-    if (sock_hs_response_check(resp, secret, nonce_a, me, size, &got, nc) == CANAL_OK)
+    if (ch_sock_hs_response_check(resp, secret, nonce_a, me, size, &got, nc) == CANAL_OK)
         abort();
-    sock_hs_verdict_encode(verd, secret, 1 + (d[8] & 1), nonce_a, nonce_c, conn, me);
-    if (sock_hs_verdict_check(verd, secret, nonce_a, nonce_c, conn, me, &v) != CANAL_OK ||
+    ch_sock_hs_verdict_encode(verd, secret, 1 + (d[8] & 1), nonce_a, nonce_c, conn, me);
+    if (ch_sock_hs_verdict_check(verd, secret, nonce_a, nonce_c, conn, me, &v) != CANAL_OK ||
         v != 1 + (d[8] & 1))
         abort();
     verd[d[9] % SOCK_VERDICT_LEN] ^= (unsigned char)(1u << (d[9] % 8));
-    if (sock_hs_verdict_check(verd, secret, nonce_a, nonce_c, conn, me, &v) == CANAL_OK)
+    if (ch_sock_hs_verdict_check(verd, secret, nonce_a, nonce_c, conn, me, &v) == CANAL_OK)
         abort();
 }
 
@@ -100,17 +100,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_frames(data + 1, size - 1);
         break;
     case 1:
-        if (sock_hs_challenge_decode(in, &rank, nonce) == CANAL_OK && rank < 0)
+        if (ch_sock_hs_challenge_decode(in, &rank, nonce) == CANAL_OK && rank < 0)
             abort();
         break;
     case 2: {
         int me = in[SOCK_RESPONSE_LEN - 1] % 4, sz = 4;
-        if (sock_hs_response_check(in, secret, nonce_a, me, sz, &rank, nonce) == CANAL_OK)
+        if (ch_sock_hs_response_check(in, secret, nonce_a, me, sz, &rank, nonce) == CANAL_OK)
             abort(); /* nobody guesses an HMAC */
         break;
     }
     case 3:
-        if (sock_hs_verdict_check(in, secret, nonce_a, nonce_c, 1, 0, &v) == CANAL_OK)
+        if (ch_sock_hs_verdict_check(in, secret, nonce_a, nonce_c, 1, 0, &v) == CANAL_OK)
             abort();
         break;
     case 4:
@@ -121,7 +121,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned char out[64];
         memcpy(text, data + 1, size - 1);
         text[size - 1] = '\0';
-        (void)sock_hex_decode(text, out, (size - 1) / 2 < sizeof out ? (size - 1) / 2 : sizeof out);
+        (void)ch_sock_hex_decode(text, out,
+                                 (size - 1) / 2 < sizeof out ? (size - 1) / 2 : sizeof out);
         free(text);
         break;
     }

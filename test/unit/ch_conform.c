@@ -55,7 +55,7 @@ void sleep_ms(int ms)
 
 int poll_once(void)
 {
-    int n = CH->progress();
+    int n = ch_progress(EP);
     if (n == 0) {
         if (conf_channel.idle != NULL)
             conf_channel.idle();
@@ -119,7 +119,7 @@ void send_checked(int peer, unsigned seq, size_t len, unsigned char *scratch)
     double t0 = now_s();
 
     make_payload(scratch, info.rank, seq, len);
-    while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN) {
+    while ((st = ch_sendv(EP, peer, iov, 2)) == CANAL_AGAIN) {
         T_CHECK(poll_once() >= 0, "progress");
         T_CHECK(now_s() - t0 < unit_hang_s(), "sendv to %d stuck in AGAIN", peer);
     }
@@ -137,6 +137,17 @@ void wait_delivered(long n)
     }
 }
 
+static ch_endpoint_t *the_ep;
+
+ch_endpoint_t *conf_ep(void)
+{
+    if (the_ep == NULL && ch_endpoint_new(CH, NULL, &the_ep) != CANAL_OK) {
+        fprintf(stderr, "%s: no endpoint: %s\n", conf_channel.file, common_err_detail());
+        _exit(1);
+    }
+    return the_ep;
+}
+
 int conf_bring_up(ch_upcalls_t *up)
 {
     canal_status_t st;
@@ -144,7 +155,7 @@ int conf_bring_up(ch_upcalls_t *up)
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
     if (conf_channel.before_init != NULL)
         conf_channel.before_init();
-    st = CH->init(&info, up, &caps);
+    st = ch_init(EP, &info, up, &caps);
     if (st == CANAL_ERR_UNSUPPORTED && conf_channel.skip_unsupported) {
         if (info.rank == 0)
             fprintf(stderr, "SKIP %s: %s\n",
@@ -154,7 +165,7 @@ int conf_bring_up(ch_upcalls_t *up)
     }
     T_CHECK(st == CANAL_OK, "init returned %d", st);
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    st = CH->post_fence();
+    st = ch_post_fence(EP);
     T_CHECK(st == CANAL_OK, "post_fence returned %d", st);
     counters_reset();
     return 1;
@@ -165,7 +176,9 @@ int tear_down(void)
     if (conf_channel.flush != NULL)
         conf_channel.flush();
     T_CHECK(pmi_fence() == CANAL_OK, "final fence");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
+    ch_endpoint_free(the_ep);
+    the_ep = NULL;
     return 0;
 }
 
@@ -239,10 +252,10 @@ static void on_packet_pingpong(int peer, const void *hdr, size_t hdr_len, const 
         unsigned next = v + 1;
         uint64_t data = next;
         struct iovec iov[2] = {{&next, sizeof next}, {&data, sizeof data}};
-        st = CH->sendv(peer, iov, 2);
+        st = ch_sendv(EP, peer, iov, 2);
         T_CHECK(st == CANAL_OK, "sendv inside on_packet: %d", st);
         /* A nested progress() must deliver nothing. */
-        T_CHECK(CH->progress() == 0, "nested progress delivered");
+        T_CHECK(ch_progress(EP) == 0, "nested progress delivered");
         pp_count++;
     }
 }
@@ -260,7 +273,7 @@ int conf_pingpong(unsigned rounds, void (*on_peer_failed)(int peer, canal_status
         unsigned v = 0;
         uint64_t data = 0;
         struct iovec iov[2] = {{&v, sizeof v}, {&data, sizeof data}};
-        T_CHECK(CH->sendv(1, iov, 2) == CANAL_OK, "first ping");
+        T_CHECK(ch_sendv(EP, 1, iov, 2) == CANAL_OK, "first ping");
         pp_count = 1;
     }
     t0 = now_s();
@@ -278,25 +291,25 @@ void conf_sendv_bad_args(int peer, int null_header)
     unsigned char *pay;
 
     iov[0] = (struct iovec){big, 4};
-    T_CHECK(CH->sendv(-1, iov, 1) == CANAL_ERR_ARG, "sendv to -1");
-    T_CHECK(CH->sendv(info.size, iov, 1) == CANAL_ERR_ARG, "sendv to size");
-    T_CHECK(CH->sendv(peer, NULL, 1) == CANAL_ERR_ARG, "NULL iov");
-    T_CHECK(CH->sendv(peer, iov, 0) == CANAL_ERR_ARG, "n = 0");
+    T_CHECK(ch_sendv(EP, -1, iov, 1) == CANAL_ERR_ARG, "sendv to -1");
+    T_CHECK(ch_sendv(EP, info.size, iov, 1) == CANAL_ERR_ARG, "sendv to size");
+    T_CHECK(ch_sendv(EP, peer, NULL, 1) == CANAL_ERR_ARG, "NULL iov");
+    T_CHECK(ch_sendv(EP, peer, iov, 0) == CANAL_ERR_ARG, "n = 0");
     iov[0] = (struct iovec){big, sizeof big};
-    T_CHECK(CH->sendv(peer, iov, 1) == CANAL_ERR_ARG, "header too long");
+    T_CHECK(ch_sendv(EP, peer, iov, 1) == CANAL_ERR_ARG, "header too long");
     if (null_header) {
         iov[0] = (struct iovec){NULL, 4};
-        T_CHECK(CH->sendv(peer, iov, 1) == CANAL_ERR_ARG, "NULL header");
+        T_CHECK(ch_sendv(EP, peer, iov, 1) == CANAL_ERR_ARG, "NULL header");
     }
     pay = malloc(caps.max_payload + 1);
     T_CHECK(pay != NULL, "malloc");
     iov[0] = (struct iovec){big, 4};
     iov[1] = (struct iovec){pay, caps.max_payload};
     iov[2] = (struct iovec){pay, 1};
-    T_CHECK(CH->sendv(peer, iov, 3) == CANAL_ERR_ARG, "payload too long");
+    T_CHECK(ch_sendv(EP, peer, iov, 3) == CANAL_ERR_ARG, "payload too long");
     iov[1] = (struct iovec){NULL, 5};
-    T_CHECK(CH->sendv(peer, iov, 2) == CANAL_ERR_ARG, "NULL payload base");
+    T_CHECK(ch_sendv(EP, peer, iov, 2) == CANAL_ERR_ARG, "NULL payload base");
     iov[1] = (struct iovec){(void *)-1, SIZE_MAX};
-    T_CHECK(CH->sendv(peer, iov, 2) == CANAL_ERR_ARG, "huge iov_len");
+    T_CHECK(ch_sendv(EP, peer, iov, 2) == CANAL_ERR_ARG, "huge iov_len");
     free(pay);
 }

@@ -35,6 +35,10 @@ typedef struct {
 extern const conf_channel_t conf_channel;
 
 #define CH (conf_channel.ops)
+/* The endpoint the tests use: made from CH on first use (in the rank that
+ * uses it), freed by tear_down(). */
+ch_endpoint_t *conf_ep(void);
+#define EP (conf_ep())
 
 extern pmi_info_t info;
 extern ch_caps_t caps;

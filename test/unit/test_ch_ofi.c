@@ -35,6 +35,8 @@
 #include "channels/ofi/ofi_impl.h"
 #include "test/unit/ch_conform.h"
 
+#define OFI_ST ((ofi_state_t *)EP->state)
+
 /* ---- providers ---------------------------------------------------------- */
 
 enum { NPROV_MAX = 8 };
@@ -77,8 +79,8 @@ static void ofi_select_provider(void)
 
 static void ofi_dump_state(void)
 {
-    if (ch_ofi_state.ready) {
-        const ofi_state_t *st = &ch_ofi_state;
+    if (OFI_ST->ready) {
+        const ofi_state_t *st = OFI_ST;
         fprintf(stderr, "  state: rx posted %d, tx in flight %d, rma in flight %d, arrived %s, "
                 "repost %s, sends %lu, no-buffer %lu, EAGAIN %lu\n", st->rx_posted,
                 st->tx_inflight, st->rma_inflight, st->arrived ? "yes" : "no",
@@ -95,9 +97,9 @@ static void ofi_dump_state(void)
 static void flush_sends(void)
 {
     double t0 = now_s();
-    while (ch_ofi_state.tx_inflight > 0) {
+    while (OFI_ST->tx_inflight > 0) {
         T_CHECK(poll_once() >= 0, "progress");
-        T_CHECK(now_s() - t0 < unit_hang_s(), "%d sends never completed", ch_ofi_state.tx_inflight);
+        T_CHECK(now_s() - t0 < unit_hang_s(), "%d sends never completed", OFI_ST->tx_inflight);
     }
 }
 
@@ -177,7 +179,7 @@ static int body_order(int rank, void *arg)
     buf = malloc(caps.max_payload);
     T_CHECK(buf != NULL, "malloc");
     for (int r = 0; r < n; r++)
-        T_CHECK(CH->reaches(r), "reaches(%d)", r);
+        T_CHECK(ch_reaches(EP, r), "reaches(%d)", r);
     for (unsigned i = 0; i < ORDER_MSGS; i++)
         for (int k = 0; k < n; k++) {
             int peer = (rank + k) % n; /* itself included */
@@ -190,8 +192,8 @@ static int body_order(int rank, void *arg)
     for (int k = 0; k < n; k++)
         T_CHECK(received[k] == ORDER_MSGS, "from %d: %u", k, received[k]);
     if (rank == 0)
-        fprintf(stderr, "%s: order x%d: %lu of %lu held back for reordering\n",
-                prov, n, ch_ofi_state.reordered, (unsigned long)ORDER_MSGS * n);
+        fprintf(stderr, "%s: order x%d: %lu of %lu held back for reordering\n", prov, n,
+                OFI_ST->reordered, (unsigned long)ORDER_MSGS * n);
     free(buf);
     /* Our last sends may still need our progress to leave. */
     flush_sends();
@@ -234,7 +236,7 @@ static int body_sizes(int rank, void *arg)
                     hdr[i] = hdr_byte((unsigned)k, i);
                 make_payload(buf, rank, (unsigned)k, len);
                 t0 = now_s();
-                while ((st = CH->sendv(1 - rank, iov, 4)) == CANAL_AGAIN) {
+                while ((st = ch_sendv(EP, 1 - rank, iov, 4)) == CANAL_AGAIN) {
                     T_CHECK(poll_once() >= 0, "progress");
                     T_CHECK(now_s() - t0 < unit_hang_s(), "stuck at case %d", k);
                 }
@@ -254,7 +256,7 @@ static int body_sizes(int rank, void *arg)
                 T_CHECK(poll_once() >= 0, "progress");
                 T_CHECK(now_s() - t0 < unit_hang_s(), "only %d of %d cases arrived", case_next, ncases);
             }
-            while ((st = CH->sendv(1 - rank, ack, 1)) == CANAL_AGAIN)
+            while ((st = ch_sendv(EP, 1 - rank, ack, 1)) == CANAL_AGAIN)
                 poll_once();
             T_CHECK(st == CANAL_OK, "ack: %d", st);
         }
@@ -304,15 +306,17 @@ static int body_backpressure(int rank, void *arg)
             thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
             struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
             make_payload(buf, 0, seq, len);
-            st = CH->sendv(1, iov, 2);
+            st = ch_sendv(EP, 1, iov, 2);
             if (st == CANAL_AGAIN)
                 break;
             T_CHECK(st == CANAL_OK, "sendv: %d", st);
             seq++;
             T_CHECK(seq < BP_MSGS, "never got CANAL_AGAIN in %u sends", seq);
         }
-        fprintf(stderr, "%s: back-pressure after %u packets (%lu with no free buffer, %lu "
-                "FI_EAGAIN)\n", prov, seq, ch_ofi_state.tx_nobuf, ch_ofi_state.tx_eagain);
+        fprintf(stderr,
+                "%s: back-pressure after %u packets (%lu with no free buffer, %lu "
+                "FI_EAGAIN)\n",
+                prov, seq, OFI_ST->tx_nobuf, OFI_ST->tx_eagain);
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         for (; seq < BP_MSGS; seq++)
             send_checked(1, seq, seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77, buf);
@@ -380,10 +384,10 @@ static void on_packet_pingpong(int peer, const void *hdr, size_t hdr_len, const 
         unsigned next = v + 1;
         uint64_t data = next;
         struct iovec iov[2] = {{&next, sizeof next}, {&data, sizeof data}};
-        while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN)
+        while ((st = ch_sendv(EP, peer, iov, 2)) == CANAL_AGAIN)
             ;
         T_CHECK(st == CANAL_OK, "sendv inside on_packet: %d", st);
-        T_CHECK(CH->progress() == 0, "nested progress delivered");
+        T_CHECK(ch_progress(EP) == 0, "nested progress delivered");
         pp_count++;
     }
 }
@@ -404,7 +408,7 @@ static int body_pingpong(int rank, void *arg)
         struct iovec iov[2] = {{&v, sizeof v}, {&data, sizeof data}};
         canal_status_t st;
         pp_t0 = now_s();
-        while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN)
+        while ((st = ch_sendv(EP, 1, iov, 2)) == CANAL_AGAIN)
             poll_once();
         T_CHECK(st == CANAL_OK, "first ping: %d", st);
         pp_count = 1;
@@ -435,7 +439,7 @@ static canal_status_t read_wait_for(int peer, void *dst, uint64_t raddr, uint64_
                                     size_t len, void *cookie, double limit)
 {
     int before = rdma_done_count;
-    canal_status_t st = CH->rdma_read(peer, dst, raddr, key, len, cookie);
+    canal_status_t st = ch_rdma_read(EP, peer, dst, raddr, key, len, cookie);
     double t0 = now_s();
 
     if (st != CANAL_INPROGRESS)
@@ -474,16 +478,17 @@ static int body_rdma(int rank, void *arg)
     if (!caps.has_rdma) {
         if (rank == 0)
             fprintf(stderr, "SKIP %s rdma_read: the provider offers no RMA here\n", prov);
-        T_CHECK(CH->rdma_read(1 - rank, buf, (uintptr_t)buf, 0, 8, NULL) ==
-                    CANAL_ERR_UNSUPPORTED, "rdma_read without RMA");
+        T_CHECK(ch_rdma_read(EP, 1 - rank, buf, (uintptr_t)buf, 0, 8, NULL) ==
+                    CANAL_ERR_UNSUPPORTED,
+                "rdma_read without RMA");
         free(buf);
         return tear_down();
     }
     if (rank == 0) {
         uint64_t key = 0;
-        T_CHECK(CH->mem_register(buf, len, NULL) == CANAL_ERR_ARG, "NULL key_out");
+        T_CHECK(ch_mem_register(EP, buf, len, NULL) == CANAL_ERR_ARG, "NULL key_out");
         make_payload(buf, 0, 5, len);
-        st = CH->mem_register(buf, len, &key);
+        st = ch_mem_register(EP, buf, len, &key);
         T_CHECK(st == CANAL_OK, "mem_register: %d", st);
         T_CHECK(key != UINT64_MAX, "key is the device's 'no key' value");
         snprintf(val, sizeof val, "%llx %llx", (unsigned long long)(uintptr_t)buf,
@@ -496,8 +501,8 @@ static int body_rdma(int rank, void *arg)
             T_CHECK(poll_once() >= 0, "progress");
             T_CHECK(now_s() - t0 < unit_hang_s(), "rank 1 never finished reading");
         }
-        T_CHECK(CH->mem_deregister(key) == CANAL_OK, "deregister");
-        T_CHECK(CH->mem_deregister(key ^ 0x5a5a) == CANAL_ERR_NOTFOUND, "deregister bad key");
+        T_CHECK(ch_mem_deregister(EP, key) == CANAL_OK, "deregister");
+        T_CHECK(ch_mem_deregister(EP, key ^ 0x5a5a) == CANAL_ERR_NOTFOUND, "deregister bad key");
     } else {
         unsigned long long raddr, key;
         int cookie;
@@ -520,12 +525,12 @@ static int body_rdma(int rank, void *arg)
             for (size_t i = 0; i < l; i++)
                 T_CHECK(buf[3 + i] == pattern(0, 5, off + i), "piece at %zu byte %zu", off, i);
         }
-        T_CHECK(CH->rdma_read(0, buf, raddr, key, 0, NULL) == CANAL_OK, "len 0");
-        T_CHECK(CH->rdma_read(0, NULL, raddr, key, 64, NULL) == CANAL_ERR_ARG, "NULL dst");
-        T_CHECK(CH->rdma_read(info.size, buf, raddr, key, 8, NULL) == CANAL_ERR_ARG, "bad peer");
-        T_CHECK(CH->rdma_read(0, buf, ~0ULL - 8, key, 64, NULL) == CANAL_ERR_ARG, "wrapping");
-        if (!ch_ofi_state.mr_virt)
-            T_CHECK(CH->rdma_read(0, buf, 4096, key, 64, NULL) == CANAL_ERR_ARG,
+        T_CHECK(ch_rdma_read(EP, 0, buf, raddr, key, 0, NULL) == CANAL_OK, "len 0");
+        T_CHECK(ch_rdma_read(EP, 0, NULL, raddr, key, 64, NULL) == CANAL_ERR_ARG, "NULL dst");
+        T_CHECK(ch_rdma_read(EP, info.size, buf, raddr, key, 8, NULL) == CANAL_ERR_ARG, "bad peer");
+        T_CHECK(ch_rdma_read(EP, 0, buf, ~0ULL - 8, key, 64, NULL) == CANAL_ERR_ARG, "wrapping");
+        if (!OFI_ST->mr_virt)
+            T_CHECK(ch_rdma_read(EP, 0, buf, 4096, key, 64, NULL) == CANAL_ERR_ARG,
                     "below the base");
         /* A range outside the registration, then a wrong key. Providers
          * differ: sockets reports an error and goes on, tcp reports it and
@@ -601,27 +606,27 @@ static int body_block(int rank, void *arg)
         return 0;
     unsetenv("CANAL_OFI_CQ_WAIT");
     if (strcmp(block_wait, "none") == 0)
-        T_CHECK(ch_ofi_state.wait_fd < 0, "CANAL_OFI_CQ_WAIT=none, but the CQ has a descriptor");
+        T_CHECK(OFI_ST->wait_fd < 0, "CANAL_OFI_CQ_WAIT=none, but the CQ has a descriptor");
     if (rank == 1) {
         /* Let any connection set-up traffic settle, then nothing arrives. */
         for (int i = 0; i < 50; i++)
             poll_once();
         t0 = now_s();
-        if (ch_ofi_state.wait_fd >= 0) {
-            T_CHECK(CH->block(100000) == CANAL_OK, "block");
+        if (OFI_ST->wait_fd >= 0) {
+            T_CHECK(ch_block(EP, 100000) == CANAL_OK, "block");
         } else {
             /* Without a descriptor nothing could wake it: block() naps
              * briefly whatever the timeout. One that slept for the timeout
              * given here would outlast the hang limit. */
-            T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
+            T_CHECK(ch_block(EP, unit_block_forever_us()) == CANAL_OK, "block");
             T_CHECK(now_s() - t0 < unit_hang_s(), "block without a descriptor slept %.0f s",
                     now_s() - t0);
         }
         dt = now_s() - t0;
         fprintf(stderr, "%s: block(%s) with nothing to do: %.3f s (%s)\n", prov,
-                ch_ofi_state.wait_fd >= 0 ? "100 ms" : "longer than the hang limit", dt,
-                ch_ofi_state.wait_fd >= 0 ? "CQ descriptor" : "no descriptor, naps");
-        T_CHECK(CH->block(0) == CANAL_OK, "block(0)");
+                OFI_ST->wait_fd >= 0 ? "100 ms" : "longer than the hang limit", dt,
+                OFI_ST->wait_fd >= 0 ? "CQ descriptor" : "no descriptor, naps");
+        T_CHECK(ch_block(EP, 0) == CANAL_OK, "block(0)");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     if (rank == 0) {
@@ -632,7 +637,7 @@ static int body_block(int rank, void *arg)
         int blocks = 0;
         t0 = now_s();
         while (received[0] == 0) {
-            T_CHECK(CH->block(2 * 1000000L) == CANAL_OK, "block");
+            T_CHECK(ch_block(EP, 2 * 1000000L) == CANAL_OK, "block");
             blocks++;
             T_CHECK(poll_once() >= 0, "progress");
             T_CHECK(now_s() - t0 < unit_hang_s(), "never woken");
@@ -679,65 +684,67 @@ static int body_mr_cache(int rank, void *arg)
     if (!bring_up_prov(PI, &up_check))
         return 0;
     if (!caps.has_rdma) {
-        T_CHECK(ch_ofi_mr_acquire(a, ps, &k1, &h1) == CANAL_ERR_UNSUPPORTED, "no RMA");
+        T_CHECK(ch_ofi_mr_acquire(EP, a, ps, &k1, &h1) == CANAL_ERR_UNSUPPORTED, "no RMA");
         fprintf(stderr, "SKIP %s registration cache: no RMA\n", prov);
         return tear_down();
     }
-    T_CHECK(ch_ofi_mr_acquire(NULL, 8, &k1, &h1) == CANAL_ERR_ARG, "NULL buf");
-    T_CHECK(ch_ofi_mr_acquire(a, 0, &k1, &h1) == CANAL_ERR_ARG, "len 0");
-    T_CHECK(ch_ofi_mr_acquire(a, 8, NULL, &h1) == CANAL_ERR_ARG, "NULL key_out");
-    T_CHECK(ch_ofi_mr_release(a, NULL, NULL) == CANAL_ERR_ARG, "release a non-handle");
+    T_CHECK(ch_ofi_mr_acquire(EP, NULL, 8, &k1, &h1) == CANAL_ERR_ARG, "NULL buf");
+    T_CHECK(ch_ofi_mr_acquire(EP, a, 0, &k1, &h1) == CANAL_ERR_ARG, "len 0");
+    T_CHECK(ch_ofi_mr_acquire(EP, a, 8, NULL, &h1) == CANAL_ERR_ARG, "NULL key_out");
+    T_CHECK(ch_ofi_mr_release(EP, a, NULL, NULL) == CANAL_ERR_ARG, "release a non-handle");
 
     /* Miss, then hits inside it. */
-    T_CHECK(ch_ofi_mr_acquire(a + 10, 4 * ps, &k1, &h1) == CANAL_OK, "acquire 1");
-    T_CHECK(ch_ofi_mr_acquire(a + ps, 100, &k2, &h2) == CANAL_OK, "acquire 2 inside 1");
-    T_CHECK(ch_ofi_mr_acquire(a + 10, 4 * ps, &k3, &h3) == CANAL_OK, "acquire 3 = 1");
-    ch_ofi_mr_stats(&s);
+    T_CHECK(ch_ofi_mr_acquire(EP, a + 10, 4 * ps, &k1, &h1) == CANAL_OK, "acquire 1");
+    T_CHECK(ch_ofi_mr_acquire(EP, a + ps, 100, &k2, &h2) == CANAL_OK, "acquire 2 inside 1");
+    T_CHECK(ch_ofi_mr_acquire(EP, a + 10, 4 * ps, &k3, &h3) == CANAL_OK, "acquire 3 = 1");
+    ch_ofi_mr_stats(EP, &s);
     T_CHECK(s.misses == 1 && s.hits == 2, "misses %lu hits %lu", s.misses, s.hits);
     T_CHECK(h1 == h2 && h2 == h3 && k1 == k2 && k2 == k3, "not shared");
     T_CHECK(s.active == 1 && s.idle == 0, "active %d idle %d", s.active, s.idle);
     /* Outside: a miss. */
-    T_CHECK(ch_ofi_mr_acquire(a + 8 * ps, ps, &k2, &h2) == CANAL_OK, "acquire 4");
+    T_CHECK(ch_ofi_mr_acquire(EP, a + 8 * ps, ps, &k2, &h2) == CANAL_OK, "acquire 4");
     T_CHECK(h2 != h1 && k2 != k1, "distinct registrations share a key");
-    ch_ofi_mr_stats(&s);
+    ch_ofi_mr_stats(EP, &s);
     T_CHECK(s.misses == 2 && s.active == 2, "misses %lu active %d", s.misses, s.active);
 
     /* Release callbacks run when the last user is gone, in order. */
     ncb = 0;
-    T_CHECK(ch_ofi_mr_release(h1, cb_rec, (void *)1) == CANAL_OK, "release 1");
-    T_CHECK(ch_ofi_mr_release(h1, NULL, NULL) == CANAL_OK, "release 2");
+    T_CHECK(ch_ofi_mr_release(EP, h1, cb_rec, (void *)1) == CANAL_OK, "release 1");
+    T_CHECK(ch_ofi_mr_release(EP, h1, NULL, NULL) == CANAL_OK, "release 2");
     T_CHECK(ncb == 0, "callback before the last release");
-    T_CHECK(ch_ofi_mr_release(h1, cb_rec, (void *)2) == CANAL_OK, "release 3");
+    T_CHECK(ch_ofi_mr_release(EP, h1, cb_rec, (void *)2) == CANAL_OK, "release 3");
     T_CHECK(ncb == 2 && cb_order[0] == 1 && cb_order[1] == 2, "callbacks %d", ncb);
-    T_CHECK(ch_ofi_mr_release(h2, cb_rec, (void *)3) == CANAL_OK, "release 4");
+    T_CHECK(ch_ofi_mr_release(EP, h2, cb_rec, (void *)3) == CANAL_OK, "release 4");
     T_CHECK(ncb == 3, "callback of a single user");
-    ch_ofi_mr_stats(&s);
+    ch_ofi_mr_stats(EP, &s);
     T_CHECK(s.active == 0, "active %d", s.active);
 
     /* After the last release: kept (software providers) or closed. */
-    T_CHECK(ch_ofi_mr_acquire(a + 20, 100, &k1, &h1) == CANAL_OK, "acquire again");
-    ch_ofi_mr_stats(&s);
-    if (ch_ofi_state.keep_idle)
+    T_CHECK(ch_ofi_mr_acquire(EP, a + 20, 100, &k1, &h1) == CANAL_OK, "acquire again");
+    ch_ofi_mr_stats(EP, &s);
+    if (OFI_ST->keep_idle)
         T_CHECK(s.hits == 3 && s.misses == 2, "idle entry not reused: hits %lu misses %lu",
                 s.hits, s.misses);
     else
         T_CHECK(s.hits == 2 && s.misses == 3, "closed entry reused: hits %lu misses %lu", s.hits,
                 s.misses);
-    T_CHECK(ch_ofi_mr_release(h1, NULL, NULL) == CANAL_OK, "release");
+    T_CHECK(ch_ofi_mr_release(EP, h1, NULL, NULL) == CANAL_OK, "release");
 
     /* Invalidation drops idle entries; live ones are not handed out again. */
-    T_CHECK(ch_ofi_mr_acquire(a + 12 * ps, ps, &k3, &h3) == CANAL_OK, "acquire live");
-    ch_ofi_mr_invalidate(a, 16 * ps);
-    ch_ofi_mr_stats(&s);
+    T_CHECK(ch_ofi_mr_acquire(EP, a + 12 * ps, ps, &k3, &h3) == CANAL_OK, "acquire live");
+    ch_ofi_mr_invalidate(EP, a, 16 * ps);
+    ch_ofi_mr_stats(EP, &s);
     T_CHECK(s.idle == 0 && s.active == 1, "after invalidate: idle %d active %d", s.idle,
             s.active);
     {
         unsigned long m0 = s.misses;
-        T_CHECK(ch_ofi_mr_acquire(a + 12 * ps, ps, &k1, &h1) == CANAL_OK, "acquire stale range");
-        ch_ofi_mr_stats(&s);
+        T_CHECK(ch_ofi_mr_acquire(EP, a + 12 * ps, ps, &k1, &h1) == CANAL_OK,
+                "acquire stale range");
+        ch_ofi_mr_stats(EP, &s);
         T_CHECK(s.misses == m0 + 1 && h1 != h3, "a stale registration was handed out");
-        T_CHECK(ch_ofi_mr_release(h1, NULL, NULL) == CANAL_OK && ch_ofi_mr_release(h3, NULL, NULL)
-                == CANAL_OK, "release");
+        T_CHECK(ch_ofi_mr_release(EP, h1, NULL, NULL) == CANAL_OK &&
+                    ch_ofi_mr_release(EP, h3, NULL, NULL) == CANAL_OK,
+                "release");
     }
 
     /* The idle limit (CANAL_OFI_MR_CACHE_ENTRIES=4). */
@@ -747,28 +754,29 @@ static int body_mr_cache(int rank, void *arg)
             bufs[i] = aligned_alloc(ps, ps);
             T_CHECK(bufs[i] != NULL, "alloc");
             bufs[i][0] = 1;
-            T_CHECK(ch_ofi_mr_acquire(bufs[i], ps, &k1, &h1) == CANAL_OK, "acquire %d", i);
-            T_CHECK(ch_ofi_mr_release(h1, NULL, NULL) == CANAL_OK, "release %d", i);
+            T_CHECK(ch_ofi_mr_acquire(EP, bufs[i], ps, &k1, &h1) == CANAL_OK, "acquire %d", i);
+            T_CHECK(ch_ofi_mr_release(EP, h1, NULL, NULL) == CANAL_OK, "release %d", i);
         }
-        ch_ofi_mr_stats(&s);
+        ch_ofi_mr_stats(EP, &s);
         T_CHECK(s.idle <= 4 && s.active == 0, "idle %d active %d", s.idle, s.active);
-        if (ch_ofi_state.keep_idle)
+        if (OFI_ST->keep_idle)
             T_CHECK(s.evictions >= 6, "evictions %lu", s.evictions);
         for (int i = 0; i < 10; i++)
             free(bufs[i]);
     }
 
     /* mem_register/deregister count like acquire/release. */
-    T_CHECK(CH->mem_register(a, ps, &k1) == CANAL_OK, "mem_register");
-    T_CHECK(CH->mem_register(a, ps, &k2) == CANAL_OK && k1 == k2, "mem_register again");
-    T_CHECK(CH->mem_deregister(k1) == CANAL_OK && CH->mem_deregister(k1) == CANAL_OK, "dereg");
-    st = CH->mem_deregister(k1);
+    T_CHECK(ch_mem_register(EP, a, ps, &k1) == CANAL_OK, "mem_register");
+    T_CHECK(ch_mem_register(EP, a, ps, &k2) == CANAL_OK && k1 == k2, "mem_register again");
+    T_CHECK(ch_mem_deregister(EP, k1) == CANAL_OK && ch_mem_deregister(EP, k1) == CANAL_OK,
+            "dereg");
+    st = ch_mem_deregister(EP, k1);
     T_CHECK(st == CANAL_ERR_NOTFOUND, "third deregister: %d", st);
-    ch_ofi_mr_stats(&s);
+    ch_ofi_mr_stats(EP, &s);
     if (rank == 0)
         fprintf(stderr, "%s: MR cache (%s): hits %lu misses %lu evictions %lu invalidations %lu\n",
-                prov, ch_ofi_state.keep_idle ? "keeps idle" : "live only", s.hits, s.misses,
-                s.evictions, s.invalidations);
+                prov, OFI_ST->keep_idle ? "keeps idle" : "live only", s.hits, s.misses, s.evictions,
+                s.invalidations);
     free(a);
     return tear_down();
 }
@@ -788,10 +796,10 @@ static int body_mr_cache_off(int rank, void *arg)
         return 0;
     if (caps.has_rdma) {
         for (int i = 0; i < 3; i++) {
-            T_CHECK(ch_ofi_mr_acquire(a, 100, &k, &h) == CANAL_OK, "acquire");
-            T_CHECK(ch_ofi_mr_release(h, NULL, NULL) == CANAL_OK, "release");
+            T_CHECK(ch_ofi_mr_acquire(EP, a, 100, &k, &h) == CANAL_OK, "acquire");
+            T_CHECK(ch_ofi_mr_release(EP, h, NULL, NULL) == CANAL_OK, "release");
         }
-        ch_ofi_mr_stats(&s);
+        ch_ofi_mr_stats(EP, &s);
         T_CHECK(s.misses == 3 && s.hits == 0 && s.idle == 0, "misses %lu hits %lu idle %d",
                 s.misses, s.hits, s.idle);
     }
@@ -815,7 +823,7 @@ static int body_mismatch(int rank, void *arg)
     prov = rank == 0 ? prov_names[PI] : other;
     setenv("CANAL_OFI_PROVIDER", prov, 1);
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    st = CH->init(&info, &up_check, &caps);
+    st = ch_init(EP, &info, &up_check, &caps);
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     if (st == CANAL_ERR_UNSUPPORTED) {
         fprintf(stderr, "SKIP %s mismatch: %s\n", prov, common_err_detail());
@@ -824,9 +832,9 @@ static int body_mismatch(int rank, void *arg)
         return 0;
     }
     T_CHECK(st == CANAL_OK, "init: %d", st);
-    T_CHECK(CH->post_fence() == CANAL_OK, "post_fence");
-    T_CHECK(CH->reaches(rank) && !CH->reaches(1 - rank), "reaches");
-    st = CH->sendv(1 - rank, iov, 1);
+    T_CHECK(ch_post_fence(EP) == CANAL_OK, "post_fence");
+    T_CHECK(ch_reaches(EP, rank) && !ch_reaches(EP, 1 - rank), "reaches");
+    st = ch_sendv(EP, 1 - rank, iov, 1);
     T_CHECK(st == CANAL_ERR_PEER, "sendv to an unreachable peer: %d", st);
     T_CHECK(strstr(common_err_detail(), "provider") != NULL ||
                 strstr(common_err_detail(), "initialize") != NULL,
@@ -858,7 +866,7 @@ static int body_fi_provider(int rank, void *arg)
         unsetenv("FI_PROVIDER");
     prov = want[0] != '\0' ? want : "(default)";
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    st = CH->init(&info, &up_check, &caps);
+    st = ch_init(EP, &info, &up_check, &caps);
     if (st == CANAL_ERR_UNSUPPORTED) {
         fprintf(stderr, "SKIP FI_PROVIDER=%s: %s\n", want, common_err_detail());
         return 0;
@@ -866,13 +874,13 @@ static int body_fi_provider(int rank, void *arg)
     T_CHECK(st == CANAL_OK, "init: %d", st);
     snprintf(core, sizeof core, "%.*s", (int)strcspn(want, ";"), want);
     if (want[0] != '\0')
-        T_CHECK(strncmp(ch_ofi_state.prov, core, strlen(core)) == 0,
-                "FI_PROVIDER=%s gave %s", want, ch_ofi_state.prov);
+        T_CHECK(strncmp(OFI_ST->prov, core, strlen(core)) == 0, "FI_PROVIDER=%s gave %s", want,
+                OFI_ST->prov);
     else
-        fprintf(stderr, "default provider: %s (%s)\n", ch_ofi_state.prov,
-                ch_ofi_state.local_only ? "node-local" : "reaches other nodes");
+        fprintf(stderr, "default provider: %s (%s)\n", OFI_ST->prov,
+                OFI_ST->local_only ? "node-local" : "reaches other nodes");
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    T_CHECK(CH->post_fence() == CANAL_OK, "post_fence");
+    T_CHECK(ch_post_fence(EP) == CANAL_OK, "post_fence");
     return tear_down();
 }
 
@@ -896,19 +904,19 @@ static int body_describe(int rank, void *arg)
 {
     char desc[512];
 
-    CH->describe(desc, sizeof desc);
+    ch_describe(EP, desc, sizeof desc);
     T_CHECK(strstr(desc, "not initialized") != NULL, "%s", desc);
     if (!bring_up_prov(PI, &up_check))
         return 0;
-    CH->describe(desc, sizeof desc);
+    ch_describe(EP, desc, sizeof desc);
     T_CHECK(strstr(desc, "provider") != NULL && strstr(desc, prov) != NULL, "%s", desc);
     /* The address card must pass every PMI: printable, no blank, no ';'. */
-    for (const char *c = ch_ofi_state.card; *c != '\0'; c++)
-        T_CHECK(*c > 0x20 && *c < 0x7f && *c != ';', "card %s has '%c'", ch_ofi_state.card, *c);
+    for (const char *c = OFI_ST->card; *c != '\0'; c++)
+        T_CHECK(*c > 0x20 && *c < 0x7f && *c != ';', "card %s has '%c'", OFI_ST->card, *c);
     if (rank == 0)
         fprintf(stderr, "describe: %s\n", desc);
-    CH->describe(desc, 0);
-    CH->describe(NULL, 10);
+    ch_describe(EP, desc, 0);
+    ch_describe(EP, NULL, 10);
     return tear_down();
 }
 
@@ -924,57 +932,57 @@ static int body_bad_input(int rank, void *arg)
     canal_status_t st;
 
     /* Before init. */
-    T_CHECK(CH->progress() == 0, "progress before init");
+    T_CHECK(ch_progress(EP) == 0, "progress before init");
     iov[0] = (struct iovec){big, 4};
-    T_CHECK(CH->sendv(0, iov, 1) < 0, "sendv before init");
-    T_CHECK(CH->post_fence() < 0, "post_fence before init");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize before init");
-    T_CHECK(CH->mem_deregister(5) < 0, "deregister before init");
+    T_CHECK(ch_sendv(EP, 0, iov, 1) < 0, "sendv before init");
+    T_CHECK(ch_post_fence(EP) < 0, "post_fence before init");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize before init");
+    T_CHECK(ch_mem_deregister(EP, 5) < 0, "deregister before init");
 
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    T_CHECK(CH->init(NULL, &up_check, &caps) == CANAL_ERR_ARG, "NULL pmi");
-    T_CHECK(CH->init(&info, NULL, &caps) == CANAL_ERR_ARG, "NULL up");
-    T_CHECK(CH->init(&info, &up_check, NULL) == CANAL_ERR_ARG, "NULL caps");
+    T_CHECK(ch_init(EP, NULL, &up_check, &caps) == CANAL_ERR_ARG, "NULL pmi");
+    T_CHECK(ch_init(EP, &info, NULL, &caps) == CANAL_ERR_ARG, "NULL up");
+    T_CHECK(ch_init(EP, &info, &up_check, NULL) == CANAL_ERR_ARG, "NULL caps");
     {
         pmi_info_t bad = info;
         bad.rank = bad.size;
-        T_CHECK(CH->init(&bad, &up_check, &caps) == CANAL_ERR_ARG, "rank out of range");
+        T_CHECK(ch_init(EP, &bad, &up_check, &caps) == CANAL_ERR_ARG, "rank out of range");
     }
     setenv("CANAL_OFI_PROVIDER", "no-such-provider", 1);
-    st = CH->init(&info, &up_check, &caps);
+    st = ch_init(EP, &info, &up_check, &caps);
     T_CHECK(st == CANAL_ERR_UNSUPPORTED && strstr(common_err_detail(), "no-such-provider"),
             "unknown provider: %d %s", st, common_err_detail());
     setenv("CANAL_OFI_PROVIDER", prov_names[PI], 1);
     setenv("CANAL_OFI_MAX_PAYLOAD", "12", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG &&
-                strstr(common_err_detail(), "CANAL_OFI_MAX_PAYLOAD"), "tiny payload: %s",
-            common_err_detail());
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG &&
+                strstr(common_err_detail(), "CANAL_OFI_MAX_PAYLOAD"),
+            "tiny payload: %s", common_err_detail());
     unsetenv("CANAL_OFI_MAX_PAYLOAD");
     setenv("CANAL_OFI_MR_CACHE", "sometimes", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG &&
-                strstr(common_err_detail(), "CANAL_OFI_MR_CACHE"), "bad cache mode: %s",
-            common_err_detail());
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG &&
+                strstr(common_err_detail(), "CANAL_OFI_MR_CACHE"),
+            "bad cache mode: %s", common_err_detail());
     unsetenv("CANAL_OFI_MR_CACHE");
     setenv("CANAL_OFI_RX_BUFS", "1", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG, "1 rx buffer");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG, "1 rx buffer");
     unsetenv("CANAL_OFI_RX_BUFS");
 
     /* The failed inits above published "!why" cards; a real one replaces them. */
     if (!bring_up_prov(PI, &up_check))
         return 0;
-    T_CHECK(CH->init(&info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
+    T_CHECK(ch_init(EP, &info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
     iov[0] = (struct iovec){big, 4};
     conf_sendv_bad_args(rank, 1);
     pay = malloc(caps.max_payload + 1);
     T_CHECK(pay != NULL, "malloc");
-    T_CHECK(!CH->reaches(-1) && !CH->reaches(info.size), "reaches out of range");
+    T_CHECK(!ch_reaches(EP, -1) && !ch_reaches(EP, info.size), "reaches out of range");
     /* Self delivery through the provider. */
     {
         thdr_t h = {THDR_MAGIC, (uint32_t)rank, 0, 3};
         struct iovec ok[2] = {{&h, sizeof h}, {pay, 3}};
         double t0 = now_s();
         make_payload(pay, rank, 0, 3);
-        while ((st = CH->sendv(rank, ok, 2)) == CANAL_AGAIN)
+        while ((st = ch_sendv(EP, rank, ok, 2)) == CANAL_AGAIN)
             poll_once();
         T_CHECK(st == CANAL_OK, "self send: %d", st);
         while (received[rank] == 0) {
@@ -1020,10 +1028,10 @@ static int body_peer_dies(int rank, void *arg)
     for (unsigned seq = 1; now_s() - t0 < 8 && peer_failed_count == 0; seq++) {
         thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)caps.max_payload};
         struct iovec iov[2] = {{&h, sizeof h}, {buf, caps.max_payload}};
-        st = CH->sendv(1, iov, 2);
+        st = ch_sendv(EP, 1, iov, 2);
         if (st < 0)
             break;
-        int n = CH->progress();
+        int n = ch_progress(EP);
         if (n < 0) {
             st = n;
             break;
@@ -1035,7 +1043,7 @@ static int body_peer_dies(int rank, void *arg)
     /* Datagram providers may not notice within the bound; that is allowed,
      * a hang or a crash is not. */
     free(buf);
-    CH->finalize();
+    ch_finalize(EP);
     return 0;
 }
 
@@ -1056,15 +1064,15 @@ static int body_library(int rank, void *arg)
 {
     prov = "(library)";
     unsetenv("CANAL_OFI_LIBRARY");
-    T_CHECK(ofi_dl_open() == CANAL_OK, "ofi_dl_open");
-    T_CHECK(ofi_dl_path() != NULL && strcmp(ofi_dl_path(), "libfabric.so.1") == 0, "path %s",
-            ofi_dl_path() ? ofi_dl_path() : "(null)");
+    T_CHECK(ch_ofi_dl_open() == CANAL_OK, "ch_ofi_dl_open");
+    T_CHECK(ch_ofi_dl_path() != NULL && strcmp(ch_ofi_dl_path(), "libfabric.so.1") == 0, "path %s",
+            ch_ofi_dl_path() ? ch_ofi_dl_path() : "(null)");
     T_CHECK(fi_version() >= FI_VERSION(1, 10), "fi_version %u.%u", FI_MAJOR(fi_version()),
             FI_MINOR(fi_version()));
-    T_CHECK(ofi_dl_open() == CANAL_OK, "a second ofi_dl_open");
+    T_CHECK(ch_ofi_dl_open() == CANAL_OK, "a second ch_ofi_dl_open");
     /* Another library once one is loaded: refused with both names. */
     setenv("CANAL_OFI_LIBRARY", "/elsewhere/libfabric.so.1", 1);
-    T_CHECK(ofi_dl_open() == CANAL_ERR_UNSUPPORTED, "a different library");
+    T_CHECK(ch_ofi_dl_open() == CANAL_ERR_UNSUPPORTED, "a different library");
     T_CHECK(strstr(common_err_detail(), "/elsewhere/libfabric.so.1") != NULL &&
                 strstr(common_err_detail(), "already loaded") != NULL,
             "message: %s", common_err_detail());
@@ -1092,22 +1100,22 @@ static int body_library_bad(int rank, void *arg)
     prov = lib;
     setenv("CANAL_OFI_LIBRARY", lib, 1);
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    st = CH->init(&info, &up_check, &caps);
+    st = ch_init(EP, &info, &up_check, &caps);
     T_CHECK(st == CANAL_ERR_UNSUPPORTED, "init with CANAL_OFI_LIBRARY=%s returned %d", lib, st);
     T_CHECK(strstr(common_err_detail(), lib) != NULL && strstr(common_err_detail(), why) != NULL,
             "message: %s", common_err_detail());
-    T_CHECK(!ch_ofi_state.initialized && ofi_dl_path() == NULL, "state after the failure");
+    T_CHECK(!OFI_ST->initialized && ch_ofi_dl_path() == NULL, "state after the failure");
     if (rank == 0)
         fprintf(stderr, "bad library message: %s\n", common_err_detail());
     unsetenv("CANAL_OFI_LIBRARY");
     setenv("CANAL_OFI_PROVIDER", prov_names[0], 1);
-    st = CH->init(&info, &up_check, &caps);
-    if (st == CANAL_ERR_UNSUPPORTED && ofi_dl_path() != NULL) {
+    st = ch_init(EP, &info, &up_check, &caps);
+    if (st == CANAL_ERR_UNSUPPORTED && ch_ofi_dl_path() != NULL) {
         fprintf(stderr, "SKIP %s after a bad library: %s\n", prov_names[0], common_err_detail());
         return 0;
     }
     T_CHECK(st == CANAL_OK, "init with the default library returned %d", st);
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 

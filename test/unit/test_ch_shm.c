@@ -23,14 +23,16 @@
 #include "channels/shm/shm.h"
 #include "test/unit/ch_conform.h"
 
+#define SHM_ST ((ch_shm_state_t *)EP->state)
+
 static void shm_wake(int peer)
 {
-    CH->wake(peer);
+    ch_wake(EP, peer);
 }
 
 static void shm_on_fail(void)
 {
-    CH->finalize(); /* removes the segment name if we still own it */
+    ch_finalize(EP); /* removes the segment name if we still own it */
 }
 
 const conf_channel_t conf_channel = {
@@ -89,26 +91,27 @@ static int body_segment(int rank, void *arg)
     canal_status_t st;
 
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    st = CH->init(&info, &up_check, &caps);
+    st = ch_init(EP, &info, &up_check, &caps);
     T_CHECK(st == CANAL_OK, "init: %d", st);
     T_CHECK(caps.local_only == 1, "local_only");
-    T_CHECK(caps.max_payload == ch_shm_state.lay.payload_cap, "max_payload");
+    T_CHECK(caps.max_payload == SHM_ST->lay.payload_cap, "max_payload");
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     if (info.local_rank == 0) {
-        snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name());
+        snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name(EP));
         T_CHECK(access(path, F_OK) == 0, "%s should exist between init and post_fence", path);
     }
-    st = CH->post_fence();
+    st = ch_post_fence(EP);
     T_CHECK(st == CANAL_OK, "post_fence: %d", st);
     /* The creator unlinks right after the fence inside post_fence; when
      * every rank has returned from post_fence, the name is gone. */
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name());
-    T_CHECK(strncmp(ch_shm_segment_name(), "/canal-", 7) == 0, "name %s", ch_shm_segment_name());
+    snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name(EP));
+    T_CHECK(strncmp(ch_shm_segment_name(EP), "/canal-", 7) == 0, "name %s",
+            ch_shm_segment_name(EP));
     T_CHECK(access(path, F_OK) != 0 && errno == ENOENT, "%s still exists after post_fence", path);
     for (int r = 0; r < info.size; r++)
-        T_CHECK(CH->reaches(r), "reaches(%d)", r);
-    T_CHECK(!CH->reaches(-1) && !CH->reaches(info.size), "reaches out of range");
+        T_CHECK(ch_reaches(EP, r), "reaches(%d)", r);
+    T_CHECK(!ch_reaches(EP, -1) && !ch_reaches(EP, info.size), "reaches out of range");
     return tear_down();
 }
 
@@ -133,8 +136,8 @@ static int body_crash(int rank, void *arg)
         return 0;
     /* Check's runner handler would take the whole test down with us. */
     signal(SIGTERM, SIG_DFL);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_OK, "init");
-    snprintf(crash_name, 256, "/dev/shm%s", ch_shm_segment_name());
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_OK, "init");
+    snprintf(crash_name, 256, "/dev/shm%s", ch_shm_segment_name(EP));
     T_CHECK(access(crash_name, F_OK) == 0, "%s should exist", crash_name);
     raise(SIGTERM);
     return 0;
@@ -165,12 +168,12 @@ static int body_creator_failed(int rank, void *arg)
     char path[256];
 
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_OK, "init");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_OK, "init");
     if (rank == 0)
         T_CHECK(pmi_put("canal-shm-seg", "!injected failure") == CANAL_OK, "put");
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name());
-    st = CH->post_fence();
+    snprintf(path, sizeof path, "/dev/shm%s", ch_shm_segment_name(EP));
+    st = ch_post_fence(EP);
     if (rank == 0) {
         T_CHECK(st == CANAL_OK, "creator's post_fence: %d", st);
         T_CHECK(access(path, F_OK) != 0, "%s left behind", path);
@@ -178,9 +181,9 @@ static int body_creator_failed(int rank, void *arg)
         T_CHECK(st == CANAL_ERR_IO, "post_fence: %d", st);
         T_CHECK(strstr(common_err_detail(), "injected failure") != NULL, "message: %s",
                 common_err_detail());
-        T_CHECK(CH->sendv(0, NULL, 0) < 0 && CH->progress() == 0, "usable after failure");
+        T_CHECK(ch_sendv(EP, 0, NULL, 0) < 0 && ch_progress(EP) == 0, "usable after failure");
     }
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -214,7 +217,8 @@ static int body_order(int rank, void *arg)
     bring_up(&up_check);
     n = info.local_size;
     for (int r = 0; r < info.size; r++)
-        T_CHECK(CH->reaches(r) == (info.node_of[r] == info.node_of[info.rank]), "reaches(%d)", r);
+        T_CHECK(ch_reaches(EP, r) == (info.node_of[r] == info.node_of[info.rank]), "reaches(%d)",
+                r);
     buf = malloc(caps.max_payload);
     T_CHECK(buf != NULL, "malloc");
     for (unsigned i = 0; i < ORDER_MSGS; i++)
@@ -267,7 +271,7 @@ static int body_two_nodes(int rank, void *arg)
 {
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
     for (int r = 0; r < info.size; r++)
-        T_CHECK(CH->reaches(r) == 0, "reaches before init");
+        T_CHECK(ch_reaches(EP, r) == 0, "reaches before init");
     return body_order(rank, arg);
 }
 
@@ -312,7 +316,7 @@ static int body_sizes(int rank, void *arg)
                     hdr[i] = hdr_byte((unsigned)k, i);
                 make_payload(buf, rank, (unsigned)k, len);
                 t0 = now_s();
-                while ((st = CH->sendv(1 - rank, iov, 4)) == CANAL_AGAIN && sched_yield() == 0)
+                while ((st = ch_sendv(EP, 1 - rank, iov, 4)) == CANAL_AGAIN && sched_yield() == 0)
                     T_CHECK(now_s() - t0 < unit_hang_s(), "stuck at case %d", k);
                 T_CHECK(st == CANAL_OK, "sendv hl %zu len %zu: %d", hl, len, st);
             }
@@ -371,7 +375,7 @@ static int body_backpressure(int rank, void *arg)
     if (rank == 0) {
         unsigned seq = 0;
         size_t used = 0, next = 0;
-        uint32_t ring = (uint32_t)ch_shm_state.lay.ring_bytes, pos = 0, recs = 0;
+        uint32_t ring = (uint32_t)SHM_ST->lay.ring_bytes, pos = 0, recs = 0;
         canal_status_t st;
         for (;;) {
             size_t len = seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77;
@@ -381,7 +385,7 @@ static int body_backpressure(int rank, void *arg)
             uint32_t pos_next = pos, recs_next = recs;
             next = 0;
             ring_place(&pos_next, &recs_next, ch_shm_rec_size(sizeof h, len), ring, &next);
-            st = CH->sendv(1, iov, 2);
+            st = ch_sendv(EP, 1, iov, 2);
             if (st == CANAL_AGAIN)
                 break;
             T_CHECK(st == CANAL_OK, "sendv: %d", st);
@@ -400,7 +404,7 @@ static int body_backpressure(int rank, void *arg)
             size_t len = seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77;
             thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
             struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
-            T_CHECK(CH->sendv(1, iov, 2) == CANAL_AGAIN, "second AGAIN");
+            T_CHECK(ch_sendv(EP, 1, iov, 2) == CANAL_AGAIN, "second AGAIN");
         }
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         for (; seq < BP_MSGS; seq++)
@@ -449,10 +453,10 @@ static int body_rdma(int rank, void *arg)
 
     T_CHECK(buf != NULL, "malloc");
     bring_up(&up_check);
-    T_CHECK(CH->mem_register(buf, len, NULL) == CANAL_ERR_ARG, "NULL key_out");
+    T_CHECK(ch_mem_register(EP, buf, len, NULL) == CANAL_ERR_ARG, "NULL key_out");
     if (rank == 0) {
         make_payload(buf, 0, 5, len);
-        st = CH->mem_register(buf, len, &key);
+        st = ch_mem_register(EP, buf, len, &key);
         T_CHECK(st == CANAL_OK || (st == CANAL_ERR_UNSUPPORTED && !caps.has_rdma),
                 "mem_register: %d", st);
         snprintf(val, sizeof val, "%llx", (unsigned long long)(uintptr_t)buf);
@@ -464,8 +468,8 @@ static int body_rdma(int rank, void *arg)
         T_CHECK(pmi_get(0, "test-buf", val, sizeof val) == CANAL_OK, "get");
         raddr = strtoull(val, NULL, 16);
         memset(buf, 0, len);
-        st = CH->rdma_read(0, buf, raddr, 0, len, NULL);
-        CH->describe(desc, sizeof desc);
+        st = ch_rdma_read(EP, 0, buf, raddr, 0, len, NULL);
+        ch_describe(EP, desc, sizeof desc);
         if (st == CANAL_ERR_UNSUPPORTED) {
             fprintf(stderr, "SKIP rdma_read: CMA denied here (%s); %s\n", common_err_detail(),
                     desc);
@@ -478,23 +482,23 @@ static int body_rdma(int rank, void *arg)
             for (size_t off = 1; off < len; off = off * 3 + 7) {
                 size_t l = off % 5000 + 1 < len - off ? off % 5000 + 1 : len - off;
                 memset(buf, 0, l);
-                T_CHECK(CH->rdma_read(0, buf, raddr + off, 0, l, NULL) == CANAL_OK, "piece");
+                T_CHECK(ch_rdma_read(EP, 0, buf, raddr + off, 0, l, NULL) == CANAL_OK, "piece");
                 for (size_t i = 0; i < l; i++)
                     T_CHECK(buf[i] == pattern(0, 5, off + i), "piece at %zu byte %zu", off, i);
             }
-            T_CHECK(CH->rdma_read(0, buf, raddr, 0, 0, NULL) == CANAL_OK, "len 0");
+            T_CHECK(ch_rdma_read(EP, 0, buf, raddr, 0, 0, NULL) == CANAL_OK, "len 0");
             /* Bad remote addresses give an error, not a crash. */
-            st = CH->rdma_read(0, buf, 4096, 0, 64, NULL);
+            st = ch_rdma_read(EP, 0, buf, 4096, 0, 64, NULL);
             T_CHECK(st == CANAL_ERR_ARG, "unmapped remote address: %d", st);
-            st = CH->rdma_read(0, buf, ~0ULL - 8, 0, 64, NULL);
+            st = ch_rdma_read(EP, 0, buf, ~0ULL - 8, 0, 64, NULL);
             T_CHECK(st == CANAL_ERR_ARG, "wrapping remote range: %d", st);
-            T_CHECK(CH->rdma_read(0, NULL, raddr, 0, 64, NULL) == CANAL_ERR_ARG, "NULL dst");
+            T_CHECK(ch_rdma_read(EP, 0, NULL, raddr, 0, 64, NULL) == CANAL_ERR_ARG, "NULL dst");
             T_CHECK(strstr(desc, "CMA yes") != NULL, "describe should say CMA yes: %s", desc);
             T_CHECK(caps.has_rdma, "caps.has_rdma");
         }
-        T_CHECK(CH->rdma_read(info.size, buf, raddr, 0, 8, NULL) == CANAL_ERR_ARG, "bad peer");
+        T_CHECK(ch_rdma_read(EP, info.size, buf, raddr, 0, 8, NULL) == CANAL_ERR_ARG, "bad peer");
     }
-    T_CHECK(CH->mem_deregister(key) == CANAL_OK, "deregister");
+    T_CHECK(ch_mem_deregister(EP, key) == CANAL_OK, "deregister");
     /* Rank 0's buffer must outlive rank 1's reads. */
     tear_down();
     free(buf);
@@ -516,10 +520,10 @@ static int body_cma_off(int rank, void *arg)
     setenv("CANAL_SHM_CMA", "no", 1);
     bring_up(&up_check);
     T_CHECK(!caps.has_rdma, "has_rdma with CANAL_SHM_CMA=no");
-    T_CHECK(CH->mem_register(b, sizeof b, &key) == CANAL_ERR_UNSUPPORTED, "mem_register");
-    T_CHECK(CH->rdma_read(1 - rank, b, (uintptr_t)b, 0, sizeof b, NULL) == CANAL_ERR_UNSUPPORTED,
+    T_CHECK(ch_mem_register(EP, b, sizeof b, &key) == CANAL_ERR_UNSUPPORTED, "mem_register");
+    T_CHECK(ch_rdma_read(EP, 1 - rank, b, (uintptr_t)b, 0, sizeof b, NULL) == CANAL_ERR_UNSUPPORTED,
             "rdma_read");
-    CH->describe(desc, sizeof desc);
+    ch_describe(EP, desc, sizeof desc);
     T_CHECK(strstr(desc, "CMA no") != NULL, "describe: %s", desc);
     return tear_down();
 }
@@ -534,7 +538,7 @@ static int body_cma_bad(int rank, void *arg)
 {
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
     setenv("CANAL_SHM_CMA", "sometimes", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG, "bad CANAL_SHM_CMA accepted");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG, "bad CANAL_SHM_CMA accepted");
     T_CHECK(strstr(common_err_detail(), "CANAL_SHM_CMA") != NULL, "message: %s",
             common_err_detail());
     return 0;
@@ -559,12 +563,12 @@ static int body_block(int rank, void *arg)
      * returns after its timeout (no sooner: a slow machine only adds). */
     if (rank == 1) {
         t0 = now_s();
-        waits0 = ch_shm_state.futex_waits;
-        T_CHECK(CH->block(100000) == CANAL_OK, "block");
+        waits0 = SHM_ST->futex_waits;
+        T_CHECK(ch_block(EP, 100000) == CANAL_OK, "block");
         dt = now_s() - t0;
         T_CHECK(dt > 0.08, "block(100 ms) returned after %.3f s", dt);
-        T_CHECK(ch_shm_state.futex_waits == waits0 + 1, "no futex wait");
-        T_CHECK(CH->block(0) == CANAL_OK, "block(0)");
+        T_CHECK(SHM_ST->futex_waits == waits0 + 1, "no futex wait");
+        T_CHECK(ch_block(EP, 0) == CANAL_OK, "block(0)");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
 
@@ -577,7 +581,7 @@ static int body_block(int rank, void *arg)
         int blocks = 0;
         t0 = now_s();
         while (received[0] == 0) {
-            T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
+            T_CHECK(ch_block(EP, unit_block_forever_us()) == CANAL_OK, "block");
             blocks++;
             T_CHECK(poll_once() >= 0, "progress");
             T_CHECK(now_s() - t0 < unit_hang_s(), "never woken (%d blocks)", blocks);
@@ -587,7 +591,7 @@ static int body_block(int rank, void *arg)
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
 
     /* A rank busy polling is not woken with a system call. */
-    wakes0 = ch_shm_state.futex_wakes;
+    wakes0 = SHM_ST->futex_wakes;
     for (unsigned i = 1; i < 500; i++) {
         if (rank == 0) {
             send_checked(1, i, 8, buf);
@@ -599,8 +603,8 @@ static int body_block(int rank, void *arg)
             send_checked(0, i - 1, 8, buf);
         }
     }
-    T_CHECK(ch_shm_state.futex_wakes == wakes0, "%lu futex wakes while nobody slept",
-            ch_shm_state.futex_wakes - wakes0);
+    T_CHECK(SHM_ST->futex_wakes == wakes0, "%lu futex wakes while nobody slept",
+            SHM_ST->futex_wakes - wakes0);
     return tear_down();
 }
 
@@ -646,7 +650,7 @@ static int body_lookalike(int rank, void *arg)
 
     (void)arg;
     bring_up(&up_la);
-    ring = (uint32_t)ch_shm_state.lay.ring_bytes;
+    ring = (uint32_t)SHM_ST->lay.ring_bytes;
     n1 = 2 * ring / big;
     n2 = ring / small;
     map = calloc(ring / 4, sizeof *map);
@@ -654,7 +658,7 @@ static int body_lookalike(int rank, void *arg)
     T_CHECK(map != NULL && payload != NULL, "malloc");
     la_got = 0;
     if (rank == 0) {
-        ch_shm_peer_t *p = &ch_shm_state.peers[ch_shm_state.local_of[1]];
+        ch_shm_peer_t *p = &SHM_ST->peers[SHM_ST->local_of[1]];
         uint32_t at;
 
         for (uint32_t k = 0; k < n1; k++)
@@ -683,7 +687,7 @@ static int body_lookalike(int rank, void *arg)
                     ;
             }
             t0 = now_s();
-            while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN) {
+            while ((st = ch_sendv(EP, 1, iov, 2)) == CANAL_AGAIN) {
                 T_CHECK(poll_once() >= 0, "progress");
                 T_CHECK(now_s() - t0 < unit_hang_s(), "sendv stuck in AGAIN");
             }
@@ -700,7 +704,7 @@ static int body_lookalike(int rank, void *arg)
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         t0 = now_s();
         while (la_got < n1 + n2) {
-            T_CHECK(ch_shm_progress() >= 0, "progress: %s", common_err_detail());
+            T_CHECK(ch_progress(EP) >= 0, "progress: %s", common_err_detail());
             T_CHECK(now_s() - t0 < unit_hang_s(), "only %u of %u arrived", la_got, n1 + n2);
         }
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
@@ -730,18 +734,18 @@ static int body_block_full(int rank, void *arg)
         canal_status_t st;
         for (;; seq++) {
             h = (thdr_t){THDR_MAGIC, 0, seq, 0};
-            if ((st = CH->sendv(1, iov, 2)) != CANAL_OK)
+            if ((st = ch_sendv(EP, 1, iov, 2)) != CANAL_OK)
                 break;
         }
         T_CHECK(st == CANAL_AGAIN, "flood: %d", st);
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         t0 = now_s();
-        while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN) {
-            T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
+        while ((st = ch_sendv(EP, 1, iov, 2)) == CANAL_AGAIN) {
+            T_CHECK(ch_block(EP, unit_block_forever_us()) == CANAL_OK, "block");
             T_CHECK(now_s() - t0 < unit_hang_s(), "never woken");
         }
         T_CHECK(st == CANAL_OK, "sendv after wake: %d", st);
-        CH->wake(1);
+        ch_wake(EP, 1);
         seq++;
         t0 = now_s();
         while (received[1] == 0) {
@@ -753,7 +757,7 @@ static int body_block_full(int rank, void *arg)
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         sleep_ms(300);
         t0 = now_s();
-        while (received[0] < ch_shm_state.lay.ncells + 1) {
+        while (received[0] < SHM_ST->lay.ncells + 1) {
             T_CHECK(poll_once() >= 0, "progress");
             T_CHECK(now_s() - t0 < unit_hang_s(), "only %u arrived", received[0]);
         }
@@ -776,7 +780,7 @@ enum { STRESS_MSGS = 20000, STRESS_ROUNDS = 3000 };
 static void block_checked(double *worst)
 {
     double t0 = now_s(), dt;
-    T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
+    T_CHECK(ch_block(EP, unit_block_forever_us()) == CANAL_OK, "block");
     dt = now_s() - t0;
     if (dt > *worst)
         *worst = dt;
@@ -798,14 +802,14 @@ static int body_block_stress(int rank, void *arg)
             struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
             canal_status_t st;
             make_payload(buf, 0, seq, len);
-            while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN)
+            while ((st = ch_sendv(EP, 1, iov, 2)) == CANAL_AGAIN)
                 block_checked(&worst);
             T_CHECK(st == CANAL_OK, "sendv: %d", st);
-            CH->wake(1);
+            ch_wake(EP, 1);
         }
     } else {
         while (received[0] < STRESS_MSGS) {
-            int n = CH->progress();
+            int n = ch_progress(EP);
             T_CHECK(n >= 0, "progress");
             if (n == 0)
                 block_checked(&worst);
@@ -818,7 +822,7 @@ static int body_block_stress(int rank, void *arg)
         if (rank == 0)
             send_checked(1, STRESS_MSGS + i, 8, buf);
         while (received[from] < (rank == 0 ? want + 1 : want + (unsigned)STRESS_MSGS)) {
-            int n = CH->progress();
+            int n = ch_progress(EP);
             T_CHECK(n >= 0, "progress");
             if (n == 0)
                 block_checked(&worst);
@@ -865,19 +869,19 @@ static int body_peer_death(int rank, void *arg)
     t0 = now_s();
     while (failed_count == 0) {
         /* No time limit: block() must still come back for a dead peer. */
-        T_CHECK(CH->block(-1) == CANAL_OK, "block");
+        T_CHECK(ch_block(EP, -1) == CANAL_OK, "block");
         T_CHECK(now_s() - t0 < unit_hang_s(), "death of rank 1 not noticed");
     }
     T_CHECK(failed_peer == 1, "failed peer %d", failed_peer);
     for (int i = 0; i < 5; i++)
-        T_CHECK(CH->block(50000) == CANAL_OK, "block");
+        T_CHECK(ch_block(EP, 50000) == CANAL_OK, "block");
     sleep_ms(150);
-    T_CHECK(CH->block(50000) == CANAL_OK, "block");
+    T_CHECK(ch_block(EP, 50000) == CANAL_OK, "block");
     T_CHECK(failed_count == 1, "reported %d times", failed_count);
-    for (int i = 0; i < 1000 && (st = CH->sendv(1, iov, 1)) == CANAL_OK; i++)
+    for (int i = 0; i < 1000 && (st = ch_sendv(EP, 1, iov, 1)) == CANAL_OK; i++)
         h.seq++;
     T_CHECK(st == CANAL_ERR_PEER, "sendv to the dead rank: %d", st);
-    CH->finalize();
+    ch_finalize(EP);
     return 0;
 }
 
@@ -892,16 +896,16 @@ static int body_peer_finalized(int rank, void *arg)
 {
     bring_up(&up_death);
     if (rank == 1) {
-        CH->finalize();
+        ch_finalize(EP);
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         _exit(0);
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     sleep_ms(100);
     for (int i = 0; i < 4; i++)
-        T_CHECK(CH->block(150000) == CANAL_OK, "block");
+        T_CHECK(ch_block(EP, 150000) == CANAL_OK, "block");
     T_CHECK(failed_count == 0, "a finalized peer was reported failed");
-    CH->finalize();
+    ch_finalize(EP);
     return 0;
 }
 
@@ -922,43 +926,43 @@ static int body_bad_input(int rank, void *arg)
     ch_caps_t c2;
 
     /* Before init. */
-    T_CHECK(CH->progress() == 0, "progress before init");
+    T_CHECK(ch_progress(EP) == 0, "progress before init");
     iov[0] = (struct iovec){big, 4};
-    T_CHECK(CH->sendv(rank, iov, 1) < 0, "sendv before init");
-    T_CHECK(CH->post_fence() < 0, "post_fence before init");
+    T_CHECK(ch_sendv(EP, rank, iov, 1) < 0, "sendv before init");
+    T_CHECK(ch_post_fence(EP) < 0, "post_fence before init");
 
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    T_CHECK(CH->init(NULL, &up_check, &caps) == CANAL_ERR_ARG, "NULL pmi");
-    T_CHECK(CH->init(&info, NULL, &caps) == CANAL_ERR_ARG, "NULL up");
-    T_CHECK(CH->init(&info, &up_check, NULL) == CANAL_ERR_ARG, "NULL caps");
+    T_CHECK(ch_init(EP, NULL, &up_check, &caps) == CANAL_ERR_ARG, "NULL pmi");
+    T_CHECK(ch_init(EP, &info, NULL, &caps) == CANAL_ERR_ARG, "NULL up");
+    T_CHECK(ch_init(EP, &info, &up_check, NULL) == CANAL_ERR_ARG, "NULL caps");
     {
         pmi_info_t bad = info;
         int lr[1] = {other};
         bad.local_ranks = lr;
-        T_CHECK(CH->init(&bad, &up_check, &caps) == CANAL_ERR_ARG, "wrong local_ranks");
+        T_CHECK(ch_init(EP, &bad, &up_check, &caps) == CANAL_ERR_ARG, "wrong local_ranks");
         bad = info;
         bad.local_rank = 5;
-        T_CHECK(CH->init(&bad, &up_check, &caps) == CANAL_ERR_ARG, "local_rank out of range");
+        T_CHECK(ch_init(EP, &bad, &up_check, &caps) == CANAL_ERR_ARG, "local_rank out of range");
     }
     /* Two nodes of one rank each: the other rank is not local. */
     bring_up(&up_check);
     T_CHECK(info.local_size == 1, "local_size %d", info.local_size);
-    T_CHECK(CH->init(&info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
-    T_CHECK(CH->reaches(rank) && !CH->reaches(other), "reaches");
+    T_CHECK(ch_init(EP, &info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
+    T_CHECK(ch_reaches(EP, rank) && !ch_reaches(EP, other), "reaches");
     iov[0] = (struct iovec){big, 4};
-    T_CHECK(CH->sendv(other, iov, 1) == CANAL_ERR_ARG, "sendv to a remote rank");
+    T_CHECK(ch_sendv(EP, other, iov, 1) == CANAL_ERR_ARG, "sendv to a remote rank");
     conf_sendv_bad_args(rank, 0);
     pay = malloc(caps.max_payload + 1);
     T_CHECK(pay != NULL, "malloc");
-    T_CHECK(CH->rdma_read(other, pay, (uintptr_t)pay, 0, 8, NULL) == CANAL_ERR_ARG,
+    T_CHECK(ch_rdma_read(EP, other, pay, (uintptr_t)pay, 0, 8, NULL) == CANAL_ERR_ARG,
             "rdma_read from a remote rank");
     /* Self delivery works on the one-rank (anonymous) segment. */
     {
         thdr_t h = {THDR_MAGIC, (uint32_t)rank, 0, 3};
         struct iovec ok[2] = {{&h, sizeof h}, {pay, 3}};
         make_payload(pay, rank, 0, 3);
-        T_CHECK(CH->sendv(rank, ok, 2) == CANAL_OK, "self send");
-        T_CHECK(CH->progress() == 1 && received[rank] == 1, "self delivery");
+        T_CHECK(ch_sendv(EP, rank, ok, 2) == CANAL_OK, "self send");
+        T_CHECK(ch_progress(EP) == 1 && received[rank] == 1, "self delivery");
     }
     free(pay);
     return tear_down();
@@ -974,15 +978,15 @@ static int body_describe(int rank, void *arg)
 {
     char desc[256];
 
-    CH->describe(desc, sizeof desc);
+    ch_describe(EP, desc, sizeof desc);
     T_CHECK(strstr(desc, "not initialized") != NULL, "%s", desc);
     bring_up(&up_check);
-    CH->describe(desc, sizeof desc);
+    ch_describe(EP, desc, sizeof desc);
     T_CHECK(strstr(desc, "unlinked") != NULL && strstr(desc, "CMA") != NULL, "%s", desc);
     if (rank == 0)
         fprintf(stderr, "describe: %s\n", desc);
-    CH->describe(desc, 0);
-    CH->describe(NULL, 10);
+    ch_describe(EP, desc, 0);
+    ch_describe(EP, NULL, 10);
     return tear_down();
 }
 

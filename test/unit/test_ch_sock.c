@@ -35,7 +35,7 @@
 #include "common/log.h"
 #include "test/unit/ch_conform.h"
 
-#define ST (&ch_sock_state)
+#define ST ((sock_state_t *)EP->state)
 
 /* ---- the channel under test (test/unit/ch_conform.h) -------------------- */
 
@@ -45,7 +45,7 @@
 static void sock_idle(void)
 {
     if (ST->ready)
-        CH->block(1000);
+        ch_block(EP, 1000);
 }
 
 static void sock_log_rank(void)
@@ -58,7 +58,7 @@ static void sock_log_rank(void)
 static void flush_all(void)
 {
     double t0 = now_s();
-    while (ch_sock_flush() == CANAL_AGAIN) {
+    while (ch_flush(EP) == CANAL_AGAIN) {
         T_CHECK(poll_once() >= 0, "progress");
         T_CHECK(now_s() - t0 < unit_hang_s(), "flush stuck");
     }
@@ -125,7 +125,7 @@ static void hex_of(const unsigned char *d, size_t n, char *out)
 static void unhex(const char *h, unsigned char *out, size_t *n_out)
 {
     size_t n = strlen(h) / 2;
-    ck_assert_int_eq(sock_hex_decode(h, out, n), CANAL_OK);
+    ck_assert_int_eq(ch_sock_hex_decode(h, out, n), CANAL_OK);
     *n_out = n;
 }
 
@@ -147,15 +147,15 @@ START_TEST(test_sha256_fips)
     char hex[2 * SHA256_LEN + 1];
 
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        sock_sha256(v[i].msg, strlen(v[i].msg), d);
+        ch_sock_sha256(v[i].msg, strlen(v[i].msg), d);
         hex_of(d, sizeof d, hex);
         ck_assert_str_eq(hex, v[i].digest);
         /* The same through the streaming interface, a byte at a time. */
         sock_sha256_t c;
-        sock_sha256_init(&c);
+        ch_sock_sha256_init(&c);
         for (size_t k = 0; k < strlen(v[i].msg); k++)
-            sock_sha256_update(&c, v[i].msg + k, 1);
-        sock_sha256_final(&c, d);
+            ch_sock_sha256_update(&c, v[i].msg + k, 1);
+        ch_sock_sha256_final(&c, d);
         hex_of(d, sizeof d, hex);
         ck_assert_str_eq(hex, v[i].digest);
     }
@@ -165,16 +165,16 @@ START_TEST(test_sha256_fips)
         sock_sha256_t c;
         size_t left = 1000000, k = 1;
         memset(a, 'a', sizeof a);
-        sock_sha256_init(&c);
+        ch_sock_sha256_init(&c);
         while (left > 0) {
             size_t n = (k * 37) % 999 + 1;
             if (n > left)
                 n = left;
-            sock_sha256_update(&c, a, n);
+            ch_sock_sha256_update(&c, a, n);
             left -= n;
             k++;
         }
-        sock_sha256_final(&c, d);
+        ch_sock_sha256_final(&c, d);
         hex_of(d, sizeof d, hex);
         ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     }
@@ -184,11 +184,11 @@ START_TEST(test_sha256_fips)
         sock_sha256_t c;
         for (size_t i = 0; i < n; i++)
             msg[i] = (unsigned char)(i * 7);
-        sock_sha256(msg, n, d);
-        sock_sha256_init(&c);
-        sock_sha256_update(&c, msg, n / 3);
-        sock_sha256_update(&c, msg + n / 3, n - n / 3);
-        sock_sha256_final(&c, d2);
+        ch_sock_sha256(msg, n, d);
+        ch_sock_sha256_init(&c);
+        ch_sock_sha256_update(&c, msg, n / 3);
+        ch_sock_sha256_update(&c, msg + n / 3, n - n / 3);
+        ch_sock_sha256_final(&c, d2);
         ck_assert(memcmp(d, d2, SHA256_LEN) == 0);
     }
 }
@@ -238,15 +238,15 @@ START_TEST(test_hmac_rfc4231)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         unhex(v[i].key_hex, key, &kl);
         unhex(v[i].data_hex, data, &dl);
-        sock_hmac_sha256(key, kl, data, dl, mac);
+        ch_sock_hmac_sha256(key, kl, data, dl, mac);
         hex_of(mac, sizeof mac, hex);
         ck_assert_msg(strncmp(hex, v[i].mac_hex, strlen(v[i].mac_hex)) == 0, "case %zu: %s", i + 1,
                       hex);
     }
-    ck_assert(sock_ct_equal("abcd", "abcd", 4));
-    ck_assert(!sock_ct_equal("abcd", "abce", 4));
-    ck_assert(!sock_ct_equal("xbcd", "abcd", 4));
-    ck_assert(sock_ct_equal("", "", 0));
+    ck_assert(ch_sock_ct_equal("abcd", "abcd", 4));
+    ck_assert(!ch_sock_ct_equal("abcd", "abce", 4));
+    ck_assert(!ch_sock_ct_equal("xbcd", "abcd", 4));
+    ck_assert(ch_sock_ct_equal("", "", 0));
 }
 END_TEST
 
@@ -275,38 +275,38 @@ START_TEST(test_frame_format)
     sock_frame_t f;
     size_t need;
 
-    sock_frame_encode(h, SOCK_FRAME_DATA, 24, 1000);
-    ck_assert_int_eq(sock_frame_decode(h, 4096, &f), CANAL_OK);
+    ch_sock_frame_encode(h, SOCK_FRAME_DATA, 24, 1000);
+    ck_assert_int_eq(ch_sock_frame_decode(h, 4096, &f), CANAL_OK);
     ck_assert_int_eq(f.len, 1000);
     ck_assert_int_eq(f.hdr_len, 24);
     ck_assert_int_eq(f.type, SOCK_FRAME_DATA);
     ck_assert_int_eq(f.wire_len, 8 + 24 + 1000);
-    sock_frame_encode(h, SOCK_FRAME_DATA, 3, 5);
-    ck_assert_int_eq(sock_frame_decode(h, 4096, &f), CANAL_OK);
+    ch_sock_frame_encode(h, SOCK_FRAME_DATA, 3, 5);
+    ck_assert_int_eq(ch_sock_frame_decode(h, 4096, &f), CANAL_OK);
     ck_assert_int_eq(f.wire_len, 8 + 8 + 8);
-    ck_assert_int_eq(sock_frame_decode(h, 4, &f), CANAL_ERR_PROTO); /* len 5 > max 4 */
-    sock_frame_encode(h, SOCK_FRAME_DATA, 65, 0);
-    ck_assert_int_eq(sock_frame_decode(h, 4096, &f), CANAL_ERR_PROTO);
+    ck_assert_int_eq(ch_sock_frame_decode(h, 4, &f), CANAL_ERR_PROTO); /* len 5 > max 4 */
+    ch_sock_frame_encode(h, SOCK_FRAME_DATA, 65, 0);
+    ck_assert_int_eq(ch_sock_frame_decode(h, 4096, &f), CANAL_ERR_PROTO);
     ck_assert(strstr(common_err_detail(), "header length") != NULL);
-    sock_frame_encode(h, 7, 0, 0);
-    ck_assert_int_eq(sock_frame_decode(h, 4096, &f), CANAL_ERR_PROTO);
-    sock_frame_encode(h, SOCK_FRAME_GOODBYE, 0, 0);
-    ck_assert_int_eq(sock_frame_decode(h, 4096, &f), CANAL_OK);
+    ch_sock_frame_encode(h, 7, 0, 0);
+    ck_assert_int_eq(ch_sock_frame_decode(h, 4096, &f), CANAL_ERR_PROTO);
+    ch_sock_frame_encode(h, SOCK_FRAME_GOODBYE, 0, 0);
+    ck_assert_int_eq(ch_sock_frame_decode(h, 4096, &f), CANAL_OK);
     ck_assert_int_eq(f.wire_len, 8);
-    sock_frame_encode(h, SOCK_FRAME_GOODBYE, 0, 8);
-    ck_assert_int_eq(sock_frame_decode(h, 4096, &f), CANAL_ERR_PROTO);
+    ch_sock_frame_encode(h, SOCK_FRAME_GOODBYE, 0, 8);
+    ck_assert_int_eq(ch_sock_frame_decode(h, 4096, &f), CANAL_ERR_PROTO);
     /* The largest length field: refused before anything is sized by it. */
     memcpy(h, "\xff\xff\xff\xff\x00\x01\xa1\xc5", 8);
-    ck_assert_int_eq(sock_frame_decode(h, 256 * 1024, &f), CANAL_ERR_PROTO);
+    ck_assert_int_eq(ch_sock_frame_decode(h, 256 * 1024, &f), CANAL_ERR_PROTO);
     ck_assert(strstr(common_err_detail(), "4294967295") != NULL);
     memcpy(h, "\x00\x00\x00\x00\x00\x01\xa1\xc6", 8);
-    ck_assert_int_eq(sock_frame_decode(h, 4096, &f), CANAL_ERR_PROTO);
+    ck_assert_int_eq(ch_sock_frame_decode(h, 4096, &f), CANAL_ERR_PROTO);
     ck_assert(strstr(common_err_detail(), "magic") != NULL);
     /* Scan: partial heads need more, whole frames are found. */
-    sock_frame_encode(h, SOCK_FRAME_DATA, 16, 100);
-    ck_assert_int_eq(sock_frame_scan(h, 5, 4096, &f, &need), 0);
+    ch_sock_frame_encode(h, SOCK_FRAME_DATA, 16, 100);
+    ck_assert_int_eq(ch_sock_frame_scan(h, 5, 4096, &f, &need), 0);
     ck_assert_int_eq(need, 8);
-    ck_assert_int_eq(sock_frame_scan(h, 8, 4096, &f, &need), 0);
+    ck_assert_int_eq(ch_sock_frame_scan(h, 8, 4096, &f, &need), 0);
     ck_assert_int_eq(need, 8 + 16 + 104);
 }
 END_TEST
@@ -335,7 +335,7 @@ START_TEST(test_frame_fuzz)
             buf[7] = 0xc5;
             buf[5] = (unsigned char)(rnd() % 4);
         }
-        r = sock_frame_scan(buf, avail, MAXP, &f, &need);
+        r = ch_sock_frame_scan(buf, avail, MAXP, &f, &need);
         ck_assert(r == 0 || r == 1 || r == CANAL_ERR_PROTO);
         if (r == 1) {
             ck_assert(f.wire_len <= avail && f.len <= MAXP && f.hdr_len <= CH_HDR_MAX);
@@ -349,7 +349,7 @@ START_TEST(test_frame_fuzz)
     while (slen < STREAM - (SOCK_FRAME_HEAD + 72 + MAXP + 8) && nframes < 4096) {
         size_t hl = rnd() % (CH_HDR_MAX + 1),
                len = rnd() % 3 == 0 ? rnd() % (MAXP + 1) : rnd() % 40;
-        sock_frame_encode(stream + slen, SOCK_FRAME_DATA, hl, len);
+        ch_sock_frame_encode(stream + slen, SOCK_FRAME_DATA, hl, len);
         slen += SOCK_FRAME_HEAD;
         rnd_bytes(stream + slen, sock_pad8(hl) + sock_pad8(len));
         slen += sock_pad8(hl) + sock_pad8(len);
@@ -370,7 +370,7 @@ START_TEST(test_frame_fuzz)
             fed += cut;
             have += cut;
             size_t off = 0;
-            while (sock_frame_scan(buf + off, have - off, MAXP, &f, &need) == 1) {
+            while (ch_sock_frame_scan(buf + off, have - off, MAXP, &f, &need) == 1) {
                 ck_assert_int_eq(f.len, lens[seen]);
                 ck_assert_int_eq(f.hdr_len, hls[seen]);
                 off += f.wire_len;
@@ -401,80 +401,82 @@ START_TEST(test_handshake_fuzz)
     ck_assert(memcmp(na, nc, 32) != 0);
 
     /* The good path: rank 3 connects to rank 5 of 8. */
-    sock_hs_challenge_encode(ch, 5, na);
-    ck_assert_int_eq(sock_hs_challenge_decode(ch, &a, na2), CANAL_OK);
+    ch_sock_hs_challenge_encode(ch, 5, na);
+    ck_assert_int_eq(ch_sock_hs_challenge_decode(ch, &a, na2), CANAL_OK);
     ck_assert_int_eq(a, 5);
     ck_assert(memcmp(na, na2, 32) == 0);
-    sock_hs_response_encode(resp, secret, na, nc, 3, 5);
-    ck_assert_int_eq(sock_hs_response_check(resp, secret, na, 5, 8, &c, got_nc), CANAL_OK);
+    ch_sock_hs_response_encode(resp, secret, na, nc, 3, 5);
+    ck_assert_int_eq(ch_sock_hs_response_check(resp, secret, na, 5, 8, &c, got_nc), CANAL_OK);
     ck_assert_int_eq(c, 3);
     ck_assert(memcmp(got_nc, nc, 32) == 0);
-    sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5);
-    ck_assert_int_eq(sock_hs_verdict_check(ver, secret, na, nc, 3, 5, &v), CANAL_OK);
+    ch_sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5);
+    ck_assert_int_eq(ch_sock_hs_verdict_check(ver, secret, na, nc, 3, 5, &v), CANAL_OK);
     ck_assert_int_eq(v, SOCK_VERDICT_ACCEPT);
-    sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_REJECT, na, nc, 3, 5);
-    ck_assert_int_eq(sock_hs_verdict_check(ver, secret, na, nc, 3, 5, &v), CANAL_OK);
+    ch_sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_REJECT, na, nc, 3, 5);
+    ck_assert_int_eq(ch_sock_hs_verdict_check(ver, secret, na, nc, 3, 5, &v), CANAL_OK);
     ck_assert_int_eq(v, SOCK_VERDICT_REJECT);
 
     /* Wrong key, replay (other nonce), wrong ranks. */
-    sock_hs_response_encode(m, other, na, nc, 3, 5);
-    ck_assert_int_eq(sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc), CANAL_ERR_PROTO);
+    ch_sock_hs_response_encode(m, other, na, nc, 3, 5);
+    ck_assert_int_eq(ch_sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc), CANAL_ERR_PROTO);
     ck_assert(strstr(common_err_detail(), "wrong proof") != NULL);
     {
         unsigned char fresh[32];
         common_random_bytes(fresh, 32);
-        ck_assert_int_eq(sock_hs_response_check(resp, secret, fresh, 5, 8, &c, got_nc),
+        ck_assert_int_eq(ch_sock_hs_response_check(resp, secret, fresh, 5, 8, &c, got_nc),
                          CANAL_ERR_PROTO);
     }
-    ck_assert_int_eq(sock_hs_response_check(resp, secret, na, 4, 8, &c, got_nc), CANAL_ERR_PROTO);
-    ck_assert_int_eq(sock_hs_response_check(resp, secret, na, 5, 3, &c, got_nc), CANAL_ERR_PROTO);
-    sock_hs_response_encode(m, secret, na, nc, 5, 5);
-    ck_assert_int_eq(sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc), CANAL_ERR_PROTO);
+    ck_assert_int_eq(ch_sock_hs_response_check(resp, secret, na, 4, 8, &c, got_nc),
+                     CANAL_ERR_PROTO);
+    ck_assert_int_eq(ch_sock_hs_response_check(resp, secret, na, 5, 3, &c, got_nc),
+                     CANAL_ERR_PROTO);
+    ch_sock_hs_response_encode(m, secret, na, nc, 5, 5);
+    ck_assert_int_eq(ch_sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc), CANAL_ERR_PROTO);
     /* The acceptor's proof cannot serve as the connector's and vice versa. */
     memcpy(m, resp, sizeof m);
-    sock_hs_acceptor_proof(secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5, m + 48);
-    ck_assert_int_eq(sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc), CANAL_ERR_PROTO);
-    sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5);
-    sock_hs_connector_proof(secret, na, nc, 3, 5, ver + 16);
-    ck_assert_int_eq(sock_hs_verdict_check(ver, secret, na, nc, 3, 5, &v), CANAL_ERR_PROTO);
+    ch_sock_hs_acceptor_proof(secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5, m + 48);
+    ck_assert_int_eq(ch_sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc), CANAL_ERR_PROTO);
+    ch_sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5);
+    ch_sock_hs_connector_proof(secret, na, nc, 3, 5, ver + 16);
+    ck_assert_int_eq(ch_sock_hs_verdict_check(ver, secret, na, nc, 3, 5, &v), CANAL_ERR_PROTO);
     /* A verdict for another connection (other nonce) is refused. */
-    sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5);
+    ch_sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5);
     {
         unsigned char nc2[32];
         memcpy(nc2, nc, 32);
         nc2[31] ^= 1;
-        ck_assert_int_eq(sock_hs_verdict_check(ver, secret, na, nc2, 3, 5, &v), CANAL_ERR_PROTO);
-        ck_assert_int_eq(sock_hs_verdict_check(ver, secret, na, nc, 4, 5, &v), CANAL_ERR_PROTO);
+        ck_assert_int_eq(ch_sock_hs_verdict_check(ver, secret, na, nc2, 3, 5, &v), CANAL_ERR_PROTO);
+        ck_assert_int_eq(ch_sock_hs_verdict_check(ver, secret, na, nc, 4, 5, &v), CANAL_ERR_PROTO);
     }
 
     /* Every single-bit change of a good response or verdict is refused. */
     for (size_t bit = 0; bit < 8 * SOCK_RESPONSE_LEN; bit++) {
         memcpy(m, resp, sizeof m);
         m[bit / 8] ^= (unsigned char)(1u << (bit % 8));
-        ck_assert_msg(sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc) == CANAL_ERR_PROTO,
+        ck_assert_msg(ch_sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc) == CANAL_ERR_PROTO,
                       "response with bit %zu flipped accepted", bit);
     }
-    sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5);
+    ch_sock_hs_verdict_encode(ver, secret, SOCK_VERDICT_ACCEPT, na, nc, 3, 5);
     for (size_t bit = 0; bit < 8 * SOCK_VERDICT_LEN; bit++) {
         unsigned char w[SOCK_VERDICT_LEN];
         memcpy(w, ver, sizeof w);
         w[bit / 8] ^= (unsigned char)(1u << (bit % 8));
-        ck_assert_msg(sock_hs_verdict_check(w, secret, na, nc, 3, 5, &v) == CANAL_ERR_PROTO,
+        ck_assert_msg(ch_sock_hs_verdict_check(w, secret, na, nc, 3, 5, &v) == CANAL_ERR_PROTO,
                       "verdict with bit %zu flipped accepted", bit);
     }
     /* Random messages, with and without the magic: never accepted. */
     for (int iter = 0; iter < 50000; iter++) {
         rnd_bytes(m, sizeof m);
         if (iter % 2)
-            memcpy(m, sock_magic, SOCK_MAGIC_LEN);
+            memcpy(m, ch_sock_magic, SOCK_MAGIC_LEN);
         if (iter % 4 == 1) {
             m[8] = 3, m[9] = m[10] = m[11] = 0;
             m[12] = 5, m[13] = m[14] = m[15] = 0;
         }
-        ck_assert(sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc) == CANAL_ERR_PROTO);
-        ck_assert(sock_hs_verdict_check(m, secret, na, nc, 3, 5, &v) == CANAL_ERR_PROTO);
-        int r = sock_hs_challenge_decode(m, &a, na2);
-        ck_assert(r == CANAL_ERR_PROTO || (r == CANAL_OK && memcmp(m, sock_magic, 8) == 0));
+        ck_assert(ch_sock_hs_response_check(m, secret, na, 5, 8, &c, got_nc) == CANAL_ERR_PROTO);
+        ck_assert(ch_sock_hs_verdict_check(m, secret, na, nc, 3, 5, &v) == CANAL_ERR_PROTO);
+        int r = ch_sock_hs_challenge_decode(m, &a, na2);
+        ck_assert(r == CANAL_ERR_PROTO || (r == CANAL_OK && memcmp(m, ch_sock_magic, 8) == 0));
     }
     /* Hex of the secret. */
     {
@@ -482,12 +484,12 @@ START_TEST(test_handshake_fuzz)
         unsigned char back[32];
         common_hex_encode(secret, 32, hex);
         ck_assert_int_eq(strlen(hex), 64);
-        ck_assert_int_eq(sock_hex_decode(hex, back, 32), CANAL_OK);
+        ck_assert_int_eq(ch_sock_hex_decode(hex, back, 32), CANAL_OK);
         ck_assert(memcmp(back, secret, 32) == 0);
-        ck_assert_int_eq(sock_hex_decode("abc", back, 32), CANAL_ERR_PROTO);
+        ck_assert_int_eq(ch_sock_hex_decode("abc", back, 32), CANAL_ERR_PROTO);
         hex[10] = 'g';
-        ck_assert_int_eq(sock_hex_decode(hex, back, 32), CANAL_ERR_PROTO);
-        ck_assert_int_eq(sock_hex_decode(NULL, back, 32), CANAL_ERR_PROTO);
+        ck_assert_int_eq(ch_sock_hex_decode(hex, back, 32), CANAL_ERR_PROTO);
+        ck_assert_int_eq(ch_sock_hex_decode(NULL, back, 32), CANAL_ERR_PROTO);
     }
 }
 END_TEST
@@ -518,21 +520,21 @@ START_TEST(test_addr_cards)
                                       "1.2.3.4:99999999999999999999"};
 
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        ck_assert_msg(sock_addr_parse(good[i], &a) == CANAL_OK, "%s: %s", good[i],
+        ck_assert_msg(ch_sock_addr_parse(good[i], &a) == CANAL_OK, "%s: %s", good[i],
                       common_err_detail());
-        ck_assert_int_eq(sock_addr_format(&a, out, sizeof out), CANAL_OK);
+        ck_assert_int_eq(ch_sock_addr_format(&a, out, sizeof out), CANAL_OK);
         ck_assert_str_eq(out, good[i]);
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        ck_assert_msg(sock_addr_parse(bad[i], &a) == CANAL_ERR_PROTO, "accepted \"%s\"", bad[i]);
+        ck_assert_msg(ch_sock_addr_parse(bad[i], &a) == CANAL_ERR_PROTO, "accepted \"%s\"", bad[i]);
     {
         char longcard[2000];
         memset(longcard, '1', sizeof longcard);
         longcard[sizeof longcard - 1] = '\0';
-        ck_assert_int_eq(sock_addr_parse(longcard, &a), CANAL_ERR_PROTO);
+        ck_assert_int_eq(ch_sock_addr_parse(longcard, &a), CANAL_ERR_PROTO);
     }
-    ck_assert_int_eq(sock_addr_parse(NULL, &a), CANAL_ERR_ARG);
-    ck_assert_int_eq(sock_addr_format(&a, out, 3) == CANAL_OK, 0);
+    ck_assert_int_eq(ch_sock_addr_parse(NULL, &a), CANAL_ERR_ARG);
+    ck_assert_int_eq(ch_sock_addr_format(&a, out, 3) == CANAL_OK, 0);
 }
 END_TEST
 
@@ -541,44 +543,45 @@ START_TEST(test_addr_choose)
     sock_addr_t a;
     char ifname[64], out[SOCK_CARD_MAX];
 
-    ck_assert_int_eq(sock_addr_choose("auto", 0, &a, ifname, sizeof ifname), CANAL_OK);
-    ck_assert(sock_addr_is_loopback(&a));
-    ck_assert_int_eq(sock_addr_choose("lo", 1, &a, ifname, sizeof ifname), CANAL_OK);
+    ck_assert_int_eq(ch_sock_addr_choose("auto", 0, &a, ifname, sizeof ifname), CANAL_OK);
+    ck_assert(ch_sock_addr_is_loopback(&a));
+    ck_assert_int_eq(ch_sock_addr_choose("lo", 1, &a, ifname, sizeof ifname), CANAL_OK);
     ck_assert_str_eq(ifname, "lo");
     ck_assert_int_eq(a.ss.ss_family, AF_INET);
-    ck_assert_int_eq(sock_addr_choose("127.0.0.0/8", 0, &a, ifname, sizeof ifname), CANAL_OK);
-    sock_addr_format(&a, out, sizeof out);
+    ck_assert_int_eq(ch_sock_addr_choose("127.0.0.0/8", 0, &a, ifname, sizeof ifname), CANAL_OK);
+    ch_sock_addr_format(&a, out, sizeof out);
     ck_assert_str_eq(out, "127.0.0.1:0");
-    ck_assert_int_eq(sock_addr_choose("127.0.0.1", 0, &a, ifname, sizeof ifname), CANAL_OK);
-    ck_assert_int_eq(sock_addr_choose("nosuchif9", 0, &a, ifname, sizeof ifname),
+    ck_assert_int_eq(ch_sock_addr_choose("127.0.0.1", 0, &a, ifname, sizeof ifname), CANAL_OK);
+    ck_assert_int_eq(ch_sock_addr_choose("nosuchif9", 0, &a, ifname, sizeof ifname),
                      CANAL_ERR_NOTFOUND);
     ck_assert_msg(strstr(common_err_detail(), "nosuchif9") != NULL &&
                       strstr(common_err_detail(), "lo ") != NULL,
                   "%s", common_err_detail());
-    ck_assert_int_eq(sock_addr_choose("203.0.113.0/24", 0, &a, ifname, sizeof ifname),
+    ck_assert_int_eq(ch_sock_addr_choose("203.0.113.0/24", 0, &a, ifname, sizeof ifname),
                      CANAL_ERR_NOTFOUND);
-    ck_assert_int_eq(sock_addr_choose("10.0.0.0/33", 0, &a, ifname, sizeof ifname), CANAL_ERR_ARG);
-    ck_assert_int_eq(sock_addr_choose("10.0.0.0/", 0, &a, ifname, sizeof ifname), CANAL_ERR_ARG);
+    ck_assert_int_eq(ch_sock_addr_choose("10.0.0.0/33", 0, &a, ifname, sizeof ifname),
+                     CANAL_ERR_ARG);
+    ck_assert_int_eq(ch_sock_addr_choose("10.0.0.0/", 0, &a, ifname, sizeof ifname), CANAL_ERR_ARG);
     ck_assert_int_eq(
-        sock_addr_choose("averyveryverylonginterfacename", 0, &a, ifname, sizeof ifname),
+        ch_sock_addr_choose("averyveryverylonginterfacename", 0, &a, ifname, sizeof ifname),
         CANAL_ERR_ARG);
-    if (sock_addr_choose("::1/128", 0, &a, ifname, sizeof ifname) == CANAL_OK) {
+    if (ch_sock_addr_choose("::1/128", 0, &a, ifname, sizeof ifname) == CANAL_OK) {
         ck_assert_int_eq(a.ss.ss_family, AF_INET6);
-        sock_addr_format(&a, out, sizeof out);
+        ch_sock_addr_format(&a, out, sizeof out);
         ck_assert_str_eq(out, "[::1]:0");
     } else {
         fprintf(stderr, "SKIP IPv6 loopback: %s\n", common_err_detail());
     }
     /* Remote peers: not loopback, when anything else is up. */
-    if (sock_addr_choose("auto", 1, &a, ifname, sizeof ifname) == CANAL_OK) {
-        sock_addr_format(&a, out, sizeof out);
+    if (ch_sock_addr_choose("auto", 1, &a, ifname, sizeof ifname) == CANAL_OK) {
+        ch_sock_addr_format(&a, out, sizeof out);
         fprintf(stderr, "default interface for remote peers: %s %s\n", ifname, out);
         /* Loopback only when nothing else is up: then 0.0.0.0/0 finds only 127.x. */
-        if (sock_addr_is_loopback(&a)) {
+        if (ch_sock_addr_is_loopback(&a)) {
             sock_addr_t b;
             char n2[64];
-            ck_assert(sock_addr_choose("0.0.0.0/0", 0, &b, n2, sizeof n2) != CANAL_OK ||
-                      sock_addr_is_loopback(&b));
+            ck_assert(ch_sock_addr_choose("0.0.0.0/0", 0, &b, n2, sizeof n2) != CANAL_OK ||
+                      ch_sock_addr_is_loopback(&b));
         }
     }
 }
@@ -622,7 +625,8 @@ static int body_order(int rank, void *arg)
     for (int k = 0; k < n; k++)
         T_CHECK(received[k] == (k == rank ? 0u : (unsigned)ORDER_MSGS), "from %d: %u", k,
                 received[k]);
-    T_CHECK(sock_count_up(ST) == n - 1, "%d connections up for %d peers", sock_count_up(ST), n - 1);
+    T_CHECK(ch_sock_count_up(ST) == n - 1, "%d connections up for %d peers", ch_sock_count_up(ST),
+            n - 1);
     if (arg != NULL && strchr((const char *)arg, ':') != NULL)
         T_CHECK(ST->laddr.ss.ss_family == AF_INET6, "not IPv6 with CANAL_SOCK_IFACE=%s",
                 (const char *)arg);
@@ -644,7 +648,7 @@ START_TEST(test_order_ipv6)
 {
     sock_addr_t a;
     char ifname[64];
-    if (sock_addr_choose("::1/128", 0, &a, ifname, sizeof ifname) != CANAL_OK) {
+    if (ch_sock_addr_choose("::1/128", 0, &a, ifname, sizeof ifname) != CANAL_OK) {
         fprintf(stderr, "SKIP test_order_ipv6: no IPv6 loopback\n");
         return;
     }
@@ -681,7 +685,7 @@ static int body_sizes(int rank, void *arg)
                     hdr[i] = hdr_byte((unsigned)k, i);
                 make_payload(buf, rank, (unsigned)k, len);
                 t0 = now_s();
-                while ((st = CH->sendv(1 - rank, iov, 4)) == CANAL_AGAIN) {
+                while ((st = ch_sendv(EP, 1 - rank, iov, 4)) == CANAL_AGAIN) {
                     poll_once();
                     T_CHECK(now_s() - t0 < unit_hang_s(), "stuck at case %d", k);
                 }
@@ -711,7 +715,7 @@ static int body_sizes(int rank, void *arg)
             iov[0] = (struct iovec){hdr, 8};
             for (int i = 0; i < NIOV; i++)
                 iov[i + 1] = (struct iovec){buf + 7 * i, 7};
-            T_CHECK(CH->sendv(1, iov, NIOV + 1) == CANAL_OK, "sendv of %d iovecs", NIOV + 1);
+            T_CHECK(ch_sendv(EP, 1, iov, NIOV + 1) == CANAL_OK, "sendv of %d iovecs", NIOV + 1);
             flush_all();
         } else {
             t0 = now_s();
@@ -754,7 +758,7 @@ static int body_backpressure(int rank, void *arg)
             thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
             struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
             make_payload(buf, 0, seq, len);
-            st = CH->sendv(1, iov, 2);
+            st = ch_sendv(EP, 1, iov, 2);
             if (st == CANAL_AGAIN)
                 break;
             T_CHECK(st == CANAL_OK, "sendv: %d", st);
@@ -768,7 +772,7 @@ static int body_backpressure(int rank, void *arg)
         {
             thdr_t h = {THDR_MAGIC, 0, seq, 0};
             struct iovec iov[1] = {{&h, sizeof h}};
-            T_CHECK(CH->sendv(1, iov, 1) == CANAL_AGAIN, "second AGAIN");
+            T_CHECK(ch_sendv(EP, 1, iov, 1) == CANAL_AGAIN, "second AGAIN");
         }
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         /* Rank 1 reads now; once the kernel's buffers are full too, the
@@ -784,7 +788,7 @@ static int body_backpressure(int rank, void *arg)
                 thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)caps.max_payload};
                 struct iovec iov[2] = {{&h, sizeof h}, {buf, caps.max_payload}};
                 make_payload(buf, 0, seq, caps.max_payload);
-                st = CH->sendv(1, iov, 2);
+                st = ch_sendv(EP, 1, iov, 2);
                 if (st == CANAL_AGAIN) {
                     again++;
                     break;
@@ -792,7 +796,7 @@ static int body_backpressure(int rank, void *arg)
                 T_CHECK(st == CANAL_OK, "sendv: %d", st);
                 seq++;
                 sent++;
-                CH->progress();
+                ch_progress(EP);
             }
             T_CHECK(again == 1, "no AGAIN after %u packets over a live connection", sent);
             T_CHECK(ST->peers[1].out_bytes <= ST->outbuf_limit + caps.max_payload + 128,
@@ -850,12 +854,12 @@ static const char *const lat_mode_name[] = {"busy polling", "polling + sched_yie
 static void lat_wait(unsigned *counter, unsigned target, long mode)
 {
     while (*counter < target) {
-        if (CH->progress() > 0 || mode == 0)
+        if (ch_progress(EP) > 0 || mode == 0)
             continue;
         if (mode == 1)
             sched_yield();
         else
-            CH->block(1000);
+            ch_block(EP, 1000);
     }
 }
 
@@ -905,7 +909,7 @@ static int body_bandwidth(int rank, void *arg)
     if (rank == 0) {
         thdr_t h = {THDR_MAGIC, 0, 0, 0};
         struct iovec iov[1] = {{&h, sizeof h}};
-        T_CHECK(CH->sendv(1, iov, 1) == CANAL_OK, "sendv");
+        T_CHECK(ch_sendv(EP, 1, iov, 1) == CANAL_OK, "sendv");
         flush_all();
     } else {
         wait_delivered(1);
@@ -919,9 +923,9 @@ static int body_bandwidth(int rank, void *arg)
             canal_status_t st;
             h.seq = i;
             buf[0] = pattern(0, i, 0);
-            while ((st = CH->sendv(1, iov, 2)) == CANAL_AGAIN)
-                if (CH->progress() == 0)
-                    CH->block(1000);
+            while ((st = ch_sendv(EP, 1, iov, 2)) == CANAL_AGAIN)
+                if (ch_progress(EP) == 0)
+                    ch_block(EP, 1000);
             T_CHECK(st == CANAL_OK, "sendv %d", st);
         }
         flush_all();
@@ -929,8 +933,8 @@ static int body_bandwidth(int rank, void *arg)
     } else {
         /* Count without checking every byte: the conformance tests do that. */
         while (delivered_total < MSGS + 1)
-            if (CH->progress() == 0)
-                CH->block(1000);
+            if (ch_progress(EP) == 0)
+                ch_block(EP, 1000);
         dt = now_s() - t0;
         fprintf(stderr, "sock bandwidth (%zu B packets, loopback): %.0f MB/s\n", caps.max_payload,
                 (double)MSGS * caps.max_payload / dt / 1e6);
@@ -994,7 +998,8 @@ static int body_simultaneous(int rank, void *arg)
     wait_delivered((long)SIM_MSGS * (n - 1));
     flush_all();
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    T_CHECK(sock_count_up(ST) == n - 1, "%d connections up for %d peers", sock_count_up(ST), n - 1);
+    T_CHECK(ch_sock_count_up(ST) == n - 1, "%d connections up for %d peers", ch_sock_count_up(ST),
+            n - 1);
     for (int k = 0; k < n; k++)
         T_CHECK(k == rank || ST->peers[k].state == SOCK_PS_UP, "peer %d state %d", k,
                 ST->peers[k].state);
@@ -1041,7 +1046,7 @@ static int body_many(int rank, void *arg)
         for (int k = 1; k < n; k++)
             for (unsigned i = 0; i < 20; i++)
                 send_checked(k, i, 33, buf);
-        T_CHECK(sock_count_up(ST) == n - 1, "%d connections", sock_count_up(ST));
+        T_CHECK(ch_sock_count_up(ST) == n - 1, "%d connections", ch_sock_count_up(ST));
         T_CHECK(ST->npending == 0, "%d pending", ST->npending);
     }
     return tear_down();
@@ -1063,11 +1068,11 @@ static int body_block(int rank, void *arg)
     bring_up(&up_check);
     if (rank == 1) {
         t0 = now_s();
-        T_CHECK(CH->block(100000) == CANAL_OK, "block");
+        T_CHECK(ch_block(EP, 100000) == CANAL_OK, "block");
         dt = now_s() - t0;
         /* a lower bound only: a slow machine can only lengthen it */
         T_CHECK(dt > 0.08, "block(100 ms) returned after %.3f s", dt);
-        T_CHECK(CH->block(0) == CANAL_OK, "block(0)");
+        T_CHECK(ch_block(EP, 0) == CANAL_OK, "block(0)");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     /* Rank 1 sleeps in the kernel; rank 0 connects and sends after 200 ms.
@@ -1081,9 +1086,9 @@ static int body_block(int rank, void *arg)
             int blocks = 0;
             t0 = now_s();
             while (received[0] < (unsigned)round + 1) {
-                T_CHECK(CH->block(unit_block_forever_us()) == CANAL_OK, "block");
+                T_CHECK(ch_block(EP, unit_block_forever_us()) == CANAL_OK, "block");
                 blocks++;
-                T_CHECK(CH->progress() >= 0, "progress");
+                T_CHECK(ch_progress(EP) >= 0, "progress");
                 T_CHECK(now_s() - t0 < unit_hang_s(), "never woken (%d blocks)", blocks);
             }
             T_CHECK(blocks < 50, "%d blocks: block() does not sleep", blocks);
@@ -1111,7 +1116,7 @@ static int raw_connect(int r)
 
     snprintf(key, sizeof key, "sock-%d", r);
     T_CHECK(pmi_get(r, key, card, sizeof card) == CANAL_OK, "card of %d", r);
-    T_CHECK(sock_addr_parse(card, &a) == CANAL_OK, "card %s", card);
+    T_CHECK(ch_sock_addr_parse(card, &a) == CANAL_OK, "card %s", card);
     fd = socket(a.ss.ss_family, SOCK_STREAM, 0);
     T_CHECK(fd >= 0, "socket");
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -1164,7 +1169,7 @@ static void get_secret(unsigned char secret[SOCK_SECRET_LEN])
 {
     char hex[PMI_VAL_MAX];
     T_CHECK(pmi_get(0, "sock-secret", hex, sizeof hex) == CANAL_OK, "secret");
-    T_CHECK(sock_hex_decode(hex, secret, SOCK_SECRET_LEN) == CANAL_OK, "secret hex");
+    T_CHECK(ch_sock_hex_decode(hex, secret, SOCK_SECRET_LEN) == CANAL_OK, "secret hex");
 }
 
 enum { STRANGER_LEGIT_MSGS = 300 };
@@ -1194,23 +1199,23 @@ static int body_strangers(int rank, void *arg)
         /* 2. The magic, then random bytes. */
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
-        memcpy(resp, sock_magic, 8);
+        memcpy(resp, ch_sock_magic, 8);
         rnd_bytes(resp + 8, sizeof resp - 8);
         write_full(fd, resp, sizeof resp);
         expect_closed(fd);
         /* 3. A well-formed response made with the wrong key, claiming rank 1. */
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
-        T_CHECK(sock_hs_challenge_decode(ch, &a, na) == CANAL_OK && a == 0, "challenge");
+        T_CHECK(ch_sock_hs_challenge_decode(ch, &a, na) == CANAL_OK && a == 0, "challenge");
         common_random_bytes(nc, sizeof nc);
-        sock_hs_response_encode(resp, wrong, na, nc, 1, 0);
+        ch_sock_hs_response_encode(resp, wrong, na, nc, 1, 0);
         write_full(fd, resp, sizeof resp);
         expect_closed(fd);
         /* 4. Replay: a response valid for an earlier connection's nonce. */
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
-        sock_hs_challenge_decode(ch, &a, na);
-        sock_hs_response_encode(resp, secret, na, nc, 1, 0);
+        ch_sock_hs_challenge_decode(ch, &a, na);
+        ch_sock_hs_response_encode(resp, secret, na, nc, 1, 0);
         close(fd); /* recorded, never used on its own connection */
         for (int k = 0; k < 3; k++) {
             fd = raw_connect(0);
@@ -1221,8 +1226,8 @@ static int body_strangers(int rank, void *arg)
         /* 5. A truncated handshake. */
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
-        sock_hs_challenge_decode(ch, &a, na);
-        sock_hs_response_encode(resp, secret, na, nc, 1, 0);
+        ch_sock_hs_challenge_decode(ch, &a, na);
+        ch_sock_hs_response_encode(resp, secret, na, nc, 1, 0);
         write_full(fd, resp, 40);
         shutdown(fd, SHUT_WR);
         expect_closed(fd);
@@ -1230,7 +1235,7 @@ static int body_strangers(int rank, void *arg)
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
         memset(buf, 0, sizeof buf);
-        memcpy(buf, sock_magic, 8);
+        memcpy(buf, ch_sock_magic, 8);
         write_full(fd, buf, 200);
         expect_closed(fd);
         /* 7. Silence: dropped after CANAL_SOCK_HANDSHAKE_TIMEOUT (1 s), not
@@ -1246,7 +1251,7 @@ static int body_strangers(int rank, void *arg)
             fd = raw_connect(0);
             rnd_bytes(buf, len);
             if (k % 2)
-                memcpy(buf, sock_magic, len < 8 ? len : 8);
+                memcpy(buf, ch_sock_magic, len < 8 ? len : 8);
             write_full(fd, buf, len);
             if (len >= 80 || k % 2 == 0 || k % 3 == 0) {
                 shutdown(fd, SHUT_WR);
@@ -1274,10 +1279,10 @@ static int body_strangers(int rank, void *arg)
             for (unsigned i = 0; i < STRANGER_LEGIT_MSGS / 2; i++) {
                 send_checked(0, i, i % 100, b);
                 sleep_ms(5);
-                CH->progress();
+                ch_progress(EP);
             }
             while (!shared_flags[0]) {
-                CH->progress();
+                ch_progress(EP);
                 sleep_ms(1);
             }
             for (unsigned i = STRANGER_LEGIT_MSGS / 2; i < STRANGER_LEGIT_MSGS; i++)
@@ -1295,7 +1300,7 @@ static int body_strangers(int rank, void *arg)
             T_CHECK(ST->strangers_dropped >= 9 + (unsigned long)shared_flags[1] + 200,
                     "only %lu dropped (%d of the fuzz connections waited for)",
                     ST->strangers_dropped, shared_flags[1]);
-            T_CHECK(sock_count_up(ST) == 1, "%d connections up", sock_count_up(ST));
+            T_CHECK(ch_sock_count_up(ST) == 1, "%d connections up", ch_sock_count_up(ST));
             T_CHECK(ST->peers[2].state == SOCK_PS_IDLE, "the stranger became peer 2 (%d)",
                     ST->peers[2].state);
             T_CHECK(ST->npending == 0, "%d still pending", ST->npending);
@@ -1405,7 +1410,7 @@ static int body_failed_both_ways(int rank, void *arg)
         struct iovec iov[1] = {{&h, sizeof h}};
         while (!shared_flags[0])
             sleep_ms(5);
-        (void)CH->sendv(1, iov, 1); /* refused: now, or in progress */
+        (void)ch_sendv(EP, 1, iov, 1); /* refused: now, or in progress */
         while (nfailures == 0) {
             T_CHECK(poll_once() >= 0, "progress");
             T_CHECK(now_s() - t0 < 20, "rank 1's refusal never counted");
@@ -1443,12 +1448,12 @@ static int body_impostor(int rank, void *arg)
         int lfd, fd;
 
         T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-        T_CHECK(sock_addr_choose("127.0.0.1", 0, &a, ifname, sizeof ifname) == CANAL_OK, "addr");
+        T_CHECK(ch_sock_addr_choose("127.0.0.1", 0, &a, ifname, sizeof ifname) == CANAL_OK, "addr");
         lfd = socket(AF_INET, SOCK_STREAM, 0);
         T_CHECK(bind(lfd, (struct sockaddr *)&a.ss, a.len) == 0 && listen(lfd, 4) == 0, "listen");
         a.len = sizeof a.ss;
         getsockname(lfd, (struct sockaddr *)&a.ss, &a.len);
-        sock_addr_format(&a, card, sizeof card);
+        ch_sock_addr_format(&a, card, sizeof card);
         T_CHECK(pmi_put("sock-1", card) == CANAL_OK, "put");
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         fd = accept(lfd, NULL, NULL);
@@ -1461,17 +1466,17 @@ static int body_impostor(int rank, void *arg)
                        "0123456789abcdef",
                        48);
         } else {
-            sock_hs_challenge_encode(ch, mode == 1 ? 0 : 1, na);
+            ch_sock_hs_challenge_encode(ch, mode == 1 ? 0 : 1, na);
             write_full(fd, ch, sizeof ch);
         }
         if (mode == 0) {
             read_full(fd, resp, sizeof resp);
             memcpy(nc, resp + 16, 32);
-            sock_hs_verdict_encode(ver, fake, SOCK_VERDICT_ACCEPT, na, nc, 0, 1);
+            ch_sock_hs_verdict_encode(ver, fake, SOCK_VERDICT_ACCEPT, na, nc, 0, 1);
             write_full(fd, ver, sizeof ver);
             /* And a frame, which must never be delivered. */
             unsigned char fr[8 + 16];
-            sock_frame_encode(fr, SOCK_FRAME_DATA, 16, 0);
+            ch_sock_frame_encode(fr, SOCK_FRAME_DATA, 16, 0);
             memset(fr + 8, 0, 16);
             write_full(fd, fr, sizeof fr);
         }
@@ -1486,7 +1491,7 @@ static int body_impostor(int rank, void *arg)
         thdr_t h = {THDR_MAGIC, 0, 0, 8};
         struct iovec iov[2] = {{&h, sizeof h}, {b, 8}};
         double t0 = now_s();
-        T_CHECK(CH->sendv(1, iov, 2) == CANAL_OK, "sendv");
+        T_CHECK(ch_sendv(EP, 1, iov, 2) == CANAL_OK, "sendv");
         while (nfailures == 0) {
             poll_once();
             T_CHECK(now_s() - t0 < unit_hang_s(), "impostor not detected");
@@ -1498,13 +1503,13 @@ static int body_impostor(int rank, void *arg)
                                                         : "not as a canal sock endpoint") != NULL,
                 "detail: %s", common_err_detail());
         T_CHECK(delivered_total == 0, "delivered %ld", delivered_total);
-        T_CHECK(CH->sendv(1, iov, 2) == CANAL_ERR_PEER, "sendv to a failed peer");
+        T_CHECK(ch_sendv(EP, 1, iov, 2) == CANAL_ERR_PEER, "sendv to a failed peer");
         for (int k = 0; k < 20; k++)
             poll_once();
         T_CHECK(nfailures == 1, "%d failure reports", nfailures);
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -1541,18 +1546,18 @@ static int body_oversized(int rank, void *arg)
         get_secret(secret);
         fd = raw_connect(0);
         read_full(fd, ch, sizeof ch);
-        T_CHECK(sock_hs_challenge_decode(ch, &a, na) == CANAL_OK, "challenge");
+        T_CHECK(ch_sock_hs_challenge_decode(ch, &a, na) == CANAL_OK, "challenge");
         common_random_bytes(nc, 32);
-        sock_hs_response_encode(resp, secret, na, nc, 1, 0);
+        ch_sock_hs_response_encode(resp, secret, na, nc, 1, 0);
         write_full(fd, resp, sizeof resp);
         read_full(fd, ver, sizeof ver);
-        T_CHECK(sock_hs_verdict_check(ver, secret, na, nc, 1, 0, &v) == CANAL_OK &&
+        T_CHECK(ch_sock_hs_verdict_check(ver, secret, na, nc, 1, 0, &v) == CANAL_OK &&
                     v == SOCK_VERDICT_ACCEPT,
                 "verdict");
         /* One good frame, then the bad one. */
         thdr_t h = {THDR_MAGIC, 1, 0, 0};
         unsigned char good[8 + 16];
-        sock_frame_encode(good, SOCK_FRAME_DATA, 16, 0);
+        ch_sock_frame_encode(good, SOCK_FRAME_DATA, 16, 0);
         memcpy(good + 8, &h, 16);
         write_full(fd, good, sizeof good);
         if (mode == 0)
@@ -1577,10 +1582,10 @@ static int body_oversized(int rank, void *arg)
         T_CHECK(strstr(common_err_detail(), mode == 0 ? "payload length" : "header length") != NULL,
                 "detail: %s", common_err_detail());
         T_CHECK(received[1] == 1, "the good frame first (%u)", received[1]);
-        T_CHECK(sock_count_up(ST) == 0, "connection still up");
+        T_CHECK(ch_sock_count_up(ST) == 0, "connection still up");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -1636,7 +1641,7 @@ static int body_death(int rank, void *arg)
                 thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)caps.max_payload};
                 struct iovec iov[2] = {{&h, sizeof h}, {buf, caps.max_payload}};
                 make_payload(buf, 0, seq, caps.max_payload);
-                st = CH->sendv(1, iov, 2);
+                st = ch_sendv(EP, 1, iov, 2);
                 T_CHECK(st == CANAL_OK || st == CANAL_AGAIN || st == CANAL_ERR_PEER, "sendv: %d",
                         st);
                 if (st == CANAL_OK)
@@ -1650,7 +1655,7 @@ static int body_death(int rank, void *arg)
         T_CHECK(strstr(common_err_detail(), "rank 1") != NULL, "detail: %s", common_err_detail());
         fprintf(stderr, "death mode %ld noticed after %.3f s: %s\n", mode, now_s() - t0,
                 common_err_detail());
-        T_CHECK(CH->sendv(1, (struct iovec[]){{buf, 8}}, 1) == CANAL_ERR_PEER,
+        T_CHECK(ch_sendv(EP, 1, (struct iovec[]){{buf, 8}}, 1) == CANAL_ERR_PEER,
                 "sendv after failure");
         for (int k = 0; k < 20; k++)
             poll_once();
@@ -1658,7 +1663,7 @@ static int body_death(int rank, void *arg)
     }
     free(buf);
     /* No fence: rank 1 is gone. */
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -1699,7 +1704,7 @@ static int body_clean_close(int rank, void *arg)
         wait_delivered(1);
         flush_all();
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
-        T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+        T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
         T_CHECK(pmi_fence() == CANAL_OK, "fence 2");
         return 0;
     }
@@ -1723,10 +1728,10 @@ static int body_clean_close(int rank, void *arg)
     {
         thdr_t h = {THDR_MAGIC, 0, 1, 0};
         struct iovec iov[1] = {{&h, sizeof h}};
-        T_CHECK(CH->sendv(1, iov, 1) == CANAL_ERR_PEER, "sendv to a finalized rank");
+        T_CHECK(ch_sendv(EP, 1, iov, 1) == CANAL_ERR_PEER, "sendv to a finalized rank");
         T_CHECK(strstr(common_err_detail(), "finalized") != NULL, "%s", common_err_detail());
     }
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -1745,49 +1750,51 @@ static int body_bad_input(int rank, void *arg)
     int other = 1 - rank;
     ch_caps_t c2;
 
-    T_CHECK(CH->progress() == 0, "progress before init");
+    T_CHECK(ch_progress(EP) == 0, "progress before init");
     iov[0] = (struct iovec){big, 4};
-    T_CHECK(CH->sendv(other, iov, 1) < 0, "sendv before init");
-    T_CHECK(CH->post_fence() < 0, "post_fence before init");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize before init");
+    T_CHECK(ch_sendv(EP, other, iov, 1) < 0, "sendv before init");
+    T_CHECK(ch_post_fence(EP) < 0, "post_fence before init");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize before init");
 
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
-    T_CHECK(CH->init(NULL, &up_check, &caps) == CANAL_ERR_ARG, "NULL pmi");
-    T_CHECK(CH->init(&info, NULL, &caps) == CANAL_ERR_ARG, "NULL up");
-    T_CHECK(CH->init(&info, &up_check, NULL) == CANAL_ERR_ARG, "NULL caps");
+    T_CHECK(ch_init(EP, NULL, &up_check, &caps) == CANAL_ERR_ARG, "NULL pmi");
+    T_CHECK(ch_init(EP, &info, NULL, &caps) == CANAL_ERR_ARG, "NULL up");
+    T_CHECK(ch_init(EP, &info, &up_check, NULL) == CANAL_ERR_ARG, "NULL caps");
     {
         pmi_info_t bad = info;
         bad.rank = 7;
-        T_CHECK(CH->init(&bad, &up_check, &caps) == CANAL_ERR_ARG, "rank out of range");
+        T_CHECK(ch_init(EP, &bad, &up_check, &caps) == CANAL_ERR_ARG, "rank out of range");
     }
     setenv("CANAL_SOCK_IFACE", "nosuchif0", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_NOTFOUND, "bad interface");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_NOTFOUND, "bad interface");
     T_CHECK(strstr(common_err_detail(), "CANAL_SOCK_IFACE=nosuchif0") != NULL, "%s",
             common_err_detail());
     setenv("CANAL_SOCK_IFACE", "lo", 1);
     setenv("CANAL_SOCK_MAX_PAYLOAD", "100", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG, "tiny max payload");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG, "tiny max payload");
     T_CHECK(strstr(common_err_detail(), "CANAL_SOCK_MAX_PAYLOAD") != NULL, "%s",
             common_err_detail());
     setenv("CANAL_SOCK_MAX_PAYLOAD", "64K", 1);
     setenv("CANAL_SOCK_OUTBUF_LIMIT", "1K", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG, "limit below max payload");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG, "limit below max payload");
     unsetenv("CANAL_SOCK_OUTBUF_LIMIT");
     setenv("CANAL_SOCK_HANDSHAKE_TIMEOUT", "0", 1);
-    T_CHECK(CH->init(&info, &up_check, &caps) == CANAL_ERR_ARG, "zero timeout");
+    T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG, "zero timeout");
     unsetenv("CANAL_SOCK_HANDSHAKE_TIMEOUT");
 
     bring_up(&up_check);
     T_CHECK(caps.max_payload == 64 * 1024, "max payload %zu", caps.max_payload);
-    T_CHECK(CH->init(&info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
-    T_CHECK(CH->reaches(other) && !CH->reaches(rank), "reaches");
-    T_CHECK(!CH->reaches(-1) && !CH->reaches(info.size), "reaches out of range");
+    T_CHECK(ch_init(EP, &info, &up_check, &c2) == CANAL_ERR_PENDING, "double init");
+    T_CHECK(ch_reaches(EP, other) && !ch_reaches(EP, rank), "reaches");
+    T_CHECK(!ch_reaches(EP, -1) && !ch_reaches(EP, info.size), "reaches out of range");
     iov[0] = (struct iovec){big, 4};
-    T_CHECK(CH->sendv(rank, iov, 1) == CANAL_ERR_ARG, "sendv to self");
+    T_CHECK(ch_sendv(EP, rank, iov, 1) == CANAL_ERR_ARG, "sendv to self");
     conf_sendv_bad_args(other, 1);
     T_CHECK(ST->peers[other].state == SOCK_PS_IDLE, "a bad sendv started a connection");
-    T_CHECK(CH->rdma_read == NULL && CH->mem_register == NULL, "no rdma");
-    T_CHECK(ch_rdma_read(CH, other, big, 0, 0, 8, NULL) == CANAL_ERR_UNSUPPORTED, "rdma stub");
+    T_CHECK(!caps.has_rdma && CH->rdma_read == ch_no_rdma_read &&
+                CH->mem_register == ch_no_mem_register,
+            "no rdma");
+    T_CHECK(ch_rdma_read(EP, other, big, 0, 0, 8, NULL) == CANAL_ERR_UNSUPPORTED, "rdma stub");
     return tear_down();
 }
 
@@ -1801,9 +1808,9 @@ END_TEST
 static int body_single(int rank, void *arg)
 {
     bring_up(&up_check);
-    T_CHECK(!CH->reaches(0), "reaches self");
-    T_CHECK(CH->progress() == 0, "progress");
-    T_CHECK(CH->block(1000) == CANAL_OK, "block");
+    T_CHECK(!ch_reaches(EP, 0), "reaches self");
+    T_CHECK(ch_progress(EP) == 0, "progress");
+    T_CHECK(ch_block(EP, 1000) == CANAL_OK, "block");
     return tear_down();
 }
 
@@ -1818,7 +1825,7 @@ static int body_describe(int rank, void *arg)
     char desc[512];
     unsigned char b[8];
 
-    CH->describe(desc, sizeof desc);
+    ch_describe(EP, desc, sizeof desc);
     T_CHECK(strstr(desc, "not initialized") != NULL, "%s", desc);
     bring_up(&up_check);
     if (rank == 0)
@@ -1827,12 +1834,12 @@ static int body_describe(int rank, void *arg)
         wait_delivered(1);
     flush_all();
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    CH->describe(desc, sizeof desc);
+    ch_describe(EP, desc, sizeof desc);
     T_CHECK(strstr(desc, "1 connections up") != NULL && strstr(desc, ST->card) != NULL, "%s", desc);
     if (rank == 0)
         fprintf(stderr, "describe: %s\n", desc);
-    CH->describe(desc, 0);
-    CH->describe(NULL, 10);
+    ch_describe(EP, desc, 0);
+    ch_describe(EP, NULL, 10);
     return tear_down();
 }
 
@@ -1875,9 +1882,9 @@ static int body_remote_default(int rank, void *arg)
 
     bring_up(&up_check);
     T_CHECK(info.nnodes == 2, "nnodes %d", info.nnodes);
-    if (sock_addr_choose("auto", 1, &a, ifname, sizeof ifname) == CANAL_OK &&
-        !sock_addr_is_loopback(&a))
-        T_CHECK(!sock_addr_is_loopback(&ST->laddr), "listening on loopback: %s", ST->card);
+    if (ch_sock_addr_choose("auto", 1, &a, ifname, sizeof ifname) == CANAL_OK &&
+        !ch_sock_addr_is_loopback(&a))
+        T_CHECK(!ch_sock_addr_is_loopback(&ST->laddr), "listening on loopback: %s", ST->card);
     if (rank == 0)
         fprintf(stderr, "remote peers: listening on %s (%s)\n", ST->card, ST->ifname);
     send_checked(1 - rank, 0, 8, b);

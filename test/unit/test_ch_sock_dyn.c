@@ -29,7 +29,8 @@
 #include "test/unit/unit_limits.h"
 
 #define CH (&ch_sock_ops)
-#define ST (&ch_sock_state)
+#define ST ((sock_state_t *)EP->state)
+#define EP (test_ep())
 
 static void rank_fail(int line, const char *cond, const char *fmt, ...)
 {
@@ -42,6 +43,17 @@ static void rank_fail(int line, const char *cond, const char *fmt, ...)
     fprintf(stderr, " (last error: %s)\n", common_err_detail());
     fflush(NULL);
     _exit(1);
+}
+
+/* The sock endpoint of this rank, made on first use. */
+static ch_endpoint_t *the_ep;
+static ch_endpoint_t *test_ep(void)
+{
+    if (the_ep == NULL && ch_endpoint_new(CH, NULL, &the_ep) != CANAL_OK) {
+        fprintf(stderr, "endpoint: %s\n", common_err_detail());
+        _exit(1);
+    }
+    return the_ep;
 }
 
 #define T_CHECK(cond, ...)                                                                         \
@@ -75,46 +87,46 @@ START_TEST(test_dyn_wire)
     fill(s2, sizeof s2, 2);
     fill(na, sizeof na, 3);
     fill(nc, sizeof nc, 4);
-    sock_hs_dyn_response_encode(resp, s, na, nc, cid, aid);
-    ck_assert_int_eq(sock_hs_dyn_response_decode(resp, &c, &a), CANAL_OK);
+    ch_sock_hs_dyn_response_encode(resp, s, na, nc, cid, aid);
+    ck_assert_int_eq(ch_sock_hs_dyn_response_decode(resp, &c, &a), CANAL_OK);
     ck_assert(c == cid && a == aid);
-    ck_assert_int_eq(sock_hs_dyn_response_check(resp, s, na, got), CANAL_OK);
+    ck_assert_int_eq(ch_sock_hs_dyn_response_check(resp, s, na, got), CANAL_OK);
     ck_assert(memcmp(got, nc, sizeof nc) == 0);
     /* another secret, another challenge */
-    ck_assert_int_lt(sock_hs_dyn_response_check(resp, s2, na, got), 0);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_check(resp, s2, na, got), 0);
     na[5] ^= 1;
-    ck_assert_int_lt(sock_hs_dyn_response_check(resp, s, na, got), 0);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_check(resp, s, na, got), 0);
     na[5] ^= 1;
     /* every byte matters */
     for (size_t i = 0; i < sizeof resp; i++) {
         resp[i] ^= 0x40;
-        ck_assert_msg(sock_hs_dyn_response_check(resp, s, na, got) < 0, "byte %zu", i);
+        ck_assert_msg(ch_sock_hs_dyn_response_check(resp, s, na, got) < 0, "byte %zu", i);
         resp[i] ^= 0x40;
     }
     /* a job-rank response is not a dynamic one, and zero/equal ids are refused */
-    memcpy(resp, sock_magic, SOCK_MAGIC_LEN);
-    ck_assert_int_lt(sock_hs_dyn_response_decode(resp, &c, &a), 0);
-    sock_hs_dyn_response_encode(resp, s, na, nc, 0, aid);
-    ck_assert_int_lt(sock_hs_dyn_response_decode(resp, &c, &a), 0);
-    sock_hs_dyn_response_encode(resp, s, na, nc, aid, aid);
-    ck_assert_int_lt(sock_hs_dyn_response_decode(resp, &c, &a), 0);
+    memcpy(resp, ch_sock_magic, SOCK_MAGIC_LEN);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_decode(resp, &c, &a), 0);
+    ch_sock_hs_dyn_response_encode(resp, s, na, nc, 0, aid);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_decode(resp, &c, &a), 0);
+    ch_sock_hs_dyn_response_encode(resp, s, na, nc, aid, aid);
+    ck_assert_int_lt(ch_sock_hs_dyn_response_decode(resp, &c, &a), 0);
 
     for (int vd = SOCK_VERDICT_ACCEPT; vd <= SOCK_VERDICT_REJECT; vd++) {
-        sock_hs_dyn_verdict_encode(v, s, vd, na, nc, cid, aid);
-        ck_assert_int_eq(sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict), CANAL_OK);
+        ch_sock_hs_dyn_verdict_encode(v, s, vd, na, nc, cid, aid);
+        ck_assert_int_eq(ch_sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict), CANAL_OK);
         ck_assert_int_eq(verdict, vd);
-        ck_assert_int_lt(sock_hs_dyn_verdict_check(v, s2, na, nc, cid, aid, &verdict), 0);
-        ck_assert_int_lt(sock_hs_dyn_verdict_check(v, s, na, nc, aid, cid, &verdict), 0);
+        ck_assert_int_lt(ch_sock_hs_dyn_verdict_check(v, s2, na, nc, cid, aid, &verdict), 0);
+        ck_assert_int_lt(ch_sock_hs_dyn_verdict_check(v, s, na, nc, aid, cid, &verdict), 0);
         for (size_t i = 0; i < sizeof v; i++) {
             v[i] ^= 0x01;
-            ck_assert_msg(sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict) < 0,
+            ck_assert_msg(ch_sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict) < 0,
                           "verdict byte %zu", i);
             v[i] ^= 0x01;
         }
     }
     /* the job-rank verdict of the same secret does not pass as a dynamic one */
-    sock_hs_verdict_encode(v, s, SOCK_VERDICT_ACCEPT, na, nc, 1, 2);
-    ck_assert_int_lt(sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict), 0);
+    ch_sock_hs_verdict_encode(v, s, SOCK_VERDICT_ACCEPT, na, nc, 1, 2);
+    ck_assert_int_lt(ch_sock_hs_dyn_verdict_check(v, s, na, nc, cid, aid, &verdict), 0);
 }
 END_TEST
 
@@ -134,10 +146,10 @@ START_TEST(test_dyn_wire_fuzz)
             buf[i] = (unsigned char)(seed >> 16);
         }
         if (round % 2)
-            memcpy(buf, sock_dyn_magic, SOCK_MAGIC_LEN);
-        ck_assert_int_lt(sock_hs_dyn_response_check(buf, s, na, got), 0);
-        (void)sock_hs_dyn_response_decode(buf, &c, &a);
-        ck_assert_int_lt(sock_hs_dyn_verdict_check(buf, s, na, na, 1, 2, &verdict), 0);
+            memcpy(buf, ch_sock_dyn_magic, SOCK_MAGIC_LEN);
+        ck_assert_int_lt(ch_sock_hs_dyn_response_check(buf, s, na, got), 0);
+        (void)ch_sock_hs_dyn_response_decode(buf, &c, &a);
+        ck_assert_int_lt(ch_sock_hs_dyn_verdict_check(buf, s, na, na, 1, 2, &verdict), 0);
     }
 }
 END_TEST
@@ -147,24 +159,27 @@ START_TEST(test_dyn_cards)
     char card[SOCK_CARD_MAX + 20], addr[SOCK_CARD_MAX];
     uint64_t id = 0;
 
-    sock_dyn_card_format("10.1.2.3:4567", 0xdeadbeef01ULL, card, sizeof card);
+    ch_sock_dyn_card_format("10.1.2.3:4567", 0xdeadbeef01ULL, card, sizeof card);
     ck_assert_str_eq(card, "10.1.2.3:4567#000000deadbeef01");
-    ck_assert_int_eq(sock_dyn_card_parse(card, addr, sizeof addr, &id), CANAL_OK);
+    ck_assert_int_eq(ch_sock_dyn_card_parse(card, addr, sizeof addr, &id), CANAL_OK);
     ck_assert_str_eq(addr, "10.1.2.3:4567");
     ck_assert(id == 0xdeadbeef01ULL);
-    sock_dyn_card_format("[::1]:80", ~0ULL, card, sizeof card);
-    ck_assert_int_eq(sock_dyn_card_parse(card, addr, sizeof addr, &id), CANAL_OK);
+    ch_sock_dyn_card_format("[::1]:80", ~0ULL, card, sizeof card);
+    ck_assert_int_eq(ch_sock_dyn_card_parse(card, addr, sizeof addr, &id), CANAL_OK);
     ck_assert_str_eq(addr, "[::1]:80");
     ck_assert(id == ~0ULL);
-    ck_assert_int_lt(sock_dyn_card_parse("10.1.2.3:4567", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("#0000000000000001", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#000000000000000", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#00000000000000001", addr, sizeof addr, &id),
+    ck_assert_int_lt(ch_sock_dyn_card_parse("10.1.2.3:4567", addr, sizeof addr, &id), 0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("#0000000000000001", addr, sizeof addr, &id), 0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#000000000000000", addr, sizeof addr, &id),
                      0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#000000000000000g", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#0000000000000000", addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse(NULL, addr, sizeof addr, &id), 0);
-    ck_assert_int_lt(sock_dyn_card_parse("1.2.3.4:5#0000000000000001", addr, 4, &id), 0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#00000000000000001", addr, sizeof addr, &id),
+                     0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#000000000000000g", addr, sizeof addr, &id),
+                     0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#0000000000000000", addr, sizeof addr, &id),
+                     0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse(NULL, addr, sizeof addr, &id), 0);
+    ck_assert_int_lt(ch_sock_dyn_card_parse("1.2.3.4:5#0000000000000001", addr, 4, &id), 0);
 }
 END_TEST
 
@@ -216,8 +231,8 @@ static ch_upcalls_t up = {on_packet, on_rdma_unused, on_failed};
 
 static void poll_once(void)
 {
-    if (CH->progress() == 0)
-        CH->block(1000);
+    if (ch_progress(EP) == 0)
+        ch_block(EP, 1000);
 }
 
 /* Every rank publishes its card; the secret is rank 0's (or per rank with
@@ -229,14 +244,14 @@ static void share_cards(int dyn_only, unsigned char secret[SOCK_SECRET_LEN], int
     T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
     common_log_set_rank(info.rank);
     if (dyn_only) {
-        T_CHECK(CH->dyn_open(&info, &up, &caps) == CANAL_OK, "dyn_open");
+        T_CHECK(ch_dyn_open(EP, &info, &up, &caps) == CANAL_OK, "dyn_open");
     } else {
-        T_CHECK(CH->init(&info, &up, &caps) == CANAL_OK, "init");
+        T_CHECK(ch_init(EP, &info, &up, &caps) == CANAL_OK, "init");
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
-        T_CHECK(CH->post_fence() == CANAL_OK, "post_fence");
-        T_CHECK(CH->dyn_open(&info, &up, &caps) == CANAL_OK, "dyn_open after init");
+        T_CHECK(ch_post_fence(EP) == CANAL_OK, "post_fence");
+        T_CHECK(ch_dyn_open(EP, &info, &up, &caps) == CANAL_OK, "dyn_open after init");
     }
-    T_CHECK(CH->dyn_card(card, sizeof card) == CANAL_OK, "dyn_card");
+    T_CHECK(ch_dyn_card(EP, card, sizeof card) == CANAL_OK, "dyn_card");
     snprintf(key, sizeof key, "dyn-card-%d", info.rank);
     T_CHECK(pmi_put(key, card) == CANAL_OK, "put");
     if (info.rank == 0 || own_secret) {
@@ -248,7 +263,7 @@ static void share_cards(int dyn_only, unsigned char secret[SOCK_SECRET_LEN], int
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     if (info.rank != 0 && !own_secret) {
         T_CHECK(pmi_get(0, "dyn-secret", hex, sizeof hex) == CANAL_OK, "get");
-        T_CHECK(sock_hex_decode(hex, secret, SOCK_SECRET_LEN) == CANAL_OK, "hex");
+        T_CHECK(ch_sock_hex_decode(hex, secret, SOCK_SECRET_LEN) == CANAL_OK, "hex");
     }
 }
 
@@ -264,8 +279,8 @@ static void add_all(const unsigned char secret[SOCK_SECRET_LEN], int idx[])
             continue;
         snprintf(key, sizeof key, "dyn-card-%d", r);
         T_CHECK(pmi_get(r, key, card, sizeof card) == CANAL_OK, "card of %d", r);
-        T_CHECK(CH->dyn_peer_add(next, card, secret) == CANAL_OK, "add rank %d", r);
-        T_CHECK(CH->reaches(next), "does not reach new peer %d", next);
+        T_CHECK(ch_dyn_peer_add(EP, next, card, secret) == CANAL_OK, "add rank %d", r);
+        T_CHECK(ch_reaches(EP, next), "does not reach new peer %d", next);
         rank_of_peer[next] = r;
         idx[r] = next++;
     }
@@ -280,7 +295,7 @@ static void send_one(int peer, unsigned seq, size_t len)
     double t0 = now_s();
     for (size_t i = 0; i < len; i++)
         buf[i] = pat(info.rank, seq, i);
-    while ((st = CH->sendv(peer, iov, 2)) == CANAL_AGAIN) {
+    while ((st = ch_sendv(EP, peer, iov, 2)) == CANAL_AGAIN) {
         poll_once();
         T_CHECK(now_s() - t0 < unit_hang_s(), "sendv stuck");
     }
@@ -290,12 +305,12 @@ static void send_one(int peer, unsigned seq, size_t len)
 static void finish(void)
 {
     double t0 = now_s();
-    while (ch_sock_flush() == CANAL_AGAIN) {
+    while (ch_flush(EP) == CANAL_AGAIN) {
         poll_once();
         T_CHECK(now_s() - t0 < unit_hang_s(), "flush stuck");
     }
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
 }
 
 /* Rank r adds its peers r * 300 ms late, and the last rank only once every
@@ -310,7 +325,8 @@ static int body_mesh(int rank, void *arg)
 
     share_cards(dyn_only, secret, 0);
     if (dyn_only)
-        T_CHECK(!CH->reaches((rank + 1) % info.size), "a job rank is reachable in dyn-only mode");
+        T_CHECK(!ch_reaches(EP, (rank + 1) % info.size),
+                "a job rank is reachable in dyn-only mode");
     /* progressing meanwhile, so that early connections are read and parked */
     t0 = now_s();
     if (rank == info.size - 1) {
@@ -381,7 +397,7 @@ static int body_wrong_secret(int rank, void *arg)
     }
     T_CHECK(delivered == 0, "a packet crossed with a wrong secret");
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
@@ -405,18 +421,19 @@ static int body_bad_add(int rank, void *arg)
     (void)arg;
     (void)rank;
     share_cards(1, secret, 0);
-    T_CHECK(CH->dyn_card(mine, sizeof mine) == CANAL_OK, "card");
-    T_CHECK(CH->dyn_peer_add(info.size + 1, "1.2.3.4:5#0000000000000001", secret) < 0,
+    T_CHECK(ch_dyn_card(EP, mine, sizeof mine) == CANAL_OK, "card");
+    T_CHECK(ch_dyn_peer_add(EP, info.size + 1, "1.2.3.4:5#0000000000000001", secret) < 0,
             "a gap in the indices was taken");
-    T_CHECK(CH->dyn_peer_add(info.size, "garbage", secret) < 0, "garbage card taken");
-    T_CHECK(CH->dyn_peer_add(info.size, mine, secret) < 0, "our own card taken");
-    T_CHECK(CH->dyn_peer_add(info.size, "1.2.3.4:5#0000000000000001", NULL) < 0, "NULL secret");
-    T_CHECK(CH->dyn_peer_add(info.size, "1.2.3.4:5#0000000000000001", secret) == CANAL_OK, "add");
-    T_CHECK(CH->dyn_peer_add(info.size + 1, "1.2.3.4:6#0000000000000001", secret) < 0,
+    T_CHECK(ch_dyn_peer_add(EP, info.size, "garbage", secret) < 0, "garbage card taken");
+    T_CHECK(ch_dyn_peer_add(EP, info.size, mine, secret) < 0, "our own card taken");
+    T_CHECK(ch_dyn_peer_add(EP, info.size, "1.2.3.4:5#0000000000000001", NULL) < 0, "NULL secret");
+    T_CHECK(ch_dyn_peer_add(EP, info.size, "1.2.3.4:5#0000000000000001", secret) == CANAL_OK,
+            "add");
+    T_CHECK(ch_dyn_peer_add(EP, info.size + 1, "1.2.3.4:6#0000000000000001", secret) < 0,
             "the same id twice");
-    T_CHECK(CH->sendv(0, NULL, 0) < 0, "sendv to a job rank in dyn-only mode");
+    T_CHECK(ch_sendv(EP, 0, NULL, 0) < 0, "sendv to a job rank in dyn-only mode");
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    T_CHECK(CH->finalize() == CANAL_OK, "finalize");
+    T_CHECK(ch_finalize(EP) == CANAL_OK, "finalize");
     return 0;
 }
 
