@@ -459,6 +459,8 @@ static canal_status_t ofi_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const c
     if (pmi->size < 1 || pmi->rank < 0 || pmi->rank >= pmi->size)
         return common_err_set(CANAL_ERR_ARG, "ofi init: rank %d of size %d", pmi->rank, pmi->size);
     state_reset(st);
+    /* The key first: the failure path below publishes why ofi is unusable. */
+    ch_endpoint_key(ep, PMI_KEY_CARD, card_key, sizeof card_key);
     /* Before anything calls libfabric: no library, no channel (the device
      * falls back to sock, or fails with this message when ofi was forced). */
     if ((err = ch_ofi_dl_open()) != CANAL_OK)
@@ -466,7 +468,6 @@ static canal_status_t ofi_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const c
     st->up = *up;
     st->rank = pmi->rank;
     st->size = pmi->size;
-    ch_endpoint_key(ep, PMI_KEY_CARD, card_key, sizeof card_key);
     if ((err = read_config(st)) != CANAL_OK)
         goto fail;
     st->peers = calloc((size_t)pmi->size, sizeof *st->peers);
