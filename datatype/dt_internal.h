@@ -10,6 +10,11 @@
 
 #include <stdint.h>
 
+/* MPI_COMPLEX4's storage: two _Float16 (clang has no _Complex _Float16). */
+typedef struct {
+    _Float16 re, im;
+} dt_cf16_t;
+
 /* How the type tree stores a type. Byte displacements everywhere: vector
  * and indexed are stored as their h-forms, contiguous keeps its own kind.
  * Subarray, darray and dup are ALIAS of the type that implements them. */
@@ -47,7 +52,7 @@ typedef enum {
     DT_K_BOOL,  /* C _Bool / C++ bool: one byte */
     DT_K_FLOG,  /* Fortran LOGICAL: a 4-byte integer, nonzero is true */
     DT_K_FLOG1, DT_K_FLOG2, DT_K_FLOG8, DT_K_FLOG16, /* LOGICAL1 ... of other sizes */
-    DT_K_C16,   /* complex of two _Float16 (MPI_COMPLEX4) */
+    DT_K_C16,   /* complex of two _Float16 (MPI_COMPLEX4, dt_cf16_t) */
     DT_K_P_FLOAT_INT, DT_K_P_DOUBLE_INT, DT_K_P_LONG_INT, DT_K_P_2INT, DT_K_P_SHORT_INT,
     DT_K_P_LD_INT, DT_K_P_2FLOAT, DT_K_P_2DOUBLE,
 } dt_kern_t;

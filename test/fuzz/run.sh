@@ -15,7 +15,7 @@
 # archive with -fsanitize=fuzzer. Why the whole library rather than a few
 # sources: the adi, unpack and info targets need a running MPI (singleton
 # MPI_Init), and the static archive lets every target also call the hidden
-# internal functions (pmi_wire_*, sock_*, adi_on_packet) directly, with all
+# internal functions (pmi_wire_*, ch_sock_*, adi_on_packet) directly, with all
 # of Canal instrumented for coverage. clang 14 has no _Float16 on x86-64, so
 # the fuzz build maps it to __fp16 (same size, a storage-only type whose
 # arithmetic is done in float, with conversions from clang's builtins
