@@ -10,7 +10,6 @@
  */
 #include "datatype/dt_internal.h"
 
-#include <complex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -208,24 +207,26 @@ K_FLOAT(k_f32, float)
 K_FLOAT(k_f64, double)
 K_FLOAT(k_ld, long double)
 K_FLOAT(k_f128, quad_t_)
-/* MPI_COMPLEX4: a pair of _Float16, computed in float complex and rounded
- * back (what GCC does for _Complex _Float16 on x86; clang has no such type). */
+/* MPI_COMPLEX4: a pair of _Float16, computed in float and rounded back
+ * (what GCC does for _Complex _Float16 on x86; clang has no such type). */
 static void k_c16(dt_op_t op, const void *inp, void *iop, size_t n)
 {
     const dt_cf16_t *a = inp;
     dt_cf16_t *b = iop;
     for (size_t k = 0; k < n; k++) {
-        float _Complex x = CMPLXF((float)a[k].re, (float)a[k].im);
-        float _Complex y = CMPLXF((float)b[k].re, (float)b[k].im);
-        float _Complex r;
-        if (op == DT_OP_SUM)
-            r = x + y;
-        else if (op == DT_OP_PROD)
-            r = x * y;
-        else
+        float ar = (float)a[k].re, ai = (float)a[k].im, br = (float)b[k].re, bi = (float)b[k].im;
+        float re, im;
+        if (op == DT_OP_SUM) {
+            re = ar + br;
+            im = ai + bi;
+        } else if (op == DT_OP_PROD) {
+            re = ar * br - ai * bi;
+            im = ar * bi + ai * br;
+        } else {
             return;
-        b[k].re = (_Float16)crealf(r);
-        b[k].im = (_Float16)cimagf(r);
+        }
+        b[k].re = (_Float16)re;
+        b[k].im = (_Float16)im;
     }
 }
 K_COMPLEX(k_c32, float _Complex)
