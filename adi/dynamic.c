@@ -1,6 +1,6 @@
 /*
  * Processes of other jobs ("dynamic peers") for MPI_Comm_connect/accept
- * across jobs, MPI_Comm_spawn and MPI_Comm_join; called by mpi/dynamic.c.
+ * across jobs, MPI_Comm_spawn and MPI_Comm_join; called by dyn/.
  *
  * Device peers 0..size-1 are the ranks of this job; a process of another
  * job gets the next index from size on (room for CANAL_DYNAMIC_PEERS of

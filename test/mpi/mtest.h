@@ -18,6 +18,7 @@
 #ifndef CANAL_MTEST_H
 #define CANAL_MTEST_H
 
+#include <dirent.h>
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -93,6 +94,22 @@ static inline void mtest_expect_class_at(int code, int cls, const char *what, co
 }
 
 /* Returns the exit status: 0 when no rank found an error. */
+/* The threads of this process now (a library's progress thread shows here);
+ * -1 when /proc is not readable. */
+static inline int mtest_count_threads(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    int n = 0;
+    if (d == NULL)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n;
+}
+
 static inline int mtest_finish(void)
 {
     int total = mtest_errors, rank, size, e;

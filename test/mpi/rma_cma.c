@@ -21,7 +21,6 @@
  */
 #include "mtest.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -31,20 +30,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-
-static int count_threads(void)
-{
-    DIR *d = opendir("/proc/self/task");
-    struct dirent *e;
-    int n = 0;
-    if (d == NULL)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.')
-            n++;
-    closedir(d);
-    return n;
-}
 
 /* process_vm_readv/writev fail with EPERM from now on. */
 static int forbid_cma(void)
@@ -86,11 +71,11 @@ int main(int argc, char **argv)
     buf = calloc(N, sizeof *buf);
     res = calloc(N, sizeof *res);
 
-    t0 = count_threads();
+    t0 = mtest_count_threads();
     OK(MPI_Win_create(mem, N * (MPI_Aint)sizeof *mem, sizeof *mem, MPI_INFO_NULL, MPI_COMM_WORLD,
                       &win));
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-    t1 = count_threads();
+    t1 = mtest_count_threads();
     CHECK(t1 - t0 == (want_cma ? 0 : 1),
           "mode %s: %d RMA progress thread(s) started with the window, want %d (%s)", mode, t1 - t0,
           want_cma ? 0 : 1, want_cma ? "CMA" : "active messages");

@@ -25,32 +25,17 @@
  */
 #include "mtest.h"
 
-#include <dirent.h>
 #include <sched.h>
-
-static int count_threads(void)
-{
-    DIR *d = opendir("/proc/self/task");
-    struct dirent *e;
-    int n = 0;
-    if (d == NULL)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.')
-            n++;
-    closedir(d);
-    return n;
-}
 
 /* A thread that was joined may linger in /proc for a moment after the
  * join returns (the kernel clears the tid before it releases the task):
  * wait for the count rather than sampling it once. */
 static int threads_settle(int want)
 {
-    int n = count_threads();
+    int n = mtest_count_threads();
     for (long i = 0; i < 2000000 && n != want; i++) {
         sched_yield();
-        n = count_threads();
+        n = mtest_count_threads();
     }
     return n;
 }
@@ -139,13 +124,13 @@ int main(int argc, char **argv)
              !(getenv("CANAL_RMA_DIRECT") && strcmp(getenv("CANAL_RMA_DIRECT"), "0") == 0);
 
     /* A window that promises no locks does not start the thread. */
-    t0 = count_threads();
+    t0 = mtest_count_threads();
     MPI_Info_create(&info);
     MPI_Info_set(info, "no_locks", "true");
     mem = calloc((size_t)size, sizeof *mem);
     MPI_Win_create(mem, size * (MPI_Aint)sizeof *mem, sizeof *mem, info, MPI_COMM_WORLD, &win);
     MPI_Info_free(&info);
-    t1 = count_threads();
+    t1 = mtest_count_threads();
     if (mode == NULL)
         CHECK(t1 == t0, "a no_locks=true window started %d thread(s)", t1 - t0);
     MPI_Win_free(&win);
@@ -176,7 +161,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
         return 2;
     }
-    t1 = count_threads();
+    t1 = mtest_count_threads();
     if (mode == NULL)
         CHECK(t1 == t0 + (direct ? 0 : 1), "%s window: %d thread(s) started, want %d", flavor,
               t1 - t0, direct ? 0 : 1);
