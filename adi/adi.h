@@ -168,6 +168,9 @@ int adi_ctx_revoke(int context);
 /* The same inside progress (a request's on_complete: device lock held). */
 int adi_ctx_revoke_locked(int context);
 int adi_ctx_revoked(int context);
+/* A communicator's pair (point-to-point context, collective context + 1) is
+ * revoked when either is: one atomic load while nothing is revoked. */
+int adi_ctx_pair_revoked(int context);
 /* Another process says that job rank `rank` failed (ULFM's agreement):
  * the device fails it as if a channel had reported it; `how` is the detail. */
 void adi_peer_report_failed(int rank, const char *how);

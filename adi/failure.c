@@ -240,6 +240,22 @@ int adi_ctx_revoked(int context)
     return revoked;
 }
 
+int adi_ctx_pair_revoked(int context)
+{
+    const ctx_ranks_t *e;
+    int revoked = 0;
+
+    if (__atomic_load_n(&adi_nrevoked, __ATOMIC_SEQ_CST) == 0)
+        return 0;
+    pthread_mutex_lock(&ranks_lock);
+    if ((e = entry_locked(context, 0)) != NULL)
+        revoked = e->revoked;
+    if (!revoked && (e = entry_locked(context + 1, 0)) != NULL)
+        revoked = e->revoked;
+    pthread_mutex_unlock(&ranks_lock);
+    return revoked;
+}
+
 /* Mark context revoked (ranks_lock only): 1 if it was not yet. */
 static int revoke_mark(int context)
 {

@@ -769,7 +769,7 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
      * while nothing is revoked. Either context counts: a point-to-point
      * context revoked by a peer's answer means the communicator is revoked
      * even while the notice for the collective context is still on its way. */
-    if (adi_ctx_revoked(c->context + 1) || adi_ctx_revoked(c->context))
+    if (adi_ctx_pair_revoked(c->context))
         return mpi_err_raise(c, MPIX_ERR_REVOKED, fn, "the communicator was revoked (MPIX_Comm_revoke)");
     /* (field by field: a memset of the whole struct shows in small-message latency) */
     a.sdt = a.rdt = NULL;
@@ -1011,8 +1011,7 @@ int mpi_barrier_impl(mpi_comm_t *comm, const char *fn)
     call_t k = {.kind = COLL_BARRIER};
     /* Alone in an intracommunicator (MPI_COMM_SELF): nothing to wait for, no
      * schedule to build (513 instructions before); a revoked one still fails. */
-    if (comm->size == 1 && !comm->is_inter && !adi_ctx_revoked(comm->context + 1) &&
-        !adi_ctx_revoked(comm->context))
+    if (comm->size == 1 && !comm->is_inter && !adi_ctx_pair_revoked(comm->context))
         return MPI_SUCCESS; /* (revoked: coll_call says so) */
     return coll_call(&k, comm, MODE_BLOCKING, NULL, fn);
 }
