@@ -274,16 +274,26 @@ void adi_req_finish(adi_request_t *r)
         r->tmp = NULL;
     }
     r->state = REQ_DONE;
+    if (r->on_complete == NULL) {
+        /* Once done is published, the thread waiting for r (which does not
+         * hold the device lock) may free it and reuse it for another
+         * operation: nothing of r is read after the store (TSan saw the
+         * old order read on_complete of a request already taken again). */
+        int freed = r->user_freed; /* (set under the device lock, held here) */
+        __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+        if (freed) /* MPI_Request_free'd while active: nobody will wait for it. */
+            pool_put(r);
+        return;
+    }
+    /* A request with a completion callback belongs to that callback (an
+     * internal operation nobody else waits for): it reads done, may mark r
+     * freed or free it through its own state. */
     __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
-    if (r->on_complete != NULL) {
-        adi_complete_fn f = r->on_complete;
-        r->on_complete = NULL;
-        f(r, r->on_complete_arg);
-    }
-    if (r->user_freed) {
-        /* MPI_Request_free'd while active: nobody will wait for it. */
+    adi_complete_fn f = r->on_complete;
+    r->on_complete = NULL;
+    f(r, r->on_complete_arg);
+    if (r->user_freed)
         pool_put(r);
-    }
 }
 
 void adi_request_complete(adi_request_t *r)
