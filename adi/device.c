@@ -94,7 +94,8 @@ int adi_oversubscribed(void) { return adi_dev.oversubscribed; }
 
 const char *adi_peer_channel(int peer)
 {
-    if (peer < 0 || peer >= adi_dev.npeers || adi_dev.peers[peer].ch == NULL)
+    if (peer < 0 || peer >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE) ||
+        adi_dev.peers[peer].ch == NULL)
         return "none";
     return ch_name(adi_dev.peers[peer].ch);
 }
@@ -368,8 +369,13 @@ canal_status_t adi_dev_dyn_channel(ch_endpoint_t **ch_out)
                 dyn_slot = i;
     }
     if (dyn_slot >= 0) {
-        if ((st = ch_dyn_open(active[dyn_slot], dev_pmi, &upcalls, &active_caps[dyn_slot])) < 0)
+        /* (into a copy: waiters read active_caps without the lock, and
+         * opening again reports what the channel already said) */
+        ch_caps_t caps = active_caps[dyn_slot];
+        if ((st = ch_dyn_open(active[dyn_slot], dev_pmi, &upcalls, &caps)) < 0)
             return st;
+        if (memcmp(&caps, &active_caps[dyn_slot], sizeof caps) != 0)
+            active_caps[dyn_slot] = caps;
         *ch_out = active[dyn_slot];
         return CANAL_OK;
     }

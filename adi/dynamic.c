@@ -96,7 +96,7 @@ canal_status_t adi_dyn_peer_connect(const char *card, const unsigned char secret
         (st = ch_dyn_peer_add(ch, peer, card, secret)) < 0)
         goto out;
     snprintf(dyn_cards[peer - adi_dev.size], ADI_DYN_CARD_MAX, "%s", card);
-    adi_dev.npeers = peer + 1;
+    __atomic_store_n(&adi_dev.npeers, peer + 1, __ATOMIC_RELEASE); /* (senders read it unlocked) */
     *peer_out = peer;
     LOG_DEBUG("dynamic peer %d is %s", peer, card);
 out:

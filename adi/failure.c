@@ -115,7 +115,7 @@ canal_status_t adi_ctx_set_ranks(int context, int n, const int *job_ranks)
 
 static int job_failed(int job)
 {
-    return job >= 0 && job < adi_dev.npeers &&
+    return job >= 0 && job < __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE) &&
            __atomic_load_n(&adi_dev.peers[job].failed, __ATOMIC_ACQUIRE);
 }
 

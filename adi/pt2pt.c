@@ -324,7 +324,7 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     adi_peer_t *p;
     canal_status_t st;
 
-    if (dest < 0 || dest >= adi_dev.npeers)
+    if (dest < 0 || dest >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
         return common_err_set(CANAL_ERR_ARG, "destination job rank %d out of range", dest);
     p = &adi_dev.peers[dest];
     __atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);
@@ -1187,7 +1187,7 @@ void adi_on_peer_failed(int peer, canal_status_t st)
     adi_peer_t *p;
     adi_request_t *r, *next;
 
-    if (peer < 0 || peer >= adi_dev.npeers)
+    if (peer < 0 || peer >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
         return;
     p = &adi_dev.peers[peer];
     if (p->failed)

@@ -38,12 +38,12 @@ typedef struct {
 
 int coll_check_enabled(void)
 {
-    static int known, on;
+    static int known, on; /* (threads may read the variable at once: atomics) */
     if (!__atomic_load_n(&known, __ATOMIC_ACQUIRE)) {
-        on = common_cvar_bool("COLL_CHECK");
+        __atomic_store_n(&on, common_cvar_bool("COLL_CHECK"), __ATOMIC_RELAXED);
         __atomic_store_n(&known, 1, __ATOMIC_RELEASE);
     }
-    return on;
+    return __atomic_load_n(&on, __ATOMIC_RELAXED);
 }
 
 static int64_t bytes(MPI_Count count, dt_type_t *dt)

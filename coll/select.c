@@ -15,6 +15,7 @@
 #include "coll/coll_impl.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +179,7 @@ const char *coll_kind_name(coll_kind_t k)
 
 /* ---------------------------------------------------------------- forcing */
 static const coll_algo_t *forced[COLL_NKINDS];
-static int forced_read;
+static pthread_once_t forced_once = PTHREAD_ONCE_INIT; /* (threads may call at once) */
 
 static void read_forced(void)
 {
@@ -205,7 +206,6 @@ static void read_forced(void)
                      kinds[k].cvar, v, kinds[k].mpi, names);
         }
     }
-    __atomic_store_n(&forced_read, 1, __ATOMIC_RELEASE);
 }
 
 /* ---------------------------------------------------------------- choosing */
@@ -290,8 +290,7 @@ static const coll_algo_t *choose(const coll_args_t *a)
     const coll_algo_t *f;
     size_t bytes;
 
-    if (!__atomic_load_n(&forced_read, __ATOMIC_ACQUIRE))
-        read_forced();
+    pthread_once(&forced_once, read_forced);
     f = forced[a->kind];
     if (f != NULL && usable(f, a))
         return f;
@@ -363,8 +362,7 @@ void coll_select_describe(FILE *f)
     int nn;
     const int *nodes = coll_comm_nodes(coll_host.comm_world(), &nn);
 
-    if (!__atomic_load_n(&forced_read, __ATOMIC_ACQUIRE))
-        read_forced();
+    pthread_once(&forced_once, read_forced);
     fprintf(f, "canal: collectives: first matching row wins (MPI_COMM_WORLD: %d node%s%s)\n",
             nodes ? nn : 1, nodes && nn > 1 ? "s" : "",
             common_cvar_int("COLL_FAKE_NODES") > 1 ? ", faked by CANAL_COLL_FAKE_NODES" : "");
