@@ -226,7 +226,9 @@ int adi_peer_failed(int job)
     return __atomic_load_n(&adi_dev.nfailed, __ATOMIC_RELAXED) != 0 && job_failed(job);
 }
 
-int adi_ctx_revoked(int context)
+/* Whether any of the n contexts from `first` on is revoked: one atomic load
+ * while nothing is revoked. */
+static int ctx_any_revoked(int first, int n)
 {
     const ctx_ranks_t *e;
     int revoked = 0;
@@ -234,26 +236,21 @@ int adi_ctx_revoked(int context)
     if (__atomic_load_n(&adi_nrevoked, __ATOMIC_SEQ_CST) == 0)
         return 0;
     pthread_mutex_lock(&ranks_lock);
-    if ((e = entry_locked(context, 0)) != NULL)
-        revoked = e->revoked;
+    for (int c = first; c < first + n && !revoked; c++)
+        if ((e = entry_locked(c, 0)) != NULL)
+            revoked = e->revoked;
     pthread_mutex_unlock(&ranks_lock);
     return revoked;
 }
 
+int adi_ctx_revoked(int context)
+{
+    return ctx_any_revoked(context, 1);
+}
+
 int adi_ctx_pair_revoked(int context)
 {
-    const ctx_ranks_t *e;
-    int revoked = 0;
-
-    if (__atomic_load_n(&adi_nrevoked, __ATOMIC_SEQ_CST) == 0)
-        return 0;
-    pthread_mutex_lock(&ranks_lock);
-    if ((e = entry_locked(context, 0)) != NULL)
-        revoked = e->revoked;
-    if (!revoked && (e = entry_locked(context + 1, 0)) != NULL)
-        revoked = e->revoked;
-    pthread_mutex_unlock(&ranks_lock);
-    return revoked;
+    return ctx_any_revoked(context, 2);
 }
 
 /* Mark context revoked (ranks_lock only): 1 if it was not yet. */
