@@ -38,6 +38,7 @@ static void state_reset(ch_shm_state_t *st)
     free(st->local_of);
     free(st->peers);
     memset(st, 0, sizeof *st);
+    st->armed_slot = -1;
 }
 
 static canal_status_t check_pmi(const pmi_info_t *pmi)
@@ -132,7 +133,8 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
         char val[PMI_VAL_MAX];
         node = pmi->node_of != NULL ? pmi->node_of[pmi->rank] : 0;
         if (!st->anon)
-            ch_shm_seg_name(pmi->jobid, node, (long)getpid(), st->name, sizeof st->name);
+            ch_shm_seg_name(pmi->jobid, node, (long)getpid(), ep->instance, st->name,
+                            sizeof st->name);
         err = ch_shm_seg_create(st);
         if (err != CANAL_OK) {
             /* Tell the others why, so they fail with the reason, not a hang

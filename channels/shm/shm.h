@@ -148,6 +148,7 @@ typedef struct {
     int creator;
     int anon;
     int unlinked;
+    int armed_slot; /* shm_seg.c's crash clean-up slot while armed, else -1 */
     unsigned char *base;
     ch_shm_slot_t *slots;
 
@@ -215,7 +216,8 @@ static inline ch_shm_rec_t *ch_shm_rec_at(unsigned char *ring, uint32_t off)
 /* shm_seg.c */
 canal_status_t ch_shm_layout_compute(int local_size, size_t payload_cap, size_t ncells,
                                      size_t max_bytes, ch_shm_layout_t *out);
-void ch_shm_seg_name(const char *jobid, int node, long pid, char *out, size_t len);
+void ch_shm_seg_name(const char *jobid, int node, long pid, const char *instance, char *out,
+                     size_t len);
 canal_status_t ch_shm_seg_create(ch_shm_state_t *st);
 canal_status_t ch_shm_seg_attach(ch_shm_state_t *st, const char *name);
 canal_status_t ch_shm_seg_unlink(ch_shm_state_t *st);

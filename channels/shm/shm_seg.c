@@ -3,7 +3,9 @@
  * rank, from init), attaching to it (the others, from post_fence), and
  * removing the name as soon as everyone is attached. Between create and
  * unlink the creator keeps the path armed in signal handlers and an atexit
- * hook, so a crash in that window still leaves nothing in /dev/shm.
+ * hook, so a crash in that window still leaves nothing in /dev/shm. Each
+ * endpoint has its own name (the instance is part of it) and its own armed
+ * slot, so two shm endpoints can live in one process.
  * Called only by channels/shm/shm.c.
  */
 #include "channels/shm/shm.h"
@@ -111,15 +113,28 @@ static unsigned long long hash_str(const char *s)
     return h;
 }
 
-void ch_shm_seg_name(const char *jobid, int node, long pid, char *out, size_t len)
+void ch_shm_seg_name(const char *jobid, int node, long pid, const char *instance, char *out,
+                     size_t len)
 {
-    snprintf(out, len, "/canal-%016llx-n%d-p%ld", hash_str(jobid != NULL ? jobid : ""), node, pid);
+    /* An endpoint's instance name (letters, digits, '_') keeps a second
+     * endpoint of the same process on its own segment. */
+    snprintf(out, len, "/canal-%016llx-n%d-p%ld%s%s", hash_str(jobid != NULL ? jobid : ""), node,
+             pid, instance != NULL && instance[0] != '\0' ? "-" : "",
+             instance != NULL ? instance : "");
 }
 
 /* ---- crash cleanup between create and unlink ---------------------------- */
 
-static char armed_path[160];
-static volatile sig_atomic_t armed;
+/* One slot per endpoint whose segment is created but not yet unlinked, so two
+ * shm endpoints of one process each get their own path cleaned up. The
+ * handlers are installed while at least one slot is armed. A slot's path is
+ * written before its flag is set, so the handler never reads half a path. */
+enum { SHM_ARMED_MAX = 8 };
+static struct {
+    char path[160];
+    volatile sig_atomic_t armed;
+} armed_slots[SHM_ARMED_MAX];
+static int narmed;
 static int atexit_done;
 static const int cleanup_sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGABRT,
                                    SIGBUS, SIGFPE, SIGSEGV, SIGTERM};
@@ -127,16 +142,22 @@ enum { NSIGS = sizeof cleanup_sigs / sizeof cleanup_sigs[0] };
 static struct sigaction old_acts[NSIGS];
 static int installed[NSIGS];
 
-/* Async-signal-safe: unlink() of a precomputed path, sigaction(), raise().
+static void armed_unlink_all(void)
+{
+    for (int i = 0; i < SHM_ARMED_MAX; i++)
+        if (armed_slots[i].armed) {
+            armed_slots[i].armed = 0;
+            unlink(armed_slots[i].path);
+        }
+}
+
+/* Async-signal-safe: unlink() of precomputed paths, sigaction(), raise().
  * The old disposition is restored and the signal raised again; it is
  * delivered when this handler returns (a fault re-executes and faults). */
 static void armed_signal(int sig)
 {
     int saved = errno;
-    if (armed) {
-        armed = 0;
-        unlink(armed_path);
-    }
+    armed_unlink_all();
     for (int i = 0; i < NSIGS; i++)
         if (cleanup_sigs[i] == sig && installed[i]) {
             sigaction(sig, &old_acts[i], NULL);
@@ -148,28 +169,20 @@ static void armed_signal(int sig)
 
 static void armed_atexit(void)
 {
-    if (armed) {
-        armed = 0;
-        unlink(armed_path);
-    }
+    armed_unlink_all();
 }
 
-static void cleanup_arm(const char *name)
+static void handlers_install(void)
 {
     struct sigaction sa;
 
-    snprintf(armed_path, sizeof armed_path, "/dev/shm%s", name);
-    armed = 1;
-    if (!atexit_done && atexit(armed_atexit) == 0)
-        atexit_done = 1;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = armed_signal;
     sigemptyset(&sa.sa_mask);
     for (int i = 0; i < NSIGS; i++) {
         struct sigaction cur;
         installed[i] = 0;
-        /* Leave ignored signals ignored and handlers we did not expect alone
-         * only if they are SIG_IGN; chain to anything else. */
+        /* Leave ignored signals ignored; chain to anything else. */
         if (sigaction(cleanup_sigs[i], NULL, &cur) != 0 || cur.sa_handler == SIG_IGN)
             continue;
         if (sigaction(cleanup_sigs[i], &sa, &old_acts[i]) == 0)
@@ -177,9 +190,8 @@ static void cleanup_arm(const char *name)
     }
 }
 
-static void cleanup_disarm(void)
+static void handlers_remove(void)
 {
-    armed = 0;
     for (int i = 0; i < NSIGS; i++) {
         struct sigaction cur;
         if (!installed[i])
@@ -189,6 +201,39 @@ static void cleanup_disarm(void)
             sigaction(cleanup_sigs[i], &old_acts[i], NULL);
         installed[i] = 0;
     }
+}
+
+/* Arm st's segment path; st->armed_slot remembers the slot (-1: none). */
+static canal_status_t cleanup_arm(ch_shm_state_t *st)
+{
+    int slot = -1;
+
+    for (int i = 0; i < SHM_ARMED_MAX && slot < 0; i++)
+        if (!armed_slots[i].armed)
+            slot = i;
+    if (slot < 0)
+        return common_err_set(CANAL_ERR_NOMEM,
+                              "shm: %d segments of this process are between create and unlink; "
+                              "cannot arm the clean-up of %s",
+                              SHM_ARMED_MAX, st->name);
+    snprintf(armed_slots[slot].path, sizeof armed_slots[slot].path, "/dev/shm%s", st->name);
+    armed_slots[slot].armed = 1;
+    st->armed_slot = slot;
+    if (!atexit_done && atexit(armed_atexit) == 0)
+        atexit_done = 1;
+    if (narmed++ == 0)
+        handlers_install();
+    return CANAL_OK;
+}
+
+static void cleanup_disarm(ch_shm_state_t *st)
+{
+    if (st->armed_slot < 0)
+        return;
+    armed_slots[st->armed_slot].armed = 0;
+    st->armed_slot = -1;
+    if (--narmed == 0)
+        handlers_remove();
 }
 
 /* ---- create / attach / unlink ------------------------------------------ */
@@ -236,7 +281,14 @@ canal_status_t ch_shm_seg_create(ch_shm_state_t *st)
     }
     if (fd < 0)
         return common_err_set(CANAL_ERR_IO, "shm: cannot create %s", st->name);
-    cleanup_arm(st->name);
+    {
+        canal_status_t arm_err = cleanup_arm(st);
+        if (arm_err != CANAL_OK) {
+            close(fd);
+            shm_unlink(st->name);
+            return arm_err;
+        }
+    }
 
     /* tmpfs hands out pages lazily; a full /dev/shm would turn into SIGBUS
      * on first touch, so check the space now (best effort: racy). Pages are
@@ -251,7 +303,7 @@ canal_status_t ch_shm_seg_create(ch_shm_state_t *st)
             (unsigned long long)vfs.f_bavail * vfs.f_frsize, st->lay.local_size, size);
         close(fd);
         shm_unlink(st->name);
-        cleanup_disarm();
+        cleanup_disarm(st);
         return st_err;
     }
     if (ftruncate(fd, (off_t)size) != 0) {
@@ -259,7 +311,7 @@ canal_status_t ch_shm_seg_create(ch_shm_state_t *st)
                                                st->name, size, strerror(errno));
         close(fd);
         shm_unlink(st->name);
-        cleanup_disarm();
+        cleanup_disarm(st);
         return st_err;
     }
     p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -268,7 +320,7 @@ canal_status_t ch_shm_seg_create(ch_shm_state_t *st)
                                                size, strerror(errno));
         close(fd);
         shm_unlink(st->name);
-        cleanup_disarm();
+        cleanup_disarm(st);
         return st_err;
     }
     close(fd);
@@ -335,10 +387,10 @@ canal_status_t ch_shm_seg_unlink(ch_shm_state_t *st)
     st->unlinked = 1;
     if (shm_unlink(st->name) != 0 && errno != ENOENT) {
         int e = errno;
-        cleanup_disarm();
+        cleanup_disarm(st);
         return common_err_set(CANAL_ERR_IO, "shm: shm_unlink(%s): %s", st->name, strerror(e));
     }
-    cleanup_disarm();
+    cleanup_disarm(st);
     return CANAL_OK;
 }
 

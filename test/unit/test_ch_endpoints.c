@@ -5,8 +5,11 @@
  * endpoint "B" (instance "b") of the same channel, each with its own
  * up-calls, and sends packets to the other rank through both, interleaved.
  * Each packet must arrive, in order and intact, through the endpoint it was
- * sent on; the two endpoints must not share state. Built twice: for the sock
- * channel (test_ch_endpoints_sock) and, with CANAL_TEST_EP_OFI, for the ofi
+ * sent on; the two endpoints must not share state. Built three times: for the
+ * sock channel (test_ch_endpoints_sock), with CANAL_TEST_EP_SHM for the shm
+ * channel (test_ch_endpoints_shm: both ranks on one node, each endpoint with
+ * its own segment, and a creator killed between create and unlink leaves
+ * neither segment behind), and, with CANAL_TEST_EP_OFI, for the ofi
  * channel (test_ch_endpoints_ofi) over the provider CANAL_TEST_OFI_PROVIDER
  * names (default tcp;ofi_rxm): a provider that cannot be opened here makes
  * that program exit 77 (automake's SKIP) with the reason. No wall-clock
@@ -17,8 +20,10 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "channels/channel.h"
@@ -29,7 +34,14 @@
 #ifdef CANAL_TEST_EP_OFI
 #define TEST_OPS (&ch_ofi_ops)
 #define TEST_NAME "test_ch_endpoints_ofi"
+#define TEST_NODES 2
+#elif defined(CANAL_TEST_EP_SHM)
+#include "channels/shm/shm.h"
+#define TEST_OPS (&ch_shm_ops)
+#define TEST_NAME "test_ch_endpoints_shm"
+#define TEST_NODES 1
 #else
+#define TEST_NODES 2
 #define TEST_OPS (&ch_sock_ops)
 #define TEST_NAME "test_ch_endpoints_sock"
 #endif
@@ -203,7 +215,7 @@ static int body(int rank, void *arg)
 
 START_TEST(test_two_endpoints)
 {
-    fake_pmi_job_t job = {.nprocs = 2, .nnodes = 2};
+    fake_pmi_job_t job = {.nprocs = 2, .nnodes = TEST_NODES};
     const char *prov = NULL;
 #ifdef CANAL_TEST_EP_OFI
     prov = getenv("CANAL_TEST_OFI_PROVIDER");
@@ -213,6 +225,57 @@ START_TEST(test_two_endpoints)
     ck_assert_int_eq(fake_pmi_run(&job, body, (void *)prov), 0);
 }
 END_TEST
+
+#ifdef CANAL_TEST_EP_SHM
+/* The creator (rank 0) opens both endpoints, so both segments exist, then
+ * dies by a signal before post_fence would unlink them: the clean-up armed
+ * per endpoint must remove both names, not only the last one armed. */
+static char (*crash_names)[256]; /* shared with the parent */
+
+static int body_crash(int rank, void *arg)
+{
+    const ch_opts_t opts[NEP] = {{.instance = NULL}, {.instance = "b"}};
+    ch_caps_t caps;
+    pmi_info_t info;
+
+    (void)arg;
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    if (rank != 0)
+        return 0;
+    /* Check's runner handler would take the whole test down with us. */
+    signal(SIGTERM, SIG_DFL);
+    for (int e = 0; e < NEP; e++) {
+        T_CHECK(ch_endpoint_new(TEST_OPS, &opts[e], &eps[e]) == CANAL_OK, "endpoint %c", 'A' + e);
+        T_CHECK(ch_init(eps[e], &info, &ups[e], &caps) == CANAL_OK, "init of endpoint %c",
+                'A' + e);
+        snprintf(crash_names[e], 256, "/dev/shm%s", ch_shm_segment_name(eps[e]));
+        T_CHECK(access(crash_names[e], F_OK) == 0, "%s should exist", crash_names[e]);
+    }
+    T_CHECK(strcmp(crash_names[0], crash_names[1]) != 0, "both endpoints use %s", crash_names[0]);
+    raise(SIGTERM);
+    return 0;
+}
+
+START_TEST(test_crash_cleanup_both)
+{
+    int ws[2];
+    fake_pmi_job_t job = {.nprocs = 2, .nnodes = 1, .wstatus_out = ws};
+
+    crash_names = mmap(NULL, NEP * 256, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    ck_assert(crash_names != MAP_FAILED);
+    memset(crash_names, 0, NEP * 256);
+    ck_assert_int_eq(fake_pmi_run(&job, body_crash, NULL), 1);
+    ck_assert(WIFSIGNALED(ws[0]) && WTERMSIG(ws[0]) == SIGTERM);
+    ck_assert(WIFEXITED(ws[1]) && WEXITSTATUS(ws[1]) == 0);
+    for (int e = 0; e < NEP; e++) {
+        ck_assert_msg(crash_names[e][0] != '\0', "endpoint %c never created its segment", 'A' + e);
+        ck_assert_msg(access(crash_names[e], F_OK) != 0, "%s left behind", crash_names[e]);
+        unlink(crash_names[e]); /* a failed run leaves nothing either */
+    }
+    munmap(crash_names, NEP * 256);
+}
+END_TEST
+#endif
 
 /* Options that select nothing valid are refused before any channel runs. */
 START_TEST(test_bad_options)
@@ -246,6 +309,9 @@ int main(void)
     tcase_set_timeout(tc, unit_case_timeout_s());
     tcase_add_test(tc, test_bad_options);
     tcase_add_test(tc, test_two_endpoints);
+#ifdef CANAL_TEST_EP_SHM
+    tcase_add_test(tc, test_crash_cleanup_both);
+#endif
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
