@@ -87,7 +87,7 @@ struct adi_request {
     uint64_t ctl_hdr[8];      /* control packet waiting to be sent (REQ_CTRL) */
     adi_mq_entry_t match;     /* receives: place in the posted queue (adi/match.h) */
     adi_request_t *next;      /* the pool's free list */
-    adi_request_t *send_next; /* per-peer pending-send queue */
+    common_link_t sendq;      /* place in its peer's pending-send queue (adi_peer_t.sendq) */
     /* Pack/unpack position of a non-contiguous message that is not moved in
      * one piece (rendezvous DATA, eager receive): allocated on first use and
      * kept with the pooled request, since most messages never need its

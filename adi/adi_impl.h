@@ -125,7 +125,7 @@ typedef struct {
     size_t eager_limit;   /* payload bytes sent eagerly to this peer */
     size_t chunk;         /* DATA chunk size */
     int has_rdma;
-    adi_request_t *sq_head, *sq_tail; /* pending sends, in order */
+    common_list_t sendq; /* pending sends, in order (adi_request_t.sendq) */
     size_t credit;        /* eager bytes we may still send to this peer */
     size_t window;        /* the full credit window per peer */
     size_t released;      /* eager bytes from this peer released, not yet returned */

@@ -560,7 +560,7 @@ static int progress_poll(void)
         for (int i = 0; i < adi_dev.npump; i++) {
             int peer = adi_dev.pump_list[i];
             n += adi_peer_pump(peer);
-            if (adi_dev.peers[peer].sq_head != NULL)
+            if (!common_list_empty(&adi_dev.peers[peer].sendq))
                 adi_dev.pump_list[keep++] = peer;
             else
                 adi_dev.peers[peer].in_pump_list = 0;

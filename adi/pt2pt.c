@@ -128,15 +128,16 @@ void adi_queues_finalize(void)
 }
 
 /* ---------------------------------------------------------------- sending */
+/* The oldest pending send to peer p, or NULL. */
+static inline adi_request_t *sq_first(adi_peer_t *p)
+{
+    return common_list_entry(p->sendq.head, adi_request_t, sendq);
+}
+
 static void sq_append(int peer, adi_request_t *r)
 {
     adi_peer_t *p = &adi_dev.peers[peer];
-    r->send_next = NULL;
-    if (p->sq_tail)
-        p->sq_tail->send_next = r;
-    else
-        p->sq_head = r;
-    p->sq_tail = r;
+    common_list_push_back(&p->sendq, &r->sendq);
     r->in_queue = 1;
     if (!p->in_pump_list) {
         p->in_pump_list = 1;
@@ -148,11 +149,8 @@ static void sq_append(int peer, adi_request_t *r)
 static void sq_pop(int peer)
 {
     adi_peer_t *p = &adi_dev.peers[peer];
-    adi_request_t *r = p->sq_head;
-    p->sq_head = r->send_next;
-    if (p->sq_head == NULL)
-        p->sq_tail = NULL;
-    r->send_next = NULL;
+    adi_request_t *r = sq_first(p);
+    common_list_remove(&p->sendq, &r->sendq);
     r->in_queue = 0;
 }
 
@@ -283,8 +281,8 @@ int adi_peer_pump(int peer)
     adi_peer_t *p = &adi_dev.peers[peer];
     int sent = 0;
 
-    while (p->sq_head != NULL) {
-        adi_request_t *r = p->sq_head;
+    while (!common_list_empty(&p->sendq)) {
+        adi_request_t *r = sq_first(p);
         canal_status_t st = send_step(peer, r);
         if (st == CANAL_AGAIN)
             break;
@@ -305,7 +303,7 @@ void adi_send_ctrl(int peer, const adi_pkt_t *pkt)
 
     if (p->failed)
         return; /* nobody is there to answer */
-    if (p->sq_head == NULL && send_pkt(peer, pkt, NULL, 0) == CANAL_OK)
+    if (common_list_empty(&p->sendq) && send_pkt(peer, pkt, NULL, 0) == CANAL_OK)
         return;
     r = adi_request_alloc(ADI_REQ_OTHER);
     if (r == NULL) {
@@ -384,7 +382,7 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     if (r->proto == PROTO_RTS)
         adi_stat_add(&adi_stats.rndv_sent, 1);
     r->state = REQ_SEND_QUEUED;
-    if (p->sq_head == NULL && (st = send_step(dest, r)) != CANAL_AGAIN) {
+    if (common_list_empty(&p->sendq) && (st = send_step(dest, r)) != CANAL_AGAIN) {
         /* Sent, or refused for good: then the request reports the error. */
         if (st < 0)
             req_fail(r, dest, st);
@@ -765,23 +763,14 @@ canal_status_t adi_cancel(adi_request_t *r)
         adi_req_finish(r);
     } else if (r->state == REQ_SEND_QUEUED && r->in_queue &&
                (r->proto == PROTO_EAGER || r->proto == PROTO_RTS)) {
-        /* Not transmitted yet: take it out of the peer's queue. */
+        /* Not transmitted yet (in_queue): take it out of the peer's queue. */
         adi_peer_t *p = &adi_dev.peers[r->peer];
-        adi_request_t **pp = &p->sq_head, *prev = NULL;
-        while (*pp != NULL && *pp != r) {
-            prev = *pp;
-            pp = &(*pp)->send_next;
-        }
-        if (*pp == r) {
-            *pp = r->send_next;
-            if (p->sq_tail == r)
-                p->sq_tail = prev;
-            r->in_queue = 0;
-            if (r->rkey != UINT64_MAX && r->proto == PROTO_RTS)
-                ch_mem_deregister(p->ch, r->rkey);
-            r->status.cancelled = 1;
-            adi_req_finish(r);
-        }
+        common_list_remove(&p->sendq, &r->sendq);
+        r->in_queue = 0;
+        if (r->rkey != UINT64_MAX && r->proto == PROTO_RTS)
+            ch_mem_deregister(p->ch, r->rkey);
+        r->status.cancelled = 1;
+        adi_req_finish(r);
     }
     adi_unlock();
     return CANAL_OK;
@@ -1080,7 +1069,8 @@ void adi_posted_fail_all(void)
             continue;
         for (int i = 0; i < CTX_CHUNK; i++) {
             adi_ctx_queues_t *q = __atomic_load_n(&chunk[i], __ATOMIC_ACQUIRE);
-            adi_request_t *fail = NULL, *r, *next;
+            common_list_t fail = {0}; /* (through sendq: unused by receives) */
+            adi_request_t *r;
             adi_mq_entry_t *e, *enext;
             int peer = -1;
             canal_status_t fst;
@@ -1098,13 +1088,12 @@ void adi_posted_fail_all(void)
                 r->state = REQ_IDLE;
                 adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
                 r->peer = peer;
-                r->send_next = fail; /* (unused by receives) */
-                fail = r;
+                common_list_push_back(&fail, &r->sendq);
             }
             adi_q_unlock(q);
-            for (r = fail; r != NULL; r = next) {
-                next = r->send_next;
-                r->send_next = NULL;
+            while (!common_list_empty(&fail)) {
+                r = common_list_entry(fail.head, adi_request_t, sendq);
+                common_list_remove(&fail, &r->sendq);
                 if (r->rank >= 0)
                     r->status.source = r->rank;
                 req_fail(r, r->peer, r->status.error);
@@ -1127,18 +1116,8 @@ static void revoked_send(adi_request_t *r, void *arg)
     } else if (r->state == REQ_SEND_QUEUED && r->in_queue &&
                (r->proto == PROTO_EAGER || r->proto == PROTO_RTS)) {
         adi_peer_t *p = &adi_dev.peers[r->peer];
-        adi_request_t **pp = &p->sq_head, *prev = NULL;
-        while (*pp != NULL && *pp != r) {
-            prev = *pp;
-            pp = &(*pp)->send_next;
-        }
-        if (*pp != r)
-            return;
-        *pp = r->send_next;
-        if (p->sq_tail == r)
-            p->sq_tail = prev;
+        common_list_remove(&p->sendq, &r->sendq); /* (in_queue: r is on it) */
         r->in_queue = 0;
-        r->send_next = NULL;
         if (r->proto == PROTO_EAGER) /* (its credit was taken when it was queued) */
             p->credit += r->size + ADI_EAGER_COST;
         if (r->proto == PROTO_RTS && r->rkey != UINT64_MAX) {
@@ -1185,7 +1164,8 @@ void adi_revoked_sweep(int context)
 void adi_on_peer_failed(int peer, canal_status_t st)
 {
     adi_peer_t *p;
-    adi_request_t *r, *next;
+    common_list_t sendq;
+    adi_request_t *r;
 
     if (peer < 0 || peer >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
         return;
@@ -1214,11 +1194,13 @@ void adi_on_peer_failed(int peer, canal_status_t st)
     __atomic_store_n(&p->failed, __atomic_add_fetch(&adi_dev.nfailed, 1, __ATOMIC_SEQ_CST),
                      __ATOMIC_SEQ_CST); /* (nonzero, and the order of the losses) */
     __atomic_add_fetch(&adi_nlost, 1, __ATOMIC_SEQ_CST);
-    r = p->sq_head;
-    p->sq_head = p->sq_tail = NULL;
-    for (; r != NULL; r = next) {
-        next = r->send_next;
-        r->send_next = NULL;
+    /* The queue is taken whole first, as before: a send queued meanwhile by
+     * a completion's call-back is not failed by this walk. */
+    sendq = p->sendq;
+    p->sendq = (common_list_t){0};
+    while (!common_list_empty(&sendq)) {
+        r = common_list_entry(sendq.head, adi_request_t, sendq);
+        common_list_remove(&sendq, &r->sendq);
         r->in_queue = 0;
         req_fail(r, peer, CANAL_ERR_PEER);
     }

@@ -23,7 +23,7 @@ enum { RBLOCK = 256, RBLOCKS = 16384 };
 #if defined(__x86_64__) && defined(__LP64__)
 /* adi_request_alloc initializes the request field by field: a field added to
  * adi_request_t must be initialized there too (then update this size). */
-_Static_assert(sizeof(adi_request_t) == 360, "initialize the new field in adi_request_alloc");
+_Static_assert(sizeof(adi_request_t) == 368, "initialize the new field in adi_request_alloc");
 #endif
 
 static adi_request_t *blocks[RBLOCKS];
@@ -206,7 +206,8 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
     r->tmp = NULL;
     r->tmp_len = 0;
     r->match = (adi_mq_entry_t){0};
-    r->next = r->send_next = NULL;
+    r->next = NULL;
+    r->sendq = (common_link_t){0};
     __atomic_store_n(&r->live, 1, __ATOMIC_RELEASE);
     return r;
 }
