@@ -33,7 +33,7 @@ mpi/api_impl.h
 # (the last: generated in the build tree by mpi/api/gen.py; the tests of
 # MPICH's suite before it)
 
-dirs="adi bench bindings channels coll common datatype io mpi mpiexec pmi rma test tools"
+dirs="adi bench bindings channels coll common datatype dyn io mpi mpiexec pmi rma test tools"
 tmp=${TMPDIR:-/tmp}/check-design.$$
 mkdir "$tmp" || exit 99
 trap 'rm -rf "$tmp"' EXIT

@@ -12,6 +12,7 @@
 #ifndef CANAL_TEST_CH_CONFORM_H
 #define CANAL_TEST_CH_CONFORM_H
 
+#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,17 @@ typedef struct {
     const char *(*label)(void);      /* NULL, or a prefix for failure messages */
     int skip_unsupported;            /* init's CANAL_ERR_UNSUPPORTED skips the test */
     int check_alignment;             /* header and payload arrive 8-byte aligned */
+    /* For the table of cases (conf_add_cases): */
+    int self_send;                   /* a rank sends to itself through the channel */
+    int checks_null_header;          /* sendv refuses a NULL header base */
+    unsigned pingpong_rounds;        /* 0: 2000 */
+    int upcall_send_may_wait;        /* sendv inside on_packet may say AGAIN (retried) */
+    /* NULL, or a job of nprocs ranks that reach each other over variant v
+     * (ofi: provider v); NULL runs run_job(nprocs, 1, body, v). */
+    int (*run)(int nprocs, int variant, fake_pmi_body_t body);
+    /* NULL, or conf_bring_up for variant v (returns 0 to skip). */
+    int (*bring_up)(int variant, ch_upcalls_t *up);
+    void (*after_order)(void);       /* NULL, or the channel's own checks after the order case */
 } conf_channel_t;
 extern const conf_channel_t conf_channel;
 
@@ -109,16 +121,30 @@ void on_packet_sizes(int peer, const void *hdr, size_t hdr_len, const void *payl
 
 
 /* ---- cases every channel runs the same way -------------------------------- */
-/* sendv from inside on_packet: `rounds` round trips between ranks 0 and 1 of
- * an 8-byte message whose header counts; each answer is sent from the
- * receive up-call, which must accept it at once (CANAL_OK), and a progress()
- * nested in the up-call must deliver nothing. The body of a 2-rank job. */
-int conf_pingpong(unsigned rounds, void (*on_peer_failed)(int peer, canal_status_t st));
 /* sendv's argument checks, on a channel that is up: a peer out of range
  * (-1, size), a NULL or empty iov, a header over CH_HDR_MAX (or with a NULL
  * base, when null_header), a payload over max_payload, a NULL payload base
  * and an iov_len that wraps are CANAL_ERR_ARG. `peer` is one the channel
  * reaches. */
 void conf_sendv_bad_args(int peer, int null_header);
+
+/* ---- the table of cases every channel runs ------------------------------- */
+/* The cases (each a job, over every variant): order_2 and order_4 (every rank
+ * sends CONF_ORDER_MSGS to every rank it reaches, interleaved, sizes from 0 to max_payload;
+ * all arrive in order and intact), sizes (every header length and payload
+ * size, both directions, gathered from 4 iovecs), pingpong_callback (round
+ * trips of an 8-byte message whose header counts, each answer sent from
+ * the receive up-call, which must accept it at once, while a progress()
+ * nested in the up-call delivers nothing), block_wake (block() with nothing to do returns; a rank
+ * blocked without a timeout is woken by a packet; no assertion on how long
+ * anything took), sendv_bad_args (conf_sendv_bad_args). conf_add_cases adds
+ * them to tc as one loop test over cases x nvariants. */
+void conf_add_cases(TCase *tc, int nvariants);
+enum { CONF_ORDER_MSGS = 1500 };
+/* The order case's payload size of message seq (0 .. max). */
+size_t conf_order_len(unsigned seq, size_t max);
+/* The order case's body (arg: the variant), for a channel's own variations
+ * (more ranks, counters that wrap, another address family). */
+int conf_body_order(int rank, void *arg);
 
 #endif

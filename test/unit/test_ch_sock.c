@@ -2,9 +2,9 @@
  * Unit tests of the TCP channel (channels/sock/): SHA-256 and HMAC against
  * the FIPS 180-4 and RFC 4231 vectors; the frame and handshake parsers,
  * including a fuzz-style run over random and mutated input; address cards
- * and interface choice; conformance to channels/channel.h over 2..16 forked
- * ranks (ordering per pair, every payload size, back-pressure, sendv from
- * inside on_packet, simultaneous and many-at-once connects, block); the
+ * and interface choice; the table of cases every channel runs (ch_conform.c),
+ * and sock's own over 2..16 forked ranks (IPv6, many iovecs, back-pressure,
+ * simultaneous and many-at-once connects); the
  * handshake against strangers (garbage, wrong key, replay, truncation,
  * silence, floods, an impostor acceptor, an insider's oversized frame); and
  * faults (a killed peer, a refused connect, a clean finalize). Each job runs
@@ -64,6 +64,18 @@ static void flush_all(void)
     }
 }
 
+/* After the table's order case: one connection per peer (and IPv6 when
+ * test_order_ipv6 asked for it). */
+static int want_ipv6;
+static void sock_after_order(void)
+{
+    T_CHECK(ch_sock_count_up(ST) == info.size - 1, "%d connections up for %d peers",
+            ch_sock_count_up(ST), info.size - 1);
+    if (want_ipv6)
+        T_CHECK(ST->laddr.ss.ss_family == AF_INET6, "not IPv6 with CANAL_SOCK_IFACE=%s",
+                getenv("CANAL_SOCK_IFACE"));
+}
+
 const conf_channel_t conf_channel = {
     .file = "test_ch_sock.c",
     .ops = &ch_sock_ops,
@@ -71,6 +83,9 @@ const conf_channel_t conf_channel = {
     .before_init = sock_log_rank,
     .flush = flush_all,
     .check_alignment = 1,
+    .checks_null_header = 1,
+    .pingpong_rounds = 5000,
+    .after_order = sock_after_order,
 };
 
 static int failed_peer = -1;
@@ -589,61 +604,15 @@ END_TEST
 
 /* ---- conformance: ordering, sizes -------------------------------------------------- */
 
-enum { ORDER_MSGS = 1500 };
+/* IPv6: the table's order case over ::1 (a SKIP without IPv6 loopback). */
 
-static size_t order_len(unsigned seq, size_t max)
+static int body_order_ipv6(int rank, void *arg)
 {
-    static const size_t sizes[] = {0, 1, 8, 48, 100, 1024, 4000, 70000};
-    if (seq % 97 == 0)
-        return max;
-    return sizes[seq % 8];
+    setenv("CANAL_SOCK_IFACE", (const char *)arg, 1);
+    want_ipv6 = 1;
+    return conf_body_order(rank, (void *)0);
 }
 
-/* Every rank sends ORDER_MSGS to every other rank, interleaving
- * destinations, and checks what it receives. */
-static int body_order(int rank, void *arg)
-{
-    unsigned char *buf;
-    unsigned sent[FAKE_PMI_MAX_PROCS] = {0};
-    int n;
-
-    if (arg != NULL)
-        setenv("CANAL_SOCK_IFACE", (const char *)arg, 1);
-    bring_up(&up_check);
-    n = info.size;
-    buf = malloc(caps.max_payload);
-    T_CHECK(buf != NULL, "malloc");
-    for (unsigned i = 0; i < ORDER_MSGS; i++)
-        for (int k = 1; k < n; k++) {
-            int peer = (rank + k) % n;
-            send_checked(peer, sent[peer], order_len(sent[peer], caps.max_payload), buf);
-            sent[peer]++;
-            if (i % 8 == 0)
-                T_CHECK(poll_once() >= 0, "progress");
-        }
-    wait_delivered((long)ORDER_MSGS * (n - 1));
-    for (int k = 0; k < n; k++)
-        T_CHECK(received[k] == (k == rank ? 0u : (unsigned)ORDER_MSGS), "from %d: %u", k,
-                received[k]);
-    T_CHECK(ch_sock_count_up(ST) == n - 1, "%d connections up for %d peers", ch_sock_count_up(ST),
-            n - 1);
-    if (arg != NULL && strchr((const char *)arg, ':') != NULL)
-        T_CHECK(ST->laddr.ss.ss_family == AF_INET6, "not IPv6 with CANAL_SOCK_IFACE=%s",
-                (const char *)arg);
-    free(buf);
-    return tear_down();
-}
-
-START_TEST(test_order_2)
-{
-    ck_assert_int_eq(run_job(2, 1, body_order, NULL), 0);
-}
-END_TEST
-START_TEST(test_order_4)
-{
-    ck_assert_int_eq(run_job(4, 1, body_order, NULL), 0);
-}
-END_TEST
 START_TEST(test_order_ipv6)
 {
     sock_addr_t a;
@@ -652,86 +621,52 @@ START_TEST(test_order_ipv6)
         fprintf(stderr, "SKIP test_order_ipv6: no IPv6 loopback\n");
         return;
     }
-    ck_assert_int_eq(run_job(3, 1, body_order, "::1/128"), 0);
+    ck_assert_int_eq(run_job(3, 1, body_order_ipv6, "::1/128"), 0);
 }
 END_TEST
 
 static ch_upcalls_t up_sizes = {on_packet_sizes, on_rdma_done_unused, on_peer_failed_fatal};
 
-static int body_sizes(int rank, void *arg)
+/* What is sock's own beside the table's sizes case: its default payload
+ * limit and caps, and a packet of more iovecs than one writev batch. */
+static int body_many_iovecs(int rank, void *arg)
 {
-    unsigned char *buf;
-    unsigned char hdr[CH_HDR_MAX];
+    enum { NIOV = 100 };
+    unsigned char hdr[8], *buf;
+    struct iovec iov[NIOV + 1];
     double t0;
 
     bring_up(&up_sizes);
-    size_t max = caps.max_payload;
-    T_CHECK(max == 256 * 1024, "default max_payload %zu", max);
+    T_CHECK(caps.max_payload == 256 * 1024, "default max_payload %zu", caps.max_payload);
     T_CHECK(!caps.has_rdma && !caps.local_only, "caps");
-    buf = malloc(max);
+    buf = malloc(NIOV * 7);
     T_CHECK(buf != NULL, "malloc");
-    size_cases(max);
-    for (int dir = 0; dir < 2; dir++) {
-        int sender = dir;
-        case_next = 0;
-        if (rank == sender) {
-            for (int k = 0; k < ncases; k++) {
-                size_t hl = cases[k].hl, len = cases[k].len;
-                size_t a = len / 3, b = len / 2 - len / 3;
-                struct iovec iov[4] = {
-                    {hdr, hl}, {buf, a}, {buf + a, b}, {buf + a + b, len - a - b}};
-                canal_status_t st;
-                for (size_t i = 0; i < hl; i++)
-                    hdr[i] = hdr_byte((unsigned)k, i);
-                make_payload(buf, rank, (unsigned)k, len);
-                t0 = now_s();
-                while ((st = ch_sendv(EP, 1 - rank, iov, 4)) == CANAL_AGAIN) {
-                    poll_once();
-                    T_CHECK(now_s() - t0 < unit_hang_s(), "stuck at case %d", k);
-                }
-                T_CHECK(st == CANAL_OK, "sendv hl %zu len %zu: %d", hl, len, st);
-            }
-            flush_all();
-        } else {
-            t0 = now_s();
-            while (case_next < ncases) {
-                T_CHECK(poll_once() >= 0, "progress");
-                T_CHECK(now_s() - t0 < unit_hang_s(), "only %d of %d cases arrived", case_next, ncases);
-            }
-        }
-        T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    }
-    /* Many iovecs in one packet (beyond one writev batch). */
-    {
-        enum { NIOV = 100 };
-        struct iovec iov[NIOV + 1];
-        ncases = 1;
-        cases[0] = (size_case_t){8, NIOV * 7};
-        case_next = 0;
-        if (rank == 0) {
-            for (size_t i = 0; i < 8; i++)
-                hdr[i] = hdr_byte(0, i);
-            make_payload(buf, 0, 0, NIOV * 7);
-            iov[0] = (struct iovec){hdr, 8};
-            for (int i = 0; i < NIOV; i++)
-                iov[i + 1] = (struct iovec){buf + 7 * i, 7};
-            T_CHECK(ch_sendv(EP, 1, iov, NIOV + 1) == CANAL_OK, "sendv of %d iovecs", NIOV + 1);
-            flush_all();
-        } else {
-            t0 = now_s();
-            while (case_next < 1) {
-                poll_once();
-                T_CHECK(now_s() - t0 < unit_hang_s(), "many-iovec packet missing");
-            }
+    ncases = 1;
+    cases[0] = (size_case_t){8, NIOV * 7};
+    case_next = 0;
+    if (rank == 0) {
+        for (size_t i = 0; i < 8; i++)
+            hdr[i] = hdr_byte(0, i);
+        make_payload(buf, 0, 0, NIOV * 7);
+        iov[0] = (struct iovec){hdr, 8};
+        for (int i = 0; i < NIOV; i++)
+            iov[i + 1] = (struct iovec){buf + 7 * i, 7};
+        T_CHECK(ch_sendv(EP, 1, iov, NIOV + 1) == CANAL_OK, "sendv of %d iovecs", NIOV + 1);
+        flush_all();
+    } else {
+        t0 = now_s();
+        while (case_next < 1) {
+            poll_once();
+            T_CHECK(now_s() - t0 < unit_hang_s(), "many-iovec packet missing");
         }
     }
     free(buf);
     return tear_down();
 }
 
-START_TEST(test_sizes)
+START_TEST(test_many_iovecs)
 {
-    ck_assert_int_eq(run_job(2, 1, body_sizes, NULL), 0);
+    ck_assert_int_eq(run_job(2, 1, body_many_iovecs, NULL), 0);
 }
 END_TEST
 
@@ -830,18 +765,7 @@ START_TEST(test_backpressure)
 }
 END_TEST
 
-/* ---- sendv from inside on_packet: ping-pong, and the latency ---------------------- */
-
-static int body_pingpong(int rank, void *arg)
-{
-    return conf_pingpong(5000, on_peer_failed_fatal);
-}
-
-START_TEST(test_pingpong_callback)
-{
-    ck_assert_int_eq(run_job(2, 1, body_pingpong, NULL), 0);
-}
-END_TEST
+/* ---- the latency ---------------------- */
 
 /* The latency number: 8-byte payloads. How a waiting rank polls matters
  * as much as the channel: mode 0 spins on progress(), mode 1 yields the CPU
@@ -1058,52 +982,6 @@ START_TEST(test_many_peers)
 }
 END_TEST
 
-/* ---- block ------------------------------------------------------------------------- */
-
-static int body_block(int rank, void *arg)
-{
-    unsigned char buf[16];
-    double t0, dt;
-
-    bring_up(&up_check);
-    if (rank == 1) {
-        t0 = now_s();
-        T_CHECK(ch_block(EP, 100000) == CANAL_OK, "block");
-        dt = now_s() - t0;
-        /* a lower bound only: a slow machine can only lengthen it */
-        T_CHECK(dt > 0.08, "block(100 ms) returned after %.3f s", dt);
-        T_CHECK(ch_block(EP, 0) == CANAL_OK, "block(0)");
-    }
-    T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    /* Rank 1 sleeps in the kernel; rank 0 connects and sends after 200 ms.
-     * The sleep outlasts the hang limit: only the wake-up can end it in time. */
-    for (int round = 0; round < 2; round++) {
-        if (rank == 0) {
-            sleep_ms(200);
-            send_checked(1, (unsigned)round, 8, buf);
-            flush_all();
-        } else {
-            int blocks = 0;
-            t0 = now_s();
-            while (received[0] < (unsigned)round + 1) {
-                T_CHECK(ch_block(EP, unit_block_forever_us()) == CANAL_OK, "block");
-                blocks++;
-                T_CHECK(ch_progress(EP) >= 0, "progress");
-                T_CHECK(now_s() - t0 < unit_hang_s(), "never woken (%d blocks)", blocks);
-            }
-            T_CHECK(blocks < 50, "%d blocks: block() does not sleep", blocks);
-        }
-        T_CHECK(pmi_fence() == CANAL_OK, "fence");
-    }
-    return tear_down();
-}
-
-START_TEST(test_block)
-{
-    ck_assert_int_eq(run_job(2, 1, body_block, NULL), 0);
-}
-END_TEST
-
 /* ---- strangers ------------------------------------------------------------------------ */
 
 /* A blocking TCP connection to rank r's card, as a stranger would make it. */
@@ -1183,7 +1061,6 @@ static int body_strangers(int rank, void *arg)
     unsigned char nc[SOCK_NONCE_LEN], secret[SOCK_SECRET_LEN], wrong[SOCK_SECRET_LEN];
     unsigned char buf[256];
     int fd, a;
-    double dt;
 
     setenv("CANAL_SOCK_HANDSHAKE_TIMEOUT", "1", 1);
     if (rank == 2) {
@@ -1238,11 +1115,11 @@ static int body_strangers(int rank, void *arg)
         memcpy(buf, ch_sock_magic, 8);
         write_full(fd, buf, 200);
         expect_closed(fd);
-        /* 7. Silence: dropped after CANAL_SOCK_HANDSHAKE_TIMEOUT (1 s), not
-         * before (a lower bound only: a slow machine can only lengthen it). */
+        /* 7. Silence: dropped by CANAL_SOCK_HANDSHAKE_TIMEOUT (1 s). When
+         * is not judged (no wall-clock assertion in make check); that it is
+         * dropped at all is, within the hang limit of expect_closed. */
         fd = raw_connect(0);
-        dt = expect_closed(fd);
-        T_CHECK(dt > 0.5, "a silent stranger was dropped after %.2f s", dt);
+        (void)expect_closed(fd);
         /* 8. Random garbage of random lengths on many connections, some of it
          * with the right magic in front (a fuzz of the live acceptor). */
         rng_state ^= (uint64_t)getpid();
@@ -1954,7 +1831,7 @@ static int body_netns(int rank, void *arg)
     for (unsigned i = 0; i < 300; i++)
         for (int k = 1; k < n; k++) {
             int peer = (rank + k) % n;
-            send_checked(peer, sent[peer], order_len(sent[peer], caps.max_payload), buf);
+            send_checked(peer, sent[peer], conf_order_len(sent[peer], caps.max_payload), buf);
             sent[peer]++;
         }
     wait_delivered(300L * (n - 1));
@@ -2034,16 +1911,13 @@ static Suite *sock_suite(void)
     suite_add_tcase(s, unit);
 
     tcase_set_timeout(conf, unit_case_timeout_s());
-    tcase_add_test(conf, test_order_2);
-    tcase_add_test(conf, test_order_4);
+    conf_add_cases(conf, 1);
     tcase_add_test(conf, test_order_ipv6);
-    tcase_add_test(conf, test_sizes);
+    tcase_add_test(conf, test_many_iovecs);
     tcase_add_test(conf, test_backpressure);
-    tcase_add_test(conf, test_pingpong_callback);
     tcase_add_test(conf, test_simultaneous_2);
     tcase_add_test(conf, test_simultaneous_6);
     tcase_add_test(conf, test_many_peers);
-    tcase_add_test(conf, test_block);
     tcase_add_test(conf, test_bad_input);
     tcase_add_test(conf, test_single);
     tcase_add_test(conf, test_describe);
