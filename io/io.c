@@ -730,7 +730,6 @@ int mpi_file_set_info_impl(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
 }
 
 /* For MPI_File_set_view's info argument (io/io_view.c). */
-int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn);
 int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
 {
     return hints_apply(f, info, fn);

@@ -138,5 +138,7 @@ int io_shfp_open(struct ADIOI_FileD *f, const char *token);
 void io_shfp_close(struct ADIOI_FileD *f, int remove);
 int io_shfp_fetch_add(struct ADIOI_FileD *f, MPI_Offset add, MPI_Offset *old_out);
 int io_shfp_store(struct ADIOI_FileD *f, MPI_Offset value);
+/* MPI_File_set_view's info argument: the hints of MPI_File_set_info (io.c). */
+int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn);
 
 #endif

@@ -30,7 +30,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int io_hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn); /* io.c */
 static char *shfp_fallback_name(struct ADIOI_FileD *f);
 
 /* ---------------------------------------------------------------- datareps */

@@ -21,8 +21,6 @@
 #include "mpiimpl.h"
 #include "mpi/api_impl.h"
 
-void mpi_file_f2c_forget(MPI_File file);
-
 /* ------------------------------------------------------------------ files */
 
 /* Slot 0 is never used: Fortran handle 0 is MPI_FILE_NULL. */
