@@ -64,7 +64,7 @@ void coll_rec_reduce_tree(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, const 
 {
     coll_iter_t it;
     coll_step_t st;
-    int nrecv = 0, is_root = g.idx == g.root;
+    int nrecv = 0, is_root = g.idx == g.root, pending;
     void *acc, *other, *t;
 
     if (g.idx < 0)
@@ -85,20 +85,22 @@ void coll_rec_reduce_tree(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, const 
                 coll_send(s, c, st.send_peer, in, count, dt);
         return;
     }
-    if (is_root) {
-        acc = out;
-        if (in != out)
-            coll_copy(s, in, count, dt, acc, count, dt);
-    } else {
-        acc = coll_tmp_typed(s, count, dt);
-        coll_copy(s, in, count, dt, acc, count, dt);
-    }
-    other = coll_tmp_typed(s, count, dt);
+    /* acc does not hold `in` yet (pending): the first child's part is
+     * received straight into acc and `in` reduced into it (in op child, in
+     * rank order), which saves copying the vector into acc first. */
+    pending = !is_root || in != out;
+    acc = is_root ? out : coll_tmp_typed(s, count, dt);
+    other = nrecv > 1 || !pending ? coll_tmp_typed(s, count, dt) : NULL;
     /* Children come smallest subtree first: acc covers the ranks below the
      * child's, so acc op child keeps rank order. */
     group_iter(&it, topo, COLL_DIR_REVERSE, g, radix);
     while (coll_iter_next(&it, &st)) {
-        if (st.recv_peer >= 0) {
+        if (st.recv_peer >= 0 && pending) {
+            coll_recv(s, c, st.recv_peer, acc, count, dt);
+            coll_fence(s);
+            coll_reduce(s, in, acc, count, dt, dth, op);
+            pending = 0;
+        } else if (st.recv_peer >= 0) {
             coll_recv(s, c, st.recv_peer, other, count, dt);
             coll_fence(s);
             if (commutative) {
@@ -109,7 +111,7 @@ void coll_rec_reduce_tree(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, const 
             }
         }
         if (st.send_peer >= 0)
-            coll_send(s, c, st.send_peer, acc, count, dt);
+            coll_send(s, c, st.send_peer, pending ? in : acc, count, dt);
     }
     if (is_root && acc != out)
         coll_copy(s, acc, count, dt, out, count, dt);
