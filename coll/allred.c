@@ -65,9 +65,14 @@ static size_t blk_off(const blocks_t *b, int i)
 /* Reduce-scatter by recursive halving (the reverse walk of recursive
  * doubling) over acc (the whole vector); tmp is as large as acc. With
  * `finish`, the extra ranks of a non-power-of-two size get their block
- * back (reversed PRE); allreduce skips that (it sends everything in POST). */
+ * back (reversed PRE); allreduce skips that (it sends everything in POST).
+ * With src (a power-of-two size and a commutative operation only), acc
+ * does not hold this rank's contribution yet: the first step sends from
+ * src and receives the partner's half straight into acc, then reduces src
+ * into it, which saves copying the whole vector into acc first (every
+ * later step works inside the first step's half). */
 static void rec_halving(coll_sched_t *s, mpi_comm_t *c, const blocks_t *b, char *acc, char *tmp,
-                        const coll_args_t *a, int finish)
+                        const coll_args_t *a, int finish, const char *src)
 {
     ptrdiff_t ext = dt_extent(a->rdt);
     coll_iter_t it;
@@ -85,6 +90,18 @@ static void rec_halving(coll_sched_t *s, mpi_comm_t *c, const blocks_t *b, char 
             if (st.recv_peer >= 0 && rn > 0)
                 coll_recv(s, c, st.recv_peer, acc + (ptrdiff_t)ro * ext, rn, a->rdt);
             coll_fence(s);
+            continue;
+        }
+        if (src != NULL) {
+            if (st.send_peer >= 0 && sn > 0)
+                coll_send(s, c, st.send_peer, src + (ptrdiff_t)so * ext, sn, a->rdt);
+            if (st.recv_peer >= 0 && rn > 0)
+                coll_recv(s, c, st.recv_peer, acc + (ptrdiff_t)ro * ext, rn, a->rdt);
+            coll_fence(s);
+            if (st.recv_peer >= 0 && rn > 0)
+                coll_reduce(s, src + (ptrdiff_t)ro * ext, acc + (ptrdiff_t)ro * ext, rn, a->rdt,
+                            a->recvtype, a->op);
+            src = NULL;
             continue;
         }
         if (st.send_peer >= 0 && sn > 0)
@@ -128,15 +145,19 @@ static canal_status_t allreduce_rabenseifner(coll_sched_t *s, const coll_args_t 
     size_t n = (size_t)a->recvcount;
     blocks_t b = {n, coll_size(c), NULL};
     char *tmp;
+    int pof2 = (coll_size(c) & (coll_size(c) - 1)) == 0;
+    const char *src = NULL;
 
     if (red_empty(a) || coll_size(c) == 1)
         return allreduce_recdbl(s, a);
-    if (!is_in_place(a->sendbuf))
+    if (!is_in_place(a->sendbuf) && pof2)
+        src = a->sendbuf; /* the first halving step reads it (commutative: usable_commutative_big) */
+    else if (!is_in_place(a->sendbuf))
         coll_copy(s, a->sendbuf, n, a->rdt, a->recvbuf, n, a->rdt);
     tmp = coll_tmp_typed(s, n, a->rdt);
     if (tmp == NULL)
         return coll_sched_status(s);
-    rec_halving(s, c, &b, a->recvbuf, tmp, a, 0);
+    rec_halving(s, c, &b, a->recvbuf, tmp, a, 0, src);
     rec_doubling_blocks(s, c, &b, a->recvbuf, a);
     return coll_sched_status(s);
 }
@@ -349,7 +370,7 @@ static canal_status_t rs_halving(coll_sched_t *s, const coll_args_t *a)
     if (acc == NULL || tmp == NULL)
         return coll_sched_status(s);
     coll_copy(s, rs_input(a), b.total, a->rdt, acc, b.total, a->rdt);
-    rec_halving(s, c, &b, acc, tmp, a, 1);
+    rec_halving(s, c, &b, acc, tmp, a, 1, NULL);
     coll_copy(s, acc + (ptrdiff_t)off[coll_rank(c)] * ext, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt,
               a->recvbuf, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt);
     return coll_sched_status(s);

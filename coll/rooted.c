@@ -64,7 +64,7 @@ void coll_rec_reduce_tree(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, const 
 {
     coll_iter_t it;
     coll_step_t st;
-    int nrecv = 0, is_root = g.idx == g.root;
+    int nrecv = 0, is_root = g.idx == g.root, pending;
     void *acc, *other, *t;
 
     if (g.idx < 0)
@@ -85,20 +85,22 @@ void coll_rec_reduce_tree(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, const 
                 coll_send(s, c, st.send_peer, in, count, dt);
         return;
     }
-    if (is_root) {
-        acc = out;
-        if (in != out)
-            coll_copy(s, in, count, dt, acc, count, dt);
-    } else {
-        acc = coll_tmp_typed(s, count, dt);
-        coll_copy(s, in, count, dt, acc, count, dt);
-    }
-    other = coll_tmp_typed(s, count, dt);
+    /* acc does not hold `in` yet (pending): the first child's part is
+     * received straight into acc and `in` reduced into it (in op child, in
+     * rank order), which saves copying the vector into acc first. */
+    pending = !is_root || in != out;
+    acc = is_root ? out : coll_tmp_typed(s, count, dt);
+    other = nrecv > 1 || !pending ? coll_tmp_typed(s, count, dt) : NULL;
     /* Children come smallest subtree first: acc covers the ranks below the
      * child's, so acc op child keeps rank order. */
     group_iter(&it, topo, COLL_DIR_REVERSE, g, radix);
     while (coll_iter_next(&it, &st)) {
-        if (st.recv_peer >= 0) {
+        if (st.recv_peer >= 0 && pending) {
+            coll_recv(s, c, st.recv_peer, acc, count, dt);
+            coll_fence(s);
+            coll_reduce(s, in, acc, count, dt, dth, op);
+            pending = 0;
+        } else if (st.recv_peer >= 0) {
             coll_recv(s, c, st.recv_peer, other, count, dt);
             coll_fence(s);
             if (commutative) {
@@ -109,7 +111,7 @@ void coll_rec_reduce_tree(coll_sched_t *s, mpi_comm_t *c, coll_group_t g, const 
             }
         }
         if (st.send_peer >= 0)
-            coll_send(s, c, st.send_peer, acc, count, dt);
+            coll_send(s, c, st.send_peer, pending ? in : acc, count, dt);
     }
     if (is_root && acc != out)
         coll_copy(s, acc, count, dt, out, count, dt);
@@ -461,24 +463,64 @@ static canal_status_t reduce_knomial(coll_sched_t *s, const coll_args_t *a)
     return reduce_tree(s, a, &coll_topo_knomial, knomial_radix());
 }
 
-/* The root collects contributions one by one, in rank order. */
+/* The root collects the contributions and reduces them in rank order.
+ * When they fit in REDUCE_LINEAR_ALL_BYTES of scratch, every receive is
+ * posted at once (one fence: no rank waits for another to be scheduled,
+ * which is what counts where ranks outnumber CPUs); otherwise one by one. */
+enum { REDUCE_LINEAR_ALL_BYTES = 4 * 1024 * 1024 };
+
 static canal_status_t reduce_linear(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
     size_t n = (size_t)a->recvcount;
     const void *in = is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+    int p = coll_size(c), me = coll_rank(c);
     void *acc, *other, *t;
 
     if (n == 0 || dt_size(a->rdt) == 0)
         return coll_sched_status(s);
-    if (coll_rank(c) != a->root) {
+    if (me != a->root) {
         coll_send(s, c, a->root, in, n, a->rdt);
+        return coll_sched_status(s);
+    }
+    if (p > 1 && (size_t)(p - 1) * n * dt_size(a->rdt) <= REDUCE_LINEAR_ALL_BYTES) {
+        /* part[i]: rank i's contribution (the root's own is `in`); the
+         * accumulator is recvbuf unless that is `in` (MPI_IN_PLACE) and
+         * another rank's part goes first */
+        const void **part = coll_tmp(s, sizeof(void *) * (size_t)p);
+        char *area;
+        size_t span;
+        if (part == NULL)
+            return coll_sched_status(s);
+        area = coll_tmp_typed(s, n * (size_t)(p - 1), a->rdt);
+        span = n * (size_t)dt_extent(a->rdt);
+        if (me == p - 1) {
+            acc = a->recvbuf;
+            if (in != acc)
+                coll_copy(s, in, n, a->rdt, acc, n, a->rdt);
+        } else {
+            acc = in != a->recvbuf ? a->recvbuf : area + (ptrdiff_t)(p - 2) * (ptrdiff_t)span;
+        }
+        for (int i = 0, k = 0; i < p; i++) {
+            if (i == me) {
+                part[i] = in;
+                continue;
+            }
+            part[i] = i == p - 1 ? acc : area + (ptrdiff_t)k++ * (ptrdiff_t)span;
+            coll_recv(s, c, i, (void *)part[i], n, a->rdt);
+        }
+        coll_fence(s);
+        /* acc = part[i] op acc from the top down keeps rank order */
+        for (int i = p - 2; i >= 0; i--)
+            coll_reduce(s, part[i], acc, n, a->rdt, a->recvtype, a->op);
+        if (acc != a->recvbuf)
+            coll_copy(s, acc, n, a->rdt, a->recvbuf, n, a->rdt);
         return coll_sched_status(s);
     }
     acc = coll_tmp_typed(s, n, a->rdt);
     other = coll_tmp_typed(s, n, a->rdt);
-    for (int i = 0; i < coll_size(c); i++) {
-        if (i == coll_rank(c)) {
+    for (int i = 0; i < p; i++) {
+        if (i == me) {
             coll_copy(s, in, n, a->rdt, other, n, a->rdt);
         } else {
             coll_recv(s, c, i, other, n, a->rdt);

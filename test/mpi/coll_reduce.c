@@ -430,6 +430,59 @@ static void test_derived(void)
     OK(MPI_Type_free(&vec));
 }
 
+/* Vectors past the oversubscribed table's linear row (512 KiB): the reduce
+ * trees at their largest (the root and inner ranks receive a child's part
+ * straight into the accumulator), with an odd count, MPI_IN_PLACE, both
+ * ends as root and a non-commutative operation. */
+static void test_big(void)
+{
+    enum { N = 200003, M = 50001 };
+    int *s = malloc(sizeof(int) * 4 * M), *r = malloc(sizeof(int) * 4 * M);
+    int roots[2] = {0, mtest_size - 1}, want[4], bad;
+    MPI_Op op;
+
+    for (int ri = 0; ri < 2; ri++) {
+        int root = roots[ri];
+        for (int inplace = 0; inplace < 2; inplace++) {
+            int ip = inplace && mtest_rank == root;
+            for (int i = 0; i < N; i++) {
+                s[i] = contrib(MPI_SUM, mtest_rank, i);
+                r[i] = ip ? s[i] : -1;
+            }
+            OK(MPI_Reduce(ip ? MPI_IN_PLACE : s, r, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
+            if (mtest_rank != root)
+                continue;
+            bad = -1;
+            for (int i = 0; i < N && bad < 0; i++)
+                if (r[i] != expect(MPI_SUM, 0, mtest_size, i))
+                    bad = i;
+            CHECK(bad < 0, "big reduce root=%d inplace=%d: [%d]=%d want %d", root, inplace, bad,
+                  bad < 0 ? 0 : r[bad], bad < 0 ? 0 : expect(MPI_SUM, 0, mtest_size, bad));
+        }
+    }
+    if (mtest_unsupported(MPI_Op_create(matmul, 0, &op))) {
+        mtest_skipped("user-defined operations (MPI_Op_create)");
+    } else {
+        for (int m = 0; m < M; m++)
+            mat_of(mtest_rank, m, s + 4 * m);
+        for (int ri = 0; ri < 2; ri++) {
+            OK(MPI_Reduce(s, r, 4 * M, MPI_INT, op, roots[ri], MPI_COMM_WORLD));
+            if (mtest_rank != roots[ri])
+                continue;
+            bad = -1;
+            for (int m = 0; m < M && bad < 0; m++) {
+                mat_expect(0, mtest_size, m, want);
+                if (memcmp(r + 4 * m, want, sizeof want) != 0)
+                    bad = m;
+            }
+            CHECK(bad < 0, "big noncommutative reduce root=%d: matrix %d wrong", roots[ri], bad);
+        }
+        OK(MPI_Op_free(&op));
+    }
+    free(s);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     mtest_init(&argc, &argv);
@@ -439,5 +492,6 @@ int main(int argc, char **argv)
     test_reduce_scatter();
     test_scan();
     test_noncommutative();
+    test_big();
     return mtest_finish();
 }
