@@ -759,17 +759,6 @@ static int comm_session_kinds(mpi_comm_t *c, MPI_Session session)
     return mpi_memkinds_put(c->info, v, MPI_INFO_NULL);
 }
 
-static int comm_copy_hints(mpi_comm_t *to, mpi_comm_t *from)
-{
-    int err;
-    for (int i = 0; from->info != MPI_INFO_NULL && i < mpi_info_nkeys(from->info); i++) {
-        const char *v, *k = mpi_info_nth(from->info, i, &v);
-        if (k != NULL && (err = comm_put_hint(to, k, v)) != MPI_SUCCESS)
-            return err;
-    }
-    return MPI_SUCCESS;
-}
-
 /* ---------------------------------------------------------------- checks */
 static int check_intra(mpi_comm_t *c, const char *fn)
 {
@@ -806,7 +795,10 @@ static int comm_dup_build(mpi_comm_t *c, int ctx, int lctx, int use_info, MPI_In
         *why = "out of memory for the new communicator";
         return err;
     }
-    err = use_info ? comm_apply_hints(n, info, 1) : comm_copy_hints(n, c);
+    /* MPI_Comm_dup/idup pass on no hints, only the memory allocation kinds
+     * (mpi_comm_new_intra takes those from c): MPI 4.0, and MPICH 4.0.2's
+     * impls/mpich/comm/comm_dup. The _with_info forms take info's. */
+    err = use_info ? comm_apply_hints(n, info, 1) : MPI_SUCCESS;
     if (err != MPI_SUCCESS) {
         mpi_comm_destroy(n);
         *why = "out of memory for the hints";

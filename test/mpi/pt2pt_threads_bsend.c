@@ -1,29 +1,34 @@
 /*
  * pt2pt_threads_bsend: buffered sends from several threads at once
  * (MPI_THREAD_MULTIPLE), as MPICH's threads/pt2pt/mt_bsendrecv and
- * mt_ibsendirecv do. Each thread of rank 0 sends ITERS messages with
+ * mt_ibsendirecv do. Each thread of rank 0 sends iters messages with
  * MPI_Bsend or MPI_Ibsend on its own tag while the matching thread of rank 1
  * receives and checks them in order. The attached buffer holds every
  * message that can be outstanding with MPI_BSEND_OVERHEAD each, so no send
  * may fail for lack of room, and threads must never share a segment of it
  * (which would deliver one thread's data under another's tag).
+ * Arguments: the count of ints per message (default 1) and iters (default
+ * 512); "1 1024" is MPICH's mt_bsendrecv: 4,096 messages of 4 bytes
+ * outstanding at once (issue 27: "has no room" in one run, a hang in
+ * another).
  */
 #include "mtest.h"
 
 #include <pthread.h>
 
-enum { THREADS = 4, ITERS = 512, ROUNDS = 3 };
+enum { THREADS = 4, ROUNDS = 3 };
 
 static int rank;
 static int count = 1;
+static int iters = 512;
 static int thread_errors[THREADS];
 
 static void *worker(void *arg)
 {
     int t = (int)(long)arg, *buf = malloc(sizeof(int) * (size_t)count);
     for (int round = 0; round < ROUNDS; round++) {
-        MPI_Request *rq = malloc(sizeof(MPI_Request) * ITERS);
-        for (int it = 0; it < ITERS; it++) {
+        MPI_Request *rq = malloc(sizeof(MPI_Request) * (size_t)iters);
+        for (int it = 0; it < iters; it++) {
             if (rank == 0) {
                 for (int i = 0; i < count; i++)
                     buf[i] = t * 1000000 + round * 10000 + it + i;
@@ -51,10 +56,10 @@ static void *worker(void *arg)
             }
         }
         if (rank == 0 && round % 2)
-            MPI_Waitall(ITERS, rq, MPI_STATUSES_IGNORE);
+            MPI_Waitall(iters, rq, MPI_STATUSES_IGNORE);
         /* The receiving thread says when it has the round: only then are all
          * of this thread's sends done and their space free again, so at no
-         * time are more than ITERS of its messages in the buffer. */
+         * time are more than iters of its messages in the buffer. */
         if (rank == 0)
             MPI_Recv(NULL, 0, MPI_INT, 1, THREADS + t, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         else
@@ -76,6 +81,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc > 1)
         count = atoi(argv[1]);
+    if (argc > 2)
+        iters = atoi(argv[2]);
     if (provided < MPI_THREAD_MULTIPLE || size != 2) {
         CHECK(0, "needs 2 ranks and MPI_THREAD_MULTIPLE (size %d, provided %d)", size, provided);
         return mtest_finish();
@@ -83,7 +90,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     /* Room for one round of every thread's messages, MPI_BSEND_OVERHEAD
      * each: the most that can be outstanding (see the end of a round). */
-    bufsize = THREADS * ITERS * ((int)sizeof(int) * count + MPI_BSEND_OVERHEAD);
+    bufsize = THREADS * iters * ((int)sizeof(int) * count + MPI_BSEND_OVERHEAD);
     bbuf = malloc((size_t)bufsize);
     MPI_Buffer_attach(bbuf, bufsize);
     for (long t = 0; t < THREADS; t++)
