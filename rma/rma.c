@@ -1032,9 +1032,24 @@ int mpi_win_set_name_impl(rma_win_t *w, const char *win_name, const char *fn)
     return MPI_SUCCESS;
 }
 
-int mpi_win_get_name_impl(rma_win_t *w, char *win_name, int *resultlen, const char *fn)
+/* MPI 4.1 (section 12.2.7) gives MPI_WIN_NULL a name, "MPI_WIN_NULL", as MPICH
+ * 4.1+ does (MPICH 4.0.2 raised MPI_ERR_WIN: this is additional). */
+int mpi_win_get_name_impl(MPI_Win win, char *win_name, int *resultlen, const char *fn)
 {
+    rma_win_t *w = NULL;
+    int err;
 
+    if (win == MPI_WIN_NULL) {
+        if (win_name == NULL)
+            return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "win_name is NULL");
+        snprintf(win_name, MPI_MAX_OBJECT_NAME, "MPI_WIN_NULL");
+        *resultlen = (int)strlen(win_name);
+        return MPI_SUCCESS;
+    }
+    if ((err = rma_win_check(win, fn, &w)))
+        return err;
+    if (win_name == NULL)
+        return rma_err(w, MPI_ERR_ARG, fn, "win_name is NULL");
     snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);
     *resultlen = (int)strlen(win_name);
     return MPI_SUCCESS;
