@@ -950,9 +950,12 @@ int mpi_win_detach_impl(rma_win_t *w, const void *base, const char *fn)
 int mpi_win_shared_query_impl(rma_win_t *w, int rank, MPI_Aint *size, MPI_Aint *unit, void *baseptr,
                               const char *fn)
 {
-    /* MPI 4.0 and MPICH 4.0: only shared windows (MPI 4.1 opens the call to
-     * every flavor, answering size 0 where memory is not shared) */
-    if (!w->direct || w->cma)
+    /* MPI 4.0 and MPICH 4.0.2 (libmpi.so.12): only shared windows. MPI 4.1
+     * opens the call to every flavor, answering size 0 and a NULL base where
+     * memory is not shared: the standard ABI (MPI 5.0) does so (MPICH main's
+     * rma/win_shared_query -flavor=create). */
+    int shared = w->direct && !w->cma;
+    if (!shared && !mpi_abi_standard)
         return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
                        "the window's memory is not shared (create it with "
                        "MPI_Win_allocate_shared)");
@@ -961,6 +964,12 @@ int mpi_win_shared_query_impl(rma_win_t *w, int rank, MPI_Aint *size, MPI_Aint *
                        w->size);
     if (baseptr == NULL)
         return rma_err(w, MPI_ERR_ARG, fn, "baseptr is NULL");
+    if (!shared) {
+        *size = 0;
+        *unit = 0;
+        *(void **)baseptr = NULL;
+        return MPI_SUCCESS;
+    }
     if (rank == MPI_PROC_NULL) {
         for (rank = 0; rank < w->size && w->sizes[rank] == 0; rank++)
             ;

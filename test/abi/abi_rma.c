@@ -66,6 +66,15 @@ int main(int argc, char **argv)
         MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
         CHECK(flag && *flavor == MPI_WIN_FLAVOR_CREATE);
     }
+    {
+        /* MPI 4.1: any flavor may be queried; memory that is not shared
+         * answers size 0 and a NULL base (rma/win_shared_query -flavor=create) */
+        MPI_Aint qsize = -1;
+        int qdisp = -1;
+        void *qbase = &qsize;
+        CHECK(MPI_Win_shared_query(win, 0, &qsize, &qdisp, &qbase) == MPI_SUCCESS);
+        CHECK((qsize == 0 && qbase == NULL) || (qsize == (MPI_Aint)sizeof buf && qbase != NULL));
+    }
     MPI_Win_free(&win);
     CHECK(win == MPI_WIN_NULL);
 
