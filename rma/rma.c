@@ -1041,14 +1041,15 @@ int mpi_win_set_name_impl(rma_win_t *w, const char *win_name, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* MPI 4.1 (section 12.2.7) gives MPI_WIN_NULL a name, "MPI_WIN_NULL", as MPICH
- * 4.1+ does (MPICH 4.0.2 raised MPI_ERR_WIN: this is additional). */
+/* MPI 4.1 gives MPI_WIN_NULL a name, "MPI_WIN_NULL": the standard ABI (MPI
+ * 5.0) does so; libmpi.so.12 keeps MPI 4.0's and MPICH 4.0.2's MPI_ERR_WIN
+ * (test/mpi/rma_attr). */
 int mpi_win_get_name_impl(MPI_Win win, char *win_name, int *resultlen, const char *fn)
 {
     rma_win_t *w = NULL;
     int err;
 
-    if (win == MPI_WIN_NULL) {
+    if (win == MPI_WIN_NULL && mpi_abi_standard) {
         if (win_name == NULL)
             return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "win_name is NULL");
         snprintf(win_name, MPI_MAX_OBJECT_NAME, "MPI_WIN_NULL");
