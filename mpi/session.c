@@ -232,10 +232,13 @@ int mpi_session_world_finalize(const char *fn)
 {
     int err = MPI_SUCCESS;
 
+    /* MPI_Finalized stays 0 until MPI_Finalize has completed: the delete
+     * callbacks of MPI_COMM_SELF's attributes, which the finalize hooks run
+     * first, must see 0 (MPI 4.0 section 11.2.3; MPICH's attr/attrend2). */
     pthread_mutex_lock(&session_lock);
-    mpi_world_state = MPI_STATE_FINALIZED;
     if (nsessions == 0)
         err = mpi_finalize_process(fn);
+    mpi_world_state = MPI_STATE_FINALIZED;
     pthread_mutex_unlock(&session_lock);
     return err;
 }

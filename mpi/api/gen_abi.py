@@ -67,6 +67,12 @@ ARG_CONV_FUNC = {('MPI_Abort', 'errorcode'): None, ('MPI_Topo_test', 'status'): 
                  ('MPI_Type_create_darray', 'array_of_dargs'): 'darg',
                  ('MPI_Group_translate_ranks', 'ranks1'): 'rank',
                  ('MPI_Group_translate_ranks', 'ranks2'): 'rank',
+                 # the target of passive-target synchronization and of a shared
+                 # window's query may be MPI_PROC_NULL (MPICH main's rma/rmanull,
+                 # win_shared_query_null)
+                 ('MPI_Win_lock', 'rank'): 'rank', ('MPI_Win_unlock', 'rank'): 'rank',
+                 ('MPI_Win_flush', 'rank'): 'rank', ('MPI_Win_flush_local', 'rank'): 'rank',
+                 ('MPI_Win_shared_query', 'rank'): 'rank',
                  ('MPI_Comm_spawn', 'array_of_errcodes'): 'code',
                  ('MPI_Comm_spawn_multiple', 'array_of_errcodes'): 'code'}
 # typed enums of the tool interface: the conversion of the same name as an int

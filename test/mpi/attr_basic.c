@@ -3,7 +3,8 @@
  * keyval freed while an attribute still uses it, a failing copy callback,
  * the predefined attributes of MPI_COMM_WORLD, the MPI-1 names, datatype
  * attributes, keyvals of the wrong kind, and the delete callbacks of
- * MPI_COMM_SELF running in reverse order of setting inside MPI_Finalize. */
+ * MPI_COMM_SELF running in reverse order of setting inside MPI_Finalize, with
+ * MPI_Finalized still 0 in them. */
 #include "mtest.h"
 
 static int rank, size;
@@ -30,12 +31,17 @@ static int failing_copy(MPI_Comm oldcomm, int keyval, void *extra, void *in, voi
 
 /* MPI_COMM_SELF's delete callbacks record here; MPI_Finalize must call
  * them in reverse order of setting. */
-static int self_order[3], nself;
+static int self_order[3], nself, self_finalized;
 static int self_del(MPI_Comm comm, int keyval, void *val, void *extra)
 {
+    int fin = -1;
     if (nself < 3)
         self_order[nself] = (int)(long)extra;
     nself++;
+    /* MPI_Finalize has not completed yet: MPI_Finalized must say 0 here */
+    MPI_Finalized(&fin);
+    if (fin != 0)
+        self_finalized++;
     return MPI_SUCCESS;
 }
 
@@ -235,6 +241,11 @@ int main(int argc, char **argv)
         if (nself != 3 || self_order[0] != 3 || self_order[1] != 2 || self_order[2] != 1) {
             fprintf(stderr, "[rank %d] MPI_COMM_SELF deletes: %d calls, order %d %d %d\n", rank,
                     nself, self_order[0], self_order[1], self_order[2]);
+            total++;
+        }
+        if (self_finalized) {
+            fprintf(stderr, "[rank %d] MPI_Finalized was 1 in %d MPI_COMM_SELF deletes\n", rank,
+                    self_finalized);
             total++;
         }
         if (rank == 0)
