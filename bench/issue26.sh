@@ -4,7 +4,8 @@
 # Usage: bench/issue26.sh CANAL_PREFIX
 #   CANAL_PREFIX: an installed Canal (bin/mpicc, bin/mpiexec).
 # Environment:
-#   OUT=dir        results (default bench/out/issue26): issue26.dat, table.md
+#   OUT=dir        results (default bench/out/issue26): issue26.dat, table.md;
+#                  issue26.dat is appended to, so use one OUT per Canal build
 #   REPS=3         rounds; in each round every library runs every item once,
 #                  the libraries alternated (A B C, B C A, ...)
 #   SCALE=1        iteration scale of the 2-rank runs (1: OSU's and IMB's counts)
@@ -96,10 +97,11 @@ done
 # run_item LIB ITEM REP: one run, its lines appended to $DAT as
 # "lib rep mode np test bytes value"
 run_item() {
-    local lib=$1 rep=$3 np sched prog f1 f2 mode rt=
+    local lib=$1 rep=$3 np sched prog args out f1 f2 mode rt=
     read -r np sched prog args <<<"$2"
     [ "$sched" = rt ] && rt=$RT
     f1=$(bench_floor "$BIN" "$rt")
+    # shellcheck disable=SC2046 # the launch prefix is split into words on purpose
     out=$(timeout -k 5 "$TIMEOUT" $(bench_launch "$lib" "$np" "$rt") "$BIN/$prog.$lib" $args 2>"$OUT/last.err")
     local rc=$?
     f2=$(bench_floor "$BIN" "$rt")
