@@ -829,7 +829,7 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
         if (r == NULL)
             return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
         r->owner_handle = c->handle;
-        adi_request_complete(r);
+        adi_request_done_fresh(r); /* (holds nothing: no lock, no release work) */
         *request = mpi_request_handle(r);
         return MPI_SUCCESS;
     }
