@@ -145,6 +145,7 @@ typedef struct {
     int node_cpus;        /* CPUs in the local ranks' affinity masks (0: not asked) */
     long spin_count;
     long long spin_us, sleep_after_us;
+    long long preempted_us; /* CANAL_WAIT_PREEMPTED_US (0: no contended mode) */
     size_t unexpected_bytes, unexpected_limit;
     int thread_multiple;
     int locked;           /* locks are taken (thread_multiple or adi_lock_enable) */

@@ -236,6 +236,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.spin_count = common_cvar_int("SPIN_COUNT");
     adi_dev.spin_us = common_cvar_int("SPIN_US");
     adi_dev.sleep_after_us = common_cvar_int("SLEEP_AFTER_US");
+    adi_dev.preempted_us = common_cvar_int("WAIT_PREEMPTED_US");
     adi_dev.unexpected_limit = (size_t)common_cvar_int("UNEXPECTED_LIMIT");
     if (strcmp(over, "yes") == 0)
         adi_dev.oversubscribed = 1;
@@ -621,11 +622,12 @@ static ch_endpoint_t *sleep_channel(int *fast_out)
  * milliseconds on a loaded machine), while a sleeper is woken at once and
  * runs ahead of the programs that used their share. So a wait that finds
  * it was descheduled while polling (two clock readings further apart than
- * WAIT_PREEMPTED_US) marks the process as contended, and for the next
+ * CANAL_WAIT_PREEMPTED_US, 200; 0 turns
+ * this off) marks the process as contended, and for the next
  * WAIT_CONTENDED_KEEP_US every wait sleeps after WAIT_CONTENDED_SLEEP_US.
  * On a dedicated CPU nothing deschedules it and the long spin stays (a
  * sleeping vCPU takes tens of microseconds to wake). */
-enum { WAIT_PREEMPTED_US = 200, WAIT_CONTENDED_SLEEP_US = 50, WAIT_CONTENDED_KEEP_US = 1000000 };
+enum { WAIT_CONTENDED_SLEEP_US = 50, WAIT_CONTENDED_KEEP_US = 1000000 };
 static long long wait_contended_at; /* when a wait last saw itself descheduled */
 
 canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
@@ -663,7 +665,7 @@ canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
                     sleep_after > WAIT_CONTENDED_SLEEP_US)
                     sleep_after = WAIT_CONTENDED_SLEEP_US;
             }
-            if (last != 0 && now - last > WAIT_PREEMPTED_US) {
+            if (last != 0 && adi_dev.preempted_us > 0 && now - last > adi_dev.preempted_us) {
                 __atomic_store_n(&wait_contended_at, now, __ATOMIC_RELAXED);
                 if (sleep_after > WAIT_CONTENDED_SLEEP_US)
                     sleep_after = WAIT_CONTENDED_SLEEP_US;

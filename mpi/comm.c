@@ -186,9 +186,78 @@ static canal_status_t bridge_sendrecv(const mpi_dom_t *d, const void *sbuf, void
     return st < 0 ? st : st2;
 }
 
+/* Exchange n words with domain rank peer (both post at once). */
+static canal_status_t dom_exchange(const mpi_dom_t *d, int peer, const uint32_t *mine,
+                                   uint32_t *theirs, int n)
+{
+    size_t len = sizeof *mine * (size_t)n;
+    adi_request_t *rs, *rr;
+    canal_status_t st, st2;
+
+    st = raw_irecv(theirs, len, dom_src(d, peer), d->tag, d->context, &rr);
+    if (st < 0)
+        return st;
+    st = raw_isend(mine, len, dom_job(d, peer), dom_me(d), d->tag, d->context, &rs);
+    if (st < 0) {
+        adi_cancel(rr);
+        req_finish(rr, 1, len);
+        return st;
+    }
+    st = req_finish(rs, 0, 0);
+    st2 = req_finish(rr, 1, len);
+    return st < 0 ? st : st2;
+}
+
+/* Recursive doubling, for a domain that is not bridged: log2(size) message
+ * latencies instead of the 2 log2(size) of a reduction and a broadcast (a
+ * 2-rank agreement is one exchange, not a message there and one back; on a
+ * machine where each wake-up costs, that is half the waiting). Ranks past
+ * the largest power of two give their words to a partner below it first and
+ * take the result from it at the end. Every member posts its receives in
+ * the same order of phases, and receives from one partner once per phase,
+ * so messages of consecutive phases cannot be mismatched. */
+static canal_status_t dom_allreduce_band_rd(const mpi_dom_t *d, uint32_t *words, int n)
+{
+    int v = d->rank, p2 = 1;
+    uint32_t *tmp = malloc(sizeof *tmp * (size_t)n);
+    canal_status_t st = CANAL_OK;
+
+    if (tmp == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a context-id reduction");
+    while (p2 * 2 <= d->size)
+        p2 *= 2;
+    if (v >= p2) {
+        st = mpi_dom_send(d, v - p2, words, sizeof *words * (size_t)n);
+        if (st >= 0)
+            st = mpi_dom_recv(d, v - p2, words, sizeof *words * (size_t)n);
+        goto out;
+    }
+    if (v + p2 < d->size) {
+        if ((st = mpi_dom_recv(d, v + p2, tmp, sizeof *tmp * (size_t)n)) < 0)
+            goto out;
+        for (int i = 0; i < n; i++)
+            words[i] &= tmp[i];
+    }
+    for (int mask = 1; mask < p2; mask <<= 1) {
+        if ((st = dom_exchange(d, v ^ mask, words, tmp, n)) < 0)
+            goto out;
+        for (int i = 0; i < n; i++)
+            words[i] &= tmp[i];
+    }
+    if (v + p2 < d->size)
+        st = mpi_dom_send(d, v + p2, words, sizeof *words * (size_t)n);
+out:
+    free(tmp);
+    return st;
+}
+
 canal_status_t mpi_dom_allreduce_band(const mpi_dom_t *d, uint32_t *words, int n)
 {
-    canal_status_t st = dom_reduce_band(d, words, n);
+    canal_status_t st;
+
+    if (!d->bridged)
+        return dom_allreduce_band_rd(d, words, n);
+    st = dom_reduce_band(d, words, n);
 
     if (st < 0)
         return st;
