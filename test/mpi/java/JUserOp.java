@@ -16,11 +16,18 @@ public class JUserOp {
         }
     }
 
-    /* complex-like product on pairs of doubles, on the native memory */
-    static class PairSum extends UserFunction {
+    /* composition of affine maps x -> a x + b, a pair of doubles each, on the
+     * native memory: associative (as MPI requires of every op) but not
+     * commutative, so the result shows the rank order. in holds the lower
+     * ranks' map f, inOut the higher ranks' g; the result is g after f. */
+    static class AffineCompose extends UserFunction {
         @Override public void call(ByteBuffer in, ByteBuffer inOut, int count, Datatype type) {
-            for (int i = 0; i < count * 2; i++)
-                inOut.putDouble(8 * i, inOut.getDouble(8 * i) + 2 * in.getDouble(8 * i));
+            for (int i = 0; i < count; i++) {
+                double a1 = in.getDouble(16 * i), b1 = in.getDouble(16 * i + 8);
+                double a2 = inOut.getDouble(16 * i), b2 = inOut.getDouble(16 * i + 8);
+                inOut.putDouble(16 * i, a2 * a1);
+                inOut.putDouble(16 * i + 8, a2 * b1 + b2);
+            }
         }
     }
 
@@ -41,14 +48,13 @@ public class JUserOp {
         /* a derived type with a ByteBuffer user op */
         Datatype pair = Datatype.createContiguous(2, MPI.DOUBLE);
         pair.commit();
-        Op ps = new Op(new PairSum(), false);
-        double[] d = { 1, rank }, dr = new double[2];
+        Op ps = new Op(new AffineCompose(), false);
+        double[] d = { rank + 2, rank }, dr = new double[2];
         MPI.COMM_WORLD.reduce(d, dr, 1, pair, ps, 0);
         if (rank == 0) {
-            /* non-commutative, in rank order: acc = x0; acc = x_i op acc = x_i + 2 acc
-             * (the user function gets the lower ranks' value as "in") */
-            double e0 = 1, e1 = 0;
-            for (int i = 1; i < size; i++) { e0 = 1 + 2 * e0; e1 = i + 2 * e1; }
+            /* in rank order: f_(size-1) after ... after f_0 (any grouping) */
+            double e0 = 2, e1 = 0;
+            for (int i = 1; i < size; i++) { e0 = (i + 2) * e0; e1 = (i + 2) * e1 + i; }
             check(dr[0] == e0 && dr[1] == e1, "pair op " + dr[0] + "," + dr[1]);
         }
         /* scan and exScan */
