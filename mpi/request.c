@@ -499,6 +499,132 @@ int mpi_testall_impl(int count, MPI_Request array_of_requests[], int *flag,
     return waitall_common(count, array_of_requests, array_of_statuses, 1, flag, fn);
 }
 
+/* ---------------------------------------------------------------- standard-ABI arrays
+ * MPI_Waitall/Testall of libmpi_abi.so.1 (mpiimpl.h, mpi_std_array_t): the
+ * same completion as waitall_common, reading the caller's 8-byte requests and
+ * writing its 32-byte statuses once, in place, with no copy in the binding.
+ * Every request Canal hands out is a direct handle, whose standard value is
+ * the int zero-extended, so only MPI_REQUEST_NULL needs a value of its own;
+ * any other entry that is no request of Canal's (a value above 32 bits, a
+ * predefined handle of another kind) fails the lookup and is named with the
+ * caller's value. memcpy reads and writes the caller's pointer-typed entries
+ * as integers without breaking C's aliasing rules (one load or store). */
+typedef struct {
+    int source, tag, error, count_lo, count_hi_and_cancelled;
+} std_status_head_t;
+
+static void std_status_store(void *dst, const MPI_Status *st, const mpi_std_array_t *conv)
+{
+    if (__builtin_expect((st->MPI_SOURCE | st->MPI_TAG) >= 0 && st->MPI_ERROR == MPI_SUCCESS, 1)) {
+        std_status_head_t h = {st->MPI_SOURCE, st->MPI_TAG, MPI_SUCCESS, st->count_lo,
+                               st->count_hi_and_cancelled};
+        memcpy(dst, &h, sizeof h);
+        return;
+    }
+    conv->status_out(dst, st);
+}
+
+static int std_lookup_array(int count, const char *reqs, const mpi_std_array_t *conv,
+                            const char *fn, adi_request_t **small, int nsmall,
+                            adi_request_t ***out)
+{
+    adi_request_t **rs;
+    if (count > 0 && reqs == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
+    rs = count <= nsmall ? small : malloc(sizeof *rs * (size_t)(count ? count : 1));
+    if (rs == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for %d requests", count);
+    for (int i = 0; i < count; i++) {
+        uint64_t v;
+        memcpy(&v, reqs + sizeof v * (size_t)i, sizeof v);
+        if (v == conv->request_null) {
+            rs[i] = NULL;
+            continue;
+        }
+        rs[i] = v >> 32 ? NULL : mpi_request_get((MPI_Request)(uint32_t)v);
+        if (rs[i] == NULL) {
+            if (rs != small)
+                free(rs);
+            return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
+                                 "array_of_requests[%d]=%#llx is not a valid request", i,
+                                 (unsigned long long)v);
+        }
+    }
+    *out = rs;
+    return MPI_SUCCESS;
+}
+
+static int std_waitall_common(int count, char *reqs, char *statuses, int test, int *flag,
+                              const mpi_std_array_t *conv, const char *fn)
+{
+    enum { STD_STATUS_SIZE = 8 * sizeof(int) };
+    adi_request_t *small[64], **rs = NULL;
+    multi_t m;
+    int err, any_err = 0;
+    mpi_comm_t *c = NULL;
+
+    if ((err = std_lookup_array(count, reqs, conv, fn, small, 64, &rs)))
+        return err;
+    m.count = count;
+    m.rs = rs;
+    m.mode = 0;
+    m.next = 0;
+    if (test) {
+        if (!multi_pred(&m)) {
+            adi_progress();
+            if (!multi_pred(&m)) {
+                *flag = 0;
+                if (rs != small)
+                    free(rs);
+                return MPI_SUCCESS;
+            }
+        }
+        *flag = 1;
+    } else {
+        adi_wait_until(multi_pred, &m);
+    }
+    adi_lock();
+    for (int i = 0; i < count; i++) {
+        MPI_Status st;
+        MPI_Status *sp = statuses == NULL ? MPI_STATUS_IGNORE : &st;
+        if (rs[i] == NULL) {
+            err = MPI_SUCCESS;
+            mpi_status_set_empty(sp);
+        } else {
+            MPI_Request h = MPI_REQUEST_NULL + 1; /* no handle: finish_locked writes NULL or leaves it */
+            if (c == NULL)
+                c = req_comm(rs[i]);
+            err = finish_locked(rs[i], fn, &h, sp);
+            if (h == MPI_REQUEST_NULL)
+                memcpy(reqs + sizeof(uint64_t) * (size_t)i, &conv->request_null, sizeof(uint64_t));
+            st.MPI_ERROR = err;
+            if (err)
+                any_err = 1;
+        }
+        if (statuses != NULL)
+            std_status_store(statuses + STD_STATUS_SIZE * (size_t)i, &st, conv);
+    }
+    adi_unlock();
+    if (rs != small)
+        free(rs);
+    if (any_err)
+        return mpi_err_raise(c, MPI_ERR_IN_STATUS, fn,
+                             "one or more requests failed; see the MPI_ERROR field of the statuses");
+    return MPI_SUCCESS;
+}
+
+int mpi_waitall_std_impl(int count, void *array_of_requests, void *array_of_statuses,
+                         const mpi_std_array_t *conv, const char *fn)
+{
+    return std_waitall_common(count, array_of_requests, array_of_statuses, 0, NULL, conv, fn);
+}
+
+int mpi_testall_std_impl(int count, void *array_of_requests, int *flag, void *array_of_statuses,
+                         const mpi_std_array_t *conv, const char *fn)
+{
+    return std_waitall_common(count, array_of_requests, array_of_statuses, 1, flag, conv, fn);
+}
+
 static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status *status, int test,
                           int *flag, const char *fn)
 {

@@ -322,3 +322,14 @@ static int greq_cancel(MPI_Grequest_cancel_function *fn, void *extra, int comple
 }
 
 const mpi_greq_lang_t mpi_abi_greq_lang = {greq_query, greq_free, greq_cancel};
+
+/* MPI_Waitall/Testall (mpi/request.c): a status the core does not write
+ * directly (a sentinel source or tag, an error code) */
+static void std_array_status_out(void *std_status, const MPI_Status *st)
+{
+    abi_Status a;
+    memcpy(&a, std_status, sizeof a); /* MPI_internal[2..4] keep the caller's bytes */
+    mpi_abi_status_out(&a, st);
+    memcpy(std_status, &a, sizeof a);
+}
+const mpi_std_array_t mpi_abi_std_array = {0x180, std_array_status_out};

@@ -322,6 +322,11 @@ static inline void mpi_abi_statuses_out(abi_Status *a, int n)
     }
 }
 
+/* MPI_Waitall/Testall: the core completes the caller's arrays in place
+ * (mpi/request.c, mpi_std_array_t); this is the standard's MPI_REQUEST_NULL
+ * and the conversion of a status with a sentinel or an error code */
+extern const mpi_std_array_t mpi_abi_std_array;
+
 /* ---------------------------------------------------------------- buffers */
 static inline void *mpi_abi_buf(const void *p)
 {
