@@ -524,6 +524,38 @@ static void std_status_store(void *dst, const MPI_Status *st, const mpi_std_arra
     conv->status_out(dst, st);
 }
 
+/* The common case of finish_locked (a completed request of no persistent or
+ * generalized kind) writing the standard status directly; 0 when the request
+ * needs finish_locked. The communicator is read before the request is freed. */
+static int std_finish_plain(adi_request_t *r, const char *fn, char *handle, char *status,
+                            const mpi_std_array_t *conv, int *err_out)
+{
+    const adi_status_t *as = &r->status;
+    int err;
+    if (r->kind == ADI_REQ_PREQ_SEND || r->kind == ADI_REQ_PREQ_RECV ||
+        r->kind == ADI_REQ_PREQ_OTHER || r->kind == ADI_REQ_GREQ ||
+        !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+        return 0;
+    err = op_error_code(r, fn);
+    if (status != NULL) {
+        if (__builtin_expect((as->source | as->tag) >= 0 && err == MPI_SUCCESS, 1)) {
+            MPI_Count bytes = (MPI_Count)as->bytes;
+            std_status_head_t h = {as->source, as->tag, MPI_SUCCESS, (int)(bytes & 0xffffffff),
+                                   (int)(((bytes >> 32) << 1) | (as->cancelled ? 1 : 0))};
+            memcpy(status, &h, sizeof h);
+        } else {
+            MPI_Status st;
+            mpi_status_set(&st, as);
+            st.MPI_ERROR = err;
+            conv->status_out(status, &st);
+        }
+    }
+    adi_request_free(r);
+    memcpy(handle, &conv->request_null, sizeof conv->request_null);
+    *err_out = err;
+    return 1;
+}
+
 static int std_lookup_array(int count, const char *reqs, const mpi_std_array_t *conv,
                             const char *fn, adi_request_t **small, int nsmall,
                             adi_request_t ***out)
@@ -585,24 +617,28 @@ static int std_waitall_common(int count, char *reqs, char *statuses, int test, i
     }
     adi_lock();
     for (int i = 0; i < count; i++) {
+        char *handle = reqs + sizeof(uint64_t) * (size_t)i;
+        char *status = statuses == NULL ? NULL : statuses + STD_STATUS_SIZE * (size_t)i;
         MPI_Status st;
-        MPI_Status *sp = statuses == NULL ? MPI_STATUS_IGNORE : &st;
+        MPI_Status *sp = status == NULL ? MPI_STATUS_IGNORE : &st;
         if (rs[i] == NULL) {
-            err = MPI_SUCCESS;
             mpi_status_set_empty(sp);
         } else {
             MPI_Request h = MPI_REQUEST_NULL + 1; /* no handle: finish_locked writes NULL or leaves it */
             if (c == NULL)
                 c = req_comm(rs[i]);
+            if (std_finish_plain(rs[i], fn, handle, status, conv, &err)) {
+                any_err |= err != MPI_SUCCESS;
+                continue;
+            }
             err = finish_locked(rs[i], fn, &h, sp);
             if (h == MPI_REQUEST_NULL)
-                memcpy(reqs + sizeof(uint64_t) * (size_t)i, &conv->request_null, sizeof(uint64_t));
+                memcpy(handle, &conv->request_null, sizeof conv->request_null);
             st.MPI_ERROR = err;
-            if (err)
-                any_err = 1;
+            any_err |= err != MPI_SUCCESS;
         }
-        if (statuses != NULL)
-            std_status_store(statuses + STD_STATUS_SIZE * (size_t)i, &st, conv);
+        if (status != NULL)
+            std_status_store(status, &st, conv);
     }
     adi_unlock();
     if (rs != small)

@@ -52,8 +52,16 @@ __attribute__((constructor)) static void abi_init(void)
         if (p->abi >= 0 && p->abi < 128)
             class_in[p->abi] = p->mpich;
     }
+    for (int k = 0; k < MPI_ABI_NEG; k++) { /* what the pair functions answer for -1 .. -MPI_ABI_NEG */
+        mpi_abi_rank_in_neg[k] = mpi_abi_pair_in(mpi_abi_rank_pairs, -1 - k, MPI_ABI_BAD_SENTINEL);
+        mpi_abi_rank_out_neg[k] = mpi_abi_pair_out(mpi_abi_rank_pairs, -1 - k, -1 - k);
+        mpi_abi_tag_in_neg[k] = mpi_abi_pair_in(mpi_abi_tag_pairs, -1 - k, MPI_ABI_BAD_SENTINEL);
+        mpi_abi_tag_out_neg[k] = mpi_abi_pair_out(mpi_abi_tag_pairs, -1 - k, -1 - k);
+    }
     mpi_abi_standard = 1;
 }
+int mpi_abi_rank_in_neg[MPI_ABI_NEG], mpi_abi_rank_out_neg[MPI_ABI_NEG], mpi_abi_tag_in_neg[MPI_ABI_NEG],
+    mpi_abi_tag_out_neg[MPI_ABI_NEG];
 
 /* ---------------------------------------------------------------- integers */
 int mpi_abi_pair_in(const struct mpi_abi_pair *t, int v, int unknown)

@@ -411,6 +411,16 @@ def param_conv(e, p, large, c):
             c.post.append('    if (%s != NULL && err != MPI_SUCCESS)\n        mpi_abi_late_handle_out((void **)%s);'
                           % (n, n))
             c.args.append('(%s *)(void *)%s' % (base, n))
+        elif stars == '*' and not arr and base == 'MPI_Request' and p.direction == 'out' and not after_create(e, large):
+            # the core writes the new request into the low half of the caller's
+            # zeroed pointer: a user request (direct) is then already its
+            # standard value; anything else is converted, and a failed call
+            # that wrote nothing leaves the caller's value (mpi_abi_request_written)
+            c.pre.append('    abi_Request o_%s = NULL;' % n)
+            c.pre.append('    if (%s != NULL) {\n        o_%s = *%s;\n        *%s = (abi_Request)0;\n    }'
+                         % (n, n, n, n))
+            c.post.append('    if (%s != NULL)\n        mpi_abi_request_written(%s, o_%s);' % (n, n, n))
+            c.args.append('(MPI_Request *)(void *)%s' % n)
         elif stars == '*' and not arr:
             c.pre.append('    %s l_%s = 0;' % (base, n))
             if p.direction == 'inout':
