@@ -279,7 +279,8 @@ static inline void mpi_abi_status_in(MPI_Status *m, const abi_Status *a)
 }
 
 /* ---------------------------------------------------------------- arrays in place
- * The request-array path (MPI_Waitall ...) converts more entries than fit
+ * The request-array path (MPI_Startall, MPI_Waitsome ...; MPI_Waitall and
+ * MPI_Testall are completed in place by the core, mpi_abi_std_array) converts more entries than fit
  * the stack copy in the user's memory rather than into a malloc'ed copy
  * (mpi/api/gen_abi.py, REQ_IN_PLACE, STATUS_IN_PLACE): a standard request is a pointer, an MPICH request
  * an int, so the ints are packed into the first half of the array (entry i

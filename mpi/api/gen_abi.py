@@ -120,10 +120,10 @@ STACK = 32  # elements converted on the stack; more are malloc'ed
 # the standard handle of a user object (abi_conv.h, mpi_abi_from_handle of a
 # direct handle); after a failed call it is converted as any other.
 LATE_OUT_HANDLES = (('MPI_Comm_idup', 'newcomm'), ('MPI_Comm_idup_with_info', 'newcomm'))
-# The request-array path (doc/design.md, "The standard ABI"): up to STACK
-# entries are converted into a copy on the stack (measured faster than in
-# place for small counts); more, where a copy would be malloc'ed, in the
-# user's own memory: a standard request is pointer-sized, MPICH's an int, so
+# The request-array path (doc/design.md, "The standard ABI"; MPI_Waitall and
+# MPI_Testall are CORE_STD_ARRAYS): up to STACK entries are converted into a
+# copy on the stack (measured faster than in place for small counts); more,
+# where a copy would be malloc'ed, in the user's own memory: a standard request is pointer-sized, MPICH's an int, so
 # the ints are packed into the array's first half and expanded back
 # afterwards (mpi_abi_requests_in/out).
 REQ_IN_PLACE = ('MPI_Startall',)
