@@ -423,6 +423,22 @@ typedef struct {
 void mpi_status_set(MPI_Status *st, const adi_status_t *as);
 void mpi_status_set_empty(MPI_Status *st);
 
+/* MPI_Waitall/Testall on the standard ABI's arrays (libmpi_abi.so.1, mpi/abi/),
+ * completed in the caller's memory by mpi/request.c: requests are 8 bytes, a
+ * user request the MPICH handle zero-extended and MPI_REQUEST_NULL
+ * `request_null`; a status is 8 ints (source, tag, error, then the count
+ * words). A status whose source, tag and error are plain values (>= 0, 0) is
+ * written directly; any other goes through `status_out`, the binding's
+ * conversion of sentinels and error codes. */
+typedef struct {
+    uint64_t request_null;
+    void (*status_out)(void *std_status, const MPI_Status *st);
+} mpi_std_array_t;
+int mpi_waitall_std_impl(int count, void *array_of_requests, void *array_of_statuses,
+                         const mpi_std_array_t *conv, const char *fn);
+int mpi_testall_std_impl(int count, void *array_of_requests, int *flag, void *array_of_statuses,
+                         const mpi_std_array_t *conv, const char *fn);
+
 /* Buffered-send buffers (mpi/pt2pt.c): the process's, a communicator's
  * (MPI 4.1) and a session's (mpi/session.c holds its slot). Attach returns
  * an MPI class and a reason for the caller to raise through its object. */

@@ -499,6 +499,176 @@ int mpi_testall_impl(int count, MPI_Request array_of_requests[], int *flag,
     return waitall_common(count, array_of_requests, array_of_statuses, 1, flag, fn);
 }
 
+/* ---------------------------------------------------------------- standard-ABI arrays
+ * MPI_Waitall/Testall of libmpi_abi.so.1 (mpiimpl.h, mpi_std_array_t): the
+ * same completion as waitall_common, reading the caller's 8-byte requests and
+ * writing its 32-byte statuses once, in place, with no copy in the binding.
+ * Every request Canal hands out is a direct handle, whose standard value is
+ * the int zero-extended, so only MPI_REQUEST_NULL needs a value of its own;
+ * any other entry that is no request of Canal's (a value above 32 bits, a
+ * predefined handle of another kind) fails the lookup and is named with the
+ * caller's value. memcpy reads and writes the caller's pointer-typed entries
+ * as integers without breaking C's aliasing rules (one load or store). */
+/* The five words of a standard status, each stored on its own: a struct
+ * assembled on the stack and copied would be read back with one wide load
+ * of several narrow stores, which waits for them to leave the store buffer
+ * (measured: some 4 ns per status). */
+static inline void std_status_put(char *dst, int source, int tag, int error, int count_lo,
+                                  int count_hi_and_cancelled)
+{
+    memcpy(dst, &source, sizeof(int));
+    memcpy(dst + sizeof(int), &tag, sizeof(int));
+    memcpy(dst + 2 * sizeof(int), &error, sizeof(int));
+    memcpy(dst + 3 * sizeof(int), &count_lo, sizeof(int));
+    memcpy(dst + 4 * sizeof(int), &count_hi_and_cancelled, sizeof(int));
+}
+
+static void std_status_store(char *dst, const MPI_Status *st, const mpi_std_array_t *conv)
+{
+    if (__builtin_expect((st->MPI_SOURCE | st->MPI_TAG) >= 0 && st->MPI_ERROR == MPI_SUCCESS, 1)) {
+        std_status_put(dst, st->MPI_SOURCE, st->MPI_TAG, MPI_SUCCESS, st->count_lo,
+                       st->count_hi_and_cancelled);
+        return;
+    }
+    conv->status_out(dst, st);
+}
+
+/* The common case of finish_locked (a completed request of no persistent or
+ * generalized kind) writing the standard status directly; 0 when the request
+ * needs finish_locked. The communicator is read before the request is freed. */
+static int std_finish_plain(adi_request_t *r, const char *fn, char *handle, char *status,
+                            const mpi_std_array_t *conv, int *err_out)
+{
+    const adi_status_t *as = &r->status;
+    int err;
+    if (r->kind == ADI_REQ_PREQ_SEND || r->kind == ADI_REQ_PREQ_RECV ||
+        r->kind == ADI_REQ_PREQ_OTHER || r->kind == ADI_REQ_GREQ ||
+        !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+        return 0;
+    err = op_error_code(r, fn);
+    if (status != NULL) {
+        if (__builtin_expect((as->source | as->tag) >= 0 && err == MPI_SUCCESS, 1)) {
+            MPI_Count bytes = (MPI_Count)as->bytes;
+            std_status_put(status, as->source, as->tag, MPI_SUCCESS, (int)(bytes & 0xffffffff),
+                           (int)(((bytes >> 32) << 1) | (as->cancelled ? 1 : 0)));
+        } else {
+            MPI_Status st;
+            mpi_status_set(&st, as);
+            st.MPI_ERROR = err;
+            conv->status_out(status, &st);
+        }
+    }
+    adi_request_free(r);
+    memcpy(handle, &conv->request_null, sizeof conv->request_null);
+    *err_out = err;
+    return 1;
+}
+
+static int std_lookup_array(int count, const char *reqs, const mpi_std_array_t *conv,
+                            const char *fn, adi_request_t **small, int nsmall,
+                            adi_request_t ***out)
+{
+    adi_request_t **rs;
+    if (count > 0 && reqs == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
+    rs = count <= nsmall ? small : malloc(sizeof *rs * (size_t)(count ? count : 1));
+    if (rs == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for %d requests", count);
+    for (int i = 0; i < count; i++) {
+        uint64_t v;
+        memcpy(&v, reqs + sizeof v * (size_t)i, sizeof v);
+        if (v == conv->request_null) {
+            rs[i] = NULL;
+            continue;
+        }
+        rs[i] = v >> 32 ? NULL : mpi_request_get((MPI_Request)(uint32_t)v);
+        if (rs[i] == NULL) {
+            if (rs != small)
+                free(rs);
+            return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
+                                 "array_of_requests[%d]=%#llx is not a valid request", i,
+                                 (unsigned long long)v);
+        }
+    }
+    *out = rs;
+    return MPI_SUCCESS;
+}
+
+static int std_waitall_common(int count, char *reqs, char *statuses, int test, int *flag,
+                              const mpi_std_array_t *conv, const char *fn)
+{
+    enum { STD_STATUS_SIZE = 8 * sizeof(int) };
+    adi_request_t *small[64], **rs = NULL;
+    multi_t m;
+    int err, any_err = 0;
+    mpi_comm_t *c = NULL;
+
+    if ((err = std_lookup_array(count, reqs, conv, fn, small, 64, &rs)))
+        return err;
+    m.count = count;
+    m.rs = rs;
+    m.mode = 0;
+    m.next = 0;
+    if (test) {
+        if (!multi_pred(&m)) {
+            adi_progress();
+            if (!multi_pred(&m)) {
+                *flag = 0;
+                if (rs != small)
+                    free(rs);
+                return MPI_SUCCESS;
+            }
+        }
+        *flag = 1;
+    } else {
+        adi_wait_until(multi_pred, &m);
+    }
+    adi_lock();
+    for (int i = 0; i < count; i++) {
+        char *handle = reqs + sizeof(uint64_t) * (size_t)i;
+        char *status = statuses == NULL ? NULL : statuses + STD_STATUS_SIZE * (size_t)i;
+        MPI_Status st;
+        MPI_Status *sp = status == NULL ? MPI_STATUS_IGNORE : &st;
+        if (rs[i] == NULL) {
+            mpi_status_set_empty(sp);
+        } else {
+            MPI_Request h = MPI_REQUEST_NULL + 1; /* no handle: finish_locked writes NULL or leaves it */
+            if (c == NULL)
+                c = req_comm(rs[i]);
+            if (std_finish_plain(rs[i], fn, handle, status, conv, &err)) {
+                any_err |= err != MPI_SUCCESS;
+                continue;
+            }
+            err = finish_locked(rs[i], fn, &h, sp);
+            if (h == MPI_REQUEST_NULL)
+                memcpy(handle, &conv->request_null, sizeof conv->request_null);
+            st.MPI_ERROR = err;
+            any_err |= err != MPI_SUCCESS;
+        }
+        if (status != NULL)
+            std_status_store(status, &st, conv);
+    }
+    adi_unlock();
+    if (rs != small)
+        free(rs);
+    if (any_err)
+        return mpi_err_raise(c, MPI_ERR_IN_STATUS, fn,
+                             "one or more requests failed; see the MPI_ERROR field of the statuses");
+    return MPI_SUCCESS;
+}
+
+int mpi_waitall_std_impl(int count, void *array_of_requests, void *array_of_statuses,
+                         const mpi_std_array_t *conv, const char *fn)
+{
+    return std_waitall_common(count, array_of_requests, array_of_statuses, 0, NULL, conv, fn);
+}
+
+int mpi_testall_std_impl(int count, void *array_of_requests, int *flag, void *array_of_statuses,
+                         const mpi_std_array_t *conv, const char *fn)
+{
+    return std_waitall_common(count, array_of_requests, array_of_statuses, 1, flag, conv, fn);
+}
+
 static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status *status, int test,
                           int *flag, const char *fn)
 {

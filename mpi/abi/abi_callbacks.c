@@ -52,8 +52,16 @@ __attribute__((constructor)) static void abi_init(void)
         if (p->abi >= 0 && p->abi < 128)
             class_in[p->abi] = p->mpich;
     }
+    for (int k = 0; k < MPI_ABI_NEG; k++) { /* what the pair functions answer for -1 .. -MPI_ABI_NEG */
+        mpi_abi_rank_in_neg[k] = mpi_abi_pair_in(mpi_abi_rank_pairs, -1 - k, MPI_ABI_BAD_SENTINEL);
+        mpi_abi_rank_out_neg[k] = mpi_abi_pair_out(mpi_abi_rank_pairs, -1 - k, -1 - k);
+        mpi_abi_tag_in_neg[k] = mpi_abi_pair_in(mpi_abi_tag_pairs, -1 - k, MPI_ABI_BAD_SENTINEL);
+        mpi_abi_tag_out_neg[k] = mpi_abi_pair_out(mpi_abi_tag_pairs, -1 - k, -1 - k);
+    }
     mpi_abi_standard = 1;
 }
+int mpi_abi_rank_in_neg[MPI_ABI_NEG], mpi_abi_rank_out_neg[MPI_ABI_NEG], mpi_abi_tag_in_neg[MPI_ABI_NEG],
+    mpi_abi_tag_out_neg[MPI_ABI_NEG];
 
 /* ---------------------------------------------------------------- integers */
 int mpi_abi_pair_in(const struct mpi_abi_pair *t, int v, int unknown)
@@ -322,3 +330,14 @@ static int greq_cancel(MPI_Grequest_cancel_function *fn, void *extra, int comple
 }
 
 const mpi_greq_lang_t mpi_abi_greq_lang = {greq_query, greq_free, greq_cancel};
+
+/* MPI_Waitall/Testall (mpi/request.c): a status the core does not write
+ * directly (a sentinel source or tag, an error code) */
+static void std_array_status_out(void *std_status, const MPI_Status *st)
+{
+    abi_Status a;
+    memcpy(&a, std_status, sizeof a); /* MPI_internal[2..4] keep the caller's bytes */
+    mpi_abi_status_out(&a, st);
+    memcpy(std_status, &a, sizeof a);
+}
+const mpi_std_array_t mpi_abi_std_array = {0x180, std_array_status_out};

@@ -170,16 +170,47 @@ int mpi_abi_bits_out(const struct mpi_abi_pair *t, int v);
 
 /* a negative rank or tag that is no sentinel of the standard: invalid in MPICH's too */
 enum { MPI_ABI_BAD_SENTINEL = -32767 };
+/* Ranks and tags: a value >= 0 passes; the sentinels near 0 (the standard's
+ * MPI_ANY_SOURCE -1, MPI_PROC_NULL -3, MPI_ROOT -4, MPI_ANY_TAG -2 and
+ * MPICH's -1 .. -3) index a table of MPI_ABI_NEG entries, filled at load time
+ * from the generated pairs (abi_callbacks.c), so that MPI_Send to
+ * MPI_PROC_NULL or a status of MPI_ANY_SOURCE costs a load, not a search; any
+ * other negative value (MPI_UNDEFINED ...) searches the pairs. */
+enum { MPI_ABI_NEG = 4 };
+extern int mpi_abi_rank_in_neg[MPI_ABI_NEG], mpi_abi_rank_out_neg[MPI_ABI_NEG],
+    mpi_abi_tag_in_neg[MPI_ABI_NEG], mpi_abi_tag_out_neg[MPI_ABI_NEG];
 static inline int mpi_abi_rank_in(int r)
 {
-    return r >= 0 ? r : mpi_abi_pair_in(mpi_abi_rank_pairs, r, r == MPI_UNDEFINED ? r : MPI_ABI_BAD_SENTINEL);
+    if (__builtin_expect(r >= 0, 1))
+        return r;
+    if ((unsigned)(-1 - r) < MPI_ABI_NEG)
+        return mpi_abi_rank_in_neg[-1 - r];
+    return mpi_abi_pair_in(mpi_abi_rank_pairs, r, r == MPI_UNDEFINED ? r : MPI_ABI_BAD_SENTINEL);
 }
-static inline int mpi_abi_rank_out(int r) { return r >= 0 ? r : mpi_abi_pair_out(mpi_abi_rank_pairs, r, r); }
+static inline int mpi_abi_rank_out(int r)
+{
+    if (__builtin_expect(r >= 0, 1))
+        return r;
+    if ((unsigned)(-1 - r) < MPI_ABI_NEG)
+        return mpi_abi_rank_out_neg[-1 - r];
+    return mpi_abi_pair_out(mpi_abi_rank_pairs, r, r);
+}
 static inline int mpi_abi_tag_in(int t)
 {
-    return t >= 0 ? t : mpi_abi_pair_in(mpi_abi_tag_pairs, t, MPI_ABI_BAD_SENTINEL);
+    if (__builtin_expect(t >= 0, 1))
+        return t;
+    if ((unsigned)(-1 - t) < MPI_ABI_NEG)
+        return mpi_abi_tag_in_neg[-1 - t];
+    return mpi_abi_pair_in(mpi_abi_tag_pairs, t, MPI_ABI_BAD_SENTINEL);
 }
-static inline int mpi_abi_tag_out(int t) { return t >= 0 ? t : mpi_abi_pair_out(mpi_abi_tag_pairs, t, t); }
+static inline int mpi_abi_tag_out(int t)
+{
+    if (__builtin_expect(t >= 0, 1))
+        return t;
+    if ((unsigned)(-1 - t) < MPI_ABI_NEG)
+        return mpi_abi_tag_out_neg[-1 - t];
+    return mpi_abi_pair_out(mpi_abi_tag_pairs, t, t);
+}
 
 #define MPI_ABI_INT_GROUP(g)                                                                    \
     static inline int mpi_abi_##g##_in(int v) { return mpi_abi_pair_in(mpi_abi_##g##_pairs, v, v); } \
@@ -248,7 +279,8 @@ static inline void mpi_abi_status_in(MPI_Status *m, const abi_Status *a)
 }
 
 /* ---------------------------------------------------------------- arrays in place
- * The request-array path (MPI_Waitall ...) converts more entries than fit
+ * The request-array path (MPI_Startall, MPI_Waitsome ...; MPI_Waitall and
+ * MPI_Testall are completed in place by the core, mpi_abi_std_array) converts more entries than fit
  * the stack copy in the user's memory rather than into a malloc'ed copy
  * (mpi/api/gen_abi.py, REQ_IN_PLACE, STATUS_IN_PLACE): a standard request is a pointer, an MPICH request
  * an int, so the ints are packed into the first half of the array (entry i
@@ -322,6 +354,11 @@ static inline void mpi_abi_statuses_out(abi_Status *a, int n)
     }
 }
 
+/* MPI_Waitall/Testall: the core completes the caller's arrays in place
+ * (mpi/request.c, mpi_std_array_t); this is the standard's MPI_REQUEST_NULL
+ * and the conversion of a status with a sentinel or an error code */
+extern const mpi_std_array_t mpi_abi_std_array;
+
 /* ---------------------------------------------------------------- buffers */
 static inline void *mpi_abi_buf(const void *p)
 {
@@ -359,6 +396,17 @@ static inline void mpi_abi_late_handle_out(void **p)
     int h;
     memcpy(&h, p, sizeof h);
     *p = h == 0 ? *p : mpi_abi_from_handle(h);
+}
+/* an output request (MPI_Isend ...): the core wrote MPICH's int into the low
+ * half of the zeroed pointer; a user request (a direct handle, negative as an
+ * int) is then its own standard value; 0 means the failed call wrote nothing */
+static inline void mpi_abi_request_written(abi_Request *p, abi_Request orig)
+{
+    int h;
+    memcpy(&h, p, sizeof h);
+    if (__builtin_expect(h < 0, 1))
+        return;
+    *p = h == 0 ? orig : mpi_abi_from_request(h);
 }
 /* MPI_Win_get_attr: a flavor or memory model as the standard's value */
 void mpi_abi_win_attr_out(int abi_keyval, int **value);

@@ -120,13 +120,13 @@ STACK = 32  # elements converted on the stack; more are malloc'ed
 # the standard handle of a user object (abi_conv.h, mpi_abi_from_handle of a
 # direct handle); after a failed call it is converted as any other.
 LATE_OUT_HANDLES = (('MPI_Comm_idup', 'newcomm'), ('MPI_Comm_idup_with_info', 'newcomm'))
-# The request-array path (doc/design.md, "The standard ABI"): up to STACK
-# entries are converted into a copy on the stack (measured faster than in
-# place for small counts); more, where a copy would be malloc'ed, in the
-# user's own memory: a standard request is pointer-sized, MPICH's an int, so
+# The request-array path (doc/design.md, "The standard ABI"; MPI_Waitall and
+# MPI_Testall are CORE_STD_ARRAYS): up to STACK entries are converted into a
+# copy on the stack (measured faster than in place for small counts); more,
+# where a copy would be malloc'ed, in the user's own memory: a standard request is pointer-sized, MPICH's an int, so
 # the ints are packed into the array's first half and expanded back
 # afterwards (mpi_abi_requests_in/out).
-REQ_IN_PLACE = ('MPI_Waitall', 'MPI_Testall', 'MPI_Startall')
+REQ_IN_PLACE = ('MPI_Startall',)
 # Calls that change only the completed entries: a copy on the stack, and only
 # the one index (any) or the outcount indices (some) converted back.
 REQ_SPARSE = {'MPI_Waitany': 'any', 'MPI_Testany': 'any', 'MPI_Waitsome': 'some',
@@ -138,11 +138,16 @@ REQ_SPARSE = {'MPI_Waitany': 'any', 'MPI_Testany': 'any', 'MPI_Waitsome': 'some'
 # with MPICH's 20-byte stride into the user's array of 32-byte standard
 # statuses and expanded in place afterwards (mpi_abi_statuses_out).
 STATUS_IN_PLACE = {
-    'MPI_Waitall': 'count',
-    'MPI_Testall': '(flag != NULL && *flag ? count : 0)',
     'MPI_Waitsome': '(outcount != NULL && *outcount != MPI_UNDEFINED ? *outcount : 0)',
     'MPI_Testsome': '(outcount != NULL && *outcount != MPI_UNDEFINED ? *outcount : 0)',
 }
+# Calls the core completes on the standard ABI's own arrays (mpi/request.c,
+# mpi_std_array_t): the body gen.py writes (the same checks) calls the
+# implementation's standard-array variant with the caller's 8-byte requests
+# and 32-byte statuses, which the core reads and writes in place; nothing is
+# copied or converted here but the returned code. name: (MPICH impl, variant).
+CORE_STD_ARRAYS = {'MPI_Waitall': ('mpi_waitall_impl', 'mpi_waitall_std_impl'),
+                   'MPI_Testall': ('mpi_testall_impl', 'mpi_testall_std_impl')}
 # Where the standard's prototype differs from MPICH 4.0.2's (whose partitioned
 # init functions take an MPI_Count and have no _c form): the ABI declaration
 # of the parameter, per form (int form, _c form), and the extra _c names.
@@ -406,6 +411,16 @@ def param_conv(e, p, large, c):
             c.post.append('    if (%s != NULL && err != MPI_SUCCESS)\n        mpi_abi_late_handle_out((void **)%s);'
                           % (n, n))
             c.args.append('(%s *)(void *)%s' % (base, n))
+        elif stars == '*' and not arr and base == 'MPI_Request' and p.direction == 'out' and not after_create(e, large):
+            # the core writes the new request into the low half of the caller's
+            # zeroed pointer: a user request (direct) is then already its
+            # standard value; anything else is converted, and a failed call
+            # that wrote nothing leaves the caller's value (mpi_abi_request_written)
+            c.pre.append('    abi_Request o_%s = NULL;' % n)
+            c.pre.append('    if (%s != NULL) {\n        o_%s = *%s;\n        *%s = (abi_Request)0;\n    }'
+                         % (n, n, n, n))
+            c.post.append('    if (%s != NULL)\n        mpi_abi_request_written(%s, o_%s);' % (n, n, n))
+            c.args.append('(MPI_Request *)(void *)%s' % n)
         elif stars == '*' and not arr:
             c.pre.append('    %s l_%s = 0;' % (base, n))
             if p.direction == 'inout':
@@ -637,7 +652,33 @@ def mpich_body(e, large):
     return 'static inline __attribute__((always_inline)) ' + first + '\n' + rest
 
 
+def entry_core_std(e, large, name):
+    """An entry point of CORE_STD_ARRAYS: gen.py's body, its arrays untyped."""
+    impl, std = CORE_STD_ARRAYS[e.name]
+    body = mpich_body(e, large)
+    first, rest = body.split('\n', 1)
+    first = first.replace('MPI_Request array_of_requests[]', 'void *array_of_requests')
+    first = first.replace('MPI_Status *array_of_statuses', 'void *array_of_statuses')
+    call = re.search(r'return %s\((.*), fn\);' % impl, rest)
+    if 'void *array_of_requests' not in first or 'void *array_of_statuses' not in first or call is None:
+        raise SystemExit('gen_abi.py: %s: unexpected body for the standard-array path' % e.name)
+    rest = rest.replace(call.group(0), 'return %s(%s, &mpi_abi_std_array, fn);' % (std, call.group(1)))
+    c = Conv()
+    for p in e.params:
+        c.decls.append(abi_type(abi_decl(e, p, False)))
+    args = ', '.join(p.name for p in e.params)
+    return '\n'.join([first + '\n' + rest,
+                      'MPI_ABI_EXPORT int P%s(%s);' % (name, ', '.join(c.decls)),
+                      'MPI_ABI_EXPORT int P%s(%s)' % (name, ', '.join(c.decls)),
+                      '{',
+                      '    return mpi_abi_code_out(mpich_%s(%s));' % (e.name, args),
+                      '}',
+                      '#pragma weak %s = P%s\n' % (name, name)])
+
+
 def entry(e, large, name):
+    if e.name in CORE_STD_ARRAYS and large is False:
+        return entry_core_std(e, large, name)
     c = Conv()
     for p in e.params:
         param_conv(e, p, large, c)

@@ -23,7 +23,7 @@ TOP=$(cd "$SRC/../.." && pwd)
 BUILD=${2:-$(mktemp -d /tmp/canal-abi.XXXXXX)}
 mkdir -p "$BUILD" && BUILD=$(cd "$BUILD" && pwd)
 TIMEOUT=${CANAL_ABI_TIMEOUT:-240}
-PROGS="abi_pt2pt abi_coll abi_comm abi_rma abi_errors abi_session abi_reqarrays abi_tools abi_values abi_types abi_finalize"
+PROGS="abi_pt2pt abi_coll abi_comm abi_rma abi_errors abi_session abi_reqarrays abi_reqsmall abi_tools abi_values abi_types abi_finalize"
 pass=0 fail=0 skip=0
 
 result() { # NAME STATUS [DETAIL]
