@@ -497,14 +497,14 @@ static void revoked_drop(int peer, uint8_t type, uint8_t flags, uint32_t sreq, s
     adi_send_ctrl(peer, &h);
 }
 
-/* Local pieces per channel read of a non-contiguous receive (16 KiB of
- * stack), bytes per read, and the smallest mean piece worth reading so:
+/* Local pieces per channel read of a non-contiguous receive (4 KiB of
+ * stack: this runs in any thread's progress), bytes per read, and the smallest mean piece worth reading so:
  * the kernel spends about 40 ns on each piece of a process_vm_readv, so a
  * receive of 8-byte pieces went at 0.2 GB/s read that way against 1.5-5 GB/s
  * packed through the ring, while from 256-byte pieces up the single copy
  * was faster on an idle node and 4-9 times faster on a loaded one (two
  * ranks, 256 MiB, issue 27; doc/conformance.md). */
-enum { RNDV_READV_IOV = 1024, RNDV_READV_MIN_PIECE = 128 };
+enum { RNDV_READV_IOV = 256, RNDV_READV_MIN_PIECE = 128 };
 #define RNDV_READV_MAX ((size_t)1 << 30)
 
 /* A contiguous sender's rendezvous message into a non-contiguous receive in
