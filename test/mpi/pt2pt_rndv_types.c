@@ -14,7 +14,12 @@
  * streamed through the channel: the device declines to read them so, after
  * having described the first of them, and must rewind). Where the node has no single-copy reads (a contiguous
  * receive is not pulled either) the test says "skipped:"; with the argument
- * "streamed" (CANAL_SHM_CMA=no) only the data is checked. */
+ * "streamed" (CANAL_SHM_CMA=no) only the data is checked.
+ *
+ * With the argument "big" (2 ranks): MPICH's large_message through a type,
+ * 2.2 GB (more than 2^31 bytes) sent contiguous and received as two pieces
+ * of 1.1 GB with a 4 KiB gap (reads of at most 1 GiB each); skipped, with a
+ * line saying so, where less than 6 GiB of memory is available. */
 #include "mtest.h"
 
 #include <string.h>
@@ -78,12 +83,79 @@ static size_t pos_of(int r, size_t k)
     return e * 10 + (j < 3 ? j : j + 1);
 }
 
+/* MemAvailable in KiB (-1 if unknown). */
+static long long mem_available_kib(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    long long kib = -1;
+
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
+            break;
+    fclose(f);
+    return kib;
+}
+
+static int big(void)
+{
+    const size_t nb = 275000000, half = nb / 2, gap = 512; /* doubles */
+    long long avail = mem_available_kib();
+    int go = avail < 0 || avail >= 6LL << 20, count;
+    unsigned long long p0 = 0, p1 = 0;
+    MPI_Datatype t;
+    MPI_Status st;
+    double *buf;
+
+    CHECK(mtest_size == 2, "big: run with 2 ranks, not %d", mtest_size);
+    OK(MPI_Allreduce(MPI_IN_PLACE, &go, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    if (!go) {
+        if (mtest_rank == 0)
+            printf("skipped: needs 6 GiB of memory available (%lld KiB here)\n", avail);
+        return mtest_finish();
+    }
+    if (mtest_rank == 0) {
+        buf = malloc(sizeof(double) * nb);
+        CHECK(buf != NULL, "no memory");
+        for (size_t i = 0; i < nb; i++)
+            buf[i] = value_of(i);
+        OK(MPI_Send(buf, (int)nb, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD));
+    } else {
+        size_t bad = 0;
+        buf = malloc(sizeof(double) * (nb + gap));
+        CHECK(buf != NULL, "no memory");
+        for (size_t i = 0; i < nb + gap; i++)
+            buf[i] = -7.0;
+        OK(MPI_Type_vector(2, (int)half, (int)(half + gap), MPI_DOUBLE, &t));
+        OK(MPI_Type_commit(&t));
+        p0 = pulled_now();
+        OK(MPI_Recv(buf, 1, t, 0, 0, MPI_COMM_WORLD, &st));
+        p1 = pulled_now();
+        OK(MPI_Get_count(&st, MPI_DOUBLE, &count));
+        CHECK(count == (int)nb, "big: count %d", count);
+        for (size_t k = 0; k < nb; k++)
+            bad += buf[k < half ? k : k + gap] != value_of(k);
+        for (size_t i = half; i < half + gap; i++)
+            bad += buf[i] != -7.0;
+        CHECK(bad == 0, "big: %zu doubles wrong", bad);
+        CHECK(p1 == p0 + 1, "big: not read in one copy (canal_rndv_pulled %llu -> %llu)", p0, p1);
+        OK(MPI_Type_free(&t));
+        OK(MPI_T_finalize());
+    }
+    free(buf);
+    return mtest_finish();
+}
+
 int main(int argc, char **argv)
 {
     int streamed = argc > 1 && strcmp(argv[1], "streamed") == 0;
     double *buf;
 
     mtest_init(&argc, &argv);
+    if (argc > 1 && strcmp(argv[1], "big") == 0)
+        return big();
     CHECK(mtest_size >= 3 && mtest_size <= 4, "run with 3 or 4 ranks, not %d", mtest_size);
     if (mtest_rank == 0) {
         buf = malloc(sizeof(double) * N);
