@@ -239,6 +239,7 @@ typedef struct {
     uint64_t msgs_recv[ADI_STATS_NCHANNELS], bytes_recv[ADI_STATS_NCHANNELS];
     uint64_t unexpected_len, unexpected_hwm, posted_len, posted_hwm;
     uint64_t rndv_sent, rndv_recv, wait_ns, waits;
+    uint64_t rndv_pulled; /* rendezvous receives read by the receiver itself (one copy) */
 } adi_stats_t;
 void adi_stats_get(adi_stats_t *out);
 

@@ -99,6 +99,7 @@ const char *ch_ops_missing(const ch_ops_t *ops)
     CH_MISSING(mem_register)
     CH_MISSING(mem_deregister)
     CH_MISSING(rdma_read)
+    CH_MISSING(rdma_readv)
     CH_MISSING(block)
     CH_MISSING(wake)
     CH_MISSING(flush)
@@ -143,6 +144,14 @@ canal_status_t ch_no_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t 
     (void)peer, (void)dst, (void)raddr, (void)rkey, (void)len, (void)cookie;
     return common_err_set(CANAL_ERR_UNSUPPORTED, "channel %s cannot read remote memory",
                           ep->ops->name);
+}
+
+canal_status_t ch_no_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
+                                uint64_t raddr, uint64_t rkey)
+{
+    (void)peer, (void)dst, (void)n, (void)raddr, (void)rkey;
+    return common_err_set(CANAL_ERR_UNSUPPORTED,
+                          "channel %s cannot read remote memory into pieces", ep->ops->name);
 }
 
 canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us)

@@ -29,6 +29,11 @@
  *  - rdma_read() copies len bytes from the peer's registered memory;
  *    CANAL_OK means done, CANAL_INPROGRESS means up->on_rdma_done(cookie)
  *    will be called from a later progress().
+ *  - rdma_readv() is rdma_read() into n local pieces (a non-contiguous
+ *    receive), always synchronous: CANAL_OK means done; any error means
+ *    the pieces may hold part of the data and the device sends it again
+ *    by other means (CANAL_ERR_UNSUPPORTED where the channel has no such
+ *    read).
  */
 #ifndef CANAL_CHANNEL_H
 #define CANAL_CHANNEL_H
@@ -103,6 +108,8 @@ typedef struct ch_ops {
     canal_status_t (*mem_deregister)(ch_endpoint_t *ep, uint64_t key);
     canal_status_t (*rdma_read)(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
                                 uint64_t rkey, size_t len, void *cookie);
+    canal_status_t (*rdma_readv)(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
+                                 uint64_t raddr, uint64_t rkey);
     /* Optional: sleep until a packet may have arrived or timeout_us passes
      * (caps.can_block); wake(peer) is called by a sender after it queued a
      * packet to a peer that may be sleeping. */
@@ -157,6 +164,8 @@ canal_status_t ch_no_mem_register(ch_endpoint_t *ep, const void *buf, size_t len
 canal_status_t ch_no_mem_deregister(ch_endpoint_t *ep, uint64_t key);
 canal_status_t ch_no_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
                                uint64_t rkey, size_t len, void *cookie);
+canal_status_t ch_no_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
+                                uint64_t raddr, uint64_t rkey);
 canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us);
 void ch_no_wake(ch_endpoint_t *ep, int peer);
 canal_status_t ch_no_flush(ch_endpoint_t *ep);
@@ -227,6 +236,12 @@ static inline canal_status_t ch_rdma_read(ch_endpoint_t *ep, int peer, void *dst
                                           uint64_t rkey, size_t len, void *cookie)
 {
     return ep->ops->rdma_read(ep, peer, dst, raddr, rkey, len, cookie);
+}
+
+static inline canal_status_t ch_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst,
+                                           int n, uint64_t raddr, uint64_t rkey)
+{
+    return ep->ops->rdma_readv(ep, peer, dst, n, raddr, rkey);
 }
 
 static inline canal_status_t ch_block(ch_endpoint_t *ep, long timeout_us)

@@ -196,7 +196,7 @@ static void pvar_add(const char *name, const char *desc, int var_class, int cat,
 #ifdef ADI_HAVE_STATS
 enum { ADI_F_MSGS_SENT, ADI_F_BYTES_SENT, ADI_F_MSGS_RECV, ADI_F_BYTES_RECV, ADI_F_UNEXP_LEN,
        ADI_F_UNEXP_HWM, ADI_F_POSTED_LEN, ADI_F_POSTED_HWM, ADI_F_RNDV_SENT, ADI_F_RNDV_RECV,
-       ADI_F_WAIT_NS, ADI_F_WAITS };
+       ADI_F_WAIT_NS, ADI_F_WAITS, ADI_F_RNDV_PULLED };
 
 static unsigned long long adi_field(int f, int chan)
 {
@@ -215,6 +215,7 @@ static unsigned long long adi_field(int f, int chan)
     case ADI_F_RNDV_RECV: return s.rndv_recv;
     case ADI_F_WAIT_NS: return s.wait_ns;
     case ADI_F_WAITS: return s.waits;
+    case ADI_F_RNDV_PULLED: return s.rndv_pulled;
     default: return 0;
     }
 }
@@ -252,6 +253,10 @@ static void pvars_add_adi(void)
              MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_RNDV_SENT, 0);
     pvar_add("canal_rndv_received", "messages received with the rendezvous protocol",
              MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_RNDV_RECV, 0);
+    pvar_add("canal_rndv_pulled",
+             "rendezvous messages the receiver read from the sender's buffer itself (one copy: "
+             "CMA on shm), not streamed through the channel",
+             MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_RNDV_PULLED, 0);
     pvar_add("canal_wait_time", "seconds threads spent blocked in the device's waits",
              MPI_T_PVAR_CLASS_TIMER, CAT_ADI, SRC_ADI, ADI_F_WAIT_NS, 0);
     pvar_add("canal_waits", "blocking waits entered", MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI,

@@ -719,6 +719,7 @@ const ch_ops_t ch_ofi_ops = {
     .mem_register = ch_ofi_mem_register,
     .mem_deregister = ch_ofi_mem_deregister,
     .rdma_read = ch_ofi_rdma_read,
+    .rdma_readv = ch_no_rdma_readv,
     .block = ch_ofi_block,
     .wake = ch_no_wake,
     .flush = ch_ofi_flush,

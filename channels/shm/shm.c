@@ -317,6 +317,7 @@ const ch_ops_t ch_shm_ops = {
     .mem_register = ch_shm_mem_register,
     .mem_deregister = ch_shm_mem_deregister,
     .rdma_read = ch_shm_rdma_read,
+    .rdma_readv = ch_shm_rdma_readv,
     .block = ch_shm_block,
     .wake = ch_shm_wake,
     .flush = ch_no_flush,

@@ -240,6 +240,8 @@ canal_status_t ch_shm_mem_register(ch_endpoint_t *ep, const void *buf, size_t le
 canal_status_t ch_shm_mem_deregister(ch_endpoint_t *ep, uint64_t key);
 canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
                                 uint64_t rkey, size_t len, void *cookie);
+canal_status_t ch_shm_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
+                                 uint64_t raddr, uint64_t rkey);
 
 /* For tests: the segment's name ("" when anonymous), and where the ring
  * counters start (0; a test sets it near 2^32 to cross the wrap; not

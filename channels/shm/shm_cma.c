@@ -41,16 +41,40 @@ canal_status_t ch_shm_cma_parse_mode(const char *text, int *mode_out)
     return common_err_set(CANAL_ERR_ARG, "CANAL_SHM_CMA=%s: expected auto, yes or no", text);
 }
 
-/* Read len bytes at raddr in pid into dst; 0 or an errno value. */
-static int cma_copy(pid_t pid, void *dst, uint64_t raddr, size_t len)
-{
-    size_t done = 0;
+/* Local pieces per process_vm_readv (the kernel's UIO_MAXIOV is 1024) and
+ * bytes per call (the kernel moves at most about 2 GiB per call). */
+enum { CMA_IOV = 256 };
+#define CMA_CALL_MAX ((size_t)1 << 30)
 
-    while (done < len) {
-        size_t chunk = len - done > ((size_t)1 << 30) ? (size_t)1 << 30 : len - done;
-        struct iovec l = {(unsigned char *)dst + done, chunk};
-        struct iovec r = {(void *)(uintptr_t)(raddr + done), chunk};
-        ssize_t got = process_vm_readv(pid, &l, 1, &r, 1, 0);
+/* Read the remote bytes at raddr in pid into the n local pieces dst, in
+ * order (as many bytes as the pieces hold); 0 or an errno value. */
+static int cma_copyv(pid_t pid, const struct iovec *dst, int n, uint64_t raddr)
+{
+    struct iovec l[CMA_IOV];
+    uint64_t at = raddr;
+    size_t skip = 0; /* bytes of dst[i] already read */
+    int i = 0;
+
+    for (;;) {
+        size_t want = 0;
+        int m = 0;
+
+        while (i < n && dst[i].iov_len == skip) /* (empty or finished pieces) */
+            i++, skip = 0;
+        if (i == n)
+            return 0;
+        for (int k = i; k < n && m < CMA_IOV && want < CMA_CALL_MAX; k++) {
+            size_t off = k == i ? skip : 0;
+            size_t len = dst[k].iov_len - off;
+            if (len > CMA_CALL_MAX - want)
+                len = CMA_CALL_MAX - want;
+            l[m].iov_base = (unsigned char *)dst[k].iov_base + off;
+            l[m].iov_len = len;
+            m++;
+            want += len;
+        }
+        struct iovec r = {(void *)(uintptr_t)at, want};
+        ssize_t got = process_vm_readv(pid, l, (unsigned long)m, &r, 1, 0);
         if (got < 0) {
             if (errno == EINTR)
                 continue;
@@ -58,9 +82,24 @@ static int cma_copy(pid_t pid, void *dst, uint64_t raddr, size_t len)
         }
         if (got == 0)
             return EFAULT;
-        done += (size_t)got;
+        at += (uint64_t)got;
+        for (size_t g = (size_t)got; g > 0;) { /* advance over what was read */
+            size_t left = dst[i].iov_len - skip;
+            if (g < left) {
+                skip += g;
+                break;
+            }
+            g -= left;
+            i++;
+            skip = 0;
+        }
     }
-    return 0;
+}
+
+static int cma_copy(pid_t pid, void *dst, uint64_t raddr, size_t len)
+{
+    struct iovec one = {dst, len};
+    return cma_copyv(pid, &one, 1, raddr);
 }
 
 static int denied_errno(int e)
@@ -152,30 +191,31 @@ canal_status_t ch_shm_mem_deregister(ch_endpoint_t *ep, uint64_t key)
     return CANAL_OK;
 }
 
-canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
-                                uint64_t rkey, size_t len, void *cookie)
+/* Read what the n pieces dst hold (len bytes in all) from raddr in peer:
+ * the single-copy read of rdma_read (one piece) and rdma_readv. */
+static canal_status_t shm_read_pieces(ch_shm_state_t *st, const char *call, int peer,
+                                      const struct iovec *dst, int n, uint64_t raddr, size_t len)
 {
-    ch_shm_state_t *st = ep->state;
     int li, e;
     pid_t pid;
 
     if (!st->attached)
-        return common_err_set(CANAL_ERR_INTERN, "shm rdma_read: used before post_fence()");
+        return common_err_set(CANAL_ERR_INTERN, "shm %s: used before post_fence()", call);
     if (peer < 0 || peer >= st->world_size || st->local_of[peer] < 0)
-        return common_err_set(CANAL_ERR_ARG, "shm rdma_read: rank %d is not a local peer", peer);
+        return common_err_set(CANAL_ERR_ARG, "shm %s: rank %d is not a local peer", call, peer);
     if (len == 0)
         return CANAL_OK;
-    if (dst == NULL || raddr == 0)
-        return common_err_set(CANAL_ERR_ARG, "shm rdma_read: %s is NULL (len %zu)",
-                              dst == NULL ? "dst" : "remote address", len);
+    if (raddr == 0)
+        return common_err_set(CANAL_ERR_ARG, "shm %s: remote address is NULL (len %zu)", call,
+                              len);
     if (raddr + len < raddr)
-        return common_err_set(CANAL_ERR_ARG, "shm rdma_read: remote range %#llx + %zu wraps",
+        return common_err_set(CANAL_ERR_ARG, "shm %s: remote range %#llx + %zu wraps", call,
                               (unsigned long long)raddr, len);
     if (st->cma_state == SHM_CMA_DENIED)
         return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)", st->cma_why);
     li = st->local_of[peer];
     pid = (pid_t)st->slots[li].pid;
-    e = cma_copy(pid, dst, raddr, len);
+    e = cma_copyv(pid, dst, n, raddr);
     if (e == 0) {
         if (st->cma_state == SHM_CMA_UNKNOWN) {
             st->cma_state = SHM_CMA_WORKS;
@@ -193,15 +233,45 @@ canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t
         return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)", st->cma_why);
     }
     if (e == ESRCH)
-        return common_err_set(CANAL_ERR_PEER, "shm rdma_read: rank %d (pid %d) is gone", peer,
+        return common_err_set(CANAL_ERR_PEER, "shm %s: rank %d (pid %d) is gone", call, peer,
                               (int)pid);
     if (e == EFAULT)
         return common_err_set(CANAL_ERR_ARG,
-                              "shm rdma_read: %zu bytes at %#llx in rank %d, or the local "
-                              "buffer %p, are not accessible",
-                              len, (unsigned long long)raddr, peer, dst);
+                              "shm %s: %zu bytes at %#llx in rank %d, or the local "
+                              "buffer %p (%d pieces), are not accessible",
+                              call, len, (unsigned long long)raddr, peer, dst[0].iov_base, n);
     if (e == ENOMEM)
-        return common_err_set(CANAL_ERR_NOMEM, "shm rdma_read: process_vm_readv: %s", strerror(e));
-    return common_err_set(CANAL_ERR_IO, "shm rdma_read from rank %d: process_vm_readv: %s", peer,
+        return common_err_set(CANAL_ERR_NOMEM, "shm %s: process_vm_readv: %s", call, strerror(e));
+    return common_err_set(CANAL_ERR_IO, "shm %s from rank %d: process_vm_readv: %s", call, peer,
                           strerror(e));
+}
+
+canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
+                                uint64_t rkey, size_t len, void *cookie)
+{
+    struct iovec one = {dst, len};
+
+    (void)rkey, (void)cookie;
+    if (dst == NULL && len > 0)
+        return common_err_set(CANAL_ERR_ARG, "shm rdma_read: dst is NULL (len %zu)", len);
+    return shm_read_pieces(ep->state, "rdma_read", peer, &one, 1, raddr, len);
+}
+
+canal_status_t ch_shm_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
+                                 uint64_t raddr, uint64_t rkey)
+{
+    size_t len = 0;
+
+    (void)rkey;
+    if (n < 0 || (n > 0 && dst == NULL))
+        return common_err_set(CANAL_ERR_ARG, "shm rdma_readv: %d pieces at %p", n, (void *)dst);
+    for (int i = 0; i < n; i++) {
+        if (dst[i].iov_base == NULL && dst[i].iov_len > 0)
+            return common_err_set(CANAL_ERR_ARG, "shm rdma_readv: piece %d is NULL (len %zu)", i,
+                                  dst[i].iov_len);
+        if (len + dst[i].iov_len < len)
+            return common_err_set(CANAL_ERR_ARG, "shm rdma_readv: the pieces' lengths overflow");
+        len += dst[i].iov_len;
+    }
+    return shm_read_pieces(ep->state, "rdma_readv", peer, dst, n, raddr, len);
 }

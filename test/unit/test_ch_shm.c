@@ -368,6 +368,43 @@ static int body_rdma(int rank, void *arg)
                     T_CHECK(buf[i] == pattern(0, 5, off + i), "piece at %zu byte %zu", off, i);
             }
             T_CHECK(ch_rdma_read(EP, 0, buf, raddr, 0, 0, NULL) == CANAL_OK, "len 0");
+            /* rdma_readv: 700 pieces (more than one process_vm_readv takes
+             * from us: 256), empty ones among them, with gaps between them
+             * that must stay untouched; then bad pieces. */
+            {
+                enum { NP = 700 };
+                struct iovec iov[NP];
+                size_t at = 0, want = 0, got = 0, gaps = 0;
+                memset(buf, 0xEE, len);
+                for (int i = 0; i < NP; i++) {
+                    size_t l = i % 7 == 3 ? 0 : (size_t)(i * 37 % 1500 + 1);
+                    iov[i].iov_base = buf + at;
+                    iov[i].iov_len = l;
+                    at += l + (size_t)(i % 3) * 5; /* (gaps of 0, 5 or 10) */
+                    want += l;
+                }
+                T_CHECK(at < len, "pieces fit: %zu", at);
+                T_CHECK(ch_rdma_readv(EP, 0, iov, NP, raddr + 3, 0) == CANAL_OK, "readv");
+                for (int i = 0; i < NP; i++) {
+                    unsigned char *b = iov[i].iov_base;
+                    for (size_t k = 0; k < iov[i].iov_len; k++)
+                        got += b[k] == pattern(0, 5, 3 + (b - buf) - gaps + k) ? 1 : 0;
+                    if (i + 1 < NP) {
+                        unsigned char *e = b + iov[i].iov_len, *n = iov[i + 1].iov_base;
+                        for (unsigned char *g = e; g < n; g++)
+                            T_CHECK(*g == 0xEE, "gap after piece %d written", i);
+                        gaps += (size_t)(n - e);
+                    }
+                }
+                T_CHECK(got == want, "readv: %zu of %zu bytes right", got, want);
+                T_CHECK(ch_rdma_readv(EP, 0, iov, 0, raddr, 0) == CANAL_OK, "no pieces");
+                iov[1].iov_base = NULL;
+                iov[1].iov_len = 5;
+                T_CHECK(ch_rdma_readv(EP, 0, iov, 2, raddr, 0) == CANAL_ERR_ARG, "NULL piece");
+                T_CHECK(ch_rdma_readv(EP, 0, iov, -1, raddr, 0) == CANAL_ERR_ARG, "n < 0");
+                T_CHECK(ch_rdma_readv(EP, 0, iov, 1, 4096, 0) == CANAL_ERR_ARG,
+                        "readv from an unmapped remote address");
+            }
             /* Bad remote addresses give an error, not a crash. */
             st = ch_rdma_read(EP, 0, buf, 4096, 0, 64, NULL);
             T_CHECK(st == CANAL_ERR_ARG, "unmapped remote address: %d", st);
