@@ -428,6 +428,24 @@ static int multi_pred(void *arg)
     return m->mode == 0 ? 1 : active == 0;
 }
 
+/* Waitall/Testall: wait until every request of rs is done (test: one
+ * progress pass at most); 1 when they all are. */
+static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test)
+{
+    m->count = count;
+    m->rs = rs;
+    m->mode = 0;
+    m->next = 0;
+    if (!test) {
+        adi_wait_until(multi_pred, m);
+        return 1;
+    }
+    if (multi_pred(m))
+        return 1;
+    adi_progress();
+    return multi_pred(m);
+}
+
 static MPI_Status *status_at(MPI_Status statuses[], int i)
 {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -444,24 +462,14 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
 
     if ((err = lookup_array_buf(count, reqs, fn, small, 64, &rs)))
         return err;
-    m.count = count;
-    m.rs = rs;
-    m.mode = 0;
-    m.next = 0;
-    if (test) {
-        if (!multi_pred(&m)) {
-            adi_progress();
-            if (!multi_pred(&m)) {
-                *flag = 0;
-                if (rs != small)
-                    free(rs);
-                return MPI_SUCCESS;
-            }
-        }
-        *flag = 1;
-    } else {
-        adi_wait_until(multi_pred, &m);
+    if (!multi_all_ready(&m, count, rs, test)) {
+        *flag = 0;
+        if (rs != small)
+            free(rs);
+        return MPI_SUCCESS;
     }
+    if (test)
+        *flag = 1;
     /* One device lock for the whole array (finish() takes it per request). */
     adi_lock();
     for (int i = 0; i < count; i++) {
@@ -605,24 +613,14 @@ static int std_waitall_common(int count, char *reqs, char *statuses, int test, i
 
     if ((err = std_lookup_array(count, reqs, conv, fn, small, 64, &rs)))
         return err;
-    m.count = count;
-    m.rs = rs;
-    m.mode = 0;
-    m.next = 0;
-    if (test) {
-        if (!multi_pred(&m)) {
-            adi_progress();
-            if (!multi_pred(&m)) {
-                *flag = 0;
-                if (rs != small)
-                    free(rs);
-                return MPI_SUCCESS;
-            }
-        }
-        *flag = 1;
-    } else {
-        adi_wait_until(multi_pred, &m);
+    if (!multi_all_ready(&m, count, rs, test)) {
+        *flag = 0;
+        if (rs != small)
+            free(rs);
+        return MPI_SUCCESS;
     }
+    if (test)
+        *flag = 1;
     adi_lock();
     for (int i = 0; i < count; i++) {
         char *handle = reqs + sizeof(uint64_t) * (size_t)i;
