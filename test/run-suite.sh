@@ -18,8 +18,10 @@
 # Options: --sanitize (build with ASan+UBSan in _build-sanitize/_install-sanitize),
 #          --quick (leave out valgrind, the fuzzers, the Java binding and the
 #          launch tests; the unit tests and MPI programs, most of the time, stay),
-#          --tsan (also build with ThreadSanitizer in _build-tsan and run the
-#          multithreaded MPI programs under it: test/tsan.sh, a few minutes).
+#          --no-tsan (leave out the ThreadSanitizer build in _build-tsan and
+#          its runs of the multithreaded MPI programs, test/tsan.sh: they are
+#          part of the whole suite, not of --quick or --sanitize; --tsan adds
+#          them to those).
 # Timeouts: CANAL_TEST_TIMEOUT_SCALE=F multiplies every hang limit (unit tests
 # and MPI programs); they already grow with the load and the rank count.
 set -u
@@ -27,16 +29,21 @@ cd "$(dirname "$0")/.."
 TOP=$(pwd)
 SANITIZE=no
 QUICK=no
-TSAN=no
+TSAN=auto
 for a in "$@"; do
     case "$a" in
         --sanitize) SANITIZE=yes ;;
         --quick) QUICK=yes ;;
         --tsan) TSAN=yes ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --no-tsan) TSAN=no ;;
+        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run-suite.sh: unknown option $a" >&2; exit 2 ;;
     esac
 done
+if [ $TSAN = auto ]; then
+    TSAN=yes
+    [ $QUICK = yes ] || [ $SANITIZE = yes ] && TSAN=no
+fi
 BUILD=$TOP/_build
 PREFIX=$TOP/_install
 CONF_EXTRA=()
@@ -236,7 +243,7 @@ tail -1 "$BUILD/abi-std.out"
 count "standard ABI (test/abi)" $rc
 
 if [ $TSAN = no ]; then
-    echo "SKIP ThreadSanitizer runs (only with --tsan)"
+    echo "SKIP ThreadSanitizer runs (--quick, --sanitize and --no-tsan leave them out)"
 else
     note "multithreaded programs under ThreadSanitizer (test/tsan.sh)"
     bash "$TOP/test/tsan.sh" > "$BUILD/tsan.out" 2>&1
