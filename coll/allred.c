@@ -92,26 +92,20 @@ static void rec_halving(coll_sched_t *s, mpi_comm_t *c, const blocks_t *b, char 
             coll_fence(s);
             continue;
         }
-        if (src != NULL) {
-            if (st.send_peer >= 0 && sn > 0)
-                coll_send(s, c, st.send_peer, src + (ptrdiff_t)so * ext, sn, a->rdt);
-            if (st.recv_peer >= 0 && rn > 0)
-                coll_recv(s, c, st.recv_peer, acc + (ptrdiff_t)ro * ext, rn, a->rdt);
-            coll_fence(s);
-            if (st.recv_peer >= 0 && rn > 0)
-                coll_reduce(s, src + (ptrdiff_t)ro * ext, acc + (ptrdiff_t)ro * ext, rn, a->rdt,
-                            a->recvtype, a->op);
-            src = NULL;
-            continue;
-        }
+        /* The first step with src: send from src, receive into acc, reduce
+         * src into it; every other step: send from acc, receive into tmp,
+         * reduce tmp into acc. */
+        const char *from = src != NULL ? src : acc, *in = src != NULL ? src : tmp;
+        char *into = src != NULL ? acc : tmp;
         if (st.send_peer >= 0 && sn > 0)
-            coll_send(s, c, st.send_peer, acc + (ptrdiff_t)so * ext, sn, a->rdt);
+            coll_send(s, c, st.send_peer, from + (ptrdiff_t)so * ext, sn, a->rdt);
         if (st.recv_peer >= 0 && rn > 0)
-            coll_recv(s, c, st.recv_peer, tmp + (ptrdiff_t)ro * ext, rn, a->rdt);
+            coll_recv(s, c, st.recv_peer, into + (ptrdiff_t)ro * ext, rn, a->rdt);
         coll_fence(s);
         if (st.recv_peer >= 0 && rn > 0)
-            coll_reduce(s, tmp + (ptrdiff_t)ro * ext, acc + (ptrdiff_t)ro * ext, rn, a->rdt,
+            coll_reduce(s, in + (ptrdiff_t)ro * ext, acc + (ptrdiff_t)ro * ext, rn, a->rdt,
                         a->recvtype, a->op);
+        src = NULL;
     }
 }
 

@@ -166,16 +166,17 @@ static canal_status_t dom_reduce_band(const mpi_dom_t *d, uint32_t *words, int n
     return st;
 }
 
-/* The root and the peer root exchange equal-sized buffers. */
-static canal_status_t bridge_sendrecv(const mpi_dom_t *d, const void *sbuf, void *rbuf, size_t len)
+/* Send len bytes and receive len bytes with one peer, both posted at once. */
+static canal_status_t pair_exchange(const void *sbuf, void *rbuf, size_t len, int src, int dest_job,
+                                    int me, int tag, int context)
 {
     adi_request_t *rs, *rr;
     canal_status_t st, st2;
 
-    st = raw_irecv(rbuf, len, d->b_peer_rank, d->b_tag, d->b_context, &rr);
+    st = raw_irecv(rbuf, len, src, tag, context, &rr);
     if (st < 0)
         return st;
-    st = raw_isend(sbuf, len, d->b_peer_job, d->b_my_rank, d->b_tag, d->b_context, &rs);
+    st = raw_isend(sbuf, len, dest_job, me, tag, context, &rs);
     if (st < 0) {
         adi_cancel(rr);
         req_finish(rr, 1, len);
@@ -186,26 +187,19 @@ static canal_status_t bridge_sendrecv(const mpi_dom_t *d, const void *sbuf, void
     return st < 0 ? st : st2;
 }
 
+/* The root and the peer root exchange equal-sized buffers. */
+static canal_status_t bridge_sendrecv(const mpi_dom_t *d, const void *sbuf, void *rbuf, size_t len)
+{
+    return pair_exchange(sbuf, rbuf, len, d->b_peer_rank, d->b_peer_job, d->b_my_rank, d->b_tag,
+                         d->b_context);
+}
+
 /* Exchange n words with domain rank peer (both post at once). */
 static canal_status_t dom_exchange(const mpi_dom_t *d, int peer, const uint32_t *mine,
                                    uint32_t *theirs, int n)
 {
-    size_t len = sizeof *mine * (size_t)n;
-    adi_request_t *rs, *rr;
-    canal_status_t st, st2;
-
-    st = raw_irecv(theirs, len, dom_src(d, peer), d->tag, d->context, &rr);
-    if (st < 0)
-        return st;
-    st = raw_isend(mine, len, dom_job(d, peer), dom_me(d), d->tag, d->context, &rs);
-    if (st < 0) {
-        adi_cancel(rr);
-        req_finish(rr, 1, len);
-        return st;
-    }
-    st = req_finish(rs, 0, 0);
-    st2 = req_finish(rr, 1, len);
-    return st < 0 ? st : st2;
+    return pair_exchange(mine, theirs, sizeof *mine * (size_t)n, dom_src(d, peer), dom_job(d, peer),
+                         dom_me(d), d->tag, d->context);
 }
 
 /* Recursive doubling, for a domain that is not bridged: log2(size) message
