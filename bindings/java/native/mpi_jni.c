@@ -1518,9 +1518,342 @@ static int jni_span_v(const int *counts, const int *displs, int n, MPI_Datatype 
     return rc;
 }
 
-/* One entry for every collective. sflag: 0 normal, 1 MPI_IN_PLACE. For the
- * nonblocking forms (nb) buffers must be direct and the count arrays are
- * kept until the request completes. Returns the request (nb) or 0. */
+/* One side (send or receive) of a collective call from Java: the buffer as
+ * Java passed it, the count arrays copied to native memory, and what the
+ * call will touch of it (need, [lo, hi) from the buffer's offset). */
+typedef struct {
+    jobject buf;
+    jint off, cap, count;
+    int *counts, *displs;
+    int ncounts, ndispls;
+    MPI_Datatype type;
+    MPI_Aint lo, hi;
+    int need;
+    char *p;
+    jni_buf jb;
+} jni_coll_side;
+
+/* A collective call in progress: which one, the communicator's shape seen
+ * from this rank, and its two sides. */
+typedef struct {
+    int which, nb, inplace;
+    const char *name;
+    MPI_Comm comm;
+    MPI_Op op;
+    int root, rank, size, lsize, inter, is_root, npeers;
+    jni_coll_side s, r;
+} jni_coll_call;
+
+/* The communicator's shape: size (remote size for an intercommunicator),
+ * local size, rank, whether this rank is the root, and the number of peers
+ * the count arrays cover (in-/out-degree for neighbourhood collectives). */
+static int jni_coll_shape(jni_coll_call *k)
+{
+    int rc;
+    if (k->which == C_REDUCE_LOCAL)
+        return MPI_SUCCESS;
+    if ((rc = MPI_Comm_test_inter(k->comm, &k->inter)) != MPI_SUCCESS ||
+        (rc = k->inter ? MPI_Comm_remote_size(k->comm, &k->size)
+                       : MPI_Comm_size(k->comm, &k->size)) != MPI_SUCCESS ||
+        (rc = MPI_Comm_size(k->comm, &k->lsize)) != MPI_SUCCESS ||
+        (rc = MPI_Comm_rank(k->comm, &k->rank)) != MPI_SUCCESS)
+        return rc;
+    k->is_root = k->inter ? k->root == MPI_ROOT : k->rank == k->root;
+    k->npeers = k->size;
+    if (k->which >= C_NALLGATHER && k->which <= C_NALLTOALLV) {
+        int topo = MPI_UNDEFINED, indeg = 0, outdeg = 0, w = 0;
+        MPI_Topo_test(k->comm, &topo);
+        if (topo == MPI_CART) {
+            MPI_Cartdim_get(k->comm, &indeg);
+            indeg = outdeg = 2 * indeg;
+        } else if (topo == MPI_GRAPH) {
+            MPI_Graph_neighbors_count(k->comm, k->rank, &indeg);
+            outdeg = indeg;
+        } else if (topo == MPI_DIST_GRAPH) {
+            MPI_Dist_graph_neighbors_count(k->comm, &indeg, &outdeg, &w);
+        }
+        k->npeers = indeg > outdeg ? indeg : outdeg;
+    }
+    return MPI_SUCCESS;
+}
+
+/* The single buffer of an "in place" rooted collective plays the non-root's
+ * part: send for gather and reduce, receive for scatter. */
+static void jni_coll_inplace_role(jni_coll_call *k)
+{
+    jni_coll_side *from, *to;
+    int w = k->which;
+    if (!k->inplace || k->is_root ||
+        !(w == C_GATHER || w == C_GATHERV || w == C_REDUCE || w == C_SCATTER || w == C_SCATTERV))
+        return;
+    k->inplace = 0;
+    from = w == C_SCATTER || w == C_SCATTERV ? &k->s : &k->r;
+    to = from == &k->s ? &k->r : &k->s;
+    to->buf = from->buf, to->off = from->off, to->cap = from->cap;
+    to->count = from->count, to->type = from->type;
+    from->buf = NULL;
+}
+
+/* Which buffers this rank touches. */
+static void jni_coll_needs(jni_coll_call *k)
+{
+    int inter = k->inter, root = k->root, is_root = k->is_root, inplace = k->inplace;
+    k->s.need = k->r.need = 1;
+    switch (k->which) {
+    case C_GATHER:
+    case C_GATHERV:
+        k->r.need = is_root;
+        k->s.need = !(inplace && is_root) && !(inter && root == MPI_PROC_NULL) &&
+                    !(inter && is_root);
+        break;
+    case C_SCATTER:
+    case C_SCATTERV:
+        k->s.need = is_root;
+        k->r.need = !(inplace && is_root) && !(inter && (is_root || root == MPI_PROC_NULL));
+        break;
+    case C_REDUCE:
+        k->r.need = is_root;
+        k->s.need = !(inplace && is_root);
+        break;
+    case C_BARRIER:
+        k->s.need = k->r.need = 0;
+        break;
+    case C_BCAST:
+        k->s.need = 0;
+        break;
+    default:
+        k->s.need = !inplace;
+        break;
+    }
+}
+
+/* NULL when the count and displacement arrays cover every peer, else the
+ * message of the exception to throw. */
+static const char *jni_coll_short_arrays(const jni_coll_call *k)
+{
+    int w = k->which, nv = k->npeers;
+    if ((w == C_GATHERV || w == C_ALLGATHERV || w == C_NALLGATHERV || w == C_ALLTOALLV ||
+         w == C_NALLTOALLV) &&
+        k->r.need && (k->r.ncounts < nv || k->r.ndispls < nv))
+        return "the receive counts or displacements array is shorter than the number of processes";
+    if ((w == C_SCATTERV || w == C_ALLTOALLV || w == C_NALLTOALLV) && k->s.need &&
+        (k->s.ncounts < nv || k->s.ndispls < nv))
+        return "the send counts or displacements array is shorter than the number of processes";
+    if (w == C_REDSCAT && k->r.ncounts < k->lsize)
+        return "MPI_Reduce_scatter: the counts array is shorter than the communicator's size";
+    return NULL;
+}
+
+static int jni_coll_span(jni_coll_side *d, MPI_Count count)
+{
+    return d->need ? jni_span(count, d->type, 0, &d->lo, &d->hi) : MPI_SUCCESS;
+}
+
+static int jni_coll_span_v(jni_coll_side *d, int n)
+{
+    return d->need ? jni_span_v(d->counts, d->displs, n, d->type, &d->lo, &d->hi) : MPI_SUCCESS;
+}
+
+/* The bytes each side's call reads or writes, relative to its offset. The
+ * reductions' send side has the receive side's count and type. */
+static int jni_coll_spans(jni_coll_call *k)
+{
+    jni_coll_side *s = &k->s, *r = &k->r;
+    int rc = MPI_SUCCESS, nr;
+    MPI_Count total = 0;
+    switch (k->which) {
+    case C_BCAST:
+        return jni_span(r->count, r->type, 0, &r->lo, &r->hi);
+    case C_GATHER:
+    case C_ALLGATHER:
+    case C_ALLTOALL:
+    case C_NALLGATHER:
+    case C_NALLTOALL:
+        nr = k->which == C_NALLGATHER || k->which == C_NALLTOALL ? k->npeers : k->size;
+        rc = jni_coll_span(s, (MPI_Count)s->count *
+                                  (k->which == C_ALLTOALL || k->which == C_NALLTOALL ? nr : 1));
+        if (rc == MPI_SUCCESS)
+            rc = jni_coll_span(r, (MPI_Count)r->count * nr);
+        if (k->inplace && k->which == C_ALLTOALL)
+            s->need = 0;
+        return rc;
+    case C_GATHERV:
+    case C_ALLGATHERV:
+    case C_NALLGATHERV:
+        rc = jni_coll_span(s, s->count);
+        return rc == MPI_SUCCESS ? jni_coll_span_v(r, k->npeers) : rc;
+    case C_SCATTER:
+        rc = jni_coll_span(s, (MPI_Count)s->count * k->size);
+        return rc == MPI_SUCCESS ? jni_coll_span(r, r->count) : rc;
+    case C_SCATTERV:
+        rc = jni_coll_span_v(s, k->size);
+        return rc == MPI_SUCCESS ? jni_coll_span(r, r->count) : rc;
+    case C_ALLTOALLV:
+    case C_NALLTOALLV:
+        rc = jni_coll_span_v(s, k->npeers);
+        return rc == MPI_SUCCESS ? jni_span_v(r->counts, r->displs, k->npeers, r->type, &r->lo,
+                                              &r->hi)
+                                 : rc;
+    case C_REDUCE:
+    case C_ALLREDUCE:
+    case C_SCAN:
+    case C_EXSCAN:
+    case C_REDUCE_LOCAL:
+        if (s->need)
+            rc = jni_span(r->count, r->type, 0, &s->lo, &s->hi);
+        return rc == MPI_SUCCESS ? jni_coll_span(r, r->count) : rc;
+    case C_REDSCAT:
+        for (int i = 0; i < k->lsize; i++)
+            total += r->counts[i];
+        if (s->need)
+            rc = jni_span(total, r->type, 0, &s->lo, &s->hi);
+        return rc == MPI_SUCCESS ? jni_span(k->inplace ? total : r->counts[k->rank], r->type, 0,
+                                            &r->lo, &r->hi)
+                                 : rc;
+    case C_REDSCAT_BLOCK:
+        if (s->need)
+            rc = jni_span((MPI_Count)r->count * k->size, r->type, 0, &s->lo, &s->hi);
+        return rc == MPI_SUCCESS ? jni_span(k->inplace ? (MPI_Count)r->count * k->size : r->count,
+                                            r->type, 0, &r->lo, &r->hi)
+                                 : rc;
+    default:
+        return MPI_SUCCESS;
+    }
+}
+
+/* The MPI call itself, blocking or not (then *req is its request). */
+static int jni_coll_invoke(const jni_coll_call *k, MPI_Request *req)
+{
+    void *sp = k->s.p, *rp = k->r.p;
+    MPI_Count sc = k->s.count, rcn = k->r.count;
+    const int *scs = k->s.counts, *sds = k->s.displs, *rcs = k->r.counts, *rds = k->r.displs;
+    MPI_Datatype st = k->s.type, rt = k->r.type;
+    MPI_Comm cm = k->comm;
+    MPI_Op op = k->op;
+    int root = k->root, nb = k->nb;
+    switch (k->which) {
+    case C_BARRIER:
+        return nb ? MPI_Ibarrier(cm, req) : MPI_Barrier(cm);
+    case C_BCAST:
+        return nb ? MPI_Ibcast_c(rp, rcn, rt, root, cm, req) : MPI_Bcast_c(rp, rcn, rt, root, cm);
+    case C_GATHER:
+        return nb ? MPI_Igather_c(sp, sc, st, rp, rcn, rt, root, cm, req)
+                  : MPI_Gather_c(sp, sc, st, rp, rcn, rt, root, cm);
+    case C_GATHERV:
+        return nb ? MPI_Igatherv(sp, (int)sc, st, rp, rcs, rds, rt, root, cm, req)
+                  : MPI_Gatherv(sp, (int)sc, st, rp, rcs, rds, rt, root, cm);
+    case C_SCATTER:
+        return nb ? MPI_Iscatter_c(sp, sc, st, rp, rcn, rt, root, cm, req)
+                  : MPI_Scatter_c(sp, sc, st, rp, rcn, rt, root, cm);
+    case C_SCATTERV:
+        return nb ? MPI_Iscatterv(sp, scs, sds, st, rp, (int)rcn, rt, root, cm, req)
+                  : MPI_Scatterv(sp, scs, sds, st, rp, (int)rcn, rt, root, cm);
+    case C_ALLGATHER:
+        return nb ? MPI_Iallgather_c(sp, sc, st, rp, rcn, rt, cm, req)
+                  : MPI_Allgather_c(sp, sc, st, rp, rcn, rt, cm);
+    case C_ALLGATHERV:
+        return nb ? MPI_Iallgatherv(sp, (int)sc, st, rp, rcs, rds, rt, cm, req)
+                  : MPI_Allgatherv(sp, (int)sc, st, rp, rcs, rds, rt, cm);
+    case C_ALLTOALL:
+        return nb ? MPI_Ialltoall_c(sp, sc, st, rp, rcn, rt, cm, req)
+                  : MPI_Alltoall_c(sp, sc, st, rp, rcn, rt, cm);
+    case C_ALLTOALLV:
+        return nb ? MPI_Ialltoallv(sp, scs, sds, st, rp, rcs, rds, rt, cm, req)
+                  : MPI_Alltoallv(sp, scs, sds, st, rp, rcs, rds, rt, cm);
+    case C_REDUCE:
+        return nb ? MPI_Ireduce_c(sp, rp, rcn, rt, op, root, cm, req)
+                  : MPI_Reduce_c(sp, rp, rcn, rt, op, root, cm);
+    case C_ALLREDUCE:
+        return nb ? MPI_Iallreduce_c(sp, rp, rcn, rt, op, cm, req)
+                  : MPI_Allreduce_c(sp, rp, rcn, rt, op, cm);
+    case C_REDSCAT:
+        return nb ? MPI_Ireduce_scatter(sp, rp, rcs, rt, op, cm, req)
+                  : MPI_Reduce_scatter(sp, rp, rcs, rt, op, cm);
+    case C_REDSCAT_BLOCK:
+        return nb ? MPI_Ireduce_scatter_block_c(sp, rp, rcn, rt, op, cm, req)
+                  : MPI_Reduce_scatter_block_c(sp, rp, rcn, rt, op, cm);
+    case C_SCAN:
+        return nb ? MPI_Iscan_c(sp, rp, rcn, rt, op, cm, req) : MPI_Scan_c(sp, rp, rcn, rt, op, cm);
+    case C_EXSCAN:
+        return nb ? MPI_Iexscan_c(sp, rp, rcn, rt, op, cm, req)
+                  : MPI_Exscan_c(sp, rp, rcn, rt, op, cm);
+    case C_NALLGATHER:
+        return nb ? MPI_Ineighbor_allgather_c(sp, sc, st, rp, rcn, rt, cm, req)
+                  : MPI_Neighbor_allgather_c(sp, sc, st, rp, rcn, rt, cm);
+    case C_NALLGATHERV:
+        return nb ? MPI_Ineighbor_allgatherv(sp, (int)sc, st, rp, rcs, rds, rt, cm, req)
+                  : MPI_Neighbor_allgatherv(sp, (int)sc, st, rp, rcs, rds, rt, cm);
+    case C_NALLTOALL:
+        return nb ? MPI_Ineighbor_alltoall_c(sp, sc, st, rp, rcn, rt, cm, req)
+                  : MPI_Neighbor_alltoall_c(sp, sc, st, rp, rcn, rt, cm);
+    case C_NALLTOALLV:
+        return nb ? MPI_Ineighbor_alltoallv(sp, scs, sds, st, rp, rcs, rds, rt, cm, req)
+                  : MPI_Neighbor_alltoallv(sp, scs, sds, st, rp, rcs, rds, rt, cm);
+    case C_REDUCE_LOCAL:
+        return MPI_Reduce_local_c(sp, rp, rcn, rt, op);
+    default:
+        return MPI_ERR_INTERN;
+    }
+}
+
+/* Opens the buffers the call touches (a copy or a pinned array; direct
+ * buffers only for the nonblocking forms); 0 when an exception is thrown. */
+static int jni_coll_open(JNIEnv *env, jni_coll_call *k)
+{
+    jni_coll_side *s = &k->s, *r = &k->r;
+    int ok, w = k->which;
+    if (k->nb && ((s->need && s->buf != NULL && (*env)->GetDirectBufferAddress(env, s->buf) == NULL) ||
+                  (r->need && r->buf != NULL && (*env)->GetDirectBufferAddress(env, r->buf) == NULL))) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s (nonblocking): the buffers must be direct buffers", k->name);
+        jni_throw_java(env, "java/lang/IllegalArgumentException", msg);
+        return 0;
+    }
+    if (s->need) {
+        s->p = jni_buf_open(env, &s->jb, s->buf, s->off, s->cap, s->lo, s->hi, JB_IN, k->name, &ok);
+        if (!ok)
+            return 0;
+    }
+    if (r->need) {
+        int fl = JB_OUT;
+        if (k->inplace || w == C_BCAST || w == C_REDUCE_LOCAL || w == C_ALLGATHER ||
+            w == C_ALLGATHERV || w == C_GATHERV || w == C_ALLTOALLV)
+            fl |= JB_IN; /* the parts this rank does not receive keep their values */
+        r->p = jni_buf_open(env, &r->jb, r->buf, r->off, r->cap, r->lo, r->hi, fl, k->name, &ok);
+        if (!ok) {
+            jni_buf_close(env, &s->jb, 0);
+            return 0;
+        }
+    }
+    if (k->inplace && (w == C_SCATTER || w == C_SCATTERV))
+        r->p = MPI_IN_PLACE;
+    else if (k->inplace)
+        s->p = MPI_IN_PLACE;
+    if (w == C_BCAST && k->is_root)
+        r->jb.flags &= ~JB_OUT; /* the root's buffer is only read: nothing to copy back */
+    return 1;
+}
+
+/* Copies the count arrays Java passed; 0 (OutOfMemoryError thrown) if one
+ * could not be. */
+static int jni_coll_arrays(JNIEnv *env, jni_coll_call *k, jintArray sc, jintArray sd,
+                           jintArray rc, jintArray rd)
+{
+    k->s.counts = jni_ints(env, sc, &k->s.ncounts);
+    k->s.displs = jni_ints(env, sd, &k->s.ndispls);
+    k->r.counts = jni_ints(env, rc, &k->r.ncounts);
+    k->r.displs = jni_ints(env, rd, &k->r.ndispls);
+    if ((sc && !k->s.counts) || (sd && !k->s.displs) || (rc && !k->r.counts) ||
+        (rd && !k->r.displs)) {
+        jni_throw_java(env, "java/lang/OutOfMemoryError", k->name);
+        return 0;
+    }
+    return 1;
+}
+
+/* One entry for every collective. inplace: the call's MPI_IN_PLACE form.
+ * For the nonblocking forms (nb) buffers must be direct and the count arrays
+ * are kept until the request completes. Returns the request (nb) or 0. */
 JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jboolean nb,
                                           jboolean inplace, jobject sbuf, jint soff, jint scap,
                                           jint scount, jintArray jscounts, jintArray jsdispls,
@@ -1529,323 +1862,46 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
                                           jlong rtype, jlong op, jint root, jlong comm,
                                           jboolean user_op)
 {
-    const char *name = jni_coll_names[which];
-    MPI_Comm cm = (MPI_Comm)comm;
-    MPI_Datatype st = (MPI_Datatype)stype, rt = (MPI_Datatype)rtype;
+    jni_coll_call k;
     MPI_Request req = MPI_REQUEST_NULL;
-    int *scounts = NULL, *sdispls = NULL, *rcounts = NULL, *rdispls = NULL;
-    int nsc = 0, nsd = 0, nrc = 0, nrd = 0, size = 0, lsize = 0, rank = 0, inter = 0, is_root = 0;
-    int rc = MPI_SUCCESS, ok, sneed = 1, rneed = 1, npeers = 0;
-    MPI_Aint slo = 0, shi = 0, rlo = 0, rhi = 0;
-    jni_buf sb, rb;
-    char *sp = NULL, *rp = NULL;
-    void *keep[4];
+    const char *why;
+    int rc;
     jlong result = 0;
 
-    memset(&sb, 0, sizeof sb);
-    memset(&rb, 0, sizeof rb);
+    memset(&k, 0, sizeof k);
+    k.which = which, k.nb = nb, k.inplace = inplace, k.name = jni_coll_names[which];
+    k.comm = (MPI_Comm)comm, k.op = (MPI_Op)op, k.root = root;
+    k.s.buf = sbuf, k.s.off = soff, k.s.cap = scap, k.s.count = scount;
+    k.s.type = (MPI_Datatype)stype;
+    k.r.buf = rbuf, k.r.off = roff, k.r.cap = rcap, k.r.count = rcount;
+    k.r.type = (MPI_Datatype)rtype;
     jni_drain_releases();
-    if (which != C_REDUCE_LOCAL) {
-        if ((rc = MPI_Comm_test_inter(cm, &inter)) != MPI_SUCCESS ||
-            (rc = inter ? MPI_Comm_remote_size(cm, &size) : MPI_Comm_size(cm, &size)) !=
-                MPI_SUCCESS ||
-            (rc = MPI_Comm_rank(cm, &rank)) != MPI_SUCCESS) {
-            jni_throw_mpi(env, rc, name);
-            return 0;
-        }
-        is_root = inter ? root == MPI_ROOT : rank == root;
-        MPI_Comm_size(cm, &lsize);
+    if ((rc = jni_coll_shape(&k)) != MPI_SUCCESS) {
+        jni_throw_mpi(env, rc, k.name);
+        return 0;
     }
-    /* the single buffer of an "in place" rooted collective plays the
-     * non-root's part: send for gather and reduce, receive for scatter */
-    if (inplace && !is_root &&
-        (which == C_GATHER || which == C_GATHERV || which == C_REDUCE || which == C_SCATTER ||
-         which == C_SCATTERV)) {
-        inplace = 0;
-        if (which == C_SCATTER || which == C_SCATTERV) {
-            rbuf = sbuf, roff = soff, rcap = scap, rcount = scount, rtype = stype;
-            rt = st;
-            sbuf = NULL;
-        } else {
-            sbuf = rbuf, soff = roff, scap = rcap, scount = rcount, stype = rtype;
-            st = rt;
-            rbuf = NULL;
-        }
-    }
-    npeers = size;
-    if (which >= C_NALLGATHER && which <= C_NALLTOALLV) {
-        int topo = MPI_UNDEFINED, indeg = 0, outdeg = 0, w = 0;
-        MPI_Topo_test(cm, &topo);
-        if (topo == MPI_CART) {
-            MPI_Cartdim_get(cm, &indeg);
-            indeg = outdeg = 2 * indeg;
-        } else if (topo == MPI_GRAPH)
-            MPI_Graph_neighbors_count(cm, rank, &indeg), outdeg = indeg;
-        else if (topo == MPI_DIST_GRAPH)
-            MPI_Dist_graph_neighbors_count(cm, &indeg, &outdeg, &w);
-        npeers = indeg > outdeg ? indeg : outdeg;
-    }
-    scounts = jni_ints(env, jscounts, &nsc);
-    sdispls = jni_ints(env, jsdispls, &nsd);
-    rcounts = jni_ints(env, jrcounts, &nrc);
-    rdispls = jni_ints(env, jrdispls, &nrd);
-    if ((jscounts && !scounts) || (jsdispls && !sdispls) || (jrcounts && !rcounts) ||
-        (jrdispls && !rdispls)) {
-        jni_throw_java(env, "java/lang/OutOfMemoryError", name);
+    jni_coll_inplace_role(&k);
+    if (!jni_coll_arrays(env, &k, jscounts, jsdispls, jrcounts, jrdispls))
+        goto out;
+    jni_coll_needs(&k);
+    if ((why = jni_coll_short_arrays(&k)) != NULL) {
+        jni_throw_class(env, MPI_ERR_ARG, why);
         goto out;
     }
-    /* which buffers this rank touches, and their spans */
-    switch (which) {
-    case C_GATHER:
-    case C_GATHERV:
-        rneed = is_root;
-        sneed = !(inplace && is_root) && !(inter && root != MPI_ROOT && root == MPI_PROC_NULL) &&
-                !(inter && is_root);
-        break;
-    case C_SCATTER:
-    case C_SCATTERV:
-        sneed = is_root;
-        rneed = !(inplace && is_root) && !(inter && (is_root || root == MPI_PROC_NULL));
-        break;
-    case C_REDUCE:
-        rneed = is_root;
-        sneed = !(inplace && is_root);
-        break;
-    default:
-        sneed = !inplace;
-        break;
-    }
-    if (which == C_BARRIER)
-        sneed = rneed = 0;
-    if (which == C_BCAST)
-        sneed = 0;
-    {
-        int nv = npeers;
-        if ((which == C_GATHERV || which == C_ALLGATHERV || which == C_NALLGATHERV ||
-             which == C_ALLTOALLV || which == C_NALLTOALLV) &&
-            rneed && (nrc < nv || nrd < nv)) {
-            jni_throw_class(env, MPI_ERR_ARG, "the receive counts or displacements array is "
-                                              "shorter than the number of processes");
-            goto out;
-        }
-        if ((which == C_SCATTERV || which == C_ALLTOALLV || which == C_NALLTOALLV) && sneed &&
-            (nsc < nv || nsd < nv)) {
-            jni_throw_class(env, MPI_ERR_ARG, "the send counts or displacements array is "
-                                              "shorter than the number of processes");
-            goto out;
-        }
-        if (which == C_REDSCAT && nrc < lsize) {
-            jni_throw_class(env, MPI_ERR_ARG, "MPI_Reduce_scatter: the counts array is shorter "
-                                              "than the communicator's size");
-            goto out;
-        }
-    }
-    switch (which) {
-    case C_BCAST:
-        rc = jni_span(rcount, rt, 0, &rlo, &rhi);
-        break;
-    case C_GATHER:
-    case C_ALLGATHER:
-    case C_ALLTOALL:
-    case C_NALLGATHER:
-    case C_NALLTOALL: {
-        MPI_Aint lb, ext;
-        int nr = (which == C_GATHER || which == C_ALLGATHER || which == C_ALLTOALL) ? size
-                                                                                     : npeers;
-        if (sneed)
-            rc = jni_span((MPI_Count)scount * ((which == C_ALLTOALL || which == C_NALLTOALL) ? nr : 1),
-                          st, 0, &slo, &shi);
-        if (rc == MPI_SUCCESS && rneed && (rc = MPI_Type_get_extent(rt, &lb, &ext)) == MPI_SUCCESS)
-            rc = jni_span((MPI_Count)rcount * nr, rt, 0, &rlo, &rhi);
-        if (inplace && which == C_ALLTOALL)
-            sneed = 0;
-        break;
-    }
-    case C_GATHERV:
-    case C_ALLGATHERV:
-    case C_NALLGATHERV:
-        if (sneed)
-            rc = jni_span(scount, st, 0, &slo, &shi);
-        if (rc == MPI_SUCCESS && rneed)
-            rc = jni_span_v(rcounts, rdispls, npeers, rt, &rlo, &rhi);
-        break;
-    case C_SCATTER:
-        if (sneed)
-            rc = jni_span((MPI_Count)scount * size, st, 0, &slo, &shi);
-        if (rc == MPI_SUCCESS && rneed)
-            rc = jni_span(rcount, rt, 0, &rlo, &rhi);
-        break;
-    case C_SCATTERV:
-        if (sneed)
-            rc = jni_span_v(scounts, sdispls, size, st, &slo, &shi);
-        if (rc == MPI_SUCCESS && rneed)
-            rc = jni_span(rcount, rt, 0, &rlo, &rhi);
-        break;
-    case C_ALLTOALLV:
-    case C_NALLTOALLV:
-        if (sneed)
-            rc = jni_span_v(scounts, sdispls, npeers, st, &slo, &shi);
-        if (rc == MPI_SUCCESS)
-            rc = jni_span_v(rcounts, rdispls, npeers, rt, &rlo, &rhi);
-        break;
-    case C_REDUCE:
-    case C_ALLREDUCE:
-    case C_SCAN:
-    case C_EXSCAN:
-    case C_REDUCE_LOCAL:
-        if (sneed)
-            rc = jni_span(rcount, rt, 0, &slo, &shi);
-        if (rc == MPI_SUCCESS && rneed)
-            rc = jni_span(rcount, rt, 0, &rlo, &rhi);
-        break;
-    case C_REDSCAT: {
-        MPI_Count total = 0;
-        for (int i = 0; i < lsize; i++)
-            total += rcounts[i];
-        if (sneed)
-            rc = jni_span(total, rt, 0, &slo, &shi);
-        if (rc == MPI_SUCCESS)
-            rc = jni_span(inplace ? total : rcounts[rank], rt, 0, &rlo, &rhi);
-        break;
-    }
-    case C_REDSCAT_BLOCK:
-        if (sneed)
-            rc = jni_span((MPI_Count)rcount * size, rt, 0, &slo, &shi);
-        if (rc == MPI_SUCCESS)
-            rc = jni_span(inplace ? (MPI_Count)rcount * size : rcount, rt, 0, &rlo, &rhi);
-        break;
-    default:
-        break;
-    }
-    if (rc != MPI_SUCCESS) {
-        jni_throw_mpi(env, rc, name);
+    if ((rc = jni_coll_spans(&k)) != MPI_SUCCESS) {
+        jni_throw_mpi(env, rc, k.name);
         goto out;
     }
-    if (nb) {
-        if ((sneed && sbuf != NULL && (*env)->GetDirectBufferAddress(env, sbuf) == NULL) ||
-            (rneed && rbuf != NULL && (*env)->GetDirectBufferAddress(env, rbuf) == NULL)) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "%s (nonblocking): the buffers must be direct buffers", name);
-            jni_throw_java(env, "java/lang/IllegalArgumentException", msg);
-            goto out;
-        }
-    }
-    if (sneed) {
-        sp = jni_buf_open(env, &sb, sbuf, soff, scap, slo, shi, JB_IN, name, &ok);
-        if (!ok)
-            goto out;
-    }
-    if (rneed) {
-        int fl = JB_OUT;
-        if (inplace || which == C_BCAST || which == C_REDUCE_LOCAL || which == C_ALLGATHER ||
-            which == C_ALLGATHERV || which == C_GATHERV || which == C_ALLTOALLV)
-            fl |= JB_IN; /* the parts this rank does not receive keep their values */
-        rp = jni_buf_open(env, &rb, rbuf, roff, rcap, rlo, rhi, fl, name, &ok);
-        if (!ok) {
-            jni_buf_close(env, &sb, 0);
-            goto out;
-        }
-    }
-    if (inplace && (which == C_SCATTER || which == C_SCATTERV))
-        rp = MPI_IN_PLACE;
-    else if (inplace)
-        sp = MPI_IN_PLACE;
-    if (which == C_BCAST && is_root) {
-        /* the root's buffer is only read: nothing to copy back */
-        rb.flags &= ~JB_OUT;
-    }
+    if (!jni_coll_open(env, &k))
+        goto out;
     if (user_op)
         __atomic_add_fetch(&jni_user_colls, 1, __ATOMIC_ACQ_REL);
-#define NBC(blocking_call, nonblocking_call) rc = nb ? nonblocking_call : blocking_call
-    switch (which) {
-    case C_BARRIER:
-        NBC(MPI_Barrier(cm), MPI_Ibarrier(cm, &req));
-        break;
-    case C_BCAST:
-        NBC(MPI_Bcast_c(rp, rcount, rt, root, cm), MPI_Ibcast_c(rp, rcount, rt, root, cm, &req));
-        break;
-    case C_GATHER:
-        NBC(MPI_Gather_c(sp, scount, st, rp, rcount, rt, root, cm),
-            MPI_Igather_c(sp, scount, st, rp, rcount, rt, root, cm, &req));
-        break;
-    case C_GATHERV:
-        NBC(MPI_Gatherv(sp, scount, st, rp, rcounts, rdispls, rt, root, cm),
-            MPI_Igatherv(sp, scount, st, rp, rcounts, rdispls, rt, root, cm, &req));
-        break;
-    case C_SCATTER:
-        NBC(MPI_Scatter_c(sp, scount, st, rp, rcount, rt, root, cm),
-            MPI_Iscatter_c(sp, scount, st, rp, rcount, rt, root, cm, &req));
-        break;
-    case C_SCATTERV:
-        NBC(MPI_Scatterv(sp, scounts, sdispls, st, rp, rcount, rt, root, cm),
-            MPI_Iscatterv(sp, scounts, sdispls, st, rp, rcount, rt, root, cm, &req));
-        break;
-    case C_ALLGATHER:
-        NBC(MPI_Allgather_c(sp, scount, st, rp, rcount, rt, cm),
-            MPI_Iallgather_c(sp, scount, st, rp, rcount, rt, cm, &req));
-        break;
-    case C_ALLGATHERV:
-        NBC(MPI_Allgatherv(sp, scount, st, rp, rcounts, rdispls, rt, cm),
-            MPI_Iallgatherv(sp, scount, st, rp, rcounts, rdispls, rt, cm, &req));
-        break;
-    case C_ALLTOALL:
-        NBC(MPI_Alltoall_c(sp, scount, st, rp, rcount, rt, cm),
-            MPI_Ialltoall_c(sp, scount, st, rp, rcount, rt, cm, &req));
-        break;
-    case C_ALLTOALLV:
-        NBC(MPI_Alltoallv(sp, scounts, sdispls, st, rp, rcounts, rdispls, rt, cm),
-            MPI_Ialltoallv(sp, scounts, sdispls, st, rp, rcounts, rdispls, rt, cm, &req));
-        break;
-    case C_REDUCE:
-        NBC(MPI_Reduce_c(sp, rp, rcount, rt, (MPI_Op)op, root, cm),
-            MPI_Ireduce_c(sp, rp, rcount, rt, (MPI_Op)op, root, cm, &req));
-        break;
-    case C_ALLREDUCE:
-        NBC(MPI_Allreduce_c(sp, rp, rcount, rt, (MPI_Op)op, cm),
-            MPI_Iallreduce_c(sp, rp, rcount, rt, (MPI_Op)op, cm, &req));
-        break;
-    case C_REDSCAT:
-        NBC(MPI_Reduce_scatter(sp, rp, rcounts, rt, (MPI_Op)op, cm),
-            MPI_Ireduce_scatter(sp, rp, rcounts, rt, (MPI_Op)op, cm, &req));
-        break;
-    case C_REDSCAT_BLOCK:
-        NBC(MPI_Reduce_scatter_block_c(sp, rp, rcount, rt, (MPI_Op)op, cm),
-            MPI_Ireduce_scatter_block_c(sp, rp, rcount, rt, (MPI_Op)op, cm, &req));
-        break;
-    case C_SCAN:
-        NBC(MPI_Scan_c(sp, rp, rcount, rt, (MPI_Op)op, cm),
-            MPI_Iscan_c(sp, rp, rcount, rt, (MPI_Op)op, cm, &req));
-        break;
-    case C_EXSCAN:
-        NBC(MPI_Exscan_c(sp, rp, rcount, rt, (MPI_Op)op, cm),
-            MPI_Iexscan_c(sp, rp, rcount, rt, (MPI_Op)op, cm, &req));
-        break;
-    case C_NALLGATHER:
-        NBC(MPI_Neighbor_allgather_c(sp, scount, st, rp, rcount, rt, cm),
-            MPI_Ineighbor_allgather_c(sp, scount, st, rp, rcount, rt, cm, &req));
-        break;
-    case C_NALLGATHERV:
-        NBC(MPI_Neighbor_allgatherv(sp, scount, st, rp, rcounts, rdispls, rt, cm),
-            MPI_Ineighbor_allgatherv(sp, scount, st, rp, rcounts, rdispls, rt, cm, &req));
-        break;
-    case C_NALLTOALL:
-        NBC(MPI_Neighbor_alltoall_c(sp, scount, st, rp, rcount, rt, cm),
-            MPI_Ineighbor_alltoall_c(sp, scount, st, rp, rcount, rt, cm, &req));
-        break;
-    case C_NALLTOALLV:
-        NBC(MPI_Neighbor_alltoallv(sp, scounts, sdispls, st, rp, rcounts, rdispls, rt, cm),
-            MPI_Ineighbor_alltoallv(sp, scounts, sdispls, st, rp, rcounts, rdispls, rt, cm, &req));
-        break;
-    case C_REDUCE_LOCAL:
-        rc = MPI_Reduce_local_c(sp, rp, rcount, rt, (MPI_Op)op);
-        break;
-    }
-#undef NBC
+    rc = jni_coll_invoke(&k, &req);
     if (user_op && (!nb || rc != MPI_SUCCESS))
         __atomic_sub_fetch(&jni_user_colls, 1, __ATOMIC_RELEASE);
-    jni_buf_close(env, &sb, 0);
-    if (rneed)
-        jni_buf_close(env, &rb, rc == MPI_SUCCESS && jni_op_error == NULL);
+    jni_buf_close(env, &k.s.jb, 0);
+    if (k.r.need)
+        jni_buf_close(env, &k.r.jb, rc == MPI_SUCCESS && jni_op_error == NULL);
     if (jni_op_error != NULL) {
         jthrowable t = jni_op_error;
         jni_op_error = NULL;
@@ -1854,13 +1910,10 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
         (*env)->DeleteGlobalRef(env, t);
         goto out;
     }
-    if (jni_fail(env, rc, name))
+    if (jni_fail(env, rc, k.name))
         goto out;
     if (nb) {
-        keep[0] = scounts;
-        keep[1] = sdispls;
-        keep[2] = rcounts;
-        keep[3] = rdispls;
+        void *keep[4] = {k.s.counts, k.s.displs, k.r.counts, k.r.displs};
         result = jni_req_new(env, req, 0, keep, 4);
         if (result != 0) {
             ((jni_req *)(uintptr_t)result)->user_coll = user_op;
@@ -1870,10 +1923,10 @@ JNIEXPORT jlong JNICALL Java_mpi_Jni_coll(JNIEnv *env, jclass c, jint which, jbo
          * count in jni_user_colls stays (arrays are copied from now on) */
     }
 out:
-    free(scounts);
-    free(sdispls);
-    free(rcounts);
-    free(rdispls);
+    free(k.s.counts);
+    free(k.s.displs);
+    free(k.r.counts);
+    free(k.r.displs);
     return 0;
 }
 
