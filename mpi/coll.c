@@ -97,6 +97,10 @@ typedef struct {
  * c->coll; it goes with the communicator. */
 static int coll_module_init(void)
 {
+    /* (the same values at every init: threads of an earlier session may
+     * still read it, and nothing of it changes) */
+    if (mpi_request_done_obj.index != MPI_REQUEST_DONE_INDEX)
+        adi_request_init_done(&mpi_request_done_obj, ADI_REQ_COLL, MPI_REQUEST_DONE_INDEX);
     mpi_comm_add_free_hook(coll_comm_release);
     return MPI_SUCCESS;
 }
@@ -823,14 +827,8 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
      * complete. A persistent one still records its (empty) schedule. */
     if (mode != MODE_PERSISTENT && coll_moves_nothing(&a)) {
         widened_free(&w);
-        if (mode == MODE_BLOCKING)
-            return MPI_SUCCESS;
-        r = adi_request_alloc(ADI_REQ_COLL);
-        if (r == NULL)
-            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
-        r->owner_handle = c->handle;
-        adi_request_done_fresh(r); /* (holds nothing: no lock, no release work) */
-        *request = mpi_request_handle(r);
+        if (mode == MODE_NONBLOCKING)
+            *request = mpi_request_done_handle(); /* (shared, never allocated or freed) */
         return MPI_SUCCESS;
     }
     if (mode == MODE_BLOCKING && (s = coll_sched_replay(c, &a)) != NULL) {
