@@ -204,6 +204,22 @@ static void errors(void)
                  "MPI_Allreduce(count 0, MPI_OP_NULL)");
     EXPECT_CLASS(MPI_Iallreduce(buf, buf, 0, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, &rq),
                  MPI_ERR_OP, "MPI_Iallreduce(count 0, MPI_OP_NULL)");
+    /* (the short path of empty bcasts and allreduces leaves these to the checks) */
+    {
+        MPI_Datatype raw;
+        OK(MPI_Type_contiguous(2, MPI_INT, &raw)); /* not committed */
+        EXPECT_CLASS(MPI_Ibcast(buf, 0, raw, 0, MPI_COMM_WORLD, &rq), MPI_ERR_TYPE,
+                     "MPI_Ibcast(count 0, an uncommitted type)");
+        EXPECT_CLASS(MPI_Allreduce(buf, buf, 0, raw, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE,
+                     "MPI_Allreduce(count 0, an uncommitted type)");
+        OK(MPI_Type_free(&raw));
+    }
+    EXPECT_CLASS(MPI_Bcast(buf, 0, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD), MPI_ERR_TYPE,
+                 "MPI_Bcast(count 0, MPI_DATATYPE_NULL)");
+    EXPECT_CLASS(MPI_Iallreduce(buf, buf, 0, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD, &rq),
+                 MPI_ERR_OP, "MPI_Iallreduce(count 0, MPI_BAND on MPI_DOUBLE)");
+    EXPECT_CLASS(MPI_Ibcast(buf, 0, MPI_INT, 0, MPI_COMM_WORLD, NULL), MPI_ERR_ARG,
+                 "MPI_Ibcast(count 0, request NULL)");
 }
 
 /* The status of a completed empty collective: no source, no tag, 0 bytes. */
