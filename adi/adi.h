@@ -122,6 +122,12 @@ void adi_request_complete(adi_request_t *req);
  * holds nothing (no type, buffer or callback): no lock, no release work
  * (the MPI_PROC_NULL requests of mpi/). */
 void adi_request_done_fresh(adi_request_t *req);
+/* Make req, memory of the caller's outside the pool, a complete request of
+ * kind with an empty status and the given index (beyond the pool's), which
+ * adi_request_free leaves alone and nothing in adi/ writes: one object that
+ * any number of handles may name at once (mpi/'s pre-completed collective
+ * request). */
+void adi_request_init_done(adi_request_t *req, adi_req_kind_t kind, int index);
 
 /* Point to point. `dest`/`src_rank` are job ranks / communicator ranks as named. */
 canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,

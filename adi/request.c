@@ -310,6 +310,18 @@ void adi_request_done_fresh(adi_request_t *r)
     __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
 }
 
+void adi_request_init_done(adi_request_t *r, adi_req_kind_t kind, int index)
+{
+    /* Not live: adi_request_free returns at once, adi_request_at never
+     * hands it out (the index is beyond the pool's blocks). */
+    memset(r, 0, sizeof *r);
+    r->index = index;
+    r->kind = kind;
+    r->status = (adi_status_t){.source = ADI_ANY_SOURCE, .tag = ADI_ANY_TAG, .peer = -1};
+    r->state = REQ_DONE;
+    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+}
+
 void adi_request_pool_finalize(void)
 {
     for (int i = 0; i < nblocks; i++) {

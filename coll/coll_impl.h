@@ -69,7 +69,8 @@ static inline size_t coll_split_off(size_t total, int n, int i)
 }
 
 /* ---------------------------------------------------------------- algorithms */
-extern const coll_algo_t coll_barrier_dissemination, coll_barrier_tree, coll_barrier_node;
+extern const coll_algo_t coll_barrier_dissemination, coll_barrier_tree, coll_barrier_node,
+    coll_barrier_linear;
 extern const coll_algo_t coll_bcast_binomial, coll_bcast_knomial, coll_bcast_linear,
     coll_bcast_scatter_ring, coll_bcast_node;
 extern const coll_algo_t coll_reduce_binomial, coll_reduce_knomial, coll_reduce_linear,

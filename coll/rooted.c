@@ -302,7 +302,32 @@ static canal_status_t barrier_tree(coll_sched_t *s, const coll_args_t *a)
     return coll_sched_status(s);
 }
 
+/* Every rank signals rank 0 and waits for its release; rank 0 posts every
+ * receive at once, then sends every release at once. A rank waits for one
+ * partner only, where dissemination waits log2(p) times for partners that
+ * each must be scheduled first (more ranks than CPUs); and rank 0, which
+ * roots IMB's and most programs' next bcast, leaves first. */
+static canal_status_t barrier_linear(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    int p = coll_size(c);
+
+    if (coll_rank(c) == 0) {
+        for (int r = 1; r < p; r++)
+            coll_recv(s, c, r, NULL, 0, coll_byte());
+        coll_fence(s);
+        for (int r = 1; r < p; r++)
+            coll_send(s, c, r, NULL, 0, coll_byte());
+    } else {
+        coll_send(s, c, 0, NULL, 0, coll_byte());
+        coll_recv(s, c, 0, NULL, 0, coll_byte());
+    }
+    coll_fence(s);
+    return coll_sched_status(s);
+}
+
 const coll_algo_t coll_barrier_tree = {"tree", COLL_BARRIER, barrier_tree, NULL};
+const coll_algo_t coll_barrier_linear = {"linear", COLL_BARRIER, barrier_linear, NULL};
 const coll_algo_t coll_barrier_dissemination = {"dissemination", COLL_BARRIER,
                                                 barrier_dissemination, NULL};
 const coll_algo_t coll_barrier_node = {"node", COLL_BARRIER, barrier_node, usable_multinode};

@@ -97,6 +97,10 @@ typedef struct {
  * c->coll; it goes with the communicator. */
 static int coll_module_init(void)
 {
+    /* (the same values at every init: threads of an earlier session may
+     * still read it, and nothing of it changes) */
+    if (mpi_request_done_obj.index != MPI_REQUEST_DONE_INDEX)
+        adi_request_init_done(&mpi_request_done_obj, ADI_REQ_COLL, MPI_REQUEST_DONE_INDEX);
     mpi_comm_add_free_hook(coll_comm_release);
     return MPI_SUCCESS;
 }
@@ -823,14 +827,8 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
      * complete. A persistent one still records its (empty) schedule. */
     if (mode != MODE_PERSISTENT && coll_moves_nothing(&a)) {
         widened_free(&w);
-        if (mode == MODE_BLOCKING)
-            return MPI_SUCCESS;
-        r = adi_request_alloc(ADI_REQ_COLL);
-        if (r == NULL)
-            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for a request");
-        r->owner_handle = c->handle;
-        adi_request_done_fresh(r); /* (holds nothing: no lock, no release work) */
-        *request = mpi_request_handle(r);
+        if (mode == MODE_NONBLOCKING)
+            *request = mpi_request_done_handle(); /* (shared, never allocated or freed) */
         return MPI_SUCCESS;
     }
     if (mode == MODE_BLOCKING && (s = coll_sched_replay(c, &a)) != NULL) {
@@ -987,12 +985,39 @@ static int coll_alltoall_v(coll_kind_t kind, const void *sendbuf, const void *se
     return coll_call(&k, c, mode, request, fn);
 }
 
+/* An empty MPI_(I)Bcast or MPI_(I)Allreduce (count 0) on an intracommunicator,
+ * the commonest calls that move nothing: when every argument is valid
+ * (datatype `dt` committed; for allreduce `op` defined on it), return as
+ * coll_call would after check_call and coll_moves_nothing, without building
+ * their arguments (MPI_Ibcast(0)+MPI_Wait: 468 -> ~300 instructions).
+ * Anything else (an argument error, an intercommunicator, a persistent
+ * call, the checking mode, a revoked communicator) answers 0 and takes
+ * coll_call, which raises the errors. */
+static int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allreduce, MPI_Op op,
+                           coll_mode_t mode, MPI_Request *request)
+{
+    dt_type_t *t;
+    char msg[200];
+
+    if (c->is_inter || mode == MODE_PERSISTENT || (mode == MODE_NONBLOCKING && request == NULL) ||
+        (t = mpi_dt_get(dt)) == NULL || !dt_is_committed(t) ||
+        (is_allreduce && coll_op_check(op, t, msg, sizeof msg) != MPI_SUCCESS) ||
+        coll_check_enabled() || adi_ctx_pair_revoked(c->context))
+        return 0;
+    if (mode == MODE_NONBLOCKING)
+        *request = mpi_request_done_handle();
+    return 1;
+}
+
 /* reduce, allreduce, scan, exscan, reduce_scatter(_block) */
 static int coll_reduction(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
                           const void *recvcounts, MPI_Datatype datatype, MPI_Op op, int root,
                           mpi_comm_t *c, int large, coll_mode_t mode, MPI_Request *request,
                           const char *fn)
 {
+    if (count == 0 && kind == COLL_ALLREDUCE &&
+        empty_call_done(c, datatype, 1, op, mode, request))
+        return MPI_SUCCESS;
     call_t k = {.kind = kind,
                 .sendbuf = sendbuf,
                 .recvbuf = recvbuf,
@@ -1032,6 +1057,9 @@ int mpi_barrier_init_impl(mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
 static int coll_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, mpi_comm_t *c,
                       coll_mode_t mode, MPI_Request *request, const char *fn)
 {
+    if (count == 0 && (unsigned)root < (unsigned)c->size &&
+        empty_call_done(c, datatype, 0, MPI_OP_NULL, mode, request))
+        return MPI_SUCCESS;
     call_t k = {.kind = COLL_BCAST,
                 .recvbuf = buffer,
                 .recvcount = count,

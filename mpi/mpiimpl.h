@@ -84,6 +84,18 @@ static inline MPI_Request mpi_request_handle(const adi_request_t *r)
     return mpi_handle_make(MPI_HKIND_DIRECT, MPI_OBJ_REQUEST, r->index);
 }
 adi_request_t *mpi_request_get(MPI_Request h); /* NULL if invalid */
+/* One collective request that is complete from its start, shared by every
+ * nonblocking collective that moves nothing (MPICH's and Open MPI's
+ * pre-completed request): no allocation, and completing or freeing it
+ * writes nothing to it (adi_request_init_done), so any number of handles
+ * may name it at once, in any thread. Its index is beyond the request
+ * pool's (adi/request.c: at most 2^22 requests). */
+enum { MPI_REQUEST_DONE_INDEX = 0x03ffffff };
+extern adi_request_t mpi_request_done_obj;
+static inline MPI_Request mpi_request_done_handle(void)
+{
+    return mpi_handle_make(MPI_HKIND_DIRECT, MPI_OBJ_REQUEST, MPI_REQUEST_DONE_INDEX);
+}
 
 /* ---------------------------------------------------------------- objects */
 typedef struct mpi_group mpi_group_t; /* mpi/group.c */

@@ -1,0 +1,88 @@
+/*
+ * What a barrier promises: no rank leaves it before every rank has entered
+ * it. Each rank adds one to a counter of the round in a shared-memory
+ * window (MPI_Win_allocate_shared over the node's ranks) before it enters,
+ * and reads the counter after it leaves: it must hold the number of ranks.
+ * 300 rounds of MPI_Barrier, then 300 of MPI_Ibarrier + MPI_Wait, then a
+ * persistent MPI_Barrier_init started 100 times; also on a communicator of
+ * the odd ranks in reverse order (its rank 0 is not world's). Run under
+ * every barrier algorithm (CANAL_COLL_BARRIER=...) and oversubscribed,
+ * where the table picks `linear` (all to rank 0 and back) from 3 ranks.
+ * Ranks on other nodes (no shared window across nodes) skip the check.
+ */
+#include "mtest.h"
+
+enum { ROUNDS = 300, PROUNDS = 100 };
+
+/* rounds of barriers of kind 0 (blocking), 1 (nonblocking), 2 (persistent)
+ * on comm, whose ranks share cnt[] */
+static void rounds(MPI_Comm comm, int *cnt, int n, int kind, const char *what)
+{
+    int size;
+    MPI_Request rq = MPI_REQUEST_NULL;
+
+    OK(MPI_Comm_size(comm, &size));
+    if (kind == 2)
+        OK(MPI_Barrier_init(comm, MPI_INFO_NULL, &rq));
+    for (int i = 0; i < n; i++) {
+        int seen;
+        __atomic_add_fetch(&cnt[i], 1, __ATOMIC_SEQ_CST);
+        if (kind == 0) {
+            OK(MPI_Barrier(comm));
+        } else if (kind == 1) {
+            OK(MPI_Ibarrier(comm, &rq));
+            OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        } else {
+            OK(MPI_Start(&rq));
+            OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        }
+        seen = __atomic_load_n(&cnt[i], __ATOMIC_SEQ_CST);
+        if (seen != size) {
+            CHECK(0, "%s round %d: %d of %d ranks had entered when rank %d left", what, i, seen,
+                  size, mtest_rank);
+            break;
+        }
+    }
+    if (kind == 2)
+        OK(MPI_Request_free(&rq));
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Comm node, odd;
+    MPI_Win win;
+    int nsize, *cnt, disp;
+    MPI_Aint bytes;
+    size_t total = (size_t)(3 * ROUNDS + 2 * PROUNDS);
+
+    mtest_init(&argc, &argv);
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    OK(MPI_Comm_size(node, &nsize));
+    if (nsize != mtest_size) { /* ranks on several nodes: nothing shared to count in */
+        OK(MPI_Comm_free(&node));
+        return mtest_finish();
+    }
+    OK(MPI_Win_allocate_shared(mtest_rank == 0 ? (MPI_Aint)(total * sizeof(int)) : 0,
+                               sizeof(int), MPI_INFO_NULL, node, &cnt, &win));
+    OK(MPI_Win_shared_query(win, 0, &bytes, &disp, &cnt));
+    if (mtest_rank == 0)
+        for (size_t i = 0; i < total; i++)
+            cnt[i] = 0;
+    OK(MPI_Barrier(MPI_COMM_WORLD)); /* (the zeros are there before anyone counts) */
+
+    rounds(MPI_COMM_WORLD, cnt, ROUNDS, 0, "MPI_Barrier");
+    rounds(MPI_COMM_WORLD, cnt + ROUNDS, ROUNDS, 1, "MPI_Ibarrier");
+    rounds(MPI_COMM_WORLD, cnt + 2 * ROUNDS, PROUNDS, 2, "MPI_Barrier_init");
+    /* odd ranks, reversed: the highest odd rank is rank 0 there */
+    OK(MPI_Comm_split(MPI_COMM_WORLD, mtest_rank % 2, mtest_size - mtest_rank, &odd));
+    if (mtest_rank % 2)
+        rounds(odd, cnt + 2 * ROUNDS + PROUNDS, ROUNDS, 0, "MPI_Barrier (odd ranks)");
+    else
+        rounds(odd, cnt + 3 * ROUNDS + PROUNDS, PROUNDS, 1, "MPI_Ibarrier (even ranks)");
+    OK(MPI_Comm_free(&odd));
+
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    OK(MPI_Win_free(&win));
+    OK(MPI_Comm_free(&node));
+    return mtest_finish();
+}
