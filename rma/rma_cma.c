@@ -18,6 +18,7 @@
 #include "common/cvar.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,7 +466,7 @@ done:
  * claims it (POSTED -> TAKEN by compare-and-swap), does it on its own
  * memory (an accumulate under its accumulate lock, taken with a trylock so
  * that a target holding that lock itself never spins in its hook) and sets
- * DONE. An origin not answered within RMA_MBOX_WAIT_NS takes the request
+ * DONE. An origin not answered within CANAL_RMA_MBOX_WAIT_US (4) takes the request
  * back (POSTED -> FREE by compare-and-swap) and uses CMA: exactly one of
  * the two compare-and-swaps succeeds, so an accumulate is applied once,
  * never twice or not at all; if the target won, it is copying now and
@@ -473,8 +474,6 @@ done:
  * poll, its time grows stale, and origins go straight to CMA. */
 enum { RMA_MBOX_DATA = 112, RMA_MBOX_MAX_RANKS = 64 };
 enum { RMA_MBOX_FREE = 0, RMA_MBOX_POSTED, RMA_MBOX_TAKEN, RMA_MBOX_DONE };
-#define RMA_MBOX_FRESH_NS 20000 /* the target polled this recently */
-#define RMA_MBOX_WAIT_NS 4000   /* then take the request back */
 
 typedef struct rma_mbox_poll {
     volatile int64_t polled_ns; /* CLOCK_MONOTONIC of the hook's last run (every 8th call) */
@@ -566,6 +565,8 @@ void rma_mbox_start(rma_win_t *w, void *area)
 {
     w->mpoll = area;
     w->mbox = (rma_mbox_t *)((char *)area + (size_t)w->size * sizeof(rma_mbox_poll_t));
+    w->mbox_fresh_ns = rma_cvar_int("RMA_MBOX_FRESH_US", 20) * 1000;
+    w->mbox_wait_ns = rma_cvar_int("RMA_MBOX_WAIT_US", 4) * 1000;
     adi_lock();
     w->mbox_hook = adi_progress_hook_add(rma_mbox_serve, w);
     adi_unlock();
@@ -594,7 +595,7 @@ static int rma_mbox_try(rma_win_t *w, const rma_cma_pending_t *e, canal_status_t
         return 0;
     m = &w->mbox[(size_t)e->t * (size_t)w->size + (size_t)w->rank];
     now = rma_mbox_now();
-    if (now - __atomic_load_n(&w->mpoll[e->t].polled_ns, __ATOMIC_RELAXED) > RMA_MBOX_FRESH_NS)
+    if (now - __atomic_load_n(&w->mpoll[e->t].polled_ns, __ATOMIC_RELAXED) > w->mbox_fresh_ns)
         return 0;
     if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_FREE)
         return 0; /* (cannot happen: we free it before returning) */
@@ -614,11 +615,13 @@ static int rma_mbox_try(rma_win_t *w, const rma_cma_pending_t *e, canal_status_t
         if (s == RMA_MBOX_DONE)
             break;
         if (s == RMA_MBOX_POSTED && (spins & 15) == 15 &&
-            rma_mbox_now() - t0 > RMA_MBOX_WAIT_NS &&
+            rma_mbox_now() - t0 > w->mbox_wait_ns &&
             __atomic_compare_exchange_n(&m->state, &expect, RMA_MBOX_FREE, 0, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE))
             return 0; /* taken back before the target saw it: CMA */
         expect = RMA_MBOX_POSTED;
+        if ((spins & 255) == 255)
+            sched_yield(); /* (the target may wait for this CPU) */
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif

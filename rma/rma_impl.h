@@ -206,6 +206,7 @@ typedef struct rma_win {
     struct rma_mbox *mbox;       /* cma: [target * size + origin] small-op mailboxes */
     int mbox_hook;               /* cma: our progress hook serving them, or -1 */
     uint32_t mbox_bell_seen;
+    int64_t mbox_fresh_ns, mbox_wait_ns; /* CANAL_RMA_MBOX_FRESH_US, _WAIT_US */
     unsigned mbox_tick;
     void *seg;
     size_t seg_len;
