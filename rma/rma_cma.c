@@ -503,7 +503,8 @@ static int64_t rma_mbox_now(void)
 
 size_t rma_mbox_bytes(int size)
 {
-    if (size < 2 || size > RMA_MBOX_MAX_RANKS || !rma_cvar_bool("RMA_MBOX", 1))
+    /* (not CANAL_RMA_MBOX: every rank must lay the segment out alike) */
+    if (size < 2 || size > RMA_MBOX_MAX_RANKS)
         return 0;
     return (size_t)size * sizeof(rma_mbox_poll_t) + (size_t)size * (size_t)size * sizeof(rma_mbox_t);
 }
@@ -567,6 +568,10 @@ void rma_mbox_start(rma_win_t *w, void *area)
     w->mbox = (rma_mbox_t *)((char *)area + (size_t)w->size * sizeof(rma_mbox_poll_t));
     w->mbox_fresh_ns = rma_cvar_int("RMA_MBOX_FRESH_US", 20) * 1000;
     w->mbox_wait_ns = rma_cvar_int("RMA_MBOX_WAIT_US", 4) * 1000;
+    if (!rma_cvar_bool("RMA_MBOX", 1)) {
+        w->mbox = NULL; /* neither served here (our time stays 0) nor used from here */
+        return;
+    }
     adi_lock();
     w->mbox_hook = adi_progress_hook_add(rma_mbox_serve, w);
     adi_unlock();
