@@ -11,6 +11,12 @@
  *   acc         SIZE us   the same, non-aggregate
  *   zero_put / zero_get / zero_acc 0 us   a 0-byte call under MPI_Win_lock_all
  *   null_put / null_acc 8 us   MPI_PROC_NULL as target (8 bytes of origin)
+ *   get_busy / acc_busy 8 us  unidir_get / acc non-aggregate with the target
+ *                         computing (no MPI call) instead of in MPI_Barrier:
+ *                         only with -c; rank 0 ends the target's loop with a
+ *                         put of a flag, so this needs a library whose puts
+ *                         complete without the target (Canal's single copy;
+ *                         it hangs where a created window uses active messages)
  * Each line is the median of -b batches (default 5); -i SCALE multiplies
  * the iteration counts. The accumulated sums are checked at the end. */
 #include <mpi.h>
@@ -52,6 +58,8 @@ static int iters_for(int size)
 enum { K_GET, K_PUT, K_ACC, K_ZPUT, K_ZGET, K_ZACC, K_NPUT, K_NACC };
 
 static long acc_calls;
+static int busy;          /* -c: the target computes during the batch */
+static float *target_mem; /* rank 1's window memory; the last word is the flag */
 static char *getbuf; /* gets land here, so that buf keeps its 1.0f for puts and sums */
 
 /* us per operation (rank 0's time, broadcast) */
@@ -59,6 +67,15 @@ static double batch(MPI_Win win, char *buf, int kind, int agg, int size, int ite
 {
     double t = 0;
     MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1 && busy) {
+        volatile int *flag = (volatile int *)((char *)target_mem + MAX_SIZE - 4);
+        double x = 1.0;
+        while (*flag == 0)
+            x = x * 1.0000001 + 1e-9; /* computes, no MPI call */
+        *flag = 0;
+        if (x < 0)
+            printf("%g\n", x);
+    }
     if (rank == 0) {
         MPI_Win_lock_all(0, win);
         double t0 = MPI_Wtime();
@@ -95,6 +112,11 @@ static double batch(MPI_Win win, char *buf, int kind, int agg, int size, int ite
         if (agg)
             MPI_Win_flush(1, win);
         t = (MPI_Wtime() - t0) * 1e6 / iters;
+        if (busy) {
+            int one = 1;
+            MPI_Put(&one, 1, MPI_INT, 1, MAX_SIZE - 4, 1, MPI_INT, win);
+            MPI_Win_flush(1, win);
+        }
         MPI_Win_unlock_all(win);
         if (kind == K_ACC)
             acc_calls += iters;
@@ -133,6 +155,8 @@ int main(int argc, char **argv)
             scale = atof(argv[++i]);
         else if (!strcmp(argv[i], "-b") && i + 1 < argc)
             nbatch = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-c"))
+            busy = 1;
     }
     if (nbatch < 1 || nbatch > 64)
         nbatch = 5;
@@ -149,6 +173,22 @@ int main(int argc, char **argv)
     for (int i = 0; i < MAX_SIZE / 4; i++)
         buf[i] = 1.0f;
     MPI_Win_create(mem, MAX_SIZE, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    target_mem = mem;
+    if (busy) {
+        run("get_busy", win, (char *)buf, K_GET, 0, 8);
+        busy = 0;
+        MPI_Win_fence(0, win);
+        memset(mem, 0, MAX_SIZE);
+        MPI_Win_fence(0, win);
+        busy = 1;
+        run("acc_busy", win, (char *)buf, K_ACC, 0, 8);
+        MPI_Win_free(&win);
+        free(mem);
+        free(buf);
+        free(getbuf);
+        MPI_Finalize();
+        return 0;
+    }
 
     for (int k = 0; k < nsizes; k++)
         run("unidir_get", win, (char *)buf, K_GET, 0, sizes[k]);

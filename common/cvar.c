@@ -109,6 +109,13 @@ static const common_cvar_desc_t cvar_table[] = {
     {"RMA_CMA", CVAR_TYPE_BOOL, "1", NULL,
      "MPI_Win_create windows whose ranks share a node reach each other's memory with "
      "process_vm_readv/writev (single copy) instead of active messages, when CMA works"},
+    {"RMA_MBOX", CVAR_TYPE_BOOL, "1", NULL,
+     "on such windows (up to 64 ranks) a lone small get or accumulate goes through a mailbox that "
+     "the target serves when it is polling inside MPI, else (or not answered in 4 us) by CMA"},
+    {"RMA_MBOX_FRESH_US", CVAR_TYPE_INT, "20", NULL,
+     "a target counts as polling if its progress ran within this many microseconds"},
+    {"RMA_MBOX_WAIT_US", CVAR_TYPE_INT, "4", NULL,
+     "microseconds an origin waits for a mailbox answer before it takes the request back"},
     {"RMA_INLINE_MAX", CVAR_TYPE_SIZE, "15K", NULL,
      "puts up to this size travel in the operation's message; larger ones follow it"},
     {"RMA_PROGRESS_THREAD", CVAR_TYPE_STRING, "auto", NULL,

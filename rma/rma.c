@@ -530,8 +530,9 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int *
     static unsigned counter;
     long page = sysconf(_SC_PAGESIZE);
     /* one slot per rank and one for the fence's barrier */
-    size_t hdr = ((size_t)(w->size + 1) * sizeof(rma_shm_slot_t) + (size_t)page - 1) &
-                 ~((size_t)page - 1);
+    size_t slots_len = (size_t)(w->size + 1) * sizeof(rma_shm_slot_t);
+    size_t mbox_len = remote != NULL ? rma_mbox_bytes(w->size) : 0; /* cma: mailboxes */
+    size_t hdr = (slots_len + mbox_len + (size_t)page - 1) & ~((size_t)page - 1);
     size_t *off = malloc(sizeof *off * (size_t)w->size);
     size_t total = hdr;
     char name[64] = "";
@@ -601,6 +602,8 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int *
     free(off);
     w->direct = 1;
     w->cma = remote != NULL;
+    if (mbox_len > 0)
+        rma_mbox_start(w, (char *)seg + slots_len);
     w->base = w->peer_base[w->rank];
     *ok_out = 1;
     return MPI_SUCCESS;
@@ -626,6 +629,7 @@ static void win_destroy(rma_win_t *w)
         prog_release();
     if (w->agent != NULL)
         rma_agent_stop(w);
+    rma_mbox_stop(w);
     if (w->seg != NULL)
         munmap(w->seg, w->seg_len);
     free(w->owned_mem);
@@ -788,6 +792,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     w->errh_default = 1;
     w->hints = MPI_INFO_NULL;
     w->lock_excl = -1;
+    w->mbox_hook = -1;
     w->size = c->size;
     w->rank = c->rank;
     w->bytes = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : size;

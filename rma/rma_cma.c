@@ -18,11 +18,13 @@
 #include "common/cvar.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RMA_CMA_PROBE 0x43414e414c524d41ull /* "CANALRMA" */
@@ -282,6 +284,8 @@ static int rma_cma_acc_run(rma_win_t *w, rma_cma_pending_t *a, int n, canal_stat
     return 1;
 }
 
+static int rma_mbox_try(rma_win_t *w, const rma_cma_pending_t *e, canal_status_t *st_out);
+
 static void rma_cma_late(rma_win_t *w, int t)
 {
     adi_lock();
@@ -339,7 +343,9 @@ canal_status_t rma_cma_drain(rma_win_t *w)
             canal_status_t st = CANAL_OK;
             for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == a->kind; j++)
                 ;
-            if (!rma_cma_acc_run(w, a, j - i, &st))
+            if (j - i == 1 && rma_mbox_try(w, a, &st))
+                ; /* a lone accumulate, done by the polling target */
+            else if (!rma_cma_acc_run(w, a, j - i, &st))
                 for (int k = i; k < j && st == CANAL_OK; k++)
                     st = rma_cma_acc_one(w, &w->cq[k]);
             if (st != CANAL_OK) {
@@ -349,6 +355,14 @@ canal_status_t rma_cma_drain(rma_win_t *w)
             }
             i = j;
             continue;
+        }
+        if (a->kind == RMA_CMA_GET && (i + 1 == n || w->cq[i + 1].t != a->t ||
+                                       w->cq[i + 1].kind != RMA_CMA_GET)) {
+            canal_status_t st = CANAL_OK;
+            if (rma_mbox_try(w, a, &st)) { /* a lone get, done by the polling target */
+                i++;
+                continue;
+            }
         }
         if (a->kind == RMA_CMA_GET && rma_cma_get_run(w, i, n, &j)) {
             i = j;
@@ -439,4 +453,187 @@ done:
     }
     *bases_out = bases;
     return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- mailboxes
+ * A process_vm_readv of 8 bytes costs 1.5 us here; a target that is inside
+ * MPI polling (in a wait, in MPI_Barrier, in a flush loop) can copy 8 bytes
+ * for an origin in a fraction of that. So each created window's segment
+ * also holds, per rank, the time its progress hook last ran (mpoll) and a
+ * doorbell, and per (target, origin) pair one mailbox. At the drain a lone
+ * small get or accumulate whose target polled within RMA_MBOX_FRESH_NS is
+ * posted to the mailbox; the target's hook (run by every adi_progress)
+ * claims it (POSTED -> TAKEN by compare-and-swap), does it on its own
+ * memory (an accumulate under its accumulate lock, taken with a trylock so
+ * that a target holding that lock itself never spins in its hook) and sets
+ * DONE. An origin not answered within CANAL_RMA_MBOX_WAIT_US (4) takes the request
+ * back (POSTED -> FREE by compare-and-swap) and uses CMA: exactly one of
+ * the two compare-and-swaps succeeds, so an accumulate is applied once,
+ * never twice or not at all; if the target won, it is copying now and
+ * the origin waits for DONE. A target that computes or sleeps does not
+ * poll, its time grows stale, and origins go straight to CMA. */
+enum { RMA_MBOX_DATA = 112, RMA_MBOX_MAX_RANKS = 64 };
+enum { RMA_MBOX_FREE = 0, RMA_MBOX_POSTED, RMA_MBOX_TAKEN, RMA_MBOX_DONE };
+
+typedef struct rma_mbox_poll {
+    volatile int64_t polled_ns; /* CLOCK_MONOTONIC of the hook's last run (every 8th call) */
+    volatile uint32_t bell;     /* bumped by an origin after posting */
+    char pad[52];
+} rma_mbox_poll_t;
+
+typedef struct rma_mbox {
+    volatile uint32_t state; /* RMA_MBOX_* */
+    uint32_t kind;           /* RMA_CMA_GET or RMA_CMA_ACC */
+    uint64_t remote;         /* address in the target */
+    uint32_t len;
+    int32_t op, basic; /* accumulate: dt_op_t, dt_builtin_t */
+    int32_t status;    /* DONE: CANAL_OK, or the accumulate failed */
+    char data[RMA_MBOX_DATA];
+} rma_mbox_t;
+
+_Static_assert(sizeof(rma_mbox_poll_t) == 64, "one cache line per rank");
+_Static_assert(sizeof(rma_mbox_t) == 144, "mailbox layout");
+
+static int64_t rma_mbox_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+size_t rma_mbox_bytes(int size)
+{
+    /* (not CANAL_RMA_MBOX: every rank must lay the segment out alike) */
+    if (size < 2 || size > RMA_MBOX_MAX_RANKS)
+        return 0;
+    return (size_t)size * sizeof(rma_mbox_poll_t) + (size_t)size * (size_t)size * sizeof(rma_mbox_t);
+}
+
+/* Serve the mailboxes addressed to this process (device lock held). */
+static void rma_mbox_serve(void *arg)
+{
+    rma_win_t *w = arg;
+    rma_mbox_poll_t *me = &w->mpoll[w->rank];
+    uint32_t bell;
+
+    if ((w->mbox_tick++ & 7) == 0)
+        __atomic_store_n(&me->polled_ns, rma_mbox_now(), __ATOMIC_RELAXED);
+    bell = __atomic_load_n(&me->bell, __ATOMIC_ACQUIRE);
+    if (bell == w->mbox_bell_seen)
+        return;
+    int missed = 0;
+    for (int o = 0; o < w->size; o++) {
+        rma_mbox_t *m = &w->mbox[(size_t)w->rank * (size_t)w->size + (size_t)o];
+        uint32_t expect = RMA_MBOX_POSTED;
+        char *p, *lo = w->base, *hi = (char *)w->base + w->bytes;
+        if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_POSTED)
+            continue;
+        p = (char *)(uintptr_t)m->remote;
+        if (m->len > RMA_MBOX_DATA || p < lo || p + m->len > hi)
+            continue; /* (the origin checked; left to its CMA path) */
+        if (m->kind == RMA_CMA_ACC &&
+            __atomic_exchange_n(&w->slots[w->rank].acc, 1, __ATOMIC_ACQUIRE) != 0) {
+            missed = 1; /* somebody holds the lock: look again next time */
+            continue;
+        }
+        if (!__atomic_compare_exchange_n(&m->state, &expect, RMA_MBOX_TAKEN, 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_ACQUIRE)) {
+            if (m->kind == RMA_CMA_ACC)
+                rma_acc_unlock(w, w->rank);
+            continue; /* taken back by the origin */
+        }
+        if (m->kind == RMA_CMA_GET) {
+            memcpy(m->data, p, m->len);
+            m->status = CANAL_OK;
+        } else {
+            rma_layout_t l;
+            memset(&l, 0, sizeof l);
+            l.n = 1;
+            l.b = &l.one;
+            l.one.len = m->len;
+            l.hi = (int64_t)m->len;
+            l.bytes = m->len;
+            m->status = rma_apply_acc(p, &l, m->data, (dt_op_t)m->op, (dt_builtin_t)m->basic);
+            rma_acc_unlock(w, w->rank);
+        }
+        __atomic_store_n(&m->state, RMA_MBOX_DONE, __ATOMIC_RELEASE);
+    }
+    if (!missed)
+        w->mbox_bell_seen = bell;
+}
+
+void rma_mbox_start(rma_win_t *w, void *area)
+{
+    w->mpoll = area;
+    w->mbox = (rma_mbox_t *)((char *)area + (size_t)w->size * sizeof(rma_mbox_poll_t));
+    w->mbox_fresh_ns = rma_cvar_int("RMA_MBOX_FRESH_US", 20) * 1000;
+    w->mbox_wait_ns = rma_cvar_int("RMA_MBOX_WAIT_US", 4) * 1000;
+    if (!rma_cvar_bool("RMA_MBOX", 1)) {
+        w->mbox = NULL; /* neither served here (our time stays 0) nor used from here */
+        return;
+    }
+    adi_lock();
+    w->mbox_hook = adi_progress_hook_add(rma_mbox_serve, w);
+    adi_unlock();
+    /* no hook left: our time stays 0 (never fresh), origins use CMA */
+}
+
+void rma_mbox_stop(rma_win_t *w)
+{
+    if (w->mbox == NULL || w->mbox_hook < 0)
+        return;
+    adi_lock();
+    adi_progress_hook_remove(w->mbox_hook);
+    adi_unlock();
+    w->mbox_hook = -1;
+}
+
+/* One queued get or accumulate through target t's mailbox; 1 if done there
+ * (*st_out its result), 0 if the caller must use CMA. */
+static int rma_mbox_try(rma_win_t *w, const rma_cma_pending_t *e, canal_status_t *st_out)
+{
+    rma_mbox_t *m;
+    int64_t now, t0;
+    uint32_t expect = RMA_MBOX_POSTED, s;
+
+    if (w->mbox == NULL || e->len > RMA_MBOX_DATA || e->t == w->rank)
+        return 0;
+    m = &w->mbox[(size_t)e->t * (size_t)w->size + (size_t)w->rank];
+    now = rma_mbox_now();
+    if (now - __atomic_load_n(&w->mpoll[e->t].polled_ns, __ATOMIC_RELAXED) > w->mbox_fresh_ns)
+        return 0;
+    if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_FREE)
+        return 0; /* (cannot happen: we free it before returning) */
+    m->kind = (uint32_t)e->kind;
+    m->remote = (uint64_t)(uintptr_t)e->remote;
+    m->len = (uint32_t)e->len;
+    if (e->kind == RMA_CMA_ACC) {
+        m->op = e->op;
+        m->basic = e->basic;
+        memcpy(m->data, e->local, e->len);
+    }
+    __atomic_store_n(&m->state, RMA_MBOX_POSTED, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&w->mpoll[e->t].bell, 1, __ATOMIC_ACQ_REL);
+    t0 = now;
+    for (unsigned spins = 0;; spins++) {
+        s = __atomic_load_n(&m->state, __ATOMIC_ACQUIRE);
+        if (s == RMA_MBOX_DONE)
+            break;
+        if (s == RMA_MBOX_POSTED && (spins & 15) == 15 &&
+            rma_mbox_now() - t0 > w->mbox_wait_ns &&
+            __atomic_compare_exchange_n(&m->state, &expect, RMA_MBOX_FREE, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            return 0; /* taken back before the target saw it: CMA */
+        expect = RMA_MBOX_POSTED;
+        if ((spins & 255) == 255)
+            sched_yield(); /* (the target may wait for this CPU) */
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    if (e->kind == RMA_CMA_GET)
+        memcpy(e->local, m->data, e->len);
+    *st_out = (canal_status_t)m->status;
+    __atomic_store_n(&m->state, RMA_MBOX_FREE, __ATOMIC_RELEASE);
+    return 1;
 }

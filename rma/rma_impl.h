@@ -202,6 +202,12 @@ typedef struct rma_win {
     char **peer_base;      /* direct: base of every rank in this process (cma: in that
                             * rank's address space; only peer_base[rank] is ours) */
     rma_shm_slot_t *slots; /* direct: one per rank, and the fence's barrier */
+    struct rma_mbox_poll *mpoll; /* cma: per rank, when it last polled (rma_cma.c) */
+    struct rma_mbox *mbox;       /* cma: [target * size + origin] small-op mailboxes */
+    int mbox_hook;               /* cma: our progress hook serving them, or -1 */
+    uint32_t mbox_bell_seen;
+    int64_t mbox_fresh_ns, mbox_wait_ns; /* CANAL_RMA_MBOX_FRESH_US, _WAIT_US */
+    unsigned mbox_tick;
     void *seg;
     size_t seg_len;
     void *owned_mem;       /* MPI_Win_allocate without a segment */
@@ -306,6 +312,15 @@ int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, siz
 /* Move what is queued; a failure is recorded as the window's late error
  * (raised by rma_raise_late). CANAL_OK or the first failure. */
 canal_status_t rma_cma_drain(rma_win_t *w);
+/* Mailboxes of a created window (rma_cma.c): a small get or accumulate goes
+ * to a target that is polling (its progress hook ran within the last few
+ * microseconds) through a slot in the segment that the target's hook
+ * serves; not answered soon, the origin takes it back and uses CMA.
+ * rma_mbox_bytes: segment bytes for them (0: none, too many ranks);
+ * rma_mbox_start/stop register and remove the serving hook. */
+size_t rma_mbox_bytes(int size);
+void rma_mbox_start(rma_win_t *w, void *area);
+void rma_mbox_stop(rma_win_t *w);
 static inline canal_status_t rma_cma_flush_queue(rma_win_t *w)
 {
     return w->ncq > 0 ? rma_cma_drain(w) : CANAL_OK;
