@@ -37,10 +37,9 @@ enum { COLL_PAIR_MAX = 2048 };
 canal_status_t coll_pair_barrier(const coll_args_t *a);
 canal_status_t coll_pair_allreduce(const coll_args_t *a);
 int coll_pair_allreduce_usable(const coll_args_t *a);
-/* coll/sched.c: the next tag of c's collective sequence (c's state exists),
- * and c's two requests for coll/pair.c (NULL: no memory). */
-int coll_comm_next_tag(mpi_comm_t *c);
-adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c);
+/* coll/sched.c: c's two requests for coll/pair.c (NULL: no memory), and
+ * in *tag the next tag of c's collective sequence (taken when not NULL). */
+adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, int *tag);
 /* The selection's last answer on a communicator for the barrier (slot 0)
  * or the allreduce (slot 1), and what it depended on besides the
  * communicator (coll/select.c's coll_run_direct): blocking loops of the

@@ -68,13 +68,12 @@ static canal_status_t peer_lost(canal_status_t st, int job_rank)
 static canal_status_t exchange(mpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                                dt_type_t *dt)
 {
-    adi_request_t **r = coll_comm_pair_reqs(c);
     int peer = 1 - coll_rank(c), job_peer, ctx = coll_context(c) + 1, tag;
+    adi_request_t **r = coll_comm_pair_reqs(c, &tag);
     canal_status_t st, sst;
 
     if (r == NULL)
         return common_err_set(CANAL_ERR_NOMEM, "no memory for a request of a collective");
-    tag = coll_comm_next_tag(c);
     job_peer = coll_host.comm_peer_job_rank(c, peer);
     st = adi_irecv_into(r[0], rbuf, count, dt, peer, tag, ctx);
     if (st < 0)

@@ -327,23 +327,13 @@ canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
     return CANAL_OK;
 }
 
-int coll_comm_next_tag(mpi_comm_t *c)
-{
-    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
-    int tag;
-    adi_lock();
-    tag = (int)(cs->seq++ % (unsigned)COLL_TAG_LIMIT);
-    adi_unlock();
-    return tag;
-}
-
 coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot)
 {
     coll_comm_t *cs = coll_comm_state(c);
     return cs != NULL ? &cs->choice[slot] : NULL;
 }
 
-adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c)
+adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, int *tag)
 {
     coll_comm_t *cs = coll_comm_state(c);
     if (cs == NULL)
@@ -352,6 +342,9 @@ adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c)
         return NULL;
     if (cs->pair[1] == NULL && (cs->pair[1] = adi_request_alloc(ADI_REQ_SEND)) == NULL)
         return NULL;
+    adi_lock();
+    *tag = (int)(cs->seq++ % (unsigned)COLL_TAG_LIMIT);
+    adi_unlock();
     return cs->pair;
 }
 

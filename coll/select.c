@@ -362,11 +362,15 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
 
 canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran)
 {
-    coll_args_t a;
-    memset(&a, 0, sizeof a);
-    a.kind = COLL_BARRIER;
-    a.comm = c;
-    a.commutative = 1;
+    coll_args_t a = {.kind = COLL_BARRIER, .comm = c, .commutative = 1};
+    coll_choice_t *m = coll_comm_choice(c, 0);
+    /* the barrier's choice depends on the communicator alone */
+    if (m != NULL && m->valid && coll_size(c) == 2) {
+        const coll_algo_t *al = m->algo;
+        *ran = al != NULL && al->direct != NULL &&
+               (al->direct_usable == NULL || al->direct_usable(&a));
+        return *ran ? al->direct(&a) : CANAL_OK;
+    }
     return coll_run_direct(&a, ran);
 }
 
