@@ -342,7 +342,7 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
     /* choose() depends on the communicator (fixed), the forced algorithms
      * (read once), and for the allreduce on the bytes, the count and the
      * operation's commutativity: remember its last answer for those */
-    bytes = a->kind == COLL_BARRIER ? 0 : msg_bytes(a);
+    bytes = a->kind == COLL_BARRIER ? 0 : (size_t)a->recvcount * dt_size(a->rdt); /* (msg_bytes) */
     if (m->valid && m->bytes == bytes && m->count == a->recvcount &&
         m->commutative == a->commutative) {
         al = m->algo;
