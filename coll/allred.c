@@ -310,8 +310,15 @@ static int usable_node_commutative(const coll_args_t *a)
     return a->commutative && coll_comm_nodes(a->comm, &nn) != NULL;
 }
 
+/* two ranks, contiguous and small: one exchange and one reduction, run
+ * blocking without a schedule (coll/pair.c) */
+static int pair_usable(const coll_args_t *a)
+{
+    return coll_size(a->comm) == 2 && coll_pair_allreduce_usable(a);
+}
+
 const coll_algo_t coll_allreduce_recdbl = {"recursive_doubling", COLL_ALLREDUCE, allreduce_recdbl,
-                                           NULL};
+                                           NULL, coll_pair_allreduce, pair_usable};
 const coll_algo_t coll_allreduce_rabenseifner = {"rabenseifner", COLL_ALLREDUCE,
                                                  allreduce_rabenseifner, usable_commutative_big};
 const coll_algo_t coll_allreduce_ring = {"ring", COLL_ALLREDUCE, allreduce_ring,

@@ -222,11 +222,23 @@ typedef struct {
     /* NULL or: 0 if the algorithm cannot serve these arguments (e.g. a
      * non-commutative op for Rabenseifner); the selection then falls back. */
     int (*usable)(const coll_args_t *a);
+    /* NULL or: run a blocking call of these arguments without a schedule,
+     * sending exactly the messages the recorded schedule would send;
+     * direct_usable (NULL: always) says whether it can. */
+    canal_status_t (*direct)(const coll_args_t *a);
+    int (*direct_usable)(const coll_args_t *a);
 } coll_algo_t;
 
 /* Record the collective described by a into s, with the algorithm the
  * selection table (or a CANAL_COLL_* variable) picks. */
 canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a);
+/* A blocking call: if the chosen algorithm runs these arguments without a
+ * schedule (two ranks: barrier, small allreduce; coll/pair.c), run it,
+ * set *ran and return its error; else *ran = 0. */
+canal_status_t coll_run_direct(const coll_args_t *a, int *ran);
+/* The same for MPI_Barrier on c (an intracommunicator whose arguments the
+ * caller has checked), without building the arguments first. */
+canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran);
 /* The name of the algorithm coll_record would use. */
 const char *coll_algo_chosen(const coll_args_t *a);
 /*

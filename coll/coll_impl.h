@@ -29,6 +29,29 @@ static inline dt_type_t *coll_byte(void)
     return dt_builtin(DT_BYTE);
 }
 
+/* ---------------------------------------------------------------- two ranks, no schedule */
+/* coll/pair.c: the blocking barrier and allreduce of two ranks as one
+ * exchange (the direct runs of the dissemination barrier and of recursive
+ * doubling); the allreduce for contiguous data up to COLL_PAIR_MAX bytes. */
+enum { COLL_PAIR_MAX = 2048 };
+canal_status_t coll_pair_barrier(const coll_args_t *a);
+canal_status_t coll_pair_allreduce(const coll_args_t *a);
+int coll_pair_allreduce_usable(const coll_args_t *a);
+/* coll/sched.c: c's two requests for coll/pair.c (NULL: no memory), and
+ * in *tag the next tag of c's collective sequence (taken when not NULL). */
+adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, int *tag);
+/* The selection's last answer on a communicator for the barrier (slot 0)
+ * or the allreduce (slot 1), and what it depended on besides the
+ * communicator (coll/select.c's coll_run_direct): blocking loops of the
+ * same call do not walk the table each time. */
+typedef struct {
+    int valid, commutative;
+    size_t bytes;
+    MPI_Count count;
+    const coll_algo_t *algo;
+} coll_choice_t;
+coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot);
+
 /* ---------------------------------------------------------------- building blocks */
 /* Broadcast (buf, count, dt) from g's root along a tree (binomial,
  * k-nomial or linear) walked straight. */

@@ -328,8 +328,15 @@ static canal_status_t barrier_linear(coll_sched_t *s, const coll_args_t *a)
 
 const coll_algo_t coll_barrier_tree = {"tree", COLL_BARRIER, barrier_tree, NULL};
 const coll_algo_t coll_barrier_linear = {"linear", COLL_BARRIER, barrier_linear, NULL};
+/* two ranks: one exchange, run blocking without a schedule (coll/pair.c) */
+static int two_ranks(const coll_args_t *a)
+{
+    return coll_size(a->comm) == 2;
+}
+
 const coll_algo_t coll_barrier_dissemination = {"dissemination", COLL_BARRIER,
-                                                barrier_dissemination, NULL};
+                                                barrier_dissemination, NULL,
+                                                coll_pair_barrier, two_ranks};
 const coll_algo_t coll_barrier_node = {"node", COLL_BARRIER, barrier_node, usable_multinode};
 
 /* ---------------------------------------------------------------- bcast */

@@ -15,7 +15,7 @@
  * request it is called for (adi/ still touches it): that one is marked
  * user_freed and adi/ releases it after the callback.
  */
-#include "coll/coll.h"
+#include "coll/coll_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +103,8 @@ struct coll_comm {
     int over_known, over;            /* coll_comm_oversubscribed's answer */
     coll_sched_t *cache[CACHE_WAYS]; /* replay cache of blocking calls (keys in s->key) */
     int cache_next;
+    adi_request_t *pair[2]; /* coll/pair.c's receive and send, made on first use */
+    coll_choice_t choice[2]; /* coll_run_direct's memory (coll/select.c) */
 };
 
 /* ---------------------------------------------------------------- per communicator */
@@ -136,6 +138,9 @@ void coll_comm_release(mpi_comm_t *c)
     for (int i = 0; i < CACHE_WAYS; i++)
         if (cs->cache[i] != NULL)
             sched_destroy(cs->cache[i]);
+    for (int i = 0; i < 2; i++)
+        if (cs->pair[i] != NULL)
+            adi_request_free(cs->pair[i]);
     free(cs->node_of);
     free(cs);
     *coll_host.comm_coll_slot(c) = NULL;
@@ -320,6 +325,27 @@ canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
     s->done = 1;
     *out = s;
     return CANAL_OK;
+}
+
+coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    return cs != NULL ? &cs->choice[slot] : NULL;
+}
+
+adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, int *tag)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    if (cs == NULL)
+        return NULL;
+    if (cs->pair[0] == NULL && (cs->pair[0] = adi_request_alloc(ADI_REQ_RECV)) == NULL)
+        return NULL;
+    if (cs->pair[1] == NULL && (cs->pair[1] = adi_request_alloc(ADI_REQ_SEND)) == NULL)
+        return NULL;
+    adi_lock();
+    *tag = (int)(cs->seq++ % (unsigned)COLL_TAG_LIMIT);
+    adi_unlock();
+    return cs->pair;
 }
 
 int coll_sched_tag(const coll_sched_t *s)

@@ -329,6 +329,51 @@ canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a)
     return al->record(s, a);
 }
 
+canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
+{
+    const coll_algo_t *al;
+    coll_choice_t *m;
+    size_t bytes;
+
+    *ran = 0;
+    if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm) ||
+        coll_size(a->comm) != 2 || (m = coll_comm_choice(a->comm, a->kind == COLL_ALLREDUCE)) == NULL)
+        return CANAL_OK;
+    /* choose() depends on the communicator (fixed), the forced algorithms
+     * (read once), and for the allreduce on the bytes, the count and the
+     * operation's commutativity: remember its last answer for those */
+    bytes = a->kind == COLL_BARRIER ? 0 : (size_t)a->recvcount * dt_size(a->rdt); /* (msg_bytes) */
+    if (m->valid && m->bytes == bytes && m->count == a->recvcount &&
+        m->commutative == a->commutative) {
+        al = m->algo;
+    } else {
+        al = choose(a);
+        m->valid = 1;
+        m->bytes = bytes;
+        m->count = a->recvcount;
+        m->commutative = a->commutative;
+        m->algo = al;
+    }
+    if (al == NULL || al->direct == NULL || (al->direct_usable != NULL && !al->direct_usable(a)))
+        return CANAL_OK;
+    *ran = 1;
+    return al->direct(a);
+}
+
+canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran)
+{
+    coll_args_t a = {.kind = COLL_BARRIER, .comm = c, .commutative = 1};
+    coll_choice_t *m = coll_comm_choice(c, 0);
+    /* the barrier's choice depends on the communicator alone */
+    if (m != NULL && m->valid && coll_size(c) == 2) {
+        const coll_algo_t *al = m->algo;
+        *ran = al != NULL && al->direct != NULL &&
+               (al->direct_usable == NULL || al->direct_usable(&a));
+        return *ran ? al->direct(&a) : CANAL_OK;
+    }
+    return coll_run_direct(&a, ran);
+}
+
 const char *coll_algo_chosen(const coll_args_t *a)
 {
     const coll_algo_t *al;

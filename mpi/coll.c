@@ -359,6 +359,11 @@ static int blocks_overlap(const blocks_t *x, const blocks_t *y, int *xi_out, int
     intptr_t reach[2];
     int nall = 0, found = 0, reach_block[2] = {-1, -1};
 
+    if (x->n == 1 && y->n == 1) { /* (most calls: one block a side) */
+        span_t a = block_span(x, 0), b = block_span(y, 0);
+        *xi_out = *yi_out = 0;
+        return a.lo < a.hi && b.lo < b.hi && a.lo < b.hi && b.lo < a.hi;
+    }
     for (int k = 0; k < 2; k++) {
         bound[k] = (span_t){0, 0};
         for (int i = 0; i < side[k]->n; i++) {
@@ -831,6 +836,15 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
             *request = mpi_request_done_handle(); /* (shared, never allocated or freed) */
         return MPI_SUCCESS;
     }
+    if (mode == MODE_BLOCKING) {
+        /* two ranks, barrier or small allreduce: one exchange, no schedule */
+        int ran;
+        st = coll_run_direct(&a, &ran);
+        if (ran) {
+            widened_free(&w);
+            return st < 0 ? mpi_err_status(c, st, fn) : MPI_SUCCESS;
+        }
+    }
     if (mode == MODE_BLOCKING && (s = coll_sched_replay(c, &a)) != NULL) {
         widened_free(&w);
         st = coll_sched_start(s, NULL, 0);
@@ -1038,6 +1052,15 @@ int mpi_barrier_impl(mpi_comm_t *comm, const char *fn)
      * schedule to build (513 instructions before); a revoked one still fails. */
     if (comm->size == 1 && !comm->is_inter && !adi_ctx_pair_revoked(comm->context))
         return MPI_SUCCESS; /* (revoked: coll_call says so) */
+    /* Two ranks: one exchange with the peer, no schedule (coll/pair.c),
+     * unless the checking mode or a revocation has something to say. */
+    if (comm->size == 2 && !comm->is_inter && !coll_check_enabled() &&
+        !adi_ctx_pair_revoked(comm->context)) {
+        int ran;
+        canal_status_t st = coll_barrier_direct(comm, &ran);
+        if (ran)
+            return st < 0 ? mpi_err_status(comm, st, fn) : MPI_SUCCESS;
+    }
     return coll_call(&k, comm, MODE_BLOCKING, NULL, fn);
 }
 
