@@ -182,12 +182,7 @@ int main(int argc, char **argv)
         MPI_Win_fence(0, win);
         busy = 1;
         run("acc_busy", win, (char *)buf, K_ACC, 0, 8);
-        MPI_Win_free(&win);
-        free(mem);
-        free(buf);
-        free(getbuf);
-        MPI_Finalize();
-        return 0;
+        goto out;
     }
 
     for (int k = 0; k < nsizes; k++)
@@ -223,6 +218,7 @@ int main(int argc, char **argv)
         if ((long)got != acc_calls && acc_calls < (1L << 24))
             fprintf(stderr, "imb_rma: accumulate check FAILED: %.0f, want %ld\n", got, acc_calls);
     }
+out:
     MPI_Win_free(&win);
     free(mem);
     free(buf);

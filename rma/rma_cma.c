@@ -188,12 +188,7 @@ static canal_status_t rma_cma_acc_one(rma_win_t *w, const rma_cma_pending_t *e)
     rma_layout_t l;
     canal_status_t st;
 
-    memset(&l, 0, sizeof l);
-    l.n = 1;
-    l.b = &l.one;
-    l.one.len = e->len;
-    l.hi = (int64_t)e->len;
-    l.bytes = e->len;
+    rma_layout_one(&l, e->len);
     rma_acc_lock(w, e->t);
     st = rma_cma_copy(w, e->t, 0, e->remote, buf, e->len);
     if (st == CANAL_OK)
@@ -249,15 +244,10 @@ static int rma_cma_acc_run(rma_win_t *w, rma_cma_pending_t *a, int n, canal_stat
         liov[k].iov_base = buf + ((char *)riov[k].iov_base - lo);
         liov[k].iov_len = riov[k].iov_len;
     }
-    memset(&l, 0, sizeof l);
-    l.n = 1;
-    l.b = &l.one;
     rma_acc_lock(w, a[0].t);
     st = rma_cma_copy(w, a[0].t, 0, lo, buf, (size_t)(hi - lo));
     for (int k = 0; k < n && st == CANAL_OK; k++) {
-        l.one.len = a[k].len;
-        l.hi = (int64_t)a[k].len;
-        l.bytes = a[k].len;
+        rma_layout_one(&l, a[k].len);
         st = rma_apply_acc(buf + (a[k].remote - lo), &l, a[k].local, (dt_op_t)a[k].op,
                            (dt_builtin_t)a[k].basic);
     }
@@ -547,12 +537,7 @@ static void rma_mbox_serve(void *arg)
             m->status = CANAL_OK;
         } else {
             rma_layout_t l;
-            memset(&l, 0, sizeof l);
-            l.n = 1;
-            l.b = &l.one;
-            l.one.len = m->len;
-            l.hi = (int64_t)m->len;
-            l.bytes = m->len;
+            rma_layout_one(&l, m->len);
             m->status = rma_apply_acc(p, &l, m->data, (dt_op_t)m->op, (dt_builtin_t)m->basic);
             rma_acc_unlock(w, w->rank);
         }

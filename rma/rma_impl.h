@@ -94,6 +94,12 @@ canal_status_t rma_layout_from_dt(rma_layout_t *l, dt_type_t *t, size_t count);
  * the contiguous case [0, bytes)). */
 void rma_layout_from_wire(rma_layout_t *l, const rma_block_t *b, size_t n, size_t bytes);
 void rma_layout_fini(rma_layout_t *l);
+/* One contiguous block [0, bytes): the layout of a basic-type operation. */
+static inline void rma_layout_one(rma_layout_t *l, size_t bytes)
+{
+    *l = (rma_layout_t){.n = 1, .one = {.len = bytes}, .hi = (int64_t)bytes, .bytes = bytes};
+    l->b = &l->one;
+}
 /* A device datatype that covers the layout at `base` (buf/count/type for
  * adi_isend/adi_irecv); *t_out has one reference the caller drops. */
 canal_status_t rma_layout_dt(const rma_layout_t *l, char *base, void **buf_out, size_t *count_out,

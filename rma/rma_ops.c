@@ -840,12 +840,7 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     if (dt == NULL || (basic = dt_basic_type(dt)) == DT_NBUILTIN ||
         (op != DT_OP_REPLACE && op != DT_OP_NO_OP && dt_op_check(op, dt) < 0))
         return 0;
-    memset(&l, 0, sizeof l);
-    l.n = 1;
-    l.b = &l.one;
-    l.one.len = bytes;
-    l.hi = (int64_t)bytes;
-    l.bytes = bytes;
+    rma_layout_one(&l, bytes);
     tp = w->peer_base[t] + off;
     if (w->cma && t != w->rank)
         return (!fetch && rma_cma_enqueue_acc(w, t, tp, obuf, bytes, op, basic)) ||
