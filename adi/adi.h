@@ -135,6 +135,10 @@ canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest_
                          adi_request_t **req_out);
 canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src_comm_rank, int tag,
                          int context, adi_request_t **req_out);
+/* A small contiguous standard send with no request: CANAL_OK when sent,
+ * CANAL_AGAIN when the caller must use adi_isend (adi/pt2pt.c). */
+canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
+                            int my_comm_rank, int tag, int context);
 /* Start a send/recv into an already allocated request (persistent requests). */
 canal_status_t adi_isend_into(adi_request_t *req, const void *buf, size_t count, dt_type_t *dt,
                               int dest_job_rank, int my_comm_rank, int tag, int context,

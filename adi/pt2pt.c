@@ -419,6 +419,51 @@ canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest,
     return CANAL_OK;
 }
 
+/* A standard-mode send of a contiguous message that fits the eager limit and
+ * the peer's credit, sent at once with no request when nothing waits in the
+ * peer's send queue (so it cannot overtake an earlier send): the blocking
+ * sends and MPI_Sendrecv. CANAL_OK when it is on its way (the buffer is
+ * free again), CANAL_AGAIN when the caller must take the request path (too
+ * big, no credit, queue not empty, ring full, the peer failed, the context
+ * revoked, a bad rank: that path reports those). */
+canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
+                            int tag, int context)
+{
+    adi_peer_t *p;
+    adi_pkt_t h;
+    size_t size;
+    canal_status_t st;
+
+    if (!dt_is_contig(dt) || dest < 0 || dest >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
+        return CANAL_AGAIN;
+    p = &adi_dev.peers[dest];
+    size = count * dt_size(dt);
+    if (size > p->eager_limit)
+        return CANAL_AGAIN;
+    adi_lock();
+    if (p->failed || p->credit < size + ADI_EAGER_COST || !common_list_empty(&p->sendq) ||
+        (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(context))) {
+        adi_unlock();
+        return CANAL_AGAIN;
+    }
+    memset(&h, 0, sizeof h);
+    h.type = PKT_EAGER;
+    h.context = context;
+    h.src_rank = my_rank;
+    h.tag = tag;
+    h.size = size; /* (sreq 0: only a synchronous send is answered) */
+    st = send_pkt(dest, &h, size ? (const char *)buf + dt_true_lb(dt) : NULL, size);
+    if (st != CANAL_OK) {
+        adi_unlock();
+        return CANAL_AGAIN;
+    }
+    p->credit -= size + ADI_EAGER_COST;
+    adi_stat_add(&adi_stats.msgs_sent[p->stats_slot], 1);
+    adi_stat_add(&adi_stats.bytes_sent[p->stats_slot], size);
+    adi_unlock();
+    return CANAL_OK;
+}
+
 /* ---------------------------------------------------------------- flow control */
 /* The eager message of `len` bytes from `peer` no longer occupies buffering. */
 static void eager_released(int peer, size_t len)

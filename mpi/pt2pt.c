@@ -568,12 +568,19 @@ static int send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Da
                          int dest, int tag, send_kind_t kind, const char *fn)
 {
     adi_request_t *r = NULL;
+    dt_type_t *dt;
     int err;
 
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS; /* nothing to do: no request to make and free */
-    err = send_post(c, buf, count, checked_type(count, datatype), dest, tag, c->handle, kind, fn,
-                    &r);
+    dt = checked_type(count, datatype);
+    /* A small contiguous message goes straight to the channel when nothing
+     * is queued before it: no request to make, complete and free. */
+    if (kind == SEND_STD &&
+        adi_send_now(buf, (size_t)count, dt, mpi_comm_peer_job_rank(c, dest), c->rank, tag,
+                     c->context) == CANAL_OK)
+        return MPI_SUCCESS;
+    err = send_post(c, buf, count, dt, dest, tag, c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS || r == NULL)
         return err;
     err = mpi_request_complete_one(r, fn, NULL, MPI_STATUS_IGNORE);
@@ -721,6 +728,18 @@ static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcou
         adi_status_t none = {MPI_PROC_NULL, MPI_ANY_TAG, 0, 0, 0};
         mpi_status_set(status, &none);
         return MPI_SUCCESS;
+    }
+    /* A small contiguous send that can go at once goes first, with no
+     * request; then only the receive is waited for (one request, one wait).
+     * Otherwise (rendezvous, derived type, a queue or no credit) the receive
+     * is posted before the send starts, so that a large exchange does not
+     * wait on itself. */
+    if (adi_send_now(sendbuf, (size_t)sendcount, sdt, mpi_comm_peer_job_rank(c, dest), c->rank,
+                     sendtag, c->context) == CANAL_OK) {
+        if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
+            return err;
+        err = mpi_request_complete_one(rr, fn, NULL, status);
+        return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
     }
     if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
         return err;
