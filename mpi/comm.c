@@ -2359,6 +2359,16 @@ int mpi_comm_set_name_impl(mpi_comm_t *c, const char *comm_name, const char *fn)
     return MPI_SUCCESS;
 }
 
+int mpi_name_of_null(const char *null_name, char *out, int *resultlen, const char *fn,
+                     const char *arg)
+{
+    if (out == NULL)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", arg);
+    snprintf(out, MPI_MAX_OBJECT_NAME, "%s", null_name);
+    *resultlen = (int)strlen(out);
+    return MPI_SUCCESS;
+}
+
 /* MPI 4.1 (section 7.8) gives MPI_COMM_NULL a name, "MPI_COMM_NULL": the
  * standard ABI (MPI 5.0) does so; libmpi.so.12 keeps MPI 4.0's and MPICH
  * 4.0.2's MPI_ERR_COMM. */
@@ -2367,13 +2377,8 @@ int mpi_comm_get_name_impl(MPI_Comm comm, char *comm_name, int *resultlen, const
     mpi_comm_t *c = NULL;
     int err;
 
-    if (comm == MPI_COMM_NULL && mpi_abi_standard) {
-        if (comm_name == NULL)
-            return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "comm_name is NULL");
-        snprintf(comm_name, MPI_MAX_OBJECT_NAME, "MPI_COMM_NULL");
-        *resultlen = (int)strlen(comm_name);
-        return MPI_SUCCESS;
-    }
+    if (comm == MPI_COMM_NULL && mpi_abi_standard)
+        return mpi_name_of_null("MPI_COMM_NULL", comm_name, resultlen, fn, "comm_name");
     if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
         return err;
     if (comm_name == NULL)

@@ -297,6 +297,11 @@ int mpi_datarep_set_proxy(const char *datarep, const mpi_datarep_proxy_t *proxy)
 /* 1 in libmpi_abi.so.1 (the MPI 5.0 standard ABI, set when mpi/abi/ is
  * loaded), 0 in libmpi.so.12: the core is the same object code in both. */
 extern int mpi_abi_standard;
+/* MPI 4.1's name of a null handle (MPI_COMM_NULL, MPI_WIN_NULL: `null_name`)
+ * for MPI_Comm_get_name/MPI_Win_get_name under the standard ABI: writes it to
+ * out (MPI_ERR_ARG when out is NULL); mpi/comm.c. */
+int mpi_name_of_null(const char *null_name, char *out, int *resultlen, const char *fn,
+                     const char *arg);
 /* mpi/errors.c: a C++ error handler is called as proxy(kind, handle, code,
  * user_fn), kind 0 communicator, 1 file, 2 window, once per error (see
  * errors.c). -1: h is not a user error handler. */

@@ -1054,13 +1054,8 @@ int mpi_win_get_name_impl(MPI_Win win, char *win_name, int *resultlen, const cha
     rma_win_t *w = NULL;
     int err;
 
-    if (win == MPI_WIN_NULL && mpi_abi_standard) {
-        if (win_name == NULL)
-            return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "win_name is NULL");
-        snprintf(win_name, MPI_MAX_OBJECT_NAME, "MPI_WIN_NULL");
-        *resultlen = (int)strlen(win_name);
-        return MPI_SUCCESS;
-    }
+    if (win == MPI_WIN_NULL && mpi_abi_standard)
+        return mpi_name_of_null("MPI_WIN_NULL", win_name, resultlen, fn, "win_name");
     if ((err = rma_win_check(win, fn, &w)))
         return err;
     if (win_name == NULL)
