@@ -13,7 +13,8 @@
  * content, source, tag and count. Then a flood: a window of small sends
  * large enough to fill the ring and the eager credit, received late (after
  * a barrier) in order with one tag, then a last window with a rendezvous
- * message in the middle of small ones. Run on 2-8 ranks, with a
+ * message in the middle of small ones, and MPI_Cancel of small sends (the
+ * receiver is told whether the cancel succeeded). Run on 2-8 ranks, with a
  * small ring, a small unexpected-message limit (little eager credit: sends
  * queue behind each other) and on the socket channel (testlist).
  */
@@ -275,6 +276,44 @@ static void mixed_order(void)
     free(rb);
 }
 
+/* MPI_Cancel of a small MPI_Isend: MPI lets it succeed only while the
+ * message is unmatched; either way the status says which, and the receiver,
+ * told by a second message, finds the message exactly when it was not
+ * cancelled. */
+static void cancel_sent(void)
+{
+    int np = mtest_size, me = mtest_rank, dst = (me + 1) % np, src = (me - 1 + np) % np;
+    for (int k = 0; k < 4; k++) {
+        unsigned char sb[8], rb[8];
+        int cancelled = -1, peer_cancelled = -1;
+        MPI_Request r;
+        MPI_Status st;
+        for (int i = 0; i < 8; i++)
+            sb[i] = pat(me, dst, 55, k, i);
+        OK(MPI_Isend(sb, 8, MPI_BYTE, dst, 20 + k, MPI_COMM_WORLD, &r));
+        OK(MPI_Cancel(&r));
+        OK(MPI_Wait(&r, &st));
+        CHECK(r == MPI_REQUEST_NULL, "MPI_Wait left a cancelled send's request");
+        OK(MPI_Test_cancelled(&st, &cancelled));
+        CHECK(cancelled == 0 || cancelled == 1, "MPI_Test_cancelled gave %d", cancelled);
+        OK(MPI_Sendrecv(&cancelled, 1, MPI_INT, dst, 30, &peer_cancelled, 1, MPI_INT, src, 30,
+                        MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        if (peer_cancelled == 0) {
+            int bad = -1;
+            OK(MPI_Recv(rb, 8, MPI_BYTE, src, 20 + k, MPI_COMM_WORLD, &st));
+            for (int i = 0; i < 8 && bad < 0; i++)
+                if (rb[i] != pat(src, me, 55, k, i))
+                    bad = i;
+            CHECK(bad < 0, "cancel %d: wrong byte %d of a send not cancelled", k, bad);
+        } else {
+            int flag = 1;
+            OK(MPI_Iprobe(src, 20 + k, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+            CHECK(flag == 0, "cancel %d: a cancelled send arrived", k);
+        }
+        OK(MPI_Barrier(MPI_COMM_WORLD));
+    }
+}
+
 int main(int argc, char **argv)
 {
     mtest_init(&argc, &argv);
@@ -296,6 +335,7 @@ int main(int argc, char **argv)
         window_round(r);
     flood();
     mixed_order();
+    cancel_sent();
     OK(MPI_Type_free(&vec));
     return mtest_finish();
 }
