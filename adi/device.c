@@ -335,6 +335,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         p->ch = active[slot];
         p->stats_slot = stats_slot_of(p->ch);
         p->has_rdma = active_caps[slot].has_rdma;
+        p->needs_wake = !active_caps[slot].sendv_wakes;
         p->eager_limit = (size_t)eager;
         if (p->eager_limit > active_caps[slot].max_payload)
             p->eager_limit = active_caps[slot].max_payload;
@@ -416,6 +417,7 @@ canal_status_t adi_dev_dyn_peer_init(int peer)
     p->ch = active[dyn_slot];
     p->stats_slot = stats_slot_of(p->ch);
     p->has_rdma = 0;
+    p->needs_wake = !caps->sendv_wakes;
     p->eager_limit = (size_t)common_cvar_int("EAGER_LIMIT");
     if (p->eager_limit > caps->max_payload)
         p->eager_limit = caps->max_payload;
