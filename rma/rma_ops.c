@@ -842,9 +842,14 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
         return 0;
     rma_layout_one(&l, bytes);
     tp = w->peer_base[t] + off;
-    if (w->cma && t != w->rank)
+    if (w->cma && t != w->rank) {
+        /* (a fetching one through the polling target's mailbox: applied
+         * there, whatever st says -- the checks above leave it no way to fail) */
+        if (fetch && rma_mbox_fetch(w, t, tp, bytes, op, basic, obuf, NULL, rbuf, &st))
+            return st == CANAL_OK;
         return (!fetch && rma_cma_enqueue_acc(w, t, tp, obuf, bytes, op, basic)) ||
                fast_acc_cma(w, t, tp, obuf, rbuf, fetch, bytes, sz, op, basic);
+    }
     rma_acc_lock(w, t);
     if (fetch)
         memcpy(rbuf, tp, bytes);
@@ -1001,8 +1006,10 @@ int mpi_get_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
 {
     /* (MPI_NO_OP ignores the origin arguments: the general path then) */
     if (op != MPI_NO_OP && result_count == target_count && result_datatype == target_datatype &&
-        zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
-                target_datatype, op, 1, win))
+        (fast_acc(origin_addr, origin_count, origin_datatype, result_addr, 1, target_rank,
+                  target_disp, target_count, target_datatype, op, win) ||
+         zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                 target_datatype, op, 1, win)))
         return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
                       result_count, result_datatype, target_rank, target_disp, target_count,
@@ -1034,10 +1041,42 @@ int mpi_fetch_and_op_impl(const void *origin_addr, void *result_addr, MPI_Dataty
                       target_rank, target_disp, 1, datatype, op, NULL);
 }
 
+/* MPI_Compare_and_swap on a created window toward another process that
+ * is polling: through its mailbox (rma_mbox_fetch), under its accumulate
+ * lock as every accumulate. The conditions are fast_acc's; anything else,
+ * and a target that does not poll, takes the general path. 1 when done. */
+static int fast_cas(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype h, int t,
+                    MPI_Aint disp, rma_win_t *w)
+{
+    dt_type_t *dt;
+    dt_builtin_t basic;
+    size_t sz;
+    uint64_t off, end;
+    canal_status_t st;
+
+    if (!w->cma || (unsigned)t >= (unsigned)w->size || t == w->rank || obuf == NULL ||
+        cbuf == NULL || rbuf == NULL || disp < 0 ||
+        (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK))
+        return 0;
+    if ((sz = builtin_contig_size(h)) == 0 ||
+        __builtin_mul_overflow((uint64_t)disp, (uint64_t)w->units[t], &off) ||
+        __builtin_add_overflow(off, (uint64_t)sz, &end) || end > (uint64_t)w->sizes[t])
+        return 0;
+    dt = mpi_dt_get(h);
+    if (dt == NULL || (basic = dt_basic_type(dt)) == DT_NBUILTIN || !rma_cas_type_ok(basic))
+        return 0;
+    if (!rma_mbox_fetch(w, t, w->peer_base[t] + off, sz, DT_OP_REPLACE, basic, obuf, cbuf, rbuf,
+                        &st))
+        return 0;
+    return 1; /* (a compare and a copy: nothing in it can fail) */
+}
+
 int mpi_compare_and_swap_impl(const void *origin_addr, const void *compare_addr, void *result_addr,
                               MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                               rma_win_t *win, const char *fn)
 {
+    if (fast_cas(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win))
+        return MPI_SUCCESS;
     rma_args_t a = {.kind = RMA_AM_CAS,
                     .obuf = origin_addr,
                     .ocount = 1,
