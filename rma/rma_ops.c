@@ -694,7 +694,7 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
 /* Element size of a predefined datatype whose elements lie back to back
  * (any count of them is one block), or 0. A cache over the datatype engine
  * keyed by the whole handle: predefined handles never change meaning. */
-static size_t builtin_contig_size(MPI_Datatype h)
+static inline __attribute__((always_inline)) size_t builtin_contig_size(MPI_Datatype h)
 {
     static uint64_t cache[256]; /* handle << 32 | size; 0: not known yet */
     uint64_t e;
@@ -858,6 +858,24 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     return st == CANAL_OK; /* the checks above leave no way to fail once applying */
 }
 
+/* Whether predefined op applies to predefined datatype h (as dt_op_check):
+ * a small cache of the valid pairs over the datatype engine, since a
+ * 0-byte or MPI_PROC_NULL accumulate is otherwise mostly this lookup. */
+static inline __attribute__((always_inline)) int builtin_op_ok(dt_op_t op, MPI_Datatype h)
+{
+    static uint64_t cache[64]; /* (handle << 8 | op) + 1 of a valid pair; 0: none */
+    uint64_t key = ((uint64_t)(uint32_t)h << 8 | (uint64_t)op) + 1;
+    uint64_t *e = &cache[((uint32_t)h ^ (uint32_t)op * 13u) & 63];
+    dt_type_t *dt;
+
+    if (op == DT_OP_REPLACE || op == DT_OP_NO_OP || __atomic_load_n(e, __ATOMIC_RELAXED) == key)
+        return 1;
+    if ((dt = mpi_dt_get(h)) == NULL || dt_op_check(op, dt) < 0)
+        return 0;
+    __atomic_store_n(e, key, __ATOMIC_RELAXED);
+    return 1;
+}
+
 /* Operations that move no data: target_rank MPI_PROC_NULL, or a count of
  * 0 toward a target the caller may access now (a granted or NOCHECK lock,
  * or an open fence epoch), with one predefined datatype and count on both
@@ -876,11 +894,7 @@ static inline __attribute__((always_inline)) int zero_op(MPI_Count ocount, MPI_D
         return 0;
     if (is_acc) {
         dt_op_t op = rma_builtin_op(mop);
-        dt_type_t *dt;
-        if (op == DT_OP_N)
-            return 0;
-        if (op != DT_OP_REPLACE && op != DT_OP_NO_OP &&
-            ((dt = mpi_dt_get(tdt)) == NULL || dt_op_check(op, dt) < 0))
+        if (op == DT_OP_N || !builtin_op_ok(op, tdt))
             return 0;
     }
     if (t == MPI_PROC_NULL)
@@ -894,6 +908,37 @@ static inline __attribute__((always_inline)) int zero_op(MPI_Count ocount, MPI_D
         return 1;
     }
     return 0;
+}
+
+/* zero_op for the request-based forms, which need a passive-target epoch
+ * (MPI 4.0 section 12.3.5; the general path refuses a fence epoch): the
+ * request comes back complete, as the general path would make it. */
+static inline __attribute__((always_inline)) int
+zero_op_req(MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint disp, MPI_Count tcount,
+            MPI_Datatype tdt, MPI_Op mop, int is_acc, rma_win_t *w, MPI_Request *req)
+{
+    adi_request_t *r;
+
+    if (__builtin_expect(t != MPI_PROC_NULL && tcount != 0, 1))
+        return 0;
+    if (t != MPI_PROC_NULL &&
+        ((unsigned)t >= (unsigned)w->size ||
+         (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK)))
+        return 0;
+    if (!zero_op(ocount, odt, t, disp, tcount, tdt, mop, is_acc, w))
+        return 0;
+    if (t == MPI_PROC_NULL) {
+        r = mpi_request_null_proc(ADI_REQ_OTHER);
+    } else if ((r = adi_request_alloc(ADI_REQ_OTHER)) != NULL) {
+        r->status.source = MPI_ANY_SOURCE;
+        r->status.tag = MPI_ANY_TAG;
+        r->status.bytes = 0;
+        adi_request_done_fresh(r); /* (nothing else sees it yet) */
+    }
+    if (r == NULL)
+        return 0; /* (the general path raises the shortage) */
+    *req = mpi_request_handle(r);
+    return 1;
 }
 
 /* ---------------------------------------------------------------- MPI functions */
@@ -958,6 +1003,9 @@ int mpi_rput_impl(const void *origin_addr, MPI_Count origin_count, MPI_Datatype 
                   MPI_Datatype target_datatype, rma_win_t *win, MPI_Request *request,
                   const char *fn)
 {
+    if (zero_op_req(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, MPI_OP_NULL, 0, win, request))
+        return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_PUT, origin_addr, origin_count, origin_datatype, NULL, 0,
                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
                       MPI_OP_NULL, request);
@@ -968,6 +1016,9 @@ int mpi_rget_impl(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin
                   MPI_Datatype target_datatype, rma_win_t *win, MPI_Request *request,
                   const char *fn)
 {
+    if (zero_op_req(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, MPI_OP_NULL, 0, win, request))
+        return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GET, origin_addr, origin_count, origin_datatype, NULL, 0,
                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
                       MPI_OP_NULL, request);
@@ -993,6 +1044,9 @@ int mpi_raccumulate_impl(const void *origin_addr, MPI_Count origin_count,
                          MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                          rma_win_t *win, MPI_Request *request, const char *fn)
 {
+    if (zero_op_req(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, op, 1, win, request))
+        return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,
                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
                       op, request);
@@ -1006,10 +1060,10 @@ int mpi_get_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
 {
     /* (MPI_NO_OP ignores the origin arguments: the general path then) */
     if (op != MPI_NO_OP && result_count == target_count && result_datatype == target_datatype &&
-        (fast_acc(origin_addr, origin_count, origin_datatype, result_addr, 1, target_rank,
-                  target_disp, target_count, target_datatype, op, win) ||
-         zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
-                 target_datatype, op, 1, win)))
+        (zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                 target_datatype, op, 1, win) ||
+         fast_acc(origin_addr, origin_count, origin_datatype, result_addr, 1, target_rank,
+                  target_disp, target_count, target_datatype, op, win)))
         return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
                       result_count, result_datatype, target_rank, target_disp, target_count,
@@ -1023,6 +1077,10 @@ int mpi_rget_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
                              MPI_Datatype target_datatype, MPI_Op op, rma_win_t *win,
                              MPI_Request *request, const char *fn)
 {
+    if (op != MPI_NO_OP && result_count == target_count && result_datatype == target_datatype &&
+        zero_op_req(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, op, 1, win, request))
+        return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
                       result_count, result_datatype, target_rank, target_disp, target_count,
                       target_datatype, op, request);
@@ -1032,10 +1090,10 @@ int mpi_fetch_and_op_impl(const void *origin_addr, void *result_addr, MPI_Dataty
                           int target_rank, MPI_Aint target_disp, MPI_Op op, rma_win_t *win,
                           const char *fn)
 {
-    if (fast_acc(origin_addr, 1, datatype, result_addr, 1, target_rank, target_disp, 1, datatype,
-                 op, win) ||
-        (target_rank == MPI_PROC_NULL &&
-         zero_op(1, datatype, target_rank, target_disp, 1, datatype, op, 1, win)))
+    if ((target_rank == MPI_PROC_NULL &&
+         zero_op(1, datatype, target_rank, target_disp, 1, datatype, op, 1, win)) ||
+        fast_acc(origin_addr, 1, datatype, result_addr, 1, target_rank, target_disp, 1, datatype,
+                 op, win))
         return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GACC, origin_addr, 1, datatype, result_addr, 1, datatype,
                       target_rank, target_disp, 1, datatype, op, NULL);
