@@ -462,7 +462,10 @@ done:
  * never twice or not at all; if the target won, it is copying now and
  * the origin waits for DONE. A target that computes or sleeps does not
  * poll, its time grows stale, and origins go straight to CMA. */
-enum { RMA_MBOX_DATA = 112, RMA_MBOX_MAX_RANKS = 64 };
+/* A mailbox carries up to 512 bytes in windows of at most 16 ranks (544
+ * bytes per pair: 139 KiB at 16), 112 above (144 per pair: 576 KiB at 64). */
+enum { RMA_MBOX_MAX_RANKS = 64, RMA_MBOX_BIG_RANKS = 16 };
+enum { RMA_MBOX_HDR = 32, RMA_MBOX_DATA_SMALL = 112, RMA_MBOX_DATA_BIG = 512 };
 enum { RMA_MBOX_FREE = 0, RMA_MBOX_POSTED, RMA_MBOX_TAKEN, RMA_MBOX_DONE };
 /* request kinds besides RMA_CMA_GET and RMA_CMA_ACC */
 enum { RMA_MBOX_FOP = 16, RMA_MBOX_CAS };
@@ -480,11 +483,23 @@ typedef struct rma_mbox {
     uint32_t len;
     int32_t op, basic; /* accumulate: dt_op_t, dt_builtin_t */
     int32_t status;    /* DONE: CANAL_OK, or the accumulate failed */
-    char data[RMA_MBOX_DATA];
+    char data[]; /* rma_mbox_data(size) bytes */
 } rma_mbox_t;
 
 _Static_assert(sizeof(rma_mbox_poll_t) == 64, "one cache line per rank");
-_Static_assert(sizeof(rma_mbox_t) == 144, "mailbox layout");
+_Static_assert(sizeof(rma_mbox_t) == RMA_MBOX_HDR, "mailbox layout");
+
+static size_t rma_mbox_data(int size)
+{
+    return size <= RMA_MBOX_BIG_RANKS ? RMA_MBOX_DATA_BIG : RMA_MBOX_DATA_SMALL;
+}
+
+/* The mailbox of (target t, origin o). */
+static rma_mbox_t *rma_mbox_at(const rma_win_t *w, int t, int o)
+{
+    size_t stride = RMA_MBOX_HDR + w->mbox_data;
+    return (rma_mbox_t *)((char *)w->mbox + ((size_t)t * (size_t)w->size + (size_t)o) * stride);
+}
 
 static int64_t rma_mbox_now(void)
 {
@@ -498,14 +513,15 @@ size_t rma_mbox_bytes(int size)
     /* (not CANAL_RMA_MBOX: every rank must lay the segment out alike) */
     if (size < 2 || size > RMA_MBOX_MAX_RANKS)
         return 0;
-    return (size_t)size * sizeof(rma_mbox_poll_t) + (size_t)size * (size_t)size * sizeof(rma_mbox_t);
+    return (size_t)size * sizeof(rma_mbox_poll_t) +
+           (size_t)size * (size_t)size * (RMA_MBOX_HDR + rma_mbox_data(size));
 }
 
 /* Do the request in mailbox m on our memory p (claimed: TAKEN; an
  * accumulate's lock held). */
 static void rma_mbox_do(rma_mbox_t *m, char *p)
 {
-    char old[RMA_MBOX_DATA];
+    char old[RMA_MBOX_DATA_BIG];
     rma_layout_t l;
 
     m->status = CANAL_OK;
@@ -553,14 +569,14 @@ static void rma_mbox_serve(void *arg)
     }
     __atomic_store_n(&me->polled_ns, rma_mbox_now(), __ATOMIC_RELAXED);
     for (int o = 0; o < w->size; o++) {
-        rma_mbox_t *m = &w->mbox[(size_t)w->rank * (size_t)w->size + (size_t)o];
+        rma_mbox_t *m = rma_mbox_at(w, w->rank, o);
         uint32_t expect = RMA_MBOX_POSTED;
         char *p, *lo = w->base, *hi = (char *)w->base + w->bytes;
         int locks;
         if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_POSTED)
             continue;
         p = (char *)(uintptr_t)m->remote;
-        if (m->len > RMA_MBOX_DATA || p < lo || p + m->len > hi)
+        if (m->len > w->mbox_data || p < lo || p + m->len > hi)
             continue; /* (the origin checked; left to its CMA path) */
         locks = m->kind != RMA_CMA_GET;
         if (locks && __atomic_exchange_n(&w->slots[w->rank].acc, 1, __ATOMIC_ACQUIRE) != 0) {
@@ -587,6 +603,7 @@ void rma_mbox_start(rma_win_t *w, void *area)
 {
     w->mpoll = area;
     w->mbox = (rma_mbox_t *)((char *)area + (size_t)w->size * sizeof(rma_mbox_poll_t));
+    w->mbox_data = rma_mbox_data(w->size);
     w->mbox_fresh_ns = rma_cvar_int("RMA_MBOX_FRESH_US", 20) * 1000;
     w->mbox_wait_ns = rma_cvar_int("RMA_MBOX_WAIT_US", 4) * 1000;
     w->mbox_rung = rma_cvar_bool("RMA_MBOX", 1) ? calloc((size_t)w->size, sizeof *w->mbox_rung)
@@ -643,10 +660,10 @@ static int rma_mbox_call(rma_win_t *w, int t, int kind, char *remote, size_t len
     int64_t now, t0, polled;
     uint32_t expect = RMA_MBOX_POSTED, s;
 
-    if (w->mbox == NULL || len > (kind == RMA_MBOX_CAS ? RMA_MBOX_DATA / 2 : RMA_MBOX_DATA) ||
+    if (w->mbox == NULL || len > (kind == RMA_MBOX_CAS ? w->mbox_data / 2 : w->mbox_data) ||
         t == w->rank)
         return 0;
-    m = &w->mbox[(size_t)t * (size_t)w->size + (size_t)w->rank];
+    m = rma_mbox_at(w, t, w->rank);
     now = rma_mbox_now();
     polled = __atomic_load_n(&w->mpoll[t].polled_ns, __ATOMIC_RELAXED);
     if (now - polled > w->mbox_fresh_ns) {

@@ -215,6 +215,7 @@ typedef struct rma_win {
     int64_t mbox_fresh_ns, mbox_wait_ns; /* CANAL_RMA_MBOX_FRESH_US, _WAIT_US */
     unsigned mbox_tick;
     int64_t *mbox_rung; /* cma: per target, when we last rang it awake (rma_mbox_ring) */
+    size_t mbox_data;   /* cma: bytes a mailbox carries (512, or 112 above 16 ranks) */
     void *seg;
     size_t seg_len;
     void *owned_mem;       /* MPI_Win_allocate without a segment */

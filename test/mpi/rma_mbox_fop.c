@@ -6,9 +6,10 @@
  * target at once. On one node Canal serves these through the polling
  * target's mailbox and falls back to single-copy otherwise: each must be
  * atomic with every other accumulate on the same location, whichever way
- * it went. Checked exactly: every fetched counter value is distinct, the
- * values seen in a phase are consecutive, a get_accumulate's two elements move
- * together, and the final totals. */
+ * it went; the same for 512-byte accumulates, get_accumulates and gets.
+ * Checked exactly: every fetched counter value is distinct, the values
+ * seen in a phase are consecutive, a get_accumulate's elements move
+ * together, gets return what is there, and the final totals. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,10 @@
 
 #define N 300 /* operations of each kind per origin and phase */
 
-enum { E_FOP, E_CAS, E_GA0, E_GA1, E_RING, E_COUNT };
+#define V 64 /* long longs of the 512-byte operations */
+
+enum { E_FOP, E_CAS, E_GA0, E_GA1, E_RING, E_VEC, E_VEC2 = E_VEC + V, E_CONST = E_VEC2 + V,
+       E_COUNT = E_CONST + V };
 
 static int rank, np, errs;
 
@@ -37,7 +41,10 @@ static int cmp_ll(const void *a, const void *b)
 static void origin_ops(MPI_Win win, int t, long long *seen_fop, long long *seen_cas)
 {
     long long one = 1, old, guess = 0, ga_in[2] = {1, 2}, ga_out[2];
+    long long ones[V], vec[V];
 
+    for (int k = 0; k < V; k++)
+        ones[k] = 1;
     for (int i = 0; i < N; i++) {
         MPI_Fetch_and_op(&one, &old, MPI_LONG_LONG, t, E_FOP, MPI_SUM, win);
         MPI_Win_flush(t, win);
@@ -59,6 +66,25 @@ static void origin_ops(MPI_Win win, int t, long long *seen_fop, long long *seen_
         if (ga_out[1] != 2 * ga_out[0])
             fail("get_accumulate fetched a torn pair (element 1 vs 2 x element 0)", ga_out[1],
                  2 * ga_out[0]);
+        /* 512 bytes: an accumulate, a get_accumulate whose old vector must be
+         * uniform (every one adds 1 to all of it at once), a get of constants */
+        MPI_Accumulate(ones, V, MPI_LONG_LONG, t, E_VEC, V, MPI_LONG_LONG, MPI_SUM, win);
+        MPI_Win_flush(t, win);
+        MPI_Get_accumulate(ones, V, MPI_LONG_LONG, vec, V, MPI_LONG_LONG, t, E_VEC2, V,
+                           MPI_LONG_LONG, MPI_SUM, win);
+        MPI_Win_flush(t, win);
+        for (int k = 1; k < V; k++)
+            if (vec[k] != vec[0]) {
+                fail("512-byte get_accumulate fetched a torn vector", vec[k], vec[0]);
+                break;
+            }
+        MPI_Get(vec, V, MPI_LONG_LONG, t, E_CONST, V, MPI_LONG_LONG, win);
+        MPI_Win_flush(t, win);
+        for (int k = 0; k < V; k++)
+            if (vec[k] != 1000LL * t + k) {
+                fail("512-byte get", vec[k], 1000LL * t + k);
+                break;
+            }
     }
 }
 
@@ -101,6 +127,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     mem = calloc(E_COUNT, sizeof *mem);
+    for (int k = 0; k < V; k++)
+        mem[E_CONST + k] = 1000LL * rank + k;
     seen_fop = malloc(sizeof *seen_fop * N);
     seen_cas = malloc(sizeof *seen_cas * N);
     MPI_Win_create(mem, E_COUNT * sizeof *mem, sizeof *mem, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
@@ -151,6 +179,11 @@ int main(int argc, char **argv)
             fail("compare_and_swap total", mem[E_CAS], want);
         if (mem[E_GA0] != want || mem[E_GA1] != 2 * want)
             fail("get_accumulate totals (element 0)", mem[E_GA0], want);
+        for (int k = 0; k < V; k++)
+            if (mem[E_VEC + k] != want || mem[E_VEC2 + k] != want) {
+                fail("512-byte accumulate / get_accumulate totals", mem[E_VEC + k], want);
+                break;
+            }
     }
 
     /* Ring: every rank fetch-and-adds into its right neighbour while its
