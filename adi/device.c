@@ -466,6 +466,7 @@ static struct {
     void *arg;
 } progress_hooks[MAX_PROGRESS_HOOKS];
 static int nprogress_hooks;
+static int progress_hooks_did; /* work the hooks of this poll reported (device lock held) */
 static void (*wait_hook)(void *);
 static void *wait_hook_arg;
 static long wait_hook_interval = 1000;
@@ -496,6 +497,20 @@ void adi_progress_hook_remove(int id)
     progress_hooks[id].fn = NULL;
     while (nprogress_hooks > 0 && progress_hooks[nprogress_hooks - 1].fn == NULL)
         nprogress_hooks--;
+    adi_unlock();
+}
+
+void adi_progress_hook_did(int n)
+{
+    if (n > 0)
+        progress_hooks_did += n;
+}
+
+void adi_wake_peer(int peer)
+{
+    adi_lock();
+    if (peer >= 0 && peer < adi_dev.npeers && adi_dev.peers[peer].ch != NULL)
+        ch_wake(adi_dev.peers[peer].ch, peer);
     adi_unlock();
 }
 
@@ -570,9 +585,11 @@ static int progress_poll(void)
         }
         __atomic_store_n(&adi_dev.npump, keep, __ATOMIC_RELAXED); /* read unlocked in waits */
     }
+    progress_hooks_did = 0;
     for (int i = 0; i < nprogress_hooks; i++)
         if (progress_hooks[i].fn != NULL)
             progress_hooks[i].fn(progress_hooks[i].arg);
+    n += progress_hooks_did; /* (served work keeps a wait awake, as a packet would) */
     adi_unlock();
     if (n > 0 && adi_dev.locked)
         waiters_wake();
