@@ -145,7 +145,7 @@ canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int de
  * CANAL_OK returned with *status_out filled (error CANAL_ERR_TRUNCATE,
  * bytes the part that fit, when it was larger than the buffer) and
  * *size_out its whole size. When nothing is there yet, a receive of at
- * most ADI_MSG_INLINE bytes waits for it so, unposted (while nothing is
+ * most 256 bytes (ADI_MSG_INLINE) waits for it so, unposted (while nothing is
  * lost or revoked). CANAL_AGAIN: the caller must take the request path
  * (adi_irecv), which finds what is there first just the same
  * (adi/pt2pt.c). */

@@ -669,9 +669,10 @@ static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, i
 
 /* A blocking receive (MPI_Recv, the receive half of MPI_Sendrecv and
  * MPI_Sendrecv_replace) from a source that is not MPI_PROC_NULL: with no
- * request when its message is an eager one that already waits, or lands
- * within one poll (adi_recv_now), else through a request as MPI_Irecv +
- * MPI_Wait. The error is raised. */
+ * request when its message is an eager one that already waits in the
+ * unexpected queue or, for a small receive, arrives while it waits unposted
+ * (adi_recv_now); else through a request as MPI_Irecv + MPI_Wait. The error
+ * is raised. */
 static int recv_blocking(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source,
                          int tag, MPI_Status *status, const char *fn)
 {
@@ -744,7 +745,7 @@ static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcou
     }
     /* A small contiguous send that can go at once goes first, with no
      * request; then the receive runs as a blocking one (recv_blocking: no
-     * request either when its message is already there).
+     * request either when its message is already there, or is small).
      * Otherwise (rendezvous, derived type, a queue or no credit) the receive
      * is posted before the send starts, so that a large exchange does not
      * wait on itself. */
