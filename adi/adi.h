@@ -139,6 +139,18 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src_comm_ra
  * CANAL_AGAIN when the caller must use adi_isend (adi/pt2pt.c). */
 canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
                             int my_comm_rank, int tag, int context);
+/* A blocking receive with no request: when the first message that
+ * (src_comm_rank, tag) matches on context is an eager one waiting in the
+ * unexpected queue, and dt is contiguous, its data is copied into buf and
+ * CANAL_OK returned with *status_out filled (error CANAL_ERR_TRUNCATE,
+ * bytes the part that fit, when it was larger than the buffer) and
+ * *size_out its whole size. When nothing is there yet, a receive of at
+ * most 256 bytes (ADI_MSG_INLINE) waits for it so, unposted (while nothing is
+ * lost or revoked). CANAL_AGAIN: the caller must take the request path
+ * (adi_irecv), which finds what is there first just the same
+ * (adi/pt2pt.c). */
+canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src_comm_rank, int tag,
+                            int context, adi_status_t *status_out, size_t *size_out);
 /* Start a send/recv into an already allocated request (persistent requests). */
 canal_status_t adi_isend_into(adi_request_t *req, const void *buf, size_t count, dt_type_t *dt,
                               int dest_job_rank, int my_comm_rank, int tag, int context,

@@ -97,7 +97,13 @@ enum {
 /* Protocol of a queued send. */
 enum { PROTO_EAGER = 1, PROTO_RTS, PROTO_DATA, PROTO_CTRL };
 
-/* An arrived message nobody asked for yet (also the MPI_Message object). */
+/* Bytes of an unexpected eager message's payload kept inside its
+ * adi_message_t (larger payloads are malloc'ed). */
+enum { ADI_MSG_INLINE = 256 };
+
+/* An arrived message nobody asked for yet (also the MPI_Message object).
+ * Taken from a free list of the device's and given back with adi_msg_free
+ * (adi/pt2pt.c), both under the device lock. */
 struct adi_message {
     adi_mq_entry_t match;   /* place in the unexpected queue; envelope (src_rank, tag) */
     adi_mq_link_t links[2]; /* the entry's two extra index links */
@@ -108,7 +114,9 @@ struct adi_message {
     uint32_t sreq;
     size_t size;
     uint64_t raddr, rkey;
-    void *data;          /* eager payload copy (size bytes) */
+    void *data;          /* eager payload copy (size bytes): inline_data or malloc'ed */
+    adi_message_t *next_free; /* in the free list */
+    _Alignas(16) unsigned char inline_data[ADI_MSG_INLINE];
 };
 
 /* Matching queues of one context, with their own lock (locked mode): post,
@@ -118,6 +126,8 @@ typedef struct {
     pthread_mutex_t lock;
     adi_mq_t posted;        /* receives (adi_request_t.match) */
     adi_mq_t unexpected;    /* messages (adi_message_t.match) */
+    unsigned arrivals;      /* messages queued unexpected so far (written under
+                               lock, read atomically by adi_recv_now's wait) */
 } adi_ctx_queues_t;
 
 typedef struct {
@@ -206,6 +216,10 @@ int adi_trylock(void);
 
 /* request.c */
 void adi_request_pool_finalize(void);
+/* A receive of count dt that got `bytes` bytes, fewer than its buffer
+ * holds, ends inside a basic element of dt: 1 (a truncation, as MPICH
+ * reports it). */
+int adi_recv_partial_elem(dt_type_t *dt, size_t count, size_t bytes);
 /* Complete: set status, release datatype, run callbacks. Device lock held. */
 void adi_req_finish(adi_request_t *r);
 /* Start r's cursor over (r->count, r->dt), allocating it on first use; it
@@ -233,6 +247,9 @@ int adi_peer_pump(int peer);
 /* Send a control packet now or queue it. */
 void adi_send_ctrl(int peer, const adi_pkt_t *pkt);
 adi_ctx_queues_t *adi_ctx(int context);
+/* Give an unexpected message (out of its queue) back to the free list, its
+ * payload freed if it had its own (device lock held). */
+void adi_msg_free(adi_message_t *m);
 
 /* device.c, for dynamic.c: the channel that serves other jobs (opened on
  * first use) and the setup of a new dynamic peer's entry. */

@@ -98,6 +98,59 @@ static adi_message_t *msg_of(adi_mq_entry_t *e)
     return e != NULL ? (adi_message_t *)((char *)e - offsetof(adi_message_t, match)) : NULL;
 }
 
+/* Unexpected messages: a free list, so that an eager message that arrives
+ * before its receive costs no malloc or free when its payload fits
+ * ADI_MSG_INLINE (the arrival runs in progress, a receive gives its message
+ * back while delivering it: both under the device lock, which guards the
+ * list). At most MSG_POOL_MAX wait in it; beyond, they are freed. */
+enum { MSG_POOL_MAX = 256 };
+static adi_message_t *msg_pool;
+static int msg_pool_n;
+
+/* An unexpected message with room for a payload of len bytes; NULL without
+ * memory (device lock held). */
+static adi_message_t *msg_get(size_t len)
+{
+    adi_message_t *m = msg_pool;
+
+    if (m != NULL) {
+        msg_pool = m->next_free;
+        msg_pool_n--;
+    } else if ((m = malloc(sizeof *m)) == NULL) {
+        return NULL;
+    }
+    m->data = m->inline_data;
+    if (len > ADI_MSG_INLINE && (m->data = malloc(len)) == NULL) {
+        adi_msg_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void adi_msg_free(adi_message_t *m)
+{
+    if (m->data != m->inline_data)
+        free(m->data);
+    m->data = NULL;
+    if (msg_pool_n >= MSG_POOL_MAX) {
+        free(m);
+        return;
+    }
+    m->next_free = msg_pool;
+    msg_pool = m;
+    msg_pool_n++;
+}
+
+static void msg_pool_finalize(void)
+{
+    while (msg_pool != NULL) {
+        adi_message_t *m = msg_pool;
+        msg_pool = m->next_free;
+        free(m);
+    }
+    msg_pool_n = 0;
+}
+
 static adi_message_t *find_unexpected(adi_ctx_queues_t *q, int src, int tag)
 {
     return msg_of(adi_mq_find_unexpected(&q->unexpected, src, tag));
@@ -115,8 +168,7 @@ void adi_queues_finalize(void)
             while (adi_mq_first(&q->unexpected) != NULL) {
                 adi_message_t *m = msg_of(adi_mq_first(&q->unexpected));
                 adi_mq_remove(&q->unexpected, &m->match);
-                free(m->data);
-                free(m);
+                adi_msg_free(m);
             }
             adi_mq_fini(&q->unexpected);
             adi_mq_fini(&q->posted);
@@ -126,6 +178,7 @@ void adi_queues_finalize(void)
         free(ctx_tab[c]);
         ctx_tab[c] = NULL;
     }
+    msg_pool_finalize();
 }
 
 /* ---------------------------------------------------------------- sending */
@@ -741,9 +794,8 @@ canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type
     adi_lock();
     deliver(r, m->peer, m->type, m->flags, m->src_rank, m->tag, m->size, m->sreq, m->raddr,
             m->rkey, m->data);
+    adi_msg_free(m);
     adi_unlock();
-    free(m->data);
-    free(m);
     return CANAL_OK;
 }
 
@@ -761,6 +813,121 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int ta
         return st;
     }
     *req_out = r;
+    return CANAL_OK;
+}
+
+/* Take the first message (src, tag) matches on q when it is an eager one:
+ * NULL when there is none (*rts 0), or when the first match is a rendezvous
+ * request (*rts 1: its receive needs a request, and the caller posts one,
+ * which finds it). */
+static adi_message_t *take_eager(adi_ctx_queues_t *q, int src, int tag, int *rts)
+{
+    adi_message_t *m;
+
+    adi_q_lock(q);
+    m = find_unexpected(q, src, tag);
+    *rts = m != NULL && m->type != PKT_EAGER;
+    if (m != NULL && !*rts) {
+        adi_mq_remove(&q->unexpected, &m->match);
+        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
+    } else {
+        m = NULL;
+    }
+    adi_q_unlock(q);
+    return m;
+}
+
+/* adi_recv_now's wait: for an eager message to take, a rendezvous request
+ * first in line, or a loss or revocation anywhere (the request path then
+ * decides what the receive gets). */
+typedef struct {
+    adi_ctx_queues_t *q;
+    int src, tag;
+    unsigned seen;     /* q->arrivals when last looked */
+    int nlost, nrevoked;
+    int rts;
+    adi_message_t *m;
+} recv_wait_t;
+
+static int recv_wait_pred(void *arg)
+{
+    recv_wait_t *w = arg;
+    unsigned a = __atomic_load_n(&w->q->arrivals, __ATOMIC_ACQUIRE);
+
+    if (a != w->seen) {
+        w->seen = a;
+        if ((w->m = take_eager(w->q, w->src, w->tag, &w->rts)) != NULL || w->rts)
+            return 1;
+    }
+    return __atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != w->nlost ||
+           __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) != w->nrevoked;
+}
+
+canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int tag, int context,
+                            adi_status_t *st_out, size_t *size_out)
+{
+    recv_wait_t w;
+    adi_message_t *m;
+    size_t cap, n;
+
+    if (!dt_is_contig(dt))
+        return CANAL_AGAIN;
+    cap = count * dt_size(dt);
+    /* A larger receive only takes what is there: with no unexpected message
+     * anywhere (a hint: the request path looks again under the lock) it
+     * posts at once, for about 80 instructions less than looking. */
+    if (cap > ADI_MSG_INLINE && __atomic_load_n(&adi_stats.unexpected_len, __ATOMIC_RELAXED) == 0)
+        return CANAL_AGAIN;
+    if ((w.q = adi_ctx(context)) == NULL)
+        return CANAL_AGAIN;
+    w.src = src;
+    w.tag = tag;
+    w.m = NULL;
+    w.seen = __atomic_load_n(&w.q->arrivals, __ATOMIC_ACQUIRE);
+    w.rts = 0;
+    /* (an empty queue is seen without the search when no other thread can
+     * fill it meanwhile; with threads, a message queued after `seen` was
+     * read is looked for by the wait) */
+    m = adi_dev.locked || w.q->unexpected.len != 0 ? take_eager(w.q, src, tag, &w.rts) : NULL;
+    if (m == NULL) {
+        w.nlost = __atomic_load_n(&adi_nlost, __ATOMIC_RELAXED);
+        w.nrevoked = __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED);
+        /* Not there yet: a small receive waits for it unposted, and takes it
+         * from the unexpected queue (a copy of at most ADI_MSG_INLINE bytes
+         * more than a posted receive's, against the request's making,
+         * posting, completing and freeing); others post a request at once.
+         * Not after a loss or revocation: the request path's rules apply. */
+        if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0)
+            return CANAL_AGAIN;
+        adi_wait_until(recv_wait_pred, &w);
+        if ((m = w.m) == NULL)
+            return CANAL_AGAIN;
+    }
+    unexpected_sub(m);
+    n = m->size < cap ? m->size : cap;
+    if (n > 0)
+        memcpy((char *)buf + dt_true_lb(dt), m->data, n);
+    st_out->source = m->src_rank;
+    st_out->tag = m->tag;
+    st_out->error = CANAL_OK;
+    st_out->cancelled = 0;
+    st_out->bytes = n;
+    st_out->peer = -1;
+    *size_out = m->size;
+    if (m->size > cap)
+        st_out->error = common_err_set(CANAL_ERR_TRUNCATE,
+                                       "message of %zu bytes from rank %d (tag %d) truncated to "
+                                       "the %zu bytes of the receive buffer",
+                                       m->size, m->src_rank, m->tag, cap);
+    else if (adi_recv_partial_elem(dt, count, n))
+        st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says) */
+    /* as deliver() does: release the buffering, answer a synchronous sender */
+    adi_lock();
+    eager_released(m->peer, m->size);
+    if (m->flags & PKT_FLAG_SYNC)
+        send_fin_like(m->peer, PKT_SYNC_ACK, m->sreq);
+    adi_msg_free(m);
+    adi_unlock();
     return CANAL_OK;
 }
 
@@ -838,8 +1005,7 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
     adi_lock();
     deliver(r, m->peer, m->type, m->flags, m->src_rank, m->tag, m->size, m->sreq, m->raddr,
             m->rkey, m->data);
-    free(m->data);
-    free(m);
+    adi_msg_free(m);
     adi_unlock();
     *req_out = r;
     return CANAL_OK;
@@ -1015,8 +1181,8 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             revoked_drop(peer, h.type, h.flags, h.sreq, h.size);
             return;
         }
-        m = calloc(1, sizeof *m);
-        if (m == NULL || (h.type == PKT_EAGER && len > 0 && (m->data = malloc(len)) == NULL)) {
+        m = msg_get(h.type == PKT_EAGER ? len : 0);
+        if (m == NULL) {
             LOG_ERR("out of memory buffering an unexpected message from rank %d", peer);
             abort();
         }
@@ -1036,6 +1202,7 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         }
         m->match.extra = m->links;
         adi_mq_add(&q->unexpected, &m->match, h.src_rank, h.tag);
+        __atomic_store_n(&q->arrivals, q->arrivals + 1, __ATOMIC_RELEASE);
         adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, 1);
         adi_q_unlock(q);
         return;
@@ -1257,8 +1424,7 @@ void adi_revoked_sweep(int context)
         next = (adi_message_t *)m->match.qlink.next;
         unexpected_sub(m);
         revoked_drop(m->peer, m->type, m->flags, m->sreq, m->size);
-        free(m->data);
-        free(m);
+        adi_msg_free(m);
     }
     adi_request_each_live(revoked_send, &context);
 }

@@ -238,19 +238,22 @@ void adi_request_free(adi_request_t *r)
  * boundary of the buffer type's basic elements; a message ending inside one
  * (3 bytes into an MPI_INT buffer) was sent with another type signature,
  * which MPICH reports as truncation (its errors/pt2pt/truncmsg2). */
+int adi_recv_partial_elem(dt_type_t *dt, size_t count, size_t bytes)
+{
+    size_t at = 0, before = 0;
+
+    if (bytes >= count * dt_size(dt) || bytes == 0 || dt_size(dt) == 1)
+        return 0;
+    /* the last byte completes an element iff counting it adds one */
+    return dt_count_elements(dt, bytes, &at) < 0 || at == SIZE_MAX ||
+           (dt_count_elements(dt, bytes - 1, &before) == 0 && before != SIZE_MAX && before == at);
+}
+
 static void recv_check_partial(adi_request_t *r)
 {
-    size_t want, at = 0, before = 0;
-
     if (r->kind != ADI_REQ_RECV || r->dt == NULL || r->status.error != 0 || r->status.cancelled)
         return;
-    want = r->count * dt_size(r->dt);
-    if (r->status.bytes >= want || r->status.bytes == 0)
-        return;
-    /* the last byte completes an element iff counting it adds one */
-    if (dt_count_elements(r->dt, r->status.bytes, &at) < 0 || at == SIZE_MAX ||
-        (dt_count_elements(r->dt, r->status.bytes - 1, &before) == 0 && before != SIZE_MAX &&
-         before == at))
+    if (adi_recv_partial_elem(r->dt, r->count, r->status.bytes))
         r->status.error = CANAL_ERR_TRUNCATE;
 }
 

@@ -424,6 +424,10 @@ int mpi_check_file_ptr_arg(struct ADIOI_FileD *f, const void *p, const char *fn,
  * MPI error of the operation (not raised), its message naming fn. */
 int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
                              MPI_Status *st);
+/* The MPI error of an operation that ended with status st (st->error not
+ * 0: a new code, not raised, its message naming fn); size: the message's
+ * whole size, for a truncation's message. */
+int mpi_status_error_code(const adi_status_t *st, size_t size, const char *fn);
 /* A request that is already complete with an empty status (MPI_PROC_NULL). */
 adi_request_t *mpi_request_null_proc(adi_req_kind_t kind);
 

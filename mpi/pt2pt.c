@@ -684,23 +684,41 @@ static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, i
     return MPI_SUCCESS;
 }
 
+/* A blocking receive (MPI_Recv, the receive half of MPI_Sendrecv and
+ * MPI_Sendrecv_replace) from a source that is not MPI_PROC_NULL: with no
+ * request when its message is an eager one that already waits in the
+ * unexpected queue or, for a small receive, arrives while it waits unposted
+ * (adi_recv_now); else through a request as MPI_Irecv + MPI_Wait. The error
+ * is raised. */
+static int recv_blocking(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source,
+                         int tag, MPI_Status *status, const char *fn)
+{
+    adi_request_t *r = NULL;
+    adi_status_t as;
+    size_t size;
+    int err;
+
+    if (adi_recv_now(buf, (size_t)count, dt, source, tag, c->context, &as, &size) == CANAL_OK) {
+        mpi_status_set(status, &as);
+        if (__builtin_expect(as.error == CANAL_OK, 1))
+            return MPI_SUCCESS;
+        return mpi_err_raise_code(c, mpi_status_error_code(&as, size, fn), fn);
+    }
+    if ((err = recv_post(c, buf, count, dt, source, tag, c->handle, fn, &r)))
+        return err;
+    err = mpi_request_complete_one(r, fn, NULL, status);
+    return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
+}
+
 int mpi_recv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                   mpi_comm_t *comm, MPI_Status *status, const char *fn)
 {
-    adi_request_t *r = NULL;
-    int err;
-
     if (source == MPI_PROC_NULL) { /* the empty status of MPI 4.0 3.11, without a request */
         adi_status_t none = {MPI_PROC_NULL, MPI_ANY_TAG, 0, 0, 0};
         mpi_status_set(status, &none);
         return MPI_SUCCESS;
     }
-    err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag, comm->handle, fn,
-                    &r);
-    if (err != MPI_SUCCESS)
-        return err;
-    err = mpi_request_complete_one(r, fn, NULL, status);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(comm, err, fn);
+    return recv_blocking(comm, buf, count, checked_type(count, datatype), source, tag, status, fn);
 }
 
 int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
@@ -728,12 +746,8 @@ static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcou
      * alone as a blocking call, without a request for the empty half (a
      * shift at the edge of a non-periodic Cartesian grid costs one call). */
     if (__builtin_expect(source == MPI_PROC_NULL || dest == MPI_PROC_NULL, 0)) {
-        if (source != MPI_PROC_NULL) {
-            if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
-                return err;
-            err = mpi_request_complete_one(rr, fn, NULL, status);
-            return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
-        }
+        if (source != MPI_PROC_NULL)
+            return recv_blocking(c, recvbuf, recvcount, rdt, source, recvtag, status, fn);
         if (dest != MPI_PROC_NULL) {
             if ((err = send_post(c, sendbuf, sendcount, sdt, dest, sendtag, c->handle, SEND_STD,
                                  fn, &sr)))
@@ -747,17 +761,14 @@ static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcou
         return MPI_SUCCESS;
     }
     /* A small contiguous send that can go at once goes first, with no
-     * request; then only the receive is waited for (one request, one wait).
+     * request; then the receive runs as a blocking one (recv_blocking: no
+     * request either when its message is already there, or is small).
      * Otherwise (rendezvous, derived type, a queue or no credit) the receive
      * is posted before the send starts, so that a large exchange does not
      * wait on itself. */
     if (adi_send_now(sendbuf, (size_t)sendcount, sdt, mpi_comm_peer_job_rank(c, dest), c->rank,
-                     sendtag, c->context) == CANAL_OK) {
-        if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
-            return err;
-        err = mpi_request_complete_one(rr, fn, NULL, status);
-        return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
-    }
+                     sendtag, c->context) == CANAL_OK)
+        return recv_blocking(c, recvbuf, recvcount, rdt, source, recvtag, status, fn);
     if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
         return err;
     if ((err =

@@ -160,36 +160,41 @@ static __attribute__((noinline, cold)) int held_up_code(adi_request_t *op, const
  * it (fn: MPI_Recv, MPI_Wait, ...). */
 static int op_error_code(adi_request_t *r, const char *fn)
 {
-    char detail[256];
     if (r->status.error == 0)
         return MPI_SUCCESS;
-    if (r->status.error == CANAL_ERR_TRUNCATE)
+    return mpi_status_error_code(&r->status, r->size, fn);
+}
+
+int mpi_status_error_code(const adi_status_t *st, size_t size, const char *fn)
+{
+    char detail[256];
+    if (st->error == 0)
+        return MPI_SUCCESS;
+    if (st->error == CANAL_ERR_TRUNCATE)
         snprintf(detail, sizeof detail,
                  "message from rank %d with tag %d had %zu bytes; the receive buffer holds %zu",
-                 r->status.source, r->status.tag, r->size, r->status.bytes);
-    else if (r->status.error == CANAL_ERR_PEER && r->status.peer >= 0 &&
-             r->status.peer < adi_job_size())
+                 st->source, st->tag, size, st->bytes);
+    else if (st->error == CANAL_ERR_PEER && st->peer >= 0 && st->peer < adi_job_size())
         snprintf(detail, sizeof detail,
                  "rank %d of MPI_COMM_WORLD failed (the process died or its connection was "
                  "lost) before the operation could complete",
-                 r->status.peer);
-    else if (r->status.error == CANAL_ERR_PEER && r->status.peer >= 0)
+                 st->peer);
+    else if (st->error == CANAL_ERR_PEER && st->peer >= 0)
         snprintf(detail, sizeof detail,
                  "a process of another job (peer %d) failed before the operation could complete",
-                 r->status.peer);
-    else if (r->status.error == CANAL_ERR_PEER_PENDING && r->status.peer >= 0)
+                 st->peer);
+    else if (st->error == CANAL_ERR_PEER_PENDING && st->peer >= 0)
         snprintf(detail, sizeof detail,
                  "rank %d of MPI_COMM_WORLD, a possible sender of this MPI_ANY_SOURCE receive, "
                  "failed (MPIX_Comm_failure_ack lets such receives go on)",
-                 r->status.peer);
-    else if (r->status.error == CANAL_ERR_REVOKED)
+                 st->peer);
+    else if (st->error == CANAL_ERR_REVOKED)
         snprintf(detail, sizeof detail, "the communicator was revoked (MPIX_Comm_revoke)");
     else
         snprintf(detail, sizeof detail, "the operation failed (%s)",
-                 common_status_name(r->status.error));
-    return mpi_err_code_new(r->status.error > 0 ? r->status.error
-                                                : mpi_err_class_of_status(r->status.error),
-                            fn, detail);
+                 common_status_name(st->error));
+    return mpi_err_code_new(st->error > 0 ? st->error : mpi_err_class_of_status(st->error), fn,
+                            detail);
 }
 
 /* Request r is done (req_is_done): fill the status, release what must be

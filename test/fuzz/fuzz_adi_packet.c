@@ -191,10 +191,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
         while (flag) {
             adi_message_t *m = NULL;
             adi_improbe(ADI_ANY_SOURCE, ADI_ANY_TAG, c, &flag, &m, NULL);
-            if (flag) {
-                free(m->data);
-                free(m);
-            }
+            if (flag)
+                adi_msg_free(m);
         }
     }
     /* messages on other contexts (a header the fuzzer did not steer) */
