@@ -79,7 +79,10 @@ void adi_mutex_wait(adi_mutex_t *m)
         syscall(SYS_futex, &m->state, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
 }
 
-void adi_mutex_wake(adi_mutex_t *m) { syscall(SYS_futex, &m->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0); }
+void adi_mutex_wake(adi_mutex_t *m)
+{
+    syscall(SYS_futex, &m->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 
 static inline uintptr_t dev_self(void) { return (uintptr_t)pthread_self(); }
 

@@ -26,7 +26,10 @@ typedef struct {
 void adi_mutex_wait(adi_mutex_t *m);
 void adi_mutex_wake(adi_mutex_t *m);
 
-static inline void adi_mutex_init(adi_mutex_t *m) { __atomic_store_n(&m->state, 0, __ATOMIC_RELAXED); }
+static inline void adi_mutex_init(adi_mutex_t *m)
+{
+    __atomic_store_n(&m->state, 0, __ATOMIC_RELAXED);
+}
 
 /* 1 when taken. */
 static inline int adi_mutex_try(adi_mutex_t *m)

@@ -194,8 +194,10 @@ int main(int argc, char **argv)
     if (multiple) {
         if (provided != MPI_THREAD_MULTIPLE) {
             if (rank == 0)
-                fprintf(stderr, "osu_like: -T: the library provides thread level %d, not "
-                                "MPI_THREAD_MULTIPLE (%d)\n", provided, MPI_THREAD_MULTIPLE);
+                fprintf(stderr,
+                        "osu_like: -T: the library provides thread level %d, not "
+                        "MPI_THREAD_MULTIPLE (%d)\n",
+                        provided, MPI_THREAD_MULTIPLE);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
         if (rank == 0)
