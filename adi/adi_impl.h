@@ -7,6 +7,7 @@
 #define CANAL_ADI_IMPL_H
 
 #include "adi/adi.h"
+#include "adi/lock.h"
 #include "channels/channel.h"
 
 #include <pthread.h>
@@ -123,7 +124,7 @@ struct adi_message {
  * match and probe on one context never wait for another context, nor for a
  * thread polling the channels. Lock order: device lock, then a context's. */
 typedef struct {
-    pthread_mutex_t lock;
+    adi_mutex_t lock;
     adi_mq_t posted;        /* receives (adi_request_t.match) */
     adi_mq_t unexpected;    /* messages (adi_message_t.match) */
     unsigned arrivals;      /* messages queued unexpected so far (written under
@@ -180,6 +181,15 @@ static inline void adi_stat_add(uint64_t *counter, uint64_t v)
         *counter += v;
 }
 
+/* A counter whose every writer holds the device lock (messages and bytes
+ * sent and received): the lock orders the writers, so no locked
+ * read-modify-write, only stores the readers (MPI_T, canal-info) never see
+ * torn; the same instructions as plain arithmetic, in either mode. */
+static inline void adi_stat_add_devlocked(uint64_t *counter, uint64_t v)
+{
+    __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+}
+
 static inline void adi_stat_level(uint64_t *level, uint64_t *hwm, int delta)
 {
     uint64_t now, seen;
@@ -201,13 +211,13 @@ static inline void adi_stat_level(uint64_t *level, uint64_t *hwm, int delta)
 static inline void adi_q_lock(adi_ctx_queues_t *q)
 {
     if (adi_dev.locked)
-        pthread_mutex_lock(&q->lock);
+        adi_mutex_take(&q->lock);
 }
 
 static inline void adi_q_unlock(adi_ctx_queues_t *q)
 {
     if (adi_dev.locked)
-        pthread_mutex_unlock(&q->lock);
+        adi_mutex_drop(&q->lock);
 }
 
 /* device.c: take the device lock if no other thread holds it (always

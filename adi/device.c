@@ -51,8 +51,13 @@ static int stats_slot_of(const ch_endpoint_t *ch)
 
 /* Recursive: completion callbacks and progress hooks run with it held and
  * may send (adi_isend takes it again). Statically initialized so that
- * adi_lock_enable works whenever it is called. */
-static pthread_mutex_t dev_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+ * adi_lock_enable works whenever it is called. An adi_mutex_t (lock.h) with
+ * its holder and depth: dev_owner is the holder's pthread_self() or 0,
+ * written only by the holder and read by any thread (a thread can only find
+ * its own id there when it holds the lock); dev_depth is the holder's. */
+static adi_mutex_t dev_lock = ADI_MUTEX_INIT;
+static uintptr_t dev_owner;
+static unsigned dev_depth;
 static const pmi_info_t *dev_pmi; /* for opening a channel for other jobs later */
 static int dyn_slot = -1;         /* the active channel serving other jobs */
 static ch_endpoint_t *active[4];  /* one endpoint per opened channel */
@@ -65,19 +70,66 @@ static const ch_upcalls_t upcalls = {
     .on_peer_failed = adi_on_peer_failed,
 };
 
+void adi_mutex_wait(adi_mutex_t *m)
+{
+    /* Mark it contended (2) and sleep while it is held; whoever drops it
+     * sees the 2 and wakes one sleeper, which marks it 2 again in case
+     * others sleep too. */
+    while (__atomic_exchange_n(&m->state, 2, __ATOMIC_ACQUIRE) != 0)
+        syscall(SYS_futex, &m->state, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+}
+
+void adi_mutex_wake(adi_mutex_t *m)
+{
+    syscall(SYS_futex, &m->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static inline uintptr_t dev_self(void) { return (uintptr_t)pthread_self(); }
+
 void adi_lock(void)
 {
-    if (adi_dev.locked)
-        pthread_mutex_lock(&dev_lock);
+    uintptr_t self;
+
+    if (!adi_dev.locked)
+        return;
+    self = dev_self();
+    if (__atomic_load_n(&dev_owner, __ATOMIC_RELAXED) == self) {
+        dev_depth++;
+        return;
+    }
+    adi_mutex_take(&dev_lock);
+    __atomic_store_n(&dev_owner, self, __ATOMIC_RELAXED);
+    dev_depth = 1;
 }
 
 void adi_unlock(void)
 {
-    if (adi_dev.locked)
-        pthread_mutex_unlock(&dev_lock);
+    if (!adi_dev.locked || --dev_depth > 0)
+        return;
+    __atomic_store_n(&dev_owner, 0, __ATOMIC_RELAXED);
+    adi_mutex_drop(&dev_lock);
 }
 
-int adi_trylock(void) { return !adi_dev.locked || pthread_mutex_trylock(&dev_lock) == 0; }
+/* (inline in progress_poll: an empty poll is the commonest call of a wait) */
+static inline __attribute__((always_inline)) int dev_trylock(void)
+{
+    uintptr_t self;
+
+    if (!adi_dev.locked)
+        return 1;
+    self = dev_self();
+    if (__atomic_load_n(&dev_owner, __ATOMIC_RELAXED) == self) {
+        dev_depth++;
+        return 1;
+    }
+    if (!adi_mutex_try(&dev_lock))
+        return 0;
+    __atomic_store_n(&dev_owner, self, __ATOMIC_RELAXED);
+    dev_depth = 1;
+    return 1;
+}
+
+int adi_trylock(void) { return dev_trylock(); }
 
 void adi_lock_enable(void)
 {
@@ -566,7 +618,7 @@ static int progress_poll(void)
 {
     int n = 0;
 
-    if (!adi_trylock())
+    if (!dev_trylock())
         return -1;
     for (int i = 0; i < nactive; i++) {
         int k = ch_progress(active[i]);

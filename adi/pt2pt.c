@@ -55,14 +55,13 @@ adi_ctx_queues_t *adi_ctx(int context)
         adi_ctx_queues_t *fresh = calloc(1, sizeof *fresh);
         if (fresh == NULL)
             return NULL;
-        pthread_mutex_init(&fresh->lock, NULL);
+        adi_mutex_init(&fresh->lock);
         adi_mq_init(&fresh->posted, 0);
         adi_mq_init(&fresh->unexpected, 1);
         if (__atomic_compare_exchange_n(&chunk[context % CTX_CHUNK], &q, fresh, 0,
                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             q = fresh;
         } else {
-            pthread_mutex_destroy(&fresh->lock);
             free(fresh);
         }
     }
@@ -172,7 +171,6 @@ void adi_queues_finalize(void)
             }
             adi_mq_fini(&q->unexpected);
             adi_mq_fini(&q->posted);
-            pthread_mutex_destroy(&q->lock);
             free(q);
         }
         free(ctx_tab[c]);
@@ -431,10 +429,10 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
         if (!dt_is_contig(dt) && (st = adi_req_cursor_init(r)) < 0)
             goto out_fail;
     }
-    adi_stat_add(&adi_stats.msgs_sent[p->stats_slot], 1);
-    adi_stat_add(&adi_stats.bytes_sent[p->stats_slot], r->size);
+    adi_stat_add_devlocked(&adi_stats.msgs_sent[p->stats_slot], 1);
+    adi_stat_add_devlocked(&adi_stats.bytes_sent[p->stats_slot], r->size);
     if (r->proto == PROTO_RTS)
-        adi_stat_add(&adi_stats.rndv_sent, 1);
+        adi_stat_add_devlocked(&adi_stats.rndv_sent, 1);
     r->state = REQ_SEND_QUEUED;
     if (common_list_empty(&p->sendq) && (st = send_step(dest, r)) != CANAL_AGAIN) {
         /* Sent, or refused for good: then the request reports the error. */
@@ -511,8 +509,8 @@ canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int de
         return CANAL_AGAIN;
     }
     p->credit -= size + ADI_EAGER_COST;
-    adi_stat_add(&adi_stats.msgs_sent[p->stats_slot], 1);
-    adi_stat_add(&adi_stats.bytes_sent[p->stats_slot], size);
+    adi_stat_add_devlocked(&adi_stats.msgs_sent[p->stats_slot], 1);
+    adi_stat_add_devlocked(&adi_stats.bytes_sent[p->stats_slot], size);
     adi_unlock();
     return CANAL_OK;
 }
@@ -1159,10 +1157,10 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             LOG_ERR("out of memory for the queues of context %d", h.context);
             return;
         }
-        adi_stat_add(&adi_stats.msgs_recv[adi_dev.peers[peer].stats_slot], 1);
-        adi_stat_add(&adi_stats.bytes_recv[adi_dev.peers[peer].stats_slot], h.size);
+        adi_stat_add_devlocked(&adi_stats.msgs_recv[adi_dev.peers[peer].stats_slot], 1);
+        adi_stat_add_devlocked(&adi_stats.bytes_recv[adi_dev.peers[peer].stats_slot], h.size);
         if (h.type == PKT_RTS)
-            adi_stat_add(&adi_stats.rndv_recv, 1);
+            adi_stat_add_devlocked(&adi_stats.rndv_recv, 1);
         adi_q_lock(q);
         r = req_of(adi_mq_find_posted(&q->posted, h.src_rank, h.tag));
         if (r != NULL) {

@@ -18,8 +18,10 @@
 # doc/bench.md for how close they agree with the real ones):
 #   2 ranks, each under `chrt -f 1` when root: osu_latency 1 B-4 MiB,
 #   osu_bw 8 B, 64 B, 16 KiB-4 MiB, osu_bibw 8 B, osu_mbw_mr 1-64 B, IMB
-#   Sendrecv and Exchange 8 B, osu_barrier, osu_allreduce 4 B and 1 MiB
-#   (bench/osu_like.c); IMB-RMA Unidir_get 8 B / 1 MiB, Accumulate aggregate
+#   Sendrecv and Exchange 8 B, osu_latency, osu_bw and osu_mbw_mr 8 B and IMB
+#   Sendrecv 8 B again under MPI_Init_thread(MPI_THREAD_MULTIPLE) with one
+#   thread communicating (osu_like -T, as mpi4py initializes), osu_barrier,
+#   osu_allreduce 4 B and 1 MiB (bench/osu_like.c); IMB-RMA Unidir_get 8 B / 1 MiB, Accumulate aggregate
 #   64 KiB and 0-byte put/get/accumulate on an MPI_Win_create window
 #   (bench/imb_rma.c); 0-byte MPI_Ibcast/MPI_Iallreduce+MPI_Wait
 #   (bench/collbench.c -o zero);
@@ -85,6 +87,10 @@ ITEMS=(
     "2 rt osu_like -t mbw_mr -s $SMALL -i $SCALE"
     "2 rt osu_like -t sendrecv -s 8 -i $SCALE"
     "2 rt osu_like -t exchange -s 8 -i $SCALE"
+    "2 rt osu_like -T -t latency -s 8 -i $SCALE"
+    "2 rt osu_like -T -t bw -s 8 -i $SCALE"
+    "2 rt osu_like -T -t mbw_mr -s 8 -i $SCALE"
+    "2 rt osu_like -T -t sendrecv -s 8 -i $SCALE"
     "2 rt osu_like -t barrier -s 0 -i $SCALE"
     "2 rt osu_like -t allreduce -s 4,1048576 -i $SCALE"
     "2 rt imb_rma -b 3 -i $SCALE"

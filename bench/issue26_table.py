@@ -26,6 +26,10 @@ ROWS = [
      ">= 1; 8 B >= 12 M msg/s near", "M msg/s"),
     ("IMB Sendrecv 8 B", [(2, "sendrecv", 8)], LAT, "<= 1", "us"),
     ("IMB Exchange 8 B", [(2, "exchange", 8)], LAT, "<= 1", "us"),
+    ("osu_latency 8 B (THREAD_MULTIPLE)", [(2, "latency_tm", 8)], LAT, "<= 1", "us"),
+    ("osu_bw 8 B (THREAD_MULTIPLE)", [(2, "bw_tm", 8)], BW, ">= 1", "MB/s"),
+    ("osu_mbw_mr 8 B (THREAD_MULTIPLE)", [(2, "mbw_mr_tm", 8)], BW, ">= 1", "M msg/s"),
+    ("IMB Sendrecv 8 B (THREAD_MULTIPLE)", [(2, "sendrecv_tm", 8)], LAT, "<= 1", "us"),
     ("osu_barrier (2 ranks)", [(2, "barrier", 0)], LAT, "<= 1", "us"),
     ("osu_allreduce 4 B (2 ranks)", [(2, "allreduce", 4)], LAT, "<= 1", "us"),
     ("osu_allreduce 1 MiB (2 ranks)", [(2, "allreduce", 1048576)], LAT, "<= 1", "us"),
@@ -103,9 +107,12 @@ def main():
         if items[0][0] > 2:
             print("| %s | all modes: %s | | %s |" % (label, cell(items, kind, "all"), goal))
         else:
-            print("| %s | %s | %s | %s |" % (label if label.endswith(")") else
-                                             "%s (%s)" % (label, unit), cell(items, kind, "near"),
-                                                  cell(items, kind, "far"), goal))
+            if label.endswith("(THREAD_MULTIPLE)"):
+                label = "%s, %s)" % (label[:-1], unit)
+            elif not label.endswith(")"):
+                label = "%s (%s)" % (label, unit)
+            print("| %s | %s | %s | %s |" % (label, cell(items, kind, "near"),
+                                             cell(items, kind, "far"), goal))
     print()
     print("Canal / the better of MPICH and Open MPI, then (Canal vs the better) in the row's unit;"
           " latency and time: below 1 is faster; bandwidth and rate: above 1 is faster.")

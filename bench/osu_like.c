@@ -20,10 +20,14 @@
  *             averaged over ranks
  *   allreduce osu_allreduce: MPI_FLOAT MPI_SUM, each call timed, 1000 after
  *             200 (100/10 above 8 KiB); avg us averaged over ranks
- * Usage: mpiexec -n 2 ./osu_like -t TEST -s bytes[,bytes...] [-i scale]
+ * Usage: mpiexec -n 2 ./osu_like -t TEST -s bytes[,bytes...] [-i scale] [-T]
  *   (-i multiplies the iteration counts; sendrecv/exchange, barrier and
- *   allreduce run on any number of ranks, the others on ranks 0 and 1.)
- * Output: "test bytes value" per size (us, MB/s or M msg/s as above).
+ *   allreduce run on any number of ranks, the others on ranks 0 and 1.
+ *   -T initializes with MPI_Init_thread(MPI_THREAD_MULTIPLE), as mpi4py
+ *   does, and still communicates from one thread; the test is then named
+ *   TEST_tm in the output, and a library that provides less is an error.)
+ * Output: "test bytes value" per size (us, MB/s or M msg/s as above);
+ *   with -T rank 0 first prints "# provided MPI_THREAD_MULTIPLE".
  * Plain MPI; bench/issue26.sh builds it with Canal, MPICH and Open MPI.
  */
 #include <mpi.h>
@@ -160,13 +164,14 @@ int main(int argc, char **argv)
 {
     const char *test = "latency";
     char sizes[1024] = "8";
-    int opt, rc = 0;
+    int opt, rc = 0, multiple = 0, provided = MPI_THREAD_SINGLE;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nproc);
-    while ((opt = getopt(argc, argv, "t:s:i:")) != -1) {
+    /* (options read before initializing: -T decides how) */
+    while ((opt = getopt(argc, argv, "t:s:i:T")) != -1) {
         switch (opt) {
+        case 'T':
+            multiple = 1;
+            break;
         case 't':
             test = optarg;
             break;
@@ -180,12 +185,30 @@ int main(int argc, char **argv)
             rc = 1;
         }
     }
+    if (multiple)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nproc);
+    if (multiple) {
+        if (provided != MPI_THREAD_MULTIPLE) {
+            if (rank == 0)
+                fprintf(stderr,
+                        "osu_like: -T: the library provides thread level %d, not "
+                        "MPI_THREAD_MULTIPLE (%d)\n",
+                        provided, MPI_THREAD_MULTIPLE);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        if (rank == 0)
+            printf("# provided MPI_THREAD_MULTIPLE\n");
+    }
     sbuf = calloc(1, 2 * MAX_BYTES);
     rbuf = calloc(1, 2 * MAX_BYTES);
     if (rc || sbuf == NULL || rbuf == NULL || nproc < 2) {
         if (rank == 0)
             fprintf(stderr, "usage: mpiexec -n 2 osu_like -t latency|bw|bibw|mbw_mr|sendrecv|"
-                            "exchange|barrier|allreduce -s bytes[,bytes] [-i scale]\n");
+                            "exchange|barrier|allreduce -s bytes[,bytes] [-i scale] [-T]\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     for (char *tok = strtok(sizes, ","); tok != NULL; tok = strtok(NULL, ",")) {
@@ -218,7 +241,7 @@ int main(int argc, char **argv)
             return 1;
         }
         if (rank == 0)
-            printf("%s %ld %.4f\n", test, size, v);
+            printf("%s%s %ld %.4f\n", test, multiple ? "_tm" : "", size, v);
     }
     free(sbuf);
     free(rbuf);

@@ -8,12 +8,18 @@
  * And of the matching queues (adi/match.c): random posts, arrivals,
  * receives and cancels, long enough that the queues get indexed, checked
  * step by step against a plain list searched in order (MPI's rule).
+ *
+ * And of the locked mode's locks (adi/lock.h, adi_lock in adi/device.c):
+ * threads adding under them lose no update, the device lock nests in its
+ * holder and keeps other threads out until the last unlock.
  */
 #include "adi/adi_impl.h"
 #include "test/unit/unit_limits.h"
 
 #include <check.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -362,6 +368,101 @@ START_TEST(mq_reverse_and_wildcards)
 }
 END_TEST
 
+enum { LOCK_THREADS = 4, LOCK_ROUNDS = 100000 };
+static adi_mutex_t count_mutex = ADI_MUTEX_INIT;
+static volatile long lock_count;
+
+/* The critical section: a read, now and then a yield (so that other threads
+ * run into the held lock and sleep on it), a write. */
+static void count_one(int i)
+{
+    long v = lock_count;
+    if (i % 64 == 0)
+        sched_yield();
+    lock_count = v + 1;
+}
+
+static void *count_under_mutex(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < LOCK_ROUNDS; i++) {
+        adi_mutex_take(&count_mutex);
+        count_one(i);
+        adi_mutex_drop(&count_mutex);
+    }
+    return NULL;
+}
+
+/* Nested, and every 8th round through the trylock that polling uses. */
+static void *count_under_device_lock(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < LOCK_ROUNDS; i++) {
+        if (i % 8 == 0) {
+            while (!adi_trylock())
+                ;
+        } else {
+            adi_lock();
+        }
+        adi_lock();
+        count_one(i);
+        adi_unlock();
+        adi_unlock();
+    }
+    return NULL;
+}
+
+static void count_with(void *(*fn)(void *))
+{
+    pthread_t t[LOCK_THREADS];
+    lock_count = 0;
+    for (int i = 0; i < LOCK_THREADS; i++)
+        ck_assert_int_eq(pthread_create(&t[i], NULL, fn, NULL), 0);
+    for (int i = 0; i < LOCK_THREADS; i++)
+        pthread_join(t[i], NULL);
+    ck_assert_int_eq(lock_count, (long)LOCK_THREADS * LOCK_ROUNDS);
+}
+
+START_TEST(mutex_counts)
+{
+    count_with(count_under_mutex);
+}
+END_TEST
+
+static void *try_device_lock(void *arg)
+{
+    int got = adi_trylock();
+    if (got)
+        adi_unlock();
+    *(int *)arg = got;
+    return NULL;
+}
+
+static int other_thread_gets_device_lock(void)
+{
+    pthread_t t;
+    int got = -1;
+    ck_assert_int_eq(pthread_create(&t, NULL, try_device_lock, &got), 0);
+    pthread_join(t, NULL);
+    return got;
+}
+
+START_TEST(device_lock_nests)
+{
+    adi_lock_enable();
+    adi_lock();
+    adi_lock();
+    ck_assert_int_eq(adi_trylock(), 1); /* the holder's own trylock nests */
+    ck_assert_int_eq(other_thread_gets_device_lock(), 0);
+    adi_unlock();
+    adi_unlock();
+    ck_assert_int_eq(other_thread_gets_device_lock(), 0);
+    adi_unlock();
+    ck_assert_int_eq(other_thread_gets_device_lock(), 1);
+    count_with(count_under_device_lock);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("adi");
@@ -379,6 +480,11 @@ int main(void)
     tcase_add_test(tc, mq_posted_random);
     tcase_add_test(tc, mq_unexpected_random);
     tcase_add_test(tc, mq_reverse_and_wildcards);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("locks");
+    tcase_set_timeout(tc, unit_case_timeout_s());
+    tcase_add_test(tc, mutex_counts);
+    tcase_add_test(tc, device_lock_nests);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
