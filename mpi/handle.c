@@ -29,6 +29,8 @@ typedef struct {
 } handle_table_t;
 
 static handle_table_t tables[MPI_OBJ_NTYPES];
+int mpi_dt_predefined[256];
+
 static pthread_mutex_t handle_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj)
@@ -39,6 +41,8 @@ void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj)
     if (s->handle == 0 || s->handle == h) {
         s->handle = h;
         s->obj = obj;
+        if (objtype == MPI_OBJ_DATATYPE && mpi_handle_kind(h) == MPI_HKIND_BUILTIN)
+            mpi_dt_predefined[h & 0xff] = h; /* (mpi_dt_is_predefined) */
         return;
     }
     t->extra = realloc(t->extra, sizeof *t->extra * (size_t)(t->nextra + 1));

@@ -70,6 +70,16 @@ static inline int mpi_handle_make(int kind, int objtype, int index)
 /* Object of `objtype` named by handle h, or NULL if h is not a live handle of
  * that type (builtin or created). */
 void *mpi_handle_get(mpi_objtype_t objtype, int h);
+/* The predefined datatypes with a builtin handle, by the handle's low byte
+ * (0: none), filled by mpi_handle_builtin: a handle that is one of them is
+ * valid and committed, which the entry points' datatype check decides with
+ * one load and one compare. Any other handle (derived, direct, invalid, a
+ * handle of another object type) takes the lookup. */
+extern int mpi_dt_predefined[256];
+static inline int mpi_dt_is_predefined(MPI_Datatype h)
+{
+    return mpi_dt_predefined[(unsigned)h & 0xffu] == h && h != 0;
+}
 /* Register a builtin handle (kind 1) for a static object. */
 void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj);
 /* A predefined object with a direct handle (MPICH's MPI_FLOAT_INT...). */
@@ -380,7 +390,7 @@ static inline int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count,
 static inline int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count,
                                          const char *fn, const char *arg)
 {
-    if (__builtin_expect(mpi_handle_kind(h) == MPI_HKIND_BUILTIN, 1) && h != MPI_DATATYPE_NULL)
+    if (__builtin_expect(mpi_dt_is_predefined(h), 1))
         return MPI_SUCCESS; /* predefined types are valid and committed */
     return mpi_check_datatype_slow(c, h, count, fn, arg);
 }
