@@ -70,6 +70,22 @@ static inline int mpi_handle_make(int kind, int objtype, int index)
 /* Object of `objtype` named by handle h, or NULL if h is not a live handle of
  * that type (builtin or created). */
 void *mpi_handle_get(mpi_objtype_t objtype, int h);
+/* The objects of direct handles (kind 2) by type, in blocks of
+ * MPI_HANDLE_BLOCK that never move (mpi/handle.c), and the lookup of
+ * mpi_handle_get for them inline: the hot paths of the entry points resolve
+ * communicators and windows without a call. NULL unless h is a live direct
+ * handle of type t (a 26-bit index always falls in the table). */
+enum { MPI_HANDLE_BLOCK = 1024, MPI_HANDLE_BLOCKS = 65536 };
+extern void **mpi_handle_blocks[MPI_OBJ_NTYPES][MPI_HANDLE_BLOCKS];
+static inline void *mpi_handle_direct(mpi_objtype_t t, int h)
+{
+    unsigned idx = (unsigned)h & 0x03ffffffu;
+    void **blk;
+    if (((unsigned)h >> 26) != (((unsigned)MPI_HKIND_DIRECT << 4) | (unsigned)t))
+        return NULL;
+    blk = __atomic_load_n(&mpi_handle_blocks[t][idx / MPI_HANDLE_BLOCK], __ATOMIC_ACQUIRE);
+    return blk == NULL ? NULL : blk[idx % MPI_HANDLE_BLOCK];
+}
 /* The predefined datatypes with a builtin handle, by the handle's low byte
  * (0: none), filled by mpi_handle_builtin: a handle that is one of them is
  * valid and committed, which the entry points' datatype check decides with
@@ -376,6 +392,13 @@ static inline int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out)
     }
     return mpi_check_comm_fail(h, fn, out); /* looks the handle up; raises if invalid */
 }
+/* The hot paths' resolution (gen.py's fast tests): MPI_COMM_WORLD or a
+ * live direct handle, else NULL (then the checked path decides: builtin
+ * MPI_COMM_SELF, errors). */
+static inline mpi_comm_t *mpi_comm_fast(MPI_Comm h)
+{
+    return h == MPI_COMM_WORLD ? &mpi_comm_world_obj : mpi_handle_direct(MPI_OBJ_COMM, h);
+}
 static inline int mpi_check_count_arg(mpi_comm_t *c, MPI_Count count, const char *fn,
                                       const char *arg)
 {
@@ -421,10 +444,13 @@ int mpi_check_win_slow(MPI_Win h, const char *fn, struct rma_win **out);
  * and a call more here was measured (callgrind) as 8% of them. */
 static inline int mpi_check_win(MPI_Win h, const char *fn, struct rma_win **out)
 {
-    if (__builtin_expect(mpi_handle_kind(h) == MPI_HKIND_DIRECT, 1) &&
-        (*out = mpi_handle_get(MPI_OBJ_WIN, h)) != NULL)
+    if (__builtin_expect((*out = mpi_handle_direct(MPI_OBJ_WIN, h)) != NULL, 1))
         return MPI_SUCCESS;
     return mpi_check_win_slow(h, fn, out);
+}
+static inline struct rma_win *mpi_win_fast(MPI_Win h)
+{
+    return mpi_handle_direct(MPI_OBJ_WIN, h);
 }
 int mpi_check_win_ptr_arg(struct rma_win *w, const void *p, const char *fn, const char *arg);
 int mpi_check_file(MPI_File h, const char *fn, struct ADIOI_FileD **out);
