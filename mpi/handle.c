@@ -30,6 +30,7 @@ typedef struct {
 static handle_table_t tables[MPI_OBJ_NTYPES];
 void **mpi_handle_blocks[MPI_OBJ_NTYPES][MPI_HANDLE_BLOCKS]; /* (mpi_handle_direct) */
 int mpi_dt_predefined[256];
+void *mpi_dt_predefined_obj[256];
 
 static pthread_mutex_t handle_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -41,8 +42,10 @@ void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj)
     if (s->handle == 0 || s->handle == h) {
         s->handle = h;
         s->obj = obj;
-        if (objtype == MPI_OBJ_DATATYPE && mpi_handle_kind(h) == MPI_HKIND_BUILTIN)
-            mpi_dt_predefined[h & 0xff] = h; /* (mpi_dt_is_predefined) */
+        if (objtype == MPI_OBJ_DATATYPE && mpi_handle_kind(h) == MPI_HKIND_BUILTIN) {
+            mpi_dt_predefined_obj[h & 0xff] = obj; /* (mpi_dt_get) */
+            mpi_dt_predefined[h & 0xff] = h;       /* (mpi_dt_is_predefined) */
+        }
         return;
     }
     t->extra = realloc(t->extra, sizeof *t->extra * (size_t)(t->nextra + 1));

@@ -92,6 +92,7 @@ static inline void *mpi_handle_direct(mpi_objtype_t t, int h)
  * one load and one compare. Any other handle (derived, direct, invalid, a
  * handle of another object type) takes the lookup. */
 extern int mpi_dt_predefined[256];
+extern void *mpi_dt_predefined_obj[256]; /* their engine types (mpi_dt_get) */
 static inline int mpi_dt_is_predefined(MPI_Datatype h)
 {
     return mpi_dt_predefined[(unsigned)h & 0xffu] == h && h != 0;
@@ -253,7 +254,15 @@ extern const mpi_qmpi_fn_t mpi_qmpi_base[];
 
 /* ---------------------------------------------------------------- datatypes */
 /* The engine type behind a datatype handle, or NULL if invalid/null. */
-dt_type_t *mpi_dt_get(MPI_Datatype h);
+dt_type_t *mpi_dt_lookup(MPI_Datatype h);
+/* Inline for the predefined types (no call on the hot paths of the
+ * implementations); any other handle is looked up in the table. */
+static inline dt_type_t *mpi_dt_get(MPI_Datatype h)
+{
+    if (__builtin_expect(mpi_dt_is_predefined(h), 1))
+        return mpi_dt_predefined_obj[(unsigned)h & 0xffu];
+    return mpi_dt_lookup(h);
+}
 /* Check (datatype, count) at the boundary: committed, valid, count >= 0. */
 int mpi_check_dt(mpi_comm_t *comm, MPI_Datatype h, const char *fn, dt_type_t **dt_out);
 void mpi_dt_init(void);
