@@ -1034,6 +1034,20 @@ static __attribute__((noinline)) int empty_args_valid(MPI_Datatype dt, int is_al
     return 1;
 }
 
+/* coll_check_enabled() without its call: the mode is read once per process
+ * (CANAL_COLL_CHECK) and never changes. */
+static int empty_check_mode = -1;
+
+static inline int empty_check_enabled(void)
+{
+    int on = __atomic_load_n(&empty_check_mode, __ATOMIC_RELAXED);
+    if (__builtin_expect(on < 0, 0)) {
+        on = coll_check_enabled();
+        __atomic_store_n(&empty_check_mode, on, __ATOMIC_RELAXED);
+    }
+    return on;
+}
+
 static inline int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allreduce, MPI_Op op,
                                   coll_mode_t mode, MPI_Request *request)
 {
@@ -1044,7 +1058,7 @@ static inline int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allredu
            __atomic_load_n(&empty_op_ok, __ATOMIC_RELAXED) == empty_op_key(op, dt))) &&
         !empty_args_valid(dt, is_allreduce, op))
         return 0;
-    if (coll_check_enabled() || adi_ctx_pair_revoked(c->context))
+    if (empty_check_enabled() || adi_ctx_pair_revoked_inline(c->context))
         return 0;
     if (mode == MODE_NONBLOCKING)
         *request = mpi_request_done_handle();
