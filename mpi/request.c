@@ -19,8 +19,7 @@
 /* ---------------------------------------------------------------- status */
 static void status_set_bytes(MPI_Status *st, MPI_Count bytes, int cancelled)
 {
-    st->count_lo = (int)(bytes & 0xffffffff);
-    st->count_hi_and_cancelled = (int)(((bytes >> 32) << 1) | (cancelled ? 1 : 0));
+    mpi_status_set_bytes(st, bytes, cancelled);
 }
 
 size_t mpi_status_bytes(const MPI_Status *st)
@@ -28,15 +27,6 @@ size_t mpi_status_bytes(const MPI_Status *st)
     unsigned long long lo = (unsigned)st->count_lo;
     unsigned long long hi = (unsigned)st->count_hi_and_cancelled >> 1;
     return (size_t)(lo | (hi << 32));
-}
-
-void mpi_status_set(MPI_Status *st, const adi_status_t *as)
-{
-    if (st == MPI_STATUS_IGNORE || st == NULL)
-        return;
-    st->MPI_SOURCE = as->source;
-    st->MPI_TAG = as->tag;
-    status_set_bytes(st, (MPI_Count)as->bytes, as->cancelled);
 }
 
 void mpi_status_set_empty(MPI_Status *st)
