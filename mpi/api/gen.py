@@ -393,7 +393,8 @@ def entry_code(e, large):
         else:
             lines.append('    return %s;' % call)
         lines.append('}')
-        if (not e.anytime or cks) and not temps and None not in fasts:
+        if (not e.anytime or cks) and not temps and None not in fasts and \
+                all(p.name != '...' for p in e.params):
             lines = fast_entry(name, lines, params, [p.name for p in e.params], pairs, cobj,
                                otype if cobj else None, call, e.anytime)
     qid = QMPI_IDS.get(name.upper() + '_T')
