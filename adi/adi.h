@@ -193,6 +193,13 @@ int adi_ctx_revoked(int context);
 /* A communicator's pair (point-to-point context, collective context + 1) is
  * revoked when either is: one atomic load while nothing is revoked. */
 int adi_ctx_pair_revoked(int context);
+/* The same with its first test inline (contexts revoked so far: none in
+ * almost every run), for the paths that count instructions. */
+extern int adi_nrevoked;
+static inline int adi_ctx_pair_revoked_inline(int context)
+{
+    return __atomic_load_n(&adi_nrevoked, __ATOMIC_SEQ_CST) != 0 && adi_ctx_pair_revoked(context);
+}
 /* Another process says that job rank `rank` failed (ULFM's agreement):
  * the device fails it as if a channel had reported it; `how` is the detail. */
 void adi_peer_report_failed(int rank, const char *how);

@@ -1003,20 +1003,62 @@ static int coll_alltoall_v(coll_kind_t kind, const void *sendbuf, const void *se
  * the commonest calls that move nothing: when every argument is valid
  * (datatype `dt` committed; for allreduce `op` defined on it), return as
  * coll_call would after check_call and coll_moves_nothing, without building
- * their arguments (MPI_Ibcast(0)+MPI_Wait: 468 -> ~300 instructions).
+ * their arguments (MPI_Ibcast(0)+MPI_Wait: 468 -> ~300 instructions, then
+ * ~150 with the generated entry's hot path and the tests below).
  * Anything else (an argument error, an intercommunicator, a persistent
  * call, the checking mode, a revoked communicator) answers 0 and takes
- * coll_call, which raises the errors. */
-static int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allreduce, MPI_Op op,
-                           coll_mode_t mode, MPI_Request *request)
+ * coll_call, which raises the errors.
+ * A predefined datatype is committed (mpi_dt_is_predefined, no lookup);
+ * the last pair of a predefined operation and a predefined datatype that
+ * coll_op_check accepted is remembered (empty_op_ok: both halves in one
+ * word, so threads read a pair that was checked), as neither can change. */
+static uint64_t empty_op_ok;
+
+static uint64_t empty_op_key(MPI_Op op, MPI_Datatype dt)
+{
+    return (uint64_t)(uint32_t)op << 32 | (uint32_t)dt;
+}
+
+/* The datatype (and operation) tests of empty_call_done the short way does
+ * not decide: the lookup, the commit flag, coll_op_check. */
+static __attribute__((noinline)) int empty_args_valid(MPI_Datatype dt, int is_allreduce, MPI_Op op)
 {
     dt_type_t *t;
     char msg[200];
 
-    if (c->is_inter || mode == MODE_PERSISTENT || (mode == MODE_NONBLOCKING && request == NULL) ||
-        (t = mpi_dt_get(dt)) == NULL || !dt_is_committed(t) ||
-        (is_allreduce && coll_op_check(op, t, msg, sizeof msg) != MPI_SUCCESS) ||
-        coll_check_enabled() || adi_ctx_pair_revoked(c->context))
+    if ((t = mpi_dt_get(dt)) == NULL || !dt_is_committed(t) ||
+        (is_allreduce && coll_op_check(op, t, msg, sizeof msg) != MPI_SUCCESS))
+        return 0;
+    if (is_allreduce && mpi_handle_kind(op) == MPI_HKIND_BUILTIN && mpi_dt_is_predefined(dt))
+        __atomic_store_n(&empty_op_ok, empty_op_key(op, dt), __ATOMIC_RELAXED);
+    return 1;
+}
+
+/* coll_check_enabled() without its call: the mode is read once per process
+ * (CANAL_COLL_CHECK) and never changes. */
+static int empty_check_mode = -1;
+
+static inline int empty_check_enabled(void)
+{
+    int on = __atomic_load_n(&empty_check_mode, __ATOMIC_RELAXED);
+    if (__builtin_expect(on < 0, 0)) {
+        on = coll_check_enabled();
+        __atomic_store_n(&empty_check_mode, on, __ATOMIC_RELAXED);
+    }
+    return on;
+}
+
+static inline int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allreduce, MPI_Op op,
+                                  coll_mode_t mode, MPI_Request *request)
+{
+    if (c->is_inter || mode == MODE_PERSISTENT || (mode == MODE_NONBLOCKING && request == NULL))
+        return 0;
+    if (!(mpi_dt_is_predefined(dt) &&
+          (!is_allreduce ||
+           __atomic_load_n(&empty_op_ok, __ATOMIC_RELAXED) == empty_op_key(op, dt))) &&
+        !empty_args_valid(dt, is_allreduce, op))
+        return 0;
+    if (empty_check_enabled() || adi_ctx_pair_revoked_inline(c->context))
         return 0;
     if (mode == MODE_NONBLOCKING)
         *request = mpi_request_done_handle();
@@ -1024,14 +1066,12 @@ static int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allreduce, MPI
 }
 
 /* reduce, allreduce, scan, exscan, reduce_scatter(_block) */
-static int coll_reduction(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
+static __attribute__((noinline)) int
+coll_reduction(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
                           const void *recvcounts, MPI_Datatype datatype, MPI_Op op, int root,
                           mpi_comm_t *c, int large, coll_mode_t mode, MPI_Request *request,
                           const char *fn)
 {
-    if (count == 0 && kind == COLL_ALLREDUCE &&
-        empty_call_done(c, datatype, 1, op, mode, request))
-        return MPI_SUCCESS;
     call_t k = {.kind = kind,
                 .sendbuf = sendbuf,
                 .recvbuf = recvbuf,
@@ -1077,18 +1117,28 @@ int mpi_barrier_init_impl(mpi_comm_t *comm, MPI_Info info, MPI_Request *request,
     return coll_call(&k, comm, MODE_PERSISTENT, request, fn);
 }
 
-static int coll_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, mpi_comm_t *c,
-                      coll_mode_t mode, MPI_Request *request, const char *fn)
+/* (out of line: the short path of coll_bcast builds no call_t) */
+static __attribute__((noinline)) int coll_bcast_call(void *buffer, MPI_Count count,
+                                                     MPI_Datatype datatype, int root,
+                                                     mpi_comm_t *c, coll_mode_t mode,
+                                                     MPI_Request *request, const char *fn)
 {
-    if (count == 0 && (unsigned)root < (unsigned)c->size &&
-        empty_call_done(c, datatype, 0, MPI_OP_NULL, mode, request))
-        return MPI_SUCCESS;
     call_t k = {.kind = COLL_BCAST,
                 .recvbuf = buffer,
                 .recvcount = count,
                 .recvtype = datatype,
                 .root = root};
     return coll_call(&k, c, mode, request, fn);
+}
+
+static inline int coll_bcast(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                             mpi_comm_t *c, coll_mode_t mode, MPI_Request *request,
+                             const char *fn)
+{
+    if (count == 0 && (unsigned)root < (unsigned)c->size &&
+        empty_call_done(c, datatype, 0, MPI_OP_NULL, mode, request))
+        return MPI_SUCCESS;
+    return coll_bcast_call(buffer, count, datatype, root, c, mode, request, fn);
 }
 
 int mpi_bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, mpi_comm_t *comm,
@@ -1389,6 +1439,8 @@ int mpi_reduce_init_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MP
 int mpi_allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, mpi_comm_t *comm, const char *fn)
 {
+    if (count == 0 && empty_call_done(comm, datatype, 1, op, MODE_BLOCKING, NULL))
+        return MPI_SUCCESS;
     return coll_reduction(COLL_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
                           MODE_BLOCKING, NULL, fn);
 }
@@ -1396,6 +1448,8 @@ int mpi_allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
 int mpi_iallreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                         MPI_Op op, mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
+    if (count == 0 && empty_call_done(comm, datatype, 1, op, MODE_NONBLOCKING, request))
+        return MPI_SUCCESS;
     return coll_reduction(COLL_ALLREDUCE, sendbuf, recvbuf, count, NULL, datatype, op, 0, comm, 0,
                           MODE_NONBLOCKING, request, fn);
 }

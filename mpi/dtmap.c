@@ -108,7 +108,7 @@ MPI_Datatype mpi_dt_builtin_handle(dt_builtin_t kind)
     return MPI_DATATYPE_NULL;
 }
 
-dt_type_t *mpi_dt_get(MPI_Datatype h) { return mpi_handle_get(MPI_OBJ_DATATYPE, h); }
+dt_type_t *mpi_dt_lookup(MPI_Datatype h) { return mpi_handle_get(MPI_OBJ_DATATYPE, h); }
 
 int mpi_check_dt(mpi_comm_t *comm, MPI_Datatype h, const char *fn, dt_type_t **dt_out)
 {

@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-enum { HBLOCK = 1024, HBLOCKS = 65536, HBUILTIN = 256 };
+enum { HBLOCK = MPI_HANDLE_BLOCK, HBLOCKS = MPI_HANDLE_BLOCKS, HBUILTIN = 256 };
 
 typedef struct {
     int handle;
@@ -22,13 +22,16 @@ typedef struct {
     builtin_slot_t builtin[HBUILTIN];
     builtin_slot_t *extra;     /* builtins whose low byte collides */
     int nextra;
-    void **blocks[HBLOCKS];
     int next_index;            /* never-used indices start here */
     int *free_list;            /* reusable indices */
     int nfree, free_cap;
 } handle_table_t;
 
 static handle_table_t tables[MPI_OBJ_NTYPES];
+void **mpi_handle_blocks[MPI_OBJ_NTYPES][MPI_HANDLE_BLOCKS]; /* (mpi_handle_direct) */
+int mpi_dt_predefined[256];
+void *mpi_dt_predefined_obj[256];
+
 static pthread_mutex_t handle_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj)
@@ -39,6 +42,10 @@ void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj)
     if (s->handle == 0 || s->handle == h) {
         s->handle = h;
         s->obj = obj;
+        if (objtype == MPI_OBJ_DATATYPE && mpi_handle_kind(h) == MPI_HKIND_BUILTIN) {
+            mpi_dt_predefined_obj[h & 0xff] = obj; /* (mpi_dt_get) */
+            mpi_dt_predefined[h & 0xff] = h;       /* (mpi_dt_is_predefined) */
+        }
         return;
     }
     t->extra = realloc(t->extra, sizeof *t->extra * (size_t)(t->nextra + 1));
@@ -70,7 +77,7 @@ void *mpi_handle_get(mpi_objtype_t objtype, int h)
         idx = mpi_handle_index(h);
         if (idx / HBLOCK >= HBLOCKS)
             return NULL;
-        blk = __atomic_load_n(&t->blocks[idx / HBLOCK], __ATOMIC_ACQUIRE);
+        blk = __atomic_load_n(&mpi_handle_blocks[objtype][idx / HBLOCK], __ATOMIC_ACQUIRE);
         return blk == NULL ? NULL : blk[idx % HBLOCK];
     default:
         return NULL;
@@ -83,11 +90,11 @@ void mpi_handle_reserve(mpi_objtype_t objtype, int h, void *obj)
     int idx = mpi_handle_index(h);
 
     pthread_mutex_lock(&handle_lock);
-    if (t->blocks[idx / HBLOCK] == NULL)
-        t->blocks[idx / HBLOCK] = calloc(HBLOCK, sizeof(void *));
-    if (t->blocks[idx / HBLOCK] == NULL)
+    if (mpi_handle_blocks[objtype][idx / HBLOCK] == NULL)
+        mpi_handle_blocks[objtype][idx / HBLOCK] = calloc(HBLOCK, sizeof(void *));
+    if (mpi_handle_blocks[objtype][idx / HBLOCK] == NULL)
         abort(); /* only at MPI_Init */
-    t->blocks[idx / HBLOCK][idx % HBLOCK] = obj;
+    mpi_handle_blocks[objtype][idx / HBLOCK][idx % HBLOCK] = obj;
     if (t->next_index <= idx)
         t->next_index = idx + 1;
     pthread_mutex_unlock(&handle_lock);
@@ -105,15 +112,15 @@ int mpi_handle_new(mpi_objtype_t objtype, void *obj)
         idx = t->next_index;
         if (idx / HBLOCK >= HBLOCKS)
             goto out_unlock;
-        if (t->blocks[idx / HBLOCK] == NULL) {
+        if (mpi_handle_blocks[objtype][idx / HBLOCK] == NULL) {
             void **blk = calloc(HBLOCK, sizeof *blk);
             if (blk == NULL)
                 goto out_unlock;
-            __atomic_store_n(&t->blocks[idx / HBLOCK], blk, __ATOMIC_RELEASE);
+            __atomic_store_n(&mpi_handle_blocks[objtype][idx / HBLOCK], blk, __ATOMIC_RELEASE);
         }
         t->next_index++;
     }
-    t->blocks[idx / HBLOCK][idx % HBLOCK] = obj;
+    mpi_handle_blocks[objtype][idx / HBLOCK][idx % HBLOCK] = obj;
     h = mpi_handle_make(MPI_HKIND_DIRECT, objtype, idx);
 out_unlock:
     pthread_mutex_unlock(&handle_lock);
@@ -128,8 +135,8 @@ void mpi_handle_del(mpi_objtype_t objtype, int h)
     if (mpi_handle_kind(h) != MPI_HKIND_DIRECT || mpi_handle_objtype(h) != (int)objtype)
         return;
     pthread_mutex_lock(&handle_lock);
-    if (t->blocks[idx / HBLOCK] != NULL && t->blocks[idx / HBLOCK][idx % HBLOCK] != NULL) {
-        t->blocks[idx / HBLOCK][idx % HBLOCK] = NULL;
+    if (mpi_handle_blocks[objtype][idx / HBLOCK] != NULL && mpi_handle_blocks[objtype][idx / HBLOCK][idx % HBLOCK] != NULL) {
+        mpi_handle_blocks[objtype][idx / HBLOCK][idx % HBLOCK] = NULL;
         if (t->nfree == t->free_cap) {
             int cap = t->free_cap ? 2 * t->free_cap : 64;
             int *fl = realloc(t->free_list, sizeof *fl * (size_t)cap);

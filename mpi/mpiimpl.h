@@ -70,6 +70,33 @@ static inline int mpi_handle_make(int kind, int objtype, int index)
 /* Object of `objtype` named by handle h, or NULL if h is not a live handle of
  * that type (builtin or created). */
 void *mpi_handle_get(mpi_objtype_t objtype, int h);
+/* The objects of direct handles (kind 2) by type, in blocks of
+ * MPI_HANDLE_BLOCK that never move (mpi/handle.c), and the lookup of
+ * mpi_handle_get for them inline: the hot paths of the entry points resolve
+ * communicators and windows without a call. NULL unless h is a live direct
+ * handle of type t (a 26-bit index always falls in the table). */
+enum { MPI_HANDLE_BLOCK = 1024, MPI_HANDLE_BLOCKS = 65536 };
+extern void **mpi_handle_blocks[MPI_OBJ_NTYPES][MPI_HANDLE_BLOCKS];
+static inline void *mpi_handle_direct(mpi_objtype_t t, int h)
+{
+    unsigned idx = (unsigned)h & 0x03ffffffu;
+    void **blk;
+    if (((unsigned)h >> 26) != (((unsigned)MPI_HKIND_DIRECT << 4) | (unsigned)t))
+        return NULL;
+    blk = __atomic_load_n(&mpi_handle_blocks[t][idx / MPI_HANDLE_BLOCK], __ATOMIC_ACQUIRE);
+    return blk == NULL ? NULL : blk[idx % MPI_HANDLE_BLOCK];
+}
+/* The predefined datatypes with a builtin handle, by the handle's low byte
+ * (0: none), filled by mpi_handle_builtin: a handle that is one of them is
+ * valid and committed, which the entry points' datatype check decides with
+ * one load and one compare. Any other handle (derived, direct, invalid, a
+ * handle of another object type) takes the lookup. */
+extern int mpi_dt_predefined[256];
+extern void *mpi_dt_predefined_obj[256]; /* their engine types (mpi_dt_get) */
+static inline int mpi_dt_is_predefined(MPI_Datatype h)
+{
+    return mpi_dt_predefined[(unsigned)h & 0xffu] == h && h != 0;
+}
 /* Register a builtin handle (kind 1) for a static object. */
 void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj);
 /* A predefined object with a direct handle (MPICH's MPI_FLOAT_INT...). */
@@ -227,7 +254,15 @@ extern const mpi_qmpi_fn_t mpi_qmpi_base[];
 
 /* ---------------------------------------------------------------- datatypes */
 /* The engine type behind a datatype handle, or NULL if invalid/null. */
-dt_type_t *mpi_dt_get(MPI_Datatype h);
+dt_type_t *mpi_dt_lookup(MPI_Datatype h);
+/* Inline for the predefined types (no call on the hot paths of the
+ * implementations); any other handle is looked up in the table. */
+static inline dt_type_t *mpi_dt_get(MPI_Datatype h)
+{
+    if (__builtin_expect(mpi_dt_is_predefined(h), 1))
+        return mpi_dt_predefined_obj[(unsigned)h & 0xffu];
+    return mpi_dt_lookup(h);
+}
 /* Check (datatype, count) at the boundary: committed, valid, count >= 0. */
 int mpi_check_dt(mpi_comm_t *comm, MPI_Datatype h, const char *fn, dt_type_t **dt_out);
 void mpi_dt_init(void);
@@ -366,6 +401,13 @@ static inline int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out)
     }
     return mpi_check_comm_fail(h, fn, out); /* looks the handle up; raises if invalid */
 }
+/* The hot paths' resolution (gen.py's fast tests): MPI_COMM_WORLD or a
+ * live direct handle, else NULL (then the checked path decides: builtin
+ * MPI_COMM_SELF, errors). */
+static inline mpi_comm_t *mpi_comm_fast(MPI_Comm h)
+{
+    return h == MPI_COMM_WORLD ? &mpi_comm_world_obj : mpi_handle_direct(MPI_OBJ_COMM, h);
+}
 static inline int mpi_check_count_arg(mpi_comm_t *c, MPI_Count count, const char *fn,
                                       const char *arg)
 {
@@ -380,7 +422,7 @@ static inline int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count,
 static inline int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count,
                                          const char *fn, const char *arg)
 {
-    if (__builtin_expect(mpi_handle_kind(h) == MPI_HKIND_BUILTIN, 1) && h != MPI_DATATYPE_NULL)
+    if (__builtin_expect(mpi_dt_is_predefined(h), 1))
         return MPI_SUCCESS; /* predefined types are valid and committed */
     return mpi_check_datatype_slow(c, h, count, fn, arg);
 }
@@ -411,10 +453,13 @@ int mpi_check_win_slow(MPI_Win h, const char *fn, struct rma_win **out);
  * and a call more here was measured (callgrind) as 8% of them. */
 static inline int mpi_check_win(MPI_Win h, const char *fn, struct rma_win **out)
 {
-    if (__builtin_expect(mpi_handle_kind(h) == MPI_HKIND_DIRECT, 1) &&
-        (*out = mpi_handle_get(MPI_OBJ_WIN, h)) != NULL)
+    if (__builtin_expect((*out = mpi_handle_direct(MPI_OBJ_WIN, h)) != NULL, 1))
         return MPI_SUCCESS;
     return mpi_check_win_slow(h, fn, out);
+}
+static inline struct rma_win *mpi_win_fast(MPI_Win h)
+{
+    return mpi_handle_direct(MPI_OBJ_WIN, h);
 }
 int mpi_check_win_ptr_arg(struct rma_win *w, const void *p, const char *fn, const char *arg);
 int mpi_check_file(MPI_File h, const char *fn, struct ADIOI_FileD **out);
@@ -441,7 +486,21 @@ typedef struct {
 } mpi_persist_ops_t;
 
 /* ---------------------------------------------------------------- status */
-void mpi_status_set(MPI_Status *st, const adi_status_t *as);
+/* Inline: a receive from MPI_PROC_NULL fills its status with constants, and
+ * the call cost more than the stores (20 instructions per MPI_Recv). */
+static inline void mpi_status_set_bytes(MPI_Status *st, MPI_Count bytes, int cancelled)
+{
+    st->count_lo = (int)(bytes & 0xffffffff);
+    st->count_hi_and_cancelled = (int)(((bytes >> 32) << 1) | (cancelled ? 1 : 0));
+}
+static inline void mpi_status_set(MPI_Status *st, const adi_status_t *as)
+{
+    if (st == MPI_STATUS_IGNORE || st == NULL)
+        return;
+    st->MPI_SOURCE = as->source;
+    st->MPI_TAG = as->tag;
+    mpi_status_set_bytes(st, (MPI_Count)as->bytes, as->cancelled);
+}
 void mpi_status_set_empty(MPI_Status *st);
 
 /* MPI_Waitall/Testall on the standard ABI's arrays (libmpi_abi.so.1, mpi/abi/),

@@ -19,8 +19,7 @@
 /* ---------------------------------------------------------------- status */
 static void status_set_bytes(MPI_Status *st, MPI_Count bytes, int cancelled)
 {
-    st->count_lo = (int)(bytes & 0xffffffff);
-    st->count_hi_and_cancelled = (int)(((bytes >> 32) << 1) | (cancelled ? 1 : 0));
+    mpi_status_set_bytes(st, bytes, cancelled);
 }
 
 size_t mpi_status_bytes(const MPI_Status *st)
@@ -28,15 +27,6 @@ size_t mpi_status_bytes(const MPI_Status *st)
     unsigned long long lo = (unsigned)st->count_lo;
     unsigned long long hi = (unsigned)st->count_hi_and_cancelled >> 1;
     return (size_t)(lo | (hi << 32));
-}
-
-void mpi_status_set(MPI_Status *st, const adi_status_t *as)
-{
-    if (st == MPI_STATUS_IGNORE || st == NULL)
-        return;
-    st->MPI_SOURCE = as->source;
-    st->MPI_TAG = as->tag;
-    status_set_bytes(st, (MPI_Count)as->bytes, as->cancelled);
 }
 
 void mpi_status_set_empty(MPI_Status *st)
@@ -310,21 +300,15 @@ static mpi_comm_t *req_comm(adi_request_t *r)
     return c;
 }
 
-int mpi_wait_impl(MPI_Request *request, MPI_Status *status, const char *fn)
+/* MPI_Wait on a request of the device (out of line: the two shared handles
+ * of mpi_wait_impl save no registers). */
+static __attribute__((noinline)) int wait_device(MPI_Request *request, MPI_Status *status,
+                                                 const char *fn)
 {
     adi_request_t *r = NULL;
     mpi_comm_t *c = NULL;
     int err;
 
-    if (*request == MPI_REQUEST_NULL) {
-        mpi_status_set_empty(status);
-        return MPI_SUCCESS;
-    }
-    if (*request == mpi_request_done_handle()) { /* what finish() does for it, without the lock */
-        mpi_status_set(status, &mpi_request_done_obj.status);
-        *request = MPI_REQUEST_NULL;
-        return MPI_SUCCESS;
-    }
     if ((err = lookup(*request, fn, &r)))
         return err;
     c = req_comm(r);
@@ -337,23 +321,28 @@ int mpi_wait_impl(MPI_Request *request, MPI_Status *status, const char *fn)
     return MPI_SUCCESS;
 }
 
-int mpi_test_impl(MPI_Request *request, int *flag, MPI_Status *status, const char *fn)
+int mpi_wait_impl(MPI_Request *request, MPI_Status *status, const char *fn)
+{
+    if (*request == mpi_request_done_handle()) { /* what finish() does for it, without the lock */
+        mpi_status_set(status, &mpi_request_done_obj.status);
+        *request = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+    }
+    if (*request == MPI_REQUEST_NULL) {
+        mpi_status_set_empty(status);
+        return MPI_SUCCESS;
+    }
+    return wait_device(request, status, fn);
+}
+
+/* MPI_Test on a request of the device (see wait_device). */
+static __attribute__((noinline)) int test_device(MPI_Request *request, int *flag,
+                                                 MPI_Status *status, const char *fn)
 {
     adi_request_t *r = NULL;
     mpi_comm_t *c = NULL;
     int err;
 
-    if (*request == MPI_REQUEST_NULL) {
-        *flag = 1;
-        mpi_status_set_empty(status);
-        return MPI_SUCCESS;
-    }
-    if (*request == mpi_request_done_handle()) { /* (mpi_wait_impl) */
-        *flag = 1;
-        mpi_status_set(status, &mpi_request_done_obj.status);
-        *request = MPI_REQUEST_NULL;
-        return MPI_SUCCESS;
-    }
     if ((err = lookup(*request, fn, &r)))
         return err;
     if (!req_is_done(r))
@@ -371,6 +360,22 @@ int mpi_test_impl(MPI_Request *request, int *flag, MPI_Status *status, const cha
         return mpi_err_raise_code(c, err, fn);
     }
     return MPI_SUCCESS;
+}
+
+int mpi_test_impl(MPI_Request *request, int *flag, MPI_Status *status, const char *fn)
+{
+    if (*request == mpi_request_done_handle()) { /* (mpi_wait_impl) */
+        *flag = 1;
+        mpi_status_set(status, &mpi_request_done_obj.status);
+        *request = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+    }
+    if (*request == MPI_REQUEST_NULL) {
+        *flag = 1;
+        mpi_status_set_empty(status);
+        return MPI_SUCCESS;
+    }
+    return test_device(request, flag, status, fn);
 }
 
 /* Arrays of requests (count checked by the entry point): validate once,

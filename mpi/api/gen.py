@@ -256,47 +256,61 @@ def errh_param(e):
 
 
 def checks(e, large):
-    """C expressions, each returning an MPI error code (raised through the
-    error handler) or MPI_SUCCESS, in the order MPICH checks: the object
-    first, then each parameter in order."""
+    """The checks of the entry point, in the order MPICH makes them: the
+    object first, then each parameter in order. Each is a pair: a C
+    expression returning an MPI error code (raised through the error
+    handler) or MPI_SUCCESS, and the fast test of the hot path, a condition
+    without side effects (but the resolved object's assignment) that is
+    true only when the check passes, or None when there is none (then the
+    entry has no fast path). See entry_code."""
     ep = errh_param(e)
     if ep is not None and ep.kind in OBJ_KINDS:
         # a window or a file: its validity and the out-pointers here, through
         # its own handler; the rest is the implementation's
         otype, ocheck, pcheck = OBJ_KINDS[ep.kind]
         cobj = 'c_' + ep.name
-        out = ['%s(%s, fn, &%s)' % (ocheck, ep.name, cobj)]
+        fast = ('(%s = mpi_win_fast(%s)) != NULL' % (cobj, ep.name)) if ep.kind == 'win' else None
+        out = [('%s(%s, fn, &%s)' % (ocheck, ep.name, cobj), fast)]
         for p in e.params:
             if p.kind in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
-                out.append('%s(%s, %s, fn, "%s")' % (pcheck, cobj, p.name, p.name))
+                out.append(('%s(%s, %s, fn, "%s")' % (pcheck, cobj, p.name, p.name),
+                            '%s != NULL' % p.name))
         return out, cobj
     if ep is not None and ep.kind != 'comm':
         return [], None  # session handlers: the implementation checks
     cobj = 'c_' + ep.name if ep is not None else 'NULL'
     out = []
     if ep is not None:
-        out.append('mpi_check_comm(%s, fn, &%s)' % (ep.name, cobj))
+        out.append(('mpi_check_comm(%s, fn, &%s)' % (ep.name, cobj),
+                    '(%s = mpi_comm_fast(%s)) != NULL' % (cobj, ep.name)))
     if e.collective:
         return out, (cobj if ep is not None else None)  # the rest: the implementation
     byname = {p.name: p for p in e.params}
     late = []
     for p in e.params:
         k, a = p.kind, p.kargs
+        n = p.name
         if k == 'count' and not p.is_ptr:
-            out.append('mpi_check_count_arg(%s, %s, fn, "%s")' % (cobj, p.name, p.name))
+            out.append(('mpi_check_count_arg(%s, %s, fn, "%s")' % (cobj, n, n), '%s >= 0' % n))
         elif k == 'datatype' and p.direction == 'in' and not p.is_ptr:
             cnt = a[0] if a else 'MPI_CANAL_ANY_COUNT'
-            out.append('mpi_check_datatype_arg(%s, %s, %s, fn, "%s")' % (cobj, p.name, cnt, p.name))
+            out.append(('mpi_check_datatype_arg(%s, %s, %s, fn, "%s")' % (cobj, n, cnt, n),
+                        'mpi_dt_is_predefined(%s)' % n))
         elif k == 'buffer' and len(a) == 2:  # after its count and datatype
-            late.append('mpi_check_buf(%s, %s, %s, %s, fn)' % (cobj, p.name, a[0], a[1]))
+            late.append(('mpi_check_buf(%s, %s, %s, %s, fn)' % (cobj, n, a[0], a[1]),
+                         '(%s != NULL || %s <= 0)' % (n, a[0])))
         elif k in ('rank', 'source') and a and a[0] in byname and ep is not None and a[0] == ep.name:
-            out.append('mpi_check_rank_arg(%s, %s, %d, fn, "%s")' % (cobj, p.name, k == 'source', p.name))
+            out.append(('mpi_check_rank_arg(%s, %s, %d, fn, "%s")' % (cobj, n, k == 'source', n),
+                        '((unsigned)%s < (unsigned)%s->peer_size || %s == MPI_PROC_NULL%s)' % (
+                            n, cobj, n, ' || %s == MPI_ANY_SOURCE' % n if k == 'source' else '')))
         elif k in ('tag', 'rtag') and not p.is_ptr:
-            out.append('mpi_check_tag_arg(%s, %s, %d, fn, "%s")' % (cobj, p.name, k == 'rtag', p.name))
+            out.append(('mpi_check_tag_arg(%s, %s, %d, fn, "%s")' % (cobj, n, k == 'rtag', n),
+                        '((unsigned)%s <= (unsigned)MPI_CANAL_TAG_UB%s)' % (
+                            n, ' || %s == MPI_ANY_TAG' % n if k == 'rtag' else '')))
         elif k in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout') and e.anytime:
-            out.append('mpi_check_ptr_anytime(%s, fn, "%s")' % (p.name, p.name))
+            out.append(('mpi_check_ptr_anytime(%s, fn, "%s")' % (n, n), '%s != NULL' % n))
         elif k in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
-            out.append('mpi_check_ptr_arg(%s, %s, fn, "%s")' % (cobj, p.name, p.name))
+            out.append(('mpi_check_ptr_arg(%s, %s, fn, "%s")' % (cobj, n, n), '%s != NULL' % n))
     return out + late, (cobj if ep is not None else None)
 
 
@@ -316,7 +330,9 @@ def entry_code(e, large):
         lines.append('}')
     else:
         lines.append('    static const char fn[] = "%s";' % name)
-        cks, cobj = checks(e, large)
+        pairs, cobj = checks(e, large)
+        cks = [c for c, _ in pairs]
+        fasts = [f for _, f in pairs]
         if cobj is not None:
             ep = errh_param(e)
             otype = OBJ_KINDS[ep.kind][0] if ep.kind in OBJ_KINDS else 'mpi_comm_t'
@@ -377,6 +393,10 @@ def entry_code(e, large):
         else:
             lines.append('    return %s;' % call)
         lines.append('}')
+        if (not e.anytime or cks) and not temps and None not in fasts and \
+                all(p.name != '...' for p in e.params):
+            lines = fast_entry(name, lines, params, [p.name for p in e.params], pairs, cobj,
+                               otype if cobj else None, call, e.anytime)
     qid = QMPI_IDS.get(name.upper() + '_T')
     if qid is not None and not e.stub and not e.value_return and e.returns == 'int' and \
             not name.startswith('QMPI_') and all(p.name != '...' for p in e.params):
@@ -384,6 +404,35 @@ def entry_code(e, large):
     if not name.startswith('QMPI_'):
         lines.append('#pragma weak %s = %s' % (name, pname))
     return '\n'.join(lines) + '\n'
+
+
+def fast_entry(name, lines, params, pnames, pairs, cobj, otype, call, anytime):
+    """Split an entry point into a hot path and its checked path: the hot
+    path tests that MPI is running and every argument's fast test in one
+    condition and calls the implementation; anything else (MPI not running,
+    an error, a case the fast tests do not decide: another communicator than
+    a direct one, MPI_DATATYPE_NULL with count 0, a derived datatype)
+    calls the complete entry point made above, renamed entry_X_checked
+    (out of line and cold), which makes every check again from the start and
+    raises the error as before. The hot path therefore saves no registers
+    and raises nothing: errors, classes and messages are the checked
+    path's. Returns the lines of both functions, the entry point's last
+    (its signature, the old lines[0], unchanged)."""
+    checked = 'entry_%s_checked' % name
+    head = lines[0]
+    plist = ', '.join(params) or 'void'
+    slow = ['static __attribute__((noinline, cold)) int %s(%s)' % (checked, plist)] + lines[1:]
+    conds = ([] if anytime else ['mpi_state == MPI_STATE_INITIALIZED']) + [f for _, f in pairs]
+    names = ', '.join(pnames)
+    fast = ['', head, '{', '    static const char fn[] = "%s";' % name]
+    if cobj is not None:
+        fast.append('    %s *%s = NULL;' % (otype, cobj))
+    fast += ['',
+             '    if (__builtin_expect(' + ' &&\n                         '.join(conds) + ', 1))',
+             '        return %s;' % call,
+             '    return %s(%s);' % (checked, names),
+             '}']
+    return slow + fast
 
 
 # QMPI (MPICH's tool interface): name of the function identifier
@@ -408,7 +457,8 @@ def qmpi_entry(e, name, pname, params, lines, qid):
     tools' calls skip QMPI, as in MPICH); MPI_X (weak) goes through the
     registered tools when there are any, else straight to the body."""
     body = 'entry_%s' % name
-    lines[0] = 'static inline __attribute__((always_inline)) int %s(%s)' % (
+    head = lines.index('%s %s(%s)' % (e.returns, pname, ', '.join(params) or 'void'))
+    lines[head] = 'static inline __attribute__((always_inline)) int %s(%s)' % (
         body, ', '.join(params) or 'void')
     names = [p.name for p in e.params]
     plist = ', '.join(params) or 'void'
@@ -427,18 +477,25 @@ def qmpi_entry(e, name, pname, params, lines, qid):
            '    (void)tool_id;',
            '    return %s(%s);' % (body, ', '.join(names)),
            '}',
+           '/* Out of line, so that MPI_X saves no registers when no tool runs. */',
+           'static __attribute__((noinline, cold)) int qmpi_%s(void *ra%s)' % (
+               name, ''.join(', ' + x for x in params)),
+           '{',
+           '    QMPI_Context context;',
+           '    int tool_id;',
+           '    int (*f)(QMPI_Context, int%s) = (int (*)(QMPI_Context, int%s))' % (
+               ''.join(', ' + x for x in params), ''.join(', ' + x for x in params)),
+           '        mpi_qmpi_first(%d, ra, &context, &tool_id);' % qid,
+           '    if (f != NULL)',
+           '        return f(context, tool_id%s);' % ''.join(', ' + n for n in names),
+           '    return %s(%s);' % (body, ', '.join(names)),
+           '}',
            'int %s(%s) __attribute__((weak));' % (name, plist),
            'int %s(%s)' % (name, plist),
            '{'] + (['    mpi_qmpi_prestart();'] if name in QMPI_PRESTART else []) + [
-           '    if (__builtin_expect(mpi_qmpi_active, 0)) {',
-           '        QMPI_Context context;',
-           '        int tool_id;',
-           '        int (*f)(QMPI_Context, int%s) = (int (*)(QMPI_Context, int%s))' % (
-               ''.join(', ' + x for x in params), ''.join(', ' + x for x in params)),
-           '            mpi_qmpi_first(%d, __builtin_return_address(0), &context, &tool_id);' % qid,
-           '        if (f != NULL)',
-           '            return f(context, tool_id%s);' % ''.join(', ' + n for n in names),
-           '    }',
+           '    if (__builtin_expect(mpi_qmpi_active, 0))',
+           '        return qmpi_%s(__builtin_return_address(0)%s);' % (
+               name, ''.join(', ' + n for n in names)),
            '    return %s(%s);' % (body, ', '.join(names)),
            '}']
     return '\n'.join(out) + '\n'

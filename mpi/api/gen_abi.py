@@ -643,31 +643,36 @@ def after_create(e, large):
 
 
 def mpich_body(e, large):
-    """gen.py's entry point of libmpi.so.12, as a static inline function."""
+    """gen.py's entry point of libmpi.so.12, as a static inline function
+    (after its checked path, entry_X_checked, when it has a fast one)."""
     name = e.name + ('_c' if large else '')
     code = gen.entry_code(e, large)
     code = re.sub(r'^#pragma weak.*\n', '', code, flags=re.M)
-    first, rest = code.split('\n', 1)
-    first = first.replace(' P%s(' % name, ' mpich_%s(' % name, 1)
-    return 'static inline __attribute__((always_inline)) ' + first + '\n' + rest
+    lines = code.split('\n')
+    head = [k for k, l in enumerate(lines) if l.startswith('%s P%s(' % (e.returns, name))]
+    if len(head) != 1:
+        raise SystemExit('gen_abi.py: %s: no single entry point in gen.py\'s code' % name)
+    lines[head[0]] = 'static inline __attribute__((always_inline)) ' + \
+        lines[head[0]].replace(' P%s(' % name, ' mpich_%s(' % name, 1)
+    return '\n'.join(lines)
 
 
 def entry_core_std(e, large, name):
     """An entry point of CORE_STD_ARRAYS: gen.py's body, its arrays untyped."""
     impl, std = CORE_STD_ARRAYS[e.name]
     body = mpich_body(e, large)
-    first, rest = body.split('\n', 1)
-    first = first.replace('MPI_Request array_of_requests[]', 'void *array_of_requests')
-    first = first.replace('MPI_Status *array_of_statuses', 'void *array_of_statuses')
-    call = re.search(r'return %s\((.*), fn\);' % impl, rest)
-    if 'void *array_of_requests' not in first or 'void *array_of_statuses' not in first or call is None:
+    # (the signatures of the entry point and of its checked path)
+    body = body.replace('MPI_Request array_of_requests[]', 'void *array_of_requests')
+    body = body.replace('MPI_Status *array_of_statuses', 'void *array_of_statuses')
+    call = re.search(r'return %s\((.*), fn\);' % impl, body)
+    if 'void *array_of_requests' not in body or 'void *array_of_statuses' not in body or call is None:
         raise SystemExit('gen_abi.py: %s: unexpected body for the standard-array path' % e.name)
-    rest = rest.replace(call.group(0), 'return %s(%s, &mpi_abi_std_array, fn);' % (std, call.group(1)))
+    body = body.replace(call.group(0), 'return %s(%s, &mpi_abi_std_array, fn);' % (std, call.group(1)))
     c = Conv()
     for p in e.params:
         c.decls.append(abi_type(abi_decl(e, p, False)))
     args = ', '.join(p.name for p in e.params)
-    return '\n'.join([first + '\n' + rest,
+    return '\n'.join([body,
                       'MPI_ABI_EXPORT int P%s(%s);' % (name, ', '.join(c.decls)),
                       'MPI_ABI_EXPORT int P%s(%s)' % (name, ', '.join(c.decls)),
                       '{',
