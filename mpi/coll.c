@@ -97,10 +97,7 @@ typedef struct {
  * c->coll; it goes with the communicator. */
 static int coll_module_init(void)
 {
-    /* (the same values at every init: threads of an earlier session may
-     * still read it, and nothing of it changes) */
-    if (mpi_request_done_obj.index != MPI_REQUEST_DONE_INDEX)
-        adi_request_init_done(&mpi_request_done_obj, ADI_REQ_COLL, MPI_REQUEST_DONE_INDEX);
+    mpi_request_shared_init(); /* (the empty nonblocking collectives' request) */
     mpi_comm_add_free_hook(coll_comm_release);
     return MPI_SUCCESS;
 }

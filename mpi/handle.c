@@ -151,7 +151,20 @@ out_unlock:
     pthread_mutex_unlock(&handle_lock);
 }
 
-adi_request_t mpi_request_done_obj; /* (set up by mpi/coll.c's init hook) */
+adi_request_t mpi_request_done_obj;     /* (set up by mpi_request_shared_init, */
+adi_request_t mpi_request_nullproc_obj; /*  called by mpi/coll.c's init hook) */
+
+void mpi_request_shared_init(void)
+{
+    /* (the same values at every init: threads of an earlier session may
+     * still read them, and nothing of them changes) */
+    if (mpi_request_done_obj.index != MPI_REQUEST_DONE_INDEX)
+        adi_request_init_done(&mpi_request_done_obj, ADI_REQ_COLL, MPI_REQUEST_DONE_INDEX);
+    if (mpi_request_nullproc_obj.index != MPI_REQUEST_NULLPROC_INDEX) {
+        adi_request_init_done(&mpi_request_nullproc_obj, ADI_REQ_OTHER, MPI_REQUEST_NULLPROC_INDEX);
+        mpi_request_nullproc_obj.status.source = MPI_PROC_NULL;
+    }
+}
 
 adi_request_t *mpi_request_get(MPI_Request h)
 {
@@ -162,5 +175,8 @@ adi_request_t *mpi_request_get(MPI_Request h)
     if (__builtin_expect(r == NULL, 0) && mpi_handle_index(h) == MPI_REQUEST_DONE_INDEX &&
         mpi_request_done_obj.index == MPI_REQUEST_DONE_INDEX)
         return &mpi_request_done_obj;
+    if (__builtin_expect(r == NULL, 0) && mpi_handle_index(h) == MPI_REQUEST_NULLPROC_INDEX &&
+        mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX)
+        return &mpi_request_nullproc_obj;
     return r;
 }

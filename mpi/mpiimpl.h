@@ -123,6 +123,31 @@ static inline MPI_Request mpi_request_done_handle(void)
 {
     return mpi_handle_make(MPI_HKIND_DIRECT, MPI_OBJ_REQUEST, MPI_REQUEST_DONE_INDEX);
 }
+/* Its twin for point-to-point calls on MPI_PROC_NULL (MPI_Isend, MPI_Irecv
+ * and their modes): complete at once with the empty status of MPI 4.0
+ * 3.11 (source MPI_PROC_NULL, tag MPI_ANY_TAG, count 0). */
+enum { MPI_REQUEST_NULLPROC_INDEX = 0x03fffffe };
+extern adi_request_t mpi_request_nullproc_obj;
+static inline MPI_Request mpi_request_nullproc_handle(void)
+{
+    return mpi_handle_make(MPI_HKIND_DIRECT, MPI_OBJ_REQUEST, MPI_REQUEST_NULLPROC_INDEX);
+}
+/* Set both shared requests up (at every init; the same values each time). */
+void mpi_request_shared_init(void);
+/* r is one of the two shared requests. */
+static inline int mpi_request_is_shared(const adi_request_t *r)
+{
+    return r == &mpi_request_done_obj || r == &mpi_request_nullproc_obj;
+}
+/* The shared request a handle names, or NULL. */
+static inline adi_request_t *mpi_request_shared_of(MPI_Request h)
+{
+    if (h == mpi_request_done_handle())
+        return &mpi_request_done_obj;
+    if (h == mpi_request_nullproc_handle())
+        return &mpi_request_nullproc_obj;
+    return NULL;
+}
 
 /* ---------------------------------------------------------------- objects */
 typedef struct mpi_group mpi_group_t; /* mpi/group.c */

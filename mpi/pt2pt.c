@@ -595,6 +595,12 @@ static int send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count,
     dt_type_t *dt = checked_type(count, datatype);
     int err;
 
+    /* MPI_PROC_NULL, in any mode: done at once, the shared request that says
+     * so (no request to allocate, complete and free). */
+    if (dest == MPI_PROC_NULL && mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) {
+        *request = mpi_request_nullproc_handle();
+        return MPI_SUCCESS;
+    }
     /* A small contiguous standard send that goes straight into the channel
      * (adi_send_now: nothing queued before it, credit, a live peer, a
      * context not revoked) is complete when it returns, as MPI_Send's is:
@@ -725,8 +731,15 @@ int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source
                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag, comm->handle,
-                        fn, &r);
+    int err;
+
+    if (source == MPI_PROC_NULL &&
+        mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) { /* (send_nonblocking) */
+        *request = mpi_request_nullproc_handle();
+        return MPI_SUCCESS;
+    }
+    err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag, comm->handle, fn,
+                    &r);
     if (err != MPI_SUCCESS)
         return err;
     *request = mpi_request_handle(r);

@@ -323,8 +323,10 @@ static __attribute__((noinline)) int wait_device(MPI_Request *request, MPI_Statu
 
 int mpi_wait_impl(MPI_Request *request, MPI_Status *status, const char *fn)
 {
-    if (*request == mpi_request_done_handle()) { /* what finish() does for it, without the lock */
-        mpi_status_set(status, &mpi_request_done_obj.status);
+    adi_request_t *shared = mpi_request_shared_of(*request);
+
+    if (shared != NULL) { /* what finish() does for it, without the lock */
+        mpi_status_set(status, &shared->status);
         *request = MPI_REQUEST_NULL;
         return MPI_SUCCESS;
     }
@@ -364,9 +366,11 @@ static __attribute__((noinline)) int test_device(MPI_Request *request, int *flag
 
 int mpi_test_impl(MPI_Request *request, int *flag, MPI_Status *status, const char *fn)
 {
-    if (*request == mpi_request_done_handle()) { /* (mpi_wait_impl) */
+    adi_request_t *shared = mpi_request_shared_of(*request);
+
+    if (shared != NULL) { /* (mpi_wait_impl) */
         *flag = 1;
-        mpi_status_set(status, &mpi_request_done_obj.status);
+        mpi_status_set(status, &shared->status);
         *request = MPI_REQUEST_NULL;
         return MPI_SUCCESS;
     }
@@ -395,11 +399,9 @@ static int lookup_array_buf(int count, MPI_Request reqs[], const char *fn, adi_r
             rs[i] = NULL;
             continue;
         }
-        if (reqs[i] == mpi_request_done_handle() &&
-            mpi_request_done_obj.index == MPI_REQUEST_DONE_INDEX) {
-            rs[i] = &mpi_request_done_obj; /* (a window of MPI_Isend, mpi/pt2pt.c) */
+        if ((rs[i] = mpi_request_shared_of(reqs[i])) != NULL &&
+            req_is_done(rs[i])) /* (set up; a window of MPI_Isend, mpi/pt2pt.c) */
             continue;
-        }
         rs[i] = mpi_request_get(reqs[i]);
         if (rs[i] == NULL) {
             if (rs != small)
@@ -443,7 +445,7 @@ static int multi_pred(void *arg)
         if (is_inactive(m->rs[i]))
             continue;
         active++;
-        if (m->rs[i] == &mpi_request_done_obj || req_is_done(m->rs[i])) {
+        if (mpi_request_is_shared(m->rs[i]) || req_is_done(m->rs[i])) {
             if (m->mode != 0)
                 return 1;
         } else if (m->mode == 0) {
@@ -504,9 +506,9 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
             mpi_status_set_empty(st);
             continue;
         }
-        if (rs[i] == &mpi_request_done_obj) { /* what finish_locked does for it */
+        if (mpi_request_is_shared(rs[i])) { /* what finish_locked does for it */
             if (st != MPI_STATUS_IGNORE) {
-                mpi_status_set(st, &mpi_request_done_obj.status);
+                mpi_status_set(st, &rs[i]->status);
                 st->MPI_ERROR = MPI_SUCCESS;
             }
             reqs[i] = MPI_REQUEST_NULL;
