@@ -9,7 +9,7 @@
  * on a duplicate, and that the accepted ones return at once with a
  * completed request. Any number of processes.
  */
-#include <mpi.h>
+#include "mtest.h"
 #include <stdio.h>
 
 static int errs, rank;
@@ -66,7 +66,6 @@ static void round_on(MPI_Comm comm)
 int main(int argc, char **argv)
 {
     MPI_Comm dup;
-    int total = 0;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -76,13 +75,6 @@ int main(int argc, char **argv)
     round_on(MPI_COMM_WORLD);
     round_on(dup);
     MPI_Comm_free(&dup);
-    MPI_Allreduce(&errs, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    mtest_errors += errs;
+    return mtest_finish();
 }

@@ -12,7 +12,7 @@
  * shortcut). Good calls follow, so a check that rejects
  * everything fails too. Any number of processes.
  */
-#include <mpi.h>
+#include "mtest.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -115,13 +115,6 @@ int main(int argc, char **argv)
               MPI_Allreduce(&errs, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
 
     MPI_Group_free(&world_group);
-    MPI_Allreduce(&errs, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    mtest_errors += errs;
+    return mtest_finish();
 }
