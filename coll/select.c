@@ -336,8 +336,18 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
     size_t bytes;
 
     *ran = 0;
-    if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm) ||
-        coll_size(a->comm) != 2 || (m = coll_comm_choice(a->comm, a->kind == COLL_ALLREDUCE)) == NULL)
+    if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm))
+        return CANAL_OK;
+    /* all ranks on this node: the shared block (coll/shm.c), unless an
+     * algorithm is forced for this collective */
+    pthread_once(&forced_once, read_forced);
+    if (forced[a->kind] == NULL && coll_size(a->comm) >= 2) {
+        canal_status_t st = a->kind == COLL_BARRIER ? coll_shm_barrier(a->comm, ran)
+                                                    : coll_shm_allreduce(a, ran);
+        if (*ran)
+            return st;
+    }
+    if (coll_size(a->comm) != 2 || (m = coll_comm_choice(a->comm, a->kind == COLL_ALLREDUCE)) == NULL)
         return CANAL_OK;
     /* choose() depends on the communicator (fixed), the forced algorithms
      * (read once), and for the allreduce on the bytes, the count and the
@@ -362,8 +372,16 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
 
 canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran)
 {
-    coll_args_t a = {.kind = COLL_BARRIER, .comm = c, .commutative = 1};
-    coll_choice_t *m = coll_comm_choice(c, 0);
+    coll_args_t a;
+    coll_choice_t *m;
+    pthread_once(&forced_once, read_forced);
+    if (forced[COLL_BARRIER] == NULL) {
+        canal_status_t st = coll_shm_barrier(c, ran); /* (before building a: no memset) */
+        if (*ran)
+            return st;
+    }
+    a = (coll_args_t){.kind = COLL_BARRIER, .comm = c, .commutative = 1};
+    m = coll_comm_choice(c, 0);
     /* the barrier's choice depends on the communicator alone */
     if (m != NULL && m->valid && coll_size(c) == 2) {
         const coll_algo_t *al = m->algo;
