@@ -220,6 +220,11 @@ canal_status_t adi_ctx_ack_ranks(int context, const int *ranks, int k);
  * context ids out again only then). */
 int adi_ctx_idle(int context);
 
+/* Wake job rank `job` if it sleeps in its channel's wait (adi_wait_until)
+ * without sending it anything: for a layer that signals it through memory
+ * both map (coll/shm.c), after the store its predicate waits for. */
+void adi_wake_peer(int job);
+
 /* Progress. */
 int adi_progress(void);
 /* Block until pred(arg) is nonzero, progressing all channels; spins, then

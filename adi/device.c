@@ -92,6 +92,16 @@ int adi_job_size(void) { return adi_dev.size; }
 
 int adi_oversubscribed(void) { return adi_dev.oversubscribed; }
 
+void adi_wake_peer(int job)
+{
+    ch_endpoint_t *ch;
+    if (job < 0 || job >= adi_dev.size || job == adi_dev.rank || adi_dev.peers == NULL)
+        return;
+    ch = adi_dev.peers[job].ch;
+    if (ch != NULL)
+        ch_wake(ch, job);
+}
+
 const char *adi_peer_channel(int peer)
 {
     if (peer < 0 || peer >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE) ||

@@ -11,6 +11,11 @@
  *
  * Every rank must choose the same algorithm: the inputs (size, bytes,
  * commutativity, counts) are the same everywhere by the rules of MPI.
+ *
+ * Before the table: a blocking barrier or allreduce of at most
+ * COLL_SHM_MAX bytes on a communicator of this node runs through the
+ * node's shared block (coll/shm.c) unless an algorithm is forced for it;
+ * then a 2-rank one runs its algorithm's direct form (coll/pair.c).
  */
 #include "coll/coll_impl.h"
 
@@ -453,6 +458,9 @@ void coll_select_describe(FILE *f)
         fprintf(f, "canal:   %-26s %-9s %-14s %-10s %s%s\n", kinds[r->kind].mpi, sizes, bytes,
                 when_names[r->when], r->algo->name, r->algo->usable != NULL ? " (if usable)" : "");
     }
+    fprintf(f, "canal:   (before the table: blocking MPI_Barrier, and MPI_Allreduce up to %d bytes, "
+               "on ranks all on this node: a shared block from a communicator's call %d on%s)\n",
+            COLL_SHM_MAX, COLL_SHM_AFTER + 1, common_cvar_bool("COLL_SHM") ? "" : "; off: CANAL_COLL_SHM=0");
     for (int k = 0; k < COLL_NKINDS; k++)
         if (forced[k] != NULL)
             fprintf(f, "canal:   forced by CANAL_%s: %s uses %s\n", kinds[k].cvar, kinds[k].mpi,

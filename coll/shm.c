@@ -229,6 +229,11 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
 
     mine->what[seq & 1] = what;
     __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+    /* a rank asleep in its channel (oversubscribed, or waiting long) is
+     * woken by messages only: ring it */
+    for (int r = 0; r < b->n; r++)
+        if (r != b->me)
+            adi_wake_peer(b->jobs[r]);
     if (!arrived(&w))
         adi_wait_until(arrived, &w);
     if (w.st == CANAL_OK) {
@@ -280,15 +285,20 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
 static int reduce_fast(const coll_args_t *a, const char *slots, int n, size_t count)
 {
     dt_op_t op;
-    if (a->recvtype != MPI_INT && a->recvtype != MPI_DOUBLE)
+    MPI_Datatype t = a->recvtype;
+    if (t != MPI_INT && t != MPI_DOUBLE && t != MPI_FLOAT && t != MPI_LONG)
         return 0;
     op = coll_host.op_builtin(a->op);
     if (op != DT_OP_SUM && op != DT_OP_MAX && op != DT_OP_MIN)
         return 0;
-    if (a->recvtype == MPI_INT)
+    if (t == MPI_INT)
         SHM_REDUCE(int);
-    else
+    else if (t == MPI_DOUBLE)
         SHM_REDUCE(double);
+    else if (t == MPI_FLOAT)
+        SHM_REDUCE(float);
+    else
+        SHM_REDUCE(long);
     return 1;
 }
 #undef SHM_REDUCE
