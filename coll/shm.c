@@ -229,10 +229,13 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
 
     mine->what[seq & 1] = what;
     __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
-    /* a rank asleep in its channel (oversubscribed, or waiting long) is
-     * woken by messages only: ring it */
+    /* A rank asleep in its channel (oversubscribed, or waiting long) is
+     * woken by messages only: ring those that entered this call, that is
+     * that may wait for this one. (The fence pairs with theirs: either a
+     * rank sees this one's entry before it sleeps, or this one sees its.) */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     for (int r = 0; r < b->n; r++)
-        if (r != b->me)
+        if (r != b->me && __atomic_load_n(&b->lines[r].seq, __ATOMIC_RELAXED) >= seq)
             adi_wake_peer(b->jobs[r]);
     if (!arrived(&w))
         adi_wait_until(arrived, &w);
