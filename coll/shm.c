@@ -4,9 +4,11 @@
  * messages. The block holds one cache line per rank (the number of
  * blocking calls the rank has entered, and where its last failed wait
  * says why) and, for the allreduce, two slots per rank for contributions
- * of up to COLL_SHM_MAX bytes, used by call parity. Every rank also writes
- * what its call is (barrier or allreduce, bytes), so that ranks whose
- * calls do not match all fail with a mismatch, as on the message path.
+ * of up to COLL_SHM_MAX bytes, used by call parity (up to 8 bytes: in the
+ * rank's line itself, one cache line to fetch per rank). Every rank also
+ * writes what its call is (barrier or allreduce, bytes), so that ranks
+ * whose calls do not match all fail with a mismatch, as on the message
+ * path.
  *
  * - Barrier: a rank bumps its sequence and waits until every other
  *   rank's has reached it.
@@ -44,7 +46,7 @@
 #include "common/cvar.h"
 #include "common/shmseg.h"
 
-enum { SHM_LINE = 64, SHM_MAX_RANKS = 64 };
+enum { SHM_LINE = 64, SHM_INLINE = 8, SHM_MAX_RANKS = 64 };
 
 /* One rank's cache line. fail_seq: the call whose wait failed here (0:
  * none), with the error and the job rank it was about. */
@@ -52,9 +54,13 @@ typedef struct {
     uint64_t seq;
     uint64_t what[2]; /* the call of each parity: its kind and bytes, for mismatches */
     uint64_t fail_seq;
+    /* contributions of up to SHM_INLINE bytes, by parity: the rank's line
+     * carries them, one cache line to fetch instead of two */
+    _Alignas(8) char small[2][SHM_INLINE];
     int32_t fail_status, fail_job;
-    char pad[SHM_LINE - 4 * sizeof(uint64_t) - 2 * sizeof(int32_t)];
+    char pad[SHM_LINE - 4 * sizeof(uint64_t) - 2 * SHM_INLINE - 2 * sizeof(int32_t)];
 } shm_line_t;
+_Static_assert(sizeof(shm_line_t) == SHM_LINE, "one cache line per rank");
 
 struct coll_shm {
     char *seg;
@@ -275,9 +281,9 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
 #define SHM_REDUCE(T)                                                                             \
     do {                                                                                          \
         T *acc = a->recvbuf;                                                                      \
-        memcpy(acc, slots + (size_t)(n - 1) * COLL_SHM_MAX, count * sizeof(T));                   \
+        memcpy(acc, slots + (size_t)(n - 1) * stride, count * sizeof(T));                         \
         for (int r = n - 2; r >= 0; r--) {                                                        \
-            const T *x = (const T *)(const void *)(slots + (size_t)r * COLL_SHM_MAX);             \
+            const T *x = (const T *)(const void *)(slots + (size_t)r * stride);                   \
             for (size_t i = 0; i < count; i++)                                                    \
                 acc[i] = op == DT_OP_SUM   ? x[i] + acc[i]                                        \
                          : op == DT_OP_MAX ? (x[i] > acc[i] ? x[i] : acc[i])                      \
@@ -285,7 +291,8 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
         }                                                                                         \
     } while (0)
 
-static int reduce_fast(const coll_args_t *a, const char *slots, int n, size_t count)
+static int reduce_fast(const coll_args_t *a, const char *slots, size_t stride, int n,
+                       size_t count)
 {
     dt_op_t op;
     MPI_Datatype t = a->recvtype;
@@ -326,6 +333,7 @@ canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran)
     int contig, n;
     const void *mine;
     char *slot0, *tmp = NULL;
+    size_t stride, room;
     ptrdiff_t lb, span;
     uint64_t seq;
 
@@ -343,10 +351,17 @@ canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran)
     lb = dt_true_lb(a->rdt);
     contig = dt_is_contig_count(a->rdt, count);
     mine = a->sendbuf == MPI_IN_PLACE ? a->recvbuf : a->sendbuf;
-    slot0 = b->slots + (size_t)(seq & 1) * (size_t)n * COLL_SHM_MAX;
+    if (bytes <= SHM_INLINE) { /* (decided alike everywhere, as above) */
+        slot0 = b->lines[0].small[seq & 1];
+        stride = SHM_LINE;
+        room = SHM_INLINE;
+    } else {
+        slot0 = b->slots + (size_t)(seq & 1) * (size_t)n * COLL_SHM_MAX;
+        stride = room = COLL_SHM_MAX;
+    }
     st = CANAL_OK;
     if (contig) {
-        memcpy(slot0 + (size_t)b->me * COLL_SHM_MAX, (const char *)mine + lb, bytes);
+        memcpy(slot0 + (size_t)b->me * stride, (const char *)mine + lb, bytes);
     } else {
         /* this rank's layout is not one block (another rank's may be) */
         span = count > 0 ? (ptrdiff_t)(count - 1) * dt_extent(a->rdt) + dt_true_extent(a->rdt) : 0;
@@ -354,7 +369,7 @@ canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran)
         if (tmp == NULL)
             st = common_err_set(CANAL_ERR_NOMEM, "no memory for %td bytes of an allreduce", span);
         else
-            st = dt_pack(mine, count, a->rdt, slot0 + (size_t)b->me * COLL_SHM_MAX, COLL_SHM_MAX,
+            st = dt_pack(mine, count, a->rdt, slot0 + (size_t)b->me * stride, room,
                          &moved);
     }
     if (st < 0) {
@@ -367,10 +382,10 @@ canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran)
     }
     if ((st = enter_and_wait(b, seq, (uint64_t)COLL_ALLREDUCE << 56 | bytes)) < 0)
         goto out;
-    if (contig && reduce_fast(a, slot0, n, count))
+    if (contig && reduce_fast(a, slot0, stride, n, count))
         goto out;
     for (int r = n - 1; r >= 0; r--) {
-        const char *in = slot0 + (size_t)r * COLL_SHM_MAX;
+        const char *in = slot0 + (size_t)r * stride;
         char *t = tmp != NULL ? tmp - lb : NULL; /* tmp as a buffer of (count, dt) */
         if (r == n - 1) {
             /* recvbuf = x(n-1) */
