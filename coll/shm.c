@@ -334,7 +334,7 @@ canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran)
     const void *mine;
     char *slot0, *tmp = NULL;
     size_t stride, room;
-    ptrdiff_t lb, span;
+    ptrdiff_t lb, lo = 0, span;
     uint64_t seq;
 
     *ran = 0;
@@ -364,7 +364,10 @@ canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran)
         memcpy(slot0 + (size_t)b->me * stride, (const char *)mine + lb, bytes);
     } else {
         /* this rank's layout is not one block (another rank's may be) */
-        span = count > 0 ? (ptrdiff_t)(count - 1) * dt_extent(a->rdt) + dt_true_extent(a->rdt) : 0;
+        /* the bytes (count, dt) spans from a buffer pointer: [lo, lo + span) */
+        ptrdiff_t ext = dt_extent(a->rdt), last = (ptrdiff_t)(count > 0 ? count - 1 : 0) * ext;
+        lo = lb + (ext < 0 ? last : 0);
+        span = lb + dt_true_extent(a->rdt) + (ext > 0 ? last : 0) - lo;
         tmp = malloc(span > 0 ? (size_t)span : 1);
         if (tmp == NULL)
             st = common_err_set(CANAL_ERR_NOMEM, "no memory for %td bytes of an allreduce", span);
@@ -386,7 +389,7 @@ canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran)
         goto out;
     for (int r = n - 1; r >= 0; r--) {
         const char *in = slot0 + (size_t)r * stride;
-        char *t = tmp != NULL ? tmp - lb : NULL; /* tmp as a buffer of (count, dt) */
+        char *t = tmp != NULL ? tmp - lo : NULL; /* tmp as a buffer of (count, dt) */
         if (r == n - 1) {
             /* recvbuf = x(n-1) */
             if (contig)

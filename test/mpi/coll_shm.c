@@ -136,6 +136,36 @@ static void rounds(MPI_Comm c, int nrounds, MPI_Op op_compose, MPI_Datatype pair
                       "round %d: ints against a vector %d %d", round, w[0], w[1]);
             }
         }
+        /* odd ranks: a vector with a negative stride (elements v[2], v[0]),
+         * with MPI_MAX (through the host's operation) and MPI_PROD */
+        {
+            int v[3] = {rank + 1, -1, 10 * (rank + 1)}, w[3] = {-5, -5, -5};
+            MPI_Op ops[2] = {MPI_MAX, MPI_PROD};
+            MPI_Op o = ops[round % 2];
+            int want0 = o == MPI_MAX ? 10 * size : 1, want1 = o == MPI_MAX ? size : 1;
+            for (int r = 0; o == MPI_PROD && r < size; r++) {
+                want0 *= 10 * (r + 1) % 7 + 1;
+                want1 *= (r + 1) % 5 + 1;
+            }
+            if (o == MPI_PROD) {
+                v[2] = 10 * (rank + 1) % 7 + 1;
+                v[0] = (rank + 1) % 5 + 1;
+            }
+            if (rank % 2) {
+                MPI_Datatype neg;
+                MPI_Type_vector(2, 1, -2, MPI_INT, &neg);
+                MPI_Type_commit(&neg);
+                MPI_Allreduce(v + 2, w + 2, 1, neg, o, c);
+                MPI_Type_free(&neg);
+                CHECK(w[2] == want0 && w[1] == -5 && w[0] == want1,
+                      "round %d: negative-stride vector %d %d %d", round, w[2], w[1], w[0]);
+            } else {
+                int u[2] = {v[2], v[0]};
+                MPI_Allreduce(u, w, 2, MPI_INT, o, c);
+                CHECK(w[0] == want0 && w[1] == want1, "round %d: ints against a negative vector %d %d",
+                      round, w[0], w[1]);
+            }
+        }
         /* point-to-point traffic between the collectives, and a barrier
          * that must separate what each rank sent before it */
         {
