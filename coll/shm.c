@@ -11,7 +11,12 @@
  * path.
  *
  * - Barrier: a rank bumps its sequence and waits until every other
- *   rank's has reached it.
+ *   rank's has reached it. On a node with more ranks than CPUs (and more
+ *   than 2 ranks), rank 0 instead waits for all the others and then
+ *   bumps its own, which is what they wait for: rank 0 leaves first, as
+ *   from the linear barrier of messages, so that a rooted collective
+ *   after the barrier (IMB's bcast) finds the root's message at once
+ *   rather than waiting for the root to be scheduled.
  * - Allreduce: a rank writes its contribution (packed) to its slot of the
  *   call's parity, bumps its sequence, waits as the barrier does, and
  *   reduces every slot in rank order, x0 op (x1 op (... op xn-1)), so
@@ -68,7 +73,8 @@ struct coll_shm {
     shm_line_t *lines; /* one per rank */
     char *slots;       /* [parity][rank][COLL_SHM_MAX] */
     int n, me, ctx;
-    uint64_t seq; /* blocking calls this rank entered on the block */
+    int root_first; /* rank 0 gathers and releases (else all wait for all) */
+    uint64_t seq;   /* blocking calls this rank entered on the block */
     int *jobs;    /* job rank of each rank, for the device's losses */
 };
 
@@ -153,6 +159,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
     b->n = n;
     b->me = me;
     b->ctx = coll_context(c);
+    b->root_first = n > 2 && coll_comm_oversubscribed(c);
     for (int r = 0; r < n; r++)
         b->jobs[r] = coll_host.comm_peer_job_rank(c, r);
     ss->blk = b;
@@ -189,7 +196,7 @@ static struct coll_shm *ready(mpi_comm_t *c, canal_status_t *st)
 typedef struct {
     struct coll_shm *b;
     uint64_t target;
-    int next; /* ranks below have arrived */
+    int next, upto; /* ranks [next, upto) are still to be seen */
     canal_status_t st;
     int job; /* the job rank the error is about, -1: none */
 } wait_t;
@@ -198,7 +205,7 @@ static int arrived(void *arg)
 {
     wait_t *w = arg;
     struct coll_shm *b = w->b;
-    for (; w->next < b->n; w->next++) {
+    for (; w->next < w->upto; w->next++) {
         shm_line_t *l = &b->lines[w->next];
         if (w->next == b->me || __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) >= w->target)
             continue;
@@ -230,21 +237,44 @@ static const char *kind_of(uint64_t what)
  * and bytes) and wait for the others to enter it. */
 static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t what)
 {
-    wait_t w = {b, seq, 0, CANAL_OK, -1};
+    wait_t w = {b, seq, 0, b->n, CANAL_OK, -1};
     shm_line_t *mine = &b->lines[b->me];
+    int root = b->root_first && b->me == 0;
 
     mine->what[seq & 1] = what;
-    __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
-    /* A rank asleep in its channel (oversubscribed, or waiting long) is
-     * woken by messages only: ring those that entered this call, that is
-     * that may wait for this one. (The fence pairs with theirs: either a
-     * rank sees this one's entry before it sleeps, or this one sees its.) */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    for (int r = 0; r < b->n; r++)
-        if (r != b->me && __atomic_load_n(&b->lines[r].seq, __ATOMIC_RELAXED) >= seq)
-            adi_wake_peer(b->jobs[r]);
-    if (!arrived(&w))
-        adi_wait_until(arrived, &w);
+    if (b->root_first && !root) {
+        /* enter, ring rank 0 (it may sleep waiting for the last one), and
+         * wait for its release, which it makes when all have entered */
+        __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        adi_wake_peer(b->jobs[0]);
+        w.upto = 1;
+        if (!arrived(&w))
+            adi_wait_until(arrived, &w);
+    } else if (root) {
+        /* wait for all to enter, then release them (entering last) */
+        if (!arrived(&w))
+            adi_wait_until(arrived, &w);
+        if (w.st == CANAL_OK) {
+            __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            for (int r = 1; r < b->n; r++)
+                adi_wake_peer(b->jobs[r]);
+        }
+    } else {
+        __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+        /* A rank asleep in its channel (oversubscribed, or waiting long)
+         * is woken by messages only: ring those that entered this call,
+         * that is that may wait for this one. (The fence pairs with
+         * theirs: either a rank sees this one's entry before it sleeps,
+         * or this one sees its.) */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        for (int r = 0; r < b->n; r++)
+            if (r != b->me && __atomic_load_n(&b->lines[r].seq, __ATOMIC_RELAXED) >= seq)
+                adi_wake_peer(b->jobs[r]);
+        if (!arrived(&w))
+            adi_wait_until(arrived, &w);
+    }
     if (w.st == CANAL_OK) {
         for (int r = 0; r < b->n; r++) {
             uint64_t x = b->lines[r].what[seq & 1];
