@@ -246,7 +246,6 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
         /* enter, ring rank 0 (it may sleep waiting for the last one), and
          * wait for its release, which it makes when all have entered */
         __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
         adi_wake_peer(b->jobs[0]);
         w.upto = 1;
         if (!arrived(&w))
@@ -257,20 +256,17 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
             adi_wait_until(arrived, &w);
         if (w.st == CANAL_OK) {
             __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
-            __atomic_thread_fence(__ATOMIC_SEQ_CST);
             for (int r = 1; r < b->n; r++)
                 adi_wake_peer(b->jobs[r]);
         }
     } else {
         __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
         /* A rank asleep in its channel (oversubscribed, or waiting long)
-         * is woken by messages only: ring those that entered this call,
-         * that is that may wait for this one. (The fence pairs with
-         * theirs: either a rank sees this one's entry before it sleeps,
-         * or this one sees its.) */
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+         * is woken by messages only: ring the others (the channel rings
+         * only those that sleep; no fence here, which would wait for
+         * the store above to reach the peers that poll this line) */
         for (int r = 0; r < b->n; r++)
-            if (r != b->me && __atomic_load_n(&b->lines[r].seq, __ATOMIC_RELAXED) >= seq)
+            if (r != b->me)
                 adi_wake_peer(b->jobs[r]);
         if (!arrived(&w))
             adi_wait_until(arrived, &w);
