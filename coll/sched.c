@@ -103,7 +103,7 @@ struct coll_comm {
     int over_known, over;            /* coll_comm_oversubscribed's answer */
     coll_sched_t *cache[CACHE_WAYS]; /* replay cache of blocking calls (keys in s->key) */
     int cache_next;
-    adi_request_t *pair[2]; /* coll/pair.c's receive and send, made on first use */
+    adi_request_t *pair[2];  /* coll/pair.c's receive and send, made on first use */
     coll_choice_t choice[2]; /* coll_run_direct's memory (coll/select.c) */
     coll_shm_state_t shm;    /* coll/shm.c's block */
 };

@@ -347,12 +347,13 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
      * algorithm is forced for this collective */
     pthread_once(&forced_once, read_forced);
     if (forced[a->kind] == NULL && coll_size(a->comm) >= 2) {
-        canal_status_t st = a->kind == COLL_BARRIER ? coll_shm_barrier(a->comm, ran)
-                                                    : coll_shm_allreduce(a, ran);
+        canal_status_t st =
+            a->kind == COLL_BARRIER ? coll_shm_barrier(a->comm, ran) : coll_shm_allreduce(a, ran);
         if (*ran)
             return st;
     }
-    if (coll_size(a->comm) != 2 || (m = coll_comm_choice(a->comm, a->kind == COLL_ALLREDUCE)) == NULL)
+    if (coll_size(a->comm) != 2 ||
+        (m = coll_comm_choice(a->comm, a->kind == COLL_ALLREDUCE)) == NULL)
         return CANAL_OK;
     /* choose() depends on the communicator (fixed), the forced algorithms
      * (read once), and for the allreduce on the bytes, the count and the
@@ -458,9 +459,11 @@ void coll_select_describe(FILE *f)
         fprintf(f, "canal:   %-26s %-9s %-14s %-10s %s%s\n", kinds[r->kind].mpi, sizes, bytes,
                 when_names[r->when], r->algo->name, r->algo->usable != NULL ? " (if usable)" : "");
     }
-    fprintf(f, "canal:   (before the table: blocking MPI_Barrier, and MPI_Allreduce up to %d bytes, "
-               "on ranks all on this node: a shared block from a communicator's call %d on%s)\n",
-            COLL_SHM_MAX, COLL_SHM_AFTER + 1, common_cvar_bool("COLL_SHM") ? "" : "; off: CANAL_COLL_SHM=0");
+    fprintf(f,
+            "canal:   (before the table: blocking MPI_Barrier, and MPI_Allreduce up to %d bytes, "
+            "on ranks all on this node: a shared block from a communicator's call %d on%s)\n",
+            COLL_SHM_MAX, COLL_SHM_AFTER + 1,
+            common_cvar_bool("COLL_SHM") ? "" : "; off: CANAL_COLL_SHM=0");
     for (int k = 0; k < COLL_NKINDS; k++)
         if (forced[k] != NULL)
             fprintf(f, "canal:   forced by CANAL_%s: %s uses %s\n", kinds[k].cvar, kinds[k].mpi,

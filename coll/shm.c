@@ -75,7 +75,7 @@ struct coll_shm {
     int n, me, ctx;
     int root_first; /* rank 0 gathers and releases (else all wait for all) */
     uint64_t seq;   /* blocking calls this rank entered on the block */
-    int *jobs;    /* job rank of each rank, for the device's losses */
+    int *jobs;      /* job rank of each rank, for the device's losses */
 };
 
 static size_t seg_bytes(int n)
@@ -123,12 +123,23 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
     char *seg = NULL;
     struct coll_shm *b = NULL;
     canal_status_t st;
-    coll_args_t bc = {.kind = COLL_BCAST, .comm = c, .recvbuf = name,
-                      .recvcount = sizeof name, .recvtype = MPI_BYTE, .rdt = coll_byte(),
-                      .commutative = 1, .root = 0};
-    coll_args_t ar = {.kind = COLL_ALLREDUCE, .comm = c, .sendbuf = &ok, .recvbuf = &all_ok,
-                      .recvcount = 1, .recvtype = MPI_INT, .rdt = coll_dt_get(MPI_INT),
-                      .op = MPI_MIN, .commutative = 1};
+    coll_args_t bc = {.kind = COLL_BCAST,
+                      .comm = c,
+                      .recvbuf = name,
+                      .recvcount = sizeof name,
+                      .recvtype = MPI_BYTE,
+                      .rdt = coll_byte(),
+                      .commutative = 1,
+                      .root = 0};
+    coll_args_t ar = {.kind = COLL_ALLREDUCE,
+                      .comm = c,
+                      .sendbuf = &ok,
+                      .recvbuf = &all_ok,
+                      .recvcount = 1,
+                      .recvtype = MPI_INT,
+                      .rdt = coll_dt_get(MPI_INT),
+                      .op = MPI_MIN,
+                      .commutative = 1};
 
     ss->state = -1;
     if (me == 0)
@@ -218,7 +229,8 @@ static int arrived(void *arg)
             w->st = CANAL_ERR_REVOKED;
             return 1;
         }
-        if (__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != 0 && adi_peer_failed(b->jobs[w->next])) {
+        if (__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != 0 &&
+            adi_peer_failed(b->jobs[w->next])) {
             w->st = CANAL_ERR_PEER;
             w->job = b->jobs[w->next];
             return 1;
@@ -280,8 +292,8 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
                                       "where rank %d called %s with %llu bytes (the ranks passed "
                                       "counts or datatypes that do not match, or called "
                                       "different collectives)",
-                                      r, kind_of(x), (unsigned long long)(x & 0xffffffffu),
-                                      b->me, kind_of(what), (unsigned long long)(what & 0xffffffffu));
+                                      r, kind_of(x), (unsigned long long)(x & 0xffffffffu), b->me,
+                                      kind_of(what), (unsigned long long)(what & 0xffffffffu));
         }
         return CANAL_OK;
     }
@@ -304,21 +316,20 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
  * and MPI_MIN on MPI_INT and MPI_DOUBLE, in the same order as the general
  * loop of coll_shm_allreduce (so the bits are the same). 0: not one of
  * them. */
-#define SHM_REDUCE(T)                                                                             \
-    do {                                                                                          \
-        T *acc = a->recvbuf;                                                                      \
-        memcpy(acc, slots + (size_t)(n - 1) * stride, count * sizeof(T));                         \
-        for (int r = n - 2; r >= 0; r--) {                                                        \
-            const T *x = (const T *)(const void *)(slots + (size_t)r * stride);                   \
-            for (size_t i = 0; i < count; i++)                                                    \
-                acc[i] = op == DT_OP_SUM   ? x[i] + acc[i]                                        \
-                         : op == DT_OP_MAX ? (x[i] > acc[i] ? x[i] : acc[i])                      \
-                                           : (x[i] < acc[i] ? x[i] : acc[i]);                     \
-        }                                                                                         \
+#define SHM_REDUCE(T)                                                                              \
+    do {                                                                                           \
+        T *acc = a->recvbuf;                                                                       \
+        memcpy(acc, slots + (size_t)(n - 1) * stride, count * sizeof(T));                          \
+        for (int r = n - 2; r >= 0; r--) {                                                         \
+            const T *x = (const T *)(const void *)(slots + (size_t)r * stride);                    \
+            for (size_t i = 0; i < count; i++)                                                     \
+                acc[i] = op == DT_OP_SUM   ? x[i] + acc[i]                                         \
+                         : op == DT_OP_MAX ? (x[i] > acc[i] ? x[i] : acc[i])                       \
+                                           : (x[i] < acc[i] ? x[i] : acc[i]);                      \
+        }                                                                                          \
     } while (0)
 
-static int reduce_fast(const coll_args_t *a, const char *slots, size_t stride, int n,
-                       size_t count)
+static int reduce_fast(const coll_args_t *a, const char *slots, size_t stride, int n, size_t count)
 {
     dt_op_t op;
     MPI_Datatype t = a->recvtype;
@@ -398,8 +409,7 @@ canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran)
         if (tmp == NULL)
             st = common_err_set(CANAL_ERR_NOMEM, "no memory for %td bytes of an allreduce", span);
         else
-            st = dt_pack(mine, count, a->rdt, slot0 + (size_t)b->me * stride, room,
-                         &moved);
+            st = dt_pack(mine, count, a->rdt, slot0 + (size_t)b->me * stride, room, &moved);
     }
     if (st < 0) {
         /* not entered: the ranks that wait for this one stop with its error */

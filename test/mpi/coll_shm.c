@@ -162,8 +162,8 @@ static void rounds(MPI_Comm c, int nrounds, MPI_Op op_compose, MPI_Datatype pair
             } else {
                 int u[2] = {v[2], v[0]};
                 MPI_Allreduce(u, w, 2, MPI_INT, o, c);
-                CHECK(w[0] == want0 && w[1] == want1, "round %d: ints against a negative vector %d %d",
-                      round, w[0], w[1]);
+                CHECK(w[0] == want0 && w[1] == want1,
+                      "round %d: ints against a negative vector %d %d", round, w[0], w[1]);
             }
         }
         /* point-to-point traffic between the collectives, and a barrier
