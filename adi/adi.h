@@ -220,11 +220,6 @@ canal_status_t adi_ctx_ack_ranks(int context, const int *ranks, int k);
  * context ids out again only then). */
 int adi_ctx_idle(int context);
 
-/* Wake job rank `job` if it sleeps in its channel's wait (adi_wait_until)
- * without sending it anything: for a layer that signals it through memory
- * both map (coll/shm.c), after the store its predicate waits for. */
-void adi_wake_peer(int job);
-
 /* Progress. */
 int adi_progress(void);
 /* Block until pred(arg) is nonzero, progressing all channels; spins, then
@@ -241,6 +236,15 @@ canal_status_t adi_wait(adi_request_t *req);
  *   safepoint: the collector may run there). Returns an id for removal. */
 int adi_progress_hook_add(void (*fn)(void *arg), void *arg);
 void adi_progress_hook_remove(int id);
+/* A progress hook that did work for another process (served an RMA
+ * mailbox) says so: it counts as progress of that poll, so a blocked wait
+ * keeps polling instead of going to sleep while it is being asked
+ * (bounded: with nothing asked it sleeps after the usual time). */
+void adi_progress_hook_did(int n);
+/* Wake `peer` (job rank) if it sleeps in a blocked wait of the channel that
+ * reaches it (a spurious wake-up otherwise costs one load). Called without
+ * the device lock. */
+void adi_wake_peer(int peer);
 void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval);
 
 /* Statistics for the tools interface (MPI_T performance variables). Counters

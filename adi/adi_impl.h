@@ -125,6 +125,7 @@ typedef struct {
     size_t eager_limit;   /* payload bytes sent eagerly to this peer */
     size_t chunk;         /* DATA chunk size */
     int has_rdma;
+    int needs_wake;       /* call ch_wake() after each packet (not caps.sendv_wakes) */
     common_list_t sendq; /* pending sends, in order (adi_request_t.sendq) */
     size_t credit;        /* eager bytes we may still send to this peer */
     size_t window;        /* the full credit window per peer */

@@ -92,16 +92,6 @@ int adi_job_size(void) { return adi_dev.size; }
 
 int adi_oversubscribed(void) { return adi_dev.oversubscribed; }
 
-void adi_wake_peer(int job)
-{
-    ch_endpoint_t *ch;
-    if (job < 0 || job >= adi_dev.size || job == adi_dev.rank || adi_dev.peers == NULL)
-        return;
-    ch = adi_dev.peers[job].ch;
-    if (ch != NULL)
-        ch_wake(ch, job);
-}
-
 const char *adi_peer_channel(int peer)
 {
     if (peer < 0 || peer >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE) ||
@@ -345,6 +335,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         p->ch = active[slot];
         p->stats_slot = stats_slot_of(p->ch);
         p->has_rdma = active_caps[slot].has_rdma;
+        p->needs_wake = !active_caps[slot].sendv_wakes;
         p->eager_limit = (size_t)eager;
         if (p->eager_limit > active_caps[slot].max_payload)
             p->eager_limit = active_caps[slot].max_payload;
@@ -426,6 +417,7 @@ canal_status_t adi_dev_dyn_peer_init(int peer)
     p->ch = active[dyn_slot];
     p->stats_slot = stats_slot_of(p->ch);
     p->has_rdma = 0;
+    p->needs_wake = !caps->sendv_wakes;
     p->eager_limit = (size_t)common_cvar_int("EAGER_LIMIT");
     if (p->eager_limit > caps->max_payload)
         p->eager_limit = caps->max_payload;
@@ -474,6 +466,7 @@ static struct {
     void *arg;
 } progress_hooks[MAX_PROGRESS_HOOKS];
 static int nprogress_hooks;
+static int progress_hooks_did; /* work the hooks of this poll reported (device lock held) */
 static void (*wait_hook)(void *);
 static void *wait_hook_arg;
 static long wait_hook_interval = 1000;
@@ -504,6 +497,20 @@ void adi_progress_hook_remove(int id)
     progress_hooks[id].fn = NULL;
     while (nprogress_hooks > 0 && progress_hooks[nprogress_hooks - 1].fn == NULL)
         nprogress_hooks--;
+    adi_unlock();
+}
+
+void adi_progress_hook_did(int n)
+{
+    if (n > 0)
+        progress_hooks_did += n;
+}
+
+void adi_wake_peer(int peer)
+{
+    adi_lock();
+    if (peer >= 0 && peer < adi_dev.npeers && adi_dev.peers[peer].ch != NULL)
+        ch_wake(adi_dev.peers[peer].ch, peer);
     adi_unlock();
 }
 
@@ -578,9 +585,11 @@ static int progress_poll(void)
         }
         __atomic_store_n(&adi_dev.npump, keep, __ATOMIC_RELAXED); /* read unlocked in waits */
     }
+    progress_hooks_did = 0;
     for (int i = 0; i < nprogress_hooks; i++)
         if (progress_hooks[i].fn != NULL)
             progress_hooks[i].fn(progress_hooks[i].arg);
+    n += progress_hooks_did; /* (served work keeps a wait awake, as a packet would) */
     adi_unlock();
     if (n > 0 && adi_dev.locked)
         waiters_wake();

@@ -157,11 +157,11 @@ static void sq_pop(int peer)
 
 static canal_status_t send_pkt(int peer, const adi_pkt_t *h, const void *data, size_t len)
 {
-    ch_endpoint_t *ch = adi_dev.peers[peer].ch;
+    adi_peer_t *p = &adi_dev.peers[peer];
     struct iovec iov[2] = {{(void *)h, adi_pkt_len(h)}, {(void *)data, len}};
-    canal_status_t st = ch_sendv(ch, peer, iov, len ? 2 : 1);
-    if (st == CANAL_OK)
-        ch_wake(ch, peer);
+    canal_status_t st = ch_sendv(p->ch, peer, iov, len ? 2 : 1);
+    if (st == CANAL_OK && p->needs_wake)
+        ch_wake(p->ch, peer);
     return st;
 }
 

@@ -56,6 +56,8 @@ typedef struct {
                            * rather than spin, which starves the kernel */
     int can_block;        /* block() sleeps (else it is ch_no_block) */
     int has_dyn;          /* serves processes of other jobs (dyn_* work) */
+    int sendv_wakes;      /* sendv() itself wakes a peer asleep in block(): the
+                           * device need not call wake() after each packet */
 } ch_caps_t;
 
 typedef struct {
@@ -112,7 +114,7 @@ typedef struct ch_ops {
                                  uint64_t raddr, uint64_t rkey);
     /* Optional: sleep until a packet may have arrived or timeout_us passes
      * (caps.can_block); wake(peer) is called by a sender after it queued a
-     * packet to a peer that may be sleeping. */
+     * packet to a peer that may be sleeping (unless caps.sendv_wakes). */
     canal_status_t (*block)(ch_endpoint_t *ep, long timeout_us);
     void (*wake)(ch_endpoint_t *ep, int peer);
     /* Optional: CANAL_OK when every packet sendv() accepted has left this

@@ -592,8 +592,25 @@ static int send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count,
                             MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err =
-        send_post(c, buf, count, checked_type(count, datatype), dest, tag, c->handle, kind, fn, &r);
+    dt_type_t *dt = checked_type(count, datatype);
+    int err;
+
+    /* A small contiguous standard send that goes straight into the channel
+     * (adi_send_now: nothing queued before it, credit, a live peer, a
+     * context not revoked) is complete when it returns, as MPI_Send's is:
+     * it gets the shared pre-completed request instead of one allocated,
+     * completed and freed (a window of MPI_Isend, osu_bw). Its wait gives
+     * a status with MPI_ERROR MPI_SUCCESS and not cancelled; the standard
+     * leaves a send status's source, tag and count undefined. Every other
+     * send, and any failure, takes the request path, which reports it. */
+    if (kind == SEND_STD && dest != MPI_PROC_NULL &&
+        mpi_request_done_obj.index == MPI_REQUEST_DONE_INDEX &&
+        adi_send_now(buf, (size_t)count, dt, mpi_comm_peer_job_rank(c, dest), c->rank, tag,
+                     c->context) == CANAL_OK) {
+        *request = mpi_request_done_handle();
+        return MPI_SUCCESS;
+    }
+    err = send_post(c, buf, count, dt, dest, tag, c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS)
         return err;
     r->owner_handle = c->handle;

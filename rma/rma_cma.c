@@ -462,8 +462,13 @@ done:
  * never twice or not at all; if the target won, it is copying now and
  * the origin waits for DONE. A target that computes or sleeps does not
  * poll, its time grows stale, and origins go straight to CMA. */
-enum { RMA_MBOX_DATA = 112, RMA_MBOX_MAX_RANKS = 64 };
+/* A mailbox carries up to 512 bytes in windows of at most 16 ranks (544
+ * bytes per pair: 139 KiB at 16), 112 above (144 per pair: 576 KiB at 64). */
+enum { RMA_MBOX_MAX_RANKS = 64, RMA_MBOX_BIG_RANKS = 16 };
+enum { RMA_MBOX_HDR = 32, RMA_MBOX_DATA_SMALL = 112, RMA_MBOX_DATA_BIG = 512 };
 enum { RMA_MBOX_FREE = 0, RMA_MBOX_POSTED, RMA_MBOX_TAKEN, RMA_MBOX_DONE };
+/* request kinds besides RMA_CMA_GET and RMA_CMA_ACC */
+enum { RMA_MBOX_FOP = 16, RMA_MBOX_CAS };
 
 typedef struct rma_mbox_poll {
     volatile int64_t polled_ns; /* CLOCK_MONOTONIC of the hook's last run (every 8th call) */
@@ -473,16 +478,28 @@ typedef struct rma_mbox_poll {
 
 typedef struct rma_mbox {
     volatile uint32_t state; /* RMA_MBOX_* */
-    uint32_t kind;           /* RMA_CMA_GET or RMA_CMA_ACC */
+    uint32_t kind;           /* RMA_CMA_GET, RMA_CMA_ACC, RMA_MBOX_FOP or RMA_MBOX_CAS */
     uint64_t remote;         /* address in the target */
     uint32_t len;
     int32_t op, basic; /* accumulate: dt_op_t, dt_builtin_t */
     int32_t status;    /* DONE: CANAL_OK, or the accumulate failed */
-    char data[RMA_MBOX_DATA];
+    char data[]; /* rma_mbox_data(size) bytes */
 } rma_mbox_t;
 
 _Static_assert(sizeof(rma_mbox_poll_t) == 64, "one cache line per rank");
-_Static_assert(sizeof(rma_mbox_t) == 144, "mailbox layout");
+_Static_assert(sizeof(rma_mbox_t) == RMA_MBOX_HDR, "mailbox layout");
+
+static size_t rma_mbox_data(int size)
+{
+    return size <= RMA_MBOX_BIG_RANKS ? RMA_MBOX_DATA_BIG : RMA_MBOX_DATA_SMALL;
+}
+
+/* The mailbox of (target t, origin o). */
+static rma_mbox_t *rma_mbox_at(const rma_win_t *w, int t, int o)
+{
+    size_t stride = RMA_MBOX_HDR + w->mbox_data;
+    return (rma_mbox_t *)((char *)w->mbox + ((size_t)t * (size_t)w->size + (size_t)o) * stride);
+}
 
 static int64_t rma_mbox_now(void)
 {
@@ -496,53 +513,88 @@ size_t rma_mbox_bytes(int size)
     /* (not CANAL_RMA_MBOX: every rank must lay the segment out alike) */
     if (size < 2 || size > RMA_MBOX_MAX_RANKS)
         return 0;
-    return (size_t)size * sizeof(rma_mbox_poll_t) + (size_t)size * (size_t)size * sizeof(rma_mbox_t);
+    return (size_t)size * sizeof(rma_mbox_poll_t) +
+           (size_t)size * (size_t)size * (RMA_MBOX_HDR + rma_mbox_data(size));
 }
 
-/* Serve the mailboxes addressed to this process (device lock held). */
+/* Do the request in mailbox m on our memory p (claimed: TAKEN; an
+ * accumulate's lock held). */
+static void rma_mbox_do(rma_mbox_t *m, char *p)
+{
+    char old[RMA_MBOX_DATA_BIG];
+    rma_layout_t l;
+
+    m->status = CANAL_OK;
+    switch (m->kind) {
+    case RMA_CMA_GET:
+        memcpy(m->data, p, m->len);
+        break;
+    case RMA_MBOX_FOP: /* old value back in data, the origin's applied */
+        memcpy(old, p, m->len);
+        if (m->op != DT_OP_NO_OP) {
+            rma_layout_one(&l, m->len);
+            m->status = rma_apply_acc(p, &l, m->data, (dt_op_t)m->op, (dt_builtin_t)m->basic);
+        }
+        memcpy(m->data, old, m->len);
+        break;
+    case RMA_MBOX_CAS: /* data: origin value, then the compare value */
+        memcpy(old, p, m->len);
+        if (memcmp(old, m->data + m->len, m->len) == 0)
+            memcpy(p, m->data, m->len);
+        memcpy(m->data, old, m->len);
+        break;
+    default: /* RMA_CMA_ACC */
+        rma_layout_one(&l, m->len);
+        m->status = rma_apply_acc(p, &l, m->data, (dt_op_t)m->op, (dt_builtin_t)m->basic);
+        break;
+    }
+}
+
+/* Serve the mailboxes addressed to this process (device lock held). A
+ * doorbell that moved -- a request, or an origin that found us stale and
+ * rang to wake us -- is reported as work done (adi_progress_hook_did), so
+ * a blocked wait keeps polling while origins keep asking. */
 static void rma_mbox_serve(void *arg)
 {
     rma_win_t *w = arg;
     rma_mbox_poll_t *me = &w->mpoll[w->rank];
     uint32_t bell;
-
-    if ((w->mbox_tick++ & 7) == 0)
-        __atomic_store_n(&me->polled_ns, rma_mbox_now(), __ATOMIC_RELAXED);
-    bell = __atomic_load_n(&me->bell, __ATOMIC_ACQUIRE);
-    if (bell == w->mbox_bell_seen)
-        return;
     int missed = 0;
+
+    bell = __atomic_load_n(&me->bell, __ATOMIC_ACQUIRE);
+    if (bell == w->mbox_bell_seen) {
+        if ((w->mbox_tick++ & 7) == 0)
+            __atomic_store_n(&me->polled_ns, rma_mbox_now(), __ATOMIC_RELAXED);
+        return;
+    }
+    __atomic_store_n(&me->polled_ns, rma_mbox_now(), __ATOMIC_RELAXED);
     for (int o = 0; o < w->size; o++) {
-        rma_mbox_t *m = &w->mbox[(size_t)w->rank * (size_t)w->size + (size_t)o];
+        rma_mbox_t *m = rma_mbox_at(w, w->rank, o);
         uint32_t expect = RMA_MBOX_POSTED;
         char *p, *lo = w->base, *hi = (char *)w->base + w->bytes;
+        int locks;
         if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_POSTED)
             continue;
         p = (char *)(uintptr_t)m->remote;
-        if (m->len > RMA_MBOX_DATA || p < lo || p + m->len > hi)
+        if (m->len > w->mbox_data || p < lo || p + m->len > hi)
             continue; /* (the origin checked; left to its CMA path) */
-        if (m->kind == RMA_CMA_ACC &&
-            __atomic_exchange_n(&w->slots[w->rank].acc, 1, __ATOMIC_ACQUIRE) != 0) {
+        locks = m->kind != RMA_CMA_GET;
+        if (locks && __atomic_exchange_n(&w->slots[w->rank].acc, 1, __ATOMIC_ACQUIRE) != 0) {
             missed = 1; /* somebody holds the lock: look again next time */
             continue;
         }
         if (!__atomic_compare_exchange_n(&m->state, &expect, RMA_MBOX_TAKEN, 0, __ATOMIC_ACQ_REL,
                                          __ATOMIC_ACQUIRE)) {
-            if (m->kind == RMA_CMA_ACC)
+            if (locks)
                 rma_acc_unlock(w, w->rank);
             continue; /* taken back by the origin */
         }
-        if (m->kind == RMA_CMA_GET) {
-            memcpy(m->data, p, m->len);
-            m->status = CANAL_OK;
-        } else {
-            rma_layout_t l;
-            rma_layout_one(&l, m->len);
-            m->status = rma_apply_acc(p, &l, m->data, (dt_op_t)m->op, (dt_builtin_t)m->basic);
+        rma_mbox_do(m, p);
+        if (locks)
             rma_acc_unlock(w, w->rank);
-        }
         __atomic_store_n(&m->state, RMA_MBOX_DONE, __ATOMIC_RELEASE);
     }
+    adi_progress_hook_did(1);
     if (!missed)
         w->mbox_bell_seen = bell;
 }
@@ -551,9 +603,12 @@ void rma_mbox_start(rma_win_t *w, void *area)
 {
     w->mpoll = area;
     w->mbox = (rma_mbox_t *)((char *)area + (size_t)w->size * sizeof(rma_mbox_poll_t));
+    w->mbox_data = rma_mbox_data(w->size);
     w->mbox_fresh_ns = rma_cvar_int("RMA_MBOX_FRESH_US", 20) * 1000;
     w->mbox_wait_ns = rma_cvar_int("RMA_MBOX_WAIT_US", 4) * 1000;
-    if (!rma_cvar_bool("RMA_MBOX", 1)) {
+    w->mbox_rung = rma_cvar_bool("RMA_MBOX", 1) ? calloc((size_t)w->size, sizeof *w->mbox_rung)
+                                                 : NULL;
+    if (w->mbox_rung == NULL) {
         w->mbox = NULL; /* neither served here (our time stays 0) nor used from here */
         return;
     }
@@ -565,6 +620,8 @@ void rma_mbox_start(rma_win_t *w, void *area)
 
 void rma_mbox_stop(rma_win_t *w)
 {
+    free(w->mbox_rung);
+    w->mbox_rung = NULL;
     if (w->mbox == NULL || w->mbox_hook < 0)
         return;
     adi_lock();
@@ -573,32 +630,59 @@ void rma_mbox_stop(rma_win_t *w)
     w->mbox_hook = -1;
 }
 
-/* One queued get or accumulate through target t's mailbox; 1 if done there
- * (*st_out its result), 0 if the caller must use CMA. */
-static int rma_mbox_try(rma_win_t *w, const rma_cma_pending_t *e, canal_status_t *st_out)
+/* Target t did not poll lately: it computes, or it sleeps in a blocked
+ * wait. Ring its doorbell (its hook, once it runs, stamps its time and
+ * counts that as work, so its wait polls on for a while) and wake it if it
+ * sleeps -- at most once per RMA_MBOX_RING_NS per target, so that an
+ * origin going through CMA meanwhile does not pay a system call each time
+ * -- so that the next requests find it polling. */
+enum { RMA_MBOX_RING_NS = 20000 };
+
+static void rma_mbox_ring(rma_win_t *w, int t, int64_t polled, int64_t now)
+{
+    if (polled == 0 || now - w->mbox_rung[t] < RMA_MBOX_RING_NS)
+        return; /* (0: t does not serve mailboxes, CANAL_RMA_MBOX=0) */
+    w->mbox_rung[t] = now;
+    __atomic_add_fetch(&w->mpoll[t].bell, 1, __ATOMIC_ACQ_REL);
+    adi_wake_peer(w->job[t]);
+}
+
+/* One request through target t's mailbox: kind (RMA_CMA_GET, RMA_CMA_ACC,
+ * RMA_MBOX_FOP, RMA_MBOX_CAS) on len bytes at remote, with the origin's
+ * bytes in (and, for CAS, the compare bytes in2 after them) and the
+ * fetched bytes to out. 1 if done there (*st_out its result), 0 if the
+ * caller must use CMA (nothing happened at the target). */
+static int rma_mbox_call(rma_win_t *w, int t, int kind, char *remote, size_t len, int op,
+                         int basic, const void *in, const void *in2, void *out,
+                         canal_status_t *st_out)
 {
     rma_mbox_t *m;
-    int64_t now, t0;
+    int64_t now, t0, polled;
     uint32_t expect = RMA_MBOX_POSTED, s;
 
-    if (w->mbox == NULL || e->len > RMA_MBOX_DATA || e->t == w->rank)
+    if (w->mbox == NULL || len > (kind == RMA_MBOX_CAS ? w->mbox_data / 2 : w->mbox_data) ||
+        t == w->rank)
         return 0;
-    m = &w->mbox[(size_t)e->t * (size_t)w->size + (size_t)w->rank];
+    m = rma_mbox_at(w, t, w->rank);
     now = rma_mbox_now();
-    if (now - __atomic_load_n(&w->mpoll[e->t].polled_ns, __ATOMIC_RELAXED) > w->mbox_fresh_ns)
+    polled = __atomic_load_n(&w->mpoll[t].polled_ns, __ATOMIC_RELAXED);
+    if (now - polled > w->mbox_fresh_ns) {
+        rma_mbox_ring(w, t, polled, now);
         return 0;
+    }
     if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_FREE)
         return 0; /* (cannot happen: we free it before returning) */
-    m->kind = (uint32_t)e->kind;
-    m->remote = (uint64_t)(uintptr_t)e->remote;
-    m->len = (uint32_t)e->len;
-    if (e->kind == RMA_CMA_ACC) {
-        m->op = e->op;
-        m->basic = e->basic;
-        memcpy(m->data, e->local, e->len);
-    }
+    m->kind = (uint32_t)kind;
+    m->remote = (uint64_t)(uintptr_t)remote;
+    m->len = (uint32_t)len;
+    m->op = op;
+    m->basic = basic;
+    if (kind != RMA_CMA_GET)
+        memcpy(m->data, in, len);
+    if (kind == RMA_MBOX_CAS)
+        memcpy(m->data + len, in2, len);
     __atomic_store_n(&m->state, RMA_MBOX_POSTED, __ATOMIC_RELEASE);
-    __atomic_add_fetch(&w->mpoll[e->t].bell, 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&w->mpoll[t].bell, 1, __ATOMIC_ACQ_REL);
     t0 = now;
     for (unsigned spins = 0;; spins++) {
         s = __atomic_load_n(&m->state, __ATOMIC_ACQUIRE);
@@ -616,9 +700,26 @@ static int rma_mbox_try(rma_win_t *w, const rma_cma_pending_t *e, canal_status_t
         __builtin_ia32_pause();
 #endif
     }
-    if (e->kind == RMA_CMA_GET)
-        memcpy(e->local, m->data, e->len);
+    if (kind != RMA_CMA_ACC)
+        memcpy(out, m->data, len);
     *st_out = (canal_status_t)m->status;
     __atomic_store_n(&m->state, RMA_MBOX_FREE, __ATOMIC_RELEASE);
     return 1;
+}
+
+/* One queued get or accumulate through target t's mailbox (rma_mbox_call). */
+static int rma_mbox_try(rma_win_t *w, const rma_cma_pending_t *e, canal_status_t *st_out)
+{
+    return rma_mbox_call(w, e->t, e->kind, e->remote, e->len, e->op, e->basic, e->local, NULL,
+                         e->local, st_out);
+}
+
+int rma_mbox_fetch(rma_win_t *w, int t, char *remote, size_t len, dt_op_t op, dt_builtin_t basic,
+                   const void *in, const void *cmp, void *out, canal_status_t *st_out)
+{
+    if (mpi_thread_level == MPI_THREAD_MULTIPLE)
+        return 0; /* (one mailbox per origin process: not shared by its threads) */
+    rma_cma_flush_queue(w); /* puts, gets and accumulates issued before, in order */
+    return rma_mbox_call(w, t, cmp != NULL ? RMA_MBOX_CAS : RMA_MBOX_FOP, remote, len, (int)op,
+                         (int)basic, in, cmp, out, st_out);
 }

@@ -214,6 +214,8 @@ typedef struct rma_win {
     uint32_t mbox_bell_seen;
     int64_t mbox_fresh_ns, mbox_wait_ns; /* CANAL_RMA_MBOX_FRESH_US, _WAIT_US */
     unsigned mbox_tick;
+    int64_t *mbox_rung; /* cma: per target, when we last rang it awake (rma_mbox_ring) */
+    size_t mbox_data;   /* cma: bytes a mailbox carries (512, or 112 above 16 ranks) */
     void *seg;
     size_t seg_len;
     void *owned_mem;       /* MPI_Win_allocate without a segment */
@@ -327,6 +329,13 @@ canal_status_t rma_cma_drain(rma_win_t *w);
 size_t rma_mbox_bytes(int size);
 void rma_mbox_start(rma_win_t *w, void *area);
 void rma_mbox_stop(rma_win_t *w);
+/* MPI_Fetch_and_op / MPI_Get_accumulate (cmp NULL: op on len bytes of
+ * basic elements, the old bytes to out) or MPI_Compare_and_swap (cmp: one
+ * element) toward rank t at remote, through t's mailbox if t is polling,
+ * after the queued operations. 1 if done (*st_out its result), under t's
+ * accumulate lock like every accumulate; 0: nothing happened, use CMA. */
+int rma_mbox_fetch(rma_win_t *w, int t, char *remote, size_t len, dt_op_t op, dt_builtin_t basic,
+                   const void *in, const void *cmp, void *out, canal_status_t *st_out);
 static inline canal_status_t rma_cma_flush_queue(rma_win_t *w)
 {
     return w->ncq > 0 ? rma_cma_drain(w) : CANAL_OK;

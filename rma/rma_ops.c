@@ -694,7 +694,7 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
 /* Element size of a predefined datatype whose elements lie back to back
  * (any count of them is one block), or 0. A cache over the datatype engine
  * keyed by the whole handle: predefined handles never change meaning. */
-static size_t builtin_contig_size(MPI_Datatype h)
+static inline __attribute__((always_inline)) size_t builtin_contig_size(MPI_Datatype h)
 {
     static uint64_t cache[256]; /* handle << 32 | size; 0: not known yet */
     uint64_t e;
@@ -842,15 +842,38 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
         return 0;
     rma_layout_one(&l, bytes);
     tp = w->peer_base[t] + off;
-    if (w->cma && t != w->rank)
+    if (w->cma && t != w->rank) {
+        /* (a fetching one through the polling target's mailbox: applied
+         * there, whatever st says -- the checks above leave it no way to fail) */
+        if (fetch && rma_mbox_fetch(w, t, tp, bytes, op, basic, obuf, NULL, rbuf, &st))
+            return st == CANAL_OK;
         return (!fetch && rma_cma_enqueue_acc(w, t, tp, obuf, bytes, op, basic)) ||
                fast_acc_cma(w, t, tp, obuf, rbuf, fetch, bytes, sz, op, basic);
+    }
     rma_acc_lock(w, t);
     if (fetch)
         memcpy(rbuf, tp, bytes);
     st = rma_apply_acc(tp, &l, obuf, op, basic);
     rma_acc_unlock(w, t);
     return st == CANAL_OK; /* the checks above leave no way to fail once applying */
+}
+
+/* Whether predefined op applies to predefined datatype h (as dt_op_check):
+ * a small cache of the valid pairs over the datatype engine, since a
+ * 0-byte or MPI_PROC_NULL accumulate is otherwise mostly this lookup. */
+static inline __attribute__((always_inline)) int builtin_op_ok(dt_op_t op, MPI_Datatype h)
+{
+    static uint64_t cache[64]; /* (handle << 8 | op) + 1 of a valid pair; 0: none */
+    uint64_t key = ((uint64_t)(uint32_t)h << 8 | (uint64_t)op) + 1;
+    uint64_t *e = &cache[((uint32_t)h ^ (uint32_t)op * 13u) & 63];
+    dt_type_t *dt;
+
+    if (op == DT_OP_REPLACE || op == DT_OP_NO_OP || __atomic_load_n(e, __ATOMIC_RELAXED) == key)
+        return 1;
+    if ((dt = mpi_dt_get(h)) == NULL || dt_op_check(op, dt) < 0)
+        return 0;
+    __atomic_store_n(e, key, __ATOMIC_RELAXED);
+    return 1;
 }
 
 /* Operations that move no data: target_rank MPI_PROC_NULL, or a count of
@@ -871,11 +894,7 @@ static inline __attribute__((always_inline)) int zero_op(MPI_Count ocount, MPI_D
         return 0;
     if (is_acc) {
         dt_op_t op = rma_builtin_op(mop);
-        dt_type_t *dt;
-        if (op == DT_OP_N)
-            return 0;
-        if (op != DT_OP_REPLACE && op != DT_OP_NO_OP &&
-            ((dt = mpi_dt_get(tdt)) == NULL || dt_op_check(op, dt) < 0))
+        if (op == DT_OP_N || !builtin_op_ok(op, tdt))
             return 0;
     }
     if (t == MPI_PROC_NULL)
@@ -889,6 +908,37 @@ static inline __attribute__((always_inline)) int zero_op(MPI_Count ocount, MPI_D
         return 1;
     }
     return 0;
+}
+
+/* zero_op for the request-based forms, which need a passive-target epoch
+ * (MPI 4.0 section 12.3.5; the general path refuses a fence epoch): the
+ * request comes back complete, as the general path would make it. */
+static inline __attribute__((always_inline)) int
+zero_op_req(MPI_Count ocount, MPI_Datatype odt, int t, MPI_Aint disp, MPI_Count tcount,
+            MPI_Datatype tdt, MPI_Op mop, int is_acc, rma_win_t *w, MPI_Request *req)
+{
+    adi_request_t *r;
+
+    if (__builtin_expect(t != MPI_PROC_NULL && tcount != 0, 1))
+        return 0;
+    if (t != MPI_PROC_NULL &&
+        ((unsigned)t >= (unsigned)w->size ||
+         (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK)))
+        return 0;
+    if (!zero_op(ocount, odt, t, disp, tcount, tdt, mop, is_acc, w))
+        return 0;
+    if (t == MPI_PROC_NULL) {
+        r = mpi_request_null_proc(ADI_REQ_OTHER);
+    } else if ((r = adi_request_alloc(ADI_REQ_OTHER)) != NULL) {
+        r->status.source = MPI_ANY_SOURCE;
+        r->status.tag = MPI_ANY_TAG;
+        r->status.bytes = 0;
+        adi_request_done_fresh(r); /* (nothing else sees it yet) */
+    }
+    if (r == NULL)
+        return 0; /* (the general path raises the shortage) */
+    *req = mpi_request_handle(r);
+    return 1;
 }
 
 /* ---------------------------------------------------------------- MPI functions */
@@ -953,6 +1003,9 @@ int mpi_rput_impl(const void *origin_addr, MPI_Count origin_count, MPI_Datatype 
                   MPI_Datatype target_datatype, rma_win_t *win, MPI_Request *request,
                   const char *fn)
 {
+    if (zero_op_req(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, MPI_OP_NULL, 0, win, request))
+        return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_PUT, origin_addr, origin_count, origin_datatype, NULL, 0,
                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
                       MPI_OP_NULL, request);
@@ -963,6 +1016,9 @@ int mpi_rget_impl(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin
                   MPI_Datatype target_datatype, rma_win_t *win, MPI_Request *request,
                   const char *fn)
 {
+    if (zero_op_req(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, MPI_OP_NULL, 0, win, request))
+        return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GET, origin_addr, origin_count, origin_datatype, NULL, 0,
                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
                       MPI_OP_NULL, request);
@@ -988,6 +1044,9 @@ int mpi_raccumulate_impl(const void *origin_addr, MPI_Count origin_count,
                          MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                          rma_win_t *win, MPI_Request *request, const char *fn)
 {
+    if (zero_op_req(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, op, 1, win, request))
+        return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_ACC, origin_addr, origin_count, origin_datatype, NULL, 0,
                       MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype,
                       op, request);
@@ -1001,8 +1060,10 @@ int mpi_get_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
 {
     /* (MPI_NO_OP ignores the origin arguments: the general path then) */
     if (op != MPI_NO_OP && result_count == target_count && result_datatype == target_datatype &&
-        zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
-                target_datatype, op, 1, win))
+        (zero_op(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                 target_datatype, op, 1, win) ||
+         fast_acc(origin_addr, origin_count, origin_datatype, result_addr, 1, target_rank,
+                  target_disp, target_count, target_datatype, op, win)))
         return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
                       result_count, result_datatype, target_rank, target_disp, target_count,
@@ -1016,6 +1077,10 @@ int mpi_rget_accumulate_impl(const void *origin_addr, MPI_Count origin_count,
                              MPI_Datatype target_datatype, MPI_Op op, rma_win_t *win,
                              MPI_Request *request, const char *fn)
 {
+    if (op != MPI_NO_OP && result_count == target_count && result_datatype == target_datatype &&
+        zero_op_req(origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, op, 1, win, request))
+        return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GACC, origin_addr, origin_count, origin_datatype, result_addr,
                       result_count, result_datatype, target_rank, target_disp, target_count,
                       target_datatype, op, request);
@@ -1025,19 +1090,51 @@ int mpi_fetch_and_op_impl(const void *origin_addr, void *result_addr, MPI_Dataty
                           int target_rank, MPI_Aint target_disp, MPI_Op op, rma_win_t *win,
                           const char *fn)
 {
-    if (fast_acc(origin_addr, 1, datatype, result_addr, 1, target_rank, target_disp, 1, datatype,
-                 op, win) ||
-        (target_rank == MPI_PROC_NULL &&
-         zero_op(1, datatype, target_rank, target_disp, 1, datatype, op, 1, win)))
+    if ((target_rank == MPI_PROC_NULL &&
+         zero_op(1, datatype, target_rank, target_disp, 1, datatype, op, 1, win)) ||
+        fast_acc(origin_addr, 1, datatype, result_addr, 1, target_rank, target_disp, 1, datatype,
+                 op, win))
         return MPI_SUCCESS;
     return issue_slow(fn, win, RMA_AM_GACC, origin_addr, 1, datatype, result_addr, 1, datatype,
                       target_rank, target_disp, 1, datatype, op, NULL);
+}
+
+/* MPI_Compare_and_swap on a created window toward another process that
+ * is polling: through its mailbox (rma_mbox_fetch), under its accumulate
+ * lock as every accumulate. The conditions are fast_acc's; anything else,
+ * and a target that does not poll, takes the general path. 1 when done. */
+static int fast_cas(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype h, int t,
+                    MPI_Aint disp, rma_win_t *w)
+{
+    dt_type_t *dt;
+    dt_builtin_t basic;
+    size_t sz;
+    uint64_t off, end;
+    canal_status_t st;
+
+    if (!w->cma || (unsigned)t >= (unsigned)w->size || t == w->rank || obuf == NULL ||
+        cbuf == NULL || rbuf == NULL || disp < 0 ||
+        (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK))
+        return 0;
+    if ((sz = builtin_contig_size(h)) == 0 ||
+        __builtin_mul_overflow((uint64_t)disp, (uint64_t)w->units[t], &off) ||
+        __builtin_add_overflow(off, (uint64_t)sz, &end) || end > (uint64_t)w->sizes[t])
+        return 0;
+    dt = mpi_dt_get(h);
+    if (dt == NULL || (basic = dt_basic_type(dt)) == DT_NBUILTIN || !rma_cas_type_ok(basic))
+        return 0;
+    if (!rma_mbox_fetch(w, t, w->peer_base[t] + off, sz, DT_OP_REPLACE, basic, obuf, cbuf, rbuf,
+                        &st))
+        return 0;
+    return 1; /* (a compare and a copy: nothing in it can fail) */
 }
 
 int mpi_compare_and_swap_impl(const void *origin_addr, const void *compare_addr, void *result_addr,
                               MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                               rma_win_t *win, const char *fn)
 {
+    if (fast_cas(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win))
+        return MPI_SUCCESS;
     rma_args_t a = {.kind = RMA_AM_CAS,
                     .obuf = origin_addr,
                     .ocount = 1,

@@ -152,6 +152,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     caps_out->local_only = 1;
     caps_out->block_wakes_fast = 0;
     caps_out->can_block = 1;
+    caps_out->sendv_wakes = 1;
     caps_out->has_dyn = 0;
     st->initialized = 1;
     return CANAL_OK;
