@@ -229,11 +229,16 @@ static int arrived(void *arg)
             w->st = CANAL_ERR_REVOKED;
             return 1;
         }
-        if (__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != 0 &&
-            adi_peer_failed(b->jobs[w->next])) {
-            w->st = CANAL_ERR_PEER;
-            w->job = b->jobs[w->next];
-            return 1;
+        if (__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != 0) {
+            /* any lost rank of the communicator ends the wait, as it fails
+             * every receive on the collective context: a rank waited for
+             * may have left this call with that error already */
+            for (int r = 0; r < b->n; r++)
+                if (r != b->me && adi_peer_failed(b->jobs[r])) {
+                    w->st = CANAL_ERR_PEER;
+                    w->job = b->jobs[r];
+                    return 1;
+                }
         }
         return 0;
     }
