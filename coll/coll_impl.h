@@ -52,6 +52,30 @@ typedef struct {
 } coll_choice_t;
 coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot);
 
+/* ---------------------------------------------------------------- one node, shared block */
+/* coll/shm.c: the blocking barrier and the allreduce of up to COLL_SHM_MAX
+ * bytes on a communicator whose ranks are all on this node, through a
+ * block of shared memory made at its (COLL_SHM_AFTER + 1)-th blocking
+ * barrier or allreduce. */
+enum { COLL_SHM_MAX = 512, COLL_SHM_AFTER = 2 };
+typedef struct {
+    int state;      /* 0: counting calls, 1: block in use, -1: never */
+    unsigned calls; /* blocking barriers and allreduces so far */
+    struct coll_shm *blk;
+} coll_shm_state_t;
+/* Run a blocking barrier on intracommunicator c (2 ranks or more), or the
+ * blocking allreduce a, there if the block serves it: *ran set, its error
+ * returned. */
+canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran);
+canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran);
+void coll_shm_free(coll_shm_state_t *ss);
+/* coll/sched.c: c's block state (NULL: no memory). */
+coll_shm_state_t *coll_comm_shm(mpi_comm_t *c);
+/* Every rank of intracommunicator c is a process of this job on this node
+ * (and CANAL_COLL_FAKE_NODES does not say otherwise): the same on every
+ * rank of c. */
+int coll_comm_on_this_node(mpi_comm_t *c);
+
 /* ---------------------------------------------------------------- building blocks */
 /* Broadcast (buf, count, dt) from g's root along a tree (binomial,
  * k-nomial or linear) walked straight. */

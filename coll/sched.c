@@ -103,8 +103,9 @@ struct coll_comm {
     int over_known, over;            /* coll_comm_oversubscribed's answer */
     coll_sched_t *cache[CACHE_WAYS]; /* replay cache of blocking calls (keys in s->key) */
     int cache_next;
-    adi_request_t *pair[2]; /* coll/pair.c's receive and send, made on first use */
+    adi_request_t *pair[2];  /* coll/pair.c's receive and send, made on first use */
     coll_choice_t choice[2]; /* coll_run_direct's memory (coll/select.c) */
+    coll_shm_state_t shm;    /* coll/shm.c's block */
 };
 
 /* ---------------------------------------------------------------- per communicator */
@@ -141,6 +142,7 @@ void coll_comm_release(mpi_comm_t *c)
     for (int i = 0; i < 2; i++)
         if (cs->pair[i] != NULL)
             adi_request_free(cs->pair[i]);
+    coll_shm_free(&cs->shm);
     free(cs->node_of);
     free(cs);
     *coll_host.comm_coll_slot(c) = NULL;
@@ -229,19 +231,18 @@ const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out)
  * every rank of c must choose the same algorithm, so c counts as
  * oversubscribed only when all of it is on this rank's node and of this
  * job (a merged job has its own count of local ranks). */
-int coll_comm_oversubscribed(mpi_comm_t *c)
+coll_shm_state_t *coll_comm_shm(mpi_comm_t *c)
 {
     coll_comm_t *cs = coll_comm_state(c);
+    return cs != NULL ? &cs->shm : NULL;
+}
+
+int coll_comm_on_this_node(mpi_comm_t *c)
+{
     int nn, job_nnodes = 0, me;
     const int *job_node_of;
 
-    if (cs == NULL || coll_is_inter(c) || coll_size(c) < 2)
-        return 0;
-    if (cs->over_known)
-        return cs->over;
-    cs->over_known = 1;
-    cs->over = 0;
-    if (!adi_oversubscribed() || coll_comm_nodes(c, &nn) != NULL || fake_nodes() > 1)
+    if (coll_is_inter(c) || coll_comm_nodes(c, &nn) != NULL || fake_nodes() > 1)
         return 0;
     job_node_of = coll_host.job_nodes(&job_nnodes);
     me = adi_job_rank();
@@ -252,8 +253,20 @@ int coll_comm_oversubscribed(mpi_comm_t *c)
         if (job_node_of != NULL && job_nnodes > 1 && job_node_of[j] != job_node_of[me])
             return 0;
     }
-    cs->over = 1;
     return 1;
+}
+
+int coll_comm_oversubscribed(mpi_comm_t *c)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+
+    if (cs == NULL || coll_is_inter(c) || coll_size(c) < 2)
+        return 0;
+    if (cs->over_known)
+        return cs->over;
+    cs->over_known = 1;
+    cs->over = adi_oversubscribed() && coll_comm_on_this_node(c);
+    return cs->over;
 }
 
 /* ---------------------------------------------------------------- recording */

@@ -11,6 +11,11 @@
  *
  * Every rank must choose the same algorithm: the inputs (size, bytes,
  * commutativity, counts) are the same everywhere by the rules of MPI.
+ *
+ * Before the table: a blocking barrier or allreduce of at most
+ * COLL_SHM_MAX bytes on a communicator of this node runs through the
+ * node's shared block (coll/shm.c) unless an algorithm is forced for it;
+ * then a 2-rank one runs its algorithm's direct form (coll/pair.c).
  */
 #include "coll/coll_impl.h"
 
@@ -336,8 +341,19 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
     size_t bytes;
 
     *ran = 0;
-    if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm) ||
-        coll_size(a->comm) != 2 || (m = coll_comm_choice(a->comm, a->kind == COLL_ALLREDUCE)) == NULL)
+    if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm))
+        return CANAL_OK;
+    /* all ranks on this node: the shared block (coll/shm.c), unless an
+     * algorithm is forced for this collective */
+    pthread_once(&forced_once, read_forced);
+    if (forced[a->kind] == NULL && coll_size(a->comm) >= 2) {
+        canal_status_t st =
+            a->kind == COLL_BARRIER ? coll_shm_barrier(a->comm, ran) : coll_shm_allreduce(a, ran);
+        if (*ran)
+            return st;
+    }
+    if (coll_size(a->comm) != 2 ||
+        (m = coll_comm_choice(a->comm, a->kind == COLL_ALLREDUCE)) == NULL)
         return CANAL_OK;
     /* choose() depends on the communicator (fixed), the forced algorithms
      * (read once), and for the allreduce on the bytes, the count and the
@@ -362,8 +378,16 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
 
 canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran)
 {
-    coll_args_t a = {.kind = COLL_BARRIER, .comm = c, .commutative = 1};
-    coll_choice_t *m = coll_comm_choice(c, 0);
+    coll_args_t a;
+    coll_choice_t *m;
+    pthread_once(&forced_once, read_forced);
+    if (forced[COLL_BARRIER] == NULL) {
+        canal_status_t st = coll_shm_barrier(c, ran); /* (before building a: no memset) */
+        if (*ran)
+            return st;
+    }
+    a = (coll_args_t){.kind = COLL_BARRIER, .comm = c, .commutative = 1};
+    m = coll_comm_choice(c, 0);
     /* the barrier's choice depends on the communicator alone */
     if (m != NULL && m->valid && coll_size(c) == 2) {
         const coll_algo_t *al = m->algo;
@@ -435,6 +459,11 @@ void coll_select_describe(FILE *f)
         fprintf(f, "canal:   %-26s %-9s %-14s %-10s %s%s\n", kinds[r->kind].mpi, sizes, bytes,
                 when_names[r->when], r->algo->name, r->algo->usable != NULL ? " (if usable)" : "");
     }
+    fprintf(f,
+            "canal:   (before the table: blocking MPI_Barrier, and MPI_Allreduce up to %d bytes, "
+            "on ranks all on this node: a shared block from a communicator's call %d on%s)\n",
+            COLL_SHM_MAX, COLL_SHM_AFTER + 1,
+            common_cvar_bool("COLL_SHM") ? "" : "; off: CANAL_COLL_SHM=0");
     for (int k = 0; k < COLL_NKINDS; k++)
         if (forced[k] != NULL)
             fprintf(f, "canal:   forced by CANAL_%s: %s uses %s\n", kinds[k].cvar, kinds[k].mpi,

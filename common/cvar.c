@@ -100,6 +100,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "allgather per call"},
     {"COLL_KNOMIAL_RADIX", CVAR_TYPE_INT, "4", NULL,
      "radix of the k-nomial trees of the knomial bcast and reduce, 2..64"},
+    {"COLL_SHM", CVAR_TYPE_BOOL, "1", NULL,
+     "blocking MPI_Barrier and MPI_Allreduce of at most 512 bytes on a communicator whose ranks "
+     "are all on one node go through a block of shared memory made at its 3rd such call; 0: "
+     "always messages"},
     {"COLL_FAKE_NODES", CVAR_TYPE_INT, "0", NULL,
      "testing: pretend each communicator's ranks are spread over this many nodes (blocks of "
      "consecutive ranks), so node-aware collectives run on one machine; 0 or 1: real nodes"},

@@ -1089,9 +1089,10 @@ int mpi_barrier_impl(mpi_comm_t *comm, const char *fn)
      * schedule to build (513 instructions before); a revoked one still fails. */
     if (comm->size == 1 && !comm->is_inter && !adi_ctx_pair_revoked(comm->context))
         return MPI_SUCCESS; /* (revoked: coll_call says so) */
-    /* Two ranks: one exchange with the peer, no schedule (coll/pair.c),
-     * unless the checking mode or a revocation has something to say. */
-    if (comm->size == 2 && !comm->is_inter && !coll_check_enabled() &&
+    /* All ranks on this node: the shared block (coll/shm.c); two ranks: one
+     * exchange with the peer, no schedule (coll/pair.c); unless the checking
+     * mode or a revocation has something to say. */
+    if (comm->size >= 2 && !comm->is_inter && !coll_check_enabled() &&
         !adi_ctx_pair_revoked(comm->context)) {
         int ran;
         canal_status_t st = coll_barrier_direct(comm, &ran);

@@ -115,6 +115,7 @@
 #include "mpi/api_impl.h"
 
 #include "common/cvar.h"
+#include "common/shmseg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -527,7 +528,6 @@ static int hints_apply(rma_win_t *w, MPI_Info info)
 static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int *ok_out,
                      const char *fn)
 {
-    static unsigned counter;
     long page = sysconf(_SC_PAGESIZE);
     /* one slot per rank and one for the fence's barrier */
     size_t slots_len = (size_t)(w->size + 1) * sizeof(rma_shm_slot_t);
@@ -535,8 +535,8 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int *
     size_t hdr = (slots_len + mbox_len + (size_t)page - 1) & ~((size_t)page - 1);
     size_t *off = malloc(sizeof *off * (size_t)w->size);
     size_t total = hdr;
-    char name[64] = "";
-    int fd = -1, ok = 1, all_ok = 0, err;
+    char name[COMMON_SHM_NAME_MAX] = "";
+    int ok = 1, all_ok = 0, err;
     void *seg = MAP_FAILED;
 
     *ok_out = 0;
@@ -551,21 +551,13 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int *
     }
     if (total == hdr)
         total += 1;
-    if (w->rank == 0) {
-        snprintf(name, sizeof name, "/canal-win-%d-%d-%u", (int)getpid(), w->ctx, counter++);
-        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        if (fd >= 0 &&
-            (ftruncate(fd, (off_t)total) != 0 || posix_fallocate(fd, 0, (off_t)total) != 0)) {
-            LOG_DEBUG("rma: no room for a %zu-byte window segment", total);
-            close(fd);
-            shm_unlink(name);
-            fd = -1;
-        }
-        if (fd < 0)
-            name[0] = '\0';
-    }
+    if (w->rank == 0 && (seg = common_shm_create("win", total, name)) == NULL)
+        seg = MAP_FAILED;
     err = mpi_bcast_impl(name, sizeof name, MPI_CHAR, 0, w->comm, fn);
     if (err != MPI_SUCCESS) {
+        if (seg != MAP_FAILED)
+            munmap(seg, total);
+        common_shm_unlink(name);
         free(off);
         return err;
     }
@@ -573,16 +565,12 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int *
         free(off);
         return MPI_SUCCESS; /* no segment: the caller decides */
     }
-    if (w->rank != 0)
-        fd = shm_open(name, O_RDWR, 0);
-    if (fd >= 0) {
-        seg = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        close(fd);
-    }
+    if (w->rank != 0 && (seg = common_shm_attach(name, total)) == NULL)
+        seg = MAP_FAILED;
     ok = seg != MAP_FAILED;
     err = mpi_allreduce_impl(&ok, &all_ok, 1, MPI_INT, MPI_MIN, w->comm, fn);
     if (w->rank == 0)
-        shm_unlink(name); /* everyone who could attach has attached */
+        common_shm_unlink(name); /* everyone who could attach has attached */
     if (err != MPI_SUCCESS || !all_ok) {
         if (seg != MAP_FAILED)
             munmap(seg, total);

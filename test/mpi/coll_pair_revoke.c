@@ -7,10 +7,13 @@
  * communicator A, which rank 0 revokes instead of entering; then rank 0
  * waits in the allreduce of B, which rank 1 revokes. (The sleep only makes
  * it likely that the waiter is already blocked; the result must be the same
- * either way.)
+ * either way.) Argument: how many barriers (on A) and allreduces (on B)
+ * come first (default 1; from 3 on, Canal runs them through the node's
+ * shared block, coll/shm.c, and the revocation must end that wait too).
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static int rank, errs;
@@ -43,10 +46,12 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(a, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(b, MPI_ERRORS_RETURN);
     /* both communicators work first (and the direct path is set up) */
-    MPI_Barrier(a);
-    MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, b);
-    if (y != 2)
-        errs++;
+    for (int i = 0; i < (argc > 1 ? atoi(argv[1]) : 1); i++) {
+        MPI_Barrier(a);
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, b);
+        if (y != 2)
+            errs++;
+    }
 
     if (rank == 1) {
         expect_revoked(MPI_Barrier(a), "barrier on a, revoked by rank 0 meanwhile");

@@ -21,7 +21,10 @@
  * argv[3] "fatal": MPI_ERRORS_ARE_FATAL ends the job naming the dead rank.
  * argv[4] "noulfm" stops after the first error (no revoke, agree, shrink);
  * "kill2": the lowest survivor, the agreement's coordinator, dies too, as
- * the agreement starts (the next one takes over). */
+ * the agreement starts (the next one takes over); "warm": a few more
+ * barriers first, so that the failing call is not among the first ones of
+ * MPI_COMM_WORLD (Canal's shared block for blocking barriers and
+ * allreduces on one node exists from the 3rd: coll/shm.c). */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -48,6 +51,7 @@ int main(int argc, char **argv)
     const char *handler = argc > 3 ? argv[3] : "return";
     int ulfm = !(argc > 4 && strcmp(argv[4], "noulfm") == 0);
     int kill2 = argc > 4 && strcmp(argv[4], "kill2") == 0;
+    int warm = argc > 4 && strcmp(argv[4], "warm") == 0;
     int rc, cls, x = 1, sum = 0, flag, first = 0;
     MPI_Comm shrunk;
     MPI_Group acked;
@@ -65,6 +69,8 @@ int main(int argc, char **argv)
     MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (sum != size)
         fail("allreduce before the failure", MPI_SUCCESS);
+    for (int i = 0; warm && i < 4; i++)
+        MPI_Barrier(MPI_COMM_WORLD);
 
     /* The victim dies once every rank is past the allreduce (it could
      * finish its part before the others finished theirs): the others tell

@@ -2,17 +2,21 @@
  * Unit tests of the helpers in common/ that the layers share: hex text
  * (round trip, either case in, every kind of bad text refused), random bytes
  * (filled, not repeated), the monotonic clock (units agree, never goes back),
- * the intrusive list (order, removal at either end and in the middle).
+ * the intrusive list (order, removal at either end and in the middle),
+ * shared-memory segments (a second mapping sees the first's stores, the
+ * name is fresh each time and gone after the unlink, a missing name fails).
  */
 #include "common/clock.h"
 #include "common/hex.h"
 #include "common/list.h"
 #include "common/random.h"
+#include "common/shmseg.h"
 #include "test/unit/unit_limits.h"
 
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 START_TEST(hex_round_trip)
@@ -167,6 +171,36 @@ START_TEST(list_order_and_removal)
 }
 END_TEST
 
+START_TEST(shm_segments)
+{
+    char name[COMMON_SHM_NAME_MAX], name2[COMMON_SHM_NAME_MAX];
+    char *a = common_shm_create("unit", 8192, name), *b, *c;
+
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(strncmp(name, "/canal-unit-", 12), 0);
+    ck_assert_int_eq(a[0] | a[8191], 0); /* zero-filled */
+    b = common_shm_attach(name, 8192);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_ne(a, b);
+    a[100] = 42;
+    ck_assert_int_eq(b[100], 42);
+    c = common_shm_create("unit", 4096, name2);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_str_ne(name, name2);
+    common_shm_unlink(name);
+    common_shm_unlink(name2);
+    ck_assert_ptr_null(common_shm_attach(name, 8192)); /* gone */
+    b[200] = 7; /* the mappings outlive the name */
+    ck_assert_int_eq(a[200], 7);
+    munmap(a, 8192);
+    munmap(b, 8192);
+    munmap(c, 4096);
+    ck_assert_ptr_null(common_shm_attach("/canal-unit-no-such-segment", 4096));
+    name[0] = '\0';
+    common_shm_unlink(name); /* "" (nothing was created): nothing to do */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("common");
@@ -180,6 +214,7 @@ int main(void)
     tcase_add_test(tc, random_fills);
     tcase_add_test(tc, clock_units_agree);
     tcase_add_test(tc, list_order_and_removal);
+    tcase_add_test(tc, shm_segments);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,460 @@
+/*
+ * Blocking barrier and small allreduce through a block of shared memory
+ * that the ranks of a communicator on one node map together, instead of
+ * messages. The block holds one cache line per rank (the number of
+ * blocking calls the rank has entered, and where its last failed wait
+ * says why) and, for the allreduce, two slots per rank for contributions
+ * of up to COLL_SHM_MAX bytes, used by call parity (up to 8 bytes: in the
+ * rank's line itself, one cache line to fetch per rank). Every rank also
+ * writes what its call is (barrier or allreduce, bytes), so that ranks
+ * whose calls do not match all fail with a mismatch, as on the message
+ * path.
+ *
+ * - Barrier: a rank bumps its sequence and waits until every other
+ *   rank's has reached it. On a node with more ranks than CPUs (and more
+ *   than 2 ranks), rank 0 instead waits for all the others and then
+ *   bumps its own, which is what they wait for: rank 0 leaves first, as
+ *   from the linear barrier of messages, so that a rooted collective
+ *   after the barrier (IMB's bcast) finds the root's message at once
+ *   rather than waiting for the root to be scheduled.
+ * - Allreduce: a rank writes its contribution (packed) to its slot of the
+ *   call's parity, bumps its sequence, waits as the barrier does, and
+ *   reduces every slot in rank order, x0 op (x1 op (... op xn-1)), so
+ *   every rank computes the same bits for any operation, commutative or
+ *   not. A rank reaches the next call of the same parity only after every
+ *   rank entered the call in between, that is after every rank finished
+ *   reading this call's slots.
+ * - Waiting is the device's (adi_wait_until): other traffic progresses and
+ *   oversubscribed processes yield and sleep. A rank whose peer the
+ *   device lost, or whose communicator was revoked, stops with the error
+ *   coll/pair.c returns and writes it in its line, so the ranks waiting
+ *   for it stop with the same error instead of waiting forever.
+ *
+ * The block is made lazily and collectively at the communicator's
+ * (COLL_SHM_AFTER + 1)-th blocking barrier or allreduce, so one-off
+ * communicators never pay for it: rank 0 creates the segment
+ * (common/shmseg.h), a broadcast passes its name, every rank attaches, an
+ * allreduce tells whether all did, and rank 0 unlinks the name. Every
+ * decision is taken from what all ranks agree on (the communicator, the
+ * count of blocking calls on it, count * type size), never from local
+ * state, so all ranks take the same path for each call. The block goes
+ * with the communicator (coll_comm_release). Called by coll/select.c.
+ */
+#include "coll/coll_impl.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "common/cvar.h"
+#include "common/shmseg.h"
+
+enum { SHM_LINE = 64, SHM_INLINE = 8, SHM_MAX_RANKS = 64 };
+
+/* One rank's cache line. fail_seq: the call whose wait failed here (0:
+ * none), with the error and the job rank it was about. */
+typedef struct {
+    uint64_t seq;
+    uint64_t what[2]; /* the call of each parity: its kind and bytes, for mismatches */
+    uint64_t fail_seq;
+    /* contributions of up to SHM_INLINE bytes, by parity: the rank's line
+     * carries them, one cache line to fetch instead of two */
+    _Alignas(8) char small[2][SHM_INLINE];
+    int32_t fail_status, fail_job;
+    char pad[SHM_LINE - 4 * sizeof(uint64_t) - 2 * SHM_INLINE - 2 * sizeof(int32_t)];
+} shm_line_t;
+_Static_assert(sizeof(shm_line_t) == SHM_LINE, "one cache line per rank");
+
+struct coll_shm {
+    char *seg;
+    size_t len;
+    shm_line_t *lines; /* one per rank */
+    char *slots;       /* [parity][rank][COLL_SHM_MAX] */
+    int n, me, ctx;
+    int root_first; /* rank 0 gathers and releases (else all wait for all) */
+    uint64_t seq;   /* blocking calls this rank entered on the block */
+    int *jobs;      /* job rank of each rank, for the device's losses */
+};
+
+static size_t seg_bytes(int n)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t len = (size_t)n * SHM_LINE + 2 * (size_t)n * COLL_SHM_MAX;
+    return (len + page - 1) & ~(page - 1);
+}
+
+void coll_shm_free(coll_shm_state_t *ss)
+{
+    if (ss->blk != NULL) {
+        munmap(ss->blk->seg, ss->blk->len);
+        free(ss->blk->jobs);
+        free(ss->blk);
+        ss->blk = NULL;
+    }
+}
+
+/* A blocking collective on the message path (the setup's own exchanges). */
+static canal_status_t run_blocking(const coll_args_t *a)
+{
+    coll_sched_t *s;
+    canal_status_t st = coll_sched_create(a->comm, &s);
+    if (st < 0)
+        return st;
+    st = coll_record(s, a);
+    if (st >= 0)
+        st = coll_sched_status(s);
+    if (st >= 0)
+        st = coll_sched_start(s, NULL, 0);
+    if (st >= 0)
+        st = coll_sched_wait(s);
+    coll_sched_free(s);
+    return st;
+}
+
+/* Make the block, collectively. On success ss->state is 1; when any rank
+ * could not map it, -1 at every rank (the message path from then on). */
+static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
+{
+    int n = coll_size(c), me = coll_rank(c), ok, all_ok = 0;
+    size_t len = seg_bytes(n);
+    char name[COMMON_SHM_NAME_MAX] = "";
+    char *seg = NULL;
+    struct coll_shm *b = NULL;
+    canal_status_t st;
+    coll_args_t bc = {.kind = COLL_BCAST,
+                      .comm = c,
+                      .recvbuf = name,
+                      .recvcount = sizeof name,
+                      .recvtype = MPI_BYTE,
+                      .rdt = coll_byte(),
+                      .commutative = 1,
+                      .root = 0};
+    coll_args_t ar = {.kind = COLL_ALLREDUCE,
+                      .comm = c,
+                      .sendbuf = &ok,
+                      .recvbuf = &all_ok,
+                      .recvcount = 1,
+                      .recvtype = MPI_INT,
+                      .rdt = coll_dt_get(MPI_INT),
+                      .op = MPI_MIN,
+                      .commutative = 1};
+
+    ss->state = -1;
+    if (me == 0)
+        seg = common_shm_create("coll", len, name);
+    st = run_blocking(&bc);
+    if (st >= 0 && me != 0 && name[0] != '\0')
+        seg = common_shm_attach(name, len);
+    b = calloc(1, sizeof *b);
+    if (b != NULL)
+        b->jobs = malloc(sizeof(int) * (size_t)n);
+    ok = st >= 0 && seg != NULL && b != NULL && b->jobs != NULL;
+    if (st >= 0 && name[0] != '\0')
+        st = run_blocking(&ar);
+    if (me == 0)
+        common_shm_unlink(name); /* everyone who could attach has attached */
+    if (st < 0 || !ok || !all_ok) {
+        if (seg != NULL)
+            munmap(seg, len);
+        if (b != NULL)
+            free(b->jobs);
+        free(b);
+        return st;
+    }
+    b->seg = seg;
+    b->len = len;
+    b->lines = (shm_line_t *)(void *)seg;
+    b->slots = seg + (size_t)n * SHM_LINE;
+    b->n = n;
+    b->me = me;
+    b->ctx = coll_context(c);
+    b->root_first = n > 2 && coll_comm_oversubscribed(c);
+    for (int r = 0; r < n; r++)
+        b->jobs[r] = coll_host.comm_peer_job_rank(c, r);
+    ss->blk = b;
+    ss->state = 1;
+    LOG_DEBUG("coll: a shared block for blocking barriers and allreduces of %d ranks", n);
+    return CANAL_OK;
+}
+
+/* c's block if this call uses it; NULL (and *st CANAL_OK, or the error
+ * of a failed setup) if not. */
+static struct coll_shm *ready(mpi_comm_t *c, canal_status_t *st)
+{
+    coll_shm_state_t *ss = coll_comm_shm(c);
+
+    *st = CANAL_OK;
+    if (ss == NULL || ss->state < 0)
+        return NULL;
+    if (ss->state == 0) {
+        if (!common_cvar_bool("COLL_SHM") || coll_size(c) > SHM_MAX_RANKS ||
+            !coll_comm_on_this_node(c)) {
+            ss->state = -1;
+            return NULL;
+        }
+        if (++ss->calls <= COLL_SHM_AFTER)
+            return NULL;
+        *st = setup(c, ss);
+        if (ss->state <= 0)
+            return NULL;
+    }
+    return ss->blk;
+}
+
+/* ---------------------------------------------------------------- waiting */
+typedef struct {
+    struct coll_shm *b;
+    uint64_t target;
+    int next, upto; /* ranks [next, upto) are still to be seen */
+    canal_status_t st;
+    int job; /* the job rank the error is about, -1: none */
+} wait_t;
+
+static int arrived(void *arg)
+{
+    wait_t *w = arg;
+    struct coll_shm *b = w->b;
+    for (; w->next < w->upto; w->next++) {
+        shm_line_t *l = &b->lines[w->next];
+        if (w->next == b->me || __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) >= w->target)
+            continue;
+        if (__atomic_load_n(&l->fail_seq, __ATOMIC_ACQUIRE) == w->target) {
+            w->st = l->fail_status; /* that rank stopped: stop for the same reason */
+            w->job = l->fail_job;
+            return 1;
+        }
+        if (adi_ctx_pair_revoked(b->ctx)) {
+            w->st = CANAL_ERR_REVOKED;
+            return 1;
+        }
+        if (__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != 0) {
+            /* any lost rank of the communicator ends the wait, as it fails
+             * every receive on the collective context: a rank waited for
+             * may have left this call with that error already */
+            for (int r = 0; r < b->n; r++)
+                if (r != b->me && adi_peer_failed(b->jobs[r])) {
+                    w->st = CANAL_ERR_PEER;
+                    w->job = b->jobs[r];
+                    return 1;
+                }
+        }
+        return 0;
+    }
+    return 1;
+}
+
+static const char *kind_of(uint64_t what)
+{
+    return (what >> 56) == COLL_BARRIER ? "MPI_Barrier" : "MPI_Allreduce";
+}
+
+/* Enter call seq (the release of this rank's contribution, what: its kind
+ * and bytes) and wait for the others to enter it. */
+static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t what)
+{
+    wait_t w = {b, seq, 0, b->n, CANAL_OK, -1};
+    shm_line_t *mine = &b->lines[b->me];
+    int root = b->root_first && b->me == 0;
+
+    mine->what[seq & 1] = what;
+    if (b->root_first && !root) {
+        /* enter, ring rank 0 (it may sleep waiting for the last one), and
+         * wait for its release, which it makes when all have entered */
+        __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+        adi_wake_peer(b->jobs[0]);
+        w.upto = 1;
+        if (!arrived(&w))
+            adi_wait_until(arrived, &w);
+    } else if (root) {
+        /* wait for all to enter, then release them (entering last) */
+        if (!arrived(&w))
+            adi_wait_until(arrived, &w);
+        if (w.st == CANAL_OK) {
+            __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+            for (int r = 1; r < b->n; r++)
+                adi_wake_peer(b->jobs[r]);
+        }
+    } else {
+        __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+        /* A rank asleep in its channel (oversubscribed, or waiting long)
+         * is woken by messages only: ring the others (the channel rings
+         * only those that sleep; no fence here, which would wait for
+         * the store above to reach the peers that poll this line) */
+        for (int r = 0; r < b->n; r++)
+            if (r != b->me)
+                adi_wake_peer(b->jobs[r]);
+        if (!arrived(&w))
+            adi_wait_until(arrived, &w);
+    }
+    if (w.st == CANAL_OK) {
+        for (int r = 0; r < b->n; r++) {
+            uint64_t x = b->lines[r].what[seq & 1];
+            if (x != what)
+                return common_err_set(CANAL_ERR_MISMATCH,
+                                      "collective mismatch: rank %d called %s with %llu bytes "
+                                      "where rank %d called %s with %llu bytes (the ranks passed "
+                                      "counts or datatypes that do not match, or called "
+                                      "different collectives)",
+                                      r, kind_of(x), (unsigned long long)(x & 0xffffffffu), b->me,
+                                      kind_of(what), (unsigned long long)(what & 0xffffffffu));
+        }
+        return CANAL_OK;
+    }
+    /* tell the ranks that wait for this one */
+    mine->fail_status = w.st;
+    mine->fail_job = w.job;
+    __atomic_store_n(&mine->fail_seq, seq, __ATOMIC_RELEASE);
+    if (w.st == CANAL_ERR_REVOKED)
+        return common_err_set(CANAL_ERR_REVOKED, "the communicator was revoked (MPIX_Comm_revoke)");
+    if (w.job < 0)
+        return common_err_set(w.st, "a rank of the communicator could not complete the collective");
+    return common_err_set(w.st,
+                          "rank %d of MPI_COMM_WORLD failed (the process died or its connection "
+                          "was lost) before the collective could complete",
+                          w.job);
+}
+
+/* ---------------------------------------------------------------- reducing */
+/* The common cases without the host's operation table: MPI_SUM, MPI_MAX
+ * and MPI_MIN on MPI_INT and MPI_DOUBLE, in the same order as the general
+ * loop of coll_shm_allreduce (so the bits are the same). 0: not one of
+ * them. */
+#define SHM_REDUCE(T)                                                                              \
+    do {                                                                                           \
+        T *acc = a->recvbuf;                                                                       \
+        memcpy(acc, slots + (size_t)(n - 1) * stride, count * sizeof(T));                          \
+        for (int r = n - 2; r >= 0; r--) {                                                         \
+            const T *x = (const T *)(const void *)(slots + (size_t)r * stride);                    \
+            for (size_t i = 0; i < count; i++)                                                     \
+                acc[i] = op == DT_OP_SUM   ? x[i] + acc[i]                                         \
+                         : op == DT_OP_MAX ? (x[i] > acc[i] ? x[i] : acc[i])                       \
+                                           : (x[i] < acc[i] ? x[i] : acc[i]);                      \
+        }                                                                                          \
+    } while (0)
+
+static int reduce_fast(const coll_args_t *a, const char *slots, size_t stride, int n, size_t count)
+{
+    dt_op_t op;
+    MPI_Datatype t = a->recvtype;
+    if (t != MPI_INT && t != MPI_DOUBLE && t != MPI_FLOAT && t != MPI_LONG)
+        return 0;
+    op = coll_host.op_builtin(a->op);
+    if (op != DT_OP_SUM && op != DT_OP_MAX && op != DT_OP_MIN)
+        return 0;
+    if (t == MPI_INT)
+        SHM_REDUCE(int);
+    else if (t == MPI_DOUBLE)
+        SHM_REDUCE(double);
+    else if (t == MPI_FLOAT)
+        SHM_REDUCE(float);
+    else
+        SHM_REDUCE(long);
+    return 1;
+}
+#undef SHM_REDUCE
+
+/* ---------------------------------------------------------------- the calls */
+canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran)
+{
+    canal_status_t st;
+    struct coll_shm *b = ready(c, &st);
+
+    *ran = b != NULL || st < 0; /* a failed setup fails this call (as messages would) */
+    if (b == NULL)
+        return st;
+    return enter_and_wait(b, ++b->seq, (uint64_t)COLL_BARRIER << 56);
+}
+
+canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran)
+{
+    struct coll_shm *b;
+    canal_status_t st;
+    size_t count, bytes, moved;
+    int contig, n;
+    const void *mine;
+    char *slot0, *tmp = NULL;
+    size_t stride, room;
+    ptrdiff_t lb, lo = 0, span;
+    uint64_t seq;
+
+    *ran = 0;
+    if ((size_t)a->recvcount * dt_size(a->rdt) > COLL_SHM_MAX)
+        return CANAL_OK; /* (decided alike everywhere: same count * size) */
+    b = ready(a->comm, &st);
+    *ran = b != NULL || st < 0;
+    if (b == NULL)
+        return st;
+    seq = ++b->seq;
+    n = b->n;
+    count = (size_t)a->recvcount;
+    bytes = count * dt_size(a->rdt);
+    lb = dt_true_lb(a->rdt);
+    contig = dt_is_contig_count(a->rdt, count);
+    mine = a->sendbuf == MPI_IN_PLACE ? a->recvbuf : a->sendbuf;
+    if (bytes <= SHM_INLINE) { /* (decided alike everywhere, as above) */
+        slot0 = b->lines[0].small[seq & 1];
+        stride = SHM_LINE;
+        room = SHM_INLINE;
+    } else {
+        slot0 = b->slots + (size_t)(seq & 1) * (size_t)n * COLL_SHM_MAX;
+        stride = room = COLL_SHM_MAX;
+    }
+    st = CANAL_OK;
+    if (contig) {
+        memcpy(slot0 + (size_t)b->me * stride, (const char *)mine + lb, bytes);
+    } else {
+        /* this rank's layout is not one block (another rank's may be) */
+        /* the bytes (count, dt) spans from a buffer pointer: [lo, lo + span) */
+        ptrdiff_t ext = dt_extent(a->rdt), last = (ptrdiff_t)(count > 0 ? count - 1 : 0) * ext;
+        lo = lb + (ext < 0 ? last : 0);
+        span = lb + dt_true_extent(a->rdt) + (ext > 0 ? last : 0) - lo;
+        tmp = malloc(span > 0 ? (size_t)span : 1);
+        if (tmp == NULL)
+            st = common_err_set(CANAL_ERR_NOMEM, "no memory for %td bytes of an allreduce", span);
+        else
+            st = dt_pack(mine, count, a->rdt, slot0 + (size_t)b->me * stride, room, &moved);
+    }
+    if (st < 0) {
+        /* not entered: the ranks that wait for this one stop with its error */
+        shm_line_t *l = &b->lines[b->me];
+        l->fail_status = st;
+        l->fail_job = -1;
+        __atomic_store_n(&l->fail_seq, seq, __ATOMIC_RELEASE);
+        goto out;
+    }
+    if ((st = enter_and_wait(b, seq, (uint64_t)COLL_ALLREDUCE << 56 | bytes)) < 0)
+        goto out;
+    if (contig && reduce_fast(a, slot0, stride, n, count))
+        goto out;
+    for (int r = n - 1; r >= 0; r--) {
+        const char *in = slot0 + (size_t)r * stride;
+        char *t = tmp != NULL ? tmp - lo : NULL; /* tmp as a buffer of (count, dt) */
+        if (r == n - 1) {
+            /* recvbuf = x(n-1) */
+            if (contig)
+                memcpy((char *)a->recvbuf + lb, in, bytes);
+            else if ((st = dt_unpack(in, bytes, a->recvbuf, count, a->rdt, &moved)) < 0)
+                goto out;
+            continue;
+        }
+        if (!contig) {
+            if ((st = dt_unpack(in, bytes, t, count, a->rdt, &moved)) < 0)
+                goto out;
+            in = t;
+        } else {
+            in -= lb;
+        }
+        /* recvbuf = x(r) op recvbuf */
+        if (coll_op_apply(a->op, in, a->recvbuf, count, a->recvtype, a->rdt) != MPI_SUCCESS) {
+            st = common_err_set(CANAL_ERR_OP,
+                                "the reduction operation %#x cannot be applied to datatype %#x",
+                                (unsigned)a->op, (unsigned)a->recvtype);
+            goto out;
+        }
+    }
+out:
+    free(tmp);
+    return st;
+}
