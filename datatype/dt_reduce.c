@@ -10,6 +10,16 @@
  */
 #include "datatype/dt_internal.h"
 
+/* The build's -O2 leaves these loops scalar (GCC's -O2 vectorizes only
+ * loops that need neither an epilogue nor an aliasing check); a 1 MiB float
+ * sum took ~45 us per rank that way, and its speed moved with where the
+ * loop happened to land in the library. Elementwise operations give the
+ * same bits vectorized (no reassociation), and the vectorizer checks at run
+ * time whether the two buffers overlap. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
