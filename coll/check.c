@@ -194,9 +194,7 @@ static canal_status_t judge(const coll_args_t *a, const sig_t *all, int p)
 /* Allgather the records into all (coll_size(c) entries). */
 static canal_status_t exchange(mpi_comm_t *c, sig_t *mine, sig_t *all)
 {
-    coll_sched_t *s;
     coll_args_t ga;
-    canal_status_t st;
 
     memset(&ga, 0, sizeof ga);
     ga.kind = COLL_ALLGATHER;
@@ -207,16 +205,7 @@ static canal_status_t exchange(mpi_comm_t *c, sig_t *mine, sig_t *all)
     ga.recvbuf = all;
     ga.recvcount = sizeof *mine;
     ga.rdt = coll_byte();
-    st = coll_sched_create(c, &s);
-    if (st < 0)
-        return st;
-    st = coll_allgather_recdbl.record(s, &ga);
-    if (st >= 0)
-        st = coll_sched_start(s, NULL, 0);
-    if (st >= 0)
-        st = coll_sched_wait(s);
-    coll_sched_free(s);
-    return st;
+    return coll_sched_run(&ga, coll_allgather_recdbl.record);
 }
 
 static int checked(mpi_comm_t *c, coll_kind_t kind)

@@ -232,6 +232,11 @@ typedef struct {
 /* Record the collective described by a into s, with the algorithm the
  * selection table (or a CANAL_COLL_* variable) picks. */
 canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a);
+/* A blocking collective inside coll/ (the shared block's setup, the
+ * checking mode's exchange): a fresh schedule of a->comm, recorded by
+ * record (coll_record, or one algorithm's), run to completion and freed;
+ * the recording's or the run's error. */
+canal_status_t coll_sched_run(const coll_args_t *a, coll_record_fn record);
 /* A blocking call: if the chosen algorithm runs these arguments without a
  * schedule (two ranks: barrier, small allreduce; coll/pair.c), run it,
  * set *ran and return its error; else *ran = 0. */

@@ -365,6 +365,24 @@ int coll_sched_tag(const coll_sched_t *s)
 {
     return s->tag;
 }
+canal_status_t coll_sched_run(const coll_args_t *a, coll_record_fn record)
+{
+    coll_sched_t *s;
+    canal_status_t st = coll_sched_create(a->comm, &s);
+
+    if (st < 0)
+        return st;
+    st = record(s, a);
+    if (st >= 0)
+        st = coll_sched_status(s);
+    if (st >= 0)
+        st = coll_sched_start(s, NULL, 0);
+    if (st >= 0)
+        st = coll_sched_wait(s);
+    coll_sched_free(s);
+    return st;
+}
+
 canal_status_t coll_sched_status(const coll_sched_t *s)
 {
     return s->rec_err;

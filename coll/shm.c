@@ -95,24 +95,6 @@ void coll_shm_free(coll_shm_state_t *ss)
     }
 }
 
-/* A blocking collective on the message path (the setup's own exchanges). */
-static canal_status_t run_blocking(const coll_args_t *a)
-{
-    coll_sched_t *s;
-    canal_status_t st = coll_sched_create(a->comm, &s);
-    if (st < 0)
-        return st;
-    st = coll_record(s, a);
-    if (st >= 0)
-        st = coll_sched_status(s);
-    if (st >= 0)
-        st = coll_sched_start(s, NULL, 0);
-    if (st >= 0)
-        st = coll_sched_wait(s);
-    coll_sched_free(s);
-    return st;
-}
-
 /* Make the block, collectively. On success ss->state is 1; when any rank
  * could not map it, -1 at every rank (the message path from then on). */
 static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
@@ -144,7 +126,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
     ss->state = -1;
     if (me == 0)
         seg = common_shm_create("coll", len, name);
-    st = run_blocking(&bc);
+    st = coll_sched_run(&bc, coll_record);
     if (st >= 0 && me != 0 && name[0] != '\0')
         seg = common_shm_attach(name, len);
     b = calloc(1, sizeof *b);
@@ -152,7 +134,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
         b->jobs = malloc(sizeof(int) * (size_t)n);
     ok = st >= 0 && seg != NULL && b != NULL && b->jobs != NULL;
     if (st >= 0 && name[0] != '\0')
-        st = run_blocking(&ar);
+        st = coll_sched_run(&ar, coll_record);
     if (me == 0)
         common_shm_unlink(name); /* everyone who could attach has attached */
     if (st < 0 || !ok || !all_ok) {
