@@ -135,8 +135,9 @@ void mpi_handle_del(mpi_objtype_t objtype, int h)
     if (mpi_handle_kind(h) != MPI_HKIND_DIRECT || mpi_handle_objtype(h) != (int)objtype)
         return;
     pthread_mutex_lock(&handle_lock);
-    if (mpi_handle_blocks[objtype][idx / HBLOCK] != NULL && mpi_handle_blocks[objtype][idx / HBLOCK][idx % HBLOCK] != NULL) {
-        mpi_handle_blocks[objtype][idx / HBLOCK][idx % HBLOCK] = NULL;
+    void **blk = mpi_handle_blocks[objtype][idx / HBLOCK];
+    if (blk != NULL && blk[idx % HBLOCK] != NULL) {
+        blk[idx % HBLOCK] = NULL;
         if (t->nfree == t->free_cap) {
             int cap = t->free_cap ? 2 * t->free_cap : 64;
             int *fl = realloc(t->free_list, sizeof *fl * (size_t)cap);
@@ -172,11 +173,8 @@ adi_request_t *mpi_request_get(MPI_Request h)
     if (mpi_handle_kind(h) != MPI_HKIND_DIRECT || mpi_handle_objtype(h) != MPI_OBJ_REQUEST)
         return NULL;
     r = adi_request_at(mpi_handle_index(h));
-    if (__builtin_expect(r == NULL, 0) && mpi_handle_index(h) == MPI_REQUEST_DONE_INDEX &&
-        mpi_request_done_obj.index == MPI_REQUEST_DONE_INDEX)
-        return &mpi_request_done_obj;
-    if (__builtin_expect(r == NULL, 0) && mpi_handle_index(h) == MPI_REQUEST_NULLPROC_INDEX &&
-        mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX)
-        return &mpi_request_nullproc_obj;
+    if (__builtin_expect(r == NULL, 0) && (r = mpi_request_shared_of(h)) != NULL &&
+        r->index != mpi_handle_index(h))
+        r = NULL; /* (a shared request not set up yet) */
     return r;
 }

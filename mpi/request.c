@@ -17,11 +17,6 @@
 
 
 /* ---------------------------------------------------------------- status */
-static void status_set_bytes(MPI_Status *st, MPI_Count bytes, int cancelled)
-{
-    mpi_status_set_bytes(st, bytes, cancelled);
-}
-
 size_t mpi_status_bytes(const MPI_Status *st)
 {
     unsigned long long lo = (unsigned)st->count_lo;
@@ -36,7 +31,7 @@ void mpi_status_set_empty(MPI_Status *st)
     st->MPI_SOURCE = MPI_ANY_SOURCE;
     st->MPI_TAG = MPI_ANY_TAG;
     st->MPI_ERROR = MPI_SUCCESS;
-    status_set_bytes(st, 0, 0);
+    mpi_status_set_bytes(st, 0, 0);
 }
 
 /* ---------------------------------------------------------------- generalized */
@@ -1139,7 +1134,7 @@ static int set_elements_common(MPI_Status *status, MPI_Datatype datatype, MPI_Co
             elems_per = 1;
         /* 128-bit product: count * size overflows 64 bits for types
          * larger than 4 GiB (MPICH's datatype/large_count) */
-        status_set_bytes(status,
+        mpi_status_set_bytes(status,
                          (MPI_Count)((unsigned __int128)(uint64_t)count * sz / elems_per),
                          status->count_hi_and_cancelled & 1);
     }
