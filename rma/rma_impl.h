@@ -340,6 +340,14 @@ static inline canal_status_t rma_cma_flush_queue(rma_win_t *w)
 {
     return w->ncq > 0 ? rma_cma_drain(w) : CANAL_OK;
 }
+/* Whether a get is queued (MPI_Win_flush_local must move it). */
+static inline int rma_cma_queued_gets(const rma_win_t *w)
+{
+    for (int i = 0; i < w->ncq; i++)
+        if (w->cq[i].kind == RMA_CMA_GET)
+            return 1;
+    return 0;
+}
 
 /* rma_target.c */
 canal_status_t rma_agent_start(rma_win_t *w);
