@@ -18,10 +18,12 @@
 #include "common/cvar.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -407,24 +409,50 @@ canal_status_t rma_cma_drain(rma_win_t *w)
     return first;
 }
 
-int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char *fn)
+/* Map rank r's MPI_Alloc_mem region (its fd, maplen bytes) here through
+ * /proc/<pid>/fd: the address of its first byte, or NULL. */
+static char *rma_map_peer(pid_t pid, int fd, size_t maplen)
 {
-    uint64_t mine[3], *all = NULL, *bases = NULL;
-    int ok, all_ok = 0, err;
+    char path[64];
+    void *p;
+    int my;
+
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, fd);
+    if ((my = open(path, O_RDWR | O_CLOEXEC)) < 0)
+        return NULL;
+    p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, my, 0);
+    close(my);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, int *mapped_out,
+                  const char *fn)
+{
+    uint64_t mine[6], *all = NULL, *bases = NULL;
+    int ok[2], all_ok[2] = {0, 0}, err, fd = -1;
+    size_t off = 0, maplen = 0;
 
     *bases_out = NULL;
-    ok = rma_cma_allowed();
+    *mapped_out = 0;
+    ok[0] = rma_cma_allowed();
     /* Under Yama ptrace_scope=1 only ancestors may read us; let our
      * siblings do (harmless elsewhere; the shm channel does the same). */
-    if (ok)
+    if (ok[0])
         prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    /* MPI_Alloc_mem memory (rma_mem.c) can be mapped by the others */
+    ok[1] = ok[0] && rma_cvar_bool("RMA_MAP", 1) &&
+            rma_mem_lookup(w->base, (size_t)w->bytes, &fd, &off, &maplen);
     mine[0] = (uint64_t)getpid();
     mine[1] = (uint64_t)(uintptr_t)w->base;
     mine[2] = (uint64_t)(uintptr_t)&rma_cma_probe_word;
+    mine[3] = ok[1] ? (uint64_t)fd : UINT64_MAX;
+    mine[4] = (uint64_t)off;
+    mine[5] = (uint64_t)maplen;
     all = malloc(sizeof mine * (size_t)w->size);
     bases = malloc(sizeof *bases * (size_t)w->size);
     w->pids = malloc(sizeof *w->pids * (size_t)w->size);
-    if (all == NULL || bases == NULL || w->pids == NULL) {
+    w->maps = calloc((size_t)w->size, sizeof *w->maps);
+    if (all == NULL || bases == NULL || w->pids == NULL || w->maps == NULL) {
         err = MPI_ERR_NO_MEM; /* the others go on; this process reports (as seg_setup) */
         goto done;
     }
@@ -432,22 +460,56 @@ int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char 
     err = mpi_allgather_impl(mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, w->comm, fn);
     if (err != MPI_SUCCESS)
         goto done;
-    for (int r = 0; ok && r < w->size; r++) {
+    for (int r = 0; r < w->size; r++) {
+        uint64_t *e = &all[6 * r];
+        w->pids[r] = (int)e[0];
+        bases[r] = e[1];
+        if (e[3] == UINT64_MAX)
+            ok[1] = 0;
+    }
+    for (int r = 0; ok[0] && r < w->size; r++) {
         uint64_t v = 0;
-        w->pids[r] = (int)all[3 * r];
-        bases[r] = all[3 * r + 1];
         if (r == w->rank)
             continue;
-        if (rma_cma_copy(w, r, 0, (char *)(uintptr_t)all[3 * r + 2], &v, sizeof v) != CANAL_OK ||
+        if (rma_cma_copy(w, r, 0, (char *)(uintptr_t)all[6 * r + 2], &v, sizeof v) != CANAL_OK ||
             v != RMA_CMA_PROBE) {
             LOG_DEBUG("rma: no single-copy access to rank %d: %s", r, common_err_detail());
-            ok = 0;
+            ok[0] = ok[1] = 0;
         }
     }
-    err = mpi_allreduce_impl(&ok, &all_ok, 1, MPI_INT, MPI_MIN, w->comm, fn);
+    for (int r = 0; ok[1] && r < w->size; r++) {
+        uint64_t *e = &all[6 * r];
+        if (r == w->rank)
+            continue;
+        w->maps[r] = rma_map_peer((pid_t)e[0], (int)e[3], (size_t)e[5]);
+        if (w->maps[r] == NULL) {
+            LOG_DEBUG("rma: cannot map rank %d's window memory: %s", r, strerror(errno));
+            ok[1] = 0;
+        }
+    }
+    err = mpi_allreduce_impl(ok, all_ok, 2, MPI_INT, MPI_MIN, w->comm, fn);
 done:
+    if (w->maps != NULL && (err != MPI_SUCCESS || !all_ok[0] || !all_ok[1])) {
+        for (int r = 0; r < w->size; r++)
+            if (w->maps[r] != NULL)
+                munmap(w->maps[r], (size_t)all[6 * r + 5]);
+        free(w->maps);
+        w->maps = NULL;
+    }
+    if (w->maps != NULL) { /* mapped: every peer's memory at an address of ours */
+        w->map_lens = malloc(sizeof *w->map_lens * (size_t)w->size);
+        for (int r = 0; r < w->size; r++) {
+            if (w->map_lens != NULL)
+                w->map_lens[r] = (size_t)all[6 * r + 5];
+            if (r != w->rank)
+                bases[r] = (uint64_t)(uintptr_t)(w->maps[r] + all[6 * r + 4]);
+        }
+        if (w->map_lens == NULL)
+            err = MPI_ERR_NO_MEM;
+        *mapped_out = 1;
+    }
     free(all);
-    if (err != MPI_SUCCESS || !all_ok) {
+    if (err != MPI_SUCCESS || !all_ok[0]) {
         free(bases);
         free(w->pids);
         w->pids = NULL;

@@ -9,8 +9,13 @@
  * accumulates of a created window through the polling target's mailbox
  * (several in one request) and everything else by single copy; the
  * checks are the same for every path and window.
- * args: create (MPI_Win_create, the default), allocate (MPI_Win_allocate)
- * or dynamic (MPI_Win_create_dynamic + MPI_Win_attach). */
+ * args: create (MPI_Win_create on calloc'ed memory, the default), allocmem
+ * (MPI_Win_create on MPI_Alloc_mem memory, which Canal maps into every
+ * rank on one node), mixed (MPI_Alloc_mem memory on even ranks only),
+ * allocate (MPI_Win_allocate) or dynamic (MPI_Win_create_dynamic +
+ * MPI_Win_attach). A second argument maps=N checks that this process maps
+ * N regions of MPI_Alloc_mem memory once the window exists (Canal: its own
+ * and, where the window maps them, its peers'; "np" for the number of ranks). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +124,22 @@ static long long origin_size(MPI_Win win, int t, size_t size)
     return added;
 }
 
+/* Mappings of MPI_Alloc_mem regions in this process (Canal names its
+ * memfds "canal-alloc-mem"): how many peers' window memory is mapped here. */
+static int alloc_mem_maps(void)
+{
+    char line[512];
+    int n = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof line, f) != NULL)
+        n += strstr(line, "canal-alloc-mem") != NULL;
+    fclose(f);
+    return n;
+}
+
 static const size_t sizes[] = {1,    3,    8,    17,    64,     100,    512,     1000,
                                2048, 4064, 4096, 4097,  8192,   65536,  1 << 20, 4 << 20};
 
@@ -199,7 +220,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    flavor = argc > 1 && !strcmp(argv[1], "allocate") ? 1 : argc > 1 && !strcmp(argv[1], "dynamic") ? 2 : 0;
+    const char *how = argc > 1 ? argv[1] : "create";
+    int allocmem = !strcmp(how, "allocmem") || (!strcmp(how, "mixed") && rank % 2 == 0);
+    flavor = !strcmp(how, "allocate") ? 1 : !strcmp(how, "dynamic") ? 2 : 0;
     slot = np <= 2 ? 4u << 20 : np <= 4 ? 1u << 20 : 256u << 10;
     bytes = (size_t)np * slot + NCOUNT * sizeof(long long);
     src = malloc(slot);
@@ -213,9 +236,13 @@ int main(int argc, char **argv)
         memset(mem, 0, bytes);
         MPI_Win_unlock(rank, win);
     } else {
-        mem = calloc(1, bytes);
-        if (mem == NULL)
+        if (allocmem) {
+            if (MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &mem) != MPI_SUCCESS)
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            memset(mem, 0, bytes);
+        } else if ((mem = calloc(1, bytes)) == NULL) {
             MPI_Abort(MPI_COMM_WORLD, 1);
+        }
         if (flavor == 0) {
             MPI_Win_create(mem, (MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
         } else {
@@ -227,6 +254,11 @@ int main(int argc, char **argv)
         }
     }
     cnt = (long long *)(mem + (size_t)np * slot);
+    if (argc > 2 && !strncmp(argv[2], "maps=", 5)) {
+        int want = !strcmp(argv[2] + 5, "np") ? np : atoi(argv[2] + 5), got = alloc_mem_maps();
+        if (got != want)
+            fail("MPI_Alloc_mem regions mapped here", 0, got, want);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
 
     /* all toward rank 0: it polls, then computes */
@@ -277,7 +309,9 @@ int main(int argc, char **argv)
     if (flavor == 2)
         MPI_Win_detach(win, mem);
     MPI_Win_free(&win);
-    if (flavor != 1)
+    if (allocmem)
+        MPI_Free_mem(mem);
+    else if (flavor != 1)
         free(mem);
     MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
