@@ -39,7 +39,11 @@
  *   CMA works (rma_cma.c): the segment then holds only the slots, and the
  *   target's bytes are moved with process_vm_readv/writev (peer_base holds
  *   addresses in the peers' address spaces; w->cma says so). Accumulates
- *   are read-modify-write under the same per-target lock.
+ *   are read-modify-write under the same per-target lock. When every
+ *   rank's window memory came from MPI_Alloc_mem (a memfd region,
+ *   rma_mem.c), each rank maps the others' regions instead and the window
+ *   is direct with loads and stores like MPI_Win_allocate's (w->maps; not
+ *   cma).
  *
  * - Active messages. Otherwise (MPI_Win_create without CMA, dynamic windows, groups
  *   spanning nodes, or when the segment cannot be made) every process runs
