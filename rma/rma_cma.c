@@ -795,7 +795,7 @@ static void rma_mbox_ring(rma_win_t *w, int t, int64_t polled, int64_t now)
 
 /* Target t's mailbox for our next request if t polled lately (the
  * mailbox is then ours to fill), else NULL (after ringing t awake). */
-static rma_mbox_t *rma_mbox_open(rma_win_t *w, int t)
+static rma_mbox_t *rma_mbox_open(rma_win_t *w, int t, int64_t *now_out)
 {
     rma_mbox_t *m;
     int64_t now, polled;
@@ -811,17 +811,17 @@ static rma_mbox_t *rma_mbox_open(rma_win_t *w, int t)
     }
     if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_FREE)
         return NULL; /* (cannot happen: we free it before returning) */
+    *now_out = now;
     return m;
 }
 
-/* Post the filled mailbox m of target t and wait for the answer, serving
- * our own mailboxes meanwhile. 1 when the target did it (the mailbox
+/* Post the filled mailbox m of target t (opened at t0) and wait for the
+ * answer, serving our own mailboxes meanwhile. 1 when the target did it (the mailbox
  * stays DONE: the caller reads the answer and frees it), 0 when taken
  * back unanswered (nothing happened at the target: use CMA). */
-static int rma_mbox_wait(rma_win_t *w, int t, rma_mbox_t *m)
+static int rma_mbox_wait(rma_win_t *w, int t, rma_mbox_t *m, int64_t t0)
 {
     uint32_t expect = RMA_MBOX_POSTED, s;
-    int64_t t0 = rma_mbox_now();
 
     __atomic_store_n(&m->state, RMA_MBOX_POSTED, __ATOMIC_RELEASE);
     __atomic_add_fetch(&w->mpoll[t].bell, 1, __ATOMIC_ACQ_REL);
@@ -830,7 +830,9 @@ static int rma_mbox_wait(rma_win_t *w, int t, rma_mbox_t *m)
         if (s == RMA_MBOX_DONE)
             return 1;
         if ((spins & 15) == 15) {
-            if (w->mbox_hook >= 0) { /* (we serve: CANAL_RMA_MBOX is not 0 here) */
+            /* (not at once: a polling target answers within ~100 spins, and
+             * serving delays seeing it; we serve: CANAL_RMA_MBOX is not 0) */
+            if (spins >= 127 && w->mbox_hook >= 0) {
                 adi_lock();
                 rma_mbox_serve_now(w);
                 adi_unlock();
@@ -859,9 +861,10 @@ static int rma_mbox_call(rma_win_t *w, int t, int kind, char *remote, size_t len
                          canal_status_t *st_out)
 {
     rma_mbox_t *m;
+    int64_t t0;
 
     if (len > (kind == RMA_MBOX_CAS ? w->mbox_data / 2 : w->mbox_data) ||
-        (m = rma_mbox_open(w, t)) == NULL)
+        (m = rma_mbox_open(w, t, &t0)) == NULL)
         return 0;
     m->kind = (uint32_t)kind;
     m->remote = (uint64_t)(uintptr_t)remote;
@@ -872,7 +875,7 @@ static int rma_mbox_call(rma_win_t *w, int t, int kind, char *remote, size_t len
         memcpy(m->data, in, len);
     if (kind == RMA_MBOX_CAS)
         memcpy(m->data + len, in2, len);
-    if (!rma_mbox_wait(w, t, m))
+    if (!rma_mbox_wait(w, t, m, t0))
         return 0;
     if (kind != RMA_CMA_ACC)
         memcpy(out, m->data, len);
@@ -891,10 +894,11 @@ static int rma_mbox_vec(rma_win_t *w, int i, int n, int *end, canal_status_t *st
     rma_cma_pending_t *a = &w->cq[i];
     rma_mbox_t *m;
     size_t at = 0;
+    int64_t t0;
     int k = i;
 
     if (w->mbox == NULL || sizeof(rma_mbox_piece_t) + a->len > w->mbox_data ||
-        (m = rma_mbox_open(w, a->t)) == NULL)
+        (m = rma_mbox_open(w, a->t, &t0)) == NULL)
         return 0;
     for (; k < n && w->cq[k].t == a->t &&
            (w->cq[k].kind == RMA_CMA_PUT || w->cq[k].kind == RMA_CMA_ACC);
@@ -916,7 +920,7 @@ static int rma_mbox_vec(rma_win_t *w, int i, int n, int *end, canal_status_t *st
     m->kind = RMA_MBOX_VEC;
     m->remote = 0;
     m->len = (uint32_t)at;
-    if (!rma_mbox_wait(w, a->t, m))
+    if (!rma_mbox_wait(w, a->t, m, t0))
         return 0;
     *st_out = (canal_status_t)m->status;
     __atomic_store_n(&m->state, RMA_MBOX_FREE, __ATOMIC_RELEASE);
