@@ -21,14 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NCOUNT = 64 }; /* long longs after the slots: counters, per origin */
+enum { NCOUNT = 64 };           /* long longs after the slots: counters, per origin */
 enum { C_DONE = 0, C_SUM = 1 }; /* C_SUM + origin: sums that origin added */
 
 static int rank, np, errs, flavor;
-static size_t slot;      /* bytes each origin owns in each target */
-static char *mem;        /* np slots, then NCOUNT long longs */
-static MPI_Aint *base;   /* every rank's window base as a displacement */
-static char *src, *chk;  /* origin and check buffers of slot bytes */
+static size_t slot;     /* bytes each origin owns in each target */
+static char *mem;       /* np slots, then NCOUNT long longs */
+static MPI_Aint *base;  /* every rank's window base as a displacement */
+static char *src, *chk; /* origin and check buffers of slot bytes */
 
 static void fail(const char *what, size_t size, long long got, long long want)
 {
@@ -94,10 +94,10 @@ static long long origin_size(MPI_Win win, int t, size_t size)
         size_t n = slot / size < 24 ? slot / size : 24;
         fill(100, size, n * size);
         for (size_t k = 0; k < n; k++) {
-            MPI_Put(src + k * size, (int)size, MPI_BYTE, t, slot_disp(t, rank) + (MPI_Aint)(k * size),
-                    (int)size, MPI_BYTE, win);
-            MPI_Accumulate(&one, 1, MPI_LONG_LONG, t, count_disp(t, C_SUM + rank), 1,
-                           MPI_LONG_LONG, MPI_SUM, win);
+            MPI_Put(src + k * size, (int)size, MPI_BYTE, t,
+                    slot_disp(t, rank) + (MPI_Aint)(k * size), (int)size, MPI_BYTE, win);
+            MPI_Accumulate(&one, 1, MPI_LONG_LONG, t, count_disp(t, C_SUM + rank), 1, MPI_LONG_LONG,
+                           MPI_SUM, win);
             added++;
         }
         MPI_Win_flush(t, win);
@@ -140,8 +140,8 @@ static int alloc_mem_maps(void)
     return n;
 }
 
-static const size_t sizes[] = {1,    3,    8,    17,    64,     100,    512,     1000,
-                               2048, 4064, 4096, 4097,  8192,   65536,  1 << 20, 4 << 20};
+static const size_t sizes[] = {1,    3,    8,    17,   64,   100,   512,     1000,
+                               2048, 4064, 4096, 4097, 8192, 65536, 1 << 20, 4 << 20};
 
 /* Everything toward t; returns what this origin added to t's sum. */
 static long long origin_all(MPI_Win win, int t)
@@ -274,8 +274,8 @@ int main(int argc, char **argv)
                            MPI_SUM, win);
             MPI_Win_unlock(0, win);
         }
-        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &added, rank == 0 ? &added : NULL, 1,
-                   MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD); /* (rank 0 adds 0) */
+        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &added, rank == 0 ? &added : NULL, 1, MPI_LONG_LONG,
+                   MPI_SUM, 0, MPI_COMM_WORLD); /* (rank 0 adds 0) */
         if (rank == 0) {
             long long sum = 0;
             MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
