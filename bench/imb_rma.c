@@ -1,11 +1,13 @@
 /* The IMB-RMA measurements issue 26 quotes, on an MPI_Win_create window
- * (the user's malloc'ed memory, as IMB-RMA does), 2 ranks: rank 0 is the
- * origin, rank 1 the passive target (in MPI_Barrier meanwhile).
+ * over MPI_Alloc_mem memory (as IMB-RMA allocates all its buffers; -m:
+ * calloc'ed memory instead), 2 ranks: rank 0 is the origin, rank 1 the
+ * passive target (in MPI_Barrier meanwhile).
  *   unidir_get  SIZE us   IMB-RMA Unidir_get, non-aggregate: MPI_Win_lock
  *                         (shared) once, then get + MPI_Win_flush per op
  *   unidir_get_agg SIZE us  the same, aggregate: one flush per batch
  *   unidir_put  SIZE us   Unidir_put, non-aggregate
  *   unidir_put_agg SIZE us
+ *   put_local   SIZE us   IMB-RMA Put_local: put + MPI_Win_flush_local per op
  *   acc_agg     SIZE us   IMB-RMA Accumulate (MPI_FLOAT, MPI_SUM),
  *                         aggregate: accumulates, one flush per batch
  *   acc         SIZE us   the same, non-aggregate
@@ -59,6 +61,7 @@ enum { K_GET, K_PUT, K_ACC, K_ZPUT, K_ZGET, K_ZACC, K_NPUT, K_NACC };
 
 static long acc_calls;
 static int busy;          /* -c: the target computes during the batch */
+static int use_malloc;    /* -m: window memory from calloc, not MPI_Alloc_mem */
 static float *target_mem; /* rank 1's window memory; the last word is the flag */
 static char *getbuf; /* gets land here, so that buf keeps its 1.0f for puts and sums */
 
@@ -106,11 +109,13 @@ static double batch(MPI_Win win, char *buf, int kind, int agg, int size, int ite
                 MPI_Accumulate(buf, 2, MPI_FLOAT, MPI_PROC_NULL, 0, 2, MPI_FLOAT, MPI_SUM, win);
                 break;
             }
-            if (!agg)
+            if (agg == 2)
+                MPI_Win_flush_local(1, win);
+            else if (!agg)
                 MPI_Win_flush(1, win);
         }
         if (agg)
-            MPI_Win_flush(1, win);
+            MPI_Win_flush(1, win); /* (put_local: remote completion once) */
         t = (MPI_Wtime() - t0) * 1e6 / iters;
         if (busy) {
             int one = 1;
@@ -157,6 +162,8 @@ int main(int argc, char **argv)
             nbatch = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-c"))
             busy = 1;
+        else if (!strcmp(argv[i], "-m"))
+            use_malloc = 1;
     }
     if (nbatch < 1 || nbatch > 64)
         nbatch = 5;
@@ -165,9 +172,17 @@ int main(int argc, char **argv)
             fprintf(stderr, "imb_rma: needs exactly 2 ranks, got %d\n", np);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    mem = calloc(MAX_SIZE / 4, sizeof *mem);
-    buf = malloc(MAX_SIZE);
-    getbuf = malloc(MAX_SIZE);
+    if (use_malloc) {
+        mem = calloc(MAX_SIZE / 4, sizeof *mem);
+        buf = malloc(MAX_SIZE);
+        getbuf = malloc(MAX_SIZE);
+    } else if (MPI_Alloc_mem(MAX_SIZE, MPI_INFO_NULL, &mem) != MPI_SUCCESS ||
+               MPI_Alloc_mem(MAX_SIZE, MPI_INFO_NULL, &buf) != MPI_SUCCESS ||
+               MPI_Alloc_mem(MAX_SIZE, MPI_INFO_NULL, &getbuf) != MPI_SUCCESS) {
+        mem = buf = NULL;
+    } else {
+        memset(mem, 0, MAX_SIZE);
+    }
     if (mem == NULL || buf == NULL || getbuf == NULL)
         MPI_Abort(MPI_COMM_WORLD, 1);
     for (int i = 0; i < MAX_SIZE / 4; i++)
@@ -193,6 +208,8 @@ int main(int argc, char **argv)
         run("unidir_put", win, (char *)buf, K_PUT, 0, sizes[k]);
     for (int k = 0; k < nsizes; k++)
         run("unidir_put_agg", win, (char *)buf, K_PUT, 1, sizes[k]);
+    for (int k = 0; k < nsizes; k++)
+        run("put_local", win, (char *)buf, K_PUT, 2, sizes[k]);
     /* the puts wrote 1.0f everywhere: start the sums from 0 */
     MPI_Win_fence(0, win);
     memset(mem, 0, MAX_SIZE);
@@ -220,9 +237,15 @@ int main(int argc, char **argv)
     }
 out:
     MPI_Win_free(&win);
-    free(mem);
-    free(buf);
-    free(getbuf);
+    if (use_malloc) {
+        free(mem);
+        free(buf);
+        free(getbuf);
+    } else {
+        MPI_Free_mem(mem);
+        MPI_Free_mem(buf);
+        MPI_Free_mem(getbuf);
+    }
     MPI_Finalize();
     return 0;
 }

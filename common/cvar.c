@@ -113,6 +113,9 @@ static const common_cvar_desc_t cvar_table[] = {
     {"RMA_CMA", CVAR_TYPE_BOOL, "1", NULL,
      "MPI_Win_create windows whose ranks share a node reach each other's memory with "
      "process_vm_readv/writev (single copy) instead of active messages, when CMA works"},
+    {"RMA_MAP", CVAR_TYPE_BOOL, "1", NULL,
+     "MPI_Alloc_mem memory is a mappable (memfd) region; an MPI_Win_create window "
+     "over such memory on one node maps every rank's region and uses loads and stores"},
     {"RMA_MBOX", CVAR_TYPE_BOOL, "1", NULL,
      "on such windows (up to 64 ranks) a lone small get or accumulate goes through a mailbox that "
      "the target serves when it is polling inside MPI, else (or not answered in 4 us) by CMA"},

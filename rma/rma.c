@@ -39,7 +39,11 @@
  *   CMA works (rma_cma.c): the segment then holds only the slots, and the
  *   target's bytes are moved with process_vm_readv/writev (peer_base holds
  *   addresses in the peers' address spaces; w->cma says so). Accumulates
- *   are read-modify-write under the same per-target lock.
+ *   are read-modify-write under the same per-target lock. When every
+ *   rank's window memory came from MPI_Alloc_mem (a memfd region,
+ *   rma_mem.c), each rank maps the others' regions instead and the window
+ *   is direct with loads and stores like MPI_Win_allocate's (w->maps; not
+ *   cma).
  *
  * - Active messages. Otherwise (MPI_Win_create without CMA, dynamic windows, groups
  *   spanning nodes, or when the segment cannot be made) every process runs
@@ -525,13 +529,13 @@ static int hints_apply(rma_win_t *w, MPI_Info info)
  * per rank, and one more whose words are the fence's barrier), then each
  * rank's memory. Collective over w->comm; *ok_out says whether every
  * rank has it mapped (if not, nobody keeps it). */
-static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int *ok_out,
+static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int cma, int *ok_out,
                      const char *fn)
 {
     long page = sysconf(_SC_PAGESIZE);
     /* one slot per rank and one for the fence's barrier */
     size_t slots_len = (size_t)(w->size + 1) * sizeof(rma_shm_slot_t);
-    size_t mbox_len = remote != NULL ? rma_mbox_bytes(w->size) : 0; /* cma: mailboxes */
+    size_t mbox_len = cma ? rma_mbox_bytes(w->size) : 0; /* cma: mailboxes */
     size_t hdr = (slots_len + mbox_len + (size_t)page - 1) & ~((size_t)page - 1);
     size_t *off = malloc(sizeof *off * (size_t)w->size);
     size_t total = hdr;
@@ -589,7 +593,7 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int *
         w->peer_base[r] = remote != NULL ? (char *)(uintptr_t)remote[r] : (char *)seg + off[r];
     free(off);
     w->direct = 1;
-    w->cma = remote != NULL;
+    w->cma = cma; /* (remote but not cma: a mapped created window) */
     if (mbox_len > 0)
         rma_mbox_start(w, (char *)seg + slots_len);
     w->base = w->peer_base[w->rank];
@@ -620,6 +624,11 @@ static void win_destroy(rma_win_t *w)
     rma_mbox_stop(w);
     if (w->seg != NULL)
         munmap(w->seg, w->seg_len);
+    for (int r = 0; w->maps != NULL && r < w->size; r++)
+        if (w->maps[r] != NULL && w->map_lens != NULL)
+            munmap(w->maps[r], w->map_lens[r]);
+    free(w->maps);
+    free(w->map_lens);
     free(w->owned_mem);
     while (w->regions != NULL) {
         rma_region_t *r = w->regions;
@@ -733,7 +742,8 @@ static int win_memory(const char *fn, rma_win_t *w, mpi_comm_t *c, int flavor, M
     if (flavor == MPI_WIN_FLAVOR_SHARED ||
         (flavor == MPI_WIN_FLAVOR_ALLOCATE && rma_cvar_bool("RMA_DIRECT", 1) &&
          all_on_this_node(c))) {
-        err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, NULL, &shm_ok, fn);
+        err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, NULL, 0, &shm_ok,
+                        fn);
         if (err != MPI_SUCCESS)
             return mpi_err_raise(c, err, fn, "cannot map the window's shared segment");
         if (!shm_ok && flavor == MPI_WIN_FLAVOR_SHARED)
@@ -746,9 +756,10 @@ static int win_memory(const char *fn, rma_win_t *w, mpi_comm_t *c, int flavor, M
         all_on_this_node(c)) {
         /* The user's memory, reached with CMA; the locks in a segment. */
         uint64_t *bases = NULL;
-        err = rma_cma_setup(w, c, &bases, fn);
+        int mapped = 0;
+        err = rma_cma_setup(w, c, &bases, &mapped, fn);
         if (err == MPI_SUCCESS && bases != NULL)
-            err = seg_setup(w, 0, bases, &shm_ok, fn);
+            err = seg_setup(w, 0, bases, !mapped, &shm_ok, fn);
         free(bases);
         if (err != MPI_SUCCESS)
             return mpi_err_raise(c, err, fn, "cannot set up single-copy access to the window");
@@ -947,7 +958,7 @@ int mpi_win_shared_query_impl(rma_win_t *w, int rank, MPI_Aint *size, MPI_Aint *
      * opens the call to every flavor, answering size 0 and a NULL base where
      * memory is not shared: the standard ABI (MPI 5.0) does so (MPICH main's
      * rma/win_shared_query -flavor=create). */
-    int shared = w->direct && !w->cma;
+    int shared = w->direct && w->flavor != MPI_WIN_FLAVOR_CREATE; /* (not mapped created ones) */
     if (!shared && !mpi_abi_standard)
         return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
                        "the window's memory is not shared (create it with "

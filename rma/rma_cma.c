@@ -18,10 +18,12 @@
 #include "common/cvar.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -173,7 +175,7 @@ int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, si
 int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, size_t len, dt_op_t op,
                         dt_builtin_t basic)
 {
-    if (len > 512 || !rma_cma_enqueue(w, t, 1, raddr, (void *)local, len))
+    if (!rma_cma_enqueue(w, t, 1, raddr, (void *)local, len))
         return 0;
     w->cq[w->ncq - 1].kind = RMA_CMA_ACC;
     w->cq[w->ncq - 1].op = (int)op;
@@ -184,7 +186,7 @@ int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, siz
 /* One accumulate, alone: lock, read, apply, write, unlock. */
 static canal_status_t rma_cma_acc_one(rma_win_t *w, const rma_cma_pending_t *e)
 {
-    char buf[512];
+    char buf[RMA_CMA_QUEUE_MAX_BYTES] __attribute__((aligned(64)));
     rma_layout_t l;
     canal_status_t st;
 
@@ -275,6 +277,7 @@ static int rma_cma_acc_run(rma_win_t *w, rma_cma_pending_t *a, int n, canal_stat
 }
 
 static int rma_mbox_try(rma_win_t *w, const rma_cma_pending_t *e, canal_status_t *st_out);
+static int rma_mbox_vec(rma_win_t *w, int i, int n, int *end, canal_status_t *st_out);
 
 static void rma_cma_late(rma_win_t *w, int t)
 {
@@ -329,13 +332,24 @@ canal_status_t rma_cma_drain(rma_win_t *w)
         ssize_t got;
         int j = i;
 
+        if (a->kind != RMA_CMA_GET) {
+            canal_status_t st = CANAL_OK;
+            if (rma_mbox_vec(w, i, n, &j, &st)) { /* done by the polling target */
+                if (st != CANAL_OK) {
+                    rma_cma_late(w, a->t);
+                    if (first == CANAL_OK)
+                        first = st;
+                }
+                i = j;
+                continue;
+            }
+            j = i;
+        }
         if (a->kind == RMA_CMA_ACC) {
             canal_status_t st = CANAL_OK;
             for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == a->kind; j++)
                 ;
-            if (j - i == 1 && rma_mbox_try(w, a, &st))
-                ; /* a lone accumulate, done by the polling target */
-            else if (!rma_cma_acc_run(w, a, j - i, &st))
+            if (!rma_cma_acc_run(w, a, j - i, &st))
                 for (int k = i; k < j && st == CANAL_OK; k++)
                     st = rma_cma_acc_one(w, &w->cq[k]);
             if (st != CANAL_OK) {
@@ -395,24 +409,50 @@ canal_status_t rma_cma_drain(rma_win_t *w)
     return first;
 }
 
-int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char *fn)
+/* Map rank r's MPI_Alloc_mem region (its fd, maplen bytes) here through
+ * /proc/<pid>/fd: the address of its first byte, or NULL. */
+static char *rma_map_peer(pid_t pid, int fd, size_t maplen)
 {
-    uint64_t mine[3], *all = NULL, *bases = NULL;
-    int ok, all_ok = 0, err;
+    char path[64];
+    void *p;
+    int my;
+
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, fd);
+    if ((my = open(path, O_RDWR | O_CLOEXEC)) < 0)
+        return NULL;
+    p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, my, 0);
+    close(my);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, int *mapped_out,
+                  const char *fn)
+{
+    uint64_t mine[6], *all = NULL, *bases = NULL;
+    int ok[2], all_ok[2] = {0, 0}, err, fd = -1;
+    size_t off = 0, maplen = 0;
 
     *bases_out = NULL;
-    ok = rma_cma_allowed();
+    *mapped_out = 0;
+    ok[0] = rma_cma_allowed();
     /* Under Yama ptrace_scope=1 only ancestors may read us; let our
      * siblings do (harmless elsewhere; the shm channel does the same). */
-    if (ok)
+    if (ok[0])
         prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    /* MPI_Alloc_mem memory (rma_mem.c) can be mapped by the others */
+    ok[1] = ok[0] && rma_cvar_bool("RMA_MAP", 1) &&
+            rma_mem_lookup(w->base, (size_t)w->bytes, &fd, &off, &maplen);
     mine[0] = (uint64_t)getpid();
     mine[1] = (uint64_t)(uintptr_t)w->base;
     mine[2] = (uint64_t)(uintptr_t)&rma_cma_probe_word;
+    mine[3] = ok[1] ? (uint64_t)fd : UINT64_MAX;
+    mine[4] = (uint64_t)off;
+    mine[5] = (uint64_t)maplen;
     all = malloc(sizeof mine * (size_t)w->size);
     bases = malloc(sizeof *bases * (size_t)w->size);
     w->pids = malloc(sizeof *w->pids * (size_t)w->size);
-    if (all == NULL || bases == NULL || w->pids == NULL) {
+    w->maps = calloc((size_t)w->size, sizeof *w->maps);
+    if (all == NULL || bases == NULL || w->pids == NULL || w->maps == NULL) {
         err = MPI_ERR_NO_MEM; /* the others go on; this process reports (as seg_setup) */
         goto done;
     }
@@ -420,22 +460,56 @@ int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char 
     err = mpi_allgather_impl(mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, w->comm, fn);
     if (err != MPI_SUCCESS)
         goto done;
-    for (int r = 0; ok && r < w->size; r++) {
+    for (int r = 0; r < w->size; r++) {
+        uint64_t *e = &all[6 * r];
+        w->pids[r] = (int)e[0];
+        bases[r] = e[1];
+        if (e[3] == UINT64_MAX)
+            ok[1] = 0;
+    }
+    for (int r = 0; ok[0] && r < w->size; r++) {
         uint64_t v = 0;
-        w->pids[r] = (int)all[3 * r];
-        bases[r] = all[3 * r + 1];
         if (r == w->rank)
             continue;
-        if (rma_cma_copy(w, r, 0, (char *)(uintptr_t)all[3 * r + 2], &v, sizeof v) != CANAL_OK ||
+        if (rma_cma_copy(w, r, 0, (char *)(uintptr_t)all[6 * r + 2], &v, sizeof v) != CANAL_OK ||
             v != RMA_CMA_PROBE) {
             LOG_DEBUG("rma: no single-copy access to rank %d: %s", r, common_err_detail());
-            ok = 0;
+            ok[0] = ok[1] = 0;
         }
     }
-    err = mpi_allreduce_impl(&ok, &all_ok, 1, MPI_INT, MPI_MIN, w->comm, fn);
+    for (int r = 0; ok[1] && r < w->size; r++) {
+        uint64_t *e = &all[6 * r];
+        if (r == w->rank)
+            continue;
+        w->maps[r] = rma_map_peer((pid_t)e[0], (int)e[3], (size_t)e[5]);
+        if (w->maps[r] == NULL) {
+            LOG_DEBUG("rma: cannot map rank %d's window memory: %s", r, strerror(errno));
+            ok[1] = 0;
+        }
+    }
+    err = mpi_allreduce_impl(ok, all_ok, 2, MPI_INT, MPI_MIN, w->comm, fn);
 done:
+    if (w->maps != NULL && (err != MPI_SUCCESS || !all_ok[0] || !all_ok[1])) {
+        for (int r = 0; r < w->size; r++)
+            if (w->maps[r] != NULL)
+                munmap(w->maps[r], (size_t)all[6 * r + 5]);
+        free(w->maps);
+        w->maps = NULL;
+    }
+    if (w->maps != NULL) { /* mapped: every peer's memory at an address of ours */
+        w->map_lens = malloc(sizeof *w->map_lens * (size_t)w->size);
+        for (int r = 0; r < w->size; r++) {
+            if (w->map_lens != NULL)
+                w->map_lens[r] = (size_t)all[6 * r + 5];
+            if (r != w->rank)
+                bases[r] = (uint64_t)(uintptr_t)(w->maps[r] + all[6 * r + 4]);
+        }
+        if (w->map_lens == NULL)
+            err = MPI_ERR_NO_MEM;
+        *mapped_out = 1;
+    }
     free(all);
-    if (err != MPI_SUCCESS || !all_ok) {
+    if (err != MPI_SUCCESS || !all_ok[0]) {
         free(bases);
         free(w->pids);
         w->pids = NULL;
@@ -462,13 +536,31 @@ done:
  * never twice or not at all; if the target won, it is copying now and
  * the origin waits for DONE. A target that computes or sleeps does not
  * poll, its time grows stale, and origins go straight to CMA. */
-/* A mailbox carries up to 512 bytes in windows of at most 16 ranks (544
- * bytes per pair: 139 KiB at 16), 112 above (144 per pair: 576 KiB at 64). */
-enum { RMA_MBOX_MAX_RANKS = 64, RMA_MBOX_BIG_RANKS = 16 };
-enum { RMA_MBOX_HDR = 32, RMA_MBOX_DATA_SMALL = 112, RMA_MBOX_DATA_BIG = 512 };
+/* A mailbox carries up to 4 KiB in windows of at most 4 ranks (4128 bytes
+ * per pair: 66 KiB at 4), 512 bytes up to 16 ranks (544 per pair: 139 KiB
+ * at 16), 112 above (144 per pair: 576 KiB at 64). */
+enum { RMA_MBOX_MAX_RANKS = 64, RMA_MBOX_BIG_RANKS = 16, RMA_MBOX_HUGE_RANKS = 4 };
+enum {
+    RMA_MBOX_HDR = 32,
+    RMA_MBOX_DATA_SMALL = 112,
+    RMA_MBOX_DATA_BIG = 512,
+    RMA_MBOX_DATA_HUGE = RMA_CMA_QUEUE_MAX_BYTES
+};
 enum { RMA_MBOX_FREE = 0, RMA_MBOX_POSTED, RMA_MBOX_TAKEN, RMA_MBOX_DONE };
-/* request kinds besides RMA_CMA_GET and RMA_CMA_ACC */
-enum { RMA_MBOX_FOP = 16, RMA_MBOX_CAS };
+/* request kinds besides RMA_CMA_GET and RMA_CMA_ACC; RMA_MBOX_VEC carries
+ * a run of queued puts and accumulates toward the target, each piece an
+ * rma_mbox_piece_t and its bytes (padded to 16), applied in order. */
+enum { RMA_MBOX_FOP = 16, RMA_MBOX_CAS, RMA_MBOX_VEC };
+
+typedef struct rma_mbox_piece {
+    uint64_t remote; /* address in the target */
+    uint32_t len;
+    uint32_t kind;     /* RMA_CMA_PUT or RMA_CMA_ACC */
+    int32_t op, basic; /* RMA_CMA_ACC: dt_op_t, dt_builtin_t */
+    uint64_t pad;
+} rma_mbox_piece_t;
+
+_Static_assert(sizeof(rma_mbox_piece_t) == 32, "piece header keeps the data 16-aligned");
 
 typedef struct rma_mbox_poll {
     volatile int64_t polled_ns; /* CLOCK_MONOTONIC of the hook's last run (every 8th call) */
@@ -491,6 +583,8 @@ _Static_assert(sizeof(rma_mbox_t) == RMA_MBOX_HDR, "mailbox layout");
 
 static size_t rma_mbox_data(int size)
 {
+    if (size <= RMA_MBOX_HUGE_RANKS)
+        return RMA_MBOX_DATA_HUGE;
     return size <= RMA_MBOX_BIG_RANKS ? RMA_MBOX_DATA_BIG : RMA_MBOX_DATA_SMALL;
 }
 
@@ -517,17 +611,52 @@ size_t rma_mbox_bytes(int size)
            (size_t)size * (size_t)size * (RMA_MBOX_HDR + rma_mbox_data(size));
 }
 
+/* The pieces of an RMA_MBOX_VEC request: each checked against [lo, hi);
+ * 1 if all are whole and inside (*locks: one of them accumulates). */
+static int rma_mbox_vec_ok(const rma_mbox_t *m, const char *lo, const char *hi, int *locks)
+{
+    size_t at = 0;
+
+    *locks = 0;
+    while (at < m->len) {
+        const rma_mbox_piece_t *pc = (const rma_mbox_piece_t *)(m->data + at);
+        const char *p = (const char *)(uintptr_t)pc->remote;
+        if (m->len - at < sizeof *pc || pc->len > m->len - at - sizeof *pc || p < lo ||
+            p > hi || pc->len > (size_t)(hi - p))
+            return 0;
+        *locks |= pc->kind == RMA_CMA_ACC;
+        at += sizeof *pc + ((pc->len + 15) & ~(size_t)15);
+    }
+    return 1;
+}
+
 /* Do the request in mailbox m on our memory p (claimed: TAKEN; an
  * accumulate's lock held). */
 static void rma_mbox_do(rma_mbox_t *m, char *p)
 {
-    char old[RMA_MBOX_DATA_BIG];
+    char old[RMA_MBOX_DATA_HUGE];
     rma_layout_t l;
 
     m->status = CANAL_OK;
     switch (m->kind) {
     case RMA_CMA_GET:
         memcpy(m->data, p, m->len);
+        break;
+    case RMA_MBOX_VEC: /* puts and accumulates, in issue order */
+        for (size_t at = 0; at < m->len;) {
+            rma_mbox_piece_t *pc = (rma_mbox_piece_t *)(m->data + at);
+            char *q = (char *)(uintptr_t)pc->remote;
+            if (pc->kind == RMA_CMA_PUT) {
+                memcpy(q, pc + 1, pc->len);
+            } else {
+                canal_status_t st;
+                rma_layout_one(&l, pc->len);
+                st = rma_apply_acc(q, &l, pc + 1, (dt_op_t)pc->op, (dt_builtin_t)pc->basic);
+                if (st != CANAL_OK)
+                    m->status = st;
+            }
+            at += sizeof *pc + ((pc->len + 15) & ~(size_t)15);
+        }
         break;
     case RMA_MBOX_FOP: /* old value back in data, the origin's applied */
         memcpy(old, p, m->len);
@@ -550,13 +679,13 @@ static void rma_mbox_do(rma_mbox_t *m, char *p)
     }
 }
 
-/* Serve the mailboxes addressed to this process (device lock held). A
- * doorbell that moved -- a request, or an origin that found us stale and
- * rang to wake us -- is reported as work done (adi_progress_hook_did), so
- * a blocked wait keeps polling while origins keep asking. */
-static void rma_mbox_serve(void *arg)
+/* Serve the mailboxes addressed to this process: by the progress hook
+ * (device lock held), and by an origin of this window that waits for its
+ * own request (rma_mbox_wait), so that two processes asking each other at
+ * once (IMB-RMA's Bidir and Exchange rows) answer each other. Returns
+ * whether the doorbell had moved. */
+static int rma_mbox_serve_now(rma_win_t *w)
 {
-    rma_win_t *w = arg;
     rma_mbox_poll_t *me = &w->mpoll[w->rank];
     uint32_t bell;
     int missed = 0;
@@ -565,7 +694,7 @@ static void rma_mbox_serve(void *arg)
     if (bell == w->mbox_bell_seen) {
         if ((w->mbox_tick++ & 7) == 0)
             __atomic_store_n(&me->polled_ns, rma_mbox_now(), __ATOMIC_RELAXED);
-        return;
+        return 0;
     }
     __atomic_store_n(&me->polled_ns, rma_mbox_now(), __ATOMIC_RELAXED);
     for (int o = 0; o < w->size; o++) {
@@ -576,9 +705,16 @@ static void rma_mbox_serve(void *arg)
         if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_POSTED)
             continue;
         p = (char *)(uintptr_t)m->remote;
-        if (m->len > w->mbox_data || p < lo || p + m->len > hi)
+        if (m->len > w->mbox_data)
             continue; /* (the origin checked; left to its CMA path) */
-        locks = m->kind != RMA_CMA_GET;
+        if (m->kind == RMA_MBOX_VEC) {
+            if (!rma_mbox_vec_ok(m, lo, hi, &locks))
+                continue;
+        } else {
+            if (p < lo || p + m->len > hi)
+                continue;
+            locks = m->kind != RMA_CMA_GET;
+        }
         if (locks && __atomic_exchange_n(&w->slots[w->rank].acc, 1, __ATOMIC_ACQUIRE) != 0) {
             missed = 1; /* somebody holds the lock: look again next time */
             continue;
@@ -594,9 +730,19 @@ static void rma_mbox_serve(void *arg)
             rma_acc_unlock(w, w->rank);
         __atomic_store_n(&m->state, RMA_MBOX_DONE, __ATOMIC_RELEASE);
     }
-    adi_progress_hook_did(1);
     if (!missed)
         w->mbox_bell_seen = bell;
+    return 1;
+}
+
+/* The progress hook. A doorbell that moved -- a request, or an origin that
+ * found us stale and rang to wake us -- is reported as work done
+ * (adi_progress_hook_did), so a blocked wait keeps polling while origins
+ * keep asking. */
+static void rma_mbox_serve(void *arg)
+{
+    if (rma_mbox_serve_now(arg))
+        adi_progress_hook_did(1);
 }
 
 void rma_mbox_start(rma_win_t *w, void *area)
@@ -647,6 +793,64 @@ static void rma_mbox_ring(rma_win_t *w, int t, int64_t polled, int64_t now)
     adi_wake_peer(w->job[t]);
 }
 
+/* Target t's mailbox for our next request if t polled lately (the
+ * mailbox is then ours to fill), else NULL (after ringing t awake). */
+static rma_mbox_t *rma_mbox_open(rma_win_t *w, int t, int64_t *now_out)
+{
+    rma_mbox_t *m;
+    int64_t now, polled;
+
+    if (w->mbox == NULL || t == w->rank)
+        return NULL;
+    m = rma_mbox_at(w, t, w->rank);
+    now = rma_mbox_now();
+    polled = __atomic_load_n(&w->mpoll[t].polled_ns, __ATOMIC_RELAXED);
+    if (now - polled > w->mbox_fresh_ns) {
+        rma_mbox_ring(w, t, polled, now);
+        return NULL;
+    }
+    if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_FREE)
+        return NULL; /* (cannot happen: we free it before returning) */
+    *now_out = now;
+    return m;
+}
+
+/* Post the filled mailbox m of target t (opened at t0) and wait for the
+ * answer, serving our own mailboxes meanwhile. 1 when the target did it (the mailbox
+ * stays DONE: the caller reads the answer and frees it), 0 when taken
+ * back unanswered (nothing happened at the target: use CMA). */
+static int rma_mbox_wait(rma_win_t *w, int t, rma_mbox_t *m, int64_t t0)
+{
+    uint32_t expect = RMA_MBOX_POSTED, s;
+
+    __atomic_store_n(&m->state, RMA_MBOX_POSTED, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&w->mpoll[t].bell, 1, __ATOMIC_ACQ_REL);
+    for (unsigned spins = 0;; spins++) {
+        s = __atomic_load_n(&m->state, __ATOMIC_ACQUIRE);
+        if (s == RMA_MBOX_DONE)
+            return 1;
+        if ((spins & 15) == 15) {
+            /* (not at once: a polling target answers within ~100 spins, and
+             * serving delays seeing it; we serve: CANAL_RMA_MBOX is not 0) */
+            if (spins >= 127 && w->mbox_hook >= 0) {
+                adi_lock();
+                rma_mbox_serve_now(w);
+                adi_unlock();
+            }
+            if (s == RMA_MBOX_POSTED && rma_mbox_now() - t0 > w->mbox_wait_ns &&
+                __atomic_compare_exchange_n(&m->state, &expect, RMA_MBOX_FREE, 0,
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                return 0; /* taken back before the target saw it: CMA */
+            expect = RMA_MBOX_POSTED;
+        }
+        if ((spins & 255) == 255)
+            sched_yield(); /* (the target may wait for this CPU) */
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
 /* One request through target t's mailbox: kind (RMA_CMA_GET, RMA_CMA_ACC,
  * RMA_MBOX_FOP, RMA_MBOX_CAS) on len bytes at remote, with the origin's
  * bytes in (and, for CAS, the compare bytes in2 after them) and the
@@ -657,21 +861,11 @@ static int rma_mbox_call(rma_win_t *w, int t, int kind, char *remote, size_t len
                          canal_status_t *st_out)
 {
     rma_mbox_t *m;
-    int64_t now, t0, polled;
-    uint32_t expect = RMA_MBOX_POSTED, s;
+    int64_t t0;
 
-    if (w->mbox == NULL || len > (kind == RMA_MBOX_CAS ? w->mbox_data / 2 : w->mbox_data) ||
-        t == w->rank)
+    if (len > (kind == RMA_MBOX_CAS ? w->mbox_data / 2 : w->mbox_data) ||
+        (m = rma_mbox_open(w, t, &t0)) == NULL)
         return 0;
-    m = rma_mbox_at(w, t, w->rank);
-    now = rma_mbox_now();
-    polled = __atomic_load_n(&w->mpoll[t].polled_ns, __ATOMIC_RELAXED);
-    if (now - polled > w->mbox_fresh_ns) {
-        rma_mbox_ring(w, t, polled, now);
-        return 0;
-    }
-    if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_FREE)
-        return 0; /* (cannot happen: we free it before returning) */
     m->kind = (uint32_t)kind;
     m->remote = (uint64_t)(uintptr_t)remote;
     m->len = (uint32_t)len;
@@ -681,29 +875,56 @@ static int rma_mbox_call(rma_win_t *w, int t, int kind, char *remote, size_t len
         memcpy(m->data, in, len);
     if (kind == RMA_MBOX_CAS)
         memcpy(m->data + len, in2, len);
-    __atomic_store_n(&m->state, RMA_MBOX_POSTED, __ATOMIC_RELEASE);
-    __atomic_add_fetch(&w->mpoll[t].bell, 1, __ATOMIC_ACQ_REL);
-    t0 = now;
-    for (unsigned spins = 0;; spins++) {
-        s = __atomic_load_n(&m->state, __ATOMIC_ACQUIRE);
-        if (s == RMA_MBOX_DONE)
-            break;
-        if (s == RMA_MBOX_POSTED && (spins & 15) == 15 &&
-            rma_mbox_now() - t0 > w->mbox_wait_ns &&
-            __atomic_compare_exchange_n(&m->state, &expect, RMA_MBOX_FREE, 0, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE))
-            return 0; /* taken back before the target saw it: CMA */
-        expect = RMA_MBOX_POSTED;
-        if ((spins & 255) == 255)
-            sched_yield(); /* (the target may wait for this CPU) */
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    }
+    if (!rma_mbox_wait(w, t, m, t0))
+        return 0;
     if (kind != RMA_CMA_ACC)
         memcpy(out, m->data, len);
     *st_out = (canal_status_t)m->status;
     __atomic_store_n(&m->state, RMA_MBOX_FREE, __ATOMIC_RELEASE);
+    return 1;
+}
+
+/* The queued puts and accumulates from entry i on (up to n) toward the
+ * same target, as many as fit, in one RMA_MBOX_VEC request: the target
+ * applies them in order (under its accumulate lock if one accumulates).
+ * 1 and *end if done (*st_out the first failure of an accumulate), 0 if
+ * the caller must use CMA for them. */
+static int rma_mbox_vec(rma_win_t *w, int i, int n, int *end, canal_status_t *st_out)
+{
+    rma_cma_pending_t *a = &w->cq[i];
+    rma_mbox_t *m;
+    size_t at = 0;
+    int64_t t0;
+    int k = i;
+
+    if (w->mbox == NULL || sizeof(rma_mbox_piece_t) + a->len > w->mbox_data ||
+        (m = rma_mbox_open(w, a->t, &t0)) == NULL)
+        return 0;
+    for (; k < n && w->cq[k].t == a->t &&
+           (w->cq[k].kind == RMA_CMA_PUT || w->cq[k].kind == RMA_CMA_ACC);
+         k++) {
+        rma_cma_pending_t *e = &w->cq[k];
+        rma_mbox_piece_t *pc = (rma_mbox_piece_t *)(m->data + at);
+        if (at + sizeof *pc + e->len > w->mbox_data)
+            break;
+        *pc = (rma_mbox_piece_t){.remote = (uint64_t)(uintptr_t)e->remote,
+                                 .len = (uint32_t)e->len,
+                                 .kind = (uint32_t)e->kind,
+                                 .op = e->op,
+                                 .basic = e->basic};
+        memcpy(pc + 1, e->local, e->len);
+        at += sizeof *pc + ((e->len + 15) & ~(size_t)15);
+    }
+    if (at > w->mbox_data)
+        at = w->mbox_data; /* (the last piece's padding: nothing follows it) */
+    m->kind = RMA_MBOX_VEC;
+    m->remote = 0;
+    m->len = (uint32_t)at;
+    if (!rma_mbox_wait(w, a->t, m, t0))
+        return 0;
+    *st_out = (canal_status_t)m->status;
+    __atomic_store_n(&m->state, RMA_MBOX_FREE, __ATOMIC_RELEASE);
+    *end = k;
     return 1;
 }
 

@@ -201,6 +201,8 @@ typedef struct rma_win {
     int direct;            /* every peer's memory is reachable without its agent */
     int cma;               /* direct through process_vm_readv/writev (MPI_Win_create) */
     int *pids;             /* cma: every rank's pid */
+    char **maps;           /* mapped created window: each peer's region here (rma_cma_setup) */
+    size_t *map_lens;
     struct rma_cma_pending *cq; /* cma: small puts/gets not moved yet (rma_cma.c) */
     int ncq;
     char *cq_stage;   /* cma: copies of the queued puts' and accumulates' origin data */
@@ -277,8 +279,15 @@ void rma_acc_unlock(rma_win_t *w, int target);
 /* Collective over w->comm: whether every rank can reach every other's
  * memory with CMA. On success with *bases_out set (malloc'ed: every rank's
  * window base in its own address space) w->pids is filled; *bases_out NULL
- * means active messages. */
-int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, const char *fn);
+ * means active messages. When every rank's memory is MPI_Alloc_mem memory
+ * (rma_mem.c) and all could map all the others' (through /proc/<pid>/fd),
+ * *mapped_out is 1, w->maps/map_lens hold the mappings and *bases_out the
+ * addresses here: the window is then direct with loads and stores. */
+int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, int *mapped_out,
+                  const char *fn);
+/* rma_mem.c: whether [p, p + len) lies in one mappable MPI_Alloc_mem
+ * region; then its memfd, p's offset in it and its mapped length. */
+int rma_mem_lookup(const void *p, size_t len, int *fd_out, size_t *off_out, size_t *maplen_out);
 /* Packed data to / from the layout l at raddr in rank t's address space. */
 canal_status_t rma_cma_write(rma_win_t *w, int t, char *raddr, const rma_layout_t *l,
                              const void *data);
@@ -339,6 +348,14 @@ int rma_mbox_fetch(rma_win_t *w, int t, char *remote, size_t len, dt_op_t op, dt
 static inline canal_status_t rma_cma_flush_queue(rma_win_t *w)
 {
     return w->ncq > 0 ? rma_cma_drain(w) : CANAL_OK;
+}
+/* Whether a get is queued (MPI_Win_flush_local must move it). */
+static inline int rma_cma_queued_gets(const rma_win_t *w)
+{
+    for (int i = 0; i < w->ncq; i++)
+        if (w->cq[i].kind == RMA_CMA_GET)
+            return 1;
+    return 0;
 }
 
 /* rma_target.c */

@@ -673,10 +673,14 @@ int mpi_win_unlock_all_impl(rma_win_t *w, const char *fn)
  * still lets point-to-point and PSCW traffic move, but an 8-byte get +
  * flush does not pay a poll of every channel (measured: the poll was the
  * larger part of the pair). Nothing is ever reported late on a direct
- * window (rma_raise_late). */
-static int direct_flush(rma_win_t *w, const char *fn)
+ * window (rma_raise_late). A local flush of a created window leaves the
+ * queued puts and accumulates queued: their origin data was copied at the
+ * call, so they are locally complete (MPI_Win_flush_local needs no more);
+ * only queued gets are moved, since their bytes must be in the origin
+ * buffer. */
+static int direct_flush(rma_win_t *w, const char *fn, int local)
 {
-    if (rma_cma_flush_queue(w) != CANAL_OK)
+    if ((!local || rma_cma_queued_gets(w)) && rma_cma_flush_queue(w) != CANAL_OK)
         return rma_raise_late(w, fn);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if ((__atomic_add_fetch(&w->flush_polls, 1, __ATOMIC_RELAXED) & 15) == 0)
@@ -697,7 +701,7 @@ static int flush(const char *fn, int rank, rma_win_t *w, int local)
                        "no passive-target epoch (MPI_Win_lock/lock_all) toward rank=%d is open",
                        rank);
     if (w->direct)
-        return direct_flush(w, fn);
+        return direct_flush(w, fn, local);
     adi_progress(); /* flushes in a polling loop must let the agent work */
     wait_zero(&w->peer[rank].pending_local);
     if (!local)
@@ -713,7 +717,7 @@ static int flush_all(const char *fn, rma_win_t *w, int local)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn,
                        "no passive-target epoch (MPI_Win_lock/lock_all) is open");
     if (w->direct)
-        return direct_flush(w, fn);
+        return direct_flush(w, fn, local);
     adi_progress();
     wait_zero(&w->pending_local);
     if (!local) {
