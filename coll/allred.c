@@ -27,9 +27,69 @@ static int usable_commutative(const coll_args_t *a)
     return a->commutative;
 }
 
+/* The splitting algorithms (Rabenseifner, ring) cut the vector into one
+ * block per rank. Ranks may describe the vector with different datatypes
+ * of one type signature (a contiguous type of 4 ints on one rank, 4 ints
+ * on another), so with a predefined operation the blocks are cut in the
+ * signature's basic elements, the same everywhere: *unit is that basic
+ * type and *n their number. A user operation is called with the user's
+ * datatype, so its blocks stay in the user's elements (the standard asks
+ * for the same count and datatype on every rank); so do mixed types (a
+ * struct), which no predefined operation takes. Returns 0 when *unit is
+ * rdt itself. */
+static int red_units(const coll_args_t *a, dt_type_t **unit, size_t *n)
+{
+    dt_builtin_t b = dt_basic_type(a->rdt);
+    *unit = a->rdt;
+    *n = (size_t)a->recvcount;
+    if (b == DT_NBUILTIN || dt_builtin_of(a->rdt) == b || coll_host.op_builtin(a->op) == DT_OP_N)
+        return 0;
+    *unit = dt_builtin(b);
+    *n = (size_t)a->recvcount * (dt_size(a->rdt) / dt_size(*unit));
+    return 1;
+}
+
 static int usable_commutative_big(const coll_args_t *a)
 {
-    return a->commutative && a->recvcount >= coll_size(a->comm);
+    dt_type_t *unit;
+    size_t n;
+    red_units(a, &unit, &n);
+    return a->commutative && n >= (size_t)coll_size(a->comm);
+}
+
+/* Run a splitting algorithm in the units red_units() gives: on the user's
+ * buffers when their data is one block of those units, else packed into a
+ * temporary vector of them and unpacked into recvbuf at the end. */
+static canal_status_t by_units(coll_sched_t *s, const coll_args_t *a,
+                               canal_status_t (*run)(coll_sched_t *, const coll_args_t *))
+{
+    coll_args_t u = *a;
+    dt_type_t *unit;
+    size_t n, count = (size_t)a->recvcount;
+    char *acc;
+    canal_status_t st;
+
+    if (!red_units(a, &unit, &n))
+        return run(s, a);
+    u.rdt = unit;
+    u.recvcount = (MPI_Count)n;
+    if (dt_is_contig_count(a->rdt, count) && dt_extent(unit) == (ptrdiff_t)dt_size(unit)) {
+        ptrdiff_t lb = dt_true_lb(a->rdt);
+        u.recvbuf = (char *)a->recvbuf + lb;
+        if (!is_in_place(a->sendbuf))
+            u.sendbuf = (const char *)a->sendbuf + lb;
+        return run(s, &u);
+    }
+    if ((acc = coll_tmp_typed(s, n, unit)) == NULL)
+        return coll_sched_status(s);
+    coll_copy(s, is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf, count, a->rdt, acc, n, unit);
+    u.sendbuf = MPI_IN_PLACE;
+    u.recvbuf = acc;
+    if ((st = run(s, &u)) < 0)
+        return st;
+    coll_fence(s);
+    coll_copy(s, acc, n, unit, a->recvbuf, count, a->rdt);
+    return coll_sched_status(s);
 }
 
 static int red_empty(const coll_args_t *a)
@@ -133,7 +193,7 @@ static void rec_doubling_blocks(coll_sched_t *s, mpi_comm_t *c, const blocks_t *
 
 /* Rabenseifner: reduce-scatter by recursive halving, then allgather by
  * recursive doubling: the same iterator reversed, then straight. */
-static canal_status_t allreduce_rabenseifner(coll_sched_t *s, const coll_args_t *a)
+static canal_status_t rabenseifner_units(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
     size_t n = (size_t)a->recvcount;
@@ -189,7 +249,7 @@ static size_t max_block(const blocks_t *b)
     return m;
 }
 
-static canal_status_t allreduce_ring(coll_sched_t *s, const coll_args_t *a)
+static canal_status_t ring_units(coll_sched_t *s, const coll_args_t *a)
 {
     mpi_comm_t *c = a->comm;
     size_t n = (size_t)a->recvcount;
@@ -218,6 +278,16 @@ static canal_status_t allreduce_ring(coll_sched_t *s, const coll_args_t *a)
         coll_fence(s);
     }
     return coll_sched_status(s);
+}
+
+static canal_status_t allreduce_rabenseifner(coll_sched_t *s, const coll_args_t *a)
+{
+    return by_units(s, a, rabenseifner_units);
+}
+
+static canal_status_t allreduce_ring(coll_sched_t *s, const coll_args_t *a)
+{
+    return by_units(s, a, ring_units);
 }
 
 /* Reduce to rank 0 (in rank order), then broadcast: any operation. */

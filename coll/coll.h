@@ -290,8 +290,10 @@ const int *coll_comm_nodes(mpi_comm_t *c, int *nnodes_out);
  * "oversub" condition, the same on every rank of c. */
 int coll_comm_oversubscribed(mpi_comm_t *c);
 
-/* Reductions through the host's operations (coll_host). Returns an MPI
- * error class. */
+/* Reductions: a predefined operation runs the datatype engine's kernel
+ * on dt directly (dth is then not read: an algorithm may reduce in units
+ * of dt's basic type, which has no handle at hand); a user operation is
+ * called through the host (coll_host) with dth. Returns an MPI error class. */
 int coll_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype dth,
                   dt_type_t *dt);
 int coll_op_is_commutative(MPI_Op op);

@@ -55,7 +55,9 @@ int coll_op_check(MPI_Op op, dt_type_t *dt, char *buf, size_t len)
 int coll_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype dth,
                   dt_type_t *dt)
 {
-    (void)dt;
+    dt_op_t b = dt != NULL ? coll_host.op_builtin(op) : DT_OP_N;
+    if (b != DT_OP_N)
+        return dt_reduce(b, in, inout, count, dt) == CANAL_OK ? MPI_SUCCESS : MPI_ERR_OP;
     return coll_host.op_apply(op, in, inout, (MPI_Count)count, dth);
 }
 

@@ -362,7 +362,19 @@ static int blocks_overlap(const blocks_t *x, const blocks_t *y, int *xi_out, int
         return a.lo < a.hi && b.lo < b.hi && a.lo < b.hi && b.lo < a.hi;
     }
     for (int k = 0; k < 2; k++) {
+        const blocks_t *b = side[k];
+        MPI_Count all_count;
         bound[k] = (span_t){0, 0};
+        /* consecutive blocks of one count and type (gather's and scatter's
+         * root, allgather, alltoall): their bounds are those of one run of
+         * n * count elements, without a span per block */
+        if (b->displs == NULL && b->counts == NULL && b->dts == NULL &&
+            !__builtin_mul_overflow((MPI_Count)b->n, b->count, &all_count)) {
+            bound[k] = span_of(b->buf, 0, all_count, b->dt);
+            if (bound[k].lo == bound[k].hi)
+                return 0;
+            continue;
+        }
         for (int i = 0; i < side[k]->n; i++) {
             span_t s = block_span(side[k], i);
             if (s.lo == s.hi)

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     mtest_init(&argc, &argv);
     MPI_Get_library_version(version, &len);
     canal = strstr(version, "Canal") != NULL || strstr(version, "canal") != NULL;
-    big = malloc(sizeof(int) * 16 * (size_t)mtest_size);
+    big = calloc(260 + 16 * (size_t)mtest_size, sizeof(int));
     for (int i = 0; i < 16; i++)
         buf[i] = mtest_rank + i;
 
@@ -65,6 +65,15 @@ int main(int argc, char **argv)
         expect_fail(MPI_Alltoall(big, 1, mtest_rank == 1 ? MPI_DOUBLE : MPI_INT, out, 1, MPI_INT,
                                  MPI_COMM_WORLD),
                     MPI_ERR_TYPE, "alltoall type size mismatch");
+        /* byte counts on both sides of the node's shared block's 512-byte
+         * limit (rank 0: 512, the others 516), after enough agreeing calls
+         * for the block to exist: without the check rank 0 would wait in
+         * the block and the others for rank 0's messages (doc/design.md) */
+        for (int i = 0; i < 4; i++)
+            OK(MPI_Allreduce(buf, out, 16, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        expect_fail(MPI_Allreduce(big, big + 130, mtest_rank == 0 ? 128 : 129, MPI_INT, MPI_SUM,
+                                  MPI_COMM_WORLD),
+                    MPI_ERR_TYPE, "allreduce across the shared block's limit");
     }
     /* agreeing calls work, checked or not */
     OK(MPI_Allreduce(buf, out, 16, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
