@@ -1129,7 +1129,15 @@ int mpi_imrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Messa
                     MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = imrecv_common(buf, count, datatype, message, fn, &r);
+    int err;
+
+    if (*message == MPI_MESSAGE_NO_PROC &&
+        mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) { /* (as MPI_Irecv) */
+        *message = MPI_MESSAGE_NULL;
+        *request = mpi_request_nullproc_handle();
+        return MPI_SUCCESS;
+    }
+    err = imrecv_common(buf, count, datatype, message, fn, &r);
     if (err == MPI_SUCCESS)
         *request = mpi_request_handle(r);
     return err;
