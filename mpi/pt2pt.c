@@ -883,6 +883,14 @@ static int isendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendco
     isendrecv_t *x;
     int err;
 
+    /* Both halves MPI_PROC_NULL: the shared MPI_PROC_NULL request, as
+     * MPI_Irecv's (the copy of the _replace form is not needed). */
+    if (source == MPI_PROC_NULL && dest == MPI_PROC_NULL &&
+        mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) {
+        free(tmp);
+        *request = mpi_request_nullproc_handle();
+        return MPI_SUCCESS;
+    }
     /* Allocate the whole first, so that no failure leaves a half started. */
     whole = adi_request_alloc(ADI_REQ_OTHER);
     x = malloc(sizeof *x);
