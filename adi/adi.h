@@ -164,6 +164,19 @@ canal_status_t adi_improbe(int src_comm_rank, int tag, int context, int *flag_ou
                            adi_message_t **msg_out, adi_status_t *status_out);
 canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t *msg,
                           adi_request_t **req_out);
+/* Blocking probe (take: matched, as adi_improbe): waits for a message that
+ * (src, tag) matches, or fails with CANAL_ERR_PEER when the source (any
+ * source: any unacknowledged one) is lost, CANAL_ERR_REVOKED when the
+ * context is revoked. adi_iprobe/adi_improbe fail the same way when they
+ * find nothing (a pending any-source loss: CANAL_ERR_PEER_PENDING). */
+canal_status_t adi_probe(int src_comm_rank, int tag, int context, int take,
+                         adi_message_t **msg_out, adi_status_t *status_out);
+/* The receive of a matched message without a request when it is an eager
+ * one and the type contiguous (CANAL_AGAIN: use adi_imrecv): msg is freed,
+ * *status_out and *size_out (the message's size) are set as adi_recv_now
+ * sets them. */
+canal_status_t adi_mrecv_now(void *buf, size_t count, dt_type_t *dt, adi_message_t *msg,
+                             adi_status_t *status_out, size_t *size_out);
 /* Cancel: receives always (if not matched), sends while not yet transmitted. */
 canal_status_t adi_cancel(adi_request_t *req);
 

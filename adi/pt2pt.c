@@ -814,6 +814,41 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int ta
     return CANAL_OK;
 }
 
+/* Copy an eager message out of its queue (unexpected_sub done) into a
+ * contiguous receive buffer of count dt, set *st_out and *size_out (the
+ * message's size) as the request path's completion would, release the
+ * message's buffering, answer a synchronous sender and free it: the end of
+ * adi_recv_now and adi_mrecv_now, with no request. */
+static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t *dt,
+                            adi_status_t *st_out, size_t *size_out)
+{
+    size_t cap = count * dt_size(dt), n = m->size < cap ? m->size : cap;
+
+    if (n > 0)
+        memcpy((char *)buf + dt_true_lb(dt), m->data, n);
+    st_out->source = m->src_rank;
+    st_out->tag = m->tag;
+    st_out->error = CANAL_OK;
+    st_out->cancelled = 0;
+    st_out->bytes = n;
+    st_out->peer = -1;
+    *size_out = m->size;
+    if (m->size > cap)
+        st_out->error = common_err_set(CANAL_ERR_TRUNCATE,
+                                       "message of %zu bytes from rank %d (tag %d) truncated to "
+                                       "the %zu bytes of the receive buffer",
+                                       m->size, m->src_rank, m->tag, cap);
+    else if (adi_recv_partial_elem(dt, count, n))
+        st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says) */
+    /* as deliver() does: release the buffering, answer a synchronous sender */
+    adi_lock();
+    eager_released(m->peer, m->size);
+    if (m->flags & PKT_FLAG_SYNC)
+        send_fin_like(m->peer, PKT_SYNC_ACK, m->sreq);
+    adi_msg_free(m);
+    adi_unlock();
+}
+
 /* Take the first message (src, tag) matches on q when it is an eager one:
  * NULL when there is none (*rts 0), or when the first match is a rendezvous
  * request (*rts 1: its receive needs a request, and the caller posts one,
@@ -866,7 +901,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
 {
     recv_wait_t w;
     adi_message_t *m;
-    size_t cap, n;
+    size_t cap;
 
     if (!dt_is_contig(dt))
         return CANAL_AGAIN;
@@ -902,89 +937,171 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
             return CANAL_AGAIN;
     }
     unexpected_sub(m);
-    n = m->size < cap ? m->size : cap;
-    if (n > 0)
-        memcpy((char *)buf + dt_true_lb(dt), m->data, n);
-    st_out->source = m->src_rank;
-    st_out->tag = m->tag;
-    st_out->error = CANAL_OK;
-    st_out->cancelled = 0;
-    st_out->bytes = n;
-    st_out->peer = -1;
-    *size_out = m->size;
-    if (m->size > cap)
-        st_out->error = common_err_set(CANAL_ERR_TRUNCATE,
-                                       "message of %zu bytes from rank %d (tag %d) truncated to "
-                                       "the %zu bytes of the receive buffer",
-                                       m->size, m->src_rank, m->tag, cap);
-    else if (adi_recv_partial_elem(dt, count, n))
-        st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says) */
-    /* as deliver() does: release the buffering, answer a synchronous sender */
-    adi_lock();
-    eager_released(m->peer, m->size);
-    if (m->flags & PKT_FLAG_SYNC)
-        send_fin_like(m->peer, PKT_SYNC_ACK, m->sreq);
-    adi_msg_free(m);
-    adi_unlock();
+    eager_take_into(m, buf, count, dt, st_out, size_out);
     return CANAL_OK;
 }
 
-canal_status_t adi_iprobe(int src, int tag, int context, int *flag_out, adi_status_t *st_out)
+/* Probes. A probe looks in the unexpected queue first and polls the
+ * device only when its message is not there (a message already queued is
+ * found for the price of the search; an empty queue is seen without the
+ * search when no other thread can fill it meanwhile). A matched probe
+ * (take) removes the message from matching; the others fill *st_out under
+ * the context's lock, while the message cannot leave. */
+static adi_message_t *probe_look(adi_ctx_queues_t *q, int src, int tag, int take,
+                                 adi_status_t *st_out)
 {
-    adi_ctx_queues_t *q;
     adi_message_t *m;
 
-    adi_progress();
-    q = adi_ctx(context);
-    if (q == NULL) {
-        *flag_out = 0;
-        return CANAL_OK;
-    }
-    adi_q_lock(q);
-    m = find_unexpected(q, src, tag);
-    *flag_out = m != NULL;
-    if (m != NULL && st_out != NULL) {
-        st_out->source = m->src_rank;
-        st_out->tag = m->tag;
-        st_out->bytes = m->size;
-        st_out->error = 0;
-        st_out->cancelled = 0;
-    }
-    adi_q_unlock(q);
-    return CANAL_OK;
-}
-
-canal_status_t adi_improbe(int src, int tag, int context, int *flag_out, adi_message_t **msg_out,
-                           adi_status_t *st_out)
-{
-    adi_ctx_queues_t *q;
-    adi_message_t *m;
-
-    adi_progress();
-    q = adi_ctx(context);
-    if (q == NULL) {
-        *flag_out = 0;
-        return CANAL_OK;
-    }
+    if (!adi_dev.locked && q->unexpected.len == 0)
+        return NULL;
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);
     if (m != NULL) {
-        adi_mq_remove(&q->unexpected, &m->match);
-        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
-    }
-    adi_q_unlock(q);
-    *flag_out = m != NULL;
-    if (m != NULL) {
-        unexpected_sub(m);
-        *msg_out = m;
+        if (take) {
+            adi_mq_remove(&q->unexpected, &m->match);
+            adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
+        }
         if (st_out != NULL) {
             st_out->source = m->src_rank;
             st_out->tag = m->tag;
             st_out->bytes = m->size;
             st_out->error = 0;
             st_out->cancelled = 0;
+            st_out->peer = -1;
         }
     }
+    adi_q_unlock(q);
+    if (m != NULL && take)
+        unexpected_sub(m);
+    return m;
+}
+
+/* Why a probe that found nothing can never match: a lost peer it names (or
+ * any unacknowledged loss for MPI_ANY_SOURCE) or a revoked context; 0 when
+ * it may still. A blocking probe reports a pending any-source loss as the
+ * loss itself (it cannot stay posted as a receive does). */
+static canal_status_t probe_failed(int src, int tag, int context, int blocking)
+{
+    int peer = -1;
+    canal_status_t st = adi_ctx_src_failed(context, src, tag, &peer);
+
+    if (st == CANAL_ERR_PEER_PENDING && blocking)
+        st = CANAL_ERR_PEER;
+    if (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING)
+        return common_err_set(st, "rank %d (job rank) has failed: no message from it can match",
+                              peer);
+    if (st == CANAL_ERR_REVOKED)
+        return common_err_set(st, "the communicator (context %d) is revoked", context);
+    return st < 0 ? st : CANAL_OK;
+}
+
+static canal_status_t probe_now(int src, int tag, int context, int take, int *flag_out,
+                                adi_message_t **msg_out, adi_status_t *st_out)
+{
+    adi_ctx_queues_t *q = adi_ctx(context);
+    adi_message_t *m = NULL;
+
+    if (q != NULL && (m = probe_look(q, src, tag, take, st_out)) == NULL) {
+        adi_progress();
+        m = probe_look(q, src, tag, take, st_out);
+    }
+    *flag_out = m != NULL;
+    if (m == NULL) {
+        if (q == NULL)
+            adi_progress(); /* (a probe loop still progresses) */
+        if (__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != 0 ||
+            __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) != 0)
+            return probe_failed(src, tag, context, 0);
+        return CANAL_OK;
+    }
+    if (take)
+        *msg_out = m;
+    return CANAL_OK;
+}
+
+canal_status_t adi_iprobe(int src, int tag, int context, int *flag_out, adi_status_t *st_out)
+{
+    return probe_now(src, tag, context, 0, flag_out, NULL, st_out);
+}
+
+canal_status_t adi_improbe(int src, int tag, int context, int *flag_out, adi_message_t **msg_out,
+                           adi_status_t *st_out)
+{
+    return probe_now(src, tag, context, 1, flag_out, msg_out, st_out);
+}
+
+/* adi_probe's wait: a look after each arrival on the context, and the
+ * failure check after each loss or revocation. */
+typedef struct {
+    adi_ctx_queues_t *q;
+    int src, tag, context, take;
+    unsigned seen; /* q->arrivals when last looked */
+    int nlost, nrevoked;
+    canal_status_t st;
+    adi_status_t *st_out;
+    adi_message_t *m;
+} probe_wait_t;
+
+static int probe_wait_pred(void *arg)
+{
+    probe_wait_t *w = arg;
+    unsigned a = __atomic_load_n(&w->q->arrivals, __ATOMIC_ACQUIRE);
+    int nlost, nrevoked;
+
+    if (a != w->seen) {
+        w->seen = a;
+        if ((w->m = probe_look(w->q, w->src, w->tag, w->take, w->st_out)) != NULL)
+            return 1;
+    }
+    nlost = __atomic_load_n(&adi_nlost, __ATOMIC_RELAXED);
+    nrevoked = __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED);
+    if (nlost != w->nlost || nrevoked != w->nrevoked) {
+        w->nlost = nlost;
+        w->nrevoked = nrevoked;
+        /* (a message that came before the loss is still received) */
+        if ((w->m = probe_look(w->q, w->src, w->tag, w->take, w->st_out)) != NULL)
+            return 1;
+        if ((w->st = probe_failed(w->src, w->tag, w->context, 1)) < 0)
+            return 1;
+    }
+    return 0;
+}
+
+canal_status_t adi_probe(int src, int tag, int context, int take, adi_message_t **msg_out,
+                         adi_status_t *st_out)
+{
+    probe_wait_t w;
+
+    if ((w.q = adi_ctx(context)) == NULL)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for the queues of context %d", context);
+    w.src = src;
+    w.tag = tag;
+    w.context = context;
+    w.take = take;
+    w.st = CANAL_OK;
+    w.st_out = st_out;
+    w.seen = __atomic_load_n(&w.q->arrivals, __ATOMIC_ACQUIRE);
+    w.nlost = __atomic_load_n(&adi_nlost, __ATOMIC_RELAXED);
+    w.nrevoked = __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED);
+    w.m = probe_look(w.q, src, tag, take, st_out);
+    if (w.m == NULL && (w.nlost != 0 || w.nrevoked != 0) &&
+        (w.st = probe_failed(src, tag, context, 1)) < 0)
+        return w.st;
+    if (w.m == NULL)
+        adi_wait_until(probe_wait_pred, &w);
+    if (w.m == NULL)
+        return w.st;
+    if (take)
+        *msg_out = w.m;
+    return CANAL_OK;
+}
+
+canal_status_t adi_mrecv_now(void *buf, size_t count, dt_type_t *dt, adi_message_t *m,
+                             adi_status_t *st_out, size_t *size_out)
+{
+    if (m->type != PKT_EAGER || !dt_is_contig(dt))
+        return CANAL_AGAIN;
+    eager_take_into(m, buf, count, dt, st_out, size_out);
     return CANAL_OK;
 }
 

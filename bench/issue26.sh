@@ -24,7 +24,9 @@
 #   osu_allreduce 4 B and 1 MiB (bench/osu_like.c); IMB-RMA Unidir_get 8 B / 1 MiB, Accumulate aggregate
 #   64 KiB and 0-byte put/get/accumulate on an MPI_Win_create window
 #   (bench/imb_rma.c); 0-byte MPI_Ibcast/MPI_Iallreduce+MPI_Wait
-#   (bench/collbench.c -o zero);
+#   (bench/collbench.c -o zero); receives of unknown size, 8 B and 4 KiB:
+#   MPI_Probe/MPI_Mprobe/MPI_Improbe loop/MPI_Iprobe loop + MPI_Get_count +
+#   MPI_Recv/MPI_Mrecv ping-pong (bench/probe_like.c, mpi4py's comm.recv);
 #   4 and 8 ranks on the 2 cores, normal scheduler: IMB-MPI1's Bcast,
 #   Alltoall, Allgather, Reduce_scatter, Allreduce at 4 B and 64 KiB and
 #   Barrier (bench/collbench.c -I; IMB's t_avg).
@@ -65,7 +67,7 @@ mkdir -p "$OUT/bin"
 BIN=$OUT/bin
 bench_floor_build "$BIN" || exit 1
 for lib in $BENCH_LIBS; do
-    for p in osu_like imb_rma collbench; do
+    for p in osu_like imb_rma collbench probe_like; do
         bench_cc "$lib" "$BIN/$p.$lib" "$bench_srcdir/$p.c" || {
             log "cannot build $p with $lib"
             exit 1
@@ -95,6 +97,7 @@ ITEMS=(
     "2 rt osu_like -t allreduce -s 4,1048576 -i $SCALE"
     "2 rt imb_rma -b 3 -i $SCALE"
     "2 rt collbench -o zero -t 0.3"
+    "2 rt probe_like -s 8,4096 -i $SCALE"
 )
 for np in $COLL_NP; do
     ITEMS+=("$np plain collbench -I -s 4,65536 -t $COLL_TIME -o bcast,alltoall,allgather,reduce_scatter,allreduce,barrier")
@@ -118,7 +121,7 @@ run_item() {
         return
     fi
     case $prog in
-    osu_like | imb_rma)
+    osu_like | imb_rma | probe_like)
         echo "$out" | awk -v l="$lib" -v r="$rep" -v m="$mode" -v n="$np" \
             '!/^#/ && NF == 3 { print l, r, m, n, $1, $2, $3 }' >>"$DAT"
         ;;

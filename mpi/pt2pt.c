@@ -803,6 +803,13 @@ int mpi_sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                       int source, int recvtag, mpi_comm_t *comm, MPI_Status *status, const char *fn)
 {
+    /* Both halves MPI_PROC_NULL (a shift on a 1-rank non-periodic grid):
+     * the empty status, before the types are even looked up. */
+    if (__builtin_expect(source == MPI_PROC_NULL && dest == MPI_PROC_NULL, 0)) {
+        adi_status_t none = {MPI_PROC_NULL, MPI_ANY_TAG, 0, 0, 0};
+        mpi_status_set(status, &none);
+        return MPI_SUCCESS;
+    }
     return sendrecv_common(comm, sendbuf, sendcount, checked_type(sendcount, sendtype), dest,
                            sendtag, recvbuf, recvcount, checked_type(recvcount, recvtype), source,
                            recvtag, status, fn);
@@ -876,6 +883,14 @@ static int isendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendco
     isendrecv_t *x;
     int err;
 
+    /* Both halves MPI_PROC_NULL: the shared MPI_PROC_NULL request, as
+     * MPI_Irecv's (the copy of the _replace form is not needed). */
+    if (source == MPI_PROC_NULL && dest == MPI_PROC_NULL &&
+        mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) {
+        free(tmp);
+        *request = mpi_request_nullproc_handle();
+        return MPI_SUCCESS;
+    }
     /* Allocate the whole first, so that no failure leaves a half started. */
     whole = adi_request_alloc(ADI_REQ_OTHER);
     x = malloc(sizeof *x);
@@ -959,55 +974,52 @@ int mpi_iprobe_impl(int source, int tag, mpi_comm_t *comm, int *flag, MPI_Status
                     const char *fn)
 {
     adi_status_t as;
+    canal_status_t st;
 
-    (void)fn;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    adi_iprobe(source, tag, comm->context, flag, &as);
+    if ((st = adi_iprobe(source, tag, comm->context, flag, &as)) < 0)
+        return mpi_err_status(comm, st, fn);
     if (*flag && status != MPI_STATUS_IGNORE)
         mpi_status_set(status, &as);
     return MPI_SUCCESS;
 }
 
-typedef struct {
-    int source, tag, context, flag;
-    adi_status_t as;
-    adi_message_t *msg;
-    int matched;
-} probe_wait_t;
-
-static int probe_pred(void *arg)
-{
-    probe_wait_t *p = arg;
-    adi_iprobe(p->source, p->tag, p->context, &p->flag, &p->as);
-    return p->flag;
-}
-
 int mpi_probe_impl(int source, int tag, mpi_comm_t *comm, MPI_Status *status, const char *fn)
 {
-    probe_wait_t p;
+    adi_status_t as;
+    canal_status_t st;
 
-    (void)fn;
     if (source == MPI_PROC_NULL) {
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    memset(&p, 0, sizeof p);
-    p.source = source;
-    p.tag = tag;
-    p.context = comm->context;
-    adi_wait_until(probe_pred, &p);
+    if ((st = adi_probe(source, tag, comm->context, 0, NULL, &as)) < 0)
+        return mpi_err_status(comm, st, fn);
     if (status != MPI_STATUS_IGNORE)
-        mpi_status_set(status, &p.as);
+        mpi_status_set(status, &as);
     return MPI_SUCCESS;
 }
 
-static MPI_Message message_handle(adi_message_t *m)
+/* The handle of a message a matched probe took. With no handle left the
+ * message is received into nothing (it left matching and nobody could
+ * receive it) and the call fails saying so. */
+static int message_handle(mpi_comm_t *c, adi_message_t *m, MPI_Message *message, const char *fn)
 {
-    return mpi_handle_new(MPI_OBJ_MESSAGE, m);
+    MPI_Message h = mpi_handle_new(MPI_OBJ_MESSAGE, m);
+
+    if (h == 0) {
+        adi_request_t *r = NULL;
+        if (adi_imrecv(NULL, 0, dt_builtin(DT_BYTE), m, &r) == CANAL_OK)
+            mpi_request_complete_one(r, fn, NULL, MPI_STATUS_IGNORE);
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
+                             "no message handle left: the matched message was discarded");
+    }
+    *message = h;
+    return MPI_SUCCESS;
 }
 
 int mpi_improbe_impl(int source, int tag, mpi_comm_t *comm, int *flag, MPI_Message *message,
@@ -1015,50 +1027,63 @@ int mpi_improbe_impl(int source, int tag, mpi_comm_t *comm, int *flag, MPI_Messa
 {
     adi_status_t as;
     adi_message_t *m = NULL;
+    canal_status_t st;
+    int err;
 
-    (void)fn;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    adi_improbe(source, tag, comm->context, flag, &m, &as);
+    if ((st = adi_improbe(source, tag, comm->context, flag, &m, &as)) < 0)
+        return mpi_err_status(comm, st, fn);
     if (*flag) {
-        *message = message_handle(m);
+        if ((err = message_handle(comm, m, message, fn)) != MPI_SUCCESS)
+            return err;
         if (status != MPI_STATUS_IGNORE)
             mpi_status_set(status, &as);
     }
     return MPI_SUCCESS;
 }
 
-static int mprobe_pred(void *arg)
-{
-    probe_wait_t *p = arg;
-    adi_improbe(p->source, p->tag, p->context, &p->flag, &p->msg, &p->as);
-    return p->flag;
-}
-
 int mpi_mprobe_impl(int source, int tag, mpi_comm_t *comm, MPI_Message *message, MPI_Status *status,
                     const char *fn)
 {
-    probe_wait_t p;
+    adi_status_t as;
+    adi_message_t *m = NULL;
+    canal_status_t st;
+    int err;
 
-    (void)fn;
     if (source == MPI_PROC_NULL) {
         *message = MPI_MESSAGE_NO_PROC;
         status_proc_null(status);
         return MPI_SUCCESS;
     }
-    memset(&p, 0, sizeof p);
-    p.source = source;
-    p.tag = tag;
-    p.context = comm->context;
-    adi_wait_until(mprobe_pred, &p);
-    *message = message_handle(p.msg);
+    if ((st = adi_probe(source, tag, comm->context, 1, &m, &as)) < 0)
+        return mpi_err_status(comm, st, fn);
+    if ((err = message_handle(comm, m, message, fn)) != MPI_SUCCESS)
+        return err;
     if (status != MPI_STATUS_IGNORE)
-        mpi_status_set(status, &p.as);
+        mpi_status_set(status, &as);
     return MPI_SUCCESS;
+}
+
+/* The message a handle names, its handle released and *message set to
+ * MPI_MESSAGE_NULL (the entry point checked the pointer); NULL with the
+ * error raised when the handle names none. */
+static adi_message_t *message_take(MPI_Message *message, const char *fn, int *err)
+{
+    adi_message_t *m = mpi_handle_get(MPI_OBJ_MESSAGE, *message);
+
+    if (m == NULL) {
+        *err = mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "message=%#x is not a valid message",
+                             (unsigned)*message);
+        return NULL;
+    }
+    mpi_handle_del(MPI_OBJ_MESSAGE, *message);
+    *message = MPI_MESSAGE_NULL;
+    return m;
 }
 
 /* The receive of a matched message (count, datatype, buf and the message
@@ -1068,18 +1093,15 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_
 {
     adi_message_t *m;
     canal_status_t st;
+    int err = MPI_SUCCESS;
 
     if (*message == MPI_MESSAGE_NO_PROC) {
         *req_out = mpi_request_null_proc(ADI_REQ_RECV);
         *message = MPI_MESSAGE_NULL;
         return *req_out ? MPI_SUCCESS : mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no request");
     }
-    m = mpi_handle_get(MPI_OBJ_MESSAGE, *message);
-    if (m == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "message=%#x is not a valid message",
-                             (unsigned)*message);
-    mpi_handle_del(MPI_OBJ_MESSAGE, *message);
-    *message = MPI_MESSAGE_NULL;
+    if ((m = message_take(message, fn, &err)) == NULL)
+        return err;
     st = adi_imrecv(buf, (size_t)count, checked_type(count, datatype), m, req_out);
     if (st < 0)
         return mpi_err_status(NULL, st, fn);
@@ -1090,9 +1112,30 @@ int mpi_mrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Messag
                    MPI_Status *status, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = imrecv_common(buf, count, datatype, message, fn, &r);
-    if (err)
+    adi_message_t *m;
+    adi_status_t as;
+    dt_type_t *dt;
+    size_t size;
+    int err = MPI_SUCCESS;
+
+    if (*message == MPI_MESSAGE_NO_PROC) { /* the empty status, without a request */
+        *message = MPI_MESSAGE_NULL;
+        status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    if ((m = message_take(message, fn, &err)) == NULL)
         return err;
+    /* An eager message into a contiguous buffer: copied straight from the
+     * message, with no request (as MPI_Recv takes one that waits). */
+    dt = checked_type(count, datatype);
+    if (adi_mrecv_now(buf, (size_t)count, dt, m, &as, &size) == CANAL_OK) {
+        mpi_status_set(status, &as);
+        if (__builtin_expect(as.error == CANAL_OK, 1))
+            return MPI_SUCCESS;
+        return mpi_err_raise_code(NULL, mpi_status_error_code(&as, size, fn), fn);
+    }
+    if ((err = adi_imrecv(buf, (size_t)count, dt, m, &r)) < 0)
+        return mpi_err_status(NULL, err, fn);
     err = mpi_request_complete_one(r, fn, NULL, status);
     return err ? mpi_err_raise_code(NULL, err, fn) : err;
 }
@@ -1101,7 +1144,15 @@ int mpi_imrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Messa
                     MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
-    int err = imrecv_common(buf, count, datatype, message, fn, &r);
+    int err;
+
+    if (*message == MPI_MESSAGE_NO_PROC &&
+        mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) { /* (as MPI_Irecv) */
+        *message = MPI_MESSAGE_NULL;
+        *request = mpi_request_nullproc_handle();
+        return MPI_SUCCESS;
+    }
+    err = imrecv_common(buf, count, datatype, message, fn, &r);
     if (err == MPI_SUCCESS)
         *request = mpi_request_handle(r);
     return err;

@@ -4,7 +4,9 @@
  * peers MPI_PROC_NULL (a shift at the edge of a non-periodic ring), probes,
  * and the requests of MPI_Isend/MPI_Irecv to MPI_PROC_NULL through every
  * completion call (wait, test, waitall, testany, waitsome, request_get_status,
- * cancel, request_free). A receive from MPI_PROC_NULL completes at once with
+ * cancel, request_free), matched probes (MPI_MESSAGE_NO_PROC through MPI_Mrecv
+ * and MPI_Imrecv), MPI_Ibsend/MPI_Irsend, persistent requests and
+ * MPI_Isendrecv(_replace). A receive from MPI_PROC_NULL completes at once with
  * source MPI_PROC_NULL, tag MPI_ANY_TAG and count 0 and leaves its buffer
  * alone; the half of a sendrecv whose peer is real still moves its data.
  * Run on any number of ranks; also with MPI_THREAD_MULTIPLE (argument "mt").
@@ -118,6 +120,83 @@ int main(int argc, char **argv)
         OK(MPI_Iprobe(MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st));
         CHECK(flag, "MPI_Iprobe(MPI_PROC_NULL): flag 0");
         NULL_STATUS(st, "MPI_Iprobe");
+
+        /* matched probes: MPI_MESSAGE_NO_PROC, received by MPI_Mrecv and MPI_Imrecv */
+        {
+            MPI_Message msg = MPI_MESSAGE_NULL;
+            fill(b, 8, -1);
+            memset(&st, 0x5a, sizeof st);
+            OK(MPI_Mprobe(MPI_PROC_NULL, 1, MPI_COMM_WORLD, &msg, &st));
+            CHECK(msg == MPI_MESSAGE_NO_PROC, "MPI_Mprobe(MPI_PROC_NULL): message %#x",
+                  (unsigned)msg);
+            NULL_STATUS(st, "MPI_Mprobe");
+            memset(&st, 0x5a, sizeof st);
+            OK(MPI_Mrecv(b, 8, MPI_INT, &msg, &st));
+            CHECK(msg == MPI_MESSAGE_NULL, "MPI_Mrecv left MPI_MESSAGE_NO_PROC");
+            NULL_STATUS(st, "MPI_Mrecv(MPI_MESSAGE_NO_PROC)");
+            flag = 0;
+            memset(&st, 0x5a, sizeof st);
+            OK(MPI_Improbe(MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &msg, &st));
+            CHECK(flag && msg == MPI_MESSAGE_NO_PROC, "MPI_Improbe(MPI_PROC_NULL): flag %d", flag);
+            NULL_STATUS(st, "MPI_Improbe");
+            OK(MPI_Imrecv(b, 8, MPI_INT, &msg, &rq));
+            CHECK(msg == MPI_MESSAGE_NULL, "MPI_Imrecv left MPI_MESSAGE_NO_PROC");
+            memset(&st, 0x5a, sizeof st);
+            OK(MPI_Wait(&rq, &st));
+            NULL_STATUS(st, "MPI_Imrecv(MPI_MESSAGE_NO_PROC) + MPI_Wait");
+            OK(MPI_Mprobe(MPI_PROC_NULL, 1, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE));
+            OK(MPI_Imrecv(b, 8, MPI_INT, &msg, &rq));
+            OK(MPI_Cancel(&rq));
+            OK(MPI_Wait(&rq, &st));
+            OK(MPI_Test_cancelled(&st, &flag));
+            CHECK(!flag, "a completed MPI_Imrecv(MPI_MESSAGE_NO_PROC) was cancelled");
+            OK(MPI_Mprobe(MPI_PROC_NULL, 1, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE));
+            OK(MPI_Imrecv(b, 8, MPI_INT, &msg, &rq));
+            OK(MPI_Request_free(&rq));
+            CHECK(rq == MPI_REQUEST_NULL, "MPI_Request_free left the MPI_Imrecv request");
+            CHECK(same(b, 8, -1), "a receive of MPI_MESSAGE_NO_PROC wrote the buffer");
+        }
+
+        /* the other modes, persistent requests and MPI_Isendrecv */
+        {
+            static char bbuf[1024 + MPI_BSEND_OVERHEAD];
+            void *old;
+            int oldsize;
+            OK(MPI_Buffer_attach(bbuf, sizeof bbuf));
+            OK(MPI_Ibsend(a, 8, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rqs[0]));
+            OK(MPI_Irsend(a, 8, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rqs[1]));
+            OK(MPI_Waitall(2, rqs, sts));
+            OK(MPI_Buffer_detach(&old, &oldsize));
+            OK(MPI_Send_init(a, 8, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rqs[0]));
+            OK(MPI_Recv_init(b, 8, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rqs[1]));
+            for (int i = 0; i < 2; i++) {
+                OK(MPI_Startall(2, rqs));
+                memset(sts, 0x5a, sizeof sts);
+                OK(MPI_Waitall(2, rqs, sts));
+                NULL_STATUS(sts[1], "MPI_Recv_init + MPI_Start");
+                CHECK(rqs[0] != MPI_REQUEST_NULL && rqs[1] != MPI_REQUEST_NULL,
+                      "MPI_Waitall freed a persistent request");
+            }
+            OK(MPI_Start(&rqs[1]));
+            OK(MPI_Cancel(&rqs[1]));
+            OK(MPI_Wait(&rqs[1], &st));
+            OK(MPI_Test_cancelled(&st, &flag));
+            CHECK(!flag, "a completed persistent receive from MPI_PROC_NULL was cancelled");
+            OK(MPI_Request_free(&rqs[0]));
+            OK(MPI_Request_free(&rqs[1]));
+            fill(b, 8, -1);
+            memset(&st, 0x5a, sizeof st);
+            OK(MPI_Isendrecv(a, 8, MPI_INT, MPI_PROC_NULL, 7, b, 8, MPI_INT, MPI_PROC_NULL, 7,
+                             MPI_COMM_WORLD, &rq));
+            OK(MPI_Wait(&rq, &st));
+            NULL_STATUS(st, "MPI_Isendrecv, both MPI_PROC_NULL");
+            memset(&st, 0x5a, sizeof st);
+            OK(MPI_Isendrecv_replace(b, 8, MPI_INT, MPI_PROC_NULL, 7, MPI_PROC_NULL, 7,
+                                     MPI_COMM_WORLD, &rq));
+            OK(MPI_Wait(&rq, &st));
+            NULL_STATUS(st, "MPI_Isendrecv_replace, both MPI_PROC_NULL");
+            CHECK(same(b, 8, -1), "MPI_Isendrecv from MPI_PROC_NULL wrote the buffer");
+        }
 
         /* sendrecv: both, either half MPI_PROC_NULL */
         fill(b, 8, -1);
