@@ -867,6 +867,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
     recv_wait_t w;
     adi_message_t *m;
     size_t cap, n;
+    int held = 0; /* the device lock, kept from the wait's last poll */
 
     if (!dt_is_contig(dt))
         return CANAL_AGAIN;
@@ -897,9 +898,12 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
          * Not after a loss or revocation: the request path's rules apply. */
         if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0)
             return CANAL_AGAIN;
-        adi_wait_until(recv_wait_pred, &w);
-        if ((m = w.m) == NULL)
+        adi_wait_until_locked(recv_wait_pred, &w);
+        held = 1;
+        if ((m = w.m) == NULL) {
+            adi_wait_unlock();
             return CANAL_AGAIN;
+        }
     }
     unexpected_sub(m);
     n = m->size < cap ? m->size : cap;
@@ -920,12 +924,16 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
     else if (adi_recv_partial_elem(dt, count, n))
         st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says) */
     /* as deliver() does: release the buffering, answer a synchronous sender */
-    adi_lock();
+    if (!held)
+        adi_lock();
     eager_released(m->peer, m->size);
     if (m->flags & PKT_FLAG_SYNC)
         send_fin_like(m->peer, PKT_SYNC_ACK, m->sreq);
     adi_msg_free(m);
-    adi_unlock();
+    if (held)
+        adi_wait_unlock();
+    else
+        adi_unlock();
     return CANAL_OK;
 }
 
