@@ -258,6 +258,12 @@ int adi_progress(void);
  * yields, then sleeps (the wait policy of the design). */
 canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg);
 canal_status_t adi_wait(adi_request_t *req);
+/* adi_wait_until returning with the device lock held (adi_lock), so that
+ * the caller finishes what it waited for in the poll's own lock round; end
+ * it with adi_wait_unlock (adi_unlock, then wake the threads sleeping while
+ * this one polled), not adi_unlock. */
+canal_status_t adi_wait_until_locked(int (*pred)(void *arg), void *arg);
+void adi_wait_unlock(void);
 
 /* Hooks for layers above the device (RMA agents, managed runtimes):
  * - a progress hook runs at the end of every adi_progress() that polled the

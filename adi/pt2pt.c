@@ -820,7 +820,7 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int ta
  * message's buffering, answer a synchronous sender and free it: the end of
  * adi_recv_now and adi_mrecv_now, with no request. */
 static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t *dt,
-                            adi_status_t *st_out, size_t *size_out)
+                            adi_status_t *st_out, size_t *size_out, int held)
 {
     size_t cap = count * dt_size(dt), n = m->size < cap ? m->size : cap;
 
@@ -840,13 +840,18 @@ static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t
                                        m->size, m->src_rank, m->tag, cap);
     else if (adi_recv_partial_elem(dt, count, n))
         st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says) */
-    /* as deliver() does: release the buffering, answer a synchronous sender */
-    adi_lock();
+    /* as deliver() does: release the buffering, answer a synchronous sender
+     * (held: in the device-lock round the caller's wait kept) */
+    if (!held)
+        adi_lock();
     eager_released(m->peer, m->size);
     if (m->flags & PKT_FLAG_SYNC)
         send_fin_like(m->peer, PKT_SYNC_ACK, m->sreq);
     adi_msg_free(m);
-    adi_unlock();
+    if (held)
+        adi_wait_unlock();
+    else
+        adi_unlock();
 }
 
 /* Take the first message (src, tag) matches on q when it is an eager one:
@@ -902,6 +907,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
     recv_wait_t w;
     adi_message_t *m;
     size_t cap;
+    int held = 0; /* the device lock, kept from the wait's last poll */
 
     if (!dt_is_contig(dt))
         return CANAL_AGAIN;
@@ -932,12 +938,15 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
          * Not after a loss or revocation: the request path's rules apply. */
         if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0)
             return CANAL_AGAIN;
-        adi_wait_until(recv_wait_pred, &w);
-        if ((m = w.m) == NULL)
+        adi_wait_until_locked(recv_wait_pred, &w);
+        held = 1;
+        if ((m = w.m) == NULL) {
+            adi_wait_unlock();
             return CANAL_AGAIN;
+        }
     }
     unexpected_sub(m);
-    eager_take_into(m, buf, count, dt, st_out, size_out);
+    eager_take_into(m, buf, count, dt, st_out, size_out, held);
     return CANAL_OK;
 }
 
@@ -1101,7 +1110,7 @@ canal_status_t adi_mrecv_now(void *buf, size_t count, dt_type_t *dt, adi_message
 {
     if (m->type != PKT_EAGER || !dt_is_contig(dt))
         return CANAL_AGAIN;
-    eager_take_into(m, buf, count, dt, st_out, size_out);
+    eager_take_into(m, buf, count, dt, st_out, size_out, 0);
     return CANAL_OK;
 }
 

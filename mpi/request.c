@@ -261,19 +261,44 @@ static __attribute__((noinline, cold)) int blocking_held_up(adi_request_t *r, co
     return finish(r, fn, NULL, st);
 }
 
+/* A wait that polls finishes in the poll's own device-lock round
+ * (adi_wait_until_locked) rather than taking the lock again. Not for a
+ * generalized request: its predicate runs the user's poll function, which
+ * must not run under the device lock. */
 static inline int complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
                                MPI_Status *st)
 {
-    if (!req_is_done(r))
-        adi_wait_until(wait_pred, r);
+    int err;
+    if (!req_is_done(r)) {
+        if (__builtin_expect(r->kind == ADI_REQ_GREQ, 0)) {
+            adi_wait_until(wait_pred, r);
+            return finish(r, fn, handle, st);
+        }
+        adi_wait_until_locked(wait_pred, r);
+        err = finish_locked(r, fn, handle, st);
+        adi_wait_unlock();
+        return err;
+    }
     return finish(r, fn, handle, st);
 }
 
 int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
                              MPI_Status *st)
 {
-    if (!req_is_done(r))
+    int err;
+    if (!req_is_done(r)) {
+        if (__builtin_expect(r->kind != ADI_REQ_GREQ, 1)) {
+            adi_wait_until_locked(wait_pred, r);
+            if (__builtin_expect(handle == NULL && req_held_up(r) != NULL, 0)) {
+                adi_wait_unlock();
+                return blocking_held_up(r, fn, st);
+            }
+            err = finish_locked(r, fn, handle, st);
+            adi_wait_unlock();
+            return err;
+        }
         adi_wait_until(wait_pred, r);
+    }
     if (__builtin_expect(handle == NULL && req_held_up(r) != NULL, 0))
         return blocking_held_up(r, fn, st);
     return finish(r, fn, handle, st);
