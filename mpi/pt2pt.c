@@ -738,10 +738,18 @@ int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source
         *request = mpi_request_nullproc_handle();
         return MPI_SUCCESS;
     }
-    err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag, comm->handle, fn,
-                    &r);
-    if (err != MPI_SUCCESS)
-        return err;
+    if (__builtin_expect(source == MPI_PROC_NULL, 0)) {
+        err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag,
+                        comm->handle, fn, &r);
+        if (err != MPI_SUCCESS)
+            return err;
+    } else { /* (recv_post's path, without the call) */
+        canal_status_t st = adi_irecv(buf, (size_t)count, checked_type(count, datatype), source,
+                                      tag, comm->context, &r);
+        if (st < 0)
+            return mpi_err_status(comm, st, fn);
+        r->owner_handle = comm->handle;
+    }
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
