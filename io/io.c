@@ -341,6 +341,28 @@ static void file_free(struct ADIOI_FileD *f, const char *fn)
  * MPI_FILE_NULL's handler) and, from open_amode on, frees the file when it
  * fails. */
 
+/* A phase of MPI_File_open that fails raises its error on MPI_FILE_NULL's
+ * handler and returns what the handler left, which a user's handler may
+ * have set to MPI_SUCCESS: the phase then returns OPEN_HANDLED instead, so
+ * that the open still stops (the file is already freed), and the call
+ * returns MPI_SUCCESS as the handler asked (MPICH's errors/io/fileerrret). */
+enum { OPEN_HANDLED = -1 };
+
+static int open_err(int errclass, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int open_err(int errclass, const char *fn, const char *fmt, ...)
+{
+    char detail[MPI_MAX_ERROR_STRING - 64];
+    va_list ap;
+    int code;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    code = io_err(NULL, errclass, fn, "%s", detail);
+    return code == MPI_SUCCESS ? OPEN_HANDLED : code;
+}
+
 /* What every rank checks alone. */
 static int open_args(MPI_Comm comm, const char *filename, MPI_Info info, MPI_File *fh,
                      mpi_comm_t **c_out, const char *fn)
@@ -348,17 +370,17 @@ static int open_args(MPI_Comm comm, const char *filename, MPI_Info info, MPI_Fil
     mpi_comm_t *c;
 
     if ((c = mpi_comm_get(comm)) == NULL)
-        return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
-                      (unsigned)comm, comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
+        return open_err(MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
+                        (unsigned)comm, comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
     if (c->is_inter)
-        return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator", (unsigned)comm);
+        return open_err(MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator", (unsigned)comm);
     if (fh == NULL)
-        return io_err(NULL, MPI_ERR_ARG, fn, "fh is NULL");
+        return open_err(MPI_ERR_ARG, fn, "fh is NULL");
     if (filename == NULL || filename[0] == '\0')
-        return io_err(NULL, MPI_ERR_BAD_FILE, fn, "filename is %s", filename ? "empty" : "NULL");
+        return open_err(MPI_ERR_BAD_FILE, fn, "filename is %s", filename ? "empty" : "NULL");
     if (info != MPI_INFO_NULL && mpi_info_valid(info) < 0)
-        return io_err(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                      (unsigned)info);
+        return open_err(MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                        (unsigned)info);
     *c_out = c;
     return MPI_SUCCESS;
 }
@@ -377,7 +399,7 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
     f = calloc(1, sizeof *f);
     if (f == NULL || (f->filename = strdup(path)) == NULL) {
         free(f);
-        return io_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory opening %s", filename);
+        return open_err(MPI_ERR_NO_MEM, fn, "out of memory opening %s", filename);
     }
     f->magic = IO_FILE_MAGIC;
     f->fd = -1;
@@ -389,14 +411,14 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
     mpi_errhandler_retain(f->errh, MPI_OBJ_FILE);
     if (mpi_comm_dup_impl(c, &dup, fn) != MPI_SUCCESS || (f->comm = mpi_comm_get(dup)) == NULL) {
         file_free(f, fn);
-        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s", (unsigned)comm,
-                      filename);
+        return open_err(MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s", (unsigned)comm,
+                        filename);
     }
     f->rank = f->comm->rank;
     f->size = f->comm->size;
     if ((err = hints_defaults(f)) != MPI_SUCCESS) {
         file_free(f, fn);
-        return io_err(NULL, err, fn, "cannot create the hints of %s", filename);
+        return open_err(err, fn, "cannot create the hints of %s", filename);
     }
     if ((err = hints_apply(f, info, fn)) != MPI_SUCCESS) {
         file_free(f, fn);
@@ -405,7 +427,7 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
     /* memory allocation kinds: the communicator's, or those of info */
     if (mpi_memkinds_put(f->hints, mpi_memkinds_of(f->comm->info), info) != MPI_SUCCESS) {
         file_free(f, fn);
-        return io_err(NULL, MPI_ERR_NO_MEM, fn, "cannot create the hints of %s", filename);
+        return open_err(MPI_ERR_NO_MEM, fn, "cannot create the hints of %s", filename);
     }
     if ((v = mpi_info_lookup(info, "file_perm")) != NULL) {
         char *end;
@@ -428,22 +450,22 @@ static int open_amode(struct ADIOI_FileD *f, int amode, const char *filename, co
     agree[2] = check_amode(amode, why, sizeof why) < 0 ? 1 : 0;
     if (mpi_allreduce_impl(agree, all, 3, MPI_INT, MPI_MAX, f->comm, fn) != MPI_SUCCESS) {
         file_free(f, fn);
-        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot agree on the amode of %s", filename);
+        return open_err(MPI_ERR_OTHER, fn, "cannot agree on the amode of %s", filename);
     }
     if (agree[2]) {
         file_free(f, fn);
-        return io_err(NULL, MPI_ERR_AMODE, fn, "%s opening %s", why, filename);
+        return open_err(MPI_ERR_AMODE, fn, "%s opening %s", why, filename);
     }
     if (all[2]) {
         file_free(f, fn);
-        return io_err(NULL, MPI_ERR_AMODE, fn, "another rank passed an invalid amode for %s",
-                      filename);
+        return open_err(MPI_ERR_AMODE, fn, "another rank passed an invalid amode for %s",
+                        filename);
     }
     if (all[0] != amode || -all[1] != amode) {
         file_free(f, fn);
-        return io_err(NULL, MPI_ERR_NOT_SAME, fn,
-                      "amode=%#x differs between ranks (range %#x..%#x) opening %s",
-                      (unsigned)amode, (unsigned)-all[1], (unsigned)all[0], filename);
+        return open_err(MPI_ERR_NOT_SAME, fn,
+                        "amode=%#x differs between ranks (range %#x..%#x) opening %s",
+                        (unsigned)amode, (unsigned)-all[1], (unsigned)all[0], filename);
     }
     return MPI_SUCCESS;
 }
@@ -477,7 +499,7 @@ static int open_fds(struct ADIOI_FileD *f, const char *path, const char *filenam
     }
     if (mpi_bcast_impl(res, sizeof *res, MPI_BYTE, 0, f->comm, fn) != MPI_SUCCESS) {
         file_free(f, fn);
-        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot share the outcome of opening %s", filename);
+        return open_err(MPI_ERR_OTHER, fn, "cannot share the outcome of opening %s", filename);
     }
     if (res->errclass == 0 && f->rank != 0) {
         f->fd = open_fd(path, amode, 0, perm);
@@ -494,10 +516,10 @@ static int open_fds(struct ADIOI_FileD *f, const char *path, const char *filenam
         int cls = err != 0 ? err : all[0];
         file_free(f, fn);
         if (err != 0)
-            return io_err(NULL, cls, fn, "cannot open %s with amode=%#x: %s", filename,
-                          (unsigned)amode, strerror(res->eno));
-        return io_err(NULL, cls, fn, "another rank cannot open %s with amode=%#x", filename,
-                      (unsigned)amode);
+            return open_err(cls, fn, "cannot open %s with amode=%#x: %s", filename,
+                            (unsigned)amode, strerror(res->eno));
+        return open_err(cls, fn, "another rank cannot open %s with amode=%#x", filename,
+                        (unsigned)amode);
     }
     return MPI_SUCCESS;
 }
@@ -514,11 +536,11 @@ static int open_finish(struct ADIOI_FileD *f, const char *filename, int amode,
     snprintf(side, sizeof side, "shfp.%s", res->token);
     if ((err = io_shfp_open(f, side)) != MPI_SUCCESS) {
         file_free(f, fn);
-        return io_err(NULL, err, fn, "cannot set up the shared file pointer of %s", filename);
+        return open_err(err, fn, "cannot set up the shared file pointer of %s", filename);
     }
     if ((err = io_view_default(f)) != MPI_SUCCESS) {
         file_free(f, fn);
-        return io_err(NULL, err, fn, "cannot set up the view of %s", filename);
+        return open_err(err, fn, "cannot set up the view of %s", filename);
     }
     if (amode & MPI_MODE_APPEND) {
         if (fstat(f->fd, &sb) == 0)
@@ -541,13 +563,13 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     open_result_t res;
 
     if ((err = open_args(comm, filename, info, fh, &c, fn)) != MPI_SUCCESS)
-        return err;
+        return err == OPEN_HANDLED ? MPI_SUCCESS : err;
     path = strip_prefix(filename);
     if ((err = open_object(c, comm, filename, path, amode, info, &f, &perm, fn)) != MPI_SUCCESS ||
         (err = open_amode(f, amode, filename, fn)) != MPI_SUCCESS ||
         (err = open_fds(f, path, filename, amode, perm, &res, fn)) != MPI_SUCCESS ||
         (err = open_finish(f, filename, amode, &res, fn)) != MPI_SUCCESS)
-        return err;
+        return err == OPEN_HANDLED ? MPI_SUCCESS : err;
     pthread_mutex_lock(&io_lock);
     f->next = io_files;
     io_files = f;

@@ -16,3 +16,5 @@ io_misc 4
 io_edges 1
 io_edges 3
 io_edges 4
+io_open_errh 1
+io_open_errh 3
