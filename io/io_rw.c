@@ -859,47 +859,59 @@ static void coll_fail(struct ADIOI_FileD *f, int write, int cls, const char *fn)
 /* io_access, phase 1: the access is allowed and fits the view; the engine
  * type and the bytes of (count, datatype) in the file's representation. A
  * collective access that fails here still takes part (coll_fail) where the
- * others may already be inside the collective. */
+ * others may already be inside the collective. Returns 0, or -1 with *err
+ * what the file's error handler left: a user's handler may clear it to
+ * MPI_SUCCESS, and the access must still not go on. */
 static int access_check(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
                         MPI_Offset offset, const void *buf, MPI_Count count,
                         MPI_Datatype datatype, dt_type_t **dt_out, MPI_Offset *bytes_out,
-                        const char *fn)
+                        int *err, const char *fn)
 {
-    dt_type_t *dt;
     MPI_Offset bytes;
-    int err;
 
-    if ((err = io_check_buf(f, buf, count, datatype, fn, dt_out)))
-        return err;
-    if (write && (f->amode & MPI_MODE_RDONLY))
-        return io_err(f, MPI_ERR_READ_ONLY, fn, "the file was opened with MPI_MODE_RDONLY");
-    if (!write && (f->amode & MPI_MODE_WRONLY))
-        return io_err(f, MPI_ERR_ACCESS, fn, "the file was opened with MPI_MODE_WRONLY");
-    if ((where == IO_AT || where == IO_IND) && (f->amode & MPI_MODE_SEQUENTIAL))
-        return io_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+    *dt_out = NULL;
+    if ((*err = io_check_buf(f, buf, count, datatype, fn, dt_out)) != MPI_SUCCESS ||
+        *dt_out == NULL)
+        return -1;
+    if (write && (f->amode & MPI_MODE_RDONLY)) {
+        *err = io_err(f, MPI_ERR_READ_ONLY, fn, "the file was opened with MPI_MODE_RDONLY");
+        return -1;
+    }
+    if (!write && (f->amode & MPI_MODE_WRONLY)) {
+        *err = io_err(f, MPI_ERR_ACCESS, fn, "the file was opened with MPI_MODE_WRONLY");
+        return -1;
+    }
+    if ((where == IO_AT || where == IO_IND) && (f->amode & MPI_MODE_SEQUENTIAL)) {
+        *err = io_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                       "explicit offsets and individual file pointers are not allowed with "
                       "MPI_MODE_SEQUENTIAL");
-    if (where == IO_AT && offset < 0)
-        return io_err(f, MPI_ERR_ARG, fn, "offset=%lld is negative", (long long)offset);
-    dt = *dt_out;
-    if ((err = io_rep_size(f, dt, datatype, count, bytes_out, fn)))
-        return err;
+        return -1;
+    }
+    if (where == IO_AT && offset < 0) {
+        *err = io_err(f, MPI_ERR_ARG, fn, "offset=%lld is negative", (long long)offset);
+        return -1;
+    }
+    if ((*err = io_rep_size(f, *dt_out, datatype, count, bytes_out, fn)) != MPI_SUCCESS ||
+        *bytes_out < 0)
+        return -1;
     bytes = *bytes_out;
-    if (bytes % f->esize != 0)
-        return io_err(f, MPI_ERR_TYPE, fn,
+    if (bytes % f->esize != 0) {
+        *err = io_err(f, MPI_ERR_TYPE, fn,
                       "count=%lld of datatype=%#x is %lld bytes, not a whole number of etypes "
                       "(%lld bytes each)", (long long)count, (unsigned)datatype,
                       (long long)bytes, (long long)f->esize);
+        return -1;
+    }
     if (bytes > 0 && f->fsize == 0) {
         if (coll)
             coll_fail(f, write, MPI_ERR_IO, fn);
-        return io_err(f, MPI_ERR_IO, fn,
+        *err = io_err(f, MPI_ERR_IO, fn,
                       "the view of this rank holds no data (its filetype has size 0) but "
                       "count=%lld asks for %lld bytes",
                       (long long)count, (long long)bytes);
+        return -1;
     }
-
-    return MPI_SUCCESS;
+    return 0;
 }
 
 /* Phase 2: where the access starts, in bytes of the view's stream (the
@@ -965,8 +977,8 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
     int owned = 0, err, cls, eno = 0;
 
     res->bytes = 0;
-    if ((err = access_check(f, write, coll, where, offset, buf, count, datatype, &dt, &bytes,
-                            fn)) != MPI_SUCCESS)
+    if (access_check(f, write, coll, where, offset, buf, count, datatype, &dt, &bytes, &err,
+                     fn) < 0)
         return err;
     etypes = bytes / f->esize;
     if ((err = access_position(f, where, offset, etypes, &pos, fn)) != MPI_SUCCESS)

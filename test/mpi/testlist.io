@@ -18,3 +18,5 @@ io_edges 3
 io_edges 4
 io_open_errh 1
 io_open_errh 3
+io_view_errh 1
+io_view_errh 3
