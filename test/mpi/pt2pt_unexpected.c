@@ -204,6 +204,12 @@ static void round_of(MPI_Comm comm, int mode)
         free(ackbuf);
     }
     OK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+    /* No rank starts the next round's sends before every rank has received
+     * this round's: a receive with MPI_ANY_SOURCE (modes 2 and 3) would
+     * take a fast rank's next-round messages for this round's (a test race
+     * seen at 8 ranks under load: "message from 7 beyond the 26 sent", and
+     * the messages left unreceived hung their senders' MPI_Waitall). */
+    OK(MPI_Barrier(comm));
     for (int j = 0; j < NMSG; j++)
         free(sbuf[j]);
     free(sbuf);
