@@ -290,6 +290,18 @@ static void rma_cma_late(rma_win_t *w, int t)
     adi_unlock();
 }
 
+/* rma_cma_drain's record of an operation toward t that ended with st: a
+ * failure is kept for the window (rma_cma_late) and the first one for the
+ * drain's answer. */
+static void rma_cma_note(rma_win_t *w, int t, canal_status_t st, canal_status_t *first)
+{
+    if (st == CANAL_OK)
+        return;
+    rma_cma_late(w, t);
+    if (*first == CANAL_OK)
+        *first = st;
+}
+
 /* A run of queued gets from one target starting at entry i whose bytes lie
  * within RMA_CMA_ACC_SPAN: one read of the range that covers them (the
  * kernel pins each remote piece separately, so 64 gets of one page cost 64
@@ -335,11 +347,7 @@ canal_status_t rma_cma_drain(rma_win_t *w)
         if (a->kind != RMA_CMA_GET) {
             canal_status_t st = CANAL_OK;
             if (rma_mbox_vec(w, i, n, &j, &st)) { /* done by the polling target */
-                if (st != CANAL_OK) {
-                    rma_cma_late(w, a->t);
-                    if (first == CANAL_OK)
-                        first = st;
-                }
+                rma_cma_note(w, a->t, st, &first);
                 i = j;
                 continue;
             }
@@ -352,11 +360,7 @@ canal_status_t rma_cma_drain(rma_win_t *w)
             if (!rma_cma_acc_run(w, a, j - i, &st))
                 for (int k = i; k < j && st == CANAL_OK; k++)
                     st = rma_cma_acc_one(w, &w->cq[k]);
-            if (st != CANAL_OK) {
-                rma_cma_late(w, a->t);
-                if (first == CANAL_OK)
-                    first = st;
-            }
+            rma_cma_note(w, a->t, st, &first);
             i = j;
             continue;
         }
@@ -397,11 +401,7 @@ canal_status_t rma_cma_drain(rma_win_t *w)
                 st = rma_cma_copy(w, e->t, e->kind == RMA_CMA_PUT, e->remote + done,
                                   (char *)e->local + done, e->len - done);
                 done = 0;
-                if (st != CANAL_OK) {
-                    rma_cma_late(w, e->t);
-                    if (first == CANAL_OK)
-                        first = st;
-                }
+                rma_cma_note(w, e->t, st, &first);
             }
         }
         i = j;
