@@ -673,9 +673,11 @@ int mpi_ibsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int
 }
 
 /* ---------------------------------------------------------------- receives */
-/* Start a checked receive (see send_post). */
-static int recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
-                     MPI_Comm comm, const char *fn, adi_request_t **req_out)
+/* Start a checked receive (see send_post); inline, as it is MPI_Irecv's
+ * whole posting path. */
+static inline __attribute__((always_inline)) int
+recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
+          MPI_Comm comm, const char *fn, adi_request_t **req_out)
 {
     canal_status_t st;
 
@@ -738,18 +740,10 @@ int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source
         *request = mpi_request_nullproc_handle();
         return MPI_SUCCESS;
     }
-    if (__builtin_expect(source == MPI_PROC_NULL, 0)) {
-        err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag,
-                        comm->handle, fn, &r);
-        if (err != MPI_SUCCESS)
-            return err;
-    } else { /* (recv_post's path, without the call) */
-        canal_status_t st = adi_irecv(buf, (size_t)count, checked_type(count, datatype), source,
-                                      tag, comm->context, &r);
-        if (st < 0)
-            return mpi_err_status(comm, st, fn);
-        r->owner_handle = comm->handle;
-    }
+    err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag, comm->handle,
+                    fn, &r);
+    if (err != MPI_SUCCESS)
+        return err;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
