@@ -18,6 +18,7 @@
  * sender and completes the request) takes the device lock.
  */
 #include "adi/adi_impl.h"
+#include "common/copy.h"
 #include "common/log.h"
 
 #include <stddef.h>
@@ -551,34 +552,6 @@ static void eager_released(int peer, size_t len)
 /* ---------------------------------------------------------------- receiving */
 static size_t recv_capacity(const adi_request_t *r) { return r->count * dt_size(r->dt); }
 
-/* Copy n bytes of a small eager payload: up to 16 bytes in at most two
- * (overlapping) loads and stores of a fixed size, not a call to memcpy
- * (as shm_ring.c's ring_copy does on the sending side). */
-static inline void recv_copy(char *dst, const char *src, size_t n)
-{
-    uint64_t a8, b8;
-    uint32_t a4, b4;
-
-    if (n >= 8 && n <= 16) {
-        memcpy(&a8, src, 8);
-        memcpy(&b8, src + n - 8, 8);
-        memcpy(dst, &a8, 8);
-        memcpy(dst + n - 8, &b8, 8);
-    } else if (n >= 4 && n < 8) {
-        memcpy(&a4, src, 4);
-        memcpy(&b4, src + n - 4, 4);
-        memcpy(dst, &a4, 4);
-        memcpy(dst + n - 4, &b4, 4);
-    } else if (n > 0 && n < 4) {
-        char x = src[0], y = src[n / 2], z = src[n - 1];
-        dst[0] = x;
-        dst[n / 2] = y;
-        dst[n - 1] = z;
-    } else if (n > 0) {
-        memcpy(dst, src, n);
-    }
-}
-
 static __attribute__((noinline, cold)) void recv_truncated(adi_request_t *r, size_t cap)
 {
     common_err_set(CANAL_ERR_TRUNCATE,
@@ -758,7 +731,7 @@ static void recv_eager_contig(adi_request_t *r, int peer, uint8_t flags, uint32_
     size_t n = size < cap ? size : cap;
 
     if (r->status.error == 0) {
-        recv_copy((char *)r->buf + dt_true_lb(r->dt), data, n);
+        common_copy_small((char *)r->buf + dt_true_lb(r->dt), data, n);
         if (size > cap)
             recv_truncated(r, cap);
     }

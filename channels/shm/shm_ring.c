@@ -27,6 +27,7 @@
  *    a seq_cst fence.
  */
 #include "channels/shm/shm.h"
+#include "common/copy.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -100,42 +101,6 @@ static canal_status_t check_peer(ch_shm_state_t *st, int peer, int *li_out)
     return CANAL_OK;
 }
 
-/* Copy n bytes to the ring: a header or a small payload in at most two
- * (overlapping) loads and stores of a fixed size instead of a call to
- * memcpy, which cost a small message's send a fifth of its instructions. */
-static inline void ring_copy(unsigned char *dst, const void *src, size_t n)
-{
-    const unsigned char *s = src;
-    uint64_t a8, b8;
-    uint32_t a4, b4;
-
-    if (n >= 16 && n <= 32) {
-        unsigned char a[16], b[16];
-        memcpy(a, s, 16);
-        memcpy(b, s + n - 16, 16);
-        memcpy(dst, a, 16);
-        memcpy(dst + n - 16, b, 16);
-    } else if (n >= 8 && n < 16) {
-        memcpy(&a8, s, 8);
-        memcpy(&b8, s + n - 8, 8);
-        memcpy(dst, &a8, 8);
-        memcpy(dst + n - 8, &b8, 8);
-    } else if (n >= 4 && n < 8) {
-        memcpy(&a4, s, 4);
-        memcpy(&b4, s + n - 4, 4);
-        memcpy(dst, &a4, 4);
-        memcpy(dst + n - 4, &b4, 4);
-    } else if (n > 0 && n < 4) {
-        /* (1: byte 0 thrice; 2: 0, 1, 1; 3: 0, 1, 2) */
-        unsigned char x = s[0], y = s[n / 2], z = s[n - 1];
-        dst[0] = x;
-        dst[n / 2] = y;
-        dst[n - 1] = z;
-    } else if (n > 0) {
-        memcpy(dst, s, n);
-    }
-}
-
 canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
 {
     ch_shm_state_t *st = ep->state;
@@ -202,10 +167,10 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
 
     r = ch_shm_rec_at(p->out_ring, at);
     dst = r->bytes;
-    ring_copy(dst, iov[0].iov_base, hdr_len);
+    common_copy_small(dst, iov[0].iov_base, hdr_len);
     dst += ch_shm_payload_off(hdr_len, len);
     for (int i = 1; i < n; i++) {
-        ring_copy(dst, iov[i].iov_base, iov[i].iov_len);
+        common_copy_small(dst, iov[i].iov_base, iov[i].iov_len);
         dst += iov[i].iov_len;
     }
     r->lens = (uint32_t)hdr_len | (uint32_t)len << 8;
