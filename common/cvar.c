@@ -171,6 +171,10 @@ static const common_cvar_desc_t cvar_table[] = {
     {"SHM_CELLS", CVAR_TYPE_INT, "16", NULL,
      "shm: ring size in largest packets (one ring per ordered pair of local ranks; "
      "small packets share it byte by byte), 2..1024"},
+    {"SHM_SOFT_WRAP", CVAR_TYPE_SIZE, "8K", NULL,
+     "shm: a sender whose reader has caught up goes back to the ring's start on crossing a "
+     "multiple of this many bytes (a ping-pong then reuses the ring's first lines); 0: only at "
+     "the ring's end; 1K..1M, used when the ring holds at least four times as much"},
     {"SHM_SEGMENT_MAX", CVAR_TYPE_SIZE, "64M", NULL,
      "shm: bound on the node's segment; cells and cell size shrink to fit it"},
     {"SHM_MEMBARRIER", CVAR_TYPE_BOOL, "1", NULL,

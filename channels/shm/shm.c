@@ -67,7 +67,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
 {
     ch_shm_state_t *st = ep->state;
     char seg_key[PMI_KEY_MAX];
-    long long cell, cells, segmax;
+    long long cell, cells, segmax, soft_wrap;
     canal_status_t err;
     int node;
 
@@ -95,6 +95,12 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     cell = common_cvar_int("SHM_CELL_SIZE");
     cells = common_cvar_int("SHM_CELLS");
     segmax = common_cvar_int("SHM_SEGMENT_MAX");
+    soft_wrap = common_cvar_int("SHM_SOFT_WRAP");
+    if (soft_wrap != 0 && (soft_wrap < 1024 || soft_wrap > (1 << 20))) {
+        err = common_err_set(CANAL_ERR_ARG,
+                             "shm init: CANAL_SHM_SOFT_WRAP=%lld must be 0 (off) or 1K..1M", soft_wrap);
+        goto fail_state;
+    }
     if (cell <= 0 || cells <= 0 || segmax <= 0) {
         err = common_err_set(CANAL_ERR_ARG,
                              "shm init: CANAL_SHM_CELL_SIZE=%lld, CANAL_SHM_CELLS=%lld, "
@@ -106,6 +112,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
                                 &st->lay);
     if (err != CANAL_OK)
         goto fail_state;
+    st->wrap_first = ch_shm_soft_wrap_first((size_t)soft_wrap, st->lay.ring_bytes);
     if (st->lay.over_budget && st->creator)
         LOG_WARN("shm: %d local ranks need %zu bytes of shared memory, above "
                  "CANAL_SHM_SEGMENT_MAX=%lld",
@@ -186,9 +193,12 @@ static void rings_wire(ch_shm_state_t *st)
         p->peer_consumed = p->sent;
         p->received = p->sent;
         p->released = p->sent;
+        p->cleaned = p->sent;
         p->rel_pos = 0;
         p->sent_recs = ch_shm_test_count_base;
         p->received_recs = ch_shm_test_count_base;
+        p->wrap_at = st->wrap_first;
+        p->wrap_recs = p->received_recs;
         p->out_pos = 0;
         p->in_pos = 0;
         p->blocked = 0;

@@ -29,7 +29,12 @@
  * happen to look like a head. The terminator is written only inside the
  * record's last line; a line start gets a stale sequence from the receiver
  * when the receiver gives back the bytes around it. A record that would run past the end leaves a
- * skip record there and starts again at offset 0. The sender reuses bytes
+ * skip record there and starts again at offset 0; so does one that crosses
+ * a multiple of the soft-wrap size (CANAL_SHM_SOFT_WRAP, 8 KiB) when the
+ * receiver has given back everything sent (the soft wrap, shm_ring.c: a
+ * ping-pong reuses the ring's first lines instead of walking it all). The
+ * receiver does not clean the line starts of skipped bytes: none was
+ * written since it last cleaned or skipped them. The sender reuses bytes
  * once the receiver's consumed count (bytes, wrapping) says they were
  * consumed; the receiver never writes the ring, and the counts themselves
  * live in each process's memory.
@@ -125,7 +130,10 @@ typedef struct {
     uint32_t received_recs; /* records consumed from in ring (wraps) */
     uint32_t in_pos;        /* offset of the next record in in ring */
     uint32_t released;      /* bytes given back to the sender (in_ctl->consumed) */
-    uint32_t rel_pos;       /* offset up to which they were given back */
+    uint32_t cleaned;       /* bytes whose line starts were cleaned or need none (skipped) */
+    uint32_t rel_pos;       /* offset up to which they were cleaned */
+    uint32_t wrap_at;       /* out_pos + record beyond this: try the soft wrap */
+    uint32_t wrap_recs;     /* received_recs at the last soft-wrap try */
     int world;              /* the peer's rank in the job */
     int blocked;            /* we set out_ctl->blocked and have not cleared it */
     int dead;               /* its process is gone (reported once) */
@@ -158,6 +166,7 @@ typedef struct {
     int mb_registered; /* this process registered for global expedited membarrier */
     int mb;            /* every local rank did: sleepers use membarrier(), the fast
                         * paths only a compiler barrier (see shm_ring.c) */
+    uint32_t wrap_first; /* first soft-wrap boundary of a lap (UINT32_MAX: never) */
 
     int cma_mode;
     int cma_state;
@@ -170,6 +179,7 @@ typedef struct {
     /* Counters for tests and describe(). */
     unsigned long futex_wakes;
     unsigned long futex_waits;
+    unsigned long soft_wraps; /* records sent back to offset 0 early (the soft wrap) */
 } ch_shm_state_t;
 
 /* Where a record's payload starts after its head: 8-byte aligned after the
@@ -225,6 +235,7 @@ void ch_shm_seg_detach(ch_shm_state_t *st);
 
 /* shm_ring.c */
 int ch_shm_membarrier_register(void);
+uint32_t ch_shm_soft_wrap_first(size_t soft_wrap, size_t ring_bytes);
 canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
 int ch_shm_progress(ch_endpoint_t *ep);
 canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us);

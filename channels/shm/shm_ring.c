@@ -87,6 +87,46 @@ static inline void wake_local(ch_shm_state_t *st, int li)
     }
 }
 
+uint32_t ch_shm_soft_wrap_first(size_t soft_wrap, size_t ring_bytes)
+{
+    return soft_wrap != 0 && ring_bytes / 4 >= soft_wrap ? (uint32_t)soft_wrap : UINT32_MAX;
+}
+
+/* The soft wrap: a record at pos that would end past p->wrap_at (a multiple
+ * of the soft-wrap size) goes to offset 0 instead, after a skip record, if
+ * the reader has given back everything sent. A ping-pong then reuses the
+ * ring's first lines, still near both cores, instead of walking the whole
+ * ring (about 258 KiB a direction: every line a 512 B-4 KiB message wrote
+ * came from far in the hierarchy; bench.md). Only with the reader caught
+ * up: until it takes the skip, the sender has only the bytes below pos, and
+ * with a stream's reader a window behind those are the bytes it has not
+ * read, so the rest of the window would meet a full ring. Tried only if
+ * something came from the peer since the last try (a one-way stream does
+ * not pull the reader's consumed line), at most once per soft-wrap size of
+ * the ring if it fails; only for records of up to half that size (and a
+ * line). Returns the bytes to skip, or 0. */
+static uint32_t ring_soft_wrap(ch_shm_state_t *st, ch_shm_peer_t *p, uint32_t pos, uint32_t rec)
+{
+    uint32_t sw = st->wrap_first;
+
+    /* Larger records walk on: reusing the lines that the reader has just
+     * read (and cleaned) made 8-16 KiB ping-pongs slower (bench.md). */
+    if (rec > sw / 2 + SHM_LINE)
+        return 0;
+    p->wrap_recs = p->received_recs;
+    p->wrap_at = (pos + rec + sw - 1) / sw * sw;
+    /* Room at 0 for the record and the terminator after it, below pos. */
+    if (ch_shm_rec_next(0, rec) + SHM_REC_HEAD > pos)
+        return 0;
+    if (p->peer_consumed != p->sent) {
+        p->peer_consumed = atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire);
+        if (p->peer_consumed != p->sent)
+            return 0;
+    }
+    st->soft_wraps++;
+    return (uint32_t)st->lay.ring_bytes - pos;
+}
+
 static canal_status_t check_peer(ch_shm_state_t *st, int peer, int *li_out)
 {
     if (!st->attached)
@@ -143,6 +183,8 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
     rec = ch_shm_rec_size(hdr_len, len);
     pos = p->out_pos;
     skip = pos + rec > ring ? ring - pos : 0;
+    if (skip == 0 && pos + rec > p->wrap_at && p->wrap_recs != p->received_recs)
+        skip = ring_soft_wrap(st, p, pos, rec);
     at = skip ? 0 : pos;
     end = ch_shm_rec_next(at, rec);
     /* Room for the record (with its padding), a skip before it, and the
@@ -176,6 +218,8 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
     r->lens = (uint32_t)hdr_len | (uint32_t)len << 8;
     seq = p->sent_recs + (skip ? 2 : 1);
     p->sent += skip + (end - at);
+    if (skip != 0 || end == ring) /* a new lap */
+        p->wrap_at = st->wrap_first;
     end = end == ring ? 0 : end;
     /* The terminator: a sequence the reader does not expect there. Only
      * inside the record's last line: a store to the next line would have
@@ -213,16 +257,17 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
 static void check_peers_alive(ch_shm_state_t *st);
 
 /* Give the sender back what progress() consumed from ring li: first a stale
- * sequence into every line start strictly inside the consumed bytes, where
- * the sender writes no terminator and a later record's head may land on old
- * payload; then the consumed count (release). Called at the start of the
+ * sequence into every line start strictly inside the consumed bytes not
+ * yet cleaned (a skip taken with nothing pending is not: see progress()),
+ * where the sender writes no terminator and a later record's head may land
+ * on old payload; then the consumed count (release). Called at the start of the
  * next progress() (so that a reply sent meanwhile does not wait behind these
  * stores) and before sleeping. One store for the whole batch: the sender
  * reads the count only when its ring looks full. */
 static void ring_release(ch_shm_state_t *st, int li)
 {
     ch_shm_peer_t *p = &st->peers[li];
-    uint32_t ring = (uint32_t)st->lay.ring_bytes, n = p->received - p->released;
+    uint32_t ring = (uint32_t)st->lay.ring_bytes, n = p->received - p->cleaned;
 
     for (uint32_t off = SHM_LINE - (p->rel_pos & (SHM_LINE - 1)); off < n; off += SHM_LINE) {
         uint32_t y = p->rel_pos + off;
@@ -231,6 +276,7 @@ static void ring_release(ch_shm_state_t *st, int li)
         atomic_store_explicit(&ch_shm_rec_at(p->in_ring, y)->seq, p->received_recs,
                               memory_order_relaxed);
     }
+    p->cleaned = p->received;
     p->released = p->received;
     p->rel_pos = p->in_pos;
     atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
@@ -276,9 +322,21 @@ int ch_shm_progress(ch_endpoint_t *ep)
             hl = lens & 0xff;
             len = lens >> 8;
             if (hl == SHM_REC_SKIP && len == 0) {
+                /* The skipped bytes were not written since this reader
+                 * last cleaned or skipped them: their line starts hold
+                 * stale sequences already. With nothing else waiting to be
+                 * cleaned (always so after a soft wrap, which needs the
+                 * reader caught up), they are not cleaned again: a soft
+                 * wrap skips most of the ring, and cleaning it would pull
+                 * every line into this cache. Given back as usual. */
+                int clean = p->cleaned == p->received;
                 p->received += ring - p->in_pos;
                 p->received_recs++;
                 p->in_pos = 0;
+                if (clean) {
+                    p->cleaned = p->received;
+                    p->rel_pos = 0;
+                }
                 continue;
             }
             rec = ch_shm_rec_size(hl, len);

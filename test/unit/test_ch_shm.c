@@ -321,6 +321,206 @@ START_TEST(test_backpressure)
 }
 END_TEST
 
+/* ---- the soft wrap ------------------------------------------------------- */
+
+/* A ping-pong of small messages must not walk the whole ring: a sender
+ * whose reader has caught up goes back to offset 0 on crossing the soft-wrap
+ * size (8 KiB), after a skip record. Phase 1: 0-2 KiB both ways; every lap
+ * of rank 0's ring (from one return to offset 0 to the next) is recorded
+ * with its highest offset: most must stay far below the ring's size, and
+ * some must end early. Phase 2: sizes of 0 B to the largest eager packet
+ * (16 KiB must still be one packet) in both rings of the pair, skips and
+ * soft wraps mixed; every message arrives in order and intact (on_packet_check). */
+enum { SW_ROUNDS1 = 3000, SW_ROUNDS2 = 3000 };
+
+static size_t sw_len(unsigned k, int rank, size_t max, int phase)
+{
+    unsigned x = (k * 2654435761u + (unsigned)rank * 40503u) >> 5;
+
+    if (phase == 1)
+        return x % 2049;
+    switch (x % 16) {
+    case 0:
+        return max;
+    case 1:
+        return 16384;
+    case 2:
+        return 4096 + x % 64;
+    case 3:
+        return 8192 + x % 100;
+    default:
+        return x % 4097;
+    }
+}
+
+static int body_soft_wrap(int rank, void *arg)
+{
+    unsigned char *buf;
+    unsigned k, short_laps = 0, long_laps = 0;
+    uint32_t ring, lap_max = 0, prev_pos = 0;
+    ch_shm_peer_t *p;
+    double t0;
+
+    (void)arg;
+    bring_up(&up_check);
+    T_CHECK(caps.max_payload >= 16384, "max_payload %zu: a 16 KiB message is no longer eager",
+            caps.max_payload);
+    buf = malloc(caps.max_payload);
+    T_CHECK(buf != NULL, "malloc");
+    ring = (uint32_t)SHM_ST->lay.ring_bytes;
+    p = &SHM_ST->peers[SHM_ST->local_of[1 - rank]];
+    for (k = 0; k < SW_ROUNDS1 + SW_ROUNDS2; k++) {
+        int phase = k < SW_ROUNDS1 ? 1 : 2;
+        size_t len = sw_len(k, rank, caps.max_payload, phase);
+
+        if (rank == 1) {
+            t0 = now_s();
+            while (received[0] <= k) {
+                T_CHECK(poll_once() >= 0, "progress");
+                T_CHECK(now_s() - t0 < unit_hang_s(), "round %u never came", k);
+            }
+        }
+        send_checked(1 - rank, k, len, buf);
+        if (rank == 0) {
+            t0 = now_s();
+            while (received[1] <= k) {
+                T_CHECK(poll_once() >= 0, "progress");
+                T_CHECK(now_s() - t0 < unit_hang_s(), "reply %u never came", k);
+            }
+            if (phase == 1 && k >= 100) {
+                if (p->out_pos < prev_pos) { /* a lap ended */
+                    if (lap_max < ring / 4)
+                        short_laps++;
+                    else
+                        long_laps++;
+                    lap_max = 0;
+                }
+                if (p->out_pos > lap_max)
+                    lap_max = p->out_pos;
+            }
+            prev_pos = p->out_pos;
+        }
+    }
+    if (rank == 0)
+        T_CHECK(short_laps >= 20 && short_laps > 4 * long_laps,
+                "a ping-pong of 0-2 KiB walked the ring (%u B): %u laps below a quarter of it, "
+                "%u above",
+                ring, short_laps, long_laps);
+    free(buf);
+    return tear_down();
+}
+
+START_TEST(test_soft_wrap)
+{
+    ck_assert_int_eq(run_job(2, 1, body_soft_wrap, NULL), 0);
+}
+END_TEST
+
+/* The same with the ring counters starting just below 2^32, so that the
+ * byte and record counts wrap during the soft wraps. */
+static int body_soft_wrap_counts(int rank, void *arg)
+{
+    ch_shm_test_count_base = UINT32_MAX - 5000;
+    return body_soft_wrap(rank, arg);
+}
+
+START_TEST(test_soft_wrap_counts)
+{
+    ck_assert_int_eq(run_job(2, 1, body_soft_wrap_counts, NULL), 0);
+}
+END_TEST
+
+/* A stream (osu_bw's windows) whose reader lags one window behind: rank 0
+ * sends window w, then waits for rank 1's acknowledgement of window w - 1.
+ * A sender that went back to offset 0 with the reader behind would have
+ * only the bytes below its position, those the reader has not read, and the
+ * rest of the window would meet a full ring in a ring almost empty: every
+ * early return to 0 must happen with everything sent already given back.
+ * Windows of 8 B and of mixed sizes up to 1 KiB; then windows whose
+ * acknowledgement rank 0 awaits before the next (the reader caught up),
+ * where early wraps must happen. Content and order checked throughout. */
+enum { SWS_WINDOWS = 400, SWS_WIN = 64 };
+
+static int body_soft_wrap_stream(int rank, void *arg)
+{
+    unsigned char *buf;
+    unsigned seq = 0, early = 0, early_sync = 0;
+    uint32_t ring;
+    ch_shm_peer_t *p;
+    double t0;
+
+    (void)arg;
+    bring_up(&up_check);
+    buf = malloc(caps.max_payload);
+    T_CHECK(buf != NULL, "malloc");
+    ring = (uint32_t)SHM_ST->lay.ring_bytes;
+    p = &SHM_ST->peers[SHM_ST->local_of[1 - rank]];
+    for (unsigned w = 0; w < SWS_WINDOWS; w++) {
+        int sync = w >= SWS_WINDOWS / 2;
+
+        if (rank == 1) {
+            t0 = now_s();
+            while (received[0] < (w + 1) * SWS_WIN) {
+                T_CHECK(poll_once() >= 0, "progress");
+                T_CHECK(now_s() - t0 < unit_hang_s(), "window %u: %u arrived", w, received[0]);
+            }
+            send_checked(0, w, 0, buf);
+            continue;
+        }
+        for (unsigned i = 0; i < SWS_WIN; i++, seq++) {
+            size_t len = w % 2 == 0 ? 8 : (seq * 2654435761u >> 9) % 1025;
+            thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
+            struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
+            uint32_t rec = ch_shm_rec_size(sizeof h, len), pos = p->out_pos, sent = p->sent;
+            canal_status_t st;
+
+            make_payload(buf, 0, seq, len);
+            t0 = now_s();
+            while ((st = ch_sendv(EP, 1, iov, 2)) == CANAL_AGAIN) {
+                T_CHECK(poll_once() >= 0, "progress");
+                T_CHECK(now_s() - t0 < unit_hang_s(), "sendv stuck in AGAIN");
+                pos = p->out_pos;
+                sent = p->sent;
+            }
+            T_CHECK(st == CANAL_OK, "sendv: %d", st);
+            ch_wake(EP, 1);
+            /* Went back to 0 though the record fitted before the end:
+             * the ring took more than the record's own bytes. */
+            if (pos + rec <= ring && p->sent - sent > ch_shm_rec_next(pos, rec) - pos) {
+                T_CHECK(p->peer_consumed == sent,
+                        "soft wrap at %u with the reader %u bytes behind", pos,
+                        sent - p->peer_consumed);
+                early++;
+                early_sync += sync;
+            }
+        }
+        /* Acknowledgements come in order: wait for w - 1's (lagging), or
+         * w's in the second half. */
+        t0 = now_s();
+        while (received[1] + (sync ? 0 : 1) < w + 1) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "ack of window %u never came", w);
+        }
+    }
+    if (rank == 0) {
+        t0 = now_s();
+        while (received[1] < SWS_WINDOWS) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "last ack never came");
+        }
+        T_CHECK(early_sync > 0, "no soft wrap in %u windows with the reader caught up (%u in all)",
+                SWS_WINDOWS / 2, early);
+    }
+    free(buf);
+    return tear_down();
+}
+
+START_TEST(test_soft_wrap_stream)
+{
+    ck_assert_int_eq(run_job(2, 1, body_soft_wrap_stream, NULL), 0);
+}
+END_TEST
+
 /* ---- rdma_read through CMA ---------------------------------------------- */
 
 static int body_rdma(int rank, void *arg)
@@ -908,6 +1108,9 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_two_nodes);
     tcase_add_test(tc, test_backpressure);
     tcase_add_test(tc, test_lookalike);
+    tcase_add_test(tc, test_soft_wrap);
+    tcase_add_test(tc, test_soft_wrap_counts);
+    tcase_add_test(tc, test_soft_wrap_stream);
     tcase_add_test(tc, test_rdma_read);
     tcase_add_test(tc, test_cma_off);
     tcase_add_test(tc, test_cma_bad_value);
