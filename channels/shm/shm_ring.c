@@ -105,7 +105,7 @@ uint32_t ch_shm_soft_wrap_first(size_t soft_wrap, size_t ring_bytes)
  * not pull the reader's consumed line), at most once per soft-wrap size of
  * the ring if it fails; only for records of up to half that size (and a
  * line). Returns the bytes to skip, or 0. */
-static uint32_t ring_soft_wrap(ch_shm_state_t *st, ch_shm_peer_t *p, uint32_t pos, uint32_t rec)
+__attribute__((noinline)) static uint32_t ring_soft_wrap(ch_shm_state_t *st, ch_shm_peer_t *p, uint32_t pos, uint32_t rec)
 {
     uint32_t sw = st->wrap_first;
 
@@ -218,7 +218,7 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
     r->lens = (uint32_t)hdr_len | (uint32_t)len << 8;
     seq = p->sent_recs + (skip ? 2 : 1);
     p->sent += skip + (end - at);
-    if (skip != 0 || end == ring) /* a new lap */
+    if (at == 0) /* a new lap */
         p->wrap_at = st->wrap_first;
     end = end == ring ? 0 : end;
     /* The terminator: a sequence the reader does not expect there. Only
