@@ -387,25 +387,25 @@ static int body_soft_wrap(int rank, void *arg)
                 T_CHECK(poll_once() >= 0, "progress");
                 T_CHECK(now_s() - t0 < unit_hang_s(), "reply %u never came", k);
             }
-            if (phase == 1 && k >= 100) {
-                if (p->out_pos < prev_pos) { /* a lap ended */
-                    if (lap_max < ring / 4)
-                        short_laps++;
-                    else
-                        long_laps++;
-                    lap_max = 0;
-                }
-                if (p->out_pos > lap_max)
-                    lap_max = p->out_pos;
-            }
-            prev_pos = p->out_pos;
         }
+        /* Each rank watches its own ring to the other (two rings a pair). */
+        if (phase == 1 && k >= 100) {
+            if (p->out_pos < prev_pos) { /* a lap ended */
+                if (lap_max < ring / 4)
+                    short_laps++;
+                else
+                    long_laps++;
+                lap_max = 0;
+            }
+            if (p->out_pos > lap_max)
+                lap_max = p->out_pos;
+        }
+        prev_pos = p->out_pos;
     }
-    if (rank == 0)
-        T_CHECK(short_laps >= 20 && short_laps > 4 * long_laps,
-                "a ping-pong of 0-2 KiB walked the ring (%u B): %u laps below a quarter of it, "
-                "%u above",
-                ring, short_laps, long_laps);
+    T_CHECK(short_laps >= 20 && short_laps > 4 * long_laps,
+            "a ping-pong of 0-2 KiB walked the ring (%u B): %u laps below a quarter of it, "
+            "%u above",
+            ring, short_laps, long_laps);
     free(buf);
     return tear_down();
 }
@@ -427,6 +427,104 @@ static int body_soft_wrap_counts(int rank, void *arg)
 START_TEST(test_soft_wrap_counts)
 {
     ck_assert_int_eq(run_job(2, 1, body_soft_wrap_counts, NULL), 0);
+}
+END_TEST
+
+/* A full ring after soft wraps: a ping-pong leaves rank 0 somewhere in the
+ * ring's first lines, the reader gives everything back and stops reading,
+ * and rank 0 fills the ring (nothing comes back, so no soft wrap: the
+ * places are ring_place's). CANAL_AGAIN must come exactly when the records
+ * (and at most one skip at the end) fill it; then the reader drains it all
+ * in order and intact. */
+static int body_soft_wrap_full(int rank, void *arg)
+{
+    unsigned char *buf;
+    unsigned k, seq;
+    ch_shm_peer_t *p;
+    double t0;
+
+    (void)arg;
+    bring_up(&up_check);
+    buf = malloc(caps.max_payload);
+    T_CHECK(buf != NULL, "malloc");
+    p = &SHM_ST->peers[SHM_ST->local_of[1 - rank]];
+    for (k = 0; k < 500; k++) {
+        size_t len = sw_len(k, rank, caps.max_payload, 1);
+        if (rank == 1) {
+            t0 = now_s();
+            while (received[0] <= k) {
+                T_CHECK(poll_once() >= 0, "progress");
+                T_CHECK(now_s() - t0 < unit_hang_s(), "round %u never came", k);
+            }
+        }
+        send_checked(1 - rank, k, len, buf);
+        if (rank == 0) {
+            t0 = now_s();
+            while (received[1] <= k) {
+                T_CHECK(poll_once() >= 0, "progress");
+                T_CHECK(now_s() - t0 < unit_hang_s(), "reply %u never came", k);
+            }
+        }
+    }
+    if (rank == 1)
+        for (int i = 0; i < 3; i++)
+            poll_once(); /* gives back what it read */
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    if (rank == 0) {
+        uint32_t ring = (uint32_t)SHM_ST->lay.ring_bytes, pos = p->out_pos, recs = 0;
+        size_t used, next = 0;
+        canal_status_t st;
+
+        T_CHECK(p->out_pos < ring / 4, "the ping-pong left the sender at %u of %u", p->out_pos,
+                ring);
+        used = p->sent - atomic_load(&p->out_ctl->consumed);
+        T_CHECK(used == 0, "%zu bytes not given back after the reader's polls", used);
+        for (seq = k;; seq++) {
+            size_t len = seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 4000;
+            thdr_t h = {THDR_MAGIC, 0, seq, (uint32_t)len};
+            struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
+            uint32_t pos_next = pos;
+
+            make_payload(buf, 0, seq, len);
+            next = 0;
+            ring_place(&pos_next, &recs, ch_shm_rec_size(sizeof h, len), ring, &next);
+            if ((st = ch_sendv(EP, 1, iov, 2)) == CANAL_AGAIN)
+                break;
+            T_CHECK(st == CANAL_OK, "sendv: %d", st);
+            T_CHECK(p->out_pos == pos_next, "packet %u went to %u, not %u", seq, p->out_pos,
+                    pos_next);
+            used += next;
+            pos = pos_next;
+            T_CHECK(seq < k + 100000, "never got CANAL_AGAIN");
+        }
+        T_CHECK(used + SHM_REC_HEAD <= ring && used + next + SHM_REC_HEAD > ring,
+                "AGAIN after %zu bytes in all (the next %zu), ring of %u", used, next, ring);
+        snprintf((char *)buf, 32, "%u", seq);
+        T_CHECK(pmi_put("sw-full-n", (char *)buf) == CANAL_OK, "put");
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        /* Then more, while the reader drains. */
+        for (unsigned i = 0; i < 200; i++, seq++)
+            send_checked(1, seq, (seq * 977u) % (caps.max_payload + 1), buf);
+    } else {
+        char val[32];
+        unsigned n;
+
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        T_CHECK(pmi_get(0, "sw-full-n", val, sizeof val) == CANAL_OK, "get");
+        n = (unsigned)strtoul(val, NULL, 10) + 200;
+        t0 = now_s();
+        while (received[0] < n) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "only %u of %u arrived", received[0], n);
+        }
+    }
+    free(buf);
+    return tear_down();
+}
+
+START_TEST(test_soft_wrap_full)
+{
+    ck_assert_int_eq(run_job(2, 1, body_soft_wrap_full, NULL), 0);
 }
 END_TEST
 
@@ -1111,6 +1209,7 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_soft_wrap);
     tcase_add_test(tc, test_soft_wrap_counts);
     tcase_add_test(tc, test_soft_wrap_stream);
+    tcase_add_test(tc, test_soft_wrap_full);
     tcase_add_test(tc, test_rdma_read);
     tcase_add_test(tc, test_cma_off);
     tcase_add_test(tc, test_cma_bad_value);
