@@ -98,7 +98,8 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     soft_wrap = common_cvar_int("SHM_SOFT_WRAP");
     if (soft_wrap != 0 && (soft_wrap < 1024 || soft_wrap > (1 << 20))) {
         err = common_err_set(CANAL_ERR_ARG,
-                             "shm init: CANAL_SHM_SOFT_WRAP=%lld must be 0 (off) or 1K..1M", soft_wrap);
+                             "shm init: CANAL_SHM_SOFT_WRAP=%lld must be 0 (off) or 1K..1M",
+                             soft_wrap);
         goto fail_state;
     }
     if (cell <= 0 || cells <= 0 || segmax <= 0) {

@@ -166,6 +166,7 @@ typedef struct {
     int mb_registered; /* this process registered for global expedited membarrier */
     int mb;            /* every local rank did: sleepers use membarrier(), the fast
                         * paths only a compiler barrier (see shm_ring.c) */
+
     uint32_t wrap_first; /* first soft-wrap boundary of a lap (UINT32_MAX: never) */
 
     int cma_mode;

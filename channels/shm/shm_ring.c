@@ -105,7 +105,8 @@ uint32_t ch_shm_soft_wrap_first(size_t soft_wrap, size_t ring_bytes)
  * not pull the reader's consumed line), at most once per soft-wrap size of
  * the ring if it fails; only for records of up to half that size (and a
  * line). Returns the bytes to skip, or 0. */
-__attribute__((noinline)) static uint32_t ring_soft_wrap(ch_shm_state_t *st, ch_shm_peer_t *p, uint32_t pos, uint32_t rec)
+__attribute__((noinline)) static uint32_t ring_soft_wrap(ch_shm_state_t *st, ch_shm_peer_t *p,
+                                                         uint32_t pos, uint32_t rec)
 {
     uint32_t sw = st->wrap_first;
 

@@ -45,8 +45,8 @@ static void fill(unsigned char *b, int src, unsigned msg, int n)
         b[i] = pat(src, msg, i);
 }
 
-static void check_msg(const unsigned char *b, int src, unsigned msg, int n, MPI_Status *st,
-                      int tag, const char *what)
+static void check_msg(const unsigned char *b, int src, unsigned msg, int n, MPI_Status *st, int tag,
+                      const char *what)
 {
     int count = -1, bad = -1;
 
@@ -145,7 +145,8 @@ int main(int argc, char **argv)
             unsigned seed;
             if (peer == me || peer >= n)
                 continue;
-            seed = (unsigned)(pass * 1000003 + (me < peer ? me * 64 + peer : peer * 64 + me) * 7919);
+            seed =
+                (unsigned)(pass * 1000003 + (me < peer ? me * 64 + peer : peer * 64 + me) * 7919);
             pingpong(me, peer, rounds, seed, sb, rb);
             for (int w = 0; w < 3; w++)
                 window(me, peer, 1, seed + 100000u * (unsigned)(w + 1), wsb, wrb);

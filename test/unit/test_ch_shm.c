@@ -585,9 +585,8 @@ static int body_soft_wrap_stream(int rank, void *arg)
             /* Went back to 0 though the record fitted before the end:
              * the ring took more than the record's own bytes. */
             if (pos + rec <= ring && p->sent - sent > ch_shm_rec_next(pos, rec) - pos) {
-                T_CHECK(p->peer_consumed == sent,
-                        "soft wrap at %u with the reader %u bytes behind", pos,
-                        sent - p->peer_consumed);
+                T_CHECK(p->peer_consumed == sent, "soft wrap at %u with the reader %u bytes behind",
+                        pos, sent - p->peer_consumed);
                 early++;
                 early_sync += sync;
             }
