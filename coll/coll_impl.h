@@ -128,7 +128,7 @@ extern const coll_algo_t coll_allreduce_recdbl, coll_allreduce_rabenseifner, col
     coll_allreduce_reduce_bcast, coll_allreduce_node, coll_allreduce_linear;
 extern const coll_algo_t coll_allgather_ring, coll_allgather_recdbl, coll_allgather_bruck,
     coll_allgather_gather_bcast, coll_allgather_linear;
-extern const coll_algo_t coll_allgatherv_ring, coll_allgatherv_recdbl;
+extern const coll_algo_t coll_allgatherv_ring, coll_allgatherv_recdbl, coll_allgatherv_linear;
 extern const coll_algo_t coll_alltoall_pairwise, coll_alltoall_linear, coll_alltoall_bruck;
 extern const coll_algo_t coll_alltoallv_pairwise, coll_alltoallv_linear;
 extern const coll_algo_t coll_alltoallw_pairwise, coll_alltoallw_linear;

@@ -96,6 +96,10 @@ static const rule_t rules[] = {
     {COLL_ALLGATHER,             1, ANY, 0,         80 * KiB,  WHEN_POF2,      &coll_allgather_recdbl},
     {COLL_ALLGATHER,             1, ANY, 0,         80 * KiB,  WHEN_ALWAYS,    &coll_allgather_bruck},
     {COLL_ALLGATHER,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allgather_ring},
+    /* oversubscribed: as allgather (np8 4-256 B: recursive doubling's
+     * three rounds each waited for a partner to be scheduled and built two
+     * span datatypes) */
+    {COLL_ALLGATHERV,            1, 32,  0,         SIZE_MAX,  WHEN_OVERSUB,   &coll_allgatherv_linear},
     {COLL_ALLGATHERV,            1, ANY, 0,         80 * KiB,  WHEN_ALWAYS,    &coll_allgatherv_recdbl},
     {COLL_ALLGATHERV,            1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allgatherv_ring},
 
@@ -143,7 +147,7 @@ static const coll_algo_t *const algos[] = {
     &coll_allreduce_reduce_bcast, &coll_allreduce_node, &coll_allreduce_linear,
     &coll_allgather_ring, &coll_allgather_recdbl, &coll_allgather_bruck,
     &coll_allgather_gather_bcast, &coll_allgather_linear,
-    &coll_allgatherv_ring, &coll_allgatherv_recdbl,
+    &coll_allgatherv_ring, &coll_allgatherv_recdbl, &coll_allgatherv_linear,
     &coll_alltoall_pairwise, &coll_alltoall_linear, &coll_alltoall_bruck,
     &coll_alltoallv_pairwise, &coll_alltoallv_linear,
     &coll_alltoallw_pairwise, &coll_alltoallw_linear,

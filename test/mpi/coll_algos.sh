@@ -29,7 +29,7 @@ coll_reduce REDUCE_SCATTER halving ring reduce_scatterv linear
 coll_reduce REDUCE_SCATTER_BLOCK halving ring reduce_scatterv linear
 coll_reduce SCAN recursive_doubling linear
 coll_reduce EXSCAN recursive_doubling linear
-coll_vector ALLGATHERV ring recursive_doubling
+coll_vector ALLGATHERV ring recursive_doubling linear
 coll_vector ALLTOALLV pairwise linear
 coll_vector ALLTOALLW pairwise linear
 coll_nonblocking ALLREDUCE recursive_doubling rabenseifner ring linear
