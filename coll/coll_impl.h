@@ -64,10 +64,11 @@ typedef struct {
     struct coll_shm *blk;
 } coll_shm_state_t;
 /* Run a blocking barrier on intracommunicator c (2 ranks or more), or the
- * blocking allreduce a, there if the block serves it: *ran set, its error
- * returned. */
+ * blocking allreduce or reduce_scatter(_block) a, there if the block serves
+ * it: *ran set, its error returned. */
 canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran);
 canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran);
+canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran);
 void coll_shm_free(coll_shm_state_t *ss);
 /* coll/sched.c: c's block state (NULL: no memory). */
 coll_shm_state_t *coll_comm_shm(mpi_comm_t *c);

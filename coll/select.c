@@ -12,9 +12,10 @@
  * Every rank must choose the same algorithm: the inputs (size, bytes,
  * commutativity, counts) are the same everywhere by the rules of MPI.
  *
- * Before the table: a blocking barrier or allreduce of at most
- * COLL_SHM_MAX bytes on a communicator of this node runs through the
- * node's shared block (coll/shm.c) unless an algorithm is forced for it;
+ * Before the table: a blocking barrier, or allreduce or reduce_scatter(_block)
+ * of at most COLL_SHM_MAX bytes (the whole vector), on a communicator of
+ * this node runs through the node's shared block (coll/shm.c) unless an
+ * algorithm is forced for it;
  * then a 2-rank one runs its algorithm's direct form (coll/pair.c).
  */
 #include "coll/coll_impl.h"
@@ -348,6 +349,11 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
     size_t bytes;
 
     *ran = 0;
+    if ((a->kind == COLL_REDUCE_SCATTER || a->kind == COLL_REDUCE_SCATTER_BLOCK) &&
+        !coll_is_inter(a->comm) && coll_size(a->comm) >= 2) {
+        pthread_once(&forced_once, read_forced);
+        return forced[a->kind] == NULL ? coll_shm_reduce_scatter(a, ran) : CANAL_OK;
+    }
     if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm))
         return CANAL_OK;
     /* all ranks on this node: the shared block (coll/shm.c), unless an
@@ -467,7 +473,8 @@ void coll_select_describe(FILE *f)
                 when_names[r->when], r->algo->name, r->algo->usable != NULL ? " (if usable)" : "");
     }
     fprintf(f,
-            "canal:   (before the table: blocking MPI_Barrier, and MPI_Allreduce up to %d bytes, "
+            "canal:   (before the table: blocking MPI_Barrier, and MPI_Allreduce and "
+            "MPI_Reduce_scatter(_block) up to %d bytes, "
             "on ranks all on this node: a shared block from a communicator's call %d on%s)\n",
             COLL_SHM_MAX, COLL_SHM_AFTER + 1,
             common_cvar_bool("COLL_SHM") ? "" : "; off: CANAL_COLL_SHM=0");

@@ -5,7 +5,8 @@
  * that are the same as an earlier round's or differ from them in one
  * entry only (a count moved between two ranks, a displacement shifted
  * with the same counts), with int arrays and the large-count (_c) forms,
- * and more patterns than a communicator keeps schedules of. Every result
+ * and more patterns than a communicator keeps schedules of; and a small
+ * reduce_scatter_block of a strided type (the node's shared block). Every result
  * is checked exactly, gaps included: a schedule made for one call's
  * arrays must never serve another's. Run with any number of ranks.
  */
@@ -173,6 +174,44 @@ int main(int argc, char **argv)
                 }
             }
         }
+    }
+    /* reduce_scatter_block of a strided type (2 ints with a hole between):
+     * small enough for the node's shared block, laid out with gaps */
+    {
+        MPI_Datatype v;
+        int *vs = malloc(sizeof(int) * (size_t)(3 * size)), vr[3 * 2];
+        OK(MPI_Type_vector(2, 1, 2, MPI_INT, &v));
+        OK(MPI_Type_commit(&v));
+        for (int round = 0; round < 5; round++) {
+            for (int inplace = 0; inplace < 2; inplace++) {
+                int *in = inplace ? malloc(sizeof(int) * (size_t)(3 * size)) : vs;
+                for (int q = 0; q < size; q++)
+                    for (int j = 0; j < 3; j++)
+                        in[3 * q + j] = j == 1 ? GAP : me + 10 * q + j + round;
+                for (int i = 0; i < 6; i++)
+                    vr[i] = GAP;
+                if (inplace)
+                    OK(MPI_Reduce_scatter_block(MPI_IN_PLACE, in, 1, v, MPI_SUM, MPI_COMM_WORLD));
+                else
+                    OK(MPI_Reduce_scatter_block(vs, vr, 1, v, MPI_SUM, MPI_COMM_WORLD));
+                {
+                    const int *got = inplace ? in : vr;
+                    for (int j = 0; j < 3; j += 2) {
+                        int want = size * (size - 1) / 2 + size * (10 * me + j + round);
+                        CHECK(got[j] == want, "strided MPI_Reduce_scatter_block%s round %d: element %d is %d, not %d",
+                              inplace ? " in place" : "", round, j, got[j], want);
+                    }
+                    CHECK(got[1] == GAP, "strided MPI_Reduce_scatter_block%s: the hole was written (%d)",
+                          inplace ? " in place" : "", got[1]);
+                    if (!inplace)
+                        CHECK(vr[3] == GAP, "strided MPI_Reduce_scatter_block: wrote past one element");
+                }
+                if (inplace)
+                    free(in);
+            }
+        }
+        OK(MPI_Type_free(&v));
+        free(vs);
     }
     free(counts);
     free(displs);
