@@ -65,8 +65,8 @@ struct coll_sched {
     mpi_comm_t *comm;
     int tag;
     coll_sched_t *pool_next;
-    int cache_slot;  /* slot of the replay cache it was taken from, or -1 */
-    cache_key_t key; /* its key there */
+    int cache_slot;         /* slot of the replay cache it was taken from, or -1 */
+    cache_key_t key;        /* its key there */
     const char *key_arrays; /* and the count/displacement arrays of a v collective */
     size_t key_arrays_len;  /* (bytes; both in the schedule's temporaries) */
     act_t *acts;

@@ -485,11 +485,10 @@ canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran)
     b.sendbuf = a->sendbuf == MPI_IN_PLACE ? a->recvbuf : a->sendbuf;
     b.recvbuf = t;
     b.recvcount = (MPI_Count)total;
-    st = shm_allreduce(&b, ran,
-                       tmp != NULL ? CANAL_OK
-                                   : common_err_set(CANAL_ERR_NOMEM,
-                                                    "no memory for %td bytes of a reduce_scatter",
-                                                    span));
+    st = CANAL_OK;
+    if (tmp == NULL)
+        st = common_err_set(CANAL_ERR_NOMEM, "no memory for %td bytes of a reduce_scatter", span);
+    st = shm_allreduce(&b, ran, st);
     if (!*ran || st < 0 || n == 0)
         goto out;
     if (dt_is_contig_count(a->rdt, n)) {
@@ -497,7 +496,7 @@ canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran)
         goto out;
     }
     if ((packed = malloc(n * esz)) == NULL) {
-        st = common_err_set(CANAL_ERR_NOMEM, "no memory for %zu bytes of a reduce_scatter", n * esz);
+        st = common_err_set(CANAL_ERR_NOMEM, "no memory for a reduce_scatter's %zu bytes", n * esz);
         goto out;
     }
     if ((st = dt_pack(t + (ptrdiff_t)off * ext, n, a->rdt, packed, n * esz, &moved)) >= 0)

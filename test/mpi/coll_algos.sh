@@ -35,6 +35,7 @@ coll_vector ALLTOALLW pairwise linear
 coll_vrepeat ALLGATHERV ring recursive_doubling linear
 coll_vrepeat ALLTOALLV pairwise linear
 coll_vrepeat REDUCE_SCATTER halving ring reduce_scatterv linear
+coll_vrepeat REDUCE_SCATTER_BLOCK halving ring reduce_scatterv linear
 coll_nonblocking ALLREDUCE recursive_doubling rabenseifner ring linear
 coll_red_types ALLREDUCE recursive_doubling rabenseifner ring reduce_bcast linear
 LIST

@@ -198,13 +198,17 @@ int main(int argc, char **argv)
                     const int *got = inplace ? in : vr;
                     for (int j = 0; j < 3; j += 2) {
                         int want = size * (size - 1) / 2 + size * (10 * me + j + round);
-                        CHECK(got[j] == want, "strided MPI_Reduce_scatter_block%s round %d: element %d is %d, not %d",
-                              inplace ? " in place" : "", round, j, got[j], want);
+                        CHECK(
+                            got[j] == want,
+                            "strided MPI_Reduce_scatter_block%s round %d: element %d is %d, not %d",
+                            inplace ? " in place" : "", round, j, got[j], want);
                     }
-                    CHECK(got[1] == GAP, "strided MPI_Reduce_scatter_block%s: the hole was written (%d)",
+                    CHECK(got[1] == GAP,
+                          "strided MPI_Reduce_scatter_block%s: the hole was written (%d)",
                           inplace ? " in place" : "", got[1]);
                     if (!inplace)
-                        CHECK(vr[3] == GAP, "strided MPI_Reduce_scatter_block: wrote past one element");
+                        CHECK(vr[3] == GAP,
+                              "strided MPI_Reduce_scatter_block: wrote past one element");
                 }
                 if (inplace)
                     free(in);
