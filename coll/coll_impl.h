@@ -64,10 +64,11 @@ typedef struct {
     struct coll_shm *blk;
 } coll_shm_state_t;
 /* Run a blocking barrier on intracommunicator c (2 ranks or more), or the
- * blocking allreduce a, there if the block serves it: *ran set, its error
- * returned. */
+ * blocking allreduce or reduce_scatter(_block) a, there if the block serves
+ * it: *ran set, its error returned. */
 canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran);
 canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran);
+canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran);
 void coll_shm_free(coll_shm_state_t *ss);
 /* coll/sched.c: c's block state (NULL: no memory). */
 coll_shm_state_t *coll_comm_shm(mpi_comm_t *c);
@@ -128,7 +129,7 @@ extern const coll_algo_t coll_allreduce_recdbl, coll_allreduce_rabenseifner, col
     coll_allreduce_reduce_bcast, coll_allreduce_node, coll_allreduce_linear;
 extern const coll_algo_t coll_allgather_ring, coll_allgather_recdbl, coll_allgather_bruck,
     coll_allgather_gather_bcast, coll_allgather_linear;
-extern const coll_algo_t coll_allgatherv_ring, coll_allgatherv_recdbl;
+extern const coll_algo_t coll_allgatherv_ring, coll_allgatherv_recdbl, coll_allgatherv_linear;
 extern const coll_algo_t coll_alltoall_pairwise, coll_alltoall_linear, coll_alltoall_bruck;
 extern const coll_algo_t coll_alltoallv_pairwise, coll_alltoallv_linear;
 extern const coll_algo_t coll_alltoallw_pairwise, coll_alltoallw_linear;

@@ -1,8 +1,8 @@
 /*
  * Collectives where everyone sends to everyone: allgather (ring, recursive
- * doubling, Bruck, gather + bcast, linear), allgatherv (ring, recursive doubling),
- * alltoall (pairwise exchange, linear, Bruck) and alltoallv/w (pairwise,
- * linear). Each records a walk of coll/topo.c's bidirectional iterators;
+ * doubling, Bruck, gather + bcast, linear), allgatherv (ring, recursive
+ * doubling, linear), alltoall (pairwise exchange, linear, Bruck) and
+ * alltoallv/w (pairwise, linear). Each records a walk of coll/topo.c's bidirectional iterators;
  * coll/select.c chooses.
  *
  * Allgather works in place in recvbuf: a span of blocks [f, f + k) is k
@@ -261,9 +261,41 @@ static canal_status_t allgatherv_recdbl(coll_sched_t *s, const coll_args_t *a)
     return coll_sched_status(s);
 }
 
+/* Everything posted at once in the pairwise order, as allgather's linear:
+ * this rank's block to every other rank, every other block from its owner
+ * straight into its place. No step waits for a partner to be scheduled,
+ * and no span datatype is built (recursive doubling creates two per
+ * round), so where ranks outnumber CPUs each process moves what it can
+ * whenever it runs. */
+static canal_status_t allgatherv_linear(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    char *rb = a->recvbuf;
+    ptrdiff_t ext = dt_extent(a->rdt);
+    int me = coll_rank(c);
+    size_t mine = (size_t)a->recvcounts[me];
+    coll_iter_t it;
+    coll_step_t st;
+
+    allgatherv_own(s, a);
+    if (dt_size(a->rdt) == 0)
+        return coll_sched_status(s);
+    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, coll_size(c), me, 0, 0, NULL);
+    while (coll_iter_next(&it, &st)) {
+        size_t rn = (size_t)a->recvcounts[st.recv_peer];
+        if (rn > 0)
+            coll_recv(s, c, st.recv_peer, rb + (ptrdiff_t)a->rdispls[st.recv_peer] * ext, rn,
+                      a->rdt);
+        if (mine > 0)
+            coll_send(s, c, st.send_peer, rb + (ptrdiff_t)a->rdispls[me] * ext, mine, a->rdt);
+    }
+    return coll_sched_status(s);
+}
+
 const coll_algo_t coll_allgatherv_ring = {"ring", COLL_ALLGATHERV, allgatherv_ring, NULL};
 const coll_algo_t coll_allgatherv_recdbl = {"recursive_doubling", COLL_ALLGATHERV,
                                             allgatherv_recdbl, NULL};
+const coll_algo_t coll_allgatherv_linear = {"linear", COLL_ALLGATHERV, allgatherv_linear, NULL};
 
 /* ---------------------------------------------------------------- alltoall(v, w) */
 /* Where block i goes to / comes from, for all three variants. */

@@ -12,9 +12,10 @@
  * Every rank must choose the same algorithm: the inputs (size, bytes,
  * commutativity, counts) are the same everywhere by the rules of MPI.
  *
- * Before the table: a blocking barrier or allreduce of at most
- * COLL_SHM_MAX bytes on a communicator of this node runs through the
- * node's shared block (coll/shm.c) unless an algorithm is forced for it;
+ * Before the table: a blocking barrier, or allreduce or reduce_scatter(_block)
+ * of at most COLL_SHM_MAX bytes (the whole vector), on a communicator of
+ * this node runs through the node's shared block (coll/shm.c) unless an
+ * algorithm is forced for it;
  * then a 2-rank one runs its algorithm's direct form (coll/pair.c).
  */
 #include "coll/coll_impl.h"
@@ -96,12 +97,19 @@ static const rule_t rules[] = {
     {COLL_ALLGATHER,             1, ANY, 0,         80 * KiB,  WHEN_POF2,      &coll_allgather_recdbl},
     {COLL_ALLGATHER,             1, ANY, 0,         80 * KiB,  WHEN_ALWAYS,    &coll_allgather_bruck},
     {COLL_ALLGATHER,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allgather_ring},
+    /* oversubscribed: as allgather (np8 4-256 B: recursive doubling's
+     * three rounds each waited for a partner to be scheduled and built two
+     * span datatypes) */
+    {COLL_ALLGATHERV,            1, 32,  0,         SIZE_MAX,  WHEN_OVERSUB,   &coll_allgatherv_linear},
     {COLL_ALLGATHERV,            1, ANY, 0,         80 * KiB,  WHEN_ALWAYS,    &coll_allgatherv_recdbl},
     {COLL_ALLGATHERV,            1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allgatherv_ring},
 
     /* alltoall: bytes are one block */
-    {COLL_ALLTOALL,              8, ANY, 0,         257,       WHEN_ALWAYS,    &coll_alltoall_bruck},
+    /* oversubscribed, even for small blocks on 8 ranks: Bruck's log2(p)
+     * rounds each wait for a partner (np8 4-128 B, medians of 5 alternated
+     * runs: 47-66 us of CPU per call summed over ranks against Bruck's 62-84) */
     {COLL_ALLTOALL,              1, 32,  0,         SIZE_MAX,  WHEN_OVERSUB,   &coll_alltoall_linear},
+    {COLL_ALLTOALL,              8, ANY, 0,         257,       WHEN_ALWAYS,    &coll_alltoall_bruck},
     {COLL_ALLTOALL,              1, ANY, 0,         32 * KiB,  WHEN_ALWAYS,    &coll_alltoall_linear},
     {COLL_ALLTOALL,              1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoall_pairwise},
     {COLL_ALLTOALLV,             1, 32,  0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_alltoallv_linear},
@@ -143,7 +151,7 @@ static const coll_algo_t *const algos[] = {
     &coll_allreduce_reduce_bcast, &coll_allreduce_node, &coll_allreduce_linear,
     &coll_allgather_ring, &coll_allgather_recdbl, &coll_allgather_bruck,
     &coll_allgather_gather_bcast, &coll_allgather_linear,
-    &coll_allgatherv_ring, &coll_allgatherv_recdbl,
+    &coll_allgatherv_ring, &coll_allgatherv_recdbl, &coll_allgatherv_linear,
     &coll_alltoall_pairwise, &coll_alltoall_linear, &coll_alltoall_bruck,
     &coll_alltoallv_pairwise, &coll_alltoallv_linear,
     &coll_alltoallw_pairwise, &coll_alltoallw_linear,
@@ -341,6 +349,11 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
     size_t bytes;
 
     *ran = 0;
+    if ((a->kind == COLL_REDUCE_SCATTER || a->kind == COLL_REDUCE_SCATTER_BLOCK) &&
+        !coll_is_inter(a->comm) && coll_size(a->comm) >= 2) {
+        pthread_once(&forced_once, read_forced);
+        return forced[a->kind] == NULL ? coll_shm_reduce_scatter(a, ran) : CANAL_OK;
+    }
     if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm))
         return CANAL_OK;
     /* all ranks on this node: the shared block (coll/shm.c), unless an
@@ -460,7 +473,8 @@ void coll_select_describe(FILE *f)
                 when_names[r->when], r->algo->name, r->algo->usable != NULL ? " (if usable)" : "");
     }
     fprintf(f,
-            "canal:   (before the table: blocking MPI_Barrier, and MPI_Allreduce up to %d bytes, "
+            "canal:   (before the table: blocking MPI_Barrier, and MPI_Allreduce and "
+            "MPI_Reduce_scatter(_block) up to %d bytes, "
             "on ranks all on this node: a shared block from a communicator's call %d on%s)\n",
             COLL_SHM_MAX, COLL_SHM_AFTER + 1,
             common_cvar_bool("COLL_SHM") ? "" : "; off: CANAL_COLL_SHM=0");

@@ -854,12 +854,14 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
             return st < 0 ? mpi_err_status(c, st, fn) : MPI_SUCCESS;
         }
     }
+    /* (a blocking call's widened arrays live until coll_sched_keep: the
+     * replay cache keys v collectives by their counts and displacements) */
     if (mode == MODE_BLOCKING && (s = coll_sched_replay(c, &a)) != NULL) {
-        widened_free(&w);
         st = coll_sched_start(s, NULL, 0);
         if (st >= 0)
             st = coll_sched_wait(s);
         coll_sched_keep(c, &a, s);
+        widened_free(&w);
         return st < 0 ? mpi_err_status(c, st, fn) : MPI_SUCCESS;
     }
     st = coll_sched_create(c, &s);
@@ -868,7 +870,8 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
         if (st >= 0)
             st = coll_sched_status(s);
     }
-    widened_free(&w);
+    if (st < 0 || mode != MODE_BLOCKING)
+        widened_free(&w);
     if (st < 0) {
         coll_sched_free(s);
         return mpi_err_status(c, st, fn);
@@ -880,6 +883,7 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
         if (st >= 0)
             st = coll_sched_wait(s);
         coll_sched_keep(c, &a, s);
+        widened_free(&w);
         return st < 0 ? mpi_err_status(c, st, fn) : MPI_SUCCESS;
     case MODE_NONBLOCKING:
         r = adi_request_alloc(ADI_REQ_COLL);

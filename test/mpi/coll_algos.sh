@@ -2,7 +2,7 @@
 # coll_algos.sh MPIEXEC BINDIR [SIZES]
 #
 # Runs the collective test programs of BINDIR (coll_basic, coll_reduce,
-# coll_vector, coll_nonblocking, coll_red_types) with every algorithm of every collective
+# coll_vector, coll_vrepeat, coll_nonblocking, coll_red_types) with every algorithm of every collective
 # forced through its CANAL_COLL_<NAME> variable, and the node-aware ones
 # with CANAL_COLL_FAKE_NODES, for each communicator size in SIZES
 # (default "1 2 3 4 7 8"). Prints one line per run and exits nonzero if any
@@ -29,9 +29,13 @@ coll_reduce REDUCE_SCATTER halving ring reduce_scatterv linear
 coll_reduce REDUCE_SCATTER_BLOCK halving ring reduce_scatterv linear
 coll_reduce SCAN recursive_doubling linear
 coll_reduce EXSCAN recursive_doubling linear
-coll_vector ALLGATHERV ring recursive_doubling
+coll_vector ALLGATHERV ring recursive_doubling linear
 coll_vector ALLTOALLV pairwise linear
 coll_vector ALLTOALLW pairwise linear
+coll_vrepeat ALLGATHERV ring recursive_doubling linear
+coll_vrepeat ALLTOALLV pairwise linear
+coll_vrepeat REDUCE_SCATTER halving ring reduce_scatterv linear
+coll_vrepeat REDUCE_SCATTER_BLOCK halving ring reduce_scatterv linear
 coll_nonblocking ALLREDUCE recursive_doubling rabenseifner ring linear
 coll_red_types ALLREDUCE recursive_doubling rabenseifner ring reduce_bcast linear
 LIST
