@@ -279,11 +279,17 @@ static int rma_cma_acc_run(rma_win_t *w, rma_cma_pending_t *a, int n, canal_stat
 static int rma_mbox_try(rma_win_t *w, const rma_cma_pending_t *e, canal_status_t *st_out);
 static int rma_mbox_vec(rma_win_t *w, int i, int n, int *end, canal_status_t *st_out);
 
-static void rma_cma_late(rma_win_t *w, int t)
+/* A queued operation toward t failed with st: kept for the window's next
+ * synchronization call. A target that is gone (the kernel's ESRCH, or the
+ * device knows it failed) is MPIX_ERR_PROC_FAILED, as the synchronization
+ * would raise it had the operation been moved at the call (ULFM). */
+static void rma_cma_late(rma_win_t *w, int t, canal_status_t st)
 {
+    int cls = st == CANAL_ERR_PEER || adi_peer_failed(w->job[t]) ? MPIX_ERR_PROC_FAILED
+                                                                   : MPI_ERR_OTHER;
     adi_lock();
     if (w->late_err == MPI_SUCCESS) {
-        w->late_err = MPI_ERR_OTHER;
+        w->late_err = cls;
         snprintf(w->late_msg, sizeof w->late_msg, "a put or get toward rank %d failed: %s", t,
                  common_err_detail());
     }
@@ -297,7 +303,7 @@ static void rma_cma_note(rma_win_t *w, int t, canal_status_t st, canal_status_t 
 {
     if (st == CANAL_OK)
         return;
-    rma_cma_late(w, t);
+    rma_cma_late(w, t, st);
     if (*first == CANAL_OK)
         *first = st;
 }

@@ -300,6 +300,11 @@ static int seg_barrier(rma_win_t *w)
             adi_progress();
             if (direct_lost(w))
                 return MPIX_ERR_PROC_FAILED; /* it will never arrive (the window is unusable) */
+        } else if (spins > 64) {
+            /* Once it yields, a poll per turn: an origin whose fence drains
+             * its queue into this rank's mailbox waits for this poll, and
+             * 16 yields could outlast its wait (CANAL_RMA_MBOX_WAIT_US). */
+            adi_progress();
         }
         if (spins > 64)
             sched_yield();
