@@ -173,6 +173,7 @@ typedef struct {
     int deferred_unlock;
     int deferred_complete;
     volatile int completes; /* COMPLETE received, not yet consumed */
+    uint32_t posts_seen, completes_seen; /* direct: pscw counters consumed (rma_sync.c) */
     int in_exposure;        /* member of the MPI_Win_post group */
     int bad_ops;            /* its operations that failed here, not yet reported */
 } rma_peer_t;
@@ -210,6 +211,10 @@ typedef struct rma_win {
     char **peer_base;      /* direct: base of every rank in this process (cma: in that
                             * rank's address space; only peer_base[rank] is ours) */
     rma_shm_slot_t *slots; /* direct: one per rank, and the fence's barrier */
+    /* direct: PSCW in the segment, [receiver * size + sender]: MPI_Win_post
+     * calls of the sender that opened an exposure to the receiver, and
+     * MPI_Win_complete calls of the sender that closed its access to it */
+    uint32_t *pscw_post, *pscw_done;
     struct rma_mbox_poll *mpoll; /* cma: per rank, when it last polled (rma_cma.c) */
     struct rma_mbox *mbox;       /* cma: [target * size + origin] small-op mailboxes */
     int mbox_hook;               /* cma: our progress hook serving them, or -1 */
