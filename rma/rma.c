@@ -28,7 +28,9 @@
  *   reader/writer lock word in the segment (writers are preferred; none is
  *   taken under MPI_MODE_NOCHECK, in any window: rma_sync.c). Nothing
  *   needs the target's cooperation, so passive-target epochs progress while
- *   the target computes. Flushes are memory fences; a fence is a barrier.
+ *   the target computes. Flushes are memory fences; a fence is a barrier;
+ *   MPI_Win_post and MPI_Win_complete add to per-pair counters in the
+ *   segment (rma_sync.c) instead of sending POST and COMPLETE messages.
  *   MPI_Win_allocate_shared requires this mode (MPI_ERR_RMA_SHARED if the
  *   group spans nodes); segments are contiguous across ranks unless
  *   alloc_shared_noncontig is true (then each rank's part is page aligned).
