@@ -180,8 +180,8 @@ int main(int argc, char **argv)
     free(src);
     free(dst);
     free(ones);
-    int all;
-    MPI_Reduce(&errs, &all, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    int all = 0;
+    MPI_Allreduce(&errs, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0 && all == 0)
         printf(" No Errors\n");
     MPI_Finalize();
