@@ -874,6 +874,12 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     rma_layout_one(&l, bytes);
     tp = w->peer_base[t] + off;
     if (w->cma && t != w->rank) {
+        /* Above 128 KiB the general path's one read and one write of the
+         * whole region (cma_op) beat fast_acc_cma's 32 KiB pieces, whose
+         * two system calls each add up: osu_acc_latency -w create at 1 MiB
+         * 207-250 us against 300-370 (issue 26, rma4; equal at 64-128 KiB). */
+        if (bytes > 131072)
+            return 0;
         /* (a fetching one through the polling target's mailbox: applied
          * there, whatever st says -- the checks above leave it no way to fail) */
         if (fetch && rma_mbox_fetch(w, t, tp, bytes, op, basic, obuf, NULL, rbuf, &st))
