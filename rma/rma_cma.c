@@ -159,6 +159,7 @@ int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, si
     if (w->ncq == RMA_CMA_QUEUE || (write && w->cq_staged + len > RMA_CMA_STAGE))
         rma_cma_drain(w);
     q = &w->cq[w->ncq++];
+    w->ncq_gets += !write;
     q->remote = raddr;
     if (write) {
         memcpy(w->cq_stage + w->cq_staged, local, len);
@@ -342,6 +343,7 @@ canal_status_t rma_cma_drain(rma_win_t *w)
     int i = 0, n = w->ncq;
 
     w->ncq = 0;
+    w->ncq_gets = 0;
     w->cq_staged = 0; /* (read below before anything is staged again) */
     while (i < n) {
         struct iovec liov[RMA_CMA_QUEUE], riov[RMA_CMA_QUEUE];

@@ -206,6 +206,7 @@ typedef struct rma_win {
     size_t *map_lens;
     struct rma_cma_pending *cq; /* cma: small puts/gets not moved yet (rma_cma.c) */
     int ncq;
+    int ncq_gets; /* cma: gets among them (MPI_Win_flush_local moves the queue then) */
     char *cq_stage;   /* cma: copies of the queued puts' and accumulates' origin data */
     size_t cq_staged; /* bytes of cq_stage in use */
     char **peer_base;      /* direct: base of every rank in this process (cma: in that
@@ -357,10 +358,8 @@ static inline canal_status_t rma_cma_flush_queue(rma_win_t *w)
 /* Whether a get is queued (MPI_Win_flush_local must move it). */
 static inline int rma_cma_queued_gets(const rma_win_t *w)
 {
-    for (int i = 0; i < w->ncq; i++)
-        if (w->cq[i].kind == RMA_CMA_GET)
-            return 1;
-    return 0;
+    return w->ncq_gets > 0; /* (a scan of the queue cost OSU's put/flush_local loop
+                             * 200 instructions per flush at 32 queued puts) */
 }
 
 /* rma_target.c */
