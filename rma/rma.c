@@ -28,7 +28,9 @@
  *   reader/writer lock word in the segment (writers are preferred; none is
  *   taken under MPI_MODE_NOCHECK, in any window: rma_sync.c). Nothing
  *   needs the target's cooperation, so passive-target epochs progress while
- *   the target computes. Flushes are memory fences; a fence is a barrier.
+ *   the target computes. Flushes are memory fences; a fence is a barrier;
+ *   MPI_Win_post and MPI_Win_complete add to per-pair counters in the
+ *   segment (rma_sync.c) instead of sending POST and COMPLETE messages.
  *   MPI_Win_allocate_shared requires this mode (MPI_ERR_RMA_SHARED if the
  *   group spans nodes); segments are contiguous across ranks unless
  *   alloc_shared_noncontig is true (then each rank's part is page aligned).
@@ -536,7 +538,9 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int c
     /* one slot per rank and one for the fence's barrier */
     size_t slots_len = (size_t)(w->size + 1) * sizeof(rma_shm_slot_t);
     size_t mbox_len = cma ? rma_mbox_bytes(w->size) : 0; /* cma: mailboxes */
-    size_t hdr = (slots_len + mbox_len + (size_t)page - 1) & ~((size_t)page - 1);
+    /* PSCW's post and complete counters, one pair per ordered pair of ranks */
+    size_t pscw_len = 2 * (size_t)w->size * (size_t)w->size * sizeof(uint32_t);
+    size_t hdr = (slots_len + mbox_len + pscw_len + (size_t)page - 1) & ~((size_t)page - 1);
     size_t *off = malloc(sizeof *off * (size_t)w->size);
     size_t total = hdr;
     char name[COMMON_SHM_NAME_MAX] = "";
@@ -584,6 +588,8 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int c
     w->seg = seg;
     w->seg_len = total;
     w->slots = seg;
+    w->pscw_post = (uint32_t *)((char *)seg + slots_len + mbox_len);
+    w->pscw_done = w->pscw_post + (size_t)w->size * (size_t)w->size;
     w->peer_base = malloc(sizeof *w->peer_base * (size_t)w->size);
     if (w->peer_base == NULL) {
         free(off);

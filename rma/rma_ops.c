@@ -7,7 +7,7 @@
  * straight into mapped memory (direct windows, and the caller's own memory)
  * or as an active message to the target's agent (rma_target.c). The
  * commonest calls on direct windows -- put, get, accumulate and
- * fetch_and_op of one contiguous predefined type under a passive lock --
+ * fetch_and_op of one contiguous predefined type in any epoch --
  * take short paths first (fast_put_get, fast_acc) that do the same work
  * with fewer checks and lookups and defer anything unusual, every error
  * included, to the general path. See the design at the top of rma/rma.c
@@ -716,8 +716,41 @@ static inline __attribute__((always_inline)) size_t builtin_contig_size(MPI_Data
     return sz;
 }
 
+/* Whether the caller may access target t now without waiting, for the
+ * short paths below: a granted or MPI_MODE_NOCHECK lock, an MPI_Win_start
+ * epoch that includes t (its POST consumed here: waited for if it has not
+ * come yet, as the general path would), or an open fence epoch (counted
+ * as used, as epoch_allows does). Active-target epochs take the short
+ * paths too since issue 26 (rma4): OSU's fence and PSCW rows paid the
+ * general path's bookkeeping and, on created windows, a system call per
+ * operation instead of the queue that MPI_Win_fence and MPI_Win_complete
+ * drain (the target is then inside MPI and serves its mailboxes). 0 sends
+ * the call to the general path, which checks the epoch again and raises
+ * any error. */
+static inline __attribute__((always_inline)) int fast_epoch(rma_win_t *w, int t)
+{
+    rma_peer_t *p = &w->peer[t];
+
+    if (p->lock == RMA_LK_GRANTED || p->lock == RMA_LK_NOCHECK)
+        return 1;
+    if (p->lock != RMA_LK_NONE)
+        return 0;
+    if (w->access) {
+        if (!p->in_access)
+            return 0;
+        if (!p->post_ok)
+            rma_wait_access(w, t); /* (a failed target leaves it 0: the general path raises it) */
+        return p->post_ok;
+    }
+    if (w->fence_open) {
+        w->fence_used = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* MPI_Put and MPI_Get of a contiguous predefined datatype, the same on
- * both sides, into a direct window under a passive-target lock: the
+ * both sides, into a direct window in any epoch (fast_epoch): the
  * operation is one memcpy, and the general path's argument record, layout
  * and datatype lookups cost more than the copy of a few bytes (measured:
  * an 8-byte get took about twice Open MPI's time through rma_issue). Every
@@ -733,8 +766,7 @@ fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int
 
     if (odt != tdt || ocount != tcount || ocount <= 0 || obuf == NULL || disp < 0)
         return 0;
-    if (!w->direct || (unsigned)t >= (unsigned)w->size ||
-        (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK))
+    if (!w->direct || (unsigned)t >= (unsigned)w->size || !fast_epoch(w, t))
         return 0;
     if ((sz = builtin_contig_size(odt)) == 0 ||
         __builtin_mul_overflow((uint64_t)ocount, (uint64_t)sz, &bytes) ||
@@ -807,7 +839,7 @@ static int fast_acc_cma(rma_win_t *w, int t, char *tp, const void *obuf, void *r
 
 /* MPI_Accumulate and MPI_Fetch_and_op (fetch: rbuf receives the old
  * value) with a predefined op on a contiguous predefined datatype, the
- * same everywhere, into a direct window under a passive lock: as for
+ * same everywhere, into a direct window in any epoch: as for
  * fast_put_get, the general path's bookkeeping is most of the cost of a
  * one-element accumulate. The element-wise atomicity is the general
  * path's: the target's accumulate lock in the segment. Returns 1 when
@@ -828,8 +860,7 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     if (odt != tdt || count != tcount || count <= 0 || obuf == NULL || (fetch && rbuf == NULL) ||
         disp < 0)
         return 0;
-    if (!w->direct || (unsigned)t >= (unsigned)w->size ||
-        (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK))
+    if (!w->direct || (unsigned)t >= (unsigned)w->size || !fast_epoch(w, t))
         return 0;
     if ((op = rma_builtin_op(mop)) == DT_OP_N || (sz = builtin_contig_size(odt)) == 0 ||
         __builtin_mul_overflow((uint64_t)count, (uint64_t)sz, &bytes) ||
@@ -843,6 +874,12 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     rma_layout_one(&l, bytes);
     tp = w->peer_base[t] + off;
     if (w->cma && t != w->rank) {
+        /* Above 128 KiB the general path's one read and one write of the
+         * whole region (cma_op) beat fast_acc_cma's 32 KiB pieces, whose
+         * two system calls each add up: osu_acc_latency -w create at 1 MiB
+         * 207-250 us against 300-370 (issue 26, rma4; equal at 64-128 KiB). */
+        if (bytes > 131072)
+            return 0;
         /* (a fetching one through the polling target's mailbox: applied
          * there, whatever st says -- the checks above leave it no way to fail) */
         if (fetch && rma_mbox_fetch(w, t, tp, bytes, op, basic, obuf, NULL, rbuf, &st))
@@ -1113,8 +1150,7 @@ static int fast_cas(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype
     canal_status_t st;
 
     if (!w->cma || (unsigned)t >= (unsigned)w->size || t == w->rank || obuf == NULL ||
-        cbuf == NULL || rbuf == NULL || disp < 0 ||
-        (w->peer[t].lock != RMA_LK_GRANTED && w->peer[t].lock != RMA_LK_NOCHECK))
+        cbuf == NULL || rbuf == NULL || disp < 0 || !fast_epoch(w, t))
         return 0;
     if ((sz = builtin_contig_size(h)) == 0 ||
         __builtin_mul_overflow((uint64_t)disp, (uint64_t)w->units[t], &off) ||
