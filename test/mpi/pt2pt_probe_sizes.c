@@ -3,7 +3,7 @@
  * by probing does: in each round one rank receives, every other rank starts
  * a few hundred nonblocking sends to it (every size from 0 to 300 bytes,
  * each side of every power of two from 256 B to 64 KiB and of the 16 KiB
- * eager limit, and a stride through 64 KiB: inline, pooled and malloc'ed
+ * eager limit, a stride through 64 KiB and two beyond it: inline, pooled and malloc'ed
  * unexpected payloads and rendezvous requests, mixed), all ranks pass a
  * barrier so that most of them wait unexpected, and the receiver takes them
  * all with wildcards, rotating through
@@ -20,7 +20,7 @@
  */
 #include "mtest.h"
 
-enum { NTAGS = 5, MAXSZ = 65536 + 1 };
+enum { NTAGS = 5, MAXSZ = 90000 };
 
 static int sizes[1024];
 static int nsizes;
@@ -37,6 +37,8 @@ static void sizes_make(void)
         sizes[nsizes++] = 16384 + 3 * 1024 + d; /* (a non-power-of-two class boundary region) */
     for (int s = 301; s <= 65536; s += 1999)
         sizes[nsizes++] = s;
+    sizes[nsizes++] = 65537; /* (past the largest pooled size, with a larger eager limit) */
+    sizes[nsizes++] = MAXSZ;
 }
 
 /* What sender src sends as its j-th message to any receiver. */
