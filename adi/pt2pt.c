@@ -967,8 +967,9 @@ static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t
                                        "message of %zu bytes from rank %d (tag %d) truncated to "
                                        "the %zu bytes of the receive buffer",
                                        m->size, m->src_rank, m->tag, cap);
-    else if (adi_recv_partial_elem(dt, count, n))
-        st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says) */
+    else if (n < cap && adi_recv_partial_elem(dt, count, n))
+        st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says; a buffer the
+                                                message fills, a probed size, has none) */
     /* as deliver() does: release the buffering, answer a synchronous sender
      * (held: in the device-lock round the caller's wait kept) */
     if (!held)
