@@ -99,7 +99,7 @@ enum {
 enum { PROTO_EAGER = 1, PROTO_RTS, PROTO_DATA, PROTO_CTRL };
 
 /* Bytes of an unexpected eager message's payload kept inside its
- * adi_message_t (larger payloads are malloc'ed). */
+ * adi_message_t (larger payloads get a pooled buffer, adi/pt2pt.c). */
 enum { ADI_MSG_INLINE = 256 };
 
 /* An arrived message nobody asked for yet (also the MPI_Message object).
@@ -112,10 +112,11 @@ struct adi_message {
     int peer;            /* job rank of the sender */
     uint8_t type;        /* PKT_EAGER or PKT_RTS */
     uint8_t flags;
+    uint8_t payload_class; /* data's buffer size class when not inline_data */
     uint32_t sreq;
     size_t size;
     uint64_t raddr, rkey;
-    void *data;          /* eager payload copy (size bytes): inline_data or malloc'ed */
+    void *data;          /* eager payload copy (size bytes): inline_data or a pooled buffer */
     adi_message_t *next_free; /* in the free list */
     _Alignas(16) unsigned char inline_data[ADI_MSG_INLINE];
 };

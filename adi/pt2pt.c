@@ -119,10 +119,71 @@ static adi_message_t *msg_of(adi_mq_entry_t *e)
  * before its receive costs no malloc or free when its payload fits
  * ADI_MSG_INLINE (the arrival runs in progress, a receive gives its message
  * back while delivering it: both under the device lock, which guards the
- * list). At most MSG_POOL_MAX wait in it; beyond, they are freed. */
+ * list). At most MSG_POOL_MAX wait in it; beyond, they are freed.
+ *
+ * A larger payload (up to the eager limit) gets a buffer of the next power
+ * of two from PAYLOAD_CLASSES free lists, 512 B to 64 KiB, kept there when
+ * the message goes (at most PAYLOAD_KEEP_BYTES of them per class, and no
+ * more than MSG_POOL_MAX): a window of unexpected 4 KiB messages, the
+ * probe-then-receive path of messages of unknown size, costs no malloc or
+ * free either. Larger payloads are malloc'ed and freed. */
 enum { MSG_POOL_MAX = 256 };
+enum { PAYLOAD_MIN_SHIFT = 9, PAYLOAD_CLASSES = 8, PAYLOAD_KEEP_BYTES = 256 << 10 };
+_Static_assert(ADI_MSG_INLINE < (1 << PAYLOAD_MIN_SHIFT), "inline payloads need no class");
 static adi_message_t *msg_pool;
 static int msg_pool_n;
+/* a free buffer's first bytes link it to the next */
+typedef struct payload_free {
+    struct payload_free *next;
+} payload_free_t;
+static payload_free_t *payload_pool[PAYLOAD_CLASSES];
+static int payload_pool_n[PAYLOAD_CLASSES];
+
+/* The class of a payload of len bytes (> ADI_MSG_INLINE): its buffers have
+ * 1 << (PAYLOAD_MIN_SHIFT + class) bytes; PAYLOAD_CLASSES when too large. */
+static int payload_class(size_t len)
+{
+    int c = 0;
+
+    if (len > ((size_t)1 << (PAYLOAD_MIN_SHIFT + PAYLOAD_CLASSES - 1)))
+        return PAYLOAD_CLASSES;
+    if (len > ((size_t)1 << PAYLOAD_MIN_SHIFT))
+        c = (int)(sizeof(unsigned long) * 8) - __builtin_clzl((unsigned long)(len - 1)) -
+            PAYLOAD_MIN_SHIFT;
+    return c;
+}
+
+static void *payload_get(adi_message_t *m, size_t len)
+{
+    int c = payload_class(len);
+    payload_free_t *b;
+
+    m->payload_class = (uint8_t)c;
+    if (c == PAYLOAD_CLASSES)
+        return malloc(len);
+    if ((b = payload_pool[c]) != NULL) {
+        payload_pool[c] = b->next;
+        payload_pool_n[c]--;
+        return b;
+    }
+    return malloc((size_t)1 << (PAYLOAD_MIN_SHIFT + c));
+}
+
+static void payload_put(adi_message_t *m)
+{
+    int c = m->payload_class;
+    payload_free_t *b = m->data;
+
+    if (c == PAYLOAD_CLASSES ||
+        payload_pool_n[c] >= MSG_POOL_MAX ||
+        (size_t)payload_pool_n[c] << (PAYLOAD_MIN_SHIFT + c) >= PAYLOAD_KEEP_BYTES) {
+        free(b);
+        return;
+    }
+    b->next = payload_pool[c];
+    payload_pool[c] = b;
+    payload_pool_n[c]++;
+}
 
 /* An unexpected message with room for a payload of len bytes; NULL without
  * memory (device lock held). */
@@ -137,7 +198,7 @@ static adi_message_t *msg_get(size_t len)
         return NULL;
     }
     m->data = m->inline_data;
-    if (len > ADI_MSG_INLINE && (m->data = malloc(len)) == NULL) {
+    if (len > ADI_MSG_INLINE && (m->data = payload_get(m, len)) == NULL) {
         adi_msg_free(m);
         return NULL;
     }
@@ -146,8 +207,8 @@ static adi_message_t *msg_get(size_t len)
 
 void adi_msg_free(adi_message_t *m)
 {
-    if (m->data != m->inline_data)
-        free(m->data);
+    if (m->data != m->inline_data && m->data != NULL)
+        payload_put(m);
     m->data = NULL;
     if (msg_pool_n >= MSG_POOL_MAX) {
         free(m);
@@ -166,6 +227,14 @@ static void msg_pool_finalize(void)
         free(m);
     }
     msg_pool_n = 0;
+    for (int c = 0; c < PAYLOAD_CLASSES; c++) {
+        while (payload_pool[c] != NULL) {
+            payload_free_t *b = payload_pool[c];
+            payload_pool[c] = b->next;
+            free(b);
+        }
+        payload_pool_n[c] = 0;
+    }
 }
 
 static adi_message_t *find_unexpected(adi_ctx_queues_t *q, int src, int tag)
@@ -898,8 +967,9 @@ static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t
                                        "message of %zu bytes from rank %d (tag %d) truncated to "
                                        "the %zu bytes of the receive buffer",
                                        m->size, m->src_rank, m->tag, cap);
-    else if (adi_recv_partial_elem(dt, count, n))
-        st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says) */
+    else if (n < cap && adi_recv_partial_elem(dt, count, n))
+        st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says; a buffer the
+                                                message fills, a probed size, has none) */
     /* as deliver() does: release the buffering, answer a synchronous sender
      * (held: in the device-lock round the caller's wait kept) */
     if (!held)

@@ -31,6 +31,7 @@ static handle_table_t tables[MPI_OBJ_NTYPES];
 void **mpi_handle_blocks[MPI_OBJ_NTYPES][MPI_HANDLE_BLOCKS]; /* (mpi_handle_direct) */
 int mpi_dt_predefined[256];
 void *mpi_dt_predefined_obj[256];
+size_t mpi_dt_predefined_size[256];
 
 /* Creating and deleting handles (an MPI_Message per MPI_Mprobe): the
  * device's one-word mutex, inline, where glibc's are two calls of 30-40
@@ -48,6 +49,7 @@ void mpi_handle_builtin(mpi_objtype_t objtype, int h, void *obj)
         if (objtype == MPI_OBJ_DATATYPE && mpi_handle_kind(h) == MPI_HKIND_BUILTIN) {
             mpi_dt_predefined_obj[h & 0xff] = obj; /* (mpi_dt_get) */
             mpi_dt_predefined[h & 0xff] = h;       /* (mpi_dt_is_predefined) */
+            mpi_dt_predefined_size[h & 0xff] = dt_size(obj); /* (MPI_Get_count) */
         }
         return;
     }

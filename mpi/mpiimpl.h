@@ -93,6 +93,7 @@ static inline void *mpi_handle_direct(mpi_objtype_t t, int h)
  * handle of another object type) takes the lookup. */
 extern int mpi_dt_predefined[256];
 extern void *mpi_dt_predefined_obj[256]; /* their engine types (mpi_dt_get) */
+extern size_t mpi_dt_predefined_size[256]; /* and sizes (MPI_Get_count) */
 static inline int mpi_dt_is_predefined(MPI_Datatype h)
 {
     return mpi_dt_predefined[(unsigned)h & 0xffu] == h && h != 0;
