@@ -588,9 +588,12 @@ static int send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Da
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
 
-static int send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count,
-                            MPI_Datatype datatype, int dest, int tag, send_kind_t kind,
-                            MPI_Request *request, const char *fn)
+/* Inline in each of MPI_Isend, MPI_Issend, MPI_Irsend and MPI_Ibsend's
+ * implementations: kind is a constant there (a call was a tenth of a
+ * window's MPI_Isend, osu_bw). */
+static inline __attribute__((always_inline)) int
+send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                 int tag, send_kind_t kind, MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
     dt_type_t *dt = checked_type(count, datatype);
