@@ -535,18 +535,28 @@ canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int de
 
 /* ---------------------------------------------------------------- flow control */
 /* The eager message of `len` bytes from `peer` no longer occupies buffering. */
-static void eager_released(int peer, size_t len)
+/* Return the released credit to peer (eager_released's rare part). */
+static __attribute__((noinline)) void credit_return(int peer)
+{
+    adi_peer_t *p = &adi_dev.peers[peer];
+    adi_pkt_t h;
+
+    memset(&h, 0, sizeof h);
+    h.type = PKT_CREDIT;
+    h.size = p->released;
+    p->released = 0;
+    adi_send_ctrl(peer, &h);
+}
+
+/* An eager message of len bytes from peer left its buffering: count its
+ * credit, returned a quarter of the window at a time (inline: an addition
+ * and a compare per message). */
+static inline void eager_released(int peer, size_t len)
 {
     adi_peer_t *p = &adi_dev.peers[peer];
     p->released += len + ADI_EAGER_COST;
-    if (p->released >= p->window / 4) {
-        adi_pkt_t h;
-        memset(&h, 0, sizeof h);
-        h.type = PKT_CREDIT;
-        h.size = p->released;
-        p->released = 0;
-        adi_send_ctrl(peer, &h);
-    }
+    if (__builtin_expect(p->released >= p->window / 4, 0))
+        credit_return(peer);
 }
 
 /* ---------------------------------------------------------------- receiving */
