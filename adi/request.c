@@ -21,14 +21,16 @@
 enum { RBLOCK = 256, RBLOCKS = 16384 };
 
 #if defined(__x86_64__) && defined(__LP64__)
-/* adi_request_alloc initializes the request field by field: a field added to
+/* adi_req_init initializes the request field by field: a field added to
  * adi_request_t must be initialized there too (then update this size). */
-_Static_assert(sizeof(adi_request_t) == 368, "initialize the new field in adi_request_alloc");
+_Static_assert(sizeof(adi_request_t) == 368, "initialize the new field in adi_req_init (adi_impl.h)");
 #endif
 
 static adi_request_t *blocks[RBLOCKS];
 static int nblocks;
-static adi_request_t *free_head;
+/* the free list (in locked mode the threads' caches come first); read inline
+ * by adi_request_alloc_fast (adi_impl.h) */
+adi_request_t *adi_req_free_head;
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The calling thread's cache (locked mode only): a list of free requests
@@ -44,18 +46,6 @@ static unsigned pool_gen = 1; /* under pool_lock; 0 is never a generation */
 static pthread_key_t cache_key;
 static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
 
-static void pool_lock_take(void)
-{
-    if (adi_dev.locked)
-        pthread_mutex_lock(&pool_lock);
-}
-
-static void pool_lock_drop(void)
-{
-    if (adi_dev.locked)
-        pthread_mutex_unlock(&pool_lock);
-}
-
 /* Move up to n requests of the cache c to the shared list (pool_lock held). */
 static void cache_spill_locked(req_cache_t *c, int n)
 {
@@ -63,8 +53,8 @@ static void cache_spill_locked(req_cache_t *c, int n)
         adi_request_t *r = c->head;
         c->head = r->next;
         c->n--;
-        r->next = free_head;
-        free_head = r;
+        r->next = adi_req_free_head;
+        adi_req_free_head = r;
     }
 }
 
@@ -82,29 +72,40 @@ static void cache_at_exit(void *arg)
 
 static void cache_key_make(void) { pthread_key_create(&cache_key, cache_at_exit); }
 
-/* Back to the free list; the caller has released what r owned. */
-static void pool_put(adi_request_t *r)
+/* pool_put's locked mode: into the thread's cache (out of line, so that the
+ * unlocked push saves no registers). */
+static __attribute__((noinline)) void pool_put_locked(adi_request_t *r)
+{
+    req_cache_t *c = &tcache;
+    if (c->gen == __atomic_load_n(&pool_gen, __ATOMIC_RELAXED)) {
+        r->next = c->head;
+        c->head = r;
+        if (++c->n > RCACHE_MAX) {
+            pthread_mutex_lock(&pool_lock);
+            cache_spill_locked(c, RCACHE_BATCH);
+            pthread_mutex_unlock(&pool_lock);
+        }
+        return;
+    }
+    pthread_mutex_lock(&pool_lock);
+    r->next = adi_req_free_head;
+    adi_req_free_head = r;
+    pthread_mutex_unlock(&pool_lock);
+}
+
+/* Back to the free list; the caller has released what r owned. Unlocked:
+ * a push. */
+static inline void pool_put(adi_request_t *r)
 {
     r->state = REQ_FREE;
     r->kind = 0;
     __atomic_store_n(&r->live, 0, __ATOMIC_RELEASE);
     if (adi_dev.locked) {
-        req_cache_t *c = &tcache;
-        if (c->gen == __atomic_load_n(&pool_gen, __ATOMIC_RELAXED)) {
-            r->next = c->head;
-            c->head = r;
-            if (++c->n > RCACHE_MAX) {
-                pthread_mutex_lock(&pool_lock);
-                cache_spill_locked(c, RCACHE_BATCH);
-                pthread_mutex_unlock(&pool_lock);
-            }
-            return;
-        }
+        pool_put_locked(r);
+        return;
     }
-    pool_lock_take();
-    r->next = free_head;
-    free_head = r;
-    pool_lock_drop();
+    r->next = adi_req_free_head;
+    adi_req_free_head = r;
 }
 
 static int pool_grow(void)
@@ -118,8 +119,8 @@ static int pool_grow(void)
         return -1;
     for (int i = RBLOCK - 1; i >= 0; i--) {
         blk[i].index = nblocks * RBLOCK + i;
-        blk[i].next = free_head;
-        free_head = &blk[i];
+        blk[i].next = adi_req_free_head;
+        adi_req_free_head = &blk[i];
     }
     __atomic_store_n(&blocks[nblocks], blk, __ATOMIC_RELEASE);
     nblocks++;
@@ -127,8 +128,10 @@ static int pool_grow(void)
 }
 
 /* Locked mode: a request from the thread's cache, refilled from the shared
- * list a batch at a time (NULL when the pool cannot grow). */
-static adi_request_t *cache_take(void)
+ * list a batch at a time (NULL when the pool cannot grow). Out of line, as
+ * is the unlocked growth: adi_request_alloc's common path is a pop and
+ * stores that need no saved register. */
+static __attribute__((noinline)) adi_request_t *cache_take(void)
 {
     req_cache_t *c = &tcache;
     adi_request_t *r;
@@ -148,10 +151,10 @@ static adi_request_t *cache_take(void)
         pthread_setspecific(cache_key, c);
     }
     for (int i = 0; i < RCACHE_BATCH; i++) {
-        if (free_head == NULL && pool_grow() < 0)
+        if (adi_req_free_head == NULL && pool_grow() < 0)
             break;
-        r = free_head;
-        free_head = r->next;
+        r = adi_req_free_head;
+        adi_req_free_head = r->next;
         r->next = c->head;
         c->head = r;
         c->n++;
@@ -164,51 +167,33 @@ static adi_request_t *cache_take(void)
     return r;
 }
 
+/* adi_request_alloc's uncommon ways to a free request: locked mode, or an
+ * empty free list (NULL when the pool cannot grow). */
+static __attribute__((noinline)) adi_request_t *alloc_slow(void)
+{
+    adi_request_t *r;
+
+    if (adi_dev.locked)
+        return cache_take();
+    if (adi_req_free_head == NULL && pool_grow() < 0)
+        return NULL;
+    r = adi_req_free_head;
+    adi_req_free_head = r->next;
+    return r;
+}
+
 adi_request_t *adi_request_alloc(adi_req_kind_t kind)
 {
     adi_request_t *r;
 
-    if (adi_dev.locked) {
-        if ((r = cache_take()) == NULL)
+    if (__builtin_expect(adi_dev.locked || adi_req_free_head == NULL, 0)) {
+        if ((r = alloc_slow()) == NULL)
             return NULL;
     } else {
-        if (free_head == NULL && pool_grow() < 0)
-            return NULL;
-        r = free_head;
-        free_head = r->next;
+        r = adi_req_free_head;
+        adi_req_free_head = r->next;
     }
-    /* Field by field rather than one memset of the whole request: a
-     * 360-byte memset is a `rep stos` whose start-up cost was a tenth of
-     * an 8-byte Isend (perf), and ctl_hdr (64 bytes) is written whole
-     * before it is read; index and cursor stay with the pooled request. */
-    r->kind = kind;
-    r->done = 0;
-    r->status = (adi_status_t){.source = ADI_ANY_SOURCE, .tag = ADI_ANY_TAG, .peer = -1};
-    r->inner = NULL;
-    r->mpi_ext = NULL;
-    r->on_complete = NULL;
-    r->on_complete_arg = NULL;
-    r->user_freed = 0;
-    r->owner_handle = 0;
-    r->alloc_buf = NULL;
-    r->alloc_arg = NULL;
-    r->state = REQ_IDLE;
-    r->mode = 0;
-    r->proto = 0;
-    r->in_queue = 0;
-    r->context = r->rank = r->tag = r->peer = 0;
-    r->buf = NULL;
-    r->count = 0;
-    r->dt = NULL;
-    r->size = r->offset = 0;
-    r->peer_req = 0;
-    r->rkey = 0;
-    r->tmp = NULL;
-    r->tmp_len = 0;
-    r->match = (adi_mq_entry_t){0};
-    r->next = NULL;
-    r->sendq = (common_link_t){0};
-    __atomic_store_n(&r->live, 1, __ATOMIC_RELEASE);
+    adi_req_init(r, kind);
     return r;
 }
 
@@ -229,8 +214,10 @@ void adi_request_free(adi_request_t *r)
 {
     if (r == NULL || !__atomic_load_n(&r->live, __ATOMIC_ACQUIRE))
         return;
-    free(r->tmp);
-    r->tmp = NULL;
+    if (r->tmp != NULL) { /* (rare) */
+        free(r->tmp);
+        r->tmp = NULL;
+    }
     pool_put(r);
 }
 
@@ -267,6 +254,11 @@ canal_status_t adi_req_cursor_init(adi_request_t *r)
 void adi_req_finish(adi_request_t *r)
 {
     recv_check_partial(r);
+    adi_req_finish_checked(r);
+}
+
+void adi_req_finish_checked(adi_request_t *r)
+{
     if (r->cursor != NULL)
         dt_cursor_fini(r->cursor); /* (the memory stays with the request) */
     if (r->dt != NULL) {
@@ -337,7 +329,7 @@ void adi_request_pool_finalize(void)
         blocks[i] = NULL;
     }
     nblocks = 0;
-    free_head = NULL;
+    adi_req_free_head = NULL;
     pthread_mutex_lock(&pool_lock);
     /* every thread's cache is now stale */
     __atomic_store_n(&pool_gen, pool_gen + 1 == 0 ? 1 : pool_gen + 1, __ATOMIC_RELAXED);

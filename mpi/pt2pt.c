@@ -25,8 +25,9 @@ static MPI_Datatype zero_count_type(MPI_Count count, MPI_Datatype datatype)
     return count == 0 && datatype == MPI_DATATYPE_NULL ? MPI_BYTE : datatype;
 }
 
-/* The engine type of a checked (count, datatype) pair. */
-static dt_type_t *checked_type(MPI_Count count, MPI_Datatype datatype)
+/* The engine type of a checked (count, datatype) pair (inline: a
+ * predefined type is two loads, less than a call). */
+static inline __attribute__((always_inline)) dt_type_t *checked_type(MPI_Count count, MPI_Datatype datatype)
 {
     return mpi_dt_get(zero_count_type(count, datatype));
 }
@@ -587,9 +588,12 @@ static int send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Da
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
 }
 
-static int send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count,
-                            MPI_Datatype datatype, int dest, int tag, send_kind_t kind,
-                            MPI_Request *request, const char *fn)
+/* Inline in each of MPI_Isend, MPI_Issend, MPI_Irsend and MPI_Ibsend's
+ * implementations: kind is a constant there (a call was a tenth of a
+ * window's MPI_Isend, osu_bw). */
+static inline __attribute__((always_inline)) int
+send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                 int tag, send_kind_t kind, MPI_Request *request, const char *fn)
 {
     adi_request_t *r = NULL;
     dt_type_t *dt = checked_type(count, datatype);
@@ -729,21 +733,39 @@ int mpi_recv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
     return recv_blocking(comm, buf, count, checked_type(count, datatype), source, tag, status, fn);
 }
 
-int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                   mpi_comm_t *comm, MPI_Request *request, const char *fn)
+/* MPI_Irecv from MPI_PROC_NULL: the shared done request (or a pool request
+ * before it exists). Out of line, so that the common case saves few
+ * registers. */
+static __attribute__((noinline, cold)) int irecv_proc_null(mpi_comm_t *comm,
+                                                           MPI_Request *request, const char *fn)
 {
-    adi_request_t *r = NULL;
-    int err;
+    adi_request_t *r;
 
-    if (source == MPI_PROC_NULL &&
-        mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) { /* (send_nonblocking) */
+    if (mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) { /* (send_nonblocking) */
         *request = mpi_request_nullproc_handle();
         return MPI_SUCCESS;
     }
-    err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag, comm->handle,
-                    fn, &r);
-    if (err != MPI_SUCCESS)
-        return err;
+    if ((r = mpi_request_null_proc(ADI_REQ_RECV)) == NULL)
+        return mpi_err_raise(comm, MPI_ERR_NO_MEM, fn, "no request");
+    *request = mpi_request_handle(r);
+    return MPI_SUCCESS;
+}
+
+/* recv_post's work, written out: the common case is the device's post and
+ * two stores. */
+int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                   mpi_comm_t *comm, MPI_Request *request, const char *fn)
+{
+    adi_request_t *r;
+    canal_status_t st;
+
+    if (__builtin_expect(source == MPI_PROC_NULL, 0))
+        return irecv_proc_null(comm, request, fn);
+    st = adi_irecv(buf, (size_t)count, checked_type(count, datatype), source, tag, comm->context,
+                   &r);
+    if (__builtin_expect(st < 0, 0))
+        return mpi_err_status(comm, st, fn);
+    r->owner_handle = comm->handle;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }

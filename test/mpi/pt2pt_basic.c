@@ -241,6 +241,58 @@ static void mpich_compat(void)
         MPI_Comm_free(&c);
     }
 
+    /* the same into receives posted before the message arrives (the posted
+     * eager path, which checks element boundaries only for a buffer it did
+     * not fill): 3 chars into ints truncate, 8 chars give 2 ints, 16 fill
+     * the 4 ints, 6 shorts' bytes into 8 shorts give 3 */
+    {
+        MPI_Comm c;
+        char bytes[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+        int ints[4], err, cnt = -1;
+        short shorts[8];
+        MPI_Request rr, sr;
+        MPI_Status st;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+        MPI_Irecv(ints, 4, MPI_INT, prev, 43, c, &rr);
+        MPI_Barrier(c);
+        MPI_Isend(bytes, 3, MPI_CHAR, next, 43, c, &sr);
+        err = MPI_Wait(&rr, MPI_STATUS_IGNORE);
+        MPI_Wait(&sr, MPI_STATUS_IGNORE);
+        CHECK(mtest_error_class(err) == MPI_ERR_TRUNCATE, "posted, 3 bytes into ints: class %d",
+              mtest_error_class(err));
+        MPI_Irecv(ints, 4, MPI_INT, prev, 44, c, &rr);
+        MPI_Barrier(c);
+        MPI_Isend(bytes, 8, MPI_CHAR, next, 44, c, &sr);
+        err = MPI_Wait(&rr, &st);
+        MPI_Wait(&sr, MPI_STATUS_IGNORE);
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        CHECK(err == MPI_SUCCESS && cnt == 2, "posted, 8 bytes into ints: %d, count %d", err, cnt);
+        MPI_Irecv(ints, 4, MPI_INT, prev, 45, c, &rr);
+        MPI_Barrier(c);
+        MPI_Isend(bytes, 16, MPI_CHAR, next, 45, c, &sr);
+        err = MPI_Wait(&rr, &st);
+        MPI_Wait(&sr, MPI_STATUS_IGNORE);
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        CHECK(err == MPI_SUCCESS && cnt == 4 && memcmp(ints, bytes, 16) == 0,
+              "posted, 16 bytes into ints: %d, count %d", err, cnt);
+        MPI_Irecv(shorts, 8, MPI_SHORT, prev, 46, c, &rr);
+        MPI_Barrier(c);
+        MPI_Isend(bytes, 5, MPI_CHAR, next, 46, c, &sr);
+        err = MPI_Wait(&rr, MPI_STATUS_IGNORE);
+        MPI_Wait(&sr, MPI_STATUS_IGNORE);
+        CHECK(mtest_error_class(err) == MPI_ERR_TRUNCATE, "posted, 5 bytes into shorts: class %d",
+              mtest_error_class(err));
+        MPI_Irecv(shorts, 8, MPI_SHORT, prev, 47, c, &rr);
+        MPI_Barrier(c);
+        MPI_Isend(bytes, 6, MPI_CHAR, next, 47, c, &sr);
+        err = MPI_Wait(&rr, &st);
+        MPI_Wait(&sr, MPI_STATUS_IGNORE);
+        MPI_Get_count(&st, MPI_SHORT, &cnt);
+        CHECK(err == MPI_SUCCESS && cnt == 3, "posted, 6 bytes into shorts: %d, count %d", err, cnt);
+        MPI_Comm_free(&c);
+    }
+
     /* a status describing more than 2^32 elements of a type larger than
      * 4 GiB (datatype/large_count): no 64-bit overflow */
     {
