@@ -35,9 +35,16 @@ static void on_error(MPI_File *fh, int *code, ...)
 
 /* The call returned what the handler left, and the handler ran once with
  * an error of class cls (cls -1: any class, for ranks that only learn of
- * another rank's failure). */
+ * another rank's failure). EXPECT_RAISES(call, cls, what) makes the call
+ * and checks it; its value is what the call returned. */
 #define EXPECT_RAISED(rc, before, cls, what)                                                       \
     expect_raised_at((rc), (before), (cls), (what), __FILE__, __LINE__)
+#define EXPECT_RAISES(call, cls, what)                                                             \
+    ({                                                                                             \
+        int before_ = ncalls, rc_ = (call);                                                        \
+        expect_raised_at(rc_, before_, (cls), (what), __FILE__, __LINE__);                         \
+        rc_;                                                                                       \
+    })
 static void expect_raised_at(int rc, int before, int cls, const char *what, const char *file,
                              int line)
 {
@@ -67,25 +74,19 @@ static void null_handles(void)
     MPI_File fh = MPI_FILE_NULL, stale = MPI_FILE_NULL;
     MPI_Offset size = 0;
     MPI_Request req = MPI_REQUEST_NULL;
-    int rc, before, buf[4] = {0};
+    int buf[4] = {0};
 
-    before = ncalls;
-    rc = MPI_File_open(MPI_COMM_WORLD, io_path("missing.dat"), MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
-    EXPECT_RAISED(rc, before, MPI_ERR_NO_SUCH_FILE, "open of a missing file");
+    EXPECT_RAISES(
+        MPI_File_open(MPI_COMM_WORLD, io_path("missing.dat"), MPI_MODE_RDONLY, MPI_INFO_NULL, &fh),
+        MPI_ERR_NO_SUCH_FILE, "open of a missing file");
     CHECK(fh == MPI_FILE_NULL, "open of a missing file gave a handle");
 
-    before = ncalls;
-    rc = MPI_File_get_size(MPI_FILE_NULL, &size);
-    EXPECT_RAISED(rc, before, MPI_ERR_FILE, "get_size(MPI_FILE_NULL)");
-    before = ncalls;
-    rc = MPI_File_write(MPI_FILE_NULL, buf, 4, MPI_INT, MPI_STATUS_IGNORE);
-    EXPECT_RAISED(rc, before, MPI_ERR_FILE, "write(MPI_FILE_NULL)");
-    before = ncalls;
-    rc = MPI_File_iread_at(MPI_FILE_NULL, 0, buf, 4, MPI_INT, &req);
-    EXPECT_RAISED(rc, before, MPI_ERR_FILE, "iread_at(MPI_FILE_NULL)");
-    before = ncalls;
-    rc = MPI_File_close(&fh);
-    EXPECT_RAISED(rc, before, MPI_ERR_FILE, "close(MPI_FILE_NULL)");
+    EXPECT_RAISES(MPI_File_get_size(MPI_FILE_NULL, &size), MPI_ERR_FILE, "get_size(MPI_FILE_NULL)");
+    EXPECT_RAISES(MPI_File_write(MPI_FILE_NULL, buf, 4, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_FILE,
+                  "write(MPI_FILE_NULL)");
+    EXPECT_RAISES(MPI_File_iread_at(MPI_FILE_NULL, 0, buf, 4, MPI_INT, &req), MPI_ERR_FILE,
+                  "iread_at(MPI_FILE_NULL)");
+    EXPECT_RAISES(MPI_File_close(&fh), MPI_ERR_FILE, "close(MPI_FILE_NULL)");
 
     /* a handle kept after its file was closed */
     OK(MPI_File_open(MPI_COMM_WORLD, io_path("closed.dat"),
@@ -94,17 +95,13 @@ static void null_handles(void)
     stale = fh;
     OK(MPI_File_close(&fh));
     CHECK(fh == MPI_FILE_NULL, "close left the handle");
-    before = ncalls;
-    rc = MPI_File_seek(stale, 0, MPI_SEEK_SET);
-    EXPECT_RAISED(rc, before, MPI_ERR_FILE, "seek on a closed file");
-    before = ncalls;
-    rc = MPI_File_read_all(stale, buf, 4, MPI_INT, MPI_STATUS_IGNORE);
-    EXPECT_RAISED(rc, before, MPI_ERR_FILE, "read_all on a closed file");
+    EXPECT_RAISES(MPI_File_seek(stale, 0, MPI_SEEK_SET), MPI_ERR_FILE, "seek on a closed file");
+    EXPECT_RAISES(MPI_File_read_all(stale, buf, 4, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_FILE,
+                  "read_all on a closed file");
 
     if (mtest_rank == 0) {
-        before = ncalls;
-        rc = MPI_File_delete(io_path("missing.dat"), MPI_INFO_NULL);
-        EXPECT_RAISED(rc, before, MPI_ERR_NO_SUCH_FILE, "delete of a missing file");
+        EXPECT_RAISES(MPI_File_delete(io_path("missing.dat"), MPI_INFO_NULL), MPI_ERR_NO_SUCH_FILE,
+                      "delete of a missing file");
     }
 }
 
@@ -112,32 +109,19 @@ static void null_handles(void)
 static void pointers(MPI_File fh)
 {
     MPI_Offset pos = -1, sh = -1;
-    int rc, before;
 
     OK(MPI_File_seek(fh, 7, MPI_SEEK_SET));
-    before = ncalls;
-    rc = MPI_File_seek(fh, 0, 12345);
-    EXPECT_RAISED(rc, before, MPI_ERR_ARG, "seek with a bad whence");
-    before = ncalls;
-    rc = MPI_File_seek(fh, -100, MPI_SEEK_CUR);
-    EXPECT_RAISED(rc, before, MPI_ERR_ARG, "seek before the start");
+    EXPECT_RAISES(MPI_File_seek(fh, 0, 12345), MPI_ERR_ARG, "seek with a bad whence");
+    EXPECT_RAISES(MPI_File_seek(fh, -100, MPI_SEEK_CUR), MPI_ERR_ARG, "seek before the start");
     OK(MPI_File_get_position(fh, &pos));
     CHECK(pos == 7, "refused seeks moved the pointer from 7 to %lld", (long long)pos);
 
-    before = ncalls;
-    rc = MPI_File_get_position(fh, NULL);
-    EXPECT_RAISED(rc, before, MPI_ERR_ARG, "get_position(NULL)");
-    before = ncalls;
-    rc = MPI_File_get_size(fh, NULL);
-    EXPECT_RAISED(rc, before, MPI_ERR_ARG, "get_size(NULL)");
+    EXPECT_RAISES(MPI_File_get_position(fh, NULL), MPI_ERR_ARG, "get_position(NULL)");
+    EXPECT_RAISES(MPI_File_get_size(fh, NULL), MPI_ERR_ARG, "get_size(NULL)");
 
     OK(MPI_File_seek_shared(fh, 5, MPI_SEEK_SET));
-    before = ncalls;
-    rc = MPI_File_seek_shared(fh, 0, 12345);
-    EXPECT_RAISED(rc, before, -1, "seek_shared with a bad whence");
-    before = ncalls;
-    rc = MPI_File_seek_shared(fh, -100, MPI_SEEK_CUR);
-    EXPECT_RAISED(rc, before, -1, "seek_shared before the start");
+    EXPECT_RAISES(MPI_File_seek_shared(fh, 0, 12345), -1, "seek_shared with a bad whence");
+    EXPECT_RAISES(MPI_File_seek_shared(fh, -100, MPI_SEEK_CUR), -1, "seek_shared before the start");
     OK(MPI_File_get_position_shared(fh, &sh));
     CHECK(sh == 5, "refused shared seeks moved the shared pointer from 5 to %lld", (long long)sh);
     OK(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET));
@@ -148,7 +132,7 @@ static void pointers(MPI_File fh)
 static void accesses(MPI_File fh)
 {
     char bytes[3] = {1, 2, 3};
-    int ints[4] = {1, 2, 3, 4}, rc, before;
+    int ints[4] = {1, 2, 3, 4}, rc;
     MPI_Offset size, sh = -1, pos = -1;
     MPI_Request req = MPI_REQUEST_NULL;
     MPI_Status st;
@@ -158,18 +142,14 @@ static void accesses(MPI_File fh)
     size = size_of(fh);
 
     /* not a whole number of etypes, in every form */
-    before = ncalls;
-    rc = MPI_File_write_all(fh, bytes, 3, MPI_BYTE, &st);
-    EXPECT_RAISED(rc, before, MPI_ERR_TYPE, "write_all of 3 bytes");
-    before = ncalls;
-    rc = MPI_File_write_ordered(fh, bytes, 3, MPI_BYTE, MPI_STATUS_IGNORE);
-    EXPECT_RAISED(rc, before, MPI_ERR_TYPE, "write_ordered of 3 bytes");
-    before = ncalls;
-    rc = MPI_File_write_shared(fh, bytes, 3, MPI_BYTE, MPI_STATUS_IGNORE);
-    EXPECT_RAISED(rc, before, MPI_ERR_TYPE, "write_shared of 3 bytes");
-    before = ncalls;
-    rc = MPI_File_iwrite_at(fh, 100, bytes, 3, MPI_BYTE, &req);
-    EXPECT_RAISED(rc, before, MPI_ERR_TYPE, "iwrite_at of 3 bytes");
+    EXPECT_RAISES(MPI_File_write_all(fh, bytes, 3, MPI_BYTE, &st), MPI_ERR_TYPE,
+                  "write_all of 3 bytes");
+    EXPECT_RAISES(MPI_File_write_ordered(fh, bytes, 3, MPI_BYTE, MPI_STATUS_IGNORE), MPI_ERR_TYPE,
+                  "write_ordered of 3 bytes");
+    EXPECT_RAISES(MPI_File_write_shared(fh, bytes, 3, MPI_BYTE, MPI_STATUS_IGNORE), MPI_ERR_TYPE,
+                  "write_shared of 3 bytes");
+    rc = EXPECT_RAISES(MPI_File_iwrite_at(fh, 100, bytes, 3, MPI_BYTE, &req), MPI_ERR_TYPE,
+                       "iwrite_at of 3 bytes");
     /* whatever request came back completes, having moved nothing */
     if (rc == MPI_SUCCESS && req != MPI_REQUEST_NULL) {
         int n = -1;
@@ -186,16 +166,14 @@ static void accesses(MPI_File fh)
     CHECK(pos == 0, "refused writes moved the individual pointer to %lld", (long long)pos);
 
     /* one rank's bad offset: the others do not wait for it */
-    before = ncalls;
-    rc = MPI_File_read_at_all(fh, mtest_rank == 0 ? -1 : 0, ints, 4, MPI_INT, &st);
-    EXPECT_RAISED(rc, before, mtest_rank == 0 ? MPI_ERR_ARG : -1, "read_at_all, bad offset on 0");
+    EXPECT_RAISES(MPI_File_read_at_all(fh, mtest_rank == 0 ? -1 : 0, ints, 4, MPI_INT, &st),
+                  mtest_rank == 0 ? MPI_ERR_ARG : -1, "read_at_all, bad offset on 0");
     /* one rank's access of 3 bytes in an ordered write */
-    before = ncalls;
-    rc = MPI_File_write_ordered(fh, mtest_rank == mtest_size - 1 ? (void *)bytes : (void *)ints,
-                                mtest_rank == mtest_size - 1 ? 3 : 1,
-                                mtest_rank == mtest_size - 1 ? MPI_BYTE : MPI_INT,
-                                MPI_STATUS_IGNORE);
-    EXPECT_RAISED(rc, before, mtest_rank == mtest_size - 1 ? MPI_ERR_TYPE : -1,
+    EXPECT_RAISES(MPI_File_write_ordered(
+                      fh, mtest_rank == mtest_size - 1 ? (void *)bytes : (void *)ints,
+                      mtest_rank == mtest_size - 1 ? 3 : 1,
+                      mtest_rank == mtest_size - 1 ? MPI_BYTE : MPI_INT, MPI_STATUS_IGNORE),
+                  mtest_rank == mtest_size - 1 ? MPI_ERR_TYPE : -1,
                   "write_ordered, 3 bytes on the last rank");
     MPI_Barrier(MPI_COMM_WORLD);
     CHECK(size_of(fh) == size, "the refused collectives changed the size from %lld to %lld",
@@ -211,29 +189,19 @@ static void accesses(MPI_File fh)
 /* Split collectives called out of order. */
 static void splits(MPI_File fh)
 {
-    int a[4] = {0}, b[4] = {0}, rc, before, n = -1;
+    int a[4] = {0}, b[4] = {0}, n = -1;
     MPI_Status st;
 
-    before = ncalls;
-    rc = MPI_File_read_all_end(fh, a, &st);
-    EXPECT_RAISED(rc, before, -1, "read_all_end without a begin");
+    EXPECT_RAISES(MPI_File_read_all_end(fh, a, &st), -1, "read_all_end without a begin");
 
     OK(MPI_File_read_at_all_begin(fh, (MPI_Offset)mtest_rank * 16, a, 4, MPI_INT));
-    before = ncalls;
-    rc = MPI_File_read_all_begin(fh, b, 4, MPI_INT);
-    EXPECT_RAISED(rc, before, -1, "a second split collective");
-    before = ncalls;
-    rc = MPI_File_write_all_end(fh, a, &st);
-    EXPECT_RAISED(rc, before, -1, "write_all_end for a read");
-    before = ncalls;
-    rc = MPI_File_read_at_all_end(fh, b, &st);
-    EXPECT_RAISED(rc, before, MPI_ERR_BUFFER, "read_at_all_end with another buffer");
-    before = ncalls;
-    rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
-    EXPECT_RAISED(rc, before, -1, "set_view during a split collective");
-    before = ncalls;
-    rc = MPI_File_close(&fh);
-    EXPECT_RAISED(rc, before, -1, "close during a split collective");
+    EXPECT_RAISES(MPI_File_read_all_begin(fh, b, 4, MPI_INT), -1, "a second split collective");
+    EXPECT_RAISES(MPI_File_write_all_end(fh, a, &st), -1, "write_all_end for a read");
+    EXPECT_RAISES(MPI_File_read_at_all_end(fh, b, &st), MPI_ERR_BUFFER,
+                  "read_at_all_end with another buffer");
+    EXPECT_RAISES(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL), -1,
+                  "set_view during a split collective");
+    EXPECT_RAISES(MPI_File_close(&fh), -1, "close during a split collective");
     CHECK(fh != MPI_FILE_NULL, "the refused close took the handle");
     /* the split collective in progress still ends as begun */
     OK(MPI_File_read_at_all_end(fh, a, &st));
@@ -245,28 +213,19 @@ static void splits(MPI_File fh)
 static void sizes(MPI_File fh, MPI_File ro)
 {
     MPI_Offset size = size_of(ro);
-    int rc, before;
 
-    before = ncalls;
-    rc = MPI_File_set_size(ro, 0);
-    EXPECT_RAISED(rc, before, MPI_ERR_READ_ONLY, "set_size on a read-only file");
-    before = ncalls;
-    rc = MPI_File_preallocate(ro, size + 4096);
-    EXPECT_RAISED(rc, before, MPI_ERR_READ_ONLY, "preallocate on a read-only file");
-    before = ncalls;
-    rc = MPI_File_sync(ro);
-    EXPECT_RAISED(rc, before, MPI_ERR_ACCESS, "sync of a read-only file");
-    before = ncalls;
-    rc = MPI_File_write_at_all(ro, 0, &size, 1, MPI_LONG_LONG, MPI_STATUS_IGNORE);
-    EXPECT_RAISED(rc, before, MPI_ERR_READ_ONLY, "write_at_all on a read-only file");
+    EXPECT_RAISES(MPI_File_set_size(ro, 0), MPI_ERR_READ_ONLY, "set_size on a read-only file");
+    EXPECT_RAISES(MPI_File_preallocate(ro, size + 4096), MPI_ERR_READ_ONLY,
+                  "preallocate on a read-only file");
+    EXPECT_RAISES(MPI_File_sync(ro), MPI_ERR_ACCESS, "sync of a read-only file");
+    EXPECT_RAISES(MPI_File_write_at_all(ro, 0, &size, 1, MPI_LONG_LONG, MPI_STATUS_IGNORE),
+                  MPI_ERR_READ_ONLY, "write_at_all on a read-only file");
     CHECK(size_of(ro) == size, "refused size calls changed the size from %lld to %lld",
           (long long)size, (long long)size_of(ro));
 
     /* rank 0 alone passes a negative size: every rank is told, none waits */
-    before = ncalls;
-    rc = MPI_File_set_size(fh, mtest_rank == 0 ? -1 : size);
-    EXPECT_RAISED(rc, before, mtest_size > 1 ? MPI_ERR_NOT_SAME : MPI_ERR_ARG,
-                  "set_size, negative on rank 0");
+    EXPECT_RAISES(MPI_File_set_size(fh, mtest_rank == 0 ? -1 : size),
+                  mtest_size > 1 ? MPI_ERR_NOT_SAME : MPI_ERR_ARG, "set_size, negative on rank 0");
     CHECK(size_of(fh) == size, "the refused set_size changed the size to %lld",
           (long long)size_of(fh));
 }
