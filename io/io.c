@@ -192,7 +192,7 @@ static int hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
 
     if (info == MPI_INFO_NULL)
         return MPI_SUCCESS;
-    if (mpi_info_valid(info) < 0 || (n = mpi_info_nkeys(info)) < 0)
+    if (!mpi_info_valid(info) || (n = mpi_info_nkeys(info)) < 0)
         return io_err(f, MPI_ERR_INFO, fn, "info=%#x is not a valid info object", (unsigned)info);
     for (int i = 0; i < n; i++) {
         const char *val = NULL, *key = mpi_info_nth(info, i, &val);
@@ -360,7 +360,7 @@ static int open_args(MPI_Comm comm, const char *filename, MPI_Info info, MPI_Fil
         return io_err(NULL, MPI_ERR_ARG, fn, "fh is NULL");
     if (filename == NULL || filename[0] == '\0')
         return io_err(NULL, MPI_ERR_BAD_FILE, fn, "filename is %s", filename ? "empty" : "NULL");
-    if (info != MPI_INFO_NULL && mpi_info_valid(info) < 0)
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
         return io_err(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                       (unsigned)info);
     *c_out = c;
@@ -631,7 +631,7 @@ int mpi_file_delete_impl(const char *filename, MPI_Info info, const char *fn)
 
     if (filename == NULL || filename[0] == '\0')
         return io_err(NULL, MPI_ERR_BAD_FILE, fn, "filename is %s", filename ? "empty" : "NULL");
-    if (info != MPI_INFO_NULL && mpi_info_valid(info) < 0)
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
         return io_err(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                       (unsigned)info);
     path = strip_prefix(filename);

@@ -653,7 +653,7 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
     MPI_Datatype e2 = MPI_DATATYPE_NULL, f2 = MPI_DATATYPE_NULL;
     MPI_Offset esize, fsize, fext;
     char why[256];
-    int err, cls, bad, any;
+    int err, info_err, cls, bad, any;
 
     memset(&fl, 0, sizeof fl);
     if (f->split.active)
@@ -708,15 +708,20 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
     f->urep = urep;
     snprintf(f->datarep, sizeof f->datarep, "%s", datarep);
     f->fp_ind = 0;
-    if ((err = io_hints_apply(f, info, fn)) != MPI_SUCCESS)
+    /* Both pointers restart at 0; the shared one once every rank is here
+     * (a rank whose info is refused still takes part: the view is set). */
+    info_err = io_hints_apply(f, info, fn);
+    if (f->rank == 0)
+        err = io_shfp_store(f, 0);
+    else
+        err = MPI_SUCCESS;
+    cls = io_agree(f, err != MPI_SUCCESS ? MPI_ERR_IO : 0, fn);
+    if (info_err != MPI_SUCCESS)
+        return info_err;
+    if (err != MPI_SUCCESS)
         return err;
-    /* Both pointers restart at 0; the shared one once every rank is here. */
-    cls = 0;
-    if (f->rank == 0 && io_shfp_store(f, 0) != MPI_SUCCESS)
-        cls = MPI_ERR_IO;
-    cls = io_agree(f, cls, fn);
     if (cls != 0)
-        return io_err(f, cls, fn, "cannot reset the shared file pointer");
+        return io_err(f, cls, fn, "cannot reset the shared file pointer on rank 0");
     return MPI_SUCCESS;
 }
 

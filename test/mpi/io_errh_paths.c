@@ -126,6 +126,26 @@ static void pointers(MPI_File fh)
     CHECK(sh == 5, "refused shared seeks moved the shared pointer from 5 to %lld", (long long)sh);
     OK(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET));
     OK(MPI_File_seek(fh, 0, MPI_SEEK_SET));
+
+    /* a view whose info only rank 0 gets wrong (not an info object): its
+     * hints are refused there, the view is set everywhere, and no rank
+     * waits */
+    {
+        MPI_Info bad = (MPI_Info)0x5ceb1234;
+        MPI_Datatype et = MPI_DATATYPE_NULL, ft = MPI_DATATYPE_NULL;
+        MPI_Offset disp = -1;
+        char rep[MPI_MAX_DATAREP_STRING];
+
+        if (mtest_rank == 0)
+            EXPECT_RAISES(MPI_File_set_view(fh, 8, MPI_INT, MPI_INT, "native", bad), MPI_ERR_INFO,
+                          "set_view with a bad info");
+        else
+            OK(MPI_File_set_view(fh, 8, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+        OK(MPI_File_get_view(fh, &disp, &et, &ft, rep));
+        CHECK(disp == 8 && et == MPI_INT && ft == MPI_INT, "the view is disp %lld",
+              (long long)disp);
+        OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+    }
 }
 
 /* Accesses refused by their checks, on every rank or on one. */
