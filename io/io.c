@@ -44,13 +44,17 @@ int io_err(struct ADIOI_FileD *f, int errclass, const char *fn, const char *fmt,
     va_list ap;
     MPI_File h = f;
 
+    int code;
+
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
     if (f != NULL)
-        return mpi_err_raise_errh(f->errh, MPI_OBJ_FILE, &h, errclass, fn, "%s (file %s)",
-                                  detail, f->filename);
-    return mpi_err_raise_errh(io_null_errh, MPI_OBJ_FILE, &h, errclass, fn, "%s", detail);
+        code = mpi_err_raise_errh(f->errh, MPI_OBJ_FILE, &h, errclass, fn, "%s (file %s)", detail,
+                                  f->filename);
+    else
+        code = mpi_err_raise_errh(io_null_errh, MPI_OBJ_FILE, &h, errclass, fn, "%s", detail);
+    return code == MPI_SUCCESS ? IO_HANDLED : code;
 }
 
 int io_errno_class(int e)
@@ -188,7 +192,7 @@ static int hints_apply(struct ADIOI_FileD *f, MPI_Info info, const char *fn)
 
     if (info == MPI_INFO_NULL)
         return MPI_SUCCESS;
-    if (mpi_info_valid(info) < 0 || (n = mpi_info_nkeys(info)) < 0)
+    if (!mpi_info_valid(info) || (n = mpi_info_nkeys(info)) < 0)
         return io_err(f, MPI_ERR_INFO, fn, "info=%#x is not a valid info object", (unsigned)info);
     for (int i = 0; i < n; i++) {
         const char *val = NULL, *key = mpi_info_nth(info, i, &val);
@@ -338,30 +342,8 @@ static void file_free(struct ADIOI_FileD *f, const char *fn)
 
 /* MPI_File_open, phase by phase: open_args, open_object, open_amode,
  * open_fds, open_finish. Each raises its own error (through
- * MPI_FILE_NULL's handler) and, from open_amode on, frees the file when it
- * fails. */
-
-/* A phase of MPI_File_open that fails raises its error on MPI_FILE_NULL's
- * handler and returns what the handler left, which a user's handler may
- * have set to MPI_SUCCESS: the phase then returns OPEN_HANDLED instead, so
- * that the open still stops (the file is already freed), and the call
- * returns MPI_SUCCESS as the handler asked (MPICH's errors/io/fileerrret). */
-enum { OPEN_HANDLED = -1 };
-
-static int open_err(int errclass, const char *fn, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int open_err(int errclass, const char *fn, const char *fmt, ...)
-{
-    char detail[MPI_MAX_ERROR_STRING - 64];
-    va_list ap;
-    int code;
-
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
-    va_end(ap);
-    code = io_err(NULL, errclass, fn, "%s", detail);
-    return code == MPI_SUCCESS ? OPEN_HANDLED : code;
-}
+ * MPI_FILE_NULL's handler, which may clear it: io/io.h's IO_HANDLED) and,
+ * from open_amode on, frees the file when it fails. */
 
 /* What every rank checks alone. */
 static int open_args(MPI_Comm comm, const char *filename, MPI_Info info, MPI_File *fh,
@@ -370,17 +352,17 @@ static int open_args(MPI_Comm comm, const char *filename, MPI_Info info, MPI_Fil
     mpi_comm_t *c;
 
     if ((c = mpi_comm_get(comm)) == NULL)
-        return open_err(MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
-                        (unsigned)comm, comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
+        return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is not a valid communicator%s",
+                      (unsigned)comm, comm == MPI_COMM_NULL ? " (MPI_COMM_NULL)" : "");
     if (c->is_inter)
-        return open_err(MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator", (unsigned)comm);
+        return io_err(NULL, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator", (unsigned)comm);
     if (fh == NULL)
-        return open_err(MPI_ERR_ARG, fn, "fh is NULL");
+        return io_err(NULL, MPI_ERR_ARG, fn, "fh is NULL");
     if (filename == NULL || filename[0] == '\0')
-        return open_err(MPI_ERR_BAD_FILE, fn, "filename is %s", filename ? "empty" : "NULL");
-    if (info != MPI_INFO_NULL && mpi_info_valid(info) < 0)
-        return open_err(MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                        (unsigned)info);
+        return io_err(NULL, MPI_ERR_BAD_FILE, fn, "filename is %s", filename ? "empty" : "NULL");
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
+        return io_err(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                      (unsigned)info);
     *c_out = c;
     return MPI_SUCCESS;
 }
@@ -399,7 +381,7 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
     f = calloc(1, sizeof *f);
     if (f == NULL || (f->filename = strdup(path)) == NULL) {
         free(f);
-        return open_err(MPI_ERR_NO_MEM, fn, "out of memory opening %s", filename);
+        return io_err(NULL, MPI_ERR_NO_MEM, fn, "out of memory opening %s", filename);
     }
     f->magic = IO_FILE_MAGIC;
     f->fd = -1;
@@ -411,14 +393,14 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
     mpi_errhandler_retain(f->errh, MPI_OBJ_FILE);
     if (mpi_comm_dup_impl(c, &dup, fn) != MPI_SUCCESS || (f->comm = mpi_comm_get(dup)) == NULL) {
         file_free(f, fn);
-        return open_err(MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s", (unsigned)comm,
-                        filename);
+        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s", (unsigned)comm,
+                      filename);
     }
     f->rank = f->comm->rank;
     f->size = f->comm->size;
     if ((err = hints_defaults(f)) != MPI_SUCCESS) {
         file_free(f, fn);
-        return open_err(err, fn, "cannot create the hints of %s", filename);
+        return io_err(NULL, err, fn, "cannot create the hints of %s", filename);
     }
     if ((err = hints_apply(f, info, fn)) != MPI_SUCCESS) {
         file_free(f, fn);
@@ -427,7 +409,7 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
     /* memory allocation kinds: the communicator's, or those of info */
     if (mpi_memkinds_put(f->hints, mpi_memkinds_of(f->comm->info), info) != MPI_SUCCESS) {
         file_free(f, fn);
-        return open_err(MPI_ERR_NO_MEM, fn, "cannot create the hints of %s", filename);
+        return io_err(NULL, MPI_ERR_NO_MEM, fn, "cannot create the hints of %s", filename);
     }
     if ((v = mpi_info_lookup(info, "file_perm")) != NULL) {
         char *end;
@@ -450,22 +432,22 @@ static int open_amode(struct ADIOI_FileD *f, int amode, const char *filename, co
     agree[2] = check_amode(amode, why, sizeof why) < 0 ? 1 : 0;
     if (mpi_allreduce_impl(agree, all, 3, MPI_INT, MPI_MAX, f->comm, fn) != MPI_SUCCESS) {
         file_free(f, fn);
-        return open_err(MPI_ERR_OTHER, fn, "cannot agree on the amode of %s", filename);
+        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot agree on the amode of %s", filename);
     }
     if (agree[2]) {
         file_free(f, fn);
-        return open_err(MPI_ERR_AMODE, fn, "%s opening %s", why, filename);
+        return io_err(NULL, MPI_ERR_AMODE, fn, "%s opening %s", why, filename);
     }
     if (all[2]) {
         file_free(f, fn);
-        return open_err(MPI_ERR_AMODE, fn, "another rank passed an invalid amode for %s",
-                        filename);
+        return io_err(NULL, MPI_ERR_AMODE, fn, "another rank passed an invalid amode for %s",
+                      filename);
     }
     if (all[0] != amode || -all[1] != amode) {
         file_free(f, fn);
-        return open_err(MPI_ERR_NOT_SAME, fn,
-                        "amode=%#x differs between ranks (range %#x..%#x) opening %s",
-                        (unsigned)amode, (unsigned)-all[1], (unsigned)all[0], filename);
+        return io_err(NULL, MPI_ERR_NOT_SAME, fn,
+                      "amode=%#x differs between ranks (range %#x..%#x) opening %s",
+                      (unsigned)amode, (unsigned)-all[1], (unsigned)all[0], filename);
     }
     return MPI_SUCCESS;
 }
@@ -499,7 +481,7 @@ static int open_fds(struct ADIOI_FileD *f, const char *path, const char *filenam
     }
     if (mpi_bcast_impl(res, sizeof *res, MPI_BYTE, 0, f->comm, fn) != MPI_SUCCESS) {
         file_free(f, fn);
-        return open_err(MPI_ERR_OTHER, fn, "cannot share the outcome of opening %s", filename);
+        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot share the outcome of opening %s", filename);
     }
     if (res->errclass == 0 && f->rank != 0) {
         f->fd = open_fd(path, amode, 0, perm);
@@ -516,10 +498,10 @@ static int open_fds(struct ADIOI_FileD *f, const char *path, const char *filenam
         int cls = err != 0 ? err : all[0];
         file_free(f, fn);
         if (err != 0)
-            return open_err(cls, fn, "cannot open %s with amode=%#x: %s", filename,
-                            (unsigned)amode, strerror(res->eno));
-        return open_err(cls, fn, "another rank cannot open %s with amode=%#x", filename,
-                        (unsigned)amode);
+            return io_err(NULL, cls, fn, "cannot open %s with amode=%#x: %s", filename,
+                          (unsigned)amode, strerror(res->eno));
+        return io_err(NULL, cls, fn, "another rank cannot open %s with amode=%#x", filename,
+                      (unsigned)amode);
     }
     return MPI_SUCCESS;
 }
@@ -536,19 +518,28 @@ static int open_finish(struct ADIOI_FileD *f, const char *filename, int amode,
     snprintf(side, sizeof side, "shfp.%s", res->token);
     if ((err = io_shfp_open(f, side)) != MPI_SUCCESS) {
         file_free(f, fn);
-        return open_err(err, fn, "cannot set up the shared file pointer of %s", filename);
+        return io_err(NULL, err, fn, "cannot set up the shared file pointer of %s", filename);
     }
     if ((err = io_view_default(f)) != MPI_SUCCESS) {
         file_free(f, fn);
-        return open_err(err, fn, "cannot set up the view of %s", filename);
+        return io_err(NULL, err, fn, "cannot set up the view of %s", filename);
     }
     if (amode & MPI_MODE_APPEND) {
+        int own = MPI_SUCCESS, any;
         if (fstat(f->fd, &sb) == 0)
             f->fp_ind = sb.st_size;
-        /* the shared pointer's initial value; rank 0 stores it lazily */
+        /* the shared pointer's initial value, stored by rank 0 before any
+         * rank can move it */
         if (f->rank == 0)
-            io_shfp_store(f, f->fp_ind);
-        mpi_barrier_impl(f->comm, fn);
+            own = io_shfp_store(f, f->fp_ind);
+        any = io_agree(f, own != MPI_SUCCESS ? MPI_ERR_IO : 0, fn);
+        if (own != MPI_SUCCESS || any != 0) {
+            file_free(f, fn);
+            return own != MPI_SUCCESS
+                       ? own
+                       : io_err(NULL, any, fn, "cannot set the shared file pointer of %s",
+                                filename);
+        }
     }
     return MPI_SUCCESS;
 }
@@ -563,13 +554,13 @@ int mpi_file_open_impl(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     open_result_t res;
 
     if ((err = open_args(comm, filename, info, fh, &c, fn)) != MPI_SUCCESS)
-        return err == OPEN_HANDLED ? MPI_SUCCESS : err;
+        return err;
     path = strip_prefix(filename);
     if ((err = open_object(c, comm, filename, path, amode, info, &f, &perm, fn)) != MPI_SUCCESS ||
         (err = open_amode(f, amode, filename, fn)) != MPI_SUCCESS ||
         (err = open_fds(f, path, filename, amode, perm, &res, fn)) != MPI_SUCCESS ||
         (err = open_finish(f, filename, amode, &res, fn)) != MPI_SUCCESS)
-        return err == OPEN_HANDLED ? MPI_SUCCESS : err;
+        return err;
     pthread_mutex_lock(&io_lock);
     f->next = io_files;
     io_files = f;
@@ -640,7 +631,7 @@ int mpi_file_delete_impl(const char *filename, MPI_Info info, const char *fn)
 
     if (filename == NULL || filename[0] == '\0')
         return io_err(NULL, MPI_ERR_BAD_FILE, fn, "filename is %s", filename ? "empty" : "NULL");
-    if (info != MPI_INFO_NULL && mpi_info_valid(info) < 0)
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
         return io_err(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
                       (unsigned)info);
     path = strip_prefix(filename);
@@ -679,10 +670,11 @@ int mpi_file_set_size_impl(struct ADIOI_FileD *f, MPI_Offset size, const char *f
 {
     int err, cls = 0, eno = 0;
 
-    if (size < 0)
-        return io_err(f, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
+    /* (the ranks agree on the size first: a negative one fails on all alike) */
     if ((err = writable(f, fn)) || (err = agree_size(f, size, fn)))
         return err;
+    if (size < 0)
+        return io_err(f, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
     if (f->rank == 0 && ftruncate(f->fd, size) < 0) {
         eno = errno;
         cls = io_errno_class(errno);
@@ -699,10 +691,11 @@ int mpi_file_preallocate_impl(struct ADIOI_FileD *f, MPI_Offset size, const char
     int err, cls = 0, eno = 0;
     struct stat sb;
 
-    if (size < 0)
-        return io_err(f, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
+    /* (the ranks agree on the size first: a negative one fails on all alike) */
     if ((err = writable(f, fn)) || (err = agree_size(f, size, fn)))
         return err;
+    if (size < 0)
+        return io_err(f, MPI_ERR_ARG, fn, "size=%lld is negative", (long long)size);
     /* Preallocation never shrinks the file. */
     if (f->rank == 0 && fstat(f->fd, &sb) == 0 && sb.st_size < size) {
         int rc = posix_fallocate(f->fd, 0, size);
@@ -805,16 +798,20 @@ int mpi_file_get_atomicity_impl(struct ADIOI_FileD *f, int *flag, const char *fn
 }
 
 /* ---------------------------------------------------------------- error handlers */
+/* These three are entry points of mpi/api/09-environment.api, whose
+ * entries do not pass through io_result: they return io_result() of their
+ * raises themselves. */
 int mpi_file_set_errhandler_impl(MPI_File file, MPI_Errhandler errhandler, const char *fn)
 {
     struct ADIOI_FileD *f = NULL;
     int err;
 
     if (file != MPI_FILE_NULL && (f = io_file_get(file, fn, &err)) == NULL)
-        return err;
+        return io_result(err);
     if (mpi_errhandler_retain(errhandler, MPI_OBJ_FILE) < 0)
-        return io_err(f, MPI_ERR_ARG, fn, "errhandler=%#x is not a valid file error handler",
-                      (unsigned)errhandler);
+        return io_result(io_err(f, MPI_ERR_ARG, fn,
+                                "errhandler=%#x is not a valid file error handler",
+                                (unsigned)errhandler));
     if (f == NULL) {
         mpi_errhandler_release(io_null_errh);
         io_null_errh = errhandler;
@@ -832,9 +829,9 @@ int mpi_file_get_errhandler_impl(MPI_File file, MPI_Errhandler *errhandler, cons
     int err;
 
     if (file != MPI_FILE_NULL && (f = io_file_get(file, fn, &err)) == NULL)
-        return err;
+        return io_result(err);
     if (errhandler == NULL)
-        return io_err(f, MPI_ERR_ARG, fn, "errhandler is NULL");
+        return io_result(io_err(f, MPI_ERR_ARG, fn, "errhandler is NULL"));
     h = f != NULL ? f->errh : io_null_errh;
     mpi_errhandler_retain(h, MPI_OBJ_FILE);
     *errhandler = h;
@@ -852,7 +849,7 @@ int mpi_file_call_errhandler_impl(MPI_File fh, int errorcode, const char *fn)
     size_t fl = strlen(fn), cl;
 
     if (fh != MPI_FILE_NULL && (f = io_file_get(fh, fn, &err)) == NULL)
-        return err;
+        return io_result(err);
     errh = f != NULL ? f->errh : io_null_errh;
     if (mpi_err_invoke_errh != NULL) {
         mpi_err_invoke_errh(errh, MPI_OBJ_FILE, &h, errorcode, fn);

@@ -15,10 +15,27 @@
 
 struct ADIOI_FileD;
 
+/* How every step of io/ that raises an error reports it (design.md, "a
+ * raise returns what the handler left"): a raise returns the code the
+ * file's error handler left, and IO_HANDLED instead when a user's handler
+ * cleared it to MPI_SUCCESS. So inside io/ a nonzero result always means
+ * "failed: stop", whatever the handler did, and callers stop on it alone.
+ * The entry points (mpi/api/14-io.api's `result=io_result`, mpi/check.c's
+ * file checks, the file error handler calls of mpi/api/09) return
+ * io_result() of it: the handler's MPI_SUCCESS, as MPICH's
+ * errors/io/fileerrret expects. */
+enum { IO_HANDLED = -1 };
+
+static inline int io_result(int err)
+{
+    return err == IO_HANDLED ? MPI_SUCCESS : err;
+}
+
 /* The live file named by fh, or NULL (and an MPI_ERR_FILE raised through
- * the handler of MPI_FILE_NULL in *err_out). */
+ * the handler of MPI_FILE_NULL in *err_out, never MPI_SUCCESS). */
 struct ADIOI_FileD *io_file_get(MPI_File fh, const char *fn, int *err_out);
-/* Raise through the file's handler (MPI_FILE_NULL's when f is NULL). */
+/* Raise through the file's handler (MPI_FILE_NULL's when f is NULL):
+ * returns the handler's code, or IO_HANDLED. */
 int io_err(struct ADIOI_FileD *f, int errclass, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -857,61 +857,55 @@ static void coll_fail(struct ADIOI_FileD *f, int write, int cls, const char *fn)
 }
 
 /* io_access, phase 1: the access is allowed and fits the view; the engine
- * type and the bytes of (count, datatype) in the file's representation. A
- * collective access that fails here still takes part (coll_fail) where the
- * others may already be inside the collective. Returns 0, or -1 with *err
- * what the file's error handler left: a user's handler may clear it to
- * MPI_SUCCESS, and the access must still not go on. */
-static int access_check(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
-                        MPI_Offset offset, const void *buf, MPI_Count count,
-                        MPI_Datatype datatype, dt_type_t **dt_out, MPI_Offset *bytes_out,
-                        int *err, const char *fn)
+ * type and the bytes of (count, datatype) in the file's representation.
+ * Returns MPI_SUCCESS or what the raise returned (io/io.h: never
+ * MPI_SUCCESS, even when a user's handler cleared the code). */
+static int access_check(struct ADIOI_FileD *f, int write, io_where_t where, MPI_Offset offset,
+                        const void *buf, MPI_Count count, MPI_Datatype datatype, dt_type_t **dt_out,
+                        MPI_Offset *bytes_out, const char *fn)
 {
     MPI_Offset bytes;
+    int err;
 
     *dt_out = NULL;
-    if ((*err = io_check_buf(f, buf, count, datatype, fn, dt_out)) != MPI_SUCCESS ||
-        *dt_out == NULL)
-        return -1;
-    if (write && (f->amode & MPI_MODE_RDONLY)) {
-        *err = io_err(f, MPI_ERR_READ_ONLY, fn, "the file was opened with MPI_MODE_RDONLY");
-        return -1;
-    }
-    if (!write && (f->amode & MPI_MODE_WRONLY)) {
-        *err = io_err(f, MPI_ERR_ACCESS, fn, "the file was opened with MPI_MODE_WRONLY");
-        return -1;
-    }
-    if ((where == IO_AT || where == IO_IND) && (f->amode & MPI_MODE_SEQUENTIAL)) {
-        *err = io_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+    if ((err = io_check_buf(f, buf, count, datatype, fn, dt_out)) != MPI_SUCCESS)
+        return err;
+    if (write && (f->amode & MPI_MODE_RDONLY))
+        return io_err(f, MPI_ERR_READ_ONLY, fn, "the file was opened with MPI_MODE_RDONLY");
+    if (!write && (f->amode & MPI_MODE_WRONLY))
+        return io_err(f, MPI_ERR_ACCESS, fn, "the file was opened with MPI_MODE_WRONLY");
+    if ((where == IO_AT || where == IO_IND) && (f->amode & MPI_MODE_SEQUENTIAL))
+        return io_err(f, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                       "explicit offsets and individual file pointers are not allowed with "
                       "MPI_MODE_SEQUENTIAL");
-        return -1;
-    }
-    if (where == IO_AT && offset < 0) {
-        *err = io_err(f, MPI_ERR_ARG, fn, "offset=%lld is negative", (long long)offset);
-        return -1;
-    }
-    if ((*err = io_rep_size(f, *dt_out, datatype, count, bytes_out, fn)) != MPI_SUCCESS ||
-        *bytes_out < 0)
-        return -1;
+    if (where == IO_AT && offset < 0)
+        return io_err(f, MPI_ERR_ARG, fn, "offset=%lld is negative", (long long)offset);
+    if ((err = io_rep_size(f, *dt_out, datatype, count, bytes_out, fn)) != MPI_SUCCESS)
+        return err;
     bytes = *bytes_out;
-    if (bytes % f->esize != 0) {
-        *err = io_err(f, MPI_ERR_TYPE, fn,
+    if (bytes % f->esize != 0)
+        return io_err(f, MPI_ERR_TYPE, fn,
                       "count=%lld of datatype=%#x is %lld bytes, not a whole number of etypes "
-                      "(%lld bytes each)", (long long)count, (unsigned)datatype,
-                      (long long)bytes, (long long)f->esize);
-        return -1;
-    }
-    if (bytes > 0 && f->fsize == 0) {
-        if (coll)
-            coll_fail(f, write, MPI_ERR_IO, fn);
-        *err = io_err(f, MPI_ERR_IO, fn,
+                      "(%lld bytes each)",
+                      (long long)count, (unsigned)datatype, (long long)bytes, (long long)f->esize);
+    if (bytes > 0 && f->fsize == 0)
+        return io_err(f, MPI_ERR_IO, fn,
                       "the view of this rank holds no data (its filetype has size 0) but "
                       "count=%lld asks for %lld bytes",
                       (long long)count, (long long)bytes);
-        return -1;
-    }
-    return 0;
+    return MPI_SUCCESS;
+}
+
+/* The error class a rank that failed alone hands to the others of a
+ * collective access: that of its raised code, unless its handler cleared
+ * it (io/io.h's IO_HANDLED). */
+static int raised_class(int err, const char *fn)
+{
+    int cls = MPI_ERR_OTHER;
+    if (err == IO_HANDLED || mpi_error_class_impl(err, &cls, fn) != MPI_SUCCESS ||
+        cls == MPI_SUCCESS)
+        cls = MPI_ERR_OTHER;
+    return cls;
 }
 
 /* Phase 2: where the access starts, in bytes of the view's stream (the
@@ -940,7 +934,7 @@ static int access_position(struct ADIOI_FileD *f, io_where_t where, MPI_Offset o
     case IO_ORDERED: {
         /* ranks take consecutive slices in rank order */
         long long mine = etypes, before = 0, total = 0, base = 0;
-        int c2 = 0;
+        int own = MPI_SUCCESS; /* rank 0's raise, when it failed itself */
         if (mpi_exscan_impl(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, f->comm, fn) !=
                 MPI_SUCCESS ||
             mpi_allreduce_impl(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm, fn) !=
@@ -949,13 +943,14 @@ static int access_position(struct ADIOI_FileD *f, io_where_t where, MPI_Offset o
         if (f->rank == 0) {
             MPI_Offset old = 0;
             before = 0;
-            if (io_shfp_fetch_add(f, total, &old) != MPI_SUCCESS)
-                c2 = 1;
+            own = io_shfp_fetch_add(f, total, &old);
             base = old;
         }
         if (mpi_bcast_impl(&base, 1, MPI_LONG_LONG, 0, f->comm, fn) != MPI_SUCCESS ||
-            io_agree(f, c2, fn))
-            return io_err(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
+            io_agree(f, own != MPI_SUCCESS ? MPI_ERR_IO : 0, fn) != 0)
+            return own != MPI_SUCCESS
+                       ? own
+                       : io_err(f, MPI_ERR_IO, fn, "cannot update the shared file pointer");
         *pos_out = (base + before) * f->esize;
         break;
     }
@@ -977,9 +972,16 @@ static int io_access(struct ADIOI_FileD *f, int write, int coll, io_where_t wher
     int owned = 0, err, cls, eno = 0;
 
     res->bytes = 0;
-    if (access_check(f, write, coll, where, offset, buf, count, datatype, &dt, &bytes, &err,
-                     fn) < 0)
+    if ((err = access_check(f, write, where, offset, buf, count, datatype, &dt, &bytes, fn)) !=
+        MPI_SUCCESS) {
+        /* A collective access that fails here still takes part where the
+         * others may already be inside the collective: the ordered forms'
+         * positions (with no etypes of its own), then the exchange. */
+        if (coll &&
+            (where != IO_ORDERED || access_position(f, where, 0, 0, &pos, fn) == MPI_SUCCESS))
+            coll_fail(f, write, raised_class(err, fn), fn);
         return err;
+    }
     etypes = bytes / f->esize;
     if ((err = access_position(f, where, offset, etypes, &pos, fn)) != MPI_SUCCESS)
         return err;
@@ -1045,8 +1047,8 @@ int io_blocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where, MP
 {
     io_result_t res;
     int err = io_access(f, write, coll, where, offset, (void *)buf, count, datatype, &res, fn);
-    if (err == MPI_SUCCESS)
-        status_fill(status, res.bytes);
+    /* (a failed access moved nothing, which a handler that cleared the code may read) */
+    status_fill(status, err == MPI_SUCCESS ? res.bytes : 0);
     return err;
 }
 
@@ -1065,8 +1067,10 @@ int io_nonblocking(struct ADIOI_FileD *f, int write, int coll, io_where_t where,
         return err;
     }
     r = adi_request_alloc(ADI_REQ_OTHER);
-    if (r == NULL)
+    if (r == NULL) {
+        *request = MPI_REQUEST_NULL;
         return io_err(f, MPI_ERR_NO_MEM, fn, "out of requests");
+    }
     r->status.source = MPI_ANY_SOURCE;
     r->status.tag = MPI_ANY_TAG;
     r->status.bytes = (size_t)res.bytes;
@@ -1105,7 +1109,6 @@ int io_split_end(struct ADIOI_FileD *f, int write, const void *buf, MPI_Status *
     if (buf != f->split.buf)
         return io_err(f, MPI_ERR_BUFFER, fn, "buf differs from the one given to the _begin call");
     f->split.active = 0;
-    if (f->split.err == MPI_SUCCESS)
-        status_fill(status, f->split.bytes);
+    status_fill(status, f->split.err == MPI_SUCCESS ? f->split.bytes : 0);
     return f->split.err;
 }

@@ -130,7 +130,7 @@ int io_rep_size(struct ADIOI_FileD *f, dt_type_t *dt, MPI_Datatype h, MPI_Count 
     size_t s;
     MPI_Offset e;
 
-    *bytes_out = -1; /* (stays so on failure, whatever the handler returns) */
+    *bytes_out = -1;
     switch (f->rep) {
     case IO_REP_EXTERNAL32:
         if (dt_external32_size(dt, (size_t)count, &s) != CANAL_OK)
@@ -597,16 +597,16 @@ static int view_verdict(struct ADIOI_FileD *f, MPI_Datatype etype, MPI_Datatype 
 
 /* Phase 2, once every rank accepted the view: the sizes of the etype and
  * the filetype, and the filetype's extent, in the file's representation.
- * On failure frees fl, puts in *err what the file's error handler left
- * (a user's handler may clear it to MPI_SUCCESS) and returns -1: the view
- * stays as it was either way. */
+ * On failure frees fl and returns what the raise returned (io/io.h: never
+ * MPI_SUCCESS); the view stays as it was. */
 static int view_sizes(struct ADIOI_FileD *f, dt_type_t *et, dt_type_t *ft, MPI_Datatype etype,
                       MPI_Datatype filetype, const char *datarep, io_rep_kind_t rep,
                       io_datarep_t *urep, io_flat_t *fl, MPI_Offset *esize_out,
-                      MPI_Offset *fsize_out, MPI_Offset *fext_out, int *err, const char *fn)
+                      MPI_Offset *fsize_out, MPI_Offset *fext_out, const char *fn)
 {
     struct ADIOI_FileD tmp;
     MPI_Offset esize, fsize;
+    int err;
 
     /* Sizes in the file's representation. A non-contiguous filetype must
      * have the same size in memory and in the file representation. */
@@ -614,11 +614,10 @@ static int view_sizes(struct ADIOI_FileD *f, dt_type_t *et, dt_type_t *ft, MPI_D
     tmp.rep = rep;
     tmp.urep = urep;
     snprintf(tmp.datarep, sizeof tmp.datarep, "%s", datarep);
-    if ((*err = io_rep_size(&tmp, et, etype, 1, esize_out, fn)) != MPI_SUCCESS ||
-        *esize_out < 0 || (*err = io_rep_size(&tmp, ft, filetype, 1, fsize_out, fn)) != MPI_SUCCESS ||
-        *fsize_out < 0) {
+    if ((err = io_rep_size(&tmp, et, etype, 1, esize_out, fn)) != MPI_SUCCESS ||
+        (err = io_rep_size(&tmp, ft, filetype, 1, fsize_out, fn)) != MPI_SUCCESS) {
         flat_free(fl);
-        return -1;
+        return err;
     }
     esize = *esize_out;
     fsize = *fsize_out;
@@ -626,10 +625,10 @@ static int view_sizes(struct ADIOI_FileD *f, dt_type_t *et, dt_type_t *ft, MPI_D
     if (fsize != (MPI_Offset)dt_size(ft)) {
         if (!(fl->n == 1 && fl->off[0] == 0 && fl->len[0] == *fext_out)) {
             flat_free(fl);
-            *err = io_err(f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
+            return io_err(f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
                           "a non-contiguous filetype whose size differs in datarep \"%s\" is "
-                          "not supported", datarep);
-            return -1;
+                          "not supported",
+                          datarep);
         }
         fl->len[0] = fsize;
         fl->psum[1] = fsize;
@@ -637,11 +636,10 @@ static int view_sizes(struct ADIOI_FileD *f, dt_type_t *et, dt_type_t *ft, MPI_D
     }
     if (esize == 0 || fsize % esize != 0) {
         flat_free(fl);
-        *err = io_err(f, MPI_ERR_TYPE, fn, "the etype does not divide the filetype in datarep \"%s\"",
-                      datarep);
-        return -1;
+        return io_err(f, MPI_ERR_TYPE, fn,
+                      "the etype does not divide the filetype in datarep \"%s\"", datarep);
     }
-    return 0;
+    return MPI_SUCCESS;
 }
 
 int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype etype,
@@ -655,7 +653,7 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
     MPI_Datatype e2 = MPI_DATATYPE_NULL, f2 = MPI_DATATYPE_NULL;
     MPI_Offset esize, fsize, fext;
     char why[256];
-    int err, cls, bad, any;
+    int err, info_err, cls, bad, any;
 
     memset(&fl, 0, sizeof fl);
     if (f->split.active)
@@ -665,10 +663,14 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
         if (!(f->amode & MPI_MODE_SEQUENTIAL))
             return io_err(f, MPI_ERR_ARG, fn,
                           "disp=MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
-        if ((err = io_shfp_fetch_add(f, 0, &sh)) != MPI_SUCCESS)
+        /* (every rank reads the pointer before any rank moves it again) */
+        err = io_shfp_fetch_add(f, 0, &sh);
+        any = io_agree(f, err != MPI_SUCCESS ? MPI_ERR_IO : 0, fn);
+        if (err != MPI_SUCCESS)
             return err;
+        if (any != 0)
+            return io_err(f, any, fn, "cannot read the shared file pointer on another rank");
         disp = io_view_byte(f, sh * f->esize);
-        mpi_barrier_impl(f->comm, fn);
     } else if (disp < 0) {
         return io_err(f, MPI_ERR_ARG, fn, "disp=%lld is negative", (long long)disp);
     }
@@ -683,8 +685,8 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
         return io_err(f, any, fn, "the view given on another rank is invalid");
     }
 
-    if (view_sizes(f, et, ft, etype, filetype, datarep, rep, urep, &fl, &esize, &fsize, &fext,
-                   &err, fn) < 0)
+    if ((err = view_sizes(f, et, ft, etype, filetype, datarep, rep, urep, &fl, &esize, &fsize,
+                          &fext, fn)) != MPI_SUCCESS)
         return err;
     if (type_copy(etype, &e2, fn) != MPI_SUCCESS || type_copy(filetype, &f2, fn) != MPI_SUCCESS) {
         flat_free(&fl);
@@ -706,15 +708,20 @@ int mpi_file_set_view_impl(struct ADIOI_FileD *f, MPI_Offset disp, MPI_Datatype 
     f->urep = urep;
     snprintf(f->datarep, sizeof f->datarep, "%s", datarep);
     f->fp_ind = 0;
-    if ((err = io_hints_apply(f, info, fn)) != MPI_SUCCESS)
+    /* Both pointers restart at 0; the shared one once every rank is here
+     * (a rank whose info is refused still takes part: the view is set). */
+    info_err = io_hints_apply(f, info, fn);
+    if (f->rank == 0)
+        err = io_shfp_store(f, 0);
+    else
+        err = MPI_SUCCESS;
+    cls = io_agree(f, err != MPI_SUCCESS ? MPI_ERR_IO : 0, fn);
+    if (info_err != MPI_SUCCESS)
+        return info_err;
+    if (err != MPI_SUCCESS)
         return err;
-    /* Both pointers restart at 0; the shared one once every rank is here. */
-    cls = 0;
-    if (f->rank == 0 && io_shfp_store(f, 0) != MPI_SUCCESS)
-        cls = MPI_ERR_IO;
-    cls = io_agree(f, cls, fn);
     if (cls != 0)
-        return io_err(f, cls, fn, "cannot reset the shared file pointer");
+        return io_err(f, cls, fn, "cannot reset the shared file pointer on rank 0");
     return MPI_SUCCESS;
 }
 
@@ -748,7 +755,7 @@ int mpi_file_get_type_extent_impl(struct ADIOI_FileD *f, MPI_Datatype datatype, 
         *extent = dt_extent(dt);
         return MPI_SUCCESS;
     }
-    if ((err = io_rep_size(f, dt, datatype, 1, &bytes, fn)) != MPI_SUCCESS || bytes < 0)
+    if ((err = io_rep_size(f, dt, datatype, 1, &bytes, fn)) != MPI_SUCCESS)
         return err;
     /* the gaps of the type keep their size; the data takes its file size */
     *extent = dt_extent(dt) - (MPI_Count)dt_size(dt) + bytes;
@@ -764,7 +771,7 @@ static int no_sequential(struct ADIOI_FileD *f, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* The new position (in etypes) of a seek; an MPI error class if invalid. */
+/* The new position (in etypes) of a seek; what the raise returned if invalid. */
 static int seek_target(struct ADIOI_FileD *f, MPI_Offset cur, MPI_Offset offset, int whence,
                        MPI_Offset *out, const char *fn)
 {

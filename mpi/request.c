@@ -271,29 +271,16 @@ static __attribute__((noinline, cold)) int blocking_held_up(adi_request_t *r, co
     return finish(r, fn, NULL, st);
 }
 
-/* A wait that polls finishes in the poll's own device-lock round
- * (adi_wait_until_locked) rather than taking the lock again. Not for a
- * generalized request: its predicate runs the user's poll function, which
- * must not run under the device lock. */
+/* Wait for r and finish it: fill the status, free it (the handle becomes
+ * MPI_REQUEST_NULL unless it is persistent) and return its error. A wait
+ * that polls finishes in the poll's own device-lock round
+ * (adi_wait_until_locked) rather than taking the lock again; not for a
+ * generalized request, whose predicate runs the user's poll function, which
+ * must not run under the device lock. handle NULL: a blocking call's own
+ * request, which a failure may hold up (blocking_held_up); inlined with a
+ * handle (wait_device), that branch folds away. */
 static inline int complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
                                MPI_Status *st)
-{
-    int err;
-    if (!req_is_done(r)) {
-        if (__builtin_expect(r->kind == ADI_REQ_GREQ, 0)) {
-            adi_wait_until(wait_pred, r);
-            return finish(r, fn, handle, st);
-        }
-        adi_wait_until_locked(wait_pred, r);
-        err = finish_locked(r, fn, handle, st);
-        adi_wait_unlock();
-        return err;
-    }
-    return finish(r, fn, handle, st);
-}
-
-int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *handle,
-                             MPI_Status *st)
 {
     int err;
     if (!req_is_done(r)) {
@@ -312,6 +299,11 @@ int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *hand
     if (__builtin_expect(handle == NULL && req_held_up(r) != NULL, 0))
         return blocking_held_up(r, fn, st);
     return finish(r, fn, handle, st);
+}
+
+int mpi_request_complete_one(adi_request_t *r, const char *fn, MPI_Request *handle, MPI_Status *st)
+{
+    return complete_one(r, fn, handle, st);
 }
 
 static int lookup(MPI_Request h, const char *fn, adi_request_t **out)

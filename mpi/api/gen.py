@@ -140,6 +140,10 @@ HEADERS = {}
 # table file -> the header (from the source tree's top) that declares the
 # shared implementations its impl=NAME(ARGS) entries call (`include=`)
 INCLUDES = {}
+# table file -> the function of its include= header through which every
+# return of its entry points passes (`result=NAME`): io/'s io_result turns
+# its marker of a raise the user's handler cleared back into MPI_SUCCESS
+RESULTS = {}
 # the headers whose every function must have an entry (gen.py check)
 CHECKED_HEADERS = ('mpi.h', 'mpi_ext.h')
 
@@ -164,8 +168,13 @@ def read_table(src):
                 inc = next((w[8:] for w in words if w.startswith('include=')), None)
                 if inc is not None:
                     INCLUDES[fname] = inc
+                res = next((w[7:] for w in words if w.startswith('result=')), None)
+                if res is not None:
+                    if inc is None:
+                        raise SystemExit('%s: result=NAME without include=' % where)
+                    RESULTS[fname] = res
                 title = ' '.join(w for w in words
-                                 if not w.startswith('header=') and not w.startswith('include='))
+                                 if not w.startswith(('header=', 'include=', 'result=')))
                 chapter = (num, title.strip(), fname)
                 chapters.append(chapter)
             elif not line[0].isspace():
@@ -314,6 +323,12 @@ def checks(e, large):
     return out + late, (cobj if ep is not None else None)
 
 
+def result_of(e, expr):
+    """What the entry point returns for expr, an error code of its checks or
+    of its implementation: NAME(expr) in a file with result=NAME."""
+    return '%s(%s)' % (RESULTS[e.file], expr) if e.file in RESULTS else expr
+
+
 def entry_code(e, large):
     name = e.name + ('_c' if large else '')
     pname = name if name.startswith('QMPI_') else 'P' + name
@@ -353,7 +368,7 @@ def entry_code(e, large):
         if cks:
             lines.append('    if ((err = ' + ') != MPI_SUCCESS ||\n        (err = '.join(cks) +
                          ') != MPI_SUCCESS)')
-            lines.append('        return err;')
+            lines.append('        return %s;' % result_of(e, 'err'))
         args = []
         for p in e.params:
             if p.name == '...':
@@ -377,7 +392,7 @@ def entry_code(e, large):
                 raise SystemExit('%s: impl=NAME(ARGS) with arrays of two types' % e.where)
             args = [byname.get(a, a) for a in e.impl_args]
         args.append('fn')
-        call = '%s(%s)' % (e.impl, ', '.join(args))
+        call = result_of(e, '%s(%s)' % (e.impl, ', '.join(args)))
         if temps:
             lines.append('    err = %s;' % call)
             lines.append('    if (err == MPI_SUCCESS) {')

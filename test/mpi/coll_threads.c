@@ -55,10 +55,7 @@ int main(int argc, char **argv)
     int provided = 0;
     pthread_t th[NTHREADS];
 
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &mtest_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &mtest_size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    provided = mtest_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE);
     if (provided < MPI_THREAD_MULTIPLE) {
         mtest_skipped("threads (MPI_THREAD_MULTIPLE not provided)");
         return mtest_finish();

@@ -63,10 +63,9 @@ int main(int argc, char **argv)
     MPIX_Managed_hooks h;
     int rank, size, peer, first, provided = 0, rc;
 
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    provided = mtest_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE);
+    rank = mtest_rank;
+    size = mtest_size;
     if (provided != MPI_THREAD_MULTIPLE) {
         if (rank == 0)
             printf(" No Errors (MPI_THREAD_MULTIPLE not provided; skipped)\n");

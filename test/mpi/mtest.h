@@ -7,6 +7,8 @@
  *   mtest_init()         MPI_Init, mtest_rank/mtest_size, and MPI_ERRORS_RETURN
  *                        on MPI_COMM_WORLD and MPI_COMM_SELF (for tests that
  *                        check every call with OK);
+ *   mtest_init_thread()  the same with MPI_Init_thread at a required level;
+ *                        returns the level provided;
  *   mtest_finish()       adds up the failures of all ranks by point to point
  *                        (so that a broken collective cannot hide its own
  *                        failure), prints "No Errors" from rank 0 when there
@@ -66,13 +68,27 @@ static inline void mtest_ok_at(int rc, const char *call, const char *file, int l
 
 #define OK(call) mtest_ok_at((call), #call, __FILE__, __LINE__)
 
-static inline void mtest_init(int *argc, char ***argv)
+/* What mtest_init and mtest_init_thread do once MPI runs. */
+static inline void mtest_setup(void)
 {
-    MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &mtest_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &mtest_size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+}
+
+static inline void mtest_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    mtest_setup();
+}
+
+static inline int mtest_init_thread(int *argc, char ***argv, int required)
+{
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, required, &provided);
+    mtest_setup();
+    return provided;
 }
 
 static inline int mtest_error_class(int code)

@@ -38,16 +38,14 @@ static int same(const int *b, int n, int v)
 
 int main(int argc, char **argv)
 {
-    int provided, flag, idx, outcount, indices[3];
+    int flag, idx, outcount, indices[3];
     int a[8], b[8];
     MPI_Status st, sts[3];
     MPI_Request rq, rqs[3];
 
     if (argc > 1 && strcmp(argv[1], "mt") == 0) {
-        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-        MPI_Comm_rank(MPI_COMM_WORLD, &mtest_rank);
-        MPI_Comm_size(MPI_COMM_WORLD, &mtest_size);
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        int provided = mtest_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE);
+        CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE not provided (%d)", provided);
     } else {
         mtest_init(&argc, &argv);
     }

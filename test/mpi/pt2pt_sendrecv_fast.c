@@ -89,10 +89,7 @@ int main(int argc, char **argv)
     unsigned char *sb, *rb, *sb2, *rb2;
     MPI_Status st;
 
-    MPI_Init_thread(&argc, &argv, mt ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &mtest_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &mtest_size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    provided = mtest_init_thread(&argc, &argv, mt ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE);
     int rank = mtest_rank, size = mtest_size;
     sb = malloc(BIG);
     rb = malloc(BIG + 8);

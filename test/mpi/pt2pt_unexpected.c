@@ -232,14 +232,10 @@ int main(int argc, char **argv)
 {
     int provided = 0, mt = argc > 1 && strcmp(argv[1], "mt") == 0;
 
-    if (mt) {
-        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-        MPI_Comm_rank(MPI_COMM_WORLD, &mtest_rank);
-        MPI_Comm_size(MPI_COMM_WORLD, &mtest_size);
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    } else {
+    if (mt)
+        provided = mtest_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE);
+    else
         mtest_init(&argc, &argv);
-    }
     if (mt && provided == MPI_THREAD_MULTIPLE) {
         MPI_Comm comms[2];
         pthread_t th[2];

@@ -20,3 +20,5 @@ io_open_errh 1
 io_open_errh 3
 io_view_errh 1
 io_view_errh 3
+io_errh_paths 1
+io_errh_paths 3
