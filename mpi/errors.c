@@ -255,8 +255,26 @@ _Noreturn void mpi_err_fatal(int code, const char *fn)
  * (0: none pending), see the top of the file. */
 static __thread int cxx_delivered;
 
+__thread unsigned mpi_err_cleared;
+
+static int call_handler(MPI_Errhandler eh, int objtype, void *objhandle, int code,
+                        const char *fn);
+
+/* Every raise passes here: a user's handler that returned with the code
+ * cleared is counted (mpi_err_cleared), so that a caller going on after the
+ * raise can tell it from success. */
 static int invoke_handler(MPI_Errhandler eh, int objtype, void *objhandle, int code,
                           const char *fn)
+{
+    int ret = call_handler(eh, objtype, objhandle, code, fn);
+
+    if (ret == MPI_SUCCESS && code != MPI_SUCCESS)
+        mpi_err_cleared++;
+    return ret;
+}
+
+static int call_handler(MPI_Errhandler eh, int objtype, void *objhandle, int code,
+                        const char *fn)
 {
     mpi_errhandler_t *e;
     int explicit_call = strstr(fn, "_call_errhandler") != NULL;

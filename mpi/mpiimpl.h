@@ -233,6 +233,12 @@ int mpi_enter(const char *fn);
  * Returns the error code for the call to return. */
 int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Errors this thread raised whose code the user's handler cleared (it
+ * returned with MPI_SUCCESS). A step that raises returns what the handler
+ * left, so a cleared raise reads as success; the generated entry points'
+ * checks compare this count before and after each check and stop on a
+ * change (doc/design.md, "a raise returns what the handler left"). */
+extern __thread unsigned mpi_err_cleared;
 /* Invoke an object's error handler for an existing error code
  * (MPI_Win/File/Session_call_errhandler). */
 int mpi_err_invoke_errh(MPI_Errhandler errh, int objtype, void *objhandle, int code,

@@ -366,8 +366,13 @@ def entry_code(e, large):
             lines.append('        (err = mpi_enter(fn)) != MPI_SUCCESS)')
             lines.append('        return err;')
         if cks:
-            lines.append('    if ((err = ' + ') != MPI_SUCCESS ||\n        (err = '.join(cks) +
-                         ') != MPI_SUCCESS)')
+            # each check stops the call when it failed, also when the user's
+            # handler cleared its code (mpi_err_cleared moved): what the
+            # handler left is returned, and nothing after the check runs
+            lines.append('    unsigned cleared = mpi_err_cleared;')
+            lines.append('')
+            lines.append('    if ((err = ' + ') != MPI_SUCCESS || mpi_err_cleared != cleared ||\n        (err = '.join(cks) +
+                         ') != MPI_SUCCESS || mpi_err_cleared != cleared)')
             lines.append('        return %s;' % result_of(e, 'err'))
         args = []
         for p in e.params:
