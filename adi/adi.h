@@ -297,6 +297,10 @@ typedef struct {
     uint64_t unexpected_len, unexpected_hwm, posted_len, posted_hwm;
     uint64_t rndv_sent, rndv_recv, wait_ns, waits;
     uint64_t rndv_pulled; /* rendezvous receives read by the receiver itself (one copy) */
+    /* sleeps of blocked waits in a channel, and those of them that lasted
+     * their whole time although what the wait waited for had happened (a
+     * wake-up that never came) */
+    uint64_t wait_sleeps, wait_sleeps_missed;
 } adi_stats_t;
 void adi_stats_get(adi_stats_t *out);
 

@@ -300,6 +300,13 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.spin_us = common_cvar_int("SPIN_US");
     adi_dev.sleep_after_us = common_cvar_int("SLEEP_AFTER_US");
     adi_dev.preempted_us = common_cvar_int("WAIT_PREEMPTED_US");
+    {
+        long long sl = common_cvar_int("WAIT_SLEEP_US");
+        if (sl < 1 || sl > 10000000)
+            return common_err_set(CANAL_ERR_ARG, "CANAL_WAIT_SLEEP_US=%lld must be 1..10000000",
+                                  sl);
+        adi_dev.sleep_us = (long)sl;
+    }
     adi_dev.unexpected_limit = (size_t)common_cvar_int("UNEXPECTED_LIMIT");
     if (strcmp(over, "yes") == 0)
         adi_dev.oversubscribed = 1;
@@ -811,8 +818,14 @@ static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
          * locked mode, where another thread writes it) */
         if (sleeper != NULL && elapsed > sleep_after && !adi_dev.locked &&
             __atomic_load_n(&adi_dev.npump, __ATOMIC_RELAXED) == 0) {
-            /* Nothing for a while: sleep until a sender rings or 1 ms passes. */
-            ch_block(sleeper, 1000);
+            /* Nothing for a while: sleep until a sender rings or
+             * CANAL_WAIT_SLEEP_US (1 ms) passes. A sleep that lasted its
+             * whole time while what we wait for had happened was a
+             * wake-up that never came: counted (canal_wait_missed_wakes). */
+            canal_status_t bst = ch_block_until(sleeper, adi_dev.sleep_us, pred, arg);
+            adi_stat_add_devlocked(&adi_stats.wait_sleeps, 1);
+            if (bst == CANAL_AGAIN && pred(arg))
+                adi_stat_add_devlocked(&adi_stats.wait_sleeps_missed, 1);
             last = 0; /* (asleep by choice) */
             continue;
         }

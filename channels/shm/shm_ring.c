@@ -413,17 +413,17 @@ static canal_status_t block_once(ch_shm_state_t *st, long timeout_us)
     return CANAL_OK;
 }
 
-canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us)
+canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
+                            void *arg)
 {
     ch_shm_state_t *st = ep->state;
     canal_status_t err;
 
+    (void)ready, (void)arg;
     if (!st->attached)
         return common_err_set(CANAL_ERR_INTERN, "shm block: used before post_fence()");
-    if (timeout_us >= 0 || st->local_size == 1) {
-        err = block_once(st, timeout_us);
-        return err == CANAL_AGAIN ? CANAL_OK : err;
-    }
+    if (timeout_us >= 0 || st->local_size == 1)
+        return block_once(st, timeout_us);
     /* No limit: sleep in slices so that a dead peer is still noticed. */
     while ((err = block_once(st, 200000)) == CANAL_AGAIN)
         ;
