@@ -382,10 +382,12 @@ canal_status_t ch_ofi_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(voi
     struct pollfd pfd;
     int ms, n;
 
-    (void)ready, (void)arg;
     if (!st->ready)
         return common_err_set(CANAL_ERR_INTERN, "ofi block: used before post_fence()");
     if (timeout_us == 0 || st->arrived != NULL || st->rma_done != NULL || st->fail_pending)
+        return CANAL_OK;
+    /* (no wake() reaches us: checked before, as sock does) */
+    if (ready != NULL && ready(arg))
         return CANAL_OK;
     if (st->wait_fd < 0) {
         /* No descriptor (not chosen, CANAL_OFI_CQ_WAIT, or the provider has

@@ -1244,7 +1244,10 @@ canal_status_t ch_sock_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(vo
     ms = timeout_us <= 0                  ? 0
          : timeout_us >= 1000L * 1000000L ? 1000000
                                           : (int)((timeout_us + 999) / 1000);
-    (void)ready, (void)arg;
+    /* (no wake() reaches us here: the condition is checked before, which
+     * narrows the window of a change made meanwhile, and the timeout bounds it) */
+    if (ready != NULL && ready(arg))
+        return CANAL_OK;
     /* Level-triggered: what wakes us here is reported again to progress(). */
     n = epoll_wait(st->epfd, &ev, 1, ms);
     if (n < 0 && errno != EINTR)
