@@ -740,6 +740,24 @@ static ch_endpoint_t *sleep_channel(int *fast_out)
 enum { WAIT_CONTENDED_SLEEP_US = 50, WAIT_CONTENDED_KEEP_US = 1000000 };
 static long long wait_contended_at; /* when a wait last saw itself descheduled */
 
+/* A wait's predicate as the channel's sleep checks it: a predicate may act
+ * once it holds (a blocking probe's takes the message it found, and says 0
+ * when asked again), so whoever finds it true first records that here and
+ * the wait ends on the record. */
+typedef struct {
+    int (*pred)(void *arg);
+    void *arg;
+    int held;
+} wait_cond_t;
+
+static int wait_cond_ready(void *c)
+{
+    wait_cond_t *wc = c;
+    if (!wc->held)
+        wc->held = wc->pred(wc->arg);
+    return wc->held;
+}
+
 /* The wait loop; returns with the device lock held (a no-op below locked
  * mode). The poll that makes pred true keeps the lock, so that the caller
  * finishes in the same lock round (MPI_Wait: poll, then the status and the
@@ -752,13 +770,14 @@ static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
     int fast = 0;
     ch_endpoint_t *sleeper;
     long long sleep_after, contended_at;
+    wait_cond_t wc = {pred, arg, 0};
 
     sleeper = sleep_channel(&fast);
     sleep_after = fast ? 50 : adi_dev.sleep_after_us;
     contended_at = __atomic_load_n(&wait_contended_at, __ATOMIC_RELAXED);
     for (;;) {
         int n;
-        if (pred(arg)) {
+        if (wc.held || pred(arg)) {
             adi_lock();
             break;
         }
@@ -822,9 +841,9 @@ static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
              * CANAL_WAIT_SLEEP_US (1 ms) passes. A sleep that lasted its
              * whole time while what we wait for had happened was a
              * wake-up that never came: counted (canal_wait_missed_wakes). */
-            canal_status_t bst = ch_block_until(sleeper, adi_dev.sleep_us, pred, arg);
+            canal_status_t bst = ch_block_until(sleeper, adi_dev.sleep_us, wait_cond_ready, &wc);
             adi_stat_add_devlocked(&adi_stats.wait_sleeps, 1);
-            if (bst == CANAL_AGAIN && pred(arg))
+            if (bst == CANAL_AGAIN && wait_cond_ready(&wc))
                 adi_stat_add_devlocked(&adi_stats.wait_sleeps_missed, 1);
             last = 0; /* (asleep by choice) */
             continue;
