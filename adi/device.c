@@ -584,6 +584,12 @@ void adi_wake_peer(int peer)
     adi_unlock();
 }
 
+int adi_wake_reaches(int peer)
+{
+    return peer >= 0 && peer < adi_dev.npeers && adi_dev.peers[peer].ch != NULL &&
+           adi_dev.peers[peer].ch->ops->wake != ch_no_wake;
+}
+
 void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval)
 {
     wait_hook = fn;

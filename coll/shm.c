@@ -178,6 +178,15 @@ static struct coll_shm *ready(mpi_comm_t *c, canal_status_t *st)
         }
         if (++ss->calls <= COLL_SHM_AFTER)
             return NULL;
+        /* (its waiters sleep in their channel: a rank that one cannot ring,
+         * as under CANAL_CHANNEL=sock, would sleep out every timeout) */
+        for (int r = 0; r < coll_size(c); r++) {
+            int j = coll_host.comm_peer_job_rank(c, r);
+            if (j != adi_job_rank() && !adi_wake_reaches(j)) {
+                ss->state = -1;
+                return NULL;
+            }
+        }
         *st = setup(c, ss);
         if (ss->state <= 0)
             return NULL;
