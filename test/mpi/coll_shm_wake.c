@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < rounds; i++) {
         /* a little uneven work, so that the last to arrive changes */
-        for (int k = 0; k < ((wrank + i) % size) * 2000; k++)
+        for (int k = 0; k < ((wrank + i) % size) * 20000; k++)
             spin += k;
         switch (i % 3) {
         case 0:
