@@ -283,6 +283,11 @@ void adi_progress_hook_did(int n);
  * reaches it (a spurious wake-up otherwise costs one load). Called without
  * the device lock. */
 void adi_wake_peer(int peer);
+/* 1 when adi_wake_peer(peer) wakes peer asleep in its channel (shm's
+ * doorbell), 0 when nothing can (sock, ofi: they sleep in the kernel until
+ * a packet or their timeout). A layer that shares memory with its peers
+ * and rings them after writing it needs this to be 1 for every peer. */
+int adi_wake_reaches(int peer);
 void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval);
 
 /* Statistics for the tools interface (MPI_T performance variables). Counters
@@ -297,6 +302,10 @@ typedef struct {
     uint64_t unexpected_len, unexpected_hwm, posted_len, posted_hwm;
     uint64_t rndv_sent, rndv_recv, wait_ns, waits;
     uint64_t rndv_pulled; /* rendezvous receives read by the receiver itself (one copy) */
+    /* sleeps of blocked waits in a channel, and those of them that lasted
+     * their whole time although what the wait waited for had happened (a
+     * wake-up that never came) */
+    uint64_t wait_sleeps, wait_sleeps_missed;
 } adi_stats_t;
 void adi_stats_get(adi_stats_t *out);
 

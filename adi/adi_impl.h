@@ -159,6 +159,7 @@ typedef struct {
     long spin_count;
     long long spin_us, sleep_after_us;
     long long preempted_us; /* CANAL_WAIT_PREEMPTED_US (0: no contended mode) */
+    long sleep_us;          /* CANAL_WAIT_SLEEP_US: one sleep in the channel at most */
     size_t unexpected_bytes, unexpected_limit;
     int thread_multiple;
     int locked;           /* locks are taken (thread_multiple or adi_lock_enable) */

@@ -300,6 +300,13 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.spin_us = common_cvar_int("SPIN_US");
     adi_dev.sleep_after_us = common_cvar_int("SLEEP_AFTER_US");
     adi_dev.preempted_us = common_cvar_int("WAIT_PREEMPTED_US");
+    {
+        long long sl = common_cvar_int("WAIT_SLEEP_US");
+        if (sl < 1 || sl > 10000000)
+            return common_err_set(CANAL_ERR_ARG, "CANAL_WAIT_SLEEP_US=%lld must be 1..10000000",
+                                  sl);
+        adi_dev.sleep_us = (long)sl;
+    }
     adi_dev.unexpected_limit = (size_t)common_cvar_int("UNEXPECTED_LIMIT");
     if (strcmp(over, "yes") == 0)
         adi_dev.oversubscribed = 1;
@@ -577,6 +584,12 @@ void adi_wake_peer(int peer)
     adi_unlock();
 }
 
+int adi_wake_reaches(int peer)
+{
+    return peer >= 0 && peer < adi_dev.npeers && adi_dev.peers[peer].ch != NULL &&
+           adi_dev.peers[peer].ch->ops->wake != ch_no_wake;
+}
+
 void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval)
 {
     wait_hook = fn;
@@ -733,6 +746,24 @@ static ch_endpoint_t *sleep_channel(int *fast_out)
 enum { WAIT_CONTENDED_SLEEP_US = 50, WAIT_CONTENDED_KEEP_US = 1000000 };
 static long long wait_contended_at; /* when a wait last saw itself descheduled */
 
+/* A wait's predicate as the channel's sleep checks it: a predicate may act
+ * once it holds (a blocking probe's takes the message it found, and says 0
+ * when asked again), so whoever finds it true first records that here and
+ * the wait ends on the record. */
+typedef struct {
+    int (*pred)(void *arg);
+    void *arg;
+    int held;
+} wait_cond_t;
+
+static int wait_cond_ready(void *c)
+{
+    wait_cond_t *wc = c;
+    if (!wc->held)
+        wc->held = wc->pred(wc->arg);
+    return wc->held;
+}
+
 /* The wait loop; returns with the device lock held (a no-op below locked
  * mode). The poll that makes pred true keeps the lock, so that the caller
  * finishes in the same lock round (MPI_Wait: poll, then the status and the
@@ -745,13 +776,14 @@ static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
     int fast = 0;
     ch_endpoint_t *sleeper;
     long long sleep_after, contended_at;
+    wait_cond_t wc = {pred, arg, 0};
 
     sleeper = sleep_channel(&fast);
     sleep_after = fast ? 50 : adi_dev.sleep_after_us;
     contended_at = __atomic_load_n(&wait_contended_at, __ATOMIC_RELAXED);
     for (;;) {
         int n;
-        if (pred(arg)) {
+        if (wc.held || pred(arg)) {
             adi_lock();
             break;
         }
@@ -811,8 +843,14 @@ static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
          * locked mode, where another thread writes it) */
         if (sleeper != NULL && elapsed > sleep_after && !adi_dev.locked &&
             __atomic_load_n(&adi_dev.npump, __ATOMIC_RELAXED) == 0) {
-            /* Nothing for a while: sleep until a sender rings or 1 ms passes. */
-            ch_block(sleeper, 1000);
+            /* Nothing for a while: sleep until a sender rings or
+             * CANAL_WAIT_SLEEP_US (1 ms) passes. A sleep that lasted its
+             * whole time while what we wait for had happened was a
+             * wake-up that never came: counted (canal_wait_missed_wakes). */
+            canal_status_t bst = ch_block_until(sleeper, adi_dev.sleep_us, wait_cond_ready, &wc);
+            adi_stat_add_devlocked(&adi_stats.wait_sleeps, 1);
+            if (bst == CANAL_AGAIN && wait_cond_ready(&wc))
+                adi_stat_add_devlocked(&adi_stats.wait_sleeps_missed, 1);
             last = 0; /* (asleep by choice) */
             continue;
         }

@@ -154,9 +154,9 @@ canal_status_t ch_no_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec 
                           "channel %s cannot read remote memory into pieces", ep->ops->name);
 }
 
-canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us)
+canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg), void *arg)
 {
-    (void)ep, (void)timeout_us;
+    (void)ep, (void)timeout_us, (void)ready, (void)arg;
     return CANAL_AGAIN; /* cannot sleep: the caller polls again */
 }
 

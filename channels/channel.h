@@ -112,10 +112,19 @@ typedef struct ch_ops {
                                 uint64_t rkey, size_t len, void *cookie);
     canal_status_t (*rdma_readv)(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
                                  uint64_t raddr, uint64_t rkey);
-    /* Optional: sleep until a packet may have arrived or timeout_us passes
-     * (caps.can_block); wake(peer) is called by a sender after it queued a
-     * packet to a peer that may be sleeping (unless caps.sendv_wakes). */
-    canal_status_t (*block)(ch_endpoint_t *ep, long timeout_us);
+    /* Optional: sleep until a packet may have arrived, a wake(), or
+     * timeout_us passes (caps.can_block); wake(peer) is called by a sender
+     * after it queued a packet to a peer that may be sleeping (unless
+     * caps.sendv_wakes), and by whoever changed something else a sleeper
+     * waits for (the node's shared collective block, a window). ready (or
+     * NULL) is the sleeper's own condition: a channel whose wake() rings a
+     * doorbell calls it after announcing the sleep, as it rechecks its
+     * rings, and does not sleep when it holds, so that a change made just
+     * before the announcement (whose wake() found nobody asleep) is not
+     * slept through. CANAL_AGAIN: it slept until timeout_us with nothing
+     * noticed (ch_block reports that as CANAL_OK). */
+    canal_status_t (*block)(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
+                            void *arg);
     void (*wake)(ch_endpoint_t *ep, int peer);
     /* Optional: CANAL_OK when every packet sendv() accepted has left this
      * process (handed to the kernel or the peer), CANAL_AGAIN while some
@@ -168,7 +177,8 @@ canal_status_t ch_no_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t 
                                uint64_t rkey, size_t len, void *cookie);
 canal_status_t ch_no_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
                                 uint64_t raddr, uint64_t rkey);
-canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us);
+canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
+                           void *arg);
 void ch_no_wake(ch_endpoint_t *ep, int peer);
 canal_status_t ch_no_flush(ch_endpoint_t *ep);
 void ch_no_describe(ch_endpoint_t *ep, char *buf, size_t len);
@@ -248,7 +258,16 @@ static inline canal_status_t ch_rdma_readv(ch_endpoint_t *ep, int peer, const st
 
 static inline canal_status_t ch_block(ch_endpoint_t *ep, long timeout_us)
 {
-    return ep->ops->block(ep, timeout_us);
+    canal_status_t st = ep->ops->block(ep, timeout_us, NULL, NULL);
+    return st == CANAL_AGAIN ? CANAL_OK : st;
+}
+
+/* block() with the sleeper's condition; CANAL_AGAIN when it slept to the
+ * timeout (or cannot sleep: ch_no_block). */
+static inline canal_status_t ch_block_until(ch_endpoint_t *ep, long timeout_us,
+                                            int (*ready)(void *arg), void *arg)
+{
+    return ep->ops->block(ep, timeout_us, ready, arg);
 }
 
 static inline void ch_wake(ch_endpoint_t *ep, int peer)

@@ -180,6 +180,15 @@ static struct coll_shm *ready(mpi_comm_t *c, canal_status_t *st)
         }
         if (++ss->calls <= COLL_SHM_AFTER)
             return NULL;
+        /* (its waiters sleep in their channel: a rank that one cannot ring,
+         * as under CANAL_CHANNEL=sock, would sleep out every timeout) */
+        for (int r = 0; r < coll_size(c); r++) {
+            int j = coll_host.comm_peer_job_rank(c, r);
+            if (j != adi_job_rank() && !adi_wake_reaches(j)) {
+                ss->state = -1;
+                return NULL;
+            }
+        }
         *st = setup(c, ss);
         if (ss->state <= 0)
             return NULL;
@@ -234,6 +243,15 @@ static const char *kind_of(uint64_t what)
     return (what >> 56) == COLL_BARRIER ? "MPI_Barrier" : "MPI_Allreduce";
 }
 
+/* Ring every other rank of the block (one that sleeps in its channel waits
+ * for this rank's line too). */
+static void ring_others(struct coll_shm *b)
+{
+    for (int r = 0; r < b->n; r++)
+        if (r != b->me)
+            adi_wake_peer(b->jobs[r]);
+}
+
 /* Enter call seq (the release of this rank's contribution, what: its kind
  * and bytes) and wait for the others to enter it. */
 static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t what)
@@ -266,9 +284,7 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
          * is woken by messages only: ring the others (the channel rings
          * only those that sleep; no fence here, which would wait for
          * the store above to reach the peers that poll this line) */
-        for (int r = 0; r < b->n; r++)
-            if (r != b->me)
-                adi_wake_peer(b->jobs[r]);
+        ring_others(b);
         if (!arrived(&w))
             adi_wait_until(arrived, &w);
     }
@@ -290,6 +306,7 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
     mine->fail_status = w.st;
     mine->fail_job = w.job;
     __atomic_store_n(&mine->fail_seq, seq, __ATOMIC_RELEASE);
+    ring_others(b);
     if (w.st == CANAL_ERR_REVOKED)
         return common_err_set(CANAL_ERR_REVOKED, "the communicator was revoked (MPIX_Comm_revoke)");
     if (w.job < 0)
@@ -409,6 +426,7 @@ static canal_status_t shm_allreduce(const coll_args_t *a, int *ran, canal_status
         l->fail_status = st;
         l->fail_job = -1;
         __atomic_store_n(&l->fail_seq, seq, __ATOMIC_RELEASE);
+        ring_others(b);
         goto out;
     }
     if ((st = enter_and_wait(b, seq, (uint64_t)a->kind << 56 | bytes)) < 0)

@@ -52,6 +52,9 @@ static const common_cvar_desc_t cvar_table[] = {
      "microseconds a blocked wait spins before it starts yielding (unless oversubscribed)"},
     {"SLEEP_AFTER_US", CVAR_TYPE_INT, "20000", NULL,
      "microseconds of idle waiting after which a wait sleeps in the channel until woken"},
+    {"WAIT_SLEEP_US", CVAR_TYPE_INT, "1000", NULL,
+     "the longest one sleep of a blocked wait in the channel lasts before the wait polls again "
+     "(a wake-up ends it earlier)"},
     {"WAIT_PREEMPTED_US", CVAR_TYPE_INT, "200", NULL,
      "a wait that finds itself descheduled for longer than this many microseconds marks the "
      "machine as contended and waits sleep after 50 us for a second (0: never)"},

@@ -374,16 +374,20 @@ canal_status_t ch_ofi_flush(ch_endpoint_t *ep)
  * passes. fi_trywait() says whether sleeping on the CQ's descriptor is
  * safe now (nothing already completed or needing a poll to move). Without
  * a descriptor, return at once: the device then yields instead. */
-canal_status_t ch_ofi_block(ch_endpoint_t *ep, long timeout_us)
+canal_status_t ch_ofi_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
+                            void *arg)
 {
     ofi_state_t *st = ep->state;
     struct fid *fids[1];
     struct pollfd pfd;
-    int ms;
+    int ms, n;
 
     if (!st->ready)
         return common_err_set(CANAL_ERR_INTERN, "ofi block: used before post_fence()");
     if (timeout_us == 0 || st->arrived != NULL || st->rma_done != NULL || st->fail_pending)
+        return CANAL_OK;
+    /* (no wake() reaches us: checked before, as sock does) */
+    if (ready != NULL && ready(arg))
         return CANAL_OK;
     if (st->wait_fd < 0) {
         /* No descriptor (not chosen, CANAL_OFI_CQ_WAIT, or the provider has
@@ -403,9 +407,10 @@ canal_status_t ch_ofi_block(ch_endpoint_t *ep, long timeout_us)
     pfd.events = POLLIN;
     pfd.revents = 0;
     ms = timeout_us < 0 ? -1 : timeout_us >= 1000000000L ? 1000000 : (int)((timeout_us + 999) / 1000);
-    if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
+    n = poll(&pfd, 1, ms);
+    if (n < 0 && errno != EINTR)
         return common_err_set(CANAL_ERR_IO, "ofi block: poll: %s", strerror(errno));
-    return CANAL_OK;
+    return n == 0 && ms > 0 ? CANAL_AGAIN : CANAL_OK;
 }
 
 void ch_ofi_drain_tx(ofi_state_t *st, double seconds)

@@ -202,7 +202,8 @@ canal_status_t ch_ofi_rx_post(ofi_state_t *st, ofi_rxbuf_t *b);
 canal_status_t ch_ofi_cq_drive(ofi_state_t *st);
 void ch_ofi_drain_tx(ofi_state_t *st, double seconds);
 canal_status_t ch_ofi_flush(ch_endpoint_t *ep);
-canal_status_t ch_ofi_block(ch_endpoint_t *ep, long timeout_us);
+canal_status_t ch_ofi_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
+                            void *arg);
 
 /* ofi_mr.c */
 canal_status_t ch_ofi_mr_get(ofi_state_t *st, const void *buf, size_t len, uint64_t access,

@@ -239,7 +239,8 @@ int ch_shm_membarrier_register(void);
 uint32_t ch_shm_soft_wrap_first(size_t soft_wrap, size_t ring_bytes);
 canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
 int ch_shm_progress(ch_endpoint_t *ep);
-canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us);
+canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
+                            void *arg);
 void ch_shm_wake(ch_endpoint_t *ep, int peer);
 
 /* shm_cma.c */

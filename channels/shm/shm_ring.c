@@ -15,11 +15,13 @@
  *    per progress() for all the records the previous one took), and a
  *    sender reuses bytes only after an acquire load of consumed says so;
  *  - sleep and wake are Dekker pairs: a sender (store seq; barrier; load
- *    sleeping) against a sleeper (store sleeping=1; barrier; load seq), and
- *    a drainer (store consumed; barrier; load blocked, then sleeping)
+ *    sleeping) against a sleeper (store sleeping=1; barrier; load seq), a
+ *    drainer (store consumed; barrier; load blocked, then sleeping)
  *    against a blocked sender going to sleep (store blocked=1, sleeping=1;
- *    barrier; load consumed). At least one side of each pair sees
- *    the other, so a wake-up is never lost. The barriers are asymmetric
+ *    barrier; load consumed), and whoever changes what the sleeper's own
+ *    condition reads (store; wake(): barrier; load sleeping) against the
+ *    sleeper (store sleeping=1; barrier; call ready()). At least one side
+ *    of each pair sees the other, so a wake-up is never lost. The barriers are asymmetric
  *    when the kernel allows: the sleeper (slow path, about to make a
  *    futex call anyway) issues membarrier(GLOBAL_EXPEDITED), which makes
  *    every registered running thread execute a full barrier, and the fast
@@ -425,8 +427,13 @@ static void check_peers_alive(ch_shm_state_t *st)
 }
 
 /* One sleep of at most timeout_us (< 0: no limit). Returns CANAL_AGAIN if
- * it timed out with nothing to do and no peer newly dead, else CANAL_OK. */
-static canal_status_t block_once(ch_shm_state_t *st, long timeout_us)
+ * it timed out with nothing to do and no peer newly dead, else CANAL_OK.
+ * ready (or NULL): the sleeper's own condition, checked with the rings
+ * after the announcement -- the third Dekker pair: whoever changes what it
+ * waits for (the node's shared collective block) stores, then rings
+ * through wake() (barrier; load sleeping). */
+static canal_status_t block_once(ch_shm_state_t *st, long timeout_us, int (*ready)(void *arg),
+                                 void *arg)
 {
     ch_shm_slot_t *me = &st->slots[st->local_rank];
     struct timespec ts, *tsp = NULL;
@@ -444,7 +451,7 @@ static canal_status_t block_once(ch_shm_state_t *st, long timeout_us)
         return CANAL_OK; /* cannot sleep safely; the device polls */
     }
     seen = atomic_load_explicit(&me->seq, memory_order_acquire);
-    if (timeout_us == 0 || ch_shm_ready(st)) {
+    if (timeout_us == 0 || ch_shm_ready(st) || (ready != NULL && ready(arg))) {
         atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
         return CANAL_OK;
     }
@@ -472,19 +479,18 @@ static canal_status_t block_once(ch_shm_state_t *st, long timeout_us)
     return CANAL_OK;
 }
 
-canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us)
+canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
+                            void *arg)
 {
     ch_shm_state_t *st = ep->state;
     canal_status_t err;
 
     if (!st->attached)
         return common_err_set(CANAL_ERR_INTERN, "shm block: used before post_fence()");
-    if (timeout_us >= 0 || st->local_size == 1) {
-        err = block_once(st, timeout_us);
-        return err == CANAL_AGAIN ? CANAL_OK : err;
-    }
+    if (timeout_us >= 0 || st->local_size == 1)
+        return block_once(st, timeout_us, ready, arg);
     /* No limit: sleep in slices so that a dead peer is still noticed. */
-    while ((err = block_once(st, 200000)) == CANAL_AGAIN)
+    while ((err = block_once(st, 200000, ready, arg)) == CANAL_AGAIN)
         ;
     return err;
 }

@@ -334,7 +334,8 @@ typedef struct {
 /* sock_conn.c */
 canal_status_t ch_sock_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
 int ch_sock_progress(ch_endpoint_t *ep);
-canal_status_t ch_sock_block(ch_endpoint_t *ep, long timeout_us);
+canal_status_t ch_sock_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
+                             void *arg);
 canal_status_t ch_sock_dyn_peer_add(ch_endpoint_t *ep, int peer, const char *card,
                                     const unsigned char secret[SOCK_SECRET_LEN]);
 void ch_sock_conn_close_all(sock_state_t *st);

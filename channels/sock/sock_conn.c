@@ -1229,11 +1229,12 @@ int ch_sock_progress(ch_endpoint_t *ep)
     return st->delivered;
 }
 
-canal_status_t ch_sock_block(ch_endpoint_t *ep, long timeout_us)
+canal_status_t ch_sock_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
+                             void *arg)
 {
     sock_state_t *st = ep->state;
     struct epoll_event ev;
-    int ms;
+    int ms, n;
 
     if (!st->ready)
         return common_err_set(CANAL_ERR_INTERN,
@@ -1243,10 +1244,15 @@ canal_status_t ch_sock_block(ch_endpoint_t *ep, long timeout_us)
     ms = timeout_us <= 0                  ? 0
          : timeout_us >= 1000L * 1000000L ? 1000000
                                           : (int)((timeout_us + 999) / 1000);
+    /* (no wake() reaches us here: the condition is checked before, which
+     * narrows the window of a change made meanwhile, and the timeout bounds it) */
+    if (ready != NULL && ready(arg))
+        return CANAL_OK;
     /* Level-triggered: what wakes us here is reported again to progress(). */
-    if (epoll_wait(st->epfd, &ev, 1, ms) < 0 && errno != EINTR)
+    n = epoll_wait(st->epfd, &ev, 1, ms);
+    if (n < 0 && errno != EINTR)
         return common_err_set(CANAL_ERR_IO, "sock: epoll_wait: %s", strerror(errno));
-    return CANAL_OK;
+    return n == 0 && ms > 0 ? CANAL_AGAIN : CANAL_OK;
 }
 
 static int anything_queued(const sock_state_t *st)
