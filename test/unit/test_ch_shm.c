@@ -258,10 +258,20 @@ static uint32_t la_place(uint32_t *pos, uint32_t *recs, uint32_t rec, uint32_t r
  * drains while rank 0 pushes the rest. */
 enum { BP_MSGS = 20000 };
 
+/* Poll until n messages from rank 0 arrived (a hang fails the rank). */
+static void wait_received(unsigned n, const char *what)
+{
+    double t0 = now_s();
+
+    while (received[0] < n) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "%s: only %u of %u arrived", what, received[0], n);
+    }
+}
+
 static int body_backpressure(int rank, void *arg)
 {
     unsigned char *buf;
-    double t0;
 
     bring_up(&up_check);
     buf = malloc(caps.max_payload);
@@ -305,11 +315,7 @@ static int body_backpressure(int rank, void *arg)
             send_checked(1, seq, seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77, buf);
     } else {
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
-        t0 = now_s();
-        while (received[0] < BP_MSGS) {
-            T_CHECK(poll_once() >= 0, "progress");
-            T_CHECK(now_s() - t0 < unit_hang_s(), "only %u of %d arrived", received[0], BP_MSGS);
-        }
+        wait_received(BP_MSGS, "backpressure");
     }
     free(buf);
     return tear_down();
@@ -374,11 +380,7 @@ static int body_soft_wrap(int rank, void *arg)
         size_t len = sw_len(k, rank, caps.max_payload, phase);
 
         if (rank == 1) {
-            t0 = now_s();
-            while (received[0] <= k) {
-                T_CHECK(poll_once() >= 0, "progress");
-                T_CHECK(now_s() - t0 < unit_hang_s(), "round %u never came", k);
-            }
+            wait_received(k + 1, "round");
         }
         send_checked(1 - rank, k, len, buf);
         if (rank == 0) {
@@ -451,11 +453,7 @@ static int body_soft_wrap_full(int rank, void *arg)
     for (k = 0; k < 500; k++) {
         size_t len = sw_len(k, rank, caps.max_payload, 1);
         if (rank == 1) {
-            t0 = now_s();
-            while (received[0] <= k) {
-                T_CHECK(poll_once() >= 0, "progress");
-                T_CHECK(now_s() - t0 < unit_hang_s(), "round %u never came", k);
-            }
+            wait_received(k + 1, "round");
         }
         send_checked(1 - rank, k, len, buf);
         if (rank == 0) {
@@ -512,11 +510,7 @@ static int body_soft_wrap_full(int rank, void *arg)
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         T_CHECK(pmi_get(0, "sw-full-n", val, sizeof val) == CANAL_OK, "get");
         n = (unsigned)strtoul(val, NULL, 10) + 200;
-        t0 = now_s();
-        while (received[0] < n) {
-            T_CHECK(poll_once() >= 0, "progress");
-            T_CHECK(now_s() - t0 < unit_hang_s(), "only %u of %u arrived", received[0], n);
-        }
+        wait_received(n, "full ring");
     }
     free(buf);
     return tear_down();
@@ -557,11 +551,7 @@ static int body_soft_wrap_stream(int rank, void *arg)
         int sync = w >= SWS_WINDOWS / 2;
 
         if (rank == 1) {
-            t0 = now_s();
-            while (received[0] < (w + 1) * SWS_WIN) {
-                T_CHECK(poll_once() >= 0, "progress");
-                T_CHECK(now_s() - t0 < unit_hang_s(), "window %u: %u arrived", w, received[0]);
-            }
+            wait_received((w + 1) * SWS_WIN, "window");
             send_checked(0, w, 0, buf);
             continue;
         }
@@ -949,11 +939,7 @@ static int body_block_full(int rank, void *arg)
     } else {
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         sleep_ms(300);
-        t0 = now_s();
-        while (received[0] < SHM_ST->lay.ncells + 1) {
-            T_CHECK(poll_once() >= 0, "progress");
-            T_CHECK(now_s() - t0 < unit_hang_s(), "only %u arrived", received[0]);
-        }
+        wait_received(SHM_ST->lay.ncells + 1, "cells");
         send_checked(0, 0, 0, buf);
     }
     return tear_down();
