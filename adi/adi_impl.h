@@ -273,9 +273,11 @@ static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
  * caller's own stores may make dead); MPI_Irecv's and MPI_Isend's path. */
 static inline adi_request_t *adi_request_alloc_fast(adi_req_kind_t kind)
 {
-    adi_request_t *r = adi_req_free_head;
+    adi_request_t *r;
 
-    if (__builtin_expect(adi_dev.locked || r == NULL, 0))
+    /* (the list is read only below locked mode: there the threads' caches
+     * and pool_lock guard it) */
+    if (__builtin_expect(adi_dev.locked || (r = adi_req_free_head) == NULL, 0))
         return adi_request_alloc(kind);
     adi_req_free_head = r->next;
     adi_req_init(r, kind);
