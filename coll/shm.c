@@ -240,7 +240,16 @@ static int arrived(void *arg)
 
 static const char *kind_of(uint64_t what)
 {
-    return (what >> 56) == COLL_BARRIER ? "MPI_Barrier" : "MPI_Allreduce";
+    switch (what >> 56) {
+    case COLL_BARRIER:
+        return "MPI_Barrier";
+    case COLL_REDUCE_SCATTER:
+        return "MPI_Reduce_scatter";
+    case COLL_REDUCE_SCATTER_BLOCK:
+        return "MPI_Reduce_scatter_block";
+    default:
+        return "MPI_Allreduce";
+    }
 }
 
 /* Ring every other rank of the block (one that sleeps in its channel waits
