@@ -679,18 +679,25 @@ int mpi_ibsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int
 /* ---------------------------------------------------------------- receives */
 /* Start a checked receive (see send_post); inline, as it is MPI_Irecv's
  * whole posting path. */
+/* A receive from MPI_PROC_NULL: a completed pool request. Out of line, so
+ * that the common case saves few registers. */
+static __attribute__((noinline, cold)) int recv_post_null(mpi_comm_t *c, const char *fn,
+                                                          adi_request_t **req_out)
+{
+    *req_out = mpi_request_null_proc(ADI_REQ_RECV);
+    return *req_out ? MPI_SUCCESS : mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
+}
+
 static inline __attribute__((always_inline)) int
 recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
           MPI_Comm comm, const char *fn, adi_request_t **req_out)
 {
     canal_status_t st;
 
-    if (source == MPI_PROC_NULL) {
-        *req_out = mpi_request_null_proc(ADI_REQ_RECV);
-        return *req_out ? MPI_SUCCESS : mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
-    }
+    if (__builtin_expect(source == MPI_PROC_NULL, 0))
+        return recv_post_null(c, fn, req_out);
     st = adi_irecv(buf, (size_t)count, dt, source, tag, c->context, req_out);
-    if (st < 0)
+    if (__builtin_expect(st < 0, 0))
         return mpi_err_status(c, st, fn);
     (*req_out)->owner_handle = comm;
     return MPI_SUCCESS;
@@ -733,39 +740,24 @@ int mpi_recv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
     return recv_blocking(comm, buf, count, checked_type(count, datatype), source, tag, status, fn);
 }
 
-/* MPI_Irecv from MPI_PROC_NULL: the shared done request (or a pool request
- * before it exists). Out of line, so that the common case saves few
- * registers. */
-static __attribute__((noinline, cold)) int irecv_proc_null(mpi_comm_t *comm,
-                                                           MPI_Request *request, const char *fn)
-{
-    adi_request_t *r;
-
-    if (mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) { /* (send_nonblocking) */
-        *request = mpi_request_nullproc_handle();
-        return MPI_SUCCESS;
-    }
-    if ((r = mpi_request_null_proc(ADI_REQ_RECV)) == NULL)
-        return mpi_err_raise(comm, MPI_ERR_NO_MEM, fn, "no request");
-    *request = mpi_request_handle(r);
-    return MPI_SUCCESS;
-}
-
-/* recv_post's work, written out: the common case is the device's post and
- * two stores. */
+/* MPI_Irecv: recv_post, inline (the device's post and two stores); from
+ * MPI_PROC_NULL the shared done request once it exists (send_nonblocking),
+ * out of line with recv_post's own PROC_NULL branch. */
 int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
     adi_request_t *r;
-    canal_status_t st;
+    int err;
 
-    if (__builtin_expect(source == MPI_PROC_NULL, 0))
-        return irecv_proc_null(comm, request, fn);
-    st = adi_irecv(buf, (size_t)count, checked_type(count, datatype), source, tag, comm->context,
-                   &r);
-    if (__builtin_expect(st < 0, 0))
-        return mpi_err_status(comm, st, fn);
-    r->owner_handle = comm->handle;
+    if (__builtin_expect(source == MPI_PROC_NULL, 0) &&
+        mpi_request_nullproc_obj.index == MPI_REQUEST_NULLPROC_INDEX) {
+        *request = mpi_request_nullproc_handle();
+        return MPI_SUCCESS;
+    }
+    err = recv_post(comm, buf, count, checked_type(count, datatype), source, tag, comm->handle,
+                    fn, &r);
+    if (__builtin_expect(err != MPI_SUCCESS, 0))
+        return err;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
