@@ -24,7 +24,7 @@ struct ADIOI_FileD;
  * file checks, the file error handler calls of mpi/api/09) return
  * io_result() of it: the handler's MPI_SUCCESS, as MPICH's
  * errors/io/fileerrret expects. */
-enum { IO_HANDLED = -1 };
+enum { IO_HANDLED = MPI_CANAL_HANDLED };
 
 static inline int io_result(int err)
 {

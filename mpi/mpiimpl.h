@@ -239,6 +239,17 @@ int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fm
  * checks compare this count before and after each check and stop on a
  * change (doc/design.md, "a raise returns what the handler left"). */
 extern __thread unsigned mpi_err_cleared;
+/* What an implementation step returns for a raise whose code the user's
+ * handler cleared, so that its callers stop on it (any nonzero result is a
+ * failure); the entry points of the table files with `result=mpi_result`
+ * (05-datatypes, 07-communicators, 17-removed, 19-bindings: those with
+ * mpi/type.c's functions) turn it back into the handler's
+ * MPI_SUCCESS. io/ uses the same value (IO_HANDLED). */
+enum { MPI_CANAL_HANDLED = -1 };
+static inline int mpi_result(int err)
+{
+    return err == MPI_CANAL_HANDLED ? MPI_SUCCESS : err;
+}
 /* Invoke an object's error handler for an existing error code
  * (MPI_Win/File/Session_call_errhandler). */
 int mpi_err_invoke_errh(MPI_Errhandler errh, int objtype, void *objhandle, int code,

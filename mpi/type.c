@@ -29,10 +29,15 @@ static int type_raise(int cls, const char *fn, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
+    int code;
+
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return mpi_err_raise(NULL, cls, fn, "%s", msg);
+    /* (a code the handler cleared: MPI_CANAL_HANDLED, so the caller stops;
+     * the entry points return the handler's MPI_SUCCESS) */
+    code = mpi_err_raise(NULL, cls, fn, "%s", msg);
+    return code == MPI_SUCCESS ? MPI_CANAL_HANDLED : code;
 }
 
 /* A valid datatype handle (committed or not). */

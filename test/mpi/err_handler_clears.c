@@ -7,8 +7,9 @@
  * with SIGSEGV, a send to a rank beyond the communicator went on into the
  * device. These are the argument checks of the generated entry points
  * (mpi/api/gen.py), on a communicator and a window; afterwards the
- * communicator still carries traffic. (Steps inside an implementation that
- * raise, as mpi/type.c's type_arg, are not covered yet: doc/conformance.md.)
+ * communicator still carries traffic. Also steps inside mpi/type.c's
+ * implementations that raise (MPI_CANAL_HANDLED, mapped back by the
+ * datatype chapters' entry points).
  */
 #include "mtest.h"
 
@@ -80,6 +81,33 @@ int main(int argc, char **argv)
     before = ncalls;
     rc = MPI_Allreduce(buf, buf + 1, -3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     expect("MPI_Allreduce(count=-3)", rc, before, MPI_ERR_COUNT);
+
+    /* steps inside mpi/type.c's implementations that raise (they went on:
+     * MPI_Type_size of MPI_DATATYPE_NULL died with SIGSEGV) */
+    before = ncalls;
+    rc = MPI_Type_size(MPI_DATATYPE_NULL, &got);
+    expect("MPI_Type_size(MPI_DATATYPE_NULL)", rc, before, MPI_ERR_TYPE);
+    {
+        MPI_Datatype nt = MPI_DATATYPE_NULL, types[2] = {MPI_INT, MPI_DATATYPE_NULL};
+        int lens[2] = {1, 1};
+        MPI_Aint displs[2] = {0, 8};
+        MPI_Count csize = -1;
+
+        before = ncalls;
+        rc = MPI_Type_contiguous(2, MPI_DATATYPE_NULL, &nt);
+        expect("MPI_Type_contiguous(oldtype=MPI_DATATYPE_NULL)", rc, before, MPI_ERR_TYPE);
+        CHECK(nt == MPI_DATATYPE_NULL, "MPI_Type_contiguous: newtype %#x set", (unsigned)nt);
+        before = ncalls;
+        rc = MPI_Type_create_struct(2, lens, displs, types, &nt);
+        expect("MPI_Type_create_struct(types[1]=MPI_DATATYPE_NULL)", rc, before, MPI_ERR_TYPE);
+        CHECK(nt == MPI_DATATYPE_NULL, "MPI_Type_create_struct: newtype %#x set", (unsigned)nt);
+        before = ncalls;
+        rc = MPI_Type_size_x(MPI_DATATYPE_NULL, &csize);
+        expect("MPI_Type_size_x(MPI_DATATYPE_NULL)", rc, before, MPI_ERR_TYPE);
+        before = ncalls;
+        rc = MPI_Type_extent(MPI_DATATYPE_NULL, displs); /* (deprecated chapter) */
+        expect("MPI_Type_extent(MPI_DATATYPE_NULL)", rc, before, MPI_ERR_TYPE);
+    }
 
     /* a window with its own clearing handler */
     MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
