@@ -799,7 +799,7 @@ int mpi_file_get_atomicity_impl(struct ADIOI_FileD *f, int *flag, const char *fn
 
 /* ---------------------------------------------------------------- error handlers */
 /* These three are entry points of mpi/api/09-environment.api, whose
- * entries do not pass through io_result: they return io_result() of their
+ * entries do not pass through mpi_result: they return mpi_result() of their
  * raises themselves. */
 int mpi_file_set_errhandler_impl(MPI_File file, MPI_Errhandler errhandler, const char *fn)
 {
@@ -807,9 +807,9 @@ int mpi_file_set_errhandler_impl(MPI_File file, MPI_Errhandler errhandler, const
     int err;
 
     if (file != MPI_FILE_NULL && (f = io_file_get(file, fn, &err)) == NULL)
-        return io_result(err);
+        return mpi_result(err);
     if (mpi_errhandler_retain(errhandler, MPI_OBJ_FILE) < 0)
-        return io_result(io_err(f, MPI_ERR_ARG, fn,
+        return mpi_result(io_err(f, MPI_ERR_ARG, fn,
                                 "errhandler=%#x is not a valid file error handler",
                                 (unsigned)errhandler));
     if (f == NULL) {
@@ -829,9 +829,9 @@ int mpi_file_get_errhandler_impl(MPI_File file, MPI_Errhandler *errhandler, cons
     int err;
 
     if (file != MPI_FILE_NULL && (f = io_file_get(file, fn, &err)) == NULL)
-        return io_result(err);
+        return mpi_result(err);
     if (errhandler == NULL)
-        return io_result(io_err(f, MPI_ERR_ARG, fn, "errhandler is NULL"));
+        return mpi_result(io_err(f, MPI_ERR_ARG, fn, "errhandler is NULL"));
     h = f != NULL ? f->errh : io_null_errh;
     mpi_errhandler_retain(h, MPI_OBJ_FILE);
     *errhandler = h;
@@ -849,7 +849,7 @@ int mpi_file_call_errhandler_impl(MPI_File fh, int errorcode, const char *fn)
     size_t fl = strlen(fn), cl;
 
     if (fh != MPI_FILE_NULL && (f = io_file_get(fh, fn, &err)) == NULL)
-        return io_result(err);
+        return mpi_result(err);
     errh = f != NULL ? f->errh : io_null_errh;
     if (mpi_err_invoke_errh != NULL) {
         mpi_err_invoke_errh(errh, MPI_OBJ_FILE, &h, errorcode, fn);

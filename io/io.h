@@ -20,16 +20,12 @@ struct ADIOI_FileD;
  * file's error handler left, and IO_HANDLED instead when a user's handler
  * cleared it to MPI_SUCCESS. So inside io/ a nonzero result always means
  * "failed: stop", whatever the handler did, and callers stop on it alone.
- * The entry points (mpi/api/14-io.api's `result=io_result`, mpi/check.c's
+ * The entry points (mpi/api/14-io.api's `result=mpi_result`, mpi/check.c's
  * file checks, the file error handler calls of mpi/api/09) return
- * io_result() of it: the handler's MPI_SUCCESS, as MPICH's
+ * mpi_result() of it (mpi/mpiimpl.h): the handler's MPI_SUCCESS, as MPICH's
  * errors/io/fileerrret expects. */
 enum { IO_HANDLED = MPI_CANAL_HANDLED };
 
-static inline int io_result(int err)
-{
-    return err == IO_HANDLED ? MPI_SUCCESS : err;
-}
 
 /* The live file named by fh, or NULL (and an MPI_ERR_FILE raised through
  * the handler of MPI_FILE_NULL in *err_out, never MPI_SUCCESS). */

@@ -141,8 +141,9 @@ HEADERS = {}
 # shared implementations its impl=NAME(ARGS) entries call (`include=`)
 INCLUDES = {}
 # table file -> the function of its include= header through which every
-# return of its entry points passes (`result=NAME`): io/'s io_result turns
-# its marker of a raise the user's handler cleared back into MPI_SUCCESS
+# return of its entry points passes (`result=NAME`): mpiimpl.h's mpi_result
+# turns the marker of a raise the user's handler cleared back into
+# MPI_SUCCESS
 RESULTS = {}
 # the headers whose every function must have an entry (gen.py check)
 CHECKED_HEADERS = ('mpi.h', 'mpi_ext.h')
@@ -170,7 +171,7 @@ def read_table(src):
                     INCLUDES[fname] = inc
                 res = next((w[7:] for w in words if w.startswith('result=')), None)
                 if res is not None:
-                    # (without include=, NAME is mpiimpl.h's mpi_result)
+                    # (NAME is mpiimpl.h's mpi_result, or a function of include=)
                     if inc is None and res != 'mpi_result':
                         raise SystemExit('%s: result=%s without include=' % (where, res))
                     RESULTS[fname] = res
