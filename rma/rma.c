@@ -45,9 +45,12 @@
  *   rank's window memory came from MPI_Alloc_mem (a memfd region,
  *   rma_mem.c), each rank maps the others' regions instead and the window
  *   is direct with loads and stores like MPI_Win_allocate's (w->maps; not
- *   cma).
+ *   cma). Dynamic windows on one node are CMA windows as well (since issue
+ *   26, rma5): a displacement is an address in the target, and each rank
+ *   publishes its attached regions in the segment for the origins to check
+ *   (rma_cma.c, "dynamic windows").
  *
- * - Active messages. Otherwise (MPI_Win_create without CMA, dynamic windows, groups
+ * - Active messages. Otherwise (MPI_Win_create or dynamic windows without CMA, groups
  *   spanning nodes, or when the segment cannot be made) every process runs
  *   a target-side agent: a receive posted on the window's context for
  *   ANY_SOURCE and tag RMA_TAG_AM, whose completion callback (inside the
