@@ -1098,9 +1098,12 @@ static int rma_dyn_refresh(rma_win_t *w, int t, rma_dyn_cache_t *c)
         uint64_t g1 = __atomic_load_n(&pub->gen, __ATOMIC_ACQUIRE), g2;
         size_t n;
         canal_status_t st = CANAL_OK;
-        if (g1 & 1) { /* being rewritten */
+        if (g1 & 1) { /* being rewritten (a few stores; a target that died
+                       * in the middle leaves it odd: give up then) */
             if (spins > 64)
                 sched_yield();
+            if (spins > (1u << 20) || adi_peer_failed(w->job[t]))
+                return -1;
             continue;
         }
         n = (size_t)pub->n;
