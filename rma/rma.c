@@ -45,9 +45,12 @@
  *   rank's window memory came from MPI_Alloc_mem (a memfd region,
  *   rma_mem.c), each rank maps the others' regions instead and the window
  *   is direct with loads and stores like MPI_Win_allocate's (w->maps; not
- *   cma).
+ *   cma). Dynamic windows on one node are CMA windows as well (since issue
+ *   26, rma5): a displacement is an address in the target, and each rank
+ *   publishes its attached regions in the segment for the origins to check
+ *   (rma_cma.c, "dynamic windows").
  *
- * - Active messages. Otherwise (MPI_Win_create without CMA, dynamic windows, groups
+ * - Active messages. Otherwise (MPI_Win_create or dynamic windows without CMA, groups
  *   spanning nodes, or when the segment cannot be made) every process runs
  *   a target-side agent: a receive posted on the window's context for
  *   ANY_SOURCE and tag RMA_TAG_AM, whose completion callback (inside the
@@ -225,8 +228,9 @@ int rma_dynamic_contains(rma_win_t *w, uintptr_t lo, uintptr_t hi)
 char *rma_local_addr(rma_win_t *w, int target, MPI_Aint disp, int64_t lo, int64_t hi)
 {
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
-        uintptr_t a = (uintptr_t)disp;
-        if (hi > lo && !rma_dynamic_contains(w, a + (uintptr_t)lo, a + (uintptr_t)hi))
+        uintptr_t a = (uintptr_t)disp, x = a + (uintptr_t)lo, y = a + (uintptr_t)hi;
+        if (hi > lo && (target == w->rank ? !rma_dynamic_contains(w, x, y)
+                                          : !w->cma || !rma_dyn_peer_contains(w, target, x, y)))
             return NULL;
         return (char *)a;
     }
@@ -540,7 +544,10 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int c
     size_t mbox_len = cma ? rma_mbox_bytes(w->size) : 0; /* cma: mailboxes */
     /* PSCW's post and complete counters, one pair per ordered pair of ranks */
     size_t pscw_len = 2 * (size_t)w->size * (size_t)w->size * sizeof(uint32_t);
-    size_t hdr = (slots_len + mbox_len + pscw_len + (size_t)page - 1) & ~((size_t)page - 1);
+    /* a dynamic window's published tables of attached regions */
+    size_t dyn_len = cma && w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? rma_dyn_bytes(w->size) : 0;
+    size_t hdr = (slots_len + mbox_len + pscw_len + dyn_len + (size_t)page - 1) &
+                 ~((size_t)page - 1);
     size_t *off = malloc(sizeof *off * (size_t)w->size);
     size_t total = hdr;
     char name[COMMON_SHM_NAME_MAX] = "";
@@ -591,7 +598,8 @@ static int seg_setup(rma_win_t *w, int contiguous, const uint64_t *remote, int c
     w->pscw_post = (uint32_t *)((char *)seg + slots_len + mbox_len);
     w->pscw_done = w->pscw_post + (size_t)w->size * (size_t)w->size;
     w->peer_base = malloc(sizeof *w->peer_base * (size_t)w->size);
-    if (w->peer_base == NULL) {
+    if (w->peer_base == NULL ||
+        (dyn_len > 0 && rma_dyn_start(w, (char *)seg + slots_len + mbox_len + pscw_len) < 0)) {
         free(off);
         return MPI_ERR_NO_MEM; /* the others go on; this process reports */
     }
@@ -628,6 +636,7 @@ static void win_destroy(rma_win_t *w)
     if (w->agent != NULL)
         rma_agent_stop(w);
     rma_mbox_stop(w);
+    rma_dyn_stop(w);
     if (w->seg != NULL)
         munmap(w->seg, w->seg_len);
     for (int r = 0; w->maps != NULL && r < w->size; r++)
@@ -758,9 +767,10 @@ static int win_memory(const char *fn, rma_win_t *w, mpi_comm_t *c, int flavor, M
                                  "(is /dev/shm large enough?)",
                                  (long long)size);
     }
-    if (flavor == MPI_WIN_FLAVOR_CREATE && w->size > 1 && rma_cvar_bool("RMA_DIRECT", 1) &&
-        all_on_this_node(c)) {
-        /* The user's memory, reached with CMA; the locks in a segment. */
+    if ((flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC) && w->size > 1 &&
+        rma_cvar_bool("RMA_DIRECT", 1) && all_on_this_node(c)) {
+        /* The user's memory, reached with CMA; the locks in a segment
+         * (dynamic windows: with the tables of attached regions). */
         uint64_t *bases = NULL;
         int mapped = 0;
         err = rma_cma_setup(w, c, &bases, &mapped, fn);
@@ -930,6 +940,12 @@ int mpi_win_attach_impl(rma_win_t *w, void *base, MPI_Aint size, const char *fn)
     adi_lock(); /* the agent reads the list */
     r->next = w->regions;
     w->regions = r;
+    if (rma_dyn_publish(w) < 0) { /* (direct: the others read the table) */
+        w->regions = r->next;
+        adi_unlock();
+        free(r);
+        return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory for the table of attached memory");
+    }
     adi_unlock();
     return MPI_SUCCESS;
 }
@@ -948,6 +964,8 @@ int mpi_win_detach_impl(rma_win_t *w, const void *base, const char *fn)
     r = *pp;
     if (r != NULL)
         *pp = r->next;
+    if (r != NULL)
+        rma_dyn_publish(w); /* (the table only shrinks: nothing to allocate) */
     adi_unlock();
     if (r == NULL)
         return rma_err(w, MPI_ERR_RMA_ATTACH, fn, "base=%p is not the start of attached memory",
@@ -964,7 +982,9 @@ int mpi_win_shared_query_impl(rma_win_t *w, int rank, MPI_Aint *size, MPI_Aint *
      * opens the call to every flavor, answering size 0 and a NULL base where
      * memory is not shared: the standard ABI (MPI 5.0) does so (MPICH main's
      * rma/win_shared_query -flavor=create). */
-    int shared = w->direct && w->flavor != MPI_WIN_FLAVOR_CREATE; /* (not mapped created ones) */
+    /* (not mapped created windows, nor dynamic ones) */
+    int shared = w->direct && (w->flavor == MPI_WIN_FLAVOR_SHARED ||
+                               w->flavor == MPI_WIN_FLAVOR_ALLOCATE);
     if (!shared && !mpi_abi_standard)
         return rma_err(w, MPI_ERR_RMA_FLAVOR, fn,
                        "the window's memory is not shared (create it with "

@@ -203,8 +203,8 @@ static canal_status_t rma_cma_acc_one(rma_win_t *w, const rma_cma_pending_t *e)
 }
 
 /* A run of n queued accumulates toward one target (see
- * rma_cma_enqueue_acc); 0 when their span is too wide (the caller does
- * them one by one). */
+ * rma_cma_enqueue_acc); 0 when their span is too wide or cannot be read
+ * whole (the caller does them one by one). */
 static int rma_cma_acc_run(rma_win_t *w, rma_cma_pending_t *a, int n, canal_status_t *st_out)
 {
     char buf[RMA_CMA_ACC_SPAN] __attribute__((aligned(64)));
@@ -249,6 +249,11 @@ static int rma_cma_acc_run(rma_win_t *w, rma_cma_pending_t *a, int n, canal_stat
     }
     rma_acc_lock(w, a[0].t);
     st = rma_cma_copy(w, a[0].t, 0, lo, buf, (size_t)(hi - lo));
+    if (st != CANAL_OK) { /* (the covering range may cross a hole between two
+                           * regions of a dynamic window: one by one then) */
+        rma_acc_unlock(w, a[0].t);
+        return 0;
+    }
     for (int k = 0; k < n && st == CANAL_OK; k++) {
         rma_layout_one(&l, a[k].len);
         st = rma_apply_acc(buf + (a[k].remote - lo), &l, a[k].local, (dt_op_t)a[k].op,
@@ -448,7 +453,7 @@ int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, int *mapped
     if (ok[0])
         prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
     /* MPI_Alloc_mem memory (rma_mem.c) can be mapped by the others */
-    ok[1] = ok[0] && rma_cvar_bool("RMA_MAP", 1) &&
+    ok[1] = ok[0] && w->flavor == MPI_WIN_FLAVOR_CREATE && rma_cvar_bool("RMA_MAP", 1) &&
             rma_mem_lookup(w->base, (size_t)w->bytes, &fd, &off, &maplen);
     mine[0] = (uint64_t)getpid();
     mine[1] = (uint64_t)(uintptr_t)w->base;
@@ -619,18 +624,29 @@ size_t rma_mbox_bytes(int size)
            (size_t)size * (size_t)size * (RMA_MBOX_HDR + rma_mbox_data(size));
 }
 
-/* The pieces of an RMA_MBOX_VEC request: each checked against [lo, hi);
- * 1 if all are whole and inside (*locks: one of them accumulates). */
-static int rma_mbox_vec_ok(const rma_mbox_t *m, const char *lo, const char *hi, int *locks)
+/* Whether [p, p + len) is this process's window memory (dynamic: in the
+ * regions attached now; the device lock, held by the hook, keeps them). */
+static int rma_mbox_mine(const rma_win_t *w, const char *p, size_t len)
+{
+    const char *lo = w->base, *hi = (const char *)w->base + w->bytes;
+
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        return (uintptr_t)p + len >= (uintptr_t)p &&
+               rma_dynamic_contains((rma_win_t *)w, (uintptr_t)p, (uintptr_t)p + len);
+    return p >= lo && p <= hi && len <= (size_t)(hi - p);
+}
+
+/* The pieces of an RMA_MBOX_VEC request: each checked against our window
+ * memory; 1 if all are whole and inside (*locks: one of them accumulates). */
+static int rma_mbox_vec_ok(const rma_win_t *w, const rma_mbox_t *m, int *locks)
 {
     size_t at = 0;
 
     *locks = 0;
     while (at < m->len) {
         const rma_mbox_piece_t *pc = (const rma_mbox_piece_t *)(m->data + at);
-        const char *p = (const char *)(uintptr_t)pc->remote;
-        if (m->len - at < sizeof *pc || pc->len > m->len - at - sizeof *pc || p < lo ||
-            p > hi || pc->len > (size_t)(hi - p))
+        if (m->len - at < sizeof *pc || pc->len > m->len - at - sizeof *pc ||
+            !rma_mbox_mine(w, (const char *)(uintptr_t)pc->remote, pc->len))
             return 0;
         *locks |= pc->kind == RMA_CMA_ACC;
         at += sizeof *pc + ((pc->len + 15) & ~(size_t)15);
@@ -708,7 +724,7 @@ static int rma_mbox_serve_now(rma_win_t *w)
     for (int o = 0; o < w->size; o++) {
         rma_mbox_t *m = rma_mbox_at(w, w->rank, o);
         uint32_t expect = RMA_MBOX_POSTED;
-        char *p, *lo = w->base, *hi = (char *)w->base + w->bytes;
+        char *p;
         int locks;
         if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_POSTED)
             continue;
@@ -716,10 +732,10 @@ static int rma_mbox_serve_now(rma_win_t *w)
         if (m->len > w->mbox_data)
             continue; /* (the origin checked; left to its CMA path) */
         if (m->kind == RMA_MBOX_VEC) {
-            if (!rma_mbox_vec_ok(m, lo, hi, &locks))
+            if (!rma_mbox_vec_ok(w, m, &locks))
                 continue;
         } else {
-            if (p < lo || p + m->len > hi)
+            if (!rma_mbox_mine(w, p, m->len))
                 continue;
             locks = m->kind != RMA_CMA_GET;
         }
@@ -967,4 +983,186 @@ int rma_mbox_fetch(rma_win_t *w, int t, char *remote, size_t len, dt_op_t op, dt
     rma_cma_flush_queue(w); /* puts, gets and accumulates issued before, in order */
     return rma_mbox_call(w, t, cmp != NULL ? RMA_MBOX_CAS : RMA_MBOX_FOP, remote, len, (int)op,
                          (int)basic, in, cmp, out, st_out);
+}
+
+/* ---------------------------------------------------------------- dynamic windows
+ * MPI_Win_create_dynamic on one node is direct through CMA like a created
+ * window: a target displacement is an address in the target, so the
+ * origin reaches it with process_vm_readv/writev, and the lock words,
+ * accumulate locks, fence barrier, PSCW counters and mailboxes are the
+ * created window's. What the origin cannot see is which memory the target
+ * attached, and an access outside it must be an error, not a write into
+ * whatever lives there. So every rank publishes its regions: in the
+ * segment a generation word, the count and the address of a sorted array
+ * of (base, size) in its own memory, rewritten under the generation as a
+ * sequence lock (odd while it changes) at every attach and detach. An
+ * origin keeps a copy of each target's table with the generation it was
+ * read at; an access compares one word of the segment with it and, if it
+ * moved, reads the table again with one process_vm_readv (retrying while
+ * the generation moves under it). MPI requires the attach to happen before
+ * the origin learns the address (some message or collective between
+ * them), so the new generation is visible by then. Detaching memory while
+ * an origin accesses it is erroneous; a copy into unmapped memory fails
+ * with EFAULT, an error of the operation, and never touches this process. */
+typedef struct rma_dyn_pub {
+    volatile uint64_t gen; /* even: stable; odd: being rewritten */
+    volatile uint64_t n;   /* regions */
+    volatile uint64_t tab; /* address of the array in that rank */
+    char pad[40];
+} rma_dyn_pub_t;
+
+typedef struct rma_dyn_ent {
+    uint64_t base, size;
+} rma_dyn_ent_t;
+
+typedef struct rma_dyn_cache {
+    uint64_t gen; /* of the copy; odd (never published) before the first read */
+    size_t n, cap;
+    rma_dyn_ent_t *e;
+} rma_dyn_cache_t;
+
+_Static_assert(sizeof(rma_dyn_pub_t) == 64, "one cache line per rank");
+
+size_t rma_dyn_bytes(int size)
+{
+    return (size_t)size * sizeof(rma_dyn_pub_t);
+}
+
+int rma_dyn_start(rma_win_t *w, void *area)
+{
+    w->dyn_pub = area;
+    w->dyn_cache = calloc((size_t)w->size, sizeof *w->dyn_cache);
+    if (w->dyn_cache == NULL)
+        return -1;
+    for (int r = 0; r < w->size; r++)
+        w->dyn_cache[r].gen = 1;
+    return 0;
+}
+
+void rma_dyn_stop(rma_win_t *w)
+{
+    for (int r = 0; w->dyn_cache != NULL && r < w->size; r++)
+        free(w->dyn_cache[r].e);
+    free(w->dyn_cache);
+    free(w->dyn_tab);
+    w->dyn_cache = NULL;
+    w->dyn_tab = NULL;
+    w->dyn_pub = NULL;
+}
+
+static int rma_dyn_cmp(const void *a, const void *b)
+{
+    const rma_dyn_ent_t *x = a, *y = b;
+    return x->base < y->base ? -1 : x->base > y->base;
+}
+
+int rma_dyn_publish(rma_win_t *w)
+{
+    rma_dyn_pub_t *me;
+    rma_dyn_ent_t *tab = w->dyn_tab, *old = NULL;
+    size_t n = 0;
+
+    if (w->dyn_pub == NULL)
+        return 0;
+    me = &w->dyn_pub[w->rank];
+    for (rma_region_t *r = w->regions; r != NULL; r = r->next)
+        n++;
+    if (n > w->dyn_cap) { /* a larger array; the old one stays readable until published */
+        size_t cap = n < 8 ? 8 : 2 * n;
+        if ((tab = malloc(cap * sizeof *tab)) == NULL)
+            return -1;
+        old = w->dyn_tab;
+        w->dyn_tab = tab;
+        w->dyn_cap = cap;
+    }
+    uint64_t gen = me->gen;
+    __atomic_store_n(&me->gen, gen + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    n = 0;
+    for (rma_region_t *r = w->regions; r != NULL; r = r->next)
+        tab[n++] = (rma_dyn_ent_t){r->base, r->size};
+    qsort(tab, n, sizeof *tab, rma_dyn_cmp);
+    me->n = n;
+    me->tab = (uint64_t)(uintptr_t)tab;
+    __atomic_store_n(&me->gen, gen + 2, __ATOMIC_RELEASE);
+    free(old);
+    return 0;
+}
+
+/* Read rank t's table into c; 0, or -1 when it cannot be read. */
+static int rma_dyn_refresh(rma_win_t *w, int t, rma_dyn_cache_t *c)
+{
+    rma_dyn_pub_t *pub = &w->dyn_pub[t];
+
+    for (unsigned spins = 0;; spins++) {
+        uint64_t g1 = __atomic_load_n(&pub->gen, __ATOMIC_ACQUIRE), g2;
+        size_t n;
+        canal_status_t st = CANAL_OK;
+        if (g1 & 1) { /* being rewritten (a few stores; a target that died
+                       * in the middle leaves it odd: give up then) */
+            if (spins > 64)
+                sched_yield();
+            if (spins > (1u << 20) || adi_peer_failed(w->job[t]))
+                return -1;
+            continue;
+        }
+        n = (size_t)pub->n;
+        char *tab = (char *)(uintptr_t)pub->tab;
+        if (n > c->cap) {
+            rma_dyn_ent_t *e = realloc(c->e, n * sizeof *e);
+            if (e == NULL)
+                return -1;
+            c->e = e;
+            c->cap = n;
+        }
+        if (n > 0)
+            st = rma_cma_copy(w, t, 0, tab, c->e, n * sizeof *c->e);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        g2 = __atomic_load_n(&pub->gen, __ATOMIC_RELAXED);
+        if (g1 != g2)
+            continue; /* changed while we read (the array may have moved) */
+        if (st != CANAL_OK)
+            return -1; /* a target that is gone */
+        c->n = n;
+        c->gen = g1;
+        return 0;
+    }
+}
+
+int rma_dyn_peer_contains(rma_win_t *w, int t, uintptr_t lo, uintptr_t hi)
+{
+    rma_dyn_cache_t *c = &w->dyn_cache[t];
+    int multi = mpi_thread_level == MPI_THREAD_MULTIPLE, ok = 0;
+
+    if (lo > hi || w->dyn_pub == NULL)
+        return 0;
+    if (multi)
+        for (int spins = 0; __atomic_exchange_n(&w->dyn_lock, 1, __ATOMIC_ACQUIRE) != 0;)
+            if (++spins > 64)
+                sched_yield();
+    if (__atomic_load_n(&w->dyn_pub[t].gen, __ATOMIC_ACQUIRE) != c->gen &&
+        rma_dyn_refresh(w, t, c) < 0)
+        goto out;
+    /* the first region holding lo (the table is sorted), then on through
+     * regions attached next to each other (rma_dynamic_contains) */
+    size_t a = 0, b = c->n;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (c->e[m].base + c->e[m].size <= lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    for (; a < c->n && c->e[a].base <= lo; a++) {
+        uintptr_t end = (uintptr_t)(c->e[a].base + c->e[a].size);
+        if (hi <= end) {
+            ok = 1;
+            break;
+        }
+        lo = end;
+    }
+out:
+    if (multi)
+        __atomic_store_n(&w->dyn_lock, 0, __ATOMIC_RELEASE);
+    return ok;
 }

@@ -228,6 +228,14 @@ typedef struct rma_win {
     size_t seg_len;
     void *owned_mem;       /* MPI_Win_allocate without a segment */
     rma_region_t *regions; /* dynamic windows */
+    /* dynamic windows through CMA (rma_cma.c, "dynamic windows"): every
+     * rank's published table of attached regions in the segment, ours as
+     * an array the others read, and our copy of every peer's */
+    struct rma_dyn_pub *dyn_pub;
+    struct rma_dyn_ent *dyn_tab;
+    size_t dyn_cap;
+    struct rma_dyn_cache *dyn_cache;
+    volatile int dyn_lock; /* the caches, under MPI_THREAD_MULTIPLE */
 
     /* the agent */
     adi_request_t *agent;
@@ -291,6 +299,22 @@ void rma_acc_unlock(rma_win_t *w, int target);
  * addresses here: the window is then direct with loads and stores. */
 int rma_cma_setup(rma_win_t *w, mpi_comm_t *c, uint64_t **bases_out, int *mapped_out,
                   const char *fn);
+/* Dynamic windows on one node (rma_cma.c): direct through CMA like a
+ * created window; each rank publishes its attached regions in the
+ * segment (a generation word, the count and the address of an array in
+ * its memory) and an origin checks an access against its copy of the
+ * target's table, read again with one process_vm_readv when the
+ * generation moved. rma_dyn_bytes: the segment bytes for the tables;
+ * rma_dyn_start: set them up (0, or -1 out of memory); rma_dyn_publish:
+ * after w->regions changed (device lock held): 0, or -1 out of memory
+ * (nothing changed then); rma_dyn_stop frees ours. */
+size_t rma_dyn_bytes(int size);
+int rma_dyn_start(rma_win_t *w, void *area);
+int rma_dyn_publish(rma_win_t *w);
+void rma_dyn_stop(rma_win_t *w);
+/* Whether [lo, hi) lies in memory rank t has attached (0 also when t's
+ * table cannot be read: the caller raises MPI_ERR_RMA_RANGE). */
+int rma_dyn_peer_contains(rma_win_t *w, int t, uintptr_t lo, uintptr_t hi);
 /* rma_mem.c: whether [p, p + len) lies in one mappable MPI_Alloc_mem
  * region; then its memfd, p's offset in it and its mapped length. */
 int rma_mem_lookup(const void *p, size_t len, int *fd_out, size_t *off_out, size_t *maplen_out);

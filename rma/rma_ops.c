@@ -749,6 +749,28 @@ static inline __attribute__((always_inline)) int fast_epoch(rma_win_t *w, int t)
     return 0;
 }
 
+/* The address of bytes at disp of rank t for the short paths of a direct
+ * window, or NULL when they do not lie in its memory (the general path
+ * then raises the error): within the window's size, or for a dynamic
+ * window in memory t has attached (disp is an address there). */
+static inline __attribute__((always_inline)) char *fast_target(rma_win_t *w, int t, MPI_Aint disp,
+                                                               uint64_t bytes)
+{
+    uint64_t off, end;
+
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        if (__builtin_add_overflow((uint64_t)disp, bytes, &end) ||
+            !(t == w->rank ? rma_dynamic_contains(w, (uintptr_t)disp, (uintptr_t)end)
+                           : rma_dyn_peer_contains(w, t, (uintptr_t)disp, (uintptr_t)end)))
+            return NULL;
+        return (char *)(uintptr_t)disp;
+    }
+    if (__builtin_mul_overflow((uint64_t)disp, (uint64_t)w->units[t], &off) ||
+        __builtin_add_overflow(off, bytes, &end) || end > (uint64_t)w->sizes[t])
+        return NULL;
+    return w->peer_base[t] + off;
+}
+
 /* MPI_Put and MPI_Get of a contiguous predefined datatype, the same on
  * both sides, into a direct window in any epoch (fast_epoch): the
  * operation is one memcpy, and the general path's argument record, layout
@@ -761,7 +783,7 @@ fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int
              MPI_Count tcount, MPI_Datatype tdt, rma_win_t *w)
 {
     size_t sz;
-    uint64_t bytes, off, end;
+    uint64_t bytes;
     char *tp;
 
     if (odt != tdt || ocount != tcount || ocount <= 0 || obuf == NULL || disp < 0)
@@ -770,10 +792,8 @@ fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int
         return 0;
     if ((sz = builtin_contig_size(odt)) == 0 ||
         __builtin_mul_overflow((uint64_t)ocount, (uint64_t)sz, &bytes) ||
-        __builtin_mul_overflow((uint64_t)disp, (uint64_t)w->units[t], &off) ||
-        __builtin_add_overflow(off, bytes, &end) || end > (uint64_t)w->sizes[t])
+        (tp = fast_target(w, t, disp, bytes)) == NULL)
         return 0;
-    tp = w->peer_base[t] + off;
     if (w->cma && t != w->rank) /* a failure goes to the general path, which raises it */
         return rma_cma_enqueue(w, t, kind == RMA_AM_PUT, tp, (void *)obuf, bytes) ||
                rma_cma_copy(w, t, kind == RMA_AM_PUT, tp, (void *)obuf, bytes) == CANAL_OK;
@@ -852,7 +872,7 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     dt_builtin_t basic;
     dt_op_t op;
     size_t sz;
-    uint64_t bytes, off, end;
+    uint64_t bytes;
     rma_layout_t l;
     canal_status_t st;
     char *tp;
@@ -864,15 +884,13 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
         return 0;
     if ((op = rma_builtin_op(mop)) == DT_OP_N || (sz = builtin_contig_size(odt)) == 0 ||
         __builtin_mul_overflow((uint64_t)count, (uint64_t)sz, &bytes) ||
-        __builtin_mul_overflow((uint64_t)disp, (uint64_t)w->units[t], &off) ||
-        __builtin_add_overflow(off, bytes, &end) || end > (uint64_t)w->sizes[t])
+        (tp = fast_target(w, t, disp, bytes)) == NULL)
         return 0;
     dt = mpi_dt_get(odt);
     if (dt == NULL || (basic = dt_basic_type(dt)) == DT_NBUILTIN ||
         (op != DT_OP_REPLACE && op != DT_OP_NO_OP && dt_op_check(op, dt) < 0))
         return 0;
     rma_layout_one(&l, bytes);
-    tp = w->peer_base[t] + off;
     if (w->cma && t != w->rank) {
         /* Above 128 KiB the general path's one read and one write of the
          * whole region (cma_op) beat fast_acc_cma's 32 KiB pieces, whose
@@ -1146,20 +1164,18 @@ static int fast_cas(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype
     dt_type_t *dt;
     dt_builtin_t basic;
     size_t sz;
-    uint64_t off, end;
+    char *tp;
     canal_status_t st;
 
     if (!w->cma || (unsigned)t >= (unsigned)w->size || t == w->rank || obuf == NULL ||
         cbuf == NULL || rbuf == NULL || disp < 0 || !fast_epoch(w, t))
         return 0;
-    if ((sz = builtin_contig_size(h)) == 0 ||
-        __builtin_mul_overflow((uint64_t)disp, (uint64_t)w->units[t], &off) ||
-        __builtin_add_overflow(off, (uint64_t)sz, &end) || end > (uint64_t)w->sizes[t])
+    if ((sz = builtin_contig_size(h)) == 0 || (tp = fast_target(w, t, disp, sz)) == NULL)
         return 0;
     dt = mpi_dt_get(h);
     if (dt == NULL || (basic = dt_basic_type(dt)) == DT_NBUILTIN || !rma_cas_type_ok(basic))
         return 0;
-    if (!rma_mbox_fetch(w, t, w->peer_base[t] + off, sz, DT_OP_REPLACE, basic, obuf, cbuf, rbuf,
+    if (!rma_mbox_fetch(w, t, tp, sz, DT_OP_REPLACE, basic, obuf, cbuf, rbuf,
                         &st))
         return 0;
     return 1; /* (a compare and a copy: nothing in it can fail) */

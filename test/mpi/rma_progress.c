@@ -119,9 +119,12 @@ int main(int argc, char **argv)
         CHECK(size >= 2, "needs at least 2 ranks");
         return mtest_finish();
     }
-    /* One node: MPI_Win_allocate is direct whatever the channel. */
-    direct = strcmp(flavor, "allocate") == 0 &&
-             !(getenv("CANAL_RMA_DIRECT") && strcmp(getenv("CANAL_RMA_DIRECT"), "0") == 0);
+    /* One node: MPI_Win_allocate is direct whatever the channel, and so is
+     * a dynamic window unless CMA is switched off (single copy). */
+    const char *e_direct = getenv("CANAL_RMA_DIRECT"), *e_cma = getenv("CANAL_RMA_CMA");
+    direct = !(e_direct && strcmp(e_direct, "0") == 0) &&
+             (strcmp(flavor, "allocate") == 0 ||
+              (strcmp(flavor, "dynamic") == 0 && !(e_cma && strcmp(e_cma, "0") == 0)));
 
     /* A window that promises no locks does not start the thread. */
     t0 = mtest_count_threads();
