@@ -45,16 +45,23 @@ typedef struct {
     int (*pred)(void *arg);
     void *arg;
     unsigned calls;
-    int64_t deadline;
+    int64_t step, deadline; /* deadline 0: not set yet */
 } budget_t;
 
-/* pred, or the deadline has passed (the clock is read every 64th call). */
+/* pred, or `step` has passed since the 64th call. The clock is read every
+ * 64th call only, so the short waits of correct programs never read it. */
 static int budget_pred(void *p)
 {
     budget_t *b = p;
+    int64_t now;
     if (b->pred(b->arg))
         return 1;
-    return (++b->calls & 63) == 0 && common_now_us() >= b->deadline;
+    if ((++b->calls & 63) != 0)
+        return 0;
+    now = common_now_us();
+    if (b->deadline == 0)
+        b->deadline = now + b->step;
+    return now >= b->deadline;
 }
 
 static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag);
@@ -165,25 +172,22 @@ void coll_watch_drain(mpi_comm_t *c, int tag)
 canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
                                void (*poke)(void *arg))
 {
-    budget_t b = {pred, arg, 0, 0};
-    int64_t step = WATCH_FIRST_US;
+    budget_t b = {pred, arg, 0, WATCH_FIRST_US, 0};
     int base = tag & ~((1 << COLL_TAG_KIND_BITS) - 1), kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
     canal_status_t st;
 
-    if (coll_is_inter(c) || coll_size(c) < 2) {
-        adi_wait_until(pred, arg);
-        return CANAL_OK;
-    }
     for (;;) {
-        b.deadline = common_now_us() + step;
         adi_wait_until(budget_pred, &b);
         if (pred(arg))
             return CANAL_OK;
-        if (poke != NULL && step == WATCH_FIRST_US)
-            poke(arg);
-        if ((st = look(c, base, kind)) < 0)
-            return st;
-        if (step < WATCH_MAX_US)
-            step *= 2;
+        if (!coll_is_inter(c) && coll_size(c) >= 2) {
+            if (poke != NULL && b.step == WATCH_FIRST_US)
+                poke(arg);
+            if ((st = look(c, base, kind)) < 0)
+                return st;
+        }
+        if (b.step < WATCH_MAX_US)
+            b.step *= 2;
+        b.deadline = 0;
     }
 }
