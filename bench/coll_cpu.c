@@ -17,7 +17,7 @@
  *
  * Usage: mpiexec -n P ./coll_cpu OP BYTES ITERATIONS
  *   OP: allgather allgatherv alltoall alltoallv bcast gather scatter
- *       reduce_scatter reduce_scatter_block allreduce
+ *       reduce_scatter reduce_scatter_block allreduce barrier (BYTES ignored)
  * Output (rank 0): "OP BYTES npP wall_us W cpu_us C vcsw V ivcsw I"
  */
 #include <mpi.h>
@@ -58,6 +58,8 @@ static int call(const char *op, size_t n, int p, char *sb, char *rb, int *cnt, i
         return MPI_Reduce_scatter_block(sb, rb, f, MPI_FLOAT, MPI_SUM, w);
     if (!strcmp(op, "allreduce"))
         return MPI_Allreduce(sb, rb, f, MPI_FLOAT, MPI_SUM, w);
+    if (!strcmp(op, "barrier"))
+        return MPI_Barrier(w);
     return -1;
 }
 

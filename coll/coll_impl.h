@@ -38,8 +38,32 @@ canal_status_t coll_pair_barrier(const coll_args_t *a);
 canal_status_t coll_pair_allreduce(const coll_args_t *a);
 int coll_pair_allreduce_usable(const coll_args_t *a);
 /* coll/sched.c: c's two requests for coll/pair.c (NULL: no memory), and
- * in *tag the next tag of c's collective sequence (taken when not NULL). */
-adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, int *tag);
+ * in *tag the next tag of c's collective sequence for a call of `kind`
+ * (taken when not NULL). */
+adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, coll_kind_t kind, int *tag);
+
+/* ---------------------------------------------------------------- mismatched calls */
+/* A collective's tag: the communicator's call sequence above the low
+ * COLL_TAG_KIND_BITS bits, which hold the collective's kind, so that
+ * messages of different collectives never pair up. coll/watch.c's messages:
+ * COLL_TAG_ABORT in the kind bits, the notice of a mismatch in that call;
+ * and the tag COLL_TAG_POKE (call 0, kind bits 32: no collective's), the
+ * poke of a rank that waits long, whose call and kind are its data. */
+enum { COLL_TAG_KIND_BITS = 6, COLL_TAG_POKE = 32, COLL_TAG_ABORT = 63 };
+/* coll/sched.c: s records a call of `kind` (its tag's kind bits). */
+void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind);
+/* coll/watch.c: a blocking wait until pred(arg) for the call of tag `tag`
+ * on c that fails with a mismatch (CANAL_ERR_MISMATCH, naming both calls)
+ * when a rank of c called another collective there. poke (may be NULL) is
+ * called at each look once the wait has lasted a second: it pokes
+ * (coll_watch_poke) the peers whose messages the wait still expects. */
+canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
+                               void (*poke)(void *arg));
+void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
+/* At every 64th call (by tag), discard the pokes that reached this rank
+ * (peers that waited long for its messages): called at the end of each
+ * blocking schedule. */
+void coll_watch_drain(mpi_comm_t *c, int tag);
 /* The selection's last answer on a communicator for the barrier (slot 0)
  * or the allreduce (slot 1), and what it depended on besides the
  * communicator (coll/select.c's coll_run_direct): blocking loops of the

@@ -65,11 +65,11 @@ static canal_status_t peer_lost(canal_status_t st, int job_rank)
 
 /* Receive (rbuf, count, dt) from the peer and send (sbuf, count, dt) to it
  * with the next collective tag of c; wait for both. */
-static canal_status_t exchange(mpi_comm_t *c, const void *sbuf, void *rbuf, size_t count,
-                               dt_type_t *dt)
+static canal_status_t exchange(mpi_comm_t *c, coll_kind_t kind, const void *sbuf, void *rbuf,
+                               size_t count, dt_type_t *dt)
 {
     int peer = 1 - coll_rank(c), job_peer, ctx = coll_context(c) + 1, tag;
-    adi_request_t **r = coll_comm_pair_reqs(c, &tag);
+    adi_request_t **r = coll_comm_pair_reqs(c, kind, &tag);
     canal_status_t st, sst;
 
     if (r == NULL)
@@ -87,8 +87,14 @@ static canal_status_t exchange(mpi_comm_t *c, const void *sbuf, void *rbuf, size
         if (sst == CANAL_ERR_PEER || sst == CANAL_ERR_PEER_PENDING)
             sst = peer_lost(sst, job_peer);
     }
-    if (!pair_done(r))
-        adi_wait_until(pair_done, r);
+    if (!pair_done(r) && (st = coll_watch_wait(c, tag, pair_done, r, NULL)) < 0) {
+        /* the peer called another collective: its messages never come */
+        adi_cancel(r[0]);
+        adi_cancel(r[1]);
+        if (!pair_done(r))
+            adi_wait_until(pair_done, r); /* (a message already matched ends) */
+        return st;
+    }
     if (sst < 0)
         return sst;
     if (r[1]->status.error != CANAL_OK) {
@@ -103,7 +109,7 @@ static canal_status_t exchange(mpi_comm_t *c, const void *sbuf, void *rbuf, size
 
 canal_status_t coll_pair_barrier(const coll_args_t *a)
 {
-    return exchange(a->comm, NULL, NULL, 0, coll_byte());
+    return exchange(a->comm, COLL_BARRIER, NULL, NULL, 0, coll_byte());
 }
 
 int coll_pair_allreduce_usable(const coll_args_t *a)
@@ -137,10 +143,10 @@ canal_status_t coll_pair_allreduce(const coll_args_t *a)
 
     if (!in_place && (a->commutative || rank == 0)) {
         /* recvbuf = mine op theirs (rank 0: x0 op x1) */
-        st = exchange(a->comm, mine, a->recvbuf, count, a->rdt);
+        st = exchange(a->comm, COLL_ALLREDUCE, mine, a->recvbuf, count, a->rdt);
         return st < 0 ? st : reduce(a, mine, a->recvbuf);
     }
-    st = exchange(a->comm, mine, t, count, a->rdt);
+    st = exchange(a->comm, COLL_ALLREDUCE, mine, t, count, a->rdt);
     if (st < 0)
         return st;
     if (!in_place)

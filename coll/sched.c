@@ -17,6 +17,7 @@
  */
 #include "coll/coll_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,7 @@ struct coll_sched {
     int err_peer; /* job rank of the lost peer behind err (CANAL_ERR_PEER*), or -1 */
     volatile int done;
     int running;
+    int abandoned; /* left after a mismatch (coll_watch_wait): posts nothing more */
     int in_advance, again;
     adi_request_t *cb_req; /* request whose completion callback is running */
     adi_request_t *req;    /* completed at the end (nonblocking, persistent) */
@@ -312,8 +314,26 @@ static coll_sched_t *pool;
 static int pool_len;
 
 /* Tags of collectives stay below the ones mpi/comm.c reserves on the
- * collective context for communicator construction. */
+ * collective context for communicator construction. The next call's tag
+ * (under the device lock): its number in the communicator's sequence above
+ * the kind bits (coll_impl.h), which hold `kind`. */
 enum { COLL_TAG_LIMIT = 0x3ff00000 };
+
+static int next_tag(coll_comm_t *cs, int kind)
+{
+    unsigned n = cs->seq++ % ((unsigned)COLL_TAG_LIMIT >> COLL_TAG_KIND_BITS);
+    return (int)(n << COLL_TAG_KIND_BITS) | kind;
+}
+
+static int tag_kind(int tag)
+{
+    return tag & ((1 << COLL_TAG_KIND_BITS) - 1);
+}
+
+void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind)
+{
+    s->tag = (s->tag & ~((1 << COLL_TAG_KIND_BITS) - 1)) | (int)kind;
+}
 
 canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
 {
@@ -337,7 +357,7 @@ canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
     s->key_arrays = NULL;
     s->key_arrays_len = 0;
     adi_lock();
-    s->tag = (int)(cs->seq++ % (unsigned)COLL_TAG_LIMIT);
+    s->tag = next_tag(cs, 0); /* (the kind: coll_sched_set_kind, when recorded) */
     adi_unlock();
     s->done = 1;
     *out = s;
@@ -350,7 +370,7 @@ coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot)
     return cs != NULL ? &cs->choice[slot] : NULL;
 }
 
-adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, int *tag)
+adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, coll_kind_t kind, int *tag)
 {
     coll_comm_t *cs = coll_comm_state(c);
     if (cs == NULL)
@@ -360,7 +380,7 @@ adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, int *tag)
     if (cs->pair[1] == NULL && (cs->pair[1] = adi_request_alloc(ADI_REQ_SEND)) == NULL)
         return NULL;
     adi_lock();
-    *tag = (int)(cs->seq++ % (unsigned)COLL_TAG_LIMIT);
+    *tag = next_tag(cs, (int)kind);
     adi_unlock();
     return cs->pair;
 }
@@ -376,6 +396,7 @@ canal_status_t coll_sched_run(const coll_args_t *a, coll_record_fn record)
 
     if (st < 0)
         return st;
+    coll_sched_set_kind(s, a->kind);
     st = record(s, a);
     if (st >= 0)
         st = coll_sched_status(s);
@@ -797,7 +818,7 @@ static int sched_finish(coll_sched_t *s)
 
     s->running = 0;
     s->req = NULL;
-    cs = *coll_host.comm_coll_slot(s->comm);
+    cs = s->abandoned ? NULL : *coll_host.comm_coll_slot(s->comm); /* (counted off already) */
     if (cs != NULL)
         __atomic_sub_fetch(&cs->active, 1, __ATOMIC_RELEASE);
     if (req != NULL) {
@@ -829,7 +850,7 @@ static int sched_advance(coll_sched_t *s)
         while (s->pc < s->nacts) {
             act_t *a;
             if (s->err == CANAL_ERR_PEER || s->err == CANAL_ERR_PEER_PENDING ||
-                s->err == CANAL_ERR_REVOKED) {
+                s->err == CANAL_ERR_REVOKED || s->abandoned) {
                 /* A lost peer or a revoked communicator: what is left would
                  * send data that is not the result (a partial sum) or wait
                  * for peers that stopped too; the other survivors learn
@@ -892,6 +913,7 @@ canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persist
     s->persistent = persistent;
     s->free_at_end = req != NULL && !persistent;
     s->running = 1;
+    s->abandoned = 0;
     s->cb_req = NULL;
     __atomic_add_fetch(&((coll_comm_t *)*coll_host.comm_coll_slot(s->comm))->active, 1,
                        __ATOMIC_RELAXED);
@@ -911,10 +933,66 @@ static int done_pred(void *arg)
     return coll_sched_done(arg);
 }
 
+/* The ranks called different collectives (coll/watch.c found it): stop
+ * posting, cancel the receives that wait for messages the other
+ * collective never sends, and count the schedule off its communicator
+ * (a send whose receiver never matches it may keep it running: then it
+ * frees itself if that send ever ends, and it is never replayed). The
+ * cancelled receives' outcomes do not replace err's message. */
+static void sched_abandon(coll_sched_t *s, canal_status_t err)
+{
+    char msg[512];
+    coll_comm_t *cs;
+
+    snprintf(msg, sizeof msg, "%s", common_err_detail());
+    adi_lock();
+    if (s->done) {
+        adi_unlock();
+        return;
+    }
+    s->err = err;
+    s->err_peer = -1;
+    s->abandoned = 1;
+    s->pc = s->nacts;
+    cs = *coll_host.comm_coll_slot(s->comm);
+    if (cs != NULL)
+        __atomic_sub_fetch(&cs->active, 1, __ATOMIC_RELEASE);
+    adi_unlock();
+    for (int i = 0; i < s->nacts; i++)
+        if (s->acts[i].kind == ACT_RECV && s->acts[i].req != NULL)
+            adi_cancel(s->acts[i].req); /* (does nothing to a finished one) */
+    common_err_set(err, "%s", msg);
+}
+
+/* Poke the peers whose messages s still waits for (coll/watch.c). */
+static void sched_poke(void *arg)
+{
+    coll_sched_t *s = arg;
+    int peers[64], n = 0;
+
+    adi_lock();
+    for (int i = 0; i < s->nacts && n < 64; i++) {
+        const act_t *a = &s->acts[i];
+        if (a->kind == ACT_RECV && a->req != NULL && !a->req->done && a->peer >= 0)
+            peers[n++] = a->peer;
+    }
+    adi_unlock();
+    for (int i = 0; i < n; i++)
+        coll_watch_poke(s->comm, s->tag, peers[i]);
+}
+
 canal_status_t coll_sched_wait(coll_sched_t *s)
 {
-    if (!coll_sched_done(s))
-        adi_wait_until(done_pred, s);
+    if (!coll_sched_done(s)) {
+        canal_status_t st = coll_watch_wait(s->comm, s->tag, done_pred, s, sched_poke);
+        if (st < 0) {
+            sched_abandon(s, st);
+            if (s->abandoned)
+                return st;
+        }
+    }
+    if (!coll_is_inter(s->comm))
+        coll_watch_drain(s->comm, s->tag);
     /* The message names the lost process, not whatever a channel said last
      * (a shm detection of some peer, on this thread, in the meantime). */
     if ((s->err == CANAL_ERR_PEER || s->err == CANAL_ERR_PEER_PENDING) && s->err_peer >= 0)
@@ -1063,7 +1141,7 @@ coll_sched_t *coll_sched_replay(mpi_comm_t *c, const coll_args_t *a)
             s = cs->cache[i];
             cs->cache[i] = NULL; /* ours while it runs */
             s->cache_slot = i;
-            s->tag = (int)(cs->seq++ % (unsigned)COLL_TAG_LIMIT);
+            s->tag = next_tag(cs, tag_kind(s->tag));
             break;
         }
     }
@@ -1077,7 +1155,8 @@ void coll_sched_keep(mpi_comm_t *c, const coll_args_t *a, coll_sched_t *s)
     coll_sched_t *victim = NULL;
     int slot = -1;
 
-    if (cs == NULL || !cacheable(a) || s->rec_err != CANAL_OK || s->tmp_bytes > CACHE_TMP_MAX) {
+    if (cs == NULL || !cacheable(a) || s->rec_err != CANAL_OK || s->tmp_bytes > CACHE_TMP_MAX ||
+        s->abandoned) {
         coll_sched_free(s);
         return;
     }

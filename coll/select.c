@@ -331,6 +331,7 @@ static const coll_algo_t *choose(const coll_args_t *a)
 canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a)
 {
     const coll_algo_t *al;
+    coll_sched_set_kind(s, a->kind);
     if (coll_is_inter(a->comm))
         return coll_record_inter(s, a);
     al = choose(a);

@@ -1,0 +1,226 @@
+/*
+ * Mismatched collectives on the message path (issue 26): ranks of one
+ * intracommunicator that call different collectives at the same point (an
+ * erroneous program: MPI_Allreduce on one rank, MPI_Reduce_scatter on the
+ * others) fail on every rank that waits, with a mismatch naming both calls,
+ * instead of hanging. A collective's tag carries its kind in the low
+ * COLL_TAG_KIND_BITS bits beside the communicator's call sequence
+ * (next_tag in coll/sched.c), so messages of different collectives never
+ * pair up. A blocking wait of a schedule or of coll/pair.c's exchange
+ * looks, once it has waited WATCH_FIRST_US and then at doubling intervals,
+ * for a message of the same call number with another kind, for a poke
+ * (tag COLL_TAG_POKE, data: call and kind) of such a call, or for a notice
+ * (COLL_TAG_ABORT in the kind bits) of a rank that found one; from a second
+ * of waiting on, every look also pokes the peers whose messages the wait
+ * still expects (ranks whose algorithms only receive first would otherwise
+ * never see the other call). The finder sends the notice (its kind, the
+ * other rank and kind) to every other rank, so that ranks whose own
+ * messages never crossed the other collective stop too. Pokes that reach
+ * a rank of a correct program (a peer waited a second for it) are taken at
+ * its looks and at every WATCH_DRAIN_EVERY-th blocking schedule, one probe.
+ * Correct programs pay a counter per poll of a blocking wait and, in waits
+ * longer than WATCH_FIRST_US, a round of probes per look. Not covered:
+ * nonblocking and persistent calls (MPI_Wait knows no collective),
+ * intercommunicators, and a call on the node's shared block against one by
+ * messages (coll/shm.c; the block's calls take no tag). A pair in which no
+ * rank waits for another (MPI_Bcast from a root against MPI_Reduce to it:
+ * every rank only sends) completes without an error. Messages of the
+ * mismatched call stay unmatched in their receivers' queues.
+ */
+#include "coll/coll_impl.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "common/clock.h"
+
+_Static_assert((int)COLL_NEIGHBOR_ALLTOALLW < (int)COLL_TAG_POKE,
+               "a collective's kind fits its tag");
+
+/* The first look after WATCH_FIRST_US of waiting, then at doubling
+ * intervals up to WATCH_MAX_US, from where every look pokes; pokes are
+ * drained at every WATCH_DRAIN_EVERY-th blocking schedule (and at looks). */
+enum { WATCH_FIRST_US = 20000, WATCH_MAX_US = 1000000, WATCH_DRAIN_EVERY = 64 };
+
+typedef struct {
+    int (*pred)(void *arg);
+    void *arg;
+    unsigned calls;
+    int due;                      /* step has passed */
+    int64_t step, deadline, last; /* deadline 0: not set yet */
+} budget_t;
+
+/* pred, or `step` has passed since the 64th call. The clock is read every
+ * 64th call only, so the short waits of correct programs never read it.
+ * Once due, it holds only at a call that follows the previous one closely:
+ * never right after a sleep in the channel, which would count as a sleep
+ * that a wake-up should have ended (canal_wait_missed_wakes). */
+static int budget_pred(void *p)
+{
+    budget_t *b = p;
+    int64_t now, gap;
+    if (b->pred(b->arg))
+        return 1;
+    if (!b->due && (++b->calls & 63) != 0)
+        return 0;
+    now = common_now_us();
+    if (!b->due) {
+        if (b->deadline == 0)
+            b->deadline = now + b->step;
+        b->due = now >= b->deadline;
+        b->last = now;
+        return 0;
+    }
+    gap = now - b->last;
+    b->last = now;
+    return gap < 50;
+}
+
+static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag);
+
+static const char *kind_name(int k)
+{
+    return k >= 0 && k <= COLL_NEIGHBOR_ALLTOALLW ? coll_kind_name((coll_kind_t)k)
+                                                  : "an unknown collective";
+}
+
+/* Tell every other rank of c that call `base` is mismatched. */
+static void notify(mpi_comm_t *c, int base, const int32_t note[3])
+{
+    for (int r = 0; r < coll_size(c); r++)
+        if (r != coll_rank(c))
+            send_note(c, r, note, 3 * sizeof(int32_t), base | COLL_TAG_ABORT);
+}
+
+/* Rank `other` called collective `k` at call `base` where this rank
+ * called `kind`: tell everyone, and the error. */
+static canal_status_t found(mpi_comm_t *c, int base, int kind, int other, int k)
+{
+    int32_t note[3] = {kind, other, k};
+    notify(c, base, note);
+    return common_err_set(CANAL_ERR_MISMATCH,
+                          "collective mismatch: this rank called %s where rank %d called %s",
+                          kind_name(kind), other, kind_name(k));
+}
+
+static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2]);
+
+/* A notice of call `base` from another rank, or a message of that call
+ * with another kind than `kind`: the mismatch error (and, for a message,
+ * the notice sent to everyone), or CANAL_OK when there is neither. */
+static canal_status_t look(mpi_comm_t *c, int base, int kind)
+{
+    int ctx = coll_context(c) + 1, flag = 0;
+    adi_message_t *msg = NULL;
+    adi_status_t stat;
+    int32_t note[3];
+
+    if (adi_improbe(ADI_ANY_SOURCE, base | COLL_TAG_ABORT, ctx, &flag, &msg, &stat) >= 0 && flag) {
+        size_t got = 0;
+        adi_status_t rs;
+        canal_status_t st = adi_mrecv_now(note, sizeof note, coll_byte(), msg, &rs, &got);
+        if (st == CANAL_AGAIN) {
+            adi_request_t *q = NULL;
+            if (adi_imrecv(note, sizeof note, coll_byte(), msg, &q) >= 0 && q != NULL) {
+                adi_wait(q);
+                got = q->status.bytes;
+                adi_request_free(q);
+            }
+        }
+        if (got != sizeof note)
+            return common_err_set(CANAL_ERR_MISMATCH,
+                                  "collective mismatch: rank %d found that the ranks called "
+                                  "different collectives (this rank called %s)",
+                                  stat.source, kind_name(kind));
+        return common_err_set(CANAL_ERR_MISMATCH,
+                              "collective mismatch: rank %d called %s where rank %d called %s "
+                              "(this rank called %s)",
+                              stat.source, kind_name(note[0]), note[1], kind_name(note[2]),
+                              kind_name(kind));
+    }
+    for (int k = 0; k <= COLL_NEIGHBOR_ALLTOALLW; k++) {
+        if (k == kind || adi_iprobe(ADI_ANY_SOURCE, base | k, ctx, &flag, &stat) < 0 || !flag)
+            continue;
+        return found(c, base, kind, stat.source, k);
+    }
+    {
+        int32_t who[2] = {-1, -1};
+        drain(c, base, kind, who);
+        if (who[0] >= 0)
+            return found(c, base, kind, who[0], who[1]);
+    }
+    return CANAL_OK;
+}
+
+static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag)
+{
+    adi_request_t *q = adi_request_alloc(ADI_REQ_SEND);
+    if (q == NULL)
+        return;
+    if (adi_isend_into(q, buf, len, coll_byte(), coll_host.comm_peer_job_rank(c, peer),
+                       coll_rank(c), tag, coll_context(c) + 1, ADI_MODE_STANDARD) >= 0)
+        adi_wait(q); /* (at most 12 bytes: eager, done at once) */
+    adi_request_free(q);
+}
+
+void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
+{
+    int kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
+    int32_t note[2] = {tag - kind, kind};
+    if (peer != coll_rank(c))
+        send_note(c, peer, note, sizeof note, COLL_TAG_POKE);
+}
+
+/* Take every poke that reached this rank; who: a poke of call `base` with
+ * another kind than `kind` (rank, kind), if any. */
+static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2])
+{
+    int flag = 1, ctx = coll_context(c) + 1;
+    adi_message_t *msg;
+    adi_status_t stat;
+
+    while (adi_improbe(ADI_ANY_SOURCE, COLL_TAG_POKE, ctx, &flag, &msg, &stat) >= 0 && flag) {
+        int32_t note[2] = {-1, -1};
+        size_t got = 0;
+        adi_request_t *q = NULL;
+        if (adi_mrecv_now(note, sizeof note, coll_byte(), msg, &stat, &got) == CANAL_AGAIN &&
+            adi_imrecv(note, sizeof note, coll_byte(), msg, &q) >= 0 && q != NULL) {
+            adi_wait(q);
+            adi_request_free(q);
+        }
+        if (note[0] == base && note[1] != kind && who != NULL) {
+            who[0] = stat.source;
+            who[1] = note[1];
+        }
+    }
+}
+
+void coll_watch_drain(mpi_comm_t *c, int tag)
+{
+    if (((tag >> COLL_TAG_KIND_BITS) & (WATCH_DRAIN_EVERY - 1)) == 0)
+        drain(c, 0, 0, NULL);
+}
+
+canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
+                               void (*poke)(void *arg))
+{
+    budget_t b = {pred, arg, 0, 0, WATCH_FIRST_US, 0, 0};
+    int base = tag & ~((1 << COLL_TAG_KIND_BITS) - 1), kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
+    canal_status_t st;
+
+    for (;;) {
+        adi_wait_until(budget_pred, &b);
+        if (pred(arg))
+            return CANAL_OK;
+        if (!coll_is_inter(c) && coll_size(c) >= 2) {
+            if (poke != NULL && b.step >= WATCH_MAX_US)
+                poke(arg);
+            if ((st = look(c, base, kind)) < 0)
+                return st;
+        }
+        if (b.step < WATCH_MAX_US)
+            b.step *= 2;
+        b.deadline = 0;
+        b.due = 0;
+    }
+}
