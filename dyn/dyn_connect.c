@@ -31,13 +31,13 @@ static int check_common(const char *fn, MPI_Info info, int root, mpi_comm_t *c)
     MPI_Comm comm = c->handle;
 
     if (c->is_inter)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator; %s needs an "
-                             "intracommunicator", (unsigned)comm, fn);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator; %s needs an "
+                            "intracommunicator", (unsigned)comm, fn);
     if (root < 0 || root >= c->size)
-        return mpi_err_raise(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
+        return mpi_err_fail(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
     if (c->rank == root && info != MPI_INFO_NULL && !mpi_info_valid(info))
-        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
+        return mpi_err_fail(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     return MPI_SUCCESS;
 }
 
@@ -182,9 +182,9 @@ int dyn_accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int root
     ok = err == MPI_SUCCESS;
     if (mpi_bcast_impl(&ok, 1, MPI_INT, root, c, fn) != MPI_SUCCESS || !ok) {
         free(remote);
-        return mpi_err_raise(c, MPI_ERR_OTHER, fn,
-                             "the connect failed after the port was reached (see the "
-                             "root's log)");
+        return mpi_err_fail(c, MPI_ERR_OTHER, fn,
+                            "the connect failed after the port was reached (see the "
+                            "root's log)");
     }
     err = dyn_build_inter(c, root, &hdr, remote, newcomm, fn);
     free(remote);
@@ -311,8 +311,8 @@ int dyn_connect_to(const char *port_name, MPI_Info info, int spawned, int root, 
     if ((err = mpi_bcast_impl(pre, 2, MPI_INT, root, c, fn)) != MPI_SUCCESS)
         return err;
     if (pre[0] != MPI_SUCCESS)
-        return mpi_err_raise(c, pre[0], fn, "%s",
-                             c->rank == root ? why : "the root failed; see its error");
+        return mpi_err_fail(c, pre[0], fn, "%s",
+                            c->rank == root ? why : "the root failed; see its error");
     /* cards even within one job: the accepting group may mix jobs */
     if ((err = dyn_gather_members(c, root, pre[1] ? 1 : 2, &mine, fn)) != MPI_SUCCESS)
         return err;
@@ -364,10 +364,10 @@ int mpi_comm_disconnect_impl(MPI_Comm *comm, const char *fn)
     mpi_comm_t *c = NULL;
     int err;
 
-    if ((err = mpi_check_comm(*comm, fn, &c)))
+    if ((err = mpi_check_comm_step(*comm, fn, &c)))
         return err;
     if (c == &mpi_comm_world_obj || c == &mpi_comm_self_obj)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn, "%s cannot be disconnected", c->name);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn, "%s cannot be disconnected", c->name);
     /* Collective: a barrier over comm, so that both groups are done with it
      * (and what either sent has been taken: Canal's sends complete once the
      * device has handed their data on, receives once matched) before the
@@ -390,7 +390,7 @@ int mpi_comm_join_impl(int fd, MPI_Comm *intercomm, const char *fn)
     int err;
 
     if (fd < 0)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "fd=%d is not a file descriptor", fd);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "fd=%d is not a file descriptor", fd);
     memset(&mine, 0, sizeof mine);
     memset(&me, 0, sizeof me);
     memcpy(mine.magic, magic_join, 8);
@@ -403,16 +403,16 @@ int mpi_comm_join_impl(int fd, MPI_Comm *intercomm, const char *fn)
         (st = dyn_blob_send(fd, &mine, &me, 1)) < 0 ||
         (st = dyn_blob_recv(fd, magic_join, -1, &theirs, &remote)) < 0) {
         free(remote);
-        return mpi_err_raise(NULL, mpi_err_class_of_status(st) == MPI_ERR_INTERN
+        return mpi_err_fail(NULL, mpi_err_class_of_status(st) == MPI_ERR_INTERN
                                        ? MPI_ERR_INTERN
                                        : MPI_ERR_OTHER,
-                             fn, "fd=%d: the exchange with the other process failed: %s", fd,
-                             common_err_detail());
+                            fn, "fd=%d: the exchange with the other process failed: %s", fd,
+                            common_err_detail());
     }
     if (theirs.n != 1) {
         free(remote);
-        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn, "fd=%d: the other side is no MPI_Comm_join",
-                             fd);
+        return mpi_err_fail(NULL, MPI_ERR_OTHER, fn, "fd=%d: the other side is no MPI_Comm_join",
+                            fd);
     }
     for (int i = 0; i < DYN_SECRET; i++)
         theirs.secret[i] ^= mine.secret[i];
@@ -420,9 +420,9 @@ int mpi_comm_join_impl(int fd, MPI_Comm *intercomm, const char *fn)
     theirs.cross = strcmp(theirs.jobid, mpi_pmi.jobid) != 0;
     if (!theirs.cross && remote[0].job_rank == mpi_pmi.rank) {
         free(remote);
-        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn,
-                             "fd=%d leads back to this very process; join needs two processes",
-                             fd);
+        return mpi_err_fail(NULL, MPI_ERR_OTHER, fn,
+                            "fd=%d leads back to this very process; join needs two processes",
+                            fd);
     }
     err = dyn_build_inter(c, 0, &theirs, remote, intercomm, fn);
     free(remote);

@@ -107,7 +107,7 @@ int dyn_build_inter(mpi_comm_t *c, int root, const dyn_hello_t *hdr, const dyn_m
     int ctx, lctx, err;
 
     if (idx == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int i = 0; i < hdr->n; i++) {
         if (!hdr->cross || remote[i].job_hash == job_hash(mpi_pmi.jobid)) {
             idx[i] = remote[i].job_rank;
@@ -115,9 +115,9 @@ int dyn_build_inter(mpi_comm_t *c, int root, const dyn_hello_t *hdr, const dyn_m
         }
         if ((st = adi_dyn_peer_connect(remote[i].card, hdr->secret, &idx[i])) < 0) {
             free(idx);
-            return mpi_err_raise(c, mpi_err_class_of_status(st), fn,
-                                 "cannot make remote process %d ('%.100s') a peer: %s", i,
-                                 remote[i].card, common_err_detail());
+            return mpi_err_fail(c, mpi_err_class_of_status(st), fn,
+                                "cannot make remote process %d ('%.100s') a peer: %s", i,
+                                remote[i].card, common_err_detail());
         }
     }
     mpi_dom_of_comm(c, MPI_TAG_XCHG, &d);
@@ -132,22 +132,22 @@ int dyn_build_inter(mpi_comm_t *c, int root, const dyn_hello_t *hdr, const dyn_m
     rg = mpi_group_new_list(idx, hdr->n);
     free(idx);
     if (rg == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
         mpi_group_release(rg);
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     }
     if ((st = mpi_comm_context_agree(&ld, &lctx)) < 0) {
         mpi_comm_context_free(ctx);
         mpi_group_release(rg);
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     }
     err = mpi_comm_new_inter(c, ctx, mpi_comm_local_group(c), rg, lctx, &n);
     mpi_group_release(rg);
     if (err != MPI_SUCCESS) {
         mpi_comm_context_free(ctx);
         mpi_comm_context_free(lctx);
-        return mpi_err_raise(c, err, fn, "cannot create the intercommunicator");
+        return mpi_err_fail(c, err, fn, "cannot create the intercommunicator");
     }
     *newcomm = n->handle;
     return MPI_SUCCESS;
@@ -164,11 +164,11 @@ int dyn_share_remote(mpi_comm_t *c, int root, dyn_hello_t *hdr, dyn_member_t **r
         return err;
     if (hdr->status != MPI_SUCCESS) {
         if (c->rank == root)
-            return mpi_err_raise(c, hdr->status, fn, "%s", hdr->why);
-        return mpi_err_raise(c, hdr->status, fn, "the root (rank %d) failed: %s", root, hdr->why);
+            return mpi_err_fail(c, hdr->status, fn, "%s", hdr->why);
+        return mpi_err_fail(c, hdr->status, fn, "the root (rank %d) failed: %s", root, hdr->why);
     }
     if (c->rank != root && (*remote = calloc((size_t)hdr->n, sizeof **remote)) == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     return mpi_bcast_impl(*remote, (MPI_Count)(sizeof **remote * (size_t)hdr->n), MPI_BYTE, root, c,
                           fn);
 }
@@ -277,20 +277,20 @@ static int icc_remote_group(mpi_comm_t *lc, const dyn_hello_t *hdr, const unsign
                             size_t tlen, dyn_hello_t *rhdr, dyn_member_t **remote, const char *fn)
 {
     if (tlen < sizeof *rhdr)
-        return mpi_err_raise(lc, MPI_ERR_INTERN, fn, "the remote leader sent %zu bytes", tlen);
+        return mpi_err_fail(lc, MPI_ERR_INTERN, fn, "the remote leader sent %zu bytes", tlen);
     memcpy(rhdr, theirs, sizeof *rhdr);
     rhdr->why[sizeof rhdr->why - 1] = '\0';
     if (hdr->status != MPI_SUCCESS || rhdr->status != MPI_SUCCESS) {
         int local = hdr->status != MPI_SUCCESS;
-        return mpi_err_raise(lc, local ? hdr->status : rhdr->status, fn, "the %s group failed: %s",
-                             local ? "local" : "remote", local ? hdr->why : rhdr->why);
+        return mpi_err_fail(lc, local ? hdr->status : rhdr->status, fn, "the %s group failed: %s",
+                            local ? "local" : "remote", local ? hdr->why : rhdr->why);
     }
     if (memcmp(rhdr->magic, magic_icc, 8) != 0 || rhdr->n < 1 || rhdr->root < 0 ||
         rhdr->root >= rhdr->n || tlen != sizeof *rhdr + sizeof **remote * (size_t)rhdr->n)
-        return mpi_err_raise(lc, MPI_ERR_INTERN, fn,
-                             "malformed group from the remote leader (%zu bytes)", tlen);
+        return mpi_err_fail(lc, MPI_ERR_INTERN, fn,
+                            "malformed group from the remote leader (%zu bytes)", tlen);
     if ((*remote = malloc(sizeof **remote * (size_t)rhdr->n)) == NULL)
-        return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(lc, MPI_ERR_NO_MEM, fn, "out of memory");
     memcpy(*remote, theirs + sizeof *rhdr, sizeof **remote * (size_t)rhdr->n);
     for (int i = 0; i < rhdr->n; i++)
         (*remote)[i].card[ADI_DYN_CARD_MAX - 1] = '\0';
@@ -318,13 +318,13 @@ int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_
     memset(&hdr, 0, sizeof hdr);
     if (lc->rank == leader && icc_leader_blob(lc, leader, mine, &hdr, &blob, &len) != MPI_SUCCESS) {
         free(mine);
-        return mpi_err_raise(lc, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(lc, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     free(mine);
     st = mpi_dom_bridge_swap(d, blob, len, (void **)&theirs, &tlen);
     free(blob);
     if (st < 0)
-        return mpi_err_status(lc, st, fn);
+        return mpi_err_fail_status(lc, st, fn);
     if ((err = mpi_bcast_impl(&hdr, sizeof hdr, MPI_BYTE, leader, lc, fn)) != MPI_SUCCESS) {
         free(theirs);
         return err;

@@ -155,10 +155,10 @@ int mpi_open_port_impl(MPI_Info info, char *port_name, const char *fn)
     int err;
 
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
-        return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
+        return mpi_err_fail(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     if ((err = dyn_port_open(port_name, fn, why, sizeof why)) != MPI_SUCCESS)
-        return mpi_err_raise(NULL, err, fn, "%s", why);
+        return mpi_err_fail(NULL, err, fn, "%s", why);
     return MPI_SUCCESS;
 }
 
@@ -167,12 +167,12 @@ int mpi_close_port_impl(const char *port_name, const char *fn)
     dyn_port_t *found;
 
     if (port_name == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
     if ((found = dyn_port_find(port_name, 1)) == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_PORT, fn,
-                             "port_name='%.100s' is not a port this process opened (or it was "
-                             "closed already)",
-                             port_name);
+        return mpi_err_fail(NULL, MPI_ERR_PORT, fn,
+                            "port_name='%.100s' is not a port this process opened (or it was "
+                            "closed already)",
+                            port_name);
     dyn_port_free(found);
     return MPI_SUCCESS;
 }
@@ -186,26 +186,26 @@ static int name_error(canal_status_t st, int missing, int bad, const char *fn)
 
     switch (st) {
     case CANAL_ERR_NOTFOUND:
-        return mpi_err_raise(NULL, missing, fn, "%s", detail);
+        return mpi_err_fail(NULL, missing, fn, "%s", detail);
     case CANAL_ERR_ARG:
     case CANAL_ERR_LIMIT:
-        return mpi_err_raise(NULL, bad, fn, "%s", detail);
+        return mpi_err_fail(NULL, bad, fn, "%s", detail);
     case CANAL_ERR_UNSUPPORTED:
-        return mpi_err_raise(NULL, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                             "the process manager (%s) has no name service: %s", pmi_describe(),
-                             detail);
+        return mpi_err_fail(NULL, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                            "the process manager (%s) has no name service: %s", pmi_describe(),
+                            detail);
     default:
-        return mpi_err_status(NULL, st, fn);
+        return mpi_err_fail_status(NULL, st, fn);
     }
 }
 
 static int check_name_args(const char *fn, const char *service_name, MPI_Info info)
 {
     if (service_name == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "service_name is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "service_name is NULL");
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
-        return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
+        return mpi_err_fail(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     return MPI_SUCCESS;
 }
 
@@ -220,7 +220,7 @@ static int name_update(const char *service_name, MPI_Info info, const char *port
     if ((err = check_name_args(fn, service_name, info)))
         return err;
     if (port_name == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "port_name is NULL");
     adi_lock(); /* pmi/ is not thread-safe */
     st = publish ? pmi_publish(service_name, port_name) : pmi_unpublish(service_name);
     adi_unlock();

@@ -253,10 +253,10 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
 
     spawn_codes = 0;
     if (c->is_inter)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator; %s needs an "
-                             "intracommunicator", (unsigned)comm, fn);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn, "comm=%#x is an intercommunicator; %s needs an "
+                            "intracommunicator", (unsigned)comm, fn);
     if (root < 0 || root >= c->size)
-        return mpi_err_raise(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
+        return mpi_err_fail(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
     memset(&res, 0, sizeof res);
     if (c->rank == root) {
         if (count < 1) {
@@ -285,8 +285,8 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
         if (p != NULL)
             dyn_port_free(p);
         *intercomm = MPI_COMM_NULL;
-        return mpi_err_raise(c, res.status, fn, "%s",
-                             c->rank == root ? res.why : "the root failed to spawn; see its error");
+        return mpi_err_fail(c, res.status, fn, "%s",
+                            c->rank == root ? res.why : "the root failed to spawn; see its error");
     }
     {
         dyn_port_t *p = c->rank == root ? dyn_port_find(port, 1) : NULL;

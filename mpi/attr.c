@@ -357,8 +357,9 @@ int mpi_attr_get_kind(int objtype, mpi_attr_t *list, int keyval, void *attribute
     pthread_mutex_lock(&attr_lock);
     a = attr_find(list, kv);
     if (a != NULL)
-        *(void **)attribute_val =
-            kind == MPI_ATTR_KIND_PTR && a->kind != MPI_ATTR_KIND_PTR ? (void *)&a->value : a->value;
+        *(void **)attribute_val = kind == MPI_ATTR_KIND_PTR && a->kind != MPI_ATTR_KIND_PTR
+                                      ? (void *)&a->value
+                                      : a->value;
     pthread_mutex_unlock(&attr_lock);
     *flag = a != NULL;
     return MPI_SUCCESS;
@@ -488,7 +489,7 @@ int mpi_comm_create_keyval_impl(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
 {
     int err = mpi_keyval_create(MPI_OBJ_COMM, (void (*)(void))comm_copy_attr_fn,
                                 (void (*)(void))comm_delete_attr_fn, extra_state, comm_keyval, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(NULL, err, fn);
 }
 
 int mpi_keyval_create_impl(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
@@ -496,32 +497,32 @@ int mpi_keyval_create_impl(MPI_Copy_function *copy_fn, MPI_Delete_function *dele
 {
     int err = mpi_keyval_create(MPI_OBJ_COMM, (void (*)(void))copy_fn, (void (*)(void))delete_fn,
                                 extra_state, keyval, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(NULL, err, fn);
 }
 
 int mpi_comm_free_keyval_impl(int *comm_keyval, const char *fn)
 {
     int err = mpi_keyval_free(MPI_OBJ_COMM, comm_keyval, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(NULL, err, fn);
 }
 
 int mpi_comm_set_attr_impl(mpi_comm_t *c, int comm_keyval, void *attribute_val, const char *fn)
 {
     int err = mpi_attr_set(MPI_OBJ_COMM, c->handle, &c->attrs, comm_keyval, attribute_val, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(c, err, fn);
 }
 
 int mpi_comm_get_attr_impl(mpi_comm_t *c, int comm_keyval, void *attribute_val, int *flag,
                            const char *fn)
 {
     int err = mpi_attr_get(MPI_OBJ_COMM, c->attrs, comm_keyval, attribute_val, flag, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(c, err, fn);
 }
 
 int mpi_comm_delete_attr_impl(mpi_comm_t *c, int comm_keyval, const char *fn)
 {
     int err = mpi_attr_delete(MPI_OBJ_COMM, c->handle, &c->attrs, comm_keyval, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(c, err, fn);
 }
 
 /* ---------------------------------------------------------------- datatype fronts */
@@ -533,12 +534,12 @@ static int type_list(MPI_Datatype t, const char *fn, mpi_attr_t ***out)
 {
     mpi_attr_t **l = NULL;
     if (mpi_type_attr_list == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                             "datatype attributes need mpi/type.c, which is not built in");
+        return mpi_err_fail(NULL, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                            "datatype attributes need mpi/type.c, which is not built in");
     l = mpi_type_attr_list(t);
     if (l == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "datatype=%#x is not a valid datatype%s",
-                             (unsigned)t, t == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
+        return mpi_err_fail(NULL, MPI_ERR_TYPE, fn, "datatype=%#x is not a valid datatype%s",
+                            (unsigned)t, t == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
     *out = l;
     return MPI_SUCCESS;
 }
@@ -549,13 +550,13 @@ int mpi_type_create_keyval_impl(MPI_Type_copy_attr_function *type_copy_attr_fn,
 {
     int err = mpi_keyval_create(MPI_OBJ_DATATYPE, (void (*)(void))type_copy_attr_fn,
                                 (void (*)(void))type_delete_attr_fn, extra_state, type_keyval, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(NULL, err, fn);
 }
 
 int mpi_type_free_keyval_impl(int *type_keyval, const char *fn)
 {
     int err = mpi_keyval_free(MPI_OBJ_DATATYPE, type_keyval, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(NULL, err, fn);
 }
 
 int mpi_type_set_attr_impl(MPI_Datatype datatype, int type_keyval, void *attribute_val,
@@ -566,7 +567,7 @@ int mpi_type_set_attr_impl(MPI_Datatype datatype, int type_keyval, void *attribu
     if ((err = type_list(datatype, fn, &l)))
         return err;
     err = mpi_attr_set(MPI_OBJ_DATATYPE, datatype, l, type_keyval, attribute_val, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(NULL, err, fn);
 }
 
 int mpi_type_get_attr_impl(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag,
@@ -577,7 +578,7 @@ int mpi_type_get_attr_impl(MPI_Datatype datatype, int type_keyval, void *attribu
     if ((err = type_list(datatype, fn, &l)))
         return err;
     err = mpi_attr_get(MPI_OBJ_DATATYPE, *l, type_keyval, attribute_val, flag, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(NULL, err, fn);
 }
 
 int mpi_type_delete_attr_impl(MPI_Datatype datatype, int type_keyval, const char *fn)
@@ -587,5 +588,5 @@ int mpi_type_delete_attr_impl(MPI_Datatype datatype, int type_keyval, const char
     if ((err = type_list(datatype, fn, &l)))
         return err;
     err = mpi_attr_delete(MPI_OBJ_DATATYPE, datatype, l, type_keyval, fn);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(NULL, err, fn);
 }

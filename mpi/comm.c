@@ -826,15 +826,15 @@ static int comm_session_kinds(mpi_comm_t *c, MPI_Session session)
 static int check_intra(mpi_comm_t *c, const char *fn)
 {
     if (c->is_inter)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn,
-                             "comm=%#x is an intercommunicator; an intracommunicator is required",
-                             (unsigned)c->handle);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn,
+                            "comm=%#x is an intercommunicator; an intracommunicator is required",
+                            (unsigned)c->handle);
     return MPI_SUCCESS;
 }
 
 static int raise_create(mpi_comm_t *c, int err, const char *fn)
 {
-    return mpi_err_raise(c, err, fn, "out of memory for the new communicator");
+    return mpi_err_fail(c, err, fn, "out of memory for the new communicator");
 }
 
 /* ---------------------------------------------------------------- dup */
@@ -893,21 +893,21 @@ static int comm_dup_impl(mpi_comm_t *c, int use_info, MPI_Info info, mpi_comm_t 
 
     /* Build the groups first: running out of memory then costs no agreement. */
     if (mpi_comm_local_group(c) == NULL || (c->is_inter && mpi_comm_remote_group(c) == NULL))
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
     if ((st = mpi_comm_context_agree(&d, &ctx)) < 0)
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     if (c->is_inter) {
         mpi_dom_of_comm(c->local_comm, MPI_TAG_CTX_AGREE, &d);
         if ((st = mpi_comm_context_agree(&d, &lctx)) < 0) {
             mpi_comm_context_free(ctx);
-            return mpi_err_status(c, st, fn);
+            return mpi_err_fail_status(c, st, fn);
         }
     }
     err = comm_dup_build(c, ctx, lctx, use_info, info, out, &why);
     if (err == MPI_ERR_NO_MEM || err == MPI_ERR_INTERN)
-        return mpi_err_raise(c, err, fn, "%s", why);
-    return err == MPI_SUCCESS ? err : mpi_err_raise_code(c, err, fn);
+        return mpi_err_fail(c, err, fn, "%s", why);
+    return err == MPI_SUCCESS ? err : mpi_err_fail_code(c, err, fn);
 }
 
 /* ---------------------------------------------------------------- idup */
@@ -1190,14 +1190,14 @@ static int idup_start(mpi_comm_t *c, int use_info, MPI_Info info, MPI_Comm *newc
 
     if (mpi_comm_local_group(c) == NULL || (c->is_inter && mpi_comm_remote_group(c) == NULL) ||
         (op = calloc(1, sizeof *op)) == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     op->c = c;
     op->use_info = use_info;
     op->info = MPI_INFO_NULL;
     if (use_info && info != MPI_INFO_NULL &&
         mpi_info_dup_impl(info, &op->info, fn) != MPI_SUCCESS) {
         free(op);
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for a copy of the info");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory for a copy of the info");
     }
     op->newcomm = newcomm;
     op->req = r;
@@ -1226,11 +1226,11 @@ static int dup_front(mpi_comm_t *c, int use_info, MPI_Info info, MPI_Comm *newco
     int err;
 
     if (use_info && info != MPI_INFO_NULL && !mpi_info_valid(info))
-        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
+        return mpi_err_fail(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     if (request != NULL) {
         if ((r = adi_request_alloc(ADI_REQ_OTHER)) == NULL)
-            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no request");
+            return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "no request");
         if ((err = idup_start(c, use_info, info, newcomm, r, fn)) != MPI_SUCCESS) {
             adi_request_free(r);
             return err;
@@ -1317,16 +1317,16 @@ int mpi_comm_split_intra(mpi_comm_t *p, int color, int key, mpi_comm_t **out, co
 
     pairs = malloc(sizeof *pairs * 2 * (size_t)p->size);
     if (pairs == NULL)
-        return mpi_err_raise(p, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(p, MPI_ERR_NO_MEM, fn, "out of memory");
     mpi_dom_of_comm(p, MPI_TAG_SPLIT, &d);
     if ((st = mpi_dom_allgather(&d, mine, pairs, sizeof mine)) < 0) {
         free(pairs);
-        return mpi_err_status(p, st, fn);
+        return mpi_err_fail_status(p, st, fn);
     }
     mpi_dom_of_comm(p, MPI_TAG_CTX_AGREE, &d);
     if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
         free(pairs);
-        return mpi_err_status(p, st, fn);
+        return mpi_err_fail_status(p, st, fn);
     }
     if (color == MPI_UNDEFINED) {
         free(pairs);
@@ -1338,7 +1338,7 @@ int mpi_comm_split_intra(mpi_comm_t *p, int color, int key, mpi_comm_t **out, co
     free(pairs);
     if (g == NULL) {
         mpi_comm_context_free(ctx);
-        return mpi_err_raise(p, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(p, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     err = mpi_comm_new_intra(p, ctx, g, out);
     mpi_group_release(g);
@@ -1361,7 +1361,7 @@ static int comm_split_inter(mpi_comm_t *p, int color, int key, mpi_comm_t **out,
 
     pairs = malloc(sizeof *pairs * 2 * (size_t)p->size);
     if (pairs == NULL)
-        return mpi_err_raise(p, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(p, MPI_ERR_NO_MEM, fn, "out of memory");
     mpi_dom_of_comm(p, MPI_TAG_SPLIT, &d);
     st = mpi_dom_allgather(&d, mine, pairs, sizeof mine);
     if (st >= 0)
@@ -1374,20 +1374,20 @@ static int comm_split_inter(mpi_comm_t *p, int color, int key, mpi_comm_t **out,
     if (st < 0) {
         free(pairs);
         free(rpairs);
-        return mpi_err_status(p, st, fn);
+        return mpi_err_fail_status(p, st, fn);
     }
     mpi_dom_of_comm(p, MPI_TAG_CTX_AGREE, &d);
     if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
         free(pairs);
         free(rpairs);
-        return mpi_err_status(p, st, fn);
+        return mpi_err_fail_status(p, st, fn);
     }
     mpi_dom_of_comm(p->local_comm, MPI_TAG_CTX_AGREE, &d);
     if ((st = mpi_comm_context_agree(&d, &lctx)) < 0) {
         mpi_comm_context_free(ctx);
         free(pairs);
         free(rpairs);
-        return mpi_err_status(p, st, fn);
+        return mpi_err_fail_status(p, st, fn);
     }
     *out = NULL;
     err = MPI_SUCCESS;
@@ -1416,8 +1416,8 @@ int mpi_comm_split_impl(mpi_comm_t *c, int color, int key, MPI_Comm *newcomm, co
     int err;
 
     if (color < 0 && color != MPI_UNDEFINED)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "color=%d is negative and not MPI_UNDEFINED",
-                             color);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "color=%d is negative and not MPI_UNDEFINED",
+                            color);
     err = c->is_inter ? comm_split_inter(c, color, key, &n, fn)
                       : mpi_comm_split_intra(c, color, key, &n, fn);
     if (err != MPI_SUCCESS)
@@ -1624,12 +1624,12 @@ static int nbhd_color(mpi_comm_t *c, MPI_Info info, const char *fn, int *color_o
     }
     memcpy(mine, &hash, sizeof hash);
     if ((all = malloc(sizeof mine * (size_t)c->size)) == NULL) {
-        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        err = mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
         goto out_marker;
     }
     mpi_dom_of_comm(c, MPI_TAG_SPLIT, &d);
     if ((st = mpi_dom_allgather(&d, mine, all, sizeof mine)) < 0) {
-        err = mpi_err_status(c, st, fn);
+        err = mpi_err_fail_status(c, st, fn);
         goto out_all;
     }
     for (int r = 0; r < c->size; r++)
@@ -1646,7 +1646,7 @@ static int nbhd_color(mpi_comm_t *c, MPI_Info info, const char *fn, int *color_o
     }
     /* nobody removes a marker before everyone has looked */
     if ((st = mpi_dom_allgather(&d, mine, all, sizeof mine)) < 0)
-        err = mpi_err_status(c, st, fn);
+        err = mpi_err_fail_status(c, st, fn);
 out_all:
     free(all);
 out_marker:
@@ -1668,8 +1668,8 @@ int mpi_comm_split_type_impl(mpi_comm_t *c, int split_type, int key, MPI_Info in
     if ((err = check_intra(c, fn)))
         return err;
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
-        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
+        return mpi_err_fail(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     my_node = node_of_job(mpi_comm_peer_job_rank(c, c->rank));
     switch (split_type) {
     case MPI_COMM_TYPE_SHARED:
@@ -1689,13 +1689,13 @@ int mpi_comm_split_type_impl(mpi_comm_t *c, int split_type, int key, MPI_Info in
         mpi_dom_t d;
         canal_status_t st;
         if (all == NULL)
-            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+            return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
         for (int l = 0; l < HW_NLEVELS; l++)
             mine[l] = hw_color((hw_level_t)l, my_node);
         mpi_dom_of_comm(c, MPI_TAG_SPLIT, &d);
         if ((st = mpi_dom_allgather(&d, mine, all, sizeof mine)) < 0) {
             free(all);
-            return mpi_err_status(c, st, fn);
+            return mpi_err_fail_status(c, st, fn);
         }
         for (int l = 0; l < HW_NLEVELS && level_name == NULL; l++) {
             int usable = 1, splits = 0;
@@ -1724,11 +1724,11 @@ int mpi_comm_split_type_impl(mpi_comm_t *c, int split_type, int key, MPI_Info in
     if (n != NULL && level_name != NULL &&
         (err = comm_put_hint(n, "mpi_hw_resource_type", level_name))) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(c, err, fn, "out of memory for the hints");
+        return mpi_err_fail(c, err, fn, "out of memory for the hints");
     }
     if (n != NULL && (err = comm_apply_hints(n, info, 1)) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(c, err, fn, "out of memory for the hints");
+        return mpi_err_fail(c, err, fn, "out of memory for the hints");
     }
     *newcomm = n != NULL ? n->handle : MPI_COMM_NULL;
     return MPI_SUCCESS;
@@ -1739,8 +1739,8 @@ static int check_group_arg(mpi_comm_t *c, MPI_Group h, const char *fn, mpi_group
 {
     mpi_group_t *g = mpi_group_get(h);
     if (g == NULL)
-        return mpi_err_raise(c, MPI_ERR_GROUP, fn, "group=%#x is not a valid group%s", (unsigned)h,
-                             h == MPI_GROUP_NULL ? " (MPI_GROUP_NULL)" : "");
+        return mpi_err_fail(c, MPI_ERR_GROUP, fn, "group=%#x is not a valid group%s", (unsigned)h,
+                            h == MPI_GROUP_NULL ? " (MPI_GROUP_NULL)" : "");
     *out = g;
     return MPI_SUCCESS;
 }
@@ -1749,13 +1749,13 @@ static int check_subset(mpi_comm_t *c, mpi_group_t *g, const char *fn)
 {
     mpi_group_t *cg = mpi_comm_local_group(c);
     if (cg == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int i = 0; i < g->size; i++)
         if (mpi_group_rank_of(cg, mpi_group_member(g, i)) == MPI_UNDEFINED)
-            return mpi_err_raise(c, MPI_ERR_GROUP, fn,
-                                 "rank %d of group (MPI_COMM_WORLD rank %d) is not in the "
-                                 "%sgroup of comm",
-                                 i, mpi_group_member(g, i), c->is_inter ? "local " : "");
+            return mpi_err_fail(c, MPI_ERR_GROUP, fn,
+                                "rank %d of group (MPI_COMM_WORLD rank %d) is not in the "
+                                "%sgroup of comm",
+                                i, mpi_group_member(g, i), c->is_inter ? "local " : "");
     return MPI_SUCCESS;
 }
 
@@ -1769,22 +1769,22 @@ static int comm_create_inter(mpi_comm_t *c, mpi_group_t *g, mpi_comm_t **out, co
 
     mine = mpi_group_job_array(g, -1, &identity);
     if (mine == NULL && g->size > 0)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     mpi_dom_of_comm(c, MPI_TAG_XCHG, &d);
     st = mpi_dom_bridge_swap(&d, mine, sizeof *mine * (size_t)g->size, (void **)&theirs, &tlen);
     free(mine);
     if (st < 0)
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
     if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
         free(theirs);
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     }
     mpi_dom_of_comm(c->local_comm, MPI_TAG_CTX_AGREE, &d);
     if ((st = mpi_comm_context_agree(&d, &lctx)) < 0) {
         free(theirs);
         mpi_comm_context_free(ctx);
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     }
     *out = NULL;
     rg = mpi_group_new_list(theirs, (int)(tlen / sizeof *theirs));
@@ -1819,7 +1819,7 @@ int mpi_comm_create_impl(mpi_comm_t *c, MPI_Group group, MPI_Comm *newcomm, cons
     }
     mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
     if ((st = mpi_comm_context_agree(&d, &ctx)) < 0)
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     if (g->rank == MPI_UNDEFINED) {
         mpi_comm_context_free(ctx);
         *newcomm = MPI_COMM_NULL;
@@ -1844,7 +1844,7 @@ static int comm_from_group(mpi_comm_t *base, mpi_group_t *g, int tag, mpi_comm_t
 
     job = mpi_group_job_array(g, mpi_pmi.size, &identity);
     if (job == NULL && !identity)
-        return mpi_err_raise(base, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(base, MPI_ERR_NO_MEM, fn, "out of memory");
     memset(&d, 0, sizeof d);
     d.rank = g->rank;
     d.size = g->size;
@@ -1862,7 +1862,7 @@ static int comm_from_group(mpi_comm_t *base, mpi_group_t *g, int tag, mpi_comm_t
     }
     free(job);
     if (st < 0)
-        return mpi_err_status(base, st, fn);
+        return mpi_err_fail_status(base, st, fn);
     if ((err = mpi_comm_new_intra(base, ctx, g, out)) != MPI_SUCCESS) {
         mpi_comm_context_free(ctx);
         return raise_create(base, err, fn);
@@ -1904,11 +1904,11 @@ static int stringtag_hash(const char *s)
 static int check_stringtag(const char *stringtag, const char *fn)
 {
     if (stringtag == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "stringtag is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "stringtag is NULL");
     if (strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "stringtag is longer than MPI_MAX_STRINGTAG_LEN-1 (%d)",
-                             MPI_MAX_STRINGTAG_LEN - 1);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn,
+                            "stringtag is longer than MPI_MAX_STRINGTAG_LEN-1 (%d)",
+                            MPI_MAX_STRINGTAG_LEN - 1);
     return MPI_SUCCESS;
 }
 
@@ -1938,24 +1938,24 @@ int mpi_comm_create_from_group_impl(MPI_Group group, const char *stringtag, MPI_
     if ((err = check_group_arg(NULL, group, fn, &g)) || (err = check_stringtag(stringtag, fn)))
         return err;
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
-        return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
+        return mpi_err_fail(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     if (g->rank == MPI_UNDEFINED)
-        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
-                             "the calling process is not a member of group");
+        return mpi_err_fail(NULL, MPI_ERR_GROUP, fn,
+                            "the calling process is not a member of group");
     if ((err = comm_from_group(&mpi_comm_world_obj, g, stringtag_hash(stringtag), &n, fn)))
         return err;
     n->session = g->session;
     if (set_errhandler(n, errhandler) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "errhandler=%#x is not a communicator error handler",
-                             (unsigned)errhandler);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn,
+                            "errhandler=%#x is not a communicator error handler",
+                            (unsigned)errhandler);
     }
     if ((err = comm_session_kinds(n, g->session)) != MPI_SUCCESS ||
         (err = comm_apply_hints(n, info, 1)) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(NULL, err, fn, "out of memory for the hints");
+        return mpi_err_fail(NULL, err, fn, "out of memory for the hints");
     }
     *newcomm = n->handle;
     return MPI_SUCCESS;
@@ -1990,7 +1990,7 @@ static int intercomm_build(mpi_comm_t *errc, mpi_dom_t *d, mpi_dom_t *ldom, mpi_
 
     *cross_out = 0;
     if (lg == NULL || (mine = malloc(sizeof *mine * (size_t)(lg->size + 1))) == NULL)
-        return mpi_err_raise(errc, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(errc, MPI_ERR_NO_MEM, fn, "out of memory");
     /* every member sees alike whether its group mixes jobs */
     for (int i = 0; i < lg->size; i++)
         if ((mine[i + 1] = mpi_group_member(lg, i)) >= mpi_pmi.size)
@@ -2001,10 +2001,10 @@ static int intercomm_build(mpi_comm_t *errc, mpi_dom_t *d, mpi_dom_t *ldom, mpi_
                              (void **)&theirs, &tlen);
     free(mine);
     if (st < 0)
-        return mpi_err_status(errc, st, fn);
+        return mpi_err_fail_status(errc, st, fn);
     if (tlen < sizeof *theirs) {
         free(theirs);
-        return mpi_err_raise(errc, MPI_ERR_INTERN, fn, "the remote leader sent no group");
+        return mpi_err_fail(errc, MPI_ERR_INTERN, fn, "the remote leader sent no group");
     }
     if (theirs[0] || local_cross) { /* the remote leader's flag holds the bridge's verdict */
         free(theirs);
@@ -2014,22 +2014,22 @@ static int intercomm_build(mpi_comm_t *errc, mpi_dom_t *d, mpi_dom_t *ldom, mpi_
     rg = mpi_group_new_list(theirs + 1, (int)(tlen / sizeof *theirs) - 1);
     free(theirs);
     if (rg == NULL)
-        return mpi_err_raise(errc, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(errc, MPI_ERR_NO_MEM, fn, "out of memory");
     /* Every process sees both lists, so all of them reach the same verdict. */
     if (rg->size == 0 || groups_overlap(lg, rg)) {
         mpi_group_release(rg);
-        return mpi_err_raise(errc, MPI_ERR_COMM, fn,
-                             "the local and remote groups overlap (or the remote one is empty); "
-                             "an intercommunicator joins two disjoint groups");
+        return mpi_err_fail(errc, MPI_ERR_COMM, fn,
+                            "the local and remote groups overlap (or the remote one is empty); "
+                            "an intercommunicator joins two disjoint groups");
     }
     if ((st = mpi_comm_context_agree(d, &ctx)) < 0) {
         mpi_group_release(rg);
-        return mpi_err_status(errc, st, fn);
+        return mpi_err_fail_status(errc, st, fn);
     }
     if ((st = mpi_comm_context_agree(ldom, &lctx)) < 0) {
         mpi_comm_context_free(ctx);
         mpi_group_release(rg);
-        return mpi_err_status(errc, st, fn);
+        return mpi_err_fail_status(errc, st, fn);
     }
     err = comm_new_inter(errc, ctx, lg, rg, lctx, out);
     mpi_group_release(rg);
@@ -2053,7 +2053,7 @@ int mpi_intercomm_create_impl(mpi_comm_t *lc, int local_leader, MPI_Comm peer_co
     if ((err = check_intra(lc, fn)))
         return err;
     if (local_leader < 0 || local_leader >= lc->size)
-        return mpi_err_raise(lc, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
+        return mpi_err_fail(lc, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
                              local_leader, lc->size);
     if (lc->rank == local_leader) {
         /* Arguments only the leader sees: on error it tells its group first,
@@ -2084,7 +2084,7 @@ int mpi_intercomm_create_impl(mpi_comm_t *lc, int local_leader, MPI_Comm peer_co
     if (bad) {
         uint64_t failed = UINT64_MAX; /* what mpi_dom_bridge_swap broadcasts on failure */
         mpi_dom_bcast(&d, &failed, sizeof failed);
-        return mpi_err_raise(lc, bad, fn, "%s", why);
+        return mpi_err_fail(lc, bad, fn, "%s", why);
     }
     if (pc != NULL) {
         d.b_context = pc->context + 1;
@@ -2119,20 +2119,20 @@ int mpi_intercomm_create_from_groups_impl(MPI_Group local_group, int local_leade
         (err = check_stringtag(stringtag, fn)))
         return err;
     if (lg->rank == MPI_UNDEFINED)
-        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
-                             "the calling process is not a member of local_group");
+        return mpi_err_fail(NULL, MPI_ERR_GROUP, fn,
+                            "the calling process is not a member of local_group");
     if (local_leader < 0 || local_leader >= lg->size)
-        return mpi_err_raise(NULL, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
+        return mpi_err_fail(NULL, MPI_ERR_RANK, fn, "local_leader=%d is not in [0, %d)",
                              local_leader, lg->size);
     if (remote_leader < 0 || remote_leader >= rg->size)
-        return mpi_err_raise(NULL, MPI_ERR_RANK, fn, "remote_leader=%d is not in [0, %d)",
+        return mpi_err_fail(NULL, MPI_ERR_RANK, fn, "remote_leader=%d is not in [0, %d)",
                              remote_leader, rg->size);
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
-        return mpi_err_raise(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
+        return mpi_err_fail(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     job = mpi_group_job_array(lg, mpi_pmi.size, &identity);
     if (job == NULL && !identity)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     tag = stringtag_hash(stringtag);
     memset(&d, 0, sizeof d);
     d.rank = lg->rank;
@@ -2155,19 +2155,19 @@ int mpi_intercomm_create_from_groups_impl(MPI_Group local_group, int local_leade
     if (err != MPI_SUCCESS)
         return err;
     if (cross) /* both leaders see it: both sides fail alike */
-        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn,
-                             "the remote leader is a process of another job; Canal builds "
-                             "such intercommunicators with MPI_Intercomm_create only");
+        return mpi_err_fail(NULL, MPI_ERR_GROUP, fn,
+                            "the remote leader is a process of another job; Canal builds "
+                            "such intercommunicators with MPI_Intercomm_create only");
     if (set_errhandler(n, errhandler) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn,
-                             "errhandler=%#x is not a communicator error handler",
-                             (unsigned)errhandler);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn,
+                            "errhandler=%#x is not a communicator error handler",
+                            (unsigned)errhandler);
     }
     if ((err = comm_session_kinds(n, lg->session)) != MPI_SUCCESS ||
         (err = comm_apply_hints(n, info, 1)) != MPI_SUCCESS) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(NULL, err, fn, "out of memory for the hints");
+        return mpi_err_fail(NULL, err, fn, "out of memory for the hints");
     }
     *newintercomm = n->handle;
     return MPI_SUCCESS;
@@ -2183,10 +2183,10 @@ int mpi_intercomm_merge_impl(mpi_comm_t *c, int high, MPI_Comm *newintracomm, co
     canal_status_t st;
 
     if (!c->is_inter)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn,
-                             "intercomm=%#x is an intracommunicator; MPI_Intercomm_merge needs "
-                             "an intercommunicator",
-                             (unsigned)c->handle);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn,
+                            "intercomm=%#x is an intracommunicator; MPI_Intercomm_merge needs "
+                            "an intercommunicator",
+                            (unsigned)c->handle);
     mpi_dom_of_comm(c, MPI_TAG_XCHG, &d);
     /* The leaders swap their `high`; each side also broadcasts its own
      * leader's value, so that all members order the groups alike. */
@@ -2202,25 +2202,26 @@ int mpi_intercomm_merge_impl(mpi_comm_t *c, int high, MPI_Comm *newintracomm, co
     (void)theirs;
     if ((st = mpi_dom_bcast(&d, &me2, sizeof me2)) < 0 ||
         (st = mpi_dom_bridge_swap(&d, &me2, sizeof me2, (void **)&their2, &tlen)) < 0)
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     mine = me2.high;
     remote_high = tlen == sizeof me2 ? their2->high : 0;
     lg = mpi_comm_local_group(c);
     rg = mpi_comm_remote_group(c);
     if (lg == NULL || rg == NULL) {
         free(their2);
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     if (mine != remote_high)
         local_first = mine < remote_high;
-    else if (tlen == sizeof me2 && their2->job != me2.job && mpi_group_member(rg, 0) >= mpi_pmi.size)
+    else if (tlen == sizeof me2 && their2->job != me2.job &&
+             mpi_group_member(rg, 0) >= mpi_pmi.size)
         local_first = me2.job < their2->job; /* two jobs: by job */
     else /* same value on both sides: the group holding the lower job rank goes first */
         local_first = mpi_group_member(lg, 0) < mpi_group_member(rg, 0);
     free(their2);
     buf = malloc(sizeof *buf * ((size_t)lg->size + (size_t)rg->size));
     if (buf == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int pass = 0; pass < 2; pass++) {
         mpi_group_t *src = (pass == 0) == local_first ? lg : rg;
         for (int i = 0; i < src->size; i++)
@@ -2229,11 +2230,11 @@ int mpi_intercomm_merge_impl(mpi_comm_t *c, int high, MPI_Comm *newintracomm, co
     g = mpi_group_new_list(buf, k);
     free(buf);
     if (g == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
     if ((st = mpi_comm_context_agree(&d, &ctx)) < 0) {
         mpi_group_release(g);
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     }
     err = mpi_comm_new_intra(c, ctx, g, &n);
     mpi_group_release(g);
@@ -2252,10 +2253,10 @@ int mpi_comm_group_impl(mpi_comm_t *c, MPI_Group *group, const char *fn)
     int err;
 
     if ((g = mpi_comm_local_group(c)) == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     mpi_group_retain(g);
     if ((err = mpi_group_to_handle(g, group)) != MPI_SUCCESS)
-        return mpi_err_raise(c, err, fn, "out of group handles");
+        return mpi_err_fail(c, err, fn, "out of group handles");
     return MPI_SUCCESS;
 }
 
@@ -2265,21 +2266,21 @@ int mpi_comm_remote_group_impl(mpi_comm_t *c, MPI_Group *group, const char *fn)
     int err;
 
     if (!c->is_inter)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is not an intercommunicator",
-                             (unsigned)c->handle);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn, "comm=%#x is not an intercommunicator",
+                            (unsigned)c->handle);
     if ((g = mpi_comm_remote_group(c)) == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     mpi_group_retain(g);
     if ((err = mpi_group_to_handle(g, group)) != MPI_SUCCESS)
-        return mpi_err_raise(c, err, fn, "out of group handles");
+        return mpi_err_fail(c, err, fn, "out of group handles");
     return MPI_SUCCESS;
 }
 
 int mpi_comm_remote_size_impl(mpi_comm_t *c, int *size, const char *fn)
 {
     if (!c->is_inter)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn, "comm=%#x is not an intercommunicator",
-                             (unsigned)c->handle);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn, "comm=%#x is not an intercommunicator",
+                            (unsigned)c->handle);
     *size = c->peer_size;
     return MPI_SUCCESS;
 }
@@ -2297,7 +2298,7 @@ int mpi_comm_compare_impl(mpi_comm_t *c1, MPI_Comm comm2, int *result, const cha
     mpi_group_t *a = NULL, *b = NULL;
     int err, r;
 
-    if ((err = mpi_check_comm(comm2, fn, &c2)))
+    if ((err = mpi_check_comm_step(comm2, fn, &c2)))
         return err;
     if (c1 == c2) {
         *result = MPI_IDENT;
@@ -2310,14 +2311,14 @@ int mpi_comm_compare_impl(mpi_comm_t *c1, MPI_Comm comm2, int *result, const cha
     a = mpi_comm_local_group(c1);
     b = mpi_comm_local_group(c2);
     if (a == NULL || b == NULL)
-        return mpi_err_raise(c1, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c1, MPI_ERR_NO_MEM, fn, "out of memory");
     r = mpi_group_compare(a, b);
     if (c1->is_inter && r != MPI_UNEQUAL) {
         int r2;
         a = mpi_comm_remote_group(c1);
         b = mpi_comm_remote_group(c2);
         if (a == NULL || b == NULL)
-            return mpi_err_raise(c1, MPI_ERR_NO_MEM, fn, "out of memory");
+            return mpi_err_fail(c1, MPI_ERR_NO_MEM, fn, "out of memory");
         r2 = mpi_group_compare(a, b);
         if (r2 > r)
             r = r2;
@@ -2332,13 +2333,13 @@ int mpi_comm_free_impl(MPI_Comm *comm, const char *fn)
     mpi_comm_t *c = NULL;
     int err;
 
-    if ((err = mpi_check_comm(*comm, fn, &c)))
+    if ((err = mpi_check_comm_step(*comm, fn, &c)))
         return err;
     if (c == &mpi_comm_world_obj || c == &mpi_comm_self_obj)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn, "%s cannot be freed", c->name);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn, "%s cannot be freed", c->name);
     /* Delete callbacks run first; if one fails the communicator stays. */
     if ((err = mpi_attr_delete_all(MPI_OBJ_COMM, c->handle, &c->attrs)) != MPI_SUCCESS)
-        return mpi_err_raise_code(c, err, fn);
+        return mpi_err_fail_code(c, err, fn);
     if (__atomic_load_n(&c->refcount, __ATOMIC_ACQUIRE) > 1) {
         /* still used (a pending idup): the handle goes now, the object later */
         mpi_handle_del(MPI_OBJ_COMM, c->handle);
@@ -2353,7 +2354,7 @@ int mpi_comm_free_impl(MPI_Comm *comm, const char *fn)
 int mpi_comm_set_name_impl(mpi_comm_t *c, const char *comm_name, const char *fn)
 {
     if (comm_name == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_name is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "comm_name is NULL");
     /* Longer names are truncated, as MPICH does. */
     snprintf(c->name, sizeof c->name, "%s", comm_name);
     return MPI_SUCCESS;
@@ -2379,10 +2380,10 @@ int mpi_comm_get_name_impl(MPI_Comm comm, char *comm_name, int *resultlen, const
 
     if (comm == MPI_COMM_NULL && mpi_abi_standard)
         return mpi_name_of_null("MPI_COMM_NULL", comm_name, resultlen, fn, "comm_name");
-    if ((err = mpi_check_comm(comm, fn, &c)) != MPI_SUCCESS)
+    if ((err = mpi_check_comm_step(comm, fn, &c)) != MPI_SUCCESS)
         return err;
     if (comm_name == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "comm_name is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "comm_name is NULL");
     snprintf(comm_name, MPI_MAX_OBJECT_NAME, "%s", c->name);
     *resultlen = (int)strlen(comm_name);
     return MPI_SUCCESS;
@@ -2394,10 +2395,10 @@ int mpi_comm_set_info_impl(mpi_comm_t *c, MPI_Info info, const char *fn)
     int err;
 
     if (info == MPI_INFO_NULL || !mpi_info_valid(info))
-        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
+        return mpi_err_fail(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     if ((err = comm_apply_hints(c, info, 0)) != MPI_SUCCESS)
-        return mpi_err_raise(c, err, fn, "out of memory for the hints");
+        return mpi_err_fail(c, err, fn, "out of memory for the hints");
     return MPI_SUCCESS;
 }
 
@@ -2407,7 +2408,7 @@ int mpi_comm_get_info_impl(mpi_comm_t *c, MPI_Info *info_used, const char *fn)
     int err;
 
     if ((err = mpi_info_new(&info)) != MPI_SUCCESS)
-        return mpi_err_raise(c, err, fn, "out of memory");
+        return mpi_err_fail(c, err, fn, "out of memory");
     /* Every supported hint with its default, then what is in effect. */
     for (int i = 0; i < NHINTS && err == MPI_SUCCESS; i++)
         err = mpi_info_put(info, comm_hints[i], "false");
@@ -2420,7 +2421,7 @@ int mpi_comm_get_info_impl(mpi_comm_t *c, MPI_Info *info_used, const char *fn)
         err = mpi_memkinds_put(info, NULL, MPI_INFO_NULL); /* the world's */
     if (err != MPI_SUCCESS) {
         mpi_info_release(info);
-        return mpi_err_raise(c, err, fn, "out of memory");
+        return mpi_err_fail(c, err, fn, "out of memory");
     }
     *info_used = info;
     return MPI_SUCCESS;

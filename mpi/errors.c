@@ -334,20 +334,40 @@ int mpi_err_raise_errh(MPI_Errhandler errh, int objtype, void *objhandle, int er
     return invoke_handler(errh, objtype, objhandle, mpi_err_code_new(errclass, fn, detail), fn);
 }
 
-int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
+static int raise_comm(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt,
+                      va_list ap)
 {
     char detail[MPI_MAX_ERROR_STRING];
-    va_list ap;
     MPI_Comm h;
 
-    va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
-    va_end(ap);
     if (comm == NULL)
         comm = &mpi_comm_world_obj;
     h = comm->handle;
     return invoke_handler(mpi_comm_errh(comm), MPI_OBJ_COMM, &h,
                           mpi_err_code_new(errclass, fn, detail), fn);
+}
+
+int mpi_err_raise(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
+{
+    va_list ap;
+    int code;
+
+    va_start(ap, fmt);
+    code = raise_comm(comm, errclass, fn, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int mpi_err_fail(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
+{
+    va_list ap;
+    int code;
+
+    va_start(ap, fmt);
+    code = raise_comm(comm, errclass, fn, fmt, ap);
+    va_end(ap);
+    return mpi_err_failed(code);
 }
 
 int mpi_err_invoke_errh(MPI_Errhandler errh, int objtype, void *objhandle, int code,
@@ -363,6 +383,11 @@ int mpi_err_raise_code(mpi_comm_t *comm, int code, const char *fn)
         comm = &mpi_comm_world_obj;
     h = comm->handle;
     return invoke_handler(mpi_comm_errh(comm), MPI_OBJ_COMM, &h, code, fn);
+}
+
+int mpi_err_fail_code(mpi_comm_t *comm, int code, const char *fn)
+{
+    return mpi_err_failed(mpi_err_raise_code(comm, code, fn));
 }
 
 int mpi_err_class_of_status(canal_status_t st)
@@ -396,6 +421,11 @@ int mpi_err_status(mpi_comm_t *comm, canal_status_t st, const char *fn)
     if (st >= 0)
         return MPI_SUCCESS;
     return mpi_err_raise(comm, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
+}
+
+int mpi_err_fail_status(mpi_comm_t *comm, canal_status_t st, const char *fn)
+{
+    return st >= 0 ? MPI_SUCCESS : mpi_err_failed(mpi_err_status(comm, st, fn));
 }
 
 int mpi_err_unimplemented(const char *fn)

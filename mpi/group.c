@@ -277,8 +277,8 @@ static int check_group(MPI_Group h, const char *fn, const char *arg, mpi_group_t
 {
     mpi_group_t *g = mpi_group_get(h);
     if (g == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_GROUP, fn, "%s=%#x is not a valid group%s", arg,
-                             (unsigned)h, h == MPI_GROUP_NULL ? " (MPI_GROUP_NULL)" : "");
+        return mpi_err_fail(NULL, MPI_ERR_GROUP, fn, "%s=%#x is not a valid group%s", arg,
+                            (unsigned)h, h == MPI_GROUP_NULL ? " (MPI_GROUP_NULL)" : "");
     *out = g;
     return MPI_SUCCESS;
 }
@@ -287,10 +287,10 @@ static int give_group(mpi_group_t *g, MPI_Group *out, const char *fn)
 {
     int err;
     if (g == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory for the new group");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "out of memory for the new group");
     err = mpi_group_to_handle(g, out);
     if (err != MPI_SUCCESS)
-        return mpi_err_raise(NULL, err, fn, "out of group handles");
+        return mpi_err_fail(NULL, err, fn, "out of group handles");
     return MPI_SUCCESS;
 }
 
@@ -317,23 +317,23 @@ static int check_rank_list(const mpi_group_t *g, int n, const int ranks[], const
     unsigned char *marks;
 
     if (n < 0 || n > g->size)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "n=%d is not in [0, %d] (the group size)", n,
-                             g->size);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "n=%d is not in [0, %d] (the group size)", n,
+                            g->size);
     if (n > 0 && ranks == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ranks is NULL with n=%d", n);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "ranks is NULL with n=%d", n);
     marks = bitmap_new(g->size);
     if (marks == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int i = 0; i < n; i++) {
         if (ranks[i] < 0 || ranks[i] >= g->size) {
             free(marks);
-            return mpi_err_raise(NULL, MPI_ERR_RANK, fn, "ranks[%d]=%d is not in [0, %d)", i,
+            return mpi_err_fail(NULL, MPI_ERR_RANK, fn, "ranks[%d]=%d is not in [0, %d)", i,
                                  ranks[i], g->size);
         }
         if (bitmap_test_set(marks, ranks[i])) {
             free(marks);
-            return mpi_err_raise(NULL, MPI_ERR_RANK, fn,
-                                 "ranks[%d]=%d appears twice in the rank list", i, ranks[i]);
+            return mpi_err_fail(NULL, MPI_ERR_RANK, fn,
+                                "ranks[%d]=%d appears twice in the rank list", i, ranks[i]);
         }
     }
     *marks_out = marks;
@@ -348,12 +348,12 @@ static int check_ranges(const mpi_group_t *g, int n, int ranges[][3], const char
     long long count = 0;
 
     if (n < 0)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "n=%d is negative", n);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "n=%d is negative", n);
     if (n > 0 && ranges == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ranges is NULL with n=%d", n);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "ranges is NULL with n=%d", n);
     marks = bitmap_new(g->size);
     if (marks == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int i = 0; i < n; i++) {
         int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
         const char *bad = NULL;
@@ -369,17 +369,17 @@ static int check_ranges(const mpi_group_t *g, int n, int ranges[][3], const char
             bad = "the stride goes away from last";
         if (bad != NULL) {
             free(marks);
-            return mpi_err_raise(NULL, cls, fn,
-                                 "ranges[%d] = (first=%d, last=%d, stride=%d): %s (group size %d)",
-                                 i, first, last, stride, bad, g->size);
+            return mpi_err_fail(NULL, cls, fn,
+                                "ranges[%d] = (first=%d, last=%d, stride=%d): %s (group size %d)",
+                                i, first, last, stride, bad, g->size);
         }
         for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride) {
             if (bitmap_test_set(marks, (int)r)) {
                 free(marks);
-                return mpi_err_raise(NULL, MPI_ERR_RANK, fn,
-                                     "rank %lld of ranges[%d] = (%d, %d, %d) is already in an "
-                                     "earlier range",
-                                     r, i, first, last, stride);
+                return mpi_err_fail(NULL, MPI_ERR_RANK, fn,
+                                    "rank %lld of ranges[%d] = (%d, %d, %d) is already in an "
+                                    "earlier range",
+                                    r, i, first, last, stride);
             }
             count++;
         }
@@ -431,14 +431,14 @@ int mpi_group_translate_ranks_impl(MPI_Group group1, int n, const int ranks1[], 
         (err = check_group(group2, fn, "group2", &g2)))
         return err;
     if (n < 0)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "n=%d is negative", n);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "n=%d is negative", n);
     if (n > 0 && (ranks1 == NULL || ranks2 == NULL))
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL with n=%d",
-                             ranks1 == NULL ? "ranks1" : "ranks2", n);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "%s is NULL with n=%d",
+                            ranks1 == NULL ? "ranks1" : "ranks2", n);
     for (int i = 0; i < n; i++)
         if (ranks1[i] != MPI_PROC_NULL && (ranks1[i] < 0 || ranks1[i] >= g1->size))
-            return mpi_err_raise(NULL, MPI_ERR_RANK, fn,
-                                 "ranks1[%d]=%d is not in [0, %d) or MPI_PROC_NULL", i, ranks1[i],
+            return mpi_err_fail(NULL, MPI_ERR_RANK, fn,
+                                "ranks1[%d]=%d is not in [0, %d) or MPI_PROC_NULL", i, ranks1[i],
                                  g1->size);
     for (int i = 0; i < n; i++)
         ranks2[i] = ranks1[i] == MPI_PROC_NULL
@@ -499,7 +499,7 @@ int mpi_group_incl_impl(MPI_Group group, int n, const int ranks[], MPI_Group *ne
     free(marks);
     buf = malloc(sizeof *buf * (size_t)(n > 0 ? n : 1));
     if (buf == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int i = 0; i < n; i++)
         buf[i] = mpi_group_member(g, ranks[i]);
     ng = mpi_group_new_list(buf, n);
@@ -520,7 +520,7 @@ int mpi_group_excl_impl(MPI_Group group, int n, const int ranks[], MPI_Group *ne
     buf = malloc(sizeof *buf * (size_t)(g->size - n > 0 ? g->size - n : 1));
     if (buf == NULL) {
         free(marks);
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     for (int i = 0; i < g->size; i++)
         if (!bitmap_test(marks, i))
@@ -550,7 +550,7 @@ int mpi_group_range_incl_impl(MPI_Group group, int n, int ranges[][3], MPI_Group
     }
     buf = malloc(sizeof *buf * (size_t)(count > 0 ? count : 1));
     if (buf == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     for (int i = 0; i < n; i++) {
         int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
         for (long long r = first; stride > 0 ? r <= last : r >= last; r += stride)
@@ -574,7 +574,7 @@ int mpi_group_range_excl_impl(MPI_Group group, int n, int ranges[][3], MPI_Group
     buf = malloc(sizeof *buf * (size_t)(g->size - count > 0 ? g->size - count : 1));
     if (buf == NULL) {
         free(marks);
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     for (int i = 0; i < g->size; i++)
         if (!bitmap_test(marks, i))

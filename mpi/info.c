@@ -65,7 +65,7 @@ static int info_err(int cls, const char *fn, const char *fmt, ...)
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
     if (mpi_state == MPI_STATE_INITIALIZED)
-        return mpi_err_raise(NULL, cls, fn, "%s", detail);
+        return mpi_err_fail(NULL, cls, fn, "%s", detail);
     return mpi_err_code_new(cls, fn, detail);
 }
 

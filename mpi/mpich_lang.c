@@ -61,7 +61,8 @@ static int kind_ok(mpi_attr_kind_t kind)
     return kind == MPI_ATTR_KIND_PTR || kind == MPI_ATTR_KIND_AINT || kind == MPI_ATTR_KIND_INT;
 }
 
-#define KIND_MSG "attribute kind %d is not MPIR_ATTR_PTR (0), MPIR_ATTR_AINT (1) or MPIR_ATTR_INT (3)"
+#define KIND_MSG                                                                                   \
+    "attribute kind %d is not MPIR_ATTR_PTR (0), MPIR_ATTR_AINT (1) or MPIR_ATTR_INT (3)"
 
 /* ---------------------------------------------------------------- communicators */
 int MPII_Comm_set_attr(MPI_Comm comm, int keyval, void *value, mpi_attr_kind_t kind)
@@ -70,8 +71,8 @@ int MPII_Comm_set_attr(MPI_Comm comm, int keyval, void *value, mpi_attr_kind_t k
     mpi_comm_t *c = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm_step(comm, fn, &c)))
+        return mpi_result(err);
     if (!kind_ok(kind))
         return mpi_err_raise(c, MPI_ERR_ARG, fn, KIND_MSG, (int)kind);
     err = mpi_attr_set_kind(MPI_OBJ_COMM, comm, &c->attrs, keyval, value, kind, fn);
@@ -85,8 +86,8 @@ int MPII_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
     mpi_comm_t *c = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = mpi_check_comm(comm, fn, &c)))
-        return err;
+    if ((err = mpi_enter(fn)) || (err = mpi_check_comm_step(comm, fn, &c)))
+        return mpi_result(err);
     if (!kind_ok(kind))
         return mpi_err_raise(c, MPI_ERR_ARG, fn, KIND_MSG, (int)kind);
     err = mpi_attr_get_kind(MPI_OBJ_COMM, c->attrs, keyval, attribute_val, flag, kind, fn);
@@ -99,10 +100,11 @@ static int type_attrs(MPI_Datatype type, mpi_attr_kind_t kind, const char *fn,
 {
     mpi_attr_t **l = mpi_type_attr_list(type);
     if (l == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_TYPE, fn, "datatype=%#x is not a valid datatype%s",
-                             (unsigned)type, type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
+        return mpi_err_fail(NULL, MPI_ERR_TYPE, fn, "datatype=%#x is not a valid datatype%s",
+                            (unsigned)type,
+                            type == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
     if (!kind_ok(kind))
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, KIND_MSG, (int)kind);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, KIND_MSG, (int)kind);
     *out = l;
     return MPI_SUCCESS;
 }
@@ -114,7 +116,7 @@ int MPII_Type_set_attr(MPI_Datatype type, int keyval, void *value, mpi_attr_kind
     int err;
 
     if ((err = mpi_enter(fn)) || (err = type_attrs(type, kind, fn, &l)))
-        return err;
+        return mpi_result(err);
     err = mpi_attr_set_kind(MPI_OBJ_DATATYPE, type, l, keyval, value, kind, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
@@ -127,7 +129,7 @@ int MPII_Type_get_attr(MPI_Datatype type, int keyval, void *attribute_val, int *
     int err;
 
     if ((err = mpi_enter(fn)) || (err = type_attrs(type, kind, fn, &l)))
-        return err;
+        return mpi_result(err);
     err = mpi_attr_get_kind(MPI_OBJ_DATATYPE, *l, keyval, attribute_val, flag, kind, fn);
     return err == MPI_SUCCESS ? err : mpi_err_raise_code(NULL, err, fn);
 }
@@ -141,8 +143,8 @@ int MPII_Win_set_attr(MPI_Win win, int keyval, void *value, mpi_attr_kind_t kind
     struct rma_win *w = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)) || w == NULL)
+        return err; /* (w NULL: the handler cleared the code, which err is) */
     if (!kind_ok(kind))
         return rma_err(w, MPI_ERR_ARG, fn, KIND_MSG, (int)kind);
     return rma_win_attr_set_kind(w, keyval, value, kind, fn);
@@ -155,8 +157,8 @@ int MPII_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag,
     struct rma_win *w = NULL;
     int err;
 
-    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)))
-        return err;
+    if ((err = mpi_enter(fn)) || (err = rma_win_check(win, fn, &w)) || w == NULL)
+        return err; /* (w NULL: the handler cleared the code, which err is) */
     if (!kind_ok(kind))
         return rma_err(w, MPI_ERR_ARG, fn, KIND_MSG, (int)kind);
     if (attribute_val == NULL || flag == NULL)

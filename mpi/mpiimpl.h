@@ -242,14 +242,29 @@ extern __thread unsigned mpi_err_cleared;
 /* What an implementation step returns for a raise whose code the user's
  * handler cleared, so that its callers stop on it (any nonzero result is a
  * failure); the entry points of the table files with `result=mpi_result`
- * (05-datatypes, 07-communicators, 17-removed, 19-bindings: those with
- * mpi/type.c's functions) turn it back into the handler's
- * MPI_SUCCESS. io/ uses the same value (IO_HANDLED). */
+ * (those that reach the implementations raising with mpi_err_fail*, below)
+ * turn it back into the handler's MPI_SUCCESS. io/ uses the same value
+ * (IO_HANDLED). */
 enum { MPI_CANAL_HANDLED = -1 };
 static inline int mpi_result(int err)
 {
     return err == MPI_CANAL_HANDLED ? MPI_SUCCESS : err;
 }
+/* mpi_err_raise, mpi_err_raise_code and mpi_err_status for the
+ * implementations whose steps go on when a step returns MPI_SUCCESS
+ * (mpi/comm.c, group.c, topo.c, attr.c, info.c, type.c): the result is
+ * never MPI_SUCCESS for an error, MPI_CANAL_HANDLED when the user's handler
+ * cleared the code. Only for implementations whose every entry point maps
+ * the result (result=mpi_result); chapters 3, 6 and 12, whose fast paths
+ * return the implementation's result as it is, raise with mpi_err_raise. */
+static inline int mpi_err_failed(int code) /* code: what a raise returned */
+{
+    return code == MPI_SUCCESS ? MPI_CANAL_HANDLED : code; /* (a raise never passes 0) */
+}
+int mpi_err_fail(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int mpi_err_fail_code(mpi_comm_t *comm, int code, const char *fn);
+int mpi_err_fail_status(mpi_comm_t *comm, canal_status_t st, const char *fn);
 /* Invoke an object's error handler for an existing error code
  * (MPI_Win/File/Session_call_errhandler). */
 int mpi_err_invoke_errh(MPI_Errhandler errh, int objtype, void *objhandle, int code,
@@ -443,6 +458,17 @@ static inline int mpi_check_comm(MPI_Comm h, const char *fn, mpi_comm_t **out)
         return MPI_SUCCESS;
     }
     return mpi_check_comm_fail(h, fn, out); /* looks the handle up; raises if invalid */
+}
+/* mpi_check_comm inside an implementation (a second communicator, a
+ * handle passed by pointer): *out is NULL and the result MPI_CANAL_HANDLED
+ * when the user's handler cleared the code, so that the caller stops. */
+static inline int mpi_check_comm_step(MPI_Comm h, const char *fn, mpi_comm_t **out)
+{
+    int err;
+
+    *out = NULL;
+    err = mpi_check_comm(h, fn, out);
+    return err == MPI_SUCCESS && *out == NULL ? MPI_CANAL_HANDLED : err;
 }
 /* The hot paths' resolution (gen.py's fast tests): MPI_COMM_WORLD or a
  * live direct handle, else NULL (then the checked path decides: builtin

@@ -72,7 +72,7 @@ static int raise_s(mpi_session_t *s, int errclass, const char *fn, const char *f
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    return mpi_err_raise_errh(eh, MPI_OBJ_SESSION, &h, errclass, fn, "%s", detail);
+    return mpi_err_failed(mpi_err_raise_errh(eh, MPI_OBJ_SESSION, &h, errclass, fn, "%s", detail));
 }
 
 /* A call naming an invalid session has no handler to use: MPI 4.0 says the
@@ -87,8 +87,8 @@ static int check_session(MPI_Session h, const char *fn, mpi_session_t **out)
             mpi_err_fatal(mpi_err_code_new(MPI_ERR_SESSION, fn,
                                            "no session is open (MPI is not initialized)"),
                           fn);
-        return mpi_err_raise(NULL, MPI_ERR_SESSION, fn, "session=%#x is not a valid session%s",
-                             (unsigned)h, h == MPI_SESSION_NULL ? " (MPI_SESSION_NULL)" : "");
+        return mpi_err_fail(NULL, MPI_ERR_SESSION, fn, "session=%#x is not a valid session%s",
+                            (unsigned)h, h == MPI_SESSION_NULL ? " (MPI_SESSION_NULL)" : "");
     }
     *out = s;
     return MPI_SUCCESS;

@@ -210,8 +210,8 @@ static int get_topo(mpi_comm_t *c, int kind, const char *fn, topo_t **t_out)
 {
     topo_t *t = c->topo;
     if (t == NULL || t->kind != kind)
-        return mpi_err_raise(c, MPI_ERR_TOPOLOGY, fn, "comm=%#x has %s topology, not %s one",
-                             (unsigned)c->handle, t ? kind_name(t->kind) : "no", kind_name(kind));
+        return mpi_err_fail(c, MPI_ERR_TOPOLOGY, fn, "comm=%#x has %s topology, not %s one",
+                            (unsigned)c->handle, t ? kind_name(t->kind) : "no", kind_name(kind));
     *t_out = t;
     return MPI_SUCCESS;
 }
@@ -219,10 +219,10 @@ static int get_topo(mpi_comm_t *c, int kind, const char *fn, topo_t **t_out)
 static int check_intra_comm(mpi_comm_t *c, const char *fn)
 {
     if (c->is_inter)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn,
-                             "comm=%#x is an intercommunicator; topologies need an "
-                             "intracommunicator",
-                             (unsigned)c->handle);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn,
+                            "comm=%#x is an intercommunicator; topologies need an "
+                            "intracommunicator",
+                            (unsigned)c->handle);
     return MPI_SUCCESS;
 }
 
@@ -237,7 +237,7 @@ static int comm_first_n(mpi_comm_t *p, int n, mpi_comm_t **out, const char *fn)
 
     mpi_dom_of_comm(p, MPI_TAG_CTX_AGREE, &d);
     if ((st = mpi_comm_context_agree(&d, &ctx)) < 0)
-        return mpi_err_status(p, st, fn);
+        return mpi_err_fail_status(p, st, fn);
     *out = NULL;
     if (p->rank >= n) {
         mpi_comm_context_free(ctx);
@@ -247,13 +247,13 @@ static int comm_first_n(mpi_comm_t *p, int n, mpi_comm_t **out, const char *fn)
                                    : mpi_group_new_stride(0, 1, n);
     if (g == NULL) {
         mpi_comm_context_free(ctx);
-        return mpi_err_raise(p, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(p, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     err = mpi_comm_new_intra(p, ctx, g, out);
     mpi_group_release(g);
     if (err != MPI_SUCCESS) {
         mpi_comm_context_free(ctx);
-        return mpi_err_raise(p, err, fn, "out of memory for the new communicator");
+        return mpi_err_fail(p, err, fn, "out of memory for the new communicator");
     }
     return MPI_SUCCESS;
 }
@@ -264,13 +264,13 @@ static int check_dims(mpi_comm_t *c, int ndims, const int dims[], const int peri
 {
     long long prod = 1;
     if (ndims < 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "ndims=%d is negative", ndims);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "ndims=%d is negative", ndims);
     if (ndims > 0 && (dims == NULL || periods == NULL))
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL with ndims=%d",
-                             dims == NULL ? "dims" : "periods", ndims);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s is NULL with ndims=%d",
+                            dims == NULL ? "dims" : "periods", ndims);
     for (int i = 0; i < ndims; i++) {
         if (dims[i] <= 0)
-            return mpi_err_raise(c, MPI_ERR_DIMS, fn, "dims[%d]=%d is not positive", i, dims[i]);
+            return mpi_err_fail(c, MPI_ERR_DIMS, fn, "dims[%d]=%d is not positive", i, dims[i]);
         prod *= dims[i];
         if (prod > c->size)
             break;
@@ -293,9 +293,9 @@ int mpi_cart_create_impl(mpi_comm_t *c, int ndims, const int dims[], const int p
     if ((err = check_intra_comm(c, fn)) || (err = check_dims(c, ndims, dims, periods, fn, &prod)))
         return err;
     if (prod > c->size)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                             "the grid of dims has %lld processes, more than comm_old (size %d)",
-                             prod, c->size);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn,
+                            "the grid of dims has %lld processes, more than comm_old (size %d)",
+                            prod, c->size);
     if ((err = comm_first_n(c, (int)prod, &n, fn)))
         return err;
     if (n == NULL) {
@@ -304,7 +304,7 @@ int mpi_cart_create_impl(mpi_comm_t *c, int ndims, const int dims[], const int p
     }
     if ((t = topo_new(MPI_CART, ndims, 0, 0, 0, 0)) == NULL) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
     }
     for (int i = 0; i < ndims; i++) {
         t->dims[i] = dims[i];
@@ -325,7 +325,7 @@ int mpi_cart_sub_impl(mpi_comm_t *c, const int remain_dims[], MPI_Comm *newcomm,
     if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
     if (remain_dims == NULL && t->ndims > 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "remain_dims is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "remain_dims is NULL");
     for (int i = 0; i < t->ndims; i++) {
         if (remain_dims[i]) {
             key = key * t->dims[i] + t->coords[i];
@@ -338,7 +338,7 @@ int mpi_cart_sub_impl(mpi_comm_t *c, const int remain_dims[], MPI_Comm *newcomm,
         return err;
     if ((nt = topo_new(MPI_CART, k, 0, 0, 0, 0)) == NULL) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
     }
     k = 0;
     for (int i = 0; i < t->ndims; i++)
@@ -371,12 +371,12 @@ int mpi_cart_get_impl(mpi_comm_t *c, int maxdims, int dims[], int periods[], int
     if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
     if (maxdims < t->ndims)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "maxdims=%d is less than ndims=%d", maxdims,
-                             t->ndims);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "maxdims=%d is less than ndims=%d", maxdims,
+                            t->ndims);
     if (t->ndims > 0 && (dims == NULL || periods == NULL || coords == NULL))
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL",
-                             dims == NULL      ? "dims"
-                             : periods == NULL ? "periods"
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s is NULL",
+                            dims == NULL      ? "dims"
+                            : periods == NULL ? "periods"
                                                : "coords");
     for (int i = 0; i < t->ndims; i++) {
         dims[i] = t->dims[i];
@@ -393,11 +393,11 @@ int mpi_cart_rank_impl(mpi_comm_t *c, const int coords[], int *rank, const char 
     if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
     if (coords == NULL && t->ndims > 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "coords is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "coords is NULL");
     for (int i = 0; i < t->ndims; i++)
         if (!t->periods[i] && (coords[i] < 0 || coords[i] >= t->dims[i]))
-            return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                                 "coords[%d]=%d is not in [0, %d) and dimension %d is not "
+            return mpi_err_fail(c, MPI_ERR_ARG, fn,
+                                "coords[%d]=%d is not in [0, %d) and dimension %d is not "
                                  "periodic",
                                  i, coords[i], t->dims[i], i);
     *rank = cart_rank_of(t, coords);
@@ -411,12 +411,12 @@ int mpi_cart_coords_impl(mpi_comm_t *c, int rank, int maxdims, int coords[], con
     if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
     if (rank < 0 || rank >= c->size)
-        return mpi_err_raise(c, MPI_ERR_RANK, fn, "rank=%d is not in [0, %d)", rank, c->size);
+        return mpi_err_fail(c, MPI_ERR_RANK, fn, "rank=%d is not in [0, %d)", rank, c->size);
     if (maxdims < t->ndims)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "maxdims=%d is less than ndims=%d", maxdims,
-                             t->ndims);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "maxdims=%d is less than ndims=%d", maxdims,
+                            t->ndims);
     if (coords == NULL && t->ndims > 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "coords is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "coords is NULL");
     cart_coords_of(t, rank, coords);
     return MPI_SUCCESS;
 }
@@ -429,7 +429,7 @@ int mpi_cart_shift_impl(mpi_comm_t *c, int direction, int disp, int *rank_source
     if ((err = get_topo(c, MPI_CART, fn, &t)))
         return err;
     if (direction < 0 || direction >= t->ndims)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "direction=%d is not in [0, %d) (ndims)",
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "direction=%d is not in [0, %d) (ndims)",
                              direction, t->ndims);
     cart_shift(t, direction, disp, rank_source, rank_dest);
     return MPI_SUCCESS;
@@ -443,8 +443,8 @@ int mpi_cart_map_impl(mpi_comm_t *c, int ndims, const int dims[], const int peri
     if ((err = check_intra_comm(c, fn)) || (err = check_dims(c, ndims, dims, periods, fn, &prod)))
         return err;
     if (prod > c->size)
-        return mpi_err_raise(c, MPI_ERR_DIMS, fn, "the grid has more processes than comm (size %d)",
-                             c->size);
+        return mpi_err_fail(c, MPI_ERR_DIMS, fn, "the grid has more processes than comm (size %d)",
+                            c->size);
     *newrank = c->rank < prod ? c->rank : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
@@ -558,33 +558,33 @@ int mpi_dims_create_impl(int nnodes, int ndims, int dims[], const char *fn)
     int nfree = 0, k = 0;
 
     if (nnodes <= 0)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "nnodes=%d is not positive", nnodes);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "nnodes=%d is not positive", nnodes);
     if (ndims < 0)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "ndims=%d is negative", ndims);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "ndims=%d is negative", ndims);
     if (ndims > 0 && dims == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "dims is NULL with ndims=%d", ndims);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "dims is NULL with ndims=%d", ndims);
     for (int i = 0; i < ndims; i++) {
         if (dims[i] < 0)
-            return mpi_err_raise(NULL, MPI_ERR_DIMS, fn, "dims[%d]=%d is negative", i, dims[i]);
+            return mpi_err_fail(NULL, MPI_ERR_DIMS, fn, "dims[%d]=%d is negative", i, dims[i]);
         if (dims[i] == 0)
             nfree++;
         else if ((fixed *= dims[i]) > nnodes)
             fixed = (long long)nnodes + 1;
     }
     if (nnodes % fixed != 0)
-        return mpi_err_raise(NULL, MPI_ERR_DIMS, fn,
-                             "nnodes=%d is not a multiple of %lld, the product of the nonzero dims",
-                             nnodes, fixed);
+        return mpi_err_fail(NULL, MPI_ERR_DIMS, fn,
+                            "nnodes=%d is not a multiple of %lld, the product of the nonzero dims",
+                            nnodes, fixed);
     if (nfree == 0) {
         if (fixed != nnodes)
-            return mpi_err_raise(NULL, MPI_ERR_DIMS, fn,
-                                 "the product of dims is %lld, not nnodes=%d", fixed, nnodes);
+            return mpi_err_fail(NULL, MPI_ERR_DIMS, fn,
+                                "the product of dims is %lld, not nnodes=%d", fixed, nnodes);
         return MPI_SUCCESS;
     }
     s = calloc(1, sizeof *s);
     if (s == NULL || (s->ndiv = dims_divisors((int)(nnodes / fixed), &s->div)) < 0) {
         free(s);
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
     }
     /* More than 31 free dimensions: all beyond the 31st are 1 (2^31 > INT_MAX). */
     s->k = nfree < 31 ? nfree : 31;
@@ -602,23 +602,23 @@ static int check_graph(mpi_comm_t *c, int nnodes, const int index[], const int e
                        const char *fn)
 {
     if (nnodes < 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "nnodes=%d is negative", nnodes);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "nnodes=%d is negative", nnodes);
     if (nnodes > c->size)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                             "nnodes=%d is larger than the size of the communicator (%d)", nnodes,
-                             c->size);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn,
+                            "nnodes=%d is larger than the size of the communicator (%d)", nnodes,
+                            c->size);
     if (nnodes > 0 && index == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "index is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "index is NULL");
     for (int i = 0; i < nnodes; i++)
         if (index[i] < (i > 0 ? index[i - 1] : 0))
-            return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                                 "index[%d]=%d is smaller than the previous entry (%d)", i,
-                                 index[i], i > 0 ? index[i - 1] : 0);
+            return mpi_err_fail(c, MPI_ERR_ARG, fn,
+                                "index[%d]=%d is smaller than the previous entry (%d)", i,
+                                index[i], i > 0 ? index[i - 1] : 0);
     if (nnodes > 0 && index[nnodes - 1] > 0 && edges == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "edges is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "edges is NULL");
     for (int j = 0; nnodes > 0 && j < index[nnodes - 1]; j++)
         if (edges[j] < 0 || edges[j] >= nnodes)
-            return mpi_err_raise(c, MPI_ERR_ARG, fn, "edges[%d]=%d is not a node in [0, %d)", j,
+            return mpi_err_fail(c, MPI_ERR_ARG, fn, "edges[%d]=%d is not a node in [0, %d)", j,
                                  edges[j], nnodes);
     return MPI_SUCCESS;
 }
@@ -641,7 +641,7 @@ int mpi_graph_create_impl(mpi_comm_t *c, int nnodes, const int index[], const in
     nedges = index[nnodes - 1];
     if ((t = topo_new(MPI_GRAPH, 0, nnodes, nedges, 0, 0)) == NULL) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
     }
     memcpy(t->index, index, sizeof *index * (size_t)nnodes);
     if (nedges > 0) /* edges may be NULL when there are none */
@@ -682,11 +682,11 @@ int mpi_graph_get_impl(mpi_comm_t *c, int maxindex, int maxedges, int index[], i
         return err;
     nedges = t->index[t->nnodes - 1];
     if (maxindex < 0 || maxedges < 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s=%d is negative",
-                             maxindex < 0 ? "maxindex" : "maxedges",
-                             maxindex < 0 ? maxindex : maxedges);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s=%d is negative",
+                            maxindex < 0 ? "maxindex" : "maxedges",
+                            maxindex < 0 ? maxindex : maxedges);
     if ((maxindex > 0 && index == NULL) || (maxedges > 0 && edges == NULL))
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", index == NULL ? "index" : "edges");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s is NULL", index == NULL ? "index" : "edges");
     memcpy(index, t->index, sizeof *index * (size_t)(maxindex < t->nnodes ? maxindex : t->nnodes));
     memcpy(edges, t->edges, sizeof *edges * (size_t)(maxedges < nedges ? maxedges : nedges));
     return MPI_SUCCESS;
@@ -695,7 +695,7 @@ int mpi_graph_get_impl(mpi_comm_t *c, int maxindex, int maxedges, int index[], i
 static int graph_check_rank(mpi_comm_t *c, topo_t *t, int rank, const char *fn)
 {
     if (rank < 0 || rank >= t->nnodes)
-        return mpi_err_raise(c, MPI_ERR_RANK, fn, "rank=%d is not a node in [0, %d)", rank,
+        return mpi_err_fail(c, MPI_ERR_RANK, fn, "rank=%d is not a node in [0, %d)", rank,
                              t->nnodes);
     return MPI_SUCCESS;
 }
@@ -720,9 +720,9 @@ int mpi_graph_neighbors_impl(mpi_comm_t *c, int rank, int maxneighbors, int neig
     lo = rank > 0 ? t->index[rank - 1] : 0;
     n = t->index[rank] - lo;
     if (maxneighbors < 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "maxneighbors=%d is negative", maxneighbors);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "maxneighbors=%d is negative", maxneighbors);
     if (maxneighbors > 0 && neighbors == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "neighbors is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "neighbors is NULL");
     memcpy(neighbors, t->edges + lo,
            sizeof *neighbors * (size_t)(maxneighbors < n ? maxneighbors : n));
     return MPI_SUCCESS;
@@ -738,17 +738,17 @@ static int check_adjacent(mpi_comm_t *c, int deg, const int *ranks, const int *w
                           const char *what, const char *fn)
 {
     if (deg < 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%sdegree=%d is negative", what, deg);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%sdegree=%d is negative", what, deg);
     if (deg > 0 && ranks == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "the %s rank array is NULL", what);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "the %s rank array is NULL", what);
     if (deg > 0 && (weights == NULL || weights == MPI_WEIGHTS_EMPTY))
-        return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                             "the %s weights are %s with %sdegree=%d (use MPI_UNWEIGHTED or an "
-                             "array)",
-                             what, weights == NULL ? "NULL" : "MPI_WEIGHTS_EMPTY", what, deg);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn,
+                            "the %s weights are %s with %sdegree=%d (use MPI_UNWEIGHTED or an "
+                            "array)",
+                            what, weights == NULL ? "NULL" : "MPI_WEIGHTS_EMPTY", what, deg);
     for (int i = 0; i < deg; i++)
         if (ranks[i] < 0 || ranks[i] >= c->size)
-            return mpi_err_raise(c, MPI_ERR_RANK, fn, "%s rank %d (entry %d) is not in [0, %d)",
+            return mpi_err_fail(c, MPI_ERR_RANK, fn, "%s rank %d (entry %d) is not in [0, %d)",
                                  what, ranks[i], i, c->size);
     return MPI_SUCCESS;
 }
@@ -756,8 +756,8 @@ static int check_adjacent(mpi_comm_t *c, int deg, const int *ranks, const int *w
 static int check_info_arg(mpi_comm_t *c, MPI_Info info, const char *fn)
 {
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
-        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
+        return mpi_err_fail(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     return MPI_SUCCESS;
 }
 
@@ -786,7 +786,7 @@ int mpi_dist_graph_create_adjacent_impl(mpi_comm_t *c, int indegree, const int s
         return err;
     if ((t = topo_new(MPI_DIST_GRAPH, 0, 0, 0, indegree, outdegree)) == NULL) {
         mpi_comm_destroy(n);
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
     }
     t->weighted = weights_given(sourceweights) && weights_given(destweights);
     for (int i = 0; i < indegree; i++) {
@@ -825,31 +825,31 @@ int mpi_dist_graph_create_impl(mpi_comm_t *c, int n, const int sources[], const 
     if ((err = check_intra_comm(c, fn)) || (err = check_info_arg(c, info, fn)))
         return err;
     if (n < 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "n=%d is negative", n);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "n=%d is negative", n);
     if (n > 0 && (sources == NULL || degrees == NULL))
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL with n=%d",
-                             sources == NULL ? "sources" : "degrees", n);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s is NULL with n=%d",
+                            sources == NULL ? "sources" : "degrees", n);
     size = c->size;
     for (int i = 0; i < n; i++) {
         if (sources[i] < 0 || sources[i] >= size)
-            return mpi_err_raise(c, MPI_ERR_RANK, fn, "sources[%d]=%d is not in [0, %d)", i,
+            return mpi_err_fail(c, MPI_ERR_RANK, fn, "sources[%d]=%d is not in [0, %d)", i,
                                  sources[i], size);
         if (degrees[i] < 0)
-            return mpi_err_raise(c, MPI_ERR_ARG, fn, "degrees[%d]=%d is negative", i, degrees[i]);
+            return mpi_err_fail(c, MPI_ERR_ARG, fn, "degrees[%d]=%d is negative", i, degrees[i]);
         nedges += degrees[i];
     }
     if (nedges > 0x3fffffff)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%lld edges is too many", nedges);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%lld edges is too many", nedges);
     if (nedges > 0 && destinations == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "destinations is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "destinations is NULL");
     if (nedges > 0 && (weights == NULL || weights == MPI_WEIGHTS_EMPTY))
-        return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                             "weights is %s with edges to describe (use MPI_UNWEIGHTED or an "
-                             "array)",
-                             weights == NULL ? "NULL" : "MPI_WEIGHTS_EMPTY");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn,
+                            "weights is %s with edges to describe (use MPI_UNWEIGHTED or an "
+                            "array)",
+                            weights == NULL ? "NULL" : "MPI_WEIGHTS_EMPTY");
     for (long long j = 0; j < nedges; j++)
         if (destinations[j] < 0 || destinations[j] >= size)
-            return mpi_err_raise(c, MPI_ERR_RANK, fn, "destinations[%lld]=%d is not in [0, %d)", j,
+            return mpi_err_fail(c, MPI_ERR_RANK, fn, "destinations[%lld]=%d is not in [0, %d)", j,
                                  destinations[j], size);
     weighted = weights_given(weights);
 
@@ -863,7 +863,7 @@ int mpi_dist_graph_create_impl(mpi_comm_t *c, int n, const int sources[], const 
     fill = calloc((size_t)size, sizeof *fill);
     sbuf = malloc(sizeof *sbuf * (size_t)(2 * nedges + 1));
     if (!cnt_s || !cnt_r || !sc || !sd || !rc || !rd || !fill || !sbuf) {
-        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        err = mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
         goto out_free;
     }
     k = 0;
@@ -878,7 +878,7 @@ int mpi_dist_graph_create_impl(mpi_comm_t *c, int n, const int sources[], const 
     }
     mpi_dom_of_comm(c, MPI_TAG_TOPO, &d);
     if ((st = mpi_dom_alltoallv(&d, cnt_s, sc, sd, cnt_r, rc, rd)) < 0) {
-        err = mpi_err_status(c, st, fn);
+        err = mpi_err_fail_status(c, st, fn);
         goto out_free;
     }
     /* Lay the outgoing ends out by target process, then exchange them. */
@@ -895,7 +895,7 @@ int mpi_dist_graph_create_impl(mpi_comm_t *c, int n, const int sources[], const 
         }
         rbuf = malloc(sizeof *rbuf * (total_r + 1));
         if (rbuf == NULL) {
-            err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+            err = mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
             goto out_free;
         }
         k = 0;
@@ -912,7 +912,7 @@ int mpi_dist_graph_create_impl(mpi_comm_t *c, int n, const int sources[], const 
                 e->weight = w;
             }
         if ((st = mpi_dom_alltoallv(&d, sbuf, sc, sd, rbuf, rc, rd)) < 0) {
-            err = mpi_err_status(c, st, fn);
+            err = mpi_err_fail_status(c, st, fn);
             goto out_free;
         }
         for (size_t i = 0; i < total_r; i++) {
@@ -924,7 +924,7 @@ int mpi_dist_graph_create_impl(mpi_comm_t *c, int n, const int sources[], const 
         if ((err = comm_for_dist(c, &nc, fn)))
             goto out_free;
         if ((t = topo_new(MPI_DIST_GRAPH, 0, 0, 0, indeg, outdeg)) == NULL) {
-            err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
+            err = mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory for the topology");
             goto out_free;
         }
         t->weighted = weighted;
@@ -982,13 +982,13 @@ int mpi_dist_graph_neighbors_impl(mpi_comm_t *c, int maxindegree, int sources[],
     if ((err = get_topo(c, MPI_DIST_GRAPH, fn, &t)))
         return err;
     if (maxindegree < 0 || maxoutdegree < 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is negative",
-                             maxindegree < 0 ? "maxindegree" : "maxoutdegree");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s is negative",
+                            maxindegree < 0 ? "maxindegree" : "maxoutdegree");
     nin = maxindegree < t->indegree ? maxindegree : t->indegree;
     nout = maxoutdegree < t->outdegree ? maxoutdegree : t->outdegree;
     if ((nin > 0 && sources == NULL) || (nout > 0 && destinations == NULL))
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL",
-                             sources == NULL ? "sources" : "destinations");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s is NULL",
+                            sources == NULL ? "sources" : "destinations");
     for (int i = 0; i < nin; i++) {
         sources[i] = t->sources[i];
         if (t->weighted && weights_given(sourceweights) && sourceweights != NULL)

@@ -6,7 +6,7 @@
  * forms, MPI_Get_address, MPI_Type_match_size and the Fortran 90
  * parameterized types. Argument checking lives here; the engine checks what
  * only it can (overflowing sizes and bounds, subarray and darray rules) and
- * its detail is passed on through mpi_err_status(). Attributes on types are
+ * its detail is passed on through mpi_err_fail_status(). Attributes on types are
  * kept in the engine object's user slot; mpi/attr.c manages them.
  */
 #include "mpiimpl.h"
@@ -14,7 +14,6 @@
 
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,32 +22,16 @@
 _Static_assert(sizeof(MPI_Aint) == sizeof(ptrdiff_t), "MPI_Aint is not ptrdiff_t");
 
 /* ---------------------------------------------------------------- helpers */
-static int type_raise(int cls, const char *fn, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int type_raise(int cls, const char *fn, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    int code;
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    /* (a code the handler cleared: MPI_CANAL_HANDLED, so the caller stops;
-     * the entry points return the handler's MPI_SUCCESS) */
-    code = mpi_err_raise(NULL, cls, fn, "%s", msg);
-    return code == MPI_SUCCESS ? MPI_CANAL_HANDLED : code;
-}
-
 /* A valid datatype handle (committed or not). */
 static int type_arg(MPI_Datatype h, const char *what, const char *fn, dt_type_t **out)
 {
     dt_type_t *t = NULL;
     if (h == MPI_DATATYPE_NULL)
-        return type_raise(MPI_ERR_TYPE, fn, "%s is MPI_DATATYPE_NULL", what);
+        return mpi_err_fail(NULL, MPI_ERR_TYPE, fn, "%s is MPI_DATATYPE_NULL", what);
     t = mpi_dt_get(h);
     if (t == NULL)
-        return type_raise(MPI_ERR_TYPE, fn, "%s=%#x is not a valid datatype", what, (unsigned)h);
+        return mpi_err_fail(NULL, MPI_ERR_TYPE, fn, "%s=%#x is not a valid datatype", what,
+                            (unsigned)h);
     *out = t;
     return MPI_SUCCESS;
 }
@@ -59,13 +42,16 @@ static int type_out(dt_type_t *t, MPI_Datatype *newtype, const char *fn)
     int h = mpi_handle_new(MPI_OBJ_DATATYPE, t);
     if (h == 0) {
         dt_release(t);
-        return type_raise(MPI_ERR_NO_MEM, fn, "no handle left for a new datatype");
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "no handle left for a new datatype");
     }
     *newtype = h;
     return MPI_SUCCESS;
 }
 
-static int engine_err(canal_status_t st, const char *fn) { return mpi_err_status(NULL, st, fn); }
+static int engine_err(canal_status_t st, const char *fn)
+{
+    return mpi_err_fail_status(NULL, st, fn);
+}
 
 /* Arrays of the MPI interface -> the engine's, checked. The caller frees *out. */
 static int lens_in_cls(const void *a, int is_count, MPI_Count n, const char *what, int errcls,
@@ -85,15 +71,16 @@ static int lens_in_cls(const void *a, int is_count, MPI_Count n, const char *wha
     size_t *v;
     *out = NULL;
     if (n > 0 && a == NULL)
-        return type_raise(MPI_ERR_ARG, fn, "%s is NULL", what);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "%s is NULL", what);
     v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
     if (v == NULL)
-        return type_raise(MPI_ERR_NO_MEM, fn, "%s: %lld entries", what, (long long)n);
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "%s: %lld entries", what, (long long)n);
     for (MPI_Count i = 0; i < n; i++) {
         long long x = is_count ? (long long)((const MPI_Count *)a)[i] : ((const int *)a)[i];
         if (x < 0) {
             free(v);
-            return type_raise(errcls, fn, "%s[%lld]=%lld is negative", what, (long long)i, x);
+            return mpi_err_fail(NULL, errcls, fn, "%s[%lld]=%lld is negative", what, (long long)i,
+                                x);
         }
         v[i] = (size_t)x;
     }
@@ -107,10 +94,10 @@ static int displs_in(const void *a, int is_count, MPI_Count n, const char *what,
     ptrdiff_t *v;
     *out = NULL;
     if (n > 0 && a == NULL)
-        return type_raise(MPI_ERR_ARG, fn, "%s is NULL", what);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "%s is NULL", what);
     v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
     if (v == NULL)
-        return type_raise(MPI_ERR_NO_MEM, fn, "%s: %lld entries", what, (long long)n);
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "%s: %lld entries", what, (long long)n);
     for (MPI_Count i = 0; i < n; i++)
         v[i] = is_count ? (ptrdiff_t)((const MPI_Count *)a)[i] : ((const int *)a)[i];
     *out = v;
@@ -130,14 +117,14 @@ static int large_form(const char *fn)
 static int len_arg(MPI_Count len, const char *what, const char *fn)
 {
     if (len < 0)
-        return type_raise(MPI_ERR_COUNT, fn, "%s=%lld is negative", what, (long long)len);
+        return mpi_err_fail(NULL, MPI_ERR_COUNT, fn, "%s=%lld is negative", what, (long long)len);
     return MPI_SUCCESS;
 }
 
 static int ptr_arg(const void *p, const char *what, const char *fn)
 {
     if (p == NULL)
-        return type_raise(MPI_ERR_ARG, fn, "%s is NULL", what);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "%s is NULL", what);
     return MPI_SUCCESS;
 }
 
@@ -266,7 +253,7 @@ static int indexed(int kind, MPI_Count count, const void *blens, MPI_Count block
     if (hbytes && !large) {
         if (count > 0 && displs == NULL) {
             free(bl);
-            return type_raise(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
+            return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "array_of_displacements is NULL");
         }
     } else if ((err = displs_in(displs, large, count, "array_of_displacements", fn, &ds))) {
         free(bl);
@@ -276,9 +263,15 @@ static int indexed(int kind, MPI_Count count, const void *blens, MPI_Count block
         const ptrdiff_t *d = ds != NULL ? ds : (const ptrdiff_t *)displs;
         switch (kind) {
         case 0: st = dt_create_indexed((size_t)count, bl, d, old, &t); break;
-        case 1: st = dt_create_hindexed((size_t)count, bl, d, old, &t); break;
-        case 2: st = dt_create_indexed_block((size_t)count, (size_t)blocklength, d, old, &t); break;
-        default: st = dt_create_hindexed_block((size_t)count, (size_t)blocklength, d, old, &t); break;
+        case 1:
+            st = dt_create_hindexed((size_t)count, bl, d, old, &t);
+            break;
+        case 2:
+            st = dt_create_indexed_block((size_t)count, (size_t)blocklength, d, old, &t);
+            break;
+        default:
+            st = dt_create_hindexed_block((size_t)count, (size_t)blocklength, d, old, &t);
+            break;
         }
     }
     free(bl);
@@ -300,7 +293,7 @@ static int indexed(int kind, MPI_Count count, const void *blens, MPI_Count block
             c = cat_counts(1, count, cb, n, cd, n);
         if (c == NULL) {
             dt_release(t);
-            return type_raise(MPI_ERR_NO_MEM, fn, "datatype envelope");
+            return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "datatype envelope");
         }
         err = record_large(t, combs[kind], 0, NULL, block ? 2 + n : 1 + 2 * n, c, 1, &old, fn);
         free(c);
@@ -361,18 +354,18 @@ static int type_struct(MPI_Count count, const void *blens, const void *displs,
     int err;
 
     if (count > 0 && types == NULL)
-        return type_raise(MPI_ERR_ARG, fn, "array_of_types is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "array_of_types is NULL");
     if ((err = lens_in(blens, large, count, "array_of_blocklengths", fn, &bl)))
         return err;
     if (large && (err = displs_in(displs, 1, count, "array_of_displacements", fn, &ds)))
         goto out_free;
     if (!large && count > 0 && displs == NULL) {
-        err = type_raise(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
+        err = mpi_err_fail(NULL, MPI_ERR_ARG, fn, "array_of_displacements is NULL");
         goto out_free;
     }
     tt = malloc((size_t)(count > 0 ? count : 1) * sizeof *tt);
     if (tt == NULL) {
-        err = type_raise(MPI_ERR_NO_MEM, fn, "%lld types", (long long)count);
+        err = mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "%lld types", (long long)count);
         goto out_free;
     }
     for (MPI_Count i = 0; i < count; i++) {
@@ -390,7 +383,7 @@ static int type_struct(MPI_Count count, const void *blens, const void *displs,
         int64_t *c = cat_counts(1, count, blens, (size_t)count, displs, (size_t)count);
         if (c == NULL) {
             dt_release(t);
-            err = type_raise(MPI_ERR_NO_MEM, fn, "datatype envelope");
+            err = mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "datatype envelope");
             goto out_free;
         }
         err = record_large(t, DT_COMBINER_STRUCT, 0, NULL, 1 + 2 * (size_t)count, c,
@@ -430,8 +423,8 @@ static int order_in(int order, int *out, const char *fn)
     else if (order == MPI_ORDER_FORTRAN)
         *out = DT_ORDER_FORTRAN;
     else
-        return type_raise(MPI_ERR_ARG, fn, "order=%d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
-                          order);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn,
+                            "order=%d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
     return MPI_SUCCESS;
 }
 
@@ -447,7 +440,7 @@ static int subarray(int ndims, const void *sizes, const void *subsizes, const vo
     if ((err = type_arg(oldtype, "oldtype", fn, &old)))
         return err;
     if (ndims <= 0)
-        return type_raise(MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
     if ((err = order_in(order, &ord, fn)))
         return err;
     if ((err = lens_in_cls(sizes, large, ndims, "array_of_sizes", MPI_ERR_ARG, fn, &sz)) ||
@@ -463,7 +456,7 @@ static int subarray(int ndims, const void *sizes, const void *subsizes, const vo
         int64_t ints[2] = {ndims, order}, *c = malloc(3 * (size_t)ndims * sizeof *c);
         if (c == NULL) {
             dt_release(t);
-            err = type_raise(MPI_ERR_NO_MEM, fn, "datatype envelope");
+            err = mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "datatype envelope");
             goto out_free;
         }
         for (int i = 0; i < ndims; i++) {
@@ -510,9 +503,9 @@ static int darray(int size, int rank, int ndims, const void *gsizes, const int d
     if ((err = type_arg(oldtype, "oldtype", fn, &old)))
         return err;
     if (ndims <= 0)
-        return type_raise(MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
     if (distribs == NULL || dargs == NULL || psizes == NULL)
-        return type_raise(MPI_ERR_ARG, fn, "array_of_%s is NULL",
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "array_of_%s is NULL",
                      distribs == NULL ? "distribs" : dargs == NULL ? "dargs" : "psizes");
     if ((err = order_in(order, &ord, fn)))
         return err;
@@ -521,7 +514,7 @@ static int darray(int size, int rank, int ndims, const void *gsizes, const int d
     dist = malloc((size_t)ndims * sizeof *dist);
     if (dist == NULL) {
         free(gs);
-        return type_raise(MPI_ERR_NO_MEM, fn, "darray of %d dimensions", ndims);
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "darray of %d dimensions", ndims);
     }
     for (int i = 0; i < ndims; i++) {
         switch (distribs[i]) {
@@ -531,8 +524,8 @@ static int darray(int size, int rank, int ndims, const void *gsizes, const int d
         default:
             free(gs);
             free(dist);
-            return type_raise(MPI_ERR_ARG, fn, "array_of_distribs[%d]=%d is not a distribution", i,
-                         distribs[i]);
+            return mpi_err_fail(NULL, MPI_ERR_ARG, fn,
+                                "array_of_distribs[%d]=%d is not a distribution", i, distribs[i]);
         }
     }
     st = dt_create_darray(size, rank, ndims, gs, dist, dargs, psizes, ord, old, &t);
@@ -548,7 +541,7 @@ static int darray(int size, int rank, int ndims, const void *gsizes, const int d
             free(ints);
             free(c);
             dt_release(t);
-            return type_raise(MPI_ERR_NO_MEM, fn, "datatype envelope");
+            return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "datatype envelope");
         }
         ints[k++] = size;
         ints[k++] = rank;
@@ -670,10 +663,10 @@ static int f90_type(dt_combiner_t comb, int p, int r, MPI_Datatype *newtype, con
     int64_t ints[2] = {p, r};
 
     if (comb != DT_COMBINER_F90_INTEGER && p == MPI_UNDEFINED && r == MPI_UNDEFINED)
-        return type_raise(MPI_ERR_ARG, fn, "p and r are both MPI_UNDEFINED");
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "p and r are both MPI_UNDEFINED");
     b = f90_base(comb, p, r);
     if (b == DT_NBUILTIN)
-        return type_raise(MPI_ERR_ARG, fn, "no Fortran %s type has %s%d and range %d",
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "no Fortran %s type has %s%d and range %d",
                      comb == DT_COMBINER_F90_INTEGER ? "integer"
                      : comb == DT_COMBINER_F90_REAL  ? "real"
                                                      : "complex",
@@ -685,7 +678,8 @@ static int f90_type(dt_combiner_t comb, int p, int r, MPI_Datatype *newtype, con
             goto out_unlock;
         }
     if (f90_n == F90_MAX) {
-        err = type_raise(MPI_ERR_INTERN, fn, "more than %d distinct Fortran 90 types", F90_MAX);
+        err = mpi_err_fail(NULL, MPI_ERR_INTERN, fn, "more than %d distinct Fortran 90 types",
+                           F90_MAX);
         goto out_unlock;
     }
     if ((st = dt_create_dup(dt_builtin(b), &t)) != CANAL_OK ||
@@ -698,7 +692,7 @@ static int f90_type(dt_combiner_t comb, int p, int r, MPI_Datatype *newtype, con
     h = mpi_handle_new(MPI_OBJ_DATATYPE, t);
     if (h == 0) {
         dt_release(t);
-        err = type_raise(MPI_ERR_NO_MEM, fn, "no handle left for a new datatype");
+        err = mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "no handle left for a new datatype");
         goto out_unlock;
     }
     f90_cache[f90_n].comb = comb;
@@ -736,15 +730,18 @@ int mpi_type_match_size_impl(int typeclass, int size, MPI_Datatype *datatype, co
     switch (typeclass) {
     case MPI_TYPECLASS_REAL: cls = 'r'; break;
     case MPI_TYPECLASS_INTEGER: cls = 'i'; break;
-    case MPI_TYPECLASS_COMPLEX: cls = 'c'; break;
+    case MPI_TYPECLASS_COMPLEX:
+        cls = 'c';
+        break;
     default:
-        return type_raise(MPI_ERR_ARG, fn, "typeclass=%d is not MPI_TYPECLASS_REAL, _INTEGER or _COMPLEX",
-                     typeclass);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn,
+                            "typeclass=%d is not MPI_TYPECLASS_REAL, _INTEGER or _COMPLEX",
+                            typeclass);
     }
     b = size > 0 ? dt_match_size(cls, (size_t)size) : DT_NBUILTIN;
     h = b == DT_NBUILTIN ? MPI_DATATYPE_NULL : mpi_dt_builtin_handle(b);
     if (h == MPI_DATATYPE_NULL)
-        return type_raise(MPI_ERR_ARG, fn, "no %s type has size %d",
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "no %s type has size %d",
                      cls == 'r' ? "real" : cls == 'i' ? "integer" : "complex", size);
     *datatype = h;
     return MPI_SUCCESS;
@@ -772,11 +769,11 @@ int mpi_type_free_impl(MPI_Datatype *datatype, const char *fn)
     if ((err = type_arg(*datatype, "datatype", fn, &t)))
         return err;
     if (dt_builtin_of(t) != DT_NBUILTIN || is_f90(*datatype))
-        return type_raise(MPI_ERR_TYPE, fn, "datatype %s is predefined and cannot be freed",
+        return mpi_err_fail(NULL, MPI_ERR_TYPE, fn, "datatype %s is predefined and cannot be freed",
                      dt_get_name(t)[0] ? dt_get_name(t) : "(Fortran 90 type)");
     if ((err = mpi_attr_delete_all(MPI_OBJ_DATATYPE, *datatype,
                                    (mpi_attr_t **)dt_user_slot(t))) != MPI_SUCCESS)
-        return mpi_err_raise_code(NULL, err, fn);
+        return mpi_err_fail_code(NULL, err, fn);
     mpi_handle_del(MPI_OBJ_DATATYPE, *datatype);
     /* messages still using the type hold their own references */
     dt_release(t);
@@ -800,7 +797,7 @@ int mpi_type_dup_impl(MPI_Datatype oldtype, MPI_Datatype *newtype, const char *f
     err = mpi_attr_dup_all(MPI_OBJ_DATATYPE, oldtype, *(mpi_attr_t **)dt_user_slot(old), &attrs);
     if (err != MPI_SUCCESS) {
         dt_release(t);
-        return mpi_err_raise_code(NULL, err, fn);
+        return mpi_err_fail_code(NULL, err, fn);
     }
     *dt_user_slot(t) = attrs;
     return type_out(t, newtype, fn);
@@ -960,10 +957,11 @@ int mpi_type_get_envelope_impl(MPI_Datatype datatype, int *num_integers, int *nu
         return err;
     e = dt_contents(t);
     if (e->ncounts > 0)
-        return type_raise(MPI_ERR_TYPE, fn, "the datatype was made by a large-count constructor; "
-                     "decode it with MPI_Type_get_envelope_c");
+        return mpi_err_fail(NULL, MPI_ERR_TYPE, fn,
+                            "the datatype was made by a large-count constructor; "
+                            "decode it with MPI_Type_get_envelope_c");
     if (e->nints > INT_MAX || e->naddrs > INT_MAX || e->ntypes > INT_MAX)
-        return type_raise(MPI_ERR_TYPE, fn, "the envelope does not fit in int counts");
+        return mpi_err_fail(NULL, MPI_ERR_TYPE, fn, "the envelope does not fit in int counts");
     *num_integers = (int)e->nints;
     *num_addresses = (int)e->naddrs;
     *num_datatypes = (int)e->ntypes;
@@ -1035,23 +1033,26 @@ static int contents(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max
         return err;
     e = dt_contents(t);
     if (e->combiner == DT_COMBINER_NAMED)
-        return type_raise(MPI_ERR_TYPE, fn, "%s is a predefined datatype: it has no contents",
-                     dt_get_name(t));
+        return mpi_err_fail(NULL, MPI_ERR_TYPE, fn,
+                            "%s is a predefined datatype: it has no contents", dt_get_name(t));
     if (!large && e->ncounts > 0)
-        return type_raise(MPI_ERR_TYPE, fn, "the datatype was made by a large-count constructor; "
-                     "decode it with MPI_Type_get_contents_c");
+        return mpi_err_fail(NULL, MPI_ERR_TYPE, fn,
+                            "the datatype was made by a large-count constructor; "
+                            "decode it with MPI_Type_get_contents_c");
     /* MPICH reports too small arrays as MPI_ERR_OTHER */
     if ((MPI_Count)e->nints > max_integers || (MPI_Count)e->naddrs > max_addresses ||
         (MPI_Count)e->ncounts > max_large_counts || (MPI_Count)e->ntypes > max_datatypes)
-        return type_raise(MPI_ERR_OTHER, fn, "arrays too small: the datatype has %zu integers, %zu "
-                     "addresses, %zu large counts and %zu datatypes (room for %lld, %lld, %lld, %lld)",
-                     e->nints, e->naddrs, e->ncounts, e->ntypes, (long long)max_integers,
-                     (long long)max_addresses, (long long)max_large_counts,
-                     (long long)max_datatypes);
-    if ((e->nints > 0 && array_of_integers == NULL) || (e->naddrs > 0 && array_of_addresses == NULL) ||
+        return mpi_err_fail(
+            NULL, MPI_ERR_OTHER, fn,
+            "arrays too small: the datatype has %zu integers, %zu "
+            "addresses, %zu large counts and %zu datatypes (room for %lld, %lld, %lld, %lld)",
+            e->nints, e->naddrs, e->ncounts, e->ntypes, (long long)max_integers,
+            (long long)max_addresses, (long long)max_large_counts, (long long)max_datatypes);
+    if ((e->nints > 0 && array_of_integers == NULL) ||
+        (e->naddrs > 0 && array_of_addresses == NULL) ||
         (e->ncounts > 0 && array_of_large_counts == NULL) ||
         (e->ntypes > 0 && array_of_datatypes == NULL))
-        return type_raise(MPI_ERR_ARG, fn, "an output array is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "an output array is NULL");
     if ((err = contents_types(e, array_of_datatypes, fn)))
         return err;
     for (size_t i = 0; i < e->nints; i++)
@@ -1093,23 +1094,23 @@ int mpi_pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, v
     canal_status_t st;
 
     if (outsize < 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "outsize=%lld is negative", (long long)outsize);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "outsize=%lld is negative", (long long)outsize);
     if (*position < 0 || *position > outsize)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "position=%lld is not in [0, outsize=%lld]",
-                             (long long)*position, (long long)outsize);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "position=%lld is not in [0, outsize=%lld]",
+                            (long long)*position, (long long)outsize);
     if (outbuf == NULL && incount > 0 && dt_size(t) > 0)
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "outbuf is NULL");
+        return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "outbuf is NULL");
     st = dt_pack(inbuf, (size_t)incount, t, (char *)outbuf + *position,
                  (size_t)(outsize - *position), &bytes);
     if (st == CANAL_ERR_TRUNCATE)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn,
-                             "outsize=%lld is too small: incount=%lld elements of %zu bytes need "
-                             "%llu bytes, %lld are left after position=%lld",
-                             (long long)outsize, (long long)incount, dt_size(t),
-                             (unsigned long long)incount * dt_size(t),
-                             (long long)(outsize - *position), (long long)*position);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn,
+                            "outsize=%lld is too small: incount=%lld elements of %zu bytes need "
+                            "%llu bytes, %lld are left after position=%lld",
+                            (long long)outsize, (long long)incount, dt_size(t),
+                            (unsigned long long)incount * dt_size(t),
+                            (long long)(outsize - *position), (long long)*position);
     if (st != CANAL_OK)
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     *position += (MPI_Count)bytes;
     return MPI_SUCCESS;
 }
@@ -1122,20 +1123,20 @@ int mpi_unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, vo
     canal_status_t st;
 
     if (insize < 0)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "insize=%lld is negative", (long long)insize);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "insize=%lld is negative", (long long)insize);
     if (*position < 0 || *position > insize)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "position=%lld is not in [0, insize=%lld]",
-                             (long long)*position, (long long)insize);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "position=%lld is not in [0, insize=%lld]",
+                            (long long)*position, (long long)insize);
     /* as MPICH: when the input holds less than outcount elements, unpack
      * what is there (like a receive of a shorter message) */
     if (__builtin_mul_overflow((size_t)outcount, dt_size(t), &need) ||
         need > (size_t)(insize - *position))
         need = (size_t)(insize - *position);
     if (need > 0 && inbuf == NULL)
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "inbuf is NULL");
+        return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "inbuf is NULL");
     st = dt_unpack((const char *)inbuf + *position, need, outbuf, (size_t)outcount, t, &bytes);
     if (st != CANAL_OK)
-        return mpi_err_status(c, st, fn);
+        return mpi_err_fail_status(c, st, fn);
     *position += (MPI_Count)bytes;
     return MPI_SUCCESS;
 }
@@ -1149,8 +1150,8 @@ int mpi_pack_size_impl(MPI_Count incount, MPI_Datatype datatype, mpi_comm_t *c, 
     size_t n;
 
     if (__builtin_mul_overflow((size_t)incount, dt_size(t), &n) || n > (size_t)LLONG_MAX)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%lld elements of %zu bytes overflow",
-                             (long long)incount, dt_size(t));
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%lld elements of %zu bytes overflow",
+                            (long long)incount, dt_size(t));
     *size = (MPI_Count)n;
     return MPI_SUCCESS;
 }
@@ -1159,10 +1160,10 @@ int mpi_pack_size_impl(MPI_Count incount, MPI_Datatype datatype, mpi_comm_t *c, 
 static int datarep_arg(const char *datarep, const char *fn)
 {
     if (datarep == NULL)
-        return type_raise(MPI_ERR_ARG, fn, "datarep is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "datarep is NULL");
     if (strcasecmp(datarep, "external32") != 0)
-        return type_raise(MPI_ERR_ARG, fn, "datarep \"%s\" is not supported (only \"external32\")",
-                     datarep);
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn,
+                            "datarep \"%s\" is not supported (only \"external32\")", datarep);
     return MPI_SUCCESS;
 }
 
@@ -1178,12 +1179,12 @@ int mpi_pack_external_impl(const char *datarep, const void *inbuf, MPI_Count inc
     if ((err = datarep_arg(datarep, fn)))
         return err;
     if (outsize < 0 || *position < 0 || *position > outsize)
-        return type_raise(MPI_ERR_ARG, fn, "position=%lld is not in [0, outsize=%lld]",
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "position=%lld is not in [0, outsize=%lld]",
                      (long long)*position, (long long)outsize);
     st = dt_pack_external32(inbuf, (size_t)incount, t, (char *)outbuf + *position,
                             (size_t)(outsize - *position), &bytes);
     if (st == CANAL_ERR_TRUNCATE)
-        return type_raise(MPI_ERR_ARG, fn, "pack buffer too small: %s (position %lld)",
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "pack buffer too small: %s (position %lld)",
                      common_err_detail(), (long long)*position);
     if (st != CANAL_OK)
         return engine_err(st, fn);
@@ -1203,12 +1204,12 @@ int mpi_unpack_external_impl(const char datarep[], const void *inbuf, MPI_Count 
     if ((err = datarep_arg(datarep, fn)))
         return err;
     if (insize < 0 || *position < 0 || *position > insize)
-        return type_raise(MPI_ERR_ARG, fn, "position=%lld is not in [0, insize=%lld]",
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "position=%lld is not in [0, insize=%lld]",
                      (long long)*position, (long long)insize);
     st = dt_unpack_external32((const char *)inbuf + *position, (size_t)(insize - *position),
                               outbuf, (size_t)outcount, t, &bytes);
     if (st == CANAL_ERR_TRUNCATE)
-        return type_raise(MPI_ERR_TRUNCATE, fn, "%s (position %lld)", common_err_detail(),
+        return mpi_err_fail(NULL, MPI_ERR_TRUNCATE, fn, "%s (position %lld)", common_err_detail(),
                      (long long)*position);
     if (st != CANAL_OK)
         return engine_err(st, fn);

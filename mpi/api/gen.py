@@ -399,8 +399,10 @@ def entry_code(e, large):
                 raise SystemExit('%s: impl=NAME(ARGS) with arrays of two types' % e.where)
             args = [byname.get(a, a) for a in e.impl_args]
         args.append('fn')
-        call = result_of(e, '%s(%s)' % (e.impl, ', '.join(args)))
+        call = '%s(%s)' % (e.impl, ', '.join(args))
         if temps:
+            # the out-parameters only when the call succeeded (not when the
+            # user's handler cleared its code: MPI_CANAL_HANDLED, mapped after)
             lines.append('    err = %s;' % call)
             lines.append('    if (err == MPI_SUCCESS) {')
             for p in temps:
@@ -411,14 +413,14 @@ def entry_code(e, large):
                 else:
                     lines.append('            *%s = (%s)%s_l;' % (p.name, p.base, p.name))
             lines.append('    }')
-            lines.append('    return err;')
+            lines.append('    return %s;' % result_of(e, 'err'))
         else:
-            lines.append('    return %s;' % call)
+            lines.append('    return %s;' % result_of(e, call))
         lines.append('}')
         if (not e.anytime or cks) and not temps and None not in fasts and \
                 all(p.name != '...' for p in e.params):
             lines = fast_entry(name, lines, params, [p.name for p in e.params], pairs, cobj,
-                               otype if cobj else None, call, e.anytime)
+                               otype if cobj else None, result_of(e, call), e.anytime)
     qid = QMPI_IDS.get(name.upper() + '_T')
     if qid is not None and not e.stub and not e.value_return and e.returns == 'int' and \
             not name.startswith('QMPI_') and all(p.name != '...' for p in e.params):
