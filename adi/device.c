@@ -911,7 +911,7 @@ static canal_status_t wait_until_held(int (*pred)(void *arg),
         }
         /* (locked mode: after WAIT_ROLE_POLLS empty polls only the role
          * holder polls; the others sleep) */
-        if (adi_dev.locked && !role && idle >= WAIT_ROLE_POLLS) {
+        if (idle >= WAIT_ROLE_POLLS && !role && adi_dev.locked) {
             adi_watch_t wt = {NULL, 0};
             if (watch != NULL)
                 watch(arg, &wt);
