@@ -264,6 +264,22 @@ canal_status_t adi_wait(adi_request_t *req);
  * this one polled), not adi_unlock. */
 canal_status_t adi_wait_until_locked(int (*pred)(void *arg), void *arg);
 void adi_wait_unlock(void);
+/* The same waits naming what they wait for, so that a thread asleep in
+ * one (locked mode, while another thread polls) is woken when that word
+ * moves rather than at every poll that delivered something: watch(arg,
+ * &w) sets w.word to a word that moves away from w.unless when pred may
+ * have become true (w.word NULL: it cannot say). Called when the thread is
+ * about to sleep, after pred said no. */
+typedef struct {
+    const volatile int *word;
+    int unless;
+} adi_watch_t;
+canal_status_t adi_wait_until_watch(int (*pred)(void *arg),
+                                   void (*watch)(void *arg, adi_watch_t *out), void *arg);
+canal_status_t adi_wait_until_locked_watch(int (*pred)(void *arg),
+                                          void (*watch)(void *arg, adi_watch_t *out), void *arg);
+/* The watch of a request: its done flag. */
+void adi_watch_request(const adi_request_t *req, adi_watch_t *out);
 
 /* Hooks for layers above the device (RMA agents, managed runtimes):
  * - a progress hook runs at the end of every adi_progress() that polled the
@@ -306,6 +322,10 @@ typedef struct {
      * their whole time although what the wait waited for had happened (a
      * wake-up that never came) */
     uint64_t wait_sleeps, wait_sleeps_missed;
+    /* sleeps of waiting threads while another thread polls (locked mode),
+     * and those of them that lasted their whole CANAL_THREAD_WAIT_SLEEP_US
+     * although their wait's watch had moved (a wake-up that never came) */
+    uint64_t thread_sleeps, thread_sleeps_missed;
 } adi_stats_t;
 void adi_stats_get(adi_stats_t *out);
 

@@ -18,6 +18,7 @@
 #include "common/log.h"
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -113,12 +114,23 @@ void adi_lock(void)
     dev_depth = 1;
 }
 
+/* Threads asleep in waits (below); a release of the device lock wakes
+ * those whose wait it may have ended (every completion and arrival happens
+ * under the lock). */
+static int nsleepers;
+static long thread_sleep_us = 200; /* CANAL_THREAD_WAIT_SLEEP_US */
+static void sleepers_scan(int all);
+
 void adi_unlock(void)
 {
     if (!adi_dev.locked || --dev_depth > 0)
         return;
     __atomic_store_n(&dev_owner, 0, __ATOMIC_RELAXED);
     adi_mutex_drop(&dev_lock);
+    /* (seq_cst against sleepers_enter's count: a sleeper that registered
+     * before this load is scanned, one after it sees the change) */
+    if (__atomic_load_n(&nsleepers, __ATOMIC_SEQ_CST) != 0)
+        sleepers_scan(1);
 }
 
 /* (inline in progress_poll: an empty poll is the commonest call of a wait) */
@@ -306,6 +318,11 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
             return common_err_set(CANAL_ERR_ARG, "CANAL_WAIT_SLEEP_US=%lld must be 1..10000000",
                                   sl);
         adi_dev.sleep_us = (long)sl;
+        sl = common_cvar_int("THREAD_WAIT_SLEEP_US");
+        if (sl < 1 || sl > 100000000)
+            return common_err_set(CANAL_ERR_ARG,
+                                  "CANAL_THREAD_WAIT_SLEEP_US=%lld must be 1..100000000", sl);
+        thread_sleep_us = (long)sl;
     }
     adi_dev.unexpected_limit = (size_t)common_cvar_int("UNEXPECTED_LIMIT");
     if (strcmp(over, "yes") == 0)
@@ -597,46 +614,160 @@ void adi_set_wait_hook(void (*fn)(void *arg), void *arg, long interval)
     wait_hook_interval = interval > 0 ? interval : 1000;
 }
 
-/* Threads waiting while another polls (locked mode) sleep on a futex
- * instead of spinning against the poller for the CPU: with 2 ranks x T
- * threads on a 2-core machine the spinners would take the poller's time.
- * The poller bumps `wake_gen` and wakes them when a poll completed
- * something, and when it stops polling (so another takes over); a sleeper
- * also wakes after WAITER_SLEEP_US at most, so a completion nobody
- * announced (another thread's isend, a generalized request) is seen late,
- * never lost. */
-enum { WAITER_SLEEP_US = 200 };
-static uint32_t wake_gen;
-static int nsleepers;
+/* A wait's predicate as the channel's sleep checks it: a predicate may act
+ * once it holds (a blocking probe's takes the message it found, and says 0
+ * when asked again), so whoever finds it true first records that here and
+ * the wait ends on the record. */
+typedef struct {
+    int (*pred)(void *arg);
+    void *arg;
+    int held;
+} wait_cond_t;
 
-static __attribute__((noinline)) void waiters_wake_all(void)
+static int wait_cond_ready(void *c)
 {
-    __atomic_add_fetch(&wake_gen, 1, __ATOMIC_SEQ_CST);
-    syscall(SYS_futex, &wake_gen, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+    wait_cond_t *wc = c;
+    if (!wc->held)
+        wc->held = wc->pred(wc->arg);
+    return wc->held;
 }
 
-/* (inline: with one thread nobody sleeps and this is one load) */
-static inline void waiters_wake(void)
+/* Threads waiting while another polls (locked mode). A wait polls for
+ * itself for its first WAIT_ROLE_POLLS empty polls (a trylock of the device
+ * lock: a thread that finds it taken yields). After that only one waiting
+ * thread polls: the holder of the polling role (`poll_role`, its thread
+ * id), the first that got there while the role was free; it polls until its
+ * own wait ends and then passes the role to the oldest sleeper (a wake-up of
+ * one thread, not all). The others sleep, each on its own futex word (a
+ * record on its stack in the list `sleepers`, oldest first, under
+ * `sleepers_lock`, a leaf lock), with more threads than CPUs leaving the
+ * CPU to the poller, and are woken for one of two reasons only:
+ * - what it waits for happened: a wait that names a watch (adi_watch_t: a
+ *   request's done flag, a context's arrival count) is woken when that word
+ *   moved, by whichever thread next releases the device lock (every
+ *   completion and arrival happens under it: adi_unlock, progress_release,
+ *   sleepers_scan); a wait without a watch is woken by every release after
+ *   a poll that delivered something or a send (it cannot say what it waits
+ *   for);
+ * - it is handed the polling role (role_pass).
+ * The counts and the role are read seq_cst on both sides (a sleeper counts
+ * itself, then looks; a releaser changes, then reads the count), so while
+ * anyone sleeps a thread with the role is awake in a wait, and no wake-up
+ * is left to a timeout. A sleep still ends after
+ * CANAL_THREAD_WAIT_SLEEP_US (200 us) at most, for a change no release
+ * announces (another process's write into a shared block, a peer's
+ * failure); one that lasted its whole time although its watch had moved
+ * was a lost wake-up and is counted (canal_thread_wait_missed_wakes). */
+typedef struct waiter {
+    struct waiter *next, *prev;
+    adi_watch_t watch; /* word NULL: woken by any release */
+    uintptr_t self;    /* the sleeper's thread id (for the role) */
+    uint32_t word;     /* WS_*: the futex word */
+} waiter_t;
+
+enum { WS_SLEEP, WS_WOKEN, WS_ROLE };
+static adi_mutex_t sleepers_lock = ADI_MUTEX_INIT;
+static waiter_t sleepers = {&sleepers, &sleepers, {NULL, 0}, 0, 0};
+/* (nsleepers, above: records in the list, read without the lock) */
+static uintptr_t poll_role; /* the thread that polls for the sleepers, or 0 */
+
+static inline int watch_moved(const adi_watch_t *w)
 {
+    return __atomic_load_n(w->word, __ATOMIC_ACQUIRE) != w->unless;
+}
+
+/* Wake the sleepers whose watch moved, and with `all` those without a
+ * watch (not after an empty poll: they would wake at every poll). */
+static __attribute__((noinline)) void sleepers_scan(int all)
+{
+    adi_mutex_take(&sleepers_lock);
+    for (waiter_t *w = sleepers.next; w != &sleepers; w = w->next) {
+        if (__atomic_load_n(&w->word, __ATOMIC_RELAXED) != WS_SLEEP ||
+            (w->watch.word != NULL ? !watch_moved(&w->watch) : !all))
+            continue;
+        __atomic_store_n(&w->word, WS_WOKEN, __ATOMIC_RELEASE);
+        syscall(SYS_futex, &w->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    }
+    adi_mutex_drop(&sleepers_lock);
+}
+
+/* 1 when this thread now holds the polling role. */
+static inline int role_take(uintptr_t self)
+{
+    uintptr_t none = 0;
+    return __atomic_compare_exchange_n(&poll_role, &none, self, 0, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+}
+
+/* The end of the role holder's wait: the oldest sleeper still asleep polls
+ * next (unless a thread that just began to wait took the role first).
+ * seq_cst against sleepers_enter: a sleeper that saw the role held is
+ * counted before this load. */
+static __attribute__((noinline)) void role_pass_slow(void)
+{
+    adi_mutex_take(&sleepers_lock);
+    for (waiter_t *w = sleepers.next; w != &sleepers; w = w->next) {
+        if (__atomic_load_n(&w->word, __ATOMIC_RELAXED) != WS_SLEEP)
+            continue;
+        if (role_take(w->self)) {
+            __atomic_store_n(&w->word, WS_ROLE, __ATOMIC_RELEASE);
+            syscall(SYS_futex, &w->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+        }
+        break;
+    }
+    adi_mutex_drop(&sleepers_lock);
+}
+
+static inline void role_pass(void)
+{
+    __atomic_store_n(&poll_role, 0, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&nsleepers, __ATOMIC_SEQ_CST) != 0)
-        waiters_wake_all();
+        role_pass_slow();
 }
 
-/* Sleep until a poller announces progress or stops, unless nobody polls. */
-static void waiter_sleep(void)
+/* A waiter that has polled for a while: take the polling role if nobody
+ * holds it (1: the caller polls on, and does not sleep until its wait
+ * ends), else sleep until what it waits for happens or it is handed the
+ * role (1) or not (0). */
+static int sleepers_enter(wait_cond_t *wc, const adi_watch_t *watch)
 {
-    struct timespec ts = {0, WAITER_SLEEP_US * 1000L};
-    uint32_t gen;
+    struct timespec ts = {thread_sleep_us / 1000000, thread_sleep_us % 1000000 * 1000L};
+    waiter_t me = {NULL, NULL, {NULL, 0}, dev_self(), WS_SLEEP};
+    uint32_t why;
 
+    if (role_take(me.self))
+        return 1;
+    if (watch != NULL)
+        me.watch = *watch;
+    adi_mutex_take(&sleepers_lock);
+    me.prev = sleepers.prev;
+    me.next = &sleepers;
+    sleepers.prev->next = &me;
+    sleepers.prev = &me;
     __atomic_add_fetch(&nsleepers, 1, __ATOMIC_SEQ_CST);
-    gen = __atomic_load_n(&wake_gen, __ATOMIC_SEQ_CST);
-    /* Registered before looking: a poller that unlocks after this trylock
-     * failed sees nsleepers > 0 and bumps the generation. */
-    if (adi_trylock())
-        adi_unlock(); /* nobody polls: the caller polls itself */
-    else
-        syscall(SYS_futex, &wake_gen, FUTEX_WAIT_PRIVATE, gen, &ts, NULL, 0);
+    /* Counted before looking: a holder that drops the role after this
+     * look sees the count (role_pass), and so does a release after a
+     * change (adi_unlock, sleepers_scan). */
+    if (role_take(me.self))
+        __atomic_store_n(&me.word, WS_ROLE, __ATOMIC_RELAXED);
+    adi_mutex_drop(&sleepers_lock);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&me.word, __ATOMIC_RELAXED) == WS_SLEEP &&
+        !(me.watch.word != NULL ? watch_moved(&me.watch) : wait_cond_ready(wc)))
+        while (__atomic_load_n(&me.word, __ATOMIC_ACQUIRE) == WS_SLEEP &&
+               syscall(SYS_futex, &me.word, FUTEX_WAIT_PRIVATE, WS_SLEEP, &ts, NULL, 0) != 0 &&
+               errno == EINTR)
+            ; /* (EAGAIN: woken meanwhile; ETIMEDOUT: the bound) */
+    adi_mutex_take(&sleepers_lock);
+    me.prev->next = me.next;
+    me.next->prev = me.prev;
     __atomic_sub_fetch(&nsleepers, 1, __ATOMIC_SEQ_CST);
+    why = __atomic_load_n(&me.word, __ATOMIC_ACQUIRE); /* (final: nobody sees me now) */
+    adi_mutex_drop(&sleepers_lock);
+    __atomic_add_fetch(&adi_stats.thread_sleeps, 1, __ATOMIC_RELAXED);
+    if (why == WS_SLEEP && me.watch.word != NULL && watch_moved(&me.watch))
+        __atomic_add_fetch(&adi_stats.thread_sleeps_missed, 1, __ATOMIC_RELAXED);
+    return why == WS_ROLE;
 }
 
 /* Poll every channel, send what is queued, run the hooks. In locked mode
@@ -680,9 +811,12 @@ static inline __attribute__((always_inline)) int progress_poll_hold(void)
 /* The end of a poll of progress_poll_hold that returned n >= 0. */
 static inline void progress_release(int n)
 {
-    adi_unlock();
-    if (n > 0 && adi_dev.locked)
-        waiters_wake();
+    if (!adi_dev.locked || --dev_depth > 0)
+        return;
+    __atomic_store_n(&dev_owner, 0, __ATOMIC_RELAXED);
+    adi_mutex_drop(&dev_lock);
+    if (__atomic_load_n(&nsleepers, __ATOMIC_SEQ_CST) != 0) /* (as adi_unlock) */
+        sleepers_scan(n > 0);
 }
 
 static int progress_poll(void)
@@ -744,34 +878,22 @@ static ch_endpoint_t *sleep_channel(int *fast_out)
  * On a dedicated CPU nothing deschedules it and the long spin stays (a
  * sleeping vCPU takes tens of microseconds to wake). */
 enum { WAIT_CONTENDED_SLEEP_US = 50, WAIT_CONTENDED_KEEP_US = 1000000 };
+/* Locked mode: a wait polls for itself this many empty polls (taking the
+ * device lock when it is free); then it polls on only with the polling
+ * role, else sleeps (sleepers_enter). */
+enum { WAIT_ROLE_POLLS = 16 };
 static long long wait_contended_at; /* when a wait last saw itself descheduled */
-
-/* A wait's predicate as the channel's sleep checks it: a predicate may act
- * once it holds (a blocking probe's takes the message it found, and says 0
- * when asked again), so whoever finds it true first records that here and
- * the wait ends on the record. */
-typedef struct {
-    int (*pred)(void *arg);
-    void *arg;
-    int held;
-} wait_cond_t;
-
-static int wait_cond_ready(void *c)
-{
-    wait_cond_t *wc = c;
-    if (!wc->held)
-        wc->held = wc->pred(wc->arg);
-    return wc->held;
-}
 
 /* The wait loop; returns with the device lock held (a no-op below locked
  * mode). The poll that makes pred true keeps the lock, so that the caller
  * finishes in the same lock round (MPI_Wait: poll, then the status and the
  * free under the lock); when another thread's poll made it true, the lock
  * is taken here. Either way the wait counters are added under it. */
-static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
+static canal_status_t wait_until_held(int (*pred)(void *arg),
+                                      void (*watch)(void *arg, adi_watch_t *out), void *arg)
 {
     long idle = 0;
+    int role = 0; /* this thread holds the polling role (sleepers_enter) */
     long long t0 = 0, elapsed = 0, entered = 0, last = 0;
     int fast = 0;
     ch_endpoint_t *sleeper;
@@ -786,6 +908,16 @@ static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
         if (wc.held || pred(arg)) {
             adi_lock();
             break;
+        }
+        /* (locked mode: after WAIT_ROLE_POLLS empty polls only the role
+         * holder polls; the others sleep) */
+        if (idle >= WAIT_ROLE_POLLS && !role && adi_dev.locked) {
+            adi_watch_t wt = {NULL, 0};
+            if (watch != NULL)
+                watch(arg, &wt);
+            role = sleepers_enter(&wc, wt.word != NULL ? &wt : NULL);
+            last = 0;
+            continue;
         }
         n = progress_poll_hold();
         if (n >= 0) {
@@ -827,16 +959,11 @@ static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
             wait_hook(wait_hook_arg);
             last = 0; /* (a collector may have run: not a preemption) */
         }
-        if (n < 0 && idle > 16) {
-            /* Another thread is polling for us all: give it the CPU
-             * rather than spin against it (2 threads per core is common
-             * with MPI_THREAD_MULTIPLE). */
-            if (idle > 64) {
-                waiter_sleep();
-                last = 0;
-            } else {
-                sched_yield();
-            }
+        if (n < 0) {
+            /* Another thread holds the device lock (polling or sending):
+             * give it the CPU rather than spin against it (2 threads per
+             * core is common with MPI_THREAD_MULTIPLE). */
+            sched_yield();
             continue;
         }
         /* (npump read atomically: the compiler may load it even in
@@ -858,6 +985,8 @@ static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
             continue;
         sched_yield();
     }
+    if (role)
+        role_pass(); /* (the oldest sleeper polls next) */
     /* (time from the first clock reading: waits shorter than 64 polls add
      * nothing to canal_wait_time but count in canal_waits; every writer
      * holds the device lock, so no locked read-modify-write) */
@@ -867,34 +996,49 @@ static canal_status_t wait_until_held(int (*pred)(void *arg), void *arg)
     return CANAL_OK;
 }
 
-canal_status_t adi_wait_until_locked(int (*pred)(void *arg), void *arg)
+canal_status_t adi_wait_until_locked_watch(int (*pred)(void *arg),
+                                          void (*watch)(void *arg, adi_watch_t *out), void *arg)
 {
     if (pred(arg)) {
         adi_lock();
         return CANAL_OK;
     }
-    return wait_until_held(pred, arg);
+    return wait_until_held(pred, watch, arg);
 }
 
-void adi_wait_unlock(void)
+canal_status_t adi_wait_until_locked(int (*pred)(void *arg), void *arg)
 {
+    return adi_wait_until_locked_watch(pred, NULL, arg);
+}
+
+void adi_wait_unlock(void) { adi_unlock(); }
+
+canal_status_t adi_wait_until_watch(int (*pred)(void *arg),
+                                   void (*watch)(void *arg, adi_watch_t *out), void *arg)
+{
+    if (pred(arg))
+        return CANAL_OK;
+    wait_until_held(pred, watch, arg);
     adi_unlock();
-    if (adi_dev.locked)
-        waiters_wake(); /* we may have been the poller: let another take over */
+    return CANAL_OK;
 }
 
 canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)
 {
-    if (pred(arg))
-        return CANAL_OK;
-    wait_until_held(pred, arg);
-    adi_wait_unlock();
-    return CANAL_OK;
+    return adi_wait_until_watch(pred, NULL, arg);
 }
 
 static int req_done(void *arg) { return __atomic_load_n(&((adi_request_t *)arg)->done, __ATOMIC_ACQUIRE); }
 
-canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until(req_done, req); }
+void adi_watch_request(const adi_request_t *req, adi_watch_t *out)
+{
+    out->word = &req->done;
+    out->unless = 0;
+}
+
+static void req_watch(void *arg, adi_watch_t *out) { adi_watch_request(arg, out); }
+
+canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until_watch(req_done, req_watch, req); }
 
 /* Channels are called with the device lock held (flush included). */
 static int all_sent(void *arg)

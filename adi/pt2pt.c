@@ -1047,6 +1047,21 @@ static int recv_wait_pred(void *arg)
            __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) != w->nrevoked;
 }
 
+/* What a thread asleep in one of these waits waits for (adi_watch_t): the
+ * next arrival on its context (a loss or revocation is seen at the sleep's
+ * bound). */
+static void arrivals_watch(const adi_ctx_queues_t *q, unsigned seen, adi_watch_t *out)
+{
+    out->word = (const volatile int *)&q->arrivals;
+    out->unless = (int)seen;
+}
+
+static void recv_wait_watch(void *arg, adi_watch_t *out)
+{
+    recv_wait_t *w = arg;
+    arrivals_watch(w->q, w->seen, out);
+}
+
 canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int tag, int context,
                             adi_status_t *st_out, size_t *size_out)
 {
@@ -1084,7 +1099,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
          * Not after a loss or revocation: the request path's rules apply. */
         if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0)
             return CANAL_AGAIN;
-        adi_wait_until_locked(recv_wait_pred, &w);
+        adi_wait_until_locked_watch(recv_wait_pred, recv_wait_watch, &w);
         held = 1;
         if ((m = w.m) == NULL) {
             adi_wait_unlock();
@@ -1222,6 +1237,12 @@ static int probe_wait_pred(void *arg)
     return 0;
 }
 
+static void probe_wait_watch(void *arg, adi_watch_t *out)
+{
+    probe_wait_t *w = arg;
+    arrivals_watch(w->q, w->seen, out);
+}
+
 canal_status_t adi_probe(int src, int tag, int context, int take, adi_message_t **msg_out,
                          adi_status_t *st_out)
 {
@@ -1243,7 +1264,7 @@ canal_status_t adi_probe(int src, int tag, int context, int take, adi_message_t 
         (w.st = probe_failed(src, tag, context, 1)) < 0)
         return w.st;
     if (w.m == NULL)
-        adi_wait_until(probe_wait_pred, &w);
+        adi_wait_until_watch(probe_wait_pred, probe_wait_watch, &w);
     if (w.m == NULL)
         return w.st;
     if (take)

@@ -23,7 +23,10 @@
 # are bracketed by the cache-line floor (bench/floor.c) like compare.sh;
 # the table shows, per case, the median over rounds of each run's median
 # batch rate (messages/s received by rank 1, counted at rank 0), and the
-# ratios canal/mpich and canal/ompi (above 1 means Canal is faster).
+# ratios canal/mpich and canal/ompi (above 1 means Canal is faster); two
+# more tables give the CPU time and the context switches of the timed
+# batches per 1000 messages (both ranks, every thread), which move less
+# with the machine's load than the rate does.
 set -u
 . "$(dirname "$0")/libs.sh"
 
@@ -88,20 +91,22 @@ for ((rep = 1; rep <= REPS; rep++)); do
                     continue
                 fi
                 grep "^$t $mode " "$raw" | awk -v l="$lib" -v f="$fmode" '{print l, f, $0}' >>"$OUT/data/mt.dat"
-                log "$lib T=$t $mode #$rep: $(grep "^$t $mode " "$raw" | awk '{printf "%.0f msg/s", $3}') (floor $fmode)"
+                log "$lib T=$t $mode #$rep: $(grep "^$t $mode " "$raw" | awk '{printf "%.0f msg/s, %s cpu us and %.2f cs per 1000", $3, $6, $7 + $8}') (floor $fmode)"
             done
         done
     done
 done
 
-# ---- table: median over rounds of each run's median batch rate -------------
-{
-    echo "# multithreaded message rate, 2 ranks x T threads, window 64 x 8 B (messages/s, higher is better)"
-    echo "# this machine has $bench_ncpu CPUs; rows with 2 x T busy threads > $bench_ncpu CPUs are marked oversubscribed"
-    echo "# ratios: canal/mpich and canal/ompi, above 1 means Canal is faster"
-    [ "$RT" = 1 ] && echo "# rows with 2 x T <= $bench_ncpu ran under chrt -f 1; the others under the normal scheduler"
-    [ -s "$OUT/data/mt.dat" ] && awk -v libs="${LIBS[*]}" -v threads="$THREADS" -v modes="$MODES" -v ncpu="$bench_ncpu" '
-        { k = $1 " " $3 " " $4; v[k, ++n[k]] = $5; fm[$3 " " $4] = fm[$3 " " $4] " " $2 }
+# ---- tables: median over rounds of each run's figure ----------------------
+# table COL TITLE: one table of column COL of mt.dat (5: the run's median
+# batch rate; 8: CPU us per 1000 messages, both ranks; 9+10: context
+# switches per 1000 messages), the median over rounds per library and case,
+# and the ratios canal/other.
+table() {
+    awk -v col="$1" -v libs="${LIBS[*]}" -v threads="$THREADS" -v modes="$MODES" -v ncpu="$bench_ncpu" '
+        { k = $1 " " $3 " " $4; x = col == "cs" ? $9 + $10 : $col
+          if (x == "") next
+          v[k, ++n[k]] = x }
         function median(k,   i, j, t, m) {
             m = n[k]; if (!m) return -1
             for (i = 1; i <= m; i++) a[i] = v[k, i]
@@ -110,6 +115,7 @@ done
         }
         END {
             nl = split(libs, L, " "); nt = split(threads, T, " "); nm = split(modes, M, " ")
+            fmt = col == 5 ? " %11.0f" : " %11.2f"
             hdr = sprintf("%-3s %-7s", "T", "mode")
             for (i = 1; i <= nl; i++) hdr = hdr sprintf(" %11s", L[i])
             if (L[1] == "canal") for (i = 2; i <= nl; i++) hdr = hdr sprintf(" %11s", "canal/" L[i])
@@ -118,7 +124,7 @@ done
                 line = sprintf("%-3s %-7s", T[a1], M[b1])
                 for (i = 1; i <= nl; i++) {
                     med[i] = median(L[i] " " T[a1] " " M[b1])
-                    line = line (med[i] < 0 ? sprintf(" %11s", "fail") : sprintf(" %11.0f", med[i]))
+                    line = line (med[i] < 0 ? sprintf(" %11s", "fail") : sprintf(fmt, med[i]))
                 }
                 if (L[1] == "canal") for (i = 2; i <= nl; i++)
                     line = line (med[1] > 0 && med[i] > 0 ? sprintf(" %11.2f", med[1] / med[i]) : sprintf(" %11s", "-"))
@@ -126,5 +132,21 @@ done
                 print line
             }
         }' "$OUT/data/mt.dat"
+}
+{
+    echo "# multithreaded message rate, 2 ranks x T threads, window 64 x 8 B (messages/s, higher is better)"
+    echo "# this machine has $bench_ncpu CPUs; rows with 2 x T busy threads > $bench_ncpu CPUs are marked oversubscribed"
+    echo "# ratios: canal/mpich and canal/ompi, above 1 means Canal is faster"
+    [ "$RT" = 1 ] && echo "# rows with 2 x T <= $bench_ncpu ran under chrt -f 1; the others under the normal scheduler"
+    if [ -s "$OUT/data/mt.dat" ]; then
+        table 5
+        echo
+        echo "# CPU time of the timed batches, both ranks summed (us per 1000 messages, lower is better;"
+        echo "# ratios below 1 mean Canal spends less)"
+        table 8
+        echo
+        echo "# context switches (voluntary + involuntary) of the timed batches, both ranks (per 1000 messages)"
+        table cs
+    fi
     for k in "${!FAILS[@]}"; do echo "# failed runs: $k: ${FAILS[$k]}"; done
 } | tee "$OUT/table.txt"

@@ -14,15 +14,25 @@
  * the fastest, because on a shared 2-core machine one preemption inside a
  * long average hides the real figure.
  *
+ * Beside the rate, which on a shared machine moves with everybody's load,
+ * each rank counts what the timed batches cost it (getrusage around them,
+ * every thread of the process): CPU time and voluntary and involuntary
+ * context switches, summed over ranks 0 and 1 and printed per 1000
+ * messages. Those move much less with the load: a library that spins
+ * against a descheduled peer pays CPU time, one that sleeps and wakes pays
+ * context switches.
+ *
  * Usage: mpiexec -n 2 ./mt_rate [-t threads] [-m dup|shared] [-n windows] [-b batches]
  * Output: comment lines start with '#'; then one line
- *   "threads mode median_msgs_per_s min max" (rank 0 prints it).
+ *   "threads mode median_msgs_per_s min max cpu_us vcsw ivcsw" (rank 0
+ *   prints it; the last three per 1000 messages, both ranks summed).
  */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 enum { WINDOW = 64, MSG = 8, MAX_THREADS = 64 };
@@ -73,6 +83,18 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* This process's CPU time (us) and voluntary and involuntary context
+ * switches so far, every thread included. */
+static void usage_now(double out[3])
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    out[0] = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+             (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+    out[1] = (double)ru.ru_nvcsw;
+    out[2] = (double)ru.ru_nivcsw;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -85,7 +107,7 @@ int main(int argc, char **argv)
     long windows = 400;
     worker_t *w;
     pthread_t tid[MAX_THREADS];
-    double rate[64];
+    double rate[64], use0[3], use1[3], use[3] = {0, 0, 0}, use_sum[3];
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -127,6 +149,8 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD);
             MPI_Barrier(MPI_COMM_WORLD);
         }
+        /* (they add nothing: they took no part in the batches) */
+        MPI_Reduce(use, use_sum, 3, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         MPI_Finalize();
         return 0;
     }
@@ -138,10 +162,14 @@ int main(int argc, char **argv)
     for (int b = 0; b < batches; b++) {
         double t0, t1;
         MPI_Barrier(MPI_COMM_WORLD);
+        usage_now(use0);
         t0 = MPI_Wtime();
         pthread_barrier_wait(&start_bar);
         pthread_barrier_wait(&end_bar);
         t1 = MPI_Wtime();
+        usage_now(use1);
+        for (int i = 0; i < 3; i++)
+            use[i] += use1[i] - use0[i];
         MPI_Barrier(MPI_COMM_WORLD);
         rate[b] = (double)nthreads * (double)windows * WINDOW / (t1 - t0);
     }
@@ -150,15 +178,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < nthreads; i++)
         pthread_join(tid[i], NULL);
     qsort(rate, (size_t)batches, sizeof rate[0], cmp_double);
+    MPI_Reduce(use, use_sum, 3, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) {
+        double kmsgs = (double)nthreads * (double)windows * WINDOW * batches / 1000.0;
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         printf("# mt_rate: %d threads per rank, %s, window %d x %d B, %ld windows per thread "
                "per batch, %d batches, %ld online CPUs%s\n",
                nthreads, shared ? "one shared communicator (tag = thread)" : "one communicator "
                "per thread (dup)", WINDOW, MSG, windows, batches, cpus,
                2L * nthreads > cpus ? " (oversubscribed: more threads than cores)" : "");
-        printf("%d %s %.0f %.0f %.0f\n", nthreads, shared ? "shared" : "dup",
-               rate[batches / 2], rate[0], rate[batches - 1]);
+        printf("%d %s %.0f %.0f %.0f %.2f %.3f %.3f\n", nthreads, shared ? "shared" : "dup",
+               rate[batches / 2], rate[0], rate[batches - 1], use_sum[0] / kmsgs,
+               use_sum[1] / kmsgs, use_sum[2] / kmsgs);
     }
     for (int i = 0; i < nthreads; i++)
         if (w[i].comm != MPI_COMM_WORLD)

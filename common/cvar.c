@@ -55,6 +55,10 @@ static const common_cvar_desc_t cvar_table[] = {
     {"WAIT_SLEEP_US", CVAR_TYPE_INT, "1000", NULL,
      "the longest one sleep of a blocked wait in the channel lasts before the wait polls again "
      "(a wake-up ends it earlier)"},
+    {"THREAD_WAIT_SLEEP_US", CVAR_TYPE_INT, "200", NULL,
+     "the longest one sleep of a thread waiting while another thread polls lasts "
+     "(MPI_THREAD_MULTIPLE; the thread is woken earlier when what it waits for happens or "
+     "when it is handed the polling)"},
     {"WAIT_PREEMPTED_US", CVAR_TYPE_INT, "200", NULL,
      "a wait that finds itself descheduled for longer than this many microseconds marks the "
      "machine as contended and waits sleep after 50 us for a second (0: never)"},

@@ -196,7 +196,8 @@ static void pvar_add(const char *name, const char *desc, int var_class, int cat,
 #ifdef ADI_HAVE_STATS
 enum { ADI_F_MSGS_SENT, ADI_F_BYTES_SENT, ADI_F_MSGS_RECV, ADI_F_BYTES_RECV, ADI_F_UNEXP_LEN,
        ADI_F_UNEXP_HWM, ADI_F_POSTED_LEN, ADI_F_POSTED_HWM, ADI_F_RNDV_SENT, ADI_F_RNDV_RECV,
-       ADI_F_WAIT_NS, ADI_F_WAITS, ADI_F_RNDV_PULLED, ADI_F_WAIT_SLEEPS, ADI_F_WAIT_SLEEPS_MISSED };
+       ADI_F_WAIT_NS, ADI_F_WAITS, ADI_F_RNDV_PULLED, ADI_F_WAIT_SLEEPS, ADI_F_WAIT_SLEEPS_MISSED,
+       ADI_F_THREAD_SLEEPS, ADI_F_THREAD_SLEEPS_MISSED };
 
 static unsigned long long adi_field(int f, int chan)
 {
@@ -218,6 +219,8 @@ static unsigned long long adi_field(int f, int chan)
     case ADI_F_RNDV_PULLED: return s.rndv_pulled;
     case ADI_F_WAIT_SLEEPS: return s.wait_sleeps;
     case ADI_F_WAIT_SLEEPS_MISSED: return s.wait_sleeps_missed;
+    case ADI_F_THREAD_SLEEPS: return s.thread_sleeps;
+    case ADI_F_THREAD_SLEEPS_MISSED: return s.thread_sleeps_missed;
     default: return 0;
     }
 }
@@ -270,6 +273,13 @@ static void pvars_add_adi(void)
              "the wait waited for had happened: a wake-up that never came (0 unless a waker was "
              "descheduled for that long between its change and its wake-up)",
              MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_WAIT_SLEEPS_MISSED, 0);
+    pvar_add("canal_thread_wait_sleeps",
+             "sleeps of threads waiting while another thread polls (MPI_THREAD_MULTIPLE)",
+             MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_THREAD_SLEEPS, 0);
+    pvar_add("canal_thread_wait_missed_wakes",
+             "sleeps of waiting threads that lasted their whole CANAL_THREAD_WAIT_SLEEP_US "
+             "although what the wait waited for had happened: a wake-up that never came",
+             MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_THREAD_SLEEPS_MISSED, 0);
 }
 #endif
 

@@ -255,6 +255,22 @@ static int finish_locked(adi_request_t *r, const char *fn, MPI_Request *handle, 
 
 static int wait_pred(void *arg) { return req_is_done(arg); }
 
+/* What a thread asleep in the wait of r waits for (adi_wait_until_watch):
+ * the done flag of its operation; nothing it can name for a generalized
+ * request (its user's poll function decides). */
+static void req_watch(adi_request_t *r, adi_watch_t *out)
+{
+    if (r->kind == ADI_REQ_PREQ_SEND || r->kind == ADI_REQ_PREQ_RECV ||
+        r->kind == ADI_REQ_PREQ_OTHER)
+        r = r->inner;
+    if (r == NULL || r->kind == ADI_REQ_GREQ)
+        out->word = NULL;
+    else
+        adi_watch_request(r, out);
+}
+
+static void wait_watch(void *arg, adi_watch_t *out) { req_watch(arg, out); }
+
 /* A blocking call's own receive (MPI_Recv from MPI_ANY_SOURCE) held up by a
  * failure is cancelled and fails with MPIX_ERR_PROC_FAILED, as ULFM says; a
  * message that matched meanwhile completes it instead. */
@@ -285,7 +301,7 @@ static inline int complete_one(adi_request_t *r, const char *fn, MPI_Request *ha
     int err;
     if (!req_is_done(r)) {
         if (__builtin_expect(r->kind != ADI_REQ_GREQ, 1)) {
-            adi_wait_until_locked(wait_pred, r);
+            adi_wait_until_locked_watch(wait_pred, wait_watch, r);
             if (__builtin_expect(handle == NULL && req_held_up(r) != NULL, 0)) {
                 adi_wait_unlock();
                 return blocking_held_up(r, fn, st);
@@ -478,6 +494,21 @@ static int multi_pred(void *arg)
     return m->mode == 0 ? 1 : active == 0;
 }
 
+/* MPI_Waitall's watch: the last request not done yet (requests mostly
+ * complete in the order they were started, so a sleeping thread is woken
+ * once for the array, not once per request). */
+static void multi_watch(void *arg, adi_watch_t *out)
+{
+    multi_t *m = arg;
+    out->word = NULL;
+    for (int i = m->count - 1; m->mode == 0 && i >= m->next; i--)
+        if (!is_inactive(m->rs[i]) && !mpi_request_is_shared(m->rs[i]) &&
+            !__atomic_load_n(&m->rs[i]->done, __ATOMIC_ACQUIRE)) {
+            req_watch(m->rs[i], out);
+            return;
+        }
+}
+
 /* Waitall/Testall: wait until every request of rs is done (test: one
  * progress pass at most); 1 when they all are. */
 static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test)
@@ -487,7 +518,7 @@ static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test)
     m->mode = 0;
     m->next = 0;
     if (!test) {
-        adi_wait_until(multi_pred, m);
+        adi_wait_until_watch(multi_pred, multi_watch, m);
         return 1;
     }
     if (multi_pred(m))
