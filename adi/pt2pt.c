@@ -969,8 +969,7 @@ static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t
 {
     size_t cap = count * dt_contig_size(dt), n = m->size < cap ? m->size : cap;
 
-    if (n > 0)
-        memcpy((char *)buf + dt_contig_lb(dt), m->data, n);
+    common_copy_small((char *)buf + dt_contig_lb(dt), m->data, n);
     st_out->source = m->src_rank;
     st_out->tag = m->tag;
     st_out->error = CANAL_OK;
@@ -1497,7 +1496,7 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         m->raddr = h.raddr;
         m->rkey = h.rkey;
         if (h.type == PKT_EAGER && len > 0) {
-            memcpy(m->data, payload, len);
+            common_copy_small(m->data, payload, len);
             __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
         }
         m->match.extra = m->links;
