@@ -575,7 +575,7 @@ canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int de
     if (!dt_is_contig(dt) || dest < 0 || dest >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
         return CANAL_AGAIN;
     p = &adi_dev.peers[dest];
-    size = count * dt_size(dt);
+    size = count * dt_contig_size(dt);
     if (size > p->eager_limit)
         return CANAL_AGAIN;
     adi_lock();
@@ -590,7 +590,7 @@ canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int de
     h.src_rank = my_rank;
     h.tag = tag;
     h.size = size; /* (sreq 0: only a synchronous send is answered) */
-    st = send_pkt(dest, &h, size ? (const char *)buf + dt_true_lb(dt) : NULL, size);
+    st = send_pkt(dest, &h, size ? (const char *)buf + dt_contig_lb(dt) : NULL, size);
     if (st != CANAL_OK) {
         adi_unlock();
         return CANAL_AGAIN;
@@ -807,11 +807,11 @@ static inline __attribute__((always_inline)) void
 recv_eager_contig(adi_request_t *r, int peer, uint8_t flags, uint32_t sreq,
                               size_t size, const void *data)
 {
-    size_t unit = dt_size(r->dt), cap = r->count * unit;
+    size_t unit = dt_contig_size(r->dt), cap = r->count * unit;
     size_t n = size < cap ? size : cap;
 
     if (r->status.error == 0) {
-        common_copy_small((char *)r->buf + dt_true_lb(r->dt), data, n);
+        common_copy_small((char *)r->buf + dt_contig_lb(r->dt), data, n);
         if (size > cap)
             recv_truncated(r, cap);
     }
@@ -967,10 +967,9 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int ta
 static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t *dt,
                             adi_status_t *st_out, size_t *size_out, int held)
 {
-    size_t cap = count * dt_size(dt), n = m->size < cap ? m->size : cap;
+    size_t cap = count * dt_contig_size(dt), n = m->size < cap ? m->size : cap;
 
-    if (n > 0)
-        memcpy((char *)buf + dt_true_lb(dt), m->data, n);
+    common_copy_small((char *)buf + dt_contig_lb(dt), m->data, n);
     st_out->source = m->src_rank;
     st_out->tag = m->tag;
     st_out->error = CANAL_OK;
@@ -1072,7 +1071,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
 
     if (!dt_is_contig(dt))
         return CANAL_AGAIN;
-    cap = count * dt_size(dt);
+    cap = count * dt_contig_size(dt);
     /* A larger receive only takes what is there: with no unexpected message
      * anywhere (a hint: the request path looks again under the lock) it
      * posts at once, for about 80 instructions less than looking. */
@@ -1518,7 +1517,7 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         m->raddr = h.raddr;
         m->rkey = h.rkey;
         if (h.type == PKT_EAGER && len > 0) {
-            memcpy(m->data, payload, len);
+            common_copy_small(m->data, payload, len);
             __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
         }
         m->match.extra = m->links;

@@ -198,15 +198,29 @@ void dt_retain(dt_type_t *t);
 void dt_release(dt_type_t *t);
 
 /* ------------------------------------------------------------ queries */
+/* What every message asks of its type, at the start of every type (struct
+ * dt_type begins with it), so that the device reads it inline instead of
+ * through three calls per message (issue 26): filled when the type is
+ * committed, all zero before. */
+typedef struct {
+    size_t size;     /* dt_size */
+    ptrdiff_t lb;    /* dt_true_lb */
+    int contig;      /* dt_is_contig */
+} dt_head_t;
+
+/* The data of any count of elements is one block of count*size bytes
+ * starting at buf+true_lb (committed types only; 0 otherwise). */
+static inline int dt_is_contig(const dt_type_t *t) { return ((const dt_head_t *)t)->contig; }
+/* dt_size and dt_true_lb of a type dt_is_contig said yes to. */
+static inline size_t dt_contig_size(const dt_type_t *t) { return ((const dt_head_t *)t)->size; }
+static inline ptrdiff_t dt_contig_lb(const dt_type_t *t) { return ((const dt_head_t *)t)->lb; }
+
 size_t dt_size(const dt_type_t *t);
 ptrdiff_t dt_extent(const dt_type_t *t);
 ptrdiff_t dt_lb(const dt_type_t *t);
 ptrdiff_t dt_ub(const dt_type_t *t);
 ptrdiff_t dt_true_lb(const dt_type_t *t);
 ptrdiff_t dt_true_extent(const dt_type_t *t);
-/* The data of any count of elements is one block of count*size bytes
- * starting at buf+true_lb (committed types only; 0 otherwise). */
-int dt_is_contig(const dt_type_t *t);
 /* The same for exactly `count` elements (a single element may be one block
  * even when count > 1 is not, e.g. after a resize). */
 int dt_is_contig_count(const dt_type_t *t, size_t count);

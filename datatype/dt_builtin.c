@@ -197,8 +197,10 @@ static void builtin_init_one(dt_builtin_t b)
 
 static void builtins_init_once(void)
 {
-    for (int b = 0; b < DT_NBUILTIN; b++)
+    for (int b = 0; b < DT_NBUILTIN; b++) {
         builtin_init_one((dt_builtin_t)b);
+        dt_head_fill(&builtin_types[b]);
+    }
 }
 
 void dt_builtins_init(void) { pthread_once(&builtin_once, builtins_init_once); }

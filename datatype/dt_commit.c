@@ -594,8 +594,10 @@ static canal_status_t commit_locked(dt_type_t *t)
     if (__atomic_load_n(&t->committed, __ATOMIC_ACQUIRE))
         return CANAL_OK;
     st = dt_compile_locked(t);
-    if (st == CANAL_OK)
+    if (st == CANAL_OK) {
+        dt_head_fill(t);
         __atomic_store_n(&t->committed, 1, __ATOMIC_RELEASE);
+    }
     return st;
 }
 

@@ -1074,7 +1074,16 @@ ptrdiff_t dt_ub(const dt_type_t *t) { return t->ub; }
 ptrdiff_t dt_true_lb(const dt_type_t *t) { return t->true_lb; }
 ptrdiff_t dt_true_extent(const dt_type_t *t) { return t->true_ub - t->true_lb; }
 int dt_is_committed(const dt_type_t *t) { return t->committed; }
-int dt_is_contig(const dt_type_t *t) { return t->committed && t->contig; }
+_Static_assert(offsetof(struct dt_type, head) == 0, "dt.h reads the head at a type's address");
+
+/* Copy what dt.h's inline queries read into the head: when t is committed
+ * (before committed is published) or a builtin is set up. */
+void dt_head_fill(dt_type_t *t)
+{
+    t->head.size = t->size;
+    t->head.lb = t->true_lb;
+    t->head.contig = t->contig;
+}
 int dt_is_contig_count(const dt_type_t *t, size_t count)
 {
     if (!t->committed)

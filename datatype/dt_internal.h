@@ -88,6 +88,7 @@ void *dt_arena_alloc(dt_arena_t **a, size_t n);
 void dt_arena_free(dt_arena_t **a);
 
 struct dt_type {
+    dt_head_t head; /* first: dt.h's inline queries read it (dt_head_fill) */
     int refs;
     int is_static;
     dt_kind_t kind;
@@ -138,5 +139,7 @@ const dt_node_t *dt_node_reps(const dt_type_t *t, size_t r, dt_node_t *tmp);
 
 /* Builtins are initialized on first use. */
 void dt_builtins_init(void);
+/* Fill t's head (dt.h) from its fields: at commit and builtin setup. */
+void dt_head_fill(dt_type_t *t);
 
 #endif

@@ -564,9 +564,12 @@ static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t 
 }
 
 /* The sends of the table (mpi/api/03-pt2pt.api): their entry points have
- * checked every argument and resolved the communicator. */
-static int send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype,
-                         int dest, int tag, send_kind_t kind, const char *fn)
+ * checked every argument and resolved the communicator. Inline in each
+ * mode's implementation: a call of eight arguments (two on the stack) was
+ * a second frame on MPI_Send's path. */
+static inline __attribute__((always_inline)) int
+send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+              int tag, send_kind_t kind, const char *fn)
 {
     adi_request_t *r = NULL;
     dt_type_t *dt;
@@ -708,9 +711,11 @@ recv_post(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, 
  * request when its message is an eager one that already waits in the
  * unexpected queue or, for a small receive, arrives while it waits unposted
  * (adi_recv_now); else through a request as MPI_Irecv + MPI_Wait. The error
- * is raised. */
-static int recv_blocking(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source,
-                         int tag, MPI_Status *status, const char *fn)
+ * is raised. Inline in MPI_Recv and MPI_Sendrecv, as send_blocking (one
+ * frame on MPI_Recv's path, not two). */
+static inline __attribute__((always_inline)) int
+recv_blocking(mpi_comm_t *c, void *buf, MPI_Count count, dt_type_t *dt, int source, int tag,
+              MPI_Status *status, const char *fn)
 {
     adi_request_t *r = NULL;
     adi_status_t as;

@@ -128,6 +128,36 @@ START_TEST(ctor_contiguous)
 }
 END_TEST
 
+/* The head the device reads inline (dt.h: dt_is_contig, dt_contig_size,
+ * dt_contig_lb) says what the out-of-line queries say, from the commit on,
+ * and says "not contiguous" before it (as dt_is_contig always did). */
+START_TEST(head_follows_commit)
+{
+    dt_type_t *t, *d;
+    size_t bl[1] = {3};
+    ptrdiff_t disp[1] = {16};
+
+    ck_assert(dt_is_contig(B(DOUBLE)));
+    ck_assert_uint_eq(dt_contig_size(B(DOUBLE)), 8);
+    ck_assert_int_eq(dt_contig_lb(B(DOUBLE)), 0);
+    ck_assert(!dt_is_contig(B(DOUBLE_INT)));
+    ck_assert_int_eq(dt_create_hindexed(1, bl, disp, B(INT), &t), CANAL_OK);
+    ck_assert(!dt_is_contig(t)); /* not committed yet */
+    ck_assert_int_eq(dt_commit(t), CANAL_OK);
+    ck_assert(dt_is_contig(t));
+    ck_assert_uint_eq(dt_contig_size(t), dt_size(t));
+    ck_assert_uint_eq(dt_contig_size(t), 12);
+    ck_assert_int_eq(dt_contig_lb(t), dt_true_lb(t));
+    ck_assert_int_eq(dt_contig_lb(t), 16);
+    ck_assert_int_eq(dt_create_dup(t, &d), CANAL_OK); /* committed as its original */
+    ck_assert(dt_is_contig(d));
+    ck_assert_uint_eq(dt_contig_size(d), 12);
+    ck_assert_int_eq(dt_contig_lb(d), 16);
+    dt_release(d);
+    dt_release(t);
+}
+END_TEST
+
 START_TEST(ctor_vector)
 {
     dt_type_t *t;
@@ -1527,6 +1557,7 @@ static Suite *datatype_suite(void)
     tcase_add_test(tc, builtin_sizes);
     tcase_add_test(tc, builtin_pair_pack);
     tcase_add_test(tc, ctor_contiguous);
+    tcase_add_test(tc, head_follows_commit);
     tcase_add_test(tc, ctor_vector);
     tcase_add_test(tc, ctor_hvector);
     tcase_add_test(tc, ctor_indexed);
