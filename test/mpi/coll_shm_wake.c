@@ -9,7 +9,7 @@
  * timeout with the barrier already complete. The library counts such sleeps
  * (MPI_T pvar canal_wait_missed_wakes: a sleep that lasted its whole
  * CANAL_WAIT_SLEEP_US although what it waited for had happened); with
- * CANAL_WAIT_SLEEP_US long (100 ms), a waker merely descheduled between its
+ * CANAL_WAIT_SLEEP_US long (1 s), a waker merely descheduled between its
  * write and its ring rings well within it, so every count is a lost wake-up.
  * No timing is measured. The results are checked too.
  * Argument: rounds (default 2000). Prints the job's sleeps and missed wakes.
