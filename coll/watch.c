@@ -105,6 +105,24 @@ static canal_status_t found(mpi_comm_t *c, int base, int kind, int other, int k)
 
 static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2]);
 
+/* Receive the probed message msg (a note of watch.c, a few bytes) into
+ * buf: the bytes received, 0 when it could not be taken. */
+static size_t take(adi_message_t *msg, void *buf, size_t len)
+{
+    adi_status_t rs;
+    adi_request_t *q = NULL;
+    size_t got = 0;
+
+    if (adi_mrecv_now(buf, len, coll_byte(), msg, &rs, &got) != CANAL_AGAIN)
+        return got;
+    if (adi_imrecv(buf, len, coll_byte(), msg, &q) < 0 || q == NULL)
+        return 0;
+    adi_wait(q);
+    got = q->status.bytes;
+    adi_request_free(q);
+    return got;
+}
+
 /* A notice of call `base` from another rank, or a message of that call
  * with another kind than `kind`: the mismatch error (and, for a message,
  * the notice sent to everyone), or CANAL_OK when there is neither. */
@@ -116,18 +134,7 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind)
     int32_t note[3];
 
     if (adi_improbe(ADI_ANY_SOURCE, base | COLL_TAG_ABORT, ctx, &flag, &msg, &stat) >= 0 && flag) {
-        size_t got = 0;
-        adi_status_t rs;
-        canal_status_t st = adi_mrecv_now(note, sizeof note, coll_byte(), msg, &rs, &got);
-        if (st == CANAL_AGAIN) {
-            adi_request_t *q = NULL;
-            if (adi_imrecv(note, sizeof note, coll_byte(), msg, &q) >= 0 && q != NULL) {
-                adi_wait(q);
-                got = q->status.bytes;
-                adi_request_free(q);
-            }
-        }
-        if (got != sizeof note)
+        if (take(msg, note, sizeof note) != sizeof note)
             return common_err_set(CANAL_ERR_MISMATCH,
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
@@ -181,14 +188,7 @@ static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2])
 
     while (adi_improbe(ADI_ANY_SOURCE, COLL_TAG_POKE, ctx, &flag, &msg, &stat) >= 0 && flag) {
         int32_t note[2] = {-1, -1};
-        size_t got = 0;
-        adi_request_t *q = NULL;
-        if (adi_mrecv_now(note, sizeof note, coll_byte(), msg, &stat, &got) == CANAL_AGAIN &&
-            adi_imrecv(note, sizeof note, coll_byte(), msg, &q) >= 0 && q != NULL) {
-            adi_wait(q);
-            adi_request_free(q);
-        }
-        if (note[0] == base && note[1] != kind && who != NULL) {
+        if (take(msg, note, sizeof note) == sizeof note && note[0] == base && note[1] != kind && who != NULL) {
             who[0] = stat.source;
             who[1] = note[1];
         }

@@ -26,7 +26,6 @@ struct ADIOI_FileD;
  * errors/io/fileerrret expects. */
 enum { IO_HANDLED = MPI_CANAL_HANDLED };
 
-
 /* The live file named by fh, or NULL (and an MPI_ERR_FILE raised through
  * the handler of MPI_FILE_NULL in *err_out, never MPI_SUCCESS). */
 struct ADIOI_FileD *io_file_get(MPI_File fh, const char *fn, int *err_out);
