@@ -323,8 +323,9 @@ typedef struct {
      * wake-up that never came) */
     uint64_t wait_sleeps, wait_sleeps_missed;
     /* sleeps of waiting threads while another thread polls (locked mode),
-     * and those of them that lasted their whole CANAL_THREAD_WAIT_SLEEP_US
-     * although their wait's watch had moved (a wake-up that never came) */
+     * and those of them that lasted their whole bound (the 1 s guard of a
+     * wait with a watch) although their wait's watch had moved (a wake-up
+     * that never came) */
     uint64_t thread_sleeps, thread_sleeps_missed;
 } adi_stats_t;
 void adi_stats_get(adi_stats_t *out);

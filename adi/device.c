@@ -644,30 +644,40 @@ static int wait_cond_ready(void *c)
  * CPU to the poller, and are woken for one of two reasons only:
  * - what it waits for happened: a wait that names a watch (adi_watch_t: a
  *   request's done flag, a context's arrival count) is woken when that word
- *   moved, by whichever thread next releases the device lock (every
- *   completion and arrival happens under it: adi_unlock, progress_release,
- *   sleepers_scan); a wait without a watch is woken by every release after
- *   a poll that delivered something or a send (it cannot say what it waits
- *   for);
+ *   moved, or when a peer was lost or a context revoked since it fell
+ *   asleep (failures_now: either may end a wait whose word stays), by
+ *   whichever thread next releases the device lock (every completion and
+ *   arrival happens under it: adi_unlock, progress_release, sleepers_scan;
+ *   and the role holder releases it at every poll); a wait without a watch
+ *   is woken by every release after a poll that delivered something or a
+ *   send (it cannot say what it waits for);
  * - it is handed the polling role (role_pass).
  * The counts and the role are read seq_cst on both sides (a sleeper counts
  * itself, then looks; a releaser changes, then reads the count), so while
  * anyone sleeps a thread with the role is awake in a wait, and no wake-up
- * is left to a timeout. A sleep still ends after
+ * is left to a timeout. A sleep without a watch still ends after
  * CANAL_THREAD_WAIT_SLEEP_US (200 us) at most, for a change no release
- * announces (another process's write into a shared block, a peer's
- * failure); one that lasted its whole time although its watch had moved
- * was a lost wake-up and is counted (canal_thread_wait_missed_wakes). */
+ * announces (another process's write into a shared block). A sleep with a
+ * watch has only a guard, WATCH_GUARD_US (1 s, or the former when longer):
+ * bounding it by 200 us too made a thread waiting for a window of 64
+ * messages wake about 15 times before its window came (bench/mt_rate.c at
+ * 4 threads: a sleep per 14 messages, not one per window). A guarded sleep
+ * that lasted its whole time although its watch had moved was a lost
+ * wake-up and is counted (canal_thread_wait_missed_wakes). */
 typedef struct waiter {
     struct waiter *next, *prev;
     adi_watch_t watch; /* word NULL: woken by any release */
     uintptr_t self;    /* the sleeper's thread id (for the role) */
     uint32_t word;     /* WS_*: the futex word */
+    int losses;        /* failures_now() when it went to sleep */
 } waiter_t;
 
 enum { WS_SLEEP, WS_WOKEN, WS_ROLE };
+/* The bound of a sleep with a watch (us): only a guard, every change of
+ * a watch is announced; CANAL_THREAD_WAIT_SLEEP_US when that is longer. */
+enum { WATCH_GUARD_US = 1000000 };
 static adi_mutex_t sleepers_lock = ADI_MUTEX_INIT;
-static waiter_t sleepers = {&sleepers, &sleepers, {NULL, 0}, 0, 0};
+static waiter_t sleepers = {&sleepers, &sleepers, {NULL, 0}, 0, 0, 0};
 /* (nsleepers, above: records in the list, read without the lock) */
 static uintptr_t poll_role; /* the thread that polls for the sleepers, or 0 */
 
@@ -676,14 +686,31 @@ static inline int watch_moved(const adi_watch_t *w)
     return __atomic_load_n(w->word, __ATOMIC_ACQUIRE) != w->unless;
 }
 
+/* Peers lost and contexts revoked so far: either may end a wait whose
+ * watch did not move (a receive a failure holds up, a probe or small
+ * receive on a revoked context), so a change wakes every watched sleeper. */
+static inline int failures_now(void)
+{
+    return __atomic_load_n(&adi_nlost, __ATOMIC_SEQ_CST) +
+           __atomic_load_n(&adi_nrevoked, __ATOMIC_SEQ_CST);
+}
+
+/* Whether the sleeper w has a reason to wake (its watch, or a failure);
+ * for a sleeper without a watch, `all`. */
+static inline int waiter_due(const waiter_t *w, int all)
+{
+    if (w->watch.word == NULL)
+        return all;
+    return watch_moved(&w->watch) || failures_now() != w->losses;
+}
+
 /* Wake the sleepers whose watch moved, and with `all` those without a
  * watch (not after an empty poll: they would wake at every poll). */
 static __attribute__((noinline)) void sleepers_scan(int all)
 {
     adi_mutex_take(&sleepers_lock);
     for (waiter_t *w = sleepers.next; w != &sleepers; w = w->next) {
-        if (__atomic_load_n(&w->word, __ATOMIC_RELAXED) != WS_SLEEP ||
-            (w->watch.word != NULL ? !watch_moved(&w->watch) : !all))
+        if (__atomic_load_n(&w->word, __ATOMIC_RELAXED) != WS_SLEEP || !waiter_due(w, all))
             continue;
         __atomic_store_n(&w->word, WS_WOKEN, __ATOMIC_RELEASE);
         syscall(SYS_futex, &w->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
@@ -731,14 +758,18 @@ static inline void role_pass(void)
  * role (1) or not (0). */
 static int sleepers_enter(wait_cond_t *wc, const adi_watch_t *watch)
 {
-    struct timespec ts = {thread_sleep_us / 1000000, thread_sleep_us % 1000000 * 1000L};
-    waiter_t me = {NULL, NULL, {NULL, 0}, dev_self(), WS_SLEEP};
+    long bound = watch != NULL && thread_sleep_us < WATCH_GUARD_US ? WATCH_GUARD_US
+                                                                    : thread_sleep_us;
+    struct timespec ts = {bound / 1000000, bound % 1000000 * 1000L};
+    waiter_t me = {NULL, NULL, {NULL, 0}, dev_self(), WS_SLEEP, 0};
     uint32_t why;
 
     if (role_take(me.self))
         return 1;
-    if (watch != NULL)
+    if (watch != NULL) {
         me.watch = *watch;
+        me.losses = failures_now();
+    }
     adi_mutex_take(&sleepers_lock);
     me.prev = sleepers.prev;
     me.next = &sleepers;
@@ -753,7 +784,7 @@ static int sleepers_enter(wait_cond_t *wc, const adi_watch_t *watch)
     adi_mutex_drop(&sleepers_lock);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (__atomic_load_n(&me.word, __ATOMIC_RELAXED) == WS_SLEEP &&
-        !(me.watch.word != NULL ? watch_moved(&me.watch) : wait_cond_ready(wc)))
+        !(me.watch.word != NULL ? waiter_due(&me, 0) : wait_cond_ready(wc)))
         while (__atomic_load_n(&me.word, __ATOMIC_ACQUIRE) == WS_SLEEP &&
                syscall(SYS_futex, &me.word, FUTEX_WAIT_PRIVATE, WS_SLEEP, &ts, NULL, 0) != 0 &&
                errno == EINTR)
@@ -765,7 +796,7 @@ static int sleepers_enter(wait_cond_t *wc, const adi_watch_t *watch)
     why = __atomic_load_n(&me.word, __ATOMIC_ACQUIRE); /* (final: nobody sees me now) */
     adi_mutex_drop(&sleepers_lock);
     __atomic_add_fetch(&adi_stats.thread_sleeps, 1, __ATOMIC_RELAXED);
-    if (why == WS_SLEEP && me.watch.word != NULL && watch_moved(&me.watch))
+    if (why == WS_SLEEP && me.watch.word != NULL && waiter_due(&me, 0))
         __atomic_add_fetch(&adi_stats.thread_sleeps_missed, 1, __ATOMIC_RELAXED);
     return why == WS_ROLE;
 }
@@ -900,13 +931,13 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
     int role = 0; /* this thread holds the polling role (sleepers_enter) */
     long long t0 = 0, elapsed = 0, entered = 0, last = 0;
     int fast = 0;
-    ch_endpoint_t *sleeper;
-    long long sleep_after, contended_at;
+    /* (found at the first clock reading: a wait that ends within 64 polls,
+     * most of them, never needs them; looking at entry cost 19
+     * instructions a wait once sleep_channel stopped being inlined) */
+    ch_endpoint_t *sleeper = NULL;
+    long long sleep_after = 0, contended_at;
     wait_cond_t wc = {pred, arg, 0};
 
-    sleeper = sleep_channel(&fast);
-    sleep_after = fast ? 50 : adi_dev.sleep_after_us;
-    contended_at = __atomic_load_n(&wait_contended_at, __ATOMIC_RELAXED);
     for (;;) {
         int n;
         if (wc.held || pred(arg)) {
@@ -945,6 +976,9 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
             long long now = common_now_us();
             if (entered == 0) {
                 entered = now;
+                sleeper = sleep_channel(&fast);
+                sleep_after = fast ? 50 : adi_dev.sleep_after_us;
+                contended_at = __atomic_load_n(&wait_contended_at, __ATOMIC_RELAXED);
                 if (contended_at != 0 && now - contended_at < WAIT_CONTENDED_KEEP_US &&
                     sleep_after > WAIT_CONTENDED_SLEEP_US)
                     sleep_after = WAIT_CONTENDED_SLEEP_US;

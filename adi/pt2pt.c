@@ -1047,8 +1047,8 @@ static int recv_wait_pred(void *arg)
 }
 
 /* What a thread asleep in one of these waits waits for (adi_watch_t): the
- * next arrival on its context (a loss or revocation is seen at the sleep's
- * bound). */
+ * next arrival on its context (a loss or revocation wakes every watched
+ * sleeper: device.c, failures_now). */
 static void arrivals_watch(const adi_ctx_queues_t *q, unsigned seen, adi_watch_t *out)
 {
     out->word = (const volatile int *)&q->arrivals;

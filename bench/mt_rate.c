@@ -20,12 +20,16 @@
  * context switches, summed over ranks 0 and 1 and printed per 1000
  * messages. Those move much less with the load: a library that spins
  * against a descheduled peer pays CPU time, one that sleeps and wakes pays
- * context switches.
+ * context switches. Where the library has them (Canal), the MPI_T pvars
+ * canal_thread_wait_sleeps and canal_thread_wait_missed_wakes are read the
+ * same way: how often a waiting thread went to sleep, and how many of those
+ * sleeps a lost wake-up ended (-1 with other libraries).
  *
  * Usage: mpiexec -n 2 ./mt_rate [-t threads] [-m dup|shared] [-n windows] [-b batches]
  * Output: comment lines start with '#'; then one line
- *   "threads mode median_msgs_per_s min max cpu_us vcsw ivcsw" (rank 0
- *   prints it; the last three per 1000 messages, both ranks summed).
+ *   "threads mode median_msgs_per_s min max cpu_us vcsw ivcsw sleeps missed"
+ *   (rank 0 prints it; cpu_us to sleeps per 1000 messages, missed a count,
+ *   both ranks summed).
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -95,6 +99,46 @@ static void usage_now(double out[3])
     out[2] = (double)ru.ru_nivcsw;
 }
 
+/* The counter pvars read around the batches (MPI_T counters count from
+ * MPI_T_pvar_start: started once, read cumulatively); -1 where the
+ * library has none. */
+static const char *const pvar_names[2] = {"canal_thread_wait_sleeps",
+                                          "canal_thread_wait_missed_wakes"};
+static MPI_T_pvar_session pvar_session;
+static MPI_T_pvar_handle pvar_handle[2];
+static int pvar_ok[2];
+
+static void pvars_start(void)
+{
+    int tprov, idx, count;
+
+    if (MPI_T_init_thread(MPI_THREAD_MULTIPLE, &tprov) != MPI_SUCCESS ||
+        MPI_T_pvar_session_create(&pvar_session) != MPI_SUCCESS)
+        return;
+    for (int i = 0; i < 2; i++)
+        pvar_ok[i] =
+            MPI_T_pvar_get_index(pvar_names[i], MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS &&
+            MPI_T_pvar_handle_alloc(pvar_session, idx, NULL, &pvar_handle[i], &count) ==
+                MPI_SUCCESS &&
+            count == 1 && MPI_T_pvar_start(pvar_session, pvar_handle[i]) == MPI_SUCCESS;
+}
+
+static double pvar_value(int i)
+{
+    unsigned long long v;
+    if (!pvar_ok[i] || MPI_T_pvar_read(pvar_session, pvar_handle[i], &v) != MPI_SUCCESS)
+        return -1;
+    return (double)v;
+}
+
+/* usage_now, then the pvars (out[3], out[4]). */
+static void cost_now(double out[5])
+{
+    usage_now(out);
+    out[3] = pvar_value(0);
+    out[4] = pvar_value(1);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -107,7 +151,7 @@ int main(int argc, char **argv)
     long windows = 400;
     worker_t *w;
     pthread_t tid[MAX_THREADS];
-    double rate[64], use0[3], use1[3], use[3] = {0, 0, 0}, use_sum[3];
+    double rate[64], use0[5], use1[5], use[5] = {0, 0, 0, 0, 0}, use_sum[5];
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -150,10 +194,11 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD);
         }
         /* (they add nothing: they took no part in the batches) */
-        MPI_Reduce(use, use_sum, 3, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        MPI_Reduce(use, use_sum, 5, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         MPI_Finalize();
         return 0;
     }
+    pvars_start();
     pthread_barrier_init(&start_bar, NULL, (unsigned)nthreads + 1);
     pthread_barrier_init(&end_bar, NULL, (unsigned)nthreads + 1);
     for (int i = 0; i < nthreads; i++)
@@ -162,14 +207,14 @@ int main(int argc, char **argv)
     for (int b = 0; b < batches; b++) {
         double t0, t1;
         MPI_Barrier(MPI_COMM_WORLD);
-        usage_now(use0);
+        cost_now(use0);
         t0 = MPI_Wtime();
         pthread_barrier_wait(&start_bar);
         pthread_barrier_wait(&end_bar);
         t1 = MPI_Wtime();
-        usage_now(use1);
-        for (int i = 0; i < 3; i++)
-            use[i] += use1[i] - use0[i];
+        cost_now(use1);
+        for (int i = 0; i < 5; i++)
+            use[i] = use[i] < 0 || use0[i] < 0 ? -1 : use[i] + use1[i] - use0[i];
         MPI_Barrier(MPI_COMM_WORLD);
         rate[b] = (double)nthreads * (double)windows * WINDOW / (t1 - t0);
     }
@@ -178,7 +223,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < nthreads; i++)
         pthread_join(tid[i], NULL);
     qsort(rate, (size_t)batches, sizeof rate[0], cmp_double);
-    MPI_Reduce(use, use_sum, 3, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(use, use_sum, 5, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) {
         double kmsgs = (double)nthreads * (double)windows * WINDOW * batches / 1000.0;
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -187,9 +232,10 @@ int main(int argc, char **argv)
                nthreads, shared ? "one shared communicator (tag = thread)" : "one communicator "
                "per thread (dup)", WINDOW, MSG, windows, batches, cpus,
                2L * nthreads > cpus ? " (oversubscribed: more threads than cores)" : "");
-        printf("%d %s %.0f %.0f %.0f %.2f %.3f %.3f\n", nthreads, shared ? "shared" : "dup",
-               rate[batches / 2], rate[0], rate[batches - 1], use_sum[0] / kmsgs,
-               use_sum[1] / kmsgs, use_sum[2] / kmsgs);
+        printf("%d %s %.0f %.0f %.0f %.2f %.3f %.3f %.3f %.0f\n", nthreads,
+               shared ? "shared" : "dup", rate[batches / 2], rate[0], rate[batches - 1],
+               use_sum[0] / kmsgs, use_sum[1] / kmsgs, use_sum[2] / kmsgs,
+               use_sum[3] < 0 ? -1 : use_sum[3] / kmsgs, use_sum[4] < 0 ? -1 : use_sum[4]);
     }
     for (int i = 0; i < nthreads; i++)
         if (w[i].comm != MPI_COMM_WORLD)

@@ -56,9 +56,9 @@ static const common_cvar_desc_t cvar_table[] = {
      "the longest one sleep of a blocked wait in the channel lasts before the wait polls again "
      "(a wake-up ends it earlier)"},
     {"THREAD_WAIT_SLEEP_US", CVAR_TYPE_INT, "200", NULL,
-     "the longest one sleep of a thread waiting while another thread polls lasts "
-     "(MPI_THREAD_MULTIPLE; the thread is woken earlier when what it waits for happens or "
-     "when it is handed the polling)"},
+     "the longest one sleep of a thread waiting while another thread polls lasts when its "
+     "wait cannot name what it waits for (MPI_THREAD_MULTIPLE; a wait on a request or an "
+     "arrival sleeps until woken, with a guard of 1 s or this when longer)"},
     {"WAIT_PREEMPTED_US", CVAR_TYPE_INT, "200", NULL,
      "a wait that finds itself descheduled for longer than this many microseconds marks the "
      "machine as contended and waits sleep after 50 us for a second (0: never)"},

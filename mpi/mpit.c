@@ -277,8 +277,9 @@ static void pvars_add_adi(void)
              "sleeps of threads waiting while another thread polls (MPI_THREAD_MULTIPLE)",
              MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_THREAD_SLEEPS, 0);
     pvar_add("canal_thread_wait_missed_wakes",
-             "sleeps of waiting threads that lasted their whole CANAL_THREAD_WAIT_SLEEP_US "
-             "although what the wait waited for had happened: a wake-up that never came",
+             "sleeps of waiting threads that lasted their whole bound (1 s for a wait on a "
+             "request or an arrival) although what the wait waited for had happened: a "
+             "wake-up that never came",
              MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_THREAD_SLEEPS_MISSED, 0);
 }
 #endif

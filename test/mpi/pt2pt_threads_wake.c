@@ -87,25 +87,39 @@ static void *receiver(void *arg)
     return NULL;
 }
 
-/* The MPI_T pvar canal_thread_wait_missed_wakes, or -1 when the library
- * has none. */
+/* The MPI_T pvar canal_thread_wait_missed_wakes, counted from
+ * missed_start() (an MPI_T counter counts only while its handle is
+ * started: read without a start it says 0 whatever happened), or -1 when
+ * the library has none. */
+static MPI_T_pvar_session missed_session;
+static MPI_T_pvar_handle missed_handle;
+static int missed_ok;
+
+static void missed_start(void)
+{
+    int idx, count;
+
+    if (MPI_T_pvar_get_index("canal_thread_wait_missed_wakes", MPI_T_PVAR_CLASS_COUNTER, &idx) !=
+            MPI_SUCCESS ||
+        MPI_T_pvar_session_create(&missed_session) != MPI_SUCCESS)
+        return;
+    missed_ok = MPI_T_pvar_handle_alloc(missed_session, idx, NULL, &missed_handle, &count) ==
+                    MPI_SUCCESS &&
+                count == 1 && MPI_T_pvar_start(missed_session, missed_handle) == MPI_SUCCESS;
+}
+
 static long long missed_wakes(void)
 {
-    int idx, count, n;
     unsigned long long v = 0;
-    MPI_T_pvar_session ps;
-    MPI_T_pvar_handle h;
 
-    if (MPI_T_pvar_get_num(&n) != MPI_SUCCESS ||
-        MPI_T_pvar_get_index("canal_thread_wait_missed_wakes", MPI_T_PVAR_CLASS_COUNTER, &idx) !=
-            MPI_SUCCESS)
+    if (!missed_ok)
         return -1;
-    MPI_T_pvar_session_create(&ps);
-    if (MPI_T_pvar_handle_alloc(ps, idx, NULL, &h, &count) != MPI_SUCCESS || count != 1 ||
-        MPI_T_pvar_read(ps, h, &v) != MPI_SUCCESS)
-        v = (unsigned long long)-1;
-    MPI_T_pvar_handle_free(ps, &h);
-    MPI_T_pvar_session_free(&ps);
+    if (MPI_T_pvar_read(missed_session, missed_handle, &v) != MPI_SUCCESS) {
+        fprintf(stderr, "rank %d: cannot read canal_thread_wait_missed_wakes\n", rank);
+        errors++;
+    }
+    MPI_T_pvar_handle_free(missed_session, &missed_handle);
+    MPI_T_pvar_session_free(&missed_session);
     return (long long)v;
 }
 
@@ -118,6 +132,7 @@ int main(int argc, char **argv)
     MPI_T_init_thread(MPI_THREAD_SINGLE, &tprov);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    missed_start();
     if (argc > 1)
         nthreads = atoi(argv[1]);
     if (argc > 2)
