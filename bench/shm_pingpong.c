@@ -238,6 +238,15 @@ static int body(int rank, void *arg)
         static const size_t sizes[] = {0, 8, 64};
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
             report(rank, "ex", run_ex, sizes[k]);
+        /* Once more after one odd 8-byte message each way: a pair of 32-byte
+         * records then starts in the second half of a line (IMB runs its
+         * sizes one after the other and lands in either state). */
+        pmi_fence();
+        got = 0;
+        send_one(1 - rank, hdr, sizeof hdr, buf, 8);
+        wait_for(1);
+        report(rank, "ex odd", run_ex, 8);
+        report(rank, "ex odd", run_ex, 0);
     }
     if (on("bibw")) {
         static const size_t sizes[] = {8, 64};
