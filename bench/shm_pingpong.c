@@ -9,7 +9,11 @@
  *          (each rank sends, then waits for the other's: MPI_Sendrecv's
  *          shape, IMB Sendrecv with 2 ranks): time per iteration;
  *   ex     both directions at once, two messages each way per iteration
- *          (IMB Exchange with 2 ranks: two sends, then both receives);
+ *          (IMB Exchange with 2 ranks: two sends, then both receives); also
+ *          after one odd message (the pair then starts in a line's second
+ *          half) and with 150 ns between the two sends (ex+gap: MPI_Isend's
+ *          own time, which lets the reader take the first line before the
+ *          second record exists: the two states of IMB Exchange 8 B);
  *   bibw   both directions at once in windows of 64 (osu_bibw's shape):
  *          each rank sends 64, then waits for the other's 64; ns per
  *          message each way;
@@ -141,11 +145,25 @@ static double run_sr(int rank, size_t len)
     return (now_s() - t0) / BURST * 1e9;
 }
 
+/* Work between ex's two sends, as MPI_Isend's own between its channel
+ * calls (about 150 ns here): gap_ns of spinning on the clock, 0 for none. */
+static long gap_ns;
+
+static void gap(void)
+{
+    if (gap_ns > 0) {
+        double end = now_s() + gap_ns * 1e-9;
+        while (now_s() < end)
+            ;
+    }
+}
+
 static double run_ex(int rank, size_t len)
 {
     double t0 = now_s();
     for (int i = 1; i <= BURST; i++) {
         send_one(1 - rank, hdr, sizeof hdr, buf, len);
+        gap();
         send_one(1 - rank, hdr, sizeof hdr, buf, len);
         wait_for(2L * i);
     }
@@ -247,6 +265,19 @@ static int body(int rank, void *arg)
         wait_for(1);
         report(rank, "ex odd", run_ex, 8);
         report(rank, "ex odd", run_ex, 0);
+        /* Both states again with 150 ns between the two sends. */
+        gap_ns = 150;
+        pmi_fence();
+        got = 0;
+        send_one(1 - rank, hdr, sizeof hdr, buf, 64); /* the next record starts a line */
+        wait_for(1);
+        report(rank, "ex+gap", run_ex, 8);
+        pmi_fence();
+        got = 0;
+        send_one(1 - rank, hdr, sizeof hdr, buf, 8); /* the next record starts mid-line */
+        wait_for(1);
+        report(rank, "ex+gap odd", run_ex, 8);
+        gap_ns = 0;
     }
     if (on("bibw")) {
         static const size_t sizes[] = {8, 64};
