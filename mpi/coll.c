@@ -698,6 +698,12 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                 return err;
             if (inter && k->root == MPI_PROC_NULL)
                 return MPI_SUCCESS;
+        }
+        /* the op before the counts, the datatype and the buffers, as MPICH
+         * (its definition for the datatype: check_op, after the datatype) */
+        if ((err = mpi_check_op_arg(c, k->op, fn, "op")))
+            return err;
+        if (k->kind == COLL_REDUCE) {
             send_side = !(inter && k->root == MPI_ROOT);
             recv_side = inter ? k->root == MPI_ROOT : is_root;
             if (!inter && !is_root && (err = no_in_place(c, k->sendbuf, "sendbuf", ip_root, fn)))
