@@ -151,6 +151,26 @@ static void persist_release(adi_request_t *r)
 static const mpi_persist_ops_t persist_ops = {persist_start, persist_release};
 
 /* ---------------------------------------------------------------- checks */
+/* Every step below stops the call on a nonzero result: a raise returns the
+ * handler's code, or MPI_CANAL_HANDLED when the user's handler cleared it
+ * (mpi_err_fail), which coll_call turns back into MPI_SUCCESS without
+ * running anything on the bad argument. mpi_check_dt and mpi_check_op_arg
+ * (shared with the entry points of chapter 6, whose result is not mapped)
+ * return MPI_SUCCESS for a cleared code: these two tell it apart. */
+static int check_dt(mpi_comm_t *c, MPI_Datatype h, const char *fn, dt_type_t **out)
+{
+    int err;
+    *out = NULL;
+    err = mpi_check_dt(c, h, fn, out);
+    return err == MPI_SUCCESS && *out == NULL ? MPI_CANAL_HANDLED : err;
+}
+
+static int check_op_valid(mpi_comm_t *c, MPI_Op op, const char *fn)
+{
+    unsigned cleared = mpi_err_cleared;
+    int err = mpi_check_op_arg(c, op, fn, "op");
+    return err == MPI_SUCCESS && mpi_err_cleared != cleared ? MPI_CANAL_HANDLED : err;
+}
 static int is_in_place(const void *p)
 {
     return p == MPI_IN_PLACE;
@@ -161,13 +181,13 @@ static int check_root(mpi_comm_t *c, int root, const char *fn)
     if (c->is_inter) {
         if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->peer_size))
             return MPI_SUCCESS;
-        return mpi_err_raise(c, MPI_ERR_ROOT, fn,
+        return mpi_err_fail(c, MPI_ERR_ROOT, fn,
                              "root=%d is not MPI_ROOT, MPI_PROC_NULL or a rank of the remote "
                              "group [0, %d)",
                              root, c->peer_size);
     }
     if (root < 0 || root >= c->size)
-        return mpi_err_raise(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
+        return mpi_err_fail(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
     return MPI_SUCCESS;
 }
 
@@ -177,13 +197,13 @@ static int check_side(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datat
 {
     int err;
     if (count < 0)
-        return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%scount=%lld is negative", what,
+        return mpi_err_fail(c, MPI_ERR_COUNT, fn, "%scount=%lld is negative", what,
                              (long long)count);
-    if ((err = mpi_check_dt(c, dth, fn, dt_out)))
+    if ((err = check_dt(c, dth, fn, dt_out)))
         return err;
     if (buf == NULL && count > 0 && dt_size(*dt_out) > 0 &&
         mpi_handle_kind(dth) == MPI_HKIND_BUILTIN)
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%sbuf is NULL with %scount=%lld", what, what,
+        return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "%sbuf is NULL with %scount=%lld", what, what,
                              (long long)count);
     return MPI_SUCCESS;
 }
@@ -205,15 +225,15 @@ static int take_counts(mpi_comm_t *c, const void *arr, int big, int n, const cha
     MPI_Count *w;
     *out = NULL;
     if (n > 0 && arr == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s is NULL", what);
     w = malloc(sizeof(MPI_Count) * (size_t)(n > 0 ? n : 1));
     if (w == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %d counts", n);
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "no memory for %d counts", n);
     for (int i = 0; i < n; i++) {
         w[i] = count_at(arr, big, i);
         if (w[i] < 0) {
             free(w);
-            return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s[%d]=%lld is negative", what, i,
+            return mpi_err_fail(c, MPI_ERR_COUNT, fn, "%s[%d]=%lld is negative", what, i,
                                  (long long)count_at(arr, big, i));
         }
     }
@@ -227,10 +247,10 @@ static int take_displs(mpi_comm_t *c, const void *arr, int aint, int n, const ch
     MPI_Aint *w;
     *out = NULL;
     if (n > 0 && arr == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s is NULL", what);
     w = malloc(sizeof(MPI_Aint) * (size_t)(n > 0 ? n : 1));
     if (w == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %d displacements", n);
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "no memory for %d displacements", n);
     for (int i = 0; i < n; i++)
         w[i] = displ_at(arr, aint, i);
     *out = w;
@@ -246,12 +266,12 @@ static int check_types(mpi_comm_t *c, const MPI_Datatype *types, int n, const ch
     int err;
     *dts_out = NULL;
     if (n > 0 && types == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "%s is NULL", what);
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "%s is NULL", what);
     dts = malloc(sizeof(dt_type_t *) * (size_t)(n > 0 ? n : 1));
     if (dts == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for %d datatypes", n);
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "no memory for %d datatypes", n);
     for (int i = 0; i < n; i++) {
-        if ((err = mpi_check_dt(c, types[i], fn, &dts[i]))) {
+        if ((err = check_dt(c, types[i], fn, &dts[i]))) {
             free(dts);
             return err;
         }
@@ -265,7 +285,7 @@ static int check_op(mpi_comm_t *c, MPI_Op op, dt_type_t *dt, const char *fn)
     char msg[200];
     int cls = coll_op_check(op, dt, msg, sizeof msg);
     if (cls != MPI_SUCCESS)
-        return mpi_err_raise(c, cls, fn, "%s", msg);
+        return mpi_err_fail(c, cls, fn, "%s", msg);
     return MPI_SUCCESS;
 }
 
@@ -430,7 +450,7 @@ static int check_alias(mpi_comm_t *c, const blocks_t *snd, const blocks_t *rcv, 
         snprintf(sblk, sizeof sblk, " (send block %d)", si);
     if (rcv->n > 1)
         snprintf(rblk, sizeof rblk, " (receive block %d)", ri);
-    return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
+    return mpi_err_fail(c, MPI_ERR_BUFFER, fn,
                          "sendbuf (%p) and recvbuf (%p) overlap: bytes sent%s are also bytes "
                          "received%s; use MPI_IN_PLACE",
                          snd->buf, rcv->buf, sblk, rblk);
@@ -465,7 +485,7 @@ static int no_in_place(mpi_comm_t *c, const void *buf, const char *what, const c
                        const char *fn)
 {
     if (is_in_place(buf))
-        return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE, which is %s", what, why);
+        return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE, which is %s", what, why);
     return MPI_SUCCESS;
 }
 
@@ -550,7 +570,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             if ((err = take_counts(c, k->recvcounts, k->big, rsize, "recvcounts", fn,
                                    &w->recvcounts)) ||
                 (err = take_displs(c, k->rdispls, k->big, rsize, "displs", fn, &w->rdispls)) ||
-                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
+                (err = check_dt(c, k->recvtype, fn, &a->rdt)))
                 return err;
             a->recvcounts = w->recvcounts;
             a->rdispls = w->rdispls;
@@ -587,7 +607,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             if ((err = take_counts(c, k->sendcounts, k->big, rsize, "sendcounts", fn,
                                    &w->sendcounts)) ||
                 (err = take_displs(c, k->sdispls, k->big, rsize, "displs", fn, &w->sdispls)) ||
-                (err = mpi_check_dt(c, k->sendtype, fn, &a->sdt)))
+                (err = check_dt(c, k->sendtype, fn, &a->sdt)))
                 return err;
             a->sendcounts = w->sendcounts;
             a->sdispls = w->sdispls;
@@ -619,7 +639,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             if ((err = take_counts(c, k->recvcounts, k->big, nrecv, "recvcounts", fn,
                                    &w->recvcounts)) ||
                 (err = take_displs(c, k->rdispls, k->big, nrecv, "displs", fn, &w->rdispls)) ||
-                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
+                (err = check_dt(c, k->recvtype, fn, &a->rdt)))
                 return err;
             a->recvcounts = w->recvcounts;
             a->rdispls = w->rdispls;
@@ -660,7 +680,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             if (wvar)
                 err = check_types(c, k->sendtypes, nsend, "sendtypes", fn, &w->sdts);
             else
-                err = mpi_check_dt(c, k->sendtype, fn, &a->sdt);
+                err = check_dt(c, k->sendtype, fn, &a->sdt);
             if (err)
                 return err;
             a->sendcounts = w->sendcounts;
@@ -673,7 +693,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
         if (wvar)
             err = check_types(c, k->recvtypes, nrecv, "recvtypes", fn, &w->rdts);
         else
-            err = mpi_check_dt(c, k->recvtype, fn, &a->rdt);
+            err = check_dt(c, k->recvtype, fn, &a->rdt);
         if (err)
             return err;
         a->recvcounts = w->recvcounts;
@@ -698,6 +718,12 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                 return err;
             if (inter && k->root == MPI_PROC_NULL)
                 return MPI_SUCCESS;
+        }
+        /* the op before the counts, the datatype and the buffers, as MPICH
+         * (its definition for the datatype: check_op, after the datatype) */
+        if ((err = check_op_valid(c, k->op, fn)))
+            return err;
+        if (k->kind == COLL_REDUCE) {
             send_side = !(inter && k->root == MPI_ROOT);
             recv_side = inter ? k->root == MPI_ROOT : is_root;
             if (!inter && !is_root && (err = no_in_place(c, k->sendbuf, "sendbuf", ip_root, fn)))
@@ -715,22 +741,22 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             for (int i = 0; i < c->size; i++)
                 total += w->recvcounts[i];
         } else if (k->recvcount < 0) {
-            return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s=%lld is negative",
+            return mpi_err_fail(c, MPI_ERR_COUNT, fn, "%s=%lld is negative",
                                  k->kind == COLL_REDUCE_SCATTER_BLOCK ? "recvcount" : "count",
                                  (long long)k->recvcount);
         }
-        if ((err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)) ||
+        if ((err = check_dt(c, k->recvtype, fn, &a->rdt)) ||
             (err = check_op(c, k->op, a->rdt, fn)))
             return err;
         a->commutative = coll_op_is_commutative(k->op);
         if (total == 0 || dt_size(a->rdt) == 0)
             return MPI_SUCCESS;
         if (send_side && k->sendbuf == NULL && mpi_handle_kind(k->recvtype) == MPI_HKIND_BUILTIN)
-            return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "sendbuf is NULL with count=%lld",
+            return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "sendbuf is NULL with count=%lld",
                                  (long long)total);
         if (recv_side && k->kind != COLL_REDUCE_SCATTER && k->recvbuf == NULL &&
             mpi_handle_kind(k->recvtype) == MPI_HKIND_BUILTIN)
-            return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "recvbuf is NULL with count=%lld",
+            return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "recvbuf is NULL with count=%lld",
                                  (long long)total);
         /* (on an intercommunicator the reduce_scatter layouts depend on the
          * other group's counts: not judged here) */
@@ -747,7 +773,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
         return check_alias(c, &sblk, &rblk, fn);
     }
     default:
-        return mpi_err_raise(c, MPI_ERR_INTERN, fn, "unknown collective %d", (int)k->kind);
+        return mpi_err_fail(c, MPI_ERR_INTERN, fn, "unknown collective %d", (int)k->kind);
     }
 }
 
@@ -762,7 +788,8 @@ static int check_mode_failed(const call_t *k, mpi_comm_t *c, int err, const char
 {
     if (coll_check_enabled()) {
         int cls = MPI_ERR_OTHER;
-        mpi_error_class_impl(err, &cls, fn);
+        if (err != MPI_CANAL_HANDLED) /* (else the handler cleared the code) */
+            mpi_error_class_impl(err, &cls, fn);
         (void)coll_check_failed_call(c, k->kind, k->root, cls);
     }
     return err;
@@ -828,7 +855,10 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
     }
     err = check_call(k, c, &a, &w, fn);
     if (err) {
+        /* (a code the user's handler cleared ends the call too, with the
+         * handler's MPI_SUCCESS: nothing after it may run on the argument) */
         check_mode_failed(k, c, err, fn);
+        err = mpi_result(err);
         goto out_widened;
     }
     if (coll_check_enabled() && (st = coll_check_call(&a)) < 0) {

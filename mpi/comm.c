@@ -1735,16 +1735,6 @@ int mpi_comm_split_type_impl(mpi_comm_t *c, int split_type, int key, MPI_Info in
 }
 
 /* ---------------------------------------------------------------- create */
-static int check_group_arg(mpi_comm_t *c, MPI_Group h, const char *fn, mpi_group_t **out)
-{
-    mpi_group_t *g = mpi_group_get(h);
-    if (g == NULL)
-        return mpi_err_fail(c, MPI_ERR_GROUP, fn, "group=%#x is not a valid group%s", (unsigned)h,
-                            h == MPI_GROUP_NULL ? " (MPI_GROUP_NULL)" : "");
-    *out = g;
-    return MPI_SUCCESS;
-}
-
 static int check_subset(mpi_comm_t *c, mpi_group_t *g, const char *fn)
 {
     mpi_group_t *cg = mpi_comm_local_group(c);
@@ -1801,15 +1791,15 @@ static int comm_create_inter(mpi_comm_t *c, mpi_group_t *g, mpi_comm_t **out, co
     return err == MPI_SUCCESS ? MPI_SUCCESS : raise_create(c, err, fn);
 }
 
-int mpi_comm_create_impl(mpi_comm_t *c, MPI_Group group, MPI_Comm *newcomm, const char *fn)
+/* group comes checked (mpi_check_group_arg) by the entry point, as below */
+int mpi_comm_create_impl(mpi_comm_t *c, mpi_group_t *g, MPI_Comm *newcomm, const char *fn)
 {
     mpi_comm_t *n = NULL;
-    mpi_group_t *g = NULL;
     mpi_dom_t d;
     int err, ctx;
     canal_status_t st;
 
-    if ((err = check_group_arg(c, group, fn, &g)) || (err = check_subset(c, g, fn)))
+    if ((err = check_subset(c, g, fn)))
         return err;
     if (c->is_inter) {
         if ((err = comm_create_inter(c, g, &n, fn)) != MPI_SUCCESS)
@@ -1870,15 +1860,13 @@ static int comm_from_group(mpi_comm_t *base, mpi_group_t *g, int tag, mpi_comm_t
     return MPI_SUCCESS;
 }
 
-int mpi_comm_create_group_impl(mpi_comm_t *c, MPI_Group group, int tag, MPI_Comm *newcomm,
+int mpi_comm_create_group_impl(mpi_comm_t *c, mpi_group_t *g, int tag, MPI_Comm *newcomm,
                                const char *fn)
 {
     mpi_comm_t *n = NULL;
-    mpi_group_t *g = NULL;
     int err;
 
-    if ((err = check_intra(c, fn)) || (err = check_group_arg(c, group, fn, &g)) ||
-        (err = check_subset(c, g, fn)))
+    if ((err = check_intra(c, fn)) || (err = check_subset(c, g, fn)))
         return err;
     if (g->rank == MPI_UNDEFINED) {
         *newcomm = MPI_COMM_NULL;
@@ -1928,14 +1916,13 @@ static int set_errhandler(mpi_comm_t *n, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-int mpi_comm_create_from_group_impl(MPI_Group group, const char *stringtag, MPI_Info info,
+int mpi_comm_create_from_group_impl(mpi_group_t *g, const char *stringtag, MPI_Info info,
                                     MPI_Errhandler errhandler, MPI_Comm *newcomm, const char *fn)
 {
-    mpi_group_t *g = NULL;
     mpi_comm_t *n = NULL;
     int err;
 
-    if ((err = check_group_arg(NULL, group, fn, &g)) || (err = check_stringtag(stringtag, fn)))
+    if ((err = check_stringtag(stringtag, fn)))
         return err;
     if (info != MPI_INFO_NULL && !mpi_info_valid(info))
         return mpi_err_fail(NULL, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
@@ -2103,20 +2090,16 @@ int mpi_intercomm_create_impl(mpi_comm_t *lc, int local_leader, MPI_Comm peer_co
     return MPI_SUCCESS;
 }
 
-int mpi_intercomm_create_from_groups_impl(MPI_Group local_group, int local_leader,
-                                          MPI_Group remote_group, int remote_leader,
-                                          const char *stringtag, MPI_Info info,
+int mpi_intercomm_create_from_groups_impl(mpi_group_t *lg, int local_leader, mpi_group_t *rg,
+                                          int remote_leader, const char *stringtag, MPI_Info info,
                                           MPI_Errhandler errhandler, MPI_Comm *newintercomm,
                                           const char *fn)
 {
-    mpi_group_t *lg = NULL, *rg = NULL;
     mpi_comm_t *n = NULL, *w = &mpi_comm_world_obj;
     mpi_dom_t d, ld;
     int *job, identity, err, tag, cross = 0;
 
-    if ((err = check_group_arg(NULL, local_group, fn, &lg)) ||
-        (err = check_group_arg(NULL, remote_group, fn, &rg)) ||
-        (err = check_stringtag(stringtag, fn)))
+    if ((err = check_stringtag(stringtag, fn)))
         return err;
     if (lg->rank == MPI_UNDEFINED)
         return mpi_err_fail(NULL, MPI_ERR_GROUP, fn,

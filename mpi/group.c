@@ -273,16 +273,6 @@ static mpi_group_t *group_set_op(const mpi_group_t *a, const mpi_group_t *b, set
 }
 
 /* ---------------------------------------------------------------- argument checks */
-static int check_group(MPI_Group h, const char *fn, const char *arg, mpi_group_t **out)
-{
-    mpi_group_t *g = mpi_group_get(h);
-    if (g == NULL)
-        return mpi_err_fail(NULL, MPI_ERR_GROUP, fn, "%s=%#x is not a valid group%s", arg,
-                            (unsigned)h, h == MPI_GROUP_NULL ? " (MPI_GROUP_NULL)" : "");
-    *out = g;
-    return MPI_SUCCESS;
-}
-
 static int give_group(mpi_group_t *g, MPI_Group *out, const char *fn)
 {
     int err;
@@ -390,22 +380,16 @@ static int check_ranges(const mpi_group_t *g, int n, int ranges[][3], const char
 }
 
 /* ---------------------------------------------------------------- MPI functions */
-int mpi_group_size_impl(MPI_Group group, int *size, const char *fn)
+int mpi_group_size_impl(mpi_group_t *g, int *size, const char *fn)
 {
-    mpi_group_t *g = NULL;
-    int err;
-    if ((err = check_group(group, fn, "group", &g)))
-        return err;
+    (void)fn;
     *size = g->size;
     return MPI_SUCCESS;
 }
 
-int mpi_group_rank_impl(MPI_Group group, int *rank, const char *fn)
+int mpi_group_rank_impl(mpi_group_t *g, int *rank, const char *fn)
 {
-    mpi_group_t *g = NULL;
-    int err;
-    if ((err = check_group(group, fn, "group", &g)))
-        return err;
+    (void)fn;
     *rank = g->rank;
     return MPI_SUCCESS;
 }
@@ -414,7 +398,7 @@ int mpi_group_free_impl(MPI_Group *group, const char *fn)
 {
     mpi_group_t *g = NULL;
     int err;
-    if ((err = check_group(*group, fn, "*group", &g)))
+    if ((err = mpi_check_group_arg(NULL, *group, fn, "*group", &g)))
         return err;
     /* MPI_GROUP_EMPTY may be freed (a group operation may have returned it). */
     group_user_release(g);
@@ -422,14 +406,9 @@ int mpi_group_free_impl(MPI_Group *group, const char *fn)
     return MPI_SUCCESS;
 }
 
-int mpi_group_translate_ranks_impl(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+int mpi_group_translate_ranks_impl(mpi_group_t *g1, int n, const int ranks1[], mpi_group_t *g2,
                                    int ranks2[], const char *fn)
 {
-    mpi_group_t *g1 = NULL, *g2 = NULL;
-    int err;
-    if ((err = check_group(group1, fn, "group1", &g1)) ||
-        (err = check_group(group2, fn, "group2", &g2)))
-        return err;
     if (n < 0)
         return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "n=%d is negative", n);
     if (n > 0 && (ranks1 == NULL || ranks2 == NULL))
@@ -447,53 +426,43 @@ int mpi_group_translate_ranks_impl(MPI_Group group1, int n, const int ranks1[], 
     return MPI_SUCCESS;
 }
 
-int mpi_group_compare_impl(MPI_Group group1, MPI_Group group2, int *result, const char *fn)
+int mpi_group_compare_impl(mpi_group_t *g1, mpi_group_t *g2, int *result, const char *fn)
 {
-    mpi_group_t *g1 = NULL, *g2 = NULL;
-    int err;
-    if ((err = check_group(group1, fn, "group1", &g1)) ||
-        (err = check_group(group2, fn, "group2", &g2)))
-        return err;
+    (void)fn;
     *result = mpi_group_compare(g1, g2);
     return MPI_SUCCESS;
 }
 
-static int set_op_front(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup, set_op_t op,
+static int set_op_front(mpi_group_t *g1, mpi_group_t *g2, MPI_Group *newgroup, set_op_t op,
                         const char *fn)
 {
-    mpi_group_t *g1 = NULL, *g2 = NULL;
-    int err;
-    if ((err = check_group(group1, fn, "group1", &g1)) ||
-        (err = check_group(group2, fn, "group2", &g2)))
-        return err;
     return give_group(group_set_op(g1, g2, op), newgroup, fn);
 }
 
-int mpi_group_union_impl(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup, const char *fn)
+int mpi_group_union_impl(mpi_group_t *group1, mpi_group_t *group2, MPI_Group *newgroup,
+                         const char *fn)
 {
     return set_op_front(group1, group2, newgroup, SET_UNION, fn);
 }
 
-int mpi_group_intersection_impl(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup,
+int mpi_group_intersection_impl(mpi_group_t *group1, mpi_group_t *group2, MPI_Group *newgroup,
                                 const char *fn)
 {
     return set_op_front(group1, group2, newgroup, SET_INTERSECTION, fn);
 }
 
-int mpi_group_difference_impl(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup,
+int mpi_group_difference_impl(mpi_group_t *group1, mpi_group_t *group2, MPI_Group *newgroup,
                               const char *fn)
 {
     return set_op_front(group1, group2, newgroup, SET_DIFFERENCE, fn);
 }
 
-int mpi_group_incl_impl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup,
+int mpi_group_incl_impl(mpi_group_t *g, int n, const int ranks[], MPI_Group *newgroup,
                         const char *fn)
 {
-    mpi_group_t *g = NULL, *ng = NULL;
+    mpi_group_t *ng = NULL;
     unsigned char *marks;
     int err, *buf;
-    if ((err = check_group(group, fn, "group", &g)))
-        return err;
     if ((err = check_rank_list(g, n, ranks, fn, &marks)))
         return err;
     free(marks);
@@ -507,14 +476,12 @@ int mpi_group_incl_impl(MPI_Group group, int n, const int ranks[], MPI_Group *ne
     return give_group(ng, newgroup, fn);
 }
 
-int mpi_group_excl_impl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup,
+int mpi_group_excl_impl(mpi_group_t *g, int n, const int ranks[], MPI_Group *newgroup,
                         const char *fn)
 {
-    mpi_group_t *g = NULL, *ng = NULL;
+    mpi_group_t *ng = NULL;
     unsigned char *marks;
     int err, k = 0, *buf;
-    if ((err = check_group(group, fn, "group", &g)))
-        return err;
     if ((err = check_rank_list(g, n, ranks, fn, &marks)))
         return err;
     buf = malloc(sizeof *buf * (size_t)(g->size - n > 0 ? g->size - n : 1));
@@ -531,14 +498,12 @@ int mpi_group_excl_impl(MPI_Group group, int n, const int ranks[], MPI_Group *ne
     return give_group(ng, newgroup, fn);
 }
 
-int mpi_group_range_incl_impl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup,
+int mpi_group_range_incl_impl(mpi_group_t *g, int n, int ranges[][3], MPI_Group *newgroup,
                               const char *fn)
 {
-    mpi_group_t *g = NULL, *ng = NULL;
+    mpi_group_t *ng = NULL;
     unsigned char *marks;
     int err, count, k = 0, *buf;
-    if ((err = check_group(group, fn, "group", &g)))
-        return err;
     if ((err = check_ranges(g, n, ranges, fn, &marks, &count)))
         return err;
     free(marks);
@@ -561,14 +526,12 @@ int mpi_group_range_incl_impl(MPI_Group group, int n, int ranges[][3], MPI_Group
     return give_group(ng, newgroup, fn);
 }
 
-int mpi_group_range_excl_impl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup,
+int mpi_group_range_excl_impl(mpi_group_t *g, int n, int ranges[][3], MPI_Group *newgroup,
                               const char *fn)
 {
-    mpi_group_t *g = NULL, *ng = NULL;
+    mpi_group_t *ng = NULL;
     unsigned char *marks;
     int err, count, k = 0, *buf;
-    if ((err = check_group(group, fn, "group", &g)))
-        return err;
     if ((err = check_ranges(g, n, ranges, fn, &marks, &count)))
         return err;
     buf = malloc(sizeof *buf * (size_t)(g->size - count > 0 ? g->size - count : 1));

@@ -514,6 +514,18 @@ static inline int mpi_check_ptr_arg(mpi_comm_t *c, const void *p, const char *fn
     return __builtin_expect(p != NULL, 1) ? MPI_SUCCESS : mpi_check_ptr_fail(c, fn, arg);
 }
 int mpi_check_ptr_anytime(const void *p, const char *fn, const char *arg);
+/* Kinds `group` (resolved for the implementation), `op` and `type` (a valid
+ * datatype, committed or not): MPI_ERR_GROUP, MPI_ERR_OP, MPI_ERR_TYPE. */
+int mpi_check_group_arg(mpi_comm_t *c, MPI_Group h, const char *fn, const char *arg,
+                        mpi_group_t **out);
+int mpi_check_op_arg(mpi_comm_t *c, MPI_Op op, const char *fn, const char *arg);
+int mpi_check_type_slow(mpi_comm_t *c, MPI_Datatype h, const char *fn, const char *arg);
+static inline int mpi_check_type_arg(mpi_comm_t *c, MPI_Datatype h, const char *fn,
+                                     const char *arg)
+{
+    return __builtin_expect(mpi_dt_is_predefined(h), 1) ? MPI_SUCCESS
+                                                        : mpi_check_type_slow(c, h, fn, arg);
+}
 /* The window and file error objects (kinds `win`, `file`): valid, else
  * MPI_ERR_WIN / MPI_ERR_FILE; out-pointers raise through the object's handler. */
 struct rma_win;

@@ -190,16 +190,15 @@ int mpi_op_free_impl(MPI_Op *op, const char *fn)
     return MPI_SUCCESS;
 }
 
+/* op comes checked by the entry point (kind op, mpi_check_op_arg), as below */
 int mpi_op_commutative_impl(MPI_Op op, int *commute, const char *fn)
 {
-    if (!mpi_op_valid(op))
-        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "op=%#x is not a valid operation%s",
-                             (unsigned)op, op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
+    (void)fn;
     *commute = mpi_op_is_commutative(op);
     return MPI_SUCCESS;
 }
 
-/* count and datatype come checked by the entry point. */
+/* op, count and datatype come checked by the entry point. */
 int mpi_reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
                           MPI_Op op, const char *fn)
 {
@@ -207,9 +206,6 @@ int mpi_reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count, MP
     dt_op_t b;
     int err;
 
-    if (op == MPI_OP_NULL || !mpi_op_valid(op))
-        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "op=%#x is not a valid operation%s",
-                             (unsigned)op, op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
     if (count > 0 && (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE))
         return mpi_err_raise(NULL, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed here");
     if (count > 0 && dt_size(t) > 0 && (inbuf == NULL || inoutbuf == NULL) &&

@@ -114,13 +114,6 @@ static int large_form(const char *fn)
 }
 
 /* a block length (MPICH reports negative ones as MPI_ERR_COUNT) */
-static int len_arg(MPI_Count len, const char *what, const char *fn)
-{
-    if (len < 0)
-        return mpi_err_fail(NULL, MPI_ERR_COUNT, fn, "%s=%lld is negative", what, (long long)len);
-    return MPI_SUCCESS;
-}
-
 static int ptr_arg(const void *p, const char *what, const char *fn)
 {
     if (p == NULL)
@@ -167,8 +160,7 @@ static int contiguous(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newty
     canal_status_t st;
     int err;
 
-    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
-        return err;
+    old = mpi_dt_get(oldtype); /* checked by the entry point (kind type) */
     if ((st = dt_create_contiguous((size_t)count, old, &t)) != CANAL_OK)
         return engine_err(st, fn);
     if (large) {
@@ -195,9 +187,7 @@ static int vector(MPI_Count count, MPI_Count blocklength, MPI_Count stride, int 
     canal_status_t st;
     int err;
 
-    if ((err = len_arg(blocklength, "blocklength", fn)) ||
-        (err = type_arg(oldtype, "oldtype", fn, &old)))
-        return err;
+    old = mpi_dt_get(oldtype); /* blocklength and oldtype: checked by the entry point */
     st = bytes ? dt_create_hvector((size_t)count, (size_t)blocklength, stride, old, &t)
                : dt_create_vector((size_t)count, (size_t)blocklength, stride, old, &t);
     if (st != CANAL_OK)
@@ -244,10 +234,7 @@ static int indexed(int kind, MPI_Count count, const void *blens, MPI_Count block
     static const dt_combiner_t combs[4] = {DT_COMBINER_INDEXED, DT_COMBINER_HINDEXED,
                                            DT_COMBINER_INDEXED_BLOCK, DT_COMBINER_HINDEXED_BLOCK};
 
-    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
-        return err;
-    if (block && (err = len_arg(blocklength, "blocklength", fn)))
-        return err;
+    old = mpi_dt_get(oldtype); /* checked by the entry point (kind type) */
     if (!block && (err = lens_in(blens, large, count, "array_of_blocklengths", fn, &bl)))
         return err;
     if (hbytes && !large) {
@@ -437,8 +424,7 @@ static int subarray(int ndims, const void *sizes, const void *subsizes, const vo
     canal_status_t st;
     int err, ord = DT_ORDER_C;
 
-    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
-        return err;
+    old = mpi_dt_get(oldtype); /* checked by the entry point (kind type) */
     if (ndims <= 0)
         return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
     if ((err = order_in(order, &ord, fn)))
@@ -500,8 +486,7 @@ static int darray(int size, int rank, int ndims, const void *gsizes, const int d
     int *dist = NULL, ord = DT_ORDER_C, err;
     canal_status_t st;
 
-    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
-        return err;
+    old = mpi_dt_get(oldtype); /* checked by the entry point (kind type) */
     if (ndims <= 0)
         return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "ndims=%d must be positive", ndims);
     if (distribs == NULL || dargs == NULL || psizes == NULL)
@@ -587,8 +572,7 @@ static int resized(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Dat
     canal_status_t st;
     int err;
 
-    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
-        return err;
+    old = mpi_dt_get(oldtype); /* checked by the entry point (kind type) */
     if ((st = dt_create_resized(old, lb, extent, &t)) != CANAL_OK)
         return engine_err(st, fn);
     if (large) {
@@ -788,8 +772,7 @@ int mpi_type_dup_impl(MPI_Datatype oldtype, MPI_Datatype *newtype, const char *f
     canal_status_t st;
     int err;
 
-    if ((err = type_arg(oldtype, "oldtype", fn, &old)))
-        return err;
+    old = mpi_dt_get(oldtype); /* checked by the entry point (kind type) */
     /* A failed duplication leaves MPI_DATATYPE_NULL, as MPICH does. */
     *newtype = MPI_DATATYPE_NULL;
     if ((st = dt_create_dup(old, &t)) != CANAL_OK)
@@ -811,13 +794,12 @@ mpi_attr_t **mpi_type_attr_list(MPI_Datatype h)
 
 /* ---------------------------------------------------------------- queries */
 
-/* Any datatype, committed or not (kind handle in the table). */
+/* Any datatype, committed or not (kind type in the table). */
 int mpi_type_size_impl(MPI_Datatype datatype, MPI_Count *size, const char *fn)
 {
-    dt_type_t *t = NULL;
-    int err = type_arg(datatype, "datatype", fn, &t);
-    if (err)
-        return err;
+    dt_type_t *t = mpi_dt_get(datatype); /* checked by the entry point */
+
+    (void)fn;
     *size = (MPI_Count)dt_size(t);
     return MPI_SUCCESS;
 }
@@ -825,10 +807,9 @@ int mpi_type_size_impl(MPI_Datatype datatype, MPI_Count *size, const char *fn)
 int mpi_type_get_extent_impl(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent,
                              const char *fn)
 {
-    dt_type_t *t = NULL;
-    int err = type_arg(datatype, "datatype", fn, &t);
-    if (err)
-        return err;
+    dt_type_t *t = mpi_dt_get(datatype); /* checked by the entry point */
+
+    (void)fn;
     *lb = dt_lb(t);
     *extent = dt_extent(t);
     return MPI_SUCCESS;
@@ -837,10 +818,9 @@ int mpi_type_get_extent_impl(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *ex
 int mpi_type_get_true_extent_impl(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent,
                                   const char *fn)
 {
-    dt_type_t *t = NULL;
-    int err = type_arg(datatype, "datatype", fn, &t);
-    if (err)
-        return err;
+    dt_type_t *t = mpi_dt_get(datatype); /* checked by the entry point */
+
+    (void)fn;
     *true_lb = dt_true_lb(t);
     *true_extent = dt_true_extent(t);
     return MPI_SUCCESS;
@@ -849,30 +829,27 @@ int mpi_type_get_true_extent_impl(MPI_Datatype datatype, MPI_Count *true_lb, MPI
 /* MPI-1 queries, removed from the standard but still exported by MPICH. */
 int mpi_type_extent_impl(MPI_Datatype datatype, MPI_Aint *extent, const char *fn)
 {
-    dt_type_t *t = NULL;
-    int err = type_arg(datatype, "datatype", fn, &t);
-    if (err)
-        return err;
+    dt_type_t *t = mpi_dt_get(datatype); /* checked by the entry point */
+
+    (void)fn;
     *extent = dt_extent(t);
     return MPI_SUCCESS;
 }
 
 int mpi_type_lb_impl(MPI_Datatype datatype, MPI_Aint *displacement, const char *fn)
 {
-    dt_type_t *t = NULL;
-    int err = type_arg(datatype, "datatype", fn, &t);
-    if (err)
-        return err;
+    dt_type_t *t = mpi_dt_get(datatype); /* checked by the entry point */
+
+    (void)fn;
     *displacement = dt_lb(t);
     return MPI_SUCCESS;
 }
 
 int mpi_type_ub_impl(MPI_Datatype datatype, MPI_Aint *displacement, const char *fn)
 {
-    dt_type_t *t = NULL;
-    int err = type_arg(datatype, "datatype", fn, &t);
-    if (err)
-        return err;
+    dt_type_t *t = mpi_dt_get(datatype); /* checked by the entry point */
+
+    (void)fn;
     *displacement = dt_ub(t);
     return MPI_SUCCESS;
 }
@@ -897,8 +874,8 @@ int mpi_type_set_name_impl(MPI_Datatype datatype, const char *type_name, const c
     dt_type_t *t = NULL;
     int err;
 
-    if ((err = type_arg(datatype, "datatype", fn, &t)) ||
-        (err = ptr_arg(type_name, "type_name", fn)))
+    t = mpi_dt_get(datatype); /* checked by the entry point */
+    if ((err = ptr_arg(type_name, "type_name", fn)))
         return err;
     dt_set_name(t, type_name);
     return MPI_SUCCESS;
@@ -910,8 +887,8 @@ int mpi_type_get_name_impl(MPI_Datatype datatype, char *type_name, int *resultle
     size_t n;
     int err;
 
-    if ((err = type_arg(datatype, "datatype", fn, &t)) ||
-        (err = ptr_arg(type_name, "type_name", fn)))
+    t = mpi_dt_get(datatype); /* checked by the entry point */
+    if ((err = ptr_arg(type_name, "type_name", fn)))
         return err;
     n = strlen(dt_get_name(t));
     if (n > MPI_MAX_OBJECT_NAME - 1)
@@ -949,13 +926,8 @@ static int combiner_out(dt_combiner_t c)
 int mpi_type_get_envelope_impl(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                                int *num_datatypes, int *combiner, const char *fn)
 {
-    dt_type_t *t = NULL;
-    const dt_contents_t *e;
-    int err;
+    const dt_contents_t *e = dt_contents(mpi_dt_get(datatype)); /* checked by the entry point */
 
-    if ((err = type_arg(datatype, "datatype", fn, &t)))
-        return err;
-    e = dt_contents(t);
     if (e->ncounts > 0)
         return mpi_err_fail(NULL, MPI_ERR_TYPE, fn,
                             "the datatype was made by a large-count constructor; "
@@ -973,13 +945,9 @@ int mpi_type_get_envelope_c_impl(MPI_Datatype datatype, MPI_Count *num_integers,
                                  MPI_Count *num_addresses, MPI_Count *num_large_counts,
                                  MPI_Count *num_datatypes, int *combiner, const char *fn)
 {
-    dt_type_t *t = NULL;
-    const dt_contents_t *e;
-    int err;
+    const dt_contents_t *e = dt_contents(mpi_dt_get(datatype)); /* checked by the entry point */
 
-    if ((err = type_arg(datatype, "datatype", fn, &t)))
-        return err;
-    e = dt_contents(t);
+    (void)fn;
     *num_integers = (MPI_Count)e->nints;
     *num_addresses = (MPI_Count)e->naddrs;
     *num_large_counts = (MPI_Count)e->ncounts;
@@ -1029,8 +997,7 @@ static int contents(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max
     const dt_contents_t *e;
     int err;
 
-    if ((err = type_arg(datatype, "datatype", fn, &t)))
-        return err;
+    t = mpi_dt_get(datatype); /* checked by the entry point (kind type) */
     e = dt_contents(t);
     if (e->combiner == DT_COMBINER_NAMED)
         return mpi_err_fail(NULL, MPI_ERR_TYPE, fn,

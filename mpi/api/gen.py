@@ -33,10 +33,10 @@ import re
 import sys
 
 # ------------------------------------------------------------------ table
-CHECKED_KINDS = ('comm', 'count', 'datatype', 'buffer', 'rank', 'source', 'tag', 'rtag',
-                 'request', 'out')
+CHECKED_KINDS = ('comm', 'count', 'datatype', 'type', 'buffer', 'rank', 'source', 'tag', 'rtag',
+                 'request', 'out', 'group', 'op')
 KNOWN_KINDS = CHECKED_KINDS + (
-    'status', 'info', 'win', 'file', 'group', 'op', 'session', 'errhandler', 'string', 'array',
+    'status', 'info', 'win', 'file', 'session', 'errhandler', 'string', 'array',
     'callback', 'value', 'pointer', 'root', 'handle', 'message', 'keyval', 'attr')
 # Error objects other than a communicator that the entry point checks and
 # resolves: kind -> (resolved C type, validity check, out-pointer check).
@@ -247,6 +247,8 @@ def impl_params(e):
             out.append('mpi_comm_t *%s' % p.name)  # checked and resolved by the entry point
         elif p is ep and p.kind in OBJ_KINDS and not e.value_return and not e.stub:
             out.append('%s *%s' % (OBJ_KINDS[p.kind][0], p.name))  # likewise
+        elif p in resolved_groups(e):
+            out.append('struct mpi_group *%s' % p.name)  # likewise (mpi_check_group_arg)
         elif p.differs and p.is_array:
             out.append('%svoid *%s' % ('const ' if p.const else '', p.name))
         else:
@@ -259,6 +261,19 @@ def impl_params(e):
     return ', '.join(out)
 
 
+def resolved_groups(e):
+    """The `in group` parameters that the entry point checks and resolves
+    (as `struct mpi_group *`, mpi_check_group_arg) for the implementation:
+    those of entries whose error object is a communicator or none; a window's
+    (MPI_Win_post, MPI_Win_start) are the implementation's."""
+    if e.value_return or e.stub or e.hand or e.collective:
+        return []
+    ep = errh_param(e)
+    if ep is not None and ep.kind != 'comm':
+        return []
+    return [p for p in e.params if p.kind == 'group' and p.direction == 'in' and not p.is_ptr]
+
+
 def errh_param(e):
     for p in e.params:
         if p.direction == 'in' and p.kind in ('comm', 'win', 'file', 'session'):
@@ -268,7 +283,11 @@ def errh_param(e):
 
 def checks(e, large):
     """The checks of the entry point, in the order MPICH makes them: the
-    object first, then each parameter in order. Each is a pair: a C
+    object, the groups and an op first (MPICH's handles), then each
+    parameter in order, a buffer right after its count and datatype (MPICH
+    checks them together where the buffer is, before a rank or a tag).
+    Returns the checks, the resolved object's variable, and the same checks
+    in the order of the hot path's tests (the buffers last). Each is a pair: a C
     expression returning an MPI error code (raised through the error
     handler) or MPI_SUCCESS, and the fast test of the hot path, a condition
     without side effects (but the resolved object's assignment) that is
@@ -286,19 +305,35 @@ def checks(e, large):
             if p.kind in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
                 out.append(('%s(%s, %s, fn, "%s")' % (pcheck, cobj, p.name, p.name),
                             '%s != NULL' % p.name))
-        return out, cobj
+        return out, cobj, out
     if ep is not None and ep.kind != 'comm':
-        return [], None  # session handlers: the implementation checks
+        return [], None, []  # session handlers: the implementation checks
     cobj = 'c_' + ep.name if ep is not None else 'NULL'
     out = []
     if ep is not None:
         out.append(('mpi_check_comm(%s, fn, &%s)' % (ep.name, cobj),
                     '(%s = mpi_comm_fast(%s)) != NULL' % (cobj, ep.name)))
     if e.collective:
-        return out, (cobj if ep is not None else None)  # the rest: the implementation
-    byname = {p.name: p for p in e.params}
-    late = []
+        return out, (cobj if ep is not None else None), out  # the rest: the implementation
+    # MPICH's first phase: the handles (communicator, groups, an op) before
+    # any other argument, in parameter order
     for p in e.params:
+        if p in resolved_groups(e):
+            out.append(('mpi_check_group_arg(%s, %s, fn, "%s", &g_%s)' % (cobj, p.name, p.name, p.name),
+                        None))
+        elif p.kind == 'op' and p.direction == 'in' and not p.is_ptr:
+            out.append(('mpi_check_op_arg(%s, %s, fn, "%s")' % (cobj, p.name, p.name), None))
+    byname = {p.name: p for p in e.params}
+    index = {p.name: i for i, p in enumerate(e.params)}
+    # a buffer is checked right after the later of its count and datatype
+    # (MPICH checks count, datatype, buffer together, before the rank)
+    bufs = {}
+    for i, p in enumerate(e.params):
+        if p.kind == 'buffer' and len(p.kargs) == 2:
+            at = max([i] + [index[x] for x in p.kargs if x in index])
+            bufs.setdefault(at, []).append(p)
+    late = []
+    for i, p in enumerate(e.params):
         k, a = p.kind, p.kargs
         n = p.name
         if k == 'count' and not p.is_ptr:
@@ -307,9 +342,11 @@ def checks(e, large):
             cnt = a[0] if a else 'MPI_CANAL_ANY_COUNT'
             out.append(('mpi_check_datatype_arg(%s, %s, %s, fn, "%s")' % (cobj, n, cnt, n),
                         'mpi_dt_is_predefined(%s)' % n))
-        elif k == 'buffer' and len(a) == 2:  # after its count and datatype
-            late.append(('mpi_check_buf(%s, %s, %s, %s, fn)' % (cobj, n, a[0], a[1]),
-                         '(%s != NULL || %s <= 0)' % (n, a[0])))
+        elif k == 'type' and p.direction == 'in' and not p.is_ptr:
+            out.append(('mpi_check_type_arg(%s, %s, fn, "%s")' % (cobj, n, n),
+                        'mpi_dt_is_predefined(%s)' % n))
+        elif k == 'status' and p.direction == 'in' and p.is_ptr:
+            out.append(('mpi_check_ptr_arg(%s, %s, fn, "%s")' % (cobj, n, n), '%s != NULL' % n))
         elif k in ('rank', 'source') and a and a[0] in byname and ep is not None and a[0] == ep.name:
             out.append(('mpi_check_rank_arg(%s, %s, %d, fn, "%s")' % (cobj, n, k == 'source', n),
                         '((unsigned)%s < (unsigned)%s->peer_size || %s == MPI_PROC_NULL%s)' % (
@@ -322,7 +359,14 @@ def checks(e, large):
             out.append(('mpi_check_ptr_anytime(%s, fn, "%s")' % (n, n), '%s != NULL' % n))
         elif k in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
             out.append(('mpi_check_ptr_arg(%s, %s, fn, "%s")' % (cobj, n, n), '%s != NULL' % n))
-    return out + late, (cobj if ep is not None else None)
+        for b in bufs.get(i, []):
+            late.append(len(out))
+            out.append(('mpi_check_buf(%s, %s, %s, %s, fn)' % (cobj, b.name, b.kargs[0], b.kargs[1]),
+                        '(%s != NULL || %s <= 0)' % (b.name, b.kargs[0])))
+    # the hot path tests the buffers last, as before (its order does not
+    # change an error: a failed test only sends the call to the checked path)
+    fast = [x for j, x in enumerate(out) if j not in late] + [out[j] for j in late]
+    return out, (cobj if ep is not None else None), fast
 
 
 def result_of(e, expr):
@@ -347,13 +391,16 @@ def entry_code(e, large):
         lines.append('}')
     else:
         lines.append('    static const char fn[] = "%s";' % name)
-        pairs, cobj = checks(e, large)
+        pairs, cobj, fast_pairs = checks(e, large)
         cks = [c for c, _ in pairs]
         fasts = [f for _, f in pairs]
         if cobj is not None:
             ep = errh_param(e)
             otype = OBJ_KINDS[ep.kind][0] if ep.kind in OBJ_KINDS else 'mpi_comm_t'
             lines.append('    %s *%s = NULL;' % (otype, cobj))
+        groups = resolved_groups(e)
+        for p in groups:
+            lines.append('    struct mpi_group *g_%s = NULL;' % p.name)
         # out-pointers of the int form that the implementation fills in the large type
         temps = [p for p in e.params if e.large and not large and p.differs and not p.is_array
                  and p.stars]
@@ -387,6 +434,8 @@ def entry_code(e, large):
                 args.append('%s != NULL ? &%s_l : NULL' % (p.name, p.name))
             elif cobj is not None and p.name == cobj[2:]:
                 args.append(cobj)
+            elif p in groups:
+                args.append('g_' + p.name)
             else:
                 args.append(p.name)
         if arrays_differ(e):
@@ -419,7 +468,7 @@ def entry_code(e, large):
         lines.append('}')
         if (not e.anytime or cks) and not temps and None not in fasts and \
                 all(p.name != '...' for p in e.params):
-            lines = fast_entry(name, lines, params, [p.name for p in e.params], pairs, cobj,
+            lines = fast_entry(name, lines, params, [p.name for p in e.params], fast_pairs, cobj,
                                otype if cobj else None, result_of(e, call), e.anytime)
     qid = QMPI_IDS.get(name.upper() + '_T')
     if qid is not None and not e.stub and not e.value_return and e.returns == 'int' and \
@@ -564,7 +613,9 @@ def cmd_entries(src, out):
             '#ifndef CANAL_API_IMPL_H', '#define CANAL_API_IMPL_H', '', '#include "mpi.h"'] + \
            ['#include "%s"' % h for h in sorted(set(HEADERS.values()) - {'mpi.h'})] + ['',
             '/* the resolved error objects of the OBJ_KINDS (rma/rma_impl.h, io/io_impl.h) */',
-            'struct rma_win;', 'struct ADIOI_FileD;', '']
+            'struct rma_win;', 'struct ADIOI_FileD;',
+            '/* the groups the entry points resolve (mpi_check_group_arg, mpi/group.c) */',
+            'struct mpi_group;', '']
     for num, title, fname in chapters:
         text = [HEADER % (fname, title)]
         if HEADERS[fname] != 'mpi.h':
