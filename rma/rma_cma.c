@@ -142,8 +142,9 @@ canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *l
 int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len)
 {
     rma_cma_pending_t *q;
+    int ref = !write || len > RMA_CMA_QUEUE_MAX_BYTES; /* the user's buffer until moved */
 
-    if (len > RMA_CMA_QUEUE_MAX_BYTES || mpi_thread_level == MPI_THREAD_MULTIPLE)
+    if (len > RMA_CMA_REF_MAX || mpi_thread_level == MPI_THREAD_MULTIPLE)
         return 0;
     if (w->cq == NULL) {
         w->cq = calloc(RMA_CMA_QUEUE, sizeof *w->cq);
@@ -156,12 +157,12 @@ int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, si
             return 0; /* then at once */
         }
     }
-    if (w->ncq == RMA_CMA_QUEUE || (write && w->cq_staged + len > RMA_CMA_STAGE))
+    if (w->ncq == RMA_CMA_QUEUE || (!ref && w->cq_staged + len > RMA_CMA_STAGE))
         rma_cma_drain(w);
     q = &w->cq[w->ncq++];
-    w->ncq_gets += !write;
+    w->ncq_ref += ref;
     q->remote = raddr;
-    if (write) {
+    if (!ref) {
         memcpy(w->cq_stage + w->cq_staged, local, len);
         local = w->cq_stage + w->cq_staged;
         w->cq_staged += (len + 15) & ~(size_t)15;
@@ -176,7 +177,7 @@ int rma_cma_enqueue(rma_win_t *w, int t, int write, char *raddr, void *local, si
 int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, size_t len, dt_op_t op,
                         dt_builtin_t basic)
 {
-    if (!rma_cma_enqueue(w, t, 1, raddr, (void *)local, len))
+    if (len > RMA_CMA_QUEUE_MAX_BYTES || !rma_cma_enqueue(w, t, 1, raddr, (void *)local, len))
         return 0;
     w->cq[w->ncq - 1].kind = RMA_CMA_ACC;
     w->cq[w->ncq - 1].op = (int)op;
@@ -317,7 +318,10 @@ static void rma_cma_note(rma_win_t *w, int t, canal_status_t st, canal_status_t 
 /* A run of queued gets from one target starting at entry i whose bytes lie
  * within RMA_CMA_ACC_SPAN: one read of the range that covers them (the
  * kernel pins each remote piece separately, so 64 gets of one page cost 64
- * pins; reading extra bytes is harmless) and a copy to each origin buffer.
+ * pins; reading extra bytes is harmless) and a copy to each origin buffer --
+ * when the run has more gets than the range has pages: two gets of 4 KiB
+ * side by side gain nothing from it, and it would cut a run of 64 such
+ * gets (OSU's get_bw) into 32 system calls where the caller makes one.
  * Returns 1 and *end if done; 0 leaves the run to the caller. */
 static int rma_cma_get_run(rma_win_t *w, int i, int n, int *end)
 {
@@ -334,7 +338,8 @@ static int rma_cma_get_run(rma_win_t *w, int i, int n, int *end)
         lo = b;
         hi = e;
     }
-    if (j - i < 2 || rma_cma_copy(w, a->t, 0, lo, buf, (size_t)(hi - lo)) != CANAL_OK)
+    if (j - i < 2 || (size_t)(j - i) <= (size_t)(hi - lo) / 4096 + 1 ||
+        rma_cma_copy(w, a->t, 0, lo, buf, (size_t)(hi - lo)) != CANAL_OK)
         return 0; /* (one get, or a failure: the caller does it piece by piece) */
     for (int k = i; k < j; k++)
         memcpy(w->cq[k].local, buf + (w->cq[k].remote - lo), w->cq[k].len);
@@ -348,7 +353,7 @@ canal_status_t rma_cma_drain(rma_win_t *w)
     int i = 0, n = w->ncq;
 
     w->ncq = 0;
-    w->ncq_gets = 0;
+    w->ncq_ref = 0;
     w->cq_staged = 0; /* (read below before anything is staged again) */
     while (i < n) {
         struct iovec liov[RMA_CMA_QUEUE], riov[RMA_CMA_QUEUE];

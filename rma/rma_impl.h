@@ -206,7 +206,8 @@ typedef struct rma_win {
     size_t *map_lens;
     struct rma_cma_pending *cq; /* cma: small puts/gets not moved yet (rma_cma.c) */
     int ncq;
-    int ncq_gets; /* cma: gets among them (MPI_Win_flush_local moves the queue then) */
+    int ncq_ref;  /* cma: gets and unstaged puts among them, which use the origin buffer
+                   * until moved (MPI_Win_flush_local moves the queue then) */
     char *cq_stage;   /* cma: copies of the queued puts' and accumulates' origin data */
     size_t cq_staged; /* bytes of cq_stage in use */
     char **peer_base;      /* direct: base of every rank in this process (cma: in that
@@ -324,19 +325,24 @@ canal_status_t rma_cma_write(rma_win_t *w, int t, char *raddr, const rma_layout_
 canal_status_t rma_cma_read(rma_win_t *w, int t, char *raddr, const rma_layout_t *l, void *out);
 /* len contiguous bytes between local and raddr of rank t. */
 canal_status_t rma_cma_copy(rma_win_t *w, int t, int write, char *raddr, void *local, size_t len);
-/* Small contiguous puts and gets are queued (up to RMA_CMA_QUEUE) and moved
+/* Contiguous puts and gets are queued (up to RMA_CMA_QUEUE) and moved
  * together, one system call per run of the same target and direction, at
  * the next synchronization call or when the queue is full: a put or get
  * needs to be complete only then (MPI 4.0 section 12.5), and an 8-byte
  * process_vm_readv costs as much as a hundred 8-byte copies. The origin data
- * of a put (or accumulate) is copied at the call, as an eager send's is: a
- * program that reuses or leaves the scope of a small origin buffer before
- * the flush (erroneous, but it works with MPICH and Open MPI) still puts
- * what it meant. Returns 1 if queued, 0 if the caller must do it now.
+ * of a put (or accumulate) of at most RMA_CMA_QUEUE_MAX_BYTES is copied at
+ * the call, as an eager send's is: a program that reuses or leaves the scope
+ * of a small origin buffer before the flush (erroneous, but it works with
+ * MPICH and Open MPI) still puts what it meant. A larger put, up to
+ * RMA_CMA_REF_MAX, is queued by reference like a get (the origin buffer is
+ * read at the drain, as MPICH's and Open MPI's rendezvous read it later):
+ * one system call per operation was the whole cost of OSU's put_bw/get_bw
+ * at 8-64 KiB (rma6). Returns 1 if queued, 0 if the caller must do it now.
  * Below MPI_THREAD_MULTIPLE only. */
 enum {
     RMA_CMA_QUEUE = 64,
     RMA_CMA_QUEUE_MAX_BYTES = 4096,
+    RMA_CMA_REF_MAX = 1 << 20,
     RMA_CMA_ACC_SPAN = 8192,
     RMA_CMA_STAGE = 65536
 };
@@ -379,10 +385,11 @@ static inline canal_status_t rma_cma_flush_queue(rma_win_t *w)
 {
     return w->ncq > 0 ? rma_cma_drain(w) : CANAL_OK;
 }
-/* Whether a get is queued (MPI_Win_flush_local must move it). */
-static inline int rma_cma_queued_gets(const rma_win_t *w)
+/* Whether a get or an unstaged put is queued (MPI_Win_flush_local must
+ * move it). */
+static inline int rma_cma_queued_refs(const rma_win_t *w)
 {
-    return w->ncq_gets > 0; /* (a scan of the queue cost OSU's put/flush_local loop
+    return w->ncq_ref > 0; /* (a scan of the queue cost OSU's put/flush_local loop
                              * 200 instructions per flush at 32 queued puts) */
 }
 

@@ -745,13 +745,14 @@ int mpi_win_unlock_all_impl(rma_win_t *w, const char *fn)
  * flush does not pay a poll of every channel (measured: the poll was the
  * larger part of the pair). Nothing is ever reported late on a direct
  * window (rma_raise_late). A local flush of a created window leaves the
- * queued puts and accumulates queued: their origin data was copied at the
- * call, so they are locally complete (MPI_Win_flush_local needs no more);
- * only queued gets are moved, since their bytes must be in the origin
- * buffer. */
+ * queued small puts and accumulates queued: their origin data was copied
+ * at the call, so they are locally complete (MPI_Win_flush_local needs no
+ * more); the queue is moved when it holds a get (its bytes must be in the
+ * origin buffer) or a put queued by reference (its origin buffer is the
+ * user's again after the local flush). */
 static int direct_flush(rma_win_t *w, const char *fn, int local)
 {
-    if ((!local || rma_cma_queued_gets(w)) && rma_cma_flush_queue(w) != CANAL_OK)
+    if ((!local || rma_cma_queued_refs(w)) && rma_cma_flush_queue(w) != CANAL_OK)
         return rma_raise_late(w, fn);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if ((__atomic_add_fetch(&w->flush_polls, 1, __ATOMIC_RELAXED) & 15) == 0)
