@@ -39,8 +39,9 @@ static void expect_mismatch(int rc, const char *what, const char *a, const char 
 
 /* Canal's barriers go through the node's shared block unless the channel is
  * sock or the block is off: a barrier there against an allreduce by
- * messages is not detected yet (doc/design.md), so it is tried only when
- * both go by messages. */
+ * messages fails too (coll_block_mismatch), but leaves MPI_COMM_WORLD out
+ * of step for still_works, so it is tried here only when both go by
+ * messages. */
 static int block_used(void)
 {
     const char *ch = getenv("CANAL_CHANNEL"), *shm = getenv("CANAL_COLL_SHM");
