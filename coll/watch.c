@@ -212,7 +212,9 @@ void coll_watch_drain(mpi_comm_t *c, int tag)
 }
 
 /* The wait of coll_watch_wait and coll_watch_wait_block: kind may hold
- * COLL_WATCH_BLOCK (a call on the node's shared block, which has no tag). */
+ * COLL_WATCH_BLOCK (a call on the node's shared block, which has no tag);
+ * base -1: the call number c's next tag has, read at the first look (no
+ * look when c's state cannot be made). */
 static canal_status_t watch_wait(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg),
                                  void *arg, void (*poke)(void *arg))
 {
@@ -223,7 +225,9 @@ static canal_status_t watch_wait(mpi_comm_t *c, int base, int kind, int (*pred)(
         adi_wait_until(budget_pred, &b);
         if (pred(arg))
             return CANAL_OK;
-        if (!coll_is_inter(c) && coll_size(c) >= 2) {
+        if (base < 0) /* (a block's call: its number, at the first look only) */
+            base = coll_comm_peek_tag(c);
+        if (base >= 0 && !coll_is_inter(c) && coll_size(c) >= 2) {
             if (poke != NULL && b.step >= WATCH_MAX_US)
                 poke(arg);
             if ((st = look(c, base, kind, pred, arg)) < 0)
@@ -246,10 +250,5 @@ canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), v
 canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t kind, int (*pred)(void *arg),
                                      void *arg)
 {
-    int base = coll_comm_peek_tag(c);
-    if (base < 0) { /* (no memory for the communicator's state: wait unwatched) */
-        adi_wait_until(pred, arg);
-        return CANAL_OK;
-    }
-    return watch_wait(c, base, COLL_WATCH_BLOCK | (int)kind, pred, arg, NULL);
+    return watch_wait(c, -1, COLL_WATCH_BLOCK | (int)kind, pred, arg, NULL);
 }
