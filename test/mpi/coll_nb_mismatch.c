@@ -15,33 +15,9 @@
  * hang into a failure.
  */
 #include "mtest.h"
+#include "coll_mismatch_expect.h"
 
 static int odd_one;
-
-static void expect_mismatch(int rc, const char *what, const char *a, const char *b)
-{
-    char msg[MPI_MAX_ERROR_STRING];
-    int cls = MPI_SUCCESS, len = 0;
-
-    if (rc != MPI_SUCCESS) {
-        MPI_Error_class(rc, &cls);
-        MPI_Error_string(rc, msg, &len);
-    }
-    msg[len] = '\0';
-    CHECK(cls == MPI_ERR_OTHER, "%s: rank %d got class %d, want MPI_ERR_OTHER (%s)", what,
-          mtest_rank, cls, msg);
-    if (cls != MPI_SUCCESS)
-        CHECK(strstr(msg, a) != NULL && strstr(msg, b) != NULL,
-              "%s: rank %d's message does not name %s and %s: %s", what, mtest_rank, a, b, msg);
-    if (getenv("COLL_MISMATCH_VERBOSE"))
-        printf("[%d] %s: %s\n", mtest_rank, what, msg);
-}
-
-static int block_used(void)
-{
-    const char *ch = getenv("CANAL_CHANNEL"), *shm = getenv("CANAL_COLL_SHM");
-    return !(ch != NULL && strcmp(ch, "sock") == 0) && !(shm != NULL && strcmp(shm, "0") == 0);
-}
 
 static void still_works(const char *what)
 {
