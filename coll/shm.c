@@ -31,6 +31,10 @@
  *   device lost, or whose communicator was revoked, stops with the error
  *   coll/pair.c returns and writes it in its line, so the ranks waiting
  *   for it stop with the same error instead of waiting forever.
+ *   The wait is watched (coll/watch.c): a rank of the communicator that
+ *   called a collective by messages instead sends a message or a poke of
+ *   the call number the communicator's next tag has, which the block's
+ *   calls never take, and every rank that waits fails with a mismatch.
  *
  * The block is made lazily and collectively at the communicator's
  * (COLL_SHM_AFTER + 1)-th blocking barrier or allreduce, so one-off
