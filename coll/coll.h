@@ -201,6 +201,15 @@ canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persist
 int coll_sched_done(const coll_sched_t *s);
 /* Progress until s is done; returns the error of the run (CANAL_OK). */
 canal_status_t coll_sched_wait(coll_sched_t *s);
+/* MPI_Wait of a nonblocking or persistent collective's request r (the one
+ * coll_sched_start got; ADI_REQ_COLL) that is not done yet: wait as a
+ * blocking collective does (coll/watch.c), and when the ranks called
+ * different collectives there, abandon the schedule and complete r with
+ * the mismatch, which it returns (this thread's error detail names both
+ * calls). Returns when r is done (CANAL_OK: r's own outcome), or at once
+ * on an intercommunicator or a request of no running schedule (the caller
+ * waits). */
+canal_status_t coll_request_wait(adi_request_t *r);
 /* Error of the last run (with common_err_detail set when it happened). */
 canal_status_t coll_sched_error(const coll_sched_t *s);
 /* Free the schedules kept for reuse (MPI_Finalize). */

@@ -60,6 +60,17 @@ void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind);
 canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
                                void (*poke)(void *arg));
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
+/* The wait of a call of `kind` on the node's shared block (coll/shm.c),
+ * which sends nothing and takes no tag: it fails with a mismatch when a
+ * message or a poke of the call that c's next tag would number comes (a
+ * rank called a collective by messages there) and pred(arg) still does not
+ * hold, or on a notice of that call; it sends the notice in turn. */
+enum { COLL_WATCH_BLOCK = 1 << COLL_TAG_KIND_BITS };
+canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t kind, int (*pred)(void *arg),
+                                     void *arg);
+/* coll/sched.c: the call number (kind bits 0) c's next collective tag
+ * will have, without taking it; -1 when c's state cannot be made. */
+int coll_comm_peek_tag(mpi_comm_t *c);
 /* At every 64th call (by tag), discard the pokes that reached this rank
  * (peers that waited long for its messages): called at the end of each
  * blocking schedule. */

@@ -319,10 +319,26 @@ static int pool_len;
  * the kind bits (coll_impl.h), which hold `kind`. */
 enum { COLL_TAG_LIMIT = 0x3ff00000 };
 
+static int seq_base(unsigned seq)
+{
+    return (int)((seq % ((unsigned)COLL_TAG_LIMIT >> COLL_TAG_KIND_BITS)) << COLL_TAG_KIND_BITS);
+}
+
 static int next_tag(coll_comm_t *cs, int kind)
 {
-    unsigned n = cs->seq++ % ((unsigned)COLL_TAG_LIMIT >> COLL_TAG_KIND_BITS);
-    return (int)(n << COLL_TAG_KIND_BITS) | kind;
+    return seq_base(cs->seq++) | kind;
+}
+
+int coll_comm_peek_tag(mpi_comm_t *c)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    int base;
+    if (cs == NULL)
+        return -1;
+    adi_lock();
+    base = seq_base(cs->seq);
+    adi_unlock();
+    return base;
 }
 
 static int tag_kind(int tag)
@@ -822,6 +838,7 @@ static int sched_finish(coll_sched_t *s)
     if (cs != NULL)
         __atomic_sub_fetch(&cs->active, 1, __ATOMIC_RELEASE);
     if (req != NULL) {
+        req->mpi_ext = NULL;
         req->status.error = s->err;
         req->status.peer = s->err_peer; /* (mpi/ names the lost rank from it) */
     }
@@ -910,6 +927,8 @@ canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persist
     s->err = CANAL_OK;
     s->err_peer = -1;
     s->req = req;
+    if (req != NULL)
+        req->mpi_ext = s; /* (coll_request_wait's; until the end) */
     s->persistent = persistent;
     s->free_at_end = req != NULL && !persistent;
     s->running = 1;
@@ -933,22 +952,33 @@ static int done_pred(void *arg)
     return coll_sched_done(arg);
 }
 
+/* The schedule a nonblocking or persistent collective's request r runs
+ * (r->mpi_ext while it runs, set by coll_sched_start), NULL once done.
+ * Under the device lock: a finished nonblocking schedule is freed. */
+static coll_sched_t *req_sched(adi_request_t *r)
+{
+    return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) ? NULL : r->mpi_ext;
+}
+
 /* The ranks called different collectives (coll/watch.c found it): stop
  * posting, cancel the receives that wait for messages the other
  * collective never sends, and count the schedule off its communicator
  * (a send whose receiver never matches it may keep it running: then it
  * frees itself if that send ever ends, and it is never replayed). The
- * cancelled receives' outcomes do not replace err's message. */
-static void sched_abandon(coll_sched_t *s, canal_status_t err)
+ * request of a nonblocking or persistent call (r, NULL for a blocking
+ * one) completes at once with err. The cancelled receives' outcomes do
+ * not replace err's message. 1: abandoned, 0: s had ended. */
+static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
 {
     char msg[512];
     coll_comm_t *cs;
+    int free_at_end;
 
     snprintf(msg, sizeof msg, "%s", common_err_detail());
     adi_lock();
-    if (s->done) {
+    if (r != NULL ? req_sched(r) != s : s->done) {
         adi_unlock();
-        return;
+        return 0;
     }
     s->err = err;
     s->err_peer = -1;
@@ -957,28 +987,89 @@ static void sched_abandon(coll_sched_t *s, canal_status_t err)
     cs = *coll_host.comm_coll_slot(s->comm);
     if (cs != NULL)
         __atomic_sub_fetch(&cs->active, 1, __ATOMIC_RELEASE);
+    if (r != NULL) {
+        s->req = NULL;
+        r->mpi_ext = NULL;
+        r->status.error = err;
+        r->status.peer = -1;
+        adi_request_complete(r);
+    }
+    /* (a nonblocking schedule that finishes while its receives are
+     * cancelled below is freed here, not at its end) */
+    free_at_end = s->free_at_end;
+    s->free_at_end = 0;
     adi_unlock();
     for (int i = 0; i < s->nacts; i++)
         if (s->acts[i].kind == ACT_RECV && s->acts[i].req != NULL)
             adi_cancel(s->acts[i].req); /* (does nothing to a finished one) */
+    adi_lock();
+    if (free_at_end && !s->running)
+        sched_destroy(s);
+    else
+        s->free_at_end = free_at_end;
+    adi_unlock();
     common_err_set(err, "%s", msg);
+    return 1;
 }
 
-/* Poke the peers whose messages s still waits for (coll/watch.c). */
-static void sched_poke(void *arg)
+/* Poke the peers whose messages s still waits for (coll/watch.c); s
+ * stays alive meanwhile (a blocking schedule) or r is its request. */
+static void poke_peers(coll_sched_t *s, adi_request_t *r)
 {
-    coll_sched_t *s = arg;
-    int peers[64], n = 0;
+    int peers[64], n = 0, tag = 0;
+    mpi_comm_t *c = NULL;
 
     adi_lock();
+    if (r != NULL && (s = req_sched(r)) == NULL) {
+        adi_unlock();
+        return;
+    }
     for (int i = 0; i < s->nacts && n < 64; i++) {
         const act_t *a = &s->acts[i];
         if (a->kind == ACT_RECV && a->req != NULL && !a->req->done && a->peer >= 0)
             peers[n++] = a->peer;
     }
+    c = s->comm;
+    tag = s->tag;
     adi_unlock();
     for (int i = 0; i < n; i++)
-        coll_watch_poke(s->comm, s->tag, peers[i]);
+        coll_watch_poke(c, tag, peers[i]);
+}
+
+static void sched_poke(void *arg)
+{
+    poke_peers(arg, NULL);
+}
+
+static void req_poke(void *arg)
+{
+    poke_peers(NULL, arg);
+}
+
+static int req_done(void *arg)
+{
+    return __atomic_load_n(&((adi_request_t *)arg)->done, __ATOMIC_ACQUIRE);
+}
+
+canal_status_t coll_request_wait(adi_request_t *r)
+{
+    coll_sched_t *s;
+    mpi_comm_t *c = NULL;
+    int tag = 0;
+    canal_status_t st;
+
+    adi_lock();
+    if ((s = req_sched(r)) != NULL) {
+        c = s->comm;
+        tag = s->tag;
+    }
+    adi_unlock();
+    if (s == NULL || coll_is_inter(c))
+        return CANAL_OK; /* (the caller's wait) */
+    st = coll_watch_wait(c, tag, req_done, r, req_poke);
+    if (st < 0 && !sched_abandon(s, r, st))
+        return CANAL_OK; /* (it ended meanwhile, with its own outcome) */
+    return st;
 }
 
 canal_status_t coll_sched_wait(coll_sched_t *s)
@@ -986,7 +1077,7 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
     if (!coll_sched_done(s)) {
         canal_status_t st = coll_watch_wait(s->comm, s->tag, done_pred, s, sched_poke);
         if (st < 0) {
-            sched_abandon(s, st);
+            sched_abandon(s, NULL, st);
             if (s->abandoned)
                 return st;
         }

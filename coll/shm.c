@@ -31,6 +31,10 @@
  *   device lost, or whose communicator was revoked, stops with the error
  *   coll/pair.c returns and writes it in its line, so the ranks waiting
  *   for it stop with the same error instead of waiting forever.
+ *   The wait is watched (coll/watch.c): a rank of the communicator that
+ *   called a collective by messages instead sends a message or a poke of
+ *   the call number the communicator's next tag has, which the block's
+ *   calls never take, and every rank that waits fails with a mismatch.
  *
  * The block is made lazily and collectively at the communicator's
  * (COLL_SHM_AFTER + 1)-th blocking barrier or allreduce, so one-off
@@ -261,13 +265,28 @@ static void ring_others(struct coll_shm *b)
             adi_wake_peer(b->jobs[r]);
 }
 
+/* Wait until arrived(w), watched (coll/watch.c): a rank of c that called a
+ * collective by messages here instead (another kind, or a size over the
+ * block's limit) sends a message or a poke of the call number the
+ * communicator's next tag has, which nobody in the block sends: then every
+ * rank that waits fails with a mismatch. Free for a correct program: the
+ * watch reads the clock from the 64th poll of a wait on. */
+static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint64_t what)
+{
+    if (arrived(w))
+        return CANAL_OK;
+    return coll_watch_wait_block(c, (coll_kind_t)(what >> 56), arrived, w);
+}
+
 /* Enter call seq (the release of this rank's contribution, what: its kind
  * and bytes) and wait for the others to enter it. */
-static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t what)
+static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t seq,
+                                     uint64_t what)
 {
     wait_t w = {b, seq, 0, b->n, CANAL_OK, -1};
     shm_line_t *mine = &b->lines[b->me];
     int root = b->root_first && b->me == 0;
+    canal_status_t st;
 
     mine->what[seq & 1] = what;
     if (b->root_first && !root) {
@@ -276,12 +295,12 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
         __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
         adi_wake_peer(b->jobs[0]);
         w.upto = 1;
-        if (!arrived(&w))
-            adi_wait_until(arrived, &w);
+        if ((st = wait_watched(c, &w, what)) < 0)
+            return st;
     } else if (root) {
         /* wait for all to enter, then release them (entering last) */
-        if (!arrived(&w))
-            adi_wait_until(arrived, &w);
+        if ((st = wait_watched(c, &w, what)) < 0)
+            return st;
         if (w.st == CANAL_OK) {
             __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
             for (int r = 1; r < b->n; r++)
@@ -294,8 +313,8 @@ static canal_status_t enter_and_wait(struct coll_shm *b, uint64_t seq, uint64_t 
          * only those that sleep; no fence here, which would wait for
          * the store above to reach the peers that poll this line) */
         ring_others(b);
-        if (!arrived(&w))
-            adi_wait_until(arrived, &w);
+        if ((st = wait_watched(c, &w, what)) < 0)
+            return st;
     }
     if (w.st == CANAL_OK) {
         for (int r = 0; r < b->n; r++) {
@@ -374,7 +393,7 @@ canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran)
     *ran = b != NULL || st < 0; /* a failed setup fails this call (as messages would) */
     if (b == NULL)
         return st;
-    return enter_and_wait(b, ++b->seq, (uint64_t)COLL_BARRIER << 56);
+    return enter_and_wait(c, b, ++b->seq, (uint64_t)COLL_BARRIER << 56);
 }
 
 /* The allreduce; pre < 0: this rank failed before the call (out of
@@ -438,7 +457,7 @@ static canal_status_t shm_allreduce(const coll_args_t *a, int *ran, canal_status
         ring_others(b);
         goto out;
     }
-    if ((st = enter_and_wait(b, seq, (uint64_t)a->kind << 56 | bytes)) < 0)
+    if ((st = enter_and_wait(a->comm, b, seq, (uint64_t)a->kind << 56 | bytes)) < 0)
         goto out;
     if (contig && reduce_fast(a, slot0, stride, n, count))
         goto out;

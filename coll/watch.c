@@ -19,13 +19,16 @@
  * a rank of a correct program (a peer waited a second for it) are taken at
  * its looks and at every WATCH_DRAIN_EVERY-th blocking schedule, one probe.
  * Correct programs pay a counter per poll of a blocking wait and, in waits
- * longer than WATCH_FIRST_US, a round of probes per look. Not covered:
- * nonblocking and persistent calls (MPI_Wait knows no collective),
- * intercommunicators, and a call on the node's shared block against one by
- * messages (coll/shm.c; the block's calls take no tag). A pair in which no
- * rank waits for another (MPI_Bcast from a root against MPI_Reduce to it:
- * every rank only sends) completes without an error. Messages of the
- * mismatched call stay unmatched in their receivers' queues.
+ * longer than WATCH_FIRST_US, a round of probes per look. A call on the
+ * node's shared block (coll/shm.c), which takes no tag, waits here too
+ * (coll_watch_wait_block) with the call number the communicator's next tag
+ * has, and any message or poke of that number is another call's; the
+ * nonblocking and persistent calls' MPI_Wait too (coll_request_wait in
+ * coll/sched.c). Not covered: intercommunicators, and waits that do not
+ * come here (MPI_Waitall, MPI_Test loops). A pair in which no rank waits
+ * for another (MPI_Bcast from a root against MPI_Reduce to it: every rank
+ * only sends) completes without an error. Messages of the mismatched call
+ * stay unmatched in their receivers' queues.
  */
 #include "coll/coll_impl.h"
 
@@ -125,9 +128,13 @@ static size_t take(adi_message_t *msg, void *buf, size_t len)
 
 /* A notice of call `base` from another rank, or a message of that call
  * with another kind than `kind`: the mismatch error (and, for a message,
- * the notice sent to everyone), or CANAL_OK when there is neither. */
-static canal_status_t look(mpi_comm_t *c, int base, int kind)
+ * the notice sent to everyone), or CANAL_OK when there is neither. A call
+ * on the node's shared block (COLL_WATCH_BLOCK in kind) sends no message:
+ * any message or poke of call `base` is another call's, unless pred holds
+ * when it is seen (its sender had left this call, a correct program). */
+static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg), void *arg)
 {
+    int any = kind >= COLL_WATCH_BLOCK;
     int ctx = coll_context(c) + 1, flag = 0;
     adi_message_t *msg = NULL;
     adi_status_t stat;
@@ -138,23 +145,25 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind)
             return common_err_set(CANAL_ERR_MISMATCH,
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
-                                  stat.source, kind_name(kind));
+                                  stat.source, kind_name(kind & (COLL_WATCH_BLOCK - 1)));
         return common_err_set(CANAL_ERR_MISMATCH,
                               "collective mismatch: rank %d called %s where rank %d called %s "
                               "(this rank called %s)",
                               stat.source, kind_name(note[0]), note[1], kind_name(note[2]),
-                              kind_name(kind));
+                              kind_name(kind & (COLL_WATCH_BLOCK - 1)));
     }
     for (int k = 0; k <= COLL_NEIGHBOR_ALLTOALLW; k++) {
         if (k == kind || adi_iprobe(ADI_ANY_SOURCE, base | k, ctx, &flag, &stat) < 0 || !flag)
             continue;
-        return found(c, base, kind, stat.source, k);
+        if (any && pred(arg))
+            return CANAL_OK;
+        return found(c, base, kind & (COLL_WATCH_BLOCK - 1), stat.source, k);
     }
     {
         int32_t who[2] = {-1, -1};
         drain(c, base, kind, who);
-        if (who[0] >= 0)
-            return found(c, base, kind, who[0], who[1]);
+        if (who[0] >= 0 && !(any && pred(arg)))
+            return found(c, base, kind & (COLL_WATCH_BLOCK - 1), who[0], who[1]);
     }
     return CANAL_OK;
 }
@@ -179,7 +188,8 @@ void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
 }
 
 /* Take every poke that reached this rank; who: a poke of call `base` with
- * another kind than `kind` (rank, kind), if any. */
+ * another kind than `kind` (any kind when kind holds COLL_WATCH_BLOCK), if
+ * any: (rank, kind). */
 static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2])
 {
     int flag = 1, ctx = coll_context(c) + 1;
@@ -201,21 +211,26 @@ void coll_watch_drain(mpi_comm_t *c, int tag)
         drain(c, 0, 0, NULL);
 }
 
-canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
-                               void (*poke)(void *arg))
+/* The wait of coll_watch_wait and coll_watch_wait_block: kind may hold
+ * COLL_WATCH_BLOCK (a call on the node's shared block, which has no tag);
+ * base -1: the call number c's next tag has, read at the first look (no
+ * look when c's state cannot be made). */
+static canal_status_t watch_wait(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg),
+                                 void *arg, void (*poke)(void *arg))
 {
     budget_t b = {pred, arg, 0, 0, WATCH_FIRST_US, 0, 0};
-    int base = tag & ~((1 << COLL_TAG_KIND_BITS) - 1), kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
     canal_status_t st;
 
     for (;;) {
         adi_wait_until(budget_pred, &b);
         if (pred(arg))
             return CANAL_OK;
-        if (!coll_is_inter(c) && coll_size(c) >= 2) {
+        if (base < 0) /* (a block's call: its number, at the first look only) */
+            base = coll_comm_peek_tag(c);
+        if (base >= 0 && !coll_is_inter(c) && coll_size(c) >= 2) {
             if (poke != NULL && b.step >= WATCH_MAX_US)
                 poke(arg);
-            if ((st = look(c, base, kind)) < 0)
+            if ((st = look(c, base, kind, pred, arg)) < 0)
                 return st;
         }
         if (b.step < WATCH_MAX_US)
@@ -223,4 +238,17 @@ canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), v
         b.deadline = 0;
         b.due = 0;
     }
+}
+
+canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
+                               void (*poke)(void *arg))
+{
+    return watch_wait(c, tag & ~((1 << COLL_TAG_KIND_BITS) - 1),
+                      tag & ((1 << COLL_TAG_KIND_BITS) - 1), pred, arg, poke);
+}
+
+canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t kind, int (*pred)(void *arg),
+                                     void *arg)
+{
+    return watch_wait(c, -1, COLL_WATCH_BLOCK | (int)kind, pred, arg, NULL);
 }

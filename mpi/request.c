@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll.h"
+
 
 /* ---------------------------------------------------------------- status */
 size_t mpi_status_bytes(const MPI_Status *st)
@@ -287,6 +289,32 @@ static __attribute__((noinline, cold)) int blocking_held_up(adi_request_t *r, co
     return finish(r, fn, NULL, st);
 }
 
+/* A collective's request (nonblocking, or the active one of a persistent
+ * collective): coll/ waits for it first, watching for ranks that called
+ * different collectives (they complete it with the mismatch instead of
+ * hanging; coll_request_wait). */
+static __attribute__((noinline, cold)) canal_status_t coll_wait(adi_request_t *r)
+{
+    if (r->kind == ADI_REQ_PREQ_OTHER)
+        r = r->inner;
+    return r != NULL && r->kind == ADI_REQ_COLL ? coll_request_wait(r) : CANAL_OK;
+}
+
+static int finish(adi_request_t *r, const char *fn, MPI_Request *handle, MPI_Status *st);
+
+/* coll_wait found the mismatch (a message naming both calls, this
+ * thread's detail): finish r with that message. */
+static __attribute__((noinline, cold)) int coll_failed(adi_request_t *r, const char *fn,
+                                                       MPI_Request *handle, MPI_Status *st,
+                                                       canal_status_t cst)
+{
+    char detail[512];
+    int err;
+    snprintf(detail, sizeof detail, "%s", common_err_detail());
+    err = finish(r, fn, handle, st);
+    return err != MPI_SUCCESS ? mpi_err_code_new(mpi_err_class_of_status(cst), fn, detail) : err;
+}
+
 /* Wait for r and finish it: fill the status, free it (the handle becomes
  * MPI_REQUEST_NULL unless it is persistent) and return its error. A wait
  * that polls finishes in the poll's own device-lock round
@@ -300,6 +328,11 @@ static inline int complete_one(adi_request_t *r, const char *fn, MPI_Request *ha
 {
     int err;
     if (!req_is_done(r)) {
+        if (__builtin_expect(r->kind == ADI_REQ_COLL || r->kind == ADI_REQ_PREQ_OTHER, 0)) {
+            canal_status_t cst = coll_wait(r);
+            if (cst < 0)
+                return coll_failed(r, fn, handle, st, cst);
+        }
         if (__builtin_expect(r->kind != ADI_REQ_GREQ, 1)) {
             adi_wait_until_locked_watch(wait_pred, wait_watch, r);
             if (__builtin_expect(handle == NULL && req_held_up(r) != NULL, 0)) {

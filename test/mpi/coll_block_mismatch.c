@@ -1,0 +1,97 @@
+/*
+ * A rank in a collective that goes through the node's shared block (a
+ * small blocking barrier or allreduce, coll/shm.c) while the others call
+ * one that goes by messages (an erroneous program): every rank that waits
+ * gets an error of class MPI_ERR_OTHER whose message names both calls, and
+ * no rank hangs (issue 26; on 5d96284 each pair hangs). Pairs, each on a
+ * communicator of its own (a duplicate of MPI_COMM_WORLD whose block is
+ * made by three barriers first): MPI_Allreduce of 4 ints (the block)
+ * against MPI_Allreduce of 1024 (messages: different counts), MPI_Barrier
+ * (the block) against MPI_Allreduce of 1024 ints, and MPI_Barrier against
+ * MPI_Bcast from the barrier's rank (the others only receive, so only a
+ * poke tells the barrier's rank). Afterwards MPI_COMM_WORLD still works
+ * (the pair's communicator is out of step: its ranks disagree on how many
+ * calls it has had, doc/design.md). Rank 0
+ * makes the odd call; with args=split the even ranks do. On the sock
+ * channel (no block) or with CANAL_COLL_SHM=0, both calls go by messages
+ * and the same errors come from coll/watch.c. Under MPI_ERRORS_RETURN;
+ * the runner's timeout turns a hang into a failure.
+ */
+#include "mtest.h"
+#include "coll_mismatch_expect.h"
+
+static int odd_one;
+
+/* c still works: a barrier, a small and a large allreduce. */
+static void still_works(MPI_Comm c, const char *what)
+{
+    int one = 1, sum = 0, *v = malloc(sizeof(int) * 1024), *w = malloc(sizeof(int) * 1024);
+    for (int i = 0; i < 1024; i++)
+        v[i] = i;
+    OK(MPI_Barrier(c));
+    OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c));
+    CHECK(sum == mtest_size, "after %s: allreduce gave %d, want %d", what, sum, mtest_size);
+    OK(MPI_Allreduce(v, w, 1024, MPI_INT, MPI_SUM, c));
+    CHECK(w[1023] == 1023 * mtest_size, "after %s: allreduce gave %d, want %d", what, w[1023],
+          1023 * mtest_size);
+    OK(MPI_Barrier(c));
+    free(v);
+    free(w);
+}
+
+static MPI_Comm fresh(void)
+{
+    MPI_Comm c;
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    /* (the node's shared block is made at the third barrier) */
+    for (int i = 0; i < 3; i++)
+        OK(MPI_Barrier(c));
+    return c;
+}
+
+int main(int argc, char **argv)
+{
+    int *a, *b, rc, first = 0;
+    MPI_Comm c, keep[4];
+    int nkeep = 0;
+
+    mtest_init(&argc, &argv);
+    odd_one = argc > 1 && strcmp(argv[1], "split") == 0 ? mtest_rank % 2 == 0 : mtest_rank == 0;
+    if (mtest_size < 2) {
+        mtest_finish();
+        return 0;
+    }
+    a = calloc(1024, sizeof(int));
+    b = calloc(1024, sizeof(int));
+
+    c = fresh();
+    rc = MPI_Allreduce(a, b, odd_one ? 4 : 1024, MPI_INT, MPI_SUM, c);
+    expect_mismatch(rc, "MPI_Allreduce of 4 against 1024 ints", "MPI_Allreduce", "MPI_Allreduce");
+    still_works(MPI_COMM_WORLD, "MPI_Allreduce of 4 against 1024 ints");
+    keep[nkeep++] = c;
+
+    c = fresh();
+    rc = odd_one ? MPI_Barrier(c) : MPI_Allreduce(a, b, 1024, MPI_INT, MPI_SUM, c);
+    expect_mismatch(rc, "MPI_Barrier against MPI_Allreduce", "MPI_Barrier", "MPI_Allreduce");
+    still_works(MPI_COMM_WORLD, "MPI_Barrier against MPI_Allreduce");
+    keep[nkeep++] = c;
+
+    /* the bcast's root is the first rank that calls the barrier */
+    while (first < mtest_size && !(argc > 1 && strcmp(argv[1], "split") == 0 ? first % 2 == 0
+                                                                              : first == 0))
+        first++;
+    c = fresh();
+    rc = odd_one ? MPI_Barrier(c) : MPI_Bcast(a, 1024, MPI_INT, first, c);
+    expect_mismatch(rc, "MPI_Barrier against MPI_Bcast", "MPI_Barrier", "MPI_Bcast");
+    still_works(MPI_COMM_WORLD, "MPI_Barrier against MPI_Bcast");
+    keep[nkeep++] = c;
+
+    /* (freed only now: a new communicator may take a freed one's context,
+     * where the mismatched calls' messages still wait) */
+    for (int i = 0; i < nkeep; i++)
+        MPI_Comm_free(&keep[i]);
+    free(a);
+    free(b);
+    mtest_finish();
+    return 0;
+}

@@ -1,0 +1,37 @@
+/*
+ * What the mismatched-collective tests (coll_kind_mismatch, coll_block_mismatch,
+ * coll_nb_mismatch) check of an erroneous call's return code: class
+ * MPI_ERR_OTHER and a message that names both calls (with
+ * COLL_MISMATCH_VERBOSE set, each rank prints it); and whether Canal's node
+ * block serves blocking barriers in this run (not on sock, not with
+ * CANAL_COLL_SHM=0). Include after mtest.h.
+ */
+#ifndef CANAL_COLL_MISMATCH_EXPECT_H
+#define CANAL_COLL_MISMATCH_EXPECT_H
+
+static void expect_mismatch(int rc, const char *what, const char *a, const char *b)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int cls = MPI_SUCCESS, len = 0;
+
+    if (rc != MPI_SUCCESS) {
+        MPI_Error_class(rc, &cls);
+        MPI_Error_string(rc, msg, &len);
+    }
+    msg[len] = '\0';
+    CHECK(cls == MPI_ERR_OTHER, "%s: rank %d got class %d, want MPI_ERR_OTHER (%s)", what,
+          mtest_rank, cls, msg);
+    if (cls != MPI_SUCCESS)
+        CHECK(strstr(msg, a) != NULL && strstr(msg, b) != NULL,
+              "%s: rank %d's message does not name %s and %s: %s", what, mtest_rank, a, b, msg);
+    if (getenv("COLL_MISMATCH_VERBOSE") || getenv("COLL_KIND_MISMATCH_VERBOSE"))
+        printf("[%d] %s: %s\n", mtest_rank, what, msg);
+}
+
+static int __attribute__((unused)) block_used(void)
+{
+    const char *ch = getenv("CANAL_CHANNEL"), *shm = getenv("CANAL_COLL_SHM");
+    return !(ch != NULL && strcmp(ch, "sock") == 0) && !(shm != NULL && strcmp(shm, "0") == 0);
+}
+
+#endif
