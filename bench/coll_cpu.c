@@ -16,7 +16,7 @@
  * root 0, a block of `bytes` per rank for the v collectives.
  *
  * Usage: mpiexec -n P ./coll_cpu OP BYTES ITERATIONS
- *   OP: allgather allgatherv alltoall alltoallv bcast gather scatter
+ *   OP: allgather allgatherv alltoall alltoallv bcast gather gatherv scatter scatterv
  *       reduce_scatter reduce_scatter_block allreduce barrier (BYTES ignored)
  * Output (rank 0): "OP BYTES npP wall_us W cpu_us C vcsw V ivcsw I"
  */
@@ -49,6 +49,10 @@ static int call(const char *op, size_t n, int p, char *sb, char *rb, int *cnt, i
         return MPI_Gather(sb, c, MPI_BYTE, rb, c, MPI_BYTE, 0, w);
     if (!strcmp(op, "scatter"))
         return MPI_Scatter(sb, c, MPI_BYTE, rb, c, MPI_BYTE, 0, w);
+    if (!strcmp(op, "gatherv"))
+        return MPI_Gatherv(sb, c, MPI_BYTE, rb, cnt, dsp, MPI_BYTE, 0, w);
+    if (!strcmp(op, "scatterv"))
+        return MPI_Scatterv(sb, cnt, dsp, MPI_BYTE, rb, c, MPI_BYTE, 0, w);
     if (!strcmp(op, "reduce_scatter")) {
         for (int k = 0; k < p; k++)
             cnt[k] = f;

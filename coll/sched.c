@@ -1105,8 +1105,9 @@ canal_status_t coll_sched_error(const coll_sched_t *s)
 /* ---------------------------------------------------------------- replay of blocking calls */
 /* The arrays besides the cache key that a v collective's schedule is
  * recorded from, as up to four parts of bytes (the ones significant at
- * every rank of an intracommunicator: alltoallv's send arrays are not with
- * MPI_IN_PLACE). Returns the number of parts. */
+ * this rank of an intracommunicator: alltoallv's send arrays are not with
+ * MPI_IN_PLACE, gatherv's and scatterv's arrays at the root only). Returns
+ * the number of parts. */
 static int key_parts(const coll_args_t *a, const void *part[4], size_t len[4])
 {
     size_t p = (size_t)coll_size(a->comm), nc = p * sizeof(MPI_Count), na = p * sizeof(MPI_Aint);
@@ -1124,6 +1125,18 @@ static int key_parts(const coll_args_t *a, const void *part[4], size_t len[4])
         break;
     case COLL_REDUCE_SCATTER:
         part[n] = a->recvcounts, len[n++] = nc;
+        break;
+    case COLL_GATHERV: /* (the arrays are significant at the root only) */
+        if (coll_rank(a->comm) == a->root) {
+            part[n] = a->recvcounts, len[n++] = nc;
+            part[n] = a->rdispls, len[n++] = na;
+        }
+        break;
+    case COLL_SCATTERV:
+        if (coll_rank(a->comm) == a->root) {
+            part[n] = a->sendcounts, len[n++] = nc;
+            part[n] = a->sdispls, len[n++] = na;
+        }
         break;
     default:
         break;
@@ -1181,6 +1194,8 @@ static int cacheable(const coll_args_t *a)
     case COLL_ALLGATHERV:
     case COLL_ALLTOALLV:
     case COLL_REDUCE_SCATTER:
+    case COLL_GATHERV:
+    case COLL_SCATTERV:
         return !coll_is_inter(a->comm);
     case COLL_BARRIER:
     case COLL_BCAST:

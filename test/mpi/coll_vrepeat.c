@@ -1,7 +1,10 @@
 /*
  * The v collectives called again and again on the same buffers, as
  * programs and benchmarks loop: MPI_Allgatherv, MPI_Alltoallv (also in
- * place) and MPI_Reduce_scatter, each round with counts and displacements
+ * place), MPI_Reduce_scatter, and MPI_Gatherv and MPI_Scatterv (also in
+ * place; their arrays count at the root only, so a pattern that differs
+ * from an earlier one at the root only finds the other ranks' schedules
+ * unchanged), each round with counts and displacements
  * that are the same as an earlier round's or differ from them in one
  * entry only (a count moved between two ranks, a displacement shifted
  * with the same counts), with int arrays and the large-count (_c) forms,
@@ -172,6 +175,55 @@ int main(int argc, char **argv)
                     CHECK(r[i] == want, "MPI_Reduce_scatter_c pattern %d: element %d is %d, not %d",
                           k, i, r[i], want);
                 }
+            }
+        }
+    }
+    /* gatherv, then scatterv, each alone in its loop so that the
+     * communicator's kept schedules are theirs: pattern after pattern with
+     * the root's arrays (the same int arrays, changed in place) and the
+     * others passing none, the root moving each round; every pattern's
+     * non-roots find their schedule of an earlier pattern, the root must
+     * not when its arrays differ. Block i of rank p is val(p, 0, i). */
+    for (int which = 0; which < 4; which++) {
+        int gather = which < 2, inplace = which % 2;
+        const char *what = gather ? (inplace ? "MPI_Gatherv in place" : "MPI_Gatherv")
+                                  : (inplace ? "MPI_Scatterv in place" : "MPI_Scatterv");
+        for (int round = 0; round < ROUNDS + 1; round++) {
+            int root = (round / 2) % size, isroot = me == root;
+            for (int k = 0; k < NPAT; k++) {
+                int total = pat_layout(k, size, counts, displs), n = counts[me];
+                for (int i = 0; i < cap; i++)
+                    r[i] = GAP;
+                if (gather) {
+                    for (int i = 0; i < n; i++)
+                        s[i] = val(me, 0, i);
+                    if (isroot && inplace)
+                        for (int i = 0; i < n; i++)
+                            r[displs[me] + i] = val(me, 0, i);
+                    OK(MPI_Gatherv(isroot && inplace ? MPI_IN_PLACE : s, n, MPI_INT, r,
+                                   isroot ? counts : NULL, isroot ? displs : NULL, MPI_INT, root,
+                                   MPI_COMM_WORLD));
+                    if (isroot)
+                        check_layout(r, total, counts, displs, 1, me, what, k);
+                    continue;
+                }
+                for (int i = 0; i < cap; i++)
+                    s[i] = GAP;
+                if (isroot)
+                    for (int p = 0; p < size; p++)
+                        for (int i = 0; i < counts[p]; i++)
+                            s[displs[p] + i] = val(p, 0, i);
+                if (isroot && inplace) {
+                    OK(MPI_Scatterv(s, counts, displs, MPI_INT, MPI_IN_PLACE, n, MPI_INT, root,
+                                    MPI_COMM_WORLD));
+                    continue;
+                }
+                OK(MPI_Scatterv(s, isroot ? counts : NULL, isroot ? displs : NULL, MPI_INT, r, n,
+                                MPI_INT, root, MPI_COMM_WORLD));
+                for (int i = 0; i < n; i++)
+                    CHECK(r[i] == val(me, 0, i), "%s pattern %d round %d: element %d is %d, not %d",
+                          what, k, round, i, r[i], val(me, 0, i));
+                CHECK(r[n] == GAP, "%s pattern %d: wrote past %d elements", what, k, n);
             }
         }
     }
