@@ -19,15 +19,6 @@
 
 static int odd_one;
 
-/* The communicator still works: a barrier and an allreduce. */
-static void still_works(const char *what)
-{
-    int one = 1, sum = 0;
-    OK(MPI_Barrier(MPI_COMM_WORLD));
-    OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-    CHECK(sum == mtest_size, "after %s: allreduce gave %d, want %d", what, sum, mtest_size);
-}
-
 static void allreduce_vs_reduce_scatter(int n, int block)
 {
     int *in = malloc(sizeof(int) * (size_t)n), *out = malloc(sizeof(int) * (size_t)n);

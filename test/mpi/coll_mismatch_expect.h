@@ -4,7 +4,8 @@
  * MPI_ERR_OTHER and a message that names both calls (with
  * COLL_MISMATCH_VERBOSE set, each rank prints it); and whether Canal's node
  * block serves blocking barriers in this run (not on sock, not with
- * CANAL_COLL_SHM=0). Include after mtest.h.
+ * CANAL_COLL_SHM=0); and still_works(), run after each mismatch on
+ * MPI_COMM_WORLD (coll_kind_mismatch, coll_nb_mismatch). Include after mtest.h.
  */
 #ifndef CANAL_COLL_MISMATCH_EXPECT_H
 #define CANAL_COLL_MISMATCH_EXPECT_H
@@ -26,6 +27,16 @@ static void expect_mismatch(int rc, const char *what, const char *a, const char 
               "%s: rank %d's message does not name %s and %s: %s", what, mtest_rank, a, b, msg);
     if (getenv("COLL_MISMATCH_VERBOSE") || getenv("COLL_KIND_MISMATCH_VERBOSE"))
         printf("[%d] %s: %s\n", mtest_rank, what, msg);
+}
+
+/* MPI_COMM_WORLD still works after the mismatch called what: a barrier and
+ * an allreduce. */
+static void __attribute__((unused)) still_works(const char *what)
+{
+    int one = 1, sum = 0;
+    OK(MPI_Barrier(MPI_COMM_WORLD));
+    OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(sum == mtest_size, "after %s: allreduce gave %d, want %d", what, sum, mtest_size);
 }
 
 static int __attribute__((unused)) block_used(void)

@@ -19,14 +19,6 @@
 
 static int odd_one;
 
-static void still_works(const char *what)
-{
-    int one = 1, sum = 0;
-    OK(MPI_Barrier(MPI_COMM_WORLD));
-    OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-    CHECK(sum == mtest_size, "after %s: allreduce gave %d, want %d", what, sum, mtest_size);
-}
-
 static MPI_Comm fresh(void)
 {
     MPI_Comm c;
