@@ -503,6 +503,9 @@ typedef struct {
     adi_request_t **rs;
     int mode; /* 0 all, 1 any, 2 some */
     int next; /* mode 0: requests before it are known to be done */
+    int failed; /* MPI_Waitall: the first collective found mismatched, or -1 */
+    canal_status_t failed_st; /* (its error, and its message naming both calls) */
+    char detail[512];
 } multi_t;
 
 static int multi_pred(void *arg)
@@ -542,6 +545,30 @@ static void multi_watch(void *arg, adi_watch_t *out)
         }
 }
 
+/* MPI_Waitall that has to wait: the collectives' requests among the ones
+ * not done yet are waited for first, each as MPI_Wait waits for one
+ * (coll_wait: ranks that called different collectives complete it with the
+ * mismatch instead of hanging; the error then reaches the request's status
+ * like any other). Waiting for them one by one is waiting for all: progress
+ * is the device's, whichever request a wait names. Not on the path of an
+ * array already done; a scan of the array when the call is going to wait
+ * anyway. */
+static __attribute__((noinline)) void multi_wait_colls(multi_t *m)
+{
+    for (int i = m->next; i < m->count; i++) {
+        adi_request_t *r = m->rs[i];
+        canal_status_t cst;
+        if (is_inactive(r) || mpi_request_is_shared(r) ||
+            (r->kind != ADI_REQ_COLL && r->kind != ADI_REQ_PREQ_OTHER) || req_is_done(r))
+            continue;
+        if ((cst = coll_wait(r)) < 0 && m->failed < 0) { /* (r's status has it now) */
+            m->failed = i;
+            m->failed_st = cst;
+            snprintf(m->detail, sizeof m->detail, "%s", common_err_detail());
+        }
+    }
+}
+
 /* Waitall/Testall: wait until every request of rs is done (test: one
  * progress pass at most); 1 when they all are. */
 static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test)
@@ -550,7 +577,10 @@ static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test)
     m->rs = rs;
     m->mode = 0;
     m->next = 0;
+    m->failed = -1;
     if (!test) {
+        if (!multi_pred(m))
+            multi_wait_colls(m);
         adi_wait_until_watch(multi_pred, multi_watch, m);
         return 1;
     }
@@ -616,6 +646,8 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
             continue;
         }
         err = finish_locked(rs[i], fn, &reqs[i], st);
+        if (err && i == m.failed) /* (the mismatch's own message) */
+            err = mpi_err_code_new(mpi_err_class_of_status(m.failed_st), fn, m.detail);
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = err;
         if (err)

@@ -6,7 +6,10 @@
  * hangs in MPI_Wait, which watched for nothing). Pairs: MPI_Ibarrier
  * against MPI_Iallreduce of 1024 ints; MPI_Iallgather (waited for) against
  * a blocking MPI_Alltoall of the same sizes; MPI_Barrier_init against
- * MPI_Allreduce_init (MPI_Start, MPI_Wait); and, where the node's shared
+ * MPI_Allreduce_init (MPI_Start, MPI_Wait); the first pair again completed
+ * by MPI_Waitall beside a satisfied receive (the mismatch in the
+ * collective's status, MPI_ERR_IN_STATUS; on 4bf6fcb MPI_Waitall hung,
+ * only MPI_Wait watched); and, where the node's shared
  * block serves blocking barriers (shm channel), MPI_Ibarrier against a
  * blocking MPI_Barrier (by messages, both are the same messages and
  * succeed: that is checked on the sock channel). After each,
@@ -32,7 +35,7 @@ int main(int argc, char **argv)
 {
     int *a, *b, rc, n = 16;
     MPI_Request q;
-    MPI_Comm c, keep[4];
+    MPI_Comm c, keep[5];
     int nkeep = 0;
 
     mtest_init(&argc, &argv);
@@ -52,6 +55,35 @@ int main(int argc, char **argv)
     rc = MPI_Wait(&q, MPI_STATUS_IGNORE);
     expect_mismatch(rc, "MPI_Ibarrier against MPI_Iallreduce", "MPI_Barrier", "MPI_Allreduce");
     still_works("MPI_Ibarrier against MPI_Iallreduce");
+    keep[nkeep++] = c;
+
+    /* the same pair completed by MPI_Waitall, beside a receive that is
+     * satisfied: the mismatch is in the collective's status
+     * (MPI_ERR_IN_STATUS), the receive's status is clean */
+    c = fresh();
+    {
+        MPI_Request rq[2];
+        MPI_Status sts[2];
+        int token = mtest_rank, got = -1;
+        OK(MPI_Irecv(&got, 1, MPI_INT, mtest_rank, 7, MPI_COMM_WORLD, &rq[0]));
+        OK(MPI_Send(&token, 1, MPI_INT, mtest_rank, 7, MPI_COMM_WORLD));
+        if (odd_one)
+            OK(MPI_Ibarrier(c, &rq[1]));
+        else
+            OK(MPI_Iallreduce(a, b, 1024, MPI_INT, MPI_SUM, c, &rq[1]));
+        rc = MPI_Waitall(2, rq, sts);
+        CHECK(rc != MPI_SUCCESS, "MPI_Waitall of a mismatched MPI_Ibarrier returned MPI_SUCCESS");
+        if (rc != MPI_SUCCESS) {
+            int cls;
+            MPI_Error_class(rc, &cls);
+            CHECK(cls == MPI_ERR_IN_STATUS, "MPI_Waitall: class %d, want MPI_ERR_IN_STATUS", cls);
+            CHECK(sts[0].MPI_ERROR == MPI_SUCCESS && got == mtest_rank,
+                  "MPI_Waitall: the receive's status has error %d, got %d", sts[0].MPI_ERROR, got);
+            expect_mismatch(sts[1].MPI_ERROR, "MPI_Ibarrier against MPI_Iallreduce in MPI_Waitall",
+                            "MPI_Barrier", "MPI_Allreduce");
+        }
+    }
+    still_works("MPI_Ibarrier against MPI_Iallreduce in MPI_Waitall");
     keep[nkeep++] = c;
 
     c = fresh();
