@@ -269,8 +269,10 @@ static void ring_others(struct coll_shm *b)
  * collective by messages here instead (another kind, or a size over the
  * block's limit) sends a message or a poke of the call number the
  * communicator's next tag has, which nobody in the block sends: then every
- * rank that waits fails with a mismatch. Free for a correct program: the
- * watch reads the clock from the 64th poll of a wait on. */
+ * rank that waits fails with a mismatch. Nothing when the peers have
+ * arrived; a wait that does not end at once pays about 30 instructions, and
+ * about 10 per poll for the watch's look (helper watch2's callgrind count,
+ * doc/bench.md): not free, to be moved into the device's wait loop. */
 static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint64_t what)
 {
     if (arrived(w))
