@@ -183,16 +183,35 @@ static MPI_Errhandler win_errh(const rma_win_t *w)
     return w->errhandler;
 }
 
-int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
+static int win_verr(rma_win_t *w, int errclass, const char *fn, const char *fmt, va_list ap)
 {
     char detail[MPI_MAX_ERROR_STRING];
     MPI_Win h = w->handle;
+
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    return mpi_err_raise_errh(win_errh(w), MPI_OBJ_WIN, &h, errclass, fn, "%s", detail);
+}
+
+int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
+{
     va_list ap;
+    int code;
 
     va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
+    code = win_verr(w, errclass, fn, fmt, ap);
     va_end(ap);
-    return mpi_err_raise_errh(win_errh(w), MPI_OBJ_WIN, &h, errclass, fn, "%s", detail);
+    return code;
+}
+
+int rma_fail(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
+{
+    va_list ap;
+    int code;
+
+    va_start(ap, fmt);
+    code = win_verr(w, errclass, fn, fmt, ap);
+    va_end(ap);
+    return mpi_err_failed(code);
 }
 
 /* Raise an existing error code (from the attribute functions, or the
@@ -684,26 +703,27 @@ static int win_check_args(const char *fn, int flavor, MPI_Aint size, MPI_Aint di
     MPI_Comm comm = c->handle;
 
     if (c->is_inter)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn,
-                             "comm=%#x is an intercommunicator; windows need an intracommunicator",
-                             (unsigned)comm);
+        return mpi_err_fail(c, MPI_ERR_COMM, fn,
+                            "comm=%#x is an intercommunicator; windows need an intracommunicator",
+                            (unsigned)comm);
+    /* (MPICH's order: the info before the size and the unit) */
+    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
+        return mpi_err_fail(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
+                            (unsigned)info);
     if (flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         if (size < 0)
-            return mpi_err_raise(c, MPI_ERR_SIZE, fn, "size=%lld is negative", (long long)size);
+            return mpi_err_fail(c, MPI_ERR_SIZE, fn, "size=%lld is negative", (long long)size);
         if (disp_unit <= 0)
-            return mpi_err_raise(c, MPI_ERR_DISP, fn, "disp_unit=%lld is not positive",
-                                 (long long)disp_unit);
+            return mpi_err_fail(c, MPI_ERR_DISP, fn, "disp_unit=%lld is not positive",
+                                (long long)disp_unit);
     }
-    if (info != MPI_INFO_NULL && !mpi_info_valid(info))
-        return mpi_err_raise(c, MPI_ERR_INFO, fn, "info=%#x is not a valid info object",
-                             (unsigned)info);
     if ((flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) && baseptr == NULL)
-        return mpi_err_raise(c, MPI_ERR_ARG, fn, "baseptr is NULL");
+        return mpi_err_fail(c, MPI_ERR_ARG, fn, "baseptr is NULL");
     if (flavor == MPI_WIN_FLAVOR_SHARED && !all_on_this_node(c))
-        return mpi_err_raise(c, MPI_ERR_RMA_SHARED, fn,
-                             "the processes of comm=%#x are not all on one node, so their "
-                             "memory cannot be shared",
-                             (unsigned)comm);
+        return mpi_err_fail(c, MPI_ERR_RMA_SHARED, fn,
+                            "the processes of comm=%#x are not all on one node, so their "
+                            "memory cannot be shared",
+                            (unsigned)comm);
     return MPI_SUCCESS;
 }
 
@@ -714,11 +734,11 @@ static int win_comm(const char *fn, rma_win_t *w, mpi_comm_t *c)
 
     /* A context of its own, and a communicator to run collectives on. */
     if ((err = mpi_comm_context_alloc(c, &ctx)) != MPI_SUCCESS)
-        return mpi_err_raise(c, err, fn, "no communication context left for the window");
+        return mpi_err_fail(c, err, fn, "no communication context left for the window");
     g = mpi_comm_local_group(c);
     if (g == NULL || (err = mpi_comm_new_intra(c, ctx, g, &w->comm)) != MPI_SUCCESS) {
         mpi_comm_context_free(ctx);
-        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for the window's communicator");
+        err = mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory for the window's communicator");
         return err;
     }
     mpi_errhandler_release(w->comm->errhandler);
@@ -736,7 +756,7 @@ static int win_exchange_sizes(const char *fn, rma_win_t *w, mpi_comm_t *c, MPI_A
     int err;
 
     if (all == NULL)
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory");
+        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
     err = mpi_allgather_impl(mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, w->comm, fn);
     for (int r = 0; r < w->size && err == MPI_SUCCESS; r++) {
         w->sizes[r] = all[2 * r];
@@ -744,7 +764,7 @@ static int win_exchange_sizes(const char *fn, rma_win_t *w, mpi_comm_t *c, MPI_A
     }
     free(all);
     if (err != MPI_SUCCESS)
-        return mpi_err_raise_code(c, err, fn);
+        return mpi_err_fail_code(c, err, fn);
     return MPI_SUCCESS;
 }
 
@@ -760,12 +780,12 @@ static int win_memory(const char *fn, rma_win_t *w, mpi_comm_t *c, int flavor, M
         err = seg_setup(w, flavor == MPI_WIN_FLAVOR_SHARED && !w->noncontig, NULL, 0, &shm_ok,
                         fn);
         if (err != MPI_SUCCESS)
-            return mpi_err_raise(c, err, fn, "cannot map the window's shared segment");
+            return mpi_err_fail(c, err, fn, "cannot map the window's shared segment");
         if (!shm_ok && flavor == MPI_WIN_FLAVOR_SHARED)
-            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
-                                 "cannot create a %lld-byte shared-memory segment for the window "
-                                 "(is /dev/shm large enough?)",
-                                 (long long)size);
+            return mpi_err_fail(c, MPI_ERR_NO_MEM, fn,
+                                "cannot create a %lld-byte shared-memory segment for the window "
+                                "(is /dev/shm large enough?)",
+                                (long long)size);
     }
     if ((flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC) && w->size > 1 &&
         rma_cvar_bool("RMA_DIRECT", 1) && all_on_this_node(c)) {
@@ -778,12 +798,12 @@ static int win_memory(const char *fn, rma_win_t *w, mpi_comm_t *c, int flavor, M
             err = seg_setup(w, 0, bases, !mapped, &shm_ok, fn);
         free(bases);
         if (err != MPI_SUCCESS)
-            return mpi_err_raise(c, err, fn, "cannot set up single-copy access to the window");
+            return mpi_err_fail(c, err, fn, "cannot set up single-copy access to the window");
     }
     if (flavor == MPI_WIN_FLAVOR_ALLOCATE && !shm_ok) {
         if (posix_memalign(&w->owned_mem, 64, size > 0 ? (size_t)size : 1) != 0)
-            return mpi_err_raise(c, MPI_ERR_NO_MEM, fn,
-                                 "cannot allocate %lld bytes of window memory", (long long)size);
+            return mpi_err_fail(c, MPI_ERR_NO_MEM, fn,
+                                "cannot allocate %lld bytes of window memory", (long long)size);
         w->base = w->owned_mem;
     }
     return MPI_SUCCESS;
@@ -797,7 +817,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     const char *nc;
 
     if ((err = win_check_args(fn, flavor, size, disp_unit, info, c, baseptr)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
 
     w = calloc(1, sizeof *w);
     if (w == NULL)
@@ -819,7 +839,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     w->units = malloc(sizeof *w->units * (size_t)w->size);
     if (w->peer == NULL || w->job == NULL || w->sizes == NULL || w->units == NULL) {
         err =
-            mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of memory for a window of %d ranks", w->size);
+            mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory for a window of %d ranks", w->size);
         goto fail;
     }
     for (int r = 0; r < w->size; r++)
@@ -835,7 +855,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     /* (memory allocation kinds: the communicator's, or those of info) */
     if ((err = hints_apply(w, info)) != MPI_SUCCESS ||
         (err = mpi_memkinds_put(w->hints, mpi_memkinds_of(c->info), info)) != MPI_SUCCESS) {
-        err = mpi_err_raise(c, err, fn, "cannot record the window's info hints");
+        err = mpi_err_fail(c, err, fn, "cannot record the window's info hints");
         goto fail;
     }
     nc = mpi_info_lookup(w->hints, "alloc_shared_noncontig");
@@ -844,14 +864,14 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     if ((err = win_memory(fn, w, c, flavor, size)) != MPI_SUCCESS)
         goto fail;
     if (rma_agent_start(w) < 0) {
-        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "cannot start the window's target agent: %s",
-                            common_err_detail());
+        err = mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "cannot start the window's target agent: %s",
+                           common_err_detail());
         goto fail;
     }
     w->progress_thread = prog_retain(w);
     w->handle = mpi_handle_new(MPI_OBJ_WIN, w);
     if (w->handle == 0) {
-        err = mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "out of window handles");
+        err = mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of window handles");
         goto fail;
     }
     if (baseptr != NULL)
@@ -860,7 +880,7 @@ static int win_init(const char *fn, int flavor, MPI_Aint size, MPI_Aint disp_uni
     return MPI_SUCCESS;
 fail:
     win_destroy(w);
-    return err;
+    return mpi_result(err);
 }
 
 int mpi_win_create_impl(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
@@ -891,8 +911,8 @@ int mpi_win_free_impl(MPI_Win *win, const char *fn)
     rma_win_t *w = NULL;
     int err;
 
-    if ((err = rma_win_check(*win, fn, &w)))
-        return err;
+    if ((err = rma_win_check(*win, fn, &w)) || w == NULL)
+        return err; /* (w NULL: the handler cleared the code) */
     if (rma_win_busy(w))
         return rma_err(w, MPI_ERR_RMA_SYNC, fn,
                        "the window still has an open epoch (%s); close it before MPI_Win_free",
@@ -1081,8 +1101,8 @@ int mpi_win_get_name_impl(MPI_Win win, char *win_name, int *resultlen, const cha
 
     if (win == MPI_WIN_NULL && mpi_abi_standard)
         return mpi_name_of_null("MPI_WIN_NULL", win_name, resultlen, fn, "win_name");
-    if ((err = rma_win_check(win, fn, &w)))
-        return err;
+    if ((err = rma_win_check(win, fn, &w)) || w == NULL)
+        return err; /* (w NULL: the handler cleared the code) */
     if (win_name == NULL)
         return rma_err(w, MPI_ERR_ARG, fn, "win_name is NULL");
     snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);

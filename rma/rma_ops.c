@@ -128,10 +128,10 @@ static int check_dt(rma_win_t *w, MPI_Datatype h, const char *what, const char *
 {
     dt_type_t *t = mpi_dt_get(h);
     if (t == NULL)
-        return rma_err(w, MPI_ERR_TYPE, fn, "%s=%#x is not a valid datatype%s", what, (unsigned)h,
-                       h == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
+        return rma_fail(w, MPI_ERR_TYPE, fn, "%s=%#x is not a valid datatype%s", what, (unsigned)h,
+                        h == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
     if (!dt_is_committed(t))
-        return rma_err(w, MPI_ERR_TYPE, fn, "%s=%#x is not committed", what, (unsigned)h);
+        return rma_fail(w, MPI_ERR_TYPE, fn, "%s=%#x is not committed", what, (unsigned)h);
     *out = t;
     return MPI_SUCCESS;
 }
@@ -499,94 +499,124 @@ static int rma_cas_type_ok(dt_builtin_t b)
     }
 }
 
+/* rma_issue, phase 1a: the target rank and displacement. */
+static int issue_check_target(const char *fn, rma_win_t *w, const rma_args_t *a)
+{
+    int t = a->target;
+
+    if (t != MPI_PROC_NULL && (t < 0 || t >= w->size))
+        return rma_fail(w, MPI_ERR_RANK, fn, "target_rank=%d is not in [0, %d) or MPI_PROC_NULL", t,
+                        w->size);
+    if (a->disp < 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return rma_fail(w, MPI_ERR_DISP, fn, "target_disp=%lld is negative", (long long)a->disp);
+    return MPI_SUCCESS;
+}
+
 /* The general path. The entry point checked the window and the request
  * pointer; everything else is checked here. */
-/* rma_issue, phase 1: the operation, the counts, the three datatypes and
- * the buffers agree with each other (*op_out, and the engine types of the
- * origin, result and target: NULL when the operation has none). */
+/* rma_issue, phase 1: each argument alone in MPICH 4.0.2's order, which is
+ * the call's (origin, result, target rank and displacement, target count
+ * and datatype), the op last; MPI_Compare_and_swap its three buffers
+ * first (MPI_ERR_ARG) and its datatype after the target (test/mpi/
+ * rma_err_order). Then the counts, the three datatypes and the buffers
+ * agree with each other (*op_out, and the engine types of the origin,
+ * result and target: NULL when the operation has none). */
 static int issue_check_args(const char *fn, rma_win_t *w, const rma_args_t *a, dt_op_t *op_out,
                             dt_type_t **odt_out, dt_type_t **rdt_out, dt_type_t **tdt_out)
 {
     dt_type_t *odt = NULL, *rdt = NULL, *tdt = NULL;
     int err;
     int is_acc = a->kind == RMA_AM_ACC || a->kind == RMA_AM_GACC;
+    int has_origin = a->kind != RMA_AM_GACC || a->op != MPI_NO_OP; /* (else ignored) */
     dt_op_t op = DT_OP_N;
     size_t obytes = 0, tbytes = 0;
 
-    if (is_acc || a->kind == RMA_AM_CAS) {
-        op = a->kind == RMA_AM_CAS ? DT_OP_REPLACE : rma_builtin_op(a->op);
-        if (op == DT_OP_N)
-            return rma_err(w, MPI_ERR_OP, fn,
-                           "op=%#x is not a predefined operation (one-sided accumulates take "
-                           "only those, MPI_REPLACE and MPI_NO_OP included)",
-                           (unsigned)a->op);
+    if (a->kind == RMA_AM_CAS) {
+        if (a->obuf == NULL || a->cbuf == NULL || a->rbuf == NULL)
+            return rma_fail(w, MPI_ERR_ARG, fn, "%s is NULL",
+                            a->obuf == NULL   ? "origin_addr"
+                            : a->cbuf == NULL ? "compare_addr"
+                                              : "result_addr");
+        if ((err = issue_check_target(fn, w, a)) ||
+            (err = check_dt(w, a->tdt, "datatype", fn, &tdt)))
+            return err;
+        odt = rdt = tdt; /* (one datatype argument) */
+        op = DT_OP_REPLACE;
+    } else {
+        if (a->ocount < 0)
+            return rma_fail(w, MPI_ERR_COUNT, fn, "origin_count=%lld is negative",
+                            (long long)a->ocount);
+        if (has_origin && (err = check_dt(w, a->odt, "origin_datatype", fn, &odt)))
+            return err;
+        if (a->kind == RMA_AM_GACC) {
+            if (a->rcount < 0)
+                return rma_fail(w, MPI_ERR_COUNT, fn, "result_count=%lld is negative",
+                                (long long)a->rcount);
+            if ((err = check_dt(w, a->rdt, "result_datatype", fn, &rdt)))
+                return err;
+        }
+        if ((err = issue_check_target(fn, w, a)))
+            return err;
+        if (a->tcount < 0)
+            return rma_fail(w, MPI_ERR_COUNT, fn, "target_count=%lld is negative",
+                            (long long)a->tcount);
+        if ((err = check_dt(w, a->tdt, "target_datatype", fn, &tdt)))
+            return err;
+        if (is_acc && (op = rma_builtin_op(a->op)) == DT_OP_N)
+            return rma_fail(w, MPI_ERR_OP, fn,
+                            "op=%#x is not a predefined operation (one-sided accumulates take "
+                            "only those, MPI_REPLACE and MPI_NO_OP included)",
+                            (unsigned)a->op);
     }
-    if (a->ocount < 0 || a->tcount < 0 || a->rcount < 0)
-        return rma_err(w, MPI_ERR_COUNT, fn, "%s=%lld is negative",
-                       a->ocount < 0   ? "origin_count"
-                       : a->tcount < 0 ? "target_count"
-                                       : "result_count",
-                       (long long)(a->ocount < 0   ? a->ocount
-                                   : a->tcount < 0 ? a->tcount
-                                                   : a->rcount));
-    if ((err =
-             check_dt(w, a->tdt, a->kind == RMA_AM_CAS ? "datatype" : "target_datatype", fn, &tdt)))
-        return err;
     if (__builtin_mul_overflow((size_t)a->tcount, dt_size(tdt), &tbytes) ||
         tbytes > (size_t)INT64_MAX / 2)
-        return rma_err(w, MPI_ERR_COUNT, fn, "target_count=%lld of %zu-byte elements is too large",
-                       (long long)a->tcount, dt_size(tdt));
-    if (op != DT_OP_NO_OP || a->kind != RMA_AM_GACC) {
-        if ((err = check_dt(w, a->odt, "origin_datatype", fn, &odt)))
-            return err;
+        return rma_fail(w, MPI_ERR_COUNT, fn, "target_count=%lld of %zu-byte elements is too large",
+                        (long long)a->tcount, dt_size(tdt));
+    if (has_origin) {
         if (__builtin_mul_overflow((size_t)a->ocount, dt_size(odt), &obytes))
-            return rma_err(w, MPI_ERR_COUNT, fn, "origin_count=%lld is too large",
-                           (long long)a->ocount);
+            return rma_fail(w, MPI_ERR_COUNT, fn, "origin_count=%lld is too large",
+                            (long long)a->ocount);
         if (a->obuf == NULL && obytes > 0 && mpi_handle_kind(a->odt) == MPI_HKIND_BUILTIN)
-            return rma_err(w, MPI_ERR_BUFFER, fn, "origin_addr is NULL");
+            return rma_fail(w, MPI_ERR_BUFFER, fn, "origin_addr is NULL");
         if (obytes != tbytes)
-            return rma_err(w, MPI_ERR_TYPE, fn,
-                           "the origin describes %zu bytes (origin_count=%lld) but the target "
-                           "%zu bytes (target_count=%lld): the datatypes do not match",
-                           obytes, (long long)a->ocount, tbytes, (long long)a->tcount);
+            return rma_fail(w, MPI_ERR_TYPE, fn,
+                            "the origin describes %zu bytes (origin_count=%lld) but the target "
+                            "%zu bytes (target_count=%lld): the datatypes do not match",
+                            obytes, (long long)a->ocount, tbytes, (long long)a->tcount);
     }
     if (a->kind == RMA_AM_GACC || a->kind == RMA_AM_CAS) {
-        if ((err = check_dt(w, a->rdt, "result_datatype", fn, &rdt)))
-            return err;
         if ((size_t)a->rcount * dt_size(rdt) != tbytes)
-            return rma_err(w, MPI_ERR_TYPE, fn,
-                           "the result buffer holds %zu bytes but the target %zu bytes",
-                           (size_t)a->rcount * dt_size(rdt), tbytes);
+            return rma_fail(w, MPI_ERR_TYPE, fn,
+                            "the result buffer holds %zu bytes but the target %zu bytes",
+                            (size_t)a->rcount * dt_size(rdt), tbytes);
         if (a->rbuf == NULL && tbytes > 0)
-            return rma_err(w, MPI_ERR_BUFFER, fn, "result_addr is NULL");
+            return rma_fail(w, MPI_ERR_BUFFER, fn, "result_addr is NULL");
     }
     if (a->kind == RMA_AM_CAS) {
-        if (a->cbuf == NULL)
-            return rma_err(w, MPI_ERR_BUFFER, fn, "compare_addr is NULL");
         if (dt_builtin_of(tdt) == DT_NBUILTIN)
-            return rma_err(w, MPI_ERR_TYPE, fn, "datatype=%#x is not a predefined datatype",
-                           (unsigned)a->tdt);
+            return rma_fail(w, MPI_ERR_TYPE, fn, "datatype=%#x is not a predefined datatype",
+                            (unsigned)a->tdt);
         if (!rma_cas_type_ok(dt_builtin_of(tdt)))
-            return rma_err(w, MPI_ERR_TYPE, fn,
-                           "datatype=%s is not an integer, logical or byte type (compare-and-swap "
-                           "takes only those)",
-                           dt_builtin_name(dt_builtin_of(tdt)));
+            return rma_fail(w, MPI_ERR_TYPE, fn,
+                            "datatype=%s is not an integer, logical or byte type (compare-and-swap "
+                            "takes only those)",
+                            dt_builtin_name(dt_builtin_of(tdt)));
     }
     if ((is_acc || a->kind == RMA_AM_CAS) && tbytes > 0) {
         dt_builtin_t b = dt_basic_type(tdt);
         if (b == DT_NBUILTIN)
-            return rma_err(w, MPI_ERR_TYPE, fn,
-                           "target_datatype=%#x mixes basic types; accumulates need one",
-                           (unsigned)a->tdt);
+            return rma_fail(w, MPI_ERR_TYPE, fn,
+                            "target_datatype=%#x mixes basic types; accumulates need one",
+                            (unsigned)a->tdt);
         if (odt != NULL && dt_basic_type(odt) != b)
-            return rma_err(w, MPI_ERR_TYPE, fn,
-                           "origin_datatype (%s) and target_datatype (%s) have different basic "
-                           "types",
-                           dt_basic_type(odt) == DT_NBUILTIN ? "mixed"
-                                                             : dt_builtin_name(dt_basic_type(odt)),
-                           dt_builtin_name(b));
+            return rma_fail(w, MPI_ERR_TYPE, fn,
+                            "origin_datatype (%s) and target_datatype (%s) have different basic "
+                            "types",
+                            dt_basic_type(odt) == DT_NBUILTIN ? "mixed"
+                                                              : dt_builtin_name(dt_basic_type(odt)),
+                            dt_builtin_name(b));
         if (op != DT_OP_REPLACE && op != DT_OP_NO_OP && dt_op_check(op, tdt) < 0)
-            return rma_err(w, MPI_ERR_OP, fn, "%s", common_err_detail());
+            return rma_fail(w, MPI_ERR_OP, fn, "%s", common_err_detail());
     }
     *op_out = op;
     *odt_out = odt;
@@ -609,11 +639,11 @@ static int issue_check_range(const char *fn, rma_win_t *w, const rma_args_t *a,
     if (__builtin_mul_overflow((int64_t)a->disp, (int64_t)w->units[t], &off) ||
         __builtin_add_overflow(off, l->lo, &lo) || __builtin_add_overflow(off, l->hi, &hi) ||
         lo < 0 || hi > (int64_t)w->sizes[t])
-        return rma_err(w, MPI_ERR_RMA_RANGE, fn,
-                       "target_disp=%lld (disp_unit %lld) with target_count=%lld touches "
-                       "bytes [%lld, %lld) but the window of rank %d has %lld bytes",
-                       (long long)a->disp, (long long)w->units[t], (long long)a->tcount,
-                       (long long)lo, (long long)hi, t, (long long)w->sizes[t]);
+        return rma_fail(w, MPI_ERR_RMA_RANGE, fn,
+                        "target_disp=%lld (disp_unit %lld) with target_count=%lld touches "
+                        "bytes [%lld, %lld) but the window of rank %d has %lld bytes",
+                        (long long)a->disp, (long long)w->units[t], (long long)a->tcount,
+                        (long long)lo, (long long)hi, t, (long long)w->sizes[t]);
     return MPI_SUCCESS;
 }
 
@@ -630,13 +660,8 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
     canal_status_t st;
 
     if ((err = issue_check_args(fn, w, a, &op, &odt, &rdt, &tdt)) != MPI_SUCCESS)
-        return err;
-    /* phase 2: the target and the epoch */
-    if (t != MPI_PROC_NULL && (t < 0 || t >= w->size))
-        return rma_err(w, MPI_ERR_RANK, fn, "target_rank=%d is not in [0, %d) or MPI_PROC_NULL", t,
-                       w->size);
-    if (a->disp < 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
-        return rma_err(w, MPI_ERR_DISP, fn, "target_disp=%lld is negative", (long long)a->disp);
+        return mpi_result(err);
+    /* phase 2: the epoch */
     if (t == MPI_PROC_NULL) {
         if (a->want_req) {
             adi_request_t *r = mpi_request_null_proc(ADI_REQ_OTHER);
@@ -657,7 +682,7 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
         return rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
     if ((err = issue_check_range(fn, w, a, &l)) != MPI_SUCCESS) {
         rma_layout_fini(&l);
-        return err;
+        return mpi_result(err);
     }
     if (a->want_req) {
         ureq = adi_request_alloc(ADI_REQ_OTHER);

@@ -126,10 +126,10 @@ static int target_lost(rma_win_t *w, int t, const char *fn)
 {
     if (!adi_peer_failed(w->job[t]))
         return MPI_SUCCESS;
-    return rma_err(w, MPIX_ERR_PROC_FAILED, fn,
-                   "rank %d of the window (rank %d of MPI_COMM_WORLD) failed before the epoch "
-                   "toward it completed",
-                   t, w->job[t]);
+    return rma_fail(w, MPIX_ERR_PROC_FAILED, fn,
+                    "rank %d of the window (rank %d of MPI_COMM_WORLD) failed before the epoch "
+                    "toward it completed",
+                    t, w->job[t]);
 }
 
 /* The class to report when a collective inside an RMA call failed with
@@ -192,9 +192,9 @@ int rma_raise_late(rma_win_t *w, const char *fn)
 static int check_assert(rma_win_t *w, int assert, int allowed, const char *fn)
 {
     if (assert & ~allowed)
-        return rma_err(w, MPI_ERR_ASSERT, fn,
-                       "assert=%#x has bits that are not valid here (allowed: %#x)",
-                       (unsigned)assert, (unsigned)allowed);
+        return rma_fail(w, MPI_ERR_ASSERT, fn,
+                        "assert=%#x has bits that are not valid here (allowed: %#x)",
+                        (unsigned)assert, (unsigned)allowed);
     return MPI_SUCCESS;
 }
 
@@ -373,7 +373,7 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
     if ((err = check_assert(
              w, assert, MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED,
              fn)))
-        return err;
+        return mpi_result(err);
     if (w->nlocks > 0 || w->lock_all || w->access || w->exposure)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "MPI_Win_fence inside an epoch of %s",
                        w->nlocks     ? "MPI_Win_lock"
@@ -439,15 +439,22 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
 }
 
 /* ---------------------------------------------------------------- PSCW */
-/* Mark the window ranks of the members of group in the flag at offset
- * `field` of each rma_peer_t (in_access or in_exposure). */
-static int mark_group(rma_win_t *w, MPI_Group group, const char *fn, int exposure)
+/* The group argument of MPI_Win_post / MPI_Win_start, checked first as
+ * MPICH does (before the assert). */
+static int check_group(rma_win_t *w, MPI_Group group, const char *fn, mpi_group_t **out)
 {
-    mpi_group_t *g = mpi_group_get(group), *wg = mpi_comm_local_group(w->comm);
-    if (g == NULL || wg == NULL)
-        return rma_err(w, MPI_ERR_GROUP, fn, "group=%#x is not a valid group", (unsigned)group);
+    if ((*out = mpi_group_get(group)) == NULL)
+        return rma_fail(w, MPI_ERR_GROUP, fn, "group=%#x is not a valid group", (unsigned)group);
+    return MPI_SUCCESS;
+}
+
+/* Mark the window ranks of the members of g in each rma_peer_t's
+ * in_exposure (exposure) or in_access flag. */
+static int mark_group(rma_win_t *w, mpi_group_t *g, const char *fn, int exposure)
+{
+    mpi_group_t *wg = mpi_comm_local_group(w->comm);
     for (int i = 0; i < g->size; i++) {
-        int r = mpi_group_rank_of(wg, mpi_group_member(g, i));
+        int r = wg == NULL ? MPI_UNDEFINED : mpi_group_rank_of(wg, mpi_group_member(g, i));
         if (r == MPI_UNDEFINED) {
             for (int k = 0; k < w->size; k++) {
                 if (exposure)
@@ -455,9 +462,9 @@ static int mark_group(rma_win_t *w, MPI_Group group, const char *fn, int exposur
                 else
                     w->peer[k].in_access = 0;
             }
-            return rma_err(w, MPI_ERR_GROUP, fn,
-                           "member %d of group (rank %d of MPI_COMM_WORLD) is not in the window", i,
-                           mpi_group_member(g, i));
+            return rma_fail(w, MPI_ERR_GROUP, fn,
+                            "member %d of group (rank %d of MPI_COMM_WORLD) is not in the window",
+                            i, mpi_group_member(g, i));
         }
         if (exposure)
             w->peer[r].in_exposure = 1;
@@ -469,16 +476,18 @@ static int mark_group(rma_win_t *w, MPI_Group group, const char *fn, int exposur
 
 int mpi_win_post_impl(MPI_Group group, int assert, rma_win_t *w, const char *fn)
 {
+    mpi_group_t *g;
     int err;
 
-    if ((err = check_assert(w, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, fn)))
-        return err;
+    if ((err = check_group(w, group, fn, &g)) ||
+        (err = check_assert(w, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, fn)))
+        return mpi_result(err);
     if (w->exposure)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "an exposure epoch (MPI_Win_post) is already open");
     if (w->fence_open && w->fence_used)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "a fence epoch with operations is still open");
-    if ((err = mark_group(w, group, fn, 1)))
-        return err;
+    if ((err = mark_group(w, g, fn, 1)))
+        return mpi_result(err);
     w->fence_open = 0;
     w->exposure = 1;
     w->exposure_nocheck = (assert &MPI_MODE_NOCHECK) != 0;
@@ -496,17 +505,19 @@ int mpi_win_post_impl(MPI_Group group, int assert, rma_win_t *w, const char *fn)
 
 int mpi_win_start_impl(MPI_Group group, int assert, rma_win_t *w, const char *fn)
 {
+    mpi_group_t *g;
     int err;
 
-    if ((err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
-        return err;
+    if ((err = check_group(w, group, fn, &g)) ||
+        (err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
+        return mpi_result(err);
     if (w->access || w->nlocks > 0 || w->lock_all)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "an access epoch (%s) is already open",
                        w->access ? "MPI_Win_start" : "a lock");
     if (w->fence_open && w->fence_used)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "a fence epoch with operations is still open");
-    if ((err = mark_group(w, group, fn, 0)))
-        return err;
+    if ((err = mark_group(w, g, fn, 0)))
+        return mpi_result(err);
     for (int r = 0; r < w->size; r++)
         w->peer[r].post_ok = 0;
     w->fence_open = 0;
@@ -611,8 +622,8 @@ int mpi_win_test_impl(rma_win_t *w, int *flag, const char *fn)
 static int check_rank(rma_win_t *w, int rank, const char *fn)
 {
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
-        return rma_err(w, MPI_ERR_RANK, fn, "rank=%d is not in [0, %d) or MPI_PROC_NULL", rank,
-                       w->size);
+        return rma_fail(w, MPI_ERR_RANK, fn, "rank=%d is not in [0, %d) or MPI_PROC_NULL", rank,
+                        w->size);
     return MPI_SUCCESS;
 }
 
@@ -621,11 +632,14 @@ int mpi_win_lock_impl(int lock_type, int rank, int assert, rma_win_t *w, const c
     rma_peer_t *p;
     int err;
 
+    /* (MPICH's order: the rank first) */
+    if ((err = check_rank(w, rank, fn)))
+        return mpi_result(err);
     if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
         return rma_err(w, MPI_ERR_LOCKTYPE, fn,
                        "lock_type=%d is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE", lock_type);
-    if ((err = check_rank(w, rank, fn)) || (err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
-        return err;
+    if ((err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
+        return mpi_result(err);
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     p = &w->peer[rank];
@@ -662,7 +676,7 @@ int mpi_win_unlock_impl(int rank, rma_win_t *w, const char *fn)
     int err;
 
     if ((err = check_rank(w, rank, fn)))
-        return err;
+        return mpi_result(err);
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     p = &w->peer[rank];
@@ -674,7 +688,7 @@ int mpi_win_unlock_impl(int rank, rma_win_t *w, const char *fn)
     finish_wait(w, rank, finish_send(w, rank, 1));
     w->nlocks--;
     if ((err = target_lost(w, rank, fn)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
     return rma_raise_late(w, fn);
 }
 
@@ -683,7 +697,7 @@ int mpi_win_lock_all_impl(int assert, rma_win_t *w, const char *fn)
     int err;
 
     if ((err = check_assert(w, assert, MPI_MODE_NOCHECK, fn)))
-        return err;
+        return mpi_result(err);
     if (w->lock_all || w->nlocks > 0 || w->access || (w->fence_open && w->fence_used))
         return rma_err(w, MPI_ERR_RMA_SYNC, fn, "%s",
                        w->lock_all     ? "MPI_Win_lock_all is already active"
@@ -765,7 +779,7 @@ static int flush(const char *fn, int rank, rma_win_t *w, int local)
     int err;
 
     if ((err = check_rank(w, rank, fn)))
-        return err;
+        return mpi_result(err);
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
     if (w->peer[rank].lock == RMA_LK_NONE)
