@@ -32,6 +32,7 @@
 #include "channels/ofi/ofi_impl.h"
 
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -704,6 +705,96 @@ static void ofi_describe(ch_endpoint_t *ep, char *buf, size_t len)
         mr, st->max_payload, st->nrx, st->ntx, st->wait_fd >= 0 ? "on a CQ fd" : "naps (no CQ fd)",
         st->keep_idle ? "keeps idle registrations" : "live registrations only", st->mr_stats.hits,
         st->mr_stats.misses);
+}
+
+/* Appends to buf[*off..len); *off stops at len - 1 once it is full. */
+static void text_add(char *buf, size_t len, size_t *off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void text_add(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (*off + 1 >= len)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(buf + *off, len - *off, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *off = *off + (size_t)n < len ? *off + (size_t)n : len - 1;
+}
+
+/* " at <the provider's text for rank r's address>", or "" when it has none. */
+static const char *addr_text(ofi_state_t *st, int r, char *out, size_t len)
+{
+    unsigned char addr[OFI_ADDR_MAX];
+    size_t alen = sizeof addr, slen;
+    char s[80];
+
+    out[0] = '\0';
+    if (!st->peers[r].reachable || fi_av_lookup(st->av, st->peers[r].addr, addr, &alen) != 0 ||
+        alen > sizeof addr)
+        return out;
+    slen = sizeof s;
+    if (fi_av_straddr(st->av, addr, s, &slen) != NULL && s[0] != '\0')
+        snprintf(out, len, " at %s", s);
+    return out;
+}
+
+void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
+{
+    ofi_state_t *st;
+    size_t off = 0;
+    int narrived = 0, nrepost = 0, shown = 0;
+
+    if (ep == NULL || buf == NULL || len == 0)
+        return;
+    buf[0] = '\0';
+    st = ep->state;
+    if (!st->ready) {
+        text_add(buf, len, &off, "ofi: %s\n", st->initialized ? "initialized, before post_fence()"
+                                                              : "not initialized");
+        return;
+    }
+    for (ofi_rxbuf_t *b = st->arrived; b != NULL; b = b->next)
+        narrived++;
+    for (ofi_rxbuf_t *b = st->repost; b != NULL; b = b->next)
+        nrepost++;
+    text_add(buf, len, &off,
+             "ofi %s rank %d: receives %d posted of %d, %d completed not yet delivered, %d to "
+             "repost; sends %d in flight of %d (cap %d); reads %d (%d at the provider)\n",
+             st->prov, st->rank, st->rx_posted, st->nrx, narrived, nrepost, st->tx_inflight,
+             st->ntx, st->tx_cap, st->rma_inflight, st->rma_posted);
+    text_add(buf, len, &off,
+             "  completions: %lu receives, %lu sends, %lu errors; %lu packets delivered, %lu held "
+             "back for order; %lu sends, %lu without a free buffer, %lu FI_EAGAIN\n",
+             st->rx_completions, st->tx_completions, st->cq_errors, st->delivered, st->reordered,
+             st->sends, st->tx_nobuf, st->tx_eagain);
+    for (int r = 0; r < st->size; r++) {
+        const ofi_peer_t *p = &st->peers[r];
+        char where[96];
+        int nheld = 0;
+        uint32_t first = 0, last = 0;
+
+        for (const ofi_rxbuf_t *h = p->held; h != NULL; h = h->next) {
+            if (nheld == 0)
+                first = h->seq;
+            last = h->seq;
+            nheld++;
+        }
+        if (p->tx_seq == 0 && p->rx_seq == 0 && nheld == 0 && !p->failed)
+            continue;
+        if (shown++ == 16) {
+            text_add(buf, len, &off, "  (more peers not shown)\n");
+            break;
+        }
+        text_add(buf, len, &off, "  peer %d%s%s: sent %u (%d in flight), expects %u", r,
+                 r == st->rank ? " (self)" : "", addr_text(st, r, where, sizeof where), p->tx_seq,
+                 p->tx_inflight, p->rx_seq);
+        if (nheld > 0)
+            text_add(buf, len, &off, ", holds %d (%u..%u)", nheld, first, last);
+        text_add(buf, len, &off, "%s\n", p->failed ? ", failed" : "");
+    }
 }
 
 const ch_ops_t ch_ofi_ops = {

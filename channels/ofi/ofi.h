@@ -61,4 +61,15 @@ typedef struct {
 
 void ch_ofi_mr_stats(ch_endpoint_t *ep, ch_ofi_mr_stats_t *out);
 
+/* The data path's state as text (lines ending in '\n', truncated to len),
+ * for whoever waited too long for a packet: the unit tests print it when a
+ * wait fails as a hang. Receives posted, completed and waiting to be
+ * reposted; sends in bounce buffers; reads; completions read from the
+ * queue; and per peer the sequence numbers sent and expected and the
+ * packets held back because they completed ahead of an earlier one. A
+ * packet the provider never completed reads "expects 23, holds 42 (24..65)";
+ * one it never delivered at all reads "expects 23" with nothing held on the
+ * receiver and "sent 24" on the sender. */
+void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len);
+
 #endif

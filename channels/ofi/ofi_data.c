@@ -221,10 +221,12 @@ static void complete(ofi_state_t *st, const struct fi_cq_data_entry *e)
         st->tx_free = b;
         st->tx_inflight--;
         st->peers[b->peer].tx_inflight--;
+        st->tx_completions++;
         break;
     }
     case OFI_OP_RX: {
         ofi_rxbuf_t *b = (ofi_rxbuf_t *)op;
+        st->rx_completions++;
         b->got = e->len;
         b->next = NULL;
         if (st->arrived_tail != NULL)
@@ -268,6 +270,7 @@ static canal_status_t complete_error(ofi_state_t *st)
         return common_err_set(CANAL_ERR_IO, "ofi: fi_cq_readerr(%s): %s", st->prov,
                               ch_ofi_err((int)rc));
     fi_cq_strerror(st->cq, e.prov_errno, e.err_data, detail, sizeof detail);
+    st->cq_errors++;
     op = e.op_context;
     if (op == NULL)
         return common_err_set(CANAL_ERR_IO,
@@ -524,6 +527,7 @@ static void deliver(ofi_state_t *st, ofi_rxbuf_t *b, int *count)
     st->up.on_packet((int)w.src, b->data + sizeof w, w.hdr_len, b->data + ofi_payload_off(w.hdr_len),
                      w.len);
     st->peers[w.src].rx_seq++;
+    st->delivered++;
     (*count)++;
     /* FI_EAGAIN: queued, reposted by a later progress(). */
     if (ch_ofi_rx_post(st, b) < 0)

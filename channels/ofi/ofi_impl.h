@@ -178,8 +178,9 @@ typedef struct {
     int mr_active, mr_idle;
     ch_ofi_mr_stats_t mr_stats;
 
-    /* Counters for describe() and tests. */
+    /* Counters for describe(), ch_ofi_state_text() and tests. */
     unsigned long tx_eagain, tx_nobuf, reordered, sends;
+    unsigned long rx_completions, tx_completions, cq_errors, delivered;
 } ofi_state_t;
 
 /* ofi.c */

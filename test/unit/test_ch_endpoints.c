@@ -32,6 +32,7 @@
 #include "test/unit/unit_limits.h"
 
 #ifdef CANAL_TEST_EP_OFI
+#include "test/unit/ofi_test_diag.h"
 #define TEST_OPS (&ch_ofi_ops)
 #define TEST_NAME "test_ch_endpoints_ofi"
 #define TEST_NODES 2
@@ -69,6 +70,16 @@ static void rank_fail(int line, const char *cond, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, " (last error: %s)\n", common_err_detail());
+#ifdef CANAL_TEST_EP_OFI
+    /* A hang says where the packets are (test/unit/ofi_test_diag.h). */
+    for (int e = 0; e < NEP; e++)
+        if (eps[e] != NULL) {
+            char label[16];
+            snprintf(label, sizeof label, "endpoint %c", 'A' + e);
+            ofi_test_diag(stderr, eps[e], label);
+        }
+    ofi_test_diag_sockets(stderr);
+#endif
     fflush(NULL);
     _exit(1);
 }

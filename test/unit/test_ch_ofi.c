@@ -12,7 +12,9 @@
  * provider's), block() with and without a CQ descriptor, rdma_read through fi_read (also on the
  * FI_MR_LOCAL path), the registration cache, provider selection
  * (CANAL_OFI_PROVIDER, FI_PROVIDER, default), unreachable and dead peers,
- * bad input, loading libfabric at init (CANAL_OFI_LIBRARY missing or wrong). Each test forks a small job through test/unit/fake_pmi.c;
+ * bad input (and the hang report's state text), loading libfabric at init (CANAL_OFI_LIBRARY
+ * missing or wrong). A failed check prints that report (test/unit/ofi_test_diag.h). Each test
+ * forks a small job through test/unit/fake_pmi.c;
  * ranks check their own results and report by exit status. A provider that
  * is absent, or lacks a capability a test needs, makes that test print
  * SKIP and pass; when no provider of the list could be brought up at all,
@@ -35,6 +37,7 @@
 #include "channels/ofi/ofi.h"
 #include "channels/ofi/ofi_impl.h"
 #include "test/unit/ch_conform.h"
+#include "test/unit/ofi_test_diag.h"
 
 #define OFI_ST ((ofi_state_t *)EP->state)
 
@@ -78,19 +81,11 @@ static void ofi_select_provider(void)
     setenv("CANAL_OFI_PROVIDER", prov, 1);
 }
 
+/* A failed check: what the channel holds and where the bytes are. */
 static void ofi_dump_state(void)
 {
-    if (OFI_ST->ready) {
-        const ofi_state_t *st = OFI_ST;
-        fprintf(stderr, "  state: rx posted %d, tx in flight %d, rma in flight %d, arrived %s, "
-                "repost %s, sends %lu, no-buffer %lu, EAGAIN %lu\n", st->rx_posted,
-                st->tx_inflight, st->rma_inflight, st->arrived ? "yes" : "no",
-                st->repost ? "yes" : "no", st->sends, st->tx_nobuf, st->tx_eagain);
-        for (int r = 0; r < st->size; r++)
-            fprintf(stderr, "  peer %d: tx_seq %u rx_seq %u held %s inflight %d failed %d\n", r,
-                    st->peers[r].tx_seq, st->peers[r].rx_seq, st->peers[r].held ? "yes" : "no",
-                    st->peers[r].tx_inflight, st->peers[r].failed);
-    }
+    ofi_test_diag(stderr, EP, NULL);
+    ofi_test_diag_sockets(stderr);
 }
 
 /* Progress until our sends have completed (reached the peer): datagram
@@ -818,6 +813,19 @@ static int body_bad_input(int rank, void *arg)
             T_CHECK(poll_once() >= 0, "progress");
             T_CHECK(now_s() - t0 < unit_hang_s(), "no self delivery");
         }
+    }
+    /* The hang report's text names this rank's own traffic. */
+    {
+        char text[2048], want[64];
+        ch_ofi_state_text(EP, text, sizeof text);
+        snprintf(want, sizeof want, "peer %d (self) at ", rank);
+        T_CHECK(strncmp(text, "ofi ", 4) == 0 && strstr(text, want) != NULL &&
+                    strstr(text, "sent 1 (") != NULL && strstr(text, "expects 1") != NULL,
+                "state text: %s", text);
+        if (rank == 0)
+            fprintf(stderr, "%s: state text after a self send:\n%s", prov, text);
+        ch_ofi_state_text(EP, text, 10); /* truncated, terminated */
+        T_CHECK(strlen(text) == 9, "truncated state text: %s", text);
     }
     free(pay);
     return tear_down();
