@@ -321,7 +321,9 @@ static inline dt_type_t *mpi_dt_get(MPI_Datatype h)
         return mpi_dt_predefined_obj[(unsigned)h & 0xffu];
     return mpi_dt_lookup(h);
 }
-/* Check (datatype, count) at the boundary: committed, valid, count >= 0. */
+/* Resolve a datatype an implementation uses (valid and committed), raising
+ * MPI_ERR_TYPE with mpi_err_fail: MPI_CANAL_HANDLED when the user's
+ * handler cleared the code, so that its caller stops and maps the result. */
 int mpi_check_dt(mpi_comm_t *comm, MPI_Datatype h, const char *fn, dt_type_t **dt_out);
 void mpi_dt_init(void);
 /* The handle of a builtin engine type (MPI_DATATYPE_NULL if none). */
