@@ -261,6 +261,17 @@ static inline int mpi_err_failed(int code) /* code: what a raise returned */
 {
     return code == MPI_SUCCESS ? MPI_CANAL_HANDLED : code; /* (a raise never passes 0) */
 }
+/* The result of a collective that an implementation runs on the user's
+ * communicator (dyn/'s broadcasts, gather and barrier): a collective's
+ * implementation returns MPI_SUCCESS for a code the user's handler cleared
+ * (chapter 6's entry points map nothing: mpi/coll.c maps it itself), so its
+ * caller compares the thread's count of cleared codes taken before the call
+ * (`cleared`) and gets MPI_CANAL_HANDLED, to stop as on any other error
+ * instead of going on with what the collective did not deliver. */
+static inline int mpi_coll_step(int err, unsigned cleared)
+{
+    return err == MPI_SUCCESS && mpi_err_cleared != cleared ? MPI_CANAL_HANDLED : err;
+}
 int mpi_err_fail(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int mpi_err_fail_code(mpi_comm_t *comm, int code, const char *fn);
