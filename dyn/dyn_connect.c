@@ -180,11 +180,12 @@ int dyn_accept_on(dyn_port_t *p, const char *why_bad, double timeout_s, int root
     free(mine);
     /* The root tells whether the answer went out. */
     ok = err == MPI_SUCCESS;
-    if (mpi_bcast_impl(&ok, 1, MPI_INT, root, c, fn) != MPI_SUCCESS || !ok) {
+    if ((err = dyn_bcast(&ok, 1, MPI_INT, root, c, fn)) != MPI_SUCCESS || !ok) {
         free(remote);
-        return mpi_err_fail(c, MPI_ERR_OTHER, fn,
-                            "the connect failed after the port was reached (see the "
-                            "root's log)");
+        return err != MPI_SUCCESS ? err /* (raised already) */
+                                  : mpi_err_fail(c, MPI_ERR_OTHER, fn,
+                                                 "the connect failed after the port was reached "
+                                                 "(see the root's log)");
     }
     err = dyn_build_inter(c, root, &hdr, remote, newcomm, fn);
     free(remote);
@@ -308,7 +309,7 @@ int dyn_connect_to(const char *port_name, MPI_Info info, int spawned, int root, 
     if (c->rank == root)
         pre[0] = connect_check(port_name, info, spawned, c, &pp, &timeout, &pre[1], why,
                                sizeof why);
-    if ((err = mpi_bcast_impl(pre, 2, MPI_INT, root, c, fn)) != MPI_SUCCESS)
+    if ((err = dyn_bcast(pre, 2, MPI_INT, root, c, fn)) != MPI_SUCCESS)
         return err;
     if (pre[0] != MPI_SUCCESS)
         return mpi_err_fail(c, pre[0], fn, "%s",
@@ -362,6 +363,7 @@ int mpi_comm_connect_impl(const char *port_name, MPI_Info info, int root, mpi_co
 int mpi_comm_disconnect_impl(MPI_Comm *comm, const char *fn)
 {
     mpi_comm_t *c = NULL;
+    unsigned cleared;
     int err;
 
     if ((err = mpi_check_comm_step(*comm, fn, &c)))
@@ -374,8 +376,8 @@ int mpi_comm_disconnect_impl(MPI_Comm *comm, const char *fn)
      * context can be reused. Requests the user still holds keep their own
      * reference. The device peers of another job stay known (and
      * connected): a later connect to the same processes reuses them. */
-    err = mpi_barrier_impl(c, fn);
-    if (err != MPI_SUCCESS)
+    cleared = mpi_err_cleared;
+    if ((err = mpi_coll_step(mpi_barrier_impl(c, fn), cleared)) != MPI_SUCCESS)
         return err;
     return mpi_comm_free_impl(comm, fn);
 }

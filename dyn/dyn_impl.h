@@ -73,6 +73,12 @@ dyn_port_t *dyn_port_find(const char *name, int unlink);
 /* Closes the listener of a port taken off the list, and frees it. */
 void dyn_port_free(dyn_port_t *p);
 
+/* mpi_bcast_impl on the user's communicator, whose caller goes on only when
+ * it delivered: MPI_CANAL_HANDLED when the user's handler cleared a code it
+ * raised (mpi_coll_step), as for every other step of dyn/. */
+int dyn_bcast(void *buf, MPI_Count count, MPI_Datatype datatype, int root, mpi_comm_t *c,
+              const char *fn);
+
 /* ---------------------------------------------------------------- the intercommunicator (dyn_inter.c) */
 /* Whether c's group holds a process of another job. */
 int dyn_comm_mixes_jobs(mpi_comm_t *c);

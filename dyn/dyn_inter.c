@@ -63,6 +63,7 @@ int dyn_gather_members(mpi_comm_t *c, int root, int cross, dyn_member_t **all_ou
 {
     dyn_member_t me;
     dyn_member_t *all = NULL;
+    unsigned cleared;
     int err;
 
     memset(&me, 0, sizeof me);
@@ -75,7 +76,9 @@ int dyn_gather_members(mpi_comm_t *c, int root, int cross, dyn_member_t **all_ou
     }
     if (c->rank == root && (all = calloc((size_t)c->size, sizeof *all)) == NULL)
         return MPI_ERR_NO_MEM; /* the others wait in the gather: fatal by class */
-    err = mpi_gather_impl(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, root, c, fn);
+    cleared = mpi_err_cleared;
+    err = mpi_coll_step(
+        mpi_gather_impl(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, root, c, fn), cleared);
     if (err != MPI_SUCCESS) {
         free(all);
         return err;
@@ -153,12 +156,20 @@ int dyn_build_inter(mpi_comm_t *c, int root, const dyn_hello_t *hdr, const dyn_m
     return MPI_SUCCESS;
 }
 
+int dyn_bcast(void *buf, MPI_Count count, MPI_Datatype datatype, int root, mpi_comm_t *c,
+              const char *fn)
+{
+    unsigned cleared = mpi_err_cleared;
+
+    return mpi_coll_step(mpi_bcast_impl(buf, count, datatype, root, c, fn), cleared);
+}
+
 /* The root's verdict reaches the group, then the remote members; a failed
  * verdict is raised everywhere (the root's message at the root). */
 int dyn_share_remote(mpi_comm_t *c, int root, dyn_hello_t *hdr, dyn_member_t **remote,
                         const char *fn)
 {
-    int err = mpi_bcast_impl(hdr, sizeof *hdr, MPI_BYTE, root, c, fn);
+    int err = dyn_bcast(hdr, sizeof *hdr, MPI_BYTE, root, c, fn);
 
     if (err != MPI_SUCCESS)
         return err;
@@ -169,7 +180,7 @@ int dyn_share_remote(mpi_comm_t *c, int root, dyn_hello_t *hdr, dyn_member_t **r
     }
     if (c->rank != root && (*remote = calloc((size_t)hdr->n, sizeof **remote)) == NULL)
         return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
-    return mpi_bcast_impl(*remote, (MPI_Count)(sizeof **remote * (size_t)hdr->n), MPI_BYTE, root, c,
+    return dyn_bcast(*remote, (MPI_Count)(sizeof **remote * (size_t)hdr->n), MPI_BYTE, root, c,
                           fn);
 }
 
@@ -325,7 +336,7 @@ int mpi_dyn_intercomm_cross(mpi_comm_t *lc, int leader, const mpi_dom_t *d, MPI_
     free(blob);
     if (st < 0)
         return mpi_err_fail_status(lc, st, fn);
-    if ((err = mpi_bcast_impl(&hdr, sizeof hdr, MPI_BYTE, leader, lc, fn)) != MPI_SUCCESS) {
+    if ((err = dyn_bcast(&hdr, sizeof hdr, MPI_BYTE, leader, lc, fn)) != MPI_SUCCESS) {
         free(theirs);
         return err;
     }

@@ -273,7 +273,7 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
                 res.total = spawn_requested(count, maxprocs);
         }
     }
-    if ((err = mpi_bcast_impl(&res, sizeof res, MPI_BYTE, root, c, fn)) != MPI_SUCCESS)
+    if ((err = dyn_bcast(&res, sizeof res, MPI_BYTE, root, c, fn)) != MPI_SUCCESS)
         return err;
     if (errcodes != MPI_ERRCODES_IGNORE) {
         for (int i = 0; i < res.total; i++)

@@ -91,10 +91,11 @@ int mpi_check_ptr_fail(mpi_comm_t *c, const char *fn, const char *arg)
 /* The handles MPICH validates before the other arguments (its generated
  * bindings' first phase: communicator, groups, op) and a datatype that need
  * not be committed (`type`: MPI_Type_size, the type constructors' oldtype).
- * The implementations take them as checked. A bad group is raised with
- * mpi_err_fail (MPI_CANAL_HANDLED when the handler cleared the code: chapter
- * 7's entries map it, and the implementations that still check a group of
- * their own -- MPI_Group_free's -- stop on it). */
+ * The implementations take them as checked. A bad group or op is raised
+ * with mpi_err_fail (MPI_CANAL_HANDLED when the handler cleared the code:
+ * the entry points map it, gen.py's check_result_of, and the
+ * implementations that check a group or an op of their own -- MPI_Group_free,
+ * mpi/coll.c's collectives -- stop on it). */
 int mpi_check_group_arg(mpi_comm_t *c, MPI_Group h, const char *fn, const char *arg,
                         mpi_group_t **out)
 {
@@ -111,8 +112,8 @@ int mpi_check_op_arg(mpi_comm_t *c, MPI_Op op, const char *fn, const char *arg)
 {
     if (op != MPI_OP_NULL && mpi_op_valid(op))
         return MPI_SUCCESS;
-    return mpi_err_raise(c, MPI_ERR_OP, fn, "%s=%#x is not a valid operation%s", arg, (unsigned)op,
-                         op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
+    return mpi_err_fail(c, MPI_ERR_OP, fn, "%s=%#x is not a valid operation%s", arg, (unsigned)op,
+                        op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
 }
 
 int mpi_check_type_slow(mpi_comm_t *c, MPI_Datatype h, const char *fn, const char *arg)

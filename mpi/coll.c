@@ -153,24 +153,9 @@ static const mpi_persist_ops_t persist_ops = {persist_start, persist_release};
 /* ---------------------------------------------------------------- checks */
 /* Every step below stops the call on a nonzero result: a raise returns the
  * handler's code, or MPI_CANAL_HANDLED when the user's handler cleared it
- * (mpi_err_fail), which coll_call turns back into MPI_SUCCESS without
- * running anything on the bad argument. mpi_check_dt and mpi_check_op_arg
- * (shared with the entry points of chapter 6, whose result is not mapped)
- * return MPI_SUCCESS for a cleared code: these two tell it apart. */
-static int check_dt(mpi_comm_t *c, MPI_Datatype h, const char *fn, dt_type_t **out)
-{
-    int err;
-    *out = NULL;
-    err = mpi_check_dt(c, h, fn, out);
-    return err == MPI_SUCCESS && *out == NULL ? MPI_CANAL_HANDLED : err;
-}
-
-static int check_op_valid(mpi_comm_t *c, MPI_Op op, const char *fn)
-{
-    unsigned cleared = mpi_err_cleared;
-    int err = mpi_check_op_arg(c, op, fn, "op");
-    return err == MPI_SUCCESS && mpi_err_cleared != cleared ? MPI_CANAL_HANDLED : err;
-}
+ * (mpi_err_fail, and the shared mpi_check_dt and mpi_check_op_arg), which
+ * coll_call turns back into MPI_SUCCESS without running anything on the
+ * bad argument. */
 static int is_in_place(const void *p)
 {
     return p == MPI_IN_PLACE;
@@ -199,7 +184,7 @@ static int check_side(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datat
     if (count < 0)
         return mpi_err_fail(c, MPI_ERR_COUNT, fn, "%scount=%lld is negative", what,
                              (long long)count);
-    if ((err = check_dt(c, dth, fn, dt_out)))
+    if ((err = mpi_check_dt(c, dth, fn, dt_out)))
         return err;
     if (buf == NULL && count > 0 && dt_size(*dt_out) > 0 &&
         mpi_handle_kind(dth) == MPI_HKIND_BUILTIN)
@@ -271,7 +256,7 @@ static int check_types(mpi_comm_t *c, const MPI_Datatype *types, int n, const ch
     if (dts == NULL)
         return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "no memory for %d datatypes", n);
     for (int i = 0; i < n; i++) {
-        if ((err = check_dt(c, types[i], fn, &dts[i]))) {
+        if ((err = mpi_check_dt(c, types[i], fn, &dts[i]))) {
             free(dts);
             return err;
         }
@@ -570,7 +555,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             if ((err = take_counts(c, k->recvcounts, k->big, rsize, "recvcounts", fn,
                                    &w->recvcounts)) ||
                 (err = take_displs(c, k->rdispls, k->big, rsize, "displs", fn, &w->rdispls)) ||
-                (err = check_dt(c, k->recvtype, fn, &a->rdt)))
+                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
                 return err;
             a->recvcounts = w->recvcounts;
             a->rdispls = w->rdispls;
@@ -607,7 +592,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             if ((err = take_counts(c, k->sendcounts, k->big, rsize, "sendcounts", fn,
                                    &w->sendcounts)) ||
                 (err = take_displs(c, k->sdispls, k->big, rsize, "displs", fn, &w->sdispls)) ||
-                (err = check_dt(c, k->sendtype, fn, &a->sdt)))
+                (err = mpi_check_dt(c, k->sendtype, fn, &a->sdt)))
                 return err;
             a->sendcounts = w->sendcounts;
             a->sdispls = w->sdispls;
@@ -639,7 +624,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             if ((err = take_counts(c, k->recvcounts, k->big, nrecv, "recvcounts", fn,
                                    &w->recvcounts)) ||
                 (err = take_displs(c, k->rdispls, k->big, nrecv, "displs", fn, &w->rdispls)) ||
-                (err = check_dt(c, k->recvtype, fn, &a->rdt)))
+                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
                 return err;
             a->recvcounts = w->recvcounts;
             a->rdispls = w->rdispls;
@@ -680,7 +665,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             if (wvar)
                 err = check_types(c, k->sendtypes, nsend, "sendtypes", fn, &w->sdts);
             else
-                err = check_dt(c, k->sendtype, fn, &a->sdt);
+                err = mpi_check_dt(c, k->sendtype, fn, &a->sdt);
             if (err)
                 return err;
             a->sendcounts = w->sendcounts;
@@ -693,7 +678,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
         if (wvar)
             err = check_types(c, k->recvtypes, nrecv, "recvtypes", fn, &w->rdts);
         else
-            err = check_dt(c, k->recvtype, fn, &a->rdt);
+            err = mpi_check_dt(c, k->recvtype, fn, &a->rdt);
         if (err)
             return err;
         a->recvcounts = w->recvcounts;
@@ -721,7 +706,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
         }
         /* the op before the counts, the datatype and the buffers, as MPICH
          * (its definition for the datatype: check_op, after the datatype) */
-        if ((err = check_op_valid(c, k->op, fn)))
+        if ((err = mpi_check_op_arg(c, k->op, fn, "op")))
             return err;
         if (k->kind == COLL_REDUCE) {
             send_side = !(inter && k->root == MPI_ROOT);
@@ -745,7 +730,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                                  k->kind == COLL_REDUCE_SCATTER_BLOCK ? "recvcount" : "count",
                                  (long long)k->recvcount);
         }
-        if ((err = check_dt(c, k->recvtype, fn, &a->rdt)) ||
+        if ((err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)) ||
             (err = check_op(c, k->op, a->rdt, fn)))
             return err;
         a->commutative = coll_op_is_commutative(k->op);

@@ -115,14 +115,14 @@ int mpi_check_dt(mpi_comm_t *comm, MPI_Datatype h, const char *fn, dt_type_t **d
     dt_type_t *t;
 
     if (h == MPI_DATATYPE_NULL)
-        return mpi_err_raise(comm, MPI_ERR_TYPE, fn, "datatype is MPI_DATATYPE_NULL");
+        return mpi_err_fail(comm, MPI_ERR_TYPE, fn, "datatype is MPI_DATATYPE_NULL");
     t = mpi_dt_get(h);
     if (t == NULL)
-        return mpi_err_raise(comm, MPI_ERR_TYPE, fn, "datatype=%#x is not a valid datatype",
-                             (unsigned)h);
+        return mpi_err_fail(comm, MPI_ERR_TYPE, fn, "datatype=%#x is not a valid datatype",
+                            (unsigned)h);
     if (!dt_is_committed(t))
-        return mpi_err_raise(comm, MPI_ERR_TYPE, fn,
-                             "datatype=%#x has not been committed (MPI_Type_commit)", (unsigned)h);
+        return mpi_err_fail(comm, MPI_ERR_TYPE, fn,
+                            "datatype=%#x has not been committed (MPI_Type_commit)", (unsigned)h);
     *dt_out = t;
     return MPI_SUCCESS;
 }

@@ -78,7 +78,7 @@ static int typed_op(int is_send, MPIX_Ref ref, MPIX_Buffer buffer, MPI_Aint offs
     int err;
 
     if ((err = mpi_check_dt(c, datatype, fn, &dt)) != MPI_SUCCESS) /* resolves it */
-        return err;
+        return mpi_result(err);
     if (offset < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "offset=%ld is negative", (long)offset);
     if ((st = adi_mgd_span(dt, (size_t)count, &lo, &hi)) < 0)
@@ -489,7 +489,7 @@ static int recv_alloc_common(MPIX_Recv_alloc_function *afn, void *extra, MPI_Dat
     int err;
 
     if ((err = mpi_check_dt(c, datatype, fn, &dt)) != MPI_SUCCESS) /* resolves it */
-        return err;
+        return mpi_result(err);
     if (afn == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "fn is NULL");
     if (source == MPI_PROC_NULL)

@@ -261,6 +261,17 @@ static inline int mpi_err_failed(int code) /* code: what a raise returned */
 {
     return code == MPI_SUCCESS ? MPI_CANAL_HANDLED : code; /* (a raise never passes 0) */
 }
+/* The result of a collective that an implementation runs on the user's
+ * communicator (dyn/'s broadcasts, gather and barrier): a collective's
+ * implementation returns MPI_SUCCESS for a code the user's handler cleared
+ * (chapter 6's entry points map nothing: mpi/coll.c maps it itself), so its
+ * caller compares the thread's count of cleared codes taken before the call
+ * (`cleared`) and gets MPI_CANAL_HANDLED, to stop as on any other error
+ * instead of going on with what the collective did not deliver. */
+static inline int mpi_coll_step(int err, unsigned cleared)
+{
+    return err == MPI_SUCCESS && mpi_err_cleared != cleared ? MPI_CANAL_HANDLED : err;
+}
 int mpi_err_fail(mpi_comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int mpi_err_fail_code(mpi_comm_t *comm, int code, const char *fn);
@@ -321,7 +332,9 @@ static inline dt_type_t *mpi_dt_get(MPI_Datatype h)
         return mpi_dt_predefined_obj[(unsigned)h & 0xffu];
     return mpi_dt_lookup(h);
 }
-/* Check (datatype, count) at the boundary: committed, valid, count >= 0. */
+/* Resolve a datatype an implementation uses (valid and committed), raising
+ * MPI_ERR_TYPE with mpi_err_fail: MPI_CANAL_HANDLED when the user's
+ * handler cleared the code, so that its caller stops and maps the result. */
 int mpi_check_dt(mpi_comm_t *comm, MPI_Datatype h, const char *fn, dt_type_t **dt_out);
 void mpi_dt_init(void);
 /* The handle of a builtin engine type (MPI_DATATYPE_NULL if none). */

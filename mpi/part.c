@@ -510,21 +510,26 @@ int mpi_precv_init_impl(void *buf, int partitions, MPI_Count count, MPI_Datatype
 }
 
 /* ---------------------------------------------------------------- ready, arrived */
+/* The steps below raise with mpi_err_fail, so that a code the user's handler
+ * cleared (MPI_CANAL_HANDLED) stops the call as any error does -- no lookup
+ * result used, no partition of a range marked after a refused one -- and the
+ * four calls return mpi_result() of it (their table file, 04, maps nothing).
+ * A raise that ends the call at once stays mpi_err_raise. */
 static int lookup(MPI_Request request, int want_send, const char *fn, part_t **out)
 {
     adi_request_t *r = mpi_request_get(request);
     part_t *p;
     if (r == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a valid request%s",
+        return mpi_err_fail(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a valid request%s",
                              (unsigned)request,
                              request == MPI_REQUEST_NULL ? " (MPI_REQUEST_NULL)" : "");
     if (r->kind != ADI_REQ_PREQ_OTHER || r->mpi_ext == NULL ||
         *(const mpi_persist_ops_t **)r->mpi_ext != &part_ops)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
+        return mpi_err_fail(NULL, MPI_ERR_REQUEST, fn,
                              "request=%#x is not a partitioned request", (unsigned)request);
     p = r->mpi_ext;
     if (p->is_send != want_send)
-        return mpi_err_raise(part_comm(p), MPI_ERR_REQUEST, fn,
+        return mpi_err_fail(part_comm(p), MPI_ERR_REQUEST, fn,
                              "request=%#x is a partitioned %s request; %s needs a %s request",
                              (unsigned)request, p->is_send ? "send" : "receive", fn,
                              want_send ? "send" : "receive");
@@ -536,10 +541,10 @@ static int lookup(MPI_Request request, int want_send, const char *fn, part_t **o
 static int ready_one(part_t *p, int i, const char *fn)
 {
     if (i < 0 || i >= p->partitions)
-        return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn, "partition=%d is not in [0, %d)", i,
+        return mpi_err_fail(part_comm(p), MPI_ERR_ARG, fn, "partition=%d is not in [0, %d)", i,
                              p->partitions);
     if (p->flags[i])
-        return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn,
+        return mpi_err_fail(part_comm(p), MPI_ERR_ARG, fn,
                              "partition %d was already marked ready in this round", i);
     p->flags[i] = 1;
     p->nready++;
@@ -556,7 +561,7 @@ static int ready_one(part_t *p, int i, const char *fn)
 static int check_active(part_t *p, MPI_Request request, const char *fn)
 {
     if (p->req == NULL || p->req->inner == NULL)
-        return mpi_err_raise(part_comm(p), MPI_ERR_REQUEST, fn,
+        return mpi_err_fail(part_comm(p), MPI_ERR_REQUEST, fn,
                              "request=%#x is not active (call MPI_Start first)",
                              (unsigned)request);
     return MPI_SUCCESS;
@@ -567,12 +572,12 @@ int mpi_pready_impl(int partition, MPI_Request request, const char *fn)
     part_t *p = NULL;
     int err = lookup(request, 1, fn, &p);
     if (err)
-        return err;
+        return mpi_result(err);
     adi_lock();
     if ((err = check_active(p, request, fn)) == MPI_SUCCESS)
         err = ready_one(p, partition, fn);
     adi_unlock();
-    return err;
+    return mpi_result(err);
 }
 
 int mpi_pready_range_impl(int partition_low, int partition_high, MPI_Request request,
@@ -581,12 +586,12 @@ int mpi_pready_range_impl(int partition_low, int partition_high, MPI_Request req
     part_t *p = NULL;
     int err = lookup(request, 1, fn, &p);
     if (err)
-        return err;
+        return mpi_result(err);
     adi_lock();
     if ((err = check_active(p, request, fn)) != MPI_SUCCESS)
         goto unlock;
     if (partition_low < 0 || partition_high >= p->partitions || partition_low > partition_high) {
-        err = mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn,
+        err = mpi_err_fail(part_comm(p), MPI_ERR_ARG, fn,
                             "[partition_low=%d, partition_high=%d] is not a range inside [0, %d)",
                             partition_low, partition_high, p->partitions);
         goto unlock;
@@ -595,7 +600,7 @@ int mpi_pready_range_impl(int partition_low, int partition_high, MPI_Request req
         err = ready_one(p, i, fn);
 unlock:
     adi_unlock();
-    return err;
+    return mpi_result(err);
 }
 
 int mpi_pready_list_impl(int length, int array_of_partitions[], MPI_Request request, const char *fn)
@@ -603,7 +608,7 @@ int mpi_pready_list_impl(int length, int array_of_partitions[], MPI_Request requ
     part_t *p = NULL;
     int err = lookup(request, 1, fn, &p);
     if (err)
-        return err;
+        return mpi_result(err);
     if (length < 0 || (length > 0 && array_of_partitions == NULL))
         return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn,
                              "length=%d with array_of_partitions=%p", length,
@@ -613,7 +618,7 @@ int mpi_pready_list_impl(int length, int array_of_partitions[], MPI_Request requ
         for (int i = 0; i < length && err == MPI_SUCCESS; i++)
             err = ready_one(p, array_of_partitions[i], fn);
     adi_unlock();
-    return err;
+    return mpi_result(err);
 }
 
 int mpi_parrived_impl(MPI_Request request, int partition, int *flag, const char *fn)
@@ -621,7 +626,7 @@ int mpi_parrived_impl(MPI_Request request, int partition, int *flag, const char 
     part_t *p = NULL;
     int err = lookup(request, 0, fn, &p);
     if (err)
-        return err;
+        return mpi_result(err);
     if (partition < 0 || partition >= p->partitions)
         return mpi_err_raise(part_comm(p), MPI_ERR_ARG, fn, "partition=%d is not in [0, %d)",
                              partition, p->partitions);

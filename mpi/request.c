@@ -359,7 +359,7 @@ static int lookup(MPI_Request h, const char *fn, adi_request_t **out)
 {
     adi_request_t *r = mpi_request_get(h);
     if (r == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a valid request%s",
+        return mpi_err_fail(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a valid request%s",
                              (unsigned)h, h == MPI_REQUEST_NULL ? " (MPI_REQUEST_NULL)" : "");
     *out = r;
     return MPI_SUCCESS;
@@ -381,7 +381,7 @@ static __attribute__((noinline)) int wait_device(MPI_Request *request, MPI_Statu
     int err;
 
     if ((err = lookup(*request, fn, &r)))
-        return err;
+        return mpi_result(err);
     c = req_comm(r);
     err = complete_one(r, fn, request, status);
     if (err) {
@@ -417,7 +417,7 @@ static __attribute__((noinline)) int test_device(MPI_Request *request, int *flag
     int err;
 
     if ((err = lookup(*request, fn, &r)))
-        return err;
+        return mpi_result(err);
     if (!req_is_done(r))
         adi_progress();
     *flag = req_is_done(r);
@@ -461,10 +461,10 @@ static int lookup_array_buf(int count, MPI_Request reqs[], const char *fn, adi_r
 {
     adi_request_t **rs;
     if (count > 0 && reqs == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
     rs = count <= nsmall ? small : malloc(sizeof *rs * (size_t)(count ? count : 1));
     if (rs == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for %d requests", count);
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "no memory for %d requests", count);
     for (int i = 0; i < count; i++) {
         if (reqs[i] == MPI_REQUEST_NULL) {
             rs[i] = NULL;
@@ -477,7 +477,7 @@ static int lookup_array_buf(int count, MPI_Request reqs[], const char *fn, adi_r
         if (rs[i] == NULL) {
             if (rs != small)
                 free(rs);
-            return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
+            return mpi_err_fail(NULL, MPI_ERR_REQUEST, fn,
                                  "array_of_requests[%d]=%#x is not a valid request", i,
                                  (unsigned)reqs[i]);
         }
@@ -605,7 +605,7 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
     mpi_comm_t *c = NULL;
 
     if ((err = lookup_array_buf(count, reqs, fn, small, 64, &rs)))
-        return err;
+        return mpi_result(err);
     if (!multi_all_ready(&m, count, rs, test)) {
         *flag = 0;
         if (rs != small)
@@ -745,10 +745,10 @@ static int std_lookup_array(int count, const char *reqs, const mpi_std_array_t *
 {
     adi_request_t **rs;
     if (count > 0 && reqs == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_REQUEST, fn, "array_of_requests is NULL");
     rs = count <= nsmall ? small : malloc(sizeof *rs * (size_t)(count ? count : 1));
     if (rs == NULL)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "no memory for %d requests", count);
+        return mpi_err_fail(NULL, MPI_ERR_NO_MEM, fn, "no memory for %d requests", count);
     for (int i = 0; i < count; i++) {
         uint64_t v;
         memcpy(&v, reqs + sizeof v * (size_t)i, sizeof v);
@@ -760,7 +760,7 @@ static int std_lookup_array(int count, const char *reqs, const mpi_std_array_t *
         if (rs[i] == NULL) {
             if (rs != small)
                 free(rs);
-            return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
+            return mpi_err_fail(NULL, MPI_ERR_REQUEST, fn,
                                  "array_of_requests[%d]=%#llx is not a valid request", i,
                                  (unsigned long long)v);
         }
@@ -779,7 +779,7 @@ static int std_waitall_common(int count, char *reqs, char *statuses, int test, i
     mpi_comm_t *c = NULL;
 
     if ((err = std_lookup_array(count, reqs, conv, fn, small, 64, &rs)))
-        return err;
+        return mpi_result(err);
     if (!multi_all_ready(&m, count, rs, test)) {
         *flag = 0;
         if (rs != small)
@@ -842,7 +842,7 @@ static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status 
     int err;
 
     if ((err = lookup_array(count, reqs, fn, &rs)))
-        return err;
+        return mpi_result(err);
     m.count = count;
     m.rs = rs;
     m.mode = 1;
@@ -903,7 +903,7 @@ static int waitsome_common(int incount, MPI_Request reqs[], int *outcount, int i
     if (incount > 0 && indices == NULL)
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "array_of_indices is NULL");
     if ((err = lookup_array(incount, reqs, fn, &rs)))
-        return err;
+        return mpi_result(err);
     m.count = incount;
     m.rs = rs;
     m.mode = 2;
@@ -971,7 +971,7 @@ int mpi_start_impl(MPI_Request *request, const char *fn)
     adi_request_t *r = NULL;
     int err = lookup(*request, fn, &r);
     if (err)
-        return err;
+        return mpi_result(err);
     return start_one(r, fn);
 }
 
@@ -980,7 +980,7 @@ int mpi_startall_impl(int count, MPI_Request array_of_requests[], const char *fn
     adi_request_t **rs = NULL;
     int err = lookup_array(count, array_of_requests, fn, &rs);
     if (err)
-        return err;
+        return mpi_result(err);
     for (int i = 0; i < count && err == MPI_SUCCESS; i++) {
         if (rs[i] == NULL)
             err = mpi_err_raise(NULL, MPI_ERR_REQUEST, fn,
@@ -1000,7 +1000,7 @@ int mpi_request_free_impl(MPI_Request *request, const char *fn)
     if (*request == MPI_REQUEST_NULL)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
     if ((err = lookup(*request, fn, &r)))
-        return err;
+        return mpi_result(err);
     switch (r->kind) {
     case ADI_REQ_PREQ_SEND:
     case ADI_REQ_PREQ_RECV:
@@ -1071,7 +1071,7 @@ int mpi_request_get_status_impl(MPI_Request request, int *flag, MPI_Status *stat
         return MPI_SUCCESS;
     }
     if ((err = lookup(request, fn, &r)))
-        return err;
+        return mpi_result(err);
     if (!req_is_done(r))
         adi_progress();
     *flag = req_is_done(r);
@@ -1091,7 +1091,7 @@ int mpi_request_get_status_impl(MPI_Request request, int *flag, MPI_Status *stat
 static int peek_array(int count, const MPI_Request reqs[], const char *fn, adi_request_t ***rs)
 {
     if (count > 0 && (reqs == NULL))
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "array_of_requests is NULL");
+        return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "array_of_requests is NULL");
     return lookup_array(count, (MPI_Request *)reqs, fn, rs);
 }
 
@@ -1102,7 +1102,7 @@ int mpi_request_get_status_any_impl(int count, const MPI_Request array_of_reques
     int err, active = 0;
 
     if ((err = peek_array(count, array_of_requests, fn, &rs)))
-        return err;
+        return mpi_result(err);
     adi_progress();
     *indx = MPI_UNDEFINED;
     *flag = 0;
@@ -1134,7 +1134,7 @@ int mpi_request_get_status_some_impl(int incount, const MPI_Request array_of_req
     int err, active = 0, n = 0;
 
     if ((err = peek_array(incount, array_of_requests, fn, &rs)))
-        return err;
+        return mpi_result(err);
     if (incount > 0 && array_of_indices == NULL) {
         free(rs);
         return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "array_of_indices is NULL");
@@ -1162,7 +1162,7 @@ int mpi_request_get_status_all_impl(int count, const MPI_Request array_of_reques
     int err, done = 1;
 
     if ((err = peek_array(count, array_of_requests, fn, &rs)))
-        return err;
+        return mpi_result(err);
     adi_progress();
     for (int i = 0; i < count && done; i++)
         done = is_inactive(rs[i]) || req_is_done(rs[i]);
@@ -1185,7 +1185,7 @@ int mpi_cancel_impl(MPI_Request *request, const char *fn)
     if (*request == MPI_REQUEST_NULL)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request is MPI_REQUEST_NULL");
     if ((err = lookup(*request, fn, &r)))
-        return err;
+        return mpi_result(err);
     if (r->kind == ADI_REQ_GREQ) {
         greq_t *g = r->mpi_ext;
         return greq_cancel(g, r->done);
@@ -1446,7 +1446,7 @@ int mpi_grequest_complete_impl(MPI_Request request, const char *fn)
     int err;
 
     if ((err = lookup(request, fn, &r)))
-        return err;
+        return mpi_result(err);
     if (r->kind != ADI_REQ_GREQ)
         return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn, "request=%#x is not a generalized request",
                              (unsigned)request);

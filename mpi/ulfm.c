@@ -173,22 +173,25 @@ static void send_detached(const void *buf, size_t len, int job, int tag, int con
     adi_unlock();
 }
 
-/* The checks the ULFM calls share: an intracommunicator of the job's ranks. */
-/* What ULFM needs of a (valid) communicator. */
+/* What ULFM needs of a (valid) communicator: an intracommunicator of the
+ * job's ranks. Raised with mpi_err_fail: a code the user's handler cleared
+ * (MPI_CANAL_HANDLED) ends the call as any error does -- an agreement must
+ * not start on an intercommunicator -- and the calls return mpi_result() of
+ * it (their table files, ext-mpich and ext-canal, map nothing). */
 static int check_ulfm_obj(mpi_comm_t *c, const char *fn)
 {
     if (c->is_inter)
-        return mpi_err_raise(c, MPI_ERR_COMM, fn,
+        return mpi_err_fail(c, MPI_ERR_COMM, fn,
                              "comm is an intercommunicator; Canal's ULFM takes "
                              "intracommunicators only");
     for (int i = 0; i < c->size; i++)
         if (mpi_comm_peer_job_rank(c, i) >= adi_job_size())
-            return mpi_err_raise(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+            return mpi_err_fail(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
                                  "comm holds processes of another job (rank %d); Canal's ULFM "
                                  "covers the ranks of one job",
                                  i);
     if (!ulfm_ready)
-        return mpi_err_raise(c, MPI_ERR_INTERN, fn, "the ULFM protocol did not start");
+        return mpi_err_fail(c, MPI_ERR_INTERN, fn, "the ULFM protocol did not start");
     return MPI_SUCCESS;
 }
 
@@ -197,7 +200,7 @@ int mpix_comm_revoke_impl(mpi_comm_t *comm, const char *fn)
     mpi_comm_t *c = comm;
     int err;
     if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
     adi_ctx_revoke(c->context);
     adi_ctx_revoke(c->context + 1);
     /* Sent again when revoked already (by a notice): a member whose
@@ -590,7 +593,7 @@ int mpix_comm_agree_impl(mpi_comm_t *comm, int *flag, const char *fn)
     int err, un;
 
     if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
     if (flag == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "flag is NULL");
     if (known_failed(c, &failed) != MPI_SUCCESS)
@@ -626,7 +629,7 @@ int mpix_comm_shrink_impl(mpi_comm_t *comm, MPI_Comm *newcomm, const char *fn)
     int err;
 
     if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
     if (newcomm == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "newcomm is NULL");
     if (known_failed(c, &failed) != MPI_SUCCESS)
@@ -704,7 +707,7 @@ int mpix_comm_failure_ack_impl(mpi_comm_t *comm, const char *fn)
     canal_status_t st;
     int err;
     if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
     if ((st = adi_ctx_failure_ack(c->context)) < 0)
         return mpi_err_status(c, st, fn);
     return MPI_SUCCESS;
@@ -717,7 +720,7 @@ int mpix_comm_failure_get_acked_impl(mpi_comm_t *comm, MPI_Group *failedgrp, con
     int *ranks, k;
     int err;
     if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
     if (failedgrp == NULL)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "failedgrp is NULL");
     if ((ranks = malloc(sizeof *ranks * (size_t)(c->size > 0 ? c->size : 1))) == NULL)
@@ -749,7 +752,7 @@ int mpix_comm_get_failed_impl(mpi_comm_t *comm, MPI_Group *failedgrp, const char
     int *ranks, k;
     int err;
     if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
     if ((ranks = malloc(sizeof *ranks * (size_t)(c->size > 0 ? c->size : 1))) == NULL)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for the failed group");
     k = adi_ctx_failed_ordered(c->context, ranks, c->size);
@@ -776,7 +779,7 @@ int mpix_comm_ack_failed_impl(mpi_comm_t *comm, int num_to_ack, int *num_acked, 
     canal_status_t st;
     int err;
     if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
     if (num_to_ack < 0)
         return mpi_err_raise(c, MPI_ERR_ARG, fn, "num_to_ack=%d is negative", num_to_ack);
     if ((ranks = malloc(sizeof *ranks * (size_t)(c->size > 0 ? c->size : 1))) == NULL)
@@ -830,7 +833,7 @@ int mpix_comm_iagree_impl(mpi_comm_t *comm, int *flag, MPI_Request *request, con
     int err;
 
     if ((err = check_ulfm_obj(c, fn)) != MPI_SUCCESS)
-        return err;
+        return mpi_result(err);
     if (known_failed(c, &failed) != MPI_SUCCESS)
         return mpi_err_raise(c, MPI_ERR_NO_MEM, fn, "no memory for an agreement");
     w = (uint32_t)*flag;

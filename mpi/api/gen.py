@@ -375,6 +375,15 @@ def result_of(e, expr):
     return '%s(%s)' % (RESULTS[e.file], expr) if e.file in RESULTS else expr
 
 
+def check_result_of(e, expr):
+    """What the entry point returns for expr, the error code of a failed
+    check: result_of, and in a file without result=NAME mpi_result(expr),
+    since the shared checks that raise with mpi_err_fail (mpi_check_op_arg,
+    mpi_check_group_arg) return MPI_CANAL_HANDLED for a code the user's
+    handler cleared. Only the checked path pays for it (never a hot path)."""
+    return result_of(e, expr) if e.file in RESULTS else 'mpi_result(%s)' % expr
+
+
 def entry_code(e, large):
     name = e.name + ('_c' if large else '')
     pname = name if name.startswith('QMPI_') else 'P' + name
@@ -422,7 +431,7 @@ def entry_code(e, large):
             lines.append('')
             lines.append('    if ((err = ' + ') != MPI_SUCCESS || mpi_err_cleared != cleared ||\n        (err = '.join(cks) +
                          ') != MPI_SUCCESS || mpi_err_cleared != cleared)')
-            lines.append('        return %s;' % result_of(e, 'err'))
+            lines.append('        return %s;' % check_result_of(e, 'err'))
         args = []
         for p in e.params:
             if p.name == '...':

@@ -1,10 +1,13 @@
 /*
- * What err_handler_clears2.c and err_handler_clears3.c share: an error
- * handler that records the call (how many times it ran, on which
- * communicator, with which class) and clears the code to MPI_SUCCESS, and
+ * What the err_handler_clears tests share: an error handler that records
+ * the call (how many times it ran, on which communicator, with which class)
+ * and clears the code to MPI_SUCCESS, clear_install() that puts it on
+ * MPI_COMM_WORLD and MPI_COMM_SELF (and returns it for other communicators),
  * EXPECT(call, comm, class), which checks that the call returned the
  * handler's MPI_SUCCESS after the handler ran exactly once, on comm, with
- * that class. Include after mtest.h.
+ * that class, and QUIET(call), which checks that the call succeeded without
+ * running the handler (under a clearing handler MPI_SUCCESS alone proves
+ * nothing). Include after mtest.h.
  */
 #ifndef ERR_CLEAR_EXPECT_H
 #define ERR_CLEAR_EXPECT_H
@@ -18,6 +21,19 @@ static void comm_clear(MPI_Comm *comm, int *code, ...)
     last_comm = *comm;
     MPI_Error_class(*code, &last_class);
     *code = MPI_SUCCESS;
+}
+
+/* The clearing handler on MPI_COMM_WORLD and MPI_COMM_SELF; the caller
+ * frees what it returns (MPI_Errhandler_free) once no other communicator
+ * needs it. */
+static MPI_Errhandler clear_install(void)
+{
+    MPI_Errhandler eh;
+
+    MPI_Comm_create_errhandler(comm_clear, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, eh);
+    return eh;
 }
 
 /* the call returned rc: the handler must have run once, on comm, with class want */
@@ -41,6 +57,14 @@ static void expect_at(int line, const char *what, int rc, int before, MPI_Comm c
     do {                                                                                           \
         int before_ = ncalls;                                                                      \
         expect_at(__LINE__, #call, (call), before_, comm, cls);                                    \
+    } while (0)
+
+#define QUIET(call)                                                                                \
+    do {                                                                                           \
+        int before_ = ncalls, rc_ = (call);                                                        \
+        CHECK(rc_ == MPI_SUCCESS && ncalls == before_,                                             \
+              "%s: returned %d and ran the handler %d times, want MPI_SUCCESS and 0", #call, rc_,  \
+              ncalls - before_);                                                                   \
     } while (0)
 
 #endif

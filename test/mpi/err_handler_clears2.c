@@ -32,9 +32,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_create_errhandler(comm_clear, &eh);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, eh);
+    eh = clear_install();
     MPI_Errhandler_free(&eh);
     MPI_Comm_group(MPI_COMM_WORLD, &world_group);
 
