@@ -60,6 +60,11 @@ void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind);
 canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
                                void (*poke)(void *arg));
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
+/* One look of coll_watch_wait's, by a wait that has waited `step` at a
+ * time (coll_watch_step) and has not ended (pred is only read for a
+ * block's call): the mismatch, or CANAL_OK. */
+canal_status_t coll_watch_look(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
+                               void (*poke)(void *arg), long long step);
 /* The wait of a call of `kind` on the node's shared block (coll/shm.c),
  * which sends nothing and takes no tag: it fails with a mismatch when a
  * message or a poke of the call that c's next tag would number comes (a
