@@ -45,7 +45,7 @@ _Static_assert((int)COLL_NEIGHBOR_ALLTOALLW < (int)COLL_TAG_POKE,
 /* The first look after WATCH_FIRST_US of waiting, then at doubling
  * intervals up to WATCH_MAX_US, from where every look pokes; pokes are
  * drained at every WATCH_DRAIN_EVERY-th blocking schedule (and at looks). */
-enum { WATCH_FIRST_US = 20000, WATCH_MAX_US = 1000000, WATCH_DRAIN_EVERY = 64 };
+enum { WATCH_FIRST_US = COLL_WATCH_FIRST_US, WATCH_MAX_US = 1000000, WATCH_DRAIN_EVERY = 64 };
 
 static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag);
 
@@ -199,22 +199,28 @@ static canal_status_t watch_look(mpi_comm_t *c, int *base, int kind, int (*pred)
     return look(c, *base, kind, pred, arg);
 }
 
-/* The wait of coll_watch_wait and coll_watch_wait_block: kind may hold
+/* The wait of coll_watch_wait and coll_watch_wait_block after their first
+ * WATCH_FIRST_US (coll_impl.h's inline part, so that a wait that ends
+ * before pays nothing more than the device's wait): kind may hold
  * COLL_WATCH_BLOCK (a call on the node's shared block, which has no tag);
  * base -1: the call number c's next tag has, read at the first look (no
  * look when c's state cannot be made). The time between looks is the
- * device's wait limit (adi_wait_until_for), so the wait itself is the
- * device's and a correct program's polls pay nothing for the watch. */
+ * device's wait limit (adi_wait_until_for), so the polls pay nothing for
+ * the watch. */
 static canal_status_t watch_wait(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg),
                                  void *arg, void (*poke)(void *arg))
 {
     canal_status_t st;
+    long long step = WATCH_FIRST_US;
 
-    for (long long step = WATCH_FIRST_US;; step = coll_watch_step(step)) {
-        if (adi_wait_until_for(pred, arg, step) == CANAL_OK || pred(arg))
+    for (;;) {
+        if (pred(arg))
             return CANAL_OK;
         if ((st = watch_look(c, &base, kind, pred, arg, poke, step)) < 0)
             return st;
+        step = coll_watch_step(step);
+        if (adi_wait_until_for(pred, arg, step) == CANAL_OK)
+            return CANAL_OK;
     }
 }
 
@@ -225,15 +231,15 @@ canal_status_t coll_watch_look(mpi_comm_t *c, int tag, int (*pred)(void *arg), v
     return watch_look(c, &base, tag & ((1 << COLL_TAG_KIND_BITS) - 1), pred, arg, poke, step);
 }
 
-canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
-                               void (*poke)(void *arg))
+canal_status_t coll_watch_wait_late(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
+                                    void (*poke)(void *arg))
 {
     return watch_wait(c, tag & ~((1 << COLL_TAG_KIND_BITS) - 1),
                       tag & ((1 << COLL_TAG_KIND_BITS) - 1), pred, arg, poke);
 }
 
-canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t kind, int (*pred)(void *arg),
-                                     void *arg)
+canal_status_t coll_watch_wait_block_late(mpi_comm_t *c, coll_kind_t kind,
+                                          int (*pred)(void *arg), void *arg)
 {
     return watch_wait(c, -1, COLL_WATCH_BLOCK | (int)kind, pred, arg, NULL);
 }
