@@ -70,6 +70,12 @@ static inline canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)
     return coll_watch_wait_late(c, tag, pred, arg, poke);
 }
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
+/* The blocking call of tag `tag` on c ended with st: when that is a size
+ * mismatch (CANAL_ERR_TRUNCATE, CANAL_ERR_MISMATCH of a message), send the
+ * notice of that call to every other rank, whose waits in it stop at their
+ * next look (a rank whose algorithm waits for a second message from this
+ * one would wait for ever: sock, MPI_Allreduce of 4 ints against 1024). */
+void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st);
 /* One look of coll_watch_wait's, by a wait that has waited `step` at a
  * time (coll_watch_step) and has not ended (pred is only read for a
  * block's call): the mismatch, or CANAL_OK. */

@@ -1137,6 +1137,8 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
     }
     if (!coll_is_inter(s->comm))
         coll_watch_drain(s->comm, s->tag);
+    if (s->err < 0)
+        coll_watch_failed(s->comm, s->tag, s->err);
     /* The message names the lost process, not whatever a channel said last
      * (a shm detection of some peer, on this thread, in the meantime). */
     if ((s->err == CANAL_ERR_PEER || s->err == CANAL_ERR_PEER_PENDING) && s->err_peer >= 0)

@@ -15,7 +15,12 @@
  * still expects (ranks whose algorithms only receive first would otherwise
  * never see the other call). The finder sends the notice (its kind, the
  * other rank and kind) to every other rank, so that ranks whose own
- * messages never crossed the other collective stop too. Pokes that reach
+ * messages never crossed the other collective stop too. A rank whose
+ * blocking call ends with a message of the wrong size (the ranks passed
+ * counts that do not match: a longer one truncated, a shorter one a
+ * mismatch) sends the notice too (coll_watch_failed), so that the ranks
+ * whose algorithm still waits for a message it will never send stop
+ * instead of hanging. Pokes that reach
  * a rank of a correct program (a peer waited a second for it) are taken at
  * its looks and at every WATCH_DRAIN_EVERY-th blocking schedule, one probe.
  * The time between looks is the device's wait limit (adi_wait_until_for,
@@ -114,6 +119,12 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
                                   stat.source, kind_name(kind & (COLL_WATCH_BLOCK - 1)));
+        if (note[0] == note[2]) /* (coll_watch_failed's) */
+            return common_err_set(CANAL_ERR_MISMATCH,
+                                  "collective mismatch: rank %d found that the ranks' calls of "
+                                  "%s did not match in size (this rank called %s)",
+                                  stat.source, kind_name(note[0]),
+                                  kind_name(kind & (COLL_WATCH_BLOCK - 1)));
         return common_err_set(CANAL_ERR_MISMATCH,
                               "collective mismatch: rank %d called %s where rank %d called %s "
                               "(this rank called %s)",
@@ -145,6 +156,15 @@ static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int 
                        coll_rank(c), tag, coll_context(c) + 1, ADI_MODE_STANDARD) >= 0)
         adi_wait(q); /* (at most 12 bytes: eager, done at once) */
     adi_request_free(q);
+}
+
+void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st)
+{
+    int kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
+    int32_t note[3] = {kind, -1, kind};
+    if ((st == CANAL_ERR_TRUNCATE || st == CANAL_ERR_MISMATCH) && !coll_is_inter(c) &&
+        coll_size(c) >= 2)
+        notify(c, tag - kind, note);
 }
 
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
