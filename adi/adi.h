@@ -264,6 +264,11 @@ canal_status_t adi_wait(adi_request_t *req);
  * this one polled), not adi_unlock. */
 canal_status_t adi_wait_until_locked(int (*pred)(void *arg), void *arg);
 void adi_wait_unlock(void);
+/* adi_wait_until for about `us` microseconds at most, counted from the
+ * wait's first clock reading (the loop reads the clock every 64th empty
+ * poll, so the limit costs a wait nothing until then): CANAL_OK when pred
+ * held, CANAL_AGAIN when the time passed first (pred may hold by now). */
+canal_status_t adi_wait_until_for(int (*pred)(void *arg), void *arg, long long us);
 /* The same waits naming what they wait for, so that a thread asleep in
  * one (locked mode, while another thread polls) is woken when that word
  * moves rather than at every poll that delivered something: watch(arg,

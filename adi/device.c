@@ -915,6 +915,18 @@ enum { WAIT_CONTENDED_SLEEP_US = 50, WAIT_CONTENDED_KEEP_US = 1000000 };
 enum { WAIT_ROLE_POLLS = 16 };
 static long long wait_contended_at; /* when a wait last saw itself descheduled */
 
+/* limit_us > 0 (adi_wait_until_for: coll/'s mismatch watch): give up
+ * (CANAL_AGAIN, the lock held as well) once limit_us has passed since the
+ * first clock reading, looked at where the loop reads the clock anyway,
+ * after a sleep and after a poll that delivered something else; a correct
+ * program's short waits pay nothing for it. */
+static inline int limit_passed(long long *at, long long limit_us, long long now)
+{
+    if (*at == 0)
+        *at = now + limit_us;
+    return now >= *at;
+}
+
 /* The wait loop; returns with the device lock held (a no-op below locked
  * mode). The poll that makes pred true keeps the lock, so that the caller
  * finishes in the same lock round (MPI_Wait: poll, then the status and the
@@ -925,8 +937,10 @@ static long long wait_contended_at; /* when a wait last saw itself descheduled *
  * instructions per wait when it tested the role at every poll). */
 static inline __attribute__((always_inline)) canal_status_t
 wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), void *arg,
-          const int locked)
+          const int locked, long long limit_us)
 {
+    canal_status_t ret = CANAL_OK;
+    long long limit_at = 0; /* (limit_us after the first clock reading) */
     long idle = 0;
     int role = 0; /* this thread holds the polling role (sleepers_enter) */
     long long t0 = 0, elapsed = 0, entered = 0, last = 0;
@@ -952,6 +966,11 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
                 watch(arg, &wt);
             role = sleepers_enter(&wc, wt.word != NULL ? &wt : NULL);
             last = 0;
+            if (limit_us > 0 && limit_passed(&limit_at, limit_us, common_now_us())) {
+                ret = CANAL_AGAIN; /* (asleep: this thread reads no clock below) */
+                adi_lock();
+                break;
+            }
             continue;
         }
         n = progress_poll_hold();
@@ -964,6 +983,11 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
             /* (a poll that delivered may have copied for long: no gap) */
             idle = 0;
             t0 = elapsed = last = 0;
+            if (limit_us > 0 && limit_passed(&limit_at, limit_us, common_now_us())) {
+                ret = CANAL_AGAIN; /* (other traffic: idle never reaches 64) */
+                adi_lock();
+                break;
+            }
             continue;
         }
         if (__atomic_load_n(&adi_launcher_pending, __ATOMIC_RELAXED) != 0)
@@ -992,6 +1016,11 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
             if (t0 == 0)
                 t0 = now;
             elapsed = now - t0;
+            if (limit_us > 0 && limit_passed(&limit_at, limit_us, now)) {
+                ret = CANAL_AGAIN;
+                adi_lock();
+                break;
+            }
         }
         if (wait_hook != NULL && idle % wait_hook_interval == 0) {
             wait_hook(wait_hook_arg);
@@ -1017,6 +1046,11 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
             if (bst == CANAL_AGAIN && wait_cond_ready(&wc))
                 adi_stat_add_devlocked(&adi_stats.wait_sleeps_missed, 1);
             last = 0; /* (asleep by choice) */
+            if (limit_us > 0 && limit_passed(&limit_at, limit_us, common_now_us())) {
+                ret = CANAL_AGAIN; /* (64 sleeps to the next clock reading) */
+                adi_lock();
+                break;
+            }
             continue;
         }
         if (!adi_dev.oversubscribed && (idle < adi_dev.spin_count || elapsed < adi_dev.spin_us))
@@ -1031,15 +1065,16 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
     if (entered != 0)
         adi_stat_add_devlocked(&adi_stats.wait_ns, (uint64_t)(common_now_us() - entered) * 1000);
     adi_stat_add_devlocked(&adi_stats.waits, 1);
-    return CANAL_OK;
+    return ret;
 }
 
 static canal_status_t wait_until_held(int (*pred)(void *arg),
-                                      void (*watch)(void *arg, adi_watch_t *out), void *arg)
+                                      void (*watch)(void *arg, adi_watch_t *out), void *arg,
+                                      long long limit_us)
 {
     if (adi_dev.locked)
-        return wait_loop(pred, watch, arg, 1);
-    return wait_loop(pred, NULL, arg, 0);
+        return wait_loop(pred, watch, arg, 1, limit_us);
+    return wait_loop(pred, NULL, arg, 0, limit_us);
 }
 
 canal_status_t adi_wait_until_locked_watch(int (*pred)(void *arg),
@@ -1049,7 +1084,7 @@ canal_status_t adi_wait_until_locked_watch(int (*pred)(void *arg),
         adi_lock();
         return CANAL_OK;
     }
-    return wait_until_held(pred, watch, arg);
+    return wait_until_held(pred, watch, arg, 0);
 }
 
 canal_status_t adi_wait_until_locked(int (*pred)(void *arg), void *arg)
@@ -1064,9 +1099,19 @@ canal_status_t adi_wait_until_watch(int (*pred)(void *arg),
 {
     if (pred(arg))
         return CANAL_OK;
-    wait_until_held(pred, watch, arg);
+    wait_until_held(pred, watch, arg, 0);
     adi_unlock();
     return CANAL_OK;
+}
+
+canal_status_t adi_wait_until_for(int (*pred)(void *arg), void *arg, long long us)
+{
+    canal_status_t st;
+    if (pred(arg))
+        return CANAL_OK;
+    st = wait_until_held(pred, NULL, arg, us > 0 ? us : 1);
+    adi_unlock();
+    return st;
 }
 
 canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg)

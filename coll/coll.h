@@ -210,6 +210,23 @@ canal_status_t coll_sched_wait(coll_sched_t *s);
  * on an intercommunicator or a request of no running schedule (the caller
  * waits). */
 canal_status_t coll_request_wait(adi_request_t *r);
+/* A wait for several requests (MPI_Waitany, MPI_Waitsome), which must
+ * return when any completes, watches its collectives' requests a step at
+ * a time: it waits coll_watch_step(prev) microseconds (prev 0: the first;
+ * adi_wait_until_for), then looks once for each collective request r not
+ * done (coll_request_look, `step` the last wait's): when the ranks called
+ * different collectives, r's schedule is abandoned and r completes with
+ * the mismatch, which is returned (this thread's error detail names both
+ * calls). CANAL_OK otherwise (also on an intercommunicator). */
+long long coll_watch_step(long long prev);
+canal_status_t coll_request_look(adi_request_t *r, long long step);
+/* A test (MPI_Test, Testall, Testany, Testsome) found collective request
+ * r not done; the MPI layer says so only at every 64th such test of a
+ * thread, so a loop of tests is watched as a wait is: once its schedule
+ * has been tested for coll_watch_step(0), at the same doubling intervals,
+ * a look as coll_request_look's (the mismatch returned and r completed
+ * with it, or CANAL_OK). */
+canal_status_t coll_request_tested(adi_request_t *r);
 /* Error of the last run (with common_err_detail set when it happened). */
 canal_status_t coll_sched_error(const coll_sched_t *s);
 /* Free the schedules kept for reuse (MPI_Finalize). */

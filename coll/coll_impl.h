@@ -57,17 +57,45 @@ void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind);
  * when a rank of c called another collective there. poke (may be NULL) is
  * called at each look once the wait has lasted a second: it pokes
  * (coll_watch_poke) the peers whose messages the wait still expects. */
-canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
-                               void (*poke)(void *arg));
+enum { COLL_WATCH_FIRST_US = 20000 };
+canal_status_t coll_watch_wait_late(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
+                                    void (*poke)(void *arg));
+/* (inline: a wait that ends within COLL_WATCH_FIRST_US is the device's
+ * wait and nothing else; the watch, out of line, only after) */
+static inline canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg),
+                                             void *arg, void (*poke)(void *arg))
+{
+    if (adi_wait_until_for(pred, arg, COLL_WATCH_FIRST_US) == CANAL_OK)
+        return CANAL_OK;
+    return coll_watch_wait_late(c, tag, pred, arg, poke);
+}
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
+/* The blocking call of tag `tag` on c ended with st: when that is a size
+ * mismatch (CANAL_ERR_TRUNCATE, CANAL_ERR_MISMATCH of a message), send the
+ * notice of that call to every other rank, whose waits in it stop at their
+ * next look (a rank whose algorithm waits for a second message from this
+ * one would wait for ever: sock, MPI_Allreduce of 4 ints against 1024). */
+void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st);
+/* One look of coll_watch_wait's, by a wait that has waited `step` at a
+ * time (coll_watch_step) and has not ended (pred is only read for a
+ * block's call): the mismatch, or CANAL_OK. */
+canal_status_t coll_watch_look(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
+                               void (*poke)(void *arg), long long step);
 /* The wait of a call of `kind` on the node's shared block (coll/shm.c),
  * which sends nothing and takes no tag: it fails with a mismatch when a
  * message or a poke of the call that c's next tag would number comes (a
  * rank called a collective by messages there) and pred(arg) still does not
  * hold, or on a notice of that call; it sends the notice in turn. */
 enum { COLL_WATCH_BLOCK = 1 << COLL_TAG_KIND_BITS };
-canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t kind, int (*pred)(void *arg),
-                                     void *arg);
+canal_status_t coll_watch_wait_block_late(mpi_comm_t *c, coll_kind_t kind,
+                                          int (*pred)(void *arg), void *arg);
+static inline canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t kind,
+                                                   int (*pred)(void *arg), void *arg)
+{
+    if (adi_wait_until_for(pred, arg, COLL_WATCH_FIRST_US) == CANAL_OK)
+        return CANAL_OK;
+    return coll_watch_wait_block_late(c, kind, pred, arg);
+}
 /* coll/sched.c: the call number (kind bits 0) c's next collective tag
  * will have, without taking it; -1 when c's state cannot be made. */
 int coll_comm_peek_tag(mpi_comm_t *c);

@@ -104,6 +104,8 @@ static canal_status_t exchange(mpi_comm_t *c, coll_kind_t kind, const void *sbuf
     st = recv_outcome(r[0], peer, count * dt_size(dt));
     if (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING)
         return peer_lost(st, r[0]->status.peer >= 0 ? r[0]->status.peer : job_peer);
+    if (st < 0)
+        coll_watch_failed(c, tag, st);
     return st;
 }
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/cvar.h"
 
 typedef enum {
@@ -85,6 +86,9 @@ struct coll_sched {
     volatile int done;
     int running;
     int abandoned; /* left after a mismatch (coll_watch_wait): posts nothing more */
+    /* MPI_Test loops' watch (coll_request_tested): the next look's time
+     * (0: not tested yet) and the step since the last */
+    long long test_at, test_step;
     int in_advance, again;
     adi_request_t *cb_req; /* request whose completion callback is running */
     adi_request_t *req;    /* completed at the end (nonblocking, persistent) */
@@ -933,6 +937,7 @@ canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persist
     s->free_at_end = req != NULL && !persistent;
     s->running = 1;
     s->abandoned = 0;
+    s->test_at = 0;
     s->cb_req = NULL;
     __atomic_add_fetch(&((coll_comm_t *)*coll_host.comm_coll_slot(s->comm))->active, 1,
                        __ATOMIC_RELAXED);
@@ -1051,25 +1056,73 @@ static int req_done(void *arg)
     return __atomic_load_n(&((adi_request_t *)arg)->done, __ATOMIC_ACQUIRE);
 }
 
-canal_status_t coll_request_wait(adi_request_t *r)
+/* The running schedule of request r, its communicator and tag; NULL when
+ * there is none or it runs on an intercommunicator (not watched). */
+static coll_sched_t *req_watched(adi_request_t *r, mpi_comm_t **c, int *tag)
 {
     coll_sched_t *s;
-    mpi_comm_t *c = NULL;
-    int tag = 0;
-    canal_status_t st;
-
     adi_lock();
     if ((s = req_sched(r)) != NULL) {
-        c = s->comm;
-        tag = s->tag;
+        *c = s->comm;
+        *tag = s->tag;
     }
     adi_unlock();
-    if (s == NULL || coll_is_inter(c))
+    return s != NULL && !coll_is_inter(*c) ? s : NULL;
+}
+
+/* A mismatch st found for r's schedule s: abandon it, completing r with st
+ * (CANAL_OK when s ended meanwhile, with its own outcome). */
+static canal_status_t req_mismatch(coll_sched_t *s, adi_request_t *r, canal_status_t st)
+{
+    return st < 0 && !sched_abandon(s, r, st) ? CANAL_OK : st;
+}
+
+canal_status_t coll_request_wait(adi_request_t *r)
+{
+    mpi_comm_t *c = NULL;
+    int tag = 0;
+    coll_sched_t *s = req_watched(r, &c, &tag);
+
+    if (s == NULL)
         return CANAL_OK; /* (the caller's wait) */
-    st = coll_watch_wait(c, tag, req_done, r, req_poke);
-    if (st < 0 && !sched_abandon(s, r, st))
-        return CANAL_OK; /* (it ended meanwhile, with its own outcome) */
-    return st;
+    return req_mismatch(s, r, coll_watch_wait(c, tag, req_done, r, req_poke));
+}
+
+canal_status_t coll_request_look(adi_request_t *r, long long step)
+{
+    mpi_comm_t *c = NULL;
+    int tag = 0;
+    coll_sched_t *s = req_watched(r, &c, &tag);
+
+    if (s == NULL)
+        return CANAL_OK;
+    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, req_poke, step));
+}
+
+canal_status_t coll_request_tested(adi_request_t *r)
+{
+    mpi_comm_t *c = NULL;
+    int tag = 0;
+    long long now = common_now_us(), step = 0;
+    coll_sched_t *s = NULL;
+
+    adi_lock();
+    if ((s = req_sched(r)) != NULL && !coll_is_inter(s->comm)) {
+        if (s->test_at == 0) {
+            s->test_step = coll_watch_step(0);
+            s->test_at = now + s->test_step;
+        } else if (now >= s->test_at) {
+            step = s->test_step;
+            s->test_step = coll_watch_step(step);
+            s->test_at = now + s->test_step;
+            c = s->comm;
+            tag = s->tag;
+        }
+    }
+    adi_unlock();
+    if (step == 0)
+        return CANAL_OK;
+    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, req_poke, step));
 }
 
 canal_status_t coll_sched_wait(coll_sched_t *s)
@@ -1084,6 +1137,8 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
     }
     if (!coll_is_inter(s->comm))
         coll_watch_drain(s->comm, s->tag);
+    if (s->err < 0)
+        coll_watch_failed(s->comm, s->tag, s->err);
     /* The message names the lost process, not whatever a channel said last
      * (a shm detection of some peer, on this thread, in the meantime). */
     if ((s->err == CANAL_ERR_PEER || s->err == CANAL_ERR_PEER_PENDING) && s->err_peer >= 0)

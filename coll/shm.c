@@ -270,9 +270,10 @@ static void ring_others(struct coll_shm *b)
  * block's limit) sends a message or a poke of the call number the
  * communicator's next tag has, which nobody in the block sends: then every
  * rank that waits fails with a mismatch. Nothing when the peers have
- * arrived; a wait that does not end at once pays about 30 instructions, and
- * about 10 per poll for the watch's look (helper watch2's callgrind count,
- * doc/bench.md): not free, to be moved into the device's wait loop. */
+ * arrived; the time between looks is the device's wait limit
+ * (adi_wait_until_for), so the polls of a wait pay nothing for the watch
+ * (doc/bench.md, watch3: the instructions of a wait that does not end at
+ * once). */
 static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint64_t what)
 {
     if (arrived(w))

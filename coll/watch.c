@@ -15,17 +15,26 @@
  * still expects (ranks whose algorithms only receive first would otherwise
  * never see the other call). The finder sends the notice (its kind, the
  * other rank and kind) to every other rank, so that ranks whose own
- * messages never crossed the other collective stop too. Pokes that reach
+ * messages never crossed the other collective stop too. A rank whose
+ * blocking call ends with a message of the wrong size (the ranks passed
+ * counts that do not match: a longer one truncated, a shorter one a
+ * mismatch) sends the notice too (coll_watch_failed), so that the ranks
+ * whose algorithm still waits for a message it will never send stop
+ * instead of hanging. Pokes that reach
  * a rank of a correct program (a peer waited a second for it) are taken at
  * its looks and at every WATCH_DRAIN_EVERY-th blocking schedule, one probe.
- * Correct programs pay a counter per poll of a blocking wait and, in waits
- * longer than WATCH_FIRST_US, a round of probes per look. A call on the
+ * The time between looks is the device's wait limit (adi_wait_until_for,
+ * read where its loop reads the clock anyway), so correct programs pay
+ * nothing per poll and, in waits longer than WATCH_FIRST_US, a round of
+ * probes per look. A call on the
  * node's shared block (coll/shm.c), which takes no tag, waits here too
  * (coll_watch_wait_block) with the call number the communicator's next tag
  * has, and any message or poke of that number is another call's; the
  * nonblocking and persistent calls' MPI_Wait too (coll_request_wait in
- * coll/sched.c). Not covered: intercommunicators, and waits that do not
- * come here (MPI_Waitall, MPI_Test loops). A pair in which no rank waits
+ * coll/sched.c), MPI_Waitall's (one coll_request_wait per collective) and
+ * MPI_Waitany's and MPI_Waitsome's (coll_request_look at each of the
+ * device's limits; mpi/request.c). Not covered: intercommunicators, and
+ * loops of MPI_Test (no wait to time). A pair in which no rank waits
  * for another (MPI_Bcast from a root against MPI_Reduce to it: every rank
  * only sends) completes without an error. Messages of the mismatched call
  * stay unmatched in their receivers' queues.
@@ -35,49 +44,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/clock.h"
-
 _Static_assert((int)COLL_NEIGHBOR_ALLTOALLW < (int)COLL_TAG_POKE,
                "a collective's kind fits its tag");
 
 /* The first look after WATCH_FIRST_US of waiting, then at doubling
  * intervals up to WATCH_MAX_US, from where every look pokes; pokes are
  * drained at every WATCH_DRAIN_EVERY-th blocking schedule (and at looks). */
-enum { WATCH_FIRST_US = 20000, WATCH_MAX_US = 1000000, WATCH_DRAIN_EVERY = 64 };
-
-typedef struct {
-    int (*pred)(void *arg);
-    void *arg;
-    unsigned calls;
-    int due;                      /* step has passed */
-    int64_t step, deadline, last; /* deadline 0: not set yet */
-} budget_t;
-
-/* pred, or `step` has passed since the 64th call. The clock is read every
- * 64th call only, so the short waits of correct programs never read it.
- * Once due, it holds only at a call that follows the previous one closely:
- * never right after a sleep in the channel, which would count as a sleep
- * that a wake-up should have ended (canal_wait_missed_wakes). */
-static int budget_pred(void *p)
-{
-    budget_t *b = p;
-    int64_t now, gap;
-    if (b->pred(b->arg))
-        return 1;
-    if (!b->due && (++b->calls & 63) != 0)
-        return 0;
-    now = common_now_us();
-    if (!b->due) {
-        if (b->deadline == 0)
-            b->deadline = now + b->step;
-        b->due = now >= b->deadline;
-        b->last = now;
-        return 0;
-    }
-    gap = now - b->last;
-    b->last = now;
-    return gap < 50;
-}
+enum { WATCH_FIRST_US = COLL_WATCH_FIRST_US, WATCH_MAX_US = 1000000, WATCH_DRAIN_EVERY = 64 };
 
 static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag);
 
@@ -146,6 +119,12 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
                                   stat.source, kind_name(kind & (COLL_WATCH_BLOCK - 1)));
+        if (note[0] == note[2]) /* (coll_watch_failed's) */
+            return common_err_set(CANAL_ERR_MISMATCH,
+                                  "collective mismatch: rank %d found that the ranks' calls of "
+                                  "%s did not match in size (this rank called %s)",
+                                  stat.source, kind_name(note[0]),
+                                  kind_name(kind & (COLL_WATCH_BLOCK - 1)));
         return common_err_set(CANAL_ERR_MISMATCH,
                               "collective mismatch: rank %d called %s where rank %d called %s "
                               "(this rank called %s)",
@@ -177,6 +156,15 @@ static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int 
                        coll_rank(c), tag, coll_context(c) + 1, ADI_MODE_STANDARD) >= 0)
         adi_wait(q); /* (at most 12 bytes: eager, done at once) */
     adi_request_free(q);
+}
+
+void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st)
+{
+    int kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
+    int32_t note[3] = {kind, -1, kind};
+    if ((st == CANAL_ERR_TRUNCATE || st == CANAL_ERR_MISMATCH) && !coll_is_inter(c) &&
+        coll_size(c) >= 2)
+        notify(c, tag - kind, note);
 }
 
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
@@ -211,44 +199,67 @@ void coll_watch_drain(mpi_comm_t *c, int tag)
         drain(c, 0, 0, NULL);
 }
 
-/* The wait of coll_watch_wait and coll_watch_wait_block: kind may hold
+long long coll_watch_step(long long prev)
+{
+    return prev <= 0 ? WATCH_FIRST_US : prev < WATCH_MAX_US ? prev * 2 : WATCH_MAX_US;
+}
+
+/* A look of a wait for call `base` (-1: the call number c's next tag
+ * has, read now: a block's call) that has waited `step` at a time:
+ * from WATCH_MAX_US on, poke(arg) first. */
+static canal_status_t watch_look(mpi_comm_t *c, int *base, int kind, int (*pred)(void *arg),
+                                 void *arg, void (*poke)(void *arg), long long step)
+{
+    if (*base < 0)
+        *base = coll_comm_peek_tag(c);
+    if (*base < 0 || coll_is_inter(c) || coll_size(c) < 2)
+        return CANAL_OK;
+    if (poke != NULL && step >= WATCH_MAX_US)
+        poke(arg);
+    return look(c, *base, kind, pred, arg);
+}
+
+/* The wait of coll_watch_wait and coll_watch_wait_block after their first
+ * WATCH_FIRST_US (coll_impl.h's inline part, so that a wait that ends
+ * before pays nothing more than the device's wait): kind may hold
  * COLL_WATCH_BLOCK (a call on the node's shared block, which has no tag);
  * base -1: the call number c's next tag has, read at the first look (no
- * look when c's state cannot be made). */
+ * look when c's state cannot be made). The time between looks is the
+ * device's wait limit (adi_wait_until_for), so the polls pay nothing for
+ * the watch. */
 static canal_status_t watch_wait(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg),
                                  void *arg, void (*poke)(void *arg))
 {
-    budget_t b = {pred, arg, 0, 0, WATCH_FIRST_US, 0, 0};
     canal_status_t st;
+    long long step = WATCH_FIRST_US;
 
     for (;;) {
-        adi_wait_until(budget_pred, &b);
         if (pred(arg))
             return CANAL_OK;
-        if (base < 0) /* (a block's call: its number, at the first look only) */
-            base = coll_comm_peek_tag(c);
-        if (base >= 0 && !coll_is_inter(c) && coll_size(c) >= 2) {
-            if (poke != NULL && b.step >= WATCH_MAX_US)
-                poke(arg);
-            if ((st = look(c, base, kind, pred, arg)) < 0)
-                return st;
-        }
-        if (b.step < WATCH_MAX_US)
-            b.step *= 2;
-        b.deadline = 0;
-        b.due = 0;
+        if ((st = watch_look(c, &base, kind, pred, arg, poke, step)) < 0)
+            return st;
+        step = coll_watch_step(step);
+        if (adi_wait_until_for(pred, arg, step) == CANAL_OK)
+            return CANAL_OK;
     }
 }
 
-canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
-                               void (*poke)(void *arg))
+canal_status_t coll_watch_look(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
+                               void (*poke)(void *arg), long long step)
+{
+    int base = tag & ~((1 << COLL_TAG_KIND_BITS) - 1);
+    return watch_look(c, &base, tag & ((1 << COLL_TAG_KIND_BITS) - 1), pred, arg, poke, step);
+}
+
+canal_status_t coll_watch_wait_late(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
+                                    void (*poke)(void *arg))
 {
     return watch_wait(c, tag & ~((1 << COLL_TAG_KIND_BITS) - 1),
                       tag & ((1 << COLL_TAG_KIND_BITS) - 1), pred, arg, poke);
 }
 
-canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t kind, int (*pred)(void *arg),
-                                     void *arg)
+canal_status_t coll_watch_wait_block_late(mpi_comm_t *c, coll_kind_t kind,
+                                          int (*pred)(void *arg), void *arg)
 {
     return watch_wait(c, -1, COLL_WATCH_BLOCK | (int)kind, pred, arg, NULL);
 }

@@ -293,11 +293,16 @@ static __attribute__((noinline, cold)) int blocking_held_up(adi_request_t *r, co
  * collective): coll/ waits for it first, watching for ranks that called
  * different collectives (they complete it with the mismatch instead of
  * hanging; coll_request_wait). */
-static __attribute__((noinline, cold)) canal_status_t coll_wait(adi_request_t *r)
+static adi_request_t *coll_req_of(adi_request_t *r)
 {
     if (r->kind == ADI_REQ_PREQ_OTHER)
         r = r->inner;
-    return r != NULL && r->kind == ADI_REQ_COLL ? coll_request_wait(r) : CANAL_OK;
+    return r != NULL && r->kind == ADI_REQ_COLL ? r : NULL;
+}
+
+static __attribute__((noinline, cold)) canal_status_t coll_wait(adi_request_t *r)
+{
+    return (r = coll_req_of(r)) != NULL ? coll_request_wait(r) : CANAL_OK;
 }
 
 static int finish(adi_request_t *r, const char *fn, MPI_Request *handle, MPI_Status *st);
@@ -409,6 +414,40 @@ int mpi_wait_impl(MPI_Request *request, MPI_Status *status, const char *fn)
 }
 
 /* MPI_Test on a request of the device (see wait_device). */
+/* Tests that found a request not done: every 64th is watched
+ * (test_watched). Counted with a relaxed load and store, not a locked
+ * increment (two plain moves; threads that test at once may lose a count,
+ * which only moves a look) and not per thread (a library's thread-local
+ * costs a call). */
+static unsigned tests_undone;
+
+static inline int test_watched(void)
+{
+    unsigned n = __atomic_load_n(&tests_undone, __ATOMIC_RELAXED) + 1;
+    __atomic_store_n(&tests_undone, n, __ATOMIC_RELAXED);
+    return __builtin_expect((n & 63) == 0, 0);
+}
+
+/* A loop of MPI_Test on a collective's request r not done is watched as
+ * MPI_Wait is (coll_request_tested, at every 64th test that finds a request
+ * not done): ranks that called different collectives complete it with
+ * the mismatch, returned now with its message. */
+static __attribute__((noinline, cold)) int test_coll(adi_request_t *r, MPI_Request *request,
+                                                     int *flag, MPI_Status *status,
+                                                     const char *fn)
+{
+    mpi_comm_t *c = req_comm(r);
+    canal_status_t cst = coll_request_tested(coll_req_of(r));
+    int err;
+    if (cst >= 0)
+        return MPI_SUCCESS;
+    *flag = 1;
+    err = coll_failed(r, fn, request, status, cst);
+    if (status != MPI_STATUS_IGNORE)
+        status->MPI_ERROR = err;
+    return mpi_err_raise_code(c, err, fn);
+}
+
 static __attribute__((noinline)) int test_device(MPI_Request *request, int *flag,
                                                  MPI_Status *status, const char *fn)
 {
@@ -421,8 +460,11 @@ static __attribute__((noinline)) int test_device(MPI_Request *request, int *flag
     if (!req_is_done(r))
         adi_progress();
     *flag = req_is_done(r);
-    if (!*flag)
+    if (!*flag) {
+        if (test_watched() && coll_req_of(r) != NULL)
+            return test_coll(r, request, flag, status, fn);
         return MPI_SUCCESS;
+    }
     c = req_comm(r);
     if (req_held_up(r) != NULL)
         *flag = 0; /* not complete: the error says why (ULFM) */
@@ -504,8 +546,8 @@ typedef struct {
     int mode; /* 0 all, 1 any, 2 some */
     int next; /* mode 0: requests before it are known to be done */
     int failed; /* MPI_Waitall: the first collective found mismatched, or -1 */
-    canal_status_t failed_st; /* (its error, and its message naming both calls) */
-    char detail[512];
+    int failed_code; /* (its error code, made at the failure: the message naming both calls) */
+    const char *fn;
 } multi_t;
 
 static int multi_pred(void *arg)
@@ -545,6 +587,17 @@ static void multi_watch(void *arg, adi_watch_t *out)
         }
 }
 
+/* The collective request m->rs[i] failed with cst, a mismatch (this
+ * thread's detail names both calls): the first one's error code is made
+ * now, with that message. */
+static void multi_failed(multi_t *m, int i, canal_status_t cst)
+{
+    if (m->failed >= 0)
+        return;
+    m->failed = i;
+    m->failed_code = mpi_err_code_new(mpi_err_class_of_status(cst), m->fn, common_err_detail());
+}
+
 /* MPI_Waitall that has to wait: the collectives' requests among the ones
  * not done yet are waited for first, each as MPI_Wait waits for one
  * (coll_wait: ranks that called different collectives complete it with the
@@ -561,18 +614,55 @@ static __attribute__((noinline)) void multi_wait_colls(multi_t *m)
         if (is_inactive(r) || mpi_request_is_shared(r) ||
             (r->kind != ADI_REQ_COLL && r->kind != ADI_REQ_PREQ_OTHER) || req_is_done(r))
             continue;
-        if ((cst = coll_wait(r)) < 0 && m->failed < 0) { /* (r's status has it now) */
-            m->failed = i;
-            m->failed_st = cst;
-            snprintf(m->detail, sizeof m->detail, "%s", common_err_detail());
-        }
+        if ((cst = coll_wait(r)) < 0) /* (r's status has it now) */
+            multi_failed(m, i, cst);
     }
+}
+
+/* MPI_Waitany/Waitsome, which must return when any request completes,
+ * watch their collectives' requests at the device's wait limits
+ * (coll_watch_step): each one not done yet gets a look (coll_request_look);
+ * ranks that called different collectives complete it with the mismatch
+ * (m->failed: the first, its code made here with the message naming both
+ * calls) instead of hanging. Only waits that lasted a limit come here.
+ * step 0: a test's (coll_request_tested, test_watched). */
+static __attribute__((noinline, cold)) void multi_look_colls(multi_t *m, long long step)
+{
+    for (int i = 0; i < m->count; i++) {
+        adi_request_t *r = m->rs[i];
+        canal_status_t cst;
+        if (is_inactive(r) || mpi_request_is_shared(r) || (r = coll_req_of(r)) == NULL ||
+            req_is_done(r))
+            continue;
+        cst = step > 0 ? coll_request_look(r, step) : coll_request_tested(r);
+        if (cst < 0)
+            multi_failed(m, i, cst);
+    }
+}
+
+/* A loop of MPI_Testall/Testany/Testsome is watched as a wait: at every
+ * 64th test that finds the array not done, its collectives' requests are
+ * told (coll_request_tested), which look at a wait's intervals. */
+static void multi_tested(multi_t *m)
+{
+    if (test_watched())
+        multi_look_colls(m, 0);
+}
+
+static void multi_wait_any(multi_t *m, const char *fn)
+{
+    m->failed = -1;
+    m->fn = fn;
+    for (long long step = coll_watch_step(0); adi_wait_until_for(multi_pred, m, step) != CANAL_OK;
+         step = coll_watch_step(step))
+        multi_look_colls(m, step);
 }
 
 /* Waitall/Testall: wait until every request of rs is done (test: one
  * progress pass at most); 1 when they all are. */
-static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test)
+static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test, const char *fn)
 {
+    m->fn = fn;
     m->count = count;
     m->rs = rs;
     m->mode = 0;
@@ -587,6 +677,9 @@ static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test)
     if (multi_pred(m))
         return 1;
     adi_progress();
+    if (multi_pred(m))
+        return 1;
+    multi_tested(m);
     return multi_pred(m);
 }
 
@@ -606,7 +699,7 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
 
     if ((err = lookup_array_buf(count, reqs, fn, small, 64, &rs)))
         return mpi_result(err);
-    if (!multi_all_ready(&m, count, rs, test)) {
+    if (!multi_all_ready(&m, count, rs, test, fn)) {
         *flag = 0;
         if (rs != small)
             free(rs);
@@ -647,7 +740,7 @@ static int waitall_common(int count, MPI_Request reqs[], MPI_Status statuses[], 
         }
         err = finish_locked(rs[i], fn, &reqs[i], st);
         if (err && i == m.failed) /* (the mismatch's own message) */
-            err = mpi_err_code_new(mpi_err_class_of_status(m.failed_st), fn, m.detail);
+            err = m.failed_code;
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = err;
         if (err)
@@ -780,7 +873,7 @@ static int std_waitall_common(int count, char *reqs, char *statuses, int test, i
 
     if ((err = std_lookup_array(count, reqs, conv, fn, small, 64, &rs)))
         return mpi_result(err);
-    if (!multi_all_ready(&m, count, rs, test)) {
+    if (!multi_all_ready(&m, count, rs, test, fn)) {
         *flag = 0;
         if (rs != small)
             free(rs);
@@ -800,11 +893,13 @@ static int std_waitall_common(int count, char *reqs, char *statuses, int test, i
             MPI_Request h = MPI_REQUEST_NULL + 1; /* no handle: finish_locked writes NULL or leaves it */
             if (c == NULL)
                 c = req_comm(rs[i]);
-            if (std_finish_plain(rs[i], fn, handle, status, conv, &err)) {
+            if (i != m.failed && std_finish_plain(rs[i], fn, handle, status, conv, &err)) {
                 any_err |= err != MPI_SUCCESS;
                 continue;
             }
             err = finish_locked(rs[i], fn, &h, sp);
+            if (err && i == m.failed) /* (the mismatch's own message) */
+                err = m.failed_code;
             if (h == MPI_REQUEST_NULL)
                 memcpy(handle, &conv->request_null, sizeof conv->request_null);
             st.MPI_ERROR = err;
@@ -847,9 +942,14 @@ static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status 
     m.rs = rs;
     m.mode = 1;
     m.next = 0;
+    m.failed = -1;
     if (test) {
-        if (!multi_pred(&m))
+        m.fn = fn;
+        if (!multi_pred(&m)) {
             adi_progress();
+            if (!multi_pred(&m))
+                multi_tested(&m);
+        }
         *flag = multi_pred(&m);
         if (!*flag) {
             /* MPI 4.0 3.7.5: nothing completed -> index is MPI_UNDEFINED */
@@ -858,7 +958,7 @@ static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status 
             return MPI_SUCCESS;
         }
     } else {
-        adi_wait_until(multi_pred, &m);
+        multi_wait_any(&m, fn);
     }
     *index = MPI_UNDEFINED;
     mpi_status_set_empty(status);
@@ -868,6 +968,8 @@ static int waitany_common(int count, MPI_Request reqs[], int *index, MPI_Status 
         mpi_comm_t *c = req_comm(rs[i]);
         *index = i;
         err = finish(rs[i], fn, &reqs[i], status);
+        if (err && i == m.failed) /* (the mismatch's own message) */
+            err = m.failed_code;
         free(rs);
         if (err) {
             if (status != MPI_STATUS_IGNORE)
@@ -908,10 +1010,14 @@ static int waitsome_common(int incount, MPI_Request reqs[], int *outcount, int i
     m.rs = rs;
     m.mode = 2;
     m.next = 0;
-    if (test)
+    m.failed = -1;
+    m.fn = fn;
+    if (test) {
         adi_progress();
-    else
-        adi_wait_until(multi_pred, &m);
+        multi_tested(&m);
+    } else {
+        multi_wait_any(&m, fn);
+    }
     for (int i = 0; i < incount; i++) {
         if (is_inactive(rs[i]))
             continue;
@@ -922,6 +1028,8 @@ static int waitsome_common(int incount, MPI_Request reqs[], int *outcount, int i
             c = req_comm(rs[i]);
         MPI_Status *st = status_at(statuses, n);
         err = finish(rs[i], fn, &reqs[i], st);
+        if (err && i == m.failed) /* (the mismatch's own message) */
+            err = m.failed_code;
         if (st != MPI_STATUS_IGNORE)
             st->MPI_ERROR = err;
         if (err)

@@ -4,8 +4,10 @@
  * MPI_ERR_OTHER and a message that names both calls (with
  * COLL_MISMATCH_VERBOSE set, each rank prints it); and whether Canal's node
  * block serves blocking barriers in this run (not on sock, not with
- * CANAL_COLL_SHM=0); and still_works(), run after each mismatch on
- * MPI_COMM_WORLD (coll_kind_mismatch, coll_nb_mismatch). Include after mtest.h.
+ * CANAL_COLL_SHM=0); still_works(), run after each mismatch on
+ * MPI_COMM_WORLD (coll_kind_mismatch, coll_nb_mismatch); and fresh(), the
+ * communicator each pair runs on, kept until free_fresh() at the end.
+ * Include after mtest.h.
  */
 #ifndef CANAL_COLL_MISMATCH_EXPECT_H
 #define CANAL_COLL_MISMATCH_EXPECT_H
@@ -43,6 +45,32 @@ static int __attribute__((unused)) block_used(void)
 {
     const char *ch = getenv("CANAL_CHANNEL"), *shm = getenv("CANAL_COLL_SHM");
     return !(ch != NULL && strcmp(ch, "sock") == 0) && !(shm != NULL && strcmp(shm, "0") == 0);
+}
+
+/* The communicators of fresh(): freed only at the end by free_fresh(), as
+ * a new communicator may take a freed one's context, where the mismatched
+ * calls' messages still wait. */
+static MPI_Comm fresh_comms[16];
+static int fresh_n;
+
+/* A duplicate of MPI_COMM_WORLD whose node block is made (at the third
+ * barrier), for one mismatched pair. */
+static MPI_Comm __attribute__((unused)) fresh(void)
+{
+    MPI_Comm c;
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    for (int i = 0; i < 3; i++)
+        OK(MPI_Barrier(c));
+    if (fresh_n < 16)
+        fresh_comms[fresh_n++] = c;
+    return c;
+}
+
+static void __attribute__((unused)) free_fresh(void)
+{
+    for (int i = 0; i < fresh_n; i++)
+        MPI_Comm_free(&fresh_comms[i]);
+    fresh_n = 0;
 }
 
 #endif
