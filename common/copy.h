@@ -1,6 +1,7 @@
 /*
  * A copy of a few bytes without a call to memcpy: up to 32 bytes in at most
- * two (overlapping) loads and stores of a fixed size, 33-64 bytes in four. The shm channel writes
+ * two (overlapping) loads and stores of a fixed size, 33-64 bytes in four
+ * (a 64 B message called memcpy three times). The shm channel writes
  * headers and small payloads into its ring with it, and the device copies a
  * small eager payload into a receive buffer with it; for those sizes the call
  * to memcpy cost a fifth of a small message's instructions. Larger copies
