@@ -130,6 +130,8 @@ typedef struct {
     adi_mq_t unexpected;    /* messages (adi_message_t.match) */
     unsigned arrivals;      /* messages queued unexpected so far (written under
                                lock, read atomically by adi_recv_now's wait) */
+    struct adi_recv_waiter *waiter; /* a blocking receive waiting unposted here for
+                               its first match (unlocked mode only; adi/pt2pt.c) */
 } adi_ctx_queues_t;
 
 typedef struct {

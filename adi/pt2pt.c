@@ -959,6 +959,35 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int ta
     return CANAL_OK;
 }
 
+/* Copy an eager message of `size` bytes at data from (src, tag) into a
+ * contiguous receive buffer of count dt, and set *st_out and *size_out (the
+ * message's size) as the request path's completion would: the copy and
+ * status of eager_take_into and of an arrival that fills a waiting receive
+ * (waiter_fill). */
+static inline void eager_copy_status(void *buf, size_t count, dt_type_t *dt, const void *data,
+                                     size_t size, int src, int tag, adi_status_t *st_out,
+                                     size_t *size_out)
+{
+    size_t cap = count * dt_contig_size(dt), n = size < cap ? size : cap;
+
+    common_copy_small((char *)buf + dt_contig_lb(dt), data, n);
+    st_out->source = src;
+    st_out->tag = tag;
+    st_out->error = CANAL_OK;
+    st_out->cancelled = 0;
+    st_out->bytes = n;
+    st_out->peer = -1;
+    *size_out = size;
+    if (size > cap)
+        st_out->error = common_err_set(CANAL_ERR_TRUNCATE,
+                                       "message of %zu bytes from rank %d (tag %d) truncated to "
+                                       "the %zu bytes of the receive buffer",
+                                       size, src, tag, cap);
+    else if (n < cap && adi_recv_partial_elem(dt, count, n))
+        st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says; a buffer the
+                                                message fills, a probed size, has none) */
+}
+
 /* Copy an eager message out of its queue (unexpected_sub done) into a
  * contiguous receive buffer of count dt, set *st_out and *size_out (the
  * message's size) as the request path's completion would, release the
@@ -967,24 +996,7 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int ta
 static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t *dt,
                             adi_status_t *st_out, size_t *size_out, int held)
 {
-    size_t cap = count * dt_contig_size(dt), n = m->size < cap ? m->size : cap;
-
-    common_copy_small((char *)buf + dt_contig_lb(dt), m->data, n);
-    st_out->source = m->src_rank;
-    st_out->tag = m->tag;
-    st_out->error = CANAL_OK;
-    st_out->cancelled = 0;
-    st_out->bytes = n;
-    st_out->peer = -1;
-    *size_out = m->size;
-    if (m->size > cap)
-        st_out->error = common_err_set(CANAL_ERR_TRUNCATE,
-                                       "message of %zu bytes from rank %d (tag %d) truncated to "
-                                       "the %zu bytes of the receive buffer",
-                                       m->size, m->src_rank, m->tag, cap);
-    else if (n < cap && adi_recv_partial_elem(dt, count, n))
-        st_out->error = CANAL_ERR_TRUNCATE; /* (as adi_req_finish says; a buffer the
-                                                message fills, a probed size, has none) */
+    eager_copy_status(buf, count, dt, m->data, m->size, m->src_rank, m->tag, st_out, size_out);
     /* as deliver() does: release the buffering, answer a synchronous sender
      * (held: in the device-lock round the caller's wait kept) */
     if (!held)
@@ -1022,21 +1034,65 @@ static adi_message_t *take_eager(adi_ctx_queues_t *q, int src, int tag, int *rts
 
 /* adi_recv_now's wait: for an eager message to take, a rendezvous request
  * first in line, or a loss or revocation anywhere (the request path then
- * decides what the receive gets). */
-typedef struct {
+ * decides what the receive gets). Below locked mode the wait is also its
+ * context's waiter (q->waiter): an eager arrival that no posted receive
+ * takes and that the wait matches is copied by adi_on_packet from the
+ * channel straight into the receive's buffer (waiter_fill), instead of into
+ * an unexpected message that the wait then finds, takes and copies out
+ * again. The first arrival it matches ends the waiter either way: a
+ * rendezvous request stays queued (and the wait takes the request path),
+ * so nothing it matches later can overtake it. */
+struct adi_recv_waiter {
     adi_ctx_queues_t *q;
     int src, tag;
     unsigned seen;     /* q->arrivals when last looked */
     int nlost, nrevoked;
     int rts;
+    int filled;        /* waiter_fill delivered its message */
     adi_message_t *m;
-} recv_wait_t;
+    /* the receive, for waiter_fill */
+    void *buf;
+    size_t count;
+    dt_type_t *dt;
+    adi_status_t *st_out;
+    size_t *size_out;
+};
+typedef struct adi_recv_waiter recv_wait_t;
+
+/* An arrival of (src, tag) that no posted receive took: does q's waiter
+ * match it? (The waiter then stops waiting on q: see above.) */
+static inline recv_wait_t *waiter_claim(adi_ctx_queues_t *q, int src, int tag)
+{
+    recv_wait_t *w = q->waiter;
+
+    if (__builtin_expect(w == NULL, 1) || (w->src != src && w->src != ADI_ANY_SOURCE) ||
+        (w->tag != tag && w->tag != ADI_ANY_TAG))
+        return NULL;
+    q->waiter = NULL;
+    return w;
+}
+
+/* An eager message from peer that the waiting receive w claimed, copied from
+ * the channel into its buffer; its buffering released and a synchronous
+ * sender answered, as eager_take_into does (device lock held: progress). */
+static void waiter_fill(recv_wait_t *w, int peer, const adi_pkt_t *h, const void *payload)
+{
+    eager_copy_status(w->buf, w->count, w->dt, payload, h->size, h->src_rank, h->tag, w->st_out,
+                      w->size_out);
+    eager_released(peer, h->size);
+    if (h->flags & PKT_FLAG_SYNC)
+        send_fin_like(peer, PKT_SYNC_ACK, h->sreq);
+    w->filled = 1;
+}
 
 static int recv_wait_pred(void *arg)
 {
     recv_wait_t *w = arg;
-    unsigned a = __atomic_load_n(&w->q->arrivals, __ATOMIC_ACQUIRE);
+    unsigned a;
 
+    if (w->filled)
+        return 1;
+    a = __atomic_load_n(&w->q->arrivals, __ATOMIC_ACQUIRE);
     if (a != w->seen) {
         w->seen = a;
         if ((w->m = take_eager(w->q, w->src, w->tag, &w->rts)) != NULL || w->rts)
@@ -1098,7 +1154,24 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
          * Not after a loss or revocation: the request path's rules apply. */
         if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0)
             return CANAL_AGAIN;
+        /* (one thread: nothing arrives between the look above and this; a
+         * waiter already there is an outer wait's, which keeps it) */
+        w.filled = 0;
+        if (!adi_dev.locked && w.q->waiter == NULL) {
+            w.buf = buf;
+            w.count = count;
+            w.dt = dt;
+            w.st_out = st_out;
+            w.size_out = size_out;
+            w.q->waiter = &w;
+        }
         adi_wait_until_locked_watch(recv_wait_pred, recv_wait_watch, &w);
+        if (w.q->waiter == &w)
+            w.q->waiter = NULL;
+        if (w.filled) {
+            adi_wait_unlock();
+            return CANAL_OK;
+        }
         held = 1;
         if ((m = w.m) == NULL) {
             adi_wait_unlock();
@@ -1500,6 +1573,16 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             adi_q_unlock(q);
             revoked_drop(peer, h.type, h.flags, h.sreq, h.size);
             return;
+        }
+        /* A blocking receive waiting unposted for it (a rendezvous request
+         * it matches is queued, and ends the waiter). */
+        {
+            recv_wait_t *w = waiter_claim(q, h.src_rank, h.tag);
+            if (w != NULL && h.type == PKT_EAGER) {
+                adi_q_unlock(q);
+                waiter_fill(w, peer, &h, payload);
+                return;
+            }
         }
         m = msg_get(h.type == PKT_EAGER ? len : 0);
         if (m == NULL) {

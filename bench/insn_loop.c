@@ -6,8 +6,10 @@
  * (per-call counts only: the totals are mostly polling while waiting).
  * Instructions per iteration are the difference of two runs over the
  * difference of their N, which cancels MPI_Init and MPI_Finalize:
- *   mpiexec -n 1 valgrind --tool=callgrind ./insn_loop 3000 [T]
- * T initializes with MPI_Init_thread(MPI_THREAD_MULTIPLE) (locked mode).
+ *   mpiexec -n 1 valgrind --tool=callgrind ./insn_loop 3000 [T] [bytes]
+ * T initializes with MPI_Init_thread(MPI_THREAD_MULTIPLE) (locked mode);
+ * bytes (default 8, at most 4096) is the message size, for the steps at
+ * the ring's and the copies' size boundaries (doc/bench.md, helper lat64).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -17,10 +19,20 @@
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000;
-    int provided, rank, size;
-    char sbuf[8] = {0}, rbuf[8];
+    int provided, rank, size, threads = 0, len = 8;
+    static char sbuf[4096], rbuf[4096];
 
-    if (argc > 2 && strcmp(argv[2], "T") == 0)
+    for (int a = 2; a < argc; a++) {
+        if (strcmp(argv[a], "T") == 0)
+            threads = 1;
+        else
+            len = atoi(argv[a]);
+    }
+    if (len < 0 || len > (int)sizeof sbuf) {
+        fprintf(stderr, "insn_loop: message size %d outside 0..%zu\n", len, sizeof sbuf);
+        return 2;
+    }
+    if (threads)
         MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     else
         MPI_Init(&argc, &argv);
@@ -29,15 +41,15 @@ int main(int argc, char **argv)
     for (long i = 0; i < n; i++) {
         if (size == 1) {
             MPI_Request req;
-            MPI_Irecv(rbuf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &req);
-            MPI_Send(sbuf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+            MPI_Irecv(rbuf, len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &req);
+            MPI_Send(sbuf, len, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
             MPI_Wait(&req, MPI_STATUS_IGNORE);
         } else if (rank == 0) {
-            MPI_Send(sbuf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-            MPI_Recv(rbuf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(sbuf, len, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(rbuf, len, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else if (rank == 1) {
-            MPI_Recv(rbuf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(sbuf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+            MPI_Recv(rbuf, len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(sbuf, len, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
         }
     }
     MPI_Finalize();

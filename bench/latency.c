@@ -9,7 +9,9 @@
  * next to the fastest and slowest, because on a shared 2-core machine one
  * preemption inside a single long average hides the real figure.
  *
- * Usage: mpiexec -n 2 ./latency [-m max_bytes] [-i iteration_scale] [-b batches]
+ * Usage: mpiexec -n 2 ./latency [-m max_bytes] [-s list] [-i iteration_scale] [-b batches]
+ * -s 1,8,33,48,64 measures those sizes instead of the powers of two (the
+ * steps at the ring's line and the copies' boundaries, doc/bench.md).
  * Output: comment lines start with '#'; then "size median_us min_us max_us".
  * Ranks beyond 1 only take part in MPI_Init/MPI_Finalize.
  */
@@ -41,7 +43,9 @@ static long iterations_for(long size, double scale)
 
 static void usage(const char *prog)
 {
-    fprintf(stderr, "usage: mpiexec -n 2 %s [-m max_bytes] [-i iteration_scale] [-b batches]\n",
+    fprintf(stderr,
+            "usage: mpiexec -n 2 %s [-m max_bytes] [-s size,size,...] [-i iteration_scale] "
+            "[-b batches]\n",
             prog);
 }
 
@@ -51,13 +55,24 @@ int main(int argc, char **argv)
     double scale = 1.0;
     int batches = 5;
     int rank, size, opt, bad = 0;
+    long list[64];
+    int nlist = 0;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    while ((opt = getopt(argc, argv, "m:i:b:")) != -1) {
+    while ((opt = getopt(argc, argv, "m:s:i:b:")) != -1) {
         switch (opt) {
+        case 's':
+            for (char *p = optarg, *end; *p != 0 && !bad; p = *end == ',' ? end + 1 : end) {
+                long v = strtol(p, &end, 10);
+                if (end == p || v < 0 || v > (1L << 30) || nlist == 64)
+                    bad = 1;
+                else
+                    list[nlist++] = v;
+            }
+            break;
         case 'm':
             max_size = strtol(optarg, NULL, 10);
             break;
@@ -85,6 +100,11 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (nlist > 0) {
+        max_size = 0;
+        for (int k = 0; k < nlist; k++)
+            max_size = list[k] > max_size ? list[k] : max_size;
+    }
     char *sbuf = NULL, *rbuf = NULL;
     size_t alloc = max_size > 0 ? (size_t)max_size : 1;
     if (posix_memalign((void **)&sbuf, 4096, alloc) || posix_memalign((void **)&rbuf, 4096, alloc)) {
@@ -109,7 +129,8 @@ int main(int argc, char **argv)
 
     double *batch = malloc(sizeof(double) * batches);
     int errors = 0;
-    for (long sz = 0; sz <= max_size; sz = sz ? sz * 2 : 1) {
+    for (long sz = nlist ? list[0] : 0, k = 0; sz <= max_size;
+         sz = nlist ? (++k < nlist ? list[k] : max_size + 1) : sz ? sz * 2 : 1) {
         long iters = iterations_for(sz, scale);
         long per_batch = iters / batches > 0 ? iters / batches : 1;
         long warm = iters / 10 > 0 ? iters / 10 : 1;
@@ -144,7 +165,7 @@ int main(int argc, char **argv)
                 fflush(stdout);
             }
         }
-        if (sz == max_size)
+        if (!nlist && sz == max_size)
             break;
     }
 

@@ -7,6 +7,7 @@
  * name is fresh each time and gone after the unlink, a missing name fails).
  */
 #include "common/clock.h"
+#include "common/copy.h"
 #include "common/hex.h"
 #include "common/list.h"
 #include "common/random.h"
@@ -54,6 +55,30 @@ START_TEST(hex_decode_checks)
     ck_assert_int_eq(common_hex_digit('F'), 15);
     ck_assert_int_eq(common_hex_digit('x'), -1);
     ck_assert_int_eq(common_hex_digit('\0'), -1);
+}
+END_TEST
+
+/* common_copy_small at every size of its fixed-size branches (1-3, 4-7,
+ * 8-15, 16-32, 33-64) and past them (memcpy), from and to every offset in a
+ * 16-byte window: exactly n bytes land, nothing around them is touched. */
+START_TEST(copy_small_sizes)
+{
+    unsigned char src[128], dst[128], want[128];
+
+    for (size_t i = 0; i < sizeof src; i++)
+        src[i] = (unsigned char)(i * 7 + 1);
+    for (size_t n = 0; n <= 80; n++) {
+        for (size_t so = 0; so < 16; so += 3) {
+            for (size_t d = 0; d < 16; d += 5) {
+                memset(dst, 0xee, sizeof dst);
+                memset(want, 0xee, sizeof want);
+                memcpy(want + d, src + so, n);
+                common_copy_small(dst + d, src + so, n);
+                ck_assert_msg(memcmp(dst, want, sizeof dst) == 0,
+                              "copy of %zu bytes from offset %zu to offset %zu", n, so, d);
+            }
+        }
+    }
 }
 END_TEST
 
@@ -211,6 +236,7 @@ int main(void)
     tcase_set_timeout(tc, unit_case_timeout_s());
     tcase_add_test(tc, hex_round_trip);
     tcase_add_test(tc, hex_decode_checks);
+    tcase_add_test(tc, copy_small_sizes);
     tcase_add_test(tc, random_fills);
     tcase_add_test(tc, clock_units_agree);
     tcase_add_test(tc, list_order_and_removal);
