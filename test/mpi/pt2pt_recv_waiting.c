@@ -14,12 +14,17 @@
  * another tag arriving first (it waits unexpected for a later receive);
  * and order: a rendezvous message the waiting receive matches, followed by
  * an eager one with the same tag, is received first. Ranks beyond 1 idle.
+ * The messages go on a duplicate of MPI_COMM_WORLD: at 3 ranks, rank 2's
+ * end-of-test report to rank 0 (mtest_finish, on MPI_COMM_WORLD) would
+ * otherwise match the MPI_ANY_SOURCE/MPI_ANY_TAG receives.
  */
 #include "mtest.h"
 
 #include <string.h>
 
 enum { TOKEN = 900, BIGSZ = 1 << 20 };
+
+static MPI_Comm comm;
 
 static unsigned char pat(int tag, int i) { return (unsigned char)(tag * 13 + i * 7 + 1); }
 
@@ -30,12 +35,12 @@ static void fill(unsigned char *b, int n, int tag)
 }
 
 /* Rank 0: tell rank 1 to send the next message (then wait for it). */
-static void go(void) { OK(MPI_Send(NULL, 0, MPI_BYTE, 1, TOKEN, MPI_COMM_WORLD)); }
+static void go(void) { OK(MPI_Send(NULL, 0, MPI_BYTE, 1, TOKEN, comm)); }
 
 /* Rank 1: wait for rank 0's go. */
 static void wait_go(void)
 {
-    OK(MPI_Recv(NULL, 0, MPI_BYTE, 0, TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    OK(MPI_Recv(NULL, 0, MPI_BYTE, 0, TOKEN, comm, MPI_STATUS_IGNORE));
 }
 
 static const int sizes[] = {0,  1,  2,  3,  4,  7,  8,  9,  15, 16,  17,  31,  32,  33,
@@ -56,7 +61,7 @@ static void receiver(void)
             int src = v & 2 ? MPI_ANY_SOURCE : 1, want_tag = v & 2 ? MPI_ANY_TAG : k;
             memset(buf, 0xa5, sizeof buf);
             go();
-            OK(MPI_Recv(buf, cap, MPI_BYTE, src, want_tag, MPI_COMM_WORLD, &st));
+            OK(MPI_Recv(buf, cap, MPI_BYTE, src, want_tag, comm, &st));
             MPI_Get_count(&st, MPI_BYTE, &cnt);
             CHECK(st.MPI_SOURCE == 1 && st.MPI_TAG == k && cnt == n,
                   "size %d variant %d: source %d tag %d count %d", n, v, st.MPI_SOURCE,
@@ -79,7 +84,7 @@ static void receiver(void)
         int n = t ? 33 : 64, cap = t ? 32 : 40;
         memset(buf, 0xa5, sizeof buf);
         go();
-        rc = MPI_Recv(buf, cap, MPI_BYTE, 1, 100 + t, MPI_COMM_WORLD, &st);
+        rc = MPI_Recv(buf, cap, MPI_BYTE, 1, 100 + t, comm, &st);
         EXPECT_CLASS(rc, MPI_ERR_TRUNCATE, "a truncated receive");
         for (int i = 0; i < cap; i++)
             if (buf[i] != pat(100 + t, i)) {
@@ -91,7 +96,7 @@ static void receiver(void)
     }
     /* 6 bytes into 4 MPI_INTs: ends inside an element */
     go();
-    rc = MPI_Recv(buf, 4, MPI_INT, 1, 102, MPI_COMM_WORLD, &st);
+    rc = MPI_Recv(buf, 4, MPI_INT, 1, 102, comm, &st);
     EXPECT_CLASS(rc, MPI_ERR_TRUNCATE, "a receive ending inside an MPI_INT");
     /* a contiguous type whose data start 8 bytes into the buffer */
     {
@@ -102,7 +107,7 @@ static void receiver(void)
         OK(MPI_Type_commit(&t));
         memset(buf, 0xa5, sizeof buf);
         go();
-        OK(MPI_Recv(buf, 1, t, 1, 103, MPI_COMM_WORLD, &st));
+        OK(MPI_Recv(buf, 1, t, 1, 103, comm, &st));
         MPI_Get_count(&st, t, &cnt);
         CHECK(cnt == 1, "the type with a lower bound: count %d", cnt);
         CHECK(buf[7] == 0xa5 && buf[8] == pat(103, 0) && buf[55] == pat(103, 47) &&
@@ -112,15 +117,15 @@ static void receiver(void)
     }
     /* MPI_Ssend into the waiting receive */
     go();
-    OK(MPI_Recv(buf, 64, MPI_BYTE, 1, 104, MPI_COMM_WORLD, &st));
+    OK(MPI_Recv(buf, 64, MPI_BYTE, 1, 104, comm, &st));
     CHECK(buf[0] == pat(104, 0) && buf[63] == pat(104, 63), "the synchronous message's data");
     /* another tag first: it waits for the second receive */
     go();
-    OK(MPI_Recv(buf, 64, MPI_BYTE, 1, 106, MPI_COMM_WORLD, &st));
+    OK(MPI_Recv(buf, 64, MPI_BYTE, 1, 106, comm, &st));
     MPI_Get_count(&st, MPI_BYTE, &cnt);
     CHECK(st.MPI_TAG == 106 && cnt == 48 && buf[47] == pat(106, 47), "tag 106: tag %d count %d",
           st.MPI_TAG, cnt);
-    OK(MPI_Recv(buf, 64, MPI_BYTE, 1, 105, MPI_COMM_WORLD, &st));
+    OK(MPI_Recv(buf, 64, MPI_BYTE, 1, 105, comm, &st));
     MPI_Get_count(&st, MPI_BYTE, &cnt);
     CHECK(st.MPI_TAG == 105 && cnt == 40 && buf[39] == pat(105, 39), "tag 105: tag %d count %d",
           st.MPI_TAG, cnt);
@@ -129,11 +134,11 @@ static void receiver(void)
     for (int w = 0; w < 2; w++) {
         tag = w ? MPI_ANY_TAG : 107;
         go();
-        rc = MPI_Recv(buf, 64, MPI_BYTE, 1, tag, MPI_COMM_WORLD, &st);
+        rc = MPI_Recv(buf, 64, MPI_BYTE, 1, tag, comm, &st);
         EXPECT_CLASS(rc, MPI_ERR_TRUNCATE, "the rendezvous message into 64 bytes");
         CHECK(buf[0] == pat(107, 0) && buf[63] == pat(107, 63),
               "first receive (any tag %d): not the rendezvous message's data", w);
-        OK(MPI_Recv(big, BIGSZ, MPI_BYTE, 1, tag, MPI_COMM_WORLD, &st));
+        OK(MPI_Recv(big, BIGSZ, MPI_BYTE, 1, tag, comm, &st));
         MPI_Get_count(&st, MPI_BYTE, &cnt);
         CHECK(cnt == 16 && big[15] == pat(108, 15),
               "second receive (any tag %d): count %d, want the 16-byte eager message", w, cnt);
@@ -149,33 +154,33 @@ static void sender(void)
         fill(buf, sizes[k], k);
         for (int v = 0; v < 4; v++) {
             wait_go();
-            OK(MPI_Send(buf, sizes[k], MPI_BYTE, 0, k, MPI_COMM_WORLD));
+            OK(MPI_Send(buf, sizes[k], MPI_BYTE, 0, k, comm));
         }
     }
     for (int t = 0; t < 2; t++) {
         fill(buf, 64, 100 + t);
         wait_go();
-        OK(MPI_Send(buf, t ? 33 : 64, MPI_BYTE, 0, 100 + t, MPI_COMM_WORLD));
+        OK(MPI_Send(buf, t ? 33 : 64, MPI_BYTE, 0, 100 + t, comm));
     }
     wait_go();
-    OK(MPI_Send(buf, 6, MPI_BYTE, 0, 102, MPI_COMM_WORLD));
+    OK(MPI_Send(buf, 6, MPI_BYTE, 0, 102, comm));
     fill(buf, 48, 103);
     wait_go();
-    OK(MPI_Send(buf, 48, MPI_BYTE, 0, 103, MPI_COMM_WORLD));
+    OK(MPI_Send(buf, 48, MPI_BYTE, 0, 103, comm));
     fill(buf, 64, 104);
     wait_go();
-    OK(MPI_Ssend(buf, 64, MPI_BYTE, 0, 104, MPI_COMM_WORLD));
+    OK(MPI_Ssend(buf, 64, MPI_BYTE, 0, 104, comm));
     wait_go();
     fill(buf, 40, 105);
-    OK(MPI_Send(buf, 40, MPI_BYTE, 0, 105, MPI_COMM_WORLD));
+    OK(MPI_Send(buf, 40, MPI_BYTE, 0, 105, comm));
     fill(buf, 48, 106);
-    OK(MPI_Send(buf, 48, MPI_BYTE, 0, 106, MPI_COMM_WORLD));
+    OK(MPI_Send(buf, 48, MPI_BYTE, 0, 106, comm));
     fill(big, BIGSZ, 107);
     fill(buf, 16, 108);
     for (int w = 0; w < 2; w++) {
         wait_go();
-        OK(MPI_Isend(big, BIGSZ, MPI_BYTE, 0, 107, MPI_COMM_WORLD, &r));
-        OK(MPI_Send(buf, 16, MPI_BYTE, 0, 107, MPI_COMM_WORLD));
+        OK(MPI_Isend(big, BIGSZ, MPI_BYTE, 0, 107, comm, &r));
+        OK(MPI_Send(buf, 16, MPI_BYTE, 0, 107, comm));
         OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     }
 }
@@ -183,6 +188,7 @@ static void sender(void)
 int main(int argc, char **argv)
 {
     mtest_init(&argc, &argv);
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
     if (mtest_size < 2) {
         CHECK(0, "needs 2 ranks");
     } else if (mtest_rank == 0) {
@@ -190,5 +196,6 @@ int main(int argc, char **argv)
     } else if (mtest_rank == 1) {
         sender();
     }
+    OK(MPI_Comm_free(&comm));
     return mtest_finish();
 }
