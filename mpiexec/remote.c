@@ -467,8 +467,12 @@ static void rm_frame(int p, const char *body, size_t len)
     case MPX_F_SYNC:
         rm_synced(p);
         break;
-    case MPX_F_STDIN: /* rank 0's proxy passed on (or dropped) so many bytes */
-        rm.stdin_ahead -= mpx_fields_int(&c, 0, RM_STDIN_QUEUE_MAX);
+    case MPX_F_STDIN:
+        /* rank 0's proxy passed on (or dropped) so many bytes: at most what
+         * is ahead, which can pass RM_STDIN_QUEUE_MAX by one read (the
+         * proxy acknowledges a whole write loop at once, and a rank 0 that
+         * reads while the loop writes takes more than a pipe's worth) */
+        rm.stdin_ahead -= mpx_fields_int(&c, 0, rm.stdin_ahead);
         break;
     case MPX_F_SPAWN:
         if (rm_spawn(p, &c) != 0)
