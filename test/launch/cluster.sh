@@ -261,6 +261,22 @@ want=$(md5sum < "$LAUNCH_TMP/in" | cut -d' ' -f1)
 timeout 120 "${RUN[@]}" -n 2 sh -c 'if [ "$PMI_RANK" = 0 ]; then sleep 2; echo "slow rank 0: $(md5sum | cut -d" " -f1)"; fi' \
     < "$LAUNCH_TMP/in" > "$LAUNCH_OUT" 2>&1
 expect_lines "... 20 MiB to a slow rank 0" "slow rank 0: $want"
+# A rank 0 that closes its stdin unread while more than 1 MiB waits for it in
+# its proxy: the proxy acknowledges the whole queue in one frame. The byte
+# first, alone, makes mpiexec's reads end off a 64 KiB boundary, so what is
+# ahead (and acknowledged) passes 1 MiB. Before 1ef534a mpiexec refused that
+# acknowledgement ("a malformed message ('I')") and ended the job.
+{ printf x; sleep 0.5; head -c 3145728 /dev/zero; } |
+    timeout 120 "${RUN[@]}" -n 2 sh -c 'if [ "$PMI_RANK" = 0 ]; then sleep 3; exec 0<&-; sleep 1; echo "rank 0 closed its stdin unread"; fi' \
+        > "$LAUNCH_OUT" 2>&1
+rc=$?
+expect_lines "... a rank 0 that closes its stdin with more than 1 MiB queued (exit $rc)" \
+    "rank 0 closed its stdin unread"
+if [ "$rc" -ne 0 ] || grep -q malformed "$LAUNCH_OUT"; then
+    LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+    echo "FAIL: ... the job must end with exit 0 and no refused acknowledgement (exit $rc)"
+    sed 's/^/    /' "$LAUNCH_OUT" | head -20
+fi
 printf 'one\ntwo\n' | timeout 120 "${RUN[@]}" -n 2 -l "${NOOFI[@]}" sh -c 'cat' > "$LAUNCH_OUT" 2>&1
 expect_lines "... lines of stdin come out of rank 0 only" "[0] one" "[0] two"
 expect "MPI_Abort on a remote host" 7 "rank 5 .*on host ${P}3 called MPI_Abort with exit code 7" \
