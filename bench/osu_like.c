@@ -8,8 +8,10 @@
  *             warm-up (1000/10 above 8 KiB); one-way us = total / 2 / iters
  *   bw        osu_bw: window 64 of Isend / Irecv, Waitall, 4-byte ack from
  *             rank 1; 100 windows after 10 (20/2 above 8 KiB); MB/s (1e6)
- *   bibw      osu_bibw: both ranks post 64 Irecv and 64 Isend, Waitall;
- *             bytes of both directions over rank 0's time; MB/s
+ *   bibw      osu_bibw: both ranks post 64 Irecv and 64 Isend (tags 10
+ *             and 100 by direction), then Waitall the sends and Waitall the
+ *             receives (rank 1: receives first); bytes of both directions
+ *             over rank 0's time; MB/s
  *   mbw_mr    osu_mbw_mr with one pair: as bw; messages/s in millions
  *   sendrecv  IMB-MPI1 Sendrecv: MPI_Sendrecv to the right, from the left
  *             neighbour, 1000 iterations timed as a whole; us per
@@ -89,13 +91,23 @@ static double osu_window(long size, int bi, long *loop_out)
         if (rank > 1)
             continue;
         int peer = 1 - rank;
+        /* osu_bibw: rank 0 receives tag 10 and sends tag 100, rank 1 the
+         * reverse; rank 0 waits for its sends first, rank 1 for its
+         * receives first (two MPI_Waitall calls, as OSU 7.4 does) */
+        int rtag = bi && rank == 1 ? 100 : 10, stag = bi && rank == 0 ? 100 : 10;
         if (bi || rank == 1)
             for (int j = 0; j < OSU_WINDOW; j++)
-                MPI_Irecv(rbuf, (int)size, MPI_CHAR, peer, 10, MPI_COMM_WORLD, &req[n++]);
+                MPI_Irecv(rbuf, (int)size, MPI_CHAR, peer, rtag, MPI_COMM_WORLD, &req[n++]);
         if (bi || rank == 0)
             for (int j = 0; j < OSU_WINDOW; j++)
-                MPI_Isend(sbuf, (int)size, MPI_CHAR, peer, 10, MPI_COMM_WORLD, &req[n++]);
-        MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+                MPI_Isend(sbuf, (int)size, MPI_CHAR, peer, stag, MPI_COMM_WORLD, &req[n++]);
+        if (bi) {
+            int first = rank == 0 ? OSU_WINDOW : 0; /* the sends, or the receives */
+            MPI_Waitall(OSU_WINDOW, req + first, MPI_STATUSES_IGNORE);
+            MPI_Waitall(OSU_WINDOW, req + (OSU_WINDOW - first), MPI_STATUSES_IGNORE);
+        } else {
+            MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+        }
         if (!bi) {
             if (rank == 0)
                 MPI_Recv(rbuf, 4, MPI_CHAR, 1, 101, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
