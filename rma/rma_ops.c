@@ -229,8 +229,11 @@ static canal_status_t cma_op(rma_win_t *w, const rma_args_t *a, dt_type_t *odt, 
 }
 
 /* ---------------------------------------------------------------- direct */
-static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *odt,
-                     dt_type_t *rdt, dt_type_t *tdt, const rma_layout_t *l, dt_op_t op)
+/* Returns the MPI error class of a failure (why: its message), not raised:
+ * the caller completes the request of MPI_R* with it before it raises, so
+ * that a code the user's handler cleared still fails the request. */
+static int direct_op(rma_win_t *w, const rma_args_t *a, dt_type_t *odt, dt_type_t *rdt,
+                     dt_type_t *tdt, const rma_layout_t *l, dt_op_t op, char *why, size_t whylen)
 {
     int t = a->target;
     char *tp = rma_local_addr(w, t, a->disp, l->lo, l->hi);
@@ -240,11 +243,13 @@ static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_
     size_t bytes = l->bytes, done;
 
     (void)tdt;
-    if (tp == NULL && bytes > 0)
-        return rma_err(w, MPI_ERR_RMA_RANGE, fn,
-                       "target_disp=%#llx with %zu bytes is not in memory attached to the window "
-                       "at rank %d",
-                       (unsigned long long)a->disp, bytes, t);
+    if (tp == NULL && bytes > 0) {
+        snprintf(why, whylen,
+                 "target_disp=%#llx with %zu bytes is not in memory attached to the window at "
+                 "rank %d",
+                 (unsigned long long)a->disp, bytes, t);
+        return MPI_ERR_RMA_RANGE;
+    }
     if (bytes == 0)
         return MPI_SUCCESS;
     if (w->cma && t != w->rank) {
@@ -300,13 +305,16 @@ static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_
 out:
     free(tmp);
     free(old);
-    if (st < 0)
-        return rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
+    if (st < 0) {
+        snprintf(why, whylen, "%s", common_err_detail());
+        return mpi_err_class_of_status(st);
+    }
     return MPI_SUCCESS;
 nomem:
     free(tmp);
     free(old);
-    return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory for a %zu-byte operation", bytes);
+    snprintf(why, whylen, "out of memory for a %zu-byte operation", bytes);
+    return MPI_ERR_NO_MEM;
 }
 
 /* ---------------------------------------------------------------- active messages */
@@ -400,7 +408,7 @@ static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *o
             ureq->status.error = MPI_ERR_NO_MEM;
             adi_request_complete(ureq);
         }
-        return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory for a %zu-byte operation", len);
+        return rma_fail(w, MPI_ERR_NO_MEM, fn, "out of memory for a %zu-byte operation", len);
     }
     memcpy(msg, &h, sizeof h);
     for (size_t i = 0; i < nlist; i++)
@@ -444,11 +452,11 @@ static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *o
             op_track(o, r);
     }
     if (st < 0)
-        o->err = MPI_ERR_OTHER;
+        o->err = mpi_err_class_of_status(st);
     op_release(o);
     adi_unlock();
     if (st < 0)
-        return rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
+        return rma_fail(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
     return MPI_SUCCESS;
 }
 
@@ -698,12 +706,13 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
     if (!w->direct && t == w->rank)
         adi_progress(); /* a caller spinning on its own memory must still serve the others */
     if (w->direct || t == w->rank) {
-        err = direct_op(w, a, fn, odt, rdt, tdt, &l, op);
+        char why[MPI_MAX_ERROR_STRING];
+        int cls = direct_op(w, a, odt, rdt, tdt, &l, op, why, sizeof why);
         if (ureq != NULL) {
-            if (err != MPI_SUCCESS)
-                mpi_error_class_impl(err, &ureq->status.error, fn);
+            ureq->status.error = cls; /* (also when the handler clears the code below) */
             adi_request_complete(ureq);
         }
+        err = cls == MPI_SUCCESS ? MPI_SUCCESS : rma_fail(w, cls, fn, "%s", why);
     } else {
         /* On failure the request stays with the operation's pieces, which
          * complete it if they ever finish. */
@@ -712,7 +721,7 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
     rma_layout_fini(&l);
     if (ureq != NULL)
         *a->req = mpi_request_handle(ureq);
-    return err;
+    return mpi_result(err);
 }
 
 /* ---------------------------------------------------------------- the fast path */
