@@ -39,8 +39,8 @@ static void expect_failed(int line, const char *what, int rc, int before, int ru
     CHECK(cls == want_rc, "line %d: %s: returned class %d, want %d", line, what, cls, want_rc);
     CHECK(ncalls == before + runs, "line %d: %s: handler ran %d times, want %d", line, what,
           ncalls - before, runs);
-    CHECK(runs == 0 || last_class == MPI_ERR_RMA_RANGE, "line %d: %s: handler saw class %d",
-          line, what, last_class);
+    CHECK(runs == 0 || last_class == MPI_ERR_RMA_RANGE, "line %d: %s: handler saw class %d", line,
+          what, last_class);
     wrc = MPI_Wait(req, MPI_STATUS_IGNORE);
     if (wrc != MPI_SUCCESS)
         MPI_Error_class(wrc, &wcls);
@@ -70,8 +70,8 @@ static void run(MPI_Win win, int rank, int cleared)
     req = MPI_REQUEST_NULL;
     FAILS(MPI_Rget(res, 4, MPI_INT, rank, disp, 4, MPI_INT, win, &req), &req, runs, want);
     req = MPI_REQUEST_NULL;
-    FAILS(MPI_Raccumulate(buf, 4, MPI_INT, rank, disp, 4, MPI_INT, MPI_SUM, win, &req), &req,
-          runs, want);
+    FAILS(MPI_Raccumulate(buf, 4, MPI_INT, rank, disp, 4, MPI_INT, MPI_SUM, win, &req), &req, runs,
+          want);
     req = MPI_REQUEST_NULL;
     FAILS(MPI_Rget_accumulate(buf, 4, MPI_INT, res, 4, MPI_INT, rank, disp, 4, MPI_INT, MPI_SUM,
                               win, &req),
