@@ -139,6 +139,35 @@ int mpi_check_win_slow(MPI_Win h, const char *fn, struct rma_win **out)
     return rma_win_check(h, fn, out);
 }
 
+/* A handle that is not one of its kind at all (MPI_GROUP_NULL too; not
+ * MPI_INFO_NULL), as MPICH 4.0.2 tests it first: MPI_Win_create(info=42,
+ * comm=MPI_COMM_NULL) is MPI_ERR_INFO and MPI_Win_start(MPI_GROUP_NULL, 0,
+ * MPI_WIN_NULL) MPI_ERR_GROUP there. A freed handle of the right kind passes
+ * (MPICH too) and is the implementation's. MPICH raises these through
+ * MPI_COMM_WORLD's handler even for a live window; a live window's own
+ * handler is used here (its call's error object). */
+static int check_kind(int h, int objtype, MPI_Win win, int errclass, const char *fn,
+                      const char *arg, const char *what)
+{
+    struct rma_win *w;
+    if (mpi_handle_is_kind(h, objtype))
+        return MPI_SUCCESS;
+    if ((w = mpi_win_fast(win)) != NULL)
+        return rma_err(w, errclass, fn, "%s=%#x is not %s handle", arg, (unsigned)h, what);
+    return mpi_err_raise(NULL, errclass, fn, "%s=%#x is not %s handle", arg, (unsigned)h, what);
+}
+
+int mpi_check_info_kind(MPI_Info h, MPI_Win win, const char *fn, const char *arg)
+{
+    return h == MPI_INFO_NULL ? MPI_SUCCESS
+                              : check_kind(h, MPI_OBJ_INFO, win, MPI_ERR_INFO, fn, arg, "an info");
+}
+
+int mpi_check_group_kind(MPI_Group h, MPI_Win win, const char *fn, const char *arg)
+{
+    return check_kind(h, MPI_OBJ_GROUP, win, MPI_ERR_GROUP, fn, arg, "a group");
+}
+
 int mpi_check_win_ptr_arg(struct rma_win *w, const void *p, const char *fn, const char *arg)
 {
     if (__builtin_expect(p != NULL, 1))

@@ -532,6 +532,16 @@ int mpi_check_ptr_anytime(const void *p, const char *fn, const char *arg);
 int mpi_check_group_arg(mpi_comm_t *c, MPI_Group h, const char *fn, const char *arg,
                         mpi_group_t **out);
 int mpi_check_op_arg(mpi_comm_t *c, MPI_Op op, const char *fn, const char *arg);
+/* MPICH's first phase on a handle's kind bits alone (`info(first)`, a
+ * window's `group`): MPI_ERR_INFO / MPI_ERR_GROUP before the communicator or
+ * window is checked; raised through win's handler when win is a live window,
+ * else MPI_COMM_WORLD's (mpi/check.c). */
+static inline int mpi_handle_is_kind(int h, int objtype) /* (their fast test) */
+{
+    return mpi_handle_kind(h) != MPI_HKIND_INVALID && mpi_handle_objtype(h) == objtype;
+}
+int mpi_check_info_kind(MPI_Info h, MPI_Win win, const char *fn, const char *arg);
+int mpi_check_group_kind(MPI_Group h, MPI_Win win, const char *fn, const char *arg);
 int mpi_check_type_slow(mpi_comm_t *c, MPI_Datatype h, const char *fn, const char *arg);
 static inline int mpi_check_type_arg(mpi_comm_t *c, MPI_Datatype h, const char *fn,
                                      const char *arg)

@@ -203,17 +203,6 @@ int rma_err(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
     return code;
 }
 
-int rma_fail(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
-{
-    va_list ap;
-    int code;
-
-    va_start(ap, fmt);
-    code = win_verr(w, errclass, fn, fmt, ap);
-    va_end(ap);
-    return mpi_err_failed(code);
-}
-
 /* Raise an existing error code (from the attribute functions, or the
  * user's in MPI_Win_call_errhandler) through the window's handler. */
 static int raise_code(rma_win_t *w, int code, const char *fn)

@@ -279,12 +279,6 @@ typedef struct rma_win {
 /* A CANAL_ variable if common/cvar.c has its row, else def. */
 long long rma_cvar_int(const char *name, long long def);
 int rma_cvar_bool(const char *name, int def);
-/* rma_err for a step whose caller goes on when it returns MPI_SUCCESS:
- * never MPI_SUCCESS, MPI_CANAL_HANDLED when the user's handler cleared the
- * code (the MPI function then returns mpi_result() of it: the handler's
- * MPI_SUCCESS, having done nothing). */
-int rma_fail(rma_win_t *w, int errclass, const char *fn, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 rma_win_t *rma_win_get(MPI_Win h);
 /* Address of `disp` at rank `target` in a direct window, after checking the
  * region [lo, hi) of bytes relative to it; NULL when outside. For rank ==

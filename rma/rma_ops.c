@@ -128,10 +128,12 @@ static int check_dt(rma_win_t *w, MPI_Datatype h, const char *what, const char *
 {
     dt_type_t *t = mpi_dt_get(h);
     if (t == NULL)
-        return rma_fail(w, MPI_ERR_TYPE, fn, "%s=%#x is not a valid datatype%s", what, (unsigned)h,
-                        h == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : "");
+        return mpi_err_failed(rma_err(w, MPI_ERR_TYPE, fn, "%s=%#x is not a valid datatype%s", what,
+                                      (unsigned)h,
+                                      h == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)" : ""));
     if (!dt_is_committed(t))
-        return rma_fail(w, MPI_ERR_TYPE, fn, "%s=%#x is not committed", what, (unsigned)h);
+        return mpi_err_failed(
+            rma_err(w, MPI_ERR_TYPE, fn, "%s=%#x is not committed", what, (unsigned)h));
     *out = t;
     return MPI_SUCCESS;
 }
@@ -229,8 +231,11 @@ static canal_status_t cma_op(rma_win_t *w, const rma_args_t *a, dt_type_t *odt, 
 }
 
 /* ---------------------------------------------------------------- direct */
-static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *odt,
-                     dt_type_t *rdt, dt_type_t *tdt, const rma_layout_t *l, dt_op_t op)
+/* Returns the MPI error class of a failure (why: its message), not raised:
+ * the caller completes the request of MPI_R* with it before it raises, so
+ * that a code the user's handler cleared still fails the request. */
+static int direct_op(rma_win_t *w, const rma_args_t *a, dt_type_t *odt, dt_type_t *rdt,
+                     dt_type_t *tdt, const rma_layout_t *l, dt_op_t op, char *why, size_t whylen)
 {
     int t = a->target;
     char *tp = rma_local_addr(w, t, a->disp, l->lo, l->hi);
@@ -240,11 +245,13 @@ static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_
     size_t bytes = l->bytes, done;
 
     (void)tdt;
-    if (tp == NULL && bytes > 0)
-        return rma_err(w, MPI_ERR_RMA_RANGE, fn,
-                       "target_disp=%#llx with %zu bytes is not in memory attached to the window "
-                       "at rank %d",
-                       (unsigned long long)a->disp, bytes, t);
+    if (tp == NULL && bytes > 0) {
+        snprintf(why, whylen,
+                 "target_disp=%#llx with %zu bytes is not in memory attached to the window at "
+                 "rank %d",
+                 (unsigned long long)a->disp, bytes, t);
+        return MPI_ERR_RMA_RANGE;
+    }
     if (bytes == 0)
         return MPI_SUCCESS;
     if (w->cma && t != w->rank) {
@@ -300,13 +307,16 @@ static int direct_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_
 out:
     free(tmp);
     free(old);
-    if (st < 0)
-        return rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
+    if (st < 0) {
+        snprintf(why, whylen, "%s", common_err_detail());
+        return mpi_err_class_of_status(st);
+    }
     return MPI_SUCCESS;
 nomem:
     free(tmp);
     free(old);
-    return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory for a %zu-byte operation", bytes);
+    snprintf(why, whylen, "out of memory for a %zu-byte operation", bytes);
+    return MPI_ERR_NO_MEM;
 }
 
 /* ---------------------------------------------------------------- active messages */
@@ -400,7 +410,8 @@ static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *o
             ureq->status.error = MPI_ERR_NO_MEM;
             adi_request_complete(ureq);
         }
-        return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory for a %zu-byte operation", len);
+        return mpi_err_failed(
+            rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory for a %zu-byte operation", len));
     }
     memcpy(msg, &h, sizeof h);
     for (size_t i = 0; i < nlist; i++)
@@ -444,11 +455,12 @@ static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *o
             op_track(o, r);
     }
     if (st < 0)
-        o->err = MPI_ERR_OTHER;
+        o->err = mpi_err_class_of_status(st);
     op_release(o);
     adi_unlock();
     if (st < 0)
-        return rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail());
+        return mpi_err_failed(
+            rma_err(w, mpi_err_class_of_status(st), fn, "%s", common_err_detail()));
     return MPI_SUCCESS;
 }
 
@@ -505,10 +517,11 @@ static int issue_check_target(const char *fn, rma_win_t *w, const rma_args_t *a)
     int t = a->target;
 
     if (t != MPI_PROC_NULL && (t < 0 || t >= w->size))
-        return rma_fail(w, MPI_ERR_RANK, fn, "target_rank=%d is not in [0, %d) or MPI_PROC_NULL", t,
-                        w->size);
+        return mpi_err_failed(rma_err(
+            w, MPI_ERR_RANK, fn, "target_rank=%d is not in [0, %d) or MPI_PROC_NULL", t, w->size));
     if (a->disp < 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
-        return rma_fail(w, MPI_ERR_DISP, fn, "target_disp=%lld is negative", (long long)a->disp);
+        return mpi_err_failed(
+            rma_err(w, MPI_ERR_DISP, fn, "target_disp=%lld is negative", (long long)a->disp));
     return MPI_SUCCESS;
 }
 
@@ -533,10 +546,10 @@ static int issue_check_args(const char *fn, rma_win_t *w, const rma_args_t *a, d
 
     if (a->kind == RMA_AM_CAS) {
         if (a->obuf == NULL || a->cbuf == NULL || a->rbuf == NULL)
-            return rma_fail(w, MPI_ERR_ARG, fn, "%s is NULL",
-                            a->obuf == NULL   ? "origin_addr"
-                            : a->cbuf == NULL ? "compare_addr"
-                                              : "result_addr");
+            return mpi_err_failed(rma_err(w, MPI_ERR_ARG, fn, "%s is NULL",
+                                          a->obuf == NULL   ? "origin_addr"
+                                          : a->cbuf == NULL ? "compare_addr"
+                                                            : "result_addr"));
         if ((err = issue_check_target(fn, w, a)) ||
             (err = check_dt(w, a->tdt, "datatype", fn, &tdt)))
             return err;
@@ -544,79 +557,84 @@ static int issue_check_args(const char *fn, rma_win_t *w, const rma_args_t *a, d
         op = DT_OP_REPLACE;
     } else {
         if (a->ocount < 0)
-            return rma_fail(w, MPI_ERR_COUNT, fn, "origin_count=%lld is negative",
-                            (long long)a->ocount);
+            return mpi_err_failed(rma_err(w, MPI_ERR_COUNT, fn, "origin_count=%lld is negative",
+                                          (long long)a->ocount));
         if (has_origin && (err = check_dt(w, a->odt, "origin_datatype", fn, &odt)))
             return err;
         if (a->kind == RMA_AM_GACC) {
             if (a->rcount < 0)
-                return rma_fail(w, MPI_ERR_COUNT, fn, "result_count=%lld is negative",
-                                (long long)a->rcount);
+                return mpi_err_failed(rma_err(w, MPI_ERR_COUNT, fn, "result_count=%lld is negative",
+                                              (long long)a->rcount));
             if ((err = check_dt(w, a->rdt, "result_datatype", fn, &rdt)))
                 return err;
         }
         if ((err = issue_check_target(fn, w, a)))
             return err;
         if (a->tcount < 0)
-            return rma_fail(w, MPI_ERR_COUNT, fn, "target_count=%lld is negative",
-                            (long long)a->tcount);
+            return mpi_err_failed(rma_err(w, MPI_ERR_COUNT, fn, "target_count=%lld is negative",
+                                          (long long)a->tcount));
         if ((err = check_dt(w, a->tdt, "target_datatype", fn, &tdt)))
             return err;
         if (is_acc && (op = rma_builtin_op(a->op)) == DT_OP_N)
-            return rma_fail(w, MPI_ERR_OP, fn,
-                            "op=%#x is not a predefined operation (one-sided accumulates take "
-                            "only those, MPI_REPLACE and MPI_NO_OP included)",
-                            (unsigned)a->op);
+            return mpi_err_failed(
+                rma_err(w, MPI_ERR_OP, fn,
+                        "op=%#x is not a predefined operation (one-sided accumulates take "
+                        "only those, MPI_REPLACE and MPI_NO_OP included)",
+                        (unsigned)a->op));
     }
     if (__builtin_mul_overflow((size_t)a->tcount, dt_size(tdt), &tbytes) ||
         tbytes > (size_t)INT64_MAX / 2)
-        return rma_fail(w, MPI_ERR_COUNT, fn, "target_count=%lld of %zu-byte elements is too large",
-                        (long long)a->tcount, dt_size(tdt));
+        return mpi_err_failed(rma_err(w, MPI_ERR_COUNT, fn,
+                                      "target_count=%lld of %zu-byte elements is too large",
+                                      (long long)a->tcount, dt_size(tdt)));
     if (has_origin) {
         if (__builtin_mul_overflow((size_t)a->ocount, dt_size(odt), &obytes))
-            return rma_fail(w, MPI_ERR_COUNT, fn, "origin_count=%lld is too large",
-                            (long long)a->ocount);
+            return mpi_err_failed(rma_err(w, MPI_ERR_COUNT, fn, "origin_count=%lld is too large",
+                                          (long long)a->ocount));
         if (a->obuf == NULL && obytes > 0 && mpi_handle_kind(a->odt) == MPI_HKIND_BUILTIN)
-            return rma_fail(w, MPI_ERR_BUFFER, fn, "origin_addr is NULL");
+            return mpi_err_failed(rma_err(w, MPI_ERR_BUFFER, fn, "origin_addr is NULL"));
         if (obytes != tbytes)
-            return rma_fail(w, MPI_ERR_TYPE, fn,
-                            "the origin describes %zu bytes (origin_count=%lld) but the target "
-                            "%zu bytes (target_count=%lld): the datatypes do not match",
-                            obytes, (long long)a->ocount, tbytes, (long long)a->tcount);
+            return mpi_err_failed(
+                rma_err(w, MPI_ERR_TYPE, fn,
+                        "the origin describes %zu bytes (origin_count=%lld) but the target "
+                        "%zu bytes (target_count=%lld): the datatypes do not match",
+                        obytes, (long long)a->ocount, tbytes, (long long)a->tcount));
     }
     if (a->kind == RMA_AM_GACC || a->kind == RMA_AM_CAS) {
         if ((size_t)a->rcount * dt_size(rdt) != tbytes)
-            return rma_fail(w, MPI_ERR_TYPE, fn,
-                            "the result buffer holds %zu bytes but the target %zu bytes",
-                            (size_t)a->rcount * dt_size(rdt), tbytes);
+            return mpi_err_failed(rma_err(
+                w, MPI_ERR_TYPE, fn, "the result buffer holds %zu bytes but the target %zu bytes",
+                (size_t)a->rcount * dt_size(rdt), tbytes));
         if (a->rbuf == NULL && tbytes > 0)
-            return rma_fail(w, MPI_ERR_BUFFER, fn, "result_addr is NULL");
+            return mpi_err_failed(rma_err(w, MPI_ERR_BUFFER, fn, "result_addr is NULL"));
     }
     if (a->kind == RMA_AM_CAS) {
         if (dt_builtin_of(tdt) == DT_NBUILTIN)
-            return rma_fail(w, MPI_ERR_TYPE, fn, "datatype=%#x is not a predefined datatype",
-                            (unsigned)a->tdt);
+            return mpi_err_failed(rma_err(w, MPI_ERR_TYPE, fn,
+                                          "datatype=%#x is not a predefined datatype",
+                                          (unsigned)a->tdt));
         if (!rma_cas_type_ok(dt_builtin_of(tdt)))
-            return rma_fail(w, MPI_ERR_TYPE, fn,
-                            "datatype=%s is not an integer, logical or byte type (compare-and-swap "
-                            "takes only those)",
-                            dt_builtin_name(dt_builtin_of(tdt)));
+            return mpi_err_failed(
+                rma_err(w, MPI_ERR_TYPE, fn,
+                        "datatype=%s is not an integer, logical or byte type (compare-and-swap "
+                        "takes only those)",
+                        dt_builtin_name(dt_builtin_of(tdt))));
     }
     if ((is_acc || a->kind == RMA_AM_CAS) && tbytes > 0) {
         dt_builtin_t b = dt_basic_type(tdt);
         if (b == DT_NBUILTIN)
-            return rma_fail(w, MPI_ERR_TYPE, fn,
-                            "target_datatype=%#x mixes basic types; accumulates need one",
-                            (unsigned)a->tdt);
+            return mpi_err_failed(rma_err(
+                w, MPI_ERR_TYPE, fn, "target_datatype=%#x mixes basic types; accumulates need one",
+                (unsigned)a->tdt));
         if (odt != NULL && dt_basic_type(odt) != b)
-            return rma_fail(w, MPI_ERR_TYPE, fn,
-                            "origin_datatype (%s) and target_datatype (%s) have different basic "
-                            "types",
-                            dt_basic_type(odt) == DT_NBUILTIN ? "mixed"
-                                                              : dt_builtin_name(dt_basic_type(odt)),
-                            dt_builtin_name(b));
+            return mpi_err_failed(rma_err(
+                w, MPI_ERR_TYPE, fn,
+                "origin_datatype (%s) and target_datatype (%s) have different basic "
+                "types",
+                dt_basic_type(odt) == DT_NBUILTIN ? "mixed" : dt_builtin_name(dt_basic_type(odt)),
+                dt_builtin_name(b)));
         if (op != DT_OP_REPLACE && op != DT_OP_NO_OP && dt_op_check(op, tdt) < 0)
-            return rma_fail(w, MPI_ERR_OP, fn, "%s", common_err_detail());
+            return mpi_err_failed(rma_err(w, MPI_ERR_OP, fn, "%s", common_err_detail()));
     }
     *op_out = op;
     *odt_out = odt;
@@ -639,11 +657,12 @@ static int issue_check_range(const char *fn, rma_win_t *w, const rma_args_t *a,
     if (__builtin_mul_overflow((int64_t)a->disp, (int64_t)w->units[t], &off) ||
         __builtin_add_overflow(off, l->lo, &lo) || __builtin_add_overflow(off, l->hi, &hi) ||
         lo < 0 || hi > (int64_t)w->sizes[t])
-        return rma_fail(w, MPI_ERR_RMA_RANGE, fn,
-                        "target_disp=%lld (disp_unit %lld) with target_count=%lld touches "
-                        "bytes [%lld, %lld) but the window of rank %d has %lld bytes",
-                        (long long)a->disp, (long long)w->units[t], (long long)a->tcount,
-                        (long long)lo, (long long)hi, t, (long long)w->sizes[t]);
+        return mpi_err_failed(
+            rma_err(w, MPI_ERR_RMA_RANGE, fn,
+                    "target_disp=%lld (disp_unit %lld) with target_count=%lld touches "
+                    "bytes [%lld, %lld) but the window of rank %d has %lld bytes",
+                    (long long)a->disp, (long long)w->units[t], (long long)a->tcount, (long long)lo,
+                    (long long)hi, t, (long long)w->sizes[t]));
     return MPI_SUCCESS;
 }
 
@@ -698,12 +717,13 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
     if (!w->direct && t == w->rank)
         adi_progress(); /* a caller spinning on its own memory must still serve the others */
     if (w->direct || t == w->rank) {
-        err = direct_op(w, a, fn, odt, rdt, tdt, &l, op);
+        char why[MPI_MAX_ERROR_STRING];
+        int cls = direct_op(w, a, odt, rdt, tdt, &l, op, why, sizeof why);
         if (ureq != NULL) {
-            if (err != MPI_SUCCESS)
-                mpi_error_class_impl(err, &ureq->status.error, fn);
+            ureq->status.error = cls; /* (also when the handler clears the code below) */
             adi_request_complete(ureq);
         }
+        err = cls == MPI_SUCCESS ? MPI_SUCCESS : mpi_err_failed(rma_err(w, cls, fn, "%s", why));
     } else {
         /* On failure the request stays with the operation's pieces, which
          * complete it if they ever finish. */
@@ -712,7 +732,7 @@ static int rma_issue(const char *fn, rma_win_t *w, const rma_args_t *a)
     rma_layout_fini(&l);
     if (ureq != NULL)
         *a->req = mpi_request_handle(ureq);
-    return err;
+    return mpi_result(err);
 }
 
 /* ---------------------------------------------------------------- the fast path */

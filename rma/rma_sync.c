@@ -126,10 +126,11 @@ static int target_lost(rma_win_t *w, int t, const char *fn)
 {
     if (!adi_peer_failed(w->job[t]))
         return MPI_SUCCESS;
-    return rma_fail(w, MPIX_ERR_PROC_FAILED, fn,
-                    "rank %d of the window (rank %d of MPI_COMM_WORLD) failed before the epoch "
-                    "toward it completed",
-                    t, w->job[t]);
+    return mpi_err_failed(
+        rma_err(w, MPIX_ERR_PROC_FAILED, fn,
+                "rank %d of the window (rank %d of MPI_COMM_WORLD) failed before the epoch "
+                "toward it completed",
+                t, w->job[t]));
 }
 
 /* The class to report when a collective inside an RMA call failed with
@@ -192,9 +193,9 @@ int rma_raise_late(rma_win_t *w, const char *fn)
 static int check_assert(rma_win_t *w, int assert, int allowed, const char *fn)
 {
     if (assert & ~allowed)
-        return rma_fail(w, MPI_ERR_ASSERT, fn,
-                        "assert=%#x has bits that are not valid here (allowed: %#x)",
-                        (unsigned)assert, (unsigned)allowed);
+        return mpi_err_failed(rma_err(w, MPI_ERR_ASSERT, fn,
+                                      "assert=%#x has bits that are not valid here (allowed: %#x)",
+                                      (unsigned)assert, (unsigned)allowed));
     return MPI_SUCCESS;
 }
 
@@ -444,7 +445,8 @@ int mpi_win_fence_impl(int assert, rma_win_t *w, const char *fn)
 static int check_group(rma_win_t *w, MPI_Group group, const char *fn, mpi_group_t **out)
 {
     if ((*out = mpi_group_get(group)) == NULL)
-        return rma_fail(w, MPI_ERR_GROUP, fn, "group=%#x is not a valid group", (unsigned)group);
+        return mpi_err_failed(
+            rma_err(w, MPI_ERR_GROUP, fn, "group=%#x is not a valid group", (unsigned)group));
     return MPI_SUCCESS;
 }
 
@@ -462,9 +464,10 @@ static int mark_group(rma_win_t *w, mpi_group_t *g, const char *fn, int exposure
                 else
                     w->peer[k].in_access = 0;
             }
-            return rma_fail(w, MPI_ERR_GROUP, fn,
-                            "member %d of group (rank %d of MPI_COMM_WORLD) is not in the window",
-                            i, mpi_group_member(g, i));
+            return mpi_err_failed(
+                rma_err(w, MPI_ERR_GROUP, fn,
+                        "member %d of group (rank %d of MPI_COMM_WORLD) is not in the window", i,
+                        mpi_group_member(g, i)));
         }
         if (exposure)
             w->peer[r].in_exposure = 1;
@@ -622,8 +625,8 @@ int mpi_win_test_impl(rma_win_t *w, int *flag, const char *fn)
 static int check_rank(rma_win_t *w, int rank, const char *fn)
 {
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
-        return rma_fail(w, MPI_ERR_RANK, fn, "rank=%d is not in [0, %d) or MPI_PROC_NULL", rank,
-                        w->size);
+        return mpi_err_failed(rma_err(w, MPI_ERR_RANK, fn,
+                                      "rank=%d is not in [0, %d) or MPI_PROC_NULL", rank, w->size));
     return MPI_SUCCESS;
 }
 

@@ -281,6 +281,10 @@ def errh_param(e):
     return None
 
 
+def index_of(e, p):
+    return next(i for i, q in enumerate(e.params) if q is p)
+
+
 def checks(e, large):
     """The checks of the entry point, in the order MPICH makes them: the
     object, the groups and an op first (MPICH's handles), then each
@@ -294,13 +298,28 @@ def checks(e, large):
     true only when the check passes, or None when there is none (then the
     entry has no fast path). See entry_code."""
     ep = errh_param(e)
+    # MPICH's first phase looks at the kind bits of a handle before the
+    # communicator or window (mpi_check_*_kind): an `info(first)` (window
+    # creation) and a window's `group` (MPI_Win_post, MPI_Win_start) that is
+    # no handle of its kind at all (MPI_GROUP_NULL included) is their error
+    # even when the communicator or window is bad too
+    first = [p for p in e.params
+             if p.direction == 'in' and not p.is_ptr and index_of(e, p) < index_of(e, ep)
+             and ((p.kind == 'info' and 'first' in p.kargs)
+                  or (p.kind == 'group' and ep.kind == 'win'))] if ep is not None else []
+    pre = [('mpi_check_%s_kind(%s, %s, fn, "%s")' % (p.kind, p.name,
+                                                      ep.name if ep.kind == 'win' else 'MPI_WIN_NULL',
+                                                      p.name),
+            ('(%s == MPI_INFO_NULL || mpi_handle_is_kind(%s, MPI_OBJ_INFO))' % (p.name, p.name)
+             if p.kind == 'info' else 'mpi_handle_is_kind(%s, MPI_OBJ_GROUP)' % p.name))
+           for p in first]
     if ep is not None and ep.kind in OBJ_KINDS:
         # a window or a file: its validity and the out-pointers here, through
         # its own handler; the rest is the implementation's
         otype, ocheck, pcheck = OBJ_KINDS[ep.kind]
         cobj = 'c_' + ep.name
         fast = ('(%s = mpi_win_fast(%s)) != NULL' % (cobj, ep.name)) if ep.kind == 'win' else None
-        out = [('%s(%s, fn, &%s)' % (ocheck, ep.name, cobj), fast)]
+        out = pre + [('%s(%s, fn, &%s)' % (ocheck, ep.name, cobj), fast)]
         for p in e.params:
             if p.kind in ('request', 'out') and p.is_ptr and p.direction in ('out', 'inout'):
                 out.append(('%s(%s, %s, fn, "%s")' % (pcheck, cobj, p.name, p.name),
@@ -309,7 +328,7 @@ def checks(e, large):
     if ep is not None and ep.kind != 'comm':
         return [], None, []  # session handlers: the implementation checks
     cobj = 'c_' + ep.name if ep is not None else 'NULL'
-    out = []
+    out = list(pre)
     if ep is not None:
         out.append(('mpi_check_comm(%s, fn, &%s)' % (ep.name, cobj),
                     '(%s = mpi_comm_fast(%s)) != NULL' % (cobj, ep.name)))

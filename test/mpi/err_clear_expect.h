@@ -7,18 +7,32 @@
  * handler's MPI_SUCCESS after the handler ran exactly once, on comm, with
  * that class, and QUIET(call), which checks that the call succeeded without
  * running the handler (under a clearing handler MPI_SUCCESS alone proves
- * nothing). Include after mtest.h.
+ * nothing). win_clear and EXPECT_WIN(call, class) are the same for a
+ * window's handler. Include after mtest.h.
  */
 #ifndef ERR_CLEAR_EXPECT_H
 #define ERR_CLEAR_EXPECT_H
 
-static int ncalls, last_class;
+static int ncalls, last_class, last_on_win;
 static MPI_Comm last_comm;
 
 static void comm_clear(MPI_Comm *comm, int *code, ...)
 {
     ncalls++;
     last_comm = *comm;
+    last_on_win = 0;
+    MPI_Error_class(*code, &last_class);
+    *code = MPI_SUCCESS;
+}
+
+/* The same handler for windows (MPI_Win_create_errhandler(win_clear, ...)):
+ * EXPECT_WIN checks that it, not a communicator's, ran. */
+static inline void win_clear(MPI_Win *win, int *code, ...) /* (inline: unused is fine) */
+{
+    (void)win;
+    ncalls++;
+    last_comm = MPI_COMM_NULL;
+    last_on_win = 1;
     MPI_Error_class(*code, &last_class);
     *code = MPI_SUCCESS;
 }
@@ -46,8 +60,12 @@ static void expect_at(int line, const char *what, int rc, int before, MPI_Comm c
     CHECK(ncalls == before + 1, "line %d: %s: handler ran %d times, want 1", line, what,
           ncalls - before);
     if (ncalls == before + 1) {
-        MPI_Comm_compare(comm, last_comm, &same);
-        CHECK(same == MPI_IDENT, "line %d: %s: handler ran on another communicator", line, what);
+        if (comm == MPI_COMM_NULL || last_comm == MPI_COMM_NULL)
+            same = comm == last_comm ? MPI_IDENT : MPI_UNEQUAL;
+        else
+            MPI_Comm_compare(comm, last_comm, &same);
+        CHECK(same == MPI_IDENT, "line %d: %s: handler ran on another %s", line, what,
+              last_on_win ? "object (a window's)" : "communicator");
         CHECK(last_class == want, "line %d: %s: error class %d, want %d", line, what, last_class,
               want);
     }
@@ -57,6 +75,13 @@ static void expect_at(int line, const char *what, int rc, int before, MPI_Comm c
     do {                                                                                           \
         int before_ = ncalls;                                                                      \
         expect_at(__LINE__, #call, (call), before_, comm, cls);                                    \
+    } while (0)
+
+/* the call's window handler (win_clear) ran once with class cls */
+#define EXPECT_WIN(call, cls)                                                                      \
+    do {                                                                                           \
+        int before_ = ncalls;                                                                      \
+        expect_at(__LINE__, #call, (call), before_, MPI_COMM_NULL, cls);                           \
     } while (0)
 
 #define QUIET(call)                                                                                \

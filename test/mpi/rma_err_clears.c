@@ -13,46 +13,14 @@
  * MPI_Win_create with size -1 made a window, MPI_Win_free(MPI_WIN_NULL)
  * read a NULL window. Every rank passes the same bad arguments (except the
  * fence below), so no rank waits for another. Afterwards the window still
- * works. Checked on MPI_Win_create and MPI_Win_allocate windows.
+ * works. Checked on MPI_Win_create and MPI_Win_allocate windows. The
+ * handlers and EXPECT are err_clear_expect.h's, which also check which
+ * handler ran: the window's (EXPECT_WIN) for calls on a window,
+ * MPI_COMM_WORLD's for window creation and a bad window handle.
  */
 #include "rma_util.h"
 
-static int ncalls, last_class;
-
-static void clear_code(int *code)
-{
-    ncalls++;
-    MPI_Error_class(*code, &last_class);
-    *code = MPI_SUCCESS;
-}
-
-static void win_clear(MPI_Win *win, int *code, ...)
-{
-    (void)win;
-    clear_code(code);
-}
-
-static void comm_clear(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm;
-    clear_code(code);
-}
-
-static void expect_at(int line, const char *what, int rc, int before, int want)
-{
-    CHECK(rc == MPI_SUCCESS, "line %d: %s: returned %d, want the handler's MPI_SUCCESS", line,
-          what, rc);
-    CHECK(ncalls == before + 1, "line %d: %s: handler ran %d times, want 1", line, what,
-          ncalls - before);
-    CHECK(ncalls != before + 1 || last_class == want, "line %d: %s: error class %d, want %d",
-          line, what, last_class, want);
-}
-
-#define EXPECT(call, cls)                                                                          \
-    do {                                                                                           \
-        int before_ = ncalls;                                                                      \
-        expect_at(__LINE__, #call, (call), before_, cls);                                          \
-    } while (0)
+#include "err_clear_expect.h"
 
 enum { N = 16 };
 
@@ -76,22 +44,22 @@ static void run(int flavor, int rank, int size)
 
     /* operations: issue_check_args / issue_check_range (nothing may move) */
     OK(MPI_Win_fence(0, win));
-    EXPECT(MPI_Put(buf, 1, MPI_INT, right, 0, 1, MPI_DATATYPE_NULL, win), MPI_ERR_TYPE);
-    EXPECT(MPI_Put(buf, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE);
-    EXPECT(MPI_Put(buf, -1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_COUNT);
-    EXPECT(MPI_Put(buf, 2, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE);
-    EXPECT(MPI_Put(buf, 4, MPI_INT, right, N - 2, 4, MPI_INT, win), MPI_ERR_RMA_RANGE);
-    EXPECT(MPI_Get(res, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE);
-    EXPECT(MPI_Get(res, 4, MPI_INT, right, N - 1, 4, MPI_INT, win), MPI_ERR_RMA_RANGE);
-    EXPECT(MPI_Accumulate(buf, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_OP_NULL, win), MPI_ERR_OP);
-    EXPECT(MPI_Accumulate(buf, 1, MPI_INT, right, 0, 1, MPI_DATATYPE_NULL, MPI_SUM, win),
-           MPI_ERR_TYPE);
-    EXPECT(MPI_Get_accumulate(buf, 1, MPI_INT, res, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT,
-                              MPI_SUM, win),
-           MPI_ERR_TYPE);
-    EXPECT(MPI_Fetch_and_op(buf, res, MPI_INT, right, 0, MPI_OP_NULL, win), MPI_ERR_OP);
-    EXPECT(MPI_Compare_and_swap(buf, NULL, res, MPI_INT, right, 0, win), MPI_ERR_ARG);
-    EXPECT(MPI_Compare_and_swap(buf, buf, res, MPI_FLOAT, right, 0, win), MPI_ERR_TYPE);
+    EXPECT_WIN(MPI_Put(buf, 1, MPI_INT, right, 0, 1, MPI_DATATYPE_NULL, win), MPI_ERR_TYPE);
+    EXPECT_WIN(MPI_Put(buf, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE);
+    EXPECT_WIN(MPI_Put(buf, -1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_COUNT);
+    EXPECT_WIN(MPI_Put(buf, 2, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE);
+    EXPECT_WIN(MPI_Put(buf, 4, MPI_INT, right, N - 2, 4, MPI_INT, win), MPI_ERR_RMA_RANGE);
+    EXPECT_WIN(MPI_Get(res, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE);
+    EXPECT_WIN(MPI_Get(res, 4, MPI_INT, right, N - 1, 4, MPI_INT, win), MPI_ERR_RMA_RANGE);
+    EXPECT_WIN(MPI_Accumulate(buf, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_OP_NULL, win), MPI_ERR_OP);
+    EXPECT_WIN(MPI_Accumulate(buf, 1, MPI_INT, right, 0, 1, MPI_DATATYPE_NULL, MPI_SUM, win),
+               MPI_ERR_TYPE);
+    EXPECT_WIN(MPI_Get_accumulate(buf, 1, MPI_INT, res, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT,
+                                  MPI_SUM, win),
+               MPI_ERR_TYPE);
+    EXPECT_WIN(MPI_Fetch_and_op(buf, res, MPI_INT, right, 0, MPI_OP_NULL, win), MPI_ERR_OP);
+    EXPECT_WIN(MPI_Compare_and_swap(buf, NULL, res, MPI_INT, right, 0, win), MPI_ERR_ARG);
+    EXPECT_WIN(MPI_Compare_and_swap(buf, buf, res, MPI_FLOAT, right, 0, win), MPI_ERR_TYPE);
     OK(MPI_Win_fence(0, win));
     for (i = 0; i < N; i++)
         CHECK(res[i] == -1, "flavor %d: a failed get or fetch wrote res[%d] = %d", flavor, i,
@@ -104,16 +72,16 @@ static void run(int flavor, int rank, int size)
     OK(MPI_Barrier(MPI_COMM_WORLD)); /* (the puts below must not land before every check) */
 
     /* synchronization: check_rank, check_assert, mark_group (no epoch opens) */
-    EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, size + 3, 0, win), MPI_ERR_RANK);
-    EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, right, 0x7fff0000, win), MPI_ERR_ASSERT);
-    EXPECT(MPI_Win_unlock(size + 3, win), MPI_ERR_RANK);
-    EXPECT(MPI_Win_flush(-2, win), MPI_ERR_RANK);
-    EXPECT(MPI_Win_lock_all(0x7fff0000, win), MPI_ERR_ASSERT);
-    EXPECT(MPI_Win_start(MPI_GROUP_NULL, 0, win), MPI_ERR_GROUP);
-    EXPECT(MPI_Win_post(MPI_GROUP_NULL, 0, win), MPI_ERR_GROUP);
-    EXPECT(MPI_Win_start(MPI_GROUP_EMPTY, 0x7fff0000, win), MPI_ERR_ASSERT);
+    EXPECT_WIN(MPI_Win_lock(MPI_LOCK_SHARED, size + 3, 0, win), MPI_ERR_RANK);
+    EXPECT_WIN(MPI_Win_lock(MPI_LOCK_SHARED, right, 0x7fff0000, win), MPI_ERR_ASSERT);
+    EXPECT_WIN(MPI_Win_unlock(size + 3, win), MPI_ERR_RANK);
+    EXPECT_WIN(MPI_Win_flush(-2, win), MPI_ERR_RANK);
+    EXPECT_WIN(MPI_Win_lock_all(0x7fff0000, win), MPI_ERR_ASSERT);
+    EXPECT_WIN(MPI_Win_start(MPI_GROUP_NULL, 0, win), MPI_ERR_GROUP);
+    EXPECT_WIN(MPI_Win_post(MPI_GROUP_NULL, 0, win), MPI_ERR_GROUP);
+    EXPECT_WIN(MPI_Win_start(MPI_GROUP_EMPTY, 0x7fff0000, win), MPI_ERR_ASSERT);
     if (rank == 0) /* alone: had it gone on, it would wait for the others */
-        EXPECT(MPI_Win_fence(0x7fff0000, win), MPI_ERR_ASSERT);
+        EXPECT_WIN(MPI_Win_fence(0x7fff0000, win), MPI_ERR_ASSERT);
     /* none of them left an epoch open: a lock_all epoch and a fence work */
     before = ncalls;
     OK(MPI_Win_lock_all(0, win));
@@ -126,13 +94,13 @@ static void run(int flavor, int rank, int size)
 
     /* window objects: MPI_COMM_WORLD's handler */
     EXPECT(MPI_Win_create(buf, -1, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &nwin),
-           MPI_ERR_SIZE);
+           MPI_COMM_WORLD, MPI_ERR_SIZE);
     CHECK(nwin == MPI_WIN_NULL, "flavor %d: MPI_Win_create with size -1 made a window", flavor);
-    EXPECT(MPI_Win_create(buf, sizeof buf, 0, MPI_INFO_NULL, MPI_COMM_WORLD, &nwin), MPI_ERR_DISP);
-    CHECK(nwin == MPI_WIN_NULL, "flavor %d: MPI_Win_create with disp_unit 0 made a window",
-          flavor);
-    EXPECT(MPI_Win_free(&nwin), MPI_ERR_WIN);
-    EXPECT(MPI_Win_get_name(MPI_WIN_NULL, name, &len), MPI_ERR_WIN);
+    EXPECT(MPI_Win_create(buf, sizeof buf, 0, MPI_INFO_NULL, MPI_COMM_WORLD, &nwin), MPI_COMM_WORLD,
+           MPI_ERR_DISP);
+    CHECK(nwin == MPI_WIN_NULL, "flavor %d: MPI_Win_create with disp_unit 0 made a window", flavor);
+    EXPECT(MPI_Win_free(&nwin), MPI_COMM_WORLD, MPI_ERR_WIN);
+    EXPECT(MPI_Win_get_name(MPI_WIN_NULL, name, &len), MPI_COMM_WORLD, MPI_ERR_WIN);
 
     rma_win_free(flavor, mem, &win);
 }
@@ -145,8 +113,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_create_errhandler(comm_clear, &eh);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    eh = clear_install();
     MPI_Errhandler_free(&eh);
     run(0, rank, size);
     run(1, rank, size);

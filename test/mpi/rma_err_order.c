@@ -6,7 +6,12 @@
  * and datatype) and the op last; MPI_Compare_and_swap its buffers first
  * (MPI_ERR_ARG), then the target, then the datatype; MPI_Win_lock the rank
  * first; MPI_Win_start and MPI_Win_post the group before the assert;
- * MPI_Win_create the info before the size and the unit. Before, rma/ checked
+ * MPI_Win_create the info before the size and the unit; an info or group
+ * argument that is not a handle of its kind at all before a bad
+ * communicator or window (MPI_Win_create_dynamic(info=0x12345,
+ * MPI_COMM_NULL) is MPI_ERR_INFO, MPI_Win_start(MPI_GROUP_NULL, 0,
+ * MPI_WIN_NULL) MPI_ERR_GROUP; before this, Canal gave MPI_ERR_COMM and
+ * MPI_ERR_WIN). Before, rma/ checked
  * the op and every count first, the datatypes before the rank, the lock
  * type and the assert before the rank and the group, the size before the
  * info. Every class here was read from this program run under Debian's
@@ -39,6 +44,17 @@ static void run(int flavor, int rank, int size)
     EXPECT(MPI_Win_create(buf, 16, 0, bad_info, MPI_COMM_WORLD, &nwin), MPI_ERR_INFO);
     EXPECT(MPI_Win_create(buf, -1, 0, MPI_INFO_NULL, MPI_COMM_WORLD, &nwin), MPI_ERR_SIZE);
     CHECK(nwin == MPI_WIN_NULL, "flavor %d: a failed MPI_Win_create made a window", flavor);
+    /* a handle that is no handle of its kind before the communicator or the
+     * window (MPICH's first phase: the handles' kinds, in the call's order) */
+    EXPECT(MPI_Win_start(MPI_GROUP_NULL, 0, MPI_WIN_NULL), MPI_ERR_GROUP);
+    EXPECT(MPI_Win_post(MPI_GROUP_NULL, 0x7fff0000, MPI_WIN_NULL), MPI_ERR_GROUP);
+    EXPECT(MPI_Win_start(MPI_GROUP_EMPTY, 0, MPI_WIN_NULL), MPI_ERR_WIN);
+    EXPECT(MPI_Win_create_dynamic(bad_info, MPI_COMM_NULL, &nwin), MPI_ERR_INFO);
+    EXPECT(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_NULL, &nwin), MPI_ERR_COMM);
+    EXPECT(MPI_Win_create(buf, -1, 0, bad_info, MPI_COMM_NULL, &nwin), MPI_ERR_INFO);
+    EXPECT(MPI_Win_allocate(16, 4, bad_info, MPI_COMM_NULL, &res, &nwin), MPI_ERR_INFO);
+    EXPECT(MPI_Win_allocate_shared(16, 4, bad_info, MPI_COMM_NULL, &res, &nwin), MPI_ERR_INFO);
+    CHECK(nwin == MPI_WIN_NULL, "flavor %d: a failed window creation made a window", flavor);
 
     OK(MPI_Win_fence(0, win));
     EXPECT(MPI_Accumulate(buf, 1, MPI_INT, 0, 0, 1, MPI_DATATYPE_NULL, MPI_OP_NULL, win),
