@@ -144,7 +144,61 @@ static canal_status_t check_peer(ch_shm_state_t *st, int peer, int *li_out)
     return CANAL_OK;
 }
 
-canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
+/* Publish the record of rec bytes just written at `at` (ending, padded, at
+ * `end`), after a skip record at pos if skip: the terminator, the record's
+ * sequence, the skip's, the sender's counts, the blocked flag, the prefetch
+ * of the line ahead and the doorbell. Both send paths end here. */
+__attribute__((always_inline)) static inline void ring_publish(ch_shm_state_t *st,
+                                                               ch_shm_peer_t *p, int li,
+                                                               ch_shm_rec_t *r, uint32_t pos,
+                                                               uint32_t at, uint32_t end,
+                                                               uint32_t rec, uint32_t skip)
+{
+    uint32_t ring = (uint32_t)st->lay.ring_bytes;
+    uint32_t seq = p->sent_recs + (skip ? 2 : 1);
+
+    p->sent += skip + (end - at);
+    if (at == 0) /* a new lap */
+        p->wrap_at = st->wrap_first;
+    end = end == ring ? 0 : end;
+    /* The terminator: a sequence the reader does not expect there. Only
+     * inside the record's last line: a store to the next line would have
+     * to take that line from the reader first, and the reader would take
+     * the record's line back meanwhile (one more transfer per message).
+     * A line start needs none: the reader cleans those (ring_release). */
+    if ((end & (SHM_LINE - 1)) != 0)
+        atomic_store_explicit(&ch_shm_rec_at(p->out_ring, end)->seq, seq, memory_order_relaxed);
+    atomic_store_explicit(&r->seq, seq, memory_order_release);
+    if (skip) {
+        /* Published after the record at 0, so a reader that takes the skip
+         * finds that record already there. */
+        r = ch_shm_rec_at(p->out_ring, pos);
+        r->lens = SHM_REC_SKIP;
+        atomic_store_explicit(&r->seq, seq - 1, memory_order_release);
+    }
+    p->sent_recs = seq;
+    p->out_pos = end;
+    if (p->blocked) {
+        atomic_store_explicit(&p->out_ctl->blocked, 0, memory_order_relaxed);
+        p->blocked = 0;
+        st->nblocked--;
+    }
+    /* The line after the terminator's, if the record crossed into a new
+     * line: take it now, so the next sends do not wait for it. Built for
+     * generic x86-64 this is a read prefetch; PREFETCHW here measured worse
+     * (16-32 B far, 512 B-2 KiB near; bench.md, helper far). */
+    if ((end & (SHM_LINE - 1)) < rec && end + SHM_LINE < ring)
+        __builtin_prefetch(p->out_ring + ((end + SHM_LINE) & ~(uint32_t)(SHM_LINE - 1)), 1, 3);
+    /* The reader may be asleep waiting for this record (caps.sendv_wakes:
+     * the device does not call wake() after each packet). */
+    if (li != st->local_rank)
+        wake_local(st, li);
+}
+
+/* Everything sendv() takes: any iovec, the ring's end, the soft wrap, a
+ * full ring (blocked flag, one more look), and every argument error. */
+static inline canal_status_t sendv_general(ch_endpoint_t *ep, int peer,
+                                                              const struct iovec *iov, int n)
 {
     ch_shm_state_t *st = ep->state;
     size_t cap = st->lay.payload_cap;
@@ -153,7 +207,7 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
     ch_shm_peer_t *p;
     ch_shm_rec_t *r;
     unsigned char *dst;
-    uint32_t ring, rec, pos, skip, need, at, end, seq;
+    uint32_t ring, rec, pos, skip, need, at, end;
     int li = 0;
 
     if ((err = check_peer(st, peer, &li)) != CANAL_OK)
@@ -219,44 +273,59 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
         dst += iov[i].iov_len;
     }
     r->lens = (uint32_t)hdr_len | (uint32_t)len << 8;
-    seq = p->sent_recs + (skip ? 2 : 1);
-    p->sent += skip + (end - at);
-    if (at == 0) /* a new lap */
-        p->wrap_at = st->wrap_first;
-    end = end == ring ? 0 : end;
-    /* The terminator: a sequence the reader does not expect there. Only
-     * inside the record's last line: a store to the next line would have
-     * to take that line from the reader first, and the reader would take
-     * the record's line back meanwhile (one more transfer per message).
-     * A line start needs none: the reader cleans those (ring_release). */
-    if ((end & (SHM_LINE - 1)) != 0)
-        atomic_store_explicit(&ch_shm_rec_at(p->out_ring, end)->seq, seq, memory_order_relaxed);
-    atomic_store_explicit(&r->seq, seq, memory_order_release);
-    if (skip) {
-        /* Published after the record at 0, so a reader that takes the skip
-         * finds that record already there. */
-        r = ch_shm_rec_at(p->out_ring, pos);
-        r->lens = SHM_REC_SKIP;
-        atomic_store_explicit(&r->seq, seq - 1, memory_order_release);
-    }
-    p->sent_recs = seq;
-    p->out_pos = end;
-    if (p->blocked) {
-        atomic_store_explicit(&p->out_ctl->blocked, 0, memory_order_relaxed);
-        p->blocked = 0;
-        st->nblocked--;
-    }
-    /* The line after the terminator's, if the record crossed into a new
-     * line: take it now, so the next sends do not wait for it. Built for
-     * generic x86-64 this is a read prefetch; PREFETCHW here measured worse
-     * (16-32 B far, 512 B-2 KiB near; bench.md, helper far). */
-    if ((end & (SHM_LINE - 1)) < rec && end + SHM_LINE < ring)
-        __builtin_prefetch(p->out_ring + ((end + SHM_LINE) & ~(uint32_t)(SHM_LINE - 1)), 1, 3);
-    /* The reader may be asleep waiting for this record (caps.sendv_wakes:
-     * the device does not call wake() after each packet). */
-    if (li != st->local_rank)
-        wake_local(st, li);
+    ring_publish(st, p, li, r, pos, at, end, rec, skip);
     return CANAL_OK;
+}
+
+/* The straight path: a header of up to SHM_STRAIGHT_HDR bytes and at most
+ * one payload of up to SHM_PAYLOAD_ALIGN_FROM (the device's eager packets
+ * of small messages: copied inline, payload 8-byte aligned after the
+ * header), into the ring where it stands, with room known (or found at one
+ * load of the reader's count), no skip, no soft-wrap try and no blocked
+ * flag to clear; the checks once. Anything else, an error included, takes
+ * sendv_general(), which checks everything again (bench.md, helper ring3:
+ * instructions per send before and after). */
+enum { SHM_STRAIGHT_HDR = 32 };
+
+canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
+{
+    ch_shm_state_t *st = ep->state;
+    ch_shm_peer_t *p;
+    ch_shm_rec_t *r;
+    size_t hl, len;
+    uint32_t ring, pos, rec, end;
+    int li;
+
+    if ((unsigned)n - 1 > 1 || iov == NULL || !st->attached ||
+        (unsigned)peer >= (unsigned)st->world_size || (li = st->local_of[peer]) < 0)
+        goto general;
+    hl = iov[0].iov_len;
+    len = n == 2 ? iov[1].iov_len : 0;
+    if (hl > SHM_STRAIGHT_HDR || len > SHM_PAYLOAD_ALIGN_FROM ||
+        (hl != 0 && iov[0].iov_base == NULL) || (len != 0 && iov[1].iov_base == NULL))
+        goto general;
+    p = &st->peers[li];
+    ring = (uint32_t)st->lay.ring_bytes;
+    pos = p->out_pos;
+    rec = ch_shm_rec_size(hl, len);
+    end = ch_shm_rec_next(pos, rec);
+    if (p->blocked | p->dead || pos + rec > ring ||
+        (pos + rec > p->wrap_at && p->wrap_recs != p->received_recs))
+        goto general;
+    if (p->sent - p->peer_consumed > ring - SHM_REC_HEAD - (end - pos)) {
+        p->peer_consumed = atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire);
+        if (p->sent - p->peer_consumed > ring - SHM_REC_HEAD - (end - pos))
+            goto general;
+    }
+    r = ch_shm_rec_at(p->out_ring, pos);
+    common_copy_small(r->bytes, iov[0].iov_base, hl);
+    if (len != 0)
+        common_copy_small(r->bytes + ch_shm_payload_off(hl, len), iov[1].iov_base, len);
+    r->lens = (uint32_t)hl | (uint32_t)len << 8;
+    ring_publish(st, p, li, r, pos, pos, end, rec, 0);
+    return CANAL_OK;
+general:
+    return sendv_general(ep, peer, iov, n);
 }
 
 static void check_peers_alive(ch_shm_state_t *st);

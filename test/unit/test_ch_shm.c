@@ -327,6 +327,113 @@ START_TEST(test_backpressure)
 }
 END_TEST
 
+/* ---- the straight path --------------------------------------------------- */
+
+/* sendv()'s straight path (a header and one payload of at most 32 bytes, or
+ * none) against its guarantees, with both directions busy: each rank fills
+ * its ring to the other until AGAIN without reading, so both rings are full
+ * at once, then both stream the rest, reading only when sendv() says AGAIN.
+ * Payloads of 0-32 bytes (0 also as a one-iovec packet) put records of 24-56
+ * bytes at every offset of a line, so records meet the ring's end (a skip),
+ * the soft wrap's boundaries and a full ring in every phase; the counters
+ * start below 2^32 when arg says so. Then a ping-pong in which the reader
+ * sleeps in block() and only sendv() wakes it (no wake() after a send). */
+enum { STRAIGHT_ROUNDS = 300 };
+
+static size_t straight_len(unsigned seq)
+{
+    return (seq * 7u) % 33;
+}
+
+static canal_status_t straight_send(int peer, unsigned seq, unsigned char *buf)
+{
+    size_t len = straight_len(seq);
+    thdr_t h = {THDR_MAGIC, (uint32_t)info.rank, seq, (uint32_t)len};
+    struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
+
+    make_payload(buf, info.rank, seq, len);
+    return ch_sendv(EP, peer, iov, len == 0 && seq % 2 ? 1 : 2);
+}
+
+static int body_straight(int rank, void *arg)
+{
+    unsigned char buf[64];
+    int peer = 1 - rank;
+    unsigned seq = 0, total, fill;
+    unsigned long waits0;
+    canal_status_t st;
+    double t0;
+
+    if (arg != NULL)
+        ch_shm_test_count_base = UINT32_MAX - 3000;
+    bring_up(&up_check);
+    /* Fill until AGAIN; the peer does the same, so both rings are full. */
+    while ((st = straight_send(peer, seq, buf)) == CANAL_OK)
+        seq++;
+    T_CHECK(st == CANAL_AGAIN, "sendv while filling: %d", st);
+    fill = seq;
+    T_CHECK(fill > SHM_ST->lay.ring_bytes / 64, "AGAIN after only %u records", fill);
+    total = 4 * fill;
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    t0 = now_s();
+    while (seq < total || received[peer] < total) {
+        if (seq < total && (st = straight_send(peer, seq, buf)) == CANAL_OK) {
+            seq++;
+            continue;
+        }
+        T_CHECK(seq >= total || st == CANAL_AGAIN, "sendv: %d", st);
+        T_CHECK(ch_progress(EP) >= 0, "progress");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "both directions: sent %u, got %u of %u", seq,
+                received[peer], total);
+    }
+    T_CHECK(SHM_ST->nblocked == 0, "still blocked on %d rings", SHM_ST->nblocked);
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+
+    /* The sleeping reader, woken by the straight path alone. */
+    waits0 = SHM_ST->futex_waits;
+    for (unsigned i = 0; i < STRAIGHT_ROUNDS; i++) {
+        if (rank == 0) {
+            if (i % 16 == 0)
+                sleep_ms(1); /* let the peer fall asleep */
+            while ((st = straight_send(peer, seq, buf)) == CANAL_AGAIN)
+                T_CHECK(ch_progress(EP) >= 0, "progress");
+            T_CHECK(st == CANAL_OK, "sendv: %d", st);
+            seq++;
+        }
+        t0 = now_s();
+        while (received[peer] < total + i + 1) {
+            int n = ch_progress(EP);
+            T_CHECK(n >= 0, "progress");
+            if (n == 0)
+                T_CHECK(ch_block(EP, unit_block_forever_us()) == CANAL_OK, "block");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "round %u: the reader was not woken", i);
+        }
+        if (rank == 1) {
+            if (i % 16 == 0)
+                sleep_ms(1);
+            while ((st = straight_send(peer, seq, buf)) == CANAL_AGAIN)
+                T_CHECK(ch_progress(EP) >= 0, "progress");
+            T_CHECK(st == CANAL_OK, "sendv: %d", st);
+            seq++;
+        }
+    }
+    T_CHECK(SHM_ST->futex_waits > waits0, "the reader never slept (%lu futex waits)",
+            SHM_ST->futex_waits - waits0);
+    return tear_down();
+}
+
+START_TEST(test_straight_both_full)
+{
+    ck_assert_int_eq(run_job(2, 1, body_straight, NULL), 0);
+}
+END_TEST
+
+START_TEST(test_straight_counts_wrap)
+{
+    ck_assert_int_eq(run_job(2, 1, body_straight, (void *)1), 0);
+}
+END_TEST
+
 /* ---- the soft wrap ------------------------------------------------------- */
 
 /* A ping-pong of small messages must not walk the whole ring: a sender
@@ -1237,6 +1344,8 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_order_8);
     tcase_add_test(tc, test_two_nodes);
     tcase_add_test(tc, test_backpressure);
+    tcase_add_test(tc, test_straight_both_full);
+    tcase_add_test(tc, test_straight_counts_wrap);
     tcase_add_test(tc, test_lookalike);
     tcase_add_test(tc, test_soft_wrap);
     tcase_add_test(tc, test_out_rings_mapped);
