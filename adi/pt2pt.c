@@ -754,6 +754,14 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
         req_fail(r, peer, CANAL_ERR_PEER);
         return;
     }
+    if (r->size == 0) {
+        /* An empty message (a rendezvous for want of eager credit): nothing
+         * to pull or stream. A CTS would wait for ever: the sender's DATA
+         * loop sends no packet for 0 bytes and finishes at once. */
+        send_fin_like(peer, PKT_FIN, sreq);
+        recv_done(r);
+        return;
+    }
     if (!dt_is_contig(r->dt) && adi_req_cursor_init(r) < 0)
         r->status.error = CANAL_ERR_NOMEM; /* nothing lands; the message is drained */
     if ((flags & PKT_FLAG_RDMA) && p->has_rdma && dt_is_contig(r->dt)) {

@@ -337,12 +337,27 @@ static void cq_wait_choose(ofi_state_t *st, const pmi_info_t *pmi)
  * (CANAL_EAGER_LIMIT of payload behind our prefix) are just above that, so
  * unless the user chose a size, ask for one that holds them (256 bytes for
  * rxm's header). Must precede the first fi_getinfo, which reads it; a
- * setenv in MPI_Init, as MPICH's and Open MPI's ofi layers do. */
-static void rxm_buffer_size_set(const ofi_state_t *st)
+ * setenv in MPI_Init, as MPICH's and Open MPI's ofi layers do.
+ *
+ * Over tcp, rxm's rendezvous also loses a packet now and then under load
+ * (libfabric 1.17: the receiver never completes a max-size packet while
+ * later ones complete, doc/bench.md, helpers `ofi` and `ofi2`), so none of
+ * the channel's packets take it: FI_OFI_RXM_EAGER_LIMIT raised to the
+ * largest packet (buf_size). rxm reads that limit only where it places
+ * eager data straight into the receiver's buffer and sends straight from
+ * ours (tcp's dynamic receive buffers and direct send), so it costs no
+ * bounce buffers and leaves verbs;ofi_rxm as it was; there SAR carries
+ * packets up to 8 times the buffer size. The channel's own large transfers
+ * (rdma_read) are fi_read and do not use rxm's rendezvous. */
+static void rxm_limits_set(const ofi_state_t *st)
 {
     long long eager = common_cvar_int("EAGER_LIMIT");
     char val[32];
 
+    if (getenv("FI_OFI_RXM_EAGER_LIMIT") == NULL) {
+        snprintf(val, sizeof val, "%zu", st->buf_size);
+        setenv("FI_OFI_RXM_EAGER_LIMIT", val, 0);
+    }
     if (getenv("FI_OFI_RXM_BUFFER_SIZE") != NULL || eager <= 0)
         return;
     if ((size_t)eager > st->max_payload)
@@ -487,7 +502,7 @@ static canal_status_t ofi_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const c
     }
 
     cq_wait_choose(st, pmi);
-    rxm_buffer_size_set(st);
+    rxm_limits_set(st);
     want = ep->provider[0] != '\0' ? ep->provider : common_cvar_str("OFI_PROVIDER");
     if ((err = select_provider(st, want)) != CANAL_OK)
         goto fail;
