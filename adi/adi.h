@@ -332,6 +332,9 @@ typedef struct {
      * wait with a watch) although their wait's watch had moved (a wake-up
      * that never came) */
     uint64_t thread_sleeps, thread_sleeps_missed;
+    /* messages (eager or RTS) that arrived before a receive matched them and
+     * entered an unexpected queue (each one a queue entry and a second copy) */
+    uint64_t unexpected_msgs;
 } adi_stats_t;
 void adi_stats_get(adi_stats_t *out);
 

@@ -1615,6 +1615,7 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         adi_mq_add(&q->unexpected, &m->match, h.src_rank, h.tag);
         __atomic_store_n(&q->arrivals, q->arrivals + 1, __ATOMIC_RELEASE);
         adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, 1);
+        adi_stat_add(&adi_stats.unexpected_msgs, 1);
         adi_q_unlock(q);
         return;
     case PKT_CREDIT:

@@ -197,7 +197,7 @@ static void pvar_add(const char *name, const char *desc, int var_class, int cat,
 enum { ADI_F_MSGS_SENT, ADI_F_BYTES_SENT, ADI_F_MSGS_RECV, ADI_F_BYTES_RECV, ADI_F_UNEXP_LEN,
        ADI_F_UNEXP_HWM, ADI_F_POSTED_LEN, ADI_F_POSTED_HWM, ADI_F_RNDV_SENT, ADI_F_RNDV_RECV,
        ADI_F_WAIT_NS, ADI_F_WAITS, ADI_F_RNDV_PULLED, ADI_F_WAIT_SLEEPS, ADI_F_WAIT_SLEEPS_MISSED,
-       ADI_F_THREAD_SLEEPS, ADI_F_THREAD_SLEEPS_MISSED };
+       ADI_F_THREAD_SLEEPS, ADI_F_THREAD_SLEEPS_MISSED, ADI_F_UNEXP_MSGS };
 
 static unsigned long long adi_field(int f, int chan)
 {
@@ -221,6 +221,7 @@ static unsigned long long adi_field(int f, int chan)
     case ADI_F_WAIT_SLEEPS_MISSED: return s.wait_sleeps_missed;
     case ADI_F_THREAD_SLEEPS: return s.thread_sleeps;
     case ADI_F_THREAD_SLEEPS_MISSED: return s.thread_sleeps_missed;
+    case ADI_F_UNEXP_MSGS: return s.unexpected_msgs;
     default: return 0;
     }
 }
@@ -248,6 +249,10 @@ static void pvars_add_adi(void)
     }
     pvar_add("canal_unexpected_queue_length", "messages in the unexpected queues now",
              MPI_T_PVAR_CLASS_LEVEL, CAT_ADI, SRC_ADI, ADI_F_UNEXP_LEN, 0);
+    pvar_add("canal_unexpected_messages",
+             "messages that arrived before a receive matched them and waited in an unexpected "
+             "queue (a queue entry and a second copy each)",
+             MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_UNEXP_MSGS, 0);
     pvar_add("canal_unexpected_queue_hwm", "most messages ever held in the unexpected queues",
              MPI_T_PVAR_CLASS_HIGHWATERMARK, CAT_ADI, SRC_ADI, ADI_F_UNEXP_HWM, 0);
     pvar_add("canal_posted_queue_length", "receives posted and not yet matched",
