@@ -320,6 +320,7 @@ extern const char *const adi_stats_channel_names[ADI_STATS_NCHANNELS];
 typedef struct {
     uint64_t msgs_sent[ADI_STATS_NCHANNELS], bytes_sent[ADI_STATS_NCHANNELS];
     uint64_t msgs_recv[ADI_STATS_NCHANNELS], bytes_recv[ADI_STATS_NCHANNELS];
+    /* (filled by adi_stats_get from the context queues: adi_stats keeps 0) */
     uint64_t unexpected_len, unexpected_hwm, posted_len, posted_hwm;
     uint64_t rndv_sent, rndv_recv, wait_ns, waits;
     uint64_t rndv_pulled; /* rendezvous receives read by the receiver itself (one copy) */

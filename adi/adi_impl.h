@@ -132,6 +132,8 @@ typedef struct {
                                lock, read atomically by adi_recv_now's wait) */
     struct adi_recv_waiter *waiter; /* a blocking receive waiting unposted here for
                                its first match (unlocked mode only; adi/pt2pt.c) */
+    size_t posted_hwm, unexpected_hwm; /* the most entries each queue ever held
+                               (under lock; the levels are the queues' len) */
 } adi_ctx_queues_t;
 
 typedef struct {
@@ -194,21 +196,18 @@ static inline void adi_stat_add_devlocked(uint64_t *counter, uint64_t v)
     __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
 }
 
-static inline void adi_stat_level(uint64_t *level, uint64_t *hwm, int delta)
+/* The queue-length levels of MPI_T are the queues' own lengths, per context
+ * (adi_mq_t.len), summed when read (adi_queue_levels, pt2pt.c); only the
+ * high-water marks need a word more, kept per context beside the queue.
+ * Every write is under the queue's lock (locked mode), so the mark is a
+ * compare and, when it grows, a plain store: the global levels they replace
+ * were two locked read-modify-writes per received message in locked mode
+ * (one on the post, one on the match), the contexts' locks not excluding
+ * each other. Call after adding to the queue. */
+static inline void adi_q_hwm(const adi_mq_t *mq, size_t *hwm)
 {
-    uint64_t now, seen;
-
-    if (!adi_dev.locked) {
-        now = *level += (uint64_t)(int64_t)delta;
-        if (delta > 0 && now > *hwm)
-            *hwm = now;
-        return;
-    }
-    now = __atomic_add_fetch(level, (uint64_t)(int64_t)delta, __ATOMIC_RELAXED);
-    seen = __atomic_load_n(hwm, __ATOMIC_RELAXED);
-    while (delta > 0 && now > seen &&
-           !__atomic_compare_exchange_n(hwm, &seen, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-        ;
+    if (__builtin_expect(mq->len > *hwm, 0))
+        *hwm = mq->len;
 }
 
 /* The context queues' lock, taken only in locked mode. */
@@ -331,6 +330,14 @@ void adi_msg_free(adi_message_t *m);
 canal_status_t adi_dev_dyn_channel(ch_endpoint_t **ch_out);
 canal_status_t adi_dev_dyn_peer_init(int peer);
 void adi_queues_finalize(void);
+/* pt2pt.c: the queue-length levels for adi_stats_get: the posted receives
+ * and unexpected messages of every context now (each context's under its
+ * lock), and as high-water marks the most one context's queue ever held or
+ * the most any read found in all of them, whichever is more: exact for a
+ * program whose messages queue on one communicator at a time (the sum's
+ * own peak between reads would need one counter that every context's post
+ * and match write). */
+void adi_queue_levels(adi_stats_t *out);
 
 /* failure.c: the error a receive on `context` from source rank `src` (or
  * ADI_ANY_SOURCE) must complete with, because it waits for a failed peer

@@ -40,6 +40,7 @@ void adi_stats_get(adi_stats_t *out)
     const uint64_t *src = (const uint64_t *)&adi_stats;
     for (size_t i = 0; i < sizeof adi_stats / sizeof(uint64_t); i++)
         dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+    adi_queue_levels(out);
 }
 
 static int stats_slot_of(const ch_endpoint_t *ch)

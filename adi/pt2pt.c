@@ -242,6 +242,49 @@ static adi_message_t *find_unexpected(adi_ctx_queues_t *q, int src, int tag)
     return msg_of(adi_mq_find_unexpected(&q->unexpected, src, tag));
 }
 
+/* The marks adi_queue_levels reported so far: a mark never falls (a sum
+ * read once stays the mark after the queues emptied). Any thread may read
+ * MPI_T: an atomic maximum. */
+static uint64_t posted_peak, unexpected_peak;
+
+static uint64_t levels_peak(uint64_t *peak, uint64_t now)
+{
+    uint64_t seen = __atomic_load_n(peak, __ATOMIC_RELAXED);
+    while (now > seen &&
+           !__atomic_compare_exchange_n(peak, &seen, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+    return now > seen ? now : seen;
+}
+
+void adi_queue_levels(adi_stats_t *out)
+{
+    size_t posted = 0, unexpected = 0, posted_hwm = 0, unexpected_hwm = 0;
+
+    for (int c = 0; c < CTX_CHUNKS; c++) {
+        adi_ctx_queues_t **chunk = __atomic_load_n(&ctx_tab[c], __ATOMIC_ACQUIRE);
+        if (chunk == NULL)
+            continue;
+        for (int i = 0; i < CTX_CHUNK; i++) {
+            adi_ctx_queues_t *q = __atomic_load_n(&chunk[i], __ATOMIC_ACQUIRE);
+            if (q == NULL)
+                continue;
+            adi_q_lock(q);
+            posted += q->posted.len;
+            unexpected += q->unexpected.len;
+            if (q->posted_hwm > posted_hwm)
+                posted_hwm = q->posted_hwm;
+            if (q->unexpected_hwm > unexpected_hwm)
+                unexpected_hwm = q->unexpected_hwm;
+            adi_q_unlock(q);
+        }
+    }
+    out->posted_len = posted;
+    out->unexpected_len = unexpected;
+    out->posted_hwm = levels_peak(&posted_peak, posted_hwm > posted ? posted_hwm : posted);
+    out->unexpected_hwm =
+        levels_peak(&unexpected_peak, unexpected_hwm > unexpected ? unexpected_hwm : unexpected);
+}
+
 void adi_queues_finalize(void)
 {
     for (int c = 0; c < CTX_CHUNKS; c++) {
@@ -908,15 +951,12 @@ static inline __attribute__((always_inline)) canal_status_t irecv_post(adi_reque
     r->tmp_len = 0;
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);
-    /* (queue-length statistics change under the queue's lock, so a level
-     * never dips below zero between a post and its match) */
     if (m != NULL) {
         adi_mq_remove(&q->unexpected, &m->match);
-        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
     } else {
         r->state = REQ_RECV_POSTED;
         adi_mq_add(&q->posted, &r->match, src, tag);
-        adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, 1);
+        adi_q_hwm(&q->posted, &q->posted_hwm);
     }
     adi_q_unlock(q);
     if (m == NULL) {
@@ -1032,7 +1072,6 @@ static adi_message_t *take_eager(adi_ctx_queues_t *q, int src, int tag, int *rts
     *rts = m != NULL && m->type != PKT_EAGER;
     if (m != NULL && !*rts) {
         adi_mq_remove(&q->unexpected, &m->match);
-        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
     } else {
         m = NULL;
     }
@@ -1136,10 +1175,11 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
     if (!dt_is_contig(dt))
         return CANAL_AGAIN;
     cap = count * dt_contig_size(dt);
-    /* A larger receive only takes what is there: with no unexpected message
-     * anywhere (a hint: the request path looks again under the lock) it
-     * posts at once, for about 80 instructions less than looking. */
-    if (cap > ADI_MSG_INLINE && __atomic_load_n(&adi_stats.unexpected_len, __ATOMIC_RELAXED) == 0)
+    /* A larger receive only takes what is there: with no unexpected eager
+     * bytes anywhere (a hint: the request path looks again under the lock,
+     * and finds an empty or rendezvous message this misses) it posts at
+     * once, for about 80 instructions less than looking. */
+    if (cap > ADI_MSG_INLINE && __atomic_load_n(&adi_dev.unexpected_bytes, __ATOMIC_RELAXED) == 0)
         return CANAL_AGAIN;
     if ((w.q = adi_ctx(context)) == NULL)
         return CANAL_AGAIN;
@@ -1209,7 +1249,6 @@ static adi_message_t *probe_look(adi_ctx_queues_t *q, int src, int tag, int take
     if (m != NULL) {
         if (take) {
             adi_mq_remove(&q->unexpected, &m->match);
-            adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
         }
         if (st_out != NULL) {
             st_out->source = m->src_rank;
@@ -1396,7 +1435,6 @@ canal_status_t adi_cancel(adi_request_t *r)
             if (r->state == REQ_RECV_POSTED) {
                 adi_mq_remove(&q->posted, &r->match);
                 r->state = REQ_IDLE;
-                adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
                 unposted = 1;
             }
             adi_q_unlock(q);
@@ -1562,7 +1600,6 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             /* Claimed: no longer cancellable (state changes under q's lock). */
             adi_mq_remove(&q->posted, &r->match);
             r->state = h.type == PKT_EAGER ? REQ_DONE : REQ_RECV_DATA;
-            adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
             adi_q_unlock(q);
             if (h.type == PKT_EAGER && r->alloc_buf == NULL && dt_is_contig(r->dt)) {
                 /* (what deliver does for it, without its eleven arguments) */
@@ -1614,7 +1651,7 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         m->match.extra = m->links;
         adi_mq_add(&q->unexpected, &m->match, h.src_rank, h.tag);
         __atomic_store_n(&q->arrivals, q->arrivals + 1, __ATOMIC_RELEASE);
-        adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, 1);
+        adi_q_hwm(&q->unexpected, &q->unexpected_hwm);
         adi_stat_add(&adi_stats.unexpected_msgs, 1);
         adi_q_unlock(q);
         return;
@@ -1720,7 +1757,6 @@ static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer, canal_s
     if (r->state == REQ_RECV_POSTED) {
         adi_mq_remove(&q->posted, &r->match);
         r->state = REQ_IDLE;
-        adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
         took = 1;
     }
     adi_q_unlock(q);
@@ -1773,7 +1809,6 @@ void adi_posted_fail_all(void)
                 r->status.error = fst;
                 adi_mq_remove(&q->posted, &r->match);
                 r->state = REQ_IDLE;
-                adi_stat_level(&adi_stats.posted_len, &adi_stats.posted_hwm, -1);
                 r->peer = peer;
                 common_list_push_back(&fail, &r->sendq);
             }
@@ -1826,7 +1861,6 @@ void adi_revoked_sweep(int context)
         while (adi_mq_first(&q->unexpected) != NULL) {
             m = msg_of(adi_mq_first(&q->unexpected));
             adi_mq_remove(&q->unexpected, &m->match);
-            adi_stat_level(&adi_stats.unexpected_len, &adi_stats.unexpected_hwm, -1);
             m->match.qlink.next = (common_link_t *)drop; /* (out of the queue: a free link) */
             drop = m;
         }

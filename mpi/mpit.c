@@ -253,11 +253,15 @@ static void pvars_add_adi(void)
              "messages that arrived before a receive matched them and waited in an unexpected "
              "queue (a queue entry and a second copy each)",
              MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_UNEXP_MSGS, 0);
-    pvar_add("canal_unexpected_queue_hwm", "most messages ever held in the unexpected queues",
+    pvar_add("canal_unexpected_queue_hwm",
+             "most messages ever held in one communicator's unexpected queue (or in all of "
+             "them at a read)",
              MPI_T_PVAR_CLASS_HIGHWATERMARK, CAT_ADI, SRC_ADI, ADI_F_UNEXP_HWM, 0);
     pvar_add("canal_posted_queue_length", "receives posted and not yet matched",
              MPI_T_PVAR_CLASS_LEVEL, CAT_ADI, SRC_ADI, ADI_F_POSTED_LEN, 0);
-    pvar_add("canal_posted_queue_hwm", "most receives ever posted and not yet matched",
+    pvar_add("canal_posted_queue_hwm",
+             "most receives ever waiting in one communicator's posted queue (or in all of "
+             "them at a read)",
              MPI_T_PVAR_CLASS_HIGHWATERMARK, CAT_ADI, SRC_ADI, ADI_F_POSTED_HWM, 0);
     pvar_add("canal_rndv_sent", "messages sent with the rendezvous protocol",
              MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_RNDV_SENT, 0);
