@@ -114,6 +114,14 @@ typedef struct {
     const coll_algo_t *algo;
 } coll_choice_t;
 coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot);
+/* coll/sched.c: c is out of step (a call on the node's block met a
+ * collective by messages: its ranks disagree on how many calls c had; rank
+ * `rank` said so of its call of `kind`): from now on every collective on c
+ * fails at once with a mismatch saying so (the schedule's creation; no
+ * block, no direct call, no replay). 1 when c was not out of step before. */
+int coll_comm_step_out(mpi_comm_t *c, int rank, int kind);
+/* CANAL_OK, or the error of c being out of step (the message says so). */
+canal_status_t coll_comm_step_check(mpi_comm_t *c);
 
 /* ---------------------------------------------------------------- one node, shared block */
 /* coll/shm.c: the blocking barrier and the allreduce of up to COLL_SHM_MAX

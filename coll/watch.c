@@ -33,11 +33,16 @@
  * nonblocking and persistent calls' MPI_Wait too (coll_request_wait in
  * coll/sched.c), MPI_Waitall's (one coll_request_wait per collective) and
  * MPI_Waitany's and MPI_Waitsome's (coll_request_look at each of the
- * device's limits; mpi/request.c). Not covered: intercommunicators, and
- * loops of MPI_Test (no wait to time). A pair in which no rank waits
- * for another (MPI_Bcast from a root against MPI_Reduce to it: every rank
- * only sends) completes without an error. Messages of the mismatched call
- * stay unmatched in their receivers' queues.
+ * device's limits; mpi/request.c), and loops of MPI_Test (every 64th test
+ * that finds a collective not done). Not covered: intercommunicators. A
+ * pair in which no rank waits for another (MPI_Bcast from a root against
+ * MPI_Reduce to it: every rank only sends) completes without an error.
+ * Messages of the mismatched call stay unmatched in their receivers'
+ * queues.
+ * A call on the block that meets one by messages leaves the communicator
+ * out of step (the block's ranks entered a call the others did not, the
+ * others took a tag): step_out marks it (coll_comm_step_out) and pokes
+ * every rank with the note, and every later collective on it fails.
  */
 #include "coll/coll_impl.h"
 
@@ -54,6 +59,26 @@ enum { WATCH_FIRST_US = COLL_WATCH_FIRST_US, WATCH_MAX_US = 1000000, WATCH_DRAIN
 
 static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag);
 
+/* A poke whose call is STEP_NOTE says that c is out of step (its data:
+ * STEP_NOTE and the kind of the call on the block). */
+enum { STEP_NOTE = -2 };
+
+/* This rank's call of `kind` on the node's block failed because another
+ * rank called a collective by messages: c is out of step (the block's
+ * ranks entered a call the others did not, the others took a tag the
+ * block's did not). Mark it and tell every other rank, once: every later
+ * collective on c fails at once here, and a rank that waits in one stops
+ * at its next look (or takes the poke at its next drain). */
+static void step_out(mpi_comm_t *c, int kind)
+{
+    int32_t note[2] = {STEP_NOTE, kind};
+    if (!coll_comm_step_out(c, coll_rank(c), kind))
+        return;
+    for (int r = 0; r < coll_size(c); r++)
+        if (r != coll_rank(c))
+            send_note(c, r, note, sizeof note, COLL_TAG_POKE);
+}
+
 static const char *kind_name(int k)
 {
     return k >= 0 && k <= COLL_NEIGHBOR_ALLTOALLW ? coll_kind_name((coll_kind_t)k)
@@ -69,11 +94,16 @@ static void notify(mpi_comm_t *c, int base, const int32_t note[3])
 }
 
 /* Rank `other` called collective `k` at call `base` where this rank
- * called `kind`: tell everyone, and the error. */
+ * called `kind` (on the node's block when kind holds COLL_WATCH_BLOCK):
+ * tell everyone (the notice first: a rank that takes the out-of-step poke
+ * has the notice of the call too), and the error. */
 static canal_status_t found(mpi_comm_t *c, int base, int kind, int other, int k)
 {
-    int32_t note[3] = {kind, other, k};
+    int32_t note[3] = {kind & (COLL_WATCH_BLOCK - 1), other, k};
     notify(c, base, note);
+    if (kind & COLL_WATCH_BLOCK)
+        step_out(c, kind & (COLL_WATCH_BLOCK - 1));
+    kind &= COLL_WATCH_BLOCK - 1;
     return common_err_set(CANAL_ERR_MISMATCH,
                           "collective mismatch: this rank called %s where rank %d called %s",
                           kind_name(kind), other, kind_name(k));
@@ -114,7 +144,12 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
     int32_t note[3];
 
     if (adi_improbe(ADI_ANY_SOURCE, base | COLL_TAG_ABORT, ctx, &flag, &msg, &stat) >= 0 && flag) {
-        if (take(msg, note, sizeof note) != sizeof note)
+        size_t got = take(msg, note, sizeof note);
+        if (any)
+            step_out(c, kind & (COLL_WATCH_BLOCK - 1));
+        else
+            drain(c, base, kind, NULL); /* (the out-of-step poke, if the finder sent one) */
+        if (got != sizeof note)
             return common_err_set(CANAL_ERR_MISMATCH,
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
@@ -136,13 +171,18 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
             continue;
         if (any && pred(arg))
             return CANAL_OK;
-        return found(c, base, kind & (COLL_WATCH_BLOCK - 1), stat.source, k);
+        return found(c, base, kind, stat.source, k);
     }
     {
         int32_t who[2] = {-1, -1};
+        canal_status_t st;
         drain(c, base, kind, who);
         if (who[0] >= 0 && !(any && pred(arg)))
-            return found(c, base, kind & (COLL_WATCH_BLOCK - 1), who[0], who[1]);
+            return found(c, base, kind, who[0], who[1]);
+        /* (a rank said c is out of step: this call waits for a rank that
+         * fails its calls on c at once) */
+        if ((st = coll_comm_step_check(c)) < 0 && !(any && pred(arg)))
+            return st;
     }
     return CANAL_OK;
 }
@@ -186,7 +226,11 @@ static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2])
 
     while (adi_improbe(ADI_ANY_SOURCE, COLL_TAG_POKE, ctx, &flag, &msg, &stat) >= 0 && flag) {
         int32_t note[2] = {-1, -1};
-        if (take(msg, note, sizeof note) == sizeof note && note[0] == base && note[1] != kind && who != NULL) {
+        if (take(msg, note, sizeof note) != sizeof note)
+            continue;
+        if (note[0] == STEP_NOTE)
+            coll_comm_step_out(c, stat.source, note[1]);
+        else if (note[0] == base && note[1] != kind && who != NULL) {
             who[0] = stat.source;
             who[1] = note[1];
         }
