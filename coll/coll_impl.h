@@ -103,6 +103,12 @@ int coll_comm_peek_tag(mpi_comm_t *c);
  * (peers that waited long for its messages): called at the end of each
  * blocking schedule. */
 void coll_watch_drain(mpi_comm_t *c, int tag);
+/* c is being freed: take every message still queued on its collective
+ * context below tag `limit` (mpi/comm.c's from there on), and when one is a
+ * collective's, warn naming it (the ranks called different collectives: a
+ * rank that only sends, as a bcast's root against a reduce to it, returned
+ * without an error; a communicator made later may take the context). */
+void coll_watch_leftovers(mpi_comm_t *c, int limit);
 /* The selection's last answer on a communicator for the barrier (slot 0)
  * or the allreduce (slot 1), and what it depended on besides the
  * communicator (coll/select.c's coll_run_direct): blocking loops of the

@@ -151,6 +151,7 @@ void coll_comm_release(mpi_comm_t *c)
                   cs->active);
         adi_wait_until(comm_idle, cs);
     }
+    coll_watch_leftovers(c, COLL_TAG_LIMIT);
     for (int i = 0; i < CACHE_WAYS; i++)
         if (cs->cache[i] != NULL)
             sched_destroy(cs->cache[i]);

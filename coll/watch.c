@@ -38,7 +38,8 @@
  * pair in which no rank waits for another (MPI_Bcast from a root against
  * MPI_Reduce to it: every rank only sends) completes without an error.
  * Messages of the mismatched call stay unmatched in their receivers'
- * queues.
+ * queues until the communicator is freed: then coll_watch_leftovers takes
+ * them and warns naming the call (which is how a send-only pair is told).
  * A call on the block that meets one by messages leaves the communicator
  * out of step (the block's ranks entered a call the others did not, the
  * others took a tag): step_out marks it (coll_comm_step_out) and pokes
@@ -47,7 +48,10 @@
 #include "coll/coll_impl.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/log.h"
 
 _Static_assert((int)COLL_NEIGHBOR_ALLTOALLW < (int)COLL_TAG_POKE,
                "a collective's kind fits its tag");
@@ -241,6 +245,39 @@ void coll_watch_drain(mpi_comm_t *c, int tag)
 {
     if (((tag >> COLL_TAG_KIND_BITS) & (WATCH_DRAIN_EVERY - 1)) == 0)
         drain(c, 0, 0, NULL);
+}
+
+void coll_watch_leftovers(mpi_comm_t *c, int limit)
+{
+    int ctx = coll_context(c) + 1, flag = 0, n = 0, first_src = -1, first_tag = 0;
+    adi_status_t stat;
+    adi_message_t *msg;
+
+    if (coll_is_inter(c) || coll_size(c) < 2)
+        return;
+    /* (one message at a time, by its source and tag: the tags from `limit`
+     * on are mpi/comm.c's, never taken here) */
+    while (adi_iprobe(ADI_ANY_SOURCE, ADI_ANY_TAG, ctx, &flag, &stat) >= 0 && flag &&
+           stat.tag < limit &&
+           adi_improbe(stat.source, stat.tag, ctx, &flag, &msg, &stat) >= 0 && flag) {
+        int kind = stat.tag & ((1 << COLL_TAG_KIND_BITS) - 1);
+        void *buf = malloc(stat.bytes > 0 ? stat.bytes : 1);
+        if (kind <= COLL_NEIGHBOR_ALLTOALLW && stat.tag != COLL_TAG_POKE && n++ == 0) {
+            first_src = stat.source;
+            first_tag = stat.tag;
+        }
+        if (buf == NULL)
+            break; /* (the message stays matched: a loss of memory only) */
+        take(msg, buf, stat.bytes);
+        free(buf);
+    }
+    if (n > 0)
+        LOG_WARN("collective mismatch on a communicator being freed: rank %d's %s (its call %d "
+                 "on the communicator) never met a matching call on rank %d (the ranks called "
+                 "different collectives there; one that only sends returns without an error); "
+                 "%d such message(s) discarded",
+                 first_src, kind_name(first_tag & ((1 << COLL_TAG_KIND_BITS) - 1)),
+                 first_tag >> COLL_TAG_KIND_BITS, coll_rank(c), n);
 }
 
 long long coll_watch_step(long long prev)
