@@ -124,7 +124,9 @@ coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot);
  * collective by messages: its ranks disagree on how many calls c had; rank
  * `rank` said so of its call of `kind`): from now on every collective on c
  * fails at once with a mismatch saying so (the schedule's creation; no
- * block, no direct call, no replay). 1 when c was not out of step before. */
+ * block, no direct call, no replay: the mark is set in the state those
+ * paths read anyway, so a correct call tests nothing more). 1 when c was
+ * not out of step before. */
 int coll_comm_step_out(mpi_comm_t *c, int rank, int kind);
 /* CANAL_OK, or the error of c being out of step (the message says so). */
 canal_status_t coll_comm_step_check(mpi_comm_t *c);

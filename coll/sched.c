@@ -410,19 +410,35 @@ canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
 coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot)
 {
     coll_comm_t *cs = coll_comm_state(c);
-    /* (out of step: no direct call; the schedule's creation says why) */
-    return cs != NULL && !cs->step_out ? &cs->choice[slot] : NULL;
+    return cs != NULL ? &cs->choice[slot] : NULL;
 }
 
 int coll_comm_step_out(mpi_comm_t *c, int rank, int kind)
 {
     coll_comm_t *cs = coll_comm_state(c);
+    coll_sched_t *cached[CACHE_WAYS];
     if (cs == NULL || cs->step_out)
         return 0;
     cs->step_out = 1;
     cs->step_rank = rank;
     cs->step_kind = kind;
-    cs->shm.state = -1; /* (its calls go to the schedule, which fails) */
+    /* Its calls then go to the schedule's creation, which fails, through
+     * state the matched paths read anyway (nothing tests the mark per
+     * call): no block; no 2-rank exchange (the barrier's remembered choice
+     * says none, and the allreduce's is forgotten: coll_run_direct's miss
+     * tests the mark); no replay (the cache is emptied). */
+    cs->shm.state = -1;
+    cs->choice[0] = (coll_choice_t){.valid = 1, .algo = NULL};
+    cs->choice[1].valid = 0;
+    adi_lock();
+    for (int i = 0; i < CACHE_WAYS; i++) {
+        cached[i] = cs->cache[i];
+        cs->cache[i] = NULL;
+    }
+    adi_unlock();
+    for (int i = 0; i < CACHE_WAYS; i++)
+        if (cached[i] != NULL)
+            sched_destroy(cached[i]);
     return 1;
 }
 
@@ -1334,7 +1350,7 @@ coll_sched_t *coll_sched_replay(mpi_comm_t *c, const coll_args_t *a)
     cache_key_t k;
     coll_sched_t *s = NULL;
 
-    if (cs == NULL || !cacheable(a) || cs->step_out)
+    if (cs == NULL || !cacheable(a))
         return NULL;
     key_of(a, &k);
     adi_lock();
