@@ -53,7 +53,7 @@ int main(int argc, char **argv)
     int rc, first = 0;
     MPI_Comm c;
 
-    if (!mismatch_init(&argc, &argv, 1024))
+    if (!mismatch_init(&argc, &argv, 1024, 0))
         return 0;
 
     c = fresh();

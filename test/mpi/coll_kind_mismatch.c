@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 {
     int rc, n = 16;
 
-    if (!mismatch_init(&argc, &argv, (size_t)n * 4096))
+    if (!mismatch_init(&argc, &argv, (size_t)n * 4096, 0))
         return 0;
     /* (the node's shared block is made at the third barrier) */
     for (int i = 0; i < 3; i++)

@@ -78,9 +78,11 @@ static void __attribute__((unused)) free_fresh(void)
  * the even ranks. a, b: the buffers of the calls (mismatch_init). */
 static int odd_one, *a, *b;
 
-/* Start the test: MPI, odd_one, a and b of `ints` zeroed ints each. 0 on
- * a single rank (nothing to mismatch: the test has finished), else 1. */
-static int __attribute__((unused)) mismatch_init(int *argc, char ***argv, size_t ints)
+/* Start the test: MPI, odd_one, a and b of `ints` zeroed ints each (times
+ * the number of ranks when per_rank). 0 on a single rank (nothing to
+ * mismatch: the test has finished), else 1. */
+static int __attribute__((unused)) mismatch_init(int *argc, char ***argv, size_t ints,
+                                                 int per_rank)
 {
     mtest_init(argc, argv);
     odd_one = *argc > 1 && strcmp((*argv)[1], "split") == 0 ? mtest_rank % 2 == 0
@@ -89,6 +91,8 @@ static int __attribute__((unused)) mismatch_init(int *argc, char ***argv, size_t
         mtest_finish();
         return 0;
     }
+    if (per_rank)
+        ints *= (size_t)mtest_size;
     a = calloc(ints, sizeof(int));
     b = calloc(ints, sizeof(int));
     CHECK(a != NULL && b != NULL, "no memory for two buffers of %zu ints", ints);

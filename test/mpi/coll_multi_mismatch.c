@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     MPI_Status st[2];
     int rc, idx = -1, flag = 0, out = 0, ind[2];
 
-    if (!mismatch_init(&argc, &argv, 1024))
+    if (!mismatch_init(&argc, &argv, 1024, 0))
         return 0;
 
     start_one(q);

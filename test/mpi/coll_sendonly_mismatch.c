@@ -19,10 +19,10 @@
 
 int main(int argc, char **argv)
 {
-    int scatter = argc > 1 && strcmp(argv[1], "scatter") == 0, rc; /* (at most 1024 ranks) */
+    int scatter = argc > 1 && strcmp(argv[1], "scatter") == 0, rc;
     MPI_Comm c;
 
-    if (!mismatch_init(&argc, &argv, 4096))
+    if (!mismatch_init(&argc, &argv, 4, 1))
         return 0;
     OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
     if (scatter)

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     MPI_Comm c;
     MPI_Request r;
 
-    if (!mismatch_init(&argc, &argv, 1024))
+    if (!mismatch_init(&argc, &argv, 1024, 0))
         return 0;
 
     c = fresh();
