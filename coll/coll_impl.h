@@ -103,6 +103,12 @@ int coll_comm_peek_tag(mpi_comm_t *c);
  * (peers that waited long for its messages): called at the end of each
  * blocking schedule. */
 void coll_watch_drain(mpi_comm_t *c, int tag);
+/* c is being freed: take every message still queued on its collective
+ * context below tag `limit` (mpi/comm.c's from there on), and when one is a
+ * collective's, warn naming it (the ranks called different collectives: a
+ * rank that only sends, as a bcast's root against a reduce to it, returned
+ * without an error; a communicator made later may take the context). */
+void coll_watch_leftovers(mpi_comm_t *c, int limit);
 /* The selection's last answer on a communicator for the barrier (slot 0)
  * or the allreduce (slot 1), and what it depended on besides the
  * communicator (coll/select.c's coll_run_direct): blocking loops of the
@@ -114,6 +120,16 @@ typedef struct {
     const coll_algo_t *algo;
 } coll_choice_t;
 coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot);
+/* coll/sched.c: c is out of step (a call on the node's block met a
+ * collective by messages: its ranks disagree on how many calls c had; rank
+ * `rank` said so of its call of `kind`): from now on every collective on c
+ * fails at once with a mismatch saying so (the schedule's creation; no
+ * block, no direct call, no replay: the mark is set in the state those
+ * paths read anyway, so a correct call tests nothing more). 1 when c was
+ * not out of step before. */
+int coll_comm_step_out(mpi_comm_t *c, int rank, int kind);
+/* CANAL_OK, or the error of c being out of step (the message says so). */
+canal_status_t coll_comm_step_check(mpi_comm_t *c);
 
 /* ---------------------------------------------------------------- one node, shared block */
 /* coll/shm.c: the blocking barrier and the allreduce of up to COLL_SHM_MAX

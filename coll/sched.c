@@ -102,6 +102,10 @@ struct coll_sched {
 
 enum { CACHE_WAYS = 4, CACHE_TMP_MAX = 256 * 1024 };
 
+/* Tags of collectives stay below the ones mpi/comm.c reserves on the
+ * collective context for communicator construction. */
+enum { COLL_TAG_LIMIT = 0x3ff00000 };
+
 struct coll_comm {
     unsigned seq;
     int active; /* schedules running on this communicator */
@@ -114,6 +118,9 @@ struct coll_comm {
     adi_request_t *pair[2];  /* coll/pair.c's receive and send, made on first use */
     coll_choice_t choice[2]; /* coll_run_direct's memory (coll/select.c) */
     coll_shm_state_t shm;    /* coll/shm.c's block */
+    /* out of step since a call on the block met one by messages
+     * (coll_comm_step_out): the rank that said so and its call's kind */
+    int step_out, step_rank, step_kind;
 };
 
 /* ---------------------------------------------------------------- per communicator */
@@ -144,6 +151,7 @@ void coll_comm_release(mpi_comm_t *c)
                   cs->active);
         adi_wait_until(comm_idle, cs);
     }
+    coll_watch_leftovers(c, COLL_TAG_LIMIT);
     for (int i = 0; i < CACHE_WAYS; i++)
         if (cs->cache[i] != NULL)
             sched_destroy(cs->cache[i]);
@@ -317,11 +325,9 @@ static void keep_dt(dt_type_t *dt)
 static coll_sched_t *pool;
 static int pool_len;
 
-/* Tags of collectives stay below the ones mpi/comm.c reserves on the
- * collective context for communicator construction. The next call's tag
- * (under the device lock): its number in the communicator's sequence above
- * the kind bits (coll_impl.h), which hold `kind`. */
-enum { COLL_TAG_LIMIT = 0x3ff00000 };
+/* The next call's tag (under the device lock): its number in the
+ * communicator's sequence above the kind bits (coll_impl.h), which hold
+ * `kind`. */
 
 static int seq_base(unsigned seq)
 {
@@ -345,6 +351,21 @@ int coll_comm_peek_tag(mpi_comm_t *c)
     return base;
 }
 
+/* The error of every collective on a communicator out of step. */
+static canal_status_t step_error(const coll_comm_t *cs)
+{
+    return common_err_set(CANAL_ERR_MISMATCH,
+                          "collective mismatch: this communicator is out of step: at an earlier "
+                          "call rank %d's %s went through the node's shared block while another "
+                          "rank called a collective by messages, so its ranks disagree on how "
+                          "many collectives it has had; every collective on it fails (free it; "
+                          "other communicators work)",
+                          cs->step_rank,
+                          cs->step_kind >= 0 && cs->step_kind <= COLL_NEIGHBOR_ALLTOALLW
+                              ? coll_kind_name((coll_kind_t)cs->step_kind)
+                              : "collective");
+}
+
 static int tag_kind(int tag)
 {
     return tag & ((1 << COLL_TAG_KIND_BITS) - 1);
@@ -362,6 +383,8 @@ canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
 
     if (cs == NULL)
         return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective schedule");
+    if (cs->step_out)
+        return step_error(cs);
     adi_lock();
     s = pool;
     if (s != NULL) {
@@ -388,6 +411,41 @@ coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot)
 {
     coll_comm_t *cs = coll_comm_state(c);
     return cs != NULL ? &cs->choice[slot] : NULL;
+}
+
+int coll_comm_step_out(mpi_comm_t *c, int rank, int kind)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    coll_sched_t *cached[CACHE_WAYS];
+    if (cs == NULL || cs->step_out)
+        return 0;
+    cs->step_out = 1;
+    cs->step_rank = rank;
+    cs->step_kind = kind;
+    /* Its calls then go to the schedule's creation, which fails, through
+     * state the matched paths read anyway (nothing tests the mark per
+     * call): no block; no 2-rank exchange (the barrier's remembered choice
+     * says none, and the allreduce's is forgotten: coll_run_direct's miss
+     * tests the mark); no replay (the cache is emptied). */
+    cs->shm.state = -1;
+    cs->choice[0] = (coll_choice_t){.valid = 1, .algo = NULL};
+    cs->choice[1].valid = 0;
+    adi_lock();
+    for (int i = 0; i < CACHE_WAYS; i++) {
+        cached[i] = cs->cache[i];
+        cs->cache[i] = NULL;
+    }
+    adi_unlock();
+    for (int i = 0; i < CACHE_WAYS; i++)
+        if (cached[i] != NULL)
+            sched_destroy(cached[i]);
+    return 1;
+}
+
+canal_status_t coll_comm_step_check(mpi_comm_t *c)
+{
+    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
+    return cs != NULL && cs->step_out ? step_error(cs) : CANAL_OK;
 }
 
 adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, coll_kind_t kind, int *tag)

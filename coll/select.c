@@ -377,6 +377,8 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
         m->commutative == a->commutative) {
         al = m->algo;
     } else {
+        if (coll_comm_step_check(a->comm) < 0)
+            return CANAL_OK; /* (out of step: the schedule's creation fails) */
         al = choose(a);
         m->valid = 1;
         m->bytes = bytes;

@@ -33,16 +33,25 @@
  * nonblocking and persistent calls' MPI_Wait too (coll_request_wait in
  * coll/sched.c), MPI_Waitall's (one coll_request_wait per collective) and
  * MPI_Waitany's and MPI_Waitsome's (coll_request_look at each of the
- * device's limits; mpi/request.c). Not covered: intercommunicators, and
- * loops of MPI_Test (no wait to time). A pair in which no rank waits
- * for another (MPI_Bcast from a root against MPI_Reduce to it: every rank
- * only sends) completes without an error. Messages of the mismatched call
- * stay unmatched in their receivers' queues.
+ * device's limits; mpi/request.c), and loops of MPI_Test (every 64th test
+ * that finds a collective not done). Not covered: intercommunicators. A
+ * pair in which no rank waits for another (MPI_Bcast from a root against
+ * MPI_Reduce to it: every rank only sends) completes without an error.
+ * Messages of the mismatched call stay unmatched in their receivers'
+ * queues until the communicator is freed: then coll_watch_leftovers takes
+ * them and warns naming the call (which is how a send-only pair is told).
+ * A call on the block that meets one by messages leaves the communicator
+ * out of step (the block's ranks entered a call the others did not, the
+ * others took a tag): step_out marks it (coll_comm_step_out) and pokes
+ * every rank with the note, and every later collective on it fails.
  */
 #include "coll/coll_impl.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/log.h"
 
 _Static_assert((int)COLL_NEIGHBOR_ALLTOALLW < (int)COLL_TAG_POKE,
                "a collective's kind fits its tag");
@@ -53,6 +62,26 @@ _Static_assert((int)COLL_NEIGHBOR_ALLTOALLW < (int)COLL_TAG_POKE,
 enum { WATCH_FIRST_US = COLL_WATCH_FIRST_US, WATCH_MAX_US = 1000000, WATCH_DRAIN_EVERY = 64 };
 
 static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag);
+
+/* A poke whose call is STEP_NOTE says that c is out of step (its data:
+ * STEP_NOTE and the kind of the call on the block). */
+enum { STEP_NOTE = -2 };
+
+/* This rank's call of `kind` on the node's block failed because another
+ * rank called a collective by messages: c is out of step (the block's
+ * ranks entered a call the others did not, the others took a tag the
+ * block's did not). Mark it and tell every other rank, once: every later
+ * collective on c fails at once here, and a rank that waits in one stops
+ * at its next look (or takes the poke at its next drain). */
+static void step_out(mpi_comm_t *c, int kind)
+{
+    int32_t note[2] = {STEP_NOTE, kind};
+    if (!coll_comm_step_out(c, coll_rank(c), kind))
+        return;
+    for (int r = 0; r < coll_size(c); r++)
+        if (r != coll_rank(c))
+            send_note(c, r, note, sizeof note, COLL_TAG_POKE);
+}
 
 static const char *kind_name(int k)
 {
@@ -69,11 +98,16 @@ static void notify(mpi_comm_t *c, int base, const int32_t note[3])
 }
 
 /* Rank `other` called collective `k` at call `base` where this rank
- * called `kind`: tell everyone, and the error. */
+ * called `kind` (on the node's block when kind holds COLL_WATCH_BLOCK):
+ * tell everyone (the notice first: a rank that takes the out-of-step poke
+ * has the notice of the call too), and the error. */
 static canal_status_t found(mpi_comm_t *c, int base, int kind, int other, int k)
 {
-    int32_t note[3] = {kind, other, k};
+    int32_t note[3] = {kind & (COLL_WATCH_BLOCK - 1), other, k};
     notify(c, base, note);
+    if (kind & COLL_WATCH_BLOCK)
+        step_out(c, kind & (COLL_WATCH_BLOCK - 1));
+    kind &= COLL_WATCH_BLOCK - 1;
     return common_err_set(CANAL_ERR_MISMATCH,
                           "collective mismatch: this rank called %s where rank %d called %s",
                           kind_name(kind), other, kind_name(k));
@@ -114,7 +148,12 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
     int32_t note[3];
 
     if (adi_improbe(ADI_ANY_SOURCE, base | COLL_TAG_ABORT, ctx, &flag, &msg, &stat) >= 0 && flag) {
-        if (take(msg, note, sizeof note) != sizeof note)
+        size_t got = take(msg, note, sizeof note);
+        if (any)
+            step_out(c, kind & (COLL_WATCH_BLOCK - 1));
+        else
+            drain(c, base, kind, NULL); /* (the out-of-step poke, if the finder sent one) */
+        if (got != sizeof note)
             return common_err_set(CANAL_ERR_MISMATCH,
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
@@ -136,13 +175,18 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
             continue;
         if (any && pred(arg))
             return CANAL_OK;
-        return found(c, base, kind & (COLL_WATCH_BLOCK - 1), stat.source, k);
+        return found(c, base, kind, stat.source, k);
     }
     {
         int32_t who[2] = {-1, -1};
+        canal_status_t st;
         drain(c, base, kind, who);
         if (who[0] >= 0 && !(any && pred(arg)))
-            return found(c, base, kind & (COLL_WATCH_BLOCK - 1), who[0], who[1]);
+            return found(c, base, kind, who[0], who[1]);
+        /* (a rank said c is out of step: this call waits for a rank that
+         * fails its calls on c at once) */
+        if ((st = coll_comm_step_check(c)) < 0 && !(any && pred(arg)))
+            return st;
     }
     return CANAL_OK;
 }
@@ -186,7 +230,11 @@ static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2])
 
     while (adi_improbe(ADI_ANY_SOURCE, COLL_TAG_POKE, ctx, &flag, &msg, &stat) >= 0 && flag) {
         int32_t note[2] = {-1, -1};
-        if (take(msg, note, sizeof note) == sizeof note && note[0] == base && note[1] != kind && who != NULL) {
+        if (take(msg, note, sizeof note) != sizeof note)
+            continue;
+        if (note[0] == STEP_NOTE)
+            coll_comm_step_out(c, stat.source, note[1]);
+        else if (note[0] == base && note[1] != kind && who != NULL) {
             who[0] = stat.source;
             who[1] = note[1];
         }
@@ -197,6 +245,39 @@ void coll_watch_drain(mpi_comm_t *c, int tag)
 {
     if (((tag >> COLL_TAG_KIND_BITS) & (WATCH_DRAIN_EVERY - 1)) == 0)
         drain(c, 0, 0, NULL);
+}
+
+void coll_watch_leftovers(mpi_comm_t *c, int limit)
+{
+    int ctx = coll_context(c) + 1, flag = 0, n = 0, first_src = -1, first_tag = 0;
+    adi_status_t stat;
+    adi_message_t *msg;
+
+    if (coll_is_inter(c) || coll_size(c) < 2)
+        return;
+    /* (one message at a time, by its source and tag: the tags from `limit`
+     * on are mpi/comm.c's, never taken here) */
+    while (adi_iprobe(ADI_ANY_SOURCE, ADI_ANY_TAG, ctx, &flag, &stat) >= 0 && flag &&
+           stat.tag < limit &&
+           adi_improbe(stat.source, stat.tag, ctx, &flag, &msg, &stat) >= 0 && flag) {
+        int kind = stat.tag & ((1 << COLL_TAG_KIND_BITS) - 1);
+        void *buf = malloc(stat.bytes > 0 ? stat.bytes : 1);
+        if (kind <= COLL_NEIGHBOR_ALLTOALLW && stat.tag != COLL_TAG_POKE && n++ == 0) {
+            first_src = stat.source;
+            first_tag = stat.tag;
+        }
+        if (buf == NULL)
+            break; /* (the message stays matched: a loss of memory only) */
+        take(msg, buf, stat.bytes);
+        free(buf);
+    }
+    if (n > 0)
+        LOG_WARN("collective mismatch on a communicator being freed: rank %d's %s (its call %d "
+                 "on the communicator) never met a matching call on rank %d (the ranks called "
+                 "different collectives there; one that only sends returns without an error); "
+                 "%d such message(s) discarded",
+                 first_src, kind_name(first_tag & ((1 << COLL_TAG_KIND_BITS) - 1)),
+                 first_tag >> COLL_TAG_KIND_BITS, coll_rank(c), n);
 }
 
 long long coll_watch_step(long long prev)

@@ -23,8 +23,6 @@
 #include "mtest.h"
 #include "coll_mismatch_expect.h"
 
-static int odd_one;
-
 /* c still works: a barrier, a small and a large allreduce. */
 static void still_works_large(MPI_Comm c, const char *what)
 {
@@ -52,17 +50,11 @@ static int truncated(int rc)
 
 int main(int argc, char **argv)
 {
-    int *a, *b, rc, first = 0;
+    int rc, first = 0;
     MPI_Comm c;
 
-    mtest_init(&argc, &argv);
-    odd_one = argc > 1 && strcmp(argv[1], "split") == 0 ? mtest_rank % 2 == 0 : mtest_rank == 0;
-    if (mtest_size < 2) {
-        mtest_finish();
+    if (!mismatch_init(&argc, &argv, 1024, 0))
         return 0;
-    }
-    a = calloc(1024, sizeof(int));
-    b = calloc(1024, sizeof(int));
 
     c = fresh();
     rc = MPI_Allreduce(a, b, odd_one ? 4 : 1024, MPI_INT, MPI_SUM, c);
@@ -87,9 +79,6 @@ int main(int argc, char **argv)
     expect_mismatch(rc, "MPI_Barrier against MPI_Bcast", "MPI_Barrier", "MPI_Bcast");
     still_works_large(MPI_COMM_WORLD, "MPI_Barrier against MPI_Bcast");
 
-    free_fresh();
-    free(a);
-    free(b);
-    mtest_finish();
+    mismatch_finish();
     return 0;
 }

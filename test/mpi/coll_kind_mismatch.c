@@ -17,8 +17,6 @@
 #include "mtest.h"
 #include "coll_mismatch_expect.h"
 
-static int odd_one;
-
 static void allreduce_vs_reduce_scatter(int n, int block)
 {
     int *in = malloc(sizeof(int) * (size_t)n), *out = malloc(sizeof(int) * (size_t)n);
@@ -46,16 +44,10 @@ static void allreduce_vs_reduce_scatter(int n, int block)
 
 int main(int argc, char **argv)
 {
-    int *a, *b, rc, n = 16;
+    int rc, n = 16;
 
-    mtest_init(&argc, &argv);
-    odd_one = argc > 1 && strcmp(argv[1], "split") == 0 ? mtest_rank % 2 == 0 : mtest_rank == 0;
-    if (mtest_size < 2) {
-        mtest_finish();
+    if (!mismatch_init(&argc, &argv, (size_t)n * 4096, 0))
         return 0;
-    }
-    a = calloc((size_t)n * 4096, sizeof(int));
-    b = calloc((size_t)n * 4096, sizeof(int));
     /* (the node's shared block is made at the third barrier) */
     for (int i = 0; i < 3; i++)
         OK(MPI_Barrier(MPI_COMM_WORLD));
@@ -80,8 +72,6 @@ int main(int argc, char **argv)
     expect_mismatch(rc, "MPI_Allgather against MPI_Alltoall", "MPI_Allgather", "MPI_Alltoall");
     still_works("MPI_Allgather against MPI_Alltoall");
 
-    free(a);
-    free(b);
-    mtest_finish();
+    mismatch_finish();
     return 0;
 }

@@ -6,8 +6,9 @@
  * block serves blocking barriers in this run (not on sock, not with
  * CANAL_COLL_SHM=0); still_works(), run after each mismatch on
  * MPI_COMM_WORLD (coll_kind_mismatch, coll_nb_mismatch); and fresh(), the
- * communicator each pair runs on, kept until free_fresh() at the end.
- * Include after mtest.h.
+ * communicator each pair runs on, kept until free_fresh() at the end; and
+ * the tests' common start and end (mismatch_init, mismatch_finish: who makes
+ * the odd call, two buffers of ints). Include after mtest.h.
  */
 #ifndef CANAL_COLL_MISMATCH_EXPECT_H
 #define CANAL_COLL_MISMATCH_EXPECT_H
@@ -71,6 +72,40 @@ static void __attribute__((unused)) free_fresh(void)
     for (int i = 0; i < fresh_n; i++)
         MPI_Comm_free(&fresh_comms[i]);
     fresh_n = 0;
+}
+
+/* The rank that makes the odd call: rank 0, or with the argument "split"
+ * the even ranks. a, b: the buffers of the calls (mismatch_init). */
+static int odd_one, *a, *b;
+
+/* Start the test: MPI, odd_one, a and b of `ints` zeroed ints each (times
+ * the number of ranks when per_rank). 0 on a single rank (nothing to
+ * mismatch: the test has finished), else 1. */
+static int __attribute__((unused)) mismatch_init(int *argc, char ***argv, size_t ints,
+                                                 int per_rank)
+{
+    mtest_init(argc, argv);
+    odd_one = *argc > 1 && strcmp((*argv)[1], "split") == 0 ? mtest_rank % 2 == 0
+                                                             : mtest_rank == 0;
+    if (mtest_size < 2) {
+        mtest_finish();
+        return 0;
+    }
+    if (per_rank)
+        ints *= (size_t)mtest_size;
+    a = calloc(ints, sizeof(int));
+    b = calloc(ints, sizeof(int));
+    CHECK(a != NULL && b != NULL, "no memory for two buffers of %zu ints", ints);
+    return 1;
+}
+
+/* End the test: the communicators of fresh(), the buffers, MPI. */
+static void __attribute__((unused)) mismatch_finish(void)
+{
+    free_fresh();
+    free(a);
+    free(b);
+    mtest_finish();
 }
 
 #endif

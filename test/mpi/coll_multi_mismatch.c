@@ -15,14 +15,19 @@
 #include "mtest.h"
 #include "coll_mismatch_expect.h"
 
-static int odd_one, *a, *b;
-
 static void start(MPI_Comm c, MPI_Request *q)
 {
     if (odd_one)
         OK(MPI_Ibarrier(c, q));
     else
         OK(MPI_Iallreduce(a, b, 1024, MPI_INT, MPI_SUM, c, q));
+}
+
+/* The collective in q[0] on a communicator of its own, q[1] empty. */
+static void start_one(MPI_Request q[2])
+{
+    start(fresh(), &q[0]);
+    q[1] = MPI_REQUEST_NULL;
 }
 
 /* rc of a call that reports through the statuses: MPI_ERR_IN_STATUS, and
@@ -44,24 +49,16 @@ int main(int argc, char **argv)
     MPI_Status st[2];
     int rc, idx = -1, flag = 0, out = 0, ind[2];
 
-    mtest_init(&argc, &argv);
-    odd_one = argc > 1 && strcmp(argv[1], "split") == 0 ? mtest_rank % 2 == 0 : mtest_rank == 0;
-    if (mtest_size < 2) {
-        mtest_finish();
+    if (!mismatch_init(&argc, &argv, 1024, 0))
         return 0;
-    }
-    a = calloc(1024, sizeof(int));
-    b = calloc(1024, sizeof(int));
 
-    start(fresh(), &q[0]);
-    q[1] = MPI_REQUEST_NULL;
+    start_one(q);
     rc = MPI_Waitany(2, q, &idx, &st[0]);
     expect_mismatch(rc, "MPI_Waitany", "MPI_Barrier", "MPI_Allreduce");
     CHECK(idx == 0, "MPI_Waitany: index %d, want 0", idx);
     still_works("MPI_Waitany");
 
-    start(fresh(), &q[0]);
-    q[1] = MPI_REQUEST_NULL;
+    start_one(q);
     rc = MPI_Waitsome(2, q, &out, ind, st);
     CHECK(out == 1 && ind[0] == 0, "MPI_Waitsome: outcount %d, index %d", out, ind[0]);
     expect_in_status(rc, &st[0], "MPI_Waitsome");
@@ -90,8 +87,7 @@ int main(int argc, char **argv)
     }
     still_works("a loop of MPI_Testall");
 
-    start(fresh(), &q[0]);
-    q[1] = MPI_REQUEST_NULL;
+    start_one(q);
     do
         rc = MPI_Testany(2, q, &idx, &flag, &st[0]);
     while (rc == MPI_SUCCESS && !flag);
@@ -99,8 +95,7 @@ int main(int argc, char **argv)
     CHECK(idx == 0, "MPI_Testany: index %d, want 0", idx);
     still_works("a loop of MPI_Testany");
 
-    start(fresh(), &q[0]);
-    q[1] = MPI_REQUEST_NULL;
+    start_one(q);
     do
         rc = MPI_Testsome(2, q, &out, ind, st);
     while (rc == MPI_SUCCESS && out == 0);
@@ -108,9 +103,6 @@ int main(int argc, char **argv)
     expect_in_status(rc, &st[0], "a loop of MPI_Testsome");
     still_works("a loop of MPI_Testsome");
 
-    free_fresh();
-    free(a);
-    free(b);
-    mtest_finish();
+    mismatch_finish();
     return 0;
 }

@@ -20,22 +20,14 @@
 #include "mtest.h"
 #include "coll_mismatch_expect.h"
 
-static int odd_one;
-
 int main(int argc, char **argv)
 {
-    int *a, *b, rc, n = 16;
+    int rc, n = 16;
     MPI_Request q;
     MPI_Comm c;
 
-    mtest_init(&argc, &argv);
-    odd_one = argc > 1 && strcmp(argv[1], "split") == 0 ? mtest_rank % 2 == 0 : mtest_rank == 0;
-    if (mtest_size < 2) {
-        mtest_finish();
+    if (!mismatch_init(&argc, &argv, 1024, 1))
         return 0;
-    }
-    a = calloc((size_t)1024 * (size_t)mtest_size, sizeof(int));
-    b = calloc((size_t)1024 * (size_t)mtest_size, sizeof(int));
 
     c = fresh();
     if (odd_one)
@@ -109,9 +101,6 @@ int main(int argc, char **argv)
         OK(rc);
     still_works("MPI_Ibarrier against MPI_Barrier");
 
-    free_fresh();
-    free(a);
-    free(b);
-    mtest_finish();
+    mismatch_finish();
     return 0;
 }
