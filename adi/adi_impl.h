@@ -170,9 +170,18 @@ typedef struct {
     int npump;
     int *pump_list;       /* peers with non-empty send queues */
     int nfailed;          /* peers reported failed (atomic: read on the posting path) */
+    long long pull_until_us; /* common_now_us until which local peers are expected to be
+                                pulling our rendezvous data (rndv_pull_expect; atomic) */
 } adi_device_t;
 
 extern adi_device_t adi_dev;
+
+/* A wait's sleep threshold in contended mode (doc/design.md, "Waiting"):
+ * contended_us, unless peers are expected to be pulling our rendezvous data
+ * until pull_until (common_now_us): then until then, counted from the
+ * wait's start t0; never past normal_us, the threshold outside it. */
+long long adi_wait_contended_after(long long normal_us, long long contended_us, long long t0,
+                                   long long pull_until);
 extern adi_stats_t adi_stats;
 
 /* Statistics: relaxed atomics in locked mode (threads update them outside

@@ -910,6 +910,21 @@ static ch_endpoint_t *sleep_channel(int *fast_out)
  * On a dedicated CPU nothing deschedules it and the long spin stays (a
  * sleeping vCPU takes tens of microseconds to wake). */
 enum { WAIT_CONTENDED_SLEEP_US = 50, WAIT_CONTENDED_KEEP_US = 1000000 };
+
+/* Except while a local peer copies our rendezvous data (rndv_pull_expect in
+ * adi/pt2pt.c): that copy runs on the peer's own CPU for a time the size
+ * tells, and a sender asleep for it pays a vCPU wake-up at its FIN, every
+ * message (4 MiB ping-pong with contended mode on: 627 us one-way, a sleep
+ * per wait, against 330 us without; doc/bench.md, "big"). */
+long long adi_wait_contended_after(long long normal_us, long long contended_us, long long t0,
+                                   long long pull_until)
+{
+    long long after = contended_us;
+
+    if (pull_until - t0 > after)
+        after = pull_until - t0;
+    return after < normal_us ? after : normal_us;
+}
 /* Locked mode: a wait polls for itself this many empty polls (taking the
  * device lock when it is free); then it polls on only with the polling
  * role, else sleeps (sleepers_enter). */
@@ -1006,12 +1021,16 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
                 contended_at = __atomic_load_n(&wait_contended_at, __ATOMIC_RELAXED);
                 if (contended_at != 0 && now - contended_at < WAIT_CONTENDED_KEEP_US &&
                     sleep_after > WAIT_CONTENDED_SLEEP_US)
-                    sleep_after = WAIT_CONTENDED_SLEEP_US;
+                    sleep_after = adi_wait_contended_after(
+                        sleep_after, WAIT_CONTENDED_SLEEP_US, now,
+                        __atomic_load_n(&adi_dev.pull_until_us, __ATOMIC_RELAXED));
             }
             if (last != 0 && adi_dev.preempted_us > 0 && now - last > adi_dev.preempted_us) {
                 __atomic_store_n(&wait_contended_at, now, __ATOMIC_RELAXED);
                 if (sleep_after > WAIT_CONTENDED_SLEEP_US)
-                    sleep_after = WAIT_CONTENDED_SLEEP_US;
+                    sleep_after = adi_wait_contended_after(
+                        sleep_after, WAIT_CONTENDED_SLEEP_US, t0 != 0 ? t0 : now,
+                        __atomic_load_n(&adi_dev.pull_until_us, __ATOMIC_RELAXED));
             }
             last = now;
             if (t0 == 0)

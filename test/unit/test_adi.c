@@ -463,6 +463,23 @@ START_TEST(device_lock_nests)
 }
 END_TEST
 
+/* Contended mode's early sleep (50 us) waits while a peer is expected to
+ * pull our rendezvous data, and never beyond the normal threshold. */
+START_TEST(contended_sleep_waits_for_pulls)
+{
+    /* no pull expected (0, or one that ended before the wait): 50 us */
+    ck_assert_int_eq(adi_wait_contended_after(20000, 50, 1000, 0), 50);
+    ck_assert_int_eq(adi_wait_contended_after(20000, 50, 1000, 900), 50);
+    ck_assert_int_eq(adi_wait_contended_after(20000, 50, 1000, 1030), 50);
+    /* a 4 MiB pull expected to end 1024 us after the wait began */
+    ck_assert_int_eq(adi_wait_contended_after(20000, 50, 1000, 2024), 1024);
+    /* a window of pulls beyond the normal threshold: the normal one */
+    ck_assert_int_eq(adi_wait_contended_after(20000, 50, 1000, 90000), 20000);
+    /* a fast-waking channel's normal 50 us stays */
+    ck_assert_int_eq(adi_wait_contended_after(50, 50, 1000, 2024), 50);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("adi");
@@ -485,6 +502,10 @@ int main(void)
     tcase_set_timeout(tc, unit_case_timeout_s());
     tcase_add_test(tc, mutex_counts);
     tcase_add_test(tc, device_lock_nests);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("waits");
+    tcase_set_timeout(tc, unit_case_timeout_s());
+    tcase_add_test(tc, contended_sleep_waits_for_pulls);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
