@@ -391,7 +391,15 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
     f->hints = MPI_INFO_NULL;
     f->errh = io_null_errh;
     mpi_errhandler_retain(f->errh, MPI_OBJ_FILE);
-    if (mpi_comm_dup_impl(c, &dup, fn) != MPI_SUCCESS || (f->comm = mpi_comm_get(dup)) == NULL) {
+    /* The file's own communicator returns its errors (MPI_ERRORS_RETURN,
+     * not the handler the duplicate inherits from comm): a collective that
+     * io/ runs on it and that fails (a lost process, a mismatch found by
+     * the checking mode) reaches the file's handler once, through io_err,
+     * and stops the call. With comm's handler it went to a communicator
+     * the user never saw, and a handler that cleared it let the call run
+     * on with what the collective had not delivered. */
+    if (mpi_comm_dup_impl(c, &dup, fn) != MPI_SUCCESS || (f->comm = mpi_comm_get(dup)) == NULL ||
+        mpi_comm_set_errhandler_impl(f->comm, MPI_ERRORS_RETURN, fn) != MPI_SUCCESS) {
         file_free(f, fn);
         return io_err(NULL, MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s", (unsigned)comm,
                       filename);

@@ -44,7 +44,10 @@ int mpi_check_buf_fail(mpi_comm_t *c, MPI_Count count, MPI_Datatype dt, const ch
 
 /* MPICH accepts MPI_DATATYPE_NULL with a zero count in communication calls
  * (a zero-byte receive from MPI_PROC_NULL in its own tests); count is
- * MPI_CANAL_ANY_COUNT where the type is checked whatever the count. */
+ * MPI_CANAL_ANY_COUNT where the type is checked whatever the count. (MPICH
+ * skips the datatype of a zero-count message altogether; a type not yet
+ * committed stays MPI_ERR_TYPE here: the point-to-point paths would commit
+ * it, and moving it as MPI_BYTE cost their 8 B path 4 instructions.) */
 int mpi_check_datatype_slow(mpi_comm_t *c, MPI_Datatype h, MPI_Count count, const char *fn,
                             const char *arg)
 {
@@ -114,6 +117,48 @@ int mpi_check_op_arg(mpi_comm_t *c, MPI_Op op, const char *fn, const char *arg)
         return MPI_SUCCESS;
     return mpi_err_fail(c, MPI_ERR_OP, fn, "%s=%#x is not a valid operation%s", arg, (unsigned)op,
                         op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
+}
+
+/* A reduction's op against its datatype, as MPICH checks it before the count
+ * and the datatype (MPIR_OP_HDL_TO_DTYPE_FN of its generated bindings): a
+ * predefined op is not defined for MPI_DATATYPE_NULL, for a handle that is
+ * no datatype or for a type not yet committed (MPI_ERR_OP, where a user's
+ * op leaves the datatype to its own check: MPI_ERR_TYPE), nor for a type
+ * its operation does not cover (MPI_SUM on MPI_BYTE), and MPI_REPLACE and
+ * MPI_NO_OP are for one-sided accumulates only. An invalid op is
+ * mpi_check_op_arg's MPI_ERR_OP, first. Raised with mpi_err_fail. */
+int mpi_check_op_type_arg(mpi_comm_t *c, MPI_Op op, MPI_Datatype h, const char *fn,
+                          const char *arg)
+{
+    dt_op_t b;
+    dt_type_t *t;
+    int err;
+
+    if ((err = mpi_check_op_arg(c, op, fn, arg)) != MPI_SUCCESS)
+        return err;
+    b = mpi_op_builtin(op);
+    if (b == DT_OP_N)
+        return MPI_SUCCESS;
+    if (b == DT_OP_REPLACE || b == DT_OP_NO_OP)
+        return mpi_err_fail(c, MPI_ERR_OP, fn,
+                            "%s %s is only allowed in one-sided accumulate operations", arg,
+                            dt_op_name(b));
+    if (h == MPI_DATATYPE_NULL)
+        return mpi_err_fail(c, MPI_ERR_OP, fn, "%s %s is not defined for MPI_DATATYPE_NULL", arg,
+                            dt_op_name(b));
+    if ((t = mpi_dt_get(h)) == NULL)
+        return mpi_err_fail(c, MPI_ERR_OP, fn,
+                            "%s %s is not defined for datatype=%#x, which is not a valid datatype",
+                            arg, dt_op_name(b), (unsigned)h);
+    if (!dt_is_committed(t))
+        return mpi_err_fail(c, MPI_ERR_OP, fn,
+                            "%s %s is not defined for datatype=%#x, which has not been committed "
+                            "(MPI_Type_commit)",
+                            arg, dt_op_name(b), (unsigned)h);
+    if (dt_op_check(b, t) != CANAL_OK)
+        return mpi_err_fail(c, MPI_ERR_OP, fn, "%s %s is not defined for datatype %s", arg,
+                            dt_op_name(b), dt_get_name(t)[0] ? dt_get_name(t) : "(derived)");
+    return MPI_SUCCESS;
 }
 
 int mpi_check_type_slow(mpi_comm_t *c, MPI_Datatype h, const char *fn, const char *arg)

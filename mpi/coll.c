@@ -527,6 +527,15 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             return err;
         if (inter && k->root == MPI_PROC_NULL)
             return MPI_SUCCESS;
+        /* MPICH does not check the datatype of an empty broadcast (as of an
+         * empty point-to-point message, mpi/check.c): MPI_DATATYPE_NULL or
+         * a type not yet committed moves nothing, as MPI_BYTE */
+        if (k->recvcount == 0 &&
+            (k->recvtype == MPI_DATATYPE_NULL || mpi_dt_get(k->recvtype) != NULL)) {
+            a->recvtype = mpi_dt_zero_count(k->recvtype);
+            a->rdt = mpi_dt_get(a->recvtype);
+            return MPI_SUCCESS;
+        }
         return check_side(c, k->recvbuf, k->recvcount, k->recvtype, "", fn, &a->rdt);
 
     case COLL_GATHER:
@@ -704,8 +713,11 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             if (inter && k->root == MPI_PROC_NULL)
                 return MPI_SUCCESS;
         }
-        /* the op before the counts, the datatype and the buffers, as MPICH
-         * (its definition for the datatype: check_op, after the datatype) */
+        /* the op before the counts, the datatype and the buffers, as MPICH;
+         * its definition for the datatype too (mpi_check_op_type_arg), which
+         * a call that passes its checks pays for after the datatype
+         * (check_op), and the others where a check fails (a negative count,
+         * a datatype that is none) */
         if ((err = mpi_check_op_arg(c, k->op, fn, "op")))
             return err;
         if (k->kind == COLL_REDUCE) {
@@ -718,7 +730,8 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             (err = no_in_place(c, k->sendbuf, "sendbuf", "not allowed on intercommunicators", fn)))
             return err;
         if (k->kind == COLL_REDUCE_SCATTER) {
-            if ((err = take_counts(c, k->recvcounts, k->big, c->size, "recvcounts", fn,
+            if ((err = mpi_check_op_type_arg(c, k->op, k->recvtype, fn, "op")) ||
+                (err = take_counts(c, k->recvcounts, k->big, c->size, "recvcounts", fn,
                                    &w->recvcounts)))
                 return err;
             a->recvcounts = w->recvcounts;
@@ -726,12 +739,19 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             for (int i = 0; i < c->size; i++)
                 total += w->recvcounts[i];
         } else if (k->recvcount < 0) {
+            if ((err = mpi_check_op_type_arg(c, k->op, k->recvtype, fn, "op")))
+                return err;
             return mpi_err_fail(c, MPI_ERR_COUNT, fn, "%s=%lld is negative",
                                  k->kind == COLL_REDUCE_SCATTER_BLOCK ? "recvcount" : "count",
                                  (long long)k->recvcount);
         }
-        if ((err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)) ||
-            (err = check_op(c, k->op, a->rdt, fn)))
+        a->rdt = mpi_dt_get(k->recvtype);
+        if (!mpi_dt_is_predefined(k->recvtype) && (a->rdt == NULL || !dt_is_committed(a->rdt))) {
+            if ((err = mpi_check_op_type_arg(c, k->op, k->recvtype, fn, "op")) ||
+                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
+                return err;
+        }
+        if ((err = check_op(c, k->op, a->rdt, fn)))
             return err;
         a->commutative = coll_op_is_commutative(k->op);
         if (total == 0 || dt_size(a->rdt) == 0)
@@ -748,6 +768,15 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
         if (!send_side || !recv_side ||
             (inter && (k->kind == COLL_REDUCE_SCATTER || k->kind == COLL_REDUCE_SCATTER_BLOCK)))
             return MPI_SUCCESS;
+        /* one buffer for both where this rank receives nothing: an error
+         * here too, as on the ranks that receive (MPICH tests sendbuf ==
+         * recvbuf), or the ranks would disagree and those that go on wait */
+        if (k->kind == COLL_REDUCE_SCATTER && k->sendbuf == k->recvbuf &&
+            w->recvcounts[c->rank] == 0)
+            return mpi_err_fail(c, MPI_ERR_BUFFER, fn,
+                                "sendbuf and recvbuf are one buffer (%p) and other ranks receive "
+                                "into it; use MPI_IN_PLACE",
+                                k->recvbuf);
         /* what this rank reads from sendbuf and writes into recvbuf */
         sblk = blocks_one(k->sendbuf, total, a->rdt);
         rblk = blocks_one(k->recvbuf, k->recvcount, a->rdt);

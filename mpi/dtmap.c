@@ -110,6 +110,16 @@ MPI_Datatype mpi_dt_builtin_handle(dt_builtin_t kind)
 
 dt_type_t *mpi_dt_lookup(MPI_Datatype h) { return mpi_handle_get(MPI_OBJ_DATATYPE, h); }
 
+MPI_Datatype mpi_dt_zero_count(MPI_Datatype h)
+{
+    dt_type_t *t;
+
+    if (mpi_dt_is_predefined(h))
+        return h;
+    t = mpi_dt_get(h);
+    return t != NULL && dt_is_committed(t) ? h : MPI_BYTE;
+}
+
 int mpi_check_dt(mpi_comm_t *comm, MPI_Datatype h, const char *fn, dt_type_t **dt_out)
 {
     dt_type_t *t;

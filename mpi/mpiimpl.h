@@ -336,6 +336,11 @@ static inline dt_type_t *mpi_dt_get(MPI_Datatype h)
  * MPI_ERR_TYPE with mpi_err_fail: MPI_CANAL_HANDLED when the user's
  * handler cleared the code, so that its caller stops and maps the result. */
 int mpi_check_dt(mpi_comm_t *comm, MPI_Datatype h, const char *fn, dt_type_t **dt_out);
+/* The type a message of count 0 moves as: h itself when it is a committed
+ * datatype, else MPI_BYTE (MPI_DATATYPE_NULL, a type not yet committed:
+ * MPICH does not check the datatype of an empty MPI_Bcast, and neither
+ * does mpi/coll.c). */
+MPI_Datatype mpi_dt_zero_count(MPI_Datatype h);
 void mpi_dt_init(void);
 /* The handle of a builtin engine type (MPI_DATATYPE_NULL if none). */
 MPI_Datatype mpi_dt_builtin_handle(dt_builtin_t kind);
@@ -542,6 +547,10 @@ static inline int mpi_handle_is_kind(int h, int objtype) /* (their fast test) */
 }
 int mpi_check_info_kind(MPI_Info h, MPI_Win win, const char *fn, const char *arg);
 int mpi_check_group_kind(MPI_Group h, MPI_Win win, const char *fn, const char *arg);
+/* The op of a reduction checked against its datatype, before the count
+ * (`op(datatype)` in the API table; MPICH's order; mpi/check.c). */
+int mpi_check_op_type_arg(mpi_comm_t *c, MPI_Op op, MPI_Datatype h, const char *fn,
+                          const char *arg);
 int mpi_check_type_slow(mpi_comm_t *c, MPI_Datatype h, const char *fn, const char *arg);
 static inline int mpi_check_type_arg(mpi_comm_t *c, MPI_Datatype h, const char *fn,
                                      const char *arg)

@@ -198,12 +198,13 @@ int mpi_op_commutative_impl(MPI_Op op, int *commute, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* op, count and datatype come checked by the entry point. */
+/* op, count and datatype come checked by the entry point, the op against
+ * the datatype too (op(datatype): mpi_check_op_type_arg, before the count as
+ * MPICH). */
 int mpi_reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
                           MPI_Op op, const char *fn)
 {
     dt_type_t *t = mpi_dt_get(datatype);
-    dt_op_t b;
     int err;
 
     if (count > 0 && (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE))
@@ -217,12 +218,6 @@ int mpi_reduce_local_impl(const void *inbuf, void *inoutbuf, MPI_Count count, MP
                              "inbuf (%p) and inoutbuf (%p) overlap with count=%lld; the "
                              "buffers must be distinct",
                              inbuf, inoutbuf, (long long)count);
-    b = mpi_op_builtin(op);
-    if (b == DT_OP_REPLACE || b == DT_OP_NO_OP)
-        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s is only for one-sided accumulate "
-                             "operations", dt_op_name(b));
-    if (b != DT_OP_N && dt_op_check(b, t) != CANAL_OK)
-        return mpi_err_raise(NULL, MPI_ERR_OP, fn, "%s", common_err_detail());
     err = mpi_op_apply(op, inbuf, inoutbuf, count, datatype);
     if (err != MPI_SUCCESS)
         return mpi_err_raise(NULL, err, fn, "the reduction failed");

@@ -340,6 +340,10 @@ def checks(e, large):
         if p in resolved_groups(e):
             out.append(('mpi_check_group_arg(%s, %s, fn, "%s", &g_%s)' % (cobj, p.name, p.name, p.name),
                         None))
+        elif p.kind == 'op' and p.direction == 'in' and not p.is_ptr and p.kargs:
+            # op(datatype): a reduction's op against its datatype (MPICH's order)
+            out.append(('mpi_check_op_type_arg(%s, %s, %s, fn, "%s")' %
+                        (cobj, p.name, p.kargs[0], p.name), None))
         elif p.kind == 'op' and p.direction == 'in' and not p.is_ptr:
             out.append(('mpi_check_op_arg(%s, %s, fn, "%s")' % (cobj, p.name, p.name), None))
     byname = {p.name: p for p in e.params}

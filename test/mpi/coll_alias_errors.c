@@ -121,6 +121,12 @@ int main(int argc, char **argv)
                  mtest_size > 1 ? MPI_ERR_BUFFER : MPI_SUCCESS, "allreduce shifted by one");
     expect_class(MPI_Reduce_scatter(sbuf, sbuf, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
                  MPI_ERR_BUFFER, "reduce_scatter");
+    /* one buffer for both, rank 0 receiving nothing: every rank still gets
+     * the error (as MPICH), or rank 0 would go on alone */
+    cnt[0] = 0;
+    expect_class(MPI_Reduce_scatter(sbuf, sbuf, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+                 mtest_size > 1 ? MPI_ERR_BUFFER : MPI_SUCCESS, "reduce_scatter, rank 0 none");
+    cnt[0] = NUM_INTS;
     expect_class(MPI_Reduce_scatter_block(sbuf, sbuf, NUM_INTS, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
                  MPI_ERR_BUFFER, "reduce_scatter_block");
     expect_class(MPI_Scan(sbuf, sbuf, NUM_INTS, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_BUFFER,

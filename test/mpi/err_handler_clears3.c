@@ -44,15 +44,16 @@ int main(int argc, char **argv)
     EXPECT(MPI_Allreduce(a, b, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD), MPI_COMM_WORLD,
            MPI_ERR_OP);
     CHECK(b[0] == -1, "MPI_Allreduce with MPI_OP_NULL wrote %d", b[0]);
+    /* a predefined op is checked against the type first: MPI_ERR_OP (MPICH 4.0.2) */
     EXPECT(MPI_Allreduce(a, b, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD), MPI_COMM_WORLD,
-           MPI_ERR_TYPE);
+           MPI_ERR_OP);
     EXPECT(MPI_Allreduce(a, b, 1, MPI_INT, MPI_REPLACE, MPI_COMM_WORLD), MPI_COMM_WORLD,
            MPI_ERR_OP);
     CHECK(b[0] == -1, "MPI_Allreduce with MPI_REPLACE wrote %d", b[0]);
     EXPECT(MPI_Reduce(a, b, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, MPI_COMM_WORLD), MPI_COMM_WORLD,
-           MPI_ERR_TYPE);
+           MPI_ERR_OP);
     EXPECT(MPI_Iallreduce(a, b, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD, &req),
-           MPI_COMM_WORLD, MPI_ERR_TYPE);
+           MPI_COMM_WORLD, MPI_ERR_OP);
     EXPECT(MPI_Bcast(a, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD), MPI_COMM_WORLD, MPI_ERR_TYPE);
     EXPECT(MPI_Bcast(a, 1, MPI_INT, size, MPI_COMM_WORLD), MPI_COMM_WORLD, MPI_ERR_ROOT);
     EXPECT(MPI_Allgather(a, -1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD), MPI_COMM_WORLD,
