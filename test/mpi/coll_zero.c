@@ -204,18 +204,19 @@ static void errors(void)
                  "MPI_Allreduce(count 0, MPI_OP_NULL)");
     EXPECT_CLASS(MPI_Iallreduce(buf, buf, 0, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, &rq),
                  MPI_ERR_OP, "MPI_Iallreduce(count 0, MPI_OP_NULL)");
-    /* (the short path of empty bcasts and allreduces leaves these to the checks) */
+    /* (the short path of empty bcasts and allreduces leaves these to the
+     * checks, in MPICH 4.0.2's order: an empty broadcast does not look at
+     * its datatype; a predefined op is checked against the type first) */
     {
         MPI_Datatype raw;
         OK(MPI_Type_contiguous(2, MPI_INT, &raw)); /* not committed */
-        EXPECT_CLASS(MPI_Ibcast(buf, 0, raw, 0, MPI_COMM_WORLD, &rq), MPI_ERR_TYPE,
-                     "MPI_Ibcast(count 0, an uncommitted type)");
-        EXPECT_CLASS(MPI_Allreduce(buf, buf, 0, raw, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_TYPE,
+        OK(MPI_Ibcast(buf, 0, raw, 0, MPI_COMM_WORLD, &rq));
+        OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        EXPECT_CLASS(MPI_Allreduce(buf, buf, 0, raw, MPI_SUM, MPI_COMM_WORLD), MPI_ERR_OP,
                      "MPI_Allreduce(count 0, an uncommitted type)");
         OK(MPI_Type_free(&raw));
     }
-    EXPECT_CLASS(MPI_Bcast(buf, 0, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD), MPI_ERR_TYPE,
-                 "MPI_Bcast(count 0, MPI_DATATYPE_NULL)");
+    OK(MPI_Bcast(buf, 0, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD));
     EXPECT_CLASS(MPI_Iallreduce(buf, buf, 0, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD, &rq),
                  MPI_ERR_OP, "MPI_Iallreduce(count 0, MPI_BAND on MPI_DOUBLE)");
     EXPECT_CLASS(MPI_Ibcast(buf, 0, MPI_INT, 0, MPI_COMM_WORLD, NULL), MPI_ERR_ARG,

@@ -2,8 +2,9 @@
  * MPI_File_close, MPI_Comm_disconnect and MPI_File_open run collectives of
  * their own inside the library (a barrier, an allreduce, a duplication of
  * the communicator); when a rank has died those fail, and the
- * code returned -- or the message given to the communicator's error handler
- * -- must name the program's call, not an MPI_Barrier or MPI_Allreduce it
+ * code returned -- or the message given to the error handler (the file's
+ * for MPI_File_sync and MPI_File_close, the communicator's for
+ * MPI_File_open) -- must name the program's call, not an MPI_Barrier or MPI_Allreduce it
  * never made. Run under mpiexec -disable-auto-cleanup: the last rank kills
  * itself (SIGKILL) once everything is set up; the survivors check each
  * call's error (class MPIX_ERR_PROC_FAILED where the code comes from the
@@ -41,6 +42,16 @@ static void record(MPI_Comm *comm, int *code, ...)
         MPI_Error_string(*code, seen, &len);
 }
 
+/* the file's own error handler (MPI_File_sync and MPI_File_close raise
+ * their errors on the file, not on the communicator it was opened on) */
+static void record_file(MPI_File *fh, int *code, ...)
+{
+    int len = 0;
+    (void)fh;
+    if (seen[0] == '\0')
+        MPI_Error_string(*code, seen, &len);
+}
+
 /* rc failed, its message starts with "call:" (and its class is
  * MPIX_ERR_PROC_FAILED when proc_failed) */
 static void expect_error(const char *call, int rc, int proc_failed)
@@ -73,7 +84,7 @@ static void expect_seen(const char *call)
     size_t n = strlen(call);
 
     if (strncmp(seen, call, n) != 0 || seen[n] != ':') {
-        snprintf(what, sizeof what, "the communicator's handler got \"%s\" during %s",
+        snprintf(what, sizeof what, "the handler got \"%s\" during %s",
                  seen[0] ? seen : "(nothing)", call);
         fail(what, MPI_SUCCESS);
     }
@@ -84,7 +95,7 @@ static void expect_seen(const char *call)
 int main(int argc, char **argv)
 {
     MPI_Comm dcomm, fcomm;
-    MPI_Errhandler eh;
+    MPI_Errhandler eh, feh;
     MPI_File fh, fh2;
     char name[128];
     int rc, x = 1, victim;
@@ -108,6 +119,8 @@ int main(int argc, char **argv)
                        MPI_INFO_NULL, &fh);
     if (rc != MPI_SUCCESS)
         fail("MPI_File_open before the failure", rc);
+    MPI_File_create_errhandler(record_file, &feh);
+    MPI_File_set_errhandler(fh, feh);
     MPI_Barrier(MPI_COMM_WORLD);
 
     /* The victim dies once every rank is past the setup: the others tell
@@ -125,7 +138,7 @@ int main(int argc, char **argv)
         MPI_Send(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
     }
 
-    /* the file's allreduce and barrier, through the communicator's handler */
+    /* the file's allreduce and barrier, through the file's handler */
     seen[0] = '\0';
     rc = MPI_File_sync(fh);
     if (rc == MPI_SUCCESS)
@@ -147,6 +160,7 @@ int main(int argc, char **argv)
         printf("No Errors\n");
     }
     MPI_Errhandler_free(&eh);
+    MPI_Errhandler_free(&feh);
     MPI_Finalize();
     return 0;
 }
