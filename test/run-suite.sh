@@ -207,7 +207,10 @@ else
         case $rc in
             0) count "launch $(basename "$t")" 0 ;;
             77) echo "SKIP launch $(basename "$t"): $(grep -m1 '^SKIP' "$BUILD/launch-$(basename "$t").log" | sed 's/^SKIP:* *//')" ;;
-            *) count "launch $(basename "$t")" 1; tail -20 "$BUILD/launch-$(basename "$t").log" ;;
+            # Each failed run's FAIL line and the lines under it (its
+            # command and output), wherever it is in the log.
+            *) count "launch $(basename "$t")" 1
+               awk '/^FAIL/ { p = 1 } /^(PASS|SKIP)/ { p = 0 } p' "$BUILD/launch-$(basename "$t").log" | head -80 ;;
         esac
     done
 fi
