@@ -942,11 +942,26 @@ static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int
 
 static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer, canal_status_t st);
 
+/* The eager bytes waiting in unexpected queues (adi_dev.unexpected_bytes,
+ * a hint for adi_recv_now): added by arrivals (device lock), taken off by
+ * receives (a context's lock): an atomic only where threads are. */
+static inline void unexpected_add(size_t len)
+{
+    if (adi_dev.locked)
+        __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
+    else
+        adi_dev.unexpected_bytes += len;
+}
+
 /* An unexpected message left its queue. */
 static void unexpected_sub(const adi_message_t *m)
 {
-    if (m->type == PKT_EAGER)
+    if (m->type != PKT_EAGER)
+        return;
+    if (adi_dev.locked)
         __atomic_sub_fetch(&adi_dev.unexpected_bytes, m->size, __ATOMIC_RELAXED);
+    else
+        adi_dev.unexpected_bytes -= m->size;
 }
 
 /* adi_irecv_into's body, inline in adi_irecv (MPI_Irecv's path). */
@@ -1669,13 +1684,14 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
         m->rkey = h.rkey;
         if (h.type == PKT_EAGER && len > 0) {
             common_copy_small(m->data, payload, len);
-            __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
+            unexpected_add(len);
         }
         m->match.extra = m->links;
         adi_mq_add(&q->unexpected, &m->match, h.src_rank, h.tag);
         __atomic_store_n(&q->arrivals, q->arrivals + 1, __ATOMIC_RELEASE);
         adi_q_hwm(&q->unexpected, &q->unexpected_hwm);
-        adi_stat_add(&adi_stats.unexpected_msgs, 1);
+        /* (every arrival holds the device lock: no atomic) */
+        adi_stat_add_devlocked(&adi_stats.unexpected_msgs, 1);
         adi_q_unlock(q);
         return;
     case PKT_CREDIT:
