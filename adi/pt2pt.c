@@ -257,33 +257,52 @@ static uint64_t levels_peak(uint64_t *peak, uint64_t now)
     return now > seen ? now : seen;
 }
 
-void adi_queue_levels(adi_stats_t *out)
+/* Every context's queues made so far, in context order, each given to fn
+ * with its context id (no lock taken: fn takes q's). */
+static void ctx_for_each(void (*fn)(adi_ctx_queues_t *q, int context, void *arg), void *arg)
 {
-    size_t posted = 0, unexpected = 0, posted_hwm = 0, unexpected_hwm = 0;
-
     for (int c = 0; c < CTX_CHUNKS; c++) {
         adi_ctx_queues_t **chunk = __atomic_load_n(&ctx_tab[c], __ATOMIC_ACQUIRE);
         if (chunk == NULL)
             continue;
         for (int i = 0; i < CTX_CHUNK; i++) {
             adi_ctx_queues_t *q = __atomic_load_n(&chunk[i], __ATOMIC_ACQUIRE);
-            if (q == NULL)
-                continue;
-            adi_q_lock(q);
-            posted += q->posted.len;
-            unexpected += q->unexpected.len;
-            if (q->posted_hwm > posted_hwm)
-                posted_hwm = q->posted_hwm;
-            if (q->unexpected_hwm > unexpected_hwm)
-                unexpected_hwm = q->unexpected_hwm;
-            adi_q_unlock(q);
+            if (q != NULL)
+                fn(q, c * CTX_CHUNK + i, arg);
         }
     }
-    out->posted_len = posted;
-    out->unexpected_len = unexpected;
-    out->posted_hwm = levels_peak(&posted_peak, posted_hwm > posted ? posted_hwm : posted);
-    out->unexpected_hwm =
-        levels_peak(&unexpected_peak, unexpected_hwm > unexpected ? unexpected_hwm : unexpected);
+}
+
+typedef struct {
+    size_t posted, unexpected, posted_hwm, unexpected_hwm;
+} levels_t;
+
+static void levels_add(adi_ctx_queues_t *q, int context, void *arg)
+{
+    levels_t *l = arg;
+
+    (void)context;
+    adi_q_lock(q);
+    l->posted += q->posted.len;
+    l->unexpected += q->unexpected.len;
+    if (q->posted_hwm > l->posted_hwm)
+        l->posted_hwm = q->posted_hwm;
+    if (q->unexpected_hwm > l->unexpected_hwm)
+        l->unexpected_hwm = q->unexpected_hwm;
+    adi_q_unlock(q);
+}
+
+void adi_queue_levels(adi_stats_t *out)
+{
+    levels_t l = {0};
+
+    ctx_for_each(levels_add, &l);
+    out->posted_len = l.posted;
+    out->unexpected_len = l.unexpected;
+    out->posted_hwm =
+        levels_peak(&posted_peak, l.posted_hwm > l.posted ? l.posted_hwm : l.posted);
+    out->unexpected_hwm = levels_peak(
+        &unexpected_peak, l.unexpected_hwm > l.unexpected ? l.unexpected_hwm : l.unexpected);
 }
 
 void adi_queues_finalize(void)
@@ -1823,45 +1842,39 @@ static void waiting_fail(adi_request_t *r, void *arg)
 /* Posted receives that wait for a failed peer or sit on a revoked context:
  * out of their queues under each context's lock, failed after it is
  * dropped (completion calls out). */
-void adi_posted_fail_all(void)
+static void posted_fail_ctx(adi_ctx_queues_t *q, int context, void *arg)
 {
-    for (int c = 0; c < CTX_CHUNKS; c++) {
-        adi_ctx_queues_t **chunk = __atomic_load_n(&ctx_tab[c], __ATOMIC_ACQUIRE);
-        if (chunk == NULL)
-            continue;
-        for (int i = 0; i < CTX_CHUNK; i++) {
-            adi_ctx_queues_t *q = __atomic_load_n(&chunk[i], __ATOMIC_ACQUIRE);
-            common_list_t fail = {0}; /* (through sendq: unused by receives) */
-            adi_request_t *r;
-            adi_mq_entry_t *e, *enext;
-            int peer = -1;
-            canal_status_t fst;
-            if (q == NULL)
-                continue;
-            adi_q_lock(q);
-            for (e = adi_mq_first(&q->posted); e != NULL; e = enext) {
-                enext = adi_mq_next(e);
-                r = req_of(e);
-                fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, r->tag, &peer);
-                if (fst >= 0 || fst == CANAL_ERR_PEER_PENDING)
-                    continue; /* (any-source: stays posted, ULFM) */
-                r->status.error = fst;
-                adi_mq_remove(&q->posted, &r->match);
-                r->state = REQ_IDLE;
-                r->peer = peer;
-                common_list_push_back(&fail, &r->sendq);
-            }
-            adi_q_unlock(q);
-            while (!common_list_empty(&fail)) {
-                r = common_list_entry(fail.head, adi_request_t, sendq);
-                common_list_remove(&fail, &r->sendq);
-                if (r->rank >= 0)
-                    r->status.source = r->rank;
-                req_fail(r, r->peer, r->status.error);
-            }
-        }
+    common_list_t fail = {0}; /* (through sendq: unused by receives) */
+    adi_request_t *r;
+    adi_mq_entry_t *e, *enext;
+    int peer = -1;
+    canal_status_t fst;
+
+    (void)arg;
+    adi_q_lock(q);
+    for (e = adi_mq_first(&q->posted); e != NULL; e = enext) {
+        enext = adi_mq_next(e);
+        r = req_of(e);
+        fst = adi_ctx_src_failed(context, r->rank, r->tag, &peer);
+        if (fst >= 0 || fst == CANAL_ERR_PEER_PENDING)
+            continue; /* (any-source: stays posted, ULFM) */
+        r->status.error = fst;
+        adi_mq_remove(&q->posted, &r->match);
+        r->state = REQ_IDLE;
+        r->peer = peer;
+        common_list_push_back(&fail, &r->sendq);
+    }
+    adi_q_unlock(q);
+    while (!common_list_empty(&fail)) {
+        r = common_list_entry(fail.head, adi_request_t, sendq);
+        common_list_remove(&fail, &r->sendq);
+        if (r->rank >= 0)
+            r->status.source = r->rank;
+        req_fail(r, r->peer, r->status.error);
     }
 }
+
+void adi_posted_fail_all(void) { ctx_for_each(posted_fail_ctx, NULL); }
 
 /* Sends on a revoked context: those not transmitted fail now; those that
  * wait for the receiver's answer report the revocation when it comes (the
