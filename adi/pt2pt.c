@@ -1604,38 +1604,183 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
     return CANAL_OK;
 }
 
-/* The commonest packet, a small eager message that is not synchronous (the
- * 16-byte tiny header), accepted with the checks adi_pkt_check makes of it
- * but inline: 1 when hdr is one and *h is filled, 0 for adi_pkt_check to
- * look (any other packet, or this one with a flag set). */
-static inline int pkt_tiny_eager(int peer, int npeers, const void *hdr, size_t hdr_len,
-                                 size_t len, adi_pkt_t *h)
+/* The receive r, the oldest posted on q that takes the eager or rendezvous
+ * message h, is claimed (no longer cancellable: its state changes under
+ * q's lock, which this drops) and gets the message. */
+static inline void arrive_matched(adi_ctx_queues_t *q, adi_request_t *r, int peer,
+                                  const adi_pkt_t *h, const void *payload)
 {
+    r->state = h->type == PKT_EAGER ? REQ_DONE : REQ_RECV_DATA;
+    adi_q_unlock(q);
+    if (h->type == PKT_EAGER && r->alloc_buf == NULL && dt_is_contig(r->dt)) {
+        /* (what deliver does for it, without its eleven arguments) */
+        r->status.source = h->src_rank;
+        r->status.tag = h->tag;
+        r->size = h->size;
+        recv_eager_contig(r, peer, h->flags, h->sreq, h->size, payload);
+        return;
+    }
+    deliver(r, peer, h->type, h->flags, h->src_rank, h->tag, h->size, h->sreq, h->raddr,
+            h->rkey, payload);
+}
+
+static void arrive_unposted(adi_ctx_queues_t *q, int peer, const adi_pkt_t *h,
+                            const void *payload, size_t len);
+
+/* An eager or rendezvous message h (checked) on q, whose lock the caller
+ * took and this drops: the oldest posted receive that takes it, or a
+ * blocking receive waiting unposted for it, or the unexpected queue. */
+static __attribute__((noinline)) void arrive_search(adi_ctx_queues_t *q, int peer,
+                                                    const adi_pkt_t *h, const void *payload,
+                                                    size_t len)
+{
+    adi_request_t *r;
+
+    r = req_of(adi_mq_find_posted(&q->posted, h->src_rank, h->tag));
+    if (r != NULL) {
+        adi_mq_remove(&q->posted, &r->match);
+        arrive_matched(q, r, peer, h, payload);
+        return;
+    }
+    arrive_unposted(q, peer, h, payload, len);
+}
+
+/* arrive_search's message h that no posted receive takes (q locked; this
+ * unlocks it). */
+static __attribute__((noinline)) void arrive_unposted(adi_ctx_queues_t *q, int peer,
+                                                      const adi_pkt_t *h, const void *payload,
+                                                      size_t len)
+{
+    adi_message_t *m;
+
+    if (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(h->context)) {
+        /* No receive will ever be posted here (ULFM). */
+        adi_q_unlock(q);
+        revoked_drop(peer, h->type, h->flags, h->sreq, h->size);
+        return;
+    }
+    /* A blocking receive waiting unposted for it (a rendezvous request
+     * it matches is queued, and ends the waiter). */
+    {
+        recv_wait_t *w = waiter_claim(q, h->src_rank, h->tag);
+        if (w != NULL && h->type == PKT_EAGER) {
+            adi_q_unlock(q);
+            waiter_fill(w, peer, h, payload);
+            return;
+        }
+    }
+    m = msg_get(h->type == PKT_EAGER ? len : 0);
+    if (m == NULL) {
+        LOG_ERR("out of memory buffering an unexpected message from rank %d", peer);
+        abort();
+    }
+    m->context = h->context;
+    m->src_rank = h->src_rank;
+    m->tag = h->tag;
+    m->peer = peer;
+    m->type = h->type;
+    m->flags = h->flags;
+    m->sreq = h->sreq;
+    m->size = h->size;
+    m->raddr = h->raddr;
+    m->rkey = h->rkey;
+    if (h->type == PKT_EAGER && len > 0) {
+        common_copy_small(m->data, payload, len);
+        unexpected_add(len);
+    }
+    m->match.extra = m->links;
+    adi_mq_add(&q->unexpected, &m->match, h->src_rank, h->tag);
+    __atomic_store_n(&q->arrivals, q->arrivals + 1, __ATOMIC_RELEASE);
+    adi_q_hwm(&q->unexpected, &q->unexpected_hwm);
+    /* (every arrival holds the device lock: no atomic) */
+    adi_stat_add_devlocked(&adi_stats.unexpected_msgs, 1);
+    adi_q_unlock(q);
+}
+
+/* A message of len bytes from peer, counted per channel (device lock held). */
+static inline void arrive_count(int peer, size_t len)
+{
+    int slot = adi_dev.peers[peer].stats_slot;
+
+    adi_stat_add_devlocked(&adi_stats.msgs_recv[slot], 1);
+    adi_stat_add_devlocked(&adi_stats.bytes_recv[slot], len);
+}
+
+/* The commonest arrival, a tiny-header eager message (adi_pkt_check's
+ * checks, inline): 1 when hdr is one and it was taken, 0 for the general
+ * path (any other packet). When the head of the posted queue takes it into
+ * a contiguous buffer (a window of receives posted in the order their
+ * messages come) this is all it costs: no packet built, no search. */
+static inline __attribute__((always_inline)) int
+arrive_tiny(int peer, int npeers, const void *hdr, size_t hdr_len, const void *payload,
+            size_t len)
+{
+    adi_pkt_t h;
+    adi_ctx_queues_t *q;
+    adi_mq_entry_t *e;
+    adi_request_t *r;
+
     if (hdr_len != ADI_PKT_TINY || (unsigned)peer >= (unsigned)npeers)
         return 0;
-    memcpy(h, hdr, ADI_PKT_TINY);
-    if (h->type != PKT_EAGER || h->flags != 0 || (unsigned)h->context >= ADI_CONTEXT_MAX ||
-        h->src_rank < 0)
+    memcpy(&h, hdr, ADI_PKT_TINY);
+    if (h.type != PKT_EAGER || h.flags != 0 || (unsigned)h.context >= ADI_CONTEXT_MAX ||
+        h.src_rank < 0)
         return 0;
-    h->sreq = 0;
-    h->rreq = 0;
-    h->size = len;
-    h->raddr = 0;
-    h->rkey = 0;
+    if ((q = ctx_get(h.context)) == NULL)
+        return 0; /* (adi_on_packet's path says so) */
+    arrive_count(peer, len);
+    adi_q_lock(q);
+    e = adi_mq_first(&q->posted);
+    if (__builtin_expect(e != NULL, 1) && (e->src == h.src_rank || e->src == ADI_ANY_SOURCE) &&
+        (e->tag == h.tag || e->tag == ADI_ANY_TAG)) {
+        r = req_of(e);
+        if (__builtin_expect(r->alloc_buf == NULL && dt_is_contig(r->dt), 1)) {
+            adi_mq_remove_first(&q->posted, e);
+            r->state = REQ_DONE;
+            adi_q_unlock(q);
+            r->status.source = h.src_rank;
+            r->status.tag = h.tag;
+            r->size = len;
+            recv_eager_contig(r, peer, 0, 0, len, payload);
+            return 1;
+        }
+    }
+    h.sreq = 0;
+    h.rreq = 0;
+    h.size = len;
+    h.raddr = 0;
+    h.rkey = 0;
+    if (e == NULL)
+        arrive_unposted(q, peer, &h, payload, len); /* (nothing posted: no search) */
+    else
+        arrive_search(q, peer, &h, payload, len);
     return 1;
 }
 
+static void on_packet_checked(int peer, int npeers, const void *hdr, size_t hdr_len,
+                              const void *payload, size_t len);
+
 void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len)
+{
+    /* peers of other jobs (MPI_Comm_spawn, connect/accept) come after the job's */
+    int npeers = __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE);
+
+    if (arrive_tiny(peer, npeers, hdr, hdr_len, payload, len))
+        return;
+    on_packet_checked(peer, npeers, hdr, hdr_len, payload, len);
+}
+
+/* Any packet but the tiny eager one arrive_tiny took (out of line: the
+ * registers it needs are not saved for that one). */
+static __attribute__((noinline)) void on_packet_checked(int peer, int npeers, const void *hdr,
+                                                        size_t hdr_len, const void *payload,
+                                                        size_t len)
 {
     adi_pkt_t h;
     adi_ctx_queues_t *q;
     adi_request_t *r;
-    adi_message_t *m;
 
-    /* peers of other jobs (MPI_Comm_spawn, connect/accept) come after the job's */
-    int npeers = __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE);
-    if (!pkt_tiny_eager(peer, npeers, hdr, hdr_len, len, &h) &&
-        adi_pkt_check(peer, npeers, hdr, hdr_len, len, &h) != CANAL_OK) {
+    if (adi_pkt_check(peer, npeers, hdr, hdr_len, len, &h) != CANAL_OK) {
         LOG_ERR("dropping a packet: %s", common_err_detail());
         return;
     }
@@ -1647,71 +1792,11 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             LOG_ERR("out of memory for the queues of context %d", h.context);
             return;
         }
-        adi_stat_add_devlocked(&adi_stats.msgs_recv[adi_dev.peers[peer].stats_slot], 1);
-        adi_stat_add_devlocked(&adi_stats.bytes_recv[adi_dev.peers[peer].stats_slot], h.size);
+        arrive_count(peer, h.size);
         if (h.type == PKT_RTS)
             adi_stat_add_devlocked(&adi_stats.rndv_recv, 1);
         adi_q_lock(q);
-        r = req_of(adi_mq_find_posted(&q->posted, h.src_rank, h.tag));
-        if (r != NULL) {
-            /* Claimed: no longer cancellable (state changes under q's lock). */
-            adi_mq_remove(&q->posted, &r->match);
-            r->state = h.type == PKT_EAGER ? REQ_DONE : REQ_RECV_DATA;
-            adi_q_unlock(q);
-            if (h.type == PKT_EAGER && r->alloc_buf == NULL && dt_is_contig(r->dt)) {
-                /* (what deliver does for it, without its eleven arguments) */
-                r->status.source = h.src_rank;
-                r->status.tag = h.tag;
-                r->size = h.size;
-                recv_eager_contig(r, peer, h.flags, h.sreq, h.size, payload);
-                return;
-            }
-            deliver(r, peer, h.type, h.flags, h.src_rank, h.tag, h.size, h.sreq, h.raddr,
-                    h.rkey, payload);
-            return;
-        }
-        if (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(h.context)) {
-            /* No receive will ever be posted here (ULFM). */
-            adi_q_unlock(q);
-            revoked_drop(peer, h.type, h.flags, h.sreq, h.size);
-            return;
-        }
-        /* A blocking receive waiting unposted for it (a rendezvous request
-         * it matches is queued, and ends the waiter). */
-        {
-            recv_wait_t *w = waiter_claim(q, h.src_rank, h.tag);
-            if (w != NULL && h.type == PKT_EAGER) {
-                adi_q_unlock(q);
-                waiter_fill(w, peer, &h, payload);
-                return;
-            }
-        }
-        m = msg_get(h.type == PKT_EAGER ? len : 0);
-        if (m == NULL) {
-            LOG_ERR("out of memory buffering an unexpected message from rank %d", peer);
-            abort();
-        }
-        m->context = h.context;
-        m->src_rank = h.src_rank;
-        m->tag = h.tag;
-        m->peer = peer;
-        m->type = h.type;
-        m->flags = h.flags;
-        m->sreq = h.sreq;
-        m->size = h.size;
-        m->raddr = h.raddr;
-        m->rkey = h.rkey;
-        if (h.type == PKT_EAGER && len > 0) {
-            common_copy_small(m->data, payload, len);
-            unexpected_add(len);
-        }
-        m->match.extra = m->links;
-        adi_mq_add(&q->unexpected, &m->match, h.src_rank, h.tag);
-        __atomic_store_n(&q->arrivals, q->arrivals + 1, __ATOMIC_RELEASE);
-        adi_q_hwm(&q->unexpected, &q->unexpected_hwm);
-        /* (every arrival holds the device lock: no atomic) */
-        adi_stat_add_devlocked(&adi_stats.unexpected_msgs, 1);
-        adi_q_unlock(q);
+        arrive_search(q, peer, &h, payload, len);
         return;
     case PKT_CREDIT:
         /* more credit than the window means the peer returns what it never had */
