@@ -99,6 +99,23 @@ static inline void adi_mq_remove(adi_mq_t *q, adi_mq_entry_t *e)
     q->len--;
 }
 
+/* adi_mq_remove of the oldest entry e (the head of a window of receives
+ * posted in the order their messages come: the arrival's usual case). */
+static inline void adi_mq_remove_first(adi_mq_t *q, adi_mq_entry_t *e)
+{
+    common_link_t *next = e->qlink.next;
+
+    if (q->indexed)
+        adi_mq_index_remove(q, e);
+    q->list.head = next;
+    if (next != NULL)
+        next->prev = NULL;
+    else
+        q->list.tail = NULL;
+    e->qlink.next = NULL; /* (prev is NULL: e was first) */
+    q->len--;
+}
+
 /* Posted queue: the oldest receive whose pattern takes a message (src, tag).
  * (The oldest receive is the answer when it matches: messages that arrive
  * in the order their receives were posted.) */

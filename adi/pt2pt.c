@@ -257,33 +257,52 @@ static uint64_t levels_peak(uint64_t *peak, uint64_t now)
     return now > seen ? now : seen;
 }
 
-void adi_queue_levels(adi_stats_t *out)
+/* Every context's queues made so far, in context order, each given to fn
+ * with its context id (no lock taken: fn takes q's). */
+static void ctx_for_each(void (*fn)(adi_ctx_queues_t *q, int context, void *arg), void *arg)
 {
-    size_t posted = 0, unexpected = 0, posted_hwm = 0, unexpected_hwm = 0;
-
     for (int c = 0; c < CTX_CHUNKS; c++) {
         adi_ctx_queues_t **chunk = __atomic_load_n(&ctx_tab[c], __ATOMIC_ACQUIRE);
         if (chunk == NULL)
             continue;
         for (int i = 0; i < CTX_CHUNK; i++) {
             adi_ctx_queues_t *q = __atomic_load_n(&chunk[i], __ATOMIC_ACQUIRE);
-            if (q == NULL)
-                continue;
-            adi_q_lock(q);
-            posted += q->posted.len;
-            unexpected += q->unexpected.len;
-            if (q->posted_hwm > posted_hwm)
-                posted_hwm = q->posted_hwm;
-            if (q->unexpected_hwm > unexpected_hwm)
-                unexpected_hwm = q->unexpected_hwm;
-            adi_q_unlock(q);
+            if (q != NULL)
+                fn(q, c * CTX_CHUNK + i, arg);
         }
     }
-    out->posted_len = posted;
-    out->unexpected_len = unexpected;
-    out->posted_hwm = levels_peak(&posted_peak, posted_hwm > posted ? posted_hwm : posted);
-    out->unexpected_hwm =
-        levels_peak(&unexpected_peak, unexpected_hwm > unexpected ? unexpected_hwm : unexpected);
+}
+
+typedef struct {
+    size_t posted, unexpected, posted_hwm, unexpected_hwm;
+} levels_t;
+
+static void levels_add(adi_ctx_queues_t *q, int context, void *arg)
+{
+    levels_t *l = arg;
+
+    (void)context;
+    adi_q_lock(q);
+    l->posted += q->posted.len;
+    l->unexpected += q->unexpected.len;
+    if (q->posted_hwm > l->posted_hwm)
+        l->posted_hwm = q->posted_hwm;
+    if (q->unexpected_hwm > l->unexpected_hwm)
+        l->unexpected_hwm = q->unexpected_hwm;
+    adi_q_unlock(q);
+}
+
+void adi_queue_levels(adi_stats_t *out)
+{
+    levels_t l = {0};
+
+    ctx_for_each(levels_add, &l);
+    out->posted_len = l.posted;
+    out->unexpected_len = l.unexpected;
+    out->posted_hwm =
+        levels_peak(&posted_peak, l.posted_hwm > l.posted ? l.posted_hwm : l.posted);
+    out->unexpected_hwm = levels_peak(
+        &unexpected_peak, l.unexpected_hwm > l.unexpected ? l.unexpected_hwm : l.unexpected);
 }
 
 void adi_queues_finalize(void)
@@ -942,11 +961,26 @@ static void deliver(adi_request_t *r, int peer, uint8_t type, uint8_t flags, int
 
 static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer, canal_status_t st);
 
+/* The eager bytes waiting in unexpected queues (adi_dev.unexpected_bytes,
+ * a hint for adi_recv_now): added by arrivals (device lock), taken off by
+ * receives (a context's lock): an atomic only where threads are. */
+static inline void unexpected_add(size_t len)
+{
+    if (adi_dev.locked)
+        __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
+    else
+        adi_dev.unexpected_bytes += len;
+}
+
 /* An unexpected message left its queue. */
 static void unexpected_sub(const adi_message_t *m)
 {
-    if (m->type == PKT_EAGER)
+    if (m->type != PKT_EAGER)
+        return;
+    if (adi_dev.locked)
         __atomic_sub_fetch(&adi_dev.unexpected_bytes, m->size, __ATOMIC_RELAXED);
+    else
+        adi_dev.unexpected_bytes -= m->size;
 }
 
 /* adi_irecv_into's body, inline in adi_irecv (MPI_Irecv's path). */
@@ -1570,38 +1604,183 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
     return CANAL_OK;
 }
 
-/* The commonest packet, a small eager message that is not synchronous (the
- * 16-byte tiny header), accepted with the checks adi_pkt_check makes of it
- * but inline: 1 when hdr is one and *h is filled, 0 for adi_pkt_check to
- * look (any other packet, or this one with a flag set). */
-static inline int pkt_tiny_eager(int peer, int npeers, const void *hdr, size_t hdr_len,
-                                 size_t len, adi_pkt_t *h)
+/* The receive r, the oldest posted on q that takes the eager or rendezvous
+ * message h, is claimed (no longer cancellable: its state changes under
+ * q's lock, which this drops) and gets the message. */
+static inline void arrive_matched(adi_ctx_queues_t *q, adi_request_t *r, int peer,
+                                  const adi_pkt_t *h, const void *payload)
 {
+    r->state = h->type == PKT_EAGER ? REQ_DONE : REQ_RECV_DATA;
+    adi_q_unlock(q);
+    if (h->type == PKT_EAGER && r->alloc_buf == NULL && dt_is_contig(r->dt)) {
+        /* (what deliver does for it, without its eleven arguments) */
+        r->status.source = h->src_rank;
+        r->status.tag = h->tag;
+        r->size = h->size;
+        recv_eager_contig(r, peer, h->flags, h->sreq, h->size, payload);
+        return;
+    }
+    deliver(r, peer, h->type, h->flags, h->src_rank, h->tag, h->size, h->sreq, h->raddr,
+            h->rkey, payload);
+}
+
+static void arrive_unposted(adi_ctx_queues_t *q, int peer, const adi_pkt_t *h,
+                            const void *payload, size_t len);
+
+/* An eager or rendezvous message h (checked) on q, whose lock the caller
+ * took and this drops: the oldest posted receive that takes it, or a
+ * blocking receive waiting unposted for it, or the unexpected queue. */
+static __attribute__((noinline)) void arrive_search(adi_ctx_queues_t *q, int peer,
+                                                    const adi_pkt_t *h, const void *payload,
+                                                    size_t len)
+{
+    adi_request_t *r;
+
+    r = req_of(adi_mq_find_posted(&q->posted, h->src_rank, h->tag));
+    if (r != NULL) {
+        adi_mq_remove(&q->posted, &r->match);
+        arrive_matched(q, r, peer, h, payload);
+        return;
+    }
+    arrive_unposted(q, peer, h, payload, len);
+}
+
+/* arrive_search's message h that no posted receive takes (q locked; this
+ * unlocks it). */
+static __attribute__((noinline)) void arrive_unposted(adi_ctx_queues_t *q, int peer,
+                                                      const adi_pkt_t *h, const void *payload,
+                                                      size_t len)
+{
+    adi_message_t *m;
+
+    if (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(h->context)) {
+        /* No receive will ever be posted here (ULFM). */
+        adi_q_unlock(q);
+        revoked_drop(peer, h->type, h->flags, h->sreq, h->size);
+        return;
+    }
+    /* A blocking receive waiting unposted for it (a rendezvous request
+     * it matches is queued, and ends the waiter). */
+    {
+        recv_wait_t *w = waiter_claim(q, h->src_rank, h->tag);
+        if (w != NULL && h->type == PKT_EAGER) {
+            adi_q_unlock(q);
+            waiter_fill(w, peer, h, payload);
+            return;
+        }
+    }
+    m = msg_get(h->type == PKT_EAGER ? len : 0);
+    if (m == NULL) {
+        LOG_ERR("out of memory buffering an unexpected message from rank %d", peer);
+        abort();
+    }
+    m->context = h->context;
+    m->src_rank = h->src_rank;
+    m->tag = h->tag;
+    m->peer = peer;
+    m->type = h->type;
+    m->flags = h->flags;
+    m->sreq = h->sreq;
+    m->size = h->size;
+    m->raddr = h->raddr;
+    m->rkey = h->rkey;
+    if (h->type == PKT_EAGER && len > 0) {
+        common_copy_small(m->data, payload, len);
+        unexpected_add(len);
+    }
+    m->match.extra = m->links;
+    adi_mq_add(&q->unexpected, &m->match, h->src_rank, h->tag);
+    __atomic_store_n(&q->arrivals, q->arrivals + 1, __ATOMIC_RELEASE);
+    adi_q_hwm(&q->unexpected, &q->unexpected_hwm);
+    /* (every arrival holds the device lock: no atomic) */
+    adi_stat_add_devlocked(&adi_stats.unexpected_msgs, 1);
+    adi_q_unlock(q);
+}
+
+/* A message of len bytes from peer, counted per channel (device lock held). */
+static inline void arrive_count(int peer, size_t len)
+{
+    int slot = adi_dev.peers[peer].stats_slot;
+
+    adi_stat_add_devlocked(&adi_stats.msgs_recv[slot], 1);
+    adi_stat_add_devlocked(&adi_stats.bytes_recv[slot], len);
+}
+
+/* The commonest arrival, a tiny-header eager message (adi_pkt_check's
+ * checks, inline): 1 when hdr is one and it was taken, 0 for the general
+ * path (any other packet). When the head of the posted queue takes it into
+ * a contiguous buffer (a window of receives posted in the order their
+ * messages come) this is all it costs: no packet built, no search. */
+static inline __attribute__((always_inline)) int
+arrive_tiny(int peer, int npeers, const void *hdr, size_t hdr_len, const void *payload,
+            size_t len)
+{
+    adi_pkt_t h;
+    adi_ctx_queues_t *q;
+    adi_mq_entry_t *e;
+    adi_request_t *r;
+
     if (hdr_len != ADI_PKT_TINY || (unsigned)peer >= (unsigned)npeers)
         return 0;
-    memcpy(h, hdr, ADI_PKT_TINY);
-    if (h->type != PKT_EAGER || h->flags != 0 || (unsigned)h->context >= ADI_CONTEXT_MAX ||
-        h->src_rank < 0)
+    memcpy(&h, hdr, ADI_PKT_TINY);
+    if (h.type != PKT_EAGER || h.flags != 0 || (unsigned)h.context >= ADI_CONTEXT_MAX ||
+        h.src_rank < 0)
         return 0;
-    h->sreq = 0;
-    h->rreq = 0;
-    h->size = len;
-    h->raddr = 0;
-    h->rkey = 0;
+    if ((q = ctx_get(h.context)) == NULL)
+        return 0; /* (adi_on_packet's path says so) */
+    arrive_count(peer, len);
+    adi_q_lock(q);
+    e = adi_mq_first(&q->posted);
+    if (__builtin_expect(e != NULL, 1) && (e->src == h.src_rank || e->src == ADI_ANY_SOURCE) &&
+        (e->tag == h.tag || e->tag == ADI_ANY_TAG)) {
+        r = req_of(e);
+        if (__builtin_expect(r->alloc_buf == NULL && dt_is_contig(r->dt), 1)) {
+            adi_mq_remove_first(&q->posted, e);
+            r->state = REQ_DONE;
+            adi_q_unlock(q);
+            r->status.source = h.src_rank;
+            r->status.tag = h.tag;
+            r->size = len;
+            recv_eager_contig(r, peer, 0, 0, len, payload);
+            return 1;
+        }
+    }
+    h.sreq = 0;
+    h.rreq = 0;
+    h.size = len;
+    h.raddr = 0;
+    h.rkey = 0;
+    if (e == NULL)
+        arrive_unposted(q, peer, &h, payload, len); /* (nothing posted: no search) */
+    else
+        arrive_search(q, peer, &h, payload, len);
     return 1;
 }
 
+static void on_packet_checked(int peer, int npeers, const void *hdr, size_t hdr_len,
+                              const void *payload, size_t len);
+
 void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len)
+{
+    /* peers of other jobs (MPI_Comm_spawn, connect/accept) come after the job's */
+    int npeers = __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE);
+
+    if (arrive_tiny(peer, npeers, hdr, hdr_len, payload, len))
+        return;
+    on_packet_checked(peer, npeers, hdr, hdr_len, payload, len);
+}
+
+/* Any packet but the tiny eager one arrive_tiny took (out of line: the
+ * registers it needs are not saved for that one). */
+static __attribute__((noinline)) void on_packet_checked(int peer, int npeers, const void *hdr,
+                                                        size_t hdr_len, const void *payload,
+                                                        size_t len)
 {
     adi_pkt_t h;
     adi_ctx_queues_t *q;
     adi_request_t *r;
-    adi_message_t *m;
 
-    /* peers of other jobs (MPI_Comm_spawn, connect/accept) come after the job's */
-    int npeers = __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE);
-    if (!pkt_tiny_eager(peer, npeers, hdr, hdr_len, len, &h) &&
-        adi_pkt_check(peer, npeers, hdr, hdr_len, len, &h) != CANAL_OK) {
+    if (adi_pkt_check(peer, npeers, hdr, hdr_len, len, &h) != CANAL_OK) {
         LOG_ERR("dropping a packet: %s", common_err_detail());
         return;
     }
@@ -1613,70 +1792,11 @@ void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payloa
             LOG_ERR("out of memory for the queues of context %d", h.context);
             return;
         }
-        adi_stat_add_devlocked(&adi_stats.msgs_recv[adi_dev.peers[peer].stats_slot], 1);
-        adi_stat_add_devlocked(&adi_stats.bytes_recv[adi_dev.peers[peer].stats_slot], h.size);
+        arrive_count(peer, h.size);
         if (h.type == PKT_RTS)
             adi_stat_add_devlocked(&adi_stats.rndv_recv, 1);
         adi_q_lock(q);
-        r = req_of(adi_mq_find_posted(&q->posted, h.src_rank, h.tag));
-        if (r != NULL) {
-            /* Claimed: no longer cancellable (state changes under q's lock). */
-            adi_mq_remove(&q->posted, &r->match);
-            r->state = h.type == PKT_EAGER ? REQ_DONE : REQ_RECV_DATA;
-            adi_q_unlock(q);
-            if (h.type == PKT_EAGER && r->alloc_buf == NULL && dt_is_contig(r->dt)) {
-                /* (what deliver does for it, without its eleven arguments) */
-                r->status.source = h.src_rank;
-                r->status.tag = h.tag;
-                r->size = h.size;
-                recv_eager_contig(r, peer, h.flags, h.sreq, h.size, payload);
-                return;
-            }
-            deliver(r, peer, h.type, h.flags, h.src_rank, h.tag, h.size, h.sreq, h.raddr,
-                    h.rkey, payload);
-            return;
-        }
-        if (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(h.context)) {
-            /* No receive will ever be posted here (ULFM). */
-            adi_q_unlock(q);
-            revoked_drop(peer, h.type, h.flags, h.sreq, h.size);
-            return;
-        }
-        /* A blocking receive waiting unposted for it (a rendezvous request
-         * it matches is queued, and ends the waiter). */
-        {
-            recv_wait_t *w = waiter_claim(q, h.src_rank, h.tag);
-            if (w != NULL && h.type == PKT_EAGER) {
-                adi_q_unlock(q);
-                waiter_fill(w, peer, &h, payload);
-                return;
-            }
-        }
-        m = msg_get(h.type == PKT_EAGER ? len : 0);
-        if (m == NULL) {
-            LOG_ERR("out of memory buffering an unexpected message from rank %d", peer);
-            abort();
-        }
-        m->context = h.context;
-        m->src_rank = h.src_rank;
-        m->tag = h.tag;
-        m->peer = peer;
-        m->type = h.type;
-        m->flags = h.flags;
-        m->sreq = h.sreq;
-        m->size = h.size;
-        m->raddr = h.raddr;
-        m->rkey = h.rkey;
-        if (h.type == PKT_EAGER && len > 0) {
-            common_copy_small(m->data, payload, len);
-            __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
-        }
-        m->match.extra = m->links;
-        adi_mq_add(&q->unexpected, &m->match, h.src_rank, h.tag);
-        __atomic_store_n(&q->arrivals, q->arrivals + 1, __ATOMIC_RELEASE);
-        adi_q_hwm(&q->unexpected, &q->unexpected_hwm);
-        adi_stat_add(&adi_stats.unexpected_msgs, 1);
-        adi_q_unlock(q);
+        arrive_search(q, peer, &h, payload, len);
         return;
     case PKT_CREDIT:
         /* more credit than the window means the peer returns what it never had */
@@ -1807,45 +1927,39 @@ static void waiting_fail(adi_request_t *r, void *arg)
 /* Posted receives that wait for a failed peer or sit on a revoked context:
  * out of their queues under each context's lock, failed after it is
  * dropped (completion calls out). */
-void adi_posted_fail_all(void)
+static void posted_fail_ctx(adi_ctx_queues_t *q, int context, void *arg)
 {
-    for (int c = 0; c < CTX_CHUNKS; c++) {
-        adi_ctx_queues_t **chunk = __atomic_load_n(&ctx_tab[c], __ATOMIC_ACQUIRE);
-        if (chunk == NULL)
-            continue;
-        for (int i = 0; i < CTX_CHUNK; i++) {
-            adi_ctx_queues_t *q = __atomic_load_n(&chunk[i], __ATOMIC_ACQUIRE);
-            common_list_t fail = {0}; /* (through sendq: unused by receives) */
-            adi_request_t *r;
-            adi_mq_entry_t *e, *enext;
-            int peer = -1;
-            canal_status_t fst;
-            if (q == NULL)
-                continue;
-            adi_q_lock(q);
-            for (e = adi_mq_first(&q->posted); e != NULL; e = enext) {
-                enext = adi_mq_next(e);
-                r = req_of(e);
-                fst = adi_ctx_src_failed(c * CTX_CHUNK + i, r->rank, r->tag, &peer);
-                if (fst >= 0 || fst == CANAL_ERR_PEER_PENDING)
-                    continue; /* (any-source: stays posted, ULFM) */
-                r->status.error = fst;
-                adi_mq_remove(&q->posted, &r->match);
-                r->state = REQ_IDLE;
-                r->peer = peer;
-                common_list_push_back(&fail, &r->sendq);
-            }
-            adi_q_unlock(q);
-            while (!common_list_empty(&fail)) {
-                r = common_list_entry(fail.head, adi_request_t, sendq);
-                common_list_remove(&fail, &r->sendq);
-                if (r->rank >= 0)
-                    r->status.source = r->rank;
-                req_fail(r, r->peer, r->status.error);
-            }
-        }
+    common_list_t fail = {0}; /* (through sendq: unused by receives) */
+    adi_request_t *r;
+    adi_mq_entry_t *e, *enext;
+    int peer = -1;
+    canal_status_t fst;
+
+    (void)arg;
+    adi_q_lock(q);
+    for (e = adi_mq_first(&q->posted); e != NULL; e = enext) {
+        enext = adi_mq_next(e);
+        r = req_of(e);
+        fst = adi_ctx_src_failed(context, r->rank, r->tag, &peer);
+        if (fst >= 0 || fst == CANAL_ERR_PEER_PENDING)
+            continue; /* (any-source: stays posted, ULFM) */
+        r->status.error = fst;
+        adi_mq_remove(&q->posted, &r->match);
+        r->state = REQ_IDLE;
+        r->peer = peer;
+        common_list_push_back(&fail, &r->sendq);
+    }
+    adi_q_unlock(q);
+    while (!common_list_empty(&fail)) {
+        r = common_list_entry(fail.head, adi_request_t, sendq);
+        common_list_remove(&fail, &r->sendq);
+        if (r->rank >= 0)
+            r->status.source = r->rank;
+        req_fail(r, r->peer, r->status.error);
     }
 }
+
+void adi_posted_fail_all(void) { ctx_for_each(posted_fail_ctx, NULL); }
 
 /* Sends on a revoked context: those not transmitted fail now; those that
  * wait for the receiver's answer report the revocation when it comes (the

@@ -257,7 +257,11 @@ static int mq_random(int unexpected, int nsrc, int ntag, int wild, int steps, in
                           q.indexed ? "indexed" : "list");
             indexed += q.indexed;
             if (got != NULL && rnd(4) != 0) { /* a probe leaves it there */
-                adi_mq_remove(&q, &got->e);
+                /* (the oldest entry through the arrival's removal of a head) */
+                if (&got->e == adi_mq_first(&q))
+                    adi_mq_remove_first(&q, &got->e);
+                else
+                    adi_mq_remove(&q, &got->e);
                 model_remove(&m, i);
                 free_list[nfree++] = got;
             }
