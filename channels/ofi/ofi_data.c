@@ -272,6 +272,12 @@ static canal_status_t complete_error(ofi_state_t *st)
     fi_cq_strerror(st->cq, e.prov_errno, e.err_data, detail, sizeof detail);
     st->cq_errors++;
     op = e.op_context;
+    snprintf(st->last_cq_err, sizeof st->last_cq_err, "%s: %s (%s)",
+             op == NULL                ? "no operation"
+             : op->kind == OFI_OP_TX   ? "a send"
+             : op->kind == OFI_OP_RX   ? "a receive"
+                                       : "a read",
+             ch_ofi_err(e.err), detail);
     if (op == NULL)
         return common_err_set(CANAL_ERR_IO,
                               "ofi: %s reported an error without an operation: "

@@ -181,6 +181,7 @@ typedef struct {
     /* Counters for describe(), ch_ofi_state_text() and tests. */
     unsigned long tx_eagain, tx_nobuf, reordered, sends;
     unsigned long rx_completions, tx_completions, cq_errors, delivered;
+    char last_cq_err[160];  /* the last fi_cq_readerr's text, for ch_ofi_state_text() */
 } ofi_state_t;
 
 /* ofi.c */
