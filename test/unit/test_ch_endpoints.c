@@ -321,6 +321,9 @@ int main(void)
     SRunner *sr;
     int failed;
 
+#ifdef CANAL_TEST_EP_OFI
+    ofi_test_use_loopback();
+#endif
     skipped =
         mmap(NULL, sizeof *skipped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (skipped == MAP_FAILED)

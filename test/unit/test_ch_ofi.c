@@ -1071,6 +1071,7 @@ int main(void)
     SRunner *sr;
     int failed;
 
+    ofi_test_use_loopback();
     prov_inits = mmap(NULL, sizeof *prov_inits, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                       -1, 0);
     if (prov_inits == MAP_FAILED)
