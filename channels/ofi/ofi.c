@@ -784,9 +784,10 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
              st->ntx, st->tx_cap, st->rma_inflight, st->rma_posted);
     text_add(buf, len, &off,
              "  completions: %lu receives, %lu sends, %lu errors; %lu packets delivered, %lu held "
-             "back for order; %lu sends, %lu without a free buffer, %lu FI_EAGAIN\n",
+             "back for order; %lu sends, %lu without a free buffer, %lu FI_EAGAIN; %lu liveness "
+             "probes\n",
              st->rx_completions, st->tx_completions, st->cq_errors, st->delivered, st->reordered,
-             st->sends, st->tx_nobuf, st->tx_eagain);
+             st->sends, st->tx_nobuf, st->tx_eagain, st->probes);
     if (st->cq_errors > 0)
         text_add(buf, len, &off, "  last completion error: %s\n", st->last_cq_err);
     /* The oldest send each peer still has at the provider (a bounce buffer
@@ -806,6 +807,8 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
             if (isfree[i] || r < 0 || r >= st->size)
                 continue;
             memcpy(&w, st->tx_bufs[i].data, sizeof w);
+            if (w.magic != OFI_WIRE_MAGIC)
+                continue; /* a liveness probe */
             /* Oldest: the furthest behind the next sequence number. */
             if (oldest[r] < 0 ||
                 st->peers[r].tx_seq - w.seq > st->peers[r].tx_seq - (uint32_t)oldest[r])
