@@ -761,6 +761,8 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
     ofi_state_t *st;
     size_t off = 0;
     int narrived = 0, nrepost = 0, shown = 0;
+    long *oldest;
+    unsigned char *isfree;
 
     if (ep == NULL || buf == NULL || len == 0)
         return;
@@ -782,9 +784,37 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
              st->ntx, st->tx_cap, st->rma_inflight, st->rma_posted);
     text_add(buf, len, &off,
              "  completions: %lu receives, %lu sends, %lu errors; %lu packets delivered, %lu held "
-             "back for order; %lu sends, %lu without a free buffer, %lu FI_EAGAIN\n",
+             "back for order; %lu sends, %lu without a free buffer, %lu FI_EAGAIN; %lu liveness "
+             "probes\n",
              st->rx_completions, st->tx_completions, st->cq_errors, st->delivered, st->reordered,
-             st->sends, st->tx_nobuf, st->tx_eagain);
+             st->sends, st->tx_nobuf, st->tx_eagain, st->probes);
+    if (st->cq_errors > 0)
+        text_add(buf, len, &off, "  last completion error: %s\n", st->last_cq_err);
+    /* The oldest send each peer still has at the provider (a bounce buffer
+     * not on the free list), by its sequence number: whether the receiver
+     * still expects it tells a send the provider never finished from a
+     * packet lost after it. */
+    oldest = st->tx_inflight > 0 ? malloc((size_t)st->size * sizeof *oldest) : NULL;
+    isfree = oldest != NULL ? calloc((size_t)st->ntx, 1) : NULL;
+    if (isfree != NULL) {
+        for (int r = 0; r < st->size; r++)
+            oldest[r] = -1;
+        for (const ofi_txbuf_t *b = st->tx_free; b != NULL; b = b->next)
+            isfree[b - st->tx_bufs] = 1;
+        for (int i = 0; i < st->ntx; i++) {
+            ofi_wire_t w;
+            int r = st->tx_bufs[i].peer;
+            if (isfree[i] || r < 0 || r >= st->size)
+                continue;
+            memcpy(&w, st->tx_bufs[i].data, sizeof w);
+            if (w.magic != OFI_WIRE_MAGIC)
+                continue; /* a liveness probe */
+            /* Oldest: the furthest behind the next sequence number. */
+            if (oldest[r] < 0 ||
+                st->peers[r].tx_seq - w.seq > st->peers[r].tx_seq - (uint32_t)oldest[r])
+                oldest[r] = w.seq;
+        }
+    }
     for (int r = 0; r < st->size; r++) {
         const ofi_peer_t *p = &st->peers[r];
         char where[96];
@@ -806,10 +836,14 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
         text_add(buf, len, &off, "  peer %d%s%s: sent %u (%d in flight), expects %u", r,
                  r == st->rank ? " (self)" : "", addr_text(st, r, where, sizeof where), p->tx_seq,
                  p->tx_inflight, p->rx_seq);
+        if (isfree != NULL && oldest[r] >= 0)
+            text_add(buf, len, &off, ", oldest send in flight %ld", oldest[r]);
         if (nheld > 0)
             text_add(buf, len, &off, ", holds %d (%u..%u)", nheld, first, last);
         text_add(buf, len, &off, "%s\n", p->failed ? ", failed" : "");
     }
+    free(isfree);
+    free(oldest);
 }
 
 const ch_ops_t ch_ofi_ops = {

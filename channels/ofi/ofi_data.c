@@ -272,6 +272,12 @@ static canal_status_t complete_error(ofi_state_t *st)
     fi_cq_strerror(st->cq, e.prov_errno, e.err_data, detail, sizeof detail);
     st->cq_errors++;
     op = e.op_context;
+    snprintf(st->last_cq_err, sizeof st->last_cq_err, "%s: %s (%s)",
+             op == NULL                ? "no operation"
+             : op->kind == OFI_OP_TX   ? "a send"
+             : op->kind == OFI_OP_RX   ? "a receive"
+                                       : "a read",
+             ch_ofi_err(e.err), detail);
     if (op == NULL)
         return common_err_set(CANAL_ERR_IO,
                               "ofi: %s reported an error without an operation: "
@@ -517,6 +523,85 @@ canal_status_t ch_ofi_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
                           total, peer, st->prov, ch_ofi_err((int)rc));
 }
 
+/* ---- liveness ------------------------------------------------------------------ */
+
+enum { OFI_PROBE_IDLE_POLLS = 256 }; /* empty progress calls between clock readings */
+#define OFI_PROBE_IDLE_S 1.0
+/* A probe the provider refuses (FI_EAGAIN) with nothing else in flight to
+ * that peer for this long: the peer is lost (tcp;ofi_rxm once the peer's
+ * process died: its connection is closed and reconnecting never succeeds). */
+#define OFI_PROBE_LOST_S 10.0
+
+/* A probe to peer: a bare ofi_wire_t that takes no sequence number and that
+ * the receiver drops. Skipped when no buffer is free: then sends are in
+ * flight, and their completions say as much. */
+static void probe_send(ofi_state_t *st, int peer, double now)
+{
+    ofi_peer_t *p = &st->peers[peer];
+    ofi_wire_t w = {(uint32_t)st->rank, 0, 0, 0, OFI_WIRE_PROBE};
+    ofi_txbuf_t *b = st->tx_free;
+    ssize_t rc;
+
+    if (b == NULL || st->tx_inflight + st->rma_posted >= st->tx_cap)
+        return;
+    memcpy(b->data, &w, sizeof w);
+    rc = fi_send(st->ep, b->data, sizeof w, st->tx_mr != NULL ? st->tx_mr->desc : NULL, p->addr,
+                 &b->op.ctx);
+    st->probes++;
+    if (rc == -FI_EAGAIN) {
+        if (p->tx_inflight > 0) {
+            p->refused_since = 0; /* busy, not refused: its sends will say */
+            return;
+        }
+        if (p->refused_since == 0)
+            p->refused_since = now;
+        else if (now - p->refused_since >= OFI_PROBE_LOST_S) {
+            LOG_ERR("ofi: rank %d has refused every liveness probe for %.0f s in %s: lost", peer,
+                    now - p->refused_since, st->prov);
+            peer_fail(st, peer, CANAL_ERR_PEER);
+        }
+        return; /* the next round tries again */
+    }
+    p->refused_since = 0;
+    if (rc != 0) {
+        /* (tcp;ofi_rxm once the connection broke: the peer is gone) */
+        LOG_ERR("ofi: a liveness probe to rank %d failed in %s: %s", peer, st->prov,
+                ch_ofi_err((int)rc));
+        peer_fail(st, peer, CANAL_ERR_PEER);
+        return;
+    }
+    st->tx_free = b->next;
+    b->peer = peer;
+    st->tx_inflight++;
+    p->tx_inflight++;
+}
+
+/* Called by a progress() that delivered nothing: after a second without
+ * arrivals, probe, once a second, every live peer we have talked to. A
+ * probe to a peer that died fails (tcp;ofi_rxm: the connection is gone),
+ * and its error completion reports the peer lost. */
+static void idle_probe(ofi_state_t *st)
+{
+    double now;
+
+    if (++st->idle_polls < OFI_PROBE_IDLE_POLLS)
+        return;
+    st->idle_polls = 0;
+    now = common_now_s();
+    if (st->idle_since == 0) {
+        st->idle_since = now;
+        return;
+    }
+    if (now - st->idle_since < OFI_PROBE_IDLE_S || now - st->probe_at < OFI_PROBE_IDLE_S)
+        return;
+    st->probe_at = now;
+    for (int r = 0; r < st->size; r++) {
+        const ofi_peer_t *p = &st->peers[r];
+        if (r != st->rank && p->reachable && !p->failed && (p->tx_seq > 0 || p->rx_seq > 0))
+            probe_send(st, r, now);
+    }
+}
+
 /* ---- progress -------------------------------------------------------------- */
 
 static void deliver(ofi_state_t *st, ofi_rxbuf_t *b, int *count)
@@ -568,6 +653,11 @@ static canal_status_t deliver_arrivals(ofi_state_t *st, int *count)
         st->arrived = b->next;
         if (st->arrived == NULL)
             st->arrived_tail = NULL;
+        if (b->got == sizeof(ofi_wire_t) &&
+            ((const ofi_wire_t *)(const void *)b->data)->magic == OFI_WIRE_PROBE) {
+            ch_ofi_rx_post(st, b); /* a peer's liveness probe: nothing to deliver */
+            continue;
+        }
         if (arrival_check(st, b) != CANAL_OK) {
             if (err == CANAL_OK)
                 err = CANAL_ERR_PROTO;
@@ -663,6 +753,10 @@ int ch_ofi_progress(ch_endpoint_t *ep)
         count += fire_rma_done(st);
     if (st->fail_pending)
         fire_peer_failures(st);
+    if (count > 0)
+        st->idle_since = 0;
+    else if (err == CANAL_OK)
+        idle_probe(st);
     st->in_progress = 0;
     return err < 0 ? err : count;
 }

@@ -30,6 +30,7 @@
 
 enum {
     OFI_WIRE_MAGIC = 0xca7f,
+    OFI_WIRE_PROBE = 0xca7e,  /* a liveness probe: no header, no payload, no sequence number */
     OFI_CARD_VERSION = 1,
     OFI_ADDR_MAX = 480,       /* fi_getname bytes; hex-encoded it fits a PMI value */
     OFI_PREFIX_MAX = 16 + 72, /* ofi_wire_t + CH_HDR_MAX rounded up to 8 */
@@ -99,6 +100,7 @@ typedef struct {
     uint32_t tx_seq;      /* next sequence number we send */
     uint32_t rx_seq;      /* next sequence number we deliver */
     ofi_rxbuf_t *held;    /* arrived early, sorted by seq */
+    double refused_since; /* its probes say FI_EAGAIN since then (0: they do not) */
 } ofi_peer_t;
 
 /* Test switches, read at init (see test_ch_ofi.c). */
@@ -172,6 +174,13 @@ typedef struct {
     int tx_cap;                            /* the provider's transmit queue depth */
     int fail_pending;
     int in_progress;
+    /* Liveness (ch_ofi_progress): a provider reports a lost peer only as the
+     * error of an operation toward it, so a rank that only waits would never
+     * learn of it. After OFI_PROBE_IDLE_S without an arrival, and then at that
+     * interval, every peer we exchanged packets with gets a probe. */
+    unsigned idle_polls;
+    double idle_since, probe_at; /* 0: not idle / never probed */
+    unsigned long probes;
 
     /* The registration cache. */
     common_list_t mr_list; /* the registration cache, most recently used first */
@@ -181,6 +190,7 @@ typedef struct {
     /* Counters for describe(), ch_ofi_state_text() and tests. */
     unsigned long tx_eagain, tx_nobuf, reordered, sends;
     unsigned long rx_completions, tx_completions, cq_errors, delivered;
+    char last_cq_err[160];  /* the last fi_cq_readerr's text, for ch_ofi_state_text() */
 } ofi_state_t;
 
 /* ofi.c */

@@ -2,7 +2,9 @@
  * a send of 1 MiB, beyond the eager limit; "eager", an 8-byte send, then a
  * receive; "rrndv", a receive of 16 MiB whose rendezvous rank 1 started;
  * "any", a receive from MPI_ANY_SOURCE; "coll", an MPI_Allreduce; "flood",
- * eager sends until the channel is full and they queue) when rank 1 is lost
+ * eager sends until the channel is full and they queue; "mix", a 1 MiB send
+ * and a stream of 8-byte sends, rank 1 dying right after it took 100 of the
+ * small ones and started to pull the 1 MiB) when rank 1 is lost
  * (argv[1]):
  *   "cut"  rank 1 shuts its TCP connections down (a network failure: both
  *          processes live on; CANAL_CHANNEL=sock);
@@ -119,8 +121,8 @@ int main(int argc, char **argv)
     const char *pmi_rank = getenv("PMI_RANK");
 
     if (argc < 4) {
-        fprintf(stderr, "usage: fault_peer_lost cut|kill|exit recv|rndv|rrndv|eager|any|coll|flood "
-                        "fatal|return [mt]\n");
+        fprintf(stderr, "usage: fault_peer_lost cut|kill|exit "
+                        "recv|rndv|rrndv|eager|any|coll|flood|mix fatal|return [mt]\n");
         return 2;
     }
     how = argv[1];
@@ -156,7 +158,16 @@ int main(int argc, char **argv)
             MPI_Request req;
             MPI_Isend(huge, sizeof huge, MPI_CHAR, 0, 1, MPI_COMM_WORLD, &req);
         }
-        usleep(200000); /* (rank 0 is likely waiting by now; either order must work) */
+        if (strcmp(where, "mix") == 0) {
+            /* Mid-transfer: small messages taken, the 1 MiB's pull just
+             * started (its RTS came first), more small ones on the way. */
+            MPI_Request req;
+            for (int k = 0; k < 100; k++)
+                MPI_Recv(&small, 1, MPI_DOUBLE, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Irecv(big, sizeof big, MPI_CHAR, 0, 3, MPI_COMM_WORLD, &req);
+        } else {
+            usleep(200000); /* (rank 0 is likely waiting by now; either order must work) */
+        }
         if (strcmp(how, "kill") == 0)
             raise(SIGKILL);
         if (strcmp(how, "exit") == 0)
@@ -201,6 +212,29 @@ int main(int argc, char **argv)
             printf("rank 0: %d of %d eager sends to the lost rank failed\n", nfailed, N);
             rc = MPI_Recv(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             errs += check_failed(rc, "MPI_Recv from rank 1 after the sends", rank);
+        } else if (strcmp(where, "mix") == 0) {
+            /* The 1 MiB first, then more small sends than rank 1 takes: some
+             * are still queued here (no credit left) when it dies, so at
+             * least those must fail; the 1 MiB may or may not have finished. */
+            enum { N = 20000 };
+            static MPI_Request reqs[N + 1];
+            int nfailed = 0;
+            rc = MPI_Isend(big, sizeof big, MPI_CHAR, 1, 3, MPI_COMM_WORLD, &reqs[N]);
+            for (int k = 0; k < N && rc == MPI_SUCCESS; k++)
+                rc = MPI_Isend(&small, 1, MPI_DOUBLE, 1, 4, MPI_COMM_WORLD, &reqs[k]);
+            if (rc != MPI_SUCCESS)
+                nfailed++; /* the loss was seen while posting */
+            for (int k = 0; k <= N; k++) {
+                if (reqs[k] == MPI_REQUEST_NULL)
+                    continue;
+                rc = MPI_Wait(&reqs[k], MPI_STATUS_IGNORE);
+                if (rc != MPI_SUCCESS && nfailed++ == 0)
+                    errs += check_failed(rc, k == N ? "MPI_Wait on the 1 MiB send"
+                                                    : "MPI_Wait on an 8-byte send", rank);
+            }
+            printf("rank 0: %d of %d sends to the lost rank failed\n", nfailed, N + 1);
+            if (nfailed == 0)
+                errs += check_failed(MPI_SUCCESS, "every send to the lost rank", rank);
         } else if (strcmp(where, "coll") == 0) {
             int sum = 0;
             rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

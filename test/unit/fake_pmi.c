@@ -45,6 +45,7 @@ typedef struct {
     _Atomic int arrived;
     _Atomic int generation;
     _Atomic int aborted;
+    _Atomic int failed_rank; /* 1 + the first rank that failed a check; 0: none */
     int nkv;
     kv_entry_t kv[KV_MAX];
     pub_entry_t pub[PUB_MAX];
@@ -294,6 +295,18 @@ canal_status_t pmi_unpublish(const char *service)
         }
     unlock();
     return common_err_set(CANAL_ERR_NOTFOUND, "fake pmi_unpublish: %s not published", service);
+}
+
+void fake_pmi_note_failed(void)
+{
+    int none = 0;
+    if (sh != NULL && my_rank >= 0)
+        atomic_compare_exchange_strong(&sh->failed_rank, &none, my_rank + 1);
+}
+
+int fake_pmi_failed_rank(void)
+{
+    return sh != NULL ? atomic_load_explicit(&sh->failed_rank, memory_order_relaxed) - 1 : -1;
 }
 
 canal_status_t pmi_abort(int code, const char *msg)

@@ -38,4 +38,11 @@ int fake_pmi_run(const fake_pmi_job_t *job, fake_pmi_body_t body, void *arg);
 int fake_pmi_rank(void);
 int fake_pmi_epoch(void);
 
+/* In a child: note that this rank failed a check (it is about to exit), and
+ * read the first rank that did (-1: none yet). A rank that sees another's
+ * failure while it waits fails too, printing its own state: both sides of a
+ * stalled exchange explain themselves, not only the one that gave up first. */
+void fake_pmi_note_failed(void);
+int fake_pmi_failed_rank(void);
+
 #endif

@@ -85,3 +85,9 @@ void ofi_test_diag(FILE *f, ch_endpoint_t *ep, const char *label)
     ch_ofi_state_text(ep, text, sizeof text);
     fprintf(f, "  %s%s%s", label != NULL ? label : "", label != NULL ? ": " : "", text);
 }
+
+void ofi_test_use_loopback(void)
+{
+    setenv("FI_TCP_IFACE", "lo", 0);
+    setenv("FI_NET_IFACE", "lo", 0);
+}

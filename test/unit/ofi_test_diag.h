@@ -23,4 +23,12 @@ void ofi_test_diag(FILE *f, ch_endpoint_t *ep, const char *label);
  * process's, not an endpoint's). */
 void ofi_test_diag_sockets(FILE *f);
 
+/* The jobs of the ofi tests run on this machine: have tcp and net use the
+ * loopback interface (FI_TCP_IFACE, FI_NET_IFACE = lo, unless set). Without
+ * it they take the first interface libfabric lists, which may be a bridge
+ * another program made and removes while the test runs (test/cluster/
+ * netns.sh's 10.N.0.254): a send then fails with EADDRNOTAVAIL or goes to an
+ * address that is no longer this machine's. Call before the first init. */
+void ofi_test_use_loopback(void);
+
 #endif

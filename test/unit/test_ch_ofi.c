@@ -93,8 +93,13 @@ static void ofi_dump_state(void)
 static void flush_sends(void)
 {
     double t0 = now_s();
+    unsigned long done = OFI_ST->tx_completions;
     while (OFI_ST->tx_inflight > 0) {
         T_CHECK(poll_once() >= 0, "progress");
+        if (OFI_ST->tx_completions != done) { /* moving: not a hang */
+            done = OFI_ST->tx_completions;
+            t0 = now_s();
+        }
         T_CHECK(now_s() - t0 < unit_hang_s(), "%d sends never completed", OFI_ST->tx_inflight);
     }
 }
@@ -220,11 +225,17 @@ static int body_backpressure(int rank, void *arg)
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         for (; seq < BP_MSGS; seq++)
             send_checked(1, seq, seq % 3 == 0 ? caps.max_payload : seq % 3 == 1 ? 0 : 77, buf);
-        /* The end: wait for rank 1's acknowledgement. */
+        /* The end: wait for rank 1's acknowledgement, while our last sends
+         * complete (each completion restarts the hang limit). */
         {
             double t0 = now_s();
+            unsigned long done = OFI_ST->tx_completions;
             while (received[1] < 2) {
                 T_CHECK(poll_once() >= 0, "progress");
+                if (OFI_ST->tx_completions != done) {
+                    done = OFI_ST->tx_completions;
+                    t0 = now_s();
+                }
                 T_CHECK(now_s() - t0 < unit_hang_s(), "no final ack");
             }
         }
@@ -941,6 +952,49 @@ static int body_peer_dies(int rank, void *arg)
     return 0;
 }
 
+/* A peer dies while this rank only waits (no send toward it in flight): the
+ * channel's liveness probes must report it (on_peer_failed), never a wait
+ * for ever. Before them nothing did: a provider reports a lost peer only as
+ * the error of an operation toward it. */
+static int body_peer_dies_idle(int rank, void *arg)
+{
+    unsigned char buf[16] = {0};
+    double t0;
+
+    if (!bring_up_prov(PI, &up_check))
+        return 0;
+    if (rank == 0) {
+        send_checked(1, 0, 10, buf);
+        flush_sends();
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        t0 = now_s();
+        while (peer_failed_count == 0) {
+            T_CHECK(poll_once() >= 0, "progress");
+            T_CHECK(now_s() - t0 < unit_hang_s(), "rank 1 died %.0f s ago; never reported",
+                    now_s() - t0);
+        }
+        fprintf(stderr, "%s: a peer lost while idle, reported after %.1f s (%lu probes)\n", prov,
+                now_s() - t0, OFI_ST->probes);
+        ch_finalize(EP);
+        return 0;
+    }
+    wait_delivered(1);
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    _exit(0); /* dies without finalize */
+}
+
+START_TEST(test_peer_dies_idle)
+{
+    fake_pmi_job_t job = {.nprocs = 2, .nnodes = nnodes_for(_i), .cyclic = 1};
+    if (strcmp(prov_names[_i], "udp;ofi_rxd") == 0 || strcmp(prov_names[_i], "shm") == 0) {
+        /* No connection to break: a send to a dead peer may just vanish. */
+        fprintf(stderr, "SKIP %s peer lost while idle: no connection to lose\n", prov_names[_i]);
+        return;
+    }
+    ck_assert_int_eq(fake_pmi_run(&job, body_peer_dies_idle, (void *)(intptr_t)_i), 0);
+}
+END_TEST
+
 START_TEST(test_peer_dies)
 {
     int ws[2];
@@ -1024,19 +1078,25 @@ static Suite *ofi_suite(void)
 {
     Suite *s = suite_create("ch_ofi");
     TCase *tc = tcase_create("per provider");
+    TCase *tc_conf = tcase_create("conformance"), *tc_bp = tcase_create("back-pressure");
+    TCase *tc_lost = tcase_create("lost peer");
 
+    /* Three cases, so that a loop can run one (CK_RUN_CASE=back-pressure). */
     providers_init();
     tcase_set_timeout(tc, unit_case_timeout_s());
+    tcase_set_timeout(tc_conf, unit_case_timeout_s());
+    tcase_set_timeout(tc_bp, unit_case_timeout_s());
+    tcase_set_timeout(tc_lost, unit_case_timeout_s());
     tcase_add_test(tc, test_library);
     tcase_add_loop_test(tc, test_library_bad, 0, 2);
     tcase_add_loop_test(tc, test_describe, 0, nprov);
     tcase_add_loop_test(tc, test_fi_provider_env, 0, nprov);
     tcase_add_test(tc, test_default_provider);
     tcase_add_loop_test(tc, test_bad_input, 0, nprov);
-    conf_add_cases(tc, nprov);
+    conf_add_cases(tc_conf, nprov);
     tcase_add_loop_test(tc, test_rxm_eager, 0, 2 * nprov);
-    tcase_add_loop_test(tc, test_backpressure, 0, nprov);
-    tcase_add_loop_test(tc, test_backpressure_provider, 0, nprov);
+    tcase_add_loop_test(tc_bp, test_backpressure, 0, nprov);
+    tcase_add_loop_test(tc_bp, test_backpressure_provider, 0, nprov);
     tcase_add_loop_test(tc, test_block, 0, nprov);
     tcase_add_loop_test(tc, test_block_nofd, 0, nprov);
     tcase_add_loop_test(tc, test_rdma_read, 0, nprov);
@@ -1045,7 +1105,11 @@ static Suite *ofi_suite(void)
     tcase_add_loop_test(tc, test_mr_cache_off, 0, nprov);
     tcase_add_loop_test(tc, test_provider_mismatch, 0, nprov);
     tcase_add_loop_test(tc, test_peer_dies, 0, nprov);
+    tcase_add_loop_test(tc_lost, test_peer_dies_idle, 0, nprov);
     suite_add_tcase(s, tc);
+    suite_add_tcase(s, tc_conf);
+    suite_add_tcase(s, tc_bp);
+    suite_add_tcase(s, tc_lost);
     return s;
 }
 
@@ -1054,6 +1118,7 @@ int main(void)
     SRunner *sr;
     int failed;
 
+    ofi_test_use_loopback();
     prov_inits = mmap(NULL, sizeof *prov_inits, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                       -1, 0);
     if (prov_inits == MAP_FAILED)
