@@ -1005,6 +1005,12 @@ canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persist
     return CANAL_OK;
 }
 
+canal_status_t coll_sched_restart(coll_sched_t *s, adi_request_t *req)
+{
+    canal_status_t st = coll_comm_step_check(s->comm);
+    return st < 0 ? st : coll_sched_start(s, req, 1);
+}
+
 int coll_sched_done(const coll_sched_t *s)
 {
     return __atomic_load_n(&s->done, __ATOMIC_ACQUIRE);
