@@ -444,7 +444,7 @@ int coll_comm_step_out(mpi_comm_t *c, int rank, int kind)
 
 canal_status_t coll_comm_step_check(mpi_comm_t *c)
 {
-    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
+    coll_comm_t *cs = coll_comm_state(c);
     return cs != NULL && cs->step_out ? step_error(cs) : CANAL_OK;
 }
 
