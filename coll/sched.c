@@ -1086,7 +1086,7 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
 static void poke_peers(coll_sched_t *s, adi_request_t *r)
 {
     int peers[64], n = 0, tag = 0;
-    mpi_comm_t *c = NULL;
+    mpi_comm_t *comms[64]; /* (an intercommunicator's local part: its local communicator) */
 
     adi_lock();
     if (r != NULL && (s = req_sched(r)) == NULL) {
@@ -1095,14 +1095,15 @@ static void poke_peers(coll_sched_t *s, adi_request_t *r)
     }
     for (int i = 0; i < s->nacts && n < 64; i++) {
         const act_t *a = &s->acts[i];
-        if (a->kind == ACT_RECV && a->req != NULL && !a->req->done && a->peer >= 0)
+        if (a->kind == ACT_RECV && a->req != NULL && !a->req->done && a->peer >= 0) {
+            comms[n] = a->comm != NULL ? a->comm : s->comm;
             peers[n++] = a->peer;
+        }
     }
-    c = s->comm;
     tag = s->tag;
     adi_unlock();
     for (int i = 0; i < n; i++)
-        coll_watch_poke(c, tag, peers[i]);
+        coll_watch_poke(comms[i], tag, peers[i]);
 }
 
 static void sched_poke(void *arg)
@@ -1121,7 +1122,7 @@ static int req_done(void *arg)
 }
 
 /* The running schedule of request r, its communicator and tag; NULL when
- * there is none or it runs on an intercommunicator (not watched). */
+ * there is none. */
 static coll_sched_t *req_watched(adi_request_t *r, mpi_comm_t **c, int *tag)
 {
     coll_sched_t *s;
@@ -1131,7 +1132,7 @@ static coll_sched_t *req_watched(adi_request_t *r, mpi_comm_t **c, int *tag)
         *tag = s->tag;
     }
     adi_unlock();
-    return s != NULL && !coll_is_inter(*c) ? s : NULL;
+    return s;
 }
 
 /* A mismatch st found for r's schedule s: abandon it, completing r with st
@@ -1171,7 +1172,7 @@ canal_status_t coll_request_tested(adi_request_t *r)
     coll_sched_t *s = NULL;
 
     adi_lock();
-    if ((s = req_sched(r)) != NULL && !coll_is_inter(s->comm)) {
+    if ((s = req_sched(r)) != NULL) {
         if (s->test_at == 0) {
             s->test_step = coll_watch_step(0);
             s->test_at = now + s->test_step;
@@ -1199,8 +1200,7 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
                 return st;
         }
     }
-    if (!coll_is_inter(s->comm))
-        coll_watch_drain(s->comm, s->tag);
+    coll_watch_drain(s->comm, s->tag);
     if (s->err < 0)
         coll_watch_failed(s->comm, s->tag, s->err);
     /* The message names the lost process, not whatever a channel said last
