@@ -356,7 +356,8 @@ static canal_status_t step_error(const coll_comm_t *cs)
 {
     return common_err_set(CANAL_ERR_MISMATCH,
                           "collective mismatch: this communicator is out of step: at an earlier "
-                          "call rank %d's %s went through the node's shared block while another "
+                          "call rank %d's %s went through (or was making) the node's shared "
+                          "block while another "
                           "rank called a collective by messages, so its ranks disagree on how "
                           "many collectives it has had; every collective on it fails (free it; "
                           "other communicators work)",
@@ -376,7 +377,9 @@ void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind)
     s->tag = (s->tag & ~((1 << COLL_TAG_KIND_BITS) - 1)) | (int)kind;
 }
 
-canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
+/* A schedule on c with tag `tag`, or (tag < 0) the next tag of c's
+ * sequence. */
+static canal_status_t sched_new(mpi_comm_t *c, coll_sched_t **out, int tag)
 {
     coll_comm_t *cs = coll_comm_state(c);
     coll_sched_t *s;
@@ -399,12 +402,21 @@ canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
     s->cache_slot = -1;
     s->key_arrays = NULL;
     s->key_arrays_len = 0;
-    adi_lock();
-    s->tag = next_tag(cs, 0); /* (the kind: coll_sched_set_kind, when recorded) */
-    adi_unlock();
+    if (tag >= 0) {
+        s->tag = tag;
+    } else {
+        adi_lock();
+        s->tag = next_tag(cs, 0); /* (the kind: coll_sched_set_kind, when recorded) */
+        adi_unlock();
+    }
     s->done = 1;
     *out = s;
     return CANAL_OK;
+}
+
+canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
+{
+    return sched_new(c, out, -1);
 }
 
 coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot)
@@ -469,13 +481,32 @@ int coll_sched_tag(const coll_sched_t *s)
 }
 canal_status_t coll_sched_run(const coll_args_t *a, coll_record_fn record)
 {
+    return coll_sched_run_as(a, record, -1);
+}
+
+int coll_comm_take_tag(mpi_comm_t *c, coll_kind_t kind)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    int tag;
+    if (cs == NULL)
+        return -1;
+    adi_lock();
+    tag = next_tag(cs, (int)kind);
+    adi_unlock();
+    return tag;
+}
+
+canal_status_t coll_sched_run_as(const coll_args_t *a, coll_record_fn record, int tag)
+{
     coll_sched_t *s;
-    canal_status_t st = coll_sched_create(a->comm, &s);
+    canal_status_t st = sched_new(a->comm, &s, tag);
 
     if (st < 0)
         return st;
     coll_sched_set_kind(s, a->kind);
     st = record(s, a);
+    if (tag >= 0)
+        s->tag = tag; /* (record set the kind bits to a's) */
     if (st >= 0)
         st = coll_sched_status(s);
     if (st >= 0)
