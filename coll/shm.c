@@ -179,36 +179,46 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
     return CANAL_OK;
 }
 
-/* c's block if this call uses it; NULL (and *st CANAL_OK, or the error
- * of a failed setup) if not. */
-static struct coll_shm *ready(mpi_comm_t *c, coll_kind_t kind, canal_status_t *st)
+/* ready()'s part while c is still counting calls (ss->state 0): count
+ * this call of `kind`, and make the block when it is the one to. */
+static __attribute__((noinline)) struct coll_shm *ready_counting(mpi_comm_t *c,
+                                                                 coll_shm_state_t *ss,
+                                                                 coll_kind_t kind,
+                                                                 canal_status_t *st)
+{
+    if (!common_cvar_bool("COLL_SHM") || coll_size(c) > SHM_MAX_RANKS ||
+        !coll_comm_on_this_node(c)) {
+        ss->state = -1;
+        return NULL;
+    }
+    if (++ss->calls <= COLL_SHM_AFTER)
+        return NULL;
+    /* (its waiters sleep in their channel: a rank that one cannot ring,
+     * as under CANAL_CHANNEL=sock, would sleep out every timeout) */
+    for (int r = 0; r < coll_size(c); r++) {
+        int j = coll_host.comm_peer_job_rank(c, r);
+        if (j != adi_job_rank() && !adi_wake_reaches(j)) {
+            ss->state = -1;
+            return NULL;
+        }
+    }
+    *st = setup(c, ss, kind);
+    return ss->state > 0 ? ss->blk : NULL;
+}
+
+/* c's block if this call (of `kind`) uses it; NULL (and *st CANAL_OK, or
+ * the error of a failed setup) if not. (Inline: the block's calls pay no
+ * call for it, and the kind, which only the making of the block uses, is
+ * a constant or already in a register.) */
+static inline struct coll_shm *ready(mpi_comm_t *c, coll_kind_t kind, canal_status_t *st)
 {
     coll_shm_state_t *ss = coll_comm_shm(c);
 
     *st = CANAL_OK;
     if (ss == NULL || ss->state < 0)
         return NULL;
-    if (ss->state == 0) {
-        if (!common_cvar_bool("COLL_SHM") || coll_size(c) > SHM_MAX_RANKS ||
-            !coll_comm_on_this_node(c)) {
-            ss->state = -1;
-            return NULL;
-        }
-        if (++ss->calls <= COLL_SHM_AFTER)
-            return NULL;
-        /* (its waiters sleep in their channel: a rank that one cannot ring,
-         * as under CANAL_CHANNEL=sock, would sleep out every timeout) */
-        for (int r = 0; r < coll_size(c); r++) {
-            int j = coll_host.comm_peer_job_rank(c, r);
-            if (j != adi_job_rank() && !adi_wake_reaches(j)) {
-                ss->state = -1;
-                return NULL;
-            }
-        }
-        *st = setup(c, ss, kind);
-        if (ss->state <= 0)
-            return NULL;
-    }
+    if (ss->state == 0)
+        return ready_counting(c, ss, kind, st);
     return ss->blk;
 }
 
