@@ -198,6 +198,11 @@ int coll_sched_tag(const coll_sched_t *s);
  * end. Call with nothing else running on s.
  */
 canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persistent);
+/* MPI_Start of a persistent collective's schedule s: coll_sched_start(s,
+ * req, 1), or the error of s's communicator being out of step (a mismatch
+ * on the node's block: every later collective on it fails, restarts of
+ * persistent ones made before too). */
+canal_status_t coll_sched_restart(coll_sched_t *s, adi_request_t *req);
 int coll_sched_done(const coll_sched_t *s);
 /* Progress until s is done; returns the error of the run (CANAL_OK). */
 canal_status_t coll_sched_wait(coll_sched_t *s);

@@ -89,6 +89,11 @@ canal_status_t coll_watch_look(mpi_comm_t *c, int tag, int (*pred)(void *arg), v
 enum { COLL_WATCH_BLOCK = 1 << COLL_TAG_KIND_BITS };
 canal_status_t coll_watch_wait_block_late(mpi_comm_t *c, coll_kind_t kind,
                                           int (*pred)(void *arg), void *arg);
+/* c is out of step after this rank's call of `kind` failed with a
+ * mismatch where the others may not have made the same call (coll/shm.c's
+ * making of the block): mark it (coll_comm_step_out) and poke every other
+ * rank with the note, once. */
+void coll_watch_step_out(mpi_comm_t *c, coll_kind_t kind);
 static inline canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t kind,
                                                    int (*pred)(void *arg), void *arg)
 {
@@ -96,6 +101,15 @@ static inline canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t ki
         return CANAL_OK;
     return coll_watch_wait_block_late(c, kind, pred, arg);
 }
+/* coll/sched.c: take the next tag of c's collective sequence for a call
+ * of `kind` (-1 when c's state cannot be made); and coll_sched_run with
+ * tag `tag` for every message (tag < 0: the next of c's sequence, as
+ * coll_sched_run), so that several runs can make one call (coll/shm.c's
+ * making of the block, which its first call's kind tags: a rank that
+ * makes it against another collective meets a mismatch, never the other
+ * call's messages). */
+int coll_comm_take_tag(mpi_comm_t *c, coll_kind_t kind);
+canal_status_t coll_sched_run_as(const coll_args_t *a, coll_record_fn record, int tag);
 /* coll/sched.c: the call number (kind bits 0) c's next collective tag
  * will have, without taking it; -1 when c's state cannot be made. */
 int coll_comm_peek_tag(mpi_comm_t *c);

@@ -356,7 +356,8 @@ static canal_status_t step_error(const coll_comm_t *cs)
 {
     return common_err_set(CANAL_ERR_MISMATCH,
                           "collective mismatch: this communicator is out of step: at an earlier "
-                          "call rank %d's %s went through the node's shared block while another "
+                          "call rank %d's %s went through (or was making) the node's shared "
+                          "block while another "
                           "rank called a collective by messages, so its ranks disagree on how "
                           "many collectives it has had; every collective on it fails (free it; "
                           "other communicators work)",
@@ -376,7 +377,9 @@ void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind)
     s->tag = (s->tag & ~((1 << COLL_TAG_KIND_BITS) - 1)) | (int)kind;
 }
 
-canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
+/* A schedule on c with tag `tag`, or (tag < 0) the next tag of c's
+ * sequence. */
+static canal_status_t sched_new(mpi_comm_t *c, coll_sched_t **out, int tag)
 {
     coll_comm_t *cs = coll_comm_state(c);
     coll_sched_t *s;
@@ -399,12 +402,21 @@ canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
     s->cache_slot = -1;
     s->key_arrays = NULL;
     s->key_arrays_len = 0;
-    adi_lock();
-    s->tag = next_tag(cs, 0); /* (the kind: coll_sched_set_kind, when recorded) */
-    adi_unlock();
+    if (tag >= 0) {
+        s->tag = tag;
+    } else {
+        adi_lock();
+        s->tag = next_tag(cs, 0); /* (the kind: coll_sched_set_kind, when recorded) */
+        adi_unlock();
+    }
     s->done = 1;
     *out = s;
     return CANAL_OK;
+}
+
+canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
+{
+    return sched_new(c, out, -1);
 }
 
 coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot)
@@ -444,7 +456,7 @@ int coll_comm_step_out(mpi_comm_t *c, int rank, int kind)
 
 canal_status_t coll_comm_step_check(mpi_comm_t *c)
 {
-    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
+    coll_comm_t *cs = coll_comm_state(c);
     return cs != NULL && cs->step_out ? step_error(cs) : CANAL_OK;
 }
 
@@ -469,13 +481,32 @@ int coll_sched_tag(const coll_sched_t *s)
 }
 canal_status_t coll_sched_run(const coll_args_t *a, coll_record_fn record)
 {
+    return coll_sched_run_as(a, record, -1);
+}
+
+int coll_comm_take_tag(mpi_comm_t *c, coll_kind_t kind)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    int tag;
+    if (cs == NULL)
+        return -1;
+    adi_lock();
+    tag = next_tag(cs, (int)kind);
+    adi_unlock();
+    return tag;
+}
+
+canal_status_t coll_sched_run_as(const coll_args_t *a, coll_record_fn record, int tag)
+{
     coll_sched_t *s;
-    canal_status_t st = coll_sched_create(a->comm, &s);
+    canal_status_t st = sched_new(a->comm, &s, tag);
 
     if (st < 0)
         return st;
     coll_sched_set_kind(s, a->kind);
     st = record(s, a);
+    if (tag >= 0)
+        s->tag = tag; /* (record set the kind bits to a's) */
     if (st >= 0)
         st = coll_sched_status(s);
     if (st >= 0)
@@ -1005,6 +1036,12 @@ canal_status_t coll_sched_start(coll_sched_t *s, adi_request_t *req, int persist
     return CANAL_OK;
 }
 
+canal_status_t coll_sched_restart(coll_sched_t *s, adi_request_t *req)
+{
+    canal_status_t st = coll_comm_step_check(s->comm);
+    return st < 0 ? st : coll_sched_start(s, req, 1);
+}
+
 int coll_sched_done(const coll_sched_t *s)
 {
     return __atomic_load_n(&s->done, __ATOMIC_ACQUIRE);
@@ -1080,7 +1117,7 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
 static void poke_peers(coll_sched_t *s, adi_request_t *r)
 {
     int peers[64], n = 0, tag = 0;
-    mpi_comm_t *c = NULL;
+    mpi_comm_t *comms[64]; /* (an intercommunicator's local part: its local communicator) */
 
     adi_lock();
     if (r != NULL && (s = req_sched(r)) == NULL) {
@@ -1089,14 +1126,15 @@ static void poke_peers(coll_sched_t *s, adi_request_t *r)
     }
     for (int i = 0; i < s->nacts && n < 64; i++) {
         const act_t *a = &s->acts[i];
-        if (a->kind == ACT_RECV && a->req != NULL && !a->req->done && a->peer >= 0)
+        if (a->kind == ACT_RECV && a->req != NULL && !a->req->done && a->peer >= 0) {
+            comms[n] = a->comm != NULL ? a->comm : s->comm;
             peers[n++] = a->peer;
+        }
     }
-    c = s->comm;
     tag = s->tag;
     adi_unlock();
     for (int i = 0; i < n; i++)
-        coll_watch_poke(c, tag, peers[i]);
+        coll_watch_poke(comms[i], tag, peers[i]);
 }
 
 static void sched_poke(void *arg)
@@ -1115,7 +1153,7 @@ static int req_done(void *arg)
 }
 
 /* The running schedule of request r, its communicator and tag; NULL when
- * there is none or it runs on an intercommunicator (not watched). */
+ * there is none. */
 static coll_sched_t *req_watched(adi_request_t *r, mpi_comm_t **c, int *tag)
 {
     coll_sched_t *s;
@@ -1125,7 +1163,7 @@ static coll_sched_t *req_watched(adi_request_t *r, mpi_comm_t **c, int *tag)
         *tag = s->tag;
     }
     adi_unlock();
-    return s != NULL && !coll_is_inter(*c) ? s : NULL;
+    return s;
 }
 
 /* A mismatch st found for r's schedule s: abandon it, completing r with st
@@ -1165,7 +1203,7 @@ canal_status_t coll_request_tested(adi_request_t *r)
     coll_sched_t *s = NULL;
 
     adi_lock();
-    if ((s = req_sched(r)) != NULL && !coll_is_inter(s->comm)) {
+    if ((s = req_sched(r)) != NULL) {
         if (s->test_at == 0) {
             s->test_step = coll_watch_step(0);
             s->test_at = now + s->test_step;
@@ -1193,8 +1231,7 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
                 return st;
         }
     }
-    if (!coll_is_inter(s->comm))
-        coll_watch_drain(s->comm, s->tag);
+    coll_watch_drain(s->comm, s->tag);
     if (s->err < 0)
         coll_watch_failed(s->comm, s->tag, s->err);
     /* The message names the lost process, not whatever a channel said last

@@ -101,10 +101,18 @@ void coll_shm_free(coll_shm_state_t *ss)
     }
 }
 
-/* Make the block, collectively. On success ss->state is 1; when any rank
- * could not map it, -1 at every rank (the message path from then on). */
-static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
+/* Make the block, collectively, in a call of `kind`. On success ss->state
+ * is 1; when any rank could not map it, -1 at every rank (the message
+ * path from then on). Its bcast and allreduce take one tag of c's
+ * sequence, with kind's kind bits (messages of the same pair of ranks
+ * on one tag match in order): a rank that makes the block while another
+ * calls a collective by messages (a bcast, an allreduce over the block's
+ * limit: an erroneous program) meets a mismatch naming both calls, not
+ * the other call's messages; c is then out of step (the others did not
+ * make the block: coll_watch_step_out). */
+static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kind)
 {
+    int tag = coll_comm_take_tag(c, kind);
     int n = coll_size(c), me = coll_rank(c), ok, all_ok = 0;
     size_t len = seg_bytes(n);
     char name[COMMON_SHM_NAME_MAX] = "";
@@ -130,9 +138,11 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
                       .commutative = 1};
 
     ss->state = -1;
+    if (tag < 0)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective's state");
     if (me == 0)
         seg = common_shm_create("coll", len, name);
-    st = coll_sched_run(&bc, coll_record);
+    st = coll_sched_run_as(&bc, coll_record, tag);
     if (st >= 0 && me != 0 && name[0] != '\0')
         seg = common_shm_attach(name, len);
     b = calloc(1, sizeof *b);
@@ -140,9 +150,11 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
         b->jobs = malloc(sizeof(int) * (size_t)n);
     ok = st >= 0 && seg != NULL && b != NULL && b->jobs != NULL;
     if (st >= 0 && name[0] != '\0')
-        st = coll_sched_run(&ar, coll_record);
+        st = coll_sched_run_as(&ar, coll_record, tag);
     if (me == 0)
         common_shm_unlink(name); /* everyone who could attach has attached */
+    if (st == CANAL_ERR_MISMATCH && coll_comm_step_check(c) >= 0)
+        coll_watch_step_out(c, kind);
     if (st < 0 || !ok || !all_ok) {
         if (seg != NULL)
             munmap(seg, len);
@@ -167,36 +179,46 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss)
     return CANAL_OK;
 }
 
-/* c's block if this call uses it; NULL (and *st CANAL_OK, or the error
- * of a failed setup) if not. */
-static struct coll_shm *ready(mpi_comm_t *c, canal_status_t *st)
+/* ready()'s part while c is still counting calls (ss->state 0): count
+ * this call of `kind`, and make the block when it is the one to. */
+static __attribute__((noinline)) struct coll_shm *ready_counting(mpi_comm_t *c,
+                                                                 coll_shm_state_t *ss,
+                                                                 coll_kind_t kind,
+                                                                 canal_status_t *st)
+{
+    if (!common_cvar_bool("COLL_SHM") || coll_size(c) > SHM_MAX_RANKS ||
+        !coll_comm_on_this_node(c)) {
+        ss->state = -1;
+        return NULL;
+    }
+    if (++ss->calls <= COLL_SHM_AFTER)
+        return NULL;
+    /* (its waiters sleep in their channel: a rank that one cannot ring,
+     * as under CANAL_CHANNEL=sock, would sleep out every timeout) */
+    for (int r = 0; r < coll_size(c); r++) {
+        int j = coll_host.comm_peer_job_rank(c, r);
+        if (j != adi_job_rank() && !adi_wake_reaches(j)) {
+            ss->state = -1;
+            return NULL;
+        }
+    }
+    *st = setup(c, ss, kind);
+    return ss->state > 0 ? ss->blk : NULL;
+}
+
+/* c's block if this call (of `kind`) uses it; NULL (and *st CANAL_OK, or
+ * the error of a failed setup) if not. (Inline: the block's calls pay no
+ * call for it, and the kind, which only the making of the block uses, is
+ * a constant or already in a register.) */
+static inline struct coll_shm *ready(mpi_comm_t *c, coll_kind_t kind, canal_status_t *st)
 {
     coll_shm_state_t *ss = coll_comm_shm(c);
 
     *st = CANAL_OK;
     if (ss == NULL || ss->state < 0)
         return NULL;
-    if (ss->state == 0) {
-        if (!common_cvar_bool("COLL_SHM") || coll_size(c) > SHM_MAX_RANKS ||
-            !coll_comm_on_this_node(c)) {
-            ss->state = -1;
-            return NULL;
-        }
-        if (++ss->calls <= COLL_SHM_AFTER)
-            return NULL;
-        /* (its waiters sleep in their channel: a rank that one cannot ring,
-         * as under CANAL_CHANNEL=sock, would sleep out every timeout) */
-        for (int r = 0; r < coll_size(c); r++) {
-            int j = coll_host.comm_peer_job_rank(c, r);
-            if (j != adi_job_rank() && !adi_wake_reaches(j)) {
-                ss->state = -1;
-                return NULL;
-            }
-        }
-        *st = setup(c, ss);
-        if (ss->state <= 0)
-            return NULL;
-    }
+    if (ss->state == 0)
+        return ready_counting(c, ss, kind, st);
     return ss->blk;
 }
 
@@ -391,7 +413,7 @@ static int reduce_fast(const coll_args_t *a, const char *slots, size_t stride, i
 canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran)
 {
     canal_status_t st;
-    struct coll_shm *b = ready(c, &st);
+    struct coll_shm *b = ready(c, COLL_BARRIER, &st);
 
     *ran = b != NULL || st < 0; /* a failed setup fails this call (as messages would) */
     if (b == NULL)
@@ -417,7 +439,7 @@ static canal_status_t shm_allreduce(const coll_args_t *a, int *ran, canal_status
     *ran = 0;
     if ((size_t)a->recvcount * dt_size(a->rdt) > COLL_SHM_MAX)
         return CANAL_OK; /* (decided alike everywhere: same count * size) */
-    b = ready(a->comm, &st);
+    b = ready(a->comm, a->kind, &st);
     *ran = b != NULL || st < 0;
     if (b == NULL)
         return st;

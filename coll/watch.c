@@ -34,7 +34,9 @@
  * coll/sched.c), MPI_Waitall's (one coll_request_wait per collective) and
  * MPI_Waitany's and MPI_Waitsome's (coll_request_look at each of the
  * device's limits; mpi/request.c), and loops of MPI_Test (every 64th test
- * that finds a collective not done). Not covered: intercommunicators. A
+ * that finds a collective not done). On an intercommunicator a look probes
+ * its collective context and its local communicator's (where the call's
+ * local part runs with the same tag), and a notice goes to both groups. A
  * pair in which no rank waits for another (MPI_Bcast from a root against
  * MPI_Reduce to it: every rank only sends) completes without an error.
  * Messages of the mismatched call stay unmatched in their receivers'
@@ -83,37 +85,53 @@ static void step_out(mpi_comm_t *c, int kind)
             send_note(c, r, note, sizeof note, COLL_TAG_POKE);
 }
 
+void coll_watch_step_out(mpi_comm_t *c, coll_kind_t kind)
+{
+    if (!coll_is_inter(c) && coll_size(c) >= 2)
+        step_out(c, (int)kind);
+}
+
 static const char *kind_name(int k)
 {
     return k >= 0 && k <= COLL_NEIGHBOR_ALLTOALLW ? coll_kind_name((coll_kind_t)k)
                                                   : "an unknown collective";
 }
 
-/* Tell every other rank of c that call `base` is mismatched. */
+/* Tell every other rank of c that call `base` is mismatched: on an
+ * intercommunicator, every rank of the remote group (on c) and every
+ * other rank of the local group (on its local communicator, where the
+ * call's local part runs with the same tag). */
 static void notify(mpi_comm_t *c, int base, const int32_t note[3])
 {
-    for (int r = 0; r < coll_size(c); r++)
-        if (r != coll_rank(c))
+    mpi_comm_t *l = c;
+    if (coll_is_inter(c)) {
+        for (int r = 0; r < coll_peer_size(c); r++)
             send_note(c, r, note, 3 * sizeof(int32_t), base | COLL_TAG_ABORT);
+        l = coll_local(c);
+    }
+    for (int r = 0; r < coll_size(l); r++)
+        if (r != coll_rank(l))
+            send_note(l, r, note, 3 * sizeof(int32_t), base | COLL_TAG_ABORT);
 }
 
 /* Rank `other` called collective `k` at call `base` where this rank
  * called `kind` (on the node's block when kind holds COLL_WATCH_BLOCK):
  * tell everyone (the notice first: a rank that takes the out-of-step poke
  * has the notice of the call too), and the error. */
-static canal_status_t found(mpi_comm_t *c, int base, int kind, int other, int k)
+static canal_status_t found(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int other, int k)
 {
+    const char *grp = !coll_is_inter(c) ? "" : p == c ? " of the remote group" : " of this group";
     int32_t note[3] = {kind & (COLL_WATCH_BLOCK - 1), other, k};
     notify(c, base, note);
     if (kind & COLL_WATCH_BLOCK)
         step_out(c, kind & (COLL_WATCH_BLOCK - 1));
     kind &= COLL_WATCH_BLOCK - 1;
     return common_err_set(CANAL_ERR_MISMATCH,
-                          "collective mismatch: this rank called %s where rank %d called %s",
-                          kind_name(kind), other, kind_name(k));
+                          "collective mismatch: this rank called %s where rank %d%s called %s",
+                          kind_name(kind), other, grp, kind_name(k));
 }
 
-static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2]);
+static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[2]);
 
 /* Receive the probed message msg (a note of watch.c, a few bytes) into
  * buf: the bytes received, 0 when it could not be taken. */
@@ -139,10 +157,11 @@ static size_t take(adi_message_t *msg, void *buf, size_t len)
  * on the node's shared block (COLL_WATCH_BLOCK in kind) sends no message:
  * any message or poke of call `base` is another call's, unless pred holds
  * when it is seen (its sender had left this call, a correct program). */
-static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg), void *arg)
+static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
+                              int (*pred)(void *arg), void *arg)
 {
     int any = kind >= COLL_WATCH_BLOCK;
-    int ctx = coll_context(c) + 1, flag = 0;
+    int ctx = coll_context(p) + 1, flag = 0;
     adi_message_t *msg = NULL;
     adi_status_t stat;
     int32_t note[3];
@@ -152,7 +171,7 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
         if (any)
             step_out(c, kind & (COLL_WATCH_BLOCK - 1));
         else
-            drain(c, base, kind, NULL); /* (the out-of-step poke, if the finder sent one) */
+            drain(c, p, base, kind, NULL); /* (the out-of-step poke, if the finder sent one) */
         if (got != sizeof note)
             return common_err_set(CANAL_ERR_MISMATCH,
                                   "collective mismatch: rank %d found that the ranks called "
@@ -175,20 +194,31 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
             continue;
         if (any && pred(arg))
             return CANAL_OK;
-        return found(c, base, kind, stat.source, k);
+        return found(c, p, base, kind, stat.source, k);
     }
     {
         int32_t who[2] = {-1, -1};
         canal_status_t st;
-        drain(c, base, kind, who);
+        drain(c, p, base, kind, who);
         if (who[0] >= 0 && !(any && pred(arg)))
-            return found(c, base, kind, who[0], who[1]);
+            return found(c, p, base, kind, who[0], who[1]);
         /* (a rank said c is out of step: this call waits for a rank that
          * fails its calls on c at once) */
         if ((st = coll_comm_step_check(c)) < 0 && !(any && pred(arg)))
             return st;
     }
     return CANAL_OK;
+}
+
+/* look_on c's context; on an intercommunicator, also on its local
+ * communicator's (the local part of the call: messages of the local
+ * group's ranks, and the notices and pokes they send). */
+static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg), void *arg)
+{
+    canal_status_t st = look_on(c, c, base, kind, pred, arg);
+    if (st >= 0 && coll_is_inter(c))
+        st = look_on(c, coll_local(c), base, kind, pred, arg);
+    return st;
 }
 
 static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag)
@@ -206,8 +236,8 @@ void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st)
 {
     int kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
     int32_t note[3] = {kind, -1, kind};
-    if ((st == CANAL_ERR_TRUNCATE || st == CANAL_ERR_MISMATCH) && !coll_is_inter(c) &&
-        coll_size(c) >= 2)
+    if ((st == CANAL_ERR_TRUNCATE || st == CANAL_ERR_MISMATCH) &&
+        (coll_is_inter(c) || coll_size(c) >= 2))
         notify(c, tag - kind, note);
 }
 
@@ -215,16 +245,17 @@ void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
 {
     int kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
     int32_t note[2] = {tag - kind, kind};
-    if (peer != coll_rank(c))
+    if (coll_is_inter(c) || peer != coll_rank(c)) /* (inter: peer is a remote rank) */
         send_note(c, peer, note, sizeof note, COLL_TAG_POKE);
 }
 
-/* Take every poke that reached this rank; who: a poke of call `base` with
- * another kind than `kind` (any kind when kind holds COLL_WATCH_BLOCK), if
- * any: (rank, kind). */
-static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2])
+/* Take every poke that reached this rank on p's context (c's, or on an
+ * intercommunicator c its local communicator's); who: a poke of call
+ * `base` with another kind than `kind` (any kind when kind holds
+ * COLL_WATCH_BLOCK), if any: (rank, kind). */
+static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[2])
 {
-    int flag = 1, ctx = coll_context(c) + 1;
+    int flag = 1, ctx = coll_context(p) + 1;
     adi_message_t *msg;
     adi_status_t stat;
 
@@ -243,8 +274,11 @@ static void drain(mpi_comm_t *c, int base, int kind, int32_t who[2])
 
 void coll_watch_drain(mpi_comm_t *c, int tag)
 {
-    if (((tag >> COLL_TAG_KIND_BITS) & (WATCH_DRAIN_EVERY - 1)) == 0)
-        drain(c, 0, 0, NULL);
+    if (((tag >> COLL_TAG_KIND_BITS) & (WATCH_DRAIN_EVERY - 1)) == 0) {
+        drain(c, c, 0, 0, NULL);
+        if (coll_is_inter(c))
+            drain(c, coll_local(c), 0, 0, NULL);
+    }
 }
 
 void coll_watch_leftovers(mpi_comm_t *c, int limit)
@@ -293,7 +327,7 @@ static canal_status_t watch_look(mpi_comm_t *c, int *base, int kind, int (*pred)
 {
     if (*base < 0)
         *base = coll_comm_peek_tag(c);
-    if (*base < 0 || coll_is_inter(c) || coll_size(c) < 2)
+    if (*base < 0 || (!coll_is_inter(c) && coll_size(c) < 2))
         return CANAL_OK;
     if (poke != NULL && step >= WATCH_MAX_US)
         poke(arg);

@@ -131,7 +131,7 @@ static int persist_start(adi_request_t *r, const char *fn)
                              "no memory for a request");
     inner->owner_handle = r->owner_handle;
     r->inner = inner;
-    st = coll_sched_start(ps->sched, inner, 1);
+    st = coll_sched_restart(ps->sched, inner);
     if (st < 0) {
         r->inner = NULL;
         adi_request_free(inner);

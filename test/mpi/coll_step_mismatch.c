@@ -7,10 +7,12 @@
  * the communicator has had (the block's ranks entered a call the others
  * never did, the others took a tag the block's did not). Canal then says
  * so: every later collective on that communicator (a barrier, a small and
- * a large allreduce, a nonblocking barrier) fails on every rank with class
+ * a large allreduce, a nonblocking barrier, the restart of a persistent
+ * barrier made before the mismatch) fails on every rank with class
  * MPI_ERR_OTHER and a message saying it is out of step, instead of hanging
  * or pairing with the wrong call (doc/design.md; on 1ef534a the barrier
- * after the mismatch hung, or returned on some ranks while others waited).
+ * after the mismatch hung, or returned on some ranks while others waited;
+ * on 048c67a the persistent barrier's MPI_Start and MPI_Wait succeeded).
  * MPI_Comm_free of it works, and MPI_COMM_WORLD still works. Where no block
  * is used (sock, CANAL_COLL_SHM=0) both calls go by messages, the ranks
  * stay in step, and the later collectives must succeed. Under
@@ -23,34 +25,23 @@
  * behind by a mismatch. */
 static void expect_out_of_step(int rc, const char *what)
 {
-    char msg[MPI_MAX_ERROR_STRING];
-    int cls = MPI_SUCCESS, len = 0;
-
-    if (rc != MPI_SUCCESS) {
-        MPI_Error_class(rc, &cls);
-        MPI_Error_string(rc, msg, &len);
-    }
-    msg[len] = '\0';
-    CHECK(cls == MPI_ERR_OTHER, "%s: rank %d got class %d, want MPI_ERR_OTHER (%s)", what,
-          mtest_rank, cls, msg);
-    if (cls != MPI_SUCCESS)
-        CHECK(strstr(msg, "out of step") != NULL,
-              "%s: rank %d's message does not say the communicator is out of step: %s", what,
-              mtest_rank, msg);
-    if (getenv("COLL_MISMATCH_VERBOSE"))
-        printf("[%d] %s: %s\n", mtest_rank, what, msg);
+    expect_mismatch(rc, what, "out of step", NULL);
 }
 
 int main(int argc, char **argv)
 {
     int rc, one = 1, sum = 0;
     MPI_Comm c;
-    MPI_Request r;
+    MPI_Request r, p;
 
     if (!mismatch_init(&argc, &argv, 1024, 0))
         return 0;
 
     c = fresh();
+    /* (a persistent barrier made and run before the mismatch) */
+    OK(MPI_Barrier_init(c, MPI_INFO_NULL, &p));
+    OK(MPI_Start(&p));
+    OK(MPI_Wait(&p, MPI_STATUS_IGNORE));
     rc = odd_one ? MPI_Barrier(c) : MPI_Allreduce(a, b, 1024, MPI_INT, MPI_SUM, c);
     expect_mismatch(rc, "MPI_Barrier against MPI_Allreduce", "MPI_Barrier", "MPI_Allreduce");
 
@@ -64,11 +55,16 @@ int main(int argc, char **argv)
         if (rc == MPI_SUCCESS)
             rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
         expect_out_of_step(rc, "MPI_Ibarrier after the mismatch");
+        rc = MPI_Start(&p);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Wait(&p, MPI_STATUS_IGNORE);
+        expect_out_of_step(rc, "MPI_Start of a persistent barrier made before the mismatch");
     } else {
         OK(MPI_Barrier(c));
         OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c));
         CHECK(sum == mtest_size, "allreduce gave %d, want %d", sum, mtest_size);
     }
+    OK(MPI_Request_free(&p));
     still_works("the mismatch on a duplicate");
 
     mismatch_finish();
