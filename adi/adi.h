@@ -372,8 +372,22 @@ void adi_dyn_finalize(void);
  * stop other threads from posting receives or allocating requests; it does
  * exclude progress and completion callbacks, which is what callers outside
  * adi/ use it for. Recursive. See doc/design.md, "Threads and locking". */
-void adi_lock(void);
-void adi_unlock(void);
+extern int adi_locked;  /* locked mode (thread_multiple or adi_lock_enable): locks are taken */
+void adi_lock_slow(void);
+void adi_unlock_slow(void);
+/* Inline, so that outside locked mode taking and dropping the lock is a
+ * load and a branch each, not two calls (an 8-byte MPI_Isend's path). */
+static inline void adi_lock(void)
+{
+    if (__builtin_expect(adi_locked, 0))
+        adi_lock_slow();
+}
+
+static inline void adi_unlock(void)
+{
+    if (__builtin_expect(adi_locked, 0))
+        adi_unlock_slow();
+}
 /* Switch the device to locked mode at run time (below MPI_THREAD_MULTIPLE,
  * e.g. to start an RMA progress thread). Called by the main thread at a
  * point where no other thread is inside the device. Cannot be undone. */

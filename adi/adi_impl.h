@@ -166,7 +166,6 @@ typedef struct {
     long sleep_us;          /* CANAL_WAIT_SLEEP_US: one sleep in the channel at most */
     size_t unexpected_bytes, unexpected_limit;
     int thread_multiple;
-    int locked;           /* locks are taken (thread_multiple or adi_lock_enable) */
     int npump;
     int *pump_list;       /* peers with non-empty send queues */
     int nfailed;          /* peers reported failed (atomic: read on the posting path) */
@@ -190,7 +189,7 @@ extern adi_stats_t adi_stats;
  * (adi_lock_enable switches modes only while no other thread is inside.) */
 static inline void adi_stat_add(uint64_t *counter, uint64_t v)
 {
-    if (adi_dev.locked)
+    if (adi_locked)
         __atomic_add_fetch(counter, v, __ATOMIC_RELAXED);
     else
         *counter += v;
@@ -222,13 +221,13 @@ static inline void adi_q_hwm(const adi_mq_t *mq, size_t *hwm)
 /* The context queues' lock, taken only in locked mode. */
 static inline void adi_q_lock(adi_ctx_queues_t *q)
 {
-    if (adi_dev.locked)
+    if (adi_locked)
         adi_mutex_take(&q->lock);
 }
 
 static inline void adi_q_unlock(adi_ctx_queues_t *q)
 {
-    if (adi_dev.locked)
+    if (adi_locked)
         adi_mutex_drop(&q->lock);
 }
 
@@ -287,7 +286,7 @@ static inline adi_request_t *adi_request_alloc_fast(adi_req_kind_t kind)
 
     /* (the list is read only below locked mode: there the threads' caches
      * and pool_lock guard it) */
-    if (__builtin_expect(adi_dev.locked || (r = adi_req_free_head) == NULL, 0))
+    if (__builtin_expect(adi_locked || (r = adi_req_free_head) == NULL, 0))
         return adi_request_alloc(kind);
     adi_req_free_head = r->next;
     adi_req_init(r, kind);

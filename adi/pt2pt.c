@@ -1214,7 +1214,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
     /* (an empty queue is seen without the search when no other thread can
      * fill it meanwhile; with threads, a message queued after `seen` was
      * read is looked for by the wait) */
-    m = adi_dev.locked || w.q->unexpected.len != 0 ? take_eager(w.q, src, tag, &w.rts) : NULL;
+    m = adi_locked || w.q->unexpected.len != 0 ? take_eager(w.q, src, tag, &w.rts) : NULL;
     if (m == NULL) {
         w.nlost = __atomic_load_n(&adi_nlost, __ATOMIC_RELAXED);
         w.nrevoked = __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED);
@@ -1228,7 +1228,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
         /* (one thread: nothing arrives between the look above and this; a
          * waiter already there is an outer wait's, which keeps it) */
         w.filled = 0;
-        if (!adi_dev.locked && w.q->waiter == NULL) {
+        if (!adi_locked && w.q->waiter == NULL) {
             w.buf = buf;
             w.count = count;
             w.dt = dt;
@@ -1265,7 +1265,7 @@ static adi_message_t *probe_look(adi_ctx_queues_t *q, int src, int tag, int take
 {
     adi_message_t *m;
 
-    if (!adi_dev.locked && q->unexpected.len == 0)
+    if (!adi_locked && q->unexpected.len == 0)
         return NULL;
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);
