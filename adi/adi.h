@@ -139,6 +139,12 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src_comm_ra
  * CANAL_AGAIN when the caller must use adi_isend (adi/pt2pt.c). */
 canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
                             int my_comm_rank, int tag, int context);
+/* A standard-mode MPI_Isend: adi_send_now and, when that cannot send the
+ * message at once, adi_isend, in one call. *req_out is NULL when the
+ * message went with no request (its buffer is free again), else the send's
+ * request. */
+canal_status_t adi_isend_std(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
+                             int my_comm_rank, int tag, int context, adi_request_t **req_out);
 /* A blocking receive with no request: when the first message that
  * (src_comm_rank, tag) matches on context is an eager one waiting in the
  * unexpected queue, and dt is contiguous, its data is copied into buf and

@@ -623,6 +623,16 @@ canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest,
     return CANAL_OK;
 }
 
+/* adi_isend_std's general path, out of line (its frame stays off the
+ * common one). */
+static __attribute__((noinline)) canal_status_t isend_queued(const void *buf, size_t count,
+                                                             dt_type_t *dt, int dest, int my_rank,
+                                                             int tag, int context,
+                                                             adi_request_t **req_out)
+{
+    return adi_isend(buf, count, dt, dest, my_rank, tag, context, ADI_MODE_STANDARD, req_out);
+}
+
 /* A standard-mode send of a contiguous message that fits the eager limit and
  * the peer's credit, sent at once with no request when nothing waits in the
  * peer's send queue (so it cannot overtake an earlier send): the blocking
@@ -630,42 +640,72 @@ canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest,
  * free again), CANAL_AGAIN when the caller must take the request path (too
  * big, no credit, queue not empty, ring full, the peer failed, the context
  * revoked, a bad rank: that path reports those). */
-canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
-                            int tag, int context)
+static inline __attribute__((always_inline)) canal_status_t
+send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank, int tag, int context)
 {
     adi_peer_t *p;
+    size_t size, cost;
     adi_pkt_t h;
-    size_t size;
+    struct iovec iov[2];
     canal_status_t st;
 
-    if (!dt_is_contig(dt) || dest < 0 || dest >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
+    if (!dt_is_contig(dt) ||
+        (unsigned)dest >= (unsigned)__atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
         return CANAL_AGAIN;
     p = &adi_dev.peers[dest];
     size = count * dt_contig_size(dt);
+    cost = size + ADI_EAGER_COST;
     if (size > p->eager_limit)
         return CANAL_AGAIN;
     adi_lock();
-    if (p->failed || p->credit < size + ADI_EAGER_COST || !common_list_empty(&p->sendq) ||
-        (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(context))) {
-        adi_unlock();
-        return CANAL_AGAIN;
-    }
-    memset(&h, 0, sizeof h);
+    /* What sends the message the general way, in one test: the peer lost,
+     * no credit, a send queued before it, a revoked communicator. */
+    if (__builtin_expect(p->credit < cost || p->failed || !common_list_empty(&p->sendq) ||
+                             (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 &&
+                              adi_ctx_revoked(context)),
+                         0))
+        goto again;
+    /* A standard eager message goes with the tiny header (adi_pkt_len): its
+     * 16 bytes are stored, nothing else of h is sent or read. */
     h.type = PKT_EAGER;
+    h.flags = 0;
+    h.reserved = 0;
     h.context = context;
     h.src_rank = my_rank;
     h.tag = tag;
-    h.size = size; /* (sreq 0: only a synchronous send is answered) */
-    st = send_pkt(dest, &h, size ? (const char *)buf + dt_contig_lb(dt) : NULL, size);
-    if (st != CANAL_OK) {
-        adi_unlock();
-        return CANAL_AGAIN;
-    }
-    p->credit -= size + ADI_EAGER_COST;
+    iov[0].iov_base = &h;
+    iov[0].iov_len = ADI_PKT_TINY;
+    iov[1].iov_base = (char *)buf + dt_contig_lb(dt);
+    iov[1].iov_len = size;
+    st = ch_sendv(p->ch, dest, iov, size ? 2 : 1);
+    if (__builtin_expect(st != CANAL_OK, 0))
+        goto again;
+    if (p->needs_wake)
+        ch_wake(p->ch, dest);
+    p->credit -= cost;
     adi_stat_add_devlocked(&adi_stats.msgs_sent[p->stats_slot], 1);
     adi_stat_add_devlocked(&adi_stats.bytes_sent[p->stats_slot], size);
     adi_unlock();
     return CANAL_OK;
+again:
+    adi_unlock();
+    return CANAL_AGAIN;
+}
+
+canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
+                            int tag, int context)
+{
+    return send_now(buf, count, dt, dest, my_rank, tag, context);
+}
+
+canal_status_t adi_isend_std(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
+                             int tag, int context, adi_request_t **req_out)
+{
+    if (__builtin_expect(send_now(buf, count, dt, dest, my_rank, tag, context) == CANAL_OK, 1)) {
+        *req_out = NULL;
+        return CANAL_OK;
+    }
+    return isend_queued(buf, count, dt, dest, my_rank, tag, context, req_out);
 }
 
 /* ---------------------------------------------------------------- flow control */
