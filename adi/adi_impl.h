@@ -240,8 +240,13 @@ int adi_trylock(void);
  * cache first): adi_request_alloc_fast pops it inline. */
 extern adi_request_t *adi_req_free_head;
 
-/* Make r, just taken from the pool, a fresh live request of kind. */
-static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
+/* Make r, just taken from the pool, a fresh live request of kind, for a
+ * message of count dt at buf with (rank, tag, context): each field stored
+ * once, before the release store that makes it live (which keeps a compiler
+ * from dropping stores made before it that a later store repeats, the
+ * receive's post storing its fields a second time). */
+static inline void adi_req_init_msg(adi_request_t *r, adi_req_kind_t kind, void *buf,
+                                    size_t count, dt_type_t *dt, int rank, int tag, int context)
 {
     /* Field by field rather than one memset of the whole request: a
      * 360-byte memset is a `rep stos` whose start-up cost was a tenth of
@@ -262,10 +267,13 @@ static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
     r->mode = 0;
     r->proto = 0;
     r->in_queue = 0;
-    r->context = r->rank = r->tag = r->peer = 0;
-    r->buf = NULL;
-    r->count = 0;
-    r->dt = NULL;
+    r->context = context;
+    r->rank = rank;
+    r->tag = tag;
+    r->peer = 0;
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
     r->size = r->offset = 0;
     r->peer_req = 0;
     r->rkey = 0;
@@ -275,6 +283,12 @@ static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
     r->next = NULL;
     r->sendq = (common_link_t){0};
     __atomic_store_n(&r->live, 1, __ATOMIC_RELEASE);
+}
+
+/* Make r, just taken from the pool, a fresh live request of kind. */
+static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
+{
+    adi_req_init_msg(r, kind, NULL, 0, NULL, 0, 0, 0);
 }
 
 /* adi_request_alloc with its common case inline (unlocked mode, a free

@@ -989,21 +989,15 @@ static void unexpected_sub(const adi_message_t *m)
         __atomic_sub_fetch(&adi_dev.unexpected_bytes, m->size, __ATOMIC_RELAXED);
 }
 
-/* adi_irecv_into's body, inline in adi_irecv (MPI_Irecv's path). */
-static inline __attribute__((always_inline)) canal_status_t irecv_post(adi_request_t *r, void *buf, size_t count, dt_type_t *dt,
-                                        int src, int tag, int context)
+/* A receive's fields, for a request that was live before (adi_irecv_into:
+ * a persistent receive's, a locked-mode allocation's). */
+static inline void irecv_fields(adi_request_t *r, void *buf, size_t count, dt_type_t *dt, int src,
+                                int tag, int context)
 {
-    adi_ctx_queues_t *q;
-    adi_message_t *m;
-
-    q = ctx_get(context);
-    if (q == NULL)
-        return common_err_set(CANAL_ERR_NOMEM, "no memory for the queues of context %d", context);
     __atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);
     r->buf = buf;
     r->count = count;
     r->dt = dt;
-    dt_retain(dt);
     r->rank = src;
     r->tag = tag;
     r->context = context;
@@ -1012,6 +1006,22 @@ static inline __attribute__((always_inline)) canal_status_t irecv_post(adi_reque
     r->status.bytes = 0;
     r->status.peer = -1;
     r->tmp_len = 0;
+}
+
+/* Post r, whose fields are set (irecv_fields or adi_req_init_msg), on
+ * context's queues: inline in adi_irecv (MPI_Irecv's path). */
+static inline __attribute__((always_inline)) canal_status_t
+irecv_post(adi_request_t *r, dt_type_t *dt, int src, int tag, int context)
+{
+    adi_ctx_queues_t *q;
+    adi_message_t *m;
+
+    q = ctx_get(context);
+    if (q == NULL) {
+        r->dt = NULL;
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for the queues of context %d", context);
+    }
+    dt_retain(dt);
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);
     if (m != NULL) {
@@ -1050,18 +1060,27 @@ static inline __attribute__((always_inline)) canal_status_t irecv_post(adi_reque
 canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type_t *dt, int src,
                               int tag, int context)
 {
-    return irecv_post(r, buf, count, dt, src, tag, context);
+    irecv_fields(r, buf, count, dt, src, tag, context);
+    return irecv_post(r, dt, src, tag, context);
 }
 
 canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int tag, int context,
                          adi_request_t **req_out)
 {
-    adi_request_t *r = adi_request_alloc_fast(ADI_REQ_RECV);
+    adi_request_t *r;
     canal_status_t st;
 
-    if (r == NULL)
-        return common_err_set(CANAL_ERR_NOMEM, "no memory for a request");
-    st = irecv_post(r, buf, count, dt, src, tag, context);
+    /* adi_request_alloc_fast, with the receive's fields stored by the
+     * initialization itself */
+    if (__builtin_expect(!adi_locked && (r = adi_req_free_head) != NULL, 1)) {
+        adi_req_free_head = r->next;
+        adi_req_init_msg(r, ADI_REQ_RECV, buf, count, dt, src, tag, context);
+    } else {
+        if ((r = adi_request_alloc(ADI_REQ_RECV)) == NULL)
+            return common_err_set(CANAL_ERR_NOMEM, "no memory for a request");
+        irecv_fields(r, buf, count, dt, src, tag, context);
+    }
+    st = irecv_post(r, dt, src, tag, context);
     if (st < 0) {
         adi_request_free(r);
         return st;
