@@ -139,6 +139,12 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src_comm_ra
  * CANAL_AGAIN when the caller must use adi_isend (adi/pt2pt.c). */
 canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
                             int my_comm_rank, int tag, int context);
+/* A standard-mode MPI_Isend: adi_send_now and, when that cannot send the
+ * message at once, adi_isend, in one call. *req_out is NULL when the
+ * message went with no request (its buffer is free again), else the send's
+ * request. */
+canal_status_t adi_isend_std(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
+                             int my_comm_rank, int tag, int context, adi_request_t **req_out);
 /* A blocking receive with no request: when the first message that
  * (src_comm_rank, tag) matches on context is an eager one waiting in the
  * unexpected queue, and dt is contiguous, its data is copied into buf and
@@ -372,8 +378,22 @@ void adi_dyn_finalize(void);
  * stop other threads from posting receives or allocating requests; it does
  * exclude progress and completion callbacks, which is what callers outside
  * adi/ use it for. Recursive. See doc/design.md, "Threads and locking". */
-void adi_lock(void);
-void adi_unlock(void);
+extern int adi_locked;  /* locked mode (thread_multiple or adi_lock_enable): locks are taken */
+void adi_lock_slow(void);
+void adi_unlock_slow(void);
+/* Inline, so that outside locked mode taking and dropping the lock is a
+ * load and a branch each, not two calls (an 8-byte MPI_Isend's path). */
+static inline void adi_lock(void)
+{
+    if (__builtin_expect(adi_locked, 0))
+        adi_lock_slow();
+}
+
+static inline void adi_unlock(void)
+{
+    if (__builtin_expect(adi_locked, 0))
+        adi_unlock_slow();
+}
 /* Switch the device to locked mode at run time (below MPI_THREAD_MULTIPLE,
  * e.g. to start an RMA progress thread). Called by the main thread at a
  * point where no other thread is inside the device. Cannot be undone. */

@@ -166,7 +166,6 @@ typedef struct {
     long sleep_us;          /* CANAL_WAIT_SLEEP_US: one sleep in the channel at most */
     size_t unexpected_bytes, unexpected_limit;
     int thread_multiple;
-    int locked;           /* locks are taken (thread_multiple or adi_lock_enable) */
     int npump;
     int *pump_list;       /* peers with non-empty send queues */
     int nfailed;          /* peers reported failed (atomic: read on the posting path) */
@@ -190,7 +189,7 @@ extern adi_stats_t adi_stats;
  * (adi_lock_enable switches modes only while no other thread is inside.) */
 static inline void adi_stat_add(uint64_t *counter, uint64_t v)
 {
-    if (adi_dev.locked)
+    if (adi_locked)
         __atomic_add_fetch(counter, v, __ATOMIC_RELAXED);
     else
         *counter += v;
@@ -222,13 +221,13 @@ static inline void adi_q_hwm(const adi_mq_t *mq, size_t *hwm)
 /* The context queues' lock, taken only in locked mode. */
 static inline void adi_q_lock(adi_ctx_queues_t *q)
 {
-    if (adi_dev.locked)
+    if (adi_locked)
         adi_mutex_take(&q->lock);
 }
 
 static inline void adi_q_unlock(adi_ctx_queues_t *q)
 {
-    if (adi_dev.locked)
+    if (adi_locked)
         adi_mutex_drop(&q->lock);
 }
 
@@ -241,8 +240,13 @@ int adi_trylock(void);
  * cache first): adi_request_alloc_fast pops it inline. */
 extern adi_request_t *adi_req_free_head;
 
-/* Make r, just taken from the pool, a fresh live request of kind. */
-static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
+/* Make r, just taken from the pool, a fresh live request of kind, for a
+ * message of count dt at buf with (rank, tag, context): each field stored
+ * once, before the release store that makes it live (which keeps a compiler
+ * from dropping stores made before it that a later store repeats, the
+ * receive's post storing its fields a second time). */
+static inline void adi_req_init_msg(adi_request_t *r, adi_req_kind_t kind, void *buf,
+                                    size_t count, dt_type_t *dt, int rank, int tag, int context)
 {
     /* Field by field rather than one memset of the whole request: a
      * 360-byte memset is a `rep stos` whose start-up cost was a tenth of
@@ -263,10 +267,13 @@ static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
     r->mode = 0;
     r->proto = 0;
     r->in_queue = 0;
-    r->context = r->rank = r->tag = r->peer = 0;
-    r->buf = NULL;
-    r->count = 0;
-    r->dt = NULL;
+    r->context = context;
+    r->rank = rank;
+    r->tag = tag;
+    r->peer = 0;
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
     r->size = r->offset = 0;
     r->peer_req = 0;
     r->rkey = 0;
@@ -278,6 +285,12 @@ static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
     __atomic_store_n(&r->live, 1, __ATOMIC_RELEASE);
 }
 
+/* Make r, just taken from the pool, a fresh live request of kind. */
+static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
+{
+    adi_req_init_msg(r, kind, NULL, 0, NULL, 0, 0, 0);
+}
+
 /* adi_request_alloc with its common case inline (unlocked mode, a free
  * request in the list: a pop and the stores of adi_req_init, which the
  * caller's own stores may make dead); MPI_Irecv's and MPI_Isend's path. */
@@ -287,7 +300,7 @@ static inline adi_request_t *adi_request_alloc_fast(adi_req_kind_t kind)
 
     /* (the list is read only below locked mode: there the threads' caches
      * and pool_lock guard it) */
-    if (__builtin_expect(adi_dev.locked || (r = adi_req_free_head) == NULL, 0))
+    if (__builtin_expect(adi_locked || (r = adi_req_free_head) == NULL, 0))
         return adi_request_alloc(kind);
     adi_req_free_head = r->next;
     adi_req_init(r, kind);

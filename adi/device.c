@@ -99,13 +99,12 @@ static inline uintptr_t dev_self(void)
 #endif
 }
 
-void adi_lock(void)
-{
-    uintptr_t self;
+int adi_locked;
 
-    if (!adi_dev.locked)
-        return;
-    self = dev_self();
+void adi_lock_slow(void)
+{
+    uintptr_t self = dev_self();
+
     if (__atomic_load_n(&dev_owner, __ATOMIC_RELAXED) == self) {
         dev_depth++;
         return;
@@ -122,9 +121,9 @@ static int nsleepers;
 static long thread_sleep_us = 200; /* CANAL_THREAD_WAIT_SLEEP_US */
 static void sleepers_scan(int all);
 
-void adi_unlock(void)
+void adi_unlock_slow(void)
 {
-    if (!adi_dev.locked || --dev_depth > 0)
+    if (--dev_depth > 0)
         return;
     __atomic_store_n(&dev_owner, 0, __ATOMIC_RELAXED);
     adi_mutex_drop(&dev_lock);
@@ -139,7 +138,7 @@ static inline __attribute__((always_inline)) int dev_trylock(void)
 {
     uintptr_t self;
 
-    if (!adi_dev.locked)
+    if (!adi_locked)
         return 1;
     self = dev_self();
     if (__atomic_load_n(&dev_owner, __ATOMIC_RELAXED) == self) {
@@ -160,7 +159,7 @@ void adi_lock_enable(void)
     /* No other thread is inside the device (the caller's promise), so a
      * plain store suffices: threads started later see it through
      * pthread_create's ordering. */
-    adi_dev.locked = 1;
+    adi_locked = 1;
 }
 
 int adi_job_rank(void) { return adi_dev.rank; }
@@ -306,7 +305,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
 
     memset(&adi_dev, 0, sizeof adi_dev);
     adi_dev.thread_multiple = thread_multiple;
-    adi_dev.locked = thread_multiple;
+    adi_locked = thread_multiple;
     adi_dev.rank = pmi->rank;
     adi_dev.size = pmi->size;
     adi_dev.spin_count = common_cvar_int("SPIN_COUNT");
@@ -843,7 +842,7 @@ static inline __attribute__((always_inline)) int progress_poll_hold(void)
 /* The end of a poll of progress_poll_hold that returned n >= 0. */
 static inline void progress_release(int n)
 {
-    if (!adi_dev.locked || --dev_depth > 0)
+    if (!adi_locked || --dev_depth > 0)
         return;
     __atomic_store_n(&dev_owner, 0, __ATOMIC_RELAXED);
     adi_mutex_drop(&dev_lock);
@@ -948,7 +947,7 @@ static inline int limit_passed(long long *at, long long limit_us, long long now)
  * finishes in the same lock round (MPI_Wait: poll, then the status and the
  * free under the lock); when another thread's poll made it true, the lock
  * is taken here. Either way the wait counters are added under it. */
-/* `locked` is adi_dev.locked, a constant of the run, passed as a constant so
+/* `locked` is adi_locked, a constant of the run, passed as a constant so
  * that the loop below locked mode carries nothing of the polling role (11-13
  * instructions per wait when it tested the role at every poll). */
 static inline __attribute__((always_inline)) canal_status_t
@@ -1092,7 +1091,7 @@ static canal_status_t wait_until_held(int (*pred)(void *arg),
                                       void (*watch)(void *arg, adi_watch_t *out), void *arg,
                                       long long limit_us)
 {
-    if (adi_dev.locked)
+    if (adi_locked)
         return wait_loop(pred, watch, arg, 1, limit_us);
     return wait_loop(pred, NULL, arg, 0, limit_us);
 }

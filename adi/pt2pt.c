@@ -642,6 +642,16 @@ canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest,
     return CANAL_OK;
 }
 
+/* adi_isend_std's general path, out of line (its frame stays off the
+ * common one). */
+static __attribute__((noinline)) canal_status_t isend_queued(const void *buf, size_t count,
+                                                             dt_type_t *dt, int dest, int my_rank,
+                                                             int tag, int context,
+                                                             adi_request_t **req_out)
+{
+    return adi_isend(buf, count, dt, dest, my_rank, tag, context, ADI_MODE_STANDARD, req_out);
+}
+
 /* A standard-mode send of a contiguous message that fits the eager limit and
  * the peer's credit, sent at once with no request when nothing waits in the
  * peer's send queue (so it cannot overtake an earlier send): the blocking
@@ -649,42 +659,72 @@ canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest,
  * free again), CANAL_AGAIN when the caller must take the request path (too
  * big, no credit, queue not empty, ring full, the peer failed, the context
  * revoked, a bad rank: that path reports those). */
-canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
-                            int tag, int context)
+static inline __attribute__((always_inline)) canal_status_t
+send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank, int tag, int context)
 {
     adi_peer_t *p;
+    size_t size, cost;
     adi_pkt_t h;
-    size_t size;
+    struct iovec iov[2];
     canal_status_t st;
 
-    if (!dt_is_contig(dt) || dest < 0 || dest >= __atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
+    if (!dt_is_contig(dt) ||
+        (unsigned)dest >= (unsigned)__atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
         return CANAL_AGAIN;
     p = &adi_dev.peers[dest];
     size = count * dt_contig_size(dt);
+    cost = size + ADI_EAGER_COST;
     if (size > p->eager_limit)
         return CANAL_AGAIN;
     adi_lock();
-    if (p->failed || p->credit < size + ADI_EAGER_COST || !common_list_empty(&p->sendq) ||
-        (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(context))) {
-        adi_unlock();
-        return CANAL_AGAIN;
-    }
-    memset(&h, 0, sizeof h);
+    /* What sends the message the general way, in one test: the peer lost,
+     * no credit, a send queued before it, a revoked communicator. */
+    if (__builtin_expect(p->credit < cost || p->failed || !common_list_empty(&p->sendq) ||
+                             (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 &&
+                              adi_ctx_revoked(context)),
+                         0))
+        goto again;
+    /* A standard eager message goes with the tiny header (adi_pkt_len): its
+     * 16 bytes are stored, nothing else of h is sent or read. */
     h.type = PKT_EAGER;
+    h.flags = 0;
+    h.reserved = 0;
     h.context = context;
     h.src_rank = my_rank;
     h.tag = tag;
-    h.size = size; /* (sreq 0: only a synchronous send is answered) */
-    st = send_pkt(dest, &h, size ? (const char *)buf + dt_contig_lb(dt) : NULL, size);
-    if (st != CANAL_OK) {
-        adi_unlock();
-        return CANAL_AGAIN;
-    }
-    p->credit -= size + ADI_EAGER_COST;
+    iov[0].iov_base = &h;
+    iov[0].iov_len = ADI_PKT_TINY;
+    iov[1].iov_base = (char *)buf + dt_contig_lb(dt);
+    iov[1].iov_len = size;
+    st = ch_sendv(p->ch, dest, iov, size ? 2 : 1);
+    if (__builtin_expect(st != CANAL_OK, 0))
+        goto again;
+    if (p->needs_wake)
+        ch_wake(p->ch, dest);
+    p->credit -= cost;
     adi_stat_add_devlocked(&adi_stats.msgs_sent[p->stats_slot], 1);
     adi_stat_add_devlocked(&adi_stats.bytes_sent[p->stats_slot], size);
     adi_unlock();
     return CANAL_OK;
+again:
+    adi_unlock();
+    return CANAL_AGAIN;
+}
+
+canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
+                            int tag, int context)
+{
+    return send_now(buf, count, dt, dest, my_rank, tag, context);
+}
+
+canal_status_t adi_isend_std(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
+                             int tag, int context, adi_request_t **req_out)
+{
+    if (__builtin_expect(send_now(buf, count, dt, dest, my_rank, tag, context) == CANAL_OK, 1)) {
+        *req_out = NULL;
+        return CANAL_OK;
+    }
+    return isend_queued(buf, count, dt, dest, my_rank, tag, context, req_out);
 }
 
 /* ---------------------------------------------------------------- flow control */
@@ -983,21 +1023,15 @@ static void unexpected_sub(const adi_message_t *m)
         adi_dev.unexpected_bytes -= m->size;
 }
 
-/* adi_irecv_into's body, inline in adi_irecv (MPI_Irecv's path). */
-static inline __attribute__((always_inline)) canal_status_t irecv_post(adi_request_t *r, void *buf, size_t count, dt_type_t *dt,
-                                        int src, int tag, int context)
+/* A receive's fields, for a request that was live before (adi_irecv_into:
+ * a persistent receive's, a locked-mode allocation's). */
+static inline void irecv_fields(adi_request_t *r, void *buf, size_t count, dt_type_t *dt, int src,
+                                int tag, int context)
 {
-    adi_ctx_queues_t *q;
-    adi_message_t *m;
-
-    q = ctx_get(context);
-    if (q == NULL)
-        return common_err_set(CANAL_ERR_NOMEM, "no memory for the queues of context %d", context);
     __atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);
     r->buf = buf;
     r->count = count;
     r->dt = dt;
-    dt_retain(dt);
     r->rank = src;
     r->tag = tag;
     r->context = context;
@@ -1006,6 +1040,22 @@ static inline __attribute__((always_inline)) canal_status_t irecv_post(adi_reque
     r->status.bytes = 0;
     r->status.peer = -1;
     r->tmp_len = 0;
+}
+
+/* Post r, whose fields are set (irecv_fields or adi_req_init_msg), on
+ * context's queues: inline in adi_irecv (MPI_Irecv's path). */
+static inline __attribute__((always_inline)) canal_status_t
+irecv_post(adi_request_t *r, dt_type_t *dt, int src, int tag, int context)
+{
+    adi_ctx_queues_t *q;
+    adi_message_t *m;
+
+    q = ctx_get(context);
+    if (q == NULL) {
+        r->dt = NULL;
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for the queues of context %d", context);
+    }
+    dt_retain(dt);
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);
     if (m != NULL) {
@@ -1044,18 +1094,27 @@ static inline __attribute__((always_inline)) canal_status_t irecv_post(adi_reque
 canal_status_t adi_irecv_into(adi_request_t *r, void *buf, size_t count, dt_type_t *dt, int src,
                               int tag, int context)
 {
-    return irecv_post(r, buf, count, dt, src, tag, context);
+    irecv_fields(r, buf, count, dt, src, tag, context);
+    return irecv_post(r, dt, src, tag, context);
 }
 
 canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int tag, int context,
                          adi_request_t **req_out)
 {
-    adi_request_t *r = adi_request_alloc_fast(ADI_REQ_RECV);
+    adi_request_t *r;
     canal_status_t st;
 
-    if (r == NULL)
-        return common_err_set(CANAL_ERR_NOMEM, "no memory for a request");
-    st = irecv_post(r, buf, count, dt, src, tag, context);
+    /* adi_request_alloc_fast, with the receive's fields stored by the
+     * initialization itself */
+    if (__builtin_expect(!adi_locked && (r = adi_req_free_head) != NULL, 1)) {
+        adi_req_free_head = r->next;
+        adi_req_init_msg(r, ADI_REQ_RECV, buf, count, dt, src, tag, context);
+    } else {
+        if ((r = adi_request_alloc(ADI_REQ_RECV)) == NULL)
+            return common_err_set(CANAL_ERR_NOMEM, "no memory for a request");
+        irecv_fields(r, buf, count, dt, src, tag, context);
+    }
+    st = irecv_post(r, dt, src, tag, context);
     if (st < 0) {
         adi_request_free(r);
         return st;
@@ -1248,7 +1307,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
     /* (an empty queue is seen without the search when no other thread can
      * fill it meanwhile; with threads, a message queued after `seen` was
      * read is looked for by the wait) */
-    m = adi_dev.locked || w.q->unexpected.len != 0 ? take_eager(w.q, src, tag, &w.rts) : NULL;
+    m = adi_locked || w.q->unexpected.len != 0 ? take_eager(w.q, src, tag, &w.rts) : NULL;
     if (m == NULL) {
         w.nlost = __atomic_load_n(&adi_nlost, __ATOMIC_RELAXED);
         w.nrevoked = __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED);
@@ -1262,7 +1321,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
         /* (one thread: nothing arrives between the look above and this; a
          * waiter already there is an outer wait's, which keeps it) */
         w.filled = 0;
-        if (!adi_dev.locked && w.q->waiter == NULL) {
+        if (!adi_locked && w.q->waiter == NULL) {
             w.buf = buf;
             w.count = count;
             w.dt = dt;
@@ -1299,7 +1358,7 @@ static adi_message_t *probe_look(adi_ctx_queues_t *q, int src, int tag, int take
 {
     adi_message_t *m;
 
-    if (!adi_dev.locked && q->unexpected.len == 0)
+    if (!adi_locked && q->unexpected.len == 0)
         return NULL;
     adi_q_lock(q);
     m = find_unexpected(q, src, tag);

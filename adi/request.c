@@ -100,7 +100,7 @@ static inline void pool_put(adi_request_t *r)
     r->state = REQ_FREE;
     r->kind = 0;
     __atomic_store_n(&r->live, 0, __ATOMIC_RELEASE);
-    if (adi_dev.locked) {
+    if (adi_locked) {
         pool_put_locked(r);
         return;
     }
@@ -173,7 +173,7 @@ static __attribute__((noinline)) adi_request_t *alloc_slow(void)
 {
     adi_request_t *r;
 
-    if (adi_dev.locked)
+    if (adi_locked)
         return cache_take();
     if (adi_req_free_head == NULL && pool_grow() < 0)
         return NULL;
@@ -186,7 +186,7 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
 {
     adi_request_t *r;
 
-    if (__builtin_expect(adi_dev.locked || adi_req_free_head == NULL, 0)) {
+    if (__builtin_expect(adi_locked || adi_req_free_head == NULL, 0)) {
         if ((r = alloc_slow()) == NULL)
             return NULL;
     } else {

@@ -655,10 +655,40 @@ int mpi_bsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int 
     return send_blocking(comm, buf, count, datatype, dest, tag, SEND_BUF, fn);
 }
 
+static __attribute__((noinline)) int isend_general(const void *buf, MPI_Count count,
+                                                   MPI_Datatype datatype, int dest, int tag,
+                                                   mpi_comm_t *comm, MPI_Request *request,
+                                                   const char *fn)
+{
+    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_STD, request, fn);
+}
+
+/* MPI_Isend to a rank with a predefined type, the common case: one call
+ * into the device (adi_isend_std: at once with no request when it can, the
+ * shared done request then, as send_nonblocking gives), and nothing after
+ * it that needs the arguments, so that no frame holds them across the call.
+ * Anything else is send_nonblocking's, out of line. */
 int mpi_isend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    return send_nonblocking(comm, buf, count, datatype, dest, tag, SEND_STD, request, fn);
+    adi_request_t *r;
+    canal_status_t st;
+
+    if (__builtin_expect(dest == MPI_PROC_NULL || !mpi_dt_is_predefined(datatype) ||
+                             mpi_request_done_obj.index != MPI_REQUEST_DONE_INDEX,
+                         0))
+        return isend_general(buf, count, datatype, dest, tag, comm, request, fn);
+    st = adi_isend_std(buf, (size_t)count, mpi_dt_predefined_obj[(unsigned)datatype & 0xffu],
+                       mpi_comm_peer_job_rank(comm, dest), comm->rank, tag, comm->context, &r);
+    if (__builtin_expect(st < 0, 0))
+        return mpi_err_status(comm, st, fn);
+    if (r == NULL) {
+        *request = mpi_request_done_handle();
+        return MPI_SUCCESS;
+    }
+    r->owner_handle = comm->handle;
+    *request = mpi_request_handle(r);
+    return MPI_SUCCESS;
 }
 
 int mpi_issend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
@@ -745,11 +775,13 @@ int mpi_recv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
     return recv_blocking(comm, buf, count, checked_type(count, datatype), source, tag, status, fn);
 }
 
-/* MPI_Irecv: recv_post, inline (the device's post and two stores); from
- * MPI_PROC_NULL the shared done request once it exists (send_nonblocking),
- * out of line with recv_post's own PROC_NULL branch. */
-int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
-                   mpi_comm_t *comm, MPI_Request *request, const char *fn)
+/* MPI_Irecv's general path: recv_post, inline; from MPI_PROC_NULL the
+ * shared done request once it exists (send_nonblocking), out of line with
+ * recv_post's own PROC_NULL branch. */
+static __attribute__((noinline)) int irecv_general(void *buf, MPI_Count count,
+                                                   MPI_Datatype datatype, int source, int tag,
+                                                   mpi_comm_t *comm, MPI_Request *request,
+                                                   const char *fn)
 {
     adi_request_t *r;
     int err;
@@ -763,6 +795,25 @@ int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source
                     fn, &r);
     if (__builtin_expect(err != MPI_SUCCESS, 0))
         return err;
+    *request = mpi_request_handle(r);
+    return MPI_SUCCESS;
+}
+
+/* MPI_Irecv from a rank with a predefined type (mpi_isend_impl's reasons):
+ * the device's post, and the handle. */
+int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                   mpi_comm_t *comm, MPI_Request *request, const char *fn)
+{
+    adi_request_t *r;
+    canal_status_t st;
+
+    if (__builtin_expect(source == MPI_PROC_NULL || !mpi_dt_is_predefined(datatype), 0))
+        return irecv_general(buf, count, datatype, source, tag, comm, request, fn);
+    st = adi_irecv(buf, (size_t)count, mpi_dt_predefined_obj[(unsigned)datatype & 0xffu], source,
+                   tag, comm->context, &r);
+    if (__builtin_expect(st < 0, 0))
+        return mpi_err_status(comm, st, fn);
+    r->owner_handle = comm->handle;
     *request = mpi_request_handle(r);
     return MPI_SUCCESS;
 }
