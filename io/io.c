@@ -374,8 +374,7 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
                        const char *fn)
 {
     struct ADIOI_FileD *f;
-    MPI_Comm dup = MPI_COMM_NULL;
-    const char *v;
+    const char *v, *why = "";
     int err;
 
     f = calloc(1, sizeof *f);
@@ -397,12 +396,25 @@ static int open_object(mpi_comm_t *c, MPI_Comm comm, const char *filename, const
      * the checking mode) reaches the file's handler once, through io_err,
      * and stops the call. With comm's handler it went to a communicator
      * the user never saw, and a handler that cleared it let the call run
-     * on with what the collective had not delivered. */
-    if (mpi_comm_dup_impl(c, &dup, fn) != MPI_SUCCESS || (f->comm = mpi_comm_get(dup)) == NULL ||
-        mpi_comm_set_errhandler_impl(f->comm, MPI_ERRORS_RETURN, fn) != MPI_SUCCESS) {
+     * on with what the collective had not delivered. The duplication
+     * itself raises nothing on comm either (mpi_comm_dup_quiet): its
+     * failure is MPI_File_open's, on MPI_FILE_NULL's handler (MPI 4.0
+     * section 14.7, and MPICH 4.0.2 raises every error of MPI_File_open
+     * there), with the class it had (MPIX_ERR_PROC_FAILED for a lost
+     * process). */
+    if ((err = mpi_comm_dup_quiet(c, &f->comm, &why)) != MPI_SUCCESS) {
+        char detail[256];
+
+        snprintf(detail, sizeof detail, "%s", why); /* (a thread's detail, before file_free) */
+        f->comm = NULL;
         file_free(f, fn);
-        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s", (unsigned)comm,
-                      filename);
+        return io_err(NULL, err, fn, "cannot duplicate comm=%#x for %s: %s", (unsigned)comm,
+                      filename, detail);
+    }
+    if (mpi_comm_set_errhandler_impl(f->comm, MPI_ERRORS_RETURN, fn) != MPI_SUCCESS) {
+        file_free(f, fn);
+        return io_err(NULL, MPI_ERR_OTHER, fn, "cannot duplicate comm=%#x for %s",
+                      (unsigned)comm, filename);
     }
     f->rank = f->comm->rank;
     f->size = f->comm->size;

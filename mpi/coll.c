@@ -527,9 +527,10 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             return err;
         if (inter && k->root == MPI_PROC_NULL)
             return MPI_SUCCESS;
-        /* MPICH does not check the datatype of an empty broadcast (as of an
-         * empty point-to-point message, mpi/check.c): MPI_DATATYPE_NULL or
-         * a type not yet committed moves nothing, as MPI_BYTE */
+        /* MPICH does not check the datatype of an empty broadcast, nor of
+         * an empty point-to-point message (mpi_check_datatype_slow, which
+         * passes it on as MPI_BYTE too): MPI_DATATYPE_NULL or a type not yet
+         * committed moves nothing, as MPI_BYTE */
         if (k->recvcount == 0 &&
             (k->recvtype == MPI_DATATYPE_NULL || mpi_dt_get(k->recvtype) != NULL)) {
             a->recvtype = mpi_dt_zero_count(k->recvtype);
@@ -705,7 +706,7 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
     case COLL_EXSCAN:
     case COLL_REDUCE_SCATTER:
     case COLL_REDUCE_SCATTER_BLOCK: {
-        int send_side = 1, recv_side = 1;
+        int send_side = 1, recv_side = 1, dt_bad;
         MPI_Count total = k->recvcount;
         if (k->kind == COLL_REDUCE) {
             if ((err = check_root(c, k->root, fn)))
@@ -717,7 +718,9 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
          * its definition for the datatype too (mpi_check_op_type_arg), which
          * a call that passes its checks pays for after the datatype
          * (check_op), and the others where a check fails (a negative count,
-         * a datatype that is none) */
+         * a datatype that is none), before that check: one place for all,
+         * and for MPI_Reduce_scatter before its counts, which are read
+         * (take_counts) only after */
         if ((err = mpi_check_op_arg(c, k->op, fn, "op")))
             return err;
         if (k->kind == COLL_REDUCE) {
@@ -729,26 +732,25 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
         if (inter &&
             (err = no_in_place(c, k->sendbuf, "sendbuf", "not allowed on intercommunicators", fn)))
             return err;
-        if (k->kind == COLL_REDUCE_SCATTER) {
-            if ((err = mpi_check_op_type_arg(c, k->op, k->recvtype, fn, "op")) ||
-                (err = take_counts(c, k->recvcounts, k->big, c->size, "recvcounts", fn,
-                                   &w->recvcounts)))
-                return err;
-            a->recvcounts = w->recvcounts;
-            total = 0;
-            for (int i = 0; i < c->size; i++)
-                total += w->recvcounts[i];
-        } else if (k->recvcount < 0) {
+        a->rdt = mpi_dt_get(k->recvtype);
+        dt_bad = !mpi_dt_is_predefined(k->recvtype) && (a->rdt == NULL || !dt_is_committed(a->rdt));
+        if (dt_bad || k->recvcount < 0 || k->kind == COLL_REDUCE_SCATTER) {
             if ((err = mpi_check_op_type_arg(c, k->op, k->recvtype, fn, "op")))
                 return err;
-            return mpi_err_fail(c, MPI_ERR_COUNT, fn, "%s=%lld is negative",
-                                 k->kind == COLL_REDUCE_SCATTER_BLOCK ? "recvcount" : "count",
-                                 (long long)k->recvcount);
-        }
-        a->rdt = mpi_dt_get(k->recvtype);
-        if (!mpi_dt_is_predefined(k->recvtype) && (a->rdt == NULL || !dt_is_committed(a->rdt))) {
-            if ((err = mpi_check_op_type_arg(c, k->op, k->recvtype, fn, "op")) ||
-                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
+            if (k->kind == COLL_REDUCE_SCATTER) {
+                if ((err = take_counts(c, k->recvcounts, k->big, c->size, "recvcounts", fn,
+                                       &w->recvcounts)))
+                    return err;
+                a->recvcounts = w->recvcounts;
+                total = 0;
+                for (int i = 0; i < c->size; i++)
+                    total += w->recvcounts[i];
+            } else if (k->recvcount < 0) {
+                return mpi_err_fail(c, MPI_ERR_COUNT, fn, "%s=%lld is negative",
+                                    k->kind == COLL_REDUCE_SCATTER_BLOCK ? "recvcount" : "count",
+                                    (long long)k->recvcount);
+            }
+            if (dt_bad && (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
                 return err;
         }
         if ((err = check_op(c, k->op, a->rdt, fn)))

@@ -883,31 +883,59 @@ static int comm_dup_build(mpi_comm_t *c, int ctx, int lctx, int use_info, MPI_In
     return MPI_SUCCESS;
 }
 
+/* comm_dup_impl's work, raising nothing: MPI_SUCCESS, or an error: the
+ * context agreement's status in *st (< 0), else an MPI error class or an
+ * attribute copy callback's code, with *why. */
+static int comm_dup_core(mpi_comm_t *c, int use_info, MPI_Info info, mpi_comm_t **out,
+                         canal_status_t *st, const char **why)
+{
+    mpi_dom_t d;
+    int ctx, lctx = -1;
+
+    /* Build the groups first: running out of memory then costs no agreement. */
+    if (mpi_comm_local_group(c) == NULL || (c->is_inter && mpi_comm_remote_group(c) == NULL)) {
+        *why = "out of memory";
+        return MPI_ERR_NO_MEM;
+    }
+    mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
+    if ((*st = mpi_comm_context_agree(&d, &ctx)) < 0)
+        return mpi_err_class_of_status(*st);
+    if (c->is_inter) {
+        mpi_dom_of_comm(c->local_comm, MPI_TAG_CTX_AGREE, &d);
+        if ((*st = mpi_comm_context_agree(&d, &lctx)) < 0) {
+            mpi_comm_context_free(ctx);
+            return mpi_err_class_of_status(*st);
+        }
+    }
+    return comm_dup_build(c, ctx, lctx, use_info, info, out, why);
+}
+
 static int comm_dup_impl(mpi_comm_t *c, int use_info, MPI_Info info, mpi_comm_t **out,
                          const char *fn)
 {
-    mpi_dom_t d;
-    int ctx, lctx = -1, err;
     const char *why = NULL;
-    canal_status_t st;
+    canal_status_t st = CANAL_OK;
+    int err = comm_dup_core(c, use_info, info, out, &st, &why);
 
-    /* Build the groups first: running out of memory then costs no agreement. */
-    if (mpi_comm_local_group(c) == NULL || (c->is_inter && mpi_comm_remote_group(c) == NULL))
-        return mpi_err_fail(c, MPI_ERR_NO_MEM, fn, "out of memory");
-    mpi_dom_of_comm(c, MPI_TAG_CTX_AGREE, &d);
-    if ((st = mpi_comm_context_agree(&d, &ctx)) < 0)
+    if (err == MPI_SUCCESS)
+        return err;
+    if (st < 0)
         return mpi_err_fail_status(c, st, fn);
-    if (c->is_inter) {
-        mpi_dom_of_comm(c->local_comm, MPI_TAG_CTX_AGREE, &d);
-        if ((st = mpi_comm_context_agree(&d, &lctx)) < 0) {
-            mpi_comm_context_free(ctx);
-            return mpi_err_fail_status(c, st, fn);
-        }
-    }
-    err = comm_dup_build(c, ctx, lctx, use_info, info, out, &why);
     if (err == MPI_ERR_NO_MEM || err == MPI_ERR_INTERN)
         return mpi_err_fail(c, err, fn, "%s", why);
-    return err == MPI_SUCCESS ? err : mpi_err_fail_code(c, err, fn);
+    return mpi_err_fail_code(c, err, fn);
+}
+
+int mpi_comm_dup_quiet(mpi_comm_t *c, mpi_comm_t **out, const char **why)
+{
+    canal_status_t st = CANAL_OK;
+    int err = comm_dup_core(c, 0, MPI_INFO_NULL, out, &st, why);
+
+    if (st < 0)
+        *why = common_err_detail();
+    else if (err != MPI_SUCCESS && err != MPI_ERR_NO_MEM && err != MPI_ERR_INTERN)
+        err = MPI_ERR_OTHER; /* an attribute copy callback's code: *why says so */
+    return err;
 }
 
 /* ---------------------------------------------------------------- idup */

@@ -462,7 +462,7 @@ enum { MPI_CANAL_ANY_COUNT = -1 }; /* check a datatype whatever the count */
 int mpi_check_comm_fail(MPI_Comm h, const char *fn, mpi_comm_t **out);
 int mpi_check_count_fail(mpi_comm_t *c, MPI_Count count, const char *fn, const char *arg);
 int mpi_check_buf_fail(mpi_comm_t *c, MPI_Count count, MPI_Datatype dt, const char *fn);
-int mpi_check_datatype_slow(mpi_comm_t *c, MPI_Datatype h, MPI_Count count, const char *fn,
+int mpi_check_datatype_slow(mpi_comm_t *c, MPI_Datatype *h, MPI_Count count, const char *fn,
                             const char *arg);
 int mpi_check_rank_fail(mpi_comm_t *c, int rank, int any_ok, const char *fn, const char *arg);
 int mpi_check_tag_fail(mpi_comm_t *c, int tag, int any_ok, const char *fn, const char *arg);
@@ -506,10 +506,12 @@ static inline int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count,
     return __builtin_expect(buf != NULL || count <= 0, 1) ? MPI_SUCCESS
                                                           : mpi_check_buf_fail(c, count, dt, fn);
 }
-static inline int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype h, MPI_Count count,
+/* *h may be replaced: a message of count 0 moves as MPI_BYTE whatever its
+ * datatype (mpi/check.c) */
+static inline int mpi_check_datatype_arg(mpi_comm_t *c, MPI_Datatype *h, MPI_Count count,
                                          const char *fn, const char *arg)
 {
-    if (__builtin_expect(mpi_dt_is_predefined(h), 1))
+    if (__builtin_expect(mpi_dt_is_predefined(*h), 1))
         return MPI_SUCCESS; /* predefined types are valid and committed */
     return mpi_check_datatype_slow(c, h, count, fn, arg);
 }

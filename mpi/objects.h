@@ -62,6 +62,11 @@ mpi_group_t *mpi_comm_local_group(mpi_comm_t *c);
 mpi_group_t *mpi_comm_remote_group(mpi_comm_t *c);
 
 /* ---------------------------------------------------------------- comm helpers */
+/* The duplicate of c as MPI_Comm_dup makes it, raising nothing (for a
+ * library object's communicator, whose errors are its call's: io/'s files):
+ * MPI_SUCCESS, else an MPI error class (MPI_ERR_OTHER for an attribute copy
+ * callback's failure) and *why, what failed. */
+int mpi_comm_dup_quiet(mpi_comm_t *c, mpi_comm_t **out, const char **why);
 /* Make an intracommunicator over g (this process must be a member) with the
  * given context; attributes, topology and info are left empty. On failure
  * the context is NOT freed. Returns an MPI error class. */

@@ -363,7 +363,9 @@ def checks(e, large):
             out.append(('mpi_check_count_arg(%s, %s, fn, "%s")' % (cobj, n, n), '%s >= 0' % n))
         elif k == 'datatype' and p.direction == 'in' and not p.is_ptr:
             cnt = a[0] if a else 'MPI_CANAL_ANY_COUNT'
-            out.append(('mpi_check_datatype_arg(%s, %s, %s, fn, "%s")' % (cobj, n, cnt, n),
+            # (&n: a datatype of a message of count 0 is replaced by MPI_BYTE
+            # for the implementation, mpi/check.c)
+            out.append(('mpi_check_datatype_arg(%s, &%s, %s, fn, "%s")' % (cobj, n, cnt, n),
                         'mpi_dt_is_predefined(%s)' % n))
         elif k == 'type' and p.direction == 'in' and not p.is_ptr:
             out.append(('mpi_check_type_arg(%s, %s, fn, "%s")' % (cobj, n, n),

@@ -15,26 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int errs;
-
-static void expect(const char *call, int err, int want)
-{
-    int cls = MPI_SUCCESS;
-    char got[MPI_MAX_ERROR_STRING], wanted[MPI_MAX_ERROR_STRING];
-    int len;
-
-    if (err != MPI_SUCCESS)
-        MPI_Error_class(err, &cls);
-    if (cls == want)
-        return;
-    errs++;
-    got[0] = wanted[0] = '\0';
-    if (cls != MPI_SUCCESS)
-        MPI_Error_string(cls, got, &len);
-    MPI_Error_string(want, wanted, &len);
-    printf("%s: class %d (%s), expected %d (%s)\n", call, cls, cls ? got : "MPI_SUCCESS", want,
-           wanted);
-}
+#include "err_class_expect.h"
 
 int main(int argc, char **argv)
 {
