@@ -330,6 +330,8 @@ static int rma_cma_get_run(rma_win_t *w, int i, int n, int *end)
     char *lo = a->remote, *hi = a->remote + a->len;
     int j = i + 1;
 
+    int pieces = 1; /* remote pieces once side-by-side gets are joined (rma_cma_drain) */
+
     for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == RMA_CMA_GET; j++) {
         char *b = w->cq[j].remote < lo ? w->cq[j].remote : lo;
         char *e = w->cq[j].remote + w->cq[j].len > hi ? w->cq[j].remote + w->cq[j].len : hi;
@@ -337,8 +339,9 @@ static int rma_cma_get_run(rma_win_t *w, int i, int n, int *end)
             break;
         lo = b;
         hi = e;
+        pieces += w->cq[j].remote != w->cq[j - 1].remote + w->cq[j - 1].len;
     }
-    if (j - i < 2 || (size_t)(j - i) <= (size_t)(hi - lo) / 4096 + 1 ||
+    if (j - i < 2 || (size_t)pieces <= (size_t)(hi - lo) / 4096 + 1 ||
         rma_cma_copy(w, a->t, 0, lo, buf, (size_t)(hi - lo)) != CANAL_OK)
         return 0; /* (one get, or a failure: the caller does it piece by piece) */
     for (int k = i; k < j; k++)
@@ -359,6 +362,7 @@ canal_status_t rma_cma_drain(rma_win_t *w)
         struct iovec liov[RMA_CMA_QUEUE], riov[RMA_CMA_QUEUE];
         rma_cma_pending_t *a = &w->cq[i];
         size_t total = 0, done;
+        unsigned long nl = 0, nr = 0;
         ssize_t got;
         int j = i;
 
@@ -394,18 +398,30 @@ canal_status_t rma_cma_drain(rma_win_t *w)
             i = j;
             continue;
         }
+        /* Side-by-side pieces (OSU's windows of operations, staged puts) join
+         * into one iovec: the kernel pins each remote iovec's pages on
+         * their own, so 64 gets of 2 KiB in a row cost 64 pins, or one
+         * pin of 32 pages joined. The two lists need not match piece for
+         * piece: each is a stream of the same bytes. */
         for (; j < n && w->cq[j].t == a->t && w->cq[j].kind == a->kind; j++) {
-            liov[j - i].iov_base = w->cq[j].local;
-            liov[j - i].iov_len = w->cq[j].len;
-            riov[j - i].iov_base = w->cq[j].remote;
-            riov[j - i].iov_len = w->cq[j].len;
-            total += w->cq[j].len;
+            rma_cma_pending_t *e = &w->cq[j];
+            if (nl > 0 && (char *)liov[nl - 1].iov_base + liov[nl - 1].iov_len == e->local) {
+                liov[nl - 1].iov_len += e->len;
+            } else {
+                liov[nl].iov_base = e->local;
+                liov[nl++].iov_len = e->len;
+            }
+            if (nr > 0 && (char *)riov[nr - 1].iov_base + riov[nr - 1].iov_len == e->remote) {
+                riov[nr - 1].iov_len += e->len;
+            } else {
+                riov[nr].iov_base = e->remote;
+                riov[nr++].iov_len = e->len;
+            }
+            total += e->len;
         }
         got = a->kind == RMA_CMA_PUT
-                  ? process_vm_writev((pid_t)w->pids[a->t], liov, (unsigned long)(j - i), riov,
-                                      (unsigned long)(j - i), 0)
-                  : process_vm_readv((pid_t)w->pids[a->t], liov, (unsigned long)(j - i), riov,
-                                     (unsigned long)(j - i), 0);
+                  ? process_vm_writev((pid_t)w->pids[a->t], liov, nl, riov, nr, 0)
+                  : process_vm_readv((pid_t)w->pids[a->t], liov, nl, riov, nr, 0);
         if (got != (ssize_t)total) {
             /* the rest piece by piece (EINTR, a partial transfer, an error) */
             done = got > 0 ? (size_t)got : 0;

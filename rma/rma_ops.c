@@ -68,10 +68,20 @@ static void op_release(rma_op_t *op)
     w->peer[op->target].pending_local--;
     if (op->err != MPI_SUCCESS && op->ureq == NULL && w->late_err == MPI_SUCCESS) {
         w->late_err = op->err;
-        snprintf(w->late_msg, sizeof w->late_msg,
-                 "an earlier operation toward rank %d was refused by the target (its memory "
-                 "range is not in the window)",
-                 op->target);
+        if (op->err == MPI_ERR_RMA_RANGE)
+            snprintf(w->late_msg, sizeof w->late_msg,
+                     "an earlier operation toward rank %d was refused by the target (its memory "
+                     "range is not in the window)",
+                     op->target);
+        else if (op->err == MPIX_ERR_PROC_FAILED)
+            snprintf(w->late_msg, sizeof w->late_msg,
+                     "rank %d of the window (rank %d of MPI_COMM_WORLD) failed before it answered "
+                     "an earlier operation",
+                     op->target, w->job[op->target]);
+        else
+            snprintf(w->late_msg, sizeof w->late_msg,
+                     "the answer of rank %d to an earlier operation was not received whole",
+                     op->target);
     }
     if (op->ureq != NULL) {
         op->ureq->status.error = op->err;
@@ -80,11 +90,18 @@ static void op_release(rma_op_t *op)
     free(op);
 }
 
+/* The reply's receive r has completed: a target that refused the range
+ * answers with no bytes (MPI_ERR_RMA_RANGE); a receive the device failed
+ * keeps its own class -- a lost target (CANAL_ERR_PEER) is
+ * MPIX_ERR_PROC_FAILED, as every wait on that rank is. The first error of
+ * an operation is the one it reports. */
 static void piece_check(rma_op_t *op, adi_request_t *r)
 {
-    if (r->kind != ADI_REQ_RECV)
+    if (r->kind != ADI_REQ_RECV || op->err != MPI_SUCCESS)
         return;
-    if (r->status.error != 0 || r->status.bytes != op->expect)
+    if (r->status.error < 0)
+        op->err = mpi_err_class_of_status(r->status.error);
+    else if (r->status.bytes != op->expect)
         op->err = r->status.bytes == 0 && op->expect > 0 ? MPI_ERR_RMA_RANGE : MPI_ERR_TRUNCATE;
 }
 
@@ -397,7 +414,7 @@ static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *o
     rma_hdr_t h;
     size_t nlist = l->n > 1 ? l->n : 0, inl = 0, len;
     char *msg;
-    adi_request_t *r = NULL;
+    adi_request_t *r = NULL, *reply = NULL;
     canal_status_t st = CANAL_OK;
 
     am_header(w, a, tdt, l, op, fence, &h, &inl);
@@ -441,13 +458,27 @@ static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *o
         size_t cnt = (size_t)(a->kind == RMA_AM_GET ? a->ocount : a->rcount);
         o->expect = l->bytes;
         st = adi_irecv(buf, cnt, a->kind == RMA_AM_GET ? odt : rdt, t, h.tag, w->ctx, &r);
-        if (st == CANAL_OK)
+        if (st == CANAL_OK) {
+            reply = r->done ? NULL : r; /* (op_track frees a receive already failed) */
             op_track(o, r);
+        }
     }
-    if (st == CANAL_OK)
+    if (st == CANAL_OK) {
         st = rma_send_owned(w, t, msg, len, RMA_TAG_AM);
-    else
+        if (st < 0 && reply != NULL && o->hold > 1) {
+            /* The request never left: no reply will come to the receive
+             * posted for it, which would hold the operation (its request,
+             * flush_local, the epoch) for ever. Unposted, it completes
+             * (piece_done) with the send's class set first. (Today the
+             * device fails such a receive itself when the target is lost,
+             * and a send of bytes fails early for no other reason, so this
+             * is for a future cause: no program reaches it.) */
+            o->err = mpi_err_class_of_status(st);
+            adi_cancel(reply);
+        }
+    } else {
         free(msg);
+    }
     if (st == CANAL_OK && a->kind == RMA_AM_PUT && !(h.flags & RMA_F_INLINE)) {
         st = adi_isend(a->obuf, (size_t)a->ocount, odt, w->job[t], w->rank, h.tag, w->ctx,
                        ADI_MODE_STANDARD, &r);

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    victim = strcmp(mode, "lock") == 0 ? 1 : 2; /* fence, live: 2 */
+    victim = strcmp(mode, "lock") == 0 || strcmp(mode, "get") == 0 ? 1 : 2; /* fence, live: 2 */
     if (size < 3)
         fail("run with 3 processes or more", MPI_SUCCESS);
     if (strcmp(flavor, "allocate") == 0) {
@@ -111,6 +111,36 @@ int main(int argc, char **argv)
             if (got != 1000 * peer + 199)
                 fail("the peer's puts did not arrive", MPI_SUCCESS);
             printf("rank %d: 200 epochs with the live peer after the loss\n", rank);
+        }
+    } else if (strcmp(mode, "get") == 0) {
+        int got[4] = {-1, -1, -1, -1};
+        MPI_Request req;
+        /* MPI_MODE_NOCHECK: no lock message waits for the victim's agent. */
+        if (rank != victim && (rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, win)) != MPI_SUCCESS)
+            fail("MPI_Win_lock_all", rc);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == victim) {
+            sleep(2); /* (the others' requests reach it first, unanswered) */
+            raise(SIGKILL);
+            pause();
+        }
+        if (rank == 0) {
+            rc = MPI_Rget(got, 4, MPI_INT, victim, 0, 4, MPI_INT, win, &req);
+            if (rc != MPI_SUCCESS)
+                fail("MPI_Rget toward the target before it died", rc);
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+            if (error_class(rc) != MPIX_ERR_PROC_FAILED)
+                fail("MPI_Wait on an MPI_Rget whose target died", rc);
+            printf("rank 0: MPI_Wait on the MPI_Rget failed with MPIX_ERR_PROC_FAILED\n");
+        } else if (rank == 2) {
+            rc = MPI_Get_accumulate(&one, 1, MPI_INT, got, 1, MPI_INT, victim, 5, 1, MPI_INT,
+                                    MPI_SUM, win);
+            if (rc != MPI_SUCCESS)
+                fail("MPI_Get_accumulate toward the target before it died", rc);
+            rc = MPI_Win_flush_local(victim, win);
+            if (error_class(rc) != MPIX_ERR_PROC_FAILED)
+                fail("MPI_Win_flush_local after an MPI_Get_accumulate whose target died", rc);
+            printf("rank 2: MPI_Win_flush_local failed with MPIX_ERR_PROC_FAILED\n");
         }
     } else {
         if ((rc = MPI_Win_fence(0, win)) != MPI_SUCCESS)

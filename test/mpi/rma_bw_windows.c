@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const size_t sizes[] = {1, 8, 4095, 4096, 4097, 8192, 16384, 65536, 1 << 20, (1 << 20) + 1};
+static const size_t sizes[] = {1, 8, 2048, 4095, 4096, 4097, 8192, 16384, 65536, 1 << 20, (1 << 20) + 1};
 enum { S_LOCK, S_FLUSH, S_FLUSH_LOCAL, S_LOCK_ALL, S_FENCE, S_PSCW, S_N };
 static const char *sync_name[S_N] = {"lock", "flush", "flush_local", "lock_all", "fence", "pscw"};
 enum { K_PUT, K_GET, K_BOTH, K_N };
