@@ -1006,7 +1006,7 @@ static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer, canal_s
  * receives (a context's lock): an atomic only where threads are. */
 static inline void unexpected_add(size_t len)
 {
-    if (adi_dev.locked)
+    if (adi_locked)
         __atomic_add_fetch(&adi_dev.unexpected_bytes, len, __ATOMIC_RELAXED);
     else
         adi_dev.unexpected_bytes += len;
@@ -1017,7 +1017,7 @@ static void unexpected_sub(const adi_message_t *m)
 {
     if (m->type != PKT_EAGER)
         return;
-    if (adi_dev.locked)
+    if (adi_locked)
         __atomic_sub_fetch(&adi_dev.unexpected_bytes, m->size, __ATOMIC_RELAXED);
     else
         adi_dev.unexpected_bytes -= m->size;
