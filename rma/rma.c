@@ -720,10 +720,13 @@ static int win_comm(const char *fn, rma_win_t *w, mpi_comm_t *c)
 {
     mpi_group_t *g;
     int err, ctx = -1;
+    canal_status_t st;
 
-    /* A context of its own, and a communicator to run collectives on. */
-    if ((err = mpi_comm_context_alloc(c, &ctx)) != MPI_SUCCESS)
-        return mpi_err_fail(c, err, fn, "no communication context left for the window");
+    /* A context of its own, and a communicator to run collectives on. The
+     * agreement returns a status (CANAL_ERR_LIMIT with its message when
+     * every id is taken, a lost peer's class), not an MPI class. */
+    if ((st = mpi_comm_context_alloc(c, &ctx)) != CANAL_OK)
+        return mpi_err_fail_status(c, st, fn);
     g = mpi_comm_local_group(c);
     if (g == NULL || (err = mpi_comm_new_intra(c, ctx, g, &w->comm)) != MPI_SUCCESS) {
         mpi_comm_context_free(ctx);
