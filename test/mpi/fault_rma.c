@@ -24,6 +24,16 @@
 
 static int rank;
 
+/* The get mode's flag file goes when rank 0 leaves (after the survivors'
+ * sum: every survivor has seen it by then). */
+static char unlink_at_exit[64];
+static void unlink_now(void) { unlink(unlink_at_exit); }
+static void atexit_unlink(const char *path)
+{
+    snprintf(unlink_at_exit, sizeof unlink_at_exit, "%s", path);
+    atexit(unlink_now);
+}
+
 #include "fault_util.h"
 
 int main(int argc, char **argv)
@@ -114,16 +124,31 @@ int main(int argc, char **argv)
         }
     } else if (strcmp(mode, "get") == 0) {
         int got[4] = {-1, -1, -1, -1};
+        char flag[64] = "";
         MPI_Request req;
         /* MPI_MODE_NOCHECK: no lock message waits for the victim's agent. */
         if (rank != victim && (rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, win)) != MPI_SUCCESS)
             fail("MPI_Win_lock_all", rc);
+        /* The others issue their operations only once the victim is out of
+         * MPI for good: it says so with a file, outside MPI. (Before, they
+         * issued them after a barrier, and a victim still in the barrier's
+         * progress could answer them: under CI's load both succeeded.) */
+        if (rank == 0)
+            snprintf(flag, sizeof flag, "/tmp/canal_fault_rma.%ld", (long)getpid());
+        MPI_Bcast(flag, sizeof flag, MPI_CHAR, 0, MPI_COMM_WORLD);
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == victim) {
+            FILE *f = fopen(flag, "w");
+            if (f != NULL)
+                fclose(f);
             sleep(2); /* (the others' requests reach it first, unanswered) */
             raise(SIGKILL);
             pause();
         }
+        for (int i = 0; i < 60000 && access(flag, F_OK) != 0; i++)
+            usleep(1000);
+        if (access(flag, F_OK) != 0)
+            fail("the victim never left MPI (no flag file after 60 s)", MPI_SUCCESS);
         if (rank == 0) {
             rc = MPI_Rget(got, 4, MPI_INT, victim, 0, 4, MPI_INT, win, &req);
             if (rc != MPI_SUCCESS)
@@ -142,6 +167,8 @@ int main(int argc, char **argv)
                 fail("MPI_Win_flush_local after an MPI_Get_accumulate whose target died", rc);
             printf("rank 2: MPI_Win_flush_local failed with MPIX_ERR_PROC_FAILED\n");
         }
+        if (rank == 0)
+            atexit_unlink(flag);
     } else {
         if ((rc = MPI_Win_fence(0, win)) != MPI_SUCCESS)
             fail("the first fence", rc);
