@@ -119,6 +119,7 @@ void adi_lock_slow(void)
  * under the lock). */
 static int nsleepers;
 static long thread_sleep_us = 200; /* CANAL_THREAD_WAIT_SLEEP_US */
+static long thread_guard_us = 1000000; /* CANAL_THREAD_WAIT_GUARD_US */
 static void sleepers_scan(int all);
 
 void adi_unlock_slow(void)
@@ -323,6 +324,11 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
             return common_err_set(CANAL_ERR_ARG,
                                   "CANAL_THREAD_WAIT_SLEEP_US=%lld must be 1..100000000", sl);
         thread_sleep_us = (long)sl;
+        sl = common_cvar_int("THREAD_WAIT_GUARD_US");
+        if (sl < 1 || sl > 100000000)
+            return common_err_set(CANAL_ERR_ARG,
+                                  "CANAL_THREAD_WAIT_GUARD_US=%lld must be 1..100000000", sl);
+        thread_guard_us = (long)sl;
     }
     adi_dev.unexpected_limit = (size_t)common_cvar_int("UNEXPECTED_LIMIT");
     if (strcmp(over, "yes") == 0)
@@ -658,12 +664,15 @@ static int wait_cond_ready(void *c)
  * is left to a timeout. A sleep without a watch still ends after
  * CANAL_THREAD_WAIT_SLEEP_US (200 us) at most, for a change no release
  * announces (another process's write into a shared block). A sleep with a
- * watch has only a guard, WATCH_GUARD_US (1 s, or the former when longer):
+ * watch has only a guard, CANAL_THREAD_WAIT_GUARD_US (1 s; or the former
+ * when longer):
  * bounding it by 200 us too made a thread waiting for a window of 64
  * messages wake about 15 times before its window came (bench/mt_rate.c at
  * 4 threads: a sleep per 14 messages, not one per window). A guarded sleep
- * that lasted its whole time although its watch had moved was a lost
- * wake-up and is counted (canal_thread_wait_missed_wakes). */
+ * that ran out with its watch moved is given one more bound, still listed
+ * (the change may have come just before, its releaser not yet scanning);
+ * when that one runs out too, the wake-up was lost and is counted
+ * (canal_thread_wait_missed_wakes). */
 typedef struct waiter {
     struct waiter *next, *prev;
     adi_watch_t watch; /* word NULL: woken by any release */
@@ -673,9 +682,6 @@ typedef struct waiter {
 } waiter_t;
 
 enum { WS_SLEEP, WS_WOKEN, WS_ROLE };
-/* The bound of a sleep with a watch (us): only a guard, every change of
- * a watch is announced; CANAL_THREAD_WAIT_SLEEP_US when that is longer. */
-enum { WATCH_GUARD_US = 1000000 };
 static adi_mutex_t sleepers_lock = ADI_MUTEX_INIT;
 static waiter_t sleepers = {&sleepers, &sleepers, {NULL, 0}, 0, 0, 0};
 /* (nsleepers, above: records in the list, read without the lock) */
@@ -752,17 +758,32 @@ static inline void role_pass(void)
         role_pass_slow();
 }
 
+/* How long a sleeper whose guard ran out with its watch moved waits for
+ * the wake-up on its way before it counts it as lost (us, < 1 s). */
+enum { LATE_WAKE_US = 500000 };
+
+/* Sleep on w's word until it is woken or ts ran out. */
+static void sleep_once(waiter_t *w, const struct timespec *ts)
+{
+    while (__atomic_load_n(&w->word, __ATOMIC_ACQUIRE) == WS_SLEEP &&
+           syscall(SYS_futex, &w->word, FUTEX_WAIT_PRIVATE, WS_SLEEP, ts, NULL, 0) != 0 &&
+           errno == EINTR)
+        ; /* (EAGAIN: woken meanwhile; ETIMEDOUT: the bound) */
+}
+
 /* A waiter that has polled for a while: take the polling role if nobody
  * holds it (1: the caller polls on, and does not sleep until its wait
  * ends), else sleep until what it waits for happens or it is handed the
  * role (1) or not (0). */
 static int sleepers_enter(wait_cond_t *wc, const adi_watch_t *watch)
 {
-    long bound = watch != NULL && thread_sleep_us < WATCH_GUARD_US ? WATCH_GUARD_US
-                                                                    : thread_sleep_us;
+    /* (a sleep with a watch has only a guard: every change is announced) */
+    long bound = watch != NULL && thread_sleep_us < thread_guard_us ? thread_guard_us
+                                                                     : thread_sleep_us;
     struct timespec ts = {bound / 1000000, bound % 1000000 * 1000L};
     waiter_t me = {NULL, NULL, {NULL, 0}, dev_self(), WS_SLEEP, 0};
     uint32_t why;
+    int missed = 0;
 
     if (role_take(me.self))
         return 1;
@@ -784,11 +805,21 @@ static int sleepers_enter(wait_cond_t *wc, const adi_watch_t *watch)
     adi_mutex_drop(&sleepers_lock);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (__atomic_load_n(&me.word, __ATOMIC_RELAXED) == WS_SLEEP &&
-        !(me.watch.word != NULL ? waiter_due(&me, 0) : wait_cond_ready(wc)))
-        while (__atomic_load_n(&me.word, __ATOMIC_ACQUIRE) == WS_SLEEP &&
-               syscall(SYS_futex, &me.word, FUTEX_WAIT_PRIVATE, WS_SLEEP, &ts, NULL, 0) != 0 &&
-               errno == EINTR)
-            ; /* (EAGAIN: woken meanwhile; ETIMEDOUT: the bound) */
+        !(me.watch.word != NULL ? waiter_due(&me, 0) : wait_cond_ready(wc))) {
+        sleep_once(&me, &ts);
+        /* A guard that ran out with the watch moved: the change may have
+         * come just now, its releaser not yet at its scan (it finishes its
+         * poll first, and may lose its CPU meanwhile). Still listed, the
+         * sleeper gives that wake-up one more bound, at least LATE_WAKE_US;
+         * only a wake-up that does not come then was lost. */
+        if (me.watch.word != NULL && __atomic_load_n(&me.word, __ATOMIC_ACQUIRE) == WS_SLEEP &&
+            waiter_due(&me, 0)) {
+            if (bound < LATE_WAKE_US)
+                ts = (struct timespec){0, LATE_WAKE_US * 1000L};
+            sleep_once(&me, &ts);
+            missed = __atomic_load_n(&me.word, __ATOMIC_ACQUIRE) == WS_SLEEP;
+        }
+    }
     adi_mutex_take(&sleepers_lock);
     me.prev->next = me.next;
     me.next->prev = me.prev;
@@ -796,7 +827,7 @@ static int sleepers_enter(wait_cond_t *wc, const adi_watch_t *watch)
     why = __atomic_load_n(&me.word, __ATOMIC_ACQUIRE); /* (final: nobody sees me now) */
     adi_mutex_drop(&sleepers_lock);
     __atomic_add_fetch(&adi_stats.thread_sleeps, 1, __ATOMIC_RELAXED);
-    if (why == WS_SLEEP && me.watch.word != NULL && waiter_due(&me, 0))
+    if (missed && why == WS_SLEEP)
         __atomic_add_fetch(&adi_stats.thread_sleeps_missed, 1, __ATOMIC_RELAXED);
     return why == WS_ROLE;
 }

@@ -58,7 +58,11 @@ static const common_cvar_desc_t cvar_table[] = {
     {"THREAD_WAIT_SLEEP_US", CVAR_TYPE_INT, "200", NULL,
      "the longest one sleep of a thread waiting while another thread polls lasts when its "
      "wait cannot name what it waits for (MPI_THREAD_MULTIPLE; a wait on a request or an "
-     "arrival sleeps until woken, with a guard of 1 s or this when longer)"},
+     "arrival sleeps until woken, with a guard of THREAD_WAIT_GUARD_US or this when longer)"},
+    {"THREAD_WAIT_GUARD_US", CVAR_TYPE_INT, "1000000", NULL,
+     "the guard of a sleep of a thread waiting on a request or an arrival while another thread "
+     "polls (MPI_THREAD_MULTIPLE): every change it waits for wakes it, the guard only bounds a "
+     "lost wake-up, counted in canal_thread_wait_missed_wakes (tests set it small)"},
     {"WAIT_PREEMPTED_US", CVAR_TYPE_INT, "200", NULL,
      "a wait that finds itself descheduled for longer than this many microseconds marks the "
      "machine as contended and waits sleep after 50 us for a second (0: never)"},
