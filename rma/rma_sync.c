@@ -789,8 +789,14 @@ static int flush(const char *fn, int rank, rma_win_t *w, int local)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn,
                        "no passive-target epoch (MPI_Win_lock/lock_all) toward rank=%d is open",
                        rank);
-    if (w->direct)
-        return direct_flush(w, fn, local);
+    if (w->direct) {
+        /* (a load while nobody failed: a target that did fails the flush,
+         * as it fails the unlock, although its memory took the bytes) */
+        if ((err = direct_flush(w, fn, local)) != MPI_SUCCESS ||
+            __builtin_expect(__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) == 0, 1))
+            return err;
+        return mpi_result(target_lost(w, rank, fn));
+    }
     adi_progress(); /* flushes in a polling loop must let the agent work */
     wait_zero(&w->peer[rank].pending_local);
     if (!local)
@@ -805,8 +811,16 @@ static int flush_all(const char *fn, rma_win_t *w, int local)
     if (!w->lock_all && w->nlocks == 0)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn,
                        "no passive-target epoch (MPI_Win_lock/lock_all) is open");
-    if (w->direct)
-        return direct_flush(w, fn, local);
+    if (w->direct) {
+        int err = direct_flush(w, fn, local);
+        if (err != MPI_SUCCESS ||
+            __builtin_expect(__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) == 0, 1))
+            return err;
+        for (int r = 0; r < w->size && err == MPI_SUCCESS; r++)
+            if (w->peer[r].lock != RMA_LK_NONE)
+                err = target_lost(w, r, fn);
+        return mpi_result(err);
+    }
     adi_progress();
     wait_zero(&w->pending_local);
     if (!local) {

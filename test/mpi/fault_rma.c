@@ -12,6 +12,16 @@
  *     live members): the live targets' agents keep serving them (before,
  *     an agent whose any-source receive failed for the loss re-posted it
  *     and failed again, for ever, logging each time).
+ *   argv[1] "get": rank 1 leaves MPI for good (a flag file says so) and
+ *     dies 2 s later; rank 0's MPI_Rget and rank 2's MPI_Get_accumulate
+ *     toward it, issued once the flag is there, fail with
+ *     MPIX_ERR_PROC_FAILED (run with CMA off: the active-message path).
+ *   argv[1] "gone": as "get", but the survivors issue their calls only once
+ *     the victim's process is gone (no /proc entry, or a zombie), so that
+ *     with CMA on the kernel refuses the read (ESRCH): the same class, at
+ *     the call or at its completion; on a shared-memory window (whose
+ *     memory outlives the victim) at a flush toward it, once the device
+ *     has the launcher's notice (ULFM: eventually).
  * argv[2] "create" (MPI_Win_create: operations go through the target's
  * agent) or "allocate" (MPI_Win_allocate: in shared memory on one node).
  * Nobody hangs; the survivors then shrink MPI_COMM_WORLD and sum on it. */
@@ -36,6 +46,23 @@ static void atexit_unlink(const char *path)
 
 #include "fault_util.h"
 
+/* Whether process pid has no memory left to read: no /proc entry, or a
+ * zombie (state Z or X). */
+static int process_gone(long pid)
+{
+    char path[64], line[256], *p;
+    FILE *f;
+    int z = 0;
+
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if ((f = fopen(path, "r")) == NULL)
+        return 1;
+    if (fgets(line, sizeof line, f) != NULL && (p = strrchr(line, ')')) != NULL)
+        z = p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+    fclose(f);
+    return z;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "lock";
@@ -48,7 +75,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    victim = strcmp(mode, "lock") == 0 || strcmp(mode, "get") == 0 ? 1 : 2; /* fence, live: 2 */
+    int gone = strcmp(mode, "gone") == 0;
+    victim = strcmp(mode, "lock") == 0 || strcmp(mode, "get") == 0 || gone ? 1 : 2; /* fence, live: 2 */
     if (size < 3)
         fail("run with 3 processes or more", MPI_SUCCESS);
     if (strcmp(flavor, "allocate") == 0) {
@@ -122,9 +150,10 @@ int main(int argc, char **argv)
                 fail("the peer's puts did not arrive", MPI_SUCCESS);
             printf("rank %d: 200 epochs with the live peer after the loss\n", rank);
         }
-    } else if (strcmp(mode, "get") == 0) {
+    } else if (strcmp(mode, "get") == 0 || gone) {
         int got[4] = {-1, -1, -1, -1};
         char flag[64] = "";
+        long vpid = (long)getpid();
         MPI_Request req;
         /* MPI_MODE_NOCHECK: no lock message waits for the victim's agent. */
         if (rank != victim && (rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, win)) != MPI_SUCCESS)
@@ -136,12 +165,14 @@ int main(int argc, char **argv)
         if (rank == 0)
             snprintf(flag, sizeof flag, "/tmp/canal_fault_rma.%ld", (long)getpid());
         MPI_Bcast(flag, sizeof flag, MPI_CHAR, 0, MPI_COMM_WORLD);
+        MPI_Bcast(&vpid, 1, MPI_LONG, victim, MPI_COMM_WORLD);
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == victim) {
             FILE *f = fopen(flag, "w");
             if (f != NULL)
                 fclose(f);
-            sleep(2); /* (the others' requests reach it first, unanswered) */
+            if (!gone)
+                sleep(2); /* (the others' requests reach it first, unanswered) */
             raise(SIGKILL);
             pause();
         }
@@ -149,23 +180,45 @@ int main(int argc, char **argv)
             usleep(1000);
         if (access(flag, F_OK) != 0)
             fail("the victim never left MPI (no flag file after 60 s)", MPI_SUCCESS);
+        for (int i = 0; gone && i < 60000 && !process_gone(vpid); i++)
+            usleep(1000);
+        if (gone && !process_gone(vpid))
+            fail("the victim's process still runs 60 s after its SIGKILL", MPI_SUCCESS);
+        /* get: the calls succeed (the victim was alive), their completion
+         * fails. gone: the call itself may fail already (the window's
+         * process is gone); if it does not, its completion fails, or at the
+         * latest a flush toward the victim (a shared-memory window's get
+         * completes at the call: the victim's memory is still mapped). */
         if (rank == 0) {
             rc = MPI_Rget(got, 4, MPI_INT, victim, 0, 4, MPI_INT, win, &req);
-            if (rc != MPI_SUCCESS)
+            if (rc != MPI_SUCCESS && !(gone && error_class(rc) == MPIX_ERR_PROC_FAILED))
                 fail("MPI_Rget toward the target before it died", rc);
-            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+            /* (a shared-memory window's flush polls the device only now and
+             * then: the launcher's notice of the death comes within a few) */
+            for (int i = 0; rc == MPI_SUCCESS && gone && i < 3000; i++) {
+                rc = MPI_Win_flush(victim, win);
+                if (rc == MPI_SUCCESS)
+                    usleep(10000);
+            }
             if (error_class(rc) != MPIX_ERR_PROC_FAILED)
-                fail("MPI_Wait on an MPI_Rget whose target died", rc);
-            printf("rank 0: MPI_Wait on the MPI_Rget failed with MPIX_ERR_PROC_FAILED\n");
+                fail(gone ? "MPI_Rget, MPI_Wait and MPI_Win_flush toward a dead target"
+                          : "MPI_Wait on an MPI_Rget whose target died", rc);
+            printf("rank 0: the MPI_Rget failed with MPIX_ERR_PROC_FAILED\n");
         } else if (rank == 2) {
             rc = MPI_Get_accumulate(&one, 1, MPI_INT, got, 1, MPI_INT, victim, 5, 1, MPI_INT,
                                     MPI_SUM, win);
-            if (rc != MPI_SUCCESS)
+            if (rc != MPI_SUCCESS && !(gone && error_class(rc) == MPIX_ERR_PROC_FAILED))
                 fail("MPI_Get_accumulate toward the target before it died", rc);
-            rc = MPI_Win_flush_local(victim, win);
+            for (int i = 0; rc == MPI_SUCCESS && i < (gone ? 3000 : 1); i++) {
+                rc = MPI_Win_flush_local(victim, win);
+                if (rc == MPI_SUCCESS && gone)
+                    usleep(10000);
+            }
             if (error_class(rc) != MPIX_ERR_PROC_FAILED)
                 fail("MPI_Win_flush_local after an MPI_Get_accumulate whose target died", rc);
-            printf("rank 2: MPI_Win_flush_local failed with MPIX_ERR_PROC_FAILED\n");
+            printf("rank 2: the MPI_Get_accumulate failed with MPIX_ERR_PROC_FAILED\n");
         }
         if (rank == 0)
             atexit_unlink(flag);
