@@ -561,10 +561,14 @@ done:
  * doorbell, and per (target, origin) pair one mailbox. At the drain a lone
  * small get or accumulate whose target polled within RMA_MBOX_FRESH_NS is
  * posted to the mailbox; the target's hook (run by every adi_progress)
- * claims it (POSTED -> TAKEN by compare-and-swap), does it on its own
- * memory (an accumulate under its accumulate lock, taken with a trylock so
- * that a target holding that lock itself never spins in its hook) and sets
- * DONE. An origin not answered within CANAL_RMA_MBOX_WAIT_US (4) takes the request
+ * claims it (POSTED -> TAKEN by compare-and-swap) and only then reads it
+ * (an origin that took a request back may have posted its next one in the
+ * same mailbox since the target looked), does it on its own memory (an
+ * accumulate under its accumulate lock, taken with a trylock so that a
+ * target holding that lock itself never spins in its hook: a busy lock
+ * puts the request back to POSTED) and sets DONE, or REFUSED for memory
+ * that is not its window's (the origin's CMA path then says what is
+ * wrong). An origin not answered within CANAL_RMA_MBOX_WAIT_US (4) takes the request
  * back (POSTED -> FREE by compare-and-swap) and uses CMA: exactly one of
  * the two compare-and-swaps succeeds, so an accumulate is applied once,
  * never twice or not at all; if the target won, it is copying now and
@@ -580,7 +584,9 @@ enum {
     RMA_MBOX_DATA_BIG = 512,
     RMA_MBOX_DATA_HUGE = RMA_CMA_QUEUE_MAX_BYTES
 };
-enum { RMA_MBOX_FREE = 0, RMA_MBOX_POSTED, RMA_MBOX_TAKEN, RMA_MBOX_DONE };
+/* REFUSED: the target claimed a request it will not do (not its window
+ * memory); the origin frees the mailbox and uses CMA. */
+enum { RMA_MBOX_FREE = 0, RMA_MBOX_POSTED, RMA_MBOX_TAKEN, RMA_MBOX_DONE, RMA_MBOX_REFUSED };
 /* request kinds besides RMA_CMA_GET and RMA_CMA_ACC; RMA_MBOX_VEC carries
  * a run of queued puts and accumulates toward the target, each piece an
  * rma_mbox_piece_t and its bytes (padded to 16), applied in order. */
@@ -746,29 +752,32 @@ static int rma_mbox_serve_now(rma_win_t *w)
         rma_mbox_t *m = rma_mbox_at(w, w->rank, o);
         uint32_t expect = RMA_MBOX_POSTED;
         char *p;
-        int locks;
+        int locks = 0;
         if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) != RMA_MBOX_POSTED)
             continue;
+        /* Claimed before its fields are read: the origin may take a request
+         * back and post its next one in the same mailbox between a look and
+         * a claim, so fields read before the claim could be the old
+         * request's (a get answered with the bytes of the get before it). */
+        if (!__atomic_compare_exchange_n(&m->state, &expect, RMA_MBOX_TAKEN, 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_ACQUIRE))
+            continue; /* taken back by the origin */
         p = (char *)(uintptr_t)m->remote;
-        if (m->len > w->mbox_data)
-            continue; /* (the origin checked; left to its CMA path) */
-        if (m->kind == RMA_MBOX_VEC) {
-            if (!rma_mbox_vec_ok(w, m, &locks))
-                continue;
-        } else {
-            if (!rma_mbox_mine(w, p, m->len))
-                continue;
-            locks = m->kind != RMA_CMA_GET;
-        }
-        if (locks && __atomic_exchange_n(&w->slots[w->rank].acc, 1, __ATOMIC_ACQUIRE) != 0) {
-            missed = 1; /* somebody holds the lock: look again next time */
+        if (m->len > w->mbox_data ||
+            !(m->kind == RMA_MBOX_VEC ? rma_mbox_vec_ok(w, m, &locks)
+                                      : rma_mbox_mine(w, p, m->len))) {
+            /* (the origin checked; its CMA path says what is wrong) */
+            __atomic_store_n(&m->state, RMA_MBOX_REFUSED, __ATOMIC_RELEASE);
             continue;
         }
-        if (!__atomic_compare_exchange_n(&m->state, &expect, RMA_MBOX_TAKEN, 0, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_ACQUIRE)) {
-            if (locks)
-                rma_acc_unlock(w, w->rank);
-            continue; /* taken back by the origin */
+        if (m->kind != RMA_MBOX_VEC)
+            locks = m->kind != RMA_CMA_GET;
+        if (locks && __atomic_exchange_n(&w->slots[w->rank].acc, 1, __ATOMIC_ACQUIRE) != 0) {
+            /* somebody holds the lock: posted again (the origin may take it
+             * back), looked at again next time */
+            __atomic_store_n(&m->state, RMA_MBOX_POSTED, __ATOMIC_RELEASE);
+            missed = 1;
+            continue;
         }
         rma_mbox_do(m, p);
         if (locks)
@@ -874,6 +883,10 @@ static int rma_mbox_wait(rma_win_t *w, int t, rma_mbox_t *m, int64_t t0)
         s = __atomic_load_n(&m->state, __ATOMIC_ACQUIRE);
         if (s == RMA_MBOX_DONE)
             return 1;
+        if (s == RMA_MBOX_REFUSED) {
+            __atomic_store_n(&m->state, RMA_MBOX_FREE, __ATOMIC_RELAXED);
+            return 0; /* (nothing happened at the target: CMA) */
+        }
         if ((spins & 15) == 15) {
             /* (not at once: a polling target answers within ~100 spins, and
              * serving delays seeing it; we serve: CANAL_RMA_MBOX is not 0) */
