@@ -210,6 +210,8 @@ static void rings_wire(ch_shm_state_t *st)
         p->in_pos = 0;
         p->blocked = 0;
         p->dead = 0;
+        p->bell = li == me ? NULL : &st->slots[li];
+        ch_shm_peer_limit(p, (uint32_t)lay->ring_bytes);
     }
 }
 
@@ -304,6 +306,7 @@ static canal_status_t ch_shm_post_fence(ch_endpoint_t *ep)
         return err;
     }
     st->attached = 1;
+    st->send_n = st->world_size;
     return CANAL_OK;
 }
 

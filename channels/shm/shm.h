@@ -134,10 +134,27 @@ typedef struct {
     uint32_t rel_pos;       /* offset up to which they were cleaned */
     uint32_t wrap_at;       /* out_pos + record beyond this: try the soft wrap */
     uint32_t wrap_recs;     /* received_recs at the last soft-wrap try */
+    uint32_t out_limit;     /* the straight path's bound (ch_shm_peer_limit) */
     int world;              /* the peer's rank in the job */
     int blocked;            /* we set out_ctl->blocked and have not cleared it */
     int dead;               /* its process is gone (reported once) */
+    ch_shm_slot_t *bell;    /* the peer's doorbell; NULL for this rank's own ring */
 } ch_shm_peer_t;
+
+/* The straight send path's one compare: a record of rec bytes at out_pos
+ * with out_pos + rec <= out_limit needs no skip, no soft-wrap try and no
+ * blocked flag cleared, and ends at least a line before the ring's end (so
+ * the terminator, the next position and the line prefetched ahead need no
+ * test for it). min(wrap_at, ring end - 2 lines), or 0 while the sender is
+ * blocked on the ring or the peer is dead; set wherever those change. */
+static inline void ch_shm_peer_limit(ch_shm_peer_t *p, uint32_t ring)
+{
+    uint32_t lim = ring > 2 * SHM_LINE ? ring - 2 * SHM_LINE : 0;
+
+    if (p->wrap_at < lim)
+        lim = p->wrap_at;
+    p->out_limit = p->blocked | p->dead ? 0 : lim;
+}
 
 enum { SHM_CMA_NO = 0, SHM_CMA_YES = 1, SHM_CMA_AUTO = 2 };
 enum { SHM_CMA_UNKNOWN = 0, SHM_CMA_WORKS = 1, SHM_CMA_DENIED = 2 };
@@ -145,6 +162,7 @@ enum { SHM_CMA_UNKNOWN = 0, SHM_CMA_WORKS = 1, SHM_CMA_DENIED = 2 };
 typedef struct {
     int initialized; /* init() succeeded */
     int attached;    /* post_fence() succeeded: sendv/progress usable */
+    int send_n;      /* world_size once attached, else 0 (sendv's one test) */
     ch_upcalls_t up;
     int world_rank, world_size;
     int local_rank, local_size;

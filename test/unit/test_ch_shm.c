@@ -434,6 +434,75 @@ START_TEST(test_straight_counts_wrap)
 }
 END_TEST
 
+/* A lap that ends exactly at the ring's end, then the straight path at
+ * offset 0: the new lap's soft-wrap boundary must be the first one again
+ * (the straight path does not look for offset 0; the send that ends the
+ * lap resets it). Rank 1 sends one message first, so that rank 0's try at
+ * the first boundary is due; rank 1 then does not read, so the try fails
+ * (its reader has not caught up) and the boundary moves on; rank 0 fills
+ * its ring with one-line records (a 16-byte header and 40 bytes) until
+ * AGAIN, which comes one line before the end; rank 1 drains, rank 0 sends
+ * the record that ends at the ring's end and one more at offset 0 (the
+ * straight path), then its soft-wrap boundary and straight bound are the
+ * lap's first. */
+static int body_lap_end(int rank, void *arg)
+{
+    unsigned char buf[64];
+    unsigned seq = 0;
+
+    (void)arg;
+    bring_up(&up_check);
+    if (rank == 1) {
+        send_checked(0, 0, 8, buf);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        /* The ring's lines less one, then the last line and one more. */
+        wait_received((unsigned)(SHM_ST->lay.ring_bytes / SHM_LINE) + 1, "lap end");
+    } else {
+        ch_shm_peer_t *p = &SHM_ST->peers[SHM_ST->local_of[1]];
+        uint32_t ring = (uint32_t)SHM_ST->lay.ring_bytes, sw = SHM_ST->wrap_first;
+        thdr_t h = {THDR_MAGIC, 0, 0, 40};
+        struct iovec iov[2] = {{&h, sizeof h}, {buf, 40}};
+        canal_status_t st;
+
+        T_CHECK(sw != UINT32_MAX && sw < ring / 4, "soft wrap %u, ring %u", sw, ring);
+        while (received[1] < 1)
+            T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(p->out_pos == 0, "rank 0 sent before the test: out_pos %u", p->out_pos);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        for (;;) {
+            h.seq = seq;
+            make_payload(buf, 0, seq, 40);
+            if ((st = ch_sendv(EP, 1, iov, 2)) != CANAL_OK)
+                break;
+            seq++;
+        }
+        T_CHECK(st == CANAL_AGAIN, "sendv: %d", st);
+        T_CHECK(p->out_pos == ring - SHM_LINE, "AGAIN at offset %u of %u", p->out_pos, ring);
+        T_CHECK(p->wrap_at > sw, "the first boundary's try did not fail (wrap_at %u)",
+                p->wrap_at);
+        T_CHECK(SHM_ST->soft_wraps == 0, "%lu soft wraps", SHM_ST->soft_wraps);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        /* Rank 1 drains now; the last line and one record at offset 0. */
+        send_checked(1, seq++, 40, buf);
+        T_CHECK(p->out_pos == 0, "the lap did not end at the ring's end: out_pos %u", p->out_pos);
+        send_checked(1, seq++, 40, buf);
+        T_CHECK(p->out_pos == SHM_LINE, "the next record is not at offset 0: out_pos %u",
+                p->out_pos);
+        T_CHECK(p->wrap_at == sw, "the new lap's soft-wrap boundary is %u, not %u", p->wrap_at,
+                sw);
+        T_CHECK(p->out_limit == sw, "the straight bound is %u, not %u", p->out_limit, sw);
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    return tear_down();
+}
+
+START_TEST(test_straight_lap_end)
+{
+    ck_assert_int_eq(run_job(2, 1, body_lap_end, NULL), 0);
+}
+END_TEST
+
 /* ---- the soft wrap ------------------------------------------------------- */
 
 /* A ping-pong of small messages must not walk the whole ring: a sender
@@ -1346,6 +1415,7 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_backpressure);
     tcase_add_test(tc, test_straight_both_full);
     tcase_add_test(tc, test_straight_counts_wrap);
+    tcase_add_test(tc, test_straight_lap_end);
     tcase_add_test(tc, test_lookalike);
     tcase_add_test(tc, test_soft_wrap);
     tcase_add_test(tc, test_out_rings_mapped);
