@@ -211,6 +211,7 @@ static void rings_wire(ch_shm_state_t *st)
         p->blocked = 0;
         p->dead = 0;
         p->bell = li == me ? NULL : &st->slots[li];
+        p->out_read = li == me; /* the own ring is not read (ring_out_read) */
         ch_shm_peer_limit(p, (uint32_t)lay->ring_bytes);
     }
 }
@@ -219,15 +220,12 @@ static void rings_wire(ch_shm_state_t *st)
  * the rings this rank writes exist; map them into this process now rather
  * than one minor fault per page on the first pass of a stream (a 264 KiB
  * ring is 66 faults, which made the first osu_bw/osu_mbw_mr/osu_bibw size of
- * a run a third of the rate of the next). Then read each line of them once:
- * a line that no core's cache holds costs the sender a write miss to memory
- * on the ring's first lap, and an 8-byte stream ran its first 264 KiB at half
- * the rate of the later laps (osu_like mbw_mr 8 B repeated in one process:
- * 4.0-7.5 M msg/s, then 13-14; read here, 10-14 from the start; bench.md,
- * "Stop 29"); read, a line comes in exclusive and the first write to it
- * stays in this core. Before Linux 5.14 (no MADV_POPULATE_WRITE) the same
- * reads fault the pages in, one fault each. No record is published yet, so
- * the reader (which only polls) sees nothing change. */
+ * a run a third of the rate of the next). Before Linux 5.14 (no
+ * MADV_POPULATE_WRITE) a read of each page faults it in. The lines
+ * themselves are read on the first send to each peer
+ * (shm_ring.c, ring_out_read): read here, every ring at start, they cost 2.6 ms
+ * of CPU per rank at 4 local ranks and 7 ms at 8 in MPI_Init (bench.md,
+ * helper ring4). */
 static void out_rings_map(ch_shm_state_t *st)
 {
     const ch_shm_layout_t *lay = &st->lay;
@@ -238,9 +236,9 @@ static void out_rings_map(ch_shm_state_t *st)
             continue;
         uintptr_t a = (uintptr_t)st->peers[li].out_ctl & ~(pg - 1);
         uintptr_t b = ((uintptr_t)st->peers[li].out_ctl + lay->ring_stride + pg - 1) & ~(pg - 1);
-        (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
-        for (uintptr_t q = a; q < b; q += SHM_LINE)
-            (void)*(volatile unsigned char *)q;
+        if (madvise((void *)a, b - a, MADV_POPULATE_WRITE) != 0)
+            for (uintptr_t q = a; q < b; q += pg)
+                (void)*(volatile unsigned char *)q;
     }
 }
 

@@ -138,6 +138,7 @@ typedef struct {
     int world;              /* the peer's rank in the job */
     int blocked;            /* we set out_ctl->blocked and have not cleared it */
     int dead;               /* its process is gone (reported once) */
+    int out_read;           /* out ring read once (shm_ring.c, ring_out_read) */
     ch_shm_slot_t *bell;    /* the peer's doorbell; NULL for this rank's own ring */
 } ch_shm_peer_t;
 
@@ -146,14 +147,15 @@ typedef struct {
  * blocked flag cleared, and ends at least a line before the ring's end (so
  * the terminator, the next position and the line prefetched ahead need no
  * test for it). min(wrap_at, ring end - 2 lines), or 0 while the sender is
- * blocked on the ring or the peer is dead; set wherever those change. */
+ * blocked on the ring, the peer is dead or the out ring was not read yet
+ * (the first send takes the general path); set wherever those change. */
 static inline void ch_shm_peer_limit(ch_shm_peer_t *p, uint32_t ring)
 {
     uint32_t lim = ring > 2 * SHM_LINE ? ring - 2 * SHM_LINE : 0;
 
     if (p->wrap_at < lim)
         lim = p->wrap_at;
-    p->out_limit = p->blocked | p->dead ? 0 : lim;
+    p->out_limit = p->blocked | p->dead | !p->out_read ? 0 : lim;
 }
 
 enum { SHM_CMA_NO = 0, SHM_CMA_YES = 1, SHM_CMA_AUTO = 2 };

@@ -140,6 +140,28 @@ __attribute__((noinline)) static uint32_t ring_soft_wrap(ch_shm_state_t *st, ch_
     return (uint32_t)st->lay.ring_bytes - pos;
 }
 
+/* The first send to a peer reads every line of the ring to it once (then
+ * the straight path may take the next sends): a line that no core's cache
+ * holds (the receiver zeroed it at start) cost the sender a write miss to
+ * memory on the ring's first lap, and an 8-byte stream ran its first 264
+ * KiB at half the rate of the later laps (osu_like mbw_mr 8 B repeated in
+ * one process: 4.0-7.5 M msg/s, then 13-14; read, 10-14 from the start;
+ * bench.md, "The first lap of a ring"); read, a line comes in exclusive
+ * and the first write to it stays in this core. About 1 ms of CPU for a 264 KiB
+ * ring: on the first send rather than in MPI_Init for every ring, which at
+ * 8 local ranks cost 7 ms of CPU per rank (bench.md, helper ring4). The
+ * reader only polls the first record's head meanwhile: nothing changes for
+ * it. This rank's own ring is never read: it shares this core's cache. */
+__attribute__((noinline, cold)) static void ring_out_read(ch_shm_state_t *st, ch_shm_peer_t *p)
+{
+    const unsigned char *a = (const unsigned char *)p->out_ctl;
+
+    for (size_t off = 0; off < st->lay.ring_stride; off += SHM_LINE)
+        (void)*(volatile const unsigned char *)(a + off);
+    p->out_read = 1;
+    ch_shm_peer_limit(p, (uint32_t)st->lay.ring_bytes);
+}
+
 static canal_status_t check_peer(ch_shm_state_t *st, int peer, int *li_out)
 {
     if (!st->attached)
@@ -251,6 +273,8 @@ __attribute__((noinline)) static canal_status_t sendv_general(ch_shm_state_t *st
     p = &st->peers[li];
     if (p->dead)
         return common_err_set(CANAL_ERR_PEER, "shm: local rank %d has died", peer);
+    if (!p->out_read)
+        ring_out_read(st, p);
     ring = (uint32_t)st->lay.ring_bytes;
     rec = ch_shm_rec_size(hdr_len, len);
     pos = p->out_pos;
