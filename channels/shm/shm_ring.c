@@ -328,7 +328,7 @@ __attribute__((noinline)) static canal_status_t sendv_general(ch_shm_state_t *st
  * try (no try due) stays here after three more. The device's 16-byte
  * header is copied at its fixed size. Anything else, an error included,
  * goes to sendv_general() by a tail call, which checks everything again;
- * kept out of line so that this path saves no registers (bench.md,
+ * kept out of line so that this path saves fewer registers (bench.md,
  * helpers ring3 and ring4: instructions per send). */
 enum { SHM_STRAIGHT_HDR = 32 };
 
