@@ -242,6 +242,30 @@ static void out_rings_map(ch_shm_state_t *st)
     }
 }
 
+/* An incoming ring after the zeroing: its consumed count, and a stale
+ * record number in every line start. A reader that has caught up polls the
+ * line start where the next record will go for that record's number, and
+ * the sender writes no terminator there (only inside a record's last
+ * line): the line start must already hold a number the reader does not
+ * expect, as the ones it cleans do (ring_release writes its count of
+ * records taken). A zero does, except for record number 0, the one after
+ * UINT32_MAX: 2^32 - 1 records away in a job, whose counters start at 0,
+ * but early in the unit tests that start them near 2^32
+ * (ch_shm_test_count_base), where a zero line start passed for record 0
+ * (header length 0: ci65's order_wrap failure; test_fresh_line_record_0).
+ * The reader's starting count is stale for 2^32 records, like a cleaned
+ * line start; at 0 the memset wrote it already. */
+static void in_ring_init(ch_shm_state_t *st, ch_shm_peer_t *p)
+{
+    uint32_t stale = p->received_recs;
+
+    if (stale != 0)
+        for (size_t off = 0; off < st->lay.ring_bytes; off += SHM_LINE)
+            atomic_store_explicit(&ch_shm_rec_at(p->in_ring, (uint32_t)off)->seq, stale,
+                                  memory_order_relaxed);
+    atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_relaxed);
+}
+
 static canal_status_t ch_shm_post_fence(ch_endpoint_t *ep)
 {
     ch_shm_state_t *st = ep->state;
@@ -270,8 +294,7 @@ static canal_status_t ch_shm_post_fence(ch_endpoint_t *ep)
         memset(st->base + st->lay.rings_off + (size_t)st->local_rank * st->lay.block_stride, 0,
                (size_t)st->local_size * st->lay.ring_stride);
         for (int li = 0; li < st->local_size; li++)
-            atomic_store_explicit(&st->peers[li].in_ctl->consumed, st->peers[li].received,
-                                  memory_order_relaxed);
+            in_ring_init(st, &st->peers[li]);
         me = &st->slots[st->local_rank];
         atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
         me->pid = (int32_t)getpid();

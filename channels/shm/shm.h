@@ -28,7 +28,8 @@
  * the terminator until the next record is published, never old bytes that
  * happen to look like a head. The terminator is written only inside the
  * record's last line; a line start gets a stale sequence from the receiver
- * when the receiver gives back the bytes around it. A record that would run past the end leaves a
+ * when the receiver gives back the bytes around it, and before any record
+ * reached it, at attach (shm.c, in_ring_init). A record that would run past the end leaves a
  * skip record there and starts again at offset 0; so does one that crosses
  * a multiple of the soft-wrap size (CANAL_SHM_SOFT_WRAP, 8 KiB) when the
  * receiver has given back everything sent (the soft wrap, shm_ring.c: a
@@ -277,8 +278,8 @@ canal_status_t ch_shm_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec
                                  uint64_t raddr, uint64_t rkey);
 
 /* For tests: the segment's name ("" when anonymous), and where the ring
- * counters start (0; a test sets it near 2^32 to cross the wrap; not
- * UINT32_MAX, whose first record number 0 is what a fresh ring holds). */
+ * counters start (0; a test sets it near 2^32 to cross the wrap; a fresh
+ * ring's line starts hold it, shm.c's in_ring_init). */
 const char *ch_shm_segment_name(ch_endpoint_t *ep);
 extern uint32_t ch_shm_test_count_base;
 

@@ -210,6 +210,45 @@ START_TEST(test_order_wrap)
     ck_assert_int_eq(run_job(3, 1, body_order_wrap, NULL), 0);
 }
 END_TEST
+
+/* order_wrap meets record number 0 (the one after UINT32_MAX) at a line
+ * start no record has reached yet only when that record lands past every
+ * one sent before (1 run in 10-20), and fails only if the reader has
+ * caught up and polls there before it is written: ci65 saw it once. Here
+ * record 0 comes early in the ring's first lap, at a line start (record 3
+ * or 4 after a 16 KiB, a 1-byte and an 8-byte message; loop index k: the
+ * counters start at UINT32_MAX - 3 - k % 2), and every rank polls after
+ * each send, so that readers are mostly caught up: 3 ranks, each sending
+ * ORDER_LAP1_MSGS to the two others, interleaved, with order_wrap's sizes. */
+enum { ORDER_LAP1_MSGS = 64 };
+
+static int body_order_wrap_first_lap(int rank, void *arg)
+{
+    unsigned char *buf;
+    int peers[2] = {(rank + 1) % 3, (rank + 2) % 3};
+
+    ch_shm_test_count_base = UINT32_MAX - 3 - (uint32_t)(uintptr_t)arg % 2;
+    bring_up(&up_check);
+    buf = malloc(caps.max_payload);
+    T_CHECK(buf != NULL, "malloc");
+    for (unsigned i = 0; i < ORDER_LAP1_MSGS; i++)
+        for (int k = 0; k < 2; k++) {
+            send_checked(peers[k], i, conf_order_len(i, caps.max_payload), buf);
+            T_CHECK(poll_once() >= 0, "progress");
+        }
+    wait_delivered(2L * ORDER_LAP1_MSGS);
+    for (int k = 0; k < 2; k++)
+        T_CHECK(received[peers[k]] == ORDER_LAP1_MSGS, "from %d: %u", peers[k],
+                received[peers[k]]);
+    free(buf);
+    return tear_down();
+}
+
+START_TEST(test_order_wrap_first_lap)
+{
+    ck_assert_int_eq(run_job(3, 1, body_order_wrap_first_lap, (void *)(uintptr_t)_i), 0);
+}
+END_TEST
 /* Two simulated nodes of two ranks: one segment each, peers on the other
  * node not reached. */
 static int body_two_nodes(int rank, void *arg)
@@ -500,6 +539,48 @@ static int body_lap_end(int rank, void *arg)
 START_TEST(test_straight_lap_end)
 {
     ck_assert_int_eq(run_job(2, 1, body_lap_end, NULL), 0);
+}
+END_TEST
+
+/* A record numbered 0 (the ring's record counter wraps) whose head falls on
+ * a line start that no record has reached yet: the reader, caught up and
+ * polling that line, must not take it for the record before it is written.
+ * A line start gets no terminator from the sender (the reader cleans line
+ * starts when it gives bytes back), so a fresh ring's line starts must
+ * already hold a stale number; zeroes passed for record 0 (header length
+ * 0: the order_wrap failure of ci65). Counters start at UINT32_MAX - 1:
+ * rank 0's first record (one line: a 16-byte header and 40 bytes) carries
+ * UINT32_MAX, its second 0; rank 1 takes the first, polls the second line
+ * (which must stay empty) and then receives the second. */
+static int body_fresh_line(int rank, void *arg)
+{
+    unsigned char buf[64];
+
+    (void)arg;
+    ch_shm_test_count_base = UINT32_MAX - 1;
+    bring_up(&up_check);
+    if (rank == 0) {
+        send_checked(1, 0, 40, buf);
+        T_CHECK(SHM_ST->peers[SHM_ST->local_of[1]].out_pos == SHM_LINE,
+                "the first record does not end the first line: out_pos %u",
+                SHM_ST->peers[SHM_ST->local_of[1]].out_pos);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        send_checked(1, 1, 40, buf);
+    } else {
+        wait_received(1, "the first record");
+        for (int i = 0; i < 1000; i++)
+            T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(received[0] == 1, "%u records before the second was sent", received[0]);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        wait_received(2, "the second record");
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    return tear_down();
+}
+
+START_TEST(test_fresh_line_record_0)
+{
+    ck_assert_int_eq(run_job(2, 1, body_fresh_line, NULL), 0);
 }
 END_TEST
 
@@ -1410,12 +1491,14 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_crash_cleanup);
     tcase_add_test(tc, test_creator_failed);
     tcase_add_test(tc, test_order_wrap);
+    tcase_add_loop_test(tc, test_order_wrap_first_lap, 0, 4);
     tcase_add_test(tc, test_order_8);
     tcase_add_test(tc, test_two_nodes);
     tcase_add_test(tc, test_backpressure);
     tcase_add_test(tc, test_straight_both_full);
     tcase_add_test(tc, test_straight_counts_wrap);
     tcase_add_test(tc, test_straight_lap_end);
+    tcase_add_test(tc, test_fresh_line_record_0);
     tcase_add_test(tc, test_lookalike);
     tcase_add_test(tc, test_soft_wrap);
     tcase_add_test(tc, test_out_rings_mapped);
