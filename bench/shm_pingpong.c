@@ -191,21 +191,28 @@ static double run_bibw(int rank, size_t len)
     return (now_s() - t0) / (windows * WIN) * 1e9;
 }
 
-static double run_bw(int rank, size_t len)
+/* One direction in windows of win records of len bytes from rank 0, each
+ * window answered by a 4-byte record (osu_bw's shape; the insn mode). */
+static void windows_one_way(int rank, int windows, int win, size_t len)
 {
-    int windows = BURST / WIN;
-    double t0 = now_s();
     for (int w = 1; w <= windows; w++) {
         if (rank == 0) {
-            for (int i = 0; i < WIN; i++)
+            for (int i = 0; i < win; i++)
                 send_one(1, hdr, sizeof hdr, buf, len);
             wait_for(w);
         } else {
-            wait_for((long)w * WIN);
+            wait_for((long)w * win);
             send_one(0, hdr, sizeof hdr, buf, 4);
         }
     }
-    return (now_s() - t0) / (windows * WIN) * 1e9;
+}
+
+static double run_bw(int rank, size_t len)
+{
+    double t0 = now_s();
+
+    windows_one_way(rank, BURST / WIN, WIN, len);
+    return (now_s() - t0) / (BURST / WIN * WIN) * 1e9;
 }
 
 /* Windows of 16: 64 records of 128 bytes after a soft wrap would meet a
@@ -263,16 +270,7 @@ static int body(int rank, void *arg)
         wait_for(1);
         pmi_fence();
         got = 0;
-        for (int w = 1; w <= INSN_SENDS / INSN_WIN; w++) {
-            if (rank == 0) {
-                for (int i = 0; i < INSN_WIN; i++)
-                    send_one(1, hdr, sizeof hdr, buf, insn_len);
-                wait_for(w);
-            } else {
-                wait_for((long)w * INSN_WIN);
-                send_one(0, hdr, sizeof hdr, buf, 4);
-            }
-        }
+        windows_one_way(rank, INSN_SENDS / INSN_WIN, INSN_WIN, insn_len);
     }
     if (on("pp")) {
         static const size_t sizes[] = {8, 40, 48, 56, 64, 128};
