@@ -18,7 +18,15 @@
  *          each rank sends 64, then waits for the other's 64; ns per
  *          message each way;
  *   bw     one direction in windows of 64 with a 4-byte reply (osu_bw);
- *   stream streaming bandwidth through the rings (max_payload packets).
+ *   stream streaming bandwidth through the rings (max_payload packets);
+ *   insn   for callgrind, not timed: rank 0 sends INSN_SENDS records of a
+ *          16-byte header and L bytes (`shm_pingpong insn L`, default 8) in
+ *          windows of 16, each answered by a 4-byte record, so the ring never
+ *          fills and every send of rank 0 takes the same path; per send:
+ *            valgrind --tool=callgrind ./shm_pingpong insn 8, then rank 0's
+ *            ch_shm_sendv inclusive count over its 19969 calls
+ *            (callgrind_annotate --inclusive=yes; no AGAIN retry if
+ *            sendv_general is called 1248 times or less: once per window).
  * Each time is the best and the median of BURSTS bursts: the best filters
  * out other load on the machine; the ring's soft wraps are counted (a
  * Sendrecv loop that never wraps early walks the whole ring). Run it under
@@ -69,6 +77,7 @@ static ch_upcalls_t up = {.on_packet = on_packet, .on_rdma_done = on_rdma,
 static pmi_info_t info;
 static ch_caps_t caps;
 static const char *mode = "all";
+static size_t insn_len = 8; /* insn mode's payload */
 
 static void send_one(int peer, const void *hdr, size_t hl, const void *buf, size_t len)
 {
@@ -182,22 +191,33 @@ static double run_bibw(int rank, size_t len)
     return (now_s() - t0) / (windows * WIN) * 1e9;
 }
 
-static double run_bw(int rank, size_t len)
+/* One direction in windows of win records of len bytes from rank 0, each
+ * window answered by a 4-byte record (osu_bw's shape; the insn mode). */
+static void windows_one_way(int rank, int windows, int win, size_t len)
 {
-    int windows = BURST / WIN;
-    double t0 = now_s();
     for (int w = 1; w <= windows; w++) {
         if (rank == 0) {
-            for (int i = 0; i < WIN; i++)
+            for (int i = 0; i < win; i++)
                 send_one(1, hdr, sizeof hdr, buf, len);
             wait_for(w);
         } else {
-            wait_for((long)w * WIN);
+            wait_for((long)w * win);
             send_one(0, hdr, sizeof hdr, buf, 4);
         }
     }
-    return (now_s() - t0) / (windows * WIN) * 1e9;
 }
+
+static double run_bw(int rank, size_t len)
+{
+    double t0 = now_s();
+
+    windows_one_way(rank, BURST / WIN, WIN, len);
+    return (now_s() - t0) / (BURST / WIN * WIN) * 1e9;
+}
+
+/* Windows of 16: 64 records of 128 bytes after a soft wrap would meet a
+ * full ring until the reader takes the skip (a retry under callgrind). */
+enum { INSN_SENDS = 19968, INSN_WIN = 16 };
 
 static int body(int rank, void *arg)
 {
@@ -241,6 +261,16 @@ static int body(int rank, void *arg)
         char d[256];
         ch_describe(ep, d, sizeof d);
         printf("%s\n", d);
+    }
+    if (strcmp(mode, "insn") == 0) {
+        /* One send first, so the first lap's setup is not in the count. */
+        pmi_fence();
+        got = 0;
+        send_one(1 - rank, hdr, sizeof hdr, buf, 0);
+        wait_for(1);
+        pmi_fence();
+        got = 0;
+        windows_one_way(rank, INSN_SENDS / INSN_WIN, INSN_WIN, insn_len);
     }
     if (on("pp")) {
         static const size_t sizes[] = {8, 40, 48, 56, 64, 128};
@@ -326,6 +356,8 @@ int main(int argc, char **argv)
     fake_pmi_job_t job = {.nprocs = 2, .timeout_s = 300};
     if (argc > 1)
         mode = argv[1];
+    if (argc > 2)
+        insn_len = (size_t)atol(argv[2]);
     floor_flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     setvbuf(stdout, NULL, _IOLBF, 0);
     return fake_pmi_run(&job, body, NULL) == 0 ? 0 : 1;

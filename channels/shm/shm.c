@@ -210,6 +210,9 @@ static void rings_wire(ch_shm_state_t *st)
         p->in_pos = 0;
         p->blocked = 0;
         p->dead = 0;
+        p->bell = li == me ? NULL : &st->slots[li];
+        p->out_read = li == me; /* the own ring is not read (ring_out_read) */
+        ch_shm_peer_limit(p, (uint32_t)lay->ring_bytes);
     }
 }
 
@@ -217,15 +220,12 @@ static void rings_wire(ch_shm_state_t *st)
  * the rings this rank writes exist; map them into this process now rather
  * than one minor fault per page on the first pass of a stream (a 264 KiB
  * ring is 66 faults, which made the first osu_bw/osu_mbw_mr/osu_bibw size of
- * a run a third of the rate of the next). Then read each line of them once:
- * a line that no core's cache holds costs the sender a write miss to memory
- * on the ring's first lap, and an 8-byte stream ran its first 264 KiB at half
- * the rate of the later laps (osu_like mbw_mr 8 B repeated in one process:
- * 4.0-7.5 M msg/s, then 13-14; read here, 10-14 from the start; bench.md,
- * "Stop 29"); read, a line comes in exclusive and the first write to it
- * stays in this core. Before Linux 5.14 (no MADV_POPULATE_WRITE) the same
- * reads fault the pages in, one fault each. No record is published yet, so
- * the reader (which only polls) sees nothing change. */
+ * a run a third of the rate of the next). Before Linux 5.14 (no
+ * MADV_POPULATE_WRITE) a read of each page faults it in. The lines
+ * themselves are read on the first send to each peer
+ * (shm_ring.c, ring_out_read): read here, every ring at start, they cost 2.6 ms
+ * of CPU per rank at 4 local ranks and 7 ms at 8 in MPI_Init (bench.md,
+ * helper ring4). */
 static void out_rings_map(ch_shm_state_t *st)
 {
     const ch_shm_layout_t *lay = &st->lay;
@@ -236,10 +236,34 @@ static void out_rings_map(ch_shm_state_t *st)
             continue;
         uintptr_t a = (uintptr_t)st->peers[li].out_ctl & ~(pg - 1);
         uintptr_t b = ((uintptr_t)st->peers[li].out_ctl + lay->ring_stride + pg - 1) & ~(pg - 1);
-        (void)madvise((void *)a, b - a, MADV_POPULATE_WRITE);
-        for (uintptr_t q = a; q < b; q += SHM_LINE)
-            (void)*(volatile unsigned char *)q;
+        if (madvise((void *)a, b - a, MADV_POPULATE_WRITE) != 0)
+            for (uintptr_t q = a; q < b; q += pg)
+                (void)*(volatile unsigned char *)q;
     }
+}
+
+/* An incoming ring after the zeroing: its consumed count, and a stale
+ * record number in every line start. A reader that has caught up polls the
+ * line start where the next record will go for that record's number, and
+ * the sender writes no terminator there (only inside a record's last
+ * line): the line start must already hold a number the reader does not
+ * expect, as the ones it cleans do (ring_release writes its count of
+ * records taken). A zero does, except for record number 0, the one after
+ * UINT32_MAX: 2^32 - 1 records away in a job, whose counters start at 0,
+ * but early in the unit tests that start them near 2^32
+ * (ch_shm_test_count_base), where a zero line start passed for record 0
+ * (header length 0: ci65's order_wrap failure; test_fresh_line_record_0).
+ * The reader's starting count is stale for 2^32 records, like a cleaned
+ * line start; at 0 the memset wrote it already. */
+static void in_ring_init(ch_shm_state_t *st, ch_shm_peer_t *p)
+{
+    uint32_t stale = p->received_recs;
+
+    if (stale != 0)
+        for (size_t off = 0; off < st->lay.ring_bytes; off += SHM_LINE)
+            atomic_store_explicit(&ch_shm_rec_at(p->in_ring, (uint32_t)off)->seq, stale,
+                                  memory_order_relaxed);
+    atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_relaxed);
 }
 
 static canal_status_t ch_shm_post_fence(ch_endpoint_t *ep)
@@ -270,8 +294,7 @@ static canal_status_t ch_shm_post_fence(ch_endpoint_t *ep)
         memset(st->base + st->lay.rings_off + (size_t)st->local_rank * st->lay.block_stride, 0,
                (size_t)st->local_size * st->lay.ring_stride);
         for (int li = 0; li < st->local_size; li++)
-            atomic_store_explicit(&st->peers[li].in_ctl->consumed, st->peers[li].received,
-                                  memory_order_relaxed);
+            in_ring_init(st, &st->peers[li]);
         me = &st->slots[st->local_rank];
         atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
         me->pid = (int32_t)getpid();
@@ -304,6 +327,7 @@ static canal_status_t ch_shm_post_fence(ch_endpoint_t *ep)
         return err;
     }
     st->attached = 1;
+    st->send_n = st->world_size;
     return CANAL_OK;
 }
 

@@ -28,7 +28,8 @@
  * the terminator until the next record is published, never old bytes that
  * happen to look like a head. The terminator is written only inside the
  * record's last line; a line start gets a stale sequence from the receiver
- * when the receiver gives back the bytes around it. A record that would run past the end leaves a
+ * when the receiver gives back the bytes around it, and before any record
+ * reached it, at attach (shm.c, in_ring_init). A record that would run past the end leaves a
  * skip record there and starts again at offset 0; so does one that crosses
  * a multiple of the soft-wrap size (CANAL_SHM_SOFT_WRAP, 8 KiB) when the
  * receiver has given back everything sent (the soft wrap, shm_ring.c: a
@@ -134,10 +135,29 @@ typedef struct {
     uint32_t rel_pos;       /* offset up to which they were cleaned */
     uint32_t wrap_at;       /* out_pos + record beyond this: try the soft wrap */
     uint32_t wrap_recs;     /* received_recs at the last soft-wrap try */
+    uint32_t out_limit;     /* the straight path's bound (ch_shm_peer_limit) */
     int world;              /* the peer's rank in the job */
     int blocked;            /* we set out_ctl->blocked and have not cleared it */
     int dead;               /* its process is gone (reported once) */
+    int out_read;           /* out ring read once (shm_ring.c, ring_out_read) */
+    ch_shm_slot_t *bell;    /* the peer's doorbell; NULL for this rank's own ring */
 } ch_shm_peer_t;
+
+/* The straight send path's one compare: a record of rec bytes at out_pos
+ * with out_pos + rec <= out_limit needs no skip, no soft-wrap try and no
+ * blocked flag cleared, and ends at least a line before the ring's end (so
+ * the terminator, the next position and the line prefetched ahead need no
+ * test for it). min(wrap_at, ring end - 2 lines), or 0 while the sender is
+ * blocked on the ring, the peer is dead or the out ring was not read yet
+ * (the first send takes the general path); set wherever those change. */
+static inline void ch_shm_peer_limit(ch_shm_peer_t *p, uint32_t ring)
+{
+    uint32_t lim = ring > 2 * SHM_LINE ? ring - 2 * SHM_LINE : 0;
+
+    if (p->wrap_at < lim)
+        lim = p->wrap_at;
+    p->out_limit = p->blocked | p->dead | !p->out_read ? 0 : lim;
+}
 
 enum { SHM_CMA_NO = 0, SHM_CMA_YES = 1, SHM_CMA_AUTO = 2 };
 enum { SHM_CMA_UNKNOWN = 0, SHM_CMA_WORKS = 1, SHM_CMA_DENIED = 2 };
@@ -145,6 +165,7 @@ enum { SHM_CMA_UNKNOWN = 0, SHM_CMA_WORKS = 1, SHM_CMA_DENIED = 2 };
 typedef struct {
     int initialized; /* init() succeeded */
     int attached;    /* post_fence() succeeded: sendv/progress usable */
+    int send_n;      /* world_size once attached, else 0 (sendv's one test) */
     ch_upcalls_t up;
     int world_rank, world_size;
     int local_rank, local_size;
@@ -257,8 +278,8 @@ canal_status_t ch_shm_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec
                                  uint64_t raddr, uint64_t rkey);
 
 /* For tests: the segment's name ("" when anonymous), and where the ring
- * counters start (0; a test sets it near 2^32 to cross the wrap; not
- * UINT32_MAX, whose first record number 0 is what a fresh ring holds). */
+ * counters start (0; a test sets it near 2^32 to cross the wrap; a fresh
+ * ring's line starts hold it, shm.c's in_ring_init). */
 const char *ch_shm_segment_name(ch_endpoint_t *ep);
 extern uint32_t ch_shm_test_count_base;
 

@@ -77,16 +77,25 @@ static int barrier_slow(const ch_shm_state_t *st)
     return 0;
 }
 
+/* The doorbell of a peer found asleep; out of line, so that the fast paths
+ * that only look at `sleeping` keep no registers for the system call. */
+__attribute__((noinline, cold)) static void ring_bell(ch_shm_state_t *st, ch_shm_slot_t *s)
+{
+    atomic_fetch_add_explicit(&s->seq, 1, memory_order_seq_cst);
+    futex_call(&s->seq, FUTEX_WAKE, INT_MAX, NULL);
+    st->futex_wakes++;
+}
+
+static inline void wake_slot(ch_shm_state_t *st, ch_shm_slot_t *s)
+{
+    barrier_fast(st);
+    if (atomic_load_explicit(&s->sleeping, memory_order_relaxed) != 0)
+        ring_bell(st, s);
+}
+
 static inline void wake_local(ch_shm_state_t *st, int li)
 {
-    ch_shm_slot_t *s = &st->slots[li];
-
-    barrier_fast(st);
-    if (atomic_load_explicit(&s->sleeping, memory_order_relaxed) != 0) {
-        atomic_fetch_add_explicit(&s->seq, 1, memory_order_seq_cst);
-        futex_call(&s->seq, FUTEX_WAKE, INT_MAX, NULL);
-        st->futex_wakes++;
-    }
+    wake_slot(st, &st->slots[li]);
 }
 
 uint32_t ch_shm_soft_wrap_first(size_t soft_wrap, size_t ring_bytes)
@@ -118,6 +127,7 @@ __attribute__((noinline)) static uint32_t ring_soft_wrap(ch_shm_state_t *st, ch_
         return 0;
     p->wrap_recs = p->received_recs;
     p->wrap_at = (pos + rec + sw - 1) / sw * sw;
+    ch_shm_peer_limit(p, (uint32_t)st->lay.ring_bytes);
     /* Room at 0 for the record and the terminator after it, below pos. */
     if (ch_shm_rec_next(0, rec) + SHM_REC_HEAD > pos)
         return 0;
@@ -128,6 +138,28 @@ __attribute__((noinline)) static uint32_t ring_soft_wrap(ch_shm_state_t *st, ch_
     }
     st->soft_wraps++;
     return (uint32_t)st->lay.ring_bytes - pos;
+}
+
+/* The first send to a peer reads every line of the ring to it once (then
+ * the straight path may take the next sends): a line that no core's cache
+ * holds (the receiver zeroed it at start) cost the sender a write miss to
+ * memory on the ring's first lap, and an 8-byte stream ran its first 264
+ * KiB at half the rate of the later laps (osu_like mbw_mr 8 B repeated in
+ * one process: 4.0-7.5 M msg/s, then 13-14; read, 10-14 from the start;
+ * bench.md, "The first lap of a ring"); read, a line comes in exclusive
+ * and the first write to it stays in this core. About 1 ms of CPU for a 264 KiB
+ * ring: on the first send rather than in MPI_Init for every ring, which at
+ * 8 local ranks cost 7 ms of CPU per rank (bench.md, helper ring4). The
+ * reader only polls the first record's head meanwhile: nothing changes for
+ * it. This rank's own ring is never read: it shares this core's cache. */
+__attribute__((noinline, cold)) static void ring_out_read(ch_shm_state_t *st, ch_shm_peer_t *p)
+{
+    const unsigned char *a = (const unsigned char *)p->out_ctl;
+
+    for (size_t off = 0; off < st->lay.ring_stride; off += SHM_LINE)
+        (void)*(volatile const unsigned char *)(a + off);
+    p->out_read = 1;
+    ch_shm_peer_limit(p, (uint32_t)st->lay.ring_bytes);
 }
 
 static canal_status_t check_peer(ch_shm_state_t *st, int peer, int *li_out)
@@ -147,9 +179,10 @@ static canal_status_t check_peer(ch_shm_state_t *st, int peer, int *li_out)
 /* Publish the record of rec bytes just written at `at` (ending, padded, at
  * `end`), after a skip record at pos if skip: the terminator, the record's
  * sequence, the skip's, the sender's counts, the blocked flag, the prefetch
- * of the line ahead and the doorbell. Both send paths end here. */
+ * of the line ahead and the doorbell. sendv_general() ends here; the
+ * straight path (ch_shm_sendv) does the same less what it excludes. */
 __attribute__((always_inline)) static inline void ring_publish(ch_shm_state_t *st,
-                                                               ch_shm_peer_t *p, int li,
+                                                               ch_shm_peer_t *p,
                                                                ch_shm_rec_t *r, uint32_t pos,
                                                                uint32_t at, uint32_t end,
                                                                uint32_t rec, uint32_t skip)
@@ -158,8 +191,12 @@ __attribute__((always_inline)) static inline void ring_publish(ch_shm_state_t *s
     uint32_t seq = p->sent_recs + (skip ? 2 : 1);
 
     p->sent += skip + (end - at);
-    if (at == 0) /* a new lap */
+    /* A new lap: this record starts it, or the next one will (the straight
+     * path does not look for offset 0). */
+    if (at == 0 || end == ring) {
         p->wrap_at = st->wrap_first;
+        ch_shm_peer_limit(p, ring);
+    }
     end = end == ring ? 0 : end;
     /* The terminator: a sequence the reader does not expect there. Only
      * inside the record's last line: a store to the next line would have
@@ -182,6 +219,7 @@ __attribute__((always_inline)) static inline void ring_publish(ch_shm_state_t *s
         atomic_store_explicit(&p->out_ctl->blocked, 0, memory_order_relaxed);
         p->blocked = 0;
         st->nblocked--;
+        ch_shm_peer_limit(p, ring);
     }
     /* The line after the terminator's, if the record crossed into a new
      * line: take it now, so the next sends do not wait for it. Built for
@@ -191,16 +229,15 @@ __attribute__((always_inline)) static inline void ring_publish(ch_shm_state_t *s
         __builtin_prefetch(p->out_ring + ((end + SHM_LINE) & ~(uint32_t)(SHM_LINE - 1)), 1, 3);
     /* The reader may be asleep waiting for this record (caps.sendv_wakes:
      * the device does not call wake() after each packet). */
-    if (li != st->local_rank)
-        wake_local(st, li);
+    if (p->bell != NULL)
+        wake_slot(st, p->bell);
 }
 
 /* Everything sendv() takes: any iovec, the ring's end, the soft wrap, a
  * full ring (blocked flag, one more look), and every argument error. */
-static inline canal_status_t sendv_general(ch_endpoint_t *ep, int peer,
+__attribute__((noinline)) static canal_status_t sendv_general(ch_shm_state_t *st, int peer,
                                                               const struct iovec *iov, int n)
 {
-    ch_shm_state_t *st = ep->state;
     size_t cap = st->lay.payload_cap;
     size_t hdr_len, len = 0;
     canal_status_t err;
@@ -236,6 +273,8 @@ static inline canal_status_t sendv_general(ch_endpoint_t *ep, int peer,
     p = &st->peers[li];
     if (p->dead)
         return common_err_set(CANAL_ERR_PEER, "shm: local rank %d has died", peer);
+    if (!p->out_read)
+        ring_out_read(st, p);
     ring = (uint32_t)st->lay.ring_bytes;
     rec = ch_shm_rec_size(hdr_len, len);
     pos = p->out_pos;
@@ -256,6 +295,7 @@ static inline canal_status_t sendv_general(ch_endpoint_t *ep, int peer,
                 atomic_store_explicit(&p->out_ctl->blocked, 1, memory_order_relaxed);
                 p->blocked = 1;
                 st->nblocked++;
+                ch_shm_peer_limit(p, ring);
             }
             barrier_fast(st);
             p->peer_consumed = atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire);
@@ -273,18 +313,23 @@ static inline canal_status_t sendv_general(ch_endpoint_t *ep, int peer,
         dst += iov[i].iov_len;
     }
     r->lens = (uint32_t)hdr_len | (uint32_t)len << 8;
-    ring_publish(st, p, li, r, pos, at, end, rec, skip);
+    ring_publish(st, p, r, pos, at, end, rec, skip);
     return CANAL_OK;
 }
 
-/* The straight path: a header of up to SHM_STRAIGHT_HDR bytes and at most
+/* The straight path: a header of 1 to SHM_STRAIGHT_HDR bytes and at most
  * one payload of up to SHM_PAYLOAD_ALIGN_FROM (the device's eager packets
  * of small messages: copied inline, payload 8-byte aligned after the
  * header), into the ring where it stands, with room known (or found at one
- * load of the reader's count), no skip, no soft-wrap try and no blocked
- * flag to clear; the checks once. Anything else, an error included, takes
- * sendv_general(), which checks everything again (bench.md, helper ring3:
- * instructions per send before and after). */
+ * load of the reader's count). One compare against the peer's out_limit
+ * (ch_shm_peer_limit) says no skip, no soft-wrap try, no blocked flag to
+ * clear, a live peer and a record that ends a line before the ring's end;
+ * a stream past a soft-wrap boundary with nothing received since the last
+ * try (no try due) stays here after three more. The device's 16-byte
+ * header is copied at its fixed size. Anything else, an error included,
+ * goes to sendv_general() by a tail call, which checks everything again;
+ * kept out of line so that this path saves fewer registers (bench.md,
+ * helpers ring3 and ring4: instructions per send). */
 enum { SHM_STRAIGHT_HDR = 32 };
 
 canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
@@ -292,40 +337,70 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
     ch_shm_state_t *st = ep->state;
     ch_shm_peer_t *p;
     ch_shm_rec_t *r;
-    size_t hl, len;
-    uint32_t ring, pos, rec, end;
+    const void *hb, *pb = NULL;
+    size_t hl, len = 0;
+    uint32_t pos, rec, end, seq, lens, ring;
     int li;
 
-    if ((unsigned)n - 1 > 1 || iov == NULL || !st->attached ||
-        (unsigned)peer >= (unsigned)st->world_size || (li = st->local_of[peer]) < 0)
+    if ((unsigned)peer >= (unsigned)st->send_n || (unsigned)n - 1 > 1 || iov == NULL)
         goto general;
+    li = st->local_of[peer];
     hl = iov[0].iov_len;
-    len = n == 2 ? iov[1].iov_len : 0;
-    if (hl > SHM_STRAIGHT_HDR || len > SHM_PAYLOAD_ALIGN_FROM ||
-        (hl != 0 && iov[0].iov_base == NULL) || (len != 0 && iov[1].iov_base == NULL))
+    hb = iov[0].iov_base;
+    if (li < 0 || hl - 1 >= SHM_STRAIGHT_HDR || hb == NULL)
         goto general;
+    if (n == 2) {
+        len = iov[1].iov_len;
+        pb = iov[1].iov_base;
+        if (len > SHM_PAYLOAD_ALIGN_FROM || (len != 0 && pb == NULL))
+            goto general;
+    }
+    /* From here on the general path is called with p->world for peer and
+     * n from the payload's length (a second iovec of 0 bytes changes
+     * nothing there): ep, peer and n need no register. */
     p = &st->peers[li];
-    ring = (uint32_t)st->lay.ring_bytes;
     pos = p->out_pos;
-    rec = ch_shm_rec_size(hl, len);
+    lens = (uint32_t)hl | (uint32_t)len << 8;
+    /* ch_shm_rec_size for len <= 64: the payload 8-byte aligned after the header */
+    rec = (uint32_t)((SHM_REC_HEAD + ((hl + 7) & ~(size_t)7) + len + 7) & ~(size_t)7);
+    ring = (uint32_t)st->lay.ring_bytes;
+    if (pos + rec > p->out_limit &&
+        (p->out_limit == 0 || pos + rec > ring - 2 * SHM_LINE || p->wrap_recs != p->received_recs))
+        goto late;
     end = ch_shm_rec_next(pos, rec);
-    if (p->blocked | p->dead || pos + rec > ring ||
-        (pos + rec > p->wrap_at && p->wrap_recs != p->received_recs))
-        goto general;
     if (p->sent - p->peer_consumed > ring - SHM_REC_HEAD - (end - pos)) {
         p->peer_consumed = atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire);
         if (p->sent - p->peer_consumed > ring - SHM_REC_HEAD - (end - pos))
-            goto general;
+            goto late;
     }
     r = ch_shm_rec_at(p->out_ring, pos);
-    common_copy_small(r->bytes, iov[0].iov_base, hl);
+    if (hl == 16)
+        memcpy(r->bytes, hb, 16); /* the device's tiny header */
+    else
+        common_copy_small(r->bytes, hb, hl);
     if (len != 0)
-        common_copy_small(r->bytes + ch_shm_payload_off(hl, len), iov[1].iov_base, len);
-    r->lens = (uint32_t)hl | (uint32_t)len << 8;
-    ring_publish(st, p, li, r, pos, pos, end, rec, 0);
+        common_copy_small(r->bytes + ((hl + 7) & ~(size_t)7), pb, len);
+    r->lens = lens;
+    /* ring_publish() without a skip, a new lap, the ring's end or a blocked
+     * flag: the terminator inside the last line, the sequence, the counts,
+     * the line ahead (the record crossed into a new line: pos and end lie
+     * in different lines), the doorbell. */
+    seq = p->sent_recs + 1;
+    p->sent += end - pos;
+    if ((end & (SHM_LINE - 1)) != 0)
+        atomic_store_explicit(&ch_shm_rec_at(p->out_ring, end)->seq, seq, memory_order_relaxed);
+    atomic_store_explicit(&r->seq, seq, memory_order_release);
+    p->sent_recs = seq;
+    p->out_pos = end;
+    if ((pos ^ end) >= SHM_LINE)
+        __builtin_prefetch(p->out_ring + ((end + SHM_LINE) & ~(uint32_t)(SHM_LINE - 1)), 1, 3);
+    if (p->bell != NULL)
+        wake_slot(st, p->bell);
     return CANAL_OK;
+late:
+    return sendv_general(st, p->world, iov, lens >> 8 != 0 ? 2 : 1);
 general:
-    return sendv_general(ep, peer, iov, n);
+    return sendv_general(st, peer, iov, n);
 }
 
 static void check_peers_alive(ch_shm_state_t *st);
@@ -523,6 +598,7 @@ static void check_peers_alive(ch_shm_state_t *st)
         if (kill((pid_t)st->slots[li].pid, 0) != 0 && errno == ESRCH) {
             p->dead = 1;
             st->ndead++;
+            ch_shm_peer_limit(p, (uint32_t)st->lay.ring_bytes);
             common_err_set(CANAL_ERR_PEER, "shm: the process of job rank %d (pid %ld) is gone", p->world,
                            (long)st->slots[li].pid);
             if (st->up.on_peer_failed != NULL)

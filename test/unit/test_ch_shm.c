@@ -210,6 +210,45 @@ START_TEST(test_order_wrap)
     ck_assert_int_eq(run_job(3, 1, body_order_wrap, NULL), 0);
 }
 END_TEST
+
+/* order_wrap meets record number 0 (the one after UINT32_MAX) at a line
+ * start no record has reached yet only when that record lands past every
+ * one sent before (1 run in 10-20), and fails only if the reader has
+ * caught up and polls there before it is written: ci65 saw it once. Here
+ * record 0 comes early in the ring's first lap, at a line start (record 3
+ * or 4 after a 16 KiB, a 1-byte and an 8-byte message; loop index k: the
+ * counters start at UINT32_MAX - 3 - k % 2), and every rank polls after
+ * each send, so that readers are mostly caught up: 3 ranks, each sending
+ * ORDER_LAP1_MSGS to the two others, interleaved, with order_wrap's sizes. */
+enum { ORDER_LAP1_MSGS = 64 };
+
+static int body_order_wrap_first_lap(int rank, void *arg)
+{
+    unsigned char *buf;
+    int peers[2] = {(rank + 1) % 3, (rank + 2) % 3};
+
+    ch_shm_test_count_base = UINT32_MAX - 3 - (uint32_t)(uintptr_t)arg % 2;
+    bring_up(&up_check);
+    buf = malloc(caps.max_payload);
+    T_CHECK(buf != NULL, "malloc");
+    for (unsigned i = 0; i < ORDER_LAP1_MSGS; i++)
+        for (int k = 0; k < 2; k++) {
+            send_checked(peers[k], i, conf_order_len(i, caps.max_payload), buf);
+            T_CHECK(poll_once() >= 0, "progress");
+        }
+    wait_delivered(2L * ORDER_LAP1_MSGS);
+    for (int k = 0; k < 2; k++)
+        T_CHECK(received[peers[k]] == ORDER_LAP1_MSGS, "from %d: %u", peers[k],
+                received[peers[k]]);
+    free(buf);
+    return tear_down();
+}
+
+START_TEST(test_order_wrap_first_lap)
+{
+    ck_assert_int_eq(run_job(3, 1, body_order_wrap_first_lap, (void *)(uintptr_t)_i), 0);
+}
+END_TEST
 /* Two simulated nodes of two ranks: one segment each, peers on the other
  * node not reached. */
 static int body_two_nodes(int rank, void *arg)
@@ -431,6 +470,117 @@ END_TEST
 START_TEST(test_straight_counts_wrap)
 {
     ck_assert_int_eq(run_job(2, 1, body_straight, (void *)1), 0);
+}
+END_TEST
+
+/* A lap that ends exactly at the ring's end, then the straight path at
+ * offset 0: the new lap's soft-wrap boundary must be the first one again
+ * (the straight path does not look for offset 0; the send that ends the
+ * lap resets it). Rank 1 sends one message first, so that rank 0's try at
+ * the first boundary is due; rank 1 then does not read, so the try fails
+ * (its reader has not caught up) and the boundary moves on; rank 0 fills
+ * its ring with one-line records (a 16-byte header and 40 bytes) until
+ * AGAIN, which comes one line before the end; rank 1 drains, rank 0 sends
+ * the record that ends at the ring's end and one more at offset 0 (the
+ * straight path), then its soft-wrap boundary and straight bound are the
+ * lap's first. */
+static int body_lap_end(int rank, void *arg)
+{
+    unsigned char buf[64];
+    unsigned seq = 0;
+
+    (void)arg;
+    bring_up(&up_check);
+    if (rank == 1) {
+        send_checked(0, 0, 8, buf);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        /* The ring's lines less one, then the last line and one more. */
+        wait_received((unsigned)(SHM_ST->lay.ring_bytes / SHM_LINE) + 1, "lap end");
+    } else {
+        ch_shm_peer_t *p = &SHM_ST->peers[SHM_ST->local_of[1]];
+        uint32_t ring = (uint32_t)SHM_ST->lay.ring_bytes, sw = SHM_ST->wrap_first;
+        thdr_t h = {THDR_MAGIC, 0, 0, 40};
+        struct iovec iov[2] = {{&h, sizeof h}, {buf, 40}};
+        canal_status_t st;
+
+        T_CHECK(sw != UINT32_MAX && sw < ring / 4, "soft wrap %u, ring %u", sw, ring);
+        while (received[1] < 1)
+            T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(p->out_pos == 0, "rank 0 sent before the test: out_pos %u", p->out_pos);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        for (;;) {
+            h.seq = seq;
+            make_payload(buf, 0, seq, 40);
+            if ((st = ch_sendv(EP, 1, iov, 2)) != CANAL_OK)
+                break;
+            seq++;
+        }
+        T_CHECK(st == CANAL_AGAIN, "sendv: %d", st);
+        T_CHECK(p->out_pos == ring - SHM_LINE, "AGAIN at offset %u of %u", p->out_pos, ring);
+        T_CHECK(p->wrap_at > sw, "the first boundary's try did not fail (wrap_at %u)",
+                p->wrap_at);
+        T_CHECK(SHM_ST->soft_wraps == 0, "%lu soft wraps", SHM_ST->soft_wraps);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        /* Rank 1 drains now; the last line and one record at offset 0. */
+        send_checked(1, seq++, 40, buf);
+        T_CHECK(p->out_pos == 0, "the lap did not end at the ring's end: out_pos %u", p->out_pos);
+        send_checked(1, seq++, 40, buf);
+        T_CHECK(p->out_pos == SHM_LINE, "the next record is not at offset 0: out_pos %u",
+                p->out_pos);
+        T_CHECK(p->wrap_at == sw, "the new lap's soft-wrap boundary is %u, not %u", p->wrap_at,
+                sw);
+        T_CHECK(p->out_limit == sw, "the straight bound is %u, not %u", p->out_limit, sw);
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    return tear_down();
+}
+
+START_TEST(test_straight_lap_end)
+{
+    ck_assert_int_eq(run_job(2, 1, body_lap_end, NULL), 0);
+}
+END_TEST
+
+/* A record numbered 0 (the ring's record counter wraps) whose head falls on
+ * a line start that no record has reached yet: the reader, caught up and
+ * polling that line, must not take it for the record before it is written.
+ * A line start gets no terminator from the sender (the reader cleans line
+ * starts when it gives bytes back), so a fresh ring's line starts must
+ * already hold a stale number; zeroes passed for record 0 (header length
+ * 0: the order_wrap failure of ci65). Counters start at UINT32_MAX - 1:
+ * rank 0's first record (one line: a 16-byte header and 40 bytes) carries
+ * UINT32_MAX, its second 0; rank 1 takes the first, polls the second line
+ * (which must stay empty) and then receives the second. */
+static int body_fresh_line(int rank, void *arg)
+{
+    unsigned char buf[64];
+
+    (void)arg;
+    ch_shm_test_count_base = UINT32_MAX - 1;
+    bring_up(&up_check);
+    if (rank == 0) {
+        send_checked(1, 0, 40, buf);
+        T_CHECK(SHM_ST->peers[SHM_ST->local_of[1]].out_pos == SHM_LINE,
+                "the first record does not end the first line: out_pos %u",
+                SHM_ST->peers[SHM_ST->local_of[1]].out_pos);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        send_checked(1, 1, 40, buf);
+    } else {
+        wait_received(1, "the first record");
+        for (int i = 0; i < 1000; i++)
+            T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(received[0] == 1, "%u records before the second was sent", received[0]);
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        wait_received(2, "the second record");
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    return tear_down();
+}
+
+START_TEST(test_fresh_line_record_0)
+{
+    ck_assert_int_eq(run_job(2, 1, body_fresh_line, NULL), 0);
 }
 END_TEST
 
@@ -1341,11 +1491,14 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_crash_cleanup);
     tcase_add_test(tc, test_creator_failed);
     tcase_add_test(tc, test_order_wrap);
+    tcase_add_loop_test(tc, test_order_wrap_first_lap, 0, 4);
     tcase_add_test(tc, test_order_8);
     tcase_add_test(tc, test_two_nodes);
     tcase_add_test(tc, test_backpressure);
     tcase_add_test(tc, test_straight_both_full);
     tcase_add_test(tc, test_straight_counts_wrap);
+    tcase_add_test(tc, test_straight_lap_end);
+    tcase_add_test(tc, test_fresh_line_record_0);
     tcase_add_test(tc, test_lookalike);
     tcase_add_test(tc, test_soft_wrap);
     tcase_add_test(tc, test_out_rings_mapped);
