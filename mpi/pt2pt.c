@@ -820,7 +820,10 @@ int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source
 }
 
 /* ---------------------------------------------------------------- sendrecv */
-static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount, dt_type_t *sdt,
+/* Inline in MPI_Sendrecv's and MPI_Sendrecv_replace's implementations: a
+ * call of 13 arguments (7 on the stack) was a third frame on MPI_Sendrecv's
+ * path (IMB Sendrecv, doc/bench.md, helper near3). */
+static inline __attribute__((always_inline)) int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount, dt_type_t *sdt,
                            int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
                            dt_type_t *rdt, int source, int recvtag, MPI_Status *status,
                            const char *fn)
