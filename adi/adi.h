@@ -135,16 +135,29 @@ canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest_
                          adi_request_t **req_out);
 canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src_comm_rank, int tag,
                          int context, adi_request_t **req_out);
+/* A standard-mode send's arguments, as one struct in the caller's frame:
+ * adi_isend_std reads them from there, so that none of them
+ * stays live in a register across the channel call (the fallback after a
+ * failed attempt reloads them; about 20 instructions of saves, restores and
+ * spills per 8-byte MPI_Isend, doc/bench.md, helper near3). */
+typedef struct adi_send_args {
+    const void *buf;
+    size_t count;
+    dt_type_t *dt;
+    int dest;    /* job rank */
+    int my_rank; /* communicator rank */
+    int tag;
+    int context;
+} adi_send_args_t;
 /* A small contiguous standard send with no request: CANAL_OK when sent,
  * CANAL_AGAIN when the caller must use adi_isend (adi/pt2pt.c). */
 canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
                             int my_comm_rank, int tag, int context);
 /* A standard-mode MPI_Isend: adi_send_now and, when that cannot send the
- * message at once, adi_isend, in one call. *req_out is NULL when the
- * message went with no request (its buffer is free again), else the send's
- * request. */
-canal_status_t adi_isend_std(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
-                             int my_comm_rank, int tag, int context, adi_request_t **req_out);
+ * message at once, adi_isend, in one call. *req_out is left as the caller
+ * set it (NULL) when the message went with no request (its buffer is free
+ * again), else it is the send's request. */
+canal_status_t adi_isend_std(const adi_send_args_t *a, adi_request_t **req_out);
 /* A blocking receive with no request: when the first message that
  * (src_comm_rank, tag) matches on context is an eager one waiting in the
  * unexpected queue, and dt is contiguous, its data is copied into buf and

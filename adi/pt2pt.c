@@ -644,12 +644,11 @@ canal_status_t adi_isend(const void *buf, size_t count, dt_type_t *dt, int dest,
 
 /* adi_isend_std's general path, out of line (its frame stays off the
  * common one). */
-static __attribute__((noinline)) canal_status_t isend_queued(const void *buf, size_t count,
-                                                             dt_type_t *dt, int dest, int my_rank,
-                                                             int tag, int context,
+static __attribute__((noinline)) canal_status_t isend_queued(const adi_send_args_t *a,
                                                              adi_request_t **req_out)
 {
-    return adi_isend(buf, count, dt, dest, my_rank, tag, context, ADI_MODE_STANDARD, req_out);
+    return adi_isend(a->buf, a->count, a->dt, a->dest, a->my_rank, a->tag, a->context,
+                     ADI_MODE_STANDARD, req_out);
 }
 
 /* A standard-mode send of a contiguous message that fits the eager limit and
@@ -658,21 +657,25 @@ static __attribute__((noinline)) canal_status_t isend_queued(const void *buf, si
  * sends and MPI_Sendrecv. CANAL_OK when it is on its way (the buffer is
  * free again), CANAL_AGAIN when the caller must take the request path (too
  * big, no credit, queue not empty, ring full, the peer failed, the context
- * revoked, a bad rank: that path reports those). */
-static inline __attribute__((always_inline)) canal_status_t
-send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank, int tag, int context)
+ * revoked, a bad rank: that path reports those). The credit and the MPI_T
+ * counts are taken before the channel call and given back when it fails
+ * (rare; under the device lock, and sums that commute with what progress
+ * inside the call adds), so that only `a` and p are needed after it: the
+ * rest of the arguments stay in the caller's struct. */
+static inline __attribute__((always_inline)) canal_status_t send_now(const adi_send_args_t *a)
 {
     adi_peer_t *p;
+    dt_type_t *dt = a->dt;
     size_t size, cost;
     adi_pkt_t h;
     struct iovec iov[2];
-    canal_status_t st;
+    int dest = a->dest;
 
     if (!dt_is_contig(dt) ||
         (unsigned)dest >= (unsigned)__atomic_load_n(&adi_dev.npeers, __ATOMIC_ACQUIRE))
         return CANAL_AGAIN;
     p = &adi_dev.peers[dest];
-    size = count * dt_contig_size(dt);
+    size = a->count * dt_contig_size(dt);
     cost = size + ADI_EAGER_COST;
     if (size > p->eager_limit)
         return CANAL_AGAIN;
@@ -681,7 +684,7 @@ send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank, in
      * no credit, a send queued before it, a revoked communicator. */
     if (__builtin_expect(p->credit < cost || p->failed || !common_list_empty(&p->sendq) ||
                              (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 &&
-                              adi_ctx_revoked(context)),
+                              adi_ctx_revoked(a->context)),
                          0))
         goto again;
     /* A standard eager message goes with the tiny header (adi_pkt_len): its
@@ -689,21 +692,25 @@ send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank, in
     h.type = PKT_EAGER;
     h.flags = 0;
     h.reserved = 0;
-    h.context = context;
-    h.src_rank = my_rank;
-    h.tag = tag;
+    h.context = a->context;
+    h.src_rank = a->my_rank;
+    h.tag = a->tag;
     iov[0].iov_base = &h;
     iov[0].iov_len = ADI_PKT_TINY;
-    iov[1].iov_base = (char *)buf + dt_contig_lb(dt);
+    iov[1].iov_base = (char *)a->buf + dt_contig_lb(dt);
     iov[1].iov_len = size;
-    st = ch_sendv(p->ch, dest, iov, size ? 2 : 1);
-    if (__builtin_expect(st != CANAL_OK, 0))
-        goto again;
-    if (p->needs_wake)
-        ch_wake(p->ch, dest);
     p->credit -= cost;
     adi_stat_add_devlocked(&adi_stats.msgs_sent[p->stats_slot], 1);
     adi_stat_add_devlocked(&adi_stats.bytes_sent[p->stats_slot], size);
+    if (__builtin_expect(ch_sendv(p->ch, dest, iov, size ? 2 : 1) != CANAL_OK, 0)) {
+        /* (the ring is full: given back; iov still holds the size) */
+        p->credit += iov[1].iov_len + ADI_EAGER_COST;
+        adi_stat_add_devlocked(&adi_stats.msgs_sent[p->stats_slot], (uint64_t)-1);
+        adi_stat_add_devlocked(&adi_stats.bytes_sent[p->stats_slot], -(uint64_t)iov[1].iov_len);
+        goto again;
+    }
+    if (p->needs_wake)
+        ch_wake(p->ch, a->dest);
     adi_unlock();
     return CANAL_OK;
 again:
@@ -714,17 +721,18 @@ again:
 canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
                             int tag, int context)
 {
-    return send_now(buf, count, dt, dest, my_rank, tag, context);
+    /* (a struct the inlined send_now takes apart again: the arguments stay
+     * in registers, where this caller has them; nothing is kept across the
+     * channel call here, as there is no fallback to make) */
+    adi_send_args_t a = {buf, count, dt, dest, my_rank, tag, context};
+    return send_now(&a);
 }
 
-canal_status_t adi_isend_std(const void *buf, size_t count, dt_type_t *dt, int dest, int my_rank,
-                             int tag, int context, adi_request_t **req_out)
+canal_status_t adi_isend_std(const adi_send_args_t *a, adi_request_t **req_out)
 {
-    if (__builtin_expect(send_now(buf, count, dt, dest, my_rank, tag, context) == CANAL_OK, 1)) {
-        *req_out = NULL;
+    if (__builtin_expect(send_now(a) == CANAL_OK, 1))
         return CANAL_OK;
-    }
-    return isend_queued(buf, count, dt, dest, my_rank, tag, context, req_out);
+    return isend_queued(a, req_out);
 }
 
 /* ---------------------------------------------------------------- flow control */

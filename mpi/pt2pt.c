@@ -666,15 +666,21 @@ static __attribute__((noinline)) int isend_general(const void *buf, MPI_Count co
 int mpi_isend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    mpi_comm_t *comm, MPI_Request *request, const char *fn)
 {
-    adi_request_t *r;
+    adi_request_t *r = NULL;
     canal_status_t st;
 
     if (__builtin_expect(dest == MPI_PROC_NULL || !mpi_dt_is_predefined(datatype) ||
                              mpi_request_done_obj.index != MPI_REQUEST_DONE_INDEX,
                          0))
         return isend_general(buf, count, datatype, dest, tag, comm, request, fn);
-    st = adi_isend_std(buf, (size_t)count, mpi_dt_predefined_obj[(unsigned)datatype & 0xffu],
-                       mpi_comm_peer_job_rank(comm, dest), comm->rank, tag, comm->context, &r);
+    adi_send_args_t a = {buf,
+                         (size_t)count,
+                         mpi_dt_predefined_obj[(unsigned)datatype & 0xffu],
+                         mpi_comm_peer_job_rank(comm, dest),
+                         comm->rank,
+                         tag,
+                         comm->context};
+    st = adi_isend_std(&a, &r);
     if (__builtin_expect(st < 0, 0))
         return mpi_err_status(comm, st, fn);
     if (r == NULL) {
@@ -814,7 +820,10 @@ int mpi_irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int source
 }
 
 /* ---------------------------------------------------------------- sendrecv */
-static int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount, dt_type_t *sdt,
+/* Inline in MPI_Sendrecv's and MPI_Sendrecv_replace's implementations: a
+ * call of 13 arguments (7 on the stack) was a third frame on MPI_Sendrecv's
+ * path (IMB Sendrecv, doc/bench.md, helper near3). */
+static inline __attribute__((always_inline)) int sendrecv_common(mpi_comm_t *c, const void *sendbuf, MPI_Count sendcount, dt_type_t *sdt,
                            int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
                            dt_type_t *rdt, int source, int recvtag, MPI_Status *status,
                            const char *fn)
