@@ -27,7 +27,11 @@
  * - Reduce_scatter(_block) of a vector of up to COLL_SHM_MAX bytes: the
  *   allreduce into a scratch vector, then this rank's block to recvbuf.
  * - Waiting is the device's (adi_wait_until): other traffic progresses and
- *   oversubscribed processes yield and sleep. A rank whose peer the
+ *   oversubscribed processes yield and sleep. Where the ranks are not
+ *   oversubscribed, a rank first watches the awaited line alone for up to
+ *   SHM_SPIN loads (a pause each): the device's every poll walks the
+ *   channels between two looks at it, which at 2 ranks far added about
+ *   0.05 us to each barrier and small allreduce. A rank whose peer the
  *   device lost, or whose communicator was revoked, stops with the error
  *   coll/pair.c returns and writes it in its line, so the ranks waiting
  *   for it stop with the same error instead of waiting forever.
@@ -57,7 +61,7 @@
 #include "common/cvar.h"
 #include "common/shmseg.h"
 
-enum { SHM_LINE = 64, SHM_INLINE = 8, SHM_MAX_RANKS = 64 };
+enum { SHM_LINE = 64, SHM_INLINE = 8, SHM_MAX_RANKS = 64, SHM_SPIN = 256 };
 
 /* One rank's cache line. fail_seq: the call whose wait failed here (0:
  * none), with the error and the job rank it was about. */
@@ -80,6 +84,7 @@ struct coll_shm {
     char *slots;       /* [parity][rank][COLL_SHM_MAX] */
     int n, me, ctx;
     int root_first; /* rank 0 gathers and releases (else all wait for all) */
+    int spin;       /* not oversubscribed: look at the line alone a while first */
     uint64_t seq;   /* blocking calls this rank entered on the block */
     int *jobs;      /* job rank of each rank, for the device's losses */
 };
@@ -171,6 +176,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
     b->me = me;
     b->ctx = coll_context(c);
     b->root_first = n > 2 && coll_comm_oversubscribed(c);
+    b->spin = !coll_comm_oversubscribed(c);
     for (int r = 0; r < n; r++)
         b->jobs[r] = coll_host.comm_peer_job_rank(c, r);
     ss->blk = b;
@@ -300,6 +306,20 @@ static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint64_t what)
 {
     if (arrived(w))
         return CANAL_OK;
+    if (w->b->spin) {
+        /* a core each: watch the line of the first rank not seen alone for
+         * up to SHM_SPIN loads before the device's wait, whose every poll
+         * walks the channels between two looks at it */
+        const uint64_t *seq = &w->b->lines[w->next].seq;
+        for (int i = 0; i < SHM_SPIN; i++) {
+            if (__atomic_load_n(seq, __ATOMIC_ACQUIRE) >= w->target) {
+                if (arrived(w))
+                    return CANAL_OK;
+                seq = &w->b->lines[w->next].seq;
+            }
+            __builtin_ia32_pause();
+        }
+    }
     return coll_watch_wait_block(c, (coll_kind_t)(what >> 56), arrived, w);
 }
 
