@@ -20,8 +20,10 @@
  *             right, Waitall; t_avg us
  *   barrier   osu_barrier: each call timed, 1000 after 200 warm-up; avg us
  *             averaged over ranks
- *   allreduce osu_allreduce: MPI_FLOAT MPI_SUM, each call timed, 1000 after
- *             200 (100/10 above 8 KiB); avg us averaged over ranks
+ *   allreduce osu_allreduce: MPI_CHAR MPI_SUM (OSU 7.4's default type: a
+ *             count of `bytes` chars), each call timed, 1000 after 200
+ *             (100/10 above 8 KiB), a barrier after each; avg us averaged
+ *             over ranks
  * Usage: mpiexec -n 2 ./osu_like -t TEST -s bytes[,bytes...] [-i scale] [-T]
  *   (-i multiplies the iteration counts; sendrecv/exchange, barrier and
  *   allreduce run on any number of ranks, the others on ranks 0 and 1.
@@ -153,7 +155,7 @@ static double imb_chain(long size, int exchange)
 static double osu_coll(long size)
 {
     long loop = iters(size > OSU_LARGE ? 100 : 1000), skip = size > OSU_LARGE ? 10 : 200;
-    int count = (int)(size / (long)sizeof(float));
+    int count = (int)size; /* (MPI_CHAR, as OSU 7.4: not MPI_FLOAT's size / 4) */
     double total = 0, sum;
     MPI_Barrier(MPI_COMM_WORLD);
     for (long i = 0; i < loop + skip; i++) {
@@ -161,7 +163,7 @@ static double osu_coll(long size)
         if (size < 0)
             MPI_Barrier(MPI_COMM_WORLD);
         else
-            MPI_Allreduce(sbuf, rbuf, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+            MPI_Allreduce(sbuf, rbuf, count, MPI_CHAR, MPI_SUM, MPI_COMM_WORLD);
         if (i >= skip)
             total += MPI_Wtime() - t0;
         if (size >= 0)
