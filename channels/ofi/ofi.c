@@ -31,11 +31,16 @@
  */
 #include "channels/ofi/ofi_impl.h"
 
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "common/cvar.h"
@@ -368,6 +373,122 @@ static void rxm_limits_set(const ofi_state_t *st)
     setenv("FI_OFI_RXM_BUFFER_SIZE", val, 0);
 }
 
+/* ---- the network interface ----------------------------------------------- */
+
+/* libfabric's socket providers pick an interface of their own (tcp: the
+ * first that is up), which may be a bridge another program removes while
+ * the job runs (EADDRNOTAVAIL), or one the other nodes cannot reach. */
+static const char *const IFACE_VARS[] = {"FI_TCP_IFACE", "FI_SOCKETS_IFACE", "FI_NET_IFACE"};
+
+/* The interface whose address is `ip` (numeric), or "" when none has it. */
+static void iface_of_addr(const struct sockaddr *sa, char *out, size_t len)
+{
+    struct ifaddrs *all = NULL;
+
+    out[0] = '\0';
+    if (getifaddrs(&all) != 0)
+        return;
+    for (const struct ifaddrs *i = all; i != NULL; i = i->ifa_next) {
+        const struct sockaddr *a = i->ifa_addr;
+        if (a == NULL || a->sa_family != sa->sa_family || !(i->ifa_flags & IFF_UP))
+            continue;
+        if ((a->sa_family == AF_INET &&
+             ((const struct sockaddr_in *)(const void *)a)->sin_addr.s_addr ==
+                 ((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr) ||
+            (a->sa_family == AF_INET6 &&
+             memcmp(&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr,
+                    &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
+                    sizeof(struct in6_addr)) == 0)) {
+            snprintf(out, len, "%s", i->ifa_name);
+            break;
+        }
+    }
+    freeifaddrs(all);
+}
+
+/* The interface the route to PMI_PORT's host leaves through ("" if unknown):
+ * a UDP socket connected there (no packet is sent) shows the local address. */
+static void iface_toward_launcher(char *out, size_t len, char *host, size_t hlen)
+{
+    const char *port = getenv("PMI_PORT");
+    const char *colon = port != NULL ? strrchr(port, ':') : NULL;
+    struct addrinfo hints = {0}, *res = NULL;
+    struct sockaddr_storage me;
+    socklen_t mlen = sizeof me;
+    int fd;
+
+    out[0] = '\0';
+    host[0] = '\0';
+    if (colon == NULL || colon == port || (size_t)(colon - port) >= hlen)
+        return;
+    snprintf(host, hlen, "%.*s", (int)(colon - port), port);
+    if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+        memmove(host, host + 1, strlen(host));
+        host[strlen(host) - 1] = '\0';
+    }
+    hints.ai_socktype = SOCK_DGRAM;
+    if (getaddrinfo(host, colon + 1, &hints, &res) != 0 || res == NULL)
+        return;
+    fd = socket(res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) == 0 &&
+        getsockname(fd, (struct sockaddr *)&me, &mlen) == 0)
+        iface_of_addr((const struct sockaddr *)&me, out, len);
+    if (fd >= 0)
+        close(fd);
+    freeaddrinfo(res);
+}
+
+/* What iface_set() put in the environment (a second endpoint finds it there). */
+static char iface_ours[64];
+
+int ch_ofi_iface_choose(int nnodes, char *out, size_t len, char *why, size_t wlen)
+{
+    const char *sock_iface = common_cvar_str("SOCK_IFACE");
+    char host[256];
+
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof IFACE_VARS / sizeof IFACE_VARS[0]; i++) {
+        const char *v = getenv(IFACE_VARS[i]);
+        if (v != NULL && (iface_ours[0] == '\0' || strcmp(v, iface_ours) != 0)) {
+            snprintf(why, wlen, "%s=%s set by the user", IFACE_VARS[i], v);
+            return 0;
+        }
+    }
+    if (nnodes <= 1) {
+        snprintf(out, len, "lo");
+        snprintf(why, wlen, "every rank is on this node");
+        return 1;
+    }
+    if (sock_iface[0] != '\0' && strcmp(sock_iface, "auto") != 0 &&
+        strlen(sock_iface) < IF_NAMESIZE && if_nametoindex(sock_iface) != 0) {
+        snprintf(out, len, "%s", sock_iface);
+        snprintf(why, wlen, "CANAL_SOCK_IFACE (mpiexec -iface)");
+        return 1;
+    }
+    iface_toward_launcher(out, len, host, sizeof host);
+    if (out[0] != '\0' && strcmp(out, "lo") != 0) {
+        snprintf(why, wlen, "the route to the launcher's PMI_PORT host %s", host);
+        return 1;
+    }
+    out[0] = '\0';
+    snprintf(why, wlen, "ranks on %d nodes and no launcher address off loopback to go by",
+             nnodes);
+    return 0;
+}
+
+/* Before the first fi_getinfo (the providers read the variables there). */
+static void iface_set(ofi_state_t *st, const pmi_info_t *pmi)
+{
+    if (ch_ofi_iface_choose(pmi->nnodes, st->iface, sizeof st->iface, st->iface_why,
+                            sizeof st->iface_why)) {
+        for (size_t i = 0; i < sizeof IFACE_VARS / sizeof IFACE_VARS[0]; i++)
+            setenv(IFACE_VARS[i], st->iface, 1);
+        snprintf(iface_ours, sizeof iface_ours, "%s", st->iface);
+    }
+    LOG_INFO("ofi: network interface %s (%s)", st->iface[0] != '\0' ? st->iface : "of libfabric's "
+             "choice", st->iface_why);
+}
+
 static canal_status_t open_endpoint(ofi_state_t *st)
 {
     struct fi_av_attr av_attr = {0};
@@ -503,6 +624,7 @@ static canal_status_t ofi_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const c
 
     cq_wait_choose(st, pmi);
     rxm_limits_set(st);
+    iface_set(st, pmi);
     want = ep->provider[0] != '\0' ? ep->provider : common_cvar_str("OFI_PROVIDER");
     if ((err = select_provider(st, want)) != CANAL_OK)
         goto fail;
@@ -709,11 +831,13 @@ static void ofi_describe(ch_endpoint_t *ep, char *buf, size_t len)
              st->mr_allocated ? " allocated" : "", st->mr_endpoint ? " endpoint" : "");
     snprintf(
         buf, len,
-        "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
+        "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, interface %s, "
+        "%d/%d ranks reachable, "
         "RMA %s, mr_mode [%s ], %zu B packets, %d rx / %d tx buffers, block %s, "
         "MR cache %s (hits %lu, misses %lu)",
         FI_MAJOR(fi_version()), FI_MINOR(fi_version()), ch_ofi_dl_path(), st->prov, st->fabric_name,
-        st->domain_name, st->local_only ? " (node-local)" : "", st->nreachable, st->size,
+        st->domain_name, st->local_only ? " (node-local)" : "",
+        st->iface[0] != '\0' ? st->iface : "libfabric's", st->nreachable, st->size,
         !st->has_rma  ? "no"
         : st->mr_virt ? "yes (virtual addresses)"
                       : "yes (offsets)",

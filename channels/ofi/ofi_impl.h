@@ -180,7 +180,11 @@ typedef struct {
      * interval, every peer we exchanged packets with gets a probe. */
     unsigned idle_polls;
     double idle_since, probe_at; /* 0: not idle / never probed */
-    unsigned long probes;
+    double lost_s;               /* CANAL_OFI_PEER_LOST_S */
+    int bye_sent;                /* flush() told the peers we are leaving */
+    unsigned long probes, byes;
+    char iface[64];              /* the interface chosen for socket providers ("": libfabric's) */
+    char iface_why[128];
 
     /* The registration cache. */
     common_list_t mr_list; /* the registration cache, most recently used first */
@@ -196,6 +200,14 @@ typedef struct {
 /* ofi.c */
 const char *ch_ofi_err(int fi_rc);
 const char *ch_ofi_unreach_reason(ofi_state_t *st, int peer);
+
+/* Which network interface socket-based providers (tcp, sockets, net) use,
+ * when the user set none of FI_TCP_IFACE, FI_SOCKETS_IFACE, FI_NET_IFACE:
+ * "lo" when every rank is on this node (nnodes <= 1), else the interface
+ * named by CANAL_SOCK_IFACE (mpiexec -iface), else the one the route to the
+ * launcher's PMI_PORT host leaves through (not loopback). 1 with the name
+ * in out, 0 to leave libfabric's choice; why says which rule decided. */
+int ch_ofi_iface_choose(int nnodes, char *out, size_t len, char *why, size_t wlen);
 
 /* ofi_dl.c: load libfabric (CANAL_OFI_LIBRARY, else libfabric.so.1) on
  * first use; its path once loaded, else NULL. */

@@ -21,8 +21,11 @@
  * the program exits 77 (automake's SKIP) instead of passing. No check here
  * depends on speed: waits only fail as hangs (test/unit/unit_limits.h).
  */
+#include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -995,6 +998,86 @@ START_TEST(test_peer_dies_idle)
 }
 END_TEST
 
+/* The interface socket providers use (channels/ofi/ofi.c, iface_set):
+ * FI_*_IFACE set by the user wins; one node: lo; several: CANAL_SOCK_IFACE,
+ * else the route to PMI_PORT's host, never loopback for remote peers. */
+START_TEST(test_iface_choice)
+{
+    char out[64], why[128];
+    struct ifaddrs *all = NULL;
+
+    unsetenv("FI_TCP_IFACE");
+    unsetenv("FI_SOCKETS_IFACE");
+    unsetenv("FI_NET_IFACE");
+    unsetenv("CANAL_SOCK_IFACE");
+    unsetenv("PMI_PORT");
+    ck_assert_int_eq(ch_ofi_iface_choose(1, out, sizeof out, why, sizeof why), 1);
+    ck_assert_str_eq(out, "lo");
+    ck_assert_int_eq(ch_ofi_iface_choose(2, out, sizeof out, why, sizeof why), 0);
+    ck_assert_str_eq(out, "");
+    setenv("PMI_PORT", "127.0.0.1:7", 1);
+    ck_assert_msg(ch_ofi_iface_choose(2, out, sizeof out, why, sizeof why) == 0,
+                  "remote peers, launcher on loopback: chose %s (%s)", out, why);
+    setenv("CANAL_SOCK_IFACE", "lo", 1);
+    ck_assert_int_eq(ch_ofi_iface_choose(2, out, sizeof out, why, sizeof why), 1);
+    ck_assert_str_eq(out, "lo");
+    unsetenv("CANAL_SOCK_IFACE");
+    /* The launcher at an address of another interface: that interface. */
+    if (getifaddrs(&all) == 0) {
+        for (const struct ifaddrs *i = all; i != NULL; i = i->ifa_next) {
+            char host[INET_ADDRSTRLEN], port[64];
+            if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET ||
+                (i->ifa_flags & IFF_LOOPBACK) || !(i->ifa_flags & IFF_UP))
+                continue;
+            inet_ntop(AF_INET, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, host,
+                      sizeof host);
+            snprintf(port, sizeof port, "%s:7", host);
+            setenv("PMI_PORT", port, 1);
+            ck_assert_msg(ch_ofi_iface_choose(2, out, sizeof out, why, sizeof why) == 1 &&
+                              strcmp(out, i->ifa_name) == 0,
+                          "launcher at %s (%s): chose '%s' (%s)", host, i->ifa_name, out, why);
+            break;
+        }
+        freeifaddrs(all);
+    }
+    /* The user's variable wins. */
+    setenv("FI_TCP_IFACE", "eth9", 1);
+    ck_assert_int_eq(ch_ofi_iface_choose(1, out, sizeof out, why, sizeof why), 0);
+    ck_assert_msg(strstr(why, "FI_TCP_IFACE=eth9") != NULL, "why: %s", why);
+    unsetenv("FI_TCP_IFACE");
+    unsetenv("PMI_PORT");
+}
+END_TEST
+
+/* init on one node with no FI_*_IFACE: the channel pins lo for libfabric
+ * and says so in describe(). */
+static int body_iface_init(int rank, void *arg)
+{
+    char d[1024];
+
+    unsetenv("FI_TCP_IFACE");
+    unsetenv("FI_SOCKETS_IFACE");
+    unsetenv("FI_NET_IFACE");
+    if (!bring_up_prov(PI, &up_check))
+        return 0;
+    T_CHECK(getenv("FI_TCP_IFACE") != NULL && strcmp(getenv("FI_TCP_IFACE"), "lo") == 0,
+            "FI_TCP_IFACE=%s after init on one node", getenv("FI_TCP_IFACE"));
+    ch_describe(EP, d, sizeof d);
+    T_CHECK(strstr(d, "interface lo") != NULL, "describe: %s", d);
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    ch_finalize(EP);
+    return 0;
+}
+
+START_TEST(test_iface_init)
+{
+    fake_pmi_job_t job = {.nprocs = 2, .nnodes = 1};
+    if (strcmp(prov_names[_i], "shm") == 0)
+        return;
+    ck_assert_int_eq(fake_pmi_run(&job, body_iface_init, (void *)(intptr_t)_i), 0);
+}
+END_TEST
+
 START_TEST(test_peer_dies)
 {
     int ws[2];
@@ -1106,6 +1189,8 @@ static Suite *ofi_suite(void)
     tcase_add_loop_test(tc, test_provider_mismatch, 0, nprov);
     tcase_add_loop_test(tc, test_peer_dies, 0, nprov);
     tcase_add_loop_test(tc_lost, test_peer_dies_idle, 0, nprov);
+    tcase_add_test(tc, test_iface_choice);
+    tcase_add_loop_test(tc, test_iface_init, 0, nprov);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tc_conf);
     suite_add_tcase(s, tc_bp);
