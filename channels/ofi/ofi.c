@@ -84,7 +84,9 @@ static void card_escape(const char *in, char *out, size_t len)
     out[i] = '\0';
 }
 
-/* "1|<provider>|<max_payload>|<hex address>" */
+/* "2|<provider>|<max_payload>|<pid>|<hex address>": the pid lets a rank on
+ * the same node tell a peer that died from one that only does not progress
+ * (ofi_data.c, probes). */
 static canal_status_t card_make(ofi_state_t *st, const unsigned char *addr, size_t alen)
 {
     char hex[2 * OFI_ADDR_MAX + 1];
@@ -93,17 +95,18 @@ static canal_status_t card_make(ofi_state_t *st, const unsigned char *addr, size
 
     common_hex_encode(addr, alen, hex);
     card_escape(st->prov, prov, sizeof prov);
-    n = snprintf(st->card, sizeof st->card, "%d|%s|%zu|%s", OFI_CARD_VERSION, prov,
-                 st->max_payload, hex);
+    n = snprintf(st->card, sizeof st->card, "%d|%s|%zu|%ld|%s", OFI_CARD_VERSION, prov,
+                 st->max_payload, (long)getpid(), hex);
     if (n < 0 || (size_t)n >= sizeof st->card)
         return common_err_set(CANAL_ERR_LIMIT, "ofi: address card of %d bytes exceeds the PMI "
                               "value limit %d", n, PMI_VAL_MAX - 1);
     return CANAL_OK;
 }
 
-static int card_parse(const ofi_state_t *st, char *card, unsigned char *addr, long *alen_out)
+static int card_parse(const ofi_state_t *st, char *card, unsigned char *addr, long *alen_out,
+                      long *pid_out)
 {
-    char *f[4];
+    char *f[5];
     char *save = NULL, *p = card;
     char prov[sizeof st->prov];
     int nf = 0;
@@ -111,17 +114,18 @@ static int card_parse(const ofi_state_t *st, char *card, unsigned char *addr, lo
     if (card[0] == '!')
         return UNREACH_INIT_FAILED;
     /* The provider name itself contains ';' but never '|'. */
-    for (char *tok = strtok_r(p, "|", &save); tok != NULL && nf < 4;
+    for (char *tok = strtok_r(p, "|", &save); tok != NULL && nf < 5;
          tok = strtok_r(NULL, "|", &save))
         f[nf++] = tok;
-    if (nf != 4 || atoi(f[0]) != OFI_CARD_VERSION)
+    if (nf != 5 || atoi(f[0]) != OFI_CARD_VERSION)
         return UNREACH_BAD_CARD;
     card_escape(st->prov, prov, sizeof prov);
     if (strcmp(f[1], prov) != 0)
         return UNREACH_PROVIDER;
     if (strtoull(f[2], NULL, 10) != st->max_payload)
         return UNREACH_PAYLOAD;
-    *alen_out = f[3][0] == '\0' ? -1 : common_hex_decode(f[3], strlen(f[3]), addr, OFI_ADDR_MAX);
+    *pid_out = atol(f[3]);
+    *alen_out = f[4][0] == '\0' ? -1 : common_hex_decode(f[4], strlen(f[4]), addr, OFI_ADDR_MAX);
     return *alen_out > 0 ? UNREACH_NONE : UNREACH_BAD_CARD;
 }
 
@@ -285,6 +289,7 @@ static canal_status_t read_config(ofi_state_t *st)
     long long idle = common_cvar_int("OFI_MR_CACHE_ENTRIES");
     const char *cache = common_cvar_str("OFI_MR_CACHE");
     const char *wait = common_cvar_str("OFI_CQ_WAIT");
+    long long lost = common_cvar_int("OFI_PEER_LOST_S");
 
     if (pay < 1024 || pay > (16LL << 20))
         return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_MAX_PAYLOAD=%lld: expected 1K..16M", pay);
@@ -301,6 +306,10 @@ static canal_status_t read_config(ofi_state_t *st)
     if (strcmp(wait, "auto") != 0 && strcmp(wait, "fd") != 0 && strcmp(wait, "none") != 0)
         return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_CQ_WAIT=%s: expected auto, fd or none",
                               wait);
+    if (lost < 1 || lost > 86400)
+        return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_PEER_LOST_S=%lld: expected 1..86400",
+                              lost);
+    st->lost_s = (double)lost;
     st->max_payload = (size_t)pay;
     st->buf_size = (OFI_PREFIX_MAX + st->max_payload + 63) & ~(size_t)63;
     st->ntx = (int)ntx;
@@ -737,7 +746,7 @@ static canal_status_t ofi_post_fence(ch_endpoint_t *ep)
         else if (st->local_only && st->node_of != NULL && st->node_of[r] != st->node)
             why = UNREACH_NODE;
         else
-            why = card_parse(st, card, addr, &alen);
+            why = card_parse(st, card, addr, &alen, &p->pid);
         if (why == UNREACH_NONE) {
             int rc = fi_av_insert(st->av, addr, 1, &p->addr, 0, NULL);
             if (rc != 1) {
@@ -909,9 +918,9 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
     text_add(buf, len, &off,
              "  completions: %lu receives, %lu sends, %lu errors; %lu packets delivered, %lu held "
              "back for order; %lu sends, %lu without a free buffer, %lu FI_EAGAIN; %lu liveness "
-             "probes\n",
+             "probes, %lu BYEs\n",
              st->rx_completions, st->tx_completions, st->cq_errors, st->delivered, st->reordered,
-             st->sends, st->tx_nobuf, st->tx_eagain, st->probes);
+             st->sends, st->tx_nobuf, st->tx_eagain, st->probes, st->byes);
     if (st->cq_errors > 0)
         text_add(buf, len, &off, "  last completion error: %s\n", st->last_cq_err);
     /* The oldest send each peer still has at the provider (a bounce buffer
@@ -951,7 +960,7 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
             last = h->seq;
             nheld++;
         }
-        if (p->tx_seq == 0 && p->rx_seq == 0 && nheld == 0 && !p->failed)
+        if (p->tx_seq == 0 && p->rx_seq == 0 && nheld == 0 && !p->failed && !p->departed)
             continue;
         if (shown++ == 16) {
             text_add(buf, len, &off, "  (more peers not shown)\n");
@@ -964,7 +973,8 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
             text_add(buf, len, &off, ", oldest send in flight %ld", oldest[r]);
         if (nheld > 0)
             text_add(buf, len, &off, ", holds %d (%u..%u)", nheld, first, last);
-        text_add(buf, len, &off, "%s\n", p->failed ? ", failed" : "");
+        text_add(buf, len, &off, "%s%s\n", p->departed ? ", said BYE" : "",
+                 p->failed ? ", failed" : "");
     }
     free(isfree);
     free(oldest);
