@@ -130,7 +130,10 @@ typedef struct ch_ops {
      * process (handed to the kernel or the peer), CANAL_AGAIN while some
      * still waits (a connection still handshaking, a full socket). The
      * device calls progress() until it says CANAL_OK before the fence of its
-     * finalize; the peers are still progressing then. */
+     * finalize, and only there: a channel may take the first call as this
+     * process's orderly exit and tell its peers (ofi sends BYE, so that its
+     * liveness probes never take a rank waiting in the fence, or gone after
+     * it, for a lost one); the peers are still progressing then. */
     canal_status_t (*flush)(ch_endpoint_t *ep);
     /* Optional: one line describing the configuration, for CANAL_SUMMARY. */
     void (*describe)(ch_endpoint_t *ep, char *buf, size_t len);

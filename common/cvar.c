@@ -211,6 +211,11 @@ static const common_cvar_desc_t cvar_table[] = {
      "pins nothing), yes or no"},
     {"OFI_MR_CACHE_ENTRIES", CVAR_TYPE_INT, "128", NULL,
      "ofi: most registrations without users kept in the cache"},
+    {"OFI_PEER_LOST_S", CVAR_TYPE_INT, "10", NULL,
+     "ofi: seconds a peer may refuse every liveness probe (with nothing else in flight to it) "
+     "before it is reported lost, when its process cannot be seen alive (a rank on this node "
+     "whose pid still runs, or one that said it is finalizing, never is); 1..86400 (tests set "
+     "it small)"},
 };
 
 int common_cvar_count(void) { return (int)(sizeof cvar_table / sizeof cvar_table[0]); }

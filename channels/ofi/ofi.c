@@ -31,11 +31,16 @@
  */
 #include "channels/ofi/ofi_impl.h"
 
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "common/cvar.h"
@@ -79,7 +84,9 @@ static void card_escape(const char *in, char *out, size_t len)
     out[i] = '\0';
 }
 
-/* "1|<provider>|<max_payload>|<hex address>" */
+/* "2|<provider>|<max_payload>|<pid>|<hex address>": the pid lets a rank on
+ * the same node tell a peer that died from one that only does not progress
+ * (ofi_data.c, probes). */
 static canal_status_t card_make(ofi_state_t *st, const unsigned char *addr, size_t alen)
 {
     char hex[2 * OFI_ADDR_MAX + 1];
@@ -88,17 +95,18 @@ static canal_status_t card_make(ofi_state_t *st, const unsigned char *addr, size
 
     common_hex_encode(addr, alen, hex);
     card_escape(st->prov, prov, sizeof prov);
-    n = snprintf(st->card, sizeof st->card, "%d|%s|%zu|%s", OFI_CARD_VERSION, prov,
-                 st->max_payload, hex);
+    n = snprintf(st->card, sizeof st->card, "%d|%s|%zu|%ld|%s", OFI_CARD_VERSION, prov,
+                 st->max_payload, (long)getpid(), hex);
     if (n < 0 || (size_t)n >= sizeof st->card)
         return common_err_set(CANAL_ERR_LIMIT, "ofi: address card of %d bytes exceeds the PMI "
                               "value limit %d", n, PMI_VAL_MAX - 1);
     return CANAL_OK;
 }
 
-static int card_parse(const ofi_state_t *st, char *card, unsigned char *addr, long *alen_out)
+static int card_parse(const ofi_state_t *st, char *card, unsigned char *addr, long *alen_out,
+                      long *pid_out)
 {
-    char *f[4];
+    char *f[5];
     char *save = NULL, *p = card;
     char prov[sizeof st->prov];
     int nf = 0;
@@ -106,17 +114,18 @@ static int card_parse(const ofi_state_t *st, char *card, unsigned char *addr, lo
     if (card[0] == '!')
         return UNREACH_INIT_FAILED;
     /* The provider name itself contains ';' but never '|'. */
-    for (char *tok = strtok_r(p, "|", &save); tok != NULL && nf < 4;
+    for (char *tok = strtok_r(p, "|", &save); tok != NULL && nf < 5;
          tok = strtok_r(NULL, "|", &save))
         f[nf++] = tok;
-    if (nf != 4 || atoi(f[0]) != OFI_CARD_VERSION)
+    if (nf != 5 || atoi(f[0]) != OFI_CARD_VERSION)
         return UNREACH_BAD_CARD;
     card_escape(st->prov, prov, sizeof prov);
     if (strcmp(f[1], prov) != 0)
         return UNREACH_PROVIDER;
     if (strtoull(f[2], NULL, 10) != st->max_payload)
         return UNREACH_PAYLOAD;
-    *alen_out = f[3][0] == '\0' ? -1 : common_hex_decode(f[3], strlen(f[3]), addr, OFI_ADDR_MAX);
+    *pid_out = atol(f[3]);
+    *alen_out = f[4][0] == '\0' ? -1 : common_hex_decode(f[4], strlen(f[4]), addr, OFI_ADDR_MAX);
     return *alen_out > 0 ? UNREACH_NONE : UNREACH_BAD_CARD;
 }
 
@@ -280,6 +289,7 @@ static canal_status_t read_config(ofi_state_t *st)
     long long idle = common_cvar_int("OFI_MR_CACHE_ENTRIES");
     const char *cache = common_cvar_str("OFI_MR_CACHE");
     const char *wait = common_cvar_str("OFI_CQ_WAIT");
+    long long lost = common_cvar_int("OFI_PEER_LOST_S");
 
     if (pay < 1024 || pay > (16LL << 20))
         return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_MAX_PAYLOAD=%lld: expected 1K..16M", pay);
@@ -296,6 +306,10 @@ static canal_status_t read_config(ofi_state_t *st)
     if (strcmp(wait, "auto") != 0 && strcmp(wait, "fd") != 0 && strcmp(wait, "none") != 0)
         return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_CQ_WAIT=%s: expected auto, fd or none",
                               wait);
+    if (lost < 1 || lost > 86400)
+        return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_PEER_LOST_S=%lld: expected 1..86400",
+                              lost);
+    st->lost_s = (double)lost;
     st->max_payload = (size_t)pay;
     st->buf_size = (OFI_PREFIX_MAX + st->max_payload + 63) & ~(size_t)63;
     st->ntx = (int)ntx;
@@ -366,6 +380,122 @@ static void rxm_limits_set(const ofi_state_t *st)
         return;
     snprintf(val, sizeof val, "%lld", eager + OFI_PREFIX_MAX + 256);
     setenv("FI_OFI_RXM_BUFFER_SIZE", val, 0);
+}
+
+/* ---- the network interface ----------------------------------------------- */
+
+/* libfabric's socket providers pick an interface of their own (tcp: the
+ * first that is up), which may be a bridge another program removes while
+ * the job runs (EADDRNOTAVAIL), or one the other nodes cannot reach. */
+static const char *const IFACE_VARS[] = {"FI_TCP_IFACE", "FI_SOCKETS_IFACE", "FI_NET_IFACE"};
+
+/* The interface whose address is `ip` (numeric), or "" when none has it. */
+static void iface_of_addr(const struct sockaddr *sa, char *out, size_t len)
+{
+    struct ifaddrs *all = NULL;
+
+    out[0] = '\0';
+    if (getifaddrs(&all) != 0)
+        return;
+    for (const struct ifaddrs *i = all; i != NULL; i = i->ifa_next) {
+        const struct sockaddr *a = i->ifa_addr;
+        if (a == NULL || a->sa_family != sa->sa_family || !(i->ifa_flags & IFF_UP))
+            continue;
+        if ((a->sa_family == AF_INET &&
+             ((const struct sockaddr_in *)(const void *)a)->sin_addr.s_addr ==
+                 ((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr) ||
+            (a->sa_family == AF_INET6 &&
+             memcmp(&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr,
+                    &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
+                    sizeof(struct in6_addr)) == 0)) {
+            snprintf(out, len, "%s", i->ifa_name);
+            break;
+        }
+    }
+    freeifaddrs(all);
+}
+
+/* The interface the route to PMI_PORT's host leaves through ("" if unknown):
+ * a UDP socket connected there (no packet is sent) shows the local address. */
+static void iface_toward_launcher(char *out, size_t len, char *host, size_t hlen)
+{
+    const char *port = getenv("PMI_PORT");
+    const char *colon = port != NULL ? strrchr(port, ':') : NULL;
+    struct addrinfo hints = {0}, *res = NULL;
+    struct sockaddr_storage me;
+    socklen_t mlen = sizeof me;
+    int fd;
+
+    out[0] = '\0';
+    host[0] = '\0';
+    if (colon == NULL || colon == port || (size_t)(colon - port) >= hlen)
+        return;
+    snprintf(host, hlen, "%.*s", (int)(colon - port), port);
+    if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+        memmove(host, host + 1, strlen(host));
+        host[strlen(host) - 1] = '\0';
+    }
+    hints.ai_socktype = SOCK_DGRAM;
+    if (getaddrinfo(host, colon + 1, &hints, &res) != 0 || res == NULL)
+        return;
+    fd = socket(res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) == 0 &&
+        getsockname(fd, (struct sockaddr *)&me, &mlen) == 0)
+        iface_of_addr((const struct sockaddr *)&me, out, len);
+    if (fd >= 0)
+        close(fd);
+    freeaddrinfo(res);
+}
+
+/* What iface_set() put in the environment (a second endpoint finds it there). */
+static char iface_ours[64];
+
+int ch_ofi_iface_choose(int nnodes, char *out, size_t len, char *why, size_t wlen)
+{
+    const char *sock_iface = common_cvar_str("SOCK_IFACE");
+    char host[256];
+
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof IFACE_VARS / sizeof IFACE_VARS[0]; i++) {
+        const char *v = getenv(IFACE_VARS[i]);
+        if (v != NULL && (iface_ours[0] == '\0' || strcmp(v, iface_ours) != 0)) {
+            snprintf(why, wlen, "%s=%s set by the user", IFACE_VARS[i], v);
+            return 0;
+        }
+    }
+    if (nnodes <= 1) {
+        snprintf(out, len, "lo");
+        snprintf(why, wlen, "every rank is on this node");
+        return 1;
+    }
+    if (sock_iface[0] != '\0' && strcmp(sock_iface, "auto") != 0 &&
+        strlen(sock_iface) < IF_NAMESIZE && if_nametoindex(sock_iface) != 0) {
+        snprintf(out, len, "%s", sock_iface);
+        snprintf(why, wlen, "CANAL_SOCK_IFACE (mpiexec -iface)");
+        return 1;
+    }
+    iface_toward_launcher(out, len, host, sizeof host);
+    if (out[0] != '\0' && strcmp(out, "lo") != 0) {
+        snprintf(why, wlen, "the route to the launcher's PMI_PORT host %s", host);
+        return 1;
+    }
+    out[0] = '\0';
+    snprintf(why, wlen, "ranks on %d nodes and no launcher address off loopback to go by",
+             nnodes);
+    return 0;
+}
+
+/* Before the first fi_getinfo (the providers read the variables there). */
+static void iface_set(ofi_state_t *st, const pmi_info_t *pmi)
+{
+    if (ch_ofi_iface_choose(pmi->nnodes, st->iface, sizeof st->iface, st->iface_why,
+                            sizeof st->iface_why)) {
+        for (size_t i = 0; i < sizeof IFACE_VARS / sizeof IFACE_VARS[0]; i++)
+            setenv(IFACE_VARS[i], st->iface, 1);
+        snprintf(iface_ours, sizeof iface_ours, "%s", st->iface);
+    }
+    LOG_INFO("ofi: network interface %s (%s)", st->iface[0] != '\0' ? st->iface : "of libfabric's "
+             "choice", st->iface_why);
 }
 
 static canal_status_t open_endpoint(ofi_state_t *st)
@@ -503,6 +633,7 @@ static canal_status_t ofi_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const c
 
     cq_wait_choose(st, pmi);
     rxm_limits_set(st);
+    iface_set(st, pmi);
     want = ep->provider[0] != '\0' ? ep->provider : common_cvar_str("OFI_PROVIDER");
     if ((err = select_provider(st, want)) != CANAL_OK)
         goto fail;
@@ -615,7 +746,7 @@ static canal_status_t ofi_post_fence(ch_endpoint_t *ep)
         else if (st->local_only && st->node_of != NULL && st->node_of[r] != st->node)
             why = UNREACH_NODE;
         else
-            why = card_parse(st, card, addr, &alen);
+            why = card_parse(st, card, addr, &alen, &p->pid);
         if (why == UNREACH_NONE) {
             int rc = fi_av_insert(st->av, addr, 1, &p->addr, 0, NULL);
             if (rc != 1) {
@@ -709,11 +840,13 @@ static void ofi_describe(ch_endpoint_t *ep, char *buf, size_t len)
              st->mr_allocated ? " allocated" : "", st->mr_endpoint ? " endpoint" : "");
     snprintf(
         buf, len,
-        "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, %d/%d ranks reachable, "
+        "ofi: libfabric %u.%u (%s), provider %s, fabric %s, domain %s%s, interface %s, "
+        "%d/%d ranks reachable, "
         "RMA %s, mr_mode [%s ], %zu B packets, %d rx / %d tx buffers, block %s, "
         "MR cache %s (hits %lu, misses %lu)",
         FI_MAJOR(fi_version()), FI_MINOR(fi_version()), ch_ofi_dl_path(), st->prov, st->fabric_name,
-        st->domain_name, st->local_only ? " (node-local)" : "", st->nreachable, st->size,
+        st->domain_name, st->local_only ? " (node-local)" : "",
+        st->iface[0] != '\0' ? st->iface : "libfabric's", st->nreachable, st->size,
         !st->has_rma  ? "no"
         : st->mr_virt ? "yes (virtual addresses)"
                       : "yes (offsets)",
@@ -785,9 +918,9 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
     text_add(buf, len, &off,
              "  completions: %lu receives, %lu sends, %lu errors; %lu packets delivered, %lu held "
              "back for order; %lu sends, %lu without a free buffer, %lu FI_EAGAIN; %lu liveness "
-             "probes\n",
+             "probes, %lu BYEs\n",
              st->rx_completions, st->tx_completions, st->cq_errors, st->delivered, st->reordered,
-             st->sends, st->tx_nobuf, st->tx_eagain, st->probes);
+             st->sends, st->tx_nobuf, st->tx_eagain, st->probes, st->byes);
     if (st->cq_errors > 0)
         text_add(buf, len, &off, "  last completion error: %s\n", st->last_cq_err);
     /* The oldest send each peer still has at the provider (a bounce buffer
@@ -827,7 +960,7 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
             last = h->seq;
             nheld++;
         }
-        if (p->tx_seq == 0 && p->rx_seq == 0 && nheld == 0 && !p->failed)
+        if (p->tx_seq == 0 && p->rx_seq == 0 && nheld == 0 && !p->failed && !p->departed)
             continue;
         if (shown++ == 16) {
             text_add(buf, len, &off, "  (more peers not shown)\n");
@@ -840,7 +973,8 @@ void ch_ofi_state_text(ch_endpoint_t *ep, char *buf, size_t len)
             text_add(buf, len, &off, ", oldest send in flight %ld", oldest[r]);
         if (nheld > 0)
             text_add(buf, len, &off, ", holds %d (%u..%u)", nheld, first, last);
-        text_add(buf, len, &off, "%s\n", p->failed ? ", failed" : "");
+        text_add(buf, len, &off, "%s%s\n", p->departed ? ", said BYE" : "",
+                 p->failed ? ", failed" : "");
     }
     free(isfree);
     free(oldest);

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,7 @@ static void complete(ofi_state_t *st, const struct fi_cq_data_entry *e)
         st->tx_free = b;
         st->tx_inflight--;
         st->peers[b->peer].tx_inflight--;
+        st->peers[b->peer].connected = 1;
         st->tx_completions++;
         break;
     }
@@ -371,11 +373,35 @@ static int tx_pending_live(ofi_state_t *st)
  * except those to peers that failed. With manual-progress providers a
  * packet leaves only while someone polls: the device polls until this says
  * CANAL_OK before the fence of its finalize. */
+/* The device calls flush() only in MPI_Finalize, before its fence: the
+ * first call tells every peer connected to us that this rank is leaving
+ * (BYE), so that none of them reports it lost while it waits in the fence
+ * (it no longer progresses) or after it exited (a finalize that skipped the
+ * fence after a failure). Peers never connected get no BYE (it would open a
+ * connection per peer); probe_refused() finds them alive on this node. */
+static ssize_t bare_send(ofi_state_t *st, int peer, uint16_t magic);
+
+static void bye_send(ofi_state_t *st)
+{
+    st->bye_sent = 1;
+    for (int r = 0; r < st->size; r++) {
+        const ofi_peer_t *p = &st->peers[r];
+        if (r == st->rank || !p->reachable || p->failed || !p->connected)
+            continue;
+        if (bare_send(st, r, OFI_WIRE_BYE) == 0)
+            st->byes++;
+        else
+            LOG_DEBUG("ofi: no BYE to rank %d (no buffer, or the provider refused it)", r);
+    }
+}
+
 canal_status_t ch_ofi_flush(ch_endpoint_t *ep)
 {
     ofi_state_t *st = ep->state;
     if (!st->ready)
         return CANAL_OK;
+    if (!st->bye_sent)
+        bye_send(st);
     return tx_pending_live(st) > 0 ? CANAL_AGAIN : CANAL_OK;
 }
 
@@ -527,40 +553,97 @@ canal_status_t ch_ofi_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
 
 enum { OFI_PROBE_IDLE_POLLS = 256 }; /* empty progress calls between clock readings */
 #define OFI_PROBE_IDLE_S 1.0
-/* A probe the provider refuses (FI_EAGAIN) with nothing else in flight to
- * that peer for this long: the peer is lost (tcp;ofi_rxm once the peer's
- * process died: its connection is closed and reconnecting never succeeds). */
-#define OFI_PROBE_LOST_S 10.0
 
-/* A probe to peer: a bare ofi_wire_t that takes no sequence number and that
- * the receiver drops. Skipped when no buffer is free: then sends are in
- * flight, and their completions say as much. */
-static void probe_send(ofi_state_t *st, int peer, double now)
+/* A bare ofi_wire_t (a probe or a BYE) to peer: no sequence number, the
+ * receiver takes note and drops it. 0 when handed to the provider, else the
+ * provider's error (-FI_EAGAIN: refused); 1 when no buffer is free (then
+ * sends are in flight, and their completions say as much). */
+static ssize_t bare_send(ofi_state_t *st, int peer, uint16_t magic)
 {
     ofi_peer_t *p = &st->peers[peer];
-    ofi_wire_t w = {(uint32_t)st->rank, 0, 0, 0, OFI_WIRE_PROBE};
+    ofi_wire_t w = {(uint32_t)st->rank, 0, 0, 0, magic};
     ofi_txbuf_t *b = st->tx_free;
     ssize_t rc;
 
     if (b == NULL || st->tx_inflight + st->rma_posted >= st->tx_cap)
-        return;
+        return 1;
     memcpy(b->data, &w, sizeof w);
     rc = fi_send(st->ep, b->data, sizeof w, st->tx_mr != NULL ? st->tx_mr->desc : NULL, p->addr,
                  &b->op.ctx);
+    if (rc != 0)
+        return rc;
+    st->tx_free = b->next;
+    b->peer = peer;
+    st->tx_inflight++;
+    p->tx_inflight++;
+    return 0;
+}
+
+/* Is the process of a peer that refuses our probes gone? 1 yes, 0 it still
+ * runs, -1 cannot tell. A peer that does not progress (computing, or inside
+ * MPI_Finalize's fence, or a rank that never talked to us, whose connection
+ * then never comes up) refuses probes as a dead one does; on this node its
+ * pid tells them apart. */
+static int peer_gone(const ofi_state_t *st, int peer)
+{
+    const ofi_peer_t *p = &st->peers[peer];
+
+    if (st->node_of == NULL || st->node_of[peer] != st->node || p->pid <= 0)
+        return -1;
+    if (kill((pid_t)p->pid, 0) == 0 || errno == EPERM)
+        return 0;
+    return errno == ESRCH ? 1 : -1;
+}
+
+/* A probe the provider refused (FI_EAGAIN) with nothing else in flight to
+ * the peer, for CANAL_OFI_PEER_LOST_S: the peer is lost if its process is
+ * gone, or, where that cannot be seen (another node), if its connection
+ * was up once (tcp;ofi_rxm once the peer's process died: its connection is
+ * closed and reconnecting never succeeds). A peer never connected to us on
+ * another node is left to the launcher's notice: a connection that never
+ * came up says nothing about the peer, only that it has not progressed. */
+static void probe_refused(ofi_state_t *st, int peer, double now)
+{
+    ofi_peer_t *p = &st->peers[peer];
+    int gone;
+
+    if (p->refused_since == 0) {
+        p->refused_since = now;
+        return;
+    }
+    if (now - p->refused_since < st->lost_s)
+        return; /* the next round tries again */
+    gone = peer_gone(st, peer);
+    if (gone == 1 || (gone < 0 && p->connected)) {
+        LOG_ERR("ofi: rank %d has refused every liveness probe for %.0f s in %s%s: lost", peer,
+                now - p->refused_since, st->prov, gone == 1 ? " and its process is gone" : "");
+        peer_fail(st, peer, CANAL_ERR_PEER);
+        return;
+    }
+    if (!p->alive_noted) {
+        p->alive_noted = 1;
+        LOG_INFO("ofi: rank %d has refused every liveness probe for %.0f s in %s, but %s: not "
+                 "lost", peer, now - p->refused_since, st->prov,
+                 gone == 0 ? "its process runs (it does not progress)"
+                           : "it never connected and runs on another node");
+    }
+    p->refused_since = now;
+}
+
+static void probe_send(ofi_state_t *st, int peer, double now)
+{
+    ofi_peer_t *p = &st->peers[peer];
+    ssize_t rc = bare_send(st, peer, OFI_WIRE_PROBE);
+
+    if (rc == 1)
+        return;
     st->probes++;
     if (rc == -FI_EAGAIN) {
-        if (p->tx_inflight > 0) {
+        if (p->tx_inflight > 0)
             p->refused_since = 0; /* busy, not refused: its sends will say */
-            return;
-        }
-        if (p->refused_since == 0)
-            p->refused_since = now;
-        else if (now - p->refused_since >= OFI_PROBE_LOST_S) {
-            LOG_ERR("ofi: rank %d has refused every liveness probe for %.0f s in %s: lost", peer,
-                    now - p->refused_since, st->prov);
-            peer_fail(st, peer, CANAL_ERR_PEER);
-        }
-        return; /* the next round tries again */
+        else
+            probe_refused(st, peer, now);
+        return;
     }
     p->refused_since = 0;
     if (rc != 0) {
@@ -568,18 +651,16 @@ static void probe_send(ofi_state_t *st, int peer, double now)
         LOG_ERR("ofi: a liveness probe to rank %d failed in %s: %s", peer, st->prov,
                 ch_ofi_err((int)rc));
         peer_fail(st, peer, CANAL_ERR_PEER);
-        return;
     }
-    st->tx_free = b->next;
-    b->peer = peer;
-    st->tx_inflight++;
-    p->tx_inflight++;
 }
 
 /* Called by a progress() that delivered nothing: after a second without
- * arrivals, probe, once a second, every live peer we have talked to. A
- * probe to a peer that died fails (tcp;ofi_rxm: the connection is gone),
- * and its error completion reports the peer lost. */
+ * arrivals, probe, once a second, every live peer of the job -- not only
+ * those we talked to, so that a rank that never exchanged a packet with a
+ * lost one learns of it too. A probe to a peer that died fails
+ * (tcp;ofi_rxm: the connection is gone), its error completion reports the
+ * peer lost, or the provider refuses it (probe_refused). Peers that said
+ * BYE are finalizing and never probed. */
 static void idle_probe(ofi_state_t *st)
 {
     double now;
@@ -597,7 +678,7 @@ static void idle_probe(ofi_state_t *st)
     st->probe_at = now;
     for (int r = 0; r < st->size; r++) {
         const ofi_peer_t *p = &st->peers[r];
-        if (r != st->rank && p->reachable && !p->failed && (p->tx_seq > 0 || p->rx_seq > 0))
+        if (r != st->rank && p->reachable && !p->failed && !p->departed)
             probe_send(st, r, now);
     }
 }
@@ -653,10 +734,22 @@ static canal_status_t deliver_arrivals(ofi_state_t *st, int *count)
         st->arrived = b->next;
         if (st->arrived == NULL)
             st->arrived_tail = NULL;
-        if (b->got == sizeof(ofi_wire_t) &&
-            ((const ofi_wire_t *)(const void *)b->data)->magic == OFI_WIRE_PROBE) {
-            ch_ofi_rx_post(st, b); /* a peer's liveness probe: nothing to deliver */
-            continue;
+        if (b->got == sizeof(ofi_wire_t)) {
+            ofi_wire_t w;
+            memcpy(&w, b->data, sizeof w);
+            if ((w.magic == OFI_WIRE_PROBE || w.magic == OFI_WIRE_BYE) &&
+                w.src < (uint32_t)st->size) {
+                /* A peer's liveness probe (it lives) or its BYE (it is
+                 * finalizing: probe it no more): nothing to deliver. */
+                st->peers[w.src].connected = 1;
+                st->peers[w.src].refused_since = 0;
+                if (w.magic == OFI_WIRE_BYE && !st->peers[w.src].departed) {
+                    st->peers[w.src].departed = 1;
+                    LOG_DEBUG("ofi: rank %u is finalizing", w.src);
+                }
+                ch_ofi_rx_post(st, b);
+                continue;
+            }
         }
         if (arrival_check(st, b) != CANAL_OK) {
             if (err == CANAL_OK)
@@ -665,6 +758,7 @@ static canal_status_t deliver_arrivals(ofi_state_t *st, int *count)
             continue;
         }
         p = &st->peers[b->src];
+        p->connected = 1;
         if (b->seq != p->rx_seq) {
             /* Completed ahead of an earlier packet: hold it, sorted. */
             ofi_rxbuf_t **pp = &p->held;

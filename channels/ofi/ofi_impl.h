@@ -31,7 +31,8 @@
 enum {
     OFI_WIRE_MAGIC = 0xca7f,
     OFI_WIRE_PROBE = 0xca7e,  /* a liveness probe: no header, no payload, no sequence number */
-    OFI_CARD_VERSION = 1,
+    OFI_WIRE_BYE = 0xca7d,    /* the sender is finalizing: probe it no more (bare, as a probe) */
+    OFI_CARD_VERSION = 2,
     OFI_ADDR_MAX = 480,       /* fi_getname bytes; hex-encoded it fits a PMI value */
     OFI_PREFIX_MAX = 16 + 72, /* ofi_wire_t + CH_HDR_MAX rounded up to 8 */
 };
@@ -101,6 +102,10 @@ typedef struct {
     uint32_t rx_seq;      /* next sequence number we deliver */
     ofi_rxbuf_t *held;    /* arrived early, sorted by seq */
     double refused_since; /* its probes say FI_EAGAIN since then (0: they do not) */
+    int connected;        /* a send to it completed or a packet came from it */
+    int departed;         /* it said BYE (MPI_Finalize): never probed, never lost by probes */
+    int alive_noted;      /* logged once that it refuses probes but its process lives */
+    long pid;             /* its process id (from its card; 0: unknown) */
 } ofi_peer_t;
 
 /* Test switches, read at init (see test_ch_ofi.c). */
@@ -180,7 +185,11 @@ typedef struct {
      * interval, every peer we exchanged packets with gets a probe. */
     unsigned idle_polls;
     double idle_since, probe_at; /* 0: not idle / never probed */
-    unsigned long probes;
+    double lost_s;               /* CANAL_OFI_PEER_LOST_S */
+    int bye_sent;                /* flush() told the peers we are leaving */
+    unsigned long probes, byes;
+    char iface[64];              /* the interface chosen for socket providers ("": libfabric's) */
+    char iface_why[128];
 
     /* The registration cache. */
     common_list_t mr_list; /* the registration cache, most recently used first */
@@ -196,6 +205,14 @@ typedef struct {
 /* ofi.c */
 const char *ch_ofi_err(int fi_rc);
 const char *ch_ofi_unreach_reason(ofi_state_t *st, int peer);
+
+/* Which network interface socket-based providers (tcp, sockets, net) use,
+ * when the user set none of FI_TCP_IFACE, FI_SOCKETS_IFACE, FI_NET_IFACE:
+ * "lo" when every rank is on this node (nnodes <= 1), else the interface
+ * named by CANAL_SOCK_IFACE (mpiexec -iface), else the one the route to the
+ * launcher's PMI_PORT host leaves through (not loopback). 1 with the name
+ * in out, 0 to leave libfabric's choice; why says which rule decided. */
+int ch_ofi_iface_choose(int nnodes, char *out, size_t len, char *why, size_t wlen);
 
 /* ofi_dl.c: load libfabric (CANAL_OFI_LIBRARY, else libfabric.so.1) on
  * first use; its path once loaded, else NULL. */

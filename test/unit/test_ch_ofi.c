@@ -21,8 +21,11 @@
  * the program exits 77 (automake's SKIP) instead of passing. No check here
  * depends on speed: waits only fail as hangs (test/unit/unit_limits.h).
  */
+#include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -136,7 +139,13 @@ static void on_rdma_done_rec(void *cookie, canal_status_t st)
 }
 
 static int peer_failed_count;
-static void on_peer_failed_rec(int peer, canal_status_t st) { peer_failed_count++; }
+static unsigned peer_failed_mask; /* bit r: rank r was reported (r < 32) */
+static void on_peer_failed_rec(int peer, canal_status_t st)
+{
+    peer_failed_count++;
+    if (peer >= 0 && peer < 32)
+        peer_failed_mask |= 1u << peer;
+}
 
 static ch_upcalls_t up_check = {on_packet_check, on_rdma_done_rec, on_peer_failed_rec};
 
@@ -995,6 +1004,181 @@ START_TEST(test_peer_dies_idle)
 }
 END_TEST
 
+/* A peer that never exchanged a packet with this rank dies (rank 1), and
+ * another that never did either stops progressing (rank 2: it sleeps, as a
+ * rank computing or waiting in MPI_Finalize's fence does). The probes reach
+ * every peer of the job, so rank 0 learns of rank 1 (before, it probed only
+ * peers it had talked to and learnt nothing); rank 2's connection never
+ * comes up, so its probes are refused as a dead peer's are, but its process
+ * runs: never reported lost. One node, so that the pids tell them apart
+ * (CANAL_OFI_PEER_LOST_S=1 shortens the verdict). */
+static int body_peer_never_talked(int rank, void *arg)
+{
+    double t0;
+
+    setenv("CANAL_OFI_PEER_LOST_S", "1", 1);
+    if (!bring_up_prov(PI, &up_check))
+        return 0;
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    if (rank == 1)
+        _exit(0); /* dies without finalize */
+    if (rank == 2) {
+        sleep(6); /* no progress: its endpoint answers nothing */
+        ch_finalize(EP);
+        return 0;
+    }
+    t0 = now_s();
+    while ((peer_failed_mask & 2u) == 0 || now_s() - t0 < 5) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK((peer_failed_mask & 4u) == 0, "rank 2 (alive, not progressing) reported lost "
+                "after %.1f s", now_s() - t0);
+        T_CHECK(now_s() - t0 < unit_hang_s(), "rank 1 (never talked to) died %.0f s ago; never "
+                "reported", now_s() - t0);
+        usleep(1000);
+    }
+    fprintf(stderr, "%s: a peer never talked to lost, reported (%lu probes); the one asleep "
+            "not\n", prov, OFI_ST->probes);
+    ch_finalize(EP);
+    return 0;
+}
+
+START_TEST(test_peer_never_talked)
+{
+    fake_pmi_job_t job = {.nprocs = 3, .nnodes = 1};
+    if (strcmp(prov_names[_i], "udp;ofi_rxd") == 0 || strcmp(prov_names[_i], "shm") == 0) {
+        fprintf(stderr, "SKIP %s peer never talked to: no connection to lose\n", prov_names[_i]);
+        return;
+    }
+    ck_assert_int_eq(fake_pmi_run(&job, body_peer_never_talked, (void *)(intptr_t)_i), 0);
+}
+END_TEST
+
+/* Orderly exit: rank 1 talks to rank 0, flushes (MPI_Finalize's first step,
+ * which sends BYE to every peer it is connected to) and exits, as a rank
+ * whose finalize skipped the fence after a failure does. Rank 0, idle well
+ * past CANAL_OFI_PEER_LOST_S, must not report it lost: before the BYE its
+ * broken connection failed the next probe. */
+static int body_peer_bye(int rank, void *arg)
+{
+    unsigned char buf[16] = {0};
+    double t0;
+
+    setenv("CANAL_OFI_PEER_LOST_S", "1", 1);
+    if (!bring_up_prov(PI, &up_check))
+        return 0;
+    if (rank == 1) {
+        wait_delivered(1);
+        while (ch_flush(EP) != CANAL_OK)
+            T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        _exit(0);
+    }
+    send_checked(1, 0, 10, buf);
+    flush_sends();
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    t0 = now_s();
+    while (now_s() - t0 < 4) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(peer_failed_count == 0, "rank 1 said BYE and exited; reported lost after %.1f s",
+                now_s() - t0);
+        usleep(1000);
+    }
+    T_CHECK(OFI_ST->peers[1].departed, "rank 1's BYE never arrived");
+    ch_finalize(EP);
+    return 0;
+}
+
+START_TEST(test_peer_bye)
+{
+    fake_pmi_job_t job = {.nprocs = 2, .nnodes = nnodes_for(_i), .cyclic = 1};
+    if (strcmp(prov_names[_i], "udp;ofi_rxd") == 0 || strcmp(prov_names[_i], "shm") == 0) {
+        fprintf(stderr, "SKIP %s BYE: no connection to lose\n", prov_names[_i]);
+        return;
+    }
+    ck_assert_int_eq(fake_pmi_run(&job, body_peer_bye, (void *)(intptr_t)_i), 0);
+}
+END_TEST
+
+/* The interface socket providers use (channels/ofi/ofi.c, iface_set):
+ * FI_*_IFACE set by the user wins; one node: lo; several: CANAL_SOCK_IFACE,
+ * else the route to PMI_PORT's host, never loopback for remote peers. */
+START_TEST(test_iface_choice)
+{
+    char out[64], why[128];
+    struct ifaddrs *all = NULL;
+
+    unsetenv("FI_TCP_IFACE");
+    unsetenv("FI_SOCKETS_IFACE");
+    unsetenv("FI_NET_IFACE");
+    unsetenv("CANAL_SOCK_IFACE");
+    unsetenv("PMI_PORT");
+    ck_assert_int_eq(ch_ofi_iface_choose(1, out, sizeof out, why, sizeof why), 1);
+    ck_assert_str_eq(out, "lo");
+    ck_assert_int_eq(ch_ofi_iface_choose(2, out, sizeof out, why, sizeof why), 0);
+    ck_assert_str_eq(out, "");
+    setenv("PMI_PORT", "127.0.0.1:7", 1);
+    ck_assert_msg(ch_ofi_iface_choose(2, out, sizeof out, why, sizeof why) == 0,
+                  "remote peers, launcher on loopback: chose %s (%s)", out, why);
+    setenv("CANAL_SOCK_IFACE", "lo", 1);
+    ck_assert_int_eq(ch_ofi_iface_choose(2, out, sizeof out, why, sizeof why), 1);
+    ck_assert_str_eq(out, "lo");
+    unsetenv("CANAL_SOCK_IFACE");
+    /* The launcher at an address of another interface: that interface. */
+    if (getifaddrs(&all) == 0) {
+        for (const struct ifaddrs *i = all; i != NULL; i = i->ifa_next) {
+            char host[INET_ADDRSTRLEN], port[64];
+            if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET ||
+                (i->ifa_flags & IFF_LOOPBACK) || !(i->ifa_flags & IFF_UP))
+                continue;
+            inet_ntop(AF_INET, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, host,
+                      sizeof host);
+            snprintf(port, sizeof port, "%s:7", host);
+            setenv("PMI_PORT", port, 1);
+            ck_assert_msg(ch_ofi_iface_choose(2, out, sizeof out, why, sizeof why) == 1 &&
+                              strcmp(out, i->ifa_name) == 0,
+                          "launcher at %s (%s): chose '%s' (%s)", host, i->ifa_name, out, why);
+            break;
+        }
+        freeifaddrs(all);
+    }
+    /* The user's variable wins. */
+    setenv("FI_TCP_IFACE", "eth9", 1);
+    ck_assert_int_eq(ch_ofi_iface_choose(1, out, sizeof out, why, sizeof why), 0);
+    ck_assert_msg(strstr(why, "FI_TCP_IFACE=eth9") != NULL, "why: %s", why);
+    unsetenv("FI_TCP_IFACE");
+    unsetenv("PMI_PORT");
+}
+END_TEST
+
+/* init on one node with no FI_*_IFACE: the channel pins lo for libfabric
+ * and says so in describe(). */
+static int body_iface_init(int rank, void *arg)
+{
+    char d[1024];
+
+    unsetenv("FI_TCP_IFACE");
+    unsetenv("FI_SOCKETS_IFACE");
+    unsetenv("FI_NET_IFACE");
+    if (!bring_up_prov(PI, &up_check))
+        return 0;
+    T_CHECK(getenv("FI_TCP_IFACE") != NULL && strcmp(getenv("FI_TCP_IFACE"), "lo") == 0,
+            "FI_TCP_IFACE=%s after init on one node", getenv("FI_TCP_IFACE"));
+    ch_describe(EP, d, sizeof d);
+    T_CHECK(strstr(d, "interface lo") != NULL, "describe: %s", d);
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    ch_finalize(EP);
+    return 0;
+}
+
+START_TEST(test_iface_init)
+{
+    fake_pmi_job_t job = {.nprocs = 2, .nnodes = 1};
+    if (strcmp(prov_names[_i], "shm") == 0)
+        return;
+    ck_assert_int_eq(fake_pmi_run(&job, body_iface_init, (void *)(intptr_t)_i), 0);
+}
+END_TEST
+
 START_TEST(test_peer_dies)
 {
     int ws[2];
@@ -1106,6 +1290,10 @@ static Suite *ofi_suite(void)
     tcase_add_loop_test(tc, test_provider_mismatch, 0, nprov);
     tcase_add_loop_test(tc, test_peer_dies, 0, nprov);
     tcase_add_loop_test(tc_lost, test_peer_dies_idle, 0, nprov);
+    tcase_add_loop_test(tc_lost, test_peer_never_talked, 0, nprov);
+    tcase_add_loop_test(tc_lost, test_peer_bye, 0, nprov);
+    tcase_add_test(tc, test_iface_choice);
+    tcase_add_loop_test(tc, test_iface_init, 0, nprov);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tc_conf);
     suite_add_tcase(s, tc_bp);
