@@ -198,6 +198,12 @@ canal_status_t adi_mrecv_now(void *buf, size_t count, dt_type_t *dt, adi_message
                              adi_status_t *status_out, size_t *size_out);
 /* Cancel: receives always (if not matched), sends while not yet transmitted. */
 canal_status_t adi_cancel(adi_request_t *req);
+/* A send whose caller leaves without waiting for it (a collective
+ * abandoned after a mismatch, coll/sched.c): the bytes it still has to
+ * send are copied out of the caller's buffer, which may be freed when
+ * this returns; the send goes on from the copy. A receiver that pulls the
+ * bytes itself (RDMA) keeps the address it was given. */
+canal_status_t adi_send_detach(adi_request_t *req);
 
 /* The job ranks behind the source ranks of `context` (mpi/ calls it for
  * each context of a new communicator): source rank r is job rank

@@ -1545,6 +1545,58 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
     return CANAL_OK;
 }
 
+canal_status_t adi_send_detach(adi_request_t *r)
+{
+    canal_status_t st = CANAL_OK;
+    size_t packed = 0;
+    void *copy;
+
+    adi_lock();
+    /* Nothing left to read from the caller's buffer: done, an eager send
+     * sent (waiting for its SYNC_ACK) or packed already, or no bytes. */
+    if (r->kind != ADI_REQ_SEND || r->done || r->size == 0 || r->proto == PROTO_CTRL ||
+        (r->proto == PROTO_EAGER && r->tmp != NULL) ||
+        (r->state != REQ_SEND_QUEUED && r->state != REQ_SEND_WAIT_CTS &&
+         r->state != REQ_SEND_DATA))
+        goto out;
+    if ((copy = malloc(r->size)) == NULL) {
+        st = common_err_set(CANAL_ERR_NOMEM, "no memory to keep the %zu bytes of a send to "
+                                             "rank %d that its caller left", r->size, r->peer);
+        goto out;
+    }
+    if (dt_is_contig(r->dt))
+        memcpy(copy, contig_ptr(r), r->size);
+    else if ((st = dt_pack(r->buf, r->count, r->dt, copy, r->size, &packed)) < 0) {
+        free(copy);
+        goto out;
+    }
+    /* A rendezvous request not sent yet offers no address to pull from
+     * (the registration is of the caller's buffer); one sent already
+     * keeps the address it offered: a receiver that pulls from it after
+     * the caller freed it fails there (it is in an erroneous call anyway),
+     * one that asks for the bytes (CTS) gets them from the copy. */
+    if (r->state == REQ_SEND_QUEUED && r->proto == PROTO_RTS && r->rkey != UINT64_MAX) {
+        ch_mem_deregister(adi_dev.peers[r->peer].ch, r->rkey);
+        r->rkey = UINT64_MAX;
+    }
+    /* From now on the message is r->size contiguous bytes at copy, owned
+     * as r->tmp (freed with the request, as a packed eager send's bytes
+     * are; an eager send reads r->tmp, a DATA stream r->buf); a DATA chunk
+     * packed but not sent yet is sent again from the copy, the same bytes. */
+    free(r->tmp);
+    r->tmp = copy;
+    r->tmp_len = 0;
+    dt_release(r->dt);
+    r->dt = dt_builtin(DT_BYTE);
+    dt_retain(r->dt);
+    r->buf = copy;
+    r->count = r->size;
+    st = CANAL_OK;
+out:
+    adi_unlock();
+    return st;
+}
+
 canal_status_t adi_cancel(adi_request_t *r)
 {
     int unposted = 0;

@@ -1099,9 +1099,18 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
     free_at_end = s->free_at_end;
     s->free_at_end = 0;
     adi_unlock();
-    for (int i = 0; i < s->nacts; i++)
-        if (s->acts[i].kind == ACT_RECV && s->acts[i].req != NULL)
+    /* Receives are cancelled; sends that go on (a receiver may still take
+     * them) stop reading the caller's buffer, which it may free once the
+     * call returns (a rendezvous send of an abandoned MPI_Bcast read a
+     * freed buffer in a later call's progress: coll_length_mismatch big). */
+    for (int i = 0; i < s->nacts; i++) {
+        if (s->acts[i].req == NULL)
+            continue;
+        if (s->acts[i].kind == ACT_RECV)
             adi_cancel(s->acts[i].req); /* (does nothing to a finished one) */
+        else if (s->acts[i].kind == ACT_SEND)
+            adi_send_detach(s->acts[i].req); /* (nor this) */
+    }
     adi_lock();
     if (free_at_end && !s->running)
         sched_destroy(s);
