@@ -46,6 +46,7 @@
 #include "common/cvar.h"
 #include "common/hex.h"
 #include "common/log.h"
+#include "common/proc.h"
 
 int ch_ofi_test_flags;
 
@@ -84,9 +85,9 @@ static void card_escape(const char *in, char *out, size_t len)
     out[i] = '\0';
 }
 
-/* "2|<provider>|<max_payload>|<pid>|<hex address>": the pid lets a rank on
- * the same node tell a peer that died from one that only does not progress
- * (ofi_data.c, probes). */
+/* "3|<provider>|<max_payload>|<pid>|<pid namespace>|<hex address>": the pid
+ * lets a rank on the same node, in the same pid namespace, tell a peer that
+ * died from one that only does not progress (ofi_data.c, probes). */
 static canal_status_t card_make(ofi_state_t *st, const unsigned char *addr, size_t alen)
 {
     char hex[2 * OFI_ADDR_MAX + 1];
@@ -95,8 +96,8 @@ static canal_status_t card_make(ofi_state_t *st, const unsigned char *addr, size
 
     common_hex_encode(addr, alen, hex);
     card_escape(st->prov, prov, sizeof prov);
-    n = snprintf(st->card, sizeof st->card, "%d|%s|%zu|%ld|%s", OFI_CARD_VERSION, prov,
-                 st->max_payload, (long)getpid(), hex);
+    n = snprintf(st->card, sizeof st->card, "%d|%s|%zu|%ld|%llu|%s", OFI_CARD_VERSION, prov,
+                 st->max_payload, (long)getpid(), (unsigned long long)common_pidns(), hex);
     if (n < 0 || (size_t)n >= sizeof st->card)
         return common_err_set(CANAL_ERR_LIMIT, "ofi: address card of %d bytes exceeds the PMI "
                               "value limit %d", n, PMI_VAL_MAX - 1);
@@ -104,9 +105,9 @@ static canal_status_t card_make(ofi_state_t *st, const unsigned char *addr, size
 }
 
 static int card_parse(const ofi_state_t *st, char *card, unsigned char *addr, long *alen_out,
-                      long *pid_out)
+                      ofi_peer_t *peer)
 {
-    char *f[5];
+    char *f[6];
     char *save = NULL, *p = card;
     char prov[sizeof st->prov];
     int nf = 0;
@@ -114,18 +115,19 @@ static int card_parse(const ofi_state_t *st, char *card, unsigned char *addr, lo
     if (card[0] == '!')
         return UNREACH_INIT_FAILED;
     /* The provider name itself contains ';' but never '|'. */
-    for (char *tok = strtok_r(p, "|", &save); tok != NULL && nf < 5;
+    for (char *tok = strtok_r(p, "|", &save); tok != NULL && nf < 6;
          tok = strtok_r(NULL, "|", &save))
         f[nf++] = tok;
-    if (nf != 5 || atoi(f[0]) != OFI_CARD_VERSION)
+    if (nf != 6 || atoi(f[0]) != OFI_CARD_VERSION)
         return UNREACH_BAD_CARD;
     card_escape(st->prov, prov, sizeof prov);
     if (strcmp(f[1], prov) != 0)
         return UNREACH_PROVIDER;
     if (strtoull(f[2], NULL, 10) != st->max_payload)
         return UNREACH_PAYLOAD;
-    *pid_out = atol(f[3]);
-    *alen_out = f[4][0] == '\0' ? -1 : common_hex_decode(f[4], strlen(f[4]), addr, OFI_ADDR_MAX);
+    peer->pid = atol(f[3]);
+    peer->pidns = strtoull(f[4], NULL, 10);
+    *alen_out = f[5][0] == '\0' ? -1 : common_hex_decode(f[5], strlen(f[5]), addr, OFI_ADDR_MAX);
     return *alen_out > 0 ? UNREACH_NONE : UNREACH_BAD_CARD;
 }
 
@@ -746,7 +748,7 @@ static canal_status_t ofi_post_fence(ch_endpoint_t *ep)
         else if (st->local_only && st->node_of != NULL && st->node_of[r] != st->node)
             why = UNREACH_NODE;
         else
-            why = card_parse(st, card, addr, &alen, &p->pid);
+            why = card_parse(st, card, addr, &alen, p);
         if (why == UNREACH_NONE) {
             int rc = fi_av_insert(st->av, addr, 1, &p->addr, 0, NULL);
             if (rc != 1) {

@@ -24,6 +24,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/proc.h"
 
 static canal_status_t check_peer(ofi_state_t *st, int peer, const char *what)
 {
@@ -582,17 +583,15 @@ static ssize_t bare_send(ofi_state_t *st, int peer, uint16_t magic)
 /* Is the process of a peer that refuses our probes gone? 1 yes, 0 it still
  * runs, -1 cannot tell. A peer that does not progress (computing, or inside
  * MPI_Finalize's fence, or a rank that never talked to us, whose connection
- * then never comes up) refuses probes as a dead one does; on this node its
- * pid tells them apart. */
+ * then never comes up) refuses probes as a dead one does; on this node, in
+ * our pid namespace, its pid tells them apart. */
 static int peer_gone(const ofi_state_t *st, int peer)
 {
     const ofi_peer_t *p = &st->peers[peer];
 
-    if (st->node_of == NULL || st->node_of[peer] != st->node || p->pid <= 0)
+    if (st->node_of == NULL || st->node_of[peer] != st->node)
         return -1;
-    if (kill((pid_t)p->pid, 0) == 0 || errno == EPERM)
-        return 0;
-    return errno == ESRCH ? 1 : -1;
+    return common_pid_gone(p->pid, p->pidns);
 }
 
 /* A probe the provider refused (FI_EAGAIN) with nothing else in flight to

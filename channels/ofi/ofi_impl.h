@@ -32,7 +32,7 @@ enum {
     OFI_WIRE_MAGIC = 0xca7f,
     OFI_WIRE_PROBE = 0xca7e,  /* a liveness probe: no header, no payload, no sequence number */
     OFI_WIRE_BYE = 0xca7d,    /* the sender is finalizing: probe it no more (bare, as a probe) */
-    OFI_CARD_VERSION = 2,
+    OFI_CARD_VERSION = 3,
     OFI_ADDR_MAX = 480,       /* fi_getname bytes; hex-encoded it fits a PMI value */
     OFI_PREFIX_MAX = 16 + 72, /* ofi_wire_t + CH_HDR_MAX rounded up to 8 */
 };
@@ -106,6 +106,7 @@ typedef struct {
     int departed;         /* it said BYE (MPI_Finalize): never probed, never lost by probes */
     int alive_noted;      /* logged once that it refuses probes but its process lives */
     long pid;             /* its process id (from its card; 0: unknown) */
+    uint64_t pidns;       /* the pid namespace pid is of (common_pidns) */
 } ofi_peer_t;
 
 /* Test switches, read at init (see test_ch_ofi.c). */

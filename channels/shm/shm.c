@@ -29,6 +29,7 @@
 
 #include "common/cvar.h"
 #include "common/log.h"
+#include "common/proc.h"
 
 uint32_t ch_shm_test_count_base;
 
@@ -298,6 +299,7 @@ static canal_status_t ch_shm_post_fence(ch_endpoint_t *ep)
         me = &st->slots[st->local_rank];
         atomic_store_explicit(&me->sleeping, 0, memory_order_relaxed);
         me->pid = (int32_t)getpid();
+        me->pidns = common_pidns();
         me->membarrier_ok = (uint32_t)st->mb_registered;
         me->probe_addr = ch_shm_cma_probe_addr();
     }

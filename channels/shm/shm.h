@@ -95,6 +95,7 @@ typedef struct {
     _Alignas(SHM_LINE) int32_t pid;
     uint32_t membarrier_ok; /* registered for MEMBARRIER_CMD_GLOBAL_EXPEDITED */
     uint64_t probe_addr;
+    uint64_t pidns; /* its pid namespace (common_pidns): where pid means it */
     _Atomic uint32_t finalized; /* left cleanly: its exit is not a failure */
 } ch_shm_slot_t;
 

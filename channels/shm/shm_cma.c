@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/cvar.h"
+#include "common/proc.h"
 
 static volatile uint64_t cma_probe_word = SHM_CMA_PROBE;
 
@@ -110,7 +111,22 @@ static int denied_errno(int e)
 static void cma_deny(ch_shm_state_t *st, const char *what, int e)
 {
     st->cma_state = SHM_CMA_DENIED;
-    snprintf(st->cma_why, sizeof st->cma_why, "%s: %s", what, strerror(e));
+    if (e == 0) /* what says it all */
+        snprintf(st->cma_why, sizeof st->cma_why, "%s", what);
+    else
+        snprintf(st->cma_why, sizeof st->cma_why, "%s: %s", what, strerror(e));
+}
+
+/* A probe found CMA unusable: fall back to copies through the rings, unless
+ * the user demanded CMA (CANAL_SHM_CMA=yes). */
+static canal_status_t cma_probe_failed(ch_shm_state_t *st, const char *what, int e)
+{
+    cma_deny(st, what, e);
+    if (st->cma_mode == SHM_CMA_YES)
+        return common_err_set(CANAL_ERR_UNSUPPORTED,
+                              "shm: CANAL_SHM_CMA=yes but CMA does not work here (%s)",
+                              st->cma_why);
+    return CANAL_OK;
 }
 
 canal_status_t ch_shm_cma_probe_self(ch_shm_state_t *st)
@@ -132,15 +148,13 @@ canal_status_t ch_shm_cma_probe_self(ch_shm_state_t *st)
         return CANAL_OK; /* still unknown for peers */
     if (e == 0)
         e = EIO;
-    cma_deny(st, "process_vm_readv on self", e);
-    if (st->cma_mode == SHM_CMA_YES)
-        return common_err_set(CANAL_ERR_UNSUPPORTED,
-                              "shm: CANAL_SHM_CMA=yes but CMA does not work here (%s)",
-                              st->cma_why);
-    return CANAL_OK;
+    return cma_probe_failed(st, "process_vm_readv on self", e);
 }
 
-/* After the second fence: read the next local rank's probe word. */
+/* After the second fence: read the next local rank's probe word. First,
+ * every local rank must share our pid namespace, else a peer's pid names
+ * another process here (or none), and a read by pid could return another
+ * process's bytes; every rank sees the same slots, so all decide alike. */
 canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st)
 {
     int li = (st->local_rank + 1) % st->local_size;
@@ -151,6 +165,12 @@ canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st)
 
     if (st->cma_state == SHM_CMA_DENIED)
         return CANAL_OK;
+    for (int k = 0; k < st->local_size; k++) {
+        if (st->slots[k].pidns == st->slots[st->local_rank].pidns)
+            continue;
+        snprintf(what, sizeof what, "rank %d is in another pid namespace", st->peers[k].world);
+        return cma_probe_failed(st, what, 0);
+    }
     e = cma_copy((pid_t)s->pid, &v, s->probe_addr, sizeof v);
     if (e == 0 && v == SHM_CMA_PROBE) {
         st->cma_state = SHM_CMA_WORKS;
@@ -161,12 +181,7 @@ canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st)
         e = EIO;
     snprintf(what, sizeof what, "process_vm_readv on rank %d (pid %d)", st->peers[li].world,
              (int)s->pid);
-    cma_deny(st, what, e);
-    if (st->cma_mode == SHM_CMA_YES)
-        return common_err_set(CANAL_ERR_UNSUPPORTED,
-                              "shm: CANAL_SHM_CMA=yes but CMA does not work here (%s)",
-                              st->cma_why);
-    return CANAL_OK;
+    return cma_probe_failed(st, what, e);
 }
 
 canal_status_t ch_shm_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,

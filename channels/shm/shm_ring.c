@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "common/clock.h"
+#include "common/proc.h"
 
 static long futex_call(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *ts)
 {
@@ -582,7 +583,9 @@ static int ch_shm_ready(ch_shm_state_t *st)
 }
 /* A local peer that dies cannot say so: while we sleep with nothing to do,
  * or poll in vain (progress), look at the peers' pids now and then, at most
- * every 0.1 s (never on the fast path). */
+ * every 0.1 s (never on the fast path). Only in our own pid namespace: a
+ * peer in another one (a container per rank) has a pid that names nothing
+ * here, and its loss is left to the launcher. */
 static void check_peers_alive(ch_shm_state_t *st)
 {
     double t = common_now_s();
@@ -595,7 +598,7 @@ static void check_peers_alive(ch_shm_state_t *st)
         if (li == st->local_rank || p->dead ||
             atomic_load_explicit(&st->slots[li].finalized, memory_order_acquire))
             continue;
-        if (kill((pid_t)st->slots[li].pid, 0) != 0 && errno == ESRCH) {
+        if (common_pid_gone(st->slots[li].pid, st->slots[li].pidns) == 1) {
             p->dead = 1;
             st->ndead++;
             ch_shm_peer_limit(p, (uint32_t)st->lay.ring_bytes);

@@ -10,6 +10,7 @@
 #include "common/copy.h"
 #include "common/hex.h"
 #include "common/list.h"
+#include "common/proc.h"
 #include "common/random.h"
 #include "common/shmseg.h"
 #include "test/unit/unit_limits.h"
@@ -18,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <time.h>
 
 START_TEST(hex_round_trip)
@@ -226,6 +229,29 @@ START_TEST(shm_segments)
 }
 END_TEST
 
+/* A pid is looked up only in our own pid namespace: another namespace's
+ * pid, or no pid, cannot tell (-1), never "gone". */
+START_TEST(pid_gone_by_namespace)
+{
+    uint64_t ns = common_pidns();
+    pid_t child;
+    int status;
+
+    ck_assert_uint_eq(common_pidns(), ns); /* read once, the same after */
+    ck_assert_int_eq(common_pid_gone((long)getpid(), ns), 0);
+    ck_assert_int_eq(common_pid_gone((long)getpid(), ns + 1), -1);
+    ck_assert_int_eq(common_pid_gone(0, ns), -1);
+    ck_assert_int_eq(common_pid_gone(-5, ns), -1);
+    child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0)
+        _exit(0);
+    ck_assert_int_eq(waitpid(child, &status, 0), child); /* reaped: the pid is free */
+    ck_assert_int_eq(common_pid_gone((long)child, ns), 1);
+    ck_assert_int_eq(common_pid_gone((long)child, ns ^ 1), -1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("common");
@@ -241,6 +267,7 @@ int main(void)
     tcase_add_test(tc, clock_units_agree);
     tcase_add_test(tc, list_order_and_removal);
     tcase_add_test(tc, shm_segments);
+    tcase_add_test(tc, pid_gone_by_namespace);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
