@@ -216,6 +216,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "before it is reported lost, when its process cannot be seen alive (a rank on this node "
      "whose pid still runs, or one that said it is finalizing, never is); 1..86400 (tests set "
      "it small)"},
+    {"OFI_PROBE_ALL_MAX", CVAR_TYPE_INT, "64", NULL,
+     "ofi: in a job of at most this many ranks an idle rank probes every peer; in a larger "
+     "one, only those it is connected to and the 4 ranks after it (a probe opens a "
+     "connection: not one from every rank to every other), 0..100000000"},
 };
 
 int common_cvar_count(void) { return (int)(sizeof cvar_table / sizeof cvar_table[0]); }

@@ -292,6 +292,7 @@ static canal_status_t read_config(ofi_state_t *st)
     const char *cache = common_cvar_str("OFI_MR_CACHE");
     const char *wait = common_cvar_str("OFI_CQ_WAIT");
     long long lost = common_cvar_int("OFI_PEER_LOST_S");
+    long long probe_all = common_cvar_int("OFI_PROBE_ALL_MAX");
 
     if (pay < 1024 || pay > (16LL << 20))
         return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_MAX_PAYLOAD=%lld: expected 1K..16M", pay);
@@ -311,7 +312,11 @@ static canal_status_t read_config(ofi_state_t *st)
     if (lost < 1 || lost > 86400)
         return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_PEER_LOST_S=%lld: expected 1..86400",
                               lost);
+    if (probe_all < 0 || probe_all > 100000000)
+        return common_err_set(CANAL_ERR_ARG, "CANAL_OFI_PROBE_ALL_MAX=%lld: expected "
+                              "0..100000000", probe_all);
     st->lost_s = (double)lost;
+    st->probe_all_max = (int)probe_all;
     st->max_payload = (size_t)pay;
     st->buf_size = (OFI_PREFIX_MAX + st->max_payload + 63) & ~(size_t)63;
     st->ntx = (int)ntx;

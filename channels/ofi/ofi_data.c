@@ -653,8 +653,20 @@ static void probe_send(ofi_state_t *st, int peer, double now)
     }
 }
 
+int ch_ofi_probe_wanted(const ofi_state_t *st, int peer)
+{
+    const ofi_peer_t *p = &st->peers[peer];
+
+    if (peer == st->rank || !p->reachable || p->failed || p->departed)
+        return 0;
+    if (st->size <= st->probe_all_max || p->connected)
+        return 1;
+    return (peer - st->rank + st->size) % st->size <= OFI_PROBE_RING;
+}
+
 /* Called by a progress() that delivered nothing: after a second without
- * arrivals, probe, once a second, every live peer of the job -- not only
+ * arrivals, probe, once a second, the live peers ch_ofi_probe_wanted names
+ * -- in a job of up to CANAL_OFI_PROBE_ALL_MAX ranks every one, not only
  * those we talked to, so that a rank that never exchanged a packet with a
  * lost one learns of it too. A probe to a peer that died fails
  * (tcp;ofi_rxm: the connection is gone), its error completion reports the
@@ -675,11 +687,9 @@ static void idle_probe(ofi_state_t *st)
     if (now - st->idle_since < OFI_PROBE_IDLE_S || now - st->probe_at < OFI_PROBE_IDLE_S)
         return;
     st->probe_at = now;
-    for (int r = 0; r < st->size; r++) {
-        const ofi_peer_t *p = &st->peers[r];
-        if (r != st->rank && p->reachable && !p->failed && !p->departed)
+    for (int r = 0; r < st->size; r++)
+        if (ch_ofi_probe_wanted(st, r))
             probe_send(st, r, now);
-    }
 }
 
 /* ---- progress -------------------------------------------------------------- */

@@ -183,10 +183,11 @@ typedef struct {
     /* Liveness (ch_ofi_progress): a provider reports a lost peer only as the
      * error of an operation toward it, so a rank that only waits would never
      * learn of it. After OFI_PROBE_IDLE_S without an arrival, and then at that
-     * interval, every peer we exchanged packets with gets a probe. */
+     * interval, the peers ch_ofi_probe_wanted names get a probe. */
     unsigned idle_polls;
     double idle_since, probe_at; /* 0: not idle / never probed */
     double lost_s;               /* CANAL_OFI_PEER_LOST_S */
+    int probe_all_max;           /* CANAL_OFI_PROBE_ALL_MAX */
     int bye_sent;                /* flush() told the peers we are leaving */
     unsigned long probes, byes;
     char iface[64];              /* the interface chosen for socket providers ("": libfabric's) */
@@ -214,6 +215,15 @@ const char *ch_ofi_unreach_reason(ofi_state_t *st, int peer);
  * launcher's PMI_PORT host leaves through (not loopback). 1 with the name
  * in out, 0 to leave libfabric's choice; why says which rule decided. */
 int ch_ofi_iface_choose(int nnodes, char *out, size_t len, char *why, size_t wlen);
+
+/* ofi_data.c: does an idle round probe rank peer? Every live peer in a job
+ * of at most CANAL_OFI_PROBE_ALL_MAX ranks; in a larger one, the peers we
+ * are connected to and the OFI_PROBE_RING ranks after us (wrapping), so that
+ * every rank is watched by that many others without a connection from
+ * every rank to every other (the probe opens one). Not us, nor a peer that
+ * is unreachable, failed, or said BYE. */
+enum { OFI_PROBE_RING = 4 };
+int ch_ofi_probe_wanted(const ofi_state_t *st, int peer);
 
 /* ofi_dl.c: load libfabric (CANAL_OFI_LIBRARY, else libfabric.so.1) on
  * first use; its path once loaded, else NULL. */

@@ -1099,6 +1099,57 @@ START_TEST(test_peer_bye)
 }
 END_TEST
 
+/* Which peers an idle round probes (ch_ofi_probe_wanted): all of a small
+ * job; in a large one the connected ones and the OFI_PROBE_RING after us,
+ * wrapping, so that every rank is watched by that many; never ourselves, nor
+ * an unreachable, failed or departed peer. */
+START_TEST(test_probe_wanted)
+{
+    enum { N = 200 };
+    static ofi_peer_t peers[N];
+    ofi_state_t st;
+    int watchers[N] = {0};
+
+    memset(&st, 0, sizeof st);
+    st.peers = peers;
+    st.size = N;
+    st.probe_all_max = 64;
+    for (int me = 0; me < N; me++) {
+        int n = 0;
+        memset(peers, 0, sizeof peers);
+        for (int r = 0; r < N; r++)
+            peers[r].reachable = 1;
+        st.rank = me;
+        for (int r = 0; r < N; r++)
+            if (ch_ofi_probe_wanted(&st, r)) {
+                n++;
+                watchers[r]++;
+            }
+        ck_assert_int_eq(n, OFI_PROBE_RING);
+        ck_assert(!ch_ofi_probe_wanted(&st, me));
+        ck_assert(ch_ofi_probe_wanted(&st, (me + 1) % N));
+        ck_assert(ch_ofi_probe_wanted(&st, (me + OFI_PROBE_RING) % N));
+        ck_assert(!ch_ofi_probe_wanted(&st, (me + OFI_PROBE_RING + 1) % N));
+        ck_assert(!ch_ofi_probe_wanted(&st, (me + N - 1) % N));
+    }
+    for (int r = 0; r < N; r++)
+        ck_assert_int_eq(watchers[r], OFI_PROBE_RING);
+    st.rank = 7;
+    peers[150].connected = 1;
+    ck_assert(ch_ofi_probe_wanted(&st, 150));
+    peers[8].departed = 1;
+    ck_assert(!ch_ofi_probe_wanted(&st, 8));
+    peers[9].failed = 1;
+    ck_assert(!ch_ofi_probe_wanted(&st, 9));
+    peers[10].reachable = 0;
+    ck_assert(!ch_ofi_probe_wanted(&st, 10));
+    st.probe_all_max = N; /* a small job: every live peer */
+    ck_assert(ch_ofi_probe_wanted(&st, 100));
+    ck_assert(!ch_ofi_probe_wanted(&st, 7));
+    ck_assert(!ch_ofi_probe_wanted(&st, 8));
+}
+END_TEST
+
 /* The interface socket providers use (channels/ofi/ofi.c, iface_set):
  * FI_*_IFACE set by the user wins; one node: lo; several: CANAL_SOCK_IFACE,
  * else the route to PMI_PORT's host, never loopback for remote peers. */
@@ -1293,6 +1344,7 @@ static Suite *ofi_suite(void)
     tcase_add_loop_test(tc_lost, test_peer_never_talked, 0, nprov);
     tcase_add_loop_test(tc_lost, test_peer_bye, 0, nprov);
     tcase_add_test(tc, test_iface_choice);
+    tcase_add_test(tc, test_probe_wanted);
     tcase_add_loop_test(tc, test_iface_init, 0, nprov);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, tc_conf);
