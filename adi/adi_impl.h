@@ -22,6 +22,8 @@ enum {
     PKT_FIN = 5,      /* receiver pulled the data with rdma_read */
     PKT_SYNC_ACK = 6, /* a synchronous eager send was matched */
     PKT_CREDIT = 7,   /* the receiver released `size` bytes of eager buffering */
+    PKT_PUSH = 8,     /* receiver: write your bytes from offset rkey, `size` of them, to raddr */
+    PKT_PUSHED = 9,   /* sender: wrote the `size` bytes PUSH asked for (0: could not) */
 };
 
 /* Eager flow control: a sender may have at most `credit` bytes of eager
@@ -91,6 +93,7 @@ enum {
     REQ_RECV_POSTED,   /* in the posted queue */
     REQ_RECV_DATA,     /* matched an RTS, receiving DATA */
     REQ_RECV_RDMA,     /* matched an RTS, rdma_read in progress */
+    REQ_RECV_HALF,     /* pulled its part of a message both copy; waiting for PUSHED */
     REQ_CTRL,          /* internal: a control packet waiting to be sent */
     REQ_DONE,
 };
@@ -141,6 +144,7 @@ typedef struct {
     size_t eager_limit;   /* payload bytes sent eagerly to this peer */
     size_t chunk;         /* DATA chunk size */
     int has_rdma;
+    int has_rdma_write;   /* the channel writes into the peer's memory (PKT_PUSH) */
     int needs_wake;       /* call ch_wake() after each packet (not caps.sendv_wakes) */
     common_list_t sendq; /* pending sends, in order (adi_request_t.sendq) */
     size_t credit;        /* eager bytes we may still send to this peer */
@@ -158,6 +162,7 @@ typedef struct {
     int cap;              /* size + CANAL_DYNAMIC_PEERS: room in peers and pump_list */
     adi_peer_t *peers;
     int oversubscribed;   /* local ranks outnumber node_cpus (or CANAL_OVERSUBSCRIBED) */
+    size_t halves_min;    /* CANAL_RNDV_HALVES_MIN: pulled messages both sides copy (0: none) */
     int local_size;       /* ranks of this job on this node */
     int node_cpus;        /* CPUs in the local ranks' affinity masks (0: not asked) */
     long spin_count;

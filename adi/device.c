@@ -310,6 +310,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.rank = pmi->rank;
     adi_dev.size = pmi->size;
     adi_dev.spin_count = common_cvar_int("SPIN_COUNT");
+    adi_dev.halves_min = (size_t)common_cvar_int("RNDV_HALVES_MIN");
     adi_dev.spin_us = common_cvar_int("SPIN_US");
     adi_dev.sleep_after_us = common_cvar_int("SLEEP_AFTER_US");
     adi_dev.preempted_us = common_cvar_int("WAIT_PREEMPTED_US");
@@ -428,6 +429,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         p->ch = active[slot];
         p->stats_slot = stats_slot_of(p->ch);
         p->has_rdma = active_caps[slot].has_rdma;
+        p->has_rdma_write = active_caps[slot].has_rdma_write;
         p->needs_wake = !active_caps[slot].sendv_wakes;
         p->eager_limit = (size_t)eager;
         if (p->eager_limit > active_caps[slot].max_payload)

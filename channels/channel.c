@@ -100,6 +100,7 @@ const char *ch_ops_missing(const ch_ops_t *ops)
     CH_MISSING(mem_deregister)
     CH_MISSING(rdma_read)
     CH_MISSING(rdma_readv)
+    CH_MISSING(rdma_write)
     CH_MISSING(block)
     CH_MISSING(wake)
     CH_MISSING(flush)
@@ -152,6 +153,14 @@ canal_status_t ch_no_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec 
     (void)peer, (void)dst, (void)n, (void)raddr, (void)rkey;
     return common_err_set(CANAL_ERR_UNSUPPORTED,
                           "channel %s cannot read remote memory into pieces", ep->ops->name);
+}
+
+canal_status_t ch_no_rdma_write(ch_endpoint_t *ep, int peer, const void *src, uint64_t raddr,
+                                uint64_t rkey, size_t len)
+{
+    (void)peer, (void)src, (void)raddr, (void)rkey, (void)len;
+    return common_err_set(CANAL_ERR_UNSUPPORTED, "channel %s cannot write remote memory",
+                          ep->ops->name);
 }
 
 canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg), void *arg)

@@ -34,6 +34,8 @@
  *    the pieces may hold part of the data and the device sends it again
  *    by other means (CANAL_ERR_UNSUPPORTED where the channel has no such
  *    read).
+ *  - rdma_write() copies len local bytes into the peer's memory at raddr
+ *    (caps.has_rdma_write), synchronously: CANAL_OK means done.
  */
 #ifndef CANAL_CHANNEL_H
 #define CANAL_CHANNEL_H
@@ -50,6 +52,7 @@ enum { CH_HDR_MAX = 64 };
 typedef struct {
     size_t max_payload;   /* largest payload one sendv() may carry */
     int has_rdma;         /* rdma_read() and mem_register() work */
+    int has_rdma_write;   /* rdma_write() works (into any memory of the peer) */
     int local_only;       /* serves only peers on this node */
     int block_wakes_fast; /* block() returns as soon as a packet arrives (kernel
                            * notification): waits should sleep there early
@@ -112,6 +115,8 @@ typedef struct ch_ops {
                                 uint64_t rkey, size_t len, void *cookie);
     canal_status_t (*rdma_readv)(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
                                  uint64_t raddr, uint64_t rkey);
+    canal_status_t (*rdma_write)(ch_endpoint_t *ep, int peer, const void *src, uint64_t raddr,
+                                 uint64_t rkey, size_t len);
     /* Optional: sleep until a packet may have arrived, a wake(), or
      * timeout_us passes (caps.can_block); wake(peer) is called by a sender
      * after it queued a packet to a peer that may be sleeping (unless
@@ -180,6 +185,8 @@ canal_status_t ch_no_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t 
                                uint64_t rkey, size_t len, void *cookie);
 canal_status_t ch_no_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
                                 uint64_t raddr, uint64_t rkey);
+canal_status_t ch_no_rdma_write(ch_endpoint_t *ep, int peer, const void *src, uint64_t raddr,
+                                uint64_t rkey, size_t len);
 canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
                            void *arg);
 void ch_no_wake(ch_endpoint_t *ep, int peer);
@@ -257,6 +264,12 @@ static inline canal_status_t ch_rdma_readv(ch_endpoint_t *ep, int peer, const st
                                            int n, uint64_t raddr, uint64_t rkey)
 {
     return ep->ops->rdma_readv(ep, peer, dst, n, raddr, rkey);
+}
+
+static inline canal_status_t ch_rdma_write(ch_endpoint_t *ep, int peer, const void *src,
+                                           uint64_t raddr, uint64_t rkey, size_t len)
+{
+    return ep->ops->rdma_write(ep, peer, src, raddr, rkey, len);
 }
 
 static inline canal_status_t ch_block(ch_endpoint_t *ep, long timeout_us)

@@ -46,6 +46,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "memory for buffered unexpected eager messages; beyond it senders use rendezvous"},
     {"RNDV_CHUNK", CVAR_TYPE_SIZE, "64K", NULL,
      "chunk size of the pipelined rendezvous when the channel cannot read remote memory"},
+    {"RNDV_HALVES_MIN", CVAR_TYPE_SIZE, "128K", NULL,
+     "a contiguous message of at least this size pulled from a peer on this node is copied by "
+     "both sides at once (the receiver pulls half, the sender pushes the rest), unless the node "
+     "is oversubscribed; 0: the receiver copies it all"},
     {"SPIN_COUNT", CVAR_TYPE_INT, "2000", "POLLS_BEFORE_YIELD",
      "progress polls a blocked wait spins at least before it starts yielding the CPU"},
     {"SPIN_US", CVAR_TYPE_INT, "200", NULL,

@@ -164,6 +164,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
 
     caps_out->max_payload = st->lay.payload_cap;
     caps_out->has_rdma = st->cma_state != SHM_CMA_DENIED;
+    caps_out->has_rdma_write = caps_out->has_rdma;
     caps_out->local_only = 1;
     caps_out->block_wakes_fast = 0;
     caps_out->can_block = 1;
@@ -392,6 +393,7 @@ const ch_ops_t ch_shm_ops = {
     .mem_deregister = ch_shm_mem_deregister,
     .rdma_read = ch_shm_rdma_read,
     .rdma_readv = ch_shm_rdma_readv,
+    .rdma_write = ch_shm_rdma_write,
     .block = ch_shm_block,
     .wake = ch_shm_wake,
     .flush = ch_no_flush,

@@ -275,6 +275,8 @@ canal_status_t ch_shm_mem_register(ch_endpoint_t *ep, const void *buf, size_t le
 canal_status_t ch_shm_mem_deregister(ch_endpoint_t *ep, uint64_t key);
 canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t raddr,
                                 uint64_t rkey, size_t len, void *cookie);
+canal_status_t ch_shm_rdma_write(ch_endpoint_t *ep, int peer, const void *src, uint64_t raddr,
+                                 uint64_t rkey, size_t len);
 canal_status_t ch_shm_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
                                  uint64_t raddr, uint64_t rkey);
 

@@ -1,7 +1,9 @@
 /*
  * Single-copy reads between local ranks with process_vm_readv (Cross Memory
- * Attach). The device's rendezvous calls mem_register() on the sender and
- * rdma_read() on the receiver; the "key" means nothing here (the address and
+ * Attach), and writes with process_vm_writev. The device's rendezvous calls
+ * mem_register() on the sender and rdma_read() on the receiver (and, for a
+ * large message, rdma_write() on the sender for the part the receiver asks
+ * it to push: both copy at once); the "key" means nothing here (the address and
  * the owner's pid, published in the segment, are enough). CMA can be denied
  * (Yama ptrace_scope, seccomp in containers, different credentials): it is
  * probed on ourselves at init, on a peer after post_fence, and judged again
@@ -48,8 +50,9 @@ enum { CMA_IOV = 256 };
 #define CMA_CALL_MAX ((size_t)1 << 30)
 
 /* Read the remote bytes at raddr in pid into the n local pieces dst, in
- * order (as many bytes as the pieces hold); 0 or an errno value. */
-static int cma_copyv(pid_t pid, const struct iovec *dst, int n, uint64_t raddr)
+ * order (as many bytes as the pieces hold), or (write) write the pieces
+ * there; 0 or an errno value. */
+static int cma_xferv(pid_t pid, const struct iovec *dst, int n, uint64_t raddr, int write)
 {
     struct iovec l[CMA_IOV];
     uint64_t at = raddr;
@@ -75,7 +78,8 @@ static int cma_copyv(pid_t pid, const struct iovec *dst, int n, uint64_t raddr)
             want += len;
         }
         struct iovec r = {(void *)(uintptr_t)at, want};
-        ssize_t got = process_vm_readv(pid, l, (unsigned long)m, &r, 1, 0);
+        ssize_t got = write ? process_vm_writev(pid, l, (unsigned long)m, &r, 1, 0)
+                            : process_vm_readv(pid, l, (unsigned long)m, &r, 1, 0);
         if (got < 0) {
             if (errno == EINTR)
                 continue;
@@ -100,7 +104,7 @@ static int cma_copyv(pid_t pid, const struct iovec *dst, int n, uint64_t raddr)
 static int cma_copy(pid_t pid, void *dst, uint64_t raddr, size_t len)
 {
     struct iovec one = {dst, len};
-    return cma_copyv(pid, &one, 1, raddr);
+    return cma_xferv(pid, &one, 1, raddr, 0);
 }
 
 static int denied_errno(int e)
@@ -206,11 +210,15 @@ canal_status_t ch_shm_mem_deregister(ch_endpoint_t *ep, uint64_t key)
     return CANAL_OK;
 }
 
-/* Read what the n pieces dst hold (len bytes in all) from raddr in peer:
- * the single-copy read of rdma_read (one piece) and rdma_readv. */
-static canal_status_t shm_read_pieces(ch_shm_state_t *st, const char *call, int peer,
-                                      const struct iovec *dst, int n, uint64_t raddr, size_t len)
+/* Read what the n pieces dst hold (len bytes in all) from raddr in peer,
+ * or (write) write them there: the single copy of rdma_read (one piece),
+ * rdma_readv and rdma_write. */
+static canal_status_t shm_xfer_pieces(ch_shm_state_t *st, const char *call, int peer,
+                                      const struct iovec *dst, int n, uint64_t raddr, size_t len,
+                                      int write)
 {
+    const char *sys = write ? "process_vm_writev" : "process_vm_readv";
+
     int li, e;
     pid_t pid;
 
@@ -230,7 +238,7 @@ static canal_status_t shm_read_pieces(ch_shm_state_t *st, const char *call, int 
         return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)", st->cma_why);
     li = st->local_of[peer];
     pid = (pid_t)st->slots[li].pid;
-    e = cma_copyv(pid, dst, n, raddr);
+    e = cma_xferv(pid, dst, n, raddr, write);
     if (e == 0) {
         if (st->cma_state == SHM_CMA_UNKNOWN) {
             st->cma_state = SHM_CMA_WORKS;
@@ -240,7 +248,8 @@ static canal_status_t shm_read_pieces(ch_shm_state_t *st, const char *call, int 
     }
     if (denied_errno(e)) {
         char what[96];
-        snprintf(what, sizeof what, "process_vm_readv from rank %d (pid %d)", peer, (int)pid);
+        snprintf(what, sizeof what, "%s %s rank %d (pid %d)", sys, write ? "to" : "from", peer,
+                 (int)pid);
         if (st->cma_mode == SHM_CMA_YES)
             return common_err_set(CANAL_ERR_IO, "shm: %s with CANAL_SHM_CMA=yes: %s", what,
                                   strerror(e));
@@ -256,8 +265,8 @@ static canal_status_t shm_read_pieces(ch_shm_state_t *st, const char *call, int 
                               "buffer %p (%d pieces), are not accessible",
                               call, len, (unsigned long long)raddr, peer, dst[0].iov_base, n);
     if (e == ENOMEM)
-        return common_err_set(CANAL_ERR_NOMEM, "shm %s: process_vm_readv: %s", call, strerror(e));
-    return common_err_set(CANAL_ERR_IO, "shm %s from rank %d: process_vm_readv: %s", call, peer,
+        return common_err_set(CANAL_ERR_NOMEM, "shm %s: %s: %s", call, sys, strerror(e));
+    return common_err_set(CANAL_ERR_IO, "shm %s with rank %d: %s: %s", call, peer, sys,
                           strerror(e));
 }
 
@@ -269,7 +278,7 @@ canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t
     (void)rkey, (void)cookie;
     if (dst == NULL && len > 0)
         return common_err_set(CANAL_ERR_ARG, "shm rdma_read: dst is NULL (len %zu)", len);
-    return shm_read_pieces(ep->state, "rdma_read", peer, &one, 1, raddr, len);
+    return shm_xfer_pieces(ep->state, "rdma_read", peer, &one, 1, raddr, len, 0);
 }
 
 canal_status_t ch_shm_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
@@ -288,5 +297,16 @@ canal_status_t ch_shm_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec
             return common_err_set(CANAL_ERR_ARG, "shm rdma_readv: the pieces' lengths overflow");
         len += dst[i].iov_len;
     }
-    return shm_read_pieces(ep->state, "rdma_readv", peer, dst, n, raddr, len);
+    return shm_xfer_pieces(ep->state, "rdma_readv", peer, dst, n, raddr, len, 0);
+}
+
+canal_status_t ch_shm_rdma_write(ch_endpoint_t *ep, int peer, const void *src, uint64_t raddr,
+                                 uint64_t rkey, size_t len)
+{
+    struct iovec one = {(void *)(uintptr_t)src, len};
+
+    (void)rkey;
+    if (src == NULL && len > 0)
+        return common_err_set(CANAL_ERR_ARG, "shm rdma_write: src is NULL (len %zu)", len);
+    return shm_xfer_pieces(ep->state, "rdma_write", peer, &one, 1, raddr, len, 1);
 }

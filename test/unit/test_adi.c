@@ -68,6 +68,21 @@ START_TEST(valid_packets_pass)
     ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
     h = pkt(PKT_SYNC_ACK);
     ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
+    h = pkt(PKT_PUSH);
+    h.flags = PKT_FLAG_RDMA;
+    h.sreq = 3;
+    h.rreq = 4;
+    h.size = 32768;
+    h.rkey = 32768;
+    h.raddr = 0x7f0000001000;
+    ck_assert_int_eq(adi_pkt_len(&h), sizeof h);
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
+    h = pkt(PKT_PUSHED);
+    h.rreq = 4;
+    h.size = 32768;
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
+    h.size = 0; /* (could not push) */
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
 }
 END_TEST
 
@@ -81,7 +96,7 @@ START_TEST(bad_headers_refused)
     refused(&h, 0, 0, "0-byte header");
     h.type = 0;
     refused(&h, adi_pkt_len(&h), 0, "unknown type 0");
-    h.type = PKT_CREDIT + 1;
+    h.type = PKT_PUSHED + 1;
     refused(&h, adi_pkt_len(&h), 0, "unknown type");
     h = pkt(PKT_EAGER);
     h.flags = 0x80;
@@ -115,6 +130,27 @@ START_TEST(bad_headers_refused)
     refused(&h, adi_pkt_len(&h), 0, "returns");
     h.size = 0;
     refused(&h, adi_pkt_len(&h), 0, "returns 0");
+    h = pkt(PKT_PUSH);
+    h.flags = PKT_FLAG_RDMA;
+    h.size = 4096;
+    h.raddr = 0;
+    refused(&h, adi_pkt_len(&h), 0, "to 0");
+    h.raddr = 4096;
+    h.size = 0;
+    refused(&h, adi_pkt_len(&h), 0, "0 bytes");
+    h.size = 4096;
+    h.rkey = UINT64_MAX;
+    refused(&h, adi_pkt_len(&h), 0, "from offset");
+    h.rkey = 0;
+    refused(&h, adi_pkt_len(&h), 8, "8 bytes of payload");
+    h.flags = 0; /* (an address needs the whole header) */
+    refused(&h, sizeof h, 0, "header");
+    h = pkt(PKT_PUSHED);
+    h.rreq = UINT32_MAX;
+    refused(&h, adi_pkt_len(&h), 0, "request 4294967295");
+    h.rreq = 1;
+    h.size = UINT64_MAX;
+    refused(&h, adi_pkt_len(&h), 0, "bytes for request 1");
 }
 END_TEST
 
