@@ -909,29 +909,59 @@ static void rndv_ask_push(int peer, const adi_request_t *r, uint32_t sreq, char 
 
 /* The sender's side of PKT_PUSH: write the bytes asked for from the buffer
  * the RTS offered (r, or NULL when no such send waits: then nothing) and say
- * how many (PKT_PUSHED). The receiver's FIN comes after the PUSH (one
- * channel keeps its order), so the send ends only once this is done. */
+ * how many (PKT_PUSHED). When the write fails, PUSHED says 0 and where the
+ * bytes are, and the receiver reads them itself. The send ends at the FIN,
+ * which the receiver sends once it has every byte. */
 static void rndv_push(int peer, adi_request_t *r, const adi_pkt_t *ask)
 {
     adi_pkt_t h;
-    uint64_t done = 0;
 
-    if (r != NULL && r->proto == PROTO_RTS && r->rkey != UINT64_MAX && ask->rkey <= r->size &&
-        ask->size <= r->size - ask->rkey) {
-        canal_status_t st = ch_rdma_write(adi_dev.peers[peer].ch, peer,
-                                          (const char *)contig_ptr(r) + ask->rkey, ask->raddr,
-                                          0, (size_t)ask->size);
-        if (st == CANAL_OK) {
-            done = ask->size;
-            adi_stat_add(&adi_stats.rndv_pushed, 1);
-        } else
-            r->status.error = st; /* (reported when the FIN ends the send) */
-    }
     memset(&h, 0, sizeof h);
     h.type = PKT_PUSHED;
     h.rreq = ask->rreq;
-    h.size = done;
+    if (r != NULL && r->proto == PROTO_RTS && r->rkey != UINT64_MAX && ask->rkey <= r->size &&
+        ask->size <= r->size - ask->rkey) {
+        const char *src = (const char *)contig_ptr(r) + ask->rkey;
+        canal_status_t st = ch_rdma_write(adi_dev.peers[peer].ch, peer, src, ask->raddr, 0,
+                                          (size_t)ask->size);
+        if (st == CANAL_OK) {
+            h.size = ask->size;
+            adi_stat_add(&adi_stats.rndv_pushed, 1);
+        } else {
+            LOG_DEBUG("rdma_write to rank %d failed (%s); it reads the %llu bytes itself", peer,
+                      common_err_detail(), (unsigned long long)ask->size);
+            h.flags = PKT_FLAG_RDMA;
+            h.raddr = (uint64_t)(uintptr_t)src;
+            h.rkey = r->rkey;
+        }
+    }
     adi_send_ctrl(peer, &h);
+}
+
+/* PKT_PUSHED for r, which pulled its part (REQ_RECV_HALF): the sender wrote
+ * the rest, or (0 bytes) says where it is, and r reads it; then FIN, which
+ * ends the send, and r ends. */
+static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
+{
+    size_t cap = recv_capacity(r), n = r->size < cap ? r->size : cap;
+    size_t part = rndv_push_part(&adi_dev.peers[peer], n);
+    char *dst = (char *)r->buf + dt_true_lb(r->dt) + (n - part);
+
+    if (h->size != part) {
+        canal_status_t st = CANAL_ERR_IO;
+        if (h->size == 0 && (h->flags & PKT_FLAG_RDMA))
+            st = ch_rdma_read(adi_dev.peers[peer].ch, peer, dst, h->raddr, h->rkey, part, r);
+        if (st != CANAL_OK && r->status.error == 0)
+            r->status.error = common_err_set(st < 0 ? st : CANAL_ERR_IO,
+                                             "the last %zu bytes of a %zu-byte message from "
+                                             "rank %d: neither written by it nor read here",
+                                             part, r->size, peer);
+        if (h->size == 0 && !(h->flags & PKT_FLAG_RDMA))
+            goto done; /* (no such send there: nobody waits for a FIN) */
+    }
+    send_fin_like(peer, PKT_FIN, r->peer_req);
+done:
+    recv_done(r);
 }
 
 /* A receive matched a rendezvous message: pull it or ask for it. */
@@ -972,12 +1002,13 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
         /* (a channel that writes reads synchronously: never INPROGRESS then) */
         st = ch_rdma_read(p->ch, peer, dst, raddr, rkey, n - part, r);
         if (st == CANAL_OK) {
-            send_fin_like(peer, PKT_FIN, sreq);
             adi_stat_add(&adi_stats.rndv_pulled, 1);
             if (part != 0) {
-                r->state = REQ_RECV_HALF; /* the sender's part may still land: ends at PUSHED */
+                /* the sender's part may still land: FIN and the end at PUSHED */
+                r->state = REQ_RECV_HALF;
                 return;
             }
+            send_fin_like(peer, PKT_FIN, sreq);
             recv_done(r);
             return;
         }
@@ -2069,12 +2100,7 @@ static __attribute__((noinline)) void on_packet_checked(int peer, int npeers, co
             break;
         if (r->state == REQ_RECV_DATA)
             return; /* our pull failed and we asked for DATA: it brings every byte */
-        if (h.size == 0 && r->status.error == 0)
-            r->status.error = common_err_set(CANAL_ERR_IO,
-                                             "rank %d could not write its part of a %zu-byte "
-                                             "message into the receive buffer",
-                                             peer, r->size);
-        recv_done(r);
+        rndv_pushed(r, peer, &h);
         return;
     case PKT_DATA:
         r = req_for_packet(h.rreq, peer, REQ_RECV_DATA, -1);

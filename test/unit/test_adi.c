@@ -81,7 +81,11 @@ START_TEST(valid_packets_pass)
     h.rreq = 4;
     h.size = 32768;
     ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
-    h.size = 0; /* (could not push) */
+    h.size = 0; /* (could not push: where the receiver reads the bytes itself) */
+    h.flags = PKT_FLAG_RDMA;
+    h.raddr = 0x7f0000002000;
+    h.rkey = 5;
+    ck_assert_int_eq(adi_pkt_len(&h), sizeof h);
     ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
 }
 END_TEST
