@@ -15,7 +15,10 @@
  *                        were none (the MPICH test-suite convention the runner
  *                        looks for), finalizes and returns the exit status;
  *   mtest_unsupported(), mtest_skipped(): parts whose MPI functions this build
- *                        does not provide.
+ *                        does not provide;
+ *   mtest_counter(name)  the value of a Canal MPI_T counter (a session and a
+ *                        started handle per name, made on first use; OK
+ *                        checks each call).
  */
 #ifndef CANAL_MTEST_H
 #define CANAL_MTEST_H
@@ -158,6 +161,42 @@ static inline int mtest_unsupported(int rc)
         return 0;
     MPI_Error_class(rc, &cls);
     return cls == MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+/* The value of the MPI_T counter `name` (MPI_T_PVAR_CLASS_COUNTER, no
+ * binding): the first call for a name opens a session and starts a handle,
+ * which later calls read. Up to 8 names. */
+static inline unsigned long long mtest_counter(const char *name)
+{
+    static struct {
+        const char *name;
+        MPI_T_pvar_session ps;
+        MPI_T_pvar_handle h;
+    } c[8];
+    static int n, t_ready;
+    unsigned long long v = 0;
+    int i, pi, count, prov;
+
+    for (i = 0; i < n && strcmp(c[i].name, name) != 0; i++)
+        ;
+    if (i == n) {
+        if (n == 8) {
+            CHECK(0, "mtest_counter: more than 8 counters (%s)", name);
+            return 0;
+        }
+        if (!t_ready) {
+            OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
+            t_ready = 1;
+        }
+        OK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &pi));
+        OK(MPI_T_pvar_session_create(&c[i].ps));
+        OK(MPI_T_pvar_handle_alloc(c[i].ps, pi, NULL, &c[i].h, &count));
+        OK(MPI_T_pvar_start(c[i].ps, c[i].h));
+        c[i].name = name;
+        n++;
+    }
+    OK(MPI_T_pvar_read(c[i].ps, c[i].h, &v));
+    return v;
 }
 
 /* Note once that part of a test was skipped. */

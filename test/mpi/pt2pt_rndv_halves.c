@@ -11,37 +11,13 @@
  * the MPI_T counter canal_rndv_pushed that its sends of 128 KiB and more
  * were copied by both sides (the default threshold; without the argument
  * the counter is not looked at: other thresholds, oversubscribed nodes). */
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "mtest.h"
+
 #include <unistd.h>
 
 #define WIN 8
 
-static unsigned long long pushed(void)
-{
-    static MPI_T_pvar_session ps;
-    static MPI_T_pvar_handle h;
-    static int ready;
-    unsigned long long v = 0;
-    int pi, count, prov;
-
-    if (!ready) {
-        if (MPI_T_init_thread(MPI_THREAD_SINGLE, &prov) != MPI_SUCCESS ||
-            MPI_T_pvar_get_index("canal_rndv_pushed", MPI_T_PVAR_CLASS_COUNTER, &pi) !=
-                MPI_SUCCESS ||
-            MPI_T_pvar_session_create(&ps) != MPI_SUCCESS ||
-            MPI_T_pvar_handle_alloc(ps, pi, NULL, &h, &count) != MPI_SUCCESS ||
-            MPI_T_pvar_start(ps, h) != MPI_SUCCESS) {
-            printf("cannot read canal_rndv_pushed\n");
-            return 0;
-        }
-        ready = 1;
-    }
-    MPI_T_pvar_read(ps, h, &v);
-    return v;
-}
+static unsigned long long pushed(void) { return mtest_counter("canal_rndv_pushed"); }
 
 static unsigned char pattern(size_t i, int seed)
 {
@@ -189,6 +165,7 @@ int main(int argc, char **argv)
             }
         }
     }
+    errs += mtest_errors; /* (mtest_counter's checks) */
     MPI_Allreduce(&errs, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
         printf(sum == 0 ? "No Errors\n" : "%d errors\n", sum);

@@ -26,25 +26,7 @@
 
 enum { N = 6 * 1024 * 1024 }; /* doubles sent */
 
-static unsigned long long pulled_now(void)
-{
-    static MPI_T_pvar_session ps;
-    static MPI_T_pvar_handle h;
-    static int ready;
-    unsigned long long v = 0;
-    int pi, count, prov;
-
-    if (!ready) {
-        OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
-        OK(MPI_T_pvar_get_index("canal_rndv_pulled", MPI_T_PVAR_CLASS_COUNTER, &pi));
-        OK(MPI_T_pvar_session_create(&ps));
-        OK(MPI_T_pvar_handle_alloc(ps, pi, NULL, &h, &count));
-        OK(MPI_T_pvar_start(ps, h));
-        ready = 1;
-    }
-    OK(MPI_T_pvar_read(ps, h, &v));
-    return v;
-}
+static unsigned long long pulled_now(void) { return mtest_counter("canal_rndv_pulled"); }
 
 static double value_of(size_t i) { return (double)i * 0.5 + 1.0; }
 
