@@ -146,14 +146,14 @@ int coll_comm_step_out(mpi_comm_t *c, int rank, int kind);
 canal_status_t coll_comm_step_check(mpi_comm_t *c);
 
 /* ---------------------------------------------------------------- one node, shared block */
-/* coll/shm.c: the blocking barrier and the allreduce of up to COLL_SHM_MAX
- * bytes on a communicator whose ranks are all on this node, through a
- * block of shared memory made at its (COLL_SHM_AFTER + 1)-th blocking
- * barrier or allreduce. */
-enum { COLL_SHM_MAX = 512, COLL_SHM_AFTER = 2 };
+/* coll/shm.c: the blocking barrier, the allreduce of up to COLL_SHM_MAX
+ * bytes and the bcast of up to COLL_SHM_BCAST_MAX on a communicator whose
+ * ranks are all on this node, through a block of shared memory made at its
+ * (COLL_SHM_AFTER + 1)-th blocking barrier, allreduce or bcast. */
+enum { COLL_SHM_MAX = 512, COLL_SHM_AFTER = 2, COLL_SHM_BCAST_MAX = 64 * 1024 };
 typedef struct {
     int state;      /* 0: counting calls, 1: block in use, -1: never */
-    unsigned calls; /* blocking barriers and allreduces so far */
+    unsigned calls; /* blocking barriers, allreduces and bcasts so far */
     struct coll_shm *blk;
 } coll_shm_state_t;
 /* Run a blocking barrier on intracommunicator c (2 ranks or more), or the
@@ -162,6 +162,8 @@ typedef struct {
 canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran);
 canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran);
 canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran);
+/* The blocking bcast a of at most COLL_SHM_BCAST_MAX bytes there, likewise. */
+canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran);
 void coll_shm_free(coll_shm_state_t *ss);
 /* coll/sched.c: c's block state (NULL: no memory). */
 coll_shm_state_t *coll_comm_shm(mpi_comm_t *c);

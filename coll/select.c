@@ -13,9 +13,9 @@
  * commutativity, counts) are the same everywhere by the rules of MPI.
  *
  * Before the table: a blocking barrier, or allreduce or reduce_scatter(_block)
- * of at most COLL_SHM_MAX bytes (the whole vector), on a communicator of
- * this node runs through the node's shared block (coll/shm.c) unless an
- * algorithm is forced for it;
+ * of at most COLL_SHM_MAX bytes (the whole vector), or bcast of at most
+ * COLL_SHM_BCAST_MAX bytes, on a communicator of this node runs through the
+ * node's shared block (coll/shm.c) unless an algorithm is forced for it;
  * then a 2-rank one runs its algorithm's direct form (coll/pair.c).
  */
 #include "coll/coll_impl.h"
@@ -354,6 +354,10 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
         !coll_is_inter(a->comm) && coll_size(a->comm) >= 2) {
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_reduce_scatter(a, ran) : CANAL_OK;
+    }
+    if (a->kind == COLL_BCAST && !coll_is_inter(a->comm) && coll_size(a->comm) >= 2) {
+        pthread_once(&forced_once, read_forced);
+        return forced[a->kind] == NULL ? coll_shm_bcast(a, ran) : CANAL_OK;
     }
     if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm))
         return CANAL_OK;

@@ -1,12 +1,13 @@
 /*
- * Blocking barrier and small allreduce through a block of shared memory
+ * Blocking barrier, small allreduce and bcast through a block of shared memory
  * that the ranks of a communicator on one node map together, instead of
  * messages. The block holds one cache line per rank (the number of
  * blocking calls the rank has entered, and where its last failed wait
- * says why) and, for the allreduce, two slots per rank for contributions
+ * says why), for the allreduce two slots per rank for contributions
  * of up to COLL_SHM_MAX bytes, used by call parity (up to 8 bytes: in the
- * rank's line itself, one cache line to fetch per rank). Every rank also
- * writes what its call is (barrier, allreduce or reduce_scatter, bytes), so that ranks
+ * rank's line itself, one cache line to fetch per rank), and two areas of
+ * COLL_SHM_BCAST_MAX bytes for a bcast's message, by parity. Every rank also
+ * writes what its call is (its kind, a bcast's root, bytes), so that ranks
  * whose calls do not match all fail with a mismatch, as on the message
  * path.
  *
@@ -26,6 +27,24 @@
  *   reading this call's slots.
  * - Reduce_scatter(_block) of a vector of up to COLL_SHM_MAX bytes: the
  *   allreduce into a scratch vector, then this rank's block to recvbuf.
+ * - Bcast of up to COLL_SHM_BCAST_MAX bytes: the root packs the message into
+ *   the area of the call's parity, releases its sequence and leaves; every
+ *   other rank enters (its sequence, so that a rank in another call of the
+ *   block sees it and a mismatch is found), waits for the root's, checks
+ *   the root's call against its own, and copies the message out. The root
+ *   waits for nobody (on an oversubscribed node it no longer waits for
+ *   each receiver to be scheduled and pull, as the message path's root
+ *   does: IMB's np8 Bcast of 64 KiB).
+ * - Ranks stay at most one call apart on the barrier and the allreduce
+ *   (each waits for all), which is what makes two parities enough. A bcast
+ *   lets a rank leave before the others entered; so before a call writes
+ *   anything another call also uses, it makes sure every rank entered the
+ *   call after that one, and so finished reading it (settle()): for a
+ *   contribution or a bcast's message (by parity) the previous call, for
+ *   the call's kind (what[], by call number modulo 4) the third before.
+ *   Nothing to wait for after a barrier or an allreduce; in IMB's loop
+ *   (bcast, barrier, bcast, ...) nothing either, as the barrier after a
+ *   bcast writes only its kind.
  * - Waiting is the device's (adi_wait_until): other traffic progresses and
  *   oversubscribed processes yield and sleep. Where the ranks are not
  *   oversubscribed, a rank first watches the awaited line alone for up to
@@ -41,7 +60,7 @@
  *   calls never take, and every rank that waits fails with a mismatch.
  *
  * The block is made lazily and collectively at the communicator's
- * (COLL_SHM_AFTER + 1)-th blocking barrier or allreduce, so one-off
+ * (COLL_SHM_AFTER + 1)-th blocking barrier, allreduce or bcast, so one-off
  * communicators never pay for it: rank 0 creates the segment
  * (common/shmseg.h), a broadcast passes its name, every rank attaches, an
  * allreduce tells whether all did, and rank 0 unlinks the name. Every
@@ -53,6 +72,7 @@
 #include "coll/coll_impl.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -67,7 +87,7 @@ enum { SHM_LINE = 64, SHM_INLINE = 8, SHM_MAX_RANKS = 64, SHM_SPIN = 256 };
  * none), with the error and the job rank it was about. */
 typedef struct {
     uint64_t seq;
-    uint64_t what[2]; /* the call of each parity: its kind and bytes, for mismatches */
+    uint32_t what[4]; /* the call of each seq % 4: what_of(), for mismatches */
     uint64_t fail_seq;
     /* contributions of up to SHM_INLINE bytes, by parity: the rank's line
      * carries them, one cache line to fetch instead of two */
@@ -82,17 +102,19 @@ struct coll_shm {
     size_t len;
     shm_line_t *lines; /* one per rank */
     char *slots;       /* [parity][rank][COLL_SHM_MAX] */
+    char *bcast;       /* [parity][COLL_SHM_BCAST_MAX]: a bcast's message */
     int n, me, ctx;
     int root_first; /* rank 0 gathers and releases (else all wait for all) */
     int spin;       /* not oversubscribed: look at the line alone a while first */
-    uint64_t seq;   /* blocking calls this rank entered on the block */
+    uint64_t seq;    /* blocking calls this rank entered on the block */
+    uint64_t all_in; /* the last call every rank is known to have entered */
     int *jobs;      /* job rank of each rank, for the device's losses */
 };
 
 static size_t seg_bytes(int n)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t len = (size_t)n * SHM_LINE + 2 * (size_t)n * COLL_SHM_MAX;
+    size_t len = (size_t)n * SHM_LINE + 2 * (size_t)n * COLL_SHM_MAX + 2 * (size_t)COLL_SHM_BCAST_MAX;
     return (len + page - 1) & ~(page - 1);
 }
 
@@ -172,6 +194,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
     b->len = len;
     b->lines = (shm_line_t *)(void *)seg;
     b->slots = seg + (size_t)n * SHM_LINE;
+    b->bcast = b->slots + 2 * (size_t)n * COLL_SHM_MAX;
     b->n = n;
     b->me = me;
     b->ctx = coll_context(c);
@@ -181,7 +204,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
         b->jobs[r] = coll_host.comm_peer_job_rank(c, r);
     ss->blk = b;
     ss->state = 1;
-    LOG_DEBUG("coll: a shared block for blocking barriers and allreduces of %d ranks", n);
+    LOG_DEBUG("coll: a shared block for blocking barriers, allreduces and bcasts of %d ranks", n);
     return CANAL_OK;
 }
 
@@ -270,15 +293,45 @@ static int arrived(void *arg)
     return 1;
 }
 
-static const char *kind_of(uint64_t what)
+/* A call as the line says it (what[]): its kind, its root (a bcast's) and
+ * its bytes, so that ranks whose calls differ see it. */
+enum { WHAT_ROOT_SHIFT = 20, WHAT_KIND_SHIFT = 26 };
+_Static_assert(COLL_SHM_MAX < 1 << WHAT_ROOT_SHIFT && COLL_SHM_BCAST_MAX < 1 << WHAT_ROOT_SHIFT,
+               "a call's bytes fit its what");
+_Static_assert(SHM_MAX_RANKS <= 1 << (WHAT_KIND_SHIFT - WHAT_ROOT_SHIFT), "a root fits its what");
+_Static_assert((int)COLL_NEIGHBOR_ALLTOALLW < 1 << (32 - WHAT_KIND_SHIFT), "a kind fits its what");
+
+static uint32_t what_of(coll_kind_t kind, int root, size_t bytes)
 {
-    switch (what >> 56) {
+    return (uint32_t)kind << WHAT_KIND_SHIFT | (uint32_t)root << WHAT_ROOT_SHIFT | (uint32_t)bytes;
+}
+
+static coll_kind_t what_kind(uint32_t what)
+{
+    return (coll_kind_t)(what >> WHAT_KIND_SHIFT);
+}
+
+static unsigned what_root(uint32_t what)
+{
+    return what >> WHAT_ROOT_SHIFT & ((1u << (WHAT_KIND_SHIFT - WHAT_ROOT_SHIFT)) - 1);
+}
+
+static unsigned what_bytes(uint32_t what)
+{
+    return what & ((1u << WHAT_ROOT_SHIFT) - 1);
+}
+
+static const char *kind_of(uint32_t what)
+{
+    switch (what_kind(what)) {
     case COLL_BARRIER:
         return "MPI_Barrier";
     case COLL_REDUCE_SCATTER:
         return "MPI_Reduce_scatter";
     case COLL_REDUCE_SCATTER_BLOCK:
         return "MPI_Reduce_scatter_block";
+    case COLL_BCAST:
+        return "MPI_Bcast";
     default:
         return "MPI_Allreduce";
     }
@@ -302,7 +355,7 @@ static void ring_others(struct coll_shm *b)
  * (adi_wait_until_for), so the polls of a wait pay nothing for the watch
  * (doc/bench.md, watch3: the instructions of a wait that does not end at
  * once). */
-static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint64_t what)
+static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint32_t what)
 {
     if (arrived(w))
         return CANAL_OK;
@@ -320,20 +373,88 @@ static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint64_t what)
             __builtin_ia32_pause();
         }
     }
-    return coll_watch_wait_block(c, (coll_kind_t)(what >> 56), arrived, w);
+    return coll_watch_wait_block(c, what_kind(what), arrived, w);
+}
+
+/* "MPI_Bcast from root 2 with 40 bytes", "MPI_Barrier with 0 bytes": the
+ * call `what` says, for a mismatch's message. */
+static const char *what_text(uint32_t what, char *buf, size_t len)
+{
+    if (what_kind(what) == COLL_BCAST)
+        snprintf(buf, len, "%s from root %u with %u bytes", kind_of(what), what_root(what),
+                 what_bytes(what));
+    else
+        snprintf(buf, len, "%s with %u bytes", kind_of(what), what_bytes(what));
+    return buf;
+}
+
+static canal_status_t mismatch(const struct coll_shm *b, int r, uint32_t theirs, uint32_t what)
+{
+    char t[96], m[96];
+    return common_err_set(CANAL_ERR_MISMATCH,
+                          "collective mismatch: rank %d called %s where rank %d called %s (the "
+                          "ranks passed counts, datatypes or roots that do not match, or called "
+                          "different collectives)",
+                          r, what_text(theirs, t, sizeof t), b->me, what_text(what, m, sizeof m));
+}
+
+/* This rank's call seq stopped on w's error: say so in its line, so that
+ * the ranks that wait for this one stop with the same error, and return it. */
+static void tell_failed(struct coll_shm *b, uint64_t seq, canal_status_t st, int job)
+{
+    shm_line_t *mine = &b->lines[b->me];
+    mine->fail_status = st;
+    mine->fail_job = job;
+    __atomic_store_n(&mine->fail_seq, seq, __ATOMIC_RELEASE);
+    ring_others(b);
+}
+
+static canal_status_t fail_call(struct coll_shm *b, uint64_t seq, const wait_t *w)
+{
+    tell_failed(b, seq, w->st, w->job);
+    if (w->st == CANAL_ERR_REVOKED)
+        return common_err_set(CANAL_ERR_REVOKED, "the communicator was revoked (MPIX_Comm_revoke)");
+    if (w->job < 0)
+        return common_err_set(w->st, "a rank of the communicator could not complete the collective");
+    return common_err_set(w->st,
+                          "rank %d of MPI_COMM_WORLD failed (the process died or its connection "
+                          "was lost) before the collective could complete",
+                          w->job);
+}
+
+/* Before call seq writes what it shares with call seq - lag - 1 (lag 1: a
+ * contribution or a bcast's message, of the call's parity; lag 3: only its
+ * kind, what[seq % 4]): every rank has entered call seq - lag, so nobody
+ * still reads that earlier call. Known after a barrier or an allreduce
+ * (everyone entered it); after a bcast, which a rank may leave before the
+ * others entered, it may take a wait. */
+static canal_status_t settle(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, uint32_t what,
+                             unsigned lag)
+{
+    wait_t w = {b, seq - lag, 0, b->n, CANAL_OK, -1};
+    canal_status_t st;
+
+    if (__builtin_expect(b->all_in + lag >= seq, 1))
+        return CANAL_OK;
+    if ((st = wait_watched(c, &w, what)) < 0)
+        return st;
+    if (w.st != CANAL_OK)
+        return fail_call(b, seq, &w);
+    b->all_in = seq - lag;
+    return CANAL_OK;
 }
 
 /* Enter call seq (the release of this rank's contribution, what: its kind
  * and bytes) and wait for the others to enter it. */
 static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t seq,
-                                     uint64_t what)
+                                     uint32_t what)
 {
     wait_t w = {b, seq, 0, b->n, CANAL_OK, -1};
     shm_line_t *mine = &b->lines[b->me];
     int root = b->root_first && b->me == 0;
     canal_status_t st;
 
-    mine->what[seq & 1] = what;
+    mine->what[seq & 3] = what;
     if (b->root_first && !root) {
         /* enter, ring rank 0 (it may sleep waiting for the last one), and
          * wait for its release, which it makes when all have entered */
@@ -361,33 +482,15 @@ static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t
         if ((st = wait_watched(c, &w, what)) < 0)
             return st;
     }
-    if (w.st == CANAL_OK) {
-        for (int r = 0; r < b->n; r++) {
-            uint64_t x = b->lines[r].what[seq & 1];
-            if (x != what)
-                return common_err_set(CANAL_ERR_MISMATCH,
-                                      "collective mismatch: rank %d called %s with %llu bytes "
-                                      "where rank %d called %s with %llu bytes (the ranks passed "
-                                      "counts or datatypes that do not match, or called "
-                                      "different collectives)",
-                                      r, kind_of(x), (unsigned long long)(x & 0xffffffffu), b->me,
-                                      kind_of(what), (unsigned long long)(what & 0xffffffffu));
-        }
-        return CANAL_OK;
+    if (w.st != CANAL_OK)
+        return fail_call(b, seq, &w);
+    for (int r = 0; r < b->n; r++) {
+        uint32_t x = b->lines[r].what[seq & 3];
+        if (x != what)
+            return mismatch(b, r, x, what);
     }
-    /* tell the ranks that wait for this one */
-    mine->fail_status = w.st;
-    mine->fail_job = w.job;
-    __atomic_store_n(&mine->fail_seq, seq, __ATOMIC_RELEASE);
-    ring_others(b);
-    if (w.st == CANAL_ERR_REVOKED)
-        return common_err_set(CANAL_ERR_REVOKED, "the communicator was revoked (MPIX_Comm_revoke)");
-    if (w.job < 0)
-        return common_err_set(w.st, "a rank of the communicator could not complete the collective");
-    return common_err_set(w.st,
-                          "rank %d of MPI_COMM_WORLD failed (the process died or its connection "
-                          "was lost) before the collective could complete",
-                          w.job);
+    b->all_in = seq;
+    return CANAL_OK;
 }
 
 /* ---------------------------------------------------------------- reducing */
@@ -452,11 +555,16 @@ canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran)
 {
     canal_status_t st;
     struct coll_shm *b = ready(c, COLL_BARRIER, &st);
+    uint32_t what = what_of(COLL_BARRIER, 0, 0);
+    uint64_t seq;
 
     *ran = b != NULL || st < 0; /* a failed setup fails this call (as messages would) */
     if (b == NULL)
         return st;
-    return enter_and_wait(c, b, ++b->seq, (uint64_t)COLL_BARRIER << 56);
+    seq = ++b->seq;
+    if ((st = settle(c, b, seq, what, 3)) < 0)
+        return st;
+    return enter_and_wait(c, b, seq, what);
 }
 
 /* The allreduce; pre < 0: this rank failed before the call (out of
@@ -485,6 +593,8 @@ static canal_status_t shm_allreduce(const coll_args_t *a, int *ran, canal_status
     n = b->n;
     count = (size_t)a->recvcount;
     bytes = count * dt_size(a->rdt);
+    if ((st = settle(a->comm, b, seq, what_of(a->kind, 0, bytes), 1)) < 0)
+        return st; /* (its line says so) */
     lb = dt_true_lb(a->rdt);
     contig = dt_is_contig_count(a->rdt, count);
     mine = a->sendbuf == MPI_IN_PLACE ? a->recvbuf : a->sendbuf;
@@ -513,14 +623,10 @@ static canal_status_t shm_allreduce(const coll_args_t *a, int *ran, canal_status
     }
     if (st < 0) {
         /* not entered: the ranks that wait for this one stop with its error */
-        shm_line_t *l = &b->lines[b->me];
-        l->fail_status = st;
-        l->fail_job = -1;
-        __atomic_store_n(&l->fail_seq, seq, __ATOMIC_RELEASE);
-        ring_others(b);
+        tell_failed(b, seq, st, -1);
         goto out;
     }
-    if ((st = enter_and_wait(a->comm, b, seq, (uint64_t)a->kind << 56 | bytes)) < 0)
+    if ((st = enter_and_wait(a->comm, b, seq, what_of(a->kind, 0, bytes))) < 0)
         goto out;
     if (contig && reduce_fast(a, slot0, stride, n, count))
         goto out;
@@ -613,5 +719,77 @@ canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran)
 out:
     free(packed);
     free(tmp);
+    return st;
+}
+
+/* Bcast of at most COLL_SHM_BCAST_MAX bytes (the whole message): the root
+ * packs it into the area of the call's parity and leaves; the others enter,
+ * wait for the root's release, check its call against theirs (a longer
+ * message than this rank's buffer: MPI_ERR_TRUNCATE, as from messages) and
+ * copy it out. */
+canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran)
+{
+    struct coll_shm *b;
+    canal_status_t st;
+    size_t count = (size_t)a->recvcount, bytes = count * dt_size(a->rdt), moved;
+    uint64_t seq;
+    uint32_t what, x;
+    shm_line_t *mine;
+    char *area;
+    int root = a->root, contig;
+
+    *ran = 0;
+    if (bytes > COLL_SHM_BCAST_MAX)
+        return CANAL_OK; /* (decided alike everywhere: the same count * size) */
+    b = ready(a->comm, COLL_BCAST, &st);
+    *ran = b != NULL || st < 0;
+    if (b == NULL)
+        return st;
+    seq = ++b->seq;
+    what = what_of(COLL_BCAST, root, bytes);
+    /* (the root writes the message, of the call's parity; the others only
+     * their kind) */
+    if ((st = settle(a->comm, b, seq, what, b->me == root ? 1 : 3)) < 0)
+        return st;
+    mine = &b->lines[b->me];
+    mine->what[seq & 3] = what;
+    area = b->bcast + (size_t)(seq & 1) * COLL_SHM_BCAST_MAX;
+    contig = dt_is_contig_count(a->rdt, count);
+    if (b->me == root) {
+        if (contig)
+            memcpy(area, (const char *)a->recvbuf + dt_true_lb(a->rdt), bytes);
+        else if ((st = dt_pack(a->recvbuf, count, a->rdt, area, bytes, &moved)) < 0) {
+            tell_failed(b, seq, st, -1); /* the others stop with its error */
+            return st;
+        }
+        __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+        ring_others(b);
+        return CANAL_OK;
+    }
+    /* enter (a rank in another call of the block sees this one), ring the
+     * others (one may wait for this rank's entry: settle, a mismatch), and
+     * wait for the root's release */
+    __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+    ring_others(b);
+    {
+        wait_t w = {b, seq, root, root + 1, CANAL_OK, -1};
+        if ((st = wait_watched(a->comm, &w, what)) < 0)
+            return st;
+        if (w.st != CANAL_OK)
+            return fail_call(b, seq, &w);
+    }
+    x = b->lines[root].what[seq & 3];
+    if (x != what) {
+        if (what_kind(x) == COLL_BCAST && what_root(x) == (unsigned)root && what_bytes(x) > bytes)
+            return common_err_set(CANAL_ERR_TRUNCATE,
+                                  "message truncated: the root of MPI_Bcast (rank %d) sent %u "
+                                  "bytes, more than the %zu of this rank's buffer",
+                                  root, what_bytes(x), bytes);
+        return mismatch(b, root, x, what);
+    }
+    if (contig)
+        memcpy((char *)a->recvbuf + dt_true_lb(a->rdt), area, bytes);
+    else
+        st = dt_unpack(area, bytes, a->recvbuf, count, a->rdt, &moved);
     return st;
 }

@@ -1,0 +1,190 @@
+/*
+ * MPI_Bcast on communicators whose ranks are all on one node, which Canal
+ * runs through the node's shared block up to 64 KiB (coll/shm.c): the root
+ * writes the message and leaves, the others copy it out. Checked, on
+ * MPI_COMM_WORLD and on a split communicator:
+ *  - every root, sizes 1 B to 64 KiB and just above (65537 B, messages),
+ *    back to back with no other call between (a root may leave before the
+ *    others entered: its next message must not overwrite one still read);
+ *  - bcasts between barriers and small allreduces in every order (IMB's
+ *    loop is bcast, barrier), values checked after each;
+ *  - a vector type at the root against contiguous ints at the others, and
+ *    the other way round (the same type signature);
+ *  - mismatches, under MPI_ERRORS_RETURN: receivers that pass a shorter
+ *    count get MPI_ERR_TRUNCATE, a longer one MPI_ERR_OTHER, a rank that
+ *    names another root MPI_ERR_OTHER naming both roots; afterwards the
+ *    communicator works (a bcast of every root).
+ * Any number of ranks. Argument: rounds (default 20).
+ */
+#include "mtest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned char pattern(int round, int root, size_t i)
+{
+    return (unsigned char)(round * 31 + root * 7 + (int)(i * 13 % 251));
+}
+
+static void check_bytes(const unsigned char *b, size_t n, int round, int root, const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != pattern(round, root, i)) {
+            CHECK(0, "%s: round %d root %d %zu bytes: byte %zu is %u, want %u", what, round, root,
+                  n, i, b[i], pattern(round, root, i));
+            return;
+        }
+}
+
+/* count bytes from root, the buffer filled with garbage elsewhere */
+static void one(MPI_Comm c, int me, int round, int root, size_t n, unsigned char *buf,
+                const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        buf[i] = me == root ? pattern(round, root, i) : 0xee;
+    OK(MPI_Bcast(buf, (int)n, MPI_BYTE, root, c));
+    check_bytes(buf, n, round, root, what);
+}
+
+static void rounds(MPI_Comm c, int nrounds)
+{
+    static const size_t sizes[] = {1, 4, 8, 100, 4096, 65535, 65536, 65537};
+    enum { NS = sizeof sizes / sizeof sizes[0] };
+    int me, p;
+    unsigned char *buf = malloc(65537);
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &p);
+    /* make the block (the 3rd blocking barrier, allreduce or bcast) */
+    for (int i = 0; i < 3; i++)
+        OK(MPI_Barrier(c));
+    for (int round = 0; round < nrounds; round++) {
+        /* back to back: every size from every root */
+        for (int s = 0; s < NS; s++)
+            for (int root = 0; root < p; root++)
+                one(c, me, round, root, sizes[s], buf, "back to back");
+        /* mixed with the block's other calls */
+        for (int root = 0; root < p; root++) {
+            int x = me + round, sum = -1, want = p * round + p * (p - 1) / 2;
+            one(c, me, round, root, 64, buf, "before a barrier");
+            OK(MPI_Barrier(c));
+            one(c, me, round, root, 65536, buf, "after a barrier");
+            OK(MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, c));
+            CHECK(sum == want, "allreduce after a bcast: %d, want %d", sum, want);
+            one(c, me, round, (root + 1) % p, 8, buf, "after an allreduce");
+            one(c, me, round, (root + 2) % p, 300, buf, "after a bcast");
+            OK(MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_MAX, c));
+            CHECK(sum == p - 1 + round, "allreduce MPI_MAX after bcasts: %d", sum);
+        }
+    }
+    free(buf);
+}
+
+/* a vector type (every other int) at one side, plain ints at the other */
+static void types(MPI_Comm c)
+{
+    enum { N = 1000 };
+    int me, p, *v = malloc(sizeof(int) * 2 * N);
+    MPI_Datatype vec;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &p);
+    MPI_Type_vector(N, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    for (int root = 0; root < p; root++) {
+        for (int i = 0; i < 2 * N; i++)
+            v[i] = me == root ? i * 3 + root : -1;
+        if (me == root)
+            OK(MPI_Bcast(v, 1, vec, root, c));
+        else
+            OK(MPI_Bcast(v, N, MPI_INT, root, c));
+        for (int i = 0; i < N && me != root; i++)
+            if (v[i] != 2 * i * 3 + root) {
+                CHECK(0, "vector from root %d: [%d] = %d, want %d", root, i, v[i], 2 * i * 3 + root);
+                break;
+            }
+        /* and the other way round */
+        for (int i = 0; i < 2 * N; i++)
+            v[i] = me == root ? i + root : -7;
+        if (me == root)
+            OK(MPI_Bcast(v, N, MPI_INT, root, c));
+        else
+            OK(MPI_Bcast(v, 1, vec, root, c));
+        for (int i = 0; i < 2 * N && me != root; i++) {
+            int want = i % 2 == 0 ? i / 2 + root : -7;
+            if (v[i] != want) {
+                CHECK(0, "into a vector from root %d: [%d] = %d, want %d", root, i, v[i], want);
+                break;
+            }
+        }
+    }
+    MPI_Type_free(&vec);
+    free(v);
+}
+
+static void expect(int rc, int cls, const char *what, const char *needle)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+    int len;
+    EXPECT_CLASS(rc, cls, what);
+    if (rc == MPI_SUCCESS || needle == NULL)
+        return;
+    MPI_Error_string(rc, msg, &len);
+    CHECK(strstr(msg, needle) != NULL, "%s: the message \"%s\" does not say \"%s\"", what, msg,
+          needle);
+}
+
+static void mismatches(MPI_Comm c)
+{
+    int me, p, buf[64] = {0}, rc;
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &p);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    for (int root = 0; root < p; root++) {
+        /* receivers expect less: truncated */
+        rc = MPI_Bcast(buf, me == root ? 10 : 5, MPI_INT, root, c);
+        if (me != root)
+            expect(rc, MPI_ERR_TRUNCATE, "a shorter receive", "truncated");
+        OK(MPI_Barrier(c));
+        /* receivers expect more */
+        rc = MPI_Bcast(buf, me == root ? 5 : 10, MPI_INT, root, c);
+        if (me != root)
+            expect(rc, MPI_ERR_OTHER, "a longer receive", "MPI_Bcast");
+        OK(MPI_Barrier(c));
+    }
+    if (p > 2) {
+        /* the last rank names another root (rank 1) than the others (0) */
+        rc = MPI_Bcast(buf, 4, MPI_INT, me == p - 1 ? 1 : 0, c);
+        if (me == p - 1)
+            expect(rc, MPI_ERR_OTHER, "another root", "root 0");
+        else if (me != 0 && me != 1)
+            OK(rc);
+        OK(MPI_Barrier(c));
+    }
+    /* it works again */
+    for (int root = 0; root < p; root++) {
+        for (int i = 0; i < 64; i++)
+            buf[i] = me == root ? i * (root + 1) : -1;
+        OK(MPI_Bcast(buf, 64, MPI_INT, root, c));
+        for (int i = 0; i < 64; i++)
+            if (buf[i] != i * (root + 1)) {
+                CHECK(0, "bcast after the mismatches, root %d: [%d] = %d", root, i, buf[i]);
+                break;
+            }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int nrounds;
+    MPI_Comm half;
+    mtest_init(&argc, &argv);
+    nrounds = argc > 1 ? atoi(argv[1]) : 20;
+    rounds(MPI_COMM_WORLD, nrounds);
+    types(MPI_COMM_WORLD);
+    MPI_Comm_split(MPI_COMM_WORLD, mtest_rank % 2, mtest_size - mtest_rank, &half);
+    rounds(half, nrounds / 4 + 1);
+    types(half);
+    mismatches(half);
+    MPI_Comm_free(&half);
+    mismatches(MPI_COMM_WORLD);
+    return mtest_finish();
+}
