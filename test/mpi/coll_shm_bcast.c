@@ -14,7 +14,12 @@
  *    count get MPI_ERR_TRUNCATE, a longer one MPI_ERR_OTHER, a rank that
  *    names another root MPI_ERR_OTHER naming both roots; afterwards the
  *    communicator works (a bcast of every root).
- * Any number of ranks. Argument: rounds (default 20).
+ * With a second argument "cross": sizes on both sides of the block's limit
+ * (the root 1000 bytes, the others 100000, which go by messages, and the
+ * other way round), on a communicator of their own: every receiver gets
+ * MPI_ERR_OTHER or MPI_ERR_TRUNCATE, nobody hangs (the root learns of it at
+ * its next collective there: the communicator is out of step after it).
+ * Any number of ranks. Arguments: rounds (default 20), then "cross".
  */
 #include "mtest.h"
 
@@ -132,6 +137,35 @@ static void expect(int rc, int cls, const char *what, const char *needle)
           needle);
 }
 
+static void cross(int rootbytes, int otherbytes)
+{
+    MPI_Comm c;
+    char *buf = calloc(1, 100000);
+    int rc, cls = MPI_SUCCESS;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    for (int i = 0; i < 3; i++)
+        OK(MPI_Barrier(c)); /* (the block) */
+    rc = MPI_Bcast(buf, mtest_rank == 0 ? rootbytes : otherbytes, MPI_BYTE, 0, c);
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    if (mtest_rank != 0)
+        CHECK(cls == MPI_ERR_OTHER || cls == MPI_ERR_TRUNCATE,
+              "root %d bytes, this rank %d: class %d, want MPI_ERR_OTHER or MPI_ERR_TRUNCATE",
+              rootbytes, otherbytes, cls);
+    else
+        CHECK(rc == MPI_SUCCESS || cls == MPI_ERR_OTHER || cls == MPI_ERR_TRUNCATE,
+              "the root of %d bytes against %d: class %d", rootbytes, otherbytes, cls);
+    /* (every rank may fail here, the communicator being out of step) */
+    rc = MPI_Barrier(c);
+    if (rc != MPI_SUCCESS) {
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_OTHER, "the barrier after a crossed bcast: class %d", cls);
+    }
+    MPI_Comm_free(&c);
+    free(buf);
+}
+
 static void mismatches(MPI_Comm c)
 {
     int me, p, buf[64] = {0}, rc;
@@ -186,5 +220,10 @@ int main(int argc, char **argv)
     mismatches(half);
     MPI_Comm_free(&half);
     mismatches(MPI_COMM_WORLD);
+    if (argc > 2 && strcmp(argv[2], "cross") == 0 && mtest_size > 1) {
+        cross(1000, 100000);
+        cross(100000, 1000);
+    }
+    OK(MPI_Barrier(MPI_COMM_WORLD));
     return mtest_finish();
 }
