@@ -961,8 +961,11 @@ static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
         VALGRIND_MAKE_MEM_DEFINED(dst, part);
     if (h->size != part) {
         canal_status_t st = CANAL_ERR_IO;
-        if (h->size == 0 && (h->flags & PKT_FLAG_RDMA))
+        if (h->size == 0 && (h->flags & PKT_FLAG_RDMA)) {
             st = ch_rdma_read(adi_dev.peers[peer].ch, peer, dst, h->raddr, h->rkey, part, r);
+            if (st == CANAL_OK)
+                adi_stat_add(&adi_stats.rndv_push_failed, 1);
+        }
         if (st != CANAL_OK && r->status.error == 0)
             r->status.error = common_err_set(st < 0 ? st : CANAL_ERR_IO,
                                              "the last %zu bytes of a %zu-byte message from "
