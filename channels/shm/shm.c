@@ -167,6 +167,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     caps_out->max_payload = st->lay.payload_cap;
     caps_out->has_rdma = st->cma_state != SHM_CMA_DENIED;
     caps_out->has_rdma_write = caps_out->has_rdma;
+    caps_out->rdma_read_sync = 1; /* (process_vm_readv) */
     caps_out->local_only = 1;
     caps_out->block_wakes_fast = 0;
     caps_out->can_block = 1;
