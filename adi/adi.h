@@ -350,6 +350,7 @@ typedef struct {
     uint64_t rndv_sent, rndv_recv, wait_ns, waits;
     uint64_t rndv_pulled; /* rendezvous receives read by the receiver itself (one copy) */
     uint64_t rndv_pushed; /* rendezvous sends whose last part the sender wrote (PKT_PUSH) */
+    uint64_t rndv_push_failed; /* receives that read that part themselves: the sender could not */
     /* sleeps of blocked waits in a channel, and those of them that lasted
      * their whole time although what the wait waited for had happened (a
      * wake-up that never came) */

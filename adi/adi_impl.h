@@ -356,6 +356,10 @@ void adi_msg_free(adi_message_t *m);
  * first use) and the setup of a new dynamic peer's entry. */
 canal_status_t adi_dev_dyn_channel(ch_endpoint_t **ch_out);
 canal_status_t adi_dev_dyn_peer_init(int peer);
+/* device.c: 1 when a receiver on a channel of these caps may ask its peer to
+ * push part of a message (PKT_PUSH): the channel writes the peer's memory and
+ * its own reads are synchronous (caps.rdma_read_sync). */
+int adi_caps_push(const ch_caps_t *caps);
 void adi_queues_finalize(void);
 /* pt2pt.c: the queue-length levels for adi_stats_get: the posted receives
  * and unexpected messages of every context now (each context's under its

@@ -43,6 +43,11 @@ void adi_stats_get(adi_stats_t *out)
     adi_queue_levels(out);
 }
 
+int adi_caps_push(const ch_caps_t *caps)
+{
+    return caps->has_rdma_write && caps->rdma_read_sync;
+}
+
 static int stats_slot_of(const ch_endpoint_t *ch)
 {
     for (int i = 0; i < ADI_STATS_NCHANNELS; i++)
@@ -429,7 +434,9 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         p->ch = active[slot];
         p->stats_slot = stats_slot_of(p->ch);
         p->has_rdma = active_caps[slot].has_rdma;
-        p->has_rdma_write = active_caps[slot].has_rdma_write;
+        /* (a push only where the receiver's own read is synchronous: it
+         * ends at PUSHED, never at an on_rdma_done; channels/channel.h) */
+        p->has_rdma_write = adi_caps_push(&active_caps[slot]);
         p->needs_wake = !active_caps[slot].sendv_wakes;
         p->eager_limit = (size_t)eager;
         if (p->eager_limit > active_caps[slot].max_payload)

@@ -951,8 +951,8 @@ static void rndv_push(int peer, adi_request_t *r, const adi_pkt_t *ask)
 static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
 {
     size_t cap = recv_capacity(r), n = r->size < cap ? r->size : cap;
-    size_t part = rndv_push_part(&adi_dev.peers[peer], n);
-    char *dst = (char *)r->buf + dt_true_lb(r->dt) + (n - part);
+    size_t part = n - r->offset; /* (what PKT_PUSH asked for: rndv_start) */
+    char *dst = (char *)r->buf + dt_true_lb(r->dt) + r->offset;
 
     /* The sender's kernel wrote these bytes: memcheck saw nothing write them
      * here (a user's program under valgrind took the message for
@@ -961,8 +961,11 @@ static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
         VALGRIND_MAKE_MEM_DEFINED(dst, part);
     if (h->size != part) {
         canal_status_t st = CANAL_ERR_IO;
-        if (h->size == 0 && (h->flags & PKT_FLAG_RDMA))
+        if (h->size == 0 && (h->flags & PKT_FLAG_RDMA)) {
             st = ch_rdma_read(adi_dev.peers[peer].ch, peer, dst, h->raddr, h->rkey, part, r);
+            if (st == CANAL_OK)
+                adi_stat_add(&adi_stats.rndv_push_failed, 1);
+        }
         if (st != CANAL_OK && r->status.error == 0)
             r->status.error = common_err_set(st < 0 ? st : CANAL_ERR_IO,
                                              "the last %zu bytes of a %zu-byte message from "
@@ -1009,8 +1012,11 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
         char *dst = (char *)r->buf + dt_true_lb(r->dt);
         canal_status_t st;
         r->state = REQ_RECV_RDMA;
-        if (part != 0)
-            rndv_ask_push(peer, r, sreq, dst + (n - part), n - part, part);
+        if (part != 0) {
+            /* (REQ_RECV_HALF: where the part asked for starts, for PUSHED) */
+            r->offset = n - part;
+            rndv_ask_push(peer, r, sreq, dst + r->offset, r->offset, part);
+        }
         /* (a channel that writes reads synchronously: never INPROGRESS then) */
         st = ch_rdma_read(p->ch, peer, dst, raddr, rkey, n - part, r);
         if (st == CANAL_OK) {
@@ -1032,6 +1038,7 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
         LOG_DEBUG("rdma_read from rank %d failed (%s); falling back to CTS/DATA", peer,
                   common_err_detail());
         p->has_rdma = 0;
+        r->offset = 0; /* (DATA counts from the start) */
     }
     if ((flags & PKT_FLAG_RDMA) && p->has_rdma && !dt_is_contig(r->dt) &&
         r->status.error == 0) {

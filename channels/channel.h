@@ -28,7 +28,8 @@
  *    call sendv() (the channel must allow this).
  *  - rdma_read() copies len bytes from the peer's registered memory;
  *    CANAL_OK means done, CANAL_INPROGRESS means up->on_rdma_done(cookie)
- *    will be called from a later progress().
+ *    will be called from a later progress(). A channel whose rdma_read()
+ *    never returns CANAL_INPROGRESS says so (caps.rdma_read_sync).
  *  - rdma_readv() is rdma_read() into n local pieces (a non-contiguous
  *    receive), always synchronous: CANAL_OK means done; any error means
  *    the pieces may hold part of the data and the device sends it again
@@ -53,6 +54,12 @@ typedef struct {
     size_t max_payload;   /* largest payload one sendv() may carry */
     int has_rdma;         /* rdma_read() and mem_register() work */
     int has_rdma_write;   /* rdma_write() works (into any memory of the peer) */
+    int rdma_read_sync;   /* rdma_read() never returns CANAL_INPROGRESS: when it
+                           * returns CANAL_OK the bytes are in place. The device
+                           * asks a peer to push part of a message (rdma_write)
+                           * while it reads the rest only then: the receive ends
+                           * at the peer's answer, which an asynchronous read's
+                           * on_rdma_done would not wait for */
     int local_only;       /* serves only peers on this node */
     int block_wakes_fast; /* block() returns as soon as a packet arrives (kernel
                            * notification): waits should sleep there early

@@ -154,6 +154,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "force the channel for remote peers: auto, shm, sock or ofi"},
     {"SHM_CMA", CVAR_TYPE_STRING, "auto", NULL,
      "single-copy large messages with process_vm_readv: auto, yes or no"},
+    {"SHM_CMA_WRITE_FAIL", CVAR_TYPE_STRING, "no", NULL,
+     "testing: shm's process_vm_writev (the sender's part of a large message, "
+     "CANAL_RNDV_HALVES_MIN) fails as if with efault or eperm, so that the receiver reads that "
+     "part itself; no: it works"},
     {"SOCK_IFACE", CVAR_TYPE_STRING, "auto", NULL,
      "sock: where to listen: an interface name (eth0), a CIDR subnet (10.1.0.0/16, fd00::/64) "
      "or one address; auto: loopback when the job is on one node, else the first non-loopback "

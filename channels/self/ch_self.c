@@ -33,6 +33,7 @@ static canal_status_t self_init(ch_endpoint_t *ep, const pmi_info_t *pmi, const 
     st->rank = pmi->rank;
     caps->max_payload = (size_t)1 << 62;
     caps->has_rdma = 1;
+    caps->rdma_read_sync = 1; /* (memmove) */
     caps->local_only = 1;
     caps->block_wakes_fast = 0;
     caps->can_block = 0;

@@ -97,7 +97,9 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     st->creator = pmi->local_rank == 0;
     st->anon = pmi->local_size == 1;
 
-    if ((err = ch_shm_cma_parse_mode(common_cvar_str("SHM_CMA"), &st->cma_mode)) != CANAL_OK)
+    if ((err = ch_shm_cma_parse_mode(common_cvar_str("SHM_CMA"), &st->cma_mode)) != CANAL_OK ||
+        (err = ch_shm_cma_parse_write_fail(common_cvar_str("SHM_CMA_WRITE_FAIL"),
+                                           &st->cma_write_fail)) != CANAL_OK)
         goto fail_state;
     cell = common_cvar_int("SHM_CELL_SIZE");
     cells = common_cvar_int("SHM_CELLS");
@@ -165,6 +167,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     caps_out->max_payload = st->lay.payload_cap;
     caps_out->has_rdma = st->cma_state != SHM_CMA_DENIED;
     caps_out->has_rdma_write = caps_out->has_rdma;
+    caps_out->rdma_read_sync = 1; /* (process_vm_readv) */
     caps_out->local_only = 1;
     caps_out->block_wakes_fast = 0;
     caps_out->can_block = 1;

@@ -194,6 +194,8 @@ typedef struct {
     int cma_mode;
     int cma_state;
     char cma_why[160];
+    int cma_write_fail; /* CANAL_SHM_CMA_WRITE_FAIL (testing): the errno every
+                         * rdma_write fails with, as process_vm_writev would; 0 */
 
     double last_alive_check; /* CLOCK_MONOTONIC seconds */
     unsigned idle_polls;     /* progress() calls that found nothing */
@@ -268,6 +270,7 @@ void ch_shm_wake(ch_endpoint_t *ep, int peer);
 /* shm_cma.c */
 uint64_t ch_shm_cma_probe_addr(void);
 canal_status_t ch_shm_cma_parse_mode(const char *text, int *mode_out);
+canal_status_t ch_shm_cma_parse_write_fail(const char *text, int *errno_out);
 canal_status_t ch_shm_cma_probe_self(ch_shm_state_t *st);
 canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st);
 canal_status_t ch_shm_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,

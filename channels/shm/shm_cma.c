@@ -44,6 +44,29 @@ canal_status_t ch_shm_cma_parse_mode(const char *text, int *mode_out)
     return common_err_set(CANAL_ERR_ARG, "CANAL_SHM_CMA=%s: expected auto, yes or no", text);
 }
 
+/* CANAL_SHM_CMA_WRITE_FAIL, a test knob: "no" (or empty), "efault" or
+ * "eperm": every rdma_write fails as process_vm_writev would with that errno
+ * (a receive buffer the sender cannot write; writes denied, which with
+ * CANAL_SHM_CMA=auto turns CMA off in this process as a real EPERM does), so
+ * that tests reach the rendezvous' fallback where the receiver reads the
+ * sender's part itself (adi/pt2pt.c, rndv_pushed). */
+canal_status_t ch_shm_cma_parse_write_fail(const char *text, int *errno_out)
+{
+    int b;
+
+    *errno_out = 0;
+    if (text == NULL || text[0] == '\0' || (common_parse_bool(text, &b) == 0 && !b))
+        return CANAL_OK;
+    if (strcmp(text, "efault") == 0)
+        *errno_out = EFAULT;
+    else if (strcmp(text, "eperm") == 0)
+        *errno_out = EPERM;
+    else
+        return common_err_set(CANAL_ERR_ARG,
+                              "CANAL_SHM_CMA_WRITE_FAIL=%s: expected no, efault or eperm", text);
+    return CANAL_OK;
+}
+
 /* Local pieces per process_vm_readv (the kernel's UIO_MAXIOV is 1024) and
  * bytes per call (the kernel moves at most about 2 GiB per call). */
 enum { CMA_IOV = 256 };
@@ -238,7 +261,10 @@ static canal_status_t shm_xfer_pieces(ch_shm_state_t *st, const char *call, int 
         return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)", st->cma_why);
     li = st->local_of[peer];
     pid = (pid_t)st->slots[li].pid;
-    e = cma_xferv(pid, dst, n, raddr, write);
+    if (write && st->cma_write_fail != 0) /* (a test knob: one untaken branch) */
+        e = st->cma_write_fail;
+    else
+        e = cma_xferv(pid, dst, n, raddr, write);
     if (e == 0) {
         if (st->cma_state == SHM_CMA_UNKNOWN) {
             st->cma_state = SHM_CMA_WORKS;

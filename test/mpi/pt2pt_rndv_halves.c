@@ -10,7 +10,13 @@
  * in the final barrier. With argv[1] "pushed" each rank also checks through
  * the MPI_T counter canal_rndv_pushed that its sends of 128 KiB and more
  * were copied by both sides (the default threshold; without the argument
- * the counter is not looked at: other thresholds, oversubscribed nodes). */
+ * the counter is not looked at: other thresholds, oversubscribed nodes).
+ * With "refused" (run with CANAL_SHM_CMA_WRITE_FAIL=efault: every sender's
+ * write fails) no send moves canal_rndv_pushed and each receive of 128 KiB
+ * and more moves canal_rndv_push_failed by one (the receiver read the
+ * sender's part itself); with "denied" (=eperm: the first failed write turns
+ * CMA off in the sender, later messages are streamed) no send moves
+ * canal_rndv_pushed and some receive in the job read the sender's part. */
 #include "mtest.h"
 
 #include <unistd.h>
@@ -18,6 +24,21 @@
 #define WIN 8
 
 static unsigned long long pushed(void) { return mtest_counter("canal_rndv_pushed"); }
+static unsigned long long push_failed(void) { return mtest_counter("canal_rndv_push_failed"); }
+
+/* "refused": a receive of n bytes just ended; from 128 KiB on it read the
+ * part its sender failed to write (canal_rndv_push_failed, *f0 before it) */
+static int read_itself(int rank, size_t n, unsigned long long *f0)
+{
+    unsigned long long f1 = push_failed();
+    int bad = f1 != *f0 + (n >= 131072);
+
+    if (bad)
+        printf("rank %d: a %zu-byte receive moved canal_rndv_push_failed %llu -> %llu\n", rank,
+               n, *f0, f1);
+    *f0 = f1;
+    return bad;
+}
 
 static unsigned char pattern(size_t i, int seed)
 {
@@ -47,7 +68,9 @@ int main(int argc, char **argv)
                                    1 << 20, (4 << 20) + 3};
     const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
     int rank, size, peer, errs = 0, sum = 0, want = argc > 1 && strcmp(argv[1], "pushed") == 0;
-    unsigned long long p0 = 0, p1;
+    int refused = argc > 1 && strcmp(argv[1], "refused") == 0;
+    int denied = argc > 1 && strcmp(argv[1], "denied") == 0;
+    unsigned long long p0 = 0, p1, f0 = 0, fstart = 0, pstart = 0, fall = 0;
     size_t max = (4 << 20) + 3 + 4096;
     unsigned char *out, *in, *wout, *win;
     MPI_Status st;
@@ -69,6 +92,10 @@ int main(int argc, char **argv)
         int lo = rank < peer;
         if (want)
             p0 = pushed();
+        if (refused || denied) {
+            pstart = pushed();
+            fstart = f0 = push_failed();
+        }
         /* ping-pong, each size, both directions in turn */
         for (int k = 0; k < nsizes; k++) {
             size_t n = sizes[k];
@@ -80,6 +107,8 @@ int main(int argc, char **argv)
                     memset(in, 0, n);
                     MPI_Recv(in, (int)n, MPI_BYTE, peer, k, MPI_COMM_WORLD, &st);
                     errs += check(in, n, seed + 1, "pong", n);
+                    if (refused)
+                        errs += read_itself(rank, n, &f0);
                     if (want && (p1 = pushed()) != p0 + (n >= 131072))
                         printf("rank %d: a %zu-byte send moved canal_rndv_pushed %llu -> %llu\n",
                                rank, n, p0, p1),
@@ -89,6 +118,8 @@ int main(int argc, char **argv)
                     memset(in, 0, n);
                     MPI_Recv(in, (int)n, MPI_BYTE, peer, k, MPI_COMM_WORLD, &st);
                     errs += check(in, n, seed, "ping", n);
+                    if (refused)
+                        errs += read_itself(rank, n, &f0);
                     fill(out, n, seed + 1);
                     MPI_Send(out, (int)n, MPI_BYTE, peer, k, MPI_COMM_WORLD);
                 }
@@ -164,6 +195,19 @@ int main(int argc, char **argv)
                 errs += check(in, n, 9, "busy sender", n);
             }
         }
+    }
+    if (peer < size && (refused || denied)) {
+        if ((p1 = pushed()) != pstart)
+            printf("rank %d: canal_rndv_pushed moved %llu -> %llu, every write failing\n", rank,
+                   pstart, p1),
+                errs++;
+        fall = push_failed() - fstart;
+    }
+    if (denied) {
+        unsigned long long fsum = 0;
+        MPI_Allreduce(&fall, &fsum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        if (fsum == 0 && rank == 0)
+            printf("no receive read the part its sender failed to write\n"), errs++;
     }
     errs += mtest_errors; /* (mtest_counter's checks) */
     MPI_Allreduce(&errs, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -12,6 +12,9 @@
  * And of the locked mode's locks (adi/lock.h, adi_lock in adi/device.c):
  * threads adding under them lose no update, the device lock nests in its
  * holder and keeps other threads out until the last unlock.
+ *
+ * And of the channel capabilities a push of part of a message needs
+ * (adi_caps_push in adi/device.c).
  */
 #include "adi/adi_impl.h"
 #include "test/unit/unit_limits.h"
@@ -524,6 +527,23 @@ START_TEST(contended_sleep_waits_for_pulls)
 }
 END_TEST
 
+/* A receiver asks for a push (PKT_PUSH) only over a channel that writes the
+ * peer's memory and reads synchronously: with an asynchronous read the
+ * receive would end at on_rdma_done, before the sender's part is in. */
+START_TEST(push_needs_sync_read)
+{
+    ch_caps_t c;
+
+    memset(&c, 0, sizeof c);
+    c.has_rdma = c.has_rdma_write = 1;
+    ck_assert_int_eq(adi_caps_push(&c), 0);
+    c.rdma_read_sync = 1;
+    ck_assert_int_eq(adi_caps_push(&c), 1);
+    c.has_rdma_write = 0;
+    ck_assert_int_eq(adi_caps_push(&c), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("adi");
@@ -535,6 +555,7 @@ int main(void)
     tcase_add_test(tc, valid_packets_pass);
     tcase_add_test(tc, bad_headers_refused);
     tcase_add_test(tc, header_lengths);
+    tcase_add_test(tc, push_needs_sync_read);
     suite_add_tcase(s, tc);
     tc = tcase_create("matching queues");
     tcase_set_timeout(tc, unit_case_timeout_s());

@@ -1004,6 +1004,10 @@ static int body_rdma(int rank, void *arg)
             T_CHECK(ch_rdma_read(EP, 0, NULL, raddr, 0, 64, NULL) == CANAL_ERR_ARG, "NULL dst");
             T_CHECK(strstr(desc, "CMA yes") != NULL, "describe should say CMA yes: %s", desc);
             T_CHECK(caps.has_rdma, "caps.has_rdma");
+            /* (the device pushes only over reads that never say INPROGRESS) */
+            T_CHECK(caps.has_rdma_write && caps.rdma_read_sync,
+                    "caps.has_rdma_write %d, caps.rdma_read_sync %d", caps.has_rdma_write,
+                    caps.rdma_read_sync);
         }
         T_CHECK(ch_rdma_read(EP, info.size, buf, raddr, 0, 8, NULL) == CANAL_ERR_ARG, "bad peer");
     }
