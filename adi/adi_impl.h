@@ -35,8 +35,10 @@ enum {
 enum { ADI_EAGER_COST = 64 };
 
 /* PKT_FLAG_REVOKED, on FIN and SYNC_ACK: the receiver dropped the message
- * unread, its communicator being revoked (ULFM). */
-enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2, PKT_FLAG_REVOKED = 4 };
+ * unread, its communicator being revoked (ULFM). PKT_FLAG_DROPPED, on an
+ * empty DATA: the sender dropped the message it had announced (a send of an
+ * abandoned collective whose bytes it had no memory to keep). */
+enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2, PKT_FLAG_REVOKED = 4, PKT_FLAG_DROPPED = 8 };
 
 typedef struct {
     uint8_t type;
@@ -163,6 +165,7 @@ typedef struct {
     adi_peer_t *peers;
     int oversubscribed;   /* local ranks outnumber node_cpus (or CANAL_OVERSUBSCRIBED) */
     size_t halves_min;    /* CANAL_RNDV_HALVES_MIN: pulled messages both sides copy (0: none) */
+    uint8_t fault_detach_nomem; /* CANAL_FAULT_DETACH_NOMEM (a test knob): detach finds no memory */
     int local_size;       /* ranks of this job on this node */
     int node_cpus;        /* CPUs in the local ranks' affinity masks (0: not asked) */
     long spin_count;

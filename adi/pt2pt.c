@@ -427,6 +427,13 @@ static void rndv_pull_expect(size_t len)
                      __ATOMIC_RELAXED);
 }
 
+/* A send dropped by send_drop (its caller left it, no memory to copy its
+ * bytes): nothing is read from r->buf, which is NULL. */
+static inline int send_dropped(const adi_request_t *r)
+{
+    return r->buf == NULL && r->size != 0;
+}
+
 /* Try to transmit the head piece of request r; CANAL_OK when the request
  * has nothing more to send right now, CANAL_AGAIN when the channel is full. */
 static canal_status_t send_step(int peer, adi_request_t *r)
@@ -466,6 +473,19 @@ static canal_status_t send_step(int peer, adi_request_t *r)
         r->state = REQ_SEND_WAIT_CTS;
         return CANAL_OK;
     case PROTO_DATA:
+        if (__builtin_expect(send_dropped(r), 0)) {
+            /* (send_drop: the receiver asked for bytes nobody keeps) */
+            memset(&h, 0, sizeof h);
+            h.type = PKT_DATA;
+            h.flags = PKT_FLAG_DROPPED;
+            h.rreq = r->peer_req;
+            h.raddr = r->offset;
+            h.size = r->size;
+            if ((st = send_pkt(peer, &h, NULL, 0)) != CANAL_OK)
+                return st;
+            adi_req_finish(r);
+            return CANAL_OK;
+        }
         while (r->offset < r->size) {
             size_t n = r->size - r->offset;
             const void *data;
@@ -807,6 +827,18 @@ static void recv_done(adi_request_t *r)
     adi_req_finish(r);
 }
 
+/* The sender of r's rendezvous message dropped it (PKT_FLAG_DROPPED on
+ * DATA or PUSHED; send_drop): r fails with that. */
+static void recv_dropped(adi_request_t *r, int peer)
+{
+    if (r->status.error == 0)
+        r->status.error = common_err_set(CANAL_ERR_REMOTE,
+                                         "rank %d dropped the %zu-byte message it had announced "
+                                         "(its collective was abandoned and no memory was left "
+                                         "to keep the bytes)",
+                                         peer, r->size);
+}
+
 static void send_fin_like(int peer, int type, uint32_t sreq)
 {
     adi_pkt_t h;
@@ -942,6 +974,10 @@ static void rndv_push(int peer, adi_request_t *r, const adi_pkt_t *ask)
             h.rkey = r->rkey;
         }
     }
+    /* (a dropped send: the receiver fails, then ends the send with a FIN or
+     * a CTS, as it sent one or not) */
+    if (r != NULL && r->proto == PROTO_RTS && send_dropped(r))
+        h.flags = PKT_FLAG_DROPPED;
     adi_send_ctrl(peer, &h);
 }
 
@@ -959,6 +995,10 @@ static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
      * uninitialised). One no-op instruction sequence outside valgrind. */
     if (h->size == part)
         VALGRIND_MAKE_MEM_DEFINED(dst, part);
+    if (h->flags & PKT_FLAG_DROPPED) {
+        recv_dropped(r, peer);
+        goto fin;
+    }
     if (h->size != part) {
         canal_status_t st = CANAL_ERR_IO;
         if (h->size == 0 && (h->flags & PKT_FLAG_RDMA))
@@ -971,6 +1011,7 @@ static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
         if (h->size == 0 && !(h->flags & PKT_FLAG_RDMA))
             goto done; /* (no such send there: nobody waits for a FIN) */
     }
+fin:
     send_fin_like(peer, PKT_FIN, r->peer_req);
 done:
     recv_done(r);
@@ -1663,6 +1704,34 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
     return CANAL_OK;
 }
 
+/* A send whose caller left it and whose bytes could not be copied
+ * (adi_send_detach, device lock held): it never reads the caller's buffer
+ * again and ends with CANAL_ERR_NOMEM. Not transmitted yet: out of the
+ * queue, ended now. Its RTS out (or DATA part way): r->buf is NULL, the
+ * address the RTS offered is withdrawn: a PUSH is answered by a PUSHED
+ * flagged DROPPED (rndv_push), a CTS or the rest of the DATA stream by one
+ * DATA packet flagged DROPPED (send_step); either fails the receive, and
+ * the send ends at the receiver's FIN or at that DATA. */
+static void send_drop(adi_request_t *r)
+{
+    adi_peer_t *p = &adi_dev.peers[r->peer];
+
+    if (r->rkey != UINT64_MAX && r->proto == PROTO_RTS) {
+        ch_mem_deregister(p->ch, r->rkey);
+        r->rkey = UINT64_MAX;
+    }
+    r->status.error = CANAL_ERR_NOMEM;
+    r->status.peer = r->peer;
+    r->buf = NULL;
+    if (r->state == REQ_SEND_QUEUED && r->in_queue && r->proto != PROTO_DATA) {
+        common_list_remove(&p->sendq, &r->sendq);
+        r->in_queue = 0;
+        if (r->proto == PROTO_EAGER) /* (its credit was taken when it was queued) */
+            p->credit += r->size + ADI_EAGER_COST;
+        adi_req_finish(r);
+    }
+}
+
 canal_status_t adi_send_detach(adi_request_t *r)
 {
     canal_status_t st = CANAL_OK;
@@ -1677,9 +1746,12 @@ canal_status_t adi_send_detach(adi_request_t *r)
         (r->state != REQ_SEND_QUEUED && r->state != REQ_SEND_WAIT_CTS &&
          r->state != REQ_SEND_DATA))
         goto out;
-    if ((copy = malloc(r->size)) == NULL) {
+    copy = __builtin_expect(adi_dev.fault_detach_nomem, 0) ? NULL : malloc(r->size);
+    if (copy == NULL) {
+        send_drop(r);
         st = common_err_set(CANAL_ERR_NOMEM, "no memory to keep the %zu bytes of a send to "
-                                             "rank %d that its caller left", r->size, r->peer);
+                                             "rank %d that its caller left: the send was dropped",
+                            r->size, r->peer);
         goto out;
     }
     if (dt_is_contig(r->dt))
@@ -1789,7 +1861,7 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
     if (h.type < PKT_EAGER || h.type > PKT_PUSHED)
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown type %u", peer,
                               (unsigned)h.type);
-    if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA | PKT_FLAG_REVOKED))
+    if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA | PKT_FLAG_REVOKED | PKT_FLAG_DROPPED))
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown flags 0x%x", peer,
                               (unsigned)h.flags);
     if (hdr_len != adi_pkt_len(&h))
@@ -2116,6 +2188,11 @@ static __attribute__((noinline)) void on_packet_checked(int peer, int npeers, co
         return;
     case PKT_DATA:
         r = req_for_packet(h.rreq, peer, REQ_RECV_DATA, -1);
+        if (r != NULL && (h.flags & PKT_FLAG_DROPPED) && len == 0) {
+            recv_dropped(r, peer);
+            recv_done(r);
+            return;
+        }
         /* in order, and not past the end of the message the RTS announced */
         if (r == NULL || h.raddr != r->offset || len > r->size - r->offset)
             break;
