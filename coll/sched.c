@@ -1072,7 +1072,7 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
 {
     char msg[512];
     coll_comm_t *cs;
-    int free_at_end;
+    int free_at_end, dropped = 0;
 
     snprintf(msg, sizeof msg, "%s", common_err_detail());
     adi_lock();
@@ -1103,13 +1103,17 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
      * them) stop reading the caller's buffer, which it may free once the
      * call returns (a rendezvous send of an abandoned MPI_Bcast read a
      * freed buffer in a later call's progress: coll_length_mismatch big). */
+    /* A send whose bytes cannot be kept is dropped (its receiver's call
+     * fails); the caller's error says so. */
     for (int i = 0; i < s->nacts; i++) {
         if (s->acts[i].req == NULL)
             continue;
         if (s->acts[i].kind == ACT_RECV)
             adi_cancel(s->acts[i].req); /* (does nothing to a finished one) */
-        else if (s->acts[i].kind == ACT_SEND)
-            adi_send_detach(s->acts[i].req); /* (nor this) */
+        else if (s->acts[i].kind == ACT_SEND && adi_send_detach(s->acts[i].req) < 0 &&
+                 !dropped++) /* (nor this) */
+            snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "; and %s",
+                     common_err_detail());
     }
     adi_lock();
     if (free_at_end && !s->running)
