@@ -24,6 +24,7 @@ enum {
     PKT_CREDIT = 7,   /* the receiver released `size` bytes of eager buffering */
     PKT_PUSH = 8,     /* receiver: write your bytes from offset rkey, `size` of them, to raddr */
     PKT_PUSHED = 9,   /* sender: wrote the `size` bytes PUSH asked for (0: could not) */
+    PKT_WITHDRAW = 10, /* sender: the address the RTS of sreq offered is gone: ask (CTS) */
 };
 
 /* Eager flow control: a sender may have at most `credit` bytes of eager

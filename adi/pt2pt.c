@@ -1017,6 +1017,25 @@ done:
     recv_done(r);
 }
 
+/* PKT_WITHDRAW (rts_withdraw): the RTS of h->sreq, if it still waits
+ * unmatched, loses its address; its receive will ask for the bytes. */
+static void rts_withdrawn(int peer, const adi_pkt_t *h)
+{
+    adi_ctx_queues_t *q = adi_ctx(h->context);
+
+    if (q == NULL)
+        return;
+    adi_q_lock(q);
+    for (adi_mq_entry_t *e = adi_mq_first(&q->unexpected); e != NULL; e = adi_mq_next(e)) {
+        adi_message_t *m = msg_of(e);
+        if (m->peer == peer && m->type == PKT_RTS && m->sreq == h->sreq) {
+            m->flags &= (uint8_t)~PKT_FLAG_RDMA;
+            break;
+        }
+    }
+    adi_q_unlock(q);
+}
+
 /* A receive matched a rendezvous message: pull it or ask for it. */
 static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags, uint64_t raddr,
                        uint64_t rkey)
@@ -1704,6 +1723,22 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
     return CANAL_OK;
 }
 
+/* r's RTS, out with the address of its caller's buffer, which the caller
+ * may free from now on (adi_send_detach): tell the receiver, which then
+ * asks for the bytes (CTS) instead of reading there, unless it has matched
+ * the RTS already (it read the buffer while still valid, or it fails or
+ * asks on EFAULT). The packet follows the RTS on the same channel, before
+ * the caller can free the buffer unless the peer's queue holds it back. */
+static void rts_withdraw(const adi_request_t *r)
+{
+    adi_pkt_t h;
+
+    if (r->state != REQ_SEND_WAIT_CTS)
+        return; /* (queued: the RTS goes out without the address) */
+    fill_hdr(&h, r, PKT_WITHDRAW);
+    adi_send_ctrl(r->peer, &h);
+}
+
 /* A send whose caller left it and whose bytes could not be copied
  * (adi_send_detach, device lock held): it never reads the caller's buffer
  * again and ends with CANAL_ERR_NOMEM. Not transmitted yet: out of the
@@ -1717,6 +1752,7 @@ static void send_drop(adi_request_t *r)
     adi_peer_t *p = &adi_dev.peers[r->peer];
 
     if (r->rkey != UINT64_MAX && r->proto == PROTO_RTS) {
+        rts_withdraw(r);
         ch_mem_deregister(p->ch, r->rkey);
         r->rkey = UINT64_MAX;
     }
@@ -1768,6 +1804,8 @@ canal_status_t adi_send_detach(adi_request_t *r)
     if (r->state == REQ_SEND_QUEUED && r->proto == PROTO_RTS && r->rkey != UINT64_MAX) {
         ch_mem_deregister(adi_dev.peers[r->peer].ch, r->rkey);
         r->rkey = UINT64_MAX;
+    } else if (r->proto == PROTO_RTS && r->rkey != UINT64_MAX) {
+        rts_withdraw(r); /* (the registration stays: a PUSH reads the copy) */
     }
     /* From now on the message is r->size contiguous bytes at copy, owned
      * as r->tmp (freed with the request, as a packed eager send's bytes
@@ -1858,7 +1896,7 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
         h.raddr = 0;
         h.rkey = 0;
     }
-    if (h.type < PKT_EAGER || h.type > PKT_PUSHED)
+    if (h.type < PKT_EAGER || h.type > PKT_WITHDRAW)
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown type %u", peer,
                               (unsigned)h.type);
     if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA | PKT_FLAG_REVOKED | PKT_FLAG_DROPPED))
@@ -1910,6 +1948,13 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
                                   peer, (unsigned long long)h.size, (unsigned long long)h.rkey,
                                   (unsigned long long)h.raddr, (unsigned)h.sreq,
                                   (unsigned)h.rreq, len);
+        break;
+    case PKT_WITHDRAW:
+        if (len != 0 || h.sreq > INT32_MAX || h.context < 0 || h.context >= ADI_CONTEXT_MAX)
+            return common_err_set(CANAL_ERR_PROTO,
+                                  "withdraw packet from rank %d: request %u, context %d, %zu "
+                                  "bytes of payload",
+                                  peer, (unsigned)h.sreq, (int)h.context, len);
         break;
     case PKT_PUSHED:
         if (len != 0 || h.rreq > INT32_MAX || h.size > SIZE_MAX / 2)
@@ -2177,6 +2222,9 @@ static __attribute__((noinline)) void on_packet_checked(int peer, int npeers, co
         return;
     case PKT_PUSH:
         rndv_push(peer, req_for_packet(h.sreq, peer, REQ_SEND_WAIT_CTS, -1), &h);
+        return;
+    case PKT_WITHDRAW:
+        rts_withdrawn(peer, &h);
         return;
     case PKT_PUSHED:
         r = req_for_packet(h.rreq, peer, REQ_RECV_HALF, REQ_RECV_DATA);

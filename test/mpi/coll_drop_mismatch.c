@@ -11,26 +11,51 @@
  * collectives on MPI_COMM_WORLD work, and the communicator is freed with
  * the mismatched messages still in its queues. Run with glibc's
  * MALLOC_PERTURB_ so that a read of the freed buffer sees poison or an
- * unmapped page. Under MPI_ERRORS_RETURN; the runner's timeout turns a
- * hang into a failure.
+ * unmapped page. The RTS of such a send offered the caller's buffer's
+ * address (shm: pulled by CMA): the sender withdraws it when it leaves
+ * (PKT_WITHDRAW), and the receiver asks for the bytes instead. On a9c9f41
+ * the receiver read the freed, unmapped buffer when the communicator was
+ * freed (EFAULT: it fell back to asking, and gave up CMA to that peer for
+ * the rest of the job): where a 4 MiB exchange on MPI_COMM_WORLD was
+ * pulled by CMA before (canal_rndv_pulled), it still is afterwards. Under
+ * MPI_ERRORS_RETURN; the runner's timeout turns a hang into a failure.
  */
 #include "mtest.h"
 #include "coll_mismatch_expect.h"
 
-enum { BLOCK = 1 << 20 };
+enum { BLOCK = 1 << 20, BIG = 4 << 20 };
+
+/* A 4 MiB exchange between ranks 0 and 1 (static buffers, no malloc):
+ * whether this rank's receive was pulled by CMA. */
+static int exchange_pulled(void)
+{
+    static char out[BIG], in[BIG];
+    unsigned long long before = mtest_counter("canal_rndv_pulled");
+    int peer = 1 - mtest_rank;
+
+    if (mtest_rank > 1)
+        return 0;
+    memset(out, mtest_rank + 7, sizeof out);
+    OK(MPI_Sendrecv(out, BIG, MPI_BYTE, peer, 0, in, BIG, MPI_BYTE, peer, 0, MPI_COMM_WORLD,
+                    MPI_STATUS_IGNORE));
+    CHECK(in[0] == peer + 7 && in[BIG - 1] == peer + 7, "exchange: got %d %d, want %d", in[0],
+          in[BIG - 1], peer + 7);
+    return mtest_counter("canal_rndv_pulled") > before;
+}
 
 int main(int argc, char **argv)
 {
     int nomem = argc > 1 && strcmp(argv[1], "nomem") == 0, rc;
     size_t n;
     char *sbuf, *rbuf, msg[MPI_MAX_ERROR_STRING];
-    int len = 0;
+    int len = 0, pulled;
     MPI_Comm c;
 
     mtest_init(&argc, &argv);
     if (mtest_size < 2)
         return mtest_finish();
     n = (size_t)BLOCK * (size_t)mtest_size;
+    pulled = exchange_pulled();
     OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
     sbuf = malloc(n);
     rbuf = malloc(n);
@@ -56,5 +81,8 @@ int main(int argc, char **argv)
     still_works("the dropped sends");
     OK(MPI_Comm_free(&c));
     still_works("the free");
+    if (pulled)
+        CHECK(exchange_pulled(), "rank %d: a 4 MiB receive from rank %d was pulled by CMA before "
+              "the mismatch, not after", mtest_rank, 1 - mtest_rank);
     return mtest_finish();
 }
