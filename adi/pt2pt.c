@@ -1771,7 +1771,7 @@ static void send_drop(adi_request_t *r)
 canal_status_t adi_send_detach(adi_request_t *r)
 {
     canal_status_t st = CANAL_OK;
-    size_t packed = 0;
+    size_t packed = 0, kept;
     void *copy;
 
     adi_lock();
@@ -1782,6 +1782,17 @@ canal_status_t adi_send_detach(adi_request_t *r)
         (r->state != REQ_SEND_QUEUED && r->state != REQ_SEND_WAIT_CTS &&
          r->state != REQ_SEND_DATA))
         goto out;
+    /* (copies kept at once are bounded: a receiver may never ask) */
+    kept = __atomic_load_n(&adi_dev.detached_bytes, __ATOMIC_RELAXED);
+    if (r->size > adi_dev.detach_keep_max - (kept < adi_dev.detach_keep_max
+                                                 ? kept : adi_dev.detach_keep_max)) {
+        send_drop(r);
+        st = common_err_set(CANAL_ERR_LIMIT, "the %zu bytes of a send to rank %d that its caller "
+                                             "left are more than CANAL_DETACH_KEEP_MAX (%zu, %zu "
+                                             "kept already) lets keep: the send was dropped",
+                            r->size, r->peer, adi_dev.detach_keep_max, kept);
+        goto out;
+    }
     copy = __builtin_expect(adi_dev.fault_detach_nomem, 0) ? NULL : malloc(r->size);
     if (copy == NULL) {
         send_drop(r);
@@ -1817,8 +1828,9 @@ canal_status_t adi_send_detach(adi_request_t *r)
     dt_release(r->dt);
     r->dt = dt_builtin(DT_BYTE);
     dt_retain(r->dt);
-    r->buf = copy;
+    r->buf = copy; /* (buf == tmp: a detached copy, counted off when freed) */
     r->count = r->size;
+    __atomic_add_fetch(&adi_dev.detached_bytes, r->size, __ATOMIC_RELAXED);
     st = CANAL_OK;
 out:
     adi_unlock();
