@@ -8,7 +8,11 @@
  * With CANAL_FAULT_DETACH_NOMEM=1 that copy finds no memory, and with
  * CANAL_DETACH_KEEP_MAX under 1 MiB it is more than may be kept (args=dropped
  * for either): the send is dropped, never reading the freed buffer, and the
- * caller's error says so ("the send was dropped") beside the mismatch. Afterwards
+ * caller's error says so ("the send was dropped") beside the mismatch.
+ * With args=scratch (and the Bruck allgather, which sends from a
+ * temporary of the schedule: no copy, the schedule lives while the send
+ * does) rank 0's send is not copied, so not dropped either, while rank 1's
+ * MPI_Alltoall send from its caller's buffer is. Afterwards
  * collectives on MPI_COMM_WORLD work, and the communicator is freed with
  * the mismatched messages still in its queues. Run with glibc's
  * MALLOC_PERTURB_ so that a read of the freed buffer sees poison or an
@@ -46,13 +50,15 @@ static int exchange_pulled(void)
 
 int main(int argc, char **argv)
 {
-    int dropped = argc > 1 && strcmp(argv[1], "dropped") == 0, rc;
+    int scratch = argc > 1 && strcmp(argv[1], "scratch") == 0, rc;
+    int dropped = argc > 1 && strcmp(argv[1], "dropped") == 0;
     size_t n;
     char *sbuf, *rbuf, msg[MPI_MAX_ERROR_STRING];
     int len = 0, pulled;
     MPI_Comm c;
 
     mtest_init(&argc, &argv);
+    dropped |= scratch && mtest_rank != 0;
     if (mtest_size < 2)
         return mtest_finish();
     n = (size_t)BLOCK * (size_t)mtest_size;
