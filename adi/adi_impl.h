@@ -24,6 +24,7 @@ enum {
     PKT_CREDIT = 7,   /* the receiver released `size` bytes of eager buffering */
     PKT_PUSH = 8,     /* receiver: write your bytes from offset rkey, `size` of them, to raddr */
     PKT_PUSHED = 9,   /* sender: wrote the `size` bytes PUSH asked for (0: could not) */
+    PKT_WITHDRAW = 10, /* sender: the address the RTS of sreq offered is gone: ask (CTS) */
 };
 
 /* Eager flow control: a sender may have at most `credit` bytes of eager
@@ -35,8 +36,10 @@ enum {
 enum { ADI_EAGER_COST = 64 };
 
 /* PKT_FLAG_REVOKED, on FIN and SYNC_ACK: the receiver dropped the message
- * unread, its communicator being revoked (ULFM). */
-enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2, PKT_FLAG_REVOKED = 4 };
+ * unread, its communicator being revoked (ULFM). PKT_FLAG_DROPPED, on an
+ * empty DATA: the sender dropped the message it had announced (a send of an
+ * abandoned collective whose bytes it had no memory to keep). */
+enum { PKT_FLAG_SYNC = 1, PKT_FLAG_RDMA = 2, PKT_FLAG_REVOKED = 4, PKT_FLAG_DROPPED = 8 };
 
 typedef struct {
     uint8_t type;
@@ -163,6 +166,9 @@ typedef struct {
     adi_peer_t *peers;
     int oversubscribed;   /* local ranks outnumber node_cpus (or CANAL_OVERSUBSCRIBED) */
     size_t halves_min;    /* CANAL_RNDV_HALVES_MIN: pulled messages both sides copy (0: none) */
+    uint8_t fault_detach_nomem; /* CANAL_FAULT_DETACH_NOMEM (a test knob): detach finds no memory */
+    size_t detach_keep_max; /* CANAL_DETACH_KEEP_MAX: bytes of detached sends' copies at once */
+    size_t detached_bytes;  /* (atomic) bytes in those copies now (adi_send_detach) */
     int local_size;       /* ranks of this job on this node */
     int node_cpus;        /* CPUs in the local ranks' affinity masks (0: not asked) */
     long spin_count;

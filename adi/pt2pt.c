@@ -427,6 +427,13 @@ static void rndv_pull_expect(size_t len)
                      __ATOMIC_RELAXED);
 }
 
+/* A send dropped by send_drop (its caller left it, no memory to copy its
+ * bytes): nothing is read from r->buf, which is NULL. */
+static inline int send_dropped(const adi_request_t *r)
+{
+    return r->buf == NULL && r->size != 0;
+}
+
 /* Try to transmit the head piece of request r; CANAL_OK when the request
  * has nothing more to send right now, CANAL_AGAIN when the channel is full. */
 static canal_status_t send_step(int peer, adi_request_t *r)
@@ -466,6 +473,19 @@ static canal_status_t send_step(int peer, adi_request_t *r)
         r->state = REQ_SEND_WAIT_CTS;
         return CANAL_OK;
     case PROTO_DATA:
+        if (__builtin_expect(send_dropped(r), 0)) {
+            /* (send_drop: the receiver asked for bytes nobody keeps) */
+            memset(&h, 0, sizeof h);
+            h.type = PKT_DATA;
+            h.flags = PKT_FLAG_DROPPED;
+            h.rreq = r->peer_req;
+            h.raddr = r->offset;
+            h.size = r->size;
+            if ((st = send_pkt(peer, &h, NULL, 0)) != CANAL_OK)
+                return st;
+            adi_req_finish(r);
+            return CANAL_OK;
+        }
         while (r->offset < r->size) {
             size_t n = r->size - r->offset;
             const void *data;
@@ -807,6 +827,18 @@ static void recv_done(adi_request_t *r)
     adi_req_finish(r);
 }
 
+/* The sender of r's rendezvous message dropped it (PKT_FLAG_DROPPED on
+ * DATA or PUSHED; send_drop): r fails with that. */
+static void recv_dropped(adi_request_t *r, int peer)
+{
+    if (r->status.error == 0)
+        r->status.error = common_err_set(CANAL_ERR_REMOTE,
+                                         "rank %d dropped the %zu-byte message it had announced "
+                                         "(its collective was abandoned and no memory was left "
+                                         "to keep the bytes)",
+                                         peer, r->size);
+}
+
 static void send_fin_like(int peer, int type, uint32_t sreq)
 {
     adi_pkt_t h;
@@ -942,6 +974,10 @@ static void rndv_push(int peer, adi_request_t *r, const adi_pkt_t *ask)
             h.rkey = r->rkey;
         }
     }
+    /* (a dropped send: the receiver fails, then ends the send with a FIN or
+     * a CTS, as it sent one or not) */
+    if (r != NULL && r->proto == PROTO_RTS && send_dropped(r))
+        h.flags = PKT_FLAG_DROPPED;
     adi_send_ctrl(peer, &h);
 }
 
@@ -959,6 +995,10 @@ static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
      * uninitialised). One no-op instruction sequence outside valgrind. */
     if (h->size == part)
         VALGRIND_MAKE_MEM_DEFINED(dst, part);
+    if (h->flags & PKT_FLAG_DROPPED) {
+        recv_dropped(r, peer);
+        goto fin;
+    }
     if (h->size != part) {
         canal_status_t st = CANAL_ERR_IO;
         if (h->size == 0 && (h->flags & PKT_FLAG_RDMA)) {
@@ -974,9 +1014,29 @@ static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
         if (h->size == 0 && !(h->flags & PKT_FLAG_RDMA))
             goto done; /* (no such send there: nobody waits for a FIN) */
     }
+fin:
     send_fin_like(peer, PKT_FIN, r->peer_req);
 done:
     recv_done(r);
+}
+
+/* PKT_WITHDRAW (rts_withdraw): the RTS of h->sreq, if it still waits
+ * unmatched, loses its address; its receive will ask for the bytes. */
+static void rts_withdrawn(int peer, const adi_pkt_t *h)
+{
+    adi_ctx_queues_t *q = adi_ctx(h->context);
+
+    if (q == NULL)
+        return;
+    adi_q_lock(q);
+    for (adi_mq_entry_t *e = adi_mq_first(&q->unexpected); e != NULL; e = adi_mq_next(e)) {
+        adi_message_t *m = msg_of(e);
+        if (m->peer == peer && m->type == PKT_RTS && m->sreq == h->sreq) {
+            m->flags &= (uint8_t)~PKT_FLAG_RDMA;
+            break;
+        }
+    }
+    adi_q_unlock(q);
 }
 
 /* A receive matched a rendezvous message: pull it or ask for it. */
@@ -1670,10 +1730,55 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
     return CANAL_OK;
 }
 
+/* r's RTS, out with the address of its caller's buffer, which the caller
+ * may free from now on (adi_send_detach): tell the receiver, which then
+ * asks for the bytes (CTS) instead of reading there, unless it has matched
+ * the RTS already (it read the buffer while still valid, or it fails or
+ * asks on EFAULT). The packet follows the RTS on the same channel, before
+ * the caller can free the buffer unless the peer's queue holds it back. */
+static void rts_withdraw(const adi_request_t *r)
+{
+    adi_pkt_t h;
+
+    if (r->state != REQ_SEND_WAIT_CTS)
+        return; /* (queued: the RTS goes out without the address) */
+    fill_hdr(&h, r, PKT_WITHDRAW);
+    adi_send_ctrl(r->peer, &h);
+}
+
+/* A send whose caller left it and whose bytes could not be copied
+ * (adi_send_detach, device lock held): it never reads the caller's buffer
+ * again and ends with CANAL_ERR_NOMEM. Not transmitted yet: out of the
+ * queue, ended now. Its RTS out (or DATA part way): r->buf is NULL, the
+ * address the RTS offered is withdrawn: a PUSH is answered by a PUSHED
+ * flagged DROPPED (rndv_push), a CTS or the rest of the DATA stream by one
+ * DATA packet flagged DROPPED (send_step); either fails the receive, and
+ * the send ends at the receiver's FIN or at that DATA. */
+static void send_drop(adi_request_t *r)
+{
+    adi_peer_t *p = &adi_dev.peers[r->peer];
+
+    if (r->rkey != UINT64_MAX && r->proto == PROTO_RTS) {
+        rts_withdraw(r);
+        ch_mem_deregister(p->ch, r->rkey);
+        r->rkey = UINT64_MAX;
+    }
+    r->status.error = CANAL_ERR_NOMEM;
+    r->status.peer = r->peer;
+    r->buf = NULL;
+    if (r->state == REQ_SEND_QUEUED && r->in_queue && r->proto != PROTO_DATA) {
+        common_list_remove(&p->sendq, &r->sendq);
+        r->in_queue = 0;
+        if (r->proto == PROTO_EAGER) /* (its credit was taken when it was queued) */
+            p->credit += r->size + ADI_EAGER_COST;
+        adi_req_finish(r);
+    }
+}
+
 canal_status_t adi_send_detach(adi_request_t *r)
 {
     canal_status_t st = CANAL_OK;
-    size_t packed = 0;
+    size_t packed = 0, kept;
     void *copy;
 
     adi_lock();
@@ -1684,9 +1789,23 @@ canal_status_t adi_send_detach(adi_request_t *r)
         (r->state != REQ_SEND_QUEUED && r->state != REQ_SEND_WAIT_CTS &&
          r->state != REQ_SEND_DATA))
         goto out;
-    if ((copy = malloc(r->size)) == NULL) {
+    /* (copies kept at once are bounded: a receiver may never ask) */
+    kept = __atomic_load_n(&adi_dev.detached_bytes, __ATOMIC_RELAXED);
+    if (r->size > adi_dev.detach_keep_max - (kept < adi_dev.detach_keep_max
+                                                 ? kept : adi_dev.detach_keep_max)) {
+        send_drop(r);
+        st = common_err_set(CANAL_ERR_LIMIT, "the %zu bytes of a send to rank %d that its caller "
+                                             "left are more than CANAL_DETACH_KEEP_MAX (%zu, %zu "
+                                             "kept already) lets keep: the send was dropped",
+                            r->size, r->peer, adi_dev.detach_keep_max, kept);
+        goto out;
+    }
+    copy = __builtin_expect(adi_dev.fault_detach_nomem, 0) ? NULL : malloc(r->size);
+    if (copy == NULL) {
+        send_drop(r);
         st = common_err_set(CANAL_ERR_NOMEM, "no memory to keep the %zu bytes of a send to "
-                                             "rank %d that its caller left", r->size, r->peer);
+                                             "rank %d that its caller left: the send was dropped",
+                            r->size, r->peer);
         goto out;
     }
     if (dt_is_contig(r->dt))
@@ -1703,6 +1822,8 @@ canal_status_t adi_send_detach(adi_request_t *r)
     if (r->state == REQ_SEND_QUEUED && r->proto == PROTO_RTS && r->rkey != UINT64_MAX) {
         ch_mem_deregister(adi_dev.peers[r->peer].ch, r->rkey);
         r->rkey = UINT64_MAX;
+    } else if (r->proto == PROTO_RTS && r->rkey != UINT64_MAX) {
+        rts_withdraw(r); /* (the registration stays: a PUSH reads the copy) */
     }
     /* From now on the message is r->size contiguous bytes at copy, owned
      * as r->tmp (freed with the request, as a packed eager send's bytes
@@ -1714,8 +1835,9 @@ canal_status_t adi_send_detach(adi_request_t *r)
     dt_release(r->dt);
     r->dt = dt_builtin(DT_BYTE);
     dt_retain(r->dt);
-    r->buf = copy;
+    r->buf = copy; /* (buf == tmp: a detached copy, counted off when freed) */
     r->count = r->size;
+    __atomic_add_fetch(&adi_dev.detached_bytes, r->size, __ATOMIC_RELAXED);
     st = CANAL_OK;
 out:
     adi_unlock();
@@ -1793,10 +1915,10 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
         h.raddr = 0;
         h.rkey = 0;
     }
-    if (h.type < PKT_EAGER || h.type > PKT_PUSHED)
+    if (h.type < PKT_EAGER || h.type > PKT_WITHDRAW)
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown type %u", peer,
                               (unsigned)h.type);
-    if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA | PKT_FLAG_REVOKED))
+    if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA | PKT_FLAG_REVOKED | PKT_FLAG_DROPPED))
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown flags 0x%x", peer,
                               (unsigned)h.flags);
     if (hdr_len != adi_pkt_len(&h))
@@ -1845,6 +1967,13 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
                                   peer, (unsigned long long)h.size, (unsigned long long)h.rkey,
                                   (unsigned long long)h.raddr, (unsigned)h.sreq,
                                   (unsigned)h.rreq, len);
+        break;
+    case PKT_WITHDRAW:
+        if (len != 0 || h.sreq > INT32_MAX || h.context < 0 || h.context >= ADI_CONTEXT_MAX)
+            return common_err_set(CANAL_ERR_PROTO,
+                                  "withdraw packet from rank %d: request %u, context %d, %zu "
+                                  "bytes of payload",
+                                  peer, (unsigned)h.sreq, (int)h.context, len);
         break;
     case PKT_PUSHED:
         if (len != 0 || h.rreq > INT32_MAX || h.size > SIZE_MAX / 2)
@@ -2113,6 +2242,9 @@ static __attribute__((noinline)) void on_packet_checked(int peer, int npeers, co
     case PKT_PUSH:
         rndv_push(peer, req_for_packet(h.sreq, peer, REQ_SEND_WAIT_CTS, -1), &h);
         return;
+    case PKT_WITHDRAW:
+        rts_withdrawn(peer, &h);
+        return;
     case PKT_PUSHED:
         r = req_for_packet(h.rreq, peer, REQ_RECV_HALF, REQ_RECV_DATA);
         if (r == NULL)
@@ -2123,6 +2255,11 @@ static __attribute__((noinline)) void on_packet_checked(int peer, int npeers, co
         return;
     case PKT_DATA:
         r = req_for_packet(h.rreq, peer, REQ_RECV_DATA, -1);
+        if (r != NULL && (h.flags & PKT_FLAG_DROPPED) && len == 0) {
+            recv_dropped(r, peer);
+            recv_done(r);
+            return;
+        }
         /* in order, and not past the end of the message the RTS announced */
         if (r == NULL || h.raddr != r->offset || len > r->size - r->offset)
             break;

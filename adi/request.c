@@ -210,14 +210,22 @@ adi_request_t *adi_request_at(int index)
     return __atomic_load_n(&r->live, __ATOMIC_ACQUIRE) ? r : NULL;
 }
 
+/* Free r->tmp; a send's copy that adi_send_detach made (its buf) is
+ * counted off adi_dev.detached_bytes. */
+static void adi_req_tmp_free(adi_request_t *r)
+{
+    if (r->kind == ADI_REQ_SEND && r->buf == r->tmp)
+        __atomic_sub_fetch(&adi_dev.detached_bytes, r->size, __ATOMIC_RELAXED);
+    free(r->tmp);
+    r->tmp = NULL;
+}
+
 void adi_request_free(adi_request_t *r)
 {
     if (r == NULL || !__atomic_load_n(&r->live, __ATOMIC_ACQUIRE))
         return;
-    if (r->tmp != NULL) { /* (rare) */
-        free(r->tmp);
-        r->tmp = NULL;
-    }
+    if (r->tmp != NULL) /* (rare) */
+        adi_req_tmp_free(r);
     pool_put(r);
 }
 
@@ -265,9 +273,8 @@ void adi_req_finish_checked(adi_request_t *r)
         dt_release(r->dt);
         r->dt = NULL;
     }
-    if (r->tmp != NULL) { /* (rare: a packed eager send, a DATA chunk) */
-        free(r->tmp);
-        r->tmp = NULL;
+    if (r->tmp != NULL) { /* (rare: a packed eager send, a DATA chunk, a detached send) */
+        adi_req_tmp_free(r);
     }
     r->state = REQ_DONE;
     if (r->on_complete == NULL) {

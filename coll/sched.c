@@ -73,7 +73,7 @@ struct coll_sched {
     size_t key_arrays_len;  /* (bytes; both in the schedule's temporaries) */
     act_t *acts;
     int nacts, cap;
-    void **tmps;
+    struct { char *p; size_t len; } *tmps; /* malloc'ed temporaries (coll_tmp) */
     int ntmps, tmpcap;
     dt_type_t **owned;
     int nowned, ownedcap;
@@ -607,7 +607,7 @@ void *coll_tmp(coll_sched_t *s, size_t bytes)
     }
     if (s->ntmps == s->tmpcap) {
         int cap = s->tmpcap ? 2 * s->tmpcap : 8;
-        void **n = realloc(s->tmps, sizeof(void *) * (size_t)cap);
+        void *n = realloc(s->tmps, sizeof *s->tmps * (size_t)cap);
         if (n == NULL) {
             rec_fail(s, common_err_set(CANAL_ERR_NOMEM, "no memory for a collective schedule"));
             return NULL;
@@ -623,7 +623,8 @@ void *coll_tmp(coll_sched_t *s, size_t bytes)
                                    bytes));
         return NULL;
     }
-    s->tmps[s->ntmps++] = p;
+    s->tmps[s->ntmps].p = p;
+    s->tmps[s->ntmps++].len = bytes;
     return p;
 }
 
@@ -690,7 +691,7 @@ static void sched_destroy(coll_sched_t *s)
     for (int i = 0; i < s->nowned; i++)
         dt_release(s->owned[i]);
     for (int i = 0; i < s->ntmps; i++)
-        free(s->tmps[i]);
+        free(s->tmps[i].p);
     adi_lock();
     if (pool_len < POOL_MAX && s->cap <= 256) {
         s->nacts = s->ntmps = s->nowned = 0;
@@ -1060,6 +1061,30 @@ static coll_sched_t *req_sched(adi_request_t *r)
     return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) ? NULL : r->mpi_ext;
 }
 
+/* Whether the bytes send a reads lie in s's own temporaries (the arena or
+ * a coll_tmp block), which live as long as s, and s as long as a's
+ * request runs (an abandoned schedule frees itself at its end): such a
+ * send needs no copy when its caller leaves. */
+static int send_in_scratch(const coll_sched_t *s, const act_t *a)
+{
+    ptrdiff_t ext = dt_extent(a->dt), lo, hi;
+    const char *from, *to;
+
+    if (a->count == 0)
+        return 1;
+    lo = dt_true_lb(a->dt) + (ext < 0 ? (ptrdiff_t)(a->count - 1) * ext : 0);
+    hi = dt_true_lb(a->dt) + dt_true_extent(a->dt) +
+         (ext > 0 ? (ptrdiff_t)(a->count - 1) * ext : 0);
+    from = (const char *)a->src + lo;
+    to = (const char *)a->src + hi;
+    if (from >= s->arena && to <= s->arena + ARENA)
+        return 1;
+    for (int i = 0; i < s->ntmps; i++)
+        if (from >= s->tmps[i].p && to <= s->tmps[i].p + s->tmps[i].len)
+            return 1;
+    return 0;
+}
+
 /* The ranks called different collectives (coll/watch.c found it): stop
  * posting, cancel the receives that wait for messages the other
  * collective never sends, and count the schedule off its communicator
@@ -1072,7 +1097,7 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
 {
     char msg[512];
     coll_comm_t *cs;
-    int free_at_end;
+    int free_at_end, dropped = 0;
 
     snprintf(msg, sizeof msg, "%s", common_err_detail());
     adi_lock();
@@ -1103,13 +1128,18 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
      * them) stop reading the caller's buffer, which it may free once the
      * call returns (a rendezvous send of an abandoned MPI_Bcast read a
      * freed buffer in a later call's progress: coll_length_mismatch big). */
+    /* A send whose bytes cannot be kept is dropped (its receiver's call
+     * fails); the caller's error says so. One from s's temporaries needs
+     * no copy. */
     for (int i = 0; i < s->nacts; i++) {
         if (s->acts[i].req == NULL)
             continue;
         if (s->acts[i].kind == ACT_RECV)
             adi_cancel(s->acts[i].req); /* (does nothing to a finished one) */
-        else if (s->acts[i].kind == ACT_SEND)
-            adi_send_detach(s->acts[i].req); /* (nor this) */
+        else if (s->acts[i].kind == ACT_SEND && !send_in_scratch(s, &s->acts[i]) &&
+                 adi_send_detach(s->acts[i].req) < 0 && !dropped++) /* (nor this) */
+            snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "; and %s",
+                     common_err_detail());
     }
     adi_lock();
     if (free_at_end && !s->running)

@@ -46,6 +46,13 @@ static const common_cvar_desc_t cvar_table[] = {
      "memory for buffered unexpected eager messages; beyond it senders use rendezvous"},
     {"RNDV_CHUNK", CVAR_TYPE_SIZE, "64K", NULL,
      "chunk size of the pipelined rendezvous when the channel cannot read remote memory"},
+    {"DETACH_KEEP_MAX", CVAR_TYPE_SIZE, "64M", NULL,
+     "bytes of sends left by abandoned collectives (a mismatch) that a process keeps copied at "
+     "once, for receivers that may still ask for them; a send beyond is dropped (its receive "
+     "fails)"},
+    {"FAULT_DETACH_NOMEM", CVAR_TYPE_BOOL, "0", NULL,
+     "testing: a send that an abandoned collective leaves finds no memory to copy its bytes "
+     "into (adi_send_detach), as if malloc failed; the send is dropped"},
     {"RNDV_HALVES_MIN", CVAR_TYPE_SIZE, "128K", NULL,
      "a contiguous message of at least this size pulled from a peer on this node is copied by "
      "both sides at once (the receiver pulls half, the sender pushes the rest), unless the node "

@@ -90,6 +90,19 @@ START_TEST(valid_packets_pass)
     h.rkey = 5;
     ck_assert_int_eq(adi_pkt_len(&h), sizeof h);
     ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
+    h = pkt(PKT_PUSHED); /* (the sender dropped its message: send_drop) */
+    h.rreq = 4;
+    h.flags = PKT_FLAG_DROPPED;
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
+    h = pkt(PKT_DATA);
+    h.rreq = 4;
+    h.flags = PKT_FLAG_DROPPED;
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
+    h = pkt(PKT_WITHDRAW); /* (the RTS's address is gone: rts_withdraw) */
+    h.context = 3;
+    h.sreq = 7;
+    ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_SHORT);
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
 }
 END_TEST
 
@@ -103,7 +116,7 @@ START_TEST(bad_headers_refused)
     refused(&h, 0, 0, "0-byte header");
     h.type = 0;
     refused(&h, adi_pkt_len(&h), 0, "unknown type 0");
-    h.type = PKT_PUSHED + 1;
+    h.type = PKT_WITHDRAW + 1;
     refused(&h, adi_pkt_len(&h), 0, "unknown type");
     h = pkt(PKT_EAGER);
     h.flags = 0x80;
@@ -158,6 +171,12 @@ START_TEST(bad_headers_refused)
     h.rreq = 1;
     h.size = UINT64_MAX;
     refused(&h, adi_pkt_len(&h), 0, "bytes for request 1");
+    h = pkt(PKT_WITHDRAW);
+    h.context = -1;
+    refused(&h, adi_pkt_len(&h), 0, "context -1");
+    h.context = 2;
+    h.sreq = 0x80000000u;
+    refused(&h, adi_pkt_len(&h), 0, "request 2147483648");
 }
 END_TEST
 
