@@ -25,6 +25,8 @@ typedef enum {
     ADI_MODE_READY = 2, /* standard on the wire; the receive is known to be posted */
 } adi_send_mode_t;
 
+/* (the order counts: a wait tests `kind < ADI_REQ_GREQ` for a plain send
+ * or receive, mpi/request.c req_is_done) */
 typedef enum {
     ADI_REQ_SEND = 1,
     ADI_REQ_RECV,
@@ -308,6 +310,10 @@ canal_status_t adi_wait_until_watch(int (*pred)(void *arg),
                                    void (*watch)(void *arg, adi_watch_t *out), void *arg);
 canal_status_t adi_wait_until_locked_watch(int (*pred)(void *arg),
                                           void (*watch)(void *arg, adi_watch_t *out), void *arg);
+/* adi_wait_until_locked_watch for a caller that found pred false just now:
+ * the first look is a poll, not pred (MPI_Wait's). */
+canal_status_t adi_wait_polling_locked_watch(int (*pred)(void *arg),
+                                            void (*watch)(void *arg, adi_watch_t *out), void *arg);
 /* The watch of a request: its done flag. */
 void adi_watch_request(const adi_request_t *req, adi_watch_t *out);
 

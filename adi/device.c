@@ -994,7 +994,7 @@ static inline int limit_passed(long long *at, long long limit_us, long long now)
  * instructions per wait when it tested the role at every poll). */
 static inline __attribute__((always_inline)) canal_status_t
 wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), void *arg,
-          const int locked, long long limit_us)
+          const int locked, long long limit_us, int look)
 {
     canal_status_t ret = CANAL_OK;
     long long limit_at = 0; /* (limit_us after the first clock reading) */
@@ -1011,10 +1011,11 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
 
     for (;;) {
         int n;
-        if (wc.held || pred(arg)) {
+        if (wc.held || (look && pred(arg))) {
             adi_lock();
             break;
         }
+        look = 1; /* (look 0: the caller just found pred false; poll first) */
         /* (locked mode: after WAIT_ROLE_POLLS empty polls only the role
          * holder polls; the others sleep) */
         if (locked && idle >= WAIT_ROLE_POLLS && !role) {
@@ -1131,11 +1132,11 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
 
 static canal_status_t wait_until_held(int (*pred)(void *arg),
                                       void (*watch)(void *arg, adi_watch_t *out), void *arg,
-                                      long long limit_us)
+                                      long long limit_us, int look)
 {
     if (adi_locked)
-        return wait_loop(pred, watch, arg, 1, limit_us);
-    return wait_loop(pred, NULL, arg, 0, limit_us);
+        return wait_loop(pred, watch, arg, 1, limit_us, look);
+    return wait_loop(pred, NULL, arg, 0, limit_us, look);
 }
 
 canal_status_t adi_wait_until_locked_watch(int (*pred)(void *arg),
@@ -1145,7 +1146,16 @@ canal_status_t adi_wait_until_locked_watch(int (*pred)(void *arg),
         adi_lock();
         return CANAL_OK;
     }
-    return wait_until_held(pred, watch, arg, 0);
+    return wait_until_held(pred, watch, arg, 0, 1);
+}
+
+/* (MPI_Wait's: the caller found pred false a moment ago, so the loop polls
+ * before it calls pred; each call of MPI_Wait's predicate was ~25
+ * instructions, and a wait that one poll ends called it three times) */
+canal_status_t adi_wait_polling_locked_watch(int (*pred)(void *arg),
+                                            void (*watch)(void *arg, adi_watch_t *out), void *arg)
+{
+    return wait_until_held(pred, watch, arg, 0, 0);
 }
 
 canal_status_t adi_wait_until_locked(int (*pred)(void *arg), void *arg)
@@ -1160,7 +1170,7 @@ canal_status_t adi_wait_until_watch(int (*pred)(void *arg),
 {
     if (pred(arg))
         return CANAL_OK;
-    wait_until_held(pred, watch, arg, 0);
+    wait_until_held(pred, watch, arg, 0, 1);
     adi_unlock();
     return CANAL_OK;
 }
@@ -1170,7 +1180,7 @@ canal_status_t adi_wait_until_for(int (*pred)(void *arg), void *arg, long long u
     canal_status_t st;
     if (pred(arg))
         return CANAL_OK;
-    st = wait_until_held(pred, NULL, arg, us > 0 ? us : 1);
+    st = wait_until_held(pred, NULL, arg, us > 0 ? us : 1, 1);
     adi_unlock();
     return st;
 }
