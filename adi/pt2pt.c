@@ -428,10 +428,14 @@ static void rndv_pull_expect(size_t len)
 }
 
 /* A send dropped by send_drop (its caller left it, no memory to copy its
- * bytes): nothing is read from r->buf, which is NULL. */
+ * bytes): nothing is read from r->buf, which is this mark's address. (Not
+ * NULL: that is MPI_BOTTOM, the buffer of every send of absolute
+ * addresses, MPIX_Sendv's segments among them.) */
+static char send_dropped_mark;
+
 static inline int send_dropped(const adi_request_t *r)
 {
-    return r->buf == NULL && r->size != 0;
+    return r->buf == &send_dropped_mark;
 }
 
 /* Try to transmit the head piece of request r; CANAL_OK when the request
@@ -1749,7 +1753,7 @@ static void rts_withdraw(const adi_request_t *r)
 /* A send whose caller left it and whose bytes could not be copied
  * (adi_send_detach, device lock held): it never reads the caller's buffer
  * again and ends with CANAL_ERR_NOMEM. Not transmitted yet: out of the
- * queue, ended now. Its RTS out (or DATA part way): r->buf is NULL, the
+ * queue, ended now. Its RTS out (or DATA part way): r->buf is send_dropped_mark, the
  * address the RTS offered is withdrawn: a PUSH is answered by a PUSHED
  * flagged DROPPED (rndv_push), a CTS or the rest of the DATA stream by one
  * DATA packet flagged DROPPED (send_step); either fails the receive, and
@@ -1765,7 +1769,7 @@ static void send_drop(adi_request_t *r)
     }
     r->status.error = CANAL_ERR_NOMEM;
     r->status.peer = r->peer;
-    r->buf = NULL;
+    r->buf = &send_dropped_mark;
     if (r->state == REQ_SEND_QUEUED && r->in_queue && r->proto != PROTO_DATA) {
         common_list_remove(&p->sendq, &r->sendq);
         r->in_queue = 0;
