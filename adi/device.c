@@ -292,6 +292,17 @@ static canal_status_t open_endpoint(ch_endpoint_t *ep, const pmi_info_t *pmi, in
     return CANAL_OK;
 }
 
+/* The eager limit to the peers of a channel of these caps: CANAL_EAGER_LIMIT
+ * (eager) if the user set it, else the channel's hint if it has one (shm:
+ * CANAL_SHM_EAGER_LIMIT while CMA works), within its largest payload. */
+static size_t channel_eager(const ch_caps_t *caps, long long eager)
+{
+    size_t e = (size_t)eager;
+    if (caps->eager_hint != 0 && strcmp(common_cvar_source("EAGER_LIMIT"), "default") == 0)
+        e = caps->eager_hint;
+    return e < caps->max_payload ? e : caps->max_payload;
+}
+
 /* The job's one endpoint of channel `ops` (no options). */
 static canal_status_t open_channel(const ch_ops_t *ops, const pmi_info_t *pmi, int *slot_out)
 {
@@ -440,9 +451,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
          * ends at PUSHED, never at an on_rdma_done; channels/channel.h) */
         p->has_rdma_write = adi_caps_push(&active_caps[slot]);
         p->needs_wake = !active_caps[slot].sendv_wakes;
-        p->eager_limit = (size_t)eager;
-        if (p->eager_limit > active_caps[slot].max_payload)
-            p->eager_limit = active_caps[slot].max_payload;
+        p->eager_limit = channel_eager(&active_caps[slot], eager);
         /* Each peer may fill its share of the unexpected-memory budget. */
         p->window = adi_dev.unexpected_limit / (size_t)(pmi->size > 1 ? pmi->size - 1 : 1);
         if (p->window < 4 * (p->eager_limit + ADI_EAGER_COST))
@@ -549,7 +558,7 @@ void adi_describe(char *buf, size_t len)
     else
         snprintf(why, sizeof why, "set by CANAL_OVERSUBSCRIBED");
     off += (size_t)snprintf(buf + off, len - off,
-                            "canal: device: eager limit %lld, rendezvous chunk %lld, spin %ld polls "
+                            "canal: device: eager limit %lld (a channel's may differ), rendezvous chunk %lld, spin %ld polls "
                             "and %lld us, sleep after %lld us, oversubscribed %s (%s)\n",
                             common_cvar_int("EAGER_LIMIT"), common_cvar_int("RNDV_CHUNK"),
                             adi_dev.spin_count, adi_dev.spin_us, adi_dev.sleep_after_us,
@@ -558,8 +567,9 @@ void adi_describe(char *buf, size_t len)
         char line[512] = "";
         ch_describe(active[i], line, sizeof line);
         off += (size_t)snprintf(buf + off, len - off,
-                                "canal: channel %s: max payload %zu, rdma %s%s%s\n",
+                                "canal: channel %s: max payload %zu, eager limit %zu, rdma %s%s%s\n",
                                 ch_name(active[i]), active_caps[i].max_payload,
+                                channel_eager(&active_caps[i], common_cvar_int("EAGER_LIMIT")),
                                 active_caps[i].has_rdma ? "yes" : "no", line[0] ? ", " : "", line);
     }
 }

@@ -68,6 +68,10 @@ typedef struct {
     int has_dyn;          /* serves processes of other jobs (dyn_* work) */
     int sendv_wakes;      /* sendv() itself wakes a peer asleep in block(): the
                            * device need not call wake() after each packet */
+    size_t eager_hint;    /* 0, or the eager limit this channel's peers are best
+                           * served by (the size above which its single-copy
+                           * read beats two copies through it): the device's
+                           * unless CANAL_EAGER_LIMIT is set */
 } ch_caps_t;
 
 typedef struct {

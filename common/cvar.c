@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 static const common_cvar_desc_t cvar_table[] = {
     /* common */
@@ -200,7 +203,15 @@ static const common_cvar_desc_t cvar_table[] = {
     {"SHM_SOFT_WRAP", CVAR_TYPE_SIZE, "8K", NULL,
      "shm: a sender whose reader has caught up goes back to the ring's start on crossing a "
      "multiple of this many bytes (a ping-pong then reuses the ring's first lines); 0: only at "
-     "the ring's end; 1K..1M, used when the ring holds at least four times as much"},
+     "the ring's end; 1K..1M, used when the ring holds at least four times as much (default 0 "
+     "on Intel CPUs, where writing lines the peer's core holds costs more than fresh ones)",
+     "0"},
+    {"SHM_EAGER_LIMIT", CVAR_TYPE_SIZE, "16K", NULL,
+     "shm: the eager limit to a peer on this node while single-copy reads (CMA) work, unless "
+     "CANAL_EAGER_LIMIT is set; larger messages use rendezvous, one copy instead of two "
+     "(default 4K on Intel CPUs, where the copy out of lines the sender's core just wrote is "
+     "the slower)",
+     "4K"},
     {"SHM_SEGMENT_MAX", CVAR_TYPE_SIZE, "64M", NULL,
      "shm: bound on the node's segment; cells and cell size shrink to fit it"},
     {"SHM_MEMBARRIER", CVAR_TYPE_BOOL, "1", NULL,
@@ -265,6 +276,27 @@ static const common_cvar_desc_t *cvar_lookup(const char *name)
     return &cvar_table[i];
 }
 
+/* 1 on an Intel CPU (cpuid's vendor string), read once. */
+static int cpu_is_intel(void)
+{
+    static int known = -1; /* (a race writes the same value) */
+#if defined(__x86_64__) || defined(__i386__)
+    if (known < 0) {
+        unsigned a, b, c, d;
+        known = __get_cpuid(0, &a, &b, &c, &d) && b == 0x756e6547 /* "Genu" */ &&
+                d == 0x49656e69 /* "ineI" */ && c == 0x6c65746e; /* "ntel" */
+    }
+#else
+    known = 0;
+#endif
+    return known;
+}
+
+const char *common_cvar_default(const common_cvar_desc_t *d)
+{
+    return d->defval_intel != NULL && cpu_is_intel() ? d->defval_intel : d->defval;
+}
+
 /* Returns the environment value and the name it was found under, or NULL. */
 static const char *cvar_env(const common_cvar_desc_t *d, char *which, size_t which_len)
 {
@@ -286,7 +318,7 @@ const char *common_cvar_str(const char *name)
 {
     const common_cvar_desc_t *d = cvar_lookup(name);
     const char *v = cvar_env(d, NULL, 0);
-    return v != NULL ? v : d->defval;
+    return v != NULL ? v : common_cvar_default(d);
 }
 
 const char *common_cvar_source(const char *name)
@@ -342,12 +374,12 @@ long long common_cvar_int(const char *name)
                                       : (x = strtoll(v, (char **)&v, 0), *v == '\0'))
             return x;
         fprintf(stderr, "canal: ignoring bad value of CANAL_%s, using the default %s\n", d->name,
-                d->defval);
+                common_cvar_default(d));
     }
     if (d->type == CVAR_TYPE_SIZE)
-        common_parse_size(d->defval, &x);
+        common_parse_size(common_cvar_default(d), &x);
     else
-        x = strtoll(d->defval, NULL, 0);
+        x = strtoll(common_cvar_default(d), NULL, 0);
     return x;
 }
 
@@ -361,7 +393,7 @@ int common_cvar_bool(const char *name)
         return b;
     if (v != NULL)
         fprintf(stderr, "canal: ignoring bad value of CANAL_%s, using the default %s\n", d->name,
-                d->defval);
-    common_parse_bool(d->defval, &b);
+                common_cvar_default(d));
+    common_parse_bool(common_cvar_default(d), &b);
     return b;
 }

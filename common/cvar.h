@@ -2,7 +2,8 @@
  * The registry of configuration variables. Every tunable of every layer is one
  * row of the table in common/cvar.c (name, type, default, description), read
  * from the environment as CANAL_<NAME> or, where MPICH has the same knob, as
- * MPIR_CVAR_<NAME>. bin/canal-info prints the table; MPI_T exposes it.
+ * MPIR_CVAR_<NAME>. bin/canal-info prints the table; MPI_T exposes it. A row
+ * may have a second default for Intel CPUs (common_cvar_default).
  */
 #ifndef CANAL_COMMON_CVAR_H
 #define CANAL_COMMON_CVAR_H
@@ -22,6 +23,7 @@ typedef struct {
     const char *defval;     /* default, as text */
     const char *mpich_name; /* MPIR_CVAR_ suffix with the same meaning, or NULL */
     const char *desc;       /* one line */
+    const char *defval_intel; /* the default on Intel CPUs, where it differs (else NULL) */
 } common_cvar_desc_t;
 
 /* Number of registered variables and the i-th description (for canal-info, MPI_T). */
@@ -35,6 +37,10 @@ int common_cvar_find(const char *name);
 long long common_cvar_int(const char *name);
 int common_cvar_bool(const char *name);
 const char *common_cvar_str(const char *name);
+/* The default on this machine: defval, or defval_intel on an Intel CPU (a
+ * few shm thresholds measured to differ there; doc/design.md, "Defaults by
+ * CPU"). */
+const char *common_cvar_default(const common_cvar_desc_t *d);
 /* Where the value came from: "default", "CANAL_X" or "MPIR_CVAR_X". */
 const char *common_cvar_source(const char *name);
 

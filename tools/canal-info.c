@@ -28,7 +28,7 @@ static void print_vars(void)
     for (int i = 0; i < common_cvar_count(); i++) {
         const common_cvar_desc_t *d = common_cvar_at(i);
         printf("  CANAL_%-22s %-6s default %-8s now %-8s (%s)\n", d->name, types[d->type],
-               d->defval, common_cvar_str(d->name), common_cvar_source(d->name));
+               common_cvar_default(d), common_cvar_str(d->name), common_cvar_source(d->name));
         printf("      %s%s%s\n", d->desc, d->mpich_name ? "; also MPIR_CVAR_" : "",
                d->mpich_name ? d->mpich_name : "");
     }

@@ -168,6 +168,8 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     caps_out->has_rdma = st->cma_state != SHM_CMA_DENIED;
     caps_out->has_rdma_write = caps_out->has_rdma;
     caps_out->rdma_read_sync = 1; /* (process_vm_readv) */
+    caps_out->eager_hint =
+        caps_out->has_rdma ? (size_t)common_cvar_int("SHM_EAGER_LIMIT") : 0;
     caps_out->local_only = 1;
     caps_out->block_wakes_fast = 0;
     caps_out->can_block = 1;

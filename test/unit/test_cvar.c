@@ -7,6 +7,7 @@
 #include "test/unit/unit_limits.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,10 +19,15 @@ START_TEST(names_unique_and_defaults_parse)
         int b;
         ck_assert_msg(common_cvar_find(d->name) == i, "%s is registered twice", d->name);
         ck_assert_msg(d->desc != NULL && d->desc[0] != '\0', "%s has no description", d->name);
-        if (d->type == CVAR_TYPE_SIZE)
-            ck_assert_msg(common_parse_size(d->defval, &v) == 0, "%s: bad size default", d->name);
-        if (d->type == CVAR_TYPE_BOOL)
-            ck_assert_msg(common_parse_bool(d->defval, &b) == 0, "%s: bad bool default", d->name);
+        for (int k = 0; k < 2; k++) {
+            const char *def = k == 0 ? d->defval : d->defval_intel;
+            if (def == NULL)
+                continue;
+            if (d->type == CVAR_TYPE_SIZE)
+                ck_assert_msg(common_parse_size(def, &v) == 0, "%s: bad size default", d->name);
+            if (d->type == CVAR_TYPE_BOOL)
+                ck_assert_msg(common_parse_bool(def, &b) == 0, "%s: bad bool default", d->name);
+        }
     }
 }
 END_TEST
@@ -42,6 +48,30 @@ START_TEST(environment_overrides)
     setenv("CANAL_SUMMARY", "yes", 1);
     ck_assert_int_eq(common_cvar_bool("SUMMARY"), 1);
     unsetenv("CANAL_SUMMARY");
+}
+END_TEST
+
+/* A row with an Intel default has it on an Intel CPU (cpuid's vendor
+ * string, read here from /proc/cpuinfo) and the other default elsewhere. */
+START_TEST(default_by_cpu)
+{
+    char line[256];
+    int intel = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    const common_cvar_desc_t *d = common_cvar_at(common_cvar_find("SHM_EAGER_LIMIT"));
+
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "vendor_id", 9) == 0) {
+            intel = strstr(line, "GenuineIntel") != NULL;
+            break;
+        }
+    if (f != NULL)
+        fclose(f);
+    ck_assert_ptr_nonnull(d->defval_intel);
+    ck_assert_str_eq(common_cvar_default(d), intel ? d->defval_intel : d->defval);
+    ck_assert_int_eq(common_cvar_int("SHM_EAGER_LIMIT"), intel ? 4096 : 16384);
+    ck_assert_int_eq(common_cvar_int("SHM_SOFT_WRAP"), intel ? 0 : 8192);
+    ck_assert_int_eq(common_cvar_int("EAGER_LIMIT"), 16384); /* (no Intel default) */
 }
 END_TEST
 
@@ -67,6 +97,7 @@ int main(void)
 
     tcase_add_test(tc, names_unique_and_defaults_parse);
     tcase_add_test(tc, environment_overrides);
+    tcase_add_test(tc, default_by_cpu);
     tcase_add_test(tc, size_parser);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
