@@ -198,6 +198,13 @@ canal_status_t adi_probe(int src_comm_rank, int tag, int context, int take,
  * sets them. */
 canal_status_t adi_mrecv_now(void *buf, size_t count, dt_type_t *dt, adi_message_t *msg,
                              adi_status_t *status_out, size_t *size_out);
+/* Discard the matched message msg unread, and free it: an eager one's
+ * buffering is released (and a synchronous sender answered); a rendezvous
+ * one is answered with FIN at once, so that its sender ends without its
+ * bytes being read or streamed. For messages nobody wants (coll/watch.c's
+ * leftovers of abandoned collectives): their sender may have left the
+ * buffer (adi_send_detach) or, at MPI_Finalize, made its last progress. */
+void adi_mdiscard(adi_message_t *msg);
 /* Cancel: receives always (if not matched), sends while not yet transmitted. */
 canal_status_t adi_cancel(adi_request_t *req);
 /* A send whose caller leaves without waiting for it (a collective

@@ -1354,18 +1354,24 @@ static inline void eager_copy_status(void *buf, size_t count, dt_type_t *dt, con
  * message's size) as the request path's completion would, release the
  * message's buffering, answer a synchronous sender and free it: the end of
  * adi_recv_now and adi_mrecv_now, with no request. */
-static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t *dt,
-                            adi_status_t *st_out, size_t *size_out, int held)
+/* An unexpected eager message taken (device lock held): as deliver() does,
+ * release its buffering and answer a synchronous sender; then free it. */
+static void eager_dispose(adi_message_t *m)
 {
-    eager_copy_status(buf, count, dt, m->data, m->size, m->src_rank, m->tag, st_out, size_out);
-    /* as deliver() does: release the buffering, answer a synchronous sender
-     * (held: in the device-lock round the caller's wait kept) */
-    if (!held)
-        adi_lock();
     eager_released(m->peer, m->size);
     if (m->flags & PKT_FLAG_SYNC)
         send_fin_like(m->peer, PKT_SYNC_ACK, m->sreq);
     adi_msg_free(m);
+}
+
+static void eager_take_into(adi_message_t *m, void *buf, size_t count, dt_type_t *dt,
+                            adi_status_t *st_out, size_t *size_out, int held)
+{
+    eager_copy_status(buf, count, dt, m->data, m->size, m->src_rank, m->tag, st_out, size_out);
+    /* (held: in the device-lock round the caller's wait kept) */
+    if (!held)
+        adi_lock();
+    eager_dispose(m);
     if (held)
         adi_wait_unlock();
     else
@@ -1732,6 +1738,19 @@ canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t 
     adi_unlock();
     *req_out = r;
     return CANAL_OK;
+}
+
+void adi_mdiscard(adi_message_t *m)
+{
+    adi_lock();
+    if (m->type == PKT_EAGER) {
+        eager_dispose(m);
+    } else {
+        /* (the sender's RTS waits for this FIN, pulled or not: it ends) */
+        send_fin_like(m->peer, PKT_FIN, m->sreq);
+        adi_msg_free(m);
+    }
+    adi_unlock();
 }
 
 /* r's RTS, out with the address of its caller's buffer, which the caller
