@@ -41,7 +41,8 @@
  * MPI_Reduce to it: every rank only sends) completes without an error.
  * Messages of the mismatched call stay unmatched in their receivers'
  * queues until the communicator is freed: then coll_watch_leftovers takes
- * them and warns naming the call (which is how a send-only pair is told).
+ * them unread (adi_mdiscard) and warns naming the call (which is how a
+ * send-only pair is told).
  * A call on the block that meets one by messages leaves the communicator
  * out of step (the block's ranks entered a call the others did not, the
  * others took a tag): step_out marks it (coll_comm_step_out) and pokes
