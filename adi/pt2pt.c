@@ -428,14 +428,13 @@ static void rndv_pull_expect(size_t len)
 }
 
 /* A send dropped by send_drop (its caller left it, no memory to copy its
- * bytes): nothing is read from r->buf, which is this mark's address. (Not
- * NULL: that is MPI_BOTTOM, the buffer of every send of absolute
- * addresses, MPIX_Sendv's segments among them.) */
-static char send_dropped_mark;
-
+ * bytes): nothing is read from r->buf again. A flag of the request, not a
+ * buffer address: a NULL buffer is MPI_BOTTOM, the buffer of every send of
+ * absolute addresses (MPIX_Sendv's segments among them), and r->buf keeps
+ * what the caller gave. */
 static inline int send_dropped(const adi_request_t *r)
 {
-    return r->buf == &send_dropped_mark;
+    return r->dropped;
 }
 
 /* Try to transmit the head piece of request r; CANAL_OK when the request
@@ -591,6 +590,7 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     r->tag = tag;
     r->context = context;
     r->mode = (uint8_t)mode;
+    r->dropped = 0;
     r->offset = 0;
     r->tmp_len = 0;
     r->status.source = my_rank;
@@ -1753,7 +1753,7 @@ static void rts_withdraw(const adi_request_t *r)
 /* A send whose caller left it and whose bytes could not be copied
  * (adi_send_detach, device lock held): it never reads the caller's buffer
  * again and ends with CANAL_ERR_NOMEM. Not transmitted yet: out of the
- * queue, ended now. Its RTS out (or DATA part way): r->buf is send_dropped_mark, the
+ * queue, ended now. Its RTS out (or DATA part way): r->dropped is set, the
  * address the RTS offered is withdrawn: a PUSH is answered by a PUSHED
  * flagged DROPPED (rndv_push), a CTS or the rest of the DATA stream by one
  * DATA packet flagged DROPPED (send_step); either fails the receive, and
@@ -1769,7 +1769,7 @@ static void send_drop(adi_request_t *r)
     }
     r->status.error = CANAL_ERR_NOMEM;
     r->status.peer = r->peer;
-    r->buf = &send_dropped_mark;
+    r->dropped = 1; /* (r->buf stays: send_dropped, never read again) */
     if (r->state == REQ_SEND_QUEUED && r->in_queue && r->proto != PROTO_DATA) {
         common_list_remove(&p->sendq, &r->sendq);
         r->in_queue = 0;
