@@ -25,6 +25,7 @@ enum {
     PKT_PUSH = 8,     /* receiver: write your bytes from offset rkey, `size` of them, to raddr */
     PKT_PUSHED = 9,   /* sender: wrote the `size` bytes PUSH asked for (0: could not) */
     PKT_WITHDRAW = 10, /* sender: the address the RTS of sreq offered is gone: ask (CTS) */
+    PKT_WITHDRAWN = 11, /* receiver: nothing reads that address from now on (answers WITHDRAW) */
 };
 
 /* Eager flow control: a sender may have at most `credit` bytes of eager

@@ -82,7 +82,8 @@ struct coll_sched {
     int pc;
     int pending;
     canal_status_t err;
-    int err_peer; /* job rank of the lost peer behind err (CANAL_ERR_PEER*), or -1 */
+    int err_peer; /* job rank of the lost peer behind err (CANAL_ERR_PEER*), or of the one
+                     that dropped its message (CANAL_ERR_REMOTE: recv_dropped), or -1 */
     volatile int done;
     int running;
     int abandoned; /* left after a mismatch (coll_watch_wait): posts nothing more */
@@ -846,7 +847,8 @@ static void set_err_req(coll_sched_t *s, canal_status_t st, const adi_request_t 
 {
     int first = s->err == CANAL_OK;
     set_err(s, st);
-    if (first && (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING))
+    if (first && (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING ||
+                  st == CANAL_ERR_REMOTE))
         s->err_peer = r->status.peer;
 }
 
@@ -1282,6 +1284,11 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
                              "connection was lost) before the collective could complete"
                            : "a process of another job (peer %d) failed before the collective "
                              "could complete",
+                       s->err_peer);
+    else if (s->err == CANAL_ERR_REMOTE && s->err_peer >= 0)
+        common_err_set(s->err,
+                       "rank %d of MPI_COMM_WORLD dropped the message it had announced (its "
+                       "collective was abandoned and the bytes could not be kept)",
                        s->err_peer);
     return s->err;
 }
