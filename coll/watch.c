@@ -41,7 +41,9 @@
  * MPI_Reduce to it: every rank only sends) completes without an error.
  * Messages of the mismatched call stay unmatched in their receivers'
  * queues until the communicator is freed: then coll_watch_leftovers takes
- * them and warns naming the call (which is how a send-only pair is told).
+ * them and warns naming the call (which is how a send-only pair is told;
+ * on an intercommunicator too, where both groups passing MPI_ROOT to an
+ * MPI_Bcast is such a pair).
  * A call on the block that meets one by messages leaves the communicator
  * out of step (the block's ranks entered a call the others did not, the
  * others took a tag): step_out marks it (coll_comm_step_out) and pokes
@@ -284,19 +286,29 @@ void coll_watch_drain(mpi_comm_t *c, int tag)
 void coll_watch_leftovers(mpi_comm_t *c, int limit)
 {
     int ctx = coll_context(c) + 1, flag = 0, n = 0, first_src = -1, first_tag = 0;
+    int inter = coll_is_inter(c);
     adi_status_t stat;
     adi_message_t *msg;
 
-    if (coll_is_inter(c) || coll_size(c) < 2)
+    /* (an intercommunicator's context carries the messages across the two
+     * groups, from ranks of the other one: its local part's run on its
+     * local communicator, released on its own) */
+    if (!inter && coll_size(c) < 2)
         return;
-    /* (one message at a time, by its source and tag: the tags from `limit`
-     * on are mpi/comm.c's, never taken here) */
+    /* One message at a time, by its source and tag. The collectives' tags
+     * are 0 .. limit - 1 on every kind of communicator, wrapped or not
+     * (next_tag in coll/sched.c: the call number modulo limit >> 6); the
+     * tags from `limit` on are mpi/comm.c's and dyn/'s, never taken here.
+     * A negative one is mpi/part.c's (partitioned communication on the same
+     * context), left by a receive freed before it came: taken (its sender
+     * is answered) but not counted as a collective's. */
     while (adi_iprobe(ADI_ANY_SOURCE, ADI_ANY_TAG, ctx, &flag, &stat) >= 0 && flag &&
            stat.tag < limit &&
            adi_improbe(stat.source, stat.tag, ctx, &flag, &msg, &stat) >= 0 && flag) {
         int kind = stat.tag & ((1 << COLL_TAG_KIND_BITS) - 1);
         void *buf = malloc(stat.bytes > 0 ? stat.bytes : 1);
-        if (kind <= COLL_NEIGHBOR_ALLTOALLW && stat.tag != COLL_TAG_POKE && n++ == 0) {
+        if (stat.tag >= 0 && kind <= COLL_NEIGHBOR_ALLTOALLW && stat.tag != COLL_TAG_POKE &&
+            n++ == 0) {
             first_src = stat.source;
             first_tag = stat.tag;
         }
@@ -306,12 +318,15 @@ void coll_watch_leftovers(mpi_comm_t *c, int limit)
         free(buf);
     }
     if (n > 0)
-        LOG_WARN("collective mismatch on a communicator being freed: rank %d's %s (its call %d "
-                 "on the communicator) never met a matching call on rank %d (the ranks called "
-                 "different collectives there; one that only sends returns without an error); "
-                 "%d such message(s) discarded",
-                 first_src, kind_name(first_tag & ((1 << COLL_TAG_KIND_BITS) - 1)),
-                 first_tag >> COLL_TAG_KIND_BITS, coll_rank(c), n);
+        LOG_WARN("collective mismatch on %s being freed: %srank %d's %s (its call %d on the "
+                 "communicator) never met a matching call on rank %d (the ranks called "
+                 "different collectives there%s; one that only sends returns without an "
+                 "error); %d such message(s) discarded",
+                 inter ? "an intercommunicator" : "a communicator",
+                 inter ? "the other group's " : "", first_src,
+                 kind_name(first_tag & ((1 << COLL_TAG_KIND_BITS) - 1)),
+                 first_tag >> COLL_TAG_KIND_BITS, coll_rank(c),
+                 inter ? ", or the groups disagreed about the root" : "", n);
 }
 
 long long coll_watch_step(long long prev)
