@@ -202,6 +202,11 @@ canal_status_t adi_probe(int src_comm_rank, int tag, int context, int take,
  * sets them. */
 canal_status_t adi_mrecv_now(void *buf, size_t count, dt_type_t *dt, adi_message_t *msg,
                              adi_status_t *status_out, size_t *size_out);
+/* A matched message that nobody will receive (coll_watch_leftovers), freed
+ * without moving its bytes: its sender is answered as a receive answers it
+ * (eager: the credit, a SYNC_ACK; rendezvous: a FIN, which ends the send
+ * without a read of its buffer or a wait for the sender). */
+void adi_mdiscard(adi_message_t *msg);
 /* Cancel: receives always (if not matched), sends while not yet transmitted. */
 canal_status_t adi_cancel(adi_request_t *req);
 /* A send whose caller leaves without waiting for it (a collective

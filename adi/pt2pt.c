@@ -1753,6 +1753,19 @@ canal_status_t adi_mrecv_now(void *buf, size_t count, dt_type_t *dt, adi_message
     return CANAL_OK;
 }
 
+void adi_mdiscard(adi_message_t *m)
+{
+    adi_lock();
+    if (m->type == PKT_EAGER)
+        eager_released(m->peer, m->size);
+    /* (a FIN ends a rendezvous send as received: nothing was read from
+     * the address its RTS offered, nor asked for) */
+    if (m->type == PKT_RTS || (m->flags & PKT_FLAG_SYNC))
+        send_fin_like(m->peer, m->type == PKT_EAGER ? PKT_SYNC_ACK : PKT_FIN, m->sreq);
+    adi_msg_free(m);
+    adi_unlock();
+}
+
 canal_status_t adi_imrecv(void *buf, size_t count, dt_type_t *dt, adi_message_t *m,
                           adi_request_t **req_out)
 {

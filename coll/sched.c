@@ -1188,6 +1188,37 @@ static void req_poke(void *arg)
     poke_peers(NULL, arg);
 }
 
+/* Whether s (r's schedule when s is NULL; 1 when it has none any more)
+ * receives from rank `peer` of intercommunicator c in any of its steps
+ * (coll_watch_hooks_t.receives: the two groups agree about the root). */
+static int receives_from(coll_sched_t *s, adi_request_t *r, mpi_comm_t *c, int peer)
+{
+    int yes = 0;
+
+    adi_lock();
+    if (r != NULL && (s = req_sched(r)) == NULL)
+        yes = 1;
+    for (int i = 0; !yes && i < s->nacts; i++) {
+        const act_t *a = &s->acts[i];
+        yes = a->kind == ACT_RECV && a->peer == peer && (a->comm != NULL ? a->comm : s->comm) == c;
+    }
+    adi_unlock();
+    return yes;
+}
+
+static int sched_receives(void *arg, mpi_comm_t *c, int peer)
+{
+    return receives_from(arg, NULL, c, peer);
+}
+
+static int req_receives(void *arg, mpi_comm_t *c, int peer)
+{
+    return receives_from(NULL, arg, c, peer);
+}
+
+static const coll_watch_hooks_t sched_hooks = {sched_poke, sched_receives};
+static const coll_watch_hooks_t req_hooks = {req_poke, req_receives};
+
 static int req_done(void *arg)
 {
     return __atomic_load_n(&((adi_request_t *)arg)->done, __ATOMIC_ACQUIRE);
@@ -1222,7 +1253,7 @@ canal_status_t coll_request_wait(adi_request_t *r)
 
     if (s == NULL)
         return CANAL_OK; /* (the caller's wait) */
-    return req_mismatch(s, r, coll_watch_wait(c, tag, req_done, r, req_poke));
+    return req_mismatch(s, r, coll_watch_wait(c, tag, req_done, r, &req_hooks));
 }
 
 canal_status_t coll_request_look(adi_request_t *r, long long step)
@@ -1233,7 +1264,7 @@ canal_status_t coll_request_look(adi_request_t *r, long long step)
 
     if (s == NULL)
         return CANAL_OK;
-    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, req_poke, step));
+    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, &req_hooks, step));
 }
 
 canal_status_t coll_request_tested(adi_request_t *r)
@@ -1259,13 +1290,13 @@ canal_status_t coll_request_tested(adi_request_t *r)
     adi_unlock();
     if (step == 0)
         return CANAL_OK;
-    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, req_poke, step));
+    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, &req_hooks, step));
 }
 
 canal_status_t coll_sched_wait(coll_sched_t *s)
 {
     if (!coll_sched_done(s)) {
-        canal_status_t st = coll_watch_wait(s->comm, s->tag, done_pred, s, sched_poke);
+        canal_status_t st = coll_watch_wait(s->comm, s->tag, done_pred, s, &sched_hooks);
         if (st < 0) {
             sched_abandon(s, NULL, st);
             if (s->abandoned)
