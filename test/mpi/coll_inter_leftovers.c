@@ -13,17 +13,7 @@
  * runs on a new intercommunicator. 2 ranks or more.
  */
 #include "mtest.h"
-
-static MPI_Comm make_inter(MPI_Comm *local)
-{
-    MPI_Comm inter;
-    int color = mtest_rank < mtest_size / 2 ? 0 : 1;
-    OK(MPI_Comm_split(MPI_COMM_WORLD, color, mtest_rank, local));
-    OK(MPI_Intercomm_create(*local, 0, MPI_COMM_WORLD, color == 0 ? mtest_size / 2 : 0, 7,
-                            &inter));
-    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-    return inter;
-}
+#include "coll_mismatch_expect.h"
 
 int main(int argc, char **argv)
 {
@@ -36,7 +26,7 @@ int main(int argc, char **argv)
         return mtest_finish();
     }
     color = mtest_rank < mtest_size / 2 ? 0 : 1;
-    inter = make_inter(&local);
+    inter = halves_inter(&local);
     MPI_Comm_rank(local, &lr);
     /* both groups' rank 0 as the root: erroneous, send-only */
     OK(MPI_Bcast(v, 4, MPI_INT, lr == 0 ? MPI_ROOT : MPI_PROC_NULL, inter));
@@ -44,7 +34,7 @@ int main(int argc, char **argv)
     OK(MPI_Comm_free(&inter));
     OK(MPI_Comm_free(&local));
     /* a correct one afterwards: group 0's rank 0 the root */
-    inter = make_inter(&local);
+    inter = halves_inter(&local);
     MPI_Comm_rank(local, &lr);
     if (color == 0) {
         v[0] = 42;

@@ -21,17 +21,6 @@
 #include "mtest.h"
 #include "coll_mismatch_expect.h"
 
-static MPI_Comm make_inter(MPI_Comm *local)
-{
-    MPI_Comm inter;
-    int color = mtest_rank < mtest_size / 2 ? 0 : 1;
-    OK(MPI_Comm_split(MPI_COMM_WORLD, color, mtest_rank, local));
-    OK(MPI_Intercomm_create(*local, 0, MPI_COMM_WORLD, color == 0 ? mtest_size / 2 : 0, 7,
-                            &inter));
-    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-    return inter;
-}
-
 int main(int argc, char **argv)
 {
     int tworoots = argc > 1 && strcmp(argv[1], "tworoots") == 0;
@@ -47,7 +36,7 @@ int main(int argc, char **argv)
         return mtest_finish();
     }
     color = mtest_rank < mtest_size / 2 ? 0 : 1;
-    inter = make_inter(&local);
+    inter = halves_inter(&local);
     MPI_Comm_rank(local, &lr);
     buf = calloc((size_t)n, 1);
     if (color == 0)
@@ -76,7 +65,7 @@ int main(int argc, char **argv)
     OK(MPI_Comm_free(&local));
     still_works("the free");
     /* a correct one afterwards */
-    inter = make_inter(&local);
+    inter = halves_inter(&local);
     MPI_Comm_rank(local, &lr);
     memset(buf, color == 0 ? 0x33 : 0, (size_t)n);
     OK(MPI_Bcast(buf, n, MPI_BYTE, color == 0 ? (lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0,

@@ -29,25 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { N = 1 << 20, BIG = 4 << 20 };
-
-/* A 4 MiB exchange between ranks 0 and 1 (static buffers): whether this
- * rank's receive was pulled by CMA. */
-static int exchange_pulled(void)
-{
-    static char out[BIG], in[BIG];
-    unsigned long long before = mtest_counter("canal_rndv_pulled");
-    int peer = 1 - mtest_rank;
-
-    if (mtest_rank > 1)
-        return 0;
-    memset(out, mtest_rank + 7, sizeof out);
-    OK(MPI_Sendrecv(out, BIG, MPI_BYTE, peer, 0, in, BIG, MPI_BYTE, peer, 0, MPI_COMM_WORLD,
-                    MPI_STATUS_IGNORE));
-    CHECK(in[0] == peer + 7 && in[BIG - 1] == peer + 7, "exchange: got %d %d, want %d", in[0],
-          in[BIG - 1], peer + 7);
-    return mtest_counter("canal_rndv_pulled") > before;
-}
+enum { N = 1 << 20 };
 
 /* Rank 1, out of MPI: wait until the file `path` exists (rank 0 made it
  * once its call had returned and its buffer was overwritten or freed), or
