@@ -1914,11 +1914,20 @@ out:
      * before the WITHDRAW behind it): the caller frees the buffer only
      * once the receiver has answered (PKT_WITHDRAWN, after any such read)
      * or the send ended. The receiver answers from any progress of its
-     * own; a lost one ends the send. */
+     * own; a lost one ends the send. One that has entered MPI_Finalize's
+     * fence (its call of the mismatch returned, the communicator not
+     * freed) never answers: after CANAL_DETACH_WAIT_MS the caller goes on,
+     * with a warning (that receiver reads nothing any more). */
     if (!withdraw_answered(r)) {
         char detail[512]; /* (st's message: progress may set others) */
         snprintf(detail, sizeof detail, "%s", common_err_detail());
-        adi_wait_until(withdraw_answered, r);
+        if (adi_wait_until_for(withdraw_answered, r,
+                               adi_dev.detach_wait_us > 0 ? adi_dev.detach_wait_us : 1) !=
+            CANAL_OK)
+            LOG_WARN("a send to rank %d left by an abandoned collective: rank %d did not "
+                     "answer the withdrawal of the buffer address its RTS offered within "
+                     "CANAL_DETACH_WAIT_MS (%lld ms; it may be in MPI_Finalize); going on",
+                     r->peer, r->peer, adi_dev.detach_wait_us / 1000);
         if (st < 0)
             common_err_set(st, "%s", detail);
     }
