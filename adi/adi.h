@@ -75,6 +75,10 @@ struct adi_request {
     uint8_t mode;
     uint8_t proto;
     uint8_t in_queue;
+    uint8_t dropped;          /* sends: send_drop left it, nothing of buf is read */
+    uint8_t withdrawing;      /* sends: its WITHDRAW waits for the PKT_WITHDRAWN answer
+                                 (these two: reset by adi_isend_into; in the padding
+                                 before context) */
     int context, rank, tag;   /* rank: source to match (recv) or my rank (send) */
     int peer;                 /* job rank of the peer (send) */
     void *buf;

@@ -25,6 +25,7 @@ enum {
     PKT_PUSH = 8,     /* receiver: write your bytes from offset rkey, `size` of them, to raddr */
     PKT_PUSHED = 9,   /* sender: wrote the `size` bytes PUSH asked for (0: could not) */
     PKT_WITHDRAW = 10, /* sender: the address the RTS of sreq offered is gone: ask (CTS) */
+    PKT_WITHDRAWN = 11, /* receiver: nothing reads that address from now on (answers WITHDRAW) */
 };
 
 /* Eager flow control: a sender may have at most `credit` bytes of eager
@@ -168,6 +169,7 @@ typedef struct {
     size_t halves_min;    /* CANAL_RNDV_HALVES_MIN: pulled messages both sides copy (0: none) */
     uint8_t fault_detach_nomem; /* CANAL_FAULT_DETACH_NOMEM (a test knob): detach finds no memory */
     size_t detach_keep_max; /* CANAL_DETACH_KEEP_MAX: bytes of detached sends' copies at once */
+    long long detach_wait_us; /* CANAL_DETACH_WAIT_MS: adi_send_detach's wait for WITHDRAWN */
     size_t detached_bytes;  /* (atomic) bytes in those copies now (adi_send_detach) */
     int local_size;       /* ranks of this job on this node */
     int node_cpus;        /* CPUs in the local ranks' affinity masks (0: not asked) */

@@ -329,6 +329,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.halves_min = (size_t)common_cvar_int("RNDV_HALVES_MIN");
     adi_dev.fault_detach_nomem = (uint8_t)common_cvar_bool("FAULT_DETACH_NOMEM");
     adi_dev.detach_keep_max = (size_t)common_cvar_int("DETACH_KEEP_MAX");
+    adi_dev.detach_wait_us = common_cvar_int("DETACH_WAIT_MS") * 1000LL;
     adi_dev.spin_us = common_cvar_int("SPIN_US");
     adi_dev.sleep_after_us = common_cvar_int("SLEEP_AFTER_US");
     adi_dev.preempted_us = common_cvar_int("WAIT_PREEMPTED_US");

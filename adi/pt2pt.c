@@ -428,14 +428,13 @@ static void rndv_pull_expect(size_t len)
 }
 
 /* A send dropped by send_drop (its caller left it, no memory to copy its
- * bytes): nothing is read from r->buf, which is this mark's address. (Not
- * NULL: that is MPI_BOTTOM, the buffer of every send of absolute
- * addresses, MPIX_Sendv's segments among them.) */
-static char send_dropped_mark;
-
+ * bytes): nothing is read from r->buf again. A flag of the request, not a
+ * buffer address: a NULL buffer is MPI_BOTTOM, the buffer of every send of
+ * absolute addresses (MPIX_Sendv's segments among them), and r->buf keeps
+ * what the caller gave. */
 static inline int send_dropped(const adi_request_t *r)
 {
-    return r->buf == &send_dropped_mark;
+    return r->dropped;
 }
 
 /* Try to transmit the head piece of request r; CANAL_OK when the request
@@ -591,6 +590,8 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     r->tag = tag;
     r->context = context;
     r->mode = (uint8_t)mode;
+    r->dropped = 0;
+    r->withdrawing = 0;
     r->offset = 0;
     r->tmp_len = 0;
     r->status.source = my_rank;
@@ -835,12 +836,14 @@ static void recv_done(adi_request_t *r)
  * DATA or PUSHED; send_drop): r fails with that. */
 static void recv_dropped(adi_request_t *r, int peer)
 {
-    if (r->status.error == 0)
-        r->status.error = common_err_set(CANAL_ERR_REMOTE,
-                                         "rank %d dropped the %zu-byte message it had announced "
-                                         "(its collective was abandoned and no memory was left "
-                                         "to keep the bytes)",
-                                         peer, r->size);
+    if (r->status.error != 0)
+        return;
+    r->status.peer = peer; /* (the message of a completion names it: mpi_status_error_code) */
+    r->status.error = common_err_set(CANAL_ERR_REMOTE,
+                                     "rank %d dropped the %zu-byte message it had announced "
+                                     "(its collective was abandoned and the bytes could not "
+                                     "be kept)",
+                                     peer, r->size);
 }
 
 static void send_fin_like(int peer, int type, uint32_t sreq)
@@ -1024,23 +1027,56 @@ done:
     recv_done(r);
 }
 
+/* A receive of `peer`'s message sreq whose read of the sender's buffer is
+ * still under way (REQ_RECV_RDMA: a channel that reads asynchronously). */
+typedef struct {
+    int peer;
+    uint32_t sreq;
+    adi_request_t *found;
+} rdma_reader_t;
+
+static void rdma_reader_find(adi_request_t *r, void *arg)
+{
+    rdma_reader_t *w = arg;
+
+    if (r->kind == ADI_REQ_RECV && r->state == REQ_RECV_RDMA && r->peer == w->peer &&
+        r->peer_req == w->sreq)
+        w->found = r;
+}
+
 /* PKT_WITHDRAW (rts_withdraw): the RTS of h->sreq, if it still waits
- * unmatched, loses its address; its receive will ask for the bytes. */
+ * unmatched, loses its address; its receive will ask for the bytes. The
+ * sender's caller frees its buffer once PKT_WITHDRAWN answers (the sender
+ * waits for it: adi_send_detach): sent now, after whatever this rank did
+ * with the RTS already (a read of the buffer done, a FIN, CTS or PUSH sent
+ * before this answer on the same channel); when a read of it is still under
+ * way (a channel that reads asynchronously), none: the FIN or CTS sent when
+ * that read ends (adi_on_rdma_done) ends the sender's wait. */
 static void rts_withdrawn(int peer, const adi_pkt_t *h)
 {
     adi_ctx_queues_t *q = adi_ctx(h->context);
+    rdma_reader_t w = {peer, h->sreq, NULL};
+    int found = 0;
 
-    if (q == NULL)
-        return;
-    adi_q_lock(q);
-    for (adi_mq_entry_t *e = adi_mq_first(&q->unexpected); e != NULL; e = adi_mq_next(e)) {
-        adi_message_t *m = msg_of(e);
-        if (m->peer == peer && m->type == PKT_RTS && m->sreq == h->sreq) {
-            m->flags &= (uint8_t)~PKT_FLAG_RDMA;
-            break;
+    if (q != NULL) {
+        adi_q_lock(q);
+        for (adi_mq_entry_t *e = adi_mq_first(&q->unexpected); e != NULL;
+             e = adi_mq_next(e)) {
+            adi_message_t *m = msg_of(e);
+            if (m->peer == peer && m->type == PKT_RTS && m->sreq == h->sreq) {
+                m->flags &= (uint8_t)~PKT_FLAG_RDMA;
+                found = 1;
+                break;
+            }
         }
+        adi_q_unlock(q);
     }
-    adi_q_unlock(q);
+    if (!found) {
+        adi_request_each_live(rdma_reader_find, &w);
+        if (w.found != NULL)
+            return; /* (its FIN or CTS, when the read ends, answers) */
+    }
+    send_fin_like(peer, PKT_WITHDRAWN, h->sreq);
 }
 
 /* A receive matched a rendezvous message: pull it or ask for it. */
@@ -1098,10 +1134,14 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
             return;
         /* (having asked for a push: the sender pushes before it answers the
          * CTS below, and its PUSHED arrives while r receives DATA) */
-        /* RDMA refused (e.g. CMA not permitted): use the pipelined protocol. */
+        /* RDMA refused (e.g. CMA not permitted): use the pipelined protocol.
+         * A bad address (CANAL_ERR_ARG: EFAULT, a key the peer dropped) is
+         * this message's alone (an erroneous sender's freed buffer): the
+         * peer's later messages are read as before. */
         LOG_DEBUG("rdma_read from rank %d failed (%s); falling back to CTS/DATA", peer,
                   common_err_detail());
-        p->has_rdma = 0;
+        if (st != CANAL_ERR_ARG)
+            p->has_rdma = 0;
         r->offset = 0; /* (DATA counts from the start) */
     }
     if ((flags & PKT_FLAG_RDMA) && p->has_rdma && !dt_is_contig(r->dt) &&
@@ -1759,7 +1799,7 @@ void adi_mdiscard(adi_message_t *m)
  * the RTS already (it read the buffer while still valid, or it fails or
  * asks on EFAULT). The packet follows the RTS on the same channel, before
  * the caller can free the buffer unless the peer's queue holds it back. */
-static void rts_withdraw(const adi_request_t *r)
+static void rts_withdraw(adi_request_t *r)
 {
     adi_pkt_t h;
 
@@ -1767,12 +1807,22 @@ static void rts_withdraw(const adi_request_t *r)
         return; /* (queued: the RTS goes out without the address) */
     fill_hdr(&h, r, PKT_WITHDRAW);
     adi_send_ctrl(r->peer, &h);
+    r->withdrawing = 1; /* (until PKT_WITHDRAWN: adi_send_detach waits) */
+}
+
+/* adi_send_detach's wait: r's WITHDRAW answered, or r ended (its FIN,
+ * CTS-answered DATA, or the loss of the peer). */
+static int withdraw_answered(void *arg)
+{
+    const adi_request_t *r = arg;
+    return !__atomic_load_n(&r->withdrawing, __ATOMIC_ACQUIRE) ||
+           __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
 }
 
 /* A send whose caller left it and whose bytes could not be copied
  * (adi_send_detach, device lock held): it never reads the caller's buffer
  * again and ends with CANAL_ERR_NOMEM. Not transmitted yet: out of the
- * queue, ended now. Its RTS out (or DATA part way): r->buf is send_dropped_mark, the
+ * queue, ended now. Its RTS out (or DATA part way): r->dropped is set, the
  * address the RTS offered is withdrawn: a PUSH is answered by a PUSHED
  * flagged DROPPED (rndv_push), a CTS or the rest of the DATA stream by one
  * DATA packet flagged DROPPED (send_step); either fails the receive, and
@@ -1788,7 +1838,7 @@ static void send_drop(adi_request_t *r)
     }
     r->status.error = CANAL_ERR_NOMEM;
     r->status.peer = r->peer;
-    r->buf = &send_dropped_mark;
+    r->dropped = 1; /* (r->buf stays: send_dropped, never read again) */
     if (r->state == REQ_SEND_QUEUED && r->in_queue && r->proto != PROTO_DATA) {
         common_list_remove(&p->sendq, &r->sendq);
         r->in_queue = 0;
@@ -1864,6 +1914,29 @@ canal_status_t adi_send_detach(adi_request_t *r)
     st = CANAL_OK;
 out:
     adi_unlock();
+    /* An RTS out with the address of the caller's buffer (WITHDRAW sent):
+     * its receiver may have matched it already and be about to read there
+     * (a receive posted before the RTS arrived matches it on arrival,
+     * before the WITHDRAW behind it): the caller frees the buffer only
+     * once the receiver has answered (PKT_WITHDRAWN, after any such read)
+     * or the send ended. The receiver answers from any progress of its
+     * own; a lost one ends the send. One that has entered MPI_Finalize's
+     * fence (its call of the mismatch returned, the communicator not
+     * freed) never answers: after CANAL_DETACH_WAIT_MS the caller goes on,
+     * with a warning (that receiver reads nothing any more). */
+    if (!withdraw_answered(r)) {
+        char detail[512]; /* (st's message: progress may set others) */
+        snprintf(detail, sizeof detail, "%s", common_err_detail());
+        if (adi_wait_until_for(withdraw_answered, r,
+                               adi_dev.detach_wait_us > 0 ? adi_dev.detach_wait_us : 1) !=
+            CANAL_OK)
+            LOG_WARN("a send to rank %d left by an abandoned collective: rank %d did not "
+                     "answer the withdrawal of the buffer address its RTS offered within "
+                     "CANAL_DETACH_WAIT_MS (%lld ms; it may be in MPI_Finalize); going on",
+                     r->peer, r->peer, adi_dev.detach_wait_us / 1000);
+        if (st < 0)
+            common_err_set(st, "%s", detail);
+    }
     return st;
 }
 
@@ -1938,7 +2011,7 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
         h.raddr = 0;
         h.rkey = 0;
     }
-    if (h.type < PKT_EAGER || h.type > PKT_WITHDRAW)
+    if (h.type < PKT_EAGER || h.type > PKT_WITHDRAWN)
         return common_err_set(CANAL_ERR_PROTO, "packet from rank %d has unknown type %u", peer,
                               (unsigned)h.type);
     if (h.flags & ~(PKT_FLAG_SYNC | PKT_FLAG_RDMA | PKT_FLAG_REVOKED | PKT_FLAG_DROPPED))
@@ -2268,6 +2341,12 @@ static __attribute__((noinline)) void on_packet_checked(int peer, int npeers, co
     case PKT_WITHDRAW:
         rts_withdrawn(peer, &h);
         return;
+    case PKT_WITHDRAWN:
+        /* (the send may have ended already: its FIN came first) */
+        r = req_for_packet(h.sreq, peer, REQ_SEND_WAIT_CTS, REQ_SEND_DATA);
+        if (r != NULL)
+            __atomic_store_n(&r->withdrawing, 0, __ATOMIC_RELEASE);
+        return;
     case PKT_PUSHED:
         r = req_for_packet(h.rreq, peer, REQ_RECV_HALF, REQ_RECV_DATA);
         if (r == NULL)
@@ -2306,7 +2385,8 @@ void adi_on_rdma_done(void *cookie, canal_status_t st)
     if (st < 0) {
         /* fall back: ask for the data instead */
         adi_pkt_t h;
-        adi_dev.peers[r->peer].has_rdma = 0;
+        if (st != CANAL_ERR_ARG) /* (a bad address is this message's: rndv_start) */
+            adi_dev.peers[r->peer].has_rdma = 0;
         r->state = REQ_RECV_DATA;
         r->offset = 0;
         memset(&h, 0, sizeof h);

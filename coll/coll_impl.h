@@ -54,20 +54,27 @@ enum { COLL_TAG_KIND_BITS = 6, COLL_TAG_POKE = 32, COLL_TAG_ABORT = 63 };
 void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind);
 /* coll/watch.c: a blocking wait until pred(arg) for the call of tag `tag`
  * on c that fails with a mismatch (CANAL_ERR_MISMATCH, naming both calls)
- * when a rank of c called another collective there. poke (may be NULL) is
- * called at each look once the wait has lasted a second: it pokes
- * (coll_watch_poke) the peers whose messages the wait still expects. */
+ * when a rank of c called another collective there. hooks (may be NULL):
+ * poke is called at each look once the wait has lasted a second: it pokes
+ * (coll_watch_poke) the peers whose messages the wait still expects;
+ * receives says whether the waiting call receives from rank `peer` of
+ * intercommunicator c at all (a message of the call from one it does not
+ * means that the two groups disagree about the root). */
+typedef struct {
+    void (*poke)(void *arg);
+    int (*receives)(void *arg, mpi_comm_t *c, int peer);
+} coll_watch_hooks_t;
 enum { COLL_WATCH_FIRST_US = 20000 };
 canal_status_t coll_watch_wait_late(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
-                                    void (*poke)(void *arg));
+                                    const coll_watch_hooks_t *hooks);
 /* (inline: a wait that ends within COLL_WATCH_FIRST_US is the device's
  * wait and nothing else; the watch, out of line, only after) */
 static inline canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)(void *arg),
-                                             void *arg, void (*poke)(void *arg))
+                                             void *arg, const coll_watch_hooks_t *hooks)
 {
     if (adi_wait_until_for(pred, arg, COLL_WATCH_FIRST_US) == CANAL_OK)
         return CANAL_OK;
-    return coll_watch_wait_late(c, tag, pred, arg, poke);
+    return coll_watch_wait_late(c, tag, pred, arg, hooks);
 }
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
 /* The blocking call of tag `tag` on c ended with st: when that is a size
@@ -80,7 +87,7 @@ void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st);
  * time (coll_watch_step) and has not ended (pred is only read for a
  * block's call): the mismatch, or CANAL_OK. */
 canal_status_t coll_watch_look(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
-                               void (*poke)(void *arg), long long step);
+                               const coll_watch_hooks_t *hooks, long long step);
 /* The wait of a call of `kind` on the node's shared block (coll/shm.c),
  * which sends nothing and takes no tag: it fails with a mismatch when a
  * message or a poke of the call that c's next tag would number comes (a

@@ -82,7 +82,8 @@ struct coll_sched {
     int pc;
     int pending;
     canal_status_t err;
-    int err_peer; /* job rank of the lost peer behind err (CANAL_ERR_PEER*), or -1 */
+    int err_peer; /* job rank of the lost peer behind err (CANAL_ERR_PEER*), or of the one
+                     that dropped its message (CANAL_ERR_REMOTE: recv_dropped), or -1 */
     volatile int done;
     int running;
     int abandoned; /* left after a mismatch (coll_watch_wait): posts nothing more */
@@ -846,7 +847,8 @@ static void set_err_req(coll_sched_t *s, canal_status_t st, const adi_request_t 
 {
     int first = s->err == CANAL_OK;
     set_err(s, st);
-    if (first && (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING))
+    if (first && (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING ||
+                  st == CANAL_ERR_REMOTE))
         s->err_peer = r->status.peer;
 }
 
@@ -1186,6 +1188,37 @@ static void req_poke(void *arg)
     poke_peers(NULL, arg);
 }
 
+/* Whether s (r's schedule when s is NULL; 1 when it has none any more)
+ * receives from rank `peer` of intercommunicator c in any of its steps
+ * (coll_watch_hooks_t.receives: the two groups agree about the root). */
+static int receives_from(coll_sched_t *s, adi_request_t *r, mpi_comm_t *c, int peer)
+{
+    int yes = 0;
+
+    adi_lock();
+    if (r != NULL && (s = req_sched(r)) == NULL)
+        yes = 1;
+    for (int i = 0; !yes && i < s->nacts; i++) {
+        const act_t *a = &s->acts[i];
+        yes = a->kind == ACT_RECV && a->peer == peer && (a->comm != NULL ? a->comm : s->comm) == c;
+    }
+    adi_unlock();
+    return yes;
+}
+
+static int sched_receives(void *arg, mpi_comm_t *c, int peer)
+{
+    return receives_from(arg, NULL, c, peer);
+}
+
+static int req_receives(void *arg, mpi_comm_t *c, int peer)
+{
+    return receives_from(NULL, arg, c, peer);
+}
+
+static const coll_watch_hooks_t sched_hooks = {sched_poke, sched_receives};
+static const coll_watch_hooks_t req_hooks = {req_poke, req_receives};
+
 static int req_done(void *arg)
 {
     return __atomic_load_n(&((adi_request_t *)arg)->done, __ATOMIC_ACQUIRE);
@@ -1220,7 +1253,7 @@ canal_status_t coll_request_wait(adi_request_t *r)
 
     if (s == NULL)
         return CANAL_OK; /* (the caller's wait) */
-    return req_mismatch(s, r, coll_watch_wait(c, tag, req_done, r, req_poke));
+    return req_mismatch(s, r, coll_watch_wait(c, tag, req_done, r, &req_hooks));
 }
 
 canal_status_t coll_request_look(adi_request_t *r, long long step)
@@ -1231,7 +1264,7 @@ canal_status_t coll_request_look(adi_request_t *r, long long step)
 
     if (s == NULL)
         return CANAL_OK;
-    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, req_poke, step));
+    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, &req_hooks, step));
 }
 
 canal_status_t coll_request_tested(adi_request_t *r)
@@ -1257,13 +1290,13 @@ canal_status_t coll_request_tested(adi_request_t *r)
     adi_unlock();
     if (step == 0)
         return CANAL_OK;
-    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, req_poke, step));
+    return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, &req_hooks, step));
 }
 
 canal_status_t coll_sched_wait(coll_sched_t *s)
 {
     if (!coll_sched_done(s)) {
-        canal_status_t st = coll_watch_wait(s->comm, s->tag, done_pred, s, sched_poke);
+        canal_status_t st = coll_watch_wait(s->comm, s->tag, done_pred, s, &sched_hooks);
         if (st < 0) {
             sched_abandon(s, NULL, st);
             if (s->abandoned)
@@ -1282,6 +1315,11 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
                              "connection was lost) before the collective could complete"
                            : "a process of another job (peer %d) failed before the collective "
                              "could complete",
+                       s->err_peer);
+    else if (s->err == CANAL_ERR_REMOTE && s->err_peer >= 0)
+        common_err_set(s->err,
+                       "rank %d of MPI_COMM_WORLD dropped the message it had announced (its "
+                       "collective was abandoned and the bytes could not be kept)",
                        s->err_peer);
     return s->err;
 }

@@ -42,7 +42,8 @@
  * Messages of the mismatched call stay unmatched in their receivers'
  * queues until the communicator is freed: then coll_watch_leftovers takes
  * them unread (adi_mdiscard) and warns naming the call (which is how a
- * send-only pair is told).
+ * send-only pair is told; on an intercommunicator too, where both groups
+ * passing MPI_ROOT to an MPI_Bcast is such a pair).
  * A call on the block that meets one by messages leaves the communicator
  * out of step (the block's ranks entered a call the others did not, the
  * others took a tag): step_out marks it (coll_comm_step_out) and pokes
@@ -134,6 +135,27 @@ static canal_status_t found(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, in
 
 static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[2]);
 
+/* The second word of a notice whose finder saw the two groups of an
+ * intercommunicator disagree about a call's root (root_disagrees). */
+enum { ROOT_NOTE = -3 };
+
+/* A message of this call (kind `kind`, the same as this rank's) came to
+ * this rank of intercommunicator c from rank `other` of the remote group,
+ * which the call never receives from: the groups disagree about the root
+ * (one names a root the other does not have; both pass MPI_ROOT, and a
+ * root gets the other's message). Tell everyone, and the error. */
+static canal_status_t root_disagrees(mpi_comm_t *c, int base, int kind, int other)
+{
+    int32_t note[3] = {kind, ROOT_NOTE, kind};
+    notify(c, base, note);
+    return common_err_set(CANAL_ERR_MISMATCH,
+                          "collective mismatch: rank %d of the remote group sent this rank a "
+                          "message of its %s, which this rank's call does not receive from it: "
+                          "the two groups disagree about the root (MPI_ROOT, MPI_PROC_NULL or "
+                          "the root's rank)",
+                          other, kind_name(kind));
+}
+
 /* Receive the probed message msg (a note of watch.c, a few bytes) into
  * buf: the bytes received, 0 when it could not be taken. */
 static size_t take(adi_message_t *msg, void *buf, size_t len)
@@ -159,7 +181,7 @@ static size_t take(adi_message_t *msg, void *buf, size_t len)
  * any message or poke of call `base` is another call's, unless pred holds
  * when it is seen (its sender had left this call, a correct program). */
 static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
-                              int (*pred)(void *arg), void *arg)
+                              int (*pred)(void *arg), void *arg, const coll_watch_hooks_t *hooks)
 {
     int any = kind >= COLL_WATCH_BLOCK;
     int ctx = coll_context(p) + 1, flag = 0;
@@ -178,6 +200,15 @@ static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
                                   stat.source, kind_name(kind & (COLL_WATCH_BLOCK - 1)));
+        if (note[1] == ROOT_NOTE) /* (root_disagrees's) */
+            return common_err_set(CANAL_ERR_MISMATCH,
+                                  "collective mismatch: rank %d%s found that the two groups "
+                                  "disagree about the root of %s (MPI_ROOT, MPI_PROC_NULL or "
+                                  "the root's rank; this rank called %s)",
+                                  stat.source,
+                                  !coll_is_inter(c) ? "" : p == c ? " of the remote group"
+                                                                  : " of this group",
+                                  kind_name(note[0]), kind_name(kind & (COLL_WATCH_BLOCK - 1)));
         if (note[0] == note[2]) /* (coll_watch_failed's) */
             return common_err_set(CANAL_ERR_MISMATCH,
                                   "collective mismatch: rank %d found that the ranks' calls of "
@@ -197,6 +228,10 @@ static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
             return CANAL_OK;
         return found(c, p, base, kind, stat.source, k);
     }
+    if (!any && p == c && coll_is_inter(c) && hooks != NULL && hooks->receives != NULL &&
+        adi_iprobe(ADI_ANY_SOURCE, base | kind, ctx, &flag, &stat) >= 0 && flag &&
+        !hooks->receives(arg, c, stat.source))
+        return root_disagrees(c, base, kind, stat.source);
     {
         int32_t who[2] = {-1, -1};
         canal_status_t st;
@@ -214,11 +249,12 @@ static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
 /* look_on c's context; on an intercommunicator, also on its local
  * communicator's (the local part of the call: messages of the local
  * group's ranks, and the notices and pokes they send). */
-static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg), void *arg)
+static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg), void *arg,
+                           const coll_watch_hooks_t *hooks)
 {
-    canal_status_t st = look_on(c, c, base, kind, pred, arg);
+    canal_status_t st = look_on(c, c, base, kind, pred, arg, hooks);
     if (st >= 0 && coll_is_inter(c))
-        st = look_on(c, coll_local(c), base, kind, pred, arg);
+        st = look_on(c, coll_local(c), base, kind, pred, arg, hooks);
     return st;
 }
 
@@ -285,33 +321,46 @@ void coll_watch_drain(mpi_comm_t *c, int tag)
 void coll_watch_leftovers(mpi_comm_t *c, int limit)
 {
     int ctx = coll_context(c) + 1, flag = 0, n = 0, first_src = -1, first_tag = 0;
+    int inter = coll_is_inter(c);
     adi_status_t stat;
     adi_message_t *msg;
 
-    if (coll_is_inter(c) || coll_size(c) < 2)
+    /* (an intercommunicator's context carries the messages across the two
+     * groups, from ranks of the other one: its local part's run on its
+     * local communicator, released on its own) */
+    if (!inter && coll_size(c) < 2)
         return;
-    /* (one message at a time, by its source and tag: the tags from `limit`
-     * on are mpi/comm.c's, never taken here) */
+    /* One message at a time, by its source and tag. The collectives' tags
+     * are 0 .. limit - 1 on every kind of communicator, wrapped or not
+     * (next_tag in coll/sched.c: the call number modulo limit >> 6); the
+     * tags from `limit` on are mpi/comm.c's and dyn/'s, never taken here.
+     * A negative one is mpi/part.c's (partitioned communication on the same
+     * context), left by a receive freed before it came: taken (its sender
+     * is answered) but not counted as a collective's. */
     while (adi_iprobe(ADI_ANY_SOURCE, ADI_ANY_TAG, ctx, &flag, &stat) >= 0 && flag &&
            stat.tag < limit &&
            adi_improbe(stat.source, stat.tag, ctx, &flag, &msg, &stat) >= 0 && flag) {
         int kind = stat.tag & ((1 << COLL_TAG_KIND_BITS) - 1);
-        if (kind <= COLL_NEIGHBOR_ALLTOALLW && stat.tag != COLL_TAG_POKE && n++ == 0) {
+        if (stat.tag >= 0 && kind <= COLL_NEIGHBOR_ALLTOALLW && stat.tag != COLL_TAG_POKE &&
+            n++ == 0) {
             first_src = stat.source;
             first_tag = stat.tag;
         }
-        /* unread: a rendezvous one's sender may be past its last progress
-         * (MPI_Finalize frees MPI_COMM_WORLD after its own leftovers), and
-         * its buffer may be gone (adi_send_detach) */
+        /* (its bytes are nobody's: not moved; a rendezvous sender is
+         * answered at once, so this waits for no sender, one in
+         * MPI_Finalize's fence among them) */
         adi_mdiscard(msg);
     }
     if (n > 0)
-        LOG_WARN("collective mismatch on a communicator being freed: rank %d's %s (its call %d "
-                 "on the communicator) never met a matching call on rank %d (the ranks called "
-                 "different collectives there; one that only sends returns without an error); "
-                 "%d such message(s) discarded",
-                 first_src, kind_name(first_tag & ((1 << COLL_TAG_KIND_BITS) - 1)),
-                 first_tag >> COLL_TAG_KIND_BITS, coll_rank(c), n);
+        LOG_WARN("collective mismatch on %s being freed: %srank %d's %s (its call %d on the "
+                 "communicator) never met a matching call on rank %d (the ranks called "
+                 "different collectives there%s; one that only sends returns without an "
+                 "error); %d such message(s) discarded",
+                 inter ? "an intercommunicator" : "a communicator",
+                 inter ? "the other group's " : "", first_src,
+                 kind_name(first_tag & ((1 << COLL_TAG_KIND_BITS) - 1)),
+                 first_tag >> COLL_TAG_KIND_BITS, coll_rank(c),
+                 inter ? ", or the groups disagreed about the root" : "", n);
 }
 
 long long coll_watch_step(long long prev)
@@ -323,15 +372,15 @@ long long coll_watch_step(long long prev)
  * has, read now: a block's call) that has waited `step` at a time:
  * from WATCH_MAX_US on, poke(arg) first. */
 static canal_status_t watch_look(mpi_comm_t *c, int *base, int kind, int (*pred)(void *arg),
-                                 void *arg, void (*poke)(void *arg), long long step)
+                                 void *arg, const coll_watch_hooks_t *hooks, long long step)
 {
     if (*base < 0)
         *base = coll_comm_peek_tag(c);
     if (*base < 0 || (!coll_is_inter(c) && coll_size(c) < 2))
         return CANAL_OK;
-    if (poke != NULL && step >= WATCH_MAX_US)
-        poke(arg);
-    return look(c, *base, kind, pred, arg);
+    if (hooks != NULL && hooks->poke != NULL && step >= WATCH_MAX_US)
+        hooks->poke(arg);
+    return look(c, *base, kind, pred, arg, hooks);
 }
 
 /* The wait of coll_watch_wait and coll_watch_wait_block after their first
@@ -343,7 +392,7 @@ static canal_status_t watch_look(mpi_comm_t *c, int *base, int kind, int (*pred)
  * device's wait limit (adi_wait_until_for), so the polls pay nothing for
  * the watch. */
 static canal_status_t watch_wait(mpi_comm_t *c, int base, int kind, int (*pred)(void *arg),
-                                 void *arg, void (*poke)(void *arg))
+                                 void *arg, const coll_watch_hooks_t *hooks)
 {
     canal_status_t st;
     long long step = WATCH_FIRST_US;
@@ -351,7 +400,7 @@ static canal_status_t watch_wait(mpi_comm_t *c, int base, int kind, int (*pred)(
     for (;;) {
         if (pred(arg))
             return CANAL_OK;
-        if ((st = watch_look(c, &base, kind, pred, arg, poke, step)) < 0)
+        if ((st = watch_look(c, &base, kind, pred, arg, hooks, step)) < 0)
             return st;
         step = coll_watch_step(step);
         if (adi_wait_until_for(pred, arg, step) == CANAL_OK)
@@ -360,17 +409,17 @@ static canal_status_t watch_wait(mpi_comm_t *c, int base, int kind, int (*pred)(
 }
 
 canal_status_t coll_watch_look(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
-                               void (*poke)(void *arg), long long step)
+                               const coll_watch_hooks_t *hooks, long long step)
 {
     int base = tag & ~((1 << COLL_TAG_KIND_BITS) - 1);
-    return watch_look(c, &base, tag & ((1 << COLL_TAG_KIND_BITS) - 1), pred, arg, poke, step);
+    return watch_look(c, &base, tag & ((1 << COLL_TAG_KIND_BITS) - 1), pred, arg, hooks, step);
 }
 
 canal_status_t coll_watch_wait_late(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,
-                                    void (*poke)(void *arg))
+                                    const coll_watch_hooks_t *hooks)
 {
     return watch_wait(c, tag & ~((1 << COLL_TAG_KIND_BITS) - 1),
-                      tag & ((1 << COLL_TAG_KIND_BITS) - 1), pred, arg, poke);
+                      tag & ((1 << COLL_TAG_KIND_BITS) - 1), pred, arg, hooks);
 }
 
 canal_status_t coll_watch_wait_block_late(mpi_comm_t *c, coll_kind_t kind,

@@ -53,6 +53,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "bytes of sends left by abandoned collectives (a mismatch) that a process keeps copied at "
      "once, for receivers that may still ask for them; a send beyond is dropped (its receive "
      "fails)"},
+    {"DETACH_WAIT_MS", CVAR_TYPE_INT, "5000", NULL,
+     "milliseconds a send left by an abandoned collective, whose RTS offered its buffer's "
+     "address, waits at most for the receiver to say that nothing reads there any more before "
+     "its caller may free the buffer (a receiver already in MPI_Finalize never says it)"},
     {"FAULT_DETACH_NOMEM", CVAR_TYPE_BOOL, "0", NULL,
      "testing: a send that an abandoned collective leaves finds no memory to copy its bytes "
      "into (adi_send_detach), as if malloc failed; the send is dropped"},

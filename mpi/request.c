@@ -201,6 +201,11 @@ int mpi_status_error_code(const adi_status_t *st, size_t size, const char *fn)
                  st->peer);
     else if (st->error == CANAL_ERR_REVOKED)
         snprintf(detail, sizeof detail, "the communicator was revoked (MPIX_Comm_revoke)");
+    else if (st->error == CANAL_ERR_REMOTE && st->peer >= 0)
+        snprintf(detail, sizeof detail,
+                 "rank %d of MPI_COMM_WORLD dropped the message it had announced (its "
+                 "collective was abandoned and the bytes could not be kept)",
+                 st->peer);
     else
         snprintf(detail, sizeof detail, "the operation failed (%s)",
                  common_status_name(st->error));

@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
             len = n - pos;
         memcpy(&h, hdr, sizeof h);
         if (op & 0x01)
-            h.type = (uint8_t)(1 + h.type % PKT_WITHDRAW);
+            h.type = (uint8_t)(1 + h.type % PKT_WITHDRAWN);
         if (op & 0x02)
             h.context = CTX0 + (h.context & 1);
         if (op & 0x04)

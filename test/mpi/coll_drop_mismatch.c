@@ -28,25 +28,7 @@
 #include "mtest.h"
 #include "coll_mismatch_expect.h"
 
-enum { BLOCK = 1 << 20, BIG = 4 << 20 };
-
-/* A 4 MiB exchange between ranks 0 and 1 (static buffers, no malloc):
- * whether this rank's receive was pulled by CMA. */
-static int exchange_pulled(void)
-{
-    static char out[BIG], in[BIG];
-    unsigned long long before = mtest_counter("canal_rndv_pulled");
-    int peer = 1 - mtest_rank;
-
-    if (mtest_rank > 1)
-        return 0;
-    memset(out, mtest_rank + 7, sizeof out);
-    OK(MPI_Sendrecv(out, BIG, MPI_BYTE, peer, 0, in, BIG, MPI_BYTE, peer, 0, MPI_COMM_WORLD,
-                    MPI_STATUS_IGNORE));
-    CHECK(in[0] == peer + 7 && in[BIG - 1] == peer + 7, "exchange: got %d %d, want %d", in[0],
-          in[BIG - 1], peer + 7);
-    return mtest_counter("canal_rndv_pulled") > before;
-}
+enum { BLOCK = 1 << 20 };
 
 int main(int argc, char **argv)
 {

@@ -9,7 +9,9 @@
  * MPI_COMM_WORLD (coll_kind_mismatch, coll_nb_mismatch); and fresh(), the
  * communicator each pair runs on, kept until free_fresh() at the end; and
  * the tests' common start and end (mismatch_init, mismatch_finish: who makes
- * the odd call, two buffers of ints). Include after mtest.h.
+ * the odd call, two buffers of ints); exchange_pulled (whether CMA still
+ * serves ranks 0 and 1) and halves_inter (an intercommunicator of the two
+ * halves of MPI_COMM_WORLD). Include after mtest.h.
  */
 #ifndef CANAL_COLL_MISMATCH_EXPECT_H
 #define CANAL_COLL_MISMATCH_EXPECT_H
@@ -110,6 +112,41 @@ static void __attribute__((unused)) mismatch_finish(void)
     free(a);
     free(b);
     mtest_finish();
+}
+
+/* A 4 MiB exchange between ranks 0 and 1 of MPI_COMM_WORLD (static
+ * buffers, no malloc; the other ranks do nothing): whether this rank's
+ * receive was pulled by CMA (canal_rndv_pulled), so that a test can check
+ * that a mismatch did not turn CMA to the peer off (coll_drop_mismatch,
+ * coll_withdraw_race). */
+static int __attribute__((unused)) exchange_pulled(void)
+{
+    enum { BIG = 4 << 20 };
+    static char out[BIG], in[BIG];
+    unsigned long long before = mtest_counter("canal_rndv_pulled");
+    int peer = 1 - mtest_rank;
+
+    if (mtest_rank > 1)
+        return 0;
+    memset(out, mtest_rank + 7, sizeof out);
+    OK(MPI_Sendrecv(out, BIG, MPI_BYTE, peer, 0, in, BIG, MPI_BYTE, peer, 0, MPI_COMM_WORLD,
+                    MPI_STATUS_IGNORE));
+    CHECK(in[0] == peer + 7 && in[BIG - 1] == peer + 7, "exchange: got %d %d, want %d", in[0],
+          in[BIG - 1], peer + 7);
+    return mtest_counter("canal_rndv_pulled") > before;
+}
+
+/* The intercommunicator of MPI_COMM_WORLD's two halves (group 0: the lower
+ * ranks), under MPI_ERRORS_RETURN; *local is this rank's half. */
+static MPI_Comm __attribute__((unused)) halves_inter(MPI_Comm *local)
+{
+    MPI_Comm inter;
+    int color = mtest_rank < mtest_size / 2 ? 0 : 1;
+    OK(MPI_Comm_split(MPI_COMM_WORLD, color, mtest_rank, local));
+    OK(MPI_Intercomm_create(*local, 0, MPI_COMM_WORLD, color == 0 ? mtest_size / 2 : 0, 7,
+                            &inter));
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    return inter;
 }
 
 #endif

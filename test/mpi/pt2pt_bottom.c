@@ -12,6 +12,7 @@
 #include "mtest.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static MPI_Datatype absolute(char *a, int na, char *b, int nb)
 {
@@ -46,15 +47,20 @@ int main(int argc, char **argv)
                 for (int i = 0; i < nb && pieces == 2; i++)
                     y[i] = (char)(i * 5 + 3);
                 OK(MPI_Send(MPI_BOTTOM, 1, t, 1, k, MPI_COMM_WORLD));
-                /* and back, into MPI_BOTTOM */
-                for (int i = 0; i < n; i++)
-                    x[i % na] = y[i % (nb > 0 ? nb : 1)] = 0;
+                /* and back, into MPI_BOTTOM: bytes 0..na-1 land in x, the
+                 * rest (two pieces) in y */
+                memset(x, 0, (size_t)na);
+                if (pieces == 2)
+                    memset(y, 0, (size_t)nb);
                 OK(MPI_Recv(MPI_BOTTOM, 1, t, 1, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-                for (int i = 0; i < na; i++)
-                    if (x[i] != (char)(i + 1)) {
-                        CHECK(0, "%d bytes in %d pieces into MPI_BOTTOM: byte %d", n, pieces, i);
+                for (int i = 0; i < n; i++) {
+                    char got = i < na ? x[i] : y[i - na];
+                    if (got != (char)(i + 1)) {
+                        CHECK(0, "%d bytes in %d pieces into MPI_BOTTOM: byte %d is %d, want %d",
+                              n, pieces, i, got, (char)(i + 1));
                         break;
                     }
+                }
             } else if (mtest_rank == 1) {
                 OK(MPI_Recv(flat, n, MPI_BYTE, 0, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
                 for (int i = 0; i < n; i++) {

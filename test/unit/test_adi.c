@@ -103,6 +103,9 @@ START_TEST(valid_packets_pass)
     h.sreq = 7;
     ck_assert_int_eq(adi_pkt_len(&h), ADI_PKT_SHORT);
     ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
+    h = pkt(PKT_WITHDRAWN); /* (its answer: rts_withdrawn) */
+    h.sreq = 7;
+    ck_assert_int_eq(adi_pkt_check(1, 2, &h, adi_pkt_len(&h), 0, &out), CANAL_OK);
 }
 END_TEST
 
@@ -116,7 +119,7 @@ START_TEST(bad_headers_refused)
     refused(&h, 0, 0, "0-byte header");
     h.type = 0;
     refused(&h, adi_pkt_len(&h), 0, "unknown type 0");
-    h.type = PKT_WITHDRAW + 1;
+    h.type = PKT_WITHDRAWN + 1;
     refused(&h, adi_pkt_len(&h), 0, "unknown type");
     h = pkt(PKT_EAGER);
     h.flags = 0x80;
