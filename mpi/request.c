@@ -558,8 +558,11 @@ static int lookup_array_buf(int count, MPI_Request reqs[], const char *fn, adi_r
             rs[i] = NULL;
             continue;
         }
+        /* (set up, which its done flag says: a window of MPI_Isend,
+         * mpi/pt2pt.c; req_is_done of its kind was a call of 18
+         * instructions per request) */
         if ((rs[i] = mpi_request_shared_of(reqs[i])) != NULL &&
-            req_is_done(rs[i])) /* (set up; a window of MPI_Isend, mpi/pt2pt.c) */
+            __atomic_load_n(&rs[i]->done, __ATOMIC_ACQUIRE))
             continue;
         rs[i] = mpi_request_get(reqs[i]);
         if (rs[i] == NULL) {
@@ -615,7 +618,11 @@ static int multi_pred(void *arg)
             return 0;
         }
     }
-    return m->mode == 0 ? 1 : active == 0;
+    if (m->mode == 0) {
+        m->next = m->count; /* (all done: a look again scans nothing) */
+        return 1;
+    }
+    return active == 0;
 }
 
 /* MPI_Waitall's watch: the last request not done yet (requests mostly
@@ -657,8 +664,10 @@ static __attribute__((noinline)) void multi_wait_colls(multi_t *m)
     for (int i = m->next; i < m->count; i++) {
         adi_request_t *r = m->rs[i];
         canal_status_t cst;
-        if (is_inactive(r) || mpi_request_is_shared(r) ||
-            (r->kind != ADI_REQ_COLL && r->kind != ADI_REQ_PREQ_OTHER) || req_is_done(r))
+        /* (the kind first: a window of receives costs a load and two
+         * compares a request) */
+        if (r == NULL || (r->kind != ADI_REQ_COLL && r->kind != ADI_REQ_PREQ_OTHER) ||
+            is_inactive(r) || mpi_request_is_shared(r) || req_is_done(r))
             continue;
         if ((cst = coll_wait(r)) < 0) /* (r's status has it now) */
             multi_failed(m, i, cst);
@@ -715,9 +724,10 @@ static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test, 
     m->next = 0;
     m->failed = -1;
     if (!test) {
-        if (!multi_pred(m))
+        if (!multi_pred(m)) {
             multi_wait_colls(m);
-        adi_wait_until_watch(multi_pred, multi_watch, m);
+            adi_wait_until_watch(multi_pred, multi_watch, m);
+        }
         return 1;
     }
     if (multi_pred(m))
