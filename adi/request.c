@@ -169,7 +169,7 @@ static __attribute__((noinline)) adi_request_t *cache_take(void)
 
 /* adi_request_alloc's uncommon ways to a free request: locked mode, or an
  * empty free list (NULL when the pool cannot grow). */
-static __attribute__((noinline)) adi_request_t *alloc_slow(void)
+__attribute__((noinline)) adi_request_t *adi_request_take_slow(void)
 {
     adi_request_t *r;
 
@@ -187,7 +187,7 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
     adi_request_t *r;
 
     if (__builtin_expect(adi_locked || adi_req_free_head == NULL, 0)) {
-        if ((r = alloc_slow()) == NULL)
+        if ((r = adi_request_take_slow()) == NULL)
             return NULL;
     } else {
         r = adi_req_free_head;
