@@ -120,7 +120,24 @@ void adi_describe(char *buf, size_t len);
 
 /* Requests. */
 adi_request_t *adi_request_alloc(adi_req_kind_t kind);
-adi_request_t *adi_request_at(int index); /* NULL if not a live request */
+/* The request of an index, NULL if not a live request: inline, as
+ * MPI_Wait and MPI_Test look up every handle through it (a call of 16
+ * instructions per wait). The pool's blocks never move; a block's pointer
+ * is published (release) before any of its requests is handed out. */
+enum { ADI_REQ_BLOCK = 256, ADI_REQ_BLOCKS = 16384 };
+extern adi_request_t *adi_req_blocks[ADI_REQ_BLOCKS];
+static inline adi_request_t *adi_request_at(int index)
+{
+    adi_request_t *blk, *r;
+
+    if ((unsigned)index >= (unsigned)ADI_REQ_BLOCK * ADI_REQ_BLOCKS)
+        return NULL;
+    blk = __atomic_load_n(&adi_req_blocks[(unsigned)index / ADI_REQ_BLOCK], __ATOMIC_ACQUIRE);
+    if (blk == NULL)
+        return NULL;
+    r = &blk[(unsigned)index % ADI_REQ_BLOCK];
+    return __atomic_load_n(&r->live, __ATOMIC_ACQUIRE) ? r : NULL;
+}
 void adi_request_free(adi_request_t *req);
 /* Mark a request complete (generalized, collective, persistent...). */
 void adi_request_complete(adi_request_t *req);

@@ -304,6 +304,12 @@ static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
     adi_req_init_msg(r, kind, NULL, 0, NULL, 0, 0, 0);
 }
 
+/* A free request, not initialized, from the thread's cache (locked mode)
+ * or the free list when it is empty (NULL when the pool cannot grow): the
+ * uncommon way of adi_request_alloc, for a caller that initializes the
+ * request itself (adi_req_init_msg) instead of storing its fields twice. */
+adi_request_t *adi_request_take_slow(void);
+
 /* adi_request_alloc with its common case inline (unlocked mode, a free
  * request in the list: a pop and the stores of adi_req_init, which the
  * caller's own stores may make dead); MPI_Irecv's and MPI_Isend's path. */

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RBLOCK = 256, RBLOCKS = 16384 };
+enum { RBLOCK = ADI_REQ_BLOCK, RBLOCKS = ADI_REQ_BLOCKS };
 
 #if defined(__x86_64__) && defined(__LP64__)
 /* adi_req_init initializes the request field by field: a field added to
@@ -26,7 +26,7 @@ enum { RBLOCK = 256, RBLOCKS = 16384 };
 _Static_assert(sizeof(adi_request_t) == 368, "initialize the new field in adi_req_init (adi_impl.h)");
 #endif
 
-static adi_request_t *blocks[RBLOCKS];
+adi_request_t *adi_req_blocks[ADI_REQ_BLOCKS]; /* (adi_request_at, adi.h) */
 static int nblocks;
 /* the free list (in locked mode the threads' caches come first); read inline
  * by adi_request_alloc_fast (adi_impl.h) */
@@ -122,7 +122,7 @@ static int pool_grow(void)
         blk[i].next = adi_req_free_head;
         adi_req_free_head = &blk[i];
     }
-    __atomic_store_n(&blocks[nblocks], blk, __ATOMIC_RELEASE);
+    __atomic_store_n(&adi_req_blocks[nblocks], blk, __ATOMIC_RELEASE);
     nblocks++;
     return 0;
 }
@@ -169,7 +169,7 @@ static __attribute__((noinline)) adi_request_t *cache_take(void)
 
 /* adi_request_alloc's uncommon ways to a free request: locked mode, or an
  * empty free list (NULL when the pool cannot grow). */
-static __attribute__((noinline)) adi_request_t *alloc_slow(void)
+__attribute__((noinline)) adi_request_t *adi_request_take_slow(void)
 {
     adi_request_t *r;
 
@@ -187,7 +187,7 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
     adi_request_t *r;
 
     if (__builtin_expect(adi_locked || adi_req_free_head == NULL, 0)) {
-        if ((r = alloc_slow()) == NULL)
+        if ((r = adi_request_take_slow()) == NULL)
             return NULL;
     } else {
         r = adi_req_free_head;
@@ -195,19 +195,6 @@ adi_request_t *adi_request_alloc(adi_req_kind_t kind)
     }
     adi_req_init(r, kind);
     return r;
-}
-
-adi_request_t *adi_request_at(int index)
-{
-    adi_request_t *blk, *r;
-
-    if (index < 0 || index / RBLOCK >= RBLOCKS)
-        return NULL;
-    blk = __atomic_load_n(&blocks[index / RBLOCK], __ATOMIC_ACQUIRE);
-    if (blk == NULL)
-        return NULL;
-    r = &blk[index % RBLOCK];
-    return __atomic_load_n(&r->live, __ATOMIC_ACQUIRE) ? r : NULL;
 }
 
 /* Free r->tmp; a send's copy that adi_send_detach made (its buf) is
@@ -328,12 +315,12 @@ void adi_request_pool_finalize(void)
 {
     for (int i = 0; i < nblocks; i++) {
         for (int k = 0; k < RBLOCK; k++)
-            if (blocks[i][k].cursor != NULL) {
-                dt_cursor_fini(blocks[i][k].cursor);
-                free(blocks[i][k].cursor);
+            if (adi_req_blocks[i][k].cursor != NULL) {
+                dt_cursor_fini(adi_req_blocks[i][k].cursor);
+                free(adi_req_blocks[i][k].cursor);
             }
-        free(blocks[i]);
-        blocks[i] = NULL;
+        free(adi_req_blocks[i]);
+        adi_req_blocks[i] = NULL;
     }
     nblocks = 0;
     adi_req_free_head = NULL;
@@ -348,7 +335,7 @@ void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg)
     int n = __atomic_load_n(&nblocks, __ATOMIC_ACQUIRE);
 
     for (int b = 0; b < n; b++) {
-        adi_request_t *blk = __atomic_load_n(&blocks[b], __ATOMIC_ACQUIRE);
+        adi_request_t *blk = __atomic_load_n(&adi_req_blocks[b], __ATOMIC_ACQUIRE);
         for (int i = 0; blk != NULL && i < RBLOCK; i++)
             if (__atomic_load_n(&blk[i].live, __ATOMIC_ACQUIRE))
                 fn(&blk[i], arg);

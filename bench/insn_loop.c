@@ -10,6 +10,9 @@
  * T initializes with MPI_Init_thread(MPI_THREAD_MULTIPLE) (locked mode);
  * bytes (default 8, at most 4096) is the message size, for the steps at
  * the ring's and the copies' size boundaries (doc/bench.md, helper lat64).
+ * W (2 ranks): an osu_bw-like window instead of the ping-pong, each
+ * iteration 64 MPI_Isend + MPI_Waitall on rank 0, 64 MPI_Irecv +
+ * MPI_Waitall on rank 1, then a 0-byte reply (per-call counts only).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -19,12 +22,15 @@
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000;
-    int provided, rank, size, threads = 0, len = 8;
-    static char sbuf[4096], rbuf[4096];
+    int provided, rank, size, threads = 0, window = 0, len = 8;
+    static char sbuf[4096], rbuf[64][4096];
+    MPI_Request reqs[64];
 
     for (int a = 2; a < argc; a++) {
         if (strcmp(argv[a], "T") == 0)
             threads = 1;
+        else if (strcmp(argv[a], "W") == 0)
+            window = 1;
         else
             len = atoi(argv[a]);
     }
@@ -41,14 +47,24 @@ int main(int argc, char **argv)
     for (long i = 0; i < n; i++) {
         if (size == 1) {
             MPI_Request req;
-            MPI_Irecv(rbuf, len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &req);
+            MPI_Irecv(rbuf[0], len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &req);
             MPI_Send(sbuf, len, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
             MPI_Wait(&req, MPI_STATUS_IGNORE);
+        } else if (window && rank == 0) {
+            for (int k = 0; k < 64; k++)
+                MPI_Isend(sbuf, len, MPI_BYTE, 1, 0, MPI_COMM_WORLD, &reqs[k]);
+            MPI_Waitall(64, reqs, MPI_STATUSES_IGNORE);
+            MPI_Recv(rbuf[0], 0, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (window && rank == 1) {
+            for (int k = 0; k < 64; k++)
+                MPI_Irecv(rbuf[k], len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &reqs[k]);
+            MPI_Waitall(64, reqs, MPI_STATUSES_IGNORE);
+            MPI_Send(sbuf, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
         } else if (rank == 0) {
             MPI_Send(sbuf, len, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-            MPI_Recv(rbuf, len, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(rbuf[0], len, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else if (rank == 1) {
-            MPI_Recv(rbuf, len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(rbuf[0], len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             MPI_Send(sbuf, len, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
         }
     }

@@ -194,8 +194,12 @@ canal_status_t dt_create_clone(dt_type_t *old, dt_type_t **out);
 canal_status_t dt_commit(dt_type_t *t);
 int dt_is_committed(const dt_type_t *t);
 
-void dt_retain(dt_type_t *t);
-void dt_release(dt_type_t *t);
+/* (inline: a builtin type, most messages', costs one load and no call;
+ * dt_retain_ref and dt_release_ref count the others) */
+static inline void dt_retain(dt_type_t *t);
+static inline void dt_release(dt_type_t *t);
+void dt_retain_ref(dt_type_t *t);
+void dt_release_ref(dt_type_t *t);
 
 /* ------------------------------------------------------------ queries */
 /* What every message asks of its type, at the start of every type (struct
@@ -206,7 +210,20 @@ typedef struct {
     size_t size;     /* dt_size */
     ptrdiff_t lb;    /* dt_true_lb */
     int contig;      /* dt_is_contig */
+    int is_static;   /* a builtin: dt_retain and dt_release do nothing */
 } dt_head_t;
+
+static inline void dt_retain(dt_type_t *t)
+{
+    if (t != NULL && !((const dt_head_t *)t)->is_static)
+        dt_retain_ref(t);
+}
+
+static inline void dt_release(dt_type_t *t)
+{
+    if (t != NULL && !((const dt_head_t *)t)->is_static)
+        dt_release_ref(t);
+}
 
 /* The data of any count of elements is one block of count*size bytes
  * starting at buf+true_lb (committed types only; 0 otherwise). */

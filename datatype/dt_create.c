@@ -240,13 +240,13 @@ static void type_free(dt_type_t *t)
     free(t);
 }
 
-void dt_retain(dt_type_t *t)
+void dt_retain_ref(dt_type_t *t)
 {
     if (t != NULL && !t->is_static)
         __atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
 }
 
-void dt_release(dt_type_t *t)
+void dt_release_ref(dt_type_t *t)
 {
     if (t == NULL || t->is_static)
         return;
@@ -1083,6 +1083,7 @@ void dt_head_fill(dt_type_t *t)
     t->head.size = t->size;
     t->head.lb = t->true_lb;
     t->head.contig = t->contig;
+    t->head.is_static = t->is_static;
 }
 int dt_is_contig_count(const dt_type_t *t, size_t count)
 {

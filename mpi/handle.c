@@ -172,14 +172,10 @@ void mpi_request_shared_init(void)
     }
 }
 
-adi_request_t *mpi_request_get(MPI_Request h)
+adi_request_t *mpi_request_get_other(MPI_Request h)
 {
-    adi_request_t *r;
-    if (mpi_handle_kind(h) != MPI_HKIND_DIRECT || mpi_handle_objtype(h) != MPI_OBJ_REQUEST)
-        return NULL;
-    r = adi_request_at(mpi_handle_index(h));
-    if (__builtin_expect(r == NULL, 0) && (r = mpi_request_shared_of(h)) != NULL &&
-        r->index != mpi_handle_index(h))
+    adi_request_t *r = mpi_request_shared_of(h);
+    if (r != NULL && r->index != mpi_handle_index(h))
         r = NULL; /* (a shared request not set up yet) */
     return r;
 }

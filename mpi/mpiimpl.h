@@ -111,7 +111,6 @@ static inline MPI_Request mpi_request_handle(const adi_request_t *r)
 {
     return mpi_handle_make(MPI_HKIND_DIRECT, MPI_OBJ_REQUEST, r->index);
 }
-adi_request_t *mpi_request_get(MPI_Request h); /* NULL if invalid */
 /* One collective request that is complete from its start, shared by every
  * nonblocking collective that moves nothing (MPICH's and Open MPI's
  * pre-completed request): no allocation, and completing or freeing it
@@ -148,6 +147,19 @@ static inline adi_request_t *mpi_request_shared_of(MPI_Request h)
     if (h == mpi_request_nullproc_handle())
         return &mpi_request_nullproc_obj;
     return NULL;
+}
+/* The request a handle names, NULL if invalid: a pool request inline
+ * (every MPI_Wait and MPI_Test looks one up), the shared ones out of line. */
+adi_request_t *mpi_request_get_other(MPI_Request h);
+static inline adi_request_t *mpi_request_get(MPI_Request h)
+{
+    adi_request_t *r;
+    if (__builtin_expect(mpi_handle_kind(h) != MPI_HKIND_DIRECT ||
+                             mpi_handle_objtype(h) != MPI_OBJ_REQUEST,
+                         0))
+        return NULL;
+    r = adi_request_at(mpi_handle_index(h));
+    return __builtin_expect(r != NULL, 1) ? r : mpi_request_get_other(h);
 }
 
 /* ---------------------------------------------------------------- objects */

@@ -3,7 +3,8 @@
  * complete when the call comes (the completion side's short path,
  * mpi/request.c), each with its semantics: MPI_REQUEST_NULL (empty status);
  * a receive finished by a message to itself and one from another rank
- * (source, tag, count, the handle becomes MPI_REQUEST_NULL); MPI_STATUS_IGNORE;
+ * (source, tag, count, the handle becomes MPI_REQUEST_NULL, a copy of the
+ * handle is no longer a request: MPI_ERR_REQUEST); MPI_STATUS_IGNORE;
  * a persistent send and receive (the handle stays, an inactive request's
  * wait returns at once with an empty status, started again it works);
  * a cancelled receive (MPI_Test_cancelled); a generalized request
@@ -58,7 +59,8 @@ static int finish(MPI_Request *r, MPI_Status *st, int test)
 
 static void null_and_self(int test)
 {
-    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Request r = MPI_REQUEST_NULL, copy;
+    int rc;
     MPI_Status st;
     char s[N] = "abcdefg", b[N] = "";
 
@@ -68,11 +70,17 @@ static void null_and_self(int test)
 
     /* to itself: the receive is done before the wait (after the MPI_Send's own progress or the wait's first poll) */
     OK(MPI_Irecv(b, N, MPI_BYTE, mtest_rank, 5, comm, &r));
+    copy = r;
     OK(MPI_Send(s, N - 2, MPI_BYTE, mtest_rank, 5, comm));
     OK(finish(&r, &st, test));
     CHECK(r == MPI_REQUEST_NULL, "handle not MPI_REQUEST_NULL after completion");
     expect_status(&st, mtest_rank, 5, N - 2, "receive from itself");
     CHECK(memcmp(b, s, N - 2) == 0, "data of the receive from itself");
+    /* a copy of the handle names a request that is gone: an error (MPI_COMM_WORLD's
+     * handler returns it), not a second completion of the freed request
+     * (nothing was started since, so its slot is still free) */
+    rc = finish(&copy, &st, test);
+    EXPECT_CLASS(rc, MPI_ERR_REQUEST, "a wait on a copy of a completed request's handle");
 
     /* the same, status ignored; then a wait on the now null handle */
     OK(MPI_Irecv(b, N, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &r));
