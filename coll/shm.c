@@ -19,7 +19,9 @@
  *   after the barrier (IMB's bcast) finds the root's message at once
  *   rather than waiting for the root to be scheduled.
  * - Allreduce: a rank writes its contribution (packed) to its slot of the
- *   call's parity, bumps its sequence, waits as the barrier does, and
+ *   call's parity, bumps its sequence, waits for every other rank's (never
+ *   rank 0's gather and release: on an oversubscribed node that is a second
+ *   scheduling hop after the last entry), and
  *   reduces every slot in rank order, x0 op (x1 op (... op xn-1)), so
  *   every rank computes the same bits for any operation, commutative or
  *   not. A rank reaches the next call of the same parity only after every
@@ -451,11 +453,15 @@ static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t
 {
     wait_t w = {b, seq, 0, b->n, CANAL_OK, -1};
     shm_line_t *mine = &b->lines[b->me];
-    int root = b->root_first && b->me == 0;
+    /* (rank 0 gathers and releases a barrier only: an allreduce's ranks
+     * wait for all, so its last one's entry ends it without rank 0 having
+     * to be scheduled after it, a second hop on an oversubscribed node) */
+    int root_first = b->root_first && what_kind(what) == COLL_BARRIER;
+    int root = root_first && b->me == 0;
     canal_status_t st;
 
     mine->what[seq & 3] = what;
-    if (b->root_first && !root) {
+    if (root_first && !root) {
         /* enter, ring rank 0 (it may sleep waiting for the last one), and
          * wait for its release, which it makes when all have entered */
         __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
