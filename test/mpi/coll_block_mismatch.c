@@ -9,7 +9,9 @@
  * against MPI_Allreduce of 1024 (messages: different counts), MPI_Barrier
  * (the block) against MPI_Allreduce of 1024 ints, and MPI_Barrier against
  * MPI_Bcast from the barrier's rank (the others only receive, so only a
- * poke tells the barrier's rank). Afterwards MPI_COMM_WORLD still works
+ * poke tells the barrier's rank), and MPI_Barrier against MPI_Allreduce of
+ * one int, both on the block (an oversubscribed barrier is gathered and
+ * released by rank 0, an allreduce waited for by all). Afterwards MPI_COMM_WORLD still works
  * (the pair's communicator is out of step: its ranks disagree on how many
  * calls it has had, doc/design.md). Rank 0
  * makes the odd call; with args=split the even ranks do. On the sock
@@ -78,6 +80,14 @@ int main(int argc, char **argv)
     rc = odd_one ? MPI_Barrier(c) : MPI_Bcast(a, 1024, MPI_INT, first, c);
     expect_mismatch(rc, "MPI_Barrier against MPI_Bcast", "MPI_Barrier", "MPI_Bcast");
     still_works_large(MPI_COMM_WORLD, "MPI_Barrier against MPI_Bcast");
+
+    /* both on the block: on an oversubscribed node rank 0 gathers and
+     * releases a barrier, while an allreduce's ranks wait for all (fe443f3) */
+    c = fresh();
+    rc = odd_one ? MPI_Barrier(c) : MPI_Allreduce(a, b, 1, MPI_INT, MPI_SUM, c);
+    expect_mismatch(rc, "MPI_Barrier against MPI_Allreduce of 1 int", "MPI_Barrier",
+                    "MPI_Allreduce");
+    still_works_large(MPI_COMM_WORLD, "MPI_Barrier against MPI_Allreduce of 1 int");
 
     mismatch_finish();
     return 0;
