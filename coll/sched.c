@@ -356,8 +356,8 @@ int coll_comm_peek_tag(mpi_comm_t *c)
 static canal_status_t step_error(const coll_comm_t *cs)
 {
     return common_err_set(CANAL_ERR_MISMATCH,
-                          "collective mismatch: this communicator is out of step: at an earlier "
-                          "call rank %d's %s went through (or was making) the node's shared "
+                          "collective mismatch: this communicator is out of step: at this call or "
+                          "an earlier one rank %d's %s went through (or was making) the node's shared "
                           "block while another "
                           "rank called a collective by messages, so its ranks disagree on how "
                           "many collectives it has had; every collective on it fails (free it; "
