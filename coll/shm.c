@@ -106,7 +106,7 @@ struct coll_shm {
     char *slots;       /* [parity][rank][COLL_SHM_MAX] */
     char *bcast;       /* [parity][COLL_SHM_BCAST_MAX]: a bcast's message */
     int n, me, ctx;
-    int root_first; /* rank 0 gathers and releases (else all wait for all) */
+    int root_first; /* a barrier: rank 0 gathers and releases (an allreduce: all wait for all) */
     int spin;       /* not oversubscribed: look at the line alone a while first */
     uint64_t seq;    /* blocking calls this rank entered on the block */
     uint64_t all_in; /* the last call every rank is known to have entered */
