@@ -33,7 +33,11 @@
  *   the area of the call's parity, releases its sequence and leaves; every
  *   other rank enters (its sequence, so that a rank in another call of the
  *   block sees it and a mismatch is found), waits for the root's, checks
- *   the root's call against its own, and copies the message out. The root
+ *   the root's call against its own, and copies the message out. Above
+ *   SHM_BC_CHUNK bytes the root publishes each piece as it writes it
+ *   (bc_part in its line), and a receiver with a contiguous buffer copies
+ *   the pieces out as they come, watching for the next one a while before
+ *   the device's wait even when oversubscribed. The root
  *   waits for nobody (on an oversubscribed node it no longer waits for
  *   each receiver to be scheduled and pull, as the message path's root
  *   does: IMB's np8 Bcast of 64 KiB).
@@ -85,6 +89,15 @@
 
 enum { SHM_LINE = 64, SHM_INLINE = 8, SHM_MAX_RANKS = 64, SHM_SPIN = 256 };
 
+/* A bcast's message above SHM_BC_CHUNK bytes is written and read in pieces
+ * of that size (bcast_part): the root publishes each piece as it is
+ * written, and a receiver on another CPU copies it out meanwhile. np4 and
+ * np8 IMB Bcast of 64 KiB on 2 CPUs, alternated: 4.9-5.3 and 3.6-3.8 us
+ * against 6.8-9.1 and 7.7-9.3 whole (Open MPI 7.3-9.1, 13.5-13.7); 16 and
+ * 32 KiB pieces alike, 4 KiB slower (doc/bench.md, stop 35). */
+enum { SHM_BC_CHUNK = 16 * 1024, SHM_BC_SHIFT = 17 };
+_Static_assert(COLL_SHM_BCAST_MAX < 1 << SHM_BC_SHIFT, "a bcast's bytes fit bc_part");
+
 /* One rank's cache line. fail_seq: the call whose wait failed here (0:
  * none), with the error and the job rank it was about. */
 typedef struct {
@@ -95,7 +108,9 @@ typedef struct {
      * carries them, one cache line to fetch instead of two */
     _Alignas(8) char small[2][SHM_INLINE];
     int32_t fail_status, fail_job;
-    char pad[SHM_LINE - 4 * sizeof(uint64_t) - 2 * SHM_INLINE - 2 * sizeof(int32_t)];
+    /* a bcast's root while it writes the message: seq << SHM_BC_SHIFT | the
+     * bytes written so far (bcast_part) */
+    uint64_t bc_part;
 } shm_line_t;
 _Static_assert(sizeof(shm_line_t) == SHM_LINE, "one cache line per rank");
 
@@ -108,6 +123,7 @@ struct coll_shm {
     int n, me, ctx;
     int root_first; /* a barrier: rank 0 gathers and releases (an allreduce: all wait for all) */
     int spin;       /* not oversubscribed: look at the line alone a while first */
+    int piece_pause_us; /* CANAL_FAULT_BCAST_PIECE_US (testing) */
     uint64_t seq;    /* blocking calls this rank entered on the block */
     uint64_t all_in; /* the last call every rank is known to have entered */
     int *jobs;      /* job rank of each rank, for the device's losses */
@@ -202,6 +218,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
     b->ctx = coll_context(c);
     b->root_first = n > 2 && coll_comm_oversubscribed(c);
     b->spin = !coll_comm_oversubscribed(c);
+    b->piece_pause_us = (int)common_cvar_int("FAULT_BCAST_PIECE_US");
     for (int r = 0; r < n; r++)
         b->jobs[r] = coll_host.comm_peer_job_rank(c, r);
     ss->blk = b;
@@ -259,8 +276,16 @@ typedef struct {
     uint64_t target;
     int next, upto; /* ranks [next, upto) are still to be seen */
     canal_status_t st;
-    int job; /* the job rank the error is about, -1: none */
+    int job;          /* the job rank the error is about, -1: none */
+    uint64_t part;    /* nonzero: a rank's bc_part at least this will do too */
 } wait_t;
+
+/* The rank of line l has reached what w waits for. */
+static inline int line_reached(const wait_t *w, const shm_line_t *l)
+{
+    return __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) >= w->target ||
+           (w->part != 0 && __atomic_load_n(&l->bc_part, __ATOMIC_ACQUIRE) >= w->part);
+}
 
 static int arrived(void *arg)
 {
@@ -268,7 +293,7 @@ static int arrived(void *arg)
     struct coll_shm *b = w->b;
     for (; w->next < w->upto; w->next++) {
         shm_line_t *l = &b->lines[w->next];
-        if (w->next == b->me || __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) >= w->target)
+        if (w->next == b->me || line_reached(w, l))
             continue;
         if (__atomic_load_n(&l->fail_seq, __ATOMIC_ACQUIRE) == w->target) {
             w->st = l->fail_status; /* that rank stopped: stop for the same reason */
@@ -361,16 +386,21 @@ static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint32_t what)
 {
     if (arrived(w))
         return CANAL_OK;
-    if (w->b->spin) {
-        /* a core each: watch the line of the first rank not seen alone for
-         * up to SHM_SPIN loads before the device's wait, whose every poll
-         * walks the channels between two looks at it */
-        const uint64_t *seq = &w->b->lines[w->next].seq;
+    if (w->b->spin || w->part != 0) {
+        /* a core each, or a bcast's receiver that waits for the root's
+         * next piece (oversubscribed too: the root is writing it on
+         * another CPU, and a receiver that yields on every poll, as the
+         * device's wait does there, took the pieces too late to gain from
+         * them: np4 IMB Bcast 64 KiB 6.4-7.5 us against 4.9-5.4): watch
+         * the line of the first rank not seen alone for up to SHM_SPIN
+         * loads before the device's wait, whose every poll walks the
+         * channels between two looks at it */
+        const shm_line_t *l = &w->b->lines[w->next];
         for (int i = 0; i < SHM_SPIN; i++) {
-            if (__atomic_load_n(seq, __ATOMIC_ACQUIRE) >= w->target) {
+            if (line_reached(w, l)) {
                 if (arrived(w))
                     return CANAL_OK;
-                seq = &w->b->lines[w->next].seq;
+                l = &w->b->lines[w->next];
             }
             __builtin_ia32_pause();
         }
@@ -433,7 +463,7 @@ static canal_status_t fail_call(struct coll_shm *b, uint64_t seq, const wait_t *
 static canal_status_t settle(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, uint32_t what,
                              unsigned lag)
 {
-    wait_t w = {b, seq - lag, 0, b->n, CANAL_OK, -1};
+    wait_t w = {b, seq - lag, 0, b->n, CANAL_OK, -1, 0};
     canal_status_t st;
 
     if (__builtin_expect(b->all_in + lag >= seq, 1))
@@ -451,7 +481,7 @@ static canal_status_t settle(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, ui
 static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t seq,
                                      uint32_t what)
 {
-    wait_t w = {b, seq, 0, b->n, CANAL_OK, -1};
+    wait_t w = {b, seq, 0, b->n, CANAL_OK, -1, 0};
     shm_line_t *mine = &b->lines[b->me];
     /* (rank 0 gathers and releases a barrier only: an allreduce's ranks
      * wait for all, so its last one's entry ends it without rank 0 having
@@ -728,21 +758,63 @@ out:
     return st;
 }
 
+/* The bytes of call seq's message (of `bytes`) that the root has written:
+ * all once it released seq (or went on to a later call), else its
+ * bc_part's count. */
+static size_t bcast_part(const shm_line_t *rl, uint64_t seq, size_t bytes)
+{
+    uint64_t v;
+
+    if (__atomic_load_n(&rl->seq, __ATOMIC_ACQUIRE) >= seq)
+        return bytes;
+    v = __atomic_load_n(&rl->bc_part, __ATOMIC_ACQUIRE);
+    if (v >> SHM_BC_SHIFT != seq)
+        return v >> SHM_BC_SHIFT > seq ? bytes : 0;
+    return (size_t)(v & ((1u << SHM_BC_SHIFT) - 1));
+}
+
+/* The root: pack the message into area, a piece of SHM_BC_CHUNK at a time
+ * when it is contiguous, each but the last published in bc_part (no
+ * doorbell: a receiver that sleeps takes the whole at the release); the
+ * whole is published by the caller's release of seq. */
+static canal_status_t bcast_write(struct coll_shm *b, const coll_args_t *a, uint64_t seq,
+                                  char *area, size_t bytes)
+{
+    shm_line_t *mine = &b->lines[b->me];
+    const char *src = (const char *)a->recvbuf + dt_true_lb(a->rdt);
+    size_t moved;
+
+    if (!dt_is_contig_count(a->rdt, (size_t)a->recvcount))
+        return dt_pack(a->recvbuf, (size_t)a->recvcount, a->rdt, area, bytes, &moved);
+    for (size_t off = 0; off < bytes;) {
+        size_t n = bytes - off < SHM_BC_CHUNK ? bytes - off : SHM_BC_CHUNK;
+        memcpy(area + off, src + off, n);
+        off += n;
+        if (off < bytes) {
+            __atomic_store_n(&mine->bc_part, seq << SHM_BC_SHIFT | off, __ATOMIC_RELEASE);
+            if (b->piece_pause_us > 0)
+                usleep((useconds_t)b->piece_pause_us);
+        }
+    }
+    return CANAL_OK;
+}
+
 /* Bcast of at most COLL_SHM_BCAST_MAX bytes (the whole message): the root
- * packs it into the area of the call's parity and leaves; the others enter,
- * wait for the root's release, check its call against theirs (a longer
- * message than this rank's buffer: MPI_ERR_TRUNCATE, as from messages) and
- * copy it out. */
+ * packs it into the area of the call's parity (in pieces: bcast_write) and
+ * leaves; the others enter, wait for the root's first piece or release,
+ * check its call against theirs (a longer message than this rank's buffer:
+ * MPI_ERR_TRUNCATE, as from messages) and copy it out, into a contiguous
+ * buffer a piece at a time as the root publishes them. */
 canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran)
 {
     struct coll_shm *b;
     canal_status_t st;
-    size_t count = (size_t)a->recvcount, bytes = count * dt_size(a->rdt), moved;
+    size_t count = (size_t)a->recvcount, bytes = count * dt_size(a->rdt), moved, done;
     uint64_t seq;
     uint32_t what, x;
     shm_line_t *mine;
-    char *area;
-    int root = a->root, contig;
+    char *area, *dst;
+    int root = a->root, contig, pieces;
 
     *ran = 0;
     if (bytes > COLL_SHM_BCAST_MAX)
@@ -760,11 +832,8 @@ canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran)
     mine = &b->lines[b->me];
     mine->what[seq & 3] = what;
     area = b->bcast + (size_t)(seq & 1) * COLL_SHM_BCAST_MAX;
-    contig = dt_is_contig_count(a->rdt, count);
     if (b->me == root) {
-        if (contig)
-            memcpy(area, (const char *)a->recvbuf + dt_true_lb(a->rdt), bytes);
-        else if ((st = dt_pack(a->recvbuf, count, a->rdt, area, bytes, &moved)) < 0) {
+        if ((st = bcast_write(b, a, seq, area, bytes)) < 0) {
             tell_failed(b, seq, st, -1); /* the others stop with its error */
             return st;
         }
@@ -774,28 +843,42 @@ canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran)
     }
     /* enter (a rank in another call of the block sees this one), ring the
      * others (one may wait for this rank's entry: settle, a mismatch), and
-     * wait for the root's release */
+     * wait for the root's first piece (a contiguous buffer takes the
+     * message a piece at a time) or its release */
     __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
     ring_others(b);
-    {
-        wait_t w = {b, seq, root, root + 1, CANAL_OK, -1};
+    contig = dt_is_contig_count(a->rdt, count);
+    pieces = contig && bytes > SHM_BC_CHUNK;
+    dst = (char *)a->recvbuf + dt_true_lb(a->rdt);
+    for (done = 0;;) {
+        size_t part;
+        wait_t w = {b, seq, root, root + 1, CANAL_OK, -1,
+                    pieces ? seq << SHM_BC_SHIFT | (done + 1) : 0};
         if ((st = wait_watched(a->comm, &w, what)) < 0)
             return st;
         if (w.st != CANAL_OK)
             return fail_call(b, seq, &w);
+        if (done == 0) {
+            x = b->lines[root].what[seq & 3];
+            if (x != what) {
+                if (what_kind(x) == COLL_BCAST && what_root(x) == (unsigned)root &&
+                    what_bytes(x) > bytes)
+                    return common_err_set(CANAL_ERR_TRUNCATE,
+                                          "message truncated: the root of MPI_Bcast (rank %d) "
+                                          "sent %u bytes, more than the %zu of this rank's buffer",
+                                          root, what_bytes(x), bytes);
+                return mismatch(b, root, x, what);
+            }
+        }
+        if (!pieces) {
+            if (!contig)
+                return dt_unpack(area, bytes, a->recvbuf, count, a->rdt, &moved);
+            memcpy(dst, area, bytes);
+            return CANAL_OK;
+        }
+        part = bcast_part(&b->lines[root], seq, bytes);
+        memcpy(dst + done, area + done, part - done);
+        if ((done = part) == bytes)
+            return CANAL_OK;
     }
-    x = b->lines[root].what[seq & 3];
-    if (x != what) {
-        if (what_kind(x) == COLL_BCAST && what_root(x) == (unsigned)root && what_bytes(x) > bytes)
-            return common_err_set(CANAL_ERR_TRUNCATE,
-                                  "message truncated: the root of MPI_Bcast (rank %d) sent %u "
-                                  "bytes, more than the %zu of this rank's buffer",
-                                  root, what_bytes(x), bytes);
-        return mismatch(b, root, x, what);
-    }
-    if (contig)
-        memcpy((char *)a->recvbuf + dt_true_lb(a->rdt), area, bytes);
-    else
-        st = dt_unpack(area, bytes, a->recvbuf, count, a->rdt, &moved);
-    return st;
 }

@@ -4,12 +4,15 @@
  * writes the message and leaves, the others copy it out. Checked, on
  * MPI_COMM_WORLD and on a split communicator:
  *  - every root, sizes 1 B to 64 KiB and just above (65537 B, messages),
+ *    on both sides of the 16 KiB pieces a root publishes as it writes,
  *    back to back with no other call between (a root may leave before the
  *    others entered: its next message must not overwrite one still read);
  *  - bcasts between barriers and small allreduces in every order (IMB's
  *    loop is bcast, barrier), values checked after each;
+ *  - a root that comes late (the others already wait for its first piece)
+ *    with 64 KiB: nobody takes a piece before the root wrote it;
  *  - a vector type at the root against contiguous ints at the others, and
- *    the other way round (the same type signature);
+ *    the other way round (the same type signature), 36000 bytes;
  *  - mismatches, under MPI_ERRORS_RETURN: receivers that pass a shorter
  *    count get MPI_ERR_TRUNCATE, a longer one MPI_ERR_OTHER, a rank that
  *    names another root MPI_ERR_OTHER naming both roots; afterwards the
@@ -25,6 +28,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static unsigned char pattern(int round, int root, size_t i)
 {
@@ -53,7 +57,10 @@ static void one(MPI_Comm c, int me, int round, int root, size_t n, unsigned char
 
 static void rounds(MPI_Comm c, int nrounds)
 {
-    static const size_t sizes[] = {1, 4, 8, 100, 4096, 65535, 65536, 65537};
+    /* (above 16 KiB the root writes the message in pieces of 16 KiB that
+     * the others copy out as they come: sizes on both sides of a piece) */
+    static const size_t sizes[] = {1,     4,     8,     100,   4096,  16384, 16385,
+                                   32767, 49153, 65535, 65536, 65537};
     enum { NS = sizeof sizes / sizeof sizes[0] };
     int me, p;
     unsigned char *buf = malloc(65537);
@@ -84,10 +91,31 @@ static void rounds(MPI_Comm c, int nrounds)
     free(buf);
 }
 
-/* a vector type (every other int) at one side, plain ints at the other */
+/* the root comes late (the others wait for its first piece when it starts
+ * writing) with 64 KiB, every root a few times: a receiver copies pieces
+ * while the root writes the next ones, and must take none before it is
+ * written (the area holds the previous message of that parity) */
+static void late_root(MPI_Comm c, int nrounds)
+{
+    int me, p;
+    unsigned char *buf = malloc(65536);
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &p);
+    for (int round = 0; round < nrounds; round++)
+        for (int root = 0; root < p; root++) {
+            OK(MPI_Barrier(c));
+            if (me == root)
+                usleep(2000);
+            one(c, me, round + 1000, root, 65536, buf, "from a late root");
+        }
+    free(buf);
+}
+
+/* a vector type (every other int) at one side, plain ints at the other:
+ * 9000 ints, so that the contiguous side takes the message in pieces */
 static void types(MPI_Comm c)
 {
-    enum { N = 1000 };
+    enum { N = 9000 };
     int me, p, *v = malloc(sizeof(int) * 2 * N);
     MPI_Datatype vec;
     MPI_Comm_rank(c, &me);
@@ -214,6 +242,7 @@ int main(int argc, char **argv)
     nrounds = argc > 1 ? atoi(argv[1]) : 20;
     rounds(MPI_COMM_WORLD, nrounds);
     types(MPI_COMM_WORLD);
+    late_root(MPI_COMM_WORLD, nrounds);
     MPI_Comm_split(MPI_COMM_WORLD, mtest_rank % 2, mtest_size - mtest_rank, &half);
     rounds(half, nrounds / 4 + 1);
     types(half);
