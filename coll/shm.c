@@ -36,8 +36,8 @@
  *   the root's call against its own, and copies the message out. Above
  *   SHM_BC_CHUNK bytes the root publishes each piece as it writes it
  *   (bc_part in its line), and a receiver with a contiguous buffer copies
- *   the pieces out as they come, watching for the next one a while before
- *   the device's wait even when oversubscribed. The root
+ *   the pieces out as they come, watching the root's line alone a while
+ *   while the root is writing, even when oversubscribed (arrived_piece). The root
  *   waits for nobody (on an oversubscribed node it no longer waits for
  *   each receiver to be scheduled and pull, as the message path's root
  *   does: IMB's np8 Bcast of 64 KiB).
@@ -92,8 +92,8 @@ enum { SHM_LINE = 64, SHM_INLINE = 8, SHM_MAX_RANKS = 64, SHM_SPIN = 256 };
 /* A bcast's message above SHM_BC_CHUNK bytes is written and read in pieces
  * of that size (bcast_part): the root publishes each piece as it is
  * written, and a receiver on another CPU copies it out meanwhile. np4 and
- * np8 IMB Bcast of 64 KiB on 2 CPUs, alternated: 4.9-5.3 and 3.6-3.8 us
- * against 6.8-9.1 and 7.7-9.3 whole (Open MPI 7.3-9.1, 13.5-13.7); 16 and
+ * np8 IMB Bcast of 64 KiB on 2 CPUs, alternated: 4.8-5.4 and 3.5-3.8 us
+ * against 7.4-9.0 and 8.9-10.4 whole (Open MPI 7.2-8.6, 13.5-14.8); 16 and
  * 32 KiB pieces alike, 4 KiB slower (doc/bench.md, stop 35). */
 enum { SHM_BC_CHUNK = 16 * 1024, SHM_BC_SHIFT = 17 };
 _Static_assert(COLL_SHM_BCAST_MAX < 1 << SHM_BC_SHIFT, "a bcast's bytes fit bc_part");
@@ -278,6 +278,7 @@ typedef struct {
     canal_status_t st;
     int job;          /* the job rank the error is about, -1: none */
     uint64_t part;    /* nonzero: a rank's bc_part at least this will do too */
+    int spin_left;    /* arrived_piece's loads left */
 } wait_t;
 
 /* The rank of line l has reached what w waits for. */
@@ -373,6 +374,35 @@ static void ring_others(struct coll_shm *b)
             adi_wake_peer(b->jobs[r]);
 }
 
+/* arrived(), for a bcast receiver's wait for the root's next piece (w->part):
+ * while the root is writing this call's message (its bc_part holds the
+ * call: bcast_write marks it before the first piece), watch its line alone,
+ * up to spin_left loads over the whole wait, oversubscribed or not. The
+ * root writes on another CPU then, and a receiver that yields on every
+ * poll, as the device's wait does on an oversubscribed node, took the
+ * pieces too late to gain from them (np4 IMB Bcast 64 KiB 6.4-7.7 us
+ * against 4.8-5.4); before the root started, which may wait for this very
+ * CPU, a receiver that watched too made back-to-back bcasts with rotating
+ * roots 20-35% slower (doc/bench.md, stop 35). */
+static int arrived_piece(void *arg)
+{
+    wait_t *w = arg;
+    const shm_line_t *l;
+
+    if (arrived(w))
+        return 1;
+    l = &w->b->lines[w->next];
+    if (__atomic_load_n(&l->bc_part, __ATOMIC_ACQUIRE) >> SHM_BC_SHIFT != w->part >> SHM_BC_SHIFT)
+        return 0;
+    while (w->spin_left > 0) {
+        w->spin_left--;
+        __builtin_ia32_pause();
+        if (line_reached(w, l))
+            return arrived(w);
+    }
+    return 0;
+}
+
 /* Wait until arrived(w), watched (coll/watch.c): a rank of c that called a
  * collective by messages here instead (another kind, or a size over the
  * block's limit) sends a message or a poke of the call number the
@@ -386,15 +416,10 @@ static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint32_t what)
 {
     if (arrived(w))
         return CANAL_OK;
-    if (w->b->spin || w->part != 0) {
-        /* a core each, or a bcast's receiver that waits for the root's
-         * next piece (oversubscribed too: the root is writing it on
-         * another CPU, and a receiver that yields on every poll, as the
-         * device's wait does there, took the pieces too late to gain from
-         * them: np4 IMB Bcast 64 KiB 6.4-7.5 us against 4.9-5.4): watch
-         * the line of the first rank not seen alone for up to SHM_SPIN
-         * loads before the device's wait, whose every poll walks the
-         * channels between two looks at it */
+    if (w->b->spin) {
+        /* a core each: watch the line of the first rank not seen alone for
+         * up to SHM_SPIN loads before the device's wait, whose every poll
+         * walks the channels between two looks at it */
         const shm_line_t *l = &w->b->lines[w->next];
         for (int i = 0; i < SHM_SPIN; i++) {
             if (line_reached(w, l)) {
@@ -404,6 +429,10 @@ static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint32_t what)
             }
             __builtin_ia32_pause();
         }
+    }
+    if (w->part != 0) {
+        w->spin_left = SHM_SPIN;
+        return coll_watch_wait_block(c, what_kind(what), arrived_piece, w);
     }
     return coll_watch_wait_block(c, what_kind(what), arrived, w);
 }
@@ -463,7 +492,7 @@ static canal_status_t fail_call(struct coll_shm *b, uint64_t seq, const wait_t *
 static canal_status_t settle(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, uint32_t what,
                              unsigned lag)
 {
-    wait_t w = {b, seq - lag, 0, b->n, CANAL_OK, -1, 0};
+    wait_t w = {b, seq - lag, 0, b->n, CANAL_OK, -1, 0, 0};
     canal_status_t st;
 
     if (__builtin_expect(b->all_in + lag >= seq, 1))
@@ -481,7 +510,7 @@ static canal_status_t settle(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, ui
 static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t seq,
                                      uint32_t what)
 {
-    wait_t w = {b, seq, 0, b->n, CANAL_OK, -1, 0};
+    wait_t w = {b, seq, 0, b->n, CANAL_OK, -1, 0, 0};
     shm_line_t *mine = &b->lines[b->me];
     /* (rank 0 gathers and releases a barrier only: an allreduce's ranks
      * wait for all, so its last one's entry ends it without rank 0 having
@@ -774,9 +803,9 @@ static size_t bcast_part(const shm_line_t *rl, uint64_t seq, size_t bytes)
 }
 
 /* The root: pack the message into area, a piece of SHM_BC_CHUNK at a time
- * when it is contiguous, each but the last published in bc_part (no
- * doorbell: a receiver that sleeps takes the whole at the release); the
- * whole is published by the caller's release of seq. */
+ * when it is contiguous, each but the last published in bc_part after a
+ * mark that it writes (no doorbell: a receiver that sleeps takes the whole
+ * at the release); the whole is published by the caller's release of seq. */
 static canal_status_t bcast_write(struct coll_shm *b, const coll_args_t *a, uint64_t seq,
                                   char *area, size_t bytes)
 {
@@ -786,6 +815,8 @@ static canal_status_t bcast_write(struct coll_shm *b, const coll_args_t *a, uint
 
     if (!dt_is_contig_count(a->rdt, (size_t)a->recvcount))
         return dt_pack(a->recvbuf, (size_t)a->recvcount, a->rdt, area, bytes, &moved);
+    if (bytes > SHM_BC_CHUNK) /* (writing: arrived_piece) */
+        __atomic_store_n(&mine->bc_part, seq << SHM_BC_SHIFT, __ATOMIC_RELEASE);
     for (size_t off = 0; off < bytes;) {
         size_t n = bytes - off < SHM_BC_CHUNK ? bytes - off : SHM_BC_CHUNK;
         memcpy(area + off, src + off, n);
@@ -853,7 +884,7 @@ canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran)
     for (done = 0;;) {
         size_t part;
         wait_t w = {b, seq, root, root + 1, CANAL_OK, -1,
-                    pieces ? seq << SHM_BC_SHIFT | (done + 1) : 0};
+                    pieces ? seq << SHM_BC_SHIFT | (done + 1) : 0, 0};
         if ((st = wait_watched(a->comm, &w, what)) < 0)
             return st;
         if (w.st != CANAL_OK)
