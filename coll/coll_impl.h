@@ -171,6 +171,9 @@ canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran);
 canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran);
 /* The blocking bcast a of at most COLL_SHM_BCAST_MAX bytes there, likewise. */
 canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran);
+/* The blocking allgather or alltoall a whose ranks each receive at most
+ * COLL_SHM_MAX bytes there, likewise. */
+canal_status_t coll_shm_gather_all(const coll_args_t *a, int *ran);
 void coll_shm_free(coll_shm_state_t *ss);
 /* coll/sched.c: c's block state (NULL: no memory). */
 coll_shm_state_t *coll_comm_shm(mpi_comm_t *c);

@@ -359,6 +359,11 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_bcast(a, ran) : CANAL_OK;
     }
+    if ((a->kind == COLL_ALLGATHER || a->kind == COLL_ALLTOALL) && !coll_is_inter(a->comm) &&
+        coll_size(a->comm) >= 2) {
+        pthread_once(&forced_once, read_forced);
+        return forced[a->kind] == NULL ? coll_shm_gather_all(a, ran) : CANAL_OK;
+    }
     if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm))
         return CANAL_OK;
     /* all ranks on this node: the shared block (coll/shm.c), unless an

@@ -29,6 +29,9 @@
  *   reading this call's slots.
  * - Reduce_scatter(_block) of a vector of up to COLL_SHM_MAX bytes: the
  *   allreduce into a scratch vector, then this rank's block to recvbuf.
+ * - Allgather and alltoall of up to COLL_SHM_MAX bytes a rank receives: the
+ *   allreduce's steps without the reduction; each rank copies the blocks
+ *   out of every slot (alltoall: its own block of each).
  * - Bcast of up to COLL_SHM_BCAST_MAX bytes: the root packs the message into
  *   the area of the call's parity, releases its sequence and leaves; every
  *   other rank enters (its sequence, so that a rank in another call of the
@@ -296,7 +299,9 @@ static int arrived(void *arg)
         shm_line_t *l = &b->lines[w->next];
         if (w->next == b->me || line_reached(w, l))
             continue;
-        if (__atomic_load_n(&l->fail_seq, __ATOMIC_ACQUIRE) == w->target) {
+        /* (a rank that did not enter the call failed it, or a later one:
+         * it calls in order, and failing the next overwrites fail_seq) */
+        if (__atomic_load_n(&l->fail_seq, __ATOMIC_ACQUIRE) >= w->target) {
             w->st = l->fail_status; /* that rank stopped: stop for the same reason */
             w->job = l->fail_job;
             return 1;
@@ -360,6 +365,10 @@ static const char *kind_of(uint32_t what)
         return "MPI_Reduce_scatter_block";
     case COLL_BCAST:
         return "MPI_Bcast";
+    case COLL_ALLGATHER:
+        return "MPI_Allgather";
+    case COLL_ALLTOALL:
+        return "MPI_Alltoall";
     default:
         return "MPI_Allreduce";
     }
@@ -785,6 +794,84 @@ out:
     free(packed);
     free(tmp);
     return st;
+}
+
+/* Allgather, and alltoall, of at most COLL_SHM_MAX bytes a rank receives
+ * (n blocks of recvcount): every rank packs what it sends (allgather: its
+ * block; alltoall: its n blocks, in rank order) into its slot of the
+ * call's parity, enters and waits for all (enter_and_wait: a rank whose
+ * call differs, bytes per block included, fails every rank with a
+ * mismatch), and copies each rank's block (alltoall: the one for this
+ * rank) out. One entry and one wait per rank instead of the message
+ * algorithms' n - 1 sends and receives. */
+canal_status_t coll_shm_gather_all(const coll_args_t *a, int *ran)
+{
+    struct coll_shm *b;
+    canal_status_t st;
+    int n = coll_size(a->comm), me, alltoall = a->kind == COLL_ALLTOALL;
+    size_t rcount = (size_t)a->recvcount, rbytes = rcount * dt_size(a->rdt), moved;
+    size_t scount, sblocks = alltoall ? (size_t)n : 1, sbytes, ssize;
+    ptrdiff_t rext = dt_extent(a->rdt);
+    const void *sbuf = a->sendbuf;
+    const dt_type_t *sdt = a->sdt;
+    uint32_t what;
+    uint64_t seq;
+    char *slot0, *mine;
+
+    *ran = 0;
+    if (rbytes * (size_t)(alltoall ? n : 1) > COLL_SHM_MAX)
+        return CANAL_OK; /* (decided alike everywhere: the same count * size) */
+    b = ready(a->comm, a->kind, &st);
+    *ran = b != NULL || st < 0;
+    if (b == NULL)
+        return st;
+    seq = ++b->seq;
+    me = b->me;
+    if (sbuf == MPI_IN_PLACE) {
+        /* allgather: this rank's block of recvbuf; alltoall: all of it */
+        sbuf = alltoall ? a->recvbuf : (const char *)a->recvbuf + (ptrdiff_t)me * (ptrdiff_t)rcount * rext;
+        sdt = a->rdt;
+        scount = rcount;
+    } else {
+        scount = (size_t)a->sendcount;
+    }
+    ssize = dt_size(sdt);
+    sbytes = scount * ssize; /* per block */
+    what = what_of(a->kind, 0, sbytes <= COLL_SHM_MAX ? sbytes : COLL_SHM_MAX + 1);
+    if ((st = settle(a->comm, b, seq, what, 1)) < 0)
+        return st;
+    slot0 = b->slots + (size_t)(seq & 1) * (size_t)n * COLL_SHM_MAX;
+    mine = slot0 + (size_t)me * COLL_SHM_MAX;
+    if (sbytes != rbytes) {
+        /* an erroneous call: not entered, the ranks that wait for this one
+         * stop with its error */
+        st = common_err_set(sbytes > rbytes ? CANAL_ERR_TRUNCATE : CANAL_ERR_MISMATCH,
+                            "%s: this rank sends %zu bytes a block and receives %zu (the send "
+                            "and receive type signatures must match)",
+                            kind_of(what), sbytes, rbytes);
+        tell_failed(b, seq, st, -1);
+        return st;
+    }
+    if (dt_is_contig_count(sdt, scount * sblocks))
+        memcpy(mine, (const char *)sbuf + dt_true_lb(sdt), sbytes * sblocks);
+    else if ((st = dt_pack(sbuf, scount * sblocks, sdt, mine, COLL_SHM_MAX, &moved)) < 0) {
+        tell_failed(b, seq, st, -1);
+        return st;
+    }
+    if ((st = enter_and_wait(a->comm, b, seq, what)) < 0)
+        return st;
+    /* (every rank's call is this one's: its blocks are rbytes long) */
+    for (int r = 0; r < n; r++) {
+        const char *in = slot0 + (size_t)r * COLL_SHM_MAX + (alltoall ? (size_t)me * rbytes : 0);
+        char *out = (char *)a->recvbuf + (ptrdiff_t)r * (ptrdiff_t)rcount * rext;
+        if (alltoall && a->sendbuf == MPI_IN_PLACE && r == me)
+            continue; /* (in place: this rank's own block is where it was) */
+        if (dt_is_contig_count(a->rdt, rcount))
+            memcpy(out + dt_true_lb(a->rdt), in, rbytes);
+        else if ((st = dt_unpack(in, rbytes, out, rcount, a->rdt, &moved)) < 0)
+            return st;
+    }
+    return CANAL_OK;
 }
 
 /* The bytes of call seq's message (of `bytes`) that the root has written:

@@ -130,9 +130,10 @@ static const common_cvar_desc_t cvar_table[] = {
     {"COLL_KNOMIAL_RADIX", CVAR_TYPE_INT, "4", NULL,
      "radix of the k-nomial trees of the knomial bcast and reduce, 2..64"},
     {"COLL_SHM", CVAR_TYPE_BOOL, "1", NULL,
-     "blocking MPI_Barrier, MPI_Allreduce and MPI_Reduce_scatter(_block) of at most 512 bytes "
-     "and MPI_Bcast of at most 64 KiB on a communicator whose ranks are all on one node go "
-     "through a block of shared memory made at its 3rd such call; 0: always messages"},
+     "blocking MPI_Barrier, MPI_Allreduce, MPI_Reduce_scatter(_block), MPI_Allgather and "
+     "MPI_Alltoall of at most 512 bytes (a rank's vector or what it receives) and MPI_Bcast of "
+     "at most 64 KiB on a communicator whose ranks are all on one node go through a block of "
+     "shared memory made at its 3rd such call; 0: always messages"},
     {"FAULT_BCAST_PIECE_US", CVAR_TYPE_INT, "0", NULL,
      "testing: microseconds the root of an MPI_Bcast through the node's shared block waits "
      "after each 16 KiB piece of the message it publishes, so that the others copy pieces "
