@@ -71,10 +71,13 @@ static ch_endpoint_t *active[4];  /* one endpoint per opened channel */
 static ch_caps_t active_caps[4];
 static int nactive;
 
+static void dev_on_eager_hint(int peer);
+
 static const ch_upcalls_t upcalls = {
     .on_packet = adi_on_packet,
     .on_rdma_done = adi_on_rdma_done,
     .on_peer_failed = adi_on_peer_failed,
+    .on_eager_hint = dev_on_eager_hint,
 };
 
 void adi_mutex_wait(adi_mutex_t *m)
@@ -292,15 +295,35 @@ static canal_status_t open_endpoint(ch_endpoint_t *ep, const pmi_info_t *pmi, in
     return CANAL_OK;
 }
 
-/* The eager limit to the peers of a channel of these caps: CANAL_EAGER_LIMIT
- * (eager) if the user set it, else the channel's hint if it has one (shm:
- * CANAL_SHM_EAGER_LIMIT while CMA works), within its largest payload. */
-static size_t channel_eager(const ch_caps_t *caps, long long eager)
+/* The eager limit to `peer` through the channel in `slot`: CANAL_EAGER_LIMIT
+ * if the user set it, else the channel's hint for that peer if it has one
+ * (shm: CANAL_SHM_EAGER_LIMIT while CMA is not known refused), within the
+ * channel's largest payload. */
+static size_t channel_eager(int slot, int peer)
 {
-    size_t e = (size_t)eager;
-    if (caps->eager_hint != 0 && strcmp(common_cvar_source("EAGER_LIMIT"), "default") == 0)
-        e = caps->eager_hint;
-    return e < caps->max_payload ? e : caps->max_payload;
+    size_t e = (size_t)common_cvar_int("EAGER_LIMIT"), hint;
+    if (strcmp(common_cvar_source("EAGER_LIMIT"), "default") == 0 &&
+        (hint = ch_eager_hint(active[slot], peer)) != 0)
+        e = hint;
+    return e < active_caps[slot].max_payload ? e : active_caps[slot].max_payload;
+}
+
+/* A channel's hint for `peer` changed (shm: CMA refused at run time; the
+ * device lock is held): new sends to it follow. A message already on its
+ * way keeps its protocol (adi_isend_into decides it once, under the lock);
+ * send_now's unlocked look at the limit may see the old one and take the
+ * general path, which looks again under the lock. The credit window stays:
+ * both sides computed it at init and must keep agreeing. */
+static void dev_on_eager_hint(int peer)
+{
+    adi_peer_t *p;
+
+    if (peer < 0 || peer >= adi_dev.size)
+        return;
+    p = &adi_dev.peers[peer];
+    for (int i = 0; i < nactive; i++)
+        if (active[i] == p->ch)
+            __atomic_store_n(&p->eager_limit, channel_eager(i, peer), __ATOMIC_RELAXED);
 }
 
 /* The job's one endpoint of channel `ops` (no options). */
@@ -315,7 +338,6 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
 {
     canal_status_t st;
     int self_slot = -1, shm_slot = -1, net_slot = -1, over_auto = 0;
-    long long eager = common_cvar_int("EAGER_LIMIT");
     long long chunk = common_cvar_int("RNDV_CHUNK");
     const char *over = common_cvar_str("OVERSUBSCRIBED");
     const char *force = common_cvar_str("CHANNEL");
@@ -452,7 +474,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
          * ends at PUSHED, never at an on_rdma_done; channels/channel.h) */
         p->has_rdma_write = adi_caps_push(&active_caps[slot]);
         p->needs_wake = !active_caps[slot].sendv_wakes;
-        p->eager_limit = channel_eager(&active_caps[slot], eager);
+        p->eager_limit = channel_eager(slot, peer); /* (after post_fence: the probes are done) */
         /* Each peer may fill its share of the unexpected-memory budget. */
         p->window = adi_dev.unexpected_limit / (size_t)(pmi->size > 1 ? pmi->size - 1 : 1);
         if (p->window < 4 * (p->eager_limit + ADI_EAGER_COST))
@@ -566,11 +588,14 @@ void adi_describe(char *buf, size_t len)
                             adi_dev.oversubscribed ? "yes" : "no", why);
     for (int i = 0; i < nactive && off < len; i++) {
         char line[512] = "";
+        int peer = 0; /* (the first this channel serves: shm's limit is the same to each) */
+        while (peer < adi_dev.size - 1 && adi_dev.peers[peer].ch != active[i])
+            peer++;
         ch_describe(active[i], line, sizeof line);
         off += (size_t)snprintf(buf + off, len - off,
                                 "canal: channel %s: max payload %zu, eager limit %zu, rdma %s%s%s\n",
                                 ch_name(active[i]), active_caps[i].max_payload,
-                                channel_eager(&active_caps[i], common_cvar_int("EAGER_LIMIT")),
+                                channel_eager(i, peer),
                                 active_caps[i].has_rdma ? "yes" : "no", line[0] ? ", " : "", line);
     }
 }

@@ -709,7 +709,7 @@ static inline __attribute__((always_inline)) canal_status_t send_now(const adi_s
     p = &adi_dev.peers[dest];
     size = a->count * dt_contig_size(dt);
     cost = size + ADI_EAGER_COST;
-    if (size > p->eager_limit)
+    if (size > __atomic_load_n(&p->eager_limit, __ATOMIC_RELAXED)) /* (may rise: device.c) */
         return CANAL_AGAIN;
     adi_lock();
     /* What sends the message the general way, in one test: the peer lost,

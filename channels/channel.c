@@ -105,6 +105,7 @@ const char *ch_ops_missing(const ch_ops_t *ops)
     CH_MISSING(wake)
     CH_MISSING(flush)
     CH_MISSING(describe)
+    CH_MISSING(eager_hint)
     CH_MISSING(dyn_open)
     CH_MISSING(dyn_card)
     CH_MISSING(dyn_peer_add)
@@ -185,6 +186,12 @@ void ch_no_describe(ch_endpoint_t *ep, char *buf, size_t len)
     (void)ep;
     if (buf != NULL && len > 0)
         buf[0] = '\0';
+}
+
+size_t ch_no_eager_hint(ch_endpoint_t *ep, int peer)
+{
+    (void)ep, (void)peer;
+    return 0; /* no preference: CANAL_EAGER_LIMIT */
 }
 
 canal_status_t ch_no_dyn_open(ch_endpoint_t *ep, const pmi_info_t *pmi, const ch_upcalls_t *up,

@@ -68,10 +68,6 @@ typedef struct {
     int has_dyn;          /* serves processes of other jobs (dyn_* work) */
     int sendv_wakes;      /* sendv() itself wakes a peer asleep in block(): the
                            * device need not call wake() after each packet */
-    size_t eager_hint;    /* 0, or the eager limit this channel's peers are best
-                           * served by (the size above which its single-copy
-                           * read beats two copies through it): the device's
-                           * unless CANAL_EAGER_LIMIT is set */
 } ch_caps_t;
 
 typedef struct {
@@ -80,6 +76,10 @@ typedef struct {
     void (*on_rdma_done)(void *cookie, canal_status_t st);
     /* The connection to `peer` broke (peer died, reset). */
     void (*on_peer_failed)(int peer, canal_status_t st);
+    /* Optional (NULL: not told): what eager_hint() answers for `peer` just
+     * changed (shm: CMA was judged refused at run time). Called from within
+     * a channel call, under the device lock like every upcall. */
+    void (*on_eager_hint)(int peer);
 } ch_upcalls_t;
 
 typedef struct ch_endpoint ch_endpoint_t;
@@ -153,6 +153,13 @@ typedef struct ch_ops {
     canal_status_t (*flush)(ch_endpoint_t *ep);
     /* Optional: one line describing the configuration, for CANAL_SUMMARY. */
     void (*describe)(ch_endpoint_t *ep, char *buf, size_t len);
+    /* Optional: 0, or the eager limit `peer` is best served by as far as the
+     * channel knows now (shm: the size above which its single-copy read
+     * beats two copies through the ring, while CMA is not known refused):
+     * the device's for that peer unless CANAL_EAGER_LIMIT is set. Asked
+     * after post_fence (when the probes are done) and again when the channel
+     * calls up->on_eager_hint(peer); never per message (ch_no_eager_hint: 0). */
+    size_t (*eager_hint)(ch_endpoint_t *ep, int peer);
     /* Optional (caps.has_dyn): processes of other jobs ("dynamic peers",
      * adi/dynamic.c). dyn_open makes the endpoint able to serve them; when
      * init() was never called (this job did not need the channel) it opens
@@ -203,6 +210,7 @@ canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void
 void ch_no_wake(ch_endpoint_t *ep, int peer);
 canal_status_t ch_no_flush(ch_endpoint_t *ep);
 void ch_no_describe(ch_endpoint_t *ep, char *buf, size_t len);
+size_t ch_no_eager_hint(ch_endpoint_t *ep, int peer);
 canal_status_t ch_no_dyn_open(ch_endpoint_t *ep, const pmi_info_t *pmi, const ch_upcalls_t *up,
                               ch_caps_t *caps_out);
 canal_status_t ch_no_dyn_card(ch_endpoint_t *ep, char *buf, size_t len);
@@ -310,6 +318,11 @@ static inline canal_status_t ch_flush(ch_endpoint_t *ep)
 static inline void ch_describe(ch_endpoint_t *ep, char *buf, size_t len)
 {
     ep->ops->describe(ep, buf, len);
+}
+
+static inline size_t ch_eager_hint(ch_endpoint_t *ep, int peer)
+{
+    return ep->ops->eager_hint(ep, peer);
 }
 
 static inline canal_status_t ch_dyn_open(ch_endpoint_t *ep, const pmi_info_t *pmi,

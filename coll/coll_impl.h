@@ -59,10 +59,14 @@ void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind);
  * (coll_watch_poke) the peers whose messages the wait still expects;
  * receives says whether the waiting call receives from rank `peer` of
  * intercommunicator c at all (a message of the call from one it does not
- * means that the two groups disagree about the root). */
+ * means that the two groups disagree about the root); sends whether it
+ * sends to it (a poke of the call, same kind, from one it does not: the
+ * remote rank waits for a message this call never sends, the same
+ * disagreement, e.g. both groups name a remote root). */
 typedef struct {
     void (*poke)(void *arg);
     int (*receives)(void *arg, mpi_comm_t *c, int peer);
+    int (*sends)(void *arg, mpi_comm_t *c, int peer);
 } coll_watch_hooks_t;
 enum { COLL_WATCH_FIRST_US = 20000 };
 canal_status_t coll_watch_wait_late(mpi_comm_t *c, int tag, int (*pred)(void *arg), void *arg,

@@ -1189,9 +1189,10 @@ static void req_poke(void *arg)
 }
 
 /* Whether s (r's schedule when s is NULL; 1 when it has none any more)
- * receives from rank `peer` of intercommunicator c in any of its steps
- * (coll_watch_hooks_t.receives: the two groups agree about the root). */
-static int receives_from(coll_sched_t *s, adi_request_t *r, mpi_comm_t *c, int peer)
+ * has an act of `kind` (receives from, or sends to) rank `peer` of
+ * intercommunicator c in any of its steps (coll_watch_hooks_t.receives and
+ * .sends: the two groups agree about the root). */
+static int has_act(coll_sched_t *s, adi_request_t *r, int kind, mpi_comm_t *c, int peer)
 {
     int yes = 0;
 
@@ -1200,7 +1201,7 @@ static int receives_from(coll_sched_t *s, adi_request_t *r, mpi_comm_t *c, int p
         yes = 1;
     for (int i = 0; !yes && i < s->nacts; i++) {
         const act_t *a = &s->acts[i];
-        yes = a->kind == ACT_RECV && a->peer == peer && (a->comm != NULL ? a->comm : s->comm) == c;
+        yes = (int)a->kind == kind && a->peer == peer && (a->comm != NULL ? a->comm : s->comm) == c;
     }
     adi_unlock();
     return yes;
@@ -1208,16 +1209,26 @@ static int receives_from(coll_sched_t *s, adi_request_t *r, mpi_comm_t *c, int p
 
 static int sched_receives(void *arg, mpi_comm_t *c, int peer)
 {
-    return receives_from(arg, NULL, c, peer);
+    return has_act(arg, NULL, ACT_RECV, c, peer);
 }
 
 static int req_receives(void *arg, mpi_comm_t *c, int peer)
 {
-    return receives_from(NULL, arg, c, peer);
+    return has_act(NULL, arg, ACT_RECV, c, peer);
 }
 
-static const coll_watch_hooks_t sched_hooks = {sched_poke, sched_receives};
-static const coll_watch_hooks_t req_hooks = {req_poke, req_receives};
+static int sched_sends(void *arg, mpi_comm_t *c, int peer)
+{
+    return has_act(arg, NULL, ACT_SEND, c, peer);
+}
+
+static int req_sends(void *arg, mpi_comm_t *c, int peer)
+{
+    return has_act(NULL, arg, ACT_SEND, c, peer);
+}
+
+static const coll_watch_hooks_t sched_hooks = {sched_poke, sched_receives, sched_sends};
+static const coll_watch_hooks_t req_hooks = {req_poke, req_receives, req_sends};
 
 static int req_done(void *arg)
 {

@@ -43,7 +43,12 @@
  * queues until the communicator is freed: then coll_watch_leftovers takes
  * them unread (adi_mdiscard) and warns naming the call (which is how a
  * send-only pair is told; on an intercommunicator too, where both groups
- * passing MPI_ROOT to an MPI_Bcast is such a pair).
+ * passing MPI_ROOT to an MPI_Bcast is such a pair). A root mismatch
+ * across an intercommunicator is also seen from a message of the call
+ * from a remote rank the call never receives from (hooks->receives), or a
+ * poke of the call from one it never sends to (hooks->sends: that rank
+ * waits for a message that will never come); where every rank that could
+ * tell has left the call, it is not (doc/design.md).
  * A call on the block that meets one by messages leaves the communicator
  * out of step (the block's ranks entered a call the others did not, the
  * others took a tag): step_out marks it (coll_comm_step_out) and pokes
@@ -133,7 +138,7 @@ static canal_status_t found(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, in
                           kind_name(kind), other, grp, kind_name(k));
 }
 
-static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[2]);
+static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[3]);
 
 /* The second word of a notice whose finder saw the two groups of an
  * intercommunicator disagree about a call's root (root_disagrees). */
@@ -141,19 +146,21 @@ enum { ROOT_NOTE = -3 };
 
 /* A message of this call (kind `kind`, the same as this rank's) came to
  * this rank of intercommunicator c from rank `other` of the remote group,
- * which the call never receives from: the groups disagree about the root
- * (one names a root the other does not have; both pass MPI_ROOT, and a
- * root gets the other's message). Tell everyone, and the error. */
-static canal_status_t root_disagrees(mpi_comm_t *c, int base, int kind, int other)
+ * which the call never receives from, or (waits) a poke of it, which the
+ * call never sends to: the groups disagree about the root (one names a
+ * root the other does not have; both pass MPI_ROOT, and a root gets the
+ * other's message; both name a remote root, and each waits for the other).
+ * Tell everyone, and the error. */
+static canal_status_t root_disagrees(mpi_comm_t *c, int base, int kind, int other, int waits)
 {
     int32_t note[3] = {kind, ROOT_NOTE, kind};
     notify(c, base, note);
     return common_err_set(CANAL_ERR_MISMATCH,
-                          "collective mismatch: rank %d of the remote group sent this rank a "
-                          "message of its %s, which this rank's call does not receive from it: "
-                          "the two groups disagree about the root (MPI_ROOT, MPI_PROC_NULL or "
-                          "the root's rank)",
-                          other, kind_name(kind));
+                          "collective mismatch: rank %d of the remote group %s of its %s, which "
+                          "this rank's call does not %s it: the two groups disagree about the "
+                          "root (MPI_ROOT, MPI_PROC_NULL or the root's rank)",
+                          other, waits ? "waits for this rank's message" : "sent this rank a message",
+                          kind_name(kind), waits ? "send to" : "receive from");
 }
 
 /* Receive the probed message msg (a note of watch.c, a few bytes) into
@@ -231,13 +238,18 @@ static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
     if (!any && p == c && coll_is_inter(c) && hooks != NULL && hooks->receives != NULL &&
         adi_iprobe(ADI_ANY_SOURCE, base | kind, ctx, &flag, &stat) >= 0 && flag &&
         !hooks->receives(arg, c, stat.source))
-        return root_disagrees(c, base, kind, stat.source);
+        return root_disagrees(c, base, kind, stat.source, 0);
     {
-        int32_t who[2] = {-1, -1};
+        int32_t who[3] = {-1, -1, -1};
         canal_status_t st;
         drain(c, p, base, kind, who);
         if (who[0] >= 0 && !(any && pred(arg)))
             return found(c, p, base, kind, who[0], who[1]);
+        /* (a remote rank waits in this call for a message this rank's call
+         * never sends it; pokes come only after a second of waiting) */
+        if (who[2] >= 0 && !any && p == c && coll_is_inter(c) && hooks != NULL &&
+            hooks->sends != NULL && !hooks->sends(arg, c, who[2]))
+            return root_disagrees(c, base, kind, who[2], 1);
         /* (a rank said c is out of step: this call waits for a rank that
          * fails its calls on c at once) */
         if ((st = coll_comm_step_check(c)) < 0 && !(any && pred(arg)))
@@ -289,8 +301,9 @@ void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
 /* Take every poke that reached this rank on p's context (c's, or on an
  * intercommunicator c its local communicator's); who: a poke of call
  * `base` with another kind than `kind` (any kind when kind holds
- * COLL_WATCH_BLOCK), if any: (rank, kind). */
-static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[2])
+ * COLL_WATCH_BLOCK), if any: (rank, kind); and who[2], the rank of a poke
+ * of that call with the same kind (a peer that waits for this rank). */
+static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[3])
 {
     int flag = 1, ctx = coll_context(p) + 1;
     adi_message_t *msg;
@@ -305,6 +318,8 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
         else if (note[0] == base && note[1] != kind && who != NULL) {
             who[0] = stat.source;
             who[1] = note[1];
+        } else if (note[0] == base && who != NULL) {
+            who[2] = stat.source;
         }
     }
 }

@@ -195,6 +195,7 @@ const ch_ops_t ch_self_ops = {
     .wake = ch_no_wake,
     .flush = ch_no_flush,
     .describe = ch_no_describe,
+    .eager_hint = ch_no_eager_hint,
     .dyn_open = ch_no_dyn_open,
     .dyn_card = ch_no_dyn_card,
     .dyn_peer_add = ch_no_dyn_peer_add,

@@ -143,6 +143,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
 
     if ((err = ch_shm_cma_probe_self(st)) != CANAL_OK)
         goto fail_state;
+    st->eager_limit = (size_t)common_cvar_int("SHM_EAGER_LIMIT");
     st->mb_registered = common_cvar_bool("SHM_MEMBARRIER") && ch_shm_membarrier_register();
 
     ch_endpoint_key(ep, PMI_KEY_SEG, seg_key, sizeof seg_key);
@@ -168,8 +169,6 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     caps_out->has_rdma = st->cma_state != SHM_CMA_DENIED;
     caps_out->has_rdma_write = caps_out->has_rdma;
     caps_out->rdma_read_sync = 1; /* (process_vm_readv) */
-    caps_out->eager_hint =
-        caps_out->has_rdma ? (size_t)common_cvar_int("SHM_EAGER_LIMIT") : 0;
     caps_out->local_only = 1;
     caps_out->block_wakes_fast = 0;
     caps_out->can_block = 1;
@@ -403,6 +402,7 @@ const ch_ops_t ch_shm_ops = {
     .wake = ch_shm_wake,
     .flush = ch_no_flush,
     .describe = ch_shm_describe,
+    .eager_hint = ch_shm_eager_hint,
     .dyn_open = ch_no_dyn_open,
     .dyn_card = ch_no_dyn_card,
     .dyn_peer_add = ch_no_dyn_peer_add,

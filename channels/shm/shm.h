@@ -196,6 +196,8 @@ typedef struct {
     char cma_why[160];
     int cma_write_fail; /* CANAL_SHM_CMA_WRITE_FAIL (testing): the errno every
                          * rdma_write fails with, as process_vm_writev would; 0 */
+    size_t eager_limit; /* CANAL_SHM_EAGER_LIMIT: eager_hint() while CMA is not
+                         * known refused */
 
     double last_alive_check; /* CLOCK_MONOTONIC seconds */
     unsigned idle_polls;     /* progress() calls that found nothing */
@@ -282,6 +284,7 @@ canal_status_t ch_shm_rdma_write(ch_endpoint_t *ep, int peer, const void *src, u
                                  uint64_t rkey, size_t len);
 canal_status_t ch_shm_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
                                  uint64_t raddr, uint64_t rkey);
+size_t ch_shm_eager_hint(ch_endpoint_t *ep, int peer);
 
 /* For tests: the segment's name ("" when anonymous), and where the ring
  * counters start (0; a test sets it near 2^32 to cross the wrap; a fresh

@@ -9,6 +9,9 @@
  * probed on ourselves at init, on a peer after post_fence, and judged again
  * at first use; once denied (with CANAL_SHM_CMA=auto) both calls return
  * CANAL_ERR_UNSUPPORTED so the device uses its pipelined protocol instead.
+ * The eager limit this channel suggests (eager_hint) follows: smaller while
+ * a rendezvous is one copy, the device's own once CMA is refused (then a
+ * denial at run time tells the device, up.on_eager_hint, for every peer).
  */
 #include "channels/shm/shm.h"
 
@@ -211,6 +214,27 @@ canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st)
     return cma_probe_failed(st, what, e);
 }
 
+/* CMA's state is this process's, so every local peer's hint is the same:
+ * CANAL_SHM_EAGER_LIMIT until CMA is known refused, then none. */
+size_t ch_shm_eager_hint(ch_endpoint_t *ep, int peer)
+{
+    ch_shm_state_t *st = ep->state;
+
+    (void)peer;
+    return st->initialized && st->cma_state != SHM_CMA_DENIED ? st->eager_limit : 0;
+}
+
+/* CMA was just denied at run time: the eager limit to every local peer may
+ * rise (new sends only: the device decides a message's protocol once). */
+static void cma_tell_denied(ch_shm_state_t *st)
+{
+    if (st->up.on_eager_hint == NULL)
+        return;
+    for (int li = 0; li < st->local_size; li++)
+        if (li != st->local_rank)
+            st->up.on_eager_hint(st->peers[li].world);
+}
+
 canal_status_t ch_shm_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
                                    uint64_t *key_out)
 {
@@ -280,6 +304,7 @@ static canal_status_t shm_xfer_pieces(ch_shm_state_t *st, const char *call, int 
             return common_err_set(CANAL_ERR_IO, "shm: %s with CANAL_SHM_CMA=yes: %s", what,
                                   strerror(e));
         cma_deny(st, what, e);
+        cma_tell_denied(st);
         return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)", st->cma_why);
     }
     if (e == ESRCH)

@@ -347,6 +347,7 @@ const ch_ops_t ch_sock_ops = {
     .flush = ch_sock_flush,
     .wake = ch_no_wake,
     .describe = sock_describe,
+    .eager_hint = ch_no_eager_hint,
     .dyn_open = sock_dyn_open,
     .dyn_card = sock_dyn_card,
     .dyn_peer_add = ch_sock_dyn_peer_add,

@@ -14,7 +14,20 @@
  * rendezvous message taken when the intercommunicator was freed
  * (coll_watch_leftovers) waited for its sender, which could be in
  * MPI_Finalize's fence by then: now it is discarded without moving its
- * bytes (adi_mdiscard; its sender gets a FIN). Then MPI_COMM_WORLD works,
+ * bytes (adi_mdiscard; its sender gets a FIN). args=remoteroots R: no
+ * rank passes MPI_ROOT, each group names rank R of the other as the root:
+ * no message of the call is sent, each group's rank 0 waits for the other
+ * group's rank R, pokes it after a second, and rank R, whose call sends
+ * nothing across, fails with the mismatch; its notice stops the rest (R 0:
+ * the rank poked waits for the same message; R 1: it waits in its group's
+ * local part). args=reduce (4 ranks): an MPI_Reduce of 1 MiB whose root is
+ * group 0's rank 1 while group 1 names rank 0: group 1's rank 0 sends the
+ * result to group 0's rank 0, which passed MPI_PROC_NULL and left; its
+ * rendezvous send waits, and the root's poke reaches it: its call does not
+ * send to the root, so it fails so, and its notice stops the root. (With
+ * a message small enough to go eagerly the sender has left as well, and
+ * nothing that waits can tell: that one still hangs; doc/design.md.) On
+ * b37dee7 all hung. Then MPI_COMM_WORLD works,
  * the intercommunicator is freed, and a correct MPI_Bcast runs on a new
  * one. The runner's timeout turns a hang into a failure.
  */
@@ -24,14 +37,17 @@
 int main(int argc, char **argv)
 {
     int tworoots = argc > 1 && strcmp(argv[1], "tworoots") == 0;
-    int n = argc > 2 ? atoi(argv[2]) : 1 << 20;
+    int remote = argc > 1 && strcmp(argv[1], "remoteroots") == 0;
+    int n = argc > 2 && !remote ? atoi(argv[2]) : 1 << 20;
+    int named = remote && argc > 2 ? atoi(argv[2]) : 0;
+    int reduce = argc > 1 && strcmp(argv[1], "reduce") == 0;
     MPI_Comm local, inter;
     int lr, color, root, rc;
     char *buf, msg[MPI_MAX_ERROR_STRING];
     int len = 0;
 
     mtest_init(&argc, &argv);
-    if (mtest_size < (tworoots ? 2 : 4)) {
+    if (mtest_size < (tworoots || remote ? 2 : 4)) {
         mtest_skipped("needs more ranks");
         return mtest_finish();
     }
@@ -39,13 +55,20 @@ int main(int argc, char **argv)
     inter = halves_inter(&local);
     MPI_Comm_rank(local, &lr);
     buf = calloc((size_t)n, 1);
-    if (color == 0)
+    if (remote)
+        root = named; /* (no MPI_ROOT anywhere) */
+    else if (reduce)
+        root = color == 1 ? 0 : lr == 1 ? MPI_ROOT : MPI_PROC_NULL;
+    else if (color == 0)
         root = lr == 0 ? MPI_ROOT : MPI_PROC_NULL;
     else if (tworoots)
         root = lr == 0 ? MPI_ROOT : MPI_PROC_NULL;
     else
         root = 1; /* (group 0's root is its rank 0) */
-    rc = MPI_Bcast(buf, n, MPI_BYTE, root, inter);
+    if (reduce)
+        rc = MPI_Reduce(buf, buf, n / 4, MPI_INT, MPI_SUM, root, inter);
+    else
+        rc = MPI_Bcast(buf, n, MPI_BYTE, root, inter);
     msg[0] = '\0';
     if (rc != MPI_SUCCESS) {
         MPI_Error_string(rc, msg, &len);
@@ -53,13 +76,22 @@ int main(int argc, char **argv)
     }
     if (getenv("COLL_MISMATCH_VERBOSE"))
         printf("[%d] rc %d %s\n", mtest_rank, rc, msg);
-    if (root != MPI_PROC_NULL && (color == 1 || tworoots))
+    if (reduce) {
+        /* (the root, and the sender the root waits for) */
+        if (root == MPI_ROOT || (color == 1 && lr == 0))
+            CHECK(rc != MPI_SUCCESS && strstr(msg, "disagree about the root") != NULL,
+                  "rank %d (MPI_Reduce, root %d): returned %d: %s", mtest_rank, root, rc, msg);
+    } else if (root != MPI_PROC_NULL && (color == 1 || tworoots))
         /* (the ranks that see the other group's message, or take the notice) */
         CHECK(rc != MPI_SUCCESS && strstr(msg, "disagree about the root") != NULL,
               "rank %d (root %d): MPI_Bcast returned %d: %s", mtest_rank, root, rc, msg);
-    if (color == 1 && !tworoots)
+    if (color == 1 && !tworoots && !reduce)
         CHECK(rc != MPI_SUCCESS, "rank %d: MPI_Bcast naming the wrong root succeeded",
               mtest_rank);
+    if (remote) /* (every rank waits: the finder's notice, or its own error) */
+        CHECK(rc != MPI_SUCCESS && strstr(msg, "disagree about the root") != NULL,
+              "rank %d (both groups name a remote root %d): MPI_Bcast returned %d: %s",
+              mtest_rank, named, rc, msg);
     still_works("the intercommunicator root mismatch");
     OK(MPI_Comm_free(&inter));
     OK(MPI_Comm_free(&local));
