@@ -1157,7 +1157,7 @@ canal_status_t adi_wait_until_locked_watch(int (*pred)(void *arg),
         adi_lock();
         return CANAL_OK;
     }
-    return wait_until_held(pred, watch, arg, 0, 1);
+    return wait_until_held(pred, watch, arg, 0, 0);
 }
 
 /* (MPI_Wait's: the caller found pred false a moment ago, so the loop polls
@@ -1195,7 +1195,15 @@ canal_status_t adi_wait_until_watch(int (*pred)(void *arg),
 {
     if (pred(arg))
         return CANAL_OK;
-    wait_until_held(pred, watch, arg, 0, 1);
+    return adi_wait_polling_watch(pred, watch, arg);
+}
+
+/* (the waits above found pred false just now: their loop polls before it
+ * looks again; MPI_Waitall's predicate scans its array) */
+canal_status_t adi_wait_polling_watch(int (*pred)(void *arg),
+                                     void (*watch)(void *arg, adi_watch_t *out), void *arg)
+{
+    wait_until_held(pred, watch, arg, 0, 0);
     adi_unlock();
     return CANAL_OK;
 }
@@ -1205,7 +1213,7 @@ canal_status_t adi_wait_until_for(int (*pred)(void *arg), void *arg, long long u
     canal_status_t st;
     if (pred(arg))
         return CANAL_OK;
-    st = wait_until_held(pred, NULL, arg, us > 0 ? us : 1, 1);
+    st = wait_until_held(pred, NULL, arg, us > 0 ? us : 1, 0);
     adi_unlock();
     return st;
 }
