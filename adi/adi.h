@@ -342,6 +342,10 @@ canal_status_t adi_wait_until_locked_watch(int (*pred)(void *arg),
  * the first look is a poll, not pred (MPI_Wait's). */
 canal_status_t adi_wait_polling_locked_watch(int (*pred)(void *arg),
                                             void (*watch)(void *arg, adi_watch_t *out), void *arg);
+/* adi_wait_until_watch for a caller that found pred false just now (the
+ * first look is a poll; MPI_Waitall's). */
+canal_status_t adi_wait_polling_watch(int (*pred)(void *arg),
+                                     void (*watch)(void *arg, adi_watch_t *out), void *arg);
 /* The watch of a request: its done flag. */
 void adi_watch_request(const adi_request_t *req, adi_watch_t *out);
 

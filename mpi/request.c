@@ -731,7 +731,7 @@ static int multi_all_ready(multi_t *m, int count, adi_request_t **rs, int test, 
     if (!test) {
         if (!multi_pred(m)) {
             multi_wait_colls(m);
-            adi_wait_until_watch(multi_pred, multi_watch, m);
+            adi_wait_polling_watch(multi_pred, multi_watch, m);
         }
         return 1;
     }
