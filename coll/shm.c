@@ -39,11 +39,11 @@
  *   the root's call against its own, and copies the message out. Above
  *   SHM_BC_CHUNK bytes the root publishes each piece as it writes it
  *   (bc_part in its line), and a receiver with a contiguous buffer copies
- *   the pieces out as they come, watching the root's line alone a while
- *   while the root is writing, even when oversubscribed (arrived_piece). The root
- *   waits for nobody (on an oversubscribed node it no longer waits for
- *   each receiver to be scheduled and pull, as the message path's root
- *   does: IMB's np8 Bcast of 64 KiB).
+ *   the pieces out as they come; while the root is writing, it watches
+ *   the root's line alone for a bounded time, even when oversubscribed
+ *   (arrived_piece). The root waits for nobody (on an oversubscribed node
+ *   it no longer waits for each receiver to be scheduled and pull, as the
+ *   message path's root does: IMB's np8 Bcast of 64 KiB).
  * - Ranks stay at most one call apart on the barrier and the allreduce
  *   (each waits for all), which is what makes two parities enough. A bcast
  *   lets a rank leave before the others entered; so before a call writes
@@ -829,7 +829,9 @@ canal_status_t coll_shm_gather_all(const coll_args_t *a, int *ran)
     me = b->me;
     if (sbuf == MPI_IN_PLACE) {
         /* allgather: this rank's block of recvbuf; alltoall: all of it */
-        sbuf = alltoall ? a->recvbuf : (const char *)a->recvbuf + (ptrdiff_t)me * (ptrdiff_t)rcount * rext;
+        sbuf = a->recvbuf;
+        if (!alltoall)
+            sbuf = (const char *)sbuf + (ptrdiff_t)me * (ptrdiff_t)rcount * rext;
         sdt = a->rdt;
         scount = rcount;
     } else {

@@ -59,7 +59,8 @@ static void alltoall(MPI_Comm c, int round, int n, int inplace)
     int me, p;
     MPI_Comm_rank(c, &me);
     MPI_Comm_size(c, &p);
-    int *s = malloc(sizeof(int) * (size_t)n * (size_t)p), *r = malloc(sizeof(int) * (size_t)n * (size_t)p);
+    size_t all = (size_t)n * (size_t)p;
+    int *s = malloc(sizeof(int) * all), *r = malloc(sizeof(int) * all);
     for (int to = 0; to < p; to++)
         for (int i = 0; i < n; i++) {
             s[to * n + i] = value(round, me, to, i);
@@ -116,7 +117,8 @@ static void types(MPI_Comm c)
     MPI_Datatype vec;
     MPI_Comm_rank(c, &me);
     MPI_Comm_size(c, &p);
-    int *v = malloc(sizeof(int) * 2 * (size_t)n * (size_t)p), *w = malloc(sizeof(int) * 2 * (size_t)n * (size_t)p);
+    size_t all = 2 * (size_t)n * (size_t)p;
+    int *v = malloc(sizeof(int) * all), *w = malloc(sizeof(int) * all);
     MPI_Type_vector(n, 1, 2, MPI_INT, &vec);
     MPI_Type_commit(&vec);
     MPI_Datatype vec_r; /* the vector resized to n ints' span, so blocks follow each other */
