@@ -421,13 +421,17 @@ static const void *rs_input(const coll_args_t *a)
     return is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
 }
 
-static canal_status_t rs_halving(coll_sched_t *s, const coll_args_t *a)
+/* Reduce-scatter through a whole-vector accumulator: the input copied into
+ * acc, then recursive halving (ring 0: tmp as large as the vector) or the
+ * ring (ring 1: tmp one block), then this rank's block copied out. */
+static canal_status_t rs_blocks(coll_sched_t *s, const coll_args_t *a, int ring)
 {
     mpi_comm_t *c = a->comm;
     size_t *off = rs_offsets(s, a);
     blocks_t b;
     char *acc, *tmp;
     ptrdiff_t ext = dt_extent(a->rdt);
+    int me = coll_rank(c);
 
     if (off == NULL)
         return coll_sched_status(s);
@@ -437,40 +441,27 @@ static canal_status_t rs_halving(coll_sched_t *s, const coll_args_t *a)
     if (b.total == 0 || dt_size(a->rdt) == 0)
         return coll_sched_status(s);
     acc = coll_tmp_typed(s, b.total, a->rdt);
-    tmp = coll_tmp_typed(s, b.total, a->rdt);
+    tmp = coll_tmp_typed(s, ring ? max_block(&b) : b.total, a->rdt);
     if (acc == NULL || tmp == NULL)
         return coll_sched_status(s);
     coll_copy(s, rs_input(a), b.total, a->rdt, acc, b.total, a->rdt);
-    rec_halving(s, c, &b, acc, tmp, a, 1, NULL);
-    coll_copy(s, acc + (ptrdiff_t)off[coll_rank(c)] * ext, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt,
-              a->recvbuf, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt);
+    if (ring)
+        ring_reduce_scatter(s, c, &b, acc, tmp, a);
+    else
+        rec_halving(s, c, &b, acc, tmp, a, 1, NULL);
+    coll_copy(s, acc + (ptrdiff_t)off[me] * ext, off[me + 1] - off[me], a->rdt, a->recvbuf,
+              off[me + 1] - off[me], a->rdt);
     return coll_sched_status(s);
+}
+
+static canal_status_t rs_halving(coll_sched_t *s, const coll_args_t *a)
+{
+    return rs_blocks(s, a, 0);
 }
 
 static canal_status_t rs_ring(coll_sched_t *s, const coll_args_t *a)
 {
-    mpi_comm_t *c = a->comm;
-    size_t *off = rs_offsets(s, a);
-    blocks_t b;
-    char *acc, *tmp;
-    ptrdiff_t ext = dt_extent(a->rdt);
-
-    if (off == NULL)
-        return coll_sched_status(s);
-    b.total = off[coll_size(c)];
-    b.nblocks = coll_size(c);
-    b.off = off;
-    if (b.total == 0 || dt_size(a->rdt) == 0)
-        return coll_sched_status(s);
-    acc = coll_tmp_typed(s, b.total, a->rdt);
-    tmp = coll_tmp_typed(s, max_block(&b), a->rdt);
-    if (acc == NULL || tmp == NULL)
-        return coll_sched_status(s);
-    coll_copy(s, rs_input(a), b.total, a->rdt, acc, b.total, a->rdt);
-    ring_reduce_scatter(s, c, &b, acc, tmp, a);
-    coll_copy(s, acc + (ptrdiff_t)off[coll_rank(c)] * ext, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt,
-              a->recvbuf, off[coll_rank(c) + 1] - off[coll_rank(c)], a->rdt);
-    return coll_sched_status(s);
+    return rs_blocks(s, a, 1);
 }
 
 /* Any operation: reduce the whole vector in rank order to rank 0, then
