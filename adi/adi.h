@@ -401,6 +401,9 @@ typedef struct {
     /* messages (eager or RTS) that arrived before a receive matched them and
      * entered an unexpected queue (each one a queue entry and a second copy) */
     uint64_t unexpected_msgs;
+    /* rendezvous receives read together with others from one peer (one
+     * rdma_read_batch: a poll that matched several) */
+    uint64_t rndv_batched;
 } adi_stats_t;
 void adi_stats_get(adi_stats_t *out);
 

@@ -149,6 +149,7 @@ typedef struct {
     size_t chunk;         /* DATA chunk size */
     int has_rdma;
     int has_rdma_write;   /* the channel writes into the peer's memory (PKT_PUSH) */
+    int read_batch;       /* the channel reads several messages at once (caps.has_read_batch) */
     int needs_wake;       /* call ch_wake() after each packet (not caps.sendv_wakes) */
     common_list_t sendq; /* pending sends, in order (adi_request_t.sendq) */
     size_t credit;        /* eager bytes we may still send to this peer */
@@ -181,6 +182,9 @@ typedef struct {
     int thread_multiple;
     int npump;
     int *pump_list;       /* peers with non-empty send queues */
+    int polling;          /* in progress_poll_hold's channel loop: a rendezvous read may
+                             wait for the loop's end (adi_rndv_flush) */
+    int nreads;           /* reads waiting for it */
     int nfailed;          /* peers reported failed (atomic: read on the posting path) */
     long long pull_until_us; /* common_now_us until which local peers are expected to be
                                 pulling our rendezvous data (rndv_pull_expect; atomic) */
@@ -353,6 +357,8 @@ canal_status_t adi_pkt_check(int peer, int npeers, const void *hdr, size_t hdr_l
                              adi_pkt_t *pkt_out);
 void adi_on_packet(int peer, const void *hdr, size_t hdr_len, const void *payload, size_t len);
 void adi_on_rdma_done(void *cookie, canal_status_t st);
+/* The rendezvous reads a poll gathered, made per peer with one rdma_read_batch. */
+void adi_rndv_flush(void);
 /* A channel lost `peer`: every request that involves it completes with
  * CANAL_ERR_PEER (its send queue, sends waiting for its answer, receives
  * matched to it or posted for it, by adi_ctx_src_failed). */

@@ -473,6 +473,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         /* (a push only where the receiver's own read is synchronous: it
          * ends at PUSHED, never at an on_rdma_done; channels/channel.h) */
         p->has_rdma_write = adi_caps_push(&active_caps[slot]);
+        p->read_batch = active_caps[slot].has_read_batch && active_caps[slot].rdma_read_sync;
         p->needs_wake = !active_caps[slot].sendv_wakes;
         p->eager_limit = channel_eager(slot, peer); /* (after post_fence: the probes are done) */
         /* Each peer may fill its share of the unexpected-memory budget. */
@@ -892,11 +893,15 @@ static inline __attribute__((always_inline)) int progress_poll_hold(void)
 
     if (!dev_trylock())
         return -1;
+    adi_dev.polling = 1;
     for (int i = 0; i < nactive; i++) {
         int k = ch_progress(active[i]);
         if (k > 0)
             n += k;
     }
+    adi_dev.polling = 0;
+    if (adi_dev.nreads != 0)
+        adi_rndv_flush();
     if (adi_dev.npump > 0) {
         int keep = 0;
         for (int i = 0; i < adi_dev.npump; i++) {

@@ -1079,6 +1079,55 @@ static void rts_withdrawn(int peer, const adi_pkt_t *h)
     send_fin_like(peer, PKT_WITHDRAWN, h->sreq);
 }
 
+/* Rendezvous reads gathered while a poll delivers packets (a receiver of a
+ * window of mid-size messages matches one RTS after another), made when the
+ * channels' loop ends: per peer with one rdma_read_batch, each ending as an
+ * asynchronous read ends (adi_on_rdma_done: FIN, or CTS when it failed).
+ * Only reads a whole message takes (no halves: those start at
+ * CANAL_RNDV_HALVES_MIN, 128 KiB) up to RNDV_BATCH_MAX, and only through a
+ * channel that reads synchronously. The sender's FIN comes at the poll's
+ * end instead of after each read. */
+enum { RNDV_BATCH = 64 };
+#define RNDV_BATCH_MAX ((size_t)64 << 10)
+static struct {
+    adi_request_t *r;
+    int peer;
+    ch_read_t rd;
+} rndv_pending[RNDV_BATCH];
+
+void adi_rndv_flush(void)
+{
+    int n = adi_dev.nreads, idx[RNDV_BATCH];
+    ch_read_t rd[RNDV_BATCH];
+    canal_status_t sts[RNDV_BATCH];
+
+    adi_dev.nreads = 0;
+    for (int i = 0; i < n; i++) {
+        int peer = rndv_pending[i].peer, m = 0;
+        adi_peer_t *p = &adi_dev.peers[peer];
+        if (rndv_pending[i].r == NULL)
+            continue; /* (read with an earlier one's peer) */
+        for (int k = i; k < n; k++)
+            if (rndv_pending[k].r != NULL && rndv_pending[k].peer == peer) {
+                idx[m] = k;
+                rd[m++] = rndv_pending[k].rd;
+            }
+        if (m == 1) {
+            sts[0] = ch_rdma_read(p->ch, peer, rd[0].dst, rd[0].raddr, rd[0].rkey, rd[0].len,
+                                  rndv_pending[i].r);
+        } else {
+            ch_rdma_read_batch(p->ch, peer, rd, m, sts);
+            adi_stat_add(&adi_stats.rndv_batched, (uint64_t)m);
+        }
+        for (int j = 0; j < m; j++) {
+            adi_request_t *r = rndv_pending[idx[j]].r;
+            rndv_pending[idx[j]].r = NULL;
+            if (r->state == REQ_RECV_RDMA) /* (not failed meanwhile) */
+                adi_on_rdma_done(r, sts[j]);
+        }
+    }
+}
+
 /* A receive matched a rendezvous message: pull it or ask for it. */
 static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags, uint64_t raddr,
                        uint64_t rkey)
@@ -1112,6 +1161,14 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
         char *dst = (char *)r->buf + dt_true_lb(r->dt);
         canal_status_t st;
         r->state = REQ_RECV_RDMA;
+        if (part == 0 && p->read_batch && adi_dev.polling && n <= RNDV_BATCH_MAX && n > 0 &&
+            adi_dev.nreads < RNDV_BATCH) {
+            int k = adi_dev.nreads++;
+            rndv_pending[k].r = r;
+            rndv_pending[k].peer = peer;
+            rndv_pending[k].rd = (ch_read_t){dst, raddr, rkey, n};
+            return;
+        }
         if (part != 0) {
             /* (REQ_RECV_HALF: where the part asked for starts, for PUSHED) */
             r->offset = n - part;

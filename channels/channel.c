@@ -101,6 +101,7 @@ const char *ch_ops_missing(const ch_ops_t *ops)
     CH_MISSING(rdma_read)
     CH_MISSING(rdma_readv)
     CH_MISSING(rdma_write)
+    CH_MISSING(rdma_read_batch)
     CH_MISSING(block)
     CH_MISSING(wake)
     CH_MISSING(flush)
@@ -162,6 +163,18 @@ canal_status_t ch_no_rdma_write(ch_endpoint_t *ep, int peer, const void *src, ui
     (void)peer, (void)src, (void)raddr, (void)rkey, (void)len;
     return common_err_set(CANAL_ERR_UNSUPPORTED, "channel %s cannot write remote memory",
                           ep->ops->name);
+}
+
+canal_status_t ch_no_rdma_read_batch(ch_endpoint_t *ep, int peer, const ch_read_t *reads, int n,
+                                     canal_status_t *st_out)
+{
+    canal_status_t st = common_err_set(CANAL_ERR_UNSUPPORTED,
+                                       "channel %s cannot read several messages at once",
+                                       ep->ops->name);
+    (void)peer, (void)reads;
+    for (int i = 0; i < n; i++)
+        st_out[i] = st;
+    return st;
 }
 
 canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg), void *arg)

@@ -37,6 +37,9 @@
  *    read).
  *  - rdma_write() copies len local bytes into the peer's memory at raddr
  *    (caps.has_rdma_write), synchronously: CANAL_OK means done.
+ *  - rdma_read_batch() is n rdma_read()s from one peer at once, synchronous
+ *    (caps.has_read_batch: one system call for them all on shm), each with
+ *    its own status in st_out; CANAL_OK when all were read.
  */
 #ifndef CANAL_CHANNEL_H
 #define CANAL_CHANNEL_H
@@ -68,7 +71,16 @@ typedef struct {
     int has_dyn;          /* serves processes of other jobs (dyn_* work) */
     int sendv_wakes;      /* sendv() itself wakes a peer asleep in block(): the
                            * device need not call wake() after each packet */
+    int has_read_batch;   /* rdma_read_batch() reads several messages for the
+                           * price of about one rdma_read() */
 } ch_caps_t;
+
+/* One read of rdma_read_batch(): len bytes at raddr (key rkey) into dst. */
+typedef struct {
+    void *dst;
+    uint64_t raddr, rkey;
+    size_t len;
+} ch_read_t;
 
 typedef struct {
     void (*on_packet)(int peer, const void *hdr, size_t hdr_len, const void *payload,
@@ -128,6 +140,8 @@ typedef struct ch_ops {
                                  uint64_t raddr, uint64_t rkey);
     canal_status_t (*rdma_write)(ch_endpoint_t *ep, int peer, const void *src, uint64_t raddr,
                                  uint64_t rkey, size_t len);
+    canal_status_t (*rdma_read_batch)(ch_endpoint_t *ep, int peer, const ch_read_t *reads, int n,
+                                      canal_status_t *st_out);
     /* Optional: sleep until a packet may have arrived, a wake(), or
      * timeout_us passes (caps.can_block); wake(peer) is called by a sender
      * after it queued a packet to a peer that may be sleeping (unless
@@ -205,6 +219,8 @@ canal_status_t ch_no_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec 
                                 uint64_t raddr, uint64_t rkey);
 canal_status_t ch_no_rdma_write(ch_endpoint_t *ep, int peer, const void *src, uint64_t raddr,
                                 uint64_t rkey, size_t len);
+canal_status_t ch_no_rdma_read_batch(ch_endpoint_t *ep, int peer, const ch_read_t *reads, int n,
+                                     canal_status_t *st_out);
 canal_status_t ch_no_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
                            void *arg);
 void ch_no_wake(ch_endpoint_t *ep, int peer);
@@ -289,6 +305,13 @@ static inline canal_status_t ch_rdma_write(ch_endpoint_t *ep, int peer, const vo
                                            uint64_t raddr, uint64_t rkey, size_t len)
 {
     return ep->ops->rdma_write(ep, peer, src, raddr, rkey, len);
+}
+
+static inline canal_status_t ch_rdma_read_batch(ch_endpoint_t *ep, int peer,
+                                                const ch_read_t *reads, int n,
+                                                canal_status_t *st_out)
+{
+    return ep->ops->rdma_read_batch(ep, peer, reads, n, st_out);
 }
 
 static inline canal_status_t ch_block(ch_endpoint_t *ep, long timeout_us)

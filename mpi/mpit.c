@@ -196,7 +196,7 @@ static void pvar_add(const char *name, const char *desc, int var_class, int cat,
 #ifdef ADI_HAVE_STATS
 enum { ADI_F_MSGS_SENT, ADI_F_BYTES_SENT, ADI_F_MSGS_RECV, ADI_F_BYTES_RECV, ADI_F_UNEXP_LEN,
        ADI_F_UNEXP_HWM, ADI_F_POSTED_LEN, ADI_F_POSTED_HWM, ADI_F_RNDV_SENT, ADI_F_RNDV_RECV,
-       ADI_F_WAIT_NS, ADI_F_WAITS, ADI_F_RNDV_PULLED, ADI_F_RNDV_PUSHED, ADI_F_RNDV_PUSH_FAILED, ADI_F_WAIT_SLEEPS, ADI_F_WAIT_SLEEPS_MISSED,
+       ADI_F_WAIT_NS, ADI_F_WAITS, ADI_F_RNDV_PULLED, ADI_F_RNDV_PUSHED, ADI_F_RNDV_PUSH_FAILED, ADI_F_RNDV_BATCHED, ADI_F_WAIT_SLEEPS, ADI_F_WAIT_SLEEPS_MISSED,
        ADI_F_THREAD_SLEEPS, ADI_F_THREAD_SLEEPS_MISSED, ADI_F_UNEXP_MSGS };
 
 static unsigned long long adi_field(int f, int chan)
@@ -219,6 +219,7 @@ static unsigned long long adi_field(int f, int chan)
     case ADI_F_RNDV_PULLED: return s.rndv_pulled;
     case ADI_F_RNDV_PUSHED: return s.rndv_pushed;
     case ADI_F_RNDV_PUSH_FAILED: return s.rndv_push_failed;
+    case ADI_F_RNDV_BATCHED: return s.rndv_batched;
     case ADI_F_WAIT_SLEEPS: return s.wait_sleeps;
     case ADI_F_WAIT_SLEEPS_MISSED: return s.wait_sleeps_missed;
     case ADI_F_THREAD_SLEEPS: return s.thread_sleeps;
@@ -281,6 +282,10 @@ static void pvars_add_adi(void)
              "rendezvous messages whose sender could not write its last part (canal_rndv_pushed) "
              "into the receive buffer: the receiver read that part itself",
              MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_RNDV_PUSH_FAILED, 0);
+    pvar_add("canal_rndv_batched",
+             "rendezvous messages the receiver read together with others from the same sender "
+             "(one system call on shm: a poll that matched several)",
+             MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI, ADI_F_RNDV_BATCHED, 0);
     pvar_add("canal_wait_time", "seconds threads spent blocked in the device's waits",
              MPI_T_PVAR_CLASS_TIMER, CAT_ADI, SRC_ADI, ADI_F_WAIT_NS, 0);
     pvar_add("canal_waits", "blocking waits entered", MPI_T_PVAR_CLASS_COUNTER, CAT_ADI, SRC_ADI,

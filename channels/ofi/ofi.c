@@ -1001,6 +1001,7 @@ const ch_ops_t ch_ofi_ops = {
     .mem_deregister = ch_ofi_mem_deregister,
     .rdma_read = ch_ofi_rdma_read,
     .rdma_readv = ch_no_rdma_readv,
+    .rdma_read_batch = ch_no_rdma_read_batch,
     .rdma_write = ch_no_rdma_write,
     .block = ch_ofi_block,
     .wake = ch_no_wake,

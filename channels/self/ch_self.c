@@ -190,6 +190,7 @@ const ch_ops_t ch_self_ops = {
     .mem_deregister = ch_no_mem_deregister,
     .rdma_read = self_rdma_read,
     .rdma_readv = ch_no_rdma_readv,
+    .rdma_read_batch = ch_no_rdma_read_batch,
     .rdma_write = ch_no_rdma_write,
     .block = ch_no_block,
     .wake = ch_no_wake,

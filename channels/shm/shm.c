@@ -169,6 +169,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     caps_out->has_rdma = st->cma_state != SHM_CMA_DENIED;
     caps_out->has_rdma_write = caps_out->has_rdma;
     caps_out->rdma_read_sync = 1; /* (process_vm_readv) */
+    caps_out->has_read_batch = caps_out->has_rdma; /* (one process_vm_readv) */
     caps_out->local_only = 1;
     caps_out->block_wakes_fast = 0;
     caps_out->can_block = 1;
@@ -398,6 +399,7 @@ const ch_ops_t ch_shm_ops = {
     .rdma_read = ch_shm_rdma_read,
     .rdma_readv = ch_shm_rdma_readv,
     .rdma_write = ch_shm_rdma_write,
+    .rdma_read_batch = ch_shm_rdma_read_batch,
     .block = ch_shm_block,
     .wake = ch_shm_wake,
     .flush = ch_no_flush,

@@ -282,6 +282,8 @@ canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t
                                 uint64_t rkey, size_t len, void *cookie);
 canal_status_t ch_shm_rdma_write(ch_endpoint_t *ep, int peer, const void *src, uint64_t raddr,
                                  uint64_t rkey, size_t len);
+canal_status_t ch_shm_rdma_read_batch(ch_endpoint_t *ep, int peer, const ch_read_t *reads, int n,
+                                      canal_status_t *st_out);
 canal_status_t ch_shm_rdma_readv(ch_endpoint_t *ep, int peer, const struct iovec *dst, int n,
                                  uint64_t raddr, uint64_t rkey);
 size_t ch_shm_eager_hint(ch_endpoint_t *ep, int peer);

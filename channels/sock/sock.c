@@ -342,6 +342,7 @@ const ch_ops_t ch_sock_ops = {
     .mem_deregister = ch_no_mem_deregister,
     .rdma_read = ch_no_rdma_read,
     .rdma_readv = ch_no_rdma_readv,
+    .rdma_read_batch = ch_no_rdma_read_batch,
     .rdma_write = ch_no_rdma_write,
     .block = ch_sock_block,
     .flush = ch_sock_flush,

@@ -2,7 +2,7 @@
  * Unit tests of the shared-memory channel (channels/shm/): the table of
  * cases every channel runs (ch_conform.c: order, sizes, sendv from inside
  * on_packet, block/wake, sendv's argument checks), then what is shm's own:
- * counters that wrap, two nodes, ring back-pressure, rdma_read through CMA,
+ * counters that wrap, two nodes, ring back-pressure, rdma_read (one, pieces, batches) through CMA,
  * futex sleeps, and the segment's life in /dev/shm. Each test forks a small job through
  * test/unit/fake_pmi.c; the ranks check their own results and report by
  * exit status, which the Check test asserts.
@@ -1012,6 +1012,49 @@ static int body_rdma(int rank, void *arg)
                 T_CHECK(ch_rdma_readv(EP, 0, iov, -1, raddr, 0) == CANAL_ERR_ARG, "n < 0");
                 T_CHECK(ch_rdma_readv(EP, 0, iov, 1, 4096, 0) == CANAL_ERR_ARG,
                         "readv from an unmapped remote address");
+            }
+            /* rdma_read_batch: 40 reads of 1-9000 bytes in one call, all
+             * right; then a bad remote address as the 6th of 10: the first
+             * five are read in the call, the 6th fails alone (CANAL_ERR_ARG)
+             * and the four after it are read one by one. */
+            {
+                enum { NB = 40 };
+                ch_read_t rd[NB];
+                canal_status_t sts[NB];
+                size_t at = 0, roff = 17;
+                T_CHECK(caps.has_read_batch, "caps.has_read_batch");
+                memset(buf, 0, len);
+                for (int i = 0; i < NB; i++) {
+                    size_t l = (size_t)(i * 613 % 9000 + 1);
+                    rd[i] = (ch_read_t){buf + at, raddr + roff, 0, l};
+                    at += l + 3;
+                    roff += l + 11;
+                }
+                T_CHECK(ch_rdma_read_batch(EP, 0, rd, NB, sts) == CANAL_OK, "batch");
+                for (int i = 0; i < NB; i++) {
+                    unsigned char *b = rd[i].dst;
+                    size_t r0 = (size_t)(rd[i].raddr - raddr);
+                    T_CHECK(sts[i] == CANAL_OK, "batch read %d: %d", i, sts[i]);
+                    for (size_t k = 0; k < rd[i].len; k++)
+                        if (b[k] != pattern(0, 5, r0 + k)) {
+                            T_CHECK(0, "batch read %d byte %zu", i, k);
+                            break;
+                        }
+                }
+                memset(buf, 0, len);
+                rd[5].raddr = 4096;
+                T_CHECK(ch_rdma_read_batch(EP, 0, rd, 10, sts) == CANAL_ERR_ARG,
+                        "batch with an unmapped remote address");
+                for (int i = 0; i < 10; i++) {
+                    unsigned char *b = rd[i].dst;
+                    size_t r0 = (size_t)(rd[i].raddr - raddr);
+                    T_CHECK(sts[i] == (i == 5 ? CANAL_ERR_ARG : CANAL_OK), "read %d of the bad "
+                            "batch: %d", i, sts[i]);
+                    if (i != 5)
+                        T_CHECK(b[0] == pattern(0, 5, r0) &&
+                                    b[rd[i].len - 1] == pattern(0, 5, r0 + rd[i].len - 1),
+                                "read %d of the bad batch: data", i);
+                }
             }
             /* Bad remote addresses give an error, not a crash. */
             st = ch_rdma_read(EP, 0, buf, 4096, 0, 64, NULL);
