@@ -13,6 +13,8 @@
  * every byte is checked. Then, where canal_rndv_pulled moved (the receiver
  * read from the senders' memory at all: CMA works), canal_rndv_batched must
  * have moved too; args=none says it must not (CANAL_SHM_CMA=no, sock).
+ * args=mt runs it under MPI_THREAD_MULTIPLE (the device lock held through
+ * the poll that gathers the reads, as mpi4py runs).
  */
 #include "mtest.h"
 
@@ -122,12 +124,16 @@ static void send_window(MPI_Comm comm, unsigned char *buf, int n, int w)
 int main(int argc, char **argv)
 {
     int none = argc > 1 && strcmp(argv[1], "none") == 0, prov, round = 0;
+    int mt = argc > 1 && strcmp(argv[1], "mt") == 0;
     size_t big;
     unsigned long long pulled0 = 0, batched0 = 0;
     unsigned char *buf;
     MPI_Comm comm;
 
-    mtest_init(&argc, &argv);
+    if (mt)
+        mtest_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE);
+    else
+        mtest_init(&argc, &argv);
     OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
     OK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
     big = (size_t)WMAX * 2 * 65537 * (size_t)(mtest_size > 1 ? mtest_size - 1 : 1);
