@@ -880,7 +880,8 @@ static int sleepers_enter(wait_cond_t *wc, const adi_watch_t *watch)
     return why == WS_ROLE;
 }
 
-/* Poll every channel, send what is queued, run the hooks. In locked mode
+/* Poll every channel, make the rendezvous reads the poll gathered
+ * (adi_rndv_flush), send what is queued, run the hooks. In locked mode
  * only one thread polls at a time: a thread that finds the device lock
  * taken returns -1 at once (the holder is polling, or sending, for
  * everybody; the caller checks its own requests and backs off). Returns

@@ -1090,8 +1090,7 @@ static void rts_withdrawn(int peer, const adi_pkt_t *h)
 enum { RNDV_BATCH = 64 };
 #define RNDV_BATCH_MAX ((size_t)64 << 10)
 static struct {
-    adi_request_t *r;
-    int peer;
+    adi_request_t *r; /* (its peer: r->peer) */
     ch_read_t rd;
 } rndv_pending[RNDV_BATCH];
 
@@ -1103,22 +1102,19 @@ void adi_rndv_flush(void)
 
     adi_dev.nreads = 0;
     for (int i = 0; i < n; i++) {
-        int peer = rndv_pending[i].peer, m = 0;
-        adi_peer_t *p = &adi_dev.peers[peer];
+        int peer, m = 0;
         if (rndv_pending[i].r == NULL)
             continue; /* (read with an earlier one's peer) */
+        peer = rndv_pending[i].r->peer;
         for (int k = i; k < n; k++)
-            if (rndv_pending[k].r != NULL && rndv_pending[k].peer == peer) {
+            if (rndv_pending[k].r != NULL && rndv_pending[k].r->peer == peer) {
                 idx[m] = k;
                 rd[m++] = rndv_pending[k].rd;
             }
-        if (m == 1) {
-            sts[0] = ch_rdma_read(p->ch, peer, rd[0].dst, rd[0].raddr, rd[0].rkey, rd[0].len,
-                                  rndv_pending[i].r);
-        } else {
-            ch_rdma_read_batch(p->ch, peer, rd, m, sts);
+        /* (a batch of one is the channel's single read) */
+        ch_rdma_read_batch(adi_dev.peers[peer].ch, peer, rd, m, sts);
+        if (m > 1)
             adi_stat_add(&adi_stats.rndv_batched, (uint64_t)m);
-        }
         for (int j = 0; j < m; j++) {
             adi_request_t *r = rndv_pending[idx[j]].r;
             rndv_pending[idx[j]].r = NULL;
@@ -1165,7 +1161,6 @@ static void rndv_start(adi_request_t *r, int peer, uint32_t sreq, uint8_t flags,
             adi_dev.nreads < RNDV_BATCH) {
             int k = adi_dev.nreads++;
             rndv_pending[k].r = r;
-            rndv_pending[k].peer = peer;
             rndv_pending[k].rd = (ch_read_t){dst, raddr, rkey, n};
             return;
         }

@@ -38,8 +38,8 @@
  *  - rdma_write() copies len local bytes into the peer's memory at raddr
  *    (caps.has_rdma_write), synchronously: CANAL_OK means done.
  *  - rdma_read_batch() is n rdma_read()s from one peer at once, synchronous
- *    (caps.has_read_batch: one system call for them all on shm), each with
- *    its own status in st_out; CANAL_OK when all were read.
+ *    (caps.has_read_batch: one system call for them all on shm; n may be
+ *    1), each with its own status in st_out; CANAL_OK when all were read.
  */
 #ifndef CANAL_CHANNEL_H
 #define CANAL_CHANNEL_H
