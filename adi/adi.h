@@ -79,6 +79,9 @@ struct adi_request {
     uint8_t withdrawing;      /* sends: its WITHDRAW waits for the PKT_WITHDRAWN answer
                                  (these two: reset by adi_isend_into; in the padding
                                  before context) */
+    uint8_t standing;         /* recvs: the library's own receive that stays posted for
+                                 the whole run (ULFM's revoke notices): not counted in
+                                 adi_dev.nposted, which says what the program waits for */
     int context, rank, tag;   /* rank: source to match (recv) or my rank (send) */
     int peer;                 /* job rank of the peer (send) */
     void *buf;
@@ -171,11 +174,16 @@ typedef struct adi_send_args {
     int my_rank; /* communicator rank */
     int tag;
     int context;
+    int lone; /* a blocking send (MPI_Send): the caller sends nothing more
+                 before it waits for something (adi_send_now) */
 } adi_send_args_t;
 /* A small contiguous standard send with no request: CANAL_OK when sent,
- * CANAL_AGAIN when the caller must use adi_isend (adi/pt2pt.c). */
+ * CANAL_AGAIN when the caller must use adi_isend (adi/pt2pt.c). lone: the
+ * caller is MPI_Send, which sends nothing more before it waits; with no
+ * receive posted either, the message is likely a turn of a ping-pong
+ * (channel.h, sendv_turn). */
 canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
-                            int my_comm_rank, int tag, int context);
+                            int my_comm_rank, int tag, int context, int lone);
 /* A standard-mode MPI_Isend: adi_send_now and, when that cannot send the
  * message at once, adi_isend, in one call. *req_out is left as the caller
  * set it (NULL) when the message went with no request (its buffer is free

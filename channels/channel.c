@@ -95,6 +95,7 @@ const char *ch_ops_missing(const ch_ops_t *ops)
     CH_MISSING(finalize)
     CH_MISSING(reaches)
     CH_MISSING(sendv)
+    CH_MISSING(sendv_turn)
     CH_MISSING(progress)
     CH_MISSING(mem_register)
     CH_MISSING(mem_deregister)
@@ -120,6 +121,11 @@ int ch_no_remote_worth(ch_endpoint_t *ep, char *why, size_t len)
 {
     (void)ep, (void)why, (void)len;
     return 1; /* nothing against it: the device decides by what it needs */
+}
+
+canal_status_t ch_no_sendv_turn(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
+{
+    return ep->ops->sendv(ep, peer, iov, n); /* no faster way for a turn */
 }
 
 canal_status_t ch_no_post_fence(ch_endpoint_t *ep)

@@ -128,6 +128,15 @@ typedef struct ch_ops {
      * runs concurrently with progress. block() is called only when the
      * device is not in locked mode. See doc/design.md, "Threads and locking". */
     canal_status_t (*sendv)(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
+    /* Optional: sendv() of a packet the device expects to be a turn of a
+     * ping-pong: nothing is posted here to receive from anyone, so the peer
+     * most likely waits for this packet and sends nothing before it has it.
+     * The same contract as sendv() (order with every other packet to the
+     * peer included); a channel may carry it where a lone packet is fastest
+     * and two senders at once would contend (shm: the line the pair shares).
+     * A wrong hint costs time, never order or data (ch_no_sendv_turn:
+     * sendv()). */
+    canal_status_t (*sendv_turn)(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
     /* Poll once; returns the number of packets delivered, or an error. */
     int (*progress)(ch_endpoint_t *ep);
     /* Optional: zero-copy reads of large payloads (caps.has_rdma). */
@@ -209,6 +218,7 @@ void ch_endpoint_free(ch_endpoint_t *ep);
 void ch_endpoint_key(const ch_endpoint_t *ep, const char *base, char *out, size_t len);
 
 int ch_no_remote_worth(ch_endpoint_t *ep, char *why, size_t len);
+canal_status_t ch_no_sendv_turn(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
 canal_status_t ch_no_post_fence(ch_endpoint_t *ep);
 canal_status_t ch_no_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,
                                   uint64_t *key_out);
@@ -271,6 +281,12 @@ static inline int ch_reaches(ch_endpoint_t *ep, int peer)
 static inline canal_status_t ch_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
 {
     return ep->ops->sendv(ep, peer, iov, n);
+}
+
+static inline canal_status_t ch_sendv_turn(ch_endpoint_t *ep, int peer, const struct iovec *iov,
+                                           int n)
+{
+    return ep->ops->sendv_turn(ep, peer, iov, n);
 }
 
 static inline int ch_progress(ch_endpoint_t *ep)

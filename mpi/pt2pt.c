@@ -577,7 +577,7 @@ send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype data
      * is queued before it: no request to make, complete and free. */
     if (kind == SEND_STD &&
         adi_send_now(buf, (size_t)count, dt, mpi_comm_peer_job_rank(c, dest), c->rank, tag,
-                     c->context) == CANAL_OK)
+                     c->context, 1) == CANAL_OK)
         return MPI_SUCCESS;
     err = send_post(c, buf, count, dt, dest, tag, c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS || r == NULL)
@@ -614,7 +614,7 @@ send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype d
     if (kind == SEND_STD && dest != MPI_PROC_NULL &&
         mpi_request_done_obj.index == MPI_REQUEST_DONE_INDEX &&
         adi_send_now(buf, (size_t)count, dt, mpi_comm_peer_job_rank(c, dest), c->rank, tag,
-                     c->context) == CANAL_OK) {
+                     c->context, 0) == CANAL_OK) {
         *request = mpi_request_done_handle();
         return MPI_SUCCESS;
     }
@@ -679,7 +679,8 @@ int mpi_isend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int 
                          mpi_comm_peer_job_rank(comm, dest),
                          comm->rank,
                          tag,
-                         comm->context};
+                         comm->context,
+                         0 /* (not lone: a window of them may follow) */};
     st = adi_isend_std(&a, &r);
     if (__builtin_expect(st < 0, 0))
         return mpi_err_status(comm, st, fn);
@@ -856,7 +857,7 @@ static inline __attribute__((always_inline)) int sendrecv_common(mpi_comm_t *c, 
      * is posted before the send starts, so that a large exchange does not
      * wait on itself. */
     if (adi_send_now(sendbuf, (size_t)sendcount, sdt, mpi_comm_peer_job_rank(c, dest), c->rank,
-                     sendtag, c->context) == CANAL_OK)
+                     sendtag, c->context, 0) == CANAL_OK)
         return recv_blocking(c, recvbuf, recvcount, rdt, source, recvtag, status, fn);
     if ((err = recv_post(c, recvbuf, recvcount, rdt, source, recvtag, c->handle, fn, &rr)))
         return err;

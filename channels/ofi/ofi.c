@@ -996,6 +996,7 @@ const ch_ops_t ch_ofi_ops = {
     .finalize = ofi_finalize,
     .reaches = ofi_reaches,
     .sendv = ch_ofi_sendv,
+    .sendv_turn = ch_no_sendv_turn,
     .progress = ch_ofi_progress,
     .mem_register = ch_ofi_mem_register,
     .mem_deregister = ch_ofi_mem_deregister,

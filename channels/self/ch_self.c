@@ -185,6 +185,7 @@ const ch_ops_t ch_self_ops = {
     .finalize = self_finalize,
     .reaches = self_reaches,
     .sendv = self_sendv,
+    .sendv_turn = ch_no_sendv_turn,
     .progress = self_progress,
     .mem_register = self_mem_register,
     .mem_deregister = ch_no_mem_deregister,

@@ -185,6 +185,9 @@ fail_state:
     return err;
 }
 
+/* The half a peer without turns reads: never written, never a new turn. */
+static ch_shm_turn_t no_turn;
+
 static void rings_wire(ch_shm_state_t *st)
 {
     const ch_shm_layout_t *lay = &st->lay;
@@ -218,6 +221,21 @@ static void rings_wire(ch_shm_state_t *st)
         p->blocked = 0;
         p->dead = 0;
         p->bell = li == me ? NULL : &st->slots[li];
+        p->turn_sent = 0;
+        p->turn_took = 0;
+        if (li == me || !ch_shm_turns_fit(lay->ring_bytes)) {
+            p->turn_out = NULL;
+            p->turn_in = &no_turn;
+        } else {
+            /* The pair's line: in ring lo -> hi's control lines (hi's block,
+             * zeroed by hi before the fence, as its rings are). */
+            int lo = li < me ? li : me, hi = li < me ? me : li;
+            ch_shm_ring_ctl_t *c = (ch_shm_ring_ctl_t *)(void *)(st->base + lay->rings_off +
+                                                                 (size_t)hi * lay->block_stride +
+                                                                 (size_t)lo * lay->ring_stride);
+            p->turn_out = &c->turn[me == lo ? 0 : 1];
+            p->turn_in = &c->turn[me == lo ? 1 : 0];
+        }
         p->out_read = li == me; /* the own ring is not read (ring_out_read) */
         ch_shm_peer_limit(p, (uint32_t)lay->ring_bytes);
     }
@@ -393,6 +411,7 @@ const ch_ops_t ch_shm_ops = {
     .finalize = ch_shm_finalize,
     .reaches = ch_shm_reaches,
     .sendv = ch_shm_sendv,
+    .sendv_turn = ch_shm_sendv_turn,
     .progress = ch_shm_progress,
     .mem_register = ch_shm_mem_register,
     .mem_deregister = ch_shm_mem_deregister,

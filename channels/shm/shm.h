@@ -99,7 +99,45 @@ typedef struct {
     _Atomic uint32_t finalized; /* left cleanly: its exit is not a failure */
 } ch_shm_slot_t;
 
+/* One direction of the line a pair of local ranks shares for turns
+ * (shm_ring.c, ch_shm_sendv_turn): a packet of at most SHM_TURN_BYTES,
+ * header and payload (ch_shm_turn_off), under one 8-byte head that only
+ * the half's owner writes: the turn's number (16 bits, the first is 1), the
+ * number of the last turn of the peer's that the owner took (its
+ * acknowledgement: the peer writes its half again only after it), the ring
+ * records the owner had sent before this turn (the low 16 bits: the reader
+ * takes the turn when it has taken exactly those), and the lengths (header
+ * | payload << 8). A half is read only by the peer, so a ping-pong moves the
+ * line once per message: the answer carries the acknowledgement, and
+ * nobody frees a half by writing it (which made the waiting peer take the
+ * line twice, doc/bench.md, stop 36 (lead)). */
 typedef struct {
+    _Atomic uint64_t head;
+    unsigned char bytes[24];
+} ch_shm_turn_t;
+
+enum { SHM_TURN_BYTES = 24 };
+
+/* A turn names the ring records before it by their count's low 16 bits,
+ * which is exact while a ring cannot hold 2^16 records unread (a record
+ * takes 16 bytes at least, a skip 8 once a lap): rings larger than that
+ * (CANAL_SHM_* settings of more than 1 MiB) send no turns. */
+static inline int ch_shm_turns_fit(size_t ring_bytes)
+{
+    return ring_bytes / 16 + 2 < 65536;
+}
+
+/* Where a turn's payload starts: 8-aligned after the header, as in a ring
+ * record (the device's 16-byte header leaves 8 payload bytes). */
+static inline size_t ch_shm_turn_off(size_t hdr_len)
+{
+    return (hdr_len + 7) & ~(size_t)7;
+}
+
+typedef struct {
+    /* The pair's line, in the control lines of ring lo -> hi only (lo < hi,
+     * local ranks): turn[0] is lo's half, turn[1] hi's. */
+    _Alignas(SHM_LINE) ch_shm_turn_t turn[2];
     /* Written by the sender when it found the ring full and may sleep. */
     _Alignas(SHM_LINE) _Atomic uint32_t blocked;
     /* Written by the receiver: bytes consumed so far (wraps). */
@@ -142,6 +180,11 @@ typedef struct {
     int dead;               /* its process is gone (reported once) */
     int out_read;           /* out ring read once (shm_ring.c, ring_out_read) */
     ch_shm_slot_t *bell;    /* the peer's doorbell; NULL for this rank's own ring */
+    ch_shm_turn_t *turn_out; /* this rank's half of the pair's line; NULL for its own
+                                ring and when turns are off (ch_shm_turns_fit) */
+    ch_shm_turn_t *turn_in;  /* the peer's half (else a half never written) */
+    uint16_t turn_sent;      /* the number of this rank's last turn to the peer */
+    uint16_t turn_took;      /* the number of the peer's last turn taken */
 } ch_shm_peer_t;
 
 /* The straight send path's one compare: a record of rec bytes at out_pos
@@ -206,6 +249,7 @@ typedef struct {
     /* Counters for tests and describe(). */
     unsigned long futex_wakes;
     unsigned long futex_waits;
+    unsigned long turns_sent; /* packets sent through a pair's line (tests) */
     unsigned long soft_wraps; /* records sent back to offset 0 early (the soft wrap) */
 } ch_shm_state_t;
 
@@ -264,6 +308,7 @@ void ch_shm_seg_detach(ch_shm_state_t *st);
 int ch_shm_membarrier_register(void);
 uint32_t ch_shm_soft_wrap_first(size_t soft_wrap, size_t ring_bytes);
 canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
+canal_status_t ch_shm_sendv_turn(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
 int ch_shm_progress(ch_endpoint_t *ep);
 canal_status_t ch_shm_block(ch_endpoint_t *ep, long timeout_us, int (*ready)(void *arg),
                             void *arg);

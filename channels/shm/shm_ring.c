@@ -404,6 +404,78 @@ general:
     return sendv_general(st, peer, iov, n);
 }
 
+/* A turn: a packet of at most SHM_TURN_BYTES that the device expects the
+ * peer to be waiting for, with nothing posted here (channel.h, sendv_turn).
+ * On this Intel host a line written by one core and read by the other, with
+ * the answer in another line, costs two to three times a line both write
+ * in turn (doc/bench.md, stop 35: 119-201 ns one way against 53-75), and
+ * a ring per direction is the first case. So each pair of local ranks
+ * shares one line, half each way (ch_shm_turn_t): a ping-pong moves that
+ * one line once per message. A half is written again only once the peer
+ * acknowledged its last turn, which only the peer's own turns do (its
+ * answer in a ping-pong): a store of its own for it made the peer's line
+ * bounce in the patterns that answer through the ring (doc/bench.md, stop
+ * 37). Else, and for anything larger, the packet goes through the ring. Order with the ring holds by the count of ring
+ * records sent before the turn, which the reader must have taken first
+ * (progress()). Two senders at once would contend for the line
+ * (Exchange's shape, stop 35's prototype): the device asks for a turn only
+ * when it has no receive posted. */
+canal_status_t ch_shm_sendv_turn(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
+{
+    ch_shm_state_t *st = ep->state;
+    ch_shm_peer_t *p;
+    ch_shm_turn_t *t;
+    size_t hl, len;
+    uint16_t seq;
+    int li;
+
+    if ((unsigned)peer >= (unsigned)st->send_n || (unsigned)n - 1 > 1 || iov == NULL ||
+        (li = st->local_of[peer]) < 0)
+        goto ring;
+    p = &st->peers[li];
+    hl = iov[0].iov_len;
+    len = n == 2 ? iov[1].iov_len : 0;
+    if ((t = p->turn_out) == NULL || hl - 1 >= SHM_TURN_BYTES ||
+        len > SHM_TURN_BYTES - ch_shm_turn_off(hl) || iov[0].iov_base == NULL ||
+        (len != 0 && iov[1].iov_base == NULL) || p->dead ||
+        (uint16_t)(atomic_load_explicit(&p->turn_in->head, memory_order_acquire) >> 16) !=
+            p->turn_sent)
+        goto ring; /* (the peer has not taken our last turn yet) */
+    common_copy_small(t->bytes, iov[0].iov_base, hl);
+    if (len != 0)
+        common_copy_small(t->bytes + ch_shm_turn_off(hl), iov[1].iov_base, len);
+    seq = (uint16_t)(p->turn_sent + 1);
+    atomic_store_explicit(&t->head,
+                          (uint64_t)seq | (uint64_t)p->turn_took << 16 |
+                              (uint64_t)(uint16_t)p->sent_recs << 32 |
+                              (uint64_t)(hl | len << 8) << 48,
+                          memory_order_release);
+    p->turn_sent = seq;
+    st->turns_sent++;
+    if (p->bell != NULL)
+        wake_slot(st, p->bell);
+    return CANAL_OK;
+ring:
+    return ch_shm_sendv(ep, peer, iov, n);
+}
+
+/* Deliver the peer's turn whose head is h. It stays in the half until the
+ * peer sees it acknowledged, so that on_packet() can read it whatever it
+ * sends meanwhile (channel.h): turn_took moves after the call. */
+static canal_status_t turn_take(ch_shm_state_t *st, ch_shm_peer_t *p, uint64_t h)
+{
+    uint32_t hl = (uint32_t)(h >> 48) & 0xff, len = (uint32_t)(h >> 56);
+
+    if (hl == 0 || hl > SHM_TURN_BYTES || len > SHM_TURN_BYTES - ch_shm_turn_off(hl))
+        return common_err_set(CANAL_ERR_PROTO,
+                              "shm: corrupt turn from rank %d: header %u B, payload %u B",
+                              p->world, hl, len);
+    st->up.on_packet(p->world, p->turn_in->bytes, hl, p->turn_in->bytes + ch_shm_turn_off(hl),
+                     len);
+    p->turn_took++;
+    return CANAL_OK;
+}
+
 static void check_peers_alive(ch_shm_state_t *st);
 
 /* Give the sender back what progress() consumed from ring li: first a stale
@@ -485,9 +557,27 @@ int ch_shm_progress(ch_endpoint_t *ep)
             continue;
         while (got < SHM_POLL_BATCH) {
             ch_shm_rec_t *r = ch_shm_rec_at(p->in_ring, p->in_pos);
-            uint32_t hl, len, lens, rec, next;
+            uint32_t hl, len, lens, rec, next, seq;
+            uint64_t h;
 
-            if (atomic_load_explicit(&r->seq, memory_order_acquire) != p->received_recs + 1) {
+            /* The ring's next sequence first, then the turn: a record sent
+             * after the turn is seen only with the turn (the sender's
+             * stores and these loads keep their order), so the turn is
+             * never passed over. A turn is due when every ring record sent
+             * before it was taken. */
+            seq = atomic_load_explicit(&r->seq, memory_order_acquire);
+            h = atomic_load_explicit(&p->turn_in->head, memory_order_acquire);
+            if ((uint16_t)h == (uint16_t)(p->turn_took + 1) &&
+                (uint16_t)(h >> 32) == (uint16_t)p->received_recs) {
+                canal_status_t terr = turn_take(st, p, h);
+                if (terr != CANAL_OK) {
+                    st->in_progress = 0;
+                    return terr;
+                }
+                got++;
+                continue;
+            }
+            if (seq != p->received_recs + 1) {
                 /* Nothing new, polling a line start: ask for the next line
                  * too, again at every such poll. A record of 41-64 B
                  * crosses into it; its sender writes both lines before it
@@ -588,7 +678,9 @@ static int ch_shm_ready(ch_shm_state_t *st)
     for (int li = 0; li < st->local_size; li++) {
         ch_shm_peer_t *p = &st->peers[li];
         ch_shm_rec_t *r = ch_shm_rec_at(p->in_ring, p->in_pos);
-        if (atomic_load_explicit(&r->seq, memory_order_acquire) == p->received_recs + 1)
+        if (atomic_load_explicit(&r->seq, memory_order_acquire) == p->received_recs + 1 ||
+            (uint16_t)atomic_load_explicit(&p->turn_in->head, memory_order_acquire) ==
+                (uint16_t)(p->turn_took + 1))
             return 1;
         if (p->blocked &&
             atomic_load_explicit(&p->out_ctl->consumed, memory_order_acquire) != p->peer_consumed)

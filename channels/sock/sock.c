@@ -337,6 +337,7 @@ const ch_ops_t ch_sock_ops = {
     .finalize = sock_finalize,
     .reaches = sock_reaches,
     .sendv = ch_sock_sendv,
+    .sendv_turn = ch_no_sendv_turn,
     .progress = ch_sock_progress,
     .mem_register = ch_no_mem_register,
     .mem_deregister = ch_no_mem_deregister,

@@ -117,6 +117,15 @@ void on_rdma_done_unused(void *cookie, canal_status_t st)
     (void)st;
 }
 
+/* The bodies that mix in turns set this: send_checked then sends two of
+ * every three packets with sendv_turn (channel.h), the pingpong every one. */
+static int conf_turns;
+
+static canal_status_t conf_send(int peer, const struct iovec *iov, int n, int turn)
+{
+    return turn ? ch_sendv_turn(EP, peer, iov, n) : ch_sendv(EP, peer, iov, n);
+}
+
 void send_checked(int peer, unsigned seq, size_t len, unsigned char *scratch)
 {
     thdr_t h = {THDR_MAGIC, (uint32_t)info.rank, seq, (uint32_t)len};
@@ -125,7 +134,7 @@ void send_checked(int peer, unsigned seq, size_t len, unsigned char *scratch)
     double t0 = now_s();
 
     make_payload(scratch, info.rank, seq, len);
-    while ((st = ch_sendv(EP, peer, iov, 2)) == CANAL_AGAIN) {
+    while ((st = conf_send(peer, iov, 2, conf_turns && seq % 3 != 2)) == CANAL_AGAIN) {
         T_CHECK(poll_once() >= 0, "progress");
         T_CHECK(now_s() - t0 < unit_hang_s(), "sendv to %d stuck in AGAIN", peer);
     }
@@ -269,7 +278,8 @@ static void on_packet_pingpong(int peer, const void *hdr, size_t hdr_len, const 
         struct iovec iov[2] = {{&next, sizeof next}, {&data, sizeof data}};
         /* A channel whose sends wait for the provider's credits may say
          * AGAIN here (ofi); the others must take it at once. */
-        while ((st = ch_sendv(EP, peer, iov, 2)) == CANAL_AGAIN && conf_channel.upcall_send_may_wait)
+        while ((st = conf_send(peer, iov, 2, conf_turns)) == CANAL_AGAIN &&
+               conf_channel.upcall_send_may_wait)
             ;
         T_CHECK(st == CANAL_OK, "sendv inside on_packet: %d", st);
         /* A nested progress() must deliver nothing. */
@@ -469,7 +479,7 @@ static int conf_body_pingpong(int rank, void *arg)
         uint64_t data = 0;
         struct iovec iov[2] = {{&v, sizeof v}, {&data, sizeof data}};
         canal_status_t st;
-        while ((st = ch_sendv(EP, 1, iov, 2)) == CANAL_AGAIN)
+        while ((st = conf_send(1, iov, 2, conf_turns)) == CANAL_AGAIN)
             T_CHECK(poll_once() >= 0, "progress");
         T_CHECK(st == CANAL_OK, "first ping: %d", st);
         if (conf_channel.after_send != NULL)
@@ -532,6 +542,20 @@ static int conf_body_bad_args(int rank, void *arg)
     return conf_tear_down();
 }
 
+/* The order and ping-pong cases with turns mixed in (sendv_turn: the same
+ * order and data as sendv, whether the channel takes the hint or not). */
+static int conf_body_order_turns(int rank, void *arg)
+{
+    conf_turns = 1;
+    return conf_body_order(rank, arg);
+}
+
+static int conf_body_pingpong_turns(int rank, void *arg)
+{
+    conf_turns = 1;
+    return conf_body_pingpong(rank, arg);
+}
+
 typedef struct {
     const char *name;
     int nprocs;
@@ -543,6 +567,9 @@ static const conf_case_t conf_cases[] = {
     {"order_4", 4, conf_body_order},
     {"sizes", 2, conf_body_sizes},
     {"pingpong_callback", 2, conf_body_pingpong},
+    {"order_turns_2", 2, conf_body_order_turns},
+    {"order_turns_4", 4, conf_body_order_turns},
+    {"pingpong_turns", 2, conf_body_pingpong_turns},
     {"block_wake", 2, conf_body_block_wake},
     {"sendv_bad_args", 2, conf_body_bad_args},
 };

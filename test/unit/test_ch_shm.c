@@ -366,6 +366,150 @@ START_TEST(test_backpressure)
 }
 END_TEST
 
+/* ---- turns: the line a pair shares --------------------------------------- */
+
+/* Send checked packet seq of len bytes from rank 0 to 1, as a turn or not. */
+static void turn_send(int turn, unsigned seq, size_t len, unsigned char *buf)
+{
+    thdr_t h = {THDR_MAGIC, (uint32_t)info.rank, seq, (uint32_t)len};
+    struct iovec iov[2] = {{&h, sizeof h}, {buf, len}};
+    canal_status_t st;
+
+    make_payload(buf, info.rank, seq, len);
+    st = turn ? ch_sendv_turn(EP, 1 - info.rank, iov, 2) : ch_sendv(EP, 1 - info.rank, iov, 2);
+    T_CHECK(st == CANAL_OK, "%s seq %u len %zu: %d", turn ? "sendv_turn" : "sendv", seq, len, st);
+}
+
+/* Wait until n packets from the peer have arrived. */
+static void turn_wait(unsigned n, const char *what)
+{
+    double t0 = now_s();
+
+    while (received[1 - info.rank] < n) {
+        T_CHECK(poll_once() >= 0, "progress");
+        T_CHECK(now_s() - t0 < unit_hang_s(), "%s: %u of %u arrived", what,
+                received[1 - info.rank], n);
+    }
+}
+
+/* Rank 1 answers with a turn of its own, which acknowledges rank 0's last
+ * (the only way a turn is acknowledged); rank 0 waits for it. */
+static void turn_answer(unsigned *seq1, const char *what, unsigned char *buf)
+{
+    if (info.rank == 1) {
+        unsigned long t0 = SHM_ST->turns_sent;
+        turn_send(1, (*seq1)++, 0, buf);
+        T_CHECK(SHM_ST->turns_sent == t0 + 1, "%s: the answer took the ring", what);
+    } else {
+        turn_wait(++*seq1, what);
+    }
+}
+
+/* A ping-pong of turns goes through the pair's line, every one (each
+ * answer acknowledges the turn it answers); a turn the peer has not
+ * acknowledged yet, one
+ * too large, or one to itself takes the ring; turns and ring records
+ * arrive in the order they were sent, both ways round (on_packet_check);
+ * and a turn wakes a peer asleep in block(). */
+static int body_turns(int rank, void *arg)
+{
+    enum { PP = 2000 };
+    unsigned char buf[128];
+    unsigned seq = 0, seq1 = PP; /* rank 0's packets, rank 1's */
+    unsigned long t0;
+
+    (void)arg;
+    bring_up(&up_check);
+    for (unsigned i = 0; i < PP; i++) {
+        if (rank == 0) {
+            turn_send(1, i, i % 9, buf);
+            turn_wait(i + 1, "ping-pong");
+        } else {
+            turn_wait(i + 1, "ping-pong");
+            turn_send(1, i, i % 9, buf);
+        }
+    }
+    T_CHECK(SHM_ST->turns_sent == PP, "%lu of %d ping-pong turns through the line",
+            SHM_ST->turns_sent, PP);
+    seq = PP;
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    if (rank == 0) {
+        /* The peer reads nothing until the fence: the first turn fills the
+         * half, the rest go through the ring behind it. */
+        t0 = SHM_ST->turns_sent;
+        turn_send(1, seq++, 8, buf);
+        turn_send(1, seq++, 1, buf);
+        turn_send(0, seq++, 100, buf);
+        turn_send(1, seq++, 0, buf);
+        T_CHECK(SHM_ST->turns_sent == t0 + 1, "%lu turns with the half full",
+                SHM_ST->turns_sent - t0);
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    seq = PP + 4;
+    if (rank == 1) {
+        turn_wait(seq, "a full half");
+        /* Taken, not acknowledged: a poll writes nothing to the line. */
+        T_CHECK(ch_progress(EP) >= 0, "progress");
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    if (rank == 0) {
+        t0 = SHM_ST->turns_sent;
+        turn_send(1, seq++, 2, buf);
+        T_CHECK(SHM_ST->turns_sent == t0, "a turn before the peer acknowledged the last");
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    turn_answer(&seq1, "the first answer", buf);
+    if (rank == 0) {
+        /* Ring, turn, ring: the turn must wait for the record before it
+         * and pass none after it. Then one too large and one to itself. */
+        t0 = SHM_ST->turns_sent;
+        turn_send(0, seq++, 48, buf);
+        turn_send(1, seq++, 8, buf);
+        turn_send(0, seq++, 3, buf);
+        T_CHECK(SHM_ST->turns_sent == t0 + 1, "the acknowledged half not taken");
+        turn_send(1, seq++, 9, buf); /* 16 + 9 bytes: the ring */
+        T_CHECK(SHM_ST->turns_sent == t0 + 1, "a turn of 25 bytes in the half");
+        {
+            thdr_t h = {THDR_MAGIC, 0, 0, 8};
+            struct iovec iov[2] = {{&h, sizeof h}, {buf, 8}};
+            make_payload(buf, 0, 0, 8);
+            T_CHECK(ch_sendv_turn(EP, 0, iov, 2) == CANAL_OK, "a turn to itself");
+            for (double w0 = now_s(); received[0] < 1;) {
+                T_CHECK(poll_once() >= 0, "progress");
+                T_CHECK(now_s() - w0 < unit_hang_s(), "the turn to itself never arrived");
+            }
+        }
+        T_CHECK(SHM_ST->turns_sent == t0 + 1, "a turn to itself in a half");
+    }
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    seq = PP + 9;
+    if (rank == 1)
+        turn_wait(seq, "ring, turn, ring");
+    turn_answer(&seq1, "the second answer", buf);
+    T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    /* Rank 1 sleeps with nothing to read; rank 0's turn must wake it. */
+    if (rank == 0) {
+        sleep_ms(100);
+        t0 = SHM_ST->turns_sent;
+        turn_send(1, seq++, 4, buf);
+        T_CHECK(SHM_ST->turns_sent == t0 + 1, "the wake-up turn took the ring");
+    } else {
+        double w0 = now_s();
+        while (received[0] < seq + 1) {
+            T_CHECK(ch_block(EP, unit_block_forever_us()) == CANAL_OK, "block");
+            T_CHECK(ch_progress(EP) >= 0, "progress");
+            T_CHECK(now_s() - w0 < unit_hang_s(), "the turn did not wake the sleeper");
+        }
+    }
+    return tear_down();
+}
+
+START_TEST(test_turns)
+{
+    ck_assert_int_eq(run_job(2, 1, body_turns, NULL), 0);
+}
+END_TEST
+
 /* ---- the straight path --------------------------------------------------- */
 
 /* sendv()'s straight path (a header and one payload of at most 32 bytes, or
@@ -1559,6 +1703,7 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_order_8);
     tcase_add_test(tc, test_two_nodes);
     tcase_add_test(tc, test_backpressure);
+    tcase_add_test(tc, test_turns);
     tcase_add_test(tc, test_straight_both_full);
     tcase_add_test(tc, test_straight_counts_wrap);
     tcase_add_test(tc, test_straight_lap_end);
