@@ -151,6 +151,8 @@ typedef struct {
     int has_rdma_write;   /* the channel writes into the peer's memory (PKT_PUSH) */
     int read_batch;       /* the channel reads several messages at once (caps.has_read_batch) */
     int needs_wake;       /* call ch_wake() after each packet (not caps.sendv_wakes) */
+    size_t turn_lim;      /* eager payloads below this may go as a turn (caps.turn_max
+                             less the tiny header, plus 1; 0: no turns) */
     common_list_t sendq; /* pending sends, in order (adi_request_t.sendq) */
     size_t credit;        /* eager bytes we may still send to this peer */
     size_t window;        /* the full credit window per peer */

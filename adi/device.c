@@ -475,6 +475,9 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         p->has_rdma_write = adi_caps_push(&active_caps[slot]);
         p->read_batch = active_caps[slot].has_read_batch && active_caps[slot].rdma_read_sync;
         p->needs_wake = !active_caps[slot].sendv_wakes;
+        p->turn_lim = active_caps[slot].turn_max >= ADI_PKT_TINY
+                          ? active_caps[slot].turn_max - ADI_PKT_TINY + 1
+                          : 0;
         p->eager_limit = channel_eager(slot, peer); /* (after post_fence: the probes are done) */
         /* Each peer may fill its share of the unexpected-memory budget. */
         p->window = adi_dev.unexpected_limit / (size_t)(pmi->size > 1 ? pmi->size - 1 : 1);

@@ -738,10 +738,11 @@ static inline __attribute__((always_inline)) canal_status_t send_now(const adi_s
      * likely waits for this message and sends nothing before it has it,
      * and this rank sends nothing more before it waits, a turn of a
      * ping-pong; the channel may carry it where a lone packet is fastest
-     * (shm: the line the pair shares). Not MPI_Isend (a window follows)
+     * (shm: the line the pair shares; caps.turn_max says which sizes,
+     * others take sendv at once). Not MPI_Isend (a window follows)
      * nor MPI_Sendrecv (both directions at once): the turns of those
      * measured slower than the ring (doc/bench.md, stop 37). */
-    if (__builtin_expect(a->lone && (adi_dev.nposted | adi_locked) == 0
+    if (__builtin_expect(a->lone && size < p->turn_lim && (adi_dev.nposted | adi_locked) == 0
                              ? ch_sendv_turn(p->ch, dest, iov, size ? 2 : 1) != CANAL_OK
                              : ch_sendv(p->ch, dest, iov, size ? 2 : 1) != CANAL_OK,
                          0)) {

@@ -73,6 +73,9 @@ typedef struct {
                            * device need not call wake() after each packet */
     int has_read_batch;   /* rdma_read_batch() reads several messages for the
                            * price of about one rdma_read() */
+    size_t turn_max;      /* sendv_turn() carries header + payload of at most this
+                           * (the payload 8-aligned after the header) its own way;
+                           * 0: it is sendv(), the device need not ask */
 } ch_caps_t;
 
 /* One read of rdma_read_batch(): len bytes at raddr (key rkey) into dst. */

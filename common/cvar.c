@@ -225,6 +225,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "shm: bound on the node's segment; cells and cell size shrink to fit it"},
     {"SHM_MEMBARRIER", CVAR_TYPE_BOOL, "1", NULL,
      "shm: sleeping ranks use membarrier() so senders need no fence (0: fences on both sides)"},
+    {"SHM_TURNS", CVAR_TYPE_BOOL, "1", NULL,
+     "shm: a small MPI_Send with no receive posted (a ping-pong's turn) goes through the line "
+     "each pair of local ranks shares, when the peer answered the last one so (0: always the "
+     "ring)"},
     {"OFI_PROVIDER", CVAR_TYPE_STRING, "", NULL,
      "ofi: libfabric provider to use (e.g. tcp;ofi_rxm, verbs;ofi_rxm, shm); empty: FI_PROVIDER "
      "or libfabric's first choice"},

@@ -145,6 +145,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
         goto fail_state;
     st->eager_limit = (size_t)common_cvar_int("SHM_EAGER_LIMIT");
     st->mb_registered = common_cvar_bool("SHM_MEMBARRIER") && ch_shm_membarrier_register();
+    st->turns = common_cvar_bool("SHM_TURNS");
 
     ch_endpoint_key(ep, PMI_KEY_SEG, seg_key, sizeof seg_key);
     if (st->creator) {
@@ -175,6 +176,7 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
     caps_out->can_block = 1;
     caps_out->sendv_wakes = 1;
     caps_out->has_dyn = 0;
+    caps_out->turn_max = st->turns && ch_shm_turns_fit(st->lay.ring_bytes) ? SHM_TURN_BYTES : 0;
     st->initialized = 1;
     return CANAL_OK;
 
@@ -233,7 +235,9 @@ static void rings_wire(ch_shm_state_t *st)
             ch_shm_ring_ctl_t *c = (ch_shm_ring_ctl_t *)(void *)(st->base + lay->rings_off +
                                                                  (size_t)hi * lay->block_stride +
                                                                  (size_t)lo * lay->ring_stride);
-            p->turn_out = &c->turn[me == lo ? 0 : 1];
+            /* (CANAL_SHM_TURNS=0 sends none but reads the peer's: the
+             * ranks' settings may differ) */
+            p->turn_out = st->turns ? &c->turn[me == lo ? 0 : 1] : NULL;
             p->turn_in = &c->turn[me == lo ? 1 : 0];
         }
         p->out_read = li == me; /* the own ring is not read (ring_out_read) */

@@ -229,6 +229,7 @@ typedef struct {
     int in_progress;   /* progress() is on the stack (on_packet re-entry) */
     int nblocked;      /* peers whose ring we are blocked on */
     int mb_registered; /* this process registered for global expedited membarrier */
+    int turns;         /* CANAL_SHM_TURNS: ping-pong turns through the pairs' lines */
     int mb;            /* every local rank did: sleepers use membarrier(), the fast
                         * paths only a compiler barrier (see shm_ring.c) */
 

@@ -510,6 +510,39 @@ START_TEST(test_turns)
 }
 END_TEST
 
+/* The ranks' CANAL_SHM_TURNS may differ: rank 1 runs with 0 and sends no
+ * turns, but must still take rank 0's. Rank 0's first turn goes through the
+ * line; rank 1's answers through the ring acknowledge nothing, so the rest
+ * of rank 0's take the ring too. Every packet arrives, in order. */
+static int body_turns_mixed(int rank, void *arg)
+{
+    enum { PP = 200 };
+    unsigned char buf[16];
+
+    (void)arg;
+    if (rank == 1)
+        setenv("CANAL_SHM_TURNS", "0", 1);
+    bring_up(&up_check);
+    for (unsigned i = 0; i < PP; i++) {
+        if (rank == 0) {
+            turn_send(1, i, 8, buf);
+            turn_wait(i + 1, "ping-pong");
+        } else {
+            turn_wait(i + 1, "ping-pong");
+            turn_send(1, i, 8, buf);
+        }
+    }
+    T_CHECK(SHM_ST->turns_sent == (rank == 0 ? 1u : 0u), "rank %d sent %lu turns", rank,
+            SHM_ST->turns_sent);
+    return tear_down();
+}
+
+START_TEST(test_turns_mixed)
+{
+    ck_assert_int_eq(run_job(2, 1, body_turns_mixed, NULL), 0);
+}
+END_TEST
+
 /* ---- the straight path --------------------------------------------------- */
 
 /* sendv()'s straight path (a header and one payload of at most 32 bytes, or
@@ -1704,6 +1737,7 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_two_nodes);
     tcase_add_test(tc, test_backpressure);
     tcase_add_test(tc, test_turns);
+    tcase_add_test(tc, test_turns_mixed);
     tcase_add_test(tc, test_straight_both_full);
     tcase_add_test(tc, test_straight_counts_wrap);
     tcase_add_test(tc, test_straight_lap_end);
