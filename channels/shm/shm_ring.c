@@ -415,11 +415,12 @@ general:
  * acknowledged its last turn, which only the peer's own turns do (its
  * answer in a ping-pong): a store of its own for it made the peer's line
  * bounce in the patterns that answer through the ring (doc/bench.md, stop
- * 37). Else, and for anything larger, the packet goes through the ring. Order with the ring holds by the count of ring
- * records sent before the turn, which the reader must have taken first
- * (progress()). Two senders at once would contend for the line
- * (Exchange's shape, stop 35's prototype): the device asks for a turn only
- * when it has no receive posted. */
+ * 37). Else, and for anything larger, the packet goes through the ring.
+ * Order with the ring holds by the count of ring records sent before the
+ * turn, which the reader must have taken first (progress()). Two senders
+ * at once would contend for the line (Exchange's shape, stop 35's
+ * prototype): the device asks for a turn only for an MPI_Send with no
+ * receive posted. */
 canal_status_t ch_shm_sendv_turn(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
 {
     ch_shm_state_t *st = ep->state;

@@ -34,8 +34,7 @@ static void expect(const unsigned char *b, const MPI_Status *st, int len, int fr
     int n = -1;
 
     MPI_Get_count(st, MPI_BYTE, &n);
-    CHECK(n == len, "round %d message %d from %d: %d bytes, expected %d", round, idx, from, n,
-          len);
+    CHECK(n == len, "round %d message %d from %d: %d bytes, expected %d", round, idx, from, n, len);
     CHECK(st->MPI_TAG == tag, "round %d message %d from %d: tag %d, expected %d (out of order)",
           round, idx, from, st->MPI_TAG, tag);
     CHECK(st->MPI_SOURCE == from, "round %d message %d: source %d, expected %d", round, idx,
@@ -62,8 +61,7 @@ static void recv_one(MPI_Comm c, int from, int any, int len, int round, int idx)
     MPI_Status st;
 
     memset(b, 0xee, sizeof b);
-    OK(MPI_Recv(b, MAXLEN, MPI_BYTE, any ? MPI_ANY_SOURCE : from, any ? MPI_ANY_TAG : idx, c,
-                &st));
+    OK(MPI_Recv(b, MAXLEN, MPI_BYTE, any ? MPI_ANY_SOURCE : from, any ? MPI_ANY_TAG : idx, c, &st));
     expect(b, &st, len, from, round, idx, idx);
 }
 
