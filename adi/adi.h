@@ -79,9 +79,6 @@ struct adi_request {
     uint8_t withdrawing;      /* sends: its WITHDRAW waits for the PKT_WITHDRAWN answer
                                  (these two: reset by adi_isend_into; in the padding
                                  before context) */
-    uint8_t standing;         /* recvs: the library's own receive that stays posted for
-                                 the whole run (ULFM's revoke notices): not counted in
-                                 adi_dev.nposted, which says what the program waits for */
     int context, rank, tag;   /* rank: source to match (recv) or my rank (send) */
     int peer;                 /* job rank of the peer (send) */
     void *buf;

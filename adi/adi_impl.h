@@ -187,9 +187,6 @@ typedef struct {
     int polling;          /* in progress_poll_hold's channel loop: a rendezvous read may
                              wait for the loop's end (adi_rndv_flush) */
     int nreads;           /* reads waiting for it */
-    long nposted;         /* receives posted on every context, counted in unlocked mode
-                             only (pt2pt.c, posted_count): none, and a blocking eager
-                             send is a ping-pong's turn (channel.h, sendv_turn) */
     int nfailed;          /* peers reported failed (atomic: read on the posting path) */
     long long pull_until_us; /* common_now_us until which local peers are expected to be
                                 pulling our rendezvous data (rndv_pull_expect; atomic) */
@@ -289,7 +286,6 @@ static inline void adi_req_init_msg(adi_request_t *r, adi_req_kind_t kind, void 
     r->mode = 0;
     r->proto = 0;
     r->in_queue = 0;
-    r->standing = 0;
     r->context = context;
     r->rank = rank;
     r->tag = tag;

@@ -94,6 +94,21 @@ static inline adi_ctx_queues_t *ctx_get(int context)
 
 adi_ctx_queues_t *adi_ctx(int context) { return ctx_get(context); }
 
+/* Whether a receive is posted on context's queue, without making the
+ * queues (send_now's turn hint): a plain read of the length, as only
+ * unlocked mode asks. */
+static inline int ctx_has_posted(int context)
+{
+    adi_ctx_queues_t **chunk, *q;
+
+    if ((unsigned)context >= (unsigned)ADI_CONTEXT_MAX ||
+        (unsigned)context >= (unsigned)CTX_CHUNK * CTX_CHUNKS ||
+        (chunk = __atomic_load_n(&ctx_tab[context / CTX_CHUNK], __ATOMIC_ACQUIRE)) == NULL ||
+        (q = __atomic_load_n(&chunk[context % CTX_CHUNK], __ATOMIC_ACQUIRE)) == NULL)
+        return 0;
+    return q->posted.len != 0;
+}
+
 int adi_ctx_idle(int context)
 {
     adi_ctx_queues_t **chunk, *q;
@@ -734,15 +749,18 @@ static inline __attribute__((always_inline)) canal_status_t send_now(const adi_s
     p->credit -= cost;
     adi_stat_add_devlocked(&adi_stats.msgs_sent[p->stats_slot], 1);
     adi_stat_add_devlocked(&adi_stats.bytes_sent[p->stats_slot], size);
-    /* MPI_Send with no receive posted (unlocked mode): the peer most
-     * likely waits for this message and sends nothing before it has it,
-     * and this rank sends nothing more before it waits, a turn of a
-     * ping-pong; the channel may carry it where a lone packet is fastest
-     * (shm: the line the pair shares; caps.turn_max says which sizes,
-     * others take sendv at once). Not MPI_Isend (a window follows)
-     * nor MPI_Sendrecv (both directions at once): the turns of those
-     * measured slower than the ring (doc/bench.md, stop 37). */
-    if (__builtin_expect(a->lone && size < p->turn_lim && (adi_dev.nposted | adi_locked) == 0
+    /* MPI_Send with no receive posted on its communicator (unlocked
+     * mode): the peer most likely waits for this message and sends
+     * nothing before it has it, and this rank sends nothing more before
+     * it waits, a turn of a ping-pong; the channel may carry it where a
+     * lone packet is fastest (shm: the line the pair shares; caps.turn_max
+     * says which sizes, others take sendv at once). Not MPI_Isend (a
+     * window follows) nor MPI_Sendrecv (both directions at once): the
+     * turns of those measured slower than the ring (doc/bench.md, stop
+     * 37). Locked mode asks for none: the queue's length is read without
+     * its lock. */
+    if (__builtin_expect(a->lone && size < p->turn_lim && !adi_locked &&
+                                     !ctx_has_posted(a->context)
                              ? ch_sendv_turn(p->ch, dest, iov, size ? 2 : 1) != CANAL_OK
                              : ch_sendv(p->ch, dest, iov, size ? 2 : 1) != CANAL_OK,
                          0)) {
@@ -1323,18 +1341,6 @@ static void unexpected_sub(const adi_message_t *m)
         adi_dev.unexpected_bytes -= m->size;
 }
 
-/* Receive r joined (+1) or left (-1) a posted queue: adi_dev.nposted,
- * unless r is a standing receive of the library's own. Only in unlocked
- * mode, where it costs an add; in locked mode the contexts' locks do not
- * exclude each other and a locked add per message would cost more than a
- * turn gains, so the count stops there (send_now asks for no turn in
- * locked mode). A wrong count costs time, never order. */
-static inline void posted_count(const adi_request_t *r, long d)
-{
-    if (!adi_locked && !r->standing)
-        adi_dev.nposted += d;
-}
-
 /* A receive's fields, for a request that was live before (adi_irecv_into:
  * a persistent receive's). */
 static inline void irecv_fields(adi_request_t *r, void *buf, size_t count, dt_type_t *dt, int src,
@@ -1375,7 +1381,6 @@ irecv_post(adi_request_t *r, dt_type_t *dt, int src, int tag, int context)
     } else {
         r->state = REQ_RECV_POSTED;
         adi_mq_add(&q->posted, &r->match, src, tag);
-        posted_count(r, 1);
         adi_q_hwm(&q->posted, &q->posted_hwm);
     }
     adi_q_unlock(q);
@@ -2028,7 +2033,6 @@ canal_status_t adi_cancel(adi_request_t *r)
             adi_q_lock(q);
             if (r->state == REQ_RECV_POSTED) {
                 adi_mq_remove(&q->posted, &r->match);
-                posted_count(r, -1);
                 r->state = REQ_IDLE;
                 unposted = 1;
             }
@@ -2201,7 +2205,6 @@ static __attribute__((noinline)) void arrive_search(adi_ctx_queues_t *q, int pee
     r = req_of(adi_mq_find_posted(&q->posted, h->src_rank, h->tag));
     if (r != NULL) {
         adi_mq_remove(&q->posted, &r->match);
-        posted_count(r, -1);
         arrive_matched(q, r, peer, h, payload);
         return;
     }
@@ -2299,7 +2302,6 @@ arrive_tiny(int peer, int npeers, const void *hdr, size_t hdr_len, const void *p
         r = req_of(e);
         if (__builtin_expect(r->alloc_buf == NULL && dt_is_contig(r->dt), 1)) {
             adi_mq_remove_first(&q->posted, e);
-            posted_count(r, -1);
             r->state = REQ_DONE;
             adi_q_unlock(q);
             r->status.source = h.src_rank;
@@ -2489,7 +2491,6 @@ static void posted_fail(adi_ctx_queues_t *q, adi_request_t *r, int peer, canal_s
     adi_q_lock(q);
     if (r->state == REQ_RECV_POSTED) {
         adi_mq_remove(&q->posted, &r->match);
-        posted_count(r, -1);
         r->state = REQ_IDLE;
         took = 1;
     }
@@ -2537,7 +2538,6 @@ static void posted_fail_ctx(adi_ctx_queues_t *q, int context, void *arg)
             continue; /* (any-source: stays posted, ULFM) */
         r->status.error = fst;
         adi_mq_remove(&q->posted, &r->match);
-        posted_count(r, -1);
         r->state = REQ_IDLE;
         r->peer = peer;
         common_list_push_back(&fail, &r->sendq);

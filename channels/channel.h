@@ -132,8 +132,9 @@ typedef struct ch_ops {
      * device is not in locked mode. See doc/design.md, "Threads and locking". */
     canal_status_t (*sendv)(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
     /* Optional: sendv() of a packet the device expects to be a turn of a
-     * ping-pong: nothing is posted here to receive from anyone, so the peer
-     * most likely waits for this packet and sends nothing before it has it.
+     * ping-pong (a blocking send with no receive posted on its
+     * communicator): the peer most likely waits for this packet and sends
+     * nothing before it has it.
      * The same contract as sendv() (order with every other packet to the
      * peer included); a channel may carry it where a lone packet is fastest
      * and two senders at once would contend (shm: the line the pair shares).

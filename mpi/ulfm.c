@@ -113,7 +113,6 @@ static void listener_post(void)
         return;
     }
     r->on_complete = listener_done;
-    r->standing = 1; /* (not a receive the program waits on: adi_dev.nposted) */
     listener = r;
     if (adi_irecv_into(r, NULL, 0, dt_builtin(DT_BYTE), ADI_ANY_SOURCE, ADI_ANY_TAG,
                        ULFM_CTX_REVOKE) < 0) {
