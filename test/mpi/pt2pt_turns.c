@@ -14,7 +14,9 @@
  *   with MPI_ANY_SOURCE;
  * - an MPI_Sendrecv both ways, then a ping-pong again.
  * Every message carries its round and index and is checked byte by byte,
- * with its count and tag. args=mt runs under MPI_THREAD_MULTIPLE.
+ * with its count and tag. Meanwhile each paired rank keeps a receive posted
+ * on a second communicator (as a library's listener would), which its peer
+ * answers after the last round. args=mt runs under MPI_THREAD_MULTIPLE.
  */
 #include "mtest.h"
 
@@ -79,8 +81,9 @@ static void pingpong(MPI_Comm c, int leader, int peer, int len, int round, int i
 int main(int argc, char **argv)
 {
     int mt = argc > 1 && strcmp(argv[1], "mt") == 0;
-    MPI_Comm c;
-    int peer, leader;
+    MPI_Comm c, side;
+    MPI_Request listen = MPI_REQUEST_NULL;
+    int peer, leader, heard = -1;
     long sum = 0, total = 0;
 
     if (mt)
@@ -88,8 +91,11 @@ int main(int argc, char **argv)
     else
         mtest_init(&argc, &argv);
     OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &side));
     peer = mtest_rank ^ 1;
     leader = (mtest_rank & 1) == 0;
+    if (peer < mtest_size)
+        OK(MPI_Irecv(&heard, 1, MPI_INT, peer, 9, side, &listen));
     if (peer < mtest_size) {
         for (int r = 0; r < ROUNDS; r++) {
             switch (r % 4) {
@@ -140,10 +146,14 @@ int main(int argc, char **argv)
             sum += r;
         }
         total = sum;
+        OK(MPI_Send(&mtest_rank, 1, MPI_INT, peer, 9, side));
+        OK(MPI_Wait(&listen, MPI_STATUS_IGNORE));
+        CHECK(heard == peer, "the other communicator's message: %d, expected %d", heard, peer);
     }
     /* Every rank, paired or not: the same number of rounds finished. */
     OK(MPI_Allreduce(&total, &sum, 1, MPI_LONG, MPI_MAX, c));
     CHECK(sum == (long)ROUNDS * (ROUNDS - 1) / 2, "rounds: %ld", sum);
     OK(MPI_Comm_free(&c));
+    OK(MPI_Comm_free(&side));
     return mtest_finish();
 }
