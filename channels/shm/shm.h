@@ -110,7 +110,7 @@ typedef struct {
  * | payload << 8). A half is read only by the peer, so a ping-pong moves the
  * line once per message: the answer carries the acknowledgement, and
  * nobody frees a half by writing it (which made the waiting peer take the
- * line twice, doc/bench.md, stop 36 (lead)). */
+ * line twice, doc/bench.md, stop 37 (lead)). */
 typedef struct {
     _Atomic uint64_t head;
     unsigned char bytes[24];
