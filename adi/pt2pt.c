@@ -1638,8 +1638,14 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
          * from the unexpected queue (a copy of at most ADI_MSG_INLINE bytes
          * more than a posted receive's, against the request's making,
          * posting, completing and freeing); others post a request at once.
-         * Not after a loss or revocation: the request path's rules apply. */
-        if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0)
+         * Not after a loss or revocation: the request path's rules apply.
+         * Not in locked mode either: a receive that waits unposted is not
+         * matched first, and another thread's receive posted (or looking)
+         * after it would take its message from the unexpected queue (a
+         * counter thread in MPI_Recv(MPI_ANY_SOURCE) and the main thread's
+         * request to itself, then MPI_Recv of the answer: mpi4py's
+         * nxtval-threads.py demo; test/mpi/pt2pt_threads_self.c). */
+        if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0 || adi_locked)
             return CANAL_AGAIN;
         /* (one thread: nothing arrives between the look above and this; a
          * waiter already there is an outer wait's, which keeps it) */
