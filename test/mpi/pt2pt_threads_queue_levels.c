@@ -184,6 +184,12 @@ int main(int argc, char **argv)
             MPI_Waitall(K, reqs, MPI_STATUSES_IGNORE);
             for (int i = 0; i < K; i++)
                 MPI_Send(&out[i], 1, MPI_INT, 1, i, comms[0]);
+            /* all K queued before the first receive (a message to itself
+             * may still be on its way when MPI_Send returns, and a
+             * blocking receive posted meanwhile would take it unqueued) */
+            for (int i = 0; i < K; i++)
+                for (int f = 0; !f;)
+                    MPI_Iprobe(1, i, comms[0], &f, MPI_STATUS_IGNORE);
             for (int i = K - 1; i >= 0; i--)
                 MPI_Recv(&in[i], 1, MPI_INT, 1, i, comms[0], MPI_STATUS_IGNORE);
             expect("K receives posted on one communicator", V_POSTED_HWM, K, 1);
