@@ -101,7 +101,8 @@ typedef struct {
 
 /* One direction of the line a pair of local ranks shares for turns
  * (shm_ring.c, ch_shm_sendv_turn): a packet of at most SHM_TURN_BYTES,
- * header and payload (ch_shm_turn_off), under one 8-byte head that only
+ * header and payload (placed as in a small ring record, ch_shm_payload_off:
+ * 8-aligned after the header), under one 8-byte head that only
  * the half's owner writes: the turn's number (16 bits, the first is 1), the
  * number of the last turn of the peer's that the owner took (its
  * acknowledgement: the peer writes its half again only after it), the ring
@@ -111,12 +112,11 @@ typedef struct {
  * line once per message: the answer carries the acknowledgement, and
  * nobody frees a half by writing it (which made the waiting peer take the
  * line twice, doc/bench.md, stop 37 (lead)). */
+enum { SHM_TURN_BYTES = 24 };
 typedef struct {
     _Atomic uint64_t head;
-    unsigned char bytes[24];
+    unsigned char bytes[SHM_TURN_BYTES];
 } ch_shm_turn_t;
-
-enum { SHM_TURN_BYTES = 24 };
 
 /* A turn names the ring records before it by their count's low 16 bits,
  * which is exact while a ring cannot hold 2^16 records unread (a record
@@ -125,13 +125,6 @@ enum { SHM_TURN_BYTES = 24 };
 static inline int ch_shm_turns_fit(size_t ring_bytes)
 {
     return ring_bytes / 16 + 2 < 65536;
-}
-
-/* Where a turn's payload starts: 8-aligned after the header, as in a ring
- * record (the device's 16-byte header leaves 8 payload bytes). */
-static inline size_t ch_shm_turn_off(size_t hdr_len)
-{
-    return (hdr_len + 7) & ~(size_t)7;
 }
 
 typedef struct {

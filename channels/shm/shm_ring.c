@@ -437,14 +437,14 @@ canal_status_t ch_shm_sendv_turn(ch_endpoint_t *ep, int peer, const struct iovec
     hl = iov[0].iov_len;
     len = n == 2 ? iov[1].iov_len : 0;
     if ((t = p->turn_out) == NULL || hl - 1 >= SHM_TURN_BYTES ||
-        len > SHM_TURN_BYTES - ch_shm_turn_off(hl) || iov[0].iov_base == NULL ||
+        len > SHM_TURN_BYTES - ch_shm_payload_off(hl, 0) || iov[0].iov_base == NULL ||
         (len != 0 && iov[1].iov_base == NULL) || p->dead ||
         (uint16_t)(atomic_load_explicit(&p->turn_in->head, memory_order_acquire) >> 16) !=
             p->turn_sent)
         goto ring; /* (the peer has not taken our last turn yet) */
     common_copy_small(t->bytes, iov[0].iov_base, hl);
     if (len != 0)
-        common_copy_small(t->bytes + ch_shm_turn_off(hl), iov[1].iov_base, len);
+        common_copy_small(t->bytes + ch_shm_payload_off(hl, 0), iov[1].iov_base, len);
     seq = (uint16_t)(p->turn_sent + 1);
     atomic_store_explicit(&t->head,
                           (uint64_t)seq | (uint64_t)p->turn_took << 16 |
@@ -467,12 +467,12 @@ static canal_status_t turn_take(ch_shm_state_t *st, ch_shm_peer_t *p, uint64_t h
 {
     uint32_t hl = (uint32_t)(h >> 48) & 0xff, len = (uint32_t)(h >> 56);
 
-    if (hl == 0 || hl > SHM_TURN_BYTES || len > SHM_TURN_BYTES - ch_shm_turn_off(hl))
+    if (hl == 0 || hl > SHM_TURN_BYTES || len > SHM_TURN_BYTES - ch_shm_payload_off(hl, 0))
         return common_err_set(CANAL_ERR_PROTO,
                               "shm: corrupt turn from rank %d: header %u B, payload %u B",
                               p->world, hl, len);
-    st->up.on_packet(p->world, p->turn_in->bytes, hl, p->turn_in->bytes + ch_shm_turn_off(hl),
-                     len);
+    st->up.on_packet(p->world, p->turn_in->bytes, hl,
+                     p->turn_in->bytes + ch_shm_payload_off(hl, 0), len);
     p->turn_took++;
     return CANAL_OK;
 }
