@@ -22,7 +22,11 @@
  * to step over more than ADI_MQ_LIST_MAX entries, and the index is dropped
  * when the queue empties: a ping-pong, or messages that arrive in the order
  * their receives were posted, never pay for it (the oldest entry is looked
- * at first, and is the answer when it matches). Emptied bins are kept for reuse (up to SPARE_MAX). A failed
+ * at first, and is the answer when it matches). Emptied bins are kept for
+ * reuse, up to SPARE_MAX a queue: enough for the unexpected queue of a
+ * root whose ranks run ahead through a loop of small gathers (a bin per
+ * message's (src, tag), a few hundred to a few thousand; with 64 kept the
+ * root malloc'ed and freed about three bins a call). A failed
  * allocation drops the index and the queue is searched in order.
  */
 #include "adi/match.h"
@@ -34,7 +38,7 @@ _Static_assert((int)ADI_MQ_ANY_SOURCE == (int)ADI_ANY_SOURCE && (int)ADI_MQ_ANY_
                "match.h's wildcards are adi.h's");
 
 enum { KIND_EXACT = 0, KIND_ANY_SRC = 1, KIND_ANY_TAG = 2, KIND_ALL = 3 };
-enum { TAB_MIN = 64, SPARE_MAX = 64 };
+enum { TAB_MIN = 64, SPARE_MAX = 4096 };
 
 struct adi_mq_bin {
     adi_mq_bin_t *hnext; /* hash chain */
