@@ -293,6 +293,15 @@ const char *coll_algo_chosen(const coll_args_t *a);
  * signature constrains the other group's sends only).
  */
 int coll_moves_nothing(const coll_args_t *a);
+/* A blocking or nonblocking gatherv or scatterv on an intracommunicator in
+ * which this rank sends and receives nothing (a non-root's own block
+ * empty; the root's own block and every other rank's empty): step the
+ * communicator's call sequence as the call's schedule would, and answer 1
+ * (the caller returns at once). The other ranks may still move data in
+ * the call: their linear schedules exchange nothing with this rank, and
+ * the next call's tag is the same at every rank. 0 otherwise (also when
+ * the communicator is out of step: the schedule's creation says so). */
+int coll_skip_empty_part(const coll_args_t *a);
 /* Write the selection table and the forced algorithms (CANAL_SUMMARY). */
 void coll_select_describe(FILE *f);
 

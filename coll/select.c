@@ -287,6 +287,43 @@ int coll_moves_nothing(const coll_args_t *a)
     }
 }
 
+/* n blocks of counts[i] elements of dt, all empty */
+static int blocks_empty(const MPI_Count *counts, int n, dt_type_t *dt)
+{
+    if (dt == NULL || dt_size(dt) == 0)
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (counts[i] != 0)
+            return 0;
+    return 1;
+}
+
+int coll_skip_empty_part(const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    int root = coll_rank(c) == a->root, empty;
+
+    if (coll_is_inter(c))
+        return 0;
+    switch (a->kind) {
+    case COLL_GATHERV:
+        /* (the linear schedule, the only gatherv: a non-root's send, the
+         * root's receives and its own copy) */
+        empty = (a->sdt == NULL || (size_t)a->sendcount * dt_size(a->sdt) == 0) &&
+                (!root || blocks_empty(a->recvcounts, coll_size(c), a->rdt));
+        break;
+    case COLL_SCATTERV:
+        empty = (a->rdt == NULL || (size_t)a->recvcount * dt_size(a->rdt) == 0) &&
+                (!root || blocks_empty(a->sendcounts, coll_size(c), a->sdt));
+        break;
+    default:
+        return 0;
+    }
+    if (!empty || coll_comm_step_check(c) < 0)
+        return 0;
+    return coll_comm_take_tag(c, a->kind) >= 0;
+}
+
 static int when_holds(when_t w, const coll_args_t *a)
 {
     int nn;

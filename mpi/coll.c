@@ -915,9 +915,11 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
     }
 
     /* No data moves at any rank (coll_moves_nothing: decided alike on every
-     * rank): return at once, a nonblocking call with a request already
-     * complete. A persistent one still records its (empty) schedule. */
-    if (mode != MODE_PERSISTENT && coll_moves_nothing(&a)) {
+     * rank), or none to or from this one in a gatherv or scatterv
+     * (coll_skip_empty_part steps the call sequence): return at once, a
+     * nonblocking call with a request already complete. A persistent one
+     * still records its (empty) schedule. */
+    if (mode != MODE_PERSISTENT && (coll_moves_nothing(&a) || coll_skip_empty_part(&a))) {
         widened_free(&w);
         if (mode == MODE_NONBLOCKING)
             *request = mpi_request_done_handle(); /* (shared, never allocated or freed) */
@@ -1010,6 +1012,11 @@ out_widened:
  * share one implementation: `large` says whether the count and displacement
  * arrays are MPI_Count[]/MPI_Aint[] or int[]. */
 
+static inline int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allreduce, MPI_Op op,
+                                  coll_mode_t mode, MPI_Request *request);
+static int empty_type_ok(MPI_Datatype dt);
+static int empty_counts(const void *counts, int big, int n);
+
 /* gather, scatter, allgather, alltoall and their neighbourhood forms */
 static int coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount,
                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
@@ -1024,6 +1031,15 @@ static int coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcoun
                 .recvcount = recvcount,
                 .recvtype = recvtype,
                 .root = root};
+    /* Nothing to send or receive at any rank (both counts 0: the other
+     * ranks' are too, by the type signatures' rule), as coll_call would
+     * find after its checks (empty_call_done); MPI_IN_PLACE, a datatype
+     * that is not predefined or a neighbourhood form takes coll_call. */
+    if (sendcount == 0 && recvcount == 0 && !is_neighbor(kind) && sendbuf != MPI_IN_PLACE &&
+        recvbuf != MPI_IN_PLACE &&
+        ((kind != COLL_GATHER && kind != COLL_SCATTER) || (unsigned)root < (unsigned)c->size) &&
+        empty_type_ok(sendtype) && empty_call_done(c, recvtype, 0, MPI_OP_NULL, mode, request))
+        return MPI_SUCCESS;
     return coll_call(&k, c, mode, request, fn);
 }
 
@@ -1043,6 +1059,13 @@ static int coll_recv_v(coll_kind_t kind, const void *sendbuf, MPI_Count sendcoun
                 .recvtype = recvtype,
                 .root = root,
                 .big = large};
+    /* allgatherv with every count 0 (each rank has the same counts): as
+     * coll_blocks */
+    if (kind == COLL_ALLGATHERV && sendcount == 0 && sendbuf != MPI_IN_PLACE &&
+        recvbuf != MPI_IN_PLACE && displs != NULL && !c->is_inter &&
+        empty_counts(recvcounts, large, c->size) &&
+        empty_type_ok(sendtype) && empty_call_done(c, recvtype, 0, MPI_OP_NULL, mode, request))
+        return MPI_SUCCESS;
     return coll_call(&k, c, mode, request, fn);
 }
 
@@ -1156,6 +1179,25 @@ static inline int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allredu
     return 1;
 }
 
+/* A datatype an empty call accepts the short way: predefined, or valid and
+ * committed (empty_args_valid). */
+static int empty_type_ok(MPI_Datatype dt)
+{
+    return mpi_dt_is_predefined(dt) || empty_args_valid(dt, 0, MPI_OP_NULL);
+}
+
+/* counts (int[] or, big, MPI_Count[]) holds n zeros (NULL: no; a negative
+ * count is an error coll_call raises). */
+static int empty_counts(const void *counts, int big, int n)
+{
+    if (counts == NULL)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (count_at(counts, big, i) != 0)
+            return 0;
+    return 1;
+}
+
 /* reduce, allreduce, scan, exscan, reduce_scatter(_block) */
 static __attribute__((noinline)) int
 coll_reduction(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -1172,6 +1214,14 @@ coll_reduction(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count c
                 .op = op,
                 .root = root,
                 .big = large};
+    /* Count 0 (reduce_scatter: every count 0, the same at every rank), as
+     * the empty MPI_Allreduce (mpi_allreduce_impl); reduce's root in range,
+     * no MPI_IN_PLACE (coll_call checks where it may be passed). */
+    if ((kind == COLL_REDUCE_SCATTER ? !c->is_inter && empty_counts(recvcounts, large, c->size)
+                                      : count == 0) &&
+        sendbuf != MPI_IN_PLACE && (kind != COLL_REDUCE || (unsigned)root < (unsigned)c->size) &&
+        empty_call_done(c, datatype, 1, op, mode, request))
+        return MPI_SUCCESS;
     return coll_call(&k, c, mode, request, fn);
 }
 
