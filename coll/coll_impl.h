@@ -41,6 +41,24 @@ int coll_pair_allreduce_usable(const coll_args_t *a);
  * in *tag the next tag of c's collective sequence for a call of `kind`
  * (taken when not NULL). */
 adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, coll_kind_t kind, int *tag);
+/* coll/pair.c: the blocking linear gather(v) and scatter(v) without a
+ * schedule, for blocks of up to COLL_PAIR_MAX bytes on up to
+ * COLL_DIRECT_MAX_RANKS ranks (the direct runs of the linear algorithms). */
+enum { COLL_DIRECT_MAX_RANKS = 64 };
+canal_status_t coll_direct_gather(const coll_args_t *a);
+canal_status_t coll_direct_scatter(const coll_args_t *a);
+int coll_direct_rooted_usable(const coll_args_t *a);
+/* coll/sched.c: c's requests for coll/pair.c's linear calls, at least
+ * nrecv receives in *recv and nsend sends in *send (kept by c, reused call
+ * after call); CANAL_ERR_NOMEM without memory. */
+canal_status_t coll_comm_direct_reqs(mpi_comm_t *c, int nrecv, int nsend, adi_request_t ***recv,
+                                     adi_request_t ***send);
+/* (the call's tag: coll_comm_take_tag, below) */
+/* coll/sched.c: copy (src, scount, sdt) into (dst, dcount, ddt) now, as a
+ * schedule's copy act does (the smaller size; sizes that differ are an
+ * error; nothing when either side is empty). */
+canal_status_t coll_copy_now(const void *src, size_t scount, dt_type_t *sdt, void *dst,
+                             size_t dcount, dt_type_t *ddt);
 
 /* ---------------------------------------------------------------- mismatched calls */
 /* A collective's tag: the communicator's call sequence above the low
@@ -134,10 +152,12 @@ void coll_watch_drain(mpi_comm_t *c, int tag);
  * rank that only sends, as a bcast's root against a reduce to it, returned
  * without an error; a communicator made later may take the context). */
 void coll_watch_leftovers(mpi_comm_t *c, int limit);
-/* The selection's last answer on a communicator for the barrier (slot 0)
- * or the allreduce (slot 1), and what it depended on besides the
+/* The selection's last answer on a communicator for the barrier (slot 0),
+ * the allreduce (slot 1) or gather, gatherv, scatter, scatterv (slots 2-5,
+ * COLL_CHOICE_ROOTED + 0..3), and what it depended on besides the
  * communicator (coll/select.c's coll_run_direct): blocking loops of the
  * same call do not walk the table each time. */
+enum { COLL_CHOICE_ROOTED = 2, COLL_CHOICE_SLOTS = 6 };
 typedef struct {
     int valid, commutative;
     size_t bytes;

@@ -1,5 +1,6 @@
 /*
- * Blocking barrier and allreduce on two ranks without a schedule. At two
+ * Blocking collectives without a schedule: the barrier and allreduce of two
+ * ranks, and the linear gather(v) and scatter(v) of small blocks. At two
  * ranks the dissemination barrier and the recursive-doubling allreduce are
  * one exchange with the peer: a receive and a send on the collective
  * context with the communicator's next collective tag, then (allreduce) one
@@ -12,7 +13,11 @@
  * nonblocking call) pair up, and the errors are the schedule's: a failed
  * or revoked peer stops the exchange with that error, a message of the
  * wrong size is a mismatch, and a failure the peer met before it sent
- * arrives as an empty message (act_outcome in coll/sched.c).
+ * arrives as an empty message (act_outcome in coll/sched.c). The linear
+ * rooted calls likewise send the linear schedule's messages (coll/rooted.c)
+ * with the root's receives posted in rank order on requests the
+ * communicator keeps, and their sends with no request when the device can
+ * send at once (doc/design.md).
  * Called by coll_run_direct (coll/select.c) after the selection chose.
  */
 #include "coll/coll_impl.h"
@@ -160,4 +165,223 @@ canal_status_t coll_pair_allreduce(const coll_args_t *a)
         return st;
     memcpy((char *)a->recvbuf + lb, tmp, bytes);
     return CANAL_OK;
+}
+
+/* ---------------------------------------------------------------- linear rooted calls */
+/* The requests of a linear call still to complete (r[first..n)), and for
+ * the pokes of a long wait the comm ranks they receive from (NULL for
+ * sends). */
+typedef struct {
+    adi_request_t **r;
+    const int *peers;
+    int n, first, tag;
+    mpi_comm_t *c;
+} lin_wait_t;
+
+static int lin_done(void *arg)
+{
+    lin_wait_t *w = arg;
+    while (w->first < w->n && __atomic_load_n(&w->r[w->first]->done, __ATOMIC_ACQUIRE))
+        w->first++;
+    return w->first == w->n;
+}
+
+/* coll_watch_hooks_t.poke: the ranks whose messages the wait still expects */
+static void lin_poke(void *arg)
+{
+    lin_wait_t *w = arg;
+    for (int i = w->first; w->peers != NULL && i < w->n; i++)
+        if (!__atomic_load_n(&w->r[i]->done, __ATOMIC_ACQUIRE))
+            coll_watch_poke(w->c, w->tag, w->peers[i]);
+}
+
+/* Wait for r[0..n) with the watch; on a mismatch (the ranks called other
+ * collectives) cancel them all, let them end, and return it. */
+static canal_status_t lin_wait(mpi_comm_t *c, int tag, adi_request_t **r, int n, const int *peers)
+{
+    lin_wait_t w = {r, peers, n, 0, tag, c};
+    const coll_watch_hooks_t hooks = {lin_poke, NULL, NULL};
+    canal_status_t st;
+
+    if (lin_done(&w) || (st = coll_watch_wait(c, tag, lin_done, &w, &hooks)) >= 0)
+        return CANAL_OK;
+    for (int i = 0; i < n; i++)
+        adi_cancel(r[i]); /* (does nothing to a finished one) */
+    w.first = 0;
+    if (!lin_done(&w))
+        adi_wait_until(lin_done, &w); /* (a message already matched ends) */
+    return st;
+}
+
+/* The outcome of a send or receive of the call (want: the bytes a receive
+ * expects from comm rank peer); errors as the schedule's. */
+static canal_status_t lin_outcome(mpi_comm_t *c, adi_request_t *r, int peer, size_t want, int recv)
+{
+    canal_status_t st = recv ? recv_outcome(r, peer, want) : r->status.error;
+    int job = coll_host.comm_peer_job_rank(c, peer);
+
+    if (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING)
+        return peer_lost(st, recv && r->status.peer >= 0 ? r->status.peer : job);
+    return st;
+}
+
+int coll_direct_rooted_usable(const coll_args_t *a)
+{
+    int gather = a->kind == COLL_GATHER || a->kind == COLL_GATHERV, p = coll_size(a->comm);
+    const MPI_Count *counts = a->kind == COLL_GATHERV    ? a->recvcounts
+                              : a->kind == COLL_SCATTERV ? a->sendcounts
+                                                         : NULL;
+    dt_type_t *many = gather ? a->rdt : a->sdt; /* the root's side of every block */
+
+    if (p > COLL_DIRECT_MAX_RANKS || coll_is_inter(a->comm))
+        return 0;
+    if (coll_rank(a->comm) != a->root) {
+        dt_type_t *one = gather ? a->sdt : a->rdt;
+        size_t n = gather ? (size_t)a->sendcount : (size_t)a->recvcount;
+        return one == NULL || n * dt_size(one) <= COLL_PAIR_MAX;
+    }
+    if (many == NULL)
+        return 1;
+    for (int i = 0; i < p; i++) {
+        size_t n = counts != NULL ? (size_t)counts[i]
+                                  : (size_t)(gather ? a->recvcount : a->sendcount);
+        if (n * dt_size(many) > COLL_PAIR_MAX)
+            return 0;
+    }
+    return 1;
+}
+
+/* Block i of the root's buffer: (count, offset) of a (v: counts and
+ * displacements). */
+static void lin_block(const coll_args_t *a, int i, int gather, size_t *n, ptrdiff_t *off)
+{
+    dt_type_t *dt = gather ? a->rdt : a->sdt;
+    const MPI_Count *counts = gather ? a->recvcounts : a->sendcounts;
+    const MPI_Aint *displs = gather ? a->rdispls : a->sdispls;
+    int v = a->kind == COLL_GATHERV || a->kind == COLL_SCATTERV;
+    size_t each = (size_t)(gather ? a->recvcount : a->sendcount);
+
+    *n = v ? (size_t)counts[i] : each;
+    *off = v ? (ptrdiff_t)displs[i] * dt_extent(dt) : coll_blk(i, each, dt);
+}
+
+/* A send of the call to comm rank `to` with no request when the device can
+ * send it at once (adi_send_now: small, contiguous, credit, nothing queued
+ * before it), as the schedule's send would complete at once; else posted
+ * on *r, which the caller waits for (1). */
+static int lin_send(mpi_comm_t *c, adi_request_t *r, const void *buf, size_t n, dt_type_t *dt,
+                    int to, int tag, canal_status_t *st)
+{
+    int job = coll_host.comm_peer_job_rank(c, to), me = coll_rank(c), ctx = coll_context(c) + 1;
+
+    if (n > 0 && adi_send_now(buf, n, dt, job, me, tag, ctx, 0) == CANAL_OK)
+        return 0;
+    *st = adi_isend_into(r, buf, n, dt, job, me, tag, ctx, ADI_MODE_STANDARD);
+    return 1;
+}
+
+/* A non-root's one send (gather) or receive (scatter) with the root. */
+static canal_status_t lin_leaf(const coll_args_t *a, int gather)
+{
+    mpi_comm_t *c = a->comm;
+    int root = a->root, job = coll_host.comm_peer_job_rank(c, root), tag;
+    dt_type_t *dt = gather ? a->sdt : a->rdt;
+    size_t n = gather ? (size_t)a->sendcount : (size_t)a->recvcount;
+    adi_request_t **rr, **sr, *r;
+    canal_status_t st = CANAL_OK;
+
+    /* (an empty part still takes the call's tag, as its empty schedule) */
+    if ((tag = coll_comm_take_tag(c, a->kind)) < 0)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective's state");
+    if (dt == NULL || n * dt_size(dt) == 0)
+        return CANAL_OK;
+    if ((st = coll_comm_direct_reqs(c, 1, 1, &rr, &sr)) < 0)
+        return st;
+    if (gather) {
+        r = sr[0];
+        if (!lin_send(c, r, a->sendbuf, n, dt, root, tag, &st))
+            return CANAL_OK;
+    } else {
+        r = rr[0];
+        st = adi_irecv_into(r, a->recvbuf, n, dt, root, tag, coll_context(c) + 1);
+    }
+    if (st < 0)
+        return lost(st) && st != CANAL_ERR_REVOKED ? peer_lost(st, job) : st;
+    if ((st = lin_wait(c, tag, &r, 1, gather ? NULL : &root)) < 0)
+        return st;
+    st = lin_outcome(c, r, root, n * dt_size(dt), !gather);
+    if (st < 0 && st != CANAL_ERR_PEER && st != CANAL_ERR_PEER_PENDING)
+        coll_watch_failed(c, tag, st);
+    return st;
+}
+
+/* The root's receives (gather) or sends (scatter), posted in rank order,
+ * and its own block copied, as the linear schedule; then the wait. A
+ * scatter's send after a failed step carries no data (the schedule's
+ * rule: its receiver fails too). */
+static canal_status_t lin_root(const coll_args_t *a, int gather)
+{
+    mpi_comm_t *c = a->comm;
+    int p = coll_size(c), me = coll_rank(c), ctx = coll_context(c) + 1, tag, k = 0;
+    int peers[COLL_DIRECT_MAX_RANKS];
+    size_t want[COLL_DIRECT_MAX_RANKS];
+    dt_type_t *dt = gather ? a->rdt : a->sdt;
+    char *buf = gather ? (char *)a->recvbuf : (char *)a->sendbuf;
+    adi_request_t **rr, **sr, **r;
+    canal_status_t st, err = CANAL_OK;
+
+    if ((tag = coll_comm_take_tag(c, a->kind)) < 0)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective's state");
+    if ((st = coll_comm_direct_reqs(c, gather ? p : 0, gather ? 0 : p, &rr, &sr)) < 0)
+        return st;
+    r = gather ? rr : sr;
+    for (int i = 0; i < p; i++) {
+        size_t n;
+        ptrdiff_t off;
+        lin_block(a, i, gather, &n, &off);
+        if (i == me) {
+            if (gather && a->sendbuf != MPI_IN_PLACE && a->sdt != NULL)
+                st = coll_copy_now(a->sendbuf, (size_t)a->sendcount, a->sdt, buf + off, n, dt);
+            else if (!gather && a->recvbuf != MPI_IN_PLACE && a->rdt != NULL)
+                st = coll_copy_now(buf + off, n, dt, a->recvbuf, (size_t)a->recvcount, a->rdt);
+            else
+                st = CANAL_OK;
+            if (st < 0 && err == CANAL_OK)
+                err = st;
+            continue;
+        }
+        if (n * dt_size(dt) == 0)
+            continue;
+        st = CANAL_OK;
+        if (gather)
+            st = adi_irecv_into(r[k], buf + off, n, dt, i, tag, ctx);
+        else if (!lin_send(c, r[k], buf + off, err != CANAL_OK ? 0 : n, dt, i, tag, &st))
+            continue; /* (sent: nothing to wait for) */
+        if (st < 0) {
+            /* not posted: this rank's error; the rest still go (a lost
+             * peer fails only its own message), as the schedule's posts */
+            __atomic_store_n(&r[k]->done, 1, __ATOMIC_RELEASE);
+            r[k]->status.error = st;
+            r[k]->status.peer = -1;
+        }
+        peers[k] = i;
+        want[k++] = n * dt_size(dt);
+    }
+    if ((st = lin_wait(c, tag, r, k, gather ? peers : NULL)) < 0)
+        return st;
+    for (int j = 0; j < k && err == CANAL_OK; j++)
+        err = lin_outcome(c, r[j], peers[j], want[j], gather);
+    if (err < 0 && err != CANAL_ERR_PEER && err != CANAL_ERR_PEER_PENDING)
+        coll_watch_failed(c, tag, err);
+    return err;
+}
+
+canal_status_t coll_direct_gather(const coll_args_t *a)
+{
+    return coll_rank(a->comm) == a->root ? lin_root(a, 1) : lin_leaf(a, 1);
+}
+
+canal_status_t coll_direct_scatter(const coll_args_t *a)
+{
+    return coll_rank(a->comm) == a->root ? lin_root(a, 0) : lin_leaf(a, 0);
 }

@@ -710,8 +710,10 @@ static canal_status_t gatherv_linear(coll_sched_t *s, const coll_args_t *a)
 }
 
 const coll_algo_t coll_gather_binomial = {"binomial", COLL_GATHER, gather_binomial, NULL};
-const coll_algo_t coll_gather_linear = {"linear", COLL_GATHER, gather_linear, NULL};
-const coll_algo_t coll_gatherv_linear = {"linear", COLL_GATHERV, gatherv_linear, NULL};
+const coll_algo_t coll_gather_linear = {"linear", COLL_GATHER, gather_linear, NULL,
+                                        coll_direct_gather, coll_direct_rooted_usable};
+const coll_algo_t coll_gatherv_linear = {"linear", COLL_GATHERV, gatherv_linear, NULL,
+                                         coll_direct_gather, coll_direct_rooted_usable};
 
 /* ---------------------------------------------------------------- scatter */
 static canal_status_t scatter_binomial(coll_sched_t *s, const coll_args_t *a)
@@ -818,5 +820,7 @@ static canal_status_t scatterv_linear(coll_sched_t *s, const coll_args_t *a)
 }
 
 const coll_algo_t coll_scatter_binomial = {"binomial", COLL_SCATTER, scatter_binomial, NULL};
-const coll_algo_t coll_scatter_linear = {"linear", COLL_SCATTER, scatter_linear, NULL};
-const coll_algo_t coll_scatterv_linear = {"linear", COLL_SCATTERV, scatterv_linear, NULL};
+const coll_algo_t coll_scatter_linear = {"linear", COLL_SCATTER, scatter_linear, NULL,
+                                         coll_direct_scatter, coll_direct_rooted_usable};
+const coll_algo_t coll_scatterv_linear = {"linear", COLL_SCATTERV, scatterv_linear, NULL,
+                                          coll_direct_scatter, coll_direct_rooted_usable};

@@ -117,7 +117,11 @@ struct coll_comm {
     coll_sched_t *cache[CACHE_WAYS]; /* replay cache of blocking calls (keys in s->key) */
     int cache_next;
     adi_request_t *pair[2];  /* coll/pair.c's receive and send, made on first use */
-    coll_choice_t choice[2]; /* coll_run_direct's memory (coll/select.c) */
+    /* coll/pair.c's linear rooted calls: receives and sends, made on first
+     * use and kept (coll_comm_direct_reqs) */
+    adi_request_t **lin_recv, **lin_send;
+    int nlin_recv, nlin_send;
+    coll_choice_t choice[COLL_CHOICE_SLOTS]; /* coll_run_direct's memory (coll/select.c) */
     coll_shm_state_t shm;    /* coll/shm.c's block */
     /* out of step since a call on the block met one by messages
      * (coll_comm_step_out): the rank that said so and its call's kind */
@@ -159,6 +163,12 @@ void coll_comm_release(mpi_comm_t *c)
     for (int i = 0; i < 2; i++)
         if (cs->pair[i] != NULL)
             adi_request_free(cs->pair[i]);
+    for (int i = 0; i < cs->nlin_recv; i++)
+        adi_request_free(cs->lin_recv[i]);
+    for (int i = 0; i < cs->nlin_send; i++)
+        adi_request_free(cs->lin_send[i]);
+    free(cs->lin_recv);
+    free(cs->lin_send);
     coll_shm_free(&cs->shm);
     free(cs->node_of);
     free(cs);
@@ -442,7 +452,8 @@ int coll_comm_step_out(mpi_comm_t *c, int rank, int kind)
      * tests the mark); no replay (the cache is emptied). */
     cs->shm.state = -1;
     cs->choice[0] = (coll_choice_t){.valid = 1, .algo = NULL};
-    cs->choice[1].valid = 0;
+    for (int i = 1; i < COLL_CHOICE_SLOTS; i++)
+        cs->choice[i].valid = 0;
     adi_lock();
     for (int i = 0; i < CACHE_WAYS; i++) {
         cached[i] = cs->cache[i];
@@ -474,6 +485,59 @@ adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, coll_kind_t kind, int *tag)
     *tag = next_tag(cs, (int)kind);
     adi_unlock();
     return cs->pair;
+}
+
+static canal_status_t do_copy(const act_t *a);
+
+/* Grow *arr (of *n requests of `kind`) to want; 0, or -1 without memory
+ * (what was made stays). */
+static int reqs_grow(adi_request_t ***arr, int *n, int want, adi_req_kind_t kind)
+{
+    adi_request_t **a;
+
+    if (*n >= want)
+        return 0;
+    if ((a = realloc(*arr, sizeof *a * (size_t)want)) == NULL)
+        return -1;
+    *arr = a;
+    while (*n < want) {
+        if ((a[*n] = adi_request_alloc(kind)) == NULL)
+            return -1;
+        (*n)++;
+    }
+    return 0;
+}
+
+canal_status_t coll_comm_direct_reqs(mpi_comm_t *c, int nrecv, int nsend, adi_request_t ***recv,
+                                     adi_request_t ***send)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+
+    if (cs == NULL ||
+        (cs->nlin_recv < nrecv &&
+         reqs_grow(&cs->lin_recv, &cs->nlin_recv, nrecv, ADI_REQ_RECV) < 0) ||
+        (cs->nlin_send < nsend && reqs_grow(&cs->lin_send, &cs->nlin_send, nsend, ADI_REQ_SEND) < 0))
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for the requests of a collective");
+    *recv = cs->lin_recv;
+    *send = cs->lin_send;
+    return CANAL_OK;
+}
+
+canal_status_t coll_copy_now(const void *src, size_t scount, dt_type_t *sdt, void *dst,
+                             size_t dcount, dt_type_t *ddt)
+{
+    act_t a = {.kind = ACT_COPY,
+               .src = src,
+               .count = scount,
+               .dt = sdt,
+               .dst = dst,
+               .dcount = dcount,
+               .ddt = ddt};
+
+    /* (as coll_copy records it: nothing when either side is empty) */
+    if (scount * dt_size(sdt) == 0 || dcount * dt_size(ddt) == 0)
+        return CANAL_OK;
+    return do_copy(&a);
 }
 
 int coll_sched_tag(const coll_sched_t *s)

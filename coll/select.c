@@ -380,6 +380,33 @@ canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a)
     return al->record(s, a);
 }
 
+/* A blocking gather(v) or scatter(v) whose chosen algorithm is the linear
+ * one (gatherv and scatterv always; gather and scatter on an
+ * oversubscribed node) runs without a schedule when its blocks are small
+ * (coll/pair.c): the choice depends on the communicator and the forced
+ * algorithms only, so it is remembered per kind. */
+static canal_status_t rooted_direct(const coll_args_t *a, int *ran)
+{
+    static const int slot_of[] = {[COLL_GATHER] = 0, [COLL_GATHERV] = 1, [COLL_SCATTER] = 2,
+                                  [COLL_SCATTERV] = 3};
+    coll_choice_t *m = coll_comm_choice(a->comm, COLL_CHOICE_ROOTED + slot_of[a->kind]);
+    const coll_algo_t *al;
+
+    if (m == NULL)
+        return CANAL_OK;
+    if (!m->valid) {
+        if (coll_comm_step_check(a->comm) < 0)
+            return CANAL_OK; /* (out of step: the schedule's creation fails) */
+        m->algo = choose(a);
+        m->valid = 1;
+    }
+    al = m->algo;
+    if (al == NULL || al->direct == NULL || (al->direct_usable != NULL && !al->direct_usable(a)))
+        return CANAL_OK;
+    *ran = 1;
+    return al->direct(a);
+}
+
 canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
 {
     const coll_algo_t *al;
@@ -401,6 +428,10 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_gather_all(a, ran) : CANAL_OK;
     }
+    if ((a->kind == COLL_GATHER || a->kind == COLL_GATHERV || a->kind == COLL_SCATTER ||
+         a->kind == COLL_SCATTERV) &&
+        !coll_is_inter(a->comm) && coll_size(a->comm) >= 2)
+        return rooted_direct(a, ran);
     if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm))
         return CANAL_OK;
     /* all ranks on this node: the shared block (coll/shm.c), unless an
