@@ -302,6 +302,10 @@ int coll_moves_nothing(const coll_args_t *a);
  * the next call's tag is the same at every rank. 0 otherwise (also when
  * the communicator is out of step: the schedule's creation says so). */
 int coll_skip_empty_part(const coll_args_t *a);
+/* The same step for a call the front found empty at this rank before
+ * building its arguments (mpi/coll.c: an empty gatherv or scatterv part):
+ * 1 when taken, 0 when c is out of step (the general path says so). */
+int coll_skip_call(mpi_comm_t *c, coll_kind_t kind);
 /* Write the selection table and the forced algorithms (CANAL_SUMMARY). */
 void coll_select_describe(FILE *f);
 

@@ -1016,6 +1016,10 @@ static inline int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allredu
                                   coll_mode_t mode, MPI_Request *request);
 static int empty_type_ok(MPI_Datatype dt);
 static int empty_counts(const void *counts, int big, int n);
+static int empty_part_done(mpi_comm_t *c, coll_kind_t kind, int root, const void *mybuf,
+                           MPI_Count mycount, MPI_Datatype mytype, const void *counts,
+                           const void *displs, int big, MPI_Datatype roottype, coll_mode_t mode,
+                           MPI_Request *request);
 
 /* gather, scatter, allgather, alltoall and their neighbourhood forms */
 static int coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount,
@@ -1059,6 +1063,10 @@ static int coll_recv_v(coll_kind_t kind, const void *sendbuf, MPI_Count sendcoun
                 .recvtype = recvtype,
                 .root = root,
                 .big = large};
+    if (kind == COLL_GATHERV &&
+        empty_part_done(c, kind, root, sendbuf, sendcount, sendtype, recvcounts, displs, large,
+                        recvtype, mode, request))
+        return MPI_SUCCESS;
     /* allgatherv with every count 0 (each rank has the same counts): as
      * coll_blocks */
     if (kind == COLL_ALLGATHERV && sendcount == 0 && sendbuf != MPI_IN_PLACE &&
@@ -1074,6 +1082,9 @@ static int coll_scatterv(const void *sendbuf, const void *sendcounts, const void
                          MPI_Datatype recvtype, int root, mpi_comm_t *c, int large,
                          coll_mode_t mode, MPI_Request *request, const char *fn)
 {
+    if (empty_part_done(c, COLL_SCATTERV, root, recvbuf, recvcount, recvtype, sendcounts, displs,
+                        large, sendtype, mode, request))
+        return MPI_SUCCESS;
     call_t k = {.kind = COLL_SCATTERV,
                 .sendbuf = sendbuf,
                 .sendcounts = sendcounts,
@@ -1184,6 +1195,32 @@ static inline int empty_call_done(mpi_comm_t *c, MPI_Datatype dt, int is_allredu
 static int empty_type_ok(MPI_Datatype dt)
 {
     return mpi_dt_is_predefined(dt) || empty_args_valid(dt, 0, MPI_OP_NULL);
+}
+
+/* An intracommunicator gatherv (scatterv) in which this rank sends
+ * (receives) nothing -- mybuf, mycount, mytype: its own block -- and, at
+ * the root, every block of counts is empty too: coll_skip_empty_part's
+ * case, decided before check_call builds the arguments (with its checks
+ * for it: the root in range, predefined or committed types, counts and
+ * displacements given, no MPI_IN_PLACE); the call sequence steps as the
+ * linear schedule would. Anything else answers 0 and takes coll_call. */
+static int empty_part_done(mpi_comm_t *c, coll_kind_t kind, int root, const void *mybuf,
+                           MPI_Count mycount, MPI_Datatype mytype, const void *counts,
+                           const void *displs, int big, MPI_Datatype roottype, coll_mode_t mode,
+                           MPI_Request *request)
+{
+    if (mycount != 0 || mybuf == MPI_IN_PLACE || c->is_inter || (unsigned)root >= (unsigned)c->size)
+        return 0;
+    if (c->rank == root && (displs == NULL || !empty_counts(counts, big, c->size) ||
+                            !empty_type_ok(roottype)))
+        return 0;
+    if (!empty_type_ok(mytype) || mode == MODE_PERSISTENT ||
+        (mode == MODE_NONBLOCKING && request == NULL) || empty_check_enabled() ||
+        adi_ctx_pair_revoked_inline(c->context) || !coll_skip_call(c, kind))
+        return 0;
+    if (mode == MODE_NONBLOCKING)
+        *request = mpi_request_done_handle();
+    return 1;
 }
 
 /* counts (int[] or, big, MPI_Count[]) holds n zeros (NULL: no; a negative
