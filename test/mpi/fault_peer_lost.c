@@ -1,7 +1,8 @@
 /* Rank 0 waits on rank 1 (argv[2]: "recv", a receive of 8 bytes; "rndv",
  * a send of 1 MiB, beyond the eager limit; "eager", an 8-byte send, then a
  * receive; "rrndv", a receive of 16 MiB whose rendezvous rank 1 started;
- * "any", a receive from MPI_ANY_SOURCE; "coll", an MPI_Allreduce; "flood",
+ * "any", a receive from MPI_ANY_SOURCE; "coll", an MPI_Allreduce; "gatherv", the
+ * root's MPI_Gatherv of an int from each; "scatter", MPI_Scatter from root 1; "flood",
  * eager sends until the channel is full and they queue; "mix", a 1 MiB send
  * and a stream of 8-byte sends, rank 1 dying right after it took 100 of the
  * small ones and started to pull the 1 MiB) when rank 1 is lost
@@ -122,7 +123,7 @@ int main(int argc, char **argv)
 
     if (argc < 4) {
         fprintf(stderr, "usage: fault_peer_lost cut|kill|exit "
-                        "recv|rndv|rrndv|eager|any|coll|flood|mix fatal|return [mt]\n");
+                        "recv|rndv|rrndv|eager|any|coll|gatherv|scatter|flood|mix fatal|return [mt]\n");
         return 2;
     }
     how = argv[1];
@@ -239,6 +240,17 @@ int main(int argc, char **argv)
             int sum = 0;
             rc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
             errs += check_failed(rc, "MPI_Allreduce", rank);
+        } else if (strcmp(where, "gatherv") == 0) {
+            /* the root of a small gatherv (the linear call without a
+             * schedule, coll/pair.c) waits for the lost rank's block */
+            int out[2] = {-1, -1}, cnt[2] = {1, 1}, dsp[2] = {0, 1};
+            rc = MPI_Gatherv(&rank, 1, MPI_INT, out, cnt, dsp, MPI_INT, 0, MPI_COMM_WORLD);
+            errs += check_failed(rc, "MPI_Gatherv", rank);
+        } else if (strcmp(where, "scatter") == 0) {
+            /* a leaf of a small scatter waits for the lost root's block */
+            int in[2] = {5, 6}, got = -1;
+            rc = MPI_Scatter(in, 1, MPI_INT, &got, 1, MPI_INT, 1, MPI_COMM_WORLD);
+            errs += check_failed(rc, "MPI_Scatter from rank 1", rank);
         } else {
             if (strcmp(where, "eager") == 0) {
                 usleep(400000); /* (after the loss, most likely) */
