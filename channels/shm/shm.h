@@ -235,11 +235,13 @@ typedef struct {
                          * rdma_write fails with, as process_vm_writev would; 0 */
     /* CANAL_SHM_CMA_FAIL_AFTER (testing): reads (each message of a batch
      * one) are counted from 1; read number cma_fail_at fails with
-     * cma_fail_errno, after its first half when cma_fail_partial. 0: off */
+     * cma_fail_errno, after its first half when cma_fail_partial; in a
+     * batch, its first (cma_fail_where -1) or last (1) read instead. 0: off */
     uint64_t cma_fail_at;
     uint64_t cma_reads;
     int cma_fail_errno;
     int cma_fail_partial;
+    int cma_fail_where;
     size_t eager_limit; /* CANAL_SHM_EAGER_LIMIT: eager_hint() while CMA is not
                          * known refused */
 

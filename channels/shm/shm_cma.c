@@ -72,15 +72,16 @@ canal_status_t ch_shm_cma_parse_write_fail(const char *text, int *errno_out)
 }
 
 /* CANAL_SHM_CMA_FAIL_AFTER, a test knob: "no" (or empty), or
- * "N[,efault|,eperm][,partial]": this process's single-copy reads
+ * "N[,efault|,eperm][,partial][,first|,last]": this process's single-copy reads
  * (rdma_read, rdma_readv, and each message of an rdma_read_batch: one read
  * each) succeed N times, then read N+1 fails as process_vm_readv would with
  * EPERM (the default: CMA denied at run time, off in the process from then
  * on, as a real EPERM turns it) or EFAULT (that read only); with partial,
  * after copying the first half of its bytes, as a short count followed by
- * the error would (in a batch, the batch's one system call stops there). So
- * tests reach a denial in the middle of a batch, at its first message or
- * its last (test/mpi/pt2pt_rndv_denied.c). */
+ * the error would (in a batch, the batch's one system call stops there);
+ * with first or last, when read N+1 is one of a batch's, that batch's first
+ * or last read fails instead. So tests reach a denial in the middle of a
+ * batch, at its first message or its last (test/mpi/pt2pt_rndv_denied.c). */
 canal_status_t ch_shm_cma_parse_fail_after(ch_shm_state_t *st, const char *text)
 {
     char word[16];
@@ -92,6 +93,7 @@ canal_status_t ch_shm_cma_parse_fail_after(ch_shm_state_t *st, const char *text)
     st->cma_fail_at = 0;
     st->cma_fail_errno = EPERM;
     st->cma_fail_partial = 0;
+    st->cma_fail_where = 0;
     if (text == NULL || text[0] == '\0')
         return CANAL_OK;
     errno = 0;
@@ -113,6 +115,10 @@ canal_status_t ch_shm_cma_parse_fail_after(ch_shm_state_t *st, const char *text)
             st->cma_fail_errno = EPERM;
         else if (strcmp(word, "partial") == 0)
             st->cma_fail_partial = 1;
+        else if (strcmp(word, "first") == 0)
+            st->cma_fail_where = -1;
+        else if (strcmp(word, "last") == 0)
+            st->cma_fail_where = 1;
         else
             goto bad;
         at += 1 + len;
@@ -123,7 +129,7 @@ bad:
     st->cma_fail_at = 0;
     return common_err_set(CANAL_ERR_ARG,
                           "CANAL_SHM_CMA_FAIL_AFTER=%s: expected no, or a count of reads "
-                          "followed by ,efault or ,eperm and ,partial",
+                          "followed by ,efault or ,eperm, ,partial and ,first or ,last",
                           text);
 }
 
@@ -446,7 +452,10 @@ canal_status_t ch_shm_rdma_read_batch(ch_endpoint_t *ep, int peer, const ch_read
         int m = n;
         ssize_t got = 0;
         if (st->cma_fail_at != 0 && st->cma_fail_at - st->cma_reads <= (uint64_t)n) {
-            /* (a test knob: read number cma_fail_at is in this batch) */
+            /* (a test knob: read number cma_fail_at is in this batch; with
+             * first or last, its first or last read fails instead) */
+            if (st->cma_fail_where != 0)
+                st->cma_fail_at = st->cma_reads + (st->cma_fail_where < 0 ? 1 : (uint64_t)n);
             m = (int)(st->cma_fail_at - st->cma_reads - 1);
             if (st->cma_fail_partial) {
                 l[m].iov_len = r[m].iov_len = reads[m].len / 2;
