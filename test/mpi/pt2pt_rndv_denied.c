@@ -19,6 +19,10 @@
  * - args=efault~N: only that message comes through the ring: all others
  *   were read;
  * - args=any: no count (several knobs at once, CMA off from the start).
+ * Then (not with halves) every rank exchanges windows with every other, of
+ * sizes on both sides of the eager limit, some into a strided type, some
+ * from MPI_ANY_SOURCE (exchange(), below): each rank's knob fires at its
+ * own read N+1 there, if not before.
  * More words: mt runs rank 0 under MPI_THREAD_MULTIPLE with each window's
  * requests completed by two threads at once; halves sends only messages of
  * 128 KiB and more, one at a time, so that with CANAL_SHM_CMA_WRITE_FAIL
@@ -33,7 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TAG = 7, TAG_GO = 8 };
+enum { TAG_GO = 8, TAG = 100 }; /* data: TAG + round (a rank that went on to the next round
+                                   * sends what a wildcard of this one must not match) */
 static const int wins[] = {1, 2, 7, 33, 64, 100};
 enum { NWINS = sizeof wins / sizeof wins[0] };
 /* sizes of the batch's reach (64 KiB and below) and past it */
@@ -100,12 +105,12 @@ static void recv_window(MPI_Comm comm, int w, int mode, int round, int mt)
         for (int s = 1; s < mtest_size; s++)
             OK(MPI_Send(&round, 1, MPI_INT, s, TAG_GO, comm));
         /* the last sender's first message is here: its RTSs wait unexpected */
-        OK(MPI_Probe(mtest_size - 1, TAG, comm, MPI_STATUS_IGNORE));
+        OK(MPI_Probe(mtest_size - 1, TAG + round, comm, MPI_STATUS_IGNORE));
     }
     for (int s = 1, k = 0; s < mtest_size; s++)
         for (int m = 0; m < w; m++, k++)
             OK(MPI_Irecv(buf + (size_t)k * slot, (int)slot, MPI_BYTE,
-                         mode == 2 ? MPI_ANY_SOURCE : s, TAG, comm, &reqs[k]));
+                         mode == 2 ? MPI_ANY_SOURCE : s, TAG + round, comm, &reqs[k]));
     if (mode != 1)
         for (int s = 1; s < mtest_size; s++)
             OK(MPI_Send(&round, 1, MPI_INT, s, TAG_GO, comm));
@@ -173,11 +178,98 @@ static void send_window(MPI_Comm comm, int w, int round)
     OK(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, comm, MPI_STATUS_IGNORE));
     CHECK(go == round, "go for round %d, expected %d", go, round);
     for (int m = 0; m < w; m++)
-        OK(MPI_Isend(buf + (size_t)m * slot, msg_size(mtest_rank, round, m, w), MPI_BYTE, 0, TAG, comm,
+        OK(MPI_Isend(buf + (size_t)m * slot, msg_size(mtest_rank, round, m, w), MPI_BYTE, 0, TAG + round, comm,
                      &reqs[m]));
     OK(MPI_Waitall(w, reqs, MPI_STATUSES_IGNORE));
     free(reqs);
     free(buf);
+}
+
+/* Then every rank sends to and receives from every other at once (a halo
+ * exchange): windows of sizes on both sides of the eager limit, which rises
+ * for a rank's new sends once its own CMA is denied, some received into a
+ * strided type (256-byte blocks 512 bytes apart: read piece by piece,
+ * rdma_readv, or streamed again from the start when a read fails part
+ * way), some from MPI_ANY_SOURCE. Each rank's knob fires at its own read. */
+static const int xwins[] = {7, 33, 64, 100};
+static const int xsmall[] = {3000, 4096, 4097, 6000, 8192, 16384, 16385, 20000, 65536};
+enum { NXWINS = sizeof xwins / sizeof xwins[0], NXSMALL = sizeof xsmall / sizeof xsmall[0] };
+
+static int x_size(int src, int dst, int round, int m, int w)
+{
+    if (w <= 7 && m % 3 == 1)
+        return (src + dst + round + m) % 2 ? 1048576 : 262144;
+    return xsmall[(src * 5 + dst * 3 + round + m) % NXSMALL];
+}
+
+static unsigned char x_pat(int src, int dst, int round, int msg, size_t i)
+{
+    return (unsigned char)(src * 29 + dst * 17 + round * 7 + msg * 3 + i + i / 509);
+}
+
+static void exchange(MPI_Comm comm, int w, int round, int any, MPI_Datatype strided)
+{
+    int peers = mtest_size - 1, total = 2 * peers * w;
+    size_t slot = w <= 7 ? 1048576 : 65536;
+    unsigned char *rbuf = calloc((size_t)peers * (size_t)w, 2 * slot);
+    unsigned char *sbuf = malloc((size_t)peers * (size_t)w * slot);
+    MPI_Request *reqs = malloc(sizeof *reqs * (size_t)total);
+    MPI_Status *sts = malloc(sizeof *sts * (size_t)total);
+    int *msgno = calloc((size_t)mtest_size, sizeof(int));
+    int k = 0;
+
+    CHECK(rbuf != NULL && sbuf != NULL && reqs != NULL && sts != NULL && msgno != NULL,
+          "malloc");
+    if (rbuf == NULL || sbuf == NULL || reqs == NULL || sts == NULL || msgno == NULL)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int p = 0; p < mtest_size; p++)
+        for (int m = 0; p != mtest_rank && m < w; m++, k++) {
+            unsigned char *b = rbuf + (size_t)k * 2 * slot;
+            int src = any ? MPI_ANY_SOURCE : p;
+            if (k % 4 == 3) /* (slot bytes: slot / 256 blocks of the strided type) */
+                OK(MPI_Irecv(b, (int)(slot / 256), strided, src, TAG + round, comm, &reqs[k]));
+            else
+                OK(MPI_Irecv(b, (int)slot, MPI_BYTE, src, TAG + round, comm, &reqs[k]));
+        }
+    for (int p = 0, j = 0; p < mtest_size; p++)
+        for (int m = 0; p != mtest_rank && m < w; m++, j++, k++) {
+            unsigned char *b = sbuf + (size_t)j * slot;
+            int n = x_size(mtest_rank, p, round, m, w);
+            for (size_t i = 0; i < (size_t)n; i++)
+                b[i] = x_pat(mtest_rank, p, round, m, i);
+            OK(MPI_Isend(b, n, MPI_BYTE, p, TAG + round, comm, &reqs[k]));
+        }
+    OK(MPI_Waitall(total, reqs, sts));
+    for (k = 0; k < peers * w; k++) {
+        unsigned char *b = rbuf + (size_t)k * 2 * slot;
+        int from = sts[k].MPI_SOURCE, got = -1, msg, n, strd = k % 4 == 3;
+        CHECK(from >= 0 && from < mtest_size && from != mtest_rank,
+              "exchange round %d: receive %d from %d", round, k, from);
+        if (from < 0 || from >= mtest_size || from == mtest_rank)
+            continue;
+        msg = any ? msgno[from]++ : k % w;
+        CHECK(any || from == (k / w < mtest_rank ? k / w : k / w + 1),
+              "exchange round %d: receive %d from %d", round, k, from);
+        n = x_size(from, mtest_rank, round, msg, w);
+        MPI_Get_count(&sts[k], MPI_BYTE, &got);
+        CHECK(got == n, "exchange round %d (window %d): message %d of %d: %d bytes, expected %d",
+              round, w, msg, from, got, n);
+        for (size_t i = 0; i < (size_t)n; i++) {
+            size_t at = strd ? i / 256 * 512 + i % 256 : i;
+            if (b[at] != x_pat(from, mtest_rank, round, msg, i)) {
+                CHECK(0, "exchange round %d (window %d%s): message %d of %d (%d B), byte %zu is "
+                      "%u, expected %u",
+                      round, w, strd ? ", strided" : "", msg, from, n, i, b[at],
+                      x_pat(from, mtest_rank, round, msg, i));
+                break;
+            }
+        }
+    }
+    free(msgno);
+    free(sts);
+    free(reqs);
+    free(sbuf);
+    free(rbuf);
 }
 
 int main(int argc, char **argv)
@@ -230,6 +322,20 @@ int main(int argc, char **argv)
             CHECK(pulled == received - 1,
                   "%llu of %llu rendezvous messages read, expected all but the one that failed",
                   pulled, received);
+    }
+    /* (rank 0 counted before: canal_rndv_received counts requests that
+     * arrive, also those the exchange sends it early) */
+    OK(MPI_Barrier(comm));
+    if (!halves && mtest_size > 1) {
+        MPI_Datatype block, strided;
+        OK(MPI_Type_contiguous(256, MPI_BYTE, &block));
+        OK(MPI_Type_create_resized(block, 0, 512, &strided));
+        OK(MPI_Type_commit(&strided));
+        for (int wi = 0; wi < NXWINS; wi++)
+            for (int any = 0; any < 2; any++, round++)
+                exchange(comm, xwins[wi], round, any, strided);
+        OK(MPI_Type_free(&strided));
+        OK(MPI_Type_free(&block));
     }
     OK(MPI_Comm_free(&comm));
     return mtest_finish();
