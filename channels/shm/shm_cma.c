@@ -76,7 +76,8 @@ canal_status_t ch_shm_cma_parse_write_fail(const char *text, int *errno_out)
  * (rdma_read, rdma_readv, and each message of an rdma_read_batch: one read
  * each) succeed N times, then read N+1 fails as process_vm_readv would with
  * EPERM (the default: CMA denied at run time, off in the process from then
- * on, as a real EPERM turns it) or EFAULT (that read only); with partial,
+ * on, as a real EPERM turns it; with CANAL_SHM_CMA=yes, which never turns it
+ * off, that read only) or EFAULT (that read only); with partial,
  * after copying the first half of its bytes, as a short count followed by
  * the error would (in a batch, the batch's one system call stops there);
  * with first or last, when read N+1 is one of a batch's, that batch's first
@@ -451,7 +452,7 @@ canal_status_t ch_shm_rdma_read_batch(ch_endpoint_t *ep, int peer, const ch_read
         pid_t pid = (pid_t)st->slots[st->local_of[peer]].pid;
         int m = n;
         ssize_t got = 0;
-        if (st->cma_fail_at != 0 && st->cma_fail_at - st->cma_reads <= (uint64_t)n) {
+        if (st->cma_fail_at > st->cma_reads && st->cma_fail_at - st->cma_reads <= (uint64_t)n) {
             /* (a test knob: read number cma_fail_at is in this batch; with
              * first or last, its first or last read fails instead) */
             if (st->cma_fail_where != 0)

@@ -1304,12 +1304,12 @@ END_TEST
 /* ---- CMA denied in the middle of a batch (CANAL_SHM_CMA_FAIL_AFTER) ------- */
 
 /* Rank 1 reads a batch of 2 from rank 0's buffer, then a batch of 8, with
- * the test knob set so that one read fails: fail is that read's index in
- * the second batch (-1: in neither). With EPERM CMA is denied there: the
- * reads before it are whole, it and every later one answer UNSUPPORTED and
- * leave their bytes untouched (but the first half of the failing one with
- * partial), and later reads are refused too; with EFAULT only that read
- * fails (CANAL_ERR_ARG). */
+ * the test knob set so that one read fails: fail is that read's index
+ * among the 10 (-1: none). With EPERM CMA is denied there: the reads before
+ * it are whole, it and every later one answer UNSUPPORTED and leave their
+ * bytes untouched (but the first half of the failing one with partial),
+ * and later reads are refused too; with EFAULT only that read fails
+ * (CANAL_ERR_ARG). */
 typedef struct {
     const char *knob;
     int fail, efault, partial;
@@ -1334,36 +1334,32 @@ static int body_cma_fail_after(int rank, void *arg)
         T_CHECK(pmi_put("test-buf", val) == CANAL_OK, "put");
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
     } else {
-        ch_read_t rd[8];
-        canal_status_t sts[8];
+        ch_read_t rd[10];
+        canal_status_t sts[10];
         unsigned long long raddr;
-        canal_status_t want;
+        canal_status_t bad = c->efault ? CANAL_ERR_ARG : CANAL_ERR_UNSUPPORTED;
         T_CHECK(pmi_fence() == CANAL_OK, "fence");
         T_CHECK(pmi_get(0, "test-buf", val, sizeof val) == CANAL_OK, "get");
         raddr = strtoull(val, NULL, 16);
         memset(buf, 0, 10 * LEN);
-        for (int i = 0; i < 2; i++)
-            rd[i] = (ch_read_t){buf + (size_t)i * LEN, raddr + (size_t)i * LEN, 0, LEN};
         if (!caps.has_rdma || SHM_ST->cma_state != SHM_CMA_WORKS) {
             fprintf(stderr, "SKIP cma_fail_after: CMA denied here\n");
             goto out;
         }
-        T_CHECK(ch_rdma_read_batch(EP, 0, rd, 2, sts) == CANAL_OK, "first batch");
-        for (int i = 0; i < 8; i++)
-            rd[i] = (ch_read_t){buf + (size_t)(i + 2) * LEN, raddr + (size_t)(i + 2) * LEN, 0,
-                                LEN};
-        want = c->fail < 0 ? CANAL_OK : c->efault ? CANAL_ERR_ARG : CANAL_ERR_UNSUPPORTED;
-        T_CHECK(ch_rdma_read_batch(EP, 0, rd, 8, sts) == want, "%s: second batch",
-                c->knob);
+        for (int i = 0; i < 10; i++)
+            rd[i] = (ch_read_t){buf + (size_t)i * LEN, raddr + (size_t)i * LEN, 0, LEN};
+        T_CHECK(ch_rdma_read_batch(EP, 0, rd, 2, sts) ==
+                    (c->fail >= 0 && c->fail < 2 ? bad : CANAL_OK),
+                "%s: first batch", c->knob);
+        T_CHECK(ch_rdma_read_batch(EP, 0, rd + 2, 8, sts + 2) ==
+                    (c->fail >= 2 || (c->fail >= 0 && !c->efault) ? bad : CANAL_OK),
+                "%s: second batch", c->knob);
         for (int i = 0; i < 10; i++) {
-            int k = i - 2; /* (its index in the second batch) */
-            int read = c->fail < 0 || k < c->fail || (c->efault && k != c->fail);
-            size_t whole = read ? LEN : k == c->fail && c->partial ? LEN / 2 : 0;
+            int read = c->fail < 0 || i < c->fail || (c->efault && i != c->fail);
+            size_t whole = read ? LEN : i == c->fail && c->partial ? LEN / 2 : 0;
             unsigned char *b = buf + (size_t)i * LEN;
-            if (k >= 0)
-                T_CHECK(sts[k] == (read ? CANAL_OK : k == c->fail ? want
-                                                      : CANAL_ERR_UNSUPPORTED),
-                        "%s: read %d of the second batch: %d", c->knob, k, sts[k]);
+            T_CHECK(sts[i] == (read ? CANAL_OK : i == c->fail ? bad : CANAL_ERR_UNSUPPORTED),
+                    "%s: read %d: %d", c->knob, i, sts[i]);
             for (size_t j = 0; j < LEN; j++)
                 if (b[j] != (j < whole ? pattern(0, 7, (size_t)i * LEN + j) : 0)) {
                     T_CHECK(0, "%s: read %d, byte %zu of %zu copied: %u", c->knob, i, j,
@@ -1389,15 +1385,18 @@ out:
 START_TEST(test_cma_fail_after)
 {
     static const cma_fail_case_t cases[] = {
-        {"2", 0, 0, 0},          /* the first read of a batch, after a batch */
-        {"4", 2, 0, 0},          /* the middle */
-        {"4,partial", 2, 0, 1},  /* ... after a short count within it */
-        {"9", 7, 0, 0},          /* the last */
-        {"4,efault", 2, 1, 0},   /* that one only */
-        {"5,efault,partial", 3, 1, 1},
-        {"3,first", 0, 0, 0},    /* in the second batch: its first */
-        {"3,last", 7, 0, 0},     /* ... its last */
-        {"11", -1, 0, 0},        /* after the reads (the one after the batch is 11) */
+        {"0", 0, 0, 0},          /* the first read of all */
+        {"2", 2, 0, 0},          /* the first read of a batch, after a batch */
+        {"4", 4, 0, 0},          /* the middle */
+        {"4,partial", 4, 0, 1},  /* ... after a short count within it */
+        {"9", 9, 0, 0},          /* the last */
+        {"4,efault", 4, 1, 0},   /* that one only */
+        {"5,efault,partial", 5, 1, 1},
+        {"1,efault,partial", 1, 1, 1}, /* the last of the first batch, then a whole batch */
+        {"3,first", 2, 0, 0},    /* in the second batch: its first */
+        {"3,last", 9, 0, 0},     /* ... its last */
+        {"1,efault,last", 1, 1, 0},
+        {"11", -1, 0, 0},        /* after the reads (the one after the batches is 11) */
         {"no", -1, 0, 0},
     };
 
