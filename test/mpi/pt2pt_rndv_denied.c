@@ -37,8 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TAG_GO = 8, TAG = 100 }; /* data: TAG + round (a rank that went on to the next round
-                                   * sends what a wildcard of this one must not match) */
+/* data: tag TAG + round (a rank that went on to the next round sends what a
+ * wildcard of this one must not match) */
+enum { TAG_GO = 8, TAG = 100 };
 static const int wins[] = {1, 2, 7, 33, 64, 100};
 enum { NWINS = sizeof wins / sizeof wins[0] };
 /* sizes of the batch's reach (64 KiB and below) and past it */
@@ -116,8 +117,8 @@ static void recv_window(MPI_Comm comm, int w, int mode, int round, int mt)
             OK(MPI_Send(&round, 1, MPI_INT, s, TAG_GO, comm));
     if (mt && total >= 2) {
         /* two threads complete the window's requests at once */
-        waiter_t a = {reqs, sts, total / 2, 0}, b = {reqs + total / 2, sts + total / 2,
-                                                     total - total / 2, 0};
+        waiter_t a = {reqs, sts, total / 2, 0},
+                 b = {reqs + total / 2, sts + total / 2, total - total / 2, 0};
         pthread_t t;
         CHECK(pthread_create(&t, NULL, wait_part, &b) == 0, "pthread_create");
         wait_part(&a);
@@ -146,11 +147,13 @@ static void recv_window(MPI_Comm comm, int w, int mode, int round, int mt)
             msg = mode == 2 ? msgno[from]++ : m; /* (a sender's messages arrive in order) */
             n = msg_size(from, round, msg, w);
             MPI_Get_count(&sts[k], MPI_BYTE, &got);
-            CHECK(got == n, "round %d (window %d, mode %d): message %d of %d: %d bytes, expected %d",
-                  round, w, mode, msg, from, got, n);
+            CHECK(got == n,
+                  "round %d (window %d, mode %d): message %d of %d: %d bytes, expected %d", round,
+                  w, mode, msg, from, got, n);
             for (size_t i = 0; i < (size_t)n; i++)
                 if (b[i] != pat(from, round, msg, i)) {
-                    CHECK(0, "round %d (window %d, mode %d): message %d of %d (%d B), byte %zu is "
+                    CHECK(0,
+                          "round %d (window %d, mode %d): message %d of %d (%d B), byte %zu is "
                           "%u, expected %u",
                           round, w, mode, msg, from, n, i, b[i], pat(from, round, msg, i));
                     break;
@@ -178,8 +181,8 @@ static void send_window(MPI_Comm comm, int w, int round)
     OK(MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, comm, MPI_STATUS_IGNORE));
     CHECK(go == round, "go for round %d, expected %d", go, round);
     for (int m = 0; m < w; m++)
-        OK(MPI_Isend(buf + (size_t)m * slot, msg_size(mtest_rank, round, m, w), MPI_BYTE, 0, TAG + round, comm,
-                     &reqs[m]));
+        OK(MPI_Isend(buf + (size_t)m * slot, msg_size(mtest_rank, round, m, w), MPI_BYTE, 0,
+                     TAG + round, comm, &reqs[m]));
     OK(MPI_Waitall(w, reqs, MPI_STATUSES_IGNORE));
     free(reqs);
     free(buf);
@@ -218,8 +221,7 @@ static void exchange(MPI_Comm comm, int w, int round, int any, MPI_Datatype stri
     int *msgno = calloc((size_t)mtest_size, sizeof(int));
     int k = 0;
 
-    CHECK(rbuf != NULL && sbuf != NULL && reqs != NULL && sts != NULL && msgno != NULL,
-          "malloc");
+    CHECK(rbuf != NULL && sbuf != NULL && reqs != NULL && sts != NULL && msgno != NULL, "malloc");
     if (rbuf == NULL || sbuf == NULL || reqs == NULL || sts == NULL || msgno == NULL)
         MPI_Abort(MPI_COMM_WORLD, 1);
     for (int p = 0; p < mtest_size; p++)
@@ -257,7 +259,8 @@ static void exchange(MPI_Comm comm, int w, int round, int any, MPI_Datatype stri
         for (size_t i = 0; i < (size_t)n; i++) {
             size_t at = strd ? i / 256 * 512 + i % 256 : i;
             if (b[at] != x_pat(from, mtest_rank, round, msg, i)) {
-                CHECK(0, "exchange round %d (window %d%s): message %d of %d (%d B), byte %zu is "
+                CHECK(0,
+                      "exchange round %d (window %d%s): message %d of %d (%d B), byte %zu is "
                       "%u, expected %u",
                       round, w, strd ? ", strided" : "", msg, from, n, i, b[at],
                       x_pat(from, mtest_rank, round, msg, i));
@@ -309,8 +312,8 @@ int main(int argc, char **argv)
         unsigned long long pulled = mtest_counter("canal_rndv_pulled") - pulled0;
         unsigned long long received = mtest_counter("canal_rndv_received") - received0;
         CHECK(received > (unsigned long long)after,
-              "%llu rendezvous messages, not more than the %ld reads before the failure",
-              received, after);
+              "%llu rendezvous messages, not more than the %ld reads before the failure", received,
+              after);
         if (strcmp(how, "eperm") == 0)
             CHECK(pulled == (unsigned long long)after,
                   "%llu of %llu rendezvous messages read, expected the %ld before CMA was denied",
