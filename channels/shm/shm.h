@@ -236,7 +236,8 @@ typedef struct {
     /* CANAL_SHM_CMA_FAIL_AFTER (testing): reads (each message of a batch
      * one) are counted from 1; read number cma_fail_at fails with
      * cma_fail_errno, after its first half when cma_fail_partial; in a
-     * batch, its first (cma_fail_where -1) or last (1) read instead. 0: off */
+     * batch, its first (cma_fail_where -1) or last (1) read instead. 0: off
+     * (cma_reads then counts only the reads of batches, unused) */
     uint64_t cma_fail_at;
     uint64_t cma_reads;
     int cma_fail_errno;

@@ -468,8 +468,11 @@ canal_status_t ch_shm_rdma_read_batch(ch_endpoint_t *ep, int peer, const ch_read
         done = got > 0 ? (size_t)got : 0;
         for (; whole < n && done >= reads[whole].len; whole++)
             done -= reads[whole].len;
-        if (st->cma_fail_at != 0)
-            __atomic_add_fetch(&st->cma_reads, (uint64_t)whole, __ATOMIC_RELAXED);
+        /* (counted without a branch: plain loads and stores, under the
+         * device's lock as every read) */
+        __atomic_store_n(&st->cma_reads,
+                         __atomic_load_n(&st->cma_reads, __ATOMIC_RELAXED) + (uint64_t)whole,
+                         __ATOMIC_RELAXED);
     }
     for (int i = 0; i < n; i++) {
         st_out[i] = CANAL_OK;
