@@ -1024,9 +1024,32 @@ static void rndv_push(int peer, adi_request_t *r, const adi_pkt_t *ask)
     adi_send_ctrl(peer, &h);
 }
 
+/* r's read of `peer`'s buffer failed with st (CMA refused, also at run
+ * time after earlier reads; a bad address): ask the sender, which still
+ * waits for a FIN or a CTS, to stream the whole message (DATA from offset
+ * 0). A bad address (CANAL_ERR_ARG) is this message's alone: the peer's
+ * later messages are read as before (rndv_start). */
+static void rndv_read_failed(adi_request_t *r, int peer, canal_status_t st)
+{
+    adi_pkt_t h;
+
+    LOG_DEBUG("rdma_read from rank %d failed (%s); falling back to CTS/DATA", peer,
+              common_err_detail());
+    if (st != CANAL_ERR_ARG)
+        adi_dev.peers[peer].has_rdma = 0;
+    r->state = REQ_RECV_DATA;
+    r->offset = 0;
+    memset(&h, 0, sizeof h);
+    h.type = PKT_CTS;
+    h.sreq = r->peer_req;
+    h.rreq = (uint32_t)r->index;
+    adi_send_ctrl(peer, &h);
+}
+
 /* PKT_PUSHED for r, which pulled its part (REQ_RECV_HALF): the sender wrote
  * the rest, or (0 bytes) says where it is, and r reads it; then FIN, which
- * ends the send, and r ends. */
+ * ends the send, and r ends. When that read fails too (CMA denied here since
+ * r read its part), the sender streams the whole message instead. */
 static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
 {
     size_t cap = recv_capacity(r), n = r->size < cap ? r->size : cap;
@@ -1048,6 +1071,10 @@ static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
             st = ch_rdma_read(adi_dev.peers[peer].ch, peer, dst, h->raddr, h->rkey, part, r);
             if (st == CANAL_OK)
                 adi_stat_add(&adi_stats.rndv_push_failed, 1);
+            else if (!adi_dev.peers[peer].failed) {
+                rndv_read_failed(r, peer, st);
+                return;
+            }
         }
         if (st != CANAL_OK && r->status.error == 0)
             r->status.error = common_err_set(st < 0 ? st : CANAL_ERR_IO,
@@ -2476,17 +2503,7 @@ void adi_on_rdma_done(void *cookie, canal_status_t st)
         return;
     }
     if (st < 0) {
-        /* fall back: ask for the data instead */
-        adi_pkt_t h;
-        if (st != CANAL_ERR_ARG) /* (a bad address is this message's: rndv_start) */
-            adi_dev.peers[r->peer].has_rdma = 0;
-        r->state = REQ_RECV_DATA;
-        r->offset = 0;
-        memset(&h, 0, sizeof h);
-        h.type = PKT_CTS;
-        h.sreq = r->peer_req;
-        h.rreq = (uint32_t)r->index;
-        adi_send_ctrl(r->peer, &h);
+        rndv_read_failed(r, r->peer, st); /* (ask for the data instead) */
         return;
     }
     send_fin_like(r->peer, PKT_FIN, r->peer_req);

@@ -177,6 +177,12 @@ static const common_cvar_desc_t cvar_table[] = {
      "testing: shm's process_vm_writev (the sender's part of a large message, "
      "CANAL_RNDV_HALVES_MIN) fails as if with efault or eperm, so that the receiver reads that "
      "part itself; no: it works"},
+    {"SHM_CMA_FAIL_AFTER", CVAR_TYPE_STRING, "no", NULL,
+     "testing: N[,efault][,partial][,first|,last]: shm's single-copy reads (each message of a "
+     "batch one) succeed N times, then the next fails as process_vm_readv would with EPERM (CMA "
+     "then off in the process) or EFAULT (that read only), after copying half its bytes with "
+     "partial; first/last: when that read is in a batch, the batch's first/last read fails "
+     "instead; no: they work"},
     {"SOCK_IFACE", CVAR_TYPE_STRING, "auto", NULL,
      "sock: where to listen: an interface name (eth0), a CIDR subnet (10.1.0.0/16, fd00::/64) "
      "or one address; auto: loopback when the job is on one node, else the first non-loopback "

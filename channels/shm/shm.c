@@ -99,7 +99,9 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
 
     if ((err = ch_shm_cma_parse_mode(common_cvar_str("SHM_CMA"), &st->cma_mode)) != CANAL_OK ||
         (err = ch_shm_cma_parse_write_fail(common_cvar_str("SHM_CMA_WRITE_FAIL"),
-                                           &st->cma_write_fail)) != CANAL_OK)
+                                           &st->cma_write_fail)) != CANAL_OK ||
+        (err = ch_shm_cma_parse_fail_after(st, common_cvar_str("SHM_CMA_FAIL_AFTER"))) !=
+            CANAL_OK)
         goto fail_state;
     cell = common_cvar_int("SHM_CELL_SIZE");
     cells = common_cvar_int("SHM_CELLS");

@@ -233,6 +233,16 @@ typedef struct {
     char cma_why[160];
     int cma_write_fail; /* CANAL_SHM_CMA_WRITE_FAIL (testing): the errno every
                          * rdma_write fails with, as process_vm_writev would; 0 */
+    /* CANAL_SHM_CMA_FAIL_AFTER (testing): reads (each message of a batch
+     * one) are counted from 1; read number cma_fail_at fails with
+     * cma_fail_errno, after its first half when cma_fail_partial; in a
+     * batch, its first (cma_fail_where -1) or last (1) read instead. 0: off
+     * (cma_reads then counts only the reads of batches, unused) */
+    uint64_t cma_fail_at;
+    uint64_t cma_reads;
+    int cma_fail_errno;
+    int cma_fail_partial;
+    int cma_fail_where;
     size_t eager_limit; /* CANAL_SHM_EAGER_LIMIT: eager_hint() while CMA is not
                          * known refused */
 
@@ -312,6 +322,7 @@ void ch_shm_wake(ch_endpoint_t *ep, int peer);
 uint64_t ch_shm_cma_probe_addr(void);
 canal_status_t ch_shm_cma_parse_mode(const char *text, int *mode_out);
 canal_status_t ch_shm_cma_parse_write_fail(const char *text, int *errno_out);
+canal_status_t ch_shm_cma_parse_fail_after(ch_shm_state_t *st, const char *text);
 canal_status_t ch_shm_cma_probe_self(ch_shm_state_t *st);
 canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st);
 canal_status_t ch_shm_mem_register(ch_endpoint_t *ep, const void *buf, size_t len,

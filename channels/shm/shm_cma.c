@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
@@ -68,6 +69,69 @@ canal_status_t ch_shm_cma_parse_write_fail(const char *text, int *errno_out)
         return common_err_set(CANAL_ERR_ARG,
                               "CANAL_SHM_CMA_WRITE_FAIL=%s: expected no, efault or eperm", text);
     return CANAL_OK;
+}
+
+/* CANAL_SHM_CMA_FAIL_AFTER, a test knob: "no" (or empty), or
+ * "N[,efault|,eperm][,partial][,first|,last]": this process's single-copy reads
+ * (rdma_read, rdma_readv, and each message of an rdma_read_batch: one read
+ * each) succeed N times, then read N+1 fails as process_vm_readv would with
+ * EPERM (the default: CMA denied at run time, off in the process from then
+ * on, as a real EPERM turns it; with CANAL_SHM_CMA=yes, which never turns it
+ * off, that read only) or EFAULT (that read only); with partial,
+ * after copying the first half of its bytes, as a short count followed by
+ * the error would (in a batch, the batch's one system call stops there);
+ * with first or last, when read N+1 is one of a batch's, that batch's first
+ * or last read fails instead. So tests reach a denial in the middle of a
+ * batch, at its first message or its last (test/mpi/pt2pt_rndv_denied.c). */
+canal_status_t ch_shm_cma_parse_fail_after(ch_shm_state_t *st, const char *text)
+{
+    char word[16];
+    const char *at;
+    unsigned long long n;
+    char *end;
+    int b;
+
+    st->cma_fail_at = 0;
+    st->cma_fail_errno = EPERM;
+    st->cma_fail_partial = 0;
+    st->cma_fail_where = 0;
+    if (text == NULL || text[0] == '\0')
+        return CANAL_OK;
+    errno = 0;
+    n = strtoull(text, &end, 10);
+    if (end == text && common_parse_bool(text, &b) == 0 && !b)
+        return CANAL_OK; /* (no, off, false: "0" is a count) */
+    if (end == text || errno != 0 || text[0] == '-' || n >= UINT64_MAX - 1)
+        goto bad;
+    st->cma_fail_at = (uint64_t)n + 1;
+    for (at = end; *at == ',';) {
+        size_t len = strcspn(at + 1, ",");
+        if (len >= sizeof word)
+            goto bad;
+        memcpy(word, at + 1, len);
+        word[len] = '\0';
+        if (strcmp(word, "efault") == 0)
+            st->cma_fail_errno = EFAULT;
+        else if (strcmp(word, "eperm") == 0)
+            st->cma_fail_errno = EPERM;
+        else if (strcmp(word, "partial") == 0)
+            st->cma_fail_partial = 1;
+        else if (strcmp(word, "first") == 0)
+            st->cma_fail_where = -1;
+        else if (strcmp(word, "last") == 0)
+            st->cma_fail_where = 1;
+        else
+            goto bad;
+        at += 1 + len;
+    }
+    if (*at == '\0')
+        return CANAL_OK;
+bad:
+    st->cma_fail_at = 0;
+    return common_err_set(CANAL_ERR_ARG,
+                          "CANAL_SHM_CMA_FAIL_AFTER=%s: expected no, or a count of reads "
+                          "followed by ,efault or ,eperm, ,partial and ,first or ,last",
+                          text);
 }
 
 /* Local pieces per process_vm_readv (the kernel's UIO_MAXIOV is 1024) and
@@ -131,6 +195,22 @@ static int cma_copy(pid_t pid, void *dst, uint64_t raddr, size_t len)
 {
     struct iovec one = {dst, len};
     return cma_xferv(pid, &one, 1, raddr, 0);
+}
+
+/* A read under CANAL_SHM_CMA_FAIL_AFTER: counted, and made unless it is
+ * the one to fail (then its first half, with partial). */
+static int cma_read_counted(ch_shm_state_t *st, pid_t pid, const struct iovec *dst, int n,
+                            uint64_t raddr)
+{
+    uint64_t k = __atomic_add_fetch(&st->cma_reads, 1, __ATOMIC_RELAXED);
+
+    if (k != st->cma_fail_at)
+        return cma_xferv(pid, dst, n, raddr, 0);
+    if (st->cma_fail_partial && n > 0) {
+        struct iovec half = {dst[0].iov_base, dst[0].iov_len / 2};
+        (void)cma_xferv(pid, &half, 1, raddr, 0);
+    }
+    return st->cma_fail_errno;
 }
 
 static int denied_errno(int e)
@@ -285,8 +365,10 @@ static canal_status_t shm_xfer_pieces(ch_shm_state_t *st, const char *call, int 
         return common_err_set(CANAL_ERR_UNSUPPORTED, "shm: no single-copy reads (%s)", st->cma_why);
     li = st->local_of[peer];
     pid = (pid_t)st->slots[li].pid;
-    if (write && st->cma_write_fail != 0) /* (a test knob: one untaken branch) */
+    if (write && st->cma_write_fail != 0) /* (test knobs: one untaken branch each) */
         e = st->cma_write_fail;
+    else if (st->cma_fail_at != 0 && !write)
+        e = cma_read_counted(st, pid, dst, n, raddr);
     else
         e = cma_xferv(pid, dst, n, raddr, write);
     if (e == 0) {
@@ -337,9 +419,13 @@ canal_status_t ch_shm_rdma_read(ch_endpoint_t *ep, int peer, void *dst, uint64_t
  * system call), so a receiver that matched a window of mid-size messages
  * reads them for about the price of one (bench.md, stop 36). The kernel
  * copies the pieces in order, so after a short count the reads it covered
- * are done and the others are made one by one through rdma_read, which
- * judges a refusal, a lost peer or a bad address as it always does. The
- * same one by one until CMA has worked once. */
+ * whole are done and the others are made one by one through rdma_read,
+ * which judges a refusal, a lost peer or a bad address as it always does
+ * (once CMA is denied, every later one of the batch answers UNSUPPORTED
+ * without a system call; a bad address fails that read only). The same one
+ * by one until CMA has worked once. Under CANAL_SHM_CMA_FAIL_AFTER the
+ * system call stops before the read that is to fail (or within it, with
+ * partial), as a short count would, and the reads it covered are counted. */
 enum { CMA_BATCH = 64 };
 
 canal_status_t ch_shm_rdma_read_batch(ch_endpoint_t *ep, int peer, const ch_read_t *reads, int n,
@@ -349,6 +435,7 @@ canal_status_t ch_shm_rdma_read_batch(ch_endpoint_t *ep, int peer, const ch_read
     struct iovec l[CMA_BATCH], r[CMA_BATCH];
     canal_status_t all = CANAL_OK;
     size_t done = 0;
+    int whole = 0; /* reads the system call covered */
     int batch = n >= 2 && n <= CMA_BATCH && st->attached && st->cma_state == SHM_CMA_WORKS &&
                 peer >= 0 && peer < st->world_size && st->local_of[peer] >= 0;
 
@@ -363,18 +450,35 @@ canal_status_t ch_shm_rdma_read_batch(ch_endpoint_t *ep, int peer, const ch_read
     }
     if (batch) {
         pid_t pid = (pid_t)st->slots[st->local_of[peer]].pid;
-        ssize_t got = process_vm_readv(pid, l, (unsigned long)n, r, (unsigned long)n, 0);
+        int m = n;
+        ssize_t got = 0;
+        if (st->cma_fail_at > st->cma_reads && st->cma_fail_at - st->cma_reads <= (uint64_t)n) {
+            /* (a test knob: read number cma_fail_at is in this batch; with
+             * first or last, its first or last read fails instead) */
+            if (st->cma_fail_where != 0)
+                st->cma_fail_at = st->cma_reads + (st->cma_fail_where < 0 ? 1 : (uint64_t)n);
+            m = (int)(st->cma_fail_at - st->cma_reads - 1);
+            if (st->cma_fail_partial) {
+                l[m].iov_len = r[m].iov_len = reads[m].len / 2;
+                m++;
+            }
+        }
+        if (m > 0)
+            got = process_vm_readv(pid, l, (unsigned long)m, r, (unsigned long)m, 0);
         done = got > 0 ? (size_t)got : 0;
+        for (; whole < n && done >= reads[whole].len; whole++)
+            done -= reads[whole].len;
+        /* (counted without a branch: plain loads and stores, under the
+         * device's lock as every read) */
+        __atomic_store_n(&st->cma_reads,
+                         __atomic_load_n(&st->cma_reads, __ATOMIC_RELAXED) + (uint64_t)whole,
+                         __ATOMIC_RELAXED);
     }
     for (int i = 0; i < n; i++) {
-        if (done >= reads[i].len && reads[i].len > 0) {
-            done -= reads[i].len;
-            st_out[i] = CANAL_OK;
-            continue;
-        }
-        done = 0; /* (a short read stops within this one: the rest one by one) */
-        st_out[i] = ch_shm_rdma_read(ep, peer, reads[i].dst, reads[i].raddr, reads[i].rkey,
-                                     reads[i].len, NULL);
+        st_out[i] = CANAL_OK;
+        if (i >= whole) /* (a short read stops within this one: the rest one by one) */
+            st_out[i] = ch_shm_rdma_read(ep, peer, reads[i].dst, reads[i].raddr, reads[i].rkey,
+                                         reads[i].len, NULL);
         if (st_out[i] != CANAL_OK)
             all = st_out[i];
     }

@@ -3,6 +3,7 @@
  * cases every channel runs (ch_conform.c: order, sizes, sendv from inside
  * on_packet, block/wake, sendv's argument checks), then what is shm's own:
  * counters that wrap, two nodes, ring back-pressure, rdma_read (one, pieces, batches) through CMA,
+ * a read denied inside a batch (the test knob CANAL_SHM_CMA_FAIL_AFTER),
  * futex sleeps, and the segment's life in /dev/shm. Each test forks a small job through
  * test/unit/fake_pmi.c; the ranks check their own results and report by
  * exit status, which the Check test asserts.
@@ -1300,6 +1301,132 @@ START_TEST(test_cma_bad_value)
 }
 END_TEST
 
+/* ---- CMA denied in the middle of a batch (CANAL_SHM_CMA_FAIL_AFTER) ------- */
+
+/* Rank 1 reads a batch of 2 from rank 0's buffer, then a batch of 8, with
+ * the test knob set so that one read fails: fail is that read's index
+ * among the 10 (-1: none). With EPERM CMA is denied there: the reads before
+ * it are whole, it and every later one answer UNSUPPORTED and leave their
+ * bytes untouched (but the first half of the failing one with partial),
+ * and later reads are refused too; with EFAULT only that read fails
+ * (CANAL_ERR_ARG). */
+typedef struct {
+    const char *knob;
+    int fail, efault, partial;
+} cma_fail_case_t;
+
+static int body_cma_fail_after(int rank, void *arg)
+{
+    const cma_fail_case_t *c = arg;
+    enum { LEN = 20000 };
+    unsigned char *buf = malloc(10 * LEN);
+    char val[64], desc[256];
+    uint64_t key;
+
+    T_CHECK(buf != NULL, "malloc");
+    setenv("CANAL_SHM_CMA_FAIL_AFTER", c->knob, 1);
+    bring_up(&up_check);
+    if (rank == 0) {
+        make_payload(buf, 0, 7, 10 * LEN);
+        T_CHECK(ch_mem_register(EP, buf, 10 * LEN, &key) == CANAL_OK || !caps.has_rdma,
+                "mem_register");
+        snprintf(val, sizeof val, "%llx", (unsigned long long)(uintptr_t)buf);
+        T_CHECK(pmi_put("test-buf", val) == CANAL_OK, "put");
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+    } else {
+        ch_read_t rd[10];
+        canal_status_t sts[10];
+        unsigned long long raddr;
+        canal_status_t bad = c->efault ? CANAL_ERR_ARG : CANAL_ERR_UNSUPPORTED;
+        T_CHECK(pmi_fence() == CANAL_OK, "fence");
+        T_CHECK(pmi_get(0, "test-buf", val, sizeof val) == CANAL_OK, "get");
+        raddr = strtoull(val, NULL, 16);
+        memset(buf, 0, 10 * LEN);
+        if (!caps.has_rdma || SHM_ST->cma_state != SHM_CMA_WORKS) {
+            fprintf(stderr, "SKIP cma_fail_after: CMA denied here\n");
+            goto out;
+        }
+        for (int i = 0; i < 10; i++)
+            rd[i] = (ch_read_t){buf + (size_t)i * LEN, raddr + (size_t)i * LEN, 0, LEN};
+        T_CHECK(ch_rdma_read_batch(EP, 0, rd, 2, sts) ==
+                    (c->fail >= 0 && c->fail < 2 ? bad : CANAL_OK),
+                "%s: first batch", c->knob);
+        T_CHECK(ch_rdma_read_batch(EP, 0, rd + 2, 8, sts + 2) ==
+                    (c->fail >= 2 || (c->fail >= 0 && !c->efault) ? bad : CANAL_OK),
+                "%s: second batch", c->knob);
+        for (int i = 0; i < 10; i++) {
+            int read = c->fail < 0 || i < c->fail || (c->efault && i != c->fail);
+            size_t whole = read ? LEN : i == c->fail && c->partial ? LEN / 2 : 0;
+            unsigned char *b = buf + (size_t)i * LEN;
+            T_CHECK(sts[i] == (read ? CANAL_OK : i == c->fail ? bad : CANAL_ERR_UNSUPPORTED),
+                    "%s: read %d: %d", c->knob, i, sts[i]);
+            for (size_t j = 0; j < LEN; j++)
+                if (b[j] != (j < whole ? pattern(0, 7, (size_t)i * LEN + j) : 0)) {
+                    T_CHECK(0, "%s: read %d, byte %zu of %zu copied: %u", c->knob, i, j,
+                            whole, b[j]);
+                    break;
+                }
+        }
+        /* after EPERM, CMA stays off (and says why); after EFAULT it works */
+        T_CHECK(ch_rdma_read(EP, 0, buf, raddr, 0, 8, NULL) ==
+                    (c->fail < 0 || c->efault ? CANAL_OK : CANAL_ERR_UNSUPPORTED),
+                "%s: a read after the batch", c->knob);
+        ch_describe(EP, desc, sizeof desc);
+        T_CHECK(strstr(desc, c->fail < 0 || c->efault ? "CMA yes" : "CMA no") != NULL,
+                "%s: describe: %s", c->knob, desc);
+    }
+out:
+    T_CHECK(pmi_fence() == CANAL_OK, "fence"); /* (rank 0's buffer outlives the reads) */
+    tear_down();
+    free(buf);
+    return 0;
+}
+
+START_TEST(test_cma_fail_after)
+{
+    static const cma_fail_case_t cases[] = {
+        {"0", 0, 0, 0},          /* the first read of all */
+        {"2", 2, 0, 0},          /* the first read of a batch, after a batch */
+        {"4", 4, 0, 0},          /* the middle */
+        {"4,partial", 4, 0, 1},  /* ... after a short count within it */
+        {"9", 9, 0, 0},          /* the last */
+        {"4,efault", 4, 1, 0},   /* that one only */
+        {"5,efault,partial", 5, 1, 1},
+        {"1,efault,partial", 1, 1, 1}, /* the last of the first batch, then a whole batch */
+        {"3,first", 2, 0, 0},    /* in the second batch: its first */
+        {"3,last", 9, 0, 0},     /* ... its last */
+        {"1,efault,last", 1, 1, 0},
+        {"11", -1, 0, 0},        /* after the reads (the one after the batches is 11) */
+        {"no", -1, 0, 0},
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(run_job(2, 1, body_cma_fail_after, (void *)&cases[i]) == 0, "case %s",
+                      cases[i].knob);
+}
+END_TEST
+
+static int body_cma_fail_bad(int rank, void *arg)
+{
+    static const char *const bad[] = {"x", "3,foo", "-1", "3,", "3,efault,partially"};
+
+    T_CHECK(pmi_init(&info) == CANAL_OK, "pmi_init");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("CANAL_SHM_CMA_FAIL_AFTER", bad[i], 1);
+        T_CHECK(ch_init(EP, &info, &up_check, &caps) == CANAL_ERR_ARG, "%s accepted", bad[i]);
+        T_CHECK(strstr(common_err_detail(), "CANAL_SHM_CMA_FAIL_AFTER") != NULL &&
+                    strstr(common_err_detail(), bad[i]) != NULL,
+                "message: %s", common_err_detail());
+    }
+    return 0;
+}
+
+START_TEST(test_cma_fail_bad_value)
+{
+    ck_assert_int_eq(run_job(1, 1, body_cma_fail_bad, NULL), 0);
+}
+END_TEST
+
 /* ---- block / wake -------------------------------------------------------- */
 
 /* What only shm does (the table's block_wake covers the wake-up): block()
@@ -1751,6 +1878,8 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_rdma_read);
     tcase_add_test(tc, test_cma_off);
     tcase_add_test(tc, test_cma_bad_value);
+    tcase_add_test(tc, test_cma_fail_after);
+    tcase_add_test(tc, test_cma_fail_bad_value);
     tcase_add_test(tc, test_block_futex);
     tcase_add_test(tc, test_block_full_ring);
     tcase_add_test(tc, test_block_stress);
