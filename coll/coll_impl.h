@@ -182,6 +182,9 @@ canal_status_t coll_comm_step_check(mpi_comm_t *c);
  * ranks are all on this node, through a block of shared memory made at its
  * (COLL_SHM_AFTER + 1)-th blocking barrier, allreduce or bcast. */
 enum { COLL_SHM_MAX = 512, COLL_SHM_AFTER = 2, COLL_SHM_BCAST_MAX = 64 * 1024 };
+/* allgather and alltoall on the block: up to this many bytes a rank
+ * receives (the slots' size; the reductions keep COLL_SHM_MAX) */
+enum { COLL_SHM_GATHER_MAX = 2048 };
 typedef struct {
     int state;      /* 0: counting calls, 1: block in use, -1: never */
     unsigned calls; /* blocking barriers, allreduces and bcasts so far */

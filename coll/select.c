@@ -556,10 +556,11 @@ void coll_select_describe(FILE *f)
                 when_names[r->when], r->algo->name, r->algo->usable != NULL ? " (if usable)" : "");
     }
     fprintf(f,
-            "canal:   (before the table: blocking MPI_Barrier, and MPI_Allreduce and "
-            "MPI_Reduce_scatter(_block) up to %d bytes, "
+            "canal:   (before the table: blocking MPI_Barrier, MPI_Allreduce and "
+            "MPI_Reduce_scatter(_block) up to %d bytes, MPI_Allgather and MPI_Alltoall up to %d "
+            "bytes received, "
             "on ranks all on this node: a shared block from a communicator's call %d on%s)\n",
-            COLL_SHM_MAX, COLL_SHM_AFTER + 1,
+            COLL_SHM_MAX, COLL_SHM_GATHER_MAX, COLL_SHM_AFTER + 1,
             common_cvar_bool("COLL_SHM") ? "" : "; off: CANAL_COLL_SHM=0");
     for (int k = 0; k < COLL_NKINDS; k++)
         if (forced[k] != NULL)

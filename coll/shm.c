@@ -4,7 +4,8 @@
  * messages. The block holds one cache line per rank (the number of
  * blocking calls the rank has entered, and where its last failed wait
  * says why), for the allreduce two slots per rank for contributions
- * of up to COLL_SHM_MAX bytes, used by call parity (up to 8 bytes: in the
+ * of up to COLL_SHM_MAX bytes (the slots are COLL_SHM_GATHER_MAX long, for
+ * the allgather and alltoall), used by call parity (up to 8 bytes: in the
  * rank's line itself, one cache line to fetch per rank), and two areas of
  * COLL_SHM_BCAST_MAX bytes for a bcast's message, by parity. Every rank also
  * writes what its call is (its kind, a bcast's root, bytes), so that ranks
@@ -29,7 +30,7 @@
  *   reading this call's slots.
  * - Reduce_scatter(_block) of a vector of up to COLL_SHM_MAX bytes: the
  *   allreduce into a scratch vector, then this rank's block to recvbuf.
- * - Allgather and alltoall of up to COLL_SHM_MAX bytes a rank receives: the
+ * - Allgather and alltoall of up to COLL_SHM_GATHER_MAX bytes a rank receives: the
  *   allreduce's steps without the reduction; each rank copies the blocks
  *   out of every slot (alltoall: its own block of each).
  * - Bcast of up to COLL_SHM_BCAST_MAX bytes: the root packs the message into
@@ -91,6 +92,9 @@
 #include "common/shmseg.h"
 
 enum { SHM_LINE = 64, SHM_INLINE = 8, SHM_MAX_RANKS = 64, SHM_SPIN = 256 };
+/* A rank's slot of a parity: the larger of the reductions' and the
+ * allgather's and alltoall's limits. */
+enum { SLOT = (int)COLL_SHM_GATHER_MAX > (int)COLL_SHM_MAX ? (int)COLL_SHM_GATHER_MAX : (int)COLL_SHM_MAX };
 
 /* A bcast's message above SHM_BC_CHUNK bytes is written and read in pieces
  * of that size (bcast_part): the root publishes each piece as it is
@@ -121,7 +125,7 @@ struct coll_shm {
     char *seg;
     size_t len;
     shm_line_t *lines; /* one per rank */
-    char *slots;       /* [parity][rank][COLL_SHM_MAX] */
+    char *slots;       /* [parity][rank][SLOT] */
     char *bcast;       /* [parity][COLL_SHM_BCAST_MAX]: a bcast's message */
     int n, me, ctx;
     int root_first; /* a barrier: rank 0 gathers and releases (an allreduce: all wait for all) */
@@ -135,7 +139,7 @@ struct coll_shm {
 static size_t seg_bytes(int n)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t len = (size_t)n * SHM_LINE + 2 * (size_t)n * COLL_SHM_MAX + 2 * (size_t)COLL_SHM_BCAST_MAX;
+    size_t len = (size_t)n * SHM_LINE + 2 * (size_t)n * SLOT + 2 * (size_t)COLL_SHM_BCAST_MAX;
     return (len + page - 1) & ~(page - 1);
 }
 
@@ -215,7 +219,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
     b->len = len;
     b->lines = (shm_line_t *)(void *)seg;
     b->slots = seg + (size_t)n * SHM_LINE;
-    b->bcast = b->slots + 2 * (size_t)n * COLL_SHM_MAX;
+    b->bcast = b->slots + 2 * (size_t)n * SLOT;
     b->n = n;
     b->me = me;
     b->ctx = coll_context(c);
@@ -677,8 +681,9 @@ static canal_status_t shm_allreduce(const coll_args_t *a, int *ran, canal_status
         stride = SHM_LINE;
         room = SHM_INLINE;
     } else {
-        slot0 = b->slots + (size_t)(seq & 1) * (size_t)n * COLL_SHM_MAX;
-        stride = room = COLL_SHM_MAX;
+        slot0 = b->slots + (size_t)(seq & 1) * (size_t)n * SLOT;
+        stride = SLOT;
+        room = COLL_SHM_MAX;
     }
     st = pre;
     if (st >= 0 && contig) {
@@ -796,7 +801,7 @@ out:
     return st;
 }
 
-/* Allgather, and alltoall, of at most COLL_SHM_MAX bytes a rank receives
+/* Allgather, and alltoall, of at most COLL_SHM_GATHER_MAX bytes a rank receives
  * (n blocks of recvcount): every rank packs what it sends (allgather: its
  * block; alltoall: its n blocks, in rank order) into its slot of the
  * call's parity, enters and waits for all (enter_and_wait: a rank whose
@@ -819,7 +824,7 @@ canal_status_t coll_shm_gather_all(const coll_args_t *a, int *ran)
     char *slot0, *mine;
 
     *ran = 0;
-    if (rbytes * (size_t)(alltoall ? n : 1) > COLL_SHM_MAX)
+    if (rbytes * (size_t)(alltoall ? n : 1) > COLL_SHM_GATHER_MAX)
         return CANAL_OK; /* (decided alike everywhere: the same count * size) */
     b = ready(a->comm, a->kind, &st);
     *ran = b != NULL || st < 0;
@@ -839,11 +844,11 @@ canal_status_t coll_shm_gather_all(const coll_args_t *a, int *ran)
     }
     ssize = dt_size(sdt);
     sbytes = scount * ssize; /* per block */
-    what = what_of(a->kind, 0, sbytes <= COLL_SHM_MAX ? sbytes : COLL_SHM_MAX + 1);
+    what = what_of(a->kind, 0, sbytes <= SLOT ? sbytes : SLOT + 1);
     if ((st = settle(a->comm, b, seq, what, 1)) < 0)
         return st;
-    slot0 = b->slots + (size_t)(seq & 1) * (size_t)n * COLL_SHM_MAX;
-    mine = slot0 + (size_t)me * COLL_SHM_MAX;
+    slot0 = b->slots + (size_t)(seq & 1) * (size_t)n * SLOT;
+    mine = slot0 + (size_t)me * SLOT;
     if (sbytes != rbytes) {
         /* an erroneous call: not entered, the ranks that wait for this one
          * stop with its error */
@@ -856,7 +861,7 @@ canal_status_t coll_shm_gather_all(const coll_args_t *a, int *ran)
     }
     if (dt_is_contig_count(sdt, scount * sblocks))
         memcpy(mine, (const char *)sbuf + dt_true_lb(sdt), sbytes * sblocks);
-    else if ((st = dt_pack(sbuf, scount * sblocks, sdt, mine, COLL_SHM_MAX, &moved)) < 0) {
+    else if ((st = dt_pack(sbuf, scount * sblocks, sdt, mine, SLOT, &moved)) < 0) {
         tell_failed(b, seq, st, -1);
         return st;
     }
@@ -864,7 +869,7 @@ canal_status_t coll_shm_gather_all(const coll_args_t *a, int *ran)
         return st;
     /* (every rank's call is this one's: its blocks are rbytes long) */
     for (int r = 0; r < n; r++) {
-        const char *in = slot0 + (size_t)r * COLL_SHM_MAX + (alltoall ? (size_t)me * rbytes : 0);
+        const char *in = slot0 + (size_t)r * SLOT + (alltoall ? (size_t)me * rbytes : 0);
         char *out = (char *)a->recvbuf + (ptrdiff_t)r * (ptrdiff_t)rcount * rext;
         if (alltoall && a->sendbuf == MPI_IN_PLACE && r == me)
             continue; /* (in place: this rank's own block is where it was) */

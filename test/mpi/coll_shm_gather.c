@@ -1,7 +1,7 @@
 /*
  * MPI_Allgather and MPI_Alltoall on communicators whose ranks are all on
  * one node, which Canal runs through the node's shared block while every
- * rank receives at most 512 bytes (coll/shm.c): each rank writes what it
+ * rank receives at most 2 KiB (COLL_SHM_GATHER_MAX, coll/shm.c): each rank writes what it
  * sends into its slot, waits for all, and copies the blocks out. Checked, on
  * MPI_COMM_WORLD and on a split communicator:
  *  - counts of 1 int up to the block's limit and just above it (messages),
@@ -84,8 +84,8 @@ static void rounds(MPI_Comm c, int nrounds)
     int me, p;
     MPI_Comm_rank(c, &me);
     MPI_Comm_size(c, &p);
-    /* ints a rank receives up to the limit (512 bytes) and past it */
-    int limit = 512 / (int)sizeof(int);
+    /* ints a rank receives up to the limit (2 KiB) and past it */
+    int limit = 2048 / (int)sizeof(int);
     int gsizes[] = {1, 2, limit / p, limit / p + 1, 200};
     int asizes[] = {1, limit / (p * p) > 0 ? limit / (p * p) : 1, limit / (p * p) + 1, 100};
     for (int round = 0; round < nrounds; round++) {
