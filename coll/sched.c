@@ -143,15 +143,23 @@ static int comm_idle(void *arg)
 void coll_comm_release(mpi_comm_t *c)
 {
     coll_comm_t *cs = *coll_host.comm_coll_slot(c);
-    if (cs == NULL)
-        return;
-    if (!comm_idle(cs)) {
+    if (cs != NULL && !comm_idle(cs)) {
         /* MPI_Comm_free with nonblocking collectives still running: they
          * use the communicator, so they finish first. */
         LOG_DEBUG("freeing a communicator with %d collective(s) in progress: completing them",
                   cs->active);
         adi_wait_until(comm_idle, cs);
     }
+    /* An intercommunicator's local communicator carries its calls' local
+     * parts and the notices of coll/watch.c, but may have no state of its
+     * own (no call runs on it directly): its leftovers are taken here,
+     * before it is released after c, or they stayed queued on its context
+     * and the next communicator made on it met them
+     * (coll_inter_stale_note). */
+    if (coll_is_inter(c) && *coll_host.comm_coll_slot(coll_local(c)) == NULL)
+        coll_watch_leftovers(coll_local(c), COLL_TAG_LIMIT);
+    if (cs == NULL)
+        return;
     coll_watch_leftovers(c, COLL_TAG_LIMIT);
     for (int i = 0; i < CACHE_WAYS; i++)
         if (cs->cache[i] != NULL)
