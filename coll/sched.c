@@ -68,6 +68,7 @@ struct coll_sched {
     int tag;
     coll_sched_t *pool_next;
     int cache_slot;         /* slot of the replay cache it was taken from, or -1 */
+    int absent;             /* this rank takes no part (coll_sched_set_absent) */
     cache_key_t key;        /* its key there */
     const char *key_arrays; /* and the count/displacement arrays of a v collective */
     size_t key_arrays_len;  /* (bytes; both in the schedule's temporaries) */
@@ -122,14 +123,23 @@ struct coll_comm {
     /* out of step since a call on the block met one by messages
      * (coll_comm_step_out): the rank that said so and its call's kind */
     int step_out, step_rank, step_kind;
+    /* the last run of consecutive calls on an intercommunicator that this
+     * rank took no part in (coll_sched_set_absent): their bases, from and
+     * to, and the last one's kind; absent_to -1: none */
+    int absent_from, absent_to, absent_kind;
 };
+
+/* The intercommunicator of the last call this rank took no part in, so
+ * that a look on any communicator answers the pokes of that call
+ * (coll_watch_answer_absent); NULL when freed. */
+static mpi_comm_t *absent_comm;
 
 /* ---------------------------------------------------------------- per communicator */
 coll_comm_t *coll_comm_state(mpi_comm_t *c)
 {
     void **slot = coll_host.comm_coll_slot(c);
-    if (*slot == NULL)
-        *slot = calloc(1, sizeof(coll_comm_t));
+    if (*slot == NULL && (*slot = calloc(1, sizeof(coll_comm_t))) != NULL)
+        ((coll_comm_t *)*slot)->absent_to = -1;
     return *slot;
 }
 
@@ -143,6 +153,8 @@ static int comm_idle(void *arg)
 void coll_comm_release(mpi_comm_t *c)
 {
     coll_comm_t *cs = *coll_host.comm_coll_slot(c);
+    if (absent_comm == c)
+        absent_comm = NULL;
     if (cs != NULL && !comm_idle(cs)) {
         /* MPI_Comm_free with nonblocking collectives still running: they
          * use the communicator, so they finish first. */
@@ -409,6 +421,7 @@ static canal_status_t sched_new(mpi_comm_t *c, coll_sched_t **out, int tag)
     s->comm = c;
     s->pool_next = NULL;
     s->cache_slot = -1;
+    s->absent = 0;
     s->key_arrays = NULL;
     s->key_arrays_len = 0;
     if (tag >= 0) {
@@ -1312,6 +1325,47 @@ canal_status_t coll_request_tested(adi_request_t *r)
     return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, &req_hooks, step));
 }
 
+void coll_sched_set_absent(coll_sched_t *s)
+{
+    s->absent = 1;
+}
+
+/* Record that this rank took no part in s's call (a few stores, no
+ * message): a poke of that call that reaches it later comes from a rank
+ * of the other group that waits for it, which a correct program never
+ * does (coll_comm_was_absent). */
+static void note_absent(coll_sched_t *s)
+{
+    coll_comm_t *cs = *coll_host.comm_coll_slot(s->comm);
+    int base = s->tag & ~((1 << COLL_TAG_KIND_BITS) - 1);
+    adi_lock();
+    if (cs->absent_to < 0 || seq_base((unsigned)(cs->absent_to >> COLL_TAG_KIND_BITS) + 1) != base)
+        cs->absent_from = base;
+    cs->absent_to = base;
+    cs->absent_kind = tag_kind(s->tag);
+    absent_comm = s->comm;
+    adi_unlock();
+}
+
+int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind)
+{
+    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
+    int r;
+    if (cs == NULL || cs->absent_to < 0)
+        return 0;
+    adi_lock();
+    r = cs->absent_from <= cs->absent_to ? base >= cs->absent_from && base <= cs->absent_to
+                                         : base >= cs->absent_from || base <= cs->absent_to;
+    *kind = base == cs->absent_to ? cs->absent_kind : -1;
+    adi_unlock();
+    return r;
+}
+
+mpi_comm_t *coll_absent_comm(void)
+{
+    return absent_comm;
+}
+
 canal_status_t coll_sched_wait(coll_sched_t *s)
 {
     if (!coll_sched_done(s)) {
@@ -1322,6 +1376,8 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
                 return st;
         }
     }
+    if (s->absent)
+        note_absent(s);
     coll_watch_drain(s->comm, s->tag);
     if (s->err < 0)
         coll_watch_failed(s->comm, s->tag, s->err);
