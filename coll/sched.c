@@ -1338,13 +1338,13 @@ static void note_absent(coll_sched_t *s)
 {
     coll_comm_t *cs = *coll_host.comm_coll_slot(s->comm);
     int base = s->tag & ~((1 << COLL_TAG_KIND_BITS) - 1);
-    adi_lock();
-    if (cs->absent_to < 0 || seq_base((unsigned)(cs->absent_to >> COLL_TAG_KIND_BITS) + 1) != base)
+    /* (no lock: the calls on one communicator are not concurrent; a
+     * wrapped sequence starts a new run) */
+    if (base - cs->absent_to != 1 << COLL_TAG_KIND_BITS)
         cs->absent_from = base;
     cs->absent_to = base;
-    cs->absent_kind = tag_kind(s->tag);
+    cs->absent_kind = s->tag & ((1 << COLL_TAG_KIND_BITS) - 1);
     absent_comm = s->comm;
-    adi_unlock();
 }
 
 int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind)
@@ -1354,8 +1354,7 @@ int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind)
     if (cs == NULL || cs->absent_to < 0)
         return 0;
     adi_lock();
-    r = cs->absent_from <= cs->absent_to ? base >= cs->absent_from && base <= cs->absent_to
-                                         : base >= cs->absent_from || base <= cs->absent_to;
+    r = base >= cs->absent_from && base <= cs->absent_to;
     *kind = base == cs->absent_to ? cs->absent_kind : -1;
     adi_unlock();
     return r;
