@@ -131,15 +131,26 @@ struct coll_comm {
 
 /* The intercommunicator of the last call this rank took no part in, so
  * that a look on any communicator answers the pokes of that call
- * (coll_watch_answer_absent); NULL when freed. */
+ * (coll_absent_hold). Not a record in the process that outlives it: it
+ * changes under the device lock (adi_lock, a no-op below
+ * MPI_THREAD_MULTIPLE), coll_comm_release clears it under that lock when
+ * the communicator is destroyed, and a look in another thread takes a
+ * reference under the lock (comm_hold, refused once the last reference is
+ * gone) and drains it without the lock, whose progress may destroy a
+ * communicator (an MPI_Comm_idup's end releases its parent): so no look
+ * drains a freed communicator, nor one whose context a new one took. */
 static mpi_comm_t *absent_comm;
 
 /* ---------------------------------------------------------------- per communicator */
 coll_comm_t *coll_comm_state(mpi_comm_t *c)
 {
     void **slot = coll_host.comm_coll_slot(c);
-    if (*slot == NULL && (*slot = calloc(1, sizeof(coll_comm_t))) != NULL)
-        ((coll_comm_t *)*slot)->absent_to = -1;
+    if (*slot == NULL) {
+        coll_comm_t *cs = calloc(1, sizeof(coll_comm_t));
+        if (cs != NULL)
+            cs->absent_to = -1; /* (before another thread's look can see it) */
+        *slot = cs;
+    }
     return *slot;
 }
 
@@ -153,8 +164,13 @@ static int comm_idle(void *arg)
 void coll_comm_release(mpi_comm_t *c)
 {
     coll_comm_t *cs = *coll_host.comm_coll_slot(c);
-    if (absent_comm == c)
-        absent_comm = NULL;
+    /* (only a call on c sets it to c, and none runs while c is freed) */
+    if (__atomic_load_n(&absent_comm, __ATOMIC_RELAXED) == c) {
+        adi_lock();
+        if (absent_comm == c)
+            __atomic_store_n(&absent_comm, NULL, __ATOMIC_RELAXED);
+        adi_unlock();
+    }
     if (cs != NULL && !comm_idle(cs)) {
         /* MPI_Comm_free with nonblocking collectives still running: they
          * use the communicator, so they finish first. */
@@ -1333,36 +1349,53 @@ void coll_sched_set_absent(coll_sched_t *s)
 /* Record that this rank took no part in s's call (a few stores, no
  * message): a poke of that call that reaches it later comes from a rank
  * of the other group that waits for it, which a correct program never
- * does (coll_comm_was_absent). */
+ * does (coll_comm_was_absent). No lock: the calls on one communicator are
+ * not concurrent, and a look in another thread reads absent_to first
+ * (acquire), so it sees the absent_from stored with it (a wrapped
+ * sequence starts a new run). */
 static void note_absent(coll_sched_t *s)
 {
     coll_comm_t *cs = *coll_host.comm_coll_slot(s->comm);
     int base = s->tag & ~((1 << COLL_TAG_KIND_BITS) - 1);
-    /* (no lock: the calls on one communicator are not concurrent; a
-     * wrapped sequence starts a new run) */
     if (base - cs->absent_to != 1 << COLL_TAG_KIND_BITS)
-        cs->absent_from = base;
-    cs->absent_to = base;
-    cs->absent_kind = s->tag & ((1 << COLL_TAG_KIND_BITS) - 1);
-    absent_comm = s->comm;
+        __atomic_store_n(&cs->absent_from, base, __ATOMIC_RELAXED);
+    __atomic_store_n(&cs->absent_kind, s->tag & ((1 << COLL_TAG_KIND_BITS) - 1),
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&cs->absent_to, base, __ATOMIC_RELEASE);
+    if (__atomic_load_n(&absent_comm, __ATOMIC_RELAXED) != s->comm) {
+        adi_lock();
+        __atomic_store_n(&absent_comm, s->comm, __ATOMIC_RELAXED);
+        adi_unlock();
+    }
 }
 
 int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind)
 {
     coll_comm_t *cs = *coll_host.comm_coll_slot(c);
-    int r;
-    if (cs == NULL || cs->absent_to < 0)
+    int to, from;
+    if (cs == NULL || (to = __atomic_load_n(&cs->absent_to, __ATOMIC_ACQUIRE)) < 0)
         return 0;
-    adi_lock();
-    r = base >= cs->absent_from && base <= cs->absent_to;
-    *kind = base == cs->absent_to ? cs->absent_kind : -1;
-    adi_unlock();
-    return r;
+    from = __atomic_load_n(&cs->absent_from, __ATOMIC_RELAXED);
+    *kind = base == to ? __atomic_load_n(&cs->absent_kind, __ATOMIC_RELAXED) : -1;
+    return base >= from && base <= to;
 }
 
-mpi_comm_t *coll_absent_comm(void)
+mpi_comm_t *coll_absent_hold(mpi_comm_t *c)
 {
-    return absent_comm;
+    mpi_comm_t *a;
+    if (__atomic_load_n(&absent_comm, __ATOMIC_RELAXED) == NULL)
+        return NULL;
+    adi_lock();
+    a = absent_comm;
+    if (a == c || (a != NULL && !coll_host.comm_hold(a)))
+        a = NULL;
+    adi_unlock();
+    return a;
+}
+
+void coll_absent_drop(mpi_comm_t *a)
+{
+    coll_host.comm_drop(a);
 }
 
 canal_status_t coll_sched_wait(coll_sched_t *s)

@@ -282,13 +282,16 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
                            const coll_watch_hooks_t *hooks)
 {
     canal_status_t st = look_on(c, c, base, kind, pred, arg, hooks);
-    mpi_comm_t *a = coll_absent_comm();
+    mpi_comm_t *a;
     if (st >= 0 && coll_is_inter(c))
         st = look_on(c, coll_local(c), base, kind, pred, arg, hooks);
     /* (answer the pokes of the last call this rank took no part in, on
-     * whatever communicator it waits now) */
-    if (a != NULL && a != c)
+     * whatever communicator it waits now; held, as another thread may
+     * free it meanwhile) */
+    if ((a = coll_absent_hold(c)) != NULL) {
         drain(a, a, -1, -1, NULL);
+        coll_absent_drop(a);
+    }
     return st;
 }
 
