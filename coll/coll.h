@@ -59,6 +59,11 @@ typedef struct {
     mpi_comm_t *(*comm_local)(const mpi_comm_t *c); /* an intercomm's local intracomm */
     void **(*comm_coll_slot)(mpi_comm_t *c);     /* where coll/ keeps its state */
     mpi_comm_t *(*comm_world)(void);
+    /* A reference that keeps c from being destroyed: 0 (none taken) when
+     * its last one is already gone (its free is under way); comm_drop
+     * gives it back (and destroys c if it was the last). */
+    int (*comm_hold)(mpi_comm_t *c);
+    void (*comm_drop)(mpi_comm_t *c);
     /* The job's node map: the node of each job rank (NULL if unknown). */
     const int *(*job_nodes)(int *nnodes_out);
     dt_type_t *(*dt_get)(MPI_Datatype h);        /* NULL if not a valid type */

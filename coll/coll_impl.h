@@ -99,6 +99,20 @@ static inline canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)
     return coll_watch_wait_late(c, tag, pred, arg, hooks);
 }
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
+/* This rank takes no part in s's call (an intercommunicator's rooted call
+ * with MPI_PROC_NULL): when it ends, c keeps a record of it, and a poke
+ * of that call that reaches this rank later (a remote rank waits for it:
+ * the groups disagree about the root) is answered at its next look or
+ * drain, on any communicator (coll/watch.c). */
+void coll_sched_set_absent(coll_sched_t *s);
+/* Whether this rank took no part in call `base` of c (the last run of such
+ * calls); *kind: that call's kind when it is the last, else -1. */
+int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind);
+/* The intercommunicator of the last call this rank took no part in, held
+ * (a reference: it is not destroyed until coll_absent_drop), or NULL
+ * (none, it is c, or its free is under way). */
+mpi_comm_t *coll_absent_hold(mpi_comm_t *c);
+void coll_absent_drop(mpi_comm_t *a);
 /* The blocking call of tag `tag` on c ended with st: when that is a size
  * mismatch (CANAL_ERR_TRUNCATE, CANAL_ERR_MISMATCH of a message), send the
  * notice of that call to every other rank, whose waits in it stop at their

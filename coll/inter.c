@@ -60,8 +60,10 @@ static canal_status_t inter_bcast(coll_sched_t *s, const coll_args_t *a)
     mpi_comm_t *c = a->comm, *L = coll_local(c);
     size_t n = (size_t)a->recvcount;
 
-    if (is_idle(a))
+    if (is_idle(a)) {
+        coll_sched_set_absent(s); /* (a poke of it is answered: coll/watch.c) */
         return coll_sched_status(s);
+    }
     if (n * dt_size(a->rdt) == 0)
         return coll_sched_status(s);
     if (is_root_side(a)) {

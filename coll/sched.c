@@ -68,6 +68,7 @@ struct coll_sched {
     int tag;
     coll_sched_t *pool_next;
     int cache_slot;         /* slot of the replay cache it was taken from, or -1 */
+    int absent;             /* this rank takes no part (coll_sched_set_absent) */
     cache_key_t key;        /* its key there */
     const char *key_arrays; /* and the count/displacement arrays of a v collective */
     size_t key_arrays_len;  /* (bytes; both in the schedule's temporaries) */
@@ -126,14 +127,34 @@ struct coll_comm {
     /* out of step since a call on the block met one by messages
      * (coll_comm_step_out): the rank that said so and its call's kind */
     int step_out, step_rank, step_kind;
+    /* the last run of consecutive calls on an intercommunicator that this
+     * rank took no part in (coll_sched_set_absent): their bases, from and
+     * to, and the last one's kind; absent_to -1: none */
+    int absent_from, absent_to, absent_kind;
 };
+
+/* The intercommunicator of the last call this rank took no part in, so
+ * that a look on any communicator answers the pokes of that call
+ * (coll_absent_hold). Not a record in the process that outlives it: it
+ * changes under the device lock (adi_lock, a no-op below
+ * MPI_THREAD_MULTIPLE), coll_comm_release clears it under that lock when
+ * the communicator is destroyed, and a look in another thread takes a
+ * reference under the lock (comm_hold, refused once the last reference is
+ * gone) and drains it without the lock, whose progress may destroy a
+ * communicator (an MPI_Comm_idup's end releases its parent): so no look
+ * drains a freed communicator, nor one whose context a new one took. */
+static mpi_comm_t *absent_comm;
 
 /* ---------------------------------------------------------------- per communicator */
 coll_comm_t *coll_comm_state(mpi_comm_t *c)
 {
     void **slot = coll_host.comm_coll_slot(c);
-    if (*slot == NULL)
-        *slot = calloc(1, sizeof(coll_comm_t));
+    if (*slot == NULL) {
+        coll_comm_t *cs = calloc(1, sizeof(coll_comm_t));
+        if (cs != NULL)
+            cs->absent_to = -1; /* (before another thread's look can see it) */
+        *slot = cs;
+    }
     return *slot;
 }
 
@@ -147,15 +168,30 @@ static int comm_idle(void *arg)
 void coll_comm_release(mpi_comm_t *c)
 {
     coll_comm_t *cs = *coll_host.comm_coll_slot(c);
-    if (cs == NULL)
-        return;
-    if (!comm_idle(cs)) {
+    /* (only a call on c sets it to c, and none runs while c is freed) */
+    if (__atomic_load_n(&absent_comm, __ATOMIC_RELAXED) == c) {
+        adi_lock();
+        if (absent_comm == c)
+            __atomic_store_n(&absent_comm, NULL, __ATOMIC_RELAXED);
+        adi_unlock();
+    }
+    if (cs != NULL && !comm_idle(cs)) {
         /* MPI_Comm_free with nonblocking collectives still running: they
          * use the communicator, so they finish first. */
         LOG_DEBUG("freeing a communicator with %d collective(s) in progress: completing them",
                   cs->active);
         adi_wait_until(comm_idle, cs);
     }
+    /* An intercommunicator's local communicator carries its calls' local
+     * parts and the notices of coll/watch.c, but may have no state of its
+     * own (no call runs on it directly): its leftovers are taken here,
+     * before it is released after c, or they stayed queued on its context
+     * and the next communicator made on it met them
+     * (coll_inter_stale_note). */
+    if (coll_is_inter(c) && *coll_host.comm_coll_slot(coll_local(c)) == NULL)
+        coll_watch_leftovers(coll_local(c), COLL_TAG_LIMIT);
+    if (cs == NULL)
+        return;
     coll_watch_leftovers(c, COLL_TAG_LIMIT);
     for (int i = 0; i < CACHE_WAYS; i++)
         if (cs->cache[i] != NULL)
@@ -411,6 +447,7 @@ static canal_status_t sched_new(mpi_comm_t *c, coll_sched_t **out, int tag)
     s->comm = c;
     s->pool_next = NULL;
     s->cache_slot = -1;
+    s->absent = 0;
     s->key_arrays = NULL;
     s->key_arrays_len = 0;
     if (tag >= 0) {
@@ -1368,6 +1405,63 @@ canal_status_t coll_request_tested(adi_request_t *r)
     return req_mismatch(s, r, coll_watch_look(c, tag, req_done, r, &req_hooks, step));
 }
 
+void coll_sched_set_absent(coll_sched_t *s)
+{
+    s->absent = 1;
+}
+
+/* Record that this rank took no part in s's call (a few stores, no
+ * message): a poke of that call that reaches it later comes from a rank
+ * of the other group that waits for it, which a correct program never
+ * does (coll_comm_was_absent). No lock: the calls on one communicator are
+ * not concurrent, and a look in another thread reads absent_to first
+ * (acquire), so it sees the absent_from stored with it (a wrapped
+ * sequence starts a new run). */
+static void note_absent(coll_sched_t *s)
+{
+    coll_comm_t *cs = *coll_host.comm_coll_slot(s->comm);
+    int base = s->tag & ~((1 << COLL_TAG_KIND_BITS) - 1);
+    if (base - cs->absent_to != 1 << COLL_TAG_KIND_BITS)
+        __atomic_store_n(&cs->absent_from, base, __ATOMIC_RELAXED);
+    __atomic_store_n(&cs->absent_kind, s->tag & ((1 << COLL_TAG_KIND_BITS) - 1),
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&cs->absent_to, base, __ATOMIC_RELEASE);
+    if (__atomic_load_n(&absent_comm, __ATOMIC_RELAXED) != s->comm) {
+        adi_lock();
+        __atomic_store_n(&absent_comm, s->comm, __ATOMIC_RELAXED);
+        adi_unlock();
+    }
+}
+
+int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind)
+{
+    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
+    int to, from;
+    if (cs == NULL || (to = __atomic_load_n(&cs->absent_to, __ATOMIC_ACQUIRE)) < 0)
+        return 0;
+    from = __atomic_load_n(&cs->absent_from, __ATOMIC_RELAXED);
+    *kind = base == to ? __atomic_load_n(&cs->absent_kind, __ATOMIC_RELAXED) : -1;
+    return base >= from && base <= to;
+}
+
+mpi_comm_t *coll_absent_hold(mpi_comm_t *c)
+{
+    mpi_comm_t *a;
+    if (__atomic_load_n(&absent_comm, __ATOMIC_RELAXED) == NULL)
+        return NULL;
+    adi_lock();
+    a = absent_comm;
+    if (a == c || (a != NULL && !coll_host.comm_hold(a)))
+        a = NULL;
+    adi_unlock();
+    return a;
+}
+
+void coll_absent_drop(mpi_comm_t *a)
+{
+    coll_host.comm_drop(a);
+}
+
 canal_status_t coll_sched_wait(coll_sched_t *s)
 {
     if (!coll_sched_done(s)) {
@@ -1378,6 +1472,8 @@ canal_status_t coll_sched_wait(coll_sched_t *s)
                 return st;
         }
     }
+    if (s->absent)
+        note_absent(s);
     coll_watch_drain(s->comm, s->tag);
     if (s->err < 0)
         coll_watch_failed(s->comm, s->tag, s->err);

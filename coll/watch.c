@@ -47,8 +47,11 @@
  * across an intercommunicator is also seen from a message of the call
  * from a remote rank the call never receives from (hooks->receives), or a
  * poke of the call from one it never sends to (hooks->sends: that rank
- * waits for a message that will never come); where every rank that could
- * tell has left the call, it is not (doc/design.md).
+ * waits for a message that will never come), or a poke of a call this rank
+ * took no part in (MPI_PROC_NULL: coll_sched_set_absent's record), which
+ * it answers (answer_absent) at any look on any communicator or drain;
+ * where every rank that could tell has left the call, it is not
+ * (doc/design.md).
  * A call on the block that meets one by messages leaves the communicator
  * out of step (the block's ranks entered a call the others did not, the
  * others took a tag): step_out marks it (coll_comm_step_out) and pokes
@@ -143,6 +146,9 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
 /* The second word of a notice whose finder saw the two groups of an
  * intercommunicator disagree about a call's root (root_disagrees). */
 enum { ROOT_NOTE = -3 };
+/* The second word of the answer of a rank that took no part in the call
+ * (MPI_PROC_NULL) to a remote rank that poked it (answer_absent). */
+enum { ABSENT_NOTE = -4 };
 
 /* A message of this call (kind `kind`, the same as this rank's) came to
  * this rank of intercommunicator c from rank `other` of the remote group,
@@ -207,6 +213,17 @@ static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
                                   stat.source, kind_name(kind & (COLL_WATCH_BLOCK - 1)));
+        if (note[1] == ABSENT_NOTE && p == c && coll_is_inter(c)) { /* (answer_absent's) */
+            int32_t rn[3] = {kind, ROOT_NOTE, kind};
+            notify(c, base, rn);
+            return common_err_set(CANAL_ERR_MISMATCH,
+                                  "collective mismatch: rank %d of the remote group, which this "
+                                  "rank's %s waits for, passed MPI_PROC_NULL to its %s (it took "
+                                  "no part in the call and returned): the two groups disagree "
+                                  "about the root (no rank of the root's group passed MPI_ROOT, "
+                                  "or this group named the wrong rank)",
+                                  stat.source, kind_name(kind), kind_name(note[0]));
+        }
         if (note[1] == ROOT_NOTE) /* (root_disagrees's) */
             return common_err_set(CANAL_ERR_MISMATCH,
                                   "collective mismatch: rank %d%s found that the two groups "
@@ -265,8 +282,16 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
                            const coll_watch_hooks_t *hooks)
 {
     canal_status_t st = look_on(c, c, base, kind, pred, arg, hooks);
+    mpi_comm_t *a;
     if (st >= 0 && coll_is_inter(c))
         st = look_on(c, coll_local(c), base, kind, pred, arg, hooks);
+    /* (answer the pokes of the last call this rank took no part in, on
+     * whatever communicator it waits now; held, as another thread may
+     * free it meanwhile) */
+    if ((a = coll_absent_hold(c)) != NULL) {
+        drain(a, a, -1, -1, NULL);
+        coll_absent_drop(a);
+    }
     return st;
 }
 
@@ -303,6 +328,25 @@ void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
  * `base` with another kind than `kind` (any kind when kind holds
  * COLL_WATCH_BLOCK), if any: (rank, kind); and who[2], the rank of a poke
  * of that call with the same kind (a peer that waits for this rank). */
+/* A poke (call, kind) from remote rank `from` of intercommunicator c, of
+ * a call this rank took no part in (coll_comm_was_absent: it passed
+ * MPI_PROC_NULL and returned): the remote rank waits for a message this
+ * rank never sends, which a correct program never does. Answer it with a
+ * notice of that call (ABSENT_NOTE: the remote rank fails saying the
+ * groups disagree about the root, and stops its group); 1 when answered. */
+static int answer_absent(mpi_comm_t *c, const int32_t poke[2], int from)
+{
+    int k = -1;
+    int32_t note[3];
+    if (!coll_comm_was_absent(c, poke[0], &k))
+        return 0;
+    note[0] = k >= 0 ? k : poke[1];
+    note[1] = ABSENT_NOTE;
+    note[2] = poke[1];
+    send_note(c, from, note, sizeof note, poke[0] | COLL_TAG_ABORT);
+    return 1;
+}
+
 static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[3])
 {
     int flag = 1, ctx = coll_context(p) + 1;
@@ -315,6 +359,8 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
             continue;
         if (note[0] == STEP_NOTE)
             coll_comm_step_out(c, stat.source, note[1]);
+        else if (p == c && coll_is_inter(c) && note[0] >= 0 && answer_absent(c, note, stat.source))
+            continue;
         else if (note[0] == base && note[1] != kind && who != NULL) {
             who[0] = stat.source;
             who[1] = note[1];

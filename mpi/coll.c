@@ -36,6 +36,17 @@ static mpi_comm_t *host_local(const mpi_comm_t *c) { return c->local_comm; }
 static void **host_coll_slot(mpi_comm_t *c) { return &c->coll; }
 static mpi_comm_t *host_world(void) { return &mpi_comm_world_obj; }
 
+static int host_comm_hold(mpi_comm_t *c)
+{
+    int n = __atomic_load_n(&c->refcount, __ATOMIC_RELAXED);
+    do
+        if (n == 0)
+            return 0; /* (mpi_comm_destroy is running or ran) */
+    while (!__atomic_compare_exchange_n(&c->refcount, &n, n + 1, 1, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED));
+    return 1;
+}
+
 static const int *host_job_nodes(int *nnodes_out)
 {
     *nnodes_out = mpi_pmi.nnodes;
@@ -54,6 +65,8 @@ __attribute__((constructor)) static void coll_host_init(void)
         .comm_local = host_local,
         .comm_coll_slot = host_coll_slot,
         .comm_world = host_world,
+        .comm_hold = host_comm_hold,
+        .comm_drop = mpi_comm_release,
         .job_nodes = host_job_nodes,
         .dt_get = mpi_dt_get,
         .op_valid = mpi_op_valid,

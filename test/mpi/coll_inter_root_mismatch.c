@@ -27,7 +27,13 @@
  * send to the root, so it fails so, and its notice stops the root. (With
  * a message small enough to go eagerly the sender has left as well, and
  * nothing that waits can tell: that one still hangs; doc/design.md.) On
- * b37dee7 all hung. Then MPI_COMM_WORLD works,
+ * b37dee7 all hung. args=allnull: group 0 all pass MPI_PROC_NULL (no
+ * MPI_ROOT), group 1 names rank 0: group 0 returns at once keeping a
+ * record of the call (coll_sched_set_absent); group 1's rank 0 waits,
+ * pokes group 0's rank 0 after a second, and that rank, waiting in
+ * MPI_Barrier on MPI_COMM_WORLD, answers from its record: group 1 fails
+ * (MPI_ERR_OTHER) saying the groups disagree about the root (hung on
+ * bd7ae39). Then MPI_COMM_WORLD works,
  * the intercommunicator is freed, and a correct MPI_Bcast runs on a new
  * one. The runner's timeout turns a hang into a failure.
  */
@@ -41,6 +47,7 @@ int main(int argc, char **argv)
     int n = argc > 2 && !remote ? atoi(argv[2]) : 1 << 20;
     int named = remote && argc > 2 ? atoi(argv[2]) : 0;
     int reduce = argc > 1 && strcmp(argv[1], "reduce") == 0;
+    int allnull = argc > 1 && strcmp(argv[1], "allnull") == 0;
     MPI_Comm local, inter;
     int lr, color, root, rc;
     char *buf, msg[MPI_MAX_ERROR_STRING];
@@ -57,6 +64,8 @@ int main(int argc, char **argv)
     buf = calloc((size_t)n, 1);
     if (remote)
         root = named; /* (no MPI_ROOT anywhere) */
+    else if (allnull)
+        root = color == 0 ? MPI_PROC_NULL : 0; /* (group 0 has no MPI_ROOT) */
     else if (reduce)
         root = color == 1 ? 0 : lr == 1 ? MPI_ROOT : MPI_PROC_NULL;
     else if (color == 0)
@@ -76,7 +85,21 @@ int main(int argc, char **argv)
     }
     if (getenv("COLL_MISMATCH_VERBOSE"))
         printf("[%d] rc %d %s\n", mtest_rank, rc, msg);
-    if (reduce) {
+    if (allnull) {
+        /* (group 1 waits for group 0's rank 0, which passed MPI_PROC_NULL
+         * and returned; it answers the poke at its next look) */
+        int cls = MPI_SUCCESS;
+        if (rc != MPI_SUCCESS)
+            MPI_Error_class(rc, &cls);
+        if (color == 1)
+            CHECK(cls == MPI_ERR_OTHER && strstr(msg, "disagree about the root") != NULL &&
+                      strstr(msg, "MPI_Bcast") != NULL,
+                  "rank %d (root 0, group 0 all MPI_PROC_NULL): MPI_Bcast returned %d: %s",
+                  mtest_rank, rc, msg);
+        else
+            CHECK(rc == MPI_SUCCESS, "rank %d (MPI_PROC_NULL): MPI_Bcast returned %d: %s",
+                  mtest_rank, rc, msg);
+    } else if (reduce) {
         /* (the root, and the sender the root waits for) */
         if (root == MPI_ROOT || (color == 1 && lr == 0))
             CHECK(rc != MPI_SUCCESS && strstr(msg, "disagree about the root") != NULL,
@@ -85,7 +108,7 @@ int main(int argc, char **argv)
         /* (the ranks that see the other group's message, or take the notice) */
         CHECK(rc != MPI_SUCCESS && strstr(msg, "disagree about the root") != NULL,
               "rank %d (root %d): MPI_Bcast returned %d: %s", mtest_rank, root, rc, msg);
-    if (color == 1 && !tworoots && !reduce)
+    if (color == 1 && !tworoots && !reduce && !allnull)
         CHECK(rc != MPI_SUCCESS, "rank %d: MPI_Bcast naming the wrong root succeeded",
               mtest_rank);
     if (remote) /* (every rank waits: the finder's notice, or its own error) */
