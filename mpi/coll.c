@@ -1265,10 +1265,12 @@ coll_reduction(coll_kind_t kind, const void *sendbuf, void *recvbuf, MPI_Count c
                 .root = root,
                 .big = large};
     /* Count 0 (reduce_scatter: every count 0, the same at every rank), as
-     * the empty MPI_Allreduce (mpi_allreduce_impl); reduce's root in range,
-     * no MPI_IN_PLACE (coll_call checks where it may be passed). */
-    if ((kind == COLL_REDUCE_SCATTER ? !c->is_inter && empty_counts(recvcounts, large, c->size)
-                                      : count == 0) &&
+     * the empty MPI_Allreduce, which mpi_allreduce_impl took before this;
+     * reduce's root in range, no MPI_IN_PLACE (coll_call checks where it may
+     * be passed). */
+    if (kind != COLL_ALLREDUCE &&
+        (kind == COLL_REDUCE_SCATTER ? !c->is_inter && empty_counts(recvcounts, large, c->size)
+                                     : count == 0) &&
         sendbuf != MPI_IN_PLACE && (kind != COLL_REDUCE || (unsigned)root < (unsigned)c->size) &&
         empty_call_done(c, datatype, 1, op, mode, request))
         return MPI_SUCCESS;
