@@ -12,12 +12,13 @@
  *
  * Plain MPI (the same source for Canal, MPICH and Open MPI); MPI_BYTE data,
  * MPI_FLOAT MPI_SUM for the reductions (bytes / 4 elements: the whole
- * vector for allreduce, each rank's block for reduce_scatter(_block)),
+ * vector for allreduce and reduce, each rank's block for reduce_scatter(_block)),
  * root 0, a block of `bytes` per rank for the v collectives.
  *
  * Usage: mpiexec -n P ./coll_cpu OP BYTES ITERATIONS
  *   OP: allgather allgatherv alltoall alltoallv bcast gather gatherv scatter scatterv
- *       reduce_scatter reduce_scatter_block allreduce barrier (BYTES ignored)
+ *       reduce_scatter reduce_scatter_block reduce reduce_rot (the root moves every
+ *       call, as in IMB) allreduce barrier (BYTES ignored)
  * Output (rank 0): "OP BYTES npP wall_us W cpu_us C vcsw V ivcsw I"
  */
 #include <mpi.h>
@@ -60,6 +61,13 @@ static int call(const char *op, size_t n, int p, char *sb, char *rb, int *cnt, i
     }
     if (!strcmp(op, "reduce_scatter_block"))
         return MPI_Reduce_scatter_block(sb, rb, f, MPI_FLOAT, MPI_SUM, w);
+    if (!strcmp(op, "reduce"))
+        return MPI_Reduce(sb, rb, f, MPI_FLOAT, MPI_SUM, 0, w);
+    if (!strcmp(op, "reduce_rot")) { /* the root moves every call, as in IMB's Reduce */
+        static int root;
+        root = (root + 1) % p;
+        return MPI_Reduce(sb, rb, f, MPI_FLOAT, MPI_SUM, root, w);
+    }
     if (!strcmp(op, "allreduce"))
         return MPI_Allreduce(sb, rb, f, MPI_FLOAT, MPI_SUM, w);
     if (!strcmp(op, "barrier"))

@@ -73,8 +73,13 @@ static const rule_t rules[] = {
     {COLL_REDUCE,                1, ANY, 0,         SIZE_MAX,  WHEN_MULTINODE, &coll_reduce_node},
     /* more ranks than CPUs: every contribution straight to the root, all
      * receives posted at once (np8 4 B 2.6-7.2 us against binomial's
-     * 20-28; 64 KiB 105-110 against 122-128) */
-    {COLL_REDUCE,                1, 16,  0,         512 * KiB, WHEN_OVERSUB,   &coll_reduce_linear},
+     * 20-28), up to 32 KiB; above, linear's root holds every part and
+     * reduces them after the last came, and the binomial tree's parents,
+     * which reduce their children's parts in parallel, cost half the CPU
+     * (quiet machine, CPU a call summed over ranks, linear / binomial:
+     * np8 64 KiB 164 / 100, 128 KiB 305 / 170, 512 KiB 1,171 / 580, 2 MiB
+     * 4,677 / 3,321; np4 128 KiB 93 / 72; doc/bench.md "Stop 39 (lead)") */
+    {COLL_REDUCE,                1, 16,  0,         32 * KiB,  WHEN_OVERSUB,   &coll_reduce_linear},
     {COLL_REDUCE,                1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_reduce_binomial},
 
     {COLL_ALLREDUCE,             1, ANY, 0,         SIZE_MAX,  WHEN_MULTINODE, &coll_allreduce_node},
