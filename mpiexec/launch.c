@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -123,6 +124,7 @@ static int bind_plan(const mpx_opts_t *o, bind_plan_t *plan)
     plan->sets = NULL;
     if (o->bind == MPX_BIND_NONE)
         return 0;
+    /* (AUTO plans by core, then bind_auto takes its share) */
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
         return -1;
     for (int c = 0; c < CPU_SETSIZE; c++) {
@@ -190,6 +192,96 @@ static int bind_plan(const mpx_opts_t *o, bind_plan_t *plan)
         free(pkg);
         plan->sets = sorted;
     }
+    return 0;
+}
+
+/* -bind-to auto. Unbound, the kernel often leaves two busy ranks of a
+ * 2-rank job on one CPU while the other idles (seen in 4 of 6 runs on a
+ * 2-CPU guest, and kept there for seconds); and a rank that yields while
+ * another program shares its CPU loses it for a whole time slice. Bound
+ * apart, neither happens (2-rank MPI_Barrier beside two busy loops: 0.2-1.4
+ * us against 150-340 unbound; doc/bench.md "Stop 39 (lead)"). So a job of n
+ * >= 2 ranks gets the cores of mpiexec's mask that no other mpiexec holds,
+ * if there are at least n: an equal block of them each (a rank's threads
+ * keep the whole block), or none of them. A core is held by an flock on
+ * DIR/canal-bind-cpuN (MPIEXEC_BIND_DIR, default /dev/shm; N its first
+ * CPU), taken without waiting and kept, on a descriptor closed at exec, for
+ * mpiexec's life: the kernel lets go when mpiexec ends, however it ends.
+ * Files that cannot be opened count as free (nothing to agree with). */
+static int bind_lock_core(const cpu_set_t *set)
+{
+    const char *dir = getenv("MPIEXEC_BIND_DIR");
+    char path[4096];
+    int cpu = 0, fd;
+
+    while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, set))
+        cpu++;
+    snprintf(path, sizeof path, "%s/canal-bind-cpu%d", dir != NULL && *dir ? dir : "/dev/shm",
+             cpu);
+    fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -2; /* (no registry: free) */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        return -1; /* another mpiexec's */
+    }
+    return fd;
+}
+
+static int bind_auto(const mpx_opts_t *o, bind_plan_t *plan, int n)
+{
+    int *fds = NULL, *free_at = NULL, nfree = 0;
+    cpu_set_t *blocks = NULL;
+    const char *why = NULL;
+
+    if (n < 2)
+        why = "one rank";
+    else if (n > plan->n)
+        why = "more ranks than cores";
+    if (why != NULL)
+        goto unbound;
+    fds = malloc(sizeof *fds * (size_t)plan->n);
+    free_at = malloc(sizeof *free_at * (size_t)plan->n);
+    blocks = calloc((size_t)n, sizeof *blocks);
+    if (fds == NULL || free_at == NULL || blocks == NULL) {
+        why = "out of memory";
+        goto unbound;
+    }
+    for (int c = 0; c < plan->n; c++) {
+        fds[c] = bind_lock_core(&plan->sets[c]);
+        if (fds[c] != -1)
+            free_at[nfree++] = c;
+    }
+    if (nfree < n) {
+        for (int c = 0; c < plan->n; c++)
+            if (fds[c] >= 0)
+                close(fds[c]);
+        why = "other jobs hold the cores";
+        goto unbound;
+    }
+    /* Rank r's block: consecutive free cores (in package order with
+     * -map-by socket, whose plan alternates packages: every n-th one) */
+    for (int k = 0; k < nfree; k++) {
+        int r = o->map_by_socket ? k % n : (int)((long)k * n / nfree);
+        CPU_OR(&blocks[r], &blocks[r], &plan->sets[free_at[k]]);
+    }
+    free(plan->sets);
+    plan->sets = blocks;
+    plan->n = n;
+    if (o->verbose)
+        fprintf(stderr, "mpiexec: -bind-to auto: %d ranks over %d free cores\n", n, nfree);
+    free(fds); /* (the descriptors stay open: they hold the cores) */
+    free(free_at);
+    return 0;
+unbound:
+    if (o->verbose)
+        fprintf(stderr, "mpiexec: -bind-to auto: not binding (%s)\n", why);
+    free(fds);
+    free(free_at);
+    free(blocks);
+    free(plan->sets);
+    plan->sets = NULL;
+    plan->n = 0;
     return 0;
 }
 
@@ -462,10 +554,21 @@ int mpx_launch(mpx_job_t *job, int pj)
     }
     if (!have_plan) {
         if (bind_plan(o, &plan) != 0) {
-            fprintf(stderr, "mpiexec: cannot read the CPU topology for -bind-to\n");
-            goto fail;
+            if (o->bind != MPX_BIND_AUTO) {
+                fprintf(stderr, "mpiexec: cannot read the CPU topology for -bind-to\n");
+                goto fail;
+            }
+            plan.n = 0; /* (auto: then unbound) */
+        } else if (o->bind == MPX_BIND_AUTO) {
+            bind_auto(o, &plan, p->size);
         }
         have_plan = 1;
+    } else if (o->bind == MPX_BIND_AUTO && pj > 0 && plan.n > 0) {
+        /* (spawned ranks: unbound, the kernel places them; the first
+         * job's cores stay held) */
+        free(plan.sets);
+        plan.sets = NULL;
+        plan.n = 0;
     }
     /* Output files named by a pattern start empty; ranks then append. */
     for (int i = p->first; pj == 0 && i < p->first + p->size; i++) {

@@ -21,7 +21,9 @@ typedef struct {
 } mpx_env_t;
 
 typedef enum { MPX_ENV_DEFAULT = 0, MPX_ENV_ALL, MPX_ENV_NONE, MPX_ENV_LIST } mpx_env_mode_t;
-typedef enum { MPX_BIND_NONE = 0, MPX_BIND_CORE, MPX_BIND_HWTHREAD } mpx_bind_t;
+/* AUTO (the default): a local job of 2 or more ranks that fit the cores
+ * nobody else's mpiexec holds is spread over them (mpiexec/launch.c). */
+typedef enum { MPX_BIND_NONE = 0, MPX_BIND_CORE, MPX_BIND_HWTHREAD, MPX_BIND_AUTO } mpx_bind_t;
 
 /* One MPMD segment: "-n 2 -env K V ./prog args". */
 typedef struct {

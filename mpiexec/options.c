@@ -61,7 +61,14 @@ void mpx_print_help(void)
         "  -l, -prepend-rank     prefix every output line with \"[rank] \"\n"
         "  -outfile-pattern P    write each rank's stdout to file P (%%r rank, %%h host, %%%% %%)\n"
         "  -errfile-pattern P    write each rank's stderr to file P\n"
-        "  -bind-to core|hwthread|none   pin each process to a core or hardware thread\n"
+        "  -bind-to auto|core|hwthread|none   pin each process to a core or hardware\n"
+        "                        thread. auto (the default; MPIEXEC_BIND_TO sets another):\n"
+        "                        a job of 2 or more ranks on this host that fit the\n"
+        "                        cores of mpiexec's CPU mask which no other running\n"
+        "                        mpiexec holds gets them, an equal block each (so the\n"
+        "                        kernel cannot put two busy ranks on one core, and a\n"
+        "                        rank's threads keep its block); otherwise, and for\n"
+        "                        one rank, spawned ranks and jobs across hosts: none\n"
         "  -map-by core|hwthread|socket|slot   order in which binding fills the machine\n"
         "  -hosts H1,H2,...      hosts to run on; H:N gives host H N slots (default 1)\n"
         "  -f, -hostfile FILE    hosts from FILE: 'host[:N]' per line, '#' comments\n"
@@ -109,12 +116,15 @@ void mpx_print_help(void)
         "serves their PMI. mpiexec's stdin goes to rank 0; MPI_Comm_spawn places the\n"
         "children on the info key 'host' or round robin over the hosts; names published\n"
         "with MPI_Publish_name are shared by all jobs of this mpiexec on every host;\n"
-        "-bind-to and output file patterns are refused. Ranks on different hosts talk\n"
-        "over the sock channel unless the hosts have fabric hardware for libfabric\n"
-        "(CANAL_CHANNEL=ofi or CANAL_OFI_PROVIDER forces it). Hosts must be reachable\n"
-        "by ssh without a password (keys) and have this mpiexec at the same path.\n"
+        "-bind-to (but auto, which binds nothing there) and output file patterns are\n"
+        "refused. Ranks on different hosts talk over the sock channel unless the hosts\n"
+        "have fabric hardware for libfabric (CANAL_CHANNEL=ofi or CANAL_OFI_PROVIDER\n"
+        "forces it). Hosts must be reachable by ssh without a password (keys) and have\n"
+        "this mpiexec at the same path.\n"
         "\n"
         "Environment: MPIEXEC_TIMEOUT=s kills the job after s seconds (exit code 255).\n"
+        "MPIEXEC_BIND_TO=auto|core|hwthread|none is -bind-to's default (auto);\n"
+        "MPIEXEC_BIND_DIR=dir holds auto's per-CPU lock files (default /dev/shm).\n"
         "Exit code: 0 if every rank exits 0, else the code of the first rank that failed\n"
         "(128+signal for a rank killed by a signal, the MPI_Abort code for an abort).\n");
 }
@@ -136,8 +146,10 @@ static void print_info(void)
            "                    'mpiexec -proxy HOST' per host (ssh, -launcher-exec, fork,\n"
            "                    slurm: srun inside an allocation)\n"
            "PMI:                PMI-1 and PMI-2 over PMI_FD (socketpair)\n"
-           "Binding:            -bind-to core|hwthread|none (sched_setaffinity, topology from "
-           "/sys)\n"
+           "Binding:            -bind-to auto|core|hwthread|none (sched_setaffinity, topology "
+           "from /sys;\n"
+           "                    auto's cores held with flock on MPIEXEC_BIND_DIR/canal-bind-cpuN,\n"
+           "                    MPIEXEC_BIND_DIR defaulting to /dev/shm)\n"
            "Exit codes:         first failing rank; 128+signal; MPI_Abort code; 255 on "
            "MPIEXEC_TIMEOUT\n"
 #ifdef CANAL_CONFIGURE_ARGS
@@ -243,6 +255,22 @@ static mpx_segment_t *new_segment(mpx_opts_t *o)
 }
 
 static int parse_words(int argc, char **argv, mpx_opts_t *o, int depth);
+
+/* -bind-to's value (also MPIEXEC_BIND_TO's); 0, or -1 if unknown. */
+static int parse_bind(const char *v, mpx_bind_t *out)
+{
+    if (strcmp(v, "core") == 0 || strncmp(v, "core:", 5) == 0)
+        *out = MPX_BIND_CORE;
+    else if (strcmp(v, "hwthread") == 0 || strncmp(v, "hwthread:", 9) == 0)
+        *out = MPX_BIND_HWTHREAD;
+    else if (strcmp(v, "none") == 0)
+        *out = MPX_BIND_NONE;
+    else if (strcmp(v, "auto") == 0)
+        *out = MPX_BIND_AUTO;
+    else
+        return -1;
+    return 0;
+}
 
 /* Option argv[i] takes k arguments: are they there? Sets *used. */
 static int need(int argc, char **argv, int i, int k, int *used)
@@ -360,14 +388,8 @@ static int parse_option(int argc, char **argv, int i, mpx_opts_t *o, mpx_segment
         if (need(argc, argv, i, 1, used) != 0)
             return 2;
         v = argv[i + 1];
-        if (strcmp(v, "core") == 0 || strncmp(v, "core:", 5) == 0)
-            o->bind = MPX_BIND_CORE;
-        else if (strcmp(v, "hwthread") == 0 || strncmp(v, "hwthread:", 9) == 0)
-            o->bind = MPX_BIND_HWTHREAD;
-        else if (strcmp(v, "none") == 0)
-            o->bind = MPX_BIND_NONE;
-        else
-            return usage_error("-bind-to '%s': use core, hwthread or none", v);
+        if (parse_bind(v, &o->bind) != 0)
+            return usage_error("-bind-to '%s': use auto, core, hwthread or none", v);
         return 0;
     }
     if (strcmp(name, "-map-by") == 0) {
@@ -543,6 +565,11 @@ int mpx_options_parse(int argc, char **argv, mpx_opts_t *opts)
     memset(opts, 0, sizeof *opts);
     opts->genv_mode = MPX_ENV_ALL;
     opts->singleton_fd = -1;
+    opts->bind = MPX_BIND_AUTO;
+    if (getenv("MPIEXEC_BIND_TO") != NULL && getenv("MPIEXEC_BIND_TO")[0] != '\0' &&
+        parse_bind(getenv("MPIEXEC_BIND_TO"), &opts->bind) != 0)
+        return usage_error("MPIEXEC_BIND_TO='%s': use auto, core, hwthread or none",
+                           getenv("MPIEXEC_BIND_TO"));
     rc = parse_words(argc - 1, argv + 1, opts, 0);
     if (rc != 0)
         return rc;

@@ -1119,7 +1119,7 @@ static int rm_check_options(const mpx_opts_t *o)
 {
     const char *what = o->outpat != NULL          ? "-outfile-pattern"
                        : o->errpat != NULL        ? "-errfile-pattern"
-                       : o->bind != MPX_BIND_NONE ? "-bind-to"
+                       : o->bind != MPX_BIND_NONE && o->bind != MPX_BIND_AUTO ? "-bind-to"
                        : o->singleton_fd >= 0     ? "-singleton"
                                                   : NULL;
     if (what != NULL) {

@@ -203,6 +203,99 @@ for pmi in pmi1 pmi2; do
         tail -n 10 "$LAUNCH_OUT" | sed 's/^/    /'
     fi
 done
+# -bind-to auto (the default): a job of 2+ ranks that fit the free cores of
+# mpiexec's mask gets them, a block each; one rank, more ranks than cores, a
+# second job while the first holds the cores, and -bind-to none stay
+# unbound; the cores come free when the holding mpiexec ends, even by
+# SIGKILL. Each rank prints its mask; MPIEXEC_BIND_DIR keeps the registry
+# private to this test (nothing else can hold its cores).
+BIND_DIR=$LAUNCH_TMP/bind
+mkdir -p "$BIND_DIR"
+MASK=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+NCPU=$(nproc)
+show_masks='sed -n "s/^Cpus_allowed_list:[[:space:]]*/mask=/p" /proc/self/status'
+# bind_check NAME WANT(apart|unbound) N [mpiexec args...]: run N ranks printing masks
+bind_check() {
+    local name=$1 want=$2 n=$3 masks why=""
+    shift 3
+    LAUNCH_RAN=$((LAUNCH_RAN + 1))
+    MPIEXEC_BIND_DIR=$BIND_DIR timeout "$(launch_hang_limit 60)" "$MPX" "$@" -n "$n" \
+        sh -c "$show_masks" >"$LAUNCH_OUT" 2>&1 </dev/null || why="exit code $?"
+    masks=$(sed -n 's/^mask=//p' "$LAUNCH_OUT" | sort)
+    [ "$(echo "$masks" | grep -c .)" = "$n" ] || why="${why:+$why; }$(echo "$masks" | grep -c .) masks for $n ranks"
+    if [ "$want" = unbound ]; then
+        [ -z "$(echo "$masks" | grep -vx -- "$MASK")" ] || why="${why:+$why; }a rank was bound"
+    else
+        [ -z "$(echo "$masks" | grep -x -- "$MASK")" ] || why="${why:+$why; }a rank has mpiexec's whole mask $MASK"
+        [ "$(echo "$masks" | sort -u | grep -c .)" = "$n" ] || why="${why:+$why; }two ranks share a mask"
+    fi
+    if [ -z "$why" ]; then
+        echo "PASS: $name"
+    else
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: $name: $why (mpiexec's mask $MASK)"
+        tail -n 10 "$LAUNCH_OUT" | sed 's/^/    /'
+    fi
+}
+# bind_hold N: start a job of N ranks that holds its cores until $BIND_DIR/go
+bind_hold() {
+    rm -f "$BIND_DIR"/up.* "$BIND_DIR/go"
+    MPIEXEC_BIND_DIR=$BIND_DIR "$MPX" -n "$1" sh -c \
+        "touch $BIND_DIR/up.\$PMI_RANK; while [ ! -e $BIND_DIR/go ]; do sleep 0.1; done" \
+        >/dev/null 2>&1 </dev/null &
+    HOLD_PID=$!
+    for ((t = 0; t < 600; t++)); do
+        [ "$(ls "$BIND_DIR" | grep -c '^up\.')" -ge "$1" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+if [ "$NCPU" -lt 2 ]; then
+    echo "SKIP: -bind-to auto lines: mpiexec's mask has $NCPU CPU"
+else
+    bind_check "-bind-to auto: 2 ranks each on their own cores" apart 2
+    [ "$NCPU" -gt 2 ] && bind_check "-bind-to auto: $NCPU ranks each on their own cores" apart "$NCPU"
+    bind_check "-bind-to auto: 1 rank unbound" unbound 1
+    bind_check "-bind-to auto: $((NCPU + 1)) ranks (more than cores) unbound" unbound $((NCPU + 1))
+    bind_check "-bind-to none: unbound" unbound 2 -bind-to none
+    MPIEXEC_BIND_TO=none bind_check "MPIEXEC_BIND_TO=none: unbound" unbound 2
+    MPIEXEC_BIND_TO=core bind_check "MPIEXEC_BIND_TO=core: 2 ranks on their own cores" apart 2
+    if bind_hold "$NCPU"; then
+        bind_check "-bind-to auto: a second job while the first holds every core: unbound" unbound 2
+        touch "$BIND_DIR/go"
+        wait "$HOLD_PID"
+        bind_check "-bind-to auto: the cores are free again after the first job ended" apart 2
+    else
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: -bind-to auto: the holding job did not start"
+        touch "$BIND_DIR/go"
+        wait "$HOLD_PID"
+    fi
+    if bind_hold "$NCPU"; then
+        kill -9 "$HOLD_PID"
+        wait "$HOLD_PID" 2>/dev/null
+        touch "$BIND_DIR/go" # (its ranks got SIGTERM from their launcher's death)
+        bind_check "-bind-to auto: the cores are free again after the holder was SIGKILLed" apart 2
+    else
+        LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+        echo "FAIL: -bind-to auto: the holding job did not start (kill)"
+        touch "$BIND_DIR/go"
+        wait "$HOLD_PID"
+    fi
+    if [ "$NCPU" -ge 4 ]; then
+        bind_check "-bind-to auto: 2 ranks on $NCPU CPUs, a block each" apart 2
+        masks=$(sed -n 's/^mask=//p' "$LAUNCH_OUT")
+        echo "$masks" | grep -qv '^[0-9]*$' || {
+            LAUNCH_FAILED=$((LAUNCH_FAILED + 1))
+            echo "FAIL: -bind-to auto: 2 ranks on $NCPU CPUs got one CPU each ($(echo $masks))"
+        }
+    else
+        echo "SKIP: -bind-to auto blocks of several cores: $NCPU CPUs (needs 4)"
+    fi
+fi
+expect "MPIEXEC_BIND_TO=bad is refused with 2" 2 10 "MPIEXEC_BIND_TO='bad'" \
+    env MPIEXEC_BIND_TO=bad "$MPX" -n 1 true
+expect "-bind-to bad is refused with 2" 2 10 "-bind-to 'bad'" "$MPX" -bind-to bad -n 1 true
 # A rank SIGKILLed while the others communicate (ring exchange and
 # allreduce): the survivors see the failure and abort the job (exit code 101)
 # at once, but mpiexec judges the dead rank first, whichever message it reads
