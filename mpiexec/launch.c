@@ -228,13 +228,15 @@ static int bind_lock_core(const cpu_set_t *set)
     return fd;
 }
 
-static int bind_auto(const mpx_opts_t *o, bind_plan_t *plan, int n)
+static int bind_auto(const mpx_opts_t *o, bind_plan_t *plan, int n, int spawned)
 {
     int *fds = NULL, *free_at = NULL, nfree = 0;
     cpu_set_t *blocks = NULL;
     const char *why = NULL;
 
-    if (n < 2)
+    if (spawned)
+        why = "spawned ranks"; /* (a singleton's first spawn comes here first) */
+    else if (n < 2)
         why = "one rank";
     else if (n > plan->n)
         why = "more ranks than cores";
@@ -560,7 +562,7 @@ int mpx_launch(mpx_job_t *job, int pj)
             }
             plan.n = 0; /* (auto: then unbound) */
         } else if (o->bind == MPX_BIND_AUTO) {
-            bind_auto(o, &plan, p->size);
+            bind_auto(o, &plan, p->size, pj > 0);
         }
         have_plan = 1;
     } else if (o->bind == MPX_BIND_AUTO && pj > 0 && plan.n > 0) {
