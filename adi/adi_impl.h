@@ -176,6 +176,7 @@ typedef struct {
     size_t detached_bytes;  /* (atomic) bytes in those copies now (adi_send_detach) */
     int local_size;       /* ranks of this job on this node */
     int node_cpus;        /* CPUs in the local ranks' affinity masks (0: not asked) */
+    int own_cpus;         /* no other local rank's mask shares a CPU with this one's */
     long spin_count;
     long long spin_us, sleep_after_us;
     long long preempted_us; /* CANAL_WAIT_PREEMPTED_US (0: no contended mode) */

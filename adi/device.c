@@ -254,24 +254,39 @@ static void cpus_put(void)
         LOG_DEBUG("device: cannot publish this rank's CPUs (%s)", common_err_detail());
 }
 
-/* The CPUs of this node the job's local ranks may run on (after the fence). */
-static int node_cpus(const pmi_info_t *pmi)
-{
-    cpu_set_t all;
-    char val[CPU_SETSIZE / 4 + 1];
-    int online = online_cpus(), n;
+/* The CPUs of this node the job's local ranks may run on (after the fence).
+ * A rank bound to fewer than every online CPU on a node of at most
+ * OWN_CPUS_MAX_RANKS local ranks reads every other mask, to tell whether
+ * any shares a CPU with its own (*own_out: none does); otherwise it stops
+ * once the union has enough, and *own_out is 0. */
+enum { OWN_CPUS_MAX_RANKS = 256 };
 
-    if (sched_getaffinity(0, sizeof all, &all) != 0)
+static int node_cpus(const pmi_info_t *pmi, int *own_out)
+{
+    cpu_set_t mine, all, other, both;
+    char val[CPU_SETSIZE / 4 + 1];
+    int online = online_cpus(), n, own;
+
+    *own_out = 0;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0)
         return online;
+    all = mine;
     n = CPU_COUNT(&all);
-    for (int i = 0; i < pmi->local_size && n < pmi->local_size && n < online; i++) {
+    own = n < online && pmi->local_size <= OWN_CPUS_MAX_RANKS;
+    for (int i = 0; i < pmi->local_size && (own || (n < pmi->local_size && n < online)); i++) {
         int r = pmi->local_ranks[i];
         if (r == pmi->rank)
             continue;
-        if (pmi_get(r, ADI_KEY_CPUS, val, sizeof val) < 0 || !cpus_decode_or(val, &all))
+        CPU_ZERO(&other);
+        if (pmi_get(r, ADI_KEY_CPUS, val, sizeof val) < 0 || !cpus_decode_or(val, &other))
             return online;
+        CPU_AND(&both, &other, &mine);
+        if (CPU_COUNT(&both) > 0)
+            own = 0;
+        CPU_OR(&all, &all, &other);
         n = CPU_COUNT(&all);
     }
+    *own_out = own && pmi->local_size > 1;
     return n;
 }
 
@@ -449,8 +464,24 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
         return st;
     adi_dev.local_size = pmi->local_size;
     if (over_auto) {
-        adi_dev.node_cpus = node_cpus(pmi);
+        adi_dev.node_cpus = node_cpus(pmi, &adi_dev.own_cpus);
         adi_dev.oversubscribed = pmi->local_size > adi_dev.node_cpus;
+    }
+    if (adi_dev.own_cpus && !adi_dev.oversubscribed) {
+        /* A rank alone on its CPUs (bound apart: mpiexec's -bind-to auto,
+         * Open MPI's mpirun) keeps no other rank of the job off a CPU by
+         * spinning, and what shares its CPU is another program: a yield
+         * or an early sleep hands that program the CPU for a time slice
+         * (2-rank MPI_Barrier beside two busy loops, bound: 0.6-2.2 us
+         * spinning, 1.3-21 yielding after 200 us, 4-19 in contended
+         * mode; doc/bench.md "Stop 39"). So it spins until the sleep
+         * (CANAL_SLEEP_AFTER_US) and never enters contended mode, unless
+         * CANAL_SPIN_US or CANAL_WAIT_PREEMPTED_US is set. */
+        if (strcmp(common_cvar_source("SPIN_US"), "default") == 0 &&
+            adi_dev.spin_us < adi_dev.sleep_after_us)
+            adi_dev.spin_us = adi_dev.sleep_after_us;
+        if (strcmp(common_cvar_source("WAIT_PREEMPTED_US"), "default") == 0)
+            adi_dev.preempted_us = 0;
     }
     for (int i = 0; i < nactive; i++)
         if ((st = ch_post_fence(active[i])) < 0)
@@ -579,9 +610,10 @@ void adi_describe(char *buf, size_t len)
     char why[128];
 
     if (adi_dev.node_cpus > 0)
-        snprintf(why, sizeof why, "%d local rank%s, %d CPU%s for %s", adi_dev.local_size,
+        snprintf(why, sizeof why, "%d local rank%s, %d CPU%s for %s%s", adi_dev.local_size,
                  adi_dev.local_size == 1 ? "" : "s", adi_dev.node_cpus,
-                 adi_dev.node_cpus == 1 ? "" : "s", adi_dev.local_size == 1 ? "it" : "them");
+                 adi_dev.node_cpus == 1 ? "" : "s", adi_dev.local_size == 1 ? "it" : "them",
+                 adi_dev.own_cpus ? ", each rank on CPUs of its own" : "");
     else
         snprintf(why, sizeof why, "set by CANAL_OVERSUBSCRIBED");
     off += (size_t)snprintf(buf + off, len - off,
