@@ -8,6 +8,11 @@
  * the odd ranks in reverse order (its rank 0 is not world's). Run under
  * every barrier algorithm (CANAL_COLL_BARRIER=...) and oversubscribed,
  * where the table picks `linear` (all to rank 0 and back) from 3 ranks.
+ * Then 300 rounds of a gather to rank 0 (MPI_Gatherv and MPI_Gather in
+ * turn, the blocks checked) and MPI_Barrier, IMB-MPI1's loop: there, on an
+ * oversubscribed node, rank 0 leaves each barrier after the others
+ * (coll/shm.c, gather_follows) and must still not leave it, nor let them,
+ * before all entered.
  * Ranks on other nodes (no shared window across nodes) skip the check.
  */
 #include "mtest.h"
@@ -47,13 +52,57 @@ static void rounds(MPI_Comm comm, int *cnt, int n, int kind, const char *what)
         OK(MPI_Request_free(&rq));
 }
 
+/* n rounds of (a gather of each rank's int to rank 0, MPI_Barrier) on
+ * comm, whose ranks share cnt[] */
+static void gather_rounds(MPI_Comm comm, int *cnt, int n)
+{
+    int size, rank, *all, *counts, *displs;
+
+    OK(MPI_Comm_size(comm, &size));
+    OK(MPI_Comm_rank(comm, &rank));
+    all = malloc(sizeof(int) * 3 * (size_t)size);
+    CHECK(all != NULL, "no memory");
+    counts = all + size;
+    displs = all + 2 * size;
+    for (int r = 0; r < size; r++) {
+        counts[r] = 1;
+        displs[r] = size - 1 - r; /* (reversed: a real gatherv layout) */
+    }
+    for (int i = 0; i < n; i++) {
+        int mine = i * 1000 + rank, seen;
+        for (int r = 0; r < size; r++)
+            all[r] = -1;
+        if (i % 2 == 0)
+            OK(MPI_Gatherv(&mine, 1, MPI_INT, all, counts, displs, MPI_INT, 0, comm));
+        else
+            OK(MPI_Gather(&mine, 1, MPI_INT, all, 1, MPI_INT, 0, comm));
+        for (int r = 0; rank == 0 && r < size; r++) {
+            int at = i % 2 == 0 ? size - 1 - r : r;
+            if (all[at] != i * 1000 + r) {
+                CHECK(0, "gather round %d: rank %d's block holds %d, not %d", i, r, all[at],
+                      i * 1000 + r);
+                break;
+            }
+        }
+        __atomic_add_fetch(&cnt[i], 1, __ATOMIC_SEQ_CST);
+        OK(MPI_Barrier(comm));
+        seen = __atomic_load_n(&cnt[i], __ATOMIC_SEQ_CST);
+        if (seen != size) {
+            CHECK(0, "gather round %d: %d of %d ranks had entered the barrier when rank %d left",
+                  i, seen, size, rank);
+            break;
+        }
+    }
+    free(all);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm node, odd;
     MPI_Win win;
     int nsize, *cnt, disp;
     MPI_Aint bytes;
-    size_t total = (size_t)(3 * ROUNDS + 2 * PROUNDS);
+    size_t total = (size_t)(4 * ROUNDS + 2 * PROUNDS);
 
     mtest_init(&argc, &argv);
     OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
@@ -80,6 +129,7 @@ int main(int argc, char **argv)
     else
         rounds(odd, cnt + 3 * ROUNDS + PROUNDS, PROUNDS, 1, "MPI_Ibarrier (even ranks)");
     OK(MPI_Comm_free(&odd));
+    gather_rounds(MPI_COMM_WORLD, cnt + 3 * ROUNDS + 2 * PROUNDS, ROUNDS);
 
     OK(MPI_Barrier(MPI_COMM_WORLD));
     OK(MPI_Win_free(&win));
