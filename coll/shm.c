@@ -304,7 +304,6 @@ typedef struct {
     int job;          /* the job rank the error is about, -1: none */
     uint64_t part;    /* nonzero: a rank's bc_part at least this will do too */
     int spin_left;    /* arrived_piece's loads left */
-    int left;         /* wait for the ranks to leave call target (acked), not enter it */
 } wait_t;
 
 /* The rank of line l has reached what w waits for. */
@@ -473,9 +472,9 @@ static int arrived_piece(void *arg)
  * once). */
 static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint32_t what)
 {
-    if (w->left ? gone(w) : arrived(w))
+    if (arrived(w))
         return CANAL_OK;
-    if (w->b->spin && !w->left) {
+    if (w->b->spin) {
         /* a core each: watch the line of the first rank not seen alone for
          * up to SHM_SPIN loads before the device's wait, whose every poll
          * walks the channels between two looks at it */
@@ -493,7 +492,7 @@ static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint32_t what)
         w->spin_left = SHM_SPIN;
         return coll_watch_wait_block(c, what_kind(what), arrived_piece, w);
     }
-    return coll_watch_wait_block(c, what_kind(what), w->left ? gone : arrived, w);
+    return coll_watch_wait_block(c, what_kind(what), arrived, w);
 }
 
 /* "MPI_Bcast from root 2 with 40 bytes", "MPI_Barrier with 0 bytes": the
@@ -586,8 +585,11 @@ static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t
         __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
         adi_wake_peer(b->jobs[0]);
         w.upto = 1;
-        if ((st = wait_watched(c, &w, what)) < 0)
+        if ((st = wait_watched(c, &w, what)) < 0) {
+            if (last)
+                tell_failed(b, seq, st, -1); /* (rank 0 waits for this one to leave) */
             return st;
+        }
         if (last && w.st == CANAL_OK) {
             /* released: say so to rank 0, which waits for it */
             __atomic_store_n(&b->left[b->me].seq, seq, __ATOMIC_RELEASE);
@@ -622,10 +624,13 @@ static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t
     b->all_in = seq;
     if (last && root) {
         /* released, and the calls match: let the others leave first (each
-         * says so in b->left, or enters a later call) */
-        w = (wait_t){b, seq, 0, b->n, CANAL_OK, -1, 0, 0, 1};
-        if ((st = wait_watched(c, &w, what)) < 0)
-            return st;
+         * says so in b->left, or enters a later call). Not watched: a rank
+         * that left may already send the next call's messages (the gather's)
+         * while another has not yet left, which the watch would take for a
+         * mismatch; every rank here entered this barrier and was released,
+         * so each leaves, or fails and says so (stopped()) */
+        w = (wait_t){b, seq, 0, b->n, CANAL_OK, -1, 0, 0};
+        adi_wait_until(gone, &w);
         if (w.st != CANAL_OK)
             return fail_call(b, seq, &w);
     }
