@@ -18,11 +18,11 @@
  *   bumps its own, which is what they wait for: rank 0 leaves first, as
  *   from the linear barrier of messages, so that a rooted collective
  *   after the barrier (IMB's bcast) finds the root's message at once
- *   rather than waiting for the root to be scheduled. After a gather(v),
- *   rank 0 leaves last instead (gather_follows): it releases the others
- *   and waits until each says it left (its line of the `left` area, after
- *   the bcast areas), so that the gather's root, in a loop of gathers and
- *   barriers, finds their blocks sent when it leaves.
+ *   rather than waiting for the root to be scheduled. After a gather(v)
+ *   or reduce, rank 0 leaves last instead (gather_follows): it releases
+ *   the others and waits until each says it left (its line of the `left`
+ *   area, after the bcast areas), so that the root of a loop of gathers
+ *   and barriers finds their blocks sent when it leaves.
  * - Allreduce: a rank writes its contribution (packed) to its slot of the
  *   call's parity, bumps its sequence, waits for every other rank's (never
  *   rank 0's gather and release: on an oversubscribed node that is a second
@@ -639,21 +639,23 @@ static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t
 
 /* Whether rank 0 leaves root_first barrier seq after the others instead of
  * before them: when the only call since this rank's previous barrier,
- * the call just before this one on the block, was a gather or gatherv by
- * messages (CANAL_COLL_SHM_ROOT_LAST). A loop of (gather to rank 0,
- * barrier), as IMB-MPI1's Gather(v), then finds the others' blocks sent
- * when its root leaves the barrier: on an oversubscribed node the root no
- * longer waits inside the gather for each rank to be scheduled, but in the
- * barrier (np4 on 2 CPUs: a switch of the root per call inside the
- * gatherv before, none after; doc/design.md). Every rank of c counts the
- * same calls and tags, so all decide alike. */
+ * the call just before this one on the block, was a gather, gatherv or
+ * reduce by messages (CANAL_COLL_SHM_ROOT_LAST). A loop of (gather to rank
+ * 0, barrier), as IMB-MPI1's Gather(v) and Reduce, then finds the others'
+ * blocks sent when its root leaves the barrier: on an oversubscribed node
+ * the root no longer waits inside the gather for each rank to be
+ * scheduled, but in the barrier (np4 on 2 CPUs, counted with getrusage:
+ * the root's context switches inside a 1-byte gatherv 1.0 a call before,
+ * 0.001 after; a 64-byte reduce 1.0 -> 0.002; a 256 KiB reduce, which the
+ * root's wait for its parts' data dominates, alike). Every rank of c
+ * counts the same calls and tags, so all decide alike. */
 static int gather_follows(mpi_comm_t *c, struct coll_shm *b, uint64_t seq)
 {
     int kind, yes;
     unsigned tags = coll_comm_tags_taken(c, &kind);
 
     yes = b->root_last && b->bar_seq + 1 == seq && b->bar_tags + 1 == tags &&
-          (kind == COLL_GATHER || kind == COLL_GATHERV);
+          (kind == COLL_GATHER || kind == COLL_GATHERV || kind == COLL_REDUCE);
     b->bar_seq = seq;
     b->bar_tags = tags;
     return yes;

@@ -136,8 +136,8 @@ static const common_cvar_desc_t cvar_table[] = {
      "shared memory made at its 3rd such call; 0: always messages"},
     {"COLL_SHM_ROOT_LAST", CVAR_TYPE_BOOL, "1", NULL,
      "on a node with more ranks than CPUs, rank 0 leaves a barrier through the shared block "
-     "after the others (instead of first) when the call before it was a gather or gatherv, "
-     "so that the root of a loop of gathers and barriers finds the others' blocks sent; 0: "
+     "after the others (instead of first) when the call before it was a gather, gatherv or "
+     "reduce, so that the root of a loop of gathers and barriers finds the others' blocks sent; 0: "
      "always first"},
     {"FAULT_BCAST_PIECE_US", CVAR_TYPE_INT, "0", NULL,
      "testing: microseconds the root of an MPI_Bcast through the node's shared block waits "

@@ -8,8 +8,8 @@
  * the odd ranks in reverse order (its rank 0 is not world's). Run under
  * every barrier algorithm (CANAL_COLL_BARRIER=...) and oversubscribed,
  * where the table picks `linear` (all to rank 0 and back) from 3 ranks.
- * Then 5,000 rounds of a gather to rank 0 (MPI_Gatherv and MPI_Gather in
- * turn, the blocks checked) and MPI_Barrier, IMB-MPI1's loop: there, on an
+ * Then 5,000 rounds of a gather to rank 0 (MPI_Gatherv, MPI_Gather and
+ * MPI_Reduce in turn, the results checked) and MPI_Barrier, IMB-MPI1's loop: there, on an
  * oversubscribed node, rank 0 leaves each barrier after the others
  * (coll/shm.c, gather_follows) and must still not leave it, nor let them,
  * before all entered, nor take a gather's message from a rank that left
@@ -79,12 +79,17 @@ static void gather_rounds(MPI_Comm comm, int *cnt, int n)
         int mine = i * 1000 + rank, seen;
         for (int r = 0; r < size; r++)
             all[r] = -1;
-        if (i % 2 == 0)
+        if (i % 3 == 0)
             OK(MPI_Gatherv(&mine, 1, MPI_INT, all, counts, displs, MPI_INT, 0, comm));
-        else
+        else if (i % 3 == 1)
             OK(MPI_Gather(&mine, 1, MPI_INT, all, 1, MPI_INT, 0, comm));
-        for (int r = 0; rank == 0 && r < size; r++) {
-            int at = i % 2 == 0 ? size - 1 - r : r;
+        else
+            OK(MPI_Reduce(&mine, all, 1, MPI_INT, MPI_SUM, 0, comm));
+        if (rank == 0 && i % 3 == 2)
+            CHECK(all[0] == i * 1000 * size + size * (size - 1) / 2,
+                  "reduce round %d: the sum is %d", i, all[0]);
+        for (int r = 0; rank == 0 && i % 3 != 2 && r < size; r++) {
+            int at = i % 3 == 0 ? size - 1 - r : r;
             if (all[at] != i * 1000 + r) {
                 CHECK(0, "gather round %d: rank %d's block holds %d, not %d", i, r, all[at],
                       i * 1000 + r);
