@@ -345,34 +345,34 @@ static int stopped(wait_t *w, const shm_line_t *l)
     return 0;
 }
 
-static int arrived(void *arg)
+/* Every rank of w's range has entered call w->target (left: has left it,
+ * saying so in b->left, or entered a later call), or one never will
+ * (stopped). (Inline: the two predicates below are their own loops.) */
+static inline __attribute__((always_inline)) int all_reached(wait_t *w, int left)
 {
-    wait_t *w = arg;
     struct coll_shm *b = w->b;
     for (; w->next < w->upto; w->next++) {
         shm_line_t *l = &b->lines[w->next];
-        if (w->next == b->me || line_reached(w, l))
+        if (w->next == b->me)
+            continue;
+        if (!left ? line_reached(w, l)
+                  : (__atomic_load_n(&b->left[w->next].seq, __ATOMIC_ACQUIRE) >= w->target ||
+                     __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) > w->target))
             continue;
         return stopped(w, l);
     }
     return 1;
 }
 
-/* arrived(), for rank 0's wait for the others to leave barrier w->target:
- * a rank has when it says so (b->left) or entered a later call. */
+static int arrived(void *arg)
+{
+    return all_reached(arg, 0);
+}
+
+/* arrived(), for rank 0's wait for the others to leave barrier w->target */
 static int gone(void *arg)
 {
-    wait_t *w = arg;
-    struct coll_shm *b = w->b;
-    for (; w->next < w->upto; w->next++) {
-        shm_line_t *l = &b->lines[w->next];
-        if (w->next == b->me ||
-            __atomic_load_n(&b->left[w->next].seq, __ATOMIC_ACQUIRE) >= w->target ||
-            __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) > w->target)
-            continue;
-        return stopped(w, l);
-    }
-    return 1;
+    return all_reached(arg, 1);
 }
 
 /* A call as the line says it (what[]): its kind, its root (a bcast's) and
