@@ -198,6 +198,11 @@ canal_status_t adi_isend_std(const adi_send_args_t *a, adi_request_t **req_out);
  * (adi/pt2pt.c). */
 canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src_comm_rank, int tag,
                             int context, adi_status_t *status_out, size_t *size_out);
+/* adi_recv_now that never waits: CANAL_OK when the message is queued or
+ * one poll of the device brings it (a receive of at most ADI_MSG_INLINE
+ * bytes, while nothing is lost or revoked), else CANAL_AGAIN. */
+canal_status_t adi_recv_ready(void *buf, size_t count, dt_type_t *dt, int src_comm_rank, int tag,
+                              int context, adi_status_t *status_out, size_t *size_out);
 /* Start a send/recv into an already allocated request (persistent requests). */
 canal_status_t adi_isend_into(adi_request_t *req, const void *buf, size_t count, dt_type_t *dt,
                               int dest_job_rank, int my_comm_rank, int tag, int context,

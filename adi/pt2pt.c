@@ -1710,6 +1710,50 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
     return CANAL_OK;
 }
 
+/* adi_recv_now without its wait: the message is taken when it is queued or
+ * when one poll of the device brings it (a small receive is the context's
+ * waiter meanwhile, so the poll copies it from the channel straight into
+ * buf, waiter_fill); else CANAL_AGAIN, and the caller posts a request
+ * (coll/pair.c's scatter leaf, whose wait is the collectives' watched one). */
+canal_status_t adi_recv_ready(void *buf, size_t count, dt_type_t *dt, int src, int tag,
+                              int context, adi_status_t *st_out, size_t *size_out)
+{
+    recv_wait_t w;
+    adi_message_t *m = NULL;
+
+    if (adi_locked || !dt_is_contig(dt) || (w.q = adi_ctx(context)) == NULL)
+        return CANAL_AGAIN;
+    w.rts = 0;
+    if (w.q->unexpected.len != 0)
+        m = take_eager(w.q, src, tag, &w.rts);
+    if (m == NULL && !w.rts) {
+        /* (as adi_recv_now's wait: small, nothing lost or revoked, no
+         * other waiter) */
+        if (count * dt_contig_size(dt) > ADI_MSG_INLINE || w.q->waiter != NULL ||
+            __atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != 0 ||
+            __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) != 0)
+            return CANAL_AGAIN;
+        w.src = src;
+        w.tag = tag;
+        w.filled = 0;
+        w.buf = buf;
+        w.count = count;
+        w.dt = dt;
+        w.st_out = st_out;
+        w.size_out = size_out;
+        w.q->waiter = &w;
+        adi_progress();
+        if (w.q->waiter == &w)
+            w.q->waiter = NULL;
+        return w.filled ? CANAL_OK : CANAL_AGAIN;
+    }
+    if (m == NULL)
+        return CANAL_AGAIN; /* (a rendezvous request: its receive needs one) */
+    unexpected_sub(m);
+    eager_take_into(m, buf, count, dt, st_out, size_out, 0);
+    return CANAL_OK;
+}
+
 /* Probes. A probe looks in the unexpected queue first and polls the
  * device only when its message is not there (a message already queued is
  * found for the price of the search; an empty queue is seen without the

@@ -156,6 +156,10 @@ canal_status_t coll_sched_run_as(const coll_args_t *a, coll_record_fn record, in
 /* coll/sched.c: the call number (kind bits 0) c's next collective tag
  * will have, without taking it; -1 when c's state cannot be made. */
 int coll_comm_peek_tag(mpi_comm_t *c);
+/* coll/sched.c: how many tags c's collective sequence has handed out (the
+ * same count on every rank of c) and the kind of the last one (*last_kind,
+ * -1: none yet), for coll/shm.c's barrier, which takes none. */
+unsigned coll_comm_tags_taken(mpi_comm_t *c, int *last_kind);
 /* At every 64th call (by tag), discard the pokes that reached this rank
  * (peers that waited long for its messages): called at the end of each
  * blocking schedule. */

@@ -131,6 +131,7 @@ struct coll_comm {
      * rank took no part in (coll_sched_set_absent): their bases, from and
      * to, and the last one's kind; absent_to -1: none */
     int absent_from, absent_to, absent_kind;
+    int last_kind; /* the kind of the last tag taken (next_tag; -1: none yet) */
 };
 
 /* The intercommunicator of the last call this rank took no part in, so
@@ -151,8 +152,10 @@ coll_comm_t *coll_comm_state(mpi_comm_t *c)
     void **slot = coll_host.comm_coll_slot(c);
     if (*slot == NULL) {
         coll_comm_t *cs = calloc(1, sizeof(coll_comm_t));
-        if (cs != NULL)
+        if (cs != NULL) {
             cs->absent_to = -1; /* (before another thread's look can see it) */
+            cs->last_kind = -1;
+        }
         *slot = cs;
     }
     return *slot;
@@ -383,7 +386,23 @@ static int seq_base(unsigned seq)
 
 static int next_tag(coll_comm_t *cs, int kind)
 {
+    cs->last_kind = kind;
     return seq_base(cs->seq++) | kind;
+}
+
+unsigned coll_comm_tags_taken(mpi_comm_t *c, int *last_kind)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    unsigned n = 0;
+
+    *last_kind = -1;
+    if (cs == NULL)
+        return 0;
+    adi_lock();
+    n = cs->seq;
+    *last_kind = cs->last_kind;
+    adi_unlock();
+    return n;
 }
 
 int coll_comm_peek_tag(mpi_comm_t *c)

@@ -18,7 +18,11 @@
  *   bumps its own, which is what they wait for: rank 0 leaves first, as
  *   from the linear barrier of messages, so that a rooted collective
  *   after the barrier (IMB's bcast) finds the root's message at once
- *   rather than waiting for the root to be scheduled.
+ *   rather than waiting for the root to be scheduled. After a gather(v)
+ *   or reduce, rank 0 leaves last instead (gather_follows): it releases
+ *   the others and waits until each says it left (its line of the `left`
+ *   area, after the bcast areas), so that the root of a loop of gathers
+ *   and barriers finds their blocks sent when it leaves.
  * - Allreduce: a rank writes its contribution (packed) to its slot of the
  *   call's parity, bumps its sequence, waits for every other rank's (never
  *   rank 0's gather and release: on an oversubscribed node that is a second
@@ -121,15 +125,26 @@ typedef struct {
 } shm_line_t;
 _Static_assert(sizeof(shm_line_t) == SHM_LINE, "one cache line per rank");
 
+/* The last barrier a rank left, where rank 0 leaves last (gather_follows):
+ * a line of its own, which rank 0 alone reads. */
+typedef struct {
+    uint64_t seq;
+    char pad[SHM_LINE - sizeof(uint64_t)];
+} shm_left_t;
+
 struct coll_shm {
     char *seg;
     size_t len;
     shm_line_t *lines; /* one per rank */
     char *slots;       /* [parity][rank][SLOT] */
     char *bcast;       /* [parity][COLL_SHM_BCAST_MAX]: a bcast's message */
+    shm_left_t *left;  /* one per rank */
     int n, me, ctx;
     int root_first; /* a barrier: rank 0 gathers and releases (an allreduce: all wait for all) */
     int spin;       /* not oversubscribed: look at the line alone a while first */
+    int root_last;  /* CANAL_COLL_SHM_ROOT_LAST: gather_follows may answer 1 */
+    uint64_t bar_seq;  /* the call of this rank's last root_first barrier */
+    unsigned bar_tags; /* coll_comm_tags_taken then */
     int piece_pause_us; /* CANAL_FAULT_BCAST_PIECE_US (testing) */
     uint64_t seq;    /* blocking calls this rank entered on the block */
     uint64_t all_in; /* the last call every rank is known to have entered */
@@ -139,7 +154,8 @@ struct coll_shm {
 static size_t seg_bytes(int n)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t len = (size_t)n * SHM_LINE + 2 * (size_t)n * SLOT + 2 * (size_t)COLL_SHM_BCAST_MAX;
+    size_t len = (size_t)n * SHM_LINE + 2 * (size_t)n * SLOT + 2 * (size_t)COLL_SHM_BCAST_MAX +
+                 (size_t)n * sizeof(shm_left_t);
     return (len + page - 1) & ~(page - 1);
 }
 
@@ -220,11 +236,13 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
     b->lines = (shm_line_t *)(void *)seg;
     b->slots = seg + (size_t)n * SHM_LINE;
     b->bcast = b->slots + 2 * (size_t)n * SLOT;
+    b->left = (shm_left_t *)(void *)(b->bcast + 2 * (size_t)COLL_SHM_BCAST_MAX);
     b->n = n;
     b->me = me;
     b->ctx = coll_context(c);
     b->root_first = n > 2 && coll_comm_oversubscribed(c);
     b->spin = !coll_comm_oversubscribed(c);
+    b->root_last = common_cvar_bool("COLL_SHM_ROOT_LAST");
     b->piece_pause_us = (int)common_cvar_int("FAULT_BCAST_PIECE_US");
     for (int r = 0; r < n; r++)
         b->jobs[r] = coll_host.comm_peer_job_rank(c, r);
@@ -295,39 +313,66 @@ static inline int line_reached(const wait_t *w, const shm_line_t *l)
            (w->part != 0 && __atomic_load_n(&l->bc_part, __ATOMIC_ACQUIRE) >= w->part);
 }
 
-static int arrived(void *arg)
+/* The rank of line l, which has not reached what w waits for, never will:
+ * it failed, the communicator was revoked or a rank of it lost (w->st
+ * says which). */
+static int stopped(wait_t *w, const shm_line_t *l)
 {
-    wait_t *w = arg;
+    struct coll_shm *b = w->b;
+
+    /* (a rank that did not enter the call failed it, or a later one:
+     * it calls in order, and failing the next overwrites fail_seq) */
+    if (__atomic_load_n(&l->fail_seq, __ATOMIC_ACQUIRE) >= w->target) {
+        w->st = l->fail_status; /* that rank stopped: stop for the same reason */
+        w->job = l->fail_job;
+        return 1;
+    }
+    if (adi_ctx_pair_revoked(b->ctx)) {
+        w->st = CANAL_ERR_REVOKED;
+        return 1;
+    }
+    if (__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != 0) {
+        /* any lost rank of the communicator ends the wait, as it fails
+         * every receive on the collective context: a rank waited for
+         * may have left this call with that error already */
+        for (int r = 0; r < b->n; r++)
+            if (r != b->me && adi_peer_failed(b->jobs[r])) {
+                w->st = CANAL_ERR_PEER;
+                w->job = b->jobs[r];
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* Every rank of w's range has entered call w->target (left: has left it,
+ * saying so in b->left, or entered a later call), or one never will
+ * (stopped). (Inline: the two predicates below are their own loops.) */
+static inline __attribute__((always_inline)) int all_reached(wait_t *w, int left)
+{
     struct coll_shm *b = w->b;
     for (; w->next < w->upto; w->next++) {
         shm_line_t *l = &b->lines[w->next];
-        if (w->next == b->me || line_reached(w, l))
+        if (w->next == b->me)
             continue;
-        /* (a rank that did not enter the call failed it, or a later one:
-         * it calls in order, and failing the next overwrites fail_seq) */
-        if (__atomic_load_n(&l->fail_seq, __ATOMIC_ACQUIRE) >= w->target) {
-            w->st = l->fail_status; /* that rank stopped: stop for the same reason */
-            w->job = l->fail_job;
-            return 1;
-        }
-        if (adi_ctx_pair_revoked(b->ctx)) {
-            w->st = CANAL_ERR_REVOKED;
-            return 1;
-        }
-        if (__atomic_load_n(&adi_nlost, __ATOMIC_RELAXED) != 0) {
-            /* any lost rank of the communicator ends the wait, as it fails
-             * every receive on the collective context: a rank waited for
-             * may have left this call with that error already */
-            for (int r = 0; r < b->n; r++)
-                if (r != b->me && adi_peer_failed(b->jobs[r])) {
-                    w->st = CANAL_ERR_PEER;
-                    w->job = b->jobs[r];
-                    return 1;
-                }
-        }
-        return 0;
+        if (!left ? line_reached(w, l)
+                  : (__atomic_load_n(&b->left[w->next].seq, __ATOMIC_ACQUIRE) >= w->target ||
+                     __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) > w->target))
+            continue;
+        return stopped(w, l);
     }
     return 1;
+}
+
+static int arrived(void *arg)
+{
+    return all_reached(arg, 0);
+}
+
+/* arrived(), for rank 0's wait for the others to leave barrier w->target */
+static int gone(void *arg)
+{
+    return all_reached(arg, 1);
 }
 
 /* A call as the line says it (what[]): its kind, its root (a bcast's) and
@@ -519,9 +564,10 @@ static canal_status_t settle(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, ui
 }
 
 /* Enter call seq (the release of this rank's contribution, what: its kind
- * and bytes) and wait for the others to enter it. */
+ * and bytes) and wait for the others to enter it; last (a root_first
+ * barrier only): rank 0 leaves after the others (gather_follows). */
 static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t seq,
-                                     uint32_t what)
+                                     uint32_t what, int last)
 {
     wait_t w = {b, seq, 0, b->n, CANAL_OK, -1, 0, 0};
     shm_line_t *mine = &b->lines[b->me];
@@ -539,8 +585,16 @@ static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t
         __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
         adi_wake_peer(b->jobs[0]);
         w.upto = 1;
-        if ((st = wait_watched(c, &w, what)) < 0)
+        if ((st = wait_watched(c, &w, what)) < 0) {
+            if (last)
+                tell_failed(b, seq, st, -1); /* (rank 0 waits for this one to leave) */
             return st;
+        }
+        if (last && w.st == CANAL_OK) {
+            /* released: say so to rank 0, which waits for it */
+            __atomic_store_n(&b->left[b->me].seq, seq, __ATOMIC_RELEASE);
+            adi_wake_peer(b->jobs[0]);
+        }
     } else if (root) {
         /* wait for all to enter, then release them (entering last) */
         if ((st = wait_watched(c, &w, what)) < 0)
@@ -568,7 +622,43 @@ static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t
             return mismatch(b, r, x, what);
     }
     b->all_in = seq;
+    if (last && root) {
+        /* released, and the calls match: let the others leave first (each
+         * says so in b->left, or enters a later call). Not watched: a rank
+         * that left may already send the next call's messages (the gather's)
+         * while another has not yet left, which the watch would take for a
+         * mismatch; every rank here entered this barrier and was released,
+         * so each leaves, or fails and says so (stopped()) */
+        w = (wait_t){b, seq, 0, b->n, CANAL_OK, -1, 0, 0};
+        adi_wait_until(gone, &w);
+        if (w.st != CANAL_OK)
+            return fail_call(b, seq, &w);
+    }
     return CANAL_OK;
+}
+
+/* Whether rank 0 leaves root_first barrier seq after the others instead of
+ * before them: when the only call since this rank's previous barrier,
+ * the call just before this one on the block, was a gather, gatherv or
+ * reduce by messages (CANAL_COLL_SHM_ROOT_LAST). A loop of (gather to rank
+ * 0, barrier), as IMB-MPI1's Gather(v) and Reduce, then finds the others'
+ * blocks sent when its root leaves the barrier: on an oversubscribed node
+ * the root no longer waits inside the gather for each rank to be
+ * scheduled, but in the barrier (np4 on 2 CPUs, counted with getrusage:
+ * the root's context switches inside a 1-byte gatherv 1.0 a call before,
+ * 0.001 after; a 64-byte reduce 1.0 -> 0.002; a 256 KiB reduce, which the
+ * root's wait for its parts' data dominates, alike). Every rank of c
+ * counts the same calls and tags, so all decide alike. */
+static int gather_follows(mpi_comm_t *c, struct coll_shm *b, uint64_t seq)
+{
+    int kind, yes;
+    unsigned tags = coll_comm_tags_taken(c, &kind);
+
+    yes = b->root_last && b->bar_seq + 1 == seq && b->bar_tags + 1 == tags &&
+          (kind == COLL_GATHER || kind == COLL_GATHERV || kind == COLL_REDUCE);
+    b->bar_seq = seq;
+    b->bar_tags = tags;
+    return yes;
 }
 
 /* ---------------------------------------------------------------- reducing */
@@ -642,7 +732,7 @@ canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran)
     seq = ++b->seq;
     if ((st = settle(c, b, seq, what, 3)) < 0)
         return st;
-    return enter_and_wait(c, b, seq, what);
+    return enter_and_wait(c, b, seq, what, b->root_first && gather_follows(c, b, seq));
 }
 
 /* The allreduce; pre < 0: this rank failed before the call (out of
@@ -705,7 +795,7 @@ static canal_status_t shm_allreduce(const coll_args_t *a, int *ran, canal_status
         tell_failed(b, seq, st, -1);
         goto out;
     }
-    if ((st = enter_and_wait(a->comm, b, seq, what_of(a->kind, 0, bytes))) < 0)
+    if ((st = enter_and_wait(a->comm, b, seq, what_of(a->kind, 0, bytes), 0)) < 0)
         goto out;
     if (contig && reduce_fast(a, slot0, stride, n, count))
         goto out;
@@ -865,7 +955,7 @@ canal_status_t coll_shm_gather_all(const coll_args_t *a, int *ran)
         tell_failed(b, seq, st, -1);
         return st;
     }
-    if ((st = enter_and_wait(a->comm, b, seq, what)) < 0)
+    if ((st = enter_and_wait(a->comm, b, seq, what, 0)) < 0)
         return st;
     /* (every rank's call is this one's: its blocks are rbytes long) */
     for (int r = 0; r < n; r++) {

@@ -134,6 +134,11 @@ static const common_cvar_desc_t cvar_table[] = {
      "MPI_Alltoall of at most 512 bytes (a rank's vector or what it receives) and MPI_Bcast of "
      "at most 64 KiB on a communicator whose ranks are all on one node go through a block of "
      "shared memory made at its 3rd such call; 0: always messages"},
+    {"COLL_SHM_ROOT_LAST", CVAR_TYPE_BOOL, "1", NULL,
+     "on a node with more ranks than CPUs, rank 0 leaves a barrier through the shared block "
+     "after the others (instead of first) when the call before it was a gather, gatherv or "
+     "reduce, so that the root of a loop of gathers and barriers finds the others' blocks sent; 0: "
+     "always first"},
     {"FAULT_BCAST_PIECE_US", CVAR_TYPE_INT, "0", NULL,
      "testing: microseconds the root of an MPI_Bcast through the node's shared block waits "
      "after each 16 KiB piece of the message it publishes, so that the others copy pieces "

@@ -5,7 +5,12 @@
  * MPI_REPLACE), aliased send and receive buffers, MPI_IN_PLACE where it is
  * not allowed, a NULL request, a neighbourhood collective without a
  * topology, a truncated broadcast. Every case is erroneous on every rank,
- * so no rank waits for another. After the errors, collectives still work.
+ * so no rank waits for another. The bad arguments of MPI_Scatterv's and
+ * MPI_Gatherv's own side away from the root (MPI_IN_PLACE, a negative
+ * count, MPI_DATATYPE_NULL, a type not committed, a NULL buffer, a root out
+ * of range: the checks of the front's short way there, mpi/coll.c's
+ * leaf_direct) against a root whose counts are bad. After the errors,
+ * collectives still work, the v forms too.
  */
 #include "mtest.h"
 
@@ -107,6 +112,73 @@ int main(int argc, char **argv)
                   "truncated bcast: rank %d got class %d", mtest_rank, cls);
         if (mtest_rank == 1)
             CHECK(cls == MPI_ERR_TRUNCATE, "rank 1 got class %d for a truncated bcast", cls);
+    }
+
+    /* the v forms' own side away from the root; the root's counts are bad */
+    {
+        int *cnt = malloc(sizeof(int) * (size_t)mtest_size), *dsp = malloc(sizeof(int) * (size_t)mtest_size);
+        MPI_Datatype loose;
+        struct {
+            void *buf;
+            int count;
+            MPI_Datatype type;
+            int root, cls;
+            const char *what;
+        } leaf[6];
+        OK(MPI_Type_contiguous(2, MPI_INT, &loose)); /* (never committed) */
+        leaf[0] = (typeof(leaf[0])){MPI_IN_PLACE, 1, MPI_INT, 0, MPI_ERR_BUFFER, "in place"};
+        leaf[1] = (typeof(leaf[0])){out, -1, MPI_INT, 0, MPI_ERR_COUNT, "count=-1"};
+        leaf[2] = (typeof(leaf[0])){out, 1, MPI_DATATYPE_NULL, 0, MPI_ERR_TYPE, "datatype null"};
+        leaf[3] = (typeof(leaf[0])){out, 1, loose, 0, MPI_ERR_TYPE, "datatype not committed"};
+        leaf[4] = (typeof(leaf[0])){NULL, 3, MPI_INT, 0, MPI_ERR_BUFFER, "buffer null"};
+        leaf[5] = (typeof(leaf[0])){out, 1, MPI_INT, mtest_size, MPI_ERR_ROOT, "root=size"};
+        for (int p = 0; p < mtest_size; p++) {
+            cnt[p] = p == mtest_size - 1 ? -1 : 1;
+            dsp[p] = p;
+        }
+        for (int i = 0; i < 6; i++) {
+            char what[64];
+            int root_bad = mtest_rank == 0 && leaf[i].root == 0;
+            snprintf(what, sizeof what, "scatterv %s %s", root_bad ? "root, counts" : "leaf",
+                     leaf[i].what);
+            if (root_bad)
+                expect_class(MPI_Scatterv(big, cnt, dsp, MPI_INT, out, 1, MPI_INT, 0,
+                                          MPI_COMM_WORLD),
+                             MPI_ERR_COUNT, what);
+            else
+                expect_class(MPI_Scatterv(big, cnt, dsp, MPI_INT, leaf[i].buf, leaf[i].count,
+                                          leaf[i].type, leaf[i].root, MPI_COMM_WORLD),
+                             leaf[i].cls, what);
+            snprintf(what, sizeof what, "gatherv %s %s", root_bad ? "root, counts" : "leaf",
+                     leaf[i].what);
+            if (root_bad)
+                expect_class(MPI_Gatherv(buf, 1, MPI_INT, big, cnt, dsp, MPI_INT, 0,
+                                         MPI_COMM_WORLD),
+                             MPI_ERR_COUNT, what);
+            else
+                expect_class(MPI_Gatherv(leaf[i].buf, leaf[i].count, leaf[i].type, big, cnt, dsp,
+                                         MPI_INT, leaf[i].root, MPI_COMM_WORLD),
+                             leaf[i].cls, what);
+        }
+        OK(MPI_Type_free(&loose));
+        /* and right: rank r's block r of the root's, reversed in its buffer */
+        for (int p = 0; p < mtest_size; p++) {
+            cnt[p] = 1;
+            dsp[p] = mtest_size - 1 - p;
+            big[p] = 100 + mtest_size - 1 - p;
+        }
+        out[0] = -1;
+        OK(MPI_Scatterv(big, cnt, dsp, MPI_INT, out, 1, MPI_INT, 0, MPI_COMM_WORLD));
+        CHECK(out[0] == 100 + mtest_rank, "scatterv after errors: %d", out[0]);
+        buf[0] = 200 + mtest_rank;
+        for (int p = 0; p < mtest_size; p++)
+            big[p] = -1;
+        OK(MPI_Gatherv(buf, 1, MPI_INT, big, cnt, dsp, MPI_INT, 0, MPI_COMM_WORLD));
+        for (int p = 0; mtest_rank == 0 && p < mtest_size; p++)
+            CHECK(big[mtest_size - 1 - p] == 200 + p, "gatherv after errors: rank %d's %d", p,
+                  big[mtest_size - 1 - p]);
+        free(cnt);
+        free(dsp);
     }
 
     /* everything still works */

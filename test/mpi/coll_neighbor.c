@@ -1,7 +1,8 @@
 /*
  * Neighbourhood collectives on a non-periodic 1-D Cartesian topology
  * (MPI_PROC_NULL at the ends), a periodic 2-D one, and a distributed graph
- * (each rank: sources r-1, r+2; destinations the reverse), checked
+ * (each rank: sources r-1, r+2; destinations the reverse; then one of 20
+ * edges each way, r-1-j and r+1+j), checked
  * exactly: neighbor_allgather(v), neighbor_alltoall(v, w), in blocking,
  * nonblocking and persistent forms. Run with any number of ranks.
  */
@@ -178,6 +179,22 @@ int main(int argc, char **argv)
                                           MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph));
         MPI_Comm_set_errhandler(graph, MPI_ERRORS_RETURN);
         check_topology(graph, "graph");
+        MPI_Comm_free(&graph);
+    }
+    {
+        /* 20 edges each way (every rank many times over): more counts than
+         * the front widens into its own small arrays (mpi/coll.c,
+         * WIDE_SMALL), so they are malloc'd */
+        enum { DEG = 20 };
+        int src[DEG], dst[DEG];
+        for (int j = 0; j < DEG; j++) {
+            src[j] = ((mtest_rank - 1 - j) % mtest_size + mtest_size) % mtest_size;
+            dst[j] = (mtest_rank + 1 + j) % mtest_size;
+        }
+        OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, DEG, src, MPI_UNWEIGHTED, DEG, dst,
+                                          MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph));
+        MPI_Comm_set_errhandler(graph, MPI_ERRORS_RETURN);
+        check_topology(graph, "graph of 20 edges");
         MPI_Comm_free(&graph);
     }
     return mtest_finish();
