@@ -154,6 +154,8 @@ coll_comm_t *coll_comm_state(mpi_comm_t *c)
         if (cs != NULL)
             cs->absent_to = -1; /* (before another thread's look can see it) */
         *slot = cs;
+        if (cs != NULL) /* (once per communicator: a freed one's late pokes) */
+            coll_watch_fresh(c);
     }
     return *slot;
 }
