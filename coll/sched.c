@@ -157,6 +157,8 @@ coll_comm_t *coll_comm_state(mpi_comm_t *c)
             cs->last_kind = -1;
         }
         *slot = cs;
+        if (cs != NULL) /* (once per communicator: a freed one's late pokes) */
+            coll_watch_fresh(c);
     }
     return *slot;
 }

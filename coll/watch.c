@@ -22,7 +22,16 @@
  * whose algorithm still waits for a message it will never send stop
  * instead of hanging. Pokes that reach
  * a rank of a correct program (a peer waited a second for it) are taken at
- * its looks and at every WATCH_DRAIN_EVERY-th blocking schedule, one probe.
+ * its looks and at every WATCH_DRAIN_EVERY-th blocking schedule, one probe;
+ * when the communicator is freed (coll_watch_leftovers); and, for a poke
+ * that was still on its way then (its sender decided to poke just as this
+ * rank's message reached it, and this rank had finished the call and freed
+ * the communicator), when the next communicator on the same context ids
+ * makes its collective state, at its first collective here
+ * (coll_watch_fresh): such a poke was sent before its sender took part in
+ * making that communicator, so it has arrived by then, and a poke taken
+ * for the new communicator's call of the same number failed a correct
+ * call there (coll_stale_poke).
  * The time between looks is the device's wait limit (adi_wait_until_for,
  * read where its loop reads the clock anyway), so correct programs pay
  * nothing per poll and, in waits longer than WATCH_FIRST_US, a round of
@@ -368,6 +377,15 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
             who[2] = stat.source;
         }
     }
+}
+
+void coll_watch_fresh(mpi_comm_t *c)
+{
+    if (!coll_is_inter(c) && coll_size(c) < 2)
+        return;
+    drain(c, c, -1, -1, NULL);
+    if (coll_is_inter(c))
+        drain(c, coll_local(c), -1, -1, NULL);
 }
 
 void coll_watch_drain(mpi_comm_t *c, int tag)

@@ -177,17 +177,19 @@ static const common_cvar_desc_t cvar_table[] = {
     {"CHANNEL", CVAR_TYPE_STRING, "auto", NULL,
      "force the channel for remote peers: auto, shm, sock or ofi"},
     {"SHM_CMA", CVAR_TYPE_STRING, "auto", NULL,
-     "single-copy large messages with process_vm_readv: auto, yes or no"},
+     "single-copy large messages with process_vm_readv: auto, yes (MPI_Init fails if CMA "
+     "cannot work; a copy that fails later warns once, and that message goes through the ring) "
+     "or no"},
     {"SHM_CMA_WRITE_FAIL", CVAR_TYPE_STRING, "no", NULL,
      "testing: shm's process_vm_writev (the sender's part of a large message, "
      "CANAL_RNDV_HALVES_MIN) fails as if with efault or eperm, so that the receiver reads that "
      "part itself; no: it works"},
     {"SHM_CMA_FAIL_AFTER", CVAR_TYPE_STRING, "no", NULL,
-     "testing: N[,efault][,partial][,first|,last]: shm's single-copy reads (each message of a "
-     "batch one) succeed N times, then the next fails as process_vm_readv would with EPERM (CMA "
+     "testing: N[,efault][,partial][,first|,last][,probe]: shm's single-copy reads (each "
+     "message of a batch one) succeed N times, then the next fails as process_vm_readv would with EPERM (CMA "
      "then off in the process) or EFAULT (that read only), after copying half its bytes with "
      "partial; first/last: when that read is in a batch, the batch's first/last read fails "
-     "instead; no: they work"},
+     "instead; probe: the init probes fail with that errno too; no: they work"},
     {"SOCK_IFACE", CVAR_TYPE_STRING, "auto", NULL,
      "sock: where to listen: an interface name (eth0), a CIDR subnet (10.1.0.0/16, fd00::/64) "
      "or one address; auto: loopback when the job is on one node, else the first non-loopback "

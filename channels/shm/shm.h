@@ -243,6 +243,8 @@ typedef struct {
     int cma_fail_errno;
     int cma_fail_partial;
     int cma_fail_where;
+    int cma_fail_probe; /* (with ,probe: the init probes fail with cma_fail_errno) */
+    int cma_yes_warned; /* a single copy failed under CANAL_SHM_CMA=yes: warned once */
     size_t eager_limit; /* CANAL_SHM_EAGER_LIMIT: eager_hint() while CMA is not
                          * known refused */
 

@@ -9,6 +9,8 @@
  * probed on ourselves at init, on a peer after post_fence, and judged again
  * at first use; once denied (with CANAL_SHM_CMA=auto) both calls return
  * CANAL_ERR_UNSUPPORTED so the device uses its pipelined protocol instead.
+ * With CANAL_SHM_CMA=yes a failed probe refuses init, and a copy that fails
+ * later goes through the ring too but warns once (cma_yes_warn).
  * The eager limit this channel suggests (eager_hint) follows: smaller while
  * a rendezvous is one copy, the device's own once CMA is refused (then a
  * denial at run time tells the device, up.on_eager_hint, for every peer).
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "common/cvar.h"
+#include "common/log.h"
 #include "common/proc.h"
 
 static volatile uint64_t cma_probe_word = SHM_CMA_PROBE;
@@ -72,7 +75,7 @@ canal_status_t ch_shm_cma_parse_write_fail(const char *text, int *errno_out)
 }
 
 /* CANAL_SHM_CMA_FAIL_AFTER, a test knob: "no" (or empty), or
- * "N[,efault|,eperm][,partial][,first|,last]": this process's single-copy reads
+ * "N[,efault|,eperm][,partial][,first|,last][,probe]": this process's single-copy reads
  * (rdma_read, rdma_readv, and each message of an rdma_read_batch: one read
  * each) succeed N times, then read N+1 fails as process_vm_readv would with
  * EPERM (the default: CMA denied at run time, off in the process from then
@@ -82,7 +85,10 @@ canal_status_t ch_shm_cma_parse_write_fail(const char *text, int *errno_out)
  * the error would (in a batch, the batch's one system call stops there);
  * with first or last, when read N+1 is one of a batch's, that batch's first
  * or last read fails instead. So tests reach a denial in the middle of a
- * batch, at its first message or its last (test/mpi/pt2pt_rndv_denied.c). */
+ * batch, at its first message or its last (test/mpi/pt2pt_rndv_denied.c).
+ * With probe, the init probes (ch_shm_cma_probe_self, _peer) fail with that
+ * errno too, as where CMA cannot work at all: CMA off from the start under
+ * auto, MPI_Init refused under yes (pt2pt_cma_yes). */
 canal_status_t ch_shm_cma_parse_fail_after(ch_shm_state_t *st, const char *text)
 {
     char word[16];
@@ -95,6 +101,7 @@ canal_status_t ch_shm_cma_parse_fail_after(ch_shm_state_t *st, const char *text)
     st->cma_fail_errno = EPERM;
     st->cma_fail_partial = 0;
     st->cma_fail_where = 0;
+    st->cma_fail_probe = 0;
     if (text == NULL || text[0] == '\0')
         return CANAL_OK;
     errno = 0;
@@ -120,6 +127,8 @@ canal_status_t ch_shm_cma_parse_fail_after(ch_shm_state_t *st, const char *text)
             st->cma_fail_where = -1;
         else if (strcmp(word, "last") == 0)
             st->cma_fail_where = 1;
+        else if (strcmp(word, "probe") == 0)
+            st->cma_fail_probe = 1;
         else
             goto bad;
         at += 1 + len;
@@ -130,7 +139,7 @@ bad:
     st->cma_fail_at = 0;
     return common_err_set(CANAL_ERR_ARG,
                           "CANAL_SHM_CMA_FAIL_AFTER=%s: expected no, or a count of reads "
-                          "followed by ,efault or ,eperm, ,partial and ,first or ,last",
+                          "followed by ,efault or ,eperm, ,partial, ,first or ,last and ,probe",
                           text);
 }
 
@@ -253,7 +262,8 @@ canal_status_t ch_shm_cma_probe_self(ch_shm_state_t *st)
      * siblings (other ranks of this job, same user) to. Fails harmlessly
      * without Yama. */
     prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-    e = cma_copy(getpid(), &v, ch_shm_cma_probe_addr(), sizeof v);
+    e = st->cma_fail_probe ? st->cma_fail_errno
+                           : cma_copy(getpid(), &v, ch_shm_cma_probe_addr(), sizeof v);
     if (e == 0 && v == SHM_CMA_PROBE)
         return CANAL_OK; /* still unknown for peers */
     if (e == 0)
@@ -281,7 +291,8 @@ canal_status_t ch_shm_cma_probe_peer(ch_shm_state_t *st)
         snprintf(what, sizeof what, "rank %d is in another pid namespace", st->peers[k].world);
         return cma_probe_failed(st, what, 0);
     }
-    e = cma_copy((pid_t)s->pid, &v, s->probe_addr, sizeof v);
+    e = st->cma_fail_probe ? st->cma_fail_errno
+                           : cma_copy((pid_t)s->pid, &v, s->probe_addr, sizeof v);
     if (e == 0 && v == SHM_CMA_PROBE) {
         st->cma_state = SHM_CMA_WORKS;
         snprintf(st->cma_why, sizeof st->cma_why, "probed on rank %d", st->peers[li].world);
@@ -337,6 +348,25 @@ canal_status_t ch_shm_mem_deregister(ch_endpoint_t *ep, uint64_t key)
     return CANAL_OK;
 }
 
+/* A single copy with peer failed with errno e at run time although the
+ * user demanded CMA (CANAL_SHM_CMA=yes, whose init probe worked): the
+ * device still moves that message through the ring (as under auto, so no
+ * data is lost), but a silent second copy would hide the misconfiguration
+ * (a ptrace scope or seccomp policy changed, a buffer the peer cannot
+ * read): say so on stderr, once per process, naming this rank, the peer
+ * and the errno. Nothing under auto, where falling back is the contract. */
+static void cma_yes_warn(ch_shm_state_t *st, const char *sys, int write, int peer, pid_t pid,
+                         int e)
+{
+    if (st->cma_mode != SHM_CMA_YES ||
+        __atomic_exchange_n(&st->cma_yes_warned, 1, __ATOMIC_RELAXED))
+        return;
+    LOG_WARN("shm: CANAL_SHM_CMA=yes, but %s %s rank %d (pid %d) failed on rank %d: %s (errno "
+             "%d); that message, and any later one whose single copy fails, goes through the "
+             "shared-memory ring instead (two copies); this is reported once",
+             sys, write ? "to" : "from", peer, (int)pid, st->world_rank, strerror(e), e);
+}
+
 /* Read what the n pieces dst hold (len bytes in all) from raddr in peer,
  * or (write) write them there: the single copy of rdma_read (one piece),
  * rdma_readv and rdma_write. */
@@ -378,6 +408,8 @@ static canal_status_t shm_xfer_pieces(ch_shm_state_t *st, const char *call, int 
         }
         return CANAL_OK;
     }
+    if (e != ESRCH)
+        cma_yes_warn(st, sys, write, peer, pid, e);
     if (denied_errno(e)) {
         char what[96];
         snprintf(what, sizeof what, "%s %s rank %d (pid %d)", sys, write ? "to" : "from", peer,
