@@ -181,6 +181,9 @@ typedef struct adi_send_args {
  * (channel.h, sendv_turn). */
 canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int dest_job_rank,
                             int my_comm_rank, int tag, int context, int lone);
+/* adi_send_now with its arguments in memory (MPI_Send: nothing of its
+ * caller's then stays in a register across the call). */
+canal_status_t adi_send_now_args(const adi_send_args_t *a);
 /* A standard-mode MPI_Isend: adi_send_now and, when that cannot send the
  * message at once, adi_isend, in one call. *req_out is left as the caller
  * set it (NULL) when the message went with no request (its buffer is free

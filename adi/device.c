@@ -1088,11 +1088,12 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
 
     for (;;) {
         int n;
+        /* (look 0: pred was found false since the last poll, by the
+         * caller or after this loop's own poll; poll first) */
         if (wc.held || (look && pred(arg))) {
             adi_lock();
             break;
         }
-        look = 1; /* (look 0: the caller just found pred false; poll first) */
         /* (locked mode: after WAIT_ROLE_POLLS empty polls only the role
          * holder polls; the others sleep) */
         if (locked && idle >= WAIT_ROLE_POLLS && !role) {
@@ -1100,6 +1101,7 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
             if (watch != NULL)
                 watch(arg, &wt);
             role = sleepers_enter(&wc, wt.word != NULL ? &wt : NULL);
+            look = 1; /* (asleep: another thread's poll may have made it true) */
             last = 0;
             if (limit_us > 0 && limit_passed(&limit_at, limit_us, common_now_us())) {
                 ret = CANAL_AGAIN; /* (asleep: this thread reads no clock below) */
@@ -1114,6 +1116,11 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
                 break; /* (polled, and holds the lock) */
             progress_release(n);
         }
+        /* Asked again at the loop's top only when this iteration did not
+         * ask after a poll of its own (another thread held the device
+         * lock): an empty poll's iteration called pred twice, about 20
+         * instructions of each empty poll (doc/bench.md, helper near9). */
+        look = n < 0;
         if (n > 0) {
             /* (a poll that delivered may have copied for long: no gap) */
             idle = 0;

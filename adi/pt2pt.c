@@ -796,6 +796,8 @@ canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int de
     return send_now(&a);
 }
 
+canal_status_t adi_send_now_args(const adi_send_args_t *a) { return send_now(a); }
+
 canal_status_t adi_isend_std(const adi_send_args_t *a, adi_request_t **req_out)
 {
     if (__builtin_expect(send_now(a) == CANAL_OK, 1))

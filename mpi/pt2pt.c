@@ -564,7 +564,7 @@ static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t 
  * a second frame on MPI_Send's path. */
 static inline __attribute__((always_inline)) int
 send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-              int tag, send_kind_t kind, const char *fn)
+              int tag, send_kind_t kind, int try_now, const char *fn)
 {
     adi_request_t *r = NULL;
     dt_type_t *dt;
@@ -574,8 +574,9 @@ send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype data
         return MPI_SUCCESS; /* nothing to do: no request to make and free */
     dt = checked_type(count, datatype);
     /* A small contiguous message goes straight to the channel when nothing
-     * is queued before it: no request to make, complete and free. */
-    if (kind == SEND_STD &&
+     * is queued before it: no request to make, complete and free (unless
+     * the caller tried that already: try_now 0). */
+    if (kind == SEND_STD && try_now &&
         adi_send_now(buf, (size_t)count, dt, mpi_comm_peer_job_rank(c, dest), c->rank, tag,
                      c->context, 1) == CANAL_OK)
         return MPI_SUCCESS;
@@ -626,28 +627,69 @@ send_nonblocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype d
     return MPI_SUCCESS;
 }
 
+/* MPI_Send's arguments in memory: the device's (adi_send_args_t) and what
+ * the general path needs besides, so that no register holds them across
+ * the device's call (mpi_send_impl). */
+typedef struct {
+    adi_send_args_t a;
+    mpi_comm_t *c;
+    MPI_Datatype datatype;
+    int dest; /* communicator rank */
+    const char *fn;
+} send_frame_t;
+
+/* MPI_Send's general path, out of line: MPI_PROC_NULL, a derived type (which
+ * may still go at once), or a message the device did not take at once. */
+static __attribute__((noinline)) int send_std_general(const send_frame_t *f)
+{
+    return send_blocking(f->c, f->a.buf, (MPI_Count)f->a.count, f->datatype, f->dest, f->a.tag,
+                         SEND_STD, !mpi_dt_is_predefined(f->datatype), f->fn);
+}
+
+/* MPI_Send to a rank with a predefined type, the common case: the device's
+ * straight send (adi_send_now_args), and nothing after it but the general
+ * path's call with the frame's address, so that the arguments stay in the
+ * frame (six registers were saved and restored around the call). */
 int mpi_send_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   mpi_comm_t *comm, const char *fn)
 {
-    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_STD, fn);
+    send_frame_t f;
+
+    f.a.buf = buf;
+    f.a.count = (size_t)count;
+    f.a.tag = tag;
+    f.c = comm;
+    f.datatype = datatype;
+    f.dest = dest;
+    f.fn = fn;
+    if (__builtin_expect(dest != MPI_PROC_NULL && mpi_dt_is_predefined(datatype), 1)) {
+        f.a.dt = mpi_dt_predefined_obj[(unsigned)datatype & 0xffu];
+        f.a.dest = mpi_comm_peer_job_rank(comm, dest);
+        f.a.my_rank = comm->rank;
+        f.a.context = comm->context;
+        f.a.lone = 1;
+        if (__builtin_expect(adi_send_now_args(&f.a) == CANAL_OK, 1))
+            return MPI_SUCCESS;
+    }
+    return send_std_general(&f);
 }
 
 int mpi_ssend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    mpi_comm_t *comm, const char *fn)
 {
-    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_SYNC, fn);
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_SYNC, 1, fn);
 }
 
 int mpi_rsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    mpi_comm_t *comm, const char *fn)
 {
-    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_READY, fn);
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_READY, 1, fn);
 }
 
 int mpi_bsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    mpi_comm_t *comm, const char *fn)
 {
-    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_BUF, fn);
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_BUF, 1, fn);
 }
 
 static __attribute__((noinline)) int isend_general(const void *buf, MPI_Count count,

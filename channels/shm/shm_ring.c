@@ -462,8 +462,10 @@ ring:
 
 /* Deliver the peer's turn whose head is h. It stays in the half until the
  * peer sees it acknowledged, so that on_packet() can read it whatever it
- * sends meanwhile (channel.h): turn_took moves after the call. */
-static canal_status_t turn_take(ch_shm_state_t *st, ch_shm_peer_t *p, uint64_t h)
+ * sends meanwhile (channel.h): turn_took moves after the call. Inline in
+ * progress() (GCC kept it out of line once progress() had two paths). */
+static inline __attribute__((always_inline)) canal_status_t turn_take(ch_shm_state_t *st,
+                                                                     ch_shm_peer_t *p, uint64_t h)
 {
     uint32_t hl = (uint32_t)(h >> 48) & 0xff, len = (uint32_t)(h >> 56);
 
@@ -533,134 +535,164 @@ __attribute__((always_inline)) static inline void ring_prefetch_rest(const unsig
 /* Records taken from one ring per progress() before the next ring's turn. */
 enum { SHM_POLL_BATCH = 256 };
 
+/* Take what ring li holds, up to SHM_POLL_BATCH records (and the peer's turn
+ * when it is due), giving back first what the last call took: the records
+ * taken, or a (negative) error for a corrupt record or turn. Inline in both
+ * of progress()'s paths. */
+static inline __attribute__((always_inline)) int ring_poll(ch_shm_state_t *st, int li,
+                                                           uint32_t ring)
+{
+    ch_shm_peer_t *p = &st->peers[li];
+    uint32_t got = 0;
+
+    if (p->released != p->received)
+        ring_release(st, li);
+    while (got < SHM_POLL_BATCH) {
+        ch_shm_rec_t *r = ch_shm_rec_at(p->in_ring, p->in_pos);
+        uint32_t hl, len, lens, rec, next, seq;
+        uint64_t h;
+
+        /* The ring's next sequence first, then the turn: a record sent
+         * after the turn is seen only with the turn (the sender's
+         * stores and these loads keep their order), so the turn is
+         * never passed over. A turn is due when every ring record sent
+         * before it was taken. */
+        seq = atomic_load_explicit(&r->seq, memory_order_acquire);
+        h = atomic_load_explicit(&p->turn_in->head, memory_order_acquire);
+        if ((uint16_t)h == (uint16_t)(p->turn_took + 1) &&
+            (uint16_t)(h >> 32) == (uint16_t)p->received_recs) {
+            canal_status_t terr = turn_take(st, p, h);
+            if (terr != CANAL_OK)
+                return terr;
+            got++;
+            continue;
+        }
+        if (seq != p->received_recs + 1) {
+            /* Nothing new, polling a line start: ask for the next line
+             * too, again at every such poll. A record of 41-64 B
+             * crosses into it; its sender writes both lines before it
+             * publishes the sequence in the first, so the second comes
+             * while this one is awaited, not after (far, 48-64 B
+             * osu_latency 0.37-0.40 us against 0.42-0.50). Not from a
+             * line's middle: a stream of 32-byte records then fills
+             * the polled line first, and a reader pulling the next
+             * one back on every poll took it from the sender's writes
+             * (osu_mbw_mr 8 B far, medians 9.9 against 13.0 M msg/s;
+             * at line starts only, 13.7) (doc/bench.md, stop 33). */
+            uint32_t ahead = (p->in_pos | (SHM_LINE - 1)) + 1;
+            if (got == 0 && (p->in_pos & (SHM_LINE - 1)) == 0 && ahead < ring)
+                __builtin_prefetch(p->in_ring + ahead, 0, 3);
+            break;
+        }
+        lens = r->lens;
+        hl = lens & 0xff;
+        len = lens >> 8;
+        if (hl == SHM_REC_SKIP && len == 0) {
+            /* The skipped bytes were not written since this reader
+             * last cleaned or skipped them: their line starts hold
+             * stale sequences already. With nothing else waiting to be
+             * cleaned (always so after a soft wrap, which needs the
+             * reader caught up), they are not cleaned again: a soft
+             * wrap skips most of the ring, and cleaning it would pull
+             * every line into this cache. Given back as usual. */
+            int clean = p->cleaned == p->received;
+            p->received += ring - p->in_pos;
+            p->received_recs++;
+            p->in_pos = 0;
+            if (clean) {
+                p->cleaned = p->received;
+                p->rel_pos = 0;
+            }
+            continue;
+        }
+        rec = ch_shm_rec_size(hl, len);
+        if (hl > CH_HDR_MAX || len > st->lay.payload_cap || rec > ring - p->in_pos) {
+            atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
+            return common_err_set(CANAL_ERR_PROTO,
+                                  "shm: corrupt record from rank %d at offset %u: header %u B, "
+                                  "payload %u B",
+                                  p->world, p->in_pos, hl, len);
+        }
+        /* The record's other lines (a 41-64 B message with its 16-byte
+         * header crosses into a second line): ask for them all now, so
+         * that they come from the sender's cache together with the
+         * device's matching instead of one after the other when
+         * on_packet() copies the payload out. */
+        if ((p->in_pos & (SHM_LINE - 1)) + rec > SHM_LINE)
+            ring_prefetch_rest(p->in_ring, p->in_pos, rec);
+        /* Start pulling the line after this record from the sender's
+         * cache while this packet is handled: when messages stream it
+         * is already written, and its transfer overlaps this one's
+         * delivery instead of following it. It pays off beyond
+         * streams: without it (far) the one-way stream of 8-byte
+         * records took 49-74 ns a message against 38-40, and
+         * Exchange's aligned state (two records sharing the next
+         * line, shm_pingpong ex+gap) fell to the odd one's 530-550 ns
+         * from 450; taken only from a poll's second record on, the
+         * stream lost in two rounds of three (bench.md, helper bidir). */
+        if (p->in_pos + rec + SHM_LINE < ring)
+            __builtin_prefetch(p->in_ring + p->in_pos + rec + SHM_LINE, 0, 3);
+        st->up.on_packet(p->world, r->bytes, hl, r->bytes + ch_shm_payload_off(hl, len), len);
+        next = ch_shm_rec_next(p->in_pos, rec);
+        p->received += next - p->in_pos;
+        p->received_recs++;
+        p->in_pos = next == ring ? 0 : next;
+        got++;
+    }
+    /* Given back at the next call, unless the sender waits for room, or
+     * the bytes held back could be all that keeps it from sending (then
+     * it could wait for a reader that has nothing left to read). */
+    if (p->released != p->received &&
+        (p->received - p->released > ring - 2 * (uint32_t)st->lay.cell_stride ||
+         atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0))
+        ring_release(st, li);
+    return (int)got;
+}
+
 int ch_shm_progress(ch_endpoint_t *ep)
 {
     ch_shm_state_t *st = ep->state;
     uint32_t ring = (uint32_t)st->lay.ring_bytes;
     int L = st->local_size;
-    int start, total = 0;
+    int start, total = 0, got;
+    ch_shm_peer_t *me;
 
     /* on_packet() may call sendv() but a nested progress() would deliver
      * out of order from under the outer loop: it polls nothing. */
     if (!st->attached || st->in_progress)
         return 0;
     st->in_progress = 1;
-    start = st->rr_next;
-    for (int k = 0; k < L; k++) {
-        int li = start + k < L ? start + k : start + k - L;
-        ch_shm_peer_t *p = &st->peers[li];
-        uint32_t got = 0;
-
-        if (p->released != p->received)
-            ring_release(st, li);
-        /* Our own ring holds something only if we put it there. */
-        if (li == st->local_rank && p->sent == p->received)
-            continue;
-        while (got < SHM_POLL_BATCH) {
-            ch_shm_rec_t *r = ch_shm_rec_at(p->in_ring, p->in_pos);
-            uint32_t hl, len, lens, rec, next, seq;
-            uint64_t h;
-
-            /* The ring's next sequence first, then the turn: a record sent
-             * after the turn is seen only with the turn (the sender's
-             * stores and these loads keep their order), so the turn is
-             * never passed over. A turn is due when every ring record sent
-             * before it was taken. */
-            seq = atomic_load_explicit(&r->seq, memory_order_acquire);
-            h = atomic_load_explicit(&p->turn_in->head, memory_order_acquire);
-            if ((uint16_t)h == (uint16_t)(p->turn_took + 1) &&
-                (uint16_t)(h >> 32) == (uint16_t)p->received_recs) {
-                canal_status_t terr = turn_take(st, p, h);
-                if (terr != CANAL_OK) {
-                    st->in_progress = 0;
-                    return terr;
-                }
-                got++;
-                continue;
-            }
-            if (seq != p->received_recs + 1) {
-                /* Nothing new, polling a line start: ask for the next line
-                 * too, again at every such poll. A record of 41-64 B
-                 * crosses into it; its sender writes both lines before it
-                 * publishes the sequence in the first, so the second comes
-                 * while this one is awaited, not after (far, 48-64 B
-                 * osu_latency 0.37-0.40 us against 0.42-0.50). Not from a
-                 * line's middle: a stream of 32-byte records then fills
-                 * the polled line first, and a reader pulling the next
-                 * one back on every poll took it from the sender's writes
-                 * (osu_mbw_mr 8 B far, medians 9.9 against 13.0 M msg/s;
-                 * at line starts only, 13.7) (doc/bench.md, stop 33). */
-                uint32_t ahead = (p->in_pos | (SHM_LINE - 1)) + 1;
-                if (got == 0 && (p->in_pos & (SHM_LINE - 1)) == 0 && ahead < ring)
-                    __builtin_prefetch(p->in_ring + ahead, 0, 3);
-                break;
-            }
-            lens = r->lens;
-            hl = lens & 0xff;
-            len = lens >> 8;
-            if (hl == SHM_REC_SKIP && len == 0) {
-                /* The skipped bytes were not written since this reader
-                 * last cleaned or skipped them: their line starts hold
-                 * stale sequences already. With nothing else waiting to be
-                 * cleaned (always so after a soft wrap, which needs the
-                 * reader caught up), they are not cleaned again: a soft
-                 * wrap skips most of the ring, and cleaning it would pull
-                 * every line into this cache. Given back as usual. */
-                int clean = p->cleaned == p->received;
-                p->received += ring - p->in_pos;
-                p->received_recs++;
-                p->in_pos = 0;
-                if (clean) {
-                    p->cleaned = p->received;
-                    p->rel_pos = 0;
-                }
-                continue;
-            }
-            rec = ch_shm_rec_size(hl, len);
-            if (hl > CH_HDR_MAX || len > st->lay.payload_cap || rec > ring - p->in_pos) {
-                atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
-                st->in_progress = 0;
-                return common_err_set(CANAL_ERR_PROTO,
-                                      "shm: corrupt record from rank %d at offset %u: header %u B, "
-                                      "payload %u B",
-                                      p->world, p->in_pos, hl, len);
-            }
-            /* The record's other lines (a 41-64 B message with its 16-byte
-             * header crosses into a second line): ask for them all now, so
-             * that they come from the sender's cache together with the
-             * device's matching instead of one after the other when
-             * on_packet() copies the payload out. */
-            if ((p->in_pos & (SHM_LINE - 1)) + rec > SHM_LINE)
-                ring_prefetch_rest(p->in_ring, p->in_pos, rec);
-            /* Start pulling the line after this record from the sender's
-             * cache while this packet is handled: when messages stream it
-             * is already written, and its transfer overlaps this one's
-             * delivery instead of following it. It pays off beyond
-             * streams: without it (far) the one-way stream of 8-byte
-             * records took 49-74 ns a message against 38-40, and
-             * Exchange's aligned state (two records sharing the next
-             * line, shm_pingpong ex+gap) fell to the odd one's 530-550 ns
-             * from 450; taken only from a poll's second record on, the
-             * stream lost in two rounds of three (bench.md, helper bidir). */
-            if (p->in_pos + rec + SHM_LINE < ring)
-                __builtin_prefetch(p->in_ring + p->in_pos + rec + SHM_LINE, 0, 3);
-            st->up.on_packet(p->world, r->bytes, hl, r->bytes + ch_shm_payload_off(hl, len), len);
-            next = ch_shm_rec_next(p->in_pos, rec);
-            p->received += next - p->in_pos;
-            p->received_recs++;
-            p->in_pos = next == ring ? 0 : next;
-            got++;
+    me = &st->peers[st->local_rank];
+    if (L == 2 && me->sent == me->received && me->released == me->received) {
+        /* Two local ranks and nothing in our own ring (nothing sent to
+         * ourselves, nothing to give back): the peer's ring alone, with no
+         * round robin to keep (a ping-pong's polls, empty or not; the loop
+         * below cost about 40 instructions more: doc/bench.md, helper
+         * near9). */
+        total = ring_poll(st, 1 - st->local_rank, ring);
+        if (__builtin_expect(total < 0, 0)) {
+            st->in_progress = 0;
+            return total;
         }
-        total += (int)got;
-        /* Given back at the next call, unless the sender waits for room, or
-         * the bytes held back could be all that keeps it from sending (then
-         * it could wait for a reader that has nothing left to read). */
-        if (p->released != p->received &&
-            (p->received - p->released > ring - 2 * (uint32_t)st->lay.cell_stride ||
-             atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0))
-            ring_release(st, li);
+    } else {
+        start = st->rr_next;
+        for (int k = 0; k < L; k++) {
+            int li = start + k < L ? start + k : start + k - L;
+
+            /* Our own ring holds something only if we put it there. */
+            if (li == st->local_rank && me->sent == me->received) {
+                if (me->released != me->received)
+                    ring_release(st, li);
+                continue;
+            }
+            if ((got = ring_poll(st, li, ring)) < 0) {
+                st->in_progress = 0;
+                return got;
+            }
+            total += got;
+        }
+        st->rr_next = start + 1 < L ? start + 1 : 0;
     }
-    st->rr_next = start + 1 < L ? start + 1 : 0;
     st->in_progress = 0;
     /* A dead peer is otherwise noticed only by a wait that sleeps; a rank
      * whose ring to it is full, or that never sleeps (locked mode), looks
