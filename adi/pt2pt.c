@@ -1581,6 +1581,18 @@ struct adi_recv_waiter {
 };
 typedef struct adi_recv_waiter recv_wait_t;
 
+/* Make w, a receive into buf, q's waiter (adi_recv_now, adi_recv_ready). */
+static inline void waiter_post(recv_wait_t *w, void *buf, size_t count, dt_type_t *dt,
+                               adi_status_t *st_out, size_t *size_out)
+{
+    w->buf = buf;
+    w->count = count;
+    w->dt = dt;
+    w->st_out = st_out;
+    w->size_out = size_out;
+    w->q->waiter = w;
+}
+
 /* An arrival of (src, tag) that no posted receive took: does q's waiter
  * match it? (The waiter then stops waiting on q: see above.) */
 static inline recv_wait_t *waiter_claim(adi_ctx_queues_t *q, int src, int tag)
@@ -1686,14 +1698,8 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
         /* (one thread: nothing arrives between the look above and this; a
          * waiter already there is an outer wait's, which keeps it) */
         w.filled = 0;
-        if (!adi_locked && w.q->waiter == NULL) {
-            w.buf = buf;
-            w.count = count;
-            w.dt = dt;
-            w.st_out = st_out;
-            w.size_out = size_out;
-            w.q->waiter = &w;
-        }
+        if (!adi_locked && w.q->waiter == NULL)
+            waiter_post(&w, buf, count, dt, st_out, size_out);
         adi_wait_until_locked_watch(recv_wait_pred, recv_wait_watch, &w);
         if (w.q->waiter == &w)
             w.q->waiter = NULL;
@@ -1738,12 +1744,7 @@ canal_status_t adi_recv_ready(void *buf, size_t count, dt_type_t *dt, int src, i
         w.src = src;
         w.tag = tag;
         w.filled = 0;
-        w.buf = buf;
-        w.count = count;
-        w.dt = dt;
-        w.st_out = st_out;
-        w.size_out = size_out;
-        w.q->waiter = &w;
+        waiter_post(&w, buf, count, dt, st_out, size_out);
         adi_progress();
         if (w.q->waiter == &w)
             w.q->waiter = NULL;
