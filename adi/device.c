@@ -256,10 +256,11 @@ static void cpus_put(void)
 
 /* The CPUs of this node the job's local ranks may run on (after the fence).
  * A rank bound to fewer than every online CPU on a node of at most
- * OWN_CPUS_MAX_RANKS local ranks reads every other mask, to tell whether
+ * OWN_CPUS_MAX_RANKS local ranks reads every other mask (n - 1 PMI gets:
+ * bounded, as a launcher may serve each one), to tell whether
  * any shares a CPU with its own (*own_out: none does); otherwise it stops
  * once the union has enough, and *own_out is 0. */
-enum { OWN_CPUS_MAX_RANKS = 256 };
+enum { OWN_CPUS_MAX_RANKS = 64 };
 
 static int node_cpus(const pmi_info_t *pmi, int *own_out)
 {
