@@ -197,10 +197,11 @@ static int bind_plan(const mpx_opts_t *o, bind_plan_t *plan)
 
 /* -bind-to auto. Unbound, the kernel often leaves two busy ranks of a
  * 2-rank job on one CPU while the other idles (seen in 4 of 6 runs on a
- * 2-CPU guest, and kept there for seconds); and a rank that yields while
- * another program shares its CPU loses it for a whole time slice. Bound
- * apart, neither happens (2-rank MPI_Barrier beside two busy loops: 0.2-1.4
- * us against 150-340 unbound; doc/bench.md "Stop 39 (lead)"). So a job of n
+ * 2-CPU guest, and kept there for seconds). Bound apart, that cannot happen
+ * (2-rank MPI_Barrier beside two nice-19 busy loops: 0.2-1.4 us bound,
+ * 0.4-344 unbound, most runs above 100; doc/bench.md "Stop 39 (lead)"),
+ * and the device, seeing CPUs of its own, stops yielding to the other
+ * programs (adi/device.c). So a job of n
  * >= 2 ranks gets the cores of mpiexec's mask that no other mpiexec holds,
  * if there are at least n: an equal block of them each (a rank's threads
  * keep the whole block), or none of them. A core is held by an flock on
