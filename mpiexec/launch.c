@@ -1,8 +1,9 @@
 /*
  * Starting the ranks of a job on the local host: the environment of each
  * process (-genv*, -env*, and the PMI variables Hydra sets), pipes for its
- * output, a socketpair for PMI, CPU binding, and fork/exec. Each rank leads its
- * own process group so that signals and teardown reach whatever it started.
+ * output, a socketpair for PMI, CPU binding (planned in mpiexec/bind.c), and
+ * fork/exec. Each rank leads its own process group so that signals and
+ * teardown reach whatever it started.
  * Called once by main() in mpiexec/mpiexec.c.
  */
 #include <errno.h>
@@ -12,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -91,200 +91,6 @@ int mpx_segment_env(const mpx_opts_t *o, const mpx_segment_t *s, mpx_env_t *out)
     for (int i = 0; i < s->env.n; i++)
         if (env_set(out, s->env.kv[i]) != 0)
             return -1;
-    return 0;
-}
-
-/* ------------------------------------------------------------ binding */
-
-/* CPU sets to bind to, one per slot, in the order ranks take them. */
-typedef struct {
-    int n;
-    cpu_set_t *sets;
-} bind_plan_t;
-
-static int read_int_file(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    int v = -1;
-    if (f == NULL)
-        return -1;
-    if (fscanf(f, "%d", &v) != 1)
-        v = -1;
-    fclose(f);
-    return v;
-}
-
-static int bind_plan(const mpx_opts_t *o, bind_plan_t *plan)
-{
-    cpu_set_t allowed;
-    int cpus[CPU_SETSIZE], ncpu = 0;
-    int core_of[CPU_SETSIZE], pkg_of[CPU_SETSIZE];
-
-    plan->n = 0;
-    plan->sets = NULL;
-    if (o->bind == MPX_BIND_NONE)
-        return 0;
-    /* (AUTO plans by core, then bind_auto takes its share) */
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
-        return -1;
-    for (int c = 0; c < CPU_SETSIZE; c++) {
-        char path[128];
-        if (!CPU_ISSET(c, &allowed))
-            continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", c);
-        core_of[ncpu] = read_int_file(path);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
-                 c);
-        pkg_of[ncpu] = read_int_file(path);
-        if (core_of[ncpu] < 0)
-            core_of[ncpu] = c; /* no topology: every CPU is its own core */
-        cpus[ncpu++] = c;
-    }
-    if (ncpu == 0)
-        return -1;
-    plan->sets = calloc((size_t)ncpu, sizeof *plan->sets);
-    if (plan->sets == NULL)
-        return -1;
-    if (o->bind == MPX_BIND_HWTHREAD) {
-        for (int i = 0; i < ncpu; i++)
-            CPU_SET(cpus[i], &plan->sets[plan->n++]);
-    } else {
-        /* one set per (package, core), with all its allowed hardware threads */
-        int owner[CPU_SETSIZE];
-        for (int i = 0; i < ncpu; i++) {
-            owner[i] = -1;
-            for (int j = 0; j < i; j++)
-                if (core_of[j] == core_of[i] && pkg_of[j] == pkg_of[i]) {
-                    owner[i] = owner[j];
-                    break;
-                }
-            if (owner[i] < 0)
-                owner[i] = plan->n++;
-            CPU_SET(cpus[i], &plan->sets[owner[i]]);
-        }
-    }
-    if (o->map_by_socket && plan->n > 1) {
-        /* round-robin over packages: reorder slots by (index in package, package) */
-        cpu_set_t *sorted = calloc((size_t)plan->n, sizeof *sorted);
-        int *pkg = calloc((size_t)plan->n, sizeof *pkg), k = 0, maxpkg = 0;
-        if (sorted == NULL || pkg == NULL) {
-            free(sorted);
-            free(pkg);
-            return 0;
-        }
-        for (int s = 0; s < plan->n; s++) {
-            for (int i = 0; i < ncpu; i++)
-                if (CPU_ISSET(cpus[i], &plan->sets[s])) {
-                    pkg[s] = pkg_of[i] < 0 ? 0 : pkg_of[i];
-                    break;
-                }
-            if (pkg[s] > maxpkg)
-                maxpkg = pkg[s];
-        }
-        for (int round = 0; k < plan->n; round++)
-            for (int p = 0; p <= maxpkg; p++) {
-                int seen = 0;
-                for (int s = 0; s < plan->n; s++)
-                    if (pkg[s] == p && seen++ == round)
-                        sorted[k++] = plan->sets[s];
-            }
-        free(plan->sets);
-        free(pkg);
-        plan->sets = sorted;
-    }
-    return 0;
-}
-
-/* -bind-to auto. Unbound, the kernel often leaves two busy ranks of a
- * 2-rank job on one CPU while the other idles (seen in 4 of 6 runs on a
- * 2-CPU guest, and kept there for seconds). Bound apart, that cannot happen
- * (2-rank MPI_Barrier beside two nice-19 busy loops: 0.2-1.4 us bound,
- * 0.4-344 unbound, most runs above 100; doc/bench.md "Stop 39 (lead)"),
- * and the device, seeing CPUs of its own, stops yielding to the other
- * programs (adi/device.c). So a job of n
- * >= 2 ranks gets the cores of mpiexec's mask that no other mpiexec holds,
- * if there are at least n: an equal block of them each (a rank's threads
- * keep the whole block), or none of them. A core is held by an flock on
- * DIR/canal-bind-cpuN (MPIEXEC_BIND_DIR, default /dev/shm; N its first
- * CPU), taken without waiting and kept, on a descriptor closed at exec, for
- * mpiexec's life: the kernel lets go when mpiexec ends, however it ends.
- * Files that cannot be opened count as free (nothing to agree with). */
-static int bind_lock_core(const cpu_set_t *set)
-{
-    const char *dir = getenv("MPIEXEC_BIND_DIR");
-    char path[4096];
-    int cpu = 0, fd;
-
-    while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, set))
-        cpu++;
-    snprintf(path, sizeof path, "%s/canal-bind-cpu%d", dir != NULL && *dir ? dir : "/dev/shm",
-             cpu);
-    fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -2; /* (no registry: free) */
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        close(fd);
-        return -1; /* another mpiexec's */
-    }
-    return fd;
-}
-
-static int bind_auto(const mpx_opts_t *o, bind_plan_t *plan, int n, int spawned)
-{
-    int *fds = NULL, *free_at = NULL, nfree = 0;
-    cpu_set_t *blocks = NULL;
-    const char *why = NULL;
-
-    if (spawned)
-        why = "spawned ranks"; /* (a singleton's first spawn comes here first) */
-    else if (n < 2)
-        why = "one rank";
-    else if (n > plan->n)
-        why = "more ranks than cores";
-    if (why != NULL)
-        goto unbound;
-    fds = malloc(sizeof *fds * (size_t)plan->n);
-    free_at = malloc(sizeof *free_at * (size_t)plan->n);
-    blocks = calloc((size_t)n, sizeof *blocks);
-    if (fds == NULL || free_at == NULL || blocks == NULL) {
-        why = "out of memory";
-        goto unbound;
-    }
-    for (int c = 0; c < plan->n; c++) {
-        fds[c] = bind_lock_core(&plan->sets[c]);
-        if (fds[c] != -1)
-            free_at[nfree++] = c;
-    }
-    if (nfree < n) {
-        for (int c = 0; c < plan->n; c++)
-            if (fds[c] >= 0)
-                close(fds[c]);
-        why = "other jobs hold the cores";
-        goto unbound;
-    }
-    /* Rank r's block: consecutive free cores (in package order with
-     * -map-by socket, whose plan alternates packages: every n-th one) */
-    for (int k = 0; k < nfree; k++) {
-        int r = o->map_by_socket ? k % n : (int)((long)k * n / nfree);
-        CPU_OR(&blocks[r], &blocks[r], &plan->sets[free_at[k]]);
-    }
-    free(plan->sets);
-    plan->sets = blocks;
-    plan->n = n;
-    if (o->verbose)
-        fprintf(stderr, "mpiexec: -bind-to auto: %d ranks over %d free cores\n", n, nfree);
-    free(fds); /* (the descriptors stay open: they hold the cores) */
-    free(free_at);
-    return 0;
-unbound:
-    if (o->verbose)
-        fprintf(stderr, "mpiexec: -bind-to auto: not binding (%s)\n", why);
-    free(fds);
-    free(free_at);
-    free(blocks);
-    free(plan->sets);
-    plan->sets = NULL;
-    plan->n = 0;
     return 0;
 }
 
@@ -533,7 +339,7 @@ static void mark_unstarted(mpx_job_t *job, int pj)
 
 int mpx_launch(mpx_job_t *job, int pj)
 {
-    static bind_plan_t plan;
+    static mpx_bind_plan_t plan;
     static int have_plan;
     mpx_opts_t *o = job->opts;
     mpx_pmijob_t *p = &job->pjobs[pj];
@@ -556,14 +362,14 @@ int mpx_launch(mpx_job_t *job, int pj)
             goto fail;
     }
     if (!have_plan) {
-        if (bind_plan(o, &plan) != 0) {
+        if (mpx_bind_plan(o, &plan) != 0) {
             if (o->bind != MPX_BIND_AUTO) {
                 fprintf(stderr, "mpiexec: cannot read the CPU topology for -bind-to\n");
                 goto fail;
             }
             plan.n = 0; /* (auto: then unbound) */
         } else if (o->bind == MPX_BIND_AUTO) {
-            bind_auto(o, &plan, p->size, pj > 0);
+            mpx_bind_auto(o, &plan, p->size, pj > 0);
         }
         have_plan = 1;
     } else if (o->bind == MPX_BIND_AUTO && pj > 0 && plan.n > 0) {

@@ -2,11 +2,13 @@
  * Shared declarations of Canal's mpiexec: the parsed command line
  * (mpiexec/options.c), the job and its ranks (mpiexec/mpiexec.c runs the event
  * loop, mpiexec/launch.c starts processes), the PMI-1/PMI-2 server
- * (mpiexec/server.c) and its key-value store (mpiexec/kvs.c).
+ * (mpiexec/server.c) and its key-value store (mpiexec/kvs.c), CPU binding
+ * (mpiexec/bind.c).
  */
 #ifndef CANAL_MPIEXEC_H
 #define CANAL_MPIEXEC_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -75,6 +77,33 @@ int mpx_env_add(mpx_env_t *env, const char *name, const char *value);
 int mpx_env_add_rank(mpx_env_t *env, const char *jobid, int rank, int size, int pmi_fd,
                      int nlocal, int localid);
 void mpx_print_help(void);
+
+/* ------------------------------------------------------------ binding */
+
+/* CPU sets to bind to, one per slot, in the order ranks take them. */
+typedef struct {
+    int n;
+    cpu_set_t *sets;
+} mpx_bind_plan_t;
+
+/* The slots of -bind-to (core, hwthread; auto plans by core) over the CPUs of
+ * mpiexec's mask; n = 0 for none. 0, or -1 if the topology cannot be read. */
+int mpx_bind_plan(const mpx_opts_t *o, mpx_bind_plan_t *plan);
+/* -bind-to auto for a job of n ranks (spawned: ranks of MPI_Comm_spawn):
+ * plan becomes a block of free cores per rank, held until mpiexec exits, or
+ * n = 0 (unbound) with -verbose saying why. */
+void mpx_bind_auto(const mpx_opts_t *o, mpx_bind_plan_t *plan, int n, int spawned);
+/* The plan's decisions, pure. mpx_bind_cores: the slots made of ncpu CPUs
+ * (cpus[i] with its core and package ids; ids repeat across packages): one per
+ * CPU (by_hwthread) or per (package, core), in package round robin with
+ * by_socket, into sets (room for ncpu); returns their number, -1 out of
+ * memory. mpx_bind_blocks: n blocks from the nfree slots cores[free_at[k]],
+ * consecutive ones each (every n-th with by_socket), the first nfree % n
+ * ranks one more (a rank's threads keep its block). */
+int mpx_bind_cores(int ncpu, const int *cpus, const int *core_of, const int *pkg_of,
+                   int by_hwthread, int by_socket, cpu_set_t *sets);
+void mpx_bind_blocks(const cpu_set_t *cores, const int *free_at, int nfree, int n, int by_socket,
+                     cpu_set_t *blocks);
 
 /* ------------------------------------------------------------ hosts */
 

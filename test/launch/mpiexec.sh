@@ -290,7 +290,7 @@ else
             echo "FAIL: -bind-to auto: 2 ranks on $NCPU CPUs got one CPU each ($(echo $masks))"
         }
     else
-        echo "SKIP: -bind-to auto blocks of several cores: $NCPU CPUs (needs 4)"
+        echo "SKIP: -bind-to auto blocks of several cores: $NCPU CPUs (needs 4; test/unit/test_mpiexec_bind plans them for 8)"
     fi
 fi
 expect "MPIEXEC_BIND_TO=bad is refused with 2" 2 10 "MPIEXEC_BIND_TO='bad'" \
