@@ -6,6 +6,7 @@
 #include "common/proc.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
@@ -34,4 +35,16 @@ int common_pid_gone(long pid, uint64_t pidns)
     if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
         return 0;
     return errno == ESRCH ? 1 : -1;
+}
+
+int common_file_first_int(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int v = -1;
+    if (f == NULL)
+        return -1;
+    if (fscanf(f, "%d", &v) != 1)
+        v = -1;
+    fclose(f);
+    return v;
 }

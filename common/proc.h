@@ -5,7 +5,8 @@
  * node's /dev/shm): a peer's pid then names nothing here, or another
  * process. So every pid a process publishes travels with its namespace's
  * identity (common_pidns), and a pid is looked up only when that identity
- * is ours.
+ * is ours. Also the first number of a file such as sysfs's topology files,
+ * which the library (mpi/comm.c) and mpiexec's binding both read.
  */
 #ifndef CANAL_COMMON_PROC_H
 #define CANAL_COMMON_PROC_H
@@ -22,5 +23,8 @@ uint64_t common_pidns(void);
  * (or exists and is not ours to signal), -1 cannot tell: another pid
  * namespace, or no pid. */
 int common_pid_gone(long pid, uint64_t pidns);
+
+/* The first number of a file ("0-3,8" -> 0), or -1 when it cannot be read. */
+int common_file_first_int(const char *path);
 
 #endif

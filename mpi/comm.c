@@ -30,6 +30,7 @@
 #include "comm_impl.h"
 #include "mpi/api_impl.h"
 #include "dyn/dyn.h"
+#include "common/proc.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -1493,19 +1494,6 @@ static int hw_level_of(const char *v)
     return -1;
 }
 
-/* The first number of a sysfs file ("0-3,8" -> 0), or -1. */
-static int sysfs_first_int(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    int v = -1;
-    if (f == NULL)
-        return -1;
-    if (fscanf(f, "%d", &v) != 1)
-        v = -1;
-    fclose(f);
-    return v;
-}
-
 /* The id of the resource of `level` that holds CPU `cpu`, or -1. */
 static int hw_resource_of_cpu(hw_level_t level, int cpu)
 {
@@ -1519,15 +1507,15 @@ static int hw_resource_of_cpu(hw_level_t level, int cpu)
     case HW_PACKAGE:
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/package_cpus_list",
                  cpu);
-        if (sysfs_first_int(path) >= 0)
-            return sysfs_first_int(path);
+        if (common_file_first_int(path) >= 0)
+            return common_file_first_int(path);
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
                  cpu);
-        return sysfs_first_int(path);
+        return common_file_first_int(path);
     case HW_CORE:
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
                  cpu);
-        return sysfs_first_int(path);
+        return common_file_first_int(path);
     case HW_NUMA: {
         DIR *d;
         struct dirent *e;
@@ -1550,7 +1538,7 @@ static int hw_resource_of_cpu(hw_level_t level, int cpu)
             FILE *f;
             snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu,
                      i);
-            if (sysfs_first_int(path) != want)
+            if (common_file_first_int(path) != want)
                 continue;
             snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, i);
             if ((f = fopen(path, "r")) != NULL) {
@@ -1562,7 +1550,7 @@ static int hw_resource_of_cpu(hw_level_t level, int cpu)
                 continue;
             snprintf(path, sizeof path,
                      "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu, i);
-            return sysfs_first_int(path);
+            return common_file_first_int(path);
         }
         return -1;
     }

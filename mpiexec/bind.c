@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "common/proc.h"
 #include "mpiexec/mpiexec.h"
 
 int mpx_bind_cores(int ncpu, const int *cpus, const int *core_of, const int *pkg_of,
@@ -87,18 +88,6 @@ void mpx_bind_blocks(const cpu_set_t *cores, const int *free_at, int nfree, int 
     }
 }
 
-static int read_int_file(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    int v = -1;
-    if (f == NULL)
-        return -1;
-    if (fscanf(f, "%d", &v) != 1)
-        v = -1;
-    fclose(f);
-    return v;
-}
-
 int mpx_bind_plan(const mpx_opts_t *o, mpx_bind_plan_t *plan)
 {
     static int cpus[CPU_SETSIZE], core_of[CPU_SETSIZE], pkg_of[CPU_SETSIZE];
@@ -117,10 +106,10 @@ int mpx_bind_plan(const mpx_opts_t *o, mpx_bind_plan_t *plan)
         if (!CPU_ISSET(c, &allowed))
             continue;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/core_id", c);
-        core_of[ncpu] = read_int_file(path);
+        core_of[ncpu] = common_file_first_int(path);
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
                  c);
-        pkg_of[ncpu] = read_int_file(path);
+        pkg_of[ncpu] = common_file_first_int(path);
         if (core_of[ncpu] < 0)
             core_of[ncpu] = c; /* no topology: every CPU is its own core */
         cpus[ncpu++] = c;
