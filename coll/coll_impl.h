@@ -159,6 +159,10 @@ static inline canal_status_t coll_watch_wait_block(mpi_comm_t *c, coll_kind_t ki
  * makes it against another collective meets a mismatch, never the other
  * call's messages). */
 int coll_comm_take_tag(mpi_comm_t *c, coll_kind_t kind);
+/* The same, -1 also when c is out of step (coll_comm_step_check's case,
+ * without its message): one look at c's state for a call that moves
+ * nothing (coll_skip_call). */
+int coll_comm_take_tag_in_step(mpi_comm_t *c, coll_kind_t kind);
 canal_status_t coll_sched_run_as(const coll_args_t *a, coll_record_fn record, int tag);
 /* coll/sched.c: the call number (kind bits 0) c's next collective tag
  * will have, without taking it; -1 when c's state cannot be made. */

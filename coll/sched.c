@@ -619,6 +619,18 @@ int coll_comm_take_tag(mpi_comm_t *c, coll_kind_t kind)
     return tag;
 }
 
+int coll_comm_take_tag_in_step(mpi_comm_t *c, coll_kind_t kind)
+{
+    coll_comm_t *cs = coll_comm_state(c);
+    int tag;
+    if (cs == NULL || cs->step_out)
+        return -1;
+    adi_lock();
+    tag = next_tag(cs, (int)kind);
+    adi_unlock();
+    return tag;
+}
+
 canal_status_t coll_sched_run_as(const coll_args_t *a, coll_record_fn record, int tag)
 {
     coll_sched_t *s;

@@ -332,7 +332,7 @@ int coll_skip_empty_part(const coll_args_t *a)
 
 int coll_skip_call(mpi_comm_t *c, coll_kind_t kind)
 {
-    return coll_comm_step_check(c) >= 0 && coll_comm_take_tag(c, kind) >= 0;
+    return coll_comm_take_tag_in_step(c, kind) >= 0;
 }
 
 static int when_holds(when_t w, const coll_args_t *a)

@@ -8,11 +8,14 @@
  * never did, the others took a tag the block's did not). Canal then says
  * so: every later collective on that communicator (a barrier, a small and
  * a large allreduce, a nonblocking barrier, the restart of a persistent
- * barrier made before the mismatch) fails on every rank with class
+ * barrier made before the mismatch, an MPI_Gatherv and an MPI_Scatterv in
+ * which every count is 0, whose ranks step the call sequence without a
+ * message) fails on every rank with class
  * MPI_ERR_OTHER and a message saying it is out of step, instead of hanging
  * or pairing with the wrong call (doc/design.md; on 1ef534a the barrier
  * after the mismatch hung, or returned on some ranks while others waited;
- * on 048c67a the persistent barrier's MPI_Start and MPI_Wait succeeded).
+ * on 048c67a the persistent barrier's MPI_Start and MPI_Wait succeeded;
+ * the empty gatherv's and scatterv's short path must look too).
  * MPI_Comm_free of it works, and MPI_COMM_WORLD still works. Where no block
  * is used (sock, CANAL_COLL_SHM=0) both calls go by messages, the ranks
  * stay in step, and the later collectives must succeed. Under
@@ -30,7 +33,7 @@ static void expect_out_of_step(int rc, const char *what)
 
 int main(int argc, char **argv)
 {
-    int rc, one = 1, sum = 0;
+    int rc, one = 1, sum = 0, zeros[64] = {0}, sb = 0, rb = 0;
     MPI_Comm c;
     MPI_Request r, p;
 
@@ -59,7 +62,13 @@ int main(int argc, char **argv)
         if (rc == MPI_SUCCESS)
             rc = MPI_Wait(&p, MPI_STATUS_IGNORE);
         expect_out_of_step(rc, "MPI_Start of a persistent barrier made before the mismatch");
+        expect_out_of_step(MPI_Gatherv(&sb, 0, MPI_INT, &rb, zeros, zeros, MPI_INT, 0, c),
+                           "MPI_Gatherv of 0 ints after the mismatch");
+        expect_out_of_step(MPI_Scatterv(&sb, zeros, zeros, MPI_INT, &rb, 0, MPI_INT, 0, c),
+                           "MPI_Scatterv of 0 ints after the mismatch");
     } else {
+        OK(MPI_Gatherv(&sb, 0, MPI_INT, &rb, zeros, zeros, MPI_INT, 0, c));
+        OK(MPI_Scatterv(&sb, zeros, zeros, MPI_INT, &rb, 0, MPI_INT, 0, c));
         OK(MPI_Barrier(c));
         OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c));
         CHECK(sum == mtest_size, "allreduce gave %d, want %d", sum, mtest_size);
