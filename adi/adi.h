@@ -79,6 +79,8 @@ struct adi_request {
     uint8_t withdrawing;      /* sends: its WITHDRAW waits for the PKT_WITHDRAWN answer
                                  (these two: reset by adi_isend_into; in the padding
                                  before context) */
+    uint8_t detached;         /* receives: adi_recv_detach, nothing more lands in buf
+                                 (reset by adi_irecv_into) */
     int context, rank, tag;   /* rank: source to match (recv) or my rank (send) */
     int peer;                 /* job rank of the peer (send) */
     void *buf;
@@ -247,6 +249,15 @@ canal_status_t adi_cancel(adi_request_t *req);
  * this returns; the send goes on from the copy. A receiver that pulls the
  * bytes itself (RDMA) keeps the address it was given. */
 canal_status_t adi_send_detach(adi_request_t *req);
+/* A receive whose caller leaves without waiting for it (the same abandoned
+ * collective), after adi_cancel took it back if it was not matched yet:
+ * nothing more is written into the caller's buffer, which may be freed when
+ * this returns. A message streamed to it (DATA) is taken and dropped as it
+ * comes, and the receive ends with the stream; one being read (a channel
+ * that reads asynchronously) or written by its sender (the sender's part of
+ * a message both copy) is waited for first, at most CANAL_DETACH_WAIT_MS
+ * (then a warning). */
+void adi_recv_detach(adi_request_t *req);
 
 /* The job ranks behind the source ranks of `context` (mpi/ calls it for
  * each context of a new communicator): source rank r is job rank

@@ -287,6 +287,7 @@ static inline void adi_req_init_msg(adi_request_t *r, adi_req_kind_t kind, void 
     r->mode = 0;
     r->proto = 0;
     r->in_queue = 0;
+    r->detached = 0;
     r->context = context;
     r->rank = rank;
     r->tag = tag;
@@ -420,6 +421,12 @@ void adi_ctx_ranks_finalize(void);
 void adi_launcher_failed(int rank);
 extern int adi_launcher_pending;
 void adi_launcher_take(void);
+
+/* pt2pt.c: the sender (job rank) of a receive left by an abandoned
+ * collective (adi_recv_detach) whose message still streams in, or -1. Its
+ * sender waits at its MPI_Finalize until the stream is taken (all_sent),
+ * so this rank takes it before its own finalize's fence. */
+int adi_recv_detached_pending(void);
 
 /* request.c: call fn on every live request (the device lock held). */
 void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg);

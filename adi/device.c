@@ -1313,10 +1313,19 @@ canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until_watch(req_do
 static int all_sent(void *arg)
 {
     const double *deadline = arg;
-    int done = 1;
+    int done = 1, from;
 
+    /* (incoming streams of receives an abandoned collective left: their
+     * senders wait for them here too) */
+    if ((from = adi_recv_detached_pending()) >= 0) {
+        if (common_now_s() < *deadline)
+            return 0;
+        LOG_WARN("finalize: a message from rank %d that an abandoned collective was receiving "
+                 "is still coming; going on",
+                 from);
+    }
     adi_lock();
-    if (adi_dev.npump != 0)
+    if (adi_dev.npump != 0) /* (a stream's receiver takes it at its pace: no limit) */
         done = 0;
     for (int i = 0; done && i < nactive; i++) {
         if (ch_flush(active[i]) == CANAL_OK)
@@ -1337,7 +1346,9 @@ canal_status_t adi_finalize(void)
     double deadline;
 
     /* Whatever is still queued (buffered sends, freed requests, packets
-     * behind a connection handshake) goes out first, within 30 s. */
+     * behind a connection handshake) goes out first, within 30 s, streams
+     * whenever their receivers take them, and streams into receives an
+     * abandoned collective left come in, within 30 s too. */
     deadline = common_now_s() + 30.0;
     adi_wait_until(all_sent, &deadline);
     /* A rank we lost would never reach the fence: after a failure this

@@ -847,7 +847,7 @@ static __attribute__((noinline, cold)) void recv_truncated(adi_request_t *r, siz
 static void recv_put(adi_request_t *r, const void *data, size_t len)
 {
     size_t cap = recv_capacity(r);
-    if (r->offset >= cap || r->status.error != 0) {
+    if (r->offset >= cap || r->status.error != 0 || r->detached) {
         r->offset += len;
         return;
     }
@@ -1394,6 +1394,7 @@ static inline void irecv_fields(adi_request_t *r, void *buf, size_t count, dt_ty
     r->status.bytes = 0;
     r->status.peer = -1;
     r->tmp_len = 0;
+    r->detached = 0;
 }
 
 /* Post r, whose fields are set (irecv_fields or adi_req_init_msg), on
@@ -2105,6 +2106,59 @@ out:
             common_err_set(st, "%s", detail);
     }
     return st;
+}
+
+/* adi_recv_detach's wait: nothing reads into r or writes r's buffer any
+ * more (r's read or its sender's part ended), or r ended. */
+static int recv_settled(void *arg)
+{
+    const adi_request_t *r = arg;
+    uint8_t state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+    return (state != REQ_RECV_RDMA && state != REQ_RECV_HALF) ||
+           __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
+}
+
+/* Whether a receive was ever detached in this process: adi_finalize looks
+ * for their streams only then. */
+static int recv_detached_ever;
+
+static void detached_find(adi_request_t *r, void *arg)
+{
+    if (r->kind == ADI_REQ_RECV && r->detached && !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+        *(int *)arg = r->peer;
+}
+
+int adi_recv_detached_pending(void)
+{
+    int peer = -1;
+
+    if (!__atomic_load_n(&recv_detached_ever, __ATOMIC_ACQUIRE))
+        return -1;
+    adi_lock();
+    adi_request_each_live(detached_find, &peer);
+    adi_unlock();
+    return peer;
+}
+
+void adi_recv_detach(adi_request_t *r)
+{
+    if (r->kind != ADI_REQ_RECV)
+        return;
+    /* (a read under way ends in progress: adi_on_rdma_done; a sender's
+     * part with its PUSHED) */
+    if (!recv_settled(r) &&
+        adi_wait_until_for(recv_settled, r,
+                           adi_dev.detach_wait_us > 0 ? adi_dev.detach_wait_us : 1) != CANAL_OK)
+        LOG_WARN("a receive from rank %d left by an abandoned collective: its message was still "
+                 "being read or written into the caller's buffer after CANAL_DETACH_WAIT_MS "
+                 "(%lld ms); going on",
+                 r->peer, adi_dev.detach_wait_us / 1000);
+    adi_lock();
+    if (!r->done) {
+        r->detached = 1; /* (recv_put: a stream's rest is dropped) */
+        __atomic_store_n(&recv_detached_ever, 1, __ATOMIC_RELEASE);
+    }
+    adi_unlock();
 }
 
 canal_status_t adi_cancel(adi_request_t *r)

@@ -1223,7 +1223,8 @@ static int send_in_scratch(const coll_sched_t *s, const act_t *a)
 
 /* The ranks called different collectives (coll/watch.c found it): stop
  * posting, cancel the receives that wait for messages the other
- * collective never sends, and count the schedule off its communicator
+ * collective never sends (and detach those matched already, whose
+ * messages may still be coming), and count the schedule off its communicator
  * (a send whose receiver never matches it may keep it running: then it
  * frees itself if that send ever ends, and it is never replayed). The
  * request of a nonblocking or persistent call (r, NULL for a blocking
@@ -1270,8 +1271,14 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
     for (int i = 0; i < s->nacts; i++) {
         if (s->acts[i].req == NULL)
             continue;
-        if (s->acts[i].kind == ACT_RECV)
+        if (s->acts[i].kind == ACT_RECV) {
             adi_cancel(s->acts[i].req); /* (does nothing to a finished one) */
+            /* a matched one may still be streamed into the caller's buffer,
+             * which it may free once the call returns (rank 2 of
+             * coll_leftover_finalize, 3 ranks, CANAL_SHM_CMA=no, crashed
+             * in recv_put under load) */
+            adi_recv_detach(s->acts[i].req);
+        }
         else if (s->acts[i].kind == ACT_SEND && !send_in_scratch(s, &s->acts[i]) &&
                  adi_send_detach(s->acts[i].req) < 0 && !dropped++) /* (nor this) */
             snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "; and %s",

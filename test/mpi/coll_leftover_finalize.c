@@ -12,6 +12,13 @@
  * rendezvous one it asked rank 0 for the bytes (CTS) and waited for ever;
  * with CANAL_EAGER_LIMIT=4K the 8-rank coll_kind_mismatch hung so most
  * runs. Now a leftover is discarded unread (adi_mdiscard: FIN at once).
+ * The others' MPI_Alltoall receives from each other are matched: a
+ * rendezvous one streamed in pieces (no CMA) may still be coming when the
+ * call returns with the mismatch and the caller frees the buffer; before
+ * adi_recv_detach its rest was written there (a segfault in recv_put, 8
+ * runs in 10 with 4 ranks, CANAL_SHM_CMA=no, CANAL_RNDV_CHUNK=1024), and
+ * its sender waited at MPI_Finalize for a stream whose receiver was in
+ * the fence (a hang, once the segfault was fixed).
  * Every rank must end; the runner's timeout turns a hang into a failure.
  * Under MPI_ERRORS_RETURN.
  */
