@@ -1746,6 +1746,16 @@ int mpi_comm_split_type_impl(mpi_comm_t *c, int split_type, int key, MPI_Info in
         mpi_comm_destroy(n);
         return mpi_err_fail(c, err, fn, "out of memory for the hints");
     }
+    /* HW_UNGUIDED also tells the caller the level it chose in the caller's own
+     * info (as MPICH does, and programs and MPICH's comm/cmsplit_type read it
+     * there); MPI_INFO_ENV is read-only and keeps its keys. */
+    if (n != NULL && split_type == MPI_COMM_TYPE_HW_UNGUIDED && level_name != NULL &&
+        info != MPI_INFO_NULL && info != MPI_INFO_ENV &&
+        (err = mpi_info_put(info, "mpi_hw_resource_type", level_name)) != MPI_SUCCESS) {
+        mpi_comm_destroy(n);
+        return mpi_err_fail(c, err, fn, "out of memory for info=%#x's mpi_hw_resource_type",
+                            (unsigned)info);
+    }
     *newcomm = n != NULL ? n->handle : MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
