@@ -911,6 +911,28 @@ START_TEST(test_soft_wrap)
 }
 END_TEST
 
+/* The same with a third local rank that sends nothing: progress() then
+ * looks at several rings (shm_ring.c, ring_idle), and what a poll took must
+ * still be given back at the next poll (release_due), not only when the
+ * ring brings its next record: else the sender never finds its reader
+ * caught up, and the ping-pong walks the whole ring. */
+static int body_soft_wrap_three(int rank, void *arg)
+{
+    if (rank == 2) {
+        bring_up(&up_check);
+        return tear_down();
+    }
+    return body_soft_wrap(rank, arg);
+}
+
+START_TEST(test_soft_wrap_three)
+{
+    soft_wrap_on();
+    ck_assert_int_eq(run_job(3, 1, body_soft_wrap_three, NULL), 0);
+    unsetenv("CANAL_SHM_SOFT_WRAP");
+}
+END_TEST
+
 /* The same with the ring counters starting just below 2^32, so that the
  * byte and record counts wrap during the soft wraps. */
 static int body_soft_wrap_counts(int rank, void *arg)
@@ -1871,6 +1893,7 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_fresh_line_record_0);
     tcase_add_test(tc, test_lookalike);
     tcase_add_test(tc, test_soft_wrap);
+    tcase_add_test(tc, test_soft_wrap_three);
     tcase_add_test(tc, test_out_rings_mapped);
     tcase_add_test(tc, test_soft_wrap_counts);
     tcase_add_test(tc, test_soft_wrap_stream);
