@@ -44,6 +44,7 @@ static void state_reset(ch_shm_state_t *st)
 {
     free(st->local_of);
     free(st->peers);
+    free(st->poll_order);
     memset(st, 0, sizeof *st);
     st->armed_slot = -1;
 }
@@ -132,7 +133,8 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
 
     st->local_of = malloc((size_t)pmi->size * sizeof *st->local_of);
     st->peers = calloc((size_t)pmi->local_size, sizeof *st->peers);
-    if (st->local_of == NULL || st->peers == NULL) {
+    st->poll_order = malloc(2 * (size_t)pmi->local_size * sizeof *st->poll_order);
+    if (st->local_of == NULL || st->peers == NULL || st->poll_order == NULL) {
         err = common_err_set(CANAL_ERR_NOMEM, "shm init: peer tables for %d ranks", pmi->size);
         goto fail_state;
     }
@@ -142,6 +144,10 @@ static canal_status_t ch_shm_init(ch_endpoint_t *ep, const pmi_info_t *pmi, cons
         st->local_of[pmi->local_ranks[i]] = i;
         st->peers[i].world = pmi->local_ranks[i];
     }
+    st->own = &st->peers[pmi->local_rank];
+    for (int k = 0, n = 0; k < 2 * pmi->local_size; k++)
+        if (k % pmi->local_size != pmi->local_rank)
+            st->poll_order[n++] = &st->peers[k % pmi->local_size];
 
     if ((err = ch_shm_cma_probe_self(st)) != CANAL_OK)
         goto fail_state;

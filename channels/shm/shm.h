@@ -208,6 +208,7 @@ typedef struct {
     int local_rank, local_size;
     int *local_of; /* world rank -> local index, -1 if not on this node */
     ch_shm_peer_t *peers;
+    ch_shm_peer_t *own; /* &peers[local_rank]: the ring this rank sends itself */
     ch_shm_layout_t lay;
 
     char name[96]; /* "/canal-..." ; empty for the anonymous one-rank case */
@@ -218,7 +219,13 @@ typedef struct {
     unsigned char *base;
     ch_shm_slot_t *slots;
 
-    int rr_next;       /* where the next progress() starts polling */
+    /* The other local ranks' peers in order, twice (2 * (local_size - 1)
+     * entries): progress() polls poll_order[rr_next ...] for local_size - 1
+     * rings, a round robin without a modulo or a test for the own ring. */
+    ch_shm_peer_t **poll_order;
+    int rr_next;       /* where the next progress() starts polling (0..local_size - 2) */
+    int release_due;   /* the last progress() took something: a ring may hold
+                        * bytes not given back yet (released != received) */
     int in_progress;   /* progress() is on the stack (on_packet re-entry) */
     int nblocked;      /* peers whose ring we are blocked on */
     int mb_registered; /* this process registered for global expedited membarrier */

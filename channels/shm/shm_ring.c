@@ -479,7 +479,7 @@ static inline __attribute__((always_inline)) canal_status_t turn_take(ch_shm_sta
     return CANAL_OK;
 }
 
-static void check_peers_alive(ch_shm_state_t *st);
+__attribute__((noinline, cold)) static void check_peers_alive(ch_shm_state_t *st);
 
 /* Give the sender back what progress() consumed from ring li: first a stale
  * sequence into every line start strictly inside the consumed bytes not
@@ -489,9 +489,8 @@ static void check_peers_alive(ch_shm_state_t *st);
  * next progress() (so that a reply sent meanwhile does not wait behind these
  * stores) and before sleeping. One store for the whole batch: the sender
  * reads the count only when its ring looks full. */
-static void ring_release(ch_shm_state_t *st, int li)
+static void ring_release(ch_shm_state_t *st, ch_shm_peer_t *p)
 {
-    ch_shm_peer_t *p = &st->peers[li];
     uint32_t ring = (uint32_t)st->lay.ring_bytes, n = p->received - p->cleaned;
 
     for (uint32_t off = SHM_LINE - (p->rel_pos & (SHM_LINE - 1)); off < n; off += SHM_LINE) {
@@ -507,8 +506,8 @@ static void ring_release(ch_shm_state_t *st, int li)
     atomic_store_explicit(&p->in_ctl->consumed, p->received, memory_order_release);
     /* The sender may be asleep waiting for room in this ring. */
     barrier_fast(st);
-    if (li != st->local_rank && atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0)
-        wake_local(st, li);
+    if (p->bell != NULL && atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0)
+        wake_slot(st, p->bell);
 }
 
 /* Lines after the head's that the reader asks for at once when it finds a
@@ -539,14 +538,13 @@ enum { SHM_POLL_BATCH = 256 };
  * when it is due), giving back first what the last call took: the records
  * taken, or a (negative) error for a corrupt record or turn. Inline in both
  * of progress()'s paths. */
-static inline __attribute__((always_inline)) int ring_poll(ch_shm_state_t *st, int li,
+static inline __attribute__((always_inline)) int ring_poll(ch_shm_state_t *st, ch_shm_peer_t *p,
                                                            uint32_t ring)
 {
-    ch_shm_peer_t *p = &st->peers[li];
     uint32_t got = 0;
 
     if (p->released != p->received)
-        ring_release(st, li);
+        ring_release(st, p);
     while (got < SHM_POLL_BATCH) {
         ch_shm_rec_t *r = ch_shm_rec_at(p->in_ring, p->in_pos);
         uint32_t hl, len, lens, rec, next, seq;
@@ -645,63 +643,159 @@ static inline __attribute__((always_inline)) int ring_poll(ch_shm_state_t *st, i
     if (p->released != p->received &&
         (p->received - p->released > ring - 2 * (uint32_t)st->lay.cell_stride ||
          atomic_load_explicit(&p->in_ctl->blocked, memory_order_relaxed) != 0))
-        ring_release(st, li);
+        ring_release(st, p);
     return (int)got;
+}
+
+/* 1 if ring_poll() would find nothing new in p's ring: no record at the
+ * next position, no new turn of the peer's (valid only with nothing to give
+ * back: progress(), release_due). Loaded in ring_poll()'s order (the
+ * sequence, then the turn's head); a ring with anything new is polled in
+ * full, which loads both again. An idle ring at a line start has its next
+ * line prefetched, as ring_poll() does. */
+static inline __attribute__((always_inline)) int ring_idle(const ch_shm_peer_t *p,
+                                                           uint32_t last_line)
+{
+    unsigned char *in = p->in_ring;
+    uint32_t pos = p->in_pos;
+
+    if (atomic_load_explicit(&ch_shm_rec_at(in, pos)->seq, memory_order_acquire) ==
+            p->received_recs + 1 ||
+        (uint16_t)atomic_load_explicit(&p->turn_in->head, memory_order_acquire) ==
+            (uint16_t)(p->turn_took + 1))
+        return 0;
+    if ((pos & (SHM_LINE - 1)) == 0 && pos < last_line)
+        __builtin_prefetch(in + pos + SHM_LINE, 0, 3);
+    return 1;
+}
+
+/* A dead peer is otherwise noticed only by a wait that sleeps; a rank whose
+ * ring to it is full, or that never sleeps (locked mode), looks too: every
+ * 256th empty poll while blocked (it reads the clock, which on every poll
+ * cost a sender waiting for room more than the polls), every 4096th else,
+ * and at most every 0.1 s. */
+static inline void progress_idle(ch_shm_state_t *st)
+{
+    if ((++st->idle_polls & (st->nblocked > 0 ? 255 : 4095)) == 0)
+        check_peers_alive(st);
+}
+
+/* progress() with something to do: our own ring holds records or bytes to
+ * give back, or ring poll_order[rr_next + first] has news (the ones before
+ * it had none). Nothing in the others' rings waits to be given back
+ * (progress_released). */
+__attribute__((noinline)) static int progress_rings(ch_shm_state_t *st, int first)
+{
+    ch_shm_peer_t *const *order = st->poll_order + st->rr_next;
+    ch_shm_peer_t *me = st->own;
+    uint32_t ring = (uint32_t)st->lay.ring_bytes, last_line = ring - SHM_LINE;
+    int n = st->local_size - 1, total = 0, got;
+
+    st->in_progress = 1;
+    /* Our own ring holds something only if we put it there; nothing orders
+     * it against the others' rings. */
+    if (me->sent != me->received || me->released != me->received) {
+        if ((total = ring_poll(st, me, ring)) < 0)
+            goto fail;
+    }
+    /* The others' rings round robin, each first in turn (one busy peer does
+     * not starve the others: SHM_POLL_BATCH); from `first`, as those before
+     * it had nothing a moment ago. */
+    for (int k = first; k < n; k++) {
+        if (k != first && ring_idle(order[k], last_line))
+            continue;
+        if ((got = ring_poll(st, order[k], ring)) < 0) {
+            total = got;
+            goto fail;
+        }
+        total += got;
+    }
+    st->rr_next = st->rr_next + 1 < n ? st->rr_next + 1 : 0;
+    st->in_progress = 0;
+    /* Only a ring this call took from can hold bytes not given back. */
+    st->release_due = total != 0;
+    if (total == 0)
+        progress_idle(st);
+    return total;
+fail:
+    st->in_progress = 0;
+    st->release_due = 1;
+    return total;
+}
+
+/* The poll with nothing to give back in the others' rings: our own ring
+ * first if it holds anything, then one look at each peer's ring (ring_idle:
+ * two loads) with no call and no register saved, which is what a waiting
+ * rank pays per poll; the first ring with news and everything after it go
+ * to progress_rings(). */
+static inline __attribute__((always_inline)) int progress_scan(ch_shm_state_t *st)
+{
+    const ch_shm_peer_t *me = st->own;
+    ch_shm_peer_t *const *order, *const *o, *const *end;
+    uint32_t last_line;
+
+    if (me->sent != me->received || me->released != me->received)
+        return progress_rings(st, 0);
+    order = st->poll_order + st->rr_next;
+    end = order + st->local_size - 1;
+    last_line = (uint32_t)st->lay.ring_bytes - SHM_LINE;
+    for (o = order; o < end; o++)
+        if (!ring_idle(*o, last_line))
+            return progress_rings(st, (int)(o - order));
+    st->rr_next = st->rr_next + 2 < st->local_size ? st->rr_next + 1 : 0;
+    progress_idle(st);
+    return 0;
+}
+
+/* The poll after one that took something: first give back what it took,
+ * as ring_poll() would at its start (only a ring that call took from can
+ * hold any), then the scan. */
+__attribute__((noinline)) static int progress_released(ch_shm_state_t *st)
+{
+    ch_shm_peer_t *const *order = st->poll_order;
+    int n = st->local_size - 1;
+
+    for (int k = 0; k < n; k++)
+        if (order[k]->released != order[k]->received)
+            ring_release(st, order[k]);
+    st->release_due = 0;
+    return progress_scan(st);
+}
+
+/* Two local ranks and nothing in our own ring (nothing sent to ourselves,
+ * nothing to give back): the peer's ring alone, with no round robin to keep
+ * (a ping-pong's polls, empty or not; the loop cost about 40 instructions
+ * more: doc/bench.md, helper near9), and the packet delivered from here:
+ * the scan's call to progress_rings() cost the arrival about 50 more
+ * (helper coll9). ring_poll() gives back first, so this keeps no
+ * release_due: progress_rings(st, 0) polls that ring in full. */
+__attribute__((noinline)) static int progress_pair(ch_shm_state_t *st)
+{
+    int total;
+
+    st->in_progress = 1;
+    total = ring_poll(st, &st->peers[1 - st->local_rank], (uint32_t)st->lay.ring_bytes);
+    st->in_progress = 0;
+    if (total == 0)
+        progress_idle(st);
+    return total;
 }
 
 int ch_shm_progress(ch_endpoint_t *ep)
 {
     ch_shm_state_t *st = ep->state;
-    uint32_t ring = (uint32_t)st->lay.ring_bytes;
-    int L = st->local_size;
-    int start, total = 0, got;
-    ch_shm_peer_t *me;
+    const ch_shm_peer_t *me;
 
     /* on_packet() may call sendv() but a nested progress() would deliver
      * out of order from under the outer loop: it polls nothing. */
     if (!st->attached || st->in_progress)
         return 0;
-    st->in_progress = 1;
-    me = &st->peers[st->local_rank];
-    if (L == 2 && me->sent == me->received && me->released == me->received) {
-        /* Two local ranks and nothing in our own ring (nothing sent to
-         * ourselves, nothing to give back): the peer's ring alone, with no
-         * round robin to keep (a ping-pong's polls, empty or not; the loop
-         * below cost about 40 instructions more: doc/bench.md, helper
-         * near9). */
-        total = ring_poll(st, 1 - st->local_rank, ring);
-        if (__builtin_expect(total < 0, 0)) {
-            st->in_progress = 0;
-            return total;
-        }
-    } else {
-        start = st->rr_next;
-        for (int k = 0; k < L; k++) {
-            int li = start + k < L ? start + k : start + k - L;
-
-            /* Our own ring holds something only if we put it there. */
-            if (li == st->local_rank && me->sent == me->received) {
-                if (me->released != me->received)
-                    ring_release(st, li);
-                continue;
-            }
-            if ((got = ring_poll(st, li, ring)) < 0) {
-                st->in_progress = 0;
-                return got;
-            }
-            total += got;
-        }
-        st->rr_next = start + 1 < L ? start + 1 : 0;
-    }
-    st->in_progress = 0;
-    /* A dead peer is otherwise noticed only by a wait that sleeps; a rank
-     * whose ring to it is full, or that never sleeps (locked mode), looks
-     * too: every 256th empty poll while blocked (it reads the clock, which
-     * on every poll cost a sender waiting for room more than the polls),
-     * every 4096th else, and at most every 0.1 s. */
-    if (total == 0 && (++st->idle_polls & (st->nblocked > 0 ? 255 : 4095)) == 0)
-        check_peers_alive(st);
-    return total;
+    me = st->own;
+    if (st->local_size == 2 && me->sent == me->received && me->released == me->received)
+        return progress_pair(st);
+    if (st->release_due)
+        return progress_released(st);
+    return progress_scan(st);
 }
 
 /* Something to do: a record in an incoming ring, or room freed in a ring we
@@ -726,7 +820,7 @@ static int ch_shm_ready(ch_shm_state_t *st)
  * every 0.1 s (never on the fast path). Only in our own pid namespace: a
  * peer in another one (a container per rank) has a pid that names nothing
  * here, and its loss is left to the launcher. */
-static void check_peers_alive(ch_shm_state_t *st)
+__attribute__((noinline, cold)) static void check_peers_alive(ch_shm_state_t *st)
 {
     double t = common_now_s();
 
@@ -767,7 +861,7 @@ static canal_status_t block_once(ch_shm_state_t *st, long timeout_us, int (*read
     /* A sender may wait for what this rank consumed but has not given back. */
     for (int li = 0; li < st->local_size; li++)
         if (st->peers[li].released != st->peers[li].received)
-            ring_release(st, li);
+            ring_release(st, &st->peers[li]);
 
     atomic_store_explicit(&me->sleeping, 1, memory_order_seq_cst);
     if (barrier_slow(st) != 0) {
