@@ -2398,6 +2398,23 @@ arrive_tiny(int peer, int npeers, const void *hdr, size_t hdr_len, const void *p
             return 1;
         }
     }
+    /* Nothing posted, and a blocking receive waits unposted for it (the
+     * 2-rank ping-pong's MPI_Recv, adi_recv_now): copied into its buffer
+     * here, as arrive_unposted would, without that call and the packet's
+     * other fields (from the arrival to MPI_Recv's return: doc/bench.md,
+     * helper near9). Not after a revocation: arrive_unposted looks. */
+    if (e == NULL && q->waiter != NULL && __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) == 0) {
+        recv_wait_t *w = waiter_claim(q, h.src_rank, h.tag);
+        if (w != NULL) {
+            adi_q_unlock(q);
+            /* (flags 0: no synchronous sender to answer) */
+            eager_copy_status(w->buf, w->count, w->dt, payload, len, h.src_rank, h.tag,
+                              w->st_out, w->size_out);
+            eager_released(peer, len);
+            w->filled = 1;
+            return 1;
+        }
+    }
     h.sreq = 0;
     h.rreq = 0;
     h.size = len;
