@@ -1676,9 +1676,16 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
     w.seen = __atomic_load_n(&w.q->arrivals, __ATOMIC_ACQUIRE);
     w.rts = 0;
     /* (an empty queue is seen without the search when no other thread can
-     * fill it meanwhile; with threads, a message queued after `seen` was
-     * read is looked for by the wait) */
-    m = adi_locked || w.q->unexpected.len != 0 ? take_eager(w.q, src, tag, &w.rts) : NULL;
+     * fill it meanwhile. In locked mode the receive posts a request unless
+     * it takes its message here, and the request path looks again under
+     * the lock: so the search is made only when some unexpected eager
+     * bytes are queued at all (the hint above; the queue's length is not
+     * read without its lock), about 40 instructions less per receive that
+     * waits, T=1) */
+    m = (adi_locked ? __atomic_load_n(&adi_dev.unexpected_bytes, __ATOMIC_RELAXED) != 0
+                    : w.q->unexpected.len != 0)
+            ? take_eager(w.q, src, tag, &w.rts)
+            : NULL;
     if (m == NULL) {
         w.nlost = __atomic_load_n(&adi_nlost, __ATOMIC_RELAXED);
         w.nrevoked = __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED);
