@@ -564,7 +564,7 @@ static int send_post(mpi_comm_t *c, const void *buf, MPI_Count count, dt_type_t 
  * a second frame on MPI_Send's path. */
 static inline __attribute__((always_inline)) int
 send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-              int tag, send_kind_t kind, int try_now, const char *fn)
+              int tag, send_kind_t kind, const char *fn)
 {
     adi_request_t *r = NULL;
     dt_type_t *dt;
@@ -573,13 +573,8 @@ send_blocking(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype data
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS; /* nothing to do: no request to make and free */
     dt = checked_type(count, datatype);
-    /* A small contiguous message goes straight to the channel when nothing
-     * is queued before it: no request to make, complete and free (unless
-     * the caller tried that already: try_now 0). */
-    if (kind == SEND_STD && try_now &&
-        adi_send_now(buf, (size_t)count, dt, mpi_comm_peer_job_rank(c, dest), c->rank, tag,
-                     c->context, 1) == CANAL_OK)
-        return MPI_SUCCESS;
+    /* (a standard send comes here from mpi_send_impl only, which tried the
+     * straight send already) */
     err = send_post(c, buf, count, dt, dest, tag, c->handle, kind, fn, &r);
     if (err != MPI_SUCCESS || r == NULL)
         return err;
@@ -638,18 +633,25 @@ typedef struct {
     const char *fn;
 } send_frame_t;
 
-/* MPI_Send's general path, out of line: MPI_PROC_NULL, a derived type (which
- * may still go at once), or a message the device did not take at once. */
+/* MPI_Send's general path, out of line: MPI_PROC_NULL, or a message the
+ * device did not take at once (the request path). */
 static __attribute__((noinline)) int send_std_general(const send_frame_t *f)
 {
     return send_blocking(f->c, f->a.buf, (MPI_Count)f->a.count, f->datatype, f->dest, f->a.tag,
-                         SEND_STD, !mpi_dt_is_predefined(f->datatype), f->fn);
+                         SEND_STD, f->fn);
 }
 
-/* MPI_Send to a rank with a predefined type, the common case: the device's
- * straight send (adi_send_now_args), and nothing after it but the general
- * path's call with the frame's address, so that the arguments stay in the
- * frame (six registers were saved and restored around the call). */
+/* A derived type's engine type, out of line (mpi_send_impl). */
+static __attribute__((noinline, cold)) dt_type_t *send_dt_derived(MPI_Datatype datatype)
+{
+    return mpi_dt_lookup(datatype);
+}
+
+/* MPI_Send: the device's straight send (adi_send_now_args: small,
+ * contiguous, credit, nothing queued before it), the one place that
+ * decides it, for any type; and nothing after it but the general path's
+ * call with the frame's address, so that the arguments stay in the frame
+ * (six registers were saved and restored around the call). */
 int mpi_send_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   mpi_comm_t *comm, const char *fn)
 {
@@ -662,8 +664,10 @@ int mpi_send_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
     f.datatype = datatype;
     f.dest = dest;
     f.fn = fn;
-    if (__builtin_expect(dest != MPI_PROC_NULL && mpi_dt_is_predefined(datatype), 1)) {
-        f.a.dt = mpi_dt_predefined_obj[(unsigned)datatype & 0xffu];
+    if (__builtin_expect(dest != MPI_PROC_NULL, 1)) {
+        f.a.dt = __builtin_expect(mpi_dt_is_predefined(datatype), 1)
+                     ? mpi_dt_predefined_obj[(unsigned)datatype & 0xffu]
+                     : send_dt_derived(datatype);
         f.a.dest = mpi_comm_peer_job_rank(comm, dest);
         f.a.my_rank = comm->rank;
         f.a.context = comm->context;
@@ -677,19 +681,19 @@ int mpi_send_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
 int mpi_ssend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    mpi_comm_t *comm, const char *fn)
 {
-    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_SYNC, 1, fn);
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_SYNC, fn);
 }
 
 int mpi_rsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    mpi_comm_t *comm, const char *fn)
 {
-    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_READY, 1, fn);
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_READY, fn);
 }
 
 int mpi_bsend_impl(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                    mpi_comm_t *comm, const char *fn)
 {
-    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_BUF, 1, fn);
+    return send_blocking(comm, buf, count, datatype, dest, tag, SEND_BUF, fn);
 }
 
 static __attribute__((noinline)) int isend_general(const void *buf, MPI_Count count,

@@ -13,16 +13,22 @@
  * with a lower bound; MPI_Ssend into the waiting receive; a message of
  * another tag arriving first (it waits unexpected for a later receive);
  * and order: a rendezvous message the waiting receive matches, followed by
- * an eager one with the same tag, is received first. Ranks beyond 1 idle.
+ * an eager one with the same tag, is received first. Ranks beyond 2 idle.
  * The messages go on a duplicate of MPI_COMM_WORLD: at 3 ranks, rank 2's
  * end-of-test report to rank 0 (mtest_finish, on MPI_COMM_WORLD) would
  * otherwise match the MPI_ANY_SOURCE/MPI_ANY_TAG receives.
+ * Also matching against posted receives: with two MPI_Irecv posted (tags
+ * 110 and 111), an MPI_Recv(MPI_ANY_TAG) waits; tag 111 arrives first and
+ * goes to the second MPI_Irecv (posted earlier than the wait, though not
+ * first in line), then 112 to the wait, then 110. At 3 ranks, 50 rounds:
+ * a message of the tag the wait names from rank 2 comes before rank 1's
+ * and does not fill the wait for rank 1's (its source differs).
  */
 #include "mtest.h"
 
 #include <string.h>
 
-enum { TOKEN = 900, BIGSZ = 1 << 20 };
+enum { TOKEN = 900, BIGSZ = 1 << 20, ROUNDS3 = 50 };
 
 static MPI_Comm comm;
 
@@ -143,6 +149,58 @@ static void receiver(void)
         CHECK(cnt == 16 && big[15] == pat(108, 15),
               "second receive (any tag %d): count %d, want the 16-byte eager message", w, cnt);
     }
+    /* a posted receive, not first in line, takes its message before the
+     * wait that came later */
+    {
+        static unsigned char b110[64], b111[64];
+        MPI_Request rq[2];
+        MPI_Status sts[2];
+        OK(MPI_Irecv(b110, 64, MPI_BYTE, 1, 110, comm, &rq[0]));
+        OK(MPI_Irecv(b111, 64, MPI_BYTE, 1, 111, comm, &rq[1]));
+        memset(buf, 0xa5, sizeof buf);
+        go();
+        OK(MPI_Recv(buf, 64, MPI_BYTE, 1, MPI_ANY_TAG, comm, &st));
+        MPI_Get_count(&st, MPI_BYTE, &cnt);
+        CHECK(st.MPI_TAG == 112 && cnt == 24 && buf[23] == pat(112, 23),
+              "the wait behind two posted receives: tag %d count %d, want 112 and 24", st.MPI_TAG,
+              cnt);
+        OK(MPI_Waitall(2, rq, sts));
+        MPI_Get_count(&sts[1], MPI_BYTE, &cnt);
+        CHECK(sts[1].MPI_TAG == 111 && cnt == 32 && b111[31] == pat(111, 31),
+              "the second posted receive (tag 111): tag %d count %d", sts[1].MPI_TAG, cnt);
+        MPI_Get_count(&sts[0], MPI_BYTE, &cnt);
+        CHECK(sts[0].MPI_TAG == 110 && cnt == 16 && b110[15] == pat(110, 15),
+              "the first posted receive (tag 110): tag %d count %d", sts[0].MPI_TAG, cnt);
+    }
+    /* 3 ranks: rank 2's message of the tag the wait names is not rank 1's
+     * (rounds: rank 0 may see both messages in one poll, rank 1's first) */
+    for (int k = 0; mtest_size >= 3 && k < ROUNDS3; k++) {
+        memset(buf, 0xa5, sizeof buf);
+        OK(MPI_Send(NULL, 0, MPI_BYTE, 2, TOKEN, comm));
+        OK(MPI_Recv(buf, 64, MPI_BYTE, 1, 120, comm, &st));
+        MPI_Get_count(&st, MPI_BYTE, &cnt);
+        CHECK(st.MPI_SOURCE == 1 && cnt == 20 && buf[19] == pat(121, 19),
+              "the wait for rank 1: source %d count %d, want rank 1's 20 bytes", st.MPI_SOURCE,
+              cnt);
+        OK(MPI_Recv(buf, 64, MPI_BYTE, 2, 120, comm, &st));
+        MPI_Get_count(&st, MPI_BYTE, &cnt);
+        CHECK(st.MPI_SOURCE == 2 && cnt == 30 && buf[29] == pat(122, 29),
+              "rank 2's message: source %d count %d, want its 30 bytes", st.MPI_SOURCE, cnt);
+    }
+}
+
+/* Rank 2 (3 ranks): on rank 0's go, its message of tag 120, then a go to
+ * rank 1, which sends its own. */
+static void third(void)
+{
+    static unsigned char buf[64];
+
+    fill(buf, 30, 122);
+    for (int k = 0; k < ROUNDS3; k++) {
+        OK(MPI_Recv(NULL, 0, MPI_BYTE, 0, TOKEN, comm, MPI_STATUS_IGNORE));
+        OK(MPI_Send(buf, 30, MPI_BYTE, 0, 120, comm));
+        OK(MPI_Send(NULL, 0, MPI_BYTE, 1, TOKEN, comm));
+    }
 }
 
 static void sender(void)
@@ -183,6 +241,18 @@ static void sender(void)
         OK(MPI_Send(buf, 16, MPI_BYTE, 0, 107, comm));
         OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
     }
+    wait_go();
+    fill(buf, 32, 111);
+    OK(MPI_Send(buf, 32, MPI_BYTE, 0, 111, comm));
+    fill(buf, 24, 112);
+    OK(MPI_Send(buf, 24, MPI_BYTE, 0, 112, comm));
+    fill(buf, 16, 110);
+    OK(MPI_Send(buf, 16, MPI_BYTE, 0, 110, comm));
+    fill(buf, 20, 121);
+    for (int k = 0; mtest_size >= 3 && k < ROUNDS3; k++) {
+        OK(MPI_Recv(NULL, 0, MPI_BYTE, 2, TOKEN, comm, MPI_STATUS_IGNORE));
+        OK(MPI_Send(buf, 20, MPI_BYTE, 0, 120, comm));
+    }
 }
 
 int main(int argc, char **argv)
@@ -195,6 +265,8 @@ int main(int argc, char **argv)
         receiver();
     } else if (mtest_rank == 1) {
         sender();
+    } else if (mtest_rank == 2) {
+        third();
     }
     OK(MPI_Comm_free(&comm));
     return mtest_finish();
