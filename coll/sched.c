@@ -607,11 +607,11 @@ canal_status_t coll_sched_run(const coll_args_t *a, coll_record_fn record)
     return coll_sched_run_as(a, record, -1);
 }
 
-int coll_comm_take_tag(mpi_comm_t *c, coll_kind_t kind)
+static inline int take_tag(mpi_comm_t *c, coll_kind_t kind, int in_step)
 {
     coll_comm_t *cs = coll_comm_state(c);
     int tag;
-    if (cs == NULL)
+    if (cs == NULL || (in_step && cs->step_out))
         return -1;
     adi_lock();
     tag = next_tag(cs, (int)kind);
@@ -619,16 +619,14 @@ int coll_comm_take_tag(mpi_comm_t *c, coll_kind_t kind)
     return tag;
 }
 
+int coll_comm_take_tag(mpi_comm_t *c, coll_kind_t kind)
+{
+    return take_tag(c, kind, 0);
+}
+
 int coll_comm_take_tag_in_step(mpi_comm_t *c, coll_kind_t kind)
 {
-    coll_comm_t *cs = coll_comm_state(c);
-    int tag;
-    if (cs == NULL || cs->step_out)
-        return -1;
-    adi_lock();
-    tag = next_tag(cs, (int)kind);
-    adi_unlock();
-    return tag;
+    return take_tag(c, kind, 1);
 }
 
 canal_status_t coll_sched_run_as(const coll_args_t *a, coll_record_fn record, int tag)
