@@ -80,7 +80,7 @@ struct adi_request {
                                  (these two: reset by adi_isend_into; in the padding
                                  before context) */
     uint8_t detached;         /* receives: adi_recv_detach, nothing more lands in buf
-                                 (reset by adi_irecv_into) */
+                                 (reset by adi_req_init_msg and adi_irecv_into) */
     int context, rank, tag;   /* rank: source to match (recv) or my rank (send) */
     int peer;                 /* job rank of the peer (send) */
     void *buf;

@@ -1498,6 +1498,7 @@ static int hw_level_of(const char *v)
 static int hw_resource_of_cpu(hw_level_t level, int cpu)
 {
     char path[256];
+    int id;
 
     switch (level) {
     case HW_MACHINE:
@@ -1507,8 +1508,8 @@ static int hw_resource_of_cpu(hw_level_t level, int cpu)
     case HW_PACKAGE:
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/package_cpus_list",
                  cpu);
-        if (common_file_first_int(path) >= 0)
-            return common_file_first_int(path);
+        if ((id = common_file_first_int(path)) >= 0)
+            return id;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
                  cpu);
         return common_file_first_int(path);
