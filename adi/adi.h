@@ -115,6 +115,9 @@ int adi_job_size(void);
 /* Whether this node's ranks of the job outnumber its CPUs (or
  * CANAL_OVERSUBSCRIBED says so): the same answer on every rank of a node. */
 int adi_oversubscribed(void);
+/* Processes of another job may now share this process's CPUs (a spawn,
+ * a connection): waits stop assuming CPUs of their own (adi/device.c). */
+void adi_cpus_shared(void);
 /* Name of the channel serving `peer` ("self", "shm", "sock", "ofi"). */
 const char *adi_peer_channel(int peer);
 /* One line per channel and the thresholds (CANAL_SUMMARY, canal-info). */

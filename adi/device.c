@@ -477,7 +477,8 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
          * spinning, 1.3-21 yielding after 200 us, 4-19 in contended
          * mode; doc/bench.md "Stop 39"). So it spins until the sleep
          * (CANAL_SLEEP_AFTER_US) and never enters contended mode, unless
-         * CANAL_SPIN_US or CANAL_WAIT_PREEMPTED_US is set. */
+         * CANAL_SPIN_US or CANAL_WAIT_PREEMPTED_US is set; until
+         * processes of another job come (adi_cpus_shared). */
         if (strcmp(common_cvar_source("SPIN_US"), "default") == 0 &&
             adi_dev.spin_us < adi_dev.sleep_after_us)
             adi_dev.spin_us = adi_dev.sleep_after_us;
@@ -568,12 +569,38 @@ canal_status_t adi_dev_dyn_channel(ch_endpoint_t **ch_out)
     return CANAL_OK;
 }
 
+/* The wait policy of a rank alone on its CPUs (adi_init) holds while the
+ * only processes that wait for it are its job's, each on CPUs of its own.
+ * Processes of another job (MPI_Comm_spawn's children, a job that connects
+ * or accepts) are placed without knowing those CPUs, and a rank that spins
+ * 20 ms in each wait for one of them keeps it off the CPU they may share
+ * (mpi4py's test_spawn, 2 ranks bound: 6.2 s of CPU and 9-14 s against
+ * 4.0 and 6 unbound). So from then on waits spin CANAL_SPIN_US and enter
+ * contended mode as on any shared CPU (the values a user set stay). Called
+ * at a spawn's start and at every dynamic peer's entry; the device lock
+ * held or not (the loop reads the two words relaxed). */
+void adi_cpus_shared(void)
+{
+    if (!adi_dev.own_cpus)
+        return;
+    if (strcmp(common_cvar_source("SPIN_US"), "default") == 0)
+        __atomic_store_n(&adi_dev.spin_us, common_cvar_int("SPIN_US"), __ATOMIC_RELAXED);
+    if (strcmp(common_cvar_source("WAIT_PREEMPTED_US"), "default") == 0)
+        __atomic_store_n(&adi_dev.preempted_us, common_cvar_int("WAIT_PREEMPTED_US"),
+                         __ATOMIC_RELAXED);
+    adi_dev.own_cpus = 0;
+    LOG_INFO("processes of another job may share this rank's CPUs: waits spin %lld us, then "
+             "yield",
+             __atomic_load_n(&adi_dev.spin_us, __ATOMIC_RELAXED));
+}
+
 /* The entry of a new dynamic peer: like a job rank's on that channel. */
 canal_status_t adi_dev_dyn_peer_init(int peer)
 {
     adi_peer_t *p = &adi_dev.peers[peer];
     const ch_caps_t *caps;
 
+    adi_cpus_shared();
     if (dyn_slot < 0 && dyn_ch != NULL) {
         /* The first dynamic peer: from now on the channel is polled. */
         if (nactive >= (int)(sizeof active / sizeof active[0]))
@@ -1152,7 +1179,8 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
                         sleep_after, WAIT_CONTENDED_SLEEP_US, now,
                         __atomic_load_n(&adi_dev.pull_until_us, __ATOMIC_RELAXED));
             }
-            if (last != 0 && adi_dev.preempted_us > 0 && now - last > adi_dev.preempted_us) {
+            long long preempted_us = __atomic_load_n(&adi_dev.preempted_us, __ATOMIC_RELAXED);
+            if (last != 0 && preempted_us > 0 && now - last > preempted_us) {
                 __atomic_store_n(&wait_contended_at, now, __ATOMIC_RELAXED);
                 if (sleep_after > WAIT_CONTENDED_SLEEP_US)
                     sleep_after = adi_wait_contended_after(
@@ -1200,7 +1228,9 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
             }
             continue;
         }
-        if (!adi_dev.oversubscribed && (idle < adi_dev.spin_count || elapsed < adi_dev.spin_us))
+        if (!adi_dev.oversubscribed &&
+            (idle < adi_dev.spin_count ||
+             elapsed < __atomic_load_n(&adi_dev.spin_us, __ATOMIC_RELAXED)))
             continue;
         sched_yield();
     }

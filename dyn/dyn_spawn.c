@@ -258,6 +258,7 @@ static int spawn_common(int count, char *commands[], char **argvs[], const int m
     if (root < 0 || root >= c->size)
         return mpi_err_fail(c, MPI_ERR_ROOT, fn, "root=%d is not in [0, %d)", root, c->size);
     memset(&res, 0, sizeof res);
+    adi_cpus_shared(); /* (the children start on this node's CPUs) */
     if (c->rank == root) {
         if (count < 1) {
             res.status = MPI_ERR_ARG;
