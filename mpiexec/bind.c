@@ -164,11 +164,35 @@ static int bind_lock_core(const cpu_set_t *set)
     return fd;
 }
 
-void mpx_bind_auto(const mpx_opts_t *o, mpx_bind_plan_t *plan, int n, int spawned)
+/* A hybrid program's threads (OpenMP's OMP_NUM_THREADS, "4" or the first
+ * level of "4,2") would all share their rank's block: with fewer cores than
+ * ranks times threads, -bind-to auto leaves the job unbound, so the kernel
+ * spreads the threads (a rank of 4 threads bound to one core of a 2-core
+ * machine runs them a quarter of the time each). */
+int mpx_bind_threads(const mpx_env_t *envs, int nenv)
+{
+    int most = 1;
+
+    for (int s = 0; s < nenv; s++)
+        for (int k = 0; k < envs[s].n; k++) {
+            const char *kv = envs[s].kv[k];
+            long t;
+            if (strncmp(kv, "OMP_NUM_THREADS=", 16) != 0)
+                continue;
+            t = strtol(kv + 16, NULL, 10); /* (env_set keeps one value a name) */
+            if (t > most)
+                most = t > CPU_SETSIZE ? CPU_SETSIZE : (int)t;
+        }
+    return most;
+}
+
+void mpx_bind_auto(const mpx_opts_t *o, mpx_bind_plan_t *plan, int n, int spawned, int threads)
 {
     int *fds = NULL, *free_at = NULL, nfree = 0;
+    long need = (long)n * (threads > 1 ? threads : 1);
     cpu_set_t *blocks = NULL;
     const char *why = NULL;
+    char text[128];
 
     if (spawned)
         why = "spawned ranks"; /* (a singleton's first spawn comes here first) */
@@ -176,6 +200,11 @@ void mpx_bind_auto(const mpx_opts_t *o, mpx_bind_plan_t *plan, int n, int spawne
         why = "one rank";
     else if (n > plan->n)
         why = "more ranks than cores";
+    else if (need > plan->n) {
+        snprintf(text, sizeof text, "%d ranks of OMP_NUM_THREADS=%d need %ld cores, %d here", n,
+                 threads, need, plan->n);
+        why = text;
+    }
     if (why != NULL)
         goto unbound;
     fds = malloc(sizeof *fds * (size_t)plan->n);
@@ -190,7 +219,7 @@ void mpx_bind_auto(const mpx_opts_t *o, mpx_bind_plan_t *plan, int n, int spawne
         if (fds[c] != -1)
             free_at[nfree++] = c;
     }
-    if (nfree < n) {
+    if (nfree < need) {
         for (int c = 0; c < plan->n; c++)
             if (fds[c] >= 0)
                 close(fds[c]);

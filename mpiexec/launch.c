@@ -369,7 +369,8 @@ int mpx_launch(mpx_job_t *job, int pj)
             }
             plan.n = 0; /* (auto: then unbound) */
         } else if (o->bind == MPX_BIND_AUTO) {
-            mpx_bind_auto(o, &plan, p->size, pj > 0);
+            mpx_bind_auto(o, &plan, p->size, pj > 0,
+                          mpx_bind_threads(segenv, seg_hi - seg_lo + 1));
         }
         have_plan = 1;
     } else if (o->bind == MPX_BIND_AUTO && pj > 0 && plan.n > 0) {

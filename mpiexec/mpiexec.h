@@ -89,10 +89,13 @@ typedef struct {
 /* The slots of -bind-to (core, hwthread; auto plans by core) over the CPUs of
  * mpiexec's mask; n = 0 for none. 0, or -1 if the topology cannot be read. */
 int mpx_bind_plan(const mpx_opts_t *o, mpx_bind_plan_t *plan);
-/* -bind-to auto for a job of n ranks (spawned: ranks of MPI_Comm_spawn):
- * plan becomes a block of free cores per rank, held until mpiexec exits, or
- * n = 0 (unbound) with -verbose saying why. */
-void mpx_bind_auto(const mpx_opts_t *o, mpx_bind_plan_t *plan, int n, int spawned);
+/* -bind-to auto for a job of n ranks (spawned: ranks of MPI_Comm_spawn) of
+ * `threads` threads each (mpx_bind_threads): plan becomes a block of free
+ * cores per rank, held until mpiexec exits, or n = 0 (unbound) with -verbose
+ * saying why. */
+void mpx_bind_auto(const mpx_opts_t *o, mpx_bind_plan_t *plan, int n, int spawned, int threads);
+/* The most threads a rank of these environments asks for (OMP_NUM_THREADS), >= 1. */
+int mpx_bind_threads(const mpx_env_t *envs, int nenv);
 /* The plan's decisions, pure. mpx_bind_cores: the slots made of ncpu CPUs
  * (cpus[i] with its core and package ids; ids repeat across packages): one per
  * CPU (by_hwthread) or per (package, core), in package round robin with

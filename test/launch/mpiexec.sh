@@ -260,6 +260,11 @@ else
     bind_check "-bind-to none: unbound" unbound 2 -bind-to none
     MPIEXEC_BIND_TO=none bind_check "MPIEXEC_BIND_TO=none: unbound" unbound 2
     MPIEXEC_BIND_TO=core bind_check "MPIEXEC_BIND_TO=core: 2 ranks on their own cores" apart 2
+    # a hybrid program's OpenMP threads would share their rank's core
+    bind_check "-bind-to auto: 2 ranks of -genv OMP_NUM_THREADS $NCPU (more threads than cores) unbound" \
+        unbound 2 -genv OMP_NUM_THREADS "$NCPU"
+    OMP_NUM_THREADS=$NCPU bind_check "-bind-to auto: OMP_NUM_THREADS=$NCPU in mpiexec's environment: unbound" unbound 2
+    OMP_NUM_THREADS=1 bind_check "-bind-to auto: OMP_NUM_THREADS=1: 2 ranks on their own cores" apart 2
     if bind_hold "$NCPU"; then
         bind_check "-bind-to auto: a second job while the first holds every core: unbound" unbound 2
         touch "$BIND_DIR/go"

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mpiexec/mpiexec.h"
@@ -166,7 +167,7 @@ static void plan8(mpx_bind_plan_t *plan)
 
 START_TEST(auto_takes_free_cores_only)
 {
-    char dir[] = "/tmp/canal-bind-test-XXXXXX";
+    char dir[] = "/tmp/canal-bind-test-XXXXXX", dir2[64];
     mpx_opts_t o;
     mpx_bind_plan_t a, b;
 
@@ -177,27 +178,42 @@ START_TEST(auto_takes_free_cores_only)
 
     /* the cases that stay unbound */
     plan8(&a);
-    mpx_bind_auto(&o, &a, 1, 0);
+    mpx_bind_auto(&o, &a, 1, 0, 1);
     ck_assert_int_eq(a.n, 0);
     plan8(&a);
-    mpx_bind_auto(&o, &a, 9, 0);
+    mpx_bind_auto(&o, &a, 9, 0, 1);
     ck_assert_int_eq(a.n, 0);
     plan8(&a);
-    mpx_bind_auto(&o, &a, 2, 1);
+    mpx_bind_auto(&o, &a, 2, 1, 1);
     ck_assert_int_eq(a.n, 0);
 
     /* a first job of 3 ranks: blocks of 3, 3 and 2 cores */
     plan8(&a);
-    mpx_bind_auto(&o, &a, 3, 0);
+    mpx_bind_auto(&o, &a, 3, 0, 1);
     ck_assert_int_eq(a.n, 3);
     ck_assert_str_eq(set_str(&a.sets[0]), "0,1,2");
     ck_assert_str_eq(set_str(&a.sets[1]), "3,4,5");
     ck_assert_str_eq(set_str(&a.sets[2]), "6,7");
     /* it holds every core: a second job runs unbound */
     plan8(&b);
-    mpx_bind_auto(&o, &b, 2, 0);
+    mpx_bind_auto(&o, &b, 2, 0, 1);
     ck_assert_int_eq(b.n, 0);
     ck_assert_ptr_null(b.sets);
+    free(a.sets);
+    /* OpenMP threads the free cores cannot hold apart: unbound (3 ranks of
+     * 3 threads on 8 cores); 2 ranks of 4 threads fill 8 free cores (over
+     * a second lock directory: this one's cores stay held) */
+    snprintf(dir2, sizeof dir2, "%s/b", dir);
+    ck_assert_int_eq(mkdir(dir2, 0700), 0);
+    setenv("MPIEXEC_BIND_DIR", dir2, 1);
+    plan8(&a);
+    mpx_bind_auto(&o, &a, 3, 0, 3);
+    ck_assert_int_eq(a.n, 0);
+    plan8(&a);
+    mpx_bind_auto(&o, &a, 2, 0, 4);
+    ck_assert_int_eq(a.n, 2);
+    ck_assert_str_eq(set_str(&a.sets[0]), "0,1,2,3");
+    ck_assert_str_eq(set_str(&a.sets[1]), "4,5,6,7");
     free(a.sets);
     unsetenv("MPIEXEC_BIND_DIR");
     /* (the lock files stay until the test ends; its directory with them) */
@@ -206,6 +222,22 @@ START_TEST(auto_takes_free_cores_only)
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
         ck_assert_int_eq(system(cmd), 0);
     }
+}
+END_TEST
+
+/* The threads a rank asks for: OMP_NUM_THREADS of any segment, its first
+ * level; 1 without it or when it is not a number. */
+START_TEST(threads_from_env)
+{
+    char a0[] = "PATH=/bin", a1[] = "OMP_NUM_THREADS=4,2", b0[] = "OMP_NUM_THREADS=6",
+         c0[] = "OMP_NUM_THREADS=many", d0[] = "XOMP_NUM_THREADS=9";
+    char *ka[] = {a0, a1}, *kb[] = {b0}, *kc[] = {c0}, *kd[] = {d0};
+    mpx_env_t e[2] = {{ka, 2, 2}, {kb, 1, 1}}, bad[2] = {{kc, 1, 1}, {kd, 1, 1}};
+
+    ck_assert_int_eq(mpx_bind_threads(e, 1), 4);
+    ck_assert_int_eq(mpx_bind_threads(e, 2), 6); /* (MPMD: the most) */
+    ck_assert_int_eq(mpx_bind_threads(bad, 2), 1);
+    ck_assert_int_eq(mpx_bind_threads(e, 0), 1);
 }
 END_TEST
 
@@ -219,6 +251,7 @@ static Suite *bind_suite(void)
     tcase_add_test(plan, blocks_split_the_free_cores);
     tcase_add_test(plan, blocks_by_socket_stay_in_a_package);
     tcase_add_test(plan, auto_takes_free_cores_only);
+    tcase_add_test(plan, threads_from_env);
     suite_add_tcase(s, plan);
     return s;
 }
