@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "common/cvar.h"
 #include "common/log.h"
+#include "common/proc.h"
 #include "config.h"
 
 #include <errno.h>
@@ -350,6 +351,8 @@ static canal_status_t open_channel(const ch_ops_t *ops, const pmi_info_t *pmi, i
     return st < 0 ? st : open_endpoint(ep, pmi, slot_out);
 }
 
+static void wait_policy_set(int own);
+
 canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
 {
     canal_status_t st;
@@ -478,12 +481,28 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
          * mode; doc/bench.md "Stop 39"). So it spins until the sleep
          * (CANAL_SLEEP_AFTER_US) and never enters contended mode, unless
          * CANAL_SPIN_US or CANAL_WAIT_PREEMPTED_US is set; until
-         * processes of another job come (adi_cpus_shared). */
+         * processes of another job come (adi_cpus_shared), and in locked
+         * mode while the process has more threads than CPUs
+         * (own_threads_look). */
+        adi_dev.own_spin_us = adi_dev.spin_us;
+        adi_dev.own_preempted_us = adi_dev.preempted_us;
         if (strcmp(common_cvar_source("SPIN_US"), "default") == 0 &&
             adi_dev.spin_us < adi_dev.sleep_after_us)
-            adi_dev.spin_us = adi_dev.sleep_after_us;
+            adi_dev.own_spin_us = adi_dev.sleep_after_us;
         if (strcmp(common_cvar_source("WAIT_PREEMPTED_US"), "default") == 0)
-            adi_dev.preempted_us = 0;
+            adi_dev.own_preempted_us = 0;
+        adi_dev.shared_spin_us = adi_dev.spin_us;
+        adi_dev.shared_preempted_us = adi_dev.preempted_us;
+        wait_policy_set(1);
+        if (thread_multiple) {
+            /* (the threads there are now, but one: MPI_Init's caller, and
+             * the launcher watch's, which sleeps, and whatever else the
+             * program started before; then one per CPU may run beside) */
+            cpu_set_t mine;
+            int n = common_thread_count();
+            if (n > 0 && sched_getaffinity(0, sizeof mine, &mine) == 0)
+                adi_dev.own_threads_max = n - 1 + CPU_COUNT(&mine);
+        }
     }
     for (int i = 0; i < nactive; i++)
         if ((st = ch_post_fence(active[i])) < 0)
@@ -569,29 +588,68 @@ canal_status_t adi_dev_dyn_channel(ch_endpoint_t **ch_out)
     return CANAL_OK;
 }
 
-/* The wait policy of a rank alone on its CPUs (adi_init) holds while the
- * only processes that wait for it are its job's, each on CPUs of its own.
- * Processes of another job (MPI_Comm_spawn's children, a job that connects
- * or accepts) are placed without knowing those CPUs, and a rank that spins
- * 20 ms in each wait for one of them keeps it off the CPU they may share
- * (mpi4py's test_spawn, 2 ranks bound: 6.2 s of CPU and 9-14 s against
- * 4.0 and 6 unbound). So from then on waits spin CANAL_SPIN_US and enter
- * contended mode as on any shared CPU (the values a user set stay). Called
- * at a spawn's start and at every dynamic peer's entry; the device lock
- * held or not (the loop reads the two words relaxed). */
+/* The wait policy of a rank alone on its CPUs (adi_init: own 1) or of one
+ * whose CPUs something else of the job may need (own 0). The wait loop reads
+ * the two words relaxed, so they may change while other threads wait. */
+static void wait_policy_set(int own)
+{
+    __atomic_store_n(&adi_dev.spin_us, own ? adi_dev.own_spin_us : adi_dev.shared_spin_us,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&adi_dev.preempted_us,
+                     own ? adi_dev.own_preempted_us : adi_dev.shared_preempted_us,
+                     __ATOMIC_RELAXED);
+}
+
+/* The policy of a rank alone on its CPUs holds while the only processes
+ * that wait for it are its job's, each on CPUs of its own. Processes of
+ * another job (MPI_Comm_spawn's children, a job that connects or accepts)
+ * are placed without knowing those CPUs, and a rank that spins 20 ms in
+ * each wait for one of them keeps it off the CPU they may share (mpi4py's
+ * test_spawn, 2 ranks bound: 6.7-7.0 s of CPU and 6.6-13 s against 3.6-4.0
+ * and 3.5-5.7 with this). So from then on waits spin CANAL_SPIN_US and
+ * enter contended mode as on any shared CPU (the values a user set stay).
+ * Called at a spawn's start and at every dynamic peer's entry. */
 void adi_cpus_shared(void)
 {
-    if (!adi_dev.own_cpus)
+    if (!__atomic_exchange_n(&adi_dev.own_cpus, 0, __ATOMIC_ACQ_REL))
         return;
-    if (strcmp(common_cvar_source("SPIN_US"), "default") == 0)
-        __atomic_store_n(&adi_dev.spin_us, common_cvar_int("SPIN_US"), __ATOMIC_RELAXED);
-    if (strcmp(common_cvar_source("WAIT_PREEMPTED_US"), "default") == 0)
-        __atomic_store_n(&adi_dev.preempted_us, common_cvar_int("WAIT_PREEMPTED_US"),
-                         __ATOMIC_RELAXED);
-    adi_dev.own_cpus = 0;
+    __atomic_store_n(&adi_dev.own_threads_max, 0, __ATOMIC_RELAXED);
+    wait_policy_set(0);
     LOG_INFO("processes of another job may share this rank's CPUs: waits spin %lld us, then "
              "yield",
-             __atomic_load_n(&adi_dev.spin_us, __ATOMIC_RELAXED));
+             adi_dev.shared_spin_us);
+}
+
+/* Locked mode on CPUs of its own: a wait that spins without yielding takes
+ * half of its CPU from a thread of the program that computes there (a
+ * thread waiting in MPI_Recv beside a compute thread, rank bound to one
+ * CPU: the compute thread's 0.21 s of work took 0.54-0.79 s against
+ * 0.29-0.60 yielding). So while the process has more threads than
+ * adi_init counted plus one per CPU of its mask, waits use the shared
+ * policy. Looked at (/proc/self/stat, a few microseconds) at a wait's first
+ * clock reading, at most every OWN_THREADS_LOOK_US, by one thread. */
+enum { OWN_THREADS_LOOK_US = 100000 };
+static long long own_threads_next;
+static int own_threads_over;
+
+static void own_threads_look(long long now)
+{
+    long long next = __atomic_load_n(&own_threads_next, __ATOMIC_RELAXED);
+    int n, over;
+
+    if (now < next || !__atomic_compare_exchange_n(&own_threads_next, &next,
+                                                   now + OWN_THREADS_LOOK_US, 0,
+                                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        return;
+    n = common_thread_count();
+    over = n > __atomic_load_n(&adi_dev.own_threads_max, __ATOMIC_RELAXED);
+    if (n <= 0 || over == own_threads_over ||
+        __atomic_load_n(&adi_dev.own_threads_max, __ATOMIC_RELAXED) == 0)
+        return;
+    own_threads_over = over;
+    wait_policy_set(!over);
+    LOG_DEBUG("%d threads: waits %s", n,
+              over ? "yield after CANAL_SPIN_US (threads share the CPUs)" : "spin (CPUs of their own)");
 }
 
 /* The entry of a new dynamic peer: like a job rank's on that channel. */
@@ -1170,6 +1228,8 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
             long long now = common_now_us();
             if (entered == 0) {
                 entered = now;
+                if (locked && __atomic_load_n(&adi_dev.own_threads_max, __ATOMIC_RELAXED) > 0)
+                    own_threads_look(now);
                 sleeper = sleep_channel(&fast);
                 sleep_after = fast ? 50 : adi_dev.sleep_after_us;
                 contended_at = __atomic_load_n(&wait_contended_at, __ATOMIC_RELAXED);

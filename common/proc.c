@@ -6,11 +6,15 @@
 #include "common/proc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /* UINT64_MAX: not read yet. Every reader computes the same value, so a race
  * between two first readers stores it twice. */
@@ -47,4 +51,27 @@ int common_file_first_int(const char *path)
         v = -1;
     fclose(f);
     return v;
+}
+
+int common_thread_count(void)
+{
+    char buf[1024], *p;
+    ssize_t n;
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2;
+
+    if (fd < 0)
+        return -1;
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    /* "pid (comm) state ppid ...": num_threads is field 20; comm may hold
+     * blanks and parentheses, so count from its last ')' */
+    if ((p = strrchr(buf, ')')) == NULL)
+        return -1;
+    for (p++; *p != '\0' && field < 20; p++)
+        if (*p == ' ' && p[1] != ' ')
+            field++;
+    return field == 20 ? atoi(p) : -1;
 }

@@ -27,4 +27,7 @@ int common_pid_gone(long pid, uint64_t pidns);
 /* The first number of a file ("0-3,8" -> 0), or -1 when it cannot be read. */
 int common_file_first_int(const char *path);
 
+/* This process's number of threads (/proc/self/stat), or -1. */
+int common_thread_count(void);
+
 #endif

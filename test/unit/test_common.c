@@ -16,6 +16,7 @@
 #include "test/unit/unit_limits.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -252,6 +253,28 @@ START_TEST(pid_gone_by_namespace)
 }
 END_TEST
 
+/* The process's thread count, one more while a thread sleeps beside. */
+static void *thread_sleep(void *arg)
+{
+    struct timespec d = {0, 300 * 1000 * 1000};
+    (void)arg;
+    nanosleep(&d, NULL);
+    return NULL;
+}
+
+START_TEST(thread_count_follows_threads)
+{
+    pthread_t t;
+    int n = common_thread_count();
+
+    ck_assert_int_ge(n, 1);
+    ck_assert_int_eq(pthread_create(&t, NULL, thread_sleep, NULL), 0);
+    ck_assert_int_eq(common_thread_count(), n + 1);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert_int_eq(common_thread_count(), n);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("common");
@@ -268,6 +291,7 @@ int main(void)
     tcase_add_test(tc, list_order_and_removal);
     tcase_add_test(tc, shm_segments);
     tcase_add_test(tc, pid_gone_by_namespace);
+    tcase_add_test(tc, thread_count_follows_threads);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
