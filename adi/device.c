@@ -1349,6 +1349,7 @@ canal_status_t adi_finalize(void)
      * behind a connection handshake) goes out first, within 30 s, streams
      * whenever their receivers take them, and streams into receives an
      * abandoned collective left come in, within 30 s too. */
+    adi_offers_final();
     deadline = common_now_s() + 30.0;
     adi_wait_until(all_sent, &deadline);
     /* A rank we lost would never reach the fence: after a failure this
