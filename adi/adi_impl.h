@@ -176,6 +176,7 @@ typedef struct {
     uint8_t fault_detach_nomem; /* CANAL_FAULT_DETACH_NOMEM (a test knob): detach finds no memory */
     size_t detach_keep_max; /* CANAL_DETACH_KEEP_MAX: bytes of detached sends' copies at once */
     long long detach_wait_us; /* CANAL_DETACH_WAIT_MS: adi_send_detach's wait for WITHDRAWN */
+    long long finalize_wait_ms; /* CANAL_FINALIZE_WAIT_MS: adi_finalize's limit before its fence */
     size_t detached_bytes;  /* (atomic) bytes in those copies now (adi_send_detach) */
     int local_size;       /* ranks of this job on this node */
     int node_cpus;        /* CPUs in the local ranks' affinity masks (0: not asked) */
