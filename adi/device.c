@@ -1378,6 +1378,22 @@ static int all_sent(void *arg)
     return done;
 }
 
+/* adi_wait_sent's wait: every active channel has handed what it holds
+ * to the kernel or the peer's memory (device lock held for the flush). */
+static int channels_flushed(void *arg)
+{
+    int done = 1;
+
+    (void)arg;
+    adi_lock();
+    for (int i = 0; done && i < nactive; i++)
+        done = ch_flush(active[i]) == CANAL_OK;
+    adi_unlock();
+    return done;
+}
+
+void adi_wait_sent(void) { adi_wait_until(channels_flushed, NULL); }
+
 canal_status_t adi_finalize(void)
 {
     canal_status_t st;
