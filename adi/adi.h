@@ -336,6 +336,11 @@ int adi_ctx_idle(int context);
 
 /* Progress. */
 int adi_progress(void);
+/* Block until no channel holds a packet handed to it in its own queues
+ * (sock's out-buffers: a peer that reads slowly), progressing; packets
+ * still in adi's send queues do not count (coll/watch.c's pokes are
+ * handed to the channel before their send returns). */
+void adi_wait_sent(void);
 /* Block until pred(arg) is nonzero, progressing all channels; spins, then
  * yields, then sleeps (the wait policy of the design). */
 canal_status_t adi_wait_until(int (*pred)(void *arg), void *arg);

@@ -24,7 +24,8 @@ enum {
     PKT_CREDIT = 7,   /* the receiver released `size` bytes of eager buffering */
     PKT_PUSH = 8,     /* receiver: write your bytes from offset rkey, `size` of them, to raddr */
     PKT_PUSHED = 9,   /* sender: wrote the `size` bytes PUSH asked for (0: could not) */
-    PKT_WITHDRAW = 10, /* sender: the address the RTS of sreq offered is gone: ask (CTS) */
+    PKT_WITHDRAW = 10, /* sender: the address the RTS of sreq offered is gone: ask (CTS);
+                          flagged DROPPED: it finalizes, no PUSH answered (offer_close) */
     PKT_WITHDRAWN = 11, /* receiver: nothing reads that address from now on (answers WITHDRAW) */
 };
 
@@ -161,6 +162,8 @@ typedef struct {
     int failed;           /* lost: its place in the order of losses (1, 2, ...); 0 while alive */
     int launcher_failed;  /* the launcher said it failed; not yet taken (atomic) */
     int stats_slot;       /* adi_stats_t channel slot of ch */
+    int offers_closed;    /* its final word came: it finalizes and serves no PUSH or read of
+                             its buffers any more (offer_final in adi/pt2pt.c; atomic) */
 } adi_peer_t;
 
 typedef struct {
@@ -173,6 +176,7 @@ typedef struct {
     uint8_t fault_detach_nomem; /* CANAL_FAULT_DETACH_NOMEM (a test knob): detach finds no memory */
     size_t detach_keep_max; /* CANAL_DETACH_KEEP_MAX: bytes of detached sends' copies at once */
     long long detach_wait_us; /* CANAL_DETACH_WAIT_MS: adi_send_detach's wait for WITHDRAWN */
+    long long finalize_wait_ms; /* CANAL_FINALIZE_WAIT_MS: adi_finalize's limit before its fence */
     size_t detached_bytes;  /* (atomic) bytes in those copies now (adi_send_detach) */
     int local_size;       /* ranks of this job on this node */
     int node_cpus;        /* CPUs in the local ranks' affinity masks (0: not asked) */
@@ -431,6 +435,11 @@ void adi_launcher_take(void);
  * sender waits at its MPI_Finalize until the stream is taken (all_sent),
  * so this rank takes it before its own finalize's fence. */
 int adi_recv_detached_pending(void);
+/* MPI_Finalize, before its last progress: the sends whose RTS offered
+ * their buffer's address and that have not ended say so to their
+ * receivers (a final PKT_WITHDRAW), as this rank answers no PUSH from its
+ * fence (adi/pt2pt.c, offer_close). */
+void adi_offers_final(void);
 
 /* request.c: call fn on every live request (the device lock held). */
 void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg);

@@ -371,6 +371,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.fault_detach_nomem = (uint8_t)common_cvar_bool("FAULT_DETACH_NOMEM");
     adi_dev.detach_keep_max = (size_t)common_cvar_int("DETACH_KEEP_MAX");
     adi_dev.detach_wait_us = common_cvar_int("DETACH_WAIT_MS") * 1000LL;
+    adi_dev.finalize_wait_ms = common_cvar_int("FINALIZE_WAIT_MS");
     adi_dev.spin_us = common_cvar_int("SPIN_US");
     adi_dev.sleep_after_us = common_cvar_int("SLEEP_AFTER_US");
     adi_dev.preempted_us = common_cvar_int("WAIT_PREEMPTED_US");
@@ -1399,28 +1400,65 @@ static void req_watch(void *arg, adi_watch_t *out) { adi_watch_request(arg, out)
 
 canal_status_t adi_wait(adi_request_t *req) { return adi_wait_until_watch(req_done, req_watch, req); }
 
+/* adi_finalize's wait: its limit (CANAL_FINALIZE_WAIT_MS from its start)
+ * and the warnings said once each past it. */
+typedef struct {
+    double deadline;
+    int warned_in, warned_out;
+} finalize_wait_t;
+
+/* A peer of the send queues whose queue holds more than copies of sends
+ * that abandoned collectives left (adi_send_detach: buf is its copy, tmp),
+ * or -1 when none does; *left is a peer whose queue holds such a copy, or
+ * -1. Device lock held. */
+static int pump_kept(int *left)
+{
+    *left = -1;
+    for (int i = 0; i < adi_dev.npump; i++) {
+        int peer = adi_dev.pump_list[i];
+        common_list_t *q = &adi_dev.peers[peer].sendq;
+        for (common_link_t *l = q->head; l != NULL; l = l->next) {
+            adi_request_t *r = common_list_entry(l, adi_request_t, sendq);
+            if (r->kind != ADI_REQ_SEND || r->tmp == NULL || r->buf != r->tmp)
+                return peer;
+            *left = peer;
+        }
+    }
+    return -1;
+}
+
 /* Channels are called with the device lock held (flush included). */
 static int all_sent(void *arg)
 {
-    const double *deadline = arg;
-    int done = 1, from;
+    finalize_wait_t *w = arg;
+    int done = 1, from, left;
 
     /* (incoming streams of receives an abandoned collective left: their
      * senders wait for them here too) */
     if ((from = adi_recv_detached_pending()) >= 0) {
-        if (common_now_s() < *deadline)
+        if (common_now_s() < w->deadline)
             return 0;
-        LOG_WARN("finalize: a message from rank %d that an abandoned collective was receiving "
-                 "is still coming; going on",
-                 from);
+        if (!w->warned_in++)
+            LOG_WARN("finalize: a message from rank %d that an abandoned collective was "
+                     "receiving is still coming after CANAL_FINALIZE_WAIT_MS; going on",
+                     from);
     }
     adi_lock();
-    if (adi_dev.npump != 0) /* (a stream's receiver takes it at its pace: no limit) */
+    /* A stream's receiver takes it at its pace: no limit, but for the
+     * streams of sends an abandoned collective left, whose receivers may
+     * be in their fence already, having waited their own limit (before,
+     * such a sender waited there for ever: coll_detach_wait args=stream) */
+    if (adi_dev.npump != 0 &&
+        (common_now_s() < w->deadline || pump_kept(&left) >= 0 || left < 0))
         done = 0;
+    else if (adi_dev.npump != 0 && !w->warned_out++)
+        LOG_WARN("finalize: a message to rank %d that an abandoned collective left is still "
+                 "being sent after CANAL_FINALIZE_WAIT_MS; going on",
+                 left);
     for (int i = 0; done && i < nactive; i++) {
         if (ch_flush(active[i]) == CANAL_OK)
             continue;
-        if (common_now_s() < *deadline) {
+        if (common_now_s() < w->deadline) {
             done = 0;
             break;
         }
@@ -1430,17 +1468,36 @@ static int all_sent(void *arg)
     return done;
 }
 
+/* adi_wait_sent's wait: every active channel has handed what it holds
+ * to the kernel or the peer's memory (device lock held for the flush). */
+static int channels_flushed(void *arg)
+{
+    int done = 1;
+
+    (void)arg;
+    adi_lock();
+    for (int i = 0; done && i < nactive; i++)
+        done = ch_flush(active[i]) == CANAL_OK;
+    adi_unlock();
+    return done;
+}
+
+void adi_wait_sent(void) { adi_wait_until(channels_flushed, NULL); }
+
 canal_status_t adi_finalize(void)
 {
     canal_status_t st;
-    double deadline;
+    finalize_wait_t w = {0};
 
     /* Whatever is still queued (buffered sends, freed requests, packets
-     * behind a connection handshake) goes out first, within 30 s, streams
-     * whenever their receivers take them, and streams into receives an
-     * abandoned collective left come in, within 30 s too. */
-    deadline = common_now_s() + 30.0;
-    adi_wait_until(all_sent, &deadline);
+     * behind a connection handshake) goes out first, within
+     * CANAL_FINALIZE_WAIT_MS (30 s), streams whenever their receivers take
+     * them (those of abandoned collectives within the limit), and streams
+     * into receives an abandoned collective left come in, within the
+     * limit too. */
+    adi_offers_final();
+    w.deadline = common_now_s() + (double)adi_dev.finalize_wait_ms / 1000.0;
+    adi_wait_until(all_sent, &w);
     /* A rank we lost would never reach the fence: after a failure this
      * rank finalizes without waiting for the others. */
     if (__atomic_load_n(&adi_dev.nfailed, __ATOMIC_SEQ_CST) > 0)

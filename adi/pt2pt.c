@@ -1067,6 +1067,8 @@ static void rndv_pushed(adi_request_t *r, int peer, const adi_pkt_t *h)
         recv_dropped(r, peer);
         goto fin;
     }
+    if (h->size != part && r->detached)
+        goto fin; /* (its caller left it: nothing more lands in the buffer) */
     if (h->size != part) {
         canal_status_t st = CANAL_ERR_IO;
         if (h->size == 0 && (h->flags & PKT_FLAG_RDMA)) {
@@ -1109,6 +1111,8 @@ static void rdma_reader_find(adi_request_t *r, void *arg)
         w->found = r;
 }
 
+static void offer_final(int peer, const adi_pkt_t *h);
+
 /* PKT_WITHDRAW (rts_withdraw): the RTS of h->sreq, if it still waits
  * unmatched, loses its address; its receive will ask for the bytes. The
  * sender's caller frees its buffer once PKT_WITHDRAWN answers (the sender
@@ -1123,6 +1127,10 @@ static void rts_withdrawn(int peer, const adi_pkt_t *h)
     rdma_reader_t w = {peer, h->sreq, NULL};
     int found = 0;
 
+    if (h->flags & PKT_FLAG_DROPPED) {
+        offer_final(peer, h);
+        return;
+    }
     if (q != NULL) {
         adi_q_lock(q);
         for (adi_mq_entry_t *e = adi_mq_first(&q->unexpected); e != NULL;
@@ -2131,8 +2139,9 @@ static int recv_detached_ever;
 
 static void detached_find(adi_request_t *r, void *arg)
 {
-    if (r->kind == ADI_REQ_RECV && r->detached && !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
-        *(int *)arg = r->peer;
+    if (r->kind == ADI_REQ_RECV && r->detached && !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE) &&
+        !(r->state == REQ_RECV_RDMA && adi_dev.peers[r->peer].offers_closed))
+        *(int *)arg = r->peer; /* (not a read its finalizing sender no longer serves) */
 }
 
 int adi_recv_detached_pending(void)
@@ -2147,6 +2156,16 @@ int adi_recv_detached_pending(void)
     return peer;
 }
 
+/* adi_recv_detach's wait past CANAL_DETACH_WAIT_MS: r settled, or its
+ * sender finalizes (its final word: it writes nothing more, and serves no
+ * read from its fence). */
+static int recv_left_alone(void *arg)
+{
+    const adi_request_t *r = arg;
+    return recv_settled(arg) ||
+           __atomic_load_n(&adi_dev.peers[r->peer].offers_closed, __ATOMIC_ACQUIRE);
+}
+
 void adi_recv_detach(adi_request_t *r)
 {
     if (r->kind != ADI_REQ_RECV)
@@ -2155,17 +2174,92 @@ void adi_recv_detach(adi_request_t *r)
      * part with its PUSHED) */
     if (!recv_settled(r) &&
         adi_wait_until_for(recv_settled, r,
-                           adi_dev.detach_wait_us > 0 ? adi_dev.detach_wait_us : 1) != CANAL_OK)
+                           adi_dev.detach_wait_us > 0 ? adi_dev.detach_wait_us : 1) != CANAL_OK) {
         LOG_WARN("a receive from rank %d left by an abandoned collective: its message was still "
                  "being read or written into the caller's buffer after CANAL_DETACH_WAIT_MS "
-                 "(%lld ms); going on",
-                 r->peer, adi_dev.detach_wait_us / 1000);
+                 "(%lld ms); waiting for it (rank %d moves it at its next MPI call, or says at "
+                 "MPI_Finalize that it never will)",
+                 r->peer, adi_dev.detach_wait_us / 1000, r->peer);
+        /* The sender writes its part, or serves the read (a channel that
+         * reads asynchronously: ofi), whenever it next polls, however late
+         * (a rank computing after its own failed call): the caller may
+         * reuse the buffer only after that, or after the sender said it
+         * never will (offer_final) or was lost. Before, the caller went on
+         * here and the bytes landed in its reused buffer (coll_detach_wait
+         * args=timeout). */
+        adi_wait_until(recv_left_alone, r);
+    }
     adi_lock();
     if (!r->done) {
         r->detached = 1; /* (recv_put: a stream's rest is dropped) */
         __atomic_store_n(&recv_detached_ever, 1, __ATOMIC_RELEASE);
     }
     adi_unlock();
+}
+
+/* The sender's side at MPI_Finalize (adi_offers_final): a send whose RTS
+ * offered its buffer's address and that has not ended (its collective was
+ * abandoned, or its request freed) may still get a PUSH, which this rank
+ * would never answer from its fence: its receiver, if it waits for the
+ * part, reads it itself, or, if its caller left it (adi_recv_detach),
+ * stops waiting. PKT_WITHDRAW flagged PKT_FLAG_DROPPED ("final") with the
+ * buffer's address and key; from now on rndv_push writes nothing for the
+ * send (no key: PUSHED says 0), so that no byte lands after the receiver
+ * took the final word as the end. */
+static void offer_close(adi_request_t *r, void *arg)
+{
+    adi_pkt_t h;
+
+    (void)arg;
+    if (r->kind != ADI_REQ_SEND || r->done || r->proto != PROTO_RTS ||
+        r->state != REQ_SEND_WAIT_CTS || r->rkey == UINT64_MAX)
+        return;
+    fill_hdr(&h, r, PKT_WITHDRAW);
+    h.flags = PKT_FLAG_DROPPED | PKT_FLAG_RDMA; /* (the whole header: the address) */
+    h.raddr = (uint64_t)(uintptr_t)contig_ptr(r);
+    h.rkey = r->rkey;
+    adi_send_ctrl(r->peer, &h);
+    r->rkey = UINT64_MAX; /* (its registration goes with the channel) */
+}
+
+void adi_offers_final(void)
+{
+    adi_lock();
+    adi_request_each_live(offer_close, NULL);
+    adi_unlock();
+}
+
+/* A receive of `peer`'s message sreq that waits for the sender's part. */
+static void half_find(adi_request_t *r, void *arg)
+{
+    rdma_reader_t *w = arg;
+
+    if (r->kind == ADI_REQ_RECV && r->state == REQ_RECV_HALF && r->peer == w->peer &&
+        r->peer_req == w->sreq && !r->done)
+        w->found = r;
+}
+
+/* The receiver's side of the final PKT_WITHDRAW (offer_close): `peer`
+ * answers no PUSH any more. No later message from it is split in halves;
+ * a receive that waits for its part of h->sreq reads it itself from the
+ * address the packet carries (rndv_pushed, as when the sender's write
+ * fails), or, detached, reads nothing and ends. */
+static void offer_final(int peer, const adi_pkt_t *h)
+{
+    rdma_reader_t w = {peer, h->sreq, NULL};
+    adi_pkt_t pushed;
+
+    adi_dev.peers[peer].has_rdma_write = 0;
+    __atomic_store_n(&adi_dev.peers[peer].offers_closed, 1, __ATOMIC_RELEASE);
+    adi_request_each_live(half_find, &w);
+    if (w.found == NULL)
+        return;
+    pushed = *h;
+    pushed.type = PKT_PUSHED;
+    pushed.flags = PKT_FLAG_RDMA;
+    pushed.size = 0;
+    pushed.raddr = h->raddr + w.found->offset; /* (where its part starts) */
+    rndv_pushed(w.found, peer, &pushed);
 }
 
 canal_status_t adi_cancel(adi_request_t *r)
@@ -2594,6 +2688,8 @@ static __attribute__((noinline)) void on_packet_checked(int peer, int npeers, co
         return;
     case PKT_PUSHED:
         r = req_for_packet(h.rreq, peer, REQ_RECV_HALF, REQ_RECV_DATA);
+        if (r == NULL && h.size == 0 && h.flags == 0)
+            return; /* (a finalizing sender's: its final word ended r, offer_final) */
         if (r == NULL)
             break;
         if (r->state == REQ_RECV_DATA)

@@ -31,7 +31,9 @@
  * (coll_watch_fresh): such a poke was sent before its sender took part in
  * making that communicator, so it has arrived by then, and a poke taken
  * for the new communicator's call of the same number failed a correct
- * call there (coll_stale_poke).
+ * call there (coll_stale_poke); a rank that poked waits at its next free
+ * for the poke to leave its channel's queue, and the fresh drain polls
+ * until nothing more comes (coll_stale_poke_queued).
  * The time between looks is the device's wait limit (adi_wait_until_for,
  * read where its loop reads the clock anyway), so correct programs pay
  * nothing per poll and, in waits longer than WATCH_FIRST_US, a round of
@@ -324,12 +326,21 @@ void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st)
         notify(c, tag - kind, note);
 }
 
+/* Pokes sent since a communicator's free last waited for the channels to
+ * hand them on (atomic): a poke may still wait in its channel's own queue
+ * (sock's out-buffer, behind a socket its peer reads slowly) when its call
+ * ends; coll_watch_leftovers waits for it there, before this rank can take
+ * part in making the next communicator on the same context ids. */
+static unsigned pokes_unsent;
+
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
 {
     int kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
     int32_t note[2] = {tag - kind, kind};
-    if (coll_is_inter(c) || peer != coll_rank(c)) /* (inter: peer is a remote rank) */
+    if (coll_is_inter(c) || peer != coll_rank(c)) { /* (inter: peer is a remote rank) */
         send_note(c, peer, note, sizeof note, COLL_TAG_POKE);
+        __atomic_add_fetch(&pokes_unsent, 1, __ATOMIC_RELAXED);
+    }
 }
 
 /* Take every poke that reached this rank on p's context (c's, or on an
@@ -383,6 +394,10 @@ void coll_watch_fresh(mpi_comm_t *c)
 {
     if (!coll_is_inter(c) && coll_size(c) < 2)
         return;
+    /* (what has come, all of it: a poke may follow a backlog that one
+     * poll does not read, sock's 8 buffers a connection) */
+    for (int i = 0; i < 64 && adi_progress() > 0; i++)
+        ;
     drain(c, c, -1, -1, NULL);
     if (coll_is_inter(c))
         drain(c, coll_local(c), -1, -1, NULL);
@@ -401,9 +416,21 @@ void coll_watch_leftovers(mpi_comm_t *c, int limit)
 {
     int ctx = coll_context(c) + 1, flag = 0, n = 0, first_src = -1, first_tag = 0;
     int inter = coll_is_inter(c);
+    unsigned poked = __atomic_load_n(&pokes_unsent, __ATOMIC_RELAXED);
     adi_status_t stat;
     adi_message_t *msg;
 
+    /* This rank's pokes out of its channels' queues (to the kernel or the
+     * peer's memory) before it can take part in making a communicator on
+     * these context ids, which the poked rank's coll_watch_fresh follows:
+     * before, a poke behind a full socket came after it and failed the
+     * next communicator's correct first call (coll_stale_poke_queued on
+     * sock). Only after a poke (a wait of a second): nothing otherwise. */
+    if (poked != 0) {
+        adi_wait_sent();
+        __atomic_compare_exchange_n(&pokes_unsent, &poked, 0, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED);
+    }
     /* (an intercommunicator's context carries the messages across the two
      * groups, from ranks of the other one: its local part's run on its
      * local communicator, released on its own) */

@@ -56,7 +56,13 @@ static const common_cvar_desc_t cvar_table[] = {
     {"DETACH_WAIT_MS", CVAR_TYPE_INT, "5000", NULL,
      "milliseconds a send left by an abandoned collective, whose RTS offered its buffer's "
      "address, waits at most for the receiver to say that nothing reads there any more before "
-     "its caller may free the buffer (a receiver already in MPI_Finalize never says it)"},
+     "its caller may free the buffer (a receiver already in MPI_Finalize never says it); and "
+     "after which a receive left so, whose sender still writes or serves its bytes, warns "
+     "(it waits on until they land or the sender finalizes)"},
+    {"FINALIZE_WAIT_MS", CVAR_TYPE_INT, "30000", NULL,
+     "milliseconds MPI_Finalize waits at most, before the fence with the other ranks, for "
+     "packets still queued, messages still coming into receives that abandoned collectives "
+     "left, and messages abandoned collectives left still being sent (a warning past it)"},
     {"FAULT_DETACH_NOMEM", CVAR_TYPE_BOOL, "0", NULL,
      "testing: a send that an abandoned collective leaves finds no memory to copy its bytes "
      "into (adi_send_detach), as if malloc failed; the send is dropped"},
