@@ -398,9 +398,7 @@ canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a)
  * algorithms only, so it is remembered per kind. */
 static canal_status_t rooted_direct(const coll_args_t *a, int *ran)
 {
-    static const int slot_of[] = {[COLL_GATHER] = 0, [COLL_GATHERV] = 1, [COLL_SCATTER] = 2,
-                                  [COLL_SCATTERV] = 3};
-    coll_choice_t *m = coll_comm_choice(a->comm, COLL_CHOICE_ROOTED + slot_of[a->kind]);
+    coll_choice_t *m = coll_comm_choice(a->comm, coll_rooted_slot(a->kind));
     const coll_algo_t *al;
 
     if (m == NULL)
@@ -408,7 +406,11 @@ static canal_status_t rooted_direct(const coll_args_t *a, int *ran)
     if (!m->valid) {
         if (coll_comm_step_check(a->comm) < 0)
             return CANAL_OK; /* (out of step: the schedule's creation fails) */
-        m->algo = choose(a);
+        m->algo = al = choose(a);
+        /* (the leaf's part of coll_direct_rooted_usable: the communicator's) */
+        m->leaf = al != NULL && al->direct != NULL &&
+                  al->direct_usable == coll_direct_rooted_usable &&
+                  coll_size(a->comm) <= COLL_DIRECT_MAX_RANKS;
         m->valid = 1;
     }
     al = m->algo;

@@ -1074,38 +1074,29 @@ static int empty_part_done(mpi_comm_t *c, coll_kind_t kind, int root, const void
  * checks: those of its own side, which are all MPICH makes there too (the
  * root in range, no MPI_IN_PLACE, the count, the datatype, a buffer when
  * something moves; the root's arrays are not read), made here, and the
- * call run directly (coll_run_direct: coll/pair.c's linear leaf) without
- * coll_call's general steps. 1 with *err the result when it ran; 0 when
- * anything else holds (a failed check, an empty part, a revoked
- * communicator, the checking mode, or no direct algorithm), and coll_call
- * takes the call, with its checks and errors. np4, 1 B, a leaf, callgrind:
- * scatterv about 1,400 -> 1,150 instructions a call, gatherv 1,060 -> 866. */
+ * call run directly (coll_leaf_direct: coll/pair.c's linear leaf, on the
+ * choice the communicator remembers) without coll_call's general steps. 1
+ * with *err the result when it ran; 0 when anything else holds (a failed
+ * check, an empty part, a revoked communicator, the checking mode, or no
+ * direct algorithm), and coll_call takes the call, with its checks and
+ * errors. np4, 1 B, a leaf, callgrind: scatterv about 1,400 -> 1,150
+ * instructions a call, gatherv 1,060 -> 866; then (coll10: no coll_args_t,
+ * one look at the communicator's state) an np4 scatterv of 8 B whose
+ * message is there 726 -> 474 (MPI_Recv of it: 318). */
 static int leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf, MPI_Count count,
                        MPI_Datatype type, int root, coll_mode_t mode, const char *fn, int *err)
 {
-    int gather = kind == COLL_GATHER || kind == COLL_GATHERV, ran = 0;
+    int ran = 0;
     dt_type_t *dt;
-    coll_args_t a;
+    size_t size;
     canal_status_t st;
 
     if (mode != MODE_BLOCKING || c->is_inter || (unsigned)root >= (unsigned)c->size ||
         c->rank == root || count <= 0 || buf == NULL || buf == MPI_IN_PLACE ||
-        !mpi_dt_is_predefined(type) || dt_size(dt = mpi_dt_get(type)) == 0 ||
+        !mpi_dt_is_predefined(type) || (size = dt_size(dt = mpi_dt_get(type))) == 0 ||
         empty_check_enabled() || adi_ctx_pair_revoked_inline(c->context))
         return 0;
-    a = (coll_args_t){.kind = kind, .comm = c, .root = root, .commutative = 1};
-    if (gather) {
-        a.sendbuf = buf;
-        a.sendcount = count;
-        a.sendtype = type;
-        a.sdt = dt;
-    } else {
-        a.recvbuf = (void *)buf;
-        a.recvcount = count;
-        a.recvtype = type;
-        a.rdt = dt;
-    }
-    st = coll_run_direct(&a, &ran);
+    st = coll_leaf_direct(c, kind, buf, (size_t)count, dt, (size_t)count * size, root, &ran);
     if (!ran)
         return 0;
     *err = st < 0 ? mpi_err_status(c, st, fn) : MPI_SUCCESS;
@@ -1149,12 +1140,12 @@ coll_recv_v(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
 {
     int err;
     if (kind == COLL_GATHERV &&
+        leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err))
+        return err;
+    if (kind == COLL_GATHERV &&
         empty_part_done(c, kind, root, sendbuf, sendcount, sendtype, recvcounts, displs, large,
                         recvtype, mode, request))
         return MPI_SUCCESS;
-    if (kind == COLL_GATHERV &&
-        leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err))
-        return err;
     /* allgatherv with every count 0 (each rank has the same counts): as
      * coll_blocks */
     if (kind == COLL_ALLGATHERV && sendcount == 0 && sendbuf != MPI_IN_PLACE &&
@@ -1182,11 +1173,12 @@ coll_scatterv(const void *sendbuf, const void *sendcounts, const void *displs,
               const char *fn)
 {
     int err;
+    /* (a leaf with data first: leaf_direct refuses an empty part) */
+    if (leaf_direct(c, COLL_SCATTERV, recvbuf, recvcount, recvtype, root, mode, fn, &err))
+        return err;
     if (empty_part_done(c, COLL_SCATTERV, root, recvbuf, recvcount, recvtype, sendcounts, displs,
                         large, sendtype, mode, request))
         return MPI_SUCCESS;
-    if (leaf_direct(c, COLL_SCATTERV, recvbuf, recvcount, recvtype, root, mode, fn, &err))
-        return err;
     call_t k = {.kind = COLL_SCATTERV,
                 .sendbuf = sendbuf,
                 .sendcounts = sendcounts,
