@@ -71,12 +71,16 @@ static void round_of(MPI_Comm c, MPI_Comm d, int k, int round, int *big, int *co
     }
     if (scatter && me != root)
         OK(MPI_Barrier(d));
+    /* (the root's side is not significant at the others: they pass a
+     * null buffer there, and a count that is not theirs) */
     if (k == 0)
-        OK(MPI_Scatter(big, n, MPI_INT, got, n, MPI_INT, root, c));
+        OK(MPI_Scatter(me == root ? big : NULL, me == root ? n : 7, MPI_INT, got, n, MPI_INT,
+                       root, c));
     else if (k == 1)
         OK(MPI_Scatterv(big, counts, displs, MPI_INT, got, n, MPI_INT, root, c));
     else if (k == 2)
-        OK(MPI_Gather(mine, n, MPI_INT, big, n, MPI_INT, root, c));
+        OK(MPI_Gather(mine, n, MPI_INT, me == root ? big : NULL, me == root ? n : 7, MPI_INT,
+                      root, c));
     else
         OK(MPI_Gatherv(mine, n, MPI_INT, big, counts, displs, MPI_INT, root, c));
     if (scatter && me == root)
