@@ -232,6 +232,7 @@ int coll_direct_rooted_usable(const coll_args_t *a)
                               : a->kind == COLL_SCATTERV ? a->sendcounts
                                                          : NULL;
     dt_type_t *many = gather ? a->rdt : a->sdt; /* the root's side of every block */
+    size_t esz, most;
 
     if (p > COLL_DIRECT_MAX_RANKS || coll_is_inter(a->comm))
         return 0;
@@ -240,14 +241,14 @@ int coll_direct_rooted_usable(const coll_args_t *a)
         size_t n = gather ? (size_t)a->sendcount : (size_t)a->recvcount;
         return one == NULL || n * dt_size(one) <= COLL_PAIR_MAX;
     }
-    if (many == NULL)
+    if (many == NULL || (esz = dt_size(many)) == 0)
         return 1;
-    for (int i = 0; i < p; i++) {
-        size_t n = counts != NULL ? (size_t)counts[i]
-                                  : (size_t)(gather ? a->recvcount : a->sendcount);
-        if (n * dt_size(many) > COLL_PAIR_MAX)
+    most = COLL_PAIR_MAX / esz; /* (elements: no product to overflow) */
+    if (counts == NULL)
+        return (size_t)(gather ? a->recvcount : a->sendcount) <= most;
+    for (int i = 0; i < p; i++)
+        if ((size_t)counts[i] > most)
             return 0;
-    }
     return 1;
 }
 

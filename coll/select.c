@@ -427,30 +427,36 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
     size_t bytes;
 
     *ran = 0;
-    if ((a->kind == COLL_REDUCE_SCATTER || a->kind == COLL_REDUCE_SCATTER_BLOCK) &&
-        !coll_is_inter(a->comm) && coll_size(a->comm) >= 2) {
+    /* (every direct run is of an intracommunicator of 2 ranks or more) */
+    if (coll_is_inter(a->comm) || coll_size(a->comm) < 2)
+        return CANAL_OK;
+    switch (a->kind) {
+    case COLL_GATHER:
+    case COLL_GATHERV:
+    case COLL_SCATTER:
+    case COLL_SCATTERV:
+        return rooted_direct(a, ran);
+    case COLL_REDUCE_SCATTER:
+    case COLL_REDUCE_SCATTER_BLOCK:
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_reduce_scatter(a, ran) : CANAL_OK;
-    }
-    if (a->kind == COLL_BCAST && !coll_is_inter(a->comm) && coll_size(a->comm) >= 2) {
+    case COLL_BCAST:
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_bcast(a, ran) : CANAL_OK;
-    }
-    if ((a->kind == COLL_ALLGATHER || a->kind == COLL_ALLTOALL) && !coll_is_inter(a->comm) &&
-        coll_size(a->comm) >= 2) {
+    case COLL_ALLGATHER:
+    case COLL_ALLTOALL:
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_gather_all(a, ran) : CANAL_OK;
-    }
-    if ((a->kind == COLL_GATHER || a->kind == COLL_GATHERV || a->kind == COLL_SCATTER ||
-         a->kind == COLL_SCATTERV) &&
-        !coll_is_inter(a->comm) && coll_size(a->comm) >= 2)
-        return rooted_direct(a, ran);
-    if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm))
+    case COLL_BARRIER:
+    case COLL_ALLREDUCE:
+        break;
+    default:
         return CANAL_OK;
+    }
     /* all ranks on this node: the shared block (coll/shm.c), unless an
      * algorithm is forced for this collective */
     pthread_once(&forced_once, read_forced);
-    if (forced[a->kind] == NULL && coll_size(a->comm) >= 2) {
+    if (forced[a->kind] == NULL) {
         canal_status_t st =
             a->kind == COLL_BARRIER ? coll_shm_barrier(a->comm, ran) : coll_shm_allreduce(a, ran);
         if (*ran)
