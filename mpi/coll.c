@@ -391,6 +391,43 @@ static inline span_t block_span(const blocks_t *b, int i)
     return span_of(b->buf, off, count, dt);
 }
 
+/* The bound of v-blocks (counts and displacements in extents) of one
+ * contiguous type, as the union of their spans (block_span each): a
+ * contiguous type's extent is its size, so it is the span of the elements
+ * from the lowest first one to the highest last one of the blocks that
+ * move something, found by compares alone (np4 MPI_Scatterv's root: the
+ * alias check 496 -> about 190 instructions, callgrind). 0 when the shape
+ * is another or the arithmetic overflows (the caller takes the spans). */
+static int v_bound(const blocks_t *b, span_t *out)
+{
+    MPI_Aint lo = 0, hi = 0, end, off;
+    int any = 0;
+
+    if (b->counts == NULL || b->displs == NULL || b->dts != NULL || b->displs_bytes ||
+        b->dt == NULL || !dt_is_contig(b->dt) || dt_contig_size(b->dt) == 0)
+        return 0;
+    for (int i = 0; i < b->n; i++) {
+        if (b->counts[i] <= 0)
+            continue;
+        if (__builtin_add_overflow(b->displs[i], (MPI_Aint)b->counts[i], &end))
+            return 0;
+        if (!any || b->displs[i] < lo)
+            lo = b->displs[i];
+        if (!any || end > hi)
+            hi = end;
+        any = 1;
+    }
+    if (!any) {
+        *out = (span_t){0, 0};
+        return 1;
+    }
+    if (__builtin_mul_overflow(lo, (MPI_Aint)dt_contig_size(b->dt), &off))
+        return 0;
+    if (!span_contig(b->buf, off, hi - lo, b->dt, out))
+        *out = (span_t){0, 0}; /* (no buffer: as span_of) */
+    return 1;
+}
+
 typedef struct {
     span_t s;
     int side, block;
@@ -436,6 +473,11 @@ static int blocks_overlap(const blocks_t *x, const blocks_t *y, int *xi_out, int
         if (b->displs == NULL && b->counts == NULL && b->dts == NULL &&
             !__builtin_mul_overflow((MPI_Count)b->n, b->count, &all_count)) {
             bound[k] = span_of(b->buf, 0, all_count, b->dt);
+            if (bound[k].lo == bound[k].hi)
+                return 0;
+            continue;
+        }
+        if (v_bound(b, &bound[k])) {
             if (bound[k].lo == bound[k].hi)
                 return 0;
             continue;
@@ -553,15 +595,19 @@ static void widened_free(widened_t *w)
     if (w->sdts == NULL && w->rdts == NULL && w->sendcounts == NULL && w->recvcounts == NULL &&
         w->sdispls == NULL && w->rdispls == NULL)
         return;
-    free(w->sdts);
-    free(w->rdts);
-    if (w->sendcounts != w->small_counts[0])
+    /* (nor free(NULL) for the arrays a v call leaves alone: a scatterv
+     * root widens its send side only) */
+    if (w->sdts != NULL)
+        free(w->sdts);
+    if (w->rdts != NULL)
+        free(w->rdts);
+    if (w->sendcounts != NULL && w->sendcounts != w->small_counts[0])
         free(w->sendcounts);
-    if (w->recvcounts != w->small_counts[1])
+    if (w->recvcounts != NULL && w->recvcounts != w->small_counts[1])
         free(w->recvcounts);
-    if (w->sdispls != w->small_displs[0])
+    if (w->sdispls != NULL && w->sdispls != w->small_displs[0])
         free(w->sdispls);
-    if (w->rdispls != w->small_displs[1])
+    if (w->rdispls != NULL && w->rdispls != w->small_displs[1])
         free(w->rdispls);
 }
 
