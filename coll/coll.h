@@ -280,6 +280,15 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran);
 /* The same for MPI_Barrier on c (an intracommunicator whose arguments the
  * caller has checked), without building the arguments first. */
 canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran);
+/* The same for a blocking gather(v) or scatter(v) (kind) at a non-root of
+ * intracommunicator c whose own side the caller has checked: its block
+ * (buf, n, dt; dt predefined, n > 0; bytes: n times dt's size) sent to or
+ * received from root. Once
+ * the selection's answer for kind is remembered on c (coll/select.c), a
+ * call with a small block takes one look at c's state and runs
+ * coll/pair.c's linear leaf (no coll_args_t, no table). */
+canal_status_t coll_leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf, size_t n,
+                                dt_type_t *dt, size_t bytes, int root, int *ran);
 /* The name of the algorithm coll_record would use. */
 const char *coll_algo_chosen(const coll_args_t *a);
 /*

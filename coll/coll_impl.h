@@ -189,11 +189,26 @@ void coll_watch_leftovers(mpi_comm_t *c, int limit);
 enum { COLL_CHOICE_ROOTED = 2, COLL_CHOICE_SLOTS = 6 };
 typedef struct {
     int valid, commutative;
+    /* (rooted slots) the remembered algorithm runs a non-root's part
+     * directly on this communicator (coll/pair.c's linear leaf: an
+     * intracommunicator of at most COLL_DIRECT_MAX_RANKS ranks), for blocks
+     * of up to COLL_PAIR_MAX bytes: coll_leaf_direct's test */
+    int leaf;
     size_t bytes;
     MPI_Count count;
     const coll_algo_t *algo;
 } coll_choice_t;
 coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot);
+/* The choice slot of the rooted kind k (gather, gatherv, scatter, scatterv). */
+static inline int coll_rooted_slot(coll_kind_t k)
+{
+    return COLL_CHOICE_ROOTED + (k == COLL_GATHER ? 0 : k == COLL_GATHERV ? 1 : k == COLL_SCATTER ? 2 : 3);
+}
+/* coll/sched.c: the next tag of c's sequence for a non-root's call of the
+ * rooted kind k when c's remembered choice for k says the leaf runs
+ * directly (coll_choice_t.leaf; one look at c's state), else -1 with no
+ * tag taken (no choice yet, another algorithm, out of step, no state). */
+int coll_comm_leaf_tag(mpi_comm_t *c, coll_kind_t k);
 /* coll/sched.c: c is out of step (a call on the node's block met a
  * collective by messages: its ranks disagree on how many calls c had; rank
  * `rank` said so of its call of `kind`): from now on every collective on c

@@ -232,6 +232,7 @@ int coll_direct_rooted_usable(const coll_args_t *a)
                               : a->kind == COLL_SCATTERV ? a->sendcounts
                                                          : NULL;
     dt_type_t *many = gather ? a->rdt : a->sdt; /* the root's side of every block */
+    size_t esz, most;
 
     if (p > COLL_DIRECT_MAX_RANKS || coll_is_inter(a->comm))
         return 0;
@@ -240,14 +241,14 @@ int coll_direct_rooted_usable(const coll_args_t *a)
         size_t n = gather ? (size_t)a->sendcount : (size_t)a->recvcount;
         return one == NULL || n * dt_size(one) <= COLL_PAIR_MAX;
     }
-    if (many == NULL)
+    if (many == NULL || (esz = dt_size(many)) == 0)
         return 1;
-    for (int i = 0; i < p; i++) {
-        size_t n = counts != NULL ? (size_t)counts[i]
-                                  : (size_t)(gather ? a->recvcount : a->sendcount);
-        if (n * dt_size(many) > COLL_PAIR_MAX)
+    most = COLL_PAIR_MAX / esz; /* (elements: no product to overflow) */
+    if (counts == NULL)
+        return (size_t)(gather ? a->recvcount : a->sendcount) <= most;
+    for (int i = 0; i < p; i++)
+        if ((size_t)counts[i] > most)
             return 0;
-    }
     return 1;
 }
 
@@ -280,53 +281,102 @@ static int lin_send(mpi_comm_t *c, adi_request_t *r, const void *buf, size_t n, 
     return 1;
 }
 
-/* A non-root's one send (gather) or receive (scatter) with the root. */
-static canal_status_t lin_leaf(const coll_args_t *a, int gather)
+/* A non-root's one send (gather) or receive (scatter) of (buf, n, dt) with
+ * the root, on the call's tag, past the receive with no request (below):
+ * the device's send with no request, else a request and the watched wait. */
+static __attribute__((noinline)) canal_status_t leaf_post(mpi_comm_t *c, int gather, void *buf, size_t n, dt_type_t *dt,
+                                int root, int tag)
 {
-    mpi_comm_t *c = a->comm;
-    int root = a->root, job = coll_host.comm_peer_job_rank(c, root), tag;
-    dt_type_t *dt = gather ? a->sdt : a->rdt;
-    size_t n = gather ? (size_t)a->sendcount : (size_t)a->recvcount;
     adi_request_t **rr, **sr, *r;
     canal_status_t st = CANAL_OK;
 
-    /* (an empty part still takes the call's tag, as its empty schedule) */
-    if ((tag = coll_comm_take_tag(c, a->kind)) < 0)
-        return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective's state");
-    if (dt == NULL || n * dt_size(dt) == 0)
-        return CANAL_OK;
-    if (!gather) {
-        /* the root's message already here, or brought by one poll (IMB's
-         * loop: the root left the barrier first and sent): taken with no
-         * request, no wait (np4 scatterv of 1 B, a leaf: 1,628 -> about
-         * 1,400 instructions a call, callgrind) */
-        adi_status_t rs;
-        size_t got;
-        if (adi_recv_ready(a->recvbuf, n, dt, root, tag, coll_context(c) + 1, &rs, &got) ==
-            CANAL_OK) {
-            if ((st = recv_outcome(&rs, root, n * dt_size(dt))) < 0)
-                coll_watch_failed(c, tag, st);
-            return st;
-        }
-    }
     if ((st = coll_comm_direct_reqs(c, 1, 1, &rr, &sr)) < 0)
         return st;
     if (gather) {
         r = sr[0];
-        if (!lin_send(c, r, a->sendbuf, n, dt, root, tag, &st))
+        if (!lin_send(c, r, buf, n, dt, root, tag, &st))
             return CANAL_OK;
     } else {
         r = rr[0];
-        st = adi_irecv_into(r, a->recvbuf, n, dt, root, tag, coll_context(c) + 1);
+        st = adi_irecv_into(r, buf, n, dt, root, tag, coll_context(c) + 1);
     }
     if (st < 0)
-        return lost(st) && st != CANAL_ERR_REVOKED ? peer_lost(st, job) : st;
+        return lost(st) && st != CANAL_ERR_REVOKED
+                   ? peer_lost(st, coll_host.comm_peer_job_rank(c, root))
+                   : st;
     if ((st = lin_wait(c, tag, &r, 1, gather ? NULL : &root)) < 0)
         return st;
     st = lin_outcome(c, r, root, n * dt_size(dt), !gather);
     if (st < 0 && st != CANAL_ERR_PEER && st != CANAL_ERR_PEER_PENDING)
         coll_watch_failed(c, tag, st);
     return st;
+}
+
+/* The leaf's part of (buf, n, dt; `bytes` in all) on the call's tag. A
+ * scatter's leaf first takes the root's message with no request when it is
+ * already here or one poll brings it (IMB's loop: the root left the
+ * barrier first and sent; np4 scatterv of 1 B, a leaf: 1,628 -> about
+ * 1,400 instructions a call, callgrind). */
+static inline canal_status_t leaf_run(mpi_comm_t *c, int gather, void *buf, size_t n,
+                                      dt_type_t *dt, size_t bytes, int root, int tag)
+{
+    adi_status_t rs;
+    size_t got;
+    canal_status_t st;
+
+    if (bytes == 0)
+        return CANAL_OK; /* (an empty part still took the call's tag, as its empty schedule) */
+    if (gather || adi_recv_ready(buf, n, dt, root, tag, coll_context(c) + 1, &rs, &got) != CANAL_OK)
+        return leaf_post(c, gather, buf, n, dt, root, tag);
+    if (rs.error == CANAL_OK && rs.bytes == bytes)
+        return CANAL_OK;
+    if ((st = recv_outcome(&rs, root, bytes)) < 0)
+        coll_watch_failed(c, tag, st);
+    return st;
+}
+
+static canal_status_t lin_leaf(const coll_args_t *a, int gather)
+{
+    int tag = coll_comm_take_tag(a->comm, a->kind);
+    dt_type_t *dt = gather ? a->sdt : a->rdt;
+    size_t n = (size_t)(gather ? a->sendcount : a->recvcount);
+
+    if (tag < 0)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective's state");
+    return leaf_run(a->comm, gather, gather ? (void *)a->sendbuf : a->recvbuf, n, dt,
+                    dt != NULL ? n * dt_size(dt) : 0, a->root, tag);
+}
+
+/* coll_leaf_direct before the selection's answer is remembered, or when
+ * the block is larger than the direct run takes: coll_run_direct. */
+static __attribute__((noinline)) canal_status_t leaf_choose(mpi_comm_t *c, coll_kind_t kind,
+                                                            const void *buf, size_t n,
+                                                            dt_type_t *dt, int root, int *ran)
+{
+    coll_args_t a = {.kind = kind, .comm = c, .root = root, .commutative = 1};
+
+    if (kind == COLL_GATHER || kind == COLL_GATHERV) {
+        a.sendbuf = buf;
+        a.sendcount = (MPI_Count)n;
+        a.sdt = dt;
+    } else {
+        a.recvbuf = (void *)buf;
+        a.recvcount = (MPI_Count)n;
+        a.rdt = dt;
+    }
+    return coll_run_direct(&a, ran);
+}
+
+canal_status_t coll_leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf, size_t n,
+                                dt_type_t *dt, size_t bytes, int root, int *ran)
+{
+    int tag;
+
+    if (bytes > COLL_PAIR_MAX || (tag = coll_comm_leaf_tag(c, kind)) < 0)
+        return leaf_choose(c, kind, buf, n, dt, root, ran);
+    *ran = 1;
+    return leaf_run(c, kind == COLL_GATHER || kind == COLL_GATHERV, (void *)buf, n, dt, bytes,
+                    root, tag);
 }
 
 /* The root's receives (gather) or sends (scatter), posted in rank order,

@@ -494,6 +494,19 @@ coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot)
     return cs != NULL ? &cs->choice[slot] : NULL;
 }
 
+int coll_comm_leaf_tag(mpi_comm_t *c, coll_kind_t k)
+{
+    coll_comm_t *cs = *coll_host.comm_coll_slot(c); /* (made by the first call's choice) */
+    int tag;
+
+    if (cs == NULL || !cs->choice[coll_rooted_slot(k)].leaf)
+        return -1;
+    adi_lock();
+    tag = next_tag(cs, (int)k);
+    adi_unlock();
+    return tag;
+}
+
 int coll_comm_step_out(mpi_comm_t *c, int rank, int kind)
 {
     coll_comm_t *cs = coll_comm_state(c);
@@ -511,7 +524,7 @@ int coll_comm_step_out(mpi_comm_t *c, int rank, int kind)
     cs->shm.state = -1;
     cs->choice[0] = (coll_choice_t){.valid = 1, .algo = NULL};
     for (int i = 1; i < COLL_CHOICE_SLOTS; i++)
-        cs->choice[i].valid = 0;
+        cs->choice[i].valid = cs->choice[i].leaf = 0;
     adi_lock();
     for (int i = 0; i < CACHE_WAYS; i++) {
         cached[i] = cs->cache[i];

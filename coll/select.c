@@ -398,9 +398,7 @@ canal_status_t coll_record(coll_sched_t *s, const coll_args_t *a)
  * algorithms only, so it is remembered per kind. */
 static canal_status_t rooted_direct(const coll_args_t *a, int *ran)
 {
-    static const int slot_of[] = {[COLL_GATHER] = 0, [COLL_GATHERV] = 1, [COLL_SCATTER] = 2,
-                                  [COLL_SCATTERV] = 3};
-    coll_choice_t *m = coll_comm_choice(a->comm, COLL_CHOICE_ROOTED + slot_of[a->kind]);
+    coll_choice_t *m = coll_comm_choice(a->comm, coll_rooted_slot(a->kind));
     const coll_algo_t *al;
 
     if (m == NULL)
@@ -408,7 +406,11 @@ static canal_status_t rooted_direct(const coll_args_t *a, int *ran)
     if (!m->valid) {
         if (coll_comm_step_check(a->comm) < 0)
             return CANAL_OK; /* (out of step: the schedule's creation fails) */
-        m->algo = choose(a);
+        m->algo = al = choose(a);
+        /* (the leaf's part of coll_direct_rooted_usable: the communicator's) */
+        m->leaf = al != NULL && al->direct != NULL &&
+                  al->direct_usable == coll_direct_rooted_usable &&
+                  coll_size(a->comm) <= COLL_DIRECT_MAX_RANKS;
         m->valid = 1;
     }
     al = m->algo;
@@ -425,30 +427,36 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
     size_t bytes;
 
     *ran = 0;
-    if ((a->kind == COLL_REDUCE_SCATTER || a->kind == COLL_REDUCE_SCATTER_BLOCK) &&
-        !coll_is_inter(a->comm) && coll_size(a->comm) >= 2) {
+    /* (every direct run is of an intracommunicator of 2 ranks or more) */
+    if (coll_is_inter(a->comm) || coll_size(a->comm) < 2)
+        return CANAL_OK;
+    switch (a->kind) {
+    case COLL_GATHER:
+    case COLL_GATHERV:
+    case COLL_SCATTER:
+    case COLL_SCATTERV:
+        return rooted_direct(a, ran);
+    case COLL_REDUCE_SCATTER:
+    case COLL_REDUCE_SCATTER_BLOCK:
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_reduce_scatter(a, ran) : CANAL_OK;
-    }
-    if (a->kind == COLL_BCAST && !coll_is_inter(a->comm) && coll_size(a->comm) >= 2) {
+    case COLL_BCAST:
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_bcast(a, ran) : CANAL_OK;
-    }
-    if ((a->kind == COLL_ALLGATHER || a->kind == COLL_ALLTOALL) && !coll_is_inter(a->comm) &&
-        coll_size(a->comm) >= 2) {
+    case COLL_ALLGATHER:
+    case COLL_ALLTOALL:
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_gather_all(a, ran) : CANAL_OK;
-    }
-    if ((a->kind == COLL_GATHER || a->kind == COLL_GATHERV || a->kind == COLL_SCATTER ||
-         a->kind == COLL_SCATTERV) &&
-        !coll_is_inter(a->comm) && coll_size(a->comm) >= 2)
-        return rooted_direct(a, ran);
-    if ((a->kind != COLL_BARRIER && a->kind != COLL_ALLREDUCE) || coll_is_inter(a->comm))
+    case COLL_BARRIER:
+    case COLL_ALLREDUCE:
+        break;
+    default:
         return CANAL_OK;
+    }
     /* all ranks on this node: the shared block (coll/shm.c), unless an
      * algorithm is forced for this collective */
     pthread_once(&forced_once, read_forced);
-    if (forced[a->kind] == NULL && coll_size(a->comm) >= 2) {
+    if (forced[a->kind] == NULL) {
         canal_status_t st =
             a->kind == COLL_BARRIER ? coll_shm_barrier(a->comm, ran) : coll_shm_allreduce(a, ran);
         if (*ran)

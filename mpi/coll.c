@@ -391,6 +391,43 @@ static inline span_t block_span(const blocks_t *b, int i)
     return span_of(b->buf, off, count, dt);
 }
 
+/* The bound of v-blocks (counts and displacements in extents) of one
+ * contiguous type, as the union of their spans (block_span each): a
+ * contiguous type's extent is its size, so it is the span of the elements
+ * from the lowest first one to the highest last one of the blocks that
+ * move something, found by compares alone (np4 MPI_Scatterv's root: the
+ * alias check 496 -> about 190 instructions, callgrind). 0 when the shape
+ * is another or the arithmetic overflows (the caller takes the spans). */
+static int v_bound(const blocks_t *b, span_t *out)
+{
+    MPI_Aint lo = 0, hi = 0, end, off;
+    int any = 0;
+
+    if (b->counts == NULL || b->displs == NULL || b->dts != NULL || b->displs_bytes ||
+        b->dt == NULL || !dt_is_contig(b->dt) || dt_contig_size(b->dt) == 0)
+        return 0;
+    for (int i = 0; i < b->n; i++) {
+        if (b->counts[i] <= 0)
+            continue;
+        if (__builtin_add_overflow(b->displs[i], (MPI_Aint)b->counts[i], &end))
+            return 0;
+        if (!any || b->displs[i] < lo)
+            lo = b->displs[i];
+        if (!any || end > hi)
+            hi = end;
+        any = 1;
+    }
+    if (!any) {
+        *out = (span_t){0, 0};
+        return 1;
+    }
+    if (__builtin_mul_overflow(lo, (MPI_Aint)dt_contig_size(b->dt), &off))
+        return 0;
+    if (!span_contig(b->buf, off, hi - lo, b->dt, out))
+        *out = (span_t){0, 0}; /* (no buffer: as span_of) */
+    return 1;
+}
+
 typedef struct {
     span_t s;
     int side, block;
@@ -436,6 +473,11 @@ static int blocks_overlap(const blocks_t *x, const blocks_t *y, int *xi_out, int
         if (b->displs == NULL && b->counts == NULL && b->dts == NULL &&
             !__builtin_mul_overflow((MPI_Count)b->n, b->count, &all_count)) {
             bound[k] = span_of(b->buf, 0, all_count, b->dt);
+            if (bound[k].lo == bound[k].hi)
+                return 0;
+            continue;
+        }
+        if (v_bound(b, &bound[k])) {
             if (bound[k].lo == bound[k].hi)
                 return 0;
             continue;
@@ -553,15 +595,19 @@ static void widened_free(widened_t *w)
     if (w->sdts == NULL && w->rdts == NULL && w->sendcounts == NULL && w->recvcounts == NULL &&
         w->sdispls == NULL && w->rdispls == NULL)
         return;
-    free(w->sdts);
-    free(w->rdts);
-    if (w->sendcounts != w->small_counts[0])
+    /* (nor free(NULL) for the arrays a v call leaves alone: a scatterv
+     * root widens its send side only) */
+    if (w->sdts != NULL)
+        free(w->sdts);
+    if (w->rdts != NULL)
+        free(w->rdts);
+    if (w->sendcounts != NULL && w->sendcounts != w->small_counts[0])
         free(w->sendcounts);
-    if (w->recvcounts != w->small_counts[1])
+    if (w->recvcounts != NULL && w->recvcounts != w->small_counts[1])
         free(w->recvcounts);
-    if (w->sdispls != w->small_displs[0])
+    if (w->sdispls != NULL && w->sdispls != w->small_displs[0])
         free(w->sdispls);
-    if (w->rdispls != w->small_displs[1])
+    if (w->rdispls != NULL && w->rdispls != w->small_displs[1])
         free(w->rdispls);
 }
 
@@ -1074,38 +1120,29 @@ static int empty_part_done(mpi_comm_t *c, coll_kind_t kind, int root, const void
  * checks: those of its own side, which are all MPICH makes there too (the
  * root in range, no MPI_IN_PLACE, the count, the datatype, a buffer when
  * something moves; the root's arrays are not read), made here, and the
- * call run directly (coll_run_direct: coll/pair.c's linear leaf) without
- * coll_call's general steps. 1 with *err the result when it ran; 0 when
- * anything else holds (a failed check, an empty part, a revoked
- * communicator, the checking mode, or no direct algorithm), and coll_call
- * takes the call, with its checks and errors. np4, 1 B, a leaf, callgrind:
- * scatterv about 1,400 -> 1,150 instructions a call, gatherv 1,060 -> 866. */
+ * call run directly (coll_leaf_direct: coll/pair.c's linear leaf, on the
+ * choice the communicator remembers) without coll_call's general steps. 1
+ * with *err the result when it ran; 0 when anything else holds (a failed
+ * check, an empty part, a revoked communicator, the checking mode, or no
+ * direct algorithm), and coll_call takes the call, with its checks and
+ * errors. np4, 1 B, a leaf, callgrind: scatterv about 1,400 -> 1,150
+ * instructions a call, gatherv 1,060 -> 866; then (coll10: no coll_args_t,
+ * one look at the communicator's state) an np4 scatterv of 8 B whose
+ * message is there 726 -> 474 (MPI_Recv of it: 318). */
 static int leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf, MPI_Count count,
                        MPI_Datatype type, int root, coll_mode_t mode, const char *fn, int *err)
 {
-    int gather = kind == COLL_GATHER || kind == COLL_GATHERV, ran = 0;
+    int ran = 0;
     dt_type_t *dt;
-    coll_args_t a;
+    size_t size;
     canal_status_t st;
 
     if (mode != MODE_BLOCKING || c->is_inter || (unsigned)root >= (unsigned)c->size ||
         c->rank == root || count <= 0 || buf == NULL || buf == MPI_IN_PLACE ||
-        !mpi_dt_is_predefined(type) || dt_size(dt = mpi_dt_get(type)) == 0 ||
+        !mpi_dt_is_predefined(type) || (size = dt_size(dt = mpi_dt_get(type))) == 0 ||
         empty_check_enabled() || adi_ctx_pair_revoked_inline(c->context))
         return 0;
-    a = (coll_args_t){.kind = kind, .comm = c, .root = root, .commutative = 1};
-    if (gather) {
-        a.sendbuf = buf;
-        a.sendcount = count;
-        a.sendtype = type;
-        a.sdt = dt;
-    } else {
-        a.recvbuf = (void *)buf;
-        a.recvcount = count;
-        a.recvtype = type;
-        a.rdt = dt;
-    }
-    st = coll_run_direct(&a, &ran);
+    st = coll_leaf_direct(c, kind, buf, (size_t)count, dt, (size_t)count * size, root, &ran);
     if (!ran)
         return 0;
     *err = st < 0 ? mpi_err_status(c, st, fn) : MPI_SUCCESS;
@@ -1118,6 +1155,16 @@ coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, mpi_comm_t *c,
             coll_mode_t mode, MPI_Request *request, const char *fn)
 {
+    int err;
+    /* a blocking gather's or scatter's leaf with data: as gatherv's and
+     * scatterv's (np4 MPI_Scatter of 8 B, a leaf whose message is there:
+     * 468 -> 407 instructions a call, callgrind) */
+    if (kind == COLL_GATHER &&
+        leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err))
+        return err;
+    if (kind == COLL_SCATTER &&
+        leaf_direct(c, kind, recvbuf, recvcount, recvtype, root, mode, fn, &err))
+        return err;
     /* Nothing to send or receive at any rank (both counts 0: the other
      * ranks' are too, by the type signatures' rule), as coll_call would
      * find after its checks (empty_call_done); MPI_IN_PLACE, a datatype
@@ -1149,12 +1196,12 @@ coll_recv_v(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
 {
     int err;
     if (kind == COLL_GATHERV &&
+        leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err))
+        return err;
+    if (kind == COLL_GATHERV &&
         empty_part_done(c, kind, root, sendbuf, sendcount, sendtype, recvcounts, displs, large,
                         recvtype, mode, request))
         return MPI_SUCCESS;
-    if (kind == COLL_GATHERV &&
-        leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err))
-        return err;
     /* allgatherv with every count 0 (each rank has the same counts): as
      * coll_blocks */
     if (kind == COLL_ALLGATHERV && sendcount == 0 && sendbuf != MPI_IN_PLACE &&
@@ -1182,11 +1229,12 @@ coll_scatterv(const void *sendbuf, const void *sendcounts, const void *displs,
               const char *fn)
 {
     int err;
+    /* (a leaf with data first: leaf_direct refuses an empty part) */
+    if (leaf_direct(c, COLL_SCATTERV, recvbuf, recvcount, recvtype, root, mode, fn, &err))
+        return err;
     if (empty_part_done(c, COLL_SCATTERV, root, recvbuf, recvcount, recvtype, sendcounts, displs,
                         large, sendtype, mode, request))
         return MPI_SUCCESS;
-    if (leaf_direct(c, COLL_SCATTERV, recvbuf, recvcount, recvtype, root, mode, fn, &err))
-        return err;
     call_t k = {.kind = COLL_SCATTERV,
                 .sendbuf = sendbuf,
                 .sendcounts = sendcounts,

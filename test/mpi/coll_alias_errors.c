@@ -71,6 +71,20 @@ int main(int argc, char **argv)
             expect_class(MPI_Gather(sbuf + NUM_INTS, NUM_INTS, MPI_INT, sbuf, NUM_INTS, MPI_INT,
                                     0, w),
                          MPI_ERR_BUFFER, "gather into rank 1's block");
+        /* blocks in reverse order (rank 0's highest), the other buffer on
+         * the last int of the highest block only: the v-blocks' bound must
+         * reach the end of that block (mpi/coll.c's v_bound) */
+        {
+            int *rev = malloc(sizeof(int) * (size_t)mtest_size);
+            int *last = sbuf + NUM_INTS * mtest_size - 1;
+            for (int i = 0; i < mtest_size; i++)
+                rev[i] = NUM_INTS * (mtest_size - 1 - i);
+            expect_class(MPI_Scatterv(sbuf, cnt, rev, MPI_INT, last, 1, MPI_INT, 0, w),
+                         MPI_ERR_BUFFER, "scatterv into the last int of the highest block");
+            expect_class(MPI_Gatherv(last, 1, MPI_INT, sbuf, cnt, rev, MPI_INT, 0, w),
+                         MPI_ERR_BUFFER, "gatherv from the last int of the highest block");
+            free(rev);
+        }
         expect_class(MPI_Igather(sbuf, NUM_INTS, MPI_INT, sbuf, NUM_INTS, MPI_INT, 0, w, &rq),
                      MPI_ERR_BUFFER, "igather");
         expect_class(MPI_Igatherv(sbuf, NUM_INTS, MPI_INT, sbuf, cnt, dsp, MPI_INT, 0, w, &rq),
