@@ -375,6 +375,8 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.spin_us = common_cvar_int("SPIN_US");
     adi_dev.sleep_after_us = common_cvar_int("SLEEP_AFTER_US");
     adi_dev.preempted_us = common_cvar_int("WAIT_PREEMPTED_US");
+    adi_dev.own_spin_us = adi_dev.shared_spin_us = adi_dev.spin_us;
+    adi_dev.own_preempted_us = adi_dev.shared_preempted_us = adi_dev.preempted_us;
     {
         long long sl = common_cvar_int("WAIT_SLEEP_US");
         if (sl < 1 || sl > 10000000)
@@ -485,15 +487,11 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
          * processes of another job come (adi_cpus_shared), and in locked
          * mode while the process has more threads than CPUs
          * (own_threads_look). */
-        adi_dev.own_spin_us = adi_dev.spin_us;
-        adi_dev.own_preempted_us = adi_dev.preempted_us;
         if (strcmp(common_cvar_source("SPIN_US"), "default") == 0 &&
             adi_dev.spin_us < adi_dev.sleep_after_us)
             adi_dev.own_spin_us = adi_dev.sleep_after_us;
         if (strcmp(common_cvar_source("WAIT_PREEMPTED_US"), "default") == 0)
             adi_dev.own_preempted_us = 0;
-        adi_dev.shared_spin_us = adi_dev.spin_us;
-        adi_dev.shared_preempted_us = adi_dev.preempted_us;
         wait_policy_set(1);
         if (thread_multiple) {
             /* (the threads there are now, but one: MPI_Init's caller, and
@@ -592,13 +590,21 @@ canal_status_t adi_dev_dyn_channel(ch_endpoint_t **ch_out)
 /* The wait policy of a rank alone on its CPUs (adi_init: own 1) or of one
  * whose CPUs something else of the job may need (own 0). The wait loop reads
  * the two words relaxed, so they may change while other threads wait. */
+static pthread_mutex_t wait_policy_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void wait_policy_set(int own)
 {
+    /* (a leaf lock: the two words stay one policy when a spawn's
+     * adi_cpus_shared and a thread's own_threads_look meet; the own
+     * policy only while the CPUs are still the rank's own) */
+    pthread_mutex_lock(&wait_policy_lock);
+    own = own && __atomic_load_n(&adi_dev.own_cpus, __ATOMIC_ACQUIRE);
     __atomic_store_n(&adi_dev.spin_us, own ? adi_dev.own_spin_us : adi_dev.shared_spin_us,
                      __ATOMIC_RELAXED);
     __atomic_store_n(&adi_dev.preempted_us,
                      own ? adi_dev.own_preempted_us : adi_dev.shared_preempted_us,
                      __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&wait_policy_lock);
 }
 
 /* The policy of a rank alone on its CPUs holds while the only processes
