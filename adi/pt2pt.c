@@ -1704,11 +1704,15 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
         if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0 || adi_locked)
             return CANAL_AGAIN;
         /* (one thread: nothing arrives between the look above and this; a
-         * waiter already there is an outer wait's, which keeps it) */
+         * waiter already there is an outer wait's, which keeps it. So the
+         * predicate is false now, and the wait polls before it asks: a
+         * message already in the channel is taken by that first poll
+         * without the wait loop's frame, and one still on its way costs
+         * one call of the predicate less) */
         w.filled = 0;
         if (!adi_locked && w.q->waiter == NULL)
             waiter_post(&w, buf, count, dt, st_out, size_out);
-        adi_wait_until_locked_watch(recv_wait_pred, recv_wait_watch, &w);
+        adi_wait_polling_locked_watch(recv_wait_pred, recv_wait_watch, &w);
         if (w.q->waiter == &w)
             w.q->waiter = NULL;
         if (w.filled) {
