@@ -1675,17 +1675,17 @@ recv_take(adi_message_t *m, void *buf, size_t count, dt_type_t *dt, adi_status_t
     return CANAL_OK;
 }
 
-/* adi_recv_now in locked mode: the message only if it is queued already (a
- * receive that waits unposted is not matched first: see below); the queue
- * is searched only when some unexpected eager bytes are queued at all (a
- * hint: the request path looks again under the lock, and finds an empty or
- * rendezvous message this misses). Apart, so that a locked receive whose
- * message has not come yet (a ping-pong's, mpi4py's) costs a few loads, not
- * the unlocked wait's setup: about 55 instructions (doc/bench.md, helper
- * near11); and the unlocked path tests adi_locked once. */
-static __attribute__((noinline)) canal_status_t
-recv_now_locked(void *buf, size_t count, dt_type_t *dt, int src, int tag, int context,
-                adi_status_t *st_out, size_t *size_out)
+/* adi_recv_now in locked mode (adi.h's inline adi_recv_now picks the body):
+ * the message only if it is queued already (a receive that waits unposted
+ * is not matched first: see below); the queue is searched only when some
+ * unexpected eager bytes are queued at all (a hint: the request path looks
+ * again under the lock, and finds an empty or rendezvous message this
+ * misses). Apart, so that a locked receive whose message has not come yet
+ * (a ping-pong's, mpi4py's) costs a few loads, not the unlocked wait's
+ * setup: about 55 instructions (doc/bench.md, helper near11); and the
+ * unlocked path tests adi_locked once. */
+canal_status_t adi_recv_now_locked(void *buf, size_t count, dt_type_t *dt, int src, int tag,
+                                   int context, adi_status_t *st_out, size_t *size_out)
 {
     adi_ctx_queues_t *q;
     adi_message_t *m;
@@ -1697,10 +1697,9 @@ recv_now_locked(void *buf, size_t count, dt_type_t *dt, int src, int tag, int co
     return recv_take(m, buf, count, dt, st_out, size_out, 0);
 }
 
-/* adi_recv_now below locked mode (see adi_recv_now). */
-static __attribute__((noinline)) canal_status_t
-recv_now_unlocked(void *buf, size_t count, dt_type_t *dt, int src, int tag, int context,
-                  adi_status_t *st_out, size_t *size_out)
+/* adi_recv_now below locked mode (see above). */
+canal_status_t adi_recv_now_unlocked(void *buf, size_t count, dt_type_t *dt, int src, int tag,
+                                     int context, adi_status_t *st_out, size_t *size_out)
 {
     recv_wait_t w;
     adi_message_t *m;
@@ -1732,7 +1731,7 @@ recv_now_unlocked(void *buf, size_t count, dt_type_t *dt, int src, int tag, int 
          * more than a posted receive's, against the request's making,
          * posting, completing and freeing); others post a request at once.
          * Not after a loss or revocation: the request path's rules apply.
-         * Not in locked mode either (recv_now_locked): a receive that
+         * Not in locked mode either (adi_recv_now_locked): a receive that
          * waits unposted is not matched first, and another thread's
          * receive posted (or looking) after it would take its message
          * from the unexpected queue (a counter thread in
@@ -1764,17 +1763,6 @@ recv_now_unlocked(void *buf, size_t count, dt_type_t *dt, int src, int tag, int 
         }
     }
     return recv_take(m, buf, count, dt, st_out, size_out, held);
-}
-
-/* Two bodies, each reached by a jump with no frame of its own here: the
- * test of the mode inside one body was made after its register saves (a
- * locked receive paid ~30 instructions for it). */
-canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int tag, int context,
-                            adi_status_t *st_out, size_t *size_out)
-{
-    if (adi_locked)
-        return recv_now_locked(buf, count, dt, src, tag, context, st_out, size_out);
-    return recv_now_unlocked(buf, count, dt, src, tag, context, st_out, size_out);
 }
 
 /* adi_recv_now without its wait: the message is taken when it is queued or
