@@ -204,8 +204,18 @@ canal_status_t adi_isend_std(const adi_send_args_t *a, adi_request_t **req_out);
  * lost or revoked). CANAL_AGAIN: the caller must take the request path
  * (adi_irecv), which finds what is there first just the same
  * (adi/pt2pt.c). */
-canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src_comm_rank, int tag,
-                            int context, adi_status_t *status_out, size_t *size_out);
+static inline canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt,
+                                          int src_comm_rank, int tag, int context,
+                                          adi_status_t *status_out, size_t *size_out);
+/* (its two bodies, which adi_recv_now picks by the mode: the test inside one
+ * body came after that body's register saves, and a wrapper between moved
+ * the arguments on the stack) */
+canal_status_t adi_recv_now_locked(void *buf, size_t count, dt_type_t *dt, int src_comm_rank,
+                                   int tag, int context, adi_status_t *status_out,
+                                   size_t *size_out);
+canal_status_t adi_recv_now_unlocked(void *buf, size_t count, dt_type_t *dt, int src_comm_rank,
+                                     int tag, int context, adi_status_t *status_out,
+                                     size_t *size_out);
 /* adi_recv_now that never waits: CANAL_OK when the message is queued or
  * one poll of the device brings it (a receive of at most ADI_MSG_INLINE
  * bytes, while nothing is lost or revoked), else CANAL_AGAIN. */
@@ -473,6 +483,17 @@ void adi_dyn_finalize(void);
  * exclude progress and completion callbacks, which is what callers outside
  * adi/ use it for. Recursive. See doc/design.md, "Threads and locking". */
 extern int adi_locked;  /* locked mode (thread_multiple or adi_lock_enable): locks are taken */
+
+static inline canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt,
+                                          int src_comm_rank, int tag, int context,
+                                          adi_status_t *status_out, size_t *size_out)
+{
+    if (__builtin_expect(adi_locked, 0))
+        return adi_recv_now_locked(buf, count, dt, src_comm_rank, tag, context, status_out,
+                                   size_out);
+    return adi_recv_now_unlocked(buf, count, dt, src_comm_rank, tag, context, status_out,
+                                 size_out);
+}
 void adi_lock_slow(void);
 void adi_unlock_slow(void);
 /* Inline, so that outside locked mode taking and dropping the lock is a

@@ -1660,8 +1660,54 @@ static void recv_wait_watch(void *arg, adi_watch_t *out)
     arrivals_watch(w->q, w->seen, out);
 }
 
-canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int tag, int context,
-                            adi_status_t *st_out, size_t *size_out)
+/* The look of a receive that is not posted, below locked mode (adi_recv_now,
+ * adi_recv_ready): its message taken from q when it is an eager one queued
+ * already, else NULL (*rts 1: the first match is a rendezvous request).
+ * An empty queue is seen without the search: no other thread can fill it
+ * meanwhile. */
+static inline __attribute__((always_inline)) adi_message_t *recv_look(adi_ctx_queues_t *q,
+                                                                      int src, int tag, int *rts)
+{
+    return q->unexpected.len != 0 ? take_eager(q, src, tag, rts) : NULL;
+}
+
+/* A message recv_look (or a wait's predicate) took, copied into the
+ * receive's buffer and freed (held: in the device-lock round the caller's
+ * wait kept). */
+static inline __attribute__((always_inline)) canal_status_t
+recv_take(adi_message_t *m, void *buf, size_t count, dt_type_t *dt, adi_status_t *st_out,
+          size_t *size_out, int held)
+{
+    unexpected_sub(m);
+    eager_take_into(m, buf, count, dt, st_out, size_out, held);
+    return CANAL_OK;
+}
+
+/* adi_recv_now in locked mode (adi.h's inline adi_recv_now picks the body):
+ * the message only if it is queued already (a receive that waits unposted
+ * is not matched first: see below); the queue is searched only when some
+ * unexpected eager bytes are queued at all (a hint: the request path looks
+ * again under the lock, and finds an empty or rendezvous message this
+ * misses). Apart, so that a locked receive whose message has not come yet
+ * (a ping-pong's, mpi4py's) costs a few loads, not the unlocked wait's
+ * setup: about 55 instructions (doc/bench.md, helper near11); and the
+ * unlocked path tests adi_locked once. */
+canal_status_t adi_recv_now_locked(void *buf, size_t count, dt_type_t *dt, int src, int tag,
+                                   int context, adi_status_t *st_out, size_t *size_out)
+{
+    adi_ctx_queues_t *q;
+    adi_message_t *m;
+    int rts = 0;
+
+    if (__atomic_load_n(&adi_dev.unexpected_bytes, __ATOMIC_RELAXED) == 0 || !dt_is_contig(dt) ||
+        (q = adi_ctx(context)) == NULL || (m = take_eager(q, src, tag, &rts)) == NULL)
+        return CANAL_AGAIN;
+    return recv_take(m, buf, count, dt, st_out, size_out, 0);
+}
+
+/* adi_recv_now below locked mode (see above). */
+canal_status_t adi_recv_now_unlocked(void *buf, size_t count, dt_type_t *dt, int src, int tag,
+                                     int context, adi_status_t *st_out, size_t *size_out)
 {
     recv_wait_t w;
     adi_message_t *m;
@@ -1684,17 +1730,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
     w.m = NULL;
     w.seen = __atomic_load_n(&w.q->arrivals, __ATOMIC_ACQUIRE);
     w.rts = 0;
-    /* (an empty queue is seen without the search when no other thread can
-     * fill it meanwhile. In locked mode the receive posts a request unless
-     * it takes its message here, and the request path looks again under
-     * the lock: so the search is made only when some unexpected eager
-     * bytes are queued at all (the hint above; the queue's length is not
-     * read without its lock), about 40 instructions less per receive that
-     * waits, T=1) */
-    m = (adi_locked ? __atomic_load_n(&adi_dev.unexpected_bytes, __ATOMIC_RELAXED) != 0
-                    : w.q->unexpected.len != 0)
-            ? take_eager(w.q, src, tag, &w.rts)
-            : NULL;
+    m = recv_look(w.q, src, tag, &w.rts);
     if (m == NULL) {
         w.nlost = __atomic_load_n(&adi_nlost, __ATOMIC_RELAXED);
         w.nrevoked = __atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED);
@@ -1703,20 +1739,25 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
          * more than a posted receive's, against the request's making,
          * posting, completing and freeing); others post a request at once.
          * Not after a loss or revocation: the request path's rules apply.
-         * Not in locked mode either: a receive that waits unposted is not
-         * matched first, and another thread's receive posted (or looking)
-         * after it would take its message from the unexpected queue (a
-         * counter thread in MPI_Recv(MPI_ANY_SOURCE) and the main thread's
-         * request to itself, then MPI_Recv of the answer: mpi4py's
-         * nxtval-threads.py demo; test/mpi/pt2pt_threads_self.c). */
-        if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0 || adi_locked)
+         * Not in locked mode either (adi_recv_now_locked): a receive that
+         * waits unposted is not matched first, and another thread's
+         * receive posted (or looking) after it would take its message
+         * from the unexpected queue (a counter thread in
+         * MPI_Recv(MPI_ANY_SOURCE) and the main thread's request to
+         * itself, then MPI_Recv of the answer: mpi4py's nxtval-threads.py
+         * demo; test/mpi/pt2pt_threads_self.c). */
+        if (w.rts || cap > ADI_MSG_INLINE || w.nlost != 0 || w.nrevoked != 0)
             return CANAL_AGAIN;
         /* (one thread: nothing arrives between the look above and this; a
-         * waiter already there is an outer wait's, which keeps it) */
+         * waiter already there is an outer wait's, which keeps it. So the
+         * predicate is false now, and the wait polls before it asks: a
+         * message already in the channel is taken by that first poll
+         * without the wait loop's frame, and one still on its way costs
+         * one call of the predicate less) */
         w.filled = 0;
-        if (!adi_locked && w.q->waiter == NULL)
+        if (w.q->waiter == NULL)
             waiter_post(&w, buf, count, dt, st_out, size_out);
-        adi_wait_until_locked_watch(recv_wait_pred, recv_wait_watch, &w);
+        adi_wait_polling_locked_watch(recv_wait_pred, recv_wait_watch, &w);
         if (w.q->waiter == &w)
             w.q->waiter = NULL;
         if (w.filled) {
@@ -1729,9 +1770,7 @@ canal_status_t adi_recv_now(void *buf, size_t count, dt_type_t *dt, int src, int
             return CANAL_AGAIN;
         }
     }
-    unexpected_sub(m);
-    eager_take_into(m, buf, count, dt, st_out, size_out, held);
-    return CANAL_OK;
+    return recv_take(m, buf, count, dt, st_out, size_out, held);
 }
 
 /* adi_recv_now without its wait: the message is taken when it is queued or
@@ -1748,8 +1787,7 @@ canal_status_t adi_recv_ready(void *buf, size_t count, dt_type_t *dt, int src, i
     if (adi_locked || !dt_is_contig(dt) || (w.q = adi_ctx(context)) == NULL)
         return CANAL_AGAIN;
     w.rts = 0;
-    if (w.q->unexpected.len != 0)
-        m = take_eager(w.q, src, tag, &w.rts);
+    m = recv_look(w.q, src, tag, &w.rts);
     if (m == NULL && !w.rts) {
         /* (as adi_recv_now's wait: small, nothing lost or revoked, no
          * other waiter) */
@@ -1768,9 +1806,7 @@ canal_status_t adi_recv_ready(void *buf, size_t count, dt_type_t *dt, int src, i
     }
     if (m == NULL)
         return CANAL_AGAIN; /* (a rendezvous request: its receive needs one) */
-    unexpected_sub(m);
-    eager_take_into(m, buf, count, dt, st_out, size_out, 0);
-    return CANAL_OK;
+    return recv_take(m, buf, count, dt, st_out, size_out, 0);
 }
 
 /* Probes. A probe looks in the unexpected queue first and polls the

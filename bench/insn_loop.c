@@ -13,16 +13,22 @@
  * W (2 ranks): an osu_bw-like window instead of the ping-pong, each
  * iteration 64 MPI_Isend + MPI_Waitall on rank 0, 64 MPI_Irecv +
  * MPI_Waitall on rank 1, then a 0-byte reply (per-call counts only).
+ * S0 or S1 (2 ranks, ping-pong): that rank sleeps 10 ms (S0:MS, MS ms) before each
+ * MPI_Recv, so its message is in the ring when the receive starts and the
+ * first poll takes it: that rank's counts have no empty polls, and its
+ * MPI_Recv's inclusive count is the path from the packet to the return
+ * (the other rank waits; discard its counts).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000;
-    int provided, rank, size, threads = 0, window = 0, len = 8;
+    int provided, rank, size, threads = 0, window = 0, napper = -1, nap_us = 10000, len = 8;
     static char sbuf[4096], rbuf[64][4096];
     MPI_Request reqs[64];
 
@@ -31,6 +37,12 @@ int main(int argc, char **argv)
             threads = 1;
         else if (strcmp(argv[a], "W") == 0)
             window = 1;
+        else if (argv[a][0] == 'S') {
+            char *ms = strchr(argv[a], ':');
+            napper = atoi(argv[a] + 1);
+            if (ms != NULL)
+                nap_us = 1000 * atoi(ms + 1);
+        }
         else
             len = atoi(argv[a]);
     }
@@ -62,8 +74,12 @@ int main(int argc, char **argv)
             MPI_Send(sbuf, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
         } else if (rank == 0) {
             MPI_Send(sbuf, len, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            if (napper == 0)
+                usleep(nap_us);
             MPI_Recv(rbuf[0], len, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else if (rank == 1) {
+            if (napper == 1)
+                usleep(nap_us);
             MPI_Recv(rbuf[0], len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             MPI_Send(sbuf, len, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
         }
