@@ -206,6 +206,24 @@ static int check_side(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datat
     return MPI_SUCCESS;
 }
 
+/* The buffer of a v side (its counts widened): NULL where one of its blocks
+ * moves bytes of a predefined datatype is check_side's MPI_ERR_BUFFER, per
+ * block (MPI_BOTTOM with a derived datatype of absolute addresses is a
+ * legal NULL). dths/dts: the w forms' datatypes a block, else dth/dt. */
+static int check_v_buf(mpi_comm_t *c, const void *buf, const MPI_Count *counts, int n,
+                       MPI_Datatype dth, dt_type_t *dt, const MPI_Datatype *dths,
+                       dt_type_t *const *dts, const char *what, const char *fn)
+{
+    if (buf != NULL)
+        return MPI_SUCCESS;
+    for (int i = 0; i < n; i++)
+        if (counts[i] > 0 && dt_size(dts != NULL ? dts[i] : dt) > 0 &&
+            mpi_handle_kind(dths != NULL ? dths[i] : dth) == MPI_HKIND_BUILTIN)
+            return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "%sbuf is NULL with %scounts[%d]=%lld",
+                                 what, what, i, (long long)counts[i]);
+    return MPI_SUCCESS;
+}
+
 static MPI_Count count_at(const void *arr, int big, int i)
 {
     return big ? ((const MPI_Count *)arr)[i] : ((const int *)arr)[i];
@@ -681,7 +699,9 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                                    &w->recvcounts, w->small_counts[1])) ||
                 (err = take_displs(c, k->rdispls, k->big, rsize, "displs", fn, &w->rdispls,
                                    w->small_displs[1])) ||
-                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
+                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)) ||
+                (err = check_v_buf(c, k->recvbuf, w->recvcounts, rsize, k->recvtype, a->rdt,
+                                   NULL, NULL, "recv", fn)))
                 return err;
             a->recvcounts = w->recvcounts;
             a->rdispls = w->rdispls;
@@ -719,7 +739,9 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                                    &w->sendcounts, w->small_counts[0])) ||
                 (err = take_displs(c, k->sdispls, k->big, rsize, "displs", fn, &w->sdispls,
                                    w->small_displs[0])) ||
-                (err = mpi_check_dt(c, k->sendtype, fn, &a->sdt)))
+                (err = mpi_check_dt(c, k->sendtype, fn, &a->sdt)) ||
+                (err = check_v_buf(c, k->sendbuf, w->sendcounts, rsize, k->sendtype, a->sdt,
+                                   NULL, NULL, "send", fn)))
                 return err;
             a->sendcounts = w->sendcounts;
             a->sdispls = w->sdispls;
@@ -752,7 +774,9 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                                    &w->recvcounts, w->small_counts[1])) ||
                 (err = take_displs(c, k->rdispls, k->big, nrecv, "displs", fn, &w->rdispls,
                                    w->small_displs[1])) ||
-                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)))
+                (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)) ||
+                (err = check_v_buf(c, k->recvbuf, w->recvcounts, nrecv, k->recvtype, a->rdt,
+                                   NULL, NULL, "recv", fn)))
                 return err;
             a->recvcounts = w->recvcounts;
             a->rdispls = w->rdispls;
@@ -795,7 +819,9 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                 err = check_types(c, k->sendtypes, nsend, "sendtypes", fn, &w->sdts);
             else
                 err = mpi_check_dt(c, k->sendtype, fn, &a->sdt);
-            if (err)
+            if (err || (err = check_v_buf(c, k->sendbuf, w->sendcounts, nsend, k->sendtype,
+                                          a->sdt, wvar ? k->sendtypes : NULL, w->sdts, "send",
+                                          fn)))
                 return err;
             a->sendcounts = w->sendcounts;
             a->sdispls = w->sdispls;
@@ -810,7 +836,8 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             err = check_types(c, k->recvtypes, nrecv, "recvtypes", fn, &w->rdts);
         else
             err = mpi_check_dt(c, k->recvtype, fn, &a->rdt);
-        if (err)
+        if (err || (err = check_v_buf(c, k->recvbuf, w->recvcounts, nrecv, k->recvtype, a->rdt,
+                                      wvar ? k->recvtypes : NULL, w->rdts, "recv", fn)))
             return err;
         a->recvcounts = w->recvcounts;
         a->rdispls = w->rdispls;
