@@ -18,7 +18,9 @@
  * with the root's receives posted in rank order on requests the
  * communicator keeps, and their sends with no request when the device can
  * send at once (doc/design.md).
- * Called by coll_run_direct (coll/select.c) after the selection chose.
+ * Called by coll_run_direct (coll/select.c) after the selection chose, and
+ * for a small gather(v) or scatter(v) on the remembered choice by the front
+ * (coll_leaf_direct, coll_root_direct).
  */
 #include "coll/coll_impl.h"
 
