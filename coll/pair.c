@@ -440,7 +440,8 @@ static canal_status_t lin_root_run(mpi_comm_t *c, int gather, const lin_many_t *
     if (k > 0 && (st = lin_wait(c, tag, r, k, gather ? peers : NULL)) < 0)
         return st;
     for (int j = 0; j < k && err == CANAL_OK; j++)
-        err = lin_outcome(c, r[j], peers[j], want[j], gather);
+        if (r[j]->status.error != CANAL_OK || (gather && r[j]->status.bytes != want[j]))
+            err = lin_outcome(c, r[j], peers[j], want[j], gather); /* (else CANAL_OK) */
     if (err < 0 && err != CANAL_ERR_PEER && err != CANAL_ERR_PEER_PENDING)
         coll_watch_failed(c, tag, err);
     return err;
