@@ -289,6 +289,29 @@ canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran);
  * coll/pair.c's linear leaf (no coll_args_t, no table). */
 canal_status_t coll_leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf, size_t n,
                                 dt_type_t *dt, size_t bytes, int root, int *ran);
+/* The root's side of a blocking gather(v) or scatter(v) for
+ * coll_root_direct: its blocks in buf of dt (predefined, of nonzero size;
+ * v: counts[i] elements at displs[i] extents, else `each` elements at
+ * block i), `most` the largest block's count, and its own block (mine, n,
+ * mdt; mdt NULL where mine is MPI_IN_PLACE) copied into (gather) or out of
+ * (scatter) them. */
+typedef struct {
+    void *buf;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
+    size_t each, most;
+    dt_type_t *dt;
+    void *mine;
+    size_t n;
+    dt_type_t *mdt;
+} coll_root_t;
+/* The same for the root of a blocking gather(v) or scatter(v) (kind) of
+ * intracommunicator c whose arguments the caller has checked (something
+ * moves): once the selection's answer for kind is remembered on c and says
+ * the linear algorithm runs directly there (coll_choice_t.leaf), blocks
+ * of up to COLL_PAIR_MAX bytes take one look at c's state and run
+ * coll/pair.c's linear root (no coll_args_t, no table). */
+canal_status_t coll_root_direct(mpi_comm_t *c, coll_kind_t kind, const coll_root_t *r, int *ran);
 /* The name of the algorithm coll_record would use. */
 const char *coll_algo_chosen(const coll_args_t *a);
 /*

@@ -18,7 +18,9 @@
  * with the root's receives posted in rank order on requests the
  * communicator keeps, and their sends with no request when the device can
  * send at once (doc/design.md).
- * Called by coll_run_direct (coll/select.c) after the selection chose.
+ * Called by coll_run_direct (coll/select.c) after the selection chose, and
+ * for a small gather(v) or scatter(v) on the remembered choice by the front
+ * (coll_leaf_direct, coll_root_direct).
  */
 #include "coll/coll_impl.h"
 
@@ -218,10 +220,11 @@ static canal_status_t lin_wait(mpi_comm_t *c, int tag, adi_request_t **r, int n,
 static canal_status_t lin_outcome(mpi_comm_t *c, adi_request_t *r, int peer, size_t want, int recv)
 {
     canal_status_t st = recv ? recv_outcome(&r->status, peer, want) : r->status.error;
-    int job = coll_host.comm_peer_job_rank(c, peer);
 
+    /* (the peer's job rank only for the message that names it) */
     if (st == CANAL_ERR_PEER || st == CANAL_ERR_PEER_PENDING)
-        return peer_lost(st, recv && r->status.peer >= 0 ? r->status.peer : job);
+        return peer_lost(st, recv && r->status.peer >= 0 ? r->status.peer
+                                                         : coll_host.comm_peer_job_rank(c, peer));
     return st;
 }
 
@@ -252,28 +255,18 @@ int coll_direct_rooted_usable(const coll_args_t *a)
     return 1;
 }
 
-/* Block i of the root's buffer: (count, offset) of a (v: counts and
- * displacements). */
-static void lin_block(const coll_args_t *a, int i, int gather, size_t *n, ptrdiff_t *off)
-{
-    dt_type_t *dt = gather ? a->rdt : a->sdt;
-    const MPI_Count *counts = gather ? a->recvcounts : a->sendcounts;
-    const MPI_Aint *displs = gather ? a->rdispls : a->sdispls;
-    int v = a->kind == COLL_GATHERV || a->kind == COLL_SCATTERV;
-    size_t each = (size_t)(gather ? a->recvcount : a->sendcount);
-
-    *n = v ? (size_t)counts[i] : each;
-    *off = v ? (ptrdiff_t)displs[i] * dt_extent(dt) : coll_blk(i, each, dt);
-}
-
-/* A send of the call to comm rank `to` with no request when the device can
+/* A send of the call to comm rank `to` (from comm rank me, on the
+ * collective context ctx) with no request when the device can
  * send it at once (adi_send_now: small, contiguous, credit, nothing queued
  * before it), as the schedule's send would complete at once; else posted
- * on *r, which the caller waits for (1). */
-static int lin_send(mpi_comm_t *c, adi_request_t *r, const void *buf, size_t n, dt_type_t *dt,
-                    int to, int tag, canal_status_t *st)
+ * on *r, which the caller waits for (1). (Inline: a root's send per rank
+ * paid about 40 instructions for the call of eleven arguments.) */
+static inline __attribute__((always_inline)) int lin_send(mpi_comm_t *c, adi_request_t *r,
+                                                          const void *buf, size_t n,
+                                                          dt_type_t *dt, int to, int tag, int me,
+                                                          int ctx, canal_status_t *st)
 {
-    int job = coll_host.comm_peer_job_rank(c, to), me = coll_rank(c), ctx = coll_context(c) + 1;
+    int job = coll_host.comm_peer_job_rank(c, to);
 
     if (n > 0 && adi_send_now(buf, n, dt, job, me, tag, ctx, 0) == CANAL_OK)
         return 0;
@@ -294,7 +287,7 @@ static __attribute__((noinline)) canal_status_t leaf_post(mpi_comm_t *c, int gat
         return st;
     if (gather) {
         r = sr[0];
-        if (!lin_send(c, r, buf, n, dt, root, tag, &st))
+        if (!lin_send(c, r, buf, n, dt, root, tag, coll_rank(c), coll_context(c) + 1, &st))
             return CANAL_OK;
     } else {
         r = rr[0];
@@ -379,47 +372,59 @@ canal_status_t coll_leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf
                     root, tag);
 }
 
+/* The root's side of a linear call: its p blocks in buf (gather: where it
+ * receives, scatter: what it sends; v: counts[i] elements at displs[i]
+ * extents, else `each` elements at block i) of dt, and its own block
+ * (mine, n, mdt; mdt NULL: MPI_IN_PLACE or none) copied into or out of
+ * them. */
+typedef struct {
+    char *buf;
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
+    size_t each;
+    dt_type_t *dt;
+    void *mine;
+    size_t n;
+    dt_type_t *mdt;
+} lin_many_t;
+
 /* The root's receives (gather) or sends (scatter), posted in rank order,
  * and its own block copied, as the linear schedule; then the wait. A
  * scatter's send after a failed step carries no data (the schedule's
- * rule: its receiver fails too). */
-static canal_status_t lin_root(const coll_args_t *a, int gather)
+ * rule: its receiver fails too). The element size and extent are taken
+ * once, not per block. */
+static canal_status_t lin_root_run(mpi_comm_t *c, int gather, const lin_many_t *m, int tag)
 {
-    mpi_comm_t *c = a->comm;
-    int p = coll_size(c), me = coll_rank(c), ctx = coll_context(c) + 1, tag, k = 0;
+    int p = coll_size(c), me = coll_rank(c), ctx = coll_context(c) + 1, k = 0;
     int peers[COLL_DIRECT_MAX_RANKS];
-    size_t want[COLL_DIRECT_MAX_RANKS];
-    dt_type_t *dt = gather ? a->rdt : a->sdt;
-    char *buf = gather ? (char *)a->recvbuf : (char *)a->sendbuf;
+    size_t want[COLL_DIRECT_MAX_RANKS], esz = dt_size(m->dt);
+    ptrdiff_t ext = dt_extent(m->dt), step = (ptrdiff_t)m->each * ext;
     adi_request_t **rr, **sr, **r;
     canal_status_t st, err = CANAL_OK;
 
-    if ((tag = coll_comm_take_tag(c, a->kind)) < 0)
-        return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective's state");
     if ((st = coll_comm_direct_reqs(c, gather ? p : 0, gather ? 0 : p, &rr, &sr)) < 0)
         return st;
     r = gather ? rr : sr;
     for (int i = 0; i < p; i++) {
-        size_t n;
-        ptrdiff_t off;
-        lin_block(a, i, gather, &n, &off);
+        size_t n = m->counts != NULL ? (size_t)m->counts[i] : m->each;
+        char *at = m->buf + (m->displs != NULL ? (ptrdiff_t)m->displs[i] * ext : i * step);
         if (i == me) {
-            if (gather && a->sendbuf != MPI_IN_PLACE && a->sdt != NULL)
-                st = coll_copy_now(a->sendbuf, (size_t)a->sendcount, a->sdt, buf + off, n, dt);
-            else if (!gather && a->recvbuf != MPI_IN_PLACE && a->rdt != NULL)
-                st = coll_copy_now(buf + off, n, dt, a->recvbuf, (size_t)a->recvcount, a->rdt);
-            else
+            if (m->mdt == NULL)
                 st = CANAL_OK;
+            else if (gather)
+                st = coll_copy_now(m->mine, m->n, m->mdt, at, n, m->dt);
+            else
+                st = coll_copy_now(at, n, m->dt, m->mine, m->n, m->mdt);
             if (st < 0 && err == CANAL_OK)
                 err = st;
             continue;
         }
-        if (n * dt_size(dt) == 0)
+        if (n * esz == 0)
             continue;
         st = CANAL_OK;
         if (gather)
-            st = adi_irecv_into(r[k], buf + off, n, dt, i, tag, ctx);
-        else if (!lin_send(c, r[k], buf + off, err != CANAL_OK ? 0 : n, dt, i, tag, &st))
+            st = adi_irecv_into(r[k], at, n, m->dt, i, tag, ctx);
+        else if (!lin_send(c, r[k], at, err != CANAL_OK ? 0 : n, m->dt, i, tag, me, ctx, &st))
             continue; /* (sent: nothing to wait for) */
         if (st < 0) {
             /* not posted: this rank's error; the rest still go (a lost
@@ -429,15 +434,80 @@ static canal_status_t lin_root(const coll_args_t *a, int gather)
             r[k]->status.peer = -1;
         }
         peers[k] = i;
-        want[k++] = n * dt_size(dt);
+        want[k++] = n * esz;
     }
-    if ((st = lin_wait(c, tag, r, k, gather ? peers : NULL)) < 0)
+    /* (a scatter whose sends all went: nothing to wait for) */
+    if (k > 0 && (st = lin_wait(c, tag, r, k, gather ? peers : NULL)) < 0)
         return st;
     for (int j = 0; j < k && err == CANAL_OK; j++)
-        err = lin_outcome(c, r[j], peers[j], want[j], gather);
+        if (r[j]->status.error != CANAL_OK || (gather && r[j]->status.bytes != want[j]))
+            err = lin_outcome(c, r[j], peers[j], want[j], gather); /* (else CANAL_OK) */
     if (err < 0 && err != CANAL_ERR_PEER && err != CANAL_ERR_PEER_PENDING)
         coll_watch_failed(c, tag, err);
     return err;
+}
+
+static canal_status_t lin_root(const coll_args_t *a, int gather)
+{
+    int v = a->kind == COLL_GATHERV || a->kind == COLL_SCATTERV, tag;
+    lin_many_t m = {
+        .buf = gather ? (char *)a->recvbuf : (char *)a->sendbuf,
+        .counts = !v ? NULL : gather ? a->recvcounts : a->sendcounts,
+        .displs = !v ? NULL : gather ? a->rdispls : a->sdispls,
+        .each = (size_t)(gather ? a->recvcount : a->sendcount),
+        .dt = gather ? a->rdt : a->sdt,
+        .mine = gather ? (void *)a->sendbuf : a->recvbuf,
+        .n = (size_t)(gather ? a->sendcount : a->recvcount),
+        .mdt = gather ? a->sdt : a->rdt,
+    };
+
+    if (m.mine == MPI_IN_PLACE)
+        m.mdt = NULL;
+    if ((tag = coll_comm_take_tag(a->comm, a->kind)) < 0)
+        return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective's state");
+    return lin_root_run(a->comm, gather, &m, tag);
+}
+
+/* coll_root_direct before the selection's answer is remembered, or when a
+ * block is larger than the direct run takes: coll_run_direct. */
+static __attribute__((noinline)) canal_status_t
+root_choose(mpi_comm_t *c, coll_kind_t kind, const coll_root_t *r, int *ran)
+{
+    int gather = kind == COLL_GATHER || kind == COLL_GATHERV;
+    coll_args_t a = {.kind = kind, .comm = c, .root = coll_rank(c), .commutative = 1};
+
+    if (gather) {
+        a.sendbuf = r->mine;
+        a.sendcount = (MPI_Count)r->n;
+        a.sdt = r->mdt;
+        a.recvbuf = r->buf;
+        a.recvcount = (MPI_Count)r->each;
+        a.recvcounts = r->counts;
+        a.rdispls = r->displs;
+        a.rdt = r->dt;
+    } else {
+        a.recvbuf = r->mine;
+        a.recvcount = (MPI_Count)r->n;
+        a.rdt = r->mdt;
+        a.sendbuf = r->buf;
+        a.sendcount = (MPI_Count)r->each;
+        a.sendcounts = r->counts;
+        a.sdispls = r->displs;
+        a.sdt = r->dt;
+    }
+    return coll_run_direct(&a, ran);
+}
+
+canal_status_t coll_root_direct(mpi_comm_t *c, coll_kind_t kind, const coll_root_t *r, int *ran)
+{
+    int tag;
+    lin_many_t m = {r->buf, r->counts, r->displs, r->each, r->dt, r->mine, r->n, r->mdt};
+
+    /* (elements: no product to overflow) */
+    if (r->most > COLL_PAIR_MAX / dt_size(r->dt) || (tag = coll_comm_leaf_tag(c, kind)) < 0)
+        return root_choose(c, kind, r, ran);
+    *ran = 1;
+    return lin_root_run(c, kind == COLL_GATHER || kind == COLL_GATHERV, &m, tag);
 }
 
 canal_status_t coll_direct_gather(const coll_args_t *a)

@@ -1176,6 +1176,95 @@ static int leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf, MPI_Cou
     return 1;
 }
 
+/* A blocking gather(v) or scatter(v) at the root of an intracommunicator
+ * of up to WIDE_SMALL ranks with predefined contiguous datatypes and
+ * arguments that pass every check coll_call would make (check_call's: the
+ * counts, the datatypes, a buffer where something moves, no aliasing of
+ * the root's own block with its blocks; something moves), then the call
+ * run directly (coll_root_direct: coll/pair.c's linear root on the choice
+ * the communicator remembers) without coll_args_t or coll_call's general
+ * steps. The root's blocks: many (of mtype; v: counts and displs, int[] or
+ * with big MPI_Count[]/MPI_Aint[], taken as they are when big, else
+ * widened in the loop that checks them; else `each` elements a block);
+ * its own block (mine, n, otype). 1 with *err the result when it ran; 0
+ * when anything else holds (a failed check, where coll_call raises the
+ * error with its class and message; a possible overlap, which coll_call
+ * judges exactly; nothing moving, the checking mode, a revoked
+ * communicator, more ranks, or no direct algorithm). */
+static int root_direct(mpi_comm_t *c, coll_kind_t kind, const void *many, MPI_Count each,
+                       const void *counts, const void *displs, int big, MPI_Datatype mtype,
+                       const void *mine, MPI_Count n, MPI_Datatype otype, int root,
+                       coll_mode_t mode, const char *fn, int *err)
+{
+    MPI_Count wc[WIDE_SMALL];
+    MPI_Aint wd[WIDE_SMALL], lo = 0, hi = 0;
+    coll_root_t r = {.buf = (void *)many, .each = (size_t)each, .mine = (void *)mine, .n = (size_t)n};
+    span_t ms, os;
+    size_t esz;
+    int p = c->size, ran = 0;
+    canal_status_t st;
+
+    if (mode != MODE_BLOCKING || c->is_inter || c->rank != root || p > WIDE_SMALL ||
+        many == MPI_IN_PLACE || !mpi_dt_is_predefined(mtype) ||
+        (esz = dt_size(r.dt = mpi_dt_get(mtype))) == 0 || !dt_is_contig(r.dt) ||
+        empty_check_enabled() || adi_ctx_pair_revoked_inline(c->context))
+        return 0;
+    if (mine != MPI_IN_PLACE) {
+        if (n < 0 || !mpi_dt_is_predefined(otype) || !dt_is_contig(r.mdt = mpi_dt_get(otype)) ||
+            (mine == NULL && n > 0 && dt_size(r.mdt) > 0))
+            return 0;
+    }
+    if (counts == NULL) {
+        /* (many NULL with blocks to move: check_side's MPI_ERR_BUFFER) */
+        if (each <= 0 || many == NULL)
+            return 0;
+        r.most = (size_t)each;
+        hi = (MPI_Aint)p * each;
+    } else {
+        if (displs == NULL)
+            return 0;
+        r.counts = big ? counts : wc;
+        r.displs = big ? displs : wd;
+        for (int i = 0; i < p; i++) {
+            MPI_Count k = count_at(counts, big, i);
+            MPI_Aint d = displ_at(displs, big, i), end;
+            if (!big) {
+                wc[i] = k;
+                wd[i] = d;
+            }
+            if (k <= 0) {
+                if (k < 0)
+                    return 0; /* (MPI_ERR_COUNT) */
+                continue;
+            }
+            if (__builtin_add_overflow(d, (MPI_Aint)k, &end))
+                return 0;
+            if (r.most == 0 || d < lo)
+                lo = d;
+            if (r.most == 0 || end > hi)
+                hi = end;
+            if ((size_t)k > r.most)
+                r.most = (size_t)k;
+        }
+        if (r.most == 0)
+            return 0; /* (nothing moves here: coll_call's empty part) */
+    }
+    /* the root's own block against the bound of its blocks: apart, or
+     * coll_call looks at each block */
+    if (r.mdt != NULL && n > 0 && dt_size(r.mdt) > 0) {
+        MPI_Aint off;
+        if (!span_contig(mine, 0, n, r.mdt, &os) ||
+            __builtin_mul_overflow(lo, (MPI_Aint)esz, &off) ||
+            !span_contig(many, off, hi - lo, r.dt, &ms) || (os.lo < ms.hi && ms.lo < os.hi))
+            return 0;
+    }
+    st = coll_root_direct(c, kind, &r, &ran);
+    if (!ran)
+        return 0;
+    *err = st < 0 ? mpi_err_status(c, st, fn) : MPI_SUCCESS;
+    return 1;
+}
+
 /* gather, scatter, allgather, alltoall and their neighbourhood forms */
 static inline __attribute__((always_inline)) int
 coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -1191,6 +1280,13 @@ coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
         return err;
     if (kind == COLL_SCATTER &&
         leaf_direct(c, kind, recvbuf, recvcount, recvtype, root, mode, fn, &err))
+        return err;
+    /* and the root's (root_direct) */
+    if (kind == COLL_GATHER && root_direct(c, kind, recvbuf, recvcount, NULL, NULL, 0, recvtype,
+                                           sendbuf, sendcount, sendtype, root, mode, fn, &err))
+        return err;
+    if (kind == COLL_SCATTER && root_direct(c, kind, sendbuf, sendcount, NULL, NULL, 0, sendtype,
+                                            recvbuf, recvcount, recvtype, root, mode, fn, &err))
         return err;
     /* Nothing to send or receive at any rank (both counts 0: the other
      * ranks' are too, by the type signatures' rule), as coll_call would
@@ -1225,6 +1321,10 @@ coll_recv_v(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
     if (kind == COLL_GATHERV &&
         leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err))
         return err;
+    if (kind == COLL_GATHERV && root_direct(c, kind, recvbuf, 0, recvcounts, displs, large,
+                                            recvtype, sendbuf, sendcount, sendtype, root, mode,
+                                            fn, &err))
+        return err;
     if (kind == COLL_GATHERV &&
         empty_part_done(c, kind, root, sendbuf, sendcount, sendtype, recvcounts, displs, large,
                         recvtype, mode, request))
@@ -1258,6 +1358,9 @@ coll_scatterv(const void *sendbuf, const void *sendcounts, const void *displs,
     int err;
     /* (a leaf with data first: leaf_direct refuses an empty part) */
     if (leaf_direct(c, COLL_SCATTERV, recvbuf, recvcount, recvtype, root, mode, fn, &err))
+        return err;
+    if (root_direct(c, COLL_SCATTERV, sendbuf, 0, sendcounts, displs, large, sendtype, recvbuf,
+                    recvcount, recvtype, root, mode, fn, &err))
         return err;
     if (empty_part_done(c, COLL_SCATTERV, root, recvbuf, recvcount, recvtype, sendcounts, displs,
                         large, sendtype, mode, request))
