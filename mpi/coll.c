@@ -1221,7 +1221,9 @@ static int root_direct(mpi_comm_t *c, coll_kind_t kind, const void *many, MPI_Co
         r.most = (size_t)each;
         hi = (MPI_Aint)p * each;
     } else {
-        if (displs == NULL)
+        /* (many NULL: check_v_buf's MPI_ERR_BUFFER where a block moves,
+         * legal where none does; coll_call tells) */
+        if (displs == NULL || many == NULL)
             return 0;
         r.counts = big ? counts : wc;
         r.displs = big ? displs : wd;
