@@ -340,6 +340,26 @@ static canal_status_t lin_leaf(const coll_args_t *a, int gather)
                     dt != NULL ? n * dt_size(dt) : 0, a->root, tag);
 }
 
+/* One side of a rooted call's coll_args_t for coll_run_direct: the send
+ * side (send 1) or the receive side, with its v arrays (NULL: one count). */
+static void args_side(coll_args_t *a, int send, const void *buf, size_t n, dt_type_t *dt,
+                      const MPI_Count *counts, const MPI_Aint *displs)
+{
+    if (send) {
+        a->sendbuf = buf;
+        a->sendcount = (MPI_Count)n;
+        a->sdt = dt;
+        a->sendcounts = counts;
+        a->sdispls = displs;
+    } else {
+        a->recvbuf = (void *)buf;
+        a->recvcount = (MPI_Count)n;
+        a->rdt = dt;
+        a->recvcounts = counts;
+        a->rdispls = displs;
+    }
+}
+
 /* coll_leaf_direct before the selection's answer is remembered, or when
  * the block is larger than the direct run takes: coll_run_direct. */
 static __attribute__((noinline)) canal_status_t leaf_choose(mpi_comm_t *c, coll_kind_t kind,
@@ -348,15 +368,7 @@ static __attribute__((noinline)) canal_status_t leaf_choose(mpi_comm_t *c, coll_
 {
     coll_args_t a = {.kind = kind, .comm = c, .root = root, .commutative = 1};
 
-    if (kind == COLL_GATHER || kind == COLL_GATHERV) {
-        a.sendbuf = buf;
-        a.sendcount = (MPI_Count)n;
-        a.sdt = dt;
-    } else {
-        a.recvbuf = (void *)buf;
-        a.recvcount = (MPI_Count)n;
-        a.rdt = dt;
-    }
+    args_side(&a, kind == COLL_GATHER || kind == COLL_GATHERV, buf, n, dt, NULL, NULL);
     return coll_run_direct(&a, ran);
 }
 
@@ -476,25 +488,8 @@ root_choose(mpi_comm_t *c, coll_kind_t kind, const coll_root_t *r, int *ran)
     int gather = kind == COLL_GATHER || kind == COLL_GATHERV;
     coll_args_t a = {.kind = kind, .comm = c, .root = coll_rank(c), .commutative = 1};
 
-    if (gather) {
-        a.sendbuf = r->mine;
-        a.sendcount = (MPI_Count)r->n;
-        a.sdt = r->mdt;
-        a.recvbuf = r->buf;
-        a.recvcount = (MPI_Count)r->each;
-        a.recvcounts = r->counts;
-        a.rdispls = r->displs;
-        a.rdt = r->dt;
-    } else {
-        a.recvbuf = r->mine;
-        a.recvcount = (MPI_Count)r->n;
-        a.rdt = r->mdt;
-        a.sendbuf = r->buf;
-        a.sendcount = (MPI_Count)r->each;
-        a.sendcounts = r->counts;
-        a.sdispls = r->displs;
-        a.sdt = r->dt;
-    }
+    args_side(&a, gather, r->mine, r->n, r->mdt, NULL, NULL); /* (its own block) */
+    args_side(&a, !gather, r->buf, r->each, r->dt, r->counts, r->displs);
     return coll_run_direct(&a, ran);
 }
 

@@ -189,6 +189,14 @@ static int check_root(mpi_comm_t *c, int root, const char *fn)
     return MPI_SUCCESS;
 }
 
+/* A buffer that must be there: NULL where count elements of a predefined
+ * datatype move bytes (MPI_BOTTOM with a derived datatype of absolute
+ * addresses is a legal NULL). */
+static inline int buf_missing(const void *buf, MPI_Count count, MPI_Datatype dth, dt_type_t *dt)
+{
+    return buf == NULL && count > 0 && dt_size(dt) > 0 && mpi_handle_kind(dth) == MPI_HKIND_BUILTIN;
+}
+
 /* count, datatype and buffer of one side of a call. */
 static int check_side(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dth,
                       const char *what, const char *fn, dt_type_t **dt_out)
@@ -199,17 +207,15 @@ static int check_side(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datat
                              (long long)count);
     if ((err = mpi_check_dt(c, dth, fn, dt_out)))
         return err;
-    if (buf == NULL && count > 0 && dt_size(*dt_out) > 0 &&
-        mpi_handle_kind(dth) == MPI_HKIND_BUILTIN)
+    if (buf_missing(buf, count, dth, *dt_out))
         return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "%sbuf is NULL with %scount=%lld", what, what,
                              (long long)count);
     return MPI_SUCCESS;
 }
 
-/* The buffer of a v side (its counts widened): NULL where one of its blocks
- * moves bytes of a predefined datatype is check_side's MPI_ERR_BUFFER, per
- * block (MPI_BOTTOM with a derived datatype of absolute addresses is a
- * legal NULL). dths/dts: the w forms' datatypes a block, else dth/dt. */
+/* The buffer of a v side (its counts widened): check_side's MPI_ERR_BUFFER
+ * per block (buf_missing). dths/dts: the w forms' datatypes a block, else
+ * dth/dt. */
 static int check_v_buf(mpi_comm_t *c, const void *buf, const MPI_Count *counts, int n,
                        MPI_Datatype dth, dt_type_t *dt, const MPI_Datatype *dths,
                        dt_type_t *const *dts, const char *what, const char *fn)
@@ -217,8 +223,7 @@ static int check_v_buf(mpi_comm_t *c, const void *buf, const MPI_Count *counts, 
     if (buf != NULL)
         return MPI_SUCCESS;
     for (int i = 0; i < n; i++)
-        if (counts[i] > 0 && dt_size(dts != NULL ? dts[i] : dt) > 0 &&
-            mpi_handle_kind(dths != NULL ? dths[i] : dth) == MPI_HKIND_BUILTIN)
+        if (buf_missing(buf, counts[i], dths != NULL ? dths[i] : dth, dts != NULL ? dts[i] : dt))
             return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "%sbuf is NULL with %scounts[%d]=%lld",
                                  what, what, i, (long long)counts[i]);
     return MPI_SUCCESS;
@@ -1211,7 +1216,7 @@ static int root_direct(mpi_comm_t *c, coll_kind_t kind, const void *many, MPI_Co
         return 0;
     if (mine != MPI_IN_PLACE) {
         if (n < 0 || !mpi_dt_is_predefined(otype) || !dt_is_contig(r.mdt = mpi_dt_get(otype)) ||
-            (mine == NULL && n > 0 && dt_size(r.mdt) > 0))
+            buf_missing(mine, n, otype, r.mdt))
             return 0;
     }
     if (counts == NULL) {
