@@ -10,6 +10,8 @@
 # Environment:
 #   NPS="4 8 2"     rank counts; ROUNDS=3 rounds, the libraries' order rotated
 #                   each round (canal mpich ompi, mpich ompi canal, ...)
+#   LIBS="canal mpich ompi"  the libraries that run (e.g. "canal ompi": issue
+#                   26's criterion is Open MPI; oversubscribed MPICH is slow)
 #   CANAL_BASE=prefix  a second Canal (before a change) run as "base" in the
 #                   same rounds, through the same IMB binary
 #   COLLS="Bcast Allreduce ..."  IMB benchmarks (default IMB-MPI1's fourteen
@@ -54,7 +56,8 @@ if [ "${REPORT_ONLY:-0}" != 1 ]; then
     [ -x "$IMB_MPICH" ] || { echo "imb_sweep: SKIP: no IMB-MPI1 at $IMB_MPICH (IMB_MPICH)" >&2; exit 77; }
     for np in $NPS; do
         for ((r = 1; r <= ROUNDS; r++)); do
-            all="canal mpich ompi"; [ -n "${CANAL_BASE:-}" ] && all="canal base mpich ompi"
+            all=${LIBS:-canal mpich ompi}
+            [ -n "${CANAL_BASE:-}" ] && [[ " $all " != *" base "* ]] && all="${all/canal/canal base}"
             set -- $all; k=$(((r - 1) % $#)); libs="${*:k+1} ${*:1:k}"
             for lib in $libs; do
                 f=$out/$lib.np$np.r$r.txt
