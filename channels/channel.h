@@ -139,7 +139,13 @@ typedef struct ch_ops {
      * peer included); a channel may carry it where a lone packet is fastest
      * and two senders at once would contend (shm: the line the pair shares).
      * A wrong hint costs time, never order or data (ch_no_sendv_turn:
-     * sendv()). */
+     * sendv()). The device calls it only as its ping-pong's send, between
+     * post_fence() and finalize(), with what that send has already checked:
+     * a peer this endpoint reaches and never reported failed
+     * (on_peer_failed), n 1 or 2, iov[0] a header of 1..CH_HDR_MAX bytes
+     * at a valid address; the channel need not check these again. Sizes
+     * are sendv()'s (what does not fit a turn goes the other way), and a
+     * payload base may be NULL (an erroneous program's: sendv() says so). */
     canal_status_t (*sendv_turn)(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n);
     /* Poll once; returns the number of packets delivered, or an error. */
     int (*progress)(ch_endpoint_t *ep);

@@ -430,19 +430,22 @@ canal_status_t ch_shm_sendv_turn(ch_endpoint_t *ep, int peer, const struct iovec
     uint16_t seq;
     int li;
 
-    if ((unsigned)peer >= (unsigned)st->send_n || (unsigned)n - 1 > 1 || iov == NULL ||
-        (li = st->local_of[peer]) < 0)
-        goto ring;
+    /* (what the device checked is not looked at again, channel.h: the
+     * peer is a live local one, n and the header are good; turn_out is
+     * NULL for this rank itself and with turns off) */
+    li = st->local_of[peer];
     p = &st->peers[li];
     hl = iov[0].iov_len;
     len = n == 2 ? iov[1].iov_len : 0;
     if ((t = p->turn_out) == NULL || hl - 1 >= SHM_TURN_BYTES ||
-        len > SHM_TURN_BYTES - ch_shm_payload_off(hl, 0) || iov[0].iov_base == NULL ||
-        (len != 0 && iov[1].iov_base == NULL) || p->dead ||
+        len > SHM_TURN_BYTES - ch_shm_payload_off(hl, 0) || (len != 0 && iov[1].iov_base == NULL) ||
         (uint16_t)(atomic_load_explicit(&p->turn_in->head, memory_order_acquire) >> 16) !=
             p->turn_sent)
         goto ring; /* (the peer has not taken our last turn yet) */
-    common_copy_small(t->bytes, iov[0].iov_base, hl);
+    if (hl == 16)
+        memcpy(t->bytes, iov[0].iov_base, 16); /* the device's tiny header */
+    else
+        common_copy_small(t->bytes, iov[0].iov_base, hl);
     if (len != 0)
         common_copy_small(t->bytes + ch_shm_payload_off(hl, 0), iov[1].iov_base, len);
     seq = (uint16_t)(p->turn_sent + 1);
