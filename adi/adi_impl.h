@@ -441,7 +441,4 @@ int adi_recv_detached_pending(void);
  * fence (adi/pt2pt.c, offer_close). */
 void adi_offers_final(void);
 
-/* request.c: call fn on every live request (the device lock held). */
-void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg);
-
 #endif

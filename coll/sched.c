@@ -164,6 +164,7 @@ coll_comm_t *coll_comm_state(mpi_comm_t *c)
 }
 
 static void sched_destroy(coll_sched_t *s);
+static void final_abandon(mpi_comm_t *c, coll_comm_t *cs);
 
 static int comm_idle(void *arg)
 {
@@ -185,7 +186,10 @@ void coll_comm_release(mpi_comm_t *c)
          * use the communicator, so they finish first. */
         LOG_DEBUG("freeing a communicator with %d collective(s) in progress: completing them",
                   cs->active);
-        adi_wait_until(comm_idle, cs);
+        if (c == coll_host.comm_world()) /* (only MPI_Finalize frees it) */
+            final_abandon(c, cs);
+        else
+            adi_wait_until(comm_idle, cs);
     }
     /* An intercommunicator's local communicator carries its calls' local
      * parts and the notices of coll/watch.c, but may have no state of its
@@ -1312,6 +1316,65 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
     adi_unlock();
     common_err_set(err, "%s", msg);
     return 1;
+}
+
+/* The schedules of nonblocking or persistent calls still running on one
+ * communicator (final_abandon's search; device lock held). */
+typedef struct {
+    mpi_comm_t *comm;
+    adi_request_t *reqs[16];
+    int n;
+} running_t;
+
+static void running_find(adi_request_t *r, void *arg)
+{
+    running_t *f = arg;
+    coll_sched_t *s;
+
+    if (r->kind == ADI_REQ_COLL && f->n < 16 && (s = req_sched(r)) != NULL && s->comm == f->comm &&
+        !s->abandoned)
+        f->reqs[f->n++] = r;
+}
+
+/* MPI_Finalize's release of MPI_COMM_WORLD (coll_module_finalize): a
+ * nonblocking or persistent collective still running there is one the
+ * program never completed (erroneous: MPI_Finalize with a request
+ * active). Its messages' receivers may be in MPI_Finalize's fence
+ * already, where they take nothing: it gets CANAL_FINALIZE_WAIT_MS, the
+ * limit adi_finalize gives the sends abandoned collectives left, and is
+ * then abandoned as a mismatched call is (sched_abandon: its receives
+ * detached, its sends kept or withdrawn, then adi_finalize's final word
+ * and limit). Before, the release waited for ever: over ofi the RTS of
+ * rank 1's MPI_Ibcast to rank 2, queued behind a connection rank 2 in its
+ * fence never accepted, never left (coll_detach_wait args=final). */
+static void final_abandon(mpi_comm_t *c, coll_comm_t *cs)
+{
+    long long limit_ms = common_cvar_int("FINALIZE_WAIT_MS");
+    running_t f = {.comm = c};
+
+    if (adi_wait_until_for(comm_idle, cs, limit_ms > 0 ? limit_ms * 1000 : 1) == CANAL_OK)
+        return;
+    do {
+        f.n = 0;
+        adi_lock();
+        adi_request_each_live(running_find, &f);
+        adi_unlock();
+        for (int i = 0; i < f.n; i++) {
+            int kind = tag_kind(((coll_sched_t *)f.reqs[i]->mpi_ext)->tag);
+            LOG_WARN("MPI_Finalize: a nonblocking collective on MPI_COMM_WORLD (%s) was still "
+                     "running after CANAL_FINALIZE_WAIT_MS (%lld ms): the program never "
+                     "completed its request; abandoning it",
+                     kind <= COLL_NEIGHBOR_ALLTOALLW ? coll_kind_name((coll_kind_t)kind)
+                                                     : "a collective",
+                     limit_ms);
+            common_err_set(CANAL_ERR_PENDING, "the collective was still running at MPI_Finalize");
+            adi_lock();
+            coll_sched_t *s = req_sched(f.reqs[i]);
+            adi_unlock();
+            if (s != NULL)
+                sched_abandon(s, f.reqs[i], CANAL_ERR_PENDING);
+        }
+    } while (f.n == 16);
 }
 
 /* Poke the peers whose messages s still waits for (coll/watch.c); s
