@@ -99,6 +99,11 @@ static inline canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)
     return coll_watch_wait_late(c, tag, pred, arg, hooks);
 }
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
+/* The same from a send of the call (across an intercommunicator) that
+ * waits for its receiver, remote rank `peer`: a poke that only a rank
+ * which took no part in the call answers (coll_sched_set_absent's
+ * record); any other rank takes it as nothing (a slow receiver). */
+void coll_watch_poke_receiver(mpi_comm_t *c, int tag, int peer);
 /* c's collective state was just made (coll_comm_state: its first
  * collective on this rank): take unread the pokes already queued on its
  * contexts, which are a freed communicator's that had the same ids (sent

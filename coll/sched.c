@@ -1381,25 +1381,33 @@ static void final_abandon(mpi_comm_t *c, coll_comm_t *cs)
  * stays alive meanwhile (a blocking schedule) or r is its request. */
 static void poke_peers(coll_sched_t *s, adi_request_t *r)
 {
-    int peers[64], n = 0, tag = 0;
+    int peers[64], n = 0, tag = 0, inter;
     mpi_comm_t *comms[64]; /* (an intercommunicator's local part: its local communicator) */
+    unsigned char sender[64];
 
     adi_lock();
     if (r != NULL && (s = req_sched(r)) == NULL) {
         adi_unlock();
         return;
     }
+    inter = coll_is_inter(s->comm);
     for (int i = 0; i < s->nacts && n < 64; i++) {
         const act_t *a = &s->acts[i];
-        if (a->kind == ACT_RECV && a->req != NULL && !a->req->done && a->peer >= 0) {
+        /* (and a send across an intercommunicator that waits for its
+         * receiver, a rendezvous: the remote rank may have taken no part
+         * in the call, MPI_PROC_NULL, and answers from its record) */
+        if ((a->kind == ACT_RECV ||
+             (a->kind == ACT_SEND && inter && (a->comm == NULL || a->comm == s->comm))) &&
+            a->req != NULL && !a->req->done && a->peer >= 0) {
             comms[n] = a->comm != NULL ? a->comm : s->comm;
+            sender[n] = a->kind == ACT_SEND;
             peers[n++] = a->peer;
         }
     }
     tag = s->tag;
     adi_unlock();
     for (int i = 0; i < n; i++)
-        coll_watch_poke(comms[i], tag, peers[i]);
+        (sender[i] ? coll_watch_poke_receiver : coll_watch_poke)(comms[i], tag, peers[i]);
 }
 
 static void sched_poke(void *arg)

@@ -232,7 +232,8 @@ static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
                                   "rank's %s waits for, passed MPI_PROC_NULL to its %s (it took "
                                   "no part in the call and returned): the two groups disagree "
                                   "about the root (no rank of the root's group passed MPI_ROOT, "
-                                  "or this group named the wrong rank)",
+                                  "a group named the wrong rank, or the receiving group "
+                                  "passed MPI_PROC_NULL)",
                                   stat.source, kind_name(kind), kind_name(note[0]));
         }
         if (note[1] == ROOT_NOTE) /* (root_disagrees's) */
@@ -333,14 +334,25 @@ void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st)
  * part in making the next communicator on the same context ids. */
 static unsigned pokes_unsent;
 
-void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
+/* The second word of a poke from a send that waits for its receiver
+ * (coll_watch_poke_receiver) holds this bit beside the call's kind. */
+enum { POKE_FROM_SEND = 1 << 16 };
+
+static void poke(mpi_comm_t *c, int tag, int peer, int32_t from_send)
 {
     int kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
-    int32_t note[2] = {tag - kind, kind};
+    int32_t note[2] = {tag - kind, kind | from_send};
     if (coll_is_inter(c) || peer != coll_rank(c)) { /* (inter: peer is a remote rank) */
         send_note(c, peer, note, sizeof note, COLL_TAG_POKE);
         __atomic_add_fetch(&pokes_unsent, 1, __ATOMIC_RELAXED);
     }
+}
+
+void coll_watch_poke(mpi_comm_t *c, int tag, int peer) { poke(c, tag, peer, 0); }
+
+void coll_watch_poke_receiver(mpi_comm_t *c, int tag, int peer)
+{
+    poke(c, tag, peer, POKE_FROM_SEND);
 }
 
 /* Take every poke that reached this rank on p's context (c's, or on an
@@ -374,12 +386,16 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
     adi_status_t stat;
 
     while (adi_improbe(ADI_ANY_SOURCE, COLL_TAG_POKE, ctx, &flag, &msg, &stat) >= 0 && flag) {
-        int32_t note[2] = {-1, -1};
+        int32_t note[2] = {-1, -1}, from_send;
         if (take(msg, note, sizeof note) != sizeof note)
             continue;
+        from_send = note[0] >= 0 ? note[1] & POKE_FROM_SEND : 0;
+        note[1] &= ~from_send;
         if (note[0] == STEP_NOTE)
             coll_comm_step_out(c, stat.source, note[1]);
         else if (p == c && coll_is_inter(c) && note[0] >= 0 && answer_absent(c, note, stat.source))
+            continue;
+        else if (from_send) /* (this rank's call takes that message, or has taken it) */
             continue;
         else if (note[0] == base && note[1] != kind && who != NULL) {
             who[0] = stat.source;
