@@ -117,6 +117,16 @@ void coll_watch_fresh(mpi_comm_t *c);
  * the groups disagree about the root) is answered at its next look or
  * drain, on any communicator (coll/watch.c). */
 void coll_sched_set_absent(coll_sched_t *s);
+/* This rank's part across an intercommunicator in s's call is one send,
+ * to remote rank `peer` (an MPI_Reduce's leader of the non-root group):
+ * when it ends, c keeps a record of it (the last such call), and a poke of
+ * that call from another remote rank (which waits for this rank's message,
+ * sent elsewhere: the groups disagree about the root) is answered as
+ * above. */
+void coll_sched_set_sent_only(coll_sched_t *s, int peer);
+/* Whether call `base` of c is that record's and remote rank `from` is not
+ * the one it sent to; *kind: the call's kind. */
+int coll_comm_sent_elsewhere(mpi_comm_t *c, int base, int from, int *kind);
 /* Whether this rank took no part in call `base` of c (the last run of such
  * calls); *kind: that call's kind when it is the last, else -1. */
 int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind);

@@ -68,7 +68,9 @@ struct coll_sched {
     int tag;
     coll_sched_t *pool_next;
     int cache_slot;         /* slot of the replay cache it was taken from, or -1 */
-    int absent;             /* this rank takes no part (coll_sched_set_absent) */
+    int absent;             /* this rank takes no part (1: coll_sched_set_absent), or its
+                               part across is one send, to remote rank absent - 2
+                               (coll_sched_set_sent_only) */
     cache_key_t key;        /* its key there */
     const char *key_arrays; /* and the count/displacement arrays of a v collective */
     size_t key_arrays_len;  /* (bytes; both in the schedule's temporaries) */
@@ -131,6 +133,11 @@ struct coll_comm {
      * rank took no part in (coll_sched_set_absent): their bases, from and
      * to, and the last one's kind; absent_to -1: none */
     int absent_from, absent_to, absent_kind;
+    /* the last call on an intercommunicator whose part across on this
+     * rank was one send (coll_sched_set_sent_only): its tag << 32 | the
+     * remote rank it sent to, UINT64_MAX: none (one word: a look in
+     * another thread reads both at once) */
+    uint64_t sent_only;
     int last_kind; /* the kind of the last tag taken (next_tag; -1: none yet) */
 };
 
@@ -154,6 +161,7 @@ coll_comm_t *coll_comm_state(mpi_comm_t *c)
         coll_comm_t *cs = calloc(1, sizeof(coll_comm_t));
         if (cs != NULL) {
             cs->absent_to = -1; /* (before another thread's look can see it) */
+            cs->sent_only = UINT64_MAX;
             cs->last_kind = -1;
         }
         *slot = cs;
@@ -1541,6 +1549,11 @@ void coll_sched_set_absent(coll_sched_t *s)
     s->absent = 1;
 }
 
+void coll_sched_set_sent_only(coll_sched_t *s, int peer)
+{
+    s->absent = 2 + peer;
+}
+
 /* Record that this rank took no part in s's call (a few stores, no
  * message): a poke of that call that reaches it later comes from a rank
  * of the other group that waits for it, which a correct program never
@@ -1552,11 +1565,17 @@ static void note_absent(coll_sched_t *s)
 {
     coll_comm_t *cs = *coll_host.comm_coll_slot(s->comm);
     int base = s->tag & ~((1 << COLL_TAG_KIND_BITS) - 1);
-    if (base - cs->absent_to != 1 << COLL_TAG_KIND_BITS)
-        __atomic_store_n(&cs->absent_from, base, __ATOMIC_RELAXED);
-    __atomic_store_n(&cs->absent_kind, s->tag & ((1 << COLL_TAG_KIND_BITS) - 1),
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&cs->absent_to, base, __ATOMIC_RELEASE);
+    if (s->absent >= 2) { /* (it sent, to one rank: coll_sched_set_sent_only) */
+        __atomic_store_n(&cs->sent_only,
+                         (uint64_t)(unsigned)s->tag << 32 | (unsigned)(s->absent - 2),
+                         __ATOMIC_RELAXED);
+    } else {
+        if (base - cs->absent_to != 1 << COLL_TAG_KIND_BITS)
+            __atomic_store_n(&cs->absent_from, base, __ATOMIC_RELAXED);
+        __atomic_store_n(&cs->absent_kind, s->tag & ((1 << COLL_TAG_KIND_BITS) - 1),
+                         __ATOMIC_RELAXED);
+        __atomic_store_n(&cs->absent_to, base, __ATOMIC_RELEASE);
+    }
     if (__atomic_load_n(&absent_comm, __ATOMIC_RELAXED) != s->comm) {
         adi_lock();
         __atomic_store_n(&absent_comm, s->comm, __ATOMIC_RELAXED);
@@ -1573,6 +1592,19 @@ int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind)
     from = __atomic_load_n(&cs->absent_from, __ATOMIC_RELAXED);
     *kind = base == to ? __atomic_load_n(&cs->absent_kind, __ATOMIC_RELAXED) : -1;
     return base >= from && base <= to;
+}
+
+int coll_comm_sent_elsewhere(mpi_comm_t *c, int base, int from, int *kind)
+{
+    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
+    uint64_t rec = cs != NULL ? __atomic_load_n(&cs->sent_only, __ATOMIC_RELAXED) : UINT64_MAX;
+    int tag = (int)(rec >> 32);
+
+    if (rec == UINT64_MAX || (tag & ~((1 << COLL_TAG_KIND_BITS) - 1)) != base ||
+        (int)(uint32_t)rec == from)
+        return 0;
+    *kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
+    return 1;
 }
 
 mpi_comm_t *coll_absent_hold(mpi_comm_t *c)

@@ -158,8 +158,9 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
  * intercommunicator disagree about a call's root (root_disagrees). */
 enum { ROOT_NOTE = -3 };
 /* The second word of the answer of a rank that took no part in the call
- * (MPI_PROC_NULL) to a remote rank that poked it (answer_absent). */
-enum { ABSENT_NOTE = -4 };
+ * (MPI_PROC_NULL) to a remote rank that poked it (answer_absent); of one
+ * whose part across was a send to another remote rank (SENT_NOTE). */
+enum { ABSENT_NOTE = -4, SENT_NOTE = -5 };
 
 /* A message of this call (kind `kind`, the same as this rank's) came to
  * this rank of intercommunicator c from rank `other` of the remote group,
@@ -224,6 +225,16 @@ static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
                                   stat.source, kind_name(kind & (COLL_WATCH_BLOCK - 1)));
+        if (note[1] == SENT_NOTE && p == c && coll_is_inter(c)) { /* (answer_absent's) */
+            int32_t rn[3] = {kind, ROOT_NOTE, kind};
+            notify(c, base, rn);
+            return common_err_set(CANAL_ERR_MISMATCH,
+                                  "collective mismatch: rank %d of the remote group, which this "
+                                  "rank's %s waits for, sent its part of its %s to another rank "
+                                  "of this group and returned: the two groups disagree about "
+                                  "the root (MPI_ROOT, MPI_PROC_NULL or the root's rank)",
+                                  stat.source, kind_name(kind), kind_name(note[0]));
+        }
         if (note[1] == ABSENT_NOTE && p == c && coll_is_inter(c)) { /* (answer_absent's) */
             int32_t rn[3] = {kind, ROOT_NOTE, kind};
             notify(c, base, rn);
@@ -368,12 +379,13 @@ void coll_watch_poke_receiver(mpi_comm_t *c, int tag, int peer)
  * groups disagree about the root, and stops its group); 1 when answered. */
 static int answer_absent(mpi_comm_t *c, const int32_t poke[2], int from)
 {
-    int k = -1;
+    int k = -1, sent = 0;
     int32_t note[3];
-    if (!coll_comm_was_absent(c, poke[0], &k))
+    if (!coll_comm_was_absent(c, poke[0], &k) &&
+        !(sent = coll_comm_sent_elsewhere(c, poke[0], from, &k)))
         return 0;
     note[0] = k >= 0 ? k : poke[1];
-    note[1] = ABSENT_NOTE;
+    note[1] = sent ? SENT_NOTE : ABSENT_NOTE;
     note[2] = poke[1];
     send_note(c, from, note, sizeof note, poke[0] | COLL_TAG_ABORT);
     return 1;

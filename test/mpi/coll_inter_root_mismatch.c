@@ -24,10 +24,13 @@
  * group 0's rank 1 while group 1 names rank 0: group 1's rank 0 sends the
  * result to group 0's rank 0, which passed MPI_PROC_NULL and left; its
  * rendezvous send waits, and the root's poke reaches it: its call does not
- * send to the root, so it fails so, and its notice stops the root. (With
- * a message small enough to go eagerly the sender has left as well, and
- * nothing that waits can tell: that one still hangs; doc/design.md.) On
- * b37dee7 all hung. args=allnull: group 0 all pass MPI_PROC_NULL (no
+ * send to the root, so it fails so, and its notice stops the root. On
+ * b37dee7 all hung. args=reduce 1024: the same, 1 KiB: the sender's
+ * message goes eagerly and it returns, keeping a record of the call (its
+ * part across was one send, to group 0's rank 0: coll_sched_set_sent_only);
+ * the root pokes it after a second, and it answers from the record at its
+ * next look (MPI_Barrier on MPI_COMM_WORLD): the root fails (hung on
+ * 5daf538). args=allnull: group 0 all pass MPI_PROC_NULL (no
  * MPI_ROOT), group 1 names rank 0: group 0 returns at once keeping a
  * record of the call (coll_sched_set_absent); group 1's rank 0 waits,
  * pokes group 0's rank 0 after a second, and that rank, waiting in
@@ -123,6 +126,10 @@ int main(int argc, char **argv)
         else
             CHECK(rc == MPI_SUCCESS, "rank %d (MPI_PROC_NULL): MPI_Bcast returned %d: %s",
                   mtest_rank, rc, msg);
+    } else if (reduce && n <= 4096 && color == 1 && lr == 0) {
+        /* (small: the sender's message went eagerly, and it left) */
+        CHECK(rc == MPI_SUCCESS, "rank %d (MPI_Reduce of %d bytes, sent): returned %d: %s",
+              mtest_rank, n, rc, msg);
     } else if (reduce) {
         /* (the root, and the sender the root waits for) */
         if (root == MPI_ROOT || (color == 1 && lr == 0))
