@@ -225,27 +225,21 @@ static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
                                   stat.source, kind_name(kind & (COLL_WATCH_BLOCK - 1)));
-        if (note[1] == SENT_NOTE && p == c && coll_is_inter(c)) { /* (answer_absent's) */
+        if ((note[1] == ABSENT_NOTE || note[1] == SENT_NOTE) && p == c &&
+            coll_is_inter(c)) { /* (answer_absent's) */
             int32_t rn[3] = {kind, ROOT_NOTE, kind};
             notify(c, base, rn);
-            return common_err_set(CANAL_ERR_MISMATCH,
-                                  "collective mismatch: rank %d of the remote group, which this "
-                                  "rank's %s waits for, sent its part of its %s to another rank "
-                                  "of this group and returned: the two groups disagree about "
-                                  "the root (MPI_ROOT, MPI_PROC_NULL or the root's rank)",
-                                  stat.source, kind_name(kind), kind_name(note[0]));
-        }
-        if (note[1] == ABSENT_NOTE && p == c && coll_is_inter(c)) { /* (answer_absent's) */
-            int32_t rn[3] = {kind, ROOT_NOTE, kind};
-            notify(c, base, rn);
-            return common_err_set(CANAL_ERR_MISMATCH,
-                                  "collective mismatch: rank %d of the remote group, which this "
-                                  "rank's %s waits for, passed MPI_PROC_NULL to its %s (it took "
-                                  "no part in the call and returned): the two groups disagree "
-                                  "about the root (no rank of the root's group passed MPI_ROOT, "
-                                  "a group named the wrong rank, or the receiving group "
-                                  "passed MPI_PROC_NULL)",
-                                  stat.source, kind_name(kind), kind_name(note[0]));
+            return common_err_set(
+                CANAL_ERR_MISMATCH,
+                "collective mismatch: rank %d of the remote group, which this rank's %s waits "
+                "for, %s %s%s: the two groups disagree about the root (no rank of the root's "
+                "group passed MPI_ROOT, a group named the wrong rank, or the receiving group "
+                "passed MPI_PROC_NULL)",
+                stat.source, kind_name(kind),
+                note[1] == SENT_NOTE ? "sent its part of its" : "passed MPI_PROC_NULL to its",
+                kind_name(note[0]),
+                note[1] == SENT_NOTE ? " to another rank of this group and returned"
+                                     : " (it took no part in the call and returned)");
         }
         if (note[1] == ROOT_NOTE) /* (root_disagrees's) */
             return common_err_set(CANAL_ERR_MISMATCH,
