@@ -59,10 +59,12 @@
  * from a remote rank the call never receives from (hooks->receives), or a
  * poke of the call from one it never sends to (hooks->sends: that rank
  * waits for a message that will never come), or a poke of a call this rank
- * took no part in (MPI_PROC_NULL: coll_sched_set_absent's record), which
- * it answers (answer_absent) at any look on any communicator or drain;
- * where every rank that could tell has left the call, it is not
- * (doc/design.md).
+ * took no part in (MPI_PROC_NULL: coll_sched_set_absent's record), or
+ * whose part across was one send to another rank (a reduce's leader:
+ * coll_sched_set_sent_only), which it answers (answer_absent) at any look
+ * on any communicator or drain; a send across that waits pokes its
+ * receiver too (POKE_FROM_SEND: only such a record answers it); where
+ * every rank that could tell has left the call, it is not (doc/design.md).
  * A call on the block that meets one by messages leaves the communicator
  * out of step (the block's ranks entered a call the others did not, the
  * others took a tag): step_out marks it (coll_comm_step_out) and pokes
