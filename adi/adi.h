@@ -144,6 +144,10 @@ static inline adi_request_t *adi_request_at(int index)
     return __atomic_load_n(&r->live, __ATOMIC_ACQUIRE) ? r : NULL;
 }
 void adi_request_free(adi_request_t *req);
+/* Call fn on every live request (the device lock held; adi/request.c):
+ * adi/'s finalize and coll/'s release of MPI_COMM_WORLD at MPI_Finalize
+ * (the collectives the program left running) look through them. */
+void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg);
 /* Mark a request complete (generalized, collective, persistent...). */
 void adi_request_complete(adi_request_t *req);
 /* Complete a request just allocated that nothing else has seen and that

@@ -187,7 +187,7 @@ typedef struct {
     /* the wait policy's two values on CPUs of its own and shared
      * (adi_init, wait_policy_set) */
     long long own_spin_us, own_preempted_us, shared_spin_us, shared_preempted_us;
-    int own_threads_max; /* locked mode: threads the own policy allows (0: not looked at) */
+    int own_threads_max; /* threads the own policy allows (0: not looked at) */
     long sleep_us;          /* CANAL_WAIT_SLEEP_US: one sleep in the channel at most */
     size_t unexpected_bytes, unexpected_limit;
     int thread_multiple;
@@ -440,8 +440,5 @@ int adi_recv_detached_pending(void);
  * receivers (a final PKT_WITHDRAW), as this rank answers no PUSH from its
  * fence (adi/pt2pt.c, offer_close). */
 void adi_offers_final(void);
-
-/* request.c: call fn on every live request (the device lock held). */
-void adi_request_each_live(void (*fn)(adi_request_t *r, void *arg), void *arg);
 
 #endif

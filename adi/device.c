@@ -484,19 +484,21 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
          * mode; doc/bench.md "Stop 39"). So it spins until the sleep
          * (CANAL_SLEEP_AFTER_US) and never enters contended mode, unless
          * CANAL_SPIN_US or CANAL_WAIT_PREEMPTED_US is set; until
-         * processes of another job come (adi_cpus_shared), and in locked
-         * mode while the process has more threads than CPUs
-         * (own_threads_look). */
+         * processes of another job come (adi_cpus_shared), and while the
+         * process has more threads than CPUs (own_threads_look, at any
+         * thread level). */
         if (strcmp(common_cvar_source("SPIN_US"), "default") == 0 &&
             adi_dev.spin_us < adi_dev.sleep_after_us)
             adi_dev.own_spin_us = adi_dev.sleep_after_us;
         if (strcmp(common_cvar_source("WAIT_PREEMPTED_US"), "default") == 0)
             adi_dev.own_preempted_us = 0;
         wait_policy_set(1);
-        if (thread_multiple) {
+        {
             /* (the threads there are now, but one: MPI_Init's caller, and
              * the launcher watch's, which sleeps, and whatever else the
-             * program started before; then one per CPU may run beside) */
+             * program started before; then one per CPU may run beside; at
+             * every thread level: a FUNNELED hybrid program's OpenMP
+             * threads compute while its main thread waits in MPI) */
             cpu_set_t mine;
             int n = common_thread_count();
             if (n > 0 && sched_getaffinity(0, sizeof mine, &mine) == 0)
@@ -627,11 +629,13 @@ void adi_cpus_shared(void)
              adi_dev.shared_spin_us);
 }
 
-/* Locked mode on CPUs of its own: a wait that spins without yielding takes
- * half of its CPU from a thread of the program that computes there (a
- * thread waiting in MPI_Recv beside a compute thread, rank bound to one
- * CPU: the compute thread's 0.21 s of work took 0.54-0.79 s against
- * 0.29-0.60 yielding). So while the process has more threads than
+/* On CPUs of its own, at any thread level: a wait that spins without
+ * yielding takes half of its CPU from a thread of the program that
+ * computes there (a thread waiting in MPI_Recv beside a compute thread,
+ * rank bound to one CPU: the compute thread's 0.21 s of work took
+ * 0.54-0.79 s against 0.29-0.60 yielding; the same with OpenMP threads of
+ * a MPI_THREAD_FUNNELED program whose launcher does not apply mpiexec's
+ * OMP_NUM_THREADS rule, looked at only in locked mode before). So while the process has more threads than
  * adi_init counted plus one per CPU of its mask, waits use the shared
  * policy. Looked at (/proc/self/stat, a few microseconds) at a wait's first
  * clock reading, at most every OWN_THREADS_LOOK_US, by one thread. */
@@ -1235,7 +1239,7 @@ wait_loop(int (*pred)(void *arg), void (*watch)(void *arg, adi_watch_t *out), vo
             long long now = common_now_us();
             if (entered == 0) {
                 entered = now;
-                if (locked && __atomic_load_n(&adi_dev.own_threads_max, __ATOMIC_RELAXED) > 0)
+                if (__atomic_load_n(&adi_dev.own_threads_max, __ATOMIC_RELAXED) > 0)
                     own_threads_look(now);
                 sleeper = sleep_channel(&fast);
                 sleep_after = fast ? 50 : adi_dev.sleep_after_us;

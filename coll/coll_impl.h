@@ -99,6 +99,11 @@ static inline canal_status_t coll_watch_wait(mpi_comm_t *c, int tag, int (*pred)
     return coll_watch_wait_late(c, tag, pred, arg, hooks);
 }
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
+/* The same from a send of the call (across an intercommunicator) that
+ * waits for its receiver, remote rank `peer`: a poke that only a rank
+ * which took no part in the call answers (coll_sched_set_absent's
+ * record); any other rank takes it as nothing (a slow receiver). */
+void coll_watch_poke_receiver(mpi_comm_t *c, int tag, int peer);
 /* c's collective state was just made (coll_comm_state: its first
  * collective on this rank): take unread the pokes already queued on its
  * contexts, which are a freed communicator's that had the same ids (sent
@@ -112,6 +117,16 @@ void coll_watch_fresh(mpi_comm_t *c);
  * the groups disagree about the root) is answered at its next look or
  * drain, on any communicator (coll/watch.c). */
 void coll_sched_set_absent(coll_sched_t *s);
+/* This rank's part across an intercommunicator in s's call is one send,
+ * to remote rank `peer` (an MPI_Reduce's leader of the non-root group):
+ * when it ends, c keeps a record of it (the last such call), and a poke of
+ * that call from another remote rank (which waits for this rank's message,
+ * sent elsewhere: the groups disagree about the root) is answered as
+ * above. */
+void coll_sched_set_sent_only(coll_sched_t *s, int peer);
+/* Whether call `base` of c is that record's and remote rank `from` is not
+ * the one it sent to; *kind: the call's kind. */
+int coll_comm_sent_elsewhere(mpi_comm_t *c, int base, int from, int *kind);
 /* Whether this rank took no part in call `base` of c (the last run of such
  * calls); *kind: that call's kind when it is the last, else -1. */
 int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind);

@@ -301,8 +301,12 @@ static canal_status_t inter_reduce(coll_sched_t *s, const coll_args_t *a)
         return coll_sched_status(s);
     }
     res = local_reduce(s, a, n);
-    if (coll_rank(L) == 0)
+    if (coll_rank(L) == 0) {
         coll_send(s, c, a->root, res, n, a->rdt);
+        /* (a poke of the call from another remote rank is answered: an
+         * eager send has left, and the root waits) */
+        coll_sched_set_sent_only(s, a->root);
+    }
     return coll_sched_status(s);
 }
 

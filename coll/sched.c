@@ -68,7 +68,9 @@ struct coll_sched {
     int tag;
     coll_sched_t *pool_next;
     int cache_slot;         /* slot of the replay cache it was taken from, or -1 */
-    int absent;             /* this rank takes no part (coll_sched_set_absent) */
+    int absent;             /* this rank takes no part (1: coll_sched_set_absent), or its
+                               part across is one send, to remote rank absent - 2
+                               (coll_sched_set_sent_only) */
     cache_key_t key;        /* its key there */
     const char *key_arrays; /* and the count/displacement arrays of a v collective */
     size_t key_arrays_len;  /* (bytes; both in the schedule's temporaries) */
@@ -131,6 +133,11 @@ struct coll_comm {
      * rank took no part in (coll_sched_set_absent): their bases, from and
      * to, and the last one's kind; absent_to -1: none */
     int absent_from, absent_to, absent_kind;
+    /* the last call on an intercommunicator whose part across on this
+     * rank was one send (coll_sched_set_sent_only): its tag << 32 | the
+     * remote rank it sent to, UINT64_MAX: none (one word: a look in
+     * another thread reads both at once) */
+    uint64_t sent_only;
     int last_kind; /* the kind of the last tag taken (next_tag; -1: none yet) */
 };
 
@@ -154,6 +161,7 @@ coll_comm_t *coll_comm_state(mpi_comm_t *c)
         coll_comm_t *cs = calloc(1, sizeof(coll_comm_t));
         if (cs != NULL) {
             cs->absent_to = -1; /* (before another thread's look can see it) */
+            cs->sent_only = UINT64_MAX;
             cs->last_kind = -1;
         }
         *slot = cs;
@@ -164,6 +172,7 @@ coll_comm_t *coll_comm_state(mpi_comm_t *c)
 }
 
 static void sched_destroy(coll_sched_t *s);
+static void final_abandon(mpi_comm_t *c, coll_comm_t *cs);
 
 static int comm_idle(void *arg)
 {
@@ -185,7 +194,10 @@ void coll_comm_release(mpi_comm_t *c)
          * use the communicator, so they finish first. */
         LOG_DEBUG("freeing a communicator with %d collective(s) in progress: completing them",
                   cs->active);
-        adi_wait_until(comm_idle, cs);
+        if (c == coll_host.comm_world()) /* (only MPI_Finalize frees it) */
+            final_abandon(c, cs);
+        else
+            adi_wait_until(comm_idle, cs);
     }
     /* An intercommunicator's local communicator carries its calls' local
      * parts and the notices of coll/watch.c, but may have no state of its
@@ -1314,29 +1326,96 @@ static int sched_abandon(coll_sched_t *s, adi_request_t *r, canal_status_t err)
     return 1;
 }
 
+/* The schedules of nonblocking or persistent calls still running on one
+ * communicator (final_abandon's search; device lock held). */
+typedef struct {
+    mpi_comm_t *comm;
+    adi_request_t *reqs[16];
+    int n;
+} running_t;
+
+static void running_find(adi_request_t *r, void *arg)
+{
+    running_t *f = arg;
+    coll_sched_t *s;
+
+    if (r->kind == ADI_REQ_COLL && f->n < 16 && (s = req_sched(r)) != NULL && s->comm == f->comm &&
+        !s->abandoned)
+        f->reqs[f->n++] = r;
+}
+
+/* MPI_Finalize's release of MPI_COMM_WORLD (coll_module_finalize): a
+ * nonblocking or persistent collective still running there is one the
+ * program never completed (erroneous: MPI_Finalize with a request
+ * active). Its messages' receivers may be in MPI_Finalize's fence
+ * already, where they take nothing: it gets CANAL_FINALIZE_WAIT_MS, the
+ * limit adi_finalize gives the sends abandoned collectives left, and is
+ * then abandoned as a mismatched call is (sched_abandon: its receives
+ * detached, its sends kept or withdrawn, then adi_finalize's final word
+ * and limit). Before, the release waited for ever: over ofi the RTS of
+ * rank 1's MPI_Ibcast to rank 2, queued behind a connection rank 2 in its
+ * fence never accepted, never left (coll_detach_wait args=final). */
+static void final_abandon(mpi_comm_t *c, coll_comm_t *cs)
+{
+    long long limit_ms = common_cvar_int("FINALIZE_WAIT_MS");
+    running_t f = {.comm = c};
+
+    if (adi_wait_until_for(comm_idle, cs, limit_ms > 0 ? limit_ms * 1000 : 1) == CANAL_OK)
+        return;
+    do {
+        f.n = 0;
+        adi_lock();
+        adi_request_each_live(running_find, &f);
+        adi_unlock();
+        for (int i = 0; i < f.n; i++) {
+            int kind = tag_kind(((coll_sched_t *)f.reqs[i]->mpi_ext)->tag);
+            LOG_WARN("MPI_Finalize: a nonblocking collective on MPI_COMM_WORLD (%s) was still "
+                     "running after CANAL_FINALIZE_WAIT_MS (%lld ms): the program never "
+                     "completed its request; abandoning it",
+                     kind <= COLL_NEIGHBOR_ALLTOALLW ? coll_kind_name((coll_kind_t)kind)
+                                                     : "a collective",
+                     limit_ms);
+            common_err_set(CANAL_ERR_PENDING, "the collective was still running at MPI_Finalize");
+            adi_lock();
+            coll_sched_t *s = req_sched(f.reqs[i]);
+            adi_unlock();
+            if (s != NULL)
+                sched_abandon(s, f.reqs[i], CANAL_ERR_PENDING);
+        }
+    } while (f.n == 16);
+}
+
 /* Poke the peers whose messages s still waits for (coll/watch.c); s
  * stays alive meanwhile (a blocking schedule) or r is its request. */
 static void poke_peers(coll_sched_t *s, adi_request_t *r)
 {
-    int peers[64], n = 0, tag = 0;
+    int peers[64], n = 0, tag = 0, inter;
     mpi_comm_t *comms[64]; /* (an intercommunicator's local part: its local communicator) */
+    unsigned char sender[64];
 
     adi_lock();
     if (r != NULL && (s = req_sched(r)) == NULL) {
         adi_unlock();
         return;
     }
+    inter = coll_is_inter(s->comm);
     for (int i = 0; i < s->nacts && n < 64; i++) {
         const act_t *a = &s->acts[i];
-        if (a->kind == ACT_RECV && a->req != NULL && !a->req->done && a->peer >= 0) {
+        /* (and a send across an intercommunicator that waits for its
+         * receiver, a rendezvous: the remote rank may have taken no part
+         * in the call, MPI_PROC_NULL, and answers from its record) */
+        if ((a->kind == ACT_RECV ||
+             (a->kind == ACT_SEND && inter && (a->comm == NULL || a->comm == s->comm))) &&
+            a->req != NULL && !a->req->done && a->peer >= 0) {
             comms[n] = a->comm != NULL ? a->comm : s->comm;
+            sender[n] = a->kind == ACT_SEND;
             peers[n++] = a->peer;
         }
     }
     tag = s->tag;
     adi_unlock();
     for (int i = 0; i < n; i++)
-        coll_watch_poke(comms[i], tag, peers[i]);
+        (sender[i] ? coll_watch_poke_receiver : coll_watch_poke)(comms[i], tag, peers[i]);
 }
 
 static void sched_poke(void *arg)
@@ -1470,6 +1549,11 @@ void coll_sched_set_absent(coll_sched_t *s)
     s->absent = 1;
 }
 
+void coll_sched_set_sent_only(coll_sched_t *s, int peer)
+{
+    s->absent = 2 + peer;
+}
+
 /* Record that this rank took no part in s's call (a few stores, no
  * message): a poke of that call that reaches it later comes from a rank
  * of the other group that waits for it, which a correct program never
@@ -1481,11 +1565,17 @@ static void note_absent(coll_sched_t *s)
 {
     coll_comm_t *cs = *coll_host.comm_coll_slot(s->comm);
     int base = s->tag & ~((1 << COLL_TAG_KIND_BITS) - 1);
-    if (base - cs->absent_to != 1 << COLL_TAG_KIND_BITS)
-        __atomic_store_n(&cs->absent_from, base, __ATOMIC_RELAXED);
-    __atomic_store_n(&cs->absent_kind, s->tag & ((1 << COLL_TAG_KIND_BITS) - 1),
-                     __ATOMIC_RELAXED);
-    __atomic_store_n(&cs->absent_to, base, __ATOMIC_RELEASE);
+    if (s->absent >= 2) { /* (it sent, to one rank: coll_sched_set_sent_only) */
+        __atomic_store_n(&cs->sent_only,
+                         (uint64_t)(unsigned)s->tag << 32 | (unsigned)(s->absent - 2),
+                         __ATOMIC_RELAXED);
+    } else {
+        if (base - cs->absent_to != 1 << COLL_TAG_KIND_BITS)
+            __atomic_store_n(&cs->absent_from, base, __ATOMIC_RELAXED);
+        __atomic_store_n(&cs->absent_kind, s->tag & ((1 << COLL_TAG_KIND_BITS) - 1),
+                         __ATOMIC_RELAXED);
+        __atomic_store_n(&cs->absent_to, base, __ATOMIC_RELEASE);
+    }
     if (__atomic_load_n(&absent_comm, __ATOMIC_RELAXED) != s->comm) {
         adi_lock();
         __atomic_store_n(&absent_comm, s->comm, __ATOMIC_RELAXED);
@@ -1502,6 +1592,19 @@ int coll_comm_was_absent(mpi_comm_t *c, int base, int *kind)
     from = __atomic_load_n(&cs->absent_from, __ATOMIC_RELAXED);
     *kind = base == to ? __atomic_load_n(&cs->absent_kind, __ATOMIC_RELAXED) : -1;
     return base >= from && base <= to;
+}
+
+int coll_comm_sent_elsewhere(mpi_comm_t *c, int base, int from, int *kind)
+{
+    coll_comm_t *cs = *coll_host.comm_coll_slot(c);
+    uint64_t rec = cs != NULL ? __atomic_load_n(&cs->sent_only, __ATOMIC_RELAXED) : UINT64_MAX;
+    int tag = (int)(rec >> 32);
+
+    if (rec == UINT64_MAX || (tag & ~((1 << COLL_TAG_KIND_BITS) - 1)) != base ||
+        (int)(uint32_t)rec == from)
+        return 0;
+    *kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
+    return 1;
 }
 
 mpi_comm_t *coll_absent_hold(mpi_comm_t *c)

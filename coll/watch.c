@@ -59,10 +59,12 @@
  * from a remote rank the call never receives from (hooks->receives), or a
  * poke of the call from one it never sends to (hooks->sends: that rank
  * waits for a message that will never come), or a poke of a call this rank
- * took no part in (MPI_PROC_NULL: coll_sched_set_absent's record), which
- * it answers (answer_absent) at any look on any communicator or drain;
- * where every rank that could tell has left the call, it is not
- * (doc/design.md).
+ * took no part in (MPI_PROC_NULL: coll_sched_set_absent's record), or
+ * whose part across was one send to another rank (a reduce's leader:
+ * coll_sched_set_sent_only), which it answers (answer_absent) at any look
+ * on any communicator or drain; a send across that waits pokes its
+ * receiver too (POKE_FROM_SEND: only such a record answers it); where
+ * every rank that could tell has left the call, it is not (doc/design.md).
  * A call on the block that meets one by messages leaves the communicator
  * out of step (the block's ranks entered a call the others did not, the
  * others took a tag): step_out marks it (coll_comm_step_out) and pokes
@@ -158,8 +160,9 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
  * intercommunicator disagree about a call's root (root_disagrees). */
 enum { ROOT_NOTE = -3 };
 /* The second word of the answer of a rank that took no part in the call
- * (MPI_PROC_NULL) to a remote rank that poked it (answer_absent). */
-enum { ABSENT_NOTE = -4 };
+ * (MPI_PROC_NULL) to a remote rank that poked it (answer_absent); of one
+ * whose part across was a send to another remote rank (SENT_NOTE). */
+enum { ABSENT_NOTE = -4, SENT_NOTE = -5 };
 
 /* A message of this call (kind `kind`, the same as this rank's) came to
  * this rank of intercommunicator c from rank `other` of the remote group,
@@ -224,16 +227,21 @@ static canal_status_t look_on(mpi_comm_t *c, mpi_comm_t *p, int base, int kind,
                                   "collective mismatch: rank %d found that the ranks called "
                                   "different collectives (this rank called %s)",
                                   stat.source, kind_name(kind & (COLL_WATCH_BLOCK - 1)));
-        if (note[1] == ABSENT_NOTE && p == c && coll_is_inter(c)) { /* (answer_absent's) */
+        if ((note[1] == ABSENT_NOTE || note[1] == SENT_NOTE) && p == c &&
+            coll_is_inter(c)) { /* (answer_absent's) */
             int32_t rn[3] = {kind, ROOT_NOTE, kind};
             notify(c, base, rn);
-            return common_err_set(CANAL_ERR_MISMATCH,
-                                  "collective mismatch: rank %d of the remote group, which this "
-                                  "rank's %s waits for, passed MPI_PROC_NULL to its %s (it took "
-                                  "no part in the call and returned): the two groups disagree "
-                                  "about the root (no rank of the root's group passed MPI_ROOT, "
-                                  "or this group named the wrong rank)",
-                                  stat.source, kind_name(kind), kind_name(note[0]));
+            return common_err_set(
+                CANAL_ERR_MISMATCH,
+                "collective mismatch: rank %d of the remote group, which this rank's %s waits "
+                "for, %s %s%s: the two groups disagree about the root (no rank of the root's "
+                "group passed MPI_ROOT, a group named the wrong rank, or the receiving group "
+                "passed MPI_PROC_NULL)",
+                stat.source, kind_name(kind),
+                note[1] == SENT_NOTE ? "sent its part of its" : "passed MPI_PROC_NULL to its",
+                kind_name(note[0]),
+                note[1] == SENT_NOTE ? " to another rank of this group and returned"
+                                     : " (it took no part in the call and returned)");
         }
         if (note[1] == ROOT_NOTE) /* (root_disagrees's) */
             return common_err_set(CANAL_ERR_MISMATCH,
@@ -333,14 +341,25 @@ void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st)
  * part in making the next communicator on the same context ids. */
 static unsigned pokes_unsent;
 
-void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
+/* The second word of a poke from a send that waits for its receiver
+ * (coll_watch_poke_receiver) holds this bit beside the call's kind. */
+enum { POKE_FROM_SEND = 1 << 16 };
+
+static void poke(mpi_comm_t *c, int tag, int peer, int32_t from_send)
 {
     int kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
-    int32_t note[2] = {tag - kind, kind};
+    int32_t note[2] = {tag - kind, kind | from_send};
     if (coll_is_inter(c) || peer != coll_rank(c)) { /* (inter: peer is a remote rank) */
         send_note(c, peer, note, sizeof note, COLL_TAG_POKE);
         __atomic_add_fetch(&pokes_unsent, 1, __ATOMIC_RELAXED);
     }
+}
+
+void coll_watch_poke(mpi_comm_t *c, int tag, int peer) { poke(c, tag, peer, 0); }
+
+void coll_watch_poke_receiver(mpi_comm_t *c, int tag, int peer)
+{
+    poke(c, tag, peer, POKE_FROM_SEND);
 }
 
 /* Take every poke that reached this rank on p's context (c's, or on an
@@ -356,12 +375,13 @@ void coll_watch_poke(mpi_comm_t *c, int tag, int peer)
  * groups disagree about the root, and stops its group); 1 when answered. */
 static int answer_absent(mpi_comm_t *c, const int32_t poke[2], int from)
 {
-    int k = -1;
+    int k = -1, sent = 0;
     int32_t note[3];
-    if (!coll_comm_was_absent(c, poke[0], &k))
+    if (!coll_comm_was_absent(c, poke[0], &k) &&
+        !(sent = coll_comm_sent_elsewhere(c, poke[0], from, &k)))
         return 0;
     note[0] = k >= 0 ? k : poke[1];
-    note[1] = ABSENT_NOTE;
+    note[1] = sent ? SENT_NOTE : ABSENT_NOTE;
     note[2] = poke[1];
     send_note(c, from, note, sizeof note, poke[0] | COLL_TAG_ABORT);
     return 1;
@@ -374,12 +394,16 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
     adi_status_t stat;
 
     while (adi_improbe(ADI_ANY_SOURCE, COLL_TAG_POKE, ctx, &flag, &msg, &stat) >= 0 && flag) {
-        int32_t note[2] = {-1, -1};
+        int32_t note[2] = {-1, -1}, from_send;
         if (take(msg, note, sizeof note) != sizeof note)
             continue;
+        from_send = note[0] >= 0 ? note[1] & POKE_FROM_SEND : 0;
+        note[1] &= ~from_send;
         if (note[0] == STEP_NOTE)
             coll_comm_step_out(c, stat.source, note[1]);
         else if (p == c && coll_is_inter(c) && note[0] >= 0 && answer_absent(c, note, stat.source))
+            continue;
+        else if (from_send) /* (this rank's call takes that message, or has taken it) */
             continue;
         else if (note[0] == base && note[1] != kind && who != NULL) {
             who[0] = stat.source;

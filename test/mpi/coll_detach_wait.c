@@ -27,6 +27,12 @@
  *            in adi/pt2pt.c), so that rank 0's wait ends instead of
  *            hanging (rank 1 answers nothing from MPI_Finalize's fence).
  *            Each rank reports its own errors (no sum: rank 1 is gone).
+ *            Over ofi rank 1's RTS to rank 2 never left (rank 2, in its
+ *            fence, never accepts the connection), and rank 1's
+ *            MPI_Finalize waited for ever at MPI_COMM_WORLD's release for
+ *            its MPI_Ibcast; now it waits CANAL_FINALIZE_WAIT_MS (the
+ *            testlist: 1 s), then abandons it, warning (final_abandon in
+ *            coll/sched.c).
  *   fence    rank 1 calls MPI_Bcast (blocking), fails on rank 2's notice,
  *            withdraws its offer from rank 0, which sleeps 2 s and does
  *            not answer within CANAL_DETACH_WAIT_MS, and calls

@@ -24,16 +24,25 @@
  * group 0's rank 1 while group 1 names rank 0: group 1's rank 0 sends the
  * result to group 0's rank 0, which passed MPI_PROC_NULL and left; its
  * rendezvous send waits, and the root's poke reaches it: its call does not
- * send to the root, so it fails so, and its notice stops the root. (With
- * a message small enough to go eagerly the sender has left as well, and
- * nothing that waits can tell: that one still hangs; doc/design.md.) On
- * b37dee7 all hung. args=allnull: group 0 all pass MPI_PROC_NULL (no
+ * send to the root, so it fails so, and its notice stops the root. On
+ * b37dee7 all hung. args=reduce 1024: the same, 1 KiB: the sender's
+ * message goes eagerly and it returns, keeping a record of the call (its
+ * part across was one send, to group 0's rank 0: coll_sched_set_sent_only);
+ * the root pokes it after a second, and it answers from the record at its
+ * next look (MPI_Barrier on MPI_COMM_WORLD): the root fails (hung on
+ * 5daf538). args=allnull: group 0 all pass MPI_PROC_NULL (no
  * MPI_ROOT), group 1 names rank 0: group 0 returns at once keeping a
  * record of the call (coll_sched_set_absent); group 1's rank 0 waits,
  * pokes group 0's rank 0 after a second, and that rank, waiting in
  * MPI_Barrier on MPI_COMM_WORLD, answers from its record: group 1 fails
  * (MPI_ERR_OTHER) saying the groups disagree about the root (hung on
- * bd7ae39). Then MPI_COMM_WORLD works,
+ * bd7ae39). args=nullgroup: group 0's rank 0 passes MPI_ROOT (1 MiB: a
+ * rendezvous), group 1 all pass MPI_PROC_NULL and return at once keeping
+ * the record: the root's send waits for a CTS; after a second it pokes
+ * its receiver (a send across that waits pokes too), which answers from
+ * its record at its next look (MPI_Barrier on MPI_COMM_WORLD): the root
+ * fails (MPI_ERR_OTHER) saying the groups disagree about the root (hung
+ * on 5daf538: a waiting send poked nobody). Then MPI_COMM_WORLD works,
  * the intercommunicator is freed, and a correct MPI_Bcast runs on a new
  * one. The runner's timeout turns a hang into a failure.
  */
@@ -48,6 +57,7 @@ int main(int argc, char **argv)
     int named = remote && argc > 2 ? atoi(argv[2]) : 0;
     int reduce = argc > 1 && strcmp(argv[1], "reduce") == 0;
     int allnull = argc > 1 && strcmp(argv[1], "allnull") == 0;
+    int nullgroup = argc > 1 && strcmp(argv[1], "nullgroup") == 0;
     MPI_Comm local, inter;
     int lr, color, root, rc;
     char *buf, msg[MPI_MAX_ERROR_STRING];
@@ -66,6 +76,8 @@ int main(int argc, char **argv)
         root = named; /* (no MPI_ROOT anywhere) */
     else if (allnull)
         root = color == 0 ? MPI_PROC_NULL : 0; /* (group 0 has no MPI_ROOT) */
+    else if (nullgroup) /* (group 1 names no root) */
+        root = color == 0 && lr == 0 ? MPI_ROOT : MPI_PROC_NULL;
     else if (reduce)
         root = color == 1 ? 0 : lr == 1 ? MPI_ROOT : MPI_PROC_NULL;
     else if (color == 0)
@@ -99,6 +111,25 @@ int main(int argc, char **argv)
         else
             CHECK(rc == MPI_SUCCESS, "rank %d (MPI_PROC_NULL): MPI_Bcast returned %d: %s",
                   mtest_rank, rc, msg);
+    } else if (nullgroup) {
+        /* (the root's send waits for group 1's rank 0, which passed
+         * MPI_PROC_NULL and returned; it answers the poke at its next look) */
+        int cls = MPI_SUCCESS;
+        if (rc != MPI_SUCCESS)
+            MPI_Error_class(rc, &cls);
+        if (root == MPI_ROOT)
+            CHECK(cls == MPI_ERR_OTHER && strstr(msg, "disagree about the root") != NULL &&
+                      strstr(msg, "MPI_Bcast") != NULL,
+                  "rank %d (MPI_ROOT, the other group all MPI_PROC_NULL): MPI_Bcast returned "
+                  "%d: %s",
+                  mtest_rank, rc, msg);
+        else
+            CHECK(rc == MPI_SUCCESS, "rank %d (MPI_PROC_NULL): MPI_Bcast returned %d: %s",
+                  mtest_rank, rc, msg);
+    } else if (reduce && n <= 4096 && color == 1 && lr == 0) {
+        /* (small: the sender's message went eagerly, and it left) */
+        CHECK(rc == MPI_SUCCESS, "rank %d (MPI_Reduce of %d bytes, sent): returned %d: %s",
+              mtest_rank, n, rc, msg);
     } else if (reduce) {
         /* (the root, and the sender the root waits for) */
         if (root == MPI_ROOT || (color == 1 && lr == 0))
@@ -108,7 +139,7 @@ int main(int argc, char **argv)
         /* (the ranks that see the other group's message, or take the notice) */
         CHECK(rc != MPI_SUCCESS && strstr(msg, "disagree about the root") != NULL,
               "rank %d (root %d): MPI_Bcast returned %d: %s", mtest_rank, root, rc, msg);
-    if (color == 1 && !tworoots && !reduce && !allnull)
+    if (color == 1 && !tworoots && !reduce && !allnull && !nullgroup)
         CHECK(rc != MPI_SUCCESS, "rank %d: MPI_Bcast naming the wrong root succeeded",
               mtest_rank);
     if (remote) /* (every rank waits: the finder's notice, or its own error) */
