@@ -159,8 +159,8 @@ typedef struct {
 typedef struct coll_sched coll_sched_t;
 
 /* A new, empty schedule on communicator c with the next tag of c's
- * collective sequence. */
-canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out);
+ * collective sequence, taken for a call of `kind`. */
+canal_status_t coll_sched_create(mpi_comm_t *c, coll_kind_t kind, coll_sched_t **out);
 /* Free a schedule that is not running (or mark a running persistent one to
  * be freed when it completes). */
 void coll_sched_free(coll_sched_t *s);

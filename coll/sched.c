@@ -458,8 +458,11 @@ void coll_sched_set_kind(coll_sched_t *s, coll_kind_t kind)
 }
 
 /* A schedule on c with tag `tag`, or (tag < 0) the next tag of c's
- * sequence. */
-static canal_status_t sched_new(mpi_comm_t *c, coll_sched_t **out, int tag)
+ * sequence, taken for a call of `kind`: the kind the communicator then
+ * remembers as its last call's (coll_comm_tags_taken) is the call's on
+ * every rank, whether its schedule is new or replayed (coll/shm.c's
+ * gather_follows decides by it, alike on every rank). */
+static canal_status_t sched_new(mpi_comm_t *c, coll_kind_t kind, coll_sched_t **out, int tag)
 {
     coll_comm_t *cs = coll_comm_state(c);
     coll_sched_t *s;
@@ -487,7 +490,7 @@ static canal_status_t sched_new(mpi_comm_t *c, coll_sched_t **out, int tag)
         s->tag = tag;
     } else {
         adi_lock();
-        s->tag = next_tag(cs, 0); /* (the kind: coll_sched_set_kind, when recorded) */
+        s->tag = next_tag(cs, (int)kind);
         adi_unlock();
     }
     s->done = 1;
@@ -495,9 +498,9 @@ static canal_status_t sched_new(mpi_comm_t *c, coll_sched_t **out, int tag)
     return CANAL_OK;
 }
 
-canal_status_t coll_sched_create(mpi_comm_t *c, coll_sched_t **out)
+canal_status_t coll_sched_create(mpi_comm_t *c, coll_kind_t kind, coll_sched_t **out)
 {
-    return sched_new(c, out, -1);
+    return sched_new(c, kind, out, -1);
 }
 
 coll_choice_t *coll_comm_choice(mpi_comm_t *c, int slot)
@@ -666,7 +669,7 @@ int coll_comm_take_tag_in_step(mpi_comm_t *c, coll_kind_t kind)
 canal_status_t coll_sched_run_as(const coll_args_t *a, coll_record_fn record, int tag)
 {
     coll_sched_t *s;
-    canal_status_t st = sched_new(a->comm, &s, tag);
+    canal_status_t st = sched_new(a->comm, a->kind, &s, tag);
 
     if (st < 0)
         return st;

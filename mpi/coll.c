@@ -1069,7 +1069,7 @@ static int coll_call(const call_t *k, mpi_comm_t *c, coll_mode_t mode, MPI_Reque
         widened_free(&w);
         return st < 0 ? mpi_err_status(c, st, fn) : MPI_SUCCESS;
     }
-    st = coll_sched_create(c, &s);
+    st = coll_sched_create(c, a.kind, &s);
     if (st >= 0) {
         st = coll_record(s, &a);
         if (st >= 0)
