@@ -289,6 +289,10 @@ canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran);
  * coll/pair.c's linear leaf (no coll_args_t, no table). */
 canal_status_t coll_leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf, size_t n,
                                 dt_type_t *dt, size_t bytes, int root, int *ran);
+/* The most ranks of a communicator whose linear gather(v) and scatter(v)
+ * run without a schedule (coll/pair.c), the root's included: the front
+ * widens a root's int counts for coll_root_direct into arrays this long. */
+enum { COLL_DIRECT_MAX_RANKS = 64 };
 /* The root's side of a blocking gather(v) or scatter(v) for
  * coll_root_direct: its blocks in buf of dt (predefined, of nonzero size;
  * v: counts[i] elements at displs[i] extents, else `each` elements at
