@@ -2960,11 +2960,12 @@ int adi_send_now_each(adi_each_msg_t *m, int n, int my_rank, int tag, int contex
     struct iovec iov[2];
     int sent = 0;
 
-    for (int i = 0; i < n; i++)
-        m[i].sent = 0;
     adi_lock();
-    if (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(context))
+    if (__atomic_load_n(&adi_nrevoked, __ATOMIC_RELAXED) > 0 && adi_ctx_revoked(context)) {
+        for (int i = 0; i < n; i++)
+            m[i].sent = 0;
         goto out;
+    }
     h.type = PKT_EAGER;
     h.flags = 0;
     h.reserved = 0;
@@ -2976,6 +2977,7 @@ int adi_send_now_each(adi_each_msg_t *m, int n, int my_rank, int tag, int contex
     for (int i = 0; i < n; i++) {
         adi_peer_t *p;
         size_t size = m[i].size, cost = size + ADI_EAGER_COST;
+        m[i].sent = 0;
         if ((unsigned)m[i].dest >= npeers || size == 0)
             continue;
         p = &adi_dev.peers[m[i].dest];

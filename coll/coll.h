@@ -56,6 +56,9 @@ typedef struct {
     int (*comm_is_inter)(const mpi_comm_t *c);
     int (*comm_context)(const mpi_comm_t *c);    /* point to point; coll/ uses + 1 */
     int (*comm_peer_job_rank)(const mpi_comm_t *c, int r);
+    /* the job rank of each rank of the group ranks address, in one table
+     * (NULL: the same numbers), for a loop over every rank */
+    const int *(*comm_job_ranks)(const mpi_comm_t *c);
     mpi_comm_t *(*comm_local)(const mpi_comm_t *c); /* an intercomm's local intracomm */
     void **(*comm_coll_slot)(mpi_comm_t *c);     /* where coll/ keeps its state */
     mpi_comm_t *(*comm_world)(void);

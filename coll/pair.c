@@ -464,6 +464,7 @@ static canal_status_t lin_scatter_run(mpi_comm_t *c, const lin_many_t *m, int ta
     ptrdiff_t ext = dt_extent(m->dt), step = (ptrdiff_t)m->each * ext, lb = dt_contig_lb(m->dt);
     adi_each_msg_t e[COLL_DIRECT_MAX_RANKS];
     adi_request_t **rr, **r;
+    const int *jobs = coll_host.comm_job_ranks(c); /* (a call, not one per block) */
     canal_status_t st, err = CANAL_OK;
 
     for (int i = 0; i < p; i++) {
@@ -478,7 +479,7 @@ static canal_status_t lin_scatter_run(mpi_comm_t *c, const lin_many_t *m, int ta
             continue;
         e[ne].buf = at + lb;
         e[ne].size = err != CANAL_OK ? 0 : n * esz;
-        e[ne].dest = coll_host.comm_peer_job_rank(c, i);
+        e[ne].dest = jobs != NULL ? jobs[i] : i;
         to[ne++] = i;
     }
     if (ne == 0 || adi_send_now_each(e, ne, me, tag, ctx) == ne)

@@ -32,6 +32,7 @@ static int host_peer_size(const mpi_comm_t *c) { return c->peer_size; }
 static int host_is_inter(const mpi_comm_t *c) { return c->is_inter; }
 static int host_context(const mpi_comm_t *c) { return c->context; }
 static int host_peer_job_rank(const mpi_comm_t *c, int r) { return mpi_comm_peer_job_rank(c, r); }
+static const int *host_job_ranks(const mpi_comm_t *c) { return c->peer_job_ranks; }
 static mpi_comm_t *host_local(const mpi_comm_t *c) { return c->local_comm; }
 static void **host_coll_slot(mpi_comm_t *c) { return &c->coll; }
 static mpi_comm_t *host_world(void) { return &mpi_comm_world_obj; }
@@ -62,6 +63,7 @@ __attribute__((constructor)) static void coll_host_init(void)
         .comm_is_inter = host_is_inter,
         .comm_context = host_context,
         .comm_peer_job_rank = host_peer_job_rank,
+        .comm_job_ranks = host_job_ranks,
         .comm_local = host_local,
         .comm_coll_slot = host_coll_slot,
         .comm_world = host_world,

@@ -9,7 +9,8 @@
  * the same ints), MPI_IN_PLACE at the root; a contiguous derived type
  * whose data starts 4 bytes past its buffer (true lower bound 4: the
  * device's send must start there), against leaves that receive MPI_INT;
- * the int and _c forms. Under MPI_ERRORS_RETURN.
+ * the int and _c forms; a communicator whose ranks are the world's in
+ * reverse order. Under MPI_ERRORS_RETURN.
  * Usage: coll_root_batch [CALLS] (the calls a root makes ahead, 300).
  */
 #include "mtest.h"
@@ -40,14 +41,15 @@ static int count_of(int r, int k)
 /* Calls of scatterv from a root that runs ahead: the source holds
  * val(k, j) at index j, and every rank's block starts at an offset that
  * overlaps others' (ranks in reverse order, offsets 0, 3, 6 ...). */
-static void ahead(int calls, int root, int big)
+static void ahead(MPI_Comm comm, int calls, int root, int big)
 {
-    int p = mtest_size, me = mtest_rank;
+    int p = mtest_size, me;
     int *src = malloc(sizeof(int) * (MAXN + 3 * (size_t)p)), *got = malloc(sizeof(int) * (MAXN + 1));
     int *cnt = malloc(sizeof(int) * (size_t)p), *dsp = malloc(sizeof(int) * (size_t)p);
     MPI_Count *ccnt = malloc(sizeof(MPI_Count) * (size_t)p);
     MPI_Aint *cdsp = malloc(sizeof(MPI_Aint) * (size_t)p);
 
+    MPI_Comm_rank(comm, &me);
     if (me != root)
         nap_ms(200); /* (the root sends its first calls into the rings) */
     for (int k = 0; k < calls; k++) {
@@ -65,10 +67,10 @@ static void ahead(int calls, int root, int big)
             got[j] = -1;
         if (big)
             OK(MPI_Scatterv_c(src, ccnt, cdsp, MPI_INT, in_place ? MPI_IN_PLACE : got, n, MPI_INT,
-                              root, MPI_COMM_WORLD));
+                              root, comm));
         else
             OK(MPI_Scatterv(src, cnt, dsp, MPI_INT, in_place ? MPI_IN_PLACE : got, n, MPI_INT,
-                            root, MPI_COMM_WORLD));
+                            root, comm));
         if (in_place)
             continue;
         for (int j = 0; j < n; j++)
@@ -130,13 +132,20 @@ static void lb_type(int calls, int root)
 int main(int argc, char **argv)
 {
     int calls;
+    MPI_Comm rev;
 
     mtest_init(&argc, &argv);
     calls = argc > 1 ? atoi(argv[1]) : 300;
     for (int root = 0; root < mtest_size; root++) {
-        ahead(calls, root, root % 2);
+        ahead(MPI_COMM_WORLD, calls, root, root % 2);
         OK(MPI_Barrier(MPI_COMM_WORLD));
         lb_type(20, root);
     }
+    /* ranks in reverse order: a rank's job rank is not its rank there */
+    OK(MPI_Comm_split(MPI_COMM_WORLD, 0, mtest_size - mtest_rank, &rev));
+    MPI_Comm_set_errhandler(rev, MPI_ERRORS_RETURN);
+    for (int root = 0; root < mtest_size; root++)
+        ahead(rev, calls / 3, root, root % 2);
+    OK(MPI_Comm_free(&rev));
     return mtest_finish();
 }
