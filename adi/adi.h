@@ -193,6 +193,20 @@ canal_status_t adi_send_now(const void *buf, size_t count, dt_type_t *dt, int de
 /* adi_send_now with its arguments in memory (MPI_Send: nothing of its
  * caller's then stays in a register across the call). */
 canal_status_t adi_send_now_args(const adi_send_args_t *a);
+/* One message of adi_send_now_each: size contiguous bytes at buf (its
+ * true lower bound applied) to job rank dest; sent is set to 1 when it went. */
+typedef struct adi_each_msg {
+    const void *buf;
+    size_t size;
+    int dest;
+    int sent;
+} adi_each_msg_t;
+/* adi_send_now for n messages of one call, each to a different peer (a
+ * rooted collective's blocks): under one lock and one header, every message
+ * that can go at once goes; the others (sent 0: no credit, a send queued,
+ * ring full, lost, revoked, empty) are left to the caller's adi_isend_into.
+ * Returns how many went (adi/pt2pt.c). */
+int adi_send_now_each(adi_each_msg_t *m, int n, int my_comm_rank, int tag, int context);
 /* A standard-mode MPI_Isend: adi_send_now and, when that cannot send the
  * message at once, adi_isend, in one call. *req_out is left as the caller
  * set it (NULL) when the message went with no request (its buffer is free

@@ -56,6 +56,9 @@ typedef struct {
     int (*comm_is_inter)(const mpi_comm_t *c);
     int (*comm_context)(const mpi_comm_t *c);    /* point to point; coll/ uses + 1 */
     int (*comm_peer_job_rank)(const mpi_comm_t *c, int r);
+    /* the job rank of each rank of the group ranks address, in one table
+     * (NULL: the same numbers), for a loop over every rank */
+    const int *(*comm_job_ranks)(const mpi_comm_t *c);
     mpi_comm_t *(*comm_local)(const mpi_comm_t *c); /* an intercomm's local intracomm */
     void **(*comm_coll_slot)(mpi_comm_t *c);     /* where coll/ keeps its state */
     mpi_comm_t *(*comm_world)(void);
@@ -289,6 +292,10 @@ canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran);
  * coll/pair.c's linear leaf (no coll_args_t, no table). */
 canal_status_t coll_leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf, size_t n,
                                 dt_type_t *dt, size_t bytes, int root, int *ran);
+/* The most ranks of a communicator whose linear gather(v) and scatter(v)
+ * run without a schedule (coll/pair.c), the root's included: the front
+ * widens a root's int counts for coll_root_direct into arrays this long. */
+enum { COLL_DIRECT_MAX_RANKS = 64 };
 /* The root's side of a blocking gather(v) or scatter(v) for
  * coll_root_direct: its blocks in buf of dt (predefined, of nonzero size;
  * v: counts[i] elements at displs[i] extents, else `each` elements at

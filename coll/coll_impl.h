@@ -43,8 +43,8 @@ int coll_pair_allreduce_usable(const coll_args_t *a);
 adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, coll_kind_t kind, int *tag);
 /* coll/pair.c: the blocking linear gather(v) and scatter(v) without a
  * schedule, for blocks of up to COLL_PAIR_MAX bytes on up to
- * COLL_DIRECT_MAX_RANKS ranks (the direct runs of the linear algorithms). */
-enum { COLL_DIRECT_MAX_RANKS = 64 };
+ * COLL_DIRECT_MAX_RANKS ranks (coll.h; the direct runs of the linear
+ * algorithms). */
 canal_status_t coll_direct_gather(const coll_args_t *a);
 canal_status_t coll_direct_scatter(const coll_args_t *a);
 int coll_direct_rooted_usable(const coll_args_t *a);

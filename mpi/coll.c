@@ -32,6 +32,7 @@ static int host_peer_size(const mpi_comm_t *c) { return c->peer_size; }
 static int host_is_inter(const mpi_comm_t *c) { return c->is_inter; }
 static int host_context(const mpi_comm_t *c) { return c->context; }
 static int host_peer_job_rank(const mpi_comm_t *c, int r) { return mpi_comm_peer_job_rank(c, r); }
+static const int *host_job_ranks(const mpi_comm_t *c) { return c->peer_job_ranks; }
 static mpi_comm_t *host_local(const mpi_comm_t *c) { return c->local_comm; }
 static void **host_coll_slot(mpi_comm_t *c) { return &c->coll; }
 static mpi_comm_t *host_world(void) { return &mpi_comm_world_obj; }
@@ -62,6 +63,7 @@ __attribute__((constructor)) static void coll_host_init(void)
         .comm_is_inter = host_is_inter,
         .comm_context = host_context,
         .comm_peer_job_rank = host_peer_job_rank,
+        .comm_job_ranks = host_job_ranks,
         .comm_local = host_local,
         .comm_coll_slot = host_coll_slot,
         .comm_world = host_world,
@@ -1182,7 +1184,7 @@ static int leaf_direct(mpi_comm_t *c, coll_kind_t kind, const void *buf, MPI_Cou
 }
 
 /* A blocking gather(v) or scatter(v) at the root of an intracommunicator
- * of up to WIDE_SMALL ranks with predefined contiguous datatypes and
+ * of up to COLL_DIRECT_MAX_RANKS ranks with predefined contiguous datatypes and
  * arguments that pass every check coll_call would make (check_call's: the
  * counts, the datatypes, a buffer where something moves, no aliasing of
  * the root's own block with its blocks; something moves), then the call
@@ -1201,15 +1203,15 @@ static int root_direct(mpi_comm_t *c, coll_kind_t kind, const void *many, MPI_Co
                        const void *mine, MPI_Count n, MPI_Datatype otype, int root,
                        coll_mode_t mode, const char *fn, int *err)
 {
-    MPI_Count wc[WIDE_SMALL];
-    MPI_Aint wd[WIDE_SMALL], lo = 0, hi = 0;
+    MPI_Count wc[COLL_DIRECT_MAX_RANKS];
+    MPI_Aint wd[COLL_DIRECT_MAX_RANKS], lo = 0, hi = 0;
     coll_root_t r = {.buf = (void *)many, .each = (size_t)each, .mine = (void *)mine, .n = (size_t)n};
     span_t ms, os;
     size_t esz;
     int p = c->size, ran = 0;
     canal_status_t st;
 
-    if (mode != MODE_BLOCKING || c->is_inter || c->rank != root || p > WIDE_SMALL ||
+    if (mode != MODE_BLOCKING || c->is_inter || c->rank != root || p > COLL_DIRECT_MAX_RANKS ||
         many == MPI_IN_PLACE || !mpi_dt_is_predefined(mtype) ||
         (esz = dt_size(r.dt = mpi_dt_get(mtype))) == 0 || !dt_is_contig(r.dt) ||
         empty_check_enabled() || adi_ctx_pair_revoked_inline(c->context))
@@ -1282,18 +1284,18 @@ coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
     /* a blocking gather's or scatter's leaf with data: as gatherv's and
      * scatterv's (np4 MPI_Scatter of 8 B, a leaf whose message is there:
      * 468 -> 407 instructions a call, callgrind) */
+    /* and the root's (root_direct; one test of the rank picks the side) */
     if (kind == COLL_GATHER &&
-        leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err))
+        (c->rank != root
+             ? leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err)
+             : root_direct(c, kind, recvbuf, recvcount, NULL, NULL, 0, recvtype, sendbuf,
+                           sendcount, sendtype, root, mode, fn, &err)))
         return err;
     if (kind == COLL_SCATTER &&
-        leaf_direct(c, kind, recvbuf, recvcount, recvtype, root, mode, fn, &err))
-        return err;
-    /* and the root's (root_direct) */
-    if (kind == COLL_GATHER && root_direct(c, kind, recvbuf, recvcount, NULL, NULL, 0, recvtype,
-                                           sendbuf, sendcount, sendtype, root, mode, fn, &err))
-        return err;
-    if (kind == COLL_SCATTER && root_direct(c, kind, sendbuf, sendcount, NULL, NULL, 0, sendtype,
-                                            recvbuf, recvcount, recvtype, root, mode, fn, &err))
+        (c->rank != root
+             ? leaf_direct(c, kind, recvbuf, recvcount, recvtype, root, mode, fn, &err)
+             : root_direct(c, kind, sendbuf, sendcount, NULL, NULL, 0, sendtype, recvbuf,
+                           recvcount, recvtype, root, mode, fn, &err)))
         return err;
     /* Nothing to send or receive at any rank (both counts 0: the other
      * ranks' are too, by the type signatures' rule), as coll_call would
@@ -1326,11 +1328,10 @@ coll_recv_v(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
 {
     int err;
     if (kind == COLL_GATHERV &&
-        leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err))
-        return err;
-    if (kind == COLL_GATHERV && root_direct(c, kind, recvbuf, 0, recvcounts, displs, large,
-                                            recvtype, sendbuf, sendcount, sendtype, root, mode,
-                                            fn, &err))
+        (c->rank != root
+             ? leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err)
+             : root_direct(c, kind, recvbuf, 0, recvcounts, displs, large, recvtype, sendbuf,
+                           sendcount, sendtype, root, mode, fn, &err)))
         return err;
     if (kind == COLL_GATHERV &&
         empty_part_done(c, kind, root, sendbuf, sendcount, sendtype, recvcounts, displs, large,
@@ -1363,11 +1364,11 @@ coll_scatterv(const void *sendbuf, const void *sendcounts, const void *displs,
               const char *fn)
 {
     int err;
-    /* (a leaf with data first: leaf_direct refuses an empty part) */
-    if (leaf_direct(c, COLL_SCATTERV, recvbuf, recvcount, recvtype, root, mode, fn, &err))
-        return err;
-    if (root_direct(c, COLL_SCATTERV, sendbuf, 0, sendcounts, displs, large, sendtype, recvbuf,
-                    recvcount, recvtype, root, mode, fn, &err))
+    /* (a leaf with data: leaf_direct refuses an empty part; the root) */
+    if (c->rank != root
+            ? leaf_direct(c, COLL_SCATTERV, recvbuf, recvcount, recvtype, root, mode, fn, &err)
+            : root_direct(c, COLL_SCATTERV, sendbuf, 0, sendcounts, displs, large, sendtype,
+                          recvbuf, recvcount, recvtype, root, mode, fn, &err))
         return err;
     if (empty_part_done(c, COLL_SCATTERV, root, recvbuf, recvcount, recvtype, sendcounts, displs,
                         large, sendtype, mode, request))
