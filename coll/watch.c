@@ -33,7 +33,9 @@
  * for the new communicator's call of the same number failed a correct
  * call there (coll_stale_poke); a rank that poked waits at its next free
  * for the poke to leave its channel's queue, and the fresh drain polls
- * until nothing more comes (coll_stale_poke_queued).
+ * until nothing more comes (coll_stale_poke_queued); a note that the last
+ * communicator was out of step is drained there unheeded, and its sender
+ * waits at the free for it to leave too (coll_step_stale).
  * The time between looks is the device's wait limit (adi_wait_until_for,
  * read where its loop reads the clock anyway), so correct programs pay
  * nothing per poll and, in waits longer than WATCH_FIRST_US, a round of
@@ -88,6 +90,13 @@ enum { WATCH_FIRST_US = COLL_WATCH_FIRST_US, WATCH_MAX_US = 1000000, WATCH_DRAIN
 
 static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag);
 
+/* Pokes sent since a communicator's free last waited for the channels to
+ * hand them on (atomic; step_out's notes too): a poke may still wait in
+ * its channel's own queue (sock's out-buffer, behind a socket its peer
+ * reads slowly) when its call ends; coll_watch_leftovers waits for it there, before this rank can take
+ * part in making the next communicator on the same context ids. */
+static unsigned pokes_unsent;
+
 /* A poke whose call is STEP_NOTE says that c is out of step (its data:
  * STEP_NOTE and the kind of the call on the block). */
 enum { STEP_NOTE = -2 };
@@ -106,6 +115,7 @@ static void step_out(mpi_comm_t *c, int kind)
     for (int r = 0; r < coll_size(c); r++)
         if (r != coll_rank(c))
             send_note(c, r, note, sizeof note, COLL_TAG_POKE);
+    __atomic_add_fetch(&pokes_unsent, 1, __ATOMIC_RELAXED); /* (out before the next one) */
 }
 
 void coll_watch_step_out(mpi_comm_t *c, coll_kind_t kind)
@@ -334,13 +344,6 @@ void coll_watch_failed(mpi_comm_t *c, int tag, canal_status_t st)
         notify(c, tag - kind, note);
 }
 
-/* Pokes sent since a communicator's free last waited for the channels to
- * hand them on (atomic): a poke may still wait in its channel's own queue
- * (sock's out-buffer, behind a socket its peer reads slowly) when its call
- * ends; coll_watch_leftovers waits for it there, before this rank can take
- * part in making the next communicator on the same context ids. */
-static unsigned pokes_unsent;
-
 /* The second word of a poke from a send that waits for its receiver
  * (coll_watch_poke_receiver) holds this bit beside the call's kind. */
 enum { POKE_FROM_SEND = 1 << 16 };
@@ -399,9 +402,10 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
             continue;
         from_send = note[0] >= 0 ? note[1] & POKE_FROM_SEND : 0;
         note[1] &= ~from_send;
-        if (note[0] == STEP_NOTE)
-            coll_comm_step_out(c, stat.source, note[1]);
-        else if (p == c && coll_is_inter(c) && note[0] >= 0 && answer_absent(c, note, stat.source))
+        if (note[0] == STEP_NOTE) {
+            if (c != NULL) /* (NULL: coll_watch_fresh's drain, a note of the last one) */
+                coll_comm_step_out(c, stat.source, note[1]);
+        } else if (p == c && coll_is_inter(c) && note[0] >= 0 && answer_absent(c, note, stat.source))
             continue;
         else if (from_send) /* (this rank's call takes that message, or has taken it) */
             continue;
@@ -422,9 +426,11 @@ void coll_watch_fresh(mpi_comm_t *c)
      * poll does not read, sock's 8 buffers a connection) */
     for (int i = 0; i < 64 && adi_progress() > 0; i++)
         ;
-    drain(c, c, -1, -1, NULL);
+    /* (c NULL: a note that the communicator is out of step is the last
+     * one's too, and would fail this one's first call here alone) */
+    drain(NULL, c, -1, -1, NULL);
     if (coll_is_inter(c))
-        drain(c, coll_local(c), -1, -1, NULL);
+        drain(NULL, coll_local(c), -1, -1, NULL);
 }
 
 void coll_watch_drain(mpi_comm_t *c, int tag)

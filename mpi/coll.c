@@ -215,17 +215,21 @@ static int check_side(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datat
     return MPI_SUCCESS;
 }
 
-/* The buffer of a v side (its counts widened): check_side's MPI_ERR_BUFFER
- * per block (buf_missing). dths/dts: the w forms' datatypes a block, else
- * dth/dt. */
-static int check_v_buf(mpi_comm_t *c, const void *buf, const MPI_Count *counts, int n,
-                       MPI_Datatype dth, dt_type_t *dt, const MPI_Datatype *dths,
-                       dt_type_t *const *dts, const char *what, const char *fn)
+/* The buffer of a v side (its counts and displacements widened):
+ * check_side's MPI_ERR_BUFFER per block (buf_missing) where the block lies at
+ * NULL, its displacement 0 too, as MPICH checks: MPI_BOTTOM with absolute
+ * displacements is legal with predefined datatypes as well. dths/dts: the w
+ * forms' datatypes a block, else dth/dt. */
+static int check_v_buf(mpi_comm_t *c, const void *buf, const MPI_Count *counts,
+                       const MPI_Aint *displs, int n, MPI_Datatype dth, dt_type_t *dt,
+                       const MPI_Datatype *dths, dt_type_t *const *dts, const char *what,
+                       const char *fn)
 {
     if (buf != NULL)
         return MPI_SUCCESS;
     for (int i = 0; i < n; i++)
-        if (buf_missing(buf, counts[i], dths != NULL ? dths[i] : dth, dts != NULL ? dts[i] : dt))
+        if (displs[i] == 0 &&
+            buf_missing(buf, counts[i], dths != NULL ? dths[i] : dth, dts != NULL ? dts[i] : dt))
             return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "%sbuf is NULL with %scounts[%d]=%lld",
                                  what, what, i, (long long)counts[i]);
     return MPI_SUCCESS;
@@ -707,8 +711,8 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                 (err = take_displs(c, k->rdispls, k->big, rsize, "displs", fn, &w->rdispls,
                                    w->small_displs[1])) ||
                 (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)) ||
-                (err = check_v_buf(c, k->recvbuf, w->recvcounts, rsize, k->recvtype, a->rdt,
-                                   NULL, NULL, "recv", fn)))
+                (err = check_v_buf(c, k->recvbuf, w->recvcounts, w->rdispls, rsize, k->recvtype,
+                                   a->rdt, NULL, NULL, "recv", fn)))
                 return err;
             a->recvcounts = w->recvcounts;
             a->rdispls = w->rdispls;
@@ -747,8 +751,8 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                 (err = take_displs(c, k->sdispls, k->big, rsize, "displs", fn, &w->sdispls,
                                    w->small_displs[0])) ||
                 (err = mpi_check_dt(c, k->sendtype, fn, &a->sdt)) ||
-                (err = check_v_buf(c, k->sendbuf, w->sendcounts, rsize, k->sendtype, a->sdt,
-                                   NULL, NULL, "send", fn)))
+                (err = check_v_buf(c, k->sendbuf, w->sendcounts, w->sdispls, rsize, k->sendtype,
+                                   a->sdt, NULL, NULL, "send", fn)))
                 return err;
             a->sendcounts = w->sendcounts;
             a->sdispls = w->sdispls;
@@ -782,8 +786,8 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                 (err = take_displs(c, k->rdispls, k->big, nrecv, "displs", fn, &w->rdispls,
                                    w->small_displs[1])) ||
                 (err = mpi_check_dt(c, k->recvtype, fn, &a->rdt)) ||
-                (err = check_v_buf(c, k->recvbuf, w->recvcounts, nrecv, k->recvtype, a->rdt,
-                                   NULL, NULL, "recv", fn)))
+                (err = check_v_buf(c, k->recvbuf, w->recvcounts, w->rdispls, nrecv, k->recvtype,
+                                   a->rdt, NULL, NULL, "recv", fn)))
                 return err;
             a->recvcounts = w->recvcounts;
             a->rdispls = w->rdispls;
@@ -826,9 +830,9 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
                 err = check_types(c, k->sendtypes, nsend, "sendtypes", fn, &w->sdts);
             else
                 err = mpi_check_dt(c, k->sendtype, fn, &a->sdt);
-            if (err || (err = check_v_buf(c, k->sendbuf, w->sendcounts, nsend, k->sendtype,
-                                          a->sdt, wvar ? k->sendtypes : NULL, w->sdts, "send",
-                                          fn)))
+            if (err || (err = check_v_buf(c, k->sendbuf, w->sendcounts, w->sdispls, nsend,
+                                          k->sendtype, a->sdt, wvar ? k->sendtypes : NULL,
+                                          w->sdts, "send", fn)))
                 return err;
             a->sendcounts = w->sendcounts;
             a->sdispls = w->sdispls;
@@ -843,8 +847,9 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
             err = check_types(c, k->recvtypes, nrecv, "recvtypes", fn, &w->rdts);
         else
             err = mpi_check_dt(c, k->recvtype, fn, &a->rdt);
-        if (err || (err = check_v_buf(c, k->recvbuf, w->recvcounts, nrecv, k->recvtype, a->rdt,
-                                      wvar ? k->recvtypes : NULL, w->rdts, "recv", fn)))
+        if (err || (err = check_v_buf(c, k->recvbuf, w->recvcounts, w->rdispls, nrecv, k->recvtype,
+                                      a->rdt, wvar ? k->recvtypes : NULL, w->rdts, "recv",
+                                      fn)))
             return err;
         a->recvcounts = w->recvcounts;
         a->rdispls = w->rdispls;
@@ -1228,7 +1233,7 @@ static int root_direct(mpi_comm_t *c, coll_kind_t kind, const void *many, MPI_Co
         r.most = (size_t)each;
         hi = (MPI_Aint)p * each;
     } else {
-        /* (many NULL: check_v_buf's MPI_ERR_BUFFER where a block moves,
+        /* (many NULL: check_v_buf's MPI_ERR_BUFFER where a block at NULL moves,
          * legal where none does; coll_call tells) */
         if (displs == NULL || many == NULL)
             return 0;
