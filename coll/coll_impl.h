@@ -8,6 +8,8 @@
 #ifndef CANAL_COLL_IMPL_H
 #define CANAL_COLL_IMPL_H
 
+#include <string.h>
+
 #include "coll/coll.h"
 
 /* A group of ranks of a communicator: member i is rank map[i] (map NULL:
@@ -54,11 +56,27 @@ int coll_direct_rooted_usable(const coll_args_t *a);
 canal_status_t coll_comm_direct_reqs(mpi_comm_t *c, int nrecv, int nsend, adi_request_t ***recv,
                                      adi_request_t ***send);
 /* (the call's tag: coll_comm_take_tag, below) */
-/* coll/sched.c: copy (src, scount, sdt) into (dst, dcount, ddt) now, as a
- * schedule's copy act does (the smaller size; sizes that differ are an
- * error; nothing when either side is empty). */
-canal_status_t coll_copy_now(const void *src, size_t scount, dt_type_t *sdt, void *dst,
-                             size_t dcount, dt_type_t *ddt);
+/* coll/sched.c: coll_copy_now's general case, a schedule's copy act. */
+canal_status_t coll_copy_acted(const void *src, size_t scount, dt_type_t *sdt, void *dst,
+                               size_t dcount, dt_type_t *ddt);
+/* Copy (src, scount, sdt) into (dst, dcount, ddt) now, as a schedule's copy
+ * act does (the smaller size; sizes that differ are an error; nothing when
+ * either side is empty). Two contiguous sides of one size are a memmove
+ * here, inline: a linear root's own block (np4 8 B, callgrind: 92 -> about
+ * 40 instructions with the call). */
+static inline canal_status_t coll_copy_now(const void *src, size_t scount, dt_type_t *sdt,
+                                           void *dst, size_t dcount, dt_type_t *ddt)
+{
+    if (dt_is_contig(sdt) && dt_is_contig(ddt)) {
+        size_t n = scount * dt_contig_size(sdt);
+        if (n == dcount * dt_contig_size(ddt)) {
+            if (n > 0)
+                memmove((char *)dst + dt_contig_lb(ddt), (const char *)src + dt_contig_lb(sdt), n);
+            return CANAL_OK;
+        }
+    }
+    return coll_copy_acted(src, scount, sdt, dst, dcount, ddt);
+}
 
 /* ---------------------------------------------------------------- mismatched calls */
 /* A collective's tag: the communicator's call sequence above the low

@@ -405,21 +405,10 @@ typedef struct {
  * or out of it (scatter), unless MPI_IN_PLACE; at, n: that place. */
 static canal_status_t lin_own(const lin_many_t *m, int gather, char *at, size_t n)
 {
-    size_t bytes;
-
     if (m->mdt == NULL)
         return CANAL_OK;
-    /* (both contiguous, of one size: coll_copy_now's first case, inline;
-     * np4 8 B, callgrind: 92 -> about 40 instructions) */
-    if (dt_is_contig(m->dt) && dt_is_contig(m->mdt) &&
-        (bytes = n * dt_contig_size(m->dt)) == m->n * dt_contig_size(m->mdt)) {
-        char *blk = at + dt_contig_lb(m->dt), *own = (char *)m->mine + dt_contig_lb(m->mdt);
-        if (bytes > 0)
-            memmove(gather ? blk : own, gather ? own : blk, bytes);
-        return CANAL_OK;
-    }
     return gather ? coll_copy_now(m->mine, m->n, m->mdt, at, n, m->dt)
-                   : coll_copy_now(at, n, m->dt, m->mine, m->n, m->mdt);
+                  : coll_copy_now(at, n, m->dt, m->mine, m->n, m->mdt);
 }
 
 /* The end of a root's run: its k requests r (from comm ranks peers, want

@@ -609,30 +609,21 @@ canal_status_t coll_comm_direct_reqs(mpi_comm_t *c, int nrecv, int nsend, adi_re
     return CANAL_OK;
 }
 
-canal_status_t coll_copy_now(const void *src, size_t scount, dt_type_t *sdt, void *dst,
-                             size_t dcount, dt_type_t *ddt)
+canal_status_t coll_copy_acted(const void *src, size_t scount, dt_type_t *sdt, void *dst,
+                               size_t dcount, dt_type_t *ddt)
 {
-    size_t n = scount * dt_size(sdt), m = dcount * dt_size(ddt);
+    act_t a = {.kind = ACT_COPY,
+               .src = src,
+               .count = scount,
+               .dt = sdt,
+               .dst = dst,
+               .dcount = dcount,
+               .ddt = ddt};
 
     /* (as coll_copy records it: nothing when either side is empty) */
-    if (n == 0 || m == 0)
+    if (scount * dt_size(sdt) == 0 || dcount * dt_size(ddt) == 0)
         return CANAL_OK;
-    /* (a linear root's own block of a predefined type: do_copy's first
-     * case without its size and contiguity calls again) */
-    if (n == m && dt_is_contig_count(sdt, scount) && dt_is_contig_count(ddt, dcount)) {
-        memmove((char *)dst + dt_true_lb(ddt), (const char *)src + dt_true_lb(sdt), n);
-        return CANAL_OK;
-    }
-    {
-        act_t a = {.kind = ACT_COPY,
-                   .src = src,
-                   .count = scount,
-                   .dt = sdt,
-                   .dst = dst,
-                   .dcount = dcount,
-                   .ddt = ddt};
-        return do_copy(&a);
-    }
+    return do_copy(&a);
 }
 
 int coll_sched_tag(const coll_sched_t *s)
