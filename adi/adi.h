@@ -23,6 +23,10 @@ typedef enum {
     ADI_MODE_STANDARD = 0,
     ADI_MODE_SYNC = 1,  /* completes only when the receive matched */
     ADI_MODE_READY = 2, /* standard on the wire; the receive is known to be posted */
+    /* standard; one of several sends from this rank at once (a
+     * broadcast's root): offered to be read by its receiver even where the
+     * device would otherwise stream it (rndv_offer in adi/pt2pt.c) */
+    ADI_MODE_FANOUT = 3,
 } adi_send_mode_t;
 
 /* (the order counts: a wait tests `kind < ADI_REQ_GREQ` for a plain send

@@ -173,6 +173,8 @@ typedef struct {
     adi_peer_t *peers;
     int oversubscribed;   /* local ranks outnumber node_cpus (or CANAL_OVERSUBSCRIBED) */
     size_t halves_min;    /* CANAL_RNDV_HALVES_MIN: pulled messages both sides copy (0: none) */
+    size_t stream_max;    /* CANAL_RNDV_STREAM_MAX: smaller rendezvous messages are
+                           * streamed, never read, when oversubscribed (rndv_offer) */
     uint8_t fault_detach_nomem; /* CANAL_FAULT_DETACH_NOMEM (a test knob): detach finds no memory */
     size_t detach_keep_max; /* CANAL_DETACH_KEEP_MAX: bytes of detached sends' copies at once */
     long long detach_wait_us; /* CANAL_DETACH_WAIT_MS: adi_send_detach's wait for WITHDRAWN */

@@ -368,6 +368,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.size = pmi->size;
     adi_dev.spin_count = common_cvar_int("SPIN_COUNT");
     adi_dev.halves_min = (size_t)common_cvar_int("RNDV_HALVES_MIN");
+    adi_dev.stream_max = (size_t)common_cvar_int("RNDV_STREAM_MAX");
     adi_dev.fault_detach_nomem = (uint8_t)common_cvar_bool("FAULT_DETACH_NOMEM");
     adi_dev.detach_keep_max = (size_t)common_cvar_int("DETACH_KEEP_MAX");
     adi_dev.detach_wait_us = common_cvar_int("DETACH_WAIT_MS") * 1000LL;

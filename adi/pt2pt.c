@@ -449,6 +449,28 @@ static void rndv_pull_expect(size_t len)
                      __ATOMIC_RELAXED);
 }
 
+/* Whether rendezvous send r offers its buffer to be read by the receiver
+ * (the channel's rdma_read: CMA on shm, one copy on the receiver's CPU)
+ * rather than streamed (CTS, then DATA: the sender copies into the channel
+ * and the receiver out of it): a contiguous message to a peer whose channel
+ * reads, except on an oversubscribed node. There a read runs on the
+ * reader's CPU alone while its sender waits to hear FIN: a root that read
+ * its peers' blocks one after another kept one CPU busy and the other idle
+ * (IMB np8 Gatherv 128-256 KiB on 2 CPUs: 2-3 times as long as with the
+ * senders copying in), and pairs that exchange halves (np4 Allreduce 256
+ * KiB-1 MiB) took up to twice as long. So below CANAL_RNDV_STREAM_MAX (8
+ * MiB) it streams, unless it is one of several sends at once (ADI_MODE_FANOUT:
+ * a broadcast's or scatter's root, a linear allgather or alltoall): their
+ * receivers' reads run at once on every CPU, where streaming makes the one
+ * sender copy each message (np8 Bcast 1-4 MiB 1.5-3.5 times as long
+ * streamed, np4-8 Scatter 32-64 KiB 1.5-2); doc/bench.md, stop 43. */
+static inline int rndv_offer(const adi_peer_t *p, const adi_request_t *r)
+{
+    return p->has_rdma && dt_is_contig(r->dt) &&
+           (!adi_dev.oversubscribed || r->size >= adi_dev.stream_max ||
+            r->mode == ADI_MODE_FANOUT);
+}
+
 /* A send dropped by send_drop (its caller left it, no memory to copy its
  * bytes): nothing is read from r->buf again. A flag of the request, not a
  * buffer address: a NULL buffer is MPI_BOTTOM, the buffer of every send of
@@ -649,8 +671,7 @@ canal_status_t adi_isend_into(adi_request_t *r, const void *buf, size_t count, d
     } else {
         r->proto = PROTO_RTS;
         r->rkey = UINT64_MAX;
-        if (p->has_rdma && dt_is_contig(dt) &&
-            ch_mem_register(p->ch, contig_ptr(r), r->size, &r->rkey) != CANAL_OK)
+        if (rndv_offer(p, r) && ch_mem_register(p->ch, contig_ptr(r), r->size, &r->rkey) != CANAL_OK)
             r->rkey = UINT64_MAX;
         if (!dt_is_contig(dt) && (st = adi_req_cursor_init(r)) < 0)
             goto out_fail;

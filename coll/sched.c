@@ -71,6 +71,9 @@ struct coll_sched {
     int absent;             /* this rank takes no part (1: coll_sched_set_absent), or its
                                part across is one send, to remote rank absent - 2
                                (coll_sched_set_sent_only) */
+    int fanout;             /* some step sends to several ranks at once: every send of s is
+                               made in the device's fan-out mode (coll_send) */
+    int step_sends;         /* sends added since the last fence (building) */
     cache_key_t key;        /* its key there */
     const char *key_arrays; /* and the count/displacement arrays of a v collective */
     size_t key_arrays_len;  /* (bytes; both in the schedule's temporaries) */
@@ -484,6 +487,8 @@ static canal_status_t sched_new(mpi_comm_t *c, coll_kind_t kind, coll_sched_t **
     s->pool_next = NULL;
     s->cache_slot = -1;
     s->absent = 0;
+    s->fanout = 0;
+    s->step_sends = 0;
     s->key_arrays = NULL;
     s->key_arrays_len = 0;
     if (tag >= 0) {
@@ -695,6 +700,12 @@ void coll_send(coll_sched_t *s, mpi_comm_t *c, int peer, const void *buf, size_t
     a->count = count;
     a->dt = dt;
     keep_dt(dt);
+    /* A step that sends to several ranks at once (a broadcast's or a
+     * scatter's root, a tree's inner node, a linear allgather or alltoall)
+     * fans out: its receivers copy their messages themselves where the
+     * device can (ADI_MODE_FANOUT), so one rank does not copy them all. */
+    if (++s->step_sends > 1)
+        s->fanout = 1;
 }
 
 void coll_recv(coll_sched_t *s, mpi_comm_t *c, int peer, void *buf, size_t count, dt_type_t *dt)
@@ -716,6 +727,7 @@ void coll_fence(coll_sched_t *s)
     if (s->nacts == 0 || s->acts[s->nacts - 1].kind == ACT_FENCE)
         return;
     act_new(s, ACT_FENCE);
+    s->step_sends = 0;
 }
 
 void coll_copy(coll_sched_t *s, const void *src, size_t scount, dt_type_t *sdt, void *dst,
@@ -1061,7 +1073,7 @@ static void post(coll_sched_t *s, act_t *a)
     if (a->kind == ACT_SEND)
         st = adi_isend_into(r, a->src, s->err != CANAL_OK ? 0 : a->count, a->dt,
                             coll_host.comm_peer_job_rank(c, a->peer), coll_rank(c), s->tag, coll_context(c) + 1,
-                            ADI_MODE_STANDARD);
+                            s->fanout ? ADI_MODE_FANOUT : ADI_MODE_STANDARD);
     else
         st = adi_irecv_into(r, a->dst, a->count, a->dt, a->peer, s->tag, coll_context(c) + 1);
     if (st < 0) {

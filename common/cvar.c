@@ -70,6 +70,11 @@ static const common_cvar_desc_t cvar_table[] = {
      "a contiguous message of at least this size pulled from a peer on this node is copied by "
      "both sides at once (the receiver pulls half, the sender pushes the rest), unless the node "
      "is oversubscribed; 0: the receiver copies it all"},
+    {"RNDV_STREAM_MAX", CVAR_TYPE_SIZE, "8M", NULL,
+     "on an oversubscribed node, a rendezvous message below this size to a peer on this node "
+     "is streamed through the channel (the sender copies in, the receiver out) instead of read "
+     "by the receiver alone (CMA), unless a collective sends it with others at once (a "
+     "broadcast's root); 0: read from the eager limit up"},
     {"SPIN_COUNT", CVAR_TYPE_INT, "2000", "POLLS_BEFORE_YIELD",
      "progress polls a blocked wait spins at least before it starts yielding the CPU"},
     {"SPIN_US", CVAR_TYPE_INT, "200", NULL,
