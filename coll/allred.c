@@ -280,6 +280,67 @@ static canal_status_t ring_units(coll_sched_t *s, const coll_args_t *a)
     return coll_sched_status(s);
 }
 
+/* More ranks than CPUs, large vectors: Rabenseifner's two halves with
+ * every message of each posted at once. Each rank owns one block of the
+ * vector: every rank sends each owner its part of that block and receives
+ * everyone's part of its own at once, reduces them (in rank order), then
+ * sends its reduced block to every rank at once and
+ * receives every other. Two steps that wait for nobody in particular, where
+ * recursive halving and doubling need each of 2 log2(p) rounds' partner to
+ * be scheduled before either can go on. */
+static canal_status_t linear_blocks_units(coll_sched_t *s, const coll_args_t *a)
+{
+    mpi_comm_t *c = a->comm;
+    int p = coll_size(c), me = coll_rank(c);
+    size_t n = (size_t)a->recvcount;
+    blocks_t b = {n, p, NULL};
+    size_t off = blk_off(&b, me), cnt = blk_off(&b, me + 1) - off;
+    ptrdiff_t ext = dt_extent(a->rdt), bext = (ptrdiff_t)cnt * ext;
+    const char *in = is_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+    char *mine = (char *)a->recvbuf + (ptrdiff_t)off * ext, *t = NULL;
+    coll_iter_t it;
+    coll_step_t st;
+
+    if (red_empty(a) || p == 1)
+        return allreduce_recdbl(s, a);
+    if (cnt > 0) {
+        /* t holds p parts of this rank's block: part r is rank r's */
+        if ((t = coll_tmp_typed(s, cnt * (size_t)p, a->rdt)) == NULL)
+            return coll_sched_status(s);
+        coll_copy(s, in + (ptrdiff_t)off * ext, cnt, a->rdt, t + me * bext, cnt, a->rdt);
+    }
+    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, p, me, 0, 0, NULL);
+    while (coll_iter_next(&it, &st)) {
+        size_t so = blk_off(&b, st.send_peer), sn = blk_off(&b, st.send_peer + 1) - so;
+        if (cnt > 0)
+            coll_recv(s, c, st.recv_peer, t + st.recv_peer * bext, cnt, a->rdt);
+        if (sn > 0)
+            coll_send(s, c, st.send_peer, in + (ptrdiff_t)so * ext, sn, a->rdt);
+    }
+    coll_fence(s); /* (in place, the sends read the vector written below) */
+    if (cnt > 0) {
+        /* x0 op (x1 op (... op x(p-1))) */
+        coll_copy(s, t + (p - 1) * bext, cnt, a->rdt, mine, cnt, a->rdt);
+        for (int r = p - 2; r >= 0; r--)
+            coll_reduce(s, t + r * bext, mine, cnt, a->rdt, a->recvtype, a->op);
+        coll_fence(s);
+    }
+    coll_iter_begin(&it, &coll_topo_pairwise, COLL_DIR_BIDIR, p, me, 0, 0, NULL);
+    while (coll_iter_next(&it, &st)) {
+        size_t ro = blk_off(&b, st.recv_peer), rn = blk_off(&b, st.recv_peer + 1) - ro;
+        if (rn > 0)
+            coll_recv(s, c, st.recv_peer, (char *)a->recvbuf + (ptrdiff_t)ro * ext, rn, a->rdt);
+        if (cnt > 0)
+            coll_send(s, c, st.send_peer, mine, cnt, a->rdt);
+    }
+    return coll_sched_status(s);
+}
+
+static canal_status_t allreduce_linear_blocks(coll_sched_t *s, const coll_args_t *a)
+{
+    return by_units(s, a, linear_blocks_units);
+}
+
 static canal_status_t allreduce_rabenseifner(coll_sched_t *s, const coll_args_t *a)
 {
     return by_units(s, a, rabenseifner_units);
@@ -396,6 +457,12 @@ const coll_algo_t coll_allreduce_ring = {"ring", COLL_ALLREDUCE, allreduce_ring,
 const coll_algo_t coll_allreduce_reduce_bcast = {"reduce_bcast", COLL_ALLREDUCE,
                                                  allreduce_reduce_bcast, NULL};
 const coll_algo_t coll_allreduce_linear = {"linear", COLL_ALLREDUCE, allreduce_linear, NULL};
+/* (commutative operations only, as Rabenseifner: a user operation on a
+ * predefined type may combine several elements, which a block boundary
+ * would split) */
+const coll_algo_t coll_allreduce_linear_blocks = {"linear_blocks", COLL_ALLREDUCE,
+                                                  allreduce_linear_blocks,
+                                                  usable_commutative_big};
 const coll_algo_t coll_allreduce_node = {"node", COLL_ALLREDUCE, allreduce_node,
                                          usable_node_commutative};
 

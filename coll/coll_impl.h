@@ -335,7 +335,8 @@ extern const coll_algo_t coll_reduce_binomial, coll_reduce_knomial, coll_reduce_
 extern const coll_algo_t coll_gather_binomial, coll_gather_linear, coll_gatherv_linear;
 extern const coll_algo_t coll_scatter_binomial, coll_scatter_linear, coll_scatterv_linear;
 extern const coll_algo_t coll_allreduce_recdbl, coll_allreduce_rabenseifner, coll_allreduce_ring,
-    coll_allreduce_reduce_bcast, coll_allreduce_node, coll_allreduce_linear;
+    coll_allreduce_reduce_bcast, coll_allreduce_node, coll_allreduce_linear,
+    coll_allreduce_linear_blocks;
 extern const coll_algo_t coll_allgather_ring, coll_allgather_recdbl, coll_allgather_bruck,
     coll_allgather_gather_bcast, coll_allgather_linear;
 extern const coll_algo_t coll_allgatherv_ring, coll_allgatherv_recdbl, coll_allgatherv_linear;

@@ -86,6 +86,11 @@ static const rule_t rules[] = {
     /* more ranks than CPUs: all to rank 0 and back, one hand-off per rank
      * instead of log2(size) rounds that each wait for a partner */
     {COLL_ALLREDUCE,             1, 16,  0,         32 * KiB,  WHEN_OVERSUB,   &coll_allreduce_linear},
+    /* more ranks than CPUs, 8 or more, larger vectors: Rabenseifner's two
+     * halves with each half's messages posted at once (np8 IMB 1-2 MiB, 3
+     * alternated runs: 1.4-3.1 ms against 2.3-4.3; np4 no better;
+     * doc/bench.md "Stop 43 (lead)") */
+    {COLL_ALLREDUCE,             8, 32,  32 * KiB,  SIZE_MAX,  WHEN_OVERSUB,   &coll_allreduce_linear_blocks},
     {COLL_ALLREDUCE,             1, ANY, 0,         2 * KiB,   WHEN_ALWAYS,    &coll_allreduce_recdbl},
     {COLL_ALLREDUCE,             1, ANY, 2 * KiB,   SIZE_MAX,  WHEN_ALWAYS,    &coll_allreduce_rabenseifner},
     {COLL_ALLREDUCE,             1, ANY, 0,         SIZE_MAX,  WHEN_ALWAYS,    &coll_allreduce_recdbl},
@@ -157,6 +162,7 @@ static const coll_algo_t *const algos[] = {
     &coll_scatter_binomial, &coll_scatter_linear, &coll_scatterv_linear,
     &coll_allreduce_recdbl, &coll_allreduce_rabenseifner, &coll_allreduce_ring,
     &coll_allreduce_reduce_bcast, &coll_allreduce_node, &coll_allreduce_linear,
+    &coll_allreduce_linear_blocks,
     &coll_allgather_ring, &coll_allgather_recdbl, &coll_allgather_bruck,
     &coll_allgather_gather_bcast, &coll_allgather_linear,
     &coll_allgatherv_ring, &coll_allgatherv_recdbl, &coll_allgatherv_linear,

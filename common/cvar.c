@@ -124,7 +124,8 @@ static const common_cvar_desc_t cvar_table[] = {
     {"COLL_REDUCE", CVAR_TYPE_STRING, "auto", "REDUCE_INTRA_ALGORITHM",
      "reduce algorithm: auto, binomial, knomial, linear or node"},
     {"COLL_ALLREDUCE", CVAR_TYPE_STRING, "auto", "ALLREDUCE_INTRA_ALGORITHM",
-     "allreduce algorithm: auto, recursive_doubling, rabenseifner, ring, reduce_bcast or node"},
+     "allreduce algorithm: auto, recursive_doubling, rabenseifner, ring, reduce_bcast, node, "
+     "linear or linear_blocks"},
     {"COLL_REDUCE_SCATTER", CVAR_TYPE_STRING, "auto", "REDUCE_SCATTER_INTRA_ALGORITHM",
      "reduce_scatter algorithm: auto, halving, ring, reduce_scatterv or linear"},
     {"COLL_REDUCE_SCATTER_BLOCK", CVAR_TYPE_STRING, "auto",
