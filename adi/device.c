@@ -637,9 +637,12 @@ void adi_cpus_shared(void)
  * 0.54-0.79 s against 0.29-0.60 yielding; the same with OpenMP threads of
  * a MPI_THREAD_FUNNELED program whose launcher does not apply mpiexec's
  * OMP_NUM_THREADS rule, looked at only in locked mode before). So while the process has more threads than
- * adi_init counted plus one per CPU of its mask, waits use the shared
- * policy. Looked at (/proc/self/stat, a few microseconds) at a wait's first
- * clock reading, at most every OWN_THREADS_LOOK_US, by one thread. */
+ * adi_init counted plus one per CPU of its mask, and more of them are
+ * runnable than its mask has CPUs (threads asleep, a library's idle pool,
+ * need no CPU), waits use the shared policy. Looked at (/proc/self/stat, a
+ * few microseconds; with more threads, each one's /proc/self/task stat) at
+ * a wait's first clock reading, at most every OWN_THREADS_LOOK_US, by one
+ * thread. */
 enum { OWN_THREADS_LOOK_US = 100000 };
 static long long own_threads_next;
 static int own_threads_over;
@@ -655,6 +658,16 @@ static void own_threads_look(long long now)
         return;
     n = common_thread_count();
     over = n > __atomic_load_n(&adi_dev.own_threads_max, __ATOMIC_RELAXED);
+    if (over) {
+        /* Only threads that are runnable now count, against the CPUs of
+         * the mask (the waiting thread among them): a pool asleep on a
+         * condition variable (a BLAS library's, an OpenMP team between
+         * regions) takes no CPU from the waits (pt2pt_threads_parked) */
+        cpu_set_t mine;
+        int run = common_threads_running();
+        if (run > 0 && sched_getaffinity(0, sizeof mine, &mine) == 0)
+            over = run > CPU_COUNT(&mine);
+    }
     if (n <= 0 || over == own_threads_over ||
         __atomic_load_n(&adi_dev.own_threads_max, __ATOMIC_RELAXED) == 0)
         return;

@@ -439,6 +439,36 @@ static void lin_unposted(adi_request_t *r, canal_status_t st)
     r->status.peer = -1;
 }
 
+/* An empty message of call `tag` to job rank `job`, sent with no request
+ * (lin_send_empty). */
+typedef struct {
+    int job, me, tag, ctx;
+} lin_empty_t;
+
+/* It went, or never will (the peer lost, the communicator revoked: the
+ * leaf learns of those itself). */
+static int lin_empty_went(void *arg)
+{
+    const lin_empty_t *e = arg;
+    return adi_send_now(NULL, 0, coll_byte(), e->job, e->me, e->tag, e->ctx, 0) == CANAL_OK ||
+           adi_peer_failed(e->job) || adi_ctx_pair_revoked(e->ctx - 1);
+}
+
+/* A scatter's root that could not post the send of a block (no memory for
+ * its request, or its post failed: st) sends an empty message in its
+ * place, with no request, once the device can take it (credit, the
+ * peer's queue drained: the leaf takes what came before), so that the
+ * leaf fails ("sent no data": this collective failed there) instead of
+ * waiting for ever, as after a failed step of the schedule. Nothing when
+ * the peer is lost or the communicator revoked (st says so). */
+static void lin_send_empty(mpi_comm_t *c, int job, int tag, canal_status_t st)
+{
+    lin_empty_t e = {job, coll_rank(c), tag, coll_context(c) + 1};
+
+    if (!lost(st) && !lin_empty_went(&e))
+        (void)coll_watch_wait(c, tag, lin_empty_went, &e, NULL);
+}
+
 /* A scatter's root with a contiguous datatype: the blocks' messages listed
  * in rank order (a message after a failed copy of its own block carries no
  * data, as the schedule's), all sent by the device in one call with no
@@ -473,16 +503,22 @@ static canal_status_t lin_scatter_run(mpi_comm_t *c, const lin_many_t *m, int ta
     }
     if (ne == 0 || adi_send_now_each(e, ne, me, tag, ctx) == ne)
         return lin_root_end(c, 0, tag, NULL, 0, NULL, NULL, err);
-    /* the rest on requests */
-    if ((st = coll_comm_direct_reqs(c, 0, p, &rr, &r)) < 0)
+    /* the rest on requests; none: an empty message to each leaf left */
+    if ((st = coll_comm_direct_reqs(c, 0, p, &rr, &r)) < 0) {
+        for (int j = 0; j < ne; j++)
+            if (!e[j].sent)
+                lin_send_empty(c, e[j].dest, tag, st);
         return st;
+    }
     for (int j = 0; j < ne; j++) {
         if (e[j].sent)
             continue;
         st = adi_isend_into(r[k], (const char *)e[j].buf - lb, e[j].size / esz, m->dt, e[j].dest,
                             me, tag, ctx, ADI_MODE_STANDARD);
-        if (st < 0)
+        if (st < 0) {
             lin_unposted(r[k], st);
+            lin_send_empty(c, e[j].dest, tag, st);
+        }
         to[k] = to[j];
         want[k++] = e[j].size;
     }
@@ -505,8 +541,13 @@ static canal_status_t lin_root_run(mpi_comm_t *c, int gather, const lin_many_t *
 
     if (!gather && dt_is_contig(m->dt))
         return lin_scatter_run(c, m, tag);
-    if ((st = coll_comm_direct_reqs(c, gather ? p : 0, gather ? 0 : p, &rr, &sr)) < 0)
+    if ((st = coll_comm_direct_reqs(c, gather ? p : 0, gather ? 0 : p, &rr, &sr)) < 0) {
+        /* (a gather's leaves send and leave; a scatter's wait for theirs) */
+        for (int i = 0; i < p && !gather; i++)
+            if (i != me && (m->counts != NULL ? (size_t)m->counts[i] : m->each) * esz > 0)
+                lin_send_empty(c, coll_host.comm_peer_job_rank(c, i), tag, st);
         return st;
+    }
     r = gather ? rr : sr;
     for (int i = 0; i < p; i++) {
         size_t n = m->counts != NULL ? (size_t)m->counts[i] : m->each;
@@ -523,8 +564,11 @@ static canal_status_t lin_root_run(mpi_comm_t *c, int gather, const lin_many_t *
             st = adi_irecv_into(r[k], at, n, m->dt, i, tag, ctx);
         else if (!lin_send(c, r[k], at, err != CANAL_OK ? 0 : n, m->dt, i, tag, me, ctx, &st))
             continue; /* (sent: nothing to wait for) */
-        if (st < 0)
+        if (st < 0) {
             lin_unposted(r[k], st); /* (not posted) */
+            if (!gather)
+                lin_send_empty(c, coll_host.comm_peer_job_rank(c, i), tag, st);
+        }
         peers[k] = i;
         want[k++] = n * esz;
     }

@@ -581,14 +581,16 @@ adi_request_t **coll_comm_pair_reqs(mpi_comm_t *c, coll_kind_t kind, int *tag)
 static canal_status_t do_copy(const act_t *a);
 
 /* Grow *arr (of *n requests of `kind`) to want; 0, or -1 without memory
- * (what was made stays). */
+ * (what was made stays; CANAL_FAULT_COLL_REQS_NOMEM, testing: this job
+ * rank's growth fails as if malloc had, for coll_scatter_nomem). */
 static int reqs_grow(adi_request_t ***arr, int *n, int want, adi_req_kind_t kind)
 {
     adi_request_t **a;
 
     if (*n >= want)
         return 0;
-    if ((a = realloc(*arr, sizeof *a * (size_t)want)) == NULL)
+    if (common_cvar_int("FAULT_COLL_REQS_NOMEM") == adi_job_rank() ||
+        (a = realloc(*arr, sizeof *a * (size_t)want)) == NULL)
         return -1;
     *arr = a;
     while (*n < want) {

@@ -109,6 +109,12 @@ enum { SLOT = (int)COLL_SHM_GATHER_MAX > (int)COLL_SHM_MAX ? (int)COLL_SHM_GATHE
 enum { SHM_BC_CHUNK = 16 * 1024, SHM_BC_SHIFT = 17 };
 _Static_assert(COLL_SHM_BCAST_MAX < 1 << SHM_BC_SHIFT, "a bcast's bytes fit bc_part");
 
+/* A call as the line says it (what[]): its kind, its root (a bcast's) and
+ * its bytes, so that ranks whose calls differ see it; a root_first barrier
+ * also says whether this rank will say it left (WHAT_LAST: gather_follows
+ * answered 1 here), which rank 0 reads before it waits for that. */
+enum { WHAT_ROOT_SHIFT = 20, WHAT_KIND_SHIFT = 26, WHAT_LAST = 1 << (WHAT_ROOT_SHIFT - 1) };
+
 /* One rank's cache line. fail_seq: the call whose wait failed here (0:
  * none), with the error and the job rank it was about. */
 typedef struct {
@@ -146,6 +152,7 @@ struct coll_shm {
     uint64_t bar_seq;  /* the call of this rank's last root_first barrier */
     unsigned bar_tags; /* coll_comm_tags_taken then */
     int piece_pause_us; /* CANAL_FAULT_BCAST_PIECE_US (testing) */
+    int fault_not_last; /* CANAL_FAULT_SHM_NOT_LAST (testing): this rank's gather_follows says 0 */
     uint64_t seq;    /* blocking calls this rank entered on the block */
     uint64_t all_in; /* the last call every rank is known to have entered */
     int *jobs;      /* job rank of each rank, for the device's losses */
@@ -244,6 +251,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
     b->spin = !coll_comm_oversubscribed(c);
     b->root_last = common_cvar_bool("COLL_SHM_ROOT_LAST");
     b->piece_pause_us = (int)common_cvar_int("FAULT_BCAST_PIECE_US");
+    b->fault_not_last = (int)common_cvar_int("FAULT_SHM_NOT_LAST") == me;
     for (int r = 0; r < n; r++)
         b->jobs[r] = coll_host.comm_peer_job_rank(c, r);
     ss->blk = b;
@@ -346,8 +354,10 @@ static int stopped(wait_t *w, const shm_line_t *l)
 }
 
 /* Every rank of w's range has entered call w->target (left: has left it,
- * saying so in b->left, or entered a later call), or one never will
- * (stopped). (Inline: the two predicates below are their own loops.) */
+ * saying so in b->left, or entered a later call, or said in the call's
+ * what[] that it will not say so: it decided otherwise than rank 0, and
+ * waiting for it would hang), or one never will (stopped). (Inline: the
+ * two predicates below are their own loops.) */
 static inline __attribute__((always_inline)) int all_reached(wait_t *w, int left)
 {
     struct coll_shm *b = w->b;
@@ -357,7 +367,8 @@ static inline __attribute__((always_inline)) int all_reached(wait_t *w, int left
             continue;
         if (!left ? line_reached(w, l)
                   : (__atomic_load_n(&b->left[w->next].seq, __ATOMIC_ACQUIRE) >= w->target ||
-                     __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) > w->target))
+                     __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) > w->target ||
+                     !(l->what[w->target & 3] & WHAT_LAST)))
             continue;
         return stopped(w, l);
     }
@@ -375,10 +386,8 @@ static int gone(void *arg)
     return all_reached(arg, 1);
 }
 
-/* A call as the line says it (what[]): its kind, its root (a bcast's) and
- * its bytes, so that ranks whose calls differ see it. */
-enum { WHAT_ROOT_SHIFT = 20, WHAT_KIND_SHIFT = 26 };
-_Static_assert(COLL_SHM_MAX < 1 << WHAT_ROOT_SHIFT && COLL_SHM_BCAST_MAX < 1 << WHAT_ROOT_SHIFT,
+_Static_assert((int)COLL_SHM_MAX < (int)WHAT_LAST && (int)COLL_SHM_BCAST_MAX < (int)WHAT_LAST &&
+                   (int)COLL_SHM_GATHER_MAX < (int)WHAT_LAST,
                "a call's bytes fit its what");
 _Static_assert(SHM_MAX_RANKS <= 1 << (WHAT_KIND_SHIFT - WHAT_ROOT_SHIFT), "a root fits its what");
 _Static_assert((int)COLL_NEIGHBOR_ALLTOALLW < 1 << (32 - WHAT_KIND_SHIFT), "a kind fits its what");
@@ -400,7 +409,7 @@ static unsigned what_root(uint32_t what)
 
 static unsigned what_bytes(uint32_t what)
 {
-    return what & ((1u << WHAT_ROOT_SHIFT) - 1);
+    return what & (WHAT_LAST - 1u);
 }
 
 static const char *kind_of(uint32_t what)
@@ -565,7 +574,8 @@ static canal_status_t settle(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, ui
 
 /* Enter call seq (the release of this rank's contribution, what: its kind
  * and bytes) and wait for the others to enter it; last (a root_first
- * barrier only): rank 0 leaves after the others (gather_follows). */
+ * barrier only, and then WHAT_LAST in what): rank 0 leaves after the others
+ * (gather_follows), waiting for those whose what[] says the same. */
 static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t seq,
                                      uint32_t what, int last)
 {
@@ -618,13 +628,19 @@ static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t
         return fail_call(b, seq, &w);
     for (int r = 0; r < b->n; r++) {
         uint32_t x = b->lines[r].what[seq & 3];
-        if (x != what)
+        /* (a rank that decided otherwise about leaving last is no mismatch:
+         * rank 0 does not wait for one that will not say it left) */
+        if (x != what && (x ^ what) != WHAT_LAST)
             return mismatch(b, r, x, what);
     }
     b->all_in = seq;
     if (last && root) {
         /* released, and the calls match: let the others leave first (each
-         * says so in b->left, or enters a later call). Not watched: a rank
+         * says so in b->left, or enters a later call; a rank whose what[]
+         * has no WHAT_LAST decided otherwise and is not waited for, which
+         * a rank of a future bug would otherwise hang in the next rooted
+         * call while rank 0 waits here, as IMB's Reduce did:
+         * coll_reduce_barrier_loop). Not watched: a rank
          * that left may already send the next call's messages (the gather's)
          * while another has not yet left, which the watch would take for a
          * mismatch; every rank here entered this barrier and was released,
@@ -648,14 +664,18 @@ static canal_status_t enter_and_wait(mpi_comm_t *c, struct coll_shm *b, uint64_t
  * the root's context switches inside a 1-byte gatherv 1.0 a call before,
  * 0.001 after; a 64-byte reduce 1.0 -> 0.002; a 256 KiB reduce, which the
  * root's wait for its parts' data dominates, alike). Every rank of c
- * counts the same calls and tags, so all decide alike. */
+ * counts the same calls and tags, so all decide alike; should a future
+ * change make one decide otherwise, its barrier's what[] says so
+ * (WHAT_LAST) and rank 0 does not wait for it (CANAL_FAULT_SHM_NOT_LAST
+ * makes one rank do so, for coll_reduce_barrier_loop). */
 static int gather_follows(mpi_comm_t *c, struct coll_shm *b, uint64_t seq)
 {
     int kind, yes;
     unsigned tags = coll_comm_tags_taken(c, &kind);
 
     yes = b->root_last && b->bar_seq + 1 == seq && b->bar_tags + 1 == tags &&
-          (kind == COLL_GATHER || kind == COLL_GATHERV || kind == COLL_REDUCE);
+          (kind == COLL_GATHER || kind == COLL_GATHERV || kind == COLL_REDUCE) &&
+          !b->fault_not_last;
     b->bar_seq = seq;
     b->bar_tags = tags;
     return yes;
@@ -725,6 +745,7 @@ canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran)
     struct coll_shm *b = ready(c, COLL_BARRIER, &st);
     uint32_t what = what_of(COLL_BARRIER, 0, 0);
     uint64_t seq;
+    int last;
 
     *ran = b != NULL || st < 0; /* a failed setup fails this call (as messages would) */
     if (b == NULL)
@@ -732,7 +753,8 @@ canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran)
     seq = ++b->seq;
     if ((st = settle(c, b, seq, what, 3)) < 0)
         return st;
-    return enter_and_wait(c, b, seq, what, b->root_first && gather_follows(c, b, seq));
+    last = b->root_first && gather_follows(c, b, seq);
+    return enter_and_wait(c, b, seq, what | (uint32_t)last * WHAT_LAST, last);
 }
 
 /* The allreduce; pre < 0: this rank failed before the call (out of

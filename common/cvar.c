@@ -155,6 +155,13 @@ static const common_cvar_desc_t cvar_table[] = {
      "testing: microseconds the root of an MPI_Bcast through the node's shared block waits "
      "after each 16 KiB piece of the message it publishes, so that the others copy pieces "
      "while it writes the next ones"},
+    {"FAULT_SHM_NOT_LAST", CVAR_TYPE_INT, "-1", NULL,
+     "testing: the rank (of each communicator) that decides, at a barrier through the node's "
+     "shared block, not to say it left where rank 0 leaves last (COLL_SHM_ROOT_LAST), as if its "
+     "last call had been another; -1: none"},
+    {"FAULT_COLL_REQS_NOMEM", CVAR_TYPE_INT, "-1", NULL,
+     "testing: the job rank that finds no memory for the requests a linear gather or scatter "
+     "keeps on its communicator (as if malloc failed when they are first needed); -1: none"},
     {"COLL_FAKE_NODES", CVAR_TYPE_INT, "0", NULL,
      "testing: pretend each communicator's ranks are spread over this many nodes (blocks of "
      "consecutive ranks), so node-aware collectives run on one machine; 0 or 1: real nodes"},

@@ -30,4 +30,9 @@ int common_file_first_int(const char *path);
 /* This process's number of threads (/proc/self/stat), or -1. */
 int common_thread_count(void);
 
+/* How many of this process's threads are runnable now (state R in
+ * /proc/self/task/<tid>/stat: running or waiting for a CPU; not those asleep
+ * on a lock, a condition variable or I/O), or -1. */
+int common_threads_running(void);
+
 #endif
