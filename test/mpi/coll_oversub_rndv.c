@@ -22,19 +22,7 @@
 
 static long long stream_max;
 static int cma, over;
-
-static long long cvar(const char *name)
-{
-    int i, count;
-    long long v = -1;
-    MPI_T_cvar_handle h;
-
-    OK(MPI_T_cvar_get_index(name, &i));
-    OK(MPI_T_cvar_handle_alloc(i, NULL, &h, &count));
-    OK(MPI_T_cvar_read(h, &v));
-    OK(MPI_T_cvar_handle_free(&h));
-    return v;
-}
+static unsigned long long mark; /* canal_rndv_pulled at the last look */
 
 /* Whether a rendezvous message of n bytes is read, by the rule; fanout:
  * its sender sends others at once (with 2 ranks nobody does). */
@@ -47,12 +35,12 @@ static int read_by_rule(long long n, int fanout)
     return n >= stream_max || fanout;
 }
 
-/* Reads made on all ranks since *mark (and *mark moved on). */
-static unsigned long long reads_since(unsigned long long *mark)
+/* Reads made on all ranks since the last look. */
+static unsigned long long reads_since(void)
 {
-    unsigned long long now = mtest_counter("canal_rndv_pulled"), mine = now - *mark, all = 0;
+    unsigned long long now = mtest_counter("canal_rndv_pulled"), mine = now - mark, all = 0;
 
-    *mark = now;
+    mark = now;
     OK(MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));
     return all;
 }
@@ -64,6 +52,17 @@ static void expect_reads(const char *what, unsigned long long got, unsigned long
           what, got, stream_max, over ? "yes" : "no", cma ? "yes" : "no", want);
 }
 
+/* The reads since the last look, where msgs messages of n bytes went from
+ * ranks that sent others at once (fan-out, with more than 2 ranks): checked
+ * on an oversubscribed node (elsewhere trees, whose reads go by shape). */
+static void expect_fanout(const char *what, unsigned long long msgs, long long n)
+{
+    unsigned long long got = reads_since();
+
+    if (over)
+        expect_reads(what, got, msgs * (unsigned)read_by_rule(n, mtest_size > 2));
+}
+
 static unsigned char pat(int rank, size_t i) { return (unsigned char)(rank * 31 + i * 7 + 1); }
 
 int main(int argc, char **argv)
@@ -71,14 +70,13 @@ int main(int argc, char **argv)
     int rank, size, prov;
     size_t big;
     unsigned char *a, *b;
-    unsigned long long mark;
 
     mtest_init(&argc, &argv);
     OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
     rank = mtest_rank;
     size = mtest_size;
     over = !(argc > 1 && strcmp(argv[1], "read") == 0);
-    stream_max = cvar("CANAL_RNDV_STREAM_MAX");
+    stream_max = mtest_cvar("CANAL_RNDV_STREAM_MAX");
     big = (size_t)(stream_max > (1 << 20) ? stream_max : (1 << 20));
     a = malloc(big * (size_t)size);
     b = malloc(big * (size_t)size);
@@ -94,7 +92,7 @@ int main(int argc, char **argv)
             OK(MPI_Send(a, (int)big, MPI_BYTE, 1, 0, MPI_COMM_WORLD));
         else if (rank == 1)
             OK(MPI_Recv(b, (int)big, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-        cma = reads_since(&mark) == 1;
+        cma = reads_since() == 1;
     }
     if (rank == 0)
         printf("stream below %lld, oversubscribed %s, CMA %s\n", stream_max,
@@ -110,7 +108,7 @@ int main(int argc, char **argv)
             for (int p = 0; p < size; p++)
                 for (size_t i = 0; i < n; i += 251)
                     CHECK(b[(size_t)p * n + i] == pat(p, i), "gather: rank %d's byte %zu", p, i);
-        expect_reads("MPI_Gather of 128 KiB blocks", reads_since(&mark),
+        expect_reads("MPI_Gather of 128 KiB blocks", reads_since(),
                      (unsigned long long)(size - 1) * (unsigned)read_by_rule((long long)n, 0));
     }
     /* A gatherv of blocks from 32 KiB to 32 KiB * size, the root's last. */
@@ -135,7 +133,7 @@ int main(int argc, char **argv)
                 for (int i = 0; i < counts[p]; i += 509)
                     CHECK(b[displs[p] + i] == pat(p + 3, (size_t)i), "gatherv: rank %d's byte %d",
                           p, i);
-        expect_reads("MPI_Gatherv of 32 KiB-per-rank blocks", reads_since(&mark), want);
+        expect_reads("MPI_Gatherv of 32 KiB-per-rank blocks", reads_since(), want);
         free(counts);
         free(displs);
     }
@@ -149,12 +147,8 @@ int main(int argc, char **argv)
         OK(MPI_Bcast(a, (int)n, MPI_BYTE, root, MPI_COMM_WORLD));
         for (long long i = 0; i < n; i += 331)
             CHECK(a[i] == pat(root, (size_t)i), "bcast of %lld bytes: byte %lld", n, i);
-        if (over)
-            expect_reads(n < 1024 * 1024 ? "MPI_Bcast of 128 KiB" : "MPI_Bcast of 1 MiB",
-                         reads_since(&mark),
-                         (unsigned long long)(size - 1) * (unsigned)read_by_rule(n, size > 2));
-        else
-            reads_since(&mark); /* (a tree: its messages are counted by its shape) */
+        expect_fanout(n < 1024 * 1024 ? "MPI_Bcast of 128 KiB" : "MPI_Bcast of 1 MiB",
+                      (unsigned long long)(size - 1), n);
     }
     /* A scatter of 32 KiB blocks from rank 0: fan-out. */
     {
@@ -165,11 +159,7 @@ int main(int argc, char **argv)
         OK(MPI_Scatter(a, (int)n, MPI_BYTE, b, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD));
         for (size_t i = 0; i < n; i += 257)
             CHECK(b[i] == pat(rank, i), "scatter: byte %zu", i);
-        if (over)
-            expect_reads("MPI_Scatter of 32 KiB blocks", reads_since(&mark),
-                         (unsigned long long)(size - 1) * (unsigned)read_by_rule((long long)n, size > 2));
-        else
-            reads_since(&mark);
+        expect_fanout("MPI_Scatter of 32 KiB blocks", (unsigned long long)(size - 1), (long long)n);
     }
     /* Allgathers of 64 KiB and 256 KiB blocks: each rank's block to all. */
     for (size_t n = 64 * 1024; n <= 256 * 1024; n *= 4) {
@@ -180,12 +170,8 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < n; i += 313)
                 CHECK(b[(size_t)p * n + i] == pat(p + 5, i), "allgather %zu: rank %d's byte %zu",
                       n, p, i);
-        if (over)
-            expect_reads("MPI_Allgather", reads_since(&mark),
-                         (unsigned long long)size * (unsigned long long)(size - 1) *
-                             (unsigned)read_by_rule((long long)n, size > 2));
-        else
-            reads_since(&mark);
+        expect_fanout("MPI_Allgather", (unsigned long long)size * (unsigned long long)(size - 1),
+                      (long long)n);
     }
     /* An alltoall of 48 KiB blocks: every rank's to every other at once. */
     {
@@ -197,12 +183,8 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < n; i += 199)
                 CHECK(b[(size_t)p * n + i] == pat(p * 16 + rank, i), "alltoall: rank %d's byte %zu",
                       p, i);
-        if (over)
-            expect_reads("MPI_Alltoall of 48 KiB blocks", reads_since(&mark),
-                         (unsigned long long)size * (unsigned long long)(size - 1) *
-                             (unsigned)read_by_rule((long long)n, size > 2));
-        else
-            reads_since(&mark);
+        expect_fanout("MPI_Alltoall of 48 KiB blocks",
+                      (unsigned long long)size * (unsigned long long)(size - 1), (long long)n);
     }
     /* An allreduce of 1 MiB of doubles and a ring of 512 KiB exchanges. */
     {
@@ -215,7 +197,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i += 97)
             CHECK(x[i] == (double)size * (size + 1) / 2 + (double)size * (double)(i % 5),
                   "allreduce: [%zu] = %g", i, x[i]);
-        got = reads_since(&mark);
+        got = reads_since();
         /* (from 8 ranks linear_blocks: every rank's parts to every rank at
          * once, twice; below, Rabenseifner's pairs) */
         if (over && size >= 8)
@@ -233,7 +215,7 @@ int main(int argc, char **argv)
                             MPI_COMM_WORLD, MPI_STATUS_IGNORE));
             for (size_t i = 0; i < m; i += 211)
                 CHECK(b[i] == pat(from + 9, i), "sendrecv: byte %zu", i);
-            expect_reads("a ring of 512 KiB MPI_Sendrecv", reads_since(&mark),
+            expect_reads("a ring of 512 KiB MPI_Sendrecv", reads_since(),
                          (unsigned long long)size * (unsigned)read_by_rule((long long)m, 0));
         }
     }

@@ -18,7 +18,8 @@
  *                        does not provide;
  *   mtest_counter(name)  the value of a Canal MPI_T counter (a session and a
  *                        started handle per name, made on first use; OK
- *                        checks each call).
+ *                        checks each call);
+ *   mtest_cvar(name)     the value of an integer MPI_T control variable.
  */
 #ifndef CANAL_MTEST_H
 #define CANAL_MTEST_H
@@ -161,6 +162,21 @@ static inline int mtest_unsupported(int rc)
         return 0;
     MPI_Error_class(rc, &cls);
     return cls == MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+/* The value of the integer or size control variable `name` (MPI_T; the
+ * caller has called MPI_T_init_thread). */
+static inline long long mtest_cvar(const char *name)
+{
+    int i, count;
+    long long v = -1;
+    MPI_T_cvar_handle h;
+
+    OK(MPI_T_cvar_get_index(name, &i));
+    OK(MPI_T_cvar_handle_alloc(i, NULL, &h, &count));
+    OK(MPI_T_cvar_read(h, &v));
+    OK(MPI_T_cvar_handle_free(&h));
+    return v;
 }
 
 /* The value of the MPI_T counter `name` (MPI_T_PVAR_CLASS_COUNTER, no

@@ -17,19 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long long cvar(const char *name)
-{
-    int i, count;
-    long long v = -1;
-    MPI_T_cvar_handle h;
-
-    OK(MPI_T_cvar_get_index(name, &i));
-    OK(MPI_T_cvar_handle_alloc(i, NULL, &h, &count));
-    OK(MPI_T_cvar_read(h, &v));
-    OK(MPI_T_cvar_handle_free(&h));
-    return v;
-}
-
 /* Rank 0 sends n bytes to rank 1, whose receive is posted first; returns
  * 1 if the send went by rendezvous (at rank 0; -1 elsewhere). */
 static int send_is_rndv(char *buf, int n)
@@ -62,9 +49,9 @@ int main(int argc, char **argv)
     mtest_init(&argc, &argv);
     OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
     CHECK(buf != NULL, "no memory");
-    eager = cvar("CANAL_EAGER_LIMIT");
-    shm_eager = cvar("CANAL_SHM_EAGER_LIMIT");
-    cell = cvar("CANAL_SHM_CELL_SIZE");
+    eager = mtest_cvar("CANAL_EAGER_LIMIT");
+    shm_eager = mtest_cvar("CANAL_SHM_EAGER_LIMIT");
+    cell = mtest_cvar("CANAL_SHM_CELL_SIZE");
     if (mtest_rank <= 1) {
         /* single-copy reads: a 1 MiB receive is pulled */
         p0 = mtest_counter("canal_rndv_pulled");
