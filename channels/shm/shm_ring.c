@@ -319,10 +319,11 @@ __attribute__((noinline)) static canal_status_t sendv_general(ch_shm_state_t *st
 }
 
 /* The straight path: a header of 1 to SHM_STRAIGHT_HDR bytes and at most
- * one payload of up to SHM_PAYLOAD_ALIGN_FROM (the device's eager packets
- * of small messages: copied inline, payload 8-byte aligned after the
- * header), into the ring where it stands, with room known (or found at one
- * load of the reader's count). One compare against the peer's out_limit
+ * one payload of up to SHM_STRAIGHT_PAYLOAD (the device's eager packets of
+ * small and mid-size messages: up to SHM_PAYLOAD_ALIGN_FROM copied inline,
+ * 8-byte aligned after the header; larger ones placed as ch_shm_payload_off
+ * says and copied by memcpy), into the ring where it stands, with room
+ * known (or found at one load of the reader's count). One compare against the peer's out_limit
  * (ch_shm_peer_limit) says no skip, no soft-wrap try, no blocked flag to
  * clear, a live peer and a record that ends a line before the ring's end;
  * a stream past a soft-wrap boundary with nothing received since the last
@@ -332,6 +333,20 @@ __attribute__((noinline)) static canal_status_t sendv_general(ch_shm_state_t *st
  * kept out of line so that this path saves fewer registers (bench.md,
  * helpers ring3 and ring4: instructions per send). */
 enum { SHM_STRAIGHT_HDR = 32 };
+/* At most the smallest payload_cap (ch_shm_layout_compute: 1024), so the
+ * straight path needs no look at the layout's cap. A 256-byte block of a
+ * scatter's root took the general path's checks, about 220 instructions
+ * against the straight path's 60 (doc/bench.md, helper lat13). */
+enum { SHM_STRAIGHT_PAYLOAD = 1024 };
+
+/* The straight path's copy of a payload above 64 bytes: memcpy out of line
+ * and out of GCC's value ranges (noipa; inline, or given len <= 1024, it made
+ * the copy a rep movsq, one instruction per 8 bytes under callgrind, where
+ * glibc's memcpy, as the general path calls it, moves 32 bytes a load). */
+static __attribute__((noipa)) void straight_copy(void *dst, const void *src, size_t len)
+{
+    memcpy(dst, src, len);
+}
 
 canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov, int n)
 {
@@ -353,7 +368,7 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
     if (n == 2) {
         len = iov[1].iov_len;
         pb = iov[1].iov_base;
-        if (len > SHM_PAYLOAD_ALIGN_FROM || (len != 0 && pb == NULL))
+        if (len > SHM_STRAIGHT_PAYLOAD || (len != 0 && pb == NULL))
             goto general;
     }
     /* From here on the general path is called with p->world for peer and
@@ -362,8 +377,7 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
     p = &st->peers[li];
     pos = p->out_pos;
     lens = (uint32_t)hl | (uint32_t)len << 8;
-    /* ch_shm_rec_size for len <= 64: the payload 8-byte aligned after the header */
-    rec = (uint32_t)((SHM_REC_HEAD + ((hl + 7) & ~(size_t)7) + len + 7) & ~(size_t)7);
+    rec = ch_shm_rec_size(hl, len);
     ring = (uint32_t)st->lay.ring_bytes;
     if (pos + rec > p->out_limit &&
         (p->out_limit == 0 || pos + rec > ring - 2 * SHM_LINE || p->wrap_recs != p->received_recs))
@@ -379,7 +393,9 @@ canal_status_t ch_shm_sendv(ch_endpoint_t *ep, int peer, const struct iovec *iov
         memcpy(r->bytes, hb, 16); /* the device's tiny header */
     else
         common_copy_small(r->bytes, hb, hl);
-    if (len != 0)
+    if (len > SHM_PAYLOAD_ALIGN_FROM)
+        straight_copy(r->bytes + ch_shm_payload_off(hl, len), pb, len);
+    else if (len != 0)
         common_copy_small(r->bytes + ((hl + 7) & ~(size_t)7), pb, len);
     r->lens = lens;
     /* ring_publish() without a skip, a new lap, the ring's end or a blocked
@@ -495,13 +511,17 @@ __attribute__((noinline, cold)) static void check_peers_alive(ch_shm_state_t *st
 static void ring_release(ch_shm_state_t *st, ch_shm_peer_t *p)
 {
     uint32_t ring = (uint32_t)st->lay.ring_bytes, n = p->received - p->cleaned;
+    /* (p's fields in locals: GCC took the stores into the ring for stores
+     * into p and loaded all three again for every line, 12 instructions a
+     * line: a 1 KiB message's release cost 222, helper lat13) */
+    uint32_t from = p->rel_pos, stale = p->received_recs;
+    unsigned char *in = p->in_ring;
 
-    for (uint32_t off = SHM_LINE - (p->rel_pos & (SHM_LINE - 1)); off < n; off += SHM_LINE) {
-        uint32_t y = p->rel_pos + off;
+    for (uint32_t off = SHM_LINE - (from & (SHM_LINE - 1)); off < n; off += SHM_LINE) {
+        uint32_t y = from + off;
         if (y >= ring)
             y -= ring;
-        atomic_store_explicit(&ch_shm_rec_at(p->in_ring, y)->seq, p->received_recs,
-                              memory_order_relaxed);
+        atomic_store_explicit(&ch_shm_rec_at(in, y)->seq, stale, memory_order_relaxed);
     }
     p->cleaned = p->received;
     p->released = p->received;
@@ -565,8 +585,12 @@ static inline __attribute__((always_inline)) int ring_poll(ch_shm_state_t *st, c
             canal_status_t terr = turn_take(st, p, h);
             if (terr != CANAL_OK)
                 return terr;
+            /* A turn is a lone MPI_Send's, whose sender most likely waits
+             * now: ring records sent after it are rare, and the next poll
+             * takes them (no second look at both words for a ping-pong's
+             * answer: about 12 instructions an arrival, helper lat13). */
             got++;
-            continue;
+            break;
         }
         if (seq != p->received_recs + 1) {
             /* Nothing new, polling a line start: ask for the next line

@@ -557,9 +557,15 @@ END_TEST
  * sleeps in block() and only sendv() wakes it (no wake() after a send). */
 enum { STRAIGHT_ROUNDS = 300 };
 
+/* arg's bits: 1 the counters start below 2^32; 2 payloads of 0-1099 bytes,
+ * so the straight path's mid-size records (65-1024 bytes, placed 32-aligned
+ * and copied by memcpy) meet the same ends, mixed with the general path's
+ * larger ones (test_straight_mid). */
+static int straight_mid;
+
 static size_t straight_len(unsigned seq)
 {
-    return (seq * 7u) % 33;
+    return straight_mid ? (seq * 97u) % 1100 : (seq * 7u) % 33;
 }
 
 static canal_status_t straight_send(int peer, unsigned seq, unsigned char *buf)
@@ -574,22 +580,24 @@ static canal_status_t straight_send(int peer, unsigned seq, unsigned char *buf)
 
 static int body_straight(int rank, void *arg)
 {
-    unsigned char buf[64];
+    unsigned char buf[1100];
     int peer = 1 - rank;
     unsigned seq = 0, total, fill;
     unsigned long waits0;
     canal_status_t st;
     double t0;
 
-    if (arg != NULL)
+    if ((uintptr_t)arg & 1)
         ch_shm_test_count_base = UINT32_MAX - 3000;
+    straight_mid = ((uintptr_t)arg & 2) != 0;
     bring_up(&up_check);
     /* Fill until AGAIN; the peer does the same, so both rings are full. */
     while ((st = straight_send(peer, seq, buf)) == CANAL_OK)
         seq++;
     T_CHECK(st == CANAL_AGAIN, "sendv while filling: %d", st);
     fill = seq;
-    T_CHECK(fill > SHM_ST->lay.ring_bytes / 64, "AGAIN after only %u records", fill);
+    T_CHECK(fill > SHM_ST->lay.ring_bytes / (straight_mid ? 1200 : 64),
+            "AGAIN after only %u records", fill);
     total = 4 * fill;
     T_CHECK(pmi_fence() == CANAL_OK, "fence");
     t0 = now_s();
@@ -648,6 +656,13 @@ END_TEST
 START_TEST(test_straight_counts_wrap)
 {
     ck_assert_int_eq(run_job(2, 1, body_straight, (void *)1), 0);
+}
+END_TEST
+
+START_TEST(test_straight_mid)
+{
+    ck_assert_int_eq(run_job(2, 1, body_straight, (void *)2), 0);
+    ck_assert_int_eq(run_job(2, 1, body_straight, (void *)3), 0);
 }
 END_TEST
 
@@ -1882,6 +1897,7 @@ static Suite *ch_shm_suite(void)
     tcase_add_test(tc, test_turns_mixed);
     tcase_add_test(tc, test_straight_both_full);
     tcase_add_test(tc, test_straight_counts_wrap);
+    tcase_add_test(tc, test_straight_mid);
     tcase_add_test(tc, test_straight_lap_end);
     tcase_add_test(tc, test_fresh_line_record_0);
     tcase_add_test(tc, test_lookalike);
