@@ -182,6 +182,7 @@ int rma_cma_enqueue_acc(rma_win_t *w, int t, char *raddr, const void *local, siz
     w->cq[w->ncq - 1].kind = RMA_CMA_ACC;
     w->cq[w->ncq - 1].op = (int)op;
     w->cq[w->ncq - 1].basic = (int)basic;
+    w->ncq_ref++; /* MPI_Win_flush_local moves it too (rma_cma_queued_refs) */
     return 1;
 }
 

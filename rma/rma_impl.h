@@ -164,6 +164,9 @@ typedef struct {
      * (they come back in order, so ack k answers the k-th request). */
     unsigned issued, covered, sent;
     volatile unsigned acks;
+    /* an accumulate went since the last FLUSH/UNLOCK/COMPLETE: MPI_Win_flush_local
+     * then completes it remotely too (rma_sync.c's flush) */
+    uint8_t acc_uncovered;
     volatile int posts;         /* POST received, not yet consumed */
     volatile int pending_local; /* operations not locally complete */
     uint32_t fence_ops;         /* AM operations toward it in this fence epoch */
@@ -207,7 +210,8 @@ typedef struct rma_win {
     struct rma_cma_pending *cq; /* cma: small puts/gets not moved yet (rma_cma.c) */
     int ncq;
     int ncq_ref;  /* cma: gets and unstaged puts among them, which use the origin buffer
-                   * until moved (MPI_Win_flush_local moves the queue then) */
+                   * until moved, and accumulates, which the target may read once the
+                   * origin's flush_local is over (MPI_Win_flush_local moves the queue then) */
     char *cq_stage;   /* cma: copies of the queued puts' and accumulates' origin data */
     size_t cq_staged; /* bytes of cq_stage in use */
     char **peer_base;      /* direct: base of every rank in this process (cma: in that
@@ -385,8 +389,11 @@ static inline canal_status_t rma_cma_flush_queue(rma_win_t *w)
 {
     return w->ncq > 0 ? rma_cma_drain(w) : CANAL_OK;
 }
-/* Whether a get or an unstaged put is queued (MPI_Win_flush_local must
- * move it). */
+/* Whether a get, an unstaged put or an accumulate is queued (MPI_Win_flush_local
+ * must move it: a get's or an unstaged put's origin buffer is the user's after it;
+ * an accumulate is applied by then at MPICH and Open MPI, and OSU 7.4's
+ * osu_acc_latency -s flush_local -c reads the target after the origin's flush_local
+ * and a barrier, test rma_acc_flush_local). */
 static inline int rma_cma_queued_refs(const rma_win_t *w)
 {
     return w->ncq_ref > 0; /* (a scan of the queue cost OSU's put/flush_local loop

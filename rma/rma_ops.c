@@ -452,6 +452,8 @@ static int am_op(rma_win_t *w, const rma_args_t *a, const char *fn, dt_type_t *o
         w->peer[t].fence_ops++;
     if (a->kind == RMA_AM_PUT || a->kind == RMA_AM_ACC)
         w->peer[t].issued++;
+    if (a->kind == RMA_AM_ACC)
+        w->peer[t].acc_uncovered = 1;
     if (a->kind != RMA_AM_PUT && a->kind != RMA_AM_ACC) {
         /* The reply's receive is posted before the request leaves. */
         void *buf = a->kind == RMA_AM_GET ? (void *)a->obuf : a->rbuf;

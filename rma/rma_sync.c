@@ -273,6 +273,7 @@ static unsigned finish_send(rma_win_t *w, int t, int release)
             kind = RMA_AM_FLUSH;
         if (kind != 0) {
             p->covered = p->issued;
+            p->acc_uncovered = 0;
             ticket = ++p->sent;
             rma_send_ctrl(w, t, kind, 0);
         } else if (p->sent != p->acks) {
@@ -308,8 +309,10 @@ static void finish_wait(rma_win_t *w, int t, unsigned ticket)
 /* Puts and accumulates toward every rank are complete (fence, complete). */
 static void all_covered(rma_win_t *w)
 {
-    for (int r = 0; r < w->size; r++)
+    for (int r = 0; r < w->size; r++) {
         w->peer[r].covered = w->peer[r].issued;
+        w->peer[r].acc_uncovered = 0;
+    }
 }
 
 /* ---------------------------------------------------------------- fence */
@@ -549,6 +552,7 @@ int mpi_win_complete_impl(rma_win_t *w, const char *fn)
         p->in_access = 0;
         p->post_ok = 0;
         p->covered = p->issued;
+        p->acc_uncovered = 0;
     }
     w->access = 0;
     return rma_raise_late(w, fn);
@@ -762,11 +766,12 @@ int mpi_win_unlock_all_impl(rma_win_t *w, const char *fn)
  * flush does not pay a poll of every channel (measured: the poll was the
  * larger part of the pair). Nothing is ever reported late on a direct
  * window (rma_raise_late). A local flush of a created window leaves the
- * queued small puts and accumulates queued: their origin data was copied
- * at the call, so they are locally complete (MPI_Win_flush_local needs no
- * more); the queue is moved when it holds a get (its bytes must be in the
- * origin buffer) or a put queued by reference (its origin buffer is the
- * user's again after the local flush). */
+ * queued small puts queued: their origin data was copied at the call, so
+ * they are locally complete (MPI_Win_flush_local needs no more); the queue
+ * is moved when it holds a get (its bytes must be in the origin buffer), a
+ * put queued by reference (its origin buffer is the user's again after the
+ * local flush) or an accumulate (the target may look for it then, as OSU's
+ * osu_acc_latency -c does: rma_cma_queued_refs). */
 static int direct_flush(rma_win_t *w, const char *fn, int local)
 {
     if ((!local || rma_cma_queued_refs(w)) && rma_cma_flush_queue(w) != CANAL_OK)
@@ -799,7 +804,11 @@ static int flush(const char *fn, int rank, rma_win_t *w, int local)
     }
     adi_progress(); /* flushes in a polling loop must let the agent work */
     wait_zero(&w->peer[rank].pending_local);
-    if (!local)
+    /* A local flush after an accumulate waits for it to be applied as well:
+     * the target may look for it once this returns (OSU's osu_acc_latency
+     * -s flush_local -c after a barrier, which does not pass the channel
+     * the accumulate took; MPICH and Open MPI have applied it by then). */
+    if (!local || w->peer[rank].acc_uncovered)
         finish_wait(w, rank, finish_send(w, rank, 0));
     return rma_raise_late(w, fn);
 }
@@ -807,6 +816,7 @@ static int flush(const char *fn, int rank, rma_win_t *w, int local)
 static int flush_all(const char *fn, rma_win_t *w, int local)
 {
     unsigned *acks;
+    int need = !local;
 
     if (!w->lock_all && w->nlocks == 0)
         return rma_err(w, MPI_ERR_RMA_SYNC, fn,
@@ -823,12 +833,14 @@ static int flush_all(const char *fn, rma_win_t *w, int local)
     }
     adi_progress();
     wait_zero(&w->pending_local);
-    if (!local) {
+    for (int r = 0; r < w->size && !need; r++)
+        need = w->peer[r].acc_uncovered; /* (local: as flush's) */
+    if (need) {
         acks = calloc((size_t)w->size, sizeof *acks);
         if (acks == NULL)
             return rma_err(w, MPI_ERR_NO_MEM, fn, "out of memory");
         for (int r = 0; r < w->size; r++)
-            if (w->peer[r].lock != RMA_LK_NONE)
+            if (w->peer[r].lock != RMA_LK_NONE && (!local || w->peer[r].acc_uncovered))
                 acks[r] = finish_send(w, r, 0);
         for (int r = 0; r < w->size; r++)
             finish_wait(w, r, acks[r]);
