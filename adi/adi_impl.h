@@ -151,6 +151,8 @@ typedef struct {
     int has_rdma;
     int has_rdma_write;   /* the channel writes into the peer's memory (PKT_PUSH) */
     int read_batch;       /* the channel reads several messages at once (caps.has_read_batch) */
+    int read_sync;        /* its reads are the reader's own copies (caps.rdma_read_sync:
+                             shm's CMA, not a NIC's): rndv_offer streams them when oversubscribed */
     int needs_wake;       /* call ch_wake() after each packet (not caps.sendv_wakes) */
     size_t turn_lim;      /* eager payloads below this may go as a turn (caps.turn_max
                              less the tiny header, plus 1; 0: no turns) */

@@ -528,6 +528,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
          * ends at PUSHED, never at an on_rdma_done; channels/channel.h) */
         p->has_rdma_write = adi_caps_push(&active_caps[slot]);
         p->read_batch = active_caps[slot].has_read_batch && active_caps[slot].rdma_read_sync;
+        p->read_sync = active_caps[slot].rdma_read_sync;
         p->needs_wake = !active_caps[slot].sendv_wakes;
         p->turn_lim = active_caps[slot].turn_max >= ADI_PKT_TINY
                           ? active_caps[slot].turn_max - ADI_PKT_TINY + 1

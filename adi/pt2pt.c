@@ -453,8 +453,10 @@ static void rndv_pull_expect(size_t len)
  * (the channel's rdma_read: CMA on shm, one copy on the receiver's CPU)
  * rather than streamed (CTS, then DATA: the sender copies into the channel
  * and the receiver out of it): a contiguous message to a peer whose channel
- * reads, except on an oversubscribed node. There a read runs on the
- * reader's CPU alone while its sender waits to hear FIN: a root that read
+ * reads, except on an oversubscribed node where the read is the reader's own
+ * copy (caps.rdma_read_sync: shm's CMA; a NIC's reads of another node's
+ * memory and a rank's memmove of its own stay). There a read runs on the reader's CPU alone while its
+ * sender waits to hear FIN: a root that read
  * its peers' blocks one after another kept one CPU busy and the other idle
  * (IMB np8 Gatherv 128-256 KiB on 2 CPUs: 2-3 times as long as with the
  * senders copying in), and pairs that exchange halves (np4 Allreduce 256
@@ -467,8 +469,8 @@ static void rndv_pull_expect(size_t len)
 static inline int rndv_offer(const adi_peer_t *p, const adi_request_t *r)
 {
     return p->has_rdma && dt_is_contig(r->dt) &&
-           (!adi_dev.oversubscribed || r->size >= adi_dev.stream_max ||
-            r->mode == ADI_MODE_FANOUT);
+           (!adi_dev.oversubscribed || !p->read_sync || r->peer == adi_dev.rank ||
+            r->size >= adi_dev.stream_max || r->mode == ADI_MODE_FANOUT);
 }
 
 /* A send dropped by send_drop (its caller left it, no memory to copy its
