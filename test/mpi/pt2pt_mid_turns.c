@@ -14,10 +14,9 @@
  * the rounds; rank 0 takes them at the end, in order.
  * (helper lat13, stop 43: the straight path to 1 KiB, the poll that ends
  * at a turn.) */
-#include <mpi.h>
+#include "mtest.h"
+
 #include <pthread.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 enum { ROUNDS = 400, BURST = 6, MAXLEN = 1100, THREAD_MSGS = 1500, TAG_TURN = 1000 };
@@ -176,9 +175,6 @@ int main(int argc, char **argv)
     if (threads && rank == 1)
         pthread_join(th, NULL);
     MPI_Comm_free(&side);
-    MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0 && errs == 0)
-        printf("No Errors\n");
-    MPI_Finalize();
-    return errs != 0;
+    mtest_errors += errs; /* (the sum and "No Errors": mtest_finish) */
+    return mtest_finish();
 }
