@@ -312,6 +312,20 @@ static canal_status_t open_endpoint(ch_endpoint_t *ep, const pmi_info_t *pmi, in
     return CANAL_OK;
 }
 
+/* A channel's hint below the device's own limit says that its rendezvous
+ * is one copy (shm: the receiver's CMA read, where two copies through the
+ * ring lose above 4 KiB on Intel CPUs). On an oversubscribed node such a
+ * rendezvous streams below CANAL_RNDV_STREAM_MAX (rndv_offer in pt2pt.c):
+ * two copies as eager's, plus a handshake with a receiver that may not be on
+ * a CPU. So there the hint does not lower the limit. (The window computed
+ * from the limit agrees on every rank of the node, as they agree on being
+ * oversubscribed.) */
+static int eager_hint_void(int slot, size_t own, size_t hint)
+{
+    return adi_dev.oversubscribed && active_caps[slot].rdma_read_sync && hint < own &&
+           adi_dev.stream_max > own;
+}
+
 /* The eager limit to `peer` through the channel in `slot`: CANAL_EAGER_LIMIT
  * if the user set it, else the channel's hint for that peer if it has one
  * (shm: CANAL_SHM_EAGER_LIMIT while CMA is not known refused), within the
@@ -320,7 +334,7 @@ static size_t channel_eager(int slot, int peer)
 {
     size_t e = (size_t)common_cvar_int("EAGER_LIMIT"), hint;
     if (strcmp(common_cvar_source("EAGER_LIMIT"), "default") == 0 &&
-        (hint = ch_eager_hint(active[slot], peer)) != 0)
+        (hint = ch_eager_hint(active[slot], peer)) != 0 && !eager_hint_void(slot, e, hint))
         e = hint;
     return e < active_caps[slot].max_payload ? e : active_caps[slot].max_payload;
 }

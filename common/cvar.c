@@ -251,7 +251,8 @@ static const common_cvar_desc_t cvar_table[] = {
      "shm: the eager limit to a peer on this node while single-copy reads (CMA) work, unless "
      "CANAL_EAGER_LIMIT is set; larger messages use rendezvous, one copy instead of two "
      "(default 4K on Intel CPUs, where the copy out of lines the sender's core just wrote is "
-     "the slower)",
+     "the slower); on an oversubscribed node, where rendezvous below CANAL_RNDV_STREAM_MAX "
+     "streams (two copies too), not below CANAL_EAGER_LIMIT",
      "4K"},
     {"SHM_SEGMENT_MAX", CVAR_TYPE_SIZE, "64M", NULL,
      "shm: bound on the node's segment; cells and cell size shrink to fit it"},
