@@ -283,6 +283,13 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran);
 /* The same for MPI_Barrier on c (an intracommunicator whose arguments the
  * caller has checked), without building the arguments first. */
 canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran);
+/* The same for a blocking MPI_Bcast on c (an intracommunicator of 2 ranks
+ * or more) whose arguments the caller has checked: count > 0 elements of dt
+ * (predefined) at buf from root. Runs the node's shared block (coll/shm.c)
+ * when it takes the call and no algorithm is forced, with no coll_args_t of
+ * the caller's and no table; else *ran = 0. */
+canal_status_t coll_bcast_direct(mpi_comm_t *c, void *buf, size_t count, dt_type_t *dt, int root,
+                                 int *ran);
 /* The same for a blocking gather(v) or scatter(v) (kind) at a non-root of
  * intracommunicator c whose own side the caller has checked: its block
  * (buf, n, dt; dt predefined, n > 0; bytes: n times dt's size) sent to or

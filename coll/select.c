@@ -516,6 +516,24 @@ canal_status_t coll_barrier_direct(mpi_comm_t *c, int *ran)
     return coll_run_direct(&a, ran);
 }
 
+canal_status_t coll_bcast_direct(mpi_comm_t *c, void *buf, size_t count, dt_type_t *dt, int root,
+                                 int *ran)
+{
+    coll_args_t a; /* (the fields coll_shm_bcast reads: no memset) */
+
+    *ran = 0;
+    pthread_once(&forced_once, read_forced);
+    if (forced[COLL_BCAST] != NULL)
+        return CANAL_OK;
+    a.kind = COLL_BCAST;
+    a.comm = c;
+    a.recvbuf = buf;
+    a.recvcount = (MPI_Count)count;
+    a.rdt = dt;
+    a.root = root;
+    return coll_shm_bcast(&a, ran);
+}
+
 const char *coll_algo_chosen(const coll_args_t *a)
 {
     const coll_algo_t *al;
