@@ -1286,6 +1286,19 @@ coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
             coll_mode_t mode, MPI_Request *request, const char *fn)
 {
     int err;
+    /* Nothing to send or receive at any rank (both counts 0: the other
+     * ranks' are too, by the type signatures' rule), as coll_call would
+     * find after its checks (empty_call_done); MPI_IN_PLACE, a datatype
+     * that is not predefined or a neighbourhood form takes coll_call. The
+     * call_t is made after this test, not before: its zeroing (a rep stos
+     * of 14 words) was a third of an empty MPI_Scatter's instructions. Before
+     * the direct paths below, which refuse an empty call anyway (np4 empty
+     * MPI_Scatter at the root: 236 -> 84 instructions a call). */
+    if (sendcount == 0 && recvcount == 0 && !is_neighbor(kind) && sendbuf != MPI_IN_PLACE &&
+        recvbuf != MPI_IN_PLACE &&
+        ((kind != COLL_GATHER && kind != COLL_SCATTER) || (unsigned)root < (unsigned)c->size) &&
+        empty_type_ok(sendtype) && empty_call_done(c, recvtype, 0, MPI_OP_NULL, mode, request))
+        return MPI_SUCCESS;
     /* a blocking gather's or scatter's leaf with data: as gatherv's and
      * scatterv's (np4 MPI_Scatter of 8 B, a leaf whose message is there:
      * 468 -> 407 instructions a call, callgrind) */
@@ -1302,17 +1315,6 @@ coll_blocks(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
              : root_direct(c, kind, sendbuf, sendcount, NULL, NULL, 0, sendtype, recvbuf,
                            recvcount, recvtype, root, mode, fn, &err)))
         return err;
-    /* Nothing to send or receive at any rank (both counts 0: the other
-     * ranks' are too, by the type signatures' rule), as coll_call would
-     * find after its checks (empty_call_done); MPI_IN_PLACE, a datatype
-     * that is not predefined or a neighbourhood form takes coll_call. The
-     * call_t is made after this test, not before: its zeroing (a rep stos
-     * of 14 words) was a third of an empty MPI_Scatter's instructions. */
-    if (sendcount == 0 && recvcount == 0 && !is_neighbor(kind) && sendbuf != MPI_IN_PLACE &&
-        recvbuf != MPI_IN_PLACE &&
-        ((kind != COLL_GATHER && kind != COLL_SCATTER) || (unsigned)root < (unsigned)c->size) &&
-        empty_type_ok(sendtype) && empty_call_done(c, recvtype, 0, MPI_OP_NULL, mode, request))
-        return MPI_SUCCESS;
     call_t k = {.kind = kind,
                 .sendbuf = sendbuf,
                 .sendcount = sendcount,
@@ -1332,16 +1334,19 @@ coll_recv_v(coll_kind_t kind, const void *sendbuf, MPI_Count sendcount, MPI_Data
             const char *fn)
 {
     int err;
+    /* (an empty part first: it looks no further than a count that is not
+     * 0, and root_direct refuses a call where nothing moves only after its
+     * checks: np4 empty MPI_Gatherv at the root 482 -> 238 instructions) */
+    if (kind == COLL_GATHERV &&
+        empty_part_done(c, kind, root, sendbuf, sendcount, sendtype, recvcounts, displs, large,
+                        recvtype, mode, request))
+        return MPI_SUCCESS;
     if (kind == COLL_GATHERV &&
         (c->rank != root
              ? leaf_direct(c, kind, sendbuf, sendcount, sendtype, root, mode, fn, &err)
              : root_direct(c, kind, recvbuf, 0, recvcounts, displs, large, recvtype, sendbuf,
                            sendcount, sendtype, root, mode, fn, &err)))
         return err;
-    if (kind == COLL_GATHERV &&
-        empty_part_done(c, kind, root, sendbuf, sendcount, sendtype, recvcounts, displs, large,
-                        recvtype, mode, request))
-        return MPI_SUCCESS;
     /* allgatherv with every count 0 (each rank has the same counts): as
      * coll_blocks */
     if (kind == COLL_ALLGATHERV && sendcount == 0 && sendbuf != MPI_IN_PLACE &&
@@ -1369,15 +1374,16 @@ coll_scatterv(const void *sendbuf, const void *sendcounts, const void *displs,
               const char *fn)
 {
     int err;
-    /* (a leaf with data: leaf_direct refuses an empty part; the root) */
+    /* (an empty part first, as coll_recv_v's; then a leaf with data:
+     * leaf_direct refuses an empty part; the root) */
+    if (empty_part_done(c, COLL_SCATTERV, root, recvbuf, recvcount, recvtype, sendcounts, displs,
+                        large, sendtype, mode, request))
+        return MPI_SUCCESS;
     if (c->rank != root
             ? leaf_direct(c, COLL_SCATTERV, recvbuf, recvcount, recvtype, root, mode, fn, &err)
             : root_direct(c, COLL_SCATTERV, sendbuf, 0, sendcounts, displs, large, sendtype,
                           recvbuf, recvcount, recvtype, root, mode, fn, &err))
         return err;
-    if (empty_part_done(c, COLL_SCATTERV, root, recvbuf, recvcount, recvtype, sendcounts, displs,
-                        large, sendtype, mode, request))
-        return MPI_SUCCESS;
     call_t k = {.kind = COLL_SCATTERV,
                 .sendbuf = sendbuf,
                 .sendcounts = sendcounts,
