@@ -125,6 +125,10 @@ int io_check_buf(struct ADIOI_FileD *f, const void *buf, MPI_Count count, MPI_Da
         return io_err(f, MPI_ERR_TYPE, fn, "datatype=%#x is not committed", (unsigned)datatype);
     if (buf == NULL && count > 0 && dt_size(dt) > 0 && mpi_handle_kind(datatype) == MPI_HKIND_BUILTIN)
         return io_err(f, MPI_ERR_BUFFER, fn, "buf is NULL with count=%lld", (long long)count);
+    if (buf == MPI_IN_PLACE && count > 0 && dt_size(dt) > 0)
+        return io_err(f, MPI_ERR_BUFFER, fn,
+                      "buf is MPI_IN_PLACE with count=%lld; only collectives take it",
+                      (long long)count);
     *dt_out = dt;
     return MPI_SUCCESS;
 }

@@ -35,8 +35,16 @@ int mpi_check_count_fail(mpi_comm_t *c, MPI_Count count, const char *fn, const c
     return mpi_err_raise(c, MPI_ERR_COUNT, fn, "%s=%lld is negative", arg, (long long)count);
 }
 
-int mpi_check_buf_fail(mpi_comm_t *c, MPI_Count count, MPI_Datatype dt, const char *fn)
+int mpi_check_buf_fail(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt,
+                       const char *fn)
 {
+    /* MPI_IN_PLACE is a collective's word: a send or a receive (an RMA
+     * origin, a file's buffer) that took it as the address (void *)-1
+     * crashed (MPICH 4.0.2 too) */
+    if (buf == MPI_IN_PLACE)
+        return mpi_err_raise(c, MPI_ERR_BUFFER, fn,
+                             "buf is MPI_IN_PLACE with count=%lld; only collectives take it",
+                             (long long)count);
     if (mpi_handle_kind(dt) != MPI_HKIND_BUILTIN)
         return MPI_SUCCESS; /* a derived type may address memory absolutely (MPI_BOTTOM) */
     return mpi_err_raise(c, MPI_ERR_BUFFER, fn, "buf is NULL with count=%lld", (long long)count);

@@ -640,6 +640,40 @@ static void widened_free(widened_t *w)
         free(w->rdispls);
 }
 
+/* MPI_IN_PLACE where no collective takes it: a broadcast's buffer, a
+ * receive buffer that is significant here (a reduce's or gather's at the
+ * root only; a scatter's at a non-root is checked with its side below,
+ * and at the root it is the in-place form), a scatter root's send buffer.
+ * Taken as an address ((void *)-1), it crashed the call (MPI_Bcast,
+ * MPI_Allreduce, MPI_Gather's root and 12 more; MPICH 4.0.2 crashes too). */
+static int in_place_misplaced(const call_t *k, mpi_comm_t *c, const char *fn)
+{
+    int root_here = c->is_inter ? k->root == MPI_ROOT : c->rank == k->root;
+
+    switch (k->kind) {
+    case COLL_BARRIER:
+        return MPI_SUCCESS;
+    case COLL_BCAST:
+        return no_in_place(c, k->recvbuf, "buffer", "not allowed in MPI_Bcast", fn);
+    case COLL_SCATTER:
+    case COLL_SCATTERV:
+        return root_here ? no_in_place(c, k->sendbuf, "sendbuf",
+                                       "not allowed for a scatter's send buffer", fn)
+                         : MPI_SUCCESS;
+    case COLL_GATHER:
+    case COLL_GATHERV:
+    case COLL_REDUCE:
+        if (!root_here)
+            return MPI_SUCCESS;
+        break;
+    default:
+        break;
+    }
+    return no_in_place(c, k->recvbuf, "recvbuf",
+                       "allowed for a send buffer only (and a scatter root's receive buffer)",
+                       fn);
+}
+
 /* Check the arguments of k on communicator c and fill a. */
 static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t *w, const char *fn)
 {
@@ -661,6 +695,8 @@ static int check_call(const call_t *k, mpi_comm_t *c, coll_args_t *a, widened_t 
     a->recvtypes = k->recvtypes;
     a->op = k->op;
     a->root = k->root;
+    if ((err = in_place_misplaced(k, c, fn)))
+        return err;
 
     switch (k->kind) {
     case COLL_BARRIER:
@@ -1630,7 +1666,7 @@ static int bcast_direct(mpi_comm_t *c, void *buf, MPI_Count count, MPI_Datatype 
     canal_status_t st;
 
     if (c->is_inter || c->size < 2 || (unsigned)root >= (unsigned)c->size || count <= 0 ||
-        buf == NULL || !mpi_dt_is_predefined(type) || (size = dt_size(dt = mpi_dt_get(type))) == 0 ||
+        buf == NULL || buf == MPI_IN_PLACE || !mpi_dt_is_predefined(type) || (size = dt_size(dt = mpi_dt_get(type))) == 0 ||
         (unsigned long long)count > SIZE_MAX / size || empty_check_enabled() ||
         adi_ctx_pair_revoked_inline(c->context))
         return 0;

@@ -473,7 +473,8 @@ enum { MPI_CANAL_ANY_COUNT = -1 }; /* check a datatype whatever the count */
  * part (*_fail, *_slow) is in mpi/check.c. */
 int mpi_check_comm_fail(MPI_Comm h, const char *fn, mpi_comm_t **out);
 int mpi_check_count_fail(mpi_comm_t *c, MPI_Count count, const char *fn, const char *arg);
-int mpi_check_buf_fail(mpi_comm_t *c, MPI_Count count, MPI_Datatype dt, const char *fn);
+int mpi_check_buf_fail(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt,
+                       const char *fn);
 int mpi_check_datatype_slow(mpi_comm_t *c, MPI_Datatype *h, MPI_Count count, const char *fn,
                             const char *arg);
 int mpi_check_rank_fail(mpi_comm_t *c, int rank, int any_ok, const char *fn, const char *arg);
@@ -515,8 +516,10 @@ static inline int mpi_check_count_arg(mpi_comm_t *c, MPI_Count count, const char
 static inline int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt,
                                 const char *fn)
 {
-    return __builtin_expect(buf != NULL || count <= 0, 1) ? MPI_SUCCESS
-                                                          : mpi_check_buf_fail(c, count, dt, fn);
+    /* (NULL and MPI_IN_PLACE, (void *)-1, in one test) */
+    return __builtin_expect((uintptr_t)buf + 1 > 1 || count <= 0, 1)
+               ? MPI_SUCCESS
+               : mpi_check_buf_fail(c, buf, count, dt, fn);
 }
 /* *h may be replaced: a message of count 0 moves as MPI_BYTE whatever its
  * datatype (mpi/check.c) */

@@ -16,9 +16,17 @@
 #include "rma_impl.h"
 #include "mpi/api_impl.h"
 
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A buffer the fast paths may use: neither NULL nor MPI_IN_PLACE ((void *)-1,
+ * a collective's word, which the general path refuses with MPI_ERR_BUFFER). */
+static inline int addr_usable(const void *p)
+{
+    return (uintptr_t)p + 1 > 1;
+}
 
 dt_op_t rma_builtin_op(MPI_Op op)
 {
@@ -583,6 +591,12 @@ static int issue_check_args(const char *fn, rma_win_t *w, const rma_args_t *a, d
                                           a->obuf == NULL   ? "origin_addr"
                                           : a->cbuf == NULL ? "compare_addr"
                                                             : "result_addr"));
+        if (a->obuf == MPI_IN_PLACE || a->cbuf == MPI_IN_PLACE || a->rbuf == MPI_IN_PLACE)
+            return mpi_err_failed(rma_err(w, MPI_ERR_BUFFER, fn,
+                                          "%s is MPI_IN_PLACE; only collectives take it",
+                                          a->obuf == MPI_IN_PLACE   ? "origin_addr"
+                                          : a->cbuf == MPI_IN_PLACE ? "compare_addr"
+                                                                    : "result_addr"));
         if ((err = issue_check_target(fn, w, a)) ||
             (err = check_dt(w, a->tdt, "datatype", fn, &tdt)))
             return err;
@@ -626,6 +640,9 @@ static int issue_check_args(const char *fn, rma_win_t *w, const rma_args_t *a, d
                                           (long long)a->ocount));
         if (a->obuf == NULL && obytes > 0 && mpi_handle_kind(a->odt) == MPI_HKIND_BUILTIN)
             return mpi_err_failed(rma_err(w, MPI_ERR_BUFFER, fn, "origin_addr is NULL"));
+        if (a->obuf == MPI_IN_PLACE && obytes > 0)
+            return mpi_err_failed(rma_err(w, MPI_ERR_BUFFER, fn,
+                                          "origin_addr is MPI_IN_PLACE; only collectives take it"));
         if (obytes != tbytes)
             return mpi_err_failed(
                 rma_err(w, MPI_ERR_TYPE, fn,
@@ -640,6 +657,9 @@ static int issue_check_args(const char *fn, rma_win_t *w, const rma_args_t *a, d
                 (size_t)a->rcount * dt_size(rdt), tbytes));
         if (a->rbuf == NULL && tbytes > 0)
             return mpi_err_failed(rma_err(w, MPI_ERR_BUFFER, fn, "result_addr is NULL"));
+        if (a->rbuf == MPI_IN_PLACE && tbytes > 0)
+            return mpi_err_failed(rma_err(w, MPI_ERR_BUFFER, fn,
+                                          "result_addr is MPI_IN_PLACE; only collectives take it"));
     }
     if (a->kind == RMA_AM_CAS) {
         if (dt_builtin_of(tdt) == DT_NBUILTIN)
@@ -864,7 +884,7 @@ fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int
     uint64_t bytes;
     char *tp;
 
-    if (odt != tdt || ocount != tcount || ocount <= 0 || obuf == NULL || disp < 0)
+    if (odt != tdt || ocount != tcount || ocount <= 0 || !addr_usable(obuf) || disp < 0)
         return 0;
     if (!w->direct || (unsigned)t >= (unsigned)w->size || !fast_epoch(w, t))
         return 0;
@@ -955,7 +975,8 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     canal_status_t st;
     char *tp;
 
-    if (odt != tdt || count != tcount || count <= 0 || obuf == NULL || (fetch && rbuf == NULL) ||
+    if (odt != tdt || count != tcount || count <= 0 || !addr_usable(obuf) ||
+        (fetch && !addr_usable(rbuf)) ||
         disp < 0)
         return 0;
     if (!w->direct || (unsigned)t >= (unsigned)w->size || !fast_epoch(w, t))
@@ -1245,8 +1266,8 @@ static int fast_cas(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype
     char *tp;
     canal_status_t st;
 
-    if (!w->cma || (unsigned)t >= (unsigned)w->size || t == w->rank || obuf == NULL ||
-        cbuf == NULL || rbuf == NULL || disp < 0 || !fast_epoch(w, t))
+    if (!w->cma || (unsigned)t >= (unsigned)w->size || t == w->rank || !addr_usable(obuf) ||
+        !addr_usable(cbuf) || !addr_usable(rbuf) || disp < 0 || !fast_epoch(w, t))
         return 0;
     if ((sz = builtin_contig_size(h)) == 0 || (tp = fast_target(w, t, disp, sz)) == NULL)
         return 0;

@@ -386,8 +386,9 @@ def checks(e, large):
             out.append(('mpi_check_ptr_arg(%s, %s, fn, "%s")' % (cobj, n, n), '%s != NULL' % n))
         for b in bufs.get(i, []):
             late.append(len(out))
+            # (not NULL and not MPI_IN_PLACE, (void *)-1, in one test)
             out.append(('mpi_check_buf(%s, %s, %s, %s, fn)' % (cobj, b.name, b.kargs[0], b.kargs[1]),
-                        '(%s != NULL || %s <= 0)' % (b.name, b.kargs[0])))
+                        '((uintptr_t)%s + 1 > 1 || %s <= 0)' % (b.name, b.kargs[0])))
     # the hot path tests the buffers last, as before (its order does not
     # change an error: a failed test only sends the call to the checked path)
     fast = [x for j, x in enumerate(out) if j not in late] + [out[j] for j in late]
