@@ -218,6 +218,8 @@ int mpi_bbuf_attach(mpi_bbuf_t **slot, void *buffer, MPI_Count size, const char 
             return *why = "size is larger than Canal's buffered-send limit of 2 GiB", MPI_ERR_ARG;
         if (buffer == NULL)
             return *why = "buffer is NULL", MPI_ERR_BUFFER;
+        if (buffer == MPI_IN_PLACE)
+            return *why = "buffer is MPI_IN_PLACE; only collectives take it", MPI_ERR_BUFFER;
         if ((size_t)size < sizeof(bseg_t) + 16 + 15)
             return *why = "size is smaller than MPI_BSEND_OVERHEAD", MPI_ERR_BUFFER;
     }

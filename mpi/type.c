@@ -1052,6 +1052,16 @@ int mpi_type_get_contents_c_impl(MPI_Datatype datatype, MPI_Count max_integers,
 }
 
 /* ---------------------------------------------------------------- pack and unpack */
+/* MPI_IN_PLACE (a collective's word) as a buffer of the pack and unpack
+ * calls: the engine took it as the address (void *)-1 and crashed. */
+static int pack_in_place(mpi_comm_t *c, const void *inbuf, const void *outbuf, const char *fn)
+{
+    if (inbuf != MPI_IN_PLACE && outbuf != MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE; only collectives take it",
+                        inbuf == MPI_IN_PLACE ? "inbuf" : "outbuf");
+}
+
 /* incount, datatype, position and the communicator come checked. */
 int mpi_pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
                   MPI_Count outsize, MPI_Count *position, mpi_comm_t *c, const char *fn)
@@ -1059,6 +1069,7 @@ int mpi_pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, v
     dt_type_t *t = mpi_dt_get(datatype);
     size_t bytes;
     canal_status_t st;
+    int err;
 
     if (outsize < 0)
         return mpi_err_fail(c, MPI_ERR_ARG, fn, "outsize=%lld is negative", (long long)outsize);
@@ -1067,6 +1078,8 @@ int mpi_pack_impl(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, v
                             (long long)*position, (long long)outsize);
     if (outbuf == NULL && incount > 0 && dt_size(t) > 0)
         return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "outbuf is NULL");
+    if ((err = pack_in_place(c, inbuf, outbuf, fn)))
+        return err;
     st = dt_pack(inbuf, (size_t)incount, t, (char *)outbuf + *position,
                  (size_t)(outsize - *position), &bytes);
     if (st == CANAL_ERR_TRUNCATE)
@@ -1088,6 +1101,7 @@ int mpi_unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, vo
     dt_type_t *t = mpi_dt_get(datatype);
     size_t bytes, need;
     canal_status_t st;
+    int err;
 
     if (insize < 0)
         return mpi_err_fail(c, MPI_ERR_ARG, fn, "insize=%lld is negative", (long long)insize);
@@ -1101,6 +1115,8 @@ int mpi_unpack_impl(const void *inbuf, MPI_Count insize, MPI_Count *position, vo
         need = (size_t)(insize - *position);
     if (need > 0 && inbuf == NULL)
         return mpi_err_fail(c, MPI_ERR_BUFFER, fn, "inbuf is NULL");
+    if ((err = pack_in_place(c, inbuf, outbuf, fn)))
+        return err;
     st = dt_unpack((const char *)inbuf + *position, need, outbuf, (size_t)outcount, t, &bytes);
     if (st != CANAL_OK)
         return mpi_err_fail_status(c, st, fn);
@@ -1148,6 +1164,8 @@ int mpi_pack_external_impl(const char *datarep, const void *inbuf, MPI_Count inc
     if (outsize < 0 || *position < 0 || *position > outsize)
         return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "position=%lld is not in [0, outsize=%lld]",
                      (long long)*position, (long long)outsize);
+    if ((err = pack_in_place(NULL, inbuf, outbuf, fn)))
+        return err;
     st = dt_pack_external32(inbuf, (size_t)incount, t, (char *)outbuf + *position,
                             (size_t)(outsize - *position), &bytes);
     if (st == CANAL_ERR_TRUNCATE)
@@ -1173,6 +1191,8 @@ int mpi_unpack_external_impl(const char datarep[], const void *inbuf, MPI_Count 
     if (insize < 0 || *position < 0 || *position > insize)
         return mpi_err_fail(NULL, MPI_ERR_ARG, fn, "position=%lld is not in [0, insize=%lld]",
                      (long long)*position, (long long)insize);
+    if ((err = pack_in_place(NULL, inbuf, outbuf, fn)))
+        return err;
     st = dt_unpack_external32((const char *)inbuf + *position, (size_t)(insize - *position),
                               outbuf, (size_t)outcount, t, &bytes);
     if (st == CANAL_ERR_TRUNCATE)

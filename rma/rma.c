@@ -878,6 +878,10 @@ fail:
 int mpi_win_create_impl(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                         mpi_comm_t *comm, MPI_Win *win, const char *fn)
 {
+    if (base == MPI_IN_PLACE && size > 0)
+        return mpi_err_fail(comm, MPI_ERR_ARG, fn,
+                            "base is MPI_IN_PLACE with size=%lld; only collectives take it",
+                            (long long)size);
     return win_init(fn, MPI_WIN_FLAVOR_CREATE, size, disp_unit, info, comm, base, NULL, win);
 }
 
@@ -937,6 +941,10 @@ int mpi_win_attach_impl(rma_win_t *w, void *base, MPI_Aint size, const char *fn)
         return rma_err(w, MPI_ERR_SIZE, fn, "size=%lld is negative", (long long)size);
     if (base == NULL && size > 0)
         return rma_err(w, MPI_ERR_ARG, fn, "base is NULL with size=%lld", (long long)size);
+    if (base == MPI_IN_PLACE && size > 0)
+        return rma_err(w, MPI_ERR_ARG, fn,
+                       "base is MPI_IN_PLACE with size=%lld; only collectives take it",
+                       (long long)size);
     if (size == 0)
         return MPI_SUCCESS;
     for (r = w->regions; r != NULL; r = r->next)

@@ -3,7 +3,9 @@
  * broadcast's buffer, a collective's receive buffer (all ranks pass it, so
  * every rank returns the error and nobody waits), a point-to-point buffer
  * (MPI_PROC_NULL peers: nothing to wait for), a one-sided origin or result
- * buffer and a file's buffer, and, with argument "rooted"
+ * buffer, a file's buffer, MPI_Pack's and MPI_Unpack's buffers, the
+ * buffered-send buffer and a window's base (MPI_ERR_ARG there, as for NULL),
+ * and, with argument "rooted"
  * and CANAL_COLL_CHECK=1, the root's receive buffer of a reduce or a gather
  * and the root's send buffer of a scatter, where the root alone errs and
  * the checking mode tells the others (MPI_ERR_OTHER). Every misuse is
@@ -99,6 +101,25 @@ static void everyone(void)
         expect(MPI_File_write(f, ip, N, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_BUFFER,
                "MPI_File_write");
         OK(MPI_File_close(&f));
+    }
+    /* packing, the buffered-send buffer, a window's memory */
+    {
+        char packed[256];
+        int pos = 0;
+        MPI_Aint xpos = 0;
+        MPI_Win win;
+        expect(MPI_Pack(ip, N, MPI_INT, packed, sizeof packed, &pos, w), MPI_ERR_BUFFER,
+               "MPI_Pack inbuf");
+        expect(MPI_Pack(buf, N, MPI_INT, ip, sizeof packed, &pos, w), MPI_ERR_BUFFER,
+               "MPI_Pack outbuf");
+        OK(MPI_Pack(buf, N, MPI_INT, packed, sizeof packed, &pos, w));
+        pos = 0;
+        expect(MPI_Unpack(packed, sizeof packed, &pos, ip, N, MPI_INT, w), MPI_ERR_BUFFER,
+               "MPI_Unpack outbuf");
+        expect(MPI_Pack_external("external32", ip, N, MPI_INT, packed, sizeof packed, &xpos),
+               MPI_ERR_BUFFER, "MPI_Pack_external");
+        expect(MPI_Buffer_attach(ip, 4096), MPI_ERR_BUFFER, "MPI_Buffer_attach");
+        expect(MPI_Win_create(ip, 64, 1, MPI_INFO_NULL, w, &win), MPI_ERR_ARG, "MPI_Win_create");
     }
     /* where it is allowed it still works, and an empty message may name it */
     memcpy(rbuf, buf, sizeof buf);
