@@ -35,7 +35,9 @@
  * for the poke to leave its channel's queue, and the fresh drain polls
  * until nothing more comes (coll_stale_poke_queued); a note that the last
  * communicator was out of step is drained there unheeded, and its sender
- * waits at the free for it to leave too (coll_step_stale).
+ * waits at the free for it to leave too (coll_step_stale), and so is a
+ * mismatch's notice that came after this rank freed it (coll_stale_notice):
+ * the notes at the head of each sender's queue.
  * The time between looks is the device's wait limit (adi_wait_until_for,
  * read where its loop reads the clock anyway), so correct programs pay
  * nothing per poll and, in waits longer than WATCH_FIRST_US, a round of
