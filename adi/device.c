@@ -657,15 +657,19 @@ void adi_cpus_shared(void)
  * need no CPU), waits use the shared policy. Looked at (/proc/self/stat, a
  * few microseconds; with more threads, each one's /proc/self/task stat) at
  * a wait's first clock reading, at most every OWN_THREADS_LOOK_US, by one
- * thread. */
+ * thread. A look is one sample: a pool thread that wakes just then (runnable
+ * for one look) switched a bound rank's waits to yielding until the next
+ * look; so the policy changes only when two consecutive looks agree
+ * (own_threads_seen: the last look's answer; pt2pt_threads_parked
+ * args=blip). */
 enum { OWN_THREADS_LOOK_US = 100000 };
 static long long own_threads_next;
-static int own_threads_over;
+static int own_threads_over, own_threads_seen;
 
 static void own_threads_look(long long now)
 {
     long long next = __atomic_load_n(&own_threads_next, __ATOMIC_RELAXED);
-    int n, over;
+    int n, over, seen;
 
     if (now < next || !__atomic_compare_exchange_n(&own_threads_next, &next,
                                                    now + OWN_THREADS_LOOK_US, 0,
@@ -683,8 +687,11 @@ static void own_threads_look(long long now)
         if (run > 0 && sched_getaffinity(0, sizeof mine, &mine) == 0)
             over = run > CPU_COUNT(&mine);
     }
-    if (n <= 0 || over == own_threads_over ||
-        __atomic_load_n(&adi_dev.own_threads_max, __ATOMIC_RELAXED) == 0)
+    if (n <= 0 || __atomic_load_n(&adi_dev.own_threads_max, __ATOMIC_RELAXED) == 0)
+        return;
+    /* (relaxed: the looks are 100 ms apart, in whichever thread waits) */
+    seen = __atomic_exchange_n(&own_threads_seen, over, __ATOMIC_RELAXED);
+    if (over == own_threads_over || over != seen)
         return;
     own_threads_over = over;
     wait_policy_set(!over);

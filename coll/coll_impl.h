@@ -123,12 +123,14 @@ void coll_watch_poke(mpi_comm_t *c, int tag, int peer);
  * record); any other rank takes it as nothing (a slow receiver). */
 void coll_watch_poke_receiver(mpi_comm_t *c, int tag, int peer);
 /* c's collective state was just made (coll_comm_state: its first
- * collective on this rank): take unread the pokes already queued on its
- * contexts, which are a freed communicator's that had the same ids (sent
- * just as this rank freed it) or c's own from a rank that waits long in a
- * call this rank has not reached (it pokes again every second); a
- * STEP_NOTE is taken as at any drain. */
-void coll_watch_fresh(mpi_comm_t *c);
+ * collective on this rank): take unread the notes (pokes, STEP_NOTEs and
+ * mismatch notices: tags below limit) already queued on its contexts
+ * ahead of anything else from their senders, which are a freed
+ * communicator's that had the same ids (sent just as this rank freed it)
+ * or c's own from a rank that waits long in a call this rank has not
+ * reached (it pokes again every second) or found a mismatch of two other
+ * ranks' calls before this rank made any (an erroneous program). */
+void coll_watch_fresh(mpi_comm_t *c, int limit);
 /* This rank takes no part in s's call (an intercommunicator's rooted call
  * with MPI_PROC_NULL): when it ends, c keeps a record of it, and a poke
  * of that call that reaches this rank later (a remote rank waits for it:

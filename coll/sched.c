@@ -169,7 +169,7 @@ coll_comm_t *coll_comm_state(mpi_comm_t *c)
         }
         *slot = cs;
         if (cs != NULL) /* (once per communicator: a freed one's late pokes) */
-            coll_watch_fresh(c);
+            coll_watch_fresh(c, COLL_TAG_LIMIT);
     }
     return *slot;
 }

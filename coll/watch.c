@@ -35,7 +35,9 @@
  * for the poke to leave its channel's queue, and the fresh drain polls
  * until nothing more comes (coll_stale_poke_queued); a note that the last
  * communicator was out of step is drained there unheeded, and its sender
- * waits at the free for it to leave too (coll_step_stale).
+ * waits at the free for it to leave too (coll_step_stale), and so is a
+ * mismatch's notice that came after this rank freed it (coll_stale_notice):
+ * the notes at the head of each sender's queue.
  * The time between looks is the device's wait limit (adi_wait_until_for,
  * read where its loop reads the clock anyway), so correct programs pay
  * nothing per poll and, in waits longer than WATCH_FIRST_US, a round of
@@ -90,8 +92,9 @@ enum { WATCH_FIRST_US = COLL_WATCH_FIRST_US, WATCH_MAX_US = 1000000, WATCH_DRAIN
 
 static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag);
 
-/* Pokes sent since a communicator's free last waited for the channels to
- * hand them on (atomic; step_out's notes too): a poke may still wait in
+/* Notes sent since a communicator's free last waited for the channels to
+ * hand them on (atomic; pokes, step_out's notes, notices and answers:
+ * send_note counts them): a poke may still wait in
  * its channel's own queue (sock's out-buffer, behind a socket its peer
  * reads slowly) when its call ends; coll_watch_leftovers waits for it there, before this rank can take
  * part in making the next communicator on the same context ids. */
@@ -115,7 +118,6 @@ static void step_out(mpi_comm_t *c, int kind)
     for (int r = 0; r < coll_size(c); r++)
         if (r != coll_rank(c))
             send_note(c, r, note, sizeof note, COLL_TAG_POKE);
-    __atomic_add_fetch(&pokes_unsent, 1, __ATOMIC_RELAXED); /* (out before the next one) */
 }
 
 void coll_watch_step_out(mpi_comm_t *c, coll_kind_t kind)
@@ -324,9 +326,13 @@ static canal_status_t look(mpi_comm_t *c, int base, int kind, int (*pred)(void *
     return st;
 }
 
+/* Send a note (a poke, a STEP_NOTE, a notice, an answer) to peer of c,
+ * counted in pokes_unsent: out of the channels before this rank takes
+ * part in making the next communicator on c's ids (coll_watch_leftovers). */
 static void send_note(mpi_comm_t *c, int peer, const void *buf, size_t len, int tag)
 {
     adi_request_t *q = adi_request_alloc(ADI_REQ_SEND);
+    __atomic_add_fetch(&pokes_unsent, 1, __ATOMIC_RELAXED);
     if (q == NULL)
         return;
     if (adi_isend_into(q, buf, len, coll_byte(), coll_host.comm_peer_job_rank(c, peer),
@@ -352,10 +358,8 @@ static void poke(mpi_comm_t *c, int tag, int peer, int32_t from_send)
 {
     int kind = tag & ((1 << COLL_TAG_KIND_BITS) - 1);
     int32_t note[2] = {tag - kind, kind | from_send};
-    if (coll_is_inter(c) || peer != coll_rank(c)) { /* (inter: peer is a remote rank) */
+    if (coll_is_inter(c) || peer != coll_rank(c)) /* (inter: peer is a remote rank) */
         send_note(c, peer, note, sizeof note, COLL_TAG_POKE);
-        __atomic_add_fetch(&pokes_unsent, 1, __ATOMIC_RELAXED);
-    }
 }
 
 void coll_watch_poke(mpi_comm_t *c, int tag, int peer) { poke(c, tag, peer, 0); }
@@ -403,8 +407,7 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
         from_send = note[0] >= 0 ? note[1] & POKE_FROM_SEND : 0;
         note[1] &= ~from_send;
         if (note[0] == STEP_NOTE) {
-            if (c != NULL) /* (NULL: coll_watch_fresh's drain, a note of the last one) */
-                coll_comm_step_out(c, stat.source, note[1]);
+            coll_comm_step_out(c, stat.source, note[1]);
         } else if (p == c && coll_is_inter(c) && note[0] >= 0 && answer_absent(c, note, stat.source))
             continue;
         else if (from_send) /* (this rank's call takes that message, or has taken it) */
@@ -418,19 +421,63 @@ static void drain(mpi_comm_t *c, mpi_comm_t *p, int base, int kind, int32_t who[
     }
 }
 
-void coll_watch_fresh(mpi_comm_t *c)
+/* A note of this file on a collective context (tags below `limit`): a
+ * poke (a STEP_NOTE too) or a notice (COLL_TAG_ABORT in the kind bits). */
+static int is_note(int tag, int limit)
+{
+    return tag == COLL_TAG_POKE ||
+           (tag >= 0 && tag < limit &&
+            (tag & ((1 << COLL_TAG_KIND_BITS) - 1)) == COLL_TAG_ABORT);
+}
+
+/* Take unread the notes at the head of what source `src` (ADI_ANY_SOURCE:
+ * any) has queued on context ctx; 1 when a message that is no note comes
+ * first (there may be notes of another source behind it). */
+static int drop_notes(int src, int ctx, int limit)
+{
+    int flag = 0;
+    adi_status_t stat;
+    adi_message_t *msg;
+
+    while (adi_iprobe(src, ADI_ANY_TAG, ctx, &flag, &stat) >= 0 && flag) {
+        if (!is_note(stat.tag, limit))
+            return 1;
+        if (adi_improbe(stat.source, stat.tag, ctx, &flag, &msg, &stat) < 0 || !flag)
+            return 0;
+        adi_mdiscard(msg);
+    }
+    return 0;
+}
+
+/* drop_notes on p's collective context, whose sources are n ranks: what
+ * comes first, and source by source behind a message that is no note (a
+ * freed communicator's notes from a rank came before anything that rank
+ * sent on this one: a pair's messages stay in order). */
+static void fresh_on(mpi_comm_t *p, int n, int limit)
+{
+    int ctx = coll_context(p) + 1;
+    if (drop_notes(ADI_ANY_SOURCE, ctx, limit))
+        for (int r = 0; r < n; r++)
+            drop_notes(r, ctx, limit);
+}
+
+void coll_watch_fresh(mpi_comm_t *c, int limit)
 {
     if (!coll_is_inter(c) && coll_size(c) < 2)
         return;
-    /* (what has come, all of it: a poke may follow a backlog that one
+    /* (what has come, all of it: a note may follow a backlog that one
      * poll does not read, sock's 8 buffers a connection) */
     for (int i = 0; i < 64 && adi_progress() > 0; i++)
         ;
-    /* (c NULL: a note that the communicator is out of step is the last
-     * one's too, and would fail this one's first call here alone) */
-    drain(NULL, c, -1, -1, NULL);
-    if (coll_is_inter(c))
-        drain(NULL, coll_local(c), -1, -1, NULL);
+    /* (a note that the communicator is out of step is the last one's too,
+     * and would fail this one's first call here alone; a notice of the
+     * last one's call k failed this one's correct call k: coll_stale_notice) */
+    if (coll_is_inter(c)) {
+        fresh_on(c, coll_peer_size(c), limit);
+        fresh_on(coll_local(c), coll_size(coll_local(c)), limit);
+    } else {
+        fresh_on(c, coll_size(c), limit);
+    }
 }
 
 void coll_watch_drain(mpi_comm_t *c, int tag)
