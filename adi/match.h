@@ -37,16 +37,20 @@ struct adi_mq_entry {
     int src, tag;                /* posted: what to match (wildcards allowed);
                                     unexpected: the message's envelope */
     adi_mq_link_t link;          /* posted: its pattern's bin; unexpected: (src, tag)'s */
-    adi_mq_link_t *extra;        /* unexpected only: two more links, the bins of
-                                    (any source, tag) and (src, any tag) */
+    adi_mq_link_t *extra;        /* unexpected only: two more links, the bin of
+                                    (any source, tag) and the source's lane */
 };
 
 typedef struct {
     common_list_t list;    /* of adi_mq_entry_t.qlink, oldest first */
     size_t len;
     uint64_t seq;
-    int unexpected;        /* concrete envelopes (indexed three ways) or patterns */
-    int indexed;           /* the bins below are up to date */
+    int unexpected;        /* concrete envelopes (lanes, and bins on demand) or patterns */
+    int indexed;           /* posted: the bins below; unexpected: the lanes, are up to date */
+    int by_tag, by_pair;   /* unexpected, indexed: the (any source, tag) and the (src, tag)
+                              bins are kept too */
+    common_list_t *lanes;  /* unexpected: per source, its messages oldest first (nlanes) */
+    unsigned nlanes;
     size_t retry_len;      /* after a failed index build: try again at this length */
     adi_mq_bin_t **tab;    /* hash table of non-empty bins */
     unsigned tab_mask;
