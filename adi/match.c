@@ -195,40 +195,49 @@ static adi_mq_entry_t *lane_entry(common_link_t *l)
     return l != NULL ? common_list_entry(l, adi_mq_link_t, l)->entry : NULL;
 }
 
-/* Put e into the lane and the bins it belongs to: 0, or -1 without memory
- * (then e may be in some of them; the caller drops the whole index). */
+/* The unexpected message e into the bins the queue keeps (by_pair, by_tag). */
+static __attribute__((noinline)) int bins_add(adi_mq_t *q, adi_mq_entry_t *e)
+{
+    if ((q->by_pair && link_add(q, &e->link, e, KIND_EXACT, e->src, e->tag) < 0) ||
+        (q->by_tag && link_add(q, &e->extra[0], e, KIND_ANY_SRC, 0, e->tag) < 0))
+        return -1;
+    return 0;
+}
+
+/* Put e into its lane or its bins: 0, or -1 without memory (then e may be
+ * in some of them; the caller drops the whole index). */
 static int index_entry(adi_mq_t *q, adi_mq_entry_t *e)
 {
     int src = e->src, tag = e->tag;
     common_list_t *lane;
 
-    e->seq = q->seq++;
     if (!q->unexpected) {
         int kind = pattern_kind(src, tag);
+        e->seq = q->seq++;
         q->nkind[kind]++;
         return link_add(q, &e->link, e, kind, kind & KIND_ANY_SRC ? 0 : src,
                         kind & KIND_ANY_TAG ? 0 : tag);
     }
+    e->link.bin = e->extra[0].bin = NULL;
     if ((lane = lane_get(q, src)) == NULL)
         return -1;
     e->extra[1].entry = e;
     common_list_push_back(lane, &e->extra[1].l);
-    if ((q->by_pair && link_add(q, &e->link, e, KIND_EXACT, src, tag) < 0) ||
-        (q->by_tag && link_add(q, &e->extra[0], e, KIND_ANY_SRC, 0, tag) < 0))
-        return -1;
-    return 0;
+    return q->by_pair | q->by_tag ? bins_add(q, e) : 0;
 }
 
 /* (posted, or unexpected in its lane) */
 static void unindex_entry(adi_mq_t *q, adi_mq_entry_t *e)
 {
-    if (!q->unexpected && e->link.bin != NULL)
-        q->nkind[pattern_kind(e->src, e->tag)]--;
-    link_remove(q, &e->link);
     if (q->unexpected) {
         common_list_remove(&q->lanes[e->src], &e->extra[1].l);
+        if (e->link.bin == NULL && e->extra[0].bin == NULL)
+            return;
         link_remove(q, &e->extra[0]);
+    } else if (e->link.bin != NULL) {
+        q->nkind[pattern_kind(e->src, e->tag)]--;
     }
+    link_remove(q, &e->link);
 }
 
 /* Forget the index: every entry leaves its bins, which become spares, and
@@ -299,7 +308,8 @@ void adi_mq_fini(adi_mq_t *q)
 
 void adi_mq_index_add(adi_mq_t *q, adi_mq_entry_t *e)
 {
-    links_clear(q, e);
+    if (!q->unexpected)
+        e->link.bin = NULL; /* (an unexpected one's index_entry clears its links) */
     if (index_entry(q, e) < 0) {
         index_drop(q);
         q->retry_len = q->len * 2;
