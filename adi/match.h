@@ -134,14 +134,23 @@ static inline adi_mq_entry_t *adi_mq_find_posted(adi_mq_t *q, int src, int tag)
 }
 
 /* Unexpected queue: the oldest message that a receive of (src, tag), each
- * possibly a wildcard, takes. */
+ * possibly a wildcard, takes. (Indexed, the head of src's lane is looked at
+ * here too: a gather's root finds each message there.) */
 static inline adi_mq_entry_t *adi_mq_find_unexpected(adi_mq_t *q, int src, int tag)
 {
     adi_mq_entry_t *e = adi_mq_first(q);
+    common_link_t *l;
 
     if (e == NULL || ((src == e->src || src == ADI_MQ_ANY_SOURCE) &&
                       (tag == e->tag || tag == ADI_MQ_ANY_TAG)))
         return e;
+    if (q->indexed && (unsigned)src < q->nlanes) {
+        if ((l = q->lanes[src].head) == NULL)
+            return NULL; /* nothing from src */
+        e = common_list_entry(l, adi_mq_link_t, l)->entry;
+        if (tag == e->tag || tag == ADI_MQ_ANY_TAG)
+            return e;
+    }
     return adi_mq_search_unexpected(q, src, tag);
 }
 
