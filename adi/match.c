@@ -1,33 +1,40 @@
 /*
  * Matching queues with an index (see adi/match.h). A short queue is a list
- * searched in order, exactly as MPI states the rule. A long one also sorts
- * its entries into bins of a hash table, each bin a FIFO of the entries
- * that one kind of search must look at:
+ * searched in order, exactly as MPI states the rule. A long one is indexed
+ * once a search in order had to step over more than ADI_MQ_LIST_MAX
+ * entries, and the index is dropped when the queue empties: a ping-pong,
+ * or messages that arrive in the order their receives were posted, never
+ * pay for it (the oldest entry is looked at first, and is the answer when
+ * it matches).
  *
- * - posted receives go into the bin of their own pattern: (src, tag),
- *   (any source, tag), (src, any tag) or (any, any). Every receive in a bin
- *   takes the same messages, so the oldest receive that takes a message
- *   (src, tag) is the oldest of at most four bin heads, compared by the
- *   sequence number each entry got when it was queued (kinds with no
- *   receive posted are not looked up);
- * - unexpected messages go into three bins, (src, tag), (any source, tag)
- *   and (src, any tag), and stay in the queue's list in arrival order: a
- *   receive's pattern names exactly one of these, or the whole list for
- *   (any, any), whose head is the answer.
+ * - Posted receives go into bins of a hash table, each bin a FIFO of the
+ *   receives of one pattern: (src, tag), (any source, tag), (src, any tag)
+ *   or (any, any). Every receive in a bin takes the same messages, so the
+ *   oldest receive that takes a message (src, tag) is the oldest of at
+ *   most four bin heads, compared by the sequence number each entry got
+ *   when it was queued (kinds with no receive posted are not looked up).
+ * - Unexpected messages go into their source's lane, a FIFO in an array
+ *   indexed by the source (no hash, no allocation per message), and stay
+ *   in the queue's list in arrival order. A receive (src, any tag) takes
+ *   its lane's head, (any, any) the list's head; (src, tag) is the first of
+ *   its lane with that tag, and (any source, tag) the first of the list:
+ *   each of these two searches in order until one of its searches steps
+ *   over more than ADI_MQ_LIST_MAX entries, and from then on until the
+ *   queue empties the queue also keeps that kind's bins, (src, tag) or
+ *   (any source, tag), whose heads are the answers. A root whose ranks run
+ *   ahead through a loop of gathers (each rank's messages in its lane in
+ *   the order of the calls) finds every one at its lane's head; a message
+ *   costs its lane's append and removal (about 20 instructions each: the
+ *   three bins of every message that this replaced cost about 400 a
+ *   message, doc/bench.md "Stop 44 (helper lat14)").
  *
  * So the first match costs O(1) whatever the queue's length and whatever
- * mix of wildcards it holds, and MPI's ordering (the oldest matching
- * receive, the oldest matching message of a sender) is what the list
- * search would give. A queue is indexed only once a search in order had
- * to step over more than ADI_MQ_LIST_MAX entries, and the index is dropped
- * when the queue empties: a ping-pong, or messages that arrive in the order
- * their receives were posted, never pay for it (the oldest entry is looked
- * at first, and is the answer when it matches). Emptied bins are kept for
- * reuse, up to SPARE_MAX a queue: enough for the unexpected queue of a
- * root whose ranks run ahead through a loop of small gathers (a bin per
- * message's (src, tag), a few hundred to a few thousand; with 64 kept the
- * root malloc'ed and freed about three bins a call). A failed
- * allocation drops the index and the queue is searched in order.
+ * mix of wildcards it holds (after at most one search in order of each
+ * kind), and MPI's ordering (the oldest matching receive, the oldest
+ * matching message of a sender) is what the list search would give.
+ * Emptied bins are kept for reuse, up to SPARE_MAX a queue, and the lanes
+ * until the queue is freed. A failed allocation drops the index and the
+ * queue is searched in order.
  */
 #include "adi/match.h"
 #include "adi/adi.h"
@@ -38,7 +45,7 @@ _Static_assert((int)ADI_MQ_ANY_SOURCE == (int)ADI_ANY_SOURCE && (int)ADI_MQ_ANY_
                "match.h's wildcards are adi.h's");
 
 enum { KIND_EXACT = 0, KIND_ANY_SRC = 1, KIND_ANY_TAG = 2, KIND_ALL = 3 };
-enum { TAB_MIN = 64, SPARE_MAX = 4096 };
+enum { TAB_MIN = 64, SPARE_MAX = 4096, LANES_MIN = 16 };
 
 struct adi_mq_bin {
     adi_mq_bin_t *hnext; /* hash chain */
@@ -162,45 +169,94 @@ static void link_remove(adi_mq_t *q, adi_mq_link_t *l)
         bin_drop(q, b);
 }
 
-/* Put e into the bins it belongs to: 0, or -1 without memory (then e may
- * be in some of them; the caller drops the whole index). */
-static int index_entry(adi_mq_t *q, adi_mq_entry_t *e)
+/* The lane of source src, the lanes grown to hold it: NULL without memory. */
+static common_list_t *lane_get(adi_mq_t *q, int src)
 {
-    int src = e->src, tag = e->tag;
+    if (src < 0)
+        return NULL;
+    if ((unsigned)src >= q->nlanes) {
+        size_t n = q->nlanes ? q->nlanes : LANES_MIN;
+        common_list_t *l;
 
-    e->seq = q->seq++;
-    if (!q->unexpected) {
-        int kind = pattern_kind(src, tag);
-        q->nkind[kind]++;
-        return link_add(q, &e->link, e, kind, kind & KIND_ANY_SRC ? 0 : src,
-                        kind & KIND_ANY_TAG ? 0 : tag);
+        while (n <= (size_t)src)
+            n *= 2;
+        if ((l = realloc(q->lanes, n * sizeof *l)) == NULL)
+            return NULL;
+        for (size_t i = q->nlanes; i < n; i++)
+            l[i] = (common_list_t){NULL, NULL};
+        q->lanes = l;
+        q->nlanes = (unsigned)n;
     }
-    if (link_add(q, &e->link, e, KIND_EXACT, src, tag) < 0 ||
-        link_add(q, &e->extra[0], e, KIND_ANY_SRC, 0, tag) < 0 ||
-        link_add(q, &e->extra[1], e, KIND_ANY_TAG, src, 0) < 0)
+    return &q->lanes[src];
+}
+
+static adi_mq_entry_t *lane_entry(common_link_t *l)
+{
+    return l != NULL ? common_list_entry(l, adi_mq_link_t, l)->entry : NULL;
+}
+
+/* The unexpected message e into the bins the queue keeps (by_pair, by_tag). */
+static __attribute__((noinline)) int bins_add(adi_mq_t *q, adi_mq_entry_t *e)
+{
+    if ((q->by_pair && link_add(q, &e->link, e, KIND_EXACT, e->src, e->tag) < 0) ||
+        (q->by_tag && link_add(q, &e->extra[0], e, KIND_ANY_SRC, 0, e->tag) < 0))
         return -1;
     return 0;
 }
 
-static void unindex_entry(adi_mq_t *q, adi_mq_entry_t *e)
+/* Put e into its lane or its bins: 0, or -1 without memory (then e may be
+ * in some of them; the caller drops the whole index). */
+static int index_entry(adi_mq_t *q, adi_mq_entry_t *e)
 {
-    if (!q->unexpected && e->link.bin != NULL)
-        q->nkind[pattern_kind(e->src, e->tag)]--;
-    link_remove(q, &e->link);
-    if (q->unexpected) {
-        link_remove(q, &e->extra[0]);
-        link_remove(q, &e->extra[1]);
+    int src = e->src, tag = e->tag;
+    common_list_t *lane;
+
+    if (!q->unexpected) {
+        int kind = pattern_kind(src, tag);
+        e->seq = q->seq++;
+        q->nkind[kind]++;
+        return link_add(q, &e->link, e, kind, kind & KIND_ANY_SRC ? 0 : src,
+                        kind & KIND_ANY_TAG ? 0 : tag);
     }
+    e->link.bin = e->extra[0].bin = NULL;
+    if ((lane = lane_get(q, src)) == NULL)
+        return -1;
+    e->extra[1].entry = e;
+    common_list_push_back(lane, &e->extra[1].l);
+    return q->by_pair | q->by_tag ? bins_add(q, e) : 0;
 }
 
-/* Forget the index: every entry leaves its bins, which become spares. */
+/* (posted, or unexpected in its lane) */
+static void unindex_entry(adi_mq_t *q, adi_mq_entry_t *e)
+{
+    if (q->unexpected) {
+        common_list_remove(&q->lanes[e->src], &e->extra[1].l);
+        if (e->link.bin == NULL && e->extra[0].bin == NULL)
+            return;
+        link_remove(q, &e->extra[0]);
+    } else if (e->link.bin != NULL) {
+        q->nkind[pattern_kind(e->src, e->tag)]--;
+    }
+    link_remove(q, &e->link);
+}
+
+/* Forget the index: every entry leaves its bins, which become spares, and
+ * the lanes are emptied (an entry that failed may not be in its own). */
 static void index_drop(adi_mq_t *q)
 {
-    for (adi_mq_entry_t *e = adi_mq_first(q); e != NULL; e = adi_mq_next(e))
-        unindex_entry(q, e);
+    for (adi_mq_entry_t *e = adi_mq_first(q); e != NULL; e = adi_mq_next(e)) {
+        if (!q->unexpected) {
+            unindex_entry(q, e);
+            continue;
+        }
+        link_remove(q, &e->link);
+        link_remove(q, &e->extra[0]);
+        if ((unsigned)e->src < q->nlanes)
+            q->lanes[e->src] = (common_list_t){NULL, NULL};
+    }
     for (int k = 0; k < 4; k++)
         q->nkind[k] = 0; /* (an entry whose bin could not be made was counted) */
-    q->indexed = 0;
+    q->indexed = q->by_tag = q->by_pair = 0;
 }
 
 /* Entries not in any bin yet (list mode leaves their links unset). */
@@ -208,7 +264,7 @@ static void links_clear(adi_mq_t *q, adi_mq_entry_t *e)
 {
     e->link.bin = NULL;
     if (q->unexpected)
-        e->extra[0].bin = e->extra[1].bin = NULL;
+        e->extra[0].bin = NULL; /* (the lane's link is set when it is added) */
 }
 
 static void index_build(adi_mq_t *q)
@@ -246,12 +302,14 @@ void adi_mq_fini(adi_mq_t *q)
         free(b);
     }
     free(q->tab);
+    free(q->lanes);
     adi_mq_init(q, q->unexpected);
 }
 
 void adi_mq_index_add(adi_mq_t *q, adi_mq_entry_t *e)
 {
-    links_clear(q, e);
+    if (!q->unexpected)
+        e->link.bin = NULL; /* (an unexpected one's index_entry clears its links) */
     if (index_entry(q, e) < 0) {
         index_drop(q);
         q->retry_len = q->len * 2;
@@ -262,8 +320,9 @@ void adi_mq_index_remove(adi_mq_t *q, adi_mq_entry_t *e)
 {
     unindex_entry(q, e);
     if (q->len == 1) {
-        /* the last entry: every bin emptied, and went to the spares */
-        q->indexed = 0;
+        /* the last entry: every bin and lane emptied, the bins went to the
+         * spares */
+        q->indexed = q->by_tag = q->by_pair = 0;
         q->retry_len = 0;
     }
 }
@@ -318,6 +377,41 @@ adi_mq_entry_t *adi_mq_search_posted(adi_mq_t *q, int src, int tag)
     return best;
 }
 
+/* Keep the bins of kind (KIND_EXACT: by_pair, KIND_ANY_SRC: by_tag) too,
+ * from now on until the queue empties (unexpected, indexed). */
+static void bins_build(adi_mq_t *q, int kind)
+{
+    for (adi_mq_entry_t *e = adi_mq_first(q); e != NULL; e = adi_mq_next(e)) {
+        if (kind == KIND_EXACT ? link_add(q, &e->link, e, KIND_EXACT, e->src, e->tag) < 0
+                               : link_add(q, &e->extra[0], e, KIND_ANY_SRC, 0, e->tag) < 0) {
+            index_drop(q);
+            q->retry_len = q->len * 2;
+            return;
+        }
+    }
+    if (kind == KIND_EXACT)
+        q->by_pair = 1;
+    else
+        q->by_tag = 1;
+}
+
+/* The first entry from link l on with tag (a search in order of a lane or
+ * of the list after its head; kind is the search's): past ADI_MQ_LIST_MAX steps, the kind's bins
+ * are built for the next searches. */
+static adi_mq_entry_t *unexpected_walk(adi_mq_t *q, int kind, int tag, adi_mq_entry_t *e)
+{
+    size_t steps = 0;
+
+    for (; e != NULL; steps++) {
+        if (e->tag == tag)
+            break;
+        e = kind == KIND_EXACT ? lane_entry(e->extra[1].l.next) : adi_mq_next(e);
+    }
+    if (steps > ADI_MQ_LIST_MAX)
+        bins_build(q, kind);
+    return e;
+}
+
 /* The head did not match (adi_mq_find_unexpected looked). */
 adi_mq_entry_t *adi_mq_search_unexpected(adi_mq_t *q, int src, int tag)
 {
@@ -331,8 +425,23 @@ adi_mq_entry_t *adi_mq_search_unexpected(adi_mq_t *q, int src, int tag)
                 return searched(q, steps, e);
         return searched(q, steps, NULL);
     }
-    if (kind == KIND_ALL)
+    switch (kind) {
+    case KIND_ALL:
         return adi_mq_first(q);
-    b = bin_find(q, kind, kind & KIND_ANY_SRC ? 0 : src, kind & KIND_ANY_TAG ? 0 : tag);
+    case KIND_ANY_TAG:
+        return (unsigned)src < q->nlanes ? lane_entry(q->lanes[src].head) : NULL;
+    case KIND_EXACT:
+        if (!q->by_pair)
+            return (unsigned)src < q->nlanes
+                       ? unexpected_walk(q, kind, tag, lane_entry(q->lanes[src].head))
+                       : NULL;
+        b = bin_find(q, kind, src, tag);
+        break;
+    default: /* KIND_ANY_SRC */
+        if (!q->by_tag)
+            return unexpected_walk(q, kind, tag, adi_mq_next(adi_mq_first(q)));
+        b = bin_find(q, kind, 0, tag);
+        break;
+    }
     return b != NULL ? bin_oldest(b)->entry : NULL;
 }

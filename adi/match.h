@@ -37,16 +37,20 @@ struct adi_mq_entry {
     int src, tag;                /* posted: what to match (wildcards allowed);
                                     unexpected: the message's envelope */
     adi_mq_link_t link;          /* posted: its pattern's bin; unexpected: (src, tag)'s */
-    adi_mq_link_t *extra;        /* unexpected only: two more links, the bins of
-                                    (any source, tag) and (src, any tag) */
+    adi_mq_link_t *extra;        /* unexpected only: two more links, the bin of
+                                    (any source, tag) and the source's lane */
 };
 
 typedef struct {
     common_list_t list;    /* of adi_mq_entry_t.qlink, oldest first */
     size_t len;
     uint64_t seq;
-    int unexpected;        /* concrete envelopes (indexed three ways) or patterns */
-    int indexed;           /* the bins below are up to date */
+    int unexpected;        /* concrete envelopes (lanes, and bins on demand) or patterns */
+    int indexed;           /* posted: the bins below; unexpected: the lanes, are up to date */
+    int by_tag, by_pair;   /* unexpected, indexed: the (any source, tag) and the (src, tag)
+                              bins are kept too */
+    common_list_t *lanes;  /* unexpected: per source, its messages oldest first (nlanes) */
+    unsigned nlanes;
     size_t retry_len;      /* after a failed index build: try again at this length */
     adi_mq_bin_t **tab;    /* hash table of non-empty bins */
     unsigned tab_mask;
@@ -130,14 +134,23 @@ static inline adi_mq_entry_t *adi_mq_find_posted(adi_mq_t *q, int src, int tag)
 }
 
 /* Unexpected queue: the oldest message that a receive of (src, tag), each
- * possibly a wildcard, takes. */
+ * possibly a wildcard, takes. (Indexed, the head of src's lane is looked at
+ * here too: a gather's root finds each message there.) */
 static inline adi_mq_entry_t *adi_mq_find_unexpected(adi_mq_t *q, int src, int tag)
 {
     adi_mq_entry_t *e = adi_mq_first(q);
+    common_link_t *l;
 
     if (e == NULL || ((src == e->src || src == ADI_MQ_ANY_SOURCE) &&
                       (tag == e->tag || tag == ADI_MQ_ANY_TAG)))
         return e;
+    if (q->indexed && (unsigned)src < q->nlanes) {
+        if ((l = q->lanes[src].head) == NULL)
+            return NULL; /* nothing from src */
+        e = common_list_entry(l, adi_mq_link_t, l)->entry;
+        if (tag == e->tag || tag == ADI_MQ_ANY_TAG)
+            return e;
+    }
     return adi_mq_search_unexpected(q, src, tag);
 }
 

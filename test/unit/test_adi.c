@@ -280,6 +280,8 @@ static void pick(int wild, int nsrc, int ntag, int *src, int *tag)
 
 /* Random traffic on one queue (posted or unexpected); every search's
  * answer must be the list's. Returns how often the queue was indexed. */
+static int mq_by_pair_seen, mq_by_tag_seen; /* unexpected: searches that found those bins */
+
 static int mq_random(int unexpected, int nsrc, int ntag, int wild, int steps, int grow)
 {
     static tentry_t pool[MODEL_MAX];
@@ -321,6 +323,8 @@ static int mq_random(int unexpected, int nsrc, int ntag, int wild, int steps, in
                           s, src, tag, got ? got->id : -1, i < m.n ? m.v[i]->id : -1, m.n,
                           q.indexed ? "indexed" : "list");
             indexed += q.indexed;
+            mq_by_pair_seen += q.by_pair;
+            mq_by_tag_seen += q.by_tag;
             if (got != NULL && rnd(4) != 0) { /* a probe leaves it there */
                 /* (the oldest entry through the arrival's removal of a head) */
                 if (&got->e == adi_mq_first(&q))
@@ -365,11 +369,84 @@ END_TEST
 
 START_TEST(mq_unexpected_random)
 {
+    mq_by_pair_seen = mq_by_tag_seen = 0;
     for (int wild = 0; wild <= 4; wild += 2) {
         ck_assert_int_gt(mq_random(1, 3, 50, wild, 20000, 60), 0);
         mq_random(1, 2, 3, wild, 20000, 45);
         mq_random(1, 4, 1000, wild, 20000, 55);
+        mq_random(1, 300, 4, wild, 20000, 60); /* many lanes, few tags */
     }
+    /* the (src, tag) and (any source, tag) bins were made, and used */
+    ck_assert_int_gt(mq_by_pair_seen, 0);
+    ck_assert_int_gt(mq_by_tag_seen, 0);
+}
+END_TEST
+
+/* The unexpected queue's lanes and bins on demand, past 64K entries: a
+ * root's gathers whose ranks ran ahead (each message at its lane's head:
+ * no bins), then messages taken tag by tag (the (src, tag) bins, their
+ * table grown), then by (any source, tag). */
+START_TEST(mq_lanes_and_bins)
+{
+    enum { NSRC = 70000, PER = 3, NT = 1000, M = 3 * 25000 };
+    static tentry_t r[NSRC * PER > M ? NSRC * PER : M];
+    adi_mq_t q;
+
+    adi_mq_init(&q, 1);
+    /* PER gathers: one message of tag g from every source, sources in
+     * reverse order within a gather */
+    for (int g = 0; g < PER; g++)
+        for (int k = 0; k < NSRC; k++) {
+            tentry_t *t = &r[g * NSRC + k];
+            t->e.extra = t->links;
+            adi_mq_add(&q, &t->e, NSRC - 1 - k, g);
+        }
+    for (int g = 0; g < PER; g++)
+        for (int src = 0; src < NSRC; src++) {
+            tentry_t *t = entry_of(adi_mq_find_unexpected(&q, src, g));
+            ck_assert_ptr_eq(t, &r[g * NSRC + NSRC - 1 - src]);
+            ck_assert_int_eq(q.indexed, 1);
+            ck_assert_int_eq(q.by_pair, 0); /* each one its lane's head */
+            adi_mq_remove(&q, &t->e);
+        }
+    ck_assert_int_eq((int)q.len, 0);
+    ck_assert_int_eq(q.indexed, 0);
+    ck_assert_uint_ge(q.nlanes, NSRC);
+
+    /* three sources, message i of tag i mod NT; taken tag by tag */
+    for (int i = 0; i < M; i++) {
+        r[i].e.extra = r[i].links;
+        adi_mq_add(&q, &r[i].e, i % 3, (i / 3) % NT);
+    }
+    for (int t = 0; t < NT; t++) {
+        for (int src = 0; src < 3; src++)
+            for (int i = 3 * t + src; i < M; i += 3 * NT) {
+                tentry_t *e = entry_of(adi_mq_find_unexpected(&q, src, t));
+                ck_assert_ptr_eq(e, &r[i]);
+                adi_mq_remove(&q, &e->e);
+            }
+        if (t == 0) {
+            ck_assert_int_eq(q.by_pair, 1);
+            ck_assert_uint_gt(q.tab_mask + 1, 64); /* grown */
+        }
+        if (t == NT / 2)
+            break;
+    }
+    /* the rest by (any source, tag), from the youngest tag */
+    for (int t = NT - 1; t > NT / 2; t--)
+        for (int i = 3 * t; i < M; i++) {
+            tentry_t *e;
+            if ((i / 3) % NT != t)
+                continue;
+            e = entry_of(adi_mq_find_unexpected(&q, ADI_ANY_SOURCE, t));
+            ck_assert_ptr_eq(e, &r[i]);
+            ck_assert_int_eq(q.by_tag, 1); /* (the first search walked the list) */
+            adi_mq_remove(&q, &e->e);
+        }
+    ck_assert_int_eq((int)q.len, 0);
+    ck_assert_int_eq(q.indexed + q.by_pair + q.by_tag, 0);
+    ck_assert_int_eq((int)q.nbins, 0);
+    adi_mq_fini(&q);
 }
 END_TEST
 
@@ -584,6 +661,7 @@ int main(void)
     tcase_add_test(tc, mq_posted_random);
     tcase_add_test(tc, mq_unexpected_random);
     tcase_add_test(tc, mq_reverse_and_wildcards);
+    tcase_add_test(tc, mq_lanes_and_bins);
     suite_add_tcase(s, tc);
     tc = tcase_create("locks");
     tcase_set_timeout(tc, unit_case_timeout_s());
