@@ -109,11 +109,23 @@ enum { SLOT = (int)COLL_SHM_GATHER_MAX > (int)COLL_SHM_MAX ? (int)COLL_SHM_GATHE
 enum { SHM_BC_CHUNK = 16 * 1024, SHM_BC_SHIFT = 17 };
 _Static_assert(COLL_SHM_BCAST_MAX < 1 << SHM_BC_SHIFT, "a bcast's bytes fit bc_part");
 
+/* A bcast above COLL_SHM_BCAST_MAX bytes streams through a ring of
+ * SHM_RING_BYTES, in a segment of its own made at the communicator's first
+ * such call (ring_make): the root copies the message in once, a piece of
+ * SHM_RING_PIECE at a time, and each receiver copies it out, where the
+ * message path had every receiver read the root's buffer with CMA, which
+ * moves 10-12 GB/s here against memcpy's 40-45 (np8 IMB Bcast 1-4 MiB,
+ * doc/bench.md "Stop 45 (lead)"). */
+enum { SHM_RING_BYTES = 4 * 1024 * 1024, SHM_RING_PIECE = 64 * 1024 };
+
 /* A call as the line says it (what[]): its kind, its root (a bcast's) and
  * its bytes, so that ranks whose calls differ see it; a root_first barrier
  * also says whether this rank will say it left (WHAT_LAST: gather_follows
  * answered 1 here), which rank 0 reads before it waits for that. */
 enum { WHAT_ROOT_SHIFT = 20, WHAT_KIND_SHIFT = 26, WHAT_LAST = 1 << (WHAT_ROOT_SHIFT - 1) };
+/* A what's bytes for a bcast on the ring, which the root's ring line says */
+enum { WHAT_RING = WHAT_LAST - 1 };
+_Static_assert((int)COLL_SHM_BCAST_MAX < (int)WHAT_RING, "a bcast of the block is no bcast of the ring");
 
 /* One rank's cache line. fail_seq: the call whose wait failed here (0:
  * none), with the error and the job rank it was about. */
@@ -130,6 +142,36 @@ typedef struct {
     uint64_t bc_part;
 } shm_line_t;
 _Static_assert(sizeof(shm_line_t) == SHM_LINE, "one cache line per rank");
+
+/* The ring's segment: a head, a ring line per rank, the ring. The stream
+ * is the bytes of every bcast on the ring so far, one after another; a
+ * byte's place in the ring is its position in the stream modulo
+ * SHM_RING_BYTES. One root writes at a time (the root of a call has read
+ * the call before it whole, so its root wrote all of it), and says in the
+ * head what it waits for when it waits for room. */
+typedef struct {
+    uint64_t want; /* the root waiting for room: the rd it waits for from every rank */
+    int32_t waiter; /* that root */
+    char pad[SHM_LINE - sizeof(uint64_t) - sizeof(int32_t)];
+} ring_head_t;
+_Static_assert(sizeof(ring_head_t) == SHM_LINE, "one cache line");
+
+/* A root's call, by call number modulo 4, as what[] (a root may be a few
+ * calls ahead of a receiver: a bcast's root waits for nobody; settle()'s
+ * lag 3 keeps a call's entry until every rank entered the third after it) */
+typedef struct {
+    uint64_t call;  /* the call these are of */
+    uint64_t start; /* where its message starts in the stream */
+    uint64_t bytes; /* its bytes (its what[] says WHAT_RING) */
+} ring_call_t;
+
+typedef struct {
+    uint64_t wr; /* as a root: the stream written up to here (its calls' pieces) */
+    uint64_t rd; /* the stream this rank is done with up to here */
+    ring_call_t calls[4];
+    char pad[2 * SHM_LINE - 2 * sizeof(uint64_t) - 4 * sizeof(ring_call_t)];
+} ring_line_t;
+_Static_assert(sizeof(ring_line_t) == 2 * SHM_LINE, "two cache lines per rank");
 
 /* The last barrier a rank left, where rank 0 leaves last (gather_follows):
  * a line of its own, which rank 0 alone reads. */
@@ -156,6 +198,13 @@ struct coll_shm {
     uint64_t seq;    /* blocking calls this rank entered on the block */
     uint64_t all_in; /* the last call every rank is known to have entered */
     int *jobs;      /* job rank of each rank, for the device's losses */
+    /* the bcasts above COLL_SHM_BCAST_MAX: ring_make */
+    int ring_state;         /* 0: not made yet, 1: made, -1: never (by messages) */
+    char *ring_seg;         /* ring_bytes(n) mapped */
+    ring_head_t *ring_head;
+    ring_line_t *ring_lines; /* one per rank */
+    char *ring;             /* SHM_RING_BYTES */
+    uint64_t ring_room;     /* as a root: the stream may be written up to here unlooked */
 };
 
 static size_t seg_bytes(int n)
@@ -166,9 +215,16 @@ static size_t seg_bytes(int n)
     return (len + page - 1) & ~(page - 1);
 }
 
+static size_t ring_bytes(int n)
+{
+    return sizeof(ring_head_t) + (size_t)n * sizeof(ring_line_t) + SHM_RING_BYTES;
+}
+
 void coll_shm_free(coll_shm_state_t *ss)
 {
     if (ss->blk != NULL) {
+        if (ss->blk->ring_seg != NULL)
+            munmap(ss->blk->ring_seg, ring_bytes(ss->blk->n));
         munmap(ss->blk->seg, ss->blk->len);
         free(ss->blk->jobs);
         free(ss->blk);
@@ -176,23 +232,25 @@ void coll_shm_free(coll_shm_state_t *ss)
     }
 }
 
-/* Make the block, collectively, in a call of `kind`. On success ss->state
- * is 1; when any rank could not map it, -1 at every rank (the message
- * path from then on). Its bcast and allreduce take one tag of c's
- * sequence, with kind's kind bits (messages of the same pair of ranks
- * on one tag match in order): a rank that makes the block while another
- * calls a collective by messages (a bcast, an allreduce over the block's
- * limit: an erroneous program) meets a mismatch naming both calls, not
- * the other call's messages; c is then out of step (the others did not
- * make the block: coll_watch_step_out). */
-static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kind)
+/* Map a segment of len bytes that every rank of c maps, collectively, in
+ * a call of `kind`: rank 0 creates it, a bcast by messages passes its name,
+ * every rank attaches, an allreduce tells whether all did (own_ok: this
+ * rank's other needs, such as memory for its state, are met), and rank 0
+ * unlinks the name. *seg_out: the mapping, or NULL at every rank when any
+ * could not map it. Its bcast and allreduce take one tag of c's sequence,
+ * with kind's kind bits (messages of the same pair of ranks on one tag
+ * match in order): a rank that makes a segment while another calls a
+ * collective by messages (a bcast, an allreduce over the block's limit: an
+ * erroneous program) meets a mismatch naming both calls, not the other
+ * call's messages; c is then out of step (the others did not make it:
+ * coll_watch_step_out). */
+static canal_status_t seg_make(mpi_comm_t *c, coll_kind_t kind, size_t len, int own_ok,
+                               char **seg_out)
 {
     int tag = coll_comm_take_tag(c, kind);
-    int n = coll_size(c), me = coll_rank(c), ok, all_ok = 0;
-    size_t len = seg_bytes(n);
+    int me = coll_rank(c), ok, all_ok = 0;
     char name[COMMON_SHM_NAME_MAX] = "";
     char *seg = NULL;
-    struct coll_shm *b = NULL;
     canal_status_t st;
     coll_args_t bc = {.kind = COLL_BCAST,
                       .comm = c,
@@ -212,7 +270,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
                       .op = MPI_MIN,
                       .commutative = 1};
 
-    ss->state = -1;
+    *seg_out = NULL;
     if (tag < 0)
         return common_err_set(CANAL_ERR_NOMEM, "no memory for a collective's state");
     if (me == 0)
@@ -220,10 +278,7 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
     st = coll_sched_run_as(&bc, coll_record, tag);
     if (st >= 0 && me != 0 && name[0] != '\0')
         seg = common_shm_attach(name, len);
-    b = calloc(1, sizeof *b);
-    if (b != NULL)
-        b->jobs = malloc(sizeof(int) * (size_t)n);
-    ok = st >= 0 && seg != NULL && b != NULL && b->jobs != NULL;
+    ok = st >= 0 && seg != NULL && own_ok;
     if (st >= 0 && name[0] != '\0')
         st = coll_sched_run_as(&ar, coll_record, tag);
     if (me == 0)
@@ -233,6 +288,28 @@ static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kin
     if (st < 0 || !ok || !all_ok) {
         if (seg != NULL)
             munmap(seg, len);
+        return st;
+    }
+    *seg_out = seg;
+    return CANAL_OK;
+}
+
+/* Make the block, collectively, in a call of `kind` (seg_make). On success
+ * ss->state is 1; when any rank could not map it, -1 at every rank (the
+ * message path from then on). */
+static canal_status_t setup(mpi_comm_t *c, coll_shm_state_t *ss, coll_kind_t kind)
+{
+    int n = coll_size(c), me = coll_rank(c);
+    size_t len = seg_bytes(n);
+    char *seg;
+    struct coll_shm *b = calloc(1, sizeof *b);
+    canal_status_t st;
+
+    ss->state = -1;
+    if (b != NULL)
+        b->jobs = malloc(sizeof(int) * (size_t)n);
+    st = seg_make(c, kind, len, b != NULL && b->jobs != NULL, &seg);
+    if (seg == NULL) {
         if (b != NULL)
             free(b->jobs);
         free(b);
@@ -508,7 +585,10 @@ static canal_status_t wait_watched(mpi_comm_t *c, wait_t *w, uint32_t what)
  * call `what` says, for a mismatch's message. */
 static const char *what_text(uint32_t what, char *buf, size_t len)
 {
-    if (what_kind(what) == COLL_BCAST)
+    if (what_kind(what) == COLL_BCAST && what_bytes(what) == WHAT_RING)
+        snprintf(buf, len, "%s from root %u with more than %u bytes", kind_of(what),
+                 what_root(what), (unsigned)COLL_SHM_BCAST_MAX);
+    else if (what_kind(what) == COLL_BCAST)
         snprintf(buf, len, "%s from root %u with %u bytes", kind_of(what), what_root(what),
                  what_bytes(what));
     else
@@ -993,6 +1073,20 @@ canal_status_t coll_shm_gather_all(const coll_args_t *a, int *ran)
     return CANAL_OK;
 }
 
+/* The root's call x, a bcast of more bytes than this rank's `bytes`. */
+static canal_status_t truncated(int root, uint32_t x, size_t bytes)
+{
+    if (what_bytes(x) == WHAT_RING)
+        return common_err_set(CANAL_ERR_TRUNCATE,
+                              "message truncated: the root of MPI_Bcast (rank %d) sent more than "
+                              "%u bytes, more than the %zu of this rank's buffer",
+                              root, (unsigned)COLL_SHM_BCAST_MAX, bytes);
+    return common_err_set(CANAL_ERR_TRUNCATE,
+                          "message truncated: the root of MPI_Bcast (rank %d) sent %u bytes, more "
+                          "than the %zu of this rank's buffer",
+                          root, what_bytes(x), bytes);
+}
+
 /* The bytes of call seq's message (of `bytes`) that the root has written:
  * all once it released seq (or went on to a later call), else its
  * bc_part's count. */
@@ -1036,6 +1130,336 @@ static canal_status_t bcast_write(struct coll_shm *b, const coll_args_t *a, uint
     return CANAL_OK;
 }
 
+/* ---------------------------------------------------------------- bcast ring */
+/* Make b's ring, collectively, at c's first bcast above COLL_SHM_BCAST_MAX
+ * on the block (seg_make): b->ring_state 1, or -1 at every rank when any
+ * could not map it or CANAL_COLL_SHM_RING is 0 (those bcasts go by
+ * messages). */
+static canal_status_t ring_make(mpi_comm_t *c, struct coll_shm *b)
+{
+    char *seg;
+    canal_status_t st;
+
+    b->ring_state = -1;
+    if (!common_cvar_bool("COLL_SHM_RING"))
+        return CANAL_OK;
+    if ((st = seg_make(c, COLL_BCAST, ring_bytes(b->n), 1, &seg)) < 0 || seg == NULL)
+        return st;
+    b->ring_seg = seg;
+    b->ring_head = (ring_head_t *)(void *)seg;
+    b->ring_lines = (ring_line_t *)(void *)(seg + sizeof(ring_head_t));
+    b->ring = seg + sizeof(ring_head_t) + (size_t)b->n * sizeof(ring_line_t);
+    b->ring_room = SHM_RING_BYTES; /* (every rank is done with the empty stream) */
+    b->ring_state = 1;
+    LOG_DEBUG("coll: a ring of %d bytes for the bcasts above %d bytes of %d ranks",
+              (int)SHM_RING_BYTES, (int)COLL_SHM_BCAST_MAX, b->n);
+    return CANAL_OK;
+}
+
+/* A wait of a bcast on the ring: the block's (w: the call, the ranks to
+ * look at), for the stream position `need`. */
+typedef struct {
+    wait_t w;
+    uint64_t need;
+    uint32_t what;
+    int other; /* the root's wait for room: a rank found in another call (-1: none) */
+} ring_wait_t;
+
+/* A receiver's wait: the root (w.next) started writing the call (rw->need
+ * 0: its ring line has the call) or wrote the stream up to rw->need, or
+ * released the call (or entered it otherwise: its what says), or never
+ * will (stopped). */
+static int ring_written(void *arg)
+{
+    ring_wait_t *rw = arg;
+    struct coll_shm *b = rw->w.b;
+    const ring_line_t *rl = &b->ring_lines[rw->w.next];
+    const shm_line_t *l = &b->lines[rw->w.next];
+
+    if ((rw->need == 0 ? __atomic_load_n(&rl->calls[rw->w.target & 3].call, __ATOMIC_ACQUIRE) ==
+                             rw->w.target
+                       : __atomic_load_n(&rl->wr, __ATOMIC_ACQUIRE) >= rw->need) ||
+        __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) >= rw->w.target)
+        return 1;
+    return stopped(&rw->w, l);
+}
+
+/* The root's wait for room: every other rank is done with the stream up
+ * to rw->need, or entered this call as another one (rw->other: a
+ * mismatch; it will never read), or never will (stopped). The ranks seen
+ * are not looked at again (w.next). */
+static int ring_room(void *arg)
+{
+    ring_wait_t *rw = arg;
+    wait_t *w = &rw->w;
+    struct coll_shm *b = w->b;
+
+    for (; w->next < w->upto; w->next++) {
+        const shm_line_t *l = &b->lines[w->next];
+        if (w->next == b->me ||
+            __atomic_load_n(&b->ring_lines[w->next].rd, __ATOMIC_SEQ_CST) >= rw->need)
+            continue;
+        if (__atomic_load_n(&l->seq, __ATOMIC_ACQUIRE) >= w->target &&
+            l->what[w->target & 3] != rw->what) {
+            rw->other = w->next;
+            return 1;
+        }
+        return stopped(w, l);
+    }
+    return 1;
+}
+
+/* Wait until pred(rw), watched as the block's waits are (wait_watched);
+ * spin: look SHM_SPIN times first, a pause each (a root on another CPU is
+ * writing, or the ranks are not oversubscribed). */
+static canal_status_t ring_wait(mpi_comm_t *c, ring_wait_t *rw, int (*pred)(void *), int spin)
+{
+    if (pred(rw))
+        return CANAL_OK;
+    for (int i = 0; spin && i < SHM_SPIN; i++) {
+        __builtin_ia32_pause();
+        if (pred(rw))
+            return CANAL_OK;
+    }
+    return coll_watch_wait_block(c, COLL_BCAST, pred, rw);
+}
+
+/* The root of call seq: wait until every other rank is done with the
+ * stream up to need, so that the ring's bytes up to need + SHM_RING_BYTES
+ * may be written. It says what it waits for in the ring's head (a receiver
+ * that gets there rings it) and rings those behind (one asleep takes no
+ * piece until rung). An error is told to the others (they stop with it). */
+static canal_status_t ring_wait_room(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, uint32_t what,
+                                     uint64_t need)
+{
+    ring_wait_t rw = {{b, seq, 0, b->n, CANAL_OK, -1, 0, 0}, need, what, -1};
+    uint64_t low = UINT64_MAX;
+    canal_status_t st = CANAL_OK;
+
+    if (!ring_room(&rw)) {
+        __atomic_store_n(&b->ring_head->waiter, b->me, __ATOMIC_SEQ_CST);
+        __atomic_store_n(&b->ring_head->want, need, __ATOMIC_SEQ_CST);
+        for (int r = rw.w.next; r < b->n; r++)
+            if (r != b->me && __atomic_load_n(&b->ring_lines[r].rd, __ATOMIC_SEQ_CST) < need)
+                adi_wake_peer(b->jobs[r]);
+        st = ring_wait(c, &rw, ring_room, b->spin);
+    }
+    if (st < 0) {
+        tell_failed(b, seq, st, -1);
+        return st;
+    }
+    if (rw.other >= 0) {
+        tell_failed(b, seq, CANAL_ERR_MISMATCH, -1);
+        return mismatch(b, rw.other, b->lines[rw.other].what[seq & 3], what);
+    }
+    if (rw.w.st != CANAL_OK)
+        return fail_call(b, seq, &rw.w);
+    for (int r = 0; r < b->n; r++) {
+        uint64_t d = __atomic_load_n(&b->ring_lines[r].rd, __ATOMIC_ACQUIRE);
+        if (r != b->me && d < low)
+            low = d;
+    }
+    b->ring_room = low + SHM_RING_BYTES;
+    return CANAL_OK;
+}
+
+/* The root of call seq: copy (or pack) the message into the ring from
+ * stream position `start`, a piece of at most SHM_RING_PIECE at a time,
+ * each published in its ring line's wr, waiting for room where the ring
+ * still holds bytes a rank has not taken. An error is told to the others. */
+static canal_status_t ring_write(mpi_comm_t *c, struct coll_shm *b, const coll_args_t *a,
+                                 uint64_t seq, uint32_t what, uint64_t start, size_t bytes)
+{
+    ring_line_t *mine = &b->ring_lines[b->me];
+    const char *src = (const char *)a->recvbuf + dt_true_lb(a->rdt);
+    int contig = dt_is_contig_count(a->rdt, (size_t)a->recvcount);
+    dt_cursor_t cur;
+    canal_status_t st = CANAL_OK;
+
+    if (!contig && (st = dt_cursor_init(&cur, a->rdt, (size_t)a->recvcount)) < 0) {
+        tell_failed(b, seq, st, -1);
+        return st;
+    }
+    mine->calls[seq & 3].start = start;
+    mine->calls[seq & 3].bytes = bytes;
+    __atomic_store_n(&mine->calls[seq & 3].call, seq, __ATOMIC_RELEASE);
+    for (size_t done = 0; done < bytes;) {
+        uint64_t pos = start + done;
+        size_t off = (size_t)(pos % SHM_RING_BYTES), len = bytes - done;
+        if (len > SHM_RING_PIECE)
+            len = SHM_RING_PIECE;
+        if (len > SHM_RING_BYTES - off)
+            len = SHM_RING_BYTES - off;
+        /* (room for half the ring at least, once it waits: waiting for
+         * each piece's room made the root and its receivers take turns a
+         * piece at a time, each turn a wake on an oversubscribed node) */
+        if (pos + len > b->ring_room &&
+            (st = ring_wait_room(c, b, seq, what, pos + len - SHM_RING_BYTES / 2)) < 0)
+            break;
+        if (contig)
+            memcpy(b->ring + off, src + done, len);
+        else
+            dt_pack_next(&cur, a->recvbuf, b->ring + off, len);
+        done += len;
+        __atomic_store_n(&mine->wr, start + done, __ATOMIC_RELEASE);
+        if (b->piece_pause_us > 0 && done < bytes)
+            usleep((useconds_t)b->piece_pause_us);
+    }
+    if (!contig)
+        dt_cursor_fini(&cur);
+    return st;
+}
+
+/* This receiver is done with the stream up to pos: say so, and ring the
+ * root that waits for that, if one does (the ring's head: the stores and
+ * loads of rd and want are sequentially consistent, so the root sees this
+ * rd or this rank sees its want; that root need not be this call's: it
+ * may be a later call's, which this rank's slowness holds up). */
+static void ring_done(struct coll_shm *b, uint64_t pos)
+{
+    uint64_t before = __atomic_load_n(&b->ring_lines[b->me].rd, __ATOMIC_RELAXED), want;
+
+    __atomic_store_n(&b->ring_lines[b->me].rd, pos, __ATOMIC_SEQ_CST);
+    want = __atomic_load_n(&b->ring_head->want, __ATOMIC_SEQ_CST);
+    if (want > before && want <= pos)
+        adi_wake_peer(b->jobs[__atomic_load_n(&b->ring_head->waiter, __ATOMIC_SEQ_CST)]);
+}
+
+/* A receiver of call seq: wait until the root started writing or released
+ * the call, check its call against this one (the root's what, then its
+ * ring line's bytes: more than this rank's is MPI_ERR_TRUNCATE, as from
+ * messages), and copy (or unpack) the pieces out as the root writes them,
+ * saying after each how far this rank is done. A rank that takes nothing
+ * (MPI_ERR_TRUNCATE, a count that does not match) is done with all of it. */
+static canal_status_t ring_read(const coll_args_t *a, struct coll_shm *b, uint64_t seq,
+                                uint32_t what, size_t bytes)
+{
+    int root = a->root, contig = dt_is_contig_count(a->rdt, (size_t)a->recvcount);
+    const ring_line_t *rl = &b->ring_lines[root];
+    char *dst = (char *)a->recvbuf + dt_true_lb(a->rdt);
+    ring_wait_t rw = {{b, seq, root, root + 1, CANAL_OK, -1, 0, 0}, 0, what, -1};
+    uint64_t start, wr;
+    size_t rbytes, done = 0;
+    uint32_t x;
+    dt_cursor_t cur;
+    canal_status_t st;
+
+    if ((st = ring_wait(a->comm, &rw, ring_written, b->spin)) < 0)
+        return st;
+    if (rw.w.st != CANAL_OK)
+        return fail_call(b, seq, &rw.w);
+    x = b->lines[root].what[seq & 3];
+    if (x != what)
+        return what_kind(x) == COLL_BCAST && what_root(x) == (unsigned)root &&
+                       what_bytes(x) > bytes
+                   ? truncated(root, x, bytes)
+                   : mismatch(b, root, x, what);
+    start = __atomic_load_n(&rl->calls[seq & 3].start, __ATOMIC_RELAXED);
+    rbytes = (size_t)__atomic_load_n(&rl->calls[seq & 3].bytes, __ATOMIC_RELAXED);
+    if (rbytes != bytes) {
+        ring_done(b, start + rbytes);
+        if (rbytes > bytes)
+            return common_err_set(CANAL_ERR_TRUNCATE,
+                                  "message truncated: the root of MPI_Bcast (rank %d) sent %zu "
+                                  "bytes, more than the %zu of this rank's buffer",
+                                  root, rbytes, bytes);
+        return common_err_set(CANAL_ERR_MISMATCH,
+                              "collective mismatch: the root of MPI_Bcast (rank %d) sent %zu bytes "
+                              "where rank %d expected %zu (the ranks passed counts or datatypes "
+                              "that do not match)",
+                              root, rbytes, b->me, bytes);
+    }
+    if (!contig && (st = dt_cursor_init(&cur, a->rdt, (size_t)a->recvcount)) < 0) {
+        ring_done(b, start + rbytes);
+        return st;
+    }
+    for (;;) {
+        wr = __atomic_load_n(&rl->wr, __ATOMIC_ACQUIRE);
+        if (wr > start + rbytes || __atomic_load_n(&b->lines[root].seq, __ATOMIC_ACQUIRE) >= seq)
+            wr = start + rbytes;
+        while (start + done < wr) {
+            size_t off = (size_t)((start + done) % SHM_RING_BYTES), len = (size_t)(wr - start) - done;
+            if (len > SHM_RING_PIECE)
+                len = SHM_RING_PIECE;
+            if (len > SHM_RING_BYTES - off)
+                len = SHM_RING_BYTES - off;
+            if (contig)
+                memcpy(dst + done, b->ring + off, len);
+            else
+                dt_unpack_next(&cur, a->recvbuf, b->ring + off, len);
+            done += len;
+            ring_done(b, start + done);
+        }
+        if (done == rbytes)
+            break;
+        /* (the root is writing on another CPU, or has to be scheduled) */
+        rw = (ring_wait_t){{b, seq, root, root + 1, CANAL_OK, -1, 0, 0}, start + done + 1, what, -1};
+        if ((st = ring_wait(a->comm, &rw, ring_written, 1)) < 0)
+            break;
+        if (rw.w.st != CANAL_OK) {
+            st = fail_call(b, seq, &rw.w);
+            break;
+        }
+    }
+    if (!contig)
+        dt_cursor_fini(&cur);
+    return st;
+}
+
+/* Bcast of more than COLL_SHM_BCAST_MAX bytes through the ring (made at the
+ * first such call; CANAL_COLL_SHM_RING=0 or a rank that cannot map it: by
+ * messages, *ran 0 everywhere). The root's message starts in the stream
+ * past everything any rank wrote or is done with (every ring line's wr and
+ * rd: the end of the last call, even after an erroneous call that some
+ * ranks took for another), which it publishes in its ring line with the
+ * bytes; the receivers take both from there. */
+static __attribute__((noinline)) canal_status_t bcast_ring(const coll_args_t *a, size_t bytes,
+                                                           int *ran)
+{
+    struct coll_shm *b;
+    canal_status_t st;
+    uint64_t seq, start;
+    uint32_t what = what_of(COLL_BCAST, a->root, WHAT_RING);
+    shm_line_t *mine;
+
+    b = ready(a->comm, COLL_BCAST, &st);
+    *ran = b != NULL || st < 0;
+    if (b == NULL)
+        return st;
+    if (b->ring_state == 0 && (st = ring_make(a->comm, b)) < 0)
+        return st;
+    if (b->ring_state < 0) {
+        *ran = 0;
+        return CANAL_OK;
+    }
+    seq = ++b->seq;
+    if ((st = settle(a->comm, b, seq, what, 3)) < 0)
+        return st;
+    mine = &b->lines[b->me];
+    mine->what[seq & 3] = what;
+    if (b->me != a->root) {
+        /* enter (a rank in another call of the block sees this one), ring
+         * the others (one may wait for this rank's entry), and read */
+        __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+        ring_others(b);
+        return ring_read(a, b, seq, what, bytes);
+    }
+    start = 0;
+    for (int r = 0; r < b->n; r++) {
+        uint64_t wr = __atomic_load_n(&b->ring_lines[r].wr, __ATOMIC_ACQUIRE);
+        uint64_t rd = __atomic_load_n(&b->ring_lines[r].rd, __ATOMIC_ACQUIRE);
+        start = wr > start ? wr : start;
+        start = rd > start ? rd : start;
+    }
+    st = ring_write(a->comm, b, a, seq, what, start, bytes);
+    __atomic_store_n(&b->ring_lines[b->me].rd, start + bytes, __ATOMIC_SEQ_CST);
+    if (st < 0)
+        return st;
+    __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
+    ring_others(b);
+    return CANAL_OK;
+}
+
 /* Bcast of at most COLL_SHM_BCAST_MAX bytes (the whole message): the root
  * packs it into the area of the call's parity (in pieces: bcast_write) and
  * leaves; the others enter, wait for the root's first piece or release,
@@ -1053,9 +1477,9 @@ canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran)
     char *area, *dst;
     int root = a->root, contig, pieces;
 
+    if (bytes > COLL_SHM_BCAST_MAX) /* (decided alike everywhere: the same count * size) */
+        return bcast_ring(a, bytes, ran);
     *ran = 0;
-    if (bytes > COLL_SHM_BCAST_MAX)
-        return CANAL_OK; /* (decided alike everywhere: the same count * size) */
     b = ready(a->comm, COLL_BCAST, &st);
     *ran = b != NULL || st < 0;
     if (b == NULL)
@@ -1100,10 +1524,7 @@ canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran)
             if (x != what) {
                 if (what_kind(x) == COLL_BCAST && what_root(x) == (unsigned)root &&
                     what_bytes(x) > bytes)
-                    return common_err_set(CANAL_ERR_TRUNCATE,
-                                          "message truncated: the root of MPI_Bcast (rank %d) "
-                                          "sent %u bytes, more than the %zu of this rank's buffer",
-                                          root, what_bytes(x), bytes);
+                    return truncated(root, x, bytes);
                 return mismatch(b, root, x, what);
             }
         }

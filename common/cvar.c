@@ -146,6 +146,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "MPI_Alltoall of at most 512 bytes (a rank's vector or what it receives) and MPI_Bcast of "
      "at most 64 KiB on a communicator whose ranks are all on one node go through a block of "
      "shared memory made at its 3rd such call; 0: always messages"},
+    {"COLL_SHM_RING", CVAR_TYPE_BOOL, "1", NULL,
+     "blocking MPI_Bcast of more than 64 KiB on a communicator that uses the shared block "
+     "(COLL_SHM) streams through a ring of 4 MiB of shared memory made at its first such call: "
+     "the root copies the message in, the others copy it out; 0: by messages"},
     {"COLL_SHM_ROOT_LAST", CVAR_TYPE_BOOL, "1", NULL,
      "on a node with more ranks than CPUs, rank 0 leaves a barrier through the shared block "
      "after the others (instead of first) when the call before it was a gather, gatherv or "

@@ -2,7 +2,10 @@
  * a send of 1 MiB, beyond the eager limit; "eager", an 8-byte send, then a
  * receive; "rrndv", a receive of 16 MiB whose rendezvous rank 1 started;
  * "any", a receive from MPI_ANY_SOURCE; "coll", an MPI_Allreduce; "gatherv", the
- * root's MPI_Gatherv of an int from each; "scatter", MPI_Scatter from root 1; "flood",
+ * root's MPI_Gatherv of an int from each; "scatter", MPI_Scatter from root 1;
+ * "bcast", the root's MPI_Bcast of 16 MiB through the node's ring (it waits
+ * for room that rank 1 never makes); "rbcast", a receiver's MPI_Bcast of
+ * 16 MiB from root 1 (which never writes it); "flood",
  * eager sends until the channel is full and they queue; "mix", a 1 MiB send
  * and a stream of 8-byte sends, rank 1 dying right after it took 100 of the
  * small ones and started to pull the 1 MiB) when rank 1 is lost
@@ -123,7 +126,8 @@ int main(int argc, char **argv)
 
     if (argc < 4) {
         fprintf(stderr, "usage: fault_peer_lost cut|kill|exit "
-                        "recv|rndv|rrndv|eager|any|coll|gatherv|scatter|flood|mix fatal|return [mt]\n");
+                        "recv|rndv|rrndv|eager|any|coll|gatherv|scatter|bcast|rbcast|flood|mix fatal|return "
+                        "[mt]\n");
         return 2;
     }
     how = argv[1];
@@ -147,6 +151,11 @@ int main(int argc, char **argv)
     if (strcmp(handler, "return") == 0)
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     /* Connected and talking before the loss. */
+    if (strcmp(where, "bcast") == 0 || strcmp(where, "rbcast") == 0) {
+        for (int k = 0; k < 3; k++)
+            MPI_Barrier(MPI_COMM_WORLD); /* (the node's shared block: its 3rd call) */
+        MPI_Bcast(big, sizeof big, MPI_CHAR, 0, MPI_COMM_WORLD); /* (and its ring) */
+    }
     if (rank < 2)
         MPI_Sendrecv(&rank, 1, MPI_INT, 1 - rank, 0, &x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
@@ -246,6 +255,11 @@ int main(int argc, char **argv)
             int out[2] = {-1, -1}, cnt[2] = {1, 1}, dsp[2] = {0, 1};
             rc = MPI_Gatherv(&rank, 1, MPI_INT, out, cnt, dsp, MPI_INT, 0, MPI_COMM_WORLD);
             errs += check_failed(rc, "MPI_Gatherv", rank);
+        } else if (strcmp(where, "bcast") == 0 || strcmp(where, "rbcast") == 0) {
+            int root = strcmp(where, "bcast") == 0 ? 0 : 1;
+            rc = MPI_Bcast(huge, sizeof huge, MPI_CHAR, root, MPI_COMM_WORLD);
+            errs += check_failed(rc, root == 0 ? "MPI_Bcast of 16 MiB" : "MPI_Bcast from rank 1",
+                                 rank);
         } else if (strcmp(where, "scatter") == 0) {
             /* a leaf of a small scatter waits for the lost root's block */
             int in[2] = {5, 6}, got = -1;
