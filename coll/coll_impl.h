@@ -275,7 +275,8 @@ typedef struct {
 canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran);
 canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran);
 canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran);
-/* The blocking bcast a of at most COLL_SHM_BCAST_MAX bytes there, likewise. */
+/* The blocking bcast a there, likewise: up to COLL_SHM_BCAST_MAX bytes
+ * through the block, above through the ring made for them (CANAL_COLL_SHM_RING). */
 canal_status_t coll_shm_bcast(const coll_args_t *a, int *ran);
 /* The blocking allgather or alltoall a whose ranks each receive at most
  * COLL_SHM_MAX bytes there, likewise. */

@@ -14,9 +14,10 @@
  *
  * Before the table: a blocking barrier, or allreduce or reduce_scatter(_block)
  * of at most COLL_SHM_MAX bytes (the whole vector), allgather or alltoall of
- * at most COLL_SHM_GATHER_MAX bytes a rank receives, or bcast of at most
- * COLL_SHM_BCAST_MAX bytes, on a communicator of this node runs through the
- * node's shared block (coll/shm.c) unless an algorithm is forced for it;
+ * at most COLL_SHM_GATHER_MAX bytes a rank receives, or bcast (up to
+ * COLL_SHM_BCAST_MAX bytes; above, through the block's ring), on a
+ * communicator of this node runs through the node's shared block
+ * (coll/shm.c) unless an algorithm is forced for it;
  * then a 2-rank barrier or allreduce, and a gather(v) or scatter(v) whose
  * algorithm is the linear one with small blocks, run the algorithm's direct
  * form (coll/pair.c).

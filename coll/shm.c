@@ -49,6 +49,11 @@
  *   (arrived_piece). The root waits for nobody (on an oversubscribed node
  *   it no longer waits for each receiver to be scheduled and pull, as the
  *   message path's root does: IMB's np8 Bcast of 64 KiB).
+ * - Bcast above COLL_SHM_BCAST_MAX bytes: through a ring of SHM_RING_BYTES in a
+ *   segment of its own, made at the first such call (bcast_ring): the root
+ *   copies the message in a piece at a time, waiting for room only where a
+ *   rank has not yet taken what the ring holds, and the others copy the
+ *   pieces out as they come.
  * - Ranks stay at most one call apart on the barrier and the allreduce
  *   (each waits for all), which is what makes two parities enough. A bcast
  *   lets a rank leave before the others entered; so before a call writes
