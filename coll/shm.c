@@ -130,7 +130,8 @@ enum { SHM_RING_BYTES = 4 * 1024 * 1024, SHM_RING_PIECE = 64 * 1024 };
 enum { WHAT_ROOT_SHIFT = 20, WHAT_KIND_SHIFT = 26, WHAT_LAST = 1 << (WHAT_ROOT_SHIFT - 1) };
 /* A what's bytes for a bcast on the ring, which the root's ring line says */
 enum { WHAT_RING = WHAT_LAST - 1 };
-_Static_assert((int)COLL_SHM_BCAST_MAX < (int)WHAT_RING, "a bcast of the block is no bcast of the ring");
+_Static_assert((int)COLL_SHM_BCAST_MAX < (int)WHAT_RING,
+               "a bcast of the block is no bcast of the ring");
 
 /* One rank's cache line. fail_seq: the call whose wait failed here (0:
  * none), with the error and the job rank it was about. */
@@ -152,8 +153,11 @@ _Static_assert(sizeof(shm_line_t) == SHM_LINE, "one cache line per rank");
  * is the bytes of every bcast on the ring so far, one after another; a
  * byte's place in the ring is its position in the stream modulo
  * SHM_RING_BYTES. One root writes at a time (the root of a call has read
- * the call before it whole, so its root wrote all of it), and says in the
- * head what it waits for when it waits for room. */
+ * the call before it whole, so its root wrote all of it; only a rank that
+ * took none of a call, an erroneous program's truncation, may start the
+ * next while that root still writes, past its end), and says in the head
+ * what it waits for when it waits for room (of two such roots, one may
+ * miss its ring and sleep out a channel's timeout slice). */
 typedef struct {
     uint64_t want; /* the root waiting for room: the rd it waits for from every rank */
     int32_t waiter; /* that root */
@@ -1383,7 +1387,8 @@ static canal_status_t ring_read(const coll_args_t *a, struct coll_shm *b, uint64
         if (wr > start + rbytes || __atomic_load_n(&b->lines[root].seq, __ATOMIC_ACQUIRE) >= seq)
             wr = start + rbytes;
         while (start + done < wr) {
-            size_t off = (size_t)((start + done) % SHM_RING_BYTES), len = (size_t)(wr - start) - done;
+            size_t off = (size_t)((start + done) % SHM_RING_BYTES);
+            size_t len = (size_t)(wr - start) - done;
             if (len > SHM_RING_PIECE)
                 len = SHM_RING_PIECE;
             if (len > SHM_RING_BYTES - off)
@@ -1398,7 +1403,8 @@ static canal_status_t ring_read(const coll_args_t *a, struct coll_shm *b, uint64
         if (done == rbytes)
             break;
         /* (the root is writing on another CPU, or has to be scheduled) */
-        rw = (ring_wait_t){{b, seq, root, root + 1, CANAL_OK, -1, 0, 0}, start + done + 1, what, -1};
+        rw = (ring_wait_t){
+            {b, seq, root, root + 1, CANAL_OK, -1, 0, 0}, start + done + 1, what, -1};
         if ((st = ring_wait(a->comm, &rw, ring_written, 1)) < 0)
             break;
         if (rw.w.st != CANAL_OK) {

@@ -52,7 +52,7 @@ static void one(MPI_Comm c, int me, int round, int root, size_t n, unsigned char
 
 static void rounds(MPI_Comm c, int nrounds, unsigned char *buf)
 {
-    static const size_t sizes[] = {65537,   100000,      262144 + 3, MIB,   2 * MIB - 1,
+    static const size_t sizes[] = {65537,   100000,      262144 + 3,      MIB, 2 * MIB - 1,
                                    2 * MIB, 2 * MIB + 1, 3 * MIB + 12345, BIG, 70000};
     enum { NS = sizeof sizes / sizeof sizes[0] };
     int me, p;
@@ -117,7 +117,8 @@ static void types(MPI_Comm c)
             OK(MPI_Bcast(v, N, MPI_INT, root, c));
         for (int i = 0; i < N && me != root; i++)
             if (v[i] != 2 * i * 3 + root) {
-                CHECK(0, "vector from root %d: [%d] = %d, want %d", root, i, v[i], 2 * i * 3 + root);
+                CHECK(0, "vector from root %d: [%d] = %d, want %d", root, i, v[i],
+                      2 * i * 3 + root);
                 break;
             }
         for (int i = 0; i < 2 * N; i++)

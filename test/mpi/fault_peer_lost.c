@@ -126,8 +126,8 @@ int main(int argc, char **argv)
 
     if (argc < 4) {
         fprintf(stderr, "usage: fault_peer_lost cut|kill|exit "
-                        "recv|rndv|rrndv|eager|any|coll|gatherv|scatter|bcast|rbcast|flood|mix fatal|return "
-                        "[mt]\n");
+                        "recv|rndv|rrndv|eager|any|coll|gatherv|scatter|bcast|rbcast|flood|mix "
+                        "fatal|return [mt]\n");
         return 2;
     }
     how = argv[1];
