@@ -122,6 +122,9 @@ _Static_assert(COLL_SHM_BCAST_MAX < 1 << SHM_BC_SHIFT, "a bcast's bytes fit bc_p
  * moves 10-12 GB/s here against memcpy's 40-45 (np8 IMB Bcast 1-4 MiB,
  * doc/bench.md "Stop 45 (lead)"). */
 enum { SHM_RING_BYTES = 4 * 1024 * 1024, SHM_RING_PIECE = 64 * 1024 };
+/* An allreduce of at least SHM_AR_MIN bytes of a predefined datatype uses
+ * the ring's area (allreduce_big). */
+enum { SHM_AR_MIN = 32 * 1024 };
 
 /* A call as the line says it (what[]): its kind, its root (a bcast's) and
  * its bytes, so that ranks whose calls differ see it; a root_first barrier
@@ -178,7 +181,8 @@ typedef struct {
     uint64_t wr; /* as a root: the stream written up to here (its calls' pieces) */
     uint64_t rd; /* the stream this rank is done with up to here */
     ring_call_t calls[4];
-    char pad[2 * SHM_LINE - 2 * sizeof(uint64_t) - 4 * sizeof(ring_call_t)];
+    uint64_t ar; /* the large allreduce's steps this rank has made (allreduce_big) */
+    char pad[2 * SHM_LINE - 3 * sizeof(uint64_t) - 4 * sizeof(ring_call_t)];
 } ring_line_t;
 _Static_assert(sizeof(ring_line_t) == 2 * SHM_LINE, "two cache lines per rank");
 
@@ -214,6 +218,8 @@ struct coll_shm {
     ring_line_t *ring_lines; /* one per rank */
     char *ring;             /* SHM_RING_BYTES */
     uint64_t ring_room;     /* as a root: the stream may be written up to here unlooked */
+    uint64_t ar_step;       /* the large allreduces' steps so far (the same on every rank) */
+    uint64_t ar_round;      /* and their rounds (which half of the ring each uses) */
 };
 
 static size_t seg_bytes(int n)
@@ -846,9 +852,12 @@ canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran)
     return enter_and_wait(c, b, seq, what | (uint32_t)last * WHAT_LAST, last);
 }
 
-/* The allreduce; pre < 0: this rank failed before the call (out of
- * memory for coll_shm_reduce_scatter's scratch) and enters only to fail
- * with that error, so that the ranks waiting for it stop too. */
+static canal_status_t allreduce_big(const coll_args_t *a, size_t bytes, int *ran);
+
+/* The allreduce (from SHM_AR_MIN bytes: allreduce_big); pre < 0: this rank
+ * failed before the call (out of memory for coll_shm_reduce_scatter's
+ * scratch) and enters only to fail with that error, so that the ranks
+ * waiting for it stop too. */
 static canal_status_t shm_allreduce(const coll_args_t *a, int *ran, canal_status_t pre)
 {
     struct coll_shm *b;
@@ -862,8 +871,14 @@ static canal_status_t shm_allreduce(const coll_args_t *a, int *ran, canal_status
     uint64_t seq;
 
     *ran = 0;
-    if ((size_t)a->recvcount * dt_size(a->rdt) > COLL_SHM_MAX)
-        return CANAL_OK; /* (decided alike everywhere: same count * size) */
+    if ((size_t)a->recvcount * dt_size(a->rdt) > COLL_SHM_MAX) {
+        /* (decided alike everywhere: same count * size) */
+        /* (2 ranks: the pair's exchange by messages measured as fast) */
+        if (a->kind == COLL_ALLREDUCE && (size_t)a->recvcount * dt_size(a->rdt) >= SHM_AR_MIN &&
+            pre >= 0 && coll_size(a->comm) > 2)
+            return allreduce_big(a, (size_t)a->recvcount * dt_size(a->rdt), ran);
+        return CANAL_OK;
+    }
     b = ready(a->comm, a->kind, &st);
     *ran = b != NULL || st < 0;
     if (b == NULL)
@@ -1230,7 +1245,7 @@ static canal_status_t ring_wait(mpi_comm_t *c, ring_wait_t *rw, int (*pred)(void
         if (pred(rw))
             return CANAL_OK;
     }
-    return coll_watch_wait_block(c, COLL_BCAST, pred, rw);
+    return coll_watch_wait_block(c, what_kind(rw->what), pred, rw);
 }
 
 /* The root of call seq: wait until every other rank is done with the
@@ -1468,6 +1483,136 @@ static __attribute__((noinline)) canal_status_t bcast_ring(const coll_args_t *a,
         return st;
     __atomic_store_n(&mine->seq, seq, __ATOMIC_RELEASE);
     ring_others(b);
+    return CANAL_OK;
+}
+
+/* ---------------------------------------------------------------- large allreduce */
+
+/* Every other rank made allreduce step rw->need, or never will. */
+static int ar_reached(void *arg)
+{
+    ring_wait_t *rw = arg;
+    wait_t *w = &rw->w;
+    struct coll_shm *b = w->b;
+
+    for (; w->next < w->upto; w->next++) {
+        if (w->next == b->me ||
+            __atomic_load_n(&b->ring_lines[w->next].ar, __ATOMIC_ACQUIRE) >= rw->need)
+            continue;
+        return stopped(w, &b->lines[w->next]);
+    }
+    return 1;
+}
+
+/* Make the next step of call seq and wait for every rank to make it. */
+static canal_status_t ar_step(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, uint32_t what)
+{
+    ring_wait_t rw = {{b, seq, 0, b->n, CANAL_OK, -1, 0, 0}, ++b->ar_step, what, -1};
+    canal_status_t st;
+
+    __atomic_store_n(&b->ring_lines[b->me].ar, rw.need, __ATOMIC_RELEASE);
+    ring_others(b);
+    if ((st = ring_wait(c, &rw, ar_reached, b->spin)) < 0)
+        return st;
+    return rw.w.st != CANAL_OK ? fail_call(b, seq, &rw.w) : CANAL_OK;
+}
+
+/* Allreduce of at least SHM_AR_MIN bytes on the ring's area (made as for a
+ * bcast above the block's limit; when it cannot be, by messages): each
+ * rank enters with its bytes and whether its datatype is predefined (all
+ * agree, or the call is a mismatch; one that is not: every rank leaves
+ * with *ran 0, the message path), then, a round at a time on one half of
+ * the ring by turns, copies its part of the vector into its slot, and
+ * after a step that all made reduces its 1/n of the round's elements
+ * across the slots in rank order, x0 op (x1 op (... op xn-1)), into the
+ * last slot; after a second step every rank copies the round's result
+ * out. A round's half is written again two rounds later, after a step
+ * that says every rank finished copying it out. The ring's stream goes on
+ * past the whole ring after the call (wr and rd), so that a bcast's root
+ * that follows waits for every rank to leave it before it writes. Every
+ * rank copies its vector once in and once out and reduces 1/n of it,
+ * where the message algorithms stream each part through a channel (two
+ * copies) in log2(n) rounds: np8 IMB Allreduce 512 KiB-1 MiB on 2 CPUs
+ * was 1.4-1.5x Open MPI's (doc/bench.md, stop 45). */
+static __attribute__((noinline)) canal_status_t allreduce_big(const coll_args_t *a, size_t bytes,
+                                                              int *ran)
+{
+    struct coll_shm *b;
+    canal_status_t st;
+    uint64_t seq, base = 0;
+    uint32_t what = what_of(a->kind, 0, WHAT_RING);
+    size_t esz = dt_size(a->rdt), room, off, len;
+    int n, all_ok = 1;
+    const char *src = a->sendbuf == MPI_IN_PLACE ? a->recvbuf : a->sendbuf;
+    ring_line_t *mine;
+
+    b = ready(a->comm, a->kind, &st);
+    *ran = b != NULL || st < 0;
+    if (b == NULL)
+        return st;
+    if (b->ring_state == 0 && (st = ring_make(a->comm, b)) < 0)
+        return st;
+    if (b->ring_state < 0) {
+        *ran = 0;
+        return CANAL_OK;
+    }
+    n = b->n;
+    seq = ++b->seq;
+    if ((st = settle(a->comm, b, seq, what, 3)) < 0)
+        return st;
+    /* (every ring write before this call is done: this rank read them all,
+     * and nobody leaves this call before every rank entered it) */
+    for (int r = 0; r < n; r++) {
+        uint64_t w = __atomic_load_n(&b->ring_lines[r].wr, __ATOMIC_ACQUIRE);
+        base = w > base ? w : base;
+    }
+    mine = &b->ring_lines[b->me];
+    mine->calls[seq & 3].bytes = bytes;
+    mine->calls[seq & 3].start = dt_builtin_of(a->rdt) != DT_NBUILTIN && esz > 0;
+    __atomic_store_n(&mine->calls[seq & 3].call, seq, __ATOMIC_RELEASE);
+    if ((st = enter_and_wait(a->comm, b, seq, what, 0)) < 0)
+        return st;
+    for (int r = 0; r < n; r++) {
+        const ring_call_t *x = &b->ring_lines[r].calls[seq & 3];
+        if (x->bytes != bytes)
+            return common_err_set(CANAL_ERR_MISMATCH,
+                                  "collective mismatch: rank %d called %s with %zu bytes where "
+                                  "rank %d called it with %zu (the ranks passed counts or "
+                                  "datatypes that do not match)",
+                                  r, kind_of(what), (size_t)x->bytes, b->me, bytes);
+        all_ok &= x->start == 1;
+    }
+    if (!all_ok) {
+        *ran = 0; /* (every rank saw the same: all go by messages) */
+        return CANAL_OK;
+    }
+    room = SHM_RING_BYTES / 2 / (size_t)n / esz * esz;
+    for (off = 0; off < bytes; off += len, b->ar_round++) {
+        char *slots = b->ring + (size_t)(b->ar_round & 1) * (SHM_RING_BYTES / 2);
+        size_t cnt, lo, hi;
+        len = bytes - off < room ? bytes - off : room;
+        cnt = len / esz;
+        lo = cnt * (size_t)b->me / (size_t)n * esz;
+        hi = cnt * (size_t)(b->me + 1) / (size_t)n * esz;
+        memcpy(slots + (size_t)b->me * room, src + off, len);
+        if ((st = ar_step(a->comm, b, seq, what)) < 0)
+            return st;
+        for (int r = n - 2; r >= 0 && hi > lo; r--)
+            if (coll_op_apply(a->op, slots + (size_t)r * room + lo,
+                              slots + (size_t)(n - 1) * room + lo, (hi - lo) / esz, a->recvtype,
+                              a->rdt) != MPI_SUCCESS) {
+                st = common_err_set(CANAL_ERR_OP,
+                                    "the reduction operation %#x cannot be applied to datatype %#x",
+                                    (unsigned)a->op, (unsigned)a->recvtype);
+                tell_failed(b, seq, st, -1);
+                return st;
+            }
+        if ((st = ar_step(a->comm, b, seq, what)) < 0)
+            return st;
+        memcpy((char *)a->recvbuf + off, slots + (size_t)(n - 1) * room, len);
+    }
+    __atomic_store_n(&mine->wr, base + SHM_RING_BYTES, __ATOMIC_RELEASE);
+    __atomic_store_n(&mine->rd, base + SHM_RING_BYTES, __ATOMIC_SEQ_CST);
     return CANAL_OK;
 }
 
