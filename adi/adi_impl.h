@@ -192,6 +192,7 @@ typedef struct {
      * (adi_init, wait_policy_set) */
     long long own_spin_us, own_preempted_us, shared_spin_us, shared_preempted_us;
     int own_threads_max; /* threads the own policy allows (0: not looked at) */
+    long long own_threads_look_us; /* CANAL_OWN_THREADS_LOOK_US: between two looks */
     long sleep_us;          /* CANAL_WAIT_SLEEP_US: one sleep in the channel at most */
     size_t unexpected_bytes, unexpected_limit;
     int thread_multiple;

@@ -391,6 +391,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     adi_dev.sleep_after_us = common_cvar_int("SLEEP_AFTER_US");
     adi_dev.preempted_us = common_cvar_int("WAIT_PREEMPTED_US");
     adi_dev.own_spin_us = adi_dev.shared_spin_us = adi_dev.spin_us;
+    adi_dev.own_threads_look_us = common_cvar_int("OWN_THREADS_LOOK_US");
     adi_dev.own_preempted_us = adi_dev.shared_preempted_us = adi_dev.preempted_us;
     {
         long long sl = common_cvar_int("WAIT_SLEEP_US");
@@ -656,13 +657,13 @@ void adi_cpus_shared(void)
  * runnable than its mask has CPUs (threads asleep, a library's idle pool,
  * need no CPU), waits use the shared policy. Looked at (/proc/self/stat, a
  * few microseconds; with more threads, each one's /proc/self/task stat) at
- * a wait's first clock reading, at most every OWN_THREADS_LOOK_US, by one
- * thread. A look is one sample: a pool thread that wakes just then (runnable
- * for one look) switched a bound rank's waits to yielding until the next
- * look; so the policy changes only when two consecutive looks agree
- * (own_threads_seen: the last look's answer; pt2pt_threads_parked
- * args=blip). */
-enum { OWN_THREADS_LOOK_US = 100000 };
+ * a wait's first clock reading, at most every CANAL_OWN_THREADS_LOOK_US
+ * (100 ms), by one thread. A look is one sample: a pool thread that wakes
+ * just then (runnable for one look) switched a bound rank's waits to
+ * yielding until the next look; so the policy changes only when two
+ * consecutive looks agree (own_threads_seen: the last look's answer;
+ * pt2pt_threads_parked args=blip, which sets the period 0 so that each of
+ * its waits that reads the clock looks once, whatever the load). */
 static long long own_threads_next;
 static int own_threads_over, own_threads_seen;
 
@@ -672,7 +673,7 @@ static void own_threads_look(long long now)
     int n, over, seen;
 
     if (now < next || !__atomic_compare_exchange_n(&own_threads_next, &next,
-                                                   now + OWN_THREADS_LOOK_US, 0,
+                                                   now + adi_dev.own_threads_look_us, 0,
                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         return;
     n = common_thread_count();

@@ -95,6 +95,9 @@ static const common_cvar_desc_t cvar_table[] = {
     {"WAIT_PREEMPTED_US", CVAR_TYPE_INT, "200", NULL,
      "a wait that finds itself descheduled for longer than this many microseconds marks the "
      "machine as contended and waits sleep after 50 us for a second (0: never)"},
+    {"OWN_THREADS_LOOK_US", CVAR_TYPE_INT, "100000", NULL,
+     "the least time between two looks at the process's runnable threads by a bound rank's "
+     "waits (0: every wait that reads the clock looks; a test's knob)"},
     {"OVERSUBSCRIBED", CVAR_TYPE_STRING, "auto", NULL,
      "auto, yes or no: with yes a blocked wait yields at once (auto: more local ranks than "
      "the CPUs of their affinity masks together)"},

@@ -513,11 +513,18 @@ static inline int mpi_check_count_arg(mpi_comm_t *c, MPI_Count count, const char
 {
     return __builtin_expect(count >= 0, 1) ? MPI_SUCCESS : mpi_check_count_fail(c, count, fn, arg);
 }
+/* A buffer address the fast paths may use: neither NULL nor MPI_IN_PLACE
+ * ((void *)-1, a collective's word), in one test. mpi_check_buf's and
+ * rma/'s fast paths (whose general paths refuse both with MPI_ERR_BUFFER;
+ * rma/ may include this header: test/check_layers.sh). */
+static inline int mpi_buf_usable(const void *p)
+{
+    return (uintptr_t)p + 1 > 1;
+}
 static inline int mpi_check_buf(mpi_comm_t *c, const void *buf, MPI_Count count, MPI_Datatype dt,
                                 const char *fn)
 {
-    /* (NULL and MPI_IN_PLACE, (void *)-1, in one test) */
-    return __builtin_expect((uintptr_t)buf + 1 > 1 || count <= 0, 1)
+    return __builtin_expect(mpi_buf_usable(buf) || count <= 0, 1)
                ? MPI_SUCCESS
                : mpi_check_buf_fail(c, buf, count, dt, fn);
 }

@@ -21,13 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A buffer the fast paths may use: neither NULL nor MPI_IN_PLACE ((void *)-1,
- * a collective's word, which the general path refuses with MPI_ERR_BUFFER). */
-static inline int addr_usable(const void *p)
-{
-    return (uintptr_t)p + 1 > 1;
-}
-
 dt_op_t rma_builtin_op(MPI_Op op)
 {
     int idx;
@@ -884,7 +877,7 @@ fast_put_get(int kind, const void *obuf, MPI_Count ocount, MPI_Datatype odt, int
     uint64_t bytes;
     char *tp;
 
-    if (odt != tdt || ocount != tcount || ocount <= 0 || !addr_usable(obuf) || disp < 0)
+    if (odt != tdt || ocount != tcount || ocount <= 0 || !mpi_buf_usable(obuf) || disp < 0)
         return 0;
     if (!w->direct || (unsigned)t >= (unsigned)w->size || !fast_epoch(w, t))
         return 0;
@@ -975,8 +968,8 @@ fast_acc(const void *obuf, MPI_Count count, MPI_Datatype odt, void *rbuf, int fe
     canal_status_t st;
     char *tp;
 
-    if (odt != tdt || count != tcount || count <= 0 || !addr_usable(obuf) ||
-        (fetch && !addr_usable(rbuf)) ||
+    if (odt != tdt || count != tcount || count <= 0 || !mpi_buf_usable(obuf) ||
+        (fetch && !mpi_buf_usable(rbuf)) ||
         disp < 0)
         return 0;
     if (!w->direct || (unsigned)t >= (unsigned)w->size || !fast_epoch(w, t))
@@ -1266,8 +1259,8 @@ static int fast_cas(const void *obuf, const void *cbuf, void *rbuf, MPI_Datatype
     char *tp;
     canal_status_t st;
 
-    if (!w->cma || (unsigned)t >= (unsigned)w->size || t == w->rank || !addr_usable(obuf) ||
-        !addr_usable(cbuf) || !addr_usable(rbuf) || disp < 0 || !fast_epoch(w, t))
+    if (!w->cma || (unsigned)t >= (unsigned)w->size || t == w->rank || !mpi_buf_usable(obuf) ||
+        !mpi_buf_usable(cbuf) || !mpi_buf_usable(rbuf) || disp < 0 || !fast_epoch(w, t))
         return 0;
     if ((sz = builtin_contig_size(h)) == 0 || (tp = fast_target(w, t, disp, sz)) == NULL)
         return 0;

@@ -252,6 +252,14 @@ static void rw_release(rma_win_t *w, int t, int type)
 /* Phase one of flush/unlock toward t: sends FLUSH or UNLOCK when needed and
  * returns the acknowledgement to wait for (0: none), for finish_wait. A
  * flush with nothing new to cover waits for the one already in flight. */
+/* p's puts and accumulates sent so far are covered (a FLUSH, UNLOCK or
+ * COMPLETE went, or a fence completed them): none is uncovered since. */
+static void peer_covered(rma_peer_t *p)
+{
+    p->covered = p->issued;
+    p->acc_uncovered = 0;
+}
+
 static unsigned finish_send(rma_win_t *w, int t, int release)
 {
     rma_peer_t *p = &w->peer[t];
@@ -272,8 +280,7 @@ static unsigned finish_send(rma_win_t *w, int t, int release)
         else if (p->issued != p->covered)
             kind = RMA_AM_FLUSH;
         if (kind != 0) {
-            p->covered = p->issued;
-            p->acc_uncovered = 0;
+            peer_covered(p);
             ticket = ++p->sent;
             rma_send_ctrl(w, t, kind, 0);
         } else if (p->sent != p->acks) {
@@ -309,10 +316,8 @@ static void finish_wait(rma_win_t *w, int t, unsigned ticket)
 /* Puts and accumulates toward every rank are complete (fence, complete). */
 static void all_covered(rma_win_t *w)
 {
-    for (int r = 0; r < w->size; r++) {
-        w->peer[r].covered = w->peer[r].issued;
-        w->peer[r].acc_uncovered = 0;
-    }
+    for (int r = 0; r < w->size; r++)
+        peer_covered(&w->peer[r]);
 }
 
 /* ---------------------------------------------------------------- fence */
@@ -551,8 +556,7 @@ int mpi_win_complete_impl(rma_win_t *w, const char *fn)
             rma_send_ctrl(w, r, RMA_AM_COMPLETE, 0);
         p->in_access = 0;
         p->post_ok = 0;
-        p->covered = p->issued;
-        p->acc_uncovered = 0;
+        peer_covered(p);
     }
     w->access = 0;
     return rma_raise_late(w, fn);

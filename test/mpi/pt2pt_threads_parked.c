@@ -10,21 +10,29 @@
  * note must come, so the look is seen to run). Rank 1 pauses 20 ms before
  * each message, so rank 0's waits are long enough to look (a pause, not a
  * measure: nothing here is timed). On c2bcef9 the parked pool switched the
- * waits to yielding (the process had more threads than CPUs). args=blip:
- * the pool is parked but one thread of it wakes and computes through one
- * wait of rank 0 (round BLIP, after a pause of 150 ms without waits, so
- * that wait looks; rank 1 pauses 200 ms there, so it waits), and is parked again before rank 0's next call: one
- * look sees it, the next does not, and the waits must keep spinning (a
- * look is one sample: on 6c07460 that one look switched them to yielding).
+ * waits to yielding (the process had more threads than CPUs). args=blip
+ * (with CANAL_OWN_THREADS_LOOK_US=0: every wait that reads the clock looks
+ * once, so which looks see what does not depend on time): after the rounds,
+ * one thread of the pool wakes and computes through one exchange of rank 0
+ * (whose receive looks: canal_wait_time grew, the wait read the clock), and
+ * is parked and asleep (its /proc state no longer R) before the next
+ * exchange, which looks too; the blip is repeated until such a look is seen
+ * (a receive whose message came before its 64th poll reads no clock). One
+ * look sees the thread, the next does not, and the waits must keep
+ * spinning: a look is one sample, and on 6c07460 that one sample switched
+ * them to yielding.
  */
 #include "mtest.h"
 
 #include <pthread.h>
+#include <dirent.h>
 #include <sched.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { POOL = 8, ROUNDS = 12, BLIP = 6 };
+enum { POOL = 8, ROUNDS = 12, BLIP_TRIES = 20 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER, all_parked = PTHREAD_COND_INITIALIZER;
@@ -47,7 +55,7 @@ static void *pool_thread(void *arg)
         pthread_cond_signal(&all_parked); /* (main waits until all are parked) */
     while (!stop) {
         pthread_cond_wait(&wake, &lock);
-        if (blip == 1 && arg == NULL && !stop) { /* (one thread takes it: 2 while it computes) */
+        if (blip == 1 && !stop) { /* (one thread takes it: 2 while it computes) */
             double x = 0;
             blip = 2;
             parked--;
@@ -70,7 +78,7 @@ static void blip_start(void)
 {
     pthread_mutex_lock(&lock);
     blip = 1;
-    pthread_cond_broadcast(&wake);
+    pthread_cond_signal(&wake); /* (one thread: the others stay asleep) */
     while (blip != 2) { /* (it computes before this rank's next wait) */
         pthread_mutex_unlock(&lock);
         sched_yield();
@@ -79,7 +87,39 @@ static void blip_start(void)
     pthread_mutex_unlock(&lock);
 }
 
-/* ... and park it again: back inside pthread_cond_wait before this returns. */
+/* Threads of this process other than the caller that are runnable now
+ * (state R in /proc/self/task/TID/stat, as the device's look counts). */
+static int others_running(void)
+{
+    char path[64], buf[512], *p;
+    long self = syscall(SYS_gettid);
+    struct dirent *e;
+    DIR *d = opendir("/proc/self/task");
+    int n = 0;
+
+    if (d == NULL)
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        long tid = atol(e->d_name);
+        FILE *f;
+        if (tid <= 0 || tid == self)
+            continue;
+        snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
+        if ((f = fopen(path, "r")) == NULL)
+            continue; /* (gone meanwhile) */
+        /* ("tid (comm) R ...") */
+        if (fgets(buf, sizeof buf, f) != NULL && (p = strrchr(buf, ')')) != NULL &&
+            p[1] == ' ' && p[2] == 'R')
+            n++;
+        fclose(f);
+    }
+    closedir(d);
+    return n;
+}
+
+/* ... and park it again: back inside pthread_cond_wait, and asleep there,
+ * before this returns (a thread between the mutex's release and its sleep
+ * is runnable, and a look would count it). */
 static void blip_end(void)
 {
     pthread_mutex_lock(&lock);
@@ -87,6 +127,44 @@ static void blip_end(void)
     while (parked < POOL)
         pthread_cond_wait(&all_parked, &lock);
     pthread_mutex_unlock(&lock);
+    while (others_running() > 0)
+        sched_yield();
+}
+
+/* Seconds rank 0's waits spent after their first clock reading, where a
+ * wait looks at the threads (the MPI_T timer canal_wait_time). */
+static double wait_time(void)
+{
+    static MPI_T_pvar_session ps;
+    static MPI_T_pvar_handle h;
+    static int ready;
+    double v = 0;
+    int pi, count, prov;
+    if (!ready) {
+        OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
+        OK(MPI_T_pvar_get_index("canal_wait_time", MPI_T_PVAR_CLASS_TIMER, &pi));
+        OK(MPI_T_pvar_session_create(&ps));
+        OK(MPI_T_pvar_handle_alloc(ps, pi, NULL, &h, &count));
+        OK(MPI_T_pvar_start(ps, h));
+        ready = 1;
+    }
+    OK(MPI_T_pvar_read(ps, h, &v));
+    return v;
+}
+
+/* args=blip, rank 0: one exchange with rank 1 (which pauses 20 ms before it
+ * answers); 1 when this rank's receive read the clock, so looked. cmd < 0:
+ * rank 1 stops (no answer). */
+static int exchange(int cmd)
+{
+    double before = wait_time();
+    int v = -1;
+    OK(MPI_Send(&cmd, 1, MPI_INT, 1, 2, MPI_COMM_WORLD));
+    if (cmd < 0)
+        return 0;
+    OK(MPI_Recv(&v, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK(v == cmd, "rank 0: exchange %d answered %d", cmd, v);
+    return wait_time() > before;
 }
 
 int main(int argc, char **argv)
@@ -120,26 +198,43 @@ int main(int argc, char **argv)
     while (parked < POOL - busy)
         pthread_cond_wait(&all_parked, &lock);
     pthread_mutex_unlock(&lock);
+    while (!busy && others_running() > 0) /* (and asleep there) */
+        sched_yield();
     for (int r = 0; r < ROUNDS; r++) {
         int v = -1;
         if (mtest_rank == 1) {
-            /* (round BLIP: 200 ms, so that rank 0 waits there after its pause) */
-            struct timespec ts = {0, (blipping && r == BLIP ? 200 : 20) * 1000 * 1000};
+            struct timespec ts = {0, 20 * 1000 * 1000};
             nanosleep(&ts, NULL);
             OK(MPI_Send(&r, 1, MPI_INT, 0, 0, MPI_COMM_WORLD));
             OK(MPI_Recv(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         } else {
-            if (blipping && r == BLIP) {
-                struct timespec ts = {0, 150 * 1000 * 1000};
-                nanosleep(&ts, NULL); /* (no wait for a look's interval: the next one looks) */
-                blip_start();
-            }
             OK(MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-            if (blipping && r == BLIP)
-                blip_end();
             OK(MPI_Send(&v, 1, MPI_INT, 1, 1, MPI_COMM_WORLD));
         }
         CHECK(v == r, "rank %d round %d: got %d", mtest_rank, r, v);
+    }
+    if (blipping && mtest_rank == 1) { /* (rank 0's exchanges: answer each after 20 ms) */
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        int cmd;
+        for (;;) {
+            OK(MPI_Recv(&cmd, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            if (cmd < 0)
+                break;
+            nanosleep(&ts, NULL);
+            OK(MPI_Send(&cmd, 1, MPI_INT, 0, 3, MPI_COMM_WORLD));
+        }
+    } else if (blipping) {
+        int seen = 0, tries;
+        for (tries = 0; tries < BLIP_TRIES && !seen; tries++) {
+            blip_start();
+            seen = exchange(1); /* (a look with the thread runnable) */
+            blip_end();
+            for (int calm = 0; calm < 100 && !exchange(0); calm++)
+                ; /* (a look with it asleep) */
+        }
+        exchange(-1);
+        CHECK(seen, "rank 0: no receive of %d read the clock while a thread computed (the "
+              "look never saw the blip)", BLIP_TRIES);
     }
     pthread_mutex_lock(&lock);
     __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
