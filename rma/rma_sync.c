@@ -249,9 +249,6 @@ static void rw_release(rma_win_t *w, int t, int type)
 }
 
 /* ---------------------------------------------------------------- completing a target */
-/* Phase one of flush/unlock toward t: sends FLUSH or UNLOCK when needed and
- * returns the acknowledgement to wait for (0: none), for finish_wait. A
- * flush with nothing new to cover waits for the one already in flight. */
 /* p's puts and accumulates sent so far are covered (a FLUSH, UNLOCK or
  * COMPLETE went, or a fence completed them): none is uncovered since. */
 static void peer_covered(rma_peer_t *p)
@@ -260,6 +257,9 @@ static void peer_covered(rma_peer_t *p)
     p->acc_uncovered = 0;
 }
 
+/* Phase one of flush/unlock toward t: sends FLUSH or UNLOCK when needed and
+ * returns the acknowledgement to wait for (0: none), for finish_wait. A
+ * flush with nothing new to cover waits for the one already in flight. */
 static unsigned finish_send(rma_win_t *w, int t, int release)
 {
     rma_peer_t *p = &w->peer[t];
