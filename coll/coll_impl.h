@@ -271,7 +271,8 @@ typedef struct {
 } coll_shm_state_t;
 /* Run a blocking barrier on intracommunicator c (2 ranks or more), or the
  * blocking allreduce or reduce_scatter(_block) a, there if the block serves
- * it: *ran set, its error returned. */
+ * it (an allreduce of 32 KiB or more on more than 2 ranks: on the ring's
+ * area): *ran set, its error returned. */
 canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran);
 canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran);
 canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran);

@@ -54,6 +54,9 @@
  *   copies the message in a piece at a time, waiting for room only where a
  *   rank has not yet taken what the ring holds, and the others copy the
  *   pieces out as they come.
+ * - Allreduce of SHM_AR_MIN bytes or more on more than 2 ranks: on the
+ *   ring's area (allreduce_big), in rounds: every rank copies its part in,
+ *   reduces its 1/n of it across the ranks' slots, and copies the result out.
  * - Ranks stay at most one call apart on the barrier and the allreduce
  *   (each waits for all), which is what makes two parities enough. A bcast
  *   lets a rank leave before the others entered; so before a call writes
