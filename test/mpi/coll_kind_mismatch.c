@@ -4,7 +4,8 @@
  * class MPI_ERR_OTHER whose message names both collectives, and no rank
  * hangs, without the checking mode (issue 26). Pairs: MPI_Allreduce against
  * MPI_Reduce_scatter and MPI_Reduce_scatter_block (vectors over the node's
- * shared block's 512 bytes: the message path; and of 64 bytes or less: the
+ * shared block's 512 bytes and under the 32 KiB from which more than 2 ranks
+ * allreduce on its shared area: the message path; and of 64 bytes or less: the
  * shared block on the shm channel, whose message coll/shm.c's kind_of
  * writes, the message path on sock), MPI_Barrier against MPI_Allreduce
  * (both by messages: sock or CANAL_COLL_SHM=0), MPI_Allgather against
@@ -52,8 +53,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         OK(MPI_Barrier(MPI_COMM_WORLD));
 
-    allreduce_vs_reduce_scatter(1024 * mtest_size, 0);
-    allreduce_vs_reduce_scatter(1024 * mtest_size, 1);
+    allreduce_vs_reduce_scatter(512 * mtest_size, 0);
+    allreduce_vs_reduce_scatter(512 * mtest_size, 1);
     allreduce_vs_reduce_scatter(16 / mtest_size * mtest_size, 0);
     allreduce_vs_reduce_scatter(16 / mtest_size * mtest_size, 1);
 
