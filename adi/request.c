@@ -35,7 +35,7 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The calling thread's cache (locked mode only): a list of free requests
  * of the pool generation `gen`. */
-enum { RCACHE_BATCH = 32, RCACHE_MAX = 2 * RCACHE_BATCH };
+enum { RCACHE_BATCH = 32, RCACHE_MAX = 4 * RCACHE_BATCH };
 typedef struct {
     adi_request_t *head;
     int n;
