@@ -254,13 +254,13 @@ static inline void adi_q_hwm(const adi_mq_t *mq, size_t *hwm)
 static inline void adi_q_lock(adi_ctx_queues_t *q)
 {
     if (adi_locked)
-        adi_mutex_take(&q->lock);
+        adi_bmutex_take(&q->lock);
 }
 
 static inline void adi_q_unlock(adi_ctx_queues_t *q)
 {
     if (adi_locked)
-        adi_mutex_drop(&q->lock);
+        adi_bmutex_drop(&q->lock);
 }
 
 /* device.c: take the device lock if no other thread holds it (always
