@@ -255,13 +255,13 @@ static inline void adi_q_hwm(const adi_mq_t *mq, size_t *hwm)
 static inline void adi_q_lock(adi_ctx_queues_t *q)
 {
     if (adi_locked)
-        adi_mutex_take(&q->lock);
+        adi_bmutex_take(&q->lock);
 }
 
 static inline void adi_q_unlock(adi_ctx_queues_t *q)
 {
     if (adi_locked)
-        adi_mutex_drop(&q->lock);
+        adi_bmutex_drop(&q->lock);
 }
 
 /* device.c: take the device lock if no other thread holds it (always
@@ -331,18 +331,50 @@ static inline void adi_req_init(adi_request_t *r, adi_req_kind_t kind)
  * request itself (adi_req_init_msg) instead of storing its fields twice. */
 adi_request_t *adi_request_take_slow(void);
 
-/* adi_request_alloc with its common case inline (unlocked mode, a free
- * request in the list: a pop and the stores of adi_req_init, which the
- * caller's own stores may make dead); MPI_Irecv's and MPI_Isend's path. */
-static inline adi_request_t *adi_request_alloc_fast(adi_req_kind_t kind)
+/* A thread's cache of free requests (locked mode; request.c): its head,
+ * length and the pool generation it belongs to. */
+enum { ADI_RCACHE_MAX = 128 };
+typedef struct {
+    adi_request_t *head;
+    int n;
+    unsigned gen;
+} adi_req_cache_t;
+extern __thread adi_req_cache_t adi_req_tcache;
+extern unsigned adi_req_pool_gen;
+
+/* A free request, not initialized: the free list's head popped inline
+ * below locked mode, the thread cache's in it (a call, and a frame that
+ * saved four registers, was 25-30 instructions a message in locked mode:
+ * doc/bench.md, stop 45), else adi_request_take_slow. */
+static inline adi_request_t *adi_request_take(void)
 {
     adi_request_t *r;
 
-    /* (the list is read only below locked mode: there the threads' caches
-     * and pool_lock guard it) */
-    if (__builtin_expect(adi_locked || (r = adi_req_free_head) == NULL, 0))
-        return adi_request_alloc(kind);
-    adi_req_free_head = r->next;
+    if (__builtin_expect(!adi_locked, 1)) {
+        if ((r = adi_req_free_head) != NULL) {
+            adi_req_free_head = r->next;
+            return r;
+        }
+    } else {
+        adi_req_cache_t *c = &adi_req_tcache;
+        if ((r = c->head) != NULL && c->gen == __atomic_load_n(&adi_req_pool_gen, __ATOMIC_RELAXED)) {
+            c->head = r->next;
+            c->n--;
+            return r;
+        }
+    }
+    return adi_request_take_slow();
+}
+
+/* adi_request_alloc with its common case inline (adi_request_take and the
+ * stores of adi_req_init, which the caller's own stores may make dead);
+ * MPI_Irecv's and MPI_Isend's path. */
+static inline adi_request_t *adi_request_alloc_fast(adi_req_kind_t kind)
+{
+    adi_request_t *r = adi_request_take();
+
+    if (__builtin_expect(r == NULL, 0))
+        return NULL;
     adi_req_init(r, kind);
     return r;
 }

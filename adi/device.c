@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -95,20 +96,50 @@ void adi_mutex_wake(adi_mutex_t *m)
     syscall(SYS_futex, &m->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-/* The calling thread's id for the owner test: the thread pointer where the
- * compiler reads it inline (x86-64 and AArch64: one instruction, unique per
- * live thread, as the TLS ABI makes it), else pthread_self() (a call into
- * libc per acquisition: a sixth of the lock's instructions at one thread). */
-static inline uintptr_t dev_self(void)
-{
-#if defined(__x86_64__) || defined(__aarch64__)
-    return (uintptr_t)__builtin_thread_pointer();
-#else
-    return (uintptr_t)pthread_self();
-#endif
-}
+static inline uintptr_t dev_self(void) { return adi_thread_self(); }
 
 int adi_locked;
+
+/* The bias (lock.h): set by adi_init for its caller in locked mode. */
+uintptr_t adi_bias_owner;
+unsigned adi_bias_held;
+int adi_bias_revoking;
+static adi_mutex_t bias_lock = ADI_MUTEX_INIT; /* (revokers, one at a time) */
+
+void adi_bias_revoke(void)
+{
+    adi_mutex_take(&bias_lock);
+    if (__atomic_load_n(&adi_bias_owner, __ATOMIC_ACQUIRE) != 0) {
+        __atomic_store_n(&adi_bias_revoking, 1, __ATOMIC_RELAXED);
+        /* Every thread of the process passes a full barrier: the owner
+         * either sees adi_bias_revoking or its count is seen here. (It
+         * was registered by adi_init, which gave no bias when it failed.) */
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+        while (__atomic_load_n(&adi_bias_held, __ATOMIC_ACQUIRE) != 0)
+            sched_yield();
+        __atomic_store_n(&adi_bias_owner, 0, __ATOMIC_RELEASE);
+        LOG_DEBUG("device: the lock bias ended (a second thread in the device)");
+    }
+    adi_mutex_drop(&bias_lock);
+}
+
+/* adi_init in locked mode: the bias for the calling thread, if the system
+ * has the private expedited membarrier and CANAL_THREAD_BIAS allows. */
+static void bias_init(int thread_multiple)
+{
+    long cmds;
+
+    adi_bias_owner = 0;
+    adi_bias_held = 0;
+    adi_bias_revoking = 0;
+    if (!thread_multiple || !common_cvar_bool("THREAD_BIAS"))
+        return;
+    cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
+        syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
+        return;
+    adi_bias_owner = adi_thread_self();
+}
 
 void adi_lock_slow(void)
 {
@@ -118,7 +149,7 @@ void adi_lock_slow(void)
         dev_depth++;
         return;
     }
-    adi_mutex_take(&dev_lock);
+    adi_bmutex_take(&dev_lock);
     __atomic_store_n(&dev_owner, self, __ATOMIC_RELAXED);
     dev_depth = 1;
 }
@@ -136,7 +167,7 @@ void adi_unlock_slow(void)
     if (--dev_depth > 0)
         return;
     __atomic_store_n(&dev_owner, 0, __ATOMIC_RELAXED);
-    adi_mutex_drop(&dev_lock);
+    adi_bmutex_drop(&dev_lock);
     /* (seq_cst against sleepers_enter's count: a sleeper that registered
      * before this load is scanned, one after it sees the change) */
     if (__atomic_load_n(&nsleepers, __ATOMIC_SEQ_CST) != 0)
@@ -155,7 +186,7 @@ static inline __attribute__((always_inline)) int dev_trylock(void)
         dev_depth++;
         return 1;
     }
-    if (!adi_mutex_try(&dev_lock))
+    if (!adi_bmutex_try(&dev_lock))
         return 0;
     __atomic_store_n(&dev_owner, self, __ATOMIC_RELAXED);
     dev_depth = 1;
@@ -378,6 +409,7 @@ canal_status_t adi_init(const pmi_info_t *pmi, int thread_multiple)
     memset(&adi_dev, 0, sizeof adi_dev);
     adi_dev.thread_multiple = thread_multiple;
     adi_locked = thread_multiple;
+    bias_init(thread_multiple);
     adi_dev.rank = pmi->rank;
     adi_dev.size = pmi->size;
     adi_dev.spin_count = common_cvar_int("SPIN_COUNT");
@@ -1098,7 +1130,7 @@ static inline void progress_release(int n)
     if (!adi_locked || --dev_depth > 0)
         return;
     __atomic_store_n(&dev_owner, 0, __ATOMIC_RELAXED);
-    adi_mutex_drop(&dev_lock);
+    adi_bmutex_drop(&dev_lock);
     if (__atomic_load_n(&nsleepers, __ATOMIC_SEQ_CST) != 0) /* (as adi_unlock) */
         sleepers_scan(n > 0);
 }

@@ -1494,9 +1494,7 @@ canal_status_t adi_irecv(void *buf, size_t count, dt_type_t *dt, int src, int ta
      * initialization itself, in locked mode too (the cache's request once
      * initialized whole, then the receive's fields again, was 50
      * instructions more) */
-    if (__builtin_expect(!adi_locked && (r = adi_req_free_head) != NULL, 1))
-        adi_req_free_head = r->next;
-    else if ((r = adi_request_take_slow()) == NULL)
+    if ((r = adi_request_take()) == NULL)
         return common_err_set(CANAL_ERR_NOMEM, "no memory for a request");
     adi_req_init_msg(r, ADI_REQ_RECV, buf, count, dt, src, tag, context);
     st = irecv_post(r, dt, src, tag, context);

@@ -35,14 +35,10 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The calling thread's cache (locked mode only): a list of free requests
  * of the pool generation `gen`. */
-enum { RCACHE_BATCH = 32, RCACHE_MAX = 2 * RCACHE_BATCH };
-typedef struct {
-    adi_request_t *head;
-    int n;
-    unsigned gen;
-} req_cache_t;
-static __thread req_cache_t tcache;
-static unsigned pool_gen = 1; /* under pool_lock; 0 is never a generation */
+enum { RCACHE_BATCH = 32, RCACHE_MAX = ADI_RCACHE_MAX };
+typedef adi_req_cache_t req_cache_t;
+__thread req_cache_t adi_req_tcache; /* (its pop is inline: adi_request_take, adi_impl.h) */
+unsigned adi_req_pool_gen = 1; /* under pool_lock; 0 is never a generation */
 static pthread_key_t cache_key;
 static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
 
@@ -63,7 +59,7 @@ static void cache_at_exit(void *arg)
 {
     req_cache_t *c = arg;
     pthread_mutex_lock(&pool_lock);
-    if (c->gen == pool_gen)
+    if (c->gen == adi_req_pool_gen)
         cache_spill_locked(c, c->n);
     c->head = NULL;
     c->n = 0;
@@ -76,8 +72,8 @@ static void cache_key_make(void) { pthread_key_create(&cache_key, cache_at_exit)
  * unlocked push saves no registers). */
 static __attribute__((noinline)) void pool_put_locked(adi_request_t *r)
 {
-    req_cache_t *c = &tcache;
-    if (c->gen == __atomic_load_n(&pool_gen, __ATOMIC_RELAXED)) {
+    req_cache_t *c = &adi_req_tcache;
+    if (c->gen == __atomic_load_n(&adi_req_pool_gen, __ATOMIC_RELAXED)) {
         r->next = c->head;
         c->head = r;
         if (++c->n > RCACHE_MAX) {
@@ -101,6 +97,13 @@ static inline void pool_put(adi_request_t *r)
     r->kind = 0;
     __atomic_store_n(&r->live, 0, __ATOMIC_RELEASE);
     if (adi_locked) {
+        req_cache_t *c = &adi_req_tcache;
+        if (c->gen == __atomic_load_n(&adi_req_pool_gen, __ATOMIC_RELAXED) && c->n < RCACHE_MAX) {
+            r->next = c->head;
+            c->head = r;
+            c->n++;
+            return;
+        }
         pool_put_locked(r);
         return;
     }
@@ -133,10 +136,10 @@ static int pool_grow(void)
  * stores that need no saved register. */
 static __attribute__((noinline)) adi_request_t *cache_take(void)
 {
-    req_cache_t *c = &tcache;
+    req_cache_t *c = &adi_req_tcache;
     adi_request_t *r;
 
-    if (c->head != NULL && c->gen == __atomic_load_n(&pool_gen, __ATOMIC_RELAXED)) {
+    if (c->head != NULL && c->gen == __atomic_load_n(&adi_req_pool_gen, __ATOMIC_RELAXED)) {
         r = c->head;
         c->head = r->next;
         c->n--;
@@ -144,10 +147,10 @@ static __attribute__((noinline)) adi_request_t *cache_take(void)
     }
     pthread_once(&cache_key_once, cache_key_make);
     pthread_mutex_lock(&pool_lock);
-    if (c->gen != pool_gen) { /* first use, or a cache from before a finalize */
+    if (c->gen != adi_req_pool_gen) { /* first use, or a cache from before a finalize */
         c->head = NULL;
         c->n = 0;
-        c->gen = pool_gen;
+        c->gen = adi_req_pool_gen;
         pthread_setspecific(cache_key, c);
     }
     for (int i = 0; i < RCACHE_BATCH; i++) {
@@ -326,7 +329,7 @@ void adi_request_pool_finalize(void)
     adi_req_free_head = NULL;
     pthread_mutex_lock(&pool_lock);
     /* every thread's cache is now stale */
-    __atomic_store_n(&pool_gen, pool_gen + 1 == 0 ? 1 : pool_gen + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&adi_req_pool_gen, adi_req_pool_gen + 1 == 0 ? 1 : adi_req_pool_gen + 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&pool_lock);
 }
 

@@ -13,6 +13,13 @@
  * W (2 ranks): an osu_bw-like window instead of the ping-pong, each
  * iteration 64 MPI_Isend + MPI_Waitall on rank 0, 64 MPI_Irecv +
  * MPI_Waitall on rank 1, then a 0-byte reply (per-call counts only).
+ * M (2 ranks): osu_mbw_mr's loop instead (one pair): W's window, every
+ * receive into the same buffer, then a 4-byte reply of tag 101.
+ * With W or M, S0 or S1 makes that rank sleep before its MPI_Waitall (S1:
+ * the window is then in the ring, and the first poll delivers it all) or
+ * its reply's MPI_Recv (S0): per-message counts without empty polls.
+ * L0..L3 initializes with MPI_Init_thread at that level (MPI_THREAD_SINGLE
+ * .. MPI_THREAD_MULTIPLE; T is L3), one thread either way.
  * S0 or S1 (2 ranks, ping-pong): that rank sleeps 10 ms (S0:MS, MS ms) before each
  * MPI_Recv, so its message is in the ring when the receive starts and the
  * first poll takes it: that rank's counts have no empty polls, and its
@@ -28,7 +35,8 @@
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000;
-    int provided, rank, size, threads = 0, window = 0, napper = -1, nap_us = 10000, len = 8;
+    int provided, rank, size, threads = 0, window = 0, mbw = 0, level = -1, napper = -1,
+        nap_us = 10000, len = 8;
     static char sbuf[4096], rbuf[64][4096];
     MPI_Request reqs[64];
 
@@ -37,6 +45,10 @@ int main(int argc, char **argv)
             threads = 1;
         else if (strcmp(argv[a], "W") == 0)
             window = 1;
+        else if (strcmp(argv[a], "M") == 0)
+            window = mbw = 1;
+        else if (argv[a][0] == 'L')
+            level = atoi(argv[a] + 1);
         else if (argv[a][0] == 'S') {
             char *ms = strchr(argv[a], ':');
             napper = atoi(argv[a] + 1);
@@ -51,8 +63,12 @@ int main(int argc, char **argv)
         return 2;
     }
     if (threads)
-        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    else
+        level = MPI_THREAD_MULTIPLE;
+    if (level >= 0) {
+        int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                        MPI_THREAD_MULTIPLE};
+        MPI_Init_thread(&argc, &argv, levels[level > 3 ? 3 : level], &provided);
+    } else
         MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -66,12 +82,17 @@ int main(int argc, char **argv)
             for (int k = 0; k < 64; k++)
                 MPI_Isend(sbuf, len, MPI_BYTE, 1, 0, MPI_COMM_WORLD, &reqs[k]);
             MPI_Waitall(64, reqs, MPI_STATUSES_IGNORE);
-            MPI_Recv(rbuf[0], 0, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (napper == 0)
+                usleep(nap_us);
+            MPI_Recv(rbuf[0], mbw ? 4 : 0, MPI_BYTE, 1, mbw ? 101 : 1, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
         } else if (window && rank == 1) {
             for (int k = 0; k < 64; k++)
-                MPI_Irecv(rbuf[k], len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &reqs[k]);
+                MPI_Irecv(rbuf[mbw ? 0 : k], len, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &reqs[k]);
+            if (napper == 1)
+                usleep(nap_us);
             MPI_Waitall(64, reqs, MPI_STATUSES_IGNORE);
-            MPI_Send(sbuf, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+            MPI_Send(sbuf, mbw ? 4 : 0, MPI_BYTE, 0, mbw ? 101 : 1, MPI_COMM_WORLD);
         } else if (rank == 0) {
             MPI_Send(sbuf, len, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
             if (napper == 0)

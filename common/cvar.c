@@ -92,6 +92,10 @@ static const common_cvar_desc_t cvar_table[] = {
      "the guard of a sleep of a thread waiting on a request or an arrival while another thread "
      "polls (MPI_THREAD_MULTIPLE): every change it waits for wakes it, the guard only bounds a "
      "lost wake-up, counted in canal_thread_wait_missed_wakes (tests set it small)"},
+    {"THREAD_BIAS", CVAR_TYPE_BOOL, "1", NULL,
+     "MPI_THREAD_MULTIPLE: the thread that initialized takes the device's locks without atomic "
+     "instructions until a second thread takes one (then once membarrier, and real locks for "
+     "good); 0: real locks from the start"},
     {"WAIT_PREEMPTED_US", CVAR_TYPE_INT, "200", NULL,
      "a wait that finds itself descheduled for longer than this many microseconds marks the "
      "machine as contended and waits sleep after 50 us for a second (0: never)"},
