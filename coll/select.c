@@ -450,6 +450,9 @@ canal_status_t coll_run_direct(const coll_args_t *a, int *ran)
     case COLL_BCAST:
         pthread_once(&forced_once, read_forced);
         return forced[a->kind] == NULL ? coll_shm_bcast(a, ran) : CANAL_OK;
+    case COLL_REDUCE:
+        pthread_once(&forced_once, read_forced);
+        return forced[a->kind] == NULL ? coll_shm_reduce(a, ran) : CANAL_OK;
     case COLL_ALLGATHER:
     case COLL_ALLTOALL:
         pthread_once(&forced_once, read_forced);

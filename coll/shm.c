@@ -54,9 +54,10 @@
  *   copies the message in a piece at a time, waiting for room only where a
  *   rank has not yet taken what the ring holds, and the others copy the
  *   pieces out as they come.
- * - Allreduce of SHM_AR_MIN bytes or more on more than 2 ranks: on the
- *   ring's area (allreduce_big), in rounds: every rank copies its part in,
- *   reduces its 1/n of it across the ranks' slots, and copies the result out.
+ * - Allreduce and reduce of SHM_AR_MIN bytes or more on more than 2 ranks: on
+ *   the ring's area (reduce_big), in rounds: every rank copies its part in,
+ *   reduces its 1/n of it across the ranks' slots, and copies the result out
+ *   (a reduce: the root alone).
  * - Ranks stay at most one call apart on the barrier and the allreduce
  *   (each waits for all), which is what makes two parities enough. A bcast
  *   lets a rank leave before the others entered; so before a call writes
@@ -518,6 +519,8 @@ static const char *kind_of(uint32_t what)
         return "MPI_Reduce_scatter_block";
     case COLL_BCAST:
         return "MPI_Bcast";
+    case COLL_REDUCE:
+        return "MPI_Reduce";
     case COLL_ALLGATHER:
         return "MPI_Allgather";
     case COLL_ALLTOALL:
@@ -609,6 +612,11 @@ static const char *what_text(uint32_t what, char *buf, size_t len)
     else if (what_kind(what) == COLL_BCAST)
         snprintf(buf, len, "%s from root %u with %u bytes", kind_of(what), what_root(what),
                  what_bytes(what));
+    else if (what_kind(what) == COLL_REDUCE)
+        snprintf(buf, len, "%s to root %u with %u bytes or more", kind_of(what), what_root(what),
+                 (unsigned)SHM_AR_MIN);
+    else if (what_bytes(what) == WHAT_RING)
+        snprintf(buf, len, "%s with %u bytes or more", kind_of(what), (unsigned)SHM_AR_MIN);
     else
         snprintf(buf, len, "%s with %u bytes", kind_of(what), what_bytes(what));
     return buf;
@@ -1520,16 +1528,17 @@ static canal_status_t ar_step(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, u
     return rw.w.st != CANAL_OK ? fail_call(b, seq, &rw.w) : CANAL_OK;
 }
 
-/* Allreduce of at least SHM_AR_MIN bytes on the ring's area (made as for a
- * bcast above the block's limit; when it cannot be, by messages): each
+/* Allreduce (root < 0), or reduce to root, of at least SHM_AR_MIN bytes on
+ * the ring's area (made as for a bcast above the block's limit; when it
+ * cannot be, by messages): each
  * rank enters with its bytes and whether its datatype is predefined (all
  * agree, or the call is a mismatch; one that is not: every rank leaves
  * with *ran 0, the message path), then, a round at a time on one half of
  * the ring by turns, copies its part of the vector into its slot, and
  * after a step that all made reduces its 1/n of the round's elements
  * across the slots in rank order, x0 op (x1 op (... op xn-1)), into the
- * last slot; after a second step every rank copies the round's result
- * out. A round's half is written again two rounds later, after a step
+ * last slot; after a second step every rank (a reduce: its root) copies
+ * the round's result out. A round's half is written again two rounds later, after a step
  * that says every rank finished copying it out. The ring's stream goes on
  * past the whole ring after the call (wr and rd), so that a bcast's root
  * that follows waits for every rank to leave it before it writes. Every
@@ -1537,14 +1546,13 @@ static canal_status_t ar_step(mpi_comm_t *c, struct coll_shm *b, uint64_t seq, u
  * where the message algorithms stream each part through a channel (two
  * copies) in log2(n) rounds: np8 IMB Allreduce 512 KiB-1 MiB on 2 CPUs
  * was 1.4-1.5x Open MPI's (doc/bench.md, stop 45). */
-static __attribute__((noinline)) canal_status_t allreduce_big(const coll_args_t *a, size_t bytes,
-                                                              int *ran)
+static canal_status_t reduce_big(const coll_args_t *a, size_t bytes, int *ran, int root)
 {
     struct coll_shm *b;
     canal_status_t st;
     uint64_t seq, base = 0;
-    uint32_t what = what_of(a->kind, 0, WHAT_RING);
-    size_t esz = dt_size(a->rdt), room, off, len;
+    uint32_t what = what_of(a->kind, root < 0 ? 0 : root, WHAT_RING);
+    size_t esz = dt_size(a->rdt), unit, room, off, len;
     int n, all_ok = 1;
     const char *src = a->sendbuf == MPI_IN_PLACE ? a->recvbuf : a->sendbuf;
     ring_line_t *mine;
@@ -1589,14 +1597,22 @@ static __attribute__((noinline)) canal_status_t allreduce_big(const coll_args_t 
         *ran = 0; /* (every rank saw the same: all go by messages) */
         return CANAL_OK;
     }
-    room = SHM_RING_BYTES / 2 / (size_t)n / esz * esz;
+    /* a rank's share of a round starts at a multiple of 64 bytes and of
+     * the type's size (unit): no two ranks write one cache line, and a user
+     * operation that reads the elements in groups (4 MPI_INTs as a matrix,
+     * which MPI leaves undefined but the message algorithms kept whole)
+     * gets whole groups of up to 64 bytes */
+    unit = esz;
+    while (unit % 64 != 0)
+        unit += esz;
+    room = SHM_RING_BYTES / 2 / (size_t)n / unit * unit;
     for (off = 0; off < bytes; off += len, b->ar_round++) {
         char *slots = b->ring + (size_t)(b->ar_round & 1) * (SHM_RING_BYTES / 2);
         size_t cnt, lo, hi;
         len = bytes - off < room ? bytes - off : room;
-        cnt = len / esz;
-        lo = cnt * (size_t)b->me / (size_t)n * esz;
-        hi = cnt * (size_t)(b->me + 1) / (size_t)n * esz;
+        cnt = len / unit; /* (the last rank takes the tail below a unit) */
+        lo = cnt * (size_t)b->me / (size_t)n * unit;
+        hi = b->me == n - 1 ? len : cnt * (size_t)(b->me + 1) / (size_t)n * unit;
         memcpy(slots + (size_t)b->me * room, src + off, len);
         if ((st = ar_step(a->comm, b, seq, what)) < 0)
             return st;
@@ -1612,11 +1628,34 @@ static __attribute__((noinline)) canal_status_t allreduce_big(const coll_args_t 
             }
         if ((st = ar_step(a->comm, b, seq, what)) < 0)
             return st;
-        memcpy((char *)a->recvbuf + off, slots + (size_t)(n - 1) * room, len);
+        if (root < 0 || root == b->me)
+            memcpy((char *)a->recvbuf + off, slots + (size_t)(n - 1) * room, len);
     }
     __atomic_store_n(&mine->wr, base + SHM_RING_BYTES, __ATOMIC_RELEASE);
     __atomic_store_n(&mine->rd, base + SHM_RING_BYTES, __ATOMIC_SEQ_CST);
     return CANAL_OK;
+}
+
+static __attribute__((noinline)) canal_status_t allreduce_big(const coll_args_t *a, size_t bytes,
+                                                              int *ran)
+{
+    return reduce_big(a, bytes, ran, -1);
+}
+
+/* MPI_Reduce of at least SHM_AR_MIN bytes on more than 2 ranks of the
+ * block: reduce_big, the result copied out at the root alone (every rank
+ * reduces its share of each round; the others leave after the round's
+ * last step, and the root's rd says when it is done with the area). *ran
+ * 0: by messages. */
+canal_status_t coll_shm_reduce(const coll_args_t *a, int *ran)
+{
+    size_t bytes = (size_t)a->recvcount * dt_size(a->rdt);
+
+    *ran = 0;
+    if (bytes < SHM_AR_MIN || coll_size(a->comm) <= 2 ||
+        (unsigned)a->root >= (unsigned)coll_size(a->comm))
+        return CANAL_OK; /* (decided alike everywhere: the same count * size, the same root) */
+    return reduce_big(a, bytes, ran, a->root);
 }
 
 /* Bcast of at most COLL_SHM_BCAST_MAX bytes (the whole message): the root

@@ -16,7 +16,13 @@
  *    (the same signature: legal; the call goes by messages) and at all;
  *  - under MPI_ERRORS_RETURN, ranks whose counts differ: every rank fails
  *    with MPI_ERR_OTHER, and the communicator works afterwards.
- * 3 ranks or more. Arguments: rounds (default 2).
+ * MPI_Reduce of the same sizes runs there too (the result copied out at the
+ * root alone): sums to every root, in place at the root, the non-commutative
+ * operation, a root that one rank names otherwise (every rank that meets
+ * it fails with MPI_ERR_OTHER), interleaved with the allreduces.
+ * 3 ranks or more. Arguments: rounds (default 2), then "messages" (under
+ * CANAL_COLL_SHM_RING=0, where these calls go by messages and a rank that
+ * only sends meets no mismatch: no mismatches).
  */
 #include "mtest.h"
 
@@ -84,6 +90,36 @@ static void minloc(MPI_Comm c, size_t n)
     free(y);
 }
 
+static void reduce_sum(MPI_Comm c, size_t n, int root, int in_place)
+{
+    int me, p, *x = malloc(n * sizeof(int)), *y = malloc(n * sizeof(int));
+    MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &p);
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (int)(i % 997) + me * 3;
+        y[i] = -1;
+    }
+    if (in_place && me == root)
+        OK(MPI_Reduce(MPI_IN_PLACE, x, (int)n, MPI_INT, MPI_SUM, root, c));
+    else
+        OK(MPI_Reduce(x, y, (int)n, MPI_INT, MPI_SUM, root, c));
+    for (size_t i = 0; i < n && me == root; i++) {
+        int want = (int)(i % 997) * p + 3 * p * (p - 1) / 2, got = in_place ? x[i] : y[i];
+        if (got != want) {
+            CHECK(0, "MPI_Reduce sum of %zu to %d%s: [%zu] = %d, want %d", n, root,
+                  in_place ? " in place" : "", i, got, want);
+            break;
+        }
+    }
+    for (size_t i = 0; i < n && me != root; i++)
+        if (y[i] != -1) {
+            CHECK(0, "MPI_Reduce to %d wrote rank %d's receive buffer", root, me);
+            break;
+        }
+    free(x);
+    free(y);
+}
+
 /* the first nonzero operand in rank order: associative, not commutative */
 static void first_nonzero(void *in, void *inout, int *len, MPI_Datatype *t)
 {
@@ -93,15 +129,19 @@ static void first_nonzero(void *in, void *inout, int *len, MPI_Datatype *t)
         b[k] = a[k] != 0 ? a[k] : b[k];
 }
 
-static void ordered(MPI_Comm c, size_t n, MPI_Op op)
+/* root < 0: MPI_Allreduce; else MPI_Reduce to root */
+static void ordered(MPI_Comm c, size_t n, MPI_Op op, int root)
 {
     int me, p, *x = malloc(n * sizeof(int)), *y = malloc(n * sizeof(int));
     MPI_Comm_rank(c, &me);
     MPI_Comm_size(c, &p);
     for (size_t i = 0; i < n; i++)
         x[i] = (i + (size_t)me) % 3 == 0 ? 0 : me * 100000 + (int)(i % 1000) + 1;
-    OK(MPI_Allreduce(x, y, (int)n, MPI_INT, op, c));
-    for (size_t i = 0; i < n; i++) {
+    if (root < 0)
+        OK(MPI_Allreduce(x, y, (int)n, MPI_INT, op, c));
+    else
+        OK(MPI_Reduce(x, y, (int)n, MPI_INT, op, root, c));
+    for (size_t i = 0; i < n && (root < 0 || me == root); i++) {
         int want = 0;
         for (int r = p - 1; r >= 0; r--)
             if ((i + (size_t)r) % 3 != 0)
@@ -144,15 +184,22 @@ static void derived(MPI_Comm c, size_t n, int all)
 
 static void mismatch(MPI_Comm c)
 {
-    int me, rc, *x = calloc(300000, sizeof(int)), *y = calloc(300000, sizeof(int));
+    int me, p, rc, *x = calloc(300000, sizeof(int)), *y = calloc(300000, sizeof(int));
     MPI_Comm_rank(c, &me);
+    MPI_Comm_size(c, &p);
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
     rc = MPI_Allreduce(x, y, me == 1 ? 200000 : 100000, MPI_INT, MPI_SUM, c);
     EXPECT_CLASS(rc, MPI_ERR_OTHER, "an allreduce whose counts differ");
+    /* the last rank names root 1, the others root 0 */
+    rc = MPI_Reduce(x, y, 100000, MPI_INT, MPI_SUM, me == p - 1 ? 1 : 0, c);
+    EXPECT_CLASS(rc, MPI_ERR_OTHER, "a reduce whose roots differ");
     free(x);
     free(y);
     sum_int(c, 100000, 0, 9); /* it works afterwards */
+    reduce_sum(c, 100000, 1, 0);
 }
+
+static int messages; /* argument "messages": no mismatches */
 
 static void all(MPI_Comm c, int nrounds, MPI_Op op)
 {
@@ -173,7 +220,12 @@ static void all(MPI_Comm c, int nrounds, MPI_Op op)
         }
         max_double(c, 100003);
         minloc(c, 50001);
-        ordered(c, 160001, op);
+        ordered(c, 160001, op, -1);
+        for (int root = 0; root < p; root++) {
+            reduce_sum(c, 8192 + (size_t)root, root, root % 2);
+            reduce_sum(c, 3 * round_ints + 5, root, root % 2 == 0);
+            ordered(c, 100003, op, root);
+        }
         /* with the bcasts' ring and the block's small calls between */
         for (int root = 0; root < p; root++) {
             memset(big, me == root ? root + 1 : 0, 3 << 20);
@@ -189,7 +241,8 @@ static void all(MPI_Comm c, int nrounds, MPI_Op op)
         derived(c, 65536, 0);
         derived(c, 65536, 1);
     }
-    mismatch(c);
+    if (!messages)
+        mismatch(c);
     free(big);
 }
 
@@ -200,6 +253,7 @@ int main(int argc, char **argv)
     MPI_Comm third;
     mtest_init(&argc, &argv);
     nrounds = argc > 1 ? atoi(argv[1]) : 2;
+    messages = argc > 2 && strcmp(argv[2], "messages") == 0;
     MPI_Op_create(first_nonzero, 0, &op);
     all(MPI_COMM_WORLD, nrounds, op);
     MPI_Comm_split(MPI_COMM_WORLD, mtest_rank % 3 == 0, mtest_size - mtest_rank, &third);
