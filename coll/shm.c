@@ -177,7 +177,8 @@ _Static_assert(sizeof(ring_head_t) == SHM_LINE, "one cache line");
  * lag 3 keeps a call's entry until every rank entered the third after it) */
 typedef struct {
     uint64_t call;  /* the call these are of */
-    uint64_t start; /* where its message starts in the stream */
+    uint64_t start; /* where its message starts in the stream (reduce_big: 1 when
+                       this rank's datatype is predefined) */
     uint64_t bytes; /* its bytes (its what[] says WHAT_RING) */
 } ring_call_t;
 
