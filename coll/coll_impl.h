@@ -275,7 +275,7 @@ typedef struct {
  * area): *ran set, its error returned. */
 canal_status_t coll_shm_barrier(mpi_comm_t *c, int *ran);
 canal_status_t coll_shm_allreduce(const coll_args_t *a, int *ran);
-/* The blocking reduce a of 32 KiB or more on more than 2 ranks there (on
+/* The blocking reduce a of 256 KiB or more on more than 4 ranks there (on
  * the ring's area), likewise. */
 canal_status_t coll_shm_reduce(const coll_args_t *a, int *ran);
 canal_status_t coll_shm_reduce_scatter(const coll_args_t *a, int *ran);

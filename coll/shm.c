@@ -54,10 +54,10 @@
  *   copies the message in a piece at a time, waiting for room only where a
  *   rank has not yet taken what the ring holds, and the others copy the
  *   pieces out as they come.
- * - Allreduce and reduce of SHM_AR_MIN bytes or more on more than 2 ranks: on
- *   the ring's area (reduce_big), in rounds: every rank copies its part in,
- *   reduces its 1/n of it across the ranks' slots, and copies the result out
- *   (a reduce: the root alone).
+ * - Allreduce of SHM_AR_MIN bytes or more on more than 2 ranks, reduce of
+ *   SHM_REDUCE_MIN or more on more than 4: on the ring's area (reduce_big),
+ *   in rounds: every rank copies its part in, reduces its 1/n of it across
+ *   the ranks' slots, and copies the result out (a reduce: the root alone).
  * - Ranks stay at most one call apart on the barrier and the allreduce
  *   (each waits for all), which is what makes two parities enough. A bcast
  *   lets a rank leave before the others entered; so before a call writes
@@ -129,6 +129,11 @@ enum { SHM_RING_BYTES = 4 * 1024 * 1024, SHM_RING_PIECE = 64 * 1024 };
 /* An allreduce of at least SHM_AR_MIN bytes of a predefined datatype uses
  * the ring's area (allreduce_big). */
 enum { SHM_AR_MIN = 32 * 1024 };
+/* An MPI_Reduce, from SHM_REDUCE_MIN bytes on more than 4 ranks: np4 IMB
+ * Reduce 32-128 KiB was 1.3-1.6x Open MPI's there (the binomial tree by
+ * messages 0.6-0.7x), np8 128 KiB level with the tree, 256 KiB-1 MiB
+ * 0.35-0.5x of it (doc/bench.md, stop 45). */
+enum { SHM_REDUCE_MIN = 256 * 1024 };
 
 /* A call as the line says it (what[]): its kind, its root (a bcast's) and
  * its bytes, so that ranks whose calls differ see it; a root_first barrier
@@ -1643,7 +1648,7 @@ static __attribute__((noinline)) canal_status_t allreduce_big(const coll_args_t 
     return reduce_big(a, bytes, ran, -1);
 }
 
-/* MPI_Reduce of at least SHM_AR_MIN bytes on more than 2 ranks of the
+/* MPI_Reduce of at least SHM_REDUCE_MIN bytes on more than 4 ranks of the
  * block: reduce_big, the result copied out at the root alone (every rank
  * reduces its share of each round; the others leave after the round's
  * last step, and the root's rd says when it is done with the area). *ran
@@ -1653,7 +1658,7 @@ canal_status_t coll_shm_reduce(const coll_args_t *a, int *ran)
     size_t bytes = (size_t)a->recvcount * dt_size(a->rdt);
 
     *ran = 0;
-    if (bytes < SHM_AR_MIN || coll_size(a->comm) <= 2 ||
+    if (bytes < SHM_REDUCE_MIN || coll_size(a->comm) <= 4 ||
         (unsigned)a->root >= (unsigned)coll_size(a->comm))
         return CANAL_OK; /* (decided alike everywhere: the same count * size, the same root) */
     return reduce_big(a, bytes, ran, a->root);

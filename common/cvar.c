@@ -156,9 +156,9 @@ static const common_cvar_desc_t cvar_table[] = {
     {"COLL_SHM_RING", CVAR_TYPE_BOOL, "1", NULL,
      "blocking MPI_Bcast of more than 64 KiB on a communicator that uses the shared block "
      "(COLL_SHM) streams through a ring of 4 MiB of shared memory made at its first such call: "
-     "the root copies the message in, the others copy it out; a blocking MPI_Allreduce or "
-     "MPI_Reduce of 32 KiB or more of a predefined type on more than 2 ranks runs there too (each "
-     "rank reduces its share); 0: all by messages"},
+     "the root copies the message in, the others copy it out; a blocking MPI_Allreduce of 32 KiB "
+     "or more of a predefined type on more than 2 ranks, and MPI_Reduce of 256 KiB or more on "
+     "more than 4, run there too (each rank reduces its share); 0: all by messages"},
     {"COLL_SHM_ROOT_LAST", CVAR_TYPE_BOOL, "1", NULL,
      "on a node with more ranks than CPUs, rank 0 leaves a barrier through the shared block "
      "after the others (instead of first) when the call before it was a gather, gatherv or "
