@@ -1197,6 +1197,25 @@ static canal_status_t ring_make(mpi_comm_t *c, struct coll_shm *b)
     return CANAL_OK;
 }
 
+/* c's block with its ring made, for a call of `kind` on the ring's area;
+ * NULL: *ran says whether the call ran (*st: the making's error) or goes
+ * by messages (*st CANAL_OK): no block, or no ring. */
+static struct coll_shm *ready_ring(mpi_comm_t *c, coll_kind_t kind, canal_status_t *st, int *ran)
+{
+    struct coll_shm *b = ready(c, kind, st);
+
+    *ran = b != NULL || *st < 0;
+    if (b == NULL)
+        return NULL;
+    if (b->ring_state == 0 && (*st = ring_make(c, b)) < 0)
+        return NULL;
+    if (b->ring_state < 0) {
+        *ran = 0;
+        return NULL;
+    }
+    return b;
+}
+
 /* A wait of a bcast on the ring: the block's (w: the call, the ranks to
  * look at), for the stream position `need`. */
 typedef struct {
@@ -1465,16 +1484,8 @@ static __attribute__((noinline)) canal_status_t bcast_ring(const coll_args_t *a,
     uint32_t what = what_of(COLL_BCAST, a->root, WHAT_RING);
     shm_line_t *mine;
 
-    b = ready(a->comm, COLL_BCAST, &st);
-    *ran = b != NULL || st < 0;
-    if (b == NULL)
+    if ((b = ready_ring(a->comm, COLL_BCAST, &st, ran)) == NULL)
         return st;
-    if (b->ring_state == 0 && (st = ring_make(a->comm, b)) < 0)
-        return st;
-    if (b->ring_state < 0) {
-        *ran = 0;
-        return CANAL_OK;
-    }
     seq = ++b->seq;
     if ((st = settle(a->comm, b, seq, what, 3)) < 0)
         return st;
@@ -1563,16 +1574,8 @@ static canal_status_t reduce_big(const coll_args_t *a, size_t bytes, int *ran, i
     const char *src = a->sendbuf == MPI_IN_PLACE ? a->recvbuf : a->sendbuf;
     ring_line_t *mine;
 
-    b = ready(a->comm, a->kind, &st);
-    *ran = b != NULL || st < 0;
-    if (b == NULL)
+    if ((b = ready_ring(a->comm, a->kind, &st, ran)) == NULL)
         return st;
-    if (b->ring_state == 0 && (st = ring_make(a->comm, b)) < 0)
-        return st;
-    if (b->ring_state < 0) {
-        *ran = 0;
-        return CANAL_OK;
-    }
     n = b->n;
     seq = ++b->seq;
     if ((st = settle(a->comm, b, seq, what, 3)) < 0)

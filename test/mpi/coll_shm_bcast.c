@@ -25,6 +25,7 @@
  * Any number of ranks. Arguments: rounds (default 20), then "cross".
  */
 #include "mtest.h"
+#include "coll_bcast_types.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,59 +112,6 @@ static void late_root(MPI_Comm c, int nrounds)
     free(buf);
 }
 
-/* a vector type (every other int) at one side, plain ints at the other:
- * 9000 ints, so that the contiguous side takes the message in pieces */
-static void types(MPI_Comm c)
-{
-    enum { N = 9000 };
-    int me, p, *v = malloc(sizeof(int) * 2 * N);
-    MPI_Datatype vec;
-    MPI_Comm_rank(c, &me);
-    MPI_Comm_size(c, &p);
-    MPI_Type_vector(N, 1, 2, MPI_INT, &vec);
-    MPI_Type_commit(&vec);
-    for (int root = 0; root < p; root++) {
-        for (int i = 0; i < 2 * N; i++)
-            v[i] = me == root ? i * 3 + root : -1;
-        if (me == root)
-            OK(MPI_Bcast(v, 1, vec, root, c));
-        else
-            OK(MPI_Bcast(v, N, MPI_INT, root, c));
-        for (int i = 0; i < N && me != root; i++)
-            if (v[i] != 2 * i * 3 + root) {
-                CHECK(0, "vector from root %d: [%d] = %d, want %d", root, i, v[i], 2 * i * 3 + root);
-                break;
-            }
-        /* and the other way round */
-        for (int i = 0; i < 2 * N; i++)
-            v[i] = me == root ? i + root : -7;
-        if (me == root)
-            OK(MPI_Bcast(v, N, MPI_INT, root, c));
-        else
-            OK(MPI_Bcast(v, 1, vec, root, c));
-        for (int i = 0; i < 2 * N && me != root; i++) {
-            int want = i % 2 == 0 ? i / 2 + root : -7;
-            if (v[i] != want) {
-                CHECK(0, "into a vector from root %d: [%d] = %d, want %d", root, i, v[i], want);
-                break;
-            }
-        }
-    }
-    MPI_Type_free(&vec);
-    free(v);
-}
-
-static void expect(int rc, int cls, const char *what, const char *needle)
-{
-    char msg[MPI_MAX_ERROR_STRING];
-    int len;
-    EXPECT_CLASS(rc, cls, what);
-    if (rc == MPI_SUCCESS || needle == NULL)
-        return;
-    MPI_Error_string(rc, msg, &len);
-    CHECK(strstr(msg, needle) != NULL, "%s: the message \"%s\" does not say \"%s\"", what, msg,
-          needle);
-}
 
 static void cross(int rootbytes, int otherbytes)
 {
@@ -204,19 +152,19 @@ static void mismatches(MPI_Comm c)
         /* receivers expect less: truncated */
         rc = MPI_Bcast(buf, me == root ? 10 : 5, MPI_INT, root, c);
         if (me != root)
-            expect(rc, MPI_ERR_TRUNCATE, "a shorter receive", "truncated");
+            bcast_expect(rc, MPI_ERR_TRUNCATE, "a shorter receive", "truncated");
         OK(MPI_Barrier(c));
         /* receivers expect more */
         rc = MPI_Bcast(buf, me == root ? 5 : 10, MPI_INT, root, c);
         if (me != root)
-            expect(rc, MPI_ERR_OTHER, "a longer receive", "MPI_Bcast");
+            bcast_expect(rc, MPI_ERR_OTHER, "a longer receive", "MPI_Bcast");
         OK(MPI_Barrier(c));
     }
     if (p > 2) {
         /* the last rank names another root (rank 1) than the others (0) */
         rc = MPI_Bcast(buf, 4, MPI_INT, me == p - 1 ? 1 : 0, c);
         if (me == p - 1)
-            expect(rc, MPI_ERR_OTHER, "another root", "root 0");
+            bcast_expect(rc, MPI_ERR_OTHER, "another root", "root 0");
         else if (me != 0 && me != 1)
             OK(rc);
         OK(MPI_Barrier(c));
@@ -241,11 +189,11 @@ int main(int argc, char **argv)
     mtest_init(&argc, &argv);
     nrounds = argc > 1 ? atoi(argv[1]) : 20;
     rounds(MPI_COMM_WORLD, nrounds);
-    types(MPI_COMM_WORLD);
+    bcast_types(MPI_COMM_WORLD, 9000);
     late_root(MPI_COMM_WORLD, nrounds);
     MPI_Comm_split(MPI_COMM_WORLD, mtest_rank % 2, mtest_size - mtest_rank, &half);
     rounds(half, nrounds / 4 + 1);
-    types(half);
+    bcast_types(half, 9000);
     mismatches(half);
     MPI_Comm_free(&half);
     mismatches(MPI_COMM_WORLD);

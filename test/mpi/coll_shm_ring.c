@@ -23,6 +23,7 @@
  * leaves the communicator out of step: no mismatches).
  */
 #include "mtest.h"
+#include "coll_bcast_types.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,58 +99,6 @@ static void late(MPI_Comm c, int nrounds, unsigned char *buf)
         }
 }
 
-/* a vector type (every other int) at one side, plain ints at the other */
-static void types(MPI_Comm c)
-{
-    enum { N = 3 * MIB / 4 + 11 };
-    int me, p, *v = malloc(sizeof(int) * 2 * N);
-    MPI_Datatype vec;
-    MPI_Comm_rank(c, &me);
-    MPI_Comm_size(c, &p);
-    MPI_Type_vector(N, 1, 2, MPI_INT, &vec);
-    MPI_Type_commit(&vec);
-    for (int root = 0; root < p; root++) {
-        for (int i = 0; i < 2 * N; i++)
-            v[i] = me == root ? i * 3 + root : -1;
-        if (me == root)
-            OK(MPI_Bcast(v, 1, vec, root, c));
-        else
-            OK(MPI_Bcast(v, N, MPI_INT, root, c));
-        for (int i = 0; i < N && me != root; i++)
-            if (v[i] != 2 * i * 3 + root) {
-                CHECK(0, "vector from root %d: [%d] = %d, want %d", root, i, v[i],
-                      2 * i * 3 + root);
-                break;
-            }
-        for (int i = 0; i < 2 * N; i++)
-            v[i] = me == root ? i + root : -7;
-        if (me == root)
-            OK(MPI_Bcast(v, N, MPI_INT, root, c));
-        else
-            OK(MPI_Bcast(v, 1, vec, root, c));
-        for (int i = 0; i < 2 * N && me != root; i++) {
-            int want = i % 2 == 0 ? i / 2 + root : -7;
-            if (v[i] != want) {
-                CHECK(0, "into a vector from root %d: [%d] = %d, want %d", root, i, v[i], want);
-                break;
-            }
-        }
-    }
-    MPI_Type_free(&vec);
-    free(v);
-}
-
-static void expect(int rc, int cls, const char *what, const char *needle)
-{
-    char msg[MPI_MAX_ERROR_STRING];
-    int len;
-    EXPECT_CLASS(rc, cls, what);
-    if (rc == MPI_SUCCESS || needle == NULL)
-        return;
-    MPI_Error_string(rc, msg, &len);
-    CHECK(strstr(msg, needle) != NULL, "%s: the message \"%s\" does not say \"%s\"", what, msg,
-          needle);
-}
 
 static void mismatches(MPI_Comm c, unsigned char *buf)
 {
@@ -160,19 +109,20 @@ static void mismatches(MPI_Comm c, unsigned char *buf)
     for (int root = 0; root < p; root++) {
         rc = MPI_Bcast(buf, me == root ? 3 * MIB : MIB, MPI_BYTE, root, c);
         if (me != root)
-            expect(rc, MPI_ERR_TRUNCATE, "a shorter receive", "3145728 bytes");
+            bcast_expect(rc, MPI_ERR_TRUNCATE, "a shorter receive", "3145728 bytes");
         else
             OK(rc);
         OK(MPI_Barrier(c));
         rc = MPI_Bcast(buf, me == root ? 200000 : 1000, MPI_BYTE, root, c);
         if (me != root)
-            expect(rc, MPI_ERR_TRUNCATE, "a receive of the block's size", "more than 65536");
+            bcast_expect(rc, MPI_ERR_TRUNCATE, "a receive of the block's size",
+                         "more than 65536");
         else
             OK(rc);
         OK(MPI_Barrier(c));
         rc = MPI_Bcast(buf, me == root ? MIB : 2 * MIB, MPI_BYTE, root, c);
         if (me != root)
-            expect(rc, MPI_ERR_OTHER, "a longer receive", "MPI_Bcast");
+            bcast_expect(rc, MPI_ERR_OTHER, "a longer receive", "MPI_Bcast");
         else
             OK(rc);
         OK(MPI_Barrier(c));
@@ -181,7 +131,7 @@ static void mismatches(MPI_Comm c, unsigned char *buf)
         /* the last rank names another root (rank 1) than the others (0) */
         rc = MPI_Bcast(buf, MIB, MPI_BYTE, me == p - 1 ? 1 : 0, c);
         if (me == p - 1)
-            expect(rc, MPI_ERR_OTHER, "another root", "root 0");
+            bcast_expect(rc, MPI_ERR_OTHER, "another root", "root 0");
         else if (me != 0 && me != 1)
             OK(rc);
         OK(MPI_Barrier(c));
@@ -199,11 +149,11 @@ int main(int argc, char **argv)
     nrounds = argc > 1 ? atoi(argv[1]) : 4;
     buf = malloc(BIG);
     rounds(MPI_COMM_WORLD, nrounds, buf);
-    types(MPI_COMM_WORLD);
+    bcast_types(MPI_COMM_WORLD, 3 * MIB / 4 + 11);
     late(MPI_COMM_WORLD, nrounds / 2 + 1, buf);
     MPI_Comm_split(MPI_COMM_WORLD, mtest_rank % 2, mtest_size - mtest_rank, &half);
     rounds(half, nrounds / 2 + 1, buf);
-    types(half);
+    bcast_types(half, 3 * MIB / 4 + 11);
     if (argc < 3 || strcmp(argv[2], "messages") != 0)
         mismatches(half, buf);
     MPI_Comm_free(&half);
